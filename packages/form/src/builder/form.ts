@@ -1,0 +1,133 @@
+import { applyDefaults } from '../defaults.js';
+import { FormSchemaError } from '../errors.js';
+import { show } from '../json.js';
+import { defaultProblems } from '../schema/defaults-check.js';
+import { parseFormSchema } from '../schema/parse.js';
+import { problem, type SchemaProblem } from '../schema/problems.js';
+import type { Issue, Validation } from '../validate/issues.js';
+import { type ValidateOptions, validate } from '../validate/validate.js';
+import type { FieldSchema, FormContent, FormSchema } from '../wire.js';
+import { type AnyFieldDef, isFieldDef } from './field.js';
+
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+type ValueOf<F> = F extends { '~value'?: infer T } ? Exclude<T, undefined> : never;
+type Present<F> = F extends { isOptional: false } ? true : F extends { '~default'?: true } ? true : false;
+
+/**
+ * The answer type of a form built from `S`: required and defaulted fields are always there,
+ * optional fields without a default may be missing.
+ */
+export type AnswerOf<S extends Record<string, AnyFieldDef>> = Simplify<
+  { [K in keyof S as Present<S[K]> extends true ? K : never]: ValueOf<S[K]> } & {
+    [K in keyof S as Present<S[K]> extends true ? never : K]?: ValueOf<S[K]>;
+  }
+>;
+
+/** A built form: its wire JSON and a typed way to read answers. Also a Standard Schema (v1). */
+export interface Form<T extends FormContent = FormContent> {
+  /** Exactly what travels as `requestedSchema`. */
+  readonly schema: FormSchema;
+  /**
+   * Fills defaults for fields the person left out, then validates. The handler-facing read of an
+   * accepted answer: on success `value` is typed and complete.
+   */
+  parse(content: unknown, options?: ValidateOptions): Validation<T>;
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: 'elicitkit';
+    validate(value: unknown): { value: T } | { issues: { message: string; path: (string | number)[] }[] };
+    readonly types?: { readonly input: unknown; readonly output: T };
+  };
+}
+
+/** Any form, whatever its answer type. */
+export type AnyForm = Form<FormContent>;
+
+/** The answer type of a built form. */
+export type Infer<F> = F extends Form<infer T> ? T : never;
+
+/**
+ * Builds a form from field builders. Fields are required unless marked `.optional()`. Anything
+ * outside the restricted schema, and any default that breaks its own field, throws a
+ * `FormSchemaError` that says what to do instead.
+ *
+ * @example
+ * const report = form({
+ *   project: field.select(['order-service', 'search-service'], { title: 'Project' }),
+ *   from: field.string({ title: 'From', format: 'date' }),
+ *   to: field.string({ title: 'To', format: 'date' }),
+ * });
+ * type Report = Infer<typeof report>; // { project: 'order-service' | 'search-service'; from: string; to: string }
+ */
+export function form<S extends Record<string, AnyFieldDef>>(fields: S): Form<AnswerOf<S>> {
+  const properties: Record<string, FieldSchema> = {};
+  const required: string[] = [];
+  const early: SchemaProblem[] = [];
+  for (const [name, def] of Object.entries(fields as Record<string, unknown>)) {
+    if (!isFieldDef(def)) {
+      early.push(
+        problem(
+          name,
+          'nested_object',
+          `field "${name}" is ${show(def)}, not a field builder`,
+          'Build each field with field.string(), field.select() and the like; nested objects are not allowed.',
+        ),
+      );
+      continue;
+    }
+    properties[name] = def.schema;
+    if (!def.isOptional) required.push(name);
+  }
+  const wire: FormSchema = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+  return fromJsonSchemaInternal(wire, early) as Form<AnswerOf<S>>;
+}
+
+/**
+ * Wraps a raw `requestedSchema` (from JSON, another library, or the wire) as a `Form`, or throws a
+ * `FormSchemaError` listing what is outside the subset. Use `parseFormSchema` for a non-throwing read.
+ *
+ * @example
+ * const f = fromJsonSchema({ type: 'object', properties: { name: { type: 'string', title: 'Name' } } });
+ */
+export function fromJsonSchema(raw: unknown): AnyForm {
+  return fromJsonSchemaInternal(raw, []);
+}
+
+function fromJsonSchemaInternal(raw: unknown, early: SchemaProblem[]): AnyForm {
+  const { schema, problems } = parseFormSchema(raw);
+  const all = [...early, ...problems];
+  if (all.length === 0 && Object.keys(schema.properties).length === 0) {
+    all.push(
+      problem(
+        undefined,
+        'no_properties',
+        'the form has no fields',
+        'Ask for at least one value, or do not elicit at all.',
+      ),
+    );
+  }
+  if (all.length === 0) all.push(...defaultProblems(schema));
+  if (all.length > 0) throw new FormSchemaError(all);
+  return makeForm(schema);
+}
+
+function makeForm(schema: FormSchema): AnyForm {
+  const parse = (content: unknown, options?: ValidateOptions): Validation<FormContent> =>
+    validate(schema, applyDefaults(schema, content), options);
+  return {
+    schema,
+    parse,
+    '~standard': {
+      version: 1,
+      vendor: 'elicitkit',
+      validate(value: unknown) {
+        const result = parse(value);
+        return result.ok ? { value: result.value } : { issues: result.issues.map(toStandard) };
+      },
+    },
+  };
+}
+
+function toStandard(issue: Issue): { message: string; path: (string | number)[] } {
+  return { message: issue.message, path: issue.path };
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { coerceContent, coerceValue } from './coerce.js';
+import { describeFields, type FieldModel } from './fields.js';
+import type { FormSchema } from './wire.js';
+
+const schema: FormSchema = {
+  type: 'object',
+  properties: {
+    replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 5 },
+    ratio: { type: 'number', title: 'Ratio' },
+    confirmed: { type: 'boolean', title: 'Confirmed' },
+    env: {
+      type: 'string',
+      title: 'Env',
+      oneOf: [
+        { const: 'prod', title: '生产 (prod)' },
+        { const: 'dev', title: 'Development' },
+      ],
+    },
+    notify: {
+      type: 'array',
+      title: 'Notify',
+      items: {
+        anyOf: [
+          { const: 'email', title: 'Email' },
+          { const: 'sms', title: 'SMS' },
+        ],
+      },
+    },
+    note: { type: 'string', title: 'Note' },
+  },
+  required: ['replicas'],
+};
+const fields = new Map(describeFields(schema).map((f) => [f.name, f]));
+const f = (name: string) => fields.get(name) as FieldModel;
+
+describe('coerceValue', () => {
+  it.each([
+    ['replicas', '3', 3],
+    ['replicas', ' +4 ', 4],
+    ['ratio', '2.5', 2.5],
+    ['ratio', '-.5', -0.5],
+    ['ratio', '1e3', 1000],
+    ['confirmed', 'y', true],
+    ['confirmed', 'YES', true],
+    ['confirmed', 'true', true],
+    ['confirmed', 'n', false],
+    ['confirmed', 'No', false],
+    ['confirmed', '是', true],
+    ['confirmed', '否', false],
+    ['env', 'prod', 'prod'],
+    ['env', 'PROD', 'prod'],
+    ['env', 'development', 'dev'],
+    ['env', '生产 (prod)', 'prod'],
+    ['notify', 'email, sms', ['email', 'sms']],
+    ['notify', 'SMS，email、sms', ['sms', 'email']],
+    ['note', '  keep my spaces ', '  keep my spaces '],
+  ])('%s ← %j', (name, input, value) => {
+    expect(coerceValue(f(name), input)).toEqual({ ok: true, value });
+  });
+
+  it.each([
+    ['replicas', '3.5', /whole number/],
+    ['replicas', '12abc', /whole number/],
+    ['replicas', '99999999999999999999', /too large/],
+    ['ratio', 'two', /Type a number/],
+    ['ratio', '1,5', /Type a number/],
+    ['ratio', 'Infinity', /Type a number/],
+    ['confirmed', 'maybe', /yes or no/],
+    ['env', 'staging', /Choose one of: prod \(生产 \(prod\)\), dev \(Development\)/],
+    ['notify', 'email, fax', /"fax" is not an option/],
+  ])('%s ← %j fails clearly', (name, input, message) => {
+    const result = coerceValue(f(name), input);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(message);
+  });
+
+  it('reads empty input as "left empty"', () => {
+    expect(coerceValue(f('note'), '   ')).toEqual({ ok: true, value: undefined });
+    expect(coerceValue(f('replicas'), '')).toEqual({ ok: true, value: undefined });
+  });
+});
+
+describe('coerceContent', () => {
+  it('turns text inputs into a validated answer', () => {
+    expect(coerceContent(schema, { replicas: '2', confirmed: 'n', notify: 'email', note: '' })).toEqual({
+      ok: true,
+      value: { replicas: 2, confirmed: false, notify: ['email'] },
+    });
+  });
+
+  it('reports coercion failures, unknown keys and constraint failures', () => {
+    const bad = coerceContent(schema, { replicas: 'x', nope: '1' });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok)
+      expect(bad.issues.map((i) => `${i.path[0]}:${i.code}`)).toEqual(['replicas:type', 'nope:unknown_field']);
+    const range = coerceContent(schema, { replicas: '9' });
+    expect(range.ok).toBe(false);
+    if (!range.ok) expect(range.issues.map((i) => i.code)).toEqual(['too_big']);
+    const missing = coerceContent(schema, {});
+    expect(missing.ok).toBe(false);
+    if (!missing.ok) expect(missing.issues.map((i) => i.code)).toEqual(['required']);
+  });
+
+  it('does not pollute prototypes through keys', () => {
+    const raw = JSON.parse('{"__proto__":"x","replicas":"1"}');
+    const result = coerceContent(schema, raw);
+    expect(result.ok).toBe(false);
+    expect(Object.prototype).not.toHaveProperty('x');
+  });
+});

@@ -1,0 +1,26 @@
+import { isObject, ownKeys } from './json.js';
+import type { ContentValue, FormContent, FormSchema } from './wire.js';
+
+/**
+ * Fills every field the answer leaves out with the field's `default`, if it has one. Values the
+ * person gave are never replaced. Anything that is not an object is returned unchanged, so that
+ * validation can report it.
+ *
+ * @example
+ * applyDefaults(schema, { ticket: 'REL-1001' }) // → { ticket: 'REL-1001', confirmed: false }
+ */
+export function applyDefaults<T>(schema: FormSchema, content: T): T | FormContent {
+  if (!isObject(content)) return content;
+  const out: FormContent = {};
+  for (const key of ownKeys(content)) out[key] = content[key] as ContentValue;
+  for (const [name, field] of Object.entries(schema.properties)) {
+    if (out[name] !== undefined || field.default === undefined) continue;
+    out[name] = Array.isArray(field.default) ? [...field.default] : field.default;
+  }
+  return out;
+}
+
+/** The defaults a form declares, as an answer. */
+export function defaultsOf(schema: FormSchema): FormContent {
+  return applyDefaults(schema, {}) as FormContent;
+}

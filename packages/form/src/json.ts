@@ -1,0 +1,50 @@
+/** Small helpers for reading untrusted JSON without tripping over prototypes. */
+
+export type JsonObject = { [key: string]: unknown };
+
+/** A plain object (not an array, not null, not a class instance). */
+export function isObject(value: unknown): value is JsonObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Own enumerable keys only: `__proto__` parsed from JSON shows up here as a plain key. */
+export function ownKeys(value: JsonObject): string[] {
+  return Object.keys(value);
+}
+
+/** Reads an own property; never walks the prototype chain. */
+export function own(value: JsonObject, key: string): unknown {
+  return Object.hasOwn(value, key) ? value[key] : undefined;
+}
+
+export function hasOwn(value: JsonObject, key: string): boolean {
+  return Object.hasOwn(value, key);
+}
+
+/** Names that would alias `Object.prototype` members when used as keys. */
+export const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}
+
+export function isNonNegativeInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+export function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** Quotes a value for a human-readable message, keeping it short. */
+export function show(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? String(value));
+  } catch {
+    text = Object.prototype.toString.call(value);
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

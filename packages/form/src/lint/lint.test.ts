@@ -1,0 +1,270 @@
+import { describe, expect, it } from 'vitest';
+import type { FieldSchema } from '../wire.js';
+import { hasErrors, lint } from './index.js';
+import { RULES, type RuleCode } from './rules.js';
+
+const MESSAGE = 'Which environment should order-service be deployed to?';
+
+function formRequest(properties: Record<string, unknown>, message = MESSAGE, required?: string[]) {
+  return { mode: 'form', message, requestedSchema: { type: 'object', properties, ...(required ? { required } : {}) } };
+}
+function rules(request: unknown): RuleCode[] {
+  return [...new Set(lint(request).map((f) => f.rule))].sort();
+}
+const titled: FieldSchema = { type: 'string', title: 'Environment', oneOf: [{ const: 'dev', title: 'Development' }] };
+
+describe('lint: a clean request', () => {
+  it('has no findings', () => {
+    expect(lint(formRequest({ env: titled }, MESSAGE, ['env']))).toEqual([]);
+  });
+
+  it('every finding carries rule, severity, message and fix', () => {
+    for (const f of lint(formRequest({ password: { type: 'string' } }, 'x'))) {
+      expect(f.severity).toBe(RULES[f.rule].severity);
+      expect(f.message.length).toBeGreaterThan(5);
+      expect(f.fix.length).toBeGreaterThan(5);
+    }
+  });
+});
+
+describe('EK02 empty form', () => {
+  it('fires on no properties', () => {
+    expect(rules(formRequest({}))).toEqual(['EK02']);
+    expect(rules({ message: MESSAGE, requestedSchema: { type: 'object' } })).toEqual(['EK02']);
+  });
+  it('does not fire with a field', () => expect(rules(formRequest({ env: titled }))).not.toContain('EK02'));
+});
+
+describe('EK03 outside the subset', () => {
+  it.each([
+    ['nested object', { addr: { type: 'object', title: 'A', properties: { c: { type: 'string' } } } }],
+    ['array of strings', { tags: { type: 'array', title: 'T', items: { type: 'string' } } }],
+    ['$ref', { a: { $ref: '#/x' } }],
+    ['pattern', { code: { type: 'string', title: 'Code', pattern: '^[A-Z]+$' } }],
+    ['anyOf on a string', { a: { type: 'string', title: 'A', anyOf: [{ const: 'x' }] } }],
+    ['unknown keyword', { a: { type: 'string', title: 'A', examples: ['x'] } }],
+    ['null type', { a: { type: 'null', title: 'A' } }],
+  ])('fires on %s', (_label, properties) => {
+    const found = lint(formRequest(properties));
+    expect(found.map((f) => f.rule)).toContain('EK03');
+    expect(found.find((f) => f.rule === 'EK03')?.field).toBe(Object.keys(properties)[0]);
+  });
+  it('fires on a missing schema and a non-object request', () => {
+    expect(rules({ message: MESSAGE })).toEqual(['EK03']);
+    expect(rules('elicit me')).toEqual(['EK03']);
+  });
+  it('does not fire on every allowed shape', () => {
+    const all = formRequest({
+      s: { type: 'string', title: 'S', minLength: 1, maxLength: 9, format: 'email', default: 'a@b.co' },
+      n: { type: 'number', title: 'N', minimum: 0, maximum: 9, default: 1 },
+      b: { type: 'boolean', title: 'B', default: false },
+      e: titled,
+      l: { type: 'string', title: 'L', enum: ['a'], enumNames: ['A'] },
+      m: { type: 'array', title: 'M', items: { anyOf: [{ const: 'a', title: 'A' }] }, maxItems: 1 },
+    });
+    expect(lint(all)).toEqual([]);
+  });
+  it('still lints the valid fields next to an invalid one', () => {
+    expect(rules(formRequest({ addr: { type: 'object' }, password: { type: 'string', title: 'Password' } }))).toEqual([
+      'EK03',
+      'EK09',
+    ]);
+  });
+});
+
+describe('EK06 confirmation that defaults to yes', () => {
+  it.each([
+    ['confirmed', { type: 'boolean', title: 'I confirm the release', default: true }],
+    ['understood', { type: 'boolean', title: 'Understood', default: true }],
+    ['ok', { type: 'boolean', title: '我确认已检查过变更内容', default: true }],
+  ])('fires on %s with default: true', (name, field) => {
+    const found = lint(formRequest({ [name]: field, ticket: { type: 'string', title: 'Ticket' } }));
+    expect(found.filter((f) => f.rule === 'EK06').map((f) => [f.field, f.severity])).toEqual([[name, 'error']]);
+  });
+  it('does not fire on default: false, no default, or a non-confirmation boolean defaulting to true', () => {
+    expect(rules(formRequest({ confirmed: { type: 'boolean', title: 'I confirm', default: false } }))).not.toContain(
+      'EK06',
+    );
+    expect(rules(formRequest({ confirmed: { type: 'boolean', title: 'I confirm' } }))).not.toContain('EK06');
+    expect(rules(formRequest({ darkMode: { type: 'boolean', title: 'Dark mode', default: true } }))).not.toContain(
+      'EK06',
+    );
+  });
+});
+
+describe('EK07 untitled fields and options', () => {
+  it('fires on a field without title', () => {
+    const found = lint(formRequest({ env: { type: 'string', oneOf: [{ const: 'dev', title: 'Dev' }] } }));
+    expect(found.map((f) => [f.rule, f.field, f.severity])).toEqual([['EK07', 'env', 'warning']]);
+  });
+  it('fires on options without display titles (untitled enum, untitled multi-select)', () => {
+    expect(rules(formRequest({ env: { type: 'string', title: 'Env', enum: ['dev', 'prod'] } }))).toEqual(['EK07']);
+    expect(rules(formRequest({ t: { type: 'array', title: 'T', items: { type: 'string', enum: ['a'] } } }))).toEqual([
+      'EK07',
+    ]);
+  });
+  it('does not fire on titled fields and titled options (legacy enumNames included)', () => {
+    expect(
+      rules(formRequest({ env: titled, l: { type: 'string', title: 'L', enum: ['a'], enumNames: ['A'] } })),
+    ).toEqual([]);
+  });
+});
+
+describe('EK09 secrets in a form', () => {
+  it.each([
+    ['password', { type: 'string' }],
+    ['apiKey', { type: 'string', title: 'Key' }],
+    ['api_key', { type: 'string', title: 'Key' }],
+    ['githubToken', { type: 'string', title: 'GitHub' }],
+    ['accesstoken', { type: 'string', title: 'Access' }],
+    ['card', { type: 'string', title: 'Card number' }],
+    ['cvv', { type: 'integer', title: 'CVV' }],
+    ['pwd', { type: 'string', title: '密码' }],
+    ['p', { type: 'string', title: '登录密码' }],
+    ['k', { type: 'string', title: '访问密钥' }],
+    ['k2', { type: 'string', title: '口令' }],
+    ['k3', { type: 'string', title: '令牌' }],
+    ['phrase', { type: 'string', title: 'Passphrase' }],
+    ['secret', { type: 'string', title: 'Client secret' }],
+  ])('fires on %s', (name, field) => {
+    const found = lint(formRequest({ [name]: field }));
+    expect(found.filter((f) => f.rule === 'EK09').map((f) => [f.field, f.severity])).toEqual([[name, 'error']]);
+    expect(hasErrors(found)).toBe(true);
+  });
+  it.each([
+    ['ticket', { type: 'string', title: 'Release ticket' }],
+    ['username', { type: 'string', title: 'Username' }],
+    ['maxTokens', { type: 'integer', title: 'Max tokens' }],
+    ['email', { type: 'string', title: '邮箱', format: 'email' }],
+    ['secretary', { type: 'string', title: 'Secretary' }],
+    ['rememberPassword', { type: 'boolean', title: 'Remember password' }],
+    ['typedTableName', { type: 'string', title: 'Type the table name' }],
+  ])('does not fire on %s', (name, field) => {
+    expect(rules(formRequest({ [name]: field }))).not.toContain('EK09');
+  });
+});
+
+describe('EK10 destructive action behind a checkbox alone', () => {
+  const confirm = { type: 'boolean', title: 'I understand', default: false };
+  it('fires when the only safeguard is a checkbox', () => {
+    const found = lint(formRequest({ understood: confirm }, 'This will DROP TABLE orders and cannot be undone.'));
+    expect(found.map((f) => [f.rule, f.severity])).toEqual([['EK10', 'warning']]);
+    expect(
+      rules(
+        formRequest({ ok: { type: 'boolean', title: '我已知晓', default: false } }, '将删除 orders 表中的全部数据。'),
+      ),
+    ).toEqual(['EK10']);
+  });
+  it('does not fire with a typed confirmation, or for harmless actions', () => {
+    expect(
+      rules(
+        formRequest(
+          { understood: confirm, typedTableName: { type: 'string', title: 'Type the table name' } },
+          'This will DROP TABLE orders.',
+        ),
+      ),
+    ).toEqual([]);
+    expect(rules(formRequest({ understood: confirm }, 'Send the weekly report to the team now?'))).toEqual([]);
+  });
+});
+
+describe('EK11 message not self-explanatory', () => {
+  it.each([
+    ['empty', ''],
+    ['very short', 'Env?'],
+    ['generic', 'Please provide the value.'],
+    ['generic zh', '请输入参数'],
+    ['internal identifier', 'Set deploy_env_id for this run'],
+    ['camelCase identifier', 'Provide releaseTicketId to continue the deployment'],
+    ['template leftover', 'Deploy undefined to production?'],
+    ['object leftover', 'Deploy [object Object] to production?'],
+  ])('fires on %s', (_label, message) => {
+    expect(lint(formRequest({ env: titled }, message)).map((f) => [f.rule, f.severity])).toContainEqual([
+      'EK11',
+      'warning',
+    ]);
+  });
+  it('fires when the message is missing', () => {
+    expect(rules({ requestedSchema: { type: 'object', properties: { env: titled } } })).toEqual(['EK11']);
+  });
+  it.each([
+    ['english', MESSAGE],
+    ['chinese', '要把「order-service」部署到哪个环境？'],
+    ['quoted identifier', 'Type the table name `order_items` to confirm the deletion.'],
+    ['apostrophes', "We couldn't find a release ticket for order-service; which one should be used?"],
+  ])('does not fire on %s', (_label, message) => {
+    expect(rules(formRequest({ env: titled }, message))).toEqual([]);
+  });
+});
+
+describe('EK14 URL mode', () => {
+  const url = (u: unknown) => ({
+    mode: 'url',
+    message: 'Set your password on the secure page.',
+    url: u,
+    elicitationId: 'e1',
+  });
+  it.each([
+    ['http on a remote host', 'http://example.com/set-password'],
+    ['credentials in the URL', 'https://user:pw@example.com/x'],
+    ['token in the query', 'https://example.com/cb?token=abc'],
+    ['api key in the query', 'https://example.com/cb?api_key=abc'],
+    ['access token in the fragment', 'https://example.com/cb#access_token=abc'],
+    ['a JWT in any parameter', 'https://example.com/cb?x=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc'],
+    ['javascript scheme', 'javascript:alert(1)'],
+    ['not a URL', 'set-password'],
+    ['missing', undefined],
+  ])('fires on %s', (_label, u) => {
+    expect(lint(url(u)).map((f) => [f.rule, f.severity])).toContainEqual(['EK14', 'error']);
+  });
+  it.each([
+    ['https', 'https://opsdesk.example.com/register/6f1c2a'],
+    ['http on localhost', 'http://localhost:7777/register/6f1c2a'],
+    ['http on 127.0.0.1', 'http://127.0.0.1:7777/register/6f1c2a'],
+    ['http on [::1]', 'http://[::1]:7777/register/6f1c2a'],
+    [
+      'an OAuth state nonce',
+      'https://github.com/login/oauth/authorize?client_id=abc&state=9f8e7d6c5b4a39281706f5e4d3c2b1a0',
+    ],
+  ])('does not fire on %s', (_label, u) => {
+    expect(rules(url(u))).toEqual([]);
+  });
+});
+
+describe('EK15 defaults that break their own field', () => {
+  it.each([
+    ['enum default not in options', { type: 'string', title: 'E', enum: ['a'], enumNames: ['A'], default: 'b' }],
+    ['number out of bounds', { type: 'number', title: 'N', maximum: 3, default: 4 }],
+    ['integer default not whole', { type: 'integer', title: 'N', default: 1.5 }],
+    ['bad email default', { type: 'string', title: 'E', format: 'email', default: 'nope' }],
+    ['too short', { type: 'string', title: 'S', minLength: 4, default: 'ab' }],
+    [
+      'multi default outside options',
+      { type: 'array', title: 'M', items: { anyOf: [{ const: 'a', title: 'A' }] }, default: ['z'] },
+    ],
+    ['wrong type', { type: 'boolean', title: 'B', default: 'false' }],
+  ])('fires on %s', (_label, field) => {
+    expect(lint(formRequest({ f: field })).map((x) => [x.rule, x.field])).toContainEqual(['EK15', 'f']);
+  });
+  it('does not fire on valid defaults', () => {
+    expect(
+      rules(
+        formRequest({
+          n: { type: 'number', title: 'N', maximum: 3, default: 3 },
+          d: { type: 'string', title: 'D', format: 'date', default: '2024-02-29' },
+        }),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('rules catalogue', () => {
+  it('has all fifteen rules with their SPEC severities', () => {
+    expect(Object.keys(RULES)).toHaveLength(15);
+    expect(
+      Object.values(RULES)
+        .filter((r) => r.severity === 'warning')
+        .map((r) => r.code),
+    ).toEqual(['EK07', 'EK08', 'EK10', 'EK11']);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * What can be wrong with a form schema, as data. Each problem says what to do instead, because
+ * the person reading it is a tool author who reached for JSON Schema features the protocol
+ * deliberately leaves out.
+ */
+export type SchemaProblemCode =
+  | 'not_object'
+  | 'no_properties'
+  | 'too_many_fields'
+  | 'reserved_name'
+  | 'nested_object'
+  | 'array_of_non_enum'
+  | 'ref'
+  | 'composition'
+  | 'pattern'
+  | 'unknown_keyword'
+  | 'bad_type'
+  | 'bad_format'
+  | 'bad_constraint'
+  | 'bad_options'
+  | 'bad_required'
+  | 'bad_default';
+
+export interface SchemaProblem {
+  /** The property the problem is in; absent for the form as a whole. */
+  field?: string;
+  code: SchemaProblemCode;
+  message: string;
+  /** What to do instead. */
+  fix: string;
+}
+
+export function problem(
+  field: string | undefined,
+  code: SchemaProblemCode,
+  message: string,
+  fix: string,
+): SchemaProblem {
+  return field === undefined ? { code, message, fix } : { field, code, message, fix };
+}
+
+/** Fixes reused across checks. */
+export const FIX = {
+  nested: 'Flatten it: ask for each value as its own top-level field, or take the structure as a normal tool argument.',
+  arrayOfNonEnum:
+    'Only multi-select arrays of enum strings are allowed. For free-form lists ask for one string (e.g. comma-separated) and split it on the server.',
+  ref: 'Inline the definition: the restricted schema has no references.',
+  composition:
+    'Use one field per choice: single select is `oneOf: [{const, title}]` on a string, multi select is `items.anyOf` on an array.',
+  pattern:
+    'Remove `pattern` (clients strip it). Validate the value on the server after accept and return `invalid` with a reason.',
+} as const;

@@ -1,0 +1,38 @@
+/** Why an answer does not fit its form. Renderers switch on `code`; `message` is for people. */
+export type IssueCode =
+  | 'not_object'
+  | 'required'
+  | 'unknown_field'
+  | 'type'
+  | 'too_short'
+  | 'too_long'
+  | 'format'
+  | 'too_small'
+  | 'too_big'
+  | 'not_integer'
+  | 'not_in_options'
+  | 'too_few'
+  | 'too_many'
+  | 'duplicate'
+  | 'bad_schema'
+  | 'custom';
+
+export interface Issue {
+  /** Field name first, then the item index for multi-select values; empty for the whole answer. */
+  path: (string | number)[];
+  code: IssueCode;
+  /** A full sentence naming the field by its label, e.g. `"Release ticket" needs at least 4 characters.` */
+  message: string;
+}
+
+/** The outcome of validating an answer: the clean value, or every issue found. */
+export type Validation<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+export function issue(path: (string | number)[], code: IssueCode, message: string): Issue {
+  return { path, code, message };
+}
+
+/** One line per issue, for logs and text results. */
+export function formatIssues(issues: readonly Issue[]): string {
+  return issues.map((i) => `- ${i.message}`).join('\n');
+}

@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import type { FormSchema } from '../wire.js';
+import { formatIssues } from './issues.js';
+import { validate } from './validate.js';
+
+const schema: FormSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', title: 'Name', minLength: 3, maxLength: 5 },
+    email: { type: 'string', title: 'Email', format: 'email' },
+    site: { type: 'string', format: 'uri' },
+    day: { type: 'string', title: 'Day', format: 'date' },
+    at: { type: 'string', title: 'At', format: 'date-time' },
+    score: { type: 'number', title: 'Score', minimum: 0, maximum: 10 },
+    count: { type: 'integer', title: 'Count' },
+    ok: { type: 'boolean', title: 'OK' },
+    env: {
+      type: 'string',
+      title: 'Env',
+      oneOf: [
+        { const: 'dev', title: 'Dev' },
+        { const: 'prod', title: 'Prod' },
+      ],
+    },
+    legacy: { type: 'string', enum: ['a', 'b'], enumNames: ['A', 'B'] },
+    tags: { type: 'array', title: 'Tags', items: { type: 'string', enum: ['x', 'y', 'z'] }, minItems: 1, maxItems: 2 },
+  },
+  required: ['name'],
+};
+
+function codes(content: unknown, s: FormSchema = schema) {
+  const result = validate(s, content);
+  return result.ok ? [] : result.issues.map((i) => `${i.path.join('.')}:${i.code}`).sort();
+}
+
+describe('validate', () => {
+  it('accepts a full valid answer and returns a clean copy', () => {
+    const content = {
+      name: 'Ann',
+      email: 'ann@example.com',
+      site: 'https://example.com/x',
+      day: '2024-02-29',
+      at: '2026-03-01T09:30:00Z',
+      score: 9.5,
+      count: -3,
+      ok: false,
+      env: 'prod',
+      legacy: 'b',
+      tags: ['x', 'z'],
+    };
+    const result = validate(schema, content);
+    expect(result).toEqual({ ok: true, value: content });
+    if (result.ok) expect(result.value).not.toBe(content);
+  });
+
+  it.each([
+    ['missing required', {}, ['name:required']],
+    ['too short', { name: 'Al' }, ['name:too_short']],
+    ['too long', { name: 'Alexandra' }, ['name:too_long']],
+    ['bad email', { name: 'Ann', email: 'ann@' }, ['email:format']],
+    ['relative uri', { name: 'Ann', site: '/relative' }, ['site:format']],
+    ['impossible date', { name: 'Ann', day: '2026-02-30' }, ['day:format']],
+    ['date-time without zone', { name: 'Ann', at: '2026-03-01T09:30:00' }, ['at:format']],
+    ['below minimum', { name: 'Ann', score: -1 }, ['score:too_small']],
+    ['above maximum', { name: 'Ann', score: 11 }, ['score:too_big']],
+    ['fractional integer', { name: 'Ann', count: 1.5 }, ['count:not_integer']],
+    ['number as string', { name: 'Ann', score: '5' }, ['score:type']],
+    ['boolean as string', { name: 'Ann', ok: 'yes' }, ['ok:type']],
+    ['titled enum outside options', { name: 'Ann', env: 'Prod' }, ['env:not_in_options']],
+    ['legacy enum outside options', { name: 'Ann', legacy: 'A' }, ['legacy:not_in_options']],
+    ['multi item outside options', { name: 'Ann', tags: ['x', 'w'] }, ['tags.1:not_in_options']],
+    ['too few selections', { name: 'Ann', tags: [] }, ['tags:too_few']],
+    ['too many selections', { name: 'Ann', tags: ['x', 'y', 'z'] }, ['tags:too_many']],
+    ['duplicate selections', { name: 'Ann', tags: ['x', 'x'] }, ['tags:duplicate']],
+    ['multi as a string', { name: 'Ann', tags: 'x' }, ['tags:type']],
+    ['unknown field', { name: 'Ann', admin: true }, ['admin:unknown_field']],
+    ['null value', { name: null }, ['name:type']],
+    ['nested object value', { name: { first: 'A' } }, ['name:type']],
+  ])('%s', (_label, content, expected) => {
+    expect(codes(content)).toEqual(expected);
+  });
+
+  it('reports every issue at once, unknown keys included', () => {
+    expect(codes({ name: 'A', score: 99, evil: 1 })).toEqual(['evil:unknown_field', 'name:too_short', 'score:too_big']);
+  });
+
+  it.each([
+    ['null', null],
+    ['an array', [{ name: 'Ann' }]],
+    ['a string', '{"name":"Ann"}'],
+    ['a number', 7],
+    ['undefined', undefined],
+    ['a Date', new Date()],
+    ['a Map', new Map([['name', 'Ann']])],
+  ])('refuses %s as the answer', (_label, content) => {
+    expect(codes(content)).toEqual([':not_object']);
+  });
+
+  it('refuses __proto__, constructor and prototype keys without touching any prototype', () => {
+    const content = JSON.parse(
+      '{"name":"Ann","__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},"prototype":1}',
+    );
+    expect(codes(content)).toEqual(['__proto__:unknown_field', 'constructor:unknown_field', 'prototype:unknown_field']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+
+  it('refuses NaN and infinities as numbers', () => {
+    expect(codes({ name: 'Ann', score: Number.NaN })).toEqual(['score:type']);
+    expect(codes({ name: 'Ann', count: Number.POSITIVE_INFINITY })).toEqual(['count:type']);
+    expect(codes({ name: 'Ann', score: JSON.parse('1e400') })).toEqual(['score:type']);
+  });
+
+  it('refuses huge strings quickly, before any format expression runs', () => {
+    const huge = 'a'.repeat(5_000_000);
+    expect(codes({ name: 'Ann', email: `${huge}@example.com`, site: `https://${huge}` })).toEqual([
+      'email:too_long',
+      'site:too_long',
+    ]);
+    expect(codes({ name: huge })).toEqual(['name:too_long']);
+  });
+
+  it('caps strings even without maxLength, configurably', () => {
+    const open: FormSchema = { type: 'object', properties: { note: { type: 'string', title: 'Note' } } };
+    expect(validate(open, { note: 'x'.repeat(100_001) }).ok).toBe(false);
+    expect(validate(open, { note: 'x'.repeat(100_000) }).ok).toBe(true);
+    expect(validate(open, { note: 'x'.repeat(20) }, { maxStringLength: 10 }).ok).toBe(false);
+  });
+
+  it('counts characters, not UTF-16 units, for length bounds', () => {
+    const s: FormSchema = { type: 'object', properties: { n: { type: 'string', title: 'N', maxLength: 3 } } };
+    expect(validate(s, { n: '😀😀😀' }).ok).toBe(true);
+    expect(validate(s, { n: '部署到' }).ok).toBe(true);
+    expect(validate(s, { n: '部署到生产' }).ok).toBe(false);
+  });
+
+  it('accepts an empty answer when nothing is required (deciding it is empty is the caller’s rule)', () => {
+    expect(validate({ type: 'object', properties: { a: { type: 'string', title: 'A' } } }, {})).toEqual({
+      ok: true,
+      value: {},
+    });
+  });
+
+  it('reports a schema outside the subset as bad_schema instead of throwing', () => {
+    const result = validate({ type: 'object', properties: { a: { type: 'object' } } } as never, { a: {} });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues[0]?.code).toBe('bad_schema');
+  });
+
+  it('names fields by their title in messages', () => {
+    const result = validate(schema, { name: 'Al', count: 0.5 });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(formatIssues(result.issues)).toBe(
+        '- "Name" needs at least 3 characters.\n- "Count" must be a whole number.',
+      );
+    }
+  });
+});

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    // Tests run against the TypeScript sources of workspace packages, not their build output.
+    conditions: ['@elicitkit/source'],
+  },
+  test: {
+    include: ['packages/*/src/**/*.test.{ts,tsx}', 'apps/*/src/**/*.test.{ts,tsx}', 'apps/*/test/**/*.test.{ts,tsx}'],
+    exclude: ['**/node_modules/**', '**/dist/**', 'apps/web/e2e/**'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
