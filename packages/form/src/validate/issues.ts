@@ -15,6 +15,7 @@ export type IssueCode =
   | 'too_many'
   | 'duplicate'
   | 'bad_schema'
+  | 'empty'
   | 'custom';
 
 export interface Issue {

@@ -1,0 +1,78 @@
+import { type InputRequest, inputRequired, inputResponse } from '@modelcontextprotocol/server';
+import type { AskRecord, CallState } from '../state.js';
+import type { Channel, ElicitParams, RawAnswer } from './channel.js';
+
+/**
+ * 2026-07-28: the handler is re-entered once per round. Answers come from this round's
+ * `inputResponses` and, for earlier rounds, from the sealed state; a question not answered yet is
+ * queued for this round's `input_required` result and its promise never settles.
+ */
+export class ReplayChannel implements Channel {
+  readonly era = 'modern' as const;
+  private readonly records: Record<string, AskRecord>;
+  private readonly fresh = new Set<string>();
+  private readonly queued = new Map<string, InputRequest>();
+  /** Called when the handler is waiting on a question this round cannot answer. */
+  onSuspend: () => void = () => {};
+
+  constructor(
+    previous: CallState | undefined,
+    responses: Record<string, unknown> | undefined,
+    private readonly now: () => number,
+  ) {
+    this.records = structuredClone(previous?.asks ?? {});
+    const at = now();
+    for (const [key, record] of Object.entries(this.records)) {
+      if (record.answer) continue;
+      const view = inputResponse(responses, key);
+      if (view.kind !== 'elicit' || !['accept', 'decline', 'cancel'].includes(view.action)) continue;
+      record.answer = { action: view.action, at, ...(isRecord(view.content) ? { content: view.content } : {}) };
+      this.fresh.add(key);
+    }
+  }
+
+  send(key: string, params: ElicitParams, timeoutMs: number, onSent: () => void): Promise<RawAnswer> {
+    const record = this.records[key];
+    if (record?.answer) {
+      const elapsedMs = record.answer.at - record.asked;
+      const fresh = this.fresh.has(key);
+      // A late answer counts as no answer: the person may no longer mean it.
+      if (elapsedMs > record.timeoutMs) return Promise.resolve({ kind: 'timeout', elapsedMs, fresh });
+      const { action, content } = record.answer;
+      return Promise.resolve({ kind: 'answer', action, ...(content ? { content } : {}), elapsedMs, fresh });
+    }
+    if (record && this.now() - record.asked > record.timeoutMs) {
+      return Promise.resolve({ kind: 'timeout', elapsedMs: this.now() - record.asked, fresh: true });
+    }
+    if (!record) {
+      this.records[key] = { mode: params.mode === 'url' ? 'url' : 'form', asked: this.now(), timeoutMs };
+      onSent();
+    }
+    this.queued.set(
+      key,
+      params.mode === 'url'
+        ? inputRequired.elicitUrl({ message: params.message, url: params.url })
+        : inputRequired.elicit({ ...params, mode: 'form' }),
+    );
+    this.onSuspend();
+    return new Promise<RawAnswer>(() => {});
+  }
+
+  async complete(): Promise<void> {
+    // 2026-07-28 has no completion notification: the retried call itself is the signal.
+  }
+
+  /** The requests this round ends with. */
+  requests(): Record<string, InputRequest> {
+    return Object.fromEntries(this.queued);
+  }
+
+  /** The state the next round starts from. */
+  state(call: string, cid: string): CallState {
+    return { v: 1, call, cid, asks: this.records };
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,58 @@
+/**
+ * @elicitkit/server — MCP tools that ask the human. A handler awaits `ask(key, {message})` and
+ * gets a typed `Outcome`, the same on 2025-06-18, 2025-11-25 and 2026-07-28, over any transport.
+ */
+
+export type {
+  AuditEvent,
+  AuditRequest,
+  AuditResponse,
+  AuditSink,
+  AuditValidation,
+  AuditViolation,
+  Redaction,
+} from './audit.js';
+export { redact } from './audit.js';
+export { ElicitkitUsageError, FormLintError } from './errors.js';
+export { type CreateServerOptions, createElicitkit, type Elicitkit, type ElicitkitOptions } from './kit.js';
+export {
+  type Accepted,
+  type AnyOutcome,
+  type Cancelled,
+  type Declined,
+  type Invalid,
+  type MissingArgument,
+  match,
+  type Outcome,
+  type OutcomeHandlers,
+  type Pending,
+  type TimedOut,
+  type Unsupported,
+  type UrlOutcome,
+} from './outcome.js';
+export { type Peer, peerOf } from './peer.js';
+export {
+  cancelledResult,
+  declinedResult,
+  done,
+  invalidResult,
+  type Locale,
+  outcomeSchema,
+  pendingResult,
+  type ResultContext,
+  rejected,
+  STATUSES,
+  type Status,
+  timeoutResult,
+  unsupportedResult,
+} from './results.js';
+export type { AskOptions, AskUrlOptions, Check, CheckIssue } from './session.js';
+export {
+  type AnyTool,
+  type AskFn,
+  defineTool,
+  type ElicitingTool,
+  type Forms,
+  type ToolContext,
+  type ToolSpec,
+} from './tool.js';

@@ -1,0 +1,146 @@
+import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { describe, expect, it } from 'vitest';
+import { createStore, fixtureTools } from '../test/fixture-tools.js';
+import { createElicitkit } from './kit.js';
+
+/**
+ * A 2026-07-28 client in manual mode: it sees each input_required result and retries by hand, so
+ * the test can tamper with what it echoes.
+ */
+async function manualClient(identity: string, handler: ReturnType<typeof createMcpHandler>) {
+  const client = new Client(
+    { name: `manual-${identity}`, version: '1' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      inputRequired: { autoFulfill: false },
+    },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
+      fetch: (url, init) =>
+        handler.fetch(new Request(url, init), { authInfo: { token: identity, clientId: identity, scopes: [] } }),
+    }),
+  );
+  const round = (args: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    client.request(
+      { method: 'tools/call', params: { name: 'deploy', arguments: args, ...extra } },
+      { allowInputRequired: true },
+    );
+  return { client, round };
+}
+
+function setup() {
+  const store = createStore();
+  const kit = createElicitkit({ identify: (ctx) => ctx.http?.authInfo?.clientId });
+  const handler = createMcpHandler(() => kit.createServer({ name: 'fixture', version: '1' }, fixtureTools(store)));
+  return { store, handler };
+}
+
+describe('requestState', () => {
+  it('carries the first answer to the second round without server memory', async () => {
+    const { store, handler } = setup();
+    const alice = await manualClient('alice', handler);
+    const first = await alice.round({ service: 'order-service' });
+    expect(isInputRequiredResult(first)).toBe(true);
+    if (!isInputRequiredResult(first)) return;
+    expect(Object.keys(first.inputRequests ?? {})).toEqual(['env']);
+    // The state is signed, not encrypted: it reads as v1.<payload>.<mac>.
+    expect(first.requestState).toMatch(/^v1\.[\w-]+\.[\w-]+$/);
+    const second = await alice.round(
+      { service: 'order-service' },
+      { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: first.requestState },
+    );
+    if (!isInputRequiredResult(second)) throw new Error('expected the production confirmation');
+    expect(Object.keys(second.inputRequests ?? {})).toEqual(['prod']);
+    const third = await alice.round(
+      { service: 'order-service' },
+      {
+        inputResponses: { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } },
+        requestState: second.requestState,
+      },
+    );
+    expect(isInputRequiredResult(third)).toBe(false);
+    expect(store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+    await alice.client.close();
+  });
+
+  it('rejects a tampered requestState before the handler runs', async () => {
+    const { store, handler } = setup();
+    const alice = await manualClient('alice', handler);
+    const first = await alice.round({ service: 'order-service' });
+    if (!isInputRequiredResult(first) || !first.requestState) throw new Error('expected input_required');
+    const [v, payload, mac] = first.requestState.split('.');
+    const forged = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
+    forged.p.asks.env.answer = { action: 'accept', content: { env: 'prod' }, at: forged.p.asks.env.asked };
+    const tampered = [v, Buffer.from(JSON.stringify(forged)).toString('base64url'), mac].join('.');
+    await expect(
+      alice.round({ service: 'order-service' }, { inputResponses: {}, requestState: tampered }),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Invalid or expired requestState'),
+    });
+    await expect(alice.round({ service: 'order-service' }, { requestState: 'not-even-close' })).rejects.toMatchObject({
+      code: -32602,
+    });
+    expect(store.deployments).toEqual([]);
+    await alice.client.close();
+  });
+
+  it('refuses state replayed by another identity', async () => {
+    const { store, handler } = setup();
+    const alice = await manualClient('alice', handler);
+    const mallory = await manualClient('mallory', handler);
+    const first = await alice.round({ service: 'order-service' });
+    if (!isInputRequiredResult(first)) throw new Error('expected input_required');
+    await expect(
+      mallory.round(
+        { service: 'order-service' },
+        { inputResponses: { env: { action: 'accept', content: { env: 'dev' } } }, requestState: first.requestState },
+      ),
+    ).rejects.toMatchObject({ code: -32602 });
+    expect(store.deployments).toEqual([]);
+    await alice.client.close();
+    await mallory.client.close();
+  });
+
+  it('refuses state minted for one call on a call with other arguments', async () => {
+    const { store, handler } = setup();
+    const alice = await manualClient('alice', handler);
+    const first = await alice.round({ service: 'order-service', env: 'prod' });
+    if (!isInputRequiredResult(first)) throw new Error('expected input_required');
+    const other = await alice.round(
+      { service: 'payment-service', env: 'prod' },
+      {
+        inputResponses: { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } },
+        requestState: first.requestState,
+      },
+    );
+    expect(isInputRequiredResult(other)).toBe(false);
+    expect(other).toMatchObject({
+      isError: true,
+      content: [{ text: 'requestState was issued for a different tool call' }],
+    });
+    expect(store.deployments).toEqual([]);
+    await alice.client.close();
+  });
+
+  it('ignores answers to questions the server never asked', async () => {
+    const { store, handler } = setup();
+    const alice = await manualClient('alice', handler);
+    const first = await alice.round({ service: 'order-service' });
+    if (!isInputRequiredResult(first)) throw new Error('expected input_required');
+    const next = await alice.round(
+      { service: 'order-service' },
+      {
+        inputResponses: { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } },
+        requestState: first.requestState,
+      },
+    );
+    // Still waiting for the environment: the unsolicited confirmation counts for nothing.
+    expect(isInputRequiredResult(next) && Object.keys(next.inputRequests ?? {})).toEqual(['env']);
+    expect(store.deployments).toEqual([]);
+    await alice.client.close();
+  });
+});

@@ -1,0 +1,117 @@
+import { type AnyForm, type Finding, type Form, type FormContent, type Infer, lint } from '@elicitkit/form';
+import type {
+  CallToolResult,
+  ServerContext,
+  StandardSchemaWithJSON,
+  ToolAnnotations,
+} from '@modelcontextprotocol/server';
+import { FormLintError, isProduction } from './errors.js';
+import type { Outcome, UrlOutcome } from './outcome.js';
+import type { Locale } from './results.js';
+import type { AskOptions, AskUrlOptions } from './session.js';
+
+export type Forms = Record<string, AnyForm>;
+
+type ArgsOf<I> = I extends StandardSchemaWithJSON ? StandardSchemaWithJSON.InferOutput<I> : Record<string, never>;
+
+/** `ask` is typed by the forms a tool declares; a form built on the spot can be passed instead. */
+export interface AskFn<F extends Forms> {
+  <K extends keyof F & string>(key: K, options: AskOptions<Infer<F[K]>>): Promise<Outcome<Infer<F[K]>>>;
+  <T extends FormContent>(key: string, options: AskOptions<T> & { form: Form<T> }): Promise<Outcome<T>>;
+}
+
+/** What a handler gets besides its arguments. */
+export interface ToolContext<F extends Forms = Forms> {
+  /**
+   * Asks the person, through the client, for the values in a form. Resolves with an `Outcome`:
+   * only `accept` carries the (validated) value.
+   *
+   * On 2026-07-28 clients the handler is re-run from the top once per answer (the answers so far
+   * travel in a signed `requestState`), so **code before an ask must have no side effects**: read,
+   * compute and validate freely; write, deploy and send only after the last ask.
+   */
+  ask: AskFn<F>;
+  /**
+   * Sends the person to a page (URL mode) for what must never pass through the client: passwords,
+   * keys, payments. `accept` means the flow finished (`isComplete()` said so); `pending` means the
+   * person consented but has not finished yet.
+   */
+  askUrl(key: string, options: AskUrlOptions): Promise<UrlOutcome>;
+  /** One id per tool call, shared by every round and audit record. */
+  contextId: string;
+  /** Who started the call (the kit's `identify`), bound to every question asked for it. */
+  user: string | undefined;
+  /** The protocol revision this call arrived on. */
+  revision: string;
+  era: 'modern' | 'legacy';
+  locale: Locale;
+  signal: AbortSignal;
+  /** The SDK's own handler context, for anything else. */
+  mcp: ServerContext;
+}
+
+export interface ToolSpec<I extends StandardSchemaWithJSON | undefined, F extends Forms> {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema?: I;
+  outputSchema?: StandardSchemaWithJSON;
+  annotations?: ToolAnnotations;
+  /** Every fixed form the tool may ask, by ask key: linted when the tool is defined. */
+  forms?: F;
+  /** Questions allowed per call (default: the kit's, 2). */
+  maxAsks?: number;
+  run(args: ArgsOf<I>, ctx: ToolContext<F>): CallToolResult | Promise<CallToolResult>;
+}
+
+/** A defined tool: its spec plus the warnings its forms drew. */
+export interface ElicitingTool<
+  I extends StandardSchemaWithJSON | undefined = StandardSchemaWithJSON | undefined,
+  F extends Forms = Forms,
+> extends ToolSpec<I, F> {
+  /** Warning-level lint findings of the declared forms (errors throw outside production). */
+  readonly findings: readonly Finding[];
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument and form type.
+export type AnyTool = ElicitingTool<any, any>;
+
+/** Stands in for the message when forms are linted on their own (messages are linted at ask time). */
+const PROBE_MESSAGE = 'Please review the details below before the operation continues.';
+
+/**
+ * Defines a tool that asks. Declared forms are linted now, against every rule a form can break on
+ * its own: outside production an error (a password field, a `default: true` confirmation, a nested
+ * object) throws here, so it fails in the first test that imports the tool.
+ *
+ * @example
+ * export const deploy = defineTool({
+ *   name: 'deploy_service',
+ *   description: 'Deploy a service; asks for the environment when it is missing.',
+ *   inputSchema: z.object({ service: z.string(), env: z.enum(['dev', 'staging', 'prod']).optional() }),
+ *   forms: { env: form({ env: field.select(ENVIRONMENTS, { title: 'Environment' }) }) },
+ *   async run({ service, env }, { ask }) {
+ *     if (!env) {
+ *       const answer = await ask('env', { message: `Which environment should ${service} be deployed to?` });
+ *       if (answer.action !== 'accept') return answer.result();
+ *       env = answer.value.env;
+ *     }
+ *     return done(`Deployed ${service} to ${env}.`);
+ *   },
+ * });
+ */
+export function defineTool<
+  I extends StandardSchemaWithJSON | undefined = undefined,
+  F extends Forms = Record<never, never>,
+>(spec: ToolSpec<I, F>): ElicitingTool<I, F> {
+  const findings: Finding[] = [];
+  for (const [key, form] of Object.entries(spec.forms ?? {})) {
+    const found = lint({ mode: 'form', message: PROBE_MESSAGE, requestedSchema: form.schema }).filter(
+      (f) => f.rule !== 'EK11',
+    );
+    const errors = found.filter((f) => f.severity === 'error');
+    if (errors.length > 0 && !isProduction()) throw new FormLintError(`${spec.name}: form "${key}"`, errors);
+    findings.push(...found.map((f) => ({ ...f, message: `form "${key}": ${f.message}` })));
+  }
+  return { ...spec, findings };
+}

@@ -1,0 +1,165 @@
+/**
+ * Tools used by the integration tests, on every path (in-memory, HTTP in-process, stdio child).
+ * `deploy` is the canonical two-question tool; the others each break one rule on purpose.
+ */
+import { field, form } from '@elicitkit/form';
+import * as z from 'zod/v4';
+import { done, outcomeSchema } from '../src/results.js';
+import { type AnyTool, defineTool } from '../src/tool.js';
+
+export interface Store {
+  deployments: { service: string; env: string; ticket?: string }[];
+  /** Ids of URL-mode flows the person has finished. */
+  completed: Set<string>;
+}
+
+export function createStore(): Store {
+  return { deployments: [], completed: new Set() };
+}
+
+const APPROVED = new Set(['REL-1001']);
+
+export const envForm = form({
+  env: field.select(
+    [
+      { value: 'dev', title: 'Development' },
+      { value: 'staging', title: 'Staging' },
+      { value: 'prod', title: 'Production' },
+    ],
+    { title: 'Environment', description: 'Production asks for a release ticket next.' },
+  ),
+});
+
+export const prodForm = form({
+  confirmed: field.boolean({ title: 'I take responsibility for this production release', default: false }),
+  ticket: field.string({ title: 'Release ticket', description: 'An approved ticket, e.g. REL-1001', minLength: 4 }),
+});
+
+const pick = form({
+  choice: field.select(
+    [
+      { value: 'a', title: 'A' },
+      { value: 'b', title: 'B' },
+    ],
+    { title: 'Choice' },
+  ),
+});
+const tags = form({
+  tags: field.multiSelect(
+    [
+      { value: 'x', title: 'X' },
+      { value: 'y', title: 'Y' },
+    ],
+    { title: 'Tags', minItems: 1, default: ['x'] },
+  ),
+  note: field.string({ title: 'Note', default: 'none' }).optional(),
+});
+
+export function fixtureTools(store: Store): AnyTool[] {
+  const deploy = defineTool({
+    name: 'deploy',
+    description: 'Deploy a service; asks for the environment when it is missing and confirms production.',
+    inputSchema: z.object({ service: z.string(), env: z.enum(['dev', 'staging', 'prod']).optional() }),
+    outputSchema: outcomeSchema({ deployment: z.object({ service: z.string(), env: z.string() }) }),
+    forms: { env: envForm, prod: prodForm },
+    async run({ service, env }, { ask }) {
+      let target = env;
+      if (!target) {
+        const answer = await ask('env', { message: `Which environment should ${service} be deployed to?` });
+        if (answer.action !== 'accept') return answer.result();
+        target = answer.value.env;
+      }
+      let ticket: string | undefined;
+      if (target === 'prod') {
+        const confirm = await ask('prod', {
+          message: `Deploy ${service} to production? Confirm and give an approved release ticket.`,
+          check: (v) => [
+            ...(v.confirmed
+              ? []
+              : [{ field: 'confirmed', message: 'Production deploys need the confirmation ticked.' }]),
+            ...(APPROVED.has(v.ticket)
+              ? []
+              : [{ field: 'ticket', message: `Ticket ${v.ticket} is not an approved release ticket for ${service}.` }]),
+          ],
+        });
+        if (confirm.action !== 'accept') return confirm.result();
+        ticket = confirm.value.ticket;
+      }
+      store.deployments.push({ service, env: target, ...(ticket ? { ticket } : {}) });
+      return done(`Deployed ${service} to ${target}.`, { deployment: { service, env: target } });
+    },
+  });
+
+  const deployments = defineTool({
+    name: 'deployments',
+    description: 'List what has been deployed.',
+    async run() {
+      return done(JSON.stringify(store.deployments), { deployments: store.deployments });
+    },
+  });
+
+  const tagsTool = defineTool({
+    name: 'tags',
+    description: 'Asks a multi-select with defaults (cannot be shown to 2025-06-18 clients).',
+    forms: { tags },
+    async run(_args, { ask }) {
+      const answer = await ask('tags', { message: 'Which tags should the release carry?' });
+      if (answer.action !== 'accept') return answer.result();
+      return done(`Tagged ${answer.value.tags.join(',')} (${answer.value.note ?? 'no note'}).`, {
+        value: answer.value,
+      });
+    },
+  });
+
+  const threeAsks = defineTool({
+    name: 'three_asks',
+    description: 'Asks three questions where two are allowed.',
+    async run(_args, { ask }) {
+      for (const key of ['one', 'two', 'three']) {
+        const answer = await ask(key, { message: `Pick a value for question ${key}, please.`, form: pick });
+        if (answer.action !== 'accept') return answer.result();
+      }
+      return done('asked three times');
+    },
+  });
+
+  const reaskAfterDecline = defineTool({
+    name: 'reask_after_decline',
+    description: 'Asks again after a decline (a bug on purpose).',
+    async run(_args, { ask }) {
+      const first = await ask('first', { message: 'Pick a value for the first question.', form: pick });
+      if (first.action === 'decline') {
+        const again = await ask('again', { message: 'Please pick a value after all.', form: pick });
+        return again.action === 'accept' ? done('got it the second time') : again.result();
+      }
+      return first.action === 'accept' ? done('first time') : first.result();
+    },
+  });
+
+  const workAfterCancel = defineTool({
+    name: 'work_after_cancel',
+    description: 'Reports success after a cancel (a bug on purpose).',
+    async run(_args, { ask }) {
+      const answer = await ask('choice', { message: 'Pick a value for the operation.', form: pick });
+      store.deployments.push({ service: 'after-cancel', env: answer.action });
+      return done('finished anyway');
+    },
+  });
+
+  const register = defineTool({
+    name: 'register',
+    description: 'URL mode: sends the person to a page to finish out of band.',
+    inputSchema: z.object({ flow: z.string() }),
+    async run({ flow }, { askUrl }) {
+      const outcome = await askUrl('password', {
+        message: 'Set your password on the secure page to finish registering.',
+        url: `http://127.0.0.1:7777/password/${flow}`,
+        isComplete: () => store.completed.has(flow),
+      });
+      if (outcome.action !== 'accept') return outcome.result();
+      return done(`Flow ${flow} completed.`);
+    },
+  });
+
+  return [deploy, deployments, tagsTool, threeAsks, reaskAfterDecline, workAfterCancel, register];
+}

@@ -1,0 +1,135 @@
+/**
+ * Real SDK clients on every path the server library must serve. Nothing here mocks the protocol:
+ * each path is a real transport (linked in-memory pair, the Web-standard HTTP handler called
+ * in-process, a stdio child process) between a real `Client` and a real `McpServer`.
+ */
+import { fileURLToPath } from 'node:url';
+import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createMcpHandler, InMemoryTransport, type McpServer } from '@modelcontextprotocol/server';
+
+export type Reply =
+  | { action: 'accept'; content?: Record<string, unknown> }
+  | { action: 'decline' }
+  | { action: 'cancel' }
+  /** Never answer (until the request is cancelled). */
+  | 'hang';
+
+export type Step = Reply | ((params: Record<string, unknown>) => Reply | Promise<Reply>);
+
+export interface Connected {
+  client: Client;
+  /** Every elicitation/create params the client received, in order. */
+  seen: Record<string, unknown>[];
+  /** Replies still unused. */
+  script: Step[];
+  close(): Promise<void>;
+}
+
+export type PathName =
+  | 'memory-2025-11-25'
+  | 'memory-2025-06-18'
+  | 'http-2026-07-28'
+  | 'stdio-2025-11-25'
+  | 'stdio-2026-07-28';
+
+export interface ConnectOptions {
+  /** Client capabilities; default form + url (2025-06-18: a bare `elicitation: {}`). */
+  capabilities?: ClientCapabilities;
+  script?: Step[];
+  /** For stdio: extra environment for the child. */
+  env?: Record<string, string>;
+}
+
+const LONG = { timeout: 60_000 };
+
+function attachScript(client: Client, script: Step[], seen: Record<string, unknown>[]): void {
+  client.setRequestHandler('elicitation/create', async (request, ctx) => {
+    const params = request.params as unknown as Record<string, unknown>;
+    seen.push(params);
+    const step = script.shift();
+    if (step === undefined) throw new Error(`unexpected elicitation: ${String(params.message)}`);
+    const reply = typeof step === 'function' ? await step(params) : step;
+    if (reply === 'hang') {
+      return new Promise((_resolve, reject) => {
+        ctx.mcpReq.signal.addEventListener('abort', () => reject(new Error('elicitation abandoned')));
+      });
+    }
+    return reply as never;
+  });
+}
+
+/** Connects a client to servers built by `factory` over the named path. */
+export async function connect(
+  path: PathName,
+  factory: () => McpServer,
+  options: ConnectOptions = {},
+): Promise<Connected> {
+  const seen: Record<string, unknown>[] = [];
+  const script = options.script ?? [];
+  const legacyBare = path === 'memory-2025-06-18';
+  const capabilities =
+    options.capabilities ?? (legacyBare ? { elicitation: {} } : { elicitation: { form: {}, url: {} } });
+  const modern = path.endsWith('2026-07-28');
+  const client = new Client(
+    { name: `test-${path}`, version: '1.0.0' },
+    {
+      capabilities,
+      ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      ...(legacyBare ? { supportedProtocolVersions: ['2025-06-18'] } : {}),
+    },
+  );
+  if (capabilities.elicitation) attachScript(client, script, seen);
+  let closeServer = async () => {};
+  if (path.startsWith('memory')) {
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    const server = factory();
+    await server.connect(serverSide);
+    await client.connect(clientSide, LONG);
+    closeServer = () => server.close();
+  } else if (path.startsWith('http')) {
+    const handler = createMcpHandler(factory);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
+        fetch: (url, init) => handler.fetch(new Request(url, init)),
+      }),
+      LONG,
+    );
+    closeServer = () => handler.close();
+  } else {
+    const entry = fileURLToPath(new URL('./stdio-server.ts', import.meta.url));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', '--conditions=@elicitkit/source', entry],
+        env: { ...(process.env as Record<string, string>), ...options.env },
+        stderr: 'pipe',
+      }),
+      LONG,
+    );
+  }
+  return {
+    client,
+    seen,
+    script,
+    async close() {
+      await client.close();
+      await closeServer();
+    },
+  };
+}
+
+/** Calls a tool with a human-length timeout and returns its structured status and text. */
+export async function call(c: Connected, name: string, args: Record<string, unknown> = {}) {
+  const result = await c.client.callTool({ name, arguments: args }, { timeout: 60_000 });
+  const text =
+    (result.content as { type: string; text?: string }[] | undefined)?.map((b) => b.text ?? '').join('\n') ?? '';
+  const structured = result.structuredContent as Record<string, unknown> | undefined;
+  return {
+    result,
+    text,
+    status: structured?.status as string | undefined,
+    structured,
+    isError: result.isError === true,
+  };
+}
