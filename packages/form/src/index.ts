@@ -41,5 +41,5 @@ export { MAX_FIELDS, type ParsedForm, parseFormSchema } from './schema/parse.js'
 export { MAX_OPTIONS, optionValues } from './schema/parse-field.js';
 export type { SchemaProblem, SchemaProblemCode } from './schema/problems.js';
 export { formatIssues, type Issue, type IssueCode, type Validation } from './validate/issues.js';
-export { type ValidateOptions, validate } from './validate/validate.js';
+export { type ValidateOptions, type Validator, validate, validator } from './validate/validate.js';
 export type * from './wire.js';

@@ -1,4 +1,4 @@
-import { describeFields, type FormContent, type FormSchema, type Issue } from '@elicitkit/form';
+import type { FieldModel, FormContent, FormSchema, Issue } from '@elicitkit/form';
 
 /** Fields common to every audit record. */
 interface AuditBase {
@@ -66,14 +66,14 @@ export type Redaction = 'redacted' | 'full' | ((content: FormContent, schema: Fo
  */
 export function redact(
   content: unknown,
-  schema: FormSchema | undefined,
+  form: { schema: FormSchema; fields: readonly FieldModel[] } | undefined,
   mode: Redaction,
 ): Record<string, unknown> | undefined {
   if (typeof content !== 'object' || content === null || Array.isArray(content)) return undefined;
   const record = content as Record<string, unknown>;
   if (mode === 'full') return { ...record };
-  if (typeof mode === 'function' && schema) return mode(record as FormContent, schema);
-  const kinds = new Map((schema ? describeFields(schema) : []).map((f) => [f.name, f.kind]));
+  if (typeof mode === 'function' && form) return mode(record as FormContent, form.schema);
+  const kinds = new Map((form?.fields ?? []).map((f) => [f.name, f.kind]));
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record)) {
     const value = record[key];

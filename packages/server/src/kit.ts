@@ -1,6 +1,5 @@
 import {
   type CallToolResult,
-  createRequestStateCodec,
   type Implementation,
   type InputRequiredResult,
   inputRequired,
@@ -14,11 +13,12 @@ import {
 import type { AuditEvent, AuditSink, Redaction } from './audit.js';
 import { PushChannel } from './channel/push.js';
 import { ReplayChannel } from './channel/replay.js';
+import { createStateCodec } from './codec.js';
 import { ElicitkitUsageError } from './errors.js';
 import { peerOf } from './peer.js';
 import type { Locale } from './results.js';
 import { Session, type SessionSettings } from './session.js';
-import { type CallState, callDigest, isCallState } from './state.js';
+import { type CallState, callDigest, identityDigest, isCallState } from './state.js';
 import type { AnyTool, ToolContext } from './tool.js';
 
 export interface ElicitkitOptions {
@@ -82,19 +82,31 @@ const SUSPENDED = Symbol('suspended');
 export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   const now = options.now ?? Date.now;
   const identify = options.identify ?? (() => undefined);
-  const codec = createRequestStateCodec<CallState>({
+  const codec = createStateCodec<CallState>({
     key: options.secret ?? crypto.getRandomValues(new Uint8Array(32)),
     ttlSeconds: options.stateTtlSeconds ?? 3600,
-    // A question answered for one person must not be replayable by another.
-    bind: (ctx) => `${ctx.mcpReq.method}\0${identify(ctx) ?? ''}`,
+    now,
   });
-  const audit = (event: AuditEvent) => {
-    try {
-      void Promise.resolve(options.audit?.(event)).catch(() => {});
-    } catch {
-      // Auditing never breaks a call.
+  // A question answered for one person must not be replayable by another. The identity digest
+  // rides inside the MAC'd payload (one HMAC per round instead of the codec's two with `bind`),
+  // and a mismatch is refused at the seam like any other bad state: -32602.
+  const verify = async (state: string, ctx: ServerContext): Promise<CallState> => {
+    const payload = await codec.verify(state);
+    if (!isCallState(payload) || payload.who !== (await identityDigest(ctx.mcpReq.method, identify(ctx)))) {
+      throw new Error('bind');
     }
+    return payload;
   };
+  const sink = options.audit;
+  const audit = sink
+    ? (event: AuditEvent) => {
+        try {
+          void Promise.resolve(sink(event)).catch(() => {});
+        } catch {
+          // Auditing never breaks a call.
+        }
+      }
+    : undefined;
   const settingsFor = (tool: AnyTool): SessionSettings => ({
     tool: tool.name,
     forms: tool.forms ?? {},
@@ -107,7 +119,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     now,
     audit,
   });
-  const serverOptions = (): Pick<ServerOptions, 'requestState'> => ({ requestState: { verify: codec.verify } });
+  const serverOptions = (): Pick<ServerOptions, 'requestState'> => ({ requestState: { verify } });
 
   async function execute(
     tool: AnyTool,
@@ -159,7 +171,9 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     if (first !== SUSPENDED) return session.finish(first);
     return inputRequired({
       inputRequests: channel.requests(),
-      requestState: await codec.mint(channel.state(call, session.contextId), ctx),
+      requestState: await codec.mint(
+        channel.state(call, session.contextId, await identityDigest(ctx.mcpReq.method, user)),
+      ),
     });
   }
 

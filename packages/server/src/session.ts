@@ -1,7 +1,7 @@
 import {
   type AnyForm,
-  describeFields,
   downgrade,
+  type Finding,
   type FormContent,
   type FormSchema,
   type Issue,
@@ -68,7 +68,8 @@ export interface SessionSettings {
   locale: Locale;
   redaction: Redaction;
   now: () => number;
-  audit: (event: AuditEvent) => void;
+  /** Undefined when nobody listens: records are then not even built. */
+  audit: ((event: AuditEvent) => void) | undefined;
 }
 
 interface Stopped {
@@ -108,9 +109,9 @@ export class Session {
       );
     }
     this.enter(key);
-    this.lintRequest(key, { mode: 'form', message: options.message, requestedSchema: form.schema });
-    const ctx = this.resultContext(key, form.schema);
-    const fallback = options.fallback ?? missingOf(form.schema);
+    this.lintForm(key, form);
+    const ctx = this.resultContext(key, form);
+    const fallback = () => options.fallback ?? missingOf(form);
     if (!this.peer.form)
       return this.unsupported(
         key,
@@ -159,7 +160,7 @@ export class Session {
         delivered: true,
       }),
     );
-    this.recordResponse(key, raw, form.schema);
+    this.recordResponse(key, raw, form);
     switch (raw.kind) {
       case 'timeout':
         return {
@@ -178,14 +179,14 @@ export class Session {
 
   async askUrl(key: string, options: AskUrlOptions): Promise<UrlOutcome> {
     this.enter(key);
-    this.lintRequest(key, { mode: 'url', message: options.message, url: options.url });
+    this.lintUrl(key, options.message, options.url);
     const ctx: ResultContext = {
       tool: this.settings.tool,
       locale: this.settings.locale,
       question: key,
       labels: [options.message],
     };
-    const fallback = options.fallback ?? [];
+    const fallback = () => options.fallback ?? [];
     if (!this.peer.url) {
       this.record({
         type: 'request',
@@ -272,8 +273,26 @@ export class Session {
     }
   }
 
-  private lintRequest(key: string, request: Record<string, unknown>): void {
-    const errors = lint(request).filter((f) => f.severity === 'error');
+  /** Form rules do not depend on the message, so each form is linted once per process. */
+  private lintForm(key: string, form: AnyForm): void {
+    let errors = FORM_LINT.get(form);
+    if (!errors) {
+      errors = lint({ mode: 'form', message: PROBE_MESSAGE, requestedSchema: form.schema }).filter(
+        (f) => f.severity === 'error',
+      );
+      FORM_LINT.set(form, errors);
+    }
+    this.raise(key, errors);
+  }
+
+  private lintUrl(key: string, message: string, url: string): void {
+    this.raise(
+      key,
+      lint({ mode: 'url', message, url }).filter((f) => f.severity === 'error'),
+    );
+  }
+
+  private raise(key: string, errors: readonly Finding[]): void {
     if (errors.length === 0) return;
     if (!isProduction()) throw new FormLintError(`${this.settings.tool} ask("${key}")`, errors);
     for (const f of errors) this.record({ type: 'violation', key, rule: f.rule, message: f.message });
@@ -317,7 +336,7 @@ export class Session {
     message: string,
     schema: FormSchema,
     ctx: ResultContext,
-    fallback: MissingArgument[],
+    fallback: () => MissingArgument[],
     why: string,
   ): Unsupported {
     this.record({
@@ -333,7 +352,8 @@ export class Session {
     return this.unsupportedOutcome(ctx, fallback, why);
   }
 
-  private unsupportedOutcome(ctx: ResultContext, missing: MissingArgument[], why: string): Unsupported {
+  private unsupportedOutcome(ctx: ResultContext, fallback: () => MissingArgument[], why: string): Unsupported {
+    const missing = fallback();
     return { action: 'unsupported', missing, reason: why, result: () => unsupportedResult(ctx, missing, why) };
   }
 
@@ -346,17 +366,19 @@ export class Session {
     }
   }
 
-  private recordResponse(key: string, raw: RawAnswer, schema: FormSchema | undefined): void {
-    if (!raw.fresh) return;
+  private recordResponse(key: string, raw: RawAnswer, form: AnyForm | undefined): void {
+    if (!raw.fresh || !this.settings.audit) return;
     const base = { type: 'response' as const, key, elapsedMs: raw.elapsedMs };
     if (raw.kind === 'answer') {
-      const content = raw.content ? redact(raw.content, schema, this.settings.redaction) : undefined;
+      const content = raw.content ? redact(raw.content, form, this.settings.redaction) : undefined;
       this.record({ ...base, action: raw.action, ...(content ? { content } : {}) });
     } else if (raw.kind === 'timeout') this.record({ ...base, action: 'timeout' });
     else this.record({ ...base, action: 'error', detail: raw.detail });
   }
 
   private record(event: DistributiveOmit<AuditEvent, 'contextId' | 'tool' | 'at' | 'user'>): void {
+    if (!this.settings.audit) return;
+    if (!this.settings.audit) return;
     const full = {
       ...event,
       contextId: this.contextId,
@@ -364,24 +386,33 @@ export class Session {
       at: this.settings.now(),
       ...(this.user !== undefined ? { user: this.user } : {}),
     } as AuditEvent;
-    this.settings.audit(full);
+    this.settings.audit?.(full);
   }
 
-  private resultContext(key: string, schema: FormSchema | undefined): ResultContext {
+  private resultContext(key: string, form: AnyForm | undefined): ResultContext {
+    const { tool, locale } = this.settings;
     return {
-      tool: this.settings.tool,
-      locale: this.settings.locale,
+      tool,
+      locale,
       question: key,
-      labels: schema ? describeFields(schema).map((f) => f.label) : [key],
+      // Labels are only needed when a result is built.
+      get labels() {
+        return form ? form.fields.map((f) => f.label) : [key];
+      },
     };
   }
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
+/** Lint errors of each form seen, by identity. */
+const FORM_LINT = new WeakMap<AnyForm, readonly Finding[]>();
+/** Stands in for the message when a form is linted on its own (messages only draw warnings). */
+export const PROBE_MESSAGE = 'Please review the details below before the operation continues.';
+
 /** The fallback list a form implies: its fields, with allowed values for selects. */
-export function missingOf(schema: FormSchema): MissingArgument[] {
-  return describeFields(schema).map((f) => {
+export function missingOf(form: AnyForm): MissingArgument[] {
+  return form.fields.map((f) => {
     const out: MissingArgument = { name: f.name, label: f.label, required: f.required };
     if (f.help) out.description = f.help;
     if (f.kind === 'select' || f.kind === 'multiselect') out.allowed = f.options;

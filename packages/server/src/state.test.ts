@@ -144,3 +144,26 @@ describe('requestState', () => {
     await alice.client.close();
   });
 });
+
+describe('state codec', () => {
+  it('speaks the SDK codec’s wire format both ways, and refuses tampering and expiry', async () => {
+    const { createRequestStateCodec } = await import('@modelcontextprotocol/server');
+    const { createStateCodec } = await import('./codec.js');
+    const key = new Uint8Array(32).fill(7);
+    let now = Date.now();
+    const ours = createStateCodec<{ n: number }>({ key, ttlSeconds: 60, now: () => now });
+    const sdk = createRequestStateCodec<{ n: number }>({ key, ttlSeconds: 60 });
+    const ctx = {} as never;
+    expect(await sdk.verify(await ours.mint({ n: 1 }), ctx)).toEqual({ n: 1 });
+    expect(await ours.verify(await sdk.mint({ n: 2 }, ctx))).toEqual({ n: 2 });
+    const good = await ours.mint({ n: 3 });
+    const flipped = `${good.slice(0, -2)}${good.at(-2) === 'A' ? 'B' : 'A'}${good.at(-1)}`;
+    await expect(ours.verify(flipped)).rejects.toThrow('mac');
+    await expect(ours.verify('v1.x')).rejects.toThrow('malformed');
+    await expect(ours.verify('nonsense')).rejects.toThrow('malformed');
+    const other = createStateCodec<{ n: number }>({ key: new Uint8Array(32).fill(8), ttlSeconds: 60, now: () => now });
+    await expect(other.verify(good)).rejects.toThrow('mac');
+    now += 61_000;
+    await expect(ours.verify(good)).rejects.toThrow('expired');
+  });
+});

@@ -25,6 +25,8 @@ export interface CallState {
   call: string;
   /** The audit context id of this call. */
   cid: string;
+  /** Digest of the identity that started the call: state is refused under any other. */
+  who: string;
   asks: Record<string, AskRecord>;
 }
 
@@ -52,9 +54,37 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** SHA-256 of the tool name and its arguments, hex, via WebCrypto (any runtime). */
-export async function callDigest(tool: string, args: unknown): Promise<string> {
-  const bytes = new TextEncoder().encode(`${tool}\0${canonical(args ?? {})}`);
-  const digest = await crypto.subtle.digest('SHA-256', bytes);
+interface SyncHash {
+  createHash(algorithm: 'sha256'): { update(data: string): { digest(encoding: 'hex'): string } };
+}
+
+// Node's synchronous hash when the runtime has it (process.getBuiltinModule, Node ≥ 20.16): one
+// WebCrypto call is a thread-pool round trip, and this runs twice per tool call.
+const nodeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:crypto') as SyncHash | undefined;
+
+/** SHA-256 of the tool name and its arguments, hex. */
+export function callDigest(tool: string, args: unknown): Promise<string> {
+  return sha256(`${tool}\0${canonical(args ?? {})}`);
+}
+
+/** SHA-256 of who is calling (the identity never appears in clear in the state the client holds). */
+export function identityDigest(method: string, identity: string | undefined): Promise<string> {
+  return sha256(`elicitkit.who\0${method}\0${identity ?? ''}`);
+}
+
+async function sha256(text: string): Promise<string> {
+  if (nodeCrypto) return nodeCrypto.createHash('sha256').update(text).digest('hex');
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A deep copy of the records, cheaper than structuredClone for this plain JSON. */
+export function copyAsks(asks: Record<string, AskRecord> | undefined): Record<string, AskRecord> {
+  const out: Record<string, AskRecord> = {};
+  for (const [key, record] of Object.entries(asks ?? {})) {
+    out[key] = { ...record, ...(record.answer ? { answer: { ...record.answer } } : {}) };
+  }
+  return out;
 }

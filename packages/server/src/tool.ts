@@ -8,7 +8,7 @@ import type {
 import { FormLintError, isProduction } from './errors.js';
 import type { Outcome, UrlOutcome } from './outcome.js';
 import type { Locale } from './results.js';
-import type { AskOptions, AskUrlOptions } from './session.js';
+import { type AskOptions, type AskUrlOptions, PROBE_MESSAGE } from './session.js';
 
 export type Forms = Record<string, AnyForm>;
 
@@ -75,9 +75,6 @@ export interface ElicitingTool<
 
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument and form type.
 export type AnyTool = ElicitingTool<any, any>;
-
-/** Stands in for the message when forms are linted on their own (messages are linted at ask time). */
-const PROBE_MESSAGE = 'Please review the details below before the operation continues.';
 
 /**
  * Defines a tool that asks. Declared forms are linted now, against every rule a form can break on

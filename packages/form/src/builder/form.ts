@@ -1,11 +1,12 @@
 import { applyDefaults } from '../defaults.js';
 import { FormSchemaError } from '../errors.js';
+import { describeFields, type FieldModel } from '../fields.js';
 import { show } from '../json.js';
 import { defaultProblems } from '../schema/defaults-check.js';
 import { parseFormSchema } from '../schema/parse.js';
 import { problem, type SchemaProblem } from '../schema/problems.js';
 import type { Issue, Validation } from '../validate/issues.js';
-import { type ValidateOptions, validate } from '../validate/validate.js';
+import { type ValidateOptions, validator } from '../validate/validate.js';
 import type { FieldSchema, FormContent, FormSchema } from '../wire.js';
 import { type AnyFieldDef, isFieldDef } from './field.js';
 
@@ -27,6 +28,8 @@ export type AnswerOf<S extends Record<string, AnyFieldDef>> = Simplify<
 export interface Form<T extends FormContent = FormContent> {
   /** Exactly what travels as `requestedSchema`. */
   readonly schema: FormSchema;
+  /** The field model renderers draw (`describeFields(schema)`, computed once). */
+  readonly fields: readonly FieldModel[];
   /**
    * Fills defaults for fields the person left out, then validates. The handler-facing read of an
    * accepted answer: on success `value` is typed and complete.
@@ -112,10 +115,12 @@ function fromJsonSchemaInternal(raw: unknown, early: SchemaProblem[]): AnyForm {
 }
 
 function makeForm(schema: FormSchema): AnyForm {
+  const check = validator(schema);
   const parse = (content: unknown, options?: ValidateOptions): Validation<FormContent> =>
-    validate(schema, applyDefaults(schema, content), options);
+    check(applyDefaults(schema, content), options);
   return {
     schema,
+    fields: Object.freeze(describeFields(schema)),
     parse,
     '~standard': {
       version: 1,

@@ -21,6 +21,9 @@ const TYPE_NAMES: Record<string, string> = {
   array: 'a list of choices',
 };
 
+/** A validator bound to one form: the schema is parsed and compiled once. */
+export type Validator = (content: unknown, options?: ValidateOptions) => Validation<FormContent>;
+
 /**
  * Checks an answer's `content` against its form with ajv (formats included) plus the limits a
  * person-facing form implies. Never throws, whatever JSON it is given; on success `value` is a
@@ -31,32 +34,44 @@ const TYPE_NAMES: Record<string, string> = {
  * if (!result.ok) return invalid(result.issues);
  */
 export function validate(schema: FormSchema, content: unknown, options: ValidateOptions = {}): Validation<FormContent> {
+  return validator(schema)(content, options);
+}
+
+/**
+ * Parses and compiles a form once, for validating many answers to it (servers, renderers).
+ *
+ * @example
+ * const check = validator(schema);
+ * for (const answer of answers) console.log(check(answer).ok);
+ */
+export function validator(schema: FormSchema): Validator {
   const parsed = parseFormSchema(schema);
   if (parsed.problems.length > 0) {
-    return {
-      ok: false,
-      issues: parsed.problems.map((p) => issue(p.field ? [p.field] : [], 'bad_schema', `${p.message}. ${p.fix}`)),
-    };
+    const issues = parsed.problems.map((p) => issue(p.field ? [p.field] : [], 'bad_schema', `${p.message}. ${p.fix}`));
+    return () => ({ ok: false, issues });
   }
   const form = parsed.schema;
-  if (!isObject(content)) {
-    return {
-      ok: false,
-      issues: [issue([], 'not_object', `The answer must be an object of field values, not ${show(content)}.`)],
-    };
-  }
-  // Values the cheap checks reject never reach ajv (no regular expression runs on a megabyte
-  // string); the rest of the answer is still checked so that every issue is reported at once.
-  const early = precheck(form, content, options.maxStringLength ?? DEFAULT_MAX_STRING);
-  const flagged = new Set(early.map((i) => i.path[0]));
-  const rest: Record<string, unknown> = {};
-  for (const key of ownKeys(content)) if (!flagged.has(key)) rest[key] = content[key];
+  let check: ReturnType<typeof compiled> | undefined;
+  return (content, options = {}) => {
+    if (!isObject(content)) {
+      return {
+        ok: false,
+        issues: [issue([], 'not_object', `The answer must be an object of field values, not ${show(content)}.`)],
+      };
+    }
+    // Values the cheap checks reject never reach ajv (no regular expression runs on a megabyte
+    // string); the rest of the answer is still checked so that every issue is reported at once.
+    const early = precheck(form, content, options.maxStringLength ?? DEFAULT_MAX_STRING);
+    const flagged = new Set(early.map((i) => i.path[0]));
+    const rest: Record<string, unknown> = {};
+    for (const key of ownKeys(content)) if (!flagged.has(key)) rest[key] = content[key];
 
-  const check = compiled(form);
-  const late = check(rest) ? [] : (check.errors ?? []).map((e) => toIssue(form, e));
-  const issues = dedupe([...early, ...late.filter((i) => !(i.code === 'required' && flagged.has(i.path[0])))]);
-  if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, value: rest as FormContent };
+    check ??= compiled(form);
+    const late = check(rest) ? [] : (check.errors ?? []).map((e) => toIssue(form, e));
+    const issues = dedupe([...early, ...late.filter((i) => !(i.code === 'required' && flagged.has(i.path[0])))]);
+    if (issues.length > 0) return { ok: false, issues };
+    return { ok: true, value: rest as FormContent };
+  };
 }
 
 /** Cheap checks that protect the validator: unknown keys, non-finite numbers, giant strings. */

@@ -1,5 +1,5 @@
 import { type InputRequest, inputRequired, inputResponse } from '@modelcontextprotocol/server';
-import type { AskRecord, CallState } from '../state.js';
+import { type AskRecord, type CallState, copyAsks } from '../state.js';
 import type { Channel, ElicitParams, RawAnswer } from './channel.js';
 
 /**
@@ -20,7 +20,7 @@ export class ReplayChannel implements Channel {
     responses: Record<string, unknown> | undefined,
     private readonly now: () => number,
   ) {
-    this.records = structuredClone(previous?.asks ?? {});
+    this.records = copyAsks(previous?.asks);
     const at = now();
     for (const [key, record] of Object.entries(this.records)) {
       if (record.answer) continue;
@@ -68,8 +68,8 @@ export class ReplayChannel implements Channel {
   }
 
   /** The state the next round starts from. */
-  state(call: string, cid: string): CallState {
-    return { v: 1, call, cid, asks: this.records };
+  state(call: string, cid: string, who: string): CallState {
+    return { v: 1, call, cid, who, asks: this.records };
   }
 }
 
