@@ -102,7 +102,13 @@ async function connect(
     const server = factory();
     await server.connect(a);
     await client.connect(b);
-    return { client, close: async () => (await client.close(), await server.close()) };
+    return {
+      client,
+      async close() {
+        await client.close();
+        await server.close();
+      },
+    };
   }
   const handler = createMcpHandler(factory);
   await client.connect(
@@ -110,7 +116,13 @@ async function connect(
       fetch: (u, i) => handler.fetch(new Request(u, i)),
     }),
   );
-  return { client, close: async () => (await client.close(), await handler.close()) };
+  return {
+    client,
+    async close() {
+      await client.close();
+      await handler.close();
+    },
+  };
 }
 
 async function rate(client: Client, calls: number): Promise<number> {
