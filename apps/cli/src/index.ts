@@ -1,1 +1,2 @@
-export {};
+export { type Io, main } from './main.js';
+export { EXIT } from './usage.js';

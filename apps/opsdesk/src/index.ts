@@ -1,1 +1,21 @@
-export {};
+/**
+ * opsdesk, the Elicitkit reference MCP server: deploy_service, list_deployments, execute_sql,
+ * sync_file, weekly_report and register_user on SQLite. Served by `elicitkit serve`.
+ */
+export { type AuditTrail, readAudit } from './audit.js';
+export type { Database } from './db/open.js';
+export { SEED_USERS, SERVICES, SHOP_SIZE, TICKETS } from './db/seed.js';
+export { type Lang, langFrom } from './i18n.js';
+export {
+  createToken,
+  ensureLocalOwner,
+  findUser,
+  hasTokens,
+  type Identity,
+  listUsers,
+  projectsFor,
+  userForToken,
+} from './identity.js';
+export { createOpsdesk, defaultDataDir, OPSDESK_INFO, type Opsdesk, type OpsdeskOptions, osUser } from './opsdesk.js';
+export { type HttpServing, type ServeHttpOptions, serveHttp } from './serve-http.js';
+export { type StdioServing, serveStdioOpsdesk } from './serve-stdio.js';

@@ -14,6 +14,7 @@ export type {
 } from './audit.js';
 export { redact } from './audit.js';
 export { ElicitkitUsageError, FormLintError } from './errors.js';
+export { createHttpHandler, type Era, type HttpHandler, type HttpHandlerOptions } from './http/handler.js';
 export { type CreateServerOptions, createElicitkit, type Elicitkit, type ElicitkitOptions } from './kit.js';
 export {
   type Accepted,
@@ -38,6 +39,7 @@ export {
   invalidResult,
   type Locale,
   outcomeSchema,
+  pending,
   pendingResult,
   type ResultContext,
   rejected,

@@ -122,6 +122,11 @@ export function done(text: string, data: Record<string, unknown> = {}): CallTool
   return result('done', text, false, data);
 }
 
+/** Not finished yet, by the person's choice or on a page still open: nothing more happened. */
+export function pending(text: string, data: Record<string, unknown> = {}): CallToolResult {
+  return result('pending', text, false, data);
+}
+
 /** The tool refused on its own rules (unknown service, unapproved ticket, several statements). */
 export function rejected(text: string, data: Record<string, unknown> = {}): CallToolResult {
   return result('rejected', text, true, data);

@@ -7,15 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createMcpHandler, InMemoryTransport, type McpServer } from '@modelcontextprotocol/server';
+import { attachScript, callTool, type Step } from '../../../test/support/mcp.js';
 
-export type Reply =
-  | { action: 'accept'; content?: Record<string, unknown> }
-  | { action: 'decline' }
-  | { action: 'cancel' }
-  /** Never answer (until the request is cancelled). */
-  | 'hang';
-
-export type Step = Reply | ((params: Record<string, unknown>) => Reply | Promise<Reply>);
+export type { Reply, Step } from '../../../test/support/mcp.js';
 
 export interface Connected {
   client: Client;
@@ -42,22 +36,6 @@ export interface ConnectOptions {
 }
 
 const LONG = { timeout: 60_000 };
-
-function attachScript(client: Client, script: Step[], seen: Record<string, unknown>[]): void {
-  client.setRequestHandler('elicitation/create', async (request, ctx) => {
-    const params = request.params as unknown as Record<string, unknown>;
-    seen.push(params);
-    const step = script.shift();
-    if (step === undefined) throw new Error(`unexpected elicitation: ${String(params.message)}`);
-    const reply = typeof step === 'function' ? await step(params) : step;
-    if (reply === 'hang') {
-      return new Promise((_resolve, reject) => {
-        ctx.mcpReq.signal.addEventListener('abort', () => reject(new Error('elicitation abandoned')));
-      });
-    }
-    return reply as never;
-  });
-}
 
 /** Connects a client to servers built by `factory` over the named path. */
 export async function connect(
@@ -120,16 +98,6 @@ export async function connect(
 }
 
 /** Calls a tool with a human-length timeout and returns its structured status and text. */
-export async function call(c: Connected, name: string, args: Record<string, unknown> = {}) {
-  const result = await c.client.callTool({ name, arguments: args }, { timeout: 60_000 });
-  const text =
-    (result.content as { type: string; text?: string }[] | undefined)?.map((b) => b.text ?? '').join('\n') ?? '';
-  const structured = result.structuredContent as Record<string, unknown> | undefined;
-  return {
-    result,
-    text,
-    status: structured?.status as string | undefined,
-    structured,
-    isError: result.isError === true,
-  };
+export function call(c: Connected, name: string, args: Record<string, unknown> = {}) {
+  return callTool(c.client, name, args);
 }

@@ -18,11 +18,13 @@ type Present<F> = F extends { isOptional: false } ? true : F extends { '~default
  * The answer type of a form built from `S`: required and defaulted fields are always there,
  * optional fields without a default may be missing.
  */
-export type AnswerOf<S extends Record<string, AnyFieldDef>> = Simplify<
-  { [K in keyof S as Present<S[K]> extends true ? K : never]: ValueOf<S[K]> } & {
-    [K in keyof S as Present<S[K]> extends true ? never : K]?: ValueOf<S[K]>;
-  }
->;
+export type AnswerOf<S extends Record<string, AnyFieldDef>> = string extends keyof S
+  ? FormContent // fields assembled at run time: no static shape to infer
+  : Simplify<
+      { [K in keyof S as Present<S[K]> extends true ? K : never]: ValueOf<S[K]> } & {
+        [K in keyof S as Present<S[K]> extends true ? never : K]?: ValueOf<S[K]>;
+      }
+    >;
 
 /** A built form: its wire JSON and a typed way to read answers. Also a Standard Schema (v1). */
 export interface Form<T extends FormContent = FormContent> {

@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+// The built CLI; `npm install` (prepare) builds it.
+await import('../dist/cli.js');

@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createOpsdesk, defaultDataDir, langFrom, readAudit } from '@elicitkit/opsdesk';
+import { EXIT, UsageError } from '../usage.js';
+
+/** `elicitkit audit`: the three record kinds, grouped per tool call. Answers stay as redacted as stored. */
+export async function audit(argv: string[], io: { out: (s: string) => void }): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { data: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' } },
+    strict: true,
+  });
+  const dataDir = values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir();
+  if (!existsSync(join(dataDir, 'opsdesk.db')))
+    throw new UsageError(`no opsdesk data in ${dataDir} (run elicitkit serve first, or pass --data DIR)`);
+  const limit = values.limit === undefined ? 1000 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new UsageError(`--limit needs a positive whole number, not "${values.limit}"`);
+  const opsdesk = createOpsdesk({ dataDir, lang: langFrom(process.env.LANG), identify: () => undefined });
+  try {
+    const trail = readAudit(opsdesk.db, limit);
+    if (values.json) {
+      io.out(JSON.stringify(trail, null, 2));
+      return EXIT.ok;
+    }
+    const calls = new Map<string, string[]>();
+    const line = (r: Record<string, unknown>, text: string) => {
+      const id = String(r.context_id);
+      const list = calls.get(id) ?? [];
+      list.push(`  ${String(r.at).slice(0, 19).replace('T', ' ')}  ${text}`);
+      calls.set(id, list);
+    };
+    for (const r of trail.requests)
+      line(
+        r,
+        `request     ${r.tool}/${r.question} [${r.mode}, ${r.revision}${r.delivered ? '' : `, not sent: ${r.reason}`}] ${r.message}`,
+      );
+    for (const r of trail.responses)
+      line(
+        r,
+        `response    ${r.tool}/${r.question} ${r.action}${r.content ? ` ${JSON.stringify(r.content)}` : ''} after ${r.elapsed_ms} ms`,
+      );
+    for (const r of trail.validations) {
+      const issues = (r.issues as { message: string }[]).map((i) => i.message).join(' ');
+      line(r, `validation  ${r.tool}/${r.question} ${r.ok ? 'ok' : `failed: ${issues}`}`);
+    }
+    for (const r of trail.violations) line(r, `violation   ${r.tool}/${r.question} ${r.rule}: ${r.message}`);
+    if (calls.size === 0) io.out('The audit trail is empty.');
+    for (const [id, lines] of calls) {
+      const who = trail.requests.find((r) => r.context_id === id)?.username;
+      io.out(`call ${id}${who ? ` by ${who}` : ''}`);
+      for (const l of lines.sort()) io.out(l);
+    }
+    return EXIT.ok;
+  } finally {
+    opsdesk.close();
+  }
+}

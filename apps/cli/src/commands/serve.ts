@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util';
+import { defaultDataDir, langFrom, serveHttp, serveStdioOpsdesk } from '@elicitkit/opsdesk';
+import { EXIT, UsageError } from '../usage.js';
+
+/** `elicitkit serve`: opsdesk over stdio (default) or HTTP. Logs go to stderr; stdout is the wire. */
+export async function serve(
+  argv: string[],
+  io: { out: (s: string) => void; err: (s: string) => void },
+): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      stdio: { type: 'boolean' },
+      http: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      user: { type: 'string' },
+      lang: { type: 'string' },
+      'page-port': { type: 'string' },
+      'timeout-ms': { type: 'string' },
+    },
+    strict: true,
+  });
+  if (values.stdio && values.http !== undefined) throw new UsageError('choose one of --stdio and --http PORT');
+  if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh')
+    throw new UsageError(`--lang must be en or zh, not "${values.lang}"`);
+  const dataDir = values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir();
+  const lang = langFrom(values.lang ?? process.env.LANG);
+  const timeoutMs = values['timeout-ms'] === undefined ? undefined : integer('--timeout-ms', values['timeout-ms'], 1);
+  const common = { dataDir, lang, ...(timeoutMs ? { timeoutMs } : {}) };
+
+  if (values.http !== undefined) {
+    if (values.user !== undefined)
+      throw new UsageError('--user applies to --stdio; over HTTP the bearer token says who is calling');
+    const port = integer('--http', values.http, 0, 65_535);
+    const serving = await serveHttp({ ...common, port, ...(values.host ? { host: values.host } : {}) });
+    io.out(`opsdesk serving ${serving.url} (data: ${dataDir})`);
+    if (serving.newTokens.length > 0) {
+      io.out('Bearer tokens, shown this once (only their hashes are stored):');
+      for (const t of serving.newTokens) io.out(`  ${t.username.padEnd(12)} ${t.token}`);
+    }
+    await untilSignal();
+    io.err('opsdesk: finishing requests in flight…');
+    await serving.close();
+    return EXIT.ok;
+  }
+
+  const pagePort =
+    values['page-port'] === undefined ? undefined : integer('--page-port', values['page-port'], 0, 65_535);
+  const serving = await serveStdioOpsdesk({
+    ...common,
+    ...(values.user ? { user: values.user } : {}),
+    ...(pagePort !== undefined ? { pagePort } : {}),
+  });
+  io.err(`opsdesk on stdio (data: ${dataDir}; password page: ${serving.pageUrl})`);
+  await Promise.race([untilSignal(), new Promise((resolve) => process.stdin.once('close', resolve))]);
+  await serving.close();
+  return EXIT.ok;
+}
+
+function integer(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new UsageError(`${flag} needs a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}

@@ -1,0 +1,44 @@
+import { audit } from './commands/audit.js';
+import { serve } from './commands/serve.js';
+import { EXIT, USAGE, UsageError } from './usage.js';
+
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const defaultIo: Io = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** Runs one command; resolves with the exit code. */
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serve(rest, io);
+      case 'audit':
+        return await audit(rest, io);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(USAGE);
+        return command === undefined ? EXIT.usage : EXIT.ok;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (
+      error instanceof UsageError ||
+      (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
+    ) {
+      io.err(`elicitkit: ${error.message}\n\n${USAGE}`);
+      return EXIT.usage;
+    }
+    io.err(`elicitkit: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.toolError;
+  }
+}

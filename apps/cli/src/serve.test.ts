@@ -1,0 +1,175 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { callTool } from '../../../test/support/mcp.js';
+import { CLI, count, httpClient, SOURCE_NODE_ARGS, stdioClient, tempDataDir } from '../../opsdesk/test/harness.js';
+import { main } from './main.js';
+
+function capture() {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { io: { out: (s: string) => out.push(s), err: (s: string) => err.push(s) }, out, err };
+}
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+});
+
+/** Starts `elicitkit serve --http 0` and waits for the line naming the endpoint. */
+async function serveHttpChild(dataDir: string, extra: string[] = []) {
+  const child = spawn(
+    process.execPath,
+    [...SOURCE_NODE_ARGS, CLI, 'serve', '--http', '0', '--data', dataDir, ...extra],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  children.push(child);
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: string) => {
+      out += chunk;
+      if (/bob\s+ek_/.test(out) || (/serving/.test(out) && extra.includes('--no-wait'))) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  const url = /serving (\S+)/.exec(out)?.[1] ?? '';
+  const tokens = Object.fromEntries([...out.matchAll(/^\s+(\w+)\s+(ek_\S+)$/gm)].map((m) => [m[1], m[2]]));
+  return { child, url, tokens, out };
+}
+
+describe('elicitkit serve', () => {
+  it('--http prints the endpoint and the tokens once, serves both revisions, and stops cleanly on SIGTERM', async () => {
+    const data = tempDataDir();
+    const first = await serveHttpChild(data.dir);
+    expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(Object.keys(first.tokens)).toEqual(['alice', 'bob']);
+    for (const era of ['legacy', 'modern'] as const) {
+      const c = await httpClient(first.url, first.tokens.alice ?? '', {
+        era,
+        script: [{ action: 'accept', content: { env: 'dev' } }],
+      });
+      expect((await callTool(c.client, 'deploy_service', { service: 'user-service' })).status).toBe('done');
+      await c.close();
+    }
+    first.child.kill('SIGTERM');
+    const [code] = await once(first.child, 'exit');
+    expect(code).toBe(0);
+    expect(count(data.dir, 'deployments')).toBe(8);
+
+    // A second start on the same data: no new tokens, and the old ones still work.
+    const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, CLI, 'serve', '--http', '0', '--data', data.dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: string) => {
+        out += chunk;
+        if (/serving/.test(out)) resolve();
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    expect(out).not.toContain('ek_');
+    const url = /serving (\S+)/.exec(out)?.[1] ?? '';
+    const again = await httpClient(url, first.tokens.bob ?? '', { era: 'modern' });
+    expect((await callTool(again.client, 'list_deployments')).status).toBe('done');
+    await again.close();
+    data.remove();
+  });
+
+  it('--stdio speaks Chinese with --lang zh, as the given user', async () => {
+    const data = tempDataDir();
+    const c = await stdioClient(data.dir, { era: 'legacy', user: 'bob', lang: 'zh', script: [{ action: 'decline' }] });
+    const r = await callTool(c.client, 'deploy_service', { service: 'search-service' });
+    expect(c.seen[0]).toMatchObject({
+      message: '要把「search-service」v0.9.4 部署到哪个环境？',
+      requestedSchema: {
+        properties: {
+          env: {
+            title: '目标环境',
+            oneOf: [
+              { const: 'dev', title: '开发 (dev)' },
+              { const: 'staging', title: '预发 (staging)' },
+              { const: 'prod', title: '生产 (prod)' },
+            ],
+          },
+        },
+      },
+    });
+    expect(r.status).toBe('declined');
+    expect(r.text).toContain('用户拒绝提供');
+    await c.close();
+    data.remove();
+  });
+
+  it.each([
+    [['serve', '--stdio', '--http', '80'], /choose one of --stdio and --http/],
+    [['serve', '--http', 'eighty'], /--http needs a whole number/],
+    [['serve', '--lang', 'fr'], /--lang must be en or zh/],
+    [['serve', '--http', '0', '--user', 'bob'], /--user applies to --stdio/],
+    [['serve', '--bogus'], /Unknown option '--bogus'/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+    [['audit', '--data', '/nonexistent/elicitkit'], /no opsdesk data in \/nonexistent\/elicitkit/],
+  ])('%j is a usage error (exit 2) with a clear message', async (argv, message) => {
+    const { io, err } = capture();
+    expect(await main(argv, io)).toBe(2);
+    expect(err.join('\n')).toMatch(message);
+    expect(err.join('\n')).toContain('Usage: elicitkit');
+  });
+
+  it('an unknown --user is refused at start', async () => {
+    const data = tempDataDir();
+    const child = spawn(
+      process.execPath,
+      [...SOURCE_NODE_ARGS, CLI, 'serve', '--stdio', '--data', data.dir, '--user', 'mallory'],
+      { stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    children.push(child);
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(err).toMatch(/Unknown user "mallory". Known users: alice, bob/);
+    data.remove();
+  });
+});
+
+describe('elicitkit audit', () => {
+  it('prints requests, responses and validations per call, answers redacted; --json has the three lists', async () => {
+    const data = tempDataDir();
+    const c = await stdioClient(data.dir, {
+      era: 'legacy',
+      user: 'alice',
+      script: [{ action: 'accept', content: { confirmed: true, ticket: 'REL-1002' } }],
+    });
+    expect((await callTool(c.client, 'deploy_service', { service: 'order-service', env: 'prod' })).status).toBe(
+      'invalid',
+    );
+    await c.close();
+    const text = capture();
+    expect(await main(['audit', '--data', data.dir], text.io)).toBe(0);
+    const printed = text.out.join('\n');
+    expect(printed).toMatch(/call [0-9a-f-]{36} by alice/);
+    expect(printed).toMatch(/request {5}deploy_service\/prod \[form, 2025-11-25\] Deploy order-service/);
+    expect(printed).toMatch(
+      /response {4}deploy_service\/prod accept \{"confirmed":true,"ticket":"\[redacted: 8 chars\]"\}/,
+    );
+    expect(printed).toMatch(
+      /validation {2}deploy_service\/prod failed: Release ticket REL-1002 is pending, not approved\./,
+    );
+    expect(printed).not.toContain('REL-1002"');
+    const json = capture();
+    expect(await main(['audit', '--data', data.dir, '--json'], json.io)).toBe(0);
+    const trail = JSON.parse(json.out.join('\n'));
+    expect(Object.keys(trail)).toEqual(['requests', 'responses', 'validations', 'violations']);
+    expect(trail.validations[0]).toMatchObject({
+      tool: 'deploy_service',
+      question: 'prod',
+      ok: false,
+      username: 'alice',
+    });
+    data.remove();
+  });
+});

@@ -1,0 +1,30 @@
+/** Exit codes (documented in the README). */
+export const EXIT = { ok: 0, toolError: 1, usage: 2, refused: 3 } as const;
+
+/** A mistake on the command line: printed with the usage, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export const USAGE = `Usage: elicitkit <command> [options]
+
+Commands:
+  serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh]
+                              run opsdesk, the reference server (stdio by default)
+  tools <target>              list a server's tools
+  call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--era legacy|modern|auto] [--json]
+                              call a tool, answering elicitations in the terminal or from a file
+  doctor <target> [--json] [--fixtures FILE]
+                              check a server's elicitation behaviour against the rule catalogue
+  install <claude-code|claude-desktop|cursor|vscode|trae> [--scope project|user] [--name N] [--dry-run] [-- command...]
+                              add an MCP server (default: opsdesk) to a client's config
+  audit [--data DIR] [--json] [--limit N]
+                              print opsdesk's audit trail
+
+<target> is an http(s)://…/mcp URL, the word opsdesk (the bundled server over stdio), or a
+command given last after --, e.g.  elicitkit call deploy_service service=order-service -- node server.js
+
+Exit codes: 0 done, 1 tool error, 2 usage, 3 declined or cancelled.`;

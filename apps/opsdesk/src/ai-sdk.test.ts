@@ -1,0 +1,52 @@
+import { createMCPClient, ElicitationRequestSchema } from '@ai-sdk/mcp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, peek, tempDataDir } from '../test/harness.js';
+import { type HttpServing, serveHttp } from './serve-http.js';
+
+/** A real third-party client: the AI SDK's MCP client, with its own elicitation handler. */
+describe('opsdesk with the AI SDK MCP client over HTTP', () => {
+  let data: ReturnType<typeof tempDataDir>;
+  let server: HttpServing;
+  beforeAll(async () => {
+    data = tempDataDir();
+    server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+    data.remove();
+  });
+
+  it.each([
+    ['with protocol discovery', true],
+    ['with the legacy handshake', false],
+  ])('completes deploy_service with elicitation (%s)', async (_label, discovery) => {
+    const token = server.newTokens.find((t) => t.username === 'alice')?.token ?? '';
+    const client = await createMCPClient({
+      transport: { type: 'http', url: server.url, headers: { authorization: `Bearer ${token}` } },
+      capabilities: { elicitation: {} },
+      protocolVersionDiscovery: discovery,
+      clientName: 'ai-sdk-test',
+    });
+    const asked: string[] = [];
+    const answers = [{ env: 'prod' }, { confirmed: true, ticket: 'REL-2001' }];
+    client.onElicitationRequest(ElicitationRequestSchema, async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: answers.shift() };
+    });
+    const before = count(data.dir, 'deployments');
+    const result = await client.callTool({ name: 'deploy_service', arguments: { service: 'payment-service' } });
+    await client.close();
+    expect(asked).toEqual([
+      'Which environment should payment-service v1.8.0 be deployed to?',
+      'Deploy payment-service v1.8.0 to PRODUCTION? Tick the confirmation and give the approved release ticket.',
+    ]);
+    expect(result.structuredContent).toMatchObject({
+      status: 'done',
+      deployment: { service: 'payment-service', env: 'prod', ticket: 'REL-2001' },
+    });
+    expect(count(data.dir, 'deployments')).toBe(before + 1);
+    expect(peek(data.dir, 'SELECT deployed_by FROM deployments ORDER BY id DESC LIMIT 1')).toEqual([
+      { deployed_by: 'alice' },
+    ]);
+  });
+});

@@ -1,0 +1,89 @@
+import type { AuditEvent } from '@elicitkit/server';
+import type { Database } from './db/open.js';
+
+/** Writes each kind of audit event to its own table: requests, responses and validations stay apart. */
+export function sqliteAudit(db: Database): (event: AuditEvent) => void {
+  const request = db.prepare(
+    'INSERT INTO audit_requests (context_id, tool, question, username, mode, revision, message, fields, origin, delivered, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const response = db.prepare(
+    'INSERT INTO audit_responses (context_id, tool, question, username, action, content, elapsed_ms, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
+  const validation = db.prepare(
+    'INSERT INTO audit_validations (context_id, tool, question, username, ok, issues, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const violation = db.prepare(
+    'INSERT INTO audit_violations (context_id, tool, question, username, rule, message, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  return (e) => {
+    const who = e.user ?? null;
+    switch (e.type) {
+      case 'request':
+        request.run(
+          e.contextId,
+          e.tool,
+          e.key,
+          who,
+          e.mode,
+          e.revision,
+          e.message,
+          e.fields ? JSON.stringify(e.fields) : null,
+          e.origin ?? null,
+          e.delivered ? 1 : 0,
+          e.reason ?? null,
+          e.at,
+        );
+        break;
+      case 'response':
+        response.run(
+          e.contextId,
+          e.tool,
+          e.key,
+          who,
+          e.action,
+          e.content ? JSON.stringify(e.content) : null,
+          e.elapsedMs,
+          e.detail ?? null,
+          e.at,
+        );
+        break;
+      case 'validation':
+        validation.run(e.contextId, e.tool, e.key, who, e.ok ? 1 : 0, JSON.stringify(e.issues), e.at);
+        break;
+      case 'violation':
+        violation.run(e.contextId, e.tool, e.key, who, e.rule, e.message, e.at);
+        break;
+    }
+  };
+}
+
+export interface AuditTrail {
+  requests: Record<string, unknown>[];
+  responses: Record<string, unknown>[];
+  validations: Record<string, unknown>[];
+  violations: Record<string, unknown>[];
+}
+
+/** The whole trail, oldest first, each kind in its own list; JSON columns decoded. */
+export function readAudit(db: Database, limit = 1000): AuditTrail {
+  const rows = (table: string) =>
+    (db.prepare(`SELECT * FROM ${table} ORDER BY id DESC LIMIT ?`).all(limit) as Record<string, unknown>[])
+      .reverse()
+      .map(decode);
+  return {
+    requests: rows('audit_requests'),
+    responses: rows('audit_responses'),
+    validations: rows('audit_validations'),
+    violations: rows('audit_violations'),
+  };
+}
+
+function decode(row: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...row, at: new Date(row.at as number).toISOString() };
+  for (const key of ['fields', 'content', 'issues']) {
+    if (typeof row[key] === 'string') out[key] = JSON.parse(row[key] as string);
+  }
+  if ('delivered' in row) out.delivered = row.delivered === 1;
+  if ('ok' in row) out.ok = row.ok === 1;
+  return out;
+}

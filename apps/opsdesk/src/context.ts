@@ -1,0 +1,22 @@
+import type { ToolContext } from '@elicitkit/server';
+import type { Database } from './db/open.js';
+import type { Lang } from './i18n.js';
+import { findUser, type Identity } from './identity.js';
+import type { Workspace } from './sync/workspace.js';
+import type { PasswordLinks } from './web/password-links.js';
+
+/** What every opsdesk tool is built with. */
+export interface Deps {
+  db: Database;
+  lang: Lang;
+  workspace: Workspace;
+  links: PasswordLinks;
+  now: () => Date;
+}
+
+/** The caller behind a tool call; every call has one (stdio `--user`, or the HTTP bearer token). */
+export function caller(db: Database, ctx: Pick<ToolContext, 'user'>): Identity {
+  const identity = ctx.user === undefined ? undefined : findUser(db, ctx.user);
+  if (!identity) throw new Error(`opsdesk could not tell who is calling (${ctx.user ?? 'no identity'}).`);
+  return identity;
+}

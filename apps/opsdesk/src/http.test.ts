@@ -1,0 +1,202 @@
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool, sleep } from '../../../test/support/mcp.js';
+import { count, type Era, httpClient, peek, tempDataDir } from '../test/harness.js';
+import { outcomeMatrix } from '../test/matrix.js';
+import { type HttpServing, serveHttp } from './serve-http.js';
+
+/** A request with headers fetch will not let a test set (Host). */
+function rawPost(url: string, headers: Record<string, string>, method = 'POST'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(method === 'POST' ? '{}' : undefined);
+  });
+}
+
+const tokenOf = (s: HttpServing, user: string) => s.newTokens.find((t) => t.username === user)?.token ?? '';
+
+/** opsdesk on a loopback port, clients over real HTTP with bearer tokens. */
+async function start(era: Era) {
+  const data = tempDataDir();
+  const slowData = tempDataDir();
+  const server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
+  const slowServer = await serveHttp({ dataDir: slowData.dir, lang: 'en', port: 0, timeoutMs: 300 });
+  const [main, bare, slow] = await Promise.all([
+    httpClient(server.url, tokenOf(server, 'alice'), { era }),
+    httpClient(server.url, tokenOf(server, 'alice'), { era, capabilities: {} }),
+    httpClient(slowServer.url, tokenOf(slowServer, 'alice'), { era }),
+  ]);
+  return {
+    dataDir: data.dir,
+    slowDataDir: slowData.dir,
+    main,
+    bare,
+    slow,
+    async close() {
+      await Promise.all([main.close(), bare.close(), slow.close()]);
+      await server.close();
+      await slowServer.close();
+      data.remove();
+      slowData.remove();
+    },
+  };
+}
+
+outcomeMatrix('HTTP', 'legacy', start);
+outcomeMatrix('HTTP', 'modern', start);
+
+describe('opsdesk HTTP endpoint', () => {
+  let server: HttpServing;
+  let data: ReturnType<typeof tempDataDir>;
+  beforeAll(async () => {
+    data = tempDataDir();
+    server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+    data.remove();
+  });
+
+  it('creates one token per user on first start only, and stores only hashes', async () => {
+    expect(server.newTokens.map((t) => t.username)).toEqual(['alice', 'bob']);
+    const stored = peek<{ token_hash: string }>(data.dir, 'SELECT token_hash FROM api_tokens');
+    expect(stored).toHaveLength(2);
+    for (const { token } of server.newTokens) expect(stored.map((s) => s.token_hash)).not.toContain(token);
+  });
+
+  it('refuses requests without a valid bearer token', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const none = await fetch(server.url, { method: 'POST', headers, body });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toContain('Bearer');
+    const wrong = await fetch(server.url, {
+      method: 'POST',
+      headers: { ...headers, authorization: 'Bearer ek_nope' },
+      body,
+    });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('refuses a foreign Host or Origin (DNS rebinding)', async () => {
+    const auth = { authorization: `Bearer ${tokenOf(server, 'alice')}`, 'content-type': 'application/json' };
+    expect(await rawPost(server.url, { ...auth, host: 'evil.example' })).toBe(403);
+    expect(await rawPost(server.url, { ...auth, origin: 'https://evil.example' })).toBe(403);
+    expect(
+      await rawPost(server.url.replace('/mcp', '/register/aaaaaaaaaaaaaaaaaaaa'), { host: 'evil.example' }, 'GET'),
+    ).toBe(403);
+  });
+
+  it.each(['legacy', 'modern'] as Era[])(
+    'keeps two concurrent sessions apart: each answer reaches its own call (%s)',
+    async (era) => {
+      const alice = await httpClient(server.url, tokenOf(server, 'alice'), { era });
+      const bob = await httpClient(server.url, tokenOf(server, 'bob'), { era });
+      // Both are asked at the same time; each answers after a delay so the calls overlap.
+      alice.script.push(async () => {
+        await sleep(150);
+        return { action: 'accept', content: { env: 'staging' } };
+      });
+      bob.script.push(async () => {
+        await sleep(50);
+        return { action: 'accept', content: { env: 'dev' } };
+      });
+      const [a, b] = await Promise.all([
+        callTool(alice.client, 'deploy_service', { service: 'search-service' }),
+        callTool(bob.client, 'deploy_service', { service: 'search-service' }),
+      ]);
+      expect(a.structured?.deployment).toMatchObject({ env: 'staging' });
+      expect(b.structured?.deployment).toMatchObject({ env: 'dev' });
+      const rows = peek<{ env: string; deployed_by: string }>(
+        data.dir,
+        'SELECT env, deployed_by FROM deployments WHERE id IN (?, ?) ORDER BY id',
+        ...[a, b].map((r) => (r.structured?.deployment as { id?: number } | undefined)?.id),
+      );
+      expect(new Map(rows.map((r) => [r.deployed_by, r.env]))).toEqual(
+        new Map([
+          ['alice', 'staging'],
+          ['bob', 'dev'],
+        ]),
+      );
+      await alice.close();
+      await bob.close();
+    },
+  );
+
+  it('survives a client that disconnects mid-question: no side effect, still healthy', async () => {
+    const quitter = await httpClient(server.url, tokenOf(server, 'alice'), { era: 'legacy' });
+    const before = count(data.dir, 'deployments');
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    quitter.script.push(() => {
+      asked();
+      return 'hang';
+    });
+    const pending = callTool(quitter.client, 'deploy_service', { service: 'order-service' }).catch((e: unknown) => e);
+    await wasAsked;
+    await quitter.close();
+    expect(await pending).toBeInstanceOf(Error);
+    const fresh = await httpClient(server.url, tokenOf(server, 'bob'), { era: 'legacy' });
+    const r = await callTool(fresh.client, 'list_deployments', { service: 'order-service' });
+    expect(r.status).toBe('done');
+    expect(count(data.dir, 'deployments')).toBe(before);
+    await fresh.close();
+  });
+
+  it('binds a 2025 session to the token that opened it', async () => {
+    const alice = await httpClient(server.url, tokenOf(server, 'alice'), { era: 'legacy' });
+    const sessionId = (alice.client as unknown as { transport?: { sessionId?: string } }).transport?.sessionId;
+    expect(sessionId).toBeTruthy();
+    const hijack = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokenOf(server, 'bob')}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': String(sessionId),
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(hijack.status).toBe(404);
+    await alice.close();
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes a call in flight before closing the database', async () => {
+    const data = tempDataDir();
+    const server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
+    const client = await httpClient(server.url, tokenOf(server, 'alice'), { era: 'legacy' });
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    client.script.push(async () => {
+      asked();
+      await sleep(300);
+      return { action: 'accept', content: { env: 'dev' } };
+    });
+    const before = count(data.dir, 'deployments');
+    const call = callTool(client.client, 'deploy_service', { service: 'user-service' });
+    await wasAsked;
+    const closing = server.close();
+    const r = await call;
+    await closing;
+    expect(r.status).toBe('done');
+    expect(count(data.dir, 'deployments')).toBe(before + 1);
+    await client.close().catch(() => {});
+    data.remove();
+  });
+});

@@ -1,0 +1,180 @@
+/** Everything opsdesk says, in English and Chinese. Option *values* never change with the language. */
+export type Lang = 'en' | 'zh';
+
+export function langFrom(value: string | undefined): Lang {
+  return value?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+const en = {
+  env: { dev: 'Development (dev)', staging: 'Staging (staging)', prod: 'Production (prod)' },
+  envTitle: 'Environment',
+  envHelp: 'Production asks for an approved release ticket next.',
+  envMessage: (service: string, version: string) => `Which environment should ${service} ${version} be deployed to?`,
+  confirmTitle: 'I have reviewed the change and take responsibility for this production release',
+  ticketTitle: 'Release ticket',
+  ticketHelp: 'The approved release ticket for this service, e.g. REL-1001',
+  prodMessage: (service: string, version: string) =>
+    `Deploy ${service} ${version} to PRODUCTION? Tick the confirmation and give the approved release ticket.`,
+  notConfirmed: 'The production confirmation was not ticked.',
+  ticketUnknown: (t: string) => `Release ticket ${t} does not exist.`,
+  ticketOtherService: (t: string, s: string) => `Release ticket ${t} belongs to ${s}, not this service.`,
+  ticketNotApproved: (t: string, status: string) => `Release ticket ${t} is ${status}, not approved.`,
+  unknownService: (s: string, known: string) => `There is no service called "${s}". Known services: ${known}.`,
+  deployed: (s: string, v: string, env: string, id: number, ticket: string | null) =>
+    `Deployed ${s} ${v} to ${env} (deployment #${id}${ticket ? `, ticket ${ticket}` : ''}).`,
+  noDeployments: 'No deployments yet.',
+  deploymentsHeader: (n: number) => `${n} deployment${n === 1 ? '' : 's'}:`,
+
+  understoodTitle: 'I understand this statement cannot be undone',
+  typedTableTitle: 'Type the table name to confirm',
+  typedTableHelp: 'Exactly the name of the table the statement changes',
+  dangerMessage: (what: string, table: string, rows: string) =>
+    `This statement ${what} "${table}"${rows}. It cannot be undone. To run it, tick the box and type the table name.`,
+  danger: {
+    drop: 'drops',
+    alter: 'alters',
+    'no-where': 'changes every row of',
+    'many-rows': 'changes',
+  } as Record<string, string>,
+  rows: (n: number) => ` (${n} row${n === 1 ? '' : 's'})`,
+  notUnderstood: 'The "I understand" box was not ticked.',
+  wrongTable: (typed: string, table: string) => `"${typed}" is not the table this statement changes (${table}).`,
+  severalStatements: (n: number) =>
+    `execute_sql runs one statement per call; this SQL holds ${n}. Send them one at a time.`,
+  sqlError: (m: string) => `SQLite refused the statement: ${m}`,
+  forbiddenTable: (t: string, shop: string) =>
+    `execute_sql works on the demo shop only (${shop}); "${t}" belongs to opsdesk itself.`,
+  forbiddenStatement: (kind: string) => `execute_sql does not run ${kind.toUpperCase()} statements.`,
+  rowsReturned: (n: number, shown: number) =>
+    `${n} row${n === 1 ? '' : 's'}${shown < n ? ` (first ${shown} shown)` : ''}.`,
+  changed: (n: number, table: string) => `Done: ${n} row${n === 1 ? '' : 's'} changed in ${table}.`,
+  schemaChanged: (table: string) => `Done: ${table} changed.`,
+
+  resolutionTitle: 'How should the conflict be resolved?',
+  resolution: (path: string) => ({
+    keep_local: 'Keep my local version',
+    keep_remote: 'Keep the remote version',
+    keep_both: `Keep both (local saved as ${path}.local)`,
+    manual: 'Leave both; I will merge by hand',
+  }),
+  conflictMessage: (path: string, local: string, remote: string) =>
+    `${path} changed on both sides since the last sync: local modified ${local}, remote modified ${remote}. Which version should win?`,
+  inSync: (path: string) => `${path} is already in sync.`,
+  pushed: (path: string) => `${path}: the local change was copied to remote.`,
+  pulled: (path: string) => `${path}: the remote change was copied to local.`,
+  resolved: (path: string, how: string) => `${path}: conflict resolved (${how}).`,
+  leftForManual: (path: string) =>
+    `${path}: both versions left in place for you to merge by hand; run sync_file again afterwards.`,
+  badPath: (path: string, why: string) => `Refused path "${path}": ${why}.`,
+  noSuchFile: (path: string) => `${path} exists on neither side.`,
+
+  projectTitle: 'Project',
+  fromTitle: 'From (YYYY-MM-DD)',
+  toTitle: 'To (YYYY-MM-DD)',
+  reportMessage: (missing: string) =>
+    `To build the weekly report, choose ${missing}. The range may span at most 31 days.`,
+  reportFields: { project: 'the project', from: 'the start date', to: 'the end date' } as Record<string, string>,
+  badDate: (field: string, value: string) => `${field} "${value}" is not a real calendar date (YYYY-MM-DD).`,
+  fromAfterTo: (from: string, to: string) => `The range starts (${from}) after it ends (${to}).`,
+  spanTooLong: (days: number) => `The range spans ${days} days; at most 31 are allowed.`,
+  notPermitted: (project: string) => `You may not see reports for ${project}.`,
+  unknownProject: (project: string) => `There is no project called "${project}".`,
+  noProjects: 'You may not see any project.',
+  report: (project: string, from: string, to: string, count: number) =>
+    `Weekly report for ${project}, ${from} to ${to}: ${count} deployment${count === 1 ? '' : 's'}.`,
+
+  usernameTitle: 'Username',
+  usernameHelp: '3 to 20 characters',
+  emailTitle: 'Email',
+  newsletterTitle: 'Send me the opsdesk newsletter',
+  registerMessage: 'Create your opsdesk account. You will set the password on a secure page next, never in this form.',
+  usernameTaken: (u: string) => `The username "${u}" is taken.`,
+  usernameChars: 'Use letters, digits, dot, dash or underscore in the username.',
+  passwordMessage: (u: string) =>
+    `Set the password for ${u} on the secure opsdesk page (the link works once and expires in 15 minutes).`,
+  registered: (u: string) => `Account ${u} created and its password set.`,
+};
+
+type Strings = typeof en;
+
+const zh: Strings = {
+  env: { dev: '开发 (dev)', staging: '预发 (staging)', prod: '生产 (prod)' },
+  envTitle: '目标环境',
+  envHelp: '选择生产环境时，还需要填写已审批的发布单号。',
+  envMessage: (service, version) => `要把「${service}」${version} 部署到哪个环境？`,
+  confirmTitle: '我确认已检查过变更内容，并承担本次生产发布的风险',
+  ticketTitle: '发布单号',
+  ticketHelp: '该服务已审批的发布单号，例如 REL-1001',
+  prodMessage: (service, version) =>
+    `确认要将「${service}」的 ${version} 部署到【生产环境】吗？请勾选确认并填写已审批的发布单号。`,
+  notConfirmed: '没有勾选生产发布确认。',
+  ticketUnknown: (t) => `发布单 ${t} 不存在。`,
+  ticketOtherService: (t, s) => `发布单 ${t} 属于 ${s}，不是本服务。`,
+  ticketNotApproved: (t, status) => `发布单 ${t} 的状态是 ${status}，尚未审批通过。`,
+  unknownService: (s, known) => `没有名为「${s}」的服务。已知服务：${known}。`,
+  deployed: (s, v, env, id, ticket) =>
+    `已将 ${s} ${v} 部署到 ${env}（部署 #${id}${ticket ? `，发布单 ${ticket}` : ''}）。`,
+  noDeployments: '还没有任何部署记录。',
+  deploymentsHeader: (n) => `共 ${n} 条部署记录：`,
+
+  understoodTitle: '我已了解此语句执行后无法撤销',
+  typedTableTitle: '输入表名以确认',
+  typedTableHelp: '与该语句修改的表名完全一致',
+  dangerMessage: (what, table, rows) =>
+    `该语句将${what}表「${table}」${rows}，执行后无法撤销。如需执行，请勾选确认并输入表名。`,
+  danger: { drop: '删除', alter: '修改结构：', 'no-where': '修改全部行：', 'many-rows': '修改' },
+  rows: (n) => `（${n} 行）`,
+  notUnderstood: '没有勾选「我已了解」。',
+  wrongTable: (typed, table) => `「${typed}」不是该语句修改的表（${table}）。`,
+  severalStatements: (n) => `execute_sql 每次只执行一条语句，这段 SQL 包含 ${n} 条，请逐条发送。`,
+  sqlError: (m) => `SQLite 拒绝了该语句：${m}`,
+  forbiddenTable: (t, shop) => `execute_sql 只能操作演示商店的表（${shop}）；「${t}」属于 opsdesk 自身。`,
+  forbiddenStatement: (kind) => `execute_sql 不执行 ${kind.toUpperCase()} 语句。`,
+  rowsReturned: (n, shown) => `共 ${n} 行${shown < n ? `（显示前 ${shown} 行）` : ''}。`,
+  changed: (n, table) => `完成：${table} 中 ${n} 行被修改。`,
+  schemaChanged: (table) => `完成：${table} 已修改。`,
+
+  resolutionTitle: '如何解决这个冲突？',
+  resolution: (path) => ({
+    keep_local: '保留本地版本',
+    keep_remote: '保留远端版本',
+    keep_both: `都保留（本地版本另存为 ${path}.local）`,
+    manual: '两边都不动，我手动合并',
+  }),
+  conflictMessage: (path, local, remote) =>
+    `${path} 自上次同步后两边都被修改了：本地修改于 ${local}，远端修改于 ${remote}。以哪个版本为准？`,
+  inSync: (path) => `${path} 已是同步状态。`,
+  pushed: (path) => `${path}：本地修改已同步到远端。`,
+  pulled: (path) => `${path}：远端修改已同步到本地。`,
+  resolved: (path, how) => `${path}：冲突已解决（${how}）。`,
+  leftForManual: (path) => `${path}：两个版本都保留原样，请手动合并后再次运行 sync_file。`,
+  badPath: (path, why) => `拒绝路径「${path}」：${why}。`,
+  noSuchFile: (path) => `${path} 在两边都不存在。`,
+
+  projectTitle: '项目',
+  fromTitle: '开始日期（YYYY-MM-DD）',
+  toTitle: '结束日期（YYYY-MM-DD）',
+  reportMessage: (missing) => `生成周报需要选择${missing}。日期范围最多 31 天。`,
+  reportFields: { project: '项目', from: '开始日期', to: '结束日期' },
+  badDate: (field, value) => `${field}「${value}」不是真实存在的日期（YYYY-MM-DD）。`,
+  fromAfterTo: (from, to) => `开始日期（${from}）晚于结束日期（${to}）。`,
+  spanTooLong: (days) => `日期范围为 ${days} 天，最多允许 31 天。`,
+  notPermitted: (project) => `你没有查看 ${project} 报告的权限。`,
+  unknownProject: (project) => `没有名为「${project}」的项目。`,
+  noProjects: '你没有任何项目的查看权限。',
+  report: (project, from, to, count) => `${project} 周报（${from} 至 ${to}）：共 ${count} 次部署。`,
+
+  usernameTitle: '用户名',
+  usernameHelp: '3 到 20 个字符',
+  emailTitle: '邮箱',
+  newsletterTitle: '订阅 opsdesk 新闻邮件',
+  registerMessage: '创建 opsdesk 账号。密码将在接下来的安全页面中设置，绝不会通过此表单收集。',
+  usernameTaken: (u) => `用户名「${u}」已被占用。`,
+  usernameChars: '用户名只能包含字母、数字、点、短横线或下划线。',
+  passwordMessage: (u) => `请在 opsdesk 安全页面为 ${u} 设置密码（链接只能使用一次，15 分钟后失效）。`,
+  registered: (u) => `账号 ${u} 已创建，密码已设置。`,
+};
+
+export function strings(lang: Lang): Strings {
+  return lang === 'zh' ? zh : en;
+}

@@ -1,0 +1,59 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from './db/open.js';
+import { addUser } from './db/seed.js';
+
+/** Who is calling, as tools see it. */
+export interface Identity {
+  username: string;
+  role: 'owner' | 'member';
+}
+
+export function findUser(db: Database, username: string): Identity | undefined {
+  return db.prepare('SELECT username, role FROM users WHERE username = ?').get(username) as Identity | undefined;
+}
+
+/** The projects (services) a user may see: every one for a `*` grant. */
+export function projectsFor(db: Database, username: string): string[] {
+  const grants = db.prepare('SELECT project FROM permissions WHERE username = ?').pluck().all(username) as string[];
+  const all = db.prepare('SELECT name FROM services ORDER BY name').pluck().all() as string[];
+  return grants.includes('*') ? all : all.filter((s) => grants.includes(s));
+}
+
+/**
+ * Under stdio the OS user runs opsdesk for themselves: on first start they are added as a local
+ * owner who sees every project (SPEC §4).
+ */
+export function ensureLocalOwner(db: Database, username: string): void {
+  if (findUser(db, username)) return;
+  addUser(db, username, null, 'owner', ['*'], new Date().toISOString());
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** Tokens exist only as hashes in the database; the plain values are shown once, when created. */
+export function hasTokens(db: Database): boolean {
+  return db.prepare('SELECT COUNT(*) FROM api_tokens').pluck().get() !== 0;
+}
+
+export function createToken(db: Database, username: string): string {
+  const token = `ek_${randomBytes(24).toString('base64url')}`;
+  db.prepare('INSERT INTO api_tokens (token_hash, username, created_at) VALUES (?, ?, ?)').run(
+    sha256(token),
+    username,
+    new Date().toISOString(),
+  );
+  return token;
+}
+
+export function userForToken(db: Database, token: string): Identity | undefined {
+  const username = db.prepare('SELECT username FROM api_tokens WHERE token_hash = ?').pluck().get(sha256(token)) as
+    | string
+    | undefined;
+  return username === undefined ? undefined : findUser(db, username);
+}
+
+export function listUsers(db: Database): Identity[] {
+  return db.prepare('SELECT username, role FROM users ORDER BY id').all() as Identity[];
+}

@@ -1,0 +1,104 @@
+import { homedir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { type AnyTool, createElicitkit, type Elicitkit } from '@elicitkit/server';
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
+import { sqliteAudit } from './audit.js';
+import type { Deps } from './context.js';
+import { type Database, openDatabase } from './db/open.js';
+import type { Lang } from './i18n.js';
+import { openWorkspace } from './sync/workspace.js';
+import { deployTool, listDeploymentsTool } from './tools/deploy.js';
+import { executeSqlTool } from './tools/execute-sql.js';
+import { registerUserTool } from './tools/register-user.js';
+import { syncFileTool } from './tools/sync-file.js';
+import { weeklyReportTool } from './tools/weekly-report.js';
+import { createPasswordLinks, type PasswordLinks } from './web/password-links.js';
+
+export const OPSDESK_INFO = { name: 'opsdesk', title: 'opsdesk', version: '0.1.0' } as const;
+
+export interface OpsdeskOptions {
+  dataDir: string;
+  lang: Lang;
+  /** Who is calling, per request: the stdio user, or the bearer token's user over HTTP. */
+  identify: (ctx: ServerContext) => string | undefined;
+  /** Per-question timeout (default 10 minutes). */
+  timeoutMs?: number;
+  /** URL mode: how long to wait after consent for the page to be finished (default 2 minutes). */
+  urlWaitMs?: number;
+  now?: () => Date;
+}
+
+export interface Opsdesk {
+  db: Database;
+  links: PasswordLinks;
+  tools: readonly AnyTool[];
+  kit: Elicitkit;
+  /** A fresh MCP server over the tools (one per request or connection). */
+  createServer(): McpServer;
+  close(): void;
+}
+
+const INSTRUCTIONS =
+  'opsdesk is a reference operations server. Tools ask the user directly (elicitation) for missing or sensitive decisions: do not guess environments, tickets, dates or table names, and never ask the user for passwords in chat.';
+
+/** Opens the data directory (seeding it on first start) and builds the tools. */
+export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
+  const now = options.now ?? (() => new Date());
+  const db = openDatabase(options.dataDir, now);
+  const { workspace, seeded } = openWorkspace(options.dataDir);
+  if (seeded) {
+    db.prepare('INSERT OR REPLACE INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?)').run(
+      'notes/plan.md',
+      seeded,
+      now().toISOString(),
+    );
+  }
+  const links = createPasswordLinks(db, options.lang, () => now().getTime());
+  const deps: Deps = { db, lang: options.lang, workspace, links, now };
+  const tools = [
+    deployTool(deps),
+    listDeploymentsTool(deps),
+    executeSqlTool(deps),
+    syncFileTool(deps),
+    weeklyReportTool(deps),
+    registerUserTool(deps),
+  ];
+  const kit = createElicitkit({
+    secret: stateSecret(db),
+    locale: options.lang,
+    identify: options.identify,
+    audit: sqliteAudit(db),
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
+  });
+  return {
+    db,
+    links,
+    tools,
+    kit,
+    createServer: () => kit.createServer(OPSDESK_INFO, tools, { instructions: INSTRUCTIONS }),
+    close: () => {
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+    },
+  };
+}
+
+/** The requestState key lives with the data, so every opsdesk process on it verifies the others' state. */
+function stateSecret(db: Database): string {
+  db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('state_secret', lower(hex(randomblob(32))))").run();
+  return db.prepare("SELECT value FROM meta WHERE key = 'state_secret'").pluck().get() as string;
+}
+
+/** `$XDG_DATA_HOME/elicitkit`, else `~/.local/share/elicitkit` (SPEC §4). */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'elicitkit');
+}
+
+export function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? 'local';
+  }
+}

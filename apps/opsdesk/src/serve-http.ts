@@ -1,0 +1,179 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHttpHandler } from '@elicitkit/server';
+import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import {
+  type AuthInfo,
+  hostHeaderValidationResponse,
+  INTERNAL_ERROR,
+  localhostAllowedHostnames,
+} from '@modelcontextprotocol/server';
+import type { Lang } from './i18n.js';
+import { createToken, hasTokens, listUsers, userForToken } from './identity.js';
+import { createOpsdesk, type Opsdesk } from './opsdesk.js';
+
+export interface ServeHttpOptions {
+  dataDir: string;
+  lang: Lang;
+  /** 0 picks a free port. */
+  port: number;
+  /** Loopback by default; opsdesk is a local reference server. */
+  host?: string;
+  timeoutMs?: number;
+  urlWaitMs?: number;
+}
+
+export interface HttpServing {
+  /** The MCP endpoint. */
+  url: string;
+  port: number;
+  opsdesk: Opsdesk;
+  /** Tokens created by this start (first start only): print them once, they are stored hashed. */
+  newTokens: { username: string; token: string }[];
+  /** Open 2025 sessions. */
+  sessions(): number;
+  /** Stops accepting, lets requests in flight finish, then closes sessions and the database. */
+  close(): Promise<void>;
+}
+
+const DRAIN_MS = 10_000;
+
+/**
+ * Serves opsdesk over HTTP: `/mcp` for every protocol revision (2026-07-28 statelessly, 2025
+ * clients in sessions), bearer tokens identifying the caller, and the password page under
+ * `/register/…`, all on one loopback port.
+ */
+export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing> {
+  const host = options.host ?? '127.0.0.1';
+  const opsdesk = createOpsdesk({
+    dataDir: options.dataDir,
+    lang: options.lang,
+    identify: (ctx) => ctx.http?.authInfo?.clientId,
+    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
+  });
+  const newTokens = hasTokens(opsdesk.db)
+    ? []
+    : listUsers(opsdesk.db).map((u) => ({ username: u.username, token: createToken(opsdesk.db, u.username) }));
+
+  const authenticate = (request: Request): AuthInfo | Response => {
+    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+    const user = token === undefined ? undefined : userForToken(opsdesk.db, token);
+    if (token === undefined || !user) {
+      return new Response(
+        JSON.stringify({
+          error: 'invalid_token',
+          error_description: token ? 'Unknown bearer token.' : 'A bearer token is required.',
+        }),
+        {
+          status: 401,
+          headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="opsdesk"' },
+        },
+      );
+    }
+    return { token, clientId: user.username, scopes: [] };
+  };
+  const mcp = createHttpHandler(() => opsdesk.createServer(), { authenticate });
+  let closing = false;
+  // While shutting down, new work is refused but the traffic of calls already running (the
+  // client's answers to questions, notifications, session streams) still gets through.
+  const mcpNode = toNodeHandler({
+    fetch: async (request: Request) => {
+      if (closing && request.method === 'POST' && (await startsWork(request))) {
+        return new Response(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            error: { code: INTERNAL_ERROR, message: 'opsdesk is shutting down' },
+            id: null,
+          }),
+          {
+            status: 503,
+            headers: { 'content-type': 'application/json', 'retry-after': '5' },
+          },
+        );
+      }
+      return mcp.fetch(request);
+    },
+  });
+
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const server = createServer((req, res) => {
+    // Long-lived GET streams do not hold up a shutdown; requests doing work do.
+    const counted = req.method !== 'GET';
+    if (counted) inFlight++;
+    res.on('close', () => {
+      if (!counted) return;
+      inFlight--;
+      if (inFlight === 0) drained?.();
+    });
+    route(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(error instanceof Error ? error.message : 'internal error');
+    });
+  });
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path === '/mcp') return mcpNode(req as Parameters<typeof mcpNode>[0], res);
+    if (path.startsWith('/register/')) {
+      const request = await toWebRequest(req as Parameters<typeof toWebRequest>[0], undefined, {
+        maxRequestBodySize: 64 * 1024,
+      });
+      const response =
+        hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? (await opsdesk.links.handle(request));
+      if (response) return send(res, response);
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  opsdesk.links.setBaseUrl(origin);
+
+  return {
+    url: `${origin}/mcp`,
+    port,
+    opsdesk,
+    newTokens,
+    sessions: () => mcp.sessionCount(),
+    async close() {
+      closing = true;
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          drained = resolve;
+          setTimeout(resolve, DRAIN_MS).unref();
+        });
+      }
+      server.close();
+      await mcp.close();
+      server.closeAllConnections();
+      opsdesk.close();
+    },
+  };
+}
+
+/** A JSON-RPC request (not a response to one of ours, not a notification) begins new work. */
+async function startsWork(request: Request): Promise<boolean> {
+  try {
+    const body = (await request.clone().json()) as unknown;
+    const messages = Array.isArray(body) ? body : [body];
+    return messages.some((m) => typeof m === 'object' && m !== null && 'method' in m && 'id' in m);
+  } catch {
+    return false;
+  }
+}
+
+/** Writes a Web `Response` to a Node response. */
+export async function send(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = key === 'set-cookie' ? response.headers.getSetCookie() : value;
+  });
+  res.writeHead(response.status, headers);
+  res.end(Buffer.from(await response.arrayBuffer()));
+}

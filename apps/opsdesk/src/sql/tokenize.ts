@@ -1,0 +1,126 @@
+/**
+ * A lexer for SQLite's SQL, following its tokenizer (tokenize.c): comments, string literals with
+ * doubled quotes, the four identifier quotings ("x", `x`, [x]) and blobs. The statement analysis
+ * stands on these tokens, so a WHERE inside a string or a comment is never mistaken for a clause.
+ */
+export type TokenKind = 'word' | 'identifier' | 'string' | 'number' | 'blob' | 'parameter' | 'punct' | 'semicolon';
+
+export interface Token {
+  kind: TokenKind;
+  /** For words: upper-cased. For identifiers: unquoted. Otherwise: the source text. */
+  value: string;
+  /** Offset in the source. */
+  at: number;
+}
+
+export class SqlSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SqlSyntaxError';
+  }
+}
+
+const WORD_START = /[A-Za-z_\u0080-\uffff]/;
+const WORD_PART = /[A-Za-z0-9_$\u0080-\uffff]/;
+
+export function tokenize(sql: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < sql.length) {
+    const c = sql[i] as string;
+    const next = sql[i + 1];
+    if (/\s/.test(c)) {
+      i++;
+    } else if (c === '-' && next === '-') {
+      const end = sql.indexOf('\n', i);
+      i = end === -1 ? sql.length : end + 1;
+    } else if (c === '/' && next === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      i = end === -1 ? sql.length : end + 2; // SQLite accepts an unterminated comment at the end
+    } else if (c === "'") {
+      const [text, end] = quoted(sql, i, "'");
+      tokens.push({ kind: 'string', value: text, at: i });
+      i = end;
+    } else if (c === '"' || c === '`') {
+      const [text, end] = quoted(sql, i, c);
+      tokens.push({ kind: 'identifier', value: text, at: i });
+      i = end;
+    } else if (c === '[') {
+      const end = sql.indexOf(']', i + 1);
+      if (end === -1) throw new SqlSyntaxError(`unterminated [identifier] at offset ${i}`);
+      tokens.push({ kind: 'identifier', value: sql.slice(i + 1, end), at: i });
+      i = end + 1;
+    } else if ((c === 'x' || c === 'X') && next === "'") {
+      const [text, end] = quoted(sql, i + 1, "'");
+      tokens.push({ kind: 'blob', value: text, at: i });
+      i = end;
+    } else if (/[0-9]/.test(c) || (c === '.' && next !== undefined && /[0-9]/.test(next))) {
+      const match = /^(0x[0-9a-fA-F_]+|[0-9_]*\.?[0-9_]*([eE][+-]?[0-9_]+)?)/.exec(sql.slice(i));
+      const text = match?.[0] || c;
+      tokens.push({ kind: 'number', value: text, at: i });
+      i += text.length;
+    } else if (c === '?' || c === ':' || c === '@' || c === '$') {
+      const match = /^[?:@$][A-Za-z0-9_]*/.exec(sql.slice(i));
+      const text = match?.[0] ?? c;
+      tokens.push({ kind: 'parameter', value: text, at: i });
+      i += text.length;
+    } else if (WORD_START.test(c)) {
+      let end = i + 1;
+      while (end < sql.length && WORD_PART.test(sql[end] as string)) end++;
+      tokens.push({ kind: 'word', value: sql.slice(i, end).toUpperCase(), at: i });
+      i = end;
+    } else if (c === ';') {
+      tokens.push({ kind: 'semicolon', value: ';', at: i });
+      i++;
+    } else {
+      const two = sql.slice(i, i + 2);
+      const text = ['<=', '>=', '<>', '!=', '==', '||', '<<', '>>', '->'].includes(two) ? two : c;
+      tokens.push({ kind: 'punct', value: text, at: i });
+      i += text.length;
+    }
+  }
+  return tokens;
+}
+
+/** Reads a quoted run where the quote is escaped by doubling it. Returns [content, end offset]. */
+function quoted(sql: string, start: number, quote: string): [string, number] {
+  let out = '';
+  let i = start + 1;
+  while (i < sql.length) {
+    if (sql[i] === quote) {
+      if (sql[i + 1] === quote) {
+        out += quote;
+        i += 2;
+        continue;
+      }
+      return [out, i + 1];
+    }
+    out += sql[i];
+    i++;
+  }
+  throw new SqlSyntaxError(`unterminated ${quote === "'" ? 'string' : 'quoted identifier'} at offset ${start}`);
+}
+
+/** Splits on top-level semicolons, dropping empty statements (`;;`, trailing `;`). */
+export function statements(tokens: readonly Token[]): Token[][] {
+  const out: Token[][] = [];
+  let current: Token[] = [];
+  let depth = 0;
+  // Semicolons inside a trigger body (CREATE TRIGGER ... BEGIN ... END) do not end the statement.
+  let inTriggerBody = false;
+  for (const t of tokens) {
+    if (t.kind === 'punct' && t.value === '(') depth++;
+    if (t.kind === 'punct' && t.value === ')') depth = Math.max(0, depth - 1);
+    if (t.kind === 'word' && t.value === 'BEGIN' && current.some((x) => x.kind === 'word' && x.value === 'TRIGGER'))
+      inTriggerBody = true;
+    if (t.kind === 'word' && t.value === 'END' && inTriggerBody) inTriggerBody = false;
+    if (t.kind === 'semicolon' && depth === 0 && !inTriggerBody) {
+      if (current.length > 0) out.push(current);
+      current = [];
+      continue;
+    }
+    current.push(t);
+  }
+  if (current.length > 0) out.push(current);
+  return out;
+}

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
+
+/** The two sides `sync_file` reconciles. */
+export interface Workspace {
+  local: string;
+  remote: string;
+}
+
+/** One side of one file: absent, or its content hash and modification time. */
+export type Side = { exists: false } | { exists: true; hash: string; mtime: Date; content: Buffer };
+
+export const SEED_FILE = 'notes/plan.md';
+const SEED_CONTENT = `# Release plan
+
+- order-service v2.3.1: pagination of order history (REL-1001)
+- payment-service v1.8.0: refund retries (REL-2001)
+- search-service: relevance tuning, in review
+`;
+
+/** Creates the workspace folders; on first creation both sides get the seed file, in sync. */
+export function openWorkspace(dataDir: string): { workspace: Workspace; seeded: string | undefined } {
+  const root = join(dataDir, 'workspace');
+  const workspace = { local: join(root, 'local'), remote: join(root, 'remote') };
+  const fresh = !existsSync(root);
+  mkdirSync(workspace.local, { recursive: true });
+  mkdirSync(workspace.remote, { recursive: true });
+  if (!fresh) return { workspace, seeded: undefined };
+  for (const side of [workspace.local, workspace.remote]) writeAtomic(join(side, SEED_FILE), Buffer.from(SEED_CONTENT));
+  return { workspace, seeded: hashOf(Buffer.from(SEED_CONTENT)) };
+}
+
+export function hashOf(content: Buffer): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+export type Resolved = { ok: true; path: string; local: string; remote: string } | { ok: false; why: string };
+
+/**
+ * Maps a workspace-relative path to both sides, refusing anything that could leave the workspace:
+ * absolute paths, `..` that climbs out, NUL bytes, and symlinks (anywhere on the path) that point
+ * outside. A path must name a file, not a folder.
+ */
+export function resolvePath(workspace: Workspace, input: string): Resolved {
+  if (input.length === 0 || input.length > 1024) return { ok: false, why: 'the path must be 1 to 1024 characters' };
+  if (input.includes('\0')) return { ok: false, why: 'the path contains a NUL byte' };
+  const slashed = input.replaceAll('\\', '/');
+  if (isAbsolute(input) || slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed))
+    return { ok: false, why: 'absolute paths are not allowed' };
+  const normal = posix.normalize(slashed);
+  if (normal === '..' || normal.startsWith('../') || normal === '.' || normal === '') {
+    return { ok: false, why: 'the path leaves the workspace' };
+  }
+  const path = normal.replace(/\/+$/, '');
+  for (const root of [workspace.local, workspace.remote]) {
+    const target = join(root, ...path.split('/'));
+    const outside = escapesRoot(root, target);
+    if (outside) return { ok: false, why: outside };
+  }
+  return {
+    ok: true,
+    path,
+    local: join(workspace.local, ...path.split('/')),
+    remote: join(workspace.remote, ...path.split('/')),
+  };
+}
+
+/** Why `target` is not safely inside `root`, or undefined when it is. */
+function escapesRoot(root: string, target: string): string | undefined {
+  const realRoot = realpathSync(root);
+  // Walk up to the deepest part that exists and see where it really is.
+  let probe = target;
+  while (!existsSync(probe) && !isLink(probe)) {
+    const parent = dirname(probe);
+    if (parent === probe) break;
+    probe = parent;
+  }
+  let real: string;
+  try {
+    real = realpathSync(probe);
+  } catch {
+    return 'the path goes through a broken symlink';
+  }
+  const rel = relative(realRoot, real);
+  if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..'))
+    return 'a symlink on the path points outside the workspace';
+  if (probe === target && existsSync(target) && statSync(target).isDirectory())
+    return 'the path is a folder, not a file';
+  return undefined;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
+export function readSide(file: string): Side {
+  if (!existsSync(file)) return { exists: false };
+  const content = readFileSync(file);
+  return { exists: true, hash: hashOf(content), mtime: statSync(file).mtime, content };
+}
+
+/** Makes `file` hold `side` (or removes it), via a temporary file and a rename. */
+export function applySide(file: string, side: Side): void {
+  if (!side.exists) {
+    rmSync(file, { force: true });
+    return;
+  }
+  writeAtomic(file, side.content);
+}
+
+function writeAtomic(file: string, content: Buffer): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(temp, content);
+  renameSync(temp, file);
+}

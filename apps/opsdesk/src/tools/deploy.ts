@@ -1,0 +1,138 @@
+import { field, form } from '@elicitkit/form';
+import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
+import * as z from 'zod/v4';
+import { caller, type Deps } from '../context.js';
+import { strings } from '../i18n.js';
+
+export const ENVIRONMENTS = ['dev', 'staging', 'prod'] as const;
+
+interface Ticket {
+  id: string;
+  service: string;
+  status: string;
+}
+
+/** deploy_service: asks for a missing environment, and for a confirmed, approved ticket before production. */
+export function deployTool({ db, lang, now }: Deps) {
+  const t = strings(lang);
+  const envForm = form({
+    env: field.select(
+      ENVIRONMENTS.map((e) => ({ value: e, title: t.env[e] })),
+      { title: t.envTitle, description: t.envHelp },
+    ),
+  });
+  const prodForm = form({
+    confirmed: field.boolean({ title: t.confirmTitle, default: false }),
+    ticket: field.string({ title: t.ticketTitle, description: t.ticketHelp, minLength: 4, maxLength: 32 }),
+  });
+  const services = () => db.prepare('SELECT name FROM services ORDER BY name').pluck().all() as string[];
+
+  return defineTool({
+    name: 'deploy_service',
+    title: 'Deploy a service',
+    description:
+      'Deploy a service to dev, staging or prod. When env is missing the user is asked directly; production also needs their confirmation and an approved release ticket.',
+    inputSchema: z.object({
+      service: z.string().min(1).describe('Service name, e.g. order-service'),
+      env: z.enum(ENVIRONMENTS).optional().describe('Target environment; asked from the user when missing'),
+      version: z.string().min(1).optional().describe('Version to deploy; defaults to the latest'),
+    }),
+    outputSchema: outcomeSchema({
+      deployment: z.object({
+        id: z.number(),
+        service: z.string(),
+        env: z.string(),
+        version: z.string(),
+        ticket: z.string().nullable(),
+      }),
+    }),
+    annotations: { destructiveHint: true, idempotentHint: false },
+    forms: { env: envForm, prod: prodForm },
+    async run({ service, env, version }, ctx) {
+      const who = caller(db, ctx);
+      const latest = db.prepare('SELECT latest_version FROM services WHERE name = ?').pluck().get(service) as
+        | string
+        | undefined;
+      if (latest === undefined) return rejected(t.unknownService(service, services().join(', ')));
+      const release = version ?? latest;
+
+      let target = env;
+      if (!target) {
+        const answer = await ctx.ask('env', { message: t.envMessage(service, release) });
+        if (answer.action !== 'accept') return answer.result();
+        target = answer.value.env;
+      }
+      let ticket: string | null = null;
+      if (target === 'prod') {
+        const answer = await ctx.ask('prod', {
+          message: t.prodMessage(service, release),
+          // Approval lives in the system: the form only carries the ticket number.
+          check: ({ confirmed, ticket: id }) => {
+            const issues = confirmed ? [] : [{ field: 'confirmed', message: t.notConfirmed }];
+            const found = db.prepare('SELECT id, service, status FROM release_tickets WHERE id = ?').get(id.trim()) as
+              | Ticket
+              | undefined;
+            if (!found) issues.push({ field: 'ticket', message: t.ticketUnknown(id) });
+            else if (found.service !== service)
+              issues.push({ field: 'ticket', message: t.ticketOtherService(found.id, found.service) });
+            else if (found.status !== 'approved')
+              issues.push({ field: 'ticket', message: t.ticketNotApproved(found.id, found.status) });
+            return issues;
+          },
+        });
+        if (answer.action !== 'accept') return answer.result();
+        ticket = answer.value.ticket.trim();
+      }
+      const id = Number(
+        db
+          .prepare(
+            'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+          )
+          .run(service, target, release, ticket, who.username, now().toISOString()).lastInsertRowid,
+      );
+      return done(t.deployed(service, release, target, id, ticket), {
+        deployment: { id, service, env: target, version: release, ticket },
+      });
+    },
+  });
+}
+
+/** list_deployments: read-only. */
+export function listDeploymentsTool({ db, lang }: Deps) {
+  const t = strings(lang);
+  const row = z.object({
+    id: z.number(),
+    service: z.string(),
+    env: z.string(),
+    version: z.string(),
+    ticket: z.string().nullable(),
+    deployed_by: z.string(),
+    created_at: z.string(),
+  });
+  return defineTool({
+    name: 'list_deployments',
+    title: 'List deployments',
+    description: 'List past deployments, newest first, optionally for one service.',
+    inputSchema: z.object({ service: z.string().optional().describe('Only this service') }),
+    outputSchema: outcomeSchema({ deployments: z.array(row) }),
+    annotations: { readOnlyHint: true },
+    async run({ service }) {
+      const rows = (
+        service
+          ? db.prepare('SELECT * FROM deployments WHERE service = ? ORDER BY id DESC').all(service)
+          : db.prepare('SELECT * FROM deployments ORDER BY id DESC').all()
+      ) as z.infer<typeof row>[];
+      const text =
+        rows.length === 0
+          ? t.noDeployments
+          : [
+              t.deploymentsHeader(rows.length),
+              ...rows.map(
+                (r) =>
+                  `#${r.id} ${r.created_at} ${r.service} ${r.version} → ${r.env}${r.ticket ? ` (${r.ticket})` : ''} by ${r.deployed_by}`,
+              ),
+            ].join('\n');
+      return done(text, { deployments: rows });
+    },
+  });
+}

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool } from '../../../../test/support/mcp.js';
+import { type Conn, count, memoryClient, peek, tempDataDir } from '../../test/harness.js';
+
+let data: ReturnType<typeof tempDataDir>;
+let c: Conn;
+beforeAll(async () => {
+  data = tempDataDir();
+  c = await memoryClient(data.dir);
+});
+afterAll(async () => {
+  await c.close();
+  data.remove();
+});
+
+const sql = async (statement: string, answer?: Record<string, unknown>) => {
+  c.script.splice(0, c.script.length, ...(answer ? [{ action: 'accept' as const, content: answer }] : []));
+  const seenBefore = c.seen.length;
+  const r = await callTool(c.client, 'execute_sql', { sql: statement });
+  return { ...r, asked: c.seen.length > seenBefore, question: c.seen[seenBefore] as { message: string } | undefined };
+};
+
+describe('execute_sql: the SQL corpus', () => {
+  it('reads return rows, capped, with the total', async () => {
+    const r = await sql('select id, status from Orders order by id');
+    expect(r.status).toBe('done');
+    expect(r.structured?.rowCount).toBe(1200);
+    expect(r.structured?.rows).toHaveLength(200);
+    expect(r.asked).toBe(false);
+  });
+
+  it('a WHERE inside a string literal does not count: asks, showing the real row count', async () => {
+    const before = count(data.dir, 'products');
+    const r = await sql("UPDATE products SET name = name || ' WHERE id = 1'", {
+      understood: false,
+      typedTableName: 'products',
+    });
+    expect(r.asked).toBe(true);
+    expect(r.question?.message).toContain('changes every row of "products" (50 rows)');
+    expect(r.status).toBe('invalid'); // the box was not ticked
+    expect(count(data.dir, 'products')).toBe(before);
+    expect(peek(data.dir, "SELECT COUNT(*) AS n FROM products WHERE name LIKE '% WHERE id = 1'")).toEqual([{ n: 0 }]);
+  });
+
+  it('a WHERE inside a comment does not count either', async () => {
+    const r = await sql('DELETE FROM order_items /* WHERE id = 1 */ -- WHERE id = 2', {
+      understood: true,
+      typedTableName: 'customers',
+    });
+    expect(r.question?.message).toContain('changes every row of "order_items"');
+    expect(r.status).toBe('invalid');
+    expect(r.text).toContain('"customers" is not the table this statement changes (order_items)');
+  });
+
+  it('a small write with a real WHERE runs without asking', async () => {
+    const r = await sql("UPDATE customers SET city = 'Suzhou' WHERE id = 7");
+    expect(r.asked).toBe(false);
+    expect(r.status).toBe('done');
+    expect(r.text).toBe('Done: 1 row changed in customers.');
+    expect(peek(data.dir, 'SELECT city FROM customers WHERE id = 7')).toEqual([{ city: 'Suzhou' }]);
+  });
+
+  it('a tautological WHERE 1=1 over the threshold asks, and the typed name is checked', async () => {
+    const before = count(data.dir, 'order_items');
+    const r = await sql('delete from ORDER_ITEMS where 1=1 and id > 0', { understood: true, typedTableName: 'orders' });
+    expect(r.question?.message).toContain(`changes "order_items" (${before} rows)`);
+    expect(r.status).toBe('invalid');
+    expect(r.text).toContain('"orders" is not the table this statement changes (order_items)');
+    expect(count(data.dir, 'order_items')).toBe(before);
+  });
+
+  it('a write SQLite itself refuses in the dry run is rejected before anything is asked', async () => {
+    const r = await sql('DELETE FROM orders WHERE id > 0');
+    expect(r.asked).toBe(false);
+    expect(r.status).toBe('rejected');
+    expect(r.text).toMatch(/FOREIGN KEY constraint failed/);
+    expect(count(data.dir, 'orders')).toBe(1200);
+  });
+
+  it('a CTE-led DELETE with WHERE over 100 rows asks; confirmed, it runs', async () => {
+    const before = count(data.dir, 'order_items');
+    const r = await sql(
+      'WITH doomed AS (SELECT id FROM order_items WHERE quantity >= 3) DELETE FROM "order_items" WHERE id IN (SELECT id FROM doomed)',
+      { understood: true, typedTableName: '"order_items"' },
+    );
+    expect(r.asked).toBe(true);
+    expect(r.status, r.text).toBe('done');
+    expect(count(data.dir, 'order_items')).toBeLessThan(before - 100);
+  });
+
+  it('mixed case and quoted identifiers name the same table', async () => {
+    const r = await sql('UPDATE [Products] SET stock = stock', { understood: true, typedTableName: 'PRODUCTS' });
+    expect(r.question?.message).toContain('"products"');
+    expect(r.status, r.text).toBe('done');
+  });
+
+  it('DROP and ALTER always ask, whatever the row count', async () => {
+    const drop = await sql('CREATE TABLE scratch (x)');
+    expect(drop.status).toBe('done');
+    const alter = await sql('ALTER TABLE scratch ADD COLUMN y', { understood: true, typedTableName: 'scratch' });
+    expect(alter.question?.message).toContain('alters "scratch"');
+    expect(alter.status).toBe('done');
+    const gone = await sql('DROP TABLE scratch', { understood: true, typedTableName: 'scratch' });
+    expect(gone.question?.message).toContain('drops "scratch"');
+    expect(gone.status).toBe('done');
+    expect(peek(data.dir, "SELECT name FROM sqlite_schema WHERE name = 'scratch'")).toEqual([]);
+  });
+
+  it('declined DROP leaves the table', async () => {
+    c.script.splice(0, c.script.length, { action: 'decline' });
+    const before = count(data.dir, 'order_items');
+    const r = await callTool(c.client, 'execute_sql', { sql: 'DROP TABLE order_items' });
+    expect(r.status).toBe('declined');
+    expect(count(data.dir, 'order_items')).toBe(before);
+  });
+
+  it.each([
+    ['several statements', 'SELECT 1; DELETE FROM orders', /one statement per call; this SQL holds 2/],
+    ['a statement hidden after a string with a semicolon', "SELECT ';'; DROP TABLE customers", /holds 2/],
+    ['opsdesk’s own tables', 'SELECT * FROM api_tokens', /belongs to opsdesk itself/],
+    ['opsdesk’s tables, quoted', 'DELETE FROM "users"', /belongs to opsdesk itself/],
+    ['the schema table', 'SELECT sql FROM sqlite_master', /belongs to opsdesk itself/],
+    ['PRAGMA', 'PRAGMA journal_mode = DELETE', /does not run PRAGMA/],
+    ['ATTACH', "ATTACH DATABASE '/tmp/x.db' AS x", /does not run ATTACH/],
+    ['a syntax error', 'SELEC * FROM orders', /SQLite refused|expected/],
+    ['an unknown table', 'DELETE FROM nowhere WHERE id = 1', /no such table: nowhere/],
+    ['an empty statement', ' ;; ', /empty/],
+  ])('rejects %s without asking', async (_label, statement, reason) => {
+    const r = await sql(statement);
+    expect(r.status).toBe('rejected');
+    expect(r.text).toMatch(reason);
+    expect(r.asked).toBe(false);
+  });
+});

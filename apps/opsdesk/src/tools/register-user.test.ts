@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool } from '../../../../test/support/mcp.js';
+import { setPasswordOnPage } from '../../test/cases.js';
+import { type Conn, count, type Era, httpClient, peek, tempDataDir } from '../../test/harness.js';
+import { type HttpServing, serveHttp } from '../serve-http.js';
+
+let data: ReturnType<typeof tempDataDir>;
+let server: HttpServing;
+const tokenOf = (user: string) => server.newTokens.find((t) => t.username === user)?.token ?? '';
+
+beforeAll(async () => {
+  data = tempDataDir();
+  server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0, urlWaitMs: 200 });
+});
+afterAll(async () => {
+  await server.close();
+  data.remove();
+});
+
+describe.each(['legacy', 'modern'] as Era[])('register_user end to end over HTTP (%s)', (era) => {
+  let c: Conn;
+  beforeAll(async () => {
+    c = await httpClient(server.url, tokenOf('alice'), { era });
+  });
+  afterAll(async () => {
+    await c.close();
+  });
+
+  it('form, then the password page, then done; the link works once', async () => {
+    const username = `dana_${era}`;
+    let link = '';
+    c.script.push(
+      { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: true } },
+      async (params) => {
+        link = String(params.url);
+        expect(params.mode).toBe('url');
+        expect(link).toMatch(new RegExp(`^${server.url.replace('/mcp', '')}/register/[A-Za-z0-9_-]{40,}$`));
+        expect(new URL(link).search).toBe('');
+        const response = await setPasswordOnPage(link);
+        expect(response.status).toBe(200);
+        return { action: 'accept' };
+      },
+    );
+    const r = await callTool(c.client, 'register_user');
+    expect(r.structured).toMatchObject({ status: 'done', username, passwordSet: true });
+    const [row] = peek<{ email: string; newsletter: number; password_hash: string }>(
+      data.dir,
+      'SELECT email, newsletter, password_hash FROM users WHERE username = ?',
+      username,
+    );
+    expect(row).toMatchObject({ email: `${username}@example.com`, newsletter: 1 });
+    expect(row?.password_hash).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    expect(row?.password_hash).not.toContain('correct horse');
+    // The form never carried a password.
+    expect(JSON.stringify(c.seen)).not.toMatch(/password"\s*:\s*\{/);
+    // Reusing the link is refused.
+    expect((await fetch(link)).status).toBe(410);
+    expect((await setPasswordOnPage(link)).status).toBe(410);
+  });
+
+  it('pending when the person consents but does not finish on the page in time; the row waits for its password', async () => {
+    const username = `erin_${era}`;
+    let link = '';
+    c.script.push(
+      { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },
+      (params) => {
+        link = String(params.url);
+        return { action: 'accept' };
+      },
+    );
+    const started = count(data.dir, 'users');
+    const r = await callTool(c.client, 'register_user');
+    expect(r.structured).toMatchObject({ status: 'pending', username, passwordSet: false });
+    expect(count(data.dir, 'users')).toBe(started + 1);
+    expect(peek(data.dir, 'SELECT password_hash FROM users WHERE username = ?', username)).toEqual([
+      { password_hash: null },
+    ]);
+    // The page still works afterwards, once.
+    expect((await setPasswordOnPage(link)).status).toBe(200);
+    expect(
+      peek<{ set: number }>(
+        data.dir,
+        'SELECT password_hash IS NOT NULL AS "set" FROM users WHERE username = ?',
+        username,
+      ),
+    ).toEqual([{ set: 1 }]);
+  });
+
+  it('decline at the password step leaves the account without a password', async () => {
+    const username = `fay_${era}`;
+    c.script.push(
+      { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },
+      { action: 'decline' },
+    );
+    const r = await callTool(c.client, 'register_user');
+    expect(r.status).toBe('declined');
+    expect(peek(data.dir, 'SELECT password_hash FROM users WHERE username = ?', username)).toEqual([
+      { password_hash: null },
+    ]);
+  });
+});
+
+describe('the password page', () => {
+  async function freshLink(username: string): Promise<string> {
+    const c = await httpClient(server.url, tokenOf('alice'), { era: 'legacy' });
+    let link = '';
+    c.script.push(
+      { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },
+      (params) => {
+        link = String(params.url);
+        return { action: 'cancel' };
+      },
+    );
+    await callTool(c.client, 'register_user');
+    await c.close();
+    return link;
+  }
+
+  it('refuses a POST without the CSRF cookie and field, or from another origin', async () => {
+    const link = await freshLink('frank');
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const body = new URLSearchParams({ csrf: 'x', password: 'long enough pw', confirm: 'long enough pw' });
+    expect((await fetch(link, { method: 'POST', headers: form, body })).status).toBe(403);
+    const page = await fetch(link);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+    const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(page.headers.get('set-cookie')).toContain('SameSite=Strict');
+    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const good = new URLSearchParams({ csrf, password: 'long enough pw', confirm: 'long enough pw' });
+    expect(
+      (await fetch(link, { method: 'POST', headers: { ...form, cookie, origin: 'https://evil.example' }, body: good }))
+        .status,
+    ).toBe(403);
+    expect((await fetch(link, { method: 'POST', headers: { ...form }, body: good })).status).toBe(403);
+    expect(
+      (await fetch(link, { method: 'POST', headers: { 'content-type': 'text/plain', cookie }, body: good.toString() }))
+        .status,
+    ).toBe(415);
+    // Too short and mismatched passwords are sent back to the form, and the link stays usable.
+    const short = await fetch(link, {
+      method: 'POST',
+      headers: { ...form, cookie },
+      body: new URLSearchParams({ csrf, password: 'short', confirm: 'short' }),
+    });
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain('at least 10 characters');
+    const ok = await fetch(link, { method: 'POST', headers: { ...form, cookie }, body: good });
+    expect(ok.status).toBe(200);
+  });
+
+  it('answers 404 for unknown links and 410 for expired ones', async () => {
+    expect((await fetch(`${server.url.replace('/mcp', '')}/register/${'A'.repeat(43)}`)).status).toBe(404);
+    expect((await fetch(`${server.url.replace('/mcp', '')}/register/short`)).status).toBe(404);
+    const link = await freshLink('gina');
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(`${data.dir}/opsdesk.db`);
+    db.prepare("UPDATE password_links SET expires_at = 0 WHERE username = 'gina'").run();
+    db.close();
+    expect((await fetch(link)).status).toBe(410);
+    expect(await (await fetch(link)).text()).toContain('expired');
+  });
+});

@@ -1,0 +1,170 @@
+import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool } from '../../../../test/support/mcp.js';
+import { type Conn, memoryClient, tempDataDir } from '../../test/harness.js';
+
+let data: ReturnType<typeof tempDataDir>;
+let outside: ReturnType<typeof tempDataDir>;
+let c: Conn;
+beforeAll(async () => {
+  data = tempDataDir();
+  outside = tempDataDir();
+  c = await memoryClient(data.dir);
+});
+afterAll(async () => {
+  await c.close();
+  data.remove();
+  outside.remove();
+});
+
+const file = (side: 'local' | 'remote', path: string) => join(data.dir, 'workspace', side, path);
+const write = (side: 'local' | 'remote', path: string, text: string) => {
+  mkdirSync(join(file(side, path), '..'), { recursive: true });
+  writeFileSync(file(side, path), text);
+};
+const read = (side: 'local' | 'remote', path: string) =>
+  existsSync(file(side, path)) ? readFileSync(file(side, path), 'utf8') : undefined;
+const sync = async (path: string, answer?: string) => {
+  c.script.splice(
+    0,
+    c.script.length,
+    ...(answer === undefined
+      ? []
+      : answer === 'decline' || answer === 'cancel'
+        ? [{ action: answer as 'decline' | 'cancel' }]
+        : [{ action: 'accept' as const, content: { resolution: answer } }]),
+  );
+  const asked = c.seen.length;
+  const r = await callTool(c.client, 'sync_file', { path });
+  return { ...r, question: c.seen[asked] as { message: string; requestedSchema: unknown } | undefined };
+};
+
+/** A file synced once, so that later edits count as changes since the last sync. */
+async function synced(path: string, text = 'base\n') {
+  write('local', path, text);
+  const r = await sync(path);
+  expect(r.status).toBe('done');
+  expect(read('remote', path)).toBe(text);
+}
+
+describe('sync_file', () => {
+  it('the seed file is present on both sides and in sync', async () => {
+    const r = await sync('notes/plan.md');
+    expect(r.text).toBe('notes/plan.md is already in sync.');
+    expect(r.question).toBeUndefined();
+  });
+
+  it('a one-sided local change is pushed without asking', async () => {
+    await synced('a/one.txt');
+    write('local', 'a/one.txt', 'local edit\n');
+    const r = await sync('a/one.txt');
+    expect(r.structured).toMatchObject({ status: 'done', action: 'pushed' });
+    expect(read('remote', 'a/one.txt')).toBe('local edit\n');
+    expect(r.question).toBeUndefined();
+  });
+
+  it('a one-sided remote change is pulled without asking', async () => {
+    await synced('a/two.txt');
+    write('remote', 'a/two.txt', 'remote edit\n');
+    const r = await sync('a/two.txt');
+    expect(r.structured).toMatchObject({ status: 'done', action: 'pulled' });
+    expect(read('local', 'a/two.txt')).toBe('remote edit\n');
+  });
+
+  it('a true conflict asks, with both modification times in the message', async () => {
+    await synced('c/x.md');
+    write('local', 'c/x.md', 'L\n');
+    write('remote', 'c/x.md', 'R\n');
+    utimesSync(file('local', 'c/x.md'), new Date('2026-11-28T10:00:00Z'), new Date('2026-11-28T10:00:00Z'));
+    utimesSync(file('remote', 'c/x.md'), new Date('2026-11-29T11:30:00Z'), new Date('2026-11-29T11:30:00Z'));
+    const r = await sync('c/x.md', 'manual');
+    expect(r.question?.message).toBe(
+      'c/x.md changed on both sides since the last sync: local modified 2026-11-28T10:00:00Z, remote modified 2026-11-29T11:30:00Z. Which version should win?',
+    );
+    expect(r.question?.requestedSchema).toMatchObject({
+      properties: {
+        resolution: {
+          oneOf: [
+            { const: 'keep_local' },
+            { const: 'keep_remote' },
+            { const: 'keep_both', title: 'Keep both (local saved as c/x.md.local)' },
+            { const: 'manual' },
+          ],
+        },
+      },
+    });
+    expect(r.status).toBe('pending');
+    expect([read('local', 'c/x.md'), read('remote', 'c/x.md')]).toEqual(['L\n', 'R\n']);
+  });
+
+  it.each([
+    ['keep_local', 'L\n', 'L\n', undefined],
+    ['keep_remote', 'R\n', 'R\n', undefined],
+    ['keep_both', 'R\n', 'R\n', 'L\n'],
+  ])('resolves with %s', async (resolution, local, remote, copy) => {
+    const path = `r/${resolution}.md`;
+    await synced(path);
+    write('local', path, 'L\n');
+    write('remote', path, 'R\n');
+    const r = await sync(path, resolution);
+    expect(r.structured).toMatchObject({ status: 'done', action: resolution });
+    expect([read('local', path), read('remote', path)]).toEqual([local, remote]);
+    expect(read('local', `${path}.local`)).toBe(copy);
+    expect(read('remote', `${path}.local`)).toBe(copy);
+    // And now it is in sync.
+    expect((await sync(path)).text).toBe(`${path} is already in sync.`);
+  });
+
+  it.each(['decline', 'cancel'] as const)('%s leaves both sides untouched', async (answer) => {
+    const path = `d/${answer}.md`;
+    await synced(path);
+    write('local', path, 'L\n');
+    write('remote', path, 'R\n');
+    const r = await sync(path, answer);
+    expect(r.status).toBe(answer === 'decline' ? 'declined' : 'cancelled');
+    expect([read('local', path), read('remote', path)]).toEqual(['L\n', 'R\n']);
+  });
+
+  it('a file deleted on one side since the last sync is deleted on the other', async () => {
+    await synced('gone.txt');
+    writeFileSync(file('local', 'gone.txt'), '');
+    const { rmSync } = await import('node:fs');
+    rmSync(file('local', 'gone.txt'));
+    const r = await sync('gone.txt');
+    expect(r.structured).toMatchObject({ action: 'pushed' });
+    expect(read('remote', 'gone.txt')).toBeUndefined();
+  });
+
+  it.each([
+    ['parent traversal', '../../opsdesk.db', 'leaves the workspace'],
+    ['traversal in the middle', 'notes/../../remote/notes/plan.md', 'leaves the workspace'],
+    ['backslash traversal', '..\\..\\opsdesk.db', 'leaves the workspace'],
+    ['absolute path', '/etc/passwd', 'absolute paths are not allowed'],
+    ['windows drive', 'C:\\Windows\\win.ini', 'absolute paths are not allowed'],
+    ['NUL byte', 'notes/plan.md\0.txt', 'NUL byte'],
+    ['the workspace itself', '.', 'leaves the workspace'],
+    ['a folder', 'notes', 'folder, not a file'],
+  ])('rejects %s', async (_label, path, why) => {
+    const r = await sync(path);
+    expect(r.status).toBe('rejected');
+    expect(r.text).toContain(why);
+    expect(r.question).toBeUndefined();
+  });
+
+  it('rejects a symlinked file that points outside, and a symlinked folder', async () => {
+    writeFileSync(join(outside.dir, 'secret.txt'), 'top secret\n');
+    symlinkSync(join(outside.dir, 'secret.txt'), file('local', 'leak.txt'));
+    const r1 = await sync('leak.txt');
+    expect(r1.status).toBe('rejected');
+    expect(r1.text).toContain('points outside the workspace');
+    symlinkSync(outside.dir, file('remote', 'escape'));
+    const r2 = await sync('escape/secret.txt');
+    expect(r2.status).toBe('rejected');
+    expect(readFileSync(join(outside.dir, 'secret.txt'), 'utf8')).toBe('top secret\n');
+  });
+
+  it('a file on neither side is rejected', async () => {
+    expect((await sync('nowhere.txt')).status).toBe('rejected');
+  });
+});

@@ -1,0 +1,99 @@
+import { field, form } from '@elicitkit/form';
+import { defineTool, done, outcomeSchema, pending, rejected } from '@elicitkit/server';
+import * as z from 'zod/v4';
+import type { Deps } from '../context.js';
+import { strings } from '../i18n.js';
+import { applySide, readSide, resolvePath, type Side } from '../sync/workspace.js';
+
+export const RESOLUTIONS = ['keep_local', 'keep_remote', 'keep_both', 'manual'] as const;
+type Resolution = (typeof RESOLUTIONS)[number];
+
+/** sync_file: one-sided changes propagate; a change on both sides is a question only a person can answer. */
+export function syncFileTool({ db, lang, workspace, now }: Deps) {
+  const t = strings(lang);
+  const hashOf = (side: Side) => (side.exists ? side.hash : null);
+  const stamp = (side: Side) =>
+    side.exists ? side.mtime.toISOString().replace('.000Z', 'Z') : lang === 'zh' ? '已删除' : 'deleted';
+  const recordBase = (path: string, hash: string | null) =>
+    db
+      .prepare(
+        'INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET base_hash = excluded.base_hash, synced_at = excluded.synced_at',
+      )
+      .run(path, hash, now().toISOString());
+
+  return defineTool({
+    name: 'sync_file',
+    title: 'Sync a workspace file',
+    description:
+      'Reconcile one file between the local and remote workspace. One-sided changes are copied over; if both sides changed since the last sync, the user chooses how to resolve the conflict.',
+    inputSchema: z.object({ path: z.string().describe('Path inside the workspace, e.g. notes/plan.md') }),
+    outputSchema: outcomeSchema({ path: z.string(), action: z.string() }),
+    async run({ path: input }, { ask }) {
+      const target = resolvePath(workspace, input);
+      if (!target.ok) return rejected(t.badPath(input, target.why));
+      const { path } = target;
+      const local = readSide(target.local);
+      const remote = readSide(target.remote);
+      if (!local.exists && !remote.exists) return rejected(t.noSuchFile(path));
+      const base =
+        (db.prepare('SELECT base_hash FROM sync_state WHERE path = ?').pluck().get(path) as
+          | string
+          | null
+          | undefined) ?? null;
+
+      if (hashOf(local) === hashOf(remote)) {
+        recordBase(path, hashOf(local));
+        return done(t.inSync(path), { path, action: 'none' });
+      }
+      const localChanged = hashOf(local) !== base;
+      const remoteChanged = hashOf(remote) !== base;
+      if (localChanged && !remoteChanged) {
+        applySide(target.remote, local);
+        recordBase(path, hashOf(local));
+        return done(t.pushed(path), { path, action: 'pushed' });
+      }
+      if (remoteChanged && !localChanged) {
+        applySide(target.local, remote);
+        recordBase(path, hashOf(remote));
+        return done(t.pulled(path), { path, action: 'pulled' });
+      }
+
+      const labels = t.resolution(path);
+      const resolution = form({
+        resolution: field.select(
+          RESOLUTIONS.map((r) => ({ value: r, title: labels[r] })),
+          { title: t.resolutionTitle },
+        ),
+      });
+      const answer = await ask('resolution', {
+        message: t.conflictMessage(path, stamp(local), stamp(remote)),
+        form: resolution,
+      });
+      if (answer.action !== 'accept') return answer.result();
+      const chosen: Resolution = answer.value.resolution;
+      switch (chosen) {
+        case 'keep_local':
+          applySide(target.remote, local);
+          recordBase(path, hashOf(local));
+          break;
+        case 'keep_remote':
+          applySide(target.local, remote);
+          recordBase(path, hashOf(remote));
+          break;
+        case 'keep_both': {
+          const copy = resolvePath(workspace, `${path}.local`);
+          if (!copy.ok) return rejected(t.badPath(`${path}.local`, copy.why));
+          applySide(copy.local, local);
+          applySide(copy.remote, local);
+          recordBase(copy.path, hashOf(local));
+          applySide(target.local, remote);
+          recordBase(path, hashOf(remote));
+          break;
+        }
+        case 'manual':
+          return pending(t.leftForManual(path), { path, action: 'manual' });
+      }
+      return done(t.resolved(path, labels[chosen]), { path, action: chosen });
+    },
+  });
+}

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool } from '../../../../test/support/mcp.js';
+import { type Conn, memoryClient, tempDataDir } from '../../test/harness.js';
+import { calendarDate } from './weekly-report.js';
+
+let data: ReturnType<typeof tempDataDir>;
+let alice: Conn;
+let bob: Conn;
+beforeAll(async () => {
+  data = tempDataDir();
+  alice = await memoryClient(data.dir, { user: 'alice' });
+  bob = await memoryClient(data.dir, { user: 'bob' });
+});
+afterAll(async () => {
+  await alice.close();
+  await bob.close();
+  data.remove();
+});
+
+const report = async (c: Conn, args: Record<string, unknown>, answer?: Record<string, unknown>) => {
+  c.script.splice(0, c.script.length, ...(answer ? [{ action: 'accept' as const, content: answer }] : []));
+  const asked = c.seen.length;
+  const r = await callTool(c.client, 'weekly_report', args);
+  return {
+    ...r,
+    question: c.seen[asked] as
+      | { message: string; requestedSchema: { properties: Record<string, unknown>; required?: string[] } }
+      | undefined,
+  };
+};
+
+describe('weekly_report', () => {
+  it('asks every missing field in one form, projects limited to what the user may see', async () => {
+    const r = await report(bob, {}, { project: 'search-service', from: '2026-11-02', to: '2026-11-15' });
+    expect(Object.keys(r.question?.requestedSchema.properties ?? {})).toEqual(['project', 'from', 'to']);
+    expect(r.question?.requestedSchema.properties.project).toMatchObject({ oneOf: [{ const: 'search-service' }] });
+    expect(r.status).toBe('done');
+    expect(r.text).toContain('Weekly report for search-service, 2026-11-02 to 2026-11-15: 1 deployment.');
+  });
+
+  it('asks only for what is missing', async () => {
+    const r = await report(alice, { project: 'order-service' }, { from: '2026-11-01', to: '2026-11-07' });
+    expect(Object.keys(r.question?.requestedSchema.properties ?? {})).toEqual(['from', 'to']);
+    expect(r.question?.message).toBe(
+      'To build the weekly report, choose the start date, the end date. The range may span at most 31 days.',
+    );
+    expect(r.structured?.byEnv).toEqual({ dev: 1, staging: 1, prod: 1 });
+  });
+
+  it('asks nothing when everything is given', async () => {
+    const r = await report(alice, { project: 'payment-service', from: '2026-11-01', to: '2026-11-30' });
+    expect(r.question).toBeUndefined();
+    expect(r.structured?.deployments).toHaveLength(2);
+  });
+
+  it.each([
+    [
+      '2026-02-30 in the answer',
+      {},
+      { project: 'order-service', from: '2026-02-30', to: '2026-03-02' },
+      /real calendar date/,
+    ],
+    [
+      'from after to',
+      {},
+      { project: 'order-service', from: '2026-03-10', to: '2026-03-01' },
+      /starts \(2026-03-10\) after it ends \(2026-03-01\)/,
+    ],
+    [
+      'a 32-day span',
+      {},
+      { project: 'order-service', from: '2026-01-01', to: '2026-02-01' },
+      /spans 32 days; at most 31/,
+    ],
+  ])('answer with %s: invalid, with the reason, and no second question', async (_label, args, answer, reason) => {
+    const r = await report(alice, args, answer);
+    expect(r.status).toBe('invalid');
+    expect(r.text).toMatch(reason);
+    expect(alice.script).toEqual([]);
+  });
+
+  it('31 days is the limit, inclusive', async () => {
+    const r = await report(alice, { project: 'order-service', from: '2026-01-01', to: '2026-01-31' });
+    expect(r.status).toBe('done');
+  });
+
+  it.each([
+    [
+      '2026-02-30 given directly',
+      { project: 'order-service', from: '2026-02-30', to: '2026-03-01' },
+      /"2026-02-30" is not a real calendar date/,
+    ],
+    [
+      'a project the user may not see',
+      { project: 'order-service', from: '2026-11-01', to: '2026-11-02' },
+      /may not see reports for order-service/,
+    ],
+    ['an unknown project', { project: 'billing', from: '2026-11-01', to: '2026-11-02' }, /no project called "billing"/],
+  ])('arguments with %s: invalid before anything is asked', async (_label, args, reason) => {
+    const r = await report(bob, args);
+    expect(r.status).toBe('invalid');
+    expect(r.text).toMatch(reason);
+    expect(r.question).toBeUndefined();
+  });
+
+  it('knows real calendar dates', () => {
+    expect(calendarDate('2024-02-29')).toBeDefined();
+    expect(calendarDate('2026-02-29')).toBeUndefined();
+    expect(calendarDate('2026-13-01')).toBeUndefined();
+    expect(calendarDate('2026-1-01')).toBeUndefined();
+  });
+});

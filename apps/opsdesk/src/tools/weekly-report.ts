@@ -1,0 +1,142 @@
+import { type FieldDef, field, form, type Issue } from '@elicitkit/form';
+import { defineTool, done, invalidResult, outcomeSchema, rejected } from '@elicitkit/server';
+import * as z from 'zod/v4';
+import { caller, type Deps } from '../context.js';
+import { strings } from '../i18n.js';
+import { projectsFor } from '../identity.js';
+
+export const MAX_SPAN_DAYS = 31;
+const DAY = 86_400_000;
+
+/** A real calendar date in YYYY-MM-DD, as epoch ms; undefined for 2026-02-30 and friends. */
+export function calendarDate(value: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const ms = Date.UTC(y, mo - 1, d);
+  const back = new Date(ms);
+  return back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d ? ms : undefined;
+}
+
+interface Range {
+  project: string;
+  from: string;
+  to: string;
+}
+
+interface Row {
+  id: number;
+  env: string;
+  version: string;
+  ticket: string | null;
+  deployed_by: string;
+  created_at: string;
+}
+
+/** weekly_report: asks for every missing field in one form, then checks the range on the server. */
+export function weeklyReportTool({ db, lang }: Deps) {
+  const t = strings(lang);
+
+  /** The server-side rules, for given arguments and asked answers alike. */
+  const problems = (r: Partial<Range>, visible: readonly string[]): Issue[] => {
+    const issues: Issue[] = [];
+    const known = db.prepare('SELECT name FROM services').pluck().all() as string[];
+    if (r.project !== undefined && !known.includes(r.project))
+      issues.push(issue('project', t.unknownProject(r.project)));
+    else if (r.project !== undefined && !visible.includes(r.project))
+      issues.push(issue('project', t.notPermitted(r.project)));
+    const from = r.from === undefined ? undefined : calendarDate(r.from);
+    const to = r.to === undefined ? undefined : calendarDate(r.to);
+    if (r.from !== undefined && from === undefined) issues.push(issue('from', t.badDate(t.fromTitle, r.from)));
+    if (r.to !== undefined && to === undefined) issues.push(issue('to', t.badDate(t.toTitle, r.to)));
+    if (from !== undefined && to !== undefined) {
+      if (from > to) issues.push(issue('from', t.fromAfterTo(r.from as string, r.to as string)));
+      else if ((to - from) / DAY + 1 > MAX_SPAN_DAYS) issues.push(issue('to', t.spanTooLong((to - from) / DAY + 1)));
+    }
+    return issues;
+  };
+
+  return defineTool({
+    name: 'weekly_report',
+    title: 'Weekly deployment report',
+    description:
+      'Report the deployments of one project over a date range of at most 31 days. Missing project or dates are asked from the user in one form.',
+    inputSchema: z.object({
+      project: z.string().optional().describe('Project (service) name'),
+      from: z.string().optional().describe('First day, YYYY-MM-DD'),
+      to: z.string().optional().describe('Last day, YYYY-MM-DD'),
+    }),
+    outputSchema: outcomeSchema({
+      project: z.string(),
+      from: z.string(),
+      to: z.string(),
+      byEnv: z.record(z.string(), z.number()),
+      deployments: z.array(
+        z.object({
+          id: z.number(),
+          env: z.string(),
+          version: z.string(),
+          ticket: z.string().nullable(),
+          deployed_by: z.string(),
+          created_at: z.string(),
+        }),
+      ),
+    }),
+    annotations: { readOnlyHint: true },
+    async run(args, ctx) {
+      const who = caller(db, ctx);
+      const visible = projectsFor(db, who.username);
+      const given: Partial<Range> = Object.fromEntries(
+        Object.entries(args).filter(([, v]) => v !== undefined && v !== ''),
+      );
+      const upfront = problems(given, visible);
+      const context = { tool: 'weekly_report', locale: lang, question: 'arguments', labels: [] };
+      // Given arguments are checked before anything is asked: no question for a doomed report.
+      if (upfront.length > 0) return invalidResult(context, upfront);
+
+      let range = given;
+      const missing = (['project', 'from', 'to'] as const).filter((k) => given[k] === undefined);
+      if (missing.length > 0) {
+        if (missing.includes('project') && visible.length === 0) return rejected(t.noProjects);
+        const fields: Record<string, FieldDef> = {};
+        if (missing.includes('project'))
+          fields.project = field.select(
+            visible.map((p) => ({ value: p, title: p })),
+            { title: t.projectTitle },
+          );
+        if (missing.includes('from')) fields.from = field.string({ title: t.fromTitle, format: 'date' });
+        if (missing.includes('to')) fields.to = field.string({ title: t.toTitle, format: 'date' });
+        const answer = await ctx.ask('range', {
+          message: t.reportMessage(missing.map((k) => t.reportFields[k] ?? k).join(lang === 'zh' ? '、' : ', ')),
+          form: form(fields),
+          check: (value) => problems({ ...given, ...(value as Partial<Range>) }, visible),
+        });
+        if (answer.action !== 'accept') return answer.result();
+        range = { ...given, ...(answer.value as Partial<Range>) };
+      }
+      const { project, from, to } = range as Range;
+      const rows = db
+        .prepare(
+          'SELECT id, env, version, ticket, deployed_by, created_at FROM deployments WHERE service = ? AND substr(created_at, 1, 10) BETWEEN ? AND ? ORDER BY created_at',
+        )
+        .all(project, from, to) as Row[];
+      const byEnv: Record<string, number> = { dev: 0, staging: 0, prod: 0 };
+      for (const r of rows) byEnv[r.env] = (byEnv[r.env] ?? 0) + 1;
+      const lines = rows.map(
+        (r) =>
+          `- ${r.created_at.slice(0, 16).replace('T', ' ')} ${r.version} → ${r.env}${r.ticket ? ` (${r.ticket})` : ''} by ${r.deployed_by}`,
+      );
+      return done([t.report(project, from, to, rows.length), ...lines].join('\n'), {
+        project,
+        from,
+        to,
+        byEnv,
+        deployments: rows,
+      });
+    },
+  });
+}
+
+function issue(field: string, message: string): Issue {
+  return { path: [field], code: 'custom', message };
+}

@@ -1,0 +1,81 @@
+import type { Lang } from '../i18n.js';
+
+export type PageKind = 'form' | 'done' | 'used' | 'expired' | 'invalid' | 'forbidden';
+
+const TEXT = {
+  en: {
+    title: 'Set your opsdesk password',
+    intro: (u: string) =>
+      `Choose the password for <b>${u}</b>. It is sent only to opsdesk, never to your chat client or the model.`,
+    password: 'New password',
+    confirm: 'Repeat it',
+    submit: 'Set password',
+    length: 'Use at least 10 characters.',
+    mismatch: 'The two passwords differ.',
+    done: (u: string) => `The password for <b>${u}</b> is set. You can close this tab and return to your chat.`,
+    used: 'This link has already been used. Ask opsdesk for a new one if you need it.',
+    expired: 'This link has expired. Run the registration again to get a new one.',
+    invalid: 'This link is not valid.',
+    forbidden: 'This request was refused.',
+  },
+  zh: {
+    title: '设置 opsdesk 密码',
+    intro: (u: string) => `为 <b>${u}</b> 设置密码。密码只发送给 opsdesk，不会经过聊天客户端或模型。`,
+    password: '新密码',
+    confirm: '再输入一次',
+    submit: '设置密码',
+    length: '密码至少 10 个字符。',
+    mismatch: '两次输入的密码不一致。',
+    done: (u: string) => `<b>${u}</b> 的密码已设置。可以关闭此页面，回到聊天窗口。`,
+    used: '此链接已被使用。如有需要，请让 opsdesk 重新生成。',
+    expired: '此链接已过期。请重新运行注册以获取新链接。',
+    invalid: '此链接无效。',
+    forbidden: '请求被拒绝。',
+  },
+};
+
+const HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+const html = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The password page and its outcomes: a plain form, no scripts, nothing loaded from elsewhere. */
+export function page(
+  lang: Lang,
+  kind: PageKind,
+  status: number,
+  data: { username?: string; csrf?: string; error?: 'length' | 'mismatch' } = {},
+): Response {
+  const t = TEXT[lang];
+  const user = html(data.username ?? '');
+  let body: string;
+  if (kind === 'form') {
+    const error = data.error ? `<p class="error" role="alert">${t[data.error]}</p>` : '';
+    body = `<p>${t.intro(user)}</p>${error}
+<form method="post" autocomplete="off">
+  <input type="hidden" name="csrf" value="${html(data.csrf ?? '')}">
+  <input type="text" name="username" value="${user}" autocomplete="username" hidden>
+  <label>${t.password}<input type="password" name="password" autocomplete="new-password" minlength="10" required autofocus></label>
+  <label>${t.confirm}<input type="password" name="confirm" autocomplete="new-password" minlength="10" required></label>
+  <button type="submit">${t.submit}</button>
+</form>`;
+  } else if (kind === 'done') {
+    body = `<p>${t.done(user)}</p>`;
+  } else {
+    body = `<p>${t[kind]}</p>`;
+  }
+  const document = `<!doctype html><html lang="${lang === 'zh' ? 'zh-CN' : 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t.title}</title>
+<style>body{font:16px/1.5 system-ui,"PingFang SC","Microsoft YaHei",sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#1f2328;background:#fff}
+@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}input{background:#161b22;color:inherit;border-color:#30363d}}
+label{display:block;margin:1rem 0}input{display:block;width:100%;padding:.5rem;margin-top:.25rem;border:1px solid #d0d7de;border-radius:6px;font:inherit}
+button{padding:.5rem 1rem;border-radius:6px;border:0;background:#1f6feb;color:#fff;font:inherit;cursor:pointer}.error{color:#cf222e}</style></head>
+<body><h1>${t.title}</h1>${body}</body></html>`;
+  return new Response(document, { status, headers: HEADERS });
+}

@@ -1,0 +1,112 @@
+/**
+ * opsdesk under test through its real interfaces: `elicitkit serve --stdio` as a child process,
+ * or `serveHttp` on a loopback port, each driven by a real SDK client.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import BetterSqlite3 from 'better-sqlite3';
+import { attachScript, type Step } from '../../../test/support/mcp.js';
+import { createOpsdesk, type Opsdesk } from '../src/opsdesk.js';
+
+export const CLI = fileURLToPath(new URL('../../cli/src/cli.ts', import.meta.url));
+export const SOURCE_NODE_ARGS = ['--import', 'tsx', '--conditions=@elicitkit/source'];
+
+export type Era = 'legacy' | 'modern';
+
+export interface Conn {
+  client: Client;
+  seen: Record<string, unknown>[];
+  script: Step[];
+  close(): Promise<void>;
+}
+
+export interface ClientOptions {
+  era: Era;
+  /** Default: form + url. */
+  capabilities?: ClientCapabilities;
+  script?: Step[];
+}
+
+export function tempDataDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'opsdesk-test-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+function makeClient(options: ClientOptions): Omit<Conn, 'close'> {
+  const seen: Record<string, unknown>[] = [];
+  const script = options.script ?? [];
+  const capabilities = options.capabilities ?? { elicitation: { form: {}, url: {} } };
+  const client = new Client(
+    { name: `opsdesk-test-${options.era}`, version: '1.0.0' },
+    { capabilities, ...(options.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) },
+  );
+  if (capabilities.elicitation) attachScript(client, script, seen);
+  return { client, seen, script };
+}
+
+/** `elicitkit serve --stdio` from source, as the given user. */
+export async function stdioClient(
+  dataDir: string,
+  options: ClientOptions & { user?: string; timeoutMs?: number; lang?: 'en' | 'zh' },
+): Promise<Conn> {
+  const c = makeClient(options);
+  const args = [...SOURCE_NODE_ARGS, CLI, 'serve', '--stdio', '--data', dataDir, '--lang', options.lang ?? 'en'];
+  if (options.user) args.push('--user', options.user);
+  if (options.timeoutMs) args.push('--timeout-ms', String(options.timeoutMs));
+  await c.client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }), {
+    timeout: 60_000,
+  });
+  return { ...c, close: () => c.client.close() };
+}
+
+/** A client on opsdesk's HTTP endpoint with a bearer token. */
+export async function httpClient(url: string, token: string, options: ClientOptions): Promise<Conn> {
+  const c = makeClient(options);
+  await c.client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    { timeout: 60_000 },
+  );
+  return { ...c, close: () => c.client.close() };
+}
+
+/** A read-only look at opsdesk's database, from the test process (WAL allows it beside the server). */
+export function peek<T = unknown>(dataDir: string, sql: string, ...params: unknown[]): T[] {
+  const db = new BetterSqlite3(join(dataDir, 'opsdesk.db'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+export const count = (dataDir: string, table: string): number =>
+  (peek<{ n: number }>(dataDir, `SELECT COUNT(*) AS n FROM ${table}`)[0] as { n: number }).n;
+
+/** opsdesk in this process over a linked in-memory pair (2025-11-25): fast, for tool-level tests. */
+export async function memoryClient(
+  dataDir: string,
+  options: Omit<ClientOptions, 'era'> & { user?: string; lang?: 'en' | 'zh' } = {},
+): Promise<Conn & { opsdesk: Opsdesk }> {
+  const user = options.user ?? 'alice';
+  const opsdesk = createOpsdesk({ dataDir, lang: options.lang ?? 'en', identify: () => user });
+  opsdesk.links.setBaseUrl('http://127.0.0.1:9');
+  const c = makeClient({ ...options, era: 'legacy' });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const server = opsdesk.createServer();
+  await server.connect(a);
+  await c.client.connect(b);
+  return {
+    ...c,
+    opsdesk,
+    async close() {
+      await c.client.close();
+      await server.close();
+      opsdesk.close();
+    },
+  };
+}
