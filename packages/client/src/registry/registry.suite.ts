@@ -1,0 +1,201 @@
+/**
+ * The pending-registry contract, written once and run against every implementation (memory now,
+ * Redis later), like hono's `common.case.test.ts` for routers. Time is a manual clock handed to
+ * the factory, so expiry is tested without waiting.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Answer } from '../types.js';
+import type { PendingRegistry, SetTimer } from './types.js';
+
+export interface ManualClock {
+  now: () => number;
+  setTimer: SetTimer;
+  /** Moves time forward, firing every timer that falls due (in order). */
+  advance(ms: number): void;
+  /** Moves time forward without firing timers: a store must not rely on a timer having run. */
+  jump(ms: number): void;
+}
+
+export function manualClock(start = 1_000_000): ManualClock {
+  let at = start;
+  let timers: { due: number; fn: () => void }[] = [];
+  return {
+    now: () => at,
+    setTimer(fn, ms) {
+      const timer = { due: at + ms, fn };
+      timers.push(timer);
+      return () => {
+        timers = timers.filter((t) => t !== timer);
+      };
+    },
+    advance(ms) {
+      const end = at + ms;
+      for (;;) {
+        const next = timers.filter((t) => t.due <= end).sort((a, b) => a.due - b.due)[0];
+        if (!next) break;
+        timers = timers.filter((t) => t !== next);
+        at = next.due;
+        next.fn();
+      }
+      at = end;
+    },
+    jump(ms) {
+      at += ms;
+    },
+  };
+}
+
+export type RegistryFactory = (clock: ManualClock) => PendingRegistry | Promise<PendingRegistry>;
+
+const ACCEPT: Answer = { action: 'accept', content: { env: 'prod' } };
+
+/** Lets promise callbacks run, to observe that a waiter has (or has not) settled. */
+async function settled<T>(promise: Promise<T>): Promise<{ done: boolean; value?: T }> {
+  let state: { done: boolean; value?: T } = { done: false };
+  void promise.then((value) => {
+    state = { done: true, value };
+  });
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+  return state;
+}
+
+export function registrySuite(name: string, factory: RegistryFactory): void {
+  async function setup(timeoutMs = 60_000) {
+    const clock = manualClock();
+    const registry = await factory(clock);
+    const id = await registry.open({ owner: 'alice', timeoutMs });
+    return { clock, registry, id };
+  }
+
+  describe(`pending registry: ${name}`, () => {
+    it('gives every question its own unguessable id', async () => {
+      const { registry, id } = await setup();
+      const ids = new Set([id, ...(await Promise.all([1, 2, 3].map(() => registry.open({ owner: 'alice' }))))]);
+      expect(ids.size).toBe(4);
+      for (const each of ids) expect(each).toMatch(/^[0-9a-f-]{32,}$/i);
+    });
+
+    it('hands the owner’s answer to a waiter that came first, and to one that comes after', async () => {
+      const { registry, id } = await setup();
+      const early = registry.wait(id);
+      expect((await settled(early)).done).toBe(false);
+      expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('ok');
+      expect(await early).toEqual(ACCEPT);
+      expect(await registry.wait(id)).toEqual(ACCEPT);
+    });
+
+    it('takes an answer exactly once: the second is refused and the first stands', async () => {
+      const { registry, id } = await setup();
+      expect(await registry.resolve(id, 'alice', { action: 'decline' })).toBe('ok');
+      expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('already-answered');
+      expect(await registry.wait(id)).toEqual({ action: 'decline' });
+    });
+
+    it('lets exactly one of many concurrent answers through', async () => {
+      const { registry, id } = await setup();
+      const results = await Promise.all(
+        ['accept', 'decline', 'cancel', 'decline', 'accept'].map((action) =>
+          registry.resolve(id, 'alice', action === 'accept' ? ACCEPT : ({ action } as Answer)),
+        ),
+      );
+      expect(results.filter((r) => r === 'ok')).toHaveLength(1);
+      expect(results.filter((r) => r === 'already-answered')).toHaveLength(4);
+    });
+
+    it('refuses an answer from anyone but the owner, before revealing anything', async () => {
+      const { registry, id } = await setup();
+      expect(await registry.resolve(id, 'mallory', ACCEPT)).toBe('forbidden');
+      expect(await registry.resolve(id, 'alice', { action: 'decline' })).toBe('ok');
+      expect(await registry.resolve(id, 'mallory', ACCEPT)).toBe('forbidden');
+      expect(await registry.wait(id)).toEqual({ action: 'decline' });
+    });
+
+    it('knows nothing of ids it never issued', async () => {
+      const { registry } = await setup();
+      expect(await registry.resolve('00000000-0000-4000-8000-000000000000', 'alice', ACCEPT)).toBe('unknown');
+      expect(await registry.resolve('', 'alice', ACCEPT)).toBe('unknown');
+      expect(await registry.wait('no-such-id')).toEqual({ action: 'cancel' });
+    });
+
+    it('turns an unanswered question into cancel when it expires, and refuses late answers', async () => {
+      const { clock, registry, id } = await setup(1_000);
+      const waiting = registry.wait(id);
+      clock.advance(999);
+      expect((await settled(waiting)).done).toBe(false);
+      clock.advance(1);
+      expect(await waiting).toEqual({ action: 'cancel' });
+      expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('expired');
+      expect(await registry.wait(id)).toEqual({ action: 'cancel' });
+    });
+
+    it('judges expiry by the clock even when no timer has woken it', async () => {
+      const { clock, registry, id } = await setup(1_000);
+      const waiting = registry.wait(id);
+      clock.jump(5_000);
+      expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('expired');
+      expect(await waiting).toEqual({ action: 'cancel' });
+    });
+
+    it('keeps an answered question answered after its timeout passes', async () => {
+      const { clock, registry, id } = await setup(1_000);
+      expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('ok');
+      clock.advance(2_000);
+      expect(await registry.wait(id)).toEqual(ACCEPT);
+      expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('already-answered');
+    });
+
+    it('gives each question its own timeout', async () => {
+      const { clock, registry, id } = await setup(10_000);
+      const short = await registry.open({ owner: 'alice', timeoutMs: 100 });
+      clock.advance(100);
+      expect(await registry.resolve(short, 'alice', ACCEPT)).toBe('expired');
+      expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('ok');
+    });
+
+    it('refuses a timeout that could never be waited for', async () => {
+      const { registry } = await setup();
+      for (const timeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
+        await expect(registry.open({ owner: 'alice', timeoutMs })).rejects.toMatchObject({ code: 'BAD_TIMEOUT' });
+      }
+    });
+
+    it('withdraws: waiters get cancel, later answers are refused as expired', async () => {
+      const { registry, id } = await setup();
+      const waiting = registry.wait(id);
+      await registry.withdraw(id);
+      expect(await waiting).toEqual({ action: 'cancel' });
+      expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('expired');
+      await registry.withdraw('no-such-id');
+    });
+
+    it('withdraws when the waiter’s signal aborts (already or later)', async () => {
+      const { registry, id } = await setup();
+      const controller = new AbortController();
+      const waiting = registry.wait(id, controller.signal);
+      controller.abort();
+      expect(await waiting).toEqual({ action: 'cancel' });
+      expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('expired');
+      const other = await registry.open({ owner: 'alice' });
+      expect(await registry.wait(other, AbortSignal.abort())).toEqual({ action: 'cancel' });
+      expect(await registry.resolve(other, 'alice', ACCEPT)).toBe('expired');
+    });
+
+    it('does not withdraw an answered question when a signal aborts afterwards', async () => {
+      const { registry, id } = await setup();
+      const controller = new AbortController();
+      const waiting = registry.wait(id, controller.signal);
+      expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('ok');
+      controller.abort();
+      expect(await waiting).toEqual(ACCEPT);
+      expect(await registry.wait(id)).toEqual(ACCEPT);
+    });
+
+    it('stores a copy of the answer: later changes by the caller do not leak in', async () => {
+      const { registry, id } = await setup();
+      const answer = { action: 'accept' as const, content: { tags: ['a'] } };
+      await registry.resolve(id, 'alice', answer);
+      answer.content.tags.push('b');
+      expect(await registry.wait(id)).toEqual({ action: 'accept', content: { tags: ['a'] } });
+    });
+  });
+}

@@ -1,0 +1,37 @@
+import type { Answer } from '../types.js';
+
+/**
+ * Why an answer was or was not taken, as data: `ok` (taken), `unknown` (no such question),
+ * `forbidden` (someone else's question), `already-answered` (answers are taken once),
+ * `expired` (timed out or withdrawn; the asking side has answered `cancel`).
+ */
+export type ResolveResult = 'ok' | 'unknown' | 'forbidden' | 'already-answered' | 'expired';
+
+export interface OpenOptions {
+  /** Who may answer: a session, a user id. Answers from anyone else are `forbidden`. */
+  owner: string;
+  /** How long the question waits; afterwards it counts as `cancel`. Default: the registry's. */
+  timeoutMs?: number;
+}
+
+/**
+ * Questions waiting for an answer given somewhere else (a web page): id → pending answer with a
+ * timeout, exactly-once resolution and owner binding. Every method is async so that a shared
+ * store (Redis, for several replicas) can implement the same contract.
+ */
+export interface PendingRegistry {
+  /** Opens a question and returns its unguessable id. */
+  open(options: OpenOptions): Promise<string>;
+  /**
+   * The question's answer once it comes. Expiry, withdrawal, an aborted `signal` (which also
+   * withdraws the question) and an unknown id all read as `cancel`; it never rejects.
+   */
+  wait(id: string, signal?: AbortSignal): Promise<Answer>;
+  /** Answers the question on behalf of `owner`: exactly one call ever gets `ok`. */
+  resolve(id: string, owner: string, answer: Answer): Promise<ResolveResult>;
+  /** The asking side gave up: waiters get `cancel`, later answers get `expired`. */
+  withdraw(id: string): Promise<void>;
+}
+
+/** Schedules `fn` after `ms` and returns a function that unschedules it. Injectable for tests. */
+export type SetTimer = (fn: () => void, ms: number) => () => void;
