@@ -1,0 +1,79 @@
+import { applyDefaults, type FormContent, type Issue, validate } from '@elicitkit/form';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { checkFormRequest } from '../checks/form.js';
+import type { FormAnswer, FormPrompt } from '../types.js';
+import { autoDecline, overRateLimit, type Request, type Session, underDeadline, type WireResult } from './context.js';
+import { STOPPED } from './deadline.js';
+
+export interface FormParams {
+  message: string;
+  requestedSchema: unknown;
+  elicitationId?: string;
+}
+
+/**
+ * One form-mode request: refuse what is outside the subset, apply the policy, let the renderer
+ * ask, then apply defaults and validate. Invalid content is never sent as accept: an interactive
+ * renderer is asked again with the issues (up to `maxAttempts`), anything else answers `cancel`.
+ */
+export async function answerForm(session: Session, request: Request, params: FormParams): Promise<WireResult> {
+  const checked = checkFormRequest(params);
+  if (!checked.ok) {
+    session.emit({ type: 'rejected', id: request.id, message: checked.message });
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, checked.message);
+  }
+  if (checked.secretFields.length > 0 && session.policy.secrets === 'decline') {
+    const fields = checked.secretFields.map((f) => `"${f}"`).join(', ');
+    return autoDecline(session, request, 'secret-field', `The form asks for a secret in ${fields}; policy declines.`);
+  }
+  const limited = overRateLimit(session, request);
+  if (limited) return limited;
+  const base: FormPrompt = {
+    mode: 'form',
+    message: params.message,
+    server: request.server,
+    ...(params.elicitationId === undefined ? {} : { elicitationId: params.elicitationId }),
+    findings: checked.findings,
+    schema: checked.schema,
+    fields: checked.fields,
+    secretFields: checked.secretFields,
+    attempt: 1,
+  };
+  return underDeadline(session, request, async (signal) => {
+    let retry: { issues: Issue[]; previous?: FormContent } | undefined;
+    for (let attempt = 1; ; attempt++) {
+      const prompt: FormPrompt = { ...base, attempt, ...retry };
+      const answer = await session.serial(signal, () => session.renderer.renderForm(prompt, signal));
+      if (answer === STOPPED) return STOPPED;
+      const checkedAnswer = checkAnswer(prompt, answer);
+      if (checkedAnswer.ok) return checkedAnswer.result;
+      const willRetry = session.renderer.interactive && attempt < session.policy.maxAttempts;
+      session.emit({ type: 'invalid-answer', id: request.id, attempt, issues: checkedAnswer.issues, willRetry });
+      if (!willRetry) return { action: 'cancel' };
+      retry = { issues: checkedAnswer.issues, ...(checkedAnswer.previous ? { previous: checkedAnswer.previous } : {}) };
+    }
+  });
+}
+
+type CheckedAnswer =
+  | { ok: true; result: WireResult }
+  | { ok: false; issues: Issue[]; previous: FormContent | undefined };
+
+function checkAnswer(prompt: FormPrompt, answer: FormAnswer): CheckedAnswer {
+  switch (answer.action) {
+    case 'decline':
+    case 'cancel':
+      return { ok: true, result: { action: answer.action } };
+    case 'accept': {
+      const content = applyDefaults(prompt.schema, answer.content);
+      const result = validate(prompt.schema, content);
+      if (result.ok) return { ok: true, result: { action: 'accept', content: result.value } };
+      const previous = typeof content === 'object' && content !== null ? (content as FormContent) : undefined;
+      return { ok: false, issues: result.issues, previous };
+    }
+    default:
+      throw new TypeError(
+        `The renderer answered with action ${JSON.stringify((answer as { action: unknown }).action)}.`,
+      );
+  }
+}

@@ -1,0 +1,98 @@
+import type { Client, Implementation } from '@modelcontextprotocol/client';
+import { AttachError } from '../errors.js';
+import { type Policy, resolvePolicy } from '../policy/index.js';
+import { createRateLimiter } from '../policy/rate-limit.js';
+import type { Opener, Renderer, RendererModes, ServerIdentity } from '../types.js';
+import type { Request, Session, WireResult } from './context.js';
+import { createSerial } from './deadline.js';
+import type { ElicitationEvent } from './events.js';
+import { answerForm } from './form.js';
+import { answerUrl } from './url.js';
+
+export interface AttachOptions {
+  renderer: Renderer;
+  policy?: Policy;
+  /** Called for everything attach decides (see `ElicitationEvent`); a throwing listener is ignored. */
+  onEvent?: (event: ElicitationEvent) => void;
+  /** Opens a URL the person consented to. Default: the renderer's own (the terminal's is the system browser). */
+  opener?: Opener;
+  /** The clock for the rate limit. Default `Date.now`. */
+  now?: () => number;
+}
+
+/** What `attach` declared. */
+export interface Attachment {
+  /** The elicitation modes declared to servers; both false means no elicitation capability at all. */
+  readonly modes: RendererModes;
+}
+
+/**
+ * Makes an SDK v2 `Client` answer elicitations through `renderer`, on 2025-11-25 and 2026-07-28
+ * alike. Call it before `connect()`: it declares exactly the modes the renderer can honour (none →
+ * no elicitation capability, so servers fall back honestly) and registers the handler. Do not
+ * declare `elicitation` in the client's own capabilities.
+ *
+ * @example
+ * const client = new Client({ name: 'my-host', version: '1.0.0' });
+ * attach(client, { renderer: createTerminalRenderer(), policy: { secrets: 'decline' } });
+ * await client.connect(transport);
+ * await client.callTool({ name: 'deploy_service', arguments: {} }, { timeout: 15 * 60_000 });
+ */
+export function attach(client: Client, options: AttachOptions): Attachment {
+  if (client.transport !== undefined) {
+    throw new AttachError('ALREADY_CONNECTED', 'attach() must run before connect(): capabilities are fixed then.');
+  }
+  const policy = resolvePolicy(options.policy);
+  const { renderer } = options;
+  const modes: RendererModes = { form: renderer.modes.form === true, url: renderer.modes.url === true };
+  if (!modes.form && !modes.url) return { modes };
+
+  client.registerCapabilities({
+    elicitation: { ...(modes.form ? { form: {} } : {}), ...(modes.url ? { url: {} } : {}) },
+  });
+  const listener = options.onEvent;
+  const session: Session = {
+    renderer,
+    policy,
+    limiter: policy.rateLimit === false ? undefined : createRateLimiter({ ...policy.rateLimit, ...nowOption(options) }),
+    opener: options.opener ?? renderer.opener,
+    emit(event) {
+      try {
+        listener?.(event);
+      } catch {
+        // Observers must not change what the person is asked or what the server receives.
+      }
+    },
+    serial: createSerial(),
+  };
+  let count = 0;
+  client.setRequestHandler('elicitation/create', async (incoming, ctx) => {
+    const params = incoming.params;
+    const request: Request = { id: ++count, server: identity(client.getServerVersion()), signal: ctx.mcpReq.signal };
+    const elicitationId = 'elicitationId' in params ? params.elicitationId : undefined;
+    session.emit({
+      type: 'request',
+      id: request.id,
+      mode: params.mode === 'url' ? 'url' : 'form',
+      message: params.message,
+      server: request.server,
+      ...(elicitationId === undefined ? {} : { elicitationId }),
+    });
+    const result: WireResult =
+      params.mode === 'url'
+        ? await answerUrl(session, request, params)
+        : await answerForm(session, request, { ...params, ...(elicitationId === undefined ? {} : { elicitationId }) });
+    session.emit({ type: 'answered', id: request.id, action: result.action });
+    return result;
+  });
+  return { modes };
+}
+
+function identity(server: Implementation | undefined): ServerIdentity | undefined {
+  if (!server) return undefined;
+  return { name: server.name, version: server.version, ...(server.title ? { title: server.title } : {}) };
+}
+
+function nowOption(options: AttachOptions): { now?: () => number } {
+  return options.now ? { now: options.now } : {};
+}

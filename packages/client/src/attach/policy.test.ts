@@ -1,0 +1,230 @@
+import type { FormSchema } from '@elicitkit/form';
+import { afterEach, describe, expect, it } from 'vitest';
+import { person, recording } from '../../test/recording.js';
+import { type Connection, connect, ERAS } from '../../test/servers.js';
+import type { Policy } from '../policy/index.js';
+import { createScriptedRenderer } from '../renderers/scripted/index.js';
+import type { FormPrompt, Renderer } from '../types.js';
+import type { ElicitationEvent } from './events.js';
+import { attach } from './index.js';
+
+const TICKET: FormSchema = {
+  type: 'object',
+  properties: { ticket: { type: 'string', title: 'Release ticket', minLength: 4 } },
+  required: ['ticket'],
+};
+const SECRET: FormSchema = {
+  type: 'object',
+  properties: {
+    username: { type: 'string', title: 'Username' },
+    password: { type: 'string', title: 'Password' },
+  },
+};
+const ASK = { mode: 'form' as const, message: 'Which release ticket covers this deployment?', requestedSchema: TICKET };
+
+let open: Connection | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+async function setup(renderer: Renderer, policy: Policy = {}, extra: { now?: () => number } = {}) {
+  const events: ElicitationEvent[] = [];
+  const recorded = recording(renderer);
+  open = await connect('2025-11-25', (client) =>
+    attach(client, { renderer: recorded.renderer, policy, onEvent: (e) => events.push(e), ...extra }),
+  );
+  return { connection: open, prompts: recorded.prompts, events };
+}
+
+describe('policy: secrets', () => {
+  const ask = { mode: 'form' as const, message: 'Sign in to the deployment console.', requestedSchema: SECRET };
+
+  it('warn (default): the renderer is told which fields ask for a secret', async () => {
+    const { connection, prompts } = await setup(createScriptedRenderer([{ action: 'decline' }]));
+    expect(await connection.ask(ask)).toEqual({ action: 'decline' });
+    const prompt = prompts[0] as FormPrompt;
+    expect(prompt.secretFields).toEqual(['password']);
+    expect(prompt.findings.filter((f) => f.rule === 'EK09').map((f) => f.field)).toEqual(['password']);
+  });
+
+  it('decline: answers decline without showing anything, and says why', async () => {
+    const { connection, prompts, events } = await setup(createScriptedRenderer([{ action: 'accept' }]), {
+      secrets: 'decline',
+    });
+    expect(await connection.ask(ask)).toEqual({ action: 'decline' });
+    expect(prompts).toEqual([]);
+    expect(events.find((e) => e.type === 'auto-declined')).toMatchObject({ reason: 'secret-field' });
+    expect(events.at(-1)).toMatchObject({ type: 'answered', action: 'decline' });
+  });
+
+  it('decline leaves forms without secrets alone', async () => {
+    const { connection } = await setup(
+      createScriptedRenderer([{ action: 'accept', content: { ticket: 'REL-1001' } }]),
+      {
+        secrets: 'decline',
+      },
+    );
+    expect(await connection.ask(ASK)).toEqual({ action: 'accept', content: { ticket: 'REL-1001' } });
+  });
+});
+
+describe('policy: rate limit per server', () => {
+  it('declines a flood beyond the limit without bothering the person', async () => {
+    const answers = Array.from({ length: 10 }, () => ({ action: 'accept' as const, content: { ticket: 'REL-1001' } }));
+    const { connection, prompts, events } = await setup(createScriptedRenderer(answers), {
+      rateLimit: { max: 5, perMs: 60_000 },
+    });
+    const received = await Promise.all(Array.from({ length: 10 }, () => connection.ask(ASK)));
+    expect(received.filter((r) => 'action' in r && r.action === 'accept')).toHaveLength(5);
+    expect(received.filter((r) => 'action' in r && r.action === 'decline')).toHaveLength(5);
+    expect(prompts).toHaveLength(5);
+    const declined = events.filter((e) => e.type === 'auto-declined');
+    expect(declined).toHaveLength(5);
+    expect(declined[0]).toMatchObject({ reason: 'rate-limit', message: expect.stringContaining('test-server@2.0.0') });
+  });
+
+  it('lets questions through again once the window has passed', async () => {
+    let now = 0;
+    const { connection, prompts } = await setup(
+      createScriptedRenderer([{ action: 'decline' }, { action: 'decline' }, { action: 'cancel' }]),
+      { rateLimit: { max: 2, perMs: 1_000 } },
+      { now: () => now },
+    );
+    expect(await connection.ask(ASK)).toEqual({ action: 'decline' });
+    now = 500;
+    expect(await connection.ask(ASK)).toEqual({ action: 'decline' });
+    now = 999;
+    expect(await connection.ask(ASK)).toEqual({ action: 'decline' });
+    expect(prompts).toHaveLength(2);
+    now = 1_000;
+    expect(await connection.ask(ASK)).toEqual({ action: 'cancel' });
+    expect(prompts).toHaveLength(3);
+  });
+
+  it('is off with rateLimit: false', async () => {
+    const answers = Array.from({ length: 8 }, () => ({ action: 'decline' as const }));
+    const { connection, prompts } = await setup(createScriptedRenderer(answers), { rateLimit: false });
+    await Promise.all(Array.from({ length: 8 }, () => connection.ask(ASK)));
+    expect(prompts).toHaveLength(8);
+  });
+});
+
+describe('policy: invalid answers from a live person', () => {
+  it('asks again with the issues and the previous answer, then sends the corrected one', async () => {
+    const { connection, prompts, events } = await setup(
+      person([
+        { action: 'accept', content: { ticket: 'R1' } },
+        { action: 'accept', content: { ticket: 'REL-1001' } },
+      ]),
+    );
+    expect(await connection.ask(ASK)).toEqual({ action: 'accept', content: { ticket: 'REL-1001' } });
+    const second = prompts[1] as FormPrompt;
+    expect(second.attempt).toBe(2);
+    expect(second.previous).toEqual({ ticket: 'R1' });
+    expect(second.issues?.map((i) => i.code)).toEqual(['too_short']);
+    expect(events.find((e) => e.type === 'invalid-answer')).toMatchObject({ attempt: 1, willRetry: true });
+  });
+
+  it('gives up with cancel after maxAttempts', async () => {
+    const bad = { action: 'accept' as const, content: { ticket: 'R1' } };
+    const { connection, events } = await setup(person([bad, bad]), { maxAttempts: 2 });
+    expect(await connection.ask(ASK)).toEqual({ action: 'cancel' });
+    expect(
+      events.filter((e) => e.type === 'invalid-answer').map((e) => e.type === 'invalid-answer' && e.willRetry),
+    ).toEqual([true, false]);
+  });
+
+  it('answers cancel when the renderer fails or answers nonsense', async () => {
+    const nonsense = person([{ action: 'maybe' } as never]);
+    const { connection, events } = await setup(nonsense);
+    expect(await connection.ask(ASK)).toEqual({ action: 'cancel' });
+    expect(await connection.ask(ASK)).toEqual({ action: 'cancel' });
+    const failures = events.filter((e) => e.type === 'renderer-failed');
+    expect(failures.map((e) => e.type === 'renderer-failed' && String(e.error))).toEqual([
+      expect.stringContaining('"maybe"'),
+      expect.stringContaining('no more answers'),
+    ]);
+  });
+});
+
+describe.each(ERAS)('timeouts and withdrawal on %s', (era) => {
+  it('answers cancel after policy.timeoutMs and tells the renderer to tear down', async () => {
+    const seen: AbortSignal[] = [];
+    const renderer: Renderer = {
+      ...person([]),
+      renderForm: (_prompt, signal) => {
+        seen.push(signal);
+        return new Promise(() => {});
+      },
+    };
+    const events: ElicitationEvent[] = [];
+    open = await connect(era, (client) =>
+      attach(client, { renderer, policy: { timeoutMs: 20 }, onEvent: (e) => events.push(e) }),
+    );
+    expect(await open.ask(ASK)).toEqual({ action: 'cancel' });
+    expect(seen[0]?.aborted).toBe(true);
+    expect(events.map((e) => e.type)).toEqual(['request', 'timed-out', 'answered']);
+  });
+
+  it('stops asking when the request is withdrawn', async () => {
+    const seen: AbortSignal[] = [];
+    let started: () => void = () => {};
+    const drawn = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const renderer: Renderer = {
+      ...person([]),
+      renderForm: (_prompt, signal) => {
+        seen.push(signal);
+        started();
+        return new Promise(() => {});
+      },
+    };
+    const events: ElicitationEvent[] = [];
+    open = await connect(era, (client) => attach(client, { renderer, onEvent: (e) => events.push(e) }));
+    const caller = new AbortController();
+    // 2025: the server gives up on its own request; 2026: the caller abandons the tool call.
+    const asked =
+      era === '2025-11-25'
+        ? open.ask(ASK, { serverTimeoutMs: 30 })
+        : open.ask(ASK, { signal: caller.signal }).catch((error: unknown) => ({ thrown: error }));
+    await drawn;
+    caller.abort();
+    await asked;
+    await expect.poll(() => events.map((e) => e.type)).toEqual(['request', 'aborted', 'answered']);
+    expect(seen[0]?.aborted).toBe(true);
+  });
+});
+
+describe('one question at a time', () => {
+  it('draws concurrent questions one after another, and never one withdrawn while waiting', async () => {
+    let showing = 0;
+    let most = 0;
+    const release: (() => void)[] = [];
+    const renderer: Renderer = {
+      ...person([]),
+      async renderForm() {
+        showing++;
+        most = Math.max(most, showing);
+        await new Promise<void>((resolve) => release.push(resolve));
+        showing--;
+        return { action: 'accept', content: { ticket: 'REL-1001' } };
+      },
+    };
+    const recorded = recording(renderer);
+    open = await connect('2025-11-25', (client) => attach(client, { renderer: recorded.renderer }));
+    const first = open.ask(ASK);
+    const second = open.ask(ASK);
+    const withdrawn = open.ask(ASK, { serverTimeoutMs: 30 });
+    await expect.poll(() => release.length).toBe(1);
+    await withdrawn;
+    release.shift()?.();
+    await expect.poll(() => release.length).toBe(1);
+    release.shift()?.();
+    expect(await first).toMatchObject({ action: 'accept' });
+    expect(await second).toMatchObject({ action: 'accept' });
+    expect(most).toBe(1);
+    expect(recorded.prompts).toHaveLength(2);
+  });
+});

@@ -1,0 +1,69 @@
+import { lint } from '@elicitkit/form';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { inspectUrl } from '../checks/url.js';
+import type { UrlAnswer, UrlPrompt } from '../types.js';
+import { overRateLimit, type Request, type Session, underDeadline, type WireResult } from './context.js';
+import { STOPPED } from './deadline.js';
+
+export interface UrlParams {
+  message: string;
+  url: string;
+  elicitationId?: string;
+}
+
+/**
+ * One URL-mode request: the person sees the full URL, its host and every warning, and only an
+ * explicit accept opens it. The client never fetches the URL itself.
+ */
+export async function answerUrl(session: Session, request: Request, params: UrlParams): Promise<WireResult> {
+  const seen = inspectUrl(params.url);
+  if (!seen.ok) {
+    session.emit({ type: 'rejected', id: request.id, message: seen.message });
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, seen.message);
+  }
+  const limited = overRateLimit(session, request);
+  if (limited) return limited;
+  const prompt: UrlPrompt = {
+    mode: 'url',
+    message: params.message,
+    server: request.server,
+    ...(params.elicitationId === undefined ? {} : { elicitationId: params.elicitationId }),
+    findings: lint({ mode: 'url', message: params.message, url: params.url }),
+    url: seen.url,
+    host: seen.host,
+    hostIndex: seen.hostIndex,
+    warnings: seen.warnings,
+  };
+  return underDeadline(session, request, async (signal) => {
+    const answer = await session.serial(signal, () => session.renderer.renderUrl(prompt, signal));
+    if (answer === STOPPED) return STOPPED;
+    return consent(session, request, prompt, answer);
+  });
+}
+
+async function consent(session: Session, request: Request, prompt: UrlPrompt, answer: UrlAnswer): Promise<WireResult> {
+  switch (answer.action) {
+    case 'decline':
+    case 'cancel':
+      return { action: answer.action };
+    case 'accept': {
+      const event = { type: 'url-consented', id: request.id, url: prompt.url } as const;
+      if (!session.opener) {
+        session.emit({ ...event, opened: 'no-opener' });
+      } else {
+        try {
+          await session.opener(prompt.url);
+          session.emit({ ...event, opened: 'yes' });
+        } catch (error) {
+          // The person consented and can still open the URL they were shown; the answer stands.
+          session.emit({ ...event, opened: 'failed', error });
+        }
+      }
+      return { action: 'accept' };
+    }
+    default:
+      throw new TypeError(
+        `The renderer answered with action ${JSON.stringify((answer as { action: unknown }).action)}.`,
+      );
+  }
+}

@@ -1,0 +1,46 @@
+import { describeFields, type FieldModel, type Finding, type FormSchema, lint, parseFormSchema } from '@elicitkit/form';
+
+/** A form request that may be shown. */
+export interface CheckedForm {
+  ok: true;
+  schema: FormSchema;
+  fields: FieldModel[];
+  findings: Finding[];
+  /** Fields that ask for a secret (rule EK09). */
+  secretFields: string[];
+}
+
+/** A form request outside the restricted subset: answer -32602 with `message`. */
+export interface RejectedForm {
+  ok: false;
+  /** Every problem with its fix, one per line, for the JSON-RPC error message. */
+  message: string;
+}
+
+/**
+ * Checks a form-mode request before anything is drawn: the schema must be inside the restricted
+ * subset (the SDK's own check lets some violations through, e.g. `required` naming a missing
+ * field or a default outside its options), then lint runs for the findings a renderer shows.
+ *
+ * @example
+ * const checked = checkFormRequest({ message, requestedSchema });
+ * if (!checked.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, checked.message);
+ */
+export function checkFormRequest(request: { message: string; requestedSchema: unknown }): CheckedForm | RejectedForm {
+  const { schema, problems } = parseFormSchema(request.requestedSchema);
+  if (problems.length > 0) return { ok: false, message: rejection(problems) };
+  const findings = lint({ mode: 'form', message: request.message, requestedSchema: schema });
+  // A default that breaks its own field would be pre-filled and then refused (or sent): as malformed
+  // as a structural problem, so it is refused the same way.
+  const badDefaults = findings.filter((f) => f.rule === 'EK15');
+  if (badDefaults.length > 0) return { ok: false, message: rejection(badDefaults) };
+  const secretFields = [
+    ...new Set(findings.filter((f) => f.rule === 'EK09' && f.field !== undefined).map((f) => f.field as string)),
+  ];
+  return { ok: true, schema, fields: describeFields(schema), findings, secretFields };
+}
+
+function rejection(problems: readonly { message: string; fix: string }[]): string {
+  const lines = problems.map((p) => `- ${p.message}. ${p.fix}`);
+  return `The requested form is outside the MCP elicitation schema:\n${lines.join('\n')}`;
+}

@@ -1,0 +1,83 @@
+import { isLoopbackHost, lint } from '@elicitkit/form';
+import type { UrlWarning } from '../types.js';
+
+/** A URL that may be offered to the person, with everything they should know about it. */
+export interface InspectedUrl {
+  ok: true;
+  /** Normalized: a Unicode host appears as `xn--…`, which exposes look-alike hosts. */
+  url: string;
+  host: string;
+  hostIndex: number;
+  warnings: UrlWarning[];
+}
+
+export interface RejectedUrl {
+  ok: false;
+  message: string;
+}
+
+/**
+ * Looks at a URL-mode link the way a careful person would before clicking: the real host, an
+ * internationalized (punycode) host, plain http to a remote machine, credentials, tokens in the
+ * query or fragment. Only http(s) links are acceptable at all: anything else (`file:`,
+ * `javascript:`, custom schemes) would hand the opener something other than a web page.
+ *
+ * @example
+ * const seen = inspectUrl('http://xn--pypal-4ve.com/login?token=abc');
+ * // seen.ok && seen.warnings.map((w) => w.code) → ['punycode', 'insecure', 'token']
+ */
+export function inspectUrl(raw: string): InspectedUrl | RejectedUrl {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, message: `The URL-mode request has ${JSON.stringify(raw.slice(0, 80))}, not an absolute URL.` };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return {
+      ok: false,
+      message: `The URL-mode request uses the ${url.protocol} scheme; only https (or http on loopback) pages can be opened.`,
+    };
+  }
+  const warnings: UrlWarning[] = [];
+  const labels = url.hostname.split('.').filter((label) => label.toLowerCase().startsWith('xn--'));
+  if (labels.length > 0) {
+    warnings.push({
+      code: 'punycode',
+      message: `The host ${url.hostname} uses internationalized characters (${labels.join(', ')}); it may imitate a familiar name.`,
+    });
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    warnings.push({
+      code: 'insecure',
+      message: `The link uses plain http to ${url.hostname}; anything you enter there can be read on the way.`,
+    });
+  }
+  if (url.username !== '' || url.password !== '') {
+    warnings.push({
+      code: 'credentials',
+      message: 'The link carries a user name or password before the host; the real site is after the "@".',
+    });
+  }
+  warnings.push(...tokenWarnings(url));
+  const userinfo = url.username !== '' || url.password !== '' ? url.href.indexOf('@', url.protocol.length) + 1 : 0;
+  const hostIndex = userinfo > 0 ? userinfo : url.protocol.length + 2;
+  return { ok: true, url: url.href, host: url.host, hostIndex, warnings };
+}
+
+/**
+ * Token-like parameters, judged by lint's rule EK14 so that the client and `doctor` agree. Lint
+ * reports EK14 for several reasons at once, so it is given only the query and fragment, on a
+ * neutral https host: every EK14 finding left is about a parameter.
+ */
+function tokenWarnings(url: URL): UrlWarning[] {
+  if (url.search === '' && url.hash === '') return [];
+  const probe = `https://example.com/${url.search}${url.hash}`;
+  return lint({ mode: 'url', message: 'Open the page to continue.', url: probe })
+    .filter((f) => f.rule === 'EK14')
+    .map((f) => ({ code: 'token' as const, message: `${capitalize(f.message)}: it may end up in history and logs.` }));
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

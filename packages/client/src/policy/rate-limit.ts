@@ -1,0 +1,31 @@
+/** Counts questions per key over a sliding window. */
+export interface RateLimiter {
+  /** Records a question for `key` and says whether it is within the limit (over-limit ones are not recorded). */
+  take(key: string): boolean;
+}
+
+/**
+ * A sliding-window log: exact, and small because `max` is a handful of questions. Only questions
+ * that reach the person are recorded, so a flood cannot keep a server locked out after it stops.
+ *
+ * @example
+ * const limiter = createRateLimiter({ max: 5, perMs: 60_000 });
+ * if (!limiter.take('opsdesk@1.0.0')) return { action: 'decline' };
+ */
+export function createRateLimiter(options: { max: number; perMs: number; now?: () => number }): RateLimiter {
+  const now = options.now ?? Date.now;
+  const log = new Map<string, number[]>();
+  return {
+    take(key) {
+      const at = now();
+      const recent = (log.get(key) ?? []).filter((t) => at - t < options.perMs);
+      if (recent.length >= options.max) {
+        log.set(key, recent);
+        return false;
+      }
+      recent.push(at);
+      log.set(key, recent);
+      return true;
+    },
+  };
+}

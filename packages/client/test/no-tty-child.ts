@@ -1,0 +1,19 @@
+/**
+ * Run as a child process with stdin a pipe (not a terminal) and no answers file: attaches the
+ * default terminal renderer and prints, per revision, the elicitation capability the server sees.
+ */
+import { attach } from '../src/attach/index.js';
+import { createTerminalRenderer } from '../src/renderers/terminal/index.js';
+import { connect, ERAS } from './servers.js';
+
+const seen: Record<string, unknown> = {};
+for (const era of ERAS) {
+  let modes: unknown;
+  const connection = await connect(era, (client) => {
+    modes = attach(client, { renderer: createTerminalRenderer() }).modes;
+  });
+  const capabilities = await connection.capabilities();
+  seen[era] = { modes, elicitation: capabilities.elicitation ?? null, stdinIsTTY: process.stdin.isTTY === true };
+  await connection.close();
+}
+process.stdout.write(JSON.stringify(seen));

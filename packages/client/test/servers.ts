@@ -1,0 +1,136 @@
+/**
+ * Real SDK servers that ask, and real SDK clients connected to them, on both revisions: a linked
+ * in-memory pair for 2025-11-25 (the tool pushes `elicitation/create` with `elicitInput`), and the
+ * Web-standard HTTP handler called in-process for 2026-07-28 (the tool returns `inputRequired`
+ * and reads the retried call's `inputResponses`). Nothing mocks the protocol.
+ */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  createMcpHandler,
+  InMemoryTransport,
+  inputRequired,
+  inputResponse,
+  McpServer,
+  ProtocolError,
+} from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+
+export type Era = '2025-11-25' | '2026-07-28';
+export const ERAS: Era[] = ['2025-11-25', '2026-07-28'];
+
+export const SERVER_INFO = { name: 'test-server', version: '2.0.0', title: 'Test Server' };
+
+/** What a tool asks: the params of `elicitation/create` (form or URL mode). */
+export type Ask =
+  | { mode?: 'form'; message: string; requestedSchema: unknown }
+  | { mode: 'url'; message: string; url: string; elicitationId?: string };
+
+/** What the server got back: the answer, or the JSON-RPC error the client answered with. */
+export type Received =
+  | { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }
+  | { error: { code: number; message: string } };
+
+function server(): McpServer {
+  const mcp = new McpServer(SERVER_INFO);
+  const args = z.object({ ask: z.string(), timeoutMs: z.number().optional() });
+  // 2025-11-25: a real server→client request.
+  mcp.registerTool(
+    'ask_push',
+    { description: 'Asks by pushing elicitation/create.', inputSchema: args },
+    async (a, ctx) => {
+      try {
+        const params = JSON.parse(a.ask) as never;
+        const result = await ctx.mcpReq.elicitInput(params, a.timeoutMs === undefined ? {} : { timeout: a.timeoutMs });
+        return text(result);
+      } catch (error) {
+        if (error instanceof ProtocolError) return text({ error: { code: error.code, message: error.message } });
+        return text({ error: { code: 0, message: error instanceof Error ? error.message : String(error) } });
+      }
+    },
+  );
+  // 2026-07-28: the tool returns input_required; the client re-issues the call with the answer.
+  mcp.registerTool('ask_mrtr', { description: 'Asks with inputRequired.', inputSchema: args }, async (a, ctx) => {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'q');
+    if (answer.kind === 'elicit') {
+      return text({ action: answer.action, ...(answer.content ? { content: answer.content } : {}) });
+    }
+    const ask = JSON.parse(a.ask) as Ask;
+    const request =
+      ask.mode === 'url'
+        ? inputRequired.elicitUrl({ message: ask.message, url: ask.url })
+        : inputRequired.elicit({ ...(ask as Record<string, unknown>), mode: 'form' } as never);
+    return inputRequired({ inputRequests: { q: request } });
+  });
+  mcp.registerTool('capabilities', { description: 'Reports the client capabilities.' }, async () =>
+    text(mcp.server.getClientCapabilities() ?? {}),
+  );
+  return mcp;
+}
+
+function text(value: unknown) {
+  return { content: [{ type: 'text' as const, text: JSON.stringify(value) }] };
+}
+
+export interface Connection {
+  client: Client;
+  /** Has the server ask; resolves with what the server received. */
+  ask(params: Ask, options?: { serverTimeoutMs?: number; signal?: AbortSignal }): Promise<Received>;
+  /** The client capabilities the server sees. */
+  capabilities(): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** Creates a client, lets `setup` attach to it (before connect), and connects it on `era`. */
+export async function connect(era: Era, setup: (client: Client) => void): Promise<Connection> {
+  const modern = era === '2026-07-28';
+  const client = new Client(
+    { name: 'elicitkit-test-client', version: '1.0.0' },
+    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
+  setup(client);
+  let closeServer: () => Promise<void>;
+  if (modern) {
+    const handler = createMcpHandler(server);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
+        fetch: (url, init) => handler.fetch(new Request(url, init)),
+      }),
+    );
+    closeServer = () => handler.close();
+  } else {
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    const mcp = server();
+    await mcp.connect(serverSide);
+    await client.connect(clientSide);
+    closeServer = () => mcp.close();
+  }
+  const read = (result: { content?: unknown }) =>
+    JSON.parse((result.content as { text: string }[])[0]?.text ?? 'null') as never;
+  return {
+    client,
+    async ask(params, options = {}) {
+      const args = {
+        ask: JSON.stringify(params),
+        ...(options.serverTimeoutMs === undefined ? {} : { timeoutMs: options.serverTimeoutMs }),
+      };
+      try {
+        const result = await client.callTool(
+          { name: modern ? 'ask_mrtr' : 'ask_push', arguments: args },
+          { timeout: 60_000, ...(options.signal ? { signal: options.signal } : {}) },
+        );
+        return read(result);
+      } catch (error) {
+        // On 2026-07-28 the client answers the embedded request itself: its error surfaces here.
+        if (error instanceof ProtocolError) return { error: { code: error.code, message: error.message } };
+        throw error;
+      }
+    },
+    async capabilities() {
+      return read(await client.callTool({ name: 'capabilities', arguments: {} }));
+    },
+    async close() {
+      await client.close();
+      await closeServer();
+    },
+  };
+}
