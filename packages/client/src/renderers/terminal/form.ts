@@ -1,0 +1,95 @@
+import { log, note, select } from '@clack/prompts';
+import { type ContentValue, type FieldModel, type FormContent, formatIssues, validate } from '@elicitkit/form';
+import type { FormAnswer, FormPrompt } from '../../types.js';
+import { askField } from './fields.js';
+import { clean, showValue } from './format.js';
+import { drawHeader } from './header.js';
+import { CANCEL, chooseKey, type Io, prompted } from './io.js';
+
+const CANCELLED: FormAnswer = { action: 'cancel' };
+
+/**
+ * The whole form: who asks and why, a first choice (answer / decline / cancel, so declining never
+ * requires filling anything in), each field, then a review with Submit / Edit / Decline / Cancel.
+ */
+export async function runForm(io: Io, prompt: FormPrompt): Promise<FormAnswer> {
+  drawHeader(io, prompt);
+  const first = await chooseKey(io, 'Answer this question?', [
+    { key: 'a', value: 'answer', label: 'Answer', hint: 'fill in the form' },
+    { key: 'd', value: 'decline', label: 'Decline', hint: 'do not share this information' },
+    { key: 'c', value: 'cancel', label: 'Cancel', hint: 'stop the whole operation' },
+  ]);
+  if (first === CANCEL || first === 'cancel') return CANCELLED;
+  if (first === 'decline') return { action: 'decline' };
+
+  const secret = new Set(prompt.secretFields);
+  const values = new Map<string, ContentValue | undefined>();
+  for (const field of prompt.fields) {
+    const start = prompt.previous?.[field.name] ?? field.default;
+    const value = await askField(io, prompt.schema, field, start, secret.has(field.name));
+    if (value === CANCEL) return CANCELLED;
+    values.set(field.name, value);
+  }
+  return review(io, prompt, values, secret);
+}
+
+async function review(
+  io: Io,
+  prompt: FormPrompt,
+  values: Map<string, ContentValue | undefined>,
+  secret: ReadonlySet<string>,
+): Promise<FormAnswer> {
+  const output = { output: io.output };
+  for (;;) {
+    const lines = prompt.fields.map(
+      (f) => `${clean(f.label)}: ${showValue(f, values.get(f.name), secret.has(f.name))}`,
+    );
+    note(lines.length > 0 ? lines.join('\n') : '(this form has no fields)', 'Your answers', output);
+    const choice = await chooseKey(io, 'Send these answers?', [
+      { key: 's', value: 'submit', label: 'Submit' },
+      { key: 'e', value: 'edit', label: 'Edit an answer' },
+      { key: 'd', value: 'decline', label: 'Decline', hint: 'do not share this information' },
+      { key: 'c', value: 'cancel', label: 'Cancel', hint: 'stop the whole operation' },
+    ]);
+    switch (choice) {
+      case CANCEL:
+      case 'cancel':
+        return CANCELLED;
+      case 'decline':
+        return { action: 'decline' };
+      case 'submit': {
+        const result = validate(prompt.schema, collect(values));
+        if (result.ok) return { action: 'accept', content: result.value };
+        log.error(`Not sent yet. Fix these first:\n${clean(formatIssues(result.issues))}`, output);
+        break;
+      }
+      case 'edit': {
+        if (prompt.fields.length === 0) break;
+        const field = await pickField(io, prompt.fields);
+        if (field === CANCEL) return CANCELLED;
+        const value = await askField(io, prompt.schema, field, values.get(field.name), secret.has(field.name));
+        if (value === CANCEL) return CANCELLED;
+        values.set(field.name, value);
+        break;
+      }
+      default:
+        return unreachable(choice);
+    }
+  }
+}
+
+async function pickField(io: Io, fields: FieldModel[]): Promise<FieldModel | typeof CANCEL> {
+  const options = fields.map((f) => ({ value: f.name, label: clean(f.label) }));
+  const name = await prompted(io, (s) => select({ ...s, message: 'Which answer do you want to change?', options }));
+  return typeof name === 'string' ? (fields.find((f) => f.name === name) ?? CANCEL) : CANCEL;
+}
+
+function collect(values: Map<string, ContentValue | undefined>): FormContent {
+  const content: FormContent = {};
+  for (const [name, value] of values) if (value !== undefined) content[name] = value;
+  return content;
+}
+
+function unreachable(value: never): never {
+  throw new TypeError(`unexpected choice ${String(value)}`);
+}

@@ -1,0 +1,56 @@
+import type { Readable, Writable } from 'node:stream';
+import { log } from '@clack/prompts';
+import type { Opener, Renderer } from '../../types.js';
+import { runForm } from './form.js';
+import type { Io } from './io.js';
+import { createSystemOpener } from './open.js';
+import { runConsent } from './url.js';
+
+export interface TerminalRendererOptions {
+  /** Default `process.stdin`. */
+  input?: Readable;
+  /** Default `process.stdout`; pass `process.stderr` when stdout carries results (`--json`). */
+  output?: Writable;
+  /** Default: the system browser. */
+  opener?: Opener;
+}
+
+/**
+ * Asks in the terminal with clack: the asking server and its message, warnings, then one prompt
+ * per field (arrow keys for choices, space to toggle, y/N, one-line text with inline validation,
+ * defaults pre-filled) and a review step (Submit / Edit / Decline / Cancel). Esc or Ctrl+C at any
+ * point cancels. URL mode shows the full URL with its host highlighted and asks before opening.
+ * It can honour both modes only when stdin is a terminal or streams were given; otherwise its
+ * `modes` are both false and `attach` declares no elicitation capability.
+ *
+ * @example
+ * attach(client, { renderer: createTerminalRenderer({ output: process.stderr }) });
+ */
+export function createTerminalRenderer(options: TerminalRendererOptions = {}): Renderer {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const usable = options.input !== undefined || options.output !== undefined || process.stdin.isTTY === true;
+  return {
+    modes: { form: usable, url: usable },
+    interactive: true,
+    opener: options.opener ?? createSystemOpener(),
+    renderForm: (prompt, signal) => finish({ input, output, signal }, runForm({ input, output, signal }, prompt)),
+    renderUrl: (prompt, signal) => finish({ input, output, signal }, runConsent({ input, output, signal }, prompt)),
+  };
+}
+
+/** Says on screen how the question ended, so the person knows what the server was told. */
+async function finish<A extends { action: 'accept' | 'decline' | 'cancel' }>(
+  io: Io,
+  answering: Promise<A>,
+): Promise<A> {
+  const answer = await answering;
+  const output = { output: io.output };
+  if (io.signal.aborted) log.warn('Stopped: the question was withdrawn or no answer came in time.', output);
+  else if (answer.action === 'accept') log.success('Answered.', output);
+  else if (answer.action === 'decline') log.info('Declined: nothing was shared.', output);
+  else log.warn('Cancelled: the operation stops here.', output);
+  return answer;
+}
+
+export { createSystemOpener, type Spawn, type SystemOpenerOptions } from './open.js';

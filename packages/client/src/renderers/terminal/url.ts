@@ -1,0 +1,32 @@
+import { styleText } from 'node:util';
+import { log, note } from '@clack/prompts';
+import type { UrlAnswer, UrlPrompt } from '../../types.js';
+import { highlightedUrl } from './format.js';
+import { drawHeader } from './header.js';
+import { chooseKey, type Io } from './io.js';
+
+/**
+ * Consent to open a link: the full URL with the host standing out, every warning in plain words,
+ * then Decline (Enter) / Open / Cancel. Enter declines, so opening always takes a deliberate key.
+ */
+export async function runConsent(io: Io, prompt: UrlPrompt): Promise<UrlAnswer> {
+  const output = { output: io.output };
+  drawHeader(io, prompt);
+  note(`${highlightedUrl(prompt)}\n\nHost: ${styleText(['bold', 'inverse'], ` ${prompt.host} `)}`, 'Link', output);
+  for (const warning of prompt.warnings) {
+    log.warn(`${styleText(['bold', 'yellow'], 'Careful:')} ${warning.message}`, output);
+  }
+  const choice = await chooseKey(io, 'Open this link in your browser?', [
+    { key: 'd', value: 'decline', label: 'Decline', hint: 'do not open it' },
+    { key: 'o', value: 'open', label: 'Open in the browser' },
+    { key: 'c', value: 'cancel', label: 'Cancel', hint: 'stop the whole operation' },
+  ]);
+  switch (choice) {
+    case 'open':
+      return { action: 'accept' };
+    case 'decline':
+      return { action: 'decline' };
+    default:
+      return { action: 'cancel' };
+  }
+}
