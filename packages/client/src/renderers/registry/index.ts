@@ -1,0 +1,58 @@
+import type { PendingRegistry } from '../../registry/types.js';
+import type { Answer, FormAnswer, Prompt, Renderer, RendererModes, UrlAnswer } from '../../types.js';
+
+export interface RegistryRendererOptions {
+  registry: PendingRegistry;
+  /** Who may answer (the chat session that started the tool call). */
+  owner: string;
+  /** Delivers the question to wherever the person is (a data part in a chat stream, a push). */
+  publish: (id: string, prompt: Prompt) => Promise<void> | void;
+  /** Default both. */
+  modes?: RendererModes;
+  /** How long each question waits in the registry; default the registry's. */
+  timeoutMs?: number;
+}
+
+/**
+ * For hosts that show the question somewhere else, such as a web page: each prompt becomes a
+ * pending registry entry, `publish(id, prompt)` delivers it, and the answer arrives through
+ * `registry.resolve(id, owner, answer)` (e.g. from `POST /api/elicitations/{id}`). Timeout, abort
+ * and withdrawal answer `cancel`. Interactive: an invalid answer is published again with its issues.
+ * For URL prompts the page itself opens the link after consent, so there is no opener here.
+ *
+ * @example
+ * const renderer = createRegistryRenderer({ registry, owner: session.id, publish: (id, prompt) => stream.write({ id, prompt }) });
+ * attach(client, { renderer });
+ */
+export function createRegistryRenderer(options: RegistryRendererOptions): Renderer {
+  const { registry, owner, publish } = options;
+
+  async function ask(prompt: Prompt, signal: AbortSignal): Promise<Answer> {
+    if (signal.aborted) return { action: 'cancel' };
+    const id = await registry.open({
+      owner,
+      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
+    try {
+      await publish(id, prompt);
+    } catch (error) {
+      await registry.withdraw(id);
+      throw error;
+    }
+    return registry.wait(id, signal);
+  }
+
+  return {
+    modes: options.modes ?? { form: true, url: true },
+    interactive: true,
+    async renderForm(prompt, signal): Promise<FormAnswer> {
+      const answer = await ask(prompt, signal);
+      // A missing content is an empty answer; attach then applies defaults and validates it.
+      return answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : answer;
+    },
+    async renderUrl(prompt, signal): Promise<UrlAnswer> {
+      const answer = await ask(prompt, signal);
+      return answer.action === 'accept' ? { action: 'accept' } : answer;
+    },
+  };
+}

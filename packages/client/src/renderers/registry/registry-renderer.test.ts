@@ -1,0 +1,134 @@
+import type { FormSchema } from '@elicitkit/form';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Connection, connect, SERVER_INFO } from '../../../test/servers.js';
+import { attach } from '../../attach/index.js';
+import { createMemoryRegistry } from '../../registry/memory.js';
+import { manualClock } from '../../registry/registry.suite.js';
+import type { Prompt } from '../../types.js';
+import { formPrompt, urlPrompt } from '../conformance.suite.js';
+import { createRegistryRenderer } from './index.js';
+
+const SCHEMA: FormSchema = {
+  type: 'object',
+  properties: { ticket: { type: 'string', title: 'Release ticket', minLength: 4 } },
+  required: ['ticket'],
+};
+
+function setup(publishImpl?: (id: string, prompt: Prompt) => void) {
+  const clock = manualClock();
+  const registry = createMemoryRegistry({ now: clock.now, setTimer: clock.setTimer });
+  const published: { id: string; prompt: Prompt }[] = [];
+  const renderer = createRegistryRenderer({
+    registry,
+    owner: 'session-1',
+    timeoutMs: 1_000,
+    publish: publishImpl ?? ((id, prompt) => void published.push({ id, prompt })),
+  });
+  const nextId = async () => {
+    await expect.poll(() => published.length).toBeGreaterThan(0);
+    return (published.shift() as { id: string }).id;
+  };
+  return { clock, registry, renderer, published, nextId };
+}
+
+describe('registry renderer', () => {
+  it('publishes the prompt under a pending id and returns what the owner answers', async () => {
+    const { registry, renderer, published, nextId } = setup();
+    const prompt = formPrompt(SCHEMA);
+    const answer = renderer.renderForm(prompt, new AbortController().signal);
+    await expect.poll(() => published.length).toBe(1);
+    expect(published[0]?.prompt).toBe(prompt);
+    const id = await nextId();
+    expect(await registry.resolve(id, 'session-1', { action: 'accept', content: { ticket: 'REL-1001' } })).toBe('ok');
+    expect(await answer).toEqual({ action: 'accept', content: { ticket: 'REL-1001' } });
+  });
+
+  it('reads an accept without content as an empty form answer, and URL consent without content', async () => {
+    const { registry, renderer, nextId } = setup();
+    const form = renderer.renderForm(formPrompt(SCHEMA), new AbortController().signal);
+    await registry.resolve(await nextId(), 'session-1', { action: 'accept' });
+    expect(await form).toEqual({ action: 'accept', content: {} });
+    const url = renderer.renderUrl(urlPrompt('https://example.com/a'), new AbortController().signal);
+    await registry.resolve(await nextId(), 'session-1', { action: 'accept', content: { stray: 'x' } });
+    expect(await url).toEqual({ action: 'accept' });
+  });
+
+  it('ignores answers from anyone but the owner', async () => {
+    const { registry, renderer, nextId } = setup();
+    const answer = renderer.renderForm(formPrompt(SCHEMA), new AbortController().signal);
+    const id = await nextId();
+    expect(await registry.resolve(id, 'session-2', { action: 'accept', content: { ticket: 'EVIL' } })).toBe(
+      'forbidden',
+    );
+    expect(await registry.resolve(id, 'session-1', { action: 'decline' })).toBe('ok');
+    expect(await answer).toEqual({ action: 'decline' });
+  });
+
+  it('answers cancel when the question times out in the registry', async () => {
+    const { clock, registry, renderer, nextId } = setup();
+    const answer = renderer.renderUrl(urlPrompt('https://example.com/a'), new AbortController().signal);
+    const id = await nextId();
+    clock.advance(1_000);
+    expect(await answer).toEqual({ action: 'cancel' });
+    expect(await registry.resolve(id, 'session-1', { action: 'accept' })).toBe('expired');
+  });
+
+  it('answers cancel and withdraws the entry when the question is withdrawn', async () => {
+    const { registry, renderer, nextId } = setup();
+    const controller = new AbortController();
+    const answer = renderer.renderForm(formPrompt(SCHEMA), controller.signal);
+    const id = await nextId();
+    controller.abort();
+    expect(await answer).toEqual({ action: 'cancel' });
+    expect(await registry.resolve(id, 'session-1', { action: 'decline' })).toBe('expired');
+    expect(await renderer.renderForm(formPrompt(SCHEMA), AbortSignal.abort())).toEqual({ action: 'cancel' });
+  });
+
+  it('withdraws the entry and fails when the question cannot be delivered', async () => {
+    let seen = '';
+    const { registry, renderer } = setup((id) => {
+      seen = id;
+      throw new Error('the page is gone');
+    });
+    await expect(renderer.renderForm(formPrompt(SCHEMA), new AbortController().signal)).rejects.toThrow(
+      'the page is gone',
+    );
+    expect(await registry.resolve(seen, 'session-1', { action: 'decline' })).toBe('expired');
+  });
+});
+
+describe('registry renderer behind attach (the web app shape), 2026-07-28', () => {
+  let open: Connection | undefined;
+  afterEach(async () => {
+    await open?.close();
+  });
+
+  it('republishes an invalid answer with its issues, then sends the corrected one', async () => {
+    const registry = createMemoryRegistry();
+    const published: { id: string; prompt: Prompt }[] = [];
+    const renderer = createRegistryRenderer({
+      registry,
+      owner: 'chat-7',
+      publish: (id, prompt) => void published.push({ id, prompt }),
+    });
+    open = await connect('2026-07-28', (client) => attach(client, { renderer }));
+    const received = open.ask({
+      mode: 'form',
+      message: 'Which release ticket covers this deployment?',
+      requestedSchema: SCHEMA,
+    });
+    await expect.poll(() => published.length).toBe(1);
+    const first = published[0] as { id: string; prompt: Prompt };
+    expect(first.prompt.server).toEqual(SERVER_INFO);
+    await registry.resolve(first.id, 'chat-7', { action: 'accept', content: { ticket: 'R1' } });
+    await expect.poll(() => published.length).toBe(2);
+    const second = published[1] as { id: string; prompt: Prompt };
+    expect(second.id).not.toBe(first.id);
+    expect(second.prompt.mode === 'form' && second.prompt.issues?.map((i) => i.code)).toEqual(['too_short']);
+    expect(await registry.resolve(first.id, 'chat-7', { action: 'accept', content: { ticket: 'REL-1001' } })).toBe(
+      'already-answered',
+    );
+    await registry.resolve(second.id, 'chat-7', { action: 'accept', content: { ticket: 'REL-1001' } });
+    expect(await received).toEqual({ action: 'accept', content: { ticket: 'REL-1001' } });
+  });
+});
