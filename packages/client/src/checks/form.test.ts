@@ -42,6 +42,25 @@ describe('checkFormRequest', () => {
     expect(checked).toMatchObject({ ok: false, message: expect.stringMatching(/default 9/) });
   });
 
+  it('reports structural problems and bad defaults together, one sentence each', () => {
+    const checked = checkFormRequest({
+      message,
+      requestedSchema: {
+        type: 'object',
+        properties: { a: { type: 'object' }, e: { type: 'string', title: 'E', enum: ['x'], default: 'y' } },
+        required: ['zz'],
+      },
+    });
+    expect(checked.ok).toBe(false);
+    if (checked.ok) return;
+    expect(checked.message.split('\n').slice(1)).toEqual([
+      expect.stringMatching(/^- field "a" is a nested object\. Flatten it/),
+      expect.stringMatching(/^- required names "zz", which is not a field\. /),
+      expect.stringMatching(/^- field "e" has default "y" that breaks its own field: .* options\. Change the default/),
+    ]);
+    expect(checked.message).not.toContain('..');
+  });
+
   it('accepts an empty form (EK02 is reported, not refused: accept {} is a valid answer)', () => {
     const checked = checkFormRequest({ message, requestedSchema: { type: 'object', properties: {} } });
     expect(checked.ok && checked.findings.map((f) => f.rule)).toEqual(['EK02']);

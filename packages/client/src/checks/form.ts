@@ -1,6 +1,13 @@
 import { describeFields, type FieldModel, type Finding, type FormSchema, lint, parseFormSchema } from '@elicitkit/form';
 
-/** A form request that may be shown. */
+/**
+ * A form request that may be shown: the parsed schema, its field model, lint findings and the
+ * fields that ask for secrets.
+ *
+ * @example
+ * const checked = checkFormRequest(params);
+ * if (checked.ok && checked.secretFields.length > 0) warn(checked.secretFields);
+ */
 export interface CheckedForm {
   ok: true;
   schema: FormSchema;
@@ -10,7 +17,12 @@ export interface CheckedForm {
   secretFields: string[];
 }
 
-/** A form request outside the restricted subset: answer -32602 with `message`. */
+/**
+ * A form request outside the restricted subset: answer -32602 with `message`.
+ *
+ * @example
+ * if (!checked.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, checked.message);
+ */
 export interface RejectedForm {
   ok: false;
   /** Every problem with its fix, one per line, for the JSON-RPC error message. */
@@ -28,19 +40,17 @@ export interface RejectedForm {
  */
 export function checkFormRequest(request: { message: string; requestedSchema: unknown }): CheckedForm | RejectedForm {
   const { schema, problems } = parseFormSchema(request.requestedSchema);
-  if (problems.length > 0) return { ok: false, message: rejection(problems) };
+  // Lint sees the fields that parsed, so every problem is reported in one answer.
   const findings = lint({ mode: 'form', message: request.message, requestedSchema: schema });
   // A default that breaks its own field would be pre-filled and then refused (or sent): as malformed
   // as a structural problem, so it is refused the same way.
-  const badDefaults = findings.filter((f) => f.rule === 'EK15');
-  if (badDefaults.length > 0) return { ok: false, message: rejection(badDefaults) };
-  const secretFields = [
-    ...new Set(findings.filter((f) => f.rule === 'EK09' && f.field !== undefined).map((f) => f.field as string)),
-  ];
+  const refused = [...problems, ...findings.filter((f) => f.rule === 'EK15')];
+  if (refused.length > 0) return { ok: false, message: rejection(refused) };
+  const secretFields = [...new Set(findings.flatMap((f) => (f.rule === 'EK09' && f.field ? [f.field] : [])))];
   return { ok: true, schema, fields: describeFields(schema), findings, secretFields };
 }
 
 function rejection(problems: readonly { message: string; fix: string }[]): string {
-  const lines = problems.map((p) => `- ${p.message}. ${p.fix}`);
+  const lines = problems.map((p) => `- ${p.message.replace(/\.+$/, '')}. ${p.fix}`);
   return `The requested form is outside the MCP elicitation schema:\n${lines.join('\n')}`;
 }
