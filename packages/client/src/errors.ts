@@ -1,6 +1,12 @@
 import { ElicitkitError } from '@elicitkit/form';
 
-/** `attach` was misused: called after `connect()`, or given a policy that cannot work. */
+/**
+ * `attach` was misused: called after `connect()` (`ALREADY_CONNECTED`), or given a policy that
+ * cannot work (`BAD_POLICY`).
+ *
+ * @example
+ * try { attach(client, { renderer, policy }); } catch (e) { if (ElicitkitError.is(e) && e.code === 'BAD_POLICY') usage(e.message); }
+ */
 export class AttachError extends ElicitkitError {
   constructor(code: 'ALREADY_CONNECTED' | 'BAD_POLICY', message: string) {
     super(code, message);
@@ -9,8 +15,12 @@ export class AttachError extends ElicitkitError {
 }
 
 /**
- * A scripted renderer could not answer: it ran out of answers, or the next answer does not fit
- * the question (a form answer for a URL prompt). `attach` answers `cancel` and reports it.
+ * A scripted renderer could not answer: it ran out of answers (`ANSWERS_EXHAUSTED`), or the next
+ * answer does not fit the question (`ANSWER_MISMATCH`, form content for a URL prompt). `attach`
+ * answers `cancel` and reports it as a `renderer-failed` event.
+ *
+ * @example
+ * onEvent: (e) => { if (e.type === 'renderer-failed' && e.error instanceof ScriptError) console.error(e.error.message); }
  */
 export class ScriptError extends ElicitkitError {
   /** The position (0-based) of the elicitation in the script. */
@@ -23,7 +33,13 @@ export class ScriptError extends ElicitkitError {
   }
 }
 
-/** A pending registry was asked for something it cannot do (a question that could never be answered). */
+/**
+ * A pending registry was asked for something it cannot do: a question with a timeout that is
+ * not a positive number of milliseconds (`BAD_TIMEOUT`).
+ *
+ * @example
+ * await registry.open({ owner, timeoutMs: 0 }); // rejects with RegistryError { code: 'BAD_TIMEOUT' }
+ */
 export class RegistryError extends ElicitkitError {
   constructor(code: 'BAD_TIMEOUT', message: string) {
     super(code, message);

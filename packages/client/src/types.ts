@@ -1,13 +1,24 @@
 import type { FieldModel, Finding, FormContent, FormSchema, Issue } from '@elicitkit/form';
 
-/** Who is asking: the connected server's self-reported identity (SPEC §1: clients show which server asks). */
+/**
+ * Who is asking: the connected server's self-reported identity (SPEC §1: clients show which
+ * server asks). Self-reported, so a renderer shows it; it never grants anything.
+ *
+ * @example
+ * const who = prompt.server ? `${prompt.server.title ?? prompt.server.name} ${prompt.server.version}` : 'An unidentified server';
+ */
 export interface ServerIdentity {
   name: string;
   version: string;
   title?: string;
 }
 
-/** The elicitation modes a renderer can honour; `attach` declares exactly these. */
+/**
+ * The elicitation modes a renderer can honour; `attach` declares exactly these.
+ *
+ * @example
+ * const modes: RendererModes = { form: true, url: false }; // declares { elicitation: { form: {} } }
+ */
 export interface RendererModes {
   form: boolean;
   url: boolean;
@@ -24,7 +35,12 @@ interface PromptBase {
   findings: Finding[];
 }
 
-/** A form question, ready to draw: the field model is the state, renderers only draw it. */
+/**
+ * A form question, ready to draw: the field model is the state, renderers only draw it.
+ *
+ * @example
+ * for (const field of prompt.fields) draw(field, prompt.previous?.[field.name] ?? field.default);
+ */
 export interface FormPrompt extends PromptBase {
   mode: 'form';
   /** The request's schema, parsed and known to be inside the restricted subset. */
@@ -41,15 +57,27 @@ export interface FormPrompt extends PromptBase {
   previous?: FormContent;
 }
 
+/** Why a URL deserves a second look: look-alike host, plain http to a remote host, credentials, a token. */
 export type UrlWarningCode = 'punycode' | 'insecure' | 'credentials' | 'token';
 
-/** Something about a URL a person should know before consenting to open it. */
+/**
+ * Something about a URL a person should know before consenting to open it.
+ *
+ * @example
+ * for (const w of prompt.warnings) banner(w.code === 'punycode' ? 'danger' : 'warning', w.message);
+ */
 export interface UrlWarning {
   code: UrlWarningCode;
   message: string;
 }
 
-/** A URL-mode question: consent to open `url`. */
+/**
+ * A URL-mode question: consent to open `url`.
+ *
+ * @example
+ * const [before, after] = [prompt.url.slice(0, prompt.hostIndex), prompt.url.slice(prompt.hostIndex + prompt.host.length)];
+ * show(`${before}<b>${prompt.host}</b>${after}`);
+ */
 export interface UrlPrompt extends PromptBase {
   mode: 'url';
   /** The full, normalized URL (a Unicode host is shown in its `xn--` form, which exposes look-alikes). */
@@ -61,27 +89,63 @@ export interface UrlPrompt extends PromptBase {
   warnings: UrlWarning[];
 }
 
+/**
+ * Any question, discriminated by `mode`.
+ *
+ * @example
+ * publish: (id, prompt) => (prompt.mode === 'url' ? showConsent(id, prompt) : showForm(id, prompt))
+ */
 export type Prompt = FormPrompt | UrlPrompt;
 
+/** The person refuses to share this information. @example return { action: 'decline' }; */
 export type Declined = { action: 'decline' };
+/** The person abandons the whole operation. @example return { action: 'cancel' }; */
 export type Cancelled = { action: 'cancel' };
 
-/** A renderer's answer to a form: submitted content, or decline, or cancel. */
+/**
+ * A renderer's answer to a form: submitted content, or decline, or cancel.
+ *
+ * @example
+ * return { action: 'accept', content: { env: 'prod', ticket: 'REL-1001' } };
+ */
 export type FormAnswer = { action: 'accept'; content: FormContent } | Declined | Cancelled;
 
-/** A renderer's answer to a URL prompt: accept means consent to open the URL. */
+/**
+ * A renderer's answer to a URL prompt: accept means consent to open the URL.
+ *
+ * @example
+ * return consented ? { action: 'accept' } : { action: 'decline' };
+ */
 export type UrlAnswer = { action: 'accept' } | Declined | Cancelled;
 
-/** Any answer, as stored by a pending registry. */
+/**
+ * Any answer, as stored by a pending registry (content only for accepted forms).
+ *
+ * @example
+ * await registry.resolve(id, session.id, { action: 'accept', content: body.content });
+ */
 export type Answer = { action: 'accept'; content?: FormContent } | Declined | Cancelled;
 
-/** Opens a consented URL (the system browser, a new tab, …). Never called without consent. */
+/**
+ * Opens a consented URL (the system browser, a new tab, …). Never called without consent.
+ *
+ * @example
+ * attach(client, { renderer, opener: (url) => console.error(`Open ${url} to continue.`) });
+ */
 export type Opener = (url: string) => Promise<void> | void;
 
 /**
  * Draws questions and returns the person's answers. Implementations: terminal, scripted, registry
  * (and React). Each method gets an `AbortSignal` that fires when the server withdraws the question
  * or the client's timeout passes: tear the UI down and answer `cancel`.
+ *
+ * @example
+ * const alwaysDecline: Renderer = {
+ *   modes: { form: true, url: true },
+ *   interactive: false,
+ *   renderForm: async () => ({ action: 'decline' }),
+ *   renderUrl: async () => ({ action: 'decline' }),
+ * };
  */
 export interface Renderer {
   readonly modes: RendererModes;

@@ -5,6 +5,12 @@ import type { ServerIdentity } from '../types.js';
  * What `attach` did with each elicitation, for logs, audit and status lines. `id` numbers the
  * requests this client has seen, so the events of one request can be grouped. Content is never
  * included: answers may be personal.
+ *
+ * @example
+ * onEvent(event) {
+ *   if (event.type === 'auto-declined') console.error(`Declined without asking: ${event.message}`);
+ *   if (event.type === 'url-consented' && event.opened !== 'yes') console.error(`Open ${event.url} yourself.`);
+ * }
  */
 export type ElicitationEvent =
   | {

@@ -9,6 +9,13 @@ import type { ElicitationEvent } from './events.js';
 import { answerForm } from './form.js';
 import { answerUrl } from './url.js';
 
+/**
+ * How `attach` answers: the renderer that asks, the policy around it, an event listener, and
+ * how consented URLs are opened.
+ *
+ * @example
+ * attach(client, { renderer, policy: { secrets: 'decline', timeoutMs: 5 * 60_000 }, onEvent: audit });
+ */
 export interface AttachOptions {
   renderer: Renderer;
   policy?: Policy;
@@ -20,7 +27,12 @@ export interface AttachOptions {
   now?: () => number;
 }
 
-/** What `attach` declared. */
+/**
+ * What `attach` declared.
+ *
+ * @example
+ * if (!attach(client, { renderer }).modes.form) console.error('No terminal and no answers: servers will fall back.');
+ */
 export interface Attachment {
   /** The elicitation modes declared to servers; both false means no elicitation capability at all. */
   readonly modes: RendererModes;

@@ -1,7 +1,13 @@
 import { isLoopbackHost, lint } from '@elicitkit/form';
 import type { UrlWarning } from '../types.js';
 
-/** A URL that may be offered to the person, with everything they should know about it. */
+/**
+ * A URL that may be offered to the person, with everything they should know about it.
+ *
+ * @example
+ * const seen = inspectUrl(params.url);
+ * if (seen.ok) showConsent(seen.url, seen.host, seen.warnings);
+ */
 export interface InspectedUrl {
   ok: true;
   /** Normalized: a Unicode host appears as `xn--…`, which exposes look-alike hosts. */
@@ -11,6 +17,12 @@ export interface InspectedUrl {
   warnings: UrlWarning[];
 }
 
+/**
+ * A URL that must not be offered at all (not absolute, or not http(s)): answer -32602.
+ *
+ * @example
+ * if (!seen.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, seen.message);
+ */
 export interface RejectedUrl {
   ok: false;
   message: string;

@@ -1,6 +1,11 @@
 import { AttachError } from '../errors.js';
 
-/** What the client does on its own, before and around the person. */
+/**
+ * What the client does on its own, before and around the person.
+ *
+ * @example
+ * const strict: Policy = { secrets: 'decline', rateLimit: { max: 3, perMs: 60_000 }, timeoutMs: 5 * 60_000 };
+ */
 export interface Policy {
   /**
    * Form fields that ask for a secret (rule EK09): `'warn'` shows the form with a prominent
@@ -20,7 +25,12 @@ export interface Policy {
 
 export type ResolvedPolicy = Required<Policy>;
 
-/** The defaults: warn on secrets, 5 questions per server per minute, 10 minutes to answer, 3 attempts. */
+/**
+ * The defaults: warn on secrets, 5 questions per server per minute, 10 minutes to answer, 3 attempts.
+ *
+ * @example
+ * console.error(`Answer within ${DEFAULT_POLICY.timeoutMs / 60_000} minutes.`);
+ */
 export const DEFAULT_POLICY: Readonly<ResolvedPolicy> = Object.freeze({
   secrets: 'warn',
   rateLimit: Object.freeze({ max: 5, perMs: 60_000 }),

@@ -2,6 +2,12 @@ import { RegistryError } from '../errors.js';
 import type { Answer } from '../types.js';
 import type { OpenOptions, PendingRegistry, ResolveResult, SetTimer } from './types.js';
 
+/**
+ * Clock, timers and durations of the memory registry.
+ *
+ * @example
+ * createMemoryRegistry({ timeoutMs: 5 * 60_000, retainMs: 60 * 60_000 });
+ */
 export interface MemoryRegistryOptions {
   /** The clock expiry is judged by. Default `Date.now`. */
   now?: () => number;

@@ -4,9 +4,18 @@ import type { Answer } from '../types.js';
  * Why an answer was or was not taken, as data: `ok` (taken), `unknown` (no such question),
  * `forbidden` (someone else's question), `already-answered` (answers are taken once),
  * `expired` (timed out or withdrawn; the asking side has answered `cancel`).
+ *
+ * @example
+ * const status = { ok: 204, unknown: 404, forbidden: 403, 'already-answered': 409, expired: 410 }[result];
  */
 export type ResolveResult = 'ok' | 'unknown' | 'forbidden' | 'already-answered' | 'expired';
 
+/**
+ * A new question's owner and timeout.
+ *
+ * @example
+ * const id = await registry.open({ owner: session.id, timeoutMs: 5 * 60_000 });
+ */
 export interface OpenOptions {
   /** Who may answer: a session, a user id. Answers from anyone else are `forbidden`. */
   owner: string;
@@ -18,6 +27,11 @@ export interface OpenOptions {
  * Questions waiting for an answer given somewhere else (a web page): id → pending answer with a
  * timeout, exactly-once resolution and owner binding. Every method is async so that a shared
  * store (Redis, for several replicas) can implement the same contract.
+ *
+ * @example
+ * // POST /api/elicitations/{id}, after validating the body against the published prompt:
+ * const result = await registry.resolve(params.id, session.id, body);
+ * return new Response(null, { status: result === 'ok' ? 204 : 409 });
  */
 export interface PendingRegistry {
   /** Opens a question and returns its unguessable id. */
@@ -33,5 +47,10 @@ export interface PendingRegistry {
   withdraw(id: string): Promise<void>;
 }
 
-/** Schedules `fn` after `ms` and returns a function that unschedules it. Injectable for tests. */
+/**
+ * Schedules `fn` after `ms` and returns a function that unschedules it. Injectable for tests.
+ *
+ * @example
+ * const setTimer: SetTimer = (fn, ms) => { const t = setTimeout(fn, ms); return () => clearTimeout(t); };
+ */
 export type SetTimer = (fn: () => void, ms: number) => () => void;

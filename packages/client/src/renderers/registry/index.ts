@@ -1,6 +1,12 @@
 import type { PendingRegistry } from '../../registry/types.js';
 import type { Answer, FormAnswer, Prompt, Renderer, RendererModes, UrlAnswer } from '../../types.js';
 
+/**
+ * Where questions wait, who may answer them, and how they reach the person.
+ *
+ * @example
+ * createRegistryRenderer({ registry, owner: session.id, publish: (id, prompt) => writer.write({ type: 'data-elicitation', id, prompt }) });
+ */
 export interface RegistryRendererOptions {
   registry: PendingRegistry;
   /** Who may answer (the chat session that started the tool call). */

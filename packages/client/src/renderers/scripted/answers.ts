@@ -1,6 +1,11 @@
 import type { ContentValue, FormContent } from '@elicitkit/form';
 
-/** One entry of an answers file (SPEC §3), used for the elicitations in order. */
+/**
+ * One entry of an answers file (SPEC §3), used for the elicitations in order.
+ *
+ * @example
+ * [{"action":"accept","content":{"env":"prod"}}, {"action":"accept-defaults"}, {"action":"decline"}, {"action":"cancel"}]
+ */
 export type ScriptedAnswer =
   | { action: 'accept'; content?: FormContent }
   /** Accept with every default the form declares. */
@@ -8,12 +13,24 @@ export type ScriptedAnswer =
   | { action: 'decline' }
   | { action: 'cancel' };
 
-/** What is wrong with an answers file; `index` is the entry (0-based), absent for the file as a whole. */
+/**
+ * What is wrong with an answers file; `index` is the entry (0-based), absent for the file as a whole.
+ *
+ * @example
+ * { index: 2, message: '"action" must be one of "accept", "accept-defaults", "decline", "cancel", got "approve"' }
+ */
 export interface AnswerProblem {
   index?: number;
   message: string;
 }
 
+/**
+ * The answers, or every problem found.
+ *
+ * @example
+ * const parsed: ParsedAnswers = parseAnswers(json);
+ * const renderer = parsed.ok ? createScriptedRenderer(parsed.answers) : fail(parsed.problems);
+ */
 export type ParsedAnswers = { ok: true; answers: ScriptedAnswer[] } | { ok: false; problems: AnswerProblem[] };
 
 const ACTIONS = ['accept', 'accept-defaults', 'decline', 'cancel'];
@@ -48,7 +65,12 @@ export function parseAnswers(json: unknown): ParsedAnswers {
   return problems.length > 0 ? { ok: false, problems } : { ok: true, answers };
 }
 
-/** Problems as lines, numbering entries from 1 the way people count. */
+/**
+ * Problems as lines, numbering entries from 1 the way people count.
+ *
+ * @example
+ * if (!parsed.ok) { console.error(formatAnswerProblems(parsed.problems)); process.exitCode = 2; }
+ */
 export function formatAnswerProblems(problems: readonly AnswerProblem[]): string {
   return problems.map((p) => (p.index === undefined ? p.message : `entry ${p.index + 1}: ${p.message}`)).join('\n');
 }

@@ -3,12 +3,23 @@ import { ScriptError } from '../../errors.js';
 import type { FormAnswer, Opener, Renderer, UrlAnswer } from '../../types.js';
 import type { ScriptedAnswer } from './answers.js';
 
+/**
+ * Options of the scripted renderer.
+ *
+ * @example
+ * createScriptedRenderer(answers, { opener: (url) => console.error(`consented: ${url}`) });
+ */
 export interface ScriptedRendererOptions {
   /** Opens consented URLs. Default none: in CI a consented URL is reported, not opened. */
   opener?: Opener;
 }
 
-/** A renderer that answers from a script; `remaining()` tells how many answers are unused. */
+/**
+ * A renderer that answers from a script; `remaining()` tells how many answers are unused.
+ *
+ * @example
+ * if (renderer.remaining() > 0) console.error(`${renderer.remaining()} scripted answers were not needed.`);
+ */
 export interface ScriptedRenderer extends Renderer {
   remaining(): number;
 }

@@ -6,6 +6,12 @@ import type { Io } from './io.js';
 import { createSystemOpener } from './open.js';
 import { runConsent } from './url.js';
 
+/**
+ * Streams and opener of the terminal renderer.
+ *
+ * @example
+ * createTerminalRenderer({ input: process.stdin, output: process.stderr });
+ */
 export interface TerminalRendererOptions {
   /** Default `process.stdin`. */
   input?: Readable;

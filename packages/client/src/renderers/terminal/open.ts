@@ -1,7 +1,12 @@
 import { spawn as nodeSpawn } from 'node:child_process';
 import type { Opener } from '../../types.js';
 
-/** The part of `child_process.spawn` the opener needs; injectable so tests never launch a browser. */
+/**
+ * The part of `child_process.spawn` the opener needs; injectable so tests never launch a browser.
+ *
+ * @example
+ * const spawn: Spawn = (command, args, options) => child_process.spawn(command, args, options);
+ */
 export type Spawn = (
   command: string,
   args: string[],
@@ -12,6 +17,12 @@ export type Spawn = (
   unref(): void;
 };
 
+/**
+ * The platform whose opener to use, and the spawn to run it with.
+ *
+ * @example
+ * createSystemOpener({ platform: 'darwin' });
+ */
 export interface SystemOpenerOptions {
   platform?: NodeJS.Platform;
   spawn?: Spawn;
