@@ -2,7 +2,7 @@ import type { FormSchema } from '@elicitkit/form';
 import { describe, expect, it } from 'vitest';
 import { createScreen, KEY } from '../../../test/screen.js';
 import type { FormPrompt } from '../../types.js';
-import { formPrompt, urlPrompt } from '../conformance.suite.js';
+import { formPrompt } from '../conformance.suite.js';
 import { createTerminalRenderer } from './index.js';
 
 function start(prompt: FormPrompt) {
@@ -211,54 +211,5 @@ describe('terminal renderer: keys', () => {
     controller.abort();
     expect(await answer).toEqual({ action: 'cancel' });
     await screen.waitFor('Stopped: the question was withdrawn or no answer came in time.');
-  });
-});
-
-describe('terminal renderer: URL consent', () => {
-  function consent(url: string) {
-    const screen = createScreen();
-    const renderer = createTerminalRenderer({ input: screen.input, output: screen.output, opener: () => {} });
-    return { screen, answer: renderer.renderUrl(urlPrompt(url), new AbortController().signal) };
-  }
-
-  it('shows the full URL, the host on its own, and every warning before asking', async () => {
-    const { screen, answer } = consent('http://paypal.com:pw@xn--pypal-4ve.com/login?token=abc');
-    const shown = await screen.nextPrompt();
-    expect(shown).toContain('http://paypal.com:pw@xn--pypal-4ve.com/login?token=abc');
-    expect(shown).toContain('Host:  xn--pypal-4ve.com');
-    expect(shown).toContain('Careful: The host xn--pypal-4ve.com uses internationalized characters');
-    expect(shown).toContain('Careful: The link uses plain http to xn--pypal-4ve.com');
-    expect(shown).toContain('Careful: The link carries a user name or password');
-    expect(shown).toContain('Careful: The URL carries a credential in its "token" parameter');
-    expect(shown).toMatch(/d\s+Decline[\s\S]*o\s+Open in the browser[\s\S]*c\s+Cancel/);
-    screen.press('o');
-    expect(await answer).toEqual({ action: 'accept' });
-  });
-
-  it('declines on Enter, so opening always takes a deliberate key', async () => {
-    const { screen, answer } = consent('https://example.com/setup');
-    await screen.nextPrompt();
-    screen.press(KEY.enter);
-    expect(await answer).toEqual({ action: 'decline' });
-  });
-
-  it.each([
-    ['c', 'c'],
-    ['Ctrl+C', KEY.ctrlC],
-  ])('cancels with %s', async (_label, key) => {
-    const { screen, answer } = consent('https://example.com/setup');
-    await screen.nextPrompt();
-    screen.press(key);
-    expect(await answer).toEqual({ action: 'cancel' });
-  });
-});
-
-describe('terminal renderer: availability', () => {
-  it('honours both modes with injected streams, and opens with the system browser by default', () => {
-    const screen = createScreen();
-    const renderer = createTerminalRenderer({ input: screen.input, output: screen.output });
-    expect(renderer.modes).toEqual({ form: true, url: true });
-    expect(renderer.interactive).toBe(true);
-    expect(typeof renderer.opener).toBe('function');
   });
 });
