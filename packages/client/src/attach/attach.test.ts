@@ -138,6 +138,21 @@ describe.each(ERAS)('attach on %s', (era) => {
     ]);
   });
 
+  it.each([
+    ['a punycode host', 'https://xn--pypal-4ve.com/login', ['punycode']],
+    ['plain http to a remote host', 'http://opsdesk.example.com/setup', ['insecure']],
+    ['credentials in the URL', 'https://paypal.com:pw@evil.example/login', ['credentials']],
+    ['a token in the query', 'https://opsdesk.example.com/setup?access_token=abc', ['token']],
+  ])('warns about %s and opens nothing on decline or cancel', async (_label, url, codes) => {
+    const opened: string[] = [];
+    const { connection, prompts } = await setup([{ action: 'decline' }, { action: 'cancel' }], opened);
+    const ask = { mode: 'url' as const, message: 'Finish signing in on the page.', url, elicitationId: 'e1' };
+    expect(await connection.ask(ask)).toEqual({ action: 'decline' });
+    expect(await connection.ask(ask)).toEqual({ action: 'cancel' });
+    expect(opened).toEqual([]);
+    expect((prompts[0] as UrlPrompt).warnings.map((w) => w.code)).toEqual(codes);
+  });
+
   it('answers -32602 for a URL that is not a web page, and opens nothing', async () => {
     const opened: string[] = [];
     const { connection, prompts } = await setup([{ action: 'accept' }], opened);

@@ -135,6 +135,27 @@ describe('policy: invalid answers from a live person', () => {
     ).toEqual([true, false]);
   });
 
+  it('answers cancel, opening nothing, when a URL consent comes back as nonsense', async () => {
+    const opened: string[] = [];
+    const events: ElicitationEvent[] = [];
+    open = await connect('2025-11-25', (client) =>
+      attach(client, {
+        renderer: person([{ action: 'open' } as never]),
+        opener: (url) => void opened.push(url),
+        onEvent: (e) => events.push(e),
+      }),
+    );
+    const ask = {
+      mode: 'url' as const,
+      message: 'Finish on the page.',
+      url: 'https://example.com/x',
+      elicitationId: 'e',
+    };
+    expect(await open.ask(ask)).toEqual({ action: 'cancel' });
+    expect(opened).toEqual([]);
+    expect(events.find((e) => e.type === 'renderer-failed')).toMatchObject({ error: expect.any(TypeError) });
+  });
+
   it('answers cancel when the renderer fails or answers nonsense', async () => {
     const nonsense = person([{ action: 'maybe' } as never]);
     const { connection, events } = await setup(nonsense);

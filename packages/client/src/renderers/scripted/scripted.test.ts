@@ -70,6 +70,12 @@ describe('scripted renderer', () => {
     });
   });
 
+  it('refuses an entry that did not come through parseAnswers', async () => {
+    const renderer = createScriptedRenderer([{ action: 'approve' } as never, { action: 'approve' } as never]);
+    await expect(renderer.renderForm(formPrompt(SCHEMA), live())).rejects.toThrow('Unknown scripted action "approve"');
+    await expect(renderer.renderUrl(urlPrompt('https://example.com/a'), live())).rejects.toThrow(TypeError);
+  });
+
   it('answers cancel, using up nothing, when the question is already withdrawn', async () => {
     const renderer = createScriptedRenderer([{ action: 'accept' }]);
     expect(await renderer.renderForm(formPrompt(SCHEMA), AbortSignal.abort())).toEqual({ action: 'cancel' });

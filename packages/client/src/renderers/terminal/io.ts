@@ -42,7 +42,7 @@ export interface KeyChoice<V extends string> {
 export async function chooseKey<V extends string>(
   io: Io,
   message: string,
-  choices: readonly KeyChoice<V>[],
+  choices: readonly [KeyChoice<V>, ...KeyChoice<V>[]],
 ): Promise<V | Cancel> {
   const options: Option<string>[] = choices.map(({ key, label, hint }) => ({
     value: key,
@@ -52,7 +52,5 @@ export async function chooseKey<V extends string>(
   const picked = await prompted(io, (streams) => selectKey({ message, options, ...streams }));
   if (isCancel(picked)) return CANCEL;
   // clack's selectKey submits `undefined` on Enter; its screen then shows the first option.
-  const chosen = choices.find((c) => c.key === picked) ?? choices[0];
-  if (!chosen) throw new TypeError('chooseKey needs at least one choice.');
-  return chosen.value;
+  return (choices.find((c) => c.key === picked) ?? choices[0]).value;
 }

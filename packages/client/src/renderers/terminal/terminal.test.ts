@@ -175,6 +175,46 @@ describe('terminal renderer: keys', () => {
     expect(await answer).toEqual({ action: 'accept', content: { tags: ['b'] } });
   });
 
+  it('holds a required multi-select to its minItems', async () => {
+    const schema: FormSchema = {
+      type: 'object',
+      properties: {
+        tags: { type: 'array', title: 'Tags', items: { type: 'string', enum: ['a', 'b'] }, minItems: 1 },
+      },
+      required: ['tags'],
+    };
+    const { screen, answer } = start(formPrompt(schema, 'Which tags should the release carry?'));
+    await screen.nextPrompt();
+    screen.press('a');
+    await screen.nextPrompt();
+    screen.press(KEY.enter);
+    expect(await screen.nextPrompt()).toContain('"Tags" needs at least 1 selection.');
+    screen.press(KEY.down, KEY.space, KEY.enter);
+    await screen.nextPrompt();
+    screen.press('s');
+    expect(await answer).toEqual({ action: 'accept', content: { tags: ['b'] } });
+  });
+
+  it('will not submit what the form refuses (a hand-built prompt missing a required field)', async () => {
+    const prompt = formPrompt(TEXT);
+    const { screen, answer } = start({ ...prompt, fields: [] });
+    await screen.nextPrompt();
+    screen.press('a');
+    await screen.nextPrompt();
+    screen.press('s');
+    expect(await screen.nextPrompt()).toContain('Not sent yet. Fix these first:\n│  - "Release ticket" is required.');
+    screen.press('d');
+    expect(await answer).toEqual({ action: 'decline' });
+  });
+
+  it('fails loudly on a prompt whose fields are not in its schema', async () => {
+    const prompt = formPrompt(TEXT);
+    const { screen, answer } = start({ ...prompt, schema: { type: 'object', properties: {} } });
+    await screen.nextPrompt();
+    screen.press('a');
+    await expect(answer).rejects.toThrow('Field "ticket" is not in the form.');
+  });
+
   it('lets an optional choice be left empty', async () => {
     const schema: FormSchema = {
       type: 'object',
