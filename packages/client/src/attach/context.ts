@@ -2,7 +2,7 @@ import type { FormContent } from '@elicitkit/form';
 import type { ResolvedPolicy } from '../policy/index.js';
 import type { RateLimiter } from '../policy/rate-limit.js';
 import type { Opener, Renderer, ServerIdentity } from '../types.js';
-import { deadline, type Stopped } from './deadline.js';
+import { deadline, STOPPED, type Stopped } from './deadline.js';
 import type { ElicitationEvent } from './events.js';
 
 /** What goes back to the SDK as the `elicitation/create` result. */
@@ -20,7 +20,7 @@ export interface Session {
 }
 
 /** One incoming request. */
-export interface Request {
+export interface IncomingRequest {
   id: number;
   server: ServerIdentity | undefined;
   /** The SDK's signal: aborts when the server cancels the request. */
@@ -28,7 +28,7 @@ export interface Request {
 }
 
 /** Per-server budget: a question beyond it is declined unseen (the decline is returned), else `undefined`. */
-export function overRateLimit(session: Session, request: Request): WireResult | undefined {
+export function overRateLimit(session: Session, request: IncomingRequest): WireResult | undefined {
   const limit = session.policy.rateLimit;
   if (!session.limiter || limit === false) return undefined;
   const key = request.server ? `${request.server.name}@${request.server.version}` : '(unidentified server)';
@@ -39,7 +39,7 @@ export function overRateLimit(session: Session, request: Request): WireResult | 
 
 export function autoDecline(
   session: Session,
-  request: Request,
+  request: IncomingRequest,
   reason: 'secret-field' | 'rate-limit',
   message: string,
 ): WireResult {
@@ -53,13 +53,13 @@ export function autoDecline(
  */
 export async function underDeadline(
   session: Session,
-  request: Request,
+  request: IncomingRequest,
   body: (signal: AbortSignal) => Promise<WireResult | Stopped>,
 ): Promise<WireResult> {
   const limit = deadline(request.signal, session.policy.timeoutMs);
   try {
     const result = await body(limit.signal);
-    if (typeof result !== 'symbol') return result;
+    if (result !== STOPPED) return result;
   } catch (error) {
     if (limit.reason() === undefined) {
       session.emit({ type: 'renderer-failed', id: request.id, error });

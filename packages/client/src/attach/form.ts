@@ -2,7 +2,14 @@ import { applyDefaults, type FormContent, type Issue, validate } from '@elicitki
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { checkFormRequest } from '../checks/form.js';
 import type { FormAnswer, FormPrompt } from '../types.js';
-import { autoDecline, overRateLimit, type Request, type Session, underDeadline, type WireResult } from './context.js';
+import {
+  autoDecline,
+  type IncomingRequest,
+  overRateLimit,
+  type Session,
+  underDeadline,
+  type WireResult,
+} from './context.js';
 import { STOPPED } from './deadline.js';
 
 export interface FormParams {
@@ -16,7 +23,7 @@ export interface FormParams {
  * ask, then apply defaults and validate. Invalid content is never sent as accept: an interactive
  * renderer is asked again with the issues (up to `maxAttempts`), anything else answers `cancel`.
  */
-export async function answerForm(session: Session, request: Request, params: FormParams): Promise<WireResult> {
+export async function answerForm(session: Session, request: IncomingRequest, params: FormParams): Promise<WireResult> {
   const checked = checkFormRequest(params);
   if (!checked.ok) {
     session.emit({ type: 'rejected', id: request.id, message: checked.message });

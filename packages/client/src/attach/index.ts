@@ -3,7 +3,7 @@ import { AttachError } from '../errors.js';
 import { type Policy, resolvePolicy } from '../policy/index.js';
 import { createRateLimiter } from '../policy/rate-limit.js';
 import type { Opener, Renderer, RendererModes, ServerIdentity } from '../types.js';
-import type { Request, Session, WireResult } from './context.js';
+import type { IncomingRequest, Session, WireResult } from './context.js';
 import { createSerial } from './deadline.js';
 import type { ElicitationEvent } from './events.js';
 import { answerForm } from './form.js';
@@ -80,7 +80,11 @@ export function attach(client: Client, options: AttachOptions): Attachment {
   let count = 0;
   client.setRequestHandler('elicitation/create', async (incoming, ctx) => {
     const params = incoming.params;
-    const request: Request = { id: ++count, server: identity(client.getServerVersion()), signal: ctx.mcpReq.signal };
+    const request: IncomingRequest = {
+      id: ++count,
+      server: identity(client.getServerVersion()),
+      signal: ctx.mcpReq.signal,
+    };
     const elicitationId = 'elicitationId' in params ? params.elicitationId : undefined;
     session.emit({
       type: 'request',

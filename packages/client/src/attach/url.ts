@@ -2,7 +2,7 @@ import { lint } from '@elicitkit/form';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { inspectUrl } from '../checks/url.js';
 import type { UrlAnswer, UrlPrompt } from '../types.js';
-import { overRateLimit, type Request, type Session, underDeadline, type WireResult } from './context.js';
+import { type IncomingRequest, overRateLimit, type Session, underDeadline, type WireResult } from './context.js';
 import { STOPPED } from './deadline.js';
 
 export interface UrlParams {
@@ -15,7 +15,7 @@ export interface UrlParams {
  * One URL-mode request: the person sees the full URL, its host and every warning, and only an
  * explicit accept opens it. The client never fetches the URL itself.
  */
-export async function answerUrl(session: Session, request: Request, params: UrlParams): Promise<WireResult> {
+export async function answerUrl(session: Session, request: IncomingRequest, params: UrlParams): Promise<WireResult> {
   const seen = inspectUrl(params.url);
   if (!seen.ok) {
     session.emit({ type: 'rejected', id: request.id, message: seen.message });
@@ -41,7 +41,12 @@ export async function answerUrl(session: Session, request: Request, params: UrlP
   });
 }
 
-async function consent(session: Session, request: Request, prompt: UrlPrompt, answer: UrlAnswer): Promise<WireResult> {
+async function consent(
+  session: Session,
+  request: IncomingRequest,
+  prompt: UrlPrompt,
+  answer: UrlAnswer,
+): Promise<WireResult> {
   switch (answer.action) {
     case 'decline':
     case 'cancel':

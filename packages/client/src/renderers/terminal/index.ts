@@ -40,20 +40,23 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): R
     modes: { form: usable, url: usable },
     interactive: true,
     opener: options.opener ?? createSystemOpener(),
-    renderForm: (prompt, signal) => finish({ input, output, signal }, runForm({ input, output, signal }, prompt)),
-    renderUrl: (prompt, signal) => finish({ input, output, signal }, runConsent({ input, output, signal }, prompt)),
+    renderForm: (prompt, signal) =>
+      finish({ input, output, signal }, 'Answered.', runForm({ input, output, signal }, prompt)),
+    renderUrl: (prompt, signal) =>
+      finish({ input, output, signal }, 'Consent given.', runConsent({ input, output, signal }, prompt)),
   };
 }
 
 /** Says on screen how the question ended, so the person knows what the server was told. */
 async function finish<A extends { action: 'accept' | 'decline' | 'cancel' }>(
   io: Io,
+  accepted: string,
   answering: Promise<A>,
 ): Promise<A> {
   const answer = await answering;
   const output = { output: io.output };
   if (io.signal.aborted) log.warn('Stopped: the question was withdrawn or no answer came in time.', output);
-  else if (answer.action === 'accept') log.success('Answered.', output);
+  else if (answer.action === 'accept') log.success(accepted, output);
   else if (answer.action === 'decline') log.info('Declined: nothing was shared.', output);
   else log.warn('Cancelled: the operation stops here.', output);
   return answer;
