@@ -18,7 +18,8 @@ export const KEY = {
 
 /** clack writes "hide cursor" exactly once when a prompt starts listening for keys. */
 const PROMPT_START = '\x1b[?25l';
-const DEADLINE_MS = 3_000;
+/** Not a wait: the point past which a missing prompt is reported as a failure, with the screen. */
+const DEADLINE_MS = 10_000;
 
 export function stripAnsi(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escape sequences is the point.
