@@ -1,4 +1,5 @@
 import { audit } from './commands/audit.js';
+import { doctor } from './commands/doctor.js';
 import { serve } from './commands/serve.js';
 import { EXIT, USAGE, UsageError } from './usage.js';
 
@@ -21,6 +22,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await serve(rest, io);
       case 'audit':
         return await audit(rest, io);
+      case 'doctor':
+        return await doctor(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -17,8 +17,9 @@ Commands:
   tools <target>              list a server's tools
   call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--era legacy|modern|auto] [--json]
                               call a tool, answering elicitations in the terminal or from a file
-  doctor <target> [--json] [--fixtures FILE]
+  doctor <target> [--json] [--fixtures FILE] [--era legacy|modern|all] [--strict] [--timeout-ms N]
                               check a server's elicitation behaviour against the rule catalogue
+                              (exit 1 on errors; --strict: on warnings too)
   install <claude-code|claude-desktop|cursor|vscode|trae> [--scope project|user] [--name N] [--dry-run] [-- command...]
                               add an MCP server (default: opsdesk) to a client's config
   audit [--data DIR] [--json] [--limit N]

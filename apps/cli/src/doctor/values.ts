@@ -1,0 +1,71 @@
+import { describeFields, type FieldModel, type FormContent } from '@elicitkit/form';
+
+/**
+ * A plausible value for one field: its default, else the first option, else something that fits
+ * the format and bounds. Doctor answers "accept" with these, so a valid answer is what it sends.
+ */
+export function sampleValue(field: FieldModel): FormContent[string] {
+  if (field.default !== undefined) return field.default;
+  switch (field.kind) {
+    case 'select':
+      return field.options[0]?.value ?? '';
+    case 'multiselect':
+      return field.options.slice(0, Math.max(field.minItems ?? 1, 1)).map((o) => o.value);
+    case 'boolean':
+      return false;
+    case 'number':
+    case 'integer':
+      return field.minimum ?? (field.maximum !== undefined && field.maximum < 1 ? field.maximum : 1);
+    case 'email':
+      return 'doctor@example.com';
+    case 'uri':
+      return 'https://example.com/';
+    case 'date':
+      return new Date().toISOString().slice(0, 10);
+    case 'date-time':
+      return new Date().toISOString();
+    case 'text': {
+      const min = field.minLength ?? 0;
+      const text = 'doctor'.padEnd(Math.max(min, 6), 'x');
+      return field.maxLength !== undefined ? text.slice(0, Math.max(field.maxLength, min)) : text;
+    }
+  }
+}
+
+/** An answer to a whole form: every field, defaults where given. */
+export function sampleContent(schema: unknown): FormContent {
+  const out: FormContent = {};
+  for (const field of describeFields(schema)) out[field.name] = sampleValue(field);
+  return out;
+}
+
+/** Tool arguments from a JSON input schema: required properties only, so the server has something to ask. */
+export function sampleArguments(inputSchema: unknown): Record<string, unknown> {
+  const schema = (inputSchema ?? {}) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const out: Record<string, unknown> = {};
+  for (const name of schema.required ?? []) {
+    const prop = schema.properties?.[name] ?? {};
+    out[name] = argumentValue(prop);
+  }
+  return out;
+}
+
+function argumentValue(prop: Record<string, unknown>): unknown {
+  if (prop.default !== undefined) return prop.default;
+  if (Array.isArray(prop.examples) && prop.examples.length > 0) return prop.examples[0];
+  if (Array.isArray(prop.enum) && prop.enum.length > 0) return prop.enum[0];
+  if (prop.const !== undefined) return prop.const;
+  switch (prop.type) {
+    case 'integer':
+    case 'number':
+      return typeof prop.minimum === 'number' ? prop.minimum : 1;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return prop.format === 'date' ? new Date().toISOString().slice(0, 10) : 'doctor';
+  }
+}

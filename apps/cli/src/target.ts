@@ -1,0 +1,100 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { UsageError } from './usage.js';
+
+/** A server to talk to: an HTTP endpoint, or a command speaking stdio. */
+export type Target =
+  | { kind: 'http'; url: URL; headers: Record<string, string>; label: string }
+  | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; label: string };
+
+/** The built CLI, whether this module runs from `src/` or `dist/` (both sit one level below the package). */
+export const BIN = fileURLToPath(new URL('../bin/elicitkit.js', import.meta.url));
+
+/**
+ * Splits `argv` at the first `--`: what follows is a stdio command.
+ *
+ * @example
+ * splitCommand(['call', 'deploy', '--', 'node', 'server.js']) // → { before: ['call', 'deploy'], command: ['node', 'server.js'] }
+ */
+export function splitCommand(argv: readonly string[]): { before: string[]; command: string[] | undefined } {
+  const at = argv.indexOf('--');
+  return at === -1
+    ? { before: [...argv], command: undefined }
+    : { before: argv.slice(0, at), command: argv.slice(at + 1) };
+}
+
+/**
+ * Reads a target: an http(s) URL, the word `opsdesk` (the bundled reference server over stdio, on
+ * `opsdeskData` or a throw-away data directory), or a command given after `--`.
+ */
+export function parseTarget(
+  word: string | undefined,
+  command: string[] | undefined,
+  options: { headers?: string[]; opsdeskData?: string; opsdesk?: string[] } = {},
+): Target {
+  if (command !== undefined) {
+    if (word !== undefined) throw new UsageError(`give either a target (${word}) or a command after --, not both`);
+    const [cmd, ...args] = command;
+    if (!cmd) throw new UsageError('nothing after --: give the command that starts the server');
+    return { kind: 'stdio', command: cmd, args, label: command.join(' ') };
+  }
+  if (word === undefined) throw new UsageError('missing <target>: an http(s)://…/mcp URL, opsdesk, or -- <command…>');
+  if (word === 'opsdesk') {
+    const data = options.opsdeskData ?? mkdtempSync(join(tmpdir(), 'elicitkit-opsdesk-'));
+    const [cmd, ...args] = options.opsdesk ?? [process.execPath, BIN];
+    return {
+      kind: 'stdio',
+      command: cmd as string,
+      args: [...args, 'serve', '--stdio', '--data', data],
+      label: `opsdesk (data: ${data})`,
+    };
+  }
+  let url: URL;
+  try {
+    url = new URL(word);
+  } catch {
+    throw new UsageError(`"${word}" is not a target: use an http(s)://…/mcp URL, opsdesk, or -- <command…>`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`"${word}": only http and https URLs are MCP endpoints`);
+  return { kind: 'http', url, headers: parseHeaders(options.headers ?? []), label: url.href };
+}
+
+function parseHeaders(raw: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const h of raw) {
+    const at = h.indexOf(':');
+    if (at <= 0) throw new UsageError(`--header "${h}" must look like "Name: value"`);
+    headers[h.slice(0, at).trim().toLowerCase()] = h.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+/** A fresh transport to the target (stdio targets start a new child each time). */
+export function transportFor(target: Target): Transport {
+  if (target.kind === 'http')
+    return new StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers } });
+  return new StdioClientTransport({
+    command: target.command,
+    args: target.args,
+    ...(target.env ? { env: target.env } : {}),
+    stderr: 'pipe',
+  });
+}
+
+/** Connects, turning a refused connection into a message that names the target. */
+export async function connectTo(
+  client: Client,
+  target: Target,
+  transport: Transport = transportFor(target),
+): Promise<void> {
+  try {
+    await client.connect(transport, { timeout: 30_000 });
+  } catch (error) {
+    throw new Error(`could not connect to ${target.label}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
