@@ -2,12 +2,13 @@
  * @elicitkit/client — the answering side of MCP elicitation for the official SDK v2 `Client`:
  * request checks, policy, a pending registry, and terminal, scripted and registry renderers.
  *
- * Browser-safe: everything except the terminal renderer (`createTerminalRenderer`,
- * `createSystemOpener`), which needs Node streams and `child_process`.
+ * Browser-safe. The terminal renderer (`createTerminalRenderer`, `createSystemOpener`) needs Node
+ * streams and `child_process`, so it lives behind the `@elicitkit/client/terminal` subpath.
  *
  * @example
  * import { Client } from '@modelcontextprotocol/client';
- * import { attach, createTerminalRenderer } from '@elicitkit/client';
+ * import { attach } from '@elicitkit/client';
+ * import { createTerminalRenderer } from '@elicitkit/client/terminal';
  *
  * const client = new Client({ name: 'my-host', version: '1.0.0' });
  * attach(client, { renderer: createTerminalRenderer(), onEvent: (e) => console.error(e.type) });
@@ -41,13 +42,6 @@ export {
   type ScriptedRenderer,
   type ScriptedRendererOptions,
 } from './renderers/scripted/index.js';
-export {
-  createSystemOpener,
-  createTerminalRenderer,
-  type Spawn,
-  type SystemOpenerOptions,
-  type TerminalRendererOptions,
-} from './renderers/terminal/index.js';
 // The shapes renderers draw and return
 export type {
   Answer,

@@ -12,7 +12,11 @@ import type { ContentValue, FormContent, FormSchema } from './wire.js';
 export function applyDefaults<T>(schema: FormSchema, content: T): T | FormContent {
   if (!isObject(content)) return content;
   const out: FormContent = {};
-  for (const key of ownKeys(content)) out[key] = content[key] as ContentValue;
+  // defineProperty, not assignment: a `__proto__` key parsed from JSON must stay a plain key
+  // (validation then reports it) instead of replacing the copy's prototype.
+  for (const key of ownKeys(content)) {
+    Object.defineProperty(out, key, { value: content[key], enumerable: true, writable: true, configurable: true });
+  }
   for (const [name, field] of Object.entries(schema.properties)) {
     if (out[name] !== undefined || field.default === undefined) continue;
     out[name] = Array.isArray(field.default) ? [...field.default] : field.default;

@@ -138,6 +138,17 @@ describe('applyDefaults', () => {
     expect(schema.properties.tags?.default).toEqual(['x']);
   });
 
+  it('keeps a __proto__ key as a plain key, so validation reports it', async () => {
+    const { validate } = await import('./validate/validate.js');
+    const content = JSON.parse('{"__proto__": "x", "releaseTicket": "REL-1001", "env": "dev"}');
+    const filled = applyDefaults(schema, content) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(filled)).toBe(Object.prototype);
+    expect(Object.keys(filled)).toContain('__proto__');
+    const result = validate(schema, filled);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues.map((i) => `${i.path[0]}:${i.code}`)).toEqual(['__proto__:unknown_field']);
+  });
+
   it('returns non-objects unchanged for validation to report', () => {
     expect(applyDefaults(schema, null)).toBeNull();
     expect(applyDefaults(schema, 'x')).toBe('x');
