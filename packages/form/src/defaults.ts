@@ -1,5 +1,5 @@
 import { isObject, ownKeys } from './json.js';
-import type { ContentValue, FormContent, FormSchema } from './wire.js';
+import type { FormContent, FormSchema } from './wire.js';
 
 /**
  * Fills every field the answer leaves out with the field's `default`, if it has one. Values the
