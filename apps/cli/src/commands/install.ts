@@ -1,0 +1,93 @@
+import { homedir } from 'node:os';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
+import { CLIENTS, type InstallContext } from '../install/clients.js';
+import { opsdeskCommand } from '../install/default-command.js';
+import { parseInstallArgs } from '../install/parse-args.js';
+import { planEdit } from '../install/plan-edit.js';
+import { backUp, readIfExists, writeAtomically } from '../install/write-file.js';
+import { EXIT } from '../usage.js';
+
+/** What `install` reads from the machine; tests pass their own so nothing touches the real home. */
+export type InstallEnvironment = InstallContext & {
+  /** Installed when no command follows `--`; the bundled opsdesk by default. */
+  defaultCommand: readonly string[];
+};
+
+/**
+ * `elicitkit install <client> [--scope project|user] [--name N] [--dry-run] [-- command…]`: adds one
+ * stdio server to a client's MCP config, changing nothing else in the file.
+ * @example await install(['cursor', '--', 'node', '/srv/server.js'], io) // 0; writes ./.cursor/mcp.json
+ */
+export async function install(
+  argv: string[],
+  io: { out: (s: string) => void; err: (s: string) => void },
+  environment: Partial<InstallEnvironment> = {},
+): Promise<number> {
+  const request = parseInstallArgs(argv);
+  const env: InstallEnvironment = {
+    home: homedir(),
+    platform: process.platform,
+    appData: process.env.APPDATA,
+    cwd: process.cwd(),
+    defaultCommand: opsdeskCommand(),
+    ...environment,
+  };
+  const spec = CLIENTS[request.client];
+  const file = spec.path(request.scope, env);
+  const [command, ...args] = request.command ?? env.defaultCommand;
+  if (command === undefined) throw new Error('install: the default server command is empty');
+  const { name } = request;
+  const where = `(${request.client}, ${request.scope} scope)`;
+
+  try {
+    const before = await readIfExists(file);
+    const plan = planEdit(before, { rootKey: spec.rootKey, name, entry: spec.entry(command, args), jsonc: spec.jsonc });
+    if (plan.kind === 'refused') {
+      io.err(`elicitkit: ${file}:${plan.line}:${plan.column}: ${plan.reason}`);
+      io.err('The file was left untouched; fix it (or move it aside) and run install again.');
+      return EXIT.toolError;
+    }
+    for (const note of plan.notes) io.err(`note: ${file}: ${note}`);
+    if (plan.kind === 'unchanged') {
+      io.out(
+        request.dryRun
+          ? `Dry run: no changes; MCP server "${name}" is already installed in ${file}.`
+          : `MCP server "${name}" is already installed in ${file} ${where}; nothing to do.`,
+      );
+      return EXIT.ok;
+    }
+
+    const change =
+      plan.kind === 'replace'
+        ? `replace the existing, different MCP server "${name}" in ${file}`
+        : `add MCP server "${name}" to ${file}`;
+    if (request.dryRun) {
+      io.out(`Dry run: would ${change} ${where}; nothing was written.`);
+      for (const line of unifiedDiff(file, before, plan.text)) io.out(line);
+      return EXIT.ok;
+    }
+
+    const backup = before === undefined ? undefined : await backUp(file);
+    await writeAtomically(file, plan.text);
+    if (backup === undefined) io.out(`Created ${file} with MCP server "${name}" ${where}.`);
+    else {
+      const done =
+        plan.kind === 'replace'
+          ? `Replaced the existing, different MCP server "${name}" in`
+          : `Added MCP server "${name}" to`;
+      io.out(`${done} ${file} ${where}.`);
+      io.out(`The previous version is saved as ${backup}.`);
+    }
+    return EXIT.ok;
+  } catch (error) {
+    io.err(`elicitkit: could not install into ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.toolError;
+  }
+}
+
+/** `before` is `undefined` for a file that does not exist yet, shown as `/dev/null` the way git does. */
+function unifiedDiff(file: string, before: string | undefined, after: string): string[] {
+  const from = before === undefined ? '/dev/null' : file;
+  const patch = createTwoFilesPatch(from, file, before ?? '', after, '', '', { headerOptions: FILE_HEADERS_ONLY });
+  return patch.replace(/\n$/, '').split('\n');
+}

@@ -1,0 +1,113 @@
+import { posix, win32 } from 'node:path';
+
+/** The MCP clients `elicitkit install` knows how to configure. */
+export const CLIENT_IDS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'trae'] as const;
+/** One of {@link CLIENT_IDS}. */
+export type ClientId = (typeof CLIENT_IDS)[number];
+/** Where the entry goes: the current project, or the user's own settings. */
+export type Scope = 'project' | 'user';
+
+/** A JSON value, as written into a config file. */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** Everything about the machine the config paths depend on; injectable so tests never touch the real home. */
+export interface InstallContext {
+  home: string;
+  platform: NodeJS.Platform;
+  /** `%APPDATA%` on Windows. */
+  appData: string | undefined;
+  cwd: string;
+}
+
+/** How one client stores its MCP servers. */
+export interface ClientSpec {
+  id: ClientId;
+  /** The property of the root object that holds the servers, keyed by name. */
+  rootKey: 'mcpServers' | 'servers';
+  /** The client itself reads comments and trailing commas (VS Code's JSONC); others read plain JSON. */
+  jsonc: boolean;
+  /** Scopes in order of preference: the first is the default. */
+  scopes: readonly Scope[];
+  /** The entry for a stdio server, in the shape the client documents. */
+  entry(command: string, args: readonly string[]): JsonValue;
+  path(scope: Scope, ctx: InstallContext): string;
+}
+
+const plain = (command: string, args: readonly string[]): JsonValue => ({ command, args: [...args] });
+const typed = (command: string, args: readonly string[]): JsonValue => ({ type: 'stdio', command, args: [...args] });
+
+/** The platform's own path rules, so Windows paths come out right even when tests run elsewhere. */
+const paths = (ctx: InstallContext) => (ctx.platform === 'win32' ? win32 : posix);
+
+/** Per-user application data: `~/Library/Application Support`, `%APPDATA%` or `~/.config`. */
+function appDataDir(ctx: InstallContext): string {
+  const p = paths(ctx);
+  if (ctx.platform === 'darwin') return p.join(ctx.home, 'Library', 'Application Support');
+  if (ctx.platform === 'win32') return ctx.appData || p.join(ctx.home, 'AppData', 'Roaming');
+  return p.join(ctx.home, '.config');
+}
+
+/** The clients, keyed by id. */
+export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
+  'claude-code': {
+    id: 'claude-code',
+    rootKey: 'mcpServers',
+    jsonc: false,
+    scopes: ['project', 'user'],
+    entry: typed,
+    path: (scope, ctx) =>
+      scope === 'project' ? paths(ctx).join(ctx.cwd, '.mcp.json') : paths(ctx).join(ctx.home, '.claude.json'),
+  },
+  'claude-desktop': {
+    id: 'claude-desktop',
+    rootKey: 'mcpServers',
+    jsonc: false,
+    scopes: ['user'],
+    entry: plain,
+    path: (_scope, ctx) => paths(ctx).join(appDataDir(ctx), 'Claude', 'claude_desktop_config.json'),
+  },
+  cursor: {
+    id: 'cursor',
+    rootKey: 'mcpServers',
+    jsonc: false,
+    scopes: ['project', 'user'],
+    entry: plain,
+    path: (scope, ctx) => paths(ctx).join(scope === 'project' ? ctx.cwd : ctx.home, '.cursor', 'mcp.json'),
+  },
+  vscode: {
+    id: 'vscode',
+    rootKey: 'servers',
+    jsonc: true,
+    scopes: ['project', 'user'],
+    entry: typed,
+    path: (scope, ctx) =>
+      scope === 'project'
+        ? paths(ctx).join(ctx.cwd, '.vscode', 'mcp.json')
+        : paths(ctx).join(appDataDir(ctx), 'Code', 'User', 'mcp.json'),
+  },
+  trae: {
+    id: 'trae',
+    rootKey: 'mcpServers',
+    jsonc: false,
+    scopes: ['project', 'user'],
+    entry: plain,
+    path: (scope, ctx) => paths(ctx).join(scope === 'project' ? ctx.cwd : ctx.home, '.trae', 'mcp.json'),
+  },
+};
+
+/**
+ * Narrows a command-line word to a client id.
+ * @example isClientId('cursor') // true
+ */
+export function isClientId(word: string): word is ClientId {
+  return (CLIENT_IDS as readonly string[]).includes(word);
+}
+
+/**
+ * The config file one client reads for one scope.
+ * @example configPath('claude-desktop', 'user', { home: '/Users/ana', platform: 'darwin', appData: undefined, cwd: '/' })
+ * // '/Users/ana/Library/Application Support/Claude/claude_desktop_config.json'
+ */
+export function configPath(client: ClientId, scope: Scope, ctx: InstallContext): string {
+  return CLIENTS[client].path(scope, ctx);
+}

@@ -1,0 +1,15 @@
+export {
+  CLIENT_IDS,
+  CLIENTS,
+  type ClientId,
+  type ClientSpec,
+  configPath,
+  type InstallContext,
+  isClientId,
+  type JsonValue,
+  type Scope,
+} from './clients.js';
+export { opsdeskCommand } from './default-command.js';
+export { type InstallRequest, parseInstallArgs } from './parse-args.js';
+export { type EditPlan, type EditTarget, planEdit } from './plan-edit.js';
+export { backUp, readIfExists, writeAtomically } from './write-file.js';

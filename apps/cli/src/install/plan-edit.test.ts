@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { type EditPlan, type EditTarget, planEdit } from './plan-edit.js';
+
+const entry = { command: 'node', args: ['s.js'] };
+const target: EditTarget = { rootKey: 'mcpServers', name: 'opsdesk', entry, jsonc: false };
+const jsonc: EditTarget = { ...target, rootKey: 'servers', jsonc: true };
+
+function text(plan: EditPlan): string {
+  if (plan.kind !== 'add' && plan.kind !== 'replace') throw new Error(`expected a change, got ${plan.kind}`);
+  return plan.text;
+}
+
+describe('planEdit layout', () => {
+  it('starts a new file with two spaces and a final newline', () => {
+    expect(text(planEdit(undefined, target))).toBe(
+      '{\n  "mcpServers": {\n    "opsdesk": {\n      "command": "node",\n      "args": [\n        "s.js"\n      ]\n    }\n  }\n}\n',
+    );
+  });
+
+  it('treats a blank file as a new one', () => {
+    expect(text(planEdit(' \n', target))).toBe(text(planEdit(undefined, target)));
+  });
+
+  it('follows tabs and CRLF line endings', () => {
+    const before = '{\r\n\t"mcpServers": {\r\n\t\t"a": {}\r\n\t}\r\n}\r\n';
+    expect(text(planEdit(before, target))).toBe(
+      '{\r\n\t"mcpServers": {\r\n\t\t"a": {},\r\n\t\t"opsdesk": {\r\n\t\t\t"command": "node",\r\n\t\t\t"args": [\r\n\t\t\t\t"s.js"\r\n\t\t\t]\r\n\t\t}\r\n\t}\r\n}\r\n',
+    );
+  });
+
+  it('follows four-space indentation', () => {
+    const before = '{\n    "mcpServers": {\n        "a": {}\n    }\n}\n';
+    expect(text(planEdit(before, target))).toContain('\n        "opsdesk": {\n            "command": "node",\n');
+  });
+
+  it('keeps objects written on one line on one line', () => {
+    expect(text(planEdit('{"mcpServers": {"a": {}}}', target))).toBe(
+      '{"mcpServers": {"a": {}, "opsdesk": {"command": "node", "args": ["s.js"]}}}',
+    );
+    expect(text(planEdit('{"mcpServers": {}}', target))).toBe(
+      '{"mcpServers": {"opsdesk": {"command": "node", "args": ["s.js"]}}}',
+    );
+    expect(text(planEdit('{"x": 1}', target))).toBe(
+      '{"x": 1, "mcpServers": {"opsdesk": {"command": "node", "args": ["s.js"]}}}',
+    );
+  });
+
+  it('opens up an empty root and an empty server list', () => {
+    expect(text(planEdit('{}', target))).toBe(text(planEdit(undefined, target)).trimEnd());
+    expect(text(planEdit('{\n  "mcpServers": {}\n}\n', target))).toBe(text(planEdit(undefined, target)));
+  });
+
+  it('keeps a comment inside an empty server list', () => {
+    const after = text(planEdit('{\n  "servers": {\n    // none yet\n  }\n}\n', jsonc));
+    expect(after).toMatch(
+      /^\{\n {2}"servers": \{\n {4}"opsdesk": \{\n[\s\S]*\n {4}\}\n {4}\/\/ none yet\n {2}\}\n\}\n$/,
+    );
+  });
+
+  it('adds after the last server’s same-line comment, keeping trailing commas', () => {
+    const before = '{\n  "servers": {\n    "a": {"url": "u"}, /* x */ // note\n  },\n}\n';
+    expect(text(planEdit(before, jsonc))).toBe(
+      '{\n  "servers": {\n    "a": {"url": "u"}, /* x */ // note\n    "opsdesk": {\n      "command": "node",\n      "args": [\n        "s.js"\n      ]\n    },\n  },\n}\n',
+    );
+  });
+
+  it('adds a comma before a same-line comment when the file has no trailing commas', () => {
+    const before = '{\n  "mcpServers": {\n    "a": {} // keep me here\n  }\n}\n';
+    expect(text(planEdit(before, target))).toMatch(/"a": \{\}, \/\/ keep me here\n {4}"opsdesk": \{/);
+  });
+
+  it('keeps a byte-order mark', () => {
+    expect(text(planEdit('\uFEFF{}', target)).startsWith('\uFEFF{\n  "mcpServers"')).toBe(true);
+  });
+});
+
+describe('planEdit decisions', () => {
+  it('replaces a different entry in place and leaves its neighbours alone', () => {
+    const before = '{\n  "mcpServers": {\n    "opsdesk": {"command": "old"},\n    "b": {"command": "b"}\n  }\n}\n';
+    expect(planEdit(before, target)).toEqual({
+      kind: 'replace',
+      text: '{\n  "mcpServers": {\n    "opsdesk": {\n      "command": "node",\n      "args": [\n        "s.js"\n      ]\n    },\n    "b": {"command": "b"}\n  }\n}\n',
+      notes: [],
+    });
+  });
+
+  it('calls an equal entry unchanged whatever its key order or layout', () => {
+    expect(planEdit('{"mcpServers": {"opsdesk": {"args": ["s.js"], "command": "node"}}}', target).kind).toBe(
+      'unchanged',
+    );
+  });
+
+  it('sees extra keys, wrong types and duplicate keys as different', () => {
+    const differs = (value: string) => planEdit(`{"mcpServers": {"opsdesk": ${value}}}`, target).kind;
+    expect(differs('{"command": "node", "args": ["s.js"], "env": {}}')).toBe('replace');
+    expect(differs('{"command": "node", "args": "s.js"}')).toBe('replace');
+    expect(differs('{"command": "node", "command": "node"}')).toBe('replace');
+    expect(differs('"node s.js"')).toBe('replace');
+  });
+
+  it('edits the last of duplicate server names, the one clients read', () => {
+    const before = '{"mcpServers": {"opsdesk": {"command": "node", "args": ["s.js"]}, "opsdesk": {}}}';
+    expect(text(planEdit(before, target))).toBe(
+      '{"mcpServers": {"opsdesk": {"command": "node", "args": ["s.js"]}, "opsdesk": {"command": "node", "args": ["s.js"]}}}',
+    );
+  });
+
+  it('leaves nested mcpServers keys (Claude Code’s per-project ones) alone', () => {
+    const before = '{\n  "projects": {\n    "/p": {\n      "mcpServers": {}\n    }\n  }\n}\n';
+    const after = text(planEdit(before, target));
+    expect(
+      after.startsWith('{\n  "projects": {\n    "/p": {\n      "mcpServers": {}\n    }\n  },\n  "mcpServers": {'),
+    ).toBe(true);
+  });
+
+  it('notes comments or trailing commas in files whose clients read plain JSON', () => {
+    const before = '{\n  // mine\n  "mcpServers": {}\n}\n';
+    expect(planEdit(before, target)).toMatchObject({
+      kind: 'add',
+      notes: ['the file has comments or trailing commas (first at line 2, column 3); this client may not accept them'],
+    });
+    expect(planEdit(before, { ...target, jsonc: true })).toMatchObject({ kind: 'add', notes: [] });
+  });
+});
+
+describe('planEdit refusals', () => {
+  it('refuses syntax errors with their line and column', () => {
+    expect(planEdit('{\n  "mcpServers": {\n    "a": {}\n    "b": {}\n  }\n}\n', target)).toEqual({
+      kind: 'refused',
+      reason: 'comma expected',
+      line: 4,
+      column: 5,
+    });
+    expect(planEdit('{"mcpServers": {', target)).toMatchObject({ kind: 'refused', line: 1, column: 17 });
+  });
+
+  it('refuses a root that is not an object', () => {
+    expect(planEdit('\n[]\n', target)).toEqual({
+      kind: 'refused',
+      reason: 'the top-level value is an array, not an object',
+      line: 2,
+      column: 1,
+    });
+    expect(planEdit('null', target)).toMatchObject({ reason: 'the top-level value is null, not an object' });
+  });
+
+  it('refuses a server list that is not an object', () => {
+    expect(planEdit('{\n  "servers": ["a"]\n}', jsonc)).toEqual({
+      kind: 'refused',
+      reason: '"servers" is an array, not an object of servers',
+      line: 2,
+      column: 14,
+    });
+    expect(planEdit('{"mcpServers": null}', target)).toMatchObject({ kind: 'refused' });
+  });
+});

@@ -1,0 +1,124 @@
+import { applyEdits, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { JsonValue } from './clients.js';
+import { DEFAULT_STYLE, detectStyle, pretty } from './json-style.js';
+import { insertProperty, replaceValue } from './text-edits.js';
+
+/** One server entry to put into a config file. */
+export interface EditTarget {
+  /** `mcpServers` or `servers`. */
+  rootKey: string;
+  name: string;
+  entry: JsonValue;
+  /** Comments and trailing commas are normal here (VS Code); elsewhere they earn a note. */
+  jsonc: boolean;
+}
+
+/** What installing would do to a file's text. Nothing here touches the disk. */
+export type EditPlan =
+  | { kind: 'add' | 'replace'; text: string; notes: string[] }
+  | { kind: 'unchanged'; notes: string[] }
+  | { kind: 'refused'; reason: string; line: number; column: number };
+
+/**
+ * Plans the smallest text change that makes `rootKey.name` equal `entry`: everything else in the file —
+ * comments, key order, formatting, other servers — stays byte-for-byte. `before` is the file's text, or
+ * `undefined` when there is no file yet.
+ * @example planEdit('{}', { rootKey: 'mcpServers', name: 'x', entry: { command: 'y', args: [] }, jsonc: false })
+ * // { kind: 'add', text: '{\n  "mcpServers": {\n    "x": {\n      "command": "y",\n      "args": []\n    }\n  }\n}', notes: [] }
+ */
+export function planEdit(before: string | undefined, target: EditTarget): EditPlan {
+  const { rootKey, name, entry } = target;
+  // A blank file holds nothing to lose (some clients create one empty), so it is treated as new.
+  if (before === undefined || before.trim() === '')
+    return { kind: 'add', text: `${pretty({ [rootKey]: { [name]: entry } }, '', DEFAULT_STYLE)}\n`, notes: [] };
+
+  const bom = before.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const text = before.slice(bom.length);
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true });
+  const error = errors[0];
+  if (error) return refuse(text, error.offset, words(printParseErrorCode(error.error)));
+  if (root?.type !== 'object')
+    return refuse(text, root?.offset ?? 0, `the top-level value is ${kindOf(root)}, not an object`);
+
+  const notes = target.jsonc ? [] : strictJsonNotes(text);
+  const style = detectStyle(text, root.children?.[0]?.offset);
+  const servers = lastProperty(root, rootKey)?.children?.[1];
+  if (!servers)
+    return {
+      kind: 'add',
+      text: bom + applyEdits(text, insertProperty(text, root, rootKey, { [name]: entry }, style)),
+      notes,
+    };
+  if (servers.type !== 'object')
+    return refuse(text, servers.offset, `"${rootKey}" is ${kindOf(servers)}, not an object of servers`);
+
+  const property = lastProperty(servers, name);
+  const current = property?.children?.[1];
+  if (!property || !current)
+    return { kind: 'add', text: bom + applyEdits(text, insertProperty(text, servers, name, entry, style)), notes };
+  if (nodeEquals(current, entry)) return { kind: 'unchanged', notes };
+  return { kind: 'replace', text: bom + applyEdits(text, replaceValue(text, servers, property, entry, style)), notes };
+}
+
+function refuse(text: string, offset: number, reason: string): EditPlan {
+  return { kind: 'refused', reason, ...position(text, offset) };
+}
+
+/** 1-based, as editors and compilers count. */
+function position(text: string, offset: number): { line: number; column: number } {
+  const lines = text.slice(0, offset).split('\n');
+  return { line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
+}
+
+/** The client parses plain JSON, so a comment or trailing comma that VS Code would accept may break it. */
+function strictJsonNotes(text: string): string[] {
+  const errors: ParseError[] = [];
+  parseTree(text, errors, { disallowComments: true });
+  const error = errors[0];
+  if (!error) return [];
+  const { line, column } = position(text, error.offset);
+  return [
+    `the file has comments or trailing commas (first at line ${line}, column ${column}); this client may not accept them`,
+  ];
+}
+
+/** JSON.parse keeps the last of duplicate keys, and so does every client; edit the one they read. */
+function lastProperty(object: Node, key: string): Node | undefined {
+  return object.children?.findLast((p) => p.children?.[0]?.value === key);
+}
+
+/** Deep equality of parsed text and a value; key order does not count, duplicate keys never match. */
+function nodeEquals(node: Node, value: JsonValue): boolean {
+  const children = node.children ?? [];
+  if (Array.isArray(value))
+    return (
+      node.type === 'array' &&
+      children.length === value.length &&
+      value.every((v, i) => {
+        const child = children[i];
+        return child !== undefined && nodeEquals(child, v);
+      })
+    );
+  if (value !== null && typeof value === 'object') {
+    if (node.type !== 'object') return false;
+    const keys = new Set(children.map((p) => String(p.children?.[0]?.value)));
+    if (keys.size !== children.length || keys.size !== Object.keys(value).length) return false;
+    return children.every((property) => {
+      const [key, child] = property.children ?? [];
+      const expected = key && Object.hasOwn(value, key.value) ? value[key.value] : undefined;
+      return child !== undefined && expected !== undefined && nodeEquals(child, expected);
+    });
+  }
+  return node.type !== 'object' && node.type !== 'array' && node.value === value;
+}
+
+function kindOf(node: Node | undefined): string {
+  if (!node || node.type === 'null') return 'null';
+  return node.type === 'array' || node.type === 'object' ? `an ${node.type}` : `a ${node.type}`;
+}
+
+/** `CommaExpected` → `comma expected`. */
+function words(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
