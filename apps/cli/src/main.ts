@@ -1,6 +1,8 @@
 import { audit } from './commands/audit.js';
+import { call } from './commands/call.js';
 import { doctor } from './commands/doctor.js';
 import { serve } from './commands/serve.js';
+import { tools } from './commands/tools.js';
 import { EXIT, USAGE, UsageError } from './usage.js';
 
 export interface Io {
@@ -24,6 +26,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await audit(rest, io);
       case 'doctor':
         return await doctor(rest, io);
+      case 'call':
+        return await call(rest, io);
+      case 'tools':
+        return await tools(rest, io);
       case undefined:
       case 'help':
       case '--help':

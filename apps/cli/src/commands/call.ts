@@ -1,0 +1,169 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  attach,
+  createScriptedRenderer,
+  type ElicitationEvent,
+  formatAnswerProblems,
+  parseAnswers,
+  type Renderer,
+} from '@elicitkit/client';
+import { createTerminalRenderer } from '@elicitkit/client/terminal';
+import { defaultDataDir } from '@elicitkit/opsdesk';
+import { Client, type ClientOptions } from '@modelcontextprotocol/client';
+import { type InputSchema, toolArguments } from '../arguments.js';
+import { connectTo, parseTarget, splitCommand, type Target } from '../target.js';
+import { EXIT, UsageError } from '../usage.js';
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+/** A person may take a while: the SDK's 60 s default would give up on them. */
+const CALL_TIMEOUT_MS = 15 * 60_000;
+
+export type Era = 'legacy' | 'modern' | 'auto';
+
+/** The client options for an era (`auto` probes; on stdio that costs one extra process start). */
+export function eraOptions(era: Era): Pick<ClientOptions, 'versionNegotiation'> {
+  if (era === 'modern') return { versionNegotiation: { mode: { pin: '2026-07-28' } } };
+  if (era === 'auto') return { versionNegotiation: { mode: 'auto' } };
+  return {};
+}
+
+export function readEra(value: string | undefined): Era {
+  const era = value ?? 'auto';
+  if (era !== 'legacy' && era !== 'modern' && era !== 'auto')
+    throw new UsageError(`--era must be legacy, modern or auto, not "${era}"`);
+  return era;
+}
+
+/** The shared options of commands that talk to a server. */
+export const TARGET_OPTIONS = {
+  era: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  data: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+export function targetFrom(
+  word: string | undefined,
+  command: string[] | undefined,
+  values: { header?: string[]; data?: string },
+): Target {
+  // `opsdesk` here is the person's own opsdesk: their data directory, not a throw-away one.
+  return parseTarget(word, command, {
+    headers: values.header ?? [],
+    opsdeskData: values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir(),
+  });
+}
+
+/**
+ * `elicitkit call <target> <tool> [k=v …] [--args JSON] [--answers FILE] [--era …] [--json]`.
+ * Exit 0 done, 1 tool error, 2 usage, 3 declined or cancelled.
+ */
+export async function call(argv: string[], io: Io): Promise<number> {
+  const { before, command } = splitCommand(argv);
+  const { values, positionals } = parseArgs({
+    args: before,
+    allowPositionals: true,
+    options: { ...TARGET_OPTIONS, args: { type: 'string' }, answers: { type: 'string' } },
+    strict: true,
+  });
+  const [targetWord, toolName, ...words]: (string | undefined)[] =
+    command === undefined ? positionals : [undefined, ...positionals];
+  if (!toolName) throw new UsageError('missing <tool>: elicitkit call <target> <tool> [k=v …]');
+  const target = targetFrom(targetWord, command, values);
+  const era = readEra(values.era);
+  const renderer = pickRenderer(values.answers, values.json === true);
+
+  const client = new Client({ name: 'elicitkit', version: '0.1.0' }, eraOptions(era));
+  const refusals: string[] = [];
+  attach(client, {
+    renderer,
+    onEvent: (event) => {
+      describeEvent(event, io);
+      if (event.type === 'answered' && (event.action === 'decline' || event.action === 'cancel'))
+        refusals.push(event.action);
+      if (event.type === 'auto-declined' || event.type === 'timed-out' || event.type === 'invalid-answer')
+        refusals.push('cancel');
+    },
+  });
+  await connectTo(client, target);
+  try {
+    const { tools } = await client.listTools();
+    const tool = tools.find((t) => t.name === toolName);
+    if (!tool)
+      throw new UsageError(`${target.label} has no tool "${toolName}" (tools: ${tools.map((t) => t.name).join(', ')})`);
+    const args = toolArguments(tool.inputSchema as InputSchema, words as string[], values.args);
+    const server = client.getServerVersion();
+    io.err(
+      `Calling ${toolName} on ${server?.name ?? target.label} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,
+    );
+    const result = await client.callTool(
+      { name: toolName, arguments: args },
+      { timeout: CALL_TIMEOUT_MS, resetTimeoutOnProgress: true },
+    );
+    const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
+    if (values.json) {
+      io.out(
+        JSON.stringify(
+          { server: server ?? null, revision: client.getNegotiatedProtocolVersion?.() ?? null, result },
+          null,
+          2,
+        ),
+      );
+    } else {
+      for (const block of (result.content ?? []) as { type: string; text?: string }[])
+        io.out(block.type === 'text' ? (block.text ?? '') : `[${block.type}]`);
+      if (typeof status === 'string') io.err(`status: ${status}`);
+    }
+    if (status === 'declined' || status === 'cancelled') return EXIT.refused;
+    if (result.isError) return refusals.length > 0 && status === undefined ? EXIT.refused : EXIT.toolError;
+    return EXIT.ok;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+/** An answers file, else the terminal when there is one, else nothing (servers then fall back). */
+export function pickRenderer(answersFile: string | undefined, json: boolean): Renderer {
+  if (answersFile !== undefined) {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(answersFile, 'utf8'));
+    } catch (error) {
+      throw new UsageError(`--answers ${answersFile}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const parsed = parseAnswers(raw);
+    if (!parsed.ok) throw new UsageError(`--answers ${answersFile}:\n${formatAnswerProblems(parsed.problems)}`);
+    return createScriptedRenderer(parsed.answers);
+  }
+  if (process.stdin.isTTY)
+    return createTerminalRenderer({ input: process.stdin, output: json ? process.stderr : process.stdout });
+  return createTerminalRenderer();
+}
+
+function describeEvent(event: ElicitationEvent, io: Io): void {
+  switch (event.type) {
+    case 'rejected':
+      io.err(`elicitkit: refused a malformed question from the server: ${event.message}`);
+      break;
+    case 'auto-declined':
+      io.err(
+        `elicitkit: declined a question automatically (${event.reason === 'secret-field' ? 'it asked for a secret' : 'too many questions'})`,
+      );
+      break;
+    case 'invalid-answer':
+      io.err(
+        `elicitkit: the scripted answer did not fit the form, so the question was cancelled:\n${event.issues.map((i) => `  - ${i.message}`).join('\n')}`,
+      );
+      break;
+    case 'timed-out':
+      io.err('elicitkit: no answer in time; the question was cancelled.');
+      break;
+    default:
+      break;
+  }
+}

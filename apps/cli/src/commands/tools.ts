@@ -1,0 +1,51 @@
+import { parseArgs } from 'node:util';
+import { Client } from '@modelcontextprotocol/client';
+import { describeArguments, type InputSchema } from '../arguments.js';
+import { connectTo, splitCommand } from '../target.js';
+import { EXIT, UsageError } from '../usage.js';
+import { eraOptions, type Io, readEra, TARGET_OPTIONS, targetFrom } from './call.js';
+
+/** `elicitkit tools <target> [--era …] [--json]`: each tool with its arguments (`?` = optional). */
+export async function tools(argv: string[], io: Io): Promise<number> {
+  const { before, command } = splitCommand(argv);
+  const { values, positionals } = parseArgs({
+    args: before,
+    allowPositionals: true,
+    options: TARGET_OPTIONS,
+    strict: true,
+  });
+  if (positionals.length > 1) throw new UsageError(`tools takes one target, got ${positionals.join(' ')}`);
+  const target = targetFrom(positionals[0], command, values);
+  const client = new Client({ name: 'elicitkit', version: '0.1.0' }, eraOptions(readEra(values.era)));
+  await connectTo(client, target);
+  try {
+    const { tools: list } = await client.listTools();
+    if (values.json) {
+      io.out(
+        JSON.stringify(
+          {
+            server: client.getServerVersion() ?? null,
+            revision: client.getNegotiatedProtocolVersion?.() ?? null,
+            tools: list,
+          },
+          null,
+          2,
+        ),
+      );
+      return EXIT.ok;
+    }
+    const server = client.getServerVersion();
+    io.out(
+      `${server ? `${server.name} ${server.version}` : target.label} — ${list.length} tool${list.length === 1 ? '' : 's'} (${client.getNegotiatedProtocolVersion?.() ?? '?'})`,
+    );
+    for (const tool of list) {
+      io.out('');
+      io.out(`${tool.name}${tool.title && tool.title !== tool.name ? ` — ${tool.title}` : ''}`);
+      if (tool.description) io.out(`  ${tool.description}`);
+      for (const line of describeArguments(tool.inputSchema as InputSchema)) io.out(`    ${line}`);
+    }
+    return EXIT.ok;
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
