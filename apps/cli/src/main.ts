@@ -1,6 +1,7 @@
 import { audit } from './commands/audit.js';
 import { call } from './commands/call.js';
 import { doctor } from './commands/doctor.js';
+import { install } from './commands/install.js';
 import { serve } from './commands/serve.js';
 import { tools } from './commands/tools.js';
 import { EXIT, USAGE, UsageError } from './usage.js';
@@ -30,6 +31,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await call(rest, io);
       case 'tools':
         return await tools(rest, io);
+      case 'install':
+        return await install(rest, io);
       case undefined:
       case 'help':
       case '--help':
