@@ -46,3 +46,11 @@ export class RegistryError extends ElicitkitError {
     this.name = 'RegistryError';
   }
 }
+
+/** A tool argument that does not fit the tool's input schema (`toolArguments`). */
+export class ArgumentError extends ElicitkitError {
+  constructor(message: string) {
+    super('BAD_ARGUMENT', message);
+    this.name = 'ArgumentError';
+  }
+}

@@ -1,17 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
+  ArgumentError,
   attach,
   createScriptedRenderer,
   type ElicitationEvent,
   formatAnswerProblems,
+  type InputSchema,
   parseAnswers,
   type Renderer,
+  toolArguments,
 } from '@elicitkit/client';
 import { createTerminalRenderer } from '@elicitkit/client/terminal';
 import { defaultDataDir } from '@elicitkit/opsdesk';
 import { Client, type ClientOptions } from '@modelcontextprotocol/client';
-import { type InputSchema, toolArguments } from '../arguments.js';
 import { connectTo, parseTarget, splitCommand, type Target } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
 
@@ -96,7 +98,12 @@ export async function call(argv: string[], io: Io): Promise<number> {
     const tool = tools.find((t) => t.name === toolName);
     if (!tool)
       throw new UsageError(`${target.label} has no tool "${toolName}" (tools: ${tools.map((t) => t.name).join(', ')})`);
-    const args = toolArguments(tool.inputSchema as InputSchema, words as string[], values.args);
+    let args: Record<string, unknown>;
+    try {
+      args = toolArguments(tool.inputSchema as InputSchema, words as string[], values.args);
+    } catch (error) {
+      throw error instanceof ArgumentError ? new UsageError(error.message) : error;
+    }
     const server = client.getServerVersion();
     io.err(
       `Calling ${toolName} on ${server?.name ?? target.label} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
+import { describeArguments, type InputSchema } from '@elicitkit/client';
 import { Client } from '@modelcontextprotocol/client';
-import { describeArguments, type InputSchema } from '../arguments.js';
 import { connectTo, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
 import { eraOptions, type Io, readEra, TARGET_OPTIONS, targetFrom } from './call.js';

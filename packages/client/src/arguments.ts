@@ -1,4 +1,4 @@
-import { UsageError } from './usage.js';
+import { ArgumentError } from './errors.js';
 
 type PropertySchema = { type?: string | string[]; enum?: unknown[]; items?: PropertySchema; description?: string };
 export type InputSchema = {
@@ -11,9 +11,9 @@ const TRUE = new Set(['true', 'yes', 'y', '1', 'on']);
 const FALSE = new Set(['false', 'no', 'n', '0', 'off']);
 
 /**
- * Builds tool arguments from `k=v` words and a `--args` JSON object, each `v` coerced by the tool's
+ * Builds tool arguments (for a CLI, a `/tool` chat command) from `k=v` words and a `--args` JSON object, each `v` coerced by the tool's
  * input schema: numbers, booleans, lists (comma-separated or JSON), objects (JSON). A key the
- * schema does not know, or a value it cannot take, is a usage error that names the choices.
+ * schema does not know, or a value it cannot take, is an `ArgumentError` that names the choices.
  *
  * @example
  * toolArguments(schema, ['service=order-service', 'replicas=3'], '{"env":"prod"}')
@@ -30,10 +30,10 @@ export function toolArguments(
     try {
       parsed = JSON.parse(json);
     } catch (error) {
-      throw new UsageError(`--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+      throw new ArgumentError(`--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      throw new UsageError('--args must be a JSON object');
+      throw new ArgumentError('--args must be a JSON object');
     for (const [k, v] of Object.entries(parsed)) define(args, k, v);
   }
   const properties = schema?.properties ?? {};
@@ -41,13 +41,15 @@ export function toolArguments(
   for (const word of words) {
     const at = word.indexOf('=');
     if (at <= 0)
-      throw new UsageError(`"${word}" is not an argument: write key=value (arguments: ${known.join(', ') || 'none'})`);
+      throw new ArgumentError(
+        `"${word}" is not an argument: write key=value (arguments: ${known.join(', ') || 'none'})`,
+      );
     const key = word.slice(0, at);
     const raw = word.slice(at + 1);
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (!property) {
       if (schema?.properties !== undefined)
-        throw new UsageError(`unknown argument "${key}" (arguments: ${known.join(', ') || 'none'})`);
+        throw new ArgumentError(`unknown argument "${key}" (arguments: ${known.join(', ') || 'none'})`);
       define(args, key, raw);
       continue;
     }
@@ -64,7 +66,7 @@ function define(target: Record<string, unknown>, key: string, value: unknown): v
 function coerce(key: string, raw: string, property: PropertySchema): unknown {
   const types = Array.isArray(property.type) ? property.type : [property.type ?? 'string'];
   const fail = (what: string): never => {
-    throw new UsageError(`${key}=${raw}: ${what}`);
+    throw new ArgumentError(`${key}=${raw}: ${what}`);
   };
   let value: unknown = raw;
   if (types.includes('integer') || types.includes('number')) {
