@@ -1,0 +1,116 @@
+import type { MultiSelectFieldModel, SelectFieldModel } from '@elicitkit/form';
+import { describe, type FieldProps, RequiredMark } from './field-parts.js';
+import { plain } from './text.js';
+
+/** Up to this many options show as radio buttons (all visible at once); more use a `<select>`. */
+export const RADIO_LIMIT = 5;
+
+/** A single select: titles shown, values sent; an optional one can be left unanswered. */
+export function SelectInput(props: FieldProps<SelectFieldModel>) {
+  const { field, id, draft, labels, onDraft, onBlur } = props;
+  const { describedBy, invalid, errorId, extra } = describe(props);
+  const chosen = typeof draft === 'string' ? draft : '';
+  if (field.options.length > RADIO_LIMIT) {
+    return (
+      <div className="ek-field" data-invalid={invalid || undefined}>
+        <div className="ek-label-row">
+          <label htmlFor={id} className="ek-label">
+            {plain(field.label)}
+          </label>
+          <RequiredMark field={field} />
+        </div>
+        <select
+          id={id}
+          name={field.name}
+          className="ek-select"
+          value={chosen}
+          required={field.required}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          aria-errormessage={invalid ? errorId : undefined}
+          onChange={(event) => onDraft(event.currentTarget.value || undefined, true)}
+          onBlur={onBlur}
+        >
+          {(!field.required || chosen === '') && (
+            <option value="" disabled={field.required}>
+              {field.required ? labels.choose : labels.noChoice}
+            </option>
+          )}
+          {field.options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {plain(option.label)}
+            </option>
+          ))}
+        </select>
+        {extra}
+      </div>
+    );
+  }
+  const choices = [
+    ...field.options.map((o) => ({ value: o.value, label: plain(o.label) })),
+    ...(field.required ? [] : [{ value: '', label: labels.noChoice }]),
+  ];
+  return (
+    <fieldset className="ek-field ek-group" data-invalid={invalid || undefined} aria-describedby={describedBy}>
+      <legend className="ek-label">
+        {plain(field.label)}
+        <RequiredMark field={field} />
+      </legend>
+      {choices.map((choice, i) => (
+        <div className="ek-choice" key={choice.value}>
+          <input
+            id={`${id}-${i}`}
+            type="radio"
+            name={id}
+            value={choice.value}
+            checked={chosen === choice.value}
+            required={field.required}
+            aria-invalid={invalid || undefined}
+            aria-errormessage={invalid ? errorId : undefined}
+            onChange={() => onDraft(choice.value || undefined, true)}
+            onBlur={onBlur}
+          />
+          <label htmlFor={`${id}-${i}`}>{choice.label}</label>
+        </div>
+      ))}
+      {extra}
+    </fieldset>
+  );
+}
+
+/** A multi-select as checkboxes; at `maxItems` the rest are disabled rather than refused later. */
+export function MultiSelectInput(props: FieldProps<MultiSelectFieldModel>) {
+  const { field, id, draft, onDraft, onBlur } = props;
+  const { describedBy, invalid, errorId, extra } = describe(props);
+  const chosen = Array.isArray(draft) ? draft : [];
+  const full = field.maxItems !== undefined && chosen.length >= field.maxItems;
+  return (
+    <fieldset className="ek-field ek-group" data-invalid={invalid || undefined} aria-describedby={describedBy}>
+      <legend className="ek-label">
+        {plain(field.label)}
+        <RequiredMark field={field} />
+      </legend>
+      {field.options.map((option, i) => {
+        const on = chosen.includes(option.value);
+        return (
+          <div className="ek-choice" key={option.value}>
+            <input
+              id={`${id}-${i}`}
+              type="checkbox"
+              name={field.name}
+              value={option.value}
+              checked={on}
+              disabled={full && !on}
+              aria-invalid={invalid || undefined}
+              aria-errormessage={invalid ? errorId : undefined}
+              onChange={() => onDraft(on ? chosen.filter((v) => v !== option.value) : [...chosen, option.value], true)}
+              onBlur={onBlur}
+            />
+            <label htmlFor={`${id}-${i}`}>{plain(option.label)}</label>
+          </div>
+        );
+      })}
+      {extra}
+    </fieldset>
+  );
+}

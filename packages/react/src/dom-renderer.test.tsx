@@ -1,0 +1,123 @@
+// @vitest-environment jsdom
+import type { FormSchema } from '@elicitkit/form';
+import { act, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formPrompt, urlPrompt } from '../test/prompts.js';
+import { ask } from '../test/react-driver.js';
+import { createDomRenderer } from './dom-renderer.js';
+import { LABELS_EN } from './labels.js';
+import { LABELS_ZH } from './labels-zh.js';
+
+const SCHEMA: FormSchema = {
+  type: 'object',
+  properties: { ticket: { type: 'string', title: 'Release ticket', minLength: 4 } },
+  required: ['ticket'],
+};
+const URL = 'https://opsdesk.example.com/password/abc';
+
+afterEach(() => {
+  document.body.replaceChildren();
+});
+
+describe('createDomRenderer', () => {
+  it('declares both modes, answers live, and draws nothing for an already withdrawn question', async () => {
+    const container = document.createElement('div');
+    const renderer = createDomRenderer({ container, window: { open: vi.fn() } });
+    expect(renderer.modes).toEqual({ form: true, url: true });
+    expect(renderer.interactive).toBe(true);
+    expect(await renderer.renderForm(formPrompt(SCHEMA), AbortSignal.abort())).toEqual({ action: 'cancel' });
+    expect(await renderer.renderUrl(urlPrompt(URL), AbortSignal.abort())).toEqual({ action: 'cancel' });
+    expect(container.childElementCount).toBe(0);
+  });
+
+  it('answers with validated content and gives focus back to the page', async () => {
+    const before = document.body.appendChild(document.createElement('button'));
+    before.focus();
+    const session = ask((renderer, signal) => renderer.renderForm(formPrompt(SCHEMA), signal));
+    expect(session.dialog.contains(document.activeElement)).toBe(true);
+    await session.user.type(within(session.dialog).getByLabelText('Release ticket'), 'REL-1001{Enter}');
+    expect(await session.answer()).toEqual({ action: 'accept', content: { ticket: 'REL-1001' } });
+    expect(document.activeElement).toBe(before);
+  });
+
+  it('tears the question down when it is withdrawn mid-answer', async () => {
+    const session = ask((renderer, signal) => renderer.renderForm(formPrompt(SCHEMA), signal));
+    await session.user.type(within(session.dialog).getByLabelText('Release ticket'), 'REL');
+    act(() => session.controller.abort());
+    expect(await session.answer()).toEqual({ action: 'cancel' });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('opens a consented link once: the click opens it, the opener does not open it again', async () => {
+    const session = ask((renderer, signal) => renderer.renderUrl(urlPrompt(URL), signal));
+    await session.user.click(within(session.dialog).getByRole('button', { name: LABELS_EN.open }));
+    expect(await session.answer()).toEqual({ action: 'accept' });
+    expect(session.open).toHaveBeenCalledExactlyOnceWith(URL, '_blank', 'noopener,noreferrer');
+  });
+
+  it('has an opener that opens with noopener what the page has not opened yet', async () => {
+    const open = vi.fn(() => null);
+    const container = document.body.appendChild(document.createElement('div'));
+    const renderer = createDomRenderer({ container, window: { open } });
+    let answer!: Promise<unknown>;
+    act(() => {
+      answer = renderer.renderUrl(urlPrompt(URL), new AbortController().signal);
+    });
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: LABELS_EN.open }));
+    await answer;
+    await renderer.opener?.(URL); // attach calls it after accept: already open
+    expect(open).toHaveBeenCalledTimes(1);
+    await renderer.opener?.(URL); // not from this click: opened
+    await renderer.opener?.('https://example.com/other');
+    expect(open.mock.calls).toEqual([
+      [URL, '_blank', 'noopener,noreferrer'],
+      [URL, '_blank', 'noopener,noreferrer'],
+      ['https://example.com/other', '_blank', 'noopener,noreferrer'],
+    ]);
+  });
+
+  it('defaults to the window of its container', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    const renderer = createDomRenderer({ container: document.body });
+    await renderer.opener?.(URL);
+    expect(open).toHaveBeenCalledExactlyOnceWith(URL, '_blank', 'noopener,noreferrer');
+    open.mockRestore();
+  });
+
+  it('refuses a container that belongs to no window', () => {
+    const detached = document.implementation.createHTMLDocument('').createElement('div');
+    expect(() => createDomRenderer({ container: detached })).toThrow(/needs a window/);
+  });
+
+  it('rejects, and cleans up, when drawing fails', async () => {
+    const container = document.body.appendChild(document.createElement('div'));
+    const labels = {
+      ...LABELS_EN,
+      asks: () => {
+        throw new Error('broken labels');
+      },
+    };
+    const renderer = createDomRenderer({ container, labels, window: { open: vi.fn() } });
+    const answer = renderer.renderForm(formPrompt(SCHEMA), new AbortController().signal);
+    await expect(answer).rejects.toThrow('broken labels');
+    expect(container.childElementCount).toBe(0);
+  });
+
+  it('draws with the labels it is given, each question in its own element', async () => {
+    const container = document.body.appendChild(document.createElement('div'));
+    const renderer = createDomRenderer({ container, labels: LABELS_ZH, window: { open: vi.fn() } });
+    const first = new AbortController();
+    const second = new AbortController();
+    act(() => {
+      void renderer.renderForm(formPrompt(SCHEMA), first.signal);
+      void renderer.renderUrl(urlPrompt(URL), second.signal);
+    });
+    expect(container.childElementCount).toBe(2);
+    expect(screen.getByRole('dialog', { name: 'Ops Desk 请求你填写' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Ops Desk 请求你打开一个链接' })).toBeTruthy();
+    act(() => first.abort());
+    act(() => second.abort());
+    expect(container.childElementCount).toBe(0);
+  });
+});

@@ -1,0 +1,108 @@
+'use client';
+import type { FormAnswer, Renderer, UrlAnswer } from '@elicitkit/client';
+import type { ReactNode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ElicitationForm } from './elicitation-form.js';
+import type { Labels } from './labels.js';
+import { UrlConsent } from './url-consent.js';
+
+/**
+ * Where and how `createDomRenderer` draws.
+ *
+ * @example
+ * createDomRenderer({ container: document.getElementById('questions')!, labels: LABELS_ZH });
+ */
+export interface DomRendererOptions {
+  /** Each question mounts in a fresh element appended here, removed once answered. */
+  container: HTMLElement;
+  labels?: Labels;
+  /** Whose `open` opens consented links; default the container's window. */
+  window?: Pick<Window, 'open'>;
+}
+
+const OPEN_FEATURES = 'noopener,noreferrer';
+
+/**
+ * A `Renderer` for `@elicitkit/client` running in the page: each question mounts an
+ * `<ElicitationForm>` or `<UrlConsent>` into `container` with its own React root, resolves with
+ * the person's answer and unmounts; when the signal aborts (withdrawn, timed out) it unmounts and
+ * answers cancel. A render error rejects, which `attach` answers as cancel and reports.
+ *
+ * The Open click itself opens the link (browsers only allow new tabs inside a person's gesture),
+ * so the renderer's `opener` skips a URL that click already opened; an `opener` given to `attach`
+ * replaces it and would open the link a second time.
+ *
+ * @example
+ * import { attach } from '@elicitkit/client';
+ * const renderer = createDomRenderer({ container: document.body });
+ * attach(client, { renderer });
+ */
+export function createDomRenderer(options: DomRendererOptions): Renderer {
+  const { container, labels } = options;
+  const view = options.window ?? container.ownerDocument.defaultView;
+  if (!view) throw new TypeError('createDomRenderer needs a window: the container belongs to no browsing context.');
+  /** URLs the Open click has opened and the opener has not been asked for yet. */
+  const opened: string[] = [];
+
+  function mount<A extends FormAnswer | UrlAnswer>(
+    signal: AbortSignal,
+    cancelled: A,
+    draw: (answer: (a: A) => void) => ReactNode,
+  ): Promise<A> {
+    if (signal.aborted) return Promise.resolve(cancelled);
+    return new Promise<A>((resolve, reject) => {
+      const host = container.ownerDocument.createElement('div');
+      host.className = 'ek-root';
+      container.append(host);
+      let done = false;
+      const finish = (settle: () => void) => {
+        if (done) return;
+        done = true;
+        signal.removeEventListener('abort', onAbort);
+        root.unmount();
+        host.remove();
+        settle();
+      };
+      const onAbort = () => finish(() => resolve(cancelled));
+      // React reports the error while it is still committing: unmount once it has finished.
+      const onUncaughtError = (error: unknown) => queueMicrotask(() => finish(() => reject(error)));
+      const root = createRoot(host, { onUncaughtError });
+      signal.addEventListener('abort', onAbort, { once: true });
+      root.render(draw((answer) => finish(() => resolve(answer))));
+    });
+  }
+
+  return {
+    modes: { form: true, url: true },
+    interactive: true,
+    opener: (url) => {
+      const already = opened.indexOf(url);
+      if (already >= 0) opened.splice(already, 1);
+      else view.open(url, '_blank', OPEN_FEATURES);
+    },
+    renderForm: (prompt, signal) =>
+      mount<FormAnswer>(signal, { action: 'cancel' }, (answer) => (
+        <ElicitationForm
+          prompt={prompt}
+          {...(labels ? { labels } : {})}
+          onSubmit={(content) => answer({ action: 'accept', content })}
+          onDecline={() => answer({ action: 'decline' })}
+          onCancel={() => answer({ action: 'cancel' })}
+        />
+      )),
+    renderUrl: (prompt, signal) =>
+      mount<UrlAnswer>(signal, { action: 'cancel' }, (answer) => (
+        <UrlConsent
+          prompt={prompt}
+          view={view}
+          {...(labels ? { labels } : {})}
+          onOpen={() => {
+            opened.push(prompt.url);
+            answer({ action: 'accept' });
+          }}
+          onDecline={() => answer({ action: 'decline' })}
+          onCancel={() => answer({ action: 'cancel' })}
+        />
+      )),
+  };
+}

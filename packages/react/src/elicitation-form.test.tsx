@@ -1,0 +1,196 @@
+// @vitest-environment jsdom
+import type { FormSchema } from '@elicitkit/form';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formPrompt } from '../test/prompts.js';
+import { isoToLocal } from './date-time.js';
+import { ElicitationForm } from './elicitation-form.js';
+
+afterEach(cleanup);
+
+const ENV = {
+  type: 'string',
+  title: 'Environment',
+  oneOf: [
+    { const: 'dev', title: 'Development' },
+    { const: 'staging', title: 'Staging' },
+    { const: 'prod', title: 'Production' },
+  ],
+} as const;
+
+const EVERY_KIND: FormSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', title: 'Name', description: 'As on your badge', minLength: 2, default: 'Ann' },
+    email: { type: 'string', title: 'Email', format: 'email', default: 'ann@example.com' },
+    site: { type: 'string', title: 'Site', format: 'uri' },
+    day: { type: 'string', title: 'Day', format: 'date', default: '2026-03-01' },
+    at: { type: 'string', title: 'At', format: 'date-time', default: '2026-03-01T09:30:00Z' },
+    ratio: { type: 'number', title: 'Ratio', minimum: 0, maximum: 1, default: 0.5 },
+    replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 9, default: 2 },
+    notify: { type: 'boolean', title: 'Notify the team', default: true },
+    env: { ...ENV, oneOf: [...ENV.oneOf], default: 'staging' },
+    region: { type: 'string', title: 'Region', enum: ['eu', 'us', 'ap', 'af', 'sa', 'oc'], default: 'ap' },
+    tags: {
+      type: 'array',
+      title: 'Tags',
+      items: {
+        anyOf: [
+          { const: 'x', title: 'Ex' },
+          { const: 'y', title: 'Why' },
+          { const: 'z', title: 'Zed' },
+        ],
+      },
+      maxItems: 2,
+      default: ['x'],
+    },
+  },
+  required: ['name', 'env'],
+};
+
+const DEPLOY: FormSchema = {
+  type: 'object',
+  properties: {
+    env: { ...ENV, oneOf: [...ENV.oneOf] },
+    ticket: { type: 'string', title: 'Release ticket', minLength: 4 },
+    note: { type: 'string', title: 'Note' },
+  },
+  required: ['env', 'ticket'],
+};
+
+function draw(props: Partial<Parameters<typeof ElicitationForm>[0]> = {}) {
+  const handlers = { onSubmit: vi.fn(), onDecline: vi.fn(), onCancel: vi.fn() };
+  const prompt = props.prompt ?? formPrompt(EVERY_KIND);
+  const view = render(<ElicitationForm prompt={prompt} {...handlers} {...props} />);
+  const redraw = (more: Partial<Parameters<typeof ElicitationForm>[0]>) =>
+    view.rerender(<ElicitationForm prompt={prompt} {...handlers} {...props} {...more} />);
+  return { ...handlers, redraw, user: userEvent.setup({ delay: null }) };
+}
+
+const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const describedText = (el: HTMLElement) =>
+  (el.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .map((id) => document.getElementById(id)?.textContent)
+    .join(' | ');
+
+describe('<ElicitationForm>', () => {
+  it('draws every field kind with its label bound, help linked and defaults pre-filled', () => {
+    draw();
+    expect(screen.getByRole('dialog', { name: 'Ops Desk asks' }).getAttribute('aria-modal')).toBe('true');
+    expect(screen.getByText('opsdesk')).toBeTruthy();
+    expect(screen.getByText('v1.0.0')).toBeTruthy();
+    expect(screen.getByText('Which release should be deployed, and where?')).toBeTruthy();
+
+    expect(input('Name')).toMatchObject({ type: 'text', value: 'Ann', required: true });
+    expect(describedText(input('Name'))).toContain('As on your badge');
+    expect(input('Email')).toMatchObject({ type: 'email', value: 'ann@example.com', required: false });
+    expect(input('Site')).toMatchObject({ type: 'url', value: '' });
+    expect(input('Day')).toMatchObject({ type: 'date', value: '2026-03-01' });
+    expect(input('At').type).toBe('datetime-local');
+    expect(input('At').value.startsWith(isoToLocal('2026-03-01T09:30:00Z').slice(0, 16))).toBe(true);
+    expect(input('Ratio')).toMatchObject({ value: '0.5', inputMode: 'decimal' });
+    expect(input('Replicas')).toMatchObject({ value: '2', inputMode: 'numeric' });
+    expect(describedText(input('Replicas'))).toContain('Whole number, 1–9');
+    expect(screen.getByRole('checkbox', { name: 'Notify the team' })).toMatchObject({ checked: true });
+
+    const env = within(screen.getByRole('group', { name: 'Environment' }));
+    expect(env.getByRole('radio', { name: 'Staging' })).toMatchObject({ checked: true, value: 'staging' });
+    expect(env.queryByRole('radio', { name: 'No answer' })).toBeNull();
+    expect(screen.getByRole('combobox', { name: 'Region' })).toMatchObject({ value: 'ap' });
+    const tags = within(screen.getByRole('group', { name: 'Tags' }));
+    expect(tags.getByRole('checkbox', { name: 'Ex' })).toMatchObject({ checked: true, value: 'x' });
+    expect(screen.getByText('Choose at most 2 choices')).toBeTruthy();
+
+    const ids = [...document.querySelectorAll('[id]')].map((el) => el.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const label of document.querySelectorAll('label')) expect(document.getElementById(label.htmlFor)).toBeTruthy();
+  });
+
+  it('moves focus into the form on open', () => {
+    draw();
+    expect(document.activeElement).toBe(input('Name'));
+  });
+
+  it('submits the pre-filled defaults as they are', async () => {
+    const { onSubmit, user } = draw();
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith({
+      name: 'Ann',
+      email: 'ann@example.com',
+      day: '2026-03-01',
+      at: '2026-03-01T09:30:00Z',
+      ratio: 0.5,
+      replicas: 2,
+      notify: true,
+      env: 'staging',
+      region: 'ap',
+      tags: ['x'],
+    });
+  });
+
+  it('validates inline, refuses to submit, focuses the first problem, and takes the correction', async () => {
+    const { onSubmit, user } = draw();
+    await user.clear(input('Name'));
+    await user.type(input('Name'), 'A');
+    expect(input('Name').getAttribute('aria-invalid')).toBeNull(); // not while typing the first time
+    await user.tab();
+    expect(input('Name').getAttribute('aria-invalid')).toBe('true');
+    expect(describedText(input('Name'))).toContain('"Name" needs at least 2 characters.');
+
+    await user.clear(input('Replicas'));
+    await user.type(input('Replicas'), 'three');
+    await user.clear(input('Ratio'));
+    await user.type(input('Ratio'), '1.5');
+    await user.clear(input('Email'));
+    await user.type(input('Email'), 'not-an-email');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toBe('Not sent yet: fix the 4 fields marked below.');
+    expect(document.activeElement).toBe(input('Name'));
+    expect(describedText(input('Replicas'))).toContain('Type a whole number, like 3 (got "three").');
+    expect(describedText(input('Ratio'))).toContain('"Ratio" must be at most 1.');
+    expect(describedText(input('Email'))).toContain('"Email" must be an email address.');
+
+    await user.type(input('Name'), 'l');
+    expect(input('Name').getAttribute('aria-invalid')).toBeNull(); // live once shown
+    for (const [label, text] of [
+      ['Replicas', '9'],
+      ['Ratio', '0.25'],
+      ['Email', 'al@example.com'],
+    ] as const) {
+      await user.clear(input(label));
+      await user.type(input(label), text);
+    }
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.keyboard('{Enter}');
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith(
+      expect.objectContaining({ name: 'Al', replicas: 9, ratio: 0.25, email: 'al@example.com' }),
+    );
+  });
+
+  it('reports a cleared required field, refills a cleared optional one with its default, leaves empty ones out', async () => {
+    const { onSubmit, user } = draw();
+    await user.clear(input('Name'));
+    await user.clear(input('Email'));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(describedText(input('Name'))).toContain('"Name" is required.');
+    expect(onSubmit).not.toHaveBeenCalled();
+    await user.type(input('Name'), 'Bo');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const sent = onSubmit.mock.calls[0]?.[0];
+    expect(sent).toMatchObject({ name: 'Bo', email: 'ann@example.com' });
+    expect(sent).not.toHaveProperty('site');
+  });
+
+  it('answers decline and cancel without content, Esc included', async () => {
+    const { onDecline, onCancel, onSubmit, user } = draw({ prompt: formPrompt(DEPLOY) });
+    await user.click(screen.getByRole('button', { name: 'Decline' }));
+    expect(onDecline).toHaveBeenCalledOnce();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.keyboard('{Escape}');
+    expect(onCancel).toHaveBeenCalledTimes(2);
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+});

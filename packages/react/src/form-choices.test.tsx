@@ -1,0 +1,150 @@
+// @vitest-environment jsdom
+import type { FormSchema } from '@elicitkit/form';
+import { cleanup, render, screen, within } from '@testing-library/react';
+import { userEvent } from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formPrompt } from '../test/prompts.js';
+import { ElicitationForm, type ElicitationFormProps } from './elicitation-form.js';
+import { LABELS_ZH } from './labels-zh.js';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const SIX = ['a', 'b', 'c', 'd', 'e', 'f'].map((v) => ({ const: v, title: `Option ${v.toUpperCase()}` }));
+
+const CHOICES: FormSchema = {
+  type: 'object',
+  properties: {
+    size: { type: 'string', title: 'Size', oneOf: SIX },
+    color: { type: 'string', title: 'Color', enum: ['red', 'blue'] },
+    channels: {
+      type: 'array',
+      title: 'Channels',
+      items: { type: 'string', enum: ['mail', 'sms', 'push'] },
+      minItems: 1,
+      maxItems: 2,
+    },
+    agree: { type: 'boolean', title: 'I agree' },
+    newsletter: { type: 'boolean', title: 'Newsletter' },
+  },
+  required: ['size', 'channels', 'agree'],
+};
+
+function draw(props: Partial<ElicitationFormProps> = {}) {
+  const handlers = { onSubmit: vi.fn(), onDecline: vi.fn(), onCancel: vi.fn() };
+  render(<ElicitationForm prompt={formPrompt(CHOICES)} {...handlers} {...props} />);
+  return { ...handlers, user: userEvent.setup({ delay: null }) };
+}
+
+describe('<ElicitationForm> choices', () => {
+  it('uses a <select> beyond five options: titles shown, values sent', async () => {
+    const { user, onSubmit } = draw();
+    const size = screen.getByRole('combobox', { name: 'Size' }) as HTMLSelectElement;
+    expect(size.value).toBe('');
+    expect(within(size).getByRole('option', { name: 'Choose…' })).toMatchObject({ disabled: true });
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(document.getElementById(size.getAttribute('aria-errormessage') ?? '')?.textContent).toBe(
+      '"Size" is required.',
+    );
+    await user.selectOptions(size, 'Option E');
+    expect(size.value).toBe('e');
+    expect(size.getAttribute('aria-invalid')).toBeNull();
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('offers "No answer" for an optional single select, and leaves it out when chosen', async () => {
+    const { user, onSubmit } = draw();
+    const color = within(screen.getByRole('group', { name: 'Color' }));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Size' }), 'c');
+    await user.click(screen.getByRole('checkbox', { name: 'mail' }));
+    await user.click(color.getByRole('radio', { name: 'blue' }));
+    await user.click(color.getByRole('radio', { name: 'No answer' }));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ size: 'c', channels: ['mail'], agree: false });
+  });
+
+  it('keeps a multi-select within minItems and maxItems', async () => {
+    const { user, onSubmit } = draw();
+    const channels = within(screen.getByRole('group', { name: 'Channels' }));
+    const box = (name: string) => channels.getByRole('checkbox', { name }) as HTMLInputElement;
+    await user.click(box('push'));
+    await user.click(box('mail'));
+    expect(box('sms').disabled).toBe(true);
+    await user.click(box('sms'));
+    expect(box('sms').checked).toBe(false);
+    await user.click(box('push'));
+    await user.click(box('mail'));
+    expect(box('mail').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('"Channels" needs at least 1 selection.')).toBeTruthy();
+    await user.click(box('sms'));
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Size' }), 'a');
+    await user.click(screen.getByRole('checkbox', { name: 'Newsletter' }));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ size: 'a', channels: ['sms'], agree: false, newsletter: true });
+  });
+
+  it('is keyboard-only usable: Tab through, arrows in a radio group, space on checkboxes, Enter submits', async () => {
+    const schema: FormSchema = {
+      type: 'object',
+      properties: {
+        color: { type: 'string', title: 'Color', enum: ['red', 'green', 'blue'], default: 'red' },
+        agree: { type: 'boolean', title: 'I agree' },
+        ticket: { type: 'string', title: 'Ticket' },
+      },
+    };
+    // user-event walks a radio group with CSS.escape, which jsdom does not provide.
+    vi.stubGlobal('CSS', { escape: (name: string) => name.replace(/[^\w-]/g, '\\$&') });
+    const { user, onSubmit } = draw({ prompt: formPrompt(schema) });
+    expect(document.activeElement).toBe(screen.getByRole('radio', { name: 'red' }));
+    await user.keyboard('{ArrowDown}');
+    expect(screen.getByRole('radio', { name: 'green' })).toMatchObject({ checked: true });
+    await user.tab();
+    await user.keyboard(' ');
+    await user.tab();
+    await user.keyboard('T-1{Enter}');
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ color: 'green', agree: true, ticket: 'T-1' });
+  });
+
+  it('speaks Chinese with LABELS_ZH, validation messages included', async () => {
+    const schema: FormSchema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string', title: '名称', minLength: 2 },
+        env: {
+          type: 'string',
+          title: '环境',
+          oneOf: [
+            { const: 'dev', title: '开发 (dev)' },
+            { const: 'prod', title: '生产 (prod)' },
+          ],
+        },
+        replicas: { type: 'integer', title: '副本数', maximum: 9 },
+      },
+      required: ['name', 'env'],
+    };
+    const { user, onSubmit } = draw({
+      prompt: formPrompt(schema, { message: '请选择部署环境并填写名称。' }),
+      labels: LABELS_ZH,
+    });
+    const dialog = screen.getByRole('dialog', { name: 'Ops Desk 请求你填写' });
+    expect(dialog.getAttribute('lang')).toBe('zh-CN');
+    expect(screen.getByText('请选择部署环境并填写名称。')).toBeTruthy();
+    expect(screen.getByText('标有 * 的为必填项。')).toBeTruthy();
+    await user.type(screen.getByLabelText('名称'), '张');
+    await user.type(screen.getByLabelText('副本数'), '十');
+    await user.click(screen.getByRole('button', { name: '提交' }));
+    expect(screen.getByRole('alert').textContent).toBe('尚未发送：请先修正下方标出的 3 个字段。');
+    expect(screen.getByText('“名称”至少需要 2 个字符。')).toBeTruthy();
+    expect(screen.getByText('“环境”为必填项。')).toBeTruthy();
+    expect(screen.getByText('“副本数”需要整数，例如 3。')).toBeTruthy();
+    await user.type(screen.getByLabelText('名称'), '三');
+    await user.clear(screen.getByLabelText('副本数'));
+    await user.click(screen.getByRole('radio', { name: '生产 (prod)' }));
+    await user.click(screen.getByRole('button', { name: '提交' }));
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ name: '张三', env: 'prod' });
+    expect(screen.getByRole('button', { name: '拒绝' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '取消' })).toBeTruthy();
+  });
+});

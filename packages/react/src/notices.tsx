@@ -1,0 +1,53 @@
+import type { FormPrompt } from '@elicitkit/client';
+import type { Issue } from '@elicitkit/form';
+import type { Labels } from './labels.js';
+import { plain } from './text.js';
+
+/** SPEC §1 and rule EK09: a form must never ask for a secret, so the person is warned first. */
+export function SecretWarning({ prompt, labels }: { prompt: FormPrompt; labels: Labels }) {
+  if (prompt.secretFields.length === 0) return null;
+  const names = prompt.secretFields.map((name) => {
+    const field = prompt.fields.find((f) => f.name === name);
+    return `“${plain(field?.label ?? name)}”`;
+  });
+  return (
+    <div role="alert" className="ek-notice ek-danger">
+      <strong className="ek-notice-title">{labels.secretTitle}</strong>
+      <p>{labels.secretBody(names.join(', '))}</p>
+    </div>
+  );
+}
+
+/** Lint findings other than secrets (shown above): what the server's form gets wrong. */
+export function Findings({ prompt, labels }: { prompt: FormPrompt; labels: Labels }) {
+  const shown = prompt.findings.filter((f) => f.rule !== 'EK09');
+  if (shown.length === 0) return null;
+  return (
+    <div className="ek-notice ek-warning">
+      <strong className="ek-notice-title">{labels.findingsTitle}</strong>
+      <ul>
+        {shown.map((f) => (
+          <li key={`${f.rule}:${f.field ?? ''}:${f.message}`}>
+            <span className="ek-rule">{f.rule}</span> {plain(f.message)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Why an earlier answer was refused; problems about a field are also shown under it. */
+export function Refusal({ title, issues }: { title: string; issues: readonly Issue[] }) {
+  return (
+    <div role="alert" className="ek-notice ek-danger">
+      <strong className="ek-notice-title">{title}</strong>
+      {issues.length > 0 && (
+        <ul>
+          {issues.map((issue) => (
+            <li key={`${issue.path.join('.')}:${issue.code}:${issue.message}`}>{plain(issue.message)}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import type { FormPrompt, UrlPrompt } from '@elicitkit/client';
+import type { Labels } from './labels.js';
+import { formatClock, plain } from './text.js';
+import type { TimeLeft } from './use-time-left.js';
+
+interface PromptHeaderProps {
+  prompt: FormPrompt | UrlPrompt;
+  labels: Labels;
+  headingId: string;
+  messageId: string;
+  time: TimeLeft;
+}
+
+/** Who asks (SPEC §1: clients show which server is asking), what, and how long is left. */
+export function PromptHeader({ prompt, labels, headingId, messageId, time }: PromptHeaderProps) {
+  const { server } = prompt;
+  const who = server ? plain(server.title ?? server.name) : labels.unidentifiedServer;
+  return (
+    <header className="ek-header">
+      <div className="ek-header-row">
+        <h2 id={headingId} className="ek-title">
+          {prompt.mode === 'url' ? labels.asksToOpen(who) : labels.asks(who)}
+        </h2>
+        {time.msLeft !== undefined && !time.expired && (
+          // The clock differs between a server render and the browser by design.
+          <p role="timer" className="ek-time" suppressHydrationWarning>
+            {labels.timeLeft(formatClock(time.msLeft))}
+          </p>
+        )}
+      </div>
+      {server && (
+        <p className="ek-server">
+          <span className="ek-server-name">{plain(server.name)}</span>{' '}
+          <span className="ek-server-version">v{plain(server.version)}</span>
+        </p>
+      )}
+      {time.expired && (
+        <p role="alert" className="ek-expired">
+          {labels.expired}
+        </p>
+      )}
+      <p id={messageId} className="ek-message">
+        {plain(prompt.message)}
+      </p>
+    </header>
+  );
+}

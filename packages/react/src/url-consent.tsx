@@ -1,0 +1,118 @@
+'use client';
+import type { UrlPrompt } from '@elicitkit/client';
+import { useId, useRef } from 'react';
+import { ElicitationDialog } from './elicitation-dialog.js';
+import { LABELS_EN, type Labels } from './labels.js';
+import { PromptHeader } from './prompt-header.js';
+import { useTimeLeft } from './use-time-left.js';
+
+/**
+ * Props of `<UrlConsent>`.
+ *
+ * @example
+ * <UrlConsent prompt={prompt} onOpen={accept} onDecline={decline} onCancel={cancel} />
+ */
+export interface UrlConsentProps {
+  prompt: UrlPrompt;
+  /** Epoch milliseconds; shows the time left, and disables Open once it has passed. */
+  expiresAt?: number;
+  /** Called after the link was opened in a new tab: the person consented. */
+  onOpen: () => void;
+  onDecline: () => void;
+  /** Also Esc. */
+  onCancel: () => void;
+  labels?: Labels;
+  /** The window whose `open` is used; default the global `window` (tests and iframes pass their own). */
+  view?: Pick<Window, 'open'>;
+}
+
+/**
+ * Consent to open a URL (SPEC §1): who asks, the full URL with its host highlighted, every
+ * warning (look-alike punycode host, plain http, credentials, tokens), then Decline (focused, so
+ * Enter never opens), Open and Cancel (Esc). The link is opened only inside the Open click, with
+ * `noopener,noreferrer`; nothing here fetches or prefetches it, and it is not a clickable anchor.
+ *
+ * @example
+ * <UrlConsent
+ *   prompt={part.prompt}
+ *   expiresAt={part.expiresAt}
+ *   onOpen={() => answer({ action: 'accept' })}
+ *   onDecline={() => answer({ action: 'decline' })}
+ *   onCancel={() => answer({ action: 'cancel' })}
+ * />
+ */
+export function UrlConsent(props: UrlConsentProps) {
+  const { prompt } = props;
+  const labels = props.labels ?? LABELS_EN;
+  const id = useId();
+  const time = useTimeLeft(props.expiresAt);
+  const declineRef = useRef<HTMLButtonElement>(null);
+  const { url, host } = prompt;
+  // A host that is not where the prompt says is not highlighted at all: never highlight the wrong part.
+  const at = url.startsWith(host, prompt.hostIndex) && host !== '' ? prompt.hostIndex : -1;
+
+  const open = () => {
+    try {
+      (props.view ?? window).open(url, '_blank', 'noopener,noreferrer');
+    } catch {
+      // A sandbox may forbid new tabs; consent stands and the full URL is on screen to copy.
+    }
+    props.onOpen();
+  };
+
+  return (
+    <ElicitationDialog
+      onCancel={props.onCancel}
+      labelledBy={`${id}-title`}
+      describedBy={`${id}-message`}
+      initialFocus={declineRef}
+      lang={labels.lang}
+      className="ek-url-dialog"
+    >
+      <PromptHeader prompt={prompt} labels={labels} headingId={`${id}-title`} messageId={`${id}-message`} time={time} />
+      <div className="ek-link">
+        <code className="ek-url" dir="ltr">
+          {at < 0 ? (
+            url
+          ) : (
+            <>
+              <span className="ek-url-rest">{url.slice(0, at)}</span>
+              <mark className="ek-host">{host}</mark>
+              <span className="ek-url-rest">{url.slice(at + host.length)}</span>
+            </>
+          )}
+        </code>
+        <p className="ek-host-line">
+          {labels.host}:{' '}
+          <strong className="ek-host-name" dir="ltr">
+            {host}
+          </strong>
+        </p>
+      </div>
+      {prompt.warnings.length > 0 && (
+        <div role="alert" className="ek-notice ek-danger">
+          <strong className="ek-notice-title">{labels.warningsTitle}</strong>
+          <ul>
+            {prompt.warnings.map((w) => (
+              <li key={`${w.code}:${w.message}`} data-code={w.code}>
+                {labels.urlWarning(w.code, w.message)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <p className="ek-note">{labels.urlNote}</p>
+      <div className="ek-actions">
+        <button ref={declineRef} type="button" className="ek-button" onClick={props.onDecline}>
+          {labels.decline}
+        </button>
+        <button type="button" className="ek-button ek-primary" disabled={time.expired} onClick={open}>
+          {labels.open}
+        </button>
+        <button type="button" className="ek-button ek-quiet" onClick={props.onCancel}>
+          {labels.cancel}
+        </button>
+      </div>
+    </ElicitationDialog>
+  );
+}

@@ -1,0 +1,98 @@
+'use client';
+import type { FormPrompt } from '@elicitkit/client';
+import { type FormContent, type Issue, validator } from '@elicitkit/form';
+import { useCallback, useMemo, useState } from 'react';
+import { checkDrafts, type Draft, groupIssues, initialDrafts } from './form-state.js';
+
+interface State {
+  prompt: FormPrompt;
+  serverIssues: readonly Issue[] | undefined;
+  drafts: Record<string, Draft>;
+  /** Fields whose own problems are shown: left (blurred) or chosen at least once. */
+  touched: ReadonlySet<string>;
+  /** After a Submit attempt every problem is shown. */
+  submitted: boolean;
+  /** Fields changed since the server's (or the previous attempt's) issues came: those are stale. */
+  edited: ReadonlySet<string>;
+}
+
+/** The state of one form: drafts, touched fields, problems. Components only draw it. */
+export interface FormState {
+  drafts: Readonly<Record<string, Draft>>;
+  /** Sets a field's draft; `touch` shows its problems at once (choices), text waits for blur. */
+  setDraft: (name: string, draft: Draft, touch?: boolean) => void;
+  touch: (name: string) => void;
+  /** The problems to show under a field: its own once touched, else the server's until edited. */
+  issuesOf: (name: string) => Issue[];
+  /** Problems from the server or the previous attempt that name no field. */
+  general: Issue[];
+  /** How many fields block sending; shown as a summary after a failed Submit. */
+  blocking: number;
+  submitted: boolean;
+  /** Marks the form submitted and returns the content to send, or `undefined` while anything is wrong. */
+  submit: () => FormContent | undefined;
+}
+
+const start = (prompt: FormPrompt, serverIssues: readonly Issue[] | undefined): State => ({
+  prompt,
+  serverIssues,
+  drafts: initialDrafts(prompt.fields, prompt.previous),
+  touched: new Set(),
+  submitted: false,
+  edited: new Set(),
+});
+
+const adding = (set: ReadonlySet<string>, name: string): ReadonlySet<string> =>
+  set.has(name) ? set : new Set([...set, name]);
+
+/**
+ * Holds a form's drafts and judges them with the form's own validator on every change. A new
+ * prompt starts over; new `serverIssues` are shown again on every field they name.
+ */
+export function useFormState(prompt: FormPrompt, serverIssues: readonly Issue[] | undefined): FormState {
+  const [stored, setState] = useState(() => start(prompt, serverIssues));
+  let state = stored;
+  if (state.prompt !== prompt) state = start(prompt, serverIssues);
+  else if (state.serverIssues !== serverIssues) state = { ...state, serverIssues, edited: new Set() };
+  if (state !== stored) setState(state);
+
+  const check = useMemo(() => validator(prompt.schema), [prompt.schema]);
+  const checked = useMemo(
+    () => checkDrafts(prompt.fields, prompt.schema, check, state.drafts),
+    [prompt.fields, prompt.schema, check, state.drafts],
+  );
+  const external = useMemo(
+    () => groupIssues(prompt.fields, [...(prompt.issues ?? []), ...(serverIssues ?? [])]),
+    [prompt.fields, prompt.issues, serverIssues],
+  );
+
+  const setDraft = useCallback((name: string, draft: Draft, touch = false) => {
+    setState((s) => ({
+      ...s,
+      drafts: { ...s.drafts, [name]: draft },
+      edited: adding(s.edited, name),
+      touched: touch ? adding(s.touched, name) : s.touched,
+    }));
+  }, []);
+  const touch = useCallback((name: string) => setState((s) => ({ ...s, touched: adding(s.touched, name) })), []);
+
+  const issuesOf = (name: string): Issue[] => {
+    const own = state.submitted || state.touched.has(name) ? (checked.byField.get(name) ?? []) : [];
+    if (own.length > 0) return own;
+    return state.edited.has(name) ? [] : (external.byField.get(name) ?? []);
+  };
+
+  return {
+    drafts: state.drafts,
+    setDraft,
+    touch,
+    issuesOf,
+    general: external.general,
+    blocking: checked.content ? 0 : Math.max(1, checked.byField.size),
+    submitted: state.submitted,
+    submit: () => {
+      setState((s) => ({ ...s, submitted: true }));
+      return checked.content;
+    },
+  };
+}
