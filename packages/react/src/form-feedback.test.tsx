@@ -73,9 +73,11 @@ describe('<ElicitationForm> feedback', () => {
     expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ ticket: 'REL-1001', note: 'asap' });
   });
 
-  it('starts over when a new prompt arrives', async () => {
+  it('keeps what was typed when the same question is drawn from a new object, starts over for a new one', async () => {
     const { user, redraw } = draw();
     await user.type(ticket(), 'REL-1');
+    redraw({ prompt: formPrompt(DEPLOY) });
+    expect(ticket().value).toBe('REL-1');
     redraw({ prompt: formPrompt(DEPLOY, { previous: { ticket: 'REL-2002' } }) });
     expect(ticket().value).toBe('REL-2002');
   });

@@ -5,7 +5,8 @@ import { useCallback, useMemo, useState } from 'react';
 import { checkDrafts, type Draft, groupIssues, initialDrafts } from './form-state.js';
 
 interface State {
-  prompt: FormPrompt;
+  /** Which question the drafts belong to (see `questionOf`). */
+  question: string;
   serverIssues: readonly Issue[] | undefined;
   drafts: Record<string, Draft>;
   /** Fields whose own problems are shown: left (blurred) or chosen at least once. */
@@ -33,8 +34,21 @@ export interface FormState {
   submit: () => FormContent | undefined;
 }
 
-const start = (prompt: FormPrompt, serverIssues: readonly Issue[] | undefined): State => ({
-  prompt,
+/**
+ * A question's identity by content, not by object: a chat host may rebuild the prompt object on
+ * every render (a message part re-created while streaming), and that must not wipe what was typed.
+ */
+const questionOf = (prompt: FormPrompt): string =>
+  JSON.stringify([
+    prompt.message,
+    prompt.schema,
+    prompt.attempt,
+    prompt.previous ?? null,
+    prompt.elicitationId ?? null,
+  ]);
+
+const start = (prompt: FormPrompt, serverIssues: readonly Issue[] | undefined, question: string): State => ({
+  question,
   serverIssues,
   drafts: initialDrafts(prompt.fields, prompt.previous),
   touched: new Set(),
@@ -46,13 +60,14 @@ const adding = (set: ReadonlySet<string>, name: string): ReadonlySet<string> =>
   set.has(name) ? set : new Set([...set, name]);
 
 /**
- * Holds a form's drafts and judges them with the form's own validator on every change. A new
- * prompt starts over; new `serverIssues` are shown again on every field they name.
+ * Holds a form's drafts and judges them with the form's own validator on every change. A different
+ * question starts over; a new `serverIssues` array is shown again on every field it names.
  */
 export function useFormState(prompt: FormPrompt, serverIssues: readonly Issue[] | undefined): FormState {
-  const [stored, setState] = useState(() => start(prompt, serverIssues));
+  const question = useMemo(() => questionOf(prompt), [prompt]);
+  const [stored, setState] = useState(() => start(prompt, serverIssues, question));
   let state = stored;
-  if (state.prompt !== prompt) state = start(prompt, serverIssues);
+  if (state.question !== question) state = start(prompt, serverIssues, question);
   else if (state.serverIssues !== serverIssues) state = { ...state, serverIssues, edited: new Set() };
   if (state !== stored) setState(state);
 
