@@ -3,10 +3,12 @@ import type { FormPrompt } from '@elicitkit/client';
 import type { FormContent, Issue } from '@elicitkit/form';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { ElicitationDialog } from './elicitation-dialog.js';
+import { showsRequired } from './field-parts.js';
 import { FieldView } from './field-view.js';
 import { LABELS_EN, type Labels } from './labels.js';
 import { Findings, Refusal, SecretWarning } from './notices.js';
 import { PromptHeader } from './prompt-header.js';
+import { useAfterPress } from './use-after-press.js';
 import { tabbables } from './use-focus-trap.js';
 import { useFormState } from './use-form-state.js';
 import { useTimeLeft } from './use-time-left.js';
@@ -58,6 +60,7 @@ export function ElicitationForm(props: ElicitationFormProps) {
   const id = useId();
   const state = useFormState(prompt, serverIssues);
   const time = useTimeLeft(props.expiresAt);
+  const afterPress = useAfterPress();
   const formRef = useRef<HTMLFormElement>(null);
   const [refusals, setRefusals] = useState(0);
   const secret = new Set(prompt.secretFields);
@@ -106,7 +109,7 @@ export function ElicitationForm(props: ElicitationFormProps) {
             {props.error}
           </p>
         )}
-        {prompt.fields.some((f) => f.required) && <p className="ek-required-note">{labels.requiredNote}</p>}
+        {prompt.fields.some(showsRequired) && <p className="ek-required-note">{labels.requiredNote}</p>}
         {prompt.fields.map((field, i) => (
           <FieldView
             key={field.name}
@@ -117,7 +120,7 @@ export function ElicitationForm(props: ElicitationFormProps) {
             secret={secret.has(field.name)}
             labels={labels}
             onDraft={(draft, touch) => state.setDraft(field.name, draft, touch)}
-            onBlur={() => state.touch(field.name)}
+            onBlur={() => afterPress(() => state.touch(field.name))}
           />
         ))}
         <div className="ek-actions">

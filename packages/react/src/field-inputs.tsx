@@ -56,7 +56,7 @@ export function TextInput(props: FieldProps<TextFieldModel | NumberFieldModel>) 
   );
 }
 
-/** A checkbox; a required box left unchecked answers "no" (see `readDraft`). */
+/** A checkbox; a required box left unchecked answers "no" (see `readDraft`), so it carries no `*`. */
 export function CheckboxInput(props: FieldProps<BooleanFieldModel>) {
   const { field, id, draft, onDraft, onBlur } = props;
   const { describedBy, invalid, errorId, extra } = describe(props);
@@ -75,10 +75,10 @@ export function CheckboxInput(props: FieldProps<BooleanFieldModel>) {
           onChange={(event) => onDraft(event.currentTarget.checked, true)}
           onBlur={onBlur}
         />
+        {/* No required mark: an unticked box is an answer ("no"), not a missing one. */}
         <label htmlFor={id} className="ek-label">
           {plain(field.label)}
         </label>
-        <RequiredMark field={field} />
       </div>
       {extra}
     </div>

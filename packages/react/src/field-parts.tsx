@@ -62,11 +62,16 @@ export function describe({ field, id, issues, labels }: FieldProps): Described {
 
 /** The `*` after a required field's label; the control itself carries `required` for assistive tech. */
 export function RequiredMark({ field }: { field: FieldModel }) {
-  return field.required ? (
+  return showsRequired(field) ? (
     <span className="ek-required" aria-hidden="true">
       *
     </span>
   ) : null;
+}
+
+/** Whether a field is drawn as required: every required field but a checkbox. */
+export function showsRequired(field: FieldModel): boolean {
+  return field.required && field.kind !== 'boolean';
 }
 
 function hintOf(field: FieldModel, labels: Labels): string {

@@ -147,4 +147,17 @@ describe('<ElicitationForm> choices', () => {
     expect(screen.getByRole('button', { name: '拒绝' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '取消' })).toBeTruthy();
   });
+  it('marks required choices with *, but not a required checkbox (unticked answers "no")', () => {
+    draw();
+    const marks = (text: string) =>
+      screen.getByText(text, { selector: 'label, legend' }).closest('.ek-field')?.querySelector('.ek-required');
+    expect(marks('Size')).not.toBeNull();
+    expect(marks('Channels')).not.toBeNull();
+    expect(marks('Color')).toBeNull();
+    expect(marks('I agree')).toBeNull();
+    cleanup();
+    const only: FormSchema = { type: 'object', properties: { ok: { type: 'boolean', title: 'OK' } }, required: ['ok'] };
+    render(<ElicitationForm prompt={formPrompt(only)} onSubmit={vi.fn()} onDecline={vi.fn()} onCancel={vi.fn()} />);
+    expect(screen.queryByText(/are required/)).toBeNull();
+  });
 });

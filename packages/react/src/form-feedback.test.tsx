@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import type { FormSchema, Issue } from '@elicitkit/form';
-import { cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formPrompt } from '../test/prompts.js';
@@ -133,5 +133,24 @@ describe('<ElicitationForm> feedback', () => {
     draw({ prompt: { ...prompt, server: { name: 'evil\u202e', version: '1' } } });
     expect(screen.getByText('Pay RSU 001 now')).toBeTruthy();
     expect(screen.getByRole('dialog', { name: 'evil asks' })).toBeTruthy();
+  });
+  it("shows a blurred field's error only after the press that moved focus, so the pressed control stays put", async () => {
+    draw();
+    const note = screen.getByLabelText('Note');
+    await userEvent.setup({ delay: null }).type(ticket(), 'REL');
+    // A press on another control blurs the ticket between pointerdown and pointerup.
+    fireEvent.pointerDown(note);
+    act(() => note.focus());
+    expect(errorOf(ticket())).toBeUndefined();
+    fireEvent.pointerUp(note);
+    expect(errorOf(ticket())).toBeUndefined(); // the click is dispatched first
+    await act(() => new Promise((resolve) => setTimeout(resolve, 5)));
+    expect(errorOf(ticket())).toMatch(/4/);
+    // Without a press (Tab), the error shows at once.
+    cleanup();
+    draw();
+    await userEvent.setup({ delay: null }).type(ticket(), 'REL');
+    act(() => screen.getByLabelText('Note').focus());
+    expect(errorOf(ticket())).toMatch(/4/);
   });
 });
