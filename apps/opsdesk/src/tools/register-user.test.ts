@@ -126,10 +126,15 @@ describe('the password page', () => {
     const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     expect(page.headers.get('set-cookie')).toContain('SameSite=Strict');
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // Under `no-referrer` a browser's form POST carries `Origin: null`, which is refused below.
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     const good = new URLSearchParams({ csrf, password: 'long enough pw', confirm: 'long enough pw' });
     expect(
       (await fetch(link, { method: 'POST', headers: { ...form, cookie, origin: 'https://evil.example' }, body: good }))
         .status,
+    ).toBe(403);
+    expect(
+      (await fetch(link, { method: 'POST', headers: { ...form, cookie, origin: 'null' }, body: good })).status,
     ).toBe(403);
     expect((await fetch(link, { method: 'POST', headers: { ...form }, body: good })).status).toBe(403);
     expect(

@@ -39,7 +39,9 @@ const HEADERS = {
   'content-security-policy':
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // Not `no-referrer`: under it browsers send `Origin: null` with the form's POST, which the origin
+  // check must refuse. `same-origin` keeps the token-bearing path from leaving the page's origin.
+  'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
 };
@@ -74,7 +76,7 @@ export function page(
   const document = `<!doctype html><html lang="${lang === 'zh' ? 'zh-CN' : 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t.title}</title>
 <style>body{font:16px/1.5 system-ui,"PingFang SC","Microsoft YaHei",sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#1f2328;background:#fff}
 @media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}input{background:#161b22;color:inherit;border-color:#30363d}}
-label{display:block;margin:1rem 0}input{display:block;width:100%;padding:.5rem;margin-top:.25rem;border:1px solid #d0d7de;border-radius:6px;font:inherit}
+[hidden]{display:none!important}label{display:block;margin:1rem 0}input{display:block;width:100%;padding:.5rem;margin-top:.25rem;border:1px solid #d0d7de;border-radius:6px;font:inherit}
 button{padding:.5rem 1rem;border-radius:6px;border:0;background:#1f6feb;color:#fff;font:inherit;cursor:pointer}.error{color:#cf222e}</style></head>
 <body><h1>${t.title}</h1>${body}</body></html>`;
   return new Response(document, { status, headers: HEADERS });
