@@ -1,0 +1,26 @@
+import { answer } from '../../../../lib/elicitations';
+import { readJson } from '../../../../lib/http';
+import { sessionOf } from '../../../../lib/state';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/** Answers (or at least this size) are small: anything bigger is refused unread. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * Answers one question. Bound to the chat that owns it (session cookie + CSRF header), validated
+ * against the question's form on the server: 404 unknown, 403 someone else's, 409 already
+ * answered, 410 expired, 400 invalid, 413 too large.
+ */
+export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
+  const { id } = await params;
+  const session = sessionOf(request);
+  if (!session) return Response.json({ error: 'No session.' }, { status: 403 });
+  if (request.headers.get('x-elicitkit-csrf') !== session.csrf)
+    return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });
+  const body = await readJson(request, MAX_ANSWER_BYTES);
+  if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
+  const result = await answer(session, id, body.value);
+  return Response.json(result.body, { status: result.status });
+}

@@ -1,0 +1,144 @@
+'use client';
+
+import { useChat } from '@ai-sdk/react';
+import { DefaultChatTransport } from 'ai';
+import Link from 'next/link';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Message } from './message';
+import { Question } from './question';
+import { ToolsPanel } from './tools-panel';
+import type { ChatMessage, ElicitationData, SessionInfo, ToolInfo } from './types';
+
+/** The page: chat on the left, tools on the right, the open question in a modal. */
+export function Chat() {
+  const [session, setSession] = useState<SessionInfo | null>(null);
+  const [tools, setTools] = useState<ToolInfo[]>([]);
+  const [toolsError, setToolsError] = useState<string | null>(null);
+  const [notes, setNotes] = useState<{ id: number; text: string }[]>([]);
+  const [input, setInput] = useState('');
+  const [dismissed, setDismissed] = useState<Set<string>>(new Set());
+  const csrf = useRef('');
+
+  useEffect(() => {
+    void (async () => {
+      const info = (await (await fetch('/api/session')).json()) as SessionInfo;
+      csrf.current = info.csrf;
+      setSession(info);
+      const response = await fetch('/api/tools');
+      const body = (await response.json()) as { tools?: ToolInfo[]; error?: string };
+      if (body.tools) setTools(body.tools);
+      else setToolsError(body.error ?? 'Could not load the tools.');
+    })();
+  }, []);
+
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<ChatMessage>({
+        api: '/api/chat',
+        headers: () => ({ 'x-elicitkit-csrf': csrf.current }),
+      }),
+    [],
+  );
+  const { messages, sendMessage, status, stop, error } = useChat<ChatMessage>({ transport });
+  const busy = status === 'submitted' || status === 'streaming';
+
+  const open: ElicitationData | undefined = useMemo(() => {
+    for (const m of [...messages].reverse()) {
+      for (const p of [...m.parts].reverse()) {
+        if (p.type === 'data-elicitation' && p.data.status === 'open' && !dismissed.has(p.data.id)) return p.data;
+      }
+    }
+    return undefined;
+  }, [messages, dismissed]);
+
+  const send = (text: string) => {
+    // Nothing leaves before the session (and its CSRF token) is known.
+    if (!text.trim() || busy || !session) return;
+    void sendMessage({ text });
+    setInput('');
+  };
+
+  return (
+    <div className="layout">
+      <header className="topbar">
+        <h1>Elicitkit chat</h1>
+        <span className={`model ${session?.model ? '' : 'no-model'}`} role="status">
+          {session
+            ? session.model
+              ? `Model: ${session.model}`
+              : 'No model configured — use the tools panel or /tool commands'
+            : 'Connecting…'}
+        </span>
+        <Link href="/audit">Audit trail</Link>
+      </header>
+      <main className="chat" aria-live="polite">
+        {messages.length === 0 ? (
+          <div className="welcome">
+            <p>
+              Ask for a deploy and watch the server ask <em>you</em> — not the model — which environment and which
+              release ticket.
+            </p>
+            <p className="muted">
+              Try <code>/deploy_service service=order-service</code>,{' '}
+              <code>/execute_sql {'{"sql":"DELETE FROM order_items"}'}</code> or <code>/register_user</code>.
+            </p>
+          </div>
+        ) : null}
+        {messages.map((m) => (
+          <Message key={m.id} message={m} />
+        ))}
+        {notes.map((n) => (
+          <p key={n.id} className="note" role="alert">
+            {n.text}
+          </p>
+        ))}
+        {error ? (
+          <p className="error" role="alert">
+            {error.message}
+          </p>
+        ) : null}
+      </main>
+      <form
+        className="composer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          send(input);
+        }}
+      >
+        <label htmlFor="composer-input" className="visually-hidden">
+          Message
+        </label>
+        <input
+          id="composer-input"
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+          placeholder={session?.model ? 'Ask for a deploy, a report…' : '/deploy_service service=order-service'}
+          autoComplete="off"
+          disabled={!session}
+        />
+        {busy ? (
+          <button type="button" onClick={() => stop()}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" disabled={!session}>
+            Send
+          </button>
+        )}
+      </form>
+      <ToolsPanel tools={tools} error={toolsError} disabled={busy || !session} onCall={send} />
+      {open && session ? (
+        <Question
+          key={open.id}
+          question={open}
+          csrf={session.csrf}
+          lang={session.lang}
+          onSettled={(note) => {
+            setDismissed((d) => new Set(d).add(open.id));
+            if (note) setNotes((n) => [...n, { id: n.length, text: note }]);
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

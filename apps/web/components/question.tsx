@@ -1,0 +1,75 @@
+'use client';
+
+import type { FormContent, Issue } from '@elicitkit/form';
+import { ElicitationForm, LABELS_EN, LABELS_ZH, UrlConsent } from '@elicitkit/react';
+import { useState } from 'react';
+import type { ElicitationData } from './types';
+
+type Answer = { action: 'accept'; content?: FormContent } | { action: 'decline' } | { action: 'cancel' };
+
+/** The open question, in a modal: the form or the URL consent, answered over `POST /api/elicitations/{id}`. */
+export function Question({
+  question,
+  csrf,
+  lang,
+  onSettled,
+}: {
+  question: ElicitationData;
+  csrf: string;
+  lang: 'en' | 'zh';
+  onSettled: (note: string | null) => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [issues, setIssues] = useState<Issue[] | undefined>(undefined);
+  const labels = lang === 'zh' ? LABELS_ZH : LABELS_EN;
+
+  const send = async (answer: Answer) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const response = await fetch(`/api/elicitations/${encodeURIComponent(question.id)}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-elicitkit-csrf': csrf },
+        body: JSON.stringify(answer),
+      });
+      const body = (await response.json().catch(() => ({}))) as { error?: string; issues?: Issue[] };
+      if (response.ok) return onSettled(null);
+      if (response.status === 400 && body.issues) {
+        setIssues(body.issues);
+        setError(body.error);
+        return;
+      }
+      // 404 / 409 / 410: the question is gone; close and say why in the chat.
+      onSettled(body.error ?? `The answer was refused (${response.status}).`);
+    } catch (e) {
+      setError(`The answer could not be sent: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  // Both components bring their own modal dialog (focus trap, Esc = cancel).
+  return question.prompt.mode === 'form' ? (
+    <ElicitationForm
+      prompt={question.prompt}
+      expiresAt={question.expiresAt}
+      labels={labels}
+      busy={busy}
+      {...(error ? { error } : {})}
+      {...(issues ? { serverIssues: issues } : {})}
+      onSubmit={(content) => void send({ action: 'accept', content })}
+      onDecline={() => void send({ action: 'decline' })}
+      onCancel={() => void send({ action: 'cancel' })}
+    />
+  ) : (
+    <UrlConsent
+      prompt={question.prompt}
+      expiresAt={question.expiresAt}
+      labels={labels}
+      onOpen={() => void send({ action: 'accept' })}
+      onDecline={() => void send({ action: 'decline' })}
+      onCancel={() => void send({ action: 'cancel' })}
+    />
+  );
+}

@@ -1,0 +1,101 @@
+'use client';
+
+import { useState } from 'react';
+import type { ToolInfo } from './types';
+
+/** Each tool with a small form for its arguments; calling sends a `/tool {json}` command to the chat. */
+export function ToolsPanel({
+  tools,
+  error,
+  disabled,
+  onCall,
+}: {
+  tools: ToolInfo[];
+  error: string | null;
+  disabled: boolean;
+  onCall: (command: string) => void;
+}) {
+  return (
+    <aside className="tools" aria-labelledby="tools-heading">
+      <h2 id="tools-heading">Tools</h2>
+      {error ? <p className="error">{error}</p> : null}
+      {tools.length === 0 && !error ? <p className="muted">Loading tools…</p> : null}
+      {tools.map((tool) => (
+        <ToolForm key={tool.name} tool={tool} disabled={disabled} onCall={onCall} />
+      ))}
+    </aside>
+  );
+}
+
+function ToolForm({
+  tool,
+  disabled,
+  onCall,
+}: {
+  tool: ToolInfo;
+  disabled: boolean;
+  onCall: (command: string) => void;
+}) {
+  const [values, setValues] = useState<Record<string, string>>({});
+  const properties = Object.entries(tool.inputSchema.properties ?? {});
+  const required = new Set(tool.inputSchema.required ?? []);
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const args: Record<string, unknown> = {};
+    for (const [name, prop] of properties) {
+      const v = values[name];
+      if (v === undefined || v === '') continue;
+      args[name] =
+        prop.type === 'number' || prop.type === 'integer' ? Number(v) : prop.type === 'boolean' ? v === 'true' : v;
+    }
+    onCall(`/${tool.name} ${JSON.stringify(args)}`);
+  };
+  return (
+    <details className="tool" data-tool={tool.name}>
+      <summary>
+        <code>{tool.name}</code>
+        {tool.title ? <span className="muted"> — {tool.title}</span> : null}
+      </summary>
+      {tool.description ? <p className="muted small">{tool.description}</p> : null}
+      <form onSubmit={submit} aria-label={`Call ${tool.name}`}>
+        {properties.map(([name, prop]) => {
+          const id = `tool-${tool.name}-${name}`;
+          return (
+            <div className="field" key={name}>
+              <label htmlFor={id}>
+                {name}
+                {required.has(name) ? <span aria-hidden="true"> *</span> : <span className="muted"> (optional)</span>}
+              </label>
+              {prop.enum ? (
+                <select
+                  id={id}
+                  value={values[name] ?? ''}
+                  onChange={(e) => setValues({ ...values, [name]: e.target.value })}
+                >
+                  <option value="">{required.has(name) ? 'choose…' : '(leave empty: the tool may ask)'}</option>
+                  {prop.enum.map((v) => (
+                    <option key={v} value={v}>
+                      {v}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  id={id}
+                  required={required.has(name)}
+                  type={prop.type === 'number' || prop.type === 'integer' ? 'number' : 'text'}
+                  value={values[name] ?? ''}
+                  onChange={(e) => setValues({ ...values, [name]: e.target.value })}
+                />
+              )}
+              {prop.description ? <small className="muted">{prop.description}</small> : null}
+            </div>
+          );
+        })}
+        <button type="submit" disabled={disabled}>
+          Call {tool.name}
+        </button>
+      </form>
+    </details>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * A stdio MCP server for the browser tests, built with @elicitkit/server: one tool, `every_field`,
+ * asks one form with every field kind the 2025-11-25 subset allows and returns what it received.
+ * Run with `node --import tsx --conditions=@elicitkit/source apps/web/e2e/every-field-server.ts`.
+ */
+import { field, form } from '@elicitkit/form';
+import { createElicitkit, defineTool, done, outcomeSchema } from '@elicitkit/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import * as z from 'zod/v4';
+
+export const EVERY_FIELD = form({
+  name: field.string({ title: 'Display name', description: 'How the team sees you', minLength: 2, maxLength: 40 }),
+  email: field.string({ title: 'Work email', format: 'email' }),
+  homepage: field.string({ title: 'Homepage', format: 'uri' }).optional(),
+  start: field.string({ title: 'Start date', format: 'date' }),
+  window: field.string({ title: 'Maintenance window', format: 'date-time' }).optional(),
+  budget: field.number({ title: 'Budget (USD)', minimum: 0, maximum: 10_000 }),
+  replicas: field.integer({ title: 'Replicas', minimum: 1, maximum: 10, default: 2 }),
+  agree: field.boolean({ title: 'I agree to the on-call rota', default: false }),
+  region: field.select(
+    [
+      { value: 'eu', title: 'Europe' },
+      { value: 'us', title: 'United States' },
+      { value: 'ap', title: 'Asia Pacific' },
+    ],
+    { title: 'Region' },
+  ),
+  zone: field.select(['zone-a', 'zone-b', 'zone-c', 'zone-d', 'zone-e', 'zone-f', 'zone-g'], { title: 'Zone' }),
+  notify: field.multiSelect(
+    [
+      { value: 'email', title: 'Email' },
+      { value: 'sms', title: 'SMS' },
+      { value: 'chat', title: 'Chat' },
+    ],
+    { title: 'Notify by', minItems: 1, maxItems: 2 },
+  ),
+  team: field.string({ title: '团队名称', description: '中文标签与说明应当清晰显示' }).optional(),
+});
+
+const everyField = defineTool({
+  name: 'every_field',
+  title: 'Every field kind',
+  description: 'Asks one form with every field kind and returns the answer.',
+  inputSchema: z.object({}),
+  outputSchema: outcomeSchema({ answer: z.record(z.string(), z.unknown()) }),
+  forms: { profile: EVERY_FIELD },
+  async run(_args, { ask }) {
+    const answer = await ask('profile', { message: 'Tell us about the new service owner.' });
+    if (answer.action !== 'accept') return answer.result();
+    return done(`Received ${JSON.stringify(answer.value)}`, { answer: answer.value });
+  },
+});
+
+const kit = createElicitkit();
+serveStdio(() => kit.createServer({ name: 'fieldkit', version: '1.0.0' }, [everyField]));

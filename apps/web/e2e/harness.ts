@@ -1,0 +1,113 @@
+/**
+ * The browser tests' world: the built Next app started with `next start` on a free port (its own
+ * opsdesk data directory), and Debian's Chromium driven by playwright-core.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+export const ROOT = resolve(import.meta.dirname, '../../..');
+export const SCREENSHOTS = join(ROOT, 'apps/web/test-results/screenshots');
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+export interface App {
+  url: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** `next start` on the production build, with a fresh opsdesk data directory. */
+export async function startApp(env: Record<string, string> = {}): Promise<App> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'elicitkit-e2e-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/next/dist/bin/next'),
+      'start',
+      join(ROOT, 'apps/web'),
+      '-p',
+      String(port),
+      '-H',
+      '127.0.0.1',
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: 'production', ELICITKIT_DATA: dataDir, NEXT_TELEMETRY_DISABLED: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let log = '';
+  child.stdout?.on('data', (c: Buffer) => (log += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (log += c.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${log}`);
+    try {
+      const r = await fetch(`${url}/api/session`);
+      if (r.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s:\n${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    dataDir,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+}
+
+/** Timings the suite prints at the end (a figure, never an assertion). */
+export const timings: { name: string; ms: number }[] = [];
+export function report(): void {
+  if (timings.length === 0) return;
+  const by = new Map<string, number[]>();
+  for (const t of timings) by.set(t.name, [...(by.get(t.name) ?? []), t.ms]);
+  const lines = [...by].map(([name, ms]) => {
+    const sorted = [...ms].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)] ?? 0;
+    return `  ${name.padEnd(38)} median ${median.toFixed(0).padStart(5)} ms  (n=${ms.length}, min ${sorted[0]?.toFixed(0)}, max ${sorted.at(-1)?.toFixed(0)})`;
+  });
+  process.stdout.write(`\nElicitation timings (browser):\n${lines.join('\n')}\n`);
+}

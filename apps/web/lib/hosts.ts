@@ -1,0 +1,42 @@
+/**
+ * The chat runs tools that change things (deploys, SQL) for whoever holds its session, and it
+ * listens on a loopback address. A page elsewhere could still reach it through DNS rebinding: its
+ * own host name, re-pointed at 127.0.0.1, makes the browser treat our API as same-origin. So every
+ * request must name a host we serve — loopback by default, more through ELICITKIT_ALLOWED_HOSTS
+ * (comma-separated host names, for a deployment behind a reverse proxy).
+ */
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function allowedHosts(env: Record<string, string | undefined> = process.env): Set<string> {
+  const extra = (env.ELICITKIT_ALLOWED_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  return new Set([...LOOPBACK, ...extra]);
+}
+
+/** The host name of a Host header, without the port; undefined when malformed. */
+export function hostName(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/i.exec(header.trim());
+  return match?.[1]?.toLowerCase();
+}
+
+/** Why the request is refused (403), or undefined when its Host and Origin are ours. */
+export function foreignRequest(request: Request, allowed = allowedHosts()): string | undefined {
+  const host = hostName(request.headers.get('host'));
+  if (host === undefined || !allowed.has(host)) {
+    return `Host "${request.headers.get('host') ?? ''}" is not served here; set ELICITKIT_ALLOWED_HOSTS to add it.`;
+  }
+  const origin = request.headers.get('origin');
+  if (origin !== null && request.method !== 'GET' && request.method !== 'HEAD') {
+    let from: string | undefined;
+    try {
+      from = new URL(origin).host;
+    } catch {
+      from = undefined;
+    }
+    if (from !== request.headers.get('host')) return `Requests from ${origin} are not accepted.`;
+  }
+  return undefined;
+}

@@ -1,0 +1,28 @@
+export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; error: string };
+
+/** Reads a JSON body, refusing (413) anything over `limit` bytes before parsing it. */
+export async function readJson(request: Request, limit: number): Promise<JsonBody> {
+  if (!(request.headers.get('content-type') ?? '').includes('application/json')) {
+    return { ok: false, status: 415, error: 'Send JSON (content-type: application/json).' };
+  }
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  if (declared > limit) return { ok: false, status: 413, error: `The body is larger than ${limit} bytes.` };
+  const reader = request.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const next = reader ? await reader.read() : { done: true as const, value: undefined };
+    if (next.done) break;
+    size += next.value.byteLength;
+    if (size > limit) {
+      await reader?.cancel();
+      return { ok: false, status: 413, error: `The body is larger than ${limit} bytes.` };
+    }
+    chunks.push(next.value);
+  }
+  try {
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+  } catch {
+    return { ok: false, status: 400, error: 'The body is not valid JSON.' };
+  }
+}

@@ -1,0 +1,18 @@
+import type { NextConfig } from 'next';
+
+const config: NextConfig = {
+  // Server-side code that spawns processes, opens SQLite or speaks MCP runs from node_modules as is.
+  serverExternalPackages: [
+    'better-sqlite3',
+    '@modelcontextprotocol/client',
+    '@modelcontextprotocol/server',
+    '@elicitkit/client',
+    '@elicitkit/opsdesk',
+    '@elicitkit/server',
+  ],
+  reactStrictMode: true,
+  poweredByHeader: false,
+  devIndicators: false,
+};
+
+export default config;

@@ -1,0 +1,11 @@
+import { foreignRequest } from './lib/hosts';
+
+/** Refuses requests for a host name we do not serve (DNS rebinding) and cross-origin writes. */
+export function proxy(request: Request): Response | undefined {
+  const why = foreignRequest(request);
+  return why === undefined ? undefined : new Response(why, { status: 403, headers: { 'content-type': 'text/plain' } });
+}
+
+export const config = {
+  matcher: ['/((?!_next/static|_next/image|favicon.ico).*)'],
+};

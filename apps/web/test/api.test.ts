@@ -1,0 +1,212 @@
+/**
+ * The answer endpoint through its real route handlers, with a real chat turn behind it: the chat
+ * route calls opsdesk (a stdio child) and streams the question as a data part; the tests then
+ * answer it over POST /api/elicitations/{id} in every way the endpoint must refuse and accept.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-api-'));
+process.env.ELICITKIT_DATA = data;
+process.env.ELICITKIT_QUESTION_TIMEOUT_MS = '60000';
+
+const { GET: getSession } = await import('../app/api/session/route');
+const { POST: postChat } = await import('../app/api/chat/route');
+const { POST: postAnswer } = await import('../app/api/elicitations/[id]/route');
+
+interface Browser {
+  cookie: string;
+  csrf: string;
+}
+
+async function newBrowser(): Promise<Browser> {
+  const response = await getSession(new Request('http://localhost/api/session'));
+  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const { csrf } = (await response.json()) as { csrf: string };
+  return { cookie, csrf };
+}
+
+/** Starts a chat turn and resolves with the stream reader once the first question is open. */
+async function ask(
+  b: Browser,
+  text: string,
+): Promise<{ id: string; data: Record<string, unknown>; rest: Promise<unknown[]> }> {
+  const response = await postChat(
+    new Request('http://localhost/api/chat', {
+      method: 'POST',
+      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] }),
+    }),
+  );
+  expect(response.status).toBe(200);
+  const reader = (response.body as ReadableStream<Uint8Array>)
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .getReader();
+  const chunks: unknown[] = [];
+  let buffer = '';
+  const next = async (): Promise<Record<string, unknown> | undefined> => {
+    for (;;) {
+      const line = buffer.indexOf('\n\n');
+      if (line !== -1) {
+        const event = buffer.slice(0, line);
+        buffer = buffer.slice(line + 2);
+        const json = event.replace(/^data: /, '');
+        if (json === '[DONE]') return undefined;
+        const chunk = JSON.parse(json) as Record<string, unknown>;
+        chunks.push(chunk);
+        return chunk;
+      }
+      const read = await reader.read();
+      if (read.done) return undefined;
+      buffer += read.value;
+    }
+  };
+  for (;;) {
+    const chunk = await next();
+    if (!chunk) throw new Error(`the stream ended without a question: ${JSON.stringify(chunks)}`);
+    const d = chunk.data as Record<string, unknown> | undefined;
+    if (chunk.type === 'data-elicitation' && d?.status === 'open') {
+      const rest = (async () => {
+        while (await next()) {}
+        return chunks;
+      })();
+      return { id: String(d.id), data: d, rest };
+    }
+  }
+}
+
+function answer(b: Browser, id: string, body: unknown, headers: Record<string, string> = {}) {
+  const raw = typeof body === 'string' ? body : JSON.stringify(body);
+  return postAnswer(
+    new Request(`http://localhost/api/elicitations/${id}`, {
+      method: 'POST',
+      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json', ...headers },
+      body: raw,
+    }),
+    { params: Promise.resolve({ id }) },
+  );
+}
+
+let alice: Browser;
+let mallory: Browser;
+beforeAll(async () => {
+  alice = await newBrowser();
+  mallory = await newBrowser();
+}, 60_000);
+afterAll(() => {
+  rmSync(data, { recursive: true, force: true });
+});
+
+describe('POST /api/elicitations/{id}', () => {
+  it('delivers a valid answer once; a replay is 409; the chat shows the outcome', async () => {
+    const q = await ask(alice, '/deploy_service service=order-service');
+    expect(q.data).toMatchObject({
+      server: 'opsdesk',
+      status: 'open',
+      prompt: { mode: 'form', message: 'Which environment should order-service v2.3.1 be deployed to?' },
+    });
+    const ok = await answer(alice, q.id, { action: 'accept', content: { env: 'dev' } });
+    expect(ok.status).toBe(200);
+    const replay = await answer(alice, q.id, { action: 'accept', content: { env: 'staging' } });
+    expect(replay.status).toBe(409);
+    const chunks = (await q.rest) as Record<string, unknown>[];
+    expect(
+      chunks.find((c) => c.type === 'data-elicitation' && (c.data as { status: string }).status === 'answered'),
+    ).toMatchObject({ data: { action: 'accept' } });
+    expect(chunks.find((c) => c.type === 'tool-output-available')).toMatchObject({
+      output: { status: 'done', text: expect.stringContaining('to dev') },
+    });
+  });
+
+  it('binds the question to its chat: another session is refused (403), the owner still answers', async () => {
+    const q = await ask(alice, '/deploy_service service=user-service');
+    const other = await answer(mallory, q.id, { action: 'accept', content: { env: 'prod' } });
+    expect(other.status).toBe(403);
+    const noCookie = await postAnswer(
+      new Request(`http://localhost/api/elicitations/${q.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"action":"decline"}',
+      }),
+      { params: Promise.resolve({ id: q.id }) },
+    );
+    expect(noCookie.status).toBe(403);
+    expect((await answer(alice, q.id, { action: 'decline' })).status).toBe(200);
+    const chunks = (await q.rest) as Record<string, unknown>[];
+    expect(chunks.find((c) => c.type === 'tool-output-available')).toMatchObject({ output: { status: 'declined' } });
+  });
+
+  it('refuses a missing or wrong CSRF token (403) and keeps the question open', async () => {
+    const q = await ask(alice, '/deploy_service service=search-service');
+    expect((await answer(alice, q.id, { action: 'decline' }, { 'x-elicitkit-csrf': 'forged' })).status).toBe(403);
+    const bare = await postAnswer(
+      new Request(`http://localhost/api/elicitations/${q.id}`, {
+        method: 'POST',
+        headers: { cookie: alice.cookie, 'content-type': 'application/json' },
+        body: '{"action":"decline"}',
+      }),
+      { params: Promise.resolve({ id: q.id }) },
+    );
+    expect(bare.status).toBe(403);
+    expect((await answer(alice, q.id, { action: 'cancel' })).status).toBe(200);
+    await q.rest;
+  });
+
+  it('validates on the server (400 with issues) and lets the person try again', async () => {
+    const q = await ask(alice, '/deploy_service service=payment-service');
+    const bad = await answer(alice, q.id, { action: 'accept', content: { env: 'qa' } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ issues: [{ path: ['env'], code: 'not_in_options' }] });
+    expect((await answer(alice, q.id, { action: 'accept', content: { env: 'dev' }, extra: 1 })).status).toBe(200);
+    await q.rest;
+  });
+
+  it.each([
+    ['not JSON', 'nope', 400],
+    ['no action', '{}', 400],
+    ['content on a decline', '{"action":"decline","content":{"env":"dev"}}', 400],
+    ['an array', '[]', 400],
+  ])('refuses %s with 400', async (_label, body, status) => {
+    const q = await ask(alice, '/deploy_service service=order-service');
+    expect((await answer(alice, q.id, body)).status).toBe(status);
+    expect((await answer(alice, q.id, { action: 'cancel' })).status).toBe(200);
+    await q.rest;
+  });
+
+  it('refuses an oversize body (413) without reading it all', async () => {
+    const q = await ask(alice, '/deploy_service service=order-service');
+    const huge = JSON.stringify({ action: 'accept', content: { env: 'x'.repeat(200_000) } });
+    expect((await answer(alice, q.id, huge)).status).toBe(413);
+    expect((await answer(alice, q.id, { action: 'cancel' })).status).toBe(200);
+    await q.rest;
+  });
+
+  it('answers 404 for an unknown id, and 415 for a body that is not JSON', async () => {
+    expect((await answer(alice, 'no-such-question', { action: 'cancel' })).status).toBe(404);
+    expect((await answer(alice, 'no-such-question', 'x', { 'content-type': 'text/plain' })).status).toBe(415);
+  });
+});
+
+describe('POST /api/chat', () => {
+  it('needs the session and its CSRF token', async () => {
+    const body = JSON.stringify({ messages: [] });
+    const none = await postChat(
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      }),
+    );
+    expect(none.status).toBe(401);
+    const forged = await postChat(
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { cookie: alice.cookie, 'x-elicitkit-csrf': 'x', 'content-type': 'application/json' },
+        body,
+      }),
+    );
+    expect(forged.status).toBe(403);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { allowedHosts, foreignRequest, hostName } from '../lib/hosts';
+import { proxy } from '../proxy';
+
+const request = (host: string | undefined, init: { method?: string; origin?: string } = {}) =>
+  new Request('http://127.0.0.1:3000/api/chat', {
+    method: init.method ?? 'GET',
+    headers: { ...(host === undefined ? {} : { host }), ...(init.origin ? { origin: init.origin } : {}) },
+  });
+
+describe('host and origin checks', () => {
+  it('serves the loopback names on any port', () => {
+    for (const host of ['localhost:3000', '127.0.0.1:3000', '[::1]:3000', 'LOCALHOST', '127.0.0.1']) {
+      expect(foreignRequest(request(host))).toBeUndefined();
+    }
+  });
+
+  it('refuses other host names, as a rebinding page would send them, and a missing or malformed Host', () => {
+    expect(foreignRequest(request('attacker.example:3000'))).toMatch(/attacker\.example:3000.*ELICITKIT_ALLOWED_HOSTS/);
+    expect(foreignRequest(request('localhost.attacker.example'))).toBeDefined();
+    expect(foreignRequest(request(undefined))).toBeDefined();
+    expect(hostName('local host')).toBeUndefined();
+    expect(hostName('127.0.0.1:3000/x')).toBeUndefined();
+  });
+
+  it('adds hosts from ELICITKIT_ALLOWED_HOSTS', () => {
+    const allowed = allowedHosts({ ELICITKIT_ALLOWED_HOSTS: ' Chat.Internal.example , ,ops.example' });
+    expect(foreignRequest(request('chat.internal.example'), allowed)).toBeUndefined();
+    expect(foreignRequest(request('ops.example:8443'), allowed)).toBeUndefined();
+    expect(foreignRequest(request('other.example'), allowed)).toBeDefined();
+  });
+
+  it('refuses writes whose Origin is another host, and accepts same-origin ones', () => {
+    expect(foreignRequest(request('localhost:3000', { method: 'POST', origin: 'http://localhost:3000' }))).toBe(
+      undefined,
+    );
+    expect(foreignRequest(request('localhost:3000', { method: 'POST', origin: 'http://localhost:4000' }))).toMatch(
+      /not accepted/,
+    );
+    expect(foreignRequest(request('localhost:3000', { method: 'POST', origin: 'null' }))).toMatch(/not accepted/);
+    // Reads carry no Origin check (a navigation from elsewhere is fine; it cannot read the answer).
+    expect(foreignRequest(request('localhost:3000', { origin: 'https://elsewhere.example' }))).toBeUndefined();
+  });
+
+  it('the proxy answers 403 with the reason, and lets ours through', async () => {
+    const refused = proxy(request('attacker.example'));
+    expect(refused?.status).toBe(403);
+    expect(await refused?.text()).toContain('attacker.example');
+    expect(proxy(request('localhost:3000'))).toBeUndefined();
+  });
+});
