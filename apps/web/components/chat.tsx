@@ -14,6 +14,7 @@ export function Chat() {
   const [session, setSession] = useState<SessionInfo | null>(null);
   const [tools, setTools] = useState<ToolInfo[]>([]);
   const [toolsError, setToolsError] = useState<string | null>(null);
+  const [fatal, setFatal] = useState<string | null>(null);
   const [notes, setNotes] = useState<{ id: number; text: string }[]>([]);
   const [input, setInput] = useState('');
   const [dismissed, setDismissed] = useState<Set<string>>(new Set());
@@ -21,13 +22,20 @@ export function Chat() {
 
   useEffect(() => {
     void (async () => {
-      const info = (await (await fetch('/api/session')).json()) as SessionInfo;
+      const reply = await fetch('/api/session').catch(() => undefined);
+      const info = (await reply?.json().catch(() => undefined)) as (SessionInfo & { error?: string }) | undefined;
+      if (!reply?.ok || !info) {
+        setFatal(info?.error ?? 'The chat server did not answer. Is `npm start` still running?');
+        return;
+      }
       csrf.current = info.csrf;
       setSession(info);
-      const response = await fetch('/api/tools');
-      const body = (await response.json()) as { tools?: ToolInfo[]; error?: string };
-      if (body.tools) setTools(body.tools);
-      else setToolsError(body.error ?? 'Could not load the tools.');
+      const response = await fetch('/api/tools').catch(() => undefined);
+      const body = (await response?.json().catch(() => undefined)) as
+        | { tools?: ToolInfo[]; error?: string }
+        | undefined;
+      if (body?.tools) setTools(body.tools);
+      else setToolsError(body?.error ?? 'Could not load the tools.');
     })();
   }, []);
 
@@ -63,15 +71,22 @@ export function Chat() {
       <header className="topbar">
         <h1>Elicitkit chat</h1>
         <span className={`model ${session?.model ? '' : 'no-model'}`} role="status">
-          {session
-            ? session.model
-              ? `Model: ${session.model}`
-              : 'No model configured — use the tools panel or /tool commands'
-            : 'Connecting…'}
+          {fatal
+            ? 'Not connected'
+            : session
+              ? session.model
+                ? `Model: ${session.model}`
+                : 'No model configured — use the tools panel or /tool commands'
+              : 'Connecting…'}
         </span>
         <Link href="/audit">Audit trail</Link>
       </header>
       <main className="chat" aria-live="polite">
+        {fatal ? (
+          <p className="error" role="alert">
+            {fatal}
+          </p>
+        ) : null}
         {messages.length === 0 ? (
           <div className="welcome">
             <p>

@@ -60,6 +60,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<App> {
       cwd: ROOT,
       env: { ...process.env, NODE_ENV: 'production', ELICITKIT_DATA: dataDir, NEXT_TELEMETRY_DISABLED: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: `next start` runs the server in a child that a signal to the CLI
+      // alone leaves behind (with opsdesk under it), so stop() signals the whole group.
+      detached: true,
     },
   );
   let log = '';
@@ -70,23 +73,51 @@ export async function startApp(env: Record<string, string> = {}): Promise<App> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${log}`);
     try {
-      const r = await fetch(`${url}/api/session`);
-      if (r.ok) break;
+      await fetch(`${url}/api/session`); // any answer (a broken configuration's 500 too) means it listens
+      break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s:\n${log}`);
+    if (Date.now() > deadline) {
+      await stopGroup(child);
+      throw new Error(`next start did not answer within 60 s:\n${log}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
     url,
     dataDir,
     async stop() {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await stopGroup(child);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** SIGTERM to the child's process group, then waits until every process in it is gone (SIGKILL after 10 s). */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  const alive = () => {
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (alive()) process.kill(-pid, 'SIGTERM');
+  const deadline = Date.now() + 10_000;
+  while (alive()) {
+    if (Date.now() > deadline) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // gone in between
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export async function launchBrowser(): Promise<Browser> {

@@ -345,6 +345,25 @@ describe('every field kind, from a server of our own (ELICITKIT_SERVERS, 2025-11
   });
 });
 
+describe('a broken configuration', () => {
+  it('says on the page which variable is wrong', async () => {
+    const broken = await startApp({ ELICITKIT_SERVERS: '[{"name":"x","url":"ftp://nowhere"}]' });
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(broken.url);
+      await page
+        .getByRole('alert')
+        .filter({ hasText: 'The configuration is invalid: ELICITKIT_SERVERS[0].url must be an http(s) URL' })
+        .waitFor();
+      await expect(page.getByRole('status').textContent()).resolves.toBe('Not connected');
+      await context.close();
+    } finally {
+      await broken.stop();
+    }
+  });
+});
+
 describe('a question nobody answers', () => {
   it('expires as a cancel, and the chat says so', async () => {
     const quick = await startApp({ ELICITKIT_QUESTION_TIMEOUT_MS: '2000' });

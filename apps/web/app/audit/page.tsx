@@ -7,7 +7,14 @@ type Row = Record<string, unknown>;
 
 /** Every question opsdesk asked, what the person did, and what the server made of it. */
 export default function AuditPage() {
-  const trail = auditTrail();
+  let trail: ReturnType<typeof auditTrail>;
+  let problem: string | undefined;
+  try {
+    trail = auditTrail();
+  } catch (error) {
+    // A bad configuration or an unreadable database: say so instead of a bare error page.
+    problem = `The audit trail could not be read: ${error instanceof Error ? error.message : String(error)}`;
+  }
   const calls = new Map<string, { request?: Row; responses: Row[]; validations: Row[] }[]>();
   const byQuestion = new Map<string, { request?: Row; responses: Row[]; validations: Row[] }>();
   const entry = (r: Row) => {
@@ -32,7 +39,11 @@ export default function AuditPage() {
         <h1>Audit trail</h1>
         <Link href="/">← Back to the chat</Link>
       </header>
-      {rows.length === 0 ? (
+      {problem ? (
+        <p className="error" role="alert">
+          {problem}
+        </p>
+      ) : rows.length === 0 ? (
         <p className="muted">No elicitations yet.</p>
       ) : (
         <table className="audit-table">

@@ -9,9 +9,17 @@ export const dynamic = 'force-dynamic';
  * CSRF token answers must carry, and what the page needs to know about the setup.
  */
 export async function GET(request: Request): Promise<Response> {
+  let setup: ReturnType<typeof config>;
+  try {
+    setup = config();
+  } catch (error) {
+    // A bad environment is the operator's to fix: say exactly what, on the page.
+    const message = error instanceof Error ? error.message : String(error);
+    return Response.json({ error: `The configuration is invalid: ${message}` }, { status: 500 });
+  }
+  const { model, servers, lang } = setup;
   const existing = sessionOf(request);
   const session = existing ?? createSession();
-  const { model, servers, lang } = config();
   const body = {
     csrf: session.csrf,
     lang,

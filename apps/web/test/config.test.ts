@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { readConfig } from '../lib/config';
+
+const base = { ELICITKIT_DATA: '/tmp/elicitkit-config-test' };
+const servers = (value: unknown) => ({ ...base, ELICITKIT_SERVERS: JSON.stringify(value) });
+
+describe('the web app configuration (environment)', () => {
+  it('defaults to opsdesk over stdio on the 2026 revision, no model, ten-minute questions', () => {
+    const c = readConfig(base);
+    expect(c.servers).toHaveLength(1);
+    expect(c.servers[0]).toMatchObject({ name: 'opsdesk', kind: 'stdio', era: 'modern' });
+    expect(c.servers[0]?.kind === 'stdio' && c.servers[0].args).toEqual(
+      expect.arrayContaining(['serve', '--stdio', '--data', '/tmp/elicitkit-config-test']),
+    );
+    expect(c.model).toBeUndefined();
+    expect(c.questionTimeoutMs).toBe(600_000);
+  });
+
+  it('reads an OpenAI-compatible model, and the mock model only when explicitly allowed', () => {
+    expect(
+      readConfig({ ...base, OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', ELICITKIT_MODEL: 'qwen3' }).model,
+    ).toEqual({
+      kind: 'openai-compatible',
+      baseURL: 'http://127.0.0.1:11434/v1',
+      apiKey: undefined,
+      model: 'qwen3',
+    });
+    expect(readConfig({ ...base, OPENAI_API_KEY: 'sk-x' }).model).toMatchObject({
+      baseURL: 'https://api.openai.com/v1',
+      apiKey: 'sk-x',
+    });
+    expect(readConfig({ ...base, ELICITKIT_MODEL: 'mock' }).model).toBeUndefined();
+    expect(readConfig({ ...base, ELICITKIT_MODEL: 'mock', ELICITKIT_ALLOW_MOCK_MODEL: '1' }).model).toEqual({
+      kind: 'mock',
+    });
+  });
+
+  it('reads servers from ELICITKIT_SERVERS', () => {
+    const c = readConfig(
+      servers([
+        { name: 'ops', url: 'http://127.0.0.1:7777/mcp', headers: { authorization: 'Bearer ek_x' }, era: 'legacy' },
+        { command: ['node', 'server.js', '--flag'] },
+      ]),
+    );
+    expect(c.servers).toEqual([
+      {
+        name: 'ops',
+        kind: 'http',
+        url: 'http://127.0.0.1:7777/mcp',
+        headers: { authorization: 'Bearer ek_x' },
+        era: 'legacy',
+      },
+      { name: 'server2', kind: 'stdio', command: 'node', args: ['server.js', '--flag'], era: 'modern' },
+    ]);
+  });
+
+  it.each([
+    ['not JSON', '{', /not valid JSON/],
+    ['an empty array', '[]', /non-empty JSON array/],
+    ['a non-object entry', '[1]', /\[0\] must be an object/],
+    ['neither url nor command', '[{"name":"x"}]', /needs "url".*or "command"/],
+    ['an empty command', '[{"command":[]}]', /needs "url".*or "command"/],
+    ['a non-string command part', '[{"command":["node",3]}]', /needs "url".*or "command"/],
+    ['a non-http url', '[{"url":"file:///etc/passwd"}]', /\.url must be an http\(s\) URL/],
+    ['bad headers', '[{"url":"http://x/mcp","headers":{"a":1}}]', /headers must be an object of strings/],
+    ['an unknown era', '[{"command":["x"],"era":"2027"}]', /era must be "legacy".*or "modern"/],
+    ['a name with __', '[{"name":"a__b","command":["x"]}]', /name must be/],
+    ['a duplicate name', '[{"name":"a","command":["x"]},{"name":"a","command":["y"]}]', /"a" is used twice/],
+  ])('refuses ELICITKIT_SERVERS with %s, saying what is wrong', (_what, raw, message) => {
+    expect(() => readConfig({ ...base, ELICITKIT_SERVERS: raw })).toThrow(message);
+  });
+
+  it('refuses a timeout that is not whole milliseconds in range, and an unknown language', () => {
+    for (const bad of ['soon', '10.5', '999', '86400001']) {
+      expect(() => readConfig({ ...base, ELICITKIT_QUESTION_TIMEOUT_MS: bad })).toThrow(
+        /ELICITKIT_QUESTION_TIMEOUT_MS/,
+      );
+    }
+    expect(readConfig({ ...base, ELICITKIT_QUESTION_TIMEOUT_MS: '2000' }).questionTimeoutMs).toBe(2000);
+    expect(() => readConfig({ ...base, ELICITKIT_LANG: 'fr' })).toThrow(/ELICITKIT_LANG must be "en" or "zh"/);
+    expect(readConfig({ ...base, LANG: 'zh_CN.UTF-8' }).lang).toBe('zh');
+  });
+});
