@@ -200,8 +200,8 @@ describe('the chat without a model', () => {
     await context.close();
   });
 
-  it('a sync conflict only a person can decide', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  it('a sync conflict only a person can decide (in the dark colour scheme)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'dark' });
     const page = await openChat(context);
     for (const side of ['local', 'remote']) {
       mkdirSync(join(app.dataDir, 'workspace', side, 'notes'), { recursive: true });
@@ -341,6 +341,28 @@ describe('every field kind, from a server of our own (ELICITKIT_SERVERS, 2025-11
       await context.close();
     } finally {
       await own.stop();
+    }
+  });
+});
+
+describe('in Chinese (ELICITKIT_LANG=zh)', () => {
+  it('asks, labels and deploys in Chinese', async () => {
+    const zh = await startApp({ ELICITKIT_LANG: 'zh' });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'zh-CN' });
+      const page = await openChat(context, zh.url);
+      await command(page, '/deploy_service service=user-service');
+      const dialog = await question(page, '要把「user-service」v3.0.2 部署到哪个环境？');
+      await dialog.getByLabel('开发 (dev)').check();
+      await shot(page, 'form-zh');
+      await submit(page, dialog, '提交');
+      expect(await toolStatus(page)).toBe('done');
+      expect(count(zh.dataDir, "SELECT COUNT(*) FROM deployments WHERE service = 'user-service' AND env = 'dev'")).toBe(
+        1,
+      );
+      await context.close();
+    } finally {
+      await zh.stop();
     }
   });
 });
