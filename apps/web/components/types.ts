@@ -1,17 +1,7 @@
-import type { Prompt } from '@elicitkit/client';
 import type { UIMessage } from 'ai';
+import type { ElicitationData } from '../lib/wire';
 
-/** Mirrors lib/state.ts ElicitationData: what a `data-elicitation` part carries. */
-export interface ElicitationData {
-  id: string;
-  server: string;
-  status: 'open' | 'answered' | 'expired' | 'withdrawn';
-  action?: 'accept' | 'decline' | 'cancel';
-  prompt: Prompt;
-  /** Epoch ms the server handed the question to the page, and when it stops waiting. */
-  publishedAt: number;
-  expiresAt: number;
-}
+export type { ElicitationData };
 
 export type ChatMessage = UIMessage<never, { elicitation: ElicitationData }>;
 

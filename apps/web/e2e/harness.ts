@@ -94,6 +94,16 @@ export async function startApp(env: Record<string, string> = {}): Promise<App> {
   };
 }
 
+/** Runs `run` against an app of its own (started with `env`), stopped afterwards whatever happens. */
+export async function withApp<T>(env: Record<string, string>, run: (app: App) => Promise<T>): Promise<T> {
+  const app = await startApp(env);
+  try {
+    return await run(app);
+  } finally {
+    await app.stop();
+  }
+}
+
 /** SIGTERM to the child's process group, then waits until every process in it is gone (SIGKILL after 10 s). */
 async function stopGroup(child: ChildProcess): Promise<void> {
   const pid = child.pid;

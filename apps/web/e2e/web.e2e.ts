@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, launchBrowser, ROOT, report, shot, startApp, timings } from './harness.js';
+import { type App, launchBrowser, ROOT, report, shot, startApp, timings, withApp } from './harness.js';
 
 const EVERY_FIELD_SERVER = join(ROOT, 'apps/web/e2e/every-field-server.ts');
 
@@ -285,8 +285,7 @@ describe('every field kind, from a server of our own (ELICITKIT_SERVERS, 2025-11
       command: [process.execPath, '--import', 'tsx', '--conditions=@elicitkit/source', EVERY_FIELD_SERVER],
       era: 'legacy',
     };
-    const own = await startApp({ ELICITKIT_SERVERS: JSON.stringify([server]) });
-    try {
+    await withApp({ ELICITKIT_SERVERS: JSON.stringify([server]) }, async (own) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 1500 } });
       const page = await openChat(context, own.url, 'every_field');
       await command(page, '/every_field');
@@ -339,16 +338,13 @@ describe('every field kind, from a server of our own (ELICITKIT_SERVERS, 2025-11
         expect(text).toContain(part);
       }
       await context.close();
-    } finally {
-      await own.stop();
-    }
+    });
   });
 });
 
 describe('in Chinese (ELICITKIT_LANG=zh)', () => {
   it('asks, labels and deploys in Chinese', async () => {
-    const zh = await startApp({ ELICITKIT_LANG: 'zh' });
-    try {
+    await withApp({ ELICITKIT_LANG: 'zh' }, async (zh) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'zh-CN' });
       const page = await openChat(context, zh.url);
       await command(page, '/deploy_service service=user-service');
@@ -361,16 +357,13 @@ describe('in Chinese (ELICITKIT_LANG=zh)', () => {
         1,
       );
       await context.close();
-    } finally {
-      await zh.stop();
-    }
+    });
   });
 });
 
 describe('a broken configuration', () => {
   it('says on the page which variable is wrong', async () => {
-    const broken = await startApp({ ELICITKIT_SERVERS: '[{"name":"x","url":"ftp://nowhere"}]' });
-    try {
+    await withApp({ ELICITKIT_SERVERS: '[{"name":"x","url":"ftp://nowhere"}]' }, async (broken) => {
       const context = await browser.newContext();
       const page = await context.newPage();
       await page.goto(broken.url);
@@ -380,16 +373,13 @@ describe('a broken configuration', () => {
         .waitFor();
       await expect(page.getByRole('status').textContent()).resolves.toBe('Not connected');
       await context.close();
-    } finally {
-      await broken.stop();
-    }
+    });
   });
 });
 
 describe('a question nobody answers', () => {
   it('expires as a cancel, and the chat says so', async () => {
-    const quick = await startApp({ ELICITKIT_QUESTION_TIMEOUT_MS: '2000' });
-    try {
+    await withApp({ ELICITKIT_QUESTION_TIMEOUT_MS: '2000' }, async (quick) => {
       const context = await browser.newContext();
       const page = await openChat(context, quick.url);
       await command(page, '/deploy_service service=order-service');
@@ -398,16 +388,13 @@ describe('a question nobody answers', () => {
       await page.getByText('no answer in time: treated as cancelled').waitFor();
       expect(count(quick.dataDir, 'SELECT COUNT(*) FROM deployments')).toBe(6);
       await context.close();
-    } finally {
-      await quick.stop();
-    }
+    });
   });
 });
 
 describe('a chat turn with the AI SDK mock model', () => {
   it('calls deploy_service, which asks the person, then reports', async () => {
-    const mocked = await startApp({ ELICITKIT_MODEL: 'mock', ELICITKIT_ALLOW_MOCK_MODEL: '1' });
-    try {
+    await withApp({ ELICITKIT_MODEL: 'mock', ELICITKIT_ALLOW_MOCK_MODEL: '1' }, async (mocked) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
       const page = await openChat(context, mocked.url);
       await expect(page.getByRole('status').textContent()).resolves.toContain('mock model');
@@ -424,8 +411,6 @@ describe('a chat turn with the AI SDK mock model', () => {
         count(mocked.dataDir, "SELECT COUNT(*) FROM deployments WHERE service = 'search-service' AND env = 'staging'"),
       ).toBe(1);
       await context.close();
-    } finally {
-      await mocked.stop();
-    }
+    });
   });
 });

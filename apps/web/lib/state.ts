@@ -1,20 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { createMemoryRegistry, type PendingRegistry, type Prompt } from '@elicitkit/client';
+import { createMemoryRegistry, type PendingRegistry } from '@elicitkit/client';
 import type { Client } from '@modelcontextprotocol/client';
 import type { UIMessageStreamWriter } from 'ai';
 import { config } from './config';
+import type { ElicitationData } from './wire';
 
-/** An elicitation as the browser sees it: a data part of the chat, updated when it settles. */
-export interface ElicitationData {
-  id: string;
-  server: string;
-  status: 'open' | 'answered' | 'expired' | 'withdrawn';
-  action?: 'accept' | 'decline' | 'cancel';
-  prompt: Prompt;
-  /** Epoch ms the server handed the question to the page, and when it stops waiting. */
-  publishedAt: number;
-  expiresAt: number;
-}
+export type { ElicitationData };
 
 export interface Connection {
   client: Client;
