@@ -5,12 +5,14 @@
  * twice — with raw SDK calls and with @elicitkit/server's ask() — and driven by a real SDK client
  * on both protocol revisions: 2025-11-25 over a linked in-memory pair (push elicitation/create)
  * and 2026-07-28 over the Web-standard HTTP handler called in-process (input_required rounds).
- * Both variants run in the same process, interleaved, and the ratio is what matters.
+ * Both variants run in the same process, interleaved, and the ratio is what matters. It runs the
+ * built packages (`dist/`, what users run; `npm run bench` builds first), not the sources.
  *
  *   npm run bench                 # default 1500 calls per variant per batch, 5 batches
  *   BENCH_CALLS=300 npm run bench # quicker
  */
 import { field, form } from '@elicitkit/form';
+import { createElicitkit, defineTool, done } from '@elicitkit/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   acceptedContent,
@@ -22,7 +24,6 @@ import {
   McpServer,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { createElicitkit, defineTool, done } from '../packages/server/src/index.js';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 1500);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);

@@ -220,4 +220,42 @@ describe('revision-specific behaviour', () => {
     expect((result.structuredContent as { status: string }).status).toBe('unsupported');
     await client.close();
   });
+  it.each([
+    ['an unknown action', { action: 'maybe' }],
+    ['content that is not an object', { action: 'accept', content: ['staging'] }],
+  ])('a 2025 client answering with %s: unsupported (it could not ask), nothing is done', async (_what, answer) => {
+    // A hand-written client on the wire, since the SDK's own client refuses to send such answers.
+    const { InMemoryTransport } = await import('@modelcontextprotocol/server');
+    const store = createStore();
+    const server = createElicitkit().createServer({ name: 'f', version: '1' }, fixtureTools(store));
+    const [ours, theirs] = InMemoryTransport.createLinkedPair();
+    const replies = new Map<number, (m: Record<string, unknown>) => void>();
+    theirs.onmessage = (message) => {
+      const m = message as Record<string, unknown>;
+      if (m.method === 'elicitation/create') {
+        void theirs.send({ jsonrpc: '2.0', id: m.id as number, result: answer } as never);
+      } else if (typeof m.id === 'number' && replies.has(m.id)) replies.get(m.id)?.(m);
+    };
+    const rpc = (id: number, method: string, params: Record<string, unknown>) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        replies.set(id, resolve);
+        void theirs.send({ jsonrpc: '2.0', id, method, params } as never);
+      });
+    await server.connect(ours);
+    await theirs.start();
+    await rpc(1, 'initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: { elicitation: { form: {} } },
+      clientInfo: { name: 'raw', version: '1' },
+    });
+    await theirs.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as never);
+    const reply = await rpc(2, 'tools/call', { name: 'deploy', arguments: { service: 'order-service' } });
+    const result = reply.result as { structuredContent?: { status?: string } } | undefined;
+    const text = (result as { content?: { text?: string }[] } | undefined)?.content?.[0]?.text ?? '';
+    // Not "the user cancelled": the client broke the protocol, so it could not ask.
+    expect(result?.structuredContent?.status).toBe('unsupported');
+    expect(text).toContain('Invalid result for elicitation/create');
+    expect(store.deployments).toEqual([]);
+    await server.close();
+  });
 });

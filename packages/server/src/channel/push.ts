@@ -1,5 +1,38 @@
-import { ProtocolError, SdkError, SdkErrorCode, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type Server,
+  type ServerContext,
+  type StandardSchemaV1Sync,
+} from '@modelcontextprotocol/server';
 import type { Channel, ElicitParams, RawAnswer } from './channel.js';
+
+interface ElicitResultShape {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, unknown>;
+}
+
+/**
+ * The shape of an `elicitation/create` result, as a Standard Schema for `ctx.mcpReq.send`. Only
+ * the envelope is checked here — the content is validated against the form by the session, with
+ * the form's own validator — which spares the SDK's generic result schema on every answer.
+ */
+const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
+  '~standard': {
+    version: 1,
+    vendor: 'elicitkit',
+    validate(value: unknown) {
+      const v = value as { action?: unknown; content?: unknown } | null;
+      if (typeof v !== 'object' || v === null) return { issues: [{ message: 'the result is not an object' }] };
+      if (v.action !== 'accept' && v.action !== 'decline' && v.action !== 'cancel')
+        return { issues: [{ message: 'action must be accept, decline or cancel', path: ['action'] }] };
+      if (v.content !== undefined && (typeof v.content !== 'object' || v.content === null || Array.isArray(v.content)))
+        return { issues: [{ message: 'content must be an object', path: ['content'] }] };
+      return { value: v as ElicitResultShape };
+    },
+  },
+};
 
 /**
  * 2025 connections: a real `elicitation/create` request related to the tool call, with a
@@ -27,6 +60,7 @@ export class PushChannel implements Channel {
     try {
       const result = await this.ctx.mcpReq.send(
         { method: 'elicitation/create', params: wire as unknown as Record<string, unknown> },
+        ELICIT_RESULT,
         { timeout: timeoutMs, signal: this.ctx.mcpReq.signal },
       );
       const elapsedMs = this.now() - started;
@@ -43,7 +77,9 @@ export class PushChannel implements Channel {
       ) {
         return { kind: 'closed', detail, elapsedMs, fresh: true };
       }
-      if (error instanceof ProtocolError) return { kind: 'failed', detail, elapsedMs, fresh: true };
+      // The client answered with an error, or with something that is not an answer: it could not ask.
+      if (error instanceof ProtocolError || (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult))
+        return { kind: 'failed', detail, elapsedMs, fresh: true };
       return { kind: 'closed', detail, elapsedMs, fresh: true };
     }
   }
