@@ -1,53 +1,31 @@
 import { readFileSync } from 'node:fs';
-import { lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type InstallEnvironment, install } from '../commands/install.js';
+import { describe, expect, it } from 'vitest';
+import { installSandbox } from '../../test/install-sandbox.js';
 
 const SERVER = ['--', 'node', '/srv/opsdesk.js', '--stdio'];
 const read = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
 
-let root: string;
-let env: InstallEnvironment;
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'elicitkit-install-disk-'));
-  env = {
-    home: join(root, 'home'),
-    cwd: join(root, 'work'),
-    platform: 'linux',
-    appData: undefined,
-    defaultCommand: [],
-  };
-  await mkdir(env.home);
-  await mkdir(env.cwd);
-});
-afterEach(() => rm(root, { recursive: true, force: true }));
-
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await install(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
-  return { code, out, err };
-}
+const box = installSandbox([]);
+const run = box.run;
 
 /** Every file and folder under the temp root with its content, mode and mtime: "untouched" means equal. */
 async function snapshot(): Promise<Record<string, string>> {
   const entries: Record<string, string> = {};
-  for (const name of await readdir(root, { recursive: true })) {
-    const path = join(root, name);
+  for (const name of await readdir(box.root, { recursive: true })) {
+    const path = join(box.root, name);
     const s = await lstat(path);
     const body = s.isFile() ? await readFile(path, 'utf8') : '';
-    entries[relative(root, path)] = `${s.mode.toString(8)} ${s.mtimeMs} ${s.ino} ${body}`;
+    entries[relative(box.root, path)] = `${s.mode.toString(8)} ${s.mtimeMs} ${s.ino} ${body}`;
   }
   return entries;
 }
 
 describe('idempotence', () => {
   it('a second run writes nothing, backs up nothing and says it is already installed', async () => {
-    const file = join(env.cwd, '.vscode', 'mcp.json');
-    await mkdir(join(env.cwd, '.vscode'));
+    const file = join(box.env.cwd, '.vscode', 'mcp.json');
+    await mkdir(join(box.env.cwd, '.vscode'));
     await writeFile(file, read('./fixtures/vscode-mcp.jsonc.fixture'));
     expect((await run(['vscode', ...SERVER])).code).toBe(0);
     await rm(`${file}.bak`);
@@ -67,7 +45,7 @@ describe('--dry-run', () => {
   it('prints the new file as a diff and creates no file or folder', async () => {
     const before = await snapshot();
     const { code, out } = await run(['cursor', '--dry-run', ...SERVER]);
-    const file = join(env.cwd, '.cursor', 'mcp.json');
+    const file = join(box.env.cwd, '.cursor', 'mcp.json');
     expect(code).toBe(0);
     expect(out).toEqual([
       `Dry run: would add MCP server "opsdesk" to ${file} (cursor, project scope); nothing was written.`,
@@ -83,7 +61,7 @@ describe('--dry-run', () => {
   });
 
   it('prints only the added lines for an existing file and leaves it alone, with no backup', async () => {
-    const file = join(env.home, '.claude.json');
+    const file = join(box.env.home, '.claude.json');
     await writeFile(file, read('./fixtures/claude.json.fixture'));
     const before = await snapshot();
     const { code, out } = await run(['claude-code', '--scope', 'user', '--dry-run', ...SERVER]);
@@ -117,7 +95,7 @@ describe('--dry-run', () => {
   });
 
   it('shows a replacement as the old entry out and the new one in', async () => {
-    const file = join(env.cwd, '.mcp.json');
+    const file = join(box.env.cwd, '.mcp.json');
     await writeFile(file, '{\n  "mcpServers": {\n    "opsdesk": {"command": "old"}\n  }\n}\n');
     const before = await snapshot();
     const { code, out } = await run(['claude-code', '--dry-run', ...SERVER]);
@@ -150,7 +128,9 @@ describe('--dry-run', () => {
     const { code, out } = await run(['trae', '--dry-run', ...SERVER]);
     expect({ code, out }).toEqual({
       code: 0,
-      out: [`Dry run: no changes; MCP server "opsdesk" is already installed in ${join(env.cwd, '.trae', 'mcp.json')}.`],
+      out: [
+        `Dry run: no changes; MCP server "opsdesk" is already installed in ${join(box.env.cwd, '.trae', 'mcp.json')}.`,
+      ],
     });
     expect(await snapshot()).toEqual(before);
   });
@@ -168,7 +148,7 @@ describe('files install refuses to touch', () => {
       '2:17: "mcpServers" is a string, not an object of servers',
     ],
   ])('%s: exit 1, the file and position named, nothing written', async (_, text, where) => {
-    const file = join(env.cwd, '.mcp.json');
+    const file = join(box.env.cwd, '.mcp.json');
     await writeFile(file, text);
     const before = await snapshot();
     for (const argv of [
@@ -190,7 +170,7 @@ describe('files install refuses to touch', () => {
   });
 
   it('reports a config path it cannot read as a tool error', async () => {
-    await mkdir(join(env.cwd, '.mcp.json'));
+    await mkdir(join(box.env.cwd, '.mcp.json'));
     const { code, err } = await run(['claude-code', ...SERVER]);
     expect(code).toBe(1);
     expect(err).toEqual([expect.stringMatching(/^elicitkit: could not install into .*\.mcp\.json: EISDIR/)]);
@@ -199,10 +179,10 @@ describe('files install refuses to touch', () => {
 
 describe('writing', () => {
   it('writes through a symlinked config, which stays a symlink', async () => {
-    const dotfiles = join(root, 'dotfiles');
+    const dotfiles = join(box.root, 'dotfiles');
     await mkdir(dotfiles);
     await writeFile(join(dotfiles, 'claude.json'), '{"theme": "dark"}\n');
-    const file = join(env.home, '.claude.json');
+    const file = join(box.env.home, '.claude.json');
     await symlink(join(dotfiles, 'claude.json'), file);
     expect((await run(['claude-code', '--scope', 'user', ...SERVER])).code).toBe(0);
     expect((await lstat(file)).isSymbolicLink()).toBe(true);
@@ -215,7 +195,7 @@ describe('writing', () => {
   it('leaves no temporary files behind', async () => {
     expect((await run(['vscode', ...SERVER])).code).toBe(0);
     expect((await run(['vscode', '--name', 'second', ...SERVER])).code).toBe(0);
-    expect((await readdir(join(env.cwd, '.vscode'))).sort()).toEqual(['mcp.json', 'mcp.json.bak']);
-    expect((await stat(join(env.cwd, '.vscode', 'mcp.json'))).isFile()).toBe(true);
+    expect((await readdir(join(box.env.cwd, '.vscode'))).sort()).toEqual(['mcp.json', 'mcp.json.bak']);
+    expect((await stat(join(box.env.cwd, '.vscode', 'mcp.json'))).isFile()).toBe(true);
   });
 });

@@ -1,42 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type InstallEnvironment, install } from '../commands/install.js';
+import { describe, expect, it } from 'vitest';
+import { installSandbox } from '../../test/install-sandbox.js';
 import { CLIENT_IDS, type ClientId, configPath } from './clients.js';
 
 const SERVER = ['--', 'node', '/srv/opsdesk.js', '--stdio'];
 const read = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
 
-let root: string;
-let env: InstallEnvironment;
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'elicitkit-install-golden-'));
-  env = {
-    home: join(root, 'home'),
-    cwd: join(root, 'work'),
-    platform: 'linux',
-    appData: undefined,
-    defaultCommand: [],
-  };
-  await mkdir(env.home);
-  await mkdir(env.cwd);
-});
-afterEach(() => rm(root, { recursive: true, force: true }));
-
-async function run(argv: string[], overrides: Partial<InstallEnvironment> = {}) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await install(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, { ...env, ...overrides });
-  return { code, out, err };
-}
+const box = installSandbox([]);
+const run = box.run;
 
 describe('fresh installs match the golden files', () => {
   it.each(CLIENT_IDS)('%s', async (client: ClientId) => {
     const scope = client === 'claude-desktop' ? 'user' : 'project';
-    const file = configPath(client, scope, env);
+    const file = configPath(client, scope, box.env);
     const { code, out, err } = await run([client, ...SERVER]);
     expect({ code, err }).toEqual({ code: 0, err: [] });
     expect(out).toEqual([`Created ${file} with MCP server "opsdesk" (${client}, ${scope} scope).`]);
@@ -47,7 +25,7 @@ describe('fresh installs match the golden files', () => {
   it.each(CLIENT_IDS.filter((c) => c !== 'claude-desktop'))('%s in the user scope', async (client) => {
     const { code } = await run([client, '--scope', 'user', ...SERVER]);
     expect(code).toBe(0);
-    expect(await readFile(configPath(client, 'user', env), 'utf8')).toBe(read(`./golden/${client}.json.golden`));
+    expect(await readFile(configPath(client, 'user', box.env), 'utf8')).toBe(read(`./golden/${client}.json.golden`));
   });
 
   it.each([
@@ -56,7 +34,7 @@ describe('fresh installs match the golden files', () => {
   ])('%s on macOS goes under ~/Library/Application Support', async (client, path) => {
     const { code } = await run([client, '--scope', 'user', ...SERVER], { platform: 'darwin' });
     expect(code).toBe(0);
-    expect(await readFile(join(env.home, path), 'utf8')).toBe(read(`./golden/${client}.json.golden`));
+    expect(await readFile(join(box.env.home, path), 'utf8')).toBe(read(`./golden/${client}.json.golden`));
   });
 
   it.each([
@@ -65,15 +43,15 @@ describe('fresh installs match the golden files', () => {
   ])('%s on Linux goes under ~/.config', async (client, path) => {
     const { code } = await run([client, '--scope', 'user', ...SERVER]);
     expect(code).toBe(0);
-    expect(await readFile(join(env.home, path), 'utf8')).toBe(read(`./golden/${client}.json.golden`));
+    expect(await readFile(join(box.env.home, path), 'utf8')).toBe(read(`./golden/${client}.json.golden`));
   });
 });
 
 describe('merging into existing configs', () => {
   it('keeps VS Code’s comments, trailing commas and other servers byte-for-byte', async () => {
     const before = read('./fixtures/vscode-mcp.jsonc.fixture');
-    const file = join(env.cwd, '.vscode', 'mcp.json');
-    await mkdir(join(env.cwd, '.vscode'));
+    const file = join(box.env.cwd, '.vscode', 'mcp.json');
+    await mkdir(join(box.env.cwd, '.vscode'));
     await writeFile(file, before);
     const { code, out, err } = await run(['vscode', ...SERVER]);
     expect({ code, err }).toEqual({ code: 0, err: [] });
@@ -87,7 +65,7 @@ describe('merging into existing configs', () => {
 
   it('keeps every other key of ~/.claude.json, nested mcpServers included', async () => {
     const before = read('./fixtures/claude.json.fixture');
-    const file = join(env.home, '.claude.json');
+    const file = join(box.env.home, '.claude.json');
     await writeFile(file, before);
     const { code, err } = await run(['claude-code', '--scope', 'user', ...SERVER]);
     expect({ code, err }).toEqual({ code: 0, err: [] });
@@ -99,7 +77,7 @@ describe('merging into existing configs', () => {
     const full = read('./fixtures/claude.json.fixture');
     const before = full.replace(/\n {2}"mcpServers": \{\n[\s\S]*?\n {2}\},/, '');
     expect(before).not.toMatch(/^ {2}"mcpServers"/m);
-    const file = join(env.home, '.claude.json');
+    const file = join(box.env.home, '.claude.json');
     await writeFile(file, before);
     expect((await run(['claude-code', '--scope', 'user', ...SERVER])).code).toBe(0);
     const entry = read('./golden/claude-code.json.golden').slice(1, -3);
@@ -107,7 +85,7 @@ describe('merging into existing configs', () => {
   });
 
   it('replaces a different entry of the same name, says so, and keeps the old file', async () => {
-    const file = join(env.cwd, '.mcp.json');
+    const file = join(box.env.cwd, '.mcp.json');
     const before =
       '{\n  "mcpServers": {\n    "opsdesk": {"command": "npx", "args": ["opsdesk@0.0.1"]},\n    "git": {"command": "uvx", "args": ["mcp-server-git"]}\n  }\n}\n';
     await writeFile(file, before);
@@ -126,8 +104,8 @@ describe('merging into existing configs', () => {
   });
 
   it('notes comments in a file whose client reads plain JSON, and still installs', async () => {
-    const file = join(env.home, '.cursor', 'mcp.json');
-    await mkdir(join(env.home, '.cursor'));
+    const file = join(box.env.home, '.cursor', 'mcp.json');
+    await mkdir(join(box.env.home, '.cursor'));
     await writeFile(file, '{\n  // work servers\n  "mcpServers": {}\n}\n');
     const { code, err } = await run(['cursor', '--scope', 'user', ...SERVER]);
     expect(code).toBe(0);
@@ -138,7 +116,7 @@ describe('merging into existing configs', () => {
   });
 
   it('keeps the file mode of the config and gives the backup the same', async () => {
-    const file = join(env.home, '.claude.json');
+    const file = join(box.env.home, '.claude.json');
     await writeFile(file, '{"numStartups": 1}', { mode: 0o600 });
     expect((await run(['claude-code', '--scope', 'user', ...SERVER])).code).toBe(0);
     expect((await stat(file)).mode & 0o777).toBe(0o600);

@@ -1,33 +1,12 @@
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type InstallEnvironment, install } from '../commands/install.js';
+import { describe, expect, it } from 'vitest';
+import { installSandbox } from '../../test/install-sandbox.js';
+import { install } from '../commands/install.js';
 import { UsageError } from '../usage.js';
 
-let root: string;
-let env: InstallEnvironment;
-
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'elicitkit-install-usage-'));
-  env = {
-    home: join(root, 'home'),
-    cwd: join(root, 'work'),
-    platform: 'linux',
-    appData: undefined,
-    defaultCommand: ['node', '/srv/opsdesk.js', '--stdio'],
-  };
-  await mkdir(env.home);
-  await mkdir(env.cwd);
-});
-afterEach(() => rm(root, { recursive: true, force: true }));
-
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await install(argv, { out: (l) => out.push(l), err: (l) => err.push(l) }, env);
-  return { code, out, err };
-}
+const box = installSandbox(['node', '/srv/opsdesk.js', '--stdio']);
+const run = box.run;
 
 describe('install usage errors', () => {
   it.each([
@@ -49,8 +28,8 @@ describe('install usage errors', () => {
     const failure = run(argv);
     await expect(failure).rejects.toThrow(UsageError);
     await expect(failure).rejects.toThrow(message);
-    expect(await readdir(env.home)).toEqual([]);
-    expect(await readdir(env.cwd)).toEqual([]);
+    expect(await readdir(box.env.home)).toEqual([]);
+    expect(await readdir(box.env.cwd)).toEqual([]);
   });
 });
 
@@ -58,14 +37,14 @@ describe('install arguments', () => {
   it('installs claude-desktop in its user scope by default', async () => {
     const { code } = await run(['claude-desktop']);
     expect(code).toBe(0);
-    expect(await readdir(join(env.home, '.config', 'Claude'))).toEqual(['claude_desktop_config.json']);
+    expect(await readdir(join(box.env.home, '.config', 'Claude'))).toEqual(['claude_desktop_config.json']);
   });
 
   it('accepts names of letters, digits, dots, underscores and dashes', async () => {
     const { code, out } = await run(['cursor', '--name', 'Ops.desk_2-b']);
     expect(code).toBe(0);
     expect(out[0]).toContain('MCP server "Ops.desk_2-b"');
-    expect(JSON.parse(await readFile(join(env.cwd, '.cursor', 'mcp.json'), 'utf8'))).toEqual({
+    expect(JSON.parse(await readFile(join(box.env.cwd, '.cursor', 'mcp.json'), 'utf8'))).toEqual({
       mcpServers: { 'Ops.desk_2-b': { command: 'node', args: ['/srv/opsdesk.js', '--stdio'] } },
     });
   });
@@ -73,17 +52,17 @@ describe('install arguments', () => {
   it('passes everything after the first -- to the server, flags included', async () => {
     const { code } = await run(['cursor', '--scope', 'user', '--', 'uvx', 'srv', '--scope', 'x', '--', '-v']);
     expect(code).toBe(0);
-    expect(JSON.parse(await readFile(join(env.home, '.cursor', 'mcp.json'), 'utf8'))).toEqual({
+    expect(JSON.parse(await readFile(join(box.env.home, '.cursor', 'mcp.json'), 'utf8'))).toEqual({
       mcpServers: { opsdesk: { command: 'uvx', args: ['srv', '--scope', 'x', '--', '-v'] } },
     });
   });
 
   it('installs the bundled opsdesk by absolute paths when no command is given', async () => {
     const out: string[] = [];
-    const { defaultCommand: _, ...machine } = env;
+    const { defaultCommand: _, ...machine } = box.env;
     const code = await install(['trae'], { out: (l) => out.push(l), err: () => {} }, machine);
     expect(code).toBe(0);
-    const config = JSON.parse(await readFile(join(env.cwd, '.trae', 'mcp.json'), 'utf8'));
+    const config = JSON.parse(await readFile(join(box.env.cwd, '.trae', 'mcp.json'), 'utf8'));
     expect(config.mcpServers.opsdesk).toEqual({
       command: process.execPath,
       args: [expect.stringMatching(/^\/.*apps\/cli\/bin\/elicitkit\.js$/), 'serve', '--stdio'],
