@@ -1,5 +1,5 @@
 import type { MultiSelectFieldModel, SelectFieldModel } from '@elicitkit/form';
-import { describe, type FieldProps, RequiredMark } from './field-parts.js';
+import { describe, type FieldProps, LabelRow, RequiredMark } from './field-parts.js';
 import { plain } from './text.js';
 
 /** Up to this many options show as radio buttons (all visible at once); more use a `<select>`. */
@@ -13,12 +13,7 @@ export function SelectInput(props: FieldProps<SelectFieldModel>) {
   if (field.options.length > RADIO_LIMIT) {
     return (
       <div className="ek-field" data-invalid={invalid || undefined}>
-        <div className="ek-label-row">
-          <label htmlFor={id} className="ek-label">
-            {plain(field.label)}
-          </label>
-          <RequiredMark field={field} />
-        </div>
+        <LabelRow field={field} id={id} />
         <select
           id={id}
           name={field.name}

@@ -1,6 +1,6 @@
 import type { BooleanFieldModel, NumberFieldModel, TextFieldModel } from '@elicitkit/form';
 import { isoToLocal, localToIso } from './date-time.js';
-import { describe, type FieldProps, RequiredMark } from './field-parts.js';
+import { describe, type FieldProps, LabelRow } from './field-parts.js';
 import { plain } from './text.js';
 
 const TYPES: Record<TextFieldModel['kind'] | NumberFieldModel['kind'], string> = {
@@ -27,12 +27,7 @@ export function TextInput(props: FieldProps<TextFieldModel | NumberFieldModel>) 
   const type = secret ? 'password' : TYPES[field.kind];
   return (
     <div className="ek-field" data-invalid={invalid || undefined}>
-      <div className="ek-label-row">
-        <label htmlFor={id} className="ek-label">
-          {plain(field.label)}
-        </label>
-        <RequiredMark field={field} />
-      </div>
+      <LabelRow field={field} id={id} />
       <input
         id={id}
         name={field.name}

@@ -69,6 +69,18 @@ export function RequiredMark({ field }: { field: FieldModel }) {
   ) : null;
 }
 
+/** The label above a single control, bound to it by `id`, with the required mark. */
+export function LabelRow({ field, id }: { field: FieldModel; id: string }) {
+  return (
+    <div className="ek-label-row">
+      <label htmlFor={id} className="ek-label">
+        {plain(field.label)}
+      </label>
+      <RequiredMark field={field} />
+    </div>
+  );
+}
+
 /** Whether a field is drawn as required: every required field but a checkbox. */
 export function showsRequired(field: FieldModel): boolean {
   return field.required && field.kind !== 'boolean';
