@@ -54,3 +54,24 @@ export class ArgumentError extends ElicitkitError {
     this.name = 'ArgumentError';
   }
 }
+
+/**
+ * A server sent a tool `inputSchema` that Elicitkit cannot read (`BAD_TOOL_SCHEMA`): a non-list
+ * `enum`, properties that are not objects, and the like. `server` and `tool` say whose it is.
+ *
+ * @example
+ * try { describeArguments(tool.inputSchema, { server: 'x', tool: tool.name }); }
+ * catch (e) { if (e instanceof ToolSchemaError) warn(e.message); }
+ */
+export class ToolSchemaError extends ElicitkitError {
+  readonly server: string | undefined;
+  readonly tool: string | undefined;
+
+  constructor(source: { server?: string | undefined; tool?: string | undefined }, problem: string) {
+    const who = `${source.tool ? `tool "${source.tool}"` : 'a tool'}${source.server ? ` of server "${source.server}"` : ''}`;
+    super('BAD_TOOL_SCHEMA', `${who} has an input schema elicitkit cannot use: ${problem}`);
+    this.name = 'ToolSchemaError';
+    this.server = source.server;
+    this.tool = source.tool;
+  }
+}

@@ -16,14 +16,15 @@
  */
 
 // Errors
-export { describeArguments, type InputSchema, toolArguments } from './arguments.js';
+export { describeArguments, toolArguments } from './arguments.js';
 export type { ElicitationEvent } from './attach/events.js';
 // Attaching to a client
 export { type Attachment, type AttachOptions, attach } from './attach/index.js';
 // Checks, usable on their own (a host that receives requests some other way)
 export { type CheckedForm, checkFormRequest, type RejectedForm } from './checks/form.js';
 export { type InspectedUrl, inspectUrl, type RejectedUrl } from './checks/url.js';
-export { ArgumentError, AttachError, RegistryError, ScriptError } from './errors.js';
+export { ArgumentError, AttachError, RegistryError, ScriptError, ToolSchemaError } from './errors.js';
+export { type InputSchema, type PropertySchema, readInputSchema, type ToolSource } from './input-schema.js';
 // Policy
 export { DEFAULT_POLICY, type Policy } from './policy/index.js';
 // Pending registry

@@ -6,7 +6,6 @@ import {
   createScriptedRenderer,
   type ElicitationEvent,
   formatAnswerProblems,
-  type InputSchema,
   parseAnswers,
   type Renderer,
   toolArguments,
@@ -98,13 +97,17 @@ export async function call(argv: string[], io: Io): Promise<number> {
     const tool = tools.find((t) => t.name === toolName);
     if (!tool)
       throw new UsageError(`${target.label} has no tool "${toolName}" (tools: ${tools.map((t) => t.name).join(', ')})`);
+    const server = client.getServerVersion();
     let args: Record<string, unknown>;
     try {
-      args = toolArguments(tool.inputSchema as InputSchema, words as string[], values.args);
+      args = toolArguments(tool.inputSchema, words as string[], values.args, {
+        server: server?.name ?? target.label,
+        tool: toolName,
+      });
     } catch (error) {
+      // A broken schema is the server's fault (exit 1, said plainly); a bad argument is the caller's.
       throw error instanceof ArgumentError ? new UsageError(error.message) : error;
     }
-    const server = client.getServerVersion();
     io.err(
       `Calling ${toolName} on ${server?.name ?? target.label} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,
     );

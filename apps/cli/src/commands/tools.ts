@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { describeArguments, type InputSchema } from '@elicitkit/client';
+import { describeArguments, ToolSchemaError } from '@elicitkit/client';
 import { Client } from '@modelcontextprotocol/client';
 import { connectTo, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
@@ -42,7 +42,17 @@ export async function tools(argv: string[], io: Io): Promise<number> {
       io.out('');
       io.out(`${tool.name}${tool.title && tool.title !== tool.name ? ` — ${tool.title}` : ''}`);
       if (tool.description) io.out(`  ${tool.description}`);
-      for (const line of describeArguments(tool.inputSchema as InputSchema)) io.out(`    ${line}`);
+      // One tool's broken schema is that tool's problem: warn and go on listing the others.
+      let lines: string[];
+      try {
+        lines = describeArguments(tool.inputSchema, { server: server?.name ?? target.label, tool: tool.name });
+      } catch (error) {
+        if (!(error instanceof ToolSchemaError)) throw error;
+        io.out('    (arguments unknown: see the warning)');
+        io.err(`elicitkit: warning: ${error.message}`);
+        continue;
+      }
+      for (const line of lines) io.out(`    ${line}`);
     }
     return EXIT.ok;
   } finally {
