@@ -148,7 +148,7 @@ describe('opsdesk HTTP endpoint', () => {
     await quitter.close();
     expect(await pending).toBeInstanceOf(Error);
     const fresh = await httpClient(server.url, tokenOf(server, 'bob'), { era: 'legacy' });
-    const r = await callTool(fresh.client, 'list_deployments', { service: 'order-service' });
+    const r = await callTool(fresh.client, 'list_deployments', { service: 'search-service' });
     expect(r.status).toBe('done');
     expect(count(data.dir, 'deployments')).toBe(before);
     await fresh.close();

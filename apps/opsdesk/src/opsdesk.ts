@@ -6,6 +6,7 @@ import { sqliteAudit } from './audit.js';
 import type { Deps } from './context.js';
 import { type Database, openDatabase } from './db/open.js';
 import type { Lang } from './i18n.js';
+import { openShop, type Shop } from './shop/open.js';
 import { openWorkspace } from './sync/workspace.js';
 import { deployTool, listDeploymentsTool } from './tools/deploy.js';
 import { executeSqlTool } from './tools/execute-sql.js';
@@ -30,6 +31,7 @@ export interface OpsdeskOptions {
 
 export interface Opsdesk {
   db: Database;
+  shop: Shop;
   links: PasswordLinks;
   tools: readonly AnyTool[];
   kit: Elicitkit;
@@ -45,6 +47,7 @@ const INSTRUCTIONS =
 export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
   const now = options.now ?? (() => new Date());
   const db = openDatabase(options.dataDir, now);
+  const shop = openShop(options.dataDir);
   const { workspace, seeded } = openWorkspace(options.dataDir);
   if (seeded) {
     db.prepare('INSERT OR REPLACE INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?)').run(
@@ -54,7 +57,7 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     );
   }
   const links = createPasswordLinks(db, options.lang, () => now().getTime());
-  const deps: Deps = { db, lang: options.lang, workspace, links, now };
+  const deps: Deps = { db, shop, lang: options.lang, workspace, links, now };
   const tools = [
     deployTool(deps),
     listDeploymentsTool(deps),
@@ -73,11 +76,13 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
   });
   return {
     db,
+    shop,
     links,
     tools,
     kit,
     createServer: () => kit.createServer(OPSDESK_INFO, tools, { instructions: INSTRUCTIONS }),
     close: () => {
+      shop.close();
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },

@@ -25,8 +25,10 @@ afterAll(async () => {
   report();
 });
 
+/** Counts in opsdesk.db, or in shop.db for the demo shop's tables (they live in their own file). */
 const count = (dataDir: string, sql: string): number => {
-  const db = new BetterSqlite3(join(dataDir, 'opsdesk.db'), { readonly: true });
+  const shop = /\b(customers|products|orders|order_items)\b/.test(sql);
+  const db = new BetterSqlite3(join(dataDir, shop ? 'shop.db' : 'opsdesk.db'), { readonly: true });
   try {
     return db.prepare(sql).pluck().get() as number;
   } finally {
@@ -120,8 +122,8 @@ describe('the chat without a model', () => {
     await env.getByLabel('Production (prod)').check();
     await submit(page, env);
 
-    const prod = await question(page, 'Deploy order-service v2.3.1 to PRODUCTION?');
-    await expect(prod.textContent()).resolves.toContain('Deploy order-service v2.3.1 to PRODUCTION?');
+    const prod = await question(page, 'Deploy order-service to PRODUCTION: v2.3.0 → v2.3.1?');
+    await expect(prod.textContent()).resolves.toContain('Deploy order-service to PRODUCTION: v2.3.0 → v2.3.1?');
     await prod.getByLabel(/I have reviewed the change/).check();
     await prod.getByLabel(/Release ticket/).fill('REL-1001');
     await shot(page, 'form-boolean-and-text');

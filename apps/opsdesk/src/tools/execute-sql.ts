@@ -1,32 +1,31 @@
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
-import type { Statement } from 'better-sqlite3';
 import * as z from 'zod/v4';
 import type { Deps } from '../context.js';
-import type { Database } from '../db/open.js';
-import { INTERNAL_TABLES, SHOP_TABLES } from '../db/schema.js';
 import { strings } from '../i18n.js';
-import { type Analysis, analyze, mentionedNames } from '../sql/analyze.js';
+import { inspect } from '../shop/inspect.js';
+import { dryRun, type Effect, read, ShopRunError, write } from '../shop/run.js';
+import { SHOP_TABLES } from '../shop/seed.js';
+import { oneLine } from '../shorten.js';
 import { SqlSyntaxError, statements, tokenize } from '../sql/tokenize.js';
 
 /** More affected rows than this makes a write dangerous (SPEC §4). */
 export const ROW_THRESHOLD = 100;
-const MAX_ROWS_SHOWN = 200;
 
-type Danger = 'drop' | 'alter' | 'no-where' | 'many-rows';
+export type Danger = 'drop' | 'schema' | 'every-row' | 'many-rows';
 
+/** What a write would do, decided before anything is asked (the dry run is rolled back). */
 interface Plan {
-  statement: Statement;
-  analysis: Exclude<Analysis, { kind: 'other' }>;
-  /** The object the statement changes (for the typed confirmation). */
+  /** The object the typed confirmation must name. */
   target: string;
-  /** Rows the statement changes, measured by running it in a savepoint that is rolled back. */
-  changes: number;
+  effect: Effect;
+  /** Tables written beyond the statement's own (through triggers or foreign-key actions). */
+  alsoWrites: string[];
   danger: Danger | undefined;
 }
 
-/** execute_sql: runs one statement on the demo shop; asks before anything that cannot be undone. */
-export function executeSqlTool({ db, lang }: Deps) {
+/** execute_sql: runs one statement on the demo shop (its own database); asks before anything that cannot be undone. */
+export function executeSqlTool({ shop, lang }: Deps) {
   const t = strings(lang);
   const confirmForm = form({
     understood: field.boolean({ title: t.understoodTitle, default: false }),
@@ -40,142 +39,140 @@ export function executeSqlTool({ db, lang }: Deps) {
   return defineTool({
     name: 'execute_sql',
     title: 'Run one SQL statement on the demo shop',
-    description: `Run exactly one SQLite statement on the demo shop (${SHOP_TABLES.join(', ')}). Reads return rows. DROP/ALTER, DELETE/UPDATE without WHERE, or writes touching more than ${ROW_THRESHOLD} rows need the user to confirm by typing the table name.`,
+    description: `Run exactly one SQLite statement on the demo shop database (${SHOP_TABLES.join(', ')}). Reads return rows. DROP, schema changes, writes to every row of a table, or writes touching more than ${ROW_THRESHOLD} rows need the user to confirm by typing the table name.`,
     inputSchema: z.object({ sql: z.string().min(1).max(20_000).describe('One SQLite statement') }),
     outputSchema: outcomeSchema({
       columns: z.array(z.string()),
       rows: z.array(z.record(z.string(), z.unknown())),
       rowCount: z.number(),
+      complete: z.boolean(),
       changes: z.number(),
+      totalChanges: z.number(),
       table: z.string(),
+      tables: z.array(z.string()),
     }),
     annotations: { destructiveHint: true },
     forms: { confirm: confirmForm },
     async run({ sql }, { ask }) {
-      const planned = plan(db, sql, t);
-      if (typeof planned === 'string') return rejected(planned);
-      if (planned.analysis.kind === 'read') return read(planned.statement, t);
-      if (planned.danger) {
-        const { target, changes, danger } = planned;
-        const rows = danger === 'many-rows' || danger === 'no-where' ? t.rows(changes) : '';
+      // The tokenizer only counts statements for a friendly message; SQLite refuses several anyway.
+      let count: number;
+      try {
+        count = statements(tokenize(sql)).length;
+      } catch (e) {
+        return rejected(t.sqlError(e instanceof SqlSyntaxError ? e.message : String(e)));
+      }
+      if (count !== 1) return rejected(count === 0 ? t.sqlError(t.emptySql) : t.severalStatements(count));
+
+      const seen = inspect(shop.file, sql);
+      if ('error' in seen) return rejected(t.sqlError(seen.error));
+      if ('refusal' in seen) return rejected(t.refused[seen.refusal]);
+
+      if (seen.readonly && !seen.schema && seen.writes.length === 0) {
+        try {
+          const rows = read(shop, sql);
+          const lines = rows.rows.map((r) => rows.columns.map((c) => cell(r[c])).join(' | '));
+          const text = [
+            t.rowsReturned(rows.count, rows.rows.length, rows.complete),
+            rows.columns.join(' | '),
+            ...lines,
+          ];
+          return done(text.join('\n'), {
+            columns: rows.columns,
+            rows: rows.rows,
+            rowCount: rows.count,
+            complete: rows.complete,
+          });
+        } catch (e) {
+          return rejected(t.sqlError(e instanceof Error ? e.message : String(e)));
+        }
+      }
+
+      let plan: Plan;
+      try {
+        plan = decide(dryRun(shop, sql, seen.direct), seen);
+      } catch (e) {
+        return rejected(t.sqlError(e instanceof ShopRunError ? e.message : String(e)));
+      }
+      if (plan.danger) {
+        const { target, effect, danger, alsoWrites } = plan;
         const answer = await ask('confirm', {
-          message: t.dangerMessage(t.danger[danger] ?? danger, target, rows),
+          message: t.confirmSql({
+            what: t.danger[danger],
+            target,
+            statement: oneLine(sql),
+            rows: effect.total,
+            direct: effect.changes,
+            tables: [...seen.direct, ...alsoWrites],
+            alsoWrites,
+          }),
           check: ({ understood, typedTableName }) => {
             const issues: { field: string; message: string }[] = [];
             if (!understood) issues.push({ field: 'understood', message: t.notUnderstood });
-            if (unquote(typedTableName).toLowerCase() !== target)
+            if (unquote(typedTableName).toLowerCase() !== target.toLowerCase())
               issues.push({ field: 'typedTableName', message: t.wrongTable(typedTableName, target) });
             return issues;
           },
         });
         if (answer.action !== 'accept') return answer.result();
       }
-      return write(db, planned, t);
+      let effect: Effect;
+      try {
+        effect = write(shop, sql, seen.direct);
+      } catch (e) {
+        return rejected(t.sqlError(e instanceof ShopRunError ? e.message : String(e)));
+      }
+      const tables = [...new Set([...seen.direct, ...seen.writes])];
+      const text = seen.schema
+        ? t.schemaChanged(plan.target)
+        : t.changed(effect.changes, plan.target, effect.total - effect.changes, plan.alsoWrites);
+      const returned = effect.returned;
+      return done(
+        returned.columns.length > 0 ? `${text}\n${returned.columns.join(' | ')}\n${rowsText(returned)}` : text,
+        {
+          changes: effect.changes,
+          totalChanges: effect.total,
+          table: plan.target,
+          tables,
+          ...(returned.columns.length > 0
+            ? { columns: returned.columns, rows: returned.rows, rowCount: returned.count, complete: returned.complete }
+            : {}),
+        },
+      );
     },
   });
 }
 
-/** Everything decided before asking: no side effects (the dry run is rolled back). */
-function plan(db: Database, sql: string, t: ReturnType<typeof strings>): Plan | string {
-  let tokens: ReturnType<typeof tokenize>;
-  try {
-    tokens = tokenize(sql);
-  } catch (e) {
-    return t.sqlError(e instanceof SqlSyntaxError ? e.message : String(e));
+/** Whether (and why) a write must be confirmed, from what the dry run saw. */
+function decide(
+  effect: Effect,
+  seen: { direct: string[]; writes: string[]; creates: boolean; drops: boolean; schema: boolean },
+): Plan {
+  const alsoWrites = seen.writes.filter((w) => !seen.direct.includes(w));
+  const { added, removed, altered } = effect.schema;
+  if (seen.drops) return { target: removed[0] ?? seen.direct[0] ?? '', effect, alsoWrites, danger: 'drop' };
+  if (seen.schema) {
+    const target = altered[0] ?? added[0] ?? removed[0] ?? '';
+    // A new table or index adds; anything else (ALTER, a view, a trigger) changes how the shop behaves.
+    const additive = seen.creates && altered.length === 0 && removed.length === 0;
+    return { target, effect, alsoWrites, danger: additive ? undefined : 'schema' };
   }
-  const parts = statements(tokens);
-  if (parts.length !== 1)
-    return parts.length === 0 ? t.sqlError('the SQL is empty') : t.severalStatements(parts.length);
-  const only = parts[0] ?? [];
-  const internal = [...mentionedNames(only)].find((n) => (INTERNAL_TABLES as readonly string[]).includes(n));
-  if (internal) return t.forbiddenTable(internal, SHOP_TABLES.join(', '));
-  let statement: Statement;
-  try {
-    statement = db.prepare(sql);
-  } catch (e) {
-    // SQLite has the last word on validity (and refuses a second statement itself).
-    return t.sqlError(e instanceof Error ? e.message : String(e));
-  }
-  let analysis: Analysis;
-  try {
-    analysis = analyze(only);
-  } catch (e) {
-    return t.sqlError(e instanceof Error ? e.message : String(e));
-  }
-  // PRAGMA, ATTACH, VACUUM, transactions and the like: opsdesk owns the connection.
-  if (analysis.kind === 'other') return t.forbiddenStatement(analysis.verb);
-  if (analysis.kind === 'read') {
-    if (!statement.readonly) return t.sqlError('a read that writes is not supported');
-    return { statement, analysis, target: '', changes: 0, danger: undefined };
-  }
-  const target = analysis.kind === 'write' ? analysis.table : analysis.name;
-  const dry = measure(db, statement);
-  if (typeof dry === 'string') return t.sqlError(dry);
-  let danger: Danger | undefined;
-  if (analysis.kind === 'schema' && analysis.verb === 'drop') danger = 'drop';
-  else if (analysis.kind === 'schema' && analysis.verb === 'alter') danger = 'alter';
-  else if (
-    analysis.kind === 'write' &&
-    (analysis.verb === 'update' || analysis.verb === 'delete') &&
-    !analysis.hasWhere
-  )
-    danger = 'no-where';
-  else if (dry > ROW_THRESHOLD) danger = 'many-rows';
-  return { statement, analysis, target, changes: dry, danger };
+  const target = seen.direct[0] ?? '';
+  const rows = effect.tables[target];
+  const everyRow =
+    rows !== undefined &&
+    rows.before > 0 &&
+    effect.changes >= rows.before &&
+    (rows.after === 0 || rows.after === rows.before);
+  const danger = everyRow ? 'every-row' : effect.total > ROW_THRESHOLD ? 'many-rows' : undefined;
+  return { target, effect, alsoWrites, danger };
 }
 
-/** Runs the statement inside a savepoint and rolls it back: how many rows it would change, or why it fails. */
-function measure(db: Database, statement: Statement): number | string {
-  db.exec('SAVEPOINT opsdesk_dry_run');
-  try {
-    return execute(db, statement);
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  } finally {
-    db.exec('ROLLBACK TO opsdesk_dry_run');
-    db.exec('RELEASE opsdesk_dry_run');
-  }
+function cell(v: unknown): string {
+  return v === null || v === undefined ? 'NULL' : oneLine(String(v), 120);
 }
 
-function execute(db: Database, statement: Statement): number {
-  if (statement.reader) {
-    statement.all();
-    return db.prepare('SELECT changes()').pluck().get() as number;
-  }
-  return statement.run().changes;
-}
-
-function write(db: Database, p: Plan, t: ReturnType<typeof strings>) {
-  let changes: number;
-  try {
-    changes = db.transaction(() => execute(db, p.statement))();
-  } catch (e) {
-    return rejected(t.sqlError(e instanceof Error ? e.message : String(e)));
-  }
-  const text = p.analysis.kind === 'schema' ? t.schemaChanged(p.target) : t.changed(changes, p.target);
-  return done(text, { changes, table: p.target });
-}
-
-function read(statement: Statement, t: ReturnType<typeof strings>) {
-  const columns = statement.columns().map((c) => c.name);
-  const rows: Record<string, unknown>[] = [];
-  let count = 0;
-  for (const row of statement.iterate() as Iterable<Record<string, unknown>>) {
-    count++;
-    if (rows.length < MAX_ROWS_SHOWN) rows.push(jsonRow(row));
-  }
-  const table = rows.map((r) => columns.map((c) => String(r[c] ?? 'NULL')).join(' | '));
-  const text = [t.rowsReturned(count, rows.length), columns.join(' | '), ...table].join('\n');
-  return done(text, { columns, rows, rowCount: count });
-}
-
-function jsonRow(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) {
-    out[k] =
-      v instanceof Uint8Array ? `x'${Buffer.from(v).toString('hex')}'` : typeof v === 'bigint' ? v.toString() : v;
-  }
-  return out;
+function rowsText(rows: { columns: string[]; rows: Record<string, unknown>[] }): string {
+  return rows.rows.map((r) => rows.columns.map((c) => cell(r[c])).join(' | ')).join('\n');
 }
 
 function unquote(name: string): string {
