@@ -1,9 +1,12 @@
 /** Everything opsdesk says, in English and Chinese. Option *values* never change with the language. */
 import type { Access } from './permissions.js';
 import type { Refusal } from './shop/inspect.js';
+import type { SideView } from './sync/describe.js';
 import type { Danger } from './tools/execute-sql.js';
 
 export type Lang = 'en' | 'zh';
+
+type ShortDiff = { lines: string[]; more: number };
 
 /** What the SQL confirmation shows: the decision, the rows and tables, and the statement itself. */
 export interface SqlConfirm {
@@ -92,8 +95,21 @@ const en = {
     keep_both: `Keep both (local saved as ${path}.local)`,
     manual: 'Leave both; I will merge by hand',
   }),
-  conflictMessage: (path: string, local: string, remote: string) =>
-    `${path} changed on both sides since the last sync: local modified ${local}, remote modified ${remote}. Which version should win?`,
+  conflictMessage: (path: string, local: SideView, remote: SideView, diff: ShortDiff | undefined) =>
+    [
+      `${path} changed on both sides since the last sync.`,
+      `Local: ${local.size}, modified ${local.modified}.`,
+      `Remote: ${remote.size}, modified ${remote.modified}.`,
+      ...(diff
+        ? [
+            'Differences (- remote, + local):',
+            ...diff.lines,
+            ...(diff.more > 0 ? [`… and ${diff.more} more changed line${diff.more === 1 ? '' : 's'}`] : []),
+          ]
+        : ['(no line diff: binary or very large content)']),
+      'Which version should win?',
+    ].join('\n'),
+  deleted: 'deleted',
   inSync: (path: string) => `${path} is already in sync.`,
   pushed: (path: string) => `${path}: the local change was copied to remote.`,
   pulled: (path: string) => `${path}: the remote change was copied to local.`,
@@ -193,8 +209,17 @@ const zh: Strings = {
     keep_both: `都保留（本地版本另存为 ${path}.local）`,
     manual: '两边都不动，我手动合并',
   }),
-  conflictMessage: (path, local, remote) =>
-    `${path} 自上次同步后两边都被修改了：本地修改于 ${local}，远端修改于 ${remote}。以哪个版本为准？`,
+  conflictMessage: (path, local, remote, diff) =>
+    [
+      `${path} 自上次同步后两边都被修改了。`,
+      `本地：${local.size}，修改于 ${local.modified}。`,
+      `远端：${remote.size}，修改于 ${remote.modified}。`,
+      ...(diff
+        ? ['差异（- 远端，+ 本地）：', ...diff.lines, ...(diff.more > 0 ? [`……另有 ${diff.more} 行不同`] : [])]
+        : ['（无法逐行比较：二进制或内容过大）']),
+      '以哪个版本为准？',
+    ].join('\n'),
+  deleted: '已删除',
   inSync: (path) => `${path} 已是同步状态。`,
   pushed: (path) => `${path}：本地修改已同步到远端。`,
   pulled: (path) => `${path}：远端修改已同步到本地。`,

@@ -1,7 +1,7 @@
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
-import type { Deps } from '../context.js';
+import { type Deps, findCaller } from '../context.js';
 import { strings } from '../i18n.js';
 import { inspect } from '../shop/inspect.js';
 import { dryRun, type Effect, read, ShopRunError, write } from '../shop/run.js';
@@ -25,7 +25,7 @@ interface Plan {
 }
 
 /** execute_sql: runs one statement on the demo shop (its own database); asks before anything that cannot be undone. */
-export function executeSqlTool({ shop, lang }: Deps) {
+export function executeSqlTool({ db, shop, lang }: Deps) {
   const t = strings(lang);
   const confirmForm = form({
     understood: field.boolean({ title: t.understoodTitle, default: false }),
@@ -53,7 +53,8 @@ export function executeSqlTool({ shop, lang }: Deps) {
     }),
     annotations: { destructiveHint: true },
     forms: { confirm: confirmForm },
-    async run({ sql }, { ask }) {
+    async run({ sql }, { ask, user }) {
+      if (!findCaller(db, { user })) return rejected(t.unknownCaller(user));
       // The tokenizer only counts statements for a friendly message; SQLite refuses several anyway.
       let count: number;
       try {
