@@ -2,6 +2,7 @@ import { audit } from './commands/audit.js';
 import { call } from './commands/call.js';
 import { doctor } from './commands/doctor.js';
 import { install } from './commands/install.js';
+import { reset } from './commands/reset.js';
 import { serve } from './commands/serve.js';
 import { tools } from './commands/tools.js';
 import { EXIT, USAGE, UsageError } from './usage.js';
@@ -25,6 +26,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await serve(rest, io);
       case 'audit':
         return await audit(rest, io);
+      case 'reset':
+        return await reset(rest, io);
       case 'doctor':
         return await doctor(rest, io);
       case 'call':

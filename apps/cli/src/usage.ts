@@ -12,8 +12,10 @@ export class UsageError extends Error {
 export const USAGE = `Usage: elicitkit <command> [options]
 
 Commands:
-  serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh]
+  serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh] [--reset [--yes]]
                               run opsdesk, the reference server (stdio by default)
+  reset [--data DIR] [--yes]  put opsdesk's demo (shop, deployments, workspace) back to its seed,
+                              after asking y/N (--yes without a terminal); users and tokens are kept
   tools <target>              list a server's tools
   call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--era legacy|modern|auto] [--json]
                               call a tool, answering elicitations in the terminal or from a file

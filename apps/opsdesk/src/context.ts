@@ -2,7 +2,7 @@ import type { ToolContext } from '@elicitkit/server';
 import type { Database } from './db/open.js';
 import type { Lang } from './i18n.js';
 import { findUser, type Identity } from './identity.js';
-import type { Shop } from './shop/open.js';
+import type { ShopClient } from './shop/client.js';
 import type { Workspace } from './sync/workspace.js';
 import type { PasswordLinks } from './web/password-links.js';
 
@@ -10,7 +10,7 @@ import type { PasswordLinks } from './web/password-links.js';
 export interface Deps {
   db: Database;
   /** The demo shop, in its own file and on its own connection: execute_sql's only database. */
-  shop: Shop;
+  shop: ShopClient;
   lang: Lang;
   workspace: Workspace;
   links: PasswordLinks;

@@ -68,6 +68,7 @@ const en = {
   severalStatements: (n: number) =>
     `execute_sql runs one statement per call; this SQL holds ${n}. Send them one at a time.`,
   emptySql: 'the SQL is empty',
+  sqlTimeout: (m: string) => `Stopped: ${m}. Nothing it did was kept. Narrow it with a WHERE or a LIMIT.`,
   sqlError: (m: string) => `SQLite refused the statement: ${m}`,
   refused: {
     pragma: 'execute_sql does not run PRAGMA statements: opsdesk owns the connection settings.',
@@ -183,6 +184,7 @@ const zh: Strings = {
   wrongTable: (typed, table) => `「${typed}」不是该语句修改的表（${table}）。`,
   severalStatements: (n) => `execute_sql 每次只执行一条语句，这段 SQL 包含 ${n} 条，请逐条发送。`,
   emptySql: 'SQL 为空',
+  sqlTimeout: () => '已停止：该语句运行时间过长，已被终止，其所做的修改均未保留。请用 WHERE 或 LIMIT 缩小范围。',
   sqlError: (m) => `SQLite 拒绝了该语句：${m}`,
   refused: {
     pragma: 'execute_sql 不执行 PRAGMA 语句：连接设置由 opsdesk 管理。',

@@ -18,6 +18,7 @@ export {
 } from './identity.js';
 export { createOpsdesk, defaultDataDir, OPSDESK_INFO, type Opsdesk, type OpsdeskOptions, osUser } from './opsdesk.js';
 export { type Access, type Permissions, permissionsFor } from './permissions.js';
+export { KEPT_BY_RESET, type ResetReport, resetDemo } from './reset.js';
 export { type HttpServing, type ServeHttpOptions, serveHttp } from './serve-http.js';
 export { type StdioServing, serveStdioOpsdesk } from './serve-stdio.js';
 export { openShop, type Shop } from './shop/open.js';

@@ -6,7 +6,8 @@ import { sqliteAudit } from './audit.js';
 import type { Deps } from './context.js';
 import { type Database, openDatabase } from './db/open.js';
 import type { Lang } from './i18n.js';
-import { openShop, type Shop } from './shop/open.js';
+import { type ShopClient, startShop } from './shop/client.js';
+import { openShop } from './shop/open.js';
 import { openWorkspace } from './sync/workspace.js';
 import { deployTool, listDeploymentsTool } from './tools/deploy.js';
 import { executeSqlTool } from './tools/execute-sql.js';
@@ -24,6 +25,8 @@ export interface OpsdeskOptions {
   identify: (ctx: ServerContext) => string | undefined;
   /** Per-question timeout (default 10 minutes). */
   timeoutMs?: number;
+  /** How long one execute_sql statement may run (default 10 s); past it, its process is killed. */
+  sqlTimeoutMs?: number;
   /** URL mode: how long to wait after consent for the page to be finished (default 2 minutes). */
   urlWaitMs?: number;
   now?: () => Date;
@@ -31,7 +34,7 @@ export interface OpsdeskOptions {
 
 export interface Opsdesk {
   db: Database;
-  shop: Shop;
+  shop: ShopClient;
   links: PasswordLinks;
   tools: readonly AnyTool[];
   kit: Elicitkit;
@@ -47,7 +50,8 @@ const INSTRUCTIONS =
 export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
   const now = options.now ?? (() => new Date());
   const db = openDatabase(options.dataDir, now);
-  const shop = openShop(options.dataDir);
+  openShop(options.dataDir).close(); // created and seeded now, so a broken data directory fails at start
+  const shop = startShop(options.dataDir, options.sqlTimeoutMs ? { timeoutMs: options.sqlTimeoutMs } : {});
   const { workspace, seeded } = openWorkspace(options.dataDir);
   if (seeded) {
     db.prepare('INSERT OR REPLACE INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?)').run(

@@ -106,10 +106,15 @@ export const count = (dataDir: string, table: string): number =>
 /** opsdesk in this process over a linked in-memory pair (2025-11-25): fast, for tool-level tests. */
 export async function memoryClient(
   dataDir: string,
-  options: Omit<ClientOptions, 'era'> & { user?: string; lang?: 'en' | 'zh' } = {},
+  options: Omit<ClientOptions, 'era'> & { user?: string; lang?: 'en' | 'zh'; sqlTimeoutMs?: number } = {},
 ): Promise<Conn & { opsdesk: Opsdesk }> {
   const user = options.user ?? 'alice';
-  const opsdesk = createOpsdesk({ dataDir, lang: options.lang ?? 'en', identify: () => user });
+  const opsdesk = createOpsdesk({
+    dataDir,
+    lang: options.lang ?? 'en',
+    identify: () => user,
+    ...(options.sqlTimeoutMs ? { sqlTimeoutMs: options.sqlTimeoutMs } : {}),
+  });
   opsdesk.links.setBaseUrl('http://127.0.0.1:9');
   const c = makeClient({ ...options, era: 'legacy' });
   const [a, b] = InMemoryTransport.createLinkedPair();

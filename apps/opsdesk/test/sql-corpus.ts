@@ -155,6 +155,26 @@ export const SQL_CORPUS: SqlCase[] = [
     structured: { complete: false },
   },
   { sql: 'SELECT * FROM order_items, orders', status: 'done', shop: 'same', structured: { complete: false } },
+  // ...and those that never yield a row are stopped (the corpus runs with a 2 s limit), leaving nothing behind.
+  {
+    sql: `${INFINITE} SELECT COUNT(*) FROM c`,
+    status: 'rejected',
+    says: /Stopped: the statement ran longer than 2 s/,
+    shop: 'same',
+  },
+  {
+    sql: 'SELECT COUNT(*) FROM orders a, orders b, orders c, orders d',
+    status: 'rejected',
+    says: /Stopped: the statement ran longer than/,
+    shop: 'same',
+  },
+  {
+    sql: `UPDATE products SET stock = (${INFINITE} SELECT COUNT(*) FROM c)`,
+    status: 'rejected',
+    says: /Stopped: the statement ran longer than/,
+    shop: 'same',
+  },
+  { sql: 'SELECT COUNT(*) AS n FROM products', status: 'done', shop: 'same', structured: { rows: [{ n: 50 }] } },
   // Writes to the shop: RETURNING, UPSERT, REPLACE, CTE-led.
   {
     sql: "UPDATE customers SET city = 'Xi''an' WHERE id = 1 RETURNING id, city",

@@ -344,6 +344,68 @@ describe('every field kind, from a server of our own (ELICITKIT_SERVERS, 2025-11
   });
 });
 
+describe.each([
+  ['en', {}],
+  ['zh', { ELICITKIT_LANG: 'zh' }],
+] as const)('the prompts that carry the decision (%s)', (lang, env) => {
+  const expected = {
+    en: {
+      sql: 'Statement: UPDATE products SET stock = stock + 1',
+      sync: 'Differences (- remote, + local):',
+      prod: 'v2.3.0 → v2.3.1',
+    },
+    zh: {
+      sql: '语句：UPDATE products SET stock = stock + 1',
+      sync: '差异（- 远端，+ 本地）：',
+      prod: 'v2.3.0 → v2.3.1',
+    },
+  }[lang];
+
+  it('SQL shows the statement and the rows; sync shows sizes, local times and a diff; prod shows the version change', async () => {
+    await withApp(env, async (served) => {
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        ...(lang === 'zh' ? { locale: 'zh-CN' } : {}),
+      });
+      const page = await openChat(context, served.url);
+      const dismiss = async (dialog: ReturnType<Page['getByRole']>) => {
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+        expect(await toolStatus(page)).toBe('cancelled');
+      };
+
+      const stock = count(served.dataDir, 'SELECT SUM(stock) FROM products');
+      await command(page, '/execute_sql {"sql":"UPDATE products SET stock = stock + 1"}');
+      const sql = await question(page, expected.sql);
+      await expect(sql.textContent()).resolves.toMatch(lang === 'en' ? /50 rows in products/ : /products 中的 50 行/);
+      await shot(page, `decision-sql-${lang}`);
+      await dismiss(sql);
+      expect(count(served.dataDir, 'SELECT SUM(stock) FROM products')).toBe(stock);
+
+      for (const side of ['local', 'remote']) {
+        mkdirSync(join(served.dataDir, 'workspace', side, 'notes'), { recursive: true });
+        writeFileSync(
+          join(served.dataDir, 'workspace', side, 'notes', 'decision.md'),
+          `# Release plan\n\n- order-service v2.3.1\n- ${side === 'local' ? 'search-service: relevance tuning, shipped' : 'search-service: relevance tuning, in review'}\n- payment-service v1.8.0\n`,
+        );
+      }
+      await command(page, '/sync_file path=notes/decision.md');
+      const sync = await question(page, expected.sync);
+      const text = (await sync.textContent()) ?? '';
+      expect(text).toContain('- - search-service: relevance tuning, in review');
+      expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T|\.\d{3}Z/);
+      await shot(page, `decision-sync-${lang}`);
+      await dismiss(sync);
+
+      await command(page, '/deploy_service service=order-service env=prod');
+      const prod = await question(page, expected.prod);
+      await shot(page, `decision-prod-${lang}`);
+      await dismiss(prod);
+      await context.close();
+    });
+  });
+});
+
 describe('in Chinese (ELICITKIT_LANG=zh)', () => {
   it('asks, labels and deploys in Chinese', async () => {
     await withApp({ ELICITKIT_LANG: 'zh' }, async (zh) => {

@@ -31,11 +31,16 @@ const HISTORY = [
 ] as const;
 
 export function seed(db: Database, now: string): void {
+  seedOperations(db);
+  for (const u of SEED_USERS) addUser(db, u.username, u.email, 'member', u.projects, now);
+}
+
+/** Services, release tickets and the deployment history: what the demo reset puts back. */
+export function seedOperations(db: Database): void {
   const service = db.prepare('INSERT INTO services (name, latest_version, description) VALUES (?, ?, ?)');
   for (const s of SERVICES) service.run(s.name, s.latest, s.description);
   const ticket = db.prepare('INSERT INTO release_tickets (id, service, status, title) VALUES (?, ?, ?, ?)');
   for (const t of TICKETS) ticket.run(t.id, t.service, t.status, t.title);
-  for (const u of SEED_USERS) addUser(db, u.username, u.email, 'member', u.projects, now);
   const deployment = db.prepare(
     'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );

@@ -3,8 +3,8 @@ import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
 import { strings } from '../i18n.js';
-import { inspect } from '../shop/inspect.js';
-import { dryRun, type Effect, read, ShopRunError, write } from '../shop/run.js';
+import { ShopError } from '../shop/client.js';
+import type { Effect } from '../shop/run.js';
 import { SHOP_TABLES } from '../shop/seed.js';
 import { oneLine } from '../shorten.js';
 import { SqlSyntaxError, statements, tokenize } from '../sql/tokenize.js';
@@ -27,6 +27,11 @@ interface Plan {
 /** execute_sql: runs one statement on the demo shop (its own database); asks before anything that cannot be undone. */
 export function executeSqlTool({ db, shop, lang }: Deps) {
   const t = strings(lang);
+  // SQLite's reason, a statement stopped for running too long, or the shop's process gone.
+  const failure = (e: unknown) =>
+    e instanceof ShopError && e.code === 'SQL_TIMEOUT'
+      ? t.sqlTimeout(e.message)
+      : t.sqlError(e instanceof Error ? e.message : String(e));
   const confirmForm = form({
     understood: field.boolean({ title: t.understoodTitle, default: false }),
     typedTableName: field.string({
@@ -64,13 +69,14 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
       }
       if (count !== 1) return rejected(count === 0 ? t.sqlError(t.emptySql) : t.severalStatements(count));
 
-      const seen = inspect(shop.file, sql);
+      const seen = await shop.inspect(sql).catch((e: unknown) => e as Error);
+      if (seen instanceof Error) return rejected(failure(seen));
       if ('error' in seen) return rejected(t.sqlError(seen.error));
       if ('refusal' in seen) return rejected(t.refused[seen.refusal]);
 
       if (seen.readonly && !seen.schema && seen.writes.length === 0) {
         try {
-          const rows = read(shop, sql);
+          const rows = await shop.read(sql);
           const lines = rows.rows.map((r) => rows.columns.map((c) => cell(r[c])).join(' | '));
           const text = [
             t.rowsReturned(rows.count, rows.rows.length, rows.complete),
@@ -84,15 +90,15 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
             complete: rows.complete,
           });
         } catch (e) {
-          return rejected(t.sqlError(e instanceof Error ? e.message : String(e)));
+          return rejected(failure(e));
         }
       }
 
       let plan: Plan;
       try {
-        plan = decide(dryRun(shop, sql, seen.direct), seen);
+        plan = decide(await shop.dryRun(sql, seen.direct), seen);
       } catch (e) {
-        return rejected(t.sqlError(e instanceof ShopRunError ? e.message : String(e)));
+        return rejected(failure(e));
       }
       if (plan.danger) {
         const { target, effect, danger, alsoWrites } = plan;
@@ -118,9 +124,9 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
       }
       let effect: Effect;
       try {
-        effect = write(shop, sql, seen.direct);
+        effect = await shop.write(sql, seen.direct);
       } catch (e) {
-        return rejected(t.sqlError(e instanceof ShopRunError ? e.message : String(e)));
+        return rejected(failure(e));
       }
       const tables = [...new Set([...seen.direct, ...seen.writes])];
       const text = seen.schema
