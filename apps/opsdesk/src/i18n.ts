@@ -68,6 +68,8 @@ const en = {
   severalStatements: (n: number) =>
     `execute_sql runs one statement per call; this SQL holds ${n}. Send them one at a time.`,
   emptySql: 'the SQL is empty',
+  shopChanged: (shown: number, now: number) =>
+    `Not run: the shop changed while you were deciding (the statement would now touch ${now} rows, not the ${shown} you confirmed). Run it again to see what it does now.`,
   sqlTimeout: (m: string) => `Stopped: ${m}. Nothing it did was kept. Narrow it with a WHERE or a LIMIT.`,
   sqlError: (m: string) => `SQLite refused the statement: ${m}`,
   refused: {
@@ -157,7 +159,7 @@ const zh: Strings = {
   ticketTitle: '发布单号',
   ticketHelp: '该服务已审批的发布单号，例如 REL-1001',
   prodMessage: (service, from, to) =>
-    `确认要将「${service}」部署到【生产环境】吗：${from === undefined ? `${to}（首次部署到生产环境）` : from === to ? `${to}（重新部署，当前已是 ${from}）` : `${from} → ${to}`}？请勾选确认并填写已审批的发布单号。`,
+    `确认要将「${service}」部署到【生产环境】（${from === undefined ? `${to}，首次部署到生产环境` : from === to ? `${to}，重新部署，当前已是 ${from}` : `${from} → ${to}`}）吗？请勾选确认并填写已审批的发布单号。`,
   notConfirmed: '没有勾选生产发布确认。',
   ticketUnknown: (t) => `发布单 ${t} 不存在。`,
   ticketOtherService: (t, s) => `发布单 ${t} 属于 ${s}，不是本服务。`,
@@ -175,15 +177,17 @@ const zh: Strings = {
   typedTableHelp: '与该语句修改的表名完全一致',
   confirmSql: (c) =>
     [
-      `该语句将${c.what}「${c.target}」：涉及 ${c.tables.join('、') || c.target} 中的 ${c.rows} 行${c.alsoWrites.length > 0 ? `（直接修改 ${c.direct} 行，其余由 ${c.alsoWrites.join('、')} 上的触发器修改）` : ''}，执行后无法撤销。`,
+      `该语句将${c.what.replace('%s', `「${c.target}」`)}：涉及 ${c.tables.join('、') || c.target} 中的 ${c.rows} 行${c.alsoWrites.length > 0 ? `（直接修改 ${c.direct} 行，其余由 ${c.alsoWrites.join('、')} 上的触发器修改）` : ''}，执行后无法撤销。`,
       `语句：${c.statement}`,
       '如需执行，请勾选确认并输入表名。',
     ].join('\n'),
-  danger: { drop: '删除', schema: '修改结构：', 'every-row': '修改全部行：', 'many-rows': '修改' },
+  danger: { drop: '删除%s', schema: '修改%s的结构', 'every-row': '修改%s的全部行', 'many-rows': '修改%s' },
   notUnderstood: '没有勾选「我已了解」。',
   wrongTable: (typed, table) => `「${typed}」不是该语句修改的表（${table}）。`,
   severalStatements: (n) => `execute_sql 每次只执行一条语句，这段 SQL 包含 ${n} 条，请逐条发送。`,
   emptySql: 'SQL 为空',
+  shopChanged: (shown, now) =>
+    `未执行：你确认期间商店数据发生了变化（该语句现在会涉及 ${now} 行，而不是你确认的 ${shown} 行）。请重新运行以查看最新影响。`,
   sqlTimeout: () => '已停止：该语句运行时间过长，已被终止，其所做的修改均未保留。请用 WHERE 或 LIMIT 缩小范围。',
   sqlError: (m) => `SQLite 拒绝了该语句：${m}`,
   refused: {

@@ -47,8 +47,6 @@ describe.each(['en', 'zh'] as const)('prompts that carry the decision (%s)', (la
     const change = await ask('deploy_service', { service: 'order-service', env: 'prod' });
     expect(change).toContain('v2.3.0 → v2.3.1');
     const first = await ask('deploy_service', { service: 'search-service', env: 'prod' });
-    expect(first).toContain(
-      lang === 'en' ? 'v0.9.4 (its first production deployment)' : 'v0.9.4（首次部署到生产环境）',
-    );
+    expect(first).toContain(lang === 'en' ? 'v0.9.4 (its first production deployment)' : 'v0.9.4，首次部署到生产环境');
   });
 });

@@ -41,13 +41,21 @@ export function sampleContent(schema: unknown): FormContent {
 
 /** Tool arguments from a JSON input schema: required properties only, so the server has something to ask. */
 export function sampleArguments(inputSchema: unknown): Record<string, unknown> {
-  const schema = (inputSchema ?? {}) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  // The schema is the server's word, not to be trusted: odd shapes give fewer arguments, never a crash.
+  const schema = isRecord(inputSchema) ? inputSchema : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : [];
   const out: Record<string, unknown> = {};
-  for (const name of schema.required ?? []) {
-    const prop = schema.properties?.[name] ?? {};
-    out[name] = argumentValue(prop);
+  for (const name of required) {
+    const raw = Object.hasOwn(properties, name) ? properties[name] : undefined;
+    const value = argumentValue(isRecord(raw) ? raw : {});
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function argumentValue(prop: Record<string, unknown>): unknown {

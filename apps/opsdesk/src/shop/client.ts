@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Inspection, Refusal } from './inspect.js';
 import type { ShopCommand, ShopRequest, ShopResponse } from './protocol.js';
@@ -144,8 +145,11 @@ export function startShop(dataDir: string, options: { timeoutMs?: number } = {})
 
 /** The worker's file: compiled JavaScript beside this module, or its TypeScript source under tsx (tests, dev). */
 function workerEntry(): { file: string; execArgv: string[] } {
-  const js = fileURLToPath(new URL('./worker-main.js', import.meta.url));
+  // Paths built at run time (not `new URL(literal, import.meta.url)`), so bundlers that pull this
+  // module in (the web app's audit page) do not try to bundle the worker.
+  const here = dirname(fileURLToPath(import.meta.url));
+  const js = join(/*turbopackIgnore: true*/ here, 'worker-main.js');
   if (existsSync(js)) return { file: js, execArgv: [] };
-  const ts = fileURLToPath(new URL('./worker-main.ts', import.meta.url));
+  const ts = join(/*turbopackIgnore: true*/ here, 'worker-main.ts');
   return { file: ts, execArgv: ['--import', 'tsx', '--conditions=@elicitkit/source'] };
 }

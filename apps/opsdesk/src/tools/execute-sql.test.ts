@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../../test/support/mcp.js';
 import { type Conn, count, memoryClient, peek, peekShop, tempDataDir } from '../../test/harness.js';
@@ -119,6 +121,21 @@ describe('execute_sql: the SQL corpus', () => {
     expect(gone.status).toBe('done');
     expect(peekShop(data.dir, "SELECT name FROM sqlite_schema WHERE name = 'scratch'")).toEqual([]);
     expect(peek(data.dir, "SELECT name FROM sqlite_schema WHERE name = 'scratch'")).toEqual([]);
+  });
+
+  it('the shop changing while the person decides: not run, and says so', async () => {
+    const before = count(data.dir, 'customers');
+    c.script.splice(0, c.script.length, () => {
+      // Someone else adds rows between the question and the answer.
+      const other = new BetterSqlite3(join(data.dir, 'shop.db'));
+      other.prepare("INSERT INTO customers (name, email, city, created_at) VALUES ('Late', 'l@x', 'Oslo', 'x')").run();
+      other.close();
+      return { action: 'accept', content: { understood: true, typedTableName: 'customers' } };
+    });
+    const r = await callTool(c.client, 'execute_sql', { sql: "UPDATE customers SET city = 'Nowhere'" });
+    expect(r.status).toBe('rejected');
+    expect(r.text).toContain(`would now touch ${before + 1} rows, not the ${before} you confirmed`);
+    expect(peekShop(data.dir, "SELECT COUNT(*) AS n FROM customers WHERE city = 'Nowhere'")).toEqual([{ n: 0 }]);
   });
 
   it('declined DROP leaves the table', async () => {

@@ -121,6 +121,14 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
           },
         });
         if (answer.action !== 'accept') return answer.result();
+        // The person decided on what they were shown; if the shop moved meanwhile, that is not it.
+        try {
+          const now = decide(await shop.dryRun(sql, seen.direct), seen);
+          if (now.target !== target || now.effect.total > effect.total)
+            return rejected(t.shopChanged(effect.total, now.effect.total));
+        } catch (e) {
+          return rejected(failure(e));
+        }
       }
       let effect: Effect;
       try {
