@@ -83,10 +83,13 @@ const en = {
       'execute_sql reads json_each and json_tree only; other virtual tables (pragma_*, dbstat, fts) are off limits.',
     explain: 'execute_sql does not run EXPLAIN.',
   } satisfies Record<Refusal, string>,
-  rowsReturned: (n: number, shown: number, complete: boolean) =>
-    complete
-      ? `${n} row${n === 1 ? '' : 's'}${shown < n ? ` (first ${shown} shown)` : ''}.`
-      : `More than ${n} rows: the read was stopped there (first ${shown} shown). Add a LIMIT or a WHERE.`,
+  rowsReturned: (n: number, shown: number, stopped: 'rows' | 'bytes' | undefined) =>
+    stopped === 'rows'
+      ? `More than ${n} rows: the read was stopped there (first ${shown} shown). Add a LIMIT or a WHERE.`
+      : stopped === 'bytes'
+        ? `The result is too large: the read was stopped after ${n} row${n === 1 ? '' : 's'} (first ${shown} shown). Select fewer or smaller columns.`
+        : `${n} row${n === 1 ? '' : 's'}${shown < n ? ` (first ${shown} shown)` : ''}.`,
+  ran: 'Done.',
   changed: (n: number, table: string, viaTriggers: number, also: readonly string[]) =>
     `Done: ${n} row${n === 1 ? '' : 's'} changed in ${table}${viaTriggers > 0 ? `, and ${viaTriggers} more through triggers on ${also.join(', ')}` : ''}.`,
   schemaChanged: (table: string) => `Done: ${table} changed.`,
@@ -200,10 +203,13 @@ const zh: Strings = {
     'virtual-table': 'execute_sql 只允许读取 json_each 和 json_tree；其他虚拟表（pragma_*、dbstat、fts）不可用。',
     explain: 'execute_sql 不执行 EXPLAIN。',
   },
-  rowsReturned: (n, shown, complete) =>
-    complete
-      ? `共 ${n} 行${shown < n ? `（显示前 ${shown} 行）` : ''}。`
-      : `超过 ${n} 行：读取已在此停止（显示前 ${shown} 行）。请加上 LIMIT 或 WHERE。`,
+  rowsReturned: (n, shown, stopped) =>
+    stopped === 'rows'
+      ? `超过 ${n} 行：读取已在此停止（显示前 ${shown} 行）。请加上 LIMIT 或 WHERE。`
+      : stopped === 'bytes'
+        ? `结果过大：读取在第 ${n} 行后停止（显示前 ${shown} 行）。请选择更少或更小的列。`
+        : `共 ${n} 行${shown < n ? `（显示前 ${shown} 行）` : ''}。`,
+  ran: '完成。',
   changed: (n, table, viaTriggers, also) =>
     `完成：${table} 中 ${n} 行被修改${viaTriggers > 0 ? `，另有 ${viaTriggers} 行由 ${also.join('、')} 上的触发器修改` : ''}。`,
   schemaChanged: (table) => `完成：${table} 已修改。`,

@@ -64,12 +64,26 @@ export const SQL_CORPUS: SqlCase[] = [
     shop: 'same',
     structured: { rows: [{ n: 0 }] },
   },
-  { sql: 'SELECT * FROM sqlite_temp_master', status: 'rejected', says: /temporary tables/, shop: 'same' },
+  // The temp database is private to the connection and kept empty (see below): reading it finds nothing.
+  {
+    sql: 'SELECT COUNT(*) AS n FROM sqlite_temp_master',
+    status: 'done',
+    shop: 'same',
+    structured: { rows: [{ n: 0 }] },
+  },
   // pragma_* table functions and PRAGMA statements.
   { sql: "SELECT * FROM pragma_table_info('users')", status: 'rejected', says: /pragma_\*/, shop: 'same' },
   { sql: 'SELECT file FROM pragma_database_list', status: 'rejected', says: /virtual tables/, shop: 'same' },
   { sql: 'SELECT * FROM "pragma_database_list"', status: 'rejected', says: /virtual tables/, shop: 'same' },
   { sql: 'SELECT * FROM main.pragma_function_list', status: 'rejected', says: /virtual tables/, shop: 'same' },
+  {
+    sql: 'WITH x AS (SELECT * FROM pragma_database_list) SELECT file FROM x',
+    status: 'rejected',
+    says: /virtual tables/,
+    shop: 'same',
+  },
+  { sql: "SELECT sqlite_attach('a', 'b', NULL)", status: 'rejected', says: /no such function/, shop: 'same' },
+  { sql: "SELECT readfile('/etc/passwd')", status: 'rejected', says: /no such function: readfile/, shop: 'same' },
   { sql: 'PRAGMA database_list', status: 'rejected', says: /does not run PRAGMA/, shop: 'same' },
   { sql: 'PRAGMA query_only = 0', status: 'rejected', says: /does not run PRAGMA/, shop: 'same' },
   { sql: 'PRAGMA trusted_schema = 1', status: 'rejected', says: /does not run PRAGMA/, shop: 'same' },
@@ -150,11 +164,19 @@ export const SQL_CORPUS: SqlCase[] = [
   {
     sql: `${INFINITE} SELECT randomblob(1000000) AS junk FROM c`,
     status: 'done',
-    says: /the read was stopped there/,
+    says: /The result is too large: the read was stopped after 17 rows/,
     shop: 'same',
     structured: { complete: false },
   },
   { sql: 'SELECT * FROM order_items, orders', status: 'done', shop: 'same', structured: { complete: false } },
+  {
+    sql: 'SELECT zeroblob(300000000) AS z',
+    status: 'done',
+    says: /The result is too large/,
+    shop: 'same',
+    structured: { complete: false },
+  },
+  { sql: 'SELECT zeroblob(2000000000)', status: 'rejected', says: /string or blob too big/, shop: 'same' },
   // ...and those that never yield a row are stopped (the corpus runs with a 2 s limit), leaving nothing behind.
   {
     sql: `${INFINITE} SELECT COUNT(*) FROM c`,
@@ -256,12 +278,45 @@ export const SQL_CORPUS: SqlCase[] = [
     shop: 'same',
   },
   {
+    sql: 'DROP TRIGGER evil',
+    status: 'done',
+    answer: confirm('evil'),
+    shop: { sql: "SELECT COUNT(*) AS n FROM sqlite_schema WHERE type = 'trigger'", is: [{ n: 0 }] },
+  },
+  {
     sql: 'CREATE VIEW leak AS SELECT * FROM api_tokens',
     status: 'done',
     answer: confirm('leak'),
     shop: { sql: "SELECT name FROM sqlite_schema WHERE type = 'view'", is: [{ name: 'leak' }] },
   },
   { sql: 'SELECT * FROM leak', status: 'rejected', says: /no such table: main\.api_tokens/, shop: 'same' },
+  {
+    sql: 'DROP VIEW leak',
+    status: 'done',
+    answer: confirm('leak'),
+    shop: { sql: "SELECT COUNT(*) AS n FROM sqlite_schema WHERE type = 'view'", is: [{ n: 0 }] },
+  },
+  {
+    sql: 'CREATE VIEW paths AS SELECT file FROM pragma_database_list',
+    status: 'done',
+    answer: confirm('paths'),
+    shop: { sql: "SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = 'paths'", is: [{ n: 1 }] },
+  },
+  { sql: 'SELECT * FROM paths', status: 'rejected', says: /virtual tables/, shop: 'same' },
+  {
+    sql: 'DROP VIEW paths',
+    status: 'done',
+    answer: confirm('paths'),
+    shop: { sql: "SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = 'paths'", is: [{ n: 0 }] },
+  },
+  // Schema objects with functions that act are refused by SQLite (trusted_schema=OFF).
+  {
+    sql: "CREATE TABLE checked (x CHECK (load_extension('y') IS NULL))",
+    status: 'rejected',
+    says: /unsafe use of load_extension/,
+    shop: 'same',
+  },
+  { sql: 'REINDEX', status: 'done', says: /^Done\.$/, shop: 'same' },
   // New tables are additive (no question); dropping one asks.
   {
     sql: 'CREATE TABLE scratch AS SELECT id, name FROM customers',
@@ -269,11 +324,18 @@ export const SQL_CORPUS: SqlCase[] = [
     shop: { sql: 'SELECT COUNT(*) AS n FROM scratch', is: [{ n: 200 }] },
   },
   {
-    sql: 'DROP TABLE "scratch"',
+    sql: 'ALTER TABLE scratch RENAME TO scratch_old',
+    status: 'done',
+    answer: confirm('scratch'),
+    asks: /changes the schema of "scratch"/,
+    shop: { sql: "SELECT name FROM sqlite_schema WHERE name LIKE 'scratch%'", is: [{ name: 'scratch_old' }] },
+  },
+  {
+    sql: 'DROP TABLE "scratch_old"',
     status: 'invalid',
     answer: confirm('customers'),
-    asks: /drops "scratch"/,
-    says: /"customers" is not the table this statement changes \(scratch\)/,
+    asks: /drops "scratch_old"/,
+    says: /"customers" is not the table this statement changes \(scratch_old\)/,
     shop: 'same',
   },
 ];

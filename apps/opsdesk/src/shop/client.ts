@@ -11,7 +11,7 @@ export const SQL_TIMEOUT_MS = 10_000;
 
 /** A statement ran past its time and was stopped (`SQL_TIMEOUT`), or SQLite refused it at run time (`SQLITE_RUNTIME`). */
 export class ShopError extends Error {
-  readonly code: 'SQL_TIMEOUT' | 'SQLITE_RUNTIME' | 'SHOP_UNAVAILABLE';
+  readonly code: 'SQL_TIMEOUT' | 'SQLITE_RUNTIME' | 'TEMP_OBJECT' | 'SHOP_UNAVAILABLE';
   constructor(code: ShopError['code'], message: string) {
     super(message);
     this.name = 'ShopError';
@@ -93,7 +93,8 @@ export function startShop(dataDir: string, options: { timeoutMs?: number } = {})
       pending.delete(m.id);
       clearTimeout(p.timer);
       if (m.ok) p.resolve(m.value);
-      else p.reject(new ShopError('SQLITE_RUNTIME', m.error.message));
+      else
+        p.reject(new ShopError(m.error.name === 'TempObjectError' ? 'TEMP_OBJECT' : 'SQLITE_RUNTIME', m.error.message));
     });
     c.on('exit', () => {
       if (child?.process === c) child = undefined;

@@ -129,8 +129,9 @@ function refuse(op: Op, allowedVtabs: Set<string>): Refusal | undefined {
     case 'Savepoint':
       return 'transaction';
     case 'Transaction':
-      // Database 0 is the shop; 1 is temp (objects that would outlive the statement).
-      return op.p1 === 0 ? undefined : 'other-database';
+      // 0 is the shop, 1 is temp: ALTER TABLE ... RENAME opens it to rename inside temp triggers
+      // (there are none), so temp is judged by what is in it after the dry run (run.ts).
+      return op.p1 === 0 || op.p1 === 1 ? undefined : 'other-database';
     case 'VOpen':
       return op.p4 !== null && allowedVtabs.has(op.p4) ? undefined : 'virtual-table';
     case 'VCreate':

@@ -30,6 +30,8 @@ export interface Rows {
   /** Rows counted; with `complete: false`, at least this many. */
   count: number;
   complete: boolean;
+  /** Why an incomplete read stopped: too many rows, or too much data. */
+  stopped?: 'rows' | 'bytes';
 }
 
 export class ShopRunError extends Error {
@@ -40,6 +42,15 @@ export class ShopRunError extends Error {
   }
 }
 
+/** The statement left an object in the temp database: it would outlive the statement, so it is undone. */
+export class TempObjectError extends Error {
+  readonly code = 'TEMP_OBJECT';
+  constructor() {
+    super('temporary tables, views and triggers are not allowed');
+    this.name = 'TempObjectError';
+  }
+}
+
 /** Runs a write inside a savepoint and rolls it back: what it would do, or SQLite's reason it fails. */
 export function dryRun(shop: Shop, sql: string, direct: readonly string[]): Effect {
   const db = shop.db;
@@ -47,6 +58,7 @@ export function dryRun(shop: Shop, sql: string, direct: readonly string[]): Effe
   try {
     return measure(db, db.prepare(sql), direct);
   } catch (error) {
+    if (error instanceof TempObjectError) throw error;
     throw new ShopRunError(error instanceof Error ? error.message : String(error));
   } finally {
     db.exec('ROLLBACK TO opsdesk_dry_run');
@@ -60,6 +72,7 @@ export function write(shop: Shop, sql: string, direct: readonly string[]): Effec
   try {
     return db.transaction(() => measure(db, db.prepare(sql), direct))();
   } catch (error) {
+    if (error instanceof TempObjectError) throw error;
     throw new ShopRunError(error instanceof Error ? error.message : String(error));
   }
 }
@@ -91,6 +104,8 @@ function measure(db: Database, statement: Statement, direct: readonly string[]):
     changes = statement.run().changes;
   }
   const total = (db.prepare('SELECT total_changes()').pluck().get() as number) - totalBefore;
+  // Thrown inside the savepoint or transaction, so the temp object is rolled back with the rest.
+  if ((db.prepare('SELECT COUNT(*) FROM temp.sqlite_schema').pluck().get() as number) > 0) throw new TempObjectError();
   const after = counts();
   const schemaAfter = schema(db);
   const tables: Effect['tables'] = {};
@@ -139,7 +154,7 @@ function collect(statement: Statement): Rows {
     if (rows.length < MAX_ROWS_SHOWN) rows.push(jsonRow(row));
     if (count >= MAX_ROWS_COUNTED || bytes > MAX_READ_BYTES) {
       // Leaving the loop early finalizes the statement: a runaway read ends here.
-      return { columns, rows, count, complete: false };
+      return { columns, rows, count, complete: false, stopped: count >= MAX_ROWS_COUNTED ? 'rows' : 'bytes' };
     }
   }
   return { columns, rows, count, complete: true };

@@ -35,6 +35,7 @@ function handle(request: ShopRequest): unknown {
         writable_schema: shop.db.pragma('writable_schema', { simple: true }),
         max_page_count: shop.db.pragma('max_page_count', { simple: true }),
         databases: (shop.db.pragma('database_list') as { name: string }[]).map((d) => d.name),
+        tempObjects: shop.db.prepare('SELECT COUNT(*) FROM temp.sqlite_schema').pluck().get(),
         inTransaction: shop.db.inTransaction,
         pid: process.pid,
       };

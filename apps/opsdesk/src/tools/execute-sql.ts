@@ -31,7 +31,9 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
   const failure = (e: unknown) =>
     e instanceof ShopError && e.code === 'SQL_TIMEOUT'
       ? t.sqlTimeout(e.message)
-      : t.sqlError(e instanceof Error ? e.message : String(e));
+      : e instanceof ShopError && e.code === 'TEMP_OBJECT'
+        ? t.refused['other-database']
+        : t.sqlError(e instanceof Error ? e.message : String(e));
   const confirmForm = form({
     understood: field.boolean({ title: t.understoodTitle, default: false }),
     typedTableName: field.string({
@@ -74,15 +76,12 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
       if ('error' in seen) return rejected(t.sqlError(seen.error));
       if ('refusal' in seen) return rejected(t.refused[seen.refusal]);
 
-      if (seen.readonly && !seen.schema && seen.writes.length === 0) {
+      // A read returns rows and writes nothing; anything else (REINDEX too) takes the write path.
+      if (seen.reader && seen.readonly && !seen.schema && seen.writes.length === 0) {
         try {
           const rows = await shop.read(sql);
           const lines = rows.rows.map((r) => rows.columns.map((c) => cell(r[c])).join(' | '));
-          const text = [
-            t.rowsReturned(rows.count, rows.rows.length, rows.complete),
-            rows.columns.join(' | '),
-            ...lines,
-          ];
+          const text = [t.rowsReturned(rows.count, rows.rows.length, rows.stopped), rows.columns.join(' | '), ...lines];
           return done(text.join('\n'), {
             columns: rows.columns,
             rows: rows.rows,
@@ -137,9 +136,12 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
         return rejected(failure(e));
       }
       const tables = [...new Set([...seen.direct, ...seen.writes])];
-      const text = seen.schema
-        ? t.schemaChanged(plan.target)
-        : t.changed(effect.changes, plan.target, effect.total - effect.changes, plan.alsoWrites);
+      const text =
+        plan.target === ''
+          ? t.ran
+          : seen.schema
+            ? t.schemaChanged(plan.target)
+            : t.changed(effect.changes, plan.target, effect.total - effect.changes, plan.alsoWrites);
       const returned = effect.returned;
       return done(
         returned.columns.length > 0 ? `${text}\n${returned.columns.join(' | ')}\n${rowsText(returned)}` : text,
@@ -166,7 +168,10 @@ function decide(
   const { added, removed, altered } = effect.schema;
   if (seen.drops) return { target: removed[0] ?? seen.direct[0] ?? '', effect, alsoWrites, danger: 'drop' };
   if (seen.schema) {
-    const target = altered[0] ?? added[0] ?? removed[0] ?? '';
+    // A rename removes the old name and adds the new one (and alters what referred to it): the
+    // object is the one the statement names, its old name.
+    const target =
+      (added.length > 0 && removed.length > 0 ? removed[0] : undefined) ?? altered[0] ?? added[0] ?? removed[0] ?? '';
     // A new table or index adds; anything else (ALTER, a view, a trigger) changes how the shop behaves.
     const additive = seen.creates && altered.length === 0 && removed.length === 0;
     return { target, effect, alsoWrites, danger: additive ? undefined : 'schema' };
