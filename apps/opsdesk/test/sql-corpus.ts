@@ -334,7 +334,7 @@ export const SQL_CORPUS: SqlCase[] = [
     sql: 'DROP TABLE "scratch_old"',
     status: 'invalid',
     answer: confirm('customers'),
-    asks: /drops "scratch_old"/,
+    asks: /drops "scratch_old": 200 rows in scratch_old\./,
     says: /"customers" is not the table this statement changes \(scratch_old\)/,
     shop: 'same',
   },

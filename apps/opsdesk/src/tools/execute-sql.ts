@@ -106,7 +106,7 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
             what: t.danger[danger],
             target,
             statement: oneLine(sql),
-            rows: effect.total,
+            rows: touched(effect),
             direct: effect.changes,
             tables: [...seen.direct, ...alsoWrites],
             alsoWrites,
@@ -123,8 +123,8 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
         // The person decided on what they were shown; if the shop moved meanwhile, that is not it.
         try {
           const now = decide(await shop.dryRun(sql, seen.direct), seen);
-          if (now.target !== target || now.effect.total > effect.total)
-            return rejected(t.shopChanged(effect.total, now.effect.total));
+          if (now.target !== target || touched(now.effect) > touched(effect))
+            return rejected(t.shopChanged(touched(effect), touched(now.effect)));
         } catch (e) {
           return rejected(failure(e));
         }
@@ -183,8 +183,14 @@ function decide(
     rows.before > 0 &&
     effect.changes >= rows.before &&
     (rows.after === 0 || rows.after === rows.before);
-  const danger = everyRow ? 'every-row' : effect.total > ROW_THRESHOLD ? 'many-rows' : undefined;
+  const danger = everyRow ? 'every-row' : touched(effect) > ROW_THRESHOLD ? 'many-rows' : undefined;
   return { target, effect, alsoWrites, danger };
+}
+
+/** Rows a write touches: those changed (triggers included), or those a DROP takes with it. */
+function touched(effect: Effect): number {
+  const gone = Object.values(effect.tables).reduce((n, t) => n + Math.abs(t.after - t.before), 0);
+  return Math.max(effect.total, gone);
 }
 
 function cell(v: unknown): string {
