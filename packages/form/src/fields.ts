@@ -2,7 +2,7 @@ import type { BooleanFieldModel } from './kinds/boolean.js';
 import type { MultiSelectFieldModel } from './kinds/multi-select.js';
 import type { NumberFieldModel } from './kinds/number.js';
 import type { OptionModel } from './kinds/options.js';
-import { type FieldKind, type FieldModel, specForWire } from './kinds/registry.js';
+import { type FieldKind, type FieldModel, type FieldModelOf, specForWire } from './kinds/registry.js';
 import type { SelectFieldModel } from './kinds/select.js';
 import type { FieldBase } from './kinds/spec.js';
 import type { TextFieldModel, TextKind } from './kinds/text/index.js';
@@ -13,6 +13,7 @@ export type {
   BooleanFieldModel,
   FieldKind,
   FieldModel,
+  FieldModelOf,
   MultiSelectFieldModel,
   NumberFieldModel,
   OptionModel,

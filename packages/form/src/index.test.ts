@@ -62,6 +62,7 @@ const TYPES = [
   'BooleanFieldModel',
   'FieldKind',
   'FieldModel',
+  'FieldModelOf',
   'MultiSelectFieldModel',
   'NumberFieldModel',
   'OptionModel',

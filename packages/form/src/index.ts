@@ -23,6 +23,7 @@ export {
   describeFields,
   type FieldKind,
   type FieldModel,
+  type FieldModelOf,
   type MultiSelectFieldModel,
   type NumberFieldModel,
   type OptionModel,

@@ -3,6 +3,7 @@ import { describeFields, type FieldModel, type FormContent } from '@elicitkit/fo
 /**
  * A plausible value for one field: its default, else the first option, else something that fits
  * the format and bounds. Doctor answers "accept" with these, so a valid answer is what it sends.
+ * One case per field kind: a new kind is a compile error here until doctor can answer it.
  */
 export function sampleValue(field: FieldModel): FormContent[string] {
   if (field.default !== undefined) return field.default;
@@ -29,7 +30,13 @@ export function sampleValue(field: FieldModel): FormContent[string] {
       const text = 'doctor'.padEnd(Math.max(min, 6), 'x');
       return field.maxLength !== undefined ? text.slice(0, Math.max(field.maxLength, min)) : text;
     }
+    default:
+      return unknownKind(field);
   }
+}
+
+function unknownKind(field: never): never {
+  throw new TypeError(`Doctor cannot answer a field of kind ${JSON.stringify((field as FieldModel).kind)}.`);
 }
 
 /** An answer to a whole form: every field, defaults where given. */

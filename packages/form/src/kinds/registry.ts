@@ -23,8 +23,14 @@ export type FieldModel =
 /** Every kind of field, one per way a renderer draws it. */
 export type FieldKind = FieldModel['kind'];
 
-/** The model of kind `K` (`'email'` → `TextFieldModel`). */
-export type ModelOf<K extends FieldKind> = FieldModel extends infer M
+/**
+ * The model of kind `K` (`'email'` → `TextFieldModel`): for tables keyed by kind, so that a new
+ * kind is a compile error in every renderer until it is drawn.
+ *
+ * @example
+ * const HINTS = { text: (f) => …, email: () => …, … } satisfies { [K in FieldKind]: (field: FieldModelOf<K>) => string };
+ */
+export type FieldModelOf<K extends FieldKind> = FieldModel extends infer M
   ? M extends { kind: infer MK }
     ? K extends MK
       ? M
@@ -48,7 +54,7 @@ const KINDS = {
   boolean: BOOLEAN,
   select: SELECT,
   multiselect: MULTI_SELECT,
-} satisfies { [K in FieldKind]: FieldSpec<FieldSchema, ModelOf<K>> };
+} satisfies { [K in FieldKind]: FieldSpec<FieldSchema, FieldModelOf<K>> };
 
 /** The distinct kind modules; each wire shape is claimed by exactly one. */
 const SPECS: readonly AnySpec[] = [...new Set<AnySpec>(Object.values(KINDS) as AnySpec[])];

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ajvFormat, oracleValidate } from '../../test/ajv-oracle.js';
-import { anyAnswerFor, formatEdge, hostileForm, ipLiteral, oneFieldCase } from '../../test/hostile.js';
+import { formatEdge, ipLiteral } from '../../test/format-edges.js';
+import { anyAnswerFor, hostileForm, oneFieldCase } from '../../test/hostile.js';
 import { FORMATS } from '../kinds/text/formats.js';
 import type { FormSchema } from '../wire.js';
 import type { IssueCode } from './issues.js';
