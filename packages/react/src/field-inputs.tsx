@@ -1,11 +1,12 @@
 import type { BooleanFieldModel, NumberFieldModel, TextFieldModel } from '@elicitkit/form';
+import type { HTMLInputTypeAttribute } from 'react';
 import { isoToLocal, localToIso } from './date-time.js';
 import { type ControlProps, describe, LabelRow } from './field-parts.js';
 import { plain } from './text.js';
 
 /** How a typed kind's `<input>` is set up. */
 export interface TextLike {
-  type: 'text' | 'email' | 'url' | 'date' | 'datetime-local';
+  type: HTMLInputTypeAttribute;
   /** The on-screen keyboard for numbers. */
   inputMode?: 'numeric' | 'decimal';
   /** Free text is spell-checked; addresses, dates and numbers are not. */
