@@ -36,9 +36,6 @@ const envForm = form({
   ),
 });
 const envZod = z.object({ env: z.enum(ENVS) });
-// The `time` experiment: FormSchema now allows format "time", which the SDK's requestedSchema type
-// (the protocol's four formats) does not; the server hides this behind a cast, the bench cannot.
-const envSchema = envForm.schema as never;
 const message = 'Which environment should order-service be deployed to?';
 
 /** The raw SDK version, written the way the SDK's docs write it. */
@@ -52,7 +49,7 @@ function rawServer(): McpServer {
         const answer = acceptedContent(ctx.mcpReq.inputResponses, 'env', envZod);
         if (!answer) {
           return inputRequired({
-            inputRequests: { env: inputRequired.elicit({ message, requestedSchema: envSchema }) },
+            inputRequests: { env: inputRequired.elicit({ message, requestedSchema: envForm.schema }) },
           });
         }
         return {
@@ -61,7 +58,7 @@ function rawServer(): McpServer {
         };
       }
       const result = await ctx.mcpReq.elicitInput(
-        { mode: 'form', message, requestedSchema: envSchema },
+        { mode: 'form', message, requestedSchema: envForm.schema },
         { timeout: 600_000 },
       );
       if (result.action !== 'accept') return { content: [{ type: 'text', text: result.action }] };

@@ -27,7 +27,6 @@ const EVERY_KIND: FormSchema = {
     site: { type: 'string', title: 'Site', format: 'uri' },
     day: { type: 'string', title: 'Day', format: 'date', default: '2026-03-01' },
     at: { type: 'string', title: 'At', format: 'date-time', default: '2026-03-01T09:30:00Z' },
-    start: { type: 'string', title: 'Start', format: 'time', default: '09:30' },
     ratio: { type: 'number', title: 'Ratio', minimum: 0, maximum: 1, default: 0.5 },
     replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 9, default: 2 },
     notify: { type: 'boolean', title: 'Notify the team', default: true },
@@ -91,7 +90,6 @@ describe('<ElicitationForm>', () => {
     expect(input('Day')).toMatchObject({ type: 'date', value: '2026-03-01' });
     expect(input('At').type).toBe('datetime-local');
     expect(input('At').value.startsWith(isoToLocal('2026-03-01T09:30:00Z').slice(0, 16))).toBe(true);
-    expect(input('Start')).toMatchObject({ type: 'time', value: '09:30' });
     expect(input('Ratio')).toMatchObject({ value: '0.5', inputMode: 'decimal' });
     expect(input('Replicas')).toMatchObject({ value: '2', inputMode: 'numeric' });
     expect(describedText(input('Replicas'))).toContain('Whole number, 1–9');
@@ -123,7 +121,6 @@ describe('<ElicitationForm>', () => {
       email: 'ann@example.com',
       day: '2026-03-01',
       at: '2026-03-01T09:30:00Z',
-      start: '09:30',
       ratio: 0.5,
       replicas: 2,
       notify: true,

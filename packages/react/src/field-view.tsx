@@ -44,7 +44,6 @@ const KIND_VIEWS = {
   'date-time': typed({ type: 'datetime-local', localTime: true }, (_f, labels) =>
     labels.hint.localTime(offsetOf(new Date())),
   ),
-  time: typed({ type: 'time' }, noHint),
   number: typed({ type: 'text', inputMode: 'decimal' }, rangeHint),
   integer: typed({ type: 'text', inputMode: 'numeric' }, rangeHint),
   boolean: { Control: CheckboxInput, hint: noHint, draft: CHECKBOX },

@@ -31,7 +31,6 @@ const EVERY_KIND: Record<FieldKind, FieldSchema[]> = {
   uri: [{ type: 'string', title: 'Site', format: 'uri' }],
   date: [{ type: 'string', title: 'Day', format: 'date' }],
   'date-time': [{ type: 'string', title: 'At', format: 'date-time' }],
-  time: [{ type: 'string', title: 'Start', format: 'time' }],
   number: [
     { type: 'number', title: 'Ratio', maximum: 0.5 },
     { type: 'number', title: 'Budget', minimum: 10 },

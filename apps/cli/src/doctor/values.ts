@@ -25,8 +25,6 @@ export function sampleValue(field: FieldModel): FormContent[string] {
       return new Date().toISOString().slice(0, 10);
     case 'date-time':
       return new Date().toISOString();
-    case 'time':
-      return '09:30';
     case 'text': {
       const min = field.minLength ?? 0;
       const text = 'doctor'.padEnd(Math.max(min, 6), 'x');

@@ -35,7 +35,6 @@ const KIND_VIEWS = {
   uri: typed(() => 'full URL', 'https://'),
   date: typed(() => 'YYYY-MM-DD', 'YYYY-MM-DD'),
   'date-time': typed(() => 'date and time with zone, e.g. 2026-03-01T09:30:00Z', '2026-03-01T09:30:00Z'),
-  time: typed(() => 'HH:MM, 24-hour', 'HH:MM'),
   number: typed(numberLimits),
   integer: typed(numberLimits),
   boolean: { ask: askConfirm, limits: () => '', show: (_f, value) => (value === true ? 'Yes' : 'No') },

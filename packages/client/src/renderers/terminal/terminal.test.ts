@@ -49,22 +49,6 @@ describe('terminal renderer: what the person sees', () => {
     await screen.waitFor('Answered.');
   });
 
-  it('asks a time of day with its HH:MM hint and takes the typed time', async () => {
-    const schema: FormSchema = {
-      type: 'object',
-      properties: { start: { type: 'string', title: 'Start', format: 'time' } },
-      required: ['start'],
-    };
-    const { screen, answer } = start(formPrompt(schema, 'When should the maintenance window start?'));
-    await screen.nextPrompt();
-    screen.press(KEY.enter);
-    expect(await screen.nextPrompt()).toContain('Start [HH:MM, 24-hour]');
-    screen.press(...Array.from('18:45'), KEY.enter);
-    expect(await screen.nextPrompt()).toContain('Start: 18:45');
-    screen.press(KEY.enter);
-    expect(await answer).toEqual({ action: 'accept', content: { start: '18:45' } });
-  });
-
   it('names an unidentified server as such', async () => {
     const { screen, answer } = start({ ...formPrompt(ENV), server: undefined });
     expect(await screen.nextPrompt()).toContain('An unidentified server asks:');

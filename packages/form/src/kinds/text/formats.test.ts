@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FORMATS, isStringFormat } from './formats.js';
 
-describe('string formats (the four of the protocol judged as ajv-formats does, full mode)', () => {
+describe('string formats (the same judgement as ajv-formats, full mode)', () => {
   it.each([
     ['email', 'ann@example.com', true],
     ['email', "o'brien+tag@mail.example.co", true],
@@ -27,12 +27,6 @@ describe('string formats (the four of the protocol judged as ajv-formats does, f
     ['date-time', '2016-12-31T15:59:60-08:00', true],
     ['date-time', '2016-12-31T22:59:60Z', false],
     ['date-time', '2026-03-01T09:30:00+25:00', false],
-    ['time', '09:30', true],
-    ['time', '23:59:59', true],
-    ['time', '9:30', false],
-    ['time', '24:00', false],
-    ['time', '09:60', false],
-    ['time', '09:30Z', false],
   ] as const)('%s %j → %s', (format, value, expected) => {
     expect(FORMATS[format].test(value)).toBe(expected);
   });

@@ -26,7 +26,6 @@ export const FORMATS = {
     means: 'a date and time with a time zone (e.g. 2026-03-01T09:30:00Z)',
     test: isDateTime,
   },
-  time: { maxLength: 8, means: 'a time of day (HH:MM or HH:MM:SS)', test: isTimeOfDay },
 } as const satisfies Record<string, FormatSpec>;
 
 /** String formats the protocol allows. */
@@ -88,11 +87,4 @@ function isTime(value: string): boolean {
 function isDateTime(value: string): boolean {
   const parts = value.split(/t|\s/i);
   return parts.length === 2 && isDate(parts[0] ?? '') && isTime(parts[1] ?? '');
-}
-
-const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d)?$/;
-
-/** A wall-clock time without a date or zone, as `<input type="time">` gives it: 09:30 or 09:30:15. */
-function isTimeOfDay(value: string): boolean {
-  return TIME_OF_DAY.test(value);
 }
