@@ -75,7 +75,12 @@ export function needsDowngrade(revision: Revision | string): boolean {
   return traitsOf(revision).formShape === '2025-06-18';
 }
 
-/** True for one of the revisions Elicitkit serves. */
+/**
+ * True for one of the revisions Elicitkit serves.
+ *
+ * @example
+ * if (!isRevision(flag)) throw new UsageError(`--revision must be one of ${REVISIONS.join(', ')}`);
+ */
 export function isRevision(value: unknown): value is Revision {
   return typeof value === 'string' && (REVISIONS as readonly string[]).includes(value);
 }
