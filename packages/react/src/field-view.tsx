@@ -57,6 +57,7 @@ const KIND_VIEWS = {
 
 /** How React draws this field. */
 export function viewOf(field: FieldModel): KindView<FieldModel> {
+  if (!Object.hasOwn(KIND_VIEWS, field.kind)) throw new TypeError(`Unknown field kind ${JSON.stringify(field.kind)}.`);
   return KIND_VIEWS[field.kind] as KindView<FieldModel>;
 }
 

@@ -40,4 +40,12 @@ describe('the kind registry', () => {
     const textKinds: FieldKind[] = ['text', ...(Object.keys(FORMATS) as FieldKind[])];
     for (const kind of textKinds) expect(specOf({ kind } as never)).toBe(TEXT);
   });
+
+  it('refuses a model of no known kind, prototype names included', () => {
+    for (const kind of ['password', 'toString', '__proto__']) {
+      expect(() => specOf({ kind, name: 'f', label: 'F', required: false } as never)).toThrow(
+        `Unknown field kind ${JSON.stringify(kind)}.`,
+      );
+    }
+  });
 });

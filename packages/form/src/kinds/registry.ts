@@ -59,8 +59,9 @@ const KINDS = {
 /** The distinct kind modules; each wire shape is claimed by exactly one. */
 const SPECS: readonly AnySpec[] = [...new Set<AnySpec>(Object.values(KINDS) as AnySpec[])];
 
-/** The spec that handles a field model. */
+/** The spec that handles a field model; a model of no known kind (built by hand, not described) is refused. */
 export function specOf(model: FieldModel): AnySpec {
+  if (!Object.hasOwn(KINDS, model.kind)) throw new TypeError(`Unknown field kind ${JSON.stringify(model.kind)}.`);
   return KINDS[model.kind] as AnySpec;
 }
 
