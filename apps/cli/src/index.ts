@@ -1,2 +1,3 @@
-export { type Io, main } from './main.js';
+export type { Io } from './io.js';
+export { main } from './main.js';
 export { EXIT } from './usage.js';

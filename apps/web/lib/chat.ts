@@ -1,4 +1,4 @@
-import { ArgumentError, type InputSchema, toolArguments } from '@elicitkit/client';
+import { ArgumentError, toolArguments } from '@elicitkit/client';
 import {
   convertToModelMessages,
   createUIMessageStream,
@@ -46,8 +46,8 @@ async function runCommand(
   let args: Record<string, unknown>;
   try {
     args = raw.startsWith('{')
-      ? toolArguments(tool.inputSchema as InputSchema, [], raw)
-      : toolArguments(tool.inputSchema as InputSchema, rest, undefined);
+      ? toolArguments(tool.inputSchema, [], raw)
+      : toolArguments(tool.inputSchema, rest, undefined);
   } catch (error) {
     writeText(writer, error instanceof ArgumentError ? `Cannot call ${head}: ${error.message}` : String(error));
     return;
