@@ -18,7 +18,7 @@ import type { Chat } from './state';
 const SYSTEM =
   'You operate opsdesk through its tools. When a tool needs something only the user can decide (an environment, a ticket, a confirmation), call the tool anyway: it asks the user directly. Never invent missing values and never ask for passwords.';
 
-export const NO_MODEL =
+const NO_MODEL =
   'No language model is configured (set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server such as Ollama, and ELICITKIT_MODEL). Everything else works: use the tools panel, or type a command such as /deploy_service service=order-service.';
 
 function writeText(writer: UIMessageStreamWriter, text: string): void {

@@ -62,12 +62,12 @@ async function sweep(s: State): Promise<void> {
   }
 }
 
-export async function closeChat(chat: Chat): Promise<void> {
+async function closeChat(chat: Chat): Promise<void> {
   await Promise.all([...chat.connections.values()].map(async (c) => (await c.catch(() => undefined))?.close()));
   chat.connections.clear();
 }
 
-export const COOKIE = 'ek_session';
+const COOKIE = 'ek_session';
 
 export function createChat(): Chat {
   const chat: Chat = {

@@ -95,7 +95,7 @@ const OPSDESK_FIXTURES: Record<string, Record<string, unknown>> = {
 };
 
 /** `{ "tool_name": { ...arguments } }`, checked, with errors that name the problem. */
-export function readFixtures(path: string): Record<string, Record<string, unknown>> {
+function readFixtures(path: string): Record<string, Record<string, unknown>> {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
