@@ -1,4 +1,4 @@
-import type { RevisionChoice } from '@elicitkit/client';
+import { REVISION_CHOICES, type RevisionChoice } from '@elicitkit/client';
 import type { Revision } from '@elicitkit/form';
 import { defaultDataDir } from '@elicitkit/opsdesk';
 import { parseTarget, type Target } from './target.js';
@@ -29,7 +29,7 @@ export function targetFrom(
 }
 
 /** Every revision a client of ours can speak, oldest first. */
-export const REVISIONS: readonly Revision[] = ['2025-06-18', '2025-11-25', '2026-07-28'];
+export const REVISIONS: readonly Revision[] = REVISION_CHOICES.filter((r): r is Revision => r !== 'auto');
 
 /** `--era` (SPEC §3, kept as it was) names revisions by the way they ask: a push, or a result. */
 const ERAS = { legacy: '2025-11-25', modern: '2026-07-28' } as const satisfies Record<string, Revision>;
@@ -45,7 +45,7 @@ export function revisionFrom(values: { revision?: string; era?: string }): Revis
   if (values.revision !== undefined && values.era !== undefined)
     throw new UsageError('give --revision or --era, not both');
   if (values.revision !== undefined) {
-    const choice = [...REVISIONS, 'auto' as const].find((r) => r === values.revision);
+    const choice = REVISION_CHOICES.find((r) => r === values.revision);
     if (!choice) throw new UsageError(`--revision must be ${REVISIONS.join(', ')} or auto, not "${values.revision}"`);
     return choice;
   }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { RevisionChoice } from '@elicitkit/client';
+import { REVISION_CHOICES, type RevisionChoice } from '@elicitkit/client';
 
 /** One MCP server the chat draws tools from, and the protocol revision the chat speaks with it. */
 export type ServerConfig =
@@ -134,16 +134,16 @@ function parseServers(raw: string): ServerConfig[] {
   });
 }
 
-const REVISIONS: readonly RevisionChoice[] = ['2025-06-18', '2025-11-25', '2026-07-28', 'auto'];
-
 /** `"revision"` names it; `"era"` (as before) says `legacy` (2025-11-25) or `modern` (2026-07-28, the default). */
 function readRevision(entry: Record<string, unknown>, where: string): RevisionChoice {
   if (entry.revision !== undefined && entry.era !== undefined) {
     throw new Error(`${where} has both "revision" and "era": give one`);
   }
   if (entry.revision !== undefined) {
-    const revision = REVISIONS.find((r) => r === entry.revision);
-    if (!revision) throw new Error(`${where}.revision must be one of ${REVISIONS.map((r) => `"${r}"`).join(', ')}`);
+    const revision = REVISION_CHOICES.find((r) => r === entry.revision);
+    if (!revision) {
+      throw new Error(`${where}.revision must be one of ${REVISION_CHOICES.map((r) => `"${r}"`).join(', ')}`);
+    }
     return revision;
   }
   if (entry.era !== undefined && entry.era !== 'legacy' && entry.era !== 'modern') {

@@ -22,7 +22,7 @@
 export type { ElicitationEvent } from './attach/events.js';
 export { type Attachment, type AttachOptions, attach } from './attach/index.js';
 export { DEFAULT_POLICY, type Policy } from './policy/index.js';
-export { type RevisionChoice, revisionOptions } from './revision.js';
+export { REVISION_CHOICES, type RevisionChoice, revisionOptions } from './revision.js';
 
 // What a renderer is, and the shapes it draws and returns
 

@@ -9,6 +9,7 @@ describe('the public API of @elicitkit/client', () => {
     'ArgumentError',
     'AttachError',
     'DEFAULT_POLICY',
+    'REVISION_CHOICES',
     'RegistryError',
     'ScriptError',
     'ToolSchemaError',

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { type RevisionChoice, revisionOptions } from './revision.js';
+import { REVISION_CHOICES, type RevisionChoice, revisionOptions } from './revision.js';
 
 const server = () => new McpServer({ name: 'revision-test', version: '1.0.0' });
 
@@ -48,7 +48,18 @@ describe('revisionOptions', () => {
     expect(await negotiated('auto', 'http')).toBe('2026-07-28');
   });
 
-  it('refuses a revision it does not know, rather than guessing one', () => {
-    expect(() => revisionOptions('2024-11-05' as RevisionChoice)).toThrow(/Unknown protocol revision "2024-11-05"/);
+  it('lists every choice, oldest revision first and auto last', () => {
+    expect(REVISION_CHOICES).toEqual(['2025-06-18', '2025-11-25', '2026-07-28', 'auto']);
+    expect(Object.isFrozen(REVISION_CHOICES)).toBe(true);
+  });
+
+  it('hands out fresh options each time, so a caller that changes them changes nobody else', () => {
+    const first = revisionOptions('2025-06-18');
+    first.supportedProtocolVersions?.push('2025-11-25');
+    expect(revisionOptions('2025-06-18')).toEqual({ supportedProtocolVersions: ['2025-06-18'] });
+  });
+
+  it.each(['2024-11-05', 'toString', '__proto__', ''])('refuses %j rather than guessing a revision', (bad) => {
+    expect(() => revisionOptions(bad as RevisionChoice)).toThrow(`Unknown protocol revision ${JSON.stringify(bad)}.`);
   });
 });

@@ -10,6 +10,24 @@ import type { ClientOptions } from '@modelcontextprotocol/client';
  */
 export type RevisionChoice = Revision | 'auto';
 
+type RevisionOptions = Pick<ClientOptions, 'versionNegotiation' | 'supportedProtocolVersions'>;
+
+// Typed from the union: a revision added to `Revision` does not compile until it is given here.
+const OPTIONS = {
+  '2025-06-18': () => ({ supportedProtocolVersions: ['2025-06-18'] }),
+  '2025-11-25': () => ({}),
+  '2026-07-28': () => ({ versionNegotiation: { mode: { pin: '2026-07-28' } } }),
+  auto: () => ({ versionNegotiation: { mode: 'auto' } }),
+} as const satisfies Record<RevisionChoice, () => RevisionOptions>;
+
+/**
+ * Every `RevisionChoice`, oldest revision first and `'auto'` last: what a flag or a setting may say.
+ *
+ * @example
+ * const choice = REVISION_CHOICES.find((r) => r === flag) ?? fail(`use one of ${REVISION_CHOICES.join(', ')}`);
+ */
+export const REVISION_CHOICES: readonly RevisionChoice[] = Object.freeze(Object.keys(OPTIONS) as RevisionChoice[]);
+
 /**
  * The SDK `Client` options that make it speak `choice`: 2026-07-28 pins the modern handshake,
  * 2025-11-25 is the SDK's plain `initialize`, 2025-06-18 offers only that revision at
@@ -19,23 +37,7 @@ export type RevisionChoice = Revision | 'auto';
  * @example
  * const client = new Client({ name: 'my-host', version: '1.0.0' }, revisionOptions('2026-07-28'));
  */
-export function revisionOptions(
-  choice: RevisionChoice,
-): Pick<ClientOptions, 'versionNegotiation' | 'supportedProtocolVersions'> {
-  switch (choice) {
-    case '2026-07-28':
-      return { versionNegotiation: { mode: { pin: '2026-07-28' } } };
-    case '2025-11-25':
-      return {};
-    case '2025-06-18':
-      return { supportedProtocolVersions: ['2025-06-18'] };
-    case 'auto':
-      return { versionNegotiation: { mode: 'auto' } };
-    default:
-      return unreachable(choice);
-  }
-}
-
-function unreachable(choice: never): never {
-  throw new TypeError(`Unknown protocol revision ${JSON.stringify(choice)}.`);
+export function revisionOptions(choice: RevisionChoice): RevisionOptions {
+  if (!Object.hasOwn(OPTIONS, choice)) throw new TypeError(`Unknown protocol revision ${JSON.stringify(choice)}.`);
+  return OPTIONS[choice]();
 }
