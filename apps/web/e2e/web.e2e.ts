@@ -64,9 +64,12 @@ async function question(page: Page, text: string, name = 'question visible after
   return dialog;
 }
 
-/** The last tool call's final status, once it has one. */
+/**
+ * The last tool call's final status, once it has one. The last call, not the last finished one:
+ * with an earlier result on the page, that would answer before this call has finished.
+ */
 async function toolStatus(page: Page): Promise<string> {
-  const done = page.locator('.tool-call[data-state="output-available"]').last();
+  const done = page.locator('.tool-call').last().and(page.locator('[data-state="output-available"]'));
   await done.waitFor({ timeout: 60_000 });
   return (await done.getAttribute('data-status')) ?? '';
 }
