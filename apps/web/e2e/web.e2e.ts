@@ -1,7 +1,8 @@
 /**
  * The whole product in a real browser, no language model: the tools panel and /tool commands,
  * opsdesk asking through the chat, every answer kind, URL mode, expiry, the audit page — then one
- * chat turn driven by the AI SDK's mock model. Screenshots land in apps/web/test-results/.
+ * chat turn driven by a model (a scripted OpenAI-compatible endpoint the test runs, see
+ * scripted-model.ts). Screenshots land in apps/web/test-results/.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -10,6 +11,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, launchBrowser, ROOT, report, shot, startApp, timings, withApp } from './harness.js';
+import { startScriptedModel } from './scripted-model.js';
 
 const EVERY_FIELD_SERVER = join(ROOT, 'apps/web/e2e/every-field-server.ts');
 
@@ -62,9 +64,12 @@ async function question(page: Page, text: string, name = 'question visible after
   return dialog;
 }
 
-/** The last tool call's final status, once it has one. */
+/**
+ * The last tool call's final status, once it has one. The last call, not the last finished one:
+ * with an earlier result on the page, that would answer before this call has finished.
+ */
 async function toolStatus(page: Page): Promise<string> {
-  const done = page.locator('.tool-call[data-state="output-available"]').last();
+  const done = page.locator('.tool-call').last().and(page.locator('[data-state="output-available"]'));
   await done.waitFor({ timeout: 60_000 });
   return (await done.getAttribute('data-status')) ?? '';
 }
@@ -456,12 +461,14 @@ describe('a question nobody answers', () => {
   });
 });
 
-describe('a chat turn with the AI SDK mock model', () => {
+describe('a chat turn with a model (a scripted OpenAI-compatible endpoint)', () => {
   it('calls deploy_service, which asks the person, then reports', async () => {
-    await withApp({ ELICITKIT_MODEL: 'mock', ELICITKIT_ALLOW_MOCK_MODEL: '1' }, async (mocked) => {
+    const model = await startScriptedModel();
+    const env = { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: model.apiKey, ELICITKIT_MODEL: model.model };
+    await withApp(env, async (mocked) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
       const page = await openChat(context, mocked.url);
-      await expect(page.getByRole('status').textContent()).resolves.toContain('mock model');
+      await expect(page.getByRole('status').textContent()).resolves.toContain(`${model.model} via ${model.baseURL}`);
       await command(page, 'Please deploy search-service');
       const dialog = await question(page, 'search-service', 'question visible after the tool asked (model)');
       await expect(dialog.textContent()).resolves.toContain('Which environment should search-service');
@@ -474,7 +481,10 @@ describe('a chat turn with the AI SDK mock model', () => {
       expect(
         count(mocked.dataDir, "SELECT COUNT(*) FROM deployments WHERE service = 'search-service' AND env = 'staging'"),
       ).toBe(1);
+      // The app took the real provider path: a streamed request offering the tools, then one with the tool's result.
+      expect(model.requests.map((r) => r.messages.at(-1)?.role)).toEqual(['user', 'tool']);
+      expect(model.requests[0]?.tools?.map((t) => t.function.name)).toContain('deploy_service');
       await context.close();
-    });
+    }).finally(() => model.close());
   });
 });

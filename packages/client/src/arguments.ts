@@ -1,7 +1,5 @@
 import { ArgumentError } from './errors.js';
-import { type InputSchema, type PropertySchema, readInputSchema, type ToolSource } from './input-schema.js';
-
-export type { InputSchema, ToolSource };
+import { type PropertySchema, readInputSchema, type ToolSource } from './input-schema.js';
 
 const TRUE = new Set(['true', 'yes', 'y', '1', 'on']);
 const FALSE = new Set(['false', 'no', 'n', '0', 'off']);

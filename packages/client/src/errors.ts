@@ -47,7 +47,14 @@ export class RegistryError extends ElicitkitError {
   }
 }
 
-/** A tool argument that does not fit the tool's input schema (`toolArguments`). */
+/**
+ * A tool argument that does not fit the tool's input schema (`toolArguments`, code `BAD_ARGUMENT`):
+ * an unknown key, a value the property cannot take, `--args` that is not a JSON object.
+ *
+ * @example
+ * try { toolArguments(tool.inputSchema, ['replicas=many'], undefined); }
+ * catch (e) { if (e instanceof ArgumentError) usage(e.message); } // "replicas=many: expected a number"
+ */
 export class ArgumentError extends ElicitkitError {
   constructor(message: string) {
     super('BAD_ARGUMENT', message);

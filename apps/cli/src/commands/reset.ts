@@ -1,12 +1,8 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { defaultDataDir, KEPT_BY_RESET, resetDemo } from '@elicitkit/opsdesk';
+import type { Io } from '../io.js';
 import { EXIT, UsageError } from '../usage.js';
-
-interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
-}
 
 /** `elicitkit reset [--data DIR] [--yes]`: the demo back to its seed, after asking. */
 export async function reset(argv: string[], io: Io): Promise<number> {
