@@ -15,6 +15,7 @@ const VALUES = [
   'applyDefaults',
   'coerceContent',
   'coerceValue',
+  'confirmationsOf',
   'defaultsOf',
   'describeFields',
   'downgrade',
@@ -70,6 +71,7 @@ const TYPES = [
   'TextFieldModel',
   'TextKind',
   // schemas and lint
+  'Confirmation',
   'Finding',
   'ParsedForm',
   'Rule',
