@@ -296,6 +296,21 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
   },
   /** Well behaved: asks where it can, falls back honestly where not. */
   good: (server) => askEnv(server),
+  /** Well behaved, two questions: the second comes only after the first is accepted. */
+  'two-step': (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass env and ticket.');
+    const env = await ask(ctx, { message, requestedSchema: good });
+    if (env.action !== 'accept' || !env.content?.env) return notDone(env);
+    const ticket = await ask(ctx, {
+      message: `Which release ticket covers the deploy of order-service to ${String(env.content.env)}?`,
+      requestedSchema: {
+        type: 'object',
+        properties: { ticket: { type: 'string', title: 'Release ticket', minLength: 4 } },
+        required: ['ticket'],
+      },
+    });
+    return finish(ticket);
+  },
   /** Ends its own process: over stdio the connection dies with it. */
   exit: () => async () => process.exit(3),
 };

@@ -29,6 +29,8 @@ export interface DoctorEnvironment {
   colour?: boolean;
   /** Where a person could answer "Continue?"; asked only when it is a terminal. */
   stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where the question is written (stderr by default). */
+  prompt?: NodeJS.WritableStream;
 }
 
 /**
@@ -71,19 +73,19 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
 
   if (target) {
     io.err(liveServerWarning(target.label, allowDestructive));
-    if (!values.yes && !(await confirmToProceed(env.stdin ?? process.stdin, process.stderr))) {
+    if (!values.yes && !(await confirmToProceed(env.stdin ?? process.stdin, env.prompt ?? process.stderr))) {
       io.err('elicitkit doctor: nothing was called.');
       return EXIT.refused;
     }
   }
   const endpoint: Endpoint = target ? endpointFor(target) : await startOwnOpsdesk({ lang: langFrom(process.env.LANG) });
-  if (!target) io.err(`elicitkit doctor: ${endpoint.label}, removed when doctor exits.`);
   // Ctrl+C must not leave the throw-away server's data behind.
   const onSignal = (signal: NodeJS.Signals) => {
     void endpoint.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  if (!target) io.err(`elicitkit doctor: ${endpoint.label}, removed when doctor exits.`);
   try {
     const run = await runDoctor(endpoint, {
       callTimeoutMs: timeout,

@@ -47,6 +47,11 @@ export interface CoverageSummary {
   silentTools: string[];
   /** Tools listed but never called (left out by --tools/--skip, or every call skipped). */
   notCalled: string[];
+  /**
+   * Tools whose questions were only declined or cancelled (destructive, or a confirmation): what
+   * they would ask after an accept is unknown to doctor.
+   */
+  acceptNotTried: string[];
 }
 
 /** Which questions each tool reached, under which profile and strategy, and why not elsewhere. */
@@ -101,6 +106,16 @@ export function summarize(run: DoctorRun, perTool: Map<string, QuestionCoverage[
     },
     silentTools: run.tools.filter((t) => made(t.name) && (perTool.get(t.name)?.length ?? 0) === 0).map((t) => t.name),
     notCalled: run.tools.filter((t) => !made(t.name)).map((t) => t.name),
+    acceptNotTried: run.tools
+      .filter((t) =>
+        run.calls.some(
+          (c) =>
+            c.tool === t.name &&
+            ((c.outcome.kind === 'skipped' && c.outcome.reason === 'destructive') ||
+              c.asks.some((a) => a.answer?.why === 'confirmation')),
+        ),
+      )
+      .map((t) => t.name),
   };
 }
 

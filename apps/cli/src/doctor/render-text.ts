@@ -99,11 +99,14 @@ function coverageLine(report: DoctorReport, green: Paint): string {
   const c = report.coverage;
   const silent = c.silentTools.length ? ` Asked nothing: ${c.silentTools.join(', ')}.` : '';
   const notCalled = c.notCalled.length ? ` Not called: ${c.notCalled.join(', ')}.` : '';
+  const spared = c.acceptNotTried.length
+    ? ` Answered decline/cancel only (destructive or a confirmation), so what they ask after an accept is unexplored: ${c.acceptNotTried.join(', ')} (--allow-destructive explores it).`
+    : '';
   const reached =
     c.questions === 0
       ? 'no question was reached (if a tool should ask, give it arguments that leave something to ask: --fixtures)'
       : `${c.fullyReached} of ${c.questions} question${c.questions === 1 ? '' : 's'} reached under every profile that can show ${c.questions === 1 ? 'it' : 'them'} (${c.pairs.reached} of ${c.pairs.applicable} question × profile pairs)`;
   const head =
     report.findings.length === 0 ? green(`No findings in what was reached: ${reached}.`) : `Coverage: ${reached}.`;
-  return `${head}${silent}${notCalled}`;
+  return `${head}${silent}${notCalled}${spared}`;
 }
