@@ -147,7 +147,9 @@ describe('elicitkit call, other outcomes', () => {
       `Authorization: Bearer ${token()}`,
     ]);
     expect(r.code).toBe(1);
-    expect(r.out).toContain('- env (Environment, required): one of dev (Development (dev))');
+    expect(r.out).toContain(
+      '- env (Environment, required): one of dev (Development), staging (Staging), prod (Production)',
+    );
   });
 
   it('a rejected call exits 1', async () => {

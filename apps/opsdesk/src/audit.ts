@@ -43,7 +43,8 @@ export function sqliteAudit(db: Database): (event: AuditEvent) => void {
           e.action,
           e.content ? JSON.stringify(e.content) : null,
           e.elapsedMs,
-          e.detail ?? null,
+          // How a question ended without the person (client-cancelled, disconnected, session-closed) leads the detail.
+          e.reason ? [e.reason, e.detail].filter(Boolean).join(': ') : (e.detail ?? null),
           e.at,
         );
         break;

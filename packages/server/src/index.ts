@@ -13,8 +13,10 @@ export type {
   Redaction,
 } from './audit.js';
 export { redact } from './audit.js';
+export type { CloseReason } from './channel/channel.js';
 export { ElicitkitUsageError, FormLintError } from './errors.js';
 export { createHttpHandler, type Era, type HttpHandler, type HttpHandlerOptions } from './http/handler.js';
+export type { Check, CheckIssue } from './issues.js';
 export { type CreateServerOptions, createElicitkit, type Elicitkit, type ElicitkitOptions } from './kit.js';
 export {
   type Accepted,
@@ -36,6 +38,7 @@ export {
   cancelledResult,
   declinedResult,
   done,
+  invalid,
   invalidResult,
   type Locale,
   outcomeSchema,
@@ -45,10 +48,11 @@ export {
   rejected,
   STATUSES,
   type Status,
+  type Subject,
   timeoutResult,
   unsupportedResult,
 } from './results.js';
-export type { AskOptions, AskUrlOptions, Check, CheckIssue } from './session.js';
+export type { AskOptions, AskUrlOptions } from './session.js';
 export {
   type AnyTool,
   type AskFn,

@@ -11,7 +11,7 @@ import {
   type ServerOptions,
 } from '@modelcontextprotocol/server';
 import type { AuditEvent, AuditSink, Redaction } from './audit.js';
-import { PushChannel } from './channel/push.js';
+import { callSignal, PushChannel } from './channel/push.js';
 import { ReplayChannel } from './channel/replay.js';
 import { createStateCodec } from './codec.js';
 import { ElicitkitUsageError } from './errors.js';
@@ -130,6 +130,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     const peer = peerOf(ctx, server.server);
     const user = identify(ctx);
     const settings = settingsFor(tool);
+    const signal = peer.era === 'legacy' ? callSignal(ctx) : ctx.mcpReq.signal;
     const context = (session: Session): ToolContext => ({
       ask: ((key: string, opts: never) => session.ask(key, opts)) as ToolContext['ask'],
       askUrl: (key, opts) => session.askUrl(key, opts),
@@ -138,19 +139,13 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
       revision: peer.revision,
       era: peer.era,
       locale: settings.locale,
-      signal: ctx.mcpReq.signal,
+      signal,
       mcp: ctx,
     });
 
     if (peer.era === 'legacy') {
-      const session = new Session(
-        settings,
-        new PushChannel(ctx, server.server, now),
-        peer,
-        crypto.randomUUID(),
-        user,
-        ctx.mcpReq.signal,
-      );
+      const channel = new PushChannel(ctx, server.server, peer.revision, signal, now);
+      const session = new Session(settings, channel, peer, crypto.randomUUID(), user, signal);
       return session.finish(await tool.run(args, context(session)));
     }
 
@@ -160,7 +155,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState was issued for a different tool call');
     }
     const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, now);
-    const session = new Session(settings, channel, peer, previous?.cid ?? crypto.randomUUID(), user, ctx.mcpReq.signal);
+    const session = new Session(settings, channel, peer, previous?.cid ?? crypto.randomUUID(), user, signal);
     const suspended = new Promise<typeof SUSPENDED>((resolve) => {
       channel.onSuspend = () => resolve(SUSPENDED);
     });

@@ -1,4 +1,4 @@
-import type { Issue, OptionModel } from '@elicitkit/form';
+import type { AnyForm, Issue, OptionModel } from '@elicitkit/form';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /** A tool argument the person could not be asked for: what a fallback message names. */
@@ -89,4 +89,14 @@ export function match<O extends AnyOutcome, R>(outcome: O, handlers: OutcomeHand
   const handler = (handlers as unknown as Record<string, (o: O) => R>)[outcome.action];
   if (!handler) throw new TypeError(`no handler for outcome "${outcome.action}"`);
   return handler(outcome);
+}
+
+/** The fallback list a form implies: its fields, with allowed values for selects. */
+export function missingOf(form: AnyForm): MissingArgument[] {
+  return form.fields.map((f) => {
+    const out: MissingArgument = { name: f.name, label: f.label, required: f.required };
+    if (f.help) out.description = f.help;
+    if (f.kind === 'select' || f.kind === 'multiselect') out.allowed = f.options;
+    return out;
+  });
 }

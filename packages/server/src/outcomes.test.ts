@@ -122,6 +122,15 @@ describe.each(PATHS)('outcomes over %s', (path) => {
     expect(await s.deployed()).toEqual([]);
   });
 
+  it('a decline of a two-field form names both fields as a sentence', async () => {
+    const s = await setup(path, { script: [{ action: 'decline' }] });
+    const r = await call(s.c, 'deploy', { service: 'order-service', env: 'prod' });
+    expect(r.status).toBe('declined');
+    expect(r.text).toContain(
+      'declined to provide I take responsibility for this production release and Release ticket, so deploy did nothing',
+    );
+  });
+
   it('cancel after the first of two asks stops everything', async () => {
     const s = await setup(path, { script: [{ action: 'accept', content: { env: 'prod' } }, { action: 'cancel' }] });
     const r = await call(s.c, 'deploy', { service: 'order-service' });

@@ -1,38 +1,32 @@
-import {
-  type AnyForm,
-  downgrade,
-  type Finding,
-  type FormContent,
-  type FormSchema,
-  type Issue,
-  lint,
-} from '@elicitkit/form';
+import type { AnyForm, Finding, FormContent, Issue } from '@elicitkit/form';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { type AuditEvent, issuesForAudit, type Redaction, redact } from './audit.js';
-import type { Channel, RawAnswer } from './channel/channel.js';
+import { formLintErrors, urlLintErrors } from './ask-lint.js';
+import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
+import type { Channel, Question, RawAnswer } from './channel/channel.js';
 import { ElicitkitUsageError, FormLintError, isProduction } from './errors.js';
-import type { Cancelled, Declined, MissingArgument, Outcome, Unsupported, UrlOutcome } from './outcome.js';
-import { needsDowngrade, type Peer } from './peer.js';
+import { type Check, toIssues } from './issues.js';
+import { type Locale, MESSAGES } from './messages.js';
+import {
+  type Cancelled,
+  type Declined,
+  type MissingArgument,
+  missingOf,
+  type Outcome,
+  type TimedOut,
+  type Unsupported,
+  type UrlOutcome,
+} from './outcome.js';
+import type { Peer } from './peer.js';
 import {
   cancelledResult,
   declinedResult,
   invalidResult,
-  type Locale,
   pendingResult,
   type ResultContext,
   timeoutResult,
   unsupportedResult,
 } from './results.js';
-
-/**
- * A business rule on an accepted answer: return nothing (`undefined` or `[]`) when it is fine, or
- * what is wrong.
- */
-export type Check<T> = (
-  value: T,
-) => CheckIssue[] | CheckIssue | undefined | Promise<CheckIssue[] | CheckIssue | undefined>;
-/** A problem a check found: a sentence, or a sentence tied to a field. */
-export type CheckIssue = string | { field?: string; message: string };
+import { pollUntil } from './wait.js';
 
 export interface AskOptions<T> {
   /** What the person reads: who wants what, and why. */
@@ -72,19 +66,19 @@ export interface SessionSettings {
   audit: ((event: AuditEvent) => void) | undefined;
 }
 
-interface Stopped {
-  action: 'decline' | 'cancel';
-  key: string;
-}
+/** Where a call stopped asking: a decline or cancel of `key`, or its side effect having run. */
+export type Stop = { action: 'decline' | 'cancel'; key: string } | { action: 'commit' };
 
 /**
- * One tool call's questions: the budget, the stop rules (nothing after a decline or a cancel),
- * capability and revision handling, validation, and the audit trail. The channel decides how a
- * question travels; everything a handler can observe is decided here, the same on every revision.
+ * One tool call's questions: the budget, the stop rules (nothing after a decline, a cancel or the
+ * call's side effect), capability handling, validation, and the audit trail. The channel decides
+ * how a question travels; everything a handler can observe is decided here, the same on every
+ * revision.
  */
 export class Session {
   private readonly asked = new Set<string>();
-  private stopped: Stopped | undefined;
+  private stopped: Stop | undefined;
+  readonly audit: CallAudit;
 
   constructor(
     private readonly settings: SessionSettings,
@@ -93,11 +87,25 @@ export class Session {
     readonly contextId: string,
     readonly user: string | undefined,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    const { tool, redaction, now } = settings;
+    this.audit = new CallAudit(settings.audit, { contextId, tool, user, revision: peer.revision, redaction, now });
+  }
 
-  /** How the call ended, for the cancel guard. */
-  get stop(): Stopped | undefined {
+  /** How the call stopped asking, if it did. */
+  get stop(): Stop | undefined {
     return this.stopped;
+  }
+
+  /** The side effect is about to run: no question may follow it (it would run again on a retry). */
+  committing(): void {
+    if (this.stopped?.action === 'cancel') {
+      const message = `${this.settings.tool} tried to commit its side effect after the user cancelled "${this.stopped.key}". A cancel must end the call with outcome.result().`;
+      throw new ElicitkitUsageError('WORK_AFTER_CANCEL', message);
+    }
+    if (this.stopped?.action === 'commit')
+      throw new ElicitkitUsageError('COMMIT_TWICE', `${this.settings.tool} committed twice in one call.`);
+    this.stopped = { action: 'commit' };
   }
 
   async ask<T extends FormContent>(key: string, options: AskOptions<T> & { form?: AnyForm }): Promise<Outcome<T>> {
@@ -109,126 +117,46 @@ export class Session {
       );
     }
     this.enter(key);
-    this.lintForm(key, form);
+    this.raise(key, formLintErrors(form));
     const ctx = this.resultContext(key, form);
     const fallback = () => options.fallback ?? missingOf(form);
-    if (!this.peer.form)
-      return this.unsupported(
-        key,
-        'form',
-        options.message,
-        form.schema,
-        ctx,
-        fallback,
-        reason(this.settings.locale, 'no-form'),
-      );
-
-    let schema = form.schema;
-    const legacySchema = needsDowngrade(this.peer.revision);
-    if (legacySchema) {
-      const down = downgrade(schema, '2025-06-18');
-      if (!down.ok) {
-        const detail = down.losses
-          .filter((l) => l.fatal)
-          .map((l) => l.message)
-          .join(' ');
-        return this.unsupported(
-          key,
-          'form',
-          options.message,
-          schema,
-          ctx,
-          fallback,
-          `${reason(this.settings.locale, 'old-revision')} ${detail}`,
-        );
-      }
-      schema = down.schema;
-    }
-    const params = {
-      ...(legacySchema ? {} : { mode: 'form' as const }),
-      message: options.message,
-      requestedSchema: schema,
-    };
-    const raw = await this.channel.send(key, params as never, options.timeoutMs ?? this.settings.timeoutMs, () =>
-      this.record({
-        type: 'request',
-        key,
-        mode: 'form',
-        revision: this.peer.revision,
-        message: options.message,
-        fields: Object.keys(schema.properties),
-        delivered: true,
-      }),
-    );
-    this.recordResponse(key, raw, form);
-    switch (raw.kind) {
-      case 'timeout':
-        return {
-          action: 'timeout',
-          result: () => timeoutResult(ctx, minutes(options.timeoutMs ?? this.settings.timeoutMs)),
-        };
-      case 'failed':
-        return this.unsupportedOutcome(ctx, fallback, `${reason(this.settings.locale, 'client-error')} ${raw.detail}`);
-      case 'closed':
-        this.stopped = { action: 'cancel', key };
-        return { action: 'cancel', result: () => cancelledResult(ctx) };
-    }
+    const question: Question = { kind: 'form', message: options.message, schema: form.schema };
+    const reasons = MESSAGES[this.settings.locale].reasons;
+    if (!this.peer.form) return this.unsupported(key, question, ctx, fallback, reasons['no-form']);
+    const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
+    const raw = await this.channel.send(key, question, timeoutMs, () => this.audit.request(key, question));
+    if (raw.kind === 'unshowable')
+      return this.unsupported(key, question, ctx, fallback, `${reasons['old-revision']} ${raw.detail}`);
+    this.audit.response(key, raw, form);
+    if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
     if (raw.action === 'decline' || raw.action === 'cancel') return this.refuse(key, raw.action, ctx);
     return (await this.accept(key, raw, form, options.check, ctx)) as Outcome<T>;
   }
 
   async askUrl(key: string, options: AskUrlOptions): Promise<UrlOutcome> {
     this.enter(key);
-    this.lintUrl(key, options.message, options.url);
+    this.raise(key, urlLintErrors(options.message, options.url));
     const ctx: ResultContext = {
       tool: this.settings.tool,
       locale: this.settings.locale,
       question: key,
-      labels: [options.message],
+      subject: { kind: 'page', host: hostOf(options.url) },
     };
     const fallback = () => options.fallback ?? [];
-    if (!this.peer.url) {
-      this.record({
-        type: 'request',
-        key,
-        mode: 'url',
-        revision: this.peer.revision,
-        message: options.message,
-        origin: originOf(options.url),
-        delivered: false,
-        reason: 'no-url-capability',
-      });
-      return this.unsupportedOutcome(ctx, fallback, reason(this.settings.locale, 'no-url'));
-    }
+    const question: Question = { kind: 'url', message: options.message, url: options.url };
+    const noUrl = MESSAGES[this.settings.locale].reasons['no-url'];
+    if (!this.peer.url) return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
-    const raw = await this.channel.send(
-      key,
-      { mode: 'url', message: options.message, url: options.url } as never,
-      timeoutMs,
-      () =>
-        this.record({
-          type: 'request',
-          key,
-          mode: 'url',
-          revision: this.peer.revision,
-          message: options.message,
-          origin: originOf(options.url),
-          delivered: true,
-        }),
-    );
-    this.recordResponse(key, raw, undefined);
-    switch (raw.kind) {
-      case 'timeout':
-        return { action: 'timeout', result: () => timeoutResult(ctx, minutes(timeoutMs)) };
-      case 'failed':
-        return this.unsupportedOutcome(ctx, fallback, `${reason(this.settings.locale, 'client-error')} ${raw.detail}`);
-      case 'closed':
-        this.stopped = { action: 'cancel', key };
-        return { action: 'cancel', result: () => cancelledResult(ctx) };
-    }
+    const raw = await this.channel.send(key, question, timeoutMs, () => this.audit.request(key, question));
+    if (raw.kind === 'unshowable') return this.unsupported(key, question, ctx, fallback, `${noUrl}: ${raw.detail}`);
+    this.audit.response(key, raw, undefined);
+    if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
     if (raw.action !== 'accept') return this.refuse(key, raw.action, ctx);
     // Accept in URL mode is consent, not completion: wait for the flow to finish.
-    if (await this.waitFor(options.isComplete, options.waitMs ?? this.settings.urlWaitMs)) {
+    const { pollMs, now, urlWaitMs } = this.settings;
+    if (
+      await pollUntil(options.isComplete, { waitMs: options.waitMs ?? urlWaitMs, pollMs, now, signal: this.signal })
+    ) {
       await this.channel.complete(key);
       return { action: 'accept', value: true };
     }
@@ -243,19 +171,25 @@ export class Session {
     if (status === 'cancelled') return result;
     const message = `${this.settings.tool} returned "${String(status ?? (result.isError ? 'an error' : 'a result'))}" after the user cancelled "${stop.key}". A cancel must end the call with outcome.result().`;
     if (!isProduction()) throw new ElicitkitUsageError('WORK_AFTER_CANCEL', message);
-    this.record({ type: 'violation', key: stop.key, rule: 'EK05', message });
+    this.audit.violation(stop.key, 'EK05', message);
     return cancelledResult(this.resultContext(stop.key, undefined));
   }
 
   private enter(key: string): void {
     const { tool, maxAsks } = this.settings;
-    if (this.stopped) {
-      const { action, key: at } = this.stopped;
+    const stop = this.stopped;
+    if (stop?.action === 'commit') {
       throw new ElicitkitUsageError(
-        action === 'cancel' ? 'ASK_AFTER_CANCEL' : 'ASK_AFTER_DECLINE',
-        action === 'cancel'
-          ? `${tool} asked "${key}" after the user cancelled "${at}". Cancel ends the whole operation: return the outcome's result().`
-          : `${tool} asked "${key}" after the user declined "${at}". Decline means stop asking: return the outcome's result().`,
+        'ASK_AFTER_COMMIT',
+        `${tool} asked "${key}" after committing its side effect. Ask everything first; commit last.`,
+      );
+    }
+    if (stop) {
+      throw new ElicitkitUsageError(
+        stop.action === 'cancel' ? 'ASK_AFTER_CANCEL' : 'ASK_AFTER_DECLINE',
+        stop.action === 'cancel'
+          ? `${tool} asked "${key}" after the user cancelled "${stop.key}". Cancel ends the whole operation: return the outcome's result().`
+          : `${tool} asked "${key}" after the user declined "${stop.key}". Decline means stop asking: return the outcome's result().`,
       );
     }
     if (this.asked.has(key)) {
@@ -273,29 +207,29 @@ export class Session {
     }
   }
 
-  /** Form rules do not depend on the message, so each form is linted once per process. */
-  private lintForm(key: string, form: AnyForm): void {
-    let errors = FORM_LINT.get(form);
-    if (!errors) {
-      errors = lint({ mode: 'form', message: PROBE_MESSAGE, requestedSchema: form.schema }).filter(
-        (f) => f.severity === 'error',
-      );
-      FORM_LINT.set(form, errors);
-    }
-    this.raise(key, errors);
-  }
-
-  private lintUrl(key: string, message: string, url: string): void {
-    this.raise(
-      key,
-      lint({ mode: 'url', message, url }).filter((f) => f.severity === 'error'),
-    );
-  }
-
   private raise(key: string, errors: readonly Finding[]): void {
     if (errors.length === 0) return;
     if (!isProduction()) throw new FormLintError(`${this.settings.tool} ask("${key}")`, errors);
-    for (const f of errors) this.record({ type: 'violation', key, rule: f.rule, message: f.message });
+    for (const f of errors) this.audit.violation(key, f.rule, f.message);
+  }
+
+  /** A question that ended without the person's answer: timeout, a client error, or the call going away. */
+  private ended(
+    key: string,
+    raw: Exclude<RawAnswer, { kind: 'answer' | 'unshowable' }>,
+    ctx: ResultContext,
+    fallback: () => MissingArgument[],
+    timeoutMs: number,
+  ): TimedOut | Unsupported | Cancelled {
+    switch (raw.kind) {
+      case 'timeout':
+        return { action: 'timeout', result: () => timeoutResult(ctx, minutes(timeoutMs)) };
+      case 'failed':
+        return this.unsupportedOutcome(ctx, fallback, `${MESSAGES[ctx.locale].reasons['client-error']} ${raw.detail}`);
+      case 'closed':
+        this.stopped = { action: 'cancel', key };
+        return { action: 'cancel', result: () => cancelledResult(ctx) };
+    }
   }
 
   private refuse(key: string, action: 'decline' | 'cancel', ctx: ResultContext): Declined | Cancelled {
@@ -309,7 +243,7 @@ export class Session {
     key: string,
     raw: Extract<RawAnswer, { kind: 'answer' }>,
     form: AnyForm,
-    check: ((value: T) => unknown) | undefined,
+    check: Check<T> | undefined,
     ctx: ResultContext,
   ): Promise<Outcome<T>> {
     const content = raw.content;
@@ -324,7 +258,7 @@ export class Session {
       value = parsed.ok ? parsed.value : undefined;
       if (parsed.ok && check) issues = toIssues(await check(parsed.value as T));
     }
-    if (raw.fresh) this.record({ type: 'validation', key, ok: issues.length === 0, issues: issuesForAudit(issues) });
+    if (raw.fresh) this.audit.validation(key, issues);
     if (issues.length > 0 || value === undefined)
       return { action: 'invalid', issues, result: () => invalidResult(ctx, issues) };
     return { action: 'accept', value: value as T };
@@ -332,61 +266,19 @@ export class Session {
 
   private unsupported(
     key: string,
-    mode: 'form' | 'url',
-    message: string,
-    schema: FormSchema,
+    question: Question,
     ctx: ResultContext,
     fallback: () => MissingArgument[],
     why: string,
+    auditReason = why,
   ): Unsupported {
-    this.record({
-      type: 'request',
-      key,
-      mode,
-      revision: this.peer.revision,
-      message,
-      fields: Object.keys(schema.properties),
-      delivered: false,
-      reason: why,
-    });
+    this.audit.request(key, question, auditReason);
     return this.unsupportedOutcome(ctx, fallback, why);
   }
 
   private unsupportedOutcome(ctx: ResultContext, fallback: () => MissingArgument[], why: string): Unsupported {
     const missing = fallback();
     return { action: 'unsupported', missing, reason: why, result: () => unsupportedResult(ctx, missing, why) };
-  }
-
-  private async waitFor(done: () => boolean | Promise<boolean>, waitMs: number): Promise<boolean> {
-    const deadline = this.settings.now() + waitMs;
-    for (;;) {
-      if (await done()) return true;
-      if (this.signal.aborted || this.settings.now() >= deadline) return false;
-      await sleep(Math.min(this.settings.pollMs, Math.max(1, deadline - this.settings.now())), this.signal);
-    }
-  }
-
-  private recordResponse(key: string, raw: RawAnswer, form: AnyForm | undefined): void {
-    if (!raw.fresh || !this.settings.audit) return;
-    const base = { type: 'response' as const, key, elapsedMs: raw.elapsedMs };
-    if (raw.kind === 'answer') {
-      const content = raw.content ? redact(raw.content, form, this.settings.redaction) : undefined;
-      this.record({ ...base, action: raw.action, ...(content ? { content } : {}) });
-    } else if (raw.kind === 'timeout') this.record({ ...base, action: 'timeout' });
-    else this.record({ ...base, action: 'error', detail: raw.detail });
-  }
-
-  private record(event: DistributiveOmit<AuditEvent, 'contextId' | 'tool' | 'at' | 'user'>): void {
-    if (!this.settings.audit) return;
-    if (!this.settings.audit) return;
-    const full = {
-      ...event,
-      contextId: this.contextId,
-      tool: this.settings.tool,
-      at: this.settings.now(),
-      ...(this.user !== undefined ? { user: this.user } : {}),
-    } as AuditEvent;
-    this.settings.audit?.(full);
   }
 
   private resultContext(key: string, form: AnyForm | undefined): ResultContext {
@@ -396,78 +288,22 @@ export class Session {
       locale,
       question: key,
       // Labels are only needed when a result is built.
-      get labels() {
-        return form ? form.fields.map((f) => f.label) : [key];
+      get subject() {
+        return { kind: 'fields' as const, labels: form ? form.fields.map((f) => f.label) : [key] };
       },
     };
   }
-}
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-/** Lint errors of each form seen, by identity. */
-const FORM_LINT = new WeakMap<AnyForm, readonly Finding[]>();
-/** Stands in for the message when a form is linted on its own (messages only draw warnings). */
-export const PROBE_MESSAGE = 'Please review the details below before the operation continues.';
-
-/** The fallback list a form implies: its fields, with allowed values for selects. */
-export function missingOf(form: AnyForm): MissingArgument[] {
-  return form.fields.map((f) => {
-    const out: MissingArgument = { name: f.name, label: f.label, required: f.required };
-    if (f.help) out.description = f.help;
-    if (f.kind === 'select' || f.kind === 'multiselect') out.allowed = f.options;
-    return out;
-  });
-}
-
-function toIssues(found: unknown): Issue[] {
-  const list = found === undefined || found === null ? [] : Array.isArray(found) ? found : [found];
-  return list.map((item: CheckIssue) =>
-    typeof item === 'string'
-      ? { path: [], code: 'custom', message: item }
-      : { path: item.field ? [item.field] : [], code: 'custom', message: item.message },
-  );
 }
 
 function minutes(ms: number): number {
   return Math.max(1, Math.round(ms / 60_000));
 }
 
-function originOf(url: string): string | undefined {
+/** How a URL-mode decline names the page: its host (the person saw the full URL before declining). */
+function hostOf(url: string): string {
   try {
-    return new URL(url).origin;
+    return new URL(url).host;
   } catch {
-    return undefined;
+    return url;
   }
-}
-
-const REASONS = {
-  en: {
-    'no-form': 'it did not declare form elicitation',
-    'no-url': 'it did not declare URL-mode elicitation, which this step needs',
-    'old-revision': 'its protocol revision (2025-06-18) cannot show this form.',
-    'client-error': 'the client refused the question:',
-  },
-  zh: {
-    'no-form': '客户端未声明表单提问能力',
-    'no-url': '客户端未声明 URL 模式提问能力，而这一步需要它',
-    'old-revision': '客户端的协议版本（2025-06-18）无法显示此表单。',
-    'client-error': '客户端拒绝了提问：',
-  },
-} as const;
-
-function reason(locale: Locale, key: keyof (typeof REASONS)['en']): string {
-  return REASONS[locale][key];
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -5,10 +5,11 @@ import type {
   StandardSchemaWithJSON,
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
+import { PROBE_MESSAGE } from './ask-lint.js';
 import { FormLintError, isProduction } from './errors.js';
 import type { Outcome, UrlOutcome } from './outcome.js';
 import type { Locale } from './results.js';
-import { type AskOptions, type AskUrlOptions, PROBE_MESSAGE } from './session.js';
+import type { AskOptions, AskUrlOptions } from './session.js';
 
 export type Forms = Record<string, AnyForm>;
 

@@ -1,5 +1,5 @@
 import { type FieldDef, field, form, type Issue } from '@elicitkit/form';
-import { defineTool, done, invalidResult, outcomeSchema, rejected } from '@elicitkit/server';
+import { defineTool, done, invalid, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { caller, type Deps } from '../context.js';
 import { strings } from '../i18n.js';
@@ -90,9 +90,8 @@ export function weeklyReportTool({ db, lang }: Deps) {
         Object.entries(args).filter(([, v]) => v !== undefined && v !== ''),
       );
       const upfront = problems(given, visible);
-      const context = { tool: 'weekly_report', locale: lang, question: 'arguments', labels: [] };
       // Given arguments are checked before anything is asked: no question for a doomed report.
-      if (upfront.length > 0) return invalidResult(context, upfront);
+      if (upfront.length > 0) return invalid(upfront, { locale: lang });
 
       let range = given;
       const missing = (['project', 'from', 'to'] as const).filter((k) => given[k] === undefined);

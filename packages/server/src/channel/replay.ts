@@ -1,6 +1,7 @@
-import { type InputRequest, inputRequired, inputResponse } from '@modelcontextprotocol/server';
+import { type InputRequest, inputResponse } from '@modelcontextprotocol/server';
 import { type AskRecord, type CallState, copyAsks } from '../state.js';
-import type { Channel, ElicitParams, RawAnswer } from './channel.js';
+import type { Channel, Question, RawAnswer } from './channel.js';
+import { inputRequest } from './wire.js';
 
 /**
  * 2026-07-28: the handler is re-entered once per round. Answers come from this round's
@@ -31,7 +32,7 @@ export class ReplayChannel implements Channel {
     }
   }
 
-  send(key: string, params: ElicitParams, timeoutMs: number, onSent: () => void): Promise<RawAnswer> {
+  send(key: string, question: Question, timeoutMs: number, onSent: () => void): Promise<RawAnswer> {
     const record = this.records[key];
     if (record?.answer) {
       const elapsedMs = record.answer.at - record.asked;
@@ -45,15 +46,10 @@ export class ReplayChannel implements Channel {
       return Promise.resolve({ kind: 'timeout', elapsedMs: this.now() - record.asked, fresh: true });
     }
     if (!record) {
-      this.records[key] = { mode: params.mode === 'url' ? 'url' : 'form', asked: this.now(), timeoutMs };
+      this.records[key] = { mode: question.kind, asked: this.now(), timeoutMs };
       onSent();
     }
-    this.queued.set(
-      key,
-      params.mode === 'url'
-        ? inputRequired.elicitUrl({ message: params.message, url: params.url })
-        : inputRequired.elicit({ ...params, mode: 'form' }),
-    );
+    this.queued.set(key, inputRequest(question));
     this.onSuspend();
     return new Promise<RawAnswer>(() => {});
   }
