@@ -79,6 +79,49 @@ describe('elicitkit serve', () => {
     data.remove();
   });
 
+  it('--http --max-sessions-per-user caps each user, and a user over it gets 429 at once', async () => {
+    const data = tempDataDir();
+    const served = await serveHttpChild(data.dir, ['--max-sessions-per-user', '1']);
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const alice = await httpClient(served.url, served.tokens.alice ?? '', {
+      era: 'legacy',
+      script: [
+        () => {
+          asked();
+          return 'hang';
+        },
+      ],
+    });
+    void callTool(alice.client, 'deploy_service', { service: 'user-service' }).catch(() => {});
+    await wasAsked; // alice's only session now has a question open
+    const again = await fetch(served.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${served.tokens.alice}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+    expect(again.status).toBe(429);
+    expect(await again.json()).toMatchObject({ error: { data: { limit: 'maxSessionsPerIdentity', max: 1 } } });
+    // bob has his own allowance.
+    const bob = await httpClient(served.url, served.tokens.bob ?? '', { era: 'legacy' });
+    expect((await callTool(bob.client, 'list_deployments')).status).toBe('done');
+    await bob.close();
+    await alice.close();
+    served.child.kill('SIGKILL');
+    data.remove();
+  });
+
   it('--stdio speaks Chinese with --lang zh, as the given user', async () => {
     const data = tempDataDir();
     const c = await stdioClient(data.dir, { era: 'legacy', user: 'bob', lang: 'zh', script: [{ action: 'decline' }] });
@@ -110,6 +153,8 @@ describe('elicitkit serve', () => {
     [['serve', '--lang', 'fr'], /--lang must be en or zh/],
     [['serve', '--http', '0', '--user', 'bob'], /--user applies to --stdio/],
     [['serve', '--bogus'], /Unknown option '--bogus'/],
+    [['serve', '--stdio', '--max-sessions', '5'], /--max-sessions applies to --http/],
+    [['serve', '--http', '0', '--max-calls-per-user', '0'], /--max-calls-per-user needs a whole number from 1/],
     [['frobnicate'], /unknown command "frobnicate"/],
     [['audit', '--data', '/nonexistent/elicitkit'], /no opsdesk data in \/nonexistent\/elicitkit/],
   ])('%j is a usage error (exit 2) with a clear message', async (argv, message) => {

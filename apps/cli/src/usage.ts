@@ -13,7 +13,9 @@ export const USAGE = `Usage: elicitkit <command> [options]
 
 Commands:
   serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh]
-                              run opsdesk, the reference server (stdio by default)
+        [--max-sessions N] [--max-sessions-per-user N] [--max-calls-per-user N]
+                              run opsdesk, the reference server (stdio by default); the caps apply
+                              to 2025 HTTP sessions (defaults 1000, 100 and 100)
   tools <target>              list a server's tools
   call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--era legacy|modern|auto] [--json]
                               call a tool, answering elicitations in the terminal or from a file

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpHandler } from '@elicitkit/server';
+import { createHttpHandler, type HttpHandlerOptions } from '@elicitkit/server';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
@@ -21,6 +21,8 @@ export interface ServeHttpOptions {
   host?: string;
   timeoutMs?: number;
   urlWaitMs?: number;
+  /** Caps on 2025 sessions, per user and in all (defaults: the handler's, 100 per user, 1000 in all). */
+  limits?: Pick<HttpHandlerOptions, 'maxSessions' | 'maxSessionsPerIdentity' | 'maxInFlightPerIdentity'>;
 }
 
 export interface HttpServing {
@@ -73,7 +75,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     }
     return { token, clientId: user.username, scopes: [] };
   };
-  const mcp = createHttpHandler(() => opsdesk.createServer(), { authenticate });
+  const mcp = createHttpHandler(() => opsdesk.createServer(), { authenticate, ...options.limits });
   let closing = false;
   // While shutting down, new work is refused but the traffic of calls already running (the
   // client's answers to questions, notifications, session streams) still gets through.

@@ -5,18 +5,14 @@
  * a linked in-memory pair — with the real SDK client. The question's timeout is 30 s: ending
  * before it, as measured by the audit record's own `elapsedMs`, is what "promptly" means here.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditLog } from '../test/audit-log.js';
 import { createStore, fixtureTools } from '../test/fixture-tools.js';
+import { httpTransport, patientClient, loopback as serve, startDeploy } from '../test/loopback.js';
 import type { AuditEvent, AuditResponse } from './audit.js';
-import { createHttpHandler, type HttpHandlerOptions } from './http/handler.js';
 import { createElicitkit } from './kit.js';
 
 const QUESTION_TIMEOUT_MS = 30_000;
@@ -25,48 +21,10 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => {});
 });
 
-async function loopback(options: HttpHandlerOptions = {}) {
-  const store = createStore();
-  const log = auditLog();
-  const kit = createElicitkit({ audit: log.sink, timeoutMs: QUESTION_TIMEOUT_MS });
-  const handler = createHttpHandler(() => kit.createServer({ name: 'fixture', version: '1' }, fixtureTools(store)), {
-    abandonedSessionMs: 50,
-    ...options,
-  });
-  const node = toNodeHandler(handler);
-  const server = createServer((req, res) => void node(req as Parameters<typeof node>[0], res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanup.push(async () => {
-    await handler.close();
-    server.closeAllConnections();
-    server.close();
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, handler, store, log };
-}
-
-/** A 2025-11-25 client whose person never answers: `asked` resolves when the question arrives. */
-function patientClient(name = 'patient') {
-  const client = new Client({ name, version: '1' }, { capabilities: { elicitation: { form: {} } } });
-  let asked!: () => void;
-  const wasAsked = new Promise<void>((resolve) => {
-    asked = resolve;
-  });
-  client.setRequestHandler('elicitation/create', (_request, ctx) => {
-    asked();
-    return new Promise((_resolve, reject) => {
-      ctx.mcpReq.signal.addEventListener('abort', () => reject(new Error('withdrawn')));
-    });
-  });
-  return { client, asked: wasAsked };
-}
-
-function startDeploy(client: Client, signal?: AbortSignal) {
-  return client
-    .callTool(
-      { name: 'deploy', arguments: { service: 'order-service' } },
-      { timeout: 60_000, ...(signal ? { signal } : {}) },
-    )
-    .catch((error: unknown) => error);
+async function loopback() {
+  const s = await serve({ abandonedSessionMs: 50, kit: { timeoutMs: QUESTION_TIMEOUT_MS } });
+  cleanup.push(() => s.close());
+  return s;
 }
 
 function expectCancelled(ended: AuditResponse, reason: AuditResponse['reason']) {
@@ -78,7 +36,7 @@ describe('2025-11-25 over HTTP on loopback: an open question is released', () =>
   it('when the client drops its stream without a word: cancel (disconnected), and its session goes', async () => {
     const s = await loopback();
     const c = patientClient();
-    await c.client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+    await c.client.connect(httpTransport(s.url));
     void startDeploy(c.client);
     await c.asked;
     expect(s.handler.sessionCount()).toBe(1);
@@ -91,7 +49,7 @@ describe('2025-11-25 over HTTP on loopback: an open question is released', () =>
   it('when the client deletes its session: cancel (session-closed)', async () => {
     const s = await loopback();
     const c = patientClient();
-    const transport = new StreamableHTTPClientTransport(new URL(s.url));
+    const transport = httpTransport(s.url);
     await c.client.connect(transport);
     void startDeploy(c.client);
     await c.asked;
@@ -104,7 +62,7 @@ describe('2025-11-25 over HTTP on loopback: an open question is released', () =>
   it('when the client cancels the call (notifications/cancelled): cancel (client-cancelled), not timeout', async () => {
     const s = await loopback();
     const c = patientClient();
-    await c.client.connect(new StreamableHTTPClientTransport(new URL(s.url)));
+    await c.client.connect(httpTransport(s.url));
     const abort = new AbortController();
     const call = startDeploy(c.client, abort.signal);
     await c.asked;
@@ -119,7 +77,7 @@ describe('2025-11-25 over HTTP on loopback: an open question is released', () =>
   it('50 abandoned calls: every question cancelled, no session and no open question left', async () => {
     const s = await loopback();
     const clients = Array.from({ length: 50 }, (_, i) => patientClient(`abandoner-${i}`));
-    await Promise.all(clients.map((c) => c.client.connect(new StreamableHTTPClientTransport(new URL(s.url)))));
+    await Promise.all(clients.map((c) => c.client.connect(httpTransport(s.url))));
     for (const c of clients) void startDeploy(c.client);
     await Promise.all(clients.map((c) => c.asked));
     expect(s.handler.sessionCount()).toBe(50);

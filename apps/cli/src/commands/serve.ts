@@ -18,10 +18,16 @@ export async function serve(
       lang: { type: 'string' },
       'page-port': { type: 'string' },
       'timeout-ms': { type: 'string' },
+      'max-sessions': { type: 'string' },
+      'max-sessions-per-user': { type: 'string' },
+      'max-calls-per-user': { type: 'string' },
     },
     strict: true,
   });
   if (values.stdio && values.http !== undefined) throw new UsageError('choose one of --stdio and --http PORT');
+  for (const flag of ['max-sessions', 'max-sessions-per-user', 'max-calls-per-user'] as const) {
+    if (values[flag] !== undefined && values.http === undefined) throw new UsageError(`--${flag} applies to --http`);
+  }
   if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh')
     throw new UsageError(`--lang must be en or zh, not "${values.lang}"`);
   const dataDir = values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir();
@@ -33,7 +39,16 @@ export async function serve(
     if (values.user !== undefined)
       throw new UsageError('--user applies to --stdio; over HTTP the bearer token says who is calling');
     const port = integer('--http', values.http, 0, 65_535);
-    const serving = await serveHttp({ ...common, port, ...(values.host ? { host: values.host } : {}) });
+    const limits = {
+      ...(values['max-sessions'] ? { maxSessions: integer('--max-sessions', values['max-sessions'], 1) } : {}),
+      ...(values['max-sessions-per-user']
+        ? { maxSessionsPerIdentity: integer('--max-sessions-per-user', values['max-sessions-per-user'], 1) }
+        : {}),
+      ...(values['max-calls-per-user']
+        ? { maxInFlightPerIdentity: integer('--max-calls-per-user', values['max-calls-per-user'], 1) }
+        : {}),
+    };
+    const serving = await serveHttp({ ...common, port, limits, ...(values.host ? { host: values.host } : {}) });
     io.out(`opsdesk serving ${serving.url} (data: ${dataDir})`);
     if (serving.newTokens.length > 0) {
       io.out('Bearer tokens, shown this once (only their hashes are stored):');
