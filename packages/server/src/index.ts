@@ -14,8 +14,12 @@ export type {
 } from './audit.js';
 export { redact } from './audit.js';
 export type { CloseReason } from './channel/channel.js';
+export { createMemoryClaimStore } from './claims/memory.js';
+export type { AtomicResult, Claim, ClaimOptions, ClaimResult, ClaimStore } from './claims/types.js';
+export type { CommitOptions, Effect } from './commit.js';
 export { ElicitkitUsageError, FormLintError } from './errors.js';
 export { createHttpHandler, type Era, type HttpHandler, type HttpHandlerOptions } from './http/handler.js';
+export { LIMIT_REACHED, type LimitName } from './http/replies.js';
 export type { Check, CheckIssue } from './issues.js';
 export { type CreateServerOptions, createElicitkit, type Elicitkit, type ElicitkitOptions } from './kit.js';
 export {

@@ -55,7 +55,7 @@ describe.each(PATHS)('outcomes over %s', (path) => {
     const s = await setup(path, { script: [{ action: 'accept', content: { env: 'staging' } }] });
     const r = await call(s.c, 'deploy', { service: 'order-service' });
     expect(r.status).toBe('done');
-    expect(r.text).toBe('Deployed order-service to staging.');
+    expect(r.text).toBe('Deployed order-service to staging (#1).');
     expect(await s.deployed()).toEqual([{ service: 'order-service', env: 'staging' }]);
     const request = s.c.seen[0] as {
       requestedSchema: { properties: { env: Record<string, unknown> } };

@@ -6,6 +6,7 @@ import type {
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { PROBE_MESSAGE } from './ask-lint.js';
+import type { CommitOptions, Effect } from './commit.js';
 import { FormLintError, isProduction } from './errors.js';
 import type { Outcome, UrlOutcome } from './outcome.js';
 import type { Locale } from './results.js';
@@ -38,6 +39,28 @@ export interface ToolContext<F extends Forms = Forms> {
    * person consented but has not finished yet.
    */
   askUrl(key: string, options: AskUrlOptions): Promise<UrlOutcome>;
+  /**
+   * Runs the call's side effect — after the last ask — **at most once**, and returns its result:
+   * a retried, replayed or concurrently duplicated final round (the same sealed `requestState`
+   * and answers sent again) gets the first attempt's recorded result back, byte for byte, and
+   * the effect does not run again. Claims live in the kit's `claims` store for as long as the
+   * call's state could come back.
+   *
+   * The effect must be one transaction: if it throws, nothing happened, its claim is released and
+   * a later attempt may run it. If the process dies mid-effect, later attempts are told the outcome
+   * is unknown and to check, rather than run it again. With `{ atomic: true }` and a SQLite claim
+   * store on the database the effect writes to, claim, writes and result commit in one transaction:
+   * exactly once. Effects outside that transaction (files, HTTP calls) need their own idempotency.
+   *
+   * No question may follow it, and it refuses to run after the person cancelled.
+   *
+   * @example
+   * return ctx.commit(() => {
+   *   const id = insertDeployment(service, env);
+   *   return done(`Deployed ${service} to ${env} (#${id}).`, { deployment: { id } });
+   * }, { atomic: true });
+   */
+  commit(effect: Effect, options?: CommitOptions): Promise<CallToolResult>;
   /** One id per tool call, shared by every round and audit record. */
   contextId: string;
   /** Who started the call (the kit's `identify`), bound to every question asked for it. */

@@ -1,0 +1,112 @@
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  inputRequired,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { callSignal, PushChannel } from './channel/push.js';
+import { ReplayChannel } from './channel/replay.js';
+import type { StateCodec } from './codec.js';
+import type { CommitOptions, Committer, Effect } from './commit.js';
+import { ElicitkitUsageError } from './errors.js';
+import { peerOf } from './peer.js';
+import { Session, type SessionSettings } from './session.js';
+import { type CallState, callDigest, identityDigest, isCallState } from './state.js';
+import type { AnyTool, ToolContext } from './tool.js';
+
+/** What every call of every tool shares. */
+export interface Runtime {
+  codec: StateCodec<CallState>;
+  committer: Committer;
+  identify: (ctx: ServerContext) => string | undefined;
+  settingsFor: (tool: AnyTool) => SessionSettings;
+  now: () => number;
+}
+
+const SUSPENDED = Symbol('suspended');
+
+/**
+ * One round of one tool call. On 2025 connections the handler runs once and its questions are
+ * pushed; on 2026-07-28 it runs again from the top each round, answers replayed from the sealed
+ * state, and a round that needs a new answer ends with `input_required`. A round of a call whose
+ * side effect already committed returns the recorded result without running anything.
+ */
+export async function execute(
+  rt: Runtime,
+  tool: AnyTool,
+  server: McpServer,
+  args: unknown,
+  ctx: ServerContext,
+): Promise<CallToolResult | InputRequiredResult> {
+  const peer = peerOf(ctx, server.server);
+  const user = rt.identify(ctx);
+  const settings = rt.settingsFor(tool);
+  const signal = peer.era === 'legacy' ? callSignal(ctx) : ctx.mcpReq.signal;
+  /** `sealed`: the call's id has travelled in a sealed state, so a round of it can come again. */
+  const context = (session: Session, sealed: boolean): ToolContext => ({
+    ask: ((key: string, opts: never) => session.ask(key, opts)) as ToolContext['ask'],
+    askUrl: (key, opts) => session.askUrl(key, opts),
+    commit: (effect: Effect, opts: CommitOptions = {}) => {
+      session.committing();
+      if (!sealed) return Promise.resolve().then(effect);
+      return rt.committer.run(session.contextId, tool.name, settings.locale, effect, opts, signal);
+    },
+    contextId: session.contextId,
+    user,
+    revision: peer.revision,
+    era: peer.era,
+    locale: settings.locale,
+    signal,
+    mcp: ctx,
+  });
+
+  if (peer.era === 'legacy') {
+    const channel = new PushChannel(ctx, server.server, peer.revision, signal, rt.now);
+    const session = new Session(settings, channel, peer, crypto.randomUUID(), user, signal);
+    return session.finish(await tool.run(args, context(session, false)));
+  }
+
+  const previous = readState(ctx);
+  const call = await callDigest(tool.name, args);
+  if (previous && previous.call !== call) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState was issued for a different tool call');
+  }
+  if (previous) {
+    // A replay of any round of a call that already acted gets that act's result, the same each time.
+    const recorded = await rt.committer.recorded(previous.cid, tool.name, settings.locale, signal);
+    if (recorded) return recorded;
+  }
+  const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now);
+  const session = new Session(settings, channel, peer, previous?.cid ?? crypto.randomUUID(), user, signal);
+  const suspended = new Promise<typeof SUSPENDED>((resolve) => {
+    channel.onSuspend = () => resolve(SUSPENDED);
+  });
+  const running = Promise.resolve().then(() => tool.run(args, context(session, previous !== undefined)));
+  // A handler abandoned at a pending question may still reject later; that must not surface.
+  running.catch(() => {});
+  const first = await Promise.race([running, suspended]);
+  if (first !== SUSPENDED) return session.finish(first);
+  return inputRequired({
+    inputRequests: channel.requests(),
+    requestState: await rt.codec.mint(
+      channel.state(call, session.contextId, await identityDigest(ctx.mcpReq.method, user)),
+    ),
+  });
+}
+
+function readState(ctx: ServerContext): CallState | undefined {
+  const state = ctx.mcpReq.requestState();
+  if (state === undefined) return undefined;
+  if (typeof state === 'string') {
+    throw new ElicitkitUsageError(
+      'STATE_UNVERIFIED',
+      'requestState arrived unverified: build the McpServer with kit.createServer() or kit.serverOptions().',
+    );
+  }
+  if (!isCallState(state))
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState is not an Elicitkit call state');
+  return state;
+}
