@@ -145,8 +145,20 @@ describe('opsdesk HTTP endpoint', () => {
     });
     const pending = callTool(quitter.client, 'deploy_service', { service: 'order-service' }).catch((e: unknown) => e);
     await wasAsked;
+    const sessions = server.sessions();
     await quitter.close();
     expect(await pending).toBeInstanceOf(Error);
+    // The question ended at once as a cancel, and the trail says the client went away (not "timeout").
+    const ended = () =>
+      peek<{ action: string; detail: string | null; elapsed_ms: number }>(
+        data.dir,
+        "SELECT action, detail, elapsed_ms FROM audit_responses WHERE tool = 'deploy_service' AND detail LIKE 'disconnected%'",
+      );
+    await expect.poll(ended).toHaveLength(1);
+    expect(ended()[0]).toMatchObject({ action: 'cancel' });
+    expect(ended()[0]?.elapsed_ms).toBeLessThan(600_000);
+    // Its session is released too.
+    await expect.poll(() => server.sessions(), { timeout: 10_000 }).toBe(sessions - 1);
     const fresh = await httpClient(server.url, tokenOf(server, 'bob'), { era: 'legacy' });
     const r = await callTool(fresh.client, 'list_deployments', { service: 'order-service' });
     expect(r.status).toBe('done');

@@ -1,6 +1,7 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { type AnyTool, createElicitkit, type Elicitkit } from '@elicitkit/server';
+import { createSqliteClaimStore } from '@elicitkit/server/sqlite';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { sqliteAudit } from './audit.js';
 import type { Deps } from './context.js';
@@ -35,7 +36,8 @@ export interface Opsdesk {
   kit: Elicitkit;
   /** A fresh MCP server over the tools (one per request or connection). */
   createServer(): McpServer;
-  close(): void;
+  /** Waits for the tool calls still running (cut-short ones end at once), then closes the database. */
+  close(): Promise<void>;
 }
 
 const INSTRUCTIONS =
@@ -68,6 +70,10 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     locale: options.lang,
     identify: options.identify,
     audit: sqliteAudit(db),
+    // Claims live beside the data the effects write: a replayed final round acts once, across
+    // restarts and across every opsdesk process on this data directory, and a SQLite effect
+    // commits in one transaction with its claim.
+    claims: createSqliteClaimStore(db),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
   });
@@ -77,7 +83,9 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     tools,
     kit,
     createServer: () => kit.createServer(OPSDESK_INFO, tools, { instructions: INSTRUCTIONS }),
-    close: () => {
+    async close() {
+      // A call whose client went away still writes its last audit record: let it, then close.
+      await kit.settled();
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },

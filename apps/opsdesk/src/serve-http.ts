@@ -154,7 +154,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       server.close();
       await mcp.close();
       server.closeAllConnections();
-      opsdesk.close();
+      await opsdesk.close();
     },
   };
 }

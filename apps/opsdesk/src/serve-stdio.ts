@@ -38,7 +38,7 @@ export async function serveStdioOpsdesk(options: {
   if (user === os) ensureLocalOwner(opsdesk.db, user);
   if (!findUser(opsdesk.db, user)) {
     const known = listUsers(opsdesk.db).map((u) => u.username);
-    opsdesk.close();
+    await opsdesk.close();
     throw new Error(`Unknown user "${user}". Known users: ${known.join(', ')}.`);
   }
   const page = createServer((req, res) => {
@@ -68,7 +68,7 @@ export async function serveStdioOpsdesk(options: {
     page.close();
     page.closeAllConnections();
     await handle.close().catch(() => {});
-    opsdesk.close();
+    await opsdesk.close();
   };
   // The client closing its end of the pipe ends the session (MCP stdio binding).
   process.stdin.once('end', () => void close());

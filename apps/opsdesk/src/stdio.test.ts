@@ -1,4 +1,6 @@
-import { type Era, stdioClient, tempDataDir } from '../test/harness.js';
+import { describe, expect, it } from 'vitest';
+import { callTool } from '../../../test/support/mcp.js';
+import { type Era, peek, stdioClient, tempDataDir } from '../test/harness.js';
 import { outcomeMatrix } from '../test/matrix.js';
 
 /** `elicitkit serve --stdio` in a child process, three connections (three children) per revision. */
@@ -26,3 +28,35 @@ async function start(era: Era) {
 
 outcomeMatrix('stdio', 'legacy', start);
 outcomeMatrix('stdio', 'modern', start);
+
+describe('a stdio client that goes away mid-question (2025-11-25)', () => {
+  it('ends the question at once as a cancel, and the audit trail says it disconnected', async () => {
+    const data = tempDataDir();
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const c = await stdioClient(data.dir, {
+      era: 'legacy',
+      user: 'alice',
+      script: [
+        () => {
+          asked();
+          return 'hang';
+        },
+      ],
+    });
+    const call = callTool(c.client, 'deploy_service', { service: 'order-service' }).catch((e: unknown) => e);
+    await wasAsked;
+    await c.close(); // the pipe closes; opsdesk records how the question ended, then exits
+    expect(await call).toBeInstanceOf(Error);
+    const ended = () =>
+      peek<{ action: string; detail: string | null }>(
+        data.dir,
+        "SELECT action, detail FROM audit_responses WHERE tool = 'deploy_service'",
+      );
+    await expect.poll(ended).toHaveLength(1);
+    expect(ended()[0]).toMatchObject({ action: 'cancel', detail: expect.stringMatching(/^disconnected/) });
+    data.remove();
+  });
+});

@@ -2,7 +2,9 @@
  * opsdesk under test through its real interfaces: `elicitkit serve --stdio` as a child process,
  * or `serveHttp` on a loopback port, each driven by a real SDK client.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,7 +108,49 @@ export async function memoryClient(
     async close() {
       await c.client.close();
       await server.close();
-      opsdesk.close();
+      await opsdesk.close();
+    },
+  };
+}
+
+export interface HttpProcess {
+  url: string;
+  /** Bearer tokens printed on first start (empty on later starts: they are shown once). */
+  tokens: Record<string, string>;
+  child: ChildProcess;
+  /** SIGTERM, and wait for a clean exit. */
+  stop(): Promise<number | null>;
+}
+
+/** `elicitkit serve --http 0 --data DIR` as a child process, once it prints its endpoint. */
+export async function serveHttpProcess(dataDir: string, extra: string[] = []): Promise<HttpProcess> {
+  // Tokens are printed only on the first start on a data directory.
+  const fresh = !existsSync(join(dataDir, 'opsdesk.db'));
+  const child = spawn(
+    process.execPath,
+    [...SOURCE_NODE_ARGS, CLI, 'serve', '--http', '0', '--data', dataDir, ...extra],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout?.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: string) => {
+      out += chunk;
+      if (fresh ? /bob\s+ek_/.test(out) : /serving/.test(out)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  return {
+    url: /serving (\S+)/.exec(out)?.[1] ?? '',
+    tokens: Object.fromEntries([...out.matchAll(/^\s+(\w+)\s+(ek_\S+)$/gm)].map((m) => [m[1], m[2]])),
+    child,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      return code as number | null;
     },
   };
 }

@@ -13,6 +13,7 @@ import { Client, isInputRequiredResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { legacySession, sseMessages } from '../../../test/support/sse.js';
 import { type Loopback, loopback } from '../test/loopback.js';
 
 const SERVER = fileURLToPath(new URL('../test/stdio-server.ts', import.meta.url));
@@ -119,36 +120,13 @@ describe('the final answer sent again on a 2025-11-25 wire', () => {
   it('over HTTP: 20 duplicate answers in sequence and 20 at once — one deployment, one result', async () => {
     server = await loopback();
     const s = server;
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const init = await fetch(s.url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: { elicitation: { form: {} } },
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      }),
-    });
-    await init.text();
-    const session = {
-      ...headers,
-      'mcp-session-id': init.headers.get('mcp-session-id') ?? '',
-      'mcp-protocol-version': '2025-11-25',
-    };
-    const post = (message: Record<string, unknown>) =>
-      fetch(s.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', ...message }) });
-    await post({ method: 'notifications/initialized' });
+    const { post } = await legacySession(s.url);
     const call = await post({
       id: 2,
       method: 'tools/call',
       params: { name: 'deploy', arguments: { service: 'order-service' } },
     });
-    const events = sse(call);
+    const events = sseMessages(call);
     const question = await events.next();
     expect(question).toMatchObject({ method: 'elicitation/create' });
     const answer = { id: (question as { id: number }).id, result: { action: 'accept', content: { env: 'staging' } } };
@@ -197,30 +175,3 @@ describe('the final answer sent again on a 2025-11-25 wire', () => {
     });
   });
 });
-
-/** The JSON-RPC messages of an SSE response, one at a time; undefined once the stream ends. */
-function sse(response: Response) {
-  const reader = (response.body ?? new ReadableStream()).pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  return {
-    async next(): Promise<Record<string, unknown> | undefined> {
-      for (;;) {
-        const end = buffer.indexOf('\n\n');
-        if (end >= 0) {
-          const event = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = event
-            .split('\n')
-            .filter((l) => l.startsWith('data:'))
-            .map((l) => l.slice(5).trim())
-            .join('');
-          if (data) return JSON.parse(data);
-          continue;
-        }
-        const { done, value } = await reader.read();
-        if (done) return undefined;
-        buffer += value;
-      }
-    },
-  };
-}

@@ -39,7 +39,7 @@ export async function audit(argv: string[], io: { out: (s: string) => void }): P
     for (const r of trail.responses)
       line(
         r,
-        `response    ${r.tool}/${r.question} ${r.action}${r.content ? ` ${JSON.stringify(r.content)}` : ''} after ${r.elapsed_ms} ms`,
+        `response    ${r.tool}/${r.question} ${r.action}${r.detail ? ` (${r.detail})` : ''}${r.content ? ` ${JSON.stringify(r.content)}` : ''} after ${r.elapsed_ms} ms`,
       );
     for (const r of trail.validations) {
       const issues = (r.issues as { message: string }[]).map((i) => i.message).join(' ');
@@ -54,6 +54,6 @@ export async function audit(argv: string[], io: { out: (s: string) => void }): P
     }
     return EXIT.ok;
   } finally {
-    opsdesk.close();
+    await opsdesk.close();
   }
 }

@@ -83,16 +83,24 @@ export function deployTool({ db, lang, now }: Deps) {
         if (answer.action !== 'accept') return answer.result();
         ticket = answer.value.ticket.trim();
       }
-      const id = Number(
-        db
-          .prepare(
-            'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-          )
-          .run(service, target, release, ticket, who.username, now().toISOString()).lastInsertRowid,
+      const to = target;
+      // Once per call however often its last round is replayed: the row, the claim and the result
+      // commit in one transaction.
+      return ctx.commit(
+        () => {
+          const id = Number(
+            db
+              .prepare(
+                'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+              )
+              .run(service, to, release, ticket, who.username, now().toISOString()).lastInsertRowid,
+          );
+          return done(t.deployed(service, release, to, id, ticket), {
+            deployment: { id, service, env: to, version: release, ticket },
+          });
+        },
+        { atomic: true },
       );
-      return done(t.deployed(service, release, target, id, ticket), {
-        deployment: { id, service, env: target, version: release, ticket },
-      });
     },
   });
 }

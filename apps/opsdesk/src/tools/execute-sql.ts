@@ -51,7 +51,7 @@ export function executeSqlTool({ db, lang }: Deps) {
     }),
     annotations: { destructiveHint: true },
     forms: { confirm: confirmForm },
-    async run({ sql }, { ask }) {
+    async run({ sql }, { ask, commit }) {
       const planned = plan(db, sql, t);
       if (typeof planned === 'string') return rejected(planned);
       if (planned.analysis.kind === 'read') return read(planned.statement, t);
@@ -70,7 +70,9 @@ export function executeSqlTool({ db, lang }: Deps) {
         });
         if (answer.action !== 'accept') return answer.result();
       }
-      return write(db, planned, t);
+      // A confirmed write runs once however often its last round is replayed, in one transaction
+      // with its claim (the shop lives in the same database).
+      return commit(() => write(db, planned, t), { atomic: true });
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { Lang } from '../i18n.js';
 
-export type PageKind = 'form' | 'done' | 'used' | 'expired' | 'invalid' | 'forbidden';
+export type PageKind = 'form' | 'done' | 'used' | 'expired' | 'invalid' | 'forbidden' | 'taken';
 
 const TEXT = {
   en: {
@@ -15,6 +15,8 @@ const TEXT = {
     done: (u: string) => `The password for <b>${u}</b> is set. You can close this tab and return to your chat.`,
     used: 'This link has already been used. Ask opsdesk for a new one if you need it.',
     expired: 'This link has expired. Run the registration again to get a new one.',
+    taken: (u: string) =>
+      `The username <b>${u}</b> was taken while this page was open. No account was created; run the registration again with another name.`,
     invalid: 'This link is not valid.',
     forbidden: 'This request was refused.',
   },
@@ -29,6 +31,7 @@ const TEXT = {
     done: (u: string) => `<b>${u}</b> 的密码已设置。可以关闭此页面，回到聊天窗口。`,
     used: '此链接已被使用。如有需要，请让 opsdesk 重新生成。',
     expired: '此链接已过期。请重新运行注册以获取新链接。',
+    taken: (u: string) => `在此页面打开期间，用户名 <b>${u}</b> 已被占用。没有创建任何账号；请换一个用户名重新注册。`,
     invalid: '此链接无效。',
     forbidden: '请求被拒绝。',
   },
@@ -68,8 +71,8 @@ export function page(
   <label>${t.confirm}<input type="password" name="confirm" autocomplete="new-password" minlength="10" required></label>
   <button type="submit">${t.submit}</button>
 </form>`;
-  } else if (kind === 'done') {
-    body = `<p>${t.done(user)}</p>`;
+  } else if (kind === 'done' || kind === 'taken') {
+    body = `<p>${t[kind](user)}</p>`;
   } else {
     body = `<p>${t[kind]}</p>`;
   }
