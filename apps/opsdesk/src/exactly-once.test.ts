@@ -4,6 +4,8 @@
  * sequence, at the same moment, and after the server restarted on the same data directory; over
  * stdio with the SDK client's low-level request; and, on 2025-11-25, the same answer sent again.
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, isInputRequiredResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +78,30 @@ describe('elicitkit serve --http: a final round replayed (2026-07-28, raw JSON-R
     expect(first.result).toMatchObject({ structuredContent: { status: 'done', changes: 50, table: 'products' } });
     for (const r of replays) expect(r.body).toBe(first.body);
     expect(stock()).toBe(before + 50);
+  });
+
+  it('sync_file, a conflict resolved then replayed: resolved once, the same report each time', async () => {
+    for (const side of ['local', 'remote']) {
+      mkdirSync(join(data.dir, 'workspace', side, 'notes'), { recursive: true });
+      writeFileSync(join(data.dir, 'workspace', side, 'notes/replayed.md'), `${side} edit\n`);
+    }
+    const round = await lastRound(
+      { name: 'sync_file', arguments: { path: 'notes/replayed.md' } },
+      { resolution: 'keep_both' },
+    );
+    const { first, replays } = await replayed(round);
+    expect(first.result).toMatchObject({ structuredContent: { status: 'done', action: 'keep_both' } });
+    for (const r of replays) expect(r.body).toBe(first.body);
+    const read = (side: string, file: string) => readFileSync(join(data.dir, 'workspace', side, file), 'utf8');
+    // Remote won the file, the local edit was kept beside it — once, not copied over again by a replay.
+    expect([read('local', 'notes/replayed.md'), read('remote', 'notes/replayed.md')]).toEqual([
+      'remote edit\n',
+      'remote edit\n',
+    ]);
+    expect([read('local', 'notes/replayed.md.local'), read('remote', 'notes/replayed.md.local')]).toEqual([
+      'local edit\n',
+      'local edit\n',
+    ]);
   });
 
   it('register_user, its last round replayed after the page: one account, the same result', async () => {

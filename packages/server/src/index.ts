@@ -3,6 +3,7 @@
  * gets a typed `Outcome`, the same on 2025-06-18, 2025-11-25 and 2026-07-28, over any transport.
  */
 
+export type { AskOptions, AskUrlOptions } from './ask-options.js';
 export type {
   AuditEvent,
   AuditRequest,
@@ -56,7 +57,6 @@ export {
   timeoutResult,
   unsupportedResult,
 } from './results.js';
-export type { AskOptions, AskUrlOptions } from './session.js';
 export {
   type AnyTool,
   type AskFn,

@@ -1,6 +1,7 @@
 import type { AnyForm, Finding, FormContent, Issue } from '@elicitkit/form';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { formLintErrors, urlLintErrors } from './ask-lint.js';
+import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
 import type { Channel, Question, RawAnswer } from './channel/channel.js';
 import { ElicitkitUsageError, FormLintError, isProduction } from './errors.js';
@@ -27,30 +28,6 @@ import {
   unsupportedResult,
 } from './results.js';
 import { pollUntil } from './wait.js';
-
-export interface AskOptions<T> {
-  /** What the person reads: who wants what, and why. */
-  message: string;
-  /** Business validation after the shape check; failures give `invalid` and the handler never sees the value. */
-  check?: Check<T>;
-  /** How long to wait for the person. Default: the kit's (10 minutes). */
-  timeoutMs?: number;
-  /** What to tell the caller when the client cannot ask; default: the form's fields. */
-  fallback?: MissingArgument[];
-}
-
-export interface AskUrlOptions {
-  message: string;
-  /** An https URL (or http on loopback) to a page the server controls. */
-  url: string;
-  /** Whether the out-of-band flow has finished (polled after the person consents). */
-  isComplete: () => boolean | Promise<boolean>;
-  /** How long to wait for the person to respond to the request. Default: the kit's timeout. */
-  timeoutMs?: number;
-  /** How long to wait, after consent, for the flow to finish before answering `pending`. */
-  waitMs?: number;
-  fallback?: MissingArgument[];
-}
 
 export interface SessionSettings {
   tool: string;

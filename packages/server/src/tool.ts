@@ -6,11 +6,11 @@ import type {
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { PROBE_MESSAGE } from './ask-lint.js';
+import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import type { CommitOptions, Effect } from './commit.js';
 import { FormLintError, isProduction } from './errors.js';
 import type { Outcome, UrlOutcome } from './outcome.js';
 import type { Locale } from './results.js';
-import type { AskOptions, AskUrlOptions } from './session.js';
 
 export type Forms = Record<string, AnyForm>;
 
