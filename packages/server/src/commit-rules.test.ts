@@ -4,8 +4,9 @@
  */
 import { field, form } from '@elicitkit/form';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Connected, call, connect, type PathName } from '../test/harness.js';
+import type { AuditEvent } from './audit.js';
 import { createSqliteClaimStore } from './claims/sqlite.js';
 import { createElicitkit, type ElicitkitOptions } from './kit.js';
 import { done } from './results.js';
@@ -82,6 +83,7 @@ const tools = [
 
 let open: Connected | undefined;
 afterEach(async () => {
+  vi.unstubAllEnvs();
   effects.length = 0;
   await open?.close();
   open = undefined;
@@ -117,6 +119,18 @@ describe.each(['memory-2025-11-25', 'http-2026-07-28'] as PathName[])('commit ru
     expect(r.isError).toBe(true);
     expect(r.text).toContain('tried to commit its side effect after the user cancelled "first"');
     expect(effects).toEqual([]);
+  });
+});
+
+describe('in production', () => {
+  it('an effect after a cancel still never runs: the call ends cancelled, and the audit keeps the violation', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const events: AuditEvent[] = [];
+    const c = await setup('memory-2025-11-25', [{ action: 'cancel' }], { audit: (e) => void events.push(e) });
+    const r = await call(c, 'commit_after_cancel');
+    expect(r.status).toBe('cancelled');
+    expect(effects).toEqual([]);
+    expect(events.filter((e) => e.type === 'violation')).toMatchObject([{ rule: 'EK05', key: 'first' }]);
   });
 });
 

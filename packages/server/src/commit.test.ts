@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { accept, pendingOf, type RoundParams, wireRound } from '../../../test/support/modern-wire.js';
 import { type Loopback, loopback } from '../test/loopback.js';
 import { createMemoryClaimStore } from './claims/memory.js';
+import type { ClaimStore } from './claims/types.js';
 
 let server: Loopback | undefined;
 afterEach(async () => {
@@ -147,5 +148,26 @@ describe('a final round replayed (2026-07-28, raw HTTP JSON-RPC on loopback)', (
     });
     expect(JSON.stringify(replay.result)).toContain('may or may not have taken effect');
     expect(s.store.attempts).toBe(0);
+  });
+
+  it('an effect whose result could not be recorded is not run again: replays hear the outcome is unknown', async () => {
+    let clock = Date.now();
+    const now = () => clock;
+    const memory = createMemoryClaimStore({ now });
+    const claims: ClaimStore = {
+      ...memory,
+      complete: async () => {
+        throw new Error('disk full');
+      },
+    };
+    const s = await start({ kit: { claims, now, claimLeaseMs: 1_000 } });
+    const final = await finalRound(s.url);
+    // The effect happened, and the first caller is told so.
+    expect((await wireRound(s.url, final)).result).toMatchObject({ structuredContent: { status: 'done' } });
+    clock += 5_000;
+    expect((await wireRound(s.url, final)).result).toMatchObject({
+      structuredContent: { status: 'rejected', outcome: 'unknown' },
+    });
+    expect(s.store.attempts).toBe(1);
   });
 });

@@ -94,18 +94,21 @@ export class Committer {
     const renew = setInterval(() => void store.renew(id, owner, leaseMs).catch(() => {}), leaseMs / 3);
     (renew as { unref?: () => void }).unref?.();
     const acting = (async () => {
+      let result: CallToolResult;
       try {
-        const recorded = serialize(await effect());
-        // If recording fails the effect has still happened: the claim stays running, and replays
-        // are told the outcome is unknown rather than acting again.
-        await store.complete(id, owner, recorded);
-        return parse(recorded);
+        result = await effect();
       } catch (error) {
+        // The effect is one transaction: it threw, so nothing happened and a later attempt may act.
         await store.release(id, owner).catch(() => {});
         throw error;
       } finally {
         clearInterval(renew);
       }
+      // From here on the effect has happened. If recording it fails, the claim is left running (its
+      // lease lapses), and replays are told the outcome is unknown rather than acting again.
+      const recorded = serialize(result);
+      await store.complete(id, owner, recorded).catch(() => false);
+      return parse(recorded);
     })();
     this.running.set(id, acting);
     void acting.then(

@@ -49,9 +49,10 @@ export async function execute(
   const context = (session: Session, sealed: boolean): ToolContext => ({
     ask: ((key: string, opts: never) => session.ask(key, opts)) as ToolContext['ask'],
     askUrl: (key, opts) => session.askUrl(key, opts),
-    commit: (effect: Effect, opts: CommitOptions = {}) => {
-      session.committing();
-      if (!sealed) return Promise.resolve().then(effect);
+    commit: async (effect: Effect, opts: CommitOptions = {}) => {
+      const instead = session.committing();
+      if (instead) return instead;
+      if (!sealed) return effect();
       return rt.committer.run(session.contextId, tool.name, settings.locale, effect, opts, signal);
     },
     contextId: session.contextId,

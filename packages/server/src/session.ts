@@ -74,15 +74,23 @@ export class Session {
     return this.stopped;
   }
 
-  /** The side effect is about to run: no question may follow it (it would run again on a retry). */
-  committing(): void {
-    if (this.stopped?.action === 'cancel') {
-      const message = `${this.settings.tool} tried to commit its side effect after the user cancelled "${this.stopped.key}". A cancel must end the call with outcome.result().`;
-      throw new ElicitkitUsageError('WORK_AFTER_CANCEL', message);
-    }
-    if (this.stopped?.action === 'commit')
+  /**
+   * The side effect is about to run: no question may follow it (the question would be asked, and the
+   * effect tried, again on a retry). After a cancel it must not run at all: outside production that
+   * throws; in production the violation is recorded and the `cancelled` result is what to return.
+   */
+  committing(): CallToolResult | undefined {
+    const stop = this.stopped;
+    if (stop?.action === 'commit')
       throw new ElicitkitUsageError('COMMIT_TWICE', `${this.settings.tool} committed twice in one call.`);
+    if (stop?.action === 'cancel') {
+      const message = `${this.settings.tool} tried to commit its side effect after the user cancelled "${stop.key}". A cancel must end the call with outcome.result().`;
+      if (!isProduction()) throw new ElicitkitUsageError('WORK_AFTER_CANCEL', message);
+      this.audit.violation(stop.key, 'EK05', message);
+      return cancelledResult(this.resultContext(stop.key, undefined));
+    }
     this.stopped = { action: 'commit' };
+    return undefined;
   }
 
   async ask<T extends FormContent>(key: string, options: AskOptions<T> & { form?: AnyForm }): Promise<Outcome<T>> {

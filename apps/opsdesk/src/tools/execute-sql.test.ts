@@ -120,6 +120,9 @@ describe('execute_sql: the SQL corpus', () => {
     ['opsdesk’s own tables', 'SELECT * FROM api_tokens', /belongs to opsdesk itself/],
     ['opsdesk’s tables, quoted', 'DELETE FROM "users"', /belongs to opsdesk itself/],
     ['the schema table', 'SELECT sql FROM sqlite_master', /belongs to opsdesk itself/],
+    // Deleting claims would let a replayed final round act again.
+    ['the claims behind exactly-once', 'DELETE FROM elicitkit_claims', /belongs to opsdesk itself/],
+    ['pending registrations', 'SELECT email FROM registrations', /belongs to opsdesk itself/],
     ['PRAGMA', 'PRAGMA journal_mode = DELETE', /does not run PRAGMA/],
     ['ATTACH', "ATTACH DATABASE '/tmp/x.db' AS x", /does not run ATTACH/],
     ['a syntax error', 'SELEC * FROM orders', /SQLite refused|expected/],
