@@ -24,8 +24,11 @@ export function projectsFor(db: Database, username: string): string[] {
  * owner who sees every project (SPEC §4).
  */
 export function ensureLocalOwner(db: Database, username: string): void {
-  if (findUser(db, username)) return;
-  addUser(db, username, null, 'owner', ['*'], new Date().toISOString());
+  // Check and insert under one write lock: several opsdesk processes may start on a fresh data
+  // directory at once (doctor does), and the loser of an unlocked race crashed on the unique name.
+  db.transaction(() => {
+    if (!findUser(db, username)) addUser(db, username, null, 'owner', ['*'], new Date().toISOString());
+  }).immediate();
 }
 
 function sha256(text: string): string {

@@ -60,3 +60,15 @@ describe('a stdio client that goes away mid-question (2025-11-25)', () => {
     data.remove();
   });
 });
+
+describe('several opsdesk processes starting at once on a fresh data directory', () => {
+  it('all serve: the first-start seed and the local owner are made once, under a lock', async () => {
+    const data = tempDataDir();
+    const conns = await Promise.all(Array.from({ length: 6 }, () => stdioClient(data.dir, { era: 'legacy' })));
+    const listed = await Promise.all(conns.map((c) => c.client.listTools()));
+    expect(listed.every((l) => l.tools.length === 6)).toBe(true);
+    await Promise.all(conns.map((c) => c.close()));
+    expect(peek<{ n: number }>(data.dir, "SELECT COUNT(*) AS n FROM users WHERE role = 'owner'")).toEqual([{ n: 1 }]);
+    data.remove();
+  });
+});
