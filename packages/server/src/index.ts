@@ -1,6 +1,8 @@
 /**
  * @elicitkit/server — MCP tools that ask the human. A handler awaits `ask(key, {message})` and
- * gets a typed `Outcome`, the same on 2025-06-18, 2025-11-25 and 2026-07-28, over any transport.
+ * gets a typed `Outcome`, the same on 2025-06-18, 2025-11-25 and 2026-07-28, over any transport;
+ * its side effect goes through `commit`, which acts once however often the call is replayed. The
+ * SQLite claim store is behind `@elicitkit/server/sqlite`.
  */
 
 export type { AskOptions, AskUrlOptions } from './ask-options.js';
