@@ -133,9 +133,14 @@ export class Committer {
     for (;;) {
       const here = this.running.get(id);
       if (here) {
-        const late = sleep(Math.max(0, deadline - now()), signal).then((): typeof LATE => LATE);
+        // The timer is dropped as soon as either side settles: nothing lingers to hold the process.
+        const done = new AbortController();
+        const late = sleep(Math.max(0, deadline - now()), AbortSignal.any([signal, done.signal])).then(
+          (): typeof LATE => LATE,
+        );
         const failed = (): typeof RELEASED => RELEASED;
         const settled = await Promise.race([here.catch(failed), late]);
+        done.abort();
         return settled === LATE ? stillRunningResult(tool, locale) : settled;
       }
       if (!current) return RELEASED;
