@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, isInputRequiredResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accept, pendingOf, type RoundParams, wireRound } from '../../../test/support/modern-wire.js';
 import { legacySession, sseMessages } from '../../../test/support/sse.js';
@@ -65,6 +66,23 @@ describe('elicitkit serve --http: a final round replayed (2026-07-28, raw JSON-R
     expect(first.result).toMatchObject({ structuredContent: { status: 'done', deployment: { env: 'prod' } } });
     for (const r of replays) expect(r.body).toBe(first.body);
     expect(count(data.dir, 'deployments')).toBe(before + 1);
+  });
+
+  it('a replay answers from the record even when its checks would now fail (the ticket was revoked since)', async () => {
+    const round = await lastRound(
+      { name: 'deploy_service', arguments: { service: 'payment-service', env: 'prod' } },
+      { confirmed: true, ticket: 'REL-2001' },
+    );
+    const first = await wireRound(served.url, round, as('alice'));
+    expect(first.result).toMatchObject({ structuredContent: { status: 'done' } });
+    const db = new BetterSqlite3(join(data.dir, 'opsdesk.db'));
+    db.prepare("UPDATE release_tickets SET status = 'rejected' WHERE id = 'REL-2001'").run();
+    try {
+      expect((await wireRound(served.url, round, as('alice'))).body).toBe(first.body);
+    } finally {
+      db.prepare("UPDATE release_tickets SET status = 'approved' WHERE id = 'REL-2001'").run();
+      db.close();
+    }
   });
 
   it('execute_sql, a confirmed UPDATE of every row: applied once, the same report each time', async () => {
