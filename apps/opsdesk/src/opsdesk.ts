@@ -16,6 +16,8 @@ import { weeklyReportTool } from './tools/weekly-report.js';
 import { createPasswordLinks, type PasswordLinks } from './web/password-links.js';
 
 export const OPSDESK_INFO = { name: 'opsdesk', title: 'opsdesk', version: '0.1.0' } as const;
+/** How long closing waits for tool calls still running. */
+const SETTLE_MS = 5_000;
 
 export interface OpsdeskOptions {
   dataDir: string;
@@ -36,7 +38,7 @@ export interface Opsdesk {
   kit: Elicitkit;
   /** A fresh MCP server over the tools (one per request or connection). */
   createServer(): McpServer;
-  /** Waits for the tool calls still running (cut-short ones end at once), then closes the database. */
+  /** Waits (up to 5 s) for the tool calls still running — cut-short ones end at once — then closes the database. */
   close(): Promise<void>;
 }
 
@@ -84,8 +86,8 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     kit,
     createServer: () => kit.createServer(OPSDESK_INFO, tools, { instructions: INSTRUCTIONS }),
     async close() {
-      // A call whose client went away still writes its last audit record: let it, then close.
-      await kit.settled();
+      // A call whose client went away still writes its last audit record: let it (for a while), then close.
+      await Promise.race([kit.settled(), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },

@@ -144,9 +144,11 @@ describe('2025-11-25 over stdio: an open question is released', () => {
 });
 
 describe('2025-11-25 over a linked in-memory pair', () => {
+  const kits: ReturnType<typeof createElicitkit>[] = [];
   async function pair() {
     const log = auditLog();
     const kit = createElicitkit({ audit: log.sink, timeoutMs: QUESTION_TIMEOUT_MS });
+    kits.push(kit);
     const server = kit.createServer({ name: 'fixture', version: '1' }, fixtureTools(createStore()));
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(a);
@@ -162,6 +164,23 @@ describe('2025-11-25 over a linked in-memory pair', () => {
     await c.asked;
     await c.client.close();
     expectCancelled(await c.log.response('env'), 'disconnected');
+  });
+
+  it('settled() waits for the call still running, and resolves once its question is released', async () => {
+    const c = await pair();
+    const kit = kits.at(-1);
+    void startDeploy(c.client);
+    await c.asked;
+    let settled = false;
+    const waiting = kit?.settled().then(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false);
+    await c.client.close();
+    await waiting;
+    expect(settled).toBe(true);
+    expect(c.log.events.some((e) => e.type === 'response')).toBe(true);
   });
 
   it('when the client cancels the call: cancel (client-cancelled)', async () => {

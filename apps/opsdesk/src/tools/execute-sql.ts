@@ -71,7 +71,9 @@ export function executeSqlTool({ db, lang }: Deps) {
         if (answer.action !== 'accept') return answer.result();
       }
       // A confirmed write runs once however often its last round is replayed, in one transaction
-      // with its claim (the shop lives in the same database).
+      // with its claim. `atomic` holds only while the shop lives in the claims' database, on this
+      // connection: if the shop moves to a file of its own, drop `atomic` (claim, then write: at most
+      // once) or ATTACH that file to this connection.
       return commit(() => write(db, planned, t), { atomic: true });
     },
   });
