@@ -169,6 +169,16 @@ describe('elicitkit call, other outcomes', () => {
     [['call', 'opsdesk'], /missing <tool>/],
     [['call', 'opsdesk', 'deploy_service', '--answers', '/nonexistent.json'], /--answers \/nonexistent\.json/],
     [['call', 'opsdesk', 'deploy_service', '--era', 'future'], /--era must be legacy, modern or auto/],
+    [['call', 'opsdesk', 'deploy_service', '--era', 'constructor'], /--era must be legacy, modern or auto/],
+    [
+      ['call', 'opsdesk', 'deploy_service', '--revision', '2024-11-05'],
+      /--revision must be 2025-06-18, 2025-11-25, 2026-07-28 or auto, not "2024-11-05"/,
+    ],
+    [['tools', 'opsdesk', '--revision', 'legacy'], /--revision must be/],
+    [
+      ['call', 'opsdesk', 'deploy_service', '--revision', 'auto', '--era', 'auto'],
+      /give --revision or --era, not both/,
+    ],
   ])('%j is a usage error (exit 2)', async (argv, message) => {
     const r = await run(argv);
     expect(r.code).toBe(2);
@@ -210,6 +220,35 @@ describe('elicitkit call, other outcomes', () => {
     const r = await run(['call', http.url, 'list_deployments', '--header', 'Authorization: Bearer nope']);
     expect(r.code).toBe(1);
     expect(r.err).toContain(`could not connect to ${http.url}`);
+  });
+});
+
+describe('--revision names the protocol revision the client speaks', () => {
+  it.each(['2025-06-18', '2025-11-25', '2026-07-28'])('tools and call speak %s', async (revision) => {
+    const auth = ['--header', `Authorization: Bearer ${token()}`];
+    const listed = await run(['tools', http.url, '--revision', revision, ...auth]);
+    expect(listed.code).toBe(0);
+    expect(listed.out).toContain(`opsdesk 0.1.0 — 6 tools (${revision})`);
+    const before = deployments('http');
+    const called = await run([
+      'call',
+      http.url,
+      'deploy_service',
+      'service=order-service',
+      '--answers',
+      answers.prod as string,
+      '--revision',
+      revision,
+      ...auth,
+    ]);
+    expect(called.err).toContain(`(${revision})`);
+    expect(called.code).toBe(0);
+    expect(deployments('http')).toBe(before + 1);
+  });
+
+  it('without --revision or --era the client takes the newest revision the server offers', async () => {
+    const r = await run(['tools', http.url, '--json', '--header', `Authorization: Bearer ${token()}`]);
+    expect(JSON.parse(r.out).revision).toBe('2026-07-28');
   });
 });
 

@@ -2,21 +2,24 @@ import { audit } from './commands/audit.js';
 import { call } from './commands/call.js';
 import { doctor } from './commands/doctor.js';
 import { install } from './commands/install.js';
+import { reset } from './commands/reset.js';
 import { serve } from './commands/serve.js';
 import { tools } from './commands/tools.js';
+import type { Io } from './io.js';
 import { EXIT, USAGE, UsageError } from './usage.js';
-
-export interface Io {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
 
 const defaultIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
-/** Runs one command; resolves with the exit code. */
+/**
+ * Runs one `elicitkit` command line (without the program name) and resolves with its exit code:
+ * 0 done, 1 tool error, 2 usage, 3 declined or cancelled (`EXIT`). Nothing is thrown.
+ *
+ * @example
+ * process.exitCode = await main(['call', 'opsdesk', 'list_deployments', '--json']);
+ */
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
@@ -25,6 +28,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await serve(rest, io);
       case 'audit':
         return await audit(rest, io);
+      case 'reset':
+        return await reset(rest, io);
       case 'doctor':
         return await doctor(rest, io);
       case 'call':

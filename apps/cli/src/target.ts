@@ -13,7 +13,7 @@ export type Target =
   | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; label: string };
 
 /** The built CLI, whether this module runs from `src/` or `dist/` (both sit one level below the package). */
-export const BIN = fileURLToPath(new URL('../bin/elicitkit.js', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/elicitkit.js', import.meta.url));
 
 /**
  * Splits `argv` at the first `--`: what follows is a stdio command.

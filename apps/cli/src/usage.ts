@@ -1,4 +1,9 @@
-/** Exit codes (documented in the README). */
+/**
+ * Exit codes (documented in the README).
+ *
+ * @example
+ * if ((await main(argv)) === EXIT.refused) console.error('The person declined or cancelled.');
+ */
 export const EXIT = { ok: 0, toolError: 1, usage: 2, refused: 3 } as const;
 
 /** A mistake on the command line: printed with the usage, exit code 2. */
@@ -12,11 +17,14 @@ export class UsageError extends Error {
 export const USAGE = `Usage: elicitkit <command> [options]
 
 Commands:
-  serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh]
+  serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh] [--reset [--yes]]
         [--max-sessions N] [--max-sessions-per-user N] [--max-calls-per-user N]
                               run opsdesk, the reference server (stdio by default); the caps apply
                               to 2025 HTTP sessions (defaults 1000, 100 and 100)
-  tools <target>              list a server's tools
+  reset [--data DIR] [--yes]  put opsdesk's demo (shop, deployments, workspace) back to its seed,
+                              after asking y/N (--yes without a terminal); users and tokens are kept
+  tools <target> [--era legacy|modern|auto] [--json]
+                              list a server's tools
   call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--era legacy|modern|auto] [--json]
                               call a tool, answering elicitations in the terminal or from a file
   doctor <target> [--json] [--fixtures FILE] [--era legacy|modern|all] [--strict] [--timeout-ms N]
@@ -29,5 +37,9 @@ Commands:
 
 <target> is an http(s)://…/mcp URL, the word opsdesk (the bundled server over stdio), or a
 command given last after --, e.g.  elicitkit call deploy_service service=order-service -- node server.js
+
+--era picks the protocol revision the client speaks: legacy is 2025-11-25, modern 2026-07-28, auto
+the newest the server offers (doctor: legacy is both 2025 revisions, all every one). Instead of
+--era, --revision names one: 2025-06-18, 2025-11-25, 2026-07-28 (or auto; doctor: not auto).
 
 Exit codes: 0 done, 1 tool error, 2 usage, 3 declined or cancelled.`;

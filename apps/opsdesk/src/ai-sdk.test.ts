@@ -38,7 +38,7 @@ describe('opsdesk with the AI SDK MCP client over HTTP', () => {
     await client.close();
     expect(asked).toEqual([
       'Which environment should payment-service v1.8.0 be deployed to?',
-      'Deploy payment-service v1.8.0 to PRODUCTION? Tick the confirmation and give the approved release ticket.',
+      'Deploy payment-service to PRODUCTION: v1.8.0 again (already running v1.8.0)? Tick the confirmation and give the approved release ticket.',
     ]);
     expect(result.structuredContent).toMatchObject({
       status: 'done',

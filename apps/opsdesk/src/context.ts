@@ -2,12 +2,15 @@ import type { ToolContext } from '@elicitkit/server';
 import type { Database } from './db/open.js';
 import type { Lang } from './i18n.js';
 import { findUser, type Identity } from './identity.js';
+import type { ShopClient } from './shop/client.js';
 import type { Workspace } from './sync/workspace.js';
 import type { PasswordLinks } from './web/password-links.js';
 
 /** What every opsdesk tool is built with. */
 export interface Deps {
   db: Database;
+  /** The demo shop, in its own file and on its own connection: execute_sql's only database. */
+  shop: ShopClient;
   lang: Lang;
   workspace: Workspace;
   links: PasswordLinks;
@@ -19,4 +22,9 @@ export function caller(db: Database, ctx: Pick<ToolContext, 'user'>): Identity {
   const identity = ctx.user === undefined ? undefined : findUser(db, ctx.user);
   if (!identity) throw new Error(`opsdesk could not tell who is calling (${ctx.user ?? 'no identity'}).`);
   return identity;
+}
+
+/** The caller, or undefined when opsdesk does not know them (a deleted user, a stale token): tools then refuse with a status. */
+export function findCaller(db: Database, ctx: Pick<ToolContext, 'user'>): Identity | undefined {
+  return ctx.user === undefined ? undefined : findUser(db, ctx.user);
 }

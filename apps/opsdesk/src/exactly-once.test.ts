@@ -18,6 +18,7 @@ import {
   count,
   type HttpProcess,
   peek,
+  peekShop,
   SOURCE_NODE_ARGS,
   serveHttpProcess,
   tempDataDir,
@@ -86,7 +87,7 @@ describe('elicitkit serve --http: a final round replayed (2026-07-28, raw JSON-R
   });
 
   it('execute_sql, a confirmed UPDATE of every row: applied once, the same report each time', async () => {
-    const stock = () => peek<{ s: number }>(data.dir, 'SELECT SUM(stock) AS s FROM products')[0]?.s ?? 0;
+    const stock = () => peekShop<{ s: number }>(data.dir, 'SELECT SUM(stock) AS s FROM products')[0]?.s ?? 0;
     const before = stock();
     const round = await lastRound(
       { name: 'execute_sql', arguments: { sql: 'UPDATE products SET stock = stock + 1' } },

@@ -160,7 +160,7 @@ describe('opsdesk HTTP endpoint', () => {
     // Its session is released too.
     await expect.poll(() => server.sessions(), { timeout: 10_000 }).toBe(sessions - 1);
     const fresh = await httpClient(server.url, tokenOf(server, 'bob'), { era: 'legacy' });
-    const r = await callTool(fresh.client, 'list_deployments', { service: 'order-service' });
+    const r = await callTool(fresh.client, 'list_deployments', { service: 'search-service' });
     expect(r.status).toBe('done');
     expect(count(data.dir, 'deployments')).toBe(before);
     await fresh.close();

@@ -1,5 +1,24 @@
 /** Everything opsdesk says, in English and Chinese. Option *values* never change with the language. */
+import type { Access } from './permissions.js';
+import type { Refusal } from './shop/inspect.js';
+import type { SideView } from './sync/describe.js';
+import type { Danger } from './tools/execute-sql.js';
+
 export type Lang = 'en' | 'zh';
+
+type ShortDiff = { lines: string[]; more: number };
+
+/** What the SQL confirmation shows: the decision, the rows and tables, and the statement itself. */
+export interface SqlConfirm {
+  what: string;
+  target: string;
+  /** Already made safe for one line (`oneLine`). */
+  statement: string;
+  rows: number;
+  direct: number;
+  tables: string[];
+  alsoWrites: string[];
+}
 
 export function langFrom(value: string | undefined): Lang {
   return value?.toLowerCase().startsWith('zh') ? 'zh' : 'en';
@@ -13,41 +32,66 @@ const en = {
   confirmTitle: 'I have reviewed the change and take responsibility for this production release',
   ticketTitle: 'Release ticket',
   ticketHelp: 'The approved release ticket for this service, e.g. REL-1001',
-  prodMessage: (service: string, version: string) =>
-    `Deploy ${service} ${version} to PRODUCTION? Tick the confirmation and give the approved release ticket.`,
+  prodMessage: (service: string, from: string | undefined, to: string) =>
+    `Deploy ${service} to PRODUCTION: ${from === undefined ? `${to} (its first production deployment)` : from === to ? `${to} again (already running ${from})` : `${from} → ${to}`}? Tick the confirmation and give the approved release ticket.`,
   notConfirmed: 'The production confirmation was not ticked.',
   ticketUnknown: (t: string) => `Release ticket ${t} does not exist.`,
   ticketOtherService: (t: string, s: string) => `Release ticket ${t} belongs to ${s}, not this service.`,
   ticketNotApproved: (t: string, status: string) => `Release ticket ${t} is ${status}, not approved.`,
-  unknownService: (s: string, known: string) => `There is no service called "${s}". Known services: ${known}.`,
+  // The same words whether the service is missing or only invisible to this person: no probing.
+  noSuchService: (s: string, access: Access, yours: readonly string[]) =>
+    `There is no service called "${s}" that you may ${{ see: 'see', deploy: 'deploy', report: 'report on' }[access]}. ${yours.length > 0 ? `Yours: ${yours.join(', ')}.` : 'You may not act on any service.'}`,
   deployed: (s: string, v: string, env: string, id: number, ticket: string | null) =>
     `Deployed ${s} ${v} to ${env} (deployment #${id}${ticket ? `, ticket ${ticket}` : ''}).`,
+  unknownCaller: (who: string | undefined) =>
+    `opsdesk does not know who is calling (${who ?? 'no identity'}), so it did nothing.`,
   noDeployments: 'No deployments yet.',
   deploymentsHeader: (n: number) => `${n} deployment${n === 1 ? '' : 's'}:`,
 
   understoodTitle: 'I understand this statement cannot be undone',
   typedTableTitle: 'Type the table name to confirm',
   typedTableHelp: 'Exactly the name of the table the statement changes',
-  dangerMessage: (what: string, table: string, rows: string) =>
-    `This statement ${what} "${table}"${rows}. It cannot be undone. To run it, tick the box and type the table name.`,
+  confirmSql: (c: SqlConfirm) =>
+    [
+      `This statement ${c.what} "${c.target}": ${c.rows} row${c.rows === 1 ? '' : 's'} in ${c.tables.join(', ') || c.target}${c.alsoWrites.length > 0 ? ` (${c.direct} directly, the rest through triggers on ${c.alsoWrites.join(', ')})` : ''}. It cannot be undone.`,
+      `Statement: ${c.statement}`,
+      'To run it, tick the box and type the table name.',
+    ].join('\n'),
   danger: {
     drop: 'drops',
-    alter: 'alters',
-    'no-where': 'changes every row of',
+    schema: 'changes the schema of',
+    'every-row': 'changes every row of',
     'many-rows': 'changes',
-  } as Record<string, string>,
-  rows: (n: number) => ` (${n} row${n === 1 ? '' : 's'})`,
+  } satisfies Record<Danger, string>,
   notUnderstood: 'The "I understand" box was not ticked.',
   wrongTable: (typed: string, table: string) => `"${typed}" is not the table this statement changes (${table}).`,
   severalStatements: (n: number) =>
     `execute_sql runs one statement per call; this SQL holds ${n}. Send them one at a time.`,
+  emptySql: 'the SQL is empty',
+  shopChanged: (shown: number, now: number) =>
+    `Not run: the shop changed while you were deciding (the statement would now touch ${now} rows, not the ${shown} you confirmed). Run it again to see what it does now.`,
+  sqlTimeout: (m: string) => `Stopped: ${m}. Nothing it did was kept. Narrow it with a WHERE or a LIMIT.`,
   sqlError: (m: string) => `SQLite refused the statement: ${m}`,
-  forbiddenTable: (t: string, shop: string) =>
-    `execute_sql works on the demo shop only (${shop}); "${t}" belongs to opsdesk itself.`,
-  forbiddenStatement: (kind: string) => `execute_sql does not run ${kind.toUpperCase()} statements.`,
-  rowsReturned: (n: number, shown: number) =>
-    `${n} row${n === 1 ? '' : 's'}${shown < n ? ` (first ${shown} shown)` : ''}.`,
-  changed: (n: number, table: string) => `Done: ${n} row${n === 1 ? '' : 's'} changed in ${table}.`,
+  refused: {
+    pragma: 'execute_sql does not run PRAGMA statements: opsdesk owns the connection settings.',
+    attach: 'execute_sql does not ATTACH or DETACH databases: it works on the demo shop only.',
+    vacuum: 'execute_sql does not run VACUUM (VACUUM INTO writes a file elsewhere).',
+    transaction: 'execute_sql does not run BEGIN, COMMIT, ROLLBACK or SAVEPOINT: each call is its own transaction.',
+    extension: 'execute_sql does not load extensions.',
+    'other-database': 'execute_sql works on the demo shop only: temporary tables, views and triggers are not allowed.',
+    'virtual-table':
+      'execute_sql reads json_each and json_tree only; other virtual tables (pragma_*, dbstat, fts) are off limits.',
+    explain: 'execute_sql does not run EXPLAIN.',
+  } satisfies Record<Refusal, string>,
+  rowsReturned: (n: number, shown: number, stopped: 'rows' | 'bytes' | undefined) =>
+    stopped === 'rows'
+      ? `More than ${n} rows: the read was stopped there (first ${shown} shown). Add a LIMIT or a WHERE.`
+      : stopped === 'bytes'
+        ? `The result is too large: the read was stopped after ${n} row${n === 1 ? '' : 's'} (first ${shown} shown). Select fewer or smaller columns.`
+        : `${n} row${n === 1 ? '' : 's'}${shown < n ? ` (first ${shown} shown)` : ''}.`,
+  ran: 'Done.',
+  changed: (n: number, table: string, viaTriggers: number, also: readonly string[]) =>
+    `Done: ${n} row${n === 1 ? '' : 's'} changed in ${table}${viaTriggers > 0 ? `, and ${viaTriggers} more through triggers on ${also.join(', ')}` : ''}.`,
   schemaChanged: (table: string) => `Done: ${table} changed.`,
 
   resolutionTitle: 'How should the conflict be resolved?',
@@ -57,8 +101,21 @@ const en = {
     keep_both: `Keep both (local saved as ${path}.local)`,
     manual: 'Leave both; I will merge by hand',
   }),
-  conflictMessage: (path: string, local: string, remote: string) =>
-    `${path} changed on both sides since the last sync: local modified ${local}, remote modified ${remote}. Which version should win?`,
+  conflictMessage: (path: string, local: SideView, remote: SideView, diff: ShortDiff | undefined) =>
+    [
+      `${path} changed on both sides since the last sync.`,
+      `Local: ${local.size}, modified ${local.modified}.`,
+      `Remote: ${remote.size}, modified ${remote.modified}.`,
+      ...(diff
+        ? [
+            'Differences (- remote, + local):',
+            ...diff.lines,
+            ...(diff.more > 0 ? [`… and ${diff.more} more changed line${diff.more === 1 ? '' : 's'}`] : []),
+          ]
+        : ['(no line diff: binary or very large content)']),
+      'Which version should win?',
+    ].join('\n'),
+  deleted: 'deleted',
   inSync: (path: string) => `${path} is already in sync.`,
   pushed: (path: string) => `${path}: the local change was copied to remote.`,
   pulled: (path: string) => `${path}: the remote change was copied to local.`,
@@ -77,8 +134,7 @@ const en = {
   badDate: (field: string, value: string) => `${field} "${value}" is not a real calendar date (YYYY-MM-DD).`,
   fromAfterTo: (from: string, to: string) => `The range starts (${from}) after it ends (${to}).`,
   spanTooLong: (days: number) => `The range spans ${days} days; at most 31 are allowed.`,
-  notPermitted: (project: string) => `You may not see reports for ${project}.`,
-  unknownProject: (project: string) => `There is no project called "${project}".`,
+  noSuchProject: (project: string) => `There is no project called "${project}" that you may see reports for.`,
   noProjects: 'You may not see any project.',
   report: (project: string, from: string, to: string, count: number) =>
     `Weekly report for ${project}, ${from} to ${to}: ${count} deployment${count === 1 ? '' : 's'}.`,
@@ -105,33 +161,57 @@ const zh: Strings = {
   confirmTitle: '我确认已检查过变更内容，并承担本次生产发布的风险',
   ticketTitle: '发布单号',
   ticketHelp: '该服务已审批的发布单号，例如 REL-1001',
-  prodMessage: (service, version) =>
-    `确认要将「${service}」的 ${version} 部署到【生产环境】吗？请勾选确认并填写已审批的发布单号。`,
+  prodMessage: (service, from, to) =>
+    `确认要将「${service}」部署到【生产环境】（${from === undefined ? `${to}，首次部署到生产环境` : from === to ? `${to}，重新部署，当前已是 ${from}` : `${from} → ${to}`}）吗？请勾选确认并填写已审批的发布单号。`,
   notConfirmed: '没有勾选生产发布确认。',
   ticketUnknown: (t) => `发布单 ${t} 不存在。`,
   ticketOtherService: (t, s) => `发布单 ${t} 属于 ${s}，不是本服务。`,
   ticketNotApproved: (t, status) => `发布单 ${t} 的状态是 ${status}，尚未审批通过。`,
-  unknownService: (s, known) => `没有名为「${s}」的服务。已知服务：${known}。`,
+  noSuchService: (s, access, yours) =>
+    `没有你可以${{ see: '查看', deploy: '部署', report: '生成报告' }[access]}的服务「${s}」。${yours.length > 0 ? `你可以操作的服务：${yours.join('、')}。` : '你没有任何服务的权限。'}`,
   deployed: (s, v, env, id, ticket) =>
     `已将 ${s} ${v} 部署到 ${env}（部署 #${id}${ticket ? `，发布单 ${ticket}` : ''}）。`,
+  unknownCaller: (who) => `opsdesk 无法确认调用者身份（${who ?? '无身份'}），因此没有执行任何操作。`,
   noDeployments: '还没有任何部署记录。',
   deploymentsHeader: (n) => `共 ${n} 条部署记录：`,
 
   understoodTitle: '我已了解此语句执行后无法撤销',
   typedTableTitle: '输入表名以确认',
   typedTableHelp: '与该语句修改的表名完全一致',
-  dangerMessage: (what, table, rows) =>
-    `该语句将${what}表「${table}」${rows}，执行后无法撤销。如需执行，请勾选确认并输入表名。`,
-  danger: { drop: '删除', alter: '修改结构：', 'no-where': '修改全部行：', 'many-rows': '修改' },
-  rows: (n) => `（${n} 行）`,
+  confirmSql: (c) =>
+    [
+      `该语句将${c.what.replace('%s', `「${c.target}」`)}：涉及 ${c.tables.join('、') || c.target} 中的 ${c.rows} 行${c.alsoWrites.length > 0 ? `（直接修改 ${c.direct} 行，其余由 ${c.alsoWrites.join('、')} 上的触发器修改）` : ''}，执行后无法撤销。`,
+      `语句：${c.statement}`,
+      '如需执行，请勾选确认并输入表名。',
+    ].join('\n'),
+  danger: { drop: '删除%s', schema: '修改%s的结构', 'every-row': '修改%s的全部行', 'many-rows': '修改%s' },
   notUnderstood: '没有勾选「我已了解」。',
   wrongTable: (typed, table) => `「${typed}」不是该语句修改的表（${table}）。`,
   severalStatements: (n) => `execute_sql 每次只执行一条语句，这段 SQL 包含 ${n} 条，请逐条发送。`,
+  emptySql: 'SQL 为空',
+  shopChanged: (shown, now) =>
+    `未执行：你确认期间商店数据发生了变化（该语句现在会涉及 ${now} 行，而不是你确认的 ${shown} 行）。请重新运行以查看最新影响。`,
+  sqlTimeout: () => '已停止：该语句运行时间过长，已被终止，其所做的修改均未保留。请用 WHERE 或 LIMIT 缩小范围。',
   sqlError: (m) => `SQLite 拒绝了该语句：${m}`,
-  forbiddenTable: (t, shop) => `execute_sql 只能操作演示商店的表（${shop}）；「${t}」属于 opsdesk 自身。`,
-  forbiddenStatement: (kind) => `execute_sql 不执行 ${kind.toUpperCase()} 语句。`,
-  rowsReturned: (n, shown) => `共 ${n} 行${shown < n ? `（显示前 ${shown} 行）` : ''}。`,
-  changed: (n, table) => `完成：${table} 中 ${n} 行被修改。`,
+  refused: {
+    pragma: 'execute_sql 不执行 PRAGMA 语句：连接设置由 opsdesk 管理。',
+    attach: 'execute_sql 不执行 ATTACH 或 DETACH：它只操作演示商店。',
+    vacuum: 'execute_sql 不执行 VACUUM（VACUUM INTO 会在别处写文件）。',
+    transaction: 'execute_sql 不执行 BEGIN、COMMIT、ROLLBACK 或 SAVEPOINT：每次调用自成一个事务。',
+    extension: 'execute_sql 不加载扩展。',
+    'other-database': 'execute_sql 只操作演示商店：不允许临时表、临时视图和临时触发器。',
+    'virtual-table': 'execute_sql 只允许读取 json_each 和 json_tree；其他虚拟表（pragma_*、dbstat、fts）不可用。',
+    explain: 'execute_sql 不执行 EXPLAIN。',
+  },
+  rowsReturned: (n, shown, stopped) =>
+    stopped === 'rows'
+      ? `超过 ${n} 行：读取已在此停止（显示前 ${shown} 行）。请加上 LIMIT 或 WHERE。`
+      : stopped === 'bytes'
+        ? `结果过大：读取在第 ${n} 行后停止（显示前 ${shown} 行）。请选择更少或更小的列。`
+        : `共 ${n} 行${shown < n ? `（显示前 ${shown} 行）` : ''}。`,
+  ran: '完成。',
+  changed: (n, table, viaTriggers, also) =>
+    `完成：${table} 中 ${n} 行被修改${viaTriggers > 0 ? `，另有 ${viaTriggers} 行由 ${also.join('、')} 上的触发器修改` : ''}。`,
   schemaChanged: (table) => `完成：${table} 已修改。`,
 
   resolutionTitle: '如何解决这个冲突？',
@@ -141,8 +221,17 @@ const zh: Strings = {
     keep_both: `都保留（本地版本另存为 ${path}.local）`,
     manual: '两边都不动，我手动合并',
   }),
-  conflictMessage: (path, local, remote) =>
-    `${path} 自上次同步后两边都被修改了：本地修改于 ${local}，远端修改于 ${remote}。以哪个版本为准？`,
+  conflictMessage: (path, local, remote, diff) =>
+    [
+      `${path} 自上次同步后两边都被修改了。`,
+      `本地：${local.size}，修改于 ${local.modified}。`,
+      `远端：${remote.size}，修改于 ${remote.modified}。`,
+      ...(diff
+        ? ['差异（- 远端，+ 本地）：', ...diff.lines, ...(diff.more > 0 ? [`……另有 ${diff.more} 行不同`] : [])]
+        : ['（无法逐行比较：二进制或内容过大）']),
+      '以哪个版本为准？',
+    ].join('\n'),
+  deleted: '已删除',
   inSync: (path) => `${path} 已是同步状态。`,
   pushed: (path) => `${path}：本地修改已同步到远端。`,
   pulled: (path) => `${path}：远端修改已同步到本地。`,
@@ -159,8 +248,7 @@ const zh: Strings = {
   badDate: (field, value) => `${field}「${value}」不是真实存在的日期（YYYY-MM-DD）。`,
   fromAfterTo: (from, to) => `开始日期（${from}）晚于结束日期（${to}）。`,
   spanTooLong: (days) => `日期范围为 ${days} 天，最多允许 31 天。`,
-  notPermitted: (project) => `你没有查看 ${project} 报告的权限。`,
-  unknownProject: (project) => `没有名为「${project}」的项目。`,
+  noSuchProject: (project) => `没有你可以查看报告的项目「${project}」。`,
   noProjects: '你没有任何项目的查看权限。',
   report: (project, from, to, count) => `${project} 周报（${from} 至 ${to}）：共 ${count} 次部署。`,
 

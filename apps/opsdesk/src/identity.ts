@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from './db/open.js';
 import { addUser } from './db/seed.js';
+import { permissionsFor } from './permissions.js';
 
 /** Who is calling, as tools see it. */
 export interface Identity {
@@ -12,11 +13,9 @@ export function findUser(db: Database, username: string): Identity | undefined {
   return db.prepare('SELECT username, role FROM users WHERE username = ?').get(username) as Identity | undefined;
 }
 
-/** The projects (services) a user may see: every one for a `*` grant. */
+/** The projects (services) a user may see. See `permissionsFor`, the one permission model. */
 export function projectsFor(db: Database, username: string): string[] {
-  const grants = db.prepare('SELECT project FROM permissions WHERE username = ?').pluck().all(username) as string[];
-  const all = db.prepare('SELECT name FROM services ORDER BY name').pluck().all() as string[];
-  return grants.includes('*') ? all : all.filter((s) => grants.includes(s));
+  return [...permissionsFor(db, username).services];
 }
 
 /**

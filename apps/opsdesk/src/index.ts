@@ -4,7 +4,7 @@
  */
 export { type AuditTrail, readAudit } from './audit.js';
 export type { Database } from './db/open.js';
-export { SEED_USERS, SERVICES, SHOP_SIZE, TICKETS } from './db/seed.js';
+export { SEED_USERS, SERVICES, TICKETS } from './db/seed.js';
 export { type Lang, langFrom } from './i18n.js';
 export {
   createToken,
@@ -17,5 +17,9 @@ export {
   userForToken,
 } from './identity.js';
 export { createOpsdesk, defaultDataDir, OPSDESK_INFO, type Opsdesk, type OpsdeskOptions, osUser } from './opsdesk.js';
+export { type Access, type Permissions, permissionsFor } from './permissions.js';
+export { KEPT_BY_RESET, type ResetReport, resetDemo } from './reset.js';
 export { type HttpServing, type ServeHttpOptions, serveHttp } from './serve-http.js';
 export { type StdioServing, serveStdioOpsdesk } from './serve-stdio.js';
+export { openShop, type Shop } from './shop/open.js';
+export { SHOP_SIZE, SHOP_TABLES } from './shop/seed.js';

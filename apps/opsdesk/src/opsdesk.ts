@@ -7,6 +7,8 @@ import { sqliteAudit } from './audit.js';
 import type { Deps } from './context.js';
 import { type Database, openDatabase } from './db/open.js';
 import type { Lang } from './i18n.js';
+import { type ShopClient, startShop } from './shop/client.js';
+import { openShop } from './shop/open.js';
 import { openWorkspace } from './sync/workspace.js';
 import { deployTool, listDeploymentsTool } from './tools/deploy.js';
 import { executeSqlTool } from './tools/execute-sql.js';
@@ -26,6 +28,8 @@ export interface OpsdeskOptions {
   identify: (ctx: ServerContext) => string | undefined;
   /** Per-question timeout (default 10 minutes). */
   timeoutMs?: number;
+  /** How long one execute_sql statement may run (default 10 s); past it, its process is killed. */
+  sqlTimeoutMs?: number;
   /** URL mode: how long to wait after consent for the page to be finished (default 2 minutes). */
   urlWaitMs?: number;
   now?: () => Date;
@@ -33,6 +37,7 @@ export interface OpsdeskOptions {
 
 export interface Opsdesk {
   db: Database;
+  shop: ShopClient;
   links: PasswordLinks;
   tools: readonly AnyTool[];
   kit: Elicitkit;
@@ -49,6 +54,8 @@ const INSTRUCTIONS =
 export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
   const now = options.now ?? (() => new Date());
   const db = openDatabase(options.dataDir, now);
+  openShop(options.dataDir).close(); // created and seeded now, so a broken data directory fails at start
+  const shop = startShop(options.dataDir, options.sqlTimeoutMs ? { timeoutMs: options.sqlTimeoutMs } : {});
   const { workspace, seeded } = openWorkspace(options.dataDir);
   if (seeded) {
     db.prepare('INSERT OR REPLACE INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?)').run(
@@ -58,7 +65,7 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     );
   }
   const links = createPasswordLinks(db, options.lang, () => now().getTime());
-  const deps: Deps = { db, lang: options.lang, workspace, links, now };
+  const deps: Deps = { db, shop, lang: options.lang, workspace, links, now };
   const tools = [
     deployTool(deps),
     listDeploymentsTool(deps),
@@ -81,6 +88,7 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
   });
   return {
     db,
+    shop,
     links,
     tools,
     kit,
@@ -88,6 +96,7 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     async close() {
       // A call whose client went away still writes its last audit record: let it (for a while), then close.
       await Promise.race([kit.settled(), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
+      shop.close();
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Step } from '../../../test/support/mcp.js';
-import { count, peek } from './harness.js';
+import { count, peek, peekShop } from './harness.js';
 
 export interface ToolCase {
   tool: string;
@@ -58,11 +58,12 @@ export const CASES: ToolCase[] = [
   },
   {
     tool: 'execute_sql',
-    arrange: () => ({ sql: 'DELETE FROM order_items' }),
-    state: (d) => count(d, 'order_items'),
-    valid: () => [accept({ understood: true, typedTableName: 'order_items' })],
+    // Every row of a table, so it asks on every run (the table never empties).
+    arrange: () => ({ sql: 'UPDATE products SET stock = stock + 1' }),
+    state: (d) => peekShop(d, 'SELECT SUM(stock) AS s FROM products'),
+    valid: () => [accept({ understood: true, typedTableName: 'products' })],
     invalid: [accept({ understood: true, typedTableName: 'orders' })],
-    invalidReason: /"orders" is not the table this statement changes \(order_items\)/,
+    invalidReason: /"orders" is not the table this statement changes \(products\)/,
   },
   {
     tool: 'sync_file',

@@ -76,9 +76,21 @@ export async function httpClient(url: string, token: string, options: ClientOpti
   return { ...c, close: () => c.client.close() };
 }
 
+/** Which file a table lives in: the demo shop's tables are in shop.db, everything else in opsdesk.db. */
+const SHOP = new Set(['customers', 'products', 'orders', 'order_items']);
+
 /** A read-only look at opsdesk's database, from the test process (WAL allows it beside the server). */
 export function peek<T = unknown>(dataDir: string, sql: string, ...params: unknown[]): T[] {
-  const db = new BetterSqlite3(join(dataDir, 'opsdesk.db'), { readonly: true, fileMustExist: true });
+  return peekFile<T>(join(dataDir, 'opsdesk.db'), sql, ...params);
+}
+
+/** The same look at the demo shop's database. */
+export function peekShop<T = unknown>(dataDir: string, sql: string, ...params: unknown[]): T[] {
+  return peekFile<T>(join(dataDir, 'shop.db'), sql, ...params);
+}
+
+function peekFile<T>(file: string, sql: string, ...params: unknown[]): T[] {
+  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   try {
     return db.prepare(sql).all(...params) as T[];
   } finally {
@@ -87,15 +99,24 @@ export function peek<T = unknown>(dataDir: string, sql: string, ...params: unkno
 }
 
 export const count = (dataDir: string, table: string): number =>
-  (peek<{ n: number }>(dataDir, `SELECT COUNT(*) AS n FROM ${table}`)[0] as { n: number }).n;
+  (
+    (SHOP.has(table) ? peekShop : peek)<{ n: number }>(dataDir, `SELECT COUNT(*) AS n FROM ${table}`)[0] as {
+      n: number;
+    }
+  ).n;
 
 /** opsdesk in this process over a linked in-memory pair (2025-11-25): fast, for tool-level tests. */
 export async function memoryClient(
   dataDir: string,
-  options: Omit<ClientOptions, 'era'> & { user?: string; lang?: 'en' | 'zh' } = {},
+  options: Omit<ClientOptions, 'era'> & { user?: string; lang?: 'en' | 'zh'; sqlTimeoutMs?: number } = {},
 ): Promise<Conn & { opsdesk: Opsdesk }> {
   const user = options.user ?? 'alice';
-  const opsdesk = createOpsdesk({ dataDir, lang: options.lang ?? 'en', identify: () => user });
+  const opsdesk = createOpsdesk({
+    dataDir,
+    lang: options.lang ?? 'en',
+    identify: () => user,
+    ...(options.sqlTimeoutMs ? { sqlTimeoutMs: options.sqlTimeoutMs } : {}),
+  });
   opsdesk.links.setBaseUrl('http://127.0.0.1:9');
   const c = makeClient({ ...options, era: 'legacy' });
   const [a, b] = InMemoryTransport.createLinkedPair();

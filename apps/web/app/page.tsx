@@ -1,7 +1,7 @@
-import { Chat } from '../components/chat';
+import { ChatPage } from '../components/chat-page';
 
 export const dynamic = 'force-dynamic';
 
 export default function Page() {
-  return <Chat />;
+  return <ChatPage />;
 }

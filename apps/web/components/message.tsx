@@ -1,6 +1,6 @@
 'use client';
 
-import type { ChatMessage, ElicitationData } from './types';
+import type { ChatMessage, ElicitationData, ToolOutput } from '../lib/wire';
 
 const OUTCOME: Record<string, string> = {
   accept: 'answered',
@@ -31,8 +31,6 @@ function QuestionLine({ q }: { q: ElicitationData }) {
     </div>
   );
 }
-
-type ToolOutput = { text?: string; status?: string; isError?: boolean };
 
 export function Message({ message }: { message: ChatMessage }) {
   return (

@@ -1,11 +1,10 @@
 'use client';
 
-import type { FormContent, Issue } from '@elicitkit/form';
+import type { Answer } from '@elicitkit/client';
+import type { Issue } from '@elicitkit/form';
 import { ElicitationForm, LABELS_EN, LABELS_ZH, UrlConsent } from '@elicitkit/react';
 import { useState } from 'react';
-import type { ElicitationData } from './types';
-
-type Answer = { action: 'accept'; content?: FormContent } | { action: 'decline' } | { action: 'cancel' };
+import type { ElicitationData } from '../lib/wire';
 
 /** The open question, in a modal: the form or the URL consent, answered over `POST /api/elicitations/{id}`. */
 export function Question({

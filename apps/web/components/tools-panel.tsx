@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { ToolInfo } from './types';
+import type { ToolInfo } from '../lib/wire';
 
 /** Each tool with a small form for its arguments; calling sends a `/tool {json}` command to the chat. */
 export function ToolsPanel({

@@ -8,7 +8,7 @@ import { createElicitkit, defineTool, done, outcomeSchema } from '@elicitkit/ser
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as z from 'zod/v4';
 
-export const EVERY_FIELD = form({
+const EVERY_FIELD = form({
   name: field.string({ title: 'Display name', description: 'How the team sees you', minLength: 2, maxLength: 40 }),
   email: field.string({ title: 'Work email', format: 'email' }),
   homepage: field.string({ title: 'Homepage', format: 'uri' }).optional(),

@@ -10,9 +10,9 @@ import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
-export const SCREENSHOTS = join(ROOT, 'apps/web/test-results/screenshots');
+const SCREENSHOTS = join(ROOT, 'apps/web/test-results/screenshots');
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

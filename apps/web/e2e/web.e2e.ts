@@ -1,7 +1,8 @@
 /**
  * The whole product in a real browser, no language model: the tools panel and /tool commands,
  * opsdesk asking through the chat, every answer kind, URL mode, expiry, the audit page — then one
- * chat turn driven by the AI SDK's mock model. Screenshots land in apps/web/test-results/.
+ * chat turn driven by a model (a scripted OpenAI-compatible endpoint the test runs, see
+ * scripted-model.ts). Screenshots land in apps/web/test-results/.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
@@ -10,6 +11,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, launchBrowser, ROOT, report, shot, startApp, timings, withApp } from './harness.js';
+import { startScriptedModel } from './scripted-model.js';
 
 const EVERY_FIELD_SERVER = join(ROOT, 'apps/web/e2e/every-field-server.ts');
 
@@ -25,8 +27,10 @@ afterAll(async () => {
   report();
 });
 
+/** Counts in opsdesk.db, or in shop.db for the demo shop's tables (they live in their own file). */
 const count = (dataDir: string, sql: string): number => {
-  const db = new BetterSqlite3(join(dataDir, 'opsdesk.db'), { readonly: true });
+  const shop = /\b(customers|products|orders|order_items)\b/.test(sql);
+  const db = new BetterSqlite3(join(dataDir, shop ? 'shop.db' : 'opsdesk.db'), { readonly: true });
   try {
     return db.prepare(sql).pluck().get() as number;
   } finally {
@@ -60,9 +64,12 @@ async function question(page: Page, text: string, name = 'question visible after
   return dialog;
 }
 
-/** The last tool call's final status, once it has one. */
+/**
+ * The last tool call's final status, once it has one. The last call, not the last finished one:
+ * with an earlier result on the page, that would answer before this call has finished.
+ */
 async function toolStatus(page: Page): Promise<string> {
-  const done = page.locator('.tool-call[data-state="output-available"]').last();
+  const done = page.locator('.tool-call').last().and(page.locator('[data-state="output-available"]'));
   await done.waitFor({ timeout: 60_000 });
   return (await done.getAttribute('data-status')) ?? '';
 }
@@ -120,8 +127,8 @@ describe('the chat without a model', () => {
     await env.getByLabel('Production (prod)').check();
     await submit(page, env);
 
-    const prod = await question(page, 'Deploy order-service v2.3.1 to PRODUCTION?');
-    await expect(prod.textContent()).resolves.toContain('Deploy order-service v2.3.1 to PRODUCTION?');
+    const prod = await question(page, 'Deploy order-service to PRODUCTION: v2.3.0 → v2.3.1?');
+    await expect(prod.textContent()).resolves.toContain('Deploy order-service to PRODUCTION: v2.3.0 → v2.3.1?');
     await prod.getByLabel(/I have reviewed the change/).check();
     await prod.getByLabel(/Release ticket/).fill('REL-1001');
     await shot(page, 'form-boolean-and-text');
@@ -342,6 +349,68 @@ describe('every field kind, from a server of our own (ELICITKIT_SERVERS, 2025-11
   });
 });
 
+describe.each([
+  ['en', {}],
+  ['zh', { ELICITKIT_LANG: 'zh' }],
+] as const)('the prompts that carry the decision (%s)', (lang, env) => {
+  const expected = {
+    en: {
+      sql: 'Statement: UPDATE products SET stock = stock + 1',
+      sync: 'Differences (- remote, + local):',
+      prod: 'v2.3.0 → v2.3.1',
+    },
+    zh: {
+      sql: '语句：UPDATE products SET stock = stock + 1',
+      sync: '差异（- 远端，+ 本地）：',
+      prod: 'v2.3.0 → v2.3.1',
+    },
+  }[lang];
+
+  it('SQL shows the statement and the rows; sync shows sizes, local times and a diff; prod shows the version change', async () => {
+    await withApp(env, async (served) => {
+      const context = await browser.newContext({
+        viewport: { width: 1280, height: 900 },
+        ...(lang === 'zh' ? { locale: 'zh-CN' } : {}),
+      });
+      const page = await openChat(context, served.url);
+      const dismiss = async (dialog: ReturnType<Page['getByRole']>) => {
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+        expect(await toolStatus(page)).toBe('cancelled');
+      };
+
+      const stock = count(served.dataDir, 'SELECT SUM(stock) FROM products');
+      await command(page, '/execute_sql {"sql":"UPDATE products SET stock = stock + 1"}');
+      const sql = await question(page, expected.sql);
+      await expect(sql.textContent()).resolves.toMatch(lang === 'en' ? /50 rows in products/ : /products 中的 50 行/);
+      await shot(page, `decision-sql-${lang}`);
+      await dismiss(sql);
+      expect(count(served.dataDir, 'SELECT SUM(stock) FROM products')).toBe(stock);
+
+      for (const side of ['local', 'remote']) {
+        mkdirSync(join(served.dataDir, 'workspace', side, 'notes'), { recursive: true });
+        writeFileSync(
+          join(served.dataDir, 'workspace', side, 'notes', 'decision.md'),
+          `# Release plan\n\n- order-service v2.3.1\n- ${side === 'local' ? 'search-service: relevance tuning, shipped' : 'search-service: relevance tuning, in review'}\n- payment-service v1.8.0\n`,
+        );
+      }
+      await command(page, '/sync_file path=notes/decision.md');
+      const sync = await question(page, expected.sync);
+      const text = (await sync.textContent()) ?? '';
+      expect(text).toContain('- - search-service: relevance tuning, in review');
+      expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}T|\.\d{3}Z/);
+      await shot(page, `decision-sync-${lang}`);
+      await dismiss(sync);
+
+      await command(page, '/deploy_service service=order-service env=prod');
+      const prod = await question(page, expected.prod);
+      await shot(page, `decision-prod-${lang}`);
+      await dismiss(prod);
+      await context.close();
+    });
+  });
+});
+
 describe('in Chinese (ELICITKIT_LANG=zh)', () => {
   it('asks, labels and deploys in Chinese', async () => {
     await withApp({ ELICITKIT_LANG: 'zh' }, async (zh) => {
@@ -392,12 +461,14 @@ describe('a question nobody answers', () => {
   });
 });
 
-describe('a chat turn with the AI SDK mock model', () => {
+describe('a chat turn with a model (a scripted OpenAI-compatible endpoint)', () => {
   it('calls deploy_service, which asks the person, then reports', async () => {
-    await withApp({ ELICITKIT_MODEL: 'mock', ELICITKIT_ALLOW_MOCK_MODEL: '1' }, async (mocked) => {
+    const model = await startScriptedModel();
+    const env = { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: model.apiKey, ELICITKIT_MODEL: model.model };
+    await withApp(env, async (mocked) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
       const page = await openChat(context, mocked.url);
-      await expect(page.getByRole('status').textContent()).resolves.toContain('mock model');
+      await expect(page.getByRole('status').textContent()).resolves.toContain(`${model.model} via ${model.baseURL}`);
       await command(page, 'Please deploy search-service');
       const dialog = await question(page, 'search-service', 'question visible after the tool asked (model)');
       await expect(dialog.textContent()).resolves.toContain('Which environment should search-service');
@@ -410,7 +481,10 @@ describe('a chat turn with the AI SDK mock model', () => {
       expect(
         count(mocked.dataDir, "SELECT COUNT(*) FROM deployments WHERE service = 'search-service' AND env = 'staging'"),
       ).toBe(1);
+      // The app took the real provider path: a streamed request offering the tools, then one with the tool's result.
+      expect(model.requests.map((r) => r.messages.at(-1)?.role)).toEqual(['user', 'tool']);
+      expect(model.requests[0]?.tools?.map((t) => t.function.name)).toContain('deploy_service');
       await context.close();
-    });
+    }).finally(() => model.close());
   });
 });

@@ -1,4 +1,4 @@
-import { ArgumentError, type InputSchema, toolArguments } from '@elicitkit/client';
+import { ArgumentError, toolArguments } from '@elicitkit/client';
 import {
   convertToModelMessages,
   createUIMessageStream,
@@ -13,12 +13,12 @@ import {
 import { config } from './config';
 import { callTool, listTools } from './mcp';
 import { languageModel } from './model';
-import type { Session } from './state';
+import type { Chat } from './state';
 
 const SYSTEM =
   'You operate opsdesk through its tools. When a tool needs something only the user can decide (an environment, a ticket, a confirmation), call the tool anyway: it asks the user directly. Never invent missing values and never ask for passwords.';
 
-export const NO_MODEL =
+const NO_MODEL =
   'No language model is configured (set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server such as Ollama, and ELICITKIT_MODEL). Everything else works: use the tools panel, or type a command such as /deploy_service service=order-service.';
 
 function writeText(writer: UIMessageStreamWriter, text: string): void {
@@ -29,14 +29,9 @@ function writeText(writer: UIMessageStreamWriter, text: string): void {
 }
 
 /** `/tool k=v …` or `/tool {json}`: a direct call, no model involved. */
-async function runCommand(
-  session: Session,
-  line: string,
-  writer: UIMessageStreamWriter,
-  signal: AbortSignal,
-): Promise<void> {
+async function runCommand(chat: Chat, line: string, writer: UIMessageStreamWriter, signal: AbortSignal): Promise<void> {
   const [head = '', ...rest] = line.slice(1).trim().split(/\s+/);
-  const tools = await listTools(session);
+  const tools = await listTools(chat);
   const tool = tools.find((t) => t.name === head);
   if (!tool) {
     writeText(writer, `There is no tool "${head}". Tools: ${tools.map((t) => t.name).join(', ')}.`);
@@ -46,8 +41,8 @@ async function runCommand(
   let args: Record<string, unknown>;
   try {
     args = raw.startsWith('{')
-      ? toolArguments(tool.inputSchema as InputSchema, [], raw)
-      : toolArguments(tool.inputSchema as InputSchema, rest, undefined);
+      ? toolArguments(tool.inputSchema, [], raw)
+      : toolArguments(tool.inputSchema, rest, undefined);
   } catch (error) {
     writeText(writer, error instanceof ArgumentError ? `Cannot call ${head}: ${error.message}` : String(error));
     return;
@@ -55,7 +50,7 @@ async function runCommand(
   const toolCallId = `call-${crypto.randomUUID()}`;
   writer.write({ type: 'tool-input-available', toolCallId, toolName: tool.name, input: args, dynamic: true });
   try {
-    const output = await callTool(session, tool.name, args, signal);
+    const output = await callTool(chat, tool.name, args, signal);
     writer.write({ type: 'tool-output-available', toolCallId, output, dynamic: true });
   } catch (error) {
     writer.write({
@@ -67,13 +62,13 @@ async function runCommand(
   }
 }
 
-async function aiTools(session: Session, signal: AbortSignal): Promise<ToolSet> {
+async function aiTools(chat: Chat, signal: AbortSignal): Promise<ToolSet> {
   const tools: ToolSet = {};
-  for (const t of await listTools(session)) {
+  for (const t of await listTools(chat)) {
     tools[t.name] = dynamicTool({
       description: t.description ?? t.title ?? t.name,
       inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]),
-      execute: (input) => callTool(session, t.name, (input ?? {}) as Record<string, unknown>, signal),
+      execute: (input) => callTool(chat, t.name, (input ?? {}) as Record<string, unknown>, signal),
     });
   }
   return tools;
@@ -88,19 +83,19 @@ function lastUserText(messages: UIMessage[]): string {
 }
 
 /** The chat turn as an AI SDK UI message stream: text, tool calls, and questions as data parts. */
-export function chatStream(session: Session, messages: UIMessage[], signal: AbortSignal): ReadableStream {
+export function chatStream(chat: Chat, messages: UIMessage[], signal: AbortSignal): ReadableStream {
   return createUIMessageStream({
     execute: async ({ writer }) => {
-      session.writer = writer;
+      chat.writer = writer;
       const text = lastUserText(messages);
-      if (text.startsWith('/')) return runCommand(session, text, writer, signal);
+      if (text.startsWith('/')) return runCommand(chat, text, writer, signal);
       const model = config().model;
       if (!model) return writeText(writer, NO_MODEL);
       const result = streamText({
         model: languageModel(model),
         system: SYSTEM,
         messages: await convertToModelMessages(messages),
-        tools: await aiTools(session, signal),
+        tools: await aiTools(chat, signal),
         stopWhen: stepCountIs(6),
         abortSignal: signal,
       });
@@ -108,7 +103,7 @@ export function chatStream(session: Session, messages: UIMessage[], signal: Abor
       await result.consumeStream();
     },
     onFinish: () => {
-      session.writer = undefined;
+      chat.writer = undefined;
     },
     onError: (error) => (error instanceof Error ? error.message : String(error)),
   });

@@ -1,17 +1,20 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { REVISION_CHOICES, type RevisionChoice } from '@elicitkit/client';
 
-/** One MCP server the chat draws tools from. */
+/** One MCP server the chat draws tools from, and the protocol revision the chat speaks with it. */
 export type ServerConfig =
-  | { name: string; kind: 'stdio'; command: string; args: string[]; era: 'legacy' | 'modern' }
-  | { name: string; kind: 'http'; url: string; headers: Record<string, string>; era: 'legacy' | 'modern' };
+  | { name: string; kind: 'stdio'; command: string; args: string[]; revision: RevisionChoice }
+  | { name: string; kind: 'http'; url: string; headers: Record<string, string>; revision: RevisionChoice };
 
 type Env = Record<string, string | undefined>;
 
-export type ModelConfig =
-  | { kind: 'openai-compatible'; baseURL: string; apiKey: string | undefined; model: string }
-  /** The AI SDK's mock model, scripted to call deploy_service: for the browser tests only. */
-  | { kind: 'mock' };
+/** An OpenAI-compatible chat-completions endpoint and the model to use there. */
+export interface ModelConfig {
+  baseURL: string;
+  apiKey: string | undefined;
+  model: string;
+}
 
 export interface WebConfig {
   repoRoot: string;
@@ -72,18 +75,13 @@ function opsdesk(root: string, dataDir: string, lang: string): ServerConfig {
       '--lang',
       lang,
     ],
-    era: 'modern',
+    revision: '2026-07-28',
   };
 }
 
 function readModel(env: Env): ModelConfig | undefined {
-  if (env.ELICITKIT_MODEL === 'mock') {
-    // Never in a real deployment by accident: the browser tests opt in explicitly.
-    return env.ELICITKIT_ALLOW_MOCK_MODEL === '1' ? { kind: 'mock' } : undefined;
-  }
   if (!env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) return undefined;
   return {
-    kind: 'openai-compatible',
     baseURL: env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
     apiKey: env.OPENAI_API_KEY,
     model: env.ELICITKIT_MODEL ?? 'gpt-4o-mini',
@@ -110,10 +108,7 @@ function parseServers(raw: string): ServerConfig[] {
     }
     if (names.has(name)) throw new Error(`${where}.name "${name}" is used twice`);
     names.add(name);
-    if (e.era !== undefined && e.era !== 'legacy' && e.era !== 'modern') {
-      throw new Error(`${where}.era must be "legacy" (2025-11-25) or "modern" (2026-07-28)`);
-    }
-    const era = e.era === 'legacy' ? 'legacy' : 'modern';
+    const revision = readRevision(e, where);
     if (typeof e.url === 'string') {
       try {
         if (!/^https?:$/.test(new URL(e.url).protocol)) throw new Error('not http(s)');
@@ -129,14 +124,32 @@ function parseServers(raw: string): ServerConfig[] {
       ) {
         throw new Error(`${where}.headers must be an object of strings`);
       }
-      return { name, kind: 'http', url: e.url, headers: headers as Record<string, string>, era };
+      return { name, kind: 'http', url: e.url, headers: headers as Record<string, string>, revision };
     }
     if (Array.isArray(e.command) && e.command.length > 0 && e.command.every((c) => typeof c === 'string' && c)) {
       const [command, ...args] = e.command as string[];
-      return { name, kind: 'stdio', command: command as string, args, era };
+      return { name, kind: 'stdio', command: command as string, args, revision };
     }
     throw new Error(`${where} needs "url" (a string) or "command" (a non-empty array of strings)`);
   });
+}
+
+/** `"revision"` names it; `"era"` (as before) says `legacy` (2025-11-25) or `modern` (2026-07-28, the default). */
+function readRevision(entry: Record<string, unknown>, where: string): RevisionChoice {
+  if (entry.revision !== undefined && entry.era !== undefined) {
+    throw new Error(`${where} has both "revision" and "era": give one`);
+  }
+  if (entry.revision !== undefined) {
+    const revision = REVISION_CHOICES.find((r) => r === entry.revision);
+    if (!revision) {
+      throw new Error(`${where}.revision must be one of ${REVISION_CHOICES.map((r) => `"${r}"`).join(', ')}`);
+    }
+    return revision;
+  }
+  if (entry.era !== undefined && entry.era !== 'legacy' && entry.era !== 'modern') {
+    throw new Error(`${where}.era must be "legacy" (2025-11-25) or "modern" (2026-07-28)`);
+  }
+  return entry.era === 'legacy' ? '2025-11-25' : '2026-07-28';
 }
 
 function readTimeout(raw: string | undefined): number {

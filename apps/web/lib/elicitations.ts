@@ -1,42 +1,43 @@
 import { createRegistryRenderer, type FormAnswer, type Prompt, type Renderer, type UrlAnswer } from '@elicitkit/client';
 import { applyDefaults, validate } from '@elicitkit/form';
 import { config } from './config';
-import { type ElicitationData, type Session, state } from './state';
+import { type Chat, state } from './state';
+import type { ElicitationData } from './wire';
 
 /** Writes (or rewrites, by id) the question's data part into the chat stream. */
-function show(session: Session, data: ElicitationData): void {
-  session.questions.set(data.id, data);
-  state().owners.set(data.id, session.id);
-  session.writer?.write({ type: 'data-elicitation', id: data.id, data });
+function show(chat: Chat, data: ElicitationData): void {
+  chat.questions.set(data.id, data);
+  state().owners.set(data.id, chat.id);
+  chat.writer?.write({ type: 'data-elicitation', id: data.id, data });
 }
 
 /**
- * The renderer behind each of a session's MCP connections: a question becomes a pending entry
- * owned by this session and a data part in its chat stream; it settles when the person answers
+ * The renderer behind each of a chat's MCP connections: a question becomes a pending entry
+ * owned by this chat and a data part in its chat stream; it settles when the person answers
  * through `POST /api/elicitations/{id}`, when it expires, or when the server withdraws it.
  */
-export function sessionRenderer(session: Session, server: string): Renderer {
+export function chatRenderer(chat: Chat, server: string): Renderer {
   const { registry } = state();
   const timeoutMs = config().questionTimeoutMs;
   let current: string | undefined;
   const inner = createRegistryRenderer({
     registry,
-    owner: session.id,
+    owner: chat.id,
     timeoutMs,
     publish: (id: string, prompt: Prompt) => {
-      if (!session.writer) throw new Error('no chat is open to show the question in');
+      if (!chat.writer) throw new Error('no chat is open to show the question in');
       current = id;
       const now = Date.now();
-      show(session, { id, server, status: 'open', prompt, publishedAt: now, expiresAt: now + timeoutMs });
+      show(chat, { id, server, status: 'open', prompt, publishedAt: now, expiresAt: now + timeoutMs });
     },
   });
   const settle = (answer: FormAnswer | UrlAnswer, signal: AbortSignal) => {
     const id = current;
-    const data = id ? session.questions.get(id) : undefined;
+    const data = id ? chat.questions.get(id) : undefined;
     if (data?.status !== 'open') return;
-    const answered = session.answered.get(data.id);
+    const answered = chat.answered.get(data.id);
     show(
-      session,
+      chat,
       answered
         ? { ...data, status: 'answered', action: answered }
         : { ...data, status: signal.aborted ? 'withdrawn' : 'expired', action: answer.action },
@@ -63,8 +64,8 @@ export type AnswerResult =
   | { status: 403 | 404 | 409 | 410; body: { error: string } };
 
 /** Checks and delivers one answer; the HTTP status says why when it cannot. */
-export async function answer(session: Session, id: string, body: unknown): Promise<AnswerResult> {
-  const question = session.questions.get(id);
+export async function answer(chat: Chat, id: string, body: unknown): Promise<AnswerResult> {
+  const question = chat.questions.get(id);
   const { registry, owners } = state();
   if (!question) {
     return owners.has(id)
@@ -90,10 +91,10 @@ export async function answer(session: Session, id: string, body: unknown): Promi
   }
   if (question.status !== 'open')
     return { status: 409, body: { error: `This question was already ${question.status}.` } };
-  session.answered.set(id, action);
+  chat.answered.set(id, action);
   const resolved = await registry.resolve(
     id,
-    session.id,
+    chat.id,
     action === 'accept' ? (clean ? { action, content: clean as never } : { action }) : { action },
   );
   switch (resolved) {
@@ -102,13 +103,13 @@ export async function answer(session: Session, id: string, body: unknown): Promi
     case 'already-answered':
       return { status: 409, body: { error: 'This question was already answered.' } };
     case 'expired':
-      session.answered.delete(id);
+      chat.answered.delete(id);
       return { status: 410, body: { error: 'This question expired and was treated as cancelled.' } };
     case 'forbidden':
-      session.answered.delete(id);
+      chat.answered.delete(id);
       return { status: 403, body: { error: 'This question belongs to another chat.' } };
     case 'unknown':
-      session.answered.delete(id);
+      chat.answered.delete(id);
       return { status: 404, body: { error: 'There is no open question with this id.' } };
   }
 }

@@ -1,30 +1,28 @@
-import { attach } from '@elicitkit/client';
+import { attach, revisionOptions } from '@elicitkit/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { config, type ServerConfig } from './config';
-import { sessionRenderer } from './elicitations';
-import type { Connection, Session } from './state';
+import { chatRenderer } from './elicitations';
+import type { Chat, Connection } from './state';
+import type { ToolInfo, ToolOutput } from './wire';
 
 /**
- * The session's connection to one MCP server, opened on first use. Each chat has its own: its
+ * The chat's connection to one MCP server, opened on first use. Each chat has its own: its
  * questions reach only its own page, and a stdio server runs as its own process.
  */
-export function connection(session: Session, server: ServerConfig): Promise<Connection> {
-  const existing = session.connections.get(server.name);
+export function connection(chat: Chat, server: ServerConfig): Promise<Connection> {
+  const existing = chat.connections.get(server.name);
   if (existing) return existing;
-  const opening = open(session, server);
-  session.connections.set(server.name, opening);
-  opening.catch(() => session.connections.delete(server.name));
+  const opening = open(chat, server);
+  chat.connections.set(server.name, opening);
+  opening.catch(() => chat.connections.delete(server.name));
   return opening;
 }
 
-async function open(session: Session, server: ServerConfig): Promise<Connection> {
-  const client = new Client(
-    { name: 'elicitkit-web', version: '0.1.0' },
-    server.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
+async function open(chat: Chat, server: ServerConfig): Promise<Connection> {
+  const client = new Client({ name: 'elicitkit-web', version: '0.1.0' }, revisionOptions(server.revision));
   attach(client, {
-    renderer: sessionRenderer(session, server.name),
+    renderer: chatRenderer(chat, server.name),
     policy: {
       // The page's own deadline (the registry's) comes first and says "expired"; this backs it up.
       timeoutMs: config().questionTimeoutMs + 30_000,
@@ -38,51 +36,36 @@ async function open(session: Session, server: ServerConfig): Promise<Connection>
       ? new StdioClientTransport({ command: server.command, args: server.args, stderr: 'inherit' })
       : new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
   await client.connect(transport, { timeout: 30_000 });
-  client.onclose = () => session.connections.delete(server.name);
+  client.onclose = () => chat.connections.delete(server.name);
   return { client, close: () => client.close() };
 }
 
-export interface ToolInfo {
-  server: string;
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-}
-
 /** Every tool of every configured server. With several servers, names are prefixed by the server. */
-export async function listTools(session: Session): Promise<ToolInfo[]> {
+export async function listTools(chat: Chat): Promise<ToolInfo[]> {
   const { servers } = config();
   const lists = await Promise.all(
     servers.map(async (server) => {
-      const { client } = await connection(session, server);
+      const { client } = await connection(chat, server);
       const { tools } = await client.listTools();
       return tools.map((t) => ({
         server: server.name,
         name: servers.length > 1 ? `${server.name}__${t.name}` : t.name,
         ...(t.title ? { title: t.title } : {}),
         ...(t.description ? { description: t.description } : {}),
-        inputSchema: t.inputSchema as Record<string, unknown>,
+        inputSchema: t.inputSchema as ToolInfo['inputSchema'],
       }));
     }),
   );
   return lists.flat();
 }
 
-export interface ToolOutcome {
-  text: string;
-  status?: string;
-  isError: boolean;
-  structured?: Record<string, unknown>;
-}
-
 /** Calls a tool (by its listed name), waiting as long as a person may take to answer. */
 export async function callTool(
-  session: Session,
+  chat: Chat,
   listed: string,
   args: Record<string, unknown>,
   signal?: AbortSignal,
-): Promise<ToolOutcome> {
+): Promise<ToolOutput> {
   const { servers } = config();
   const [serverName, name] =
     servers.length > 1 && listed.includes('__')
@@ -90,7 +73,7 @@ export async function callTool(
       : [servers[0]?.name ?? '', listed];
   const server = servers.find((s) => s.name === serverName);
   if (!server) throw new Error(`No MCP server "${serverName}" is configured.`);
-  const { client } = await connection(session, server);
+  const { client } = await connection(chat, server);
   const result = await client.callTool(
     { name, arguments: args },
     { timeout: config().questionTimeoutMs + 60_000, resetTimeoutOnProgress: true, ...(signal ? { signal } : {}) },

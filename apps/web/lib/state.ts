@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { createMemoryRegistry, type PendingRegistry } from '@elicitkit/client';
+import type { ElicitAction } from '@elicitkit/form';
 import type { Client } from '@modelcontextprotocol/client';
 import type { UIMessageStreamWriter } from 'ai';
 import { config } from './config';
 import type { ElicitationData } from './wire';
 
-export type { ElicitationData };
-
+/** A chat's connection to one MCP server. */
 export interface Connection {
   client: Client;
   close(): Promise<void>;
 }
 
 /** One browser chat: its cookie, its CSRF token, its MCP connections and the stream it is reading. */
-export interface Session {
+export interface Chat {
   id: string;
   csrf: string;
   lastSeen: number;
@@ -22,12 +22,12 @@ export interface Session {
   connections: Map<string, Promise<Connection>>;
   questions: Map<string, ElicitationData>;
   /** What the person answered, recorded just before the pending entry is resolved. */
-  answered: Map<string, 'accept' | 'decline' | 'cancel'>;
+  answered: Map<string, ElicitAction>;
 }
 
 interface State {
-  sessions: Map<string, Session>;
-  /** Which session each question was published to (to tell "not yours" from "no such question"). */
+  chats: Map<string, Chat>;
+  /** Which chat each question was published to (to tell "not yours" from "no such question"). */
   owners: Map<string, string>;
   registry: PendingRegistry;
   sweeper?: ReturnType<typeof setInterval>;
@@ -41,7 +41,7 @@ export function state(): State {
   const g = globalThis as { [KEY]?: State };
   if (!g[KEY]) {
     const s: State = {
-      sessions: new Map(),
+      chats: new Map(),
       owners: new Map(),
       registry: createMemoryRegistry({ timeoutMs: config().questionTimeoutMs }),
     };
@@ -54,23 +54,23 @@ export function state(): State {
 
 async function sweep(s: State): Promise<void> {
   const cutoff = Date.now() - IDLE_MS;
-  for (const [id, session] of s.sessions) {
-    if (session.lastSeen >= cutoff || session.writer) continue;
-    s.sessions.delete(id);
-    for (const q of session.questions.keys()) s.owners.delete(q);
-    await closeSession(session);
+  for (const [id, chat] of s.chats) {
+    if (chat.lastSeen >= cutoff || chat.writer) continue;
+    s.chats.delete(id);
+    for (const q of chat.questions.keys()) s.owners.delete(q);
+    await closeChat(chat);
   }
 }
 
-export async function closeSession(session: Session): Promise<void> {
-  await Promise.all([...session.connections.values()].map(async (c) => (await c.catch(() => undefined))?.close()));
-  session.connections.clear();
+async function closeChat(chat: Chat): Promise<void> {
+  await Promise.all([...chat.connections.values()].map(async (c) => (await c.catch(() => undefined))?.close()));
+  chat.connections.clear();
 }
 
-export const COOKIE = 'ek_session';
+const COOKIE = 'ek_session';
 
-export function createSession(): Session {
-  const session: Session = {
+export function createChat(): Chat {
+  const chat: Chat = {
     id: randomBytes(24).toString('base64url'),
     csrf: randomBytes(24).toString('base64url'),
     lastSeen: Date.now(),
@@ -79,19 +79,19 @@ export function createSession(): Session {
     questions: new Map(),
     answered: new Map(),
   };
-  state().sessions.set(session.id, session);
-  return session;
+  state().chats.set(chat.id, chat);
+  return chat;
 }
 
-/** The session named by the request's cookie, if it exists. */
-export function sessionOf(request: Request): Session | undefined {
+/** The chat named by the request's cookie, if it exists. */
+export function chatOf(request: Request): Chat | undefined {
   const cookie = request.headers.get('cookie') ?? '';
   const id = new RegExp(`(?:^|;\\s*)${COOKIE}=([A-Za-z0-9_-]+)`).exec(cookie)?.[1];
-  const session = id ? state().sessions.get(id) : undefined;
-  if (session) session.lastSeen = Date.now();
-  return session;
+  const chat = id ? state().chats.get(id) : undefined;
+  if (chat) chat.lastSeen = Date.now();
+  return chat;
 }
 
-export function sessionCookie(session: Session): string {
-  return `${COOKIE}=${session.id}; Path=/; HttpOnly; SameSite=Strict`;
+export function chatCookie(chat: Chat): string {
+  return `${COOKIE}=${chat.id}; Path=/; HttpOnly; SameSite=Strict`;
 }

@@ -1,17 +1,57 @@
 import type { Prompt } from '@elicitkit/client';
+import type { ElicitAction } from '@elicitkit/form';
+import type { UIMessage } from 'ai';
+
+// What travels between the server (lib/, app/api/) and the page (components/). Types only, so
+// the page bundles nothing from the server side.
 
 /**
  * What a `data-elicitation` part of the chat stream carries: one question as the browser sees it,
- * sent again with a new status when it settles. Shared by the server (lib/) and the page
- * (components/); types only, so the page bundles nothing from the server side.
+ * sent again with a new status when it settles.
  */
 export interface ElicitationData {
   id: string;
   server: string;
   status: 'open' | 'answered' | 'expired' | 'withdrawn';
-  action?: 'accept' | 'decline' | 'cancel';
+  action?: ElicitAction;
   prompt: Prompt;
   /** Epoch ms the server handed the question to the page, and when it stops waiting. */
   publishedAt: number;
   expiresAt: number;
+}
+
+/** A message of the chat stream, with questions as `data-elicitation` parts. */
+export type ChatMessage = UIMessage<never, { elicitation: ElicitationData }>;
+
+/** `GET /api/session`: the chat's CSRF token and what the page needs to know about the setup. */
+export interface ChatInfo {
+  csrf: string;
+  lang: 'en' | 'zh';
+  /** The configured MCP servers, by name. */
+  servers: string[];
+  /** The model and its endpoint, or `null` when none is configured. */
+  model: string | null;
+}
+
+/**
+ * A tool as the chat lists it (`GET /api/tools`). With several servers its `name` is
+ * `server__tool`; its input schema is the server's, as sent.
+ */
+export interface ToolInfo {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: {
+    properties?: Record<string, { type?: string; enum?: string[]; description?: string }>;
+    required?: string[];
+  };
+}
+
+/** What a tool call gives the chat: the text of its result, its `structuredContent.status`, the rest. */
+export interface ToolOutput {
+  text: string;
+  status?: string;
+  isError: boolean;
+  structured?: Record<string, unknown>;
 }

@@ -8,7 +8,7 @@ describe('the web app configuration (environment)', () => {
   it('defaults to opsdesk over stdio on the 2026 revision, no model, ten-minute questions', () => {
     const c = readConfig(base);
     expect(c.servers).toHaveLength(1);
-    expect(c.servers[0]).toMatchObject({ name: 'opsdesk', kind: 'stdio', era: 'modern' });
+    expect(c.servers[0]).toMatchObject({ name: 'opsdesk', kind: 'stdio', revision: '2026-07-28' });
     expect(c.servers[0]?.kind === 'stdio' && c.servers[0].args).toEqual(
       expect.arrayContaining(['serve', '--stdio', '--data', '/tmp/elicitkit-config-test']),
     );
@@ -16,11 +16,10 @@ describe('the web app configuration (environment)', () => {
     expect(c.questionTimeoutMs).toBe(600_000);
   });
 
-  it('reads an OpenAI-compatible model, and the mock model only when explicitly allowed', () => {
+  it('reads an OpenAI-compatible model; a model name alone turns nothing on', () => {
     expect(
       readConfig({ ...base, OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', ELICITKIT_MODEL: 'qwen3' }).model,
     ).toEqual({
-      kind: 'openai-compatible',
       baseURL: 'http://127.0.0.1:11434/v1',
       apiKey: undefined,
       model: 'qwen3',
@@ -29,10 +28,9 @@ describe('the web app configuration (environment)', () => {
       baseURL: 'https://api.openai.com/v1',
       apiKey: 'sk-x',
     });
-    expect(readConfig({ ...base, ELICITKIT_MODEL: 'mock' }).model).toBeUndefined();
-    expect(readConfig({ ...base, ELICITKIT_MODEL: 'mock', ELICITKIT_ALLOW_MOCK_MODEL: '1' }).model).toEqual({
-      kind: 'mock',
-    });
+    expect(readConfig({ ...base, ELICITKIT_MODEL: 'qwen3' }).model).toBeUndefined();
+    // There is no built-in test model: tests point OPENAI_BASE_URL at an endpoint of their own.
+    expect(readConfig({ ...base, ELICITKIT_MODEL: 'mock', ELICITKIT_ALLOW_MOCK_MODEL: '1' }).model).toBeUndefined();
   });
 
   it('reads servers from ELICITKIT_SERVERS', () => {
@@ -48,10 +46,24 @@ describe('the web app configuration (environment)', () => {
         kind: 'http',
         url: 'http://127.0.0.1:7777/mcp',
         headers: { authorization: 'Bearer ek_x' },
-        era: 'legacy',
+        revision: '2025-11-25',
       },
-      { name: 'server2', kind: 'stdio', command: 'node', args: ['server.js', '--flag'], era: 'modern' },
+      { name: 'server2', kind: 'stdio', command: 'node', args: ['server.js', '--flag'], revision: '2026-07-28' },
     ]);
+  });
+
+  it('takes the revision by name, or by era', () => {
+    const revisions = readConfig(
+      servers([
+        { command: ['a'], revision: '2025-06-18' },
+        { command: ['b'], revision: '2025-11-25' },
+        { command: ['c'], revision: '2026-07-28' },
+        { command: ['d'], revision: 'auto' },
+        { command: ['e'], era: 'legacy' },
+        { command: ['f'], era: 'modern' },
+      ]),
+    ).servers.map((s) => s.revision);
+    expect(revisions).toEqual(['2025-06-18', '2025-11-25', '2026-07-28', 'auto', '2025-11-25', '2026-07-28']);
   });
 
   it.each([
@@ -64,6 +76,9 @@ describe('the web app configuration (environment)', () => {
     ['a non-http url', '[{"url":"file:///etc/passwd"}]', /\.url must be an http\(s\) URL/],
     ['bad headers', '[{"url":"http://x/mcp","headers":{"a":1}}]', /headers must be an object of strings/],
     ['an unknown era', '[{"command":["x"],"era":"2027"}]', /era must be "legacy".*or "modern"/],
+    ['an unknown revision', '[{"command":["x"],"revision":"2024-11-05"}]', /\.revision must be one of "2025-06-18"/],
+    ['a revision that is not text', '[{"command":["x"],"revision":["auto"]}]', /\.revision must be one of/],
+    ['both revision and era', '[{"command":["x"],"revision":"auto","era":"legacy"}]', /both "revision" and "era"/],
     ['a name with __', '[{"name":"a__b","command":["x"]}]', /name must be/],
     ['a duplicate name', '[{"name":"a","command":["x"]},{"name":"a","command":["y"]}]', /"a" is used twice/],
   ])('refuses ELICITKIT_SERVERS with %s, saying what is wrong', (_what, raw, message) => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeArguments, type InputSchema, toolArguments } from './arguments.js';
+import { describeArguments, toolArguments } from './arguments.js';
+import type { InputSchema } from './input-schema.js';
 
 const schema: InputSchema = {
   properties: {

@@ -1,11 +1,5 @@
 import { ArgumentError } from './errors.js';
-
-type PropertySchema = { type?: string | string[]; enum?: unknown[]; items?: PropertySchema; description?: string };
-export type InputSchema = {
-  properties?: Record<string, PropertySchema>;
-  required?: string[];
-  additionalProperties?: unknown;
-};
+import { type PropertySchema, readInputSchema, type ToolSource } from './input-schema.js';
 
 const TRUE = new Set(['true', 'yes', 'y', '1', 'on']);
 const FALSE = new Set(['false', 'no', 'n', '0', 'off']);
@@ -13,17 +7,20 @@ const FALSE = new Set(['false', 'no', 'n', '0', 'off']);
 /**
  * Builds tool arguments (for a CLI, a `/tool` chat command) from `k=v` words and a `--args` JSON object, each `v` coerced by the tool's
  * input schema: numbers, booleans, lists (comma-separated or JSON), objects (JSON). A key the
- * schema does not know, or a value it cannot take, is an `ArgumentError` that names the choices.
+ * schema does not know, or a value it cannot take, is an `ArgumentError` that names the choices;
+ * a schema the server got wrong is a `ToolSchemaError` naming `source` (server and tool).
  *
  * @example
  * toolArguments(schema, ['service=order-service', 'replicas=3'], '{"env":"prod"}')
  * // → { env: 'prod', service: 'order-service', replicas: 3 }
  */
 export function toolArguments(
-  schema: InputSchema | undefined,
+  rawSchema: unknown,
   words: readonly string[],
   json: string | undefined,
+  source?: ToolSource,
 ): Record<string, unknown> {
+  const schema = rawSchema === undefined ? undefined : readInputSchema(rawSchema, source);
   const args: Record<string, unknown> = {};
   if (json !== undefined) {
     let parsed: unknown;
@@ -87,7 +84,8 @@ function coerce(key: string, raw: string, property: PropertySchema): unknown {
   } else if (types.includes('object')) {
     value = parseJson(raw, fail);
   }
-  if (property.enum && !property.enum.includes(value)) fail(`expected one of ${property.enum.map(String).join(', ')}`);
+  if (property.enum && !(property.enum as unknown[]).includes(value))
+    fail(`expected one of ${property.enum.map(String).join(', ')}`);
   return value;
 }
 
@@ -99,10 +97,17 @@ function parseJson(raw: string, fail: (what: string) => never): unknown {
   }
 }
 
-/** One line per argument, for `elicitkit tools`. */
-export function describeArguments(schema: InputSchema | undefined): string[] {
-  const required = new Set(schema?.required ?? []);
-  return Object.entries(schema?.properties ?? {}).map(([name, p]) => {
+/**
+ * One line per argument, for `elicitkit tools`; a schema the server got wrong is a
+ * `ToolSchemaError` naming `source`.
+ *
+ * @example
+ * describeArguments(tool.inputSchema, { server: 'opsdesk', tool: tool.name }) // → ['service: string — Service name', 'env?: dev|prod']
+ */
+export function describeArguments(rawSchema: unknown, source?: ToolSource): string[] {
+  const schema = readInputSchema(rawSchema, source);
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties ?? {}).map(([name, p]) => {
     const type = p.enum ? p.enum.map(String).join('|') : Array.isArray(p.type) ? p.type.join('|') : (p.type ?? 'any');
     return `${name}${required.has(name) ? '' : '?'}: ${type}${p.description ? ` — ${p.description}` : ''}`;
   });

@@ -47,10 +47,38 @@ export class RegistryError extends ElicitkitError {
   }
 }
 
-/** A tool argument that does not fit the tool's input schema (`toolArguments`). */
+/**
+ * A tool argument that does not fit the tool's input schema (`toolArguments`, code `BAD_ARGUMENT`):
+ * an unknown key, a value the property cannot take, `--args` that is not a JSON object.
+ *
+ * @example
+ * try { toolArguments(tool.inputSchema, ['replicas=many'], undefined); }
+ * catch (e) { if (e instanceof ArgumentError) usage(e.message); } // "replicas=many: expected a number"
+ */
 export class ArgumentError extends ElicitkitError {
   constructor(message: string) {
     super('BAD_ARGUMENT', message);
     this.name = 'ArgumentError';
+  }
+}
+
+/**
+ * A server sent a tool `inputSchema` that Elicitkit cannot read (`BAD_TOOL_SCHEMA`): a non-list
+ * `enum`, properties that are not objects, and the like. `server` and `tool` say whose it is.
+ *
+ * @example
+ * try { describeArguments(tool.inputSchema, { server: 'x', tool: tool.name }); }
+ * catch (e) { if (e instanceof ToolSchemaError) warn(e.message); }
+ */
+export class ToolSchemaError extends ElicitkitError {
+  readonly server: string | undefined;
+  readonly tool: string | undefined;
+
+  constructor(source: { server?: string | undefined; tool?: string | undefined }, problem: string) {
+    const who = `${source.tool ? `tool "${source.tool}"` : 'a tool'}${source.server ? ` of server "${source.server}"` : ''}`;
+    super('BAD_TOOL_SCHEMA', `${who} has an input schema elicitkit cannot use: ${problem}`);
+    this.name = 'ToolSchemaError';
+    this.server = source.server;
+    this.tool = source.tool;
   }
 }

@@ -1,53 +1,33 @@
 /**
  * @elicitkit/client — the answering side of MCP elicitation for the official SDK v2 `Client`:
- * request checks, policy, a pending registry, and terminal, scripted and registry renderers.
+ * request checks, policy, a pending registry, and scripted and registry renderers.
  *
  * Browser-safe. The terminal renderer (`createTerminalRenderer`, `createSystemOpener`) needs Node
  * streams and `child_process`, so it lives behind the `@elicitkit/client/terminal` subpath.
  *
  * @example
  * import { Client } from '@modelcontextprotocol/client';
- * import { attach } from '@elicitkit/client';
+ * import { attach, revisionOptions } from '@elicitkit/client';
  * import { createTerminalRenderer } from '@elicitkit/client/terminal';
  *
- * const client = new Client({ name: 'my-host', version: '1.0.0' });
+ * const client = new Client({ name: 'my-host', version: '1.0.0' }, revisionOptions('auto'));
  * attach(client, { renderer: createTerminalRenderer(), onEvent: (e) => console.error(e.type) });
  * await client.connect(transport);
  */
 
-// Errors
-export { describeArguments, type InputSchema, toolArguments } from './arguments.js';
+// Each section comment stands alone (a blank line after it), so sorting exports keeps it in place.
+
+// Attaching to an SDK client: the handle, its options and policy, what it reports, which revision it speaks
+
 export type { ElicitationEvent } from './attach/events.js';
-// Attaching to a client
 export { type Attachment, type AttachOptions, attach } from './attach/index.js';
-// Checks, usable on their own (a host that receives requests some other way)
-export { type CheckedForm, checkFormRequest, type RejectedForm } from './checks/form.js';
-export { type InspectedUrl, inspectUrl, type RejectedUrl } from './checks/url.js';
-export { ArgumentError, AttachError, RegistryError, ScriptError } from './errors.js';
-// Policy
 export { DEFAULT_POLICY, type Policy } from './policy/index.js';
-// Pending registry
-export { createMemoryRegistry, type MemoryRegistryOptions } from './registry/memory.js';
-export type { OpenOptions, PendingRegistry, ResolveResult, SetTimer } from './registry/types.js';
-// Renderers
-export { createRegistryRenderer, type RegistryRendererOptions } from './renderers/registry/index.js';
-export {
-  type AnswerProblem,
-  formatAnswerProblems,
-  type ParsedAnswers,
-  parseAnswers,
-  type ScriptedAnswer,
-} from './renderers/scripted/answers.js';
-export {
-  createScriptedRenderer,
-  type ScriptedRenderer,
-  type ScriptedRendererOptions,
-} from './renderers/scripted/index.js';
-// The shapes renderers draw and return
+export { REVISION_CHOICES, type RevisionChoice, revisionOptions } from './revision.js';
+
+// What a renderer is, and the shapes it draws and returns
+
 export type {
   Answer,
-  Cancelled,
-  Declined,
   FormAnswer,
   FormPrompt,
   Opener,
@@ -60,3 +40,38 @@ export type {
   UrlWarning,
   UrlWarningCode,
 } from './types.js';
+
+// The scripted renderer and its answers files (CI, doctor)
+
+export {
+  type AnswerProblem,
+  formatAnswerProblems,
+  type ParsedAnswers,
+  parseAnswers,
+  type ScriptedAnswer,
+} from './renderers/scripted/answers.js';
+export {
+  createScriptedRenderer,
+  type ScriptedRenderer,
+  type ScriptedRendererOptions,
+} from './renderers/scripted/index.js';
+
+// Answering somewhere else (a web page): the registry renderer and the pending registry behind it
+
+export { createMemoryRegistry, type MemoryRegistryOptions } from './registry/memory.js';
+export type { OpenOptions, PendingRegistry, ResolveResult, SetTimer } from './registry/types.js';
+export { createRegistryRenderer, type RegistryRendererOptions } from './renderers/registry/index.js';
+
+// The request checks `attach` runs, usable on their own (a host that receives requests another way)
+
+export { type CheckedForm, checkFormRequest, type RejectedForm } from './checks/form.js';
+export { type InspectedUrl, inspectUrl, type RejectedUrl } from './checks/url.js';
+
+// A tool's arguments from `k=v` words, checked against its input schema (a CLI, a `/tool` chat command)
+
+export { describeArguments, toolArguments } from './arguments.js';
+export type { ToolSource } from './input-schema.js';
+
+// Errors (each with a string `code`)
+
+export { ArgumentError, AttachError, RegistryError, ScriptError, ToolSchemaError } from './errors.js';

@@ -97,10 +97,10 @@ export interface UrlPrompt extends PromptBase {
  */
 export type Prompt = FormPrompt | UrlPrompt;
 
-/** The person refuses to share this information. @example return { action: 'decline' }; */
-export type Declined = { action: 'decline' };
-/** The person abandons the whole operation. @example return { action: 'cancel' }; */
-export type Cancelled = { action: 'cancel' };
+/** The person refuses to share this information. */
+type Declined = { action: 'decline' };
+/** The person abandons the whole operation. */
+type Cancelled = { action: 'cancel' };
 
 /**
  * A renderer's answer to a form: submitted content, or decline, or cancel.
@@ -122,7 +122,7 @@ export type UrlAnswer = { action: 'accept' } | Declined | Cancelled;
  * Any answer, as stored by a pending registry (content only for accepted forms).
  *
  * @example
- * await registry.resolve(id, session.id, { action: 'accept', content: body.content });
+ * await registry.resolve(id, chat.id, { action: 'accept', content: body.content });
  */
 export type Answer = { action: 'accept'; content?: FormContent } | Declined | Cancelled;
 

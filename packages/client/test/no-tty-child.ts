@@ -4,16 +4,16 @@
  */
 import { attach } from '../src/attach/index.js';
 import { createTerminalRenderer } from '../src/renderers/terminal/index.js';
-import { connect, ERAS } from './servers.js';
+import { connect, REVISIONS } from './servers.js';
 
 const seen: Record<string, unknown> = {};
-for (const era of ERAS) {
+for (const revision of REVISIONS) {
   let modes: unknown;
-  const connection = await connect(era, (client) => {
+  const connection = await connect(revision, (client) => {
     modes = attach(client, { renderer: createTerminalRenderer() }).modes;
   });
   const capabilities = await connection.capabilities();
-  seen[era] = { modes, elicitation: capabilities.elicitation ?? null, stdinIsTTY: process.stdin.isTTY === true };
+  seen[revision] = { modes, elicitation: capabilities.elicitation ?? null, stdinIsTTY: process.stdin.isTTY === true };
   await connection.close();
 }
 process.stdout.write(JSON.stringify(seen));

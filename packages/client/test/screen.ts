@@ -21,7 +21,7 @@ const PROMPT_START = '\x1b[?25l';
 /** Not a wait: the point past which a missing prompt is reported as a failure, with the screen. */
 const DEADLINE_MS = 10_000;
 
-export function stripAnsi(text: string): string {
+function stripAnsi(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching terminal escape sequences is the point.
   return text.replace(/\x1b\][^\x07]*\x07/g, '').replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, '');
 }

@@ -4,6 +4,7 @@
  * Web-standard HTTP handler called in-process for 2026-07-28 (the tool returns `inputRequired`
  * and reads the retried call's `inputResponses`). Nothing mocks the protocol.
  */
+import type { Revision } from '@elicitkit/form';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   createMcpHandler,
@@ -14,9 +15,11 @@ import {
   ProtocolError,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
+import { revisionOptions } from '../src/revision.js';
 
-export type Era = '2025-11-25' | '2026-07-28';
-export const ERAS: Era[] = ['2025-11-25', '2026-07-28'];
+/** The revisions these servers speak: a push on 2025-11-25, `input_required` on 2026-07-28. */
+export type ServedRevision = Extract<Revision, '2025-11-25' | '2026-07-28'>;
+export const REVISIONS: ServedRevision[] = ['2025-11-25', '2026-07-28'];
 
 export const SERVER_INFO = { name: 'test-server', version: '2.0.0', title: 'Test Server' };
 
@@ -80,13 +83,10 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-/** Creates a client, lets `setup` attach to it (before connect), and connects it on `era`. */
-export async function connect(era: Era, setup: (client: Client) => void): Promise<Connection> {
-  const modern = era === '2026-07-28';
-  const client = new Client(
-    { name: 'elicitkit-test-client', version: '1.0.0' },
-    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
+/** Creates a client, lets `setup` attach to it (before connect), and connects it on `revision`. */
+export async function connect(revision: ServedRevision, setup: (client: Client) => void): Promise<Connection> {
+  const modern = revision === '2026-07-28';
+  const client = new Client({ name: 'elicitkit-test-client', version: '1.0.0' }, revisionOptions(revision));
   setup(client);
   let closeServer: () => Promise<void>;
   if (modern) {

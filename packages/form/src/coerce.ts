@@ -1,17 +1,11 @@
-import { describeFields, type FieldModel, type OptionModel } from './fields.js';
+import { describeFields } from './fields.js';
+import { type FieldModel, specOf } from './kinds/registry.js';
+import type { Coerced } from './kinds/spec.js';
 import { type Issue, issue, type Validation } from './validate/issues.js';
 import { validate } from './validate/validate.js';
-import type { ContentValue, FormContent, FormSchema } from './wire.js';
+import type { FormContent, FormSchema } from './wire.js';
 
-/** The result of reading one typed-in value: the value (or `undefined` for "left empty"), or why not. */
-export type Coerced = { ok: true; value: ContentValue | undefined } | { ok: false; message: string };
-
-const YES = new Set(['y', 'yes', 'true', 't', '1', 'on', '是', '对', '确认']);
-const NO = new Set(['n', 'no', 'false', 'f', '0', 'off', '否', '不', '不是']);
-const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
-const INTEGER = /^[+-]?\d+$/;
-/** Commas (ASCII and CJK) and the ideographic enumeration comma separate multi-select entries. */
-const LIST_SEPARATOR = /[,，、]/;
+export type { Coerced };
 
 /**
  * Turns what a person typed into the field's value: numbers from digits, booleans from yes/no
@@ -20,74 +14,13 @@ const LIST_SEPARATOR = /[,，、]/;
  *
  * @example
  * coerceValue(field, '3')     // integer field → { ok: true, value: 3 }
- * coerceValue(field, 'maybe') // boolean field → { ok: false, message: 'Answer yes or no.' }
+ * coerceValue(field, 'maybe') // boolean field → { ok: false, message: 'Answer yes or no (got "maybe").' }
  */
 export function coerceValue(field: FieldModel, input: string): Coerced {
+  const spec = specOf(field);
   const text = input.trim();
-  if (text === '')
-    return field.kind === 'multiselect' && field.required ? { ok: true, value: [] } : { ok: true, value: undefined };
-  switch (field.kind) {
-    case 'text':
-    case 'email':
-    case 'uri':
-    case 'date':
-    case 'date-time':
-      return { ok: true, value: field.kind === 'text' ? input : text };
-    case 'number':
-    case 'integer': {
-      const pattern = field.kind === 'integer' ? INTEGER : NUMBER;
-      const value = Number(text);
-      if (!pattern.test(text) || !Number.isFinite(value)) {
-        return {
-          ok: false,
-          message:
-            field.kind === 'integer'
-              ? `Type a whole number, like 3 (got "${text}").`
-              : `Type a number, like 2.5 (got "${text}").`,
-        };
-      }
-      if (field.kind === 'integer' && !Number.isSafeInteger(value))
-        return { ok: false, message: `${text} is too large to be exact.` };
-      return { ok: true, value };
-    }
-    case 'boolean': {
-      const word = text.toLowerCase();
-      if (YES.has(word)) return { ok: true, value: true };
-      if (NO.has(word)) return { ok: true, value: false };
-      return { ok: false, message: `Answer yes or no (got "${text}").` };
-    }
-    case 'select': {
-      const option = matchOption(field.options, text);
-      return option
-        ? { ok: true, value: option.value }
-        : { ok: false, message: `Choose one of: ${listOptions(field.options)} (got "${text}").` };
-    }
-    case 'multiselect': {
-      const chosen: string[] = [];
-      for (const part of text
-        .split(LIST_SEPARATOR)
-        .map((p) => p.trim())
-        .filter((p) => p !== '')) {
-        const option = matchOption(field.options, part);
-        if (!option)
-          return { ok: false, message: `"${part}" is not an option. Choose from: ${listOptions(field.options)}.` };
-        if (!chosen.includes(option.value)) chosen.push(option.value);
-      }
-      return { ok: true, value: chosen };
-    }
-  }
-}
-
-/** Exact value first, then value or label ignoring case. */
-export function matchOption(options: readonly OptionModel[], text: string): OptionModel | undefined {
-  const exact = options.find((o) => o.value === text);
-  if (exact) return exact;
-  const lower = text.toLowerCase();
-  return options.find((o) => o.value.toLowerCase() === lower) ?? options.find((o) => o.label.toLowerCase() === lower);
-}
-
-function listOptions(options: readonly OptionModel[]): string {
-  return options.map((o) => (o.label === o.value ? o.value : `${o.value} (${o.label})`)).join(', ');
+  if (text === '') return { ok: true, value: spec.blank(field) };
+  return spec.coerce(field, input, text);
 }
 
 /**

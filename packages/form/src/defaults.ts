@@ -24,7 +24,12 @@ export function applyDefaults<T>(schema: FormSchema, content: T): T | FormConten
   return out;
 }
 
-/** The defaults a form declares, as an answer. */
+/**
+ * The defaults a form declares, as an answer (what "accept with defaults" sends).
+ *
+ * @example
+ * defaultsOf(schema) // → { confirmed: false, env: 'dev' }
+ */
 export function defaultsOf(schema: FormSchema): FormContent {
   return applyDefaults(schema, {}) as FormContent;
 }

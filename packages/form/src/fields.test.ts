@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyDefaults, defaultsOf } from './defaults.js';
-import { describeFields, humanize } from './fields.js';
+import { describeField, describeFields, humanize } from './fields.js';
 import type { FormSchema } from './wire.js';
 
 const schema: FormSchema = {
@@ -118,6 +118,12 @@ describe('describeFields', () => {
     expect(humanize('releaseTicket')).toBe('Release ticket');
     expect(humanize('from_date')).toBe('From date');
     expect(humanize('typed-table-name')).toBe('Typed table name');
+  });
+
+  it('refuses to describe a field that was never parsed into the subset', () => {
+    expect(() => describeField('address', { type: 'object' } as never, false)).toThrow(
+      'Field "address" is outside the restricted schema',
+    );
   });
 });
 

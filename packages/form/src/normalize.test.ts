@@ -84,4 +84,11 @@ describe('downgrade to 2025-06-18', () => {
     expect(result.ok).toBe(true);
     expect(result.losses.every((l) => !l.fatal)).toBe(true);
   });
+
+  it('refuses, with a clear error, a schema that was never parsed into the subset', () => {
+    const raw = { type: 'object', properties: { address: { type: 'object', title: 'Address' } } } as never;
+    expect(() => downgrade(raw, '2025-06-18')).toThrow('Field "address" is outside the restricted schema');
+    // Later revisions take any form unchanged, as before.
+    expect(downgrade(raw, '2025-11-25').schema).toBe(raw);
+  });
 });

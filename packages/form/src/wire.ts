@@ -5,8 +5,9 @@
  * `FormSchema` is exactly what travels as `requestedSchema`.
  */
 
-/** String formats the protocol allows. */
-export type StringFormat = 'email' | 'uri' | 'date' | 'date-time';
+import type { StringFormat } from './kinds/text/formats.js';
+
+export type { StringFormat };
 
 /** Keys every field may carry. */
 export type FieldCommon = {
@@ -115,9 +116,6 @@ export type UrlRequest = {
 };
 
 export type ElicitationRequest = FormRequest | UrlRequest;
-
-/** The protocol revisions Elicitkit serves. */
-export type Revision = '2025-06-18' | '2025-11-25' | '2026-07-28';
 
 /** The three answers a person can give. */
 export type ElicitAction = 'accept' | 'decline' | 'cancel';

@@ -113,7 +113,7 @@ export function valueFor(field: FieldSchema): fc.Arbitrary<ContentValue> {
       const values = 'enum' in field.items ? field.items.enum : field.items.anyOf.map((o) => o.const);
       return fc.shuffledSubarray(values, {
         minLength: field.minItems ?? 0,
-        maxLength: field.maxItems ?? values.length,
+        maxLength: Math.min(field.maxItems ?? values.length, values.length),
       });
     }
   }

@@ -1,12 +1,12 @@
 import type { MultiSelectFieldModel, SelectFieldModel } from '@elicitkit/form';
-import { describe, type FieldProps, LabelRow, RequiredMark } from './field-parts.js';
+import { type ControlProps, describe, LabelRow, RequiredMark } from './field-parts.js';
 import { plain } from './text.js';
 
 /** Up to this many options show as radio buttons (all visible at once); more use a `<select>`. */
 export const RADIO_LIMIT = 5;
 
 /** A single select: titles shown, values sent; an optional one can be left unanswered. */
-export function SelectInput(props: FieldProps<SelectFieldModel>) {
+export function SelectInput(props: ControlProps<SelectFieldModel>) {
   const { field, id, draft, labels, onDraft, onBlur } = props;
   const { describedBy, invalid, errorId, extra } = describe(props);
   const chosen = typeof draft === 'string' ? draft : '';
@@ -74,7 +74,7 @@ export function SelectInput(props: FieldProps<SelectFieldModel>) {
 }
 
 /** A multi-select as checkboxes; at `maxItems` the rest are disabled rather than refused later. */
-export function MultiSelectInput(props: FieldProps<MultiSelectFieldModel>) {
+export function MultiSelectInput(props: ControlProps<MultiSelectFieldModel>) {
   const { field, id, draft, onDraft, onBlur } = props;
   const { describedBy, invalid, errorId, extra } = describe(props);
   const chosen = Array.isArray(draft) ? draft : [];

@@ -34,26 +34,26 @@ describe('createDomRenderer', () => {
   it('answers with validated content and gives focus back to the page', async () => {
     const before = document.body.appendChild(document.createElement('button'));
     before.focus();
-    const session = ask((renderer, signal) => renderer.renderForm(formPrompt(SCHEMA), signal));
-    expect(session.dialog.contains(document.activeElement)).toBe(true);
-    await session.user.type(within(session.dialog).getByLabelText('Release ticket'), 'REL-1001{Enter}');
-    expect(await session.answer()).toEqual({ action: 'accept', content: { ticket: 'REL-1001' } });
+    const question = ask((renderer, signal) => renderer.renderForm(formPrompt(SCHEMA), signal));
+    expect(question.dialog.contains(document.activeElement)).toBe(true);
+    await question.user.type(within(question.dialog).getByLabelText('Release ticket'), 'REL-1001{Enter}');
+    expect(await question.answer()).toEqual({ action: 'accept', content: { ticket: 'REL-1001' } });
     expect(document.activeElement).toBe(before);
   });
 
   it('tears the question down when it is withdrawn mid-answer', async () => {
-    const session = ask((renderer, signal) => renderer.renderForm(formPrompt(SCHEMA), signal));
-    await session.user.type(within(session.dialog).getByLabelText('Release ticket'), 'REL');
-    act(() => session.controller.abort());
-    expect(await session.answer()).toEqual({ action: 'cancel' });
+    const question = ask((renderer, signal) => renderer.renderForm(formPrompt(SCHEMA), signal));
+    await question.user.type(within(question.dialog).getByLabelText('Release ticket'), 'REL');
+    act(() => question.controller.abort());
+    expect(await question.answer()).toEqual({ action: 'cancel' });
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('opens a consented link once: the click opens it, the opener does not open it again', async () => {
-    const session = ask((renderer, signal) => renderer.renderUrl(urlPrompt(URL), signal));
-    await session.user.click(within(session.dialog).getByRole('button', { name: LABELS_EN.open }));
-    expect(await session.answer()).toEqual({ action: 'accept' });
-    expect(session.open).toHaveBeenCalledExactlyOnceWith(URL, '_blank', 'noopener,noreferrer');
+    const question = ask((renderer, signal) => renderer.renderUrl(urlPrompt(URL), signal));
+    await question.user.click(within(question.dialog).getByRole('button', { name: LABELS_EN.open }));
+    expect(await question.answer()).toEqual({ action: 'accept' });
+    expect(question.open).toHaveBeenCalledExactlyOnceWith(URL, '_blank', 'noopener,noreferrer');
   });
 
   it('has an opener that opens with noopener what the page has not opened yet', async () => {

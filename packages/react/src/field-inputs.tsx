@@ -1,30 +1,28 @@
 import type { BooleanFieldModel, NumberFieldModel, TextFieldModel } from '@elicitkit/form';
+import type { HTMLInputTypeAttribute } from 'react';
 import { isoToLocal, localToIso } from './date-time.js';
-import { describe, type FieldProps, LabelRow } from './field-parts.js';
+import { type ControlProps, describe, LabelRow } from './field-parts.js';
 import { plain } from './text.js';
 
-const TYPES: Record<TextFieldModel['kind'] | NumberFieldModel['kind'], string> = {
-  text: 'text',
-  number: 'text',
-  integer: 'text',
-  email: 'email',
-  uri: 'url',
-  date: 'date',
-  'date-time': 'datetime-local',
-};
+/** How a typed kind's `<input>` is set up. */
+export interface TextLike {
+  type: HTMLInputTypeAttribute;
+  /** The on-screen keyboard for numbers. */
+  inputMode?: 'numeric' | 'decimal';
+  /** Free text is spell-checked; addresses, dates and numbers are not. */
+  spellCheck?: boolean;
+  /** The control shows local time while the draft holds an ISO date-time with the person's offset. */
+  localTime?: boolean;
+}
 
-/**
- * Text, email, URL, date, date-time, number and integer. Numbers use a text input with a numeric
- * keyboard rather than `type="number"`, which empties what it cannot parse (the person would see
- * "three" while the form holds nothing); `coerceValue` reads the text and says what is wrong.
- */
-export function TextInput(props: FieldProps<TextFieldModel | NumberFieldModel>) {
-  const { field, id, draft, secret, onDraft, onBlur } = props;
+const PLAIN: TextLike = { type: 'text', spellCheck: true };
+
+/** Text, email, URL, date, date-time, number and integer: one `<input>`, set up by its kind. */
+export function TextInput(props: ControlProps<TextFieldModel | NumberFieldModel>) {
+  const { field, id, draft, secret, onDraft, onBlur, input = PLAIN } = props;
   const { describedBy, invalid, errorId, extra } = describe(props);
   const text = typeof draft === 'string' ? draft : '';
-  const dateTime = field.kind === 'date-time' && !secret;
-  const numeric = field.kind === 'number' || field.kind === 'integer';
-  const type = secret ? 'password' : TYPES[field.kind];
+  const localTime = input.localTime === true && !secret;
   return (
     <div className="ek-field" data-invalid={invalid || undefined}>
       <LabelRow field={field} id={id} />
@@ -32,18 +30,18 @@ export function TextInput(props: FieldProps<TextFieldModel | NumberFieldModel>) 
         id={id}
         name={field.name}
         className="ek-input"
-        type={type}
-        value={dateTime ? isoToLocal(text) : text}
-        step={dateTime ? 1 : undefined}
-        suppressHydrationWarning={dateTime}
-        inputMode={numeric ? (field.kind === 'integer' ? 'numeric' : 'decimal') : undefined}
+        type={secret ? 'password' : input.type}
+        value={localTime ? isoToLocal(text) : text}
+        step={localTime ? 1 : undefined}
+        suppressHydrationWarning={localTime}
+        inputMode={input.inputMode}
         autoComplete={secret ? 'off' : undefined}
-        spellCheck={field.kind === 'text' && !secret ? undefined : false}
+        spellCheck={input.spellCheck && !secret ? undefined : false}
         required={field.required}
         aria-invalid={invalid || undefined}
         aria-describedby={describedBy}
         aria-errormessage={invalid ? errorId : undefined}
-        onChange={(event) => onDraft(dateTime ? localToIso(event.currentTarget.value) : event.currentTarget.value)}
+        onChange={(event) => onDraft(localTime ? localToIso(event.currentTarget.value) : event.currentTarget.value)}
         onBlur={onBlur}
       />
       {extra}
@@ -52,7 +50,7 @@ export function TextInput(props: FieldProps<TextFieldModel | NumberFieldModel>) 
 }
 
 /** A checkbox; a required box left unchecked answers "no" (see `readDraft`), so it carries no `*`. */
-export function CheckboxInput(props: FieldProps<BooleanFieldModel>) {
+export function CheckboxInput(props: ControlProps<BooleanFieldModel>) {
   const { field, id, draft, onDraft, onBlur } = props;
   const { describedBy, invalid, errorId, extra } = describe(props);
   return (

@@ -1,7 +1,7 @@
 import type { FieldModel, Issue } from '@elicitkit/form';
 import type { ReactNode } from 'react';
-import { offsetOf } from './date-time.js';
-import type { Draft } from './form-state.js';
+import type { Draft } from './drafts.js';
+import type { TextLike } from './field-inputs.js';
 import type { Labels } from './labels.js';
 import { plain } from './text.js';
 
@@ -19,6 +19,14 @@ export interface FieldProps<F extends FieldModel = FieldModel> {
   onBlur: () => void;
 }
 
+/** What a kind's control gets: the field's props and the constraint hint its kind shows. */
+export type ControlProps<F extends FieldModel = FieldModel> = FieldProps<F> & {
+  /** Drawn under the control ('' for none). */
+  hint: string;
+  /** How the `<input>` of a typed kind is set up. */
+  input?: TextLike;
+};
+
 /** The ids and texts around a control: help (description), constraint hint, error. */
 export interface Described {
   describedBy: string | undefined;
@@ -27,9 +35,8 @@ export interface Described {
   extra: ReactNode;
 }
 
-export function describe({ field, id, issues, labels }: FieldProps): Described {
+export function describe({ field, id, issues, labels, hint }: ControlProps): Described {
   const help = field.help === undefined ? '' : plain(field.help);
-  const hint = hintOf(field, labels);
   const errors = issues.map((i) => labels.issue(i.code, field) ?? plain(i.message));
   const ids = { help: `${id}-help`, hint: `${id}-hint`, error: `${id}-error` };
   const describedBy = [help && ids.help, hint && ids.hint, errors.length > 0 && ids.error].filter(Boolean).join(' ');
@@ -84,26 +91,4 @@ export function LabelRow({ field, id }: { field: FieldModel; id: string }) {
 /** Whether a field is drawn as required: every required field but a checkbox. */
 export function showsRequired(field: FieldModel): boolean {
   return field.required && field.kind !== 'boolean';
-}
-
-function hintOf(field: FieldModel, labels: Labels): string {
-  switch (field.kind) {
-    case 'text':
-      return labels.hint.chars(field.minLength, field.maxLength);
-    case 'email':
-      return labels.hint.email;
-    case 'uri':
-      return labels.hint.uri;
-    case 'date-time':
-      return labels.hint.localTime(offsetOf(new Date()));
-    case 'number':
-    case 'integer':
-      return labels.hint.range(field.minimum, field.maximum, field.kind === 'integer');
-    case 'multiselect':
-      return labels.hint.choices(field.minItems, field.maxItems);
-    case 'date':
-    case 'boolean':
-    case 'select':
-      return '';
-  }
 }

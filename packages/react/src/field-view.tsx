@@ -1,30 +1,68 @@
+import type { FieldKind, FieldModel, FieldModelOf, NumberFieldModel, TextFieldModel } from '@elicitkit/form';
+import type { ReactElement } from 'react';
 import { MultiSelectInput, SelectInput } from './choice-inputs.js';
-import { CheckboxInput, TextInput } from './field-inputs.js';
-import type { FieldProps } from './field-parts.js';
+import { offsetOf } from './date-time.js';
+import { CHECKBOX, CHOICE, CHOICES, type DraftRule, TYPED } from './drafts.js';
+import { CheckboxInput, TextInput, type TextLike } from './field-inputs.js';
+import type { ControlProps, FieldProps } from './field-parts.js';
+import type { Labels } from './labels.js';
+
+/** How React draws one kind of field, and how its control holds the value. */
+export interface KindView<M extends FieldModel> {
+  /** The control. */
+  Control(props: ControlProps<M>): ReactElement;
+  /** The constraint hint under the control ('' for none). */
+  hint(field: M, labels: Labels): string;
+  draft: DraftRule<M>;
+  /** How the `<input>` of a typed kind is set up. */
+  input?: TextLike;
+}
+
+/** A kind typed into one `<input>`. */
+function typed<M extends TextFieldModel | NumberFieldModel>(
+  input: TextLike,
+  hint: (field: M, labels: Labels) => string,
+): KindView<M> {
+  return { Control: TextInput, hint, draft: TYPED, input };
+}
+
+const noHint = () => '';
+const rangeHint = (f: FieldModelOf<'number' | 'integer'>, labels: Labels) =>
+  labels.hint.range(f.minimum, f.maximum, f.kind === 'integer');
+
+/**
+ * Every kind, one entry each: a new kind is a compile error here until React can draw it.
+ * Numbers use a text input with a numeric keyboard rather than `type="number"`, which empties
+ * what it cannot parse (the person would see "three" while the form holds nothing).
+ */
+const KIND_VIEWS = {
+  text: typed({ type: 'text', spellCheck: true }, (f, labels) => labels.hint.chars(f.minLength, f.maxLength)),
+  email: typed({ type: 'email' }, (_f, labels) => labels.hint.email),
+  uri: typed({ type: 'url' }, (_f, labels) => labels.hint.uri),
+  date: typed({ type: 'date' }, noHint),
+  // The local-time hint names the browser's offset: the person types their own clock time.
+  'date-time': typed({ type: 'datetime-local', localTime: true }, (_f, labels) =>
+    labels.hint.localTime(offsetOf(new Date())),
+  ),
+  number: typed({ type: 'text', inputMode: 'decimal' }, rangeHint),
+  integer: typed({ type: 'text', inputMode: 'numeric' }, rangeHint),
+  boolean: { Control: CheckboxInput, hint: noHint, draft: CHECKBOX },
+  select: { Control: SelectInput, hint: noHint, draft: CHOICE },
+  multiselect: {
+    Control: MultiSelectInput,
+    hint: (f, labels) => labels.hint.choices(f.minItems, f.maxItems),
+    draft: CHOICES,
+  },
+} satisfies { [K in FieldKind]: KindView<FieldModelOf<K>> };
+
+/** How React draws this field. */
+export function viewOf(field: FieldModel): KindView<FieldModel> {
+  if (!Object.hasOwn(KIND_VIEWS, field.kind)) throw new TypeError(`Unknown field kind ${JSON.stringify(field.kind)}.`);
+  return KIND_VIEWS[field.kind] as KindView<FieldModel>;
+}
 
 /** One field of the model, drawn with the control that suits its kind. */
 export function FieldView(props: FieldProps) {
-  const { field } = props;
-  switch (field.kind) {
-    case 'boolean':
-      return <CheckboxInput {...props} field={field} />;
-    case 'select':
-      return <SelectInput {...props} field={field} />;
-    case 'multiselect':
-      return <MultiSelectInput {...props} field={field} />;
-    case 'text':
-    case 'email':
-    case 'uri':
-    case 'date':
-    case 'date-time':
-    case 'number':
-    case 'integer':
-      return <TextInput {...props} field={field} />;
-    default:
-      return unreachable(field);
-  }
-}
-
-function unreachable(field: never): never {
-  throw new TypeError(`Unknown field kind ${JSON.stringify((field as { kind: unknown }).kind)}.`);
+  const { Control, hint, input } = viewOf(props.field);
+  return <Control {...props} hint={hint(props.field, props.labels)} {...(input ? { input } : {})} />;
 }

@@ -2,19 +2,16 @@ import {
   applyDefaults,
   type Coerced,
   type ContentValue,
-  coerceValue,
   type FieldModel,
   type FormContent,
   type FormSchema,
   type Issue,
   type Validator,
 } from '@elicitkit/form';
+import type { Draft } from './drafts.js';
+import { viewOf } from './field-view.js';
 
-/**
- * What a field's control holds: the typed text (text-like and number kinds; an ISO string for
- * date-time), a checkbox state, the chosen option, or the chosen options.
- */
-export type Draft = string | boolean | string[] | undefined;
+export type { Draft };
 
 export type Drafts = Readonly<Record<string, Draft>>;
 
@@ -42,35 +39,12 @@ export function initialDrafts(fields: readonly FieldModel[], previous: FormConte
 }
 
 function draftOf(field: FieldModel, value: ContentValue | undefined): Draft {
-  switch (field.kind) {
-    case 'boolean':
-      return typeof value === 'boolean' ? value : undefined;
-    case 'select':
-      return typeof value === 'string' ? value : undefined;
-    case 'multiselect':
-      return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-    default:
-      return value === undefined || Array.isArray(value) ? '' : String(value);
-  }
+  return viewOf(field).draft.toDraft(field, value);
 }
 
-/** A control's draft as the field's value, read with `coerceValue` like every other renderer. */
+/** A control's draft as the field's value, read by the rules of its kind's control. */
 export function readDraft(field: FieldModel, draft: Draft): Coerced {
-  switch (field.kind) {
-    case 'boolean':
-      // An untouched checkbox of a required field reads as "no": the person saw it unchecked.
-      return { ok: true, value: typeof draft === 'boolean' ? draft : field.required ? false : undefined };
-    case 'select':
-      return { ok: true, value: typeof draft === 'string' && draft !== '' ? draft : undefined };
-    case 'multiselect': {
-      const chosen = Array.isArray(draft) ? draft : [];
-      const ordered = field.options.map((o) => o.value).filter((v) => chosen.includes(v));
-      // Choosing nothing for an optional field leaves it out, rather than sending [].
-      return { ok: true, value: ordered.length === 0 && !field.required ? undefined : ordered };
-    }
-    default:
-      return coerceValue(field, typeof draft === 'string' ? draft : '');
-  }
+  return viewOf(field).draft.read(field, draft);
 }
 
 /**

@@ -21,10 +21,18 @@
  * }
  */
 
-export { createDomRenderer, type DomRendererOptions } from './dom-renderer.js';
-export { ElicitationDialog, type ElicitationDialogProps } from './elicitation-dialog.js';
+// Each section comment stands alone (a blank line after it), so sorting exports keeps it in place.
+
+// The two dialogs: a form, and consent to open a URL
+
 export { ElicitationForm, type ElicitationFormProps } from './elicitation-form.js';
+export { UrlConsent, type UrlConsentProps } from './url-consent.js';
+
+// Their words, in English and Chinese, or your own
+
 export { LABELS_EN, type Labels } from './labels.js';
 export { LABELS_ZH } from './labels-zh.js';
-export { UrlConsent, type UrlConsentProps } from './url-consent.js';
-export { type TimeLeft, useTimeLeft } from './use-time-left.js';
+
+// The same dialogs as a `Renderer` for `attach` in the page
+
+export { createDomRenderer, type DomRendererOptions } from './dom-renderer.js';

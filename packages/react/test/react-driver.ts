@@ -14,7 +14,7 @@ import { isoToLocal } from '../src/date-time.js';
 import { createDomRenderer } from '../src/dom-renderer.js';
 import { LABELS_EN } from '../src/labels.js';
 
-interface Session<A> {
+interface MountedQuestion<A> {
   dialog: HTMLElement;
   user: UserEvent;
   controller: AbortController;
@@ -24,7 +24,7 @@ interface Session<A> {
 }
 
 /** Mounts one question the way `attach` would ask it. */
-export function ask<A>(render: (renderer: Renderer, signal: AbortSignal) => Promise<A>): Session<A> {
+export function ask<A>(render: (renderer: Renderer, signal: AbortSignal) => Promise<A>): MountedQuestion<A> {
   const container = document.createElement('div');
   document.body.append(container);
   const open = vi.fn(() => null);
@@ -54,34 +54,34 @@ export function reactDriver(): RendererDriver {
     // The form is its own review step: every answer stays on screen and editable until Submit.
     reviewEdit: true,
     async answerForm(prompt, steps) {
-      const session = ask((renderer, signal) => renderer.renderForm(prompt, signal));
-      for (const step of steps) await play(session, prompt.fields, step);
-      return session.answer();
+      const question = ask((renderer, signal) => renderer.renderForm(prompt, signal));
+      for (const step of steps) await play(question, prompt.fields, step);
+      return question.answer();
     },
     async answerUrl(prompt, choice: UrlChoice) {
-      const session = ask((renderer, signal) => renderer.renderUrl(prompt, signal));
-      const { dialog, user } = session;
+      const question = ask((renderer, signal) => renderer.renderUrl(prompt, signal));
+      const { dialog, user } = question;
       // Decline has the focus, so a stray Enter never opens a link.
       expect(document.activeElement).toBe(within(dialog).getByRole('button', { name: LABELS_EN.decline }));
-      if (choice === 'withdraw') act(() => session.controller.abort());
+      if (choice === 'withdraw') act(() => question.controller.abort());
       else if (choice === 'cancel') await user.keyboard('{Escape}');
       else
         await user.click(
           within(dialog).getByRole('button', { name: choice === 'open' ? LABELS_EN.open : LABELS_EN.decline }),
         );
-      const answer = await session.answer();
+      const answer = await question.answer();
       if (choice === 'open')
-        expect(session.open).toHaveBeenCalledExactlyOnceWith(prompt.url, '_blank', 'noopener,noreferrer');
-      else expect(session.open).not.toHaveBeenCalled();
+        expect(question.open).toHaveBeenCalledExactlyOnceWith(prompt.url, '_blank', 'noopener,noreferrer');
+      else expect(question.open).not.toHaveBeenCalled();
       return answer;
     },
   };
 }
 
-async function play(session: Session<unknown>, fields: FieldModel[], step: Step): Promise<void> {
-  const { dialog, user } = session;
+async function play(question: MountedQuestion<unknown>, fields: FieldModel[], step: Step): Promise<void> {
+  const { dialog, user } = question;
   const button = (name: string) => within(dialog).getByRole('button', { name });
-  if ('withdraw' in step) act(() => session.controller.abort());
+  if ('withdraw' in step) act(() => question.controller.abort());
   else if ('cancel' in step) await user.keyboard('{Escape}');
   else if ('decline' in step) await user.click(button(LABELS_EN.decline));
   else if ('submit' in step) await user.click(button(LABELS_EN.submit));

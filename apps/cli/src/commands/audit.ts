@@ -2,10 +2,11 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createOpsdesk, defaultDataDir, langFrom, readAudit } from '@elicitkit/opsdesk';
+import type { Io } from '../io.js';
 import { EXIT, UsageError } from '../usage.js';
 
 /** `elicitkit audit`: the three record kinds, grouped per tool call. Answers stay as redacted as stored. */
-export async function audit(argv: string[], io: { out: (s: string) => void }): Promise<number> {
+export async function audit(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: { data: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' } },

@@ -6,63 +6,23 @@ import {
   createScriptedRenderer,
   type ElicitationEvent,
   formatAnswerProblems,
-  type InputSchema,
   parseAnswers,
   type Renderer,
+  revisionOptions,
   toolArguments,
 } from '@elicitkit/client';
 import { createTerminalRenderer } from '@elicitkit/client/terminal';
-import { defaultDataDir } from '@elicitkit/opsdesk';
-import { Client, type ClientOptions } from '@modelcontextprotocol/client';
-import { connectTo, parseTarget, splitCommand, type Target } from '../target.js';
+import { Client } from '@modelcontextprotocol/client';
+import type { Io } from '../io.js';
+import { revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
+import { connectTo, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
-
-export interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
-}
 
 /** A person may take a while: the SDK's 60 s default would give up on them. */
 const CALL_TIMEOUT_MS = 15 * 60_000;
 
-export type Era = 'legacy' | 'modern' | 'auto';
-
-/** The client options for an era (`auto` probes; on stdio that costs one extra process start). */
-export function eraOptions(era: Era): Pick<ClientOptions, 'versionNegotiation'> {
-  if (era === 'modern') return { versionNegotiation: { mode: { pin: '2026-07-28' } } };
-  if (era === 'auto') return { versionNegotiation: { mode: 'auto' } };
-  return {};
-}
-
-export function readEra(value: string | undefined): Era {
-  const era = value ?? 'auto';
-  if (era !== 'legacy' && era !== 'modern' && era !== 'auto')
-    throw new UsageError(`--era must be legacy, modern or auto, not "${era}"`);
-  return era;
-}
-
-/** The shared options of commands that talk to a server. */
-export const TARGET_OPTIONS = {
-  era: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  data: { type: 'string' },
-  json: { type: 'boolean' },
-} as const;
-
-export function targetFrom(
-  word: string | undefined,
-  command: string[] | undefined,
-  values: { header?: string[]; data?: string },
-): Target {
-  // `opsdesk` here is the person's own opsdesk: their data directory, not a throw-away one.
-  return parseTarget(word, command, {
-    headers: values.header ?? [],
-    opsdeskData: values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir(),
-  });
-}
-
 /**
- * `elicitkit call <target> <tool> [k=v …] [--args JSON] [--answers FILE] [--era …] [--json]`.
+ * `elicitkit call <target> <tool> [k=v …] [--args JSON] [--answers FILE] [--revision …|--era …] [--json]`.
  * Exit 0 done, 1 tool error, 2 usage, 3 declined or cancelled.
  */
 export async function call(argv: string[], io: Io): Promise<number> {
@@ -77,10 +37,10 @@ export async function call(argv: string[], io: Io): Promise<number> {
     command === undefined ? positionals : [undefined, ...positionals];
   if (!toolName) throw new UsageError('missing <tool>: elicitkit call <target> <tool> [k=v …]');
   const target = targetFrom(targetWord, command, values);
-  const era = readEra(values.era);
+  const revision = revisionFrom(values);
   const renderer = pickRenderer(values.answers, values.json === true);
 
-  const client = new Client({ name: 'elicitkit', version: '0.1.0' }, eraOptions(era));
+  const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revision));
   const refusals: string[] = [];
   attach(client, {
     renderer,
@@ -98,13 +58,17 @@ export async function call(argv: string[], io: Io): Promise<number> {
     const tool = tools.find((t) => t.name === toolName);
     if (!tool)
       throw new UsageError(`${target.label} has no tool "${toolName}" (tools: ${tools.map((t) => t.name).join(', ')})`);
+    const server = client.getServerVersion();
     let args: Record<string, unknown>;
     try {
-      args = toolArguments(tool.inputSchema as InputSchema, words as string[], values.args);
+      args = toolArguments(tool.inputSchema, words as string[], values.args, {
+        server: server?.name ?? target.label,
+        tool: toolName,
+      });
     } catch (error) {
+      // A broken schema is the server's fault (exit 1, said plainly); a bad argument is the caller's.
       throw error instanceof ArgumentError ? new UsageError(error.message) : error;
     }
-    const server = client.getServerVersion();
     io.err(
       `Calling ${toolName} on ${server?.name ?? target.label} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,
     );
@@ -135,7 +99,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
 }
 
 /** An answers file, else the terminal when there is one, else nothing (servers then fall back). */
-export function pickRenderer(answersFile: string | undefined, json: boolean): Renderer {
+function pickRenderer(answersFile: string | undefined, json: boolean): Renderer {
   if (answersFile !== undefined) {
     let raw: unknown;
     try {

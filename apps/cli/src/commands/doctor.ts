@@ -1,15 +1,17 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { buildReport, judge, PROFILES, renderText, runDoctor } from '../doctor/index.js';
+import type { Revision } from '@elicitkit/form';
+import { buildReport, judge, PROFILES, type Profile, renderText, runDoctor } from '../doctor/index.js';
+import type { Io } from '../io.js';
+import { REVISIONS } from '../options.js';
 import { parseTarget, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
 
-/** `elicitkit doctor <target> [--json] [--fixtures FILE]`: exits 1 when any finding is an error. */
-export async function doctor(
-  argv: string[],
-  io: { out: (s: string) => void; err: (s: string) => void },
-  env: { colour?: boolean } = {},
-): Promise<number> {
+/**
+ * `elicitkit doctor <target> [--json] [--fixtures FILE] [--revision REV | --era legacy|modern|all]`:
+ * exits 1 when any finding is an error.
+ */
+export async function doctor(argv: string[], io: Io, env: { colour?: boolean } = {}): Promise<number> {
   const { before, command } = splitCommand(argv);
   const { values, positionals } = parseArgs({
     args: before,
@@ -20,6 +22,7 @@ export async function doctor(
       header: { type: 'string', multiple: true },
       'timeout-ms': { type: 'string' },
       concurrency: { type: 'string' },
+      revision: { type: 'string' },
       era: { type: 'string' },
       strict: { type: 'boolean' },
     },
@@ -33,16 +36,13 @@ export async function doctor(
   const concurrency = values.concurrency === undefined ? 2 : Number(values.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 8)
     throw new UsageError('--concurrency needs a whole number from 1 to 8');
-  const era = values.era ?? 'all';
-  if (era !== 'all' && era !== 'legacy' && era !== 'modern')
-    throw new UsageError(`--era must be legacy, modern or all, not "${era}"`);
   const fixtures =
     values.fixtures === undefined
       ? positionals[0] === 'opsdesk'
         ? OPSDESK_FIXTURES
         : undefined
       : readFixtures(values.fixtures);
-  const profiles = PROFILES.filter((p) => era === 'all' || p.era === era);
+  const profiles = profilesFrom(values);
   const run = await runDoctor(target, {
     callTimeoutMs: timeout,
     concurrency,
@@ -59,6 +59,31 @@ export async function doctor(
   return report.summary.errors > 0 || (values.strict && report.summary.warnings > 0) ? EXIT.toolError : EXIT.ok;
 }
 
+/** Doctor plays a client of each revision; `--era legacy` is both 2025 revisions, `modern` 2026-07-28. */
+const ERAS: Record<string, readonly Revision[]> = {
+  all: REVISIONS,
+  legacy: ['2025-06-18', '2025-11-25'],
+  modern: ['2026-07-28'],
+};
+
+/** The client profiles to play: those of `--revision REV`, or of `--era` (default all). */
+function profilesFrom(values: { revision?: string; era?: string }): Profile[] {
+  if (values.revision !== undefined && values.era !== undefined)
+    throw new UsageError('give --revision or --era, not both');
+  let revisions: readonly Revision[];
+  if (values.revision !== undefined) {
+    const revision = REVISIONS.find((r) => r === values.revision);
+    if (!revision) throw new UsageError(`--revision must be ${REVISIONS.join(', ')}, not "${values.revision}"`);
+    revisions = [revision];
+  } else {
+    const era = values.era ?? 'all';
+    const chosen = Object.hasOwn(ERAS, era) ? ERAS[era] : undefined;
+    if (!chosen) throw new UsageError(`--era must be legacy, modern or all, not "${era}"`);
+    revisions = chosen;
+  }
+  return PROFILES.filter((p) => revisions.includes(p.revision));
+}
+
 /** Arguments that let every opsdesk tool reach its questions (its seed data is known). */
 const OPSDESK_FIXTURES: Record<string, Record<string, unknown>> = {
   deploy_service: { service: 'order-service' },
@@ -70,7 +95,7 @@ const OPSDESK_FIXTURES: Record<string, Record<string, unknown>> = {
 };
 
 /** `{ "tool_name": { ...arguments } }`, checked, with errors that name the problem. */
-export function readFixtures(path: string): Record<string, Record<string, unknown>> {
+function readFixtures(path: string): Record<string, Record<string, unknown>> {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));

@@ -5,6 +5,7 @@ import { opsdeskCommand } from '../install/default-command.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { planEdit } from '../install/plan-edit.js';
 import { backUp, readIfExists, writeAtomically } from '../install/write-file.js';
+import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 
 /** What `install` reads from the machine; tests pass their own so nothing touches the real home. */
@@ -18,11 +19,7 @@ export type InstallEnvironment = InstallContext & {
  * stdio server to a client's MCP config, changing nothing else in the file.
  * @example await install(['cursor', '--', 'node', '/srv/server.js'], io) // 0; writes ./.cursor/mcp.json
  */
-export async function install(
-  argv: string[],
-  io: { out: (s: string) => void; err: (s: string) => void },
-  environment: Partial<InstallEnvironment> = {},
-): Promise<number> {
+export async function install(argv: string[], io: Io, environment: Partial<InstallEnvironment> = {}): Promise<number> {
   const request = parseInstallArgs(argv);
   const env: InstallEnvironment = {
     home: homedir(),

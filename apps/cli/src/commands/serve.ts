@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { defaultDataDir, langFrom, serveHttp, serveStdioOpsdesk } from '@elicitkit/opsdesk';
 import { EXIT, UsageError } from '../usage.js';
+import { confirmReset, runReset } from './reset.js';
 
 /** `elicitkit serve`: opsdesk over stdio (default) or HTTP. Logs go to stderr; stdout is the wire. */
 export async function serve(
@@ -21,6 +22,8 @@ export async function serve(
       'max-sessions': { type: 'string' },
       'max-sessions-per-user': { type: 'string' },
       'max-calls-per-user': { type: 'string' },
+      reset: { type: 'boolean' },
+      yes: { type: 'boolean' },
     },
     strict: true,
   });
@@ -34,6 +37,16 @@ export async function serve(
   const lang = langFrom(values.lang ?? process.env.LANG);
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : integer('--timeout-ms', values['timeout-ms'], 1);
   const common = { dataDir, lang, ...(timeoutMs ? { timeoutMs } : {}) };
+  if (values.reset) {
+    // Under --stdio, stdin is the MCP wire: nobody can be asked on it.
+    if (values.http === undefined && !values.yes)
+      throw new UsageError('serve --stdio --reset needs --yes (stdin is the MCP connection, so it cannot ask)');
+    if (!(await confirmReset(dataDir, values.yes === true))) {
+      io.err('Nothing was reset.');
+      return EXIT.refused;
+    }
+    runReset(dataDir, io);
+  }
 
   if (values.http !== undefined) {
     if (values.user !== undefined)

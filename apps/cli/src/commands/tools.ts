@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
-import { describeArguments, type InputSchema } from '@elicitkit/client';
+import { describeArguments, revisionOptions, ToolSchemaError } from '@elicitkit/client';
 import { Client } from '@modelcontextprotocol/client';
+import type { Io } from '../io.js';
+import { revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { connectTo, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
-import { eraOptions, type Io, readEra, TARGET_OPTIONS, targetFrom } from './call.js';
 
-/** `elicitkit tools <target> [--era …] [--json]`: each tool with its arguments (`?` = optional). */
+/** `elicitkit tools <target> [--revision …|--era …] [--json]`: each tool with its arguments (`?` = optional). */
 export async function tools(argv: string[], io: Io): Promise<number> {
   const { before, command } = splitCommand(argv);
   const { values, positionals } = parseArgs({
@@ -16,7 +17,7 @@ export async function tools(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length > 1) throw new UsageError(`tools takes one target, got ${positionals.join(' ')}`);
   const target = targetFrom(positionals[0], command, values);
-  const client = new Client({ name: 'elicitkit', version: '0.1.0' }, eraOptions(readEra(values.era)));
+  const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revisionFrom(values)));
   await connectTo(client, target);
   try {
     const { tools: list } = await client.listTools();
@@ -42,7 +43,17 @@ export async function tools(argv: string[], io: Io): Promise<number> {
       io.out('');
       io.out(`${tool.name}${tool.title && tool.title !== tool.name ? ` — ${tool.title}` : ''}`);
       if (tool.description) io.out(`  ${tool.description}`);
-      for (const line of describeArguments(tool.inputSchema as InputSchema)) io.out(`    ${line}`);
+      // One tool's broken schema is that tool's problem: warn and go on listing the others.
+      let lines: string[];
+      try {
+        lines = describeArguments(tool.inputSchema, { server: server?.name ?? target.label, tool: tool.name });
+      } catch (error) {
+        if (!(error instanceof ToolSchemaError)) throw error;
+        io.out('    (arguments unknown: see the warning)');
+        io.err(`elicitkit: warning: ${error.message}`);
+        continue;
+      }
+      for (const line of lines) io.out(`    ${line}`);
     }
     return EXIT.ok;
   } finally {

@@ -48,6 +48,24 @@ describe('doctor finds each deliberately broken server', () => {
   });
 });
 
+describe('doctor --revision', () => {
+  it('plays only the clients of that revision', async () => {
+    const server = await host(() => brokenServer('EK05'));
+    hosted.push(server);
+    const { report } = await doctorJson([server.url, '--revision', '2025-06-18', '--timeout-ms', '1500']);
+    expect(report.revisions.map((r) => [r.profile, r.negotiated])).toEqual([
+      ['2025-06-18 elicitation:{}', '2025-06-18'],
+    ]);
+    const legacy = await doctorJson([server.url, '--era', 'legacy', '--timeout-ms', '1500']);
+    expect(legacy.report.revisions.map((r) => r.profile)).toEqual([
+      '2025-11-25 form+url',
+      '2025-11-25 form',
+      '2025-06-18 elicitation:{}',
+      '2025-11-25 no elicitation',
+    ]);
+  });
+});
+
 describe('doctor on opsdesk', () => {
   it('finds no errors on any profile, and reports the negotiated revisions', async () => {
     const { code, report } = await doctorJson(['opsdesk', '--concurrency', '4']);
@@ -76,6 +94,9 @@ describe('doctor usage', () => {
     [['doctor'], /missing <target>/],
     [['doctor', 'ftp://x'], /only http and https/],
     [['doctor', 'opsdesk', '--era', 'future'], /--era must be legacy, modern or all/],
+    [['doctor', 'opsdesk', '--era', 'toString'], /--era must be legacy, modern or all/],
+    [['doctor', 'opsdesk', '--revision', 'auto'], /--revision must be 2025-06-18, 2025-11-25, 2026-07-28, not "auto"/],
+    [['doctor', 'opsdesk', '--revision', '2025-06-18', '--era', 'all'], /give --revision or --era, not both/],
     [['doctor', 'opsdesk', '--fixtures', '/nonexistent.json'], /--fixtures \/nonexistent.json/],
     [['doctor', 'a', 'b'], /one target/],
     [['doctor', 'opsdesk', '--', 'node', 'x.js'], /either a target/],

@@ -1,11 +1,11 @@
+import type { Revision } from '@elicitkit/form';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 
 /** One way a client can show up: a protocol revision and the elicitation modes it declares. */
 export interface Profile {
   id: string;
-  era: 'legacy' | 'modern';
-  /** For legacy profiles: the revision the client asks for at initialize. */
-  revision: '2025-06-18' | '2025-11-25' | '2026-07-28';
+  /** The revision the client speaks (`revisionOptions`). */
+  revision: Revision;
   modes: { form: boolean; url: boolean };
   capabilities: ClientCapabilities;
 }
@@ -17,49 +17,42 @@ const formOnly = { elicitation: { form: {} } };
 export const PROFILES: readonly Profile[] = [
   {
     id: '2025-11-25 form+url',
-    era: 'legacy',
     revision: '2025-11-25',
     modes: { form: true, url: true },
     capabilities: both,
   },
   {
     id: '2025-11-25 form',
-    era: 'legacy',
     revision: '2025-11-25',
     modes: { form: true, url: false },
     capabilities: formOnly,
   },
   {
     id: '2025-06-18 elicitation:{}',
-    era: 'legacy',
     revision: '2025-06-18',
     modes: { form: true, url: false },
     capabilities: { elicitation: {} },
   },
   {
     id: '2025-11-25 no elicitation',
-    era: 'legacy',
     revision: '2025-11-25',
     modes: { form: false, url: false },
     capabilities: {},
   },
   {
     id: '2026-07-28 form+url',
-    era: 'modern',
     revision: '2026-07-28',
     modes: { form: true, url: true },
     capabilities: both,
   },
   {
     id: '2026-07-28 form',
-    era: 'modern',
     revision: '2026-07-28',
     modes: { form: true, url: false },
     capabilities: formOnly,
   },
   {
     id: '2026-07-28 no elicitation',
-    era: 'modern',
     revision: '2026-07-28',
     modes: { form: false, url: false },
     capabilities: {},

@@ -1,6 +1,6 @@
 import type { DoctorFinding } from './judge.js';
 import type { Strategy } from './profiles.js';
-import type { CallRecord, DoctorRun, Outcome } from './run.js';
+import type { CallOutcome, CallRecord, DoctorRun } from './run.js';
 
 export interface DoctorReport {
   target: string;
@@ -15,7 +15,7 @@ export interface DoctorReport {
 }
 
 /** What a call ended in, in a word or two: the status, `error`, `timeout`, or `skipped`. */
-export function outcomeLabel(o: Outcome): string {
+export function outcomeLabel(o: CallOutcome): string {
   switch (o.kind) {
     case 'result':
       return o.status ?? (o.isError ? 'error result' : 'result');

@@ -1,10 +1,12 @@
+import { revisionOptions } from '@elicitkit/client';
 import { Client, type Tool } from '@modelcontextprotocol/client';
 import { connectTo, type Target, transportFor } from '../target.js';
 import { PROFILES, type Profile, type Strategy, strategiesFor } from './profiles.js';
 import { type RawAsk, tap } from './tap.js';
 import { sampleArguments, sampleContent } from './values.js';
 
-export type Outcome =
+/** What one tool call ended in, as doctor observed it (a question's outcome is the server's business). */
+export type CallOutcome =
   | { kind: 'result'; isError: boolean; status?: string; text: string }
   | { kind: 'error'; message: string; code?: number }
   | { kind: 'timeout' }
@@ -19,7 +21,7 @@ export interface CallRecord {
   asks: RawAsk[];
   /** What doctor answered each ask it was handed. */
   answers: string[];
-  outcome: Outcome;
+  outcome: CallOutcome;
   ms: number;
 }
 
@@ -87,8 +89,7 @@ async function runProfile(
     { name: 'elicitkit-doctor', version: '0.1.0' },
     {
       capabilities: profile.capabilities,
-      ...(profile.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
-      ...(profile.revision === '2025-06-18' ? { supportedProtocolVersions: ['2025-06-18'] } : {}),
+      ...revisionOptions(profile.revision),
     },
   );
   if (profile.modes.form || profile.modes.url) {
@@ -162,7 +163,7 @@ async function callOnce(
   name: string,
   args: Record<string, unknown>,
   timeoutMs: number,
-): Promise<Outcome> {
+): Promise<CallOutcome> {
   try {
     const result = await client.callTool(
       { name, arguments: args },

@@ -3,6 +3,7 @@ import { describeFields, type FieldModel, type FormContent } from '@elicitkit/fo
 /**
  * A plausible value for one field: its default, else the first option, else something that fits
  * the format and bounds. Doctor answers "accept" with these, so a valid answer is what it sends.
+ * One case per field kind: a new kind is a compile error here until doctor can answer it.
  */
 export function sampleValue(field: FieldModel): FormContent[string] {
   if (field.default !== undefined) return field.default;
@@ -29,7 +30,13 @@ export function sampleValue(field: FieldModel): FormContent[string] {
       const text = 'doctor'.padEnd(Math.max(min, 6), 'x');
       return field.maxLength !== undefined ? text.slice(0, Math.max(field.maxLength, min)) : text;
     }
+    default:
+      return unknownKind(field);
   }
+}
+
+function unknownKind(field: never): never {
+  throw new TypeError(`Doctor cannot answer a field of kind ${JSON.stringify((field as FieldModel).kind)}.`);
 }
 
 /** An answer to a whole form: every field, defaults where given. */
@@ -41,13 +48,21 @@ export function sampleContent(schema: unknown): FormContent {
 
 /** Tool arguments from a JSON input schema: required properties only, so the server has something to ask. */
 export function sampleArguments(inputSchema: unknown): Record<string, unknown> {
-  const schema = (inputSchema ?? {}) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  // The schema is the server's word, not to be trusted: odd shapes give fewer arguments, never a crash.
+  const schema = isRecord(inputSchema) ? inputSchema : {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required.filter((r) => typeof r === 'string') : [];
   const out: Record<string, unknown> = {};
-  for (const name of schema.required ?? []) {
-    const prop = schema.properties?.[name] ?? {};
-    out[name] = argumentValue(prop);
+  for (const name of required) {
+    const raw = Object.hasOwn(properties, name) ? properties[name] : undefined;
+    const value = argumentValue(isRecord(raw) ? raw : {});
+    Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function argumentValue(prop: Record<string, unknown>): unknown {

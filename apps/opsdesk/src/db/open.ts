@@ -1,34 +1,75 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { OPSDESK_OBJECTS, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { seed } from './seed.js';
 
 export type { Database };
 
+/** Thrown when a data directory cannot be opened as it is (`SCHEMA_TOO_NEW`: written by a newer opsdesk). */
+export class DataDirError extends Error {
+  readonly code: 'SCHEMA_TOO_NEW';
+  constructor(code: 'SCHEMA_TOO_NEW', message: string) {
+    super(message);
+    this.name = 'DataDirError';
+    this.code = code;
+  }
+}
+
 /**
- * Opens (creating and seeding on first start) the opsdesk database in `dataDir`: WAL journal,
- * foreign keys on, a busy timeout so a second process waits instead of failing.
+ * Opens (creating and seeding on first start, migrating older versions) the opsdesk database in
+ * `dataDir`: WAL journal, foreign keys on, a busy timeout so a second process waits instead of
+ * failing. It holds opsdesk's own state only; the demo shop is `shop.db` (see `openShop`).
  */
 export function openDatabase(dataDir: string, now: () => Date = () => new Date()): Database {
   mkdirSync(dataDir, { recursive: true });
-  const db = new BetterSqlite3(join(dataDir, 'opsdesk.db'));
+  const file = join(dataDir, 'opsdesk.db');
+  const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  db.transaction(() => {
-    db.exec(SCHEMA);
-    const version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as
-      | string
-      | undefined;
-    if (version === undefined) {
-      seed(db, now().toISOString());
-      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
-    } else if (Number(version) !== SCHEMA_VERSION) {
-      throw new Error(
-        `${join(dataDir, 'opsdesk.db')} has schema version ${version}; this opsdesk expects ${SCHEMA_VERSION}.`,
-      );
-    }
-  }).immediate();
+  // Off while migrating: v1 leftovers reference each other, and dropping them must not trip on that.
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      const version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as
+        | string
+        | undefined;
+      if (version === undefined) {
+        seed(db, now().toISOString());
+        db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+        return;
+      }
+      if (Number(version) > SCHEMA_VERSION)
+        throw new DataDirError(
+          'SCHEMA_TOO_NEW',
+          `${file} has schema version ${version}; this opsdesk understands up to ${SCHEMA_VERSION}. Use a newer opsdesk or another --data directory.`,
+        );
+      if (Number(version) < 2) dropLeftovers(db);
+      db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
+    }).immediate();
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  db.pragma('foreign_keys = ON');
   return db;
+}
+
+/**
+ * v1 kept the demo shop in this file, and its SQL tool could create tables, views and triggers
+ * here (even on opsdesk's own tables). Everything that is not opsdesk's own goes.
+ */
+function dropLeftovers(db: Database): void {
+  const own = new Set<string>(OPSDESK_OBJECTS);
+  const objects = db
+    .prepare("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+    .all() as { type: string; name: string }[];
+  // Triggers and views first: they may refer to the tables dropped after them.
+  const order = ['trigger', 'view', 'index', 'table'];
+  for (const type of order) {
+    for (const o of objects.filter((x) => x.type === type && !own.has(x.name))) {
+      db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name.replaceAll('"', '""')}"`);
+    }
+  }
 }

@@ -1,5 +1,8 @@
-/** The opsdesk database: operations tables, the demo shop, and the audit trail. */
-export const SCHEMA_VERSION = 1;
+/**
+ * The opsdesk database: operations tables and the audit trail. Version 2 moved the demo shop out
+ * to its own file (shop.db), so no connection that reaches these tables ever runs a caller's SQL.
+ */
+export const SCHEMA_VERSION = 2;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -85,28 +88,10 @@ CREATE INDEX IF NOT EXISTS audit_requests_context ON audit_requests(context_id);
 CREATE INDEX IF NOT EXISTS audit_responses_context ON audit_responses(context_id);
 CREATE INDEX IF NOT EXISTS audit_validations_context ON audit_validations(context_id);
 
--- The demo shop execute_sql works on.
-CREATE TABLE IF NOT EXISTS customers (
-  id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL, city TEXT NOT NULL, created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS products (
-  id INTEGER PRIMARY KEY, name TEXT NOT NULL, price_cents INTEGER NOT NULL, stock INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS orders (
-  id INTEGER PRIMARY KEY, customer_id INTEGER NOT NULL REFERENCES customers(id), status TEXT NOT NULL,
-  total_cents INTEGER NOT NULL, created_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS order_items (
-  id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders(id), product_id INTEGER NOT NULL REFERENCES products(id),
-  quantity INTEGER NOT NULL, price_cents INTEGER NOT NULL
-);
 `;
 
-/** Tables execute_sql may touch; everything else is opsdesk's own and off limits. */
-export const SHOP_TABLES = ['customers', 'products', 'orders', 'order_items'] as const;
-
-/** opsdesk's own tables (and SQLite's), which execute_sql refuses to read or write. */
-export const INTERNAL_TABLES = [
+/** opsdesk's own tables and indexes: everything else found in opsdesk.db is left over from v1 and dropped. */
+export const OPSDESK_OBJECTS = [
   'meta',
   'services',
   'release_tickets',
@@ -115,18 +100,16 @@ export const INTERNAL_TABLES = [
   'permissions',
   'api_tokens',
   'registrations',
-  // Kept by data directories from before registrations, unused since.
-  'password_links',
   'sync_state',
-  // The claims that make each call's side effect happen at most once (@elicitkit/server/sqlite).
+  // The claims that make each call's side effect happen at most once (@elicitkit/server/sqlite),
+  // created beside the schema when opsdesk starts.
   'elicitkit_claims',
+  'elicitkit_claims_expiry',
   'audit_requests',
   'audit_responses',
   'audit_validations',
   'audit_violations',
-  'sqlite_master',
-  'sqlite_schema',
-  'sqlite_temp_master',
-  'sqlite_temp_schema',
-  'sqlite_sequence',
+  'audit_requests_context',
+  'audit_responses_context',
+  'audit_validations_context',
 ] as const;

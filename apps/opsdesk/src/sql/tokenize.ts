@@ -1,7 +1,8 @@
 /**
  * A lexer for SQLite's SQL, following its tokenizer (tokenize.c): comments, string literals with
- * doubled quotes, the four identifier quotings ("x", `x`, [x]) and blobs. The statement analysis
- * stands on these tokens, so a WHERE inside a string or a comment is never mistaken for a clause.
+ * doubled quotes, the four identifier quotings ("x", `x`, [x]) and blobs. It only counts statements,
+ * for a friendly "one at a time" message: what a statement does and whether it may run is decided
+ * by SQLite itself (see shop/inspect.ts), never by these tokens.
  */
 export type TokenKind = 'word' | 'identifier' | 'string' | 'number' | 'blob' | 'parameter' | 'punct' | 'semicolon';
 

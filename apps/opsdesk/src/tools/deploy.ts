@@ -1,8 +1,9 @@
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
-import { caller, type Deps } from '../context.js';
+import { type Deps, findCaller } from '../context.js';
 import { strings } from '../i18n.js';
+import { permissionsFor } from '../permissions.js';
 
 export const ENVIRONMENTS = ['dev', 'staging', 'prod'] as const;
 
@@ -15,6 +16,12 @@ interface Ticket {
 /** deploy_service: asks for a missing environment, and for a confirmed, approved ticket before production. */
 export function deployTool({ db, lang, now }: Deps) {
   const t = strings(lang);
+  // What production runs now, so the confirmation can show the change (from → to).
+  const runningInProd = (service: string) =>
+    db
+      .prepare("SELECT version FROM deployments WHERE service = ? AND env = 'prod' ORDER BY id DESC LIMIT 1")
+      .pluck()
+      .get(service) as string | undefined;
   const envForm = form({
     env: field.select(
       ENVIRONMENTS.map((e) => ({ value: e, title: t.env[e] })),
@@ -25,7 +32,6 @@ export function deployTool({ db, lang, now }: Deps) {
     confirmed: field.boolean({ title: t.confirmTitle, default: false }),
     ticket: field.string({ title: t.ticketTitle, description: t.ticketHelp, minLength: 4, maxLength: 32 }),
   });
-  const services = () => db.prepare('SELECT name FROM services ORDER BY name').pluck().all() as string[];
 
   return defineTool({
     name: 'deploy_service',
@@ -49,11 +55,12 @@ export function deployTool({ db, lang, now }: Deps) {
     annotations: { destructiveHint: true, idempotentHint: false },
     forms: { env: envForm, prod: prodForm },
     async run({ service, env, version }, ctx) {
-      const who = caller(db, ctx);
-      const latest = db.prepare('SELECT latest_version FROM services WHERE name = ?').pluck().get(service) as
-        | string
-        | undefined;
-      if (latest === undefined) return rejected(t.unknownService(service, services().join(', ')));
+      const who = findCaller(db, ctx);
+      if (!who) return rejected(t.unknownCaller(ctx.user));
+      const permissions = permissionsFor(db, who.username);
+      if (!permissions.may('deploy', service))
+        return rejected(t.noSuchService(service, 'deploy', permissions.services));
+      const latest = db.prepare('SELECT latest_version FROM services WHERE name = ?').pluck().get(service) as string;
       const release = version ?? latest;
 
       let target = env;
@@ -65,7 +72,7 @@ export function deployTool({ db, lang, now }: Deps) {
       let ticket: string | null = null;
       if (target === 'prod') {
         const answer = await ctx.ask('prod', {
-          message: t.prodMessage(service, release),
+          message: t.prodMessage(service, runningInProd(service), release),
           // Approval lives in the system: the form only carries the ticket number.
           check: ({ confirmed, ticket: id }) => {
             const issues = confirmed ? [] : [{ field: 'confirmed', message: t.notConfirmed }];
@@ -120,16 +127,20 @@ export function listDeploymentsTool({ db, lang }: Deps) {
   return defineTool({
     name: 'list_deployments',
     title: 'List deployments',
-    description: 'List past deployments, newest first, optionally for one service.',
+    description: 'List past deployments of the services you may see, newest first, optionally for one service.',
     inputSchema: z.object({ service: z.string().optional().describe('Only this service') }),
     outputSchema: outcomeSchema({ deployments: z.array(row) }),
     annotations: { readOnlyHint: true },
-    async run({ service }) {
-      const rows = (
-        service
-          ? db.prepare('SELECT * FROM deployments WHERE service = ? ORDER BY id DESC').all(service)
-          : db.prepare('SELECT * FROM deployments ORDER BY id DESC').all()
-      ) as z.infer<typeof row>[];
+    async run({ service }, ctx) {
+      const who = findCaller(db, ctx);
+      if (!who) return rejected(t.unknownCaller(ctx.user));
+      const permissions = permissionsFor(db, who.username);
+      if (service !== undefined && !permissions.may('see', service))
+        return rejected(t.noSuchService(service, 'see', permissions.services));
+      const visible = service === undefined ? permissions.services : [service];
+      const rows = db
+        .prepare(`SELECT * FROM deployments WHERE service IN (SELECT value FROM json_each(?)) ORDER BY id DESC`)
+        .all(JSON.stringify(visible)) as z.infer<typeof row>[];
       const text =
         rows.length === 0
           ? t.noDeployments

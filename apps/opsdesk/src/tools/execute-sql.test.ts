@@ -1,6 +1,8 @@
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../../test/support/mcp.js';
-import { type Conn, count, memoryClient, peek, tempDataDir } from '../../test/harness.js';
+import { type Conn, count, memoryClient, peek, peekShop, tempDataDir } from '../../test/harness.js';
 
 let data: ReturnType<typeof tempDataDir>;
 let c: Conn;
@@ -36,10 +38,13 @@ describe('execute_sql: the SQL corpus', () => {
       typedTableName: 'products',
     });
     expect(r.asked).toBe(true);
-    expect(r.question?.message).toContain('changes every row of "products" (50 rows)');
+    expect(r.question?.message).toContain('changes every row of "products": 50 rows in products.');
+    expect(r.question?.message).toContain(`Statement: UPDATE products SET name = name || ' WHERE id = 1'`);
     expect(r.status).toBe('invalid'); // the box was not ticked
     expect(count(data.dir, 'products')).toBe(before);
-    expect(peek(data.dir, "SELECT COUNT(*) AS n FROM products WHERE name LIKE '% WHERE id = 1'")).toEqual([{ n: 0 }]);
+    expect(peekShop(data.dir, "SELECT COUNT(*) AS n FROM products WHERE name LIKE '% WHERE id = 1'")).toEqual([
+      { n: 0 },
+    ]);
   });
 
   it('a WHERE inside a comment does not count either', async () => {
@@ -57,13 +62,13 @@ describe('execute_sql: the SQL corpus', () => {
     expect(r.asked).toBe(false);
     expect(r.status).toBe('done');
     expect(r.text).toBe('Done: 1 row changed in customers.');
-    expect(peek(data.dir, 'SELECT city FROM customers WHERE id = 7')).toEqual([{ city: 'Suzhou' }]);
+    expect(peekShop(data.dir, 'SELECT city FROM customers WHERE id = 7')).toEqual([{ city: 'Suzhou' }]);
   });
 
   it('a tautological WHERE 1=1 over the threshold asks, and the typed name is checked', async () => {
     const before = count(data.dir, 'order_items');
     const r = await sql('delete from ORDER_ITEMS where 1=1 and id > 0', { understood: true, typedTableName: 'orders' });
-    expect(r.question?.message).toContain(`changes "order_items" (${before} rows)`);
+    expect(r.question?.message).toContain(`changes every row of "order_items": ${before} rows in order_items.`);
     expect(r.status).toBe('invalid');
     expect(r.text).toContain('"orders" is not the table this statement changes (order_items)');
     expect(count(data.dir, 'order_items')).toBe(before);
@@ -94,16 +99,43 @@ describe('execute_sql: the SQL corpus', () => {
     expect(r.status, r.text).toBe('done');
   });
 
+  it('the schema table it can read is the shop’s own: no opsdesk table in it', async () => {
+    const r = await sql('SELECT name FROM sqlite_master ORDER BY name');
+    expect(r.status).toBe('done');
+    expect((r.structured?.rows as { name: string }[] | undefined)?.map((x) => x.name)).toEqual([
+      'customers',
+      'order_items',
+      'orders',
+      'products',
+    ]);
+  });
+
   it('DROP and ALTER always ask, whatever the row count', async () => {
     const drop = await sql('CREATE TABLE scratch (x)');
     expect(drop.status).toBe('done');
     const alter = await sql('ALTER TABLE scratch ADD COLUMN y', { understood: true, typedTableName: 'scratch' });
-    expect(alter.question?.message).toContain('alters "scratch"');
+    expect(alter.question?.message).toContain('changes the schema of "scratch"');
     expect(alter.status).toBe('done');
     const gone = await sql('DROP TABLE scratch', { understood: true, typedTableName: 'scratch' });
     expect(gone.question?.message).toContain('drops "scratch"');
     expect(gone.status).toBe('done');
+    expect(peekShop(data.dir, "SELECT name FROM sqlite_schema WHERE name = 'scratch'")).toEqual([]);
     expect(peek(data.dir, "SELECT name FROM sqlite_schema WHERE name = 'scratch'")).toEqual([]);
+  });
+
+  it('the shop changing while the person decides: not run, and says so', async () => {
+    const before = count(data.dir, 'customers');
+    c.script.splice(0, c.script.length, () => {
+      // Someone else adds rows between the question and the answer.
+      const other = new BetterSqlite3(join(data.dir, 'shop.db'));
+      other.prepare("INSERT INTO customers (name, email, city, created_at) VALUES ('Late', 'l@x', 'Oslo', 'x')").run();
+      other.close();
+      return { action: 'accept', content: { understood: true, typedTableName: 'customers' } };
+    });
+    const r = await callTool(c.client, 'execute_sql', { sql: "UPDATE customers SET city = 'Nowhere'" });
+    expect(r.status).toBe('rejected');
+    expect(r.text).toContain(`would now touch ${before + 1} rows, not the ${before} you confirmed`);
+    expect(peekShop(data.dir, "SELECT COUNT(*) AS n FROM customers WHERE city = 'Nowhere'")).toEqual([{ n: 0 }]);
   });
 
   it('declined DROP leaves the table', async () => {
@@ -117,14 +149,13 @@ describe('execute_sql: the SQL corpus', () => {
   it.each([
     ['several statements', 'SELECT 1; DELETE FROM orders', /one statement per call; this SQL holds 2/],
     ['a statement hidden after a string with a semicolon', "SELECT ';'; DROP TABLE customers", /holds 2/],
-    ['opsdesk’s own tables', 'SELECT * FROM api_tokens', /belongs to opsdesk itself/],
-    ['opsdesk’s tables, quoted', 'DELETE FROM "users"', /belongs to opsdesk itself/],
-    ['the schema table', 'SELECT sql FROM sqlite_master', /belongs to opsdesk itself/],
-    // Deleting claims would let a replayed final round act again.
-    ['the claims behind exactly-once', 'DELETE FROM elicitkit_claims', /belongs to opsdesk itself/],
-    ['pending registrations', 'SELECT email FROM registrations', /belongs to opsdesk itself/],
+    ['opsdesk’s own tables: not in this database at all', 'SELECT * FROM api_tokens', /no such table: api_tokens/],
+    ['opsdesk’s tables, quoted', 'DELETE FROM "users"', /no such table: users/],
+    // Deleting claims would let a replayed final round act again: they are out of reach too.
+    ['the claims behind exactly-once', 'DELETE FROM elicitkit_claims', /no such table: elicitkit_claims/],
+    ['pending registrations', 'SELECT email FROM registrations', /no such table: registrations/],
     ['PRAGMA', 'PRAGMA journal_mode = DELETE', /does not run PRAGMA/],
-    ['ATTACH', "ATTACH DATABASE '/tmp/x.db' AS x", /does not run ATTACH/],
+    ['ATTACH', "ATTACH DATABASE '/tmp/x.db' AS x", /does not ATTACH or DETACH/],
     ['a syntax error', 'SELEC * FROM orders', /SQLite refused|expected/],
     ['an unknown table', 'DELETE FROM nowhere WHERE id = 1', /no such table: nowhere/],
     ['an empty statement', ' ;; ', /empty/],

@@ -1,33 +1,39 @@
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
-import type { Statement } from 'better-sqlite3';
 import * as z from 'zod/v4';
-import type { Deps } from '../context.js';
-import type { Database } from '../db/open.js';
-import { INTERNAL_TABLES, SHOP_TABLES } from '../db/schema.js';
+import { type Deps, findCaller } from '../context.js';
 import { strings } from '../i18n.js';
-import { type Analysis, analyze, mentionedNames } from '../sql/analyze.js';
+import { ShopError } from '../shop/client.js';
+import type { Effect } from '../shop/run.js';
+import { SHOP_TABLES } from '../shop/seed.js';
+import { oneLine } from '../shorten.js';
 import { SqlSyntaxError, statements, tokenize } from '../sql/tokenize.js';
 
 /** More affected rows than this makes a write dangerous (SPEC §4). */
 export const ROW_THRESHOLD = 100;
-const MAX_ROWS_SHOWN = 200;
 
-type Danger = 'drop' | 'alter' | 'no-where' | 'many-rows';
+export type Danger = 'drop' | 'schema' | 'every-row' | 'many-rows';
 
+/** What a write would do, decided before anything is asked (the dry run is rolled back). */
 interface Plan {
-  statement: Statement;
-  analysis: Exclude<Analysis, { kind: 'other' }>;
-  /** The object the statement changes (for the typed confirmation). */
+  /** The object the typed confirmation must name. */
   target: string;
-  /** Rows the statement changes, measured by running it in a savepoint that is rolled back. */
-  changes: number;
+  effect: Effect;
+  /** Tables written beyond the statement's own (through triggers or foreign-key actions). */
+  alsoWrites: string[];
   danger: Danger | undefined;
 }
 
-/** execute_sql: runs one statement on the demo shop; asks before anything that cannot be undone. */
-export function executeSqlTool({ db, lang }: Deps) {
+/** execute_sql: runs one statement on the demo shop (its own database); asks before anything that cannot be undone. */
+export function executeSqlTool({ db, shop, lang }: Deps) {
   const t = strings(lang);
+  // SQLite's reason, a statement stopped for running too long, or the shop's process gone.
+  const failure = (e: unknown) =>
+    e instanceof ShopError && e.code === 'SQL_TIMEOUT'
+      ? t.sqlTimeout(e.message)
+      : e instanceof ShopError && e.code === 'TEMP_OBJECT'
+        ? t.refused['other-database']
+        : t.sqlError(e instanceof Error ? e.message : String(e));
   const confirmForm = form({
     understood: field.boolean({ title: t.understoodTitle, default: false }),
     typedTableName: field.string({
@@ -40,146 +46,169 @@ export function executeSqlTool({ db, lang }: Deps) {
   return defineTool({
     name: 'execute_sql',
     title: 'Run one SQL statement on the demo shop',
-    description: `Run exactly one SQLite statement on the demo shop (${SHOP_TABLES.join(', ')}). Reads return rows. DROP/ALTER, DELETE/UPDATE without WHERE, or writes touching more than ${ROW_THRESHOLD} rows need the user to confirm by typing the table name.`,
+    description: `Run exactly one SQLite statement on the demo shop database (${SHOP_TABLES.join(', ')}). Reads return rows. DROP, schema changes, writes to every row of a table, or writes touching more than ${ROW_THRESHOLD} rows need the user to confirm by typing the table name.`,
     inputSchema: z.object({ sql: z.string().min(1).max(20_000).describe('One SQLite statement') }),
     outputSchema: outcomeSchema({
       columns: z.array(z.string()),
       rows: z.array(z.record(z.string(), z.unknown())),
       rowCount: z.number(),
+      complete: z.boolean(),
       changes: z.number(),
+      totalChanges: z.number(),
       table: z.string(),
+      tables: z.array(z.string()),
     }),
     annotations: { destructiveHint: true },
     forms: { confirm: confirmForm },
-    async run({ sql }, { ask, commit }) {
-      const planned = plan(db, sql, t);
-      if (typeof planned === 'string') return rejected(planned);
-      if (planned.analysis.kind === 'read') return read(planned.statement, t);
-      if (planned.danger) {
-        const { target, changes, danger } = planned;
-        const rows = danger === 'many-rows' || danger === 'no-where' ? t.rows(changes) : '';
+    async run({ sql }, { ask, commit, user }) {
+      if (!findCaller(db, { user })) return rejected(t.unknownCaller(user));
+      // The tokenizer only counts statements for a friendly message; SQLite refuses several anyway.
+      let count: number;
+      try {
+        count = statements(tokenize(sql)).length;
+      } catch (e) {
+        return rejected(t.sqlError(e instanceof SqlSyntaxError ? e.message : String(e)));
+      }
+      if (count !== 1) return rejected(count === 0 ? t.sqlError(t.emptySql) : t.severalStatements(count));
+
+      const seen = await shop.inspect(sql).catch((e: unknown) => e as Error);
+      if (seen instanceof Error) return rejected(failure(seen));
+      if ('error' in seen) return rejected(t.sqlError(seen.error));
+      if ('refusal' in seen) return rejected(t.refused[seen.refusal]);
+
+      // A read returns rows and writes nothing; anything else (REINDEX too) takes the write path.
+      if (seen.reader && seen.readonly && !seen.schema && seen.writes.length === 0) {
+        try {
+          const rows = await shop.read(sql);
+          const lines = rows.rows.map((r) => rows.columns.map((c) => cell(r[c])).join(' | '));
+          const text = [t.rowsReturned(rows.count, rows.rows.length, rows.stopped), rows.columns.join(' | '), ...lines];
+          return done(text.join('\n'), {
+            columns: rows.columns,
+            rows: rows.rows,
+            rowCount: rows.count,
+            complete: rows.complete,
+          });
+        } catch (e) {
+          return rejected(failure(e));
+        }
+      }
+
+      let plan: Plan;
+      try {
+        plan = decide(await shop.dryRun(sql, seen.direct), seen);
+      } catch (e) {
+        return rejected(failure(e));
+      }
+      if (plan.danger) {
+        const { target, effect, danger, alsoWrites } = plan;
         const answer = await ask('confirm', {
-          message: t.dangerMessage(t.danger[danger] ?? danger, target, rows),
+          message: t.confirmSql({
+            what: t.danger[danger],
+            target,
+            statement: oneLine(sql),
+            rows: touched(effect),
+            direct: effect.changes,
+            tables: [...seen.direct, ...alsoWrites],
+            alsoWrites,
+          }),
           check: ({ understood, typedTableName }) => {
             const issues: { field: string; message: string }[] = [];
             if (!understood) issues.push({ field: 'understood', message: t.notUnderstood });
-            if (unquote(typedTableName).toLowerCase() !== target)
+            if (unquote(typedTableName).toLowerCase() !== target.toLowerCase())
               issues.push({ field: 'typedTableName', message: t.wrongTable(typedTableName, target) });
             return issues;
           },
         });
         if (answer.action !== 'accept') return answer.result();
+        // The person decided on what they were shown; if the shop moved meanwhile, that is not it.
+        try {
+          const now = decide(await shop.dryRun(sql, seen.direct), seen);
+          if (now.target !== target || touched(now.effect) > touched(effect))
+            return rejected(t.shopChanged(touched(effect), touched(now.effect)));
+        } catch (e) {
+          return rejected(failure(e));
+        }
       }
-      // A confirmed write runs once however often its last round is replayed, in one transaction
-      // with its claim. `atomic` holds only while the shop lives in the claims' database, on this
-      // connection: if the shop moves to a file of its own, drop `atomic` (claim, then write: at most
-      // once) or ATTACH that file to this connection.
-      return commit(() => write(db, planned, t), { atomic: true });
+      // The write runs once however often its last round is replayed: claimed first, then run in the
+      // shop's own process (its own database, so not in the claim's transaction — at most once, and a
+      // replay of a write that was cut short mid-way hears its outcome is unknown rather than rerunning it).
+      return commit(async () => {
+        let effect: Effect;
+        try {
+          effect = await shop.write(sql, seen.direct);
+        } catch (e) {
+          return rejected(failure(e));
+        }
+        const tables = [...new Set([...seen.direct, ...seen.writes])];
+        const text =
+          plan.target === ''
+            ? t.ran
+            : seen.schema
+              ? t.schemaChanged(plan.target)
+              : t.changed(effect.changes, plan.target, effect.total - effect.changes, plan.alsoWrites);
+        const returned = effect.returned;
+        return done(
+          returned.columns.length > 0 ? `${text}\n${returned.columns.join(' | ')}\n${rowsText(returned)}` : text,
+          {
+            changes: effect.changes,
+            totalChanges: effect.total,
+            table: plan.target,
+            tables,
+            ...(returned.columns.length > 0
+              ? {
+                  columns: returned.columns,
+                  rows: returned.rows,
+                  rowCount: returned.count,
+                  complete: returned.complete,
+                }
+              : {}),
+          },
+        );
+      });
     },
   });
 }
 
-/** Everything decided before asking: no side effects (the dry run is rolled back). */
-function plan(db: Database, sql: string, t: ReturnType<typeof strings>): Plan | string {
-  let tokens: ReturnType<typeof tokenize>;
-  try {
-    tokens = tokenize(sql);
-  } catch (e) {
-    return t.sqlError(e instanceof SqlSyntaxError ? e.message : String(e));
+/** Whether (and why) a write must be confirmed, from what the dry run saw. */
+function decide(
+  effect: Effect,
+  seen: { direct: string[]; writes: string[]; creates: boolean; drops: boolean; schema: boolean },
+): Plan {
+  const alsoWrites = seen.writes.filter((w) => !seen.direct.includes(w));
+  const { added, removed, altered } = effect.schema;
+  if (seen.drops) return { target: removed[0] ?? seen.direct[0] ?? '', effect, alsoWrites, danger: 'drop' };
+  if (seen.schema) {
+    // A rename removes the old name and adds the new one (and alters what referred to it): the
+    // object is the one the statement names, its old name.
+    const target =
+      (added.length > 0 && removed.length > 0 ? removed[0] : undefined) ?? altered[0] ?? added[0] ?? removed[0] ?? '';
+    // A new table or index adds; anything else (ALTER, a view, a trigger) changes how the shop behaves.
+    const additive = seen.creates && altered.length === 0 && removed.length === 0;
+    return { target, effect, alsoWrites, danger: additive ? undefined : 'schema' };
   }
-  const parts = statements(tokens);
-  if (parts.length !== 1)
-    return parts.length === 0 ? t.sqlError('the SQL is empty') : t.severalStatements(parts.length);
-  const only = parts[0] ?? [];
-  const internal = [...mentionedNames(only)].find((n) => (INTERNAL_TABLES as readonly string[]).includes(n));
-  if (internal) return t.forbiddenTable(internal, SHOP_TABLES.join(', '));
-  let statement: Statement;
-  try {
-    statement = db.prepare(sql);
-  } catch (e) {
-    // SQLite has the last word on validity (and refuses a second statement itself).
-    return t.sqlError(e instanceof Error ? e.message : String(e));
-  }
-  let analysis: Analysis;
-  try {
-    analysis = analyze(only);
-  } catch (e) {
-    return t.sqlError(e instanceof Error ? e.message : String(e));
-  }
-  // PRAGMA, ATTACH, VACUUM, transactions and the like: opsdesk owns the connection.
-  if (analysis.kind === 'other') return t.forbiddenStatement(analysis.verb);
-  if (analysis.kind === 'read') {
-    if (!statement.readonly) return t.sqlError('a read that writes is not supported');
-    return { statement, analysis, target: '', changes: 0, danger: undefined };
-  }
-  const target = analysis.kind === 'write' ? analysis.table : analysis.name;
-  const dry = measure(db, statement);
-  if (typeof dry === 'string') return t.sqlError(dry);
-  let danger: Danger | undefined;
-  if (analysis.kind === 'schema' && analysis.verb === 'drop') danger = 'drop';
-  else if (analysis.kind === 'schema' && analysis.verb === 'alter') danger = 'alter';
-  else if (
-    analysis.kind === 'write' &&
-    (analysis.verb === 'update' || analysis.verb === 'delete') &&
-    !analysis.hasWhere
-  )
-    danger = 'no-where';
-  else if (dry > ROW_THRESHOLD) danger = 'many-rows';
-  return { statement, analysis, target, changes: dry, danger };
+  const target = seen.direct[0] ?? '';
+  const rows = effect.tables[target];
+  const everyRow =
+    rows !== undefined &&
+    rows.before > 0 &&
+    effect.changes >= rows.before &&
+    (rows.after === 0 || rows.after === rows.before);
+  const danger = everyRow ? 'every-row' : touched(effect) > ROW_THRESHOLD ? 'many-rows' : undefined;
+  return { target, effect, alsoWrites, danger };
 }
 
-/** Runs the statement inside a savepoint and rolls it back: how many rows it would change, or why it fails. */
-function measure(db: Database, statement: Statement): number | string {
-  db.exec('SAVEPOINT opsdesk_dry_run');
-  try {
-    return execute(db, statement);
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e);
-  } finally {
-    db.exec('ROLLBACK TO opsdesk_dry_run');
-    db.exec('RELEASE opsdesk_dry_run');
-  }
+/** Rows a write touches: those changed (triggers included), or those a DROP takes with it. */
+function touched(effect: Effect): number {
+  const gone = Object.values(effect.tables).reduce((n, t) => n + Math.abs(t.after - t.before), 0);
+  return Math.max(effect.total, gone);
 }
 
-function execute(db: Database, statement: Statement): number {
-  if (statement.reader) {
-    statement.all();
-    return db.prepare('SELECT changes()').pluck().get() as number;
-  }
-  return statement.run().changes;
+function cell(v: unknown): string {
+  return v === null || v === undefined ? 'NULL' : oneLine(String(v), 120);
 }
 
-function write(db: Database, p: Plan, t: ReturnType<typeof strings>) {
-  let changes: number;
-  try {
-    changes = db.transaction(() => execute(db, p.statement))();
-  } catch (e) {
-    return rejected(t.sqlError(e instanceof Error ? e.message : String(e)));
-  }
-  const text = p.analysis.kind === 'schema' ? t.schemaChanged(p.target) : t.changed(changes, p.target);
-  return done(text, { changes, table: p.target });
-}
-
-function read(statement: Statement, t: ReturnType<typeof strings>) {
-  const columns = statement.columns().map((c) => c.name);
-  const rows: Record<string, unknown>[] = [];
-  let count = 0;
-  for (const row of statement.iterate() as Iterable<Record<string, unknown>>) {
-    count++;
-    if (rows.length < MAX_ROWS_SHOWN) rows.push(jsonRow(row));
-  }
-  const table = rows.map((r) => columns.map((c) => String(r[c] ?? 'NULL')).join(' | '));
-  const text = [t.rowsReturned(count, rows.length), columns.join(' | '), ...table].join('\n');
-  return done(text, { columns, rows, rowCount: count });
-}
-
-function jsonRow(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) {
-    out[k] =
-      v instanceof Uint8Array ? `x'${Buffer.from(v).toString('hex')}'` : typeof v === 'bigint' ? v.toString() : v;
-  }
-  return out;
+function rowsText(rows: { columns: string[]; rows: Record<string, unknown>[] }): string {
+  return rows.rows.map((r) => rows.columns.map((c) => cell(r[c])).join(' | ')).join('\n');
 }
 
 function unquote(name: string): string {

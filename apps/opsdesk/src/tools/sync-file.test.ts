@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../../test/support/mcp.js';
 import { type Conn, memoryClient, tempDataDir } from '../../test/harness.js';
+import { localTime } from '../sync/describe.js';
 
 let data: ReturnType<typeof tempDataDir>;
 let outside: ReturnType<typeof tempDataDir>;
@@ -72,16 +73,25 @@ describe('sync_file', () => {
     expect(read('local', 'a/two.txt')).toBe('remote edit\n');
   });
 
-  it('a true conflict asks, with both modification times in the message', async () => {
+  it('a true conflict asks, with both sides’ sizes, local times and a short diff in the message', async () => {
     await synced('c/x.md');
     write('local', 'c/x.md', 'L\n');
-    write('remote', 'c/x.md', 'R\n');
+    write('remote', 'c/x.md', 'Remote\n');
     utimesSync(file('local', 'c/x.md'), new Date('2026-11-28T10:00:00Z'), new Date('2026-11-28T10:00:00Z'));
     utimesSync(file('remote', 'c/x.md'), new Date('2026-11-29T11:30:00Z'), new Date('2026-11-29T11:30:00Z'));
     const r = await sync('c/x.md', 'manual');
     expect(r.question?.message).toBe(
-      'c/x.md changed on both sides since the last sync: local modified 2026-11-28T10:00:00Z, remote modified 2026-11-29T11:30:00Z. Which version should win?',
+      [
+        'c/x.md changed on both sides since the last sync.',
+        `Local: 2 B, modified ${localTime(new Date('2026-11-28T10:00:00Z'), 'en')}.`,
+        `Remote: 7 B, modified ${localTime(new Date('2026-11-29T11:30:00Z'), 'en')}.`,
+        'Differences (- remote, + local):',
+        '- Remote',
+        '+ L',
+        'Which version should win?',
+      ].join('\n'),
     );
+    expect(r.question?.message).not.toMatch(/T\d{2}:\d{2}|\.\d{3}|Z\b/);
     expect(r.question?.requestedSchema).toMatchObject({
       properties: {
         resolution: {
@@ -95,7 +105,7 @@ describe('sync_file', () => {
       },
     });
     expect(r.status).toBe('pending');
-    expect([read('local', 'c/x.md'), read('remote', 'c/x.md')]).toEqual(['L\n', 'R\n']);
+    expect([read('local', 'c/x.md'), read('remote', 'c/x.md')]).toEqual(['L\n', 'Remote\n']);
   });
 
   it.each([

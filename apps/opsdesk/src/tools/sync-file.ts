@@ -1,8 +1,9 @@
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, pending, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
-import type { Deps } from '../context.js';
+import { type Deps, findCaller } from '../context.js';
 import { strings } from '../i18n.js';
+import { shortDiff, sideView } from '../sync/describe.js';
 import { applySide, readSide, resolvePath, type Side } from '../sync/workspace.js';
 
 export const RESOLUTIONS = ['keep_local', 'keep_remote', 'keep_both', 'manual'] as const;
@@ -12,8 +13,6 @@ type Resolution = (typeof RESOLUTIONS)[number];
 export function syncFileTool({ db, lang, workspace, now }: Deps) {
   const t = strings(lang);
   const hashOf = (side: Side) => (side.exists ? side.hash : null);
-  const stamp = (side: Side) =>
-    side.exists ? side.mtime.toISOString().replace('.000Z', 'Z') : lang === 'zh' ? '已删除' : 'deleted';
   const recordBase = (path: string, hash: string | null) =>
     db
       .prepare(
@@ -28,7 +27,8 @@ export function syncFileTool({ db, lang, workspace, now }: Deps) {
       'Reconcile one file between the local and remote workspace. One-sided changes are copied over; if both sides changed since the last sync, the user chooses how to resolve the conflict.',
     inputSchema: z.object({ path: z.string().describe('Path inside the workspace, e.g. notes/plan.md') }),
     outputSchema: outcomeSchema({ path: z.string(), action: z.string() }),
-    async run({ path: input }, { ask, commit }) {
+    async run({ path: input }, { ask, commit, user }) {
+      if (!findCaller(db, { user })) return rejected(t.unknownCaller(user));
       const target = resolvePath(workspace, input);
       if (!target.ok) return rejected(t.badPath(input, target.why));
       const { path } = target;
@@ -72,7 +72,12 @@ export function syncFileTool({ db, lang, workspace, now }: Deps) {
         ),
       });
       const answer = await ask('resolution', {
-        message: t.conflictMessage(path, stamp(local), stamp(remote)),
+        message: t.conflictMessage(
+          path,
+          sideView(local, lang, t.deleted),
+          sideView(remote, lang, t.deleted),
+          shortDiff(remote, local),
+        ),
         form: resolution,
       });
       if (answer.action !== 'accept') return answer.result();

@@ -93,9 +93,13 @@ describe('weekly_report', () => {
     [
       'a project the user may not see',
       { project: 'order-service', from: '2026-11-01', to: '2026-11-02' },
-      /may not see reports for order-service/,
+      /There is no project called "order-service" that you may see reports for/,
     ],
-    ['an unknown project', { project: 'billing', from: '2026-11-01', to: '2026-11-02' }, /no project called "billing"/],
+    [
+      'an unknown project',
+      { project: 'billing', from: '2026-11-01', to: '2026-11-02' },
+      /There is no project called "billing" that you may see reports for/,
+    ],
   ])('arguments with %s: invalid before anything is asked', async (_label, args, reason) => {
     const r = await report(bob, args);
     expect(r.status).toBe('invalid');

@@ -1,9 +1,9 @@
 import { type FieldDef, field, form, type Issue } from '@elicitkit/form';
 import { defineTool, done, invalid, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
-import { caller, type Deps } from '../context.js';
+import { type Deps, findCaller } from '../context.js';
 import { strings } from '../i18n.js';
-import { projectsFor } from '../identity.js';
+import { permissionsFor } from '../permissions.js';
 
 export const MAX_SPAN_DAYS = 31;
 const DAY = 86_400_000;
@@ -40,11 +40,9 @@ export function weeklyReportTool({ db, lang }: Deps) {
   /** The server-side rules, for given arguments and asked answers alike. */
   const problems = (r: Partial<Range>, visible: readonly string[]): Issue[] => {
     const issues: Issue[] = [];
-    const known = db.prepare('SELECT name FROM services').pluck().all() as string[];
-    if (r.project !== undefined && !known.includes(r.project))
-      issues.push(issue('project', t.unknownProject(r.project)));
-    else if (r.project !== undefined && !visible.includes(r.project))
-      issues.push(issue('project', t.notPermitted(r.project)));
+    // Missing and not permitted read the same, so a report cannot probe which projects exist.
+    if (r.project !== undefined && !visible.includes(r.project))
+      issues.push(issue('project', t.noSuchProject(r.project)));
     const from = r.from === undefined ? undefined : calendarDate(r.from);
     const to = r.to === undefined ? undefined : calendarDate(r.to);
     if (r.from !== undefined && from === undefined) issues.push(issue('from', t.badDate(t.fromTitle, r.from)));
@@ -84,8 +82,9 @@ export function weeklyReportTool({ db, lang }: Deps) {
     }),
     annotations: { readOnlyHint: true },
     async run(args, ctx) {
-      const who = caller(db, ctx);
-      const visible = projectsFor(db, who.username);
+      const who = findCaller(db, ctx);
+      if (!who) return rejected(t.unknownCaller(ctx.user));
+      const visible = permissionsFor(db, who.username).services;
       const given: Partial<Range> = Object.fromEntries(
         Object.entries(args).filter(([, v]) => v !== undefined && v !== ''),
       );

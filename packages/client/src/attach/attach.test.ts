@@ -2,7 +2,7 @@ import type { FormSchema } from '@elicitkit/form';
 import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recording } from '../../test/recording.js';
-import { type Connection, connect, ERAS, SERVER_INFO } from '../../test/servers.js';
+import { type Connection, connect, REVISIONS, SERVER_INFO } from '../../test/servers.js';
 import { createScriptedRenderer } from '../renderers/scripted/index.js';
 import type { FormPrompt, UrlPrompt } from '../types.js';
 import type { ElicitationEvent } from './events.js';
@@ -32,11 +32,11 @@ afterEach(async () => {
   open = undefined;
 });
 
-describe.each(ERAS)('attach on %s', (era) => {
+describe.each(REVISIONS)('attach on %s', (revision) => {
   async function setup(answers: Parameters<typeof createScriptedRenderer>[0], opened: string[] = []) {
     const events: ElicitationEvent[] = [];
     const recorded = recording(createScriptedRenderer(answers));
-    open = await connect(era, (client) =>
+    open = await connect(revision, (client) =>
       attach(client, {
         renderer: recorded.renderer,
         onEvent: (e) => events.push(e),
@@ -132,7 +132,7 @@ describe.each(ERAS)('attach on %s', (era) => {
     expect(prompt).toMatchObject({ mode: 'url', host: 'opsdesk.example.com', server: SERVER_INFO });
     expect(prompt.warnings.map((w) => w.code)).toEqual(['insecure', 'token']);
     // 2025-11-25 carries the server's elicitationId; 2026-07-28 has none on the wire.
-    expect(prompt.elicitationId).toBe(era === '2025-11-25' ? 'flow-1' : undefined);
+    expect(prompt.elicitationId).toBe(revision === '2025-11-25' ? 'flow-1' : undefined);
     expect(events.filter((e) => e.type === 'url-consented')).toEqual([
       { type: 'url-consented', id: 2, url: ask.url, opened: 'yes' },
     ]);

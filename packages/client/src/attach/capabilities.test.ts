@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { person } from '../../test/recording.js';
-import { type Connection, connect, ERAS } from '../../test/servers.js';
+import { type Connection, connect, REVISIONS } from '../../test/servers.js';
 import { createScriptedRenderer } from '../renderers/scripted/index.js';
 import type { Renderer } from '../types.js';
 import type { ElicitationEvent } from './events.js';
@@ -20,20 +20,20 @@ function withModes(form: boolean, url: boolean): Renderer {
   return { ...person([]), modes: { form, url } };
 }
 
-describe.each(ERAS)('declared capabilities on %s', (era) => {
+describe.each(REVISIONS)('declared capabilities on %s', (revision) => {
   it.each([
     [true, true, { form: {}, url: {} }],
     [true, false, { form: {} }],
     [false, true, { url: {} }],
   ])('form=%s url=%s declares exactly that', async (form, url, expected) => {
-    open = await connect(era, (client) => {
+    open = await connect(revision, (client) => {
       expect(attach(client, { renderer: withModes(form, url) }).modes).toEqual({ form, url });
     });
     expect((await open.capabilities()).elicitation).toEqual(expected);
   });
 
   it('declares no elicitation capability at all when the renderer can do neither', async () => {
-    open = await connect(era, (client) => {
+    open = await connect(revision, (client) => {
       expect(attach(client, { renderer: withModes(false, false) }).modes).toEqual({ form: false, url: false });
     });
     expect((await open.capabilities()).elicitation).toBeUndefined();

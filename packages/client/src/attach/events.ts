@@ -36,5 +36,3 @@ export type ElicitationEvent =
   | { type: 'url-consented'; id: number; url: string; opened: 'yes' | 'failed' | 'no-opener'; error?: unknown }
   /** The answer sent back to the server. */
   | { type: 'answered'; id: number; action: ElicitAction };
-
-export type EventListener = (event: ElicitationEvent) => void;

@@ -2,15 +2,15 @@ import { applyDefaults, type FormContent, type Issue, validate } from '@elicitki
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { checkFormRequest } from '../checks/form.js';
 import type { FormAnswer, FormPrompt } from '../types.js';
+import { STOPPED } from './deadline.js';
 import {
   autoDecline,
   type IncomingRequest,
   overRateLimit,
-  type Session,
+  type Responder,
   underDeadline,
   type WireResult,
-} from './context.js';
-import { STOPPED } from './deadline.js';
+} from './responder.js';
 
 export interface FormParams {
   message: string;
@@ -23,17 +23,21 @@ export interface FormParams {
  * ask, then apply defaults and validate. Invalid content is never sent as accept: an interactive
  * renderer is asked again with the issues (up to `maxAttempts`), anything else answers `cancel`.
  */
-export async function answerForm(session: Session, request: IncomingRequest, params: FormParams): Promise<WireResult> {
+export async function answerForm(
+  responder: Responder,
+  request: IncomingRequest,
+  params: FormParams,
+): Promise<WireResult> {
   const checked = checkFormRequest(params);
   if (!checked.ok) {
-    session.emit({ type: 'rejected', id: request.id, message: checked.message });
+    responder.emit({ type: 'rejected', id: request.id, message: checked.message });
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, checked.message);
   }
-  if (checked.secretFields.length > 0 && session.policy.secrets === 'decline') {
+  if (checked.secretFields.length > 0 && responder.policy.secrets === 'decline') {
     const fields = checked.secretFields.map((f) => `"${f}"`).join(', ');
-    return autoDecline(session, request, 'secret-field', `The form asks for a secret in ${fields}; policy declines.`);
+    return autoDecline(responder, request, 'secret-field', `The form asks for a secret in ${fields}; policy declines.`);
   }
-  const limited = overRateLimit(session, request);
+  const limited = overRateLimit(responder, request);
   if (limited) return limited;
   const base: FormPrompt = {
     mode: 'form',
@@ -46,16 +50,16 @@ export async function answerForm(session: Session, request: IncomingRequest, par
     secretFields: checked.secretFields,
     attempt: 1,
   };
-  return underDeadline(session, request, async (signal) => {
+  return underDeadline(responder, request, async (signal) => {
     let retry: { issues: Issue[]; previous?: FormContent } | undefined;
     for (let attempt = 1; ; attempt++) {
       const prompt: FormPrompt = { ...base, attempt, ...retry };
-      const answer = await session.serial(signal, () => session.renderer.renderForm(prompt, signal));
+      const answer = await responder.serial(signal, () => responder.renderer.renderForm(prompt, signal));
       if (answer === STOPPED) return STOPPED;
       const checkedAnswer = checkAnswer(prompt, answer);
       if (checkedAnswer.ok) return checkedAnswer.result;
-      const willRetry = session.renderer.interactive && attempt < session.policy.maxAttempts;
-      session.emit({ type: 'invalid-answer', id: request.id, attempt, issues: checkedAnswer.issues, willRetry });
+      const willRetry = responder.renderer.interactive && attempt < responder.policy.maxAttempts;
+      responder.emit({ type: 'invalid-answer', id: request.id, attempt, issues: checkedAnswer.issues, willRetry });
       if (!willRetry) return { action: 'cancel' };
       retry = { issues: checkedAnswer.issues, ...(checkedAnswer.previous ? { previous: checkedAnswer.previous } : {}) };
     }

@@ -3,10 +3,10 @@ import { AttachError } from '../errors.js';
 import { type Policy, resolvePolicy } from '../policy/index.js';
 import { createRateLimiter } from '../policy/rate-limit.js';
 import type { Opener, Renderer, RendererModes, ServerIdentity } from '../types.js';
-import type { IncomingRequest, Session, WireResult } from './context.js';
 import { createSerial } from './deadline.js';
 import type { ElicitationEvent } from './events.js';
 import { answerForm } from './form.js';
+import type { IncomingRequest, Responder, WireResult } from './responder.js';
 import { answerUrl } from './url.js';
 
 /**
@@ -28,7 +28,8 @@ export interface AttachOptions {
 }
 
 /**
- * What `attach` declared.
+ * The caller's handle on an attached client: what `attach` declared to servers. (The state that
+ * answers the client's requests is internal, the `Responder`.)
  *
  * @example
  * if (!attach(client, { renderer }).modes.form) console.error('No terminal and no answers: servers will fall back.');
@@ -63,7 +64,7 @@ export function attach(client: Client, options: AttachOptions): Attachment {
     elicitation: { ...(modes.form ? { form: {} } : {}), ...(modes.url ? { url: {} } : {}) },
   });
   const listener = options.onEvent;
-  const session: Session = {
+  const responder: Responder = {
     renderer,
     policy,
     limiter: policy.rateLimit === false ? undefined : createRateLimiter({ ...policy.rateLimit, ...nowOption(options) }),
@@ -86,7 +87,7 @@ export function attach(client: Client, options: AttachOptions): Attachment {
       signal: ctx.mcpReq.signal,
     };
     const elicitationId = 'elicitationId' in params ? params.elicitationId : undefined;
-    session.emit({
+    responder.emit({
       type: 'request',
       id: request.id,
       mode: params.mode === 'url' ? 'url' : 'form',
@@ -96,9 +97,12 @@ export function attach(client: Client, options: AttachOptions): Attachment {
     });
     const result: WireResult =
       params.mode === 'url'
-        ? await answerUrl(session, request, params)
-        : await answerForm(session, request, { ...params, ...(elicitationId === undefined ? {} : { elicitationId }) });
-    session.emit({ type: 'answered', id: request.id, action: result.action });
+        ? await answerUrl(responder, request, params)
+        : await answerForm(responder, request, {
+            ...params,
+            ...(elicitationId === undefined ? {} : { elicitationId }),
+          });
+    responder.emit({ type: 'answered', id: request.id, action: result.action });
     return result;
   });
   return { modes };

@@ -1,7 +1,7 @@
 import type { FormSchema } from '@elicitkit/form';
 import { afterEach, describe, expect, it } from 'vitest';
 import { person, recording } from '../../test/recording.js';
-import { type Connection, connect, ERAS } from '../../test/servers.js';
+import { type Connection, connect, REVISIONS } from '../../test/servers.js';
 import type { Policy } from '../policy/index.js';
 import { createScriptedRenderer } from '../renderers/scripted/index.js';
 import type { FormPrompt, Renderer } from '../types.js';
@@ -169,7 +169,7 @@ describe('policy: invalid answers from a live person', () => {
   });
 });
 
-describe.each(ERAS)('timeouts and withdrawal on %s', (era) => {
+describe.each(REVISIONS)('timeouts and withdrawal on %s', (revision) => {
   it('answers cancel after policy.timeoutMs and tells the renderer to tear down', async () => {
     const seen: AbortSignal[] = [];
     const renderer: Renderer = {
@@ -180,7 +180,7 @@ describe.each(ERAS)('timeouts and withdrawal on %s', (era) => {
       },
     };
     const events: ElicitationEvent[] = [];
-    open = await connect(era, (client) =>
+    open = await connect(revision, (client) =>
       attach(client, { renderer, policy: { timeoutMs: 20 }, onEvent: (e) => events.push(e) }),
     );
     expect(await open.ask(ASK)).toEqual({ action: 'cancel' });
@@ -203,8 +203,8 @@ describe.each(ERAS)('timeouts and withdrawal on %s', (era) => {
       },
     };
     const events: ElicitationEvent[] = [];
-    open = await connect(era, (client) => attach(client, { renderer, onEvent: (e) => events.push(e) }));
-    if (era === '2025-11-25') {
+    open = await connect(revision, (client) => attach(client, { renderer, onEvent: (e) => events.push(e) }));
+    if (revision === '2025-11-25') {
       // The server gives up on its own request and cancels it.
       await open.ask(ASK, { serverTimeoutMs: 200 });
     } else {

@@ -2,8 +2,8 @@ import { lint } from '@elicitkit/form';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { inspectUrl } from '../checks/url.js';
 import type { UrlAnswer, UrlPrompt } from '../types.js';
-import { type IncomingRequest, overRateLimit, type Session, underDeadline, type WireResult } from './context.js';
 import { STOPPED } from './deadline.js';
+import { type IncomingRequest, overRateLimit, type Responder, underDeadline, type WireResult } from './responder.js';
 
 export interface UrlParams {
   message: string;
@@ -15,13 +15,17 @@ export interface UrlParams {
  * One URL-mode request: the person sees the full URL, its host and every warning, and only an
  * explicit accept opens it. The client never fetches the URL itself.
  */
-export async function answerUrl(session: Session, request: IncomingRequest, params: UrlParams): Promise<WireResult> {
+export async function answerUrl(
+  responder: Responder,
+  request: IncomingRequest,
+  params: UrlParams,
+): Promise<WireResult> {
   const seen = inspectUrl(params.url);
   if (!seen.ok) {
-    session.emit({ type: 'rejected', id: request.id, message: seen.message });
+    responder.emit({ type: 'rejected', id: request.id, message: seen.message });
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, seen.message);
   }
-  const limited = overRateLimit(session, request);
+  const limited = overRateLimit(responder, request);
   if (limited) return limited;
   const prompt: UrlPrompt = {
     mode: 'url',
@@ -34,15 +38,15 @@ export async function answerUrl(session: Session, request: IncomingRequest, para
     hostIndex: seen.hostIndex,
     warnings: seen.warnings,
   };
-  return underDeadline(session, request, async (signal) => {
-    const answer = await session.serial(signal, () => session.renderer.renderUrl(prompt, signal));
+  return underDeadline(responder, request, async (signal) => {
+    const answer = await responder.serial(signal, () => responder.renderer.renderUrl(prompt, signal));
     if (answer === STOPPED) return STOPPED;
-    return consent(session, request, prompt, answer);
+    return consent(responder, request, prompt, answer);
   });
 }
 
 async function consent(
-  session: Session,
+  responder: Responder,
   request: IncomingRequest,
   prompt: UrlPrompt,
   answer: UrlAnswer,
@@ -53,15 +57,15 @@ async function consent(
       return { action: answer.action };
     case 'accept': {
       const event = { type: 'url-consented', id: request.id, url: prompt.url } as const;
-      if (!session.opener) {
-        session.emit({ ...event, opened: 'no-opener' });
+      if (!responder.opener) {
+        responder.emit({ ...event, opened: 'no-opener' });
       } else {
         try {
-          await session.opener(prompt.url);
-          session.emit({ ...event, opened: 'yes' });
+          await responder.opener(prompt.url);
+          responder.emit({ ...event, opened: 'yes' });
         } catch (error) {
           // The person consented and can still open the URL they were shown; the answer stands.
-          session.emit({ ...event, opened: 'failed', error });
+          responder.emit({ ...event, opened: 'failed', error });
         }
       }
       return { action: 'accept' };

@@ -45,8 +45,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  *
  * @example
  * const registry = createMemoryRegistry();
- * const id = await registry.open({ owner: session.id });
- * publish(id); // the page later calls registry.resolve(id, session.id, answer)
+ * const id = await registry.open({ owner: chat.id });
+ * publish(id); // the page later calls registry.resolve(id, chat.id, answer)
  * const answer = await registry.wait(id);
  */
 export function createMemoryRegistry(options: MemoryRegistryOptions = {}): PendingRegistry {

@@ -14,10 +14,10 @@ export type ResolveResult = 'ok' | 'unknown' | 'forbidden' | 'already-answered' 
  * A new question's owner and timeout.
  *
  * @example
- * const id = await registry.open({ owner: session.id, timeoutMs: 5 * 60_000 });
+ * const id = await registry.open({ owner: chat.id, timeoutMs: 5 * 60_000 });
  */
 export interface OpenOptions {
-  /** Who may answer: a session, a user id. Answers from anyone else are `forbidden`. */
+  /** Who may answer: a browser chat, a user id. Answers from anyone else are `forbidden`. */
   owner: string;
   /** How long the question waits; afterwards it counts as `cancel`. Default: the registry's. */
   timeoutMs?: number;
@@ -30,7 +30,7 @@ export interface OpenOptions {
  *
  * @example
  * // POST /api/elicitations/{id}, after validating the body against the published prompt:
- * const result = await registry.resolve(params.id, session.id, body);
+ * const result = await registry.resolve(params.id, chat.id, body);
  * return new Response(null, { status: result === 'ok' ? 204 : 409 });
  */
 export interface PendingRegistry {

@@ -1,4 +1,4 @@
-import type { ContentValue, FieldSchema, StringFormat } from '../wire.js';
+import type { ContentValue, FieldSchema } from '../wire.js';
 
 const FIELD = Symbol.for('elicitkit.field');
 
@@ -53,49 +53,8 @@ export interface Described {
   description?: string;
 }
 
-export interface StringOptions extends Described {
-  minLength?: number;
-  maxLength?: number;
-  format?: StringFormat;
-  default?: string;
-}
-
-export interface NumberOptions extends Described {
-  minimum?: number;
-  maximum?: number;
-  default?: number;
-}
-
-export interface BooleanOptions extends Described {
-  default?: boolean;
-}
-
-/** A choice with a display title; the `value` is what the tool receives. */
-export interface Choice<V extends string = string> {
-  value: V;
-  title: string;
-}
-
-/** Choices as plain values, `{value, title}` pairs, or a mix. */
-export type ChoiceList = readonly (string | Choice)[];
-
-/** The union of values a choice list allows. */
-export type ChoiceValue<C extends ChoiceList> = C[number] extends infer X
-  ? X extends string
-    ? X
-    : X extends Choice<infer V>
-      ? V
-      : never
-  : never;
-
-export interface SelectOptions<V extends string> extends Described {
-  default?: NoInfer<V>;
-  /** `legacy` emits `enum` + `enumNames` (the 2025-06-18 shape) instead of `oneOf`. */
-  style?: 'titled' | 'legacy';
-}
-
-export interface MultiSelectOptions<V extends string> extends Described {
-  minItems?: number;
-  maxItems?: number;
-  default?: NoInfer<V>[];
+// Options are copied verbatim, unknown keys included, so that `form()` can name anything a
+// JavaScript caller slipped in (`pattern`, nested `properties`) and say what to do instead.
+export function withOptions(base: Record<string, unknown>, options: object | undefined): FieldSchema {
+  return { ...(options ?? {}), ...base } as unknown as FieldSchema;
 }

@@ -49,7 +49,12 @@ export function lint(request: unknown): Finding[] {
   return out;
 }
 
-/** True when any finding is an error. */
+/**
+ * True when any finding is an error.
+ *
+ * @example
+ * if (hasErrors(lint(request))) throw new Error('this form would break the rules');
+ */
 export function hasErrors(findings: readonly Finding[]): boolean {
   return findings.some((f) => f.severity === 'error');
 }

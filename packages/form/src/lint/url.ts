@@ -1,7 +1,12 @@
 import { type Finding, finding } from './rules.js';
 import { JWT, URL_SECRET_PARAMS, words } from './words.js';
 
-/** Loopback hosts, where plain http is acceptable (the page never leaves the machine). */
+/**
+ * Loopback hosts, where plain http is acceptable (the page never leaves the machine).
+ *
+ * @example
+ * isLoopbackHost(new URL('http://127.0.0.1:7777/password').hostname) // true
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
   return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);

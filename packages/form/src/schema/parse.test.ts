@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_OPTIONS } from '../kinds/options.js';
 import { MAX_FIELDS, parseFormSchema } from './parse.js';
-import { MAX_OPTIONS } from './parse-field.js';
 import type { SchemaProblemCode } from './problems.js';
 
 function codes(raw: unknown): SchemaProblemCode[] {

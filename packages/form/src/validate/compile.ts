@@ -1,77 +1,62 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import formatsPlugin from 'ajv-formats';
-import { optionValues } from '../schema/parse-field.js';
-import type { FieldSchema, FormSchema } from '../wire.js';
+import { describeField } from '../fields.js';
+import { type AnySpec, type FieldModel, specOf } from '../kinds/registry.js';
+import type { ValueCheck } from '../kinds/spec.js';
+import { type ParsedForm, parseFormSchema } from '../schema/parse.js';
+import type { FieldSchema } from '../wire.js';
+import { labelOf } from './label.js';
 
-// ajv-formats is CommonJS; `.default` is the plugin under Node's loader and bundlers alike.
-const addFormats = formatsPlugin.default;
+/** One field, ready to check values: its kind's check built once. */
+export interface CompiledField {
+  name: string;
+  field: FieldSchema;
+  model: FieldModel;
+  spec: AnySpec;
+  /** How messages quote the field. */
+  label: string;
+  check: ValueCheck;
+  /** Longest string worth checking for this field, when its kind has a natural size. */
+  maxString: number | undefined;
+}
 
-const ajv = new Ajv({ allErrors: true, strict: true, strictNumbers: true });
-addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
+/** A form parsed once and its fields' checks built once. */
+export interface CompiledForm {
+  parsed: ParsedForm;
+  /** In the schema's property order, which is the order issues are reported in. */
+  fields: readonly CompiledField[];
+  byName: ReadonlyMap<string, CompiledField>;
+  required: readonly string[];
+}
 
-const CACHE_LIMIT = 256;
-const cache = new Map<string, ValidateFunction>();
+// Keyed by the schema object: a form is compiled the first time it is used, never at import, and
+// the entry goes when the schema does. A schema object is read once, so do not mutate it after use.
+const cache = new WeakMap<object, CompiledForm>();
 
-/**
- * The JSON Schema ajv checks. It is the wire schema made closed and exact: titled options become
- * plain `enum`s (one clear error instead of a `oneOf` cascade), multi-selects gain `uniqueItems`,
- * and unknown keys are refused.
- */
-export function toValidationSchema(schema: FormSchema): Record<string, unknown> {
-  const properties: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(schema.properties)) properties[name] = fieldRule(field);
-  return {
-    type: 'object',
-    properties,
-    required: schema.required ?? [],
-    additionalProperties: false,
+/** Parses a form schema and builds its checks, once per schema object. */
+export function compileForm(schema: unknown): CompiledForm {
+  const cacheable = typeof schema === 'object' && schema !== null;
+  const hit = cacheable ? cache.get(schema) : undefined;
+  if (hit) return hit;
+  const parsed = parseFormSchema(schema);
+  const required = new Set(parsed.schema.required ?? []);
+  const fields = Object.entries(parsed.schema.properties).map(([name, field]): CompiledField => {
+    const model = describeField(name, field, required.has(name));
+    const spec = specOf(model);
+    return {
+      name,
+      field,
+      model,
+      spec,
+      label: labelOf(name, field),
+      check: spec.check(model),
+      maxString: spec.maxString(model),
+    };
+  });
+  const compiled: CompiledForm = {
+    parsed,
+    fields,
+    byName: new Map(fields.map((f) => [f.name, f])),
+    required: parsed.schema.required ?? [],
   };
+  if (cacheable) cache.set(schema, compiled);
+  return compiled;
 }
-
-function fieldRule(field: FieldSchema): Record<string, unknown> {
-  switch (field.type) {
-    case 'string': {
-      if ('enum' in field || 'oneOf' in field) return { type: 'string', enum: optionValues(field) };
-      return pick({ type: 'string' }, field, ['minLength', 'maxLength', 'format']);
-    }
-    case 'number':
-    case 'integer':
-      return pick({ type: field.type }, field, ['minimum', 'maximum']);
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'array':
-      return pick({ type: 'array', items: { type: 'string', enum: optionValues(field) }, uniqueItems: true }, field, [
-        'minItems',
-        'maxItems',
-      ]);
-  }
-}
-
-function pick(base: Record<string, unknown>, from: object, keys: string[]): Record<string, unknown> {
-  for (const key of keys) {
-    const value = (from as Record<string, unknown>)[key];
-    if (value !== undefined) base[key] = value;
-  }
-  return base;
-}
-
-/** Compiles (or reuses) the ajv validator for a form. Bounded cache: servers see many forms. */
-export function compiled(schema: FormSchema): ValidateFunction {
-  const rules = toValidationSchema(schema);
-  const key = JSON.stringify(rules);
-  const hit = cache.get(key);
-  if (hit) {
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit;
-  }
-  const fn = ajv.compile(rules);
-  cache.set(key, fn);
-  if (cache.size > CACHE_LIMIT) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
-  return fn;
-}
-
-export type AjvError = ErrorObject;

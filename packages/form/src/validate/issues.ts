@@ -33,7 +33,12 @@ export function issue(path: (string | number)[], code: IssueCode, message: strin
   return { path, code, message };
 }
 
-/** One line per issue, for logs and text results. */
+/**
+ * One line per issue, for logs and text results.
+ *
+ * @example
+ * if (!result.ok) console.error(formatIssues(result.issues)); // - "Release ticket" needs at least 4 characters.
+ */
 export function formatIssues(issues: readonly Issue[]): string {
   return issues.map((i) => `- ${i.message}`).join('\n');
 }

@@ -1,7 +1,7 @@
 import { createUIMessageStreamResponse, type UIMessage } from 'ai';
 import { chatStream } from '../../../lib/chat';
 import { readJson } from '../../../lib/http';
-import { sessionOf } from '../../../lib/state';
+import { chatOf } from '../../../lib/state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -9,14 +9,14 @@ export const maxDuration = 900;
 
 /** One chat turn, streamed; tool questions arrive in the same stream as `data-elicitation` parts. */
 export async function POST(request: Request): Promise<Response> {
-  const session = sessionOf(request);
-  if (!session) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
-  if (request.headers.get('x-elicitkit-csrf') !== session.csrf)
+  const chat = chatOf(request);
+  if (!chat) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
+  if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
     return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });
-  if (session.writer) return Response.json({ error: 'A turn is already running in this chat.' }, { status: 409 });
+  if (chat.writer) return Response.json({ error: 'A turn is already running in this chat.' }, { status: 409 });
   const body = await readJson(request, 2 * 1024 * 1024);
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
   const messages = (body.value as { messages?: unknown }).messages;
   if (!Array.isArray(messages)) return Response.json({ error: '"messages" must be an array.' }, { status: 400 });
-  return createUIMessageStreamResponse({ stream: chatStream(session, messages as UIMessage[], request.signal) });
+  return createUIMessageStreamResponse({ stream: chatStream(chat, messages as UIMessage[], request.signal) });
 }

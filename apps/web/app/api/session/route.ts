@@ -1,12 +1,14 @@
 import { config } from '../../../lib/config';
-import { createSession, sessionCookie, sessionOf } from '../../../lib/state';
+import { chatCookie, chatOf, createChat } from '../../../lib/state';
+import type { ChatInfo } from '../../../lib/wire';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /**
- * The browser's session: created on first visit (an HttpOnly, SameSite=Strict cookie), with the
- * CSRF token answers must carry, and what the page needs to know about the setup.
+ * The browser's session with its chat: the chat is created on first visit (an HttpOnly,
+ * SameSite=Strict session cookie names it), with the CSRF token answers must carry, and what the
+ * page needs to know about the setup.
  */
 export async function GET(request: Request): Promise<Response> {
   let setup: ReturnType<typeof config>;
@@ -18,15 +20,15 @@ export async function GET(request: Request): Promise<Response> {
     return Response.json({ error: `The configuration is invalid: ${message}` }, { status: 500 });
   }
   const { model, servers, lang } = setup;
-  const existing = sessionOf(request);
-  const session = existing ?? createSession();
-  const body = {
-    csrf: session.csrf,
+  const existing = chatOf(request);
+  const chat = existing ?? createChat();
+  const body: ChatInfo = {
+    csrf: chat.csrf,
     lang,
     servers: servers.map((s) => s.name),
-    model: model ? (model.kind === 'mock' ? 'mock model (tests)' : `${model.model} via ${model.baseURL}`) : null,
+    model: model ? `${model.model} via ${model.baseURL}` : null,
   };
   return Response.json(body, {
-    headers: { 'cache-control': 'no-store', ...(existing ? {} : { 'set-cookie': sessionCookie(session) }) },
+    headers: { 'cache-control': 'no-store', ...(existing ? {} : { 'set-cookie': chatCookie(chat) }) },
   });
 }

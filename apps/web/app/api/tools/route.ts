@@ -1,15 +1,15 @@
 import { listTools } from '../../../lib/mcp';
-import { sessionOf } from '../../../lib/state';
+import { chatOf } from '../../../lib/state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
 /** The tools of every configured MCP server, with their input schemas, for the tools panel. */
 export async function GET(request: Request): Promise<Response> {
-  const session = sessionOf(request);
-  if (!session) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
+  const chat = chatOf(request);
+  if (!chat) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
   try {
-    return Response.json({ tools: await listTools(session) }, { headers: { 'cache-control': 'no-store' } });
+    return Response.json({ tools: await listTools(chat) }, { headers: { 'cache-control': 'no-store' } });
   } catch (error) {
     return Response.json(
       { error: `Could not reach the MCP server: ${error instanceof Error ? error.message : String(error)}` },

@@ -5,11 +5,11 @@ import type { Answer, FormAnswer, Prompt, Renderer, RendererModes, UrlAnswer } f
  * Where questions wait, who may answer them, and how they reach the person.
  *
  * @example
- * createRegistryRenderer({ registry, owner: session.id, publish: (id, prompt) => writer.write({ type: 'data-elicitation', id, prompt }) });
+ * createRegistryRenderer({ registry, owner: chat.id, publish: (id, prompt) => writer.write({ type: 'data-elicitation', id, prompt }) });
  */
 export interface RegistryRendererOptions {
   registry: PendingRegistry;
-  /** Who may answer (the chat session that started the tool call). */
+  /** Who may answer (the browser chat that started the tool call). */
   owner: string;
   /** Delivers the question to wherever the person is (a data part in a chat stream, a push). */
   publish: (id: string, prompt: Prompt) => Promise<void> | void;
@@ -27,7 +27,7 @@ export interface RegistryRendererOptions {
  * For URL prompts the page itself opens the link after consent, so there is no opener here.
  *
  * @example
- * const renderer = createRegistryRenderer({ registry, owner: session.id, publish: (id, prompt) => stream.write({ id, prompt }) });
+ * const renderer = createRegistryRenderer({ registry, owner: chat.id, publish: (id, prompt) => stream.write({ id, prompt }) });
  * attach(client, { renderer });
  */
 export function createRegistryRenderer(options: RegistryRendererOptions): Renderer {

@@ -1,8 +1,8 @@
 import { log, note, select } from '@clack/prompts';
 import { type ContentValue, type FieldModel, type FormContent, formatIssues, validate } from '@elicitkit/form';
 import type { FormAnswer, FormPrompt } from '../../types.js';
-import { askField } from './fields.js';
-import { clean, showValue } from './format.js';
+import { askField, showValue } from './fields.js';
+import { clean } from './format.js';
 import { drawHeader } from './header.js';
 import { CANCEL, chooseKey, type Io, prompted } from './io.js';
 

@@ -8,8 +8,12 @@ import type { ElicitationEvent } from './events.js';
 /** What goes back to the SDK as the `elicitation/create` result. */
 export type WireResult = { action: 'accept'; content?: FormContent } | { action: 'decline' } | { action: 'cancel' };
 
-/** Everything one attached client shares between its requests. */
-export interface Session {
+/**
+ * What answers the requests of one attached client: its renderer, policy, rate limiter, opener,
+ * event sink and turn queue, shared by every request it receives. Internal; what the caller of
+ * `attach` holds is the `Attachment`.
+ */
+export interface Responder {
   renderer: Renderer;
   policy: ResolvedPolicy;
   limiter: RateLimiter | undefined;
@@ -28,22 +32,22 @@ export interface IncomingRequest {
 }
 
 /** Per-server budget: a question beyond it is declined unseen (the decline is returned), else `undefined`. */
-export function overRateLimit(session: Session, request: IncomingRequest): WireResult | undefined {
-  const limit = session.policy.rateLimit;
-  if (!session.limiter || limit === false) return undefined;
+export function overRateLimit(responder: Responder, request: IncomingRequest): WireResult | undefined {
+  const limit = responder.policy.rateLimit;
+  if (!responder.limiter || limit === false) return undefined;
   const key = request.server ? `${request.server.name}@${request.server.version}` : '(unidentified server)';
-  if (session.limiter.take(key)) return undefined;
+  if (responder.limiter.take(key)) return undefined;
   const message = `${key} asked more than ${limit.max} questions within ${limit.perMs} ms; declined without asking.`;
-  return autoDecline(session, request, 'rate-limit', message);
+  return autoDecline(responder, request, 'rate-limit', message);
 }
 
 export function autoDecline(
-  session: Session,
+  responder: Responder,
   request: IncomingRequest,
   reason: 'secret-field' | 'rate-limit',
   message: string,
 ): WireResult {
-  session.emit({ type: 'auto-declined', id: request.id, reason, message });
+  responder.emit({ type: 'auto-declined', id: request.id, reason, message });
   return { action: 'decline' };
 }
 
@@ -52,26 +56,26 @@ export function autoDecline(
  * renderer that throws, answers `cancel`: the person did not answer, so nothing may be assumed.
  */
 export async function underDeadline(
-  session: Session,
+  responder: Responder,
   request: IncomingRequest,
   body: (signal: AbortSignal) => Promise<WireResult | Stopped>,
 ): Promise<WireResult> {
-  const limit = deadline(request.signal, session.policy.timeoutMs);
+  const limit = deadline(request.signal, responder.policy.timeoutMs);
   try {
     const result = await body(limit.signal);
     if (result !== STOPPED) return result;
   } catch (error) {
     if (limit.reason() === undefined) {
-      session.emit({ type: 'renderer-failed', id: request.id, error });
+      responder.emit({ type: 'renderer-failed', id: request.id, error });
       return { action: 'cancel' };
     }
   } finally {
     limit.dispose();
   }
   if (limit.reason() === 'timeout') {
-    session.emit({ type: 'timed-out', id: request.id, timeoutMs: session.policy.timeoutMs });
+    responder.emit({ type: 'timed-out', id: request.id, timeoutMs: responder.policy.timeoutMs });
   } else {
-    session.emit({ type: 'aborted', id: request.id });
+    responder.emit({ type: 'aborted', id: request.id });
   }
   return { action: 'cancel' };
 }

@@ -4,14 +4,14 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
 import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ChatInfo, ChatMessage, ElicitationData, ToolInfo } from '../lib/wire';
 import { Message } from './message';
 import { Question } from './question';
 import { ToolsPanel } from './tools-panel';
-import type { ChatMessage, ElicitationData, SessionInfo, ToolInfo } from './types';
 
 /** The page: chat on the left, tools on the right, the open question in a modal. */
-export function Chat() {
-  const [session, setSession] = useState<SessionInfo | null>(null);
+export function ChatPage() {
+  const [info, setInfo] = useState<ChatInfo | null>(null);
   const [tools, setTools] = useState<ToolInfo[]>([]);
   const [toolsError, setToolsError] = useState<string | null>(null);
   const [fatal, setFatal] = useState<string | null>(null);
@@ -23,13 +23,13 @@ export function Chat() {
   useEffect(() => {
     void (async () => {
       const reply = await fetch('/api/session').catch(() => undefined);
-      const info = (await reply?.json().catch(() => undefined)) as (SessionInfo & { error?: string }) | undefined;
-      if (!reply?.ok || !info) {
-        setFatal(info?.error ?? 'The chat server did not answer. Is `npm start` still running?');
+      const answer = (await reply?.json().catch(() => undefined)) as (ChatInfo & { error?: string }) | undefined;
+      if (!reply?.ok || !answer) {
+        setFatal(answer?.error ?? 'The chat server did not answer. Is `npm start` still running?');
         return;
       }
-      csrf.current = info.csrf;
-      setSession(info);
+      csrf.current = answer.csrf;
+      setInfo(answer);
       const response = await fetch('/api/tools').catch(() => undefined);
       const body = (await response?.json().catch(() => undefined)) as
         | { tools?: ToolInfo[]; error?: string }
@@ -60,8 +60,8 @@ export function Chat() {
   }, [messages, dismissed]);
 
   const send = (text: string) => {
-    // Nothing leaves before the session (and its CSRF token) is known.
-    if (!text.trim() || busy || !session) return;
+    // Nothing leaves before the chat (and its CSRF token) is known.
+    if (!text.trim() || busy || !info) return;
     void sendMessage({ text });
     setInput('');
   };
@@ -70,12 +70,12 @@ export function Chat() {
     <div className="layout">
       <header className="topbar">
         <h1>Elicitkit chat</h1>
-        <span className={`model ${session?.model ? '' : 'no-model'}`} role="status">
+        <span className={`model ${info?.model ? '' : 'no-model'}`} role="status">
           {fatal
             ? 'Not connected'
-            : session
-              ? session.model
-                ? `Model: ${session.model}`
+            : info
+              ? info.model
+                ? `Model: ${info.model}`
                 : 'No model configured — use the tools panel or /tool commands'
               : 'Connecting…'}
         </span>
@@ -127,27 +127,27 @@ export function Chat() {
           id="composer-input"
           value={input}
           onChange={(e) => setInput(e.target.value)}
-          placeholder={session?.model ? 'Ask for a deploy, a report…' : '/deploy_service service=order-service'}
+          placeholder={info?.model ? 'Ask for a deploy, a report…' : '/deploy_service service=order-service'}
           autoComplete="off"
-          disabled={!session}
+          disabled={!info}
         />
         {busy ? (
           <button type="button" onClick={() => stop()}>
             Stop
           </button>
         ) : (
-          <button type="submit" disabled={!session}>
+          <button type="submit" disabled={!info}>
             Send
           </button>
         )}
       </form>
-      <ToolsPanel tools={tools} error={toolsError} disabled={busy || !session} onCall={send} />
-      {open && session ? (
+      <ToolsPanel tools={tools} error={toolsError} disabled={busy || !info} onCall={send} />
+      {open && info ? (
         <Question
           key={open.id}
           question={open}
-          csrf={session.csrf}
-          lang={session.lang}
+          csrf={info.csrf}
+          lang={info.lang}
           onSettled={(note) => {
             setDismissed((d) => new Set(d).add(open.id));
             if (note) setNotes((n) => [...n, { id: n.length, text: note }]);

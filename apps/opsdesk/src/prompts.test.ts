@@ -1,0 +1,52 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool } from '../../../test/support/mcp.js';
+import { type Conn, memoryClient, tempDataDir } from '../test/harness.js';
+
+/** The three prompts that carry a decision, in both languages: what is asked must say what is decided. */
+describe.each(['en', 'zh'] as const)('prompts that carry the decision (%s)', (lang) => {
+  let data: ReturnType<typeof tempDataDir>;
+  let c: Conn;
+  beforeAll(async () => {
+    data = tempDataDir();
+    c = await memoryClient(data.dir, { lang });
+  });
+  afterAll(async () => {
+    await c.close();
+    data.remove();
+  });
+  const ask = async (tool: string, args: Record<string, unknown>) => {
+    c.script.splice(0, c.script.length, { action: 'decline' });
+    const before = c.seen.length;
+    const r = await callTool(c.client, tool, args);
+    expect(r.status).toBe('declined');
+    return String((c.seen[before] as { message: string }).message);
+  };
+
+  it('SQL: the statement (one line, control characters shown, long ones elided) and the rows and tables', async () => {
+    const long = `UPDATE products SET name = '${'n'.repeat(400)}'\n\t-- \u001b[31m\n`;
+    const message = await ask('execute_sql', { sql: long });
+    const statementLine = message.split('\n').find((l) => /^(Statement|语句)/.test(l)) ?? '';
+    expect(statementLine).toMatch(/^(Statement: |语句：)UPDATE products SET name = 'n+ … n+' -- \uFFFD\[31m$/);
+    expect(message).not.toContain('\u001b');
+    expect(message).toContain(lang === 'en' ? '50 rows in products' : 'products 中的 50 行');
+  });
+
+  it('sync: both sides’ sizes, local times without milliseconds, and a short diff', async () => {
+    for (const side of ['local', 'remote'])
+      writeFileSync(join(data.dir, 'workspace', side, 'notes/plan.md'), `${side} plan\n`);
+    const message = await ask('sync_file', { path: 'notes/plan.md' });
+    expect(message).toContain(lang === 'en' ? 'Local: 11 B, modified ' : '本地：11 字节，修改于 ');
+    expect(message).toContain(lang === 'en' ? 'Remote: 12 B, modified ' : '远端：12 字节，修改于 ');
+    expect(message).toContain('- remote plan\n+ local plan');
+    expect(message).not.toMatch(/\d{2}:\d{2}:\d{2}\.\d{3}|\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('production deploy: the version change, or that it is the first', async () => {
+    const change = await ask('deploy_service', { service: 'order-service', env: 'prod' });
+    expect(change).toContain('v2.3.0 → v2.3.1');
+    const first = await ask('deploy_service', { service: 'search-service', env: 'prod' });
+    expect(first).toContain(lang === 'en' ? 'v0.9.4 (its first production deployment)' : 'v0.9.4，首次部署到生产环境');
+  });
+});

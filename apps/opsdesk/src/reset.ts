@@ -1,0 +1,56 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { openDatabase } from './db/open.js';
+import { seedOperations } from './db/seed.js';
+import { openShop } from './shop/open.js';
+import { openWorkspace, SEED_FILE } from './sync/workspace.js';
+
+/** What a demo reset put back, and what it kept. */
+export interface ResetReport {
+  shop: string;
+  workspace: { local: string; remote: string };
+  /** Kept as they were: who may log in and what happened. */
+  kept: readonly string[];
+}
+
+export const KEPT_BY_RESET = [
+  'users and their permissions',
+  'bearer tokens',
+  'pending registrations',
+  'the claims of calls that acted (a replay still acts once)',
+  'the audit trail',
+];
+
+/**
+ * Puts the demo back to its seed after destructive runs: the shop database, services, release
+ * tickets, the deployment history, the sync workspace (both sides) and its sync state. Users,
+ * tokens, pending registrations, claims and the audit trail are kept, so HTTP clients keep working and the
+ * trail still shows what happened. Run it with no opsdesk serving this directory.
+ *
+ * @example
+ * resetDemo('/home/me/.local/share/elicitkit'); // then `elicitkit serve` starts on the seed again
+ */
+export function resetDemo(dataDir: string, now: () => Date = () => new Date()): ResetReport {
+  const db = openDatabase(dataDir, now);
+  try {
+    db.transaction(() => {
+      db.exec('DELETE FROM deployments; DELETE FROM release_tickets; DELETE FROM services; DELETE FROM sync_state;');
+      seedOperations(db);
+    }).immediate();
+    rmSync(join(dataDir, 'workspace'), { recursive: true, force: true });
+    const { workspace, seeded } = openWorkspace(dataDir);
+    if (seeded)
+      db.prepare('INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?)').run(
+        SEED_FILE,
+        seeded,
+        now().toISOString(),
+      );
+    const shop = openShop(dataDir);
+    shop.reset();
+    shop.close();
+    return { shop: shop.file, workspace, kept: KEPT_BY_RESET };
+  } finally {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+  }
+}

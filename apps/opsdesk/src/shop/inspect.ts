@@ -1,0 +1,177 @@
+import BetterSqlite3 from 'better-sqlite3';
+
+/** Why SQLite's own view of a statement rules it out. */
+export type Refusal =
+  | 'pragma'
+  | 'attach'
+  | 'vacuum'
+  | 'transaction'
+  | 'extension'
+  | 'other-database'
+  | 'virtual-table'
+  | 'explain';
+
+/** What SQLite says a statement does, read off its compiled program (`EXPLAIN`) on the shop. */
+export interface Inspection {
+  /** `sqlite3_stmt_readonly`: the statement changes nothing in the database file. */
+  readonly: boolean;
+  /** The statement returns rows (a SELECT, or a write with RETURNING). */
+  reader: boolean;
+  /** Shop tables the statement itself writes (its main program). */
+  direct: string[];
+  /** Every shop table it writes, triggers and foreign-key actions included. */
+  writes: string[];
+  /** It creates a table or an index (a new b-tree). */
+  creates: boolean;
+  /** It drops something (table, index, view or trigger). */
+  drops: boolean;
+  /** It changes the schema (sqlite_schema is written). */
+  schema: boolean;
+}
+
+interface Op {
+  addr: number;
+  opcode: string;
+  p1: number;
+  p2: number;
+  p3: number;
+  p4: string | null;
+  p5: number;
+}
+
+// Functions whose mere presence refuses a statement: leaving the shop, or loading code.
+const FORBIDDEN_FUNCTIONS: Record<string, Refusal> = {
+  sqlite_attach: 'attach',
+  sqlite_detach: 'attach',
+  load_extension: 'extension',
+  fts3_tokenizer: 'extension',
+};
+const REFUSAL_ORDER: readonly Refusal[] = [
+  'pragma',
+  'attach',
+  'vacuum',
+  'transaction',
+  'extension',
+  'virtual-table',
+  'other-database',
+  'explain',
+];
+const OPFLAG_P2ISREG = 0x10;
+const SCHEMA_ROOT = 1;
+
+/**
+ * Compiles `sql` on a fresh read-only connection to the shop and reads what SQLite says it does.
+ * A fresh connection because compiling can itself change a connection (`PRAGMA query_only=0`
+ * takes effect while it is prepared), and only a throw-away one may be changed that way.
+ * Returns the refusal when the statement tries to leave the shop or to run the connection.
+ */
+export function inspect(shopFile: string, sql: string): Inspection | { refusal: Refusal } | { error: string } {
+  const scratch = new BetterSqlite3(shopFile, { readonly: true, fileMustExist: true });
+  try {
+    // The eponymous virtual tables a read may use, as this connection knows them.
+    const allowedVtabs = new Set([...vtabs(scratch, "SELECT * FROM json_each('[]'), json_tree('[]')")]);
+    let statement: BetterSqlite3.Statement;
+    let program: Op[];
+    try {
+      statement = scratch.prepare(sql);
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+    try {
+      program = scratch.prepare(`EXPLAIN ${sql}`).all() as Op[];
+    } catch {
+      // It compiled on its own but not after EXPLAIN: it is an EXPLAIN itself.
+      return { refusal: 'explain' };
+    }
+    const names = rootPages(scratch);
+    const inspection: Inspection = {
+      readonly: statement.readonly,
+      reader: statement.reader,
+      direct: [],
+      writes: [],
+      creates: false,
+      drops: false,
+      schema: false,
+    };
+    // The most telling reason wins (BEGIN IMMEDIATE also opens the temp database, say).
+    const refusals = program.map((op) => refuse(op, allowedVtabs)).filter((r) => r !== undefined);
+    const refusal = REFUSAL_ORDER.find((r) => refusals.includes(r));
+    if (refusal) return { refusal };
+    let main = true;
+    for (const [i, op] of program.entries()) {
+      // EXPLAIN lists trigger programs after the statement's own, each starting again at 0.
+      if (i > 0 && op.addr === 0) main = false;
+      const written = writtenTable(op, names);
+      if (written === SCHEMA) inspection.schema = true;
+      else if (written !== undefined) {
+        if (!inspection.writes.includes(written)) inspection.writes.push(written);
+        if (main && !inspection.direct.includes(written)) inspection.direct.push(written);
+      }
+      if (op.opcode === 'CreateBtree') inspection.creates = true;
+      if (['Destroy', 'DropTable', 'DropIndex', 'DropTrigger'].includes(op.opcode)) inspection.drops = true;
+    }
+    return inspection;
+  } finally {
+    scratch.close();
+  }
+}
+
+const SCHEMA = Symbol('sqlite_schema');
+
+function refuse(op: Op, allowedVtabs: Set<string>): Refusal | undefined {
+  switch (op.opcode) {
+    case 'Expire':
+      // sqlite3VdbeRunOnlyOnce(): every PRAGMA program starts with Expire(1, 1).
+      return op.p1 === 1 && op.p2 === 1 ? 'pragma' : undefined;
+    case 'Vacuum':
+      return 'vacuum';
+    case 'AutoCommit':
+    case 'Savepoint':
+      return 'transaction';
+    case 'Transaction':
+      // 0 is the shop, 1 is temp: ALTER TABLE ... RENAME opens it to rename inside temp triggers
+      // (there are none), so temp is judged by what is in it after the dry run (run.ts).
+      return op.p1 === 0 || op.p1 === 1 ? undefined : 'other-database';
+    case 'VOpen':
+      return op.p4 !== null && allowedVtabs.has(op.p4) ? undefined : 'virtual-table';
+    case 'VCreate':
+    case 'VDestroy':
+    case 'VUpdate':
+      return 'virtual-table';
+    case 'Function':
+    case 'PureFunc': {
+      const name = (op.p4 ?? '').replace(/\(.*$/, '').toLowerCase();
+      return FORBIDDEN_FUNCTIONS[name];
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The table an opcode writes, if it writes one: by root page through the shop's own schema. */
+function writtenTable(op: Op, names: Map<number, string>): string | typeof SCHEMA | undefined {
+  const byRoot = (root: number) => (root === SCHEMA_ROOT ? SCHEMA : names.get(root));
+  switch (op.opcode) {
+    case 'OpenWrite':
+      return op.p5 & OPFLAG_P2ISREG ? undefined : byRoot(op.p2);
+    case 'Clear':
+      return byRoot(op.p1);
+    case 'Destroy':
+      return byRoot(op.p1);
+    default:
+      return undefined;
+  }
+}
+
+/** Root page → table name (an index's pages count as its table's). */
+function rootPages(db: BetterSqlite3.Database): Map<number, string> {
+  const rows = db.prepare('SELECT tbl_name, rootpage FROM sqlite_schema WHERE rootpage > 0').all() as {
+    tbl_name: string;
+    rootpage: number;
+  }[];
+  return new Map(rows.map((r) => [r.rootpage, r.tbl_name]));
+}
+
+function vtabs(db: BetterSqlite3.Database, sql: string): string[] {
+  return (db.prepare(`EXPLAIN ${sql}`).all() as Op[]).filter((op) => op.opcode === 'VOpen').map((op) => op.p4 ?? '');
+}

@@ -1,0 +1,68 @@
+/**
+ * The shop's own process: it opens shop.db (and nothing else) and runs what the parent asks, one
+ * message at a time. A statement that would run for ever is ended by the parent killing this
+ * process: better-sqlite3 has no interrupt and this SQLite has no progress handler, so a process
+ * boundary is the only bound that holds for any statement.
+ */
+import { inspect } from './inspect.js';
+import { openShop } from './open.js';
+import type { ShopRequest, ShopResponse } from './protocol.js';
+import { dryRun, read, write } from './run.js';
+
+const dataDir = process.argv[2];
+if (!dataDir || !process.send) {
+  process.stderr.write('shop worker: started without a data directory or an IPC channel\n');
+  process.exit(2);
+}
+const shop = openShop(dataDir);
+process.send('ready');
+
+function handle(request: ShopRequest): unknown {
+  switch (request.op) {
+    case 'inspect':
+      return inspect(shop.file, request.sql);
+    case 'read':
+      return read(shop, request.sql);
+    case 'dryRun':
+      return dryRun(shop, request.sql, request.direct);
+    case 'write':
+      return write(shop, request.sql, request.direct);
+    case 'settings':
+      return {
+        query_only: shop.db.pragma('query_only', { simple: true }),
+        trusted_schema: shop.db.pragma('trusted_schema', { simple: true }),
+        foreign_keys: shop.db.pragma('foreign_keys', { simple: true }),
+        writable_schema: shop.db.pragma('writable_schema', { simple: true }),
+        max_page_count: shop.db.pragma('max_page_count', { simple: true }),
+        databases: (shop.db.pragma('database_list') as { name: string }[]).map((d) => d.name),
+        tempObjects: shop.db.prepare('SELECT COUNT(*) FROM temp.sqlite_schema').pluck().get(),
+        inTransaction: shop.db.inTransaction,
+        pid: process.pid,
+      };
+  }
+}
+
+process.on('message', (request: ShopRequest) => {
+  let response: ShopResponse;
+  try {
+    response = { id: request.id, ok: true, value: handle(request) };
+  } catch (error) {
+    response = {
+      id: request.id,
+      ok: false,
+      error: {
+        name: error instanceof Error ? error.name : 'Error',
+        message: error instanceof Error ? error.message : String(error),
+      },
+    };
+  }
+  process.send?.(response);
+});
+
+const stop = () => {
+  shop.close();
+  process.exit(0);
+};
+// The parent went away (or asked us to stop): close the file cleanly and leave.
+process.on('disconnect', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { oneLine } from './shorten.js';
+
+describe('oneLine', () => {
+  it('flattens newlines and tabs, and trims', () => {
+    expect(oneLine('  DELETE FROM orders\r\n\tWHERE id = 1\n')).toBe('DELETE FROM orders WHERE id = 1');
+  });
+
+  it('makes control and bidi characters visible instead of letting them act', () => {
+    expect(oneLine('DROP\u0000 TABLE \u001b[2Korders')).toBe('DROP\uFFFD TABLE \uFFFD[2Korders');
+    expect(oneLine('SELECT 1 -- \u202eDELETE')).toBe('SELECT 1 -- \uFFFDDELETE');
+  });
+
+  it('keeps the start and the end of a long statement, eliding the middle', () => {
+    const sql = `UPDATE products SET name = '${'x'.repeat(5000)}' WHERE id = 7`;
+    const short = oneLine(sql, 100);
+    expect([...short]).toHaveLength(100);
+    expect(short.startsWith('UPDATE products SET name = ')).toBe(true);
+    expect(short.endsWith("' WHERE id = 7")).toBe(true);
+    expect(short).toContain(' … ');
+  });
+
+  it('never splits a character made of two UTF-16 units', () => {
+    const short = oneLine('😀'.repeat(300), 51);
+    expect(short).not.toMatch(/[\uD800-\uDFFF](?![\uDC00-\uDFFF])/u);
+    expect([...short]).toHaveLength(51);
+  });
+});

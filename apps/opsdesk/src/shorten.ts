@@ -1,0 +1,20 @@
+/** Control characters, and the bidi controls that could make text read differently than it runs. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Text fit for one line of a prompt: runs of whitespace and newlines become one space, other
+ * control characters a visible `�`, and a long text keeps its start and end with `…` between
+ * (the middle is what a person can spare; the verb and the WHERE clause usually are not).
+ *
+ * @example
+ * oneLine('DELETE FROM orders\n  WHERE id = 1') // → 'DELETE FROM orders WHERE id = 1'
+ */
+export function oneLine(text: string, max = 240): string {
+  const flat = text.replace(/\s+/g, ' ').replace(UNSAFE, '\uFFFD').trim();
+  const chars = [...flat];
+  if (chars.length <= max) return flat;
+  const head = Math.ceil((max - 3) * 0.65);
+  const tail = max - 3 - head;
+  return `${chars.slice(0, head).join('')} … ${chars.slice(chars.length - tail).join('')}`;
+}

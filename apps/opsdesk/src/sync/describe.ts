@@ -1,0 +1,77 @@
+import { diffLines } from 'diff';
+import type { Lang } from '../i18n.js';
+import { oneLine } from '../shorten.js';
+import type { Side } from './workspace.js';
+
+/** Changed lines shown in a conflict prompt; the rest are counted. */
+export const MAX_DIFF_LINES = 8;
+/** Files bigger than this (or binary) get sizes and times, not a diff. */
+const MAX_DIFF_BYTES = 256 * 1024;
+/** A bound on the diff's work, so a pathological pair of files cannot stall the server. */
+const MAX_EDIT_LENGTH = 2000;
+
+/** One side as a person reads it: its size and its time in their form, or "deleted". */
+export interface SideView {
+  size: string;
+  modified: string;
+}
+
+/**
+ * A file's modification time the way a person on this server reads it: the server's time zone,
+ * the chosen language, to the second, with the zone named (no milliseconds, no raw UTC).
+ *
+ * @example
+ * localTime(new Date('2026-11-30T10:05:03.123Z'), 'en', 'Asia/Shanghai') // → '30 Nov 2026, 18:05:03 GMT+8'
+ */
+export function localTime(date: Date, lang: Lang, timeZone?: string): string {
+  return new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'short',
+    ...(timeZone ? { timeZone } : {}),
+  }).format(date);
+}
+
+/** Bytes in a person's units: 812 B, 4.2 KB, 1.3 MB. */
+export function humanSize(bytes: number, lang: Lang): string {
+  const units = lang === 'zh' ? ['字节', 'KB', 'MB', 'GB'] : ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const number = unit === 0 ? String(value) : value.toFixed(value < 10 ? 1 : 0);
+  return lang === 'zh' && unit === 0 ? `${number} ${units[0]}` : `${number} ${units[unit]}`;
+}
+
+export function sideView(side: Side, lang: Lang, deleted: string, timeZone?: string): SideView {
+  return side.exists
+    ? { size: humanSize(side.content.length, lang), modified: localTime(side.mtime, lang, timeZone) }
+    : { size: '—', modified: deleted };
+}
+
+/**
+ * A short line diff from remote to local: at most `MAX_DIFF_LINES` changed lines, each made
+ * safe for one line, then how many more there are. Undefined when no text diff makes sense
+ * (binary content, very large files, or a diff too costly to compute).
+ */
+export function shortDiff(remote: Side, local: Side): { lines: string[]; more: number } | undefined {
+  const text = (s: Side) => (s.exists ? s.content : Buffer.alloc(0));
+  const [a, b] = [text(remote), text(local)];
+  if (a.length > MAX_DIFF_BYTES || b.length > MAX_DIFF_BYTES || a.includes(0) || b.includes(0)) return undefined;
+  const changes = diffLines(a.toString('utf8'), b.toString('utf8'), { maxEditLength: MAX_EDIT_LENGTH });
+  if (!changes) return undefined;
+  const all: string[] = [];
+  for (const change of changes) {
+    if (!change.added && !change.removed) continue;
+    for (const line of change.value.replace(/\n$/, '').split('\n'))
+      all.push(`${change.added ? '+' : '-'} ${oneLine(line, 100)}`);
+  }
+  return { lines: all.slice(0, MAX_DIFF_LINES), more: Math.max(0, all.length - MAX_DIFF_LINES) };
+}

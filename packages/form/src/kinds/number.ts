@@ -1,0 +1,131 @@
+/**
+ * The number kinds: any real number, or a whole number (`integer`), within optional bounds. Wire
+ * parse, field model, value check, coercion, downgrade, lint and the `field.number` /
+ * `field.integer` builders.
+ */
+import {
+  type Described,
+  type FieldDef,
+  type HasDefault,
+  makeField,
+  type Strict,
+  withOptions,
+} from '../builder/field.js';
+import { isFiniteNumber, own } from '../json.js';
+import { secretFinding } from '../lint/field-rules.js';
+import type { SchemaProblem } from '../schema/problems.js';
+import { type Issue, issue } from '../validate/issues.js';
+import type { NumberFieldSchema } from '../wire.js';
+import { dropDefault } from './legacy.js';
+import type { FieldBase, FieldSpec } from './spec.js';
+import { badConstraint, boundsProblem, COMMON_KEYWORDS, common, defaultOf, finish } from './wire-parse.js';
+
+export interface NumberFieldModel extends FieldBase {
+  kind: 'number' | 'integer';
+  default?: number;
+  minimum?: number;
+  maximum?: number;
+}
+
+const ALLOWED = [...COMMON_KEYWORDS, 'minimum', 'maximum'];
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+const WHOLE = /^[+-]?\d+$/;
+
+export const NUMBER: FieldSpec<NumberFieldSchema, NumberFieldModel> = {
+  claims: (raw) => own(raw, 'type') === 'number' || own(raw, 'type') === 'integer',
+
+  parse(name, raw) {
+    const type = own(raw, 'type') === 'integer' ? 'integer' : 'number';
+    const problems: SchemaProblem[] = [];
+    const out: NumberFieldSchema = { type, ...common(raw) };
+    for (const key of ['minimum', 'maximum'] as const) {
+      const value = own(raw, key);
+      if (value === undefined) continue;
+      if (isFiniteNumber(value)) out[key] = value;
+      else problems.push(badConstraint(name, key, value, 'a finite number'));
+    }
+    problems.push(...boundsProblem(name, ['minimum', out.minimum], ['maximum', out.maximum]));
+    return finish(name, raw, ALLOWED, out, defaultOf(name, raw, 'number'), problems);
+  },
+
+  describe(field, base) {
+    const num: NumberFieldModel = { ...base, kind: field.type };
+    if (field.minimum !== undefined) num.minimum = field.minimum;
+    if (field.maximum !== undefined) num.maximum = field.maximum;
+    if (field.default !== undefined) num.default = field.default;
+    return num;
+  },
+
+  check(model) {
+    const { kind, minimum, maximum } = model;
+    return (value, name, label) => {
+      const issues: Issue[] = [];
+      // A whole-number field reports any other value, a string included, as "not a whole number".
+      if (kind === 'integer' && !Number.isInteger(value))
+        issues.push(issue([name], 'not_integer', `${label} must be a whole number.`));
+      if (typeof value !== 'number') {
+        if (kind === 'number') issues.push(issue([name], 'type', `${label} must be a number.`));
+        return issues;
+      }
+      if (maximum !== undefined && value > maximum)
+        issues.push(issue([name], 'too_big', `${label} must be at most ${maximum}.`));
+      if (minimum !== undefined && value < minimum)
+        issues.push(issue([name], 'too_small', `${label} must be at least ${minimum}.`));
+      return issues;
+    };
+  },
+
+  maxString: () => undefined,
+
+  coerce(model, _input, text) {
+    const value = Number(text);
+    if (!(model.kind === 'integer' ? WHOLE : DECIMAL).test(text) || !Number.isFinite(value)) {
+      return {
+        ok: false,
+        message:
+          model.kind === 'integer'
+            ? `Type a whole number, like 3 (got "${text}").`
+            : `Type a number, like 2.5 (got "${text}").`,
+      };
+    }
+    if (model.kind === 'integer' && !Number.isSafeInteger(value))
+      return { ok: false, message: `${text} is too large to be exact.` };
+    return { ok: true, value };
+  },
+
+  blank: () => undefined,
+
+  downgrade: dropDefault,
+
+  lint: (model, field) => secretFinding(model, field.title),
+};
+
+export interface NumberOptions extends Described {
+  minimum?: number;
+  maximum?: number;
+  default?: number;
+}
+
+/**
+ * A number field, any real number within the bounds.
+ *
+ * @example
+ * field.number({ title: 'Budget (USD)', minimum: 0 })
+ */
+export function number<const O extends NumberOptions = Record<never, never>>(
+  options?: Strict<O, NumberOptions>,
+): FieldDef<number, false, HasDefault<O>> {
+  return makeField(withOptions({ type: 'number' }, options));
+}
+
+/**
+ * A whole-number field.
+ *
+ * @example
+ * field.integer({ title: 'Replicas', minimum: 1, maximum: 10, default: 2 })
+ */
+export function integer<const O extends NumberOptions = Record<never, never>>(
+  options?: Strict<O, NumberOptions>,
+): FieldDef<number, false, HasDefault<O>> {
+  return makeField(withOptions({ type: 'integer' }, options));
+}
