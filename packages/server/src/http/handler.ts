@@ -139,10 +139,9 @@ export function createHttpHandler(
     // initializes cannot all slip under a cap.
     const id = crypto.randomUUID();
     const server = factory('legacy', auth);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      onsessionclosed: () => void table.remove(id),
-    });
+    // A DELETE is handled by the transport, then the session is taken out and its server closed
+    // below (`existing`), so nothing is left half-closed.
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
     const entry: SessionEntry = {
       id,
       transport,
