@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { revisionOptions } from '@elicitkit/client';
+import type { Revision } from '@elicitkit/form';
 import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
@@ -18,8 +20,6 @@ import { createOpsdesk, type Opsdesk } from '../src/opsdesk.js';
 export const CLI = fileURLToPath(new URL('../../cli/src/cli.ts', import.meta.url));
 export const SOURCE_NODE_ARGS = ['--import', 'tsx', '--conditions=@elicitkit/source'];
 
-export type Era = 'legacy' | 'modern';
-
 export interface Conn {
   client: Client;
   seen: Record<string, unknown>[];
@@ -28,7 +28,8 @@ export interface Conn {
 }
 
 export interface ClientOptions {
-  era: Era;
+  /** The protocol revision the client speaks. */
+  revision: Revision;
   /** Default: form + url. */
   capabilities?: ClientCapabilities;
   script?: Step[];
@@ -44,8 +45,8 @@ function makeClient(options: ClientOptions): Omit<Conn, 'close'> {
   const script = options.script ?? [];
   const capabilities = options.capabilities ?? { elicitation: { form: {}, url: {} } };
   const client = new Client(
-    { name: `opsdesk-test-${options.era}`, version: '1.0.0' },
-    { capabilities, ...(options.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) },
+    { name: `opsdesk-test-${options.revision}`, version: '1.0.0' },
+    { capabilities, ...revisionOptions(options.revision) },
   );
   if (capabilities.elicitation) attachScript(client, script, seen);
   return { client, seen, script };
@@ -105,10 +106,10 @@ export const count = (dataDir: string, table: string): number =>
     }
   ).n;
 
-/** opsdesk in this process over a linked in-memory pair (2025-11-25): fast, for tool-level tests. */
+/** opsdesk in this process over a linked in-memory pair (2025-11-25, the only revision it links): fast, for tool-level tests. */
 export async function memoryClient(
   dataDir: string,
-  options: Omit<ClientOptions, 'era'> & { user?: string; lang?: 'en' | 'zh'; sqlTimeoutMs?: number } = {},
+  options: Omit<ClientOptions, 'revision'> & { user?: string; lang?: 'en' | 'zh'; sqlTimeoutMs?: number } = {},
 ): Promise<Conn & { opsdesk: Opsdesk }> {
   const user = options.user ?? 'alice';
   const opsdesk = createOpsdesk({
@@ -118,7 +119,7 @@ export async function memoryClient(
     ...(options.sqlTimeoutMs ? { sqlTimeoutMs: options.sqlTimeoutMs } : {}),
   });
   opsdesk.links.setBaseUrl('http://127.0.0.1:9');
-  const c = makeClient({ ...options, era: 'legacy' });
+  const c = makeClient({ ...options, revision: '2025-11-25' });
   const [a, b] = InMemoryTransport.createLinkedPair();
   const server = opsdesk.createServer();
   await server.connect(a);

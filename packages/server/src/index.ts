@@ -21,7 +21,7 @@ export { createMemoryClaimStore } from './claims/memory.js';
 export type { AtomicResult, Claim, ClaimOptions, ClaimResult, ClaimStore } from './claims/types.js';
 export type { CommitOptions, Effect } from './commit.js';
 export { ElicitkitUsageError, FormLintError } from './errors.js';
-export { createHttpHandler, type Era, type HttpHandler, type HttpHandlerOptions } from './http/handler.js';
+export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './http/handler.js';
 export { LIMIT_REACHED, type LimitName } from './http/replies.js';
 export type { Check, CheckIssue } from './issues.js';
 export { type CreateServerOptions, createElicitkit, type Elicitkit, type ElicitkitOptions } from './kit.js';
@@ -40,7 +40,7 @@ export {
   type Unsupported,
   type UrlOutcome,
 } from './outcome.js';
-export { type Peer, peerOf } from './peer.js';
+
 export {
   cancelledResult,
   declinedResult,

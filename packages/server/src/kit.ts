@@ -5,14 +5,15 @@ import {
   type ServerContext,
   type ServerOptions,
 } from '@modelcontextprotocol/server';
+import { advertised } from './arguments.js';
 import type { AuditEvent, AuditSink, Redaction } from './audit.js';
+import type { CallSettings } from './call-questions.js';
 import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
 import { createStateCodec } from './codec.js';
 import { Committer } from './commit.js';
 import { execute, type Runtime } from './execute.js';
 import type { Locale } from './results.js';
-import type { SessionSettings } from './session.js';
 import { type CallState, identityDigest, isCallState } from './state.js';
 import type { AnyTool } from './tool.js';
 
@@ -116,7 +117,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
         }
       }
     : undefined;
-  const settingsFor = (tool: AnyTool): SessionSettings => ({
+  const settingsFor = (tool: AnyTool): CallSettings => ({
     tool: tool.name,
     forms: tool.forms ?? {},
     maxAsks: tool.maxAsks ?? options.maxAsks ?? 2,
@@ -156,7 +157,8 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
       {
         description: tool.description,
         ...(tool.title ? { title: tool.title } : {}),
-        ...(tool.inputSchema ? { inputSchema: tool.inputSchema } : {}),
+        // The real schema is listed, but applied by the kit: a refusal then has a status too.
+        ...(tool.inputSchema ? { inputSchema: advertised(tool.inputSchema) } : {}),
         ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
         ...(tool.annotations ? { annotations: tool.annotations } : {}),
       },

@@ -12,7 +12,7 @@ export interface MissingArgument {
 }
 
 /** Every non-accept outcome carries the ready-made tool result that tells the model what happened. */
-interface Stop {
+interface WithResult {
   /** The tool result to return for this outcome: clear text and `structuredContent.status`. */
   result(): CallToolResult;
 }
@@ -23,31 +23,31 @@ export interface Accepted<T> {
   value: T;
 }
 /** The person refused to give this information. Do not ask again. */
-export interface Declined extends Stop {
+export interface Declined extends WithResult {
   action: 'decline';
 }
 /** The person abandoned the whole operation. Stop now: no defaults, no guesses, no side effects. */
-export interface Cancelled extends Stop {
+export interface Cancelled extends WithResult {
   action: 'cancel';
 }
 /** The client cannot show this kind of question. `missing` says what the caller must pass instead. */
-export interface Unsupported extends Stop {
+export interface Unsupported extends WithResult {
   action: 'unsupported';
   missing: MissingArgument[];
   /** Why: no capability for the mode, or a form the client's revision cannot express. */
   reason: string;
 }
 /** The person answered, but the answer failed validation or the business check. Nothing was done. */
-export interface Invalid extends Stop {
+export interface Invalid extends WithResult {
   action: 'invalid';
   issues: Issue[];
 }
 /** No answer arrived in time. */
-export interface TimedOut extends Stop {
+export interface TimedOut extends WithResult {
   action: 'timeout';
 }
 /** URL mode only: the person consented and opened the page but has not finished there yet. */
-export interface Pending extends Stop {
+export interface Pending extends WithResult {
   action: 'pending';
 }
 

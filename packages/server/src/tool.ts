@@ -1,4 +1,12 @@
-import { type AnyForm, type Finding, type Form, type FormContent, type Infer, lint } from '@elicitkit/form';
+import {
+  type AnyForm,
+  type Finding,
+  type Form,
+  type FormContent,
+  type Infer,
+  lint,
+  type Revision,
+} from '@elicitkit/form';
 import type {
   CallToolResult,
   ServerContext,
@@ -65,9 +73,20 @@ export interface ToolContext<F extends Forms = Forms> {
   contextId: string;
   /** Who started the call (the kit's `identify`), bound to every question asked for it. */
   user: string | undefined;
-  /** The protocol revision this call arrived on. */
-  revision: string;
-  era: 'modern' | 'legacy';
+  /**
+   * The protocol revision whose rules this call follows (a negotiated version between or after the
+   * known ones reads as the newest known revision not after it; see `revisionOf`).
+   */
+  revision: Revision;
+  /**
+   * What the client can be asked: a form, a page (URL mode). A question in a mode it lacks ends as
+   * `unsupported` without reaching it, so a tool never has to check; read it to choose between
+   * asking and a fallback of its own.
+   *
+   * @example
+   * if (!ctx.can.url) return rejected('Open the registration page yourself: https://…');
+   */
+  can: { readonly form: boolean; readonly url: boolean };
   locale: Locale;
   signal: AbortSignal;
   /** The SDK's own handler context, for anything else. */

@@ -206,5 +206,44 @@ export function fixtureTools(store: Store): AnyTool[] {
     },
   });
 
-  return [deploy, deployments, tagsTool, threeAsks, reaskAfterDecline, workAfterCancel, register, flaky, stuck];
+  /** Reports what a tool is told about its client: the revision and the modes it can be asked in. */
+  const client = defineTool({
+    name: 'client',
+    description: 'Reports the protocol revision and the elicitation modes the call arrived with.',
+    async run(_args, { revision, can }) {
+      return done(`${revision} form=${can.form} url=${can.url}`, { revision, can });
+    },
+  });
+
+  /** Arguments with bounds, a default and an asynchronous rule: checked before anything is asked. */
+  const note = defineTool({
+    name: 'note',
+    description: 'Files a note; asks which environment it is for.',
+    inputSchema: z
+      .object({
+        text: z.string().min(1).max(20).describe('The note'),
+        copies: z.number().int().min(1).default(1),
+      })
+      .refine(async ({ text }) => text !== 'forbidden', { message: 'this text is refused', path: ['text'] }),
+    forms: { env: envForm },
+    async run({ text, copies }, { ask }) {
+      const answer = await ask('env', { message: `Which environment is the note "${text}" for?` });
+      if (answer.action !== 'accept') return answer.result();
+      return done(`Filed ${copies} × ${text} for ${answer.value.env}.`, { text, copies });
+    },
+  });
+
+  return [
+    deploy,
+    deployments,
+    tagsTool,
+    threeAsks,
+    reaskAfterDecline,
+    workAfterCancel,
+    register,
+    flaky,
+    stuck,
+    client,
+    note,
+  ];
 }

@@ -1,7 +1,8 @@
+import type { Revision } from '@elicitkit/form';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../../test/support/mcp.js';
 import { setPasswordOnPage } from '../../test/cases.js';
-import { type Conn, count, type Era, httpClient, peek, tempDataDir } from '../../test/harness.js';
+import { type Conn, count, httpClient, peek, tempDataDir } from '../../test/harness.js';
 import { type HttpServing, serveHttp } from '../serve-http.js';
 
 let data: ReturnType<typeof tempDataDir>;
@@ -17,17 +18,19 @@ afterAll(async () => {
   data.remove();
 });
 
-describe.each(['legacy', 'modern'] as Era[])('register_user end to end over HTTP (%s)', (era) => {
+describe.each(['2025-11-25', '2026-07-28'] as Revision[])('register_user end to end over HTTP (%s)', (revision) => {
+  // Usernames are at most 20 characters: the revision goes in as its six digits.
+  const tag = revision.replaceAll('-', '').slice(2);
   let c: Conn;
   beforeAll(async () => {
-    c = await httpClient(server.url, tokenOf('alice'), { era });
+    c = await httpClient(server.url, tokenOf('alice'), { revision });
   });
   afterAll(async () => {
     await c.close();
   });
 
   it('form, then the password page, then done; the link works once', async () => {
-    const username = `dana_${era}`;
+    const username = `dana_${tag}`;
     let link = '';
     c.script.push(
       { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: true } },
@@ -59,7 +62,7 @@ describe.each(['legacy', 'modern'] as Era[])('register_user end to end over HTTP
   });
 
   it('pending when the person consents but does not finish in time: no account yet; the page creates it later, once', async () => {
-    const username = `erin_${era}`;
+    const username = `erin_${tag}`;
     let link = '';
     c.script.push(
       { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },
@@ -87,7 +90,7 @@ describe.each(['legacy', 'modern'] as Era[])('register_user end to end over HTTP
   it.each(['decline', 'cancel'] as const)(
     '%s at the password step: no account, the link is dead, and the same name registers on the next try',
     async (action) => {
-      const username = `fay_${action}_${era}`;
+      const username = `fay_${action}_${tag}`;
       let link = '';
       c.script.push(
         { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },
@@ -129,7 +132,7 @@ describe('register_user when nobody finishes', () => {
     const slow = tempDataDir();
     const served = await serveHttp({ dataDir: slow.dir, lang: 'en', port: 0, timeoutMs: 300 });
     try {
-      const c = await httpClient(served.url, served.newTokens[0]?.token ?? '', { era: 'legacy' });
+      const c = await httpClient(served.url, served.newTokens[0]?.token ?? '', { revision: '2025-11-25' });
       let link = '';
       c.script.push(
         { action: 'accept', content: { username: 'hana', email: 'hana@example.com', newsletter: false } },
@@ -172,7 +175,7 @@ describe('register_user when nobody finishes', () => {
 
 /** A live link: the person consented to open the page, and has not finished there (pending). */
 async function freshLink(username: string): Promise<string> {
-  const c = await httpClient(server.url, tokenOf('alice'), { era: 'legacy' });
+  const c = await httpClient(server.url, tokenOf('alice'), { revision: '2025-11-25' });
   let link = '';
   c.script.push(
     { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },

@@ -40,7 +40,6 @@ export type RawAnswer =
  * otherwise ends the round (2026-07-28), so its promise for a new question never settles.
  */
 export interface Channel {
-  readonly era: 'modern' | 'legacy';
   /** `onSent` runs once, when the question is sent for the first time (for the audit trail). */
   send(key: string, question: Question, timeoutMs: number, onSent: () => void): Promise<RawAnswer>;
   /** URL mode, after the out-of-band flow finished: tell the client (2025-11-25 only). */

@@ -1,3 +1,4 @@
+import type { Revision } from '@elicitkit/form';
 import {
   ProtocolError,
   SdkError,
@@ -47,17 +48,17 @@ export function callSignal(ctx: ServerContext): AbortSignal {
 }
 
 /**
- * 2025 connections: a real `elicitation/create` request related to the tool call, with a
- * human-length timeout and the call's abort signal. The handler runs once, so nothing is replayed.
+ * Questions pushed on the connection (2025 revisions): a real `elicitation/create` request related
+ * to the tool call, with a human-length timeout and the call's abort signal. The handler runs once,
+ * so nothing is replayed.
  */
 export class PushChannel implements Channel {
-  readonly era = 'legacy' as const;
   private readonly ids = new Map<string, string>();
 
   constructor(
     private readonly ctx: ServerContext,
     private readonly server: Server,
-    private readonly revision: string,
+    private readonly revision: Revision,
     private readonly signal: AbortSignal,
     private readonly now: () => number,
   ) {}

@@ -9,7 +9,6 @@ import { inputRequest } from './wire.js';
  * queued for this round's `input_required` result and its promise never settles.
  */
 export class ReplayChannel implements Channel {
-  readonly era = 'modern' as const;
   private readonly records: Record<string, AskRecord>;
   private readonly fresh = new Set<string>();
   private readonly queued = new Map<string, InputRequest>();

@@ -3,14 +3,13 @@
  * downgrade for 2025-06-18 (no `mode`, `enum` + `enumNames`, booleans-only defaults), the
  * `elicitationId` a 2025-11-25 URL request carries, and the `input_required` entry of 2026-07-28.
  */
-import { downgrade } from '@elicitkit/form';
+import { downgrade, type Revision, traitsOf } from '@elicitkit/form';
 import {
   type ElicitRequestFormParams,
   type ElicitRequestURLParams,
   type InputRequest,
   inputRequired,
 } from '@modelcontextprotocol/server';
-import { formRevision, needsDowngrade } from '../peer.js';
 import type { Question } from './channel.js';
 
 /** A question in its revision's shape, or why that revision cannot show it. */
@@ -21,18 +20,18 @@ export type PushRequest =
   | { params: ElicitRequestFormParams; elicitationId?: undefined }
   | { params: ElicitRequestURLParams; elicitationId: string };
 
-/** What a 2025 connection on `revision` is sent for `question`. */
-export function pushRequest(question: Question, revision: string): Shaped<PushRequest> {
-  const legacy = needsDowngrade(revision);
+/** What a connection on `revision` is sent for `question` when questions are pushed. */
+export function pushRequest(question: Question, revision: Revision): Shaped<PushRequest> {
+  const { modes } = traitsOf(revision);
   if (question.kind === 'url') {
-    if (legacy) return { ok: false, detail: `revision ${revision} has no URL mode.` };
+    if (!modes) return { ok: false, detail: `revision ${revision} has no URL mode.` };
     const elicitationId = crypto.randomUUID();
     return {
       ok: true,
       wire: { params: { mode: 'url', message: question.message, url: question.url, elicitationId }, elicitationId },
     };
   }
-  const down = downgrade(question.schema, formRevision(revision));
+  const down = downgrade(question.schema, revision);
   if (!down.ok) {
     return {
       ok: false,
@@ -42,10 +41,10 @@ export function pushRequest(question: Question, revision: string): Shaped<PushRe
         .join(' '),
     };
   }
-  // 2025-06-18 has no `mode`: a strict client of that revision refuses unknown keys.
-  const params: ElicitRequestFormParams = legacy
-    ? { message: question.message, requestedSchema: down.schema }
-    : { mode: 'form', message: question.message, requestedSchema: down.schema };
+  // A revision without modes (2025-06-18) has no `mode` key: a strict client of it refuses unknown keys.
+  const params: ElicitRequestFormParams = modes
+    ? { mode: 'form', message: question.message, requestedSchema: down.schema }
+    : { message: question.message, requestedSchema: down.schema };
   return { ok: true, wire: { params } };
 }
 

@@ -1,3 +1,4 @@
+import type { RevisionTraits } from '@elicitkit/form';
 import {
   type AuthInfo,
   createMcpHandler,
@@ -14,10 +15,8 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { jsonRpcError, type LimitName, limitReached, SESSION_NOT_FOUND, SESSION_REQUIRED } from './replies.js';
-import { type SessionEntry, SessionTable } from './session-table.js';
+import { type TransportSession, TransportSessionTable } from './transport-sessions.js';
 import { watchResponse } from './watch.js';
-
-export type Era = 'legacy' | 'modern';
 
 export interface HttpHandlerOptions {
   /**
@@ -48,7 +47,7 @@ export interface HttpHandler {
   fetch(request: Request): Promise<Response>;
   /** Open 2025 sessions. */
   sessionCount(): number;
-  /** Closes every session and the modern leg. */
+  /** Closes every 2025 session and the stateless 2026-07-28 leg. */
   close(): Promise<void>;
 }
 
@@ -60,12 +59,16 @@ export interface HttpHandler {
  * session with a request in flight is never evicted, nobody's session is closed to make room for
  * someone else, and a request over a limit gets HTTP 429 at once.
  *
+ * `factory` makes a server for each 2025 session (`asks: 'push'`: it pushes `elicitation/create`
+ * on the session) and for each 2026-07-28 request (`asks: 'input_required'`: it returns questions
+ * in results), with the caller's `AuthInfo` when `authenticate` gave one.
+ *
  * @example
- * const http = createHttpHandler((era, auth) => kit.createServer(info, tools), { authenticate });
+ * const http = createHttpHandler(() => kit.createServer(info, tools), { authenticate });
  * createServer(toNodeHandler(http)).listen(7777, '127.0.0.1');
  */
 export function createHttpHandler(
-  factory: (era: Era, auth: AuthInfo | undefined) => McpServer,
+  factory: (asks: RevisionTraits['asks'], auth: AuthInfo | undefined) => McpServer,
   options: HttpHandlerOptions = {},
 ): HttpHandler {
   const hosts = options.allowedHosts ?? localhostAllowedHostnames();
@@ -77,7 +80,7 @@ export function createHttpHandler(
     maxSessionsPerIdentity: options.maxSessionsPerIdentity ?? 100,
     maxInFlightPerIdentity: options.maxInFlightPerIdentity ?? 100,
   } satisfies Record<LimitName, number>;
-  const table = new SessionTable(
+  const table = new TransportSessionTable(
     { ...limits, idleMs, abandonMs: options.abandonedSessionMs ?? 3_000 },
     now,
     async (entry) => {
@@ -87,12 +90,12 @@ export function createHttpHandler(
   );
   const sweeper = setInterval(() => table.sweepIdle(), Math.min(idleMs, 60_000));
   (sweeper as { unref?: () => void }).unref?.();
-  const modern = createMcpHandler((ctx) => factory('modern', ctx.authInfo), {
+  const stateless = createMcpHandler((ctx) => factory('input_required', ctx.authInfo), {
     legacy: 'reject',
     ...(options.onerror ? { onerror: options.onerror } : {}),
   });
 
-  async function existing(entry: SessionEntry, request: Request, auth: AuthInfo | undefined): Promise<Response> {
+  async function existing(entry: TransportSession, request: Request, auth: AuthInfo | undefined): Promise<Response> {
     table.touch(entry);
     const extra = auth ? { authInfo: auth } : {};
     if (request.method === 'GET') {
@@ -138,11 +141,11 @@ export function createHttpHandler(
     // The id is made here, so the session is counted before anything is awaited: a burst of
     // initializes cannot all slip under a cap.
     const id = crypto.randomUUID();
-    const server = factory('legacy', auth);
+    const server = factory('push', auth);
     // A DELETE is handled by the transport, then the session is taken out and its server closed
     // below (`existing`), so nothing is left half-closed.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
-    const entry: SessionEntry = {
+    const entry: TransportSession = {
       id,
       transport,
       server,
@@ -172,7 +175,7 @@ export function createHttpHandler(
     return watchResponse(response, request, ended);
   }
 
-  async function legacy(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+  async function sessionful(request: Request, auth: AuthInfo | undefined): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id) {
       const entry = table.get(id);
@@ -195,14 +198,14 @@ export function createHttpHandler(
         if (verdict instanceof Response) return verdict;
         auth = verdict;
       }
-      if (await isLegacyRequest(request)) return legacy(request, auth);
-      return modern.fetch(request, auth ? { authInfo: auth } : {});
+      if (await isLegacyRequest(request)) return sessionful(request, auth);
+      return stateless.fetch(request, auth ? { authInfo: auth } : {});
     },
     sessionCount: () => table.size,
     async close() {
       clearInterval(sweeper);
       await Promise.all(table.all().map((entry) => table.close(entry.id)));
-      await modern.close();
+      await stateless.close();
     },
   };
 }

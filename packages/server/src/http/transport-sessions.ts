@@ -2,7 +2,7 @@ import type { McpServer, WebStandardStreamableHTTPServerTransport } from '@model
 import type { LimitName } from './replies.js';
 
 /** One 2025 HTTP session, bound to who opened it. */
-export interface SessionEntry {
+export interface TransportSession {
   id: string;
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
@@ -21,7 +21,7 @@ export interface SessionEntry {
   abandon?: ReturnType<typeof setTimeout> | undefined;
 }
 
-export interface SessionLimits {
+export interface TransportSessionLimits {
   maxSessions: number;
   maxSessionsPerIdentity: number;
   maxInFlightPerIdentity: number;
@@ -32,7 +32,7 @@ export interface SessionLimits {
 }
 
 interface Bucket {
-  sessions: Set<SessionEntry>;
+  sessions: Set<TransportSession>;
   inFlight: number;
 }
 
@@ -41,25 +41,25 @@ interface Bucket {
  * question) is never evicted; room is only ever made by closing the *same* identity's least
  * recently used idle session, so no identity can push out another's.
  */
-export class SessionTable {
-  private readonly entries = new Map<string, SessionEntry>();
+export class TransportSessionTable {
+  private readonly entries = new Map<string, TransportSession>();
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
-    private readonly limits: SessionLimits,
+    private readonly limits: TransportSessionLimits,
     private readonly now: () => number,
-    private readonly closeSession: (entry: SessionEntry) => Promise<void>,
+    private readonly closeTransport: (entry: TransportSession) => Promise<void>,
   ) {}
 
   get size(): number {
     return this.entries.size;
   }
 
-  get(id: string): SessionEntry | undefined {
+  get(id: string): TransportSession | undefined {
     return this.entries.get(id);
   }
 
-  all(): SessionEntry[] {
+  all(): TransportSession[] {
     return [...this.entries.values()];
   }
 
@@ -75,7 +75,7 @@ export class SessionTable {
     return undefined;
   }
 
-  add(entry: SessionEntry): void {
+  add(entry: TransportSession): void {
     this.entries.set(entry.id, entry);
     this.bucket(entry.identity).sessions.add(entry);
   }
@@ -83,10 +83,10 @@ export class SessionTable {
   /** Takes the session out of the table (synchronously, so its room is free at once) and closes it. */
   async close(id: string): Promise<void> {
     const entry = this.remove(id);
-    if (entry) await this.closeSession(entry);
+    if (entry) await this.closeTransport(entry);
   }
 
-  remove(id: string): SessionEntry | undefined {
+  remove(id: string): TransportSession | undefined {
     const entry = this.entries.get(id);
     if (!entry) return undefined;
     this.entries.delete(id);
@@ -104,7 +104,7 @@ export class SessionTable {
   }
 
   /** The client spoke: it is here, whatever it dropped before. */
-  touch(entry: SessionEntry): void {
+  touch(entry: TransportSession): void {
     entry.seen = this.now();
     entry.dropped = false;
     clearTimeout(entry.abandon);
@@ -112,7 +112,7 @@ export class SessionTable {
   }
 
   /** A POST with requests began; returns what to call when its response ends. */
-  beginCall(entry: SessionEntry): (dropped: boolean) => void {
+  beginCall(entry: TransportSession): (dropped: boolean) => void {
     entry.inFlight++;
     this.bucket(entry.identity).inFlight++;
     return (dropped) => {
@@ -125,7 +125,7 @@ export class SessionTable {
   }
 
   /** A GET stream opened; returns what to call when it ends. */
-  beginStream(entry: SessionEntry): () => void {
+  beginStream(entry: TransportSession): () => void {
     entry.streams++;
     return () => {
       if (this.entries.get(entry.id) !== entry) return;
@@ -144,14 +144,14 @@ export class SessionTable {
    * A client that dropped a call and holds no stream open has gone (a process exiting closes them
    * all at once). Its session is closed after a short grace, unless it comes back.
    */
-  private checkAbandoned(entry: SessionEntry): void {
+  private checkAbandoned(entry: TransportSession): void {
     if (!entry.dropped || entry.inFlight > 0 || entry.streams > 0 || entry.abandon) return;
     entry.abandon = setTimeout(() => void this.close(entry.id), this.limits.abandonMs);
     (entry.abandon as { unref?: () => void }).unref?.();
   }
 
   private evictIdle(bucket: Bucket): boolean {
-    let victim: SessionEntry | undefined;
+    let victim: TransportSession | undefined;
     for (const entry of bucket.sessions) {
       if (entry.inFlight === 0 && (!victim || entry.seen < victim.seen)) victim = entry;
     }

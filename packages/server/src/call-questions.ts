@@ -29,7 +29,7 @@ import {
 } from './results.js';
 import { pollUntil } from './wait.js';
 
-export interface SessionSettings {
+export interface CallSettings {
   tool: string;
   forms: Readonly<Record<string, AnyForm>>;
   maxAsks: number;
@@ -52,13 +52,13 @@ export type Stop = { action: 'decline' | 'cancel'; key: string } | { action: 'co
  * how a question travels; everything a handler can observe is decided here, the same on every
  * revision.
  */
-export class Session {
+export class CallQuestions {
   private readonly asked = new Set<string>();
   private stopped: Stop | undefined;
   readonly audit: CallAudit;
 
   constructor(
-    private readonly settings: SessionSettings,
+    private readonly settings: CallSettings,
     private readonly channel: Channel,
     readonly peer: Peer,
     readonly contextId: string,
@@ -66,12 +66,14 @@ export class Session {
     private readonly signal: AbortSignal,
   ) {
     const { tool, redaction, now } = settings;
-    this.audit = new CallAudit(settings.audit, { contextId, tool, user, revision: peer.revision, redaction, now });
-  }
-
-  /** How the call stopped asking, if it did. */
-  get stop(): Stop | undefined {
-    return this.stopped;
+    this.audit = new CallAudit(settings.audit, {
+      contextId,
+      tool,
+      user,
+      revision: peer.protocolVersion,
+      redaction,
+      now,
+    });
   }
 
   /**
@@ -107,7 +109,7 @@ export class Session {
     const fallback = () => options.fallback ?? missingOf(form);
     const question: Question = { kind: 'form', message: options.message, schema: form.schema };
     const reasons = MESSAGES[this.settings.locale].reasons;
-    if (!this.peer.form) return this.unsupported(key, question, ctx, fallback, reasons['no-form']);
+    if (!this.peer.can.form) return this.unsupported(key, question, ctx, fallback, reasons['no-form']);
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
     const raw = await this.channel.send(key, question, timeoutMs, () => this.audit.request(key, question));
     if (raw.kind === 'unshowable')
@@ -130,7 +132,7 @@ export class Session {
     const fallback = () => options.fallback ?? [];
     const question: Question = { kind: 'url', message: options.message, url: options.url };
     const noUrl = MESSAGES[this.settings.locale].reasons['no-url'];
-    if (!this.peer.url) return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
+    if (!this.peer.can.url) return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
     const raw = await this.channel.send(key, question, timeoutMs, () => this.audit.request(key, question));
     if (raw.kind === 'unshowable') return this.unsupported(key, question, ctx, fallback, `${noUrl}: ${raw.detail}`);
