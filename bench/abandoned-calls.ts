@@ -172,7 +172,7 @@ async function measure(name: string, target: Target): Promise<number> {
 /** opsdesk itself (six tools, SQLite audit), as `elicitkit serve --http` runs it, on a throw-away data directory. */
 async function opsdesk(): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-opsdesk-'));
-  const serving = await serveHttp({ dataDir, lang: 'en', port: 0 });
+  const serving = await serveHttp({ dataDir, locale: 'en', port: 0 });
   return {
     url: serving.url,
     held: () => `${serving.sessions()} sessions`,

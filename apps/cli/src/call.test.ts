@@ -18,7 +18,7 @@ let answers: Record<string, string>;
 
 beforeAll(async () => {
   data = tempDataDir();
-  http = await serveHttp({ dataDir: join(data.dir, 'http'), lang: 'en', port: 0 });
+  http = await serveHttp({ dataDir: join(data.dir, 'http'), locale: 'en', port: 0 });
   const write = (name: string, value: unknown) => {
     const file = join(data.dir, `${name}.json`);
     writeFileSync(file, JSON.stringify(value));

@@ -17,7 +17,7 @@ async function run(argv: string[]) {
 /** A data directory whose demo has been damaged: the shop emptied, a deployment added. */
 async function damaged() {
   const data = tempDataDir();
-  const opsdesk = createOpsdesk({ dataDir: data.dir, lang: 'en', identify: () => 'alice' });
+  const opsdesk = createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
   const shop = new BetterSqlite3(join(data.dir, 'shop.db'));
   shop.exec('DELETE FROM order_items');
   shop.close();

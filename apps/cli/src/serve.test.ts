@@ -127,7 +127,7 @@ describe('elicitkit serve', () => {
     const c = await stdioClient(data.dir, {
       revision: '2025-11-25',
       user: 'bob',
-      lang: 'zh',
+      locale: 'zh',
       script: [{ action: 'decline' }],
     });
     const r = await callTool(c.client, 'deploy_service', { service: 'search-service' });

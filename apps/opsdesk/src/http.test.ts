@@ -24,8 +24,8 @@ const tokenOf = (s: HttpServing, user: string) => s.newTokens.find((t) => t.user
 async function start(revision: Revision) {
   const data = tempDataDir();
   const slowData = tempDataDir();
-  const server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
-  const slowServer = await serveHttp({ dataDir: slowData.dir, lang: 'en', port: 0, timeoutMs: 300 });
+  const server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
+  const slowServer = await serveHttp({ dataDir: slowData.dir, locale: 'en', port: 0, timeoutMs: 300 });
   const [main, bare, slow] = await Promise.all([
     httpClient(server.url, tokenOf(server, 'alice'), { revision }),
     httpClient(server.url, tokenOf(server, 'alice'), { revision, capabilities: {} }),
@@ -55,7 +55,7 @@ describe('opsdesk HTTP endpoint', () => {
   let data: ReturnType<typeof tempDataDir>;
   beforeAll(async () => {
     data = tempDataDir();
-    server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
+    server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
   });
   afterAll(async () => {
     await server.close();
@@ -190,7 +190,7 @@ describe('opsdesk HTTP endpoint', () => {
 describe('graceful shutdown', () => {
   it('finishes a call in flight before closing the database', async () => {
     const data = tempDataDir();
-    const server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
+    const server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
     const client = await httpClient(server.url, tokenOf(server, 'alice'), { revision: '2025-11-25' });
     let asked!: () => void;
     const wasAsked = new Promise<void>((resolve) => {

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from './db/open.js';
 import { addUser } from './db/seed.js';
-import { permissionsFor } from './permissions.js';
 
 /** Who is calling, as tools see it. */
 export interface Identity {
@@ -11,11 +10,6 @@ export interface Identity {
 
 export function findUser(db: Database, username: string): Identity | undefined {
   return db.prepare('SELECT username, role FROM users WHERE username = ?').get(username) as Identity | undefined;
-}
-
-/** The projects (services) a user may see. See `permissionsFor`, the one permission model. */
-export function projectsFor(db: Database, username: string): string[] {
-  return [...permissionsFor(db, username).services];
 }
 
 /**

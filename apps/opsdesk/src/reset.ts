@@ -13,6 +13,12 @@ export interface ResetReport {
   kept: readonly string[];
 }
 
+/**
+ * What a demo reset keeps, in words a confirmation prompt can show.
+ *
+ * @example
+ * console.error(`kept: ${KEPT_BY_RESET.join(', ')}`);
+ */
 export const KEPT_BY_RESET = [
   'users and their permissions',
   'bearer tokens',

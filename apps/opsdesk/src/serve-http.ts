@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Locale } from '@elicitkit/server';
 import { createHttpHandler, type HttpHandlerOptions } from '@elicitkit/server';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import {
@@ -8,13 +9,13 @@ import {
   INTERNAL_ERROR,
   localhostAllowedHostnames,
 } from '@modelcontextprotocol/server';
-import type { Lang } from './i18n.js';
 import { createToken, hasTokens, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
 
+/** How `serveHttp` runs. */
 export interface ServeHttpOptions {
   dataDir: string;
-  lang: Lang;
+  locale: Locale;
   /** 0 picks a free port. */
   port: number;
   /** Loopback by default; opsdesk is a local reference server. */
@@ -25,6 +26,7 @@ export interface ServeHttpOptions {
   limits?: Pick<HttpHandlerOptions, 'maxSessions' | 'maxSessionsPerIdentity' | 'maxInFlightPerIdentity'>;
 }
 
+/** opsdesk on a loopback HTTP port: the MCP endpoint and the password page. */
 export interface HttpServing {
   /** The MCP endpoint. */
   url: string;
@@ -44,12 +46,16 @@ const DRAIN_MS = 10_000;
  * Serves opsdesk over HTTP: `/mcp` for every protocol revision (2026-07-28 statelessly, 2025
  * clients in sessions), bearer tokens identifying the caller, and the password page under
  * `/register/…`, all on one loopback port.
+ *
+ * @example
+ * const serving = await serveHttp({ dataDir, locale: 'en', port: 7777 });
+ * for (const { username, token } of serving.newTokens) console.log(username, token); // first start only
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
   const opsdesk = createOpsdesk({
     dataDir: options.dataDir,
-    lang: options.lang,
+    locale: options.locale,
     identify: (ctx) => ctx.http?.authInfo?.clientId,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),

@@ -89,7 +89,7 @@ blackBox('stdio', async () => {
 
 blackBox('HTTP (2026-07-28)', async () => {
   const data = tempDataDir();
-  const http: HttpServing = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
+  const http: HttpServing = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
   const token = http.newTokens.find((t) => t.username === 'bob')?.token ?? '';
   const bob = await httpClient(http.url, token, { revision: '2026-07-28' });
   return {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { revisionOptions } from '@elicitkit/client';
 import type { Revision } from '@elicitkit/form';
+import type { Locale } from '@elicitkit/server';
 import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
@@ -55,10 +56,10 @@ function makeClient(options: ClientOptions): Omit<Conn, 'close'> {
 /** `elicitkit serve --stdio` from source, as the given user. */
 export async function stdioClient(
   dataDir: string,
-  options: ClientOptions & { user?: string; timeoutMs?: number; lang?: 'en' | 'zh' },
+  options: ClientOptions & { user?: string; timeoutMs?: number; locale?: Locale },
 ): Promise<Conn> {
   const c = makeClient(options);
-  const args = [...SOURCE_NODE_ARGS, CLI, 'serve', '--stdio', '--data', dataDir, '--lang', options.lang ?? 'en'];
+  const args = [...SOURCE_NODE_ARGS, CLI, 'serve', '--stdio', '--data', dataDir, '--lang', options.locale ?? 'en'];
   if (options.user) args.push('--user', options.user);
   if (options.timeoutMs) args.push('--timeout-ms', String(options.timeoutMs));
   await c.client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }), {
@@ -109,12 +110,12 @@ export const count = (dataDir: string, table: string): number =>
 /** opsdesk in this process over a linked in-memory pair (2025-11-25, the only revision it links): fast, for tool-level tests. */
 export async function memoryClient(
   dataDir: string,
-  options: Omit<ClientOptions, 'revision'> & { user?: string; lang?: 'en' | 'zh'; sqlTimeoutMs?: number } = {},
+  options: Omit<ClientOptions, 'revision'> & { user?: string; locale?: Locale; sqlTimeoutMs?: number } = {},
 ): Promise<Conn & { opsdesk: Opsdesk }> {
   const user = options.user ?? 'alice';
   const opsdesk = createOpsdesk({
     dataDir,
-    lang: options.lang ?? 'en',
+    locale: options.locale ?? 'en',
     identify: () => user,
     ...(options.sqlTimeoutMs ? { sqlTimeoutMs: options.sqlTimeoutMs } : {}),
   });

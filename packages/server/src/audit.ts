@@ -1,5 +1,5 @@
 import type { AnyForm, FieldModel, FormContent, FormSchema, Issue } from '@elicitkit/form';
-import type { CloseReason, Question, RawAnswer } from './channel/channel.js';
+import type { AnswerAction, CloseReason, Question, RawAnswer } from './channel/channel.js';
 
 /** Fields common to every audit record. */
 interface AuditBase {
@@ -34,7 +34,7 @@ export interface AuditRequest extends AuditBase {
  */
 export interface AuditResponse extends AuditBase {
   type: 'response';
-  action: 'accept' | 'decline' | 'cancel' | 'timeout' | 'error';
+  action: AnswerAction | 'timeout' | 'error';
   content?: Record<string, unknown>;
   /** Milliseconds from asking to the end. */
   elapsedMs: number;
@@ -70,7 +70,7 @@ export type Redaction = 'redacted' | 'full' | ((content: FormContent, schema: Fo
  * Masks what a person typed. Values picked from the server's own option lists and booleans say
  * nothing private and make the trail useful, so they stay.
  */
-export function redact(
+function redact(
   content: unknown,
   form: { schema: FormSchema; fields: readonly FieldModel[] } | undefined,
   mode: Redaction,
@@ -94,7 +94,7 @@ export function redact(
   return out;
 }
 
-export function issuesForAudit(issues: readonly Issue[]): AuditValidation['issues'] {
+function issuesForAudit(issues: readonly Issue[]): AuditValidation['issues'] {
   return issues.map((i) => ({ field: i.path.length > 0 ? String(i.path[0]) : '', code: i.code, message: i.message }));
 }
 

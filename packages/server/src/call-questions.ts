@@ -29,6 +29,7 @@ import {
 } from './results.js';
 import { pollUntil } from './wait.js';
 
+/** What every call of one tool is asked under: its forms and budget, the kit's timeouts, language and audit. */
 export interface CallSettings {
   tool: string;
   forms: Readonly<Record<string, AnyForm>>;
@@ -44,7 +45,7 @@ export interface CallSettings {
 }
 
 /** Where a call stopped asking: a decline or cancel of `key`, or its side effect having run. */
-export type Stop = { action: 'decline' | 'cancel'; key: string } | { action: 'commit' };
+type Stop = { action: 'decline' | 'cancel'; key: string } | { action: 'commit' };
 
 /**
  * One tool call's questions: the budget, the stop rules (nothing after a decline, a cancel or the
@@ -55,14 +56,14 @@ export type Stop = { action: 'decline' | 'cancel'; key: string } | { action: 'co
 export class CallQuestions {
   private readonly asked = new Set<string>();
   private stopped: Stop | undefined;
-  readonly audit: CallAudit;
+  private readonly audit: CallAudit;
 
   constructor(
     private readonly settings: CallSettings,
     private readonly channel: Channel,
-    readonly peer: Peer,
+    private readonly peer: Peer,
     readonly contextId: string,
-    readonly user: string | undefined,
+    user: string | undefined,
     private readonly signal: AbortSignal,
   ) {
     const { tool, redaction, now } = settings;

@@ -13,10 +13,11 @@ import type { ClaimStore } from './claims/types.js';
 import { createStateCodec } from './codec.js';
 import { Committer } from './commit.js';
 import { execute, type Runtime } from './execute.js';
-import type { Locale } from './results.js';
+import type { Locale } from './messages.js';
 import { type CallState, identityDigest, isCallState } from './state.js';
 import type { AnyTool } from './tool.js';
 
+/** How the kit behaves for every tool it serves; every option has a default. */
 export interface ElicitkitOptions {
   /**
    * HMAC key for `requestState` (≥ 32 bytes). Every process that may receive a round of the same
@@ -58,6 +59,7 @@ export interface ElicitkitOptions {
   now?: () => number;
 }
 
+/** What `createServer` passes on to the `McpServer` besides the tools. */
 export interface CreateServerOptions {
   instructions?: string;
   capabilities?: ServerCapabilities;

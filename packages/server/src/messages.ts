@@ -1,11 +1,40 @@
 /**
  * Everything the server library says to people and models, one table per locale. Result texts
  * tell the model what happened and what not to do next; reasons say why a client could not ask.
+ * Apps on the kit (opsdesk) keep their own texts the same way: an interface, one table per
+ * locale, checked by `LocaleTables`.
  */
 
-export type Locale = 'en' | 'zh';
+/**
+ * The languages Elicitkit speaks, as `Locale` values.
+ *
+ * @example
+ * if (!LOCALES.some((l) => l === flag)) throw new Error(`--lang must be ${LOCALES.join(' or ')}`);
+ */
+export const LOCALES = ['en', 'zh'] as const;
 
-export interface Messages {
+/** A language of the ready-made texts: `'en'` or `'zh'`. */
+export type Locale = (typeof LOCALES)[number];
+
+/**
+ * One message table per locale, each a whole `M`: a key missing from any locale fails to compile,
+ * and a locale added to `LOCALES` fails until every table has it. Builders pick a table by locale
+ * and never branch on the language themselves.
+ *
+ * @example
+ * interface Texts { greet(name: string): string }
+ * const TEXTS = {
+ *   en: { greet: (name) => `Hello, ${name}.` },
+ *   zh: { greet: (name) => `你好，${name}。` },
+ * } satisfies LocaleTables<Texts>;
+ * TEXTS[locale].greet('Ada');
+ */
+export type LocaleTables<M> = { readonly [L in Locale]: M };
+
+/** Why a client could not be asked, in the words an `unsupported` result gives. */
+export type UnsupportedReason = 'no-form' | 'no-url' | 'old-revision' | 'client-error';
+
+interface Messages {
   /** "A", "A and B", "A, B and C". */
   list(items: readonly string[]): string;
   declined(tool: string, what: string): string;
@@ -23,12 +52,7 @@ export interface Messages {
   unknownOutcome(tool: string): string;
   /** An earlier attempt of this call is still running its effect. */
   stillRunning(tool: string): string;
-  reasons: {
-    'no-form': string;
-    'no-url': string;
-    'old-revision': string;
-    'client-error': string;
-  };
+  reasons: Record<UnsupportedReason, string>;
 }
 
 const en: Messages = {
@@ -91,4 +115,4 @@ const zh: Messages = {
   },
 };
 
-export const MESSAGES = { en, zh } satisfies Record<Locale, Messages>;
+export const MESSAGES = { en, zh } satisfies LocaleTables<Messages>;

@@ -65,6 +65,7 @@ export type Outcome<T> = Accepted<T> | Declined | Cancelled | Unsupported | Inva
 /** What `askUrl()` resolves with: accept means the out-of-band flow completed. */
 export type UrlOutcome = Accepted<true> | Declined | Cancelled | Unsupported | TimedOut | Pending;
 
+/** Any outcome of `ask()` or `askUrl()`. */
 export type AnyOutcome = Outcome<unknown> | UrlOutcome;
 
 /** One handler per outcome; the compiler rejects a missing branch. */

@@ -5,9 +5,12 @@ import { type CheckIssue, toIssues } from './issues.js';
 import { type Locale, MESSAGES } from './messages.js';
 import type { MissingArgument } from './outcome.js';
 
-export type { Locale } from './messages.js';
-
-/** Every `structuredContent.status` a tool built on Elicitkit returns (SPEC §4). */
+/**
+ * Every `structuredContent.status` a tool built on Elicitkit returns (SPEC §4).
+ *
+ * @example
+ * const ended = STATUSES.includes(result.structuredContent?.status as Status);
+ */
 export const STATUSES = [
   'done',
   'declined',
@@ -18,6 +21,7 @@ export const STATUSES = [
   'timeout',
   'pending',
 ] as const;
+/** One of `STATUSES`: how a tool call ended. */
 export type Status = (typeof STATUSES)[number];
 
 /** What a question asked for: form fields by their labels, or a page (URL mode) by its host. */

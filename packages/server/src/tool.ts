@@ -17,9 +17,10 @@ import { PROBE_MESSAGE } from './ask-lint.js';
 import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import type { CommitOptions, Effect } from './commit.js';
 import { FormLintError, isProduction } from './errors.js';
+import type { Locale } from './messages.js';
 import type { Outcome, UrlOutcome } from './outcome.js';
-import type { Locale } from './results.js';
 
+/** The fixed forms a tool may ask, by ask key. */
 export type Forms = Record<string, AnyForm>;
 
 type ArgsOf<I> = I extends StandardSchemaWithJSON ? StandardSchemaWithJSON.InferOutput<I> : Record<string, never>;
@@ -93,6 +94,11 @@ export interface ToolContext<F extends Forms = Forms> {
   mcp: ServerContext;
 }
 
+/**
+ * What `defineTool` takes: the tool as `tools/list` shows it, the forms it may ask, and its handler.
+ * Its `inputSchema` is listed as it is and applied by the kit: arguments it refuses end the call
+ * with the `invalid` result before `run` is called.
+ */
 export interface ToolSpec<I extends StandardSchemaWithJSON | undefined, F extends Forms> {
   name: string;
   title?: string;
@@ -116,6 +122,7 @@ export interface ElicitingTool<
   readonly findings: readonly Finding[];
 }
 
+/** A defined tool of any arguments and forms: what `createServer` and `register` take. */
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument and form type.
 export type AnyTool = ElicitingTool<any, any>;
 

@@ -1,13 +1,12 @@
 import { parseArgs } from 'node:util';
-import { defaultDataDir, langFrom, serveHttp, serveStdioOpsdesk } from '@elicitkit/opsdesk';
+import { defaultDataDir, localeFrom, serveHttp, serveStdioOpsdesk } from '@elicitkit/opsdesk';
+import { LOCALES } from '@elicitkit/server';
+import type { Io } from '../io.js';
 import { EXIT, UsageError } from '../usage.js';
 import { confirmReset, runReset } from './reset.js';
 
 /** `elicitkit serve`: opsdesk over stdio (default) or HTTP. Logs go to stderr; stdout is the wire. */
-export async function serve(
-  argv: string[],
-  io: { out: (s: string) => void; err: (s: string) => void },
-): Promise<number> {
+export async function serve(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -31,12 +30,12 @@ export async function serve(
   for (const flag of ['max-sessions', 'max-sessions-per-user', 'max-calls-per-user'] as const) {
     if (values[flag] !== undefined && values.http === undefined) throw new UsageError(`--${flag} applies to --http`);
   }
-  if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh')
-    throw new UsageError(`--lang must be en or zh, not "${values.lang}"`);
+  if (values.lang !== undefined && !LOCALES.some((locale) => locale === values.lang))
+    throw new UsageError(`--lang must be ${LOCALES.join(' or ')}, not "${values.lang}"`);
   const dataDir = values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir();
-  const lang = langFrom(values.lang ?? process.env.LANG);
+  const locale = localeFrom(values.lang ?? process.env.LANG);
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : integer('--timeout-ms', values['timeout-ms'], 1);
-  const common = { dataDir, lang, ...(timeoutMs ? { timeoutMs } : {}) };
+  const common = { dataDir, locale, ...(timeoutMs ? { timeoutMs } : {}) };
   if (values.reset) {
     // Under --stdio, stdin is the MCP wire: nobody can be asked on it.
     if (values.http === undefined && !values.yes)

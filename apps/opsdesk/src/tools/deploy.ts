@@ -2,10 +2,11 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
-import { strings } from '../i18n.js';
+import { MESSAGES } from '../messages/index.js';
 import { permissionsFor } from '../permissions.js';
 
 export const ENVIRONMENTS = ['dev', 'staging', 'prod'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
 
 interface Ticket {
   id: string;
@@ -14,8 +15,8 @@ interface Ticket {
 }
 
 /** deploy_service: asks for a missing environment, and for a confirmed, approved ticket before production. */
-export function deployTool({ db, lang, now }: Deps) {
-  const t = strings(lang);
+export function deployTool({ db, locale, now }: Deps) {
+  const t = MESSAGES[locale];
   // What production runs now, so the confirmation can show the change (from → to).
   const runningInProd = (service: string) =>
     db
@@ -113,8 +114,8 @@ export function deployTool({ db, lang, now }: Deps) {
 }
 
 /** list_deployments: read-only. */
-export function listDeploymentsTool({ db, lang }: Deps) {
-  const t = strings(lang);
+export function listDeploymentsTool({ db, locale }: Deps) {
+  const t = MESSAGES[locale];
   const row = z.object({
     id: z.number(),
     service: z.string(),

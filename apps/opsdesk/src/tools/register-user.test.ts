@@ -11,7 +11,7 @@ const tokenOf = (user: string) => server.newTokens.find((t) => t.username === us
 
 beforeAll(async () => {
   data = tempDataDir();
-  server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0, urlWaitMs: 200 });
+  server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0, urlWaitMs: 200 });
 });
 afterAll(async () => {
   await server.close();
@@ -130,7 +130,7 @@ describe.each(['2025-11-25', '2026-07-28'] as Revision[])('register_user end to 
 describe('register_user when nobody finishes', () => {
   it('a password question that times out (2025-11-25): no account, the link is dead', async () => {
     const slow = tempDataDir();
-    const served = await serveHttp({ dataDir: slow.dir, lang: 'en', port: 0, timeoutMs: 300 });
+    const served = await serveHttp({ dataDir: slow.dir, locale: 'en', port: 0, timeoutMs: 300 });
     try {
       const c = await httpClient(served.url, served.newTokens[0]?.token ?? '', { revision: '2025-11-25' });
       let link = '';

@@ -2,7 +2,7 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import type { Deps } from '../context.js';
-import { strings } from '../i18n.js';
+import { MESSAGES } from '../messages/index.js';
 
 const USERNAME = /^[A-Za-z0-9._-]+$/;
 
@@ -15,8 +15,8 @@ const USERNAME = /^[A-Za-z0-9._-]+$/;
  * registration is a short-lived pending record that is not a user. Declined, cancelled or timed
  * out, the link is withdrawn; abandoned, it expires. Either way the name stays free.
  */
-export function registerUserTool({ db, lang, links }: Deps) {
-  const t = strings(lang);
+export function registerUserTool({ db, locale, links }: Deps) {
+  const t = MESSAGES[locale];
   const account = form({
     username: field.string({ title: t.usernameTitle, description: t.usernameHelp, minLength: 3, maxLength: 20 }),
     email: field.string({ title: t.emailTitle, format: 'email' }),

@@ -2,16 +2,16 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, pending, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
-import { strings } from '../i18n.js';
+import { MESSAGES } from '../messages/index.js';
 import { shortDiff, sideView } from '../sync/describe.js';
 import { applySide, readSide, resolvePath, type Side } from '../sync/workspace.js';
 
-export const RESOLUTIONS = ['keep_local', 'keep_remote', 'keep_both', 'manual'] as const;
-type Resolution = (typeof RESOLUTIONS)[number];
+const RESOLUTIONS = ['keep_local', 'keep_remote', 'keep_both', 'manual'] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
 
 /** sync_file: one-sided changes propagate; a change on both sides is a question only a person can answer. */
-export function syncFileTool({ db, lang, workspace, now }: Deps) {
-  const t = strings(lang);
+export function syncFileTool({ db, locale, workspace, now }: Deps) {
+  const t = MESSAGES[locale];
   const hashOf = (side: Side) => (side.exists ? side.hash : null);
   const recordBase = (path: string, hash: string | null) =>
     db
@@ -72,12 +72,7 @@ export function syncFileTool({ db, lang, workspace, now }: Deps) {
         ),
       });
       const answer = await ask('resolution', {
-        message: t.conflictMessage(
-          path,
-          sideView(local, lang, t.deleted),
-          sideView(remote, lang, t.deleted),
-          shortDiff(remote, local),
-        ),
+        message: t.conflictMessage(path, sideView(local, locale), sideView(remote, locale), shortDiff(remote, local)),
         form: resolution,
       });
       if (answer.action !== 'accept') return answer.result();

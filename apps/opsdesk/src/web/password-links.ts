@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import type { Locale } from '@elicitkit/server';
 import type { Database } from '../db/open.js';
-import type { Lang } from '../i18n.js';
 import { page } from './password-page.js';
 
 const scryptAsync = promisify(scrypt) as (
@@ -12,10 +12,10 @@ const scryptAsync = promisify(scrypt) as (
 ) => Promise<Buffer>;
 
 /** How long a password link stays valid. */
-export const LINK_TTL_MS = 15 * 60_000;
+const LINK_TTL_MS = 15 * 60_000;
 const SCRYPT = { N: 16_384, r: 8, p: 1 } as const;
 const MAX_FORM_BYTES = 8 * 1024;
-export const MIN_PASSWORD = 10;
+const MIN_PASSWORD = 10;
 
 /** What the registration form collected, waiting for its password. */
 export interface Registration {
@@ -55,7 +55,7 @@ interface Pending {
   used_at: number | null;
 }
 
-export function createPasswordLinks(db: Database, lang: Lang, now: () => number = Date.now): PasswordLinks {
+export function createPasswordLinks(db: Database, locale: Locale, now: () => number = Date.now): PasswordLinks {
   let base: string | undefined;
   const secret = linkSecret(db);
   const mac = (label: string, value: string) =>
@@ -70,18 +70,18 @@ export function createPasswordLinks(db: Database, lang: Lang, now: () => number 
 
   async function post(request: Request, token: string, pending: Pending): Promise<Response> {
     const origin = request.headers.get('origin');
-    if (origin !== null && base !== undefined && origin !== new URL(base).origin) return page(lang, 'forbidden', 403);
+    if (origin !== null && base !== undefined && origin !== new URL(base).origin) return page(locale, 'forbidden', 403);
     if (!(request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded'))
-      return page(lang, 'forbidden', 415);
+      return page(locale, 'forbidden', 415);
     const raw = await request.text();
-    if (raw.length > MAX_FORM_BYTES) return page(lang, 'forbidden', 413);
+    if (raw.length > MAX_FORM_BYTES) return page(locale, 'forbidden', 413);
     const body = new URLSearchParams(raw);
     const csrf = mac('csrf', token);
     const cookie = /(?:^|;\s*)ek_csrf=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
-    if (!same(body.get('csrf') ?? '', csrf) || !same(cookie ?? '', csrf)) return page(lang, 'forbidden', 403);
+    if (!same(body.get('csrf') ?? '', csrf) || !same(cookie ?? '', csrf)) return page(locale, 'forbidden', 403);
     const password = body.get('password') ?? '';
     if (password.length < MIN_PASSWORD || password.length > 256 || password !== body.get('confirm')) {
-      return page(lang, 'form', 400, {
+      return page(locale, 'form', 400, {
         username: pending.username,
         csrf,
         error: password !== body.get('confirm') ? 'mismatch' : 'length',
@@ -111,8 +111,8 @@ export function createPasswordLinks(db: Database, lang: Lang, now: () => number 
       );
       return 'done';
     })();
-    if (outcome === 'taken') return page(lang, 'taken', 409, { username: pending.username });
-    return outcome === 'done' ? page(lang, 'done', 200, { username: pending.username }) : page(lang, 'used', 410);
+    if (outcome === 'taken') return page(locale, 'taken', 409, { username: pending.username });
+    return outcome === 'done' ? page(locale, 'done', 200, { username: pending.username }) : page(locale, 'used', 410);
   }
 
   return {
@@ -139,16 +139,16 @@ export function createPasswordLinks(db: Database, lang: Lang, now: () => number 
     async handle(request) {
       const match = /^\/register\/([A-Za-z0-9_-]{16,128})\/?$/.exec(new URL(request.url).pathname);
       if (!match)
-        return new URL(request.url).pathname.startsWith('/register/') ? page(lang, 'invalid', 404) : undefined;
+        return new URL(request.url).pathname.startsWith('/register/') ? page(locale, 'invalid', 404) : undefined;
       const token = match[1] as string;
       const pending = find(token);
-      if (!pending) return page(lang, 'invalid', 404);
-      if (pending.used_at !== null) return page(lang, 'used', 410);
-      if (pending.expires_at <= now()) return page(lang, 'expired', 410);
+      if (!pending) return page(locale, 'invalid', 404);
+      if (pending.used_at !== null) return page(locale, 'used', 410);
+      if (pending.expires_at <= now()) return page(locale, 'expired', 410);
       if (request.method === 'POST') return post(request, token, pending);
-      if (request.method !== 'GET' && request.method !== 'HEAD') return page(lang, 'forbidden', 405);
+      if (request.method !== 'GET' && request.method !== 'HEAD') return page(locale, 'forbidden', 405);
       const csrf = mac('csrf', token);
-      const response = page(lang, 'form', 200, { username: pending.username, csrf });
+      const response = page(locale, 'form', 200, { username: pending.username, csrf });
       response.headers.append('set-cookie', `ek_csrf=${csrf}; HttpOnly; SameSite=Strict; Path=/register/${token}`);
       return response;
     },

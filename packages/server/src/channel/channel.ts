@@ -1,5 +1,9 @@
 import type { FormSchema } from '@elicitkit/form';
 
+/** The three answers a person can give (SPEC: accept, decline, cancel). */
+export const ANSWER_ACTIONS = ['accept', 'decline', 'cancel'] as const;
+export type AnswerAction = (typeof ANSWER_ACTIONS)[number];
+
 /**
  * One question as the tool call asks it, before any revision's wire shape: the channel turns it
  * into what its revision sends (see `wire.ts`).
@@ -21,7 +25,7 @@ export type CloseReason = 'client-cancelled' | 'disconnected' | 'session-closed'
 export type RawAnswer =
   | {
       kind: 'answer';
-      action: 'accept' | 'decline' | 'cancel';
+      action: AnswerAction;
       content?: Record<string, unknown>;
       elapsedMs: number;
       fresh: boolean;

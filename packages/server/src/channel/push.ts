@@ -7,17 +7,24 @@ import {
   type ServerContext,
   type StandardSchemaV1Sync,
 } from '@modelcontextprotocol/server';
-import type { Channel, CloseReason, Question, RawAnswer } from './channel.js';
+import {
+  ANSWER_ACTIONS,
+  type AnswerAction,
+  type Channel,
+  type CloseReason,
+  type Question,
+  type RawAnswer,
+} from './channel.js';
 import { pushRequest } from './wire.js';
 
 interface ElicitResultShape {
-  action: 'accept' | 'decline' | 'cancel';
+  action: AnswerAction;
   content?: Record<string, unknown>;
 }
 
 /**
  * The shape of an `elicitation/create` result, as a Standard Schema for `ctx.mcpReq.send`. Only
- * the envelope is checked here — the content is validated against the form by the session, with
+ * the envelope is checked here — the content is validated against the form by `CallQuestions`, with
  * the form's own validator — which spares the SDK's generic result schema on every answer.
  */
 const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
@@ -27,7 +34,7 @@ const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
     validate(value: unknown) {
       const v = value as { action?: unknown; content?: unknown } | null;
       if (typeof v !== 'object' || v === null) return { issues: [{ message: 'the result is not an object' }] };
-      if (v.action !== 'accept' && v.action !== 'decline' && v.action !== 'cancel')
+      if (!ANSWER_ACTIONS.some((action) => action === v.action))
         return { issues: [{ message: 'action must be accept, decline or cancel', path: ['action'] }] };
       if (v.content !== undefined && (typeof v.content !== 'object' || v.content === null || Array.isArray(v.content)))
         return { issues: [{ message: 'content must be an object', path: ['content'] }] };

@@ -1,6 +1,6 @@
 import { type InputRequest, inputResponse } from '@modelcontextprotocol/server';
 import { type AskRecord, type CallState, copyAsks } from '../state.js';
-import type { Channel, Question, RawAnswer } from './channel.js';
+import { ANSWER_ACTIONS, type Channel, type Question, type RawAnswer } from './channel.js';
 import { inputRequest } from './wire.js';
 
 /**
@@ -25,7 +25,7 @@ export class ReplayChannel implements Channel {
     for (const [key, record] of Object.entries(this.records)) {
       if (record.answer) continue;
       const view = inputResponse(responses, key);
-      if (view.kind !== 'elicit' || !['accept', 'decline', 'cancel'].includes(view.action)) continue;
+      if (view.kind !== 'elicit' || !ANSWER_ACTIONS.some((action) => action === view.action)) continue;
       record.answer = { action: view.action, at, ...(isRecord(view.content) ? { content: view.content } : {}) };
       this.fresh.add(key);
     }

@@ -12,11 +12,13 @@ export interface SqliteDatabase {
   transaction<F extends VariableArgFunction>(fn: F): { immediate(...params: ArgumentTypes<F>): ReturnType<F> };
 }
 
+/** The part of a better-sqlite3 `Statement` the store uses. */
 export interface SqliteStatement {
   get(...params: unknown[]): unknown;
   run(...params: unknown[]): { changes: number };
 }
 
+/** Where `createSqliteClaimStore` keeps its claims. */
 export interface SqliteClaimStoreOptions {
   /** Table to keep claims in (created if missing). Default `elicitkit_claims`. */
   table?: string;

@@ -23,6 +23,7 @@ export type ClaimResult = { state: 'claimed' } | Claim;
 /** What `atomically` did: ran the effect and recorded it, or found an earlier claim. */
 export type AtomicResult = { state: 'ran'; result: string } | Claim;
 
+/** How long a claim lasts: its holder's lease, and how long it is kept with its result. */
 export interface ClaimOptions {
   /** How long the holder counts as alive without renewing. */
   leaseMs: number;

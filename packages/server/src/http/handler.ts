@@ -18,6 +18,7 @@ import { jsonRpcError, type LimitName, limitReached, SESSION_NOT_FOUND, SESSION_
 import { type TransportSession, TransportSessionTable } from './transport-sessions.js';
 import { watchResponse } from './watch.js';
 
+/** Who may call the endpoint, from where, and how much each identity may hold open. */
 export interface HttpHandlerOptions {
   /**
    * Who is calling. Return the validated `AuthInfo`, or a `Response` (usually 401) to refuse.
