@@ -18,6 +18,10 @@ interface AuditBase {
 export interface AuditRequest extends AuditBase {
   type: 'request';
   mode: 'form' | 'url';
+  /**
+   * The protocol version the call was negotiated on, as the client named it (it may be older than
+   * every `Revision`, e.g. `2025-03-26`); the tool's `ctx.revision` is the `Revision` whose rules applied.
+   */
   revision: string;
   message: string;
   /** Field names for forms; the URL's origin (never its path or query) for URL mode. */
@@ -106,6 +110,7 @@ export interface AuditCall {
   contextId: string;
   tool: string;
   user: string | undefined;
+  /** The negotiated protocol version (`AuditRequest.revision`). */
   revision: string;
   redaction: Redaction;
   now: () => number;

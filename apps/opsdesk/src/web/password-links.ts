@@ -46,7 +46,7 @@ export interface PasswordLinks {
   handle(request: Request): Promise<Response | undefined>;
 }
 
-interface Pending {
+interface PendingRow {
   context_id: string;
   username: string;
   email: string;
@@ -66,9 +66,9 @@ export function createPasswordLinks(db: Database, locale: Locale, now: () => num
       .prepare(
         'SELECT context_id, username, email, newsletter, expires_at, used_at FROM registrations WHERE token_hash = ?',
       )
-      .get(hash(token)) as Pending | undefined;
+      .get(hash(token)) as PendingRow | undefined;
 
-  async function post(request: Request, token: string, pending: Pending): Promise<Response> {
+  async function post(request: Request, token: string, pending: PendingRow): Promise<Response> {
     const origin = request.headers.get('origin');
     if (origin !== null && base !== undefined && origin !== new URL(base).origin) return page(locale, 'forbidden', 403);
     if (!(request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded'))
