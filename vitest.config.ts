@@ -6,7 +6,12 @@ export default defineConfig({
     conditions: ['@elicitkit/source'],
   },
   test: {
-    include: ['packages/*/src/**/*.test.{ts,tsx}', 'apps/*/src/**/*.test.{ts,tsx}', 'apps/*/test/**/*.test.{ts,tsx}'],
+    include: [
+      'packages/*/src/**/*.test.{ts,tsx}',
+      'apps/*/src/**/*.test.{ts,tsx}',
+      'apps/*/test/**/*.test.{ts,tsx}',
+      'test/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', '**/dist/**', 'apps/web/e2e/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -87,18 +87,18 @@ const tool = defineTool({
 const kitServer = () => kit.createServer({ name: 'kit', version: '1' }, [tool]);
 
 async function connect(
-  era: 'legacy' | 'modern',
+  revision: '2025-11-25' | '2026-07-28',
   factory: () => McpServer,
 ): Promise<{ client: Client; close(): Promise<void> }> {
   const client = new Client(
     { name: 'bench', version: '1' },
     {
       capabilities: { elicitation: { form: {} } },
-      ...(era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      ...(revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
     },
   );
   client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { env: 'staging' } }));
-  if (era === 'legacy') {
+  if (revision === '2025-11-25') {
     const [a, b] = InMemoryTransport.createLinkedPair();
     const server = factory();
     await server.connect(a);
@@ -138,9 +138,9 @@ async function rate(client: Client, calls: number): Promise<number> {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-for (const era of ['legacy', 'modern'] as const) {
-  const raw = await connect(era, rawServer);
-  const ours = await connect(era, kitServer);
+for (const revision of ['2025-11-25', '2026-07-28'] as const) {
+  const raw = await connect(revision, rawServer);
+  const ours = await connect(revision, kitServer);
   await rate(raw.client, Math.min(200, CALLS));
   await rate(ours.client, Math.min(200, CALLS));
   const rawRates: number[] = [];
@@ -151,7 +151,7 @@ for (const era of ['legacy', 'modern'] as const) {
   }
   const r = median(rawRates);
   const o = median(oursRates);
-  const label = era === 'legacy' ? '2025-11-25 (push, in-memory)' : '2026-07-28 (input_required, in-process HTTP)';
+  const label = `${revision} (${revision === '2025-11-25' ? 'push, in-memory' : 'input_required, in-process HTTP'})`;
   console.log(`${label}`);
   console.log(`  raw SDK : ${r.toFixed(0).padStart(6)} tool calls/s (each one elicitation round trip)`);
   console.log(`  ask()   : ${o.toFixed(0).padStart(6)} tool calls/s`);

@@ -18,7 +18,7 @@ let answers: Record<string, string>;
 
 beforeAll(async () => {
   data = tempDataDir();
-  http = await serveHttp({ dataDir: join(data.dir, 'http'), lang: 'en', port: 0 });
+  http = await serveHttp({ dataDir: join(data.dir, 'http'), locale: 'en', port: 0 });
   const write = (name: string, value: unknown) => {
     const file = join(data.dir, `${name}.json`);
     writeFileSync(file, JSON.stringify(value));
@@ -147,7 +147,9 @@ describe('elicitkit call, other outcomes', () => {
       `Authorization: Bearer ${token()}`,
     ]);
     expect(r.code).toBe(1);
-    expect(r.out).toContain('- env (Environment, required): one of dev (Development (dev))');
+    expect(r.out).toContain(
+      '- env (Environment, required): one of dev (Development), staging (Staging), prod (Production)',
+    );
   });
 
   it('a rejected call exits 1', async () => {

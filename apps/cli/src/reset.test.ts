@@ -15,9 +15,9 @@ async function run(argv: string[]) {
 }
 
 /** A data directory whose demo has been damaged: the shop emptied, a deployment added. */
-function damaged() {
+async function damaged() {
   const data = tempDataDir();
-  const opsdesk = createOpsdesk({ dataDir: data.dir, lang: 'en', identify: () => 'alice' });
+  const opsdesk = createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
   const shop = new BetterSqlite3(join(data.dir, 'shop.db'));
   shop.exec('DELETE FROM order_items');
   shop.close();
@@ -26,7 +26,7 @@ function damaged() {
       "INSERT INTO deployments (service, env, version, deployed_by, created_at) VALUES ('search-service', 'dev', 'v1', 'bob', 'x')",
     )
     .run();
-  opsdesk.close();
+  await opsdesk.close();
   return data;
 }
 
@@ -56,7 +56,7 @@ async function inTerminal(args: string[], answer: string) {
 
 describe('elicitkit reset', () => {
   it('refuses without a terminal and without --yes, saying how, and changes nothing', async () => {
-    const data = damaged();
+    const data = await damaged();
     const r = await run(['reset', '--data', data.dir]);
     expect(r.code).toBe(2);
     expect(r.err).toContain('there is no terminal to ask, so pass --yes');
@@ -65,17 +65,19 @@ describe('elicitkit reset', () => {
   });
 
   it('--yes re-seeds the shop and the deployments, and says what it kept', async () => {
-    const data = damaged();
+    const data = await damaged();
     const r = await run(['reset', '--data', data.dir, '--yes']);
     expect(r.code, r.err).toBe(0);
-    expect(r.err).toContain('kept: users and their permissions, bearer tokens, password links, the audit trail');
+    expect(r.err).toContain(
+      'kept: users and their permissions, bearer tokens, pending registrations, the claims of calls that acted (a replay still acts once), the audit trail',
+    );
     expect(count(data.dir, 'order_items')).toBeGreaterThan(2000);
     expect(count(data.dir, 'deployments')).toBe(6);
     data.remove();
   });
 
   it('in a terminal, asks y/N: anything but yes keeps the data (exit 3)', async () => {
-    const data = damaged();
+    const data = await damaged();
     const r = await inTerminal(['reset', '--data', data.dir], 'n');
     expect(r.screen).toContain(`Reset the opsdesk demo in ${data.dir}?`);
     expect(r.code).toBe(3);
@@ -87,7 +89,7 @@ describe('elicitkit reset', () => {
   }, 60_000);
 
   it('in a terminal, y resets', async () => {
-    const data = damaged();
+    const data = await damaged();
     const r = await inTerminal(['reset', '--data', data.dir], 'y');
     expect(r.code).toBe(0);
     expect(count(data.dir, 'order_items')).toBeGreaterThan(2000);
@@ -95,7 +97,7 @@ describe('elicitkit reset', () => {
   }, 60_000);
 
   it('serve --stdio --reset needs --yes (stdin is the wire); serve --http --reset --yes resets, then serves', async () => {
-    const data = damaged();
+    const data = await damaged();
     const r = await run(['serve', '--stdio', '--reset', '--data', data.dir]);
     expect(r.code).toBe(2);
     expect(r.err).toContain('serve --stdio --reset needs --yes');

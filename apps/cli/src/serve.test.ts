@@ -44,9 +44,9 @@ describe('elicitkit serve', () => {
     const first = await serveHttpChild(data.dir);
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(Object.keys(first.tokens)).toEqual(['alice', 'bob']);
-    for (const era of ['legacy', 'modern'] as const) {
+    for (const revision of ['2025-11-25', '2026-07-28'] as const) {
       const c = await httpClient(first.url, first.tokens.alice ?? '', {
-        era,
+        revision,
         script: [{ action: 'accept', content: { env: 'dev' } }],
       });
       expect((await callTool(c.client, 'deploy_service', { service: 'user-service' })).status).toBe('done');
@@ -73,15 +73,63 @@ describe('elicitkit serve', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(out).not.toContain('ek_');
     const url = /serving (\S+)/.exec(out)?.[1] ?? '';
-    const again = await httpClient(url, first.tokens.bob ?? '', { era: 'modern' });
+    const again = await httpClient(url, first.tokens.bob ?? '', { revision: '2026-07-28' });
     expect((await callTool(again.client, 'list_deployments')).status).toBe('done');
     await again.close();
     data.remove();
   });
 
+  it('--http --max-sessions-per-user caps each user, and a user over it gets 429 at once', async () => {
+    const data = tempDataDir();
+    const served = await serveHttpChild(data.dir, ['--max-sessions-per-user', '1']);
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const alice = await httpClient(served.url, served.tokens.alice ?? '', {
+      revision: '2025-11-25',
+      script: [
+        () => {
+          asked();
+          return 'hang';
+        },
+      ],
+    });
+    void callTool(alice.client, 'deploy_service', { service: 'user-service' }).catch(() => {});
+    await wasAsked; // alice's only session now has a question open
+    const again = await fetch(served.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${served.tokens.alice}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+    expect(again.status).toBe(429);
+    expect(await again.json()).toMatchObject({ error: { data: { limit: 'maxSessionsPerIdentity', max: 1 } } });
+    // bob has his own allowance.
+    const bob = await httpClient(served.url, served.tokens.bob ?? '', { revision: '2025-11-25' });
+    expect((await callTool(bob.client, 'list_deployments')).status).toBe('done');
+    await bob.close();
+    await alice.close();
+    served.child.kill('SIGKILL');
+    data.remove();
+  });
+
   it('--stdio speaks Chinese with --lang zh, as the given user', async () => {
     const data = tempDataDir();
-    const c = await stdioClient(data.dir, { era: 'legacy', user: 'bob', lang: 'zh', script: [{ action: 'decline' }] });
+    const c = await stdioClient(data.dir, {
+      revision: '2025-11-25',
+      user: 'bob',
+      locale: 'zh',
+      script: [{ action: 'decline' }],
+    });
     const r = await callTool(c.client, 'deploy_service', { service: 'search-service' });
     expect(c.seen[0]).toMatchObject({
       message: '要把「search-service」v0.9.4 部署到哪个环境？',
@@ -110,6 +158,8 @@ describe('elicitkit serve', () => {
     [['serve', '--lang', 'fr'], /--lang must be en or zh/],
     [['serve', '--http', '0', '--user', 'bob'], /--user applies to --stdio/],
     [['serve', '--bogus'], /Unknown option '--bogus'/],
+    [['serve', '--stdio', '--max-sessions', '5'], /--max-sessions applies to --http/],
+    [['serve', '--http', '0', '--max-calls-per-user', '0'], /--max-calls-per-user needs a whole number from 1/],
     [['frobnicate'], /unknown command "frobnicate"/],
     [['audit', '--data', '/nonexistent/elicitkit'], /no opsdesk data in \/nonexistent\/elicitkit/],
   ])('%j is a usage error (exit 2) with a clear message', async (argv, message) => {
@@ -140,7 +190,7 @@ describe('elicitkit audit', () => {
   it('prints requests, responses and validations per call, answers redacted; --json has the three lists', async () => {
     const data = tempDataDir();
     const c = await stdioClient(data.dir, {
-      era: 'legacy',
+      revision: '2025-11-25',
       user: 'alice',
       script: [{ action: 'accept', content: { confirmed: true, ticket: 'REL-1002' } }],
     });

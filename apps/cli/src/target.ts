@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { langFrom } from '@elicitkit/opsdesk';
+import { localeFrom } from '@elicitkit/opsdesk';
 import { type Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { UsageError } from './usage.js';
@@ -51,7 +51,7 @@ export function parseTarget(
       kind: 'stdio',
       command: cmd as string,
       // The child does not inherit LANG (the SDK passes a minimal environment), so say it.
-      args: [...args, 'serve', '--stdio', '--data', data, '--lang', langFrom(process.env.LANG)],
+      args: [...args, 'serve', '--stdio', '--data', data, '--lang', localeFrom(process.env.LANG)],
       label: `opsdesk (data: ${data})`,
     };
   }

@@ -18,7 +18,9 @@ export const USAGE = `Usage: elicitkit <command> [options]
 
 Commands:
   serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh] [--reset [--yes]]
-                              run opsdesk, the reference server (stdio by default)
+        [--max-sessions N] [--max-sessions-per-user N] [--max-calls-per-user N]
+                              run opsdesk, the reference server (stdio by default); the caps apply
+                              to 2025 HTTP sessions (defaults 1000, 100 and 100)
   reset [--data DIR] [--yes]  put opsdesk's demo (shop, deployments, workspace) back to its seed,
                               after asking y/N (--yes without a terminal); users and tokens are kept
   tools <target> [--era legacy|modern|auto] [--json]

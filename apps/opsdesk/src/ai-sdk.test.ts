@@ -9,7 +9,7 @@ describe('opsdesk with the AI SDK MCP client over HTTP', () => {
   let server: HttpServing;
   beforeAll(async () => {
     data = tempDataDir();
-    server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
+    server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
   });
   afterAll(async () => {
     await server.close();

@@ -43,7 +43,8 @@ export function sqliteAudit(db: Database): (event: AuditEvent) => void {
           e.action,
           e.content ? JSON.stringify(e.content) : null,
           e.elapsedMs,
-          e.detail ?? null,
+          // How a question ended without the person (client-cancelled, disconnected, session-closed) leads the detail.
+          e.reason ? [e.reason, e.detail].filter(Boolean).join(': ') : (e.detail ?? null),
           e.at,
         );
         break;
@@ -57,6 +58,7 @@ export function sqliteAudit(db: Database): (event: AuditEvent) => void {
   };
 }
 
+/** The audit trail as stored: each record kind in its own list, oldest first. */
 export interface AuditTrail {
   requests: Record<string, unknown>[];
   responses: Record<string, unknown>[];
@@ -64,7 +66,12 @@ export interface AuditTrail {
   violations: Record<string, unknown>[];
 }
 
-/** The whole trail, oldest first, each kind in its own list; JSON columns decoded. */
+/**
+ * The whole trail, oldest first, each kind in its own list; JSON columns decoded.
+ *
+ * @example
+ * const { requests, responses } = readAudit(opsdesk.db, 100); // the last 100 of each kind
+ */
 export function readAudit(db: Database, limit = 1000): AuditTrail {
   const rows = (table: string) =>
     (db.prepare(`SELECT * FROM ${table} ORDER BY id DESC LIMIT ?`).all(limit) as Record<string, unknown>[])

@@ -1,6 +1,5 @@
-import type { ToolContext } from '@elicitkit/server';
+import type { Locale, ToolContext } from '@elicitkit/server';
 import type { Database } from './db/open.js';
-import type { Lang } from './i18n.js';
 import { findUser, type Identity } from './identity.js';
 import type { ShopClient } from './shop/client.js';
 import type { Workspace } from './sync/workspace.js';
@@ -11,17 +10,10 @@ export interface Deps {
   db: Database;
   /** The demo shop, in its own file and on its own connection: execute_sql's only database. */
   shop: ShopClient;
-  lang: Lang;
+  locale: Locale;
   workspace: Workspace;
   links: PasswordLinks;
   now: () => Date;
-}
-
-/** The caller behind a tool call; every call has one (stdio `--user`, or the HTTP bearer token). */
-export function caller(db: Database, ctx: Pick<ToolContext, 'user'>): Identity {
-  const identity = ctx.user === undefined ? undefined : findUser(db, ctx.user);
-  if (!identity) throw new Error(`opsdesk could not tell who is calling (${ctx.user ?? 'no identity'}).`);
-  return identity;
 }
 
 /** The caller, or undefined when opsdesk does not know them (a deleted user, a stale token): tools then refuse with a status. */

@@ -1,7 +1,8 @@
 import { request } from 'node:http';
+import type { Revision } from '@elicitkit/form';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, sleep } from '../../../test/support/mcp.js';
-import { count, type Era, httpClient, peek, tempDataDir } from '../test/harness.js';
+import { count, httpClient, peek, tempDataDir } from '../test/harness.js';
 import { outcomeMatrix } from '../test/matrix.js';
 import { type HttpServing, serveHttp } from './serve-http.js';
 
@@ -20,15 +21,15 @@ function rawPost(url: string, headers: Record<string, string>, method = 'POST'):
 const tokenOf = (s: HttpServing, user: string) => s.newTokens.find((t) => t.username === user)?.token ?? '';
 
 /** opsdesk on a loopback port, clients over real HTTP with bearer tokens. */
-async function start(era: Era) {
+async function start(revision: Revision) {
   const data = tempDataDir();
   const slowData = tempDataDir();
-  const server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
-  const slowServer = await serveHttp({ dataDir: slowData.dir, lang: 'en', port: 0, timeoutMs: 300 });
+  const server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
+  const slowServer = await serveHttp({ dataDir: slowData.dir, locale: 'en', port: 0, timeoutMs: 300 });
   const [main, bare, slow] = await Promise.all([
-    httpClient(server.url, tokenOf(server, 'alice'), { era }),
-    httpClient(server.url, tokenOf(server, 'alice'), { era, capabilities: {} }),
-    httpClient(slowServer.url, tokenOf(slowServer, 'alice'), { era }),
+    httpClient(server.url, tokenOf(server, 'alice'), { revision }),
+    httpClient(server.url, tokenOf(server, 'alice'), { revision, capabilities: {} }),
+    httpClient(slowServer.url, tokenOf(slowServer, 'alice'), { revision }),
   ]);
   return {
     dataDir: data.dir,
@@ -46,15 +47,15 @@ async function start(era: Era) {
   };
 }
 
-outcomeMatrix('HTTP', 'legacy', start);
-outcomeMatrix('HTTP', 'modern', start);
+outcomeMatrix('HTTP', '2025-11-25', start);
+outcomeMatrix('HTTP', '2026-07-28', start);
 
 describe('opsdesk HTTP endpoint', () => {
   let server: HttpServing;
   let data: ReturnType<typeof tempDataDir>;
   beforeAll(async () => {
     data = tempDataDir();
-    server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
+    server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
   });
   afterAll(async () => {
     await server.close();
@@ -96,11 +97,11 @@ describe('opsdesk HTTP endpoint', () => {
     ).toBe(403);
   });
 
-  it.each(['legacy', 'modern'] as Era[])(
+  it.each(['2025-11-25', '2026-07-28'] as Revision[])(
     'keeps two concurrent sessions apart: each answer reaches its own call (%s)',
-    async (era) => {
-      const alice = await httpClient(server.url, tokenOf(server, 'alice'), { era });
-      const bob = await httpClient(server.url, tokenOf(server, 'bob'), { era });
+    async (revision) => {
+      const alice = await httpClient(server.url, tokenOf(server, 'alice'), { revision });
+      const bob = await httpClient(server.url, tokenOf(server, 'bob'), { revision });
       // Both are asked at the same time; each answers after a delay so the calls overlap.
       alice.script.push(async () => {
         await sleep(150);
@@ -133,7 +134,7 @@ describe('opsdesk HTTP endpoint', () => {
   );
 
   it('survives a client that disconnects mid-question: no side effect, still healthy', async () => {
-    const quitter = await httpClient(server.url, tokenOf(server, 'alice'), { era: 'legacy' });
+    const quitter = await httpClient(server.url, tokenOf(server, 'alice'), { revision: '2025-11-25' });
     const before = count(data.dir, 'deployments');
     let asked!: () => void;
     const wasAsked = new Promise<void>((resolve) => {
@@ -145,9 +146,21 @@ describe('opsdesk HTTP endpoint', () => {
     });
     const pending = callTool(quitter.client, 'deploy_service', { service: 'order-service' }).catch((e: unknown) => e);
     await wasAsked;
+    const sessions = server.sessions();
     await quitter.close();
     expect(await pending).toBeInstanceOf(Error);
-    const fresh = await httpClient(server.url, tokenOf(server, 'bob'), { era: 'legacy' });
+    // The question ended at once as a cancel, and the trail says the client went away (not "timeout").
+    const ended = () =>
+      peek<{ action: string; detail: string | null; elapsed_ms: number }>(
+        data.dir,
+        "SELECT action, detail, elapsed_ms FROM audit_responses WHERE tool = 'deploy_service' AND detail LIKE 'disconnected%'",
+      );
+    await expect.poll(ended).toHaveLength(1);
+    expect(ended()[0]).toMatchObject({ action: 'cancel' });
+    expect(ended()[0]?.elapsed_ms).toBeLessThan(600_000);
+    // Its session is released too.
+    await expect.poll(() => server.sessions(), { timeout: 10_000 }).toBe(sessions - 1);
+    const fresh = await httpClient(server.url, tokenOf(server, 'bob'), { revision: '2025-11-25' });
     const r = await callTool(fresh.client, 'list_deployments', { service: 'search-service' });
     expect(r.status).toBe('done');
     expect(count(data.dir, 'deployments')).toBe(before);
@@ -155,7 +168,7 @@ describe('opsdesk HTTP endpoint', () => {
   });
 
   it('binds a 2025 session to the token that opened it', async () => {
-    const alice = await httpClient(server.url, tokenOf(server, 'alice'), { era: 'legacy' });
+    const alice = await httpClient(server.url, tokenOf(server, 'alice'), { revision: '2025-11-25' });
     const sessionId = (alice.client as unknown as { transport?: { sessionId?: string } }).transport?.sessionId;
     expect(sessionId).toBeTruthy();
     const hijack = await fetch(server.url, {
@@ -177,8 +190,8 @@ describe('opsdesk HTTP endpoint', () => {
 describe('graceful shutdown', () => {
   it('finishes a call in flight before closing the database', async () => {
     const data = tempDataDir();
-    const server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
-    const client = await httpClient(server.url, tokenOf(server, 'alice'), { era: 'legacy' });
+    const server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
+    const client = await httpClient(server.url, tokenOf(server, 'alice'), { revision: '2025-11-25' });
     let asked!: () => void;
     const wasAsked = new Promise<void>((resolve) => {
       asked = resolve;

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from './db/open.js';
 import { addUser } from './db/seed.js';
-import { permissionsFor } from './permissions.js';
 
 /** Who is calling, as tools see it. */
 export interface Identity {
@@ -13,18 +12,16 @@ export function findUser(db: Database, username: string): Identity | undefined {
   return db.prepare('SELECT username, role FROM users WHERE username = ?').get(username) as Identity | undefined;
 }
 
-/** The projects (services) a user may see. See `permissionsFor`, the one permission model. */
-export function projectsFor(db: Database, username: string): string[] {
-  return [...permissionsFor(db, username).services];
-}
-
 /**
  * Under stdio the OS user runs opsdesk for themselves: on first start they are added as a local
  * owner who sees every project (SPEC §4).
  */
 export function ensureLocalOwner(db: Database, username: string): void {
-  if (findUser(db, username)) return;
-  addUser(db, username, null, 'owner', ['*'], new Date().toISOString());
+  // Check and insert under one write lock: several opsdesk processes may start on a fresh data
+  // directory at once (doctor does), and the loser of an unlocked race crashed on the unique name.
+  db.transaction(() => {
+    if (!findUser(db, username)) addUser(db, username, null, 'owner', ['*'], new Date().toISOString());
+  }).immediate();
 }
 
 function sha256(text: string): string {

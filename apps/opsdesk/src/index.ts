@@ -1,25 +1,17 @@
 /**
  * opsdesk, the Elicitkit reference MCP server: deploy_service, list_deployments, execute_sql,
- * sync_file, weekly_report and register_user on SQLite. Served by `elicitkit serve`.
+ * sync_file, weekly_report and register_user on SQLite. `elicitkit serve` runs it; this is what
+ * the CLI, the web app and tests use of it. `src/public-api.test.ts` pins the list.
  */
+
+// Its data: the audit trail, and the demo back to its seed
 export { type AuditTrail, readAudit } from './audit.js';
 export type { Database } from './db/open.js';
-export { SEED_USERS, SERVICES, TICKETS } from './db/seed.js';
-export { type Lang, langFrom } from './i18n.js';
-export {
-  createToken,
-  ensureLocalOwner,
-  findUser,
-  hasTokens,
-  type Identity,
-  listUsers,
-  projectsFor,
-  userForToken,
-} from './identity.js';
-export { createOpsdesk, defaultDataDir, OPSDESK_INFO, type Opsdesk, type OpsdeskOptions, osUser } from './opsdesk.js';
-export { type Access, type Permissions, permissionsFor } from './permissions.js';
+
+// Running it in this process, in the language a LANG value names
+export { localeFrom } from './messages/index.js';
+export { createOpsdesk, defaultDataDir, type Opsdesk, type OpsdeskOptions } from './opsdesk.js';
 export { KEPT_BY_RESET, type ResetReport, resetDemo } from './reset.js';
+// Serving it: HTTP (every revision on one endpoint, bearer tokens) or stdio (one user)
 export { type HttpServing, type ServeHttpOptions, serveHttp } from './serve-http.js';
-export { type StdioServing, serveStdioOpsdesk } from './serve-stdio.js';
-export { openShop, type Shop } from './shop/open.js';
-export { SHOP_SIZE, SHOP_TABLES } from './shop/seed.js';
+export { type ServeStdioOptions, type StdioServing, serveStdioOpsdesk } from './serve-stdio.js';

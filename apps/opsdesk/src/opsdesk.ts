@@ -1,11 +1,12 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import type { Locale } from '@elicitkit/server';
 import { type AnyTool, createElicitkit, type Elicitkit } from '@elicitkit/server';
+import { createSqliteClaimStore } from '@elicitkit/server/sqlite';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { sqliteAudit } from './audit.js';
 import type { Deps } from './context.js';
 import { type Database, openDatabase } from './db/open.js';
-import type { Lang } from './i18n.js';
 import { type ShopClient, startShop } from './shop/client.js';
 import { openShop } from './shop/open.js';
 import { openWorkspace } from './sync/workspace.js';
@@ -16,11 +17,14 @@ import { syncFileTool } from './tools/sync-file.js';
 import { weeklyReportTool } from './tools/weekly-report.js';
 import { createPasswordLinks, type PasswordLinks } from './web/password-links.js';
 
-export const OPSDESK_INFO = { name: 'opsdesk', title: 'opsdesk', version: '0.1.0' } as const;
+const OPSDESK_INFO = { name: 'opsdesk', title: 'opsdesk', version: '0.1.0' } as const;
+/** How long closing waits for tool calls still running. */
+const SETTLE_MS = 5_000;
 
+/** What opsdesk runs on: its data directory, its language, and who is calling. */
 export interface OpsdeskOptions {
   dataDir: string;
-  lang: Lang;
+  locale: Locale;
   /** Who is calling, per request: the stdio user, or the bearer token's user over HTTP. */
   identify: (ctx: ServerContext) => string | undefined;
   /** Per-question timeout (default 10 minutes). */
@@ -32,6 +36,7 @@ export interface OpsdeskOptions {
   now?: () => Date;
 }
 
+/** opsdesk opened on a data directory, ready to serve: its tools, its kit and its databases. */
 export interface Opsdesk {
   db: Database;
   shop: ShopClient;
@@ -40,13 +45,21 @@ export interface Opsdesk {
   kit: Elicitkit;
   /** A fresh MCP server over the tools (one per request or connection). */
   createServer(): McpServer;
-  close(): void;
+  /** Waits (up to 5 s) for the tool calls still running — cut-short ones end at once — then closes the database. */
+  close(): Promise<void>;
 }
 
 const INSTRUCTIONS =
   'opsdesk is a reference operations server. Tools ask the user directly (elicitation) for missing or sensitive decisions: do not guess environments, tickets, dates or table names, and never ask the user for passwords in chat.';
 
-/** Opens the data directory (seeding it on first start) and builds the tools. */
+/**
+ * Opens the data directory (seeding it on first start) and builds the tools. Serve it with a
+ * transport of your own through `createServer()`, one server per connection or request.
+ *
+ * @example
+ * const opsdesk = createOpsdesk({ dataDir, locale: 'en', identify: () => 'alice' });
+ * await opsdesk.createServer().connect(transport);
+ */
 export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
   const now = options.now ?? (() => new Date());
   const db = openDatabase(options.dataDir, now);
@@ -60,8 +73,8 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
       now().toISOString(),
     );
   }
-  const links = createPasswordLinks(db, options.lang, () => now().getTime());
-  const deps: Deps = { db, shop, lang: options.lang, workspace, links, now };
+  const links = createPasswordLinks(db, options.locale, () => now().getTime());
+  const deps: Deps = { db, shop, locale: options.locale, workspace, links, now };
   const tools = [
     deployTool(deps),
     listDeploymentsTool(deps),
@@ -72,9 +85,13 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
   ];
   const kit = createElicitkit({
     secret: stateSecret(db),
-    locale: options.lang,
+    locale: options.locale,
     identify: options.identify,
     audit: sqliteAudit(db),
+    // Claims live beside the data the effects write: a replayed final round acts once, across
+    // restarts and across every opsdesk process on this data directory, and a SQLite effect
+    // commits in one transaction with its claim.
+    claims: createSqliteClaimStore(db),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
   });
@@ -85,7 +102,9 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     tools,
     kit,
     createServer: () => kit.createServer(OPSDESK_INFO, tools, { instructions: INSTRUCTIONS }),
-    close: () => {
+    async close() {
+      // A call whose client went away still writes its last audit record: let it (for a while), then close.
+      await Promise.race([kit.settled(), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
       shop.close();
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
@@ -99,11 +118,17 @@ function stateSecret(db: Database): string {
   return db.prepare("SELECT value FROM meta WHERE key = 'state_secret'").pluck().get() as string;
 }
 
-/** `$XDG_DATA_HOME/elicitkit`, else `~/.local/share/elicitkit` (SPEC §4). */
+/**
+ * `$XDG_DATA_HOME/elicitkit`, else `~/.local/share/elicitkit` (SPEC §4).
+ *
+ * @example
+ * defaultDataDir({ XDG_DATA_HOME: '/data' }) // '/data/elicitkit'
+ */
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_DATA_HOME || join(homedir(), '.local', 'share'), 'elicitkit');
 }
 
+/** The user running this process: who a stdio opsdesk serves by default. */
 export function osUser(): string {
   try {
     return userInfo().username;

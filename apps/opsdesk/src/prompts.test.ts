@@ -5,12 +5,12 @@ import { callTool } from '../../../test/support/mcp.js';
 import { type Conn, memoryClient, tempDataDir } from '../test/harness.js';
 
 /** The three prompts that carry a decision, in both languages: what is asked must say what is decided. */
-describe.each(['en', 'zh'] as const)('prompts that carry the decision (%s)', (lang) => {
+describe.each(['en', 'zh'] as const)('prompts that carry the decision (%s)', (locale) => {
   let data: ReturnType<typeof tempDataDir>;
   let c: Conn;
   beforeAll(async () => {
     data = tempDataDir();
-    c = await memoryClient(data.dir, { lang });
+    c = await memoryClient(data.dir, { locale });
   });
   afterAll(async () => {
     await c.close();
@@ -30,15 +30,15 @@ describe.each(['en', 'zh'] as const)('prompts that carry the decision (%s)', (la
     const statementLine = message.split('\n').find((l) => /^(Statement|语句)/.test(l)) ?? '';
     expect(statementLine).toMatch(/^(Statement: |语句：)UPDATE products SET name = 'n+ … n+' -- \uFFFD\[31m$/);
     expect(message).not.toContain('\u001b');
-    expect(message).toContain(lang === 'en' ? '50 rows in products' : 'products 中的 50 行');
+    expect(message).toContain(locale === 'en' ? '50 rows in products' : 'products 中的 50 行');
   });
 
   it('sync: both sides’ sizes, local times without milliseconds, and a short diff', async () => {
     for (const side of ['local', 'remote'])
       writeFileSync(join(data.dir, 'workspace', side, 'notes/plan.md'), `${side} plan\n`);
     const message = await ask('sync_file', { path: 'notes/plan.md' });
-    expect(message).toContain(lang === 'en' ? 'Local: 11 B, modified ' : '本地：11 字节，修改于 ');
-    expect(message).toContain(lang === 'en' ? 'Remote: 12 B, modified ' : '远端：12 字节，修改于 ');
+    expect(message).toContain(locale === 'en' ? 'Local: 11 B, modified ' : '本地：11 字节，修改于 ');
+    expect(message).toContain(locale === 'en' ? 'Remote: 12 B, modified ' : '远端：12 字节，修改于 ');
     expect(message).toContain('- remote plan\n+ local plan');
     expect(message).not.toMatch(/\d{2}:\d{2}:\d{2}\.\d{3}|\d{4}-\d{2}-\d{2}T/);
   });
@@ -47,6 +47,8 @@ describe.each(['en', 'zh'] as const)('prompts that carry the decision (%s)', (la
     const change = await ask('deploy_service', { service: 'order-service', env: 'prod' });
     expect(change).toContain('v2.3.0 → v2.3.1');
     const first = await ask('deploy_service', { service: 'search-service', env: 'prod' });
-    expect(first).toContain(lang === 'en' ? 'v0.9.4 (its first production deployment)' : 'v0.9.4，首次部署到生产环境');
+    expect(first).toContain(
+      locale === 'en' ? 'v0.9.4 (its first production deployment)' : 'v0.9.4，首次部署到生产环境',
+    );
   });
 });

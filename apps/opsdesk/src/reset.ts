@@ -13,12 +13,24 @@ export interface ResetReport {
   kept: readonly string[];
 }
 
-export const KEPT_BY_RESET = ['users and their permissions', 'bearer tokens', 'password links', 'the audit trail'];
+/**
+ * What a demo reset keeps, in words a confirmation prompt can show.
+ *
+ * @example
+ * console.error(`kept: ${KEPT_BY_RESET.join(', ')}`);
+ */
+export const KEPT_BY_RESET = [
+  'users and their permissions',
+  'bearer tokens',
+  'pending registrations',
+  'the claims of calls that acted (a replay still acts once)',
+  'the audit trail',
+];
 
 /**
  * Puts the demo back to its seed after destructive runs: the shop database, services, release
  * tickets, the deployment history, the sync workspace (both sides) and its sync state. Users,
- * tokens, password links and the audit trail are kept, so HTTP clients keep working and the
+ * tokens, pending registrations, claims and the audit trail are kept, so HTTP clients keep working and the
  * trail still shows what happened. Run it with no opsdesk serving this directory.
  *
  * @example

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createHttpHandler } from '@elicitkit/server';
+import type { Locale } from '@elicitkit/server';
+import { createHttpHandler, type HttpHandlerOptions } from '@elicitkit/server';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
@@ -8,21 +9,24 @@ import {
   INTERNAL_ERROR,
   localhostAllowedHostnames,
 } from '@modelcontextprotocol/server';
-import type { Lang } from './i18n.js';
 import { createToken, hasTokens, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
 
+/** How `serveHttp` runs. */
 export interface ServeHttpOptions {
   dataDir: string;
-  lang: Lang;
+  locale: Locale;
   /** 0 picks a free port. */
   port: number;
   /** Loopback by default; opsdesk is a local reference server. */
   host?: string;
   timeoutMs?: number;
   urlWaitMs?: number;
+  /** Caps on 2025 sessions, per user and in all (defaults: the handler's, 100 per user, 1000 in all). */
+  limits?: Pick<HttpHandlerOptions, 'maxSessions' | 'maxSessionsPerIdentity' | 'maxInFlightPerIdentity'>;
 }
 
+/** opsdesk on a loopback HTTP port: the MCP endpoint and the password page. */
 export interface HttpServing {
   /** The MCP endpoint. */
   url: string;
@@ -42,12 +46,16 @@ const DRAIN_MS = 10_000;
  * Serves opsdesk over HTTP: `/mcp` for every protocol revision (2026-07-28 statelessly, 2025
  * clients in sessions), bearer tokens identifying the caller, and the password page under
  * `/register/…`, all on one loopback port.
+ *
+ * @example
+ * const serving = await serveHttp({ dataDir, locale: 'en', port: 7777 });
+ * for (const { username, token } of serving.newTokens) console.log(username, token); // first start only
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
   const opsdesk = createOpsdesk({
     dataDir: options.dataDir,
-    lang: options.lang,
+    locale: options.locale,
     identify: (ctx) => ctx.http?.authInfo?.clientId,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
@@ -73,7 +81,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     }
     return { token, clientId: user.username, scopes: [] };
   };
-  const mcp = createHttpHandler(() => opsdesk.createServer(), { authenticate });
+  const mcp = createHttpHandler(() => opsdesk.createServer(), { authenticate, ...options.limits });
   let closing = false;
   // While shutting down, new work is refused but the traffic of calls already running (the
   // client's answers to questions, notifications, session streams) still gets through.
@@ -152,7 +160,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       server.close();
       await mcp.close();
       server.closeAllConnections();
-      opsdesk.close();
+      await opsdesk.close();
     },
   };
 }

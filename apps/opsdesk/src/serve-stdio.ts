@@ -1,13 +1,26 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Locale } from '@elicitkit/server';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { hostHeaderValidationResponse, localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Lang } from './i18n.js';
 import { ensureLocalOwner, findUser, listUsers } from './identity.js';
 import { createOpsdesk, type Opsdesk, osUser } from './opsdesk.js';
 import { send } from './serve-http.js';
 
+/** How `serveStdioOpsdesk` runs. */
+export interface ServeStdioOptions {
+  dataDir: string;
+  locale: Locale;
+  /** Who every call is from; default the OS user (added on first start as a local owner). */
+  user?: string;
+  /** Port of the loopback password page; default a free one. */
+  pagePort?: number;
+  /** Per-question timeout (default 10 minutes). */
+  timeoutMs?: number;
+}
+
+/** opsdesk on stdio, and the password page beside it. */
 export interface StdioServing {
   opsdesk: Opsdesk;
   /** Where the password page is served on loopback. */
@@ -19,26 +32,24 @@ export interface StdioServing {
  * Serves opsdesk over stdio as `user` (default: the OS user, added on first start as a local owner
  * of every project). The password page still needs a browser, so a loopback web listener serves
  * it beside the stdio connection; both stop when stdin closes.
+ *
+ * @example
+ * const serving = await serveStdioOpsdesk({ dataDir: defaultDataDir(), locale: localeFrom(process.env.LANG) });
+ * console.error(`password page: ${serving.pageUrl}`);
  */
-export async function serveStdioOpsdesk(options: {
-  dataDir: string;
-  lang: Lang;
-  user?: string;
-  pagePort?: number;
-  timeoutMs?: number;
-}): Promise<StdioServing> {
+export async function serveStdioOpsdesk(options: ServeStdioOptions): Promise<StdioServing> {
   const os = osUser();
   const user = options.user ?? os;
   const opsdesk = createOpsdesk({
     dataDir: options.dataDir,
-    lang: options.lang,
+    locale: options.locale,
     identify: () => user,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
   if (user === os) ensureLocalOwner(opsdesk.db, user);
   if (!findUser(opsdesk.db, user)) {
     const known = listUsers(opsdesk.db).map((u) => u.username);
-    opsdesk.close();
+    await opsdesk.close();
     throw new Error(`Unknown user "${user}". Known users: ${known.join(', ')}.`);
   }
   const page = createServer((req, res) => {
@@ -68,7 +79,7 @@ export async function serveStdioOpsdesk(options: {
     page.close();
     page.closeAllConnections();
     await handle.close().catch(() => {});
-    opsdesk.close();
+    await opsdesk.close();
   };
   // The client closing its end of the pipe ends the session (MCP stdio binding).
   process.stdin.once('end', () => void close());

@@ -76,7 +76,7 @@ function blackBox(transport: string, start: () => Promise<{ dir: string; bob: Co
 
 blackBox('stdio', async () => {
   const data = tempDataDir();
-  const bob = await stdioClient(data.dir, { era: 'legacy', user: 'bob' });
+  const bob = await stdioClient(data.dir, { revision: '2025-11-25', user: 'bob' });
   return {
     dir: data.dir,
     bob,
@@ -89,9 +89,9 @@ blackBox('stdio', async () => {
 
 blackBox('HTTP (2026-07-28)', async () => {
   const data = tempDataDir();
-  const http: HttpServing = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0 });
+  const http: HttpServing = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
   const token = http.newTokens.find((t) => t.username === 'bob')?.token ?? '';
-  const bob = await httpClient(http.url, token, { era: 'modern' });
+  const bob = await httpClient(http.url, token, { revision: '2026-07-28' });
   return {
     dir: data.dir,
     bob,

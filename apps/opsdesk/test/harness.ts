@@ -2,10 +2,15 @@
  * opsdesk under test through its real interfaces: `elicitkit serve --stdio` as a child process,
  * or `serveHttp` on a loopback port, each driven by a real SDK client.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { revisionOptions } from '@elicitkit/client';
+import type { Revision } from '@elicitkit/form';
+import type { Locale } from '@elicitkit/server';
 import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
@@ -16,8 +21,6 @@ import { createOpsdesk, type Opsdesk } from '../src/opsdesk.js';
 export const CLI = fileURLToPath(new URL('../../cli/src/cli.ts', import.meta.url));
 export const SOURCE_NODE_ARGS = ['--import', 'tsx', '--conditions=@elicitkit/source'];
 
-export type Era = 'legacy' | 'modern';
-
 export interface Conn {
   client: Client;
   seen: Record<string, unknown>[];
@@ -26,7 +29,8 @@ export interface Conn {
 }
 
 export interface ClientOptions {
-  era: Era;
+  /** The protocol revision the client speaks. */
+  revision: Revision;
   /** Default: form + url. */
   capabilities?: ClientCapabilities;
   script?: Step[];
@@ -42,8 +46,8 @@ function makeClient(options: ClientOptions): Omit<Conn, 'close'> {
   const script = options.script ?? [];
   const capabilities = options.capabilities ?? { elicitation: { form: {}, url: {} } };
   const client = new Client(
-    { name: `opsdesk-test-${options.era}`, version: '1.0.0' },
-    { capabilities, ...(options.era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) },
+    { name: `opsdesk-test-${options.revision}`, version: '1.0.0' },
+    { capabilities, ...revisionOptions(options.revision) },
   );
   if (capabilities.elicitation) attachScript(client, script, seen);
   return { client, seen, script };
@@ -52,10 +56,10 @@ function makeClient(options: ClientOptions): Omit<Conn, 'close'> {
 /** `elicitkit serve --stdio` from source, as the given user. */
 export async function stdioClient(
   dataDir: string,
-  options: ClientOptions & { user?: string; timeoutMs?: number; lang?: 'en' | 'zh' },
+  options: ClientOptions & { user?: string; timeoutMs?: number; locale?: Locale },
 ): Promise<Conn> {
   const c = makeClient(options);
-  const args = [...SOURCE_NODE_ARGS, CLI, 'serve', '--stdio', '--data', dataDir, '--lang', options.lang ?? 'en'];
+  const args = [...SOURCE_NODE_ARGS, CLI, 'serve', '--stdio', '--data', dataDir, '--lang', options.locale ?? 'en'];
   if (options.user) args.push('--user', options.user);
   if (options.timeoutMs) args.push('--timeout-ms', String(options.timeoutMs));
   await c.client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }), {
@@ -103,20 +107,20 @@ export const count = (dataDir: string, table: string): number =>
     }
   ).n;
 
-/** opsdesk in this process over a linked in-memory pair (2025-11-25): fast, for tool-level tests. */
+/** opsdesk in this process over a linked in-memory pair (2025-11-25, the only revision it links): fast, for tool-level tests. */
 export async function memoryClient(
   dataDir: string,
-  options: Omit<ClientOptions, 'era'> & { user?: string; lang?: 'en' | 'zh'; sqlTimeoutMs?: number } = {},
+  options: Omit<ClientOptions, 'revision'> & { user?: string; locale?: Locale; sqlTimeoutMs?: number } = {},
 ): Promise<Conn & { opsdesk: Opsdesk }> {
   const user = options.user ?? 'alice';
   const opsdesk = createOpsdesk({
     dataDir,
-    lang: options.lang ?? 'en',
+    locale: options.locale ?? 'en',
     identify: () => user,
     ...(options.sqlTimeoutMs ? { sqlTimeoutMs: options.sqlTimeoutMs } : {}),
   });
   opsdesk.links.setBaseUrl('http://127.0.0.1:9');
-  const c = makeClient({ ...options, era: 'legacy' });
+  const c = makeClient({ ...options, revision: '2025-11-25' });
   const [a, b] = InMemoryTransport.createLinkedPair();
   const server = opsdesk.createServer();
   await server.connect(a);
@@ -127,7 +131,49 @@ export async function memoryClient(
     async close() {
       await c.client.close();
       await server.close();
-      opsdesk.close();
+      await opsdesk.close();
+    },
+  };
+}
+
+export interface HttpProcess {
+  url: string;
+  /** Bearer tokens printed on first start (empty on later starts: they are shown once). */
+  tokens: Record<string, string>;
+  child: ChildProcess;
+  /** SIGTERM, and wait for a clean exit. */
+  stop(): Promise<number | null>;
+}
+
+/** `elicitkit serve --http 0 --data DIR` as a child process, once it prints its endpoint. */
+export async function serveHttpProcess(dataDir: string, extra: string[] = []): Promise<HttpProcess> {
+  // Tokens are printed only on the first start on a data directory.
+  const fresh = !existsSync(join(dataDir, 'opsdesk.db'));
+  const child = spawn(
+    process.execPath,
+    [...SOURCE_NODE_ARGS, CLI, 'serve', '--http', '0', '--data', dataDir, ...extra],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let out = '';
+  child.stdout?.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: string) => {
+      out += chunk;
+      if (fresh ? /bob\s+ek_/.test(out) : /serving/.test(out)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  return {
+    url: /serving (\S+)/.exec(out)?.[1] ?? '',
+    tokens: Object.fromEntries([...out.matchAll(/^\s+(\w+)\s+(ek_\S+)$/gm)].map((m) => [m[1], m[2]])),
+    child,
+    async stop() {
+      if (child.exitCode !== null) return child.exitCode;
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      return code as number | null;
     },
   };
 }

@@ -2,10 +2,11 @@
  * The outcome matrix: every tool that asks × every outcome, on one transport and revision,
  * checking the database (and workspace) afterwards: nothing moves except on a valid accept.
  */
+import { type Revision, traitsOf } from '@elicitkit/form';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, type Step, sleep } from '../../../test/support/mcp.js';
 import { CASES } from './cases.js';
-import type { Conn, Era } from './harness.js';
+import { type Conn, count } from './harness.js';
 
 export interface MatrixSetup {
   /** The data directory the connections share. */
@@ -23,11 +24,15 @@ export interface MatrixSetup {
 let counter = 0;
 const tag = () => `case${++counter}${Date.now().toString(36)}`;
 
-export function outcomeMatrix(transport: string, era: Era, start: (era: Era) => Promise<MatrixSetup>): void {
-  describe(`opsdesk over ${transport} (${era === 'legacy' ? '2025-11-25' : '2026-07-28'})`, () => {
+export function outcomeMatrix(
+  transport: string,
+  revision: Revision,
+  start: (revision: Revision) => Promise<MatrixSetup>,
+): void {
+  describe(`opsdesk over ${transport} (${revision})`, () => {
     let s: MatrixSetup;
     beforeAll(async () => {
-      s = await start(era);
+      s = await start(revision);
     }, 120_000);
     afterAll(async () => {
       await s?.close();
@@ -85,7 +90,7 @@ export function outcomeMatrix(transport: string, era: Era, start: (era: Era) => 
           const args = c.arrange(s.slowDataDir, t);
           const before = c.state(s.slowDataDir, t);
           const late: Step =
-            era === 'legacy'
+            traitsOf(revision).asks === 'push'
               ? 'hang'
               : async () => {
                   await sleep(500); // past the server's 300 ms deadline
@@ -97,5 +102,28 @@ export function outcomeMatrix(transport: string, era: Era, start: (era: Era) => 
         });
       });
     }
+
+    it.each(REFUSED_ARGUMENTS)(
+      '%s %j: invalid with the reason, nothing asked, nothing changes',
+      async (tool, args, field) => {
+        const deployments = count(s.dataDir, 'deployments');
+        const asked = s.main.seen.length;
+        const r = await run(s.main, s.dataDir, tool, args, []);
+        expect(r.status, r.text).toBe('invalid');
+        expect(r.text).toMatch(/^The arguments of this call were not accepted/);
+        expect((r.structured?.issues as { field: string }[] | undefined)?.map((i) => i.field)).toEqual([field]);
+        expect(s.main.seen).toHaveLength(asked);
+        expect(count(s.dataDir, 'deployments')).toBe(deployments);
+      },
+    );
   });
 }
+
+/** Arguments each tool's input schema refuses: the SDK never sees them refused, the kit answers `invalid`. */
+const REFUSED_ARGUMENTS: [tool: string, args: Record<string, unknown>, field: string][] = [
+  ['deploy_service', {}, 'service'],
+  ['deploy_service', { service: 'order-service', env: 'qa' }, 'env'],
+  ['execute_sql', { sql: `SELECT '${'x'.repeat(20_000)}'` }, 'sql'],
+  ['weekly_report', { from: 20261101 }, 'from'],
+  ['sync_file', {}, 'path'],
+];

@@ -1,4 +1,5 @@
-import type { FieldModel, FormContent, FormSchema, Issue } from '@elicitkit/form';
+import type { AnyForm, FieldModel, FormContent, FormSchema, Issue } from '@elicitkit/form';
+import type { AnswerAction, CloseReason, Question, RawAnswer } from './channel/channel.js';
 
 /** Fields common to every audit record. */
 interface AuditBase {
@@ -17,6 +18,10 @@ interface AuditBase {
 export interface AuditRequest extends AuditBase {
   type: 'request';
   mode: 'form' | 'url';
+  /**
+   * The protocol version the call was negotiated on, as the client named it (it may be older than
+   * every `Revision`, e.g. `2025-03-26`); the tool's `ctx.revision` is the `Revision` whose rules applied.
+   */
   revision: string;
   message: string;
   /** Field names for forms; the URL's origin (never its path or query) for URL mode. */
@@ -27,13 +32,18 @@ export interface AuditRequest extends AuditBase {
   reason?: string;
 }
 
-/** What the person did. Content is redacted unless the kit says otherwise. */
+/**
+ * How the question ended. Content is redacted unless the kit says otherwise. A `cancel` with a
+ * `reason` was not the person's: the client cancelled the call, or its connection went away.
+ */
 export interface AuditResponse extends AuditBase {
   type: 'response';
-  action: 'accept' | 'decline' | 'cancel' | 'timeout' | 'error';
+  action: AnswerAction | 'timeout' | 'error';
   content?: Record<string, unknown>;
-  /** Milliseconds from asking to answering. */
+  /** Milliseconds from asking to the end. */
   elapsedMs: number;
+  /** Set when the question ended without the person: who or what ended it. */
+  reason?: CloseReason;
   detail?: string;
 }
 
@@ -64,7 +74,7 @@ export type Redaction = 'redacted' | 'full' | ((content: FormContent, schema: Fo
  * Masks what a person typed. Values picked from the server's own option lists and booleans say
  * nothing private and make the trail useful, so they stay.
  */
-export function redact(
+function redact(
   content: unknown,
   form: { schema: FormSchema; fields: readonly FieldModel[] } | undefined,
   mode: Redaction,
@@ -88,6 +98,85 @@ export function redact(
   return out;
 }
 
-export function issuesForAudit(issues: readonly Issue[]): AuditValidation['issues'] {
+function issuesForAudit(issues: readonly Issue[]): AuditValidation['issues'] {
   return issues.map((i) => ({ field: i.path.length > 0 ? String(i.path[0]) : '', code: i.code, message: i.message }));
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type Unstamped = DistributiveOmit<AuditEvent, 'contextId' | 'tool' | 'at' | 'user'>;
+
+/** What one tool call's records share. */
+export interface AuditCall {
+  contextId: string;
+  tool: string;
+  user: string | undefined;
+  /** The negotiated protocol version (`AuditRequest.revision`). */
+  revision: string;
+  redaction: Redaction;
+  now: () => number;
+}
+
+/**
+ * Builds one tool call's audit records from what the call did, and hands them to the sink. With
+ * no sink nothing is built at all.
+ */
+export class CallAudit {
+  constructor(
+    private readonly sink: ((event: AuditEvent) => void) | undefined,
+    private readonly call: AuditCall,
+  ) {}
+
+  /** The question went out (or, with `notSent`, could not: the reason why). */
+  request(key: string, question: Question, notSent?: string): void {
+    if (!this.sink) return;
+    const common = { type: 'request' as const, key, revision: this.call.revision, message: question.message };
+    const where =
+      question.kind === 'form'
+        ? { mode: 'form' as const, fields: Object.keys(question.schema.properties) }
+        : { mode: 'url' as const, origin: originOf(question.url) };
+    this.emit({
+      ...common,
+      ...where,
+      delivered: notSent === undefined,
+      ...(notSent === undefined ? {} : { reason: notSent }),
+    });
+  }
+
+  /** How the question ended: the person's answer, a timeout, a client error, or the call going away. */
+  response(key: string, raw: RawAnswer, form: AnyForm | undefined): void {
+    if (!this.sink || raw.kind === 'unshowable' || !raw.fresh) return;
+    const base = { type: 'response' as const, key, elapsedMs: raw.elapsedMs };
+    const content = raw.kind === 'answer' && raw.content ? redact(raw.content, form, this.call.redaction) : undefined;
+    const ending =
+      raw.kind === 'answer'
+        ? { action: raw.action, ...(content ? { content } : {}) }
+        : raw.kind === 'timeout'
+          ? { action: 'timeout' as const }
+          : raw.kind === 'closed'
+            ? { action: 'cancel' as const, reason: raw.reason, detail: raw.detail }
+            : { action: 'error' as const, detail: raw.detail };
+    this.emit({ ...base, ...ending });
+  }
+
+  /** What the checks made of an accepted answer. */
+  validation(key: string, issues: readonly Issue[]): void {
+    if (this.sink) this.emit({ type: 'validation', key, ok: issues.length === 0, issues: issuesForAudit(issues) });
+  }
+
+  violation(key: string, rule: string, message: string): void {
+    if (this.sink) this.emit({ type: 'violation', key, rule, message });
+  }
+
+  private emit(event: Unstamped): void {
+    const { contextId, tool, user, now } = this.call;
+    this.sink?.({ ...event, contextId, tool, at: now(), ...(user !== undefined ? { user } : {}) } as AuditEvent);
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,26 +1,23 @@
 import {
-  type CallToolResult,
   type Implementation,
-  type InputRequiredResult,
-  inputRequired,
   McpServer,
-  ProtocolError,
-  ProtocolErrorCode,
   type ServerCapabilities,
   type ServerContext,
   type ServerOptions,
 } from '@modelcontextprotocol/server';
+import { advertised } from './arguments.js';
 import type { AuditEvent, AuditSink, Redaction } from './audit.js';
-import { PushChannel } from './channel/push.js';
-import { ReplayChannel } from './channel/replay.js';
+import type { CallSettings } from './call-questions.js';
+import { createMemoryClaimStore } from './claims/memory.js';
+import type { ClaimStore } from './claims/types.js';
 import { createStateCodec } from './codec.js';
-import { ElicitkitUsageError } from './errors.js';
-import { peerOf } from './peer.js';
-import type { Locale } from './results.js';
-import { Session, type SessionSettings } from './session.js';
-import { type CallState, callDigest, identityDigest, isCallState } from './state.js';
-import type { AnyTool, ToolContext } from './tool.js';
+import { Committer } from './commit.js';
+import { execute, type Runtime } from './execute.js';
+import type { Locale } from './messages.js';
+import { type CallState, identityDigest, isCallState } from './state.js';
+import type { AnyTool } from './tool.js';
 
+/** How the kit behaves for every tool it serves; every option has a default. */
 export interface ElicitkitOptions {
   /**
    * HMAC key for `requestState` (≥ 32 bytes). Every process that may receive a round of the same
@@ -48,10 +45,21 @@ export interface ElicitkitOptions {
    * it, so an answer given under one identity is refused under another.
    */
   identify?: (ctx: ServerContext) => string | undefined;
+  /**
+   * Where each call's side effect is claimed once (`ctx.commit`), its result kept for replays.
+   * Default: a memory store in this process. Every process that may receive a round of the same
+   * call needs the same store (SQLite on a shared file, or a shared server).
+   */
+  claims?: ClaimStore;
+  /** How long a running effect's holder counts as alive without renewing its claim. Default 15 s. */
+  claimLeaseMs?: number;
+  /** How long a duplicate of a running effect waits for its result before answering "still running". Default 60 s. */
+  commitWaitMs?: number;
   /** The clock, for tests. */
   now?: () => number;
 }
 
+/** What `createServer` passes on to the `McpServer` besides the tools. */
 export interface CreateServerOptions {
   instructions?: string;
   capabilities?: ServerCapabilities;
@@ -68,9 +76,12 @@ export interface Elicitkit {
   serverOptions(): Pick<ServerOptions, 'requestState'>;
   /** Registers one tool on a server built with `serverOptions()`. */
   register(server: McpServer, tool: AnyTool): void;
+  /**
+   * Resolves once no tool call is running (those cut short by a closed connection end promptly):
+   * wait for it before closing what their last audit records and effects write to.
+   */
+  settled(): Promise<void>;
 }
-
-const SUSPENDED = Symbol('suspended');
 
 /**
  * Creates the toolkit.
@@ -82,9 +93,10 @@ const SUSPENDED = Symbol('suspended');
 export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   const now = options.now ?? Date.now;
   const identify = options.identify ?? (() => undefined);
+  const ttlSeconds = options.stateTtlSeconds ?? 3600;
   const codec = createStateCodec<CallState>({
     key: options.secret ?? crypto.getRandomValues(new Uint8Array(32)),
-    ttlSeconds: options.stateTtlSeconds ?? 3600,
+    ttlSeconds,
     now,
   });
   // A question answered for one person must not be replayable by another. The identity digest
@@ -107,7 +119,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
         }
       }
     : undefined;
-  const settingsFor = (tool: AnyTool): SessionSettings => ({
+  const settingsFor = (tool: AnyTool): CallSettings => ({
     tool: tool.name,
     forms: tool.forms ?? {},
     maxAsks: tool.maxAsks ?? options.maxAsks ?? 2,
@@ -120,62 +132,26 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     audit,
   });
   const serverOptions = (): Pick<ServerOptions, 'requestState'> => ({ requestState: { verify } });
+  const committer = new Committer({
+    store: options.claims ?? createMemoryClaimStore({ now }),
+    // A claim outlives every state that could replay it: states are minted before the effect runs.
+    ttlMs: ttlSeconds * 1000,
+    leaseMs: options.claimLeaseMs ?? 15_000,
+    waitMs: options.commitWaitMs ?? 60_000,
+    now,
+  });
+  const runtime: Runtime = { codec, committer, identify, settingsFor, now };
 
-  async function execute(
-    tool: AnyTool,
-    server: McpServer,
-    args: unknown,
-    ctx: ServerContext,
-  ): Promise<CallToolResult | InputRequiredResult> {
-    const peer = peerOf(ctx, server.server);
-    const user = identify(ctx);
-    const settings = settingsFor(tool);
-    const context = (session: Session): ToolContext => ({
-      ask: ((key: string, opts: never) => session.ask(key, opts)) as ToolContext['ask'],
-      askUrl: (key, opts) => session.askUrl(key, opts),
-      contextId: session.contextId,
-      user,
-      revision: peer.revision,
-      era: peer.era,
-      locale: settings.locale,
-      signal: ctx.mcpReq.signal,
-      mcp: ctx,
-    });
-
-    if (peer.era === 'legacy') {
-      const session = new Session(
-        settings,
-        new PushChannel(ctx, server.server, now),
-        peer,
-        crypto.randomUUID(),
-        user,
-        ctx.mcpReq.signal,
-      );
-      return session.finish(await tool.run(args, context(session)));
+  let running = 0;
+  const idle: (() => void)[] = [];
+  const track = async <T>(call: Promise<T>): Promise<T> => {
+    running++;
+    try {
+      return await call;
+    } finally {
+      if (--running === 0) for (const resolve of idle.splice(0)) resolve();
     }
-
-    const previous = readState(ctx);
-    const call = await callDigest(tool.name, args);
-    if (previous && previous.call !== call) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState was issued for a different tool call');
-    }
-    const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, now);
-    const session = new Session(settings, channel, peer, previous?.cid ?? crypto.randomUUID(), user, ctx.mcpReq.signal);
-    const suspended = new Promise<typeof SUSPENDED>((resolve) => {
-      channel.onSuspend = () => resolve(SUSPENDED);
-    });
-    const running = Promise.resolve().then(() => tool.run(args, context(session)));
-    // A handler abandoned at a pending question may still reject later; that must not surface.
-    running.catch(() => {});
-    const first = await Promise.race([running, suspended]);
-    if (first !== SUSPENDED) return session.finish(first);
-    return inputRequired({
-      inputRequests: channel.requests(),
-      requestState: await codec.mint(
-        channel.state(call, session.contextId, await identityDigest(ctx.mcpReq.method, user)),
-      ),
-    });
-  }
+  };
 
   function register(server: McpServer, tool: AnyTool): void {
     server.registerTool(
@@ -183,7 +159,8 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
       {
         description: tool.description,
         ...(tool.title ? { title: tool.title } : {}),
-        ...(tool.inputSchema ? { inputSchema: tool.inputSchema } : {}),
+        // The real schema is listed, but applied by the kit: a refusal then has a status too.
+        ...(tool.inputSchema ? { inputSchema: advertised(tool.inputSchema) } : {}),
         ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
         ...(tool.annotations ? { annotations: tool.annotations } : {}),
       },
@@ -191,7 +168,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
       (async (...params: any[]) => {
         const ctx = params[params.length - 1] as ServerContext;
         const args = params.length > 1 ? params[0] : {};
-        return execute(tool, server, args, ctx);
+        return track(execute(runtime, tool, server, args, ctx));
       }) as never,
     );
   }
@@ -199,6 +176,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   return {
     serverOptions,
     register,
+    settled: () => (running === 0 ? Promise.resolve() : new Promise((resolve) => idle.push(resolve))),
     createServer(info, tools, opts = {}) {
       const server = new McpServer(info, {
         capabilities: { tools: {}, ...opts.capabilities },
@@ -209,18 +187,4 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
       return server;
     },
   };
-}
-
-function readState(ctx: ServerContext): CallState | undefined {
-  const state = ctx.mcpReq.requestState();
-  if (state === undefined) return undefined;
-  if (typeof state === 'string') {
-    throw new ElicitkitUsageError(
-      'STATE_UNVERIFIED',
-      'requestState arrived unverified: build the McpServer with kit.createServer() or kit.serverOptions().',
-    );
-  }
-  if (!isCallState(state))
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState is not an Elicitkit call state');
-  return state;
 }

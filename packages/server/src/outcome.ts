@@ -1,4 +1,4 @@
-import type { Issue, OptionModel } from '@elicitkit/form';
+import type { AnyForm, Issue, OptionModel } from '@elicitkit/form';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /** A tool argument the person could not be asked for: what a fallback message names. */
@@ -12,7 +12,7 @@ export interface MissingArgument {
 }
 
 /** Every non-accept outcome carries the ready-made tool result that tells the model what happened. */
-interface Stop {
+interface WithResult {
   /** The tool result to return for this outcome: clear text and `structuredContent.status`. */
   result(): CallToolResult;
 }
@@ -23,31 +23,31 @@ export interface Accepted<T> {
   value: T;
 }
 /** The person refused to give this information. Do not ask again. */
-export interface Declined extends Stop {
+export interface Declined extends WithResult {
   action: 'decline';
 }
 /** The person abandoned the whole operation. Stop now: no defaults, no guesses, no side effects. */
-export interface Cancelled extends Stop {
+export interface Cancelled extends WithResult {
   action: 'cancel';
 }
 /** The client cannot show this kind of question. `missing` says what the caller must pass instead. */
-export interface Unsupported extends Stop {
+export interface Unsupported extends WithResult {
   action: 'unsupported';
   missing: MissingArgument[];
   /** Why: no capability for the mode, or a form the client's revision cannot express. */
   reason: string;
 }
 /** The person answered, but the answer failed validation or the business check. Nothing was done. */
-export interface Invalid extends Stop {
+export interface Invalid extends WithResult {
   action: 'invalid';
   issues: Issue[];
 }
 /** No answer arrived in time. */
-export interface TimedOut extends Stop {
+export interface TimedOut extends WithResult {
   action: 'timeout';
 }
 /** URL mode only: the person consented and opened the page but has not finished there yet. */
-export interface Pending extends Stop {
+export interface Pending extends WithResult {
   action: 'pending';
 }
 
@@ -65,6 +65,7 @@ export type Outcome<T> = Accepted<T> | Declined | Cancelled | Unsupported | Inva
 /** What `askUrl()` resolves with: accept means the out-of-band flow completed. */
 export type UrlOutcome = Accepted<true> | Declined | Cancelled | Unsupported | TimedOut | Pending;
 
+/** Any outcome of `ask()` or `askUrl()`. */
 export type AnyOutcome = Outcome<unknown> | UrlOutcome;
 
 /** One handler per outcome; the compiler rejects a missing branch. */
@@ -89,4 +90,14 @@ export function match<O extends AnyOutcome, R>(outcome: O, handlers: OutcomeHand
   const handler = (handlers as unknown as Record<string, (o: O) => R>)[outcome.action];
   if (!handler) throw new TypeError(`no handler for outcome "${outcome.action}"`);
   return handler(outcome);
+}
+
+/** The fallback list a form implies: its fields, with allowed values for selects. */
+export function missingOf(form: AnyForm): MissingArgument[] {
+  return form.fields.map((f) => {
+    const out: MissingArgument = { name: f.name, label: f.label, required: f.required };
+    if (f.help) out.description = f.help;
+    if (f.kind === 'select' || f.kind === 'multiselect') out.allowed = f.options;
+    return out;
+  });
 }

@@ -55,7 +55,7 @@ describe.each(PATHS)('outcomes over %s', (path) => {
     const s = await setup(path, { script: [{ action: 'accept', content: { env: 'staging' } }] });
     const r = await call(s.c, 'deploy', { service: 'order-service' });
     expect(r.status).toBe('done');
-    expect(r.text).toBe('Deployed order-service to staging.');
+    expect(r.text).toBe('Deployed order-service to staging (#1).');
     expect(await s.deployed()).toEqual([{ service: 'order-service', env: 'staging' }]);
     const request = s.c.seen[0] as {
       requestedSchema: { properties: { env: Record<string, unknown> } };
@@ -120,6 +120,15 @@ describe.each(PATHS)('outcomes over %s', (path) => {
     expect(r.text).toContain('declined to provide Environment');
     expect(s.c.seen).toHaveLength(1);
     expect(await s.deployed()).toEqual([]);
+  });
+
+  it('a decline of a two-field form names both fields as a sentence', async () => {
+    const s = await setup(path, { script: [{ action: 'decline' }] });
+    const r = await call(s.c, 'deploy', { service: 'order-service', env: 'prod' });
+    expect(r.status).toBe('declined');
+    expect(r.text).toContain(
+      'declined to provide I take responsibility for this production release and Release ticket, so deploy did nothing',
+    );
   });
 
   it('cancel after the first of two asks stops everything', async () => {

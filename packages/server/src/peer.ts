@@ -1,4 +1,4 @@
-import type { Revision } from '@elicitkit/form';
+import { type Revision, type RevisionTraits, revisionOf } from '@elicitkit/form';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   type ClientCapabilities,
@@ -6,26 +6,22 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import type { ToolContext } from './tool.js';
 
-/** What this tool call's client can do, whatever the revision. */
+/** The client of one tool call, whatever its revision. */
 export interface Peer {
-  /** `modern` serves 2026-07-28 statelessly (input_required); `legacy` pushes elicitation/create. */
-  era: 'modern' | 'legacy';
-  /** The negotiated protocol revision, as the client named it. */
-  revision: string;
-  form: boolean;
-  url: boolean;
-}
-
-/** True for revisions whose form schema is the 2025-06-18 one (no SEP-1330 enums, booleans-only defaults). */
-export function needsDowngrade(revision: string): boolean {
-  return revision < '2025-11-25';
-}
-
-/** The revision in the terms `@elicitkit/form` uses for downgrades. */
-export function formRevision(revision: string): Revision {
-  if (revision >= '2026-07-28') return '2026-07-28';
-  return needsDowngrade(revision) ? '2025-06-18' : '2025-11-25';
+  /** The protocol version as negotiated, as the client named it (the audit trail keeps it so). */
+  protocolVersion: string;
+  /** The revision whose rules apply to the questions (form shape, URL mode). */
+  revision: Revision;
+  /**
+   * How a question reaches it: pushed as `elicitation/create` on its connection, or returned in an
+   * `input_required` result. Decided by how the request arrived (a per-request `_meta` envelope
+   * or a connection), which is what the SDK itself routes on.
+   */
+  asks: RevisionTraits['asks'];
+  /** The elicitation modes it declared. */
+  can: ToolContext['can'];
 }
 
 /**
@@ -35,17 +31,22 @@ export function formRevision(revision: string): Revision {
  */
 export function peerOf(ctx: ServerContext, server: Server): Peer {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const modernVersion = envelope?.[PROTOCOL_VERSION_META_KEY];
-  if (typeof modernVersion === 'string') {
+  const version = envelope?.[PROTOCOL_VERSION_META_KEY];
+  if (typeof version === 'string') {
     const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-    return { era: 'modern', revision: modernVersion, ...modes(caps) };
+    return { protocolVersion: version, revision: revisionOf(version), asks: 'input_required', can: modes(caps) };
   }
   // Deprecated accessors, but the documented way to read 2025 connection state.
-  const revision = server.getNegotiatedProtocolVersion() ?? '2025-03-26';
-  return { era: 'legacy', revision, ...modes(server.getClientCapabilities()) };
+  const negotiated = server.getNegotiatedProtocolVersion() ?? '2025-03-26';
+  return {
+    protocolVersion: negotiated,
+    revision: revisionOf(negotiated),
+    asks: 'push',
+    can: modes(server.getClientCapabilities()),
+  };
 }
 
-function modes(caps: ClientCapabilities | undefined): { form: boolean; url: boolean } {
+function modes(caps: ClientCapabilities | undefined): ToolContext['can'] {
   const elicitation = caps?.elicitation as { form?: unknown; url?: unknown } | undefined;
   if (!elicitation || typeof elicitation !== 'object') return { form: false, url: false };
   const bare = elicitation.form === undefined && elicitation.url === undefined;

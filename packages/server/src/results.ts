@@ -1,9 +1,16 @@
-import type { Issue } from '@elicitkit/form';
+import type { Issue, OptionModel } from '@elicitkit/form';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
+import { type CheckIssue, toIssues } from './issues.js';
+import { type Locale, MESSAGES } from './messages.js';
 import type { MissingArgument } from './outcome.js';
 
-/** Every `structuredContent.status` a tool built on Elicitkit returns (SPEC §4). */
+/**
+ * Every `structuredContent.status` a tool built on Elicitkit returns (SPEC §4).
+ *
+ * @example
+ * const ended = STATUSES.includes(result.structuredContent?.status as Status);
+ */
 export const STATUSES = [
   'done',
   'declined',
@@ -14,9 +21,11 @@ export const STATUSES = [
   'timeout',
   'pending',
 ] as const;
+/** One of `STATUSES`: how a tool call ended. */
 export type Status = (typeof STATUSES)[number];
 
-export type Locale = 'en' | 'zh';
+/** What a question asked for: form fields by their labels, or a page (URL mode) by its host. */
+export type Subject = { kind: 'fields'; labels: readonly string[] } | { kind: 'page'; host: string };
 
 /** What the ready-made results need to know about the question they answer for. */
 export interface ResultContext {
@@ -24,50 +33,38 @@ export interface ResultContext {
   locale: Locale;
   /** The ask key. */
   question: string;
-  /** Human labels of the fields asked for. */
-  labels: string[];
+  subject: Subject;
 }
 
 function result(status: Status, text: string, isError: boolean, extra: Record<string, unknown> = {}): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: { status, message: text, ...extra }, isError };
 }
 
-const list = (labels: string[], locale: Locale) => labels.join(locale === 'zh' ? '、' : ', ');
-
 /** The person refused: nothing happened, and the model must not nag. */
 export function declinedResult(c: ResultContext): CallToolResult {
+  const t = MESSAGES[c.locale];
   const text =
-    c.locale === 'zh'
-      ? `用户拒绝提供${list(c.labels, c.locale)}，${c.tool} 没有执行任何操作。除非用户主动提起，请不要再次询问。`
-      : `The user declined to provide ${list(c.labels, c.locale)}, so ${c.tool} did nothing. Do not ask again unless the user brings it up.`;
+    c.subject.kind === 'page' ? t.declinedPage(c.tool, c.subject.host) : t.declined(c.tool, t.list(c.subject.labels));
   return result('declined', text, false, { question: c.question });
 }
 
 /** The person abandoned the operation: nothing happened, and nothing may be guessed. */
 export function cancelledResult(c: ResultContext): CallToolResult {
-  const text =
-    c.locale === 'zh'
-      ? `用户取消了 ${c.tool}，没有执行任何操作。不要重试，也不要猜测缺失的参数。`
-      : `The user cancelled ${c.tool}. Nothing was done; do not retry or fill in the missing values yourself.`;
-  return result('cancelled', text, false, { question: c.question });
+  return result('cancelled', MESSAGES[c.locale].cancelled(c.tool), false, { question: c.question });
 }
 
 /** The client cannot ask: name every missing argument and its allowed values so the caller can pass them. */
 export function unsupportedResult(c: ResultContext, missing: MissingArgument[], reason: string): CallToolResult {
+  const t = MESSAGES[c.locale];
   const lines = missing.map((m) => {
-    const req = m.required ? (c.locale === 'zh' ? '必填' : 'required') : c.locale === 'zh' ? '可选' : 'optional';
     const values = m.allowed?.length
-      ? `${c.locale === 'zh' ? '：可选值 ' : ': one of '}${m.allowed.map((o) => (o.label === o.value ? o.value : `${o.value} (${o.label})`)).join(', ')}`
+      ? `${t.oneOf}${m.allowed.map(optionText).join(', ')}`
       : m.description
         ? ` — ${m.description}`
         : '';
-    return `- ${m.name} (${m.label}, ${req})${values}`;
+    return `- ${m.name} (${m.label}, ${m.required ? t.required : t.optional})${values}`;
   });
-  const head =
-    c.locale === 'zh'
-      ? `当前客户端无法向用户提问（${reason}），${c.tool} 没有执行任何操作。请让用户提供以下参数后，再次调用 ${c.tool}：`
-      : `This client cannot ask the user (${reason}), so ${c.tool} did nothing. Ask the user for these values and call ${c.tool} again with them:`;
-  return result('unsupported', `${head}\n${lines.join('\n')}`, true, {
+  return result('unsupported', `${t.unsupported(c.tool, reason)}\n${lines.join('\n')}`, true, {
     question: c.question,
     missing: missing.map((m) => ({
       name: m.name,
@@ -78,14 +75,25 @@ export function unsupportedResult(c: ResultContext, missing: MissingArgument[], 
   });
 }
 
-/** The answer failed a check: list why, do nothing, do not re-ask on its own. */
-export function invalidResult(c: ResultContext, issues: Issue[]): CallToolResult {
-  const head =
-    c.locale === 'zh'
-      ? `${c.tool} 收到的回答未通过校验，没有执行任何操作：`
-      : `The answer to ${c.tool}'s question was not accepted, so nothing was done:`;
+/**
+ * An option as the caller must pass it, with its label when that says more: `dev (Development)`.
+ * A label that already ends in its value — "Development (dev)", "开发 (dev)" — is not doubled.
+ */
+function optionText(o: OptionModel): string {
+  let label = o.label.trim();
+  for (const [open, close] of [
+    ['(', ')'],
+    ['（', '）'],
+  ] as const) {
+    const suffix = `${open}${o.value}${close}`;
+    if (label.endsWith(suffix)) label = label.slice(0, -suffix.length).trim();
+  }
+  return label === '' || label === o.value ? o.value : `${o.value} (${label})`;
+}
+
+function invalidWith(head: string, issues: readonly Issue[], extra: Record<string, unknown>): CallToolResult {
   return result('invalid', `${head}\n${issues.map((i) => `- ${i.message}`).join('\n')}`, true, {
-    question: c.question,
+    ...extra,
     issues: issues.map((i) => ({
       field: i.path.length > 0 ? String(i.path[0]) : '',
       code: i.code,
@@ -94,22 +102,48 @@ export function invalidResult(c: ResultContext, issues: Issue[]): CallToolResult
   });
 }
 
+/** The answer failed a check: list why, do nothing, do not re-ask on its own. */
+export function invalidResult(c: ResultContext, issues: Issue[]): CallToolResult {
+  return invalidWith(MESSAGES[c.locale].answerInvalid(c.tool), issues, { question: c.question });
+}
+
+/**
+ * The tool refuses its *arguments* before asking anything: every reason, one per line, with
+ * `status: 'invalid'` and no `question` (none was asked).
+ *
+ * @example
+ * const problems = checkRange(args);
+ * if (problems.length > 0) return invalid(problems, { locale: ctx.locale });
+ */
+export function invalid(
+  issues: readonly (CheckIssue | Issue)[] | CheckIssue,
+  options: { locale?: Locale } = {},
+): CallToolResult {
+  return invalidWith(MESSAGES[options.locale ?? 'en'].argumentsInvalid, toIssues(issues), {});
+}
+
 /** Nobody answered in time. */
 export function timeoutResult(c: ResultContext, minutes: number): CallToolResult {
-  const text =
-    c.locale === 'zh'
-      ? `${minutes} 分钟内没有收到回答，${c.tool} 没有执行任何操作。`
-      : `No answer arrived within ${minutes} minute${minutes === 1 ? '' : 's'}, so ${c.tool} did nothing.`;
-  return result('timeout', text, true, { question: c.question });
+  return result('timeout', MESSAGES[c.locale].timeout(c.tool, minutes), true, { question: c.question });
 }
 
 /** URL mode: the person is on the page but has not finished. */
 export function pendingResult(c: ResultContext): CallToolResult {
-  const text =
-    c.locale === 'zh'
-      ? `用户已打开页面但尚未完成。完成后 ${c.tool} 的结果才会生效；稍后可再次调用以确认。`
-      : `The user opened the page but has not finished there yet. ${c.tool} takes effect once they do; call it again later to check.`;
-  return result('pending', text, false, { question: c.question });
+  return result('pending', MESSAGES[c.locale].pending(c.tool), false, { question: c.question });
+}
+
+/**
+ * A replayed call whose first attempt began its effect and never recorded an outcome (the process
+ * stopped mid-effect). At most once wins over liveness: it is not run again, and the caller is told
+ * to look before trying again.
+ */
+export function unknownOutcomeResult(tool: string, locale: Locale): CallToolResult {
+  return result('rejected', MESSAGES[locale].unknownOutcome(tool), true, { outcome: 'unknown' });
+}
+
+/** A replayed call whose first attempt is still running its effect after the wait: nothing more happened. */
+export function stillRunningResult(tool: string, locale: Locale): CallToolResult {
+  return result('pending', MESSAGES[locale].stillRunning(tool), false, { outcome: 'running' });
 }
 
 /**
@@ -122,12 +156,22 @@ export function done(text: string, data: Record<string, unknown> = {}): CallTool
   return result('done', text, false, data);
 }
 
-/** Not finished yet, by the person's choice or on a page still open: nothing more happened. */
+/**
+ * Not finished yet, by the person's choice or on a page still open: nothing more happened.
+ *
+ * @example
+ * return pending(`${path}: both versions left for you to merge by hand.`, { path });
+ */
 export function pending(text: string, data: Record<string, unknown> = {}): CallToolResult {
   return result('pending', text, false, data);
 }
 
-/** The tool refused on its own rules (unknown service, unapproved ticket, several statements). */
+/**
+ * The tool refused on its own rules (unknown service, unapproved ticket, several statements).
+ *
+ * @example
+ * if (!service) return rejected(`There is no service called "${name}".`);
+ */
 export function rejected(text: string, data: Record<string, unknown> = {}): CallToolResult {
   return result('rejected', text, true, data);
 }
@@ -161,6 +205,8 @@ export function outcomeSchema<S extends z.ZodRawShape>(shape: S = {} as S) {
       )
       .optional(),
     issues: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })).optional(),
+    /** Set on a replay whose first attempt's outcome is not known (`unknown`) or not yet known (`running`). */
+    outcome: z.enum(['unknown', 'running']).optional(),
     ...optional,
   });
 }

@@ -93,6 +93,10 @@ describe.each(['memory-2025-11-25', 'http-2026-07-28'] as PathName[])('URL mode 
     const s = await setup(path, { script: [{ action: 'decline' }] });
     const r = await call(s.c, 'register', { flow: 'flow-3' });
     expect(r.status).toBe('declined');
+    // The page by its host: the message is not a field label.
+    expect(r.text).toBe(
+      'The user declined to open the page on 127.0.0.1:7777, so register did nothing. Do not ask again unless the user brings it up.',
+    );
   });
 });
 

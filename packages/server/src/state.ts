@@ -3,9 +3,10 @@
  * `requestState`, so the server keeps nothing: every answer given so far, when each question was
  * asked, and a digest of the call it belongs to (state minted for one call is refused by another).
  */
+import type { AnswerAction } from './channel/channel.js';
 
 export interface StoredAnswer {
-  action: 'accept' | 'decline' | 'cancel';
+  action: AnswerAction;
   content?: Record<string, unknown>;
   /** Epoch ms the answer reached the server. */
   at: number;

@@ -1,15 +1,26 @@
-import { type AnyForm, type Finding, type Form, type FormContent, type Infer, lint } from '@elicitkit/form';
+import {
+  type AnyForm,
+  type Finding,
+  type Form,
+  type FormContent,
+  type Infer,
+  lint,
+  type Revision,
+} from '@elicitkit/form';
 import type {
   CallToolResult,
   ServerContext,
   StandardSchemaWithJSON,
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
+import { PROBE_MESSAGE } from './ask-lint.js';
+import type { AskOptions, AskUrlOptions } from './ask-options.js';
+import type { CommitOptions, Effect } from './commit.js';
 import { FormLintError, isProduction } from './errors.js';
+import type { Locale } from './messages.js';
 import type { Outcome, UrlOutcome } from './outcome.js';
-import type { Locale } from './results.js';
-import { type AskOptions, type AskUrlOptions, PROBE_MESSAGE } from './session.js';
 
+/** The fixed forms a tool may ask, by ask key. */
 export type Forms = Record<string, AnyForm>;
 
 type ArgsOf<I> = I extends StandardSchemaWithJSON ? StandardSchemaWithJSON.InferOutput<I> : Record<string, never>;
@@ -37,19 +48,57 @@ export interface ToolContext<F extends Forms = Forms> {
    * person consented but has not finished yet.
    */
   askUrl(key: string, options: AskUrlOptions): Promise<UrlOutcome>;
+  /**
+   * Runs the call's side effect — after the last ask — **at most once**, and returns its result:
+   * a retried, replayed or concurrently duplicated final round (the same sealed `requestState`
+   * and answers sent again) gets the first attempt's recorded result back, byte for byte, and
+   * the effect does not run again. Claims live in the kit's `claims` store for as long as the
+   * call's state could come back.
+   *
+   * The effect must be one transaction: if it throws, nothing happened, its claim is released and
+   * a later attempt may run it. If the process dies mid-effect, later attempts are told the outcome
+   * is unknown and to check, rather than run it again. With `{ atomic: true }` and a SQLite claim
+   * store on the database the effect writes to, claim, writes and result commit in one transaction:
+   * exactly once. Effects outside that transaction (files, HTTP calls) need their own idempotency.
+   *
+   * No question may follow it, and it refuses to run after the person cancelled.
+   *
+   * @example
+   * return ctx.commit(() => {
+   *   const id = insertDeployment(service, env);
+   *   return done(`Deployed ${service} to ${env} (#${id}).`, { deployment: { id } });
+   * }, { atomic: true });
+   */
+  commit(effect: Effect, options?: CommitOptions): Promise<CallToolResult>;
   /** One id per tool call, shared by every round and audit record. */
   contextId: string;
   /** Who started the call (the kit's `identify`), bound to every question asked for it. */
   user: string | undefined;
-  /** The protocol revision this call arrived on. */
-  revision: string;
-  era: 'modern' | 'legacy';
+  /**
+   * The protocol revision whose rules this call follows (a negotiated version between or after the
+   * known ones reads as the newest known revision not after it; see `revisionOf`).
+   */
+  revision: Revision;
+  /**
+   * What the client can be asked: a form, a page (URL mode). A question in a mode it lacks ends as
+   * `unsupported` without reaching it, so a tool never has to check; read it to choose between
+   * asking and a fallback of its own.
+   *
+   * @example
+   * if (!ctx.can.url) return rejected('Open the registration page yourself: https://…');
+   */
+  can: { readonly form: boolean; readonly url: boolean };
   locale: Locale;
   signal: AbortSignal;
   /** The SDK's own handler context, for anything else. */
   mcp: ServerContext;
 }
 
+/**
+ * What `defineTool` takes: the tool as `tools/list` shows it, the forms it may ask, and its handler.
+ * Its `inputSchema` is listed as it is and applied by the kit: arguments it refuses end the call
+ * with the `invalid` result before `run` is called.
+ */
 export interface ToolSpec<I extends StandardSchemaWithJSON | undefined, F extends Forms> {
   name: string;
   title?: string;
@@ -73,6 +122,7 @@ export interface ElicitingTool<
   readonly findings: readonly Finding[];
 }
 
+/** A defined tool of any arguments and forms: what `createServer` and `register` take. */
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every argument and form type.
 export type AnyTool = ElicitingTool<any, any>;
 

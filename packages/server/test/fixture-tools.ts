@@ -11,10 +11,14 @@ export interface Store {
   deployments: { service: string; env: string; ticket?: string }[];
   /** Ids of URL-mode flows the person has finished. */
   completed: Set<string>;
+  /** How many times an effect started (the flaky tool's first attempt throws). */
+  attempts: number;
+  /** Resolves the `stuck` tool's effect (which otherwise never ends); set while one is running. */
+  unstick?: () => void;
 }
 
 export function createStore(): Store {
-  return { deployments: [], completed: new Set() };
+  return { deployments: [], completed: new Set(), attempts: 0 };
 }
 
 const APPROVED = new Set(['REL-1001']);
@@ -62,7 +66,8 @@ export function fixtureTools(store: Store): AnyTool[] {
     inputSchema: z.object({ service: z.string(), env: z.enum(['dev', 'staging', 'prod']).optional() }),
     outputSchema: outcomeSchema({ deployment: z.object({ service: z.string(), env: z.string() }) }),
     forms: { env: envForm, prod: prodForm },
-    async run({ service, env }, { ask }) {
+    async run({ service, env }, ctx) {
+      const { ask } = ctx;
       let target = env;
       if (!target) {
         const answer = await ask('env', { message: `Which environment should ${service} be deployed to?` });
@@ -85,8 +90,48 @@ export function fixtureTools(store: Store): AnyTool[] {
         if (confirm.action !== 'accept') return confirm.result();
         ticket = confirm.value.ticket;
       }
-      store.deployments.push({ service, env: target, ...(ticket ? { ticket } : {}) });
-      return done(`Deployed ${service} to ${target}.`, { deployment: { service, env: target } });
+      return ctx.commit(() => {
+        store.attempts++;
+        store.deployments.push({ service, env: target, ...(ticket ? { ticket } : {}) });
+        return done(`Deployed ${service} to ${target} (#${store.deployments.length}).`, {
+          deployment: { service, env: target },
+        });
+      });
+    },
+  });
+
+  /** Its effect fails on the first attempt (before doing anything), then works. */
+  const flaky = defineTool({
+    name: 'flaky_deploy',
+    description: 'Deploy whose first attempt fails cleanly.',
+    forms: { env: envForm },
+    async run(_args, ctx) {
+      const answer = await ctx.ask('env', { message: 'Which environment should the flaky deploy go to?' });
+      if (answer.action !== 'accept') return answer.result();
+      return ctx.commit(async () => {
+        if (++store.attempts === 1) throw new Error('the deploy target was briefly unreachable');
+        store.deployments.push({ service: 'flaky', env: answer.value.env });
+        return done(`Deployed flaky to ${answer.value.env}.`);
+      });
+    },
+  });
+
+  /** Its effect starts and does not end until the test says so (or the process dies). */
+  const stuck = defineTool({
+    name: 'stuck_deploy',
+    description: 'Deploy whose effect hangs mid-way.',
+    forms: { env: envForm },
+    async run(_args, ctx) {
+      const answer = await ctx.ask('env', { message: 'Which environment should the stuck deploy go to?' });
+      if (answer.action !== 'accept') return answer.result();
+      return ctx.commit(async () => {
+        store.attempts++;
+        await new Promise<void>((resolve) => {
+          store.unstick = resolve;
+        });
+        store.deployments.push({ service: 'stuck', env: answer.value.env });
+        return done(`Deployed stuck to ${answer.value.env}.`);
+      });
     },
   });
 
@@ -161,5 +206,44 @@ export function fixtureTools(store: Store): AnyTool[] {
     },
   });
 
-  return [deploy, deployments, tagsTool, threeAsks, reaskAfterDecline, workAfterCancel, register];
+  /** Reports what a tool is told about its client: the revision and the modes it can be asked in. */
+  const client = defineTool({
+    name: 'client',
+    description: 'Reports the protocol revision and the elicitation modes the call arrived with.',
+    async run(_args, { revision, can }) {
+      return done(`${revision} form=${can.form} url=${can.url}`, { revision, can });
+    },
+  });
+
+  /** Arguments with bounds, a default and an asynchronous rule: checked before anything is asked. */
+  const note = defineTool({
+    name: 'note',
+    description: 'Files a note; asks which environment it is for.',
+    inputSchema: z
+      .object({
+        text: z.string().min(1).max(20).describe('The note'),
+        copies: z.number().int().min(1).default(1),
+      })
+      .refine(async ({ text }) => text !== 'forbidden', { message: 'this text is refused', path: ['text'] }),
+    forms: { env: envForm },
+    async run({ text, copies }, { ask }) {
+      const answer = await ask('env', { message: `Which environment is the note "${text}" for?` });
+      if (answer.action !== 'accept') return answer.result();
+      return done(`Filed ${copies} × ${text} for ${answer.value.env}.`, { text, copies });
+    },
+  });
+
+  return [
+    deploy,
+    deployments,
+    tagsTool,
+    threeAsks,
+    reaskAfterDecline,
+    workAfterCancel,
+    register,
+    flaky,
+    stuck,
+    client,
+    note,
+  ];
 }

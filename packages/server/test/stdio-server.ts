@@ -1,8 +1,24 @@
-/** A stdio MCP server over the fixture tools, for the child-process tests. */
+/**
+ * A stdio MCP server over the fixture tools, for the child-process tests. Environment:
+ * - `ELICITKIT_AUDIT_STDERR=1`: every audit event is written to stderr as one JSON line, so a test
+ *   can see how a question ended even after its client went away;
+ * - `ELICITKIT_CLAIMS_DB=path`: claims in that SQLite file (so they outlive the process), with
+ *   `ELICITKIT_SECRET` (a restarted process must verify the old process's state) and
+ *   `ELICITKIT_CLAIM_LEASE_MS`.
+ */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import BetterSqlite3 from 'better-sqlite3';
+import { createSqliteClaimStore } from '../src/claims/sqlite.js';
 import { createElicitkit } from '../src/kit.js';
 import { createStore, fixtureTools } from './fixture-tools.js';
 
+const env = process.env;
 const store = createStore();
-const kit = createElicitkit({ timeoutMs: Number(process.env.ELICITKIT_TIMEOUT_MS ?? 600_000) });
+const kit = createElicitkit({
+  timeoutMs: Number(env.ELICITKIT_TIMEOUT_MS ?? 600_000),
+  ...(env.ELICITKIT_AUDIT_STDERR ? { audit: (e) => void process.stderr.write(`${JSON.stringify(e)}\n`) } : {}),
+  ...(env.ELICITKIT_CLAIMS_DB ? { claims: createSqliteClaimStore(new BetterSqlite3(env.ELICITKIT_CLAIMS_DB)) } : {}),
+  ...(env.ELICITKIT_SECRET ? { secret: env.ELICITKIT_SECRET } : {}),
+  ...(env.ELICITKIT_CLAIM_LEASE_MS ? { claimLeaseMs: Number(env.ELICITKIT_CLAIM_LEASE_MS) } : {}),
+});
 serveStdio(() => kit.createServer({ name: 'fixture', version: '1.0.0' }, fixtureTools(store)));

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createOpsdesk, defaultDataDir, langFrom, readAudit } from '@elicitkit/opsdesk';
+import { createOpsdesk, defaultDataDir, localeFrom, readAudit } from '@elicitkit/opsdesk';
 import type { Io } from '../io.js';
 import { EXIT, UsageError } from '../usage.js';
 
@@ -18,7 +18,7 @@ export async function audit(argv: string[], io: Io): Promise<number> {
   const limit = values.limit === undefined ? 1000 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new UsageError(`--limit needs a positive whole number, not "${values.limit}"`);
-  const opsdesk = createOpsdesk({ dataDir, lang: langFrom(process.env.LANG), identify: () => undefined });
+  const opsdesk = createOpsdesk({ dataDir, locale: localeFrom(process.env.LANG), identify: () => undefined });
   try {
     const trail = readAudit(opsdesk.db, limit);
     if (values.json) {
@@ -40,7 +40,7 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     for (const r of trail.responses)
       line(
         r,
-        `response    ${r.tool}/${r.question} ${r.action}${r.content ? ` ${JSON.stringify(r.content)}` : ''} after ${r.elapsed_ms} ms`,
+        `response    ${r.tool}/${r.question} ${r.action}${r.detail ? ` (${r.detail})` : ''}${r.content ? ` ${JSON.stringify(r.content)}` : ''} after ${r.elapsed_ms} ms`,
       );
     for (const r of trail.validations) {
       const issues = (r.issues as { message: string }[]).map((i) => i.message).join(' ');
@@ -55,6 +55,6 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     }
     return EXIT.ok;
   } finally {
-    opsdesk.close();
+    await opsdesk.close();
   }
 }

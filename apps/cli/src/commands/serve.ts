@@ -1,13 +1,12 @@
 import { parseArgs } from 'node:util';
-import { defaultDataDir, langFrom, serveHttp, serveStdioOpsdesk } from '@elicitkit/opsdesk';
+import { defaultDataDir, localeFrom, serveHttp, serveStdioOpsdesk } from '@elicitkit/opsdesk';
+import { LOCALES } from '@elicitkit/server';
+import type { Io } from '../io.js';
 import { EXIT, UsageError } from '../usage.js';
 import { confirmReset, runReset } from './reset.js';
 
 /** `elicitkit serve`: opsdesk over stdio (default) or HTTP. Logs go to stderr; stdout is the wire. */
-export async function serve(
-  argv: string[],
-  io: { out: (s: string) => void; err: (s: string) => void },
-): Promise<number> {
+export async function serve(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -19,18 +18,24 @@ export async function serve(
       lang: { type: 'string' },
       'page-port': { type: 'string' },
       'timeout-ms': { type: 'string' },
+      'max-sessions': { type: 'string' },
+      'max-sessions-per-user': { type: 'string' },
+      'max-calls-per-user': { type: 'string' },
       reset: { type: 'boolean' },
       yes: { type: 'boolean' },
     },
     strict: true,
   });
   if (values.stdio && values.http !== undefined) throw new UsageError('choose one of --stdio and --http PORT');
-  if (values.lang !== undefined && values.lang !== 'en' && values.lang !== 'zh')
-    throw new UsageError(`--lang must be en or zh, not "${values.lang}"`);
+  for (const flag of ['max-sessions', 'max-sessions-per-user', 'max-calls-per-user'] as const) {
+    if (values[flag] !== undefined && values.http === undefined) throw new UsageError(`--${flag} applies to --http`);
+  }
+  if (values.lang !== undefined && !LOCALES.some((locale) => locale === values.lang))
+    throw new UsageError(`--lang must be ${LOCALES.join(' or ')}, not "${values.lang}"`);
   const dataDir = values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir();
-  const lang = langFrom(values.lang ?? process.env.LANG);
+  const locale = localeFrom(values.lang ?? process.env.LANG);
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : integer('--timeout-ms', values['timeout-ms'], 1);
-  const common = { dataDir, lang, ...(timeoutMs ? { timeoutMs } : {}) };
+  const common = { dataDir, locale, ...(timeoutMs ? { timeoutMs } : {}) };
   if (values.reset) {
     // Under --stdio, stdin is the MCP wire: nobody can be asked on it.
     if (values.http === undefined && !values.yes)
@@ -46,7 +51,16 @@ export async function serve(
     if (values.user !== undefined)
       throw new UsageError('--user applies to --stdio; over HTTP the bearer token says who is calling');
     const port = integer('--http', values.http, 0, 65_535);
-    const serving = await serveHttp({ ...common, port, ...(values.host ? { host: values.host } : {}) });
+    const limits = {
+      ...(values['max-sessions'] ? { maxSessions: integer('--max-sessions', values['max-sessions'], 1) } : {}),
+      ...(values['max-sessions-per-user']
+        ? { maxSessionsPerIdentity: integer('--max-sessions-per-user', values['max-sessions-per-user'], 1) }
+        : {}),
+      ...(values['max-calls-per-user']
+        ? { maxInFlightPerIdentity: integer('--max-calls-per-user', values['max-calls-per-user'], 1) }
+        : {}),
+    };
+    const serving = await serveHttp({ ...common, port, limits, ...(values.host ? { host: values.host } : {}) });
     io.out(`opsdesk serving ${serving.url} (data: ${dataDir})`);
     if (serving.newTokens.length > 0) {
       io.out('Bearer tokens, shown this once (only their hashes are stored):');

@@ -15,7 +15,7 @@ describe('migrating a version-1 data directory', () => {
   it('moves the shop out to a fresh shop.db and drops it, and every leftover, from opsdesk.db', () => {
     data = tempDataDir();
     writeV1DataDir(data.dir);
-    const opsdesk = createOpsdesk({ dataDir: data.dir, lang: 'en', identify: () => 'alice' });
+    const opsdesk = createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
     opsdesk.close();
 
     expect(peek(data.dir, "SELECT value FROM meta WHERE key = 'schema_version'")).toEqual([
@@ -57,8 +57,8 @@ describe('migrating a version-1 data directory', () => {
   it('opens a migrated directory again without change', () => {
     data = tempDataDir();
     writeV1DataDir(data.dir);
-    createOpsdesk({ dataDir: data.dir, lang: 'en', identify: () => 'alice' }).close();
-    const again = createOpsdesk({ dataDir: data.dir, lang: 'en', identify: () => 'alice' });
+    createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' }).close();
+    const again = createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
     expect(again.db.prepare('SELECT COUNT(*) FROM users').pluck().get()).toBe(2);
     again.close();
   });

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3, { type Database } from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import { OPSDESK_OBJECTS, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { seed } from './seed.js';
 
-export type { Database };
+/** A connection to `opsdesk.db` (better-sqlite3). */
+export type Database = BetterSqlite3.Database;
 
 /** Thrown when a data directory cannot be opened as it is (`SCHEMA_TOO_NEW`: written by a newer opsdesk). */
 export class DataDirError extends Error {

@@ -49,9 +49,14 @@ CREATE TABLE IF NOT EXISTS api_tokens (
   username TEXT NOT NULL COLLATE NOCASE,
   created_at TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS password_links (
+-- A registration waiting for its password: not an account. The password page turns it into a
+-- users row (with the password) in one transaction; otherwise it expires.
+CREATE TABLE IF NOT EXISTS registrations (
   token_hash TEXT PRIMARY KEY,
+  context_id TEXT NOT NULL,
   username TEXT NOT NULL COLLATE NOCASE,
+  email TEXT NOT NULL,
+  newsletter INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
   used_at INTEGER
 );
@@ -94,8 +99,12 @@ export const OPSDESK_OBJECTS = [
   'users',
   'permissions',
   'api_tokens',
-  'password_links',
+  'registrations',
   'sync_state',
+  // The claims that make each call's side effect happen at most once (@elicitkit/server/sqlite),
+  // created beside the schema when opsdesk starts.
+  'elicitkit_claims',
+  'elicitkit_claims_expiry',
   'audit_requests',
   'audit_responses',
   'audit_validations',

@@ -1,21 +1,21 @@
 import type { Database } from 'better-sqlite3';
 
 /** The deterministic seed documented in the README and relied on by tests and demos. */
-export const SERVICES = [
+const SERVICES = [
   { name: 'order-service', latest: 'v2.3.1', description: 'Takes and tracks customer orders' },
   { name: 'payment-service', latest: 'v1.8.0', description: 'Charges and refunds' },
   { name: 'user-service', latest: 'v3.0.2', description: 'Accounts and profiles' },
   { name: 'search-service', latest: 'v0.9.4', description: 'Product search' },
 ] as const;
 
-export const TICKETS = [
+const TICKETS = [
   { id: 'REL-1001', service: 'order-service', status: 'approved', title: 'Order history pagination' },
   { id: 'REL-1002', service: 'order-service', status: 'pending', title: 'Bulk order export' },
   { id: 'REL-2001', service: 'payment-service', status: 'approved', title: 'Refund retries' },
   { id: 'REL-3001', service: 'user-service', status: 'rejected', title: 'Drop legacy login' },
 ] as const;
 
-export const SEED_USERS = [
+const SEED_USERS = [
   { username: 'alice', email: 'alice@opsdesk.example', projects: ['*'] },
   { username: 'bob', email: 'bob@opsdesk.example', projects: ['search-service'] },
 ] as const;

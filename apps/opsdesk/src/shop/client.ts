@@ -4,10 +4,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Inspection, Refusal } from './inspect.js';
 import type { ShopCommand, ShopRequest, ShopResponse } from './protocol.js';
-import type { Effect, Rows } from './run.js';
+import type { Rows, WriteEffect } from './run.js';
 
 /** How long one statement may run before its process is killed (and the statement with it). */
-export const SQL_TIMEOUT_MS = 10_000;
+const SQL_TIMEOUT_MS = 10_000;
 
 /** A statement ran past its time and was stopped (`SQL_TIMEOUT`), or SQLite refused it at run time (`SQLITE_RUNTIME`). */
 export class ShopError extends Error {
@@ -23,8 +23,8 @@ export class ShopError extends Error {
 export interface ShopClient {
   inspect(sql: string): Promise<Inspection | { refusal: Refusal } | { error: string }>;
   read(sql: string): Promise<Rows>;
-  dryRun(sql: string, direct: string[]): Promise<Effect>;
-  write(sql: string, direct: string[]): Promise<Effect>;
+  dryRun(sql: string, direct: string[]): Promise<WriteEffect>;
+  write(sql: string, direct: string[]): Promise<WriteEffect>;
   /** The shop connection's settings, as the shop process reports them (for checks and tests). */
   settings(): Promise<Record<string, unknown>>;
   close(): void;

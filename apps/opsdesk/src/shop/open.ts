@@ -4,7 +4,7 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { seedShop } from './seed.js';
 
 /** The shop's file may grow to this many pages (4 KiB each): 256 MiB, so no statement can fill the disk. */
-export const SHOP_MAX_PAGES = 65_536;
+const SHOP_MAX_PAGES = 65_536;
 
 /** The demo shop: its own SQLite file, and the one connection execute_sql ever uses. */
 export interface Shop {

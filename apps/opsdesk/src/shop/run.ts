@@ -2,16 +2,16 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { Shop } from './open.js';
 
 /** Rows shown in a result; more are counted, not shown. */
-export const MAX_ROWS_SHOWN = 200;
+const MAX_ROWS_SHOWN = 200;
 /** A read stops counting here: enough to say "more than", and a runaway query ends. */
-export const MAX_ROWS_COUNTED = 10_000;
+const MAX_ROWS_COUNTED = 10_000;
 /** Bytes of row data a read may go through, counted or shown. */
-export const MAX_READ_BYTES = 16 * 1024 * 1024;
+const MAX_READ_BYTES = 16 * 1024 * 1024;
 /** A shown text or blob is cut to this many characters. */
 const MAX_CELL = 2000;
 
 /** What a write did (or would do, in the dry run). */
-export interface Effect {
+export interface WriteEffect {
   /** Rows the statement itself changed (`changes()`). */
   changes: number;
   /** Rows changed in all, triggers and foreign-key actions included (`total_changes()` moved by). */
@@ -34,7 +34,7 @@ export interface Rows {
   stopped?: 'rows' | 'bytes';
 }
 
-export class ShopRunError extends Error {
+class ShopRunError extends Error {
   readonly code = 'SQLITE_RUNTIME';
   constructor(message: string) {
     super(message);
@@ -52,7 +52,7 @@ export class TempObjectError extends Error {
 }
 
 /** Runs a write inside a savepoint and rolls it back: what it would do, or SQLite's reason it fails. */
-export function dryRun(shop: Shop, sql: string, direct: readonly string[]): Effect {
+export function dryRun(shop: Shop, sql: string, direct: readonly string[]): WriteEffect {
   const db = shop.db;
   db.exec('SAVEPOINT opsdesk_dry_run');
   try {
@@ -67,7 +67,7 @@ export function dryRun(shop: Shop, sql: string, direct: readonly string[]): Effe
 }
 
 /** Runs a write for real, in one transaction. */
-export function write(shop: Shop, sql: string, direct: readonly string[]): Effect {
+export function write(shop: Shop, sql: string, direct: readonly string[]): WriteEffect {
   const db = shop.db;
   try {
     return db.transaction(() => measure(db, db.prepare(sql), direct))();
@@ -90,7 +90,7 @@ export function read(shop: Shop, sql: string): Rows {
   }
 }
 
-function measure(db: Database, statement: Statement, direct: readonly string[]): Effect {
+function measure(db: Database, statement: Statement, direct: readonly string[]): WriteEffect {
   const counts = () => Object.fromEntries(direct.map((t) => [t, rowCount(db, t)]));
   const before = counts();
   const schemaBefore = schema(db);
@@ -108,7 +108,7 @@ function measure(db: Database, statement: Statement, direct: readonly string[]):
   if ((db.prepare('SELECT COUNT(*) FROM temp.sqlite_schema').pluck().get() as number) > 0) throw new TempObjectError();
   const after = counts();
   const schemaAfter = schema(db);
-  const tables: Effect['tables'] = {};
+  const tables: WriteEffect['tables'] = {};
   for (const t of direct) tables[t] = { before: before[t] ?? 0, after: after[t] ?? 0 };
   return {
     changes,

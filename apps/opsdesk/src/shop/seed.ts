@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
 /** The demo shop's tables: the only ones execute_sql can ever reach (they live in shop.db). */
-export const SHOP_SCHEMA = `
+const SHOP_SCHEMA = `
 CREATE TABLE customers (
   id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL, city TEXT NOT NULL, created_at TEXT NOT NULL
 );
@@ -38,7 +38,7 @@ function prng(seed: number): () => number {
   };
 }
 
-export const SHOP_SIZE = { customers: 200, products: 50, orders: 1200 } as const;
+const SHOP_SIZE = { customers: 200, products: 50, orders: 1200 } as const;
 
 /** Creates and fills the shop's tables (deterministic: every fresh shop is identical). */
 export function seedShop(db: Database): void {

@@ -1,5 +1,6 @@
+import type { Locale } from '@elicitkit/server';
 import { diffLines } from 'diff';
-import type { Lang } from '../i18n.js';
+import { MESSAGES } from '../messages/index.js';
 import { oneLine } from '../shorten.js';
 import type { Side } from './workspace.js';
 
@@ -23,8 +24,8 @@ export interface SideView {
  * @example
  * localTime(new Date('2026-11-30T10:05:03.123Z'), 'en', 'Asia/Shanghai') // → '30 Nov 2026, 18:05:03 GMT+8'
  */
-export function localTime(date: Date, lang: Lang, timeZone?: string): string {
-  return new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en-GB', {
+export function localTime(date: Date, locale: Locale, timeZone?: string): string {
+  return new Intl.DateTimeFormat(MESSAGES[locale].dateLocale, {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
@@ -38,8 +39,8 @@ export function localTime(date: Date, lang: Lang, timeZone?: string): string {
 }
 
 /** Bytes in a person's units: 812 B, 4.2 KB, 1.3 MB. */
-export function humanSize(bytes: number, lang: Lang): string {
-  const units = lang === 'zh' ? ['字节', 'KB', 'MB', 'GB'] : ['B', 'KB', 'MB', 'GB'];
+export function humanSize(bytes: number, locale: Locale): string {
+  const units = MESSAGES[locale].sizeUnits;
   let value = bytes;
   let unit = 0;
   while (value >= 1024 && unit < units.length - 1) {
@@ -47,13 +48,14 @@ export function humanSize(bytes: number, lang: Lang): string {
     unit++;
   }
   const number = unit === 0 ? String(value) : value.toFixed(value < 10 ? 1 : 0);
-  return lang === 'zh' && unit === 0 ? `${number} ${units[0]}` : `${number} ${units[unit]}`;
+  return `${number} ${units[unit]}`;
 }
 
-export function sideView(side: Side, lang: Lang, deleted: string, timeZone?: string): SideView {
+/** One side of a conflict as the question shows it. */
+export function sideView(side: Side, locale: Locale, timeZone?: string): SideView {
   return side.exists
-    ? { size: humanSize(side.content.length, lang), modified: localTime(side.mtime, lang, timeZone) }
-    : { size: '—', modified: deleted };
+    ? { size: humanSize(side.content.length, locale), modified: localTime(side.mtime, locale, timeZone) }
+    : { size: '—', modified: MESSAGES[locale].deleted };
 }
 
 /**

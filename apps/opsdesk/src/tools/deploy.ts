@@ -2,10 +2,11 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
-import { strings } from '../i18n.js';
+import { MESSAGES } from '../messages/index.js';
 import { permissionsFor } from '../permissions.js';
 
 export const ENVIRONMENTS = ['dev', 'staging', 'prod'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
 
 interface Ticket {
   id: string;
@@ -14,8 +15,8 @@ interface Ticket {
 }
 
 /** deploy_service: asks for a missing environment, and for a confirmed, approved ticket before production. */
-export function deployTool({ db, lang, now }: Deps) {
-  const t = strings(lang);
+export function deployTool({ db, locale, now }: Deps) {
+  const t = MESSAGES[locale];
   // What production runs now, so the confirmation can show the change (from → to).
   const runningInProd = (service: string) =>
     db
@@ -90,23 +91,31 @@ export function deployTool({ db, lang, now }: Deps) {
         if (answer.action !== 'accept') return answer.result();
         ticket = answer.value.ticket.trim();
       }
-      const id = Number(
-        db
-          .prepare(
-            'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-          )
-          .run(service, target, release, ticket, who.username, now().toISOString()).lastInsertRowid,
+      const to = target;
+      // Once per call however often its last round is replayed: the row, the claim and the result
+      // commit in one transaction.
+      return ctx.commit(
+        () => {
+          const id = Number(
+            db
+              .prepare(
+                'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+              )
+              .run(service, to, release, ticket, who.username, now().toISOString()).lastInsertRowid,
+          );
+          return done(t.deployed(service, release, to, id, ticket), {
+            deployment: { id, service, env: to, version: release, ticket },
+          });
+        },
+        { atomic: true },
       );
-      return done(t.deployed(service, release, target, id, ticket), {
-        deployment: { id, service, env: target, version: release, ticket },
-      });
     },
   });
 }
 
 /** list_deployments: read-only. */
-export function listDeploymentsTool({ db, lang }: Deps) {
-  const t = strings(lang);
+export function listDeploymentsTool({ db, locale }: Deps) {
+  const t = MESSAGES[locale];
   const row = z.object({
     id: z.number(),
     service: z.string(),

@@ -151,6 +151,9 @@ describe('execute_sql: the SQL corpus', () => {
     ['a statement hidden after a string with a semicolon', "SELECT ';'; DROP TABLE customers", /holds 2/],
     ['opsdesk’s own tables: not in this database at all', 'SELECT * FROM api_tokens', /no such table: api_tokens/],
     ['opsdesk’s tables, quoted', 'DELETE FROM "users"', /no such table: users/],
+    // Deleting claims would let a replayed final round act again: they are out of reach too.
+    ['the claims behind exactly-once', 'DELETE FROM elicitkit_claims', /no such table: elicitkit_claims/],
+    ['pending registrations', 'SELECT email FROM registrations', /no such table: registrations/],
     ['PRAGMA', 'PRAGMA journal_mode = DELETE', /does not run PRAGMA/],
     ['ATTACH', "ATTACH DATABASE '/tmp/x.db' AS x", /does not ATTACH or DETACH/],
     ['a syntax error', 'SELEC * FROM orders', /SQLite refused|expected/],

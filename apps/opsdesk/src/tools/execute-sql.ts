@@ -2,15 +2,15 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
-import { strings } from '../i18n.js';
+import { MESSAGES } from '../messages/index.js';
 import { ShopError } from '../shop/client.js';
-import type { Effect } from '../shop/run.js';
+import type { WriteEffect } from '../shop/run.js';
 import { SHOP_TABLES } from '../shop/seed.js';
 import { oneLine } from '../shorten.js';
 import { SqlSyntaxError, statements, tokenize } from '../sql/tokenize.js';
 
 /** More affected rows than this makes a write dangerous (SPEC §4). */
-export const ROW_THRESHOLD = 100;
+const ROW_THRESHOLD = 100;
 
 export type Danger = 'drop' | 'schema' | 'every-row' | 'many-rows';
 
@@ -18,15 +18,15 @@ export type Danger = 'drop' | 'schema' | 'every-row' | 'many-rows';
 interface Plan {
   /** The object the typed confirmation must name. */
   target: string;
-  effect: Effect;
+  effect: WriteEffect;
   /** Tables written beyond the statement's own (through triggers or foreign-key actions). */
   alsoWrites: string[];
   danger: Danger | undefined;
 }
 
 /** execute_sql: runs one statement on the demo shop (its own database); asks before anything that cannot be undone. */
-export function executeSqlTool({ db, shop, lang }: Deps) {
-  const t = strings(lang);
+export function executeSqlTool({ db, shop, locale }: Deps) {
+  const t = MESSAGES[locale];
   // SQLite's reason, a statement stopped for running too long, or the shop's process gone.
   const failure = (e: unknown) =>
     e instanceof ShopError && e.code === 'SQL_TIMEOUT'
@@ -60,7 +60,7 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
     }),
     annotations: { destructiveHint: true },
     forms: { confirm: confirmForm },
-    async run({ sql }, { ask, user }) {
+    async run({ sql }, { ask, commit, user }) {
       if (!findCaller(db, { user })) return rejected(t.unknownCaller(user));
       // The tokenizer only counts statements for a friendly message; SQLite refuses several anyway.
       let count: number;
@@ -103,7 +103,7 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
         const { target, effect, danger, alsoWrites } = plan;
         const answer = await ask('confirm', {
           message: t.confirmSql({
-            what: t.danger[danger],
+            what: t.danger[danger](target),
             target,
             statement: oneLine(sql),
             rows: touched(effect),
@@ -129,39 +129,49 @@ export function executeSqlTool({ db, shop, lang }: Deps) {
           return rejected(failure(e));
         }
       }
-      let effect: Effect;
-      try {
-        effect = await shop.write(sql, seen.direct);
-      } catch (e) {
-        return rejected(failure(e));
-      }
-      const tables = [...new Set([...seen.direct, ...seen.writes])];
-      const text =
-        plan.target === ''
-          ? t.ran
-          : seen.schema
-            ? t.schemaChanged(plan.target)
-            : t.changed(effect.changes, plan.target, effect.total - effect.changes, plan.alsoWrites);
-      const returned = effect.returned;
-      return done(
-        returned.columns.length > 0 ? `${text}\n${returned.columns.join(' | ')}\n${rowsText(returned)}` : text,
-        {
-          changes: effect.changes,
-          totalChanges: effect.total,
-          table: plan.target,
-          tables,
-          ...(returned.columns.length > 0
-            ? { columns: returned.columns, rows: returned.rows, rowCount: returned.count, complete: returned.complete }
-            : {}),
-        },
-      );
+      // The write runs once however often its last round is replayed: claimed first, then run in the
+      // shop's own process (its own database, so not in the claim's transaction — at most once, and a
+      // replay of a write that was cut short mid-way hears its outcome is unknown rather than rerunning it).
+      return commit(async () => {
+        let effect: WriteEffect;
+        try {
+          effect = await shop.write(sql, seen.direct);
+        } catch (e) {
+          return rejected(failure(e));
+        }
+        const tables = [...new Set([...seen.direct, ...seen.writes])];
+        const text =
+          plan.target === ''
+            ? t.ran
+            : seen.schema
+              ? t.schemaChanged(plan.target)
+              : t.changed(effect.changes, plan.target, effect.total - effect.changes, plan.alsoWrites);
+        const returned = effect.returned;
+        return done(
+          returned.columns.length > 0 ? `${text}\n${returned.columns.join(' | ')}\n${rowsText(returned)}` : text,
+          {
+            changes: effect.changes,
+            totalChanges: effect.total,
+            table: plan.target,
+            tables,
+            ...(returned.columns.length > 0
+              ? {
+                  columns: returned.columns,
+                  rows: returned.rows,
+                  rowCount: returned.count,
+                  complete: returned.complete,
+                }
+              : {}),
+          },
+        );
+      });
     },
   });
 }
 
 /** Whether (and why) a write must be confirmed, from what the dry run saw. */
 function decide(
-  effect: Effect,
+  effect: WriteEffect,
   seen: { direct: string[]; writes: string[]; creates: boolean; drops: boolean; schema: boolean },
 ): Plan {
   const alsoWrites = seen.writes.filter((w) => !seen.direct.includes(w));
@@ -188,7 +198,7 @@ function decide(
 }
 
 /** Rows a write touches: those changed (triggers included), or those a DROP takes with it. */
-function touched(effect: Effect): number {
+function touched(effect: WriteEffect): number {
   const gone = Object.values(effect.tables).reduce((n, t) => n + Math.abs(t.after - t.before), 0);
   return Math.max(effect.total, gone);
 }

@@ -1,7 +1,8 @@
+import type { Revision } from '@elicitkit/form';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../../test/support/mcp.js';
 import { setPasswordOnPage } from '../../test/cases.js';
-import { type Conn, count, type Era, httpClient, peek, tempDataDir } from '../../test/harness.js';
+import { type Conn, count, httpClient, peek, tempDataDir } from '../../test/harness.js';
 import { type HttpServing, serveHttp } from '../serve-http.js';
 
 let data: ReturnType<typeof tempDataDir>;
@@ -10,24 +11,26 @@ const tokenOf = (user: string) => server.newTokens.find((t) => t.username === us
 
 beforeAll(async () => {
   data = tempDataDir();
-  server = await serveHttp({ dataDir: data.dir, lang: 'en', port: 0, urlWaitMs: 200 });
+  server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0, urlWaitMs: 200 });
 });
 afterAll(async () => {
   await server.close();
   data.remove();
 });
 
-describe.each(['legacy', 'modern'] as Era[])('register_user end to end over HTTP (%s)', (era) => {
+describe.each(['2025-11-25', '2026-07-28'] as Revision[])('register_user end to end over HTTP (%s)', (revision) => {
+  // Usernames are at most 20 characters: the revision goes in as its six digits.
+  const tag = revision.replaceAll('-', '').slice(2);
   let c: Conn;
   beforeAll(async () => {
-    c = await httpClient(server.url, tokenOf('alice'), { era });
+    c = await httpClient(server.url, tokenOf('alice'), { revision });
   });
   afterAll(async () => {
     await c.close();
   });
 
   it('form, then the password page, then done; the link works once', async () => {
-    const username = `dana_${era}`;
+    const username = `dana_${tag}`;
     let link = '';
     c.script.push(
       { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: true } },
@@ -58,8 +61,8 @@ describe.each(['legacy', 'modern'] as Era[])('register_user end to end over HTTP
     expect((await setPasswordOnPage(link)).status).toBe(410);
   });
 
-  it('pending when the person consents but does not finish on the page in time; the row waits for its password', async () => {
-    const username = `erin_${era}`;
+  it('pending when the person consents but does not finish in time: no account yet; the page creates it later, once', async () => {
+    const username = `erin_${tag}`;
     let link = '';
     c.script.push(
       { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },
@@ -71,11 +74,8 @@ describe.each(['legacy', 'modern'] as Era[])('register_user end to end over HTTP
     const started = count(data.dir, 'users');
     const r = await callTool(c.client, 'register_user');
     expect(r.structured).toMatchObject({ status: 'pending', username, passwordSet: false });
-    expect(count(data.dir, 'users')).toBe(started + 1);
-    expect(peek(data.dir, 'SELECT password_hash FROM users WHERE username = ?', username)).toEqual([
-      { password_hash: null },
-    ]);
-    // The page still works afterwards, once.
+    // Nothing is an account before its password is set.
+    expect(count(data.dir, 'users')).toBe(started);
     expect((await setPasswordOnPage(link)).status).toBe(200);
     expect(
       peek<{ set: number }>(
@@ -84,38 +84,113 @@ describe.each(['legacy', 'modern'] as Era[])('register_user end to end over HTTP
         username,
       ),
     ).toEqual([{ set: 1 }]);
+    expect((await setPasswordOnPage(link)).status).toBe(410);
   });
 
-  it('decline at the password step leaves the account without a password', async () => {
-    const username = `fay_${era}`;
-    c.script.push(
-      { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },
-      { action: 'decline' },
-    );
+  it.each(['decline', 'cancel'] as const)(
+    '%s at the password step: no account, the link is dead, and the same name registers on the next try',
+    async (action) => {
+      const username = `fay_${action}_${tag}`;
+      let link = '';
+      c.script.push(
+        { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },
+        (params) => {
+          link = String(params.url);
+          return { action };
+        },
+      );
+      const r = await callTool(c.client, 'register_user');
+      expect(r.status).toBe(action === 'decline' ? 'declined' : 'cancelled');
+      expect(peek(data.dir, 'SELECT * FROM users WHERE username = ?', username)).toEqual([]);
+      expect(peek(data.dir, 'SELECT * FROM registrations WHERE username = ?', username)).toEqual([]);
+      expect((await fetch(link)).status).toBe(404);
+      // The name is still free: the next registration with it goes through.
+      c.script.push(
+        { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: true } },
+        async (params) => {
+          expect((await setPasswordOnPage(String(params.url))).status).toBe(200);
+          return { action: 'accept' };
+        },
+      );
+      const again = await callTool(c.client, 'register_user');
+      expect(again.structured).toMatchObject({ status: 'done', username, passwordSet: true });
+      expect(peek(data.dir, 'SELECT newsletter FROM users WHERE username = ?', username)).toEqual([{ newsletter: 1 }]);
+    },
+  );
+
+  it('declined at the form: nothing is written at all', async () => {
+    const before = [count(data.dir, 'users'), count(data.dir, 'registrations')];
+    c.script.push({ action: 'decline' });
     const r = await callTool(c.client, 'register_user');
     expect(r.status).toBe('declined');
-    expect(peek(data.dir, 'SELECT password_hash FROM users WHERE username = ?', username)).toEqual([
-      { password_hash: null },
-    ]);
+    expect([count(data.dir, 'users'), count(data.dir, 'registrations')]).toEqual(before);
   });
 });
 
-describe('the password page', () => {
-  async function freshLink(username: string): Promise<string> {
-    const c = await httpClient(server.url, tokenOf('alice'), { era: 'legacy' });
-    let link = '';
-    c.script.push(
-      { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },
-      (params) => {
-        link = String(params.url);
-        return { action: 'cancel' };
-      },
-    );
-    await callTool(c.client, 'register_user');
-    await c.close();
-    return link;
-  }
+describe('register_user when nobody finishes', () => {
+  it('a password question that times out (2025-11-25): no account, the link is dead', async () => {
+    const slow = tempDataDir();
+    const served = await serveHttp({ dataDir: slow.dir, locale: 'en', port: 0, timeoutMs: 300 });
+    try {
+      const c = await httpClient(served.url, served.newTokens[0]?.token ?? '', { revision: '2025-11-25' });
+      let link = '';
+      c.script.push(
+        { action: 'accept', content: { username: 'hana', email: 'hana@example.com', newsletter: false } },
+        (params) => {
+          link = String(params.url);
+          return 'hang';
+        },
+      );
+      const r = await callTool(c.client, 'register_user');
+      expect(r.status).toBe('timeout');
+      expect(peek(slow.dir, "SELECT * FROM users WHERE username = 'hana'")).toEqual([]);
+      expect((await fetch(link)).status).toBe(404);
+      await c.close();
+    } finally {
+      await served.close();
+      slow.remove();
+    }
+  });
 
+  it('an abandoned page: no account; once expired its link says so', async () => {
+    const link = await freshLink('ivan');
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(`${data.dir}/opsdesk.db`);
+    db.prepare("UPDATE registrations SET expires_at = 0 WHERE username = 'ivan'").run();
+    db.close();
+    expect((await fetch(link)).status).toBe(410);
+    expect(peek(data.dir, "SELECT * FROM users WHERE username = 'ivan'")).toEqual([]);
+  });
+
+  it('two registrations racing for one name: the first page wins, the second creates nothing and says why', async () => {
+    const [first, second] = [await freshLink('jade'), await freshLink('jade')];
+    expect(first).not.toBe(second);
+    expect((await setPasswordOnPage(first)).status).toBe(200);
+    const late = await setPasswordOnPage(second);
+    expect(late.status).toBe(409);
+    expect(await late.text()).toContain('was taken while this page was open');
+    expect(peek(data.dir, "SELECT COUNT(*) AS n FROM users WHERE username = 'jade'")).toEqual([{ n: 1 }]);
+  });
+});
+
+/** A live link: the person consented to open the page, and has not finished there (pending). */
+async function freshLink(username: string): Promise<string> {
+  const c = await httpClient(server.url, tokenOf('alice'), { revision: '2025-11-25' });
+  let link = '';
+  c.script.push(
+    { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },
+    (params) => {
+      link = String(params.url);
+      return { action: 'accept' };
+    },
+  );
+  const r = await callTool(c.client, 'register_user');
+  expect(r.status).toBe('pending');
+  await c.close();
+  return link;
+}
+
+describe('the password page', () => {
   it('refuses a POST without the CSRF cookie and field, or from another origin', async () => {
     const link = await freshLink('frank');
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -159,7 +234,7 @@ describe('the password page', () => {
     const link = await freshLink('gina');
     const { default: Database } = await import('better-sqlite3');
     const db = new Database(`${data.dir}/opsdesk.db`);
-    db.prepare("UPDATE password_links SET expires_at = 0 WHERE username = 'gina'").run();
+    db.prepare("UPDATE registrations SET expires_at = 0 WHERE username = 'gina'").run();
     db.close();
     expect((await fetch(link)).status).toBe(410);
     expect(await (await fetch(link)).text()).toContain('expired');

@@ -2,22 +2,27 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import type { Deps } from '../context.js';
-import { strings } from '../i18n.js';
+import { MESSAGES } from '../messages/index.js';
 
 const USERNAME = /^[A-Za-z0-9._-]+$/;
 
 /**
  * register_user: a form for what may pass through the client (username, email, newsletter), then
  * URL mode for the password, which must never be asked in a form (SPEC §1 security MUSTs).
+ *
+ * Nothing is written before the last question: the account comes into existence on the password
+ * page, together with its password, in one transaction (see `password-links.ts`). Until then the
+ * registration is a short-lived pending record that is not a user. Declined, cancelled or timed
+ * out, the link is withdrawn; abandoned, it expires. Either way the name stays free.
  */
-export function registerUserTool({ db, lang, links, now }: Deps) {
-  const t = strings(lang);
+export function registerUserTool({ db, locale, links }: Deps) {
+  const t = MESSAGES[locale];
   const account = form({
     username: field.string({ title: t.usernameTitle, description: t.usernameHelp, minLength: 3, maxLength: 20 }),
     email: field.string({ title: t.emailTitle, format: 'email' }),
     newsletter: field.boolean({ title: t.newsletterTitle, default: false }),
   });
-  const ownerOf = (username: string) =>
+  const registeredBy = (username: string) =>
     db.prepare('SELECT registration_cid FROM users WHERE username = ?').pluck().get(username) as
       | string
       | null
@@ -27,7 +32,7 @@ export function registerUserTool({ db, lang, links, now }: Deps) {
     name: 'register_user',
     title: 'Register a user',
     description:
-      'Create an opsdesk account: the user fills in username, email and newsletter choice, then sets the password on a secure page opsdesk serves (never through the chat).',
+      'Create an opsdesk account: the user fills in username, email and newsletter choice, then sets the password on a secure page opsdesk serves (never through the chat). The account exists only once the password is set.',
     inputSchema: z.object({}),
     outputSchema: outcomeSchema({ username: z.string(), passwordSet: z.boolean() }),
     forms: { account },
@@ -36,8 +41,8 @@ export function registerUserTool({ db, lang, links, now }: Deps) {
         message: t.registerMessage,
         check: ({ username }) => {
           if (!USERNAME.test(username)) return { field: 'username', message: t.usernameChars };
-          const owner = ownerOf(username);
-          // A row made by this very call (an earlier round) is ours, not a clash.
+          const owner = registeredBy(username);
+          // An account made by this very call (its page, answered before this round) is ours, not a clash.
           return owner === undefined || owner === ctx.contextId
             ? []
             : { field: 'username', message: t.usernameTaken(username) };
@@ -45,19 +50,16 @@ export function registerUserTool({ db, lang, links, now }: Deps) {
       });
       if (answer.action !== 'accept') return answer.result();
       const { username, email, newsletter } = answer.value;
-      // The row is keyed by the call's context id, so later rounds of the same call find it instead of adding another.
-      db.prepare(
-        'INSERT OR IGNORE INTO users (username, email, newsletter, role, registration_cid, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ).run(username, email, newsletter ? 1 : 0, 'member', ctx.contextId, now().toISOString());
       const password = await ctx.askUrl('password', {
         message: t.passwordMessage(username),
-        url: links.linkFor(username, ctx.contextId),
-        isComplete: () => links.isSet(username),
+        url: links.linkFor({ username, email, newsletter }, ctx.contextId),
+        isComplete: () => links.isRegistered(ctx.contextId),
       });
       switch (password.action) {
         case 'accept':
           return done(t.registered(username), { username, passwordSet: true });
         case 'pending': {
+          // The page still works until its link expires; the account appears when it is used.
           const waiting = password.result();
           return {
             ...waiting,
@@ -65,6 +67,8 @@ export function registerUserTool({ db, lang, links, now }: Deps) {
           };
         }
         default:
+          // Declined, cancelled, timed out or not askable: the link stops working, no account, the name stays free.
+          links.withdraw(ctx.contextId);
           return password.result();
       }
     },

@@ -43,6 +43,15 @@ const PATHS: [user: string, tool: string, args: Record<string, unknown>, status:
   ['alice', 'weekly_report', { project: 'nope', from: '2026-11-01', to: '2026-11-02' }, 'invalid'],
   ['alice', 'weekly_report', { project: 'order-service', from: '2026-01-01', to: '2026-03-01' }, 'invalid'],
   ['ghost', 'weekly_report', { project: 'order-service', from: '2026-11-01', to: '2026-11-02' }, 'rejected'],
+  // Arguments the input schema refuses: the kit, not the SDK, answers them.
+  ['alice', 'deploy_service', {}, 'invalid'],
+  ['alice', 'deploy_service', { service: 'order-service', env: 'qa' }, 'invalid'],
+  ['alice', 'list_deployments', { service: 42 }, 'invalid'],
+  ['alice', 'execute_sql', { sql: '' }, 'invalid'],
+  ['alice', 'execute_sql', { sql: 'x'.repeat(20_001) }, 'invalid'],
+  ['alice', 'sync_file', { path: ['notes/plan.md'] }, 'invalid'],
+  ['alice', 'weekly_report', { to: null }, 'invalid'],
+  ['ghost', 'execute_sql', {}, 'invalid'],
 ];
 
 describe('every error path ends with a status', () => {

@@ -2,16 +2,16 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, pending, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
-import { strings } from '../i18n.js';
+import { MESSAGES } from '../messages/index.js';
 import { shortDiff, sideView } from '../sync/describe.js';
 import { applySide, readSide, resolvePath, type Side } from '../sync/workspace.js';
 
-export const RESOLUTIONS = ['keep_local', 'keep_remote', 'keep_both', 'manual'] as const;
-type Resolution = (typeof RESOLUTIONS)[number];
+const RESOLUTIONS = ['keep_local', 'keep_remote', 'keep_both', 'manual'] as const;
+export type Resolution = (typeof RESOLUTIONS)[number];
 
 /** sync_file: one-sided changes propagate; a change on both sides is a question only a person can answer. */
-export function syncFileTool({ db, lang, workspace, now }: Deps) {
-  const t = strings(lang);
+export function syncFileTool({ db, locale, workspace, now }: Deps) {
+  const t = MESSAGES[locale];
   const hashOf = (side: Side) => (side.exists ? side.hash : null);
   const recordBase = (path: string, hash: string | null) =>
     db
@@ -27,7 +27,7 @@ export function syncFileTool({ db, lang, workspace, now }: Deps) {
       'Reconcile one file between the local and remote workspace. One-sided changes are copied over; if both sides changed since the last sync, the user chooses how to resolve the conflict.',
     inputSchema: z.object({ path: z.string().describe('Path inside the workspace, e.g. notes/plan.md') }),
     outputSchema: outcomeSchema({ path: z.string(), action: z.string() }),
-    async run({ path: input }, { ask, user }) {
+    async run({ path: input }, { ask, commit, user }) {
       if (!findCaller(db, { user })) return rejected(t.unknownCaller(user));
       const target = resolvePath(workspace, input);
       if (!target.ok) return rejected(t.badPath(input, target.why));
@@ -47,15 +47,21 @@ export function syncFileTool({ db, lang, workspace, now }: Deps) {
       }
       const localChanged = hashOf(local) !== base;
       const remoteChanged = hashOf(remote) !== base;
+      // Files are outside any transaction: a claim makes each call copy at most once; copying the
+      // same content again would be harmless, but the recorded result is what a replay must see.
       if (localChanged && !remoteChanged) {
-        applySide(target.remote, local);
-        recordBase(path, hashOf(local));
-        return done(t.pushed(path), { path, action: 'pushed' });
+        return commit(() => {
+          applySide(target.remote, local);
+          recordBase(path, hashOf(local));
+          return done(t.pushed(path), { path, action: 'pushed' });
+        });
       }
       if (remoteChanged && !localChanged) {
-        applySide(target.local, remote);
-        recordBase(path, hashOf(remote));
-        return done(t.pulled(path), { path, action: 'pulled' });
+        return commit(() => {
+          applySide(target.local, remote);
+          recordBase(path, hashOf(remote));
+          return done(t.pulled(path), { path, action: 'pulled' });
+        });
       }
 
       const labels = t.resolution(path);
@@ -66,39 +72,35 @@ export function syncFileTool({ db, lang, workspace, now }: Deps) {
         ),
       });
       const answer = await ask('resolution', {
-        message: t.conflictMessage(
-          path,
-          sideView(local, lang, t.deleted),
-          sideView(remote, lang, t.deleted),
-          shortDiff(remote, local),
-        ),
+        message: t.conflictMessage(path, sideView(local, locale), sideView(remote, locale), shortDiff(remote, local)),
         form: resolution,
       });
       if (answer.action !== 'accept') return answer.result();
       const chosen: Resolution = answer.value.resolution;
-      switch (chosen) {
-        case 'keep_local':
-          applySide(target.remote, local);
-          recordBase(path, hashOf(local));
-          break;
-        case 'keep_remote':
-          applySide(target.local, remote);
-          recordBase(path, hashOf(remote));
-          break;
-        case 'keep_both': {
-          const copy = resolvePath(workspace, `${path}.local`);
-          if (!copy.ok) return rejected(t.badPath(`${path}.local`, copy.why));
-          applySide(copy.local, local);
-          applySide(copy.remote, local);
-          recordBase(copy.path, hashOf(local));
-          applySide(target.local, remote);
-          recordBase(path, hashOf(remote));
-          break;
+      if (chosen === 'manual') return pending(t.leftForManual(path), { path, action: 'manual' });
+      return commit(() => {
+        switch (chosen) {
+          case 'keep_local':
+            applySide(target.remote, local);
+            recordBase(path, hashOf(local));
+            break;
+          case 'keep_remote':
+            applySide(target.local, remote);
+            recordBase(path, hashOf(remote));
+            break;
+          case 'keep_both': {
+            const copy = resolvePath(workspace, `${path}.local`);
+            if (!copy.ok) return rejected(t.badPath(`${path}.local`, copy.why));
+            applySide(copy.local, local);
+            applySide(copy.remote, local);
+            recordBase(copy.path, hashOf(local));
+            applySide(target.local, remote);
+            recordBase(path, hashOf(remote));
+            break;
+          }
         }
-        case 'manual':
-          return pending(t.leftForManual(path), { path, action: 'manual' });
-      }
-      return done(t.resolved(path, labels[chosen]), { path, action: chosen });
+        return done(t.resolved(path, labels[chosen]), { path, action: chosen });
+      });
     },
   });
 }

@@ -104,6 +104,9 @@ describe('weekly_report', () => {
     const r = await report(bob, args);
     expect(r.status).toBe('invalid');
     expect(r.text).toMatch(reason);
+    // It says the arguments were refused, not that an answer to a question was.
+    expect(r.text).toMatch(/^The arguments of this call were not accepted, so nothing was asked/);
+    expect(r.structured?.question).toBeUndefined();
     expect(r.question).toBeUndefined();
   });
 

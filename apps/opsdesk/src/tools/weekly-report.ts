@@ -1,11 +1,15 @@
 import { type FieldDef, field, form, type Issue } from '@elicitkit/form';
-import { defineTool, done, invalidResult, outcomeSchema, rejected } from '@elicitkit/server';
+import { defineTool, done, invalid, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
-import { strings } from '../i18n.js';
+import { MESSAGES } from '../messages/index.js';
 import { permissionsFor } from '../permissions.js';
 
-export const MAX_SPAN_DAYS = 31;
+/** The fields a report needs; each one missing from the arguments is asked for. */
+const REPORT_FIELDS = ['project', 'from', 'to'] as const;
+export type ReportField = (typeof REPORT_FIELDS)[number];
+
+const MAX_SPAN_DAYS = 31;
 const DAY = 86_400_000;
 
 /** A real calendar date in YYYY-MM-DD, as epoch ms; undefined for 2026-02-30 and friends. */
@@ -18,11 +22,7 @@ export function calendarDate(value: string): number | undefined {
   return back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d ? ms : undefined;
 }
 
-interface Range {
-  project: string;
-  from: string;
-  to: string;
-}
+type Range = Record<ReportField, string>;
 
 interface Row {
   id: number;
@@ -34,8 +34,8 @@ interface Row {
 }
 
 /** weekly_report: asks for every missing field in one form, then checks the range on the server. */
-export function weeklyReportTool({ db, lang }: Deps) {
-  const t = strings(lang);
+export function weeklyReportTool({ db, locale }: Deps) {
+  const t = MESSAGES[locale];
 
   /** The server-side rules, for given arguments and asked answers alike. */
   const problems = (r: Partial<Range>, visible: readonly string[]): Issue[] => {
@@ -89,12 +89,11 @@ export function weeklyReportTool({ db, lang }: Deps) {
         Object.entries(args).filter(([, v]) => v !== undefined && v !== ''),
       );
       const upfront = problems(given, visible);
-      const context = { tool: 'weekly_report', locale: lang, question: 'arguments', labels: [] };
       // Given arguments are checked before anything is asked: no question for a doomed report.
-      if (upfront.length > 0) return invalidResult(context, upfront);
+      if (upfront.length > 0) return invalid(upfront, { locale });
 
       let range = given;
-      const missing = (['project', 'from', 'to'] as const).filter((k) => given[k] === undefined);
+      const missing = REPORT_FIELDS.filter((k) => given[k] === undefined);
       if (missing.length > 0) {
         if (missing.includes('project') && visible.length === 0) return rejected(t.noProjects);
         const fields: Record<string, FieldDef> = {};
@@ -106,7 +105,7 @@ export function weeklyReportTool({ db, lang }: Deps) {
         if (missing.includes('from')) fields.from = field.string({ title: t.fromTitle, format: 'date' });
         if (missing.includes('to')) fields.to = field.string({ title: t.toTitle, format: 'date' });
         const answer = await ctx.ask('range', {
-          message: t.reportMessage(missing.map((k) => t.reportFields[k] ?? k).join(lang === 'zh' ? '、' : ', ')),
+          message: t.reportMessage(t.series(missing.map((k) => t.reportFields[k]))),
           form: form(fields),
           check: (value) => problems({ ...given, ...(value as Partial<Range>) }, visible),
         });

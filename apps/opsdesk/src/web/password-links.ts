@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import type { Locale } from '@elicitkit/server';
 import type { Database } from '../db/open.js';
-import type { Lang } from '../i18n.js';
 import { page } from './password-page.js';
 
 const scryptAsync = promisify(scrypt) as (
@@ -12,59 +12,77 @@ const scryptAsync = promisify(scrypt) as (
 ) => Promise<Buffer>;
 
 /** How long a password link stays valid. */
-export const LINK_TTL_MS = 15 * 60_000;
+const LINK_TTL_MS = 15 * 60_000;
 const SCRYPT = { N: 16_384, r: 8, p: 1 } as const;
 const MAX_FORM_BYTES = 8 * 1024;
-export const MIN_PASSWORD = 10;
+const MIN_PASSWORD = 10;
 
-/** One-time links to the password page opsdesk serves on loopback. */
+/** What the registration form collected, waiting for its password. */
+export interface Registration {
+  username: string;
+  email: string;
+  newsletter: boolean;
+}
+
+/**
+ * One-time links to the password page opsdesk serves on loopback. A link stands for a registration
+ * waiting for its password, which is not an account: the page creates the account and its password
+ * together, or nothing exists. A link the call gives up on stops working; an abandoned one expires.
+ */
 export interface PasswordLinks {
   /** Where the page is served (set once the web listener is up). */
   setBaseUrl(url: string): void;
   baseUrl(): string | undefined;
   /**
-   * The link for `username` in the tool call `contextId`. The same call always gets the same
+   * The link for the registration of tool call `contextId`. The same call always gets the same
    * link (the tool may run several rounds), a different call a different one.
    */
-  linkFor(username: string, contextId: string): string;
-  /** Whether the user's password has been set through the page. */
-  isSet(username: string): boolean;
+  linkFor(registration: Registration, contextId: string): string;
+  /** Whether the call's registration became an account (its password was set on the page). */
+  isRegistered(contextId: string): boolean;
+  /** The call will not wait for the page any more (declined, cancelled, timed out): its link stops working. */
+  withdraw(contextId: string): void;
   /** Serves `/register/<token>`; undefined for any other path. */
   handle(request: Request): Promise<Response | undefined>;
 }
 
-interface Link {
+interface PendingRow {
+  context_id: string;
   username: string;
+  email: string;
+  newsletter: number;
   expires_at: number;
   used_at: number | null;
 }
 
-export function createPasswordLinks(db: Database, lang: Lang, now: () => number = Date.now): PasswordLinks {
+export function createPasswordLinks(db: Database, locale: Locale, now: () => number = Date.now): PasswordLinks {
   let base: string | undefined;
   const secret = linkSecret(db);
   const mac = (label: string, value: string) =>
     createHmac('sha256', secret).update(`${label}\0${value}`).digest('base64url');
   const hash = (token: string) => createHash('sha256').update(token).digest('hex');
   const find = (token: string) =>
-    db.prepare('SELECT username, expires_at, used_at FROM password_links WHERE token_hash = ?').get(hash(token)) as
-      | Link
-      | undefined;
+    db
+      .prepare(
+        'SELECT context_id, username, email, newsletter, expires_at, used_at FROM registrations WHERE token_hash = ?',
+      )
+      .get(hash(token)) as PendingRow | undefined;
 
-  async function post(request: Request, token: string, link: Link): Promise<Response> {
+  async function post(request: Request, token: string, pending: PendingRow): Promise<Response> {
     const origin = request.headers.get('origin');
-    if (origin !== null && base !== undefined && origin !== new URL(base).origin) return page(lang, 'forbidden', 403);
+    if (origin !== null && base !== undefined && origin !== new URL(base).origin) return page(locale, 'forbidden', 403);
     if (!(request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded'))
-      return page(lang, 'forbidden', 415);
+      return page(locale, 'forbidden', 415);
     const raw = await request.text();
-    if (raw.length > MAX_FORM_BYTES) return page(lang, 'forbidden', 413);
+    if (raw.length > MAX_FORM_BYTES) return page(locale, 'forbidden', 413);
     const body = new URLSearchParams(raw);
     const csrf = mac('csrf', token);
     const cookie = /(?:^|;\s*)ek_csrf=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
-    if (!same(body.get('csrf') ?? '', csrf) || !same(cookie ?? '', csrf)) return page(lang, 'forbidden', 403);
+    if (!same(body.get('csrf') ?? '', csrf) || !same(cookie ?? '', csrf)) return page(locale, 'forbidden', 403);
     const password = body.get('password') ?? '';
     if (password.length < MIN_PASSWORD || password.length > 256 || password !== body.get('confirm')) {
-      return page(lang, 'form', 400, {
-        username: link.username,
+      return page(locale, 'form', 400, {
+        username: pending.username,
         csrf,
         error: password !== body.get('confirm') ? 'mismatch' : 'length',
       });
@@ -72,16 +90,29 @@ export function createPasswordLinks(db: Database, lang: Lang, now: () => number 
     const salt = randomBytes(16);
     const derived = await scryptAsync(password, salt, 32, { ...SCRYPT, maxmem: 64 * 1024 * 1024 });
     const stored = `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${derived.toString('base64')}`;
-    // Spend the link and set the password together: a second submit finds the link used.
-    const spent = db.transaction(() => {
-      const claimed = db
-        .prepare('UPDATE password_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
+    // Spend the link and create the account with its password together: a second submit finds the
+    // link used, and a name taken meanwhile (another registration finished first) creates nothing.
+    const outcome = db.transaction((): 'done' | 'used' | 'taken' => {
+      const spent = db
+        .prepare('UPDATE registrations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
         .run(now(), hash(token), now());
-      if (claimed.changes !== 1) return false;
-      db.prepare('UPDATE users SET password_hash = ? WHERE username = ?').run(stored, link.username);
-      return true;
+      if (spent.changes !== 1) return 'used';
+      if (db.prepare('SELECT 1 FROM users WHERE username = ?').get(pending.username)) return 'taken';
+      db.prepare(
+        'INSERT INTO users (username, email, newsletter, role, password_hash, registration_cid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ).run(
+        pending.username,
+        pending.email,
+        pending.newsletter,
+        'member',
+        stored,
+        pending.context_id,
+        new Date(now()).toISOString(),
+      );
+      return 'done';
     })();
-    return spent ? page(lang, 'done', 200, { username: link.username }) : page(lang, 'used', 410);
+    if (outcome === 'taken') return page(locale, 'taken', 409, { username: pending.username });
+    return outcome === 'done' ? page(locale, 'done', 200, { username: pending.username }) : page(locale, 'used', 410);
   }
 
   return {
@@ -89,33 +120,35 @@ export function createPasswordLinks(db: Database, lang: Lang, now: () => number 
       base = url.replace(/\/+$/, '');
     },
     baseUrl: () => base,
-    linkFor(username, contextId) {
+    linkFor({ username, email, newsletter }, contextId) {
       if (base === undefined) throw new Error('the password page is not being served');
       const token = mac('link', `${contextId}\0${username.toLowerCase()}`);
-      db.prepare('INSERT OR IGNORE INTO password_links (token_hash, username, expires_at) VALUES (?, ?, ?)').run(
-        hash(token),
-        username,
-        now() + LINK_TTL_MS,
-      );
+      db.prepare('DELETE FROM registrations WHERE expires_at <= ?').run(now());
+      db.prepare(
+        'INSERT OR IGNORE INTO registrations (token_hash, context_id, username, email, newsletter, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(hash(token), contextId, username, email, newsletter ? 1 : 0, now() + LINK_TTL_MS);
       // The token sits in the path, never the query: query strings end up in logs and history (EK14).
       return `${base}/register/${token}`;
     },
-    isSet(username) {
-      return db.prepare('SELECT password_hash IS NOT NULL FROM users WHERE username = ?').pluck().get(username) === 1;
+    isRegistered(contextId) {
+      return db.prepare('SELECT 1 FROM users WHERE registration_cid = ?').get(contextId) !== undefined;
+    },
+    withdraw(contextId) {
+      db.prepare('DELETE FROM registrations WHERE context_id = ? AND used_at IS NULL').run(contextId);
     },
     async handle(request) {
       const match = /^\/register\/([A-Za-z0-9_-]{16,128})\/?$/.exec(new URL(request.url).pathname);
       if (!match)
-        return new URL(request.url).pathname.startsWith('/register/') ? page(lang, 'invalid', 404) : undefined;
+        return new URL(request.url).pathname.startsWith('/register/') ? page(locale, 'invalid', 404) : undefined;
       const token = match[1] as string;
-      const link = find(token);
-      if (!link) return page(lang, 'invalid', 404);
-      if (link.used_at !== null) return page(lang, 'used', 410);
-      if (link.expires_at <= now()) return page(lang, 'expired', 410);
-      if (request.method === 'POST') return post(request, token, link);
-      if (request.method !== 'GET' && request.method !== 'HEAD') return page(lang, 'forbidden', 405);
+      const pending = find(token);
+      if (!pending) return page(locale, 'invalid', 404);
+      if (pending.used_at !== null) return page(locale, 'used', 410);
+      if (pending.expires_at <= now()) return page(locale, 'expired', 410);
+      if (request.method === 'POST') return post(request, token, pending);
+      if (request.method !== 'GET' && request.method !== 'HEAD') return page(locale, 'forbidden', 405);
       const csrf = mac('csrf', token);
-      const response = page(lang, 'form', 200, { username: link.username, csrf });
+      const response = page(locale, 'form', 200, { username: pending.username, csrf });
       response.headers.append('set-cookie', `ek_csrf=${csrf}; HttpOnly; SameSite=Strict; Path=/register/${token}`);
       return response;
     },

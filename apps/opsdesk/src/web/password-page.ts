@@ -1,38 +1,62 @@
-import type { Lang } from '../i18n.js';
+import type { Locale, LocaleTables } from '@elicitkit/server';
 
-export type PageKind = 'form' | 'done' | 'used' | 'expired' | 'invalid' | 'forbidden';
+export type PageKind = 'form' | 'done' | 'used' | 'expired' | 'invalid' | 'forbidden' | 'taken';
+
+/** What the password page says, one table per locale. */
+interface PageMessages {
+  /** The page's `lang` attribute. */
+  htmlLang: string;
+  title: string;
+  intro(username: string): string;
+  password: string;
+  confirm: string;
+  submit: string;
+  length: string;
+  mismatch: string;
+  done(username: string): string;
+  used: string;
+  expired: string;
+  taken(username: string): string;
+  invalid: string;
+  forbidden: string;
+}
 
 const TEXT = {
   en: {
+    htmlLang: 'en',
     title: 'Set your opsdesk password',
-    intro: (u: string) =>
+    intro: (u) =>
       `Choose the password for <b>${u}</b>. It is sent only to opsdesk, never to your chat client or the model.`,
     password: 'New password',
     confirm: 'Repeat it',
     submit: 'Set password',
     length: 'Use at least 10 characters.',
     mismatch: 'The two passwords differ.',
-    done: (u: string) => `The password for <b>${u}</b> is set. You can close this tab and return to your chat.`,
+    done: (u) => `The password for <b>${u}</b> is set. You can close this tab and return to your chat.`,
     used: 'This link has already been used. Ask opsdesk for a new one if you need it.',
     expired: 'This link has expired. Run the registration again to get a new one.',
+    taken: (u) =>
+      `The username <b>${u}</b> was taken while this page was open. No account was created; run the registration again with another name.`,
     invalid: 'This link is not valid.',
     forbidden: 'This request was refused.',
   },
   zh: {
+    htmlLang: 'zh-CN',
     title: '设置 opsdesk 密码',
-    intro: (u: string) => `为 <b>${u}</b> 设置密码。密码只发送给 opsdesk，不会经过聊天客户端或模型。`,
+    intro: (u) => `为 <b>${u}</b> 设置密码。密码只发送给 opsdesk，不会经过聊天客户端或模型。`,
     password: '新密码',
     confirm: '再输入一次',
     submit: '设置密码',
     length: '密码至少 10 个字符。',
     mismatch: '两次输入的密码不一致。',
-    done: (u: string) => `<b>${u}</b> 的密码已设置。可以关闭此页面，回到聊天窗口。`,
+    done: (u) => `<b>${u}</b> 的密码已设置。可以关闭此页面，回到聊天窗口。`,
     used: '此链接已被使用。如有需要，请让 opsdesk 重新生成。',
     expired: '此链接已过期。请重新运行注册以获取新链接。',
+    taken: (u) => `在此页面打开期间，用户名 <b>${u}</b> 已被占用。没有创建任何账号；请换一个用户名重新注册。`,
     invalid: '此链接无效。',
     forbidden: '请求被拒绝。',
   },
-};
+} satisfies LocaleTables<PageMessages>;
 
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -50,12 +74,12 @@ const html = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`
 
 /** The password page and its outcomes: a plain form, no scripts, nothing loaded from elsewhere. */
 export function page(
-  lang: Lang,
+  locale: Locale,
   kind: PageKind,
   status: number,
   data: { username?: string; csrf?: string; error?: 'length' | 'mismatch' } = {},
 ): Response {
-  const t = TEXT[lang];
+  const t = TEXT[locale];
   const user = html(data.username ?? '');
   let body: string;
   if (kind === 'form') {
@@ -68,12 +92,12 @@ export function page(
   <label>${t.confirm}<input type="password" name="confirm" autocomplete="new-password" minlength="10" required></label>
   <button type="submit">${t.submit}</button>
 </form>`;
-  } else if (kind === 'done') {
-    body = `<p>${t.done(user)}</p>`;
+  } else if (kind === 'done' || kind === 'taken') {
+    body = `<p>${t[kind](user)}</p>`;
   } else {
     body = `<p>${t[kind]}</p>`;
   }
-  const document = `<!doctype html><html lang="${lang === 'zh' ? 'zh-CN' : 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t.title}</title>
+  const document = `<!doctype html><html lang="${t.htmlLang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${t.title}</title>
 <style>body{font:16px/1.5 system-ui,"PingFang SC","Microsoft YaHei",sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#1f2328;background:#fff}
 @media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}input{background:#161b22;color:inherit;border-color:#30363d}}
 [hidden]{display:none!important}label{display:block;margin:1rem 0}input{display:block;width:100%;padding:.5rem;margin-top:.25rem;border:1px solid #d0d7de;border-radius:6px;font:inherit}

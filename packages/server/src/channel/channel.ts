@@ -1,10 +1,31 @@
-import type { ElicitRequestFormParams, ElicitRequestURLParams } from '@modelcontextprotocol/server';
+import type { FormSchema } from '@elicitkit/form';
+
+/** The three answers a person can give (SPEC: accept, decline, cancel). */
+export const ANSWER_ACTIONS = ['accept', 'decline', 'cancel'] as const;
+export type AnswerAction = (typeof ANSWER_ACTIONS)[number];
+
+/**
+ * One question as the tool call asks it, before any revision's wire shape: the channel turns it
+ * into what its revision sends (see `wire.ts`).
+ */
+export type Question =
+  | { kind: 'form'; message: string; schema: FormSchema }
+  | { kind: 'url'; message: string; url: string };
+
+/**
+ * Why an open question ended without an answer from the person:
+ * - `client-cancelled`: the client sent `notifications/cancelled` for the tool call;
+ * - `disconnected`: the stream carrying the call went away (HTTP response stream dropped, stdio
+ *   pipe or in-memory connection closed);
+ * - `session-closed`: the 2025 HTTP session was closed (DELETE, eviction, server shutdown).
+ */
+export type CloseReason = 'client-cancelled' | 'disconnected' | 'session-closed';
 
 /** What came back for one question, whichever way it travelled. */
 export type RawAnswer =
   | {
       kind: 'answer';
-      action: 'accept' | 'decline' | 'cancel';
+      action: AnswerAction;
       content?: Record<string, unknown>;
       elapsedMs: number;
       fresh: boolean;
@@ -12,10 +33,10 @@ export type RawAnswer =
   | { kind: 'timeout'; elapsedMs: number; fresh: boolean }
   /** The client answered the request with an error: it cannot ask this. */
   | { kind: 'failed'; detail: string; elapsedMs: number; fresh: boolean }
-  /** The call was cancelled or the connection dropped while the question was open. */
-  | { kind: 'closed'; detail: string; elapsedMs: number; fresh: boolean };
-
-export type ElicitParams = ElicitRequestFormParams | ElicitRequestURLParams;
+  /** The call was cancelled or its connection went away while the question was open. */
+  | { kind: 'closed'; reason: CloseReason; detail: string; elapsedMs: number; fresh: boolean }
+  /** The client's revision cannot express this question; nothing was sent. */
+  | { kind: 'unshowable'; detail: string };
 
 /**
  * How questions reach the client. The push channel awaits a real `elicitation/create` (2025
@@ -23,9 +44,8 @@ export type ElicitParams = ElicitRequestFormParams | ElicitRequestURLParams;
  * otherwise ends the round (2026-07-28), so its promise for a new question never settles.
  */
 export interface Channel {
-  readonly era: 'modern' | 'legacy';
   /** `onSent` runs once, when the question is sent for the first time (for the audit trail). */
-  send(key: string, params: ElicitParams, timeoutMs: number, onSent: () => void): Promise<RawAnswer>;
+  send(key: string, question: Question, timeoutMs: number, onSent: () => void): Promise<RawAnswer>;
   /** URL mode, after the out-of-band flow finished: tell the client (2025-11-25 only). */
   complete(key: string): Promise<void>;
 }

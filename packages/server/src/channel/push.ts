@@ -1,3 +1,4 @@
+import type { Revision } from '@elicitkit/form';
 import {
   ProtocolError,
   SdkError,
@@ -6,16 +7,24 @@ import {
   type ServerContext,
   type StandardSchemaV1Sync,
 } from '@modelcontextprotocol/server';
-import type { Channel, ElicitParams, RawAnswer } from './channel.js';
+import {
+  ANSWER_ACTIONS,
+  type AnswerAction,
+  type Channel,
+  type CloseReason,
+  type Question,
+  type RawAnswer,
+} from './channel.js';
+import { pushRequest } from './wire.js';
 
 interface ElicitResultShape {
-  action: 'accept' | 'decline' | 'cancel';
+  action: AnswerAction;
   content?: Record<string, unknown>;
 }
 
 /**
  * The shape of an `elicitation/create` result, as a Standard Schema for `ctx.mcpReq.send`. Only
- * the envelope is checked here — the content is validated against the form by the session, with
+ * the envelope is checked here — the content is validated against the form by `CallQuestions`, with
  * the form's own validator — which spares the SDK's generic result schema on every answer.
  */
 const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
@@ -25,7 +34,7 @@ const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
     validate(value: unknown) {
       const v = value as { action?: unknown; content?: unknown } | null;
       if (typeof v !== 'object' || v === null) return { issues: [{ message: 'the result is not an object' }] };
-      if (v.action !== 'accept' && v.action !== 'decline' && v.action !== 'cancel')
+      if (!ANSWER_ACTIONS.some((action) => action === v.action))
         return { issues: [{ message: 'action must be accept, decline or cancel', path: ['action'] }] };
       if (v.content !== undefined && (typeof v.content !== 'object' || v.content === null || Array.isArray(v.content)))
         return { issues: [{ message: 'content must be an object', path: ['content'] }] };
@@ -35,52 +44,59 @@ const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
 };
 
 /**
- * 2025 connections: a real `elicitation/create` request related to the tool call, with a
- * human-length timeout and the call's abort signal. The handler runs once, so nothing is replayed.
+ * The signal a 2025 tool call ends on: the SDK's own (`notifications/cancelled`, the connection
+ * closing) or the HTTP request that carries the call going away. The SDK does not watch the
+ * request's signal — a client that drops its response stream would otherwise leave the question
+ * open until its timeout.
+ */
+export function callSignal(ctx: ServerContext): AbortSignal {
+  const stream = ctx.http?.req?.signal;
+  return stream ? AbortSignal.any([ctx.mcpReq.signal, stream]) : ctx.mcpReq.signal;
+}
+
+/**
+ * Questions pushed on the connection (2025 revisions): a real `elicitation/create` request related
+ * to the tool call, with a human-length timeout and the call's abort signal. The handler runs once,
+ * so nothing is replayed.
  */
 export class PushChannel implements Channel {
-  readonly era = 'legacy' as const;
   private readonly ids = new Map<string, string>();
 
   constructor(
     private readonly ctx: ServerContext,
     private readonly server: Server,
+    private readonly revision: Revision,
+    private readonly signal: AbortSignal,
     private readonly now: () => number,
   ) {}
 
-  async send(key: string, params: ElicitParams, timeoutMs: number, onSent: () => void): Promise<RawAnswer> {
+  async send(key: string, question: Question, timeoutMs: number, onSent: () => void): Promise<RawAnswer> {
+    const shaped = pushRequest(question, this.revision);
+    if (!shaped.ok) return { kind: 'unshowable', detail: shaped.detail };
+    const { params, elicitationId } = shaped.wire;
+    if (elicitationId !== undefined) this.ids.set(key, elicitationId);
     const started = this.now();
-    let wire = params;
-    if (params.mode === 'url') {
-      const elicitationId = crypto.randomUUID();
-      this.ids.set(key, elicitationId);
-      wire = { ...params, elicitationId };
-    }
     onSent();
     try {
-      const result = await this.ctx.mcpReq.send(
-        { method: 'elicitation/create', params: wire as unknown as Record<string, unknown> },
-        ELICIT_RESULT,
-        { timeout: timeoutMs, signal: this.ctx.mcpReq.signal },
-      );
+      const result = await this.ctx.mcpReq.send({ method: 'elicitation/create', params }, ELICIT_RESULT, {
+        timeout: timeoutMs,
+        signal: this.signal,
+      });
       const elapsedMs = this.now() - started;
-      const content = result.content as Record<string, unknown> | undefined;
+      const content = result.content;
       return { kind: 'answer', action: result.action, ...(content ? { content } : {}), elapsedMs, fresh: true };
     } catch (error) {
       const elapsedMs = this.now() - started;
       const detail = error instanceof Error ? error.message : String(error);
+      // Checked first: the SDK reports every aborted request as a timeout, whatever aborted it.
+      const reason = closeReason(this.ctx, error);
+      if (reason) return { kind: 'closed', reason, detail, elapsedMs, fresh: true };
       if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
         return { kind: 'timeout', elapsedMs, fresh: true };
-      if (
-        this.ctx.mcpReq.signal.aborted ||
-        (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed)
-      ) {
-        return { kind: 'closed', detail, elapsedMs, fresh: true };
-      }
       // The client answered with an error, or with something that is not an answer: it could not ask.
       if (error instanceof ProtocolError || (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult))
         return { kind: 'failed', detail, elapsedMs, fresh: true };
-      return { kind: 'closed', detail, elapsedMs, fresh: true };
+      return { kind: 'closed', reason: 'disconnected', detail, elapsedMs, fresh: true };
     }
   }
 
@@ -93,4 +109,19 @@ export class PushChannel implements Channel {
       // The notification is a courtesy to the client; the outcome stands without it.
     }
   }
+}
+
+/** How the call's connection ended the question, if it did. */
+function closeReason(ctx: ServerContext, error: unknown): CloseReason | undefined {
+  if (ctx.http?.req?.signal.aborted) return 'disconnected';
+  const own = ctx.mcpReq.signal;
+  if (isConnectionClosed(error) || (own.aborted && isConnectionClosed(own.reason))) {
+    // A 2025 HTTP session has an id; stdio and in-memory connections do not.
+    return ctx.sessionId ? 'session-closed' : 'disconnected';
+  }
+  return own.aborted ? 'client-cancelled' : undefined;
+}
+
+function isConnectionClosed(value: unknown): boolean {
+  return value instanceof SdkError && value.code === SdkErrorCode.ConnectionClosed;
 }

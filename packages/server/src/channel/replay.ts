@@ -1,6 +1,7 @@
-import { type InputRequest, inputRequired, inputResponse } from '@modelcontextprotocol/server';
+import { type InputRequest, inputResponse } from '@modelcontextprotocol/server';
 import { type AskRecord, type CallState, copyAsks } from '../state.js';
-import type { Channel, ElicitParams, RawAnswer } from './channel.js';
+import { ANSWER_ACTIONS, type Channel, type Question, type RawAnswer } from './channel.js';
+import { inputRequest } from './wire.js';
 
 /**
  * 2026-07-28: the handler is re-entered once per round. Answers come from this round's
@@ -8,7 +9,6 @@ import type { Channel, ElicitParams, RawAnswer } from './channel.js';
  * queued for this round's `input_required` result and its promise never settles.
  */
 export class ReplayChannel implements Channel {
-  readonly era = 'modern' as const;
   private readonly records: Record<string, AskRecord>;
   private readonly fresh = new Set<string>();
   private readonly queued = new Map<string, InputRequest>();
@@ -25,13 +25,13 @@ export class ReplayChannel implements Channel {
     for (const [key, record] of Object.entries(this.records)) {
       if (record.answer) continue;
       const view = inputResponse(responses, key);
-      if (view.kind !== 'elicit' || !['accept', 'decline', 'cancel'].includes(view.action)) continue;
+      if (view.kind !== 'elicit' || !ANSWER_ACTIONS.some((action) => action === view.action)) continue;
       record.answer = { action: view.action, at, ...(isRecord(view.content) ? { content: view.content } : {}) };
       this.fresh.add(key);
     }
   }
 
-  send(key: string, params: ElicitParams, timeoutMs: number, onSent: () => void): Promise<RawAnswer> {
+  send(key: string, question: Question, timeoutMs: number, onSent: () => void): Promise<RawAnswer> {
     const record = this.records[key];
     if (record?.answer) {
       const elapsedMs = record.answer.at - record.asked;
@@ -45,15 +45,10 @@ export class ReplayChannel implements Channel {
       return Promise.resolve({ kind: 'timeout', elapsedMs: this.now() - record.asked, fresh: true });
     }
     if (!record) {
-      this.records[key] = { mode: params.mode === 'url' ? 'url' : 'form', asked: this.now(), timeoutMs };
+      this.records[key] = { mode: question.kind, asked: this.now(), timeoutMs };
       onSent();
     }
-    this.queued.set(
-      key,
-      params.mode === 'url'
-        ? inputRequired.elicitUrl({ message: params.message, url: params.url })
-        : inputRequired.elicit({ ...params, mode: 'form' }),
-    );
+    this.queued.set(key, inputRequest(question));
     this.onSuspend();
     return new Promise<RawAnswer>(() => {});
   }

@@ -1,37 +1,44 @@
+import type { RevisionTraits } from '@elicitkit/form';
 import {
   type AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
   isInitializeRequest,
+  isJSONRPCRequest,
   isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   type McpServer,
   originValidationResponse,
   PARSE_ERROR,
+  type RequestId,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { jsonRpcError, type LimitName, limitReached, SESSION_NOT_FOUND, SESSION_REQUIRED } from './replies.js';
+import { type TransportSession, TransportSessionTable } from './transport-sessions.js';
+import { watchResponse } from './watch.js';
 
-export type Era = 'legacy' | 'modern';
-
-/** Server-defined JSON-RPC codes the SDK's own sessionful examples answer with. */
-const SESSION_NOT_FOUND = -32_001;
-const SESSION_REQUIRED = -32_000;
-
+/** Who may call the endpoint, from where, and how much each identity may hold open. */
 export interface HttpHandlerOptions {
   /**
    * Who is calling. Return the validated `AuthInfo`, or a `Response` (usually 401) to refuse.
-   * Omit for an unauthenticated endpoint.
+   * Omit for an unauthenticated endpoint (every caller is then one identity for the limits).
    */
   authenticate?: (request: Request) => AuthInfo | Response | Promise<AuthInfo | Response>;
   /** Host header allowlist (DNS-rebinding protection). Default: localhost names. */
   allowedHosts?: string[];
   /** Origin allowlist for browser callers. Default: localhost origins. */
   allowedOrigins?: string[];
-  /** 2025 sessions idle longer than this are closed. Default 30 minutes. */
+  /** 2025 sessions idle (nothing in flight) longer than this are closed. Default 30 minutes. */
   sessionIdleMs?: number;
-  /** Upper bound on open 2025 sessions; the oldest idle one is closed past it. Default 200. */
+  /** Open 2025 sessions in all. Past it a new session only replaces its own identity's idle one. Default 1000. */
   maxSessions?: number;
+  /** Open 2025 sessions per identity; past it that identity's least recently used idle session is closed. Default 100. */
+  maxSessionsPerIdentity?: number;
+  /** Requests in flight per identity on 2025 sessions — each open question is one. Default 100. */
+  maxInFlightPerIdentity?: number;
+  /** A session whose client dropped a call and keeps no stream open is closed after this long. Default 3 s. */
+  abandonedSessionMs?: number;
   onerror?: (error: Error) => void;
   now?: () => number;
 }
@@ -41,95 +48,145 @@ export interface HttpHandler {
   fetch(request: Request): Promise<Response>;
   /** Open 2025 sessions. */
   sessionCount(): number;
-  /** Closes every session and the modern leg. */
+  /** Closes every 2025 session and the stateless 2026-07-28 leg. */
   close(): Promise<void>;
-}
-
-interface Session {
-  transport: WebStandardStreamableHTTPServerTransport;
-  server: McpServer;
-  owner: string;
-  seen: number;
 }
 
 /**
  * One `/mcp` endpoint for every client: 2026-07-28 requests are served statelessly (a fresh server
  * per request, answers in the sealed `requestState`), 2025 clients get a real session (so the
  * server can push `elicitation/create` to them), routed by the SDK's own `isLegacyRequest`. Each
- * session is bound to the identity that opened it.
+ * session is bound to the identity that opened it and counted against that identity's limits: a
+ * session with a request in flight is never evicted, nobody's session is closed to make room for
+ * someone else, and a request over a limit gets HTTP 429 at once.
+ *
+ * `factory` makes a server for each 2025 session (`asks: 'push'`: it pushes `elicitation/create`
+ * on the session) and for each 2026-07-28 request (`asks: 'input_required'`: it returns questions
+ * in results), with the caller's `AuthInfo` when `authenticate` gave one.
  *
  * @example
- * const http = createHttpHandler((era, auth) => kit.createServer(info, tools), { authenticate });
+ * const http = createHttpHandler(() => kit.createServer(info, tools), { authenticate });
  * createServer(toNodeHandler(http)).listen(7777, '127.0.0.1');
  */
 export function createHttpHandler(
-  factory: (era: Era, auth: AuthInfo | undefined) => McpServer,
+  factory: (asks: RevisionTraits['asks'], auth: AuthInfo | undefined) => McpServer,
   options: HttpHandlerOptions = {},
 ): HttpHandler {
   const hosts = options.allowedHosts ?? localhostAllowedHostnames();
   const origins = options.allowedOrigins ?? localhostAllowedOrigins();
   const now = options.now ?? Date.now;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
-  const maxSessions = options.maxSessions ?? 200;
-  const sessions = new Map<string, Session>();
-  const modern = createMcpHandler((ctx) => factory('modern', ctx.authInfo), {
+  const limits = {
+    maxSessions: options.maxSessions ?? 1000,
+    maxSessionsPerIdentity: options.maxSessionsPerIdentity ?? 100,
+    maxInFlightPerIdentity: options.maxInFlightPerIdentity ?? 100,
+  } satisfies Record<LimitName, number>;
+  const table = new TransportSessionTable(
+    { ...limits, idleMs, abandonMs: options.abandonedSessionMs ?? 3_000 },
+    now,
+    async (entry) => {
+      await entry.transport.close().catch(() => {});
+      await entry.server.close().catch(() => {});
+    },
+  );
+  const sweeper = setInterval(() => table.sweepIdle(), Math.min(idleMs, 60_000));
+  (sweeper as { unref?: () => void }).unref?.();
+  const stateless = createMcpHandler((ctx) => factory('input_required', ctx.authInfo), {
     legacy: 'reject',
     ...(options.onerror ? { onerror: options.onerror } : {}),
   });
 
-  const closeSession = async (id: string) => {
-    const session = sessions.get(id);
-    if (!session) return;
-    sessions.delete(id);
-    await session.transport.close().catch(() => {});
-    await session.server.close().catch(() => {});
-  };
-
-  const sweep = async () => {
-    const cutoff = now() - idleMs;
-    for (const [id, s] of sessions) if (s.seen < cutoff) await closeSession(id);
-    while (sessions.size >= maxSessions) {
-      const oldest = [...sessions.entries()].sort((a, b) => a[1].seen - b[1].seen)[0];
-      if (!oldest) break;
-      await closeSession(oldest[0]);
+  async function existing(entry: TransportSession, request: Request, auth: AuthInfo | undefined): Promise<Response> {
+    table.touch(entry);
+    const extra = auth ? { authInfo: auth } : {};
+    if (request.method === 'GET') {
+      const response = await entry.transport.handleRequest(request, extra);
+      if (response.status !== 200 || !response.body) return response;
+      return watchResponse(response, request, table.beginStream(entry));
     }
-  };
+    if (request.method !== 'POST') {
+      const response = await entry.transport.handleRequest(request, extra);
+      if (request.method === 'DELETE') await table.close(entry.id);
+      return response;
+    }
+    const body = await readJson(request);
+    const first = firstRequestId(body);
+    if (first === undefined) return entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
+    if (!table.mayStart(entry.identity))
+      return limitReached('maxInFlightPerIdentity', limits.maxInFlightPerIdentity, first);
+    const ended = table.beginCall(entry);
+    let response: Response;
+    try {
+      response = await entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
+    } catch (error) {
+      ended(false);
+      throw error;
+    }
+    if (response.status !== 200 || !response.body) {
+      ended(false);
+      return response;
+    }
+    return watchResponse(response, request, ended);
+  }
 
-  async function legacy(request: Request, auth: AuthInfo | undefined): Promise<Response> {
-    const owner = ownerOf(auth);
+  async function open(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+    const body = await readJson(request);
+    if (body === INVALID) return jsonRpcError(400, PARSE_ERROR, 'Parse error');
+    if (!isInitializeRequest(body))
+      return jsonRpcError(400, SESSION_REQUIRED, 'Bad Request: Mcp-Session-Id header required');
+    const identity = auth?.clientId ?? '';
+    const rpcId = firstRequestId(body) ?? null;
+    if (!table.mayStart(identity)) return limitReached('maxInFlightPerIdentity', limits.maxInFlightPerIdentity, rpcId);
+    const refused = table.admit(identity);
+    if (refused) return limitReached(refused, limits[refused], rpcId);
+    // The id is made here, so the session is counted before anything is awaited: a burst of
+    // initializes cannot all slip under a cap.
+    const id = crypto.randomUUID();
+    const server = factory('push', auth);
+    // A DELETE is handled by the transport, then the session is taken out and its server closed
+    // below (`existing`), so nothing is left half-closed.
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+    const entry: TransportSession = {
+      id,
+      transport,
+      server,
+      owner: ownerOf(auth),
+      identity,
+      seen: now(),
+      inFlight: 0,
+      streams: 0,
+      dropped: false,
+    };
+    table.add(entry);
+    const ended = table.beginCall(entry);
+    let response: Response;
+    try {
+      await server.connect(transport);
+      response = await transport.handleRequest(request, { parsedBody: body, ...(auth ? { authInfo: auth } : {}) });
+    } catch (error) {
+      ended(false);
+      await table.close(id);
+      throw error;
+    }
+    if (transport.sessionId !== id || response.status !== 200) {
+      ended(false);
+      await table.close(id);
+      return response;
+    }
+    return watchResponse(response, request, ended);
+  }
+
+  async function sessionful(request: Request, auth: AuthInfo | undefined): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id) {
-      const session = sessions.get(id);
+      const entry = table.get(id);
       // Another identity's session is reported as unknown: its existence is not revealed.
-      if (!session || session.owner !== owner) return jsonRpcError(404, SESSION_NOT_FOUND, 'Session not found');
-      session.seen = now();
-      const response = await session.transport.handleRequest(request, auth ? { authInfo: auth } : {});
-      if (request.method === 'DELETE') await closeSession(id);
-      return response;
+      if (!entry || entry.owner !== ownerOf(auth)) return jsonRpcError(404, SESSION_NOT_FOUND, 'Session not found');
+      return existing(entry, request, auth);
     }
     if (request.method !== 'POST')
       return jsonRpcError(400, SESSION_REQUIRED, 'Bad Request: Mcp-Session-Id header required');
-    let body: unknown;
-    try {
-      body = await request.clone().json();
-    } catch {
-      return jsonRpcError(400, PARSE_ERROR, 'Parse error');
-    }
-    if (!isInitializeRequest(body))
-      return jsonRpcError(400, SESSION_REQUIRED, 'Bad Request: Mcp-Session-Id header required');
-    await sweep();
-    const server = factory('legacy', auth);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
-      onsessioninitialized: (sid) => {
-        sessions.set(sid, { transport, server, owner, seen: now() });
-      },
-      onsessionclosed: (sid) => {
-        sessions.delete(sid);
-      },
-    });
-    await server.connect(transport);
-    return transport.handleRequest(request, { parsedBody: body, ...(auth ? { authInfo: auth } : {}) });
+    return open(request, auth);
   }
 
   return {
@@ -142,24 +199,39 @@ export function createHttpHandler(
         if (verdict instanceof Response) return verdict;
         auth = verdict;
       }
-      if (await isLegacyRequest(request)) return legacy(request, auth);
-      return modern.fetch(request, auth ? { authInfo: auth } : {});
+      if (await isLegacyRequest(request)) return sessionful(request, auth);
+      return stateless.fetch(request, auth ? { authInfo: auth } : {});
     },
-    sessionCount: () => sessions.size,
+    sessionCount: () => table.size,
     async close() {
-      await Promise.all([...sessions.keys()].map(closeSession));
-      await modern.close();
+      clearInterval(sweeper);
+      await Promise.all(table.all().map((entry) => table.close(entry.id)));
+      await stateless.close();
     },
   };
 }
 
-function ownerOf(auth: AuthInfo | undefined): string {
-  return auth ? `${auth.clientId}\0${auth.token}` : '';
+const INVALID = Symbol('invalid JSON');
+
+/** The body, parsed once for the routing decisions and handed to the transport as is. */
+async function readJson(request: Request): Promise<unknown> {
+  try {
+    return await request.clone().json();
+  } catch {
+    return INVALID;
+  }
 }
 
-function jsonRpcError(status: number, code: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
+function parsed(body: unknown): { parsedBody?: unknown } {
+  return body === INVALID ? {} : { parsedBody: body };
+}
+
+/** The id of the first JSON-RPC request in a POST (responses and notifications start no work). */
+function firstRequestId(body: unknown): RequestId | undefined {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.find((m) => isJSONRPCRequest(m))?.id;
+}
+
+function ownerOf(auth: AuthInfo | undefined): string {
+  return auth ? `${auth.clientId}\0${auth.token}` : '';
 }

@@ -1,0 +1,129 @@
+/** opsdesk's English texts. */
+import type { OpsdeskMessages } from './index.js';
+
+export const en: OpsdeskMessages = {
+  dateLocale: 'en-GB',
+  sizeUnits: ['B', 'KB', 'MB', 'GB'],
+  series: (items) => items.join(', '),
+
+  env: { dev: 'Development (dev)', staging: 'Staging (staging)', prod: 'Production (prod)' },
+  envTitle: 'Environment',
+  envHelp: 'Production asks for an approved release ticket next.',
+  envMessage: (service, version) => `Which environment should ${service} ${version} be deployed to?`,
+  confirmTitle: 'I have reviewed the change and take responsibility for this production release',
+  ticketTitle: 'Release ticket',
+  ticketHelp: 'The approved release ticket for this service, e.g. REL-1001',
+  prodMessage: (service, from, to) =>
+    `Deploy ${service} to PRODUCTION: ${from === undefined ? `${to} (its first production deployment)` : from === to ? `${to} again (already running ${from})` : `${from} → ${to}`}? Tick the confirmation and give the approved release ticket.`,
+  notConfirmed: 'The production confirmation was not ticked.',
+  ticketUnknown: (t) => `Release ticket ${t} does not exist.`,
+  ticketOtherService: (t, s) => `Release ticket ${t} belongs to ${s}, not this service.`,
+  ticketNotApproved: (t, status) => `Release ticket ${t} is ${status}, not approved.`,
+  noSuchService: (s, access, yours) =>
+    `There is no service called "${s}" that you may ${{ see: 'see', deploy: 'deploy', report: 'report on' }[access]}. ${yours.length > 0 ? `Yours: ${yours.join(', ')}.` : 'You may not act on any service.'}`,
+  deployed: (s, v, env, id, ticket) =>
+    `Deployed ${s} ${v} to ${env} (deployment #${id}${ticket ? `, ticket ${ticket}` : ''}).`,
+  unknownCaller: (who) => `opsdesk does not know who is calling (${who ?? 'no identity'}), so it did nothing.`,
+  noDeployments: 'No deployments yet.',
+  deploymentsHeader: (n) => `${n} deployment${n === 1 ? '' : 's'}:`,
+
+  understoodTitle: 'I understand this statement cannot be undone',
+  typedTableTitle: 'Type the table name to confirm',
+  typedTableHelp: 'Exactly the name of the table the statement changes',
+  confirmSql: (c) =>
+    [
+      `This statement ${c.what}: ${c.rows} row${c.rows === 1 ? '' : 's'} in ${c.tables.join(', ') || c.target}${c.alsoWrites.length > 0 ? ` (${c.direct} directly, the rest through triggers on ${c.alsoWrites.join(', ')})` : ''}. It cannot be undone.`,
+      `Statement: ${c.statement}`,
+      'To run it, tick the box and type the table name.',
+    ].join('\n'),
+  danger: {
+    drop: (target) => `drops "${target}"`,
+    schema: (target) => `changes the schema of "${target}"`,
+    'every-row': (target) => `changes every row of "${target}"`,
+    'many-rows': (target) => `changes "${target}"`,
+  },
+  notUnderstood: 'The "I understand" box was not ticked.',
+  wrongTable: (typed, table) => `"${typed}" is not the table this statement changes (${table}).`,
+  severalStatements: (n) => `execute_sql runs one statement per call; this SQL holds ${n}. Send them one at a time.`,
+  emptySql: 'the SQL is empty',
+  shopChanged: (shown, now) =>
+    `Not run: the shop changed while you were deciding (the statement would now touch ${now} rows, not the ${shown} you confirmed). Run it again to see what it does now.`,
+  sqlTimeout: (m) => `Stopped: ${m}. Nothing it did was kept. Narrow it with a WHERE or a LIMIT.`,
+  sqlError: (m) => `SQLite refused the statement: ${m}`,
+  refused: {
+    pragma: 'execute_sql does not run PRAGMA statements: opsdesk owns the connection settings.',
+    attach: 'execute_sql does not ATTACH or DETACH databases: it works on the demo shop only.',
+    vacuum: 'execute_sql does not run VACUUM (VACUUM INTO writes a file elsewhere).',
+    transaction: 'execute_sql does not run BEGIN, COMMIT, ROLLBACK or SAVEPOINT: each call is its own transaction.',
+    extension: 'execute_sql does not load extensions.',
+    'other-database': 'execute_sql works on the demo shop only: temporary tables, views and triggers are not allowed.',
+    'virtual-table':
+      'execute_sql reads json_each and json_tree only; other virtual tables (pragma_*, dbstat, fts) are off limits.',
+    explain: 'execute_sql does not run EXPLAIN.',
+  },
+  rowsReturned: (n, shown, stopped) =>
+    stopped === 'rows'
+      ? `More than ${n} rows: the read was stopped there (first ${shown} shown). Add a LIMIT or a WHERE.`
+      : stopped === 'bytes'
+        ? `The result is too large: the read was stopped after ${n} row${n === 1 ? '' : 's'} (first ${shown} shown). Select fewer or smaller columns.`
+        : `${n} row${n === 1 ? '' : 's'}${shown < n ? ` (first ${shown} shown)` : ''}.`,
+  ran: 'Done.',
+  changed: (n, table, viaTriggers, also) =>
+    `Done: ${n} row${n === 1 ? '' : 's'} changed in ${table}${viaTriggers > 0 ? `, and ${viaTriggers} more through triggers on ${also.join(', ')}` : ''}.`,
+  schemaChanged: (table) => `Done: ${table} changed.`,
+
+  resolutionTitle: 'How should the conflict be resolved?',
+  resolution: (path) => ({
+    keep_local: 'Keep my local version',
+    keep_remote: 'Keep the remote version',
+    keep_both: `Keep both (local saved as ${path}.local)`,
+    manual: 'Leave both; I will merge by hand',
+  }),
+  conflictMessage: (path, local, remote, diff) =>
+    [
+      `${path} changed on both sides since the last sync.`,
+      `Local: ${local.size}, modified ${local.modified}.`,
+      `Remote: ${remote.size}, modified ${remote.modified}.`,
+      ...(diff
+        ? [
+            'Differences (- remote, + local):',
+            ...diff.lines,
+            ...(diff.more > 0 ? [`… and ${diff.more} more changed line${diff.more === 1 ? '' : 's'}`] : []),
+          ]
+        : ['(no line diff: binary or very large content)']),
+      'Which version should win?',
+    ].join('\n'),
+  deleted: 'deleted',
+  inSync: (path) => `${path} is already in sync.`,
+  pushed: (path) => `${path}: the local change was copied to remote.`,
+  pulled: (path) => `${path}: the remote change was copied to local.`,
+  resolved: (path, how) => `${path}: conflict resolved (${how}).`,
+  leftForManual: (path) =>
+    `${path}: both versions left in place for you to merge by hand; run sync_file again afterwards.`,
+  badPath: (path, why) => `Refused path "${path}": ${why}.`,
+  noSuchFile: (path) => `${path} exists on neither side.`,
+
+  projectTitle: 'Project',
+  fromTitle: 'From (YYYY-MM-DD)',
+  toTitle: 'To (YYYY-MM-DD)',
+  reportMessage: (missing) => `To build the weekly report, choose ${missing}. The range may span at most 31 days.`,
+  reportFields: { project: 'the project', from: 'the start date', to: 'the end date' },
+  badDate: (field, value) => `${field} "${value}" is not a real calendar date (YYYY-MM-DD).`,
+  fromAfterTo: (from, to) => `The range starts (${from}) after it ends (${to}).`,
+  spanTooLong: (days) => `The range spans ${days} days; at most 31 are allowed.`,
+  noSuchProject: (project) => `There is no project called "${project}" that you may see reports for.`,
+  noProjects: 'You may not see any project.',
+  report: (project, from, to, count) =>
+    `Weekly report for ${project}, ${from} to ${to}: ${count} deployment${count === 1 ? '' : 's'}.`,
+
+  usernameTitle: 'Username',
+  usernameHelp: '3 to 20 characters',
+  emailTitle: 'Email',
+  newsletterTitle: 'Send me the opsdesk newsletter',
+  registerMessage: 'Create your opsdesk account. You will set the password on a secure page next, never in this form.',
+  usernameTaken: (u) => `The username "${u}" is taken.`,
+  usernameChars: 'Use letters, digits, dot, dash or underscore in the username.',
+  passwordMessage: (u) =>
+    `Set the password for ${u} on the secure opsdesk page (the link works once and expires in 15 minutes).`,
+  registered: (u) => `Account ${u} created and its password set.`,
+};

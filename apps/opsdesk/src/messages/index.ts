@@ -1,0 +1,132 @@
+/**
+ * Everything opsdesk says, one table per locale, built the way the server library builds its own
+ * (`LocaleTables` from `@elicitkit/server`): each table is a whole `OpsdeskMessages`, so a text
+ * missing from one language fails to compile. Option *values* never change with the language.
+ */
+import { LOCALES, type Locale, type LocaleTables } from '@elicitkit/server';
+import type { Access } from '../permissions.js';
+import type { Refusal } from '../shop/inspect.js';
+import type { SideView } from '../sync/describe.js';
+import type { Environment } from '../tools/deploy.js';
+import type { Danger } from '../tools/execute-sql.js';
+import type { Resolution } from '../tools/sync-file.js';
+import type { ReportField } from '../tools/weekly-report.js';
+import { en } from './en.js';
+import { zh } from './zh.js';
+
+/** What the SQL confirmation shows: the decision, the rows and tables, and the statement itself. */
+export interface SqlConfirm {
+  /** What the statement does to its target, from `danger`: `drops "orders"`. */
+  what: string;
+  target: string;
+  /** Already made safe for one line (`oneLine`). */
+  statement: string;
+  rows: number;
+  direct: number;
+  tables: string[];
+  alsoWrites: string[];
+}
+
+/** A short line diff: the first changed lines, and how many more there are. */
+export interface ShortDiff {
+  lines: string[];
+  more: number;
+}
+
+export interface OpsdeskMessages {
+  /** How people of this language write dates and times (a BCP 47 tag for `Intl`). */
+  dateLocale: string;
+  /** Byte units, smallest first: B, KB, MB, GB. */
+  sizeUnits: readonly [string, string, string, string];
+  /** Items run together in a sentence: "a, b, c". */
+  series(items: readonly string[]): string;
+  unknownCaller(who: string | undefined): string;
+
+  // deploy_service, list_deployments
+  env: Record<Environment, string>;
+  envTitle: string;
+  envHelp: string;
+  envMessage(service: string, version: string): string;
+  confirmTitle: string;
+  ticketTitle: string;
+  ticketHelp: string;
+  prodMessage(service: string, from: string | undefined, to: string): string;
+  notConfirmed: string;
+  ticketUnknown(ticket: string): string;
+  ticketOtherService(ticket: string, service: string): string;
+  ticketNotApproved(ticket: string, status: string): string;
+  /** The same words whether the service is missing or only invisible to this person: no probing. */
+  noSuchService(service: string, access: Access, yours: readonly string[]): string;
+  deployed(service: string, version: string, env: string, id: number, ticket: string | null): string;
+  noDeployments: string;
+  deploymentsHeader(count: number): string;
+
+  // execute_sql
+  understoodTitle: string;
+  typedTableTitle: string;
+  typedTableHelp: string;
+  confirmSql(confirm: SqlConfirm): string;
+  danger: Record<Danger, (target: string) => string>;
+  notUnderstood: string;
+  wrongTable(typed: string, table: string): string;
+  severalStatements(count: number): string;
+  emptySql: string;
+  shopChanged(shown: number, now: number): string;
+  sqlTimeout(detail: string): string;
+  sqlError(detail: string): string;
+  refused: Record<Refusal, string>;
+  rowsReturned(count: number, shown: number, stopped: 'rows' | 'bytes' | undefined): string;
+  ran: string;
+  changed(count: number, table: string, viaTriggers: number, also: readonly string[]): string;
+  schemaChanged(table: string): string;
+
+  // sync_file
+  resolutionTitle: string;
+  resolution(path: string): Record<Resolution, string>;
+  conflictMessage(path: string, local: SideView, remote: SideView, diff: ShortDiff | undefined): string;
+  deleted: string;
+  inSync(path: string): string;
+  pushed(path: string): string;
+  pulled(path: string): string;
+  resolved(path: string, how: string): string;
+  leftForManual(path: string): string;
+  badPath(path: string, why: string): string;
+  noSuchFile(path: string): string;
+
+  // weekly_report
+  projectTitle: string;
+  fromTitle: string;
+  toTitle: string;
+  reportMessage(missing: string): string;
+  reportFields: Record<ReportField, string>;
+  badDate(field: string, value: string): string;
+  fromAfterTo(from: string, to: string): string;
+  spanTooLong(days: number): string;
+  noSuchProject(project: string): string;
+  noProjects: string;
+  report(project: string, from: string, to: string, count: number): string;
+
+  // register_user
+  usernameTitle: string;
+  usernameHelp: string;
+  emailTitle: string;
+  newsletterTitle: string;
+  registerMessage: string;
+  usernameTaken(username: string): string;
+  usernameChars: string;
+  passwordMessage(username: string): string;
+  registered(username: string): string;
+}
+
+export const MESSAGES = { en, zh } satisfies LocaleTables<OpsdeskMessages>;
+
+/**
+ * The locale a `LANG`-style value names (`zh_CN.UTF-8` → `zh`); English for anything else.
+ *
+ * @example
+ * localeFrom(process.env.LANG) // 'zh' under LANG=zh_CN.UTF-8
+ */
+export function localeFrom(value: string | undefined): Locale {
+  const lang = value?.toLowerCase() ?? '';
+  return LOCALES.find((locale) => lang.startsWith(locale)) ?? 'en';
+}

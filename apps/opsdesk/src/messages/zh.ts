@@ -1,0 +1,121 @@
+/** opsdesk's Chinese texts: every key of `OpsdeskMessages`, as the English table has them. */
+import type { OpsdeskMessages } from './index.js';
+
+export const zh: OpsdeskMessages = {
+  dateLocale: 'zh-CN',
+  sizeUnits: ['字节', 'KB', 'MB', 'GB'],
+  series: (items) => items.join('、'),
+
+  env: { dev: '开发 (dev)', staging: '预发 (staging)', prod: '生产 (prod)' },
+  envTitle: '目标环境',
+  envHelp: '选择生产环境时，还需要填写已审批的发布单号。',
+  envMessage: (service, version) => `要把「${service}」${version} 部署到哪个环境？`,
+  confirmTitle: '我确认已检查过变更内容，并承担本次生产发布的风险',
+  ticketTitle: '发布单号',
+  ticketHelp: '该服务已审批的发布单号，例如 REL-1001',
+  prodMessage: (service, from, to) =>
+    `确认要将「${service}」部署到【生产环境】（${from === undefined ? `${to}，首次部署到生产环境` : from === to ? `${to}，重新部署，当前已是 ${from}` : `${from} → ${to}`}）吗？请勾选确认并填写已审批的发布单号。`,
+  notConfirmed: '没有勾选生产发布确认。',
+  ticketUnknown: (t) => `发布单 ${t} 不存在。`,
+  ticketOtherService: (t, s) => `发布单 ${t} 属于 ${s}，不是本服务。`,
+  ticketNotApproved: (t, status) => `发布单 ${t} 的状态是 ${status}，尚未审批通过。`,
+  noSuchService: (s, access, yours) =>
+    `没有你可以${{ see: '查看', deploy: '部署', report: '生成报告' }[access]}的服务「${s}」。${yours.length > 0 ? `你可以操作的服务：${yours.join('、')}。` : '你没有任何服务的权限。'}`,
+  deployed: (s, v, env, id, ticket) =>
+    `已将 ${s} ${v} 部署到 ${env}（部署 #${id}${ticket ? `，发布单 ${ticket}` : ''}）。`,
+  unknownCaller: (who) => `opsdesk 无法确认调用者身份（${who ?? '无身份'}），因此没有执行任何操作。`,
+  noDeployments: '还没有任何部署记录。',
+  deploymentsHeader: (n) => `共 ${n} 条部署记录：`,
+
+  understoodTitle: '我已了解此语句执行后无法撤销',
+  typedTableTitle: '输入表名以确认',
+  typedTableHelp: '与该语句修改的表名完全一致',
+  confirmSql: (c) =>
+    [
+      `该语句将${c.what}：涉及 ${c.tables.join('、') || c.target} 中的 ${c.rows} 行${c.alsoWrites.length > 0 ? `（直接修改 ${c.direct} 行，其余由 ${c.alsoWrites.join('、')} 上的触发器修改）` : ''}，执行后无法撤销。`,
+      `语句：${c.statement}`,
+      '如需执行，请勾选确认并输入表名。',
+    ].join('\n'),
+  danger: {
+    drop: (target) => `删除「${target}」`,
+    schema: (target) => `修改「${target}」的结构`,
+    'every-row': (target) => `修改「${target}」的全部行`,
+    'many-rows': (target) => `修改「${target}」`,
+  },
+  notUnderstood: '没有勾选「我已了解」。',
+  wrongTable: (typed, table) => `「${typed}」不是该语句修改的表（${table}）。`,
+  severalStatements: (n) => `execute_sql 每次只执行一条语句，这段 SQL 包含 ${n} 条，请逐条发送。`,
+  emptySql: 'SQL 为空',
+  shopChanged: (shown, now) =>
+    `未执行：你确认期间商店数据发生了变化（该语句现在会涉及 ${now} 行，而不是你确认的 ${shown} 行）。请重新运行以查看最新影响。`,
+  sqlTimeout: () => '已停止：该语句运行时间过长，已被终止，其所做的修改均未保留。请用 WHERE 或 LIMIT 缩小范围。',
+  sqlError: (m) => `SQLite 拒绝了该语句：${m}`,
+  refused: {
+    pragma: 'execute_sql 不执行 PRAGMA 语句：连接设置由 opsdesk 管理。',
+    attach: 'execute_sql 不执行 ATTACH 或 DETACH：它只操作演示商店。',
+    vacuum: 'execute_sql 不执行 VACUUM（VACUUM INTO 会在别处写文件）。',
+    transaction: 'execute_sql 不执行 BEGIN、COMMIT、ROLLBACK 或 SAVEPOINT：每次调用自成一个事务。',
+    extension: 'execute_sql 不加载扩展。',
+    'other-database': 'execute_sql 只操作演示商店：不允许临时表、临时视图和临时触发器。',
+    'virtual-table': 'execute_sql 只允许读取 json_each 和 json_tree；其他虚拟表（pragma_*、dbstat、fts）不可用。',
+    explain: 'execute_sql 不执行 EXPLAIN。',
+  },
+  rowsReturned: (n, shown, stopped) =>
+    stopped === 'rows'
+      ? `超过 ${n} 行：读取已在此停止（显示前 ${shown} 行）。请加上 LIMIT 或 WHERE。`
+      : stopped === 'bytes'
+        ? `结果过大：读取在第 ${n} 行后停止（显示前 ${shown} 行）。请选择更少或更小的列。`
+        : `共 ${n} 行${shown < n ? `（显示前 ${shown} 行）` : ''}。`,
+  ran: '完成。',
+  changed: (n, table, viaTriggers, also) =>
+    `完成：${table} 中 ${n} 行被修改${viaTriggers > 0 ? `，另有 ${viaTriggers} 行由 ${also.join('、')} 上的触发器修改` : ''}。`,
+  schemaChanged: (table) => `完成：${table} 已修改。`,
+
+  resolutionTitle: '如何解决这个冲突？',
+  resolution: (path) => ({
+    keep_local: '保留本地版本',
+    keep_remote: '保留远端版本',
+    keep_both: `都保留（本地版本另存为 ${path}.local）`,
+    manual: '两边都不动，我手动合并',
+  }),
+  conflictMessage: (path, local, remote, diff) =>
+    [
+      `${path} 自上次同步后两边都被修改了。`,
+      `本地：${local.size}，修改于 ${local.modified}。`,
+      `远端：${remote.size}，修改于 ${remote.modified}。`,
+      ...(diff
+        ? ['差异（- 远端，+ 本地）：', ...diff.lines, ...(diff.more > 0 ? [`……另有 ${diff.more} 行不同`] : [])]
+        : ['（无法逐行比较：二进制或内容过大）']),
+      '以哪个版本为准？',
+    ].join('\n'),
+  deleted: '已删除',
+  inSync: (path) => `${path} 已是同步状态。`,
+  pushed: (path) => `${path}：本地修改已同步到远端。`,
+  pulled: (path) => `${path}：远端修改已同步到本地。`,
+  resolved: (path, how) => `${path}：冲突已解决（${how}）。`,
+  leftForManual: (path) => `${path}：两个版本都保留原样，请手动合并后再次运行 sync_file。`,
+  badPath: (path, why) => `拒绝路径「${path}」：${why}。`,
+  noSuchFile: (path) => `${path} 在两边都不存在。`,
+
+  projectTitle: '项目',
+  fromTitle: '开始日期（YYYY-MM-DD）',
+  toTitle: '结束日期（YYYY-MM-DD）',
+  reportMessage: (missing) => `生成周报需要选择${missing}。日期范围最多 31 天。`,
+  reportFields: { project: '项目', from: '开始日期', to: '结束日期' },
+  badDate: (field, value) => `${field}「${value}」不是真实存在的日期（YYYY-MM-DD）。`,
+  fromAfterTo: (from, to) => `开始日期（${from}）晚于结束日期（${to}）。`,
+  spanTooLong: (days) => `日期范围为 ${days} 天，最多允许 31 天。`,
+  noSuchProject: (project) => `没有你可以查看报告的项目「${project}」。`,
+  noProjects: '你没有任何项目的查看权限。',
+  report: (project, from, to, count) => `${project} 周报（${from} 至 ${to}）：共 ${count} 次部署。`,
+
+  usernameTitle: '用户名',
+  usernameHelp: '3 到 20 个字符',
+  emailTitle: '邮箱',
+  newsletterTitle: '订阅 opsdesk 新闻邮件',
+  registerMessage: '创建 opsdesk 账号。密码将在接下来的安全页面中设置，绝不会通过此表单收集。',
+  usernameTaken: (u) => `用户名「${u}」已被占用。`,
+  usernameChars: '用户名只能包含字母、数字、点、短横线或下划线。',
+  passwordMessage: (u) => `请在 opsdesk 安全页面为 ${u} 设置密码（链接只能使用一次，15 分钟后失效）。`,
+  registered: (u) => `账号 ${u} 已创建，密码已设置。`,
+};

@@ -1,0 +1,49 @@
+/**
+ * A tool's arguments are checked here, not by the SDK. The SDK validates `inputSchema` before any
+ * handler runs and answers a failure with a bare `isError` text, without `structuredContent.status`
+ * (SPEC §4: every result has one). So the SDK is handed a schema that advertises the real JSON
+ * Schema in `tools/list` and lets every value through, and the real schema is applied by the kit,
+ * where a failure becomes the `invalid` result.
+ */
+import type { Issue } from '@elicitkit/form';
+import type { StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+
+/** The arguments after the tool's schema (defaults and transforms applied), or why they were refused. */
+export type ParsedArguments = { ok: true; value: unknown } | { ok: false; issues: Issue[] };
+
+/**
+ * What the SDK is given for `schema`: the same JSON Schema (so `tools/list` and the SDK's HTTP
+ * header checks see the real one) and a `validate` that accepts anything as it is.
+ */
+export function advertised(schema: StandardSchemaWithJSON): StandardSchemaWithJSON {
+  const real = schema['~standard'];
+  return {
+    '~standard': {
+      version: 1,
+      vendor: `elicitkit(${real.vendor})`,
+      validate: (value) => ({ value }),
+      jsonSchema: real.jsonSchema,
+    },
+  };
+}
+
+/** Applies the tool's real input schema; a tool without one takes what it is given. */
+export async function parseArguments(
+  schema: StandardSchemaWithJSON | undefined,
+  value: unknown,
+): Promise<ParsedArguments> {
+  if (!schema) return { ok: true, value };
+  const result = await schema['~standard'].validate(value);
+  if (!result.issues) return { ok: true, value: result.value };
+  return { ok: false, issues: result.issues.map(toIssue) };
+}
+
+/** A schema library's issue as the issue data every result carries, named by its argument. */
+function toIssue(issue: StandardSchemaV1.Issue): Issue {
+  const path = (issue.path ?? []).map((segment) => {
+    const key = typeof segment === 'object' ? segment.key : segment;
+    return typeof key === 'number' ? key : String(key);
+  });
+  const where = path.join('.');
+  return { path, code: 'custom', message: where === '' ? issue.message : `${where}: ${issue.message}` };
+}

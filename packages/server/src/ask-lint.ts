@@ -1,0 +1,24 @@
+import { type AnyForm, type Finding, lint } from '@elicitkit/form';
+
+/** Stands in for the message when a form is linted on its own (messages only draw warnings). */
+export const PROBE_MESSAGE = 'Please review the details below before the operation continues.';
+
+/** Lint errors of each form seen, by identity. */
+const FORM_LINT = new WeakMap<AnyForm, readonly Finding[]>();
+
+/** A form's error-level findings. Form rules do not depend on the message, so each form is linted once per process. */
+export function formLintErrors(form: AnyForm): readonly Finding[] {
+  let errors = FORM_LINT.get(form);
+  if (!errors) {
+    errors = lint({ mode: 'form', message: PROBE_MESSAGE, requestedSchema: form.schema }).filter(
+      (f) => f.severity === 'error',
+    );
+    FORM_LINT.set(form, errors);
+  }
+  return errors;
+}
+
+/** A URL-mode question's error-level findings (a token in the query, plain http off loopback…). */
+export function urlLintErrors(message: string, url: string): readonly Finding[] {
+  return lint({ mode: 'url', message, url }).filter((f) => f.severity === 'error');
+}

@@ -1,0 +1,28 @@
+import type { Check } from './issues.js';
+import type { MissingArgument } from './outcome.js';
+
+/** What `ask()` takes besides the question's key. */
+export interface AskOptions<T> {
+  /** What the person reads: who wants what, and why. */
+  message: string;
+  /** Business validation after the shape check; failures give `invalid` and the handler never sees the value. */
+  check?: Check<T>;
+  /** How long to wait for the person. Default: the kit's (10 minutes). */
+  timeoutMs?: number;
+  /** What to tell the caller when the client cannot ask; default: the form's fields. */
+  fallback?: MissingArgument[];
+}
+
+/** What `askUrl()` takes besides the question's key. */
+export interface AskUrlOptions {
+  message: string;
+  /** An https URL (or http on loopback) to a page the server controls. */
+  url: string;
+  /** Whether the out-of-band flow has finished (polled after the person consents). */
+  isComplete: () => boolean | Promise<boolean>;
+  /** How long to wait for the person to respond to the request. Default: the kit's timeout. */
+  timeoutMs?: number;
+  /** How long to wait, after consent, for the flow to finish before answering `pending`. */
+  waitMs?: number;
+  fallback?: MissingArgument[];
+}

@@ -1,0 +1,297 @@
+import type { AnyForm, Finding, FormContent, Issue } from '@elicitkit/form';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { formLintErrors, urlLintErrors } from './ask-lint.js';
+import type { AskOptions, AskUrlOptions } from './ask-options.js';
+import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
+import type { Channel, Question, RawAnswer } from './channel/channel.js';
+import { ElicitkitUsageError, FormLintError, isProduction } from './errors.js';
+import { type Check, toIssues } from './issues.js';
+import { type Locale, MESSAGES } from './messages.js';
+import {
+  type Cancelled,
+  type Declined,
+  type MissingArgument,
+  missingOf,
+  type Outcome,
+  type TimedOut,
+  type Unsupported,
+  type UrlOutcome,
+} from './outcome.js';
+import type { Peer } from './peer.js';
+import {
+  cancelledResult,
+  declinedResult,
+  invalidResult,
+  pendingResult,
+  type ResultContext,
+  timeoutResult,
+  unsupportedResult,
+} from './results.js';
+import { pollUntil } from './wait.js';
+
+/** What every call of one tool is asked under: its forms and budget, the kit's timeouts, language and audit. */
+export interface CallSettings {
+  tool: string;
+  forms: Readonly<Record<string, AnyForm>>;
+  maxAsks: number;
+  timeoutMs: number;
+  urlWaitMs: number;
+  pollMs: number;
+  locale: Locale;
+  redaction: Redaction;
+  now: () => number;
+  /** Undefined when nobody listens: records are then not even built. */
+  audit: ((event: AuditEvent) => void) | undefined;
+}
+
+/** Where a call stopped asking: a decline or cancel of `key`, or its side effect having run. */
+type Stop = { action: 'decline' | 'cancel'; key: string } | { action: 'commit' };
+
+/**
+ * One tool call's questions: the budget, the stop rules (nothing after a decline, a cancel or the
+ * call's side effect), capability handling, validation, and the audit trail. The channel decides
+ * how a question travels; everything a handler can observe is decided here, the same on every
+ * revision.
+ */
+export class CallQuestions {
+  private readonly asked = new Set<string>();
+  private stopped: Stop | undefined;
+  private readonly audit: CallAudit;
+
+  constructor(
+    private readonly settings: CallSettings,
+    private readonly channel: Channel,
+    private readonly peer: Peer,
+    readonly contextId: string,
+    user: string | undefined,
+    private readonly signal: AbortSignal,
+  ) {
+    const { tool, redaction, now } = settings;
+    this.audit = new CallAudit(settings.audit, {
+      contextId,
+      tool,
+      user,
+      revision: peer.protocolVersion,
+      redaction,
+      now,
+    });
+  }
+
+  /**
+   * The side effect is about to run: no question may follow it (the question would be asked, and the
+   * effect tried, again on a retry). After a cancel it must not run at all: outside production that
+   * throws; in production the violation is recorded and the `cancelled` result is what to return.
+   */
+  committing(): CallToolResult | undefined {
+    const stop = this.stopped;
+    if (stop?.action === 'commit')
+      throw new ElicitkitUsageError('COMMIT_TWICE', `${this.settings.tool} committed twice in one call.`);
+    if (stop?.action === 'cancel') {
+      const message = `${this.settings.tool} tried to commit its side effect after the user cancelled "${stop.key}". A cancel must end the call with outcome.result().`;
+      if (!isProduction()) throw new ElicitkitUsageError('WORK_AFTER_CANCEL', message);
+      this.audit.violation(stop.key, 'EK05', message);
+      return cancelledResult(this.resultContext(stop.key, undefined));
+    }
+    this.stopped = { action: 'commit' };
+    return undefined;
+  }
+
+  async ask<T extends FormContent>(key: string, options: AskOptions<T> & { form?: AnyForm }): Promise<Outcome<T>> {
+    const form = options.form ?? this.settings.forms[key];
+    if (!form) {
+      throw new ElicitkitUsageError(
+        'UNKNOWN_FORM',
+        `${this.settings.tool}: ask("${key}") has no form. Declare it under forms, or pass { form }.`,
+      );
+    }
+    this.enter(key);
+    this.raise(key, formLintErrors(form));
+    const ctx = this.resultContext(key, form);
+    const fallback = () => options.fallback ?? missingOf(form);
+    const question: Question = { kind: 'form', message: options.message, schema: form.schema };
+    const reasons = MESSAGES[this.settings.locale].reasons;
+    if (!this.peer.can.form) return this.unsupported(key, question, ctx, fallback, reasons['no-form']);
+    const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
+    const raw = await this.channel.send(key, question, timeoutMs, () => this.audit.request(key, question));
+    if (raw.kind === 'unshowable')
+      return this.unsupported(key, question, ctx, fallback, `${reasons['old-revision']} ${raw.detail}`);
+    this.audit.response(key, raw, form);
+    if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
+    if (raw.action === 'decline' || raw.action === 'cancel') return this.refuse(key, raw.action, ctx);
+    return (await this.accept(key, raw, form, options.check, ctx)) as Outcome<T>;
+  }
+
+  async askUrl(key: string, options: AskUrlOptions): Promise<UrlOutcome> {
+    this.enter(key);
+    this.raise(key, urlLintErrors(options.message, options.url));
+    const ctx: ResultContext = {
+      tool: this.settings.tool,
+      locale: this.settings.locale,
+      question: key,
+      subject: { kind: 'page', host: hostOf(options.url) },
+    };
+    const fallback = () => options.fallback ?? [];
+    const question: Question = { kind: 'url', message: options.message, url: options.url };
+    const noUrl = MESSAGES[this.settings.locale].reasons['no-url'];
+    if (!this.peer.can.url) return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
+    const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
+    const raw = await this.channel.send(key, question, timeoutMs, () => this.audit.request(key, question));
+    if (raw.kind === 'unshowable') return this.unsupported(key, question, ctx, fallback, `${noUrl}: ${raw.detail}`);
+    this.audit.response(key, raw, undefined);
+    if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
+    if (raw.action !== 'accept') return this.refuse(key, raw.action, ctx);
+    // Accept in URL mode is consent, not completion: wait for the flow to finish.
+    const { pollMs, now, urlWaitMs } = this.settings;
+    if (
+      await pollUntil(options.isComplete, { waitMs: options.waitMs ?? urlWaitMs, pollMs, now, signal: this.signal })
+    ) {
+      await this.channel.complete(key);
+      return { action: 'accept', value: true };
+    }
+    return { action: 'pending', result: () => pendingResult(ctx) };
+  }
+
+  /** The cancel guard (EK05): after a cancel, only a `cancelled` result may leave the tool. */
+  finish(result: CallToolResult): CallToolResult {
+    const stop = this.stopped;
+    if (stop?.action !== 'cancel') return result;
+    const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
+    if (status === 'cancelled') return result;
+    const message = `${this.settings.tool} returned "${String(status ?? (result.isError ? 'an error' : 'a result'))}" after the user cancelled "${stop.key}". A cancel must end the call with outcome.result().`;
+    if (!isProduction()) throw new ElicitkitUsageError('WORK_AFTER_CANCEL', message);
+    this.audit.violation(stop.key, 'EK05', message);
+    return cancelledResult(this.resultContext(stop.key, undefined));
+  }
+
+  private enter(key: string): void {
+    const { tool, maxAsks } = this.settings;
+    const stop = this.stopped;
+    if (stop?.action === 'commit') {
+      throw new ElicitkitUsageError(
+        'ASK_AFTER_COMMIT',
+        `${tool} asked "${key}" after committing its side effect. Ask everything first; commit last.`,
+      );
+    }
+    if (stop) {
+      throw new ElicitkitUsageError(
+        stop.action === 'cancel' ? 'ASK_AFTER_CANCEL' : 'ASK_AFTER_DECLINE',
+        stop.action === 'cancel'
+          ? `${tool} asked "${key}" after the user cancelled "${stop.key}". Cancel ends the whole operation: return the outcome's result().`
+          : `${tool} asked "${key}" after the user declined "${stop.key}". Decline means stop asking: return the outcome's result().`,
+      );
+    }
+    if (this.asked.has(key)) {
+      throw new ElicitkitUsageError(
+        'DUPLICATE_ASK',
+        `${tool} asked "${key}" twice in one call. Each question has its own key.`,
+      );
+    }
+    this.asked.add(key);
+    if (this.asked.size > maxAsks) {
+      throw new ElicitkitUsageError(
+        'ASK_BUDGET',
+        `${tool} asked ${this.asked.size} questions in one call; the budget is ${maxAsks}. Ask for every missing value in one form, or raise maxAsks for this tool.`,
+      );
+    }
+  }
+
+  private raise(key: string, errors: readonly Finding[]): void {
+    if (errors.length === 0) return;
+    if (!isProduction()) throw new FormLintError(`${this.settings.tool} ask("${key}")`, errors);
+    for (const f of errors) this.audit.violation(key, f.rule, f.message);
+  }
+
+  /** A question that ended without the person's answer: timeout, a client error, or the call going away. */
+  private ended(
+    key: string,
+    raw: Exclude<RawAnswer, { kind: 'answer' | 'unshowable' }>,
+    ctx: ResultContext,
+    fallback: () => MissingArgument[],
+    timeoutMs: number,
+  ): TimedOut | Unsupported | Cancelled {
+    switch (raw.kind) {
+      case 'timeout':
+        return { action: 'timeout', result: () => timeoutResult(ctx, minutes(timeoutMs)) };
+      case 'failed':
+        return this.unsupportedOutcome(ctx, fallback, `${MESSAGES[ctx.locale].reasons['client-error']} ${raw.detail}`);
+      case 'closed':
+        this.stopped = { action: 'cancel', key };
+        return { action: 'cancel', result: () => cancelledResult(ctx) };
+    }
+  }
+
+  private refuse(key: string, action: 'decline' | 'cancel', ctx: ResultContext): Declined | Cancelled {
+    this.stopped = { action, key };
+    return action === 'decline'
+      ? { action: 'decline', result: () => declinedResult(ctx) }
+      : { action: 'cancel', result: () => cancelledResult(ctx) };
+  }
+
+  private async accept<T extends FormContent>(
+    key: string,
+    raw: Extract<RawAnswer, { kind: 'answer' }>,
+    form: AnyForm,
+    check: Check<T> | undefined,
+    ctx: ResultContext,
+  ): Promise<Outcome<T>> {
+    const content = raw.content;
+    let issues: Issue[];
+    let value: FormContent | undefined;
+    if (content === undefined || Object.keys(content).length === 0) {
+      // Accept without values is a broken client, never a success (EK04).
+      issues = [{ path: [], code: 'empty', message: 'The form was accepted without any values.' }];
+    } else {
+      const parsed = form.parse(content);
+      issues = parsed.ok ? [] : parsed.issues;
+      value = parsed.ok ? parsed.value : undefined;
+      if (parsed.ok && check) issues = toIssues(await check(parsed.value as T));
+    }
+    if (raw.fresh) this.audit.validation(key, issues);
+    if (issues.length > 0 || value === undefined)
+      return { action: 'invalid', issues, result: () => invalidResult(ctx, issues) };
+    return { action: 'accept', value: value as T };
+  }
+
+  private unsupported(
+    key: string,
+    question: Question,
+    ctx: ResultContext,
+    fallback: () => MissingArgument[],
+    why: string,
+    auditReason = why,
+  ): Unsupported {
+    this.audit.request(key, question, auditReason);
+    return this.unsupportedOutcome(ctx, fallback, why);
+  }
+
+  private unsupportedOutcome(ctx: ResultContext, fallback: () => MissingArgument[], why: string): Unsupported {
+    const missing = fallback();
+    return { action: 'unsupported', missing, reason: why, result: () => unsupportedResult(ctx, missing, why) };
+  }
+
+  private resultContext(key: string, form: AnyForm | undefined): ResultContext {
+    const { tool, locale } = this.settings;
+    return {
+      tool,
+      locale,
+      question: key,
+      // Labels are only needed when a result is built.
+      get subject() {
+        return { kind: 'fields' as const, labels: form ? form.fields.map((f) => f.label) : [key] };
+      },
+    };
+  }
+}
+
+function minutes(ms: number): number {
+  return Math.max(1, Math.round(ms / 60_000));
+}
+
+/** How a URL-mode decline names the page: its host (the person saw the full URL before declining). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

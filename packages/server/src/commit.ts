@@ -1,0 +1,183 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { Claim, ClaimStore } from './claims/types.js';
+import { ElicitkitUsageError } from './errors.js';
+import type { Locale } from './messages.js';
+import { stillRunningResult, unknownOutcomeResult } from './results.js';
+import { sleep } from './wait.js';
+
+/** How `ctx.commit` runs an effect. */
+export interface CommitOptions {
+  /**
+   * The effect is synchronous and writes only through the database the claim store lives in (the
+   * SQLite store on the same connection): the claim, the effect's writes and its result then commit
+   * as one transaction — exactly once, even across a crash. With a store that cannot do this, the
+   * usual claim-then-act is used (still at most once).
+   */
+  atomic?: boolean;
+}
+
+/** A tool's side effect: does the work and returns the tool's result. */
+export type Effect = () => CallToolResult | Promise<CallToolResult>;
+
+export interface CommitterSettings {
+  store: ClaimStore;
+  /** How long a claim and its result are kept: the life of the call's sealed state. */
+  ttlMs: number;
+  /** How long a running claim's holder counts as alive without renewing. */
+  leaseMs: number;
+  /** How long a duplicate waits for a running first attempt before answering "still running". */
+  waitMs: number;
+  now: () => number;
+}
+
+/** A released claim: the attempt being waited on failed, so nothing happened and the id is free. */
+const RELEASED = Symbol('released');
+const LATE = Symbol('late');
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Runs each call's side effect at most once, keyed by the call's id. The first attempt claims the
+ * id, acts, and records its result; a retried, replayed or concurrently duplicated attempt gets that
+ * recorded result and never acts. An effect that throws releases its claim (the effect is one
+ * transaction: nothing happened), so a later attempt may act. An attempt that finds a claim whose
+ * holder stopped renewing (the process died mid-effect) does not act either: at most once wins over
+ * liveness, and the caller is told the outcome is unknown.
+ */
+export class Committer {
+  /** Effects running in this process, so a duplicate here waits on the promise, not the store. */
+  private readonly running = new Map<string, Promise<CallToolResult>>();
+  private lastSweep = 0;
+
+  constructor(private readonly settings: CommitterSettings) {}
+
+  async run(
+    id: string,
+    tool: string,
+    locale: Locale,
+    effect: Effect,
+    options: CommitOptions,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    this.sweepNow();
+    const { store, ttlMs, leaseMs } = this.settings;
+    if (options.atomic && store.atomically) {
+      const found = store.atomically(id, ttlMs, () => serialize(runSync(effect, tool)));
+      if (found.state !== 'running') return parse(found.result);
+      const settled = await this.waitFor(id, tool, locale, found, signal);
+      if (settled !== RELEASED) return settled;
+      return this.run(id, tool, locale, effect, options, signal);
+    }
+    const owner = crypto.randomUUID();
+    for (;;) {
+      const found = await store.claim(id, owner, { leaseMs, ttlMs });
+      if (found.state === 'claimed') return this.act(id, owner, effect);
+      if (found.state === 'done') return parse(found.result);
+      const settled = await this.waitFor(id, tool, locale, found, signal);
+      if (settled !== RELEASED) return settled;
+    }
+  }
+
+  /**
+   * What an earlier attempt of call `id` recorded, if its effect ran (waiting while it runs), or
+   * undefined when nothing was claimed: a replay of any round of a committed call answers from here.
+   */
+  async recorded(id: string, tool: string, locale: Locale, signal: AbortSignal): Promise<CallToolResult | undefined> {
+    const found = await this.settings.store.read(id);
+    if (!found) return undefined;
+    if (found.state === 'done') return parse(found.result);
+    const settled = await this.waitFor(id, tool, locale, found, signal);
+    return settled === RELEASED ? undefined : settled;
+  }
+
+  private act(id: string, owner: string, effect: Effect): Promise<CallToolResult> {
+    const { store, leaseMs } = this.settings;
+    const renew = setInterval(() => void store.renew(id, owner, leaseMs).catch(() => {}), leaseMs / 3);
+    (renew as { unref?: () => void }).unref?.();
+    const acting = (async () => {
+      let result: CallToolResult;
+      try {
+        result = await effect();
+      } catch (error) {
+        // The effect is one transaction: it threw, so nothing happened and a later attempt may act.
+        await store.release(id, owner).catch(() => {});
+        throw error;
+      } finally {
+        clearInterval(renew);
+      }
+      // From here on the effect has happened. If recording it fails, the claim is left running (its
+      // lease lapses), and replays are told the outcome is unknown rather than acting again.
+      const recorded = serialize(result);
+      await store.complete(id, owner, recorded).catch(() => false);
+      return parse(recorded);
+    })();
+    this.running.set(id, acting);
+    void acting.then(
+      () => this.running.delete(id),
+      () => this.running.delete(id),
+    );
+    return acting;
+  }
+
+  /** Waits on someone else's running claim: its result, `RELEASED`, or why no result is coming. */
+  private async waitFor(
+    id: string,
+    tool: string,
+    locale: Locale,
+    claim: Extract<Claim, { state: 'running' }>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult | typeof RELEASED> {
+    const { store, now, waitMs } = this.settings;
+    const deadline = now() + waitMs;
+    let current: Claim | undefined = claim;
+    let pause = 10;
+    for (;;) {
+      const here = this.running.get(id);
+      if (here) {
+        // The timer is dropped as soon as either side settles: nothing lingers to hold the process.
+        const done = new AbortController();
+        const late = sleep(Math.max(0, deadline - now()), AbortSignal.any([signal, done.signal])).then(
+          (): typeof LATE => LATE,
+        );
+        const failed = (): typeof RELEASED => RELEASED;
+        const settled = await Promise.race([here.catch(failed), late]);
+        done.abort();
+        return settled === LATE ? stillRunningResult(tool, locale) : settled;
+      }
+      if (!current) return RELEASED;
+      if (current.state === 'done') return parse(current.result);
+      if (current.leaseUntil < now()) return unknownOutcomeResult(tool, locale);
+      if (now() >= deadline || signal.aborted) return stillRunningResult(tool, locale);
+      await sleep(pause, signal);
+      pause = Math.min(pause * 2, 250);
+      current = await store.read(id);
+    }
+  }
+
+  private sweepNow(): void {
+    if (this.settings.now() - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = this.settings.now();
+    void this.settings.store.sweep().catch(() => {});
+  }
+}
+
+/** A synchronous effect, for a one-transaction commit: an async one cannot be held in the transaction. */
+function runSync(effect: Effect, tool: string): CallToolResult {
+  const asyncUsage = () =>
+    new ElicitkitUsageError(
+      'ASYNC_ATOMIC_EFFECT',
+      `${tool}: commit(effect, { atomic: true }) needs a synchronous effect; drop atomic or make the effect synchronous.`,
+    );
+  if (effect.constructor.name === 'AsyncFunction') throw asyncUsage();
+  const result = effect();
+  // Thrown inside the transaction, so whatever the effect wrote before returning is rolled back.
+  if (typeof (result as { then?: unknown }).then === 'function') throw asyncUsage();
+  return result as CallToolResult;
+}
+
+function serialize(result: CallToolResult): string {
+  return JSON.stringify(result);
+}
+
+function parse(recorded: string): CallToolResult {
+  return JSON.parse(recorded) as CallToolResult;
+}

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = dirname(fileURLToPath(import.meta.url));
+
+/** Every module reachable from `entry`, with the bare imports each makes. */
+function reachable(entry: string): Map<string, string[]> {
+  const seen = new Map<string, string[]>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    const source = readFileSync(join(SRC, file), 'utf8');
+    const specifiers = [...source.matchAll(/^\s*(?:import|export)\s[^'"]*?from\s+'([^']+)'/gm)].map(
+      (m) => m[1] as string,
+    );
+    seen.set(
+      file,
+      specifiers.filter((s) => !s.startsWith('.')),
+    );
+    for (const s of specifiers.filter((s) => s.startsWith('.'))) {
+      visit(relative(SRC, join(SRC, dirname(file), s.replace(/\.js$/, '.ts'))));
+    }
+  };
+  visit(entry);
+  return seen;
+}
+
+describe('subpath entries', () => {
+  it('the main entry reaches no SQLite code and no Node-only module', () => {
+    const modules = reachable('index.ts');
+    expect([...modules.keys()]).toContain('claims/memory.ts');
+    expect([...modules.keys()]).not.toContain('claims/sqlite.ts');
+    for (const [file, imports] of modules) {
+      for (const specifier of imports) expect(specifier, `${file} imports ${specifier}`).not.toMatch(/^node:|sqlite/);
+    }
+  });
+
+  it('@elicitkit/server/sqlite is where the SQLite store lives', () => {
+    expect([...reachable('sqlite.ts').keys()]).toContain('claims/sqlite.ts');
+  });
+});

@@ -1,0 +1,119 @@
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  inputRequired,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { parseArguments } from './arguments.js';
+import { CallQuestions, type CallSettings } from './call-questions.js';
+import { callSignal, PushChannel } from './channel/push.js';
+import { ReplayChannel } from './channel/replay.js';
+import type { StateCodec } from './codec.js';
+import type { CommitOptions, Committer, Effect } from './commit.js';
+import { ElicitkitUsageError } from './errors.js';
+import { peerOf } from './peer.js';
+import { invalid } from './results.js';
+import { type CallState, callDigest, identityDigest, isCallState } from './state.js';
+import type { AnyTool, ToolContext } from './tool.js';
+
+/** What every call of every tool shares. */
+export interface Runtime {
+  codec: StateCodec<CallState>;
+  committer: Committer;
+  identify: (ctx: ServerContext) => string | undefined;
+  settingsFor: (tool: AnyTool) => CallSettings;
+  now: () => number;
+}
+
+const SUSPENDED = Symbol('suspended');
+
+/**
+ * One round of one tool call. Arguments the tool's schema refuses end it at once with `invalid`.
+ * Where questions are pushed (2025 connections) the handler runs once; where they are returned
+ * (2026-07-28) it runs again from the top each round, answers replayed from the sealed state, and
+ * a round that needs a new answer ends with `input_required`. A round of a call whose side effect
+ * already committed returns the recorded result without running anything.
+ */
+export async function execute(
+  rt: Runtime,
+  tool: AnyTool,
+  server: McpServer,
+  given: unknown,
+  ctx: ServerContext,
+): Promise<CallToolResult | InputRequiredResult> {
+  const settings = rt.settingsFor(tool);
+  const parsed = await parseArguments(tool.inputSchema, given);
+  if (!parsed.ok) return invalid(parsed.issues, { locale: settings.locale });
+  const args = parsed.value;
+  const peer = peerOf(ctx, server.server);
+  const user = rt.identify(ctx);
+  const signal = peer.asks === 'push' ? callSignal(ctx) : ctx.mcpReq.signal;
+  /** `sealed`: the call's id has travelled in a sealed state, so a round of it can come again. */
+  const context = (questions: CallQuestions, sealed: boolean): ToolContext => ({
+    ask: ((key: string, opts: never) => questions.ask(key, opts)) as ToolContext['ask'],
+    askUrl: (key, opts) => questions.askUrl(key, opts),
+    commit: async (effect: Effect, opts: CommitOptions = {}) => {
+      const instead = questions.committing();
+      if (instead) return instead;
+      if (!sealed) return effect();
+      return rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal);
+    },
+    contextId: questions.contextId,
+    user,
+    revision: peer.revision,
+    can: peer.can,
+    locale: settings.locale,
+    signal,
+    mcp: ctx,
+  });
+
+  if (peer.asks === 'push') {
+    const channel = new PushChannel(ctx, server.server, peer.revision, signal, rt.now);
+    const questions = new CallQuestions(settings, channel, peer, crypto.randomUUID(), user, signal);
+    return questions.finish(await tool.run(args, context(questions, false)));
+  }
+
+  const previous = readState(ctx);
+  const call = await callDigest(tool.name, args);
+  if (previous && previous.call !== call) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState was issued for a different tool call');
+  }
+  if (previous) {
+    // A replay of any round of a call that already acted gets that act's result, the same each time.
+    const recorded = await rt.committer.recorded(previous.cid, tool.name, settings.locale, signal);
+    if (recorded) return recorded;
+  }
+  const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now);
+  const questions = new CallQuestions(settings, channel, peer, previous?.cid ?? crypto.randomUUID(), user, signal);
+  const suspended = new Promise<typeof SUSPENDED>((resolve) => {
+    channel.onSuspend = () => resolve(SUSPENDED);
+  });
+  const running = Promise.resolve().then(() => tool.run(args, context(questions, previous !== undefined)));
+  // A handler abandoned at a pending question may still reject later; that must not surface.
+  running.catch(() => {});
+  const first = await Promise.race([running, suspended]);
+  if (first !== SUSPENDED) return questions.finish(first);
+  return inputRequired({
+    inputRequests: channel.requests(),
+    requestState: await rt.codec.mint(
+      channel.state(call, questions.contextId, await identityDigest(ctx.mcpReq.method, user)),
+    ),
+  });
+}
+
+function readState(ctx: ServerContext): CallState | undefined {
+  const state = ctx.mcpReq.requestState();
+  if (state === undefined) return undefined;
+  if (typeof state === 'string') {
+    throw new ElicitkitUsageError(
+      'STATE_UNVERIFIED',
+      'requestState arrived unverified: build the McpServer with kit.createServer() or kit.serverOptions().',
+    );
+  }
+  if (!isCallState(state))
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState is not an Elicitkit call state');
+  return state;
+}

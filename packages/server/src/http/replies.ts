@@ -1,0 +1,48 @@
+import type { RequestId } from '@modelcontextprotocol/server';
+
+/** Server-defined JSON-RPC codes the SDK's own sessionful examples answer with. */
+export const SESSION_REQUIRED = -32_000;
+export const SESSION_NOT_FOUND = -32_001;
+/**
+ * The JSON-RPC error code of a request a per-identity or server-wide limit refused (HTTP 429);
+ * `error.data.limit` names the limit.
+ *
+ * @example
+ * if (error instanceof ProtocolError && error.code === LIMIT_REACHED) await wait(retryAfter);
+ */
+export const LIMIT_REACHED = -32_029;
+
+/** Which limit refused a request. */
+export type LimitName = 'maxSessions' | 'maxSessionsPerIdentity' | 'maxInFlightPerIdentity';
+
+/** How long a refused client is told to wait before trying again, seconds. */
+const RETRY_AFTER_SECONDS = 5;
+
+export function jsonRpcError(status: number, code: number, message: string, id: RequestId | null = null): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/** HTTP 429 with a JSON-RPC error naming the limit: refused at once, never left hanging. */
+export function limitReached(limit: LimitName, max: number, id: RequestId | null): Response {
+  const what = (
+    {
+      maxSessions: `The server holds its limit of ${max} open sessions, none of them yours to close.`,
+      maxSessionsPerIdentity: `You have ${max} open sessions, the limit, each with a request in flight. Close one (DELETE) or wait for one to finish.`,
+      maxInFlightPerIdentity: `You have ${max} requests in flight, the limit (each open question is one). Wait for one to finish.`,
+    } satisfies Record<LimitName, string>
+  )[limit];
+  return new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: LIMIT_REACHED, message: `Too many requests: ${what}`, data: { limit, max } },
+      id,
+    }),
+    {
+      status: 429,
+      headers: { 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER_SECONDS) },
+    },
+  );
+}

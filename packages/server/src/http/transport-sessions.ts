@@ -1,0 +1,171 @@
+import type { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import type { LimitName } from './replies.js';
+
+/** One 2025 HTTP session, bound to who opened it. */
+export interface TransportSession {
+  id: string;
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: McpServer;
+  /** Who may use it: the identity and the credential it opened with. */
+  owner: string;
+  /** Whose limits it counts against. */
+  identity: string;
+  /** Last request, epoch ms. */
+  seen: number;
+  /** POSTs carrying requests whose responses have not ended: calls, and the questions they wait on. */
+  inFlight: number;
+  /** Open GET streams. */
+  streams: number;
+  /** The client dropped a POST with requests in flight and has not been heard from since. */
+  dropped: boolean;
+  abandon?: ReturnType<typeof setTimeout> | undefined;
+}
+
+export interface TransportSessionLimits {
+  maxSessions: number;
+  maxSessionsPerIdentity: number;
+  maxInFlightPerIdentity: number;
+  /** Idle sessions (nothing in flight) older than this are closed. */
+  idleMs: number;
+  /** A session whose client dropped a call and left no stream open is closed after this long. */
+  abandonMs: number;
+}
+
+interface Bucket {
+  sessions: Set<TransportSession>;
+  inFlight: number;
+}
+
+/**
+ * The open 2025 sessions, counted per identity. A session with a request in flight (so any open
+ * question) is never evicted; room is only ever made by closing the *same* identity's least
+ * recently used idle session, so no identity can push out another's.
+ */
+export class TransportSessionTable {
+  private readonly entries = new Map<string, TransportSession>();
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    private readonly limits: TransportSessionLimits,
+    private readonly now: () => number,
+    private readonly closeTransport: (entry: TransportSession) => Promise<void>,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(id: string): TransportSession | undefined {
+    return this.entries.get(id);
+  }
+
+  all(): TransportSession[] {
+    return [...this.entries.values()];
+  }
+
+  /**
+   * Makes room for one more session of `identity`, evicting that identity's least recently used
+   * idle session if a cap is reached. Returns the limit that refuses it when nothing can go.
+   */
+  admit(identity: string): LimitName | undefined {
+    const bucket = this.bucket(identity);
+    if (bucket.sessions.size >= this.limits.maxSessionsPerIdentity && !this.evictIdle(bucket))
+      return 'maxSessionsPerIdentity';
+    if (this.entries.size >= this.limits.maxSessions && !this.evictIdle(bucket)) return 'maxSessions';
+    return undefined;
+  }
+
+  add(entry: TransportSession): void {
+    this.entries.set(entry.id, entry);
+    this.bucket(entry.identity).sessions.add(entry);
+  }
+
+  /** Takes the session out of the table (synchronously, so its room is free at once) and closes it. */
+  async close(id: string): Promise<void> {
+    const entry = this.remove(id);
+    if (entry) await this.closeTransport(entry);
+  }
+
+  remove(id: string): TransportSession | undefined {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    this.entries.delete(id);
+    clearTimeout(entry.abandon);
+    const bucket = this.bucket(entry.identity);
+    bucket.sessions.delete(entry);
+    bucket.inFlight -= entry.inFlight;
+    if (bucket.sessions.size === 0) this.buckets.delete(entry.identity);
+    return entry;
+  }
+
+  /** Whether `identity` may start one more request now. */
+  mayStart(identity: string): boolean {
+    return (this.buckets.get(identity)?.inFlight ?? 0) < this.limits.maxInFlightPerIdentity;
+  }
+
+  /** The client spoke: it is here, whatever it dropped before. */
+  touch(entry: TransportSession): void {
+    entry.seen = this.now();
+    entry.dropped = false;
+    clearTimeout(entry.abandon);
+    entry.abandon = undefined;
+  }
+
+  /** A POST with requests began; returns what to call when its response ends. */
+  beginCall(entry: TransportSession): (dropped: boolean) => void {
+    entry.inFlight++;
+    this.bucket(entry.identity).inFlight++;
+    return (dropped) => {
+      if (this.entries.get(entry.id) !== entry) return;
+      entry.inFlight--;
+      this.bucket(entry.identity).inFlight--;
+      if (dropped) entry.dropped = true;
+      this.checkAbandoned(entry);
+    };
+  }
+
+  /** A GET stream opened; returns what to call when it ends. */
+  beginStream(entry: TransportSession): () => void {
+    entry.streams++;
+    return () => {
+      if (this.entries.get(entry.id) !== entry) return;
+      entry.streams--;
+      this.checkAbandoned(entry);
+    };
+  }
+
+  /** Closes every idle session not heard from within `idleMs`. */
+  sweepIdle(): void {
+    const cutoff = this.now() - this.limits.idleMs;
+    for (const entry of this.all()) if (entry.inFlight === 0 && entry.seen < cutoff) void this.close(entry.id);
+  }
+
+  /**
+   * A client that dropped a call and holds no stream open has gone (a process exiting closes them
+   * all at once). Its session is closed after a short grace, unless it comes back.
+   */
+  private checkAbandoned(entry: TransportSession): void {
+    if (!entry.dropped || entry.inFlight > 0 || entry.streams > 0 || entry.abandon) return;
+    entry.abandon = setTimeout(() => void this.close(entry.id), this.limits.abandonMs);
+    (entry.abandon as { unref?: () => void }).unref?.();
+  }
+
+  private evictIdle(bucket: Bucket): boolean {
+    let victim: TransportSession | undefined;
+    for (const entry of bucket.sessions) {
+      if (entry.inFlight === 0 && (!victim || entry.seen < victim.seen)) victim = entry;
+    }
+    if (!victim) return false;
+    void this.close(victim.id);
+    return true;
+  }
+
+  private bucket(identity: string): Bucket {
+    let bucket = this.buckets.get(identity);
+    if (!bucket) {
+      bucket = { sessions: new Set(), inFlight: 0 };
+      this.buckets.set(identity, bucket);
+    }
+    return bucket;
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Follows a streamed response to its end, and tells finished from dropped. The transport does not
+ * watch the request's signal, and Node's adapter only notices a closed socket when the stream next
+ * writes (keep-alives come every 15 s): without this a client that went away keeps its stream, its
+ * timers and its questions until they time out.
+ *
+ * `onEnd(true)` runs once when the client dropped the stream before it ended (the request's signal
+ * aborted, or the body was cancelled); the inner stream is then cancelled, which frees the
+ * transport's side of it. `onEnd(false)` runs once when it ended normally.
+ *
+ * The request itself is held until then, not just its signal: a `Request` built with a signal
+ * follows it through a weak reference to its own controller, so once the request is collected its
+ * signal no longer aborts (seen under load: a dropped stream went unnoticed).
+ */
+export function watchResponse(response: Response, request: Request, onEnd: (dropped: boolean) => void): Response {
+  const inner = response.body;
+  // Captured by the closures below, so the request lives exactly as long as the stream does.
+  let held: Request | undefined = request;
+  if (!inner) {
+    onEnd(false);
+    return response;
+  }
+  const reader = inner.getReader();
+  let ended = false;
+  let outer: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const end = (dropped: boolean) => {
+    if (ended) return false;
+    ended = true;
+    held?.signal.removeEventListener('abort', dropNow);
+    held = undefined;
+    onEnd(dropped);
+    return true;
+  };
+  function dropNow() {
+    if (!end(true)) return;
+    reader.cancel().catch(() => {});
+    try {
+      outer?.close();
+    } catch {
+      // Already closed or errored: nothing left to end.
+    }
+  }
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      outer = controller;
+    },
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (ended) return;
+        if (done) {
+          end(false);
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        if (end(true)) controller.error(error);
+      }
+    },
+    cancel(reason) {
+      end(true);
+      return reader.cancel(reason);
+    },
+  });
+  if (request.signal.aborted) dropNow();
+  else request.signal.addEventListener('abort', dropNow, { once: true });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}

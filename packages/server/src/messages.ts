@@ -1,0 +1,118 @@
+/**
+ * Everything the server library says to people and models, one table per locale. Result texts
+ * tell the model what happened and what not to do next; reasons say why a client could not ask.
+ * Apps on the kit (opsdesk) keep their own texts the same way: an interface, one table per
+ * locale, checked by `LocaleTables`.
+ */
+
+/**
+ * The languages Elicitkit speaks, as `Locale` values.
+ *
+ * @example
+ * if (!LOCALES.some((l) => l === flag)) throw new Error(`--lang must be ${LOCALES.join(' or ')}`);
+ */
+export const LOCALES = ['en', 'zh'] as const;
+
+/** A language of the ready-made texts: `'en'` or `'zh'`. */
+export type Locale = (typeof LOCALES)[number];
+
+/**
+ * One message table per locale, each a whole `M`: a key missing from any locale fails to compile,
+ * and a locale added to `LOCALES` fails until every table has it. Builders pick a table by locale
+ * and never branch on the language themselves.
+ *
+ * @example
+ * interface Texts { greet(name: string): string }
+ * const TEXTS = {
+ *   en: { greet: (name) => `Hello, ${name}.` },
+ *   zh: { greet: (name) => `你好，${name}。` },
+ * } satisfies LocaleTables<Texts>;
+ * TEXTS[locale].greet('Ada');
+ */
+export type LocaleTables<M> = { readonly [L in Locale]: M };
+
+/** Why a client could not be asked, in the words an `unsupported` result gives. */
+export type UnsupportedReason = 'no-form' | 'no-url' | 'old-revision' | 'client-error';
+
+interface Messages {
+  /** "A", "A and B", "A, B and C". */
+  list(items: readonly string[]): string;
+  declined(tool: string, what: string): string;
+  declinedPage(tool: string, host: string): string;
+  cancelled(tool: string): string;
+  unsupported(tool: string, reason: string): string;
+  required: string;
+  optional: string;
+  oneOf: string;
+  answerInvalid(tool: string): string;
+  argumentsInvalid: string;
+  timeout(tool: string, minutes: number): string;
+  pending(tool: string): string;
+  /** An earlier attempt of this call started its effect and never recorded how it ended. */
+  unknownOutcome(tool: string): string;
+  /** An earlier attempt of this call is still running its effect. */
+  stillRunning(tool: string): string;
+  reasons: Record<UnsupportedReason, string>;
+}
+
+const en: Messages = {
+  list: (items) =>
+    items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`,
+  declined: (tool, what) =>
+    `The user declined to provide ${what}, so ${tool} did nothing. Do not ask again unless the user brings it up.`,
+  declinedPage: (tool, host) =>
+    `The user declined to open the page on ${host}, so ${tool} did nothing. Do not ask again unless the user brings it up.`,
+  cancelled: (tool) =>
+    `The user cancelled ${tool}. Nothing was done; do not retry or fill in the missing values yourself.`,
+  unsupported: (tool, reason) =>
+    `This client cannot ask the user (${reason}), so ${tool} did nothing. Ask the user for these values and call ${tool} again with them:`,
+  required: 'required',
+  optional: 'optional',
+  oneOf: ': one of ',
+  answerInvalid: (tool) => `The answer to ${tool}'s question was not accepted, so nothing was done:`,
+  argumentsInvalid: 'The arguments of this call were not accepted, so nothing was asked and nothing was done:',
+  timeout: (tool, minutes) =>
+    `No answer arrived within ${minutes} minute${minutes === 1 ? '' : 's'}, so ${tool} did nothing.`,
+  pending: (tool) =>
+    `The user opened the page but has not finished there yet. ${tool} takes effect once they do; call it again later to check.`,
+  unknownOutcome: (tool) =>
+    `An earlier attempt of this same ${tool} call started to act but its outcome was never recorded (the server stopped while it ran). It was not run again. It may or may not have taken effect: check the current state before calling ${tool} again.`,
+  stillRunning: (tool) =>
+    `An earlier attempt of this same ${tool} call is still running. It was not run again; send the same request later to get its result.`,
+  reasons: {
+    'no-form': 'it did not declare form elicitation',
+    'no-url': 'it did not declare URL-mode elicitation, which this step needs',
+    'old-revision': 'its protocol revision (2025-06-18) cannot show this form.',
+    'client-error': 'the client refused the question:',
+  },
+};
+
+const zh: Messages = {
+  list: (items) =>
+    items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join('、')}和${items[items.length - 1]}`,
+  declined: (tool, what) => `用户拒绝提供${what}，${tool} 没有执行任何操作。除非用户主动提起，请不要再次询问。`,
+  declinedPage: (tool, host) =>
+    `用户拒绝打开 ${host} 上的页面，${tool} 没有执行任何操作。除非用户主动提起，请不要再次询问。`,
+  cancelled: (tool) => `用户取消了 ${tool}，没有执行任何操作。不要重试，也不要猜测缺失的参数。`,
+  unsupported: (tool, reason) =>
+    `当前客户端无法向用户提问（${reason}），${tool} 没有执行任何操作。请让用户提供以下参数后，再次调用 ${tool}：`,
+  required: '必填',
+  optional: '可选',
+  oneOf: '：可选值 ',
+  answerInvalid: (tool) => `${tool} 收到的回答未通过校验，没有执行任何操作：`,
+  argumentsInvalid: '本次调用的参数未通过校验，没有提问，也没有执行任何操作：',
+  timeout: (tool, minutes) => `${minutes} 分钟内没有收到回答，${tool} 没有执行任何操作。`,
+  pending: (tool) => `用户已打开页面但尚未完成。完成后 ${tool} 的结果才会生效；稍后可再次调用以确认。`,
+  unknownOutcome: (tool) =>
+    `同一次 ${tool} 调用的先前尝试已开始执行，但结果没有记录下来（执行期间服务器停止了）。本次没有再次执行。它可能已经生效，也可能没有：请先检查当前状态，再决定是否重新调用 ${tool}。`,
+  stillRunning: (tool) =>
+    `同一次 ${tool} 调用的先前尝试仍在执行中。本次没有再次执行；稍后发送相同的请求即可获得其结果。`,
+  reasons: {
+    'no-form': '客户端未声明表单提问能力',
+    'no-url': '客户端未声明 URL 模式提问能力，而这一步需要它',
+    'old-revision': '客户端的协议版本（2025-06-18）无法显示此表单。',
+    'client-error': '客户端拒绝了提问：',
+  },
+};
+
+export const MESSAGES = { en, zh } satisfies LocaleTables<Messages>;

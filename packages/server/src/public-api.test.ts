@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { publicApi } from '../../client/test/public-api.js';
+
+const entry = (file: string) => new URL(file, import.meta.url);
+
+// The public surface, on purpose: adding or removing a name here is an API change.
+describe('the public API of @elicitkit/server', () => {
+  const VALUES = [
+    'ElicitkitUsageError',
+    'FormLintError',
+    'LIMIT_REACHED',
+    'LOCALES',
+    'STATUSES',
+    'createElicitkit',
+    'createHttpHandler',
+    'createMemoryClaimStore',
+    'defineTool',
+    'done',
+    'invalid',
+    'match',
+    'outcomeSchema',
+    'pending',
+    'rejected',
+  ];
+  const TYPES = [
+    'Accepted',
+    'AnyOutcome',
+    'AnyTool',
+    'AskFn',
+    'AskOptions',
+    'AskUrlOptions',
+    'AtomicResult',
+    'AuditEvent',
+    'AuditRequest',
+    'AuditResponse',
+    'AuditSink',
+    'AuditValidation',
+    'AuditViolation',
+    'Cancelled',
+    'Check',
+    'CheckIssue',
+    'Claim',
+    'ClaimOptions',
+    'ClaimResult',
+    'ClaimStore',
+    'CloseReason',
+    'CommitOptions',
+    'CreateServerOptions',
+    'Declined',
+    'Effect',
+    'ElicitingTool',
+    'Elicitkit',
+    'ElicitkitOptions',
+    'Forms',
+    'HttpHandler',
+    'HttpHandlerOptions',
+    'Invalid',
+    'LimitName',
+    'Locale',
+    'LocaleTables',
+    'MissingArgument',
+    'Outcome',
+    'OutcomeHandlers',
+    'Pending',
+    'Redaction',
+    'Status',
+    'TimedOut',
+    'ToolContext',
+    'ToolSpec',
+    'Unsupported',
+    'UrlOutcome',
+  ];
+
+  it('ships exactly these values', async () => {
+    expect(Object.keys(await import('./index.js')).sort()).toEqual(VALUES);
+  });
+
+  it('declares exactly these values and types, each documented (values with an @example)', () => {
+    expect(publicApi(entry('./index.ts'))).toEqual({ values: VALUES, types: TYPES, undocumented: [] });
+  });
+});
+
+describe('the public API of @elicitkit/server/sqlite', () => {
+  it('ships exactly the SQLite claim store, and the types it takes, each documented', async () => {
+    expect(Object.keys(await import('./sqlite.js')).sort()).toEqual(['createSqliteClaimStore']);
+    expect(publicApi(entry('./sqlite.ts'))).toEqual({
+      values: ['createSqliteClaimStore'],
+      types: ['SqliteClaimStoreOptions', 'SqliteDatabase', 'SqliteStatement'],
+      undocumented: [],
+    });
+  });
+});

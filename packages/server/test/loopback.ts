@@ -1,0 +1,98 @@
+/**
+ * The fixture tools behind `createHttpHandler` on a real loopback port, through Node's adapter, as
+ * a deployment would serve them. `Authorization: Bearer <name>` names the identity.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from '../src/http/handler.js';
+import { createElicitkit, type ElicitkitOptions } from '../src/kit.js';
+import { type AuditLog, auditLog } from './audit-log.js';
+import { createStore, fixtureTools, type Store } from './fixture-tools.js';
+
+export interface Loopback {
+  url: string;
+  handler: HttpHandler;
+  store: Store;
+  log: AuditLog;
+  close(): Promise<void>;
+}
+
+export async function loopback(
+  options: HttpHandlerOptions & { kit?: ElicitkitOptions; authenticated?: boolean } = {},
+): Promise<Loopback> {
+  const { kit: kitOptions, authenticated, ...handlerOptions } = options;
+  const store = createStore();
+  const log = auditLog();
+  const kit = createElicitkit({ audit: log.sink, ...kitOptions });
+  const handler = createHttpHandler(() => kit.createServer({ name: 'fixture', version: '1' }, fixtureTools(store)), {
+    ...(authenticated
+      ? {
+          authenticate: (request: Request) => {
+            const name = /^Bearer (\w+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+            return name ? { token: name, clientId: name, scopes: [] } : new Response('who?', { status: 401 });
+          },
+        }
+      : {}),
+    ...handlerOptions,
+  });
+  const node = toNodeHandler(handler);
+  const server = createServer((req, res) => void node(req as Parameters<typeof node>[0], res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    handler,
+    store,
+    log,
+    async close() {
+      await handler.close();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+/** A 2025-11-25 SDK client over HTTP as `identity` (when given). */
+export function httpTransport(url: string, identity?: string): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(
+    new URL(url),
+    identity ? { requestInit: { headers: { authorization: `Bearer ${identity}` } } } : {},
+  );
+}
+
+/**
+ * A 2025-11-25 client whose person answers with `answer` once `release` resolves (default: never,
+ * until the question is withdrawn). `asked` resolves when the question arrives.
+ */
+export function patientClient(
+  name = 'patient',
+  answer?: { content: Record<string, string | number | boolean | string[]>; release: Promise<void> },
+) {
+  const client = new Client({ name, version: '1' }, { capabilities: { elicitation: { form: {} } } });
+  let asked!: () => void;
+  const wasAsked = new Promise<void>((resolve) => {
+    asked = resolve;
+  });
+  client.setRequestHandler('elicitation/create', async (_request, ctx) => {
+    asked();
+    if (answer) {
+      await answer.release;
+      return { action: 'accept', content: answer.content };
+    }
+    return new Promise((_resolve, reject) => {
+      ctx.mcpReq.signal.addEventListener('abort', () => reject(new Error('withdrawn')));
+    });
+  });
+  return { client, asked: wasAsked };
+}
+
+/** Calls `deploy` (which asks for the environment); resolves with the result or the error. */
+export function startDeploy(client: Client, signal?: AbortSignal) {
+  return client
+    .callTool(
+      { name: 'deploy', arguments: { service: 'order-service' } },
+      { timeout: 60_000, ...(signal ? { signal } : {}) },
+    )
+    .catch((error: unknown) => error);
+}

@@ -1,0 +1,21 @@
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { startRedis } from './support/redis-server.js';
+
+describe('test Redis', () => {
+  it('starts a real redis-server on a free port and stops it', async () => {
+    const redis = await startRedis();
+    const client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    try {
+      await client.connect();
+      await client.set('k', 'v');
+      expect(await client.get('k')).toBe('v');
+    } finally {
+      client.disconnect();
+      await redis.stop();
+    }
+    const after = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    await expect(after.connect()).rejects.toThrow();
+    after.disconnect();
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * A real Redis for tests: Debian's `redis-server` started on a free loopback port with nothing
+ * persisted, stopped by the caller. No mock of Redis anywhere: a store that passes its suite here
+ * passes it against the real thing.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+
+export interface TestRedis {
+  /** `redis://127.0.0.1:PORT` */
+  url: string;
+  port: number;
+  /** Kills the server and waits for it to exit. */
+  stop(): Promise<void>;
+}
+
+const BINARY = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+
+/** Whether a Redis binary is installed (`.ci/run` installs Debian's `redis-server`). */
+export function redisAvailable(): boolean {
+  return existsSync(BINARY);
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Sends PING over a raw socket; resolves true on +PONG. */
+async function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+    socket.connect(port, '127.0.0.1', () => socket.write('PING\r\n'));
+  });
+}
+
+/**
+ * Starts a throw-away Redis. Throws with the server's own output when it does not come up.
+ *
+ * @example
+ * const redis = await startRedis();
+ * try { ... new Redis(redis.url) ... } finally { await redis.stop(); }
+ */
+export async function startRedis(): Promise<TestRedis> {
+  if (!redisAvailable()) {
+    throw new Error(`redis-server not found at ${BINARY} (apt-get install -y redis-server)`);
+  }
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    const child: ChildProcess = spawn(
+      BINARY,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout?.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr?.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    let up = false;
+    for (let i = 0; i < 100 && child.exitCode === null; i++) {
+      if (await ping(port)) {
+        up = true;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (up) {
+      return {
+        url: `redis://127.0.0.1:${port}`,
+        port,
+        async stop() {
+          if (child.exitCode === null) child.kill('SIGKILL');
+          await exited;
+        },
+      };
+    }
+    child.kill('SIGKILL');
+    await exited;
+    // A port taken between probing and binding: try another one; anything else is fatal.
+    if (!/Address already in use/i.test(output)) {
+      throw new Error(`redis-server did not start:\n${output}`);
+    }
+  }
+  throw new Error('redis-server: no free port after 5 attempts');
+}

@@ -1,0 +1,56 @@
+/** The JSON-RPC messages of a Streamable HTTP (SSE) response, one at a time; undefined once it ends. */
+export function sseMessages(response: Response): { next(): Promise<Record<string, unknown> | undefined> } {
+  const reader = (response.body ?? new ReadableStream<Uint8Array>()).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return {
+    async next() {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event
+            .split('\n')
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trim())
+            .join('');
+          if (data) return JSON.parse(data);
+          continue;
+        }
+        const { done, value } = await reader.read();
+        if (done) return undefined;
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
+  };
+}
+
+/** A 2025-11-25 session opened by hand on a Streamable HTTP endpoint, for sending raw JSON-RPC. */
+export async function legacySession(url: string, headers: Record<string, string> = {}) {
+  const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers };
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: base,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: { elicitation: { form: {}, url: {} } },
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    }),
+  });
+  await init.text();
+  const session = {
+    ...base,
+    'mcp-session-id': init.headers.get('mcp-session-id') ?? '',
+    'mcp-protocol-version': '2025-11-25',
+  };
+  const post = (message: Record<string, unknown>) =>
+    fetch(url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', ...message }) });
+  await post({ method: 'notifications/initialized' });
+  return { post, sessionId: session['mcp-session-id'] };
+}
