@@ -36,6 +36,10 @@ Options:
   --lang en|zh                  messages, titles and option labels (default from LANG)
   --page-port PORT              with --stdio: the port of the password page (default a free one)
   --timeout-ms N                how long a question waits for its answer
+  --max-sessions N              with --http: open 2025 sessions in all (default 1000)
+  --max-sessions-per-user N     with --http: open 2025 sessions per user (default 100)
+  --max-calls-per-user N        with --http: requests in flight per user, each open question one
+                                (default 100)
   --reset                       put the demo back to its seed first (with --stdio, needs --yes)
   --yes                         do not ask before --reset`,
   reset: `Usage: elicitkit reset [--data DIR] [--yes]

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { Revision } from '@elicitkit/form';
-import { langFrom } from '@elicitkit/opsdesk';
+import { localeFrom } from '@elicitkit/opsdesk';
 import {
   buildReport,
   confirmToProceed,
@@ -78,7 +78,9 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       return EXIT.refused;
     }
   }
-  const endpoint: Endpoint = target ? endpointFor(target) : await startOwnOpsdesk({ lang: langFrom(process.env.LANG) });
+  const endpoint: Endpoint = target
+    ? endpointFor(target)
+    : await startOwnOpsdesk({ locale: localeFrom(process.env.LANG) });
   // Ctrl+C must not leave the throw-away server's data behind.
   const onSignal = (signal: NodeJS.Signals) => {
     void endpoint.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));

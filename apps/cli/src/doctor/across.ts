@@ -2,7 +2,7 @@ import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { answered, succeeded } from './classify.js';
 import { ambiguity, type DoctorNote, type FindingSet } from './findings.js';
 import { canElicit, type Profile } from './profiles.js';
-import type { CallRecord, DoctorRun } from './run.js';
+import type { CallRecord, DoctorRun } from './records.js';
 
 const FALLBACK_FIX = 'Without the capability, return a result naming the missing arguments and their allowed values.';
 

@@ -1,7 +1,7 @@
 import { outcomeLabel, type SkipReason } from './classify.js';
 import { fieldsOf } from './findings.js';
 import type { Strategy } from './profiles.js';
-import type { Ask, CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './run.js';
+import type { Ask, CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
 
 /** Why a question was not reached under a profile. */
 export type NotReached =

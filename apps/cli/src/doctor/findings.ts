@@ -1,6 +1,6 @@
 import { RULES, type RuleCode, type Severity } from '@elicitkit/form';
 import { outcomeLabel } from './classify.js';
-import type { CallRecord } from './run.js';
+import type { CallRecord } from './records.js';
 
 /** One call as a finding quotes it: what was asked, what doctor answered, how it ended. */
 export interface Transcript {

@@ -4,7 +4,7 @@ import { succeeded } from './classify.js';
 import { ambiguity, type DoctorFinding, type DoctorNote, FindingSet } from './findings.js';
 import { shapesNotIn20250618 } from './legacy-shapes.js';
 import { PROFILES, type Profile } from './profiles.js';
-import type { Ask, CallRecord, DoctorRun } from './run.js';
+import type { Ask, CallRecord, DoctorRun } from './records.js';
 
 const AMBIGUOUS = ' (judged by isError alone: the result has no structuredContent.status)';
 

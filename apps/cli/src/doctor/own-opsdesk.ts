@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createToken, ensureLocalOwner, type Lang, serveHttp } from '@elicitkit/opsdesk';
+import { serveHttp } from '@elicitkit/opsdesk';
+import type { Locale } from '@elicitkit/server';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Endpoint } from './endpoint.js';
 import type { Profile } from './profiles.js';
@@ -16,17 +17,17 @@ export const OWN_DATA_PREFIX = 'elicitkit-doctor-';
  * directory; so does the process exiting, however it exits.
  *
  * @example
- * const endpoint = await startOwnOpsdesk({ lang: 'en' });
+ * const endpoint = await startOwnOpsdesk({ locale: 'en' });
  * try { await runDoctor(endpoint); } finally { await endpoint.close(); }
  */
-export async function startOwnOpsdesk(options: { lang: Lang }): Promise<Endpoint & { dataDir: string }> {
+export async function startOwnOpsdesk(options: { locale: Locale }): Promise<Endpoint & { dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), OWN_DATA_PREFIX));
   const removeNow = () => rmSync(dataDir, { recursive: true, force: true });
   // A last resort for exits that skip `close()` (process.exit elsewhere, an uncaught error).
   process.once('exit', removeNow);
   let serving: Awaited<ReturnType<typeof serveHttp>>;
   try {
-    serving = await serveHttp({ dataDir, lang: options.lang, port: 0 });
+    serving = await serveHttp({ dataDir, locale: options.locale, port: 0 });
   } catch (error) {
     process.removeListener('exit', removeNow);
     removeNow();
@@ -39,8 +40,7 @@ export async function startOwnOpsdesk(options: { lang: Lang }): Promise<Endpoint
     if (token === undefined) {
       // A fresh owner per profile: nothing one profile registers or owns gets in another's way.
       const user = `doctor-${++users}-${profile.revision}`;
-      ensureLocalOwner(serving.opsdesk.db, user);
-      token = createToken(serving.opsdesk.db, user);
+      token = serving.ownerToken(user);
       tokens.set(profile.id, token);
     }
     return token;

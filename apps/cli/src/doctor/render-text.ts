@@ -44,7 +44,8 @@ export function renderText(report: DoctorReport, colour: boolean): string {
               ? `skip: ${c.skipped}`
               : `${c.outcome}${c.asks ? ` (${c.asks} ask${c.asks === 1 ? '' : 's'})` : ''}`
           ).padEnd(22);
-          return c.skipped ? dim(text) : /timeout|error|failed/.test(c.outcome) ? red(text) : text;
+          const bad = c.outcome === 'timeout' || c.outcome === 'failed' || c.outcome.startsWith('error');
+          return c.skipped ? dim(text) : bad ? red(text) : text;
         });
         lines.push(`  ${profile.padEnd(26)} ${cells.join('')}`);
       }

@@ -2,7 +2,7 @@ import { outcomeLabel, type SkipReason } from './classify.js';
 import { type CoverageSummary, type QuestionCoverage, summarize, toolCoverage } from './coverage.js';
 import type { DoctorFinding, DoctorNote } from './findings.js';
 import type { Strategy } from './profiles.js';
-import type { DoctorRun } from './run.js';
+import type { DoctorRun } from './records.js';
 
 /**
  * The stable JSON shape of a doctor run (`--json`, documented in the README). Fields are only

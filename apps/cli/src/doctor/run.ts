@@ -1,64 +1,16 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import { type Answer, answerFor } from './answer.js';
+import { answerFor } from './answer.js';
 import { type CallOutcome, fromError, fromResult, type SkipReason } from './classify.js';
 import { type Connection, isAlive, openConnection } from './connection.js';
 import type { Endpoint } from './endpoint.js';
 import type { FixtureCase, Fixtures } from './fixtures.js';
 import { accepts, PROFILES, type Profile, type Strategy, strategiesFor } from './profiles.js';
+import type { Ask, CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
 import { isDestructive } from './safety.js';
 import type { RawAsk } from './tap.js';
 import { freshTag, sampleArguments } from './values.js';
 
-/** One question as it crossed the wire, with the message it came in and doctor's answer. */
-export interface Ask extends RawAsk {
-  /** Which incoming message of the call carried it (1 = first): later rounds come after answers. */
-  round: number;
-  /** Absent when the SDK client refused the request before doctor could answer it. */
-  answer?: Answer;
-}
-
-/** One tool call under one client profile and one answering strategy. */
-export interface CallRecord {
-  tool: string;
-  /** The fixture case (or the arguments built from the input schema). */
-  case: string;
-  profile: string;
-  strategy: Strategy;
-  arguments: Record<string, unknown>;
-  asks: Ask[];
-  outcome: CallOutcome;
-  ms: number;
-}
-
-export interface ProfileRecord {
-  profile: Profile;
-  /** False when the server would not speak this revision (e.g. no 2026-07-28 support). */
-  served: boolean;
-  negotiated?: string;
-  error?: string;
-  /** Connections opened again after one died mid-run. */
-  reconnects: number;
-  /** Questions that arrived while no call was running (answered cancel). */
-  stray: number;
-}
-
-/** A tool as doctor saw it, and which profiles saw it listed. */
-export interface ToolInfo extends Pick<Tool, 'name' | 'description' | 'inputSchema' | 'annotations'> {
-  destructive: boolean;
-  listedBy: string[];
-  /** True when `--tools`/`--skip` left it out. */
-  filtered: boolean;
-}
-
-export interface DoctorRun {
-  target: string;
-  throwAway: boolean;
-  allowDestructive: boolean;
-  server?: { name: string; version: string };
-  tools: ToolInfo[];
-  profiles: ProfileRecord[];
-  calls: CallRecord[];
-}
+export type { Ask, CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
 
 export interface DoctorOptions {
   /** Cases per tool; tools not listed get arguments built from their input schema. */
@@ -113,7 +65,7 @@ export async function runDoctor(endpoint: Endpoint, options: DoctorOptions = {})
     stamps: 0,
   };
   const queue = [...(options.profiles ?? PROFILES)];
-  const results: { profile: ProfileRecord; calls: CallRecord[] }[] = new Array(queue.length);
+  const results: ProfileResult[] = new Array(queue.length);
   let next = 0;
   const worker = async () => {
     for (;;) {
@@ -124,22 +76,35 @@ export async function runDoctor(endpoint: Endpoint, options: DoctorOptions = {})
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
+  // Profiles run at once: order tools and their listings by profile, not by who answered first.
+  const order = queue.map((p) => p.id);
+  const names = [...new Set(results.flatMap((r) => r.listed))];
+  const tools = [...shared.tools.values()].sort((a, b) => names.indexOf(a.name) - names.indexOf(b.name));
+  for (const t of tools) t.listedBy.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   return {
     target: endpoint.label,
     throwAway: endpoint.throwAway,
     allowDestructive: shared.allowDestructive,
     ...(shared.server ? { server: shared.server } : {}),
-    tools: [...shared.tools.values()],
+    tools,
     profiles: results.map((r) => r.profile),
     calls: results.flatMap((r) => r.calls),
   };
 }
 
-async function runProfile(shared: Shared, profile: Profile): Promise<{ profile: ProfileRecord; calls: CallRecord[] }> {
+/** One profile's part of a run; `listed` is its tool listing, in the server's order. */
+interface ProfileResult {
+  profile: ProfileRecord;
+  calls: CallRecord[];
+  listed: string[];
+}
+
+async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResult> {
   const { options } = shared;
   const timeoutMs = options.callTimeoutMs ?? 10_000;
   const record: ProfileRecord = { profile, served: false, reconnects: 0, stray: 0 };
   const calls: CallRecord[] = [];
+  const listed: string[] = [];
   let current: { call: CallRecord; tag: string; rounds: number } | undefined;
   const hooks = {
     onAsks(asks: RawAsk[]) {
@@ -172,7 +137,7 @@ async function runProfile(shared: Shared, profile: Profile): Promise<{ profile: 
     conn = await openConnection(shared.endpoint, profile, hooks);
   } catch (error) {
     record.error = messageOf(error);
-    return { profile: record, calls };
+    return { profile: record, calls, listed };
   }
   record.served = true;
   if (conn.negotiated) record.negotiated = conn.negotiated;
@@ -180,6 +145,7 @@ async function runProfile(shared: Shared, profile: Profile): Promise<{ profile: 
     const info = conn.client.getServerVersion();
     if (info && !shared.server) shared.server = { name: info.name, version: info.version };
     const { tools } = await conn.client.listTools({}, { timeout: timeoutMs });
+    listed.push(...tools.map((t) => t.name));
     for (const tool of tools) {
       const info = noteTool(shared, tool, profile);
       if (info.filtered) continue;
@@ -224,7 +190,7 @@ async function runProfile(shared: Shared, profile: Profile): Promise<{ profile: 
   } finally {
     await conn?.close();
   }
-  return { profile: record, calls };
+  return { profile: record, calls, listed };
 }
 
 /** The reason not to make this call, or undefined to make it. */

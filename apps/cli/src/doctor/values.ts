@@ -95,6 +95,23 @@ function argumentValue(prop: Record<string, unknown>): unknown {
     case 'object':
       return {};
     default:
-      return prop.format === 'date' ? new Date().toISOString().slice(0, 10) : 'doctor';
+      return stringFor(prop.format);
+  }
+}
+
+/** A string argument that fits its format, so a server's own validation lets the call through. */
+function stringFor(format: unknown): string {
+  switch (format) {
+    case 'date':
+      return new Date().toISOString().slice(0, 10);
+    case 'date-time':
+      return new Date().toISOString();
+    case 'uri':
+    case 'url':
+      return 'https://example.com/doctor';
+    case 'email':
+      return 'doctor@example.com';
+    default:
+      return 'doctor';
   }
 }
