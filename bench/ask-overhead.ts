@@ -119,7 +119,10 @@ function newClient(revision: Revision): Client {
 function inProcess(fetcher: (request: Request) => Promise<Response>): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
     fetch: (u, i) => {
-      const request = new Request(u, i);
+      // Without the client's long-lived abort signal: each Request made from it would leave a
+      // listener on it (undici), thousands over a run, on both sides alike.
+      const { signal: _unused, ...init } = i ?? {};
+      const request = new Request(u, init);
       request.headers.set('host', '127.0.0.1');
       return fetcher(request);
     },
