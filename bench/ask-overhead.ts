@@ -1,18 +1,24 @@
 /**
- * What does ask() cost over the raw SDK?
+ * What does ask() cost over the raw SDK doing the same work?
  *
- * The same one-question tool ("which environment?", validated answer, then a result) is written
- * twice — with raw SDK calls and with @elicitkit/server's ask() — and driven by a real SDK client
- * on both protocol revisions: 2025-11-25 over a linked in-memory pair (push elicitation/create)
- * and 2026-07-28 over the Web-standard HTTP handler called in-process (input_required rounds).
- * Both variants run in the same process, interleaved, and the ratio is what matters. It runs the
- * built packages (`dist/`, what users run; `npm run bench` builds first), not the sources.
+ * One tool, written twice: it declares the same input schema (`{ service }`), asks "which
+ * environment?" with the same form, checks the answer (the raw side with zod, as the SDK's docs
+ * do; ask() with the form's own validator, which it always runs), and returns the same result.
+ * A real SDK client drives both in this process:
+ *   - 2025-11-25 over a linked in-memory pair (push `elicitation/create`);
+ *   - 2026-07-28 over the SDK's `createMcpHandler`, called in-process (`input_required` rounds);
+ *   - 2026-07-28 and 2025-11-25 behind `createHttpHandler` (ask()) against the raw SDK's own HTTP
+ *     serving (createMcpHandler; one sessionful transport), in-process.
+ * Paired: each pair is one raw call and one ask() call back to back, order alternating, with a
+ * yield (`setImmediate`) after every call; the figure is the p50 of the per-pair ratios, and CPU
+ * per call is this process's `cpuUsage` (client + server: both sides pay the same client).
+ * Repeated `BENCH_REPEATS` times to show the spread of that p50.
  *
- *   npm run bench                 # default 1500 calls per variant per batch, 5 batches
- *   BENCH_CALLS=300 npm run bench # quicker
+ *   BENCH_PAIRS=1500 BENCH_REPEATS=3 (defaults)
  */
+import { fileURLToPath } from 'node:url';
 import { field, form } from '@elicitkit/form';
-import { createElicitkit, defineTool, done } from '@elicitkit/server';
+import { createElicitkit, createHttpHandler, defineTool, done } from '@elicitkit/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   acceptedContent,
@@ -22,11 +28,13 @@ import {
   type InputRequiredResult,
   inputRequired,
   McpServer,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
+import { iqr, p50, report, yieldToLoop } from './support/stats.js';
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 1500);
-const BATCHES = Number(process.env.BENCH_BATCHES ?? 5);
+const PAIRS = Number(process.env.BENCH_PAIRS ?? 1500);
+const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const ENVS = ['dev', 'staging', 'prod'] as const;
 
 const envForm = form({
@@ -36,38 +44,39 @@ const envForm = form({
   ),
 });
 const envZod = z.object({ env: z.enum(ENVS) });
-const message = 'Which environment should order-service be deployed to?';
+const inputSchema = z.object({ service: z.string() });
+const message = (service: string) => `Which environment should ${service} be deployed to?`;
+const deployed = (service: string, env: string): CallToolResult => ({
+  content: [{ type: 'text', text: `Deployed ${service} to ${env}` }],
+  structuredContent: { status: 'done' },
+});
 
 /** The raw SDK version, written the way the SDK's docs write it. */
 function rawServer(): McpServer {
   const server = new McpServer({ name: 'raw', version: '1' }, { capabilities: { tools: {} } });
   server.registerTool(
     'deploy',
-    { description: 'deploy', inputSchema: z.object({}) },
-    async (_args, ctx): Promise<CallToolResult | InputRequiredResult> => {
+    { description: 'deploy', inputSchema },
+    async ({ service }, ctx): Promise<CallToolResult | InputRequiredResult> => {
       if (ctx.mcpReq.envelope) {
         const answer = acceptedContent(ctx.mcpReq.inputResponses, 'env', envZod);
         if (!answer) {
           return inputRequired({
-            inputRequests: { env: inputRequired.elicit({ message, requestedSchema: envForm.schema }) },
+            inputRequests: {
+              env: inputRequired.elicit({ message: message(service), requestedSchema: envForm.schema }),
+            },
           });
         }
-        return {
-          content: [{ type: 'text', text: `Deployed to ${answer.env}` }],
-          structuredContent: { status: 'done' },
-        };
+        return deployed(service, answer.env);
       }
       const result = await ctx.mcpReq.elicitInput(
-        { mode: 'form', message, requestedSchema: envForm.schema },
+        { mode: 'form', message: message(service), requestedSchema: envForm.schema },
         { timeout: 600_000 },
       );
       if (result.action !== 'accept') return { content: [{ type: 'text', text: result.action }] };
       const parsed = envZod.safeParse(result.content);
       if (!parsed.success) return { content: [{ type: 'text', text: 'invalid' }], isError: true };
-      return {
-        content: [{ type: 'text', text: `Deployed to ${parsed.data.env}` }],
-        structuredContent: { status: 'done' },
-      };
+      return deployed(service, parsed.data.env);
     },
   );
   return server;
@@ -77,19 +86,24 @@ const kit = createElicitkit();
 const tool = defineTool({
   name: 'deploy',
   description: 'deploy',
+  inputSchema,
   forms: { env: envForm },
-  async run(_args, { ask }) {
-    const answer = await ask('env', { message });
+  async run({ service }, { ask }) {
+    const answer = await ask('env', { message: message(service) });
     if (answer.action !== 'accept') return answer.result();
-    return done(`Deployed to ${answer.value.env}`);
+    return done(`Deployed ${service} to ${answer.value.env}`);
   },
 });
 const kitServer = () => kit.createServer({ name: 'kit', version: '1' }, [tool]);
 
-async function connect(
-  revision: '2025-11-25' | '2026-07-28',
-  factory: () => McpServer,
-): Promise<{ client: Client; close(): Promise<void> }> {
+type Revision = '2025-11-25' | '2026-07-28';
+type Way = 'sdk' | 'http-handler';
+interface Connected {
+  client: Client;
+  close(): Promise<void>;
+}
+
+function newClient(revision: Revision): Client {
   const client = new Client(
     { name: 'bench', version: '1' },
     {
@@ -98,66 +112,131 @@ async function connect(
     },
   );
   client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { env: 'staging' } }));
-  if (revision === '2025-11-25') {
+  return client;
+}
+
+/** A client transport whose requests go straight to `fetcher`, with the Host header a socket would add. */
+function inProcess(fetcher: (request: Request) => Promise<Response>): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
+    fetch: (u, i) => {
+      // Without the client's long-lived abort signal: each Request made from it would leave a
+      // listener on it (undici), thousands over a run, on both sides alike.
+      const { signal: _unused, ...init } = i ?? {};
+      const request = new Request(u, init);
+      request.headers.set('host', '127.0.0.1');
+      return fetcher(request);
+    },
+  });
+}
+
+async function closeBoth(a: { close(): Promise<void> }, b: { close(): Promise<void> }): Promise<void> {
+  await a.close();
+  await b.close();
+}
+
+/** The raw SDK side: in-memory (2025) or the SDK's own HTTP serving, in-process. */
+async function connectRaw(revision: Revision, way: Way): Promise<Connected> {
+  const client = newClient(revision);
+  if (revision === '2026-07-28') {
+    const handler = createMcpHandler(() => rawServer());
+    await client.connect(inProcess((r) => handler.fetch(r)));
+    return { client, close: () => closeBoth(client, handler) };
+  }
+  const server = rawServer();
+  if (way === 'sdk') {
     const [a, b] = InMemoryTransport.createLinkedPair();
-    const server = factory();
     await server.connect(a);
     await client.connect(b);
-    return {
-      client,
-      async close() {
-        await client.close();
-        await server.close();
-      },
-    };
+  } else {
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID() });
+    await server.connect(transport);
+    await client.connect(inProcess((r) => transport.handleRequest(r)));
   }
-  const handler = createMcpHandler(factory);
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://bench.test/mcp'), {
-      fetch: (u, i) => handler.fetch(new Request(u, i)),
-    }),
-  );
-  return {
-    client,
-    async close() {
-      await client.close();
-      await handler.close();
-    },
-  };
+  return { client, close: () => closeBoth(client, server) };
 }
 
-async function rate(client: Client, calls: number): Promise<number> {
+/** The ask() side: the same connections as raw, or behind createHttpHandler. */
+async function connectOurs(revision: Revision, way: Way): Promise<Connected> {
+  const client = newClient(revision);
+  if (way === 'http-handler') {
+    const handler = createHttpHandler(() => kitServer());
+    await client.connect(inProcess((r) => handler.fetch(r)));
+    return { client, close: () => closeBoth(client, handler) };
+  }
+  if (revision === '2026-07-28') {
+    const handler = createMcpHandler(() => kitServer());
+    await client.connect(inProcess((r) => handler.fetch(r)));
+    return { client, close: () => closeBoth(client, handler) };
+  }
+  const server = kitServer();
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  await client.connect(b);
+  return { client, close: () => closeBoth(client, server) };
+}
+
+/** One call, timed (wall and this process's CPU), then a yield. */
+async function timedCall(c: Connected): Promise<{ ms: number; cpuMs: number }> {
+  const cpu = process.cpuUsage();
   const started = performance.now();
-  for (let i = 0; i < calls; i++) {
-    const r = await client.callTool({ name: 'deploy', arguments: {} });
-    if ((r.structuredContent as { status?: string } | undefined)?.status !== 'done')
-      throw new Error(`unexpected result ${JSON.stringify(r)}`);
-  }
-  return calls / ((performance.now() - started) / 1000);
+  const r = await c.client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  if ((r.structuredContent as { status?: string } | undefined)?.status !== 'done')
+    throw new Error(`unexpected result ${JSON.stringify(r)}`);
+  await yieldToLoop();
+  return { ms, cpuMs: (used.user + used.system) / 1000 };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-
-for (const revision of ['2025-11-25', '2026-07-28'] as const) {
-  const raw = await connect(revision, rawServer);
-  const ours = await connect(revision, kitServer);
-  await rate(raw.client, Math.min(200, CALLS));
-  await rate(ours.client, Math.min(200, CALLS));
-  const rawRates: number[] = [];
-  const oursRates: number[] = [];
-  for (let b = 0; b < BATCHES; b++) {
-    rawRates.push(await rate(raw.client, CALLS));
-    oursRates.push(await rate(ours.client, CALLS));
-  }
-  const r = median(rawRates);
-  const o = median(oursRates);
-  const label = `${revision} (${revision === '2025-11-25' ? 'push, in-memory' : 'input_required, in-process HTTP'})`;
-  console.log(`${label}`);
-  console.log(`  raw SDK : ${r.toFixed(0).padStart(6)} tool calls/s (each one elicitation round trip)`);
-  console.log(`  ask()   : ${o.toFixed(0).padStart(6)} tool calls/s`);
-  console.log(
-    `  ask() costs ${((r / o - 1) * 100).toFixed(1)}% more time per call (ratio raw/ask = ${(o / r).toFixed(3)})`,
-  );
-  await raw.close();
-  await ours.close();
+interface Paired {
+  ratio: number;
+  raw: { ms: number; cpuMs: number };
+  ours: { ms: number; cpuMs: number };
 }
+
+async function pairs(raw: Connected, ours: Connected, n: number): Promise<Paired[]> {
+  const out: Paired[] = [];
+  for (let i = 0; i < n; i++) {
+    const rawFirst = i % 2 === 0;
+    const first = await timedCall(rawFirst ? raw : ours);
+    const second = await timedCall(rawFirst ? ours : raw);
+    const [r, o] = rawFirst ? [first, second] : [second, first];
+    out.push({ ratio: o.ms / r.ms, raw: r, ours: o });
+  }
+  return out;
+}
+
+const LINES: { revision: Revision; way: Way; goal: number; label: string }[] = [
+  { revision: '2025-11-25', way: 'sdk', goal: 1.05, label: 'ask() 2025-11-25 (push, in-memory)' },
+  { revision: '2026-07-28', way: 'sdk', goal: 1.05, label: 'ask() 2026-07-28 (input_required, in-process)' },
+  { revision: '2026-07-28', way: 'http-handler', goal: 1.1, label: 'ask() 2026-07-28 behind createHttpHandler' },
+  { revision: '2025-11-25', way: 'http-handler', goal: 1.1, label: 'ask() 2025-11-25 behind createHttpHandler' },
+];
+
+export async function askOverhead(): Promise<void> {
+  console.log(`\nask() against the raw SDK, same work (${PAIRS} pairs × ${REPEATS} runs per line, order alternating)`);
+  for (const line of LINES) {
+    const raw = await connectRaw(line.revision, line.way);
+    const ours = await connectOurs(line.revision, line.way);
+    await pairs(raw, ours, Math.min(200, PAIRS)); // warm-up: JIT, caches
+    const runs: Paired[][] = [];
+    for (let r = 0; r < REPEATS; r++) runs.push(await pairs(raw, ours, PAIRS));
+    await raw.close();
+    await ours.close();
+    const all = runs.flat();
+    const perRun = runs.map((run) => p50(run.map((p) => p.ratio)));
+    const ratio = p50(all.map((p) => p.ratio));
+    const cpuRaw = all.reduce((s, p) => s + p.raw.cpuMs, 0) / all.length;
+    const cpuOurs = all.reduce((s, p) => s + p.ours.cpuMs, 0) / all.length;
+    console.log(
+      `  ${line.label}: raw p50 ${p50(all.map((p) => p.raw.ms)).toFixed(3)} ms, ask() p50 ${p50(all.map((p) => p.ours.ms)).toFixed(3)} ms; CPU/call raw ${cpuRaw.toFixed(3)} ms, ask() ${cpuOurs.toFixed(3)} ms (${(cpuOurs / cpuRaw).toFixed(2)}×)`,
+    );
+    report({
+      goal: `${line.label} ≤ ${line.goal.toFixed(2)}× raw SDK`,
+      figure: `${ratio.toFixed(3)}× (paired p50; per-run p50s ${perRun.map((x) => x.toFixed(3)).join(', ')}; IQR ${iqr(all.map((p) => p.ratio))})`,
+      pass: ratio <= line.goal,
+    });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await askOverhead();

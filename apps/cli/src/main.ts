@@ -1,10 +1,3 @@
-import { audit } from './commands/audit.js';
-import { call } from './commands/call.js';
-import { doctor } from './commands/doctor.js';
-import { install } from './commands/install.js';
-import { reset } from './commands/reset.js';
-import { serve } from './commands/serve.js';
-import { tools } from './commands/tools.js';
 import { COMMAND_USAGE, isCommand, wantsHelp } from './help.js';
 import type { Io } from './io.js';
 import { EXIT, USAGE, UsageError } from './usage.js';
@@ -28,21 +21,23 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.out(COMMAND_USAGE[command]);
       return EXIT.ok;
     }
+    // Each command is loaded only when chosen, so `serve` does not start up with the client,
+    // the prompts, diff and jsonc-parser that the other commands need.
     switch (command) {
       case 'serve':
-        return await serve(rest, io);
+        return await (await import('./commands/serve.js')).serve(rest, io);
       case 'audit':
-        return await audit(rest, io);
+        return await (await import('./commands/audit.js')).audit(rest, io);
       case 'reset':
-        return await reset(rest, io);
+        return await (await import('./commands/reset.js')).reset(rest, io);
       case 'doctor':
-        return await doctor(rest, io);
+        return await (await import('./commands/doctor.js')).doctor(rest, io);
       case 'call':
-        return await call(rest, io);
+        return await (await import('./commands/call.js')).call(rest, io);
       case 'tools':
-        return await tools(rest, io);
+        return await (await import('./commands/tools.js')).tools(rest, io);
       case 'install':
-        return await install(rest, io);
+        return await (await import('./commands/install.js')).install(rest, io);
       case 'help': {
         const [topic, ...more] = rest;
         if (more.length > 0) throw new UsageError(`help takes one command, got ${rest.join(' ')}`);

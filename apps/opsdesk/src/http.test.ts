@@ -151,13 +151,12 @@ describe('opsdesk HTTP endpoint', () => {
     expect(await pending).toBeInstanceOf(Error);
     // The question ended at once as a cancel, and the trail says the client went away (not "timeout").
     const ended = () =>
-      peek<{ action: string; detail: string | null; elapsed_ms: number }>(
+      peek<{ action: string; detail: string | null }>(
         data.dir,
-        "SELECT action, detail, elapsed_ms FROM audit_responses WHERE tool = 'deploy_service' AND detail LIKE 'disconnected%'",
+        "SELECT action, detail FROM audit_responses WHERE tool = 'deploy_service' AND detail LIKE 'disconnected%'",
       );
     await expect.poll(ended).toHaveLength(1);
     expect(ended()[0]).toMatchObject({ action: 'cancel' });
-    expect(ended()[0]?.elapsed_ms).toBeLessThan(600_000);
     // Its session is released too.
     await expect.poll(() => server.sessions(), { timeout: 10_000 }).toBe(sessions - 1);
     const fresh = await httpClient(server.url, tokenOf(server, 'bob'), { revision: '2025-11-25' });

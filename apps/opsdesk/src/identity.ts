@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from './db/open.js';
 import { addUser } from './db/seed.js';
+import { plucked, prepared } from './db/statements.js';
 
 /** Who is calling, as tools see it. */
 export interface Identity {
@@ -9,7 +10,7 @@ export interface Identity {
 }
 
 export function findUser(db: Database, username: string): Identity | undefined {
-  return db.prepare('SELECT username, role FROM users WHERE username = ?').get(username) as Identity | undefined;
+  return prepared(db, 'SELECT username, role FROM users WHERE username = ?').get(username) as Identity | undefined;
 }
 
 /**
@@ -30,12 +31,12 @@ function sha256(text: string): string {
 
 /** Tokens exist only as hashes in the database; the plain values are shown once, when created. */
 export function hasTokens(db: Database): boolean {
-  return db.prepare('SELECT COUNT(*) FROM api_tokens').pluck().get() !== 0;
+  return plucked(db, 'SELECT COUNT(*) FROM api_tokens').get() !== 0;
 }
 
 export function createToken(db: Database, username: string): string {
   const token = `ek_${randomBytes(24).toString('base64url')}`;
-  db.prepare('INSERT INTO api_tokens (token_hash, username, created_at) VALUES (?, ?, ?)').run(
+  prepared(db, 'INSERT INTO api_tokens (token_hash, username, created_at) VALUES (?, ?, ?)').run(
     sha256(token),
     username,
     new Date().toISOString(),
@@ -44,12 +45,12 @@ export function createToken(db: Database, username: string): string {
 }
 
 export function userForToken(db: Database, token: string): Identity | undefined {
-  const username = db.prepare('SELECT username FROM api_tokens WHERE token_hash = ?').pluck().get(sha256(token)) as
+  const username = plucked(db, 'SELECT username FROM api_tokens WHERE token_hash = ?').get(sha256(token)) as
     | string
     | undefined;
   return username === undefined ? undefined : findUser(db, username);
 }
 
 export function listUsers(db: Database): Identity[] {
-  return db.prepare('SELECT username, role FROM users ORDER BY id').all() as Identity[];
+  return prepared(db, 'SELECT username, role FROM users ORDER BY id').all() as Identity[];
 }

@@ -1,4 +1,5 @@
 import type { Database } from './db/open.js';
+import { plucked, prepared } from './db/statements.js';
 
 /** What a person can do with a service. One grant covers all three (SPEC §4: bob sees, deploys and reports on search-service). */
 export type Access = 'see' | 'deploy' | 'report';
@@ -22,9 +23,9 @@ export interface Permissions {
  * p.may('deploy', 'order-service');    // false — and the same for a service that does not exist
  */
 export function permissionsFor(db: Database, username: string): Permissions {
-  const user = db.prepare('SELECT role FROM users WHERE username = ?').get(username) as { role: string } | undefined;
-  const grants = db.prepare('SELECT project FROM permissions WHERE username = ?').pluck().all(username) as string[];
-  const all = db.prepare('SELECT name FROM services ORDER BY name').pluck().all() as string[];
+  const user = prepared(db, 'SELECT role FROM users WHERE username = ?').get(username) as { role: string } | undefined;
+  const grants = plucked(db, 'SELECT project FROM permissions WHERE username = ?').all(username) as string[];
+  const all = plucked(db, 'SELECT name FROM services ORDER BY name').all() as string[];
   const services = !user
     ? []
     : user.role === 'owner' || grants.includes('*')

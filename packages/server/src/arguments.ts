@@ -11,9 +11,38 @@ import type { StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprot
 /** The arguments after the tool's schema (defaults and transforms applied), or why they were refused. */
 export type ParsedArguments = { ok: true; value: unknown } | { ok: false; issues: Issue[] };
 
+type JsonSchemaOf = NonNullable<StandardSchemaWithJSON['~standard']['jsonSchema']>;
+const converted = new WeakMap<StandardSchemaWithJSON, JsonSchemaOf>();
+
+/**
+ * The schema's JSON Schema conversion, done once per schema and target. The SDK converts on each
+ * new server (one per 2025 session, one per 2026-07-28 request), and a zod → JSON Schema
+ * conversion costs more than the rest of a round.
+ */
+function convertOnce(schema: StandardSchemaWithJSON): JsonSchemaOf {
+  const known = converted.get(schema);
+  if (known) return known;
+  const real = schema['~standard'].jsonSchema;
+  const memo = (io: 'input' | 'output') => {
+    const byTarget = new Map<string, Record<string, unknown>>();
+    return (options: Parameters<JsonSchemaOf['input']>[0]) => {
+      const key = String(options?.target ?? '');
+      let json = byTarget.get(key);
+      if (!json) {
+        json = real[io](options);
+        byTarget.set(key, json);
+      }
+      return json;
+    };
+  };
+  const once: JsonSchemaOf = { input: memo('input'), output: memo('output') };
+  converted.set(schema, once);
+  return once;
+}
+
 /**
  * What the SDK is given for `schema`: the same JSON Schema (so `tools/list` and the SDK's HTTP
- * header checks see the real one) and a `validate` that accepts anything as it is.
+ * header checks see the real one, converted once) and a `validate` that accepts anything as it is.
  */
 export function advertised(schema: StandardSchemaWithJSON): StandardSchemaWithJSON {
   const real = schema['~standard'];
@@ -22,9 +51,14 @@ export function advertised(schema: StandardSchemaWithJSON): StandardSchemaWithJS
       version: 1,
       vendor: `elicitkit(${real.vendor})`,
       validate: (value) => ({ value }),
-      jsonSchema: real.jsonSchema,
+      jsonSchema: convertOnce(schema),
     },
   };
+}
+
+/** The output schema as the SDK is given it: validated as it is, its JSON Schema converted once. */
+export function withConvertedJson(schema: StandardSchemaWithJSON): StandardSchemaWithJSON {
+  return { '~standard': { ...schema['~standard'], jsonSchema: convertOnce(schema) } };
 }
 
 /** Applies the tool's real input schema; a tool without one takes what it is given. */

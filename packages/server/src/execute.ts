@@ -96,11 +96,12 @@ export async function execute(
   running.catch(() => {});
   const first = await Promise.race([running, suspended]);
   if (first !== SUSPENDED) return questions.finish(first);
+  // A state that came in was verified against this caller's digest (kit.ts), so it is reused: one
+  // digest per round, not two.
+  const who = previous?.who ?? (await identityDigest(ctx.mcpReq.method, user));
   return inputRequired({
     inputRequests: channel.requests(),
-    requestState: await rt.codec.mint(
-      channel.state(call, questions.contextId, await identityDigest(ctx.mcpReq.method, user)),
-    ),
+    requestState: await rt.codec.mint(channel.state(call, questions.contextId, who)),
   });
 }
 

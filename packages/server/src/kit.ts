@@ -5,7 +5,7 @@ import {
   type ServerContext,
   type ServerOptions,
 } from '@modelcontextprotocol/server';
-import { advertised } from './arguments.js';
+import { advertised, withConvertedJson } from './arguments.js';
 import type { AuditEvent, AuditSink, Redaction } from './audit.js';
 import type { CallSettings } from './call-questions.js';
 import { createMemoryClaimStore } from './claims/memory.js';
@@ -161,7 +161,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
         ...(tool.title ? { title: tool.title } : {}),
         // The real schema is listed, but applied by the kit: a refusal then has a status too.
         ...(tool.inputSchema ? { inputSchema: advertised(tool.inputSchema) } : {}),
-        ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+        ...(tool.outputSchema ? { outputSchema: withConvertedJson(tool.outputSchema) } : {}),
         ...(tool.annotations ? { annotations: tool.annotations } : {}),
       },
       // biome-ignore lint/suspicious/noExplicitAny: the SDK infers handler arity from the schema; ours always takes (args, ctx).

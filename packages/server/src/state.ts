@@ -38,6 +38,7 @@ export function isCallState(value: unknown): value is CallState {
     v.v === 1 &&
     typeof v.call === 'string' &&
     typeof v.cid === 'string' &&
+    typeof v.who === 'string' &&
     typeof v.asks === 'object' &&
     v.asks !== null
   );

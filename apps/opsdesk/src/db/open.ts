@@ -19,7 +19,7 @@ export class DataDirError extends Error {
 
 /**
  * Opens (creating and seeding on first start, migrating older versions) the opsdesk database in
- * `dataDir`: WAL journal, foreign keys on, a busy timeout so a second process waits instead of
+ * `dataDir`: WAL journal with `synchronous = NORMAL`, foreign keys on, a busy timeout so a second process waits instead of
  * failing. It holds opsdesk's own state only; the demo shop is `shop.db` (see `openShop`).
  */
 export function openDatabase(dataDir: string, now: () => Date = () => new Date()): Database {
@@ -27,6 +27,10 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
   const file = join(dataDir, 'opsdesk.db');
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
+  // NORMAL in WAL syncs at checkpoints, not at every commit (~16 µs instead of ~330 µs, on the
+  // event loop, four commits a deploy). A power loss may lose the last commits, never corrupt;
+  // a claim and its effect commit together, so they are lost together (README, "Durability").
+  db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   // Off while migrating: v1 leftovers reference each other, and dropping them must not trip on that.
   db.pragma('foreign_keys = OFF');

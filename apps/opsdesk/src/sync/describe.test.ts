@@ -26,18 +26,18 @@ describe('how a sync conflict is described', () => {
     expect(humanSize(812, 'zh')).toBe('812 字节');
   });
 
-  it('shows a bounded diff, each line made safe for one line, and counts the rest', () => {
+  it('shows a bounded diff, each line made safe for one line, and counts the rest', async () => {
     const remote = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
     const local = Array.from({ length: 30 }, (_, i) => (i % 2 ? `changed ${i}\u001b[2J` : `line ${i}`)).join('\n');
-    const diff = shortDiff(side(remote), side(local));
+    const diff = await shortDiff(side(remote), side(local));
     expect(diff?.lines).toHaveLength(MAX_DIFF_LINES);
     expect(diff?.lines.every((l) => /^[-+] /.test(l) && !l.includes('\u001b'))).toBe(true);
     expect((diff?.lines.length ?? 0) + (diff?.more ?? 0)).toBe(30);
   });
 
-  it('gives no text diff for binary or huge content, and handles a deleted side', () => {
-    expect(shortDiff(side(Buffer.from([0, 1, 2])), side('text'))).toBeUndefined();
-    expect(shortDiff(side('x'.repeat(300 * 1024)), side('y'))).toBeUndefined();
-    expect(shortDiff({ exists: false }, side('new\n'))).toEqual({ lines: ['+ new'], more: 0 });
+  it('gives no text diff for binary or huge content, and handles a deleted side', async () => {
+    expect(await shortDiff(side(Buffer.from([0, 1, 2])), side('text'))).toBeUndefined();
+    expect(await shortDiff(side('x'.repeat(300 * 1024)), side('y'))).toBeUndefined();
+    expect(await shortDiff({ exists: false }, side('new\n'))).toEqual({ lines: ['+ new'], more: 0 });
   });
 });

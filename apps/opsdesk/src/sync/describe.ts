@@ -1,5 +1,4 @@
 import type { Locale } from '@elicitkit/server';
-import { diffLines } from 'diff';
 import { MESSAGES } from '../messages/index.js';
 import { oneLine } from '../shorten.js';
 import type { Side } from './workspace.js';
@@ -61,12 +60,14 @@ export function sideView(side: Side, locale: Locale, timeZone?: string): SideVie
 /**
  * A short line diff from remote to local: at most `MAX_DIFF_LINES` changed lines, each made
  * safe for one line, then how many more there are. Undefined when no text diff makes sense
- * (binary content, very large files, or a diff too costly to compute).
+ * (binary content, very large files, or a diff too costly to compute). `diff` is loaded on the
+ * first conflict, not at start: most servers never see one.
  */
-export function shortDiff(remote: Side, local: Side): { lines: string[]; more: number } | undefined {
+export async function shortDiff(remote: Side, local: Side): Promise<{ lines: string[]; more: number } | undefined> {
   const text = (s: Side) => (s.exists ? s.content : Buffer.alloc(0));
   const [a, b] = [text(remote), text(local)];
   if (a.length > MAX_DIFF_BYTES || b.length > MAX_DIFF_BYTES || a.includes(0) || b.includes(0)) return undefined;
+  const { diffLines } = await import('diff');
   const changes = diffLines(a.toString('utf8'), b.toString('utf8'), { maxEditLength: MAX_EDIT_LENGTH });
   if (!changes) return undefined;
   const all: string[] = [];

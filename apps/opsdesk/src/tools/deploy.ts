@@ -2,6 +2,7 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
+import { plucked, prepared } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
 import { permissionsFor } from '../permissions.js';
 
@@ -19,10 +20,9 @@ export function deployTool({ db, locale, now }: Deps) {
   const t = MESSAGES[locale];
   // What production runs now, so the confirmation can show the change (from → to).
   const runningInProd = (service: string) =>
-    db
-      .prepare("SELECT version FROM deployments WHERE service = ? AND env = 'prod' ORDER BY id DESC LIMIT 1")
-      .pluck()
-      .get(service) as string | undefined;
+    plucked(db, "SELECT version FROM deployments WHERE service = ? AND env = 'prod' ORDER BY id DESC LIMIT 1").get(
+      service,
+    ) as string | undefined;
   const envForm = form({
     env: field.select(
       ENVIRONMENTS.map((e) => ({ value: e, title: t.env[e] })),
@@ -61,7 +61,7 @@ export function deployTool({ db, locale, now }: Deps) {
       const permissions = permissionsFor(db, who.username);
       if (!permissions.may('deploy', service))
         return rejected(t.noSuchService(service, 'deploy', permissions.services));
-      const latest = db.prepare('SELECT latest_version FROM services WHERE name = ?').pluck().get(service) as string;
+      const latest = plucked(db, 'SELECT latest_version FROM services WHERE name = ?').get(service) as string;
       const release = version ?? latest;
 
       let target = env;
@@ -77,7 +77,7 @@ export function deployTool({ db, locale, now }: Deps) {
           // Approval lives in the system: the form only carries the ticket number.
           check: ({ confirmed, ticket: id }) => {
             const issues = confirmed ? [] : [{ field: 'confirmed', message: t.notConfirmed }];
-            const found = db.prepare('SELECT id, service, status FROM release_tickets WHERE id = ?').get(id.trim()) as
+            const found = prepared(db, 'SELECT id, service, status FROM release_tickets WHERE id = ?').get(id.trim()) as
               | Ticket
               | undefined;
             if (!found) issues.push({ field: 'ticket', message: t.ticketUnknown(id) });
@@ -97,11 +97,10 @@ export function deployTool({ db, locale, now }: Deps) {
       return ctx.commit(
         () => {
           const id = Number(
-            db
-              .prepare(
-                'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-              )
-              .run(service, to, release, ticket, who.username, now().toISOString()).lastInsertRowid,
+            prepared(
+              db,
+              'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+            ).run(service, to, release, ticket, who.username, now().toISOString()).lastInsertRowid,
           );
           return done(t.deployed(service, release, to, id, ticket), {
             deployment: { id, service, env: to, version: release, ticket },
@@ -139,9 +138,10 @@ export function listDeploymentsTool({ db, locale }: Deps) {
       if (service !== undefined && !permissions.may('see', service))
         return rejected(t.noSuchService(service, 'see', permissions.services));
       const visible = service === undefined ? permissions.services : [service];
-      const rows = db
-        .prepare(`SELECT * FROM deployments WHERE service IN (SELECT value FROM json_each(?)) ORDER BY id DESC`)
-        .all(JSON.stringify(visible)) as z.infer<typeof row>[];
+      const rows = prepared(
+        db,
+        `SELECT * FROM deployments WHERE service IN (SELECT value FROM json_each(?)) ORDER BY id DESC`,
+      ).all(JSON.stringify(visible)) as z.infer<typeof row>[];
       const text =
         rows.length === 0
           ? t.noDeployments

@@ -2,6 +2,7 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import type { Deps } from '../context.js';
+import { plucked } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
 
 const USERNAME = /^[A-Za-z0-9._-]+$/;
@@ -23,10 +24,7 @@ export function registerUserTool({ db, locale, links }: Deps) {
     newsletter: field.boolean({ title: t.newsletterTitle, default: false }),
   });
   const registeredBy = (username: string) =>
-    db.prepare('SELECT registration_cid FROM users WHERE username = ?').pluck().get(username) as
-      | string
-      | null
-      | undefined;
+    plucked(db, 'SELECT registration_cid FROM users WHERE username = ?').get(username) as string | null | undefined;
 
   return defineTool({
     name: 'register_user',

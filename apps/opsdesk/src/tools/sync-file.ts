@@ -2,6 +2,7 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, pending, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
+import { plucked, prepared } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
 import { shortDiff, sideView } from '../sync/describe.js';
 import { applySide, readSide, resolvePath, type Side } from '../sync/workspace.js';
@@ -14,11 +15,10 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
   const t = MESSAGES[locale];
   const hashOf = (side: Side) => (side.exists ? side.hash : null);
   const recordBase = (path: string, hash: string | null) =>
-    db
-      .prepare(
-        'INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET base_hash = excluded.base_hash, synced_at = excluded.synced_at',
-      )
-      .run(path, hash, now().toISOString());
+    prepared(
+      db,
+      'INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET base_hash = excluded.base_hash, synced_at = excluded.synced_at',
+    ).run(path, hash, now().toISOString());
 
   return defineTool({
     name: 'sync_file',
@@ -36,10 +36,7 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
       const remote = readSide(target.remote);
       if (!local.exists && !remote.exists) return rejected(t.noSuchFile(path));
       const base =
-        (db.prepare('SELECT base_hash FROM sync_state WHERE path = ?').pluck().get(path) as
-          | string
-          | null
-          | undefined) ?? null;
+        (plucked(db, 'SELECT base_hash FROM sync_state WHERE path = ?').get(path) as string | null | undefined) ?? null;
 
       if (hashOf(local) === hashOf(remote)) {
         recordBase(path, hashOf(local));
@@ -72,7 +69,12 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
         ),
       });
       const answer = await ask('resolution', {
-        message: t.conflictMessage(path, sideView(local, locale), sideView(remote, locale), shortDiff(remote, local)),
+        message: t.conflictMessage(
+          path,
+          sideView(local, locale),
+          sideView(remote, locale),
+          await shortDiff(remote, local),
+        ),
         form: resolution,
       });
       if (answer.action !== 'accept') return answer.result();

@@ -2,6 +2,7 @@ import { type FieldDef, field, form, type Issue } from '@elicitkit/form';
 import { defineTool, done, invalid, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
+import { prepared } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
 import { permissionsFor } from '../permissions.js';
 
@@ -113,11 +114,10 @@ export function weeklyReportTool({ db, locale }: Deps) {
         range = { ...given, ...(answer.value as Partial<Range>) };
       }
       const { project, from, to } = range as Range;
-      const rows = db
-        .prepare(
-          'SELECT id, env, version, ticket, deployed_by, created_at FROM deployments WHERE service = ? AND substr(created_at, 1, 10) BETWEEN ? AND ? ORDER BY created_at',
-        )
-        .all(project, from, to) as Row[];
+      const rows = prepared(
+        db,
+        'SELECT id, env, version, ticket, deployed_by, created_at FROM deployments WHERE service = ? AND substr(created_at, 1, 10) BETWEEN ? AND ? ORDER BY created_at',
+      ).all(project, from, to) as Row[];
       const byEnv: Record<string, number> = { dev: 0, staging: 0, prod: 0 };
       for (const r of rows) byEnv[r.env] = (byEnv[r.env] ?? 0) + 1;
       const lines = rows.map(

@@ -2,6 +2,7 @@ import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'no
 import { promisify } from 'node:util';
 import type { Locale } from '@elicitkit/server';
 import type { Database } from '../db/open.js';
+import { plucked, prepared } from '../db/statements.js';
 import { page } from './password-page.js';
 
 const scryptAsync = promisify(scrypt) as (
@@ -62,11 +63,10 @@ export function createPasswordLinks(db: Database, locale: Locale, now: () => num
     createHmac('sha256', secret).update(`${label}\0${value}`).digest('base64url');
   const hash = (token: string) => createHash('sha256').update(token).digest('hex');
   const find = (token: string) =>
-    db
-      .prepare(
-        'SELECT context_id, username, email, newsletter, expires_at, used_at FROM registrations WHERE token_hash = ?',
-      )
-      .get(hash(token)) as PendingRow | undefined;
+    prepared(
+      db,
+      'SELECT context_id, username, email, newsletter, expires_at, used_at FROM registrations WHERE token_hash = ?',
+    ).get(hash(token)) as PendingRow | undefined;
 
   async function post(request: Request, token: string, pending: PendingRow): Promise<Response> {
     const origin = request.headers.get('origin');
@@ -93,12 +93,14 @@ export function createPasswordLinks(db: Database, locale: Locale, now: () => num
     // Spend the link and create the account with its password together: a second submit finds the
     // link used, and a name taken meanwhile (another registration finished first) creates nothing.
     const outcome = db.transaction((): 'done' | 'used' | 'taken' => {
-      const spent = db
-        .prepare('UPDATE registrations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?')
-        .run(now(), hash(token), now());
+      const spent = prepared(
+        db,
+        'UPDATE registrations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
+      ).run(now(), hash(token), now());
       if (spent.changes !== 1) return 'used';
-      if (db.prepare('SELECT 1 FROM users WHERE username = ?').get(pending.username)) return 'taken';
-      db.prepare(
+      if (prepared(db, 'SELECT 1 FROM users WHERE username = ?').get(pending.username)) return 'taken';
+      prepared(
+        db,
         'INSERT INTO users (username, email, newsletter, role, password_hash, registration_cid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ).run(
         pending.username,
@@ -123,18 +125,19 @@ export function createPasswordLinks(db: Database, locale: Locale, now: () => num
     linkFor({ username, email, newsletter }, contextId) {
       if (base === undefined) throw new Error('the password page is not being served');
       const token = mac('link', `${contextId}\0${username.toLowerCase()}`);
-      db.prepare('DELETE FROM registrations WHERE expires_at <= ?').run(now());
-      db.prepare(
+      prepared(db, 'DELETE FROM registrations WHERE expires_at <= ?').run(now());
+      prepared(
+        db,
         'INSERT OR IGNORE INTO registrations (token_hash, context_id, username, email, newsletter, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
       ).run(hash(token), contextId, username, email, newsletter ? 1 : 0, now() + LINK_TTL_MS);
       // The token sits in the path, never the query: query strings end up in logs and history (EK14).
       return `${base}/register/${token}`;
     },
     isRegistered(contextId) {
-      return db.prepare('SELECT 1 FROM users WHERE registration_cid = ?').get(contextId) !== undefined;
+      return prepared(db, 'SELECT 1 FROM users WHERE registration_cid = ?').get(contextId) !== undefined;
     },
     withdraw(contextId) {
-      db.prepare('DELETE FROM registrations WHERE context_id = ? AND used_at IS NULL').run(contextId);
+      prepared(db, 'DELETE FROM registrations WHERE context_id = ? AND used_at IS NULL').run(contextId);
     },
     async handle(request) {
       const match = /^\/register\/([A-Za-z0-9_-]{16,128})\/?$/.exec(new URL(request.url).pathname);
@@ -163,9 +166,9 @@ function same(a: string, b: string): boolean {
 
 /** The secret behind link tokens and CSRF values: made once per data directory. */
 function linkSecret(db: Database): Buffer {
-  const stored = db.prepare("SELECT value FROM meta WHERE key = 'link_secret'").pluck().get() as string | undefined;
+  const stored = plucked(db, "SELECT value FROM meta WHERE key = 'link_secret'").get() as string | undefined;
   if (stored) return Buffer.from(stored, 'base64');
   const fresh = randomBytes(32);
-  db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('link_secret', ?)").run(fresh.toString('base64'));
-  return Buffer.from(db.prepare("SELECT value FROM meta WHERE key = 'link_secret'").pluck().get() as string, 'base64');
+  prepared(db, "INSERT OR IGNORE INTO meta (key, value) VALUES ('link_secret', ?)").run(fresh.toString('base64'));
+  return Buffer.from(plucked(db, "SELECT value FROM meta WHERE key = 'link_secret'").get() as string, 'base64');
 }

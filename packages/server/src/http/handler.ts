@@ -2,9 +2,11 @@ import type { RevisionTraits } from '@elicitkit/form';
 import {
   type AuthInfo,
   createMcpHandler,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
   hostHeaderValidationResponse,
   isInitializeRequest,
   isJSONRPCRequest,
+  isJsonContentType,
   isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
@@ -12,9 +14,18 @@ import {
   originValidationResponse,
   PARSE_ERROR,
   type RequestId,
+  readRequestBody,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { jsonRpcError, type LimitName, limitReached, SESSION_NOT_FOUND, SESSION_REQUIRED } from './replies.js';
+import {
+  jsonRpcError,
+  type LimitName,
+  limitReached,
+  PAYLOAD_TOO_LARGE,
+  SESSION_NOT_FOUND,
+  SESSION_REQUIRED,
+  UNSUPPORTED_MEDIA_TYPE,
+} from './replies.js';
 import { type TransportSession, TransportSessionTable } from './transport-sessions.js';
 import { watchResponse } from './watch.js';
 
@@ -96,7 +107,12 @@ export function createHttpHandler(
     ...(options.onerror ? { onerror: options.onerror } : {}),
   });
 
-  async function existing(entry: TransportSession, request: Request, auth: AuthInfo | undefined): Promise<Response> {
+  async function existing(
+    entry: TransportSession,
+    request: Request,
+    body: unknown,
+    auth: AuthInfo | undefined,
+  ): Promise<Response> {
     table.touch(entry);
     const extra = auth ? { authInfo: auth } : {};
     if (request.method === 'GET') {
@@ -109,7 +125,6 @@ export function createHttpHandler(
       if (request.method === 'DELETE') await table.close(entry.id);
       return response;
     }
-    const body = await readJson(request);
     const first = firstRequestId(body);
     if (first === undefined) return entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
     if (!table.mayStart(entry.identity))
@@ -129,8 +144,7 @@ export function createHttpHandler(
     return watchResponse(response, request, ended);
   }
 
-  async function open(request: Request, auth: AuthInfo | undefined): Promise<Response> {
-    const body = await readJson(request);
+  async function open(request: Request, body: unknown, auth: AuthInfo | undefined): Promise<Response> {
     if (body === INVALID) return jsonRpcError(400, PARSE_ERROR, 'Parse error');
     if (!isInitializeRequest(body))
       return jsonRpcError(400, SESSION_REQUIRED, 'Bad Request: Mcp-Session-Id header required');
@@ -176,17 +190,17 @@ export function createHttpHandler(
     return watchResponse(response, request, ended);
   }
 
-  async function sessionful(request: Request, auth: AuthInfo | undefined): Promise<Response> {
+  async function sessionful(request: Request, body: unknown, auth: AuthInfo | undefined): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id) {
       const entry = table.get(id);
       // Another identity's session is reported as unknown: its existence is not revealed.
       if (!entry || entry.owner !== ownerOf(auth)) return jsonRpcError(404, SESSION_NOT_FOUND, 'Session not found');
-      return existing(entry, request, auth);
+      return existing(entry, request, body, auth);
     }
     if (request.method !== 'POST')
       return jsonRpcError(400, SESSION_REQUIRED, 'Bad Request: Mcp-Session-Id header required');
-    return open(request, auth);
+    return open(request, body, auth);
   }
 
   return {
@@ -199,8 +213,28 @@ export function createHttpHandler(
         if (verdict instanceof Response) return verdict;
         auth = verdict;
       }
-      if (await isLegacyRequest(request)) return sessionful(request, auth);
-      return stateless.fetch(request, auth ? { authInfo: auth } : {});
+      if (request.method !== 'POST') {
+        if (await isLegacyRequest(request)) return sessionful(request, undefined, auth);
+        return stateless.fetch(request, auth ? { authInfo: auth } : {});
+      }
+      // Both transports answer a POST that is not JSON so; said here, before reading anything.
+      if (!isJsonContentType(request.headers.get('content-type')))
+        return jsonRpcError(
+          415,
+          UNSUPPORTED_MEDIA_TYPE,
+          'Unsupported Media Type: Content-Type must be application/json',
+        );
+      const read = await readJson(request);
+      if (read === TOO_LARGE)
+        return jsonRpcError(
+          413,
+          PAYLOAD_TOO_LARGE,
+          `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`,
+        );
+      // Empty or not JSON: legacy by the SDK's own rule, answered by the session's transport.
+      if (read.body === INVALID) return sessionful(read.request, INVALID, auth);
+      if (await isLegacyRequest(read.request, read.body)) return sessionful(read.request, read.body, auth);
+      return stateless.fetch(read.request, { parsedBody: read.body, ...(auth ? { authInfo: auth } : {}) });
     },
     sessionCount: () => table.size,
     async close() {
@@ -212,14 +246,27 @@ export function createHttpHandler(
 }
 
 const INVALID = Symbol('invalid JSON');
+const TOO_LARGE = Symbol('body too large');
 
-/** The body, parsed once for the routing decisions and handed to the transport as is. */
-async function readJson(request: Request): Promise<unknown> {
+/**
+ * A JSON POST's body, read once (bounded as the SDK's transports bound it) and parsed once, for
+ * the routing decision and then handed to the transport as `parsedBody`. A body that is not JSON
+ * comes back as INVALID with a request still holding its bytes, so the transport answers it as
+ * it always has.
+ */
+async function readJson(request: Request): Promise<typeof TOO_LARGE | { request: Request; body: unknown }> {
+  let text: string;
   try {
-    return await request.clone().json();
+    const read = await readRequestBody(request);
+    if (read.tooLarge) return TOO_LARGE;
+    text = read.text;
   } catch {
-    return INVALID;
+    return { request, body: INVALID };
   }
+  try {
+    if (text.length > 0) return { request, body: JSON.parse(text) };
+  } catch {}
+  return { request: new Request(request, { body: text }), body: INVALID };
 }
 
 function parsed(body: unknown): { parsedBody?: unknown } {

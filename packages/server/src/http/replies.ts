@@ -3,6 +3,9 @@ import type { RequestId } from '@modelcontextprotocol/server';
 /** Server-defined JSON-RPC codes the SDK's own sessionful examples answer with. */
 export const SESSION_REQUIRED = -32_000;
 export const SESSION_NOT_FOUND = -32_001;
+/** The codes the SDK's transports answer 413 and 415 with (HTTP status says which). */
+export const PAYLOAD_TOO_LARGE = -32_000;
+export const UNSUPPORTED_MEDIA_TYPE = -32_000;
 /**
  * The JSON-RPC error code of a request a per-identity or server-wide limit refused (HTTP 429);
  * `error.data.limit` names the limit.

@@ -1,0 +1,60 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { CLI, SOURCE_NODE_ARGS, tempDataDir } from '../../opsdesk/test/harness.js';
+
+const COUNT_HOOK = fileURLToPath(new URL('../../../bench/support/count-modules.mjs', import.meta.url));
+
+/** Every module file `elicitkit serve --stdio` loads up to its first `tools/list` answer. */
+async function modulesLoadedByServe(): Promise<string[]> {
+  const data = tempDataDir();
+  const log = join(data.dir, 'modules.log');
+  const lines = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ];
+  const child = execFile(
+    process.execPath,
+    [...SOURCE_NODE_ARGS, '--import', COUNT_HOOK, CLI, 'serve', '--stdio', '--data', data.dir],
+    { env: { ...process.env, BENCH_MODULE_LOG: log } },
+  );
+  // Closing stdin after the requests ends the server (the stdio binding's rule).
+  child.stdin?.end(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  const exited = promisify((cb: (e: Error | null, code: number | null) => void) =>
+    child.once('exit', (code) => cb(null, code)),
+  );
+  try {
+    expect(await exited()).toBe(0);
+    return readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  } finally {
+    data.remove();
+  }
+}
+
+describe('commands load on demand', () => {
+  it('serve --stdio loads neither the other commands nor what only they need', async () => {
+    const loaded = await modulesLoadedByServe();
+    expect(loaded.some((f) => f.includes('/apps/cli/src/commands/serve.ts'))).toBe(true);
+    const unwanted = [
+      '/apps/cli/src/commands/call.ts',
+      '/apps/cli/src/commands/doctor.ts',
+      '/apps/cli/src/commands/install.ts',
+      '/packages/client/',
+      '/@modelcontextprotocol/client/',
+      '/@clack/',
+      '/node_modules/diff/',
+      '/node_modules/jsonc-parser/',
+      '/node_modules/eventsource/',
+    ];
+    expect(loaded.filter((f) => unwanted.some((u) => f.includes(u)))).toEqual([]);
+  });
+});

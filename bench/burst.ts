@@ -1,0 +1,115 @@
+/**
+ * A burst on one `elicitkit serve --http`: BENCH_BURST (1,000) 2025-11-25 clients each call
+ * deploy_service without an environment, so each holds one question open on the server; once all
+ * are asked, every person answers at once. Measured: results per second from the moment the
+ * answers go out to the last result, p50/p99 answer → result, the server's CPU over that window,
+ * and that nothing is lost (every call ends `done`, one deployments row each).
+ *
+ * The burst is one identity (alice), so the bench raises opsdesk's per-identity caps explicitly
+ * (`--max-sessions-per-user`, `--max-calls-per-user`, `--max-sessions`): the defaults (100, 100,
+ * 1000) are meant to stop one identity holding the whole server, which is what a burst does.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import BetterSqlite3 from 'better-sqlite3';
+import { serveOpsdesk } from './support/opsdesk-http.js';
+import { quantile, report } from './support/stats.js';
+
+const N = Number(process.env.BENCH_BURST ?? 1000);
+const CONNECT_CONCURRENCY = 50;
+
+function deployments(dataDir: string): number {
+  const db = new BetterSqlite3(join(dataDir, 'opsdesk.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT COUNT(*) FROM deployments').pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+export async function burst(): Promise<void> {
+  console.log(`\nBurst: ${N} questions open on one serve --http, all answered at once`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'ek-bench-burst-'));
+  const caps = String(N);
+  const server = await serveOpsdesk(dataDir, [
+    '--max-sessions',
+    String(N + 100),
+    '--max-sessions-per-user',
+    caps,
+    '--max-calls-per-user',
+    caps,
+  ]);
+  const token = server.tokens.alice ?? '';
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let asked = 0;
+  let allAsked!: () => void;
+  const everyoneAsked = new Promise<void>((resolve) => {
+    allAsked = resolve;
+  });
+  const clients: Client[] = [];
+  const calls: Promise<{ status: string | undefined; at: number }>[] = [];
+  const before = deployments(dataDir);
+  try {
+    for (let i = 0; i < N; i += CONNECT_CONCURRENCY) {
+      await Promise.all(
+        Array.from({ length: Math.min(CONNECT_CONCURRENCY, N - i) }, async () => {
+          const client = new Client({ name: 'burst', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+          client.setRequestHandler('elicitation/create', async () => {
+            if (++asked === N) allAsked();
+            await gate;
+            return { action: 'accept', content: { env: 'dev' } };
+          });
+          await client.connect(
+            new StreamableHTTPClientTransport(new URL(server.url), {
+              requestInit: { headers: { authorization: `Bearer ${token}` } },
+            }),
+          );
+          clients.push(client);
+          calls.push(
+            client
+              .callTool({ name: 'deploy_service', arguments: { service: 'order-service' } }, { timeout: 600_000 })
+              .then((r) => ({
+                status: (r.structuredContent as { status?: string } | undefined)?.status,
+                at: performance.now(),
+              })),
+          );
+        }),
+      );
+    }
+    await everyoneAsked;
+    const cpu = server.cpuMs();
+    const ownCpu = process.cpuUsage();
+    const t0 = performance.now();
+    release();
+    const results = await Promise.all(calls);
+    const window = (Math.max(...results.map((r) => r.at)) - t0) / 1000;
+    const cpuShare = (server.cpuMs() - cpu) / 1000 / window;
+    const own = process.cpuUsage(ownCpu);
+    const clientShare = (own.user + own.system) / 1e6 / window;
+    const latencies = results.map((r) => r.at - t0);
+    const done = results.filter((r) => r.status === 'done').length;
+    const rows = deployments(dataDir) - before;
+    const rate = N / window;
+    const p99 = quantile(latencies, 0.99) / 1000;
+    console.log(
+      `  ${done}/${N} done, ${rows} deployments written; ${rate.toFixed(0)} results/s; answer → result p50 ${(quantile(latencies, 0.5) / 1000).toFixed(2)} s, p99 ${p99.toFixed(2)} s; server CPU ${(cpuShare * 100).toFixed(0)} % of one core, the ${N} clients (this process) ${(clientShare * 100).toFixed(0)} %`,
+    );
+    report({
+      goal: `burst of ${N}: ≥ 1,000 results/s, p99 ≤ 1.5 s, nothing lost`,
+      figure: `${rate.toFixed(0)} results/s, p99 ${p99.toFixed(2)} s, ${done}/${N} done, ${rows} rows`,
+      pass: rate >= 1000 && p99 <= 1.5 && done === N && rows === N,
+    });
+  } finally {
+    await Promise.all(clients.map((c) => c.close().catch(() => {})));
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await burst();

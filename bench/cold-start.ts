@@ -1,0 +1,99 @@
+/**
+ * Cold start: spawn → `tools/list` answered, for `elicitkit serve --stdio` (the built CLI) against
+ * the minimal SDK server (`serveStdio` + one tool, bench/support/minimal-server.mjs), both spawned
+ * the same way by a real SDK client, with the legacy handshake and with `auto` negotiation.
+ * Paired: each pair starts both, in alternating order; the figure is the p50 of the per-pair
+ * ratios. Also prints how many module files `serve --stdio` loads against the minimal server.
+ *
+ *   BENCH_COLD_PAIRS=15 (default)
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { iqr, p50, report } from './support/stats.js';
+
+const PAIRS = Number(process.env.BENCH_COLD_PAIRS ?? 15);
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'ek-bench-cold-'));
+
+interface Spawnable {
+  name: string;
+  args: string[];
+}
+export const minimal: Spawnable = {
+  name: 'minimal SDK server',
+  args: [join(root, 'bench/support/minimal-server.mjs')],
+};
+export const opsdesk: Spawnable = {
+  name: 'elicitkit serve --stdio',
+  args: [join(root, 'apps/cli/bin/elicitkit.js'), 'serve', '--stdio', '--data', dataDir],
+};
+
+/** Wall time from spawn to the first `tools/list` answer, in ms. */
+async function startToList(target: Spawnable, mode: 'legacy' | 'auto'): Promise<number> {
+  const started = performance.now();
+  const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode } });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: target.args, stderr: 'ignore' }));
+  const { tools } = await client.listTools();
+  const elapsed = performance.now() - started;
+  if (tools.length === 0) throw new Error(`${target.name} listed no tools`);
+  await client.close();
+  return elapsed;
+}
+
+/** Distinct module files a process loads up to its first answered `tools/list` (legacy handshake). */
+function moduleCount(target: Spawnable): number {
+  const log = join(dataDir, `modules-${Math.random().toString(36).slice(2)}.log`);
+  const init = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  });
+  const initialized = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  // stdin closes after the three lines, which ends both servers (the stdio binding's rule).
+  execFileSync(process.execPath, ['--import', join(root, 'bench/support/count-modules.mjs'), ...target.args], {
+    input: `${init}\n${initialized}\n${list}\n`,
+    env: { ...process.env, BENCH_MODULE_LOG: log },
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  return new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean)).size;
+}
+
+export async function coldStart(): Promise<void> {
+  console.log(`\nCold start: spawn → tools/list (${PAIRS} pairs per mode, order alternating)`);
+  await startToList(opsdesk, 'legacy'); // first start seeds the data directory: not a cold start
+  await startToList(minimal, 'legacy');
+  for (const mode of ['legacy', 'auto'] as const) {
+    const ratios: number[] = [];
+    const ours: number[] = [];
+    const base: number[] = [];
+    for (let i = 0; i < PAIRS; i++) {
+      const first = i % 2 === 0;
+      const a = first ? await startToList(minimal, mode) : 0;
+      const o = await startToList(opsdesk, mode);
+      const m = first ? a : await startToList(minimal, mode);
+      ours.push(o);
+      base.push(m);
+      ratios.push(o / m);
+    }
+    const r = p50(ratios);
+    console.log(
+      `  ${mode.padEnd(6)}: minimal p50 ${p50(base).toFixed(0)} ms, serve --stdio p50 ${p50(ours).toFixed(0)} ms; paired ratio p50 ${r.toFixed(2)} (IQR ${iqr(ratios)})`,
+    );
+    report({
+      goal: `cold start ≤ 1.3× minimal SDK server (${mode === 'legacy' ? 'legacy handshake' : 'auto negotiation'})`,
+      figure: `${r.toFixed(2)}× (p50 of ${PAIRS} paired ratios, IQR ${iqr(ratios)})`,
+      pass: r <= 1.3,
+    });
+  }
+  console.log(`  modules loaded: serve --stdio ${moduleCount(opsdesk)}, minimal SDK server ${moduleCount(minimal)}`);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await coldStart();

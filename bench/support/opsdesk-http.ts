@@ -1,0 +1,61 @@
+/** `elicitkit serve --http 0` (the built CLI) in a child process, as a user starts it. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServedOpsdesk {
+  url: string;
+  tokens: Record<string, string>;
+  child: ChildProcess;
+  /** CPU time (user + system) the server process has used so far, ms (Linux /proc). */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+export async function serveOpsdesk(dataDir: string, extra: string[] = []): Promise<ServedOpsdesk> {
+  const child = spawn(
+    process.execPath,
+    [
+      // BENCH_SERVER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server.
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      join(root, 'apps/cli/bin/elicitkit.js'),
+      'serve',
+      '--http',
+      '0',
+      '--data',
+      dataDir,
+      ...extra,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout?.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: string) => {
+      out += chunk;
+      if (/bob\s+ek_\S+\n/.test(out)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+  });
+  const url = /serving (\S+)/.exec(out)?.[1] ?? '';
+  const tokens = Object.fromEntries([...out.matchAll(/^\s+(\w+)\s+(ek_\S+)$/gm)].map((m) => [m[1], m[2]]));
+  return {
+    url,
+    tokens,
+    child,
+    cpuMs() {
+      // Fields 14 and 15 of /proc/<pid>/stat: utime, stime in clock ticks (100 per second).
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return (Number(fields[11]) + Number(fields[12])) * 10;
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

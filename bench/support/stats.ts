@@ -1,0 +1,50 @@
+/** Small statistics and the result line every bench prints. */
+
+export function quantile(xs: readonly number[], q: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
+}
+
+export const p50 = (xs: readonly number[]) => quantile(xs, 0.5);
+
+/** The middle half of a sample, as "low–high": the spread a p50 sits in. */
+export function iqr(xs: readonly number[], digits = 2): string {
+  return `${quantile(xs, 0.25).toFixed(digits)}–${quantile(xs, 0.75).toFixed(digits)}`;
+}
+
+/** One goal of issue 12 with its measured figure and verdict. */
+export interface GoalLine {
+  goal: string;
+  figure: string;
+  /** undefined = SKIP (what could not be measured in this run, and why is in `figure`). */
+  pass: boolean | undefined;
+}
+
+const lines: GoalLine[] = [];
+
+/** Records a goal line (printed at once and again in the final table). */
+export function report(line: GoalLine): void {
+  lines.push(line);
+  console.log(`  → ${verdict(line.pass)}  ${line.goal}: ${line.figure}`);
+}
+
+const verdict = (pass: boolean | undefined) => (pass === undefined ? 'SKIP' : pass ? 'PASS' : 'FAIL');
+
+/** The table of every goal line recorded in this process. */
+export function goalTable(): string {
+  const width = Math.max(...lines.map((l) => l.goal.length));
+  return lines.map((l) => `${verdict(l.pass).padEnd(4)}  ${l.goal.padEnd(width)}  ${l.figure}`).join('\n');
+}
+
+/** Let timers, I/O and GC run between measured calls, as a real server's event loop would. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** CPU time (user + system) in ms spent by this process while `fn` ran. */
+export async function cpuOf<T>(fn: () => Promise<T>): Promise<{ value: T; cpuMs: number; wallMs: number }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const value = await fn();
+  const used = process.cpuUsage(cpu);
+  return { value, cpuMs: (used.user + used.system) / 1000, wallMs: performance.now() - started };
+}
