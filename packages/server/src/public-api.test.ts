@@ -90,3 +90,14 @@ describe('the public API of @elicitkit/server/sqlite', () => {
     });
   });
 });
+
+describe('the public API of @elicitkit/server/redis', () => {
+  it('ships exactly what replicas share through Redis, each documented', async () => {
+    expect(Object.keys(await import('./redis.js')).sort()).toEqual(['createRedisClaimStore']);
+    expect(publicApi(entry('./redis.ts'))).toEqual({
+      values: ['createRedisClaimStore'],
+      types: ['RedisClaimStoreOptions'],
+      undocumented: [],
+    });
+  });
+});
