@@ -63,6 +63,7 @@ describe('the public API of @elicitkit/server', () => {
     'OutcomeHandlers',
     'Pending',
     'Redaction',
+    'SessionDirectory',
     'Status',
     'TimedOut',
     'ToolContext',
@@ -93,10 +94,10 @@ describe('the public API of @elicitkit/server/sqlite', () => {
 
 describe('the public API of @elicitkit/server/redis', () => {
   it('ships exactly what replicas share through Redis, each documented', async () => {
-    expect(Object.keys(await import('./redis.js')).sort()).toEqual(['createRedisClaimStore']);
+    expect(Object.keys(await import('./redis.js')).sort()).toEqual(['createRedisClaimStore', 'createRedisRelay']);
     expect(publicApi(entry('./redis.ts'))).toEqual({
-      values: ['createRedisClaimStore'],
-      types: ['RedisClaimStoreOptions'],
+      values: ['createRedisClaimStore', 'createRedisRelay'],
+      types: ['RedisClaimStoreOptions', 'RedisRelay', 'RedisRelayOptions'],
       undocumented: [],
     });
   });

@@ -3,6 +3,7 @@ import {
   type AuthInfo,
   createMcpHandler,
   hostHeaderValidationResponse,
+  INTERNAL_ERROR,
   isInitializeRequest,
   isJSONRPCRequest,
   isLegacyRequest,
@@ -15,6 +16,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { jsonRpcError, type LimitName, limitReached, SESSION_NOT_FOUND, SESSION_REQUIRED } from './replies.js';
+import type { SessionDirectory } from './session-directory.js';
 import { type TransportSession, TransportSessionTable } from './transport-sessions.js';
 import { watchResponse } from './watch.js';
 
@@ -39,6 +41,8 @@ export interface HttpHandlerOptions {
   maxInFlightPerIdentity?: number;
   /** A session whose client dropped a call and keeps no stream open is closed after this long. Default 3 s. */
   abandonedSessionMs?: number;
+  /** Several replicas: where sessions held by other replicas are found (see `SessionDirectory`). */
+  sessions?: SessionDirectory;
   onerror?: (error: Error) => void;
   now?: () => number;
 }
@@ -85,6 +89,7 @@ export function createHttpHandler(
     { ...limits, idleMs, abandonMs: options.abandonedSessionMs ?? 3_000 },
     now,
     async (entry) => {
+      options.sessions?.closed(entry.id);
       await entry.transport.close().catch(() => {});
       await entry.server.close().catch(() => {});
     },
@@ -173,6 +178,14 @@ export function createHttpHandler(
       await table.close(id);
       return response;
     }
+    try {
+      await options.sessions?.opened(id, entry.owner);
+    } catch {
+      // Other replicas could not find it: fail closed rather than hand out a session that 404s.
+      ended(false);
+      await table.close(id);
+      return jsonRpcError(503, INTERNAL_ERROR, 'Service unavailable: the session directory cannot be reached', rpcId);
+    }
     return watchResponse(response, request, ended);
   }
 
@@ -180,6 +193,8 @@ export function createHttpHandler(
     const id = request.headers.get('mcp-session-id');
     if (id) {
       const entry = table.get(id);
+      const relayed = entry ? undefined : await options.sessions?.forward(id, ownerOf(auth), request);
+      if (relayed) return relayed;
       // Another identity's session is reported as unknown: its existence is not revealed.
       if (!entry || entry.owner !== ownerOf(auth)) return jsonRpcError(404, SESSION_NOT_FOUND, 'Session not found');
       return existing(entry, request, auth);
