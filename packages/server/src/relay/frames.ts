@@ -17,7 +17,8 @@ export type Frame =
     }
   /** The requester's client went away: drop the request at the holder. */
   | { t: 'abort'; r: string }
-  | { t: 'head'; r: string; status: number; headers: [string, string][] }
+  /** The response's status and headers; with `end`, the whole response (`body` if it has one). */
+  | { t: 'head'; r: string; status: number; headers: [string, string][]; end?: boolean; body?: string }
   | { t: 'data'; r: string; d: string }
   | { t: 'end'; r: string }
   /** The holder could not run the request or finish its response. */

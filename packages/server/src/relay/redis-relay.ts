@@ -67,10 +67,19 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
   const holding = new Map<string, Holding>();
   // Requests this replica runs for another: never relayed again, so a stale entry cannot loop.
   const delivered = new WeakSet<Request>();
+  // Where sessions were found: a session never moves, so its entry is read from Redis once. A stale
+  // one costs nothing — the replica it names answers "Session not found" itself, or nobody listens
+  // on its channel and the entry is dropped.
+  const located = new Map<string, string>();
   let handler: { fetch(request: Request): Promise<Response> } | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
 
   const publish = (channel: string, frame: Frame) => redis.publish(channel, encode(frame));
+  const remember = (id: string, entry: string) => {
+    // Bounded: the oldest go first (a Map iterates in insertion order).
+    if (located.size >= LOCATED_MAX) located.delete(located.keys().next().value as string);
+    located.set(id, entry);
+  };
 
   async function run(frame: Extract<Frame, { t: 'request' }>): Promise<void> {
     const back = channelOf(frame.from);
@@ -87,23 +96,32 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
       });
       delivered.add(request);
       const response = await handler.fetch(request);
-      await publish(back, { t: 'head', r: frame.r, status: response.status, headers: headerList(response.headers) });
-      if (response.body) {
-        const reader = response.body.getReader();
-        entry.reader = reader;
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done || controller.signal.aborted) break;
-          // Nobody listens any more (the requesting replica is gone): drop the request here too.
-          if ((await publish(back, { t: 'data', r: frame.r, d: toBase64(value) })) === 0) {
-            controller.abort();
-            await reader.cancel().catch(() => {});
-            return;
-          }
-        }
+      const head = { t: 'head', r: frame.r, status: response.status, headers: headerList(response.headers) } as const;
+      // A JSON reply or a bare status travels whole, in one message; only SSE streams chunk by chunk.
+      if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        const body = response.body ? new Uint8Array(await response.arrayBuffer()) : undefined;
+        await publish(back, { ...head, end: true, ...(body?.byteLength ? { body: toBase64(body) } : {}) });
+        return;
+      }
+      // Not awaited one by one: one connection keeps them in order, and a chunk is not held up by
+      // the previous one's round trip. Nobody listening any more (the requesting replica is gone)
+      // drops the request here too.
+      const sent = (f: Frame) =>
+        void publish(back, f).then(
+          (listeners) => listeners === 0 && controller.abort(),
+          () => controller.abort(),
+        );
+      sent(head);
+      const reader = response.body.getReader();
+      entry.reader = reader;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || controller.signal.aborted) break;
+        sent({ t: 'data', r: frame.r, d: toBase64(value) });
       }
       if (controller.signal.reason === SHUTDOWN) throw new Error('the server instance holding this session stopped');
-      await publish(back, { t: 'end', r: frame.r });
+      if (controller.signal.aborted) await reader.cancel().catch(() => {});
+      else sent({ t: 'end', r: frame.r });
     } catch (error) {
       await publish(back, { t: 'fail', r: frame.r, message: (error as Error).message }).catch(() => 0);
     } finally {
@@ -146,11 +164,14 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
     },
     async forward(id, owner, request) {
       if (delivered.has(request)) return undefined;
-      let entry: string | null;
-      try {
-        entry = await redis.get(sessionKey(id));
-      } catch {
-        return directoryDown();
+      let entry = located.get(id) ?? null;
+      if (entry === null) {
+        try {
+          entry = await redis.get(sessionKey(id));
+        } catch {
+          return directoryDown();
+        }
+        if (entry !== null) remember(id, entry);
       }
       const [holder, digest] = entry?.split('\n') ?? [];
       // Unknown, here (but closed), or someone else's: the handler answers "Session not found".
@@ -180,10 +201,12 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
         if (reached === 0) throw new HolderGone();
         return await relayed.response();
       } catch (error) {
+        relayed.fail('the relay could not be sent');
         waiting.delete(r);
         if (!(error instanceof HolderGone)) return directoryDown();
         // The holder stopped: its sessions are gone with it. Forget the entry so the next request is
         // answered without a round trip.
+        located.delete(id);
         void redis.del(sessionKey(id)).catch(() => {});
         return undefined;
       }
@@ -222,6 +245,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
 const SHUTDOWN = Symbol('shutdown');
 
 const TOO_LARGE = Symbol('too large');
+const LOCATED_MAX = 10_000;
 
 /** The body to relay, or TOO_LARGE past the SDK's own request bound (it would refuse it anyway). */
 async function readBody(request: Request): Promise<Uint8Array | typeof TOO_LARGE> {

@@ -43,6 +43,9 @@ export class RelayedResponse {
       this.resolveHead = resolve;
       this.rejectHead = reject;
     });
+    // Rejected when the holder turns out to be gone; whoever awaits `response()` sees it, and a
+    // relay given up before that (PUBLISH reached nobody) must not leave an unhandled rejection.
+    this.head.catch(() => {});
     this.watch = setInterval(() => {
       void settings.alive().then(
         (alive) => alive || this.fail('the server instance holding this session stopped'),
@@ -61,6 +64,13 @@ export class RelayedResponse {
     switch (frame.t) {
       case 'head': {
         this.started = true;
+        if (frame.end) {
+          this.finish();
+          const nullBody = frame.status === 204 || frame.status === 304 || frame.body === undefined;
+          const bytes = nullBody || frame.body === undefined ? null : (fromBase64(frame.body) as BodyInit);
+          this.resolveHead(new Response(bytes, { status: frame.status, headers: frame.headers }));
+          return;
+        }
         this.sse = frame.headers.some(([k, v]) => k === 'content-type' && v.startsWith('text/event-stream'));
         const body = new ReadableStream<Uint8Array>({
           start: (controller) => {
