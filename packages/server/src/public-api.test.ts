@@ -94,9 +94,13 @@ describe('the public API of @elicitkit/server/sqlite', () => {
 
 describe('the public API of @elicitkit/server/redis', () => {
   it('ships exactly what replicas share through Redis, each documented', async () => {
-    expect(Object.keys(await import('./redis.js')).sort()).toEqual(['createRedisClaimStore', 'createRedisRelay']);
+    expect(Object.keys(await import('./redis.js')).sort()).toEqual([
+      'ClaimStoreUnavailableError',
+      'createRedisClaimStore',
+      'createRedisRelay',
+    ]);
     expect(publicApi(entry('./redis.ts'))).toEqual({
-      values: ['createRedisClaimStore', 'createRedisRelay'],
+      values: ['ClaimStoreUnavailableError', 'createRedisClaimStore', 'createRedisRelay'],
       types: ['RedisClaimStoreOptions', 'RedisRelay', 'RedisRelayOptions'],
       undocumented: [],
     });

@@ -3,5 +3,5 @@
  * the claim store, so a replayed final round acts once on whichever replica it lands, and the
  * relay that carries a 2025 session's requests to the replica holding it.
  */
-export { createRedisClaimStore, type RedisClaimStoreOptions } from './claims/redis.js';
+export { ClaimStoreUnavailableError, createRedisClaimStore, type RedisClaimStoreOptions } from './claims/redis.js';
 export { createRedisRelay, type RedisRelay, type RedisRelayOptions } from './relay/redis-relay.js';

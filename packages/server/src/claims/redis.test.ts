@@ -1,8 +1,10 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wire.js';
 import { startRedis, type TestRedis } from '../../../../test/support/redis-server.js';
+import { loopback } from '../../test/loopback.js';
 import { claimStoreSuite, manualClock } from './claims.suite.js';
-import { createRedisClaimStore } from './redis.js';
+import { ClaimStoreUnavailableError, createRedisClaimStore } from './redis.js';
 
 const LEASE = { leaseMs: 1_000, ttlMs: 60_000 };
 
@@ -64,8 +66,39 @@ describe('redis claim store', () => {
       retryStrategy: () => null,
       enableOfflineQueue: false,
     });
+    client.on('error', () => {});
     clients.push(client);
     const store = createRedisClaimStore(client, { prefix: 'down:' });
-    await expect(store.claim('call-1', 'a', LEASE)).rejects.toThrow();
+    await expect(store.claim('call-1', 'a', LEASE)).rejects.toBeInstanceOf(ClaimStoreUnavailableError);
+    await expect(store.read('call-1')).rejects.toMatchObject({ code: 'CLAIMS_UNAVAILABLE' });
+  });
+
+  it('a commit while Redis is down fails closed: an error result, the effect never runs, nothing queued', async () => {
+    const down = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+    });
+    down.on('error', () => {});
+    clients.push(down);
+    const serving = await loopback({ kit: { claims: createRedisClaimStore(down, { prefix: 'commit-down:' }) } });
+    try {
+      const call = { name: 'deploy', arguments: { service: 'order-service' } };
+      const first = pendingOf(await wireRound(serving.url, call));
+      const final = await wireRound(serving.url, {
+        ...call,
+        inputResponses: { env: accept({ env: 'dev' }) },
+        requestState: first.requestState,
+      });
+      expect(final.result?.isError).toBe(true);
+      expect(JSON.stringify(final.result?.content)).toContain(
+        'The claim store (Redis) cannot be reached, so nothing was done',
+      );
+      expect(serving.store.deployments).toEqual([]);
+      expect(serving.store.attempts).toBe(0);
+    } finally {
+      await serving.close();
+    }
   });
 });

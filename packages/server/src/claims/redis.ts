@@ -1,3 +1,4 @@
+import { ElicitkitError } from '@elicitkit/form';
 import type { Redis } from 'ioredis';
 import type { Claim, ClaimResult, ClaimStore } from './types.js';
 
@@ -79,6 +80,23 @@ redis.call('ZREMRANGEBYSCORE', index, '-inf', now)
 return #ids
 `;
 
+/**
+ * The claim store could not reach Redis. Fail closed: the claim was not taken, so the effect does
+ * not run; the call ends with this message as an error result.
+ *
+ * @example
+ * if (error instanceof ClaimStoreUnavailableError) retryLater(); // error.code === 'CLAIMS_UNAVAILABLE'
+ */
+export class ClaimStoreUnavailableError extends ElicitkitError {
+  constructor(cause: unknown) {
+    super(
+      'CLAIMS_UNAVAILABLE',
+      `The claim store (Redis) cannot be reached, so nothing was done: ${(cause as Error)?.message ?? String(cause)}`,
+    );
+    this.name = 'ClaimStoreUnavailableError';
+  }
+}
+
 type Fields = [string | null, string | null, string | null, string | null];
 
 function toClaim(fields: Fields): Claim {
@@ -107,8 +125,13 @@ export function createRedisClaimStore(redis: Redis, options: RedisClaimStoreOpti
   const now = options.now ?? Date.now;
   const key = (id: string) => `${prefix}c:${id}`;
   const index = `${prefix}expiry`;
-  const run = (script: string, keys: string[], args: (string | number)[]) =>
-    redis.eval(script, keys.length, ...keys, ...args);
+  const run = async (script: string, keys: string[], args: (string | number)[]) => {
+    try {
+      return await redis.eval(script, keys.length, ...keys, ...args);
+    } catch (error) {
+      throw new ClaimStoreUnavailableError(error);
+    }
+  };
   return {
     async claim(id, owner, { leaseMs, ttlMs }): Promise<ClaimResult> {
       const reply = (await run(CLAIM, [key(id), index], [id, owner, now(), leaseMs, ttlMs])) as Fields;

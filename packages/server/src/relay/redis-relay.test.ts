@@ -33,9 +33,9 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     }
   });
 
-  const replica = async (prefix: string): Promise<Replica> => {
+  const replica = async (prefix: string, sessionTtlMs?: number): Promise<Replica> => {
     const redis = new Redis(server.url);
-    const relay = createRedisRelay(redis, { prefix, livenessMs: 100 });
+    const relay = createRedisRelay(redis, { prefix, livenessMs: 100, ...(sessionTtlMs ? { sessionTtlMs } : {}) });
     const serving = await loopback({ authenticated: true, sessions: relay });
     await relay.serve(serving.handler);
     const r = { relay, redis, serving };
@@ -219,6 +219,23 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     );
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ error: { message: /larger than/ } });
+  });
+
+  it('the holder keeps its sessions findable past their ttl by heartbeat, and forgets them when they close', async () => {
+    const a = await replica('beat:', 300);
+    const client = new Client({ name: 'beat', version: '1' });
+    clients.push(client);
+    const transport = httpTransport(a.serving.url, 'alice');
+    await client.connect(transport);
+    const key = `beat:session:${transport.sessionId}`;
+    expect(await a.redis.pttl(key)).toBeLessThanOrEqual(300);
+    // Three ttls later the entry is still there: renewed, not merely long-lived.
+    const since = Date.now();
+    await expect
+      .poll(async () => Date.now() - since > 900 && (await a.redis.exists(key)) === 1, { timeout: 5_000 })
+      .toBe(true);
+    await transport.terminateSession();
+    await expect.poll(() => a.redis.exists(key)).toBe(0);
   });
 
   it('fails closed when Redis is down: a new session is refused with 503, a relayed request too', async () => {
