@@ -19,8 +19,12 @@ export const USAGE = `Usage: elicitkit <command> [options]
 Commands:
   serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh] [--reset [--yes]]
         [--max-sessions N] [--max-sessions-per-user N] [--max-calls-per-user N]
+        [--redis URL] [--state-secret-file FILE]
                               run opsdesk, the reference server (stdio by default); the caps apply
-                              to 2025 HTTP sessions (defaults 1000, 100 and 100)
+                              to 2025 HTTP sessions (defaults 1000, 100 and 100). --redis (or
+                              ELICITKIT_REDIS_URL) runs it as one of several replicas: claims and
+                              2025 sessions are shared through Redis; every replica needs the same
+                              --data DIR or the same key (ELICITKIT_STATE_SECRET or the file)
   reset [--data DIR] [--yes]  put opsdesk's demo (shop, deployments, workspace) back to its seed,
                               after asking y/N (--yes without a terminal); users and tokens are kept
   tools <target> [--era legacy|modern|auto] [--json]

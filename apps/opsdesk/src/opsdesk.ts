@@ -1,7 +1,7 @@
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Locale } from '@elicitkit/server';
-import { type AnyTool, createElicitkit, type Elicitkit } from '@elicitkit/server';
+import { type AnyTool, type ClaimStore, createElicitkit, type Elicitkit } from '@elicitkit/server';
 import { createSqliteClaimStore } from '@elicitkit/server/sqlite';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { sqliteAudit } from './audit.js';
@@ -33,6 +33,16 @@ export interface OpsdeskOptions {
   sqlTimeoutMs?: number;
   /** URL mode: how long to wait after consent for the page to be finished (default 2 minutes). */
   urlWaitMs?: number;
+  /**
+   * The requestState key, for replicas that do not share this data directory (≥ 32 characters).
+   * Default: the key stored in the data directory, shared by every process on it.
+   */
+  secret?: string;
+  /**
+   * Where each call's side effect is claimed once. Default: SQLite in the data directory (claim and
+   * effect in one transaction). Replicas on several hosts pass a shared store (Redis): at most once.
+   */
+  claims?: ClaimStore;
   now?: () => Date;
 }
 
@@ -84,14 +94,15 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     registerUserTool(deps),
   ];
   const kit = createElicitkit({
-    secret: stateSecret(db),
+    secret: options.secret ?? stateSecret(db),
     locale: options.locale,
     identify: options.identify,
     audit: sqliteAudit(db),
     // Claims live beside the data the effects write: a replayed final round acts once, across
     // restarts and across every opsdesk process on this data directory, and a SQLite effect
-    // commits in one transaction with its claim.
-    claims: createSqliteClaimStore(db),
+    // commits in one transaction with its claim. A shared store given instead (Redis) cannot hold
+    // the effect in its transaction: the commit is then claim, effect, result — at most once.
+    claims: options.claims ?? createSqliteClaimStore(db),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
   });

@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { createToken, ensureLocalOwner, hasTokens, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
+import { connectReplicas } from './replicas.js';
 
 /** How `serveHttp` runs. */
 export interface ServeHttpOptions {
@@ -22,6 +23,13 @@ export interface ServeHttpOptions {
   host?: string;
   timeoutMs?: number;
   urlWaitMs?: number;
+  /**
+   * Several replicas: the Redis URL they share. Claims go to Redis and 2025 sessions held by other
+   * replicas are relayed through it. Give every replica the same `secret` or the same `dataDir`.
+   */
+  redis?: string;
+  /** The requestState key (≥ 32 characters); default: the one in the data directory. */
+  secret?: string;
   /** Caps on 2025 sessions, per user and in all (defaults: the handler's, 100 per user, 1000 in all). */
   limits?: Pick<HttpHandlerOptions, 'maxSessions' | 'maxSessionsPerIdentity' | 'maxInFlightPerIdentity'>;
 }
@@ -58,10 +66,13 @@ const DRAIN_MS = 10_000;
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
+  const replicas = options.redis ? await connectReplicas(options.redis) : undefined;
   const opsdesk = createOpsdesk({
     dataDir: options.dataDir,
     locale: options.locale,
     identify: (ctx) => ctx.http?.authInfo?.clientId,
+    ...(replicas ? { claims: replicas.claims } : {}),
+    ...(options.secret ? { secret: options.secret } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
   });
@@ -86,7 +97,12 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     }
     return { token, clientId: user.username, scopes: [] };
   };
-  const mcp = createHttpHandler(() => opsdesk.createServer(), { authenticate, ...options.limits });
+  const mcp = createHttpHandler(() => opsdesk.createServer(), {
+    authenticate,
+    ...options.limits,
+    ...(replicas ? { sessions: replicas.relay } : {}),
+  });
+  await replicas?.relay.serve(mcp);
   let closing = false;
   // While shutting down, new work is refused but the traffic of calls already running (the
   // client's answers to questions, notifications, session streams) still gets through.
@@ -170,6 +186,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       await mcp.close();
       server.closeAllConnections();
       await opsdesk.close();
+      await replicas?.close();
     },
   };
 }

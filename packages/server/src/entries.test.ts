@@ -31,12 +31,18 @@ describe('subpath entries', () => {
     const modules = reachable('index.ts');
     expect([...modules.keys()]).toContain('claims/memory.ts');
     expect([...modules.keys()]).not.toContain('claims/sqlite.ts');
+    expect([...modules.keys()]).not.toContain('claims/redis.ts');
     for (const [file, imports] of modules) {
-      for (const specifier of imports) expect(specifier, `${file} imports ${specifier}`).not.toMatch(/^node:|sqlite/);
+      for (const specifier of imports)
+        expect(specifier, `${file} imports ${specifier}`).not.toMatch(/^node:|sqlite|redis/);
     }
   });
 
   it('@elicitkit/server/sqlite is where the SQLite store lives', () => {
     expect([...reachable('sqlite.ts').keys()]).toContain('claims/sqlite.ts');
+  });
+
+  it('@elicitkit/server/redis is where the Redis store lives', () => {
+    expect([...reachable('redis.ts').keys()]).toContain('claims/redis.ts');
   });
 });

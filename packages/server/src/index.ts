@@ -29,6 +29,7 @@ export { ElicitkitUsageError, FormLintError } from './errors.js';
 // Serving HTTP: every revision on one endpoint, 2025 sessions limited per identity
 export { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from './http/handler.js';
 export { LIMIT_REACHED, type LimitName } from './http/replies.js';
+export type { SessionDirectory } from './http/session-directory.js';
 export type { Check, CheckIssue } from './issues.js';
 // The kit: one per process, making the servers that carry the tools
 export { type CreateServerOptions, createElicitkit, type Elicitkit, type ElicitkitOptions } from './kit.js';

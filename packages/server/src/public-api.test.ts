@@ -63,6 +63,7 @@ describe('the public API of @elicitkit/server', () => {
     'OutcomeHandlers',
     'Pending',
     'Redaction',
+    'SessionDirectory',
     'Status',
     'TimedOut',
     'ToolContext',
@@ -86,6 +87,21 @@ describe('the public API of @elicitkit/server/sqlite', () => {
     expect(publicApi(entry('./sqlite.ts'))).toEqual({
       values: ['createSqliteClaimStore'],
       types: ['SqliteClaimStoreOptions', 'SqliteDatabase', 'SqliteStatement'],
+      undocumented: [],
+    });
+  });
+});
+
+describe('the public API of @elicitkit/server/redis', () => {
+  it('ships exactly what replicas share through Redis, each documented', async () => {
+    expect(Object.keys(await import('./redis.js')).sort()).toEqual([
+      'ClaimStoreUnavailableError',
+      'createRedisClaimStore',
+      'createRedisRelay',
+    ]);
+    expect(publicApi(entry('./redis.ts'))).toEqual({
+      values: ['ClaimStoreUnavailableError', 'createRedisClaimStore', 'createRedisRelay'],
+      types: ['RedisClaimStoreOptions', 'RedisRelay', 'RedisRelayOptions'],
       undocumented: [],
     });
   });

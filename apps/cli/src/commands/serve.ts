@@ -4,6 +4,7 @@ import { LOCALES } from '@elicitkit/server';
 import type { Io } from '../io.js';
 import { EXIT, UsageError } from '../usage.js';
 import { confirmReset, runReset } from './reset.js';
+import { stateSecretFrom } from './state-secret.js';
 
 /** `elicitkit serve`: opsdesk over stdio (default) or HTTP. Logs go to stderr; stdout is the wire. */
 export async function serve(argv: string[], io: Io): Promise<number> {
@@ -21,6 +22,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       'max-sessions': { type: 'string' },
       'max-sessions-per-user': { type: 'string' },
       'max-calls-per-user': { type: 'string' },
+      redis: { type: 'string' },
+      'state-secret-file': { type: 'string' },
       reset: { type: 'boolean' },
       yes: { type: 'boolean' },
     },
@@ -32,7 +35,19 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   }
   if (values.lang !== undefined && !LOCALES.some((locale) => locale === values.lang))
     throw new UsageError(`--lang must be ${LOCALES.join(' or ')}, not "${values.lang}"`);
-  const dataDir = values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir();
+  const explicitData = values.data ?? process.env.ELICITKIT_DATA;
+  const dataDir = explicitData ?? defaultDataDir();
+  const redis = values.redis ?? (process.env.ELICITKIT_REDIS_URL || undefined);
+  if (values.redis !== undefined && values.http === undefined) throw new UsageError('--redis applies to --http');
+  if (values['state-secret-file'] !== undefined && values.http === undefined)
+    throw new UsageError('--state-secret-file applies to --http');
+  const secret = values.http === undefined ? undefined : stateSecretFrom(values['state-secret-file'], process.env);
+  if (redis !== undefined && values.http !== undefined && explicitData === undefined && secret === undefined)
+    throw new UsageError(
+      'replicas need one requestState key: give --data DIR (the same directory on every replica) or ELICITKIT_STATE_SECRET / --state-secret-file FILE',
+    );
+  if (redis !== undefined && !/^rediss?:\/\//.test(redis))
+    throw new UsageError(`--redis needs a redis:// or rediss:// URL, not "${redis}"`);
   const locale = localeFrom(values.lang ?? process.env.LANG);
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : integer('--timeout-ms', values['timeout-ms'], 1);
   const common = { dataDir, locale, ...(timeoutMs ? { timeoutMs } : {}) };
@@ -60,8 +75,15 @@ export async function serve(argv: string[], io: Io): Promise<number> {
         ? { maxInFlightPerIdentity: integer('--max-calls-per-user', values['max-calls-per-user'], 1) }
         : {}),
     };
-    const serving = await serveHttp({ ...common, port, limits, ...(values.host ? { host: values.host } : {}) });
-    io.out(`opsdesk serving ${serving.url} (data: ${dataDir})`);
+    const serving = await serveHttp({
+      ...common,
+      port,
+      limits,
+      ...(values.host ? { host: values.host } : {}),
+      ...(redis ? { redis } : {}),
+      ...(secret ? { secret } : {}),
+    });
+    io.out(`opsdesk serving ${serving.url} (data: ${dataDir}${redis ? '; replicas share Redis' : ''})`);
     if (serving.newTokens.length > 0) {
       io.out('Bearer tokens, shown this once (only their hashes are stored):');
       for (const t of serving.newTokens) io.out(`  ${t.username.padEnd(12)} ${t.token}`);

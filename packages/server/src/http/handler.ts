@@ -4,6 +4,7 @@ import {
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   hostHeaderValidationResponse,
+  INTERNAL_ERROR,
   isInitializeRequest,
   isJSONRPCRequest,
   isJsonContentType,
@@ -26,6 +27,7 @@ import {
   SESSION_REQUIRED,
   UNSUPPORTED_MEDIA_TYPE,
 } from './replies.js';
+import type { SessionDirectory } from './session-directory.js';
 import { type TransportSession, TransportSessionTable } from './transport-sessions.js';
 import { watchResponse } from './watch.js';
 
@@ -50,6 +52,8 @@ export interface HttpHandlerOptions {
   maxInFlightPerIdentity?: number;
   /** A session whose client dropped a call and keeps no stream open is closed after this long. Default 3 s. */
   abandonedSessionMs?: number;
+  /** Several replicas: where sessions held by other replicas are found (see `SessionDirectory`). */
+  sessions?: SessionDirectory;
   onerror?: (error: Error) => void;
   now?: () => number;
 }
@@ -96,6 +100,7 @@ export function createHttpHandler(
     { ...limits, idleMs, abandonMs: options.abandonedSessionMs ?? 3_000 },
     now,
     async (entry) => {
+      options.sessions?.closed(entry.id);
       await entry.transport.close().catch(() => {});
       await entry.server.close().catch(() => {});
     },
@@ -187,6 +192,14 @@ export function createHttpHandler(
       await table.close(id);
       return response;
     }
+    try {
+      await options.sessions?.opened(id, entry.owner);
+    } catch {
+      // Other replicas could not find it: fail closed rather than hand out a session that 404s.
+      ended(false);
+      await table.close(id);
+      return jsonRpcError(503, INTERNAL_ERROR, 'Service unavailable: the session directory cannot be reached', rpcId);
+    }
     return watchResponse(response, request, ended);
   }
 
@@ -194,6 +207,11 @@ export function createHttpHandler(
     const id = request.headers.get('mcp-session-id');
     if (id) {
       const entry = table.get(id);
+      const relayed =
+        entry || !options.sessions
+          ? undefined
+          : await options.sessions.forward(id, ownerOf(auth), unread(request, body));
+      if (relayed) return relayed;
       // Another identity's session is reported as unknown: its existence is not revealed.
       if (!entry || entry.owner !== ownerOf(auth)) return jsonRpcError(404, SESSION_NOT_FOUND, 'Session not found');
       return existing(entry, request, body, auth);
@@ -267,6 +285,11 @@ async function readJson(request: Request): Promise<typeof TOO_LARGE | { request:
     if (text.length > 0) return { request, body: JSON.parse(text) };
   } catch {}
   return { request: new Request(request, { body: text }), body: INVALID };
+}
+
+/** The request with its bytes again, for a relay: a JSON body was read (and parsed) once already. */
+function unread(request: Request, body: unknown): Request {
+  return body === undefined || body === INVALID ? request : new Request(request, { body: JSON.stringify(body) });
 }
 
 function parsed(body: unknown): { parsedBody?: unknown } {

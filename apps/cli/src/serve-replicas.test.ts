@@ -1,0 +1,171 @@
+/**
+ * `elicitkit serve --http --redis` as two real replicas (child processes of the CLI, one data
+ * directory, one Redis) behind a balancer with no stickiness, driven by real SDK clients and raw
+ * 2026-07-28 rounds: opsdesk's production deploy on both revisions with each request on the
+ * replica that did not take the previous one, the final round replayed across both at once, and
+ * a replica killed with a question open.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool } from '../../../test/support/mcp.js';
+import { accept, pendingOf, type WireRound, wireRound } from '../../../test/support/modern-wire.js';
+import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
+import { type Balancer, startProxy } from '../../../test/support/round-robin-proxy.js';
+import { count, type HttpProcess, httpClient, serveHttpProcess, tempDataDir } from '../../opsdesk/test/harness.js';
+
+const DEPLOY = { name: 'deploy_service', arguments: { service: 'order-service' } };
+const PROD = { confirmed: true, ticket: 'REL-1001' };
+
+describe('serve --http --redis: two replicas, no sticky sessions', () => {
+  let redis: TestRedis;
+  const data = tempDataDir();
+  let a: HttpProcess;
+  let b: HttpProcess;
+  let token: string;
+  const balancers: Balancer[] = [];
+  const deployments = () => count(data.dir, 'deployments');
+  const auth = () => ({ authorization: `Bearer ${token}` });
+  const balance = async (pick?: Parameters<typeof startProxy>[1]) => {
+    const balancer = await startProxy([a.url, b.url], pick);
+    balancers.push(balancer);
+    return balancer;
+  };
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    a = await serveHttpProcess(data.dir, ['--redis', redis.url]);
+    b = await serveHttpProcess(data.dir, ['--redis', redis.url]);
+    token = a.tokens.alice ?? '';
+  }, 60_000);
+  afterAll(async () => {
+    for (const balancer of balancers) await balancer.close();
+    for (const replica of [a, b]) if (replica && replica.child.signalCode === null) await replica.stop();
+    await redis?.stop();
+    data.remove();
+  }, 30_000);
+
+  it('2025-11-25: initialize on one replica, every later request (GET stream, call, answers) on the other', async () => {
+    const before = deployments();
+    const balancer = await balance((_req, n) => (n === 0 ? 0 : 1));
+    const c = await httpClient(balancer.url, token, {
+      revision: '2025-11-25',
+      script: [
+        { action: 'accept', content: { env: 'prod' } },
+        { action: 'accept', content: PROD },
+      ],
+    });
+    const { status, structured } = await callTool(c.client, 'deploy_service', { service: 'order-service' });
+    await c.close();
+    expect(status).toBe('done');
+    expect(structured).toMatchObject({ deployment: { env: 'prod', ticket: 'REL-1001' } });
+    expect(c.seen).toHaveLength(2);
+    expect(deployments()).toBe(before + 1);
+    expect(balancer.log[0]?.upstream).toBe(0);
+    expect(balancer.log.slice(1).every((entry) => entry.upstream === 1)).toBe(true);
+    expect(balancer.log.length).toBeGreaterThan(4);
+  }, 60_000);
+
+  it('2026-07-28: each round on the other replica, through the SDK client and round robin', async () => {
+    const before = deployments();
+    const balancer = await balance();
+    const c = await httpClient(balancer.url, token, {
+      revision: '2026-07-28',
+      script: [
+        { action: 'accept', content: { env: 'prod' } },
+        { action: 'accept', content: PROD },
+      ],
+    });
+    const { status } = await callTool(c.client, 'deploy_service', { service: 'order-service' });
+    await c.close();
+    expect(status).toBe('done');
+    expect(deployments()).toBe(before + 1);
+    const calls = balancer.log.filter((entry) => entry.method === 'POST');
+    expect(new Set(calls.map((entry) => entry.upstream))).toEqual(new Set([0, 1]));
+  }, 60_000);
+
+  it('the final 2026 round replayed 12 times at once across both replicas: one deployment, one result', async () => {
+    const before = deployments();
+    const round1 = pendingOf(await wireRound(a.url, DEPLOY, { headers: auth() }));
+    const round2 = pendingOf(
+      await wireRound(
+        b.url,
+        { ...DEPLOY, inputResponses: { env: accept({ env: 'prod' }) }, requestState: round1.requestState },
+        { headers: auth() },
+      ),
+    );
+    expect(round2.asks).toEqual(['prod']);
+    const final = { ...DEPLOY, inputResponses: { prod: accept(PROD) }, requestState: round2.requestState };
+    const replays: WireRound[] = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => wireRound(i % 2 ? a.url : b.url, final, { id: i, headers: auth() })),
+    );
+    expect(deployments()).toBe(before + 1);
+    const results = replays.map((r) => JSON.stringify(r.result?.structuredContent));
+    expect(replays.every((r) => r.status === 200)).toBe(true);
+    expect(new Set(results).size).toBe(1);
+    expect(JSON.parse(results[0] ?? '{}')).toMatchObject({ status: 'done', deployment: { env: 'prod' } });
+  }, 60_000);
+
+  it('a replica killed with questions open: its 2025 call ends in an error with nothing done, a late answer is refused, 2026 goes on', async () => {
+    const before = deployments();
+    // The 2025 session lives on a; every later request goes through b.
+    const balancer = await balance((_req, n) => (n === 0 ? 0 : 1));
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const c = await httpClient(balancer.url, token, {
+      revision: '2025-11-25',
+      script: [
+        () => {
+          asked();
+          return 'hang';
+        },
+      ],
+    });
+    const call = callTool(c.client, 'deploy_service', { service: 'order-service', env: 'prod' }).catch(
+      (error: unknown) => error,
+    );
+    await wasAsked;
+    // A 2026 call with its first round answered by a.
+    const open2026 = pendingOf(
+      await wireRound(a.url, { ...DEPLOY, arguments: { ...DEPLOY.arguments, env: 'prod' } }, { headers: auth() }),
+    );
+
+    a.child.kill('SIGKILL');
+    const error = await call;
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/did not complete/);
+    expect(deployments()).toBe(before);
+
+    // The person answers late, through the survivor: a clear JSON-RPC error at once.
+    const sessionId = (c.client.transport as { sessionId?: string } | undefined)?.sessionId ?? '';
+    const late = await fetch(b.url, {
+      method: 'POST',
+      headers: {
+        ...auth(),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, result: { action: 'accept', content: PROD } }),
+    });
+    expect(late.status).toBe(404);
+    expect(await late.json()).toMatchObject({ error: { message: 'Session not found' } });
+    expect(deployments()).toBe(before);
+    await c.close().catch(() => {});
+
+    // The 2026 call continues on the survivor.
+    const done = await wireRound(
+      b.url,
+      {
+        ...DEPLOY,
+        arguments: { ...DEPLOY.arguments, env: 'prod' },
+        inputResponses: { prod: accept(PROD) },
+        requestState: open2026.requestState,
+      },
+      { headers: auth() },
+    );
+    expect(done.result?.structuredContent).toMatchObject({ status: 'done' });
+    expect(deployments()).toBe(before + 1);
+  }, 60_000);
+});

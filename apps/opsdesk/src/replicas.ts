@@ -1,0 +1,68 @@
+import type { ClaimStore } from '@elicitkit/server';
+import { createRedisClaimStore, createRedisRelay, type RedisRelay } from '@elicitkit/server/redis';
+import { Redis } from 'ioredis';
+
+/** What replicas of `serve --http` share through one Redis: the claims and the 2025 session relay. */
+export interface Replicas {
+  claims: ClaimStore;
+  relay: RedisRelay;
+  close(): Promise<void>;
+}
+
+/** Redis could not be reached at start: opsdesk does not serve replicas without it. */
+export class RedisUnavailableError extends Error {
+  readonly code = 'REDIS_UNAVAILABLE';
+  constructor(url: string, cause: unknown) {
+    super(`Cannot reach Redis at ${redacted(url)}: ${(cause as Error)?.message ?? String(cause)}`);
+    this.name = 'RedisUnavailableError';
+  }
+}
+
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * Connects to Redis for replicas. Fail closed: no offline queue and one retry per command, so
+ * while Redis is down every claim and every relayed request fails at once with a clear error
+ * instead of queueing, and a replica acts on nothing it could not claim.
+ *
+ * @example
+ * const replicas = await connectReplicas('redis://10.0.0.5:6379');
+ */
+export async function connectReplicas(url: string): Promise<Replicas> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    // Keep trying to come back (each command meanwhile fails at once), a second apart at most.
+    retryStrategy: (times) => Math.min(times * 100, 1_000),
+  });
+  // Reconnection errors are reported through the commands that fail; nothing to crash on here.
+  redis.on('error', () => {});
+  try {
+    await redis.connect();
+  } catch (error) {
+    redis.disconnect();
+    throw new RedisUnavailableError(url, error);
+  }
+  const relay = createRedisRelay(redis);
+  return {
+    claims: createRedisClaimStore(redis),
+    relay,
+    async close() {
+      await relay.close();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/** The URL without its password, for messages. */
+function redacted(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(an invalid URL)';
+  }
+}

@@ -1,0 +1,104 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wire.js';
+import { startRedis, type TestRedis } from '../../../../test/support/redis-server.js';
+import { loopback } from '../../test/loopback.js';
+import { claimStoreSuite, manualClock } from './claims.suite.js';
+import { ClaimStoreUnavailableError, createRedisClaimStore } from './redis.js';
+
+const LEASE = { leaseMs: 1_000, ttlMs: 60_000 };
+
+describe('redis claim store', () => {
+  let server: TestRedis;
+  const clients: Redis[] = [];
+  let n = 0;
+  const connect = () => {
+    const client = new Redis(server.url, { lazyConnect: false });
+    clients.push(client);
+    return client;
+  };
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    for (const client of clients) client.disconnect();
+    await server?.stop();
+  });
+
+  // Each test gets its own prefix on the one server: stores never see each other's keys.
+  claimStoreSuite('redis', (clock) => createRedisClaimStore(connect(), { now: clock.now, prefix: `t${++n}:` }));
+
+  it('two connections (two replicas) racing for one id: exactly one wins', async () => {
+    const clock = manualClock();
+    const stores = Array.from({ length: 4 }, () =>
+      createRedisClaimStore(connect(), { now: clock.now, prefix: 'race:' }),
+    );
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => stores[i % stores.length]?.claim('call-1', `o${i}`, LEASE)),
+    );
+    expect(results.filter((r) => r?.state === 'claimed')).toHaveLength(1);
+  });
+
+  it('a crashed holder (lease lapsed, never completed) reads as running past its lease: unknown outcome', async () => {
+    const clock = manualClock();
+    const crashed = createRedisClaimStore(connect(), { now: clock.now, prefix: 'crash:' });
+    await crashed.claim('call-1', 'dead', LEASE);
+    clock.jump(10_000);
+    const survivor = createRedisClaimStore(connect(), { now: clock.now, prefix: 'crash:' });
+    const seen = await survivor.claim('call-1', 'alive', LEASE);
+    expect(seen).toMatchObject({ state: 'running', owner: 'dead' });
+    expect(seen.state === 'running' && seen.leaseUntil < clock.now()).toBe(true);
+  });
+
+  it('keeps nothing forever: Redis expires a claim shortly after its ttl even if nobody sweeps', async () => {
+    const client = connect();
+    const store = createRedisClaimStore(client, { prefix: 'ttl:' });
+    await store.claim('call-1', 'a', LEASE);
+    const ms = await client.pttl('ttl:c:call-1');
+    expect(ms).toBeGreaterThan(LEASE.ttlMs);
+    expect(ms).toBeLessThanOrEqual(LEASE.ttlMs + 60_000);
+  });
+
+  it('rejects as the Redis client does when Redis is down: a commit fails closed, it never acts unclaimed', async () => {
+    const client = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+    });
+    client.on('error', () => {});
+    clients.push(client);
+    const store = createRedisClaimStore(client, { prefix: 'down:' });
+    await expect(store.claim('call-1', 'a', LEASE)).rejects.toBeInstanceOf(ClaimStoreUnavailableError);
+    await expect(store.read('call-1')).rejects.toMatchObject({ code: 'CLAIMS_UNAVAILABLE' });
+  });
+
+  it('a commit while Redis is down fails closed: an error result, the effect never runs, nothing queued', async () => {
+    const down = new Redis('redis://127.0.0.1:1', {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+    });
+    down.on('error', () => {});
+    clients.push(down);
+    const serving = await loopback({ kit: { claims: createRedisClaimStore(down, { prefix: 'commit-down:' }) } });
+    try {
+      const call = { name: 'deploy', arguments: { service: 'order-service' } };
+      const first = pendingOf(await wireRound(serving.url, call));
+      const final = await wireRound(serving.url, {
+        ...call,
+        inputResponses: { env: accept({ env: 'dev' }) },
+        requestState: first.requestState,
+      });
+      expect(final.result?.isError).toBe(true);
+      expect(JSON.stringify(final.result?.content)).toContain(
+        'The claim store (Redis) cannot be reached, so nothing was done',
+      );
+      expect(serving.store.deployments).toEqual([]);
+      expect(serving.store.attempts).toBe(0);
+    } finally {
+      await serving.close();
+    }
+  });
+});

@@ -1,0 +1,157 @@
+import { ElicitkitError } from '@elicitkit/form';
+import type { Redis } from 'ioredis';
+import type { Claim, ClaimResult, ClaimStore } from './types.js';
+
+/** Where and how `createRedisClaimStore` keeps its claims. */
+export interface RedisClaimStoreOptions {
+  /** Prefix of every key the store writes. Default `elicitkit:claims:`. */
+  prefix?: string;
+  /** The clock, for tests. */
+  now?: () => number;
+}
+
+// A claim is one hash `<prefix>c:<id>` {state, owner, lease, result, exp} plus its id in the
+// sorted set `<prefix>expiry` scored by its expiry. Every read-check-write is one Lua script, so
+// each runs atomically in Redis: two replicas can never both win a claim. Expiry is decided by
+// `exp` against the caller's clock (the suite's manual clock, or Date.now); Redis's own PEXPIRE
+// is only a backstop, set a minute past it, so nothing outlives its call when nobody sweeps.
+const LIVE = `
+local function live(key, now)
+  local exp = tonumber(redis.call('HGET', key, 'exp'))
+  if exp == nil then return false end
+  if exp <= now then redis.call('DEL', key) return false end
+  return true
+end
+`;
+
+const CLAIM = `${LIVE}
+local key, index = KEYS[1], KEYS[2]
+local id, owner, now, lease, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+if live(key, now) then
+  return redis.call('HMGET', key, 'state', 'owner', 'lease', 'result')
+end
+redis.call('HSET', key, 'state', 'running', 'owner', owner, 'lease', now + lease, 'exp', now + ttl)
+redis.call('PEXPIRE', key, ttl + 60000)
+redis.call('ZADD', index, now + ttl, id)
+return {'claimed'}
+`;
+
+const RENEW = `${LIVE}
+local key, owner, now, lease = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+if not live(key, now) then return 0 end
+if redis.call('HGET', key, 'state') ~= 'running' or redis.call('HGET', key, 'owner') ~= owner then return 0 end
+redis.call('HSET', key, 'lease', now + lease)
+return 1
+`;
+
+const COMPLETE = `${LIVE}
+local key, owner, now, result = KEYS[1], ARGV[1], tonumber(ARGV[2]), ARGV[3]
+if not live(key, now) then return 0 end
+if redis.call('HGET', key, 'state') ~= 'running' or redis.call('HGET', key, 'owner') ~= owner then return 0 end
+redis.call('HSET', key, 'state', 'done', 'result', result)
+redis.call('HDEL', key, 'owner', 'lease')
+return 1
+`;
+
+const RELEASE = `${LIVE}
+local key, index, id, owner, now = KEYS[1], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3])
+if not live(key, now) then return 0 end
+if redis.call('HGET', key, 'state') ~= 'running' or redis.call('HGET', key, 'owner') ~= owner then return 0 end
+redis.call('DEL', key)
+redis.call('ZREM', index, id)
+return 1
+`;
+
+const READ = `${LIVE}
+if not live(KEYS[1], tonumber(ARGV[1])) then return false end
+return redis.call('HMGET', KEYS[1], 'state', 'owner', 'lease', 'result')
+`;
+
+// Deletes each expired id's hash unless it was claimed again meanwhile (then its score moved on).
+const SWEEP = `
+local index, prefix, now = KEYS[1], ARGV[1], tonumber(ARGV[2])
+local ids = redis.call('ZRANGEBYSCORE', index, '-inf', now)
+for _, id in ipairs(ids) do
+  local key = prefix .. id
+  local exp = tonumber(redis.call('HGET', key, 'exp'))
+  if exp ~= nil and exp <= now then redis.call('DEL', key) end
+end
+redis.call('ZREMRANGEBYSCORE', index, '-inf', now)
+return #ids
+`;
+
+/**
+ * The claim store could not reach Redis. Fail closed: the claim was not taken, so the effect does
+ * not run; the call ends with this message as an error result.
+ *
+ * @example
+ * if (error instanceof ClaimStoreUnavailableError) retryLater(); // error.code === 'CLAIMS_UNAVAILABLE'
+ */
+export class ClaimStoreUnavailableError extends ElicitkitError {
+  constructor(cause: unknown) {
+    super(
+      'CLAIMS_UNAVAILABLE',
+      `The claim store (Redis) cannot be reached, so nothing was done: ${(cause as Error)?.message ?? String(cause)}`,
+    );
+    this.name = 'ClaimStoreUnavailableError';
+  }
+}
+
+type Fields = [string | null, string | null, string | null, string | null];
+
+function toClaim(fields: Fields): Claim {
+  const [state, owner, lease, result] = fields;
+  return state === 'done'
+    ? { state: 'done', result: result ?? '' }
+    : { state: 'running', owner: owner ?? '', leaseUntil: Number(lease ?? 0) };
+}
+
+/**
+ * Claims in Redis (ioredis), shared by every replica on that Redis: a final round replayed on
+ * any replica acts once. Each operation is one Lua script, so a claim is atomic across replicas.
+ *
+ * It gives at most once, not the SQLite store's `atomically`: Redis and the database the effect
+ * writes to cannot commit together. The claim is taken first, then the effect runs, then its
+ * result is recorded; a replica that dies between the effect and the record leaves a claim whose
+ * lease lapses, and replays are told the outcome is unknown instead of acting again.
+ *
+ * @example
+ * import { Redis } from 'ioredis';
+ * import { createRedisClaimStore } from '@elicitkit/server/redis';
+ * const kit = createElicitkit({ secret, claims: createRedisClaimStore(new Redis(process.env.REDIS_URL)) });
+ */
+export function createRedisClaimStore(redis: Redis, options: RedisClaimStoreOptions = {}): ClaimStore {
+  const prefix = options.prefix ?? 'elicitkit:claims:';
+  const now = options.now ?? Date.now;
+  const key = (id: string) => `${prefix}c:${id}`;
+  const index = `${prefix}expiry`;
+  const run = async (script: string, keys: string[], args: (string | number)[]) => {
+    try {
+      return await redis.eval(script, keys.length, ...keys, ...args);
+    } catch (error) {
+      throw new ClaimStoreUnavailableError(error);
+    }
+  };
+  return {
+    async claim(id, owner, { leaseMs, ttlMs }): Promise<ClaimResult> {
+      const reply = (await run(CLAIM, [key(id), index], [id, owner, now(), leaseMs, ttlMs])) as Fields;
+      return reply[0] === 'claimed' ? { state: 'claimed' } : toClaim(reply);
+    },
+    async renew(id, owner, leaseMs) {
+      return (await run(RENEW, [key(id)], [owner, now(), leaseMs])) === 1;
+    },
+    async complete(id, owner, result) {
+      return (await run(COMPLETE, [key(id)], [owner, now(), result])) === 1;
+    },
+    async release(id, owner) {
+      return (await run(RELEASE, [key(id), index], [id, owner, now()])) === 1;
+    },
+    async read(id) {
+      const reply = (await run(READ, [key(id)], [now()])) as Fields | null;
+      return reply ? toClaim(reply) : undefined;
+    },
+    async sweep() {
+      return (await run(SWEEP, [index], [`${prefix}c:`, now()])) as number;
+    },
+  };
+}

@@ -1,0 +1,23 @@
+/**
+ * Where a 2025 session lives when several replicas serve one endpoint. A 2025 session is an SDK
+ * transport and server in one process's memory; with no sticky sessions its next request may
+ * reach any replica. The handler tells the directory which sessions it opened and closed, and asks
+ * it to forward a request for a session it does not hold (`createRedisRelay` in
+ * `@elicitkit/server/redis` relays it to the holder and streams the answer back).
+ *
+ * @example
+ * const relay = createRedisRelay(redis);
+ * const http = createHttpHandler(factory, { sessions: relay });
+ * await relay.serve(http);
+ */
+export interface SessionDirectory {
+  /** A session opened here for `owner`; resolves once other replicas can find it (throws if they cannot). */
+  opened(id: string, owner: string): Promise<void>;
+  /** The session closed here. */
+  closed(id: string): void;
+  /**
+   * The response of the replica holding session `id`, when another replica holds it for this same
+   * `owner`; undefined when nobody does (the handler then answers "Session not found").
+   */
+  forward(id: string, owner: string, request: Request): Promise<Response | undefined>;
+}

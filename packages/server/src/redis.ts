@@ -1,0 +1,7 @@
+/**
+ * @elicitkit/server/redis — what several replicas share through Redis (ioredis, an optional peer):
+ * the claim store, so a replayed final round acts once on whichever replica it lands, and the
+ * relay that carries a 2025 session's requests to the replica holding it.
+ */
+export { ClaimStoreUnavailableError, createRedisClaimStore, type RedisClaimStoreOptions } from './claims/redis.js';
+export { createRedisRelay, type RedisRelay, type RedisRelayOptions } from './relay/redis-relay.js';

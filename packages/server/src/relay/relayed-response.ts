@@ -1,0 +1,152 @@
+import { INTERNAL_ERROR, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/server';
+import { type Frame, fromBase64 } from './frames.js';
+
+/** The holder of the session is gone (it never answered): the session went with it. */
+export class HolderGone extends Error {
+  readonly code = 'HOLDER_GONE';
+  constructor() {
+    super('the replica holding the session is gone');
+  }
+}
+
+export interface RelayedResponseSettings {
+  /** The body the request carried (to answer its JSON-RPC requests if the holder dies mid-stream). */
+  requestBody: Uint8Array | undefined;
+  /** Whether the holder is still there. */
+  alive: () => Promise<boolean>;
+  livenessMs: number;
+  /** Tells the holder to drop the request (our client went away). */
+  abort: () => void;
+  /** Called once, when this relay is over whichever way. */
+  done: () => void;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The requesting side of one relay: turns the holder's frames back into a `Response` (the head
+ * resolves it, chunks stream through as they come), and watches the holder while it lasts, so a
+ * replica killed mid-question ends its client's requests with an error instead of a hang.
+ */
+export class RelayedResponse {
+  private readonly head: Promise<Response>;
+  private resolveHead!: (response: Response) => void;
+  private rejectHead!: (error: Error) => void;
+  private stream: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private started = false;
+  private over = false;
+  private sse = false;
+  private readonly watch: ReturnType<typeof setInterval>;
+
+  constructor(private readonly settings: RelayedResponseSettings) {
+    this.head = new Promise((resolve, reject) => {
+      this.resolveHead = resolve;
+      this.rejectHead = reject;
+    });
+    // Rejected when the holder turns out to be gone; whoever awaits `response()` sees it, and a
+    // relay given up before that (PUBLISH reached nobody) must not leave an unhandled rejection.
+    this.head.catch(() => {});
+    this.watch = setInterval(() => {
+      void settings.alive().then(
+        (alive) => alive || this.fail('the server instance holding this session stopped'),
+        () => this.fail('the session directory (Redis) cannot be reached'),
+      );
+    }, settings.livenessMs);
+    (this.watch as { unref?: () => void }).unref?.();
+  }
+
+  response(): Promise<Response> {
+    return this.head;
+  }
+
+  accept(frame: Frame): void {
+    if (this.over) return;
+    switch (frame.t) {
+      case 'head': {
+        this.started = true;
+        if (frame.end) {
+          this.finish();
+          const nullBody = frame.status === 204 || frame.status === 304 || frame.body === undefined;
+          const bytes = nullBody || frame.body === undefined ? null : (fromBase64(frame.body) as BodyInit);
+          this.resolveHead(new Response(bytes, { status: frame.status, headers: frame.headers }));
+          return;
+        }
+        this.sse = frame.headers.some(([k, v]) => k === 'content-type' && v.startsWith('text/event-stream'));
+        const body = new ReadableStream<Uint8Array>({
+          start: (controller) => {
+            this.stream = controller;
+          },
+          cancel: () => this.cancel(),
+        });
+        const nullBody = frame.status === 204 || frame.status === 304;
+        this.resolveHead(new Response(nullBody ? null : body, { status: frame.status, headers: frame.headers }));
+        return;
+      }
+      case 'data':
+        this.stream?.enqueue(fromBase64(frame.d));
+        return;
+      case 'end':
+        this.finish();
+        this.stream?.close();
+        return;
+      case 'fail':
+        this.fail(frame.message);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Our client went away: the holder drops the request. */
+  cancel(): void {
+    if (this.over) return;
+    this.finish();
+    this.settings.abort();
+    try {
+      this.stream?.close();
+    } catch {
+      // Already cancelled by the reader.
+    }
+  }
+
+  /**
+   * The relay cannot finish. Before the head: the session is gone (the handler answers "Session
+   * not found"). Mid-SSE: each JSON-RPC request the POST carried gets an error event, so the
+   * client's call ends with an error now instead of waiting for its timeout.
+   */
+  fail(reason: string): void {
+    if (this.over) return;
+    this.finish();
+    if (!this.started) {
+      this.rejectHead(new HolderGone());
+      return;
+    }
+    if (this.sse) {
+      for (const id of requestIds(this.settings.requestBody)) {
+        const error = {
+          jsonrpc: '2.0',
+          id,
+          error: { code: INTERNAL_ERROR, message: `The request did not complete: ${reason}.` },
+        };
+        this.stream?.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(error)}\n\n`));
+      }
+      this.stream?.close();
+    } else this.stream?.error(new Error(reason));
+  }
+
+  private finish(): void {
+    this.over = true;
+    clearInterval(this.watch);
+    this.settings.done();
+  }
+}
+
+function requestIds(body: Uint8Array | undefined): RequestId[] {
+  if (!body) return [];
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(body)) as unknown;
+    return (Array.isArray(parsed) ? parsed : [parsed]).filter((m) => isJSONRPCRequest(m)).map((m) => m.id);
+  } catch {
+    return [];
+  }
+}
