@@ -12,7 +12,7 @@ export function clientAddress(request: Request): string {
     .split(',')
     .map((h) => h.trim())
     .filter(Boolean);
-  return normalize(hops.at(-1) ?? 'unknown');
+  return normalize(hops.at(-1) ?? 'unknown').slice(0, 64);
 }
 
 /** `::ffff:127.0.0.1` and `127.0.0.1` are one client. */

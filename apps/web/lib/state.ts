@@ -4,6 +4,7 @@ import type { UIMessageStreamWriter } from 'ai';
 import { type ChatRecord, type ChatStore, createMemoryChats, type OpenedChat } from './chats';
 import { config } from './config';
 import { DEFAULT_USER, type DemoUser } from './opsdesk';
+import { redisState } from './redis-state';
 
 /** A chat's connection to one MCP server. */
 export interface Connection {
@@ -42,7 +43,7 @@ export interface State {
 
 const KEY = Symbol.for('elicitkit.web.state');
 
-/** Builds the state a `REDIS_URL` asks for; set by `lib/redis-state.ts` when Redis is configured. */
+/** Where chats and questions are kept: this process (the default) or Redis (`REDIS_URL`). */
 export type StateFactory = () => Pick<State, 'chats' | 'registry' | 'close'>;
 
 function memoryState(): Pick<State, 'chats' | 'registry' | 'close'> {
@@ -53,18 +54,11 @@ function memoryState(): Pick<State, 'chats' | 'registry' | 'close'> {
   };
 }
 
-let factory: StateFactory = memoryState;
-
-/** Chooses where state is kept (Redis); must run before the first `state()`. */
-export function useStateFactory(next: StateFactory): void {
-  factory = next;
-}
-
 /** Process-wide state, kept on globalThis so every route (and a dev reload) shares one copy. */
 export function state(): State {
   const g = globalThis as { [KEY]?: State };
   if (!g[KEY]) {
-    const s: State = { ...factory(), local: new Map() };
+    const s: State = { ...(config().redisUrl ? redisState() : memoryState()), local: new Map() };
     const every = Math.min(60_000, Math.max(250, Math.floor(config().chatIdleMs / 4)));
     s.sweeper = setInterval(() => void sweep(s).catch(() => undefined), every);
     s.sweeper.unref();

@@ -6,7 +6,7 @@
  * @example
  * import { Redis } from 'ioredis';
  * import { createRedisRegistry } from '@elicitkit/client/redis';
- * const registry = await createRedisRegistry({ redis: new Redis(process.env.REDIS_URL as string) });
+ * const registry = createRedisRegistry({ redis: new Redis(process.env.REDIS_URL as string) });
  */
 
 export { createRedisRegistry, type RedisRegistry, type RedisRegistryOptions } from './registry/redis.js';

@@ -13,8 +13,8 @@ afterAll(async () => {
 });
 
 let n = 0;
-registrySuite('redis', async (clock) => {
-  const registry = await createRedisRegistry({
+registrySuite('redis', (clock) => {
+  const registry = createRedisRegistry({
     redis: server.url,
     prefix: `suite${++n}:`,
     now: clock.now,
@@ -26,9 +26,9 @@ registrySuite('redis', async (clock) => {
 
 describe('redis registry across processes', () => {
   it('wakes a waiter on one replica when another takes the answer, and both agree how it settled', async () => {
-    const a = await createRedisRegistry({ redis: server.url, prefix: 'replicas:' });
+    const a = createRedisRegistry({ redis: server.url, prefix: 'replicas:' });
     const client = new Redis(server.url);
-    const b = await createRedisRegistry({ redis: client, prefix: 'replicas:' });
+    const b = createRedisRegistry({ redis: client, prefix: 'replicas:' });
     onTestFinished(async () => {
       await a.close();
       await b.close();
@@ -50,8 +50,8 @@ describe('redis registry across processes', () => {
 
   it('keeps questions in their own prefix, and forgets them after their time', async () => {
     const clock = manualClock();
-    const one = await createRedisRegistry({ redis: server.url, prefix: 'p1:', now: clock.now, retainMs: 50 });
-    const two = await createRedisRegistry({ redis: server.url, prefix: 'p2:' });
+    const one = createRedisRegistry({ redis: server.url, prefix: 'p1:', now: clock.now, retainMs: 50 });
+    const two = createRedisRegistry({ redis: server.url, prefix: 'p2:' });
     onTestFinished(async () => {
       await one.close();
       await two.close();

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { RegistryError } from '../errors.js';
 import { settlementOf } from './memory.js';
 import { OPEN, SETTLE } from './redis-scripts.js';
@@ -48,10 +48,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * const registry = createRedisRegistry({ redis: new Redis(process.env.REDIS_URL as string) });
  * const settlement = await registry.wait(await registry.open({ owner: chat.id }));
  */
-export async function createRedisRegistry(options: RedisRegistryOptions): Promise<RedisRegistry> {
-  const { Redis: Client } = await import('ioredis');
+export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistry {
   const own = typeof options.redis === 'string';
-  const redis = typeof options.redis === 'string' ? new Client(options.redis) : options.redis;
+  const redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
   const subscriber = redis.duplicate();
   const prefix = options.prefix ?? 'elicitkit:registry:';
   const channel = `${prefix}settled`;
@@ -76,7 +75,9 @@ export async function createRedisRegistry(options: RedisRegistryOptions): Promis
     const cut = message.indexOf('\n');
     if (cut > 0) wake(message.slice(0, cut), JSON.parse(message.slice(cut + 1)) as Settlement);
   });
-  await subscriber.subscribe(channel);
+  // Every wait listens before it looks, so waits hold until the subscription is in place.
+  const subscribed = subscriber.subscribe(channel);
+  subscribed.catch(() => undefined); // surfaced by the waits, not as an unhandled rejection
 
   async function settle(id: string, kind: 'withdraw' | 'expire'): Promise<string> {
     return (await redis.eval(SETTLE, 1, question(id), id, now(), kind, '', '', '', retainMs, channel)) as string;
@@ -148,6 +149,7 @@ export async function createRedisRegistry(options: RedisRegistryOptions): Promis
     },
 
     async wait(id, signal) {
+      await subscribed;
       // Listen first, then look: a settlement published in between is not missed.
       const settled = new Promise<Settlement>((resolve) => {
         const set = waiters.get(id) ?? new Set();
