@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
+import { answer, type Browser, close, output, session, turn } from './http-browser';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..', '..');
@@ -72,89 +73,6 @@ afterAll(async () => {
   await redis?.stop();
   if (data) rmSync(data, { recursive: true, force: true });
 });
-
-interface Browser {
-  cookie: string;
-  csrf: string;
-}
-
-async function session(replica: Replica, cookie?: string): Promise<Browser> {
-  const response = await fetch(`${replica.url}/api/session`, { headers: cookie ? { cookie } : {} });
-  if (response.status !== 200) throw Object.assign(new Error(`session: ${response.status}`), { response });
-  const set = (response.headers.get('set-cookie') ?? '').split(';')[0];
-  const { csrf } = (await response.json()) as { csrf: string };
-  return { cookie: set || (cookie ?? ''), csrf };
-}
-
-function close(replica: Replica, browser: Browser, csrf = browser.csrf): Promise<Response> {
-  return fetch(`${replica.url}/api/session/close`, {
-    method: 'POST',
-    headers: { cookie: browser.cookie, 'content-type': 'text/plain;charset=UTF-8' },
-    body: JSON.stringify({ csrf }),
-  });
-}
-
-function answer(replica: Replica, browser: Browser, id: string, body: unknown): Promise<Response> {
-  return fetch(`${replica.url}/api/elicitations/${id}`, {
-    method: 'POST',
-    headers: { cookie: browser.cookie, 'x-elicitkit-csrf': browser.csrf, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-}
-
-/** Starts a turn on `replica`; resolves with each open question as it comes, and the whole stream. */
-async function turn(replica: Replica, browser: Browser, text: string) {
-  const response = await fetch(`${replica.url}/api/chat`, {
-    method: 'POST',
-    headers: { cookie: browser.cookie, 'x-elicitkit-csrf': browser.csrf, 'content-type': 'application/json' },
-    body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] }),
-  });
-  expect(response.status).toBe(200);
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  const chunks: Record<string, unknown>[] = [];
-  let buffer = '';
-  let done = false;
-  const pull = async (): Promise<boolean> => {
-    const next = await reader.read();
-    if (next.done) return false;
-    buffer += decoder.decode(next.value, { stream: true });
-    for (let cut = buffer.indexOf('\n\n'); cut !== -1; cut = buffer.indexOf('\n\n')) {
-      const event = buffer.slice(0, cut).replace(/^data: /, '');
-      buffer = buffer.slice(cut + 2);
-      if (event && event !== '[DONE]') chunks.push(JSON.parse(event) as Record<string, unknown>);
-    }
-    return true;
-  };
-  const seen = new Set<string>();
-  return {
-    chunks,
-    /** The next question opened in the stream. */
-    async question(): Promise<{ id: string; prompt: Record<string, unknown> }> {
-      for (;;) {
-        const open = chunks.find(
-          (c) =>
-            c.type === 'data-elicitation' &&
-            (c.data as { status: string }).status === 'open' &&
-            !seen.has(String(c.id)),
-        );
-        if (open) {
-          seen.add(String(open.id));
-          return { id: String(open.id), prompt: (open.data as { prompt: Record<string, unknown> }).prompt };
-        }
-        if (done || !(await pull())) throw new Error(`no more questions: ${JSON.stringify(chunks)}`);
-      }
-    },
-    async end(): Promise<Record<string, unknown>[]> {
-      while (!done && (await pull()));
-      done = true;
-      return chunks;
-    },
-  };
-}
-
-const output = (chunks: Record<string, unknown>[]) =>
-  chunks.find((c) => c.type === 'tool-output-available' || c.type === 'tool-output-error');
 
 describe('two web replicas, one Redis', () => {
   it('runs a production deploy whose every answer lands on the replica not holding the stream', async () => {
