@@ -48,6 +48,26 @@ describe('redis registry across processes', () => {
     expect(await other).toEqual({ reason: 'withdrawn' });
   });
 
+  it('wakes a waiter whose subscription dropped while the answer was published', async () => {
+    const waiting = createRedisRegistry({ redis: server.url, prefix: 'drop:' });
+    const answering = createRedisRegistry({ redis: server.url, prefix: 'drop:' });
+    const admin = new Redis(server.url);
+    onTestFinished(async () => {
+      await waiting.close();
+      await answering.close();
+      await admin.quit();
+    });
+    const id = await waiting.open({ owner: 'chat-9' });
+    const settled = waiting.wait(id);
+    await expect
+      .poll(async () => Number(((await admin.pubsub('NUMSUB', 'drop:settled')) as [string, number])[1]))
+      .toBe(2);
+    // Drop every subscriber connection, answer while they are down; the waiter's comes back.
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    expect(await answering.resolve(id, 'chat-9', { action: 'decline' })).toBe('ok');
+    expect(await settled).toEqual({ reason: 'answered', answer: { action: 'decline' } });
+  });
+
   it('keeps questions in their own prefix, and forgets them after their time', async () => {
     const clock = manualClock();
     const one = createRedisRegistry({ redis: server.url, prefix: 'p1:', now: clock.now, retainMs: 50 });

@@ -75,6 +75,11 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
     const cut = message.indexOf('\n');
     if (cut > 0) wake(message.slice(0, cut), JSON.parse(message.slice(cut + 1)) as Settlement);
   });
+  // A settlement published while the subscription was down is lost; ioredis resubscribes on
+  // reconnect, so look again at every question waited for here.
+  subscriber.on('ready', () => {
+    for (const id of [...waiters.keys()]) void check(id).catch(() => undefined);
+  });
   // Every wait listens before it looks, so waits hold until the subscription is in place.
   const subscribed = subscriber.subscribe(channel);
   subscribed.catch(() => undefined); // surfaced by the waits, not as an unhandled rejection
