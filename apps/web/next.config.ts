@@ -9,6 +9,7 @@ const config: NextConfig = {
     '@elicitkit/client',
     '@elicitkit/opsdesk',
     '@elicitkit/server',
+    'ioredis',
   ],
   reactStrictMode: true,
   poweredByHeader: false,

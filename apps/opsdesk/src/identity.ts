@@ -54,3 +54,17 @@ export function userForToken(db: Database, token: string): Identity | undefined 
 export function listUsers(db: Database): Identity[] {
   return prepared(db, 'SELECT username, role FROM users ORDER BY id').all() as Identity[];
 }
+
+/**
+ * A new bearer token for `username`, for a host that serves opsdesk in its own process and acts
+ * for its people (the web app's chats). A name not yet known is added first as an owner who sees
+ * every project, as the local user is under stdio. The token is returned once and stored hashed.
+ *
+ * @example
+ * const serving = await serveHttp({ dataDir, locale: 'en', port: 0 });
+ * const token = issueToken(serving.opsdesk.db, 'alice'); // Authorization: Bearer <token>
+ */
+export function issueToken(db: Database, username: string): string {
+  ensureLocalOwner(db, username);
+  return createToken(db, username);
+}

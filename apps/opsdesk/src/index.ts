@@ -8,6 +8,9 @@
 export { type AuditTrail, readAudit } from './audit.js';
 export type { Database } from './db/open.js';
 
+// Acting as one of its people over HTTP, from a host that serves it in process
+export { issueToken } from './identity.js';
+
 // Running it in this process, in the language a LANG value names
 export { localeFrom } from './messages/index.js';
 export { createOpsdesk, defaultDataDir, type Opsdesk, type OpsdeskOptions } from './opsdesk.js';

@@ -8,6 +8,7 @@ describe('the public API of @elicitkit/opsdesk', () => {
     'KEPT_BY_RESET',
     'createOpsdesk',
     'defaultDataDir',
+    'issueToken',
     'localeFrom',
     'readAudit',
     'resetDemo',

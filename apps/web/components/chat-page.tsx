@@ -39,6 +39,23 @@ export function ChatPage() {
     })();
   }, []);
 
+  // The tab is going: close the chat's session on the server now rather than at its idle time.
+  // A page restored from the back/forward cache has lost its chat, so it starts a new one.
+  useEffect(() => {
+    const leave = () => {
+      if (csrf.current) navigator.sendBeacon('/api/session/close', JSON.stringify({ csrf: csrf.current }));
+    };
+    const back = (event: PageTransitionEvent) => {
+      if (event.persisted) window.location.reload();
+    };
+    window.addEventListener('pagehide', leave);
+    window.addEventListener('pageshow', back);
+    return () => {
+      window.removeEventListener('pagehide', leave);
+      window.removeEventListener('pageshow', back);
+    };
+  }, []);
+
   const transport = useMemo(
     () =>
       new DefaultChatTransport<ChatMessage>({

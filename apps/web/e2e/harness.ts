@@ -58,7 +58,15 @@ export async function startApp(env: Record<string, string> = {}): Promise<App> {
     ],
     {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: 'production', ELICITKIT_DATA: dataDir, NEXT_TELEMETRY_DISABLED: '1', ...env },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        ELICITKIT_DATA: dataDir,
+        NEXT_TELEMETRY_DISABLED: '1',
+        // Every page of the run comes from 127.0.0.1 and closed pages may not send their beacon.
+        ELICITKIT_MAX_CHATS_PER_ADDRESS: '500',
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group: `next start` runs the server in a child that a signal to the CLI
       // alone leaves behind (with opsdesk under it), so stop() signals the whole group.

@@ -4,6 +4,8 @@ import { REVISION_CHOICES, type RevisionChoice } from '@elicitkit/client';
 
 /** One MCP server the chat draws tools from, and the protocol revision the chat speaks with it. */
 export type ServerConfig =
+  /** The bundled opsdesk, served once by this web app (`lib/opsdesk.ts`). */
+  | { name: string; kind: 'opsdesk'; revision: RevisionChoice }
   | { name: string; kind: 'stdio'; command: string; args: string[]; revision: RevisionChoice }
   | { name: string; kind: 'http'; url: string; headers: Record<string, string>; revision: RevisionChoice };
 
@@ -24,6 +26,13 @@ export interface WebConfig {
   /** How long a question waits in the browser before it counts as cancelled. */
   questionTimeoutMs: number;
   lang: 'en' | 'zh';
+  /** A chat nobody has used for this long (and with no turn running) is closed. */
+  chatIdleMs: number;
+  /** Open chats per client address, and in all: past either, a new chat is refused with 429. */
+  maxChatsPerAddress: number;
+  maxChats: number;
+  /** With a Redis URL, chats, CSRF tokens and questions are kept there, shared by every replica. */
+  redisUrl: string | undefined;
 }
 
 /** The repository root: where `apps/cli/bin/elicitkit.js` is, found from the working directory up. */
@@ -55,28 +64,39 @@ export function readConfig(env: Env = process.env): WebConfig {
     repoRoot,
     dataDir,
     lang,
-    servers: env.ELICITKIT_SERVERS ? parseServers(env.ELICITKIT_SERVERS) : [opsdesk(repoRoot, dataDir, lang)],
+    servers: env.ELICITKIT_SERVERS
+      ? parseServers(env.ELICITKIT_SERVERS)
+      : [{ name: 'opsdesk', kind: 'opsdesk', revision: '2026-07-28' }],
     model: readModel(env),
     questionTimeoutMs: readTimeout(env.ELICITKIT_QUESTION_TIMEOUT_MS),
+    chatIdleMs: whole('ELICITKIT_CHAT_IDLE_MS', env.ELICITKIT_CHAT_IDLE_MS, 30 * 60_000, 1000, 7 * 24 * 3_600_000),
+    maxChatsPerAddress: whole('ELICITKIT_MAX_CHATS_PER_ADDRESS', env.ELICITKIT_MAX_CHATS_PER_ADDRESS, 20, 1, 1e6),
+    maxChats: whole('ELICITKIT_MAX_CHATS', env.ELICITKIT_MAX_CHATS, 2000, 1, 1e7),
+    redisUrl: readRedisUrl(env.REDIS_URL),
   };
 }
 
-function opsdesk(root: string, dataDir: string, lang: string): ServerConfig {
-  return {
-    name: 'opsdesk',
-    kind: 'stdio',
-    command: process.execPath,
-    args: [
-      join(/*turbopackIgnore: true*/ root, 'apps', 'cli', 'bin', 'elicitkit.js'),
-      'serve',
-      '--stdio',
-      '--data',
-      dataDir,
-      '--lang',
-      lang,
-    ],
-    revision: '2026-07-28',
-  };
+function whole(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`);
+  }
+  return n;
+}
+
+function readRedisUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let protocol: string;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    protocol = '';
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, not "${raw}"`);
+  }
+  return raw;
 }
 
 function readModel(env: Env): ModelConfig | undefined {

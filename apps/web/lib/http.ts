@@ -1,8 +1,12 @@
 export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; error: string };
 
-/** Reads a JSON body, refusing (413) anything over `limit` bytes before parsing it. */
-export async function readJson(request: Request, limit: number): Promise<JsonBody> {
-  if (!(request.headers.get('content-type') ?? '').includes('application/json')) {
+/**
+ * Reads a JSON body, refusing (413) anything over `limit` bytes before parsing it. `types` are
+ * the content types taken as JSON (a beacon can only send `text/plain`).
+ */
+export async function readJson(request: Request, limit: number, types = ['application/json']): Promise<JsonBody> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!types.some((t) => type.includes(t))) {
     return { ok: false, status: 415, error: 'Send JSON (content-type: application/json).' };
   }
   const declared = Number(request.headers.get('content-length') ?? '0');

@@ -3,12 +3,15 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { config, type ServerConfig } from './config';
 import { chatRenderer } from './elicitations';
+import { opsdeskHost } from './opsdesk';
 import type { Chat, Connection } from './state';
 import type { ToolInfo, ToolOutput } from './wire';
 
 /**
- * The chat's connection to one MCP server, opened on first use. Each chat has its own: its
- * questions reach only its own page, and a stdio server runs as its own process.
+ * The chat's connection to one MCP server, opened on first use. Each chat has its own MCP
+ * session, so its questions reach only its own page. The bundled opsdesk is one server for the
+ * whole app (`lib/opsdesk.ts`), reached over loopback HTTP as the chat's user; a configured stdio
+ * server still runs as a process per chat.
  */
 export function connection(chat: Chat, server: ServerConfig): Promise<Connection> {
   const existing = chat.connections.get(server.name);
@@ -31,13 +34,24 @@ async function open(chat: Chat, server: ServerConfig): Promise<Connection> {
       maxAttempts: 3,
     },
   });
-  const transport =
-    server.kind === 'stdio'
-      ? new StdioClientTransport({ command: server.command, args: server.args, stderr: 'inherit' })
-      : new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
-  await client.connect(transport, { timeout: 30_000 });
+  await client.connect(await transportFor(chat, server), { timeout: 30_000 });
   client.onclose = () => chat.connections.delete(server.name);
   return { client, close: () => client.close() };
+}
+
+async function transportFor(chat: Chat, server: ServerConfig) {
+  switch (server.kind) {
+    case 'opsdesk': {
+      const host = await opsdeskHost();
+      return new StreamableHTTPClientTransport(new URL(host.url), {
+        requestInit: { headers: { authorization: `Bearer ${host.token(chat.user)}` } },
+      });
+    }
+    case 'stdio':
+      return new StdioClientTransport({ command: server.command, args: server.args, stderr: 'inherit' });
+    case 'http':
+      return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
+  }
 }
 
 /** Every tool of every configured server. With several servers, names are prefixed by the server. */
@@ -74,10 +88,12 @@ export async function callTool(
   const server = servers.find((s) => s.name === serverName);
   if (!server) throw new Error(`No MCP server "${serverName}" is configured.`);
   const { client } = await connection(chat, server);
-  const result = await client.callTool(
+  const call = client.callTool(
     { name, arguments: args },
     { timeout: config().questionTimeoutMs + 60_000, resetTimeoutOnProgress: true, ...(signal ? { signal } : {}) },
   );
+  chat.calls.add(call);
+  const result = await call.finally(() => chat.calls.delete(call));
   const text = ((result.content ?? []) as { type: string; text?: string }[])
     .map((b) => (b.type === 'text' ? (b.text ?? '') : `[${b.type}]`))
     .join('\n');

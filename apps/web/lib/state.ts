@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { createMemoryRegistry, type PendingRegistry } from '@elicitkit/client';
-import type { ElicitAction } from '@elicitkit/form';
 import type { Client } from '@modelcontextprotocol/client';
 import type { UIMessageStreamWriter } from 'ai';
+import { type ChatRecord, type ChatStore, createMemoryChats, type OpenedChat } from './chats';
 import { config } from './config';
-import type { ElicitationData } from './wire';
+import { DEFAULT_USER, type DemoUser } from './opsdesk';
+import { redisState } from './redis-state';
 
 /** A chat's connection to one MCP server. */
 export interface Connection {
@@ -12,86 +12,174 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-/** One browser chat: its cookie, its CSRF token, its MCP connections and the stream it is reading. */
+/**
+ * One browser chat as this process runs it: the shared record (cookie id, CSRF token, user) and
+ * what only the process holding its stream has — the stream and the MCP connections. Its
+ * questions are the registry's entries owned by `id`.
+ */
 export interface Chat {
   id: string;
   csrf: string;
-  lastSeen: number;
+  user: DemoUser;
   /** The chat response being streamed: where questions are delivered. One at a time. */
   writer: UIMessageStreamWriter | undefined;
   connections: Map<string, Promise<Connection>>;
-  questions: Map<string, ElicitationData>;
-  /** What the person answered, recorded just before the pending entry is resolved. */
-  answered: Map<string, ElicitAction>;
+  /** Tool calls running, so closing can let a withdrawn question's call end as cancelled. */
+  calls: Set<Promise<unknown>>;
 }
 
-interface State {
-  chats: Map<string, Chat>;
-  /** Which chat each question was published to (to tell "not yours" from "no such question"). */
-  owners: Map<string, string>;
+/** How long closing a chat waits for its calls to end after their questions were withdrawn. */
+const CALLS_SETTLE_MS = 2_000;
+
+/** The web app's state: where chats and questions are kept, and the chats this process runs. */
+export interface State {
+  chats: ChatStore;
   registry: PendingRegistry;
+  /** Chats with a stream or connections in this process. */
+  local: Map<string, Chat>;
   sweeper?: ReturnType<typeof setInterval>;
+  close(): Promise<void>;
 }
 
 const KEY = Symbol.for('elicitkit.web.state');
-const IDLE_MS = 60 * 60_000;
+
+/** Where chats and questions are kept: this process (the default) or Redis (`REDIS_URL`). */
+export type StateFactory = () => Pick<State, 'chats' | 'registry' | 'close'>;
+
+function memoryState(): Pick<State, 'chats' | 'registry' | 'close'> {
+  return {
+    chats: createMemoryChats(),
+    registry: createMemoryRegistry({ timeoutMs: config().questionTimeoutMs }),
+    close: async () => {},
+  };
+}
 
 /** Process-wide state, kept on globalThis so every route (and a dev reload) shares one copy. */
 export function state(): State {
   const g = globalThis as { [KEY]?: State };
   if (!g[KEY]) {
-    const s: State = {
-      chats: new Map(),
-      owners: new Map(),
-      registry: createMemoryRegistry({ timeoutMs: config().questionTimeoutMs }),
-    };
-    s.sweeper = setInterval(() => void sweep(s), 60_000);
+    const s: State = { ...(config().redisUrl ? redisState() : memoryState()), local: new Map() };
+    const every = Math.min(60_000, Math.max(250, Math.floor(config().chatIdleMs / 4)));
+    s.sweeper = setInterval(() => void sweep(s).catch(() => undefined), every);
     s.sweeper.unref();
     g[KEY] = s;
   }
   return g[KEY];
 }
 
-async function sweep(s: State): Promise<void> {
-  const cutoff = Date.now() - IDLE_MS;
-  for (const [id, chat] of s.chats) {
-    if (chat.lastSeen >= cutoff || chat.writer) continue;
-    s.chats.delete(id);
-    for (const q of chat.questions.keys()) s.owners.delete(q);
-    await closeChat(chat);
-  }
+/** Closes every chat this process runs and forgets the state (tests, shutdown). */
+export async function resetState(): Promise<void> {
+  const g = globalThis as { [KEY]?: State | undefined };
+  const s = g[KEY];
+  if (!s) return;
+  g[KEY] = undefined;
+  clearInterval(s.sweeper);
+  await Promise.all([...s.local.keys()].map((id) => closeChat(id, s)));
+  await s.close();
 }
 
-async function closeChat(chat: Chat): Promise<void> {
-  await Promise.all([...chat.connections.values()].map(async (c) => (await c.catch(() => undefined))?.close()));
+/**
+ * Closes chats nobody has used for `chatIdleMs`. A chat with a turn running here is in use even
+ * when its page sends nothing (the person may be reading a question), so it is touched first.
+ */
+export async function sweep(s: State = state(), now = Date.now()): Promise<string[]> {
+  for (const chat of s.local.values()) if (chat.writer) await s.chats.touch(chat.id);
+  const idle = (await s.chats.idle(now - config().chatIdleMs)).filter((id) => !s.local.get(id)?.writer);
+  await Promise.all(idle.map((id) => closeChat(id, s)));
+  // Chats another replica closed: drop what this process still holds for them.
+  for (const id of s.local.keys()) if (!(await s.chats.has(id))) await closeChat(id, s);
+  return idle;
+}
+
+/**
+ * Ends a chat: its open questions are withdrawn (their tool calls end as cancelled), its MCP
+ * connections closed, its record removed. True when it was open.
+ */
+export async function closeChat(id: string, s: State = state()): Promise<boolean> {
+  const removed = await s.chats.remove(id);
+  for (const entry of await s.registry.list(id)) if (!entry.settlement) await s.registry.withdraw(entry.id);
+  const chat = s.local.get(id);
+  s.local.delete(id);
+  if (chat) {
+    // A withdrawn question's call goes on to its cancelled result (and opsdesk's audit records it).
+    await Promise.race([
+      Promise.allSettled([...chat.calls]),
+      new Promise((resolve) => setTimeout(resolve, CALLS_SETTLE_MS).unref()),
+    ]);
+    await closeConnections(chat);
+  }
+  return removed;
+}
+
+async function closeConnections(chat: Chat): Promise<void> {
+  const open = [...chat.connections.values()];
   chat.connections.clear();
+  await Promise.all(open.map(async (c) => (await c.catch(() => undefined))?.close()));
+}
+
+/** Opens a new chat for `address`, or says which cap refused it. */
+export async function createChat(address: string, user: DemoUser = DEFAULT_USER): Promise<OpenedChat> {
+  const { maxChatsPerAddress, maxChats } = config();
+  return state().chats.open(address, user, { perAddress: maxChatsPerAddress, total: maxChats });
+}
+
+/**
+ * Makes the chat act as `user` on the bundled opsdesk from its next tool call: its connections
+ * are closed (their open questions withdrawn) and reopen with that user's token. For a picker of
+ * demo identities; false when the chat is not open.
+ *
+ * @example
+ * await setChatUser(chat.id, 'bob'); // bob sees and deploys search-service only
+ */
+export async function setChatUser(id: string, user: DemoUser): Promise<boolean> {
+  const s = state();
+  if (!(await s.chats.setUser(id, user))) return false;
+  const chat = s.local.get(id);
+  if (chat && chat.user !== user) {
+    chat.user = user;
+    for (const entry of await s.registry.list(id)) if (!entry.settlement) await s.registry.withdraw(entry.id);
+    await closeConnections(chat);
+  }
+  return true;
 }
 
 const COOKIE = 'ek_session';
 
-export function createChat(): Chat {
-  const chat: Chat = {
-    id: randomBytes(24).toString('base64url'),
-    csrf: randomBytes(24).toString('base64url'),
-    lastSeen: Date.now(),
-    writer: undefined,
-    connections: new Map(),
-    questions: new Map(),
-    answered: new Map(),
-  };
-  state().chats.set(chat.id, chat);
-  return chat;
-}
-
-/** The chat named by the request's cookie, if it exists. */
-export function chatOf(request: Request): Chat | undefined {
+function cookieId(request: Request): string | undefined {
   const cookie = request.headers.get('cookie') ?? '';
-  const id = new RegExp(`(?:^|;\\s*)${COOKIE}=([A-Za-z0-9_-]+)`).exec(cookie)?.[1];
-  const chat = id ? state().chats.get(id) : undefined;
-  if (chat) chat.lastSeen = Date.now();
+  return new RegExp(`(?:^|;\\s*)${COOKIE}=([A-Za-z0-9_-]+)`).exec(cookie)?.[1];
+}
+
+/** The chat named by the request's cookie, if it is open; marks it as used now. */
+export async function chatOf(request: Request): Promise<Chat | undefined> {
+  const id = cookieId(request);
+  if (!id) return undefined;
+  const s = state();
+  const record = await s.chats.touch(id);
+  if (!record) return undefined;
+  return localChat(record, s);
+}
+
+function localChat(record: ChatRecord, s: State): Chat {
+  let chat = s.local.get(record.id);
+  if (!chat) {
+    chat = {
+      id: record.id,
+      csrf: record.csrf,
+      user: record.user,
+      writer: undefined,
+      connections: new Map(),
+      calls: new Set(),
+    };
+    s.local.set(record.id, chat);
+  } else if (chat.user !== record.user) {
+    // Switched on another replica: connections made as the old user must not be reused.
+    chat.user = record.user;
+    void closeConnections(chat);
+  }
   return chat;
 }
 
-export function chatCookie(chat: Chat): string {
+export function chatCookie(chat: { id: string }): string {
   return `${COOKIE}=${chat.id}; Path=/; HttpOnly; SameSite=Strict`;
 }

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answer as answerOf, ask as askOf, type Browser, newBrowser as newBrowserOf, type Routes } from './browser';
 
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-api-'));
 process.env.ELICITKIT_DATA = data;
@@ -15,79 +16,14 @@ process.env.ELICITKIT_QUESTION_TIMEOUT_MS = '60000';
 const { GET: getSession } = await import('../app/api/session/route');
 const { POST: postChat } = await import('../app/api/chat/route');
 const { POST: postAnswer } = await import('../app/api/elicitations/[id]/route');
+const { resetState } = await import('../lib/state');
+const { stopOpsdesk } = await import('../lib/opsdesk');
 
-interface Browser {
-  cookie: string;
-  csrf: string;
-}
-
-async function newBrowser(): Promise<Browser> {
-  const response = await getSession(new Request('http://localhost/api/session'));
-  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const { csrf } = (await response.json()) as { csrf: string };
-  return { cookie, csrf };
-}
-
-/** Starts a chat turn and resolves with the stream reader once the first question is open. */
-async function ask(
-  b: Browser,
-  text: string,
-): Promise<{ id: string; data: Record<string, unknown>; rest: Promise<unknown[]> }> {
-  const response = await postChat(
-    new Request('http://localhost/api/chat', {
-      method: 'POST',
-      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
-      body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] }),
-    }),
-  );
-  expect(response.status).toBe(200);
-  const reader = (response.body as ReadableStream<Uint8Array>)
-    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
-    .getReader();
-  const chunks: unknown[] = [];
-  let buffer = '';
-  const next = async (): Promise<Record<string, unknown> | undefined> => {
-    for (;;) {
-      const line = buffer.indexOf('\n\n');
-      if (line !== -1) {
-        const event = buffer.slice(0, line);
-        buffer = buffer.slice(line + 2);
-        const json = event.replace(/^data: /, '');
-        if (json === '[DONE]') return undefined;
-        const chunk = JSON.parse(json) as Record<string, unknown>;
-        chunks.push(chunk);
-        return chunk;
-      }
-      const read = await reader.read();
-      if (read.done) return undefined;
-      buffer += read.value;
-    }
-  };
-  for (;;) {
-    const chunk = await next();
-    if (!chunk) throw new Error(`the stream ended without a question: ${JSON.stringify(chunks)}`);
-    const d = chunk.data as Record<string, unknown> | undefined;
-    if (chunk.type === 'data-elicitation' && d?.status === 'open') {
-      const rest = (async () => {
-        while (await next()) {}
-        return chunks;
-      })();
-      return { id: String(d.id), data: d, rest };
-    }
-  }
-}
-
-function answer(b: Browser, id: string, body: unknown, headers: Record<string, string> = {}) {
-  const raw = typeof body === 'string' ? body : JSON.stringify(body);
-  return postAnswer(
-    new Request(`http://localhost/api/elicitations/${id}`, {
-      method: 'POST',
-      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json', ...headers },
-      body: raw,
-    }),
-    { params: Promise.resolve({ id }) },
-  );
-}
+const routes: Routes = { getSession, postChat, postAnswer };
+const newBrowser = () => newBrowserOf(routes);
+const ask = (b: Browser, text: string) => askOf(routes, b, text);
+const answer = (b: Browser, id: string, body: unknown, headers: Record<string, string> = {}) =>
+  answerOf(routes, b, id, body, headers);
 
 let alice: Browser;
 let mallory: Browser;
@@ -95,7 +31,9 @@ beforeAll(async () => {
   alice = await newBrowser();
   mallory = await newBrowser();
 }, 60_000);
-afterAll(() => {
+afterAll(async () => {
+  await resetState();
+  await stopOpsdesk();
   rmSync(data, { recursive: true, force: true });
 });
 
@@ -111,7 +49,7 @@ describe('POST /api/elicitations/{id}', () => {
     expect(ok.status).toBe(200);
     const replay = await answer(alice, q.id, { action: 'accept', content: { env: 'staging' } });
     expect(replay.status).toBe(409);
-    const chunks = (await q.rest) as Record<string, unknown>[];
+    const chunks = await q.rest;
     expect(
       chunks.find((c) => c.type === 'data-elicitation' && (c.data as { status: string }).status === 'answered'),
     ).toMatchObject({ data: { action: 'accept' } });
@@ -134,7 +72,7 @@ describe('POST /api/elicitations/{id}', () => {
     );
     expect(noCookie.status).toBe(403);
     expect((await answer(alice, q.id, { action: 'decline' })).status).toBe(200);
-    const chunks = (await q.rest) as Record<string, unknown>[];
+    const chunks = await q.rest;
     expect(chunks.find((c) => c.type === 'tool-output-available')).toMatchObject({ output: { status: 'declined' } });
   });
 

@@ -5,13 +5,12 @@ const base = { ELICITKIT_DATA: '/tmp/elicitkit-config-test' };
 const servers = (value: unknown) => ({ ...base, ELICITKIT_SERVERS: JSON.stringify(value) });
 
 describe('the web app configuration (environment)', () => {
-  it('defaults to opsdesk over stdio on the 2026 revision, no model, ten-minute questions', () => {
+  it('defaults to the bundled opsdesk on the 2026 revision, no model, ten-minute questions, no Redis', () => {
     const c = readConfig(base);
     expect(c.servers).toHaveLength(1);
-    expect(c.servers[0]).toMatchObject({ name: 'opsdesk', kind: 'stdio', revision: '2026-07-28' });
-    expect(c.servers[0]?.kind === 'stdio' && c.servers[0].args).toEqual(
-      expect.arrayContaining(['serve', '--stdio', '--data', '/tmp/elicitkit-config-test']),
-    );
+    expect(c.servers[0]).toEqual({ name: 'opsdesk', kind: 'opsdesk', revision: '2026-07-28' });
+    expect(c.dataDir).toBe('/tmp/elicitkit-config-test');
+    expect(c).toMatchObject({ chatIdleMs: 1_800_000, maxChatsPerAddress: 20, maxChats: 2000, redisUrl: undefined });
     expect(c.model).toBeUndefined();
     expect(c.questionTimeoutMs).toBe(600_000);
   });
@@ -31,6 +30,25 @@ describe('the web app configuration (environment)', () => {
     expect(readConfig({ ...base, ELICITKIT_MODEL: 'qwen3' }).model).toBeUndefined();
     // There is no built-in test model: tests point OPENAI_BASE_URL at an endpoint of their own.
     expect(readConfig({ ...base, ELICITKIT_MODEL: 'mock', ELICITKIT_ALLOW_MOCK_MODEL: '1' }).model).toBeUndefined();
+  });
+
+  it('reads the chat limits and REDIS_URL, and refuses values that cannot work', () => {
+    expect(
+      readConfig({
+        ...base,
+        ELICITKIT_CHAT_IDLE_MS: '5000',
+        ELICITKIT_MAX_CHATS_PER_ADDRESS: '3',
+        ELICITKIT_MAX_CHATS: '10',
+        REDIS_URL: 'redis://127.0.0.1:6379/2',
+      }),
+    ).toMatchObject({ chatIdleMs: 5000, maxChatsPerAddress: 3, maxChats: 10, redisUrl: 'redis://127.0.0.1:6379/2' });
+    expect(() => readConfig({ ...base, ELICITKIT_MAX_CHATS_PER_ADDRESS: '0' })).toThrow(
+      'ELICITKIT_MAX_CHATS_PER_ADDRESS must be a whole number from 1',
+    );
+    expect(() => readConfig({ ...base, ELICITKIT_CHAT_IDLE_MS: '1.5e3' })).toThrow('ELICITKIT_CHAT_IDLE_MS');
+    expect(() => readConfig({ ...base, ELICITKIT_MAX_CHATS: 'lots' })).toThrow('ELICITKIT_MAX_CHATS must');
+    expect(() => readConfig({ ...base, REDIS_URL: 'http://127.0.0.1:6379' })).toThrow('REDIS_URL must be a redis://');
+    expect(() => readConfig({ ...base, REDIS_URL: 'not a url' })).toThrow('REDIS_URL must be a redis://');
   });
 
   it('reads servers from ELICITKIT_SERVERS', () => {

@@ -59,7 +59,16 @@ export {
 // Answering somewhere else (a web page): the registry renderer and the pending registry behind it
 
 export { createMemoryRegistry, type MemoryRegistryOptions } from './registry/memory.js';
-export type { OpenOptions, PendingRegistry, ResolveResult, SetTimer } from './registry/types.js';
+export {
+  answerOf,
+  type OpenOptions,
+  type PendingEntry,
+  type PendingRegistry,
+  type ResolveResult,
+  type SetTimer,
+  type Settlement,
+  type SettleReason,
+} from './registry/types.js';
 export { createRegistryRenderer, type RegistryRendererOptions } from './renderers/registry/index.js';
 
 // The request checks `attach` runs, usable on their own (a host that receives requests another way)

@@ -13,6 +13,7 @@ describe('the public API of @elicitkit/client', () => {
     'RegistryError',
     'ScriptError',
     'ToolSchemaError',
+    'answerOf',
     'attach',
     'checkFormRequest',
     'createMemoryRegistry',
@@ -39,6 +40,7 @@ describe('the public API of @elicitkit/client', () => {
     'OpenOptions',
     'Opener',
     'ParsedAnswers',
+    'PendingEntry',
     'PendingRegistry',
     'Policy',
     'Prompt',
@@ -54,6 +56,8 @@ describe('the public API of @elicitkit/client', () => {
     'ScriptedRendererOptions',
     'ServerIdentity',
     'SetTimer',
+    'SettleReason',
+    'Settlement',
     'ToolSource',
     'UrlAnswer',
     'UrlPrompt',
@@ -83,5 +87,41 @@ describe('the public API of @elicitkit/client/terminal', () => {
       types: ['Spawn', 'SystemOpenerOptions', 'TerminalRendererOptions'],
       undocumented: [],
     });
+  });
+});
+
+describe('the public API of @elicitkit/client/redis', () => {
+  it('ships exactly createRedisRegistry', async () => {
+    expect(Object.keys(await import('./redis.js')).sort()).toEqual(['createRedisRegistry']);
+  });
+
+  it('declares exactly these values and types, each documented (values with an @example)', () => {
+    expect(publicApi(entry('./redis.ts'))).toEqual({
+      values: ['createRedisRegistry'],
+      types: ['RedisRegistry', 'RedisRegistryOptions'],
+      undocumented: [],
+    });
+  });
+});
+
+describe('the public API of @elicitkit/client/testing', () => {
+  it('declares exactly these values and types, each documented (values with an @example)', () => {
+    expect(publicApi(entry('./testing.ts'))).toEqual({
+      values: ['manualClock', 'registrySuite'],
+      types: ['ManualClock', 'RegistryFactory'],
+      undocumented: [],
+    });
+  });
+
+  it('keeps vitest out of every other entry', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    const { dirname, join } = await import('node:path');
+    const src = dirname(fileURLToPath(import.meta.url));
+    const importers = ['index.ts', 'redis.ts', 'terminal.ts', 'registry/memory.ts', 'registry/redis.ts'].filter((f) =>
+      /from 'vitest'/.test(readFileSync(join(src, f), 'utf8')),
+    );
+    expect(importers).toEqual([]);
+    expect(readFileSync(join(src, 'registry/registry.suite.ts'), 'utf8')).toMatch(/from 'vitest'/);
   });
 });

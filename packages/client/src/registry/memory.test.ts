@@ -24,7 +24,7 @@ describe('memory registry specifics', () => {
     const id = await registry.open({ owner: 'alice' });
     const waiting = registry.wait(id);
     clock.advance(50);
-    expect(await waiting).toEqual({ action: 'cancel' });
+    expect(await waiting).toEqual({ reason: 'expired' });
   });
 
   it('re-arms a timer that fires before the clock says the question is due', async () => {
@@ -43,13 +43,13 @@ describe('memory registry specifics', () => {
     expect(timers).toHaveLength(1);
     at = 100;
     timers.shift()?.();
-    expect(await registry.wait(id)).toEqual({ action: 'cancel' });
+    expect(await registry.wait(id)).toEqual({ reason: 'expired' });
   });
 
   it('expires on real time with the default timer, for short timeouts', async () => {
     const registry = createMemoryRegistry();
     const id = await registry.open({ owner: 'alice', timeoutMs: 5 });
-    expect(await registry.wait(id)).toEqual({ action: 'cancel' });
+    expect(await registry.wait(id)).toEqual({ reason: 'expired' });
     expect(await registry.resolve(id, 'alice', { action: 'decline' })).toBe('expired');
   });
 });

@@ -1,6 +1,6 @@
 import { RegistryError } from '../errors.js';
 import type { Answer } from '../types.js';
-import type { OpenOptions, PendingRegistry, ResolveResult, SetTimer } from './types.js';
+import type { OpenOptions, PendingEntry, PendingRegistry, ResolveResult, SetTimer, Settlement } from './types.js';
 
 /**
  * Clock, timers and durations of the memory registry.
@@ -19,35 +19,43 @@ export interface MemoryRegistryOptions {
   retainMs?: number;
 }
 
+type Final = Exclude<Settlement, { reason: 'unknown' }>;
+
 interface Entry {
+  id: string;
   owner: string;
+  openedAt: number;
   expiresAt: number;
-  state: 'pending' | 'answered' | 'expired';
-  answer?: Answer;
+  data: unknown;
+  settlement: Final | undefined;
   settledAt?: number;
   waiters: Waiter[];
   unschedule: () => void;
 }
 
 interface Waiter {
-  wake: (answer: Answer) => void;
+  wake: (settlement: Settlement) => void;
   /** Detaches the waiter's abort listener. */
   detach: () => void;
 }
 
-const CANCEL: Answer = { action: 'cancel' };
 /** setTimeout fires at once for delays past 2^31-1 ms; longer waits re-arm. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** What an answer settles a question as. */
+export function settlementOf(answer: Answer): Final {
+  return answer.action === 'cancel' ? { reason: 'cancelled' } : { reason: 'answered', answer: structuredClone(answer) };
+}
+
 /**
  * The pending registry in one process's memory: right for a single server process; use a shared
- * store for several replicas.
+ * store (`createRedisRegistry` from `@elicitkit/client/redis`) for several replicas.
  *
  * @example
  * const registry = createMemoryRegistry();
  * const id = await registry.open({ owner: chat.id });
  * publish(id); // the page later calls registry.resolve(id, chat.id, answer)
- * const answer = await registry.wait(id);
+ * const settlement = await registry.wait(id); // { reason: 'answered', answer } | { reason: 'expired' } | …
  */
 export function createMemoryRegistry(options: MemoryRegistryOptions = {}): PendingRegistry {
   const now = options.now ?? Date.now;
@@ -56,20 +64,19 @@ export function createMemoryRegistry(options: MemoryRegistryOptions = {}): Pendi
   const retainMs = options.retainMs ?? 10 * 60_000;
   const entries = new Map<string, Entry>();
 
-  function settle(entry: Entry, state: 'answered' | 'expired', answer: Answer): void {
-    if (entry.state !== 'pending') return;
-    entry.state = state;
+  function settle(entry: Entry, settlement: Final): void {
+    if (entry.settlement) return;
+    entry.settlement = settlement;
     entry.settledAt = now();
-    if (state === 'answered') entry.answer = answer;
     entry.unschedule();
     for (const waiter of entry.waiters.splice(0)) {
       waiter.detach();
-      waiter.wake(structuredClone(answer));
+      waiter.wake(structuredClone(settlement));
     }
   }
 
   function expireIfDue(entry: Entry): void {
-    if (entry.state === 'pending' && now() >= entry.expiresAt) settle(entry, 'expired', CANCEL);
+    if (!entry.settlement && now() >= entry.expiresAt) settle(entry, { reason: 'expired' });
   }
 
   // The clock decides; a timer only wakes waiters, and re-arms if it fired before the clock agrees.
@@ -77,7 +84,7 @@ export function createMemoryRegistry(options: MemoryRegistryOptions = {}): Pendi
     entry.unschedule = setTimer(
       () => {
         expireIfDue(entry);
-        if (entry.state === 'pending') schedule(entry, Math.max(1, entry.expiresAt - now()));
+        if (!entry.settlement) schedule(entry, Math.max(1, entry.expiresAt - now()));
       },
       Math.min(ms, MAX_TIMER_MS),
     );
@@ -92,14 +99,36 @@ export function createMemoryRegistry(options: MemoryRegistryOptions = {}): Pendi
     }
   }
 
+  function view(entry: Entry): PendingEntry {
+    expireIfDue(entry);
+    return structuredClone({
+      id: entry.id,
+      owner: entry.owner,
+      openedAt: entry.openedAt,
+      expiresAt: entry.expiresAt,
+      data: entry.data,
+      settlement: entry.settlement,
+    });
+  }
+
   return {
-    async open({ owner, timeoutMs = defaultTimeout }: OpenOptions) {
+    async open({ owner, timeoutMs = defaultTimeout, data = null }: OpenOptions) {
       if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
         throw new RegistryError('BAD_TIMEOUT', `A question needs a positive timeout, not ${timeoutMs} ms.`);
       }
       sweep();
       const id = crypto.randomUUID();
-      const entry: Entry = { owner, expiresAt: now() + timeoutMs, state: 'pending', waiters: [], unschedule: () => {} };
+      const at = now();
+      const entry: Entry = {
+        id,
+        owner,
+        openedAt: at,
+        expiresAt: at + timeoutMs,
+        data: structuredClone(data),
+        settlement: undefined,
+        waiters: [],
+        unschedule: () => {},
+      };
       entries.set(id, entry);
       schedule(entry, timeoutMs);
       return id;
@@ -107,15 +136,12 @@ export function createMemoryRegistry(options: MemoryRegistryOptions = {}): Pendi
 
     wait(id, signal) {
       const entry = entries.get(id);
-      if (!entry) return Promise.resolve(CANCEL);
+      if (!entry) return Promise.resolve({ reason: 'unknown' });
       expireIfDue(entry);
-      if (entry.state !== 'pending') return Promise.resolve(structuredClone(entry.answer ?? CANCEL));
-      if (signal?.aborted) {
-        settle(entry, 'expired', CANCEL);
-        return Promise.resolve(CANCEL);
-      }
-      return new Promise<Answer>((wake) => {
-        const onAbort = () => settle(entry, 'expired', CANCEL);
+      if (!entry.settlement && signal?.aborted) settle(entry, { reason: 'withdrawn' });
+      if (entry.settlement) return Promise.resolve(structuredClone(entry.settlement));
+      return new Promise<Settlement>((wake) => {
+        const onAbort = () => settle(entry, { reason: 'withdrawn' });
         signal?.addEventListener('abort', onAbort, { once: true });
         entry.waiters.push({ wake, detach: () => signal?.removeEventListener('abort', onAbort) });
       });
@@ -127,22 +153,36 @@ export function createMemoryRegistry(options: MemoryRegistryOptions = {}): Pendi
       // Ownership first, so a stranger learns nothing about the question's state.
       if (entry.owner !== owner) return 'forbidden';
       expireIfDue(entry);
-      switch (entry.state) {
+      switch (entry.settlement?.reason) {
+        case undefined:
+          settle(entry, settlementOf(answer));
+          return 'ok';
         case 'answered':
+        case 'cancelled':
           return 'already-answered';
         case 'expired':
+        case 'withdrawn':
           return 'expired';
-        case 'pending':
-          settle(entry, 'answered', structuredClone(answer));
-          return 'ok';
         default:
-          return unreachable(entry.state);
+          return unreachable(entry.settlement);
       }
     },
 
     async withdraw(id) {
       const entry = entries.get(id);
-      if (entry?.state === 'pending') settle(entry, 'expired', CANCEL);
+      if (entry) {
+        expireIfDue(entry);
+        settle(entry, { reason: 'withdrawn' });
+      }
+    },
+
+    async get(id) {
+      const entry = entries.get(id);
+      return entry ? view(entry) : undefined;
+    },
+
+    async list(owner) {
+      return [...entries.values()].filter((e) => e.owner === owner).map(view);
     },
   };
 }
@@ -155,5 +195,5 @@ function defaultTimer(fn: () => void, ms: number): () => void {
 }
 
 function unreachable(value: never): never {
-  throw new Error(`unexpected registry state ${String(value)}`);
+  throw new Error(`unexpected registry state ${JSON.stringify(value)}`);
 }

@@ -1,53 +1,30 @@
 /**
- * The pending-registry contract, written once and run against every implementation (memory now,
- * Redis later), like hono's `common.case.test.ts` for routers. Time is a manual clock handed to
- * the factory, so expiry is tested without waiting.
+ * The pending-registry contract, written once and run against every implementation (memory,
+ * Redis, a third party's store), like hono's `common.case.test.ts` for routers. Time is a manual
+ * clock handed to the factory, so expiry is tested without waiting. Published as
+ * `@elicitkit/client/testing`; it imports vitest, and only that subpath does.
  */
 import { describe, expect, it } from 'vitest';
 import type { Answer } from '../types.js';
-import type { PendingRegistry, SetTimer } from './types.js';
+import { type ManualClock, manualClock } from './manual-clock.js';
+import type { PendingRegistry, Settlement } from './types.js';
 
-export interface ManualClock {
-  now: () => number;
-  setTimer: SetTimer;
-  /** Moves time forward, firing every timer that falls due (in order). */
-  advance(ms: number): void;
-  /** Moves time forward without firing timers: a store must not rely on a timer having run. */
-  jump(ms: number): void;
-}
+export { type ManualClock, manualClock } from './manual-clock.js';
 
-export function manualClock(start = 1_000_000): ManualClock {
-  let at = start;
-  let timers: { due: number; fn: () => void }[] = [];
-  return {
-    now: () => at,
-    setTimer(fn, ms) {
-      const timer = { due: at + ms, fn };
-      timers.push(timer);
-      return () => {
-        timers = timers.filter((t) => t !== timer);
-      };
-    },
-    advance(ms) {
-      const end = at + ms;
-      for (;;) {
-        const next = timers.filter((t) => t.due <= end).sort((a, b) => a.due - b.due)[0];
-        if (!next) break;
-        timers = timers.filter((t) => t !== next);
-        at = next.due;
-        next.fn();
-      }
-      at = end;
-    },
-    jump(ms) {
-      at += ms;
-    },
-  };
-}
-
+/**
+ * Makes a fresh, empty registry on the given clock for each test. A store that needs cleaning up
+ * registers it with the test runner itself (e.g. vitest's `onTestFinished`).
+ *
+ * @example
+ * registrySuite('memory', (clock) => createMemoryRegistry({ now: clock.now, setTimer: clock.setTimer }));
+ */
 export type RegistryFactory = (clock: ManualClock) => PendingRegistry | Promise<PendingRegistry>;
 
-const ACCEPT: Answer = { action: 'accept', content: { env: 'prod' } };
+const ACCEPT = { action: 'accept', content: { env: 'prod' } } as const;
+const ANSWERED: Settlement = { reason: 'answered', answer: ACCEPT };
+const EXPIRED: Settlement = { reason: 'expired' };
+const WITHDRAWN: Settlement = { reason: 'withdrawn' };
+const CANCELLED: Settlement = { reason: 'cancelled' };
 
 /** Lets promise callbacks run, to observe that a waiter has (or has not) settled. */
 async function settled<T>(promise: Promise<T>): Promise<{ done: boolean; value?: T }> {
@@ -59,6 +36,13 @@ async function settled<T>(promise: Promise<T>): Promise<{ done: boolean; value?:
   return state;
 }
 
+/**
+ * Runs the pending-registry behaviour suite (vitest) against `factory`'s registries.
+ *
+ * @example
+ * import { manualClock, registrySuite } from '@elicitkit/client/testing';
+ * registrySuite('my store', (clock) => createMyRegistry({ now: clock.now, setTimer: clock.setTimer }));
+ */
 export function registrySuite(name: string, factory: RegistryFactory): void {
   async function setup(timeoutMs = 60_000) {
     const clock = manualClock();
@@ -80,15 +64,15 @@ export function registrySuite(name: string, factory: RegistryFactory): void {
       const early = registry.wait(id);
       expect((await settled(early)).done).toBe(false);
       expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('ok');
-      expect(await early).toEqual(ACCEPT);
-      expect(await registry.wait(id)).toEqual(ACCEPT);
+      expect(await early).toEqual(ANSWERED);
+      expect(await registry.wait(id)).toEqual(ANSWERED);
     });
 
     it('takes an answer exactly once: the second is refused and the first stands', async () => {
       const { registry, id } = await setup();
       expect(await registry.resolve(id, 'alice', { action: 'decline' })).toBe('ok');
       expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('already-answered');
-      expect(await registry.wait(id)).toEqual({ action: 'decline' });
+      expect(await registry.wait(id)).toEqual({ reason: 'answered', answer: { action: 'decline' } });
     });
 
     it('lets exactly one of many concurrent answers through', async () => {
@@ -107,14 +91,17 @@ export function registrySuite(name: string, factory: RegistryFactory): void {
       expect(await registry.resolve(id, 'mallory', ACCEPT)).toBe('forbidden');
       expect(await registry.resolve(id, 'alice', { action: 'decline' })).toBe('ok');
       expect(await registry.resolve(id, 'mallory', ACCEPT)).toBe('forbidden');
-      expect(await registry.wait(id)).toEqual({ action: 'decline' });
+      expect(await registry.wait(id)).toEqual({ reason: 'answered', answer: { action: 'decline' } });
     });
 
     it('knows nothing of ids it never issued', async () => {
       const { registry } = await setup();
       expect(await registry.resolve('00000000-0000-4000-8000-000000000000', 'alice', ACCEPT)).toBe('unknown');
       expect(await registry.resolve('', 'alice', ACCEPT)).toBe('unknown');
-      expect(await registry.wait('no-such-id')).toEqual({ action: 'cancel' });
+      expect(await registry.wait('no-such-id')).toEqual({ reason: 'unknown' });
+      expect(await registry.get('no-such-id')).toBeUndefined();
+      await registry.withdraw('no-such-id');
+      expect(await registry.list('nobody')).toEqual([]);
     });
 
     it('turns an unanswered question into cancel when it expires, and refuses late answers', async () => {
@@ -123,9 +110,9 @@ export function registrySuite(name: string, factory: RegistryFactory): void {
       clock.advance(999);
       expect((await settled(waiting)).done).toBe(false);
       clock.advance(1);
-      expect(await waiting).toEqual({ action: 'cancel' });
+      expect(await waiting).toEqual(EXPIRED);
       expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('expired');
-      expect(await registry.wait(id)).toEqual({ action: 'cancel' });
+      expect(await registry.wait(id)).toEqual(EXPIRED);
     });
 
     it('judges expiry by the clock even when no timer has woken it', async () => {
@@ -133,14 +120,14 @@ export function registrySuite(name: string, factory: RegistryFactory): void {
       const waiting = registry.wait(id);
       clock.jump(5_000);
       expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('expired');
-      expect(await waiting).toEqual({ action: 'cancel' });
+      expect(await waiting).toEqual(EXPIRED);
     });
 
     it('keeps an answered question answered after its timeout passes', async () => {
       const { clock, registry, id } = await setup(1_000);
       expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('ok');
       clock.advance(2_000);
-      expect(await registry.wait(id)).toEqual(ACCEPT);
+      expect(await registry.wait(id)).toEqual(ANSWERED);
       expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('already-answered');
     });
 
@@ -159,11 +146,12 @@ export function registrySuite(name: string, factory: RegistryFactory): void {
       }
     });
 
-    it('withdraws: waiters get cancel, later answers are refused as expired', async () => {
+    it('withdraws: waiters learn it was withdrawn, later answers are refused as expired', async () => {
       const { registry, id } = await setup();
       const waiting = registry.wait(id);
       await registry.withdraw(id);
-      expect(await waiting).toEqual({ action: 'cancel' });
+      expect(await waiting).toEqual(WITHDRAWN);
+      expect(await registry.wait(id)).toEqual(WITHDRAWN);
       expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('expired');
       await registry.withdraw('no-such-id');
     });
@@ -173,10 +161,10 @@ export function registrySuite(name: string, factory: RegistryFactory): void {
       const controller = new AbortController();
       const waiting = registry.wait(id, controller.signal);
       controller.abort();
-      expect(await waiting).toEqual({ action: 'cancel' });
+      expect(await waiting).toEqual(WITHDRAWN);
       expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('expired');
       const other = await registry.open({ owner: 'alice' });
-      expect(await registry.wait(other, AbortSignal.abort())).toEqual({ action: 'cancel' });
+      expect(await registry.wait(other, AbortSignal.abort())).toEqual(WITHDRAWN);
       expect(await registry.resolve(other, 'alice', ACCEPT)).toBe('expired');
     });
 
@@ -186,8 +174,8 @@ export function registrySuite(name: string, factory: RegistryFactory): void {
       const waiting = registry.wait(id, controller.signal);
       expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('ok');
       controller.abort();
-      expect(await waiting).toEqual(ACCEPT);
-      expect(await registry.wait(id)).toEqual(ACCEPT);
+      expect(await waiting).toEqual(ANSWERED);
+      expect(await registry.wait(id)).toEqual(ANSWERED);
     });
 
     it('stores a copy of the answer: later changes by the caller do not leak in', async () => {
@@ -195,7 +183,82 @@ export function registrySuite(name: string, factory: RegistryFactory): void {
       const answer = { action: 'accept' as const, content: { tags: ['a'] } };
       await registry.resolve(id, 'alice', answer);
       answer.content.tags.push('b');
-      expect(await registry.wait(id)).toEqual({ action: 'accept', content: { tags: ['a'] } });
+      expect(await registry.wait(id)).toEqual({
+        reason: 'answered',
+        answer: { action: 'accept', content: { tags: ['a'] } },
+      });
+    });
+
+    it('tells the person’s cancel apart from an answer, and takes it once', async () => {
+      const { registry, id } = await setup();
+      const waiting = registry.wait(id);
+      expect(await registry.resolve(id, 'alice', { action: 'cancel' })).toBe('ok');
+      expect(await waiting).toEqual(CANCELLED);
+      expect(await registry.resolve(id, 'alice', ACCEPT)).toBe('already-answered');
+      expect((await registry.get(id))?.settlement).toEqual(CANCELLED);
+    });
+
+    it('tells each way of settling apart, to every waiter and in get()', async () => {
+      const { clock, registry } = await setup();
+      const open = (timeoutMs = 60_000) => registry.open({ owner: 'bob', timeoutMs });
+      const [answered, declined, cancelled, expired, withdrawn] = await Promise.all([
+        open(),
+        open(),
+        open(),
+        open(500),
+        open(),
+      ]);
+      const waits = [answered, declined, cancelled, expired, withdrawn].map((id) => [
+        registry.wait(id),
+        registry.wait(id),
+      ]);
+      await registry.resolve(answered, 'bob', ACCEPT);
+      await registry.resolve(declined, 'bob', { action: 'decline' });
+      await registry.resolve(cancelled, 'bob', { action: 'cancel' });
+      clock.advance(500);
+      await registry.withdraw(withdrawn);
+      const expected: Settlement[] = [
+        ANSWERED,
+        { reason: 'answered', answer: { action: 'decline' } },
+        CANCELLED,
+        EXPIRED,
+        WITHDRAWN,
+      ];
+      for (const [i, pair] of waits.entries()) expect(await Promise.all(pair)).toEqual([expected[i], expected[i]]);
+      const ids = [answered, declined, cancelled, expired, withdrawn];
+      for (const [i, id] of ids.entries()) expect((await registry.get(id))?.settlement).toEqual(expected[i]);
+    });
+
+    it('does not let a withdrawal or a deadline overwrite an answer', async () => {
+      const { clock, registry, id } = await setup(1_000);
+      await registry.resolve(id, 'alice', { action: 'decline' });
+      await registry.withdraw(id);
+      clock.advance(5_000);
+      expect(await registry.wait(id)).toEqual({ reason: 'answered', answer: { action: 'decline' } });
+    });
+
+    it('keeps the host’s data with the question, and lists an owner’s questions oldest first', async () => {
+      const { clock, registry, id } = await setup(1_000);
+      const data = { server: 'opsdesk', prompt: { message: '环境?', fields: [{ name: 'env' }] } };
+      clock.jump(10);
+      const second = await registry.open({ owner: 'alice', timeoutMs: 5_000, data });
+      await registry.open({ owner: 'bob', data: { other: true } });
+      data.server = 'changed';
+      expect(await registry.get(second)).toEqual({
+        id: second,
+        owner: 'alice',
+        openedAt: 1_000_010,
+        expiresAt: 1_005_010,
+        data: { server: 'opsdesk', prompt: { message: '环境?', fields: [{ name: 'env' }] } },
+        settlement: undefined,
+      });
+      expect((await registry.get(id))?.data).toBeNull();
+      expect((await registry.list('alice')).map((e) => e.id)).toEqual([id, second]);
+      await registry.resolve(second, 'alice', ACCEPT);
+      clock.jump(1_000);
+      const listed = await registry.list('alice');
+      expect(listed.map((e) => e.settlement)).toEqual([EXPIRED, ANSWERED]);
+      expect((await registry.list('bob')).map((e) => e.owner)).toEqual(['bob']);
     });
   });
 }

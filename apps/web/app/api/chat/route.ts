@@ -9,7 +9,7 @@ export const maxDuration = 900;
 
 /** One chat turn, streamed; tool questions arrive in the same stream as `data-elicitation` parts. */
 export async function POST(request: Request): Promise<Response> {
-  const chat = chatOf(request);
+  const chat = await chatOf(request);
   if (!chat) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
   if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
     return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });

@@ -6,7 +6,7 @@ export const dynamic = 'force-dynamic';
 
 /** The tools of every configured MCP server, with their input schemas, for the tools panel. */
 export async function GET(request: Request): Promise<Response> {
-  const chat = chatOf(request);
+  const chat = await chatOf(request);
   if (!chat) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
   try {
     return Response.json({ tools: await listTools(chat) }, { headers: { 'cache-control': 'no-store' } });

@@ -1,5 +1,5 @@
-import type { PendingRegistry } from '../../registry/types.js';
-import type { Answer, FormAnswer, Prompt, Renderer, RendererModes, UrlAnswer } from '../../types.js';
+import { answerOf, type PendingRegistry, type Settlement } from '../../registry/types.js';
+import type { FormAnswer, Prompt, Renderer, RendererModes, UrlAnswer } from '../../types.js';
 
 /**
  * Where questions wait, who may answer them, and how they reach the person.
@@ -13,6 +13,10 @@ export interface RegistryRendererOptions {
   owner: string;
   /** Delivers the question to wherever the person is (a data part in a chat stream, a push). */
   publish: (id: string, prompt: Prompt) => Promise<void> | void;
+  /** Told how each published question settled (to show its outcome where it was shown). */
+  settled?: (id: string, settlement: Settlement) => Promise<void> | void;
+  /** What the registry keeps with each question (`OpenOptions.data`); default nothing. */
+  data?: (prompt: Prompt) => unknown;
   /** Default both. */
   modes?: RendererModes;
   /** How long each question waits in the registry; default the registry's. */
@@ -22,9 +26,10 @@ export interface RegistryRendererOptions {
 /**
  * For hosts that show the question somewhere else, such as a web page: each prompt becomes a
  * pending registry entry, `publish(id, prompt)` delivers it, and the answer arrives through
- * `registry.resolve(id, owner, answer)` (e.g. from `POST /api/elicitations/{id}`). Timeout, abort
- * and withdrawal answer `cancel`. Interactive: an invalid answer is published again with its issues.
- * For URL prompts the page itself opens the link after consent, so there is no opener here.
+ * `registry.resolve(id, owner, answer)` (e.g. from `POST /api/elicitations/{id}`). Expiry, abort
+ * (the question is withdrawn) and the person's cancel all answer `cancel`; `settled` hears which.
+ * Interactive: an invalid answer is published again with its issues. For URL prompts the page
+ * itself opens the link after consent, so there is no opener here.
  *
  * @example
  * const renderer = createRegistryRenderer({ registry, owner: chat.id, publish: (id, prompt) => stream.write({ id, prompt }) });
@@ -33,11 +38,12 @@ export interface RegistryRendererOptions {
 export function createRegistryRenderer(options: RegistryRendererOptions): Renderer {
   const { registry, owner, publish } = options;
 
-  async function ask(prompt: Prompt, signal: AbortSignal): Promise<Answer> {
-    if (signal.aborted) return { action: 'cancel' };
+  async function ask(prompt: Prompt, signal: AbortSignal) {
+    if (signal.aborted) return { action: 'cancel' } as const;
     const id = await registry.open({
       owner,
       ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(options.data ? { data: options.data(prompt) } : {}),
     });
     try {
       await publish(id, prompt);
@@ -45,7 +51,9 @@ export function createRegistryRenderer(options: RegistryRendererOptions): Render
       await registry.withdraw(id);
       throw error;
     }
-    return registry.wait(id, signal);
+    const settlement = await registry.wait(id, signal);
+    await options.settled?.(id, settlement);
+    return answerOf(settlement);
   }
 
   return {

@@ -4,6 +4,7 @@ import { type Connection, connect, SERVER_INFO } from '../../../test/servers.js'
 import { attach } from '../../attach/index.js';
 import { createMemoryRegistry } from '../../registry/memory.js';
 import { manualClock } from '../../registry/registry.suite.js';
+import type { Settlement } from '../../registry/types.js';
 import type { Prompt } from '../../types.js';
 import { formPrompt, urlPrompt } from '../conformance.suite.js';
 import { createRegistryRenderer } from './index.js';
@@ -18,17 +19,20 @@ function setup(publishImpl?: (id: string, prompt: Prompt) => void) {
   const clock = manualClock();
   const registry = createMemoryRegistry({ now: clock.now, setTimer: clock.setTimer });
   const published: { id: string; prompt: Prompt }[] = [];
+  const settled: { id: string; settlement: Settlement }[] = [];
   const renderer = createRegistryRenderer({
     registry,
     owner: 'session-1',
     timeoutMs: 1_000,
     publish: publishImpl ?? ((id, prompt) => void published.push({ id, prompt })),
+    settled: (id, settlement) => void settled.push({ id, settlement }),
+    data: (prompt) => ({ message: prompt.message }),
   });
   const nextId = async () => {
     await expect.poll(() => published.length).toBeGreaterThan(0);
     return (published.shift() as { id: string }).id;
   };
-  return { clock, registry, renderer, published, nextId };
+  return { clock, registry, renderer, published, settled, nextId };
 }
 
 describe('registry renderer', () => {
@@ -41,6 +45,24 @@ describe('registry renderer', () => {
     const id = await nextId();
     expect(await registry.resolve(id, 'session-1', { action: 'accept', content: { ticket: 'REL-1001' } })).toBe('ok');
     expect(await answer).toEqual({ action: 'accept', content: { ticket: 'REL-1001' } });
+  });
+
+  it('keeps the host’s data with the entry and reports how each question settled', async () => {
+    const { clock, registry, renderer, settled, nextId } = setup();
+    const prompt = formPrompt(SCHEMA);
+    const cancelled = renderer.renderForm(prompt, new AbortController().signal);
+    const first = await nextId();
+    expect((await registry.get(first))?.data).toEqual({ message: prompt.message });
+    await registry.resolve(first, 'session-1', { action: 'cancel' });
+    expect(await cancelled).toEqual({ action: 'cancel' });
+    const expired = renderer.renderForm(prompt, new AbortController().signal);
+    const second = await nextId();
+    clock.advance(1_000);
+    expect(await expired).toEqual({ action: 'cancel' });
+    expect(settled).toEqual([
+      { id: first, settlement: { reason: 'cancelled' } },
+      { id: second, settlement: { reason: 'expired' } },
+    ]);
   });
 
   it('reads an accept without content as an empty form answer, and URL consent without content', async () => {
@@ -74,12 +96,13 @@ describe('registry renderer', () => {
   });
 
   it('answers cancel and withdraws the entry when the question is withdrawn', async () => {
-    const { registry, renderer, nextId } = setup();
+    const { registry, renderer, settled, nextId } = setup();
     const controller = new AbortController();
     const answer = renderer.renderForm(formPrompt(SCHEMA), controller.signal);
     const id = await nextId();
     controller.abort();
     expect(await answer).toEqual({ action: 'cancel' });
+    expect(settled).toEqual([{ id, settlement: { reason: 'withdrawn' } }]);
     expect(await registry.resolve(id, 'session-1', { action: 'decline' })).toBe('expired');
     expect(await renderer.renderForm(formPrompt(SCHEMA), AbortSignal.abort())).toEqual({ action: 'cancel' });
   });

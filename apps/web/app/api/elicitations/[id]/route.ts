@@ -15,7 +15,7 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  */
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const { id } = await params;
-  const chat = chatOf(request);
+  const chat = await chatOf(request);
   if (!chat) return Response.json({ error: 'No session.' }, { status: 403 });
   if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
     return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });

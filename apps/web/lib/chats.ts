@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import type { DemoUser } from './opsdesk';
+
+/** What every replica knows of a browser chat: its cookie id, its CSRF token, who it acts as. */
+export interface ChatRecord {
+  id: string;
+  csrf: string;
+  user: DemoUser;
+  /** The client address that opened it (for the per-address cap). */
+  address: string;
+  lastSeen: number;
+}
+
+/** Caps on open chats; a new chat past either is refused. */
+export interface ChatLimits {
+  perAddress: number;
+  total: number;
+}
+
+/** A new chat, or which cap refused it. */
+export type OpenedChat = { ok: true; chat: ChatRecord } | { ok: false; limit: 'address' | 'total'; max: number };
+
+/**
+ * Where chats live: this process (`createMemoryChats`) or Redis (`createRedisChats`, shared by
+ * every replica). Opening checks the caps and adds the chat in one step.
+ */
+export interface ChatStore {
+  open(address: string, user: DemoUser, limits: ChatLimits): Promise<OpenedChat>;
+  /** The chat, with `lastSeen` moved to now; `undefined` when unknown or closed. */
+  touch(id: string): Promise<ChatRecord | undefined>;
+  /** Whether the chat is open, without marking it used. */
+  has(id: string): Promise<boolean>;
+  /** Changes who the chat acts as; false when it is unknown. */
+  setUser(id: string, user: DemoUser): Promise<boolean>;
+  /** Closes the chat; false when it was not open. */
+  remove(id: string): Promise<boolean>;
+  /** Chats last seen before `cutoff` (epoch ms). */
+  idle(cutoff: number): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** A new chat's id and CSRF token: unguessable, cookie- and header-safe. */
+export function newChat(address: string, user: DemoUser, now: number): ChatRecord {
+  return {
+    id: randomBytes(24).toString('base64url'),
+    csrf: randomBytes(24).toString('base64url'),
+    user,
+    address,
+    lastSeen: now,
+  };
+}
+
+/** Chats in this process's memory: the default, for one web app process. */
+export function createMemoryChats(now: () => number = Date.now): ChatStore {
+  const chats = new Map<string, ChatRecord>();
+  const perAddress = new Map<string, number>();
+  return {
+    async open(address, user, limits) {
+      const mine = perAddress.get(address) ?? 0;
+      if (mine >= limits.perAddress) return { ok: false, limit: 'address', max: limits.perAddress };
+      if (chats.size >= limits.total) return { ok: false, limit: 'total', max: limits.total };
+      const chat = newChat(address, user, now());
+      chats.set(chat.id, chat);
+      perAddress.set(address, mine + 1);
+      return { ok: true, chat: { ...chat } };
+    },
+    async touch(id) {
+      const chat = chats.get(id);
+      if (!chat) return undefined;
+      chat.lastSeen = now();
+      return { ...chat };
+    },
+    async has(id) {
+      return chats.has(id);
+    },
+    async setUser(id, user) {
+      const chat = chats.get(id);
+      if (chat) chat.user = user;
+      return chat !== undefined;
+    },
+    async remove(id) {
+      const chat = chats.get(id);
+      if (!chat) return false;
+      chats.delete(id);
+      const left = (perAddress.get(chat.address) ?? 1) - 1;
+      if (left > 0) perAddress.set(chat.address, left);
+      else perAddress.delete(chat.address);
+      return true;
+    },
+    async idle(cutoff) {
+      return [...chats.values()].filter((c) => c.lastSeen < cutoff).map((c) => c.id);
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,26 @@
+import { createRedisRegistry } from '@elicitkit/client/redis';
+import { Redis } from 'ioredis';
+import { config } from './config';
+import { createRedisChats } from './redis-chats';
+import type { StateFactory } from './state';
+
+/**
+ * The web app's state in Redis (`REDIS_URL`): chats with their CSRF tokens and users, and the
+ * pending registry — each question's owner, data and settlement. What stays in each process is
+ * what cannot move: the chat stream it is writing and its MCP connections. An answer posted to
+ * any replica settles the question in Redis, and the replica holding the stream hears it through
+ * pub/sub.
+ */
+export const redisState: StateFactory = () => {
+  const { redisUrl, questionTimeoutMs } = config();
+  const redis = new Redis(redisUrl as string, { maxRetriesPerRequest: 2 });
+  const registry = createRedisRegistry({ redis, prefix: 'elicitkit:web:q:', timeoutMs: questionTimeoutMs });
+  return {
+    chats: createRedisChats(redis),
+    registry,
+    close: async () => {
+      await registry.close();
+      await redis.quit();
+    },
+  };
+};

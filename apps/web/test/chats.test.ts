@@ -1,0 +1,82 @@
+/**
+ * The chat store's behaviour, once, against both stores: this process's memory and a real Redis.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
+import { type ChatStore, createMemoryChats } from '../lib/chats';
+import { createRedisChats } from '../lib/redis-chats';
+
+let redis: TestRedis;
+let client: Redis;
+beforeAll(async () => {
+  redis = await startRedis();
+  client = new Redis(redis.url);
+});
+afterAll(async () => {
+  await client?.quit();
+  await redis?.stop();
+});
+
+let n = 0;
+const stores: [string, (now: () => number) => ChatStore][] = [
+  ['memory', (now) => createMemoryChats(now)],
+  ['redis', (now) => createRedisChats(client, `chats${++n}:`, now)],
+];
+
+describe.each(stores)('chat store: %s', (_name, make) => {
+  const limits = { perAddress: 2, total: 4 };
+  let at = 1_000;
+  const now = () => at;
+
+  it('opens chats with unguessable ids and tokens, and finds them by id', async () => {
+    const store = make(now);
+    const opened = await store.open('10.0.0.1', 'owner', limits);
+    if (!opened.ok) throw new Error('refused');
+    expect(opened.chat.id).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(opened.chat.csrf).not.toBe(opened.chat.id);
+    at = 2_000;
+    expect(await store.touch(opened.chat.id)).toEqual({ ...opened.chat, lastSeen: 2_000 });
+    expect(await store.touch('nope')).toBeUndefined();
+    expect(await store.has(opened.chat.id)).toBe(true);
+  });
+
+  it('caps chats per address and in all, and frees a slot when one closes', async () => {
+    const store = make(now);
+    const one = await store.open('10.0.0.1', 'owner', limits);
+    await store.open('10.0.0.1', 'owner', limits);
+    expect(await store.open('10.0.0.1', 'owner', limits)).toEqual({ ok: false, limit: 'address', max: 2 });
+    await store.open('10.0.0.2', 'owner', limits);
+    await store.open('10.0.0.3', 'owner', limits);
+    expect(await store.open('10.0.0.4', 'owner', limits)).toEqual({ ok: false, limit: 'total', max: 4 });
+    if (!one.ok) throw new Error('refused');
+    expect(await store.remove(one.chat.id)).toBe(true);
+    expect(await store.remove(one.chat.id)).toBe(false);
+    expect(await store.has(one.chat.id)).toBe(false);
+    expect((await store.open('10.0.0.1', 'owner', limits)).ok).toBe(true);
+  });
+
+  it('lets exactly the cap through when chats open at once', async () => {
+    const store = make(now);
+    const results = await Promise.all(Array.from({ length: 10 }, () => store.open('10.9.9.9', 'owner', limits)));
+    expect(results.filter((r) => r.ok)).toHaveLength(2);
+  });
+
+  it('lists chats idle since a cutoff, and switches a chat’s user only while it is open', async () => {
+    const store = make(now);
+    at = 10_000;
+    const old = await store.open('10.0.0.5', 'owner', limits);
+    at = 20_000;
+    const fresh = await store.open('10.0.0.6', 'owner', limits);
+    if (!old.ok || !fresh.ok) throw new Error('refused');
+    expect(await store.idle(15_000)).toEqual([old.chat.id]);
+    at = 30_000;
+    await store.touch(old.chat.id);
+    expect(await store.idle(25_000)).toEqual([fresh.chat.id]);
+    expect(await store.setUser(old.chat.id, 'bob')).toBe(true);
+    expect((await store.touch(old.chat.id))?.user).toBe('bob');
+    await store.remove(old.chat.id);
+    expect(await store.setUser(old.chat.id, 'alice')).toBe(false);
+    expect(await store.touch(old.chat.id)).toBeUndefined();
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * A browser over real HTTP, for tests that run the app (or replicas of it) as servers: its chat
+ * cookie and CSRF token, and the calls the page makes.
+ */
+import { expect } from 'vitest';
+
+/** Anything serving the app's routes at `url`. */
+export interface Replica {
+  url: string;
+}
+
+export interface Browser {
+  cookie: string;
+  csrf: string;
+}
+
+export async function session(replica: Replica, cookie?: string): Promise<Browser> {
+  const response = await fetch(`${replica.url}/api/session`, { headers: cookie ? { cookie } : {} });
+  if (response.status !== 200) throw Object.assign(new Error(`session: ${response.status}`), { response });
+  const set = (response.headers.get('set-cookie') ?? '').split(';')[0];
+  const { csrf } = (await response.json()) as { csrf: string };
+  return { cookie: set || (cookie ?? ''), csrf };
+}
+
+export function close(replica: Replica, browser: Browser, csrf = browser.csrf): Promise<Response> {
+  return fetch(`${replica.url}/api/session/close`, {
+    method: 'POST',
+    headers: { cookie: browser.cookie, 'content-type': 'text/plain;charset=UTF-8' },
+    body: JSON.stringify({ csrf }),
+  });
+}
+
+export function answer(replica: Replica, browser: Browser, id: string, body: unknown): Promise<Response> {
+  return fetch(`${replica.url}/api/elicitations/${id}`, {
+    method: 'POST',
+    headers: { cookie: browser.cookie, 'x-elicitkit-csrf': browser.csrf, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Starts a turn on `replica`; resolves with each open question as it comes, and the whole stream. */
+export async function turn(replica: Replica, browser: Browser, text: string) {
+  const response = await fetch(`${replica.url}/api/chat`, {
+    method: 'POST',
+    headers: { cookie: browser.cookie, 'x-elicitkit-csrf': browser.csrf, 'content-type': 'application/json' },
+    body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] }),
+  });
+  expect(response.status).toBe(200);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  const chunks: Record<string, unknown>[] = [];
+  let buffer = '';
+  let done = false;
+  const pull = async (): Promise<boolean> => {
+    const next = await reader.read();
+    if (next.done) return false;
+    buffer += decoder.decode(next.value, { stream: true });
+    for (let cut = buffer.indexOf('\n\n'); cut !== -1; cut = buffer.indexOf('\n\n')) {
+      const event = buffer.slice(0, cut).replace(/^data: /, '');
+      buffer = buffer.slice(cut + 2);
+      if (event && event !== '[DONE]') chunks.push(JSON.parse(event) as Record<string, unknown>);
+    }
+    return true;
+  };
+  const seen = new Set<string>();
+  return {
+    chunks,
+    /** The next question opened in the stream. */
+    async question(): Promise<{ id: string; prompt: Record<string, unknown> }> {
+      for (;;) {
+        const open = chunks.find(
+          (c) =>
+            c.type === 'data-elicitation' &&
+            (c.data as { status: string }).status === 'open' &&
+            !seen.has(String(c.id)),
+        );
+        if (open) {
+          seen.add(String(open.id));
+          return { id: String(open.id), prompt: (open.data as { prompt: Record<string, unknown> }).prompt };
+        }
+        if (done || !(await pull())) throw new Error(`no more questions: ${JSON.stringify(chunks)}`);
+      }
+    },
+    async end(): Promise<Record<string, unknown>[]> {
+      while (!done && (await pull()));
+      done = true;
+      return chunks;
+    },
+  };
+}
+
+export const output = (chunks: Record<string, unknown>[]) =>
+  chunks.find((c) => c.type === 'tool-output-available' || c.type === 'tool-output-error');

@@ -1,0 +1,87 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { startRedis, type TestRedis } from '../../../../test/support/redis-server.js';
+import { createRedisRegistry } from './redis.js';
+import { manualClock, registrySuite } from './registry.suite.js';
+
+let server: TestRedis;
+beforeAll(async () => {
+  server = await startRedis();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+let n = 0;
+registrySuite('redis', (clock) => {
+  const registry = createRedisRegistry({
+    redis: server.url,
+    prefix: `suite${++n}:`,
+    now: clock.now,
+    setTimer: clock.setTimer,
+  });
+  onTestFinished(() => registry.close());
+  return registry;
+});
+
+describe('redis registry across processes', () => {
+  it('wakes a waiter on one replica when another takes the answer, and both agree how it settled', async () => {
+    const a = createRedisRegistry({ redis: server.url, prefix: 'replicas:' });
+    const client = new Redis(server.url);
+    const b = createRedisRegistry({ redis: client, prefix: 'replicas:' });
+    onTestFinished(async () => {
+      await a.close();
+      await b.close();
+      await client.quit();
+    });
+    const id = await a.open({ owner: 'chat-1', data: { server: 'opsdesk' } });
+    const waiting = a.wait(id);
+    expect(await b.resolve(id, 'chat-2', { action: 'decline' })).toBe('forbidden');
+    expect(await b.resolve(id, 'chat-1', { action: 'accept', content: { env: 'dev' } })).toBe('ok');
+    expect(await waiting).toEqual({ reason: 'answered', answer: { action: 'accept', content: { env: 'dev' } } });
+    expect((await a.get(id))?.settlement).toEqual((await b.get(id))?.settlement);
+    expect(await a.resolve(id, 'chat-1', { action: 'decline' })).toBe('already-answered');
+    // A withdrawal on one replica reaches a waiter on the other.
+    const second = await b.open({ owner: 'chat-1' });
+    const other = b.wait(second);
+    await a.withdraw(second);
+    expect(await other).toEqual({ reason: 'withdrawn' });
+  });
+
+  it('wakes a waiter whose subscription dropped while the answer was published', async () => {
+    const waiting = createRedisRegistry({ redis: server.url, prefix: 'drop:' });
+    const answering = createRedisRegistry({ redis: server.url, prefix: 'drop:' });
+    const admin = new Redis(server.url);
+    onTestFinished(async () => {
+      await waiting.close();
+      await answering.close();
+      await admin.quit();
+    });
+    const id = await waiting.open({ owner: 'chat-9' });
+    const settled = waiting.wait(id);
+    await expect
+      .poll(async () => Number(((await admin.pubsub('NUMSUB', 'drop:settled')) as [string, number])[1]))
+      .toBe(2);
+    // Drop every subscriber connection, answer while they are down; the waiter's comes back.
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    expect(await answering.resolve(id, 'chat-9', { action: 'decline' })).toBe('ok');
+    expect(await settled).toEqual({ reason: 'answered', answer: { action: 'decline' } });
+  });
+
+  it('keeps questions in their own prefix, and forgets them after their time', async () => {
+    const clock = manualClock();
+    const one = createRedisRegistry({ redis: server.url, prefix: 'p1:', now: clock.now, retainMs: 50 });
+    const two = createRedisRegistry({ redis: server.url, prefix: 'p2:' });
+    onTestFinished(async () => {
+      await one.close();
+      await two.close();
+    });
+    const id = await one.open({ owner: 'x', timeoutMs: 50 });
+    expect(await two.get(id)).toBeUndefined();
+    expect(await two.resolve(id, 'x', { action: 'decline' })).toBe('unknown');
+    const raw = new Redis(server.url);
+    onTestFinished(() => void raw.disconnect());
+    expect(await raw.pttl(`p1:q:${id}`)).toBeGreaterThan(0);
+    expect(await raw.pttl(`p1:q:${id}`)).toBeLessThanOrEqual(100);
+  });
+});

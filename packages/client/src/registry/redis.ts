@@ -1,0 +1,222 @@
+import { Redis } from 'ioredis';
+import { RegistryError } from '../errors.js';
+import { settlementOf } from './memory.js';
+import { OPEN, SETTLE } from './redis-scripts.js';
+import type { PendingEntry, PendingRegistry, ResolveResult, SetTimer, Settlement } from './types.js';
+
+/**
+ * Where the Redis registry keeps its questions, and its clock and durations.
+ *
+ * @example
+ * createRedisRegistry({ redis: new Redis(process.env.REDIS_URL), prefix: 'myapp:questions:' });
+ */
+export interface RedisRegistryOptions {
+  /** An ioredis client (the registry duplicates it for its subscription), or a `redis://` URL. */
+  redis: Redis | string;
+  /** Prefix of every key and of the channel. Default `elicitkit:registry:`. */
+  prefix?: string;
+  /** The clock deadlines are judged by. Default `Date.now`; replicas need clocks that agree. */
+  now?: () => number;
+  /** Wakes this process's waiters when a question falls due. Default `setTimeout` (unref'd). */
+  setTimer?: SetTimer;
+  /** Default time a question waits. Default 10 minutes. */
+  timeoutMs?: number;
+  /** How long a settled question is remembered. Default 10 minutes. */
+  retainMs?: number;
+}
+
+/** A pending registry in Redis, and the connections it holds. */
+export interface RedisRegistry extends PendingRegistry {
+  /** Stops listening and closes the connections it opened (not a client it was given). */
+  close(): Promise<void>;
+}
+
+type Final = Exclude<Settlement, { reason: 'unknown' }>;
+
+/** setTimeout fires at once for delays past 2^31-1 ms; longer waits re-arm. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The pending registry in Redis, for several replicas of a host: a question opened on one
+ * replica is answered through any other — `resolve` settles it atomically (a Lua script), and a
+ * publish wakes the waiter wherever it is. Passes the same behaviour suite as the memory
+ * registry (`registrySuite` from `@elicitkit/client/testing`). Needs `ioredis` (an optional peer).
+ *
+ * @example
+ * import { Redis } from 'ioredis';
+ * import { createRedisRegistry } from '@elicitkit/client/redis';
+ * const registry = createRedisRegistry({ redis: new Redis(process.env.REDIS_URL as string) });
+ * const settlement = await registry.wait(await registry.open({ owner: chat.id }));
+ */
+export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistry {
+  const own = typeof options.redis === 'string';
+  const redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
+  const subscriber = redis.duplicate();
+  const prefix = options.prefix ?? 'elicitkit:registry:';
+  const channel = `${prefix}settled`;
+  const now = options.now ?? Date.now;
+  const setTimer = options.setTimer ?? defaultTimer;
+  const defaultTimeout = options.timeoutMs ?? 10 * 60_000;
+  const retainMs = options.retainMs ?? 10 * 60_000;
+  const question = (id: string) => `${prefix}q:${id}`;
+  const ownerKey = (owner: string) => `${prefix}owner:${owner}`;
+  /** This process's waiters, by question id. */
+  const waiters = new Map<string, Set<(settlement: Settlement) => void>>();
+
+  function wake(id: string, settlement: Settlement): void {
+    const set = waiters.get(id);
+    if (!set) return;
+    waiters.delete(id);
+    for (const fn of set) fn(structuredClone(settlement));
+  }
+
+  subscriber.on('message', (from: string, message: string) => {
+    if (from !== channel) return;
+    const cut = message.indexOf('\n');
+    if (cut > 0) wake(message.slice(0, cut), JSON.parse(message.slice(cut + 1)) as Settlement);
+  });
+  // A settlement published while the subscription was down is lost; ioredis resubscribes on
+  // reconnect, so look again at every question waited for here.
+  subscriber.on('ready', () => {
+    for (const id of [...waiters.keys()]) void check(id).catch(() => undefined);
+  });
+  // Every wait listens before it looks, so waits hold until the subscription is in place.
+  const subscribed = subscriber.subscribe(channel);
+  subscribed.catch(() => undefined); // surfaced by the waits, not as an unhandled rejection
+
+  async function settle(id: string, kind: 'withdraw' | 'expire'): Promise<string> {
+    return (await redis.eval(SETTLE, 1, question(id), id, now(), kind, '', '', '', retainMs, channel)) as string;
+  }
+
+  async function read(id: string): Promise<PendingEntry | undefined> {
+    const hash = await redis.hgetall(question(id));
+    if (hash.owner === undefined) return undefined;
+    return {
+      id,
+      owner: hash.owner,
+      openedAt: Number(hash.openedAt),
+      expiresAt: Number(hash.expiresAt),
+      data: JSON.parse(hash.data ?? 'null') as unknown,
+      settlement: hash.settlement === undefined ? undefined : (JSON.parse(hash.settlement) as Final),
+    };
+  }
+
+  /** Settles the question if it is due, then wakes this process's waiters if it has settled. */
+  async function check(id: string): Promise<PendingEntry | undefined> {
+    if ((await settle(id, 'expire')) === 'unknown') {
+      wake(id, { reason: 'unknown' });
+      return undefined;
+    }
+    const entry = await read(id);
+    if (!entry) wake(id, { reason: 'unknown' });
+    else if (entry.settlement) wake(id, entry.settlement);
+    return entry;
+  }
+
+  // The clock decides; a timer only wakes this process's waiters, and re-arms if it was early.
+  async function get(id: string): Promise<PendingEntry | undefined> {
+    if ((await settle(id, 'expire')) === 'unknown') return undefined;
+    return read(id);
+  }
+
+  function schedule(id: string, expiresAt: number): void {
+    const recheck = () =>
+      void check(id).then((entry) => {
+        if (entry && !entry.settlement && waiters.has(id)) schedule(id, entry.expiresAt);
+      });
+    const delay = expiresAt - now();
+    // Due while we were reading it (the clock moved during the round trip): look again now.
+    if (delay <= 0) recheck();
+    else setTimer(recheck, Math.min(delay, MAX_TIMER_MS));
+  }
+
+  return {
+    async open({ owner, timeoutMs = defaultTimeout, data = null }) {
+      if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+        throw new RegistryError('BAD_TIMEOUT', `A question needs a positive timeout, not ${timeoutMs} ms.`);
+      }
+      const id = crypto.randomUUID();
+      const at = now();
+      const ttl = Math.ceil(timeoutMs + retainMs);
+      await redis.eval(
+        OPEN,
+        2,
+        question(id),
+        ownerKey(owner),
+        id,
+        owner,
+        at,
+        at + timeoutMs,
+        JSON.stringify(data),
+        ttl,
+      );
+      return id;
+    },
+
+    async wait(id, signal) {
+      await subscribed;
+      // Listen first, then look: a settlement published in between is not missed.
+      const settled = new Promise<Settlement>((resolve) => {
+        const set = waiters.get(id) ?? new Set();
+        waiters.set(id, set);
+        set.add(resolve);
+      });
+      const onAbort = () => void settle(id, 'withdraw').then(() => check(id));
+      const entry = await check(id);
+      if (entry && !entry.settlement) {
+        if (signal?.aborted) onAbort();
+        else {
+          signal?.addEventListener('abort', onAbort, { once: true });
+          schedule(id, entry.expiresAt);
+        }
+      }
+      return settled.finally(() => signal?.removeEventListener('abort', onAbort));
+    },
+
+    async resolve(id, owner, answer): Promise<ResolveResult> {
+      const settlement = settlementOf(answer);
+      return (await redis.eval(
+        SETTLE,
+        1,
+        question(id),
+        id,
+        now(),
+        'answer',
+        owner,
+        JSON.stringify(settlement),
+        settlement.reason,
+        retainMs,
+        channel,
+      )) as ResolveResult;
+    },
+
+    async withdraw(id) {
+      await settle(id, 'withdraw');
+    },
+
+    get,
+
+    async list(owner) {
+      const ids = await redis.zrange(ownerKey(owner), '0', '-1');
+      const entries: PendingEntry[] = [];
+      for (const id of ids) {
+        const entry = await get(id);
+        if (entry) entries.push(entry);
+        else await redis.zrem(ownerKey(owner), id); // forgotten (its key expired)
+      }
+      return entries;
+    },
+
+    async close() {
+      for (const id of [...waiters.keys()]) wake(id, { reason: 'unknown' });
+      subscriber.disconnect();
+      if (own) await redis.quit();
+    },
+  };
+}
+
+function defaultTimer(fn: () => void, ms: number): () => void {
+  const handle = setTimeout(fn, ms);
+  (handle as { unref?: () => void }).unref?.();
+  return () => clearTimeout(handle);
+}
