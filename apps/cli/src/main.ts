@@ -5,6 +5,7 @@ import { install } from './commands/install.js';
 import { reset } from './commands/reset.js';
 import { serve } from './commands/serve.js';
 import { tools } from './commands/tools.js';
+import { COMMAND_USAGE, isCommand, wantsHelp } from './help.js';
 import type { Io } from './io.js';
 import { EXIT, USAGE, UsageError } from './usage.js';
 
@@ -23,6 +24,10 @@ const defaultIo: Io = {
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
   const [command, ...rest] = argv;
   try {
+    if (isCommand(command) && wantsHelp(rest)) {
+      io.out(COMMAND_USAGE[command]);
+      return EXIT.ok;
+    }
     switch (command) {
       case 'serve':
         return await serve(rest, io);
@@ -38,8 +43,14 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await tools(rest, io);
       case 'install':
         return await install(rest, io);
+      case 'help': {
+        const [topic, ...more] = rest;
+        if (more.length > 0) throw new UsageError(`help takes one command, got ${rest.join(' ')}`);
+        if (topic !== undefined && !isCommand(topic)) throw new UsageError(`no command "${topic}" to help with`);
+        io.out(topic === undefined ? USAGE : COMMAND_USAGE[topic]);
+        return EXIT.ok;
+      }
       case undefined:
-      case 'help':
       case '--help':
       case '-h':
         io.out(USAGE);

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { localeFrom } from '@elicitkit/opsdesk';
 import { type Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
@@ -30,7 +27,7 @@ export function splitCommand(argv: readonly string[]): { before: string[]; comma
 
 /**
  * Reads a target: an http(s) URL, the word `opsdesk` (the bundled reference server over stdio, on
- * `opsdeskData` or a throw-away data directory), or a command given after `--`.
+ * `opsdeskData`), or a command given after `--`. (`doctor opsdesk` starts its own opsdesk.)
  */
 export function parseTarget(
   word: string | undefined,
@@ -45,7 +42,9 @@ export function parseTarget(
   }
   if (word === undefined) throw new UsageError('missing <target>: an http(s)://…/mcp URL, opsdesk, or -- <command…>');
   if (word === 'opsdesk') {
-    const data = options.opsdeskData ?? mkdtempSync(join(tmpdir(), 'elicitkit-opsdesk-'));
+    const data = options.opsdeskData;
+    // A data directory made up here would be left behind: the caller says which one to use.
+    if (data === undefined) throw new TypeError('parseTarget: the opsdesk target needs its data directory');
     const [cmd, ...args] = options.opsdesk ?? [process.execPath, BIN];
     return {
       kind: 'stdio',

@@ -27,7 +27,8 @@ Commands:
                               list a server's tools
   call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--era legacy|modern|auto] [--json]
                               call a tool, answering elicitations in the terminal or from a file
-  doctor <target> [--json] [--fixtures FILE] [--era legacy|modern|all] [--strict] [--timeout-ms N]
+  doctor <target> [--json] [--fixtures FILE] [--tools a,b] [--skip c] [--allow-destructive] [--yes]
+         [--era legacy|modern|all] [--strict] [--timeout-ms N]
                               check a server's elicitation behaviour against the rule catalogue
                               (exit 1 on errors; --strict: on warnings too)
   install <claude-code|claude-desktop|cursor|vscode|trae> [--scope project|user] [--name N] [--dry-run] [-- command...]
@@ -41,5 +42,7 @@ command given last after --, e.g.  elicitkit call deploy_service service=order-s
 --era picks the protocol revision the client speaks: legacy is 2025-11-25, modern 2026-07-28, auto
 the newest the server offers (doctor: legacy is both 2025 revisions, all every one). Instead of
 --era, --revision names one: 2025-06-18, 2025-11-25, 2026-07-28 (or auto; doctor: not auto).
+
+elicitkit <command> --help (or elicitkit help <command>) shows a command's options.
 
 Exit codes: 0 done, 1 tool error, 2 usage, 3 declined or cancelled.`;

@@ -1,25 +1,51 @@
 /**
- * Deliberately broken MCP servers, each breaking one rule of the catalogue, written with the raw
- * SDK (the Elicitkit server library would refuse to let most of these bugs happen). Served over
- * HTTP in-process so doctor can reach them like any remote server.
+ * Deliberately broken MCP servers, each committing one fault of the rule catalogue and otherwise
+ * well behaved, written with the raw SDK (the Elicitkit server library would refuse to let most
+ * of these bugs happen). Results carry `structuredContent.status` like opsdesk's, so doctor's
+ * verdicts on them are never ambiguous unless a server means them to be.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHttpHandler } from '@elicitkit/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { type CallToolResult, McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 
 type Ask = { action: string; content?: Record<string, unknown> | undefined };
+type Handler = (args: Record<string, unknown>, ctx: ServerContext) => Promise<CallToolResult>;
 
-const text = (t: string, isError = false): CallToolResult => ({
-  content: [{ type: 'text', text: t }],
+const result = (status: string, text: string, isError: boolean): CallToolResult => ({
+  content: [{ type: 'text', text }],
+  structuredContent: { status },
   ...(isError ? { isError } : {}),
 });
+const done = (text: string) => result('done', text, false);
+/** The honest fallback of a tool whose client cannot be asked. */
+const unsupported = (text: string) => result('unsupported', text, true);
+const STATUS_OF: Record<string, string> = { decline: 'declined', cancel: 'cancelled', accept: 'invalid' };
+/** Nothing done, and why, typed. */
+const notDone = (r: Ask) =>
+  result(
+    STATUS_OF[r.action] ?? 'unsupported',
+    `not done (${r.action})`,
+    r.action !== 'decline' && r.action !== 'cancel',
+  );
 
 function canAsk(server: McpServer, mode: 'form' | 'url'): boolean {
   const e = server.server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
-  return mode === 'form' ? e?.form !== undefined : e?.url !== undefined;
+  // A bare `elicitation: {}` (2025-06-18) means form.
+  return mode === 'form' ? e !== undefined && (e.form !== undefined || e.url === undefined) : e?.url !== undefined;
+}
+
+/** True when the client speaks 2025-06-18, which has no URL mode and no defaults but on booleans. */
+function on20250618(server: McpServer): boolean {
+  return server.server.getNegotiatedProtocolVersion() === '2025-06-18';
 }
 
 async function ask(ctx: ServerContext, params: Record<string, unknown>): Promise<Ask> {
@@ -33,8 +59,8 @@ async function ask(ctx: ServerContext, params: Record<string, unknown>): Promise
 /** The well-behaved ending: success only for an accept that carried values. */
 const finish = (r: Ask): CallToolResult =>
   r.action === 'accept' && r.content && Object.keys(r.content).length > 0
-    ? text(`done: ${JSON.stringify(r.content)}`)
-    : text(`not done (${r.action})`, true);
+    ? done(`done: ${JSON.stringify(r.content)}`)
+    : notDone(r);
 
 const good = {
   type: 'object',
@@ -42,20 +68,26 @@ const good = {
     env: {
       type: 'string',
       title: 'Environment',
-      oneOf: [
-        { const: 'dev', title: 'Development' },
-        { const: 'prod', title: 'Production' },
-      ],
+      enum: ['dev', 'prod'],
+      enumNames: ['Development', 'Production'],
     },
   },
   required: ['env'],
 };
 const message = 'Which environment should order-service be deployed to?';
 
-/** One tool per broken server; everything else about it is well behaved. */
-const TOOLS: Record<string, (server: McpServer) => (args: unknown, ctx: ServerContext) => Promise<CallToolResult>> = {
+/** Asks the good question where the client can be asked, and falls back honestly where not. */
+const askEnv =
+  (server: McpServer, then: (r: Ask) => CallToolResult = finish): Handler =>
+  async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass env: dev or prod.');
+    return then(await ask(ctx, { message, requestedSchema: good }));
+  };
+
+/** One tool per broken server, named after its fault; everything else about it is well behaved. */
+const TOOLS: Record<string, (server: McpServer) => Handler> = {
   EK01: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass env (dev or prod).', true);
+    if (!canAsk(server, 'form') || on20250618(server)) return unsupported('Sign in to the console first.');
     // Bug: never checks the url capability.
     const r = await ask(ctx, {
       mode: 'url',
@@ -63,53 +95,43 @@ const TOOLS: Record<string, (server: McpServer) => (args: unknown, ctx: ServerCo
       url: 'https://console.example.com/login',
       elicitationId: crypto.randomUUID(),
     });
-    return text(`sign-in ${r.action}`, r.action !== 'accept');
+    return notDone(r);
   },
   EK02: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Nothing to ask.', true);
+    if (!canAsk(server, 'form')) return unsupported('Nothing to ask.');
     const r = await ask(ctx, {
-      mode: 'form',
       message: 'Please confirm that you want to continue with the release.',
       requestedSchema: { type: 'object', properties: {} },
     });
-    return finish(r);
+    return notDone(r);
   },
   EK03: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass the address.', true);
+    if (!canAsk(server, 'form')) return unsupported('Pass the address.');
     const r = await ask(ctx, {
-      mode: 'form',
       message: 'Where should the invoice for order 42 be sent?',
       requestedSchema: {
         type: 'object',
         properties: { address: { type: 'object', title: 'Address', properties: { city: { type: 'string' } } } },
       },
     });
-    return text(r.action, true);
+    return notDone(r);
   },
-  EK04: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass env.', true);
-    const r = await ask(ctx, { mode: 'form', message, requestedSchema: good });
-    if (r.action !== 'accept')
-      return text(`The user ${r.action === 'cancel' ? 'cancelled' : 'declined'}; nothing done.`, true);
+  EK04: (server) =>
     // Bug: no check that the answer carries a value.
-    return text(`Deployed to ${String(r.content?.env ?? 'dev')}.`);
-  },
-  EK05: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass env.', true);
-    const r = await ask(ctx, { mode: 'form', message, requestedSchema: good });
-    if (r.action === 'decline') return text('The user declined; nothing deployed.', true);
+    askEnv(server, (r) =>
+      r.action === 'accept' ? done(`Deployed to ${String(r.content?.env ?? 'dev')}.`) : notDone(r),
+    ),
+  EK05: (server) =>
     // Bug: a cancel falls back to a default and deploys anyway.
-    return text(`Deployed to ${String(r.content?.env ?? 'staging')}.`);
-  },
+    askEnv(server, (r) => (r.action === 'cancel' ? done('Deployed to dev, the default.') : finish(r))),
   EK06: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass confirmed.', true);
+    if (!canAsk(server, 'form')) return unsupported('Pass the release ticket.');
     const r = await ask(ctx, {
-      mode: 'form',
-      message: 'Deploy order-service to production now?',
+      message: 'Deploy order-service to the staging environment now?',
       requestedSchema: {
         type: 'object',
         properties: {
-          confirmed: { type: 'boolean', title: 'I confirm the production release', default: true },
+          confirmed: { type: 'boolean', title: 'I confirm the release', default: true },
           ticket: { type: 'string', title: 'Release ticket' },
         },
         required: ['ticket'],
@@ -118,9 +140,8 @@ const TOOLS: Record<string, (server: McpServer) => (args: unknown, ctx: ServerCo
     return finish(r);
   },
   EK09: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass credentials.', true);
+    if (!canAsk(server, 'form')) return unsupported('Pass credentials.');
     const r = await ask(ctx, {
-      mode: 'form',
       message: 'Sign in to the deployment console to continue.',
       requestedSchema: {
         type: 'object',
@@ -134,91 +155,208 @@ const TOOLS: Record<string, (server: McpServer) => (args: unknown, ctx: ServerCo
     return finish(r);
   },
   EK10: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass confirmed.', true);
+    if (!canAsk(server, 'form')) return unsupported('Pass confirmed.');
     const r = await ask(ctx, {
-      mode: 'form',
       message: 'This will DROP TABLE orders and cannot be undone. Continue?',
       requestedSchema: {
         type: 'object',
         properties: { confirmed: { type: 'boolean', title: 'I understand', default: false } },
       },
     });
-    return finish(r);
+    return notDone(r);
   },
   EK11: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass env.', true);
-    const r = await ask(ctx, { mode: 'form', message: 'env_id?', requestedSchema: good });
-    return finish(r);
+    if (!canAsk(server, 'form')) return unsupported('Pass env.');
+    return finish(await ask(ctx, { message: 'env_id?', requestedSchema: good }));
   },
   EK12: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass env.', true);
-    let r = await ask(ctx, { mode: 'form', message, requestedSchema: good });
+    if (!canAsk(server, 'form')) return unsupported('Pass env.');
+    let r = await ask(ctx, { message, requestedSchema: good });
     // Bug: nags after a decline.
     if (r.action === 'decline')
-      r = await ask(ctx, { mode: 'form', message: `${message} Please, we really need it.`, requestedSchema: good });
+      r = await ask(ctx, { message: `${message} Please, we really need it.`, requestedSchema: good });
     return finish(r);
   },
-  'EK13-crash': () => async (_a, ctx) => {
-    // Bug: no capability check; the SDK's own check throws.
-    const r = await ctx.mcpReq.elicitInput({ mode: 'form', message, requestedSchema: good as never });
+  'EK13-crash': (server) => async (_a, ctx) => {
+    // Bug: without the capability it asks anyway; the SDK's own check throws, and McpServer makes
+    // that an error result with no structuredContent.
+    const r = canAsk(server, 'form')
+      ? await ask(ctx, { message, requestedSchema: good })
+      : await ctx.mcpReq.elicitInput({ message, requestedSchema: good as never });
     return finish(r);
   },
   'EK13-hang': (server) => async (_a, ctx) => {
     if (!canAsk(server, 'form')) await new Promise(() => {}); // Bug: waits for an answer that cannot come.
-    const r = await ask(ctx, { mode: 'form', message, requestedSchema: good });
-    return finish(r);
+    return finish(await ask(ctx, { message, requestedSchema: good }));
   },
   EK14: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'url')) return text('Open the console yourself.', true);
+    if (!canAsk(server, 'url')) return unsupported('Connect your billing account yourself.');
     const r = await ask(ctx, {
       mode: 'url',
       message: 'Connect your billing account on the provider page.',
       url: 'https://billing.example.com/connect?access_token=s3cr3t',
       elicitationId: crypto.randomUUID(),
     });
-    return finish(r);
+    return notDone(r);
   },
   EK15: (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass replicas.', true);
+    if (!canAsk(server, 'form')) return unsupported('Pass replicas.');
     const r = await ask(ctx, {
-      mode: 'form',
       message: 'How many replicas should order-service run in production?',
       requestedSchema: {
         type: 'object',
-        properties: { replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 5, default: 9 } },
+        properties: {
+          replicas: {
+            type: 'integer',
+            title: 'Replicas',
+            minimum: 1,
+            maximum: 5,
+            // 2025-06-18 has no defaults on numbers; the bug is the default itself.
+            ...(on20250618(server) ? {} : { default: 9 }),
+          },
+        },
+      },
+    });
+    return notDone(r);
+  },
+  EK16: (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass confirmed: true to drop the cache.');
+    const r = await ask(ctx, {
+      message: 'Drop the order-service cache? Type the service name to confirm.',
+      requestedSchema: {
+        type: 'object',
+        properties: { service: { type: 'string', title: 'Type the service name to confirm' } },
+        required: ['service'],
+      },
+    });
+    // Bug: when asking fails (a 2026-07-28 client cannot be pushed a question), it goes ahead.
+    if (r.action === 'error') return done('Dropped the order-service cache.');
+    return notDone(r);
+  },
+  EK17: (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass env and regions.');
+    // Bug: the 2025-11-25 shapes go to every client, 2025-06-18 ones included.
+    const r = await ask(ctx, {
+      mode: 'form',
+      message,
+      requestedSchema: {
+        type: 'object',
+        properties: {
+          env: {
+            type: 'string',
+            title: 'Environment',
+            oneOf: [
+              { const: 'dev', title: 'Development' },
+              { const: 'prod', title: 'Production' },
+            ],
+          },
+          regions: {
+            type: 'array',
+            title: 'Regions',
+            items: {
+              anyOf: [
+                { const: 'eu', title: 'Europe' },
+                { const: 'us', title: 'United States' },
+              ],
+            },
+          },
+          replicas: { type: 'integer', title: 'Replicas', minimum: 1, maximum: 5, default: 2 },
+          notify: { type: 'boolean', title: 'Notify the team', default: false },
+        },
+        required: ['env'],
       },
     });
     return finish(r);
   },
   'EK08-three': (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass env.', true);
+    if (!canAsk(server, 'form')) return unsupported('Pass env.');
     for (let i = 1; i <= 3; i++) {
-      const r = await ask(ctx, { mode: 'form', message: `${message} (question ${i} of 3)`, requestedSchema: good });
-      if (r.action !== 'accept' || !r.content?.env) return text(`${r.action}; nothing deployed.`, true);
+      const r = await ask(ctx, { message: `${message} (question ${i} of 3)`, requestedSchema: good });
+      if (r.action !== 'accept' || !r.content?.env) return notDone(r);
     }
-    return text('Deployed.');
+    return done('Deployed.');
   },
   'EK08-four': (server) => async (_a, ctx) => {
-    if (!canAsk(server, 'form')) return text('Pass env.', true);
+    if (!canAsk(server, 'form')) return unsupported('Pass env.');
     for (let i = 1; i <= 4; i++) {
-      const r = await ask(ctx, { mode: 'form', message: `${message} (question ${i} of 4)`, requestedSchema: good });
-      if (r.action !== 'accept' || !r.content?.env) return text(`${r.action}; nothing deployed.`, true);
+      const r = await ask(ctx, { message: `${message} (question ${i} of 4)`, requestedSchema: good });
+      if (r.action !== 'accept' || !r.content?.env) return notDone(r);
     }
-    return text('Deployed.');
+    return done('Deployed.');
   },
+  /** Well behaved, but slower than any budget a test gives doctor, under every profile. */
+  slow: () => async () => {
+    await new Promise((resolve) => setTimeout(resolve, 60_000).unref());
+    return done('Report built.');
+  },
+  /** Another one: two slow tools in a row once made doctor skip everything after them. */
+  'slow-too': () => async () => {
+    await new Promise((resolve) => setTimeout(resolve, 60_000).unref());
+    return done('Other report built.');
+  },
+  /** Well behaved: asks where it can, falls back honestly where not. */
+  good: (server) => askEnv(server),
+  /** Well behaved, two questions: the second comes only after the first is accepted. */
+  'two-step': (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass env and ticket.');
+    const env = await ask(ctx, { message, requestedSchema: good });
+    if (env.action !== 'accept' || !env.content?.env) return notDone(env);
+    const ticket = await ask(ctx, {
+      message: `Which release ticket covers the deploy of order-service to ${String(env.content.env)}?`,
+      requestedSchema: {
+        type: 'object',
+        properties: { ticket: { type: 'string', title: 'Release ticket', minLength: 4 } },
+        required: ['ticket'],
+      },
+    });
+    return finish(ticket);
+  },
+  /** Ends its own process: over stdio the connection dies with it. */
+  exit: () => async () => process.exit(3),
 };
 
-export const BROKEN = Object.keys(TOOLS);
+/** The one-fault servers doctor's tests expect to be found, by rule. */
+export const BROKEN = Object.keys(TOOLS).filter((k) => k.startsWith('EK'));
 
-export function brokenServer(bug: string): McpServer {
-  const server = new McpServer({ name: `broken-${bug}`, version: '1.0.0' }, { capabilities: { tools: {} } });
-  const make = TOOLS[bug];
-  if (!make) throw new Error(`no broken server ${bug}`);
-  server.registerTool(
-    `deploy_${bug.toLowerCase().replace(/-/g, '_')}`,
-    { description: `Broken on purpose: ${bug}`, inputSchema: z.object({}) },
-    make(server) as never,
-  );
+/** The tool name for a fault: `deploy_ek13_hang`. */
+export const toolName = (bug: string) => `deploy_${bug.toLowerCase().replace(/-/g, '_')}`;
+
+/**
+ * A server with one tool per fault named, in order. Tools without annotations count as
+ * destructive; `readOnly` marks them read-only so doctor may accept their questions.
+ */
+export function brokenServer(bugs: string | string[], options: { readOnly?: boolean } = {}): McpServer {
+  const list = Array.isArray(bugs) ? bugs : [bugs];
+  const server = new McpServer({ name: `broken-${list.join('+')}`, version: '1.0.0' }, { capabilities: { tools: {} } });
+  for (const bug of list) {
+    const make = TOOLS[bug];
+    if (!make) throw new Error(`no broken server ${bug}`);
+    server.registerTool(
+      toolName(bug),
+      {
+        description: `Broken on purpose: ${bug}`,
+        inputSchema: z.object({}),
+        ...(options.readOnly ? { annotations: { readOnlyHint: true } } : {}),
+      },
+      make(server) as never,
+    );
+  }
+  return server;
+}
+
+/**
+ * A server whose tool answers a client without elicitation with a JSON-RPC error, the low-level
+ * way (McpServer turns every thrown error into an error result).
+ */
+export function rpcErrorServer(): McpServer {
+  const server = brokenServer('good', { readOnly: true });
+  const handler = TOOLS.good?.(server) as Handler;
+  server.server.removeRequestHandler('tools/call');
+  server.server.setRequestHandler('tools/call', async (_request, ctx) => {
+    if (!canAsk(server, 'form'))
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'elicitation is not available');
+    return handler({}, ctx);
+  });
   return server;
 }
 

@@ -9,7 +9,7 @@ import {
   INTERNAL_ERROR,
   localhostAllowedHostnames,
 } from '@modelcontextprotocol/server';
-import { createToken, hasTokens, listUsers, userForToken } from './identity.js';
+import { createToken, ensureLocalOwner, hasTokens, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
 
 /** How `serveHttp` runs. */
@@ -36,6 +36,11 @@ export interface HttpServing {
   newTokens: { username: string; token: string }[];
   /** Open 2025 sessions. */
   sessions(): number;
+  /**
+   * Adds `username` as an owner who sees every project (when not there yet) and returns a new bearer
+   * token for them: for throw-away servers that give each client its own identity (doctor, tests).
+   */
+  ownerToken(username: string): string;
   /** Stops accepting, lets requests in flight finish, then closes sessions and the database. */
   close(): Promise<void>;
 }
@@ -149,6 +154,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     opsdesk,
     newTokens,
     sessions: () => mcp.sessionCount(),
+    ownerToken(username) {
+      ensureLocalOwner(opsdesk.db, username);
+      return createToken(opsdesk.db, username);
+    },
     async close() {
       closing = true;
       if (inFlight > 0) {

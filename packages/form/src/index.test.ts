@@ -18,6 +18,7 @@ const VALUES = [
   'applyDefaults',
   'coerceContent',
   'coerceValue',
+  'confirmationsOf',
   'defaultsOf',
   'describeFields',
   'clientQuirksOf',
@@ -78,6 +79,7 @@ const TYPES = [
   'TextFieldModel',
   'TextKind',
   // schemas and lint
+  'Confirmation',
   'Finding',
   'ParsedForm',
   'Rule',

@@ -58,6 +58,7 @@ export type { NumberOptions } from './kinds/number.js';
 export type { Choice, ChoiceList, ChoiceValue } from './kinds/options.js';
 export type { SelectOptions } from './kinds/select.js';
 export type { StringOptions } from './kinds/text/index.js';
+export { type Confirmation, confirmationsOf } from './lint/confirmation.js';
 export { hasErrors, lint } from './lint/index.js';
 export { type Finding, RULES, type Rule, type RuleCode, type Severity } from './lint/rules.js';
 export { isLoopbackHost } from './lint/url.js';

@@ -1,17 +1,44 @@
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Revision } from '@elicitkit/form';
-import { buildReport, judge, PROFILES, type Profile, renderText, runDoctor } from '../doctor/index.js';
+import { localeFrom } from '@elicitkit/opsdesk';
+import {
+  buildReport,
+  confirmToProceed,
+  type Endpoint,
+  endpointFor,
+  FixtureError,
+  type Fixtures,
+  judge,
+  liveServerWarning,
+  OPSDESK_FIXTURES,
+  PROFILES,
+  type Profile,
+  parseFixtures,
+  readFixtures,
+  renderText,
+  runDoctor,
+  startOwnOpsdesk,
+} from '../doctor/index.js';
 import type { Io } from '../io.js';
 import { REVISIONS } from '../options.js';
 import { parseTarget, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
 
+/** What `doctor` reads from its surroundings; tests pass their own. */
+export interface DoctorEnvironment {
+  colour?: boolean;
+  /** Where a person could answer "Continue?"; asked only when it is a terminal. */
+  stdin?: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** Where the question is written (stderr by default). */
+  prompt?: NodeJS.WritableStream;
+}
+
 /**
- * `elicitkit doctor <target> [--json] [--fixtures FILE] [--revision REV | --era legacy|modern|all]`:
- * exits 1 when any finding is an error.
+ * `elicitkit doctor <target> [--json] [--fixtures FILE] [--tools a,b] [--skip c] [--allow-destructive]
+ * [--yes] [--revision REV | --era legacy|modern|all] [--strict] [--timeout-ms N] [--concurrency N]`:
+ * exits 1 when any finding is an error, 3 when the person said no at the warning.
  */
-export async function doctor(argv: string[], io: Io, env: { colour?: boolean } = {}): Promise<number> {
+export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}): Promise<number> {
   const { before, command } = splitCommand(argv);
   const { values, positionals } = parseArgs({
     args: before,
@@ -25,38 +52,100 @@ export async function doctor(argv: string[], io: Io, env: { colour?: boolean } =
       revision: { type: 'string' },
       era: { type: 'string' },
       strict: { type: 'boolean' },
+      tools: { type: 'string', multiple: true },
+      skip: { type: 'string', multiple: true },
+      'allow-destructive': { type: 'boolean' },
+      yes: { type: 'boolean' },
     },
     strict: true,
   });
   if (positionals.length > 1) throw new UsageError(`doctor takes one target, got ${positionals.join(' ')}`);
-  const target = parseTarget(positionals[0], command, { headers: values.header ?? [] });
-  const timeout = values['timeout-ms'] === undefined ? 10_000 : Number(values['timeout-ms']);
-  if (!Number.isInteger(timeout) || timeout < 100)
-    throw new UsageError('--timeout-ms needs a whole number of at least 100');
-  const concurrency = values.concurrency === undefined ? 2 : Number(values.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 8)
-    throw new UsageError('--concurrency needs a whole number from 1 to 8');
-  const fixtures =
-    values.fixtures === undefined
-      ? positionals[0] === 'opsdesk'
-        ? OPSDESK_FIXTURES
-        : undefined
-      : readFixtures(values.fixtures);
+  const own = positionals[0] === 'opsdesk' && command === undefined;
+  const target = own ? undefined : parseTarget(positionals[0], command, { headers: values.header ?? [] });
+  const timeout = wholeNumber('--timeout-ms', values['timeout-ms'], 10_000, 100, 3_600_000);
   const profiles = profilesFrom(values);
-  const run = await runDoctor(target, {
-    callTimeoutMs: timeout,
-    concurrency,
-    profiles,
-    ...(fixtures ? { fixtures } : {}),
-  });
-  const report = buildReport(run, judge(run));
-  if (values.json) io.out(JSON.stringify(report, null, 2));
-  else io.out(renderText(report, env.colour ?? (process.stdout.isTTY === true && !process.env.NO_COLOR)));
-  if (!report.revisions.some((r) => r.served)) {
-    io.err(`elicitkit doctor: could not connect to ${target.label}: ${report.revisions[0]?.error ?? 'no connection'}`);
-    return EXIT.toolError;
+  // Every profile at once by default: a slow tool then costs one timeout, not one per profile.
+  const concurrency = wholeNumber('--concurrency', values.concurrency, profiles.length, 1, 8);
+  const only = names('--tools', values.tools);
+  const skip = names('--skip', values.skip);
+  const fixtures = fixturesFrom(values.fixtures, own);
+  const allowDestructive = values['allow-destructive'] === true;
+
+  if (target) {
+    io.err(liveServerWarning(target.label, allowDestructive));
+    if (!values.yes && !(await confirmToProceed(env.stdin ?? process.stdin, env.prompt ?? process.stderr))) {
+      io.err('elicitkit doctor: nothing was called.');
+      return EXIT.refused;
+    }
   }
-  return report.summary.errors > 0 || (values.strict && report.summary.warnings > 0) ? EXIT.toolError : EXIT.ok;
+  const endpoint: Endpoint = target
+    ? endpointFor(target)
+    : await startOwnOpsdesk({ locale: localeFrom(process.env.LANG) });
+  // Ctrl+C must not leave the throw-away server's data behind.
+  const onSignal = (signal: NodeJS.Signals) => {
+    void endpoint.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  if (!target) io.err(`elicitkit doctor: ${endpoint.label}, removed when doctor exits.`);
+  try {
+    const run = await runDoctor(endpoint, {
+      callTimeoutMs: timeout,
+      concurrency,
+      profiles,
+      allowDestructive,
+      ...(fixtures ? { fixtures } : {}),
+      ...(only ? { only } : {}),
+      ...(skip ? { skip } : {}),
+    });
+    const listed = run.tools.map((t) => t.name);
+    const unknown = [...(only ?? []), ...(skip ?? [])].filter((n) => !listed.includes(n));
+    if (run.profiles.some((p) => p.served) && unknown.length > 0) {
+      const message = `no tool named ${unknown.join(', ')} (the server lists: ${listed.join(', ') || 'none'})`;
+      if (only?.every((n) => unknown.includes(n))) throw new UsageError(`--tools: ${message}`);
+      io.err(`elicitkit doctor: warning: ${message}`);
+    }
+    const { findings, notes } = judge(run);
+    const report = buildReport(run, findings, notes);
+    if (values.json) io.out(JSON.stringify(report, null, 2));
+    else io.out(renderText(report, env.colour ?? (process.stdout.isTTY === true && !process.env.NO_COLOR)));
+    if (!report.revisions.some((r) => r.served)) {
+      io.err(
+        `elicitkit doctor: could not connect to ${endpoint.label}: ${report.revisions[0]?.error ?? 'no connection'}`,
+      );
+      return EXIT.toolError;
+    }
+    return report.summary.errors > 0 || (values.strict && report.summary.warnings > 0) ? EXIT.toolError : EXIT.ok;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    await endpoint.close();
+  }
+}
+
+function wholeNumber(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max)
+    throw new UsageError(`${flag} needs a whole number from ${min} to ${max}, not "${raw}"`);
+  return n;
+}
+
+/** `--tools a,b --tools c` → ['a', 'b', 'c']. */
+function names(flag: string, raw: string[] | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = raw.flatMap((r) => r.split(',')).map((n) => n.trim());
+  if (list.some((n) => n === '')) throw new UsageError(`${flag} needs tool names separated by commas`);
+  return list;
+}
+
+function fixturesFrom(path: string | undefined, own: boolean): Fixtures | undefined {
+  try {
+    if (path !== undefined) return readFixtures(path);
+    return own ? parseFixtures(OPSDESK_FIXTURES, 'the built-in opsdesk fixtures') : undefined;
+  } catch (error) {
+    throw error instanceof FixtureError ? new UsageError(`--fixtures ${error.message}`) : error;
+  }
 }
 
 /** Doctor plays a client of each revision; `--era legacy` is both 2025 revisions, `modern` 2026-07-28. */
@@ -82,31 +171,4 @@ function profilesFrom(values: { revision?: string; era?: string }): Profile[] {
     revisions = chosen;
   }
   return PROFILES.filter((p) => revisions.includes(p.revision));
-}
-
-/** Arguments that let every opsdesk tool reach its questions (its seed data is known). */
-const OPSDESK_FIXTURES: Record<string, Record<string, unknown>> = {
-  deploy_service: { service: 'order-service' },
-  list_deployments: {},
-  execute_sql: { sql: 'DELETE FROM order_items' },
-  sync_file: { path: 'notes/plan.md' },
-  weekly_report: {},
-  register_user: {},
-};
-
-/** `{ "tool_name": { ...arguments } }`, checked, with errors that name the problem. */
-function readFixtures(path: string): Record<string, Record<string, unknown>> {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new UsageError(`--fixtures ${path}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
-    throw new UsageError(`--fixtures ${path}: expected an object of tool name → arguments`);
-  for (const [tool, args] of Object.entries(raw)) {
-    if (typeof args !== 'object' || args === null || Array.isArray(args))
-      throw new UsageError(`--fixtures ${path}: the arguments for "${tool}" must be an object`);
-  }
-  return raw as Record<string, Record<string, unknown>>;
 }

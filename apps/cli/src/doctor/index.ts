@@ -1,4 +1,13 @@
-export { type DoctorFinding, judge } from './judge.js';
+export { type CallOutcome, outcomeLabel, type SkipReason } from './classify.js';
+export type { CoverageSummary, NotReached, QuestionCoverage } from './coverage.js';
+export { type Endpoint, endpointFor } from './endpoint.js';
+export type { DoctorFinding, DoctorNote, Transcript } from './findings.js';
+export { OPSDESK_FIXTURES } from './fixtures/opsdesk.js';
+export { FixtureError, type Fixtures, parseFixtures, readFixtures } from './fixtures.js';
+export { judge } from './judge.js';
+export { startOwnOpsdesk } from './own-opsdesk.js';
 export { PROFILES, type Profile, type Strategy } from './profiles.js';
-export { buildReport, type DoctorReport, outcomeLabel, renderText } from './report.js';
+export { renderText } from './render-text.js';
+export { buildReport, type DoctorReport } from './report.js';
 export { type CallRecord, type DoctorOptions, type DoctorRun, runDoctor } from './run.js';
+export { confirmToProceed, isDestructive, liveServerWarning } from './safety.js';

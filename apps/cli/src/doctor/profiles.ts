@@ -59,9 +59,23 @@ export const PROFILES: readonly Profile[] = [
   },
 ];
 
+/** How doctor answers every question of one call (`none`: the client cannot be asked). */
 export type Strategy = 'accept-defaults' | 'accept-empty' | 'decline' | 'cancel' | 'none';
+
+/** Every strategy, in the order doctor tries them and reports show them. */
+export const STRATEGIES: readonly Strategy[] = ['accept-defaults', 'accept-empty', 'decline', 'cancel', 'none'];
+
+/** True for the strategies that accept: the ones a destructive tool is spared unless allowed. */
+export function accepts(strategy: Strategy): boolean {
+  return strategy === 'accept-defaults' || strategy === 'accept-empty';
+}
+
+/** True when the profile declares any elicitation mode. */
+export function canElicit(profile: Profile): boolean {
+  return profile.modes.form || profile.modes.url;
+}
 
 /** How doctor answers: every answer in turn where the client can ask; a single call where it cannot. */
 export function strategiesFor(profile: Profile): Strategy[] {
-  return profile.modes.form || profile.modes.url ? ['accept-defaults', 'accept-empty', 'decline', 'cancel'] : ['none'];
+  return canElicit(profile) ? ['accept-defaults', 'accept-empty', 'decline', 'cancel'] : ['none'];
 }

@@ -14,6 +14,33 @@ describe('sampleArguments on server-sent schemas', () => {
     expect(sampleArguments(schema)).toEqual(expected);
   });
 
+  it('fits required strings to their format, so the server’s own checks let the call through', () => {
+    const props = Object.fromEntries(
+      ['uri', 'email', 'date', 'date-time', 'hostname'].map((f) => [f, { type: 'string', format: f }]),
+    );
+    const args = sampleArguments({ properties: props, required: Object.keys(props) });
+    expect(args.uri).toBe('https://example.com/doctor');
+    expect(args.email).toBe('doctor@example.com');
+    expect(String(args.date)).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(Number.isNaN(Date.parse(String(args['date-time'])))).toBe(false);
+    expect(args.hostname).toBe('doctor');
+  });
+
+  it('makes free text unique per tag, within its bounds', () => {
+    const schema: FormSchema = {
+      type: 'object',
+      properties: {
+        user: { type: 'string', title: 'Username', minLength: 3, maxLength: 10 },
+        mail: { type: 'string', title: 'Email', format: 'email' },
+      },
+    };
+    const a = sampleContent(schema, '-aaaaa');
+    const b = sampleContent(schema, '-bbbbb');
+    expect(a).toEqual({ user: 'ctor-aaaaa', mail: 'doctor-aaaaa@example.com' });
+    expect(a.user).not.toBe(b.user);
+    expect(validate(schema, a)).toEqual({ ok: true, value: a });
+  });
+
   it('keeps a required __proto__ an ordinary argument', () => {
     const args = sampleArguments(JSON.parse('{"properties":{"__proto__":{"type":"object"}},"required":["__proto__"]}'));
     expect(Object.getPrototypeOf(args)).toBe(Object.prototype);

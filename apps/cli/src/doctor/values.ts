@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { describeFields, type FieldModel, type FormContent } from '@elicitkit/form';
 
 /**
  * A plausible value for one field: its default, else the first option, else something that fits
  * the format and bounds. Doctor answers "accept" with these, so a valid answer is what it sends.
- * One case per field kind: a new kind is a compile error here until doctor can answer it.
+ * `tag` makes free text unique (a username, an email) so one call's accepted answer never
+ * collides with another's. One case per field kind: a new kind is a compile error here until
+ * doctor can answer it.
  */
-export function sampleValue(field: FieldModel): FormContent[string] {
+export function sampleValue(field: FieldModel, tag = ''): FormContent[string] {
   if (field.default !== undefined) return field.default;
   switch (field.kind) {
     case 'select':
@@ -18,7 +21,7 @@ export function sampleValue(field: FieldModel): FormContent[string] {
     case 'integer':
       return field.minimum ?? (field.maximum !== undefined && field.maximum < 1 ? field.maximum : 1);
     case 'email':
-      return 'doctor@example.com';
+      return `doctor${tag}@example.com`;
     case 'uri':
       return 'https://example.com/';
     case 'date':
@@ -27,8 +30,11 @@ export function sampleValue(field: FieldModel): FormContent[string] {
       return new Date().toISOString();
     case 'text': {
       const min = field.minLength ?? 0;
-      const text = 'doctor'.padEnd(Math.max(min, 6), 'x');
-      return field.maxLength !== undefined ? text.slice(0, Math.max(field.maxLength, min)) : text;
+      const text = `doctor${tag}`.padEnd(min, 'x');
+      // Cut from the front: the tag at the end is what keeps the value unique.
+      return field.maxLength !== undefined && text.length > field.maxLength
+        ? text.slice(text.length - Math.max(field.maxLength, min))
+        : text;
     }
     default:
       return unknownKind(field);
@@ -39,11 +45,19 @@ function unknownKind(field: never): never {
   throw new TypeError(`Doctor cannot answer a field of kind ${JSON.stringify((field as FieldModel).kind)}.`);
 }
 
-/** An answer to a whole form: every field, defaults where given. */
-export function sampleContent(schema: unknown): FormContent {
+/** An answer to a whole form: every field, defaults where given, free text made unique by `tag`. */
+export function sampleContent(schema: unknown, tag = ''): FormContent {
   const out: FormContent = {};
-  for (const field of describeFields(schema)) out[field.name] = sampleValue(field);
+  for (const field of describeFields(schema)) out[field.name] = sampleValue(field, tag);
   return out;
+}
+
+/**
+ * A short random tag for one call's answers, e.g. `-k3x9q`: with it, two profiles never register
+ * the same username, so one's accepted answer cannot make another's fail.
+ */
+export function freshTag(): string {
+  return `-${randomBytes(4).readUInt32BE(0).toString(36).slice(0, 5).padStart(5, '0')}`;
 }
 
 /** Tool arguments from a JSON input schema: required properties only, so the server has something to ask. */
@@ -81,6 +95,23 @@ function argumentValue(prop: Record<string, unknown>): unknown {
     case 'object':
       return {};
     default:
-      return prop.format === 'date' ? new Date().toISOString().slice(0, 10) : 'doctor';
+      return stringFor(prop.format);
+  }
+}
+
+/** A string argument that fits its format, so a server's own validation lets the call through. */
+function stringFor(format: unknown): string {
+  switch (format) {
+    case 'date':
+      return new Date().toISOString().slice(0, 10);
+    case 'date-time':
+      return new Date().toISOString();
+    case 'uri':
+    case 'url':
+      return 'https://example.com/doctor';
+    case 'email':
+      return 'doctor@example.com';
+    default:
+      return 'doctor';
   }
 }

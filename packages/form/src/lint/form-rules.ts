@@ -3,9 +3,10 @@ import { specOf } from '../kinds/registry.js';
 import { defaultProblems } from '../schema/defaults-check.js';
 import type { SchemaProblem } from '../schema/problems.js';
 import type { FormSchema } from '../wire.js';
+import { confirmingCheckbox } from './confirmation.js';
 import { untitledFinding } from './field-rules.js';
 import { type Finding, finding, type RuleCode } from './rules.js';
-import { CONFIRMATION, DESTRUCTIVE, findTerm } from './words.js';
+import { DESTRUCTIVE, findTerm } from './words.js';
 
 const RULE_OF: Partial<Record<SchemaProblem['code'], RuleCode>> = { bad_default: 'EK15', no_properties: 'EK02' };
 
@@ -50,9 +51,7 @@ function fieldFindings(f: FieldModel, schema: FormSchema): Finding[] {
 
 /** EK10: a destructive request whose only safeguard is a checkbox. */
 function checkboxOnly(message: string, fields: readonly FieldModel[]): Finding[] {
-  const confirm = fields.find(
-    (f) => f.kind === 'boolean' && (findTerm(f.name, CONFIRMATION) ?? findTerm(f.label, CONFIRMATION)),
-  );
+  const confirm = fields.find((f) => confirmingCheckbox(f) !== undefined);
   if (!confirm) return [];
   const typed = fields.some((f) => f.kind === 'text');
   if (typed) return [];

@@ -14,7 +14,9 @@ export type RuleCode =
   | 'EK12'
   | 'EK13'
   | 'EK14'
-  | 'EK15';
+  | 'EK15'
+  | 'EK16'
+  | 'EK17';
 
 export type Severity = 'error' | 'warning';
 
@@ -55,6 +57,18 @@ export const RULES: Readonly<Record<RuleCode, Rule>> = {
   EK13: rule('EK13', 'error', false, 'tool fails, throws or hangs when the client cannot elicit'),
   EK14: rule('EK14', 'error', true, 'URL mode: non-https non-loopback URL, credentials or tokens in the URL'),
   EK15: rule('EK15', 'error', true, 'a default that violates its own field'),
+  EK16: rule(
+    'EK16',
+    'error',
+    false,
+    'a tool asks on one protocol revision and acts without asking on another (same capability)',
+  ),
+  EK17: rule(
+    'EK17',
+    'error',
+    false,
+    'a 2025-06-18 client receives a shape that revision does not have (oneOf titles, multi-select, non-boolean default, mode)',
+  ),
 };
 
 /** One thing lint or doctor found. */

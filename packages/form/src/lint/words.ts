@@ -106,6 +106,14 @@ export const CONFIRMATION: Vocabulary = {
   zh: ['确认', '同意', '知晓', '了解', '批准', '接受', '明白', '已阅读'],
 };
 
+/** A text field the person fills in to confirm ("Type the table name to confirm"). */
+export const TYPED_CONFIRMATION: Vocabulary = {
+  words: ['typed', 'retype', 'retyped'],
+  phrases: ['type the', 'type in', 're enter'],
+  suffixes: ['typed'],
+  zh: ['输入'],
+};
+
 /** Rule EK10: actions that destroy or reach production. */
 export const DESTRUCTIVE: Vocabulary = {
   words: [

@@ -1,0 +1,97 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { BROKEN, brokenServer, host, rpcErrorServer, toolName } from '../../test/broken-servers.js';
+import { doctorJson, rulesOf } from '../../test/doctor-harness.js';
+
+const hosted: { close(): Promise<void> }[] = [];
+afterAll(async () => {
+  await Promise.all(hosted.map((h) => h.close()));
+});
+
+/** What doctor must find on each one-fault server, over every profile, and nothing else. */
+const EXPECTED: Record<string, string[]> = {
+  EK01: ['EK01 error'],
+  EK02: ['EK02 error'],
+  EK03: ['EK03 error address'],
+  EK04: ['EK04 error'],
+  EK05: ['EK05 error'],
+  EK06: ['EK06 error confirmed'],
+  EK09: ['EK09 error password'],
+  EK10: ['EK10 warning confirmed'],
+  EK11: ['EK11 warning'],
+  EK12: ['EK12 error'],
+  'EK13-crash': ['EK13 warning'],
+  'EK13-hang': ['EK13 error'],
+  EK14: ['EK14 error'],
+  EK15: ['EK15 error replicas'],
+  EK16: ['EK16 error'],
+  EK17: ['EK17 error', 'EK17 error env', 'EK17 error regions', 'EK17 error replicas'],
+  'EK08-three': ['EK08 warning'],
+  'EK08-four': ['EK08 error'],
+};
+
+describe('doctor finds each deliberately broken server, and nothing else', () => {
+  it('has an expectation for every broken server', () => {
+    expect(Object.keys(EXPECTED).sort()).toEqual([...BROKEN].sort());
+  });
+
+  it.each(BROKEN)('%s', async (bug) => {
+    const server = await host(() => brokenServer(bug));
+    hosted.push(server);
+    const { code, report } = await doctorJson([server.url, '--allow-destructive', '--timeout-ms', '1000']);
+    expect(rulesOf(report), JSON.stringify(report.findings, null, 2)).toEqual(EXPECTED[bug]);
+    expect(report.findings.every((f) => f.tool === toolName(bug))).toBe(true);
+    const errors = report.findings.some((f) => f.severity === 'error');
+    expect(code).toBe(errors ? 1 : 0);
+    if (!errors) {
+      const strict = await doctorJson([server.url, '--allow-destructive', '--timeout-ms', '1000', '--strict']);
+      expect(strict.code).toBe(1);
+    }
+  });
+
+  it('EK16 quotes both revisions: asked on 2025-11-25, acted without asking on 2026-07-28', async () => {
+    const server = await host(() => brokenServer('EK16'));
+    hosted.push(server);
+    const { report } = await doctorJson([server.url, '--revision', '2025-11-25', '--timeout-ms', '1000']);
+    expect(report.findings).toEqual([]);
+    const both = await doctorJson([server.url, '--timeout-ms', '1000']);
+    const ek16 = both.report.findings.find((f) => f.rule === 'EK16');
+    expect(ek16?.message).toMatch(/asked on 2025-\d\d-\d\d but acted without asking on 2026-07-28/);
+    const [asking, silent] = ek16?.transcripts ?? [];
+    expect(asking?.asks.map((a) => a.fields)).toEqual([['service']]);
+    expect(silent?.profile).toMatch(/^2026-07-28 form/);
+    expect([silent?.asks, silent?.outcome]).toEqual([[], 'done']);
+    // Without --allow-destructive the typed confirmation is declined, never accepted.
+    expect(asking?.asks[0]?.answer).toMatch(/^(decline|cancel)/);
+  });
+
+  it('EK17 is judged on the raw wire, for the 2025-06-18 client only', async () => {
+    const server = await host(() => brokenServer('EK17'));
+    hosted.push(server);
+    const { report } = await doctorJson([server.url, '--revision', '2025-11-25']);
+    expect(report.findings).toEqual([]);
+    const old = await doctorJson([server.url, '--revision', '2025-06-18']);
+    expect(old.report.findings.map((f) => f.message)).toEqual([
+      'the request carries mode "form", which 2025-06-18 does not have',
+      '"env" is sent as a titled select (oneOf), which 2025-06-18 does not have',
+      '"regions" is sent as a multi-select, which 2025-06-18 does not have',
+      '"replicas" is sent with a default on a non-boolean field (2), which 2025-06-18 does not have',
+    ]);
+  });
+
+  it('a JSON-RPC error without the capability is EK13, by its code', async () => {
+    const server = await host(() => rpcErrorServer());
+    hosted.push(server);
+    const { report, code } = await doctorJson([server.url, '--era', 'legacy']);
+    expect(rulesOf(report)).toEqual(['EK13 error']);
+    expect(report.findings[0]?.message).toMatch(/failed with JSON-RPC error -32603 when the client cannot elicit/);
+    expect(code).toBe(1);
+  });
+
+  it('an error result without structuredContent is judged by isError alone, and the finding says so', async () => {
+    const server = await host(() => brokenServer('EK13-crash', { readOnly: true }));
+    hosted.push(server);
+    const { report } = await doctorJson([server.url, '--era', 'legacy']);
+    expect(report.findings.map((f) => [f.rule, f.severity, f.ambiguous])).toEqual([['EK13', 'warning', true]]);
+    expect(report.findings[0]?.message).toMatch(/judged by isError alone/);
+  });
+});

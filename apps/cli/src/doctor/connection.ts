@@ -1,0 +1,75 @@
+import { revisionOptions } from '@elicitkit/client';
+import { Client, type ElicitResult, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { Endpoint } from './endpoint.js';
+import { canElicit, type Profile } from './profiles.js';
+import { type RawAsk, tap } from './tap.js';
+
+/** What a connection reports to the run: the raw questions, and the answer to each request. */
+export interface ConnectionHooks {
+  onAsks(asks: RawAsk[]): void;
+  answer(params: Record<string, unknown>): ElicitResult;
+}
+
+/** One profile's live connection to the server. */
+export interface Connection {
+  client: Client;
+  negotiated: string | undefined;
+  close(): Promise<void>;
+}
+
+/** A cold stdio server can take a while to start; a connection that takes longer is not coming. */
+const CONNECT_TIMEOUT_MS = 30_000;
+
+/**
+ * Connects as `profile`: its revision, its declared capabilities, and an elicitation handler
+ * only when it declares a mode (a client without one cannot be asked).
+ *
+ * @example
+ * const conn = await openConnection(endpoint, PROFILES[0], { onAsks, answer });
+ */
+export async function openConnection(
+  endpoint: Endpoint,
+  profile: Profile,
+  hooks: ConnectionHooks,
+): Promise<Connection> {
+  const client = new Client(
+    { name: 'elicitkit-doctor', version: '0.1.0' },
+    { capabilities: profile.capabilities, ...revisionOptions(profile.revision) },
+  );
+  if (canElicit(profile)) {
+    client.setRequestHandler('elicitation/create', async (request) =>
+      hooks.answer(request.params as unknown as Record<string, unknown>),
+    );
+  }
+  try {
+    await client.connect(tap(endpoint.transport(profile), hooks.onAsks), { timeout: CONNECT_TIMEOUT_MS });
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw error;
+  }
+  return {
+    client,
+    negotiated: client.getNegotiatedProtocolVersion?.(),
+    close: () => client.close().catch(() => {}),
+  };
+}
+
+/**
+ * Whether the server still answers on this connection: a ping, or on a revision without ping
+ * (2026-07-28) a tool listing. A slow tool that was cancelled leaves a live connection; a server
+ * that died or wedged does not.
+ */
+export async function isAlive(conn: Connection, timeoutMs: number): Promise<boolean> {
+  try {
+    await conn.client.ping({ timeout: timeoutMs });
+    return true;
+  } catch (error) {
+    if (!(error instanceof SdkError && error.code === SdkErrorCode.MethodNotSupportedByProtocolVersion)) return false;
+  }
+  try {
+    await conn.client.listTools({}, { timeout: timeoutMs });
+    return true;
+  } catch {
+    return false;
+  }
+}

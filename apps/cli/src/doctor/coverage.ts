@@ -1,0 +1,165 @@
+import { outcomeLabel, type SkipReason } from './classify.js';
+import { fieldsOf } from './findings.js';
+import type { Strategy } from './profiles.js';
+import type { Ask, CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
+
+/** Why a question was not reached under a profile. */
+export type NotReached =
+  /** The profile declares no mode for it: not a gap, the server must not ask there. */
+  | 'mode-not-declared'
+  /** The server would not speak the profile's revision. */
+  | 'not-served'
+  /** The server did not list the tool to this profile. */
+  | 'not-listed'
+  /** Only decline and cancel were tried (a destructive tool, or a confirmation before it). */
+  | 'destructive'
+  | 'needs-own-server'
+  | 'connection-lost'
+  /** An earlier answer of the call ended it before this question. */
+  | 'ended-earlier'
+  /** The call ended without asking it. */
+  | 'not-asked'
+  | 'timed-out'
+  | 'failed';
+
+/** One question a tool asked, keyed by its mode and fields (messages vary from call to call). */
+export interface QuestionCoverage {
+  /** `form: confirmed, ticket` or `url`. */
+  key: string;
+  mode: 'form' | 'url';
+  fields: string[];
+  /** The message the first time doctor saw it. */
+  message: string;
+  /** The fixture cases that reached it. */
+  cases: string[];
+  reached: { profile: string; strategies: Strategy[] }[];
+  notReached: { profile: string; reason: NotReached; detail: string }[];
+}
+
+export interface CoverageSummary {
+  /** Distinct questions seen, over all tools. */
+  questions: number;
+  /** Questions reached under every profile that declares their mode (and is served). */
+  fullyReached: number;
+  /** Question × profile pairs where the profile can show the question. */
+  pairs: { reached: number; applicable: number };
+  /** Tools called that asked nothing under any profile. */
+  silentTools: string[];
+  /** Tools listed but never called (left out by --tools/--skip, or every call skipped). */
+  notCalled: string[];
+  /**
+   * Tools whose questions were only declined or cancelled (destructive, or a confirmation): what
+   * they would ask after an accept is unknown to doctor.
+   */
+  acceptNotTried: string[];
+}
+
+/** Which questions each tool reached, under which profile and strategy, and why not elsewhere. */
+export function toolCoverage(run: DoctorRun, tool: ToolInfo): QuestionCoverage[] {
+  const calls = run.calls.filter((c) => c.tool === tool.name);
+  const questions = new Map<string, QuestionCoverage & { by: Map<string, Set<Strategy>> }>();
+  for (const call of calls) {
+    for (const ask of call.asks) {
+      const key = keyOf(ask);
+      let q = questions.get(key);
+      if (!q) {
+        q = {
+          key,
+          mode: ask.mode,
+          fields: ask.mode === 'form' ? fieldsOf(ask.params) : [],
+          message: typeof ask.params.message === 'string' ? ask.params.message : '',
+          cases: [],
+          reached: [],
+          notReached: [],
+          by: new Map(),
+        };
+        questions.set(key, q);
+      }
+      if (!q.cases.includes(call.case)) q.cases.push(call.case);
+      const strategies = q.by.get(call.profile) ?? new Set();
+      strategies.add(call.strategy);
+      q.by.set(call.profile, strategies);
+    }
+  }
+  return [...questions.values()].map(({ by, ...q }) => {
+    for (const record of run.profiles) {
+      const strategies = by.get(record.profile.id);
+      if (strategies) q.reached.push({ profile: record.profile.id, strategies: [...strategies] });
+      else q.notReached.push({ profile: record.profile.id, ...whyNot(q, record, tool, calls) });
+    }
+    return q;
+  });
+}
+
+/** Counts over every tool's coverage, for the summary line. */
+export function summarize(run: DoctorRun, perTool: Map<string, QuestionCoverage[]>): CoverageSummary {
+  const all = [...perTool.values()].flat();
+  const counted = (q: QuestionCoverage) =>
+    q.notReached.filter((n) => n.reason !== 'mode-not-declared' && n.reason !== 'not-served').length;
+  const made = (tool: string) => run.calls.some((c) => c.tool === tool && c.outcome.kind !== 'skipped');
+  return {
+    questions: all.length,
+    fullyReached: all.filter((q) => counted(q) === 0).length,
+    pairs: {
+      reached: all.reduce((n, q) => n + q.reached.length, 0),
+      applicable: all.reduce((n, q) => n + q.reached.length + counted(q), 0),
+    },
+    silentTools: run.tools.filter((t) => made(t.name) && (perTool.get(t.name)?.length ?? 0) === 0).map((t) => t.name),
+    notCalled: run.tools.filter((t) => !made(t.name)).map((t) => t.name),
+    acceptNotTried: run.tools
+      .filter((t) =>
+        run.calls.some(
+          (c) =>
+            c.tool === t.name &&
+            ((c.outcome.kind === 'skipped' && c.outcome.reason === 'destructive') ||
+              c.asks.some((a) => a.answer?.why === 'confirmation')),
+        ),
+      )
+      .map((t) => t.name),
+  };
+}
+
+function keyOf(ask: Ask): string {
+  return ask.mode === 'url' ? 'url' : `form: ${[...fieldsOf(ask.params)].sort().join(', ')}`;
+}
+
+const SKIP_REASON: Record<SkipReason, NotReached> = {
+  destructive: 'destructive',
+  'needs-own-server': 'needs-own-server',
+  'connection-lost': 'connection-lost',
+  'no-question': 'not-asked',
+};
+
+function whyNot(
+  q: QuestionCoverage,
+  record: ProfileRecord,
+  tool: ToolInfo,
+  calls: CallRecord[],
+): { reason: NotReached; detail: string } {
+  if (!record.served) return { reason: 'not-served', detail: 'the server does not speak this revision' };
+  if (!record.profile.modes[q.mode]) return { reason: 'mode-not-declared', detail: `no ${q.mode} mode declared` };
+  if (!tool.listedBy.includes(record.profile.id))
+    return { reason: 'not-listed', detail: 'the server does not list the tool to this client' };
+  const relevant = calls.filter((c) => c.profile === record.profile.id && q.cases.includes(c.case));
+  const made = relevant.filter((c) => c.outcome.kind !== 'skipped');
+  const skipped = relevant.find((c) => c.outcome.kind === 'skipped' && c.outcome.reason !== 'no-question');
+  if (made.length === 0) {
+    const reason = skipped?.outcome.kind === 'skipped' ? SKIP_REASON[skipped.outcome.reason] : 'not-asked';
+    return { reason, detail: 'no call was made' };
+  }
+  const refusedEarlier = made.some((c) => c.asks.some((a) => a.answer && a.answer.action !== 'accept'));
+  const spared =
+    skipped?.outcome.kind === 'skipped' && skipped.outcome.reason === 'destructive'
+      ? true
+      : made.some((c) => c.asks.some((a) => a.answer?.why === 'confirmation'));
+  if (refusedEarlier && spared)
+    return { reason: 'destructive', detail: 'only decline and cancel were tried (--allow-destructive to accept)' };
+  if (refusedEarlier) return { reason: 'ended-earlier', detail: 'an earlier answer ended the call' };
+  if (made.some((c) => c.outcome.kind === 'timeout')) return { reason: 'timed-out', detail: 'the call timed out' };
+  if (made.some((c) => c.outcome.kind === 'failed' || c.outcome.kind === 'error'))
+    return { reason: 'failed', detail: made.map((c) => outcomeLabel(c.outcome)).join(', ') };
+  return {
+    reason: 'not-asked',
+    detail: `the call ended without asking it (${[...new Set(made.map((c) => outcomeLabel(c.outcome)))].join(', ')})`,
+  };
+}

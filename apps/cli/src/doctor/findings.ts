@@ -1,0 +1,124 @@
+import { RULES, type RuleCode, type Severity } from '@elicitkit/form';
+import { outcomeLabel } from './classify.js';
+import type { CallRecord } from './records.js';
+
+/** One call as a finding quotes it: what was asked, what doctor answered, how it ended. */
+export interface Transcript {
+  profile: string;
+  strategy: string;
+  case: string;
+  arguments: Record<string, unknown>;
+  asks: { mode: 'form' | 'url'; message: string; fields: string[]; answer: string | null }[];
+  outcome: string;
+}
+
+/** A finding tied to where doctor saw it. */
+export interface DoctorFinding {
+  rule: RuleCode;
+  severity: Severity;
+  tool: string;
+  /** The client profile, strategy and case of the first call that showed it. */
+  profile?: string;
+  strategy?: string;
+  case?: string;
+  field?: string;
+  message: string;
+  fix: string;
+  /** How many calls showed the same thing. */
+  seen: number;
+  /**
+   * True when the verdict rests on `isError` alone (the result had no `structuredContent.status`):
+   * doctor cannot tell a clear refusal from a success, so it says so.
+   */
+  ambiguous?: true;
+  /** The calls the finding compares (EK16 quotes both revisions'). */
+  transcripts?: Transcript[];
+}
+
+/** Something worth knowing that is not a fault, e.g. a tool too slow under every profile. */
+export interface DoctorNote {
+  tool: string;
+  case?: string;
+  message: string;
+}
+
+export interface FindingInput {
+  rule: RuleCode;
+  message: string;
+  fix: string;
+  severity?: Severity;
+  field?: string;
+  ambiguous?: boolean;
+  transcripts?: CallRecord[];
+}
+
+/** An ambiguous verdict is reported, but as a warning: doctor may be wrong about it. */
+export function ambiguity(ambiguous: boolean): { ambiguous?: boolean; severity?: 'warning' } {
+  return ambiguous ? { ambiguous: true, severity: 'warning' } : {};
+}
+
+/** Collects findings, one per tool, rule, field and message; repeats only count. */
+export class FindingSet {
+  readonly #found = new Map<string, DoctorFinding>();
+
+  add(call: CallRecord, f: FindingInput): void {
+    const key = `${call.tool}|${f.rule}|${f.field ?? ''}|${f.message}`;
+    const existing = this.#found.get(key);
+    if (existing) {
+      existing.seen++;
+      return;
+    }
+    this.#found.set(key, {
+      rule: f.rule,
+      severity: f.severity ?? RULES[f.rule].severity,
+      tool: call.tool,
+      profile: call.profile,
+      strategy: call.strategy,
+      case: call.case,
+      ...(f.field ? { field: f.field } : {}),
+      message: f.message,
+      fix: f.fix,
+      seen: 1,
+      ...(f.ambiguous ? { ambiguous: true as const } : {}),
+      ...(f.transcripts ? { transcripts: f.transcripts.map(transcriptOf) } : {}),
+    });
+  }
+
+  /** Errors first, then by rule and tool. */
+  list(): DoctorFinding[] {
+    return [...this.#found.values()].sort((a, b) =>
+      a.severity === b.severity
+        ? a.rule.localeCompare(b.rule) || a.tool.localeCompare(b.tool)
+        : a.severity === 'error'
+          ? -1
+          : 1,
+    );
+  }
+}
+
+/** A call as findings quote it. */
+export function transcriptOf(call: CallRecord): Transcript {
+  return {
+    profile: call.profile,
+    strategy: call.strategy,
+    case: call.case,
+    arguments: call.arguments,
+    asks: call.asks.map((a) => ({
+      mode: a.mode,
+      message: typeof a.params.message === 'string' ? a.params.message : '',
+      fields: fieldsOf(a.params),
+      answer: a.answer ? `${a.answer.action}${a.answer.why === 'strategy' ? '' : ` (${a.answer.why})`}` : null,
+    })),
+    outcome: outcomeLabel(call.outcome),
+  };
+}
+
+/** The property names of a raw form request, as sent. */
+export function fieldsOf(params: Record<string, unknown>): string[] {
+  const schema = params.requestedSchema;
+  const properties =
+    typeof schema === 'object' && schema !== null ? (schema as { properties?: unknown }).properties : undefined;
+  return typeof properties === 'object' && properties !== null && !Array.isArray(properties)
+    ? Object.keys(properties)
+    : [];
+}

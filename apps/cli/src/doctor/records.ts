@@ -1,0 +1,56 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import type { Answer } from './answer.js';
+import type { CallOutcome } from './classify.js';
+import type { Profile, Strategy } from './profiles.js';
+import type { RawAsk } from './tap.js';
+
+/** One question as it crossed the wire, with the message it came in and doctor's answer. */
+export interface Ask extends RawAsk {
+  /** Which incoming message of the call carried it (1 = first): later rounds come after answers. */
+  round: number;
+  /** Absent when the SDK client refused the request before doctor could answer it. */
+  answer?: Answer;
+}
+
+/** One tool call under one client profile and one answering strategy. */
+export interface CallRecord {
+  tool: string;
+  /** The fixture case (or the arguments built from the input schema). */
+  case: string;
+  profile: string;
+  strategy: Strategy;
+  arguments: Record<string, unknown>;
+  asks: Ask[];
+  outcome: CallOutcome;
+  ms: number;
+}
+
+export interface ProfileRecord {
+  profile: Profile;
+  /** False when the server would not speak this revision (e.g. no 2026-07-28 support). */
+  served: boolean;
+  negotiated?: string;
+  error?: string;
+  /** Connections opened again after one died mid-run. */
+  reconnects: number;
+  /** Questions that arrived while no call was running (answered cancel). */
+  stray: number;
+}
+
+/** A tool as doctor saw it, and which profiles saw it listed. */
+export interface ToolInfo extends Pick<Tool, 'name' | 'description' | 'inputSchema' | 'annotations'> {
+  destructive: boolean;
+  listedBy: string[];
+  /** True when `--tools`/`--skip` left it out. */
+  filtered: boolean;
+}
+
+export interface DoctorRun {
+  target: string;
+  throwAway: boolean;
+  allowDestructive: boolean;
+  server?: { name: string; version: string };
+  tools: ToolInfo[];
+  profiles: ProfileRecord[];
+  calls: CallRecord[];
+}

@@ -1,0 +1,113 @@
+import type { QuestionCoverage } from './coverage.js';
+import { STRATEGIES } from './profiles.js';
+import type { DoctorReport } from './report.js';
+
+type Paint = (s: string) => string;
+
+/**
+ * The terminal report: profiles, a table per tool and case, each tool's questions (reached
+ * where, not reached where and why), notes, findings, and the coverage beside the verdict.
+ * Colour only when asked.
+ *
+ * @example
+ * io.out(renderText(report, process.stdout.isTTY === true));
+ */
+export function renderText(report: DoctorReport, colour: boolean): string {
+  const paint = (code: number) => (s: string) => (colour ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const [red, yellow, green, dim] = [paint(31), paint(33), paint(32), paint(2)];
+  const lines: string[] = [
+    `elicitkit doctor — ${report.server ? `${report.server.name} ${report.server.version}` : 'unknown server'} (${report.target})`,
+    '',
+    'Client profiles:',
+  ];
+  for (const r of report.revisions) {
+    const state = r.served
+      ? `negotiated ${r.negotiated ?? '?'}${r.reconnects ? `, reconnected ${r.reconnects}×` : ''}${r.error ? dim(` (${r.error})`) : ''}`
+      : dim(`not served: ${r.error ?? ''}`);
+    lines.push(`  ${r.served ? green('✓') : red('✗')} ${r.profile.padEnd(26)} ${state}`);
+  }
+  const used = STRATEGIES.filter((s) => report.tools.some((t) => t.calls.some((c) => c.strategy === s)));
+  for (const tool of report.tools) {
+    if (tool.filtered) continue;
+    lines.push('', `${tool.name}${tool.destructive ? dim(' (destructive by its annotations)') : ''}`);
+    const cases = [...new Set(tool.calls.map((c) => c.case))];
+    for (const name of cases) {
+      if (cases.length > 1 || !name.startsWith('{')) lines.push(`  case ${name}`);
+      lines.push(`  ${'profile'.padEnd(26)} ${used.map((s) => s.padEnd(22)).join('')}`);
+      const calls = tool.calls.filter((c) => c.case === name);
+      for (const profile of [...new Set(calls.map((c) => c.profile))]) {
+        const cells = used.map((s) => {
+          const c = calls.find((x) => x.profile === profile && x.strategy === s);
+          if (!c) return ''.padEnd(22);
+          const text = (
+            c.skipped
+              ? `skip: ${c.skipped}`
+              : `${c.outcome}${c.asks ? ` (${c.asks} ask${c.asks === 1 ? '' : 's'})` : ''}`
+          ).padEnd(22);
+          const bad = c.outcome === 'timeout' || c.outcome === 'failed' || c.outcome.startsWith('error');
+          return c.skipped ? dim(text) : bad ? red(text) : text;
+        });
+        lines.push(`  ${profile.padEnd(26)} ${cells.join('')}`);
+      }
+    }
+    lines.push(...questionLines(tool.questions, green, yellow, dim));
+  }
+  if (report.notes.length > 0) {
+    lines.push('', 'Notes:');
+    for (const n of report.notes) lines.push(`  ${n.tool}${n.case ? ` ${dim(n.case)}` : ''}: ${n.message}`);
+  }
+  if (report.findings.length > 0) lines.push('', 'Findings:');
+  for (const f of report.findings) {
+    const mark = f.severity === 'error' ? red(`✗ ${f.rule} error  `) : yellow(`! ${f.rule} warning`);
+    const where = [f.tool, f.field && `field ${f.field}`, f.profile, f.strategy].filter(Boolean).join(', ');
+    lines.push(`  ${mark} ${f.message} ${dim(`[${where}${f.seen > 1 ? `; seen ${f.seen}×` : ''}]`)}`);
+    for (const t of f.transcripts ?? []) {
+      const asks = t.asks.map((a) => `${a.mode} {${a.fields.join(', ')}} → ${a.answer ?? 'not answered'}`);
+      lines.push(
+        `    ${dim(`${t.profile}, ${t.strategy}: ${asks.length ? asks.join('; ') : 'asked nothing'} → ${t.outcome}`)}`,
+      );
+    }
+    lines.push(`    ${dim(`fix: ${f.fix}`)}`);
+  }
+  lines.push('', coverageLine(report, green));
+  const s = report.summary;
+  lines.push(
+    `${s.tools} tool${s.tools === 1 ? '' : 's'}, ${s.made} calls made (${s.skipped} skipped): ${s.errors ? red(`${s.errors} error${s.errors === 1 ? '' : 's'}`) : green('0 errors')}, ${s.warnings ? yellow(`${s.warnings} warning${s.warnings === 1 ? '' : 's'}`) : '0 warnings'}.`,
+  );
+  return lines.join('\n');
+}
+
+function questionLines(questions: QuestionCoverage[], green: Paint, yellow: Paint, dim: Paint): string[] {
+  if (questions.length === 0) return [`  ${dim('asked nothing')}`];
+  const out = ['  questions:'];
+  for (const q of questions) {
+    const gaps = q.notReached.filter((n) => n.reason !== 'mode-not-declared' && n.reason !== 'not-served');
+    const of = q.reached.length + gaps.length;
+    const mark = gaps.length === 0 ? green('✓') : yellow('!');
+    const message = q.message.length > 70 ? `${q.message.slice(0, 67)}…` : q.message;
+    out.push(
+      `    ${mark} ${q.key} ${dim(`"${message.replace(/\s+/g, ' ')}"`)}: reached under ${q.reached.length} of ${of} profiles`,
+    );
+    for (const g of gaps) out.push(`      ${yellow('not reached')} under ${g.profile}: ${g.detail}`);
+    const na = q.notReached.filter((n) => !gaps.includes(n)).map((n) => n.profile);
+    if (na.length > 0) out.push(`      ${dim(`cannot be asked under: ${na.join(', ')}`)}`);
+  }
+  return out;
+}
+
+/** "No findings" only ever appears beside what was reached. */
+function coverageLine(report: DoctorReport, green: Paint): string {
+  const c = report.coverage;
+  const silent = c.silentTools.length ? ` Asked nothing: ${c.silentTools.join(', ')}.` : '';
+  const notCalled = c.notCalled.length ? ` Not called: ${c.notCalled.join(', ')}.` : '';
+  const spared = c.acceptNotTried.length
+    ? ` Answered decline/cancel only (destructive or a confirmation), so what they ask after an accept is unexplored: ${c.acceptNotTried.join(', ')} (--allow-destructive explores it).`
+    : '';
+  const reached =
+    c.questions === 0
+      ? 'no question was reached (if a tool should ask, give it arguments that leave something to ask: --fixtures)'
+      : `${c.fullyReached} of ${c.questions} question${c.questions === 1 ? '' : 's'} reached under every profile that can show ${c.questions === 1 ? 'it' : 'them'} (${c.pairs.reached} of ${c.pairs.applicable} question × profile pairs)`;
+  const head =
+    report.findings.length === 0 ? green(`No findings in what was reached: ${reached}.`) : `Coverage: ${reached}.`;
+  return `${head}${silent}${notCalled}${spared}`;
+}

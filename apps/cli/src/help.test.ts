@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { COMMAND_USAGE, COMMANDS } from './help.js';
+import { main } from './main.js';
+
+async function run(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('help for every command', () => {
+  it.each(
+    COMMANDS.flatMap((c) => [
+      [c, '--help'],
+      [c, '-h'],
+      ['help', c],
+    ]),
+  )('elicitkit %s %s prints that command’s usage and exits 0', async (...argv) => {
+    const command = argv[0] === 'help' ? argv[1] : argv[0];
+    const { code, out, err } = await run(argv);
+    expect([code, err]).toEqual([0, '']);
+    expect(out).toBe(COMMAND_USAGE[command as keyof typeof COMMAND_USAGE]);
+    expect(out).toMatch(new RegExp(`^Usage: elicitkit ${command} `));
+  });
+
+  it('wins over everything else on the line, even what would be a usage error', async () => {
+    expect((await run(['install', 'no-such-client', '--help'])).code).toBe(0);
+    expect((await run(['doctor', '--era', 'future', '-h'])).code).toBe(0);
+    expect((await run(['call', '--help', 'opsdesk'])).out).toBe(COMMAND_USAGE.call);
+  });
+
+  it('after --, --help belongs to the server command, not to elicitkit', async () => {
+    const { code, err } = await run(['tools', 'opsdesk', '--', 'node', 'x.js', '--help']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/either a target \(opsdesk\) or a command after --/);
+  });
+
+  it('elicitkit help, --help and -h print the overview (exit 0); no command at all is a usage error', async () => {
+    for (const argv of [['help'], ['--help'], ['-h']]) {
+      const { code, out } = await run(argv);
+      expect(code).toBe(0);
+      expect(out).toMatch(/^Usage: elicitkit <command>/);
+      expect(out).toMatch(/elicitkit <command> --help/);
+    }
+    expect((await run([])).code).toBe(2);
+  });
+
+  it('help for something that is not a command is a usage error', async () => {
+    const { code, err } = await run(['help', 'deploy']);
+    expect(code).toBe(2);
+    expect(err).toMatch(/no command "deploy" to help with/);
+    expect((await run(['help', 'call', 'tools'])).err).toMatch(/help takes one command/);
+  });
+
+  it('every option a command parses is in its usage', () => {
+    // Where each command's parseArgs options are written down.
+    const files: Record<string, string[]> = {
+      serve: ['commands/serve.ts'],
+      reset: ['commands/reset.ts'],
+      tools: ['options.ts'],
+      call: ['options.ts', 'commands/call.ts'],
+      doctor: ['commands/doctor.ts'],
+      install: ['install/parse-args.ts'],
+      audit: ['commands/audit.ts'],
+    };
+    for (const [command, paths] of Object.entries(files)) {
+      const source = paths.map((p) => readFileSync(fileURLToPath(new URL(p, import.meta.url)), 'utf8')).join('\n');
+      const options = [...source.matchAll(/'?([a-z][a-z-]*)'?: \{ type: '(?:string|boolean)'/g)].map((m) => m[1]);
+      expect(options.length, command).toBeGreaterThan(1);
+      for (const option of options)
+        expect(COMMAND_USAGE[command as keyof typeof COMMAND_USAGE], `${command} --${option}`).toContain(`--${option}`);
+    }
+  });
+});

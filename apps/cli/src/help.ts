@@ -1,0 +1,125 @@
+/** The subcommands of `elicitkit`, in the order the usage lists them. */
+export const COMMANDS = ['serve', 'reset', 'tools', 'call', 'doctor', 'install', 'audit'] as const;
+export type Command = (typeof COMMANDS)[number];
+
+/** True for a word that names a subcommand. */
+export function isCommand(word: string | undefined): word is Command {
+  return (COMMANDS as readonly string[]).includes(word ?? '');
+}
+
+/** True when `--help` or `-h` comes before any `--` (after it, words belong to the server command). */
+export function wantsHelp(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--help' || a === '-h');
+}
+
+const TARGET = `<target> is an http(s)://…/mcp URL (add --header "Authorization: Bearer …"), the word
+opsdesk (the bundled server over stdio), or a command given last after --.`;
+
+const REVISION = `  --era legacy|modern|auto      the protocol revision the client speaks: 2025-11-25, 2026-07-28,
+                                or the newest the server offers (default auto)
+  --revision REV                instead of --era: 2025-06-18, 2025-11-25, 2026-07-28 or auto`;
+
+/** `elicitkit <command> --help`: one screen per command, kept beside the options it describes. */
+export const COMMAND_USAGE = {
+  serve: `Usage: elicitkit serve [--stdio | --http PORT] [options]
+
+Runs opsdesk, the reference MCP server (stdio by default). Logs go to stderr.
+
+Options:
+  --stdio                       serve on stdin/stdout (the default)
+  --http PORT                   serve on http://127.0.0.1:PORT/mcp (0 picks a free port); prints
+                                the bearer tokens on the first start
+  --host HOST                   with --http: the address to bind (default 127.0.0.1)
+  --data DIR                    the data directory (default $ELICITKIT_DATA, else $XDG_DATA_HOME/elicitkit)
+  --user NAME                   with --stdio: who is calling (default the OS user)
+  --lang en|zh                  messages, titles and option labels (default from LANG)
+  --page-port PORT              with --stdio: the port of the password page (default a free one)
+  --timeout-ms N                how long a question waits for its answer
+  --max-sessions N              with --http: open 2025 sessions in all (default 1000)
+  --max-sessions-per-user N     with --http: open 2025 sessions per user (default 100)
+  --max-calls-per-user N        with --http: requests in flight per user, each open question one
+                                (default 100)
+  --reset                       put the demo back to its seed first (with --stdio, needs --yes)
+  --yes                         do not ask before --reset`,
+  reset: `Usage: elicitkit reset [--data DIR] [--yes]
+
+Puts opsdesk's demo (shop, deployments, release tickets, workspace, sync state) back to its seed,
+after asking y/N. Users and tokens are kept.
+
+Options:
+  --data DIR                    the data directory (default $ELICITKIT_DATA, else the default one)
+  --yes                         do not ask (needed without a terminal)`,
+  tools: `Usage: elicitkit tools <target> [options]
+
+Lists a server's tools with their arguments (? = optional).
+
+Options:
+${REVISION}
+  --header "Name: value"        an HTTP header for a URL target (repeatable)
+  --data DIR                    for the opsdesk target: its data directory
+  --json                        print the tool list as JSON
+
+${TARGET}`,
+  call: `Usage: elicitkit call <target> <tool> [k=v …] [options]
+
+Calls a tool, answering the server's questions in the terminal or from an answers file.
+
+Options:
+  --args JSON                   the arguments as one JSON object (k=v words are added to it)
+  --answers FILE                answer questions from a JSON array:
+                                [{"action":"accept","content":{…}}, {"action":"decline"}, …]
+${REVISION}
+  --header "Name: value"        an HTTP header for a URL target (repeatable)
+  --data DIR                    for the opsdesk target: its data directory
+  --json                        print the result as JSON
+
+${TARGET}
+
+Exit codes: 0 done, 1 tool error, 2 usage, 3 declined or cancelled.`,
+  doctor: `Usage: elicitkit doctor <target> [options]
+
+Checks a server's elicitation behaviour against the rule catalogue (EK01–EK17): plays clients of
+every revision, with and without the capability, calls every tool and answers each question with
+accept (sample values), accept (empty), decline and cancel in turn.
+
+Options:
+  --json                        print the report as JSON (a stable shape, see the README)
+  --fixtures FILE               arguments per tool (see the README); doctor opsdesk has its own
+  --tools a,b                   call only these tools
+  --skip c                      do not call these tools (repeatable, or comma-separated)
+  --allow-destructive           also accept the questions of destructive tools and confirmations
+                                (otherwise: decline and cancel only)
+  --yes                         do not ask before calling the tools of a server doctor did not start
+  --era legacy|modern|all       the clients to play: both 2025 revisions, 2026-07-28, or all (default)
+  --revision REV                instead of --era: only the clients of 2025-06-18, 2025-11-25 or 2026-07-28
+  --timeout-ms N                per call; a call past it is cancelled (default 10000)
+  --concurrency N               profiles run at once, 1 to 8 (default: all of them)
+  --header "Name: value"        an HTTP header for a URL target (repeatable)
+  --strict                      exit 1 on warnings too
+
+doctor opsdesk runs the bundled server itself, on a throw-away data directory removed at exit.
+Any other target is someone's server: doctor warns first (and asks at a terminal).
+
+${TARGET}
+
+Exit codes: 0 no errors, 1 errors found (or could not connect), 2 usage, 3 not confirmed.`,
+  install: `Usage: elicitkit install <claude-code|claude-desktop|cursor|vscode|trae> [options] [-- command…]
+
+Writes an MCP server (default: opsdesk over stdio) into a client's config, merging into an
+existing file without touching anything else in it, and keeping a .bak.
+
+Options:
+  --scope project|user          which config file (default: the client's first scope)
+  --name N                      the server's name in the config (default opsdesk)
+  --dry-run                     print the diff, write nothing
+  -- command…                   the server command to install instead of opsdesk`,
+  audit: `Usage: elicitkit audit [--data DIR] [--json] [--limit N]
+
+Prints opsdesk's audit trail: each question's request, response and validation, per tool call.
+
+Options:
+  --data DIR                    the data directory (default $ELICITKIT_DATA, else the default one)
+  --json                        print the records as JSON
+  --limit N                     at most N records of each kind (default 1000)`,
+} as const satisfies Record<Command, string>;
