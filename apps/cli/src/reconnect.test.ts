@@ -33,8 +33,8 @@ it('each run reads the tools the server declares at that start', async () => {
     const first = await run(['tools', '--revision', '2025-11-25', '--json', '--', ...server]); // start 1: status and deploy
     const second = await run(['tools', '--revision', '2025-11-25', '--json', '--', ...server]); // start 2: status only
     const names = (out: string) => (JSON.parse(out) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
-    expect(names(first.out)).toEqual(['deploy', 'status']);
-    expect(names(second.out)).toEqual(['status']);
+    expect(names(first.out)).toEqual(['deploy', 'status', 'stop']);
+    expect(names(second.out)).toEqual(['status', 'stop']);
     expect(JSON.parse(second.out).server).toMatchObject({ version: '1.0.2' });
     // The third start has deploy again, and call finds it.
     const third = await run(['call', 'deploy', '--revision', '2025-11-25', '--json', '--', ...server]);

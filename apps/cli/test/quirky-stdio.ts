@@ -73,6 +73,11 @@ function changing(starts: number) {
   const ok = () => ({ content: [{ type: 'text' as const, text: 'ok' }] });
   server.registerTool('status', { description: 'Always there.', inputSchema: z.object({}) }, ok);
   if (odd) server.registerTool('deploy', { description: 'Only on odd starts.', inputSchema: z.object({}) }, ok);
+  // A restart on demand: answers, then the process exits (the host must start it again).
+  server.registerTool('stop', { description: 'Exits after answering.', inputSchema: z.object({}) }, () => {
+    setTimeout(() => process.exit(0), 50);
+    return ok();
+  });
   return server;
 }
 
