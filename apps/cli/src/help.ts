@@ -95,6 +95,10 @@ Options:
   --revision REV                instead of --era: only the clients of 2025-06-18, 2025-11-25 or 2026-07-28
   --timeout-ms N                per call; a call past it is cancelled (default 10000)
   --concurrency N               profiles run at once, 1 to 8 (default: all of them)
+  --clients a,b                 also play these known clients, each announcing its clientInfo.name
+                                (claude-code, claude-desktop, cursor, vscode, trae, cline), and
+                                report what the person would see in each
+  --restart-check               connect to two fresh starts and report changed capabilities or tools
   --header "Name: value"        an HTTP header for a URL target (repeatable)
   --strict                      exit 1 on warnings too
 

@@ -32,7 +32,7 @@ Commands:
   call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--era legacy|modern|auto] [--json]
                               call a tool, answering elicitations in the terminal or from a file
   doctor <target> [--json] [--fixtures FILE] [--tools a,b] [--skip c] [--allow-destructive] [--yes]
-         [--era legacy|modern|all] [--strict] [--timeout-ms N]
+         [--era legacy|modern|all] [--strict] [--timeout-ms N] [--clients a,b] [--restart-check]
                               check a server's elicitation behaviour against the rule catalogue
                               (exit 1 on errors; --strict: on warnings too)
   install <claude-code|claude-desktop|cursor|vscode|trae> [--scope project|user] [--name N] [--dry-run] [-- command...]

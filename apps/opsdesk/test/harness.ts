@@ -34,6 +34,8 @@ export interface ClientOptions {
   /** Default: form + url. */
   capabilities?: ClientCapabilities;
   script?: Step[];
+  /** The name the client announces (default `opsdesk-test-<revision>`): a known client's name plays its quirks. */
+  clientName?: string;
 }
 
 export function tempDataDir(): { dir: string; remove(): void } {
@@ -46,7 +48,7 @@ function makeClient(options: ClientOptions): Omit<Conn, 'close'> {
   const script = options.script ?? [];
   const capabilities = options.capabilities ?? { elicitation: { form: {}, url: {} } };
   const client = new Client(
-    { name: `opsdesk-test-${options.revision}`, version: '1.0.0' },
+    { name: options.clientName ?? `opsdesk-test-${options.revision}`, version: '1.0.0' },
     { capabilities, ...revisionOptions(options.revision) },
   );
   if (capabilities.elicitation) attachScript(client, script, seen);

@@ -12,6 +12,27 @@
 export type { AnyFieldDef, Described, FieldDef } from './builder/field.js';
 export { type AnswerOf, type AnyForm, type Form, form, fromJsonSchema, type Infer } from './builder/form.js';
 export { field } from './builder/kinds.js';
+// Known clients and their quirks
+export {
+  type Adaptation,
+  type Adapted,
+  type AdaptWords,
+  adaptForClient,
+  type ClientInfo,
+  type ClientLooks,
+  type ClientQuirks,
+  type ClientSupport,
+  clientQuirksOf,
+  type Evidence,
+  isKnownClientId,
+  KNOWN_CLIENTS,
+  type KnownClient,
+  type KnownClientId,
+  knownClient,
+  knownClientOf,
+  restoreAnswer,
+  YES_NO,
+} from './clients/index.js';
 // Reading and checking answers
 export { type Coerced, coerceContent, coerceValue } from './coerce.js';
 export { applyDefaults, defaultsOf } from './defaults.js';

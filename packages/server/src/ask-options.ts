@@ -11,6 +11,12 @@ export interface AskOptions<T> {
   timeoutMs?: number;
   /** What to tell the caller when the client cannot ask; default: the form's fields. */
   fallback?: MissingArgument[];
+  /**
+   * Whether to shape the form for a known client's quirks (a boolean asked as a Yes/No choice in
+   * Trae, one line of text in a text-only Cline). Default true; `false` sends this form as declared
+   * to every client (the answer then comes back as the client gives it, and the form checks it).
+   */
+  adaptToClient?: boolean;
 }
 
 /** What `askUrl()` takes besides the question's key. */

@@ -1,4 +1,4 @@
-import type { AnyForm, FieldModel, FormContent, FormSchema, Issue } from '@elicitkit/form';
+import type { Adaptation, AnyForm, FieldModel, FormContent, FormSchema, Issue } from '@elicitkit/form';
 import type { AnswerAction, CloseReason, Question, RawAnswer } from './channel/channel.js';
 
 /** Fields common to every audit record. */
@@ -30,6 +30,10 @@ export interface AuditRequest extends AuditBase {
   delivered: boolean;
   /** Why it was not delivered. */
   reason?: string;
+  /** The known client it was asked of (`KNOWN_CLIENTS` id), when the client named one. */
+  client?: string;
+  /** How the form was shaped for that client's quirks, when it was (e.g. booleans asked as Yes/No). */
+  adaptation?: Adaptation;
 }
 
 /**
@@ -112,6 +116,8 @@ export interface AuditCall {
   user: string | undefined;
   /** The negotiated protocol version (`AuditRequest.revision`). */
   revision: string;
+  /** The known client's id, if the client named one. */
+  client: string | undefined;
   redaction: Redaction;
   now: () => number;
 }
@@ -129,10 +135,21 @@ export class CallAudit {
   /** The question went out (or, with `notSent`, could not: the reason why). */
   request(key: string, question: Question, notSent?: string): void {
     if (!this.sink) return;
-    const common = { type: 'request' as const, key, revision: this.call.revision, message: question.message };
+    const { client } = this.call;
+    const common = {
+      type: 'request' as const,
+      key,
+      revision: this.call.revision,
+      message: question.message,
+      ...(client !== undefined ? { client } : {}),
+    };
     const where =
       question.kind === 'form'
-        ? { mode: 'form' as const, fields: Object.keys(question.schema.properties) }
+        ? {
+            mode: 'form' as const,
+            fields: Object.keys(question.schema.properties),
+            ...(question.adaptation ? { adaptation: question.adaptation } : {}),
+          }
         : { mode: 'url' as const, origin: originOf(question.url) };
     this.emit({
       ...common,

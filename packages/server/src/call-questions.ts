@@ -4,6 +4,7 @@ import { formLintErrors, urlLintErrors } from './ask-lint.js';
 import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
 import type { Channel, Question, RawAnswer } from './channel/channel.js';
+import { readBack, shapeForClient } from './client-quirks.js';
 import { ElicitkitUsageError, FormLintError, isProduction } from './errors.js';
 import { type Check, toIssues } from './issues.js';
 import { type Locale, MESSAGES } from './messages.js';
@@ -72,6 +73,7 @@ export class CallQuestions {
       tool,
       user,
       revision: peer.protocolVersion,
+      client: peer.client?.id,
       redaction,
       now,
     });
@@ -111,14 +113,23 @@ export class CallQuestions {
     const question: Question = { kind: 'form', message: options.message, schema: form.schema };
     const reasons = MESSAGES[this.settings.locale].reasons;
     if (!this.peer.can.form) return this.unsupported(key, question, ctx, fallback, reasons['no-form']);
+    const shaped = shapeForClient(form, this.peer.client, this.settings.locale, options.adaptToClient !== false);
+    if (!shaped.ok) return this.unsupported(key, question, ctx, fallback, `${reasons['text-only']} ${shaped.detail}`);
+    const asked: Question = {
+      ...question,
+      schema: shaped.schema,
+      ...(shaped.adaptation ? { adaptation: shaped.adaptation } : {}),
+    };
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
-    const raw = await this.channel.send(key, question, timeoutMs, () => this.audit.request(key, question));
-    if (raw.kind === 'unshowable')
-      return this.unsupported(key, question, ctx, fallback, `${reasons['old-revision']} ${raw.detail}`);
+    const sent = await this.channel.send(key, asked, timeoutMs, () => this.audit.request(key, asked));
+    if (sent.kind === 'unshowable')
+      return this.unsupported(key, asked, ctx, fallback, `${reasons['old-revision']} ${sent.detail}`);
+    // Read back into the form's own types (a Yes/No choice to a boolean) before anything looks at it.
+    const { raw, issues } = readBack(sent, form);
     this.audit.response(key, raw, form);
     if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
     if (raw.action === 'decline' || raw.action === 'cancel') return this.refuse(key, raw.action, ctx);
-    return (await this.accept(key, raw, form, options.check, ctx)) as Outcome<T>;
+    return (await this.accept(key, raw, form, options.check, ctx, issues)) as Outcome<T>;
   }
 
   async askUrl(key: string, options: AskUrlOptions): Promise<UrlOutcome> {
@@ -233,6 +244,8 @@ export class CallQuestions {
     form: AnyForm,
     check: Check<T> | undefined,
     ctx: ResultContext,
+    /** Issues found reading the answer back from a client's adapted shape. */
+    shapeIssues: Issue[],
   ): Promise<Outcome<T>> {
     const content = raw.content;
     let issues: Issue[];
@@ -240,6 +253,8 @@ export class CallQuestions {
     if (content === undefined || Object.keys(content).length === 0) {
       // Accept without values is a broken client, never a success (EK04).
       issues = [{ path: [], code: 'empty', message: 'The form was accepted without any values.' }];
+    } else if (shapeIssues.length > 0) {
+      issues = shapeIssues;
     } else {
       const parsed = form.parse(content);
       issues = parsed.ok ? [] : parsed.issues;

@@ -5,6 +5,8 @@
  * locale, checked by `LocaleTables`.
  */
 
+import type { AdaptWords } from '@elicitkit/form';
+
 /**
  * The languages Elicitkit speaks, as `Locale` values.
  *
@@ -32,7 +34,7 @@ export type Locale = (typeof LOCALES)[number];
 export type LocaleTables<M> = { readonly [L in Locale]: M };
 
 /** Why a client could not be asked, in the words an `unsupported` result gives. */
-export type UnsupportedReason = 'no-form' | 'no-url' | 'old-revision' | 'client-error';
+export type UnsupportedReason = 'no-form' | 'no-url' | 'old-revision' | 'client-error' | 'text-only';
 
 interface Messages {
   /** "A", "A and B", "A, B and C". */
@@ -53,6 +55,8 @@ interface Messages {
   /** An earlier attempt of this call is still running its effect. */
   stillRunning(tool: string): string;
   reasons: Record<UnsupportedReason, string>;
+  /** What a form adapted to a client's quirks shows (a Yes/No choice, a typed line's hint). */
+  adapt: AdaptWords;
 }
 
 const en: Messages = {
@@ -84,6 +88,15 @@ const en: Messages = {
     'no-url': 'it did not declare URL-mode elicitation, which this step needs',
     'old-revision': 'its protocol revision (2025-06-18) cannot show this form.',
     'client-error': 'the client refused the question:',
+    'text-only': 'it shows a question as one line of text, and',
+  },
+  adapt: {
+    yes: 'Yes',
+    no: 'No',
+    typeYesNo: 'Answer yes or no.',
+    typeOneOf: (options) => `Type one of: ${options}.`,
+    typeSeveral: (options) => `Type any of: ${options}, separated by commas.`,
+    typeNumber: 'Type a number.',
   },
 };
 
@@ -112,6 +125,15 @@ const zh: Messages = {
     'no-url': '客户端未声明 URL 模式提问能力，而这一步需要它',
     'old-revision': '客户端的协议版本（2025-06-18）无法显示此表单。',
     'client-error': '客户端拒绝了提问：',
+    'text-only': '客户端只能以一行文字提问，而',
+  },
+  adapt: {
+    yes: '是',
+    no: '否',
+    typeYesNo: '请回答“是”或“否”。',
+    typeOneOf: (options) => `请输入以下之一：${options}。`,
+    typeSeveral: (options) => `可输入以下多项，用逗号分隔：${options}。`,
+    typeNumber: '请输入数字。',
   },
 };
 

@@ -1,6 +1,14 @@
-import { type Revision, type RevisionTraits, revisionOf } from '@elicitkit/form';
+import {
+  type ClientInfo,
+  type KnownClient,
+  knownClientOf,
+  type Revision,
+  type RevisionTraits,
+  revisionOf,
+} from '@elicitkit/form';
 import {
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
   type ClientCapabilities,
   PROTOCOL_VERSION_META_KEY,
   type Server,
@@ -22,6 +30,8 @@ export interface Peer {
   asks: RevisionTraits['asks'];
   /** The elicitation modes it declared. */
   can: ToolContext['can'];
+  /** The known client its `clientInfo` names (its quirks shape the forms it is sent), if any. */
+  client: KnownClient | undefined;
 }
 
 /**
@@ -34,7 +44,13 @@ export function peerOf(ctx: ServerContext, server: Server): Peer {
   const version = envelope?.[PROTOCOL_VERSION_META_KEY];
   if (typeof version === 'string') {
     const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-    return { protocolVersion: version, revision: revisionOf(version), asks: 'input_required', can: modes(caps) };
+    return {
+      protocolVersion: version,
+      revision: revisionOf(version),
+      asks: 'input_required',
+      can: modes(caps),
+      client: knownClientOf(infoOf(envelope?.[CLIENT_INFO_META_KEY])),
+    };
   }
   // Deprecated accessors, but the documented way to read 2025 connection state.
   const negotiated = server.getNegotiatedProtocolVersion() ?? '2025-03-26';
@@ -43,7 +59,14 @@ export function peerOf(ctx: ServerContext, server: Server): Peer {
     revision: revisionOf(negotiated),
     asks: 'push',
     can: modes(server.getClientCapabilities()),
+    client: knownClientOf(infoOf(server.getClientVersion())),
   };
+}
+
+/** `clientInfo` as the client sent it; anything without a string name names nobody. */
+function infoOf(value: unknown): ClientInfo | undefined {
+  const name = (value as { name?: unknown } | null | undefined)?.name;
+  return typeof name === 'string' ? { name } : undefined;
 }
 
 function modes(caps: ClientCapabilities | undefined): ToolContext['can'] {

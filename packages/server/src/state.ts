@@ -3,6 +3,7 @@
  * `requestState`, so the server keeps nothing: every answer given so far, when each question was
  * asked, and a digest of the call it belongs to (state minted for one call is refused by another).
  */
+import type { Adaptation } from '@elicitkit/form';
 import type { AnswerAction } from './channel/channel.js';
 
 export interface StoredAnswer {
@@ -17,6 +18,8 @@ export interface AskRecord {
   /** Epoch ms the question was first sent. */
   asked: number;
   timeoutMs: number;
+  /** How the form was shaped for the client's quirks when first sent: its answer is read back by it. */
+  adaptation?: Adaptation;
   answer?: StoredAnswer;
 }
 
@@ -86,7 +89,13 @@ async function sha256(text: string): Promise<string> {
 export function copyAsks(asks: Record<string, AskRecord> | undefined): Record<string, AskRecord> {
   const out: Record<string, AskRecord> = {};
   for (const [key, record] of Object.entries(asks ?? {})) {
-    out[key] = { ...record, ...(record.answer ? { answer: { ...record.answer } } : {}) };
+    out[key] = {
+      ...record,
+      ...(record.adaptation
+        ? { adaptation: { quirk: record.adaptation.quirk, fields: [...record.adaptation.fields] } }
+        : {}),
+      ...(record.answer ? { answer: { ...record.answer } } : {}),
+    };
   }
   return out;
 }

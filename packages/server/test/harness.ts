@@ -33,6 +33,8 @@ export interface ConnectOptions {
   script?: Step[];
   /** For stdio: extra environment for the child. */
   env?: Record<string, string>;
+  /** The name the client announces (default `test-<path>`): a known client's name plays its quirks. */
+  clientName?: string;
 }
 
 const LONG = { timeout: 60_000 };
@@ -50,7 +52,7 @@ export async function connect(
     options.capabilities ?? (legacyBare ? { elicitation: {} } : { elicitation: { form: {}, url: {} } });
   const modern = path.endsWith('2026-07-28');
   const client = new Client(
-    { name: `test-${path}`, version: '1.0.0' },
+    { name: options.clientName ?? `test-${path}`, version: '1.0.0' },
     {
       capabilities,
       ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),

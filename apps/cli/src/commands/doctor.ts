@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
-import type { Revision } from '@elicitkit/form';
+import { isKnownClientId, KNOWN_CLIENTS, knownClient, type Revision } from '@elicitkit/form';
 import { localeFrom } from '@elicitkit/opsdesk';
 import {
   buildReport,
+  checkRestart,
+  clientProfile,
   confirmToProceed,
   type Endpoint,
   endpointFor,
@@ -56,6 +58,8 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       skip: { type: 'string', multiple: true },
       'allow-destructive': { type: 'boolean' },
       yes: { type: 'boolean' },
+      clients: { type: 'string', multiple: true },
+      'restart-check': { type: 'boolean' },
     },
     strict: true,
   });
@@ -63,7 +67,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
   const own = positionals[0] === 'opsdesk' && command === undefined;
   const target = own ? undefined : parseTarget(positionals[0], command, { headers: values.header ?? [] });
   const timeout = wholeNumber('--timeout-ms', values['timeout-ms'], 10_000, 100, 3_600_000);
-  const profiles = profilesFrom(values);
+  const profiles = [...profilesFrom(values), ...clientsFrom(values.clients)];
   // Every profile at once by default: a slow tool then costs one timeout, not one per profile.
   const concurrency = wholeNumber('--concurrency', values.concurrency, profiles.length, 1, 8);
   const only = names('--tools', values.tools);
@@ -106,7 +110,10 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       io.err(`elicitkit doctor: warning: ${message}`);
     }
     const { findings, notes } = judge(run);
-    const report = buildReport(run, findings, notes);
+    const firstProfile = profiles[0];
+    const restart =
+      values['restart-check'] && firstProfile ? await checkRestart(endpoint, firstProfile, timeout) : null;
+    const report = buildReport(run, findings, notes, restart);
     if (values.json) io.out(JSON.stringify(report, null, 2));
     else io.out(renderText(report, env.colour ?? (process.stdout.isTTY === true && !process.env.NO_COLOR)));
     if (!report.revisions.some((r) => r.served)) {
@@ -146,6 +153,19 @@ function fixturesFrom(path: string | undefined, own: boolean): Fixtures | undefi
   } catch (error) {
     throw error instanceof FixtureError ? new UsageError(`--fixtures ${error.message}`) : error;
   }
+}
+
+/** `--clients trae,cursor --clients cline` → the profiles that play those known clients. */
+function clientsFrom(raw: string[] | undefined): Profile[] {
+  if (raw === undefined) return [];
+  const ids = raw.flatMap((r) => r.split(',')).map((n) => n.trim());
+  const known = KNOWN_CLIENTS.map((c) => c.id).join(', ');
+  const unknown = ids.filter((id) => !isKnownClientId(id));
+  if (ids.length === 0 || unknown.length > 0)
+    throw new UsageError(
+      `--clients takes known client ids separated by commas (${known}), not "${unknown.join(', ')}"`,
+    );
+  return [...new Set(ids.filter(isKnownClientId))].map((id) => clientProfile(knownClient(id)));
 }
 
 /** Doctor plays a client of each revision; `--era legacy` is both 2025 revisions, `modern` 2026-07-28. */

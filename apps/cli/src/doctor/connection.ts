@@ -33,7 +33,7 @@ export async function openConnection(
   hooks: ConnectionHooks,
 ): Promise<Connection> {
   const client = new Client(
-    { name: 'elicitkit-doctor', version: '0.1.0' },
+    { name: profile.client?.announces ?? 'elicitkit-doctor', version: '0.1.0' },
     { capabilities: profile.capabilities, ...revisionOptions(profile.revision) },
   );
   if (canElicit(profile)) {

@@ -1,4 +1,5 @@
 export { type CallOutcome, outcomeLabel, type SkipReason } from './classify.js';
+export { type ClientToolView, type ClientView, clientProfile } from './clients.js';
 export type { CoverageSummary, NotReached, QuestionCoverage } from './coverage.js';
 export { type Endpoint, endpointFor } from './endpoint.js';
 export type { DoctorFinding, DoctorNote, Transcript } from './findings.js';
@@ -9,5 +10,6 @@ export { startOwnOpsdesk } from './own-opsdesk.js';
 export { PROFILES, type Profile, type Strategy } from './profiles.js';
 export { renderText } from './render-text.js';
 export { buildReport, type DoctorReport } from './report.js';
+export { checkRestart, type RestartCheck } from './restart.js';
 export { type CallRecord, type DoctorOptions, type DoctorRun, runDoctor } from './run.js';
 export { confirmToProceed, isDestructive, liveServerWarning } from './safety.js';

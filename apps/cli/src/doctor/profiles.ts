@@ -1,4 +1,4 @@
-import type { Revision } from '@elicitkit/form';
+import type { KnownClient, Revision } from '@elicitkit/form';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 
 /** One way a client can show up: a protocol revision and the elicitation modes it declares. */
@@ -8,6 +8,8 @@ export interface Profile {
   revision: Revision;
   modes: { form: boolean; url: boolean };
   capabilities: ClientCapabilities;
+  /** The known client this profile plays (`--clients`): it announces that client's `clientInfo.name`. */
+  client?: KnownClient;
 }
 
 const both = { elicitation: { form: {}, url: {} } };

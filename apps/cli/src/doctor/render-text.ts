@@ -52,6 +52,8 @@ export function renderText(report: DoctorReport, colour: boolean): string {
     }
     lines.push(...questionLines(tool.questions, green, yellow, dim));
   }
+  lines.push(...clientLines(report, yellow, dim));
+  lines.push(...restartLines(report, green, yellow, dim));
   if (report.notes.length > 0) {
     lines.push('', 'Notes:');
     for (const n of report.notes) lines.push(`  ${n.tool}${n.case ? ` ${dim(n.case)}` : ''}: ${n.message}`);
@@ -75,6 +77,35 @@ export function renderText(report: DoctorReport, colour: boolean): string {
     `${s.tools} tool${s.tools === 1 ? '' : 's'}, ${s.made} calls made (${s.skipped} skipped): ${s.errors ? red(`${s.errors} error${s.errors === 1 ? '' : 's'}`) : green('0 errors')}, ${s.warnings ? yellow(`${s.warnings} warning${s.warnings === 1 ? '' : 's'}`) : '0 warnings'}.`,
   );
   return lines.join('\n');
+}
+
+/** What each known client played would show (`--clients`). */
+function clientLines(report: DoctorReport, yellow: Paint, dim: Paint): string[] {
+  if (report.clients.length === 0) return [];
+  const out = ['', 'What each client would show:'];
+  for (const c of report.clients) {
+    out.push(`  ${c.name} ${dim(`(${c.client}, announced as "${c.announced}")`)}`);
+    if (c.tools.length === 0) out.push(`    ${dim('no call was made')}`);
+    for (const t of c.tools) {
+      out.push(`    ${t.tool}${t.case.startsWith('{') ? '' : ` ${dim(t.case)}`}: ${t.sees.join('; ')}`);
+      for (const w of t.warnings) out.push(`      ${yellow('!')} ${w}`);
+    }
+  }
+  return out;
+}
+
+/** Troubleshooting row 13: what changed between two fresh starts (`--restart-check`). */
+function restartLines(report: DoctorReport, green: Paint, yellow: Paint, dim: Paint): string[] {
+  const r = report.restart;
+  if (!r) return [];
+  if (!r.compared) return ['', `Restart check: ${dim(`not compared: ${r.error ?? 'no connection'}`)}`];
+  if (r.changes.length === 0)
+    return ['', `Restart check: ${green('the same capabilities and tools on a fresh start')}`];
+  return [
+    '',
+    `Restart check: ${yellow('the server declared something else on a fresh start')} — a client that cached the first (troubleshooting row 13) stops showing forms or tools; reconnect it:`,
+    ...r.changes.map((c) => `  ${yellow('!')} ${c}`),
+  ];
 }
 
 function questionLines(questions: QuestionCoverage[], green: Paint, yellow: Paint, dim: Paint): string[] {

@@ -1,8 +1,10 @@
 import { outcomeLabel, type SkipReason } from './classify.js';
+import { type ClientView, clientViews } from './clients.js';
 import { type CoverageSummary, type QuestionCoverage, summarize, toolCoverage } from './coverage.js';
 import type { DoctorFinding, DoctorNote } from './findings.js';
 import type { Strategy } from './profiles.js';
 import type { DoctorRun } from './records.js';
+import type { RestartCheck } from './restart.js';
 
 /**
  * The stable JSON shape of a doctor run (`--json`, documented in the README). Fields are only
@@ -43,6 +45,10 @@ export interface DoctorReport {
   }[];
   findings: DoctorFinding[];
   notes: DoctorNote[];
+  /** Per known client played (`--clients`): what the person would see, tool by tool. */
+  clients: ClientView[];
+  /** The restart check (`--restart-check`): what changed between two fresh starts; null when not run. */
+  restart: RestartCheck | null;
   coverage: CoverageSummary;
   summary: {
     tools: number;
@@ -64,7 +70,12 @@ export interface DoctorReport {
  * const { findings, notes } = judge(run);
  * console.log(JSON.stringify(buildReport(run, findings, notes), null, 2));
  */
-export function buildReport(run: DoctorRun, findings: DoctorFinding[], notes: DoctorNote[]): DoctorReport {
+export function buildReport(
+  run: DoctorRun,
+  findings: DoctorFinding[],
+  notes: DoctorNote[],
+  restart: RestartCheck | null = null,
+): DoctorReport {
   const perTool = new Map(run.tools.map((t) => [t.name, t.filtered ? [] : toolCoverage(run, t)]));
   const errors = findings.filter((f) => f.severity === 'error').length;
   const made = run.calls.filter((c) => c.outcome.kind !== 'skipped').length;
@@ -103,6 +114,8 @@ export function buildReport(run: DoctorRun, findings: DoctorFinding[], notes: Do
     })),
     findings,
     notes,
+    clients: clientViews(run),
+    restart,
     coverage: summarize(run, perTool),
     summary: {
       tools: run.tools.length,

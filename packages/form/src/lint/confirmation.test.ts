@@ -16,6 +16,21 @@ describe('confirmationsOf', () => {
     ]);
   });
 
+  it('finds a Yes/No choice standing in for a checkbox (how Trae is asked one), in either shape', () => {
+    const oneOf = [
+      { const: 'yes', title: 'Yes' },
+      { const: 'no', title: 'No' },
+    ];
+    expect(confirmationsOf(form({ confirmed: { type: 'string', title: 'I confirm', oneOf } }))).toEqual([
+      { field: 'confirmed', kind: 'checkbox', term: 'confirmed' },
+    ]);
+    const legacy = { type: 'string', title: 'I confirm the release', enum: ['yes', 'no'], enumNames: ['是', '否'] };
+    expect(confirmationsOf(form({ ok: legacy }))).toEqual([{ field: 'ok', kind: 'checkbox', term: 'confirm' }]);
+    // A Yes/No choice that confirms nothing, and a confirmation-named choice of other options, are not.
+    expect(confirmationsOf(form({ updates: { type: 'string', title: 'Send updates', oneOf } }))).toEqual([]);
+    expect(confirmationsOf(form({ confirmed: { type: 'string', enum: ['yes', 'no', 'maybe'] } }))).toEqual([]);
+  });
+
   it('finds a typed confirmation: a text field the person types to confirm', () => {
     const found = confirmationsOf(
       form({

@@ -1,4 +1,4 @@
-import type { FormSchema } from '@elicitkit/form';
+import type { Adaptation, FormSchema } from '@elicitkit/form';
 
 /** The three answers a person can give (SPEC: accept, decline, cancel). */
 export const ANSWER_ACTIONS = ['accept', 'decline', 'cancel'] as const;
@@ -9,7 +9,8 @@ export type AnswerAction = (typeof ANSWER_ACTIONS)[number];
  * into what its revision sends (see `wire.ts`).
  */
 export type Question =
-  | { kind: 'form'; message: string; schema: FormSchema }
+  /** `adaptation`: how the form was shaped for the client's quirks, so its answer can be read back. */
+  | { kind: 'form'; message: string; schema: FormSchema; adaptation?: Adaptation }
   | { kind: 'url'; message: string; url: string };
 
 /**
@@ -27,6 +28,8 @@ export type RawAnswer =
       kind: 'answer';
       action: AnswerAction;
       content?: Record<string, unknown>;
+      /** How the question was shaped for the client when it was first sent (content is in that shape). */
+      adaptation?: Adaptation;
       elapsedMs: number;
       fresh: boolean;
     }

@@ -84,7 +84,15 @@ export class PushChannel implements Channel {
       });
       const elapsedMs = this.now() - started;
       const content = result.content;
-      return { kind: 'answer', action: result.action, ...(content ? { content } : {}), elapsedMs, fresh: true };
+      const adaptation = question.kind === 'form' ? question.adaptation : undefined;
+      return {
+        kind: 'answer',
+        action: result.action,
+        ...(content ? { content } : {}),
+        ...(adaptation ? { adaptation } : {}),
+        elapsedMs,
+        fresh: true,
+      };
     } catch (error) {
       const elapsedMs = this.now() - started;
       const detail = error instanceof Error ? error.message : String(error);

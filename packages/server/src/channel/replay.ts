@@ -39,14 +39,29 @@ export class ReplayChannel implements Channel {
       // A late answer counts as no answer: the person may no longer mean it.
       if (elapsedMs > record.timeoutMs) return Promise.resolve({ kind: 'timeout', elapsedMs, fresh });
       const { action, content } = record.answer;
-      return Promise.resolve({ kind: 'answer', action, ...(content ? { content } : {}), elapsedMs, fresh });
+      // The shape it was sent in (sealed), not this round's: the client may announce itself differently now.
+      const adaptation = record.adaptation;
+      return Promise.resolve({
+        kind: 'answer',
+        action,
+        ...(content ? { content } : {}),
+        ...(adaptation ? { adaptation } : {}),
+        elapsedMs,
+        fresh,
+      });
     }
     if (record && this.now() - record.asked > record.timeoutMs) {
       return Promise.resolve({ kind: 'timeout', elapsedMs: this.now() - record.asked, fresh: true });
     }
+    const adaptation = question.kind === 'form' ? question.adaptation : undefined;
     if (!record) {
-      this.records[key] = { mode: question.kind, asked: this.now(), timeoutMs };
+      this.records[key] = { mode: question.kind, asked: this.now(), timeoutMs, ...(adaptation ? { adaptation } : {}) };
       onSent();
+    } else if (adaptation) {
+      // Asked again unanswered: its answer comes in the shape sent last.
+      record.adaptation = adaptation;
+    } else {
+      delete record.adaptation;
     }
     this.queued.set(key, inputRequest(question));
     this.onSuspend();
