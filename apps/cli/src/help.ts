@@ -40,6 +40,11 @@ Options:
   --max-sessions-per-user N     with --http: open 2025 sessions per user (default 100)
   --max-calls-per-user N        with --http: requests in flight per user, each open question one
                                 (default 100)
+  --redis URL                   with --http: run as one of several replicas sharing this Redis
+                                (or $ELICITKIT_REDIS_URL): claims, 2025 sessions relayed to the
+                                replica holding them; needs --data or a shared key
+  --state-secret-file FILE      with --http: the key sealing 2026-07-28 state (or
+                                $ELICITKIT_STATE_SECRET, ≥ 32 characters), the same on every replica
   --reset                       put the demo back to its seed first (with --stdio, needs --yes)
   --yes                         do not ask before --reset`,
   reset: `Usage: elicitkit reset [--data DIR] [--yes]

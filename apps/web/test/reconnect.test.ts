@@ -29,12 +29,15 @@ process.env.ELICITKIT_SERVERS = JSON.stringify([
 ]);
 
 const { callTool, listTools } = await import('../lib/mcp');
-const { createChat } = await import('../lib/state');
+const { chatOf, createChat } = await import('../lib/state');
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('after the server exits, the next listing starts it again and shows what it declares now', async () => {
-  const chat = createChat();
+  const opened = await createChat('127.0.0.1');
+  if (!opened.ok) throw new Error('no chat');
+  const chat = await chatOf(new Request('http://localhost/', { headers: { cookie: `ek_session=${opened.chat.id}` } }));
+  if (!chat) throw new Error('chat not found');
   const names = async () => (await listTools(chat)).map((t) => t.name).sort();
   expect(await names()).toEqual(['deploy', 'status', 'stop']); // start 1
   await callTool(chat, 'stop', {});
