@@ -4,17 +4,27 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
 import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Locale } from '../lib/locale';
 import type { ChatInfo, ChatMessage, ElicitationData, ToolInfo } from '../lib/wire';
+import { ConnectionCheck } from './connection-check';
+import { history } from './history';
 import { Message } from './message';
 import { Question } from './question';
+import { PAGE_TEXTS } from './texts';
 import { ToolsPanel } from './tools-panel';
+import { useLocale } from './use-locale';
+import { useStickToBottom } from './use-stick-to-bottom';
 
 /** The page: chat on the left, tools on the right, the open question in a modal. */
-export function ChatPage() {
+export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
+  const [locale, setLocale] = useLocale(initialLocale);
+  const texts = PAGE_TEXTS[locale];
+  const localeRef = useRef(locale);
+  localeRef.current = locale;
   const [info, setInfo] = useState<ChatInfo | null>(null);
   const [tools, setTools] = useState<ToolInfo[]>([]);
   const [toolsError, setToolsError] = useState<string | null>(null);
-  const [fatal, setFatal] = useState<string | null>(null);
+  const [fatal, setFatal] = useState<string | null | 'gone'>(null);
   const [notes, setNotes] = useState<{ id: number; text: string }[]>([]);
   const [input, setInput] = useState('');
   const [dismissed, setDismissed] = useState<Set<string>>(new Set());
@@ -25,7 +35,7 @@ export function ChatPage() {
       const reply = await fetch('/api/session').catch(() => undefined);
       const answer = (await reply?.json().catch(() => undefined)) as (ChatInfo & { error?: string }) | undefined;
       if (!reply?.ok || !answer) {
-        setFatal(answer?.error ?? 'The chat server did not answer. Is `npm start` still running?');
+        setFatal(answer?.error ?? 'gone');
         return;
       }
       csrf.current = answer.csrf;
@@ -35,7 +45,7 @@ export function ChatPage() {
         | { tools?: ToolInfo[]; error?: string }
         | undefined;
       if (body?.tools) setTools(body.tools);
-      else setToolsError(body?.error ?? 'Could not load the tools.');
+      else setToolsError(body?.error ?? '');
     })();
   }, []);
 
@@ -43,12 +53,37 @@ export function ChatPage() {
     () =>
       new DefaultChatTransport<ChatMessage>({
         api: '/api/chat',
-        headers: () => ({ 'x-elicitkit-csrf': csrf.current }),
+        headers: () => ({ 'x-elicitkit-csrf': csrf.current, 'x-elicitkit-locale': localeRef.current }),
       }),
     [],
   );
-  const { messages, sendMessage, status, stop, error } = useChat<ChatMessage>({ transport });
+  // Which chat this browser shows: its messages are kept in localStorage across reloads.
+  const [chatId, setChatId] = useState<string | null>(null);
+  useEffect(() => setChatId(history.currentId()), []);
+  const { messages, setMessages, sendMessage, status, stop, error } = useChat<ChatMessage>({
+    ...(chatId ? { id: chatId } : {}),
+    transport,
+  });
   const busy = status === 'submitted' || status === 'streaming';
+  const restored = useRef<string | null>(null);
+  useEffect(() => {
+    if (!chatId || restored.current === chatId) return;
+    setMessages(history.load(chatId, texts.noLongerOpen));
+    restored.current = chatId;
+  }, [chatId, setMessages, texts.noLongerOpen]);
+  useEffect(() => {
+    // Saved only once this chat's history was restored, so an empty first render never overwrites it.
+    if (chatId && restored.current === chatId) history.save(chatId, messages);
+  }, [chatId, messages]);
+  const newChat = () => {
+    if (busy) stop();
+    setNotes([]);
+    setDismissed(new Set());
+    setChatId(history.newId());
+  };
+
+  const chatRef = useRef<HTMLElement | null>(null);
+  const { unseen, jump } = useStickToBottom(chatRef, [messages, notes, error]);
 
   const open: ElicitationData | undefined = useMemo(() => {
     for (const m of [...messages].reverse()) {
@@ -66,41 +101,54 @@ export function ChatPage() {
     setInput('');
   };
 
+  const fatalText = fatal === 'gone' ? texts.serverGone : fatal;
   return (
     <div className="layout">
       <header className="topbar">
-        <h1>Elicitkit chat</h1>
+        <h1>{texts.title}</h1>
         <span className={`model ${info?.model ? '' : 'no-model'}`} role="status">
           {fatal
-            ? 'Not connected'
+            ? texts.notConnected
             : info
               ? info.model
-                ? `Model: ${info.model}`
-                : 'No model configured — use the tools panel or /tool commands'
-              : 'Connecting…'}
+                ? texts.model(info.model)
+                : texts.noModel
+              : texts.connecting}
         </span>
-        <Link href="/audit">Audit trail</Link>
+        {info?.model ? <ConnectionCheck texts={texts} csrf={info.csrf} locale={locale} /> : null}
+        <label className="language">
+          <span className="visually-hidden">{texts.language}</span>
+          <select value={locale} onChange={(e) => setLocale(e.target.value as Locale)} aria-label={texts.language}>
+            <option value="en">English</option>
+            <option value="zh">中文</option>
+          </select>
+        </label>
+        <button type="button" className="secondary" onClick={newChat} disabled={!chatId}>
+          {texts.newChat}
+        </button>
+        <Link href="/audit">{texts.auditTrail}</Link>
       </header>
-      <main className="chat" aria-live="polite">
-        {fatal ? (
+      <main className="chat" aria-live="polite" ref={chatRef}>
+        {fatalText ? (
           <p className="error" role="alert">
-            {fatal}
+            {fatalText}
           </p>
         ) : null}
         {messages.length === 0 ? (
           <div className="welcome">
             <p>
-              Ask for a deploy and watch the server ask <em>you</em> — not the model — which environment and which
-              release ticket.
+              {texts.welcome[0]}
+              <em>{texts.welcome[1]}</em>
+              {texts.welcome[2]}
             </p>
             <p className="muted">
-              Try <code>/deploy_service service=order-service</code>,{' '}
-              <code>/execute_sql {'{"sql":"DELETE FROM order_items"}'}</code> or <code>/register_user</code>.
+              {texts.tryCommands} <code>/deploy_service service=order-service</code>,{' '}
+              <code>/execute_sql {'{"sql":"DELETE FROM order_items"}'}</code>, <code>/register_user</code>.
             </p>
           </div>
         ) : null}
         {messages.map((m) => (
-          <Message key={m.id} message={m} />
+          <Message key={m.id} message={m} texts={texts} />
         ))}
         {notes.map((n) => (
           <p key={n.id} className="note" role="alert">
@@ -108,11 +156,16 @@ export function ChatPage() {
           </p>
         ))}
         {error ? (
-          <p className="error" role="alert">
+          <p className="error" role="alert" data-model-error="">
             {error.message}
           </p>
         ) : null}
       </main>
+      {unseen ? (
+        <button type="button" className="jump-to-latest" onClick={jump}>
+          {texts.jumpToLatest}
+        </button>
+      ) : null}
       <form
         className="composer"
         onSubmit={(e) => {
@@ -121,33 +174,40 @@ export function ChatPage() {
         }}
       >
         <label htmlFor="composer-input" className="visually-hidden">
-          Message
+          {texts.message}
         </label>
         <input
           id="composer-input"
           value={input}
           onChange={(e) => setInput(e.target.value)}
-          placeholder={info?.model ? 'Ask for a deploy, a report…' : '/deploy_service service=order-service'}
+          placeholder={info?.model ? texts.placeholderModel : '/deploy_service service=order-service'}
           autoComplete="off"
           disabled={!info}
         />
         {busy ? (
           <button type="button" onClick={() => stop()}>
-            Stop
+            {texts.stop}
           </button>
         ) : (
           <button type="submit" disabled={!info}>
-            Send
+            {texts.send}
           </button>
         )}
       </form>
-      <ToolsPanel tools={tools} error={toolsError} disabled={busy || !info} onCall={send} />
+      <ToolsPanel
+        tools={tools}
+        error={toolsError === '' ? texts.toolsFailed : toolsError}
+        disabled={busy || !info}
+        onCall={send}
+        texts={texts}
+      />
       {open && info ? (
         <Question
           key={open.id}
           question={open}
           csrf={info.csrf}
-          lang={info.lang}
+          locale={locale}
+          texts={texts}
           onSettled={(note) => {
             setDismissed((d) => new Set(d).add(open.id));
             if (note) setNotes((n) => [...n, { id: n.length, text: note }]);

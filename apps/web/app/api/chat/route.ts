@@ -1,6 +1,7 @@
 import { createUIMessageStreamResponse, type UIMessage } from 'ai';
 import { chatStream } from '../../../lib/chat';
 import { readJson } from '../../../lib/http';
+import { requestLocale } from '../../../lib/locale';
 import { chatOf } from '../../../lib/state';
 
 export const runtime = 'nodejs';
@@ -18,5 +19,7 @@ export async function POST(request: Request): Promise<Response> {
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
   const messages = (body.value as { messages?: unknown }).messages;
   if (!Array.isArray(messages)) return Response.json({ error: '"messages" must be an array.' }, { status: 400 });
-  return createUIMessageStreamResponse({ stream: chatStream(chat, messages as UIMessage[], request.signal) });
+  return createUIMessageStreamResponse({
+    stream: chatStream(chat, messages as UIMessage[], request.signal, requestLocale(request)),
+  });
 }
