@@ -24,6 +24,8 @@ export interface WebConfig {
   /** How long a question waits in the browser before it counts as cancelled. */
   questionTimeoutMs: number;
   lang: 'en' | 'zh';
+  /** `ELICITKIT_SECRETS`: a form asking for a password, token or key (EK09) is shown with a warning, or declined unseen. */
+  secrets: 'warn' | 'decline';
 }
 
 /** The repository root: where `apps/cli/bin/elicitkit.js` is, found from the working directory up. */
@@ -58,6 +60,7 @@ export function readConfig(env: Env = process.env): WebConfig {
     servers: env.ELICITKIT_SERVERS ? parseServers(env.ELICITKIT_SERVERS) : [opsdesk(repoRoot, dataDir, lang)],
     model: readModel(env),
     questionTimeoutMs: readTimeout(env.ELICITKIT_QUESTION_TIMEOUT_MS),
+    secrets: readSecrets(env.ELICITKIT_SECRETS),
   };
 }
 
@@ -150,6 +153,13 @@ function readRevision(entry: Record<string, unknown>, where: string): RevisionCh
     throw new Error(`${where}.era must be "legacy" (2025-11-25) or "modern" (2026-07-28)`);
   }
   return entry.era === 'legacy' ? '2025-11-25' : '2026-07-28';
+}
+
+function readSecrets(raw: string | undefined): 'warn' | 'decline' {
+  if (raw === undefined || raw === '') return 'warn';
+  if (raw !== 'warn' && raw !== 'decline')
+    throw new Error(`ELICITKIT_SECRETS must be "decline" or "warn", not "${raw}"`);
+  return raw;
 }
 
 function readTimeout(raw: string | undefined): number {

@@ -33,6 +33,14 @@ describe('the web app configuration (environment)', () => {
     expect(readConfig({ ...base, ELICITKIT_MODEL: 'mock', ELICITKIT_ALLOW_MOCK_MODEL: '1' }).model).toBeUndefined();
   });
 
+  it('reads ELICITKIT_SECRETS: warn by default, decline on request, anything else refused', () => {
+    expect(readConfig(base).secrets).toBe('warn');
+    expect(readConfig({ ...base, ELICITKIT_SECRETS: 'decline' }).secrets).toBe('decline');
+    expect(() => readConfig({ ...base, ELICITKIT_SECRETS: 'block' })).toThrow(
+      'ELICITKIT_SECRETS must be "decline" or "warn", not "block"',
+    );
+  });
+
   it('reads servers from ELICITKIT_SERVERS', () => {
     const c = readConfig(
       servers([
