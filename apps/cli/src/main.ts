@@ -5,6 +5,7 @@ import { install } from './commands/install.js';
 import { reset } from './commands/reset.js';
 import { serve } from './commands/serve.js';
 import { tools } from './commands/tools.js';
+import { uninstall } from './commands/uninstall.js';
 import type { Io } from './io.js';
 import { EXIT, USAGE, UsageError } from './usage.js';
 
@@ -38,6 +39,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await tools(rest, io);
       case 'install':
         return await install(rest, io);
+      case 'uninstall':
+        return await uninstall(rest, io);
       case undefined:
       case 'help':
       case '--help':
