@@ -17,7 +17,7 @@ export class UsageError extends Error {
 export const USAGE = `Usage: elicitkit <command> [options]
 
 Commands:
-  serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh] [--reset [--yes]]
+  serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh] [--page-port N] [--reset [--yes]]
         [--max-sessions N] [--max-sessions-per-user N] [--max-calls-per-user N]
                               run opsdesk, the reference server (stdio by default); the caps apply
                               to 2025 HTTP sessions (defaults 1000, 100 and 100)
