@@ -1,6 +1,7 @@
 'use client';
 
 import { useChat } from '@ai-sdk/react';
+import type { FormContent } from '@elicitkit/form';
 import { DefaultChatTransport } from 'ai';
 import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -15,6 +16,10 @@ import { ToolsPanel } from './tools-panel';
 import { useLocale } from './use-locale';
 import { useStickToBottom } from './use-stick-to-bottom';
 
+/** "The same question": the same server asking with the same form. */
+const questionKey = (q: ElicitationData) =>
+  q.prompt.mode === 'form' ? `${q.server}\u0000${JSON.stringify(q.prompt.schema)}` : '';
+
 /** The page: chat on the left, tools on the right, the open question in a modal. */
 export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
   const [locale, setLocale] = useLocale(initialLocale);
@@ -25,10 +30,14 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
   const [tools, setTools] = useState<ToolInfo[]>([]);
   const [toolsError, setToolsError] = useState<string | null>(null);
   const [fatal, setFatal] = useState<string | null | 'gone'>(null);
-  const [notes, setNotes] = useState<{ id: number; text: string }[]>([]);
+  const [notes, setNotes] = useState<{ id: number; text: string; info?: true }[]>([]);
   const [input, setInput] = useState('');
   const [dismissed, setDismissed] = useState<Set<string>>(new Set());
   const csrf = useRef('');
+  // "Fix and retry": the person's last answer per question (by server and schema), kept in memory
+  // only (answers may be private), and used to pre-fill the form when a retried call asks it again.
+  const lastAnswers = useRef(new Map<string, FormContent>());
+  const retrying = useRef(false);
 
   useEffect(() => {
     void (async () => {
@@ -94,11 +103,37 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
     return undefined;
   }, [messages, dismissed]);
 
-  const send = (text: string) => {
+  const send = (text: string, retry = false) => {
     // Nothing leaves before the chat (and its CSRF token) is known.
     if (!text.trim() || busy || !info) return;
+    retrying.current = retry;
     void sendMessage({ text });
     setInput('');
+  };
+  useEffect(() => {
+    if (!busy) retrying.current = false;
+  }, [busy]);
+  // Pre-filled only while a retried call runs: elsewhere a question starts from its defaults.
+  const shown: ElicitationData | undefined = useMemo(() => {
+    if (open?.prompt.mode !== 'form' || !retrying.current) return open;
+    const previous = lastAnswers.current.get(questionKey(open));
+    return previous ? { ...open, prompt: { ...open.prompt, previous } } : open;
+  }, [open]);
+
+  const chooseUser = async (user: string | null) => {
+    if (!info || busy) return;
+    const reply = await fetch('/api/session/identity', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-elicitkit-csrf': csrf.current },
+      body: JSON.stringify({ user }),
+    }).catch(() => undefined);
+    const body = (await reply?.json().catch(() => undefined)) as { user?: string | null; error?: string } | undefined;
+    if (!reply?.ok) {
+      setNotes((n) => [...n, { id: n.length, text: body?.error ?? texts.serverGone }]);
+      return;
+    }
+    setInfo({ ...info, identity: info.identity ? { ...info.identity, user } : null });
+    setNotes((n) => [...n, { id: n.length, text: texts.nowActingAs(user ?? texts.localOwner), info: true }]);
   };
 
   const fatalText = fatal === 'gone' ? texts.serverGone : fatal;
@@ -123,6 +158,27 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
             <option value="zh">中文</option>
           </select>
         </label>
+        {info?.identity ? (
+          <label className="identity" title={texts.identityNote}>
+            {texts.identity}{' '}
+            <select
+              value={info.identity.user ?? ''}
+              disabled={busy}
+              aria-describedby="identity-note"
+              onChange={(e) => void chooseUser(e.target.value === '' ? null : e.target.value)}
+            >
+              <option value="">{texts.localOwner}</option>
+              {info.identity.choices.map((u) => (
+                <option key={u} value={u}>
+                  {u}
+                </option>
+              ))}
+            </select>
+            <span id="identity-note" className="visually-hidden">
+              {texts.identityNote}
+            </span>
+          </label>
+        ) : null}
         <button type="button" className="secondary" onClick={newChat} disabled={!chatId}>
           {texts.newChat}
         </button>
@@ -148,10 +204,30 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
           </div>
         ) : null}
         {messages.map((m) => (
-          <Message key={m.id} message={m} texts={texts} />
+          <Message
+            key={m.id}
+            message={m}
+            texts={texts}
+            extra={(part) =>
+              part.state === 'output-available' &&
+              (part.output as { status?: string } | undefined)?.status === 'invalid' ? (
+                <div className="retry">
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={busy || !info}
+                    onClick={() => send(`/${part.toolName} ${JSON.stringify(part.input ?? {})}`, true)}
+                  >
+                    {texts.retry}
+                  </button>{' '}
+                  <span className="muted small">{texts.retryNote}</span>
+                </div>
+              ) : null
+            }
+          />
         ))}
         {notes.map((n) => (
-          <p key={n.id} className="note" role="alert">
+          <p key={n.id} className={n.info ? 'info-note' : 'note'} role={n.info ? undefined : 'alert'}>
             {n.text}
           </p>
         ))}
@@ -201,15 +277,16 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
         onCall={send}
         texts={texts}
       />
-      {open && info ? (
+      {shown && info ? (
         <Question
-          key={open.id}
-          question={open}
+          key={shown.id}
+          question={shown}
+          onAnswered={(content) => lastAnswers.current.set(questionKey(shown), content)}
           csrf={info.csrf}
           locale={locale}
           texts={texts}
           onSettled={(note) => {
-            setDismissed((d) => new Set(d).add(open.id));
+            setDismissed((d) => new Set(d).add(shown.id));
             if (note) setNotes((n) => [...n, { id: n.length, text: note }]);
           }}
         />

@@ -1,7 +1,7 @@
 'use client';
 
 import type { Answer } from '@elicitkit/client';
-import type { Issue } from '@elicitkit/form';
+import type { FormContent, Issue } from '@elicitkit/form';
 import { ElicitationForm, LABELS_EN, LABELS_ZH, UrlConsent } from '@elicitkit/react';
 import { useState } from 'react';
 import type { Locale } from '../lib/locale';
@@ -17,7 +17,10 @@ export function Question({
   locale,
   texts,
   onSettled,
+  onAnswered,
 }: {
+  /** Told the content of an accepted form answer the server took, for "fix and retry". */
+  onAnswered?: (content: FormContent) => void;
   question: ElicitationData;
   csrf: string;
   locale: Locale;
@@ -39,7 +42,10 @@ export function Question({
         body: JSON.stringify(answer),
       });
       const body = (await response.json().catch(() => ({}))) as { error?: string; issues?: Issue[] };
-      if (response.ok) return onSettled(null);
+      if (response.ok) {
+        if (answer.action === 'accept' && answer.content) onAnswered?.(answer.content);
+        return onSettled(null);
+      }
       if (response.status === 400 && body.issues) {
         setIssues(body.issues);
         setError(body.error);

@@ -58,6 +58,8 @@ export interface PageTexts {
   retryNote: string;
   identity: string;
   identityNote: string;
+  localOwner: string;
+  nowActingAs: (user: string) => string;
 }
 
 const EN: PageTexts = {
@@ -128,6 +130,8 @@ const EN: PageTexts = {
   retryNote: 'Runs the same call again; the form opens with your previous answers.',
   identity: 'Acting as',
   identityNote: 'A demo switch, not authentication: opsdesk applies this user’s permissions.',
+  localOwner: 'local owner',
+  nowActingAs: (user) => `From now on opsdesk acts as ${user} (a demo switch, not authentication).`,
 };
 
 const ZH: PageTexts = {
@@ -194,6 +198,8 @@ const ZH: PageTexts = {
   retryNote: '再次执行同一调用；表单会预填你上次的回答。',
   identity: '当前身份',
   identityNote: '演示用切换，不是身份验证：opsdesk 会按此用户的权限执行。',
+  localOwner: '本机所有者',
+  nowActingAs: (user) => `此后 opsdesk 以 ${user} 的身份执行（演示用切换，不是身份验证）。`,
 };
 
 export const PAGE_TEXTS = { en: EN, zh: ZH } as const satisfies Record<Locale, PageTexts>;

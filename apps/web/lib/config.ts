@@ -4,7 +4,15 @@ import { REVISION_CHOICES, type RevisionChoice } from '@elicitkit/client';
 
 /** One MCP server the chat draws tools from, and the protocol revision the chat speaks with it. */
 export type ServerConfig =
-  | { name: string; kind: 'stdio'; command: string; args: string[]; revision: RevisionChoice }
+  | {
+      name: string;
+      kind: 'stdio';
+      command: string;
+      args: string[];
+      revision: RevisionChoice;
+      /** The bundled opsdesk (not one from ELICITKIT_SERVERS): the demo identity picker applies to it. */
+      bundled?: true;
+    }
   | { name: string; kind: 'http'; url: string; headers: Record<string, string>; revision: RevisionChoice };
 
 type Env = Record<string, string | undefined>;
@@ -79,6 +87,7 @@ function opsdesk(root: string, dataDir: string, lang: string): ServerConfig {
       lang,
     ],
     revision: '2026-07-28',
+    bundled: true,
   };
 }
 

@@ -21,7 +21,18 @@ export function connection(chat: Chat, server: ServerConfig): Promise<Connection
   return opening;
 }
 
-async function open(chat: Chat, server: ServerConfig): Promise<Connection> {
+/**
+ * The server as the chat's identity sees it: the one place the chosen user reaches the connection
+ * code. The bundled opsdesk over stdio is started with `--user NAME`; other servers are as configured
+ * (their identity is theirs to decide: tokens in ELICITKIT_SERVERS headers).
+ */
+export function serverAs(server: ServerConfig, user: string | undefined): ServerConfig {
+  if (user === undefined || server.kind !== 'stdio' || !server.bundled) return server;
+  return { ...server, args: [...server.args, '--user', user] };
+}
+
+async function open(chat: Chat, configured: ServerConfig): Promise<Connection> {
+  const server = serverAs(configured, chat.user);
   const client = new Client({ name: 'elicitkit-web', version: '0.1.0' }, revisionOptions(server.revision));
   attach(client, {
     renderer: chatRenderer(chat, server.name),

@@ -23,6 +23,11 @@ export interface Chat {
   questions: Map<string, ElicitationData>;
   /** What the person answered, recorded just before the pending entry is resolved. */
   answered: Map<string, ElicitAction>;
+  /**
+   * The demo identity the bundled opsdesk acts as (`alice`, `bob`), or `undefined` for the local
+   * owner. A demo switch, not authentication (README): whoever holds the page may pick any.
+   */
+  user: string | undefined;
 }
 
 interface State {
@@ -62,9 +67,12 @@ async function sweep(s: State): Promise<void> {
   }
 }
 
-async function closeChat(chat: Chat): Promise<void> {
-  await Promise.all([...chat.connections.values()].map(async (c) => (await c.catch(() => undefined))?.close()));
+/** Closes the chat's MCP connections; the next use opens new ones (e.g. as another identity). */
+export async function closeChat(chat: Chat): Promise<void> {
+  // Forgotten first, closed after: a call that starts meanwhile opens a new connection, never a closing one.
+  const closing = [...chat.connections.values()];
   chat.connections.clear();
+  await Promise.all(closing.map(async (c) => (await c.catch(() => undefined))?.close()));
 }
 
 const COOKIE = 'ek_session';
@@ -78,6 +86,7 @@ export function createChat(): Chat {
     connections: new Map(),
     questions: new Map(),
     answered: new Map(),
+    user: undefined,
   };
   state().chats.set(chat.id, chat);
   return chat;

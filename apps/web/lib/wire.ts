@@ -32,6 +32,8 @@ export interface ChatInfo {
   servers: string[];
   /** The model and its endpoint, or `null` when none is configured. */
   model: string | null;
+  /** The demo identity picker (bundled opsdesk only): who the chat acts as (`null`: the local owner). */
+  identity: { user: string | null; choices: string[] } | null;
 }
 
 /**

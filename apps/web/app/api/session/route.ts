@@ -1,4 +1,5 @@
 import { config } from '../../../lib/config';
+import { DEMO_USERS } from '../../../lib/identity';
 import { chatCookie, chatOf, createChat } from '../../../lib/state';
 import type { ChatInfo } from '../../../lib/wire';
 
@@ -27,6 +28,9 @@ export async function GET(request: Request): Promise<Response> {
     lang,
     servers: servers.map((s) => s.name),
     model: model ? `${model.model} via ${model.baseURL}` : null,
+    identity: servers.some((s) => s.kind === 'stdio' && s.bundled)
+      ? { user: chat.user ?? null, choices: [...DEMO_USERS] }
+      : null,
   };
   return Response.json(body, {
     headers: { 'cache-control': 'no-store', ...(existing ? {} : { 'set-cookie': chatCookie(chat) }) },
