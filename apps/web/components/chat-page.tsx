@@ -49,7 +49,9 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
       }
       csrf.current = answer.csrf;
       setInfo(answer);
-      const response = await fetch('/api/tools').catch(() => undefined);
+      const response = await fetch('/api/tools', { headers: { 'x-elicitkit-locale': localeRef.current } }).catch(
+        () => undefined,
+      );
       const body = (await response?.json().catch(() => undefined)) as
         | { tools?: ToolInfo[]; error?: string }
         | undefined;

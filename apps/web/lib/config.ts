@@ -32,6 +32,8 @@ export interface WebConfig {
   /** How long a question waits in the browser before it counts as cancelled. */
   questionTimeoutMs: number;
   lang: 'en' | 'zh';
+  /** ELICITKIT_LANG was given: opsdesk speaks it whatever the page's language (else it follows the page). */
+  langFixed: boolean;
   /** `ELICITKIT_SECRETS`: a form asking for a password, token or key (EK09) is shown with a warning, or declined unseen. */
   secrets: 'warn' | 'decline';
 }
@@ -65,6 +67,7 @@ export function readConfig(env: Env = process.env): WebConfig {
     repoRoot,
     dataDir,
     lang,
+    langFixed: env.ELICITKIT_LANG !== undefined,
     servers: env.ELICITKIT_SERVERS ? parseServers(env.ELICITKIT_SERVERS) : [opsdesk(repoRoot, dataDir, lang)],
     model: readModel(env),
     questionTimeoutMs: readTimeout(env.ELICITKIT_QUESTION_TIMEOUT_MS),

@@ -26,13 +26,16 @@ export function connection(chat: Chat, server: ServerConfig): Promise<Connection
  * code. The bundled opsdesk over stdio is started with `--user NAME`; other servers are as configured
  * (their identity is theirs to decide: tokens in ELICITKIT_SERVERS headers).
  */
-export function serverAs(server: ServerConfig, user: string | undefined): ServerConfig {
-  if (user === undefined || server.kind !== 'stdio' || !server.bundled) return server;
-  return { ...server, args: [...server.args, '--user', user] };
+export function serverAs(server: ServerConfig, user: string | undefined, lang?: 'en' | 'zh'): ServerConfig {
+  if (server.kind !== 'stdio' || !server.bundled) return server;
+  // The bundled opsdesk speaks the page's language (its messages, titles and option labels).
+  const at = server.args.indexOf('--lang');
+  const args = lang && at !== -1 ? server.args.map((a, i) => (i === at + 1 ? lang : a)) : server.args;
+  return { ...server, args: user === undefined ? args : [...args, '--user', user] };
 }
 
 async function open(chat: Chat, configured: ServerConfig): Promise<Connection> {
-  const server = serverAs(configured, chat.user);
+  const server = serverAs(configured, chat.user, config().langFixed ? undefined : chat.lang);
   const client = new Client({ name: 'elicitkit-web', version: '0.1.0' }, revisionOptions(server.revision));
   attach(client, {
     renderer: chatRenderer(chat, server.name),

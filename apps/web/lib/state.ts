@@ -28,6 +28,8 @@ export interface Chat {
    * owner. A demo switch, not authentication (README): whoever holds the page may pick any.
    */
   user: string | undefined;
+  /** The page's language, which the bundled opsdesk speaks unless ELICITKIT_LANG fixes it. */
+  lang: 'en' | 'zh' | undefined;
 }
 
 interface State {
@@ -87,6 +89,7 @@ export function createChat(): Chat {
     questions: new Map(),
     answered: new Map(),
     user: undefined,
+    lang: undefined,
   };
   state().chats.set(chat.id, chat);
   return chat;

@@ -64,5 +64,11 @@ describe('the demo identity picker', () => {
     expect(serverAs(other, 'bob')).toBe(other);
     expect(serverAs({ ...other, bundled: true }, 'bob')).toMatchObject({ args: ['s.js', '--user', 'bob'] });
     expect(serverAs({ ...other, bundled: true }, undefined)).toMatchObject({ args: ['s.js'] });
+    // The page's language reaches the bundled opsdesk's --lang, and only its value changes.
+    const opsdesk = { ...other, bundled: true as const, args: ['cli.js', 'serve', '--lang', 'en'] };
+    expect(serverAs(opsdesk, 'bob', 'zh')).toMatchObject({
+      args: ['cli.js', 'serve', '--lang', 'zh', '--user', 'bob'],
+    });
+    expect(serverAs(other, undefined, 'zh')).toBe(other);
   });
 });

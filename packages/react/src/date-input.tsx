@@ -41,7 +41,10 @@ export function DateInput(props: ControlProps<TextFieldModel>) {
           onBlur={onBlur}
         />
         <button type="button" className="ek-button ek-calendar" aria-label={labels.calendar} onClick={open}>
-          <span aria-hidden="true">📅</span>
+          <svg aria-hidden="true" width="16" height="16" viewBox="0 0 16 16" fill="none" stroke="currentColor">
+            <rect x="1.5" y="2.5" width="13" height="12" rx="1.5" />
+            <path d="M1.5 6.5h13M5 1v3M11 1v3" />
+          </svg>
         </button>
         <input
           ref={picker}

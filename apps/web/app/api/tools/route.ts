@@ -1,5 +1,6 @@
+import { requestLocale } from '../../../lib/locale';
 import { listTools } from '../../../lib/mcp';
-import { chatOf } from '../../../lib/state';
+import { chatOf, closeChat } from '../../../lib/state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -8,6 +9,12 @@ export const dynamic = 'force-dynamic';
 export async function GET(request: Request): Promise<Response> {
   const chat = chatOf(request);
   if (!chat) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
+  const locale = requestLocale(request);
+  if (chat.lang !== locale && !chat.writer) {
+    // Titles and descriptions come from the bundled opsdesk in the page's language.
+    chat.lang = locale;
+    await closeChat(chat);
+  }
   try {
     return Response.json({ tools: await listTools(chat) }, { headers: { 'cache-control': 'no-store' } });
   } catch (error) {
