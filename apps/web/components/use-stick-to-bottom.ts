@@ -15,6 +15,7 @@ export function useStickToBottom(
   content: unknown,
 ): { unseen: boolean; jump: () => void } {
   const atBottom = useRef(true);
+  const lastHeight = useRef(0);
   const [unseen, setUnseen] = useState(false);
 
   useEffect(() => {
@@ -32,8 +33,14 @@ export function useStickToBottom(
   useLayoutEffect(() => {
     const el = container.current;
     if (!el) return;
-    if (atBottom.current) el.scrollTop = el.scrollHeight;
+    // Where the person was before this content arrived, from the height it had then: the scroll
+    // event of a scroll just made may not have been delivered yet.
+    const was =
+      lastHeight.current === 0 ? atBottom.current : lastHeight.current - el.scrollTop - el.clientHeight <= SLACK_PX;
+    if (was) el.scrollTop = el.scrollHeight;
     else if (el.scrollHeight > el.clientHeight) setUnseen(true);
+    atBottom.current = was;
+    lastHeight.current = el.scrollHeight;
   }, [content, container]);
 
   const jump = useCallback(() => {
