@@ -1,5 +1,5 @@
 /** The subcommands of `elicitkit`, in the order the usage lists them. */
-export const COMMANDS = ['serve', 'reset', 'tools', 'call', 'doctor', 'install', 'audit'] as const;
+export const COMMANDS = ['serve', 'reset', 'tools', 'call', 'doctor', 'install', 'uninstall', 'audit'] as const;
 export type Command = (typeof COMMANDS)[number];
 
 /** True for a word that names a subcommand. */
@@ -74,6 +74,8 @@ Options:
   --args JSON                   the arguments as one JSON object (k=v words are added to it)
   --answers FILE                answer questions from a JSON array:
                                 [{"action":"accept","content":{…}}, {"action":"decline"}, …]
+  --secrets warn|decline        a form asking for a password, token or key (EK09): shown with a
+                                warning (default), or declined without showing it
 ${REVISION}
   --header "Name: value"        an HTTP header for a URL target (repeatable)
   --data DIR                    for the opsdesk target: its data directory
@@ -122,7 +124,18 @@ Options:
   --scope project|user          which config file (default: the client's first scope)
   --name N                      the server's name in the config (default opsdesk)
   --dry-run                     print the diff, write nothing
+  --url URL                     install a remote (HTTP) server at URL instead of a command
+  --header K=V                  with --url: a header to send (repeatable), e.g. Authorization=Bearer…
   -- command…                   the server command to install instead of opsdesk`,
+  uninstall: `Usage: elicitkit uninstall <claude-code|claude-desktop|cursor|vscode|trae> [options]
+
+Removes one MCP server entry from a client's config; every other byte of the file (comments
+included) stays as it was, and a .bak is kept.
+
+Options:
+  --scope project|user          which config file (default: the client's first scope)
+  --name N                      the server's name in the config (default opsdesk)
+  --dry-run                     print the diff, write nothing`,
   audit: `Usage: elicitkit audit [--data DIR] [--json] [--limit N]
 
 Prints opsdesk's audit trail: each question's request, response and validation, per tool call.

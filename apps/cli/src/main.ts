@@ -38,6 +38,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         return await (await import('./commands/tools.js')).tools(rest, io);
       case 'install':
         return await (await import('./commands/install.js')).install(rest, io);
+      case 'uninstall':
+        return await (await import('./commands/uninstall.js')).uninstall(rest, io);
       case 'help': {
         const [topic, ...more] = rest;
         if (more.length > 0) throw new UsageError(`help takes one command, got ${rest.join(' ')}`);

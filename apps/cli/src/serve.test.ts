@@ -155,6 +155,7 @@ describe('elicitkit serve', () => {
   it.each([
     [['serve', '--stdio', '--http', '80'], /choose one of --stdio and --http/],
     [['serve', '--http', 'eighty'], /--http needs a whole number/],
+    [['serve', '--stdio', '--page-port', '70000'], /--page-port needs a whole number from 0 to 65535/],
     [['serve', '--lang', 'fr'], /--lang must be en or zh/],
     [['serve', '--http', '0', '--user', 'bob'], /--user applies to --stdio/],
     [['serve', '--bogus'], /Unknown option '--bogus'/],
@@ -163,6 +164,7 @@ describe('elicitkit serve', () => {
     [['frobnicate'], /unknown command "frobnicate"/],
     [['audit', '--data', '/nonexistent/elicitkit'], /no opsdesk data in \/nonexistent\/elicitkit/],
   ])('%j is a usage error (exit 2) with a clear message', async (argv, message) => {
+    // (--page-port is checked before the server starts, so nothing is served here.)
     const { io, err } = capture();
     expect(await main(argv, io)).toBe(2);
     expect(err.join('\n')).toMatch(message);
@@ -221,5 +223,20 @@ describe('elicitkit audit', () => {
       username: 'alice',
     });
     data.remove();
+  });
+});
+
+describe('ELICITKIT_PAGE_PORT', () => {
+  it('is checked like --page-port, and named in the error', async () => {
+    const saved = process.env.ELICITKIT_PAGE_PORT;
+    process.env.ELICITKIT_PAGE_PORT = 'eighty';
+    try {
+      const { io, err } = capture();
+      expect(await main(['serve', '--stdio'], io)).toBe(2);
+      expect(err.join('\n')).toContain('ELICITKIT_PAGE_PORT needs a whole number from 0 to 65535, not "eighty"');
+    } finally {
+      if (saved === undefined) delete process.env.ELICITKIT_PAGE_PORT;
+      else process.env.ELICITKIT_PAGE_PORT = saved;
+    }
   });
 });

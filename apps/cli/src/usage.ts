@@ -17,7 +17,7 @@ export class UsageError extends Error {
 export const USAGE = `Usage: elicitkit <command> [options]
 
 Commands:
-  serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh] [--reset [--yes]]
+  serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh] [--page-port N] [--reset [--yes]]
         [--max-sessions N] [--max-sessions-per-user N] [--max-calls-per-user N]
         [--redis URL] [--state-secret-file FILE]
                               run opsdesk, the reference server (stdio by default); the caps apply
@@ -29,14 +29,17 @@ Commands:
                               after asking y/N (--yes without a terminal); users and tokens are kept
   tools <target> [--era legacy|modern|auto] [--json]
                               list a server's tools
-  call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--era legacy|modern|auto] [--json]
+  call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--secrets decline|warn] [--era legacy|modern|auto] [--json]
                               call a tool, answering elicitations in the terminal or from a file
   doctor <target> [--json] [--fixtures FILE] [--tools a,b] [--skip c] [--allow-destructive] [--yes]
          [--era legacy|modern|all] [--strict] [--timeout-ms N] [--clients a,b] [--restart-check]
                               check a server's elicitation behaviour against the rule catalogue
                               (exit 1 on errors; --strict: on warnings too)
-  install <claude-code|claude-desktop|cursor|vscode|trae> [--scope project|user] [--name N] [--dry-run] [-- command...]
-                              add an MCP server (default: opsdesk) to a client's config
+  install <claude-code|claude-desktop|cursor|vscode|trae> [--scope project|user] [--name N] [--dry-run] [--url URL | -- command...]
+                              add an MCP server (default: opsdesk) to a client's config;
+                              --url URL [--header K=V ...] adds a remote (HTTP) server instead
+  uninstall <client> [--scope project|user] [--name N] [--dry-run]
+                              remove an MCP server from a client's config, keeping the rest of the file
   audit [--data DIR] [--json] [--limit N]
                               print opsdesk's audit trail
 

@@ -14,7 +14,7 @@ export interface ServeStdioOptions {
   locale: Locale;
   /** Who every call is from; default the OS user (added on first start as a local owner). */
   user?: string;
-  /** Port of the loopback password page; default a free one. */
+  /** Port of the loopback password page; default a free one. It is opened when a password question first needs it. */
   pagePort?: number;
   /** Per-question timeout (default 10 minutes). */
   timeoutMs?: number;
@@ -23,19 +23,20 @@ export interface ServeStdioOptions {
 /** opsdesk on stdio, and the password page beside it. */
 export interface StdioServing {
   opsdesk: Opsdesk;
-  /** Where the password page is served on loopback. */
-  pageUrl: string;
+  /** Where the password page is served on loopback, once a password question has opened it. */
+  pageUrl(): string | undefined;
   close(): Promise<void>;
 }
 
 /**
  * Serves opsdesk over stdio as `user` (default: the OS user, added on first start as a local owner
  * of every project). The password page still needs a browser, so a loopback web listener serves
- * it beside the stdio connection; both stop when stdin closes.
+ * it beside the stdio connection, opened when a password question first needs it; both stop when
+ * stdin closes.
  *
  * @example
  * const serving = await serveStdioOpsdesk({ dataDir: defaultDataDir(), locale: localeFrom(process.env.LANG) });
- * console.error(`password page: ${serving.pageUrl}`);
+ * console.error(`password page: ${serving.pageUrl() ?? 'opened when first needed'}`);
  */
 export async function serveStdioOpsdesk(options: ServeStdioOptions): Promise<StdioServing> {
   const os = osUser();
@@ -65,24 +66,34 @@ export async function serveStdioOpsdesk(options: ServeStdioOptions): Promise<Std
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    page.once('error', reject);
-    page.listen(options.pagePort ?? 0, '127.0.0.1', () => resolve());
-  });
-  const pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-  opsdesk.links.setBaseUrl(pageUrl);
+  // Opened lazily: most sessions never register a user, so most opsdesk processes never listen.
+  opsdesk.links.setOpener(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const port = options.pagePort ?? 0;
+        const onError = (error: NodeJS.ErrnoException) =>
+          reject(new Error(`the password page cannot listen on 127.0.0.1:${port}: ${error.code ?? error.message}`));
+        page.once('error', onError);
+        page.listen(port, '127.0.0.1', () => {
+          page.off('error', onError);
+          resolve(`http://127.0.0.1:${(page.address() as AddressInfo).port}`);
+        });
+      }),
+  );
   const handle = serveStdio(() => opsdesk.createServer());
   let closed = false;
   const close = async () => {
     if (closed) return;
     closed = true;
-    page.close();
-    page.closeAllConnections();
+    if (page.listening) {
+      page.close();
+      page.closeAllConnections();
+    }
     await handle.close().catch(() => {});
     await opsdesk.close();
   };
   // The client closing its end of the pipe ends the session (MCP stdio binding).
   process.stdin.once('end', () => void close());
   process.stdin.once('close', () => void close());
-  return { opsdesk, pageUrl, close };
+  return { opsdesk, pageUrl: () => opsdesk.links.baseUrl(), close };
 }

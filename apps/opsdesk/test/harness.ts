@@ -12,7 +12,7 @@ import { revisionOptions } from '@elicitkit/client';
 import type { Revision } from '@elicitkit/form';
 import type { Locale } from '@elicitkit/server';
 import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import BetterSqlite3 from 'better-sqlite3';
 import { attachScript, type Step } from '../../../test/support/mcp.js';
@@ -58,13 +58,22 @@ function makeClient(options: ClientOptions): Omit<Conn, 'close'> {
 /** `elicitkit serve --stdio` from source, as the given user. */
 export async function stdioClient(
   dataDir: string,
-  options: ClientOptions & { user?: string; timeoutMs?: number; locale?: Locale },
+  options: ClientOptions & {
+    user?: string;
+    timeoutMs?: number;
+    locale?: Locale;
+    /** More `serve` flags, and more environment for the server process. */
+    args?: string[];
+    env?: Record<string, string>;
+  },
 ): Promise<Conn> {
   const c = makeClient(options);
   const args = [...SOURCE_NODE_ARGS, CLI, 'serve', '--stdio', '--data', dataDir, '--lang', options.locale ?? 'en'];
   if (options.user) args.push('--user', options.user);
   if (options.timeoutMs) args.push('--timeout-ms', String(options.timeoutMs));
-  await c.client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe' }), {
+  args.push(...(options.args ?? []));
+  const env = options.env ? { env: { ...getDefaultEnvironment(), ...options.env } } : {};
+  await c.client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe', ...env }), {
     timeout: 60_000,
   });
   return { ...c, close: () => c.client.close() };

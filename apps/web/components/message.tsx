@@ -1,24 +1,11 @@
 'use client';
 
 import type { ChatMessage, ElicitationData, ToolOutput } from '../lib/wire';
-
-const OUTCOME: Record<string, string> = {
-  accept: 'answered',
-  decline: 'declined',
-  cancel: 'cancelled',
-};
+import { type PageTexts, resultStatusText } from './texts';
 
 /** One line per question in the chat: what was asked, by whom, and how it ended. */
-function QuestionLine({ q }: { q: ElicitationData }) {
-  const what = q.prompt.mode === 'url' ? `asked you to open ${q.prompt.host}` : 'asked';
-  const outcome =
-    q.status === 'open'
-      ? 'waiting for your answer…'
-      : q.status === 'expired'
-        ? 'no answer in time: treated as cancelled'
-        : q.status === 'withdrawn'
-          ? 'withdrawn by the server'
-          : (OUTCOME[q.action ?? ''] ?? q.status);
+function QuestionLine({ q, texts }: { q: ElicitationData; texts: PageTexts }) {
+  const what = q.prompt.mode === 'url' ? texts.askedToOpen(q.prompt.host) : texts.asked;
   return (
     <div
       className={`question-line status-${q.status}`}
@@ -27,12 +14,22 @@ function QuestionLine({ q }: { q: ElicitationData }) {
       data-action={q.action ?? ''}
       data-published-at={q.publishedAt}
     >
-      <span className="badge">{q.server}</span> {what}: “{q.prompt.message}” — <strong>{outcome}</strong>
+      <span className="badge">{q.server}</span> {what}: “{q.prompt.message}” —{' '}
+      <strong>{texts.questionStatus(q)}</strong>
     </div>
   );
 }
 
-export function Message({ message }: { message: ChatMessage }) {
+export function Message({
+  message,
+  texts,
+  extra,
+}: {
+  message: ChatMessage;
+  texts: PageTexts;
+  /** Drawn under a finished tool call (the "fix and retry" action), given the call's part. */
+  extra?: (part: Extract<ChatMessage['parts'][number], { type: 'dynamic-tool' }>) => React.ReactNode;
+}) {
   return (
     <article className={`message message-${message.role}`}>
       {message.parts.map((part, i) => {
@@ -43,7 +40,7 @@ export function Message({ message }: { message: ChatMessage }) {
               {part.text}
             </p>
           );
-        if (part.type === 'data-elicitation') return <QuestionLine key={key} q={part.data} />;
+        if (part.type === 'data-elicitation') return <QuestionLine key={key} q={part.data} texts={texts} />;
         if (part.type === 'dynamic-tool') {
           const output = part.state === 'output-available' ? (part.output as ToolOutput) : undefined;
           return (
@@ -55,18 +52,23 @@ export function Message({ message }: { message: ChatMessage }) {
               data-status={output?.status ?? ''}
             >
               <div>
-                <span className="badge">tool</span> <code>{part.toolName}</code>{' '}
+                <span className="badge">{texts.toolBadge}</span> <code>{part.toolName}</code>{' '}
                 <code className="muted">{JSON.stringify(part.input)}</code>
               </div>
               {part.state === 'output-available' ? (
                 <div className={`tool-result ${output?.isError ? 'is-error' : ''}`}>
-                  {output?.status ? <span className={`status status-${output.status}`}>{output.status}</span> : null}
+                  {output?.status ? (
+                    <span className={`status status-${output.status}`} data-status={output.status}>
+                      {resultStatusText(texts, output.status)}
+                    </span>
+                  ) : null}
                   <pre>{output?.text}</pre>
+                  {extra?.(part)}
                 </div>
               ) : part.state === 'output-error' ? (
                 <div className="tool-result is-error">{part.errorText}</div>
               ) : (
-                <div className="muted">running…</div>
+                <div className="muted">{texts.running}</div>
               )}
             </div>
           );

@@ -1,27 +1,36 @@
 'use client';
 
 import type { Answer } from '@elicitkit/client';
-import type { Issue } from '@elicitkit/form';
+import type { FormContent, Issue } from '@elicitkit/form';
 import { ElicitationForm, LABELS_EN, LABELS_ZH, UrlConsent } from '@elicitkit/react';
 import { useState } from 'react';
+import type { Locale } from '../lib/locale';
 import type { ElicitationData } from '../lib/wire';
+import type { PageTexts } from './texts';
+
+const LABELS = { en: LABELS_EN, zh: LABELS_ZH } as const satisfies Record<Locale, typeof LABELS_EN>;
 
 /** The open question, in a modal: the form or the URL consent, answered over `POST /api/elicitations/{id}`. */
 export function Question({
   question,
   csrf,
-  lang,
+  locale,
+  texts,
   onSettled,
+  onAnswered,
 }: {
+  /** Told the content of an accepted form answer the server took, for "fix and retry". */
+  onAnswered?: (content: FormContent) => void;
   question: ElicitationData;
   csrf: string;
-  lang: 'en' | 'zh';
+  locale: Locale;
+  texts: PageTexts;
   onSettled: (note: string | null) => void;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>(undefined);
   const [issues, setIssues] = useState<Issue[] | undefined>(undefined);
-  const labels = lang === 'zh' ? LABELS_ZH : LABELS_EN;
+  const labels = LABELS[locale];
 
   const send = async (answer: Answer) => {
     setBusy(true);
@@ -33,16 +42,19 @@ export function Question({
         body: JSON.stringify(answer),
       });
       const body = (await response.json().catch(() => ({}))) as { error?: string; issues?: Issue[] };
-      if (response.ok) return onSettled(null);
+      if (response.ok) {
+        if (answer.action === 'accept' && answer.content) onAnswered?.(answer.content);
+        return onSettled(null);
+      }
       if (response.status === 400 && body.issues) {
         setIssues(body.issues);
         setError(body.error);
         return;
       }
       // 404 / 409 / 410: the question is gone; close and say why in the chat.
-      onSettled(body.error ?? `The answer was refused (${response.status}).`);
+      onSettled(body.error ?? texts.answerRefused(response.status));
     } catch (e) {
-      setError(`The answer could not be sent: ${e instanceof Error ? e.message : String(e)}`);
+      setError(texts.answerNotSent(e instanceof Error ? e.message : String(e)));
     } finally {
       setBusy(false);
     }

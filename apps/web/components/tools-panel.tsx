@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import type { ToolInfo } from '../lib/wire';
+import type { PageTexts } from './texts';
 
 /** Each tool with a small form for its arguments; calling sends a `/tool {json}` command to the chat. */
 export function ToolsPanel({
@@ -9,19 +10,21 @@ export function ToolsPanel({
   error,
   disabled,
   onCall,
+  texts,
 }: {
   tools: ToolInfo[];
   error: string | null;
   disabled: boolean;
   onCall: (command: string) => void;
+  texts: PageTexts;
 }) {
   return (
     <aside className="tools" aria-labelledby="tools-heading">
-      <h2 id="tools-heading">Tools</h2>
+      <h2 id="tools-heading">{texts.tools}</h2>
       {error ? <p className="error">{error}</p> : null}
-      {tools.length === 0 && !error ? <p className="muted">Loading tools…</p> : null}
+      {tools.length === 0 && !error ? <p className="muted">{texts.loadingTools}</p> : null}
       {tools.map((tool) => (
-        <ToolForm key={tool.name} tool={tool} disabled={disabled} onCall={onCall} />
+        <ToolForm key={tool.name} tool={tool} disabled={disabled} onCall={onCall} texts={texts} />
       ))}
     </aside>
   );
@@ -31,10 +34,12 @@ function ToolForm({
   tool,
   disabled,
   onCall,
+  texts,
 }: {
   tool: ToolInfo;
   disabled: boolean;
   onCall: (command: string) => void;
+  texts: PageTexts;
 }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const properties = Object.entries(tool.inputSchema.properties ?? {});
@@ -57,14 +62,18 @@ function ToolForm({
         {tool.title ? <span className="muted"> — {tool.title}</span> : null}
       </summary>
       {tool.description ? <p className="muted small">{tool.description}</p> : null}
-      <form onSubmit={submit} aria-label={`Call ${tool.name}`}>
+      <form onSubmit={submit} aria-label={texts.call(tool.name)}>
         {properties.map(([name, prop]) => {
           const id = `tool-${tool.name}-${name}`;
           return (
             <div className="field" key={name}>
               <label htmlFor={id}>
                 {name}
-                {required.has(name) ? <span aria-hidden="true"> *</span> : <span className="muted"> (optional)</span>}
+                {required.has(name) ? (
+                  <span aria-hidden="true"> *</span>
+                ) : (
+                  <span className="muted"> {texts.optional}</span>
+                )}
               </label>
               {prop.enum ? (
                 <select
@@ -72,7 +81,7 @@ function ToolForm({
                   value={values[name] ?? ''}
                   onChange={(e) => setValues({ ...values, [name]: e.target.value })}
                 >
-                  <option value="">{required.has(name) ? 'choose…' : '(leave empty: the tool may ask)'}</option>
+                  <option value="">{required.has(name) ? texts.choose : texts.leaveEmpty}</option>
                   {prop.enum.map((v) => (
                     <option key={v} value={v}>
                       {v}
@@ -93,7 +102,7 @@ function ToolForm({
           );
         })}
         <button type="submit" disabled={disabled}>
-          Call {tool.name}
+          {texts.call(tool.name)}
         </button>
       </form>
     </details>

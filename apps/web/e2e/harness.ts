@@ -23,7 +23,7 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.unref();
@@ -113,7 +113,7 @@ export async function withApp<T>(env: Record<string, string>, run: (app: App) =>
 }
 
 /** SIGTERM to the child's process group, then waits until every process in it is gone (SIGKILL after 10 s). */
-async function stopGroup(child: ChildProcess): Promise<void> {
+export async function stopGroup(child: ChildProcess): Promise<void> {
   const pid = child.pid;
   if (pid === undefined) return;
   const alive = () => {

@@ -73,7 +73,26 @@ async function answer(
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
-  if (request.model !== expected.model || request.stream !== true || !Array.isArray(request.messages)) {
+  if (request.model !== expected.model) {
+    // As OpenAI answers an unknown model: 404 with the code `model_not_found`.
+    refuse(res, 404, `The model ${request.model} does not exist.`, 'model_not_found');
+    return request;
+  }
+  if (request.stream !== true && !request.tools) {
+    // "Test connection": a one-token, non-streamed completion.
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        id: 'chatcmpl-check',
+        object: 'chat.completion',
+        created: Math.floor(Date.now() / 1000),
+        model: request.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: 'p' }, finish_reason: 'length' }],
+      }),
+    );
+    return request;
+  }
+  if (request.stream !== true || !Array.isArray(request.messages)) {
     refuse(res, 400, `Expected a streamed request for ${expected.model}.`);
     return request;
   }
@@ -125,10 +144,10 @@ function stream(res: ServerResponse, model: string, choices: Record<string, unkn
   res.end('data: [DONE]\n\n');
 }
 
-function refuse(res: ServerResponse, status: number, message: string): void {
+function refuse(res: ServerResponse, status: number, message: string, code?: string): void {
   if (res.headersSent) return void res.end();
   res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ error: { message, type: 'invalid_request_error' } }));
+  res.end(JSON.stringify({ error: { message, type: 'invalid_request_error', ...(code ? { code } : {}) } }));
 }
 
 function userText(messages: Message[]): string {

@@ -447,14 +447,15 @@ describe('a broken configuration', () => {
 });
 
 describe('a question nobody answers', () => {
-  it('expires as a cancel, and the chat says so', async () => {
+  it('expires, and the tool result says it timed out (not that the person cancelled)', async () => {
     await withApp({ ELICITKIT_QUESTION_TIMEOUT_MS: '2000' }, async (quick) => {
       const context = await browser.newContext();
       const page = await openChat(context, quick.url);
       await command(page, '/deploy_service service=order-service');
       await question(page, 'order-service');
-      expect(await toolStatus(page)).toBe('cancelled');
-      await page.getByText('no answer in time: treated as cancelled').waitFor();
+      expect(await toolStatus(page)).toBe('timeout');
+      await page.getByText('no answer in time: the tool was told it timed out').waitFor();
+      await page.getByText('the question timed out in the browser').waitFor();
       expect(count(quick.dataDir, 'SELECT COUNT(*) FROM deployments')).toBe(6);
       await context.close();
     });

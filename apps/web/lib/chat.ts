@@ -11,8 +11,10 @@ import {
   type UIMessageStreamWriter,
 } from 'ai';
 import { config } from './config';
+import type { Locale } from './locale';
 import { callTool, listTools } from './mcp';
 import { languageModel } from './model';
+import { classifyModelError, explainModelProblem } from './model-errors';
 import type { Chat } from './state';
 
 const SYSTEM =
@@ -29,7 +31,13 @@ function writeText(writer: UIMessageStreamWriter, text: string): void {
 }
 
 /** `/tool k=v …` or `/tool {json}`: a direct call, no model involved. */
-async function runCommand(chat: Chat, line: string, writer: UIMessageStreamWriter, signal: AbortSignal): Promise<void> {
+async function runCommand(
+  chat: Chat,
+  line: string,
+  writer: UIMessageStreamWriter,
+  signal: AbortSignal,
+  locale: Locale,
+): Promise<void> {
   const [head = '', ...rest] = line.slice(1).trim().split(/\s+/);
   const tools = await listTools(chat);
   const tool = tools.find((t) => t.name === head);
@@ -50,7 +58,7 @@ async function runCommand(chat: Chat, line: string, writer: UIMessageStreamWrite
   const toolCallId = `call-${crypto.randomUUID()}`;
   writer.write({ type: 'tool-input-available', toolCallId, toolName: tool.name, input: args, dynamic: true });
   try {
-    const output = await callTool(chat, tool.name, args, signal);
+    const output = await callTool(chat, tool.name, args, signal, locale);
     writer.write({ type: 'tool-output-available', toolCallId, output, dynamic: true });
   } catch (error) {
     writer.write({
@@ -62,13 +70,13 @@ async function runCommand(chat: Chat, line: string, writer: UIMessageStreamWrite
   }
 }
 
-async function aiTools(chat: Chat, signal: AbortSignal): Promise<ToolSet> {
+async function aiTools(chat: Chat, signal: AbortSignal, locale: Locale): Promise<ToolSet> {
   const tools: ToolSet = {};
   for (const t of await listTools(chat)) {
     tools[t.name] = dynamicTool({
       description: t.description ?? t.title ?? t.name,
       inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]),
-      execute: (input) => callTool(chat, t.name, (input ?? {}) as Record<string, unknown>, signal),
+      execute: (input) => callTool(chat, t.name, (input ?? {}) as Record<string, unknown>, signal, locale),
     });
   }
   return tools;
@@ -83,23 +91,33 @@ function lastUserText(messages: UIMessage[]): string {
 }
 
 /** The chat turn as an AI SDK UI message stream: text, tool calls, and questions as data parts. */
-export function chatStream(chat: Chat, messages: UIMessage[], signal: AbortSignal): ReadableStream {
+export function chatStream(
+  chat: Chat,
+  messages: UIMessage[],
+  signal: AbortSignal,
+  locale: Locale = 'en',
+): ReadableStream {
   return createUIMessageStream({
     execute: async ({ writer }) => {
       chat.writer = writer;
       const text = lastUserText(messages);
-      if (text.startsWith('/')) return runCommand(chat, text, writer, signal);
+      if (text.startsWith('/')) return runCommand(chat, text, writer, signal, locale);
       const model = config().model;
       if (!model) return writeText(writer, NO_MODEL);
       const result = streamText({
         model: languageModel(model),
         system: SYSTEM,
         messages: await convertToModelMessages(messages),
-        tools: await aiTools(chat, signal),
+        tools: await aiTools(chat, signal, locale),
         stopWhen: stepCountIs(6),
         abortSignal: signal,
       });
-      writer.merge(result.toUIMessageStream());
+      // The SDK's default error text is "An error occurred."; say what is wrong and which variable fixes it.
+      writer.merge(
+        result.toUIMessageStream({
+          onError: (error) => explainModelProblem(classifyModelError(error), model, locale),
+        }),
+      );
       await result.consumeStream();
     },
     onFinish: () => {

@@ -33,6 +33,8 @@ export interface WebConfig {
   maxChats: number;
   /** With a Redis URL, chats, CSRF tokens and questions are kept there, shared by every replica. */
   redisUrl: string | undefined;
+  /** `ELICITKIT_SECRETS`: a form asking for a password, token or key (EK09) is shown with a warning, or declined unseen. */
+  secrets: 'warn' | 'decline';
 }
 
 /** The repository root: where `apps/cli/bin/elicitkit.js` is, found from the working directory up. */
@@ -73,6 +75,7 @@ export function readConfig(env: Env = process.env): WebConfig {
     maxChatsPerAddress: whole('ELICITKIT_MAX_CHATS_PER_ADDRESS', env.ELICITKIT_MAX_CHATS_PER_ADDRESS, 20, 1, 1e6),
     maxChats: whole('ELICITKIT_MAX_CHATS', env.ELICITKIT_MAX_CHATS, 2000, 1, 1e7),
     redisUrl: readRedisUrl(env.REDIS_URL),
+    secrets: readSecrets(env.ELICITKIT_SECRETS),
   };
 }
 
@@ -170,6 +173,13 @@ function readRevision(entry: Record<string, unknown>, where: string): RevisionCh
     throw new Error(`${where}.era must be "legacy" (2025-11-25) or "modern" (2026-07-28)`);
   }
   return entry.era === 'legacy' ? '2025-11-25' : '2026-07-28';
+}
+
+function readSecrets(raw: string | undefined): 'warn' | 'decline' {
+  if (raw === undefined || raw === '') return 'warn';
+  if (raw !== 'warn' && raw !== 'decline')
+    throw new Error(`ELICITKIT_SECRETS must be "decline" or "warn", not "${raw}"`);
+  return raw;
 }
 
 function readTimeout(raw: string | undefined): number {

@@ -3,8 +3,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { config, type ServerConfig } from './config';
 import { chatRenderer } from './elicitations';
+import type { Locale } from './locale';
 import { opsdeskHost } from './opsdesk';
 import type { Chat, Connection } from './state';
+import { markTimeout } from './timed-out';
 import type { ToolInfo, ToolOutput } from './wire';
 
 /**
@@ -29,7 +31,7 @@ async function open(chat: Chat, server: ServerConfig): Promise<Connection> {
     policy: {
       // The page's own deadline (the registry's) comes first and says "expired"; this backs it up.
       timeoutMs: config().questionTimeoutMs + 30_000,
-      secrets: 'warn',
+      secrets: config().secrets,
       rateLimit: { max: 10, perMs: 60_000 },
       maxAttempts: 3,
     },
@@ -79,7 +81,9 @@ export async function callTool(
   listed: string,
   args: Record<string, unknown>,
   signal?: AbortSignal,
+  locale: Locale = 'en',
 ): Promise<ToolOutput> {
+  const started = Date.now();
   const { servers } = config();
   const [serverName, name] =
     servers.length > 1 && listed.includes('__')
@@ -99,10 +103,11 @@ export async function callTool(
     .join('\n');
   const structured = result.structuredContent as Record<string, unknown> | undefined;
   const status = typeof structured?.status === 'string' ? structured.status : undefined;
-  return {
+  const output: ToolOutput = {
     text,
     isError: result.isError === true,
     ...(status ? { status } : {}),
     ...(structured ? { structured } : {}),
   };
+  return markTimeout(chat, started, output, listed, locale);
 }

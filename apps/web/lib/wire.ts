@@ -12,7 +12,8 @@ import type { UIMessage } from 'ai';
 export interface ElicitationData {
   id: string;
   server: string;
-  status: 'open' | 'answered' | 'expired' | 'withdrawn';
+  /** `gone` is the page's own: a question restored from history that the server no longer holds. */
+  status: 'open' | 'answered' | 'expired' | 'withdrawn' | 'gone';
   action?: ElicitAction;
   prompt: Prompt;
   /** Epoch ms the server handed the question to the page, and when it stops waiting. */
@@ -31,6 +32,8 @@ export interface ChatInfo {
   servers: string[];
   /** The model and its endpoint, or `null` when none is configured. */
   model: string | null;
+  /** The demo identity picker (bundled opsdesk only): who the chat acts as (`null`: the local owner). */
+  identity: { user: string | null; choices: string[] } | null;
 }
 
 /**
@@ -55,3 +58,13 @@ export interface ToolOutput {
   isError: boolean;
   structured?: Record<string, unknown>;
 }
+
+/** `POST /api/model/check`: whether one tiny request to the model endpoint worked, and if not why. */
+export type ModelCheck =
+  | { ok: true; ms: number }
+  | {
+      ok: false;
+      kind: import('./model-errors').ModelProblemKind | 'not-configured';
+      variable?: import('./model-errors').ModelVariable;
+      message: string;
+    };

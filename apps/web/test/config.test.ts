@@ -51,6 +51,14 @@ describe('the web app configuration (environment)', () => {
     expect(() => readConfig({ ...base, REDIS_URL: 'not a url' })).toThrow('REDIS_URL must be a redis://');
   });
 
+  it('reads ELICITKIT_SECRETS: warn by default, decline on request, anything else refused', () => {
+    expect(readConfig(base).secrets).toBe('warn');
+    expect(readConfig({ ...base, ELICITKIT_SECRETS: 'decline' }).secrets).toBe('decline');
+    expect(() => readConfig({ ...base, ELICITKIT_SECRETS: 'block' })).toThrow(
+      'ELICITKIT_SECRETS must be "decline" or "warn", not "block"',
+    );
+  });
+
   it('reads servers from ELICITKIT_SERVERS', () => {
     const c = readConfig(
       servers([

@@ -48,7 +48,7 @@ describe('describeFields', () => {
       { name: 'site', label: 'Site', required: false, kind: 'uri' },
       { name: 'budget', label: 'Budget', required: false, kind: 'number', minimum: 0 },
       { name: 'replicas', label: 'Replicas', required: false, kind: 'integer', maximum: 9, default: 2 },
-      { name: 'confirmed', label: '我确认', required: false, kind: 'boolean', default: false },
+      { name: 'confirmed', label: '我确认', required: false, kind: 'boolean', default: false, confirmation: true },
       {
         name: 'env',
         label: '环境',

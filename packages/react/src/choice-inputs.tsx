@@ -1,4 +1,5 @@
 import type { MultiSelectFieldModel, SelectFieldModel } from '@elicitkit/form';
+import type { KeyboardEvent } from 'react';
 import { type ControlProps, describe, LabelRow, RequiredMark } from './field-parts.js';
 import { plain } from './text.js';
 
@@ -45,6 +46,21 @@ export function SelectInput(props: ControlProps<SelectFieldModel>) {
     ...field.options.map((o) => ({ value: o.value, label: plain(o.label) })),
     ...(field.required ? [] : [{ value: '', label: labels.noChoice }]),
   ];
+  // WAI-ARIA radio group: one Tab stop (the chosen radio, else the first); arrows move and choose.
+  const stop = Math.max(
+    0,
+    choices.findIndex((c) => c.value === chosen && (chosen !== '' || draft !== undefined || !field.required)),
+  );
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>, i: number) => {
+    const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    const next = (i + step + choices.length) % choices.length;
+    const choice = choices[next];
+    if (!choice) return;
+    onDraft(choice.value || undefined, true);
+    event.currentTarget.ownerDocument.getElementById(`${id}-${next}`)?.focus();
+  };
   return (
     <fieldset className="ek-field ek-group" data-invalid={invalid || undefined} aria-describedby={describedBy}>
       <legend className="ek-label">
@@ -59,6 +75,8 @@ export function SelectInput(props: ControlProps<SelectFieldModel>) {
             name={id}
             value={choice.value}
             checked={chosen === choice.value}
+            tabIndex={i === stop ? 0 : -1}
+            onKeyDown={(event) => onKeyDown(event, i)}
             required={field.required}
             aria-invalid={invalid || undefined}
             aria-errormessage={invalid ? errorId : undefined}

@@ -87,7 +87,9 @@ describe('<ElicitationForm>', () => {
     expect(describedText(input('Name'))).toContain('As on your badge');
     expect(input('Email')).toMatchObject({ type: 'email', value: 'ann@example.com', required: false });
     expect(input('Site')).toMatchObject({ type: 'url', value: '' });
-    expect(input('Day')).toMatchObject({ type: 'date', value: '2026-03-01' });
+    // Typed as YYYY-MM-DD (the wire's format, stated in the hint), with a calendar button beside it.
+    expect(input('Day')).toMatchObject({ type: 'text', value: '2026-03-01', placeholder: 'YYYY-MM-DD' });
+    expect(describedText(input('Day'))).toContain('YYYY-MM-DD');
     expect(input('At').type).toBe('datetime-local');
     expect(input('At').value.startsWith(isoToLocal('2026-03-01T09:30:00Z').slice(0, 16))).toBe(true);
     expect(input('Ratio')).toMatchObject({ value: '0.5', inputMode: 'decimal' });

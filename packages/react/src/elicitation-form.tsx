@@ -63,6 +63,8 @@ export function ElicitationForm(props: ElicitationFormProps) {
   const afterPress = useAfterPress();
   const formRef = useRef<HTMLFormElement>(null);
   const [refusals, setRefusals] = useState(0);
+  // Unticked confirmations stop the first Submit with a warning; the next Submit sends as it is.
+  const [warned, setWarned] = useState(0);
   const secret = new Set(prompt.secretFields);
 
   // After a refused Submit, focus goes to the first field that needs fixing.
@@ -76,8 +78,15 @@ export function ElicitationForm(props: ElicitationFormProps) {
     event.preventDefault();
     if (busy || time.expired) return;
     const content = state.submit();
-    if (content) props.onSubmit(content);
-    else setRefusals((n) => n + 1);
+    if (!content) return setRefusals((n) => n + 1);
+    const unticked = prompt.fields.filter((f) => f.kind === 'boolean' && f.confirmation && content[f.name] !== true);
+    if (unticked.length > 0 && warned === 0) {
+      setWarned(unticked.length);
+      const first = formRef.current?.elements.namedItem(unticked[0]?.name ?? '');
+      if (first instanceof HTMLElement) first.focus();
+      return;
+    }
+    props.onSubmit(content);
   };
 
   const refused = (serverIssues?.length ?? 0) > 0 || (prompt.issues?.length ?? 0) > 0;
@@ -104,12 +113,19 @@ export function ElicitationForm(props: ElicitationFormProps) {
             {labels.fixErrors(state.blocking)}
           </p>
         )}
+        {warned > 0 && (
+          <p role="alert" className="ek-summary" data-confirmation-warning="">
+            {labels.confirmationUnticked(warned)}
+          </p>
+        )}
         {props.error && (
           <p role="alert" className="ek-notice ek-danger">
             {props.error}
           </p>
         )}
-        {prompt.fields.some(showsRequired) && <p className="ek-required-note">{labels.requiredNote}</p>}
+        {prompt.fields.some((f) => showsRequired(f) || (f.kind === 'boolean' && f.confirmation)) && (
+          <p className="ek-required-note">{labels.requiredNote}</p>
+        )}
         {prompt.fields.map((field, i) => (
           <FieldView
             key={field.name}

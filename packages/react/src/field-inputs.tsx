@@ -68,11 +68,18 @@ export function CheckboxInput(props: ControlProps<BooleanFieldModel>) {
           onChange={(event) => onDraft(event.currentTarget.checked, true)}
           onBlur={onBlur}
         />
-        {/* No required mark: an unticked box is an answer ("no"), not a missing one. */}
+        {/* No required mark on a plain box: unticked is an answer ("no"). A confirmation is marked. */}
         <label htmlFor={id} className="ek-label">
           {plain(field.label)}
+          {field.confirmation && (
+            <span className="ek-required" aria-hidden="true">
+              {' '}
+              *
+            </span>
+          )}
         </label>
       </div>
+      {field.confirmation && <p className="ek-hint ek-confirmation-note">{props.labels.confirmationNote}</p>}
       {extra}
     </div>
   );

@@ -1,6 +1,7 @@
 import type { FieldKind, FieldModel, FieldModelOf, NumberFieldModel, TextFieldModel } from '@elicitkit/form';
 import type { ReactElement } from 'react';
 import { MultiSelectInput, SelectInput } from './choice-inputs.js';
+import { DateInput } from './date-input.js';
 import { offsetOf } from './date-time.js';
 import { CHECKBOX, CHOICE, CHOICES, type DraftRule, TYPED } from './drafts.js';
 import { CheckboxInput, TextInput, type TextLike } from './field-inputs.js';
@@ -39,7 +40,9 @@ const KIND_VIEWS = {
   text: typed({ type: 'text', spellCheck: true }, (f, labels) => labels.hint.chars(f.minLength, f.maxLength)),
   email: typed({ type: 'email' }, (_f, labels) => labels.hint.email),
   uri: typed({ type: 'url' }, (_f, labels) => labels.hint.uri),
-  date: typed({ type: 'date' }, noHint),
+  // Typed as YYYY-MM-DD (what the label and the wire say), with a calendar button: the native
+  // date input would show the browser's locale format (mm/dd/yyyy) beside a "(YYYY-MM-DD)" title.
+  date: { Control: DateInput, hint: (_f, labels) => labels.hint.date, draft: TYPED },
   // The local-time hint names the browser's offset: the person types their own clock time.
   'date-time': typed({ type: 'datetime-local', localTime: true }, (_f, labels) =>
     labels.hint.localTime(offsetOf(new Date())),

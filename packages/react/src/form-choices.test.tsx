@@ -62,6 +62,10 @@ describe('<ElicitationForm> choices', () => {
     await user.click(color.getByRole('radio', { name: 'blue' }));
     await user.click(color.getByRole('radio', { name: 'No answer' }));
     await user.click(screen.getByRole('button', { name: 'Submit' }));
+    // "I agree" is a confirmation left unticked: the first Submit warns, the second sends.
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toContain('a confirmation is unticked');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ size: 'c', channels: ['mail'], agree: false });
   });
 
@@ -81,6 +85,7 @@ describe('<ElicitationForm> choices', () => {
     await user.click(box('sms'));
     await user.selectOptions(screen.getByRole('combobox', { name: 'Size' }), 'a');
     await user.click(screen.getByRole('checkbox', { name: 'Newsletter' }));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ size: 'a', channels: ['sms'], agree: false, newsletter: true });
   });
@@ -105,6 +110,33 @@ describe('<ElicitationForm> choices', () => {
     await user.tab();
     await user.keyboard('T-1{Enter}');
     expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ color: 'green', agree: true, ticket: 'T-1' });
+  });
+
+  it('radio group with nothing chosen: one Tab stop, arrows move and choose, Tab leaves the group', async () => {
+    const schema: FormSchema = {
+      type: 'object',
+      properties: {
+        env: { type: 'string', title: 'Env', enum: ['dev', 'staging', 'prod'] },
+        ticket: { type: 'string', title: 'Ticket' },
+      },
+      required: ['env'],
+    };
+    vi.stubGlobal('CSS', { escape: (name: string) => name.replace(/[^\w-]/g, '\\$&') });
+    const { user } = draw({ prompt: formPrompt(schema) });
+    const radio = (name: string) => screen.getByRole('radio', { name }) as HTMLInputElement;
+    expect([radio('dev'), radio('staging'), radio('prod')].map((r) => r.tabIndex)).toEqual([0, -1, -1]);
+    expect(document.activeElement).toBe(radio('dev'));
+    // Tab from the first, unchosen radio leaves the group (it used to land on the second radio).
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: 'Ticket' }));
+    await user.tab({ shift: true });
+    expect(document.activeElement).toBe(radio('dev'));
+    await user.keyboard('{ArrowUp}');
+    expect(radio('prod').checked).toBe(true);
+    expect(document.activeElement).toBe(radio('prod'));
+    expect([radio('dev'), radio('staging'), radio('prod')].map((r) => r.tabIndex)).toEqual([-1, -1, 0]);
+    await user.keyboard('{ArrowRight}');
+    expect(radio('dev').checked).toBe(true);
   });
 
   it('speaks Chinese with LABELS_ZH, validation messages included', async () => {
@@ -147,14 +179,15 @@ describe('<ElicitationForm> choices', () => {
     expect(screen.getByRole('button', { name: '拒绝' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '取消' })).toBeTruthy();
   });
-  it('marks required choices with *, but not a required checkbox (unticked answers "no")', () => {
+  it('marks required choices with *, and a confirmation, but not a plain required checkbox (unticked answers "no")', () => {
     draw();
     const marks = (text: string) =>
       screen.getByText(text, { selector: 'label, legend' }).closest('.ek-field')?.querySelector('.ek-required');
     expect(marks('Size')).not.toBeNull();
     expect(marks('Channels')).not.toBeNull();
     expect(marks('Color')).toBeNull();
-    expect(marks('I agree')).toBeNull();
+    expect(marks('I agree')).not.toBeNull();
+    expect(screen.getByText('Tick to confirm: without it the request is refused.')).toBeTruthy();
     cleanup();
     const only: FormSchema = { type: 'object', properties: { ok: { type: 'boolean', title: 'OK' } }, required: ['ok'] };
     render(<ElicitationForm prompt={formPrompt(only)} onSubmit={vi.fn()} onDecline={vi.fn()} onCancel={vi.fn()} />);

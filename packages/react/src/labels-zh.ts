@@ -95,7 +95,12 @@ export const LABELS_ZH: Labels = {
     email: '电子邮件地址，例如 name@example.com',
     uri: '完整网址，例如 https://example.com',
     localTime: (offset) => `你的本地时间（${offset === 'Z' ? 'UTC' : `UTC${offset}`}）`,
+    date: 'YYYY-MM-DD，例如 2026-11-30',
   },
+  calendar: '选择日期',
+  confirmationNote: '请勾选确认：不勾选，请求会被拒绝。',
+  confirmationUnticked: (count) =>
+    `尚未发送：有 ${count} 项确认未勾选，服务器会因此拒绝请求。请勾选；或再次点击提交按原样发送；或选择拒绝。`,
   host: '主机',
   urlNote: '在你选择“打开链接”之前，不会加载任何内容。',
   warningsTitle: '请注意',

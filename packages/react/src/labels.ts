@@ -45,7 +45,15 @@ export interface Labels {
     email: string;
     uri: string;
     localTime: (offset: string) => string;
+    /** The one format a date is typed in (the calendar button fills it in the same format). */
+    date: string;
   };
+  /** The calendar button beside a date field. */
+  calendar: string;
+  /** Under a confirmation checkbox. */
+  confirmationNote: string;
+  /** Shown, instead of sending, when Submit finds confirmations unticked (a second Submit sends). */
+  confirmationUnticked: (count: number) => string;
   host: string;
   urlNote: string;
   warningsTitle: string;
@@ -106,7 +114,12 @@ export const LABELS_EN: Labels = {
     email: 'An email address, like name@example.com',
     uri: 'A full address, like https://example.com',
     localTime: (offset) => `Your local time (${offset === 'Z' ? 'UTC' : `UTC${offset}`})`,
+    date: 'YYYY-MM-DD, e.g. 2026-11-30',
   },
+  calendar: 'Pick a date',
+  confirmationNote: 'Tick to confirm: without it the request is refused.',
+  confirmationUnticked: (count) =>
+    `Not sent yet: ${count === 1 ? 'a confirmation is' : `${count} confirmations are`} unticked, and the server refuses the request without ${count === 1 ? 'it' : 'them'}. Tick ${count === 1 ? 'it' : 'them'}, press Submit again to send as it is, or Decline.`,
   host: 'Host',
   urlNote: 'Nothing is loaded until you choose Open.',
   warningsTitle: 'Careful',

@@ -84,8 +84,11 @@ async function play(question: MountedQuestion<unknown>, fields: FieldModel[], st
   if ('withdraw' in step) act(() => question.controller.abort());
   else if ('cancel' in step) await user.keyboard('{Escape}');
   else if ('decline' in step) await user.click(button(LABELS_EN.decline));
-  else if ('submit' in step) await user.click(button(LABELS_EN.submit));
-  else {
+  else if ('submit' in step) {
+    await user.click(button(LABELS_EN.submit));
+    // A person who leaves a confirmation unticked on purpose presses Submit again past the warning.
+    if (within(dialog).queryByText(/confirmations? (is|are) unticked/)) await user.click(button(LABELS_EN.submit));
+  } else {
     const intent = 'edit' in step ? step.edit : step;
     const field = fields.find((f) => f.name === intent.field);
     if (!field) throw new Error(`No field ${intent.field}.`);

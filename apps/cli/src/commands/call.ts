@@ -22,7 +22,7 @@ import { EXIT, UsageError } from '../usage.js';
 const CALL_TIMEOUT_MS = 15 * 60_000;
 
 /**
- * `elicitkit call <target> <tool> [k=v …] [--args JSON] [--answers FILE] [--revision …|--era …] [--json]`.
+ * `elicitkit call <target> <tool> [k=v …] [--args JSON] [--answers FILE] [--secrets decline|warn] [--revision …|--era …] [--json]`.
  * Exit 0 done, 1 tool error, 2 usage, 3 declined or cancelled.
  */
 export async function call(argv: string[], io: Io): Promise<number> {
@@ -30,7 +30,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: before,
     allowPositionals: true,
-    options: { ...TARGET_OPTIONS, args: { type: 'string' }, answers: { type: 'string' } },
+    options: { ...TARGET_OPTIONS, args: { type: 'string' }, answers: { type: 'string' }, secrets: { type: 'string' } },
     strict: true,
   });
   const [targetWord, toolName, ...words]: (string | undefined)[] =
@@ -38,12 +38,17 @@ export async function call(argv: string[], io: Io): Promise<number> {
   if (!toolName) throw new UsageError('missing <tool>: elicitkit call <target> <tool> [k=v …]');
   const target = targetFrom(targetWord, command, values);
   const revision = revisionFrom(values);
+  const secrets = values.secrets ?? 'warn';
+  if (secrets !== 'warn' && secrets !== 'decline')
+    throw new UsageError(`--secrets must be decline or warn, not "${secrets}"`);
   const renderer = pickRenderer(values.answers, values.json === true);
 
   const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revision));
   const refusals: string[] = [];
   attach(client, {
     renderer,
+    // --secrets decline: a form that asks for a password, token or key (EK09) is declined unseen.
+    policy: { secrets },
     onEvent: (event) => {
       describeEvent(event, io);
       if (event.type === 'answered' && (event.action === 'decline' || event.action === 'cancel'))

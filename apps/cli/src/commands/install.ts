@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { CLIENTS, type InstallContext } from '../install/clients.js';
+import { CLIENTS, type InstallContext, type JsonValue } from '../install/clients.js';
 import { opsdeskCommand } from '../install/default-command.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { planEdit } from '../install/plan-edit.js';
@@ -15,8 +15,8 @@ export type InstallEnvironment = InstallContext & {
 };
 
 /**
- * `elicitkit install <client> [--scope project|user] [--name N] [--dry-run] [-- command…]`: adds one
- * stdio server to a client's MCP config, changing nothing else in the file.
+ * `elicitkit install <client> [--scope project|user] [--name N] [--dry-run] [--url URL [--header K=V …] | -- command…]`:
+ * adds one stdio (or, with `--url`, remote HTTP) server to a client's MCP config, changing nothing else in the file.
  * @example await install(['cursor', '--', 'node', '/srv/server.js'], io) // 0; writes ./.cursor/mcp.json
  */
 export async function install(argv: string[], io: Io, environment: Partial<InstallEnvironment> = {}): Promise<number> {
@@ -31,14 +31,24 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
   };
   const spec = CLIENTS[request.client];
   const file = spec.path(request.scope, env);
-  const [command, ...args] = request.command ?? env.defaultCommand;
-  if (command === undefined) throw new Error('install: the default server command is empty');
   const { name } = request;
   const where = `(${request.client}, ${request.scope} scope)`;
+  let entry: JsonValue;
+  if (request.remote) {
+    if (typeof spec.httpEntry !== 'function') {
+      io.err(`elicitkit: ${request.client} cannot take a remote server: ${spec.httpEntry.refused}.`);
+      return EXIT.usage;
+    }
+    entry = spec.httpEntry(request.remote.url, request.remote.headers);
+  } else {
+    const [command, ...args] = request.command ?? env.defaultCommand;
+    if (command === undefined) throw new Error('install: the default server command is empty');
+    entry = spec.entry(command, args);
+  }
 
   try {
     const before = await readIfExists(file);
-    const plan = planEdit(before, { rootKey: spec.rootKey, name, entry: spec.entry(command, args), jsonc: spec.jsonc });
+    const plan = planEdit(before, { rootKey: spec.rootKey, name, entry, jsonc: spec.jsonc });
     if (plan.kind === 'refused') {
       io.err(`elicitkit: ${file}:${plan.line}:${plan.column}: ${plan.reason}`);
       io.err('The file was left untouched; fix it (or move it aside) and run install again.');
@@ -80,6 +90,11 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
     io.err(`elicitkit: could not install into ${file}: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.toolError;
   }
+}
+
+/** Prints what a plan would change, as a unified diff. */
+export function printDiff(io: Io, file: string, before: string | undefined, after: string): void {
+  for (const line of unifiedDiff(file, before, after)) io.out(line);
 }
 
 /** `before` is `undefined` for a file that does not exist yet, shown as `/dev/null` the way git does. */

@@ -94,14 +94,20 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
 
+  // --page-port wins over ELICITKIT_PAGE_PORT; either pins the password page (opened when first needed).
+  const pagePortRaw = values['page-port'] ?? (process.env.ELICITKIT_PAGE_PORT || undefined);
   const pagePort =
-    values['page-port'] === undefined ? undefined : integer('--page-port', values['page-port'], 0, 65_535);
+    pagePortRaw === undefined
+      ? undefined
+      : integer(values['page-port'] === undefined ? 'ELICITKIT_PAGE_PORT' : '--page-port', pagePortRaw, 0, 65_535);
   const serving = await serveStdioOpsdesk({
     ...common,
     ...(values.user ? { user: values.user } : {}),
     ...(pagePort !== undefined ? { pagePort } : {}),
   });
-  io.err(`opsdesk on stdio (data: ${dataDir}; password page: ${serving.pageUrl})`);
+  io.err(
+    `opsdesk on stdio (data: ${dataDir}; password page: opened when first needed, on ${pagePort ? `127.0.0.1:${pagePort}` : 'a free loopback port'})`,
+  );
   await Promise.race([untilSignal(), new Promise((resolve) => process.stdin.once('close', resolve))]);
   await serving.close();
   return EXIT.ok;

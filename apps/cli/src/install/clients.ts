@@ -30,11 +30,29 @@ export interface ClientSpec {
   scopes: readonly Scope[];
   /** The entry for a stdio server, in the shape the client documents. */
   entry(command: string, args: readonly string[]): JsonValue;
+  /**
+   * The entry for a remote (Streamable HTTP) server, or why this client cannot take one in its
+   * config file.
+   */
+  httpEntry: ((url: string, headers: Readonly<Record<string, string>>) => JsonValue) | { refused: string };
   path(scope: Scope, ctx: InstallContext): string;
 }
 
 const plain = (command: string, args: readonly string[]): JsonValue => ({ command, args: [...args] });
 const typed = (command: string, args: readonly string[]): JsonValue => ({ type: 'stdio', command, args: [...args] });
+const withHeaders = (headers: Readonly<Record<string, string>>) =>
+  Object.keys(headers).length === 0 ? {} : { headers: { ...headers } };
+/** `{ url, headers }`: Cursor and Trae tell a remote server by its `url`. */
+const plainHttp = (url: string, headers: Readonly<Record<string, string>>): JsonValue => ({
+  url,
+  ...withHeaders(headers),
+});
+/** `{ type: "http", url, headers }`: Claude Code and VS Code name the transport. */
+const typedHttp = (url: string, headers: Readonly<Record<string, string>>): JsonValue => ({
+  type: 'http',
+  url,
+  ...withHeaders(headers),
+});
 
 /** The platform's own path rules, so Windows paths come out right even when tests run elsewhere. */
 const paths = (ctx: InstallContext) => (ctx.platform === 'win32' ? win32 : posix);
@@ -55,6 +73,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
     jsonc: false,
     scopes: ['project', 'user'],
     entry: typed,
+    httpEntry: typedHttp,
     path: (scope, ctx) =>
       scope === 'project' ? paths(ctx).join(ctx.cwd, '.mcp.json') : paths(ctx).join(ctx.home, '.claude.json'),
   },
@@ -64,6 +83,10 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
     jsonc: false,
     scopes: ['user'],
     entry: plain,
+    httpEntry: {
+      refused:
+        'claude_desktop_config.json only starts stdio servers; add a remote server in Claude Desktop under Settings → Connectors, or install a stdio command that bridges to it (after --)',
+    },
     path: (_scope, ctx) => paths(ctx).join(appDataDir(ctx), 'Claude', 'claude_desktop_config.json'),
   },
   cursor: {
@@ -72,6 +95,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
     jsonc: false,
     scopes: ['project', 'user'],
     entry: plain,
+    httpEntry: plainHttp,
     path: (scope, ctx) => paths(ctx).join(scope === 'project' ? ctx.cwd : ctx.home, '.cursor', 'mcp.json'),
   },
   vscode: {
@@ -80,6 +104,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
     jsonc: true,
     scopes: ['project', 'user'],
     entry: typed,
+    httpEntry: typedHttp,
     path: (scope, ctx) =>
       scope === 'project'
         ? paths(ctx).join(ctx.cwd, '.vscode', 'mcp.json')
@@ -91,6 +116,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
     jsonc: false,
     scopes: ['project', 'user'],
     entry: plain,
+    httpEntry: plainHttp,
     path: (scope, ctx) => paths(ctx).join(scope === 'project' ? ctx.cwd : ctx.home, '.trae', 'mcp.json'),
   },
 };

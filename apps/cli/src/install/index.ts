@@ -10,6 +10,6 @@ export {
   type Scope,
 } from './clients.js';
 export { opsdeskCommand } from './default-command.js';
-export { type InstallRequest, parseInstallArgs } from './parse-args.js';
-export { type EditPlan, type EditTarget, planEdit } from './plan-edit.js';
+export { type InstallRequest, parseInstallArgs, parseUninstallArgs, type UninstallRequest } from './parse-args.js';
+export { type EditPlan, type EditTarget, planEdit, planRemove, type RemovePlan } from './plan-edit.js';
 export { backUp, readIfExists, writeAtomically } from './write-file.js';

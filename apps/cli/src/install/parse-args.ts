@@ -8,8 +8,18 @@ export interface InstallRequest {
   scope: Scope;
   name: string;
   dryRun: boolean;
-  /** The server command after `--`; `undefined` means the bundled opsdesk. */
+  /** The server command after `--`; `undefined` means the bundled opsdesk (or `remote`). */
   command: string[] | undefined;
+  /** `--url URL [--header K=V …]`: a remote server instead of a command. */
+  remote?: { url: string; headers: Record<string, string> };
+}
+
+/** A checked `elicitkit uninstall` command line. */
+export interface UninstallRequest {
+  client: ClientId;
+  scope: Scope;
+  name: string;
+  dryRun: boolean;
 }
 
 /** Letters, digits, `.`, `_`, `-`: what every client accepts as a server name and shows unchanged. */
@@ -28,12 +38,63 @@ export function parseInstallArgs(argv: string[]): InstallRequest {
   const command = split === -1 ? undefined : argv.slice(split + 1);
   if (command?.length === 0) throw new UsageError('"--" must be followed by the server command to install');
 
-  const { values, positionals } = parse(own);
+  const { values, positionals } = parse(own, true);
+  const common = clientScopeName('install', positionals, values);
+  const { url, header } = values as unknown as { url?: string; header?: string[] };
+  const remote = readRemote(url, header ?? []);
+  if (remote && command) throw new UsageError('give --url or a command after --, not both');
+  return { ...common, dryRun: values['dry-run'] ?? false, command, ...(remote ? { remote } : {}) };
+}
+
+/**
+ * Reads `<client> [--scope project|user] [--name N] [--dry-run]` for `elicitkit uninstall`.
+ * @example parseUninstallArgs(['cursor', '--name', 'ops']) // { client: 'cursor', scope: 'project', name: 'ops', dryRun: false }
+ */
+export function parseUninstallArgs(argv: string[]): UninstallRequest {
+  const { values, positionals } = parse(argv, false);
+  return { ...clientScopeName('uninstall', positionals, values), dryRun: values['dry-run'] ?? false };
+}
+
+function readRemote(url: string | undefined, headers: string[]): InstallRequest['remote'] {
+  if (url === undefined) {
+    if (headers.length > 0) throw new UsageError('--header needs --url (headers go with a remote server)');
+    return undefined;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--url "${url}" is not a URL; give the server's http(s)://…/mcp address`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new UsageError(`--url must be http or https, not ${parsed.protocol}`);
+  const out: Record<string, string> = {};
+  for (const header of headers) {
+    const at = header.indexOf('=');
+    const key = at === -1 ? '' : header.slice(0, at).trim();
+    // RFC 9110 token characters: a name a client could not send is refused here, not at connect time.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key))
+      throw new UsageError(`--header "${header}" must be NAME=VALUE, e.g. --header "Authorization=Bearer ek_…"`);
+    if (Object.hasOwn(out, key)) throw new UsageError(`--header ${key} is given twice`);
+    Object.defineProperty(out, key, { value: header.slice(at + 1).trim(), enumerable: true, writable: true });
+  }
+  return { url, headers: out };
+}
+
+function clientScopeName(
+  verb: 'install' | 'uninstall',
+  positionals: string[],
+  values: { scope?: string | undefined; name?: string | undefined },
+): { client: ClientId; scope: Scope; name: string } {
   const [client, extra] = positionals;
-  if (client === undefined) throw new UsageError(`install needs a client: one of ${CLIENT_IDS.join(', ')}`);
+  if (client === undefined) throw new UsageError(`${verb} needs a client: one of ${CLIENT_IDS.join(', ')}`);
   if (!isClientId(client)) throw new UsageError(`unknown client "${client}"; choose one of ${CLIENT_IDS.join(', ')}`);
   if (extra !== undefined)
-    throw new UsageError(`unexpected argument "${extra}"; put the server command after --, e.g. -- node server.js`);
+    throw new UsageError(
+      verb === 'install'
+        ? `unexpected argument "${extra}"; put the server command after --, e.g. -- node server.js`
+        : `unexpected argument "${extra}"`,
+    );
 
   const scopes = CLIENTS[client].scopes;
   const scope = values.scope ?? scopes[0] ?? 'user';
@@ -48,14 +109,21 @@ export function parseInstallArgs(argv: string[]): InstallRequest {
   // A key that JavaScript turns into the prototype would vanish or misbehave in every client.
   if (name === '__proto__') throw new UsageError('--name "__proto__" is reserved; choose another name');
 
-  return { client, scope, name, dryRun: values['dry-run'] ?? false, command };
+  return { client, scope, name };
 }
 
-function parse(args: string[]) {
+function parse(args: string[], remote: boolean) {
   try {
     return parseArgs({
+      // The options' types differ by command; the values are read per command above.
       args,
-      options: { scope: { type: 'string' }, name: { type: 'string' }, 'dry-run': { type: 'boolean' } },
+      options: {
+        scope: { type: 'string' },
+        name: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        // Only install takes a remote server; for uninstall these stay unknown options.
+        ...(remote ? { url: { type: 'string' }, header: { type: 'string', multiple: true } } : {}),
+      },
       allowPositionals: true,
       strict: true,
     });

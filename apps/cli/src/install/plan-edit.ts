@@ -1,7 +1,7 @@
 import { applyEdits, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { JsonValue } from './clients.js';
 import { DEFAULT_STYLE, detectStyle, pretty } from './json-style.js';
-import { insertProperty, replaceValue } from './text-edits.js';
+import { insertProperty, removeProperty, replaceValue } from './text-edits.js';
 
 /** One server entry to put into a config file. */
 export interface EditTarget {
@@ -121,4 +121,37 @@ function kindOf(node: Node | undefined): string {
 /** `CommaExpected` → `comma expected`. */
 function words(code: string): string {
   return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/** What uninstalling would do to a file's text. */
+export type RemovePlan =
+  | { kind: 'remove'; text: string }
+  | { kind: 'absent' }
+  | { kind: 'refused'; reason: string; line: number; column: number };
+
+/**
+ * Plans taking `rootKey.name` out of a config file, every other byte kept (comments, order,
+ * formatting, other servers). A duplicate key is removed in every copy: a client reads the last.
+ * @example planRemove('{"mcpServers": {"a": {}, "b": {}}}', 'mcpServers', 'b') // { kind: 'remove', text: '{"mcpServers": {"a": {}}}' }
+ */
+export function planRemove(before: string | undefined, rootKey: string, name: string): RemovePlan {
+  if (before === undefined || before.trim() === '') return { kind: 'absent' };
+  const bom = before.startsWith('\uFEFF') ? '\uFEFF' : '';
+  let text = before.slice(bom.length);
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true });
+  const error = errors[0];
+  if (error) return refuse(text, error.offset, words(printParseErrorCode(error.error))) as RemovePlan;
+  if (root?.type !== 'object')
+    return refuse(text, root?.offset ?? 0, `the top-level value is ${kindOf(root)}, not an object`) as RemovePlan;
+  let removed = false;
+  for (;;) {
+    const tree = parseTree(text, [], { allowTrailingComma: true });
+    const servers = tree && lastProperty(tree, rootKey)?.children?.[1];
+    const property = servers?.type === 'object' ? lastProperty(servers, name) : undefined;
+    if (!servers || !property) break;
+    text = applyEdits(text, removeProperty(text, servers, property));
+    removed = true;
+  }
+  return removed ? { kind: 'remove', text: bom + text } : { kind: 'absent' };
 }

@@ -77,3 +77,51 @@ function fillEmpty(text: string, object: Node, key: string, value: JsonValue, st
 function spansLines(text: string, node: Node): boolean {
   return /[\r\n]/.test(text.slice(node.offset, node.offset + node.length));
 }
+
+/**
+ * The edits that take `property` out of `object`, leaving every other byte where it was: on its
+ * own line(s), the lines go (with a comment on its last line, which describes it); inside an
+ * object written on one line, the property and one separating comma go. When it was the last
+ * property of a file without trailing commas, the comma before it goes too.
+ * @example applyEdits('{"a": 1, "b": 2}', removeProperty('{"a": 1, "b": 2}', root, bNode)) // '{"a": 1}'
+ */
+export function removeProperty(text: string, object: Node, property: Node): Edit[] {
+  const siblings = object.children ?? [];
+  const index = siblings.indexOf(property);
+  const previous = siblings[index - 1];
+  const next = siblings[index + 1];
+  const end = property.offset + property.length;
+  if (spansLines(text, object) && startsLine(text, property.offset)) {
+    const lineStart = property.offset - lineIndent(text, property.offset).length;
+    LINE_TAIL.lastIndex = end;
+    const tail = LINE_TAIL.exec(text);
+    if (tail) {
+      const afterTail = end + tail[0].length;
+      const eol = text.startsWith('\r\n', afterTail) ? 2 : 1;
+      const edits: Edit[] = [{ offset: lineStart, length: afterTail + eol - lineStart, content: '' }];
+      const trailingComma = tail[1] === ',';
+      if (!next && !trailingComma && previous) {
+        // The previous property's comma separated it from this one; with this one gone it would trail.
+        const comma = commaAfter(text, previous);
+        if (comma !== undefined) edits.push({ offset: comma, length: 1, content: '' });
+      }
+      return edits;
+    }
+  }
+  if (next) return [{ offset: property.offset, length: next.offset - property.offset, content: '' }];
+  if (previous) {
+    const start = previous.offset + previous.length;
+    const comma = commaAfter(text, property);
+    return [{ offset: start, length: (comma === undefined ? end : comma + 1) - start, content: '' }];
+  }
+  const comma = commaAfter(text, property);
+  return [{ offset: property.offset, length: (comma === undefined ? end : comma + 1) - property.offset, content: '' }];
+}
+
+/** The offset of the comma right after `node` (only spaces and comments between), if there is one. */
+function commaAfter(text: string, node: Node): number | undefined {
+  const SKIP = /(?:\s|\/\*(?:[^*]|\*(?!\/))*\*\/|\/\/[^\r\n]*)*/y;
+  SKIP.lastIndex = node.offset + node.length;
+  SKIP.exec(text);
+  return text[SKIP.lastIndex] === ',' ? SKIP.lastIndex : undefined;
+}

@@ -117,7 +117,7 @@ export const en: OpsdeskMessages = {
     `Weekly report for ${project}, ${from} to ${to}: ${count} deployment${count === 1 ? '' : 's'}.`,
 
   usernameTitle: 'Username',
-  usernameHelp: '3 to 20 characters',
+  usernameHelp: 'Letters, digits, dot, dash or underscore',
   emailTitle: 'Email',
   newsletterTitle: 'Send me the opsdesk newsletter',
   registerMessage: 'Create your opsdesk account. You will set the password on a secure page next, never in this form.',

@@ -110,7 +110,7 @@ export const zh: OpsdeskMessages = {
   report: (project, from, to, count) => `${project} 周报（${from} 至 ${to}）：共 ${count} 次部署。`,
 
   usernameTitle: '用户名',
-  usernameHelp: '3 到 20 个字符',
+  usernameHelp: '字母、数字、点、短横线或下划线',
   emailTitle: '邮箱',
   newsletterTitle: '订阅 opsdesk 新闻邮件',
   registerMessage: '创建 opsdesk 账号。密码将在接下来的安全页面中设置，绝不会通过此表单收集。',

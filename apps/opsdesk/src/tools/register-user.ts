@@ -48,6 +48,8 @@ export function registerUserTool({ db, locale, links }: Deps) {
       });
       if (answer.action !== 'accept') return answer.result();
       const { username, email, newsletter } = answer.value;
+      // The page's listener opens here, the first time a password question needs it (not at every start).
+      await links.ready();
       const password = await ctx.askUrl('password', {
         message: t.passwordMessage(username),
         url: links.linkFor({ username, email, newsletter }, ctx.contextId),

@@ -35,6 +35,13 @@ export interface PasswordLinks {
   setBaseUrl(url: string): void;
   baseUrl(): string | undefined;
   /**
+   * How to open the page's listener when it is first needed (stdio serving opens it lazily);
+   * it resolves with the base URL.
+   */
+  setOpener(open: () => Promise<string>): void;
+  /** Opens the page if it is not served yet (once; a failed opening is tried again next time). */
+  ready(): Promise<void>;
+  /**
    * The link for the registration of tool call `contextId`. The same call always gets the same
    * link (the tool may run several rounds), a different call a different one.
    */
@@ -58,6 +65,8 @@ interface PendingRow {
 
 export function createPasswordLinks(db: Database, locale: Locale, now: () => number = Date.now): PasswordLinks {
   let base: string | undefined;
+  let opener: (() => Promise<string>) | undefined;
+  let opening: Promise<void> | undefined;
   const secret = linkSecret(db);
   const mac = (label: string, value: string) =>
     createHmac('sha256', secret).update(`${label}\0${value}`).digest('base64url');
@@ -122,6 +131,24 @@ export function createPasswordLinks(db: Database, locale: Locale, now: () => num
       base = url.replace(/\/+$/, '');
     },
     baseUrl: () => base,
+    setOpener(open) {
+      opener = open;
+    },
+    ready() {
+      if (base !== undefined) return Promise.resolve();
+      if (!opener) return Promise.reject(new Error('the password page is not being served'));
+      const open = opener;
+      opening ??= open().then(
+        (url) => {
+          base = url.replace(/\/+$/, '');
+        },
+        (error: unknown) => {
+          opening = undefined;
+          throw error;
+        },
+      );
+      return opening;
+    },
     linkFor({ username, email, newsletter }, contextId) {
       if (base === undefined) throw new Error('the password page is not being served');
       const token = mac('link', `${contextId}\0${username.toLowerCase()}`);

@@ -11,6 +11,8 @@ interface PageMessages {
   password: string;
   confirm: string;
   submit: string;
+  /** The rules, shown before anything is typed. */
+  rules: string;
   length: string;
   mismatch: string;
   done(username: string): string;
@@ -30,6 +32,7 @@ const TEXT = {
     password: 'New password',
     confirm: 'Repeat it',
     submit: 'Set password',
+    rules: 'At least 10 characters (at most 256); type it twice.',
     length: 'Use at least 10 characters.',
     mismatch: 'The two passwords differ.',
     done: (u) => `The password for <b>${u}</b> is set. You can close this tab and return to your chat.`,
@@ -47,6 +50,7 @@ const TEXT = {
     password: '新密码',
     confirm: '再输入一次',
     submit: '设置密码',
+    rules: '至少 10 个字符（最多 256 个），需输入两次。',
     length: '密码至少 10 个字符。',
     mismatch: '两次输入的密码不一致。',
     done: (u) => `<b>${u}</b> 的密码已设置。可以关闭此页面，回到聊天窗口。`,
@@ -84,12 +88,12 @@ export function page(
   let body: string;
   if (kind === 'form') {
     const error = data.error ? `<p class="error" role="alert">${t[data.error]}</p>` : '';
-    body = `<p>${t.intro(user)}</p>${error}
+    body = `<p>${t.intro(user)}</p><p id="rules" class="rules">${t.rules}</p>${error}
 <form method="post" autocomplete="off">
   <input type="hidden" name="csrf" value="${html(data.csrf ?? '')}">
   <input type="text" name="username" value="${user}" autocomplete="username" hidden>
-  <label>${t.password}<input type="password" name="password" autocomplete="new-password" minlength="10" required autofocus></label>
-  <label>${t.confirm}<input type="password" name="confirm" autocomplete="new-password" minlength="10" required></label>
+  <label>${t.password}<input type="password" name="password" autocomplete="new-password" minlength="10" maxlength="256" aria-describedby="rules" required autofocus></label>
+  <label>${t.confirm}<input type="password" name="confirm" autocomplete="new-password" minlength="10" maxlength="256" aria-describedby="rules" required></label>
   <button type="submit">${t.submit}</button>
 </form>`;
   } else if (kind === 'done' || kind === 'taken') {

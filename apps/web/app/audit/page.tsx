@@ -1,19 +1,53 @@
+import { cookies, headers } from 'next/headers';
 import Link from 'next/link';
 import { auditTrail } from '../../lib/audit';
+import { isLocale, type Locale, localeFromHeader } from '../../lib/locale';
+
+/** The audit page's words, one table per locale. */
+interface AuditTexts {
+  title: string;
+  back: string;
+  unreadable: (why: string) => string;
+  empty: string;
+  columns: [when: string, what: string, user: string, asked: string, outcome: string, validation: string];
+  notSent: (reason: string) => string;
+}
+const TEXTS = {
+  en: {
+    title: 'Audit trail',
+    back: '← Back to the chat',
+    unreadable: (why) => `The audit trail could not be read: ${why}`,
+    empty: 'No elicitations yet.',
+    columns: ['When', 'Tool / question', 'User', 'Asked', 'Outcome', 'Validation'],
+    notSent: (reason) => ` (not sent: ${reason})`,
+  },
+  zh: {
+    title: '审计记录',
+    back: '← 返回对话',
+    unreadable: (why) => `无法读取审计记录：${why}`,
+    empty: '还没有任何询问。',
+    columns: ['时间', '工具 / 问题', '用户', '询问内容', '结果', '校验'],
+    notSent: (reason) => `（未发送：${reason}）`,
+  },
+} as const satisfies Record<Locale, AuditTexts>;
 
 export const dynamic = 'force-dynamic';
 
 type Row = Record<string, unknown>;
 
 /** Every question opsdesk asked, what the person did, and what the server made of it. */
-export default function AuditPage() {
+export default async function AuditPage() {
+  // The page's saved language (a cookie the chat page sets), else the browser's.
+  const saved = (await cookies()).get('elicitkit_locale')?.value;
+  const locale = isLocale(saved) ? saved : localeFromHeader((await headers()).get('accept-language'));
+  const t: AuditTexts = TEXTS[locale];
   let trail: ReturnType<typeof auditTrail>;
   let problem: string | undefined;
   try {
     trail = auditTrail();
   } catch (error) {
     // A bad configuration or an unreadable database: say so instead of a bare error page.
-    problem = `The audit trail could not be read: ${error instanceof Error ? error.message : String(error)}`;
+    problem = t.unreadable(error instanceof Error ? error.message : String(error));
   }
   const calls = new Map<string, { request?: Row; responses: Row[]; validations: Row[] }[]>();
   const byQuestion = new Map<string, { request?: Row; responses: Row[]; validations: Row[] }>();
@@ -34,27 +68,24 @@ export default function AuditPage() {
   for (const r of trail?.validations ?? []) entry(r).validations.push(r);
   const rows = [...byQuestion.values()].reverse();
   return (
-    <main className="audit">
+    <main className="audit" lang={locale === 'zh' ? 'zh-CN' : 'en'}>
       <header className="topbar">
-        <h1>Audit trail</h1>
-        <Link href="/">← Back to the chat</Link>
+        <h1>{t.title}</h1>
+        <Link href="/">{t.back}</Link>
       </header>
       {problem ? (
         <p className="error" role="alert">
           {problem}
         </p>
       ) : rows.length === 0 ? (
-        <p className="muted">No elicitations yet.</p>
+        <p className="muted">{t.empty}</p>
       ) : (
         <table className="audit-table">
           <thead>
             <tr>
-              <th>When</th>
-              <th>Tool / question</th>
-              <th>User</th>
-              <th>Asked</th>
-              <th>Outcome</th>
-              <th>Validation</th>
+              {t.columns.map((c) => (
+                <th key={c}>{c}</th>
+              ))}
             </tr>
           </thead>
           <tbody>
@@ -75,7 +106,7 @@ export default function AuditPage() {
                   <td>{String(r.username ?? '')}</td>
                   <td>
                     {e.request
-                      ? `${String(e.request.message)}${e.request.delivered ? '' : ` (not sent: ${String(e.request.reason)})`}`
+                      ? `${String(e.request.message)}${e.request.delivered ? '' : t.notSent(String(e.request.reason))}`
                       : ''}
                   </td>
                   <td className={`outcome outcome-${String(response?.action ?? 'none')}`}>

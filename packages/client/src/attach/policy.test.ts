@@ -37,6 +37,38 @@ async function setup(renderer: Renderer, policy: Policy = {}, extra: { now?: () 
   return { connection: open, prompts: recorded.prompts, events };
 }
 
+describe('a pre-ticked confirmation (EK06)', () => {
+  const PRETICKED: FormSchema = {
+    type: 'object',
+    properties: {
+      confirmed: { type: 'boolean', title: 'I confirm this production deploy', default: true },
+      ticket: { type: 'string', title: 'Release ticket', default: 'REL-1001' },
+    },
+  };
+  const ask = { mode: 'form' as const, message: 'Deploy order-service to production?', requestedSchema: PRETICKED };
+
+  it.each(REVISIONS)('is drawn unticked and stays unticked when the person leaves it (%s)', async (revision) => {
+    const events: ElicitationEvent[] = [];
+    const recorded = recording(createScriptedRenderer([{ action: 'accept-defaults' }]));
+    open = await connect(revision, (client) =>
+      attach(client, { renderer: recorded.renderer, onEvent: (e) => events.push(e) }),
+    );
+    expect(await open.ask(ask)).toEqual({ action: 'accept', content: { confirmed: false, ticket: 'REL-1001' } });
+    const prompt = recorded.prompts[0] as FormPrompt;
+    expect(prompt.fields.find((f) => f.name === 'confirmed')?.default).toBe(false);
+    expect(prompt.findings.map((f) => f.rule)).toContain('EK06');
+    // Other defaults are untouched.
+    expect(prompt.fields.find((f) => f.name === 'ticket')?.default).toBe('REL-1001');
+  });
+
+  it('a person who ticks it still sends true', async () => {
+    const { connection } = await setup(
+      createScriptedRenderer([{ action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } }]),
+    );
+    expect(await connection.ask(ask)).toEqual({ action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } });
+  });
+});
+
 describe('policy: secrets', () => {
   const ask = { mode: 'form' as const, message: 'Sign in to the deployment console.', requestedSchema: SECRET };
 

@@ -47,7 +47,24 @@ export function checkFormRequest(request: { message: string; requestedSchema: un
   const refused = [...problems, ...findings.filter((f) => f.rule === 'EK15')];
   if (refused.length > 0) return { ok: false, message: rejection(refused) };
   const secretFields = [...new Set(findings.flatMap((f) => (f.rule === 'EK09' && f.field ? [f.field] : [])))];
-  return { ok: true, schema, fields: describeFields(schema), findings, secretFields };
+  const shown = untickFlaggedConfirmations(schema, findings);
+  return { ok: true, schema: shown, fields: describeFields(shown), findings, secretFields };
+}
+
+/**
+ * EK06: a confirmation a server pre-ticked is shown unticked, in every renderer (they all draw
+ * this field model), and left unticked when the person says nothing (defaults are applied from
+ * this schema too). The finding stays, so renderers still say what the server tried.
+ */
+function untickFlaggedConfirmations(schema: FormSchema, findings: readonly Finding[]): FormSchema {
+  const flagged = new Set(findings.flatMap((f) => (f.rule === 'EK06' && f.field ? [f.field] : [])));
+  if (flagged.size === 0) return schema;
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, property]) =>
+      flagged.has(name) && property.type === 'boolean' ? [name, { ...property, default: false }] : [name, property],
+    ),
+  );
+  return { ...schema, properties } as FormSchema;
 }
 
 function rejection(problems: readonly { message: string; fix: string }[]): string {

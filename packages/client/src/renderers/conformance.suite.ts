@@ -179,6 +179,15 @@ export function rendererConformance(name: string, makeDriver: () => RendererDriv
       expect(answer).toEqual({ action: 'accept', content: DEFAULTS });
     });
 
+    it('shows a confirmation the server pre-ticked (EK06) unticked, and sends it unticked if left alone', async () => {
+      const preticked: FormSchema = {
+        type: 'object',
+        properties: { confirmed: { type: 'boolean', title: 'I confirm this production deploy', default: true } },
+      };
+      const answer = await makeDriver().answerForm(formPrompt(preticked), [{ submit: true }]);
+      expect(answer).toEqual({ action: 'accept', content: { confirmed: false } });
+    });
+
     it('leaves an optional field without a default out of the answer', async () => {
       const answer = await makeDriver().answerForm(formPrompt(DEPLOY), [
         { field: 'env', choose: 'staging' },

@@ -22,6 +22,12 @@ import { COMMON_KEYWORDS, common, defaultOf, finish } from './wire-parse.js';
 export interface BooleanFieldModel extends FieldBase {
   kind: 'boolean';
   default?: boolean;
+  /**
+   * The box stands for "I agree / I confirm" (its name, title or description says so, the words
+   * of rules EK06 and EK10): renderers mark it and check it before sending, since a server that
+   * asks for a confirmation refuses to act on an unticked one.
+   */
+  confirmation?: true;
 }
 
 const YES = new Set(['y', 'yes', 'true', 't', '1', 'on', '是', '对', '确认']);
@@ -36,6 +42,7 @@ export const BOOLEAN: FieldSpec<BooleanFieldSchema, BooleanFieldModel> = {
   describe(field, base) {
     const model: BooleanFieldModel = { ...base, kind: 'boolean' };
     if (field.default !== undefined) model.default = field.default;
+    if (confirms(model)) model.confirmation = true;
     return model;
   },
 
@@ -59,14 +66,18 @@ export const BOOLEAN: FieldSpec<BooleanFieldSchema, BooleanFieldModel> = {
   lint: confirmationDefault,
 };
 
+/** Whether a yes/no field stands for "I agree" (by its name, title or description). */
+function confirms(f: Pick<BooleanFieldModel, 'name' | 'label' | 'help'>): boolean {
+  return (
+    (findTerm(f.name, CONFIRMATION) ??
+      findTerm(f.label, CONFIRMATION) ??
+      (f.help ? findTerm(f.help, CONFIRMATION) : undefined)) !== undefined
+  );
+}
+
 /** EK06: a confirmation checkbox that is already ticked, so pressing Enter agrees without reading. */
 function confirmationDefault(f: BooleanFieldModel) {
-  if (f.default !== true) return [];
-  const term =
-    findTerm(f.name, CONFIRMATION) ??
-    findTerm(f.label, CONFIRMATION) ??
-    (f.help ? findTerm(f.help, CONFIRMATION) : undefined);
-  if (!term) return [];
+  if (f.default !== true || !confirms(f)) return [];
   return [
     finding(
       'EK06',

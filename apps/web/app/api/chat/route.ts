@@ -1,6 +1,7 @@
 import { createUIMessageStreamResponse, type UIMessage } from 'ai';
 import { chatStream } from '../../../lib/chat';
 import { readJson } from '../../../lib/http';
+import { requestLocale } from '../../../lib/locale';
 import { chatOf } from '../../../lib/state';
 
 export const runtime = 'nodejs';
@@ -14,9 +15,12 @@ export async function POST(request: Request): Promise<Response> {
   if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
     return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });
   if (chat.writer) return Response.json({ error: 'A turn is already running in this chat.' }, { status: 409 });
+  const locale = requestLocale(request);
   const body = await readJson(request, 2 * 1024 * 1024);
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
   const messages = (body.value as { messages?: unknown }).messages;
   if (!Array.isArray(messages)) return Response.json({ error: '"messages" must be an array.' }, { status: 400 });
-  return createUIMessageStreamResponse({ stream: chatStream(chat, messages as UIMessage[], request.signal) });
+  return createUIMessageStreamResponse({
+    stream: chatStream(chat, messages as UIMessage[], request.signal, locale),
+  });
 }

@@ -1,5 +1,6 @@
 import { clientAddress } from '../../../lib/address';
 import { config } from '../../../lib/config';
+import { DEMO_USERS } from '../../../lib/identity';
 import { chatCookie, chatOf, createChat } from '../../../lib/state';
 import type { ChatInfo } from '../../../lib/wire';
 
@@ -22,7 +23,7 @@ export async function GET(request: Request): Promise<Response> {
   }
   const { model, servers, lang, chatIdleMs } = setup;
   const existing = await chatOf(request);
-  let chat: { id: string; csrf: string } | undefined = existing;
+  let chat: { id: string; csrf: string; user: string } | undefined = existing;
   if (!chat) {
     const opened = await createChat(clientAddress(request));
     if (!opened.ok) {
@@ -40,6 +41,9 @@ export async function GET(request: Request): Promise<Response> {
     lang,
     servers: servers.map((s) => s.name),
     model: model ? `${model.model} via ${model.baseURL}` : null,
+    identity: servers.some((s) => s.kind === 'opsdesk')
+      ? { user: chat.user === 'owner' ? null : chat.user, choices: [...DEMO_USERS] }
+      : null,
   };
   return Response.json(body, {
     headers: { 'cache-control': 'no-store', ...(existing ? {} : { 'set-cookie': chatCookie(chat) }) },

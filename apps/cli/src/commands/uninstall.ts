@@ -1,0 +1,56 @@
+import { homedir } from 'node:os';
+import { CLIENTS, type InstallContext } from '../install/clients.js';
+import { parseUninstallArgs } from '../install/parse-args.js';
+import { planRemove } from '../install/plan-edit.js';
+import { backUp, readIfExists, writeAtomically } from '../install/write-file.js';
+import type { Io } from '../io.js';
+import { EXIT } from '../usage.js';
+import { printDiff } from './install.js';
+
+/**
+ * `elicitkit uninstall <client> [--scope project|user] [--name N] [--dry-run]`: takes one server
+ * (default `opsdesk`) out of a client's MCP config; every other byte of the file stays (comments
+ * included), a `.bak` keeps the previous version, and a missing entry changes nothing (exit 0).
+ * @example await uninstall(['cursor', '--name', 'opsdesk'], io) // 0; ./.cursor/mcp.json without "opsdesk"
+ */
+export async function uninstall(argv: string[], io: Io, environment: Partial<InstallContext> = {}): Promise<number> {
+  const request = parseUninstallArgs(argv);
+  const env: InstallContext = {
+    home: homedir(),
+    platform: process.platform,
+    appData: process.env.APPDATA,
+    cwd: process.cwd(),
+    ...environment,
+  };
+  const spec = CLIENTS[request.client];
+  const file = spec.path(request.scope, env);
+  const where = `(${request.client}, ${request.scope} scope)`;
+  try {
+    const before = await readIfExists(file);
+    const plan = planRemove(before, spec.rootKey, request.name);
+    if (plan.kind === 'refused') {
+      io.err(`elicitkit: ${file}:${plan.line}:${plan.column}: ${plan.reason}`);
+      io.err('The file was left untouched; fix it and run uninstall again.');
+      return EXIT.toolError;
+    }
+    if (plan.kind === 'absent') {
+      io.out(
+        `MCP server "${request.name}" is not in ${before === undefined ? `${file} (no such file)` : file} ${where}; nothing to do.`,
+      );
+      return EXIT.ok;
+    }
+    if (request.dryRun) {
+      io.out(`Dry run: would remove MCP server "${request.name}" from ${file} ${where}; nothing was written.`);
+      printDiff(io, file, before, plan.text);
+      return EXIT.ok;
+    }
+    const backup = await backUp(file);
+    await writeAtomically(file, plan.text);
+    io.out(`Removed MCP server "${request.name}" from ${file} ${where}.`);
+    io.out(`The previous version is saved as ${backup}.`);
+    return EXIT.ok;
+  } catch (error) {
+    io.err(`elicitkit: could not uninstall from ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.toolError;
+  }
+}

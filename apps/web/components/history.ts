@@ -1,0 +1,81 @@
+import type { ChatMessage } from '../lib/wire';
+
+/** How much history one chat keeps in the browser: the newest messages, under both caps. */
+export const HISTORY_LIMITS = { messages: 200, bytes: 256 * 1024 } as const;
+
+const CURRENT = 'elicitkit.chat.current';
+const PREFIX = 'elicitkit.chat.history.';
+
+type ToolPart = Extract<ChatMessage['parts'][number], { type: 'dynamic-tool' }>;
+
+/**
+ * A restored message as it can be shown now: the stream that would have settled an open question
+ * or a running tool call is gone with the old page, so the question is shown as no longer open
+ * (never as answerable again) and the call as interrupted.
+ *
+ * @example
+ * settleRestored(message, 'interrupted by a reload');
+ */
+export function settleRestored(message: ChatMessage, interrupted: string): ChatMessage {
+  return {
+    ...message,
+    parts: message.parts.map((part) => {
+      if (part.type === 'data-elicitation' && part.data.status === 'open')
+        return { ...part, data: { ...part.data, status: 'gone' } };
+      if (part.type === 'dynamic-tool' && part.state !== 'output-available' && part.state !== 'output-error')
+        return { ...part, state: 'output-error', errorText: interrupted } as ToolPart;
+      return part;
+    }),
+  };
+}
+
+/**
+ * The newest messages that fit both caps (whole messages only, oldest dropped first).
+ *
+ * @example
+ * localStorage.setItem(key, JSON.stringify(capHistory(messages)));
+ */
+export function capHistory(messages: readonly ChatMessage[]): ChatMessage[] {
+  const kept: ChatMessage[] = [];
+  let bytes = 2;
+  for (let i = messages.length - 1; i >= 0 && kept.length < HISTORY_LIMITS.messages; i--) {
+    const message = messages[i] as ChatMessage;
+    const size = JSON.stringify(message).length + 1;
+    if (bytes + size > HISTORY_LIMITS.bytes) break;
+    bytes += size;
+    kept.unshift(message);
+  }
+  return kept;
+}
+
+/** The chat this browser shows, and its saved messages (local to the browser; no answers, no secrets). */
+export const history = {
+  currentId(): string {
+    const existing = localStorage.getItem(CURRENT);
+    if (existing) return existing;
+    return history.newId();
+  },
+  newId(): string {
+    const id = crypto.randomUUID();
+    localStorage.setItem(CURRENT, id);
+    return id;
+  },
+  load(id: string, interrupted: string): ChatMessage[] {
+    try {
+      const raw = JSON.parse(localStorage.getItem(PREFIX + id) ?? '[]') as unknown;
+      return Array.isArray(raw) ? (raw as ChatMessage[]).map((m) => settleRestored(m, interrupted)) : [];
+    } catch {
+      return [];
+    }
+  },
+  save(id: string, messages: readonly ChatMessage[]): void {
+    try {
+      localStorage.setItem(PREFIX + id, JSON.stringify(capHistory(messages)));
+    } catch {
+      // Storage full or refused (private mode): the chat goes on, only unsaved.
+    }
+  },
+  forget(id: string): void {
+    localStorage.removeItem(PREFIX + id);
+  },
+};

@@ -1,0 +1,210 @@
+import type { Locale } from '../lib/locale';
+import type { ElicitationData } from '../lib/wire';
+
+/** The statuses a tool result carries (`structuredContent.status`, README "opsdesk"). */
+export type ResultStatus =
+  | 'done'
+  | 'declined'
+  | 'cancelled'
+  | 'unsupported'
+  | 'invalid'
+  | 'rejected'
+  | 'timeout'
+  | 'pending';
+
+/**
+ * Every word of the page chrome (the question dialogs have `@elicitkit/react`'s labels). One
+ * table per locale, each checked against this interface, so a missing key does not compile.
+ */
+export interface PageTexts {
+  title: string;
+  connecting: string;
+  notConnected: string;
+  noModel: string;
+  model: (name: string) => string;
+  testConnection: string;
+  testing: string;
+  connectionOk: (ms: number) => string;
+  noModelToTest: string;
+  auditTrail: string;
+  backToChat: string;
+  language: string;
+  newChat: string;
+  jumpToLatest: string;
+  welcome: [before: string, you: string, after: string];
+  tryCommands: string;
+  message: string;
+  placeholderModel: string;
+  send: string;
+  stop: string;
+  serverGone: string;
+  tools: string;
+  loadingTools: string;
+  toolsFailed: string;
+  optional: string;
+  choose: string;
+  leaveEmpty: string;
+  call: (tool: string) => string;
+  toolBadge: string;
+  running: string;
+  asked: string;
+  askedToOpen: (host: string) => string;
+  questionStatus: (q: Pick<ElicitationData, 'status' | 'action'>) => string;
+  resultStatus: Record<ResultStatus, string>;
+  answerRefused: (status: number) => string;
+  answerNotSent: (reason: string) => string;
+  noLongerOpen: string;
+  retry: string;
+  retryNote: string;
+  identity: string;
+  identityNote: string;
+  localOwner: string;
+  nowActingAs: (user: string) => string;
+}
+
+const EN: PageTexts = {
+  title: 'Elicitkit chat',
+  connecting: 'Connecting…',
+  notConnected: 'Not connected',
+  noModel: 'No model configured — use the tools panel or /tool commands',
+  model: (name) => `Model: ${name}`,
+  testConnection: 'Test connection',
+  testing: 'Testing…',
+  connectionOk: (ms) => `The model endpoint answered (${ms} ms).`,
+  noModelToTest: 'No model is configured: set OPENAI_API_KEY or OPENAI_BASE_URL, and ELICITKIT_MODEL.',
+  auditTrail: 'Audit trail',
+  backToChat: '← Back to the chat',
+  language: 'Language',
+  newChat: 'New chat',
+  jumpToLatest: 'Jump to latest ↓',
+  welcome: [
+    'Ask for a deploy and watch the server ask ',
+    'you',
+    ' — not the model — which environment and which release ticket.',
+  ],
+  tryCommands: 'Try',
+  message: 'Message',
+  placeholderModel: 'Ask for a deploy, a report…',
+  send: 'Send',
+  stop: 'Stop',
+  serverGone: 'The chat server did not answer. Is `npm start` still running?',
+  tools: 'Tools',
+  loadingTools: 'Loading tools…',
+  toolsFailed: 'Could not load the tools.',
+  optional: '(optional)',
+  choose: 'choose…',
+  leaveEmpty: '(leave empty: the tool may ask)',
+  call: (tool) => `Call ${tool}`,
+  toolBadge: 'tool',
+  running: 'running…',
+  asked: 'asked',
+  askedToOpen: (host) => `asked you to open ${host}`,
+  questionStatus: (q) =>
+    q.status === 'open'
+      ? 'waiting for your answer…'
+      : q.status === 'expired'
+        ? 'no answer in time: the tool was told it timed out'
+        : q.status === 'withdrawn'
+          ? 'withdrawn by the server'
+          : q.status === 'gone'
+            ? 'no longer open'
+            : q.action === 'accept'
+              ? 'answered'
+              : q.action === 'decline'
+                ? 'declined'
+                : 'cancelled',
+  resultStatus: {
+    done: 'done',
+    declined: 'declined',
+    cancelled: 'cancelled',
+    unsupported: 'unsupported',
+    invalid: 'invalid',
+    rejected: 'rejected',
+    timeout: 'timed out',
+    pending: 'pending',
+  },
+  answerRefused: (status) => `The answer was refused (${status}).`,
+  answerNotSent: (reason) => `The answer could not be sent: ${reason}`,
+  noLongerOpen: 'This question is no longer open (the page was reloaded or the server forgot it).',
+  retry: 'Fix and retry',
+  retryNote: 'Runs the same call again; the form opens with your previous answers.',
+  identity: 'Acting as',
+  identityNote: 'A demo switch, not authentication: opsdesk applies this user’s permissions.',
+  localOwner: 'local owner',
+  nowActingAs: (user) => `From now on opsdesk acts as ${user} (a demo switch, not authentication).`,
+};
+
+const ZH: PageTexts = {
+  title: 'Elicitkit 对话',
+  connecting: '连接中…',
+  notConnected: '未连接',
+  noModel: '未配置模型 —— 请使用工具面板或 /工具 命令',
+  model: (name) => `模型：${name}`,
+  testConnection: '测试连接',
+  testing: '测试中…',
+  connectionOk: (ms) => `模型端点已响应（${ms} 毫秒）。`,
+  noModelToTest: '未配置模型：请设置 OPENAI_API_KEY 或 OPENAI_BASE_URL，以及 ELICITKIT_MODEL。',
+  auditTrail: '审计记录',
+  backToChat: '← 返回对话',
+  language: '语言',
+  newChat: '新对话',
+  jumpToLatest: '跳到最新 ↓',
+  welcome: ['请求一次部署，看服务器如何直接询问', '你', '（而不是模型）：部署到哪个环境、用哪个发布单。'],
+  tryCommands: '试试',
+  message: '消息',
+  placeholderModel: '请求部署、生成周报…',
+  send: '发送',
+  stop: '停止',
+  serverGone: '对话服务器没有响应。`npm start` 还在运行吗？',
+  tools: '工具',
+  loadingTools: '正在加载工具…',
+  toolsFailed: '无法加载工具。',
+  optional: '（可选）',
+  choose: '请选择…',
+  leaveEmpty: '（留空：工具可能会询问）',
+  call: (tool) => `调用 ${tool}`,
+  toolBadge: '工具',
+  running: '运行中…',
+  asked: '提问',
+  askedToOpen: (host) => `请你打开 ${host}`,
+  questionStatus: (q) =>
+    q.status === 'open'
+      ? '等待你的回答…'
+      : q.status === 'expired'
+        ? '未在时限内回答：已告知工具超时'
+        : q.status === 'withdrawn'
+          ? '服务器已撤回'
+          : q.status === 'gone'
+            ? '已不再开放'
+            : q.action === 'accept'
+              ? '已回答'
+              : q.action === 'decline'
+                ? '已拒绝'
+                : '已取消',
+  resultStatus: {
+    done: '完成',
+    declined: '已拒绝',
+    cancelled: '已取消',
+    unsupported: '不支持',
+    invalid: '无效',
+    rejected: '被拒绝',
+    timeout: '超时',
+    pending: '进行中',
+  },
+  answerRefused: (status) => `回答被拒绝（${status}）。`,
+  answerNotSent: (reason) => `回答未能发送：${reason}`,
+  noLongerOpen: '这个问题已不再开放（页面已重新加载，或服务器已不再等待）。',
+  retry: '修改后重试',
+  retryNote: '再次执行同一调用；表单会预填你上次的回答。',
+  identity: '当前身份',
+  identityNote: '演示用切换，不是身份验证：opsdesk 会按此用户的权限执行。',
+  localOwner: '本机所有者',
+  nowActingAs: (user) => `此后 opsdesk 以 ${user} 的身份执行（演示用切换，不是身份验证）。`,
+};
+
+export const PAGE_TEXTS = { en: EN, zh: ZH } as const satisfies Record<Locale, PageTexts>;
+
+/** The label of a result status; an unknown status (another server's) is shown as sent. */
+export function resultStatusText(texts: PageTexts, status: string): string {
+  return (texts.resultStatus as Record<string, string>)[status] ?? status;
+}

@@ -1,0 +1,69 @@
+/**
+ * `npm start` and `npm run build:web`: builds the libraries and the web app only when their
+ * sources changed since the last successful build, then serves it with `next start`.
+ *   npm start -- [--port N] [--hostname H]     (PORT=N works too; default 127.0.0.1:3000)
+ *   npm run build:web                           (always builds, then records the stamp)
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureBuilt } from './build-stamp';
+import { parseStartOptions, StartUsageError } from './start-options';
+
+const webDir = resolve(fileURLToPath(import.meta.url), '../..');
+const root = resolve(webDir, '../..');
+const require = createRequire(import.meta.url);
+const NEXT = require.resolve('next/dist/bin/next');
+const TSC = require.resolve('typescript/bin/tsc');
+
+function run(args: string[]): Promise<number> {
+  return new Promise((resolveCode, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    // Ctrl+C reaches the child through the terminal's process group; a SIGTERM sent to us alone is forwarded.
+    const forward = () => child.kill('SIGTERM');
+    process.once('SIGTERM', forward);
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      process.off('SIGTERM', forward);
+      resolveCode(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+async function build(): Promise<void> {
+  for (const step of [
+    [TSC, '-b'],
+    [NEXT, 'build', webDir],
+  ]) {
+    const code = await run(step);
+    if (code !== 0) throw new Error(`${step.slice(1).join(' ')} failed (exit ${code})`);
+  }
+}
+
+async function main(): Promise<number> {
+  let options: ReturnType<typeof parseStartOptions>;
+  try {
+    options = parseStartOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (!(error instanceof StartUsageError)) throw error;
+    process.stderr.write(`npm start: ${error.message}\n`);
+    return 2;
+  }
+  const reason = await ensureBuilt({ root, webDir, build, force: options.buildOnly });
+  process.stdout.write(
+    reason === undefined
+      ? 'elicitkit: the build is up to date (no source changed since the last build)\n'
+      : `elicitkit: built (${reason})\n`,
+  );
+  if (options.buildOnly) return 0;
+  return run([NEXT, 'start', webDir, '--port', String(options.port), '--hostname', options.hostname]);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`npm start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  },
+);

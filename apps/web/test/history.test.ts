@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { capHistory, HISTORY_LIMITS, settleRestored } from '../components/history';
+import type { ChatMessage } from '../lib/wire';
+
+const question = (status: 'open' | 'answered') =>
+  ({
+    type: 'data-elicitation',
+    id: 'q1',
+    data: {
+      id: 'q1',
+      server: 'opsdesk',
+      status,
+      ...(status === 'answered' ? { action: 'accept' } : {}),
+      prompt: { mode: 'form', message: 'Which environment?' },
+      publishedAt: 1,
+      expiresAt: 2,
+    },
+  }) as unknown as ChatMessage['parts'][number];
+
+describe('chat history restored after a reload', () => {
+  it('shows a question that was open as no longer open, never as answerable; settled ones keep their outcome', () => {
+    const restored = settleRestored(
+      { id: 'm', role: 'assistant', parts: [question('open'), question('answered')] },
+      'x',
+    );
+    expect(restored.parts.map((p) => (p.type === 'data-elicitation' ? p.data.status : p.type))).toEqual([
+      'gone',
+      'answered',
+    ]);
+  });
+
+  it('shows a tool call that was still running as interrupted', () => {
+    const running = {
+      type: 'dynamic-tool',
+      toolName: 'deploy_service',
+      toolCallId: 'c',
+      state: 'input-available',
+      input: {},
+    } as unknown as ChatMessage['parts'][number];
+    const [part] = settleRestored({ id: 'm', role: 'assistant', parts: [running] }, 'interrupted').parts;
+    expect(part).toMatchObject({ state: 'output-error', errorText: 'interrupted' });
+  });
+
+  it('keeps the newest whole messages under both caps', () => {
+    const many = Array.from({ length: 500 }, (_, i) => ({
+      id: `m${i}`,
+      role: 'user' as const,
+      parts: [{ type: 'text' as const, text: `message ${i}` }],
+    }));
+    const kept = capHistory(many);
+    expect(kept).toHaveLength(HISTORY_LIMITS.messages);
+    expect(kept.at(-1)?.id).toBe('m499');
+    const big = Array.from({ length: 10 }, (_, i) => ({
+      id: `b${i}`,
+      role: 'user' as const,
+      parts: [{ type: 'text' as const, text: 'x'.repeat(60_000) }],
+    }));
+    const fit = capHistory(big);
+    expect(fit.map((m) => m.id)).toEqual(['b6', 'b7', 'b8', 'b9']);
+    expect(JSON.stringify(fit).length).toBeLessThanOrEqual(HISTORY_LIMITS.bytes);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The demo identity picker through its real route: the chosen user reaches the app's one opsdesk
+ * (the chat's MCP session carries that user's token), so its permissions apply; bad requests are refused.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-identity-'));
+process.env.ELICITKIT_DATA = data;
+
+const { newBrowser, postChat } = await import('./chat-client');
+const { POST: postIdentity } = await import('../app/api/session/identity/route');
+const { resetState } = await import('../lib/state');
+const { stopOpsdesk } = await import('../lib/opsdesk');
+afterAll(async () => {
+  await resetState();
+  await stopOpsdesk();
+  rmSync(data, { recursive: true, force: true });
+});
+
+type Browser = Awaited<ReturnType<typeof newBrowser>>;
+
+const choose = (b: Browser, body: unknown, csrf = b.csrf) =>
+  postIdentity(
+    new Request('http://localhost/api/session/identity', {
+      method: 'POST',
+      headers: { cookie: b.cookie, 'x-elicitkit-csrf': csrf, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
+
+async function listDeployments(b: Browser): Promise<string> {
+  const response = await postChat(
+    new Request('http://localhost/api/chat', {
+      method: 'POST',
+      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        messages: [{ id: 'm', role: 'user', parts: [{ type: 'text', text: '/list_deployments' }] }],
+      }),
+    }),
+  );
+  return response.text();
+}
+
+describe('the demo identity picker', () => {
+  it('acts as bob (search-service only) after choosing him, and as the local owner again after null', async () => {
+    const b = await newBrowser();
+    expect(await listDeployments(b)).toContain('order-service');
+    expect((await choose(b, { user: 'bob' })).status).toBe(200);
+    const asBob = await listDeployments(b);
+    expect(asBob).toContain('search-service');
+    expect(asBob).not.toContain('order-service');
+    expect((await choose(b, { user: null })).status).toBe(200);
+    expect(await listDeployments(b)).toContain('order-service');
+  });
+
+  it('refuses an unknown user (400) and a missing CSRF token (403), and changes nothing', async () => {
+    const b = await newBrowser();
+    expect((await choose(b, { user: 'mallory' })).status).toBe(400);
+    expect((await choose(b, { user: '__proto__' })).status).toBe(400);
+    expect((await choose(b, { user: 'bob' }, 'forged')).status).toBe(403);
+    expect(await listDeployments(b)).toContain('order-service');
+  });
+});
