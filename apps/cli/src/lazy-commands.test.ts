@@ -41,7 +41,7 @@ async function modulesLoadedByServe(): Promise<string[]> {
 }
 
 describe('commands load on demand', () => {
-  it('serve --stdio loads neither the other commands nor what only they need', async () => {
+  it('serve --stdio loads neither the other commands nor what only they need (nor Redis)', async () => {
     const loaded = await modulesLoadedByServe();
     expect(loaded.some((f) => f.includes('/apps/cli/src/commands/serve.ts'))).toBe(true);
     const unwanted = [
@@ -54,6 +54,9 @@ describe('commands load on demand', () => {
       '/node_modules/diff/',
       '/node_modules/jsonc-parser/',
       '/node_modules/eventsource/',
+      // Redis is for replicas of serve --http only.
+      '/node_modules/ioredis/',
+      '/packages/server/src/relay/',
     ];
     expect(loaded.filter((f) => unwanted.some((u) => f.includes(u)))).toEqual([]);
   });

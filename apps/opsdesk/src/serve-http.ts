@@ -11,7 +11,6 @@ import {
 } from '@modelcontextprotocol/server';
 import { createToken, ensureLocalOwner, hasTokens, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
-import { connectReplicas } from './replicas.js';
 
 /** How `serveHttp` runs. */
 export interface ServeHttpOptions {
@@ -66,7 +65,8 @@ const DRAIN_MS = 10_000;
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
-  const replicas = options.redis ? await connectReplicas(options.redis) : undefined;
+  // Loaded only for replicas: a single process (and every stdio start) never loads a Redis client.
+  const replicas = options.redis ? await (await import('./replicas.js')).connectReplicas(options.redis) : undefined;
   const opsdesk = createOpsdesk({
     dataDir: options.dataDir,
     locale: options.locale,
