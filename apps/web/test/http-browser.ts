@@ -2,11 +2,48 @@
  * A browser over real HTTP, for tests that run the app (or replicas of it) as servers: its chat
  * cookie and CSRF token, and the calls the page makes.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
 
 /** Anything serving the app's routes at `url`. */
 export interface Replica {
   url: string;
+}
+
+/** A web replica running as a child process (`replica.ts`). */
+export interface ReplicaProcess extends Replica {
+  child: ChildProcess;
+}
+
+/** Starts `replica.ts` with `env` added, once it is listening. */
+export async function startReplica(env: Record<string, string>): Promise<ReplicaProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--conditions=@elicitkit/source', join(HERE, 'replica.ts')],
+    { cwd: join(HERE, '..', '..', '..'), env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk) => {
+      out += chunk;
+      const match = /listening (\d+)/.exec(out);
+      if (match) resolve(match[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`replica exited with ${code}: ${out}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+/** SIGTERM, and wait for the replica to exit. */
+export async function stopReplica(replica: ReplicaProcess | undefined): Promise<void> {
+  if (!replica || replica.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => replica.child.once('exit', resolve));
+  replica.child.kill('SIGTERM');
+  await exited;
 }
 
 export interface Browser {

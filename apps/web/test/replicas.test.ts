@@ -4,52 +4,27 @@
  * Each replica is a child process serving the app's route handlers over loopback HTTP
  * (`replica.ts`); Redis is a real `redis-server`. Nothing is mocked.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
-import { answer, type Browser, close, output, session, turn } from './http-browser';
-
-const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = join(HERE, '..', '..', '..');
-
-interface Replica {
-  url: string;
-  child: ChildProcess;
-}
+import {
+  answer,
+  type Browser,
+  close,
+  output,
+  type ReplicaProcess,
+  session,
+  startReplica,
+  stopReplica,
+  turn,
+} from './http-browser';
 
 let redis: TestRedis;
 let data: string;
-let a: Replica;
-let b: Replica;
-
-async function startReplica(env: Record<string, string>): Promise<Replica> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=@elicitkit/source', join(HERE, 'replica.ts')],
-    { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening (\d+)/.exec(out);
-      if (match) resolve(match[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`replica exited with ${code}: ${out}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
-}
-
-async function stopReplica(replica: Replica | undefined): Promise<void> {
-  if (!replica || replica.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => replica.child.once('exit', resolve));
-  replica.child.kill('SIGTERM');
-  await exited;
-}
+let a: ReplicaProcess;
+let b: ReplicaProcess;
 
 beforeAll(async () => {
   redis = await startRedis();
