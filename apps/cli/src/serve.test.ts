@@ -216,12 +216,42 @@ describe('elicitkit audit', () => {
     expect(await main(['audit', '--data', data.dir, '--json'], json.io)).toBe(0);
     const trail = JSON.parse(json.out.join('\n'));
     expect(Object.keys(trail)).toEqual(['requests', 'responses', 'validations', 'violations']);
+    expect(trail.requests[0]).toMatchObject({ client: null, adaptation: null });
     expect(trail.validations[0]).toMatchObject({
       tool: 'deploy_service',
       question: 'prod',
       ok: false,
       username: 'alice',
     });
+    data.remove();
+  });
+});
+
+describe('elicitkit audit, for a known client', () => {
+  it("names the client and its form's adaptation, in text and in --json", async () => {
+    const data = tempDataDir();
+    const trae = await stdioClient(data.dir, {
+      revision: '2025-11-25',
+      user: 'alice',
+      clientName: 'Trae',
+      script: [{ action: 'accept', content: { confirmed: 'yes', ticket: 'REL-1001' } }],
+    });
+    expect((await callTool(trae.client, 'deploy_service', { service: 'order-service', env: 'prod' })).status).toBe(
+      'done',
+    );
+    await trae.close();
+    const text = capture();
+    expect(await main(['audit', '--data', data.dir], text.io)).toBe(0);
+    const printed = text.out.join('\n');
+    expect(printed).toMatch(
+      /request {5}deploy_service\/prod \[form, 2025-11-25, client trae \(booleanAsChoice: confirmed\)\] Deploy/,
+    );
+    const json = capture();
+    expect(await main(['audit', '--data', data.dir, '--json'], json.io)).toBe(0);
+    const requests = JSON.parse(json.out.join('\n')).requests as Record<string, unknown>[];
+    expect(requests.map((r) => [r.username, r.client, r.adaptation])).toEqual([
+      ['alice', 'trae', { quirk: 'booleanAsChoice', fields: ['confirmed'] }],
+    ]);
     data.remove();
   });
 });

@@ -4,7 +4,7 @@ import type { Database } from './db/open.js';
 /** Writes each kind of audit event to its own table: requests, responses and validations stay apart. */
 export function sqliteAudit(db: Database): (event: AuditEvent) => void {
   const request = db.prepare(
-    'INSERT INTO audit_requests (context_id, tool, question, username, mode, revision, message, fields, origin, delivered, reason, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'INSERT INTO audit_requests (context_id, tool, question, username, mode, revision, message, fields, origin, delivered, reason, at, client, adaptation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   const response = db.prepare(
     'INSERT INTO audit_responses (context_id, tool, question, username, action, content, elapsed_ms, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -32,6 +32,8 @@ export function sqliteAudit(db: Database): (event: AuditEvent) => void {
           e.delivered ? 1 : 0,
           e.reason ?? null,
           e.at,
+          e.client ?? null,
+          e.adaptation ? JSON.stringify(e.adaptation) : null,
         );
         break;
       case 'response':
@@ -87,7 +89,7 @@ export function readAudit(db: Database, limit = 1000): AuditTrail {
 
 function decode(row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...row, at: new Date(row.at as number).toISOString() };
-  for (const key of ['fields', 'content', 'issues']) {
+  for (const key of ['fields', 'content', 'issues', 'adaptation']) {
     if (typeof row[key] === 'string') out[key] = JSON.parse(row[key] as string);
   }
   if ('delivered' in row) out.delivered = row.delivered === 1;

@@ -4,10 +4,13 @@
  * choice, and choosing Yes deploys (the tool got its boolean); a text-only Cline is told what is
  * missing instead of being shown a form it cannot draw.
  */
+import { join } from 'node:path';
 import { REVISIONS, type Revision } from '@elicitkit/form';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, type Step } from '../../../test/support/mcp.js';
 import { type Conn, count, httpClient, peek, stdioClient, tempDataDir } from '../test/harness.js';
+import { readAudit } from './audit.js';
 import { type HttpServing, serveHttp } from './serve-http.js';
 
 type Params = { requestedSchema: { properties: Record<string, Record<string, unknown>> } };
@@ -29,6 +32,18 @@ function picksYes(revision: Revision): Step {
     expect(confirmed).not.toHaveProperty('type', 'boolean');
     return { action: 'accept', content: { confirmed: 'yes', ticket: 'REL-1001' } };
   };
+}
+
+/** The last deploy_service request in the audit, as `readAudit` gives it back. */
+function lastConfirmation(dir: string): Record<string, unknown> | undefined {
+  const db = new BetterSqlite3(join(dir, 'opsdesk.db'), { readonly: true });
+  try {
+    return readAudit(db)
+      .requests.filter((r) => r.tool === 'deploy_service')
+      .at(-1);
+  } finally {
+    db.close();
+  }
 }
 
 const deploymentsOf = (dir: string) =>
@@ -60,6 +75,11 @@ describe.each(REVISIONS)('opsdesk and known clients over stdio (%s)', (revision)
     expect(trae.script).toEqual([]);
     expect(deploymentsOf(data.dir)).toHaveLength(before + 1);
     expect(deploymentsOf(data.dir).at(-1)).toMatchObject({ service: 'order-service', env: 'prod', ticket: 'REL-1001' });
+    expect(lastConfirmation(data.dir)).toMatchObject({
+      client: 'trae',
+      adaptation: { quirk: 'booleanAsChoice', fields: ['confirmed'] },
+      delivered: true,
+    });
   });
 
   it('Trae: No is false, and nothing deploys', async () => {
@@ -74,6 +94,8 @@ describe.each(REVISIONS)('opsdesk and known clients over stdio (%s)', (revision)
     const before = count(data.dir, 'deployments');
     const r = await callTool(cline.client, 'deploy_service', { service: 'order-service', env: 'prod' });
     expect(r.status, r.text).toBe('unsupported');
+    // The audit says which client it was not sent to, and why.
+    expect(lastConfirmation(data.dir)).toMatchObject({ client: 'cline', delivered: false });
     expect(r.text).toMatch(/confirmed/);
     expect(r.text).toMatch(/ticket/);
     expect(cline.seen).toEqual([]);

@@ -35,7 +35,7 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     for (const r of trail.requests)
       line(
         r,
-        `request     ${r.tool}/${r.question} [${r.mode}, ${r.revision}${r.delivered ? '' : `, not sent: ${r.reason}`}] ${r.message}`,
+        `request     ${r.tool}/${r.question} [${r.mode}, ${r.revision}${clientOf(r)}${r.delivered ? '' : `, not sent: ${r.reason}`}] ${r.message}`,
       );
     for (const r of trail.responses)
       line(
@@ -57,4 +57,11 @@ export async function audit(argv: string[], io: Io): Promise<number> {
   } finally {
     await opsdesk.close();
   }
+}
+
+/** The known client asked and how its form was shaped, e.g. `, client trae (booleanAsChoice: confirmed)`. */
+function clientOf(r: Record<string, unknown>): string {
+  if (typeof r.client !== 'string') return '';
+  const a = r.adaptation as { quirk: string; fields: string[] } | null | undefined;
+  return `, client ${r.client}${a ? ` (${a.quirk}: ${a.fields.join(', ')})` : ''}`;
 }

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { peek, peekShop, tempDataDir } from '../../test/harness.js';
 import { writeV1DataDir } from '../../test/v1-data-dir.js';
+import { readAudit, sqliteAudit } from '../audit.js';
 import { createOpsdesk } from '../opsdesk.js';
 import { DataDirError, openDatabase } from './open.js';
 import { SCHEMA_VERSION } from './schema.js';
@@ -77,7 +78,88 @@ describe('migrating a version-1 data directory', () => {
     }
     expect(caught).toBeInstanceOf(DataDirError);
     expect((caught as DataDirError).code).toBe('SCHEMA_TOO_NEW');
-    expect((caught as Error).message).toMatch(/schema version 99; this opsdesk understands up to 2/);
+    expect((caught as Error).message).toMatch(
+      new RegExp(`schema version 99; this opsdesk understands up to ${SCHEMA_VERSION}\\.`),
+    );
     expect(peek(data.dir, "SELECT value FROM meta WHERE key = 'schema_version'")).toEqual([{ value: '99' }]);
+  });
+});
+
+/** Turns a fresh data directory into what a version-2 opsdesk left: audit requests without `client`/`adaptation`, one row in. */
+function writeV2DataDir(dir: string): void {
+  openDatabase(dir).close();
+  const db = new BetterSqlite3(join(dir, 'opsdesk.db'));
+  db.exec(`
+    DROP TABLE audit_requests;
+    CREATE TABLE audit_requests (
+      id INTEGER PRIMARY KEY, context_id TEXT NOT NULL, tool TEXT NOT NULL, question TEXT NOT NULL,
+      username TEXT, mode TEXT NOT NULL, revision TEXT NOT NULL, message TEXT NOT NULL,
+      fields TEXT, origin TEXT, delivered INTEGER NOT NULL, reason TEXT, at INTEGER NOT NULL
+    );
+    CREATE INDEX audit_requests_context ON audit_requests(context_id);
+    INSERT INTO audit_requests (context_id, tool, question, username, mode, revision, message, fields, delivered, at)
+      VALUES ('ctx-old', 'deploy_service', 'confirm', 'alice', 'form', '2025-11-25', 'Deploy to prod?', '["confirmed"]', 1, 1700000000000);
+    UPDATE meta SET value = '2' WHERE key = 'schema_version';
+  `);
+  db.close();
+}
+
+describe('migrating a version-2 data directory', () => {
+  it('adds the audit columns for the client and its adaptation, keeping the old rows (with neither)', () => {
+    data = tempDataDir();
+    writeV2DataDir(data.dir);
+    const db = openDatabase(data.dir);
+    try {
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(
+        String(SCHEMA_VERSION),
+      );
+      const old = readAudit(db).requests;
+      expect(old).toHaveLength(1);
+      expect(old[0]).toMatchObject({
+        context_id: 'ctx-old',
+        username: 'alice',
+        fields: ['confirmed'],
+        delivered: true,
+        client: null,
+        adaptation: null,
+      });
+      // The migrated table takes the new records whole.
+      sqliteAudit(db)({
+        type: 'request',
+        contextId: 'ctx-new',
+        tool: 'deploy_service',
+        key: 'confirm',
+        user: 'bob',
+        mode: 'form',
+        revision: '2025-11-25',
+        message: 'Deploy to prod?',
+        fields: ['confirmed', 'ticket'],
+        delivered: true,
+        client: 'trae',
+        adaptation: { quirk: 'booleanAsChoice', fields: ['confirmed'] },
+        at: 1700000001000,
+      });
+      expect(readAudit(db).requests.map((r) => [r.context_id, r.client, r.adaptation])).toEqual([
+        ['ctx-old', null, null],
+        ['ctx-new', 'trae', { quirk: 'booleanAsChoice', fields: ['confirmed'] }],
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('opens a migrated version-2 directory again without change, and a half-migrated one without failing', () => {
+    data = tempDataDir();
+    writeV2DataDir(data.dir);
+    openDatabase(data.dir).close();
+    // A column already there (say a crash after ALTER in an older build) is not added twice.
+    const raw = new BetterSqlite3(join(data.dir, 'opsdesk.db'));
+    raw.prepare("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
+    raw.close();
+    const db = openDatabase(data.dir);
+    const columns = (db.pragma('table_info(audit_requests)') as { name: string }[]).map((c) => c.name);
+    expect(columns.filter((c) => c === 'client' || c === 'adaptation')).toEqual(['client', 'adaptation']);
+    expect(readAudit(db).requests).toHaveLength(1);
+    db.close();
   });
 });

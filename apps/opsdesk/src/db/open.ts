@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { OPSDESK_OBJECTS, SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { ADDED_COLUMNS, OPSDESK_OBJECTS, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { seed } from './seed.js';
 
 /** A connection to `opsdesk.db` (better-sqlite3). */
@@ -51,6 +51,7 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
           `${file} has schema version ${version}; this opsdesk understands up to ${SCHEMA_VERSION}. Use a newer opsdesk or another --data directory.`,
         );
       if (Number(version) < 2) dropLeftovers(db);
+      if (Number(version) < 3) addColumns(db);
       db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
     }).immediate();
   } catch (error) {
@@ -76,5 +77,14 @@ function dropLeftovers(db: Database): void {
     for (const o of objects.filter((x) => x.type === type && !own.has(x.name))) {
       db.exec(`DROP ${type.toUpperCase()} IF EXISTS "${o.name.replaceAll('"', '""')}"`);
     }
+  }
+}
+
+/** v3: the columns older tables lack are added (existing rows keep NULL there); ones already present are left. */
+function addColumns(db: Database): void {
+  for (const [table, columns] of Object.entries(ADDED_COLUMNS)) {
+    const have = new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));
+    for (const [column, type] of Object.entries(columns))
+      if (!have.has(column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
   }
 }

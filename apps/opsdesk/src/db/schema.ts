@@ -1,8 +1,10 @@
 /**
  * The opsdesk database: operations tables and the audit trail. Version 2 moved the demo shop out
  * to its own file (shop.db), so no connection that reaches these tables ever runs a caller's SQL.
+ * Version 3 added `client` and `adaptation` to audit requests (the known client asked, and how its
+ * form was shaped for it).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -70,7 +72,8 @@ CREATE TABLE IF NOT EXISTS sync_state (
 CREATE TABLE IF NOT EXISTS audit_requests (
   id INTEGER PRIMARY KEY, context_id TEXT NOT NULL, tool TEXT NOT NULL, question TEXT NOT NULL,
   username TEXT, mode TEXT NOT NULL, revision TEXT NOT NULL, message TEXT NOT NULL,
-  fields TEXT, origin TEXT, delivered INTEGER NOT NULL, reason TEXT, at INTEGER NOT NULL
+  fields TEXT, origin TEXT, delivered INTEGER NOT NULL, reason TEXT, at INTEGER NOT NULL,
+  client TEXT, adaptation TEXT
 );
 CREATE TABLE IF NOT EXISTS audit_responses (
   id INTEGER PRIMARY KEY, context_id TEXT NOT NULL, tool TEXT NOT NULL, question TEXT NOT NULL,
@@ -89,6 +92,11 @@ CREATE INDEX IF NOT EXISTS audit_responses_context ON audit_responses(context_id
 CREATE INDEX IF NOT EXISTS audit_validations_context ON audit_validations(context_id);
 
 `;
+
+/** Columns added to existing tables since v1, by table: a data directory from before gets them added, empty. */
+export const ADDED_COLUMNS: Record<string, Record<string, string>> = {
+  audit_requests: { client: 'TEXT', adaptation: 'TEXT' },
+};
 
 /** opsdesk's own tables and indexes: everything else found in opsdesk.db is left over from v1 and dropped. */
 export const OPSDESK_OBJECTS = [
