@@ -1,6 +1,5 @@
-import { homedir } from 'node:os';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { CLIENTS, type InstallContext, type JsonValue } from '../install/clients.js';
+import { CLIENTS, type InstallContext, installContext, type JsonValue } from '../install/clients.js';
 import { opsdeskCommand } from '../install/default-command.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { planEdit } from '../install/plan-edit.js';
@@ -21,14 +20,8 @@ export type InstallEnvironment = InstallContext & {
  */
 export async function install(argv: string[], io: Io, environment: Partial<InstallEnvironment> = {}): Promise<number> {
   const request = parseInstallArgs(argv);
-  const env: InstallEnvironment = {
-    home: homedir(),
-    platform: process.platform,
-    appData: process.env.APPDATA,
-    cwd: process.cwd(),
-    defaultCommand: opsdeskCommand(),
-    ...environment,
-  };
+  const { defaultCommand = opsdeskCommand(), ...machine } = environment;
+  const env: InstallEnvironment = { ...installContext(machine), defaultCommand };
   const spec = CLIENTS[request.client];
   const file = spec.path(request.scope, env);
   const { name } = request;

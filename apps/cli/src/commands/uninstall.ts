@@ -1,5 +1,4 @@
-import { homedir } from 'node:os';
-import { CLIENTS, type InstallContext } from '../install/clients.js';
+import { CLIENTS, type InstallContext, installContext } from '../install/clients.js';
 import { parseUninstallArgs } from '../install/parse-args.js';
 import { planRemove } from '../install/plan-edit.js';
 import { backUp, readIfExists, writeAtomically } from '../install/write-file.js';
@@ -15,13 +14,7 @@ import { printDiff } from './install.js';
  */
 export async function uninstall(argv: string[], io: Io, environment: Partial<InstallContext> = {}): Promise<number> {
   const request = parseUninstallArgs(argv);
-  const env: InstallContext = {
-    home: homedir(),
-    platform: process.platform,
-    appData: process.env.APPDATA,
-    cwd: process.cwd(),
-    ...environment,
-  };
+  const env = installContext(environment);
   const spec = CLIENTS[request.client];
   const file = spec.path(request.scope, env);
   const where = `(${request.client}, ${request.scope} scope)`;

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { posix, win32 } from 'node:path';
 
 /** The MCP clients `elicitkit install` knows how to configure. */
@@ -17,6 +18,17 @@ export interface InstallContext {
   /** `%APPDATA%` on Windows. */
   appData: string | undefined;
   cwd: string;
+}
+
+/** This machine's {@link InstallContext}, with any part replaced (tests pass their own home and cwd). */
+export function installContext(overrides: Partial<InstallContext> = {}): InstallContext {
+  return {
+    home: homedir(),
+    platform: process.platform,
+    appData: process.env.APPDATA,
+    cwd: process.cwd(),
+    ...overrides,
+  };
 }
 
 /** How one client stores its MCP servers. */

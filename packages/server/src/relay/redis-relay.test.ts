@@ -12,6 +12,15 @@ interface Replica {
   serving: Loopback;
 }
 
+/** The headers of a raw request on an open 2025 session, as `token`. */
+const onSession = (token: string, sessionId: string | undefined): Record<string, string> => ({
+  authorization: `Bearer ${token}`,
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-session-id': sessionId as string,
+  'mcp-protocol-version': '2025-11-25',
+});
+
 describe('2025 sessions relayed across replicas through Redis', () => {
   let server: TestRedis;
   const replicas: Replica[] = [];
@@ -105,13 +114,7 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     for (const target of [url, a.serving.url]) {
       const response = await fetch(target, {
         method: 'POST',
-        headers: {
-          authorization: 'Bearer mallory',
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': sessionId,
-          'mcp-protocol-version': '2025-11-25',
-        },
+        headers: onSession('mallory', sessionId),
         body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
       });
       expect(response.status).toBe(404);
@@ -138,13 +141,7 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     expect(b.relay.inFlight()).toBe(0);
     const late = await fetch(url, {
       method: 'POST',
-      headers: {
-        authorization: 'Bearer alice',
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': transport.sessionId as string,
-        'mcp-protocol-version': '2025-11-25',
-      },
+      headers: onSession('alice', transport.sessionId),
       body: JSON.stringify({ jsonrpc: '2.0', id: 0, result: { action: 'accept', content: { env: 'dev' } } }),
     });
     expect(late.status).toBe(404);
@@ -201,14 +198,7 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     const huge = await b.serving.handler.fetch(
       new Request(b.serving.url, {
         method: 'POST',
-        headers: {
-          authorization: 'Bearer alice',
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': transport.sessionId as string,
-          'mcp-protocol-version': '2025-11-25',
-          host: new URL(b.serving.url).host,
-        },
+        headers: { ...onSession('alice', transport.sessionId), host: new URL(b.serving.url).host },
         body: JSON.stringify({
           jsonrpc: '2.0',
           id: 1,
@@ -247,13 +237,7 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     for (const r of replicas) r.redis.disconnect();
     const relayed = await fetch(url, {
       method: 'POST',
-      headers: {
-        authorization: 'Bearer alice',
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': transport.sessionId as string,
-        'mcp-protocol-version': '2025-11-25',
-      },
+      headers: onSession('alice', transport.sessionId),
       body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }),
     });
     expect(relayed.status).toBe(503);
