@@ -12,10 +12,13 @@ import { answer as answerOf, ask as askOf, type Browser, newBrowser as newBrowse
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-api-'));
 process.env.ELICITKIT_DATA = data;
 process.env.ELICITKIT_QUESTION_TIMEOUT_MS = '60000';
+// No model: the chat runs on slash commands, and the model check has nothing to call.
+for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) delete process.env[name];
 
 const { GET: getSession } = await import('../app/api/session/route');
 const { POST: postChat } = await import('../app/api/chat/route');
 const { POST: postAnswer } = await import('../app/api/elicitations/[id]/route');
+const { POST: postModelCheck } = await import('../app/api/model/check/route');
 const { resetState } = await import('../lib/state');
 const { stopOpsdesk } = await import('../lib/opsdesk');
 
@@ -146,5 +149,25 @@ describe('POST /api/chat', () => {
       }),
     );
     expect(forged.status).toBe(403);
+  });
+});
+
+describe('POST /api/model/check', () => {
+  const check = (headers: Record<string, string>) =>
+    postModelCheck(new Request('http://localhost/api/model/check', { method: 'POST', headers }));
+
+  it('needs the session (401) and its CSRF token (403) before anything is called', async () => {
+    const none = await check({});
+    expect(none.status).toBe(401);
+    expect(await none.json()).toEqual({ error: 'No session: load the page first.' });
+    const forged = await check({ cookie: alice.cookie, 'x-elicitkit-csrf': mallory.csrf });
+    expect(forged.status).toBe(403);
+    expect(await forged.json()).toEqual({ error: 'Missing or wrong CSRF token.' });
+  });
+
+  it("reports the chat's model set-up with the right token (no model configured here)", async () => {
+    const ok = await check({ cookie: alice.cookie, 'x-elicitkit-csrf': alice.csrf });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ ok: false, kind: 'not-configured' });
   });
 });

@@ -1,8 +1,8 @@
 import { createUIMessageStreamResponse, type UIMessage } from 'ai';
 import { chatStream } from '../../../lib/chat';
+import { guardedChat } from '../../../lib/guard';
 import { readJson } from '../../../lib/http';
 import { requestLocale } from '../../../lib/locale';
-import { chatOf } from '../../../lib/state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -10,10 +10,8 @@ export const maxDuration = 900;
 
 /** One chat turn, streamed; tool questions arrive in the same stream as `data-elicitation` parts. */
 export async function POST(request: Request): Promise<Response> {
-  const chat = await chatOf(request);
-  if (!chat) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
-  if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
-    return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });
+  const { chat, refused } = await guardedChat(request);
+  if (refused) return refused;
   if (chat.writer) return Response.json({ error: 'A turn is already running in this chat.' }, { status: 409 });
   const locale = requestLocale(request);
   const body = await readJson(request, 2 * 1024 * 1024);

@@ -1,6 +1,6 @@
 import { answer } from '../../../../lib/elicitations';
+import { guardedChat } from '../../../../lib/guard';
 import { readJson } from '../../../../lib/http';
-import { chatOf } from '../../../../lib/state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -15,10 +15,8 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  */
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const { id } = await params;
-  const chat = await chatOf(request);
-  if (!chat) return Response.json({ error: 'No session.' }, { status: 403 });
-  if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
-    return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });
+  const { chat, refused } = await guardedChat(request, 403);
+  if (refused) return refused;
   const body = await readJson(request, MAX_ANSWER_BYTES);
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
   const result = await answer(chat, id, body.value);

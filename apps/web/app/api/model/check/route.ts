@@ -1,7 +1,7 @@
 import { config } from '../../../../lib/config';
+import { guardedChat } from '../../../../lib/guard';
 import { requestLocale } from '../../../../lib/locale';
 import { checkModel } from '../../../../lib/model-check';
-import { chatOf } from '../../../../lib/state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -11,10 +11,8 @@ export const dynamic = 'force-dynamic';
  * a failure. A POST with the chat's CSRF token, so another site cannot make the app call out.
  */
 export async function POST(request: Request): Promise<Response> {
-  const chat = await chatOf(request);
-  if (!chat) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
-  if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
-    return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });
+  const { refused } = await guardedChat(request);
+  if (refused) return refused;
   const result = await checkModel(config().model, requestLocale(request));
   return Response.json(result, { headers: { 'cache-control': 'no-store' } });
 }

@@ -1,7 +1,8 @@
 import { config } from '../../../../lib/config';
+import { guardedChat } from '../../../../lib/guard';
 import { readJson } from '../../../../lib/http';
 import { isDemoUser } from '../../../../lib/identity';
-import { chatOf, setChatUser } from '../../../../lib/state';
+import { setChatUser } from '../../../../lib/state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -12,10 +13,8 @@ export const dynamic = 'force-dynamic';
  * authentication; refused while a turn is running (its questions belong to the old identity).
  */
 export async function POST(request: Request): Promise<Response> {
-  const chat = await chatOf(request);
-  if (!chat) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
-  if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
-    return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });
+  const { chat, refused } = await guardedChat(request);
+  if (refused) return refused;
   if (!config().servers.some((s) => s.kind === 'opsdesk'))
     return Response.json({ error: 'The identity picker applies to the bundled opsdesk only.' }, { status: 404 });
   const body = await readJson(request, 1024);

@@ -1,0 +1,22 @@
+import { type Chat, chatOf } from './state';
+
+/** A chat a state-changing request may act for, or the response that refuses it. */
+export type Guarded = { chat: Chat; refused?: undefined } | { chat?: undefined; refused: Response };
+
+/**
+ * The chat behind a state-changing request: its session cookie must name a live chat and its
+ * `x-elicitkit-csrf` header must carry that chat's token (another site can send the cookie, not
+ * the header). `noSession` is the status without a chat: 401, or 403 where a missing chat must
+ * look the same as someone else's (the answer route).
+ * @example const { chat, refused } = await guardedChat(request); if (refused) return refused;
+ */
+export async function guardedChat(request: Request, noSession: 401 | 403 = 401): Promise<Guarded> {
+  const chat = await chatOf(request);
+  if (!chat) {
+    const error = noSession === 401 ? 'No session: load the page first.' : 'No session.';
+    return { refused: Response.json({ error }, { status: noSession }) };
+  }
+  if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
+    return { refused: Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 }) };
+  return { chat };
+}
