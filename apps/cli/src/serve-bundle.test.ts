@@ -1,0 +1,108 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleServe } from '../../../scripts/bundle-serve.js';
+import { callTool } from '../../../test/support/mcp.js';
+import { count, tempDataDir } from '../../opsdesk/test/harness.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const COUNT_HOOK = join(ROOT, 'bench/support/count-modules.mjs');
+const run = promisify(execFile);
+
+// Inside the repository's node_modules, so the bundle resolves better-sqlite3 (kept external) as
+// apps/cli/dist/bundle does.
+let out: string;
+let entry: string;
+beforeAll(async () => {
+  const cache = join(ROOT, 'node_modules', '.cache');
+  mkdirSync(cache, { recursive: true });
+  out = mkdtempSync(join(cache, 'ek-serve-bundle-'));
+  ({ entry } = await bundleServe({ from: 'source', outdir: out }));
+}, 60_000);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe('the one-file build of serve', () => {
+  it('serves opsdesk over stdio: the six tools, a question answered, and execute_sql in the shop worker beside it', async () => {
+    const data = tempDataDir();
+    const client = new Client({ name: 'bundle-test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { env: 'dev' } }));
+    try {
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [entry, 'serve', '--stdio', '--data', data.dir],
+          stderr: 'pipe',
+        }),
+      );
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        'deploy_service',
+        'execute_sql',
+        'list_deployments',
+        'register_user',
+        'sync_file',
+        'weekly_report',
+      ]);
+      // The shop runs in its own process, forked from the bundle's worker-main.js.
+      const sql = await callTool(client, 'execute_sql', { sql: 'SELECT COUNT(*) AS n FROM orders' });
+      expect(sql.status).toBe('done');
+      expect(sql.text).toContain('1200');
+      const deploy = await callTool(client, 'deploy_service', { service: 'user-service' });
+      expect(deploy.status).toBe('done');
+      expect(count(data.dir, 'deployments')).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+      data.remove();
+    }
+  });
+
+  it('loads its own files and better-sqlite3, nothing from dist, src or other packages', async () => {
+    const data = tempDataDir();
+    const log = join(data.dir, 'modules.log');
+    const lines = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+    ];
+    try {
+      const child = run(process.execPath, ['--import', COUNT_HOOK, entry, 'serve', '--stdio', '--data', data.dir], {
+        env: { ...process.env, BENCH_MODULE_LOG: log },
+      });
+      // Closing stdin after the requests ends the server (the stdio binding's rule).
+      child.child.stdin?.end(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      const { stdout } = await child;
+      expect(stdout).toContain('"deploy_service"');
+      const loaded = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
+      const own = pathToFileURL(out).href;
+      const outside = loaded.filter(
+        (f) => !f.startsWith(own) && !/\/node_modules\/(better-sqlite3|bindings|file-uri-to-path)\//.test(f),
+      );
+      expect(outside).toEqual([]);
+    } finally {
+      data.remove();
+    }
+  });
+
+  it('still fails clearly: an unknown user ends serve with the known users named', async () => {
+    const data = tempDataDir();
+    try {
+      const failed = await run(process.execPath, [entry, 'serve', '--stdio', '--data', data.dir, '--user', 'mallory'], {
+        timeout: 30_000,
+      }).catch((error: { code: number; stderr: string }) => error);
+      expect('code' in failed && failed.code).toBe(1);
+      expect('stderr' in failed && failed.stderr).toMatch(/Unknown user "mallory"\. Known users: .*alice/);
+    } finally {
+      data.remove();
+    }
+  });
+});
