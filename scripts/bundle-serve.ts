@@ -1,6 +1,6 @@
 /**
  * The one-file build of `elicitkit serve`: the CLI and everything it imports (the SDK and zod
- * included) bundled by esbuild into `apps/cli/dist/bundle/`, with opsdesk's shop worker beside it.
+ * included, better-sqlite3's JavaScript too) bundled by esbuild into `apps/cli/dist/bundle/`, with opsdesk's shop worker beside it.
  * Cold start was mostly Node resolving, reading and compiling ~240 separate module files; one file
  * (plus a chunk per lazily loaded command) removes that. `npm run build` (and so `npm install`)
  * makes it from `dist/`; `apps/cli/bin/current-build.js` uses it only while it is current.
@@ -10,7 +10,7 @@
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Where `npm run build` puts it; `apps/cli/bin/elicitkit.js` looks here. */
@@ -21,6 +21,18 @@ const ENTRIES = {
   // Tests bundle the sources directly, so they do not depend on a prior `tsc -b`.
   source: { cli: 'apps/cli/src/cli.ts', 'worker-main': 'apps/opsdesk/src/shop/worker-main.ts' },
 } as const;
+
+/** better-sqlite3's `require('bindings')` → the stand-in that tells it where the addon is. */
+const betterSqlite3Bindings: Plugin = {
+  name: 'better-sqlite3-bindings',
+  setup(b) {
+    b.onResolve({ filter: /^bindings$/ }, (args) =>
+      /[\\/]better-sqlite3[\\/]/.test(args.importer)
+        ? { path: join(ROOT, 'scripts/better-sqlite3-bindings.cjs') }
+        : undefined,
+    );
+  },
+};
 
 /** What the stamp records: each tsbuildinfo the bundle's inputs came from, with its mtime then. */
 export interface BundleStamp {
@@ -51,8 +63,9 @@ export async function bundleServe(options: {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // Native addon (loads its .node file by path), and Redis, which only replicas of --http load.
-    external: ['better-sqlite3', 'ioredis'],
+    // Redis only replicas of --http load. better-sqlite3's addon is found at run time (plugin).
+    external: ['ioredis'],
+    plugins: [betterSqlite3Bindings],
     ...(options.from === 'source' ? { conditions: ['@elicitkit/source'] } : {}),
     // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.
     banner: {
