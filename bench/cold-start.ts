@@ -46,7 +46,7 @@ async function startToList(target: Spawnable, mode: 'legacy' | 'auto'): Promise<
 }
 
 /** Distinct module files a process loads up to its first answered `tools/list` (legacy handshake). */
-function moduleCount(target: Spawnable): number {
+function modulesLoaded(target: Spawnable): string[] {
   const log = join(dataDir, `modules-${Math.random().toString(36).slice(2)}.log`);
   const init = JSON.stringify({
     jsonrpc: '2.0',
@@ -62,7 +62,7 @@ function moduleCount(target: Spawnable): number {
     env: { ...process.env, BENCH_MODULE_LOG: log },
     stdio: ['pipe', 'ignore', 'ignore'],
   });
-  return new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean)).size;
+  return [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
 }
 
 export async function coldStart(): Promise<void> {
@@ -92,7 +92,14 @@ export async function coldStart(): Promise<void> {
       pass: r <= 1.3,
     });
   }
-  console.log(`  modules loaded: serve --stdio ${moduleCount(opsdesk)}, minimal SDK server ${moduleCount(minimal)}`);
+  const loaded = modulesLoaded(opsdesk);
+  // `serve` runs the one-file build only while it is current (apps/cli/src/current-build.ts).
+  const from = loaded.some((f) => f.includes('/apps/cli/dist/bundle/'))
+    ? 'the one-file build'
+    : 'dist/ (no current one-file build: run `npm run build`)';
+  console.log(
+    `  modules loaded: serve --stdio ${loaded.length} (from ${from}), minimal SDK server ${modulesLoaded(minimal).length}`,
+  );
   rmSync(dataDir, { recursive: true, force: true });
 }
 

@@ -41,7 +41,7 @@ async function modulesLoadedByServe(): Promise<string[]> {
 }
 
 describe('commands load on demand', () => {
-  it('serve --stdio loads neither the other commands nor what only they need (nor Redis)', async () => {
+  it('serve --stdio loads neither the other commands nor what only they need (nor Redis, the shop worker, ajv)', async () => {
     const loaded = await modulesLoadedByServe();
     expect(loaded.some((f) => f.includes('/apps/cli/src/commands/serve.ts'))).toBe(true);
     const unwanted = [
@@ -57,6 +57,14 @@ describe('commands load on demand', () => {
       // Redis is for replicas of serve --http only.
       '/node_modules/ioredis/',
       '/packages/server/src/relay/',
+      '/apps/opsdesk/src/replicas.ts',
+      // The SQL analysis and execution run in the shop's own process, started at the first execute_sql.
+      '/apps/opsdesk/src/shop/worker-main.ts',
+      '/apps/opsdesk/src/shop/inspect.ts',
+      '/apps/opsdesk/src/shop/run.ts',
+      // Answers are checked by the form's own validator: no standalone ajv (nor its meta-schema compile).
+      '/node_modules/ajv/',
+      '/node_modules/ajv-formats/',
     ];
     expect(loaded.filter((f) => unwanted.some((u) => f.includes(u)))).toEqual([]);
   });
