@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { serveOpsdesk } from './support/opsdesk-http.js';
+import { cpuMsOf, serveOpsdesk } from './support/opsdesk-http.js';
 import { iqr, p50, report, yieldToLoop } from './support/stats.js';
 
 const PAIRS = Number(process.env.BENCH_HTTP_PAIRS ?? 300);
@@ -38,6 +38,7 @@ async function serveRaw(dataDir: string) {
   });
   return {
     url,
+    cpuMs: () => cpuMsOf(child.pid ?? 0),
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -80,6 +81,8 @@ export async function httpSequential(): Promise<void> {
       await timed(a);
       await timed(b);
     }
+    // Server CPU over the measured calls: less disturbed by other load on the machine than wall time.
+    const cpuBefore = { raw: raw.cpuMs(), ours: opsdesk.cpuMs() };
     const ratios: number[] = [];
     const ours: number[] = [];
     const base: number[] = [];
@@ -92,8 +95,12 @@ export async function httpSequential(): Promise<void> {
       base.push(r);
       ratios.push(o / r);
     }
+    const cpu = { raw: (raw.cpuMs() - cpuBefore.raw) / PAIRS, ours: (opsdesk.cpuMs() - cpuBefore.ours) / PAIRS };
     const ratio = p50(ratios);
     console.log(`  raw SDK p50 ${p50(base).toFixed(2)} ms, opsdesk p50 ${p50(ours).toFixed(2)} ms`);
+    console.log(
+      `  server CPU per call: raw SDK ${cpu.raw.toFixed(2)} ms, opsdesk ${cpu.ours.toFixed(2)} ms (${(cpu.ours / cpu.raw).toFixed(2)}×)`,
+    );
     report({
       goal: 'sequential HTTP round trip, opsdesk ≤ 1.10× raw SDK server',
       figure: `${ratio.toFixed(3)}× (p50 of ${PAIRS} paired ratios, IQR ${iqr(ratios)})`,

@@ -15,6 +15,13 @@ export interface ServedOpsdesk {
   stop(): Promise<void>;
 }
 
+/** CPU time (user + system) process `pid` has used so far, ms (Linux /proc). */
+export function cpuMsOf(pid: number): number {
+  // Fields 14 and 15 of /proc/<pid>/stat: utime, stime in clock ticks (100 per second).
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 export async function serveOpsdesk(dataDir: string, extra: string[] = []): Promise<ServedOpsdesk> {
   const child = spawn(
     process.execPath,
@@ -46,11 +53,7 @@ export async function serveOpsdesk(dataDir: string, extra: string[] = []): Promi
     url,
     tokens,
     child,
-    cpuMs() {
-      // Fields 14 and 15 of /proc/<pid>/stat: utime, stime in clock ticks (100 per second).
-      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return (Number(fields[11]) + Number(fields[12])) * 10;
-    },
+    cpuMs: () => cpuMsOf(child.pid ?? 0),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));

@@ -1,8 +1,79 @@
-import type { AuditEvent } from '@elicitkit/server';
+import type { AuditEvent, ClaimStore } from '@elicitkit/server';
 import type { Database } from './db/open.js';
 
-/** Writes each kind of audit event to its own table: requests, responses and validations stay apart. */
+/** Audit rows made but not committed yet, per connection: `readAudit` and claims commit them first. */
+const pendingRows = new WeakMap<Database, () => void>();
+
+/**
+ * Writes each kind of audit event to its own table: requests, responses and validations stay
+ * apart. The rows one step of a call makes (an answer's response and validation records) commit
+ * together, in one transaction queued as a microtask: one commit instead of one per row, and still
+ * before anything that step leads to runs (the tool's next line, the result sent). `flushAudit`
+ * commits them at once; opsdesk's claims call it first, so an effect never commits without them.
+ *
+ * @example
+ * const kit = createElicitkit({ audit: sqliteAudit(db) });
+ */
 export function sqliteAudit(db: Database): (event: AuditEvent) => void {
+  const write = rowWriter(db);
+  const writeAll = db.transaction((events: AuditEvent[]) => {
+    for (const event of events) write(event);
+  });
+  let pending: AuditEvent[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const events = pending;
+    pending = [];
+    try {
+      writeAll(events);
+    } catch {
+      // As before batching: a failing audit write never breaks a tool call (AuditSink's contract).
+    }
+  };
+  pendingRows.set(db, flush);
+  return (event) => {
+    pending.push(event);
+    if (pending.length === 1) queueMicrotask(flush);
+  };
+}
+
+/**
+ * Commits the audit rows still queued on `db`, inside the caller's transaction when one is open
+ * (then they commit, or roll back, with it).
+ */
+export function flushAudit(db: Database): void {
+  pendingRows.get(db)?.();
+}
+
+/**
+ * `store`, committing `db`'s queued audit rows before every claim: a call's effect (which only
+ * runs once claimed) is never on disk without the records of the questions that led to it. They
+ * commit just before the claim's own transaction, not inside it, so an effect that throws and
+ * rolls back cannot take them with it.
+ */
+export function auditBeforeClaims(store: ClaimStore, db: Database): ClaimStore {
+  const wrapped: ClaimStore = {
+    claim: (id, owner, options) => {
+      flushAudit(db);
+      return store.claim(id, owner, options);
+    },
+    renew: (id, owner, leaseMs) => store.renew(id, owner, leaseMs),
+    complete: (id, owner, result) => store.complete(id, owner, result),
+    release: (id, owner) => store.release(id, owner),
+    read: (id) => store.read(id),
+    sweep: () => store.sweep(),
+  };
+  if (store.atomically) {
+    wrapped.atomically = (id, ttlMs, effect) => {
+      flushAudit(db);
+      // biome-ignore lint/style/noNonNullAssertion: checked just above; a store's methods do not change.
+      return store.atomically!(id, ttlMs, effect);
+    };
+  }
+  return wrapped;
+}
+
+function rowWriter(db: Database): (event: AuditEvent) => void {
   const request = db.prepare(
     'INSERT INTO audit_requests (context_id, tool, question, username, mode, revision, message, fields, origin, delivered, reason, at, client, adaptation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
@@ -75,6 +146,7 @@ export interface AuditTrail {
  * const { requests, responses } = readAudit(opsdesk.db, 100); // the last 100 of each kind
  */
 export function readAudit(db: Database, limit = 1000): AuditTrail {
+  flushAudit(db);
   const rows = (table: string) =>
     (db.prepare(`SELECT * FROM ${table} ORDER BY id DESC LIMIT ?`).all(limit) as Record<string, unknown>[])
       .reverse()

@@ -44,11 +44,13 @@ export function createToken(db: Database, username: string): string {
   return token;
 }
 
+/** The user a bearer token belongs to; undefined for an unknown token or a user no longer there. */
 export function userForToken(db: Database, token: string): Identity | undefined {
-  const username = plucked(db, 'SELECT username FROM api_tokens WHERE token_hash = ?').get(sha256(token)) as
-    | string
-    | undefined;
-  return username === undefined ? undefined : findUser(db, username);
+  // One statement per request, not two: every HTTP request (each answer too) is authenticated.
+  return prepared(
+    db,
+    'SELECT u.username, u.role FROM api_tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?',
+  ).get(sha256(token)) as Identity | undefined;
 }
 
 export function listUsers(db: Database): Identity[] {

@@ -4,7 +4,7 @@ import type { Locale } from '@elicitkit/server';
 import { type AnyTool, type ClaimStore, createElicitkit, type Elicitkit } from '@elicitkit/server';
 import { createSqliteClaimStore } from '@elicitkit/server/sqlite';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { sqliteAudit } from './audit.js';
+import { auditBeforeClaims, sqliteAudit } from './audit.js';
 import type { Deps } from './context.js';
 import { type Database, openDatabase } from './db/open.js';
 import { type ShopClient, startShop } from './shop/client.js';
@@ -102,7 +102,7 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     // restarts and across every opsdesk process on this data directory, and a SQLite effect
     // commits in one transaction with its claim. A shared store given instead (Redis) cannot hold
     // the effect in its transaction: the commit is then claim, effect, result — at most once.
-    claims: options.claims ?? createSqliteClaimStore(db),
+    claims: auditBeforeClaims(options.claims ?? createSqliteClaimStore(db), db),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
   });

@@ -53,6 +53,13 @@ export interface HttpServing {
 }
 
 const DRAIN_MS = 10_000;
+/**
+ * Connections the kernel may queue before opsdesk accepts them (capped by `net.core.somaxconn`).
+ * Node's default, 511, is below the 1,000 sessions one server holds: when those clients all
+ * answer at once, each answer opens a connection (their own is busy streaming the call), the
+ * queue overflows and every dropped SYN costs that client a 1 s retransmit.
+ */
+const LISTEN_BACKLOG = 4096;
 
 /**
  * Serves opsdesk over HTTP: `/mcp` for every protocol revision (2026-07-28 statelessly, 2025
@@ -158,7 +165,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, host, () => resolve());
+    server.listen({ port: options.port, host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -299,7 +299,16 @@ function parsed(body: unknown): { parsedBody?: unknown } {
 /** The id of the first JSON-RPC request in a POST (responses and notifications start no work). */
 function firstRequestId(body: unknown): RequestId | undefined {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.find((m) => isJSONRPCRequest(m))?.id;
+  return messages.find((m) => mayBeRequest(m) && isJSONRPCRequest(m))?.id;
+}
+
+/**
+ * Whether `m` has what every JSON-RPC request has (a method and an id): the SDK's schema check
+ * runs only then. A client's answer to a question is a response, and a failed schema parse (zod
+ * building its issues) was most of what routing an answer cost.
+ */
+function mayBeRequest(m: unknown): boolean {
+  return typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
 }
 
 function ownerOf(auth: AuthInfo | undefined): string {
