@@ -53,6 +53,50 @@ describe('the state HMAC, keyed once', () => {
   });
 });
 
+describe('states this codec minted, verified again without the MAC', () => {
+  const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+
+  it('gives each verify its own copy of the payload, and refuses any other text', async () => {
+    const codec = createStateCodec<{ asks: Record<string, number> }>({
+      key: 'k'.repeat(32),
+      ttlSeconds: 60,
+      now: Date.now,
+    });
+    const state = await codec.mint({ asks: { env: 1 } });
+    const first = await codec.verify(state);
+    expect(first).toEqual({ asks: { env: 1 } });
+    first.asks.env = 2;
+    expect(await codec.verify(state)).toEqual({ asks: { env: 1 } });
+    // One character off, in the MAC or the body, is not the text that was minted: verified in full.
+    await expect(codec.verify(flip(state, state.length - 1))).rejects.toThrow('mac');
+    await expect(codec.verify(flip(state, 5))).rejects.toThrow('mac');
+    await expect(codec.verify(`${state}x`)).rejects.toThrow('mac');
+  });
+
+  it('still expires', async () => {
+    let now = 1_000_000;
+    const codec = createStateCodec<{ n: number }>({ key: 'k'.repeat(32), ttlSeconds: 60, now: () => now });
+    const state = await codec.mint({ n: 1 });
+    now += 59_000;
+    expect(await codec.verify(state)).toEqual({ n: 1 });
+    now += 2_000;
+    await expect(codec.verify(state)).rejects.toThrow('expired');
+  });
+
+  it('verifies in full the states it no longer keeps, and another codec’s, as before', async () => {
+    const codec = createStateCodec<{ n: number }>({ key: 'k'.repeat(32), ttlSeconds: 60, now: Date.now });
+    const states: string[] = [];
+    for (let n = 0; n < 1_100; n++) states.push(await codec.mint({ n }));
+    const oldest = states[0] as string;
+    expect(await codec.verify(oldest)).toEqual({ n: 0 });
+    await expect(codec.verify(flip(oldest, oldest.length - 1))).rejects.toThrow('mac');
+    const twin = createStateCodec<{ n: number }>({ key: 'k'.repeat(32), ttlSeconds: 60, now: Date.now });
+    expect(await twin.verify(states[1_099] as string)).toEqual({ n: 1_099 });
+    const stranger = createStateCodec<{ n: number }>({ key: 'j'.repeat(32), ttlSeconds: 60, now: Date.now });
+    await expect(stranger.verify(states[1_099] as string)).rejects.toThrow('mac');
+  });
+});
+
 describe('identity digests, kept per identity', () => {
   const fresh = (method: string, identity: string | undefined) =>
     createHash('sha256')
