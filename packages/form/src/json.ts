@@ -48,3 +48,18 @@ export function show(value: unknown): string {
   }
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
+
+/**
+ * A deep, frozen copy of plain JSON data. A form's schema is read by caches keyed on its identity
+ * (its validator, field model, client adaptations): frozen, it cannot change under them.
+ */
+export function frozenCopy<T>(value: T): T {
+  return deepFreeze(structuredClone(value));
+}
+
+/** Freezes plain JSON data in place, all the way down (parts already frozen are left as they are). */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  return Object.freeze(value);
+}

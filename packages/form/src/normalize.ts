@@ -1,3 +1,4 @@
+import { deepFreeze } from './json.js';
 import { specForWire } from './kinds/registry.js';
 import { toLegacySelect, toTitledSelect } from './kinds/select.js';
 import type { DowngradeLoss } from './kinds/spec.js';
@@ -36,6 +37,25 @@ export interface Downgrade {
  */
 export function downgrade(schema: FormSchema, revision: Revision): Downgrade {
   if (!needsDowngrade(revision)) return { ok: true, schema, losses: [] };
+  // A frozen schema (every built form's) cannot change, so its downgrade is worked out once; the
+  // result is frozen too. Anything else is worked out each time.
+  if (!Object.isFrozen(schema)) return downgradeNow(schema);
+  let byRevision = DOWNGRADED.get(schema);
+  if (!byRevision) {
+    byRevision = new Map();
+    DOWNGRADED.set(schema, byRevision);
+  }
+  let down = byRevision.get(revision);
+  if (!down) {
+    down = deepFreeze(downgradeNow(schema));
+    byRevision.set(revision, down);
+  }
+  return down;
+}
+
+const DOWNGRADED = new WeakMap<FormSchema, Map<Revision, Downgrade>>();
+
+function downgradeNow(schema: FormSchema): Downgrade {
   const losses: DowngradeLoss[] = [];
   const properties: Record<string, FieldSchema> = {};
   for (const [name, field] of Object.entries(schema.properties)) {

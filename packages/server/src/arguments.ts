@@ -61,13 +61,26 @@ export function withConvertedJson(schema: StandardSchemaWithJSON): StandardSchem
   return { '~standard': { ...schema['~standard'], jsonSchema: convertOnce(schema) } };
 }
 
-/** Applies the tool's real input schema; a tool without one takes what it is given. */
-export async function parseArguments(
+/**
+ * Applies the tool's real input schema; a tool without one takes what it is given. A schema that
+ * validates synchronously (zod without async refinements) answers without a promise: every
+ * `await` is a turn of the microtask queue on each call.
+ */
+export function parseArguments(
   schema: StandardSchemaWithJSON | undefined,
   value: unknown,
-): Promise<ParsedArguments> {
+): ParsedArguments | Promise<ParsedArguments> {
   if (!schema) return { ok: true, value };
-  const result = await schema['~standard'].validate(value);
+  const result = schema['~standard'].validate(value);
+  // Any thenable, not only a native Promise: a library's own promise type must not read as a result.
+  return isThenable(result) ? Promise.resolve(result).then(toParsed) : toParsed(result);
+}
+
+function isThenable(value: unknown): value is PromiseLike<StandardSchemaV1.Result<unknown>> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function toParsed(result: StandardSchemaV1.Result<unknown>): ParsedArguments {
   if (!result.issues) return { ok: true, value: result.value };
   return { ok: false, issues: result.issues.map(toIssue) };
 }

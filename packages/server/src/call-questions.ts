@@ -99,7 +99,9 @@ export class CallQuestions {
   }
 
   async ask<T extends FormContent>(key: string, options: AskOptions<T> & { form?: AnyForm }): Promise<Outcome<T>> {
-    const form = options.form ?? this.settings.forms[key];
+    const { forms } = this.settings;
+    // Own keys only: ask('toString') must not find Object.prototype's.
+    const form = options.form ?? (Object.hasOwn(forms, key) ? forms[key] : undefined);
     if (!form) {
       throw new ElicitkitUsageError(
         'UNKNOWN_FORM',

@@ -33,11 +33,43 @@ export function shapeForClient(
   adapt: boolean,
 ): ClientShaped {
   if (!client || !adapt) return { ok: true, schema: form.schema };
-  const adapted = adaptForClient(form.schema, client.quirks, MESSAGES[locale].adapt);
+  const { schema } = form;
+  // A built form's schema is frozen, so its shape for a client is worked out once per client and
+  // language; a hand-made form whose schema could still change is shaped on every ask.
+  if (!Object.isFrozen(schema)) return shapeNow(schema, client, locale);
+  let byClient = SHAPED.get(schema);
+  if (!byClient) {
+    byClient = new Map();
+    SHAPED.set(schema, byClient);
+  }
+  const key = `${client.id}\0${locale}`;
+  let shaped = byClient.get(key);
+  if (!shaped) {
+    shaped = freezeShaped(shapeNow(schema, client, locale));
+    byClient.set(key, shaped);
+  }
+  return shaped;
+}
+
+const SHAPED = new WeakMap<FormSchema, Map<string, ClientShaped>>();
+
+function shapeNow(schema: FormSchema, client: KnownClient, locale: Locale): ClientShaped {
+  const adapted = adaptForClient(schema, client.quirks, MESSAGES[locale].adapt);
   if (!adapted.ok) return { ok: false, detail: adapted.detail };
   return adapted.adaptation
     ? { ok: true, schema: adapted.schema, adaptation: adapted.adaptation }
     : { ok: true, schema: adapted.schema };
+}
+
+/** Shared by every ask of the form: frozen all the way down, so that no ask can change it for the next. */
+function freezeShaped(shaped: ClientShaped): ClientShaped {
+  const freeze = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+    for (const inner of Object.values(value)) freeze(inner);
+    Object.freeze(value);
+  };
+  freeze(shaped);
+  return shaped;
 }
 
 /**

@@ -1,14 +1,11 @@
 import { createRequestStateCodec } from '@modelcontextprotocol/server';
+import { NodeBufferClass, type NodeCrypto, nodeCrypto } from './node-builtins.js';
 
 /** Seals and opens `requestState`: HMAC-SHA256, signed (readable) but not forgeable, with expiry. */
 export interface StateCodec<T> {
   mint(payload: T): Promise<string>;
   /** Throws (`malformed`, `mac`, `expired`) on anything but an intact, unexpired state. */
   verify(state: string): Promise<T>;
-}
-
-interface NodeHmac {
-  createHmac(algorithm: 'sha256', key: Uint8Array): { update(data: string): { digest(encoding: 'base64url'): string } };
 }
 
 const PREFIX = 'v1.';
@@ -25,40 +22,71 @@ export function createStateCodec<T>(options: {
   now: () => number;
 }): StateCodec<T> {
   const sdk = createRequestStateCodec<T>({ key: options.key, ttlSeconds: options.ttlSeconds });
-  const node = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
-    'node:crypto',
-  ) as NodeHmac | undefined;
-  if (!node) {
+  if (!nodeCrypto) {
     const ctx = {} as never; // no `bind`: the SDK codec never reads ctx
     return { mint: (payload) => sdk.mint(payload), verify: (state) => sdk.verify(state, ctx) };
   }
   const key = typeof options.key === 'string' ? new TextEncoder().encode(options.key) : Uint8Array.from(options.key);
-  const mac = (body: string) =>
-    node
-      .createHmac('sha256', key)
-      .update(PREFIX + body)
-      .digest('base64url');
+  const mac = hmacSha256(nodeCrypto, key);
   const seconds = () => Math.floor(options.now() / 1000);
+  // States this codec minted, by their exact text, with their envelope's JSON: the same text
+  // coming back is what was signed, so the next round (usually this process) skips the MAC and the
+  // base64 — never the expiry, and never the parse (each verify returns its own objects).
+  const minted = new Map<string, string>();
+  const parse = (json: string): T => {
+    let envelope: { p?: T; exp?: unknown };
+    try {
+      envelope = JSON.parse(json);
+    } catch {
+      throw new Error('malformed');
+    }
+    if (typeof envelope.exp !== 'number' || envelope.exp < seconds()) throw new Error('expired');
+    return envelope.p as T;
+  };
   return {
     async mint(payload) {
-      const body = toBase64Url(JSON.stringify({ p: payload, exp: seconds() + options.ttlSeconds }));
-      return `${PREFIX}${body}.${mac(body)}`;
+      const json = JSON.stringify({ p: payload, exp: seconds() + options.ttlSeconds });
+      const body = toBase64Url(json);
+      const state = `${PREFIX}${body}.${mac(PREFIX + body)}`;
+      if (minted.size >= MINTED_KEPT) minted.delete(minted.keys().next().value as string);
+      minted.set(state, json);
+      return state;
     },
     async verify(state) {
+      const json = minted.get(state);
+      if (json !== undefined) return parse(json);
       const dot = state.lastIndexOf('.');
       if (!state.startsWith(PREFIX) || dot <= PREFIX.length) throw new Error('malformed');
       const body = state.slice(PREFIX.length, dot);
-      if (!constantTimeEqual(mac(body), state.slice(dot + 1))) throw new Error('mac');
-      let envelope: { p?: T; exp?: unknown };
+      if (!constantTimeEqual(mac(PREFIX + body), state.slice(dot + 1))) throw new Error('mac');
+      let text: string;
       try {
-        envelope = JSON.parse(fromBase64Url(body));
+        text = fromBase64Url(body);
       } catch {
         throw new Error('malformed');
       }
-      if (typeof envelope.exp !== 'number' || envelope.exp < seconds()) throw new Error('expired');
-      return envelope.p as T;
+      return parse(text);
     },
   };
+}
+
+/** Minted states kept for their next round (the oldest forgotten first; a forgotten one is verified in full). */
+const MINTED_KEPT = 1024;
+
+const BLOCK = 64; // SHA-256's block size, in bytes
+
+/**
+ * HMAC-SHA256 (RFC 2104) keyed once: the hash states after the key's inner and outer pad are
+ * computed here, and each MAC copies them, where `createHmac` per MAC would derive both from the
+ * key again. `per-call-caches.test.ts` checks it against `createHmac` over keys of every length class.
+ */
+export function hmacSha256(node: NodeCrypto, key: Uint8Array): (message: string) => string {
+  const block = new Uint8Array(BLOCK);
+  block.set(key.length > BLOCK ? node.createHash('sha256').update(key).digest() : key);
+  const pad = (byte: number) => block.map((b) => b ^ byte);
+  const inner = node.createHash('sha256').update(pad(0x36));
+  const outer = node.createHash('sha256').update(pad(0x5c));
+  return (message) => outer.copy().update(inner.copy().update(message).digest()).digest('base64url');
 }
 
 function constantTimeEqual(a: string, b: string): boolean {
@@ -69,13 +97,16 @@ function constantTimeEqual(a: string, b: string): boolean {
 }
 
 function toBase64Url(text: string): string {
+  if (NodeBufferClass) return NodeBufferClass.from(text, 'utf8').toString('base64url');
   let binary = '';
   for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
+/** Decodes a body whose MAC has already been checked: it is one this key sealed. */
 function fromBase64Url(text: string): string {
-  const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
+  if (NodeBufferClass) return NodeBufferClass.from(text, 'base64url').toString('utf8');
+  const binary = atob(text.replaceAll('-', '+').replaceAll('/', '_'));
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -45,7 +45,8 @@ export async function execute(
   ctx: ServerContext,
 ): Promise<CallToolResult | InputRequiredResult> {
   const settings = rt.settingsFor(tool);
-  const parsed = await parseArguments(tool.inputSchema, given);
+  const parsing = parseArguments(tool.inputSchema, given);
+  const parsed = parsing instanceof Promise ? await parsing : parsing;
   if (!parsed.ok) return invalid(parsed.issues, { locale: settings.locale });
   const args = parsed.value;
   const peer = peerOf(ctx, server.server);

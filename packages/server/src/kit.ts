@@ -17,6 +17,8 @@ import type { Locale } from './messages.js';
 import { type CallState, identityDigest, isCallState } from './state.js';
 import type { AnyTool } from './tool.js';
 
+const EMPTY_FORMS: Readonly<Record<string, never>> = Object.freeze({});
+
 /** How the kit behaves for every tool it serves; every option has a default. */
 export interface ElicitkitOptions {
   /**
@@ -119,18 +121,29 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
         }
       }
     : undefined;
-  const settingsFor = (tool: AnyTool): CallSettings => ({
-    tool: tool.name,
-    forms: tool.forms ?? {},
-    maxAsks: tool.maxAsks ?? options.maxAsks ?? 2,
-    timeoutMs: options.timeoutMs ?? 600_000,
-    urlWaitMs: options.urlWaitMs ?? 120_000,
-    pollMs: options.pollMs ?? 250,
-    locale: options.locale ?? 'en',
-    redaction: options.redaction ?? 'redacted',
-    now,
-    audit,
-  });
+  // Per tool, not per call: a 2026-07-28 call is one request per round, each asking for them.
+  // Rebuilt when the tool's forms or budget are no longer the objects they were built from.
+  const settingsByTool = new WeakMap<AnyTool, CallSettings>();
+  const settingsFor = (tool: AnyTool): CallSettings => {
+    const forms = tool.forms ?? EMPTY_FORMS;
+    const maxAsks = tool.maxAsks ?? options.maxAsks ?? 2;
+    const known = settingsByTool.get(tool);
+    if (known && known.tool === tool.name && known.forms === forms && known.maxAsks === maxAsks) return known;
+    const settings: CallSettings = {
+      tool: tool.name,
+      forms,
+      maxAsks,
+      timeoutMs: options.timeoutMs ?? 600_000,
+      urlWaitMs: options.urlWaitMs ?? 120_000,
+      pollMs: options.pollMs ?? 250,
+      locale: options.locale ?? 'en',
+      redaction: options.redaction ?? 'redacted',
+      now,
+      audit,
+    };
+    settingsByTool.set(tool, settings);
+    return settings;
+  };
   const serverOptions = (): Pick<ServerOptions, 'requestState'> => ({ requestState: { verify } });
   const committer = new Committer({
     store: options.claims ?? createMemoryClaimStore({ now }),
@@ -144,10 +157,10 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
 
   let running = 0;
   const idle: (() => void)[] = [];
-  const track = async <T>(call: Promise<T>): Promise<T> => {
+  const track = async <T>(call: () => Promise<T>): Promise<T> => {
     running++;
     try {
-      return await call;
+      return await call();
     } finally {
       if (--running === 0) for (const resolve of idle.splice(0)) resolve();
     }
@@ -165,10 +178,10 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
         ...(tool.annotations ? { annotations: tool.annotations } : {}),
       },
       // biome-ignore lint/suspicious/noExplicitAny: the SDK infers handler arity from the schema; ours always takes (args, ctx).
-      (async (...params: any[]) => {
+      ((...params: any[]) => {
         const ctx = params[params.length - 1] as ServerContext;
         const args = params.length > 1 ? params[0] : {};
-        return track(execute(runtime, tool, server, args, ctx));
+        return track(() => execute(runtime, tool, server, args, ctx));
       }) as never,
     );
   }

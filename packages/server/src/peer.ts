@@ -34,6 +34,12 @@ export interface Peer {
   client: KnownClient | undefined;
 }
 
+/** Each 2025 connection's peer, with what it was read from. */
+const connections = new WeakMap<
+  Server,
+  { negotiated: string; caps: ClientCapabilities | undefined; info: unknown; peer: Peer }
+>();
+
 /**
  * Reads the client's elicitation capability per mode. On 2026-07-28 it travels in each request's
  * `_meta` envelope; on 2025 connections it was declared at `initialize` (a bare `elicitation: {}`
@@ -54,13 +60,22 @@ export function peerOf(ctx: ServerContext, server: Server): Peer {
   }
   // Deprecated accessors, but the documented way to read 2025 connection state.
   const negotiated = server.getNegotiatedProtocolVersion() ?? '2025-03-26';
-  return {
+  const caps = server.getClientCapabilities();
+  const info = server.getClientVersion();
+  // A connection's peer is the same for each of its calls until it is initialized again: it is
+  // read once, and again only when what it was read from is no longer the same.
+  const known = connections.get(server);
+  if (known && known.negotiated === negotiated && known.caps === caps && known.info === info) return known.peer;
+  // Frozen: every call of the connection is handed it (its `can` as `ctx.can`).
+  const peer: Peer = Object.freeze({
     protocolVersion: negotiated,
     revision: revisionOf(negotiated),
     asks: 'push',
-    can: modes(server.getClientCapabilities()),
-    client: knownClientOf(infoOf(server.getClientVersion())),
-  };
+    can: Object.freeze(modes(caps)),
+    client: knownClientOf(infoOf(info)),
+  });
+  connections.set(server, { negotiated, caps, info, peer });
+  return peer;
 }
 
 /** `clientInfo` as the client sent it; anything without a string name names nobody. */

@@ -5,6 +5,7 @@
  */
 import type { Adaptation } from '@elicitkit/form';
 import type { AnswerAction } from './channel/channel.js';
+import { nodeCrypto } from './node-builtins.js';
 
 export interface StoredAnswer {
   action: AnswerAction;
@@ -59,27 +60,29 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-interface SyncHash {
-  createHash(algorithm: 'sha256'): { update(data: string): { digest(encoding: 'hex'): string } };
-}
-
-// Node's synchronous hash when the runtime has it (process.getBuiltinModule, Node ≥ 20.16): one
-// WebCrypto call is a thread-pool round trip, and this runs twice per tool call.
-const nodeCrypto = (
-  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
-).process?.getBuiltinModule?.('node:crypto') as SyncHash | undefined;
-
 /** SHA-256 of the tool name and its arguments, hex. */
 export function callDigest(tool: string, args: unknown): Promise<string> {
   return sha256(`${tool}\0${canonical(args ?? {})}`);
 }
 
+/** Identity digests by method and identity: a handful of callers make every call, each digested once. */
+const identities = new Map<string, string>();
+const IDENTITIES_KEPT = 1024;
+
 /** SHA-256 of who is calling (the identity never appears in clear in the state the client holds). */
-export function identityDigest(method: string, identity: string | undefined): Promise<string> {
-  return sha256(`elicitkit.who\0${method}\0${identity ?? ''}`);
+export async function identityDigest(method: string, identity: string | undefined): Promise<string> {
+  const text = `elicitkit.who\0${method}\0${identity ?? ''}`;
+  const known = identities.get(text);
+  if (known !== undefined) return known;
+  const digest = await sha256(text);
+  // Bounded by forgetting all at once: many identities only cost a digest each again.
+  if (identities.size >= IDENTITIES_KEPT) identities.clear();
+  identities.set(text, digest);
+  return digest;
 }
 
 async function sha256(text: string): Promise<string> {
+  if (nodeCrypto?.hash) return nodeCrypto.hash('sha256', text, 'hex');
   if (nodeCrypto) return nodeCrypto.createHash('sha256').update(text).digest('hex');
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');

@@ -1,7 +1,7 @@
 import { applyDefaults } from '../defaults.js';
 import { FormSchemaError } from '../errors.js';
 import { describeFields, type FieldModel } from '../fields.js';
-import { show } from '../json.js';
+import { frozenCopy, show } from '../json.js';
 import { defaultProblems } from '../schema/defaults-check.js';
 import { parseFormSchema } from '../schema/parse.js';
 import { problem, type SchemaProblem } from '../schema/problems.js';
@@ -28,7 +28,7 @@ export type AnswerOf<S extends Record<string, AnyFieldDef>> = string extends key
 
 /** A built form: its wire JSON and a typed way to read answers. Also a Standard Schema (v1). */
 export interface Form<T extends FormContent = FormContent> {
-  /** Exactly what travels as `requestedSchema`. */
+  /** Exactly what travels as `requestedSchema`. Deeply frozen: changing it throws (build another form). */
   readonly schema: FormSchema;
   /** The field model renderers draw (`describeFields(schema)`, computed once). */
   readonly fields: readonly FieldModel[];
@@ -116,7 +116,10 @@ function fromJsonSchemaInternal(raw: unknown, early: SchemaProblem[]): AnyForm {
   return makeForm(schema);
 }
 
-function makeForm(schema: FormSchema): AnyForm {
+function makeForm(parsed: FormSchema): AnyForm {
+  // Immutable: the validator below, the field model and the server's per-form caches are built
+  // from it once; a schema changed afterwards would be sent one way and checked another.
+  const schema = frozenCopy(parsed);
   const check = validator(schema);
   const parse = (content: unknown, options?: ValidateOptions): Validation<FormContent> =>
     check(applyDefaults(schema, content), options);

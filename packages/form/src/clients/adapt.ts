@@ -69,7 +69,7 @@ export function restoreAnswer(
   if (!adaptation) return { ok: true, value: content };
   const out: Record<string, unknown> = { ...content };
   const issues: Issue[] = [];
-  const models = new Map(describeFields(schema).map((f) => [f.name, f]));
+  const models = modelsOf(schema);
   for (const name of adaptation.fields) {
     const model = models.get(name);
     if (!model || !Object.hasOwn(out, name)) continue;
@@ -90,6 +90,17 @@ export function restoreAnswer(
     else out[name] = read.value;
   }
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value: out };
+}
+
+/** Each frozen schema's field models by name (a frozen schema cannot change under its entry). */
+const MODELS = new WeakMap<FormSchema, ReadonlyMap<string, FieldModel>>();
+
+function modelsOf(schema: FormSchema): ReadonlyMap<string, FieldModel> {
+  const known = MODELS.get(schema);
+  if (known) return known;
+  const models = new Map(describeFields(schema).map((f) => [f.name, f]));
+  if (Object.isFrozen(schema)) MODELS.set(schema, models);
+  return models;
 }
 
 function booleansAsChoices(schema: FormSchema, words: AdaptWords): Adapted {

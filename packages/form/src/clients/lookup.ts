@@ -17,8 +17,21 @@ export interface ClientInfo {
 export function knownClientOf(info: ClientInfo | undefined): KnownClient | undefined {
   const name = typeof info?.name === 'string' ? info.name.trim() : '';
   if (name === '') return undefined;
-  return KNOWN_CLIENTS.find((c) => c.patterns.some((p) => p.test(name)));
+  const seen = byName.get(name);
+  if (seen !== undefined) return seen ?? undefined;
+  const found = KNOWN_CLIENTS.find((c) => c.patterns.some((p) => p.test(name)));
+  // Bounded by forgetting all at once: a server meets a handful of client names.
+  if (byName.size >= NAMES_KEPT) byName.clear();
+  byName.set(name, found ?? null);
+  return found;
 }
+
+/**
+ * Names already looked up (`null`: no known client). A 2026-07-28 client names itself in every
+ * request, and a server asks once per call; the table is constant, so a name's answer is too.
+ */
+const byName = new Map<string, KnownClient | null>();
+const NAMES_KEPT = 256;
 
 /**
  * The quirks of the client a `clientInfo` names; none for a client we do not know.

@@ -1,0 +1,29 @@
+/**
+ * Node's synchronous crypto and Buffer, when the runtime offers them (`process.getBuiltinModule`,
+ * Node ≥ 20.16), without a static `node:` import: the server package also runs where they are
+ * absent (Workers, Deno without compat), and falls back to WebCrypto there. One WebCrypto call is
+ * a thread-pool round trip; these are a few microseconds.
+ */
+
+interface NodeHash {
+  update(data: string | Uint8Array): NodeHash;
+  copy(): NodeHash;
+  digest(): Uint8Array;
+  digest(encoding: 'hex' | 'base64url'): string;
+}
+
+export interface NodeCrypto {
+  createHash(algorithm: 'sha256'): NodeHash;
+  /** One-shot digest (Node ≥ 20.12): no Hash object per call. */
+  hash?: (algorithm: 'sha256', data: string, encoding: 'hex') => string;
+}
+
+interface NodeBuffer {
+  from(data: string, encoding: 'utf8' | 'base64url'): { toString(encoding: 'utf8' | 'base64url'): string };
+}
+
+const builtin = (id: string): unknown =>
+  (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id);
+
+export const nodeCrypto = builtin('node:crypto') as NodeCrypto | undefined;
+export const NodeBufferClass = (builtin('node:buffer') as { Buffer?: NodeBuffer } | undefined)?.Buffer;

@@ -1,0 +1,295 @@
+/**
+ * What `ask()` no longer redoes on every call (issue 12), and why none of it can hand one call
+ * another's answer: the HMAC keyed once, identity digests kept per identity, each tool's settings
+ * per tool, each 2025 connection's peer per connection, and a form's shape for a known client per
+ * form. Each cache is checked against the work it saves, and against the thing it is keyed by
+ * changing.
+ */
+import { createHash, createHmac } from 'node:crypto';
+import { type AnyForm, type FormSchema, field, form, knownClient } from '@elicitkit/form';
+import { createRequestStateCodec, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod/v4';
+import { type Connected, call, connect } from '../test/harness.js';
+import { parseArguments } from './arguments.js';
+import { shapeForClient } from './client-quirks.js';
+import { createStateCodec, hmacSha256 } from './codec.js';
+import { ElicitkitUsageError } from './errors.js';
+import { createElicitkit } from './kit.js';
+import { nodeCrypto } from './node-builtins.js';
+import { done } from './results.js';
+import { identityDigest } from './state.js';
+import { defineTool } from './tool.js';
+
+let open: Connected | undefined;
+afterEach(async () => {
+  await open?.close();
+  open = undefined;
+});
+
+describe('the state HMAC, keyed once', () => {
+  it('is HMAC-SHA256 for keys shorter than, equal to and longer than a block, on any message', () => {
+    if (!nodeCrypto) throw new Error('these tests run on Node');
+    const messages = ['', 'v1.', 'v1.eyJwIjp7fX0', 'é→✓ unicode', 'x'.repeat(5000)];
+    for (const length of [1, 31, 32, 63, 64, 65, 200]) {
+      const key = Uint8Array.from({ length }, (_, i) => (i * 37 + length) & 0xff);
+      const mac = hmacSha256(nodeCrypto, key);
+      for (const message of messages) {
+        // Twice: the keyed states are copied, never consumed.
+        for (let i = 0; i < 2; i++)
+          expect(mac(message)).toBe(createHmac('sha256', key).update(message).digest('base64url'));
+      }
+    }
+  });
+
+  it('speaks the SDK codec’s format with a long string key, and refuses another key’s state', async () => {
+    const key = 'a string secret well over one SHA-256 block long, '.repeat(3);
+    const ours = createStateCodec<{ n: number }>({ key, ttlSeconds: 60, now: Date.now });
+    const sdk = createRequestStateCodec<{ n: number }>({ key, ttlSeconds: 60 });
+    expect(await sdk.verify(await ours.mint({ n: 1 }), {} as never)).toEqual({ n: 1 });
+    expect(await ours.verify(await sdk.mint({ n: 2 }))).toEqual({ n: 2 });
+    const other = createStateCodec<{ n: number }>({ key: `${key}!`, ttlSeconds: 60, now: Date.now });
+    await expect(other.verify(await ours.mint({ n: 3 }))).rejects.toThrow('mac');
+  });
+});
+
+describe('states this codec minted, verified again without the MAC', () => {
+  const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+
+  it('gives each verify its own copy of the payload, and refuses any other text', async () => {
+    const codec = createStateCodec<{ asks: Record<string, number> }>({
+      key: 'k'.repeat(32),
+      ttlSeconds: 60,
+      now: Date.now,
+    });
+    const state = await codec.mint({ asks: { env: 1 } });
+    const first = await codec.verify(state);
+    expect(first).toEqual({ asks: { env: 1 } });
+    first.asks.env = 2;
+    expect(await codec.verify(state)).toEqual({ asks: { env: 1 } });
+    // One character off, in the MAC or the body, is not the text that was minted: verified in full.
+    await expect(codec.verify(flip(state, state.length - 1))).rejects.toThrow('mac');
+    await expect(codec.verify(flip(state, 5))).rejects.toThrow('mac');
+    await expect(codec.verify(`${state}x`)).rejects.toThrow('mac');
+  });
+
+  it('still expires', async () => {
+    let now = 1_000_000;
+    const codec = createStateCodec<{ n: number }>({ key: 'k'.repeat(32), ttlSeconds: 60, now: () => now });
+    const state = await codec.mint({ n: 1 });
+    now += 59_000;
+    expect(await codec.verify(state)).toEqual({ n: 1 });
+    now += 2_000;
+    await expect(codec.verify(state)).rejects.toThrow('expired');
+  });
+
+  it('verifies in full the states it no longer keeps, and another codec’s, as before', async () => {
+    const codec = createStateCodec<{ n: number }>({ key: 'k'.repeat(32), ttlSeconds: 60, now: Date.now });
+    const states: string[] = [];
+    for (let n = 0; n < 1_100; n++) states.push(await codec.mint({ n }));
+    const oldest = states[0] as string;
+    expect(await codec.verify(oldest)).toEqual({ n: 0 });
+    await expect(codec.verify(flip(oldest, oldest.length - 1))).rejects.toThrow('mac');
+    const twin = createStateCodec<{ n: number }>({ key: 'k'.repeat(32), ttlSeconds: 60, now: Date.now });
+    expect(await twin.verify(states[1_099] as string)).toEqual({ n: 1_099 });
+    const stranger = createStateCodec<{ n: number }>({ key: 'j'.repeat(32), ttlSeconds: 60, now: Date.now });
+    await expect(stranger.verify(states[1_099] as string)).rejects.toThrow('mac');
+  });
+});
+
+describe('identity digests, kept per identity', () => {
+  const fresh = (method: string, identity: string | undefined) =>
+    createHash('sha256')
+      .update(`elicitkit.who\0${method}\0${identity ?? ''}`)
+      .digest('hex');
+
+  it('are the SHA-256 of method and identity, each its own, asked once or many times', async () => {
+    for (let round = 0; round < 2; round++) {
+      for (const identity of ['alice', 'bob', undefined]) {
+        for (const method of ['tools/call', 'prompts/get']) {
+          expect(await identityDigest(method, identity)).toBe(fresh(method, identity));
+        }
+      }
+    }
+    expect(await identityDigest('tools/call', 'alice')).not.toBe(await identityDigest('tools/call', 'bob'));
+  });
+
+  it('stay right past the number kept', async () => {
+    for (let i = 0; i < 2_100; i++)
+      expect(await identityDigest('tools/call', `user-${i}`)).toBe(fresh('tools/call', `user-${i}`));
+    expect(await identityDigest('tools/call', 'alice')).toBe(fresh('tools/call', 'alice'));
+  });
+});
+
+/** A tool that asks whichever form it declares under `q`, and reports the answer. */
+function echoTool(forms: Record<string, AnyForm>) {
+  return defineTool({
+    name: 'echo',
+    description: 'Asks q and says what came back.',
+    inputSchema: z.object({}),
+    forms,
+    async run(_args, ctx) {
+      const a = await ctx.ask('q', { message: 'Please answer the question below.' });
+      if (a.action !== 'accept') return a.result();
+      return done(JSON.stringify(a.value));
+    },
+  });
+}
+
+describe('a tool’s settings, kept per tool', () => {
+  it('follow the tool when its forms are replaced after the server was built', async () => {
+    const first = form({ env: field.string({ title: 'Environment' }) });
+    const second = form({ ticket: field.string({ title: 'Ticket' }) });
+    const tool = echoTool({ q: first });
+    const kit = createElicitkit();
+    open = await connect('memory-2025-11-25', () => kit.createServer({ name: 't', version: '1' }, [tool]), {
+      script: [
+        { action: 'accept', content: { env: 'dev' } },
+        { action: 'accept', content: { ticket: 'REL-1' } },
+      ],
+    });
+    expect((await call(open, 'echo')).text).toBe('{"env":"dev"}');
+    tool.forms = { q: second };
+    expect((await call(open, 'echo')).text).toBe('{"ticket":"REL-1"}');
+    expect(open.seen.map((p) => Object.keys((p.requestedSchema as FormSchema).properties))).toEqual([
+      ['env'],
+      ['ticket'],
+    ]);
+  });
+
+  it('find only the forms a tool declares, never Object.prototype’s', async () => {
+    const tool = defineTool({
+      name: 'proto',
+      description: 'Asks a key no form is declared under.',
+      inputSchema: z.object({}),
+      forms: { q: form({ env: field.string({ title: 'Environment' }) }) },
+      async run(_args, ctx) {
+        try {
+          await ctx.ask('toString' as 'q', { message: 'Please answer the question below.' });
+          return done('asked');
+        } catch (error) {
+          return done(error instanceof ElicitkitUsageError ? error.code : String(error));
+        }
+      },
+    });
+    const kit = createElicitkit();
+    open = await connect('memory-2025-11-25', () => kit.createServer({ name: 't', version: '1' }, [tool]));
+    expect((await call(open, 'proto')).text).toBe('UNKNOWN_FORM');
+    expect(open.seen).toEqual([]);
+  });
+});
+
+describe('a 2025 connection’s peer, read once per connection', () => {
+  const canTool = () =>
+    defineTool({
+      name: 'can',
+      description: 'Says what the client can be asked, and whether that can be changed.',
+      inputSchema: z.object({}),
+      async run(_args, ctx) {
+        let changed = 'no';
+        try {
+          (ctx.can as { url: boolean }).url = !ctx.can.url;
+          changed = 'yes';
+        } catch {
+          // Frozen: one call cannot change what the next is told.
+        }
+        return done(`form=${ctx.can.form} url=${ctx.can.url} changed=${changed}`);
+      },
+    });
+
+  it('is each connection’s own, and no call can change it for the next', async () => {
+    const kit = createElicitkit();
+    const factory = () => kit.createServer({ name: 't', version: '1' }, [canTool()]);
+    const formOnly = await connect('memory-2025-11-25', factory, { capabilities: { elicitation: { form: {} } } });
+    const both = await connect('memory-2025-11-25', factory);
+    try {
+      for (let i = 0; i < 2; i++) {
+        expect((await call(formOnly, 'can')).text).toBe('form=true url=false changed=no');
+        expect((await call(both, 'can')).text).toBe('form=true url=true changed=no');
+      }
+    } finally {
+      await formOnly.close();
+      await both.close();
+    }
+  });
+});
+
+describe('a form’s shape for a known client, worked out once per form', () => {
+  const trae = knownClient('trae');
+  const cline = knownClient('cline');
+
+  it('is one frozen result per form, client and language, never another form’s', () => {
+    const sure = form({ sure: field.boolean({ title: 'Sure', default: false }) });
+    const ok = form({ ok: field.boolean({ title: 'OK' }) });
+    const first = shapeForClient(sure, trae, 'en', true);
+    expect(shapeForClient(sure, trae, 'en', true)).toBe(first);
+    if (!first.ok) throw new Error('expected a shape');
+    expect(Object.isFrozen(first.schema)).toBe(true);
+    expect(first.adaptation).toEqual({ quirk: 'booleanAsChoice', fields: ['sure'] });
+    expect(first.schema.properties.sure).toMatchObject({ default: 'no' });
+    const other = shapeForClient(ok, trae, 'en', true);
+    if (!other.ok) throw new Error('expected a shape');
+    expect(Object.keys(other.schema.properties)).toEqual(['ok']);
+    const zh = shapeForClient(sure, trae, 'zh', true);
+    if (!zh.ok) throw new Error('expected a shape');
+    expect(zh).not.toBe(first);
+    expect(JSON.stringify(zh.schema)).not.toBe(JSON.stringify(first.schema));
+    // Another client's quirks: its own entry.
+    expect(shapeForClient(sure, cline, 'en', true)).not.toBe(first);
+    // Opting out or an unknown client sends the form as it is.
+    expect(shapeForClient(sure, trae, 'en', false)).toEqual({ ok: true, schema: sure.schema });
+    expect(shapeForClient(sure, undefined, 'en', true)).toEqual({ ok: true, schema: sure.schema });
+  });
+
+  it('is worked out again for a hand-made form whose schema can still change', () => {
+    const schema: FormSchema = { type: 'object', properties: { sure: { type: 'boolean', title: 'Sure' } } };
+    const handMade = { ...form({ x: field.string({ title: 'X' }) }), schema } as AnyForm;
+    const before = shapeForClient(handMade, trae, 'en', true);
+    expect(before.ok && before.adaptation?.fields).toEqual(['sure']);
+    schema.properties = { note: { type: 'string', title: 'Note' } };
+    const after = shapeForClient(handMade, trae, 'en', true);
+    expect(after).toEqual({ ok: true, schema });
+  });
+});
+
+describe('arguments, checked without a promise when the schema answers at once', () => {
+  const schemaOf = (validate: (value: unknown) => unknown) =>
+    ({
+      '~standard': {
+        version: 1,
+        vendor: 'test',
+        validate,
+        jsonSchema: { input: () => ({}), output: () => ({}) },
+      },
+    }) as unknown as StandardSchemaWithJSON;
+
+  it('answers a synchronous schema synchronously, and reads a library’s own thenable as a promise', async () => {
+    const sync = parseArguments(z.object({ n: z.number() }), { n: 1 });
+    expect(sync).toEqual({ ok: true, value: { n: 1 } });
+    // Not a native Promise: a thenable must be awaited, never read as a result with no issues.
+    const thenable = (result: unknown) => {
+      // A hand-made PromiseLike, as a library with its own promise type returns.
+      const promiseLike = {};
+      Object.defineProperty(promiseLike, 'then', { value: (resolve: (r: unknown) => void) => resolve(result) });
+      return promiseLike;
+    };
+    const refused = parseArguments(
+      schemaOf(() => thenable({ issues: [{ message: 'refused later', path: ['n'] }] })),
+      { n: 1 },
+    );
+    expect(refused).toBeInstanceOf(Promise);
+    expect(await refused).toEqual({
+      ok: false,
+      issues: [{ path: ['n'], code: 'custom', message: 'n: refused later' }],
+    });
+    expect(
+      await parseArguments(
+        schemaOf(() => thenable({ value: { n: 2 } })),
+        {},
+      ),
+    ).toEqual({
+      ok: true,
+      value: { n: 2 },
+    });
+  });
+});
