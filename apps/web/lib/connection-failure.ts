@@ -45,18 +45,26 @@ export function connectionFailure(error: unknown, depth = 0): ConnectionFailure 
   return connectionFailure((error as { cause?: unknown }).cause, depth + 1);
 }
 
+/** What `watchedFetch` reports. */
+export interface FetchWatch {
+  /** A request or its response stream failed at the connection level. */
+  failed(kind: ConnectionFailure): void;
+  /** The server answered a POST (a 2xx): whatever it carried reached the server. */
+  answered(): void;
+}
+
 /**
  * A `fetch` for the SDK's HTTP transport that reports connection-level failures as they happen,
  * including a response stream that breaks mid-way (the SDK only logs that, leaving the call it
- * carried waiting for its timeout). `onFailure` is told after the failing request's own
- * rejection has settled, so that request is judged by its own error.
+ * carried waiting for its timeout). `failed` is told after the failing request's own rejection
+ * has settled, so that request is judged by its own error.
  *
  * @example
- * new StreamableHTTPClientTransport(url, { fetch: watchedFetch((kind) => drop(kind)) });
+ * new StreamableHTTPClientTransport(url, { fetch: watchedFetch({ failed: drop, answered: () => {} }) });
  */
-export function watchedFetch(onFailure: (kind: ConnectionFailure) => void): typeof fetch {
+export function watchedFetch(watch: FetchWatch): typeof fetch {
   const report = (kind: ConnectionFailure | undefined) => {
-    if (kind) setImmediate(() => onFailure(kind));
+    if (kind) setImmediate(() => watch.failed(kind));
   };
   return async (input, init) => {
     let response: Response;
@@ -66,6 +74,7 @@ export function watchedFetch(onFailure: (kind: ConnectionFailure) => void): type
       report(connectionFailure(error));
       throw error;
     }
+    if (response.ok && init?.method === 'POST') watch.answered();
     const headers = new Headers(init?.headers);
     if (response.status === HTTP_NOT_FOUND && headers.has('mcp-session-id')) report('session-unknown');
     const source = response.body;

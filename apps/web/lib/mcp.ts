@@ -2,7 +2,7 @@ import { attach, revisionOptions } from '@elicitkit/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { config, type ServerConfig } from './config';
-import { type ConnectionFailure, connectionFailure, watchedFetch } from './connection-failure';
+import { type ConnectionFailure, connectionFailure, type FetchWatch, watchedFetch } from './connection-failure';
 import { chatRenderer } from './elicitations';
 import type { Locale } from './locale';
 import { ServerConnectionError } from './mcp-errors';
@@ -60,17 +60,19 @@ async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Con
       maxAttempts: 3,
     },
   });
-  await client.connect(await transportFor(chat, server, hooks), { timeout: 30_000 });
+  let answered = 0;
+  const watch: FetchWatch = { failed: hooks.failed, answered: () => void answered++ };
+  await client.connect(await transportFor(chat, server, watch), { timeout: 30_000 });
   client.onclose = hooks.closed;
-  return { client, close: () => client.close() };
+  return { client, close: () => client.close(), answered: () => answered };
 }
 
-async function transportFor(chat: Chat, server: ServerConfig, hooks: Hooks) {
+async function transportFor(chat: Chat, server: ServerConfig, watch: FetchWatch) {
   switch (server.kind) {
     case 'opsdesk': {
       const host = await opsdeskHost();
       return new StreamableHTTPClientTransport(new URL(host.url), {
-        fetch: watchedFetch(hooks.failed),
+        fetch: watchedFetch(watch),
         requestInit: { headers: { authorization: `Bearer ${host.token(chat.user)}` } },
       });
     }
@@ -78,7 +80,7 @@ async function transportFor(chat: Chat, server: ServerConfig, hooks: Hooks) {
       return new StdioClientTransport({ command: server.command, args: server.args, stderr: 'inherit' });
     case 'http':
       return new StreamableHTTPClientTransport(new URL(server.url), {
-        fetch: watchedFetch(hooks.failed),
+        fetch: watchedFetch(watch),
         requestInit: { headers: server.headers },
       });
   }
@@ -107,11 +109,15 @@ async function withConnection<T>(
       if (connectionFailure(error)) throw new ServerConnectionError('SERVER_UNREACHABLE', server.name, error);
       throw error;
     }
+    const answeredBefore = live.answered();
     try {
       return await request(live);
     } catch (error) {
-      const kind = connectionFailure(error);
+      let kind = connectionFailure(error);
       if (!kind) throw error;
+      // A 2026-07-28 call is one request per round: a later round refused may follow rounds that
+      // ran. Any POST answered meanwhile (this call's or another's) counts: it errs on the safe side.
+      if (live.answered() > answeredBefore) kind = 'lost';
       drop(chat, server.name, opening);
       if (attempt === 0 && resend(kind)) continue;
       const ran = mayHaveRun && kind === 'lost';

@@ -33,9 +33,12 @@ describe('connectionFailure', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const reported: string[] = [];
     const seen = new Promise<void>((resolve) => {
-      const fetchWatched = watchedFetch((kind) => {
-        reported.push(kind);
-        resolve();
+      const fetchWatched = watchedFetch({
+        failed: (kind) => {
+          reported.push(kind);
+          resolve();
+        },
+        answered: () => {},
       });
       void (async () => {
         const response = await fetchWatched(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);

@@ -21,7 +21,7 @@ process.env.ELICITKIT_SERVERS = JSON.stringify([
   { name: 'modern', url: modern.url, revision: '2026-07-28' },
 ]);
 
-const { newBrowser } = await import('./chat-client');
+const { answer, ask, newBrowser } = await import('./chat-client');
 const { GET: getTools } = await import('../app/api/tools/route');
 const { callTool } = await import('../lib/mcp');
 const { ServerConnectionError } = await import('../lib/mcp-errors');
@@ -96,5 +96,18 @@ describe('sending again after a restart', () => {
     await modern.start();
     expect((await callTool(chat, 'modern__status', {})).text).toBe('start 2');
     expect(modern.runs.hold).toBe(before + 1);
+  });
+
+  it('a 2026-07-28 round refused after an earlier round ran is reported as maybe run, not sent again', async () => {
+    const { b } = await newChat();
+    const before = modern.runs.ask_env;
+    const q = await ask(b, '/modern__ask_env');
+    // The question came back in the first round's result: nothing is in flight while it is open.
+    await modern.stop();
+    expect((await answer(b, q.id, { action: 'accept', content: { env: 'dev' } })).status).toBe(200);
+    const chunks = (await q.rest) as { type: string; errorText?: string }[];
+    expect(chunks.find((c) => c.type === 'tool-output-error')?.errorText).toContain('may or may not have run');
+    expect(modern.runs.ask_env).toBe(before + 1);
+    await modern.start();
   });
 });
