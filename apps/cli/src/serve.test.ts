@@ -215,7 +215,7 @@ describe('elicitkit audit', () => {
     const json = capture();
     expect(await main(['audit', '--data', data.dir, '--json'], json.io)).toBe(0);
     const trail = JSON.parse(json.out.join('\n'));
-    expect(Object.keys(trail)).toEqual(['requests', 'responses', 'validations', 'violations']);
+    expect(Object.keys(trail)).toEqual(['requests', 'responses', 'validations', 'violations', 'refusals']);
     expect(trail.requests[0]).toMatchObject({ client: null, adaptation: null });
     expect(trail.validations[0]).toMatchObject({
       tool: 'deploy_service',

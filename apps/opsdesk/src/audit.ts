@@ -1,4 +1,4 @@
-import type { AuditEvent, ClaimStore } from '@elicitkit/server';
+import type { AnyTool, AuditEvent, ClaimStore, ToolContext } from '@elicitkit/server';
 import type { Database } from './db/open.js';
 
 /** Audit rows made but not committed yet, per connection: `readAudit` and claims commit them first. */
@@ -131,12 +131,45 @@ function rowWriter(db: Database): (event: AuditEvent) => void {
   };
 }
 
+/**
+ * Records every call of `tool` that ends `rejected` — refused for who is asking or what they ask
+ * (a service they may not deploy, a path outside the workspace, several SQL statements). Such a
+ * call usually asks nothing, so no request row shows it; the refusal is its own record. A replayed
+ * round refused again is recorded again: it was refused again.
+ *
+ * @example
+ * const tools = [deployTool(deps)].map(recordRefusals(db));
+ */
+export function recordRefusals(db: Database): (tool: AnyTool) => AnyTool {
+  const insert = db.prepare(
+    'INSERT INTO audit_refusals (context_id, tool, username, revision, message, at) VALUES (?, ?, ?, ?, ?, ?)',
+  );
+  return (tool) => ({
+    ...tool,
+    async run(args: unknown, ctx: ToolContext) {
+      const result = await tool.run(args, ctx);
+      const structured = result.structuredContent as { status?: unknown; message?: unknown } | undefined;
+      if (structured?.status === 'rejected') {
+        const text = typeof structured.message === 'string' ? structured.message : '';
+        try {
+          insert.run(ctx.contextId, tool.name, ctx.user ?? null, ctx.revision, text, Date.now());
+        } catch {
+          // Like every audit write: a failing one never breaks the call (nothing was done anyway).
+        }
+      }
+      return result;
+    },
+  });
+}
+
 /** The audit trail as stored: each record kind in its own list, oldest first. */
 export interface AuditTrail {
   requests: Record<string, unknown>[];
   responses: Record<string, unknown>[];
   validations: Record<string, unknown>[];
   violations: Record<string, unknown>[];
+  /** Calls refused without a question (`recordRefusals`). */
+  refusals: Record<string, unknown>[];
 }
 
 /**
@@ -156,6 +189,7 @@ export function readAudit(db: Database, limit = 1000): AuditTrail {
     responses: rows('audit_responses'),
     validations: rows('audit_validations'),
     violations: rows('audit_violations'),
+    refusals: rows('audit_refusals'),
   };
 }
 

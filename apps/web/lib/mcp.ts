@@ -2,8 +2,10 @@ import { attach, revisionOptions } from '@elicitkit/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { config, type ServerConfig } from './config';
+import { type ConnectionFailure, connectionFailure, type FetchWatch, watchedFetch } from './connection-failure';
 import { chatRenderer } from './elicitations';
 import type { Locale } from './locale';
+import { ServerConnectionError } from './mcp-errors';
 import { opsdeskHost } from './opsdesk';
 import type { Chat, Connection } from './state';
 import { markTimeout } from './timed-out';
@@ -13,18 +15,40 @@ import type { ToolInfo, ToolOutput } from './wire';
  * The chat's connection to one MCP server, opened on first use. Each chat has its own MCP
  * session, so its questions reach only its own page. The bundled opsdesk is one server for the
  * whole app (`lib/opsdesk.ts`), reached over loopback HTTP as the chat's user; a configured stdio
- * server still runs as a process per chat.
+ * server still runs as a process per chat. A connection that closes (a stdio server exiting) or
+ * fails at the connection level (an HTTP server stopping or restarting) is forgotten, so the next
+ * use connects afresh and reads the server's capabilities and tools as they are now.
  */
 export function connection(chat: Chat, server: ServerConfig): Promise<Connection> {
   const existing = chat.connections.get(server.name);
   if (existing) return existing;
-  const opening = open(chat, server);
+  const opening: Promise<Connection> = open(chat, server, {
+    failed: () => drop(chat, server.name, opening),
+    closed: () => forget(chat, server.name, opening),
+  });
   chat.connections.set(server.name, opening);
-  opening.catch(() => chat.connections.delete(server.name));
+  opening.catch(() => forget(chat, server.name, opening));
   return opening;
 }
 
-async function open(chat: Chat, server: ServerConfig): Promise<Connection> {
+/** Forgets `which` unless a newer connection has taken its place already. */
+function forget(chat: Chat, name: string, which: Promise<Connection>): void {
+  if (chat.connections.get(name) === which) chat.connections.delete(name);
+}
+
+/** Forgets and closes a broken connection: its calls in flight fail, its open questions are withdrawn. */
+function drop(chat: Chat, name: string, which: Promise<Connection>): void {
+  forget(chat, name, which);
+  void which.then((c) => c.close()).catch(() => undefined);
+}
+
+interface Hooks {
+  /** A request or stream of this connection failed at the connection level. */
+  failed(kind: ConnectionFailure): void;
+  closed(): void;
+}
+
+async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Connection> {
   const client = new Client({ name: 'elicitkit-web', version: '0.1.0' }, revisionOptions(server.revision));
   attach(client, {
     renderer: chatRenderer(chat, server.name),
@@ -36,33 +60,81 @@ async function open(chat: Chat, server: ServerConfig): Promise<Connection> {
       maxAttempts: 3,
     },
   });
-  await client.connect(await transportFor(chat, server), { timeout: 30_000 });
-  client.onclose = () => chat.connections.delete(server.name);
-  return { client, close: () => client.close() };
+  let answered = 0;
+  const watch: FetchWatch = { failed: hooks.failed, answered: () => void answered++ };
+  await client.connect(await transportFor(chat, server, watch), { timeout: 30_000 });
+  client.onclose = hooks.closed;
+  return { client, close: () => client.close(), answered: () => answered };
 }
 
-async function transportFor(chat: Chat, server: ServerConfig) {
+async function transportFor(chat: Chat, server: ServerConfig, watch: FetchWatch) {
   switch (server.kind) {
     case 'opsdesk': {
       const host = await opsdeskHost();
       return new StreamableHTTPClientTransport(new URL(host.url), {
+        fetch: watchedFetch(watch),
         requestInit: { headers: { authorization: `Bearer ${host.token(chat.user)}` } },
       });
     }
     case 'stdio':
       return new StdioClientTransport({ command: server.command, args: server.args, stderr: 'inherit' });
     case 'http':
-      return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
+      return new StreamableHTTPClientTransport(new URL(server.url), {
+        fetch: watchedFetch(watch),
+        requestInit: { headers: server.headers },
+      });
   }
 }
+
+/**
+ * Runs `request` on the chat's connection to `server`. On a connection-level failure the
+ * connection is dropped; the request is sent once more on a fresh connection only when `resend`
+ * allows it for that kind of failure, and otherwise fails as a `ServerConnectionError`. Any other
+ * error (a tool or protocol error) leaves the connection alone.
+ */
+async function withConnection<T>(
+  chat: Chat,
+  server: ServerConfig,
+  request: (c: Connection) => Promise<T>,
+  resend: (kind: ConnectionFailure) => boolean,
+  mayHaveRun: boolean,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const opening = connection(chat, server);
+    let live: Connection;
+    try {
+      live = await opening;
+    } catch (error) {
+      // Connecting failed: this request was not sent.
+      if (connectionFailure(error)) throw new ServerConnectionError('SERVER_UNREACHABLE', server.name, error);
+      throw error;
+    }
+    const answeredBefore = live.answered();
+    try {
+      return await request(live);
+    } catch (error) {
+      let kind = connectionFailure(error);
+      if (!kind) throw error;
+      // A 2026-07-28 call is one request per round: a later round refused may follow rounds that
+      // ran. Any POST answered meanwhile (this call's or another's) counts: it errs on the safe side.
+      if (live.answered() > answeredBefore) kind = 'lost';
+      drop(chat, server.name, opening);
+      if (attempt === 0 && resend(kind)) continue;
+      const ran = mayHaveRun && kind === 'lost';
+      throw new ServerConnectionError(ran ? 'SERVER_RESTARTED' : 'SERVER_UNREACHABLE', server.name, error);
+    }
+  }
+}
+
+const always = () => true;
 
 /** Every tool of every configured server. With several servers, names are prefixed by the server. */
 export async function listTools(chat: Chat): Promise<ToolInfo[]> {
   const { servers } = config();
   const lists = await Promise.all(
     servers.map(async (server) => {
-      const { client } = await connection(chat, server);
-      const { tools } = await client.listTools();
+      // Listing changes nothing on the server: after a restart it is simply asked again.
+      const { tools } = await withConnection(chat, server, ({ client }) => client.listTools(), always, false);
       return tools.map((t) => ({
         server: server.name,
         name: servers.length > 1 ? `${server.name}__${t.name}` : t.name,
@@ -91,10 +163,18 @@ export async function callTool(
       : [servers[0]?.name ?? '', listed];
   const server = servers.find((s) => s.name === serverName);
   if (!server) throw new Error(`No MCP server "${serverName}" is configured.`);
-  const { client } = await connection(chat, server);
-  const call = client.callTool(
-    { name, arguments: args },
-    { timeout: config().questionTimeoutMs + 60_000, resetTimeoutOnProgress: true, ...(signal ? { signal } : {}) },
+  // A call is sent again only when it certainly never ran: refused before it was sent, or a 404
+  // for the old session (the spec's answer of a server that did not process it). Never a replay.
+  const call = withConnection(
+    chat,
+    server,
+    ({ client }) =>
+      client.callTool(
+        { name, arguments: args },
+        { timeout: config().questionTimeoutMs + 60_000, resetTimeoutOnProgress: true, ...(signal ? { signal } : {}) },
+      ),
+    (kind) => kind !== 'lost',
+    true,
   );
   chat.calls.add(call);
   const result = await call.finally(() => chat.calls.delete(call));

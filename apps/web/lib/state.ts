@@ -10,6 +10,8 @@ import { redisState } from './redis-state';
 export interface Connection {
   client: Client;
   close(): Promise<void>;
+  /** How many POSTs the server has answered on this connection (HTTP; 0 for stdio). */
+  answered(): number;
 }
 
 /**

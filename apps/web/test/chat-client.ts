@@ -82,3 +82,20 @@ export function answer(b: Browser, id: string, body: unknown, headers: Record<st
     { params: Promise.resolve({ id }) },
   );
 }
+
+/** Runs a chat turn that asks nothing and returns its stream's chunks once it has ended. */
+export async function turn(b: Browser, text: string): Promise<Record<string, unknown>[]> {
+  const response = await postChat(
+    new Request('http://localhost/api/chat', {
+      method: 'POST',
+      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] }),
+    }),
+  );
+  expect(response.status).toBe(200);
+  return (await response.text())
+    .split('\n\n')
+    .map((event) => event.replace(/^data: /, ''))
+    .filter((json) => json !== '' && json !== '[DONE]')
+    .map((json) => JSON.parse(json) as Record<string, unknown>);
+}

@@ -14,6 +14,7 @@ const { newBrowser, postChat } = await import('./chat-client');
 const { POST: postIdentity } = await import('../app/api/session/identity/route');
 const { resetState } = await import('../lib/state');
 const { stopOpsdesk } = await import('../lib/opsdesk');
+const { auditTrail } = await import('../lib/audit');
 afterAll(async () => {
   await resetState();
   await stopOpsdesk();
@@ -54,6 +55,33 @@ describe('the demo identity picker', () => {
     expect(asBob).not.toContain('order-service');
     expect((await choose(b, { user: null })).status).toBe(200);
     expect(await listDeployments(b)).toContain('order-service');
+  });
+
+  it('as bob, a deploy of order-service is refused without a question, and the refusal is in the audit', async () => {
+    const b = await newBrowser();
+    expect((await choose(b, { user: 'bob' })).status).toBe(200);
+    const response = await postChat(
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          messages: [
+            { id: 'm', role: 'user', parts: [{ type: 'text', text: '/deploy_service service=order-service' }] },
+          ],
+        }),
+      }),
+    );
+    const stream = await response.text();
+    expect(stream).toContain('"status":"rejected"');
+    expect(stream).not.toContain('data-elicitation');
+    const trail = auditTrail();
+    expect(trail?.requests.filter((r) => r.username === 'bob')).toEqual([]);
+    expect(trail?.refusals.at(-1)).toMatchObject({
+      tool: 'deploy_service',
+      username: 'bob',
+      revision: '2026-07-28',
+      message: expect.stringContaining('order-service'),
+    });
   });
 
   it('refuses an unknown user (400) and a missing CSRF token (403), and changes nothing', async () => {

@@ -47,9 +47,11 @@ export async function audit(argv: string[], io: Io): Promise<number> {
       line(r, `validation  ${r.tool}/${r.question} ${r.ok ? 'ok' : `failed: ${issues}`}`);
     }
     for (const r of trail.violations) line(r, `violation   ${r.tool}/${r.question} ${r.rule}: ${r.message}`);
+    // Refused before any question: the call's only record.
+    for (const r of trail.refusals) line(r, `refused     ${r.tool} [${r.revision}] ${r.message}`);
     if (calls.size === 0) io.out('The audit trail is empty.');
     for (const [id, lines] of calls) {
-      const who = trail.requests.find((r) => r.context_id === id)?.username;
+      const who = [...trail.requests, ...trail.refusals].find((r) => r.context_id === id)?.username;
       io.out(`call ${id}${who ? ` by ${who}` : ''}`);
       for (const l of lines.sort()) io.out(l);
     }

@@ -2,9 +2,10 @@
  * The opsdesk database: operations tables and the audit trail. Version 2 moved the demo shop out
  * to its own file (shop.db), so no connection that reaches these tables ever runs a caller's SQL.
  * Version 3 added `client` and `adaptation` to audit requests (the known client asked, and how its
- * form was shaped for it).
+ * form was shaped for it). Version 4 added `audit_refusals`: calls refused before any question (a
+ * person asking for what they may not do), which leave no request row.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -87,6 +88,11 @@ CREATE TABLE IF NOT EXISTS audit_violations (
   id INTEGER PRIMARY KEY, context_id TEXT NOT NULL, tool TEXT NOT NULL, question TEXT NOT NULL,
   username TEXT, rule TEXT NOT NULL, message TEXT NOT NULL, at INTEGER NOT NULL
 );
+-- A call refused before (or instead of) a question: there is no request to record, so the refusal is its own kind.
+CREATE TABLE IF NOT EXISTS audit_refusals (
+  id INTEGER PRIMARY KEY, context_id TEXT NOT NULL, tool TEXT NOT NULL, username TEXT,
+  revision TEXT NOT NULL, message TEXT NOT NULL, at INTEGER NOT NULL
+);
 CREATE INDEX IF NOT EXISTS audit_requests_context ON audit_requests(context_id);
 CREATE INDEX IF NOT EXISTS audit_responses_context ON audit_responses(context_id);
 CREATE INDEX IF NOT EXISTS audit_validations_context ON audit_validations(context_id);
@@ -117,6 +123,7 @@ export const OPSDESK_OBJECTS = [
   'audit_responses',
   'audit_validations',
   'audit_violations',
+  'audit_refusals',
   'audit_requests_context',
   'audit_responses_context',
   'audit_validations_context',

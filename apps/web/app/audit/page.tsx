@@ -11,6 +11,8 @@ interface AuditTexts {
   empty: string;
   columns: [when: string, what: string, user: string, asked: string, outcome: string, validation: string];
   notSent: (reason: string) => string;
+  /** A call refused without a question: what the "Asked" cell says. */
+  refused: (message: string) => string;
 }
 const TEXTS = {
   en: {
@@ -20,6 +22,7 @@ const TEXTS = {
     empty: 'No elicitations yet.',
     columns: ['When', 'Tool / question', 'User', 'Asked', 'Outcome', 'Validation'],
     notSent: (reason) => ` (not sent: ${reason})`,
+    refused: (message) => `Nothing asked — refused: ${message}`,
   },
   zh: {
     title: '审计记录',
@@ -28,6 +31,7 @@ const TEXTS = {
     empty: '还没有任何询问。',
     columns: ['时间', '工具 / 问题', '用户', '询问内容', '结果', '校验'],
     notSent: (reason) => `（未发送：${reason}）`,
+    refused: (message) => `未询问——已拒绝：${message}`,
   },
 } as const satisfies Record<Locale, AuditTexts>;
 
@@ -49,8 +53,9 @@ export default async function AuditPage() {
     // A bad configuration or an unreadable database: say so instead of a bare error page.
     problem = t.unreadable(error instanceof Error ? error.message : String(error));
   }
-  const calls = new Map<string, { request?: Row; responses: Row[]; validations: Row[] }[]>();
-  const byQuestion = new Map<string, { request?: Row; responses: Row[]; validations: Row[] }>();
+  type Entry = { request?: Row; responses: Row[]; validations: Row[]; refusal?: Row };
+  const calls = new Map<string, Entry[]>();
+  const byQuestion = new Map<string, Entry>();
   const entry = (r: Row) => {
     const key = `${r.context_id}|${r.question}`;
     let e = byQuestion.get(key);
@@ -66,7 +71,10 @@ export default async function AuditPage() {
   for (const r of trail?.requests ?? []) entry(r).request = r;
   for (const r of trail?.responses ?? []) entry(r).responses.push(r);
   for (const r of trail?.validations ?? []) entry(r).validations.push(r);
-  const rows = [...byQuestion.values()].reverse();
+  // A refused call asked nothing: its refusal is its only row.
+  for (const r of trail?.refusals ?? []) entry(r).refusal = r;
+  const first = (e: Entry) => String((e.request ?? e.refusal ?? e.responses[0] ?? e.validations[0])?.at ?? '');
+  const rows = [...byQuestion.values()].sort((a, b) => first(b).localeCompare(first(a)));
   return (
     <main className="audit" lang={locale === 'zh' ? 'zh-CN' : 'en'}>
       <header className="topbar">
@@ -90,7 +98,7 @@ export default async function AuditPage() {
           </thead>
           <tbody>
             {rows.map((e) => {
-              const r = e.request ?? e.responses[0] ?? e.validations[0] ?? {};
+              const r = e.request ?? e.refusal ?? e.responses[0] ?? e.validations[0] ?? {};
               const response = e.responses.at(-1);
               const validation = e.validations.at(-1);
               return (
@@ -101,18 +109,23 @@ export default async function AuditPage() {
                       .slice(0, 19)}
                   </td>
                   <td>
-                    <code>{String(r.tool)}</code> / {String(r.question)}
+                    <code>{String(r.tool)}</code>
+                    {e.refusal ? '' : ` / ${String(r.question)}`}
                   </td>
                   <td>{String(r.username ?? '')}</td>
                   <td>
                     {e.request
                       ? `${String(e.request.message)}${e.request.delivered ? '' : t.notSent(String(e.request.reason))}`
-                      : ''}
+                      : e.refusal
+                        ? t.refused(String(e.refusal.message))
+                        : ''}
                   </td>
-                  <td className={`outcome outcome-${String(response?.action ?? 'none')}`}>
-                    {response
-                      ? `${String(response.action)}${response.content ? ` ${JSON.stringify(response.content)}` : ''}`
-                      : '—'}
+                  <td className={`outcome outcome-${e.refusal ? 'rejected' : String(response?.action ?? 'none')}`}>
+                    {e.refusal
+                      ? 'rejected'
+                      : response
+                        ? `${String(response.action)}${response.content ? ` ${JSON.stringify(response.content)}` : ''}`
+                        : '—'}
                   </td>
                   <td>
                     {validation
