@@ -34,6 +34,8 @@ function run(args: string[]): Promise<number> {
 async function build(): Promise<void> {
   for (const step of [
     [TSC, '-b'],
+    // `elicitkit serve` starts from its one-file build only while that matches dist/ (see bin/elicitkit.js).
+    ['--import', 'tsx', resolve(root, 'scripts/bundle-serve.ts')],
     [NEXT, 'build', webDir],
   ]) {
     const code = await run(step);
