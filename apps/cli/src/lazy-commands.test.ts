@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLI, SOURCE_NODE_ARGS, tempDataDir } from '../../opsdesk/test/harness.js';
+import { CLI, HANDSHAKE_THEN_LIST, SOURCE_NODE_ARGS, tempDataDir } from '../../opsdesk/test/harness.js';
 
 const COUNT_HOOK = fileURLToPath(new URL('../../../bench/support/count-modules.mjs', import.meta.url));
 
@@ -12,23 +12,12 @@ const COUNT_HOOK = fileURLToPath(new URL('../../../bench/support/count-modules.m
 async function modulesLoadedByServe(): Promise<string[]> {
   const data = tempDataDir();
   const log = join(data.dir, 'modules.log');
-  const lines = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-  ];
   const child = execFile(
     process.execPath,
     [...SOURCE_NODE_ARGS, '--import', COUNT_HOOK, CLI, 'serve', '--stdio', '--data', data.dir],
     { env: { ...process.env, BENCH_MODULE_LOG: log } },
   );
-  // Closing stdin after the requests ends the server (the stdio binding's rule).
-  child.stdin?.end(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  child.stdin?.end(HANDSHAKE_THEN_LIST);
   const exited = promisify((cb: (e: Error | null, code: number | null) => void) =>
     child.once('exit', (code) => cb(null, code)),
   );

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServe } from '../../../scripts/bundle-serve.js';
 import { callTool } from '../../../test/support/mcp.js';
 import { startRedis } from '../../../test/support/redis-server.js';
-import { count, httpClient, tempDataDir } from '../../opsdesk/test/harness.js';
+import { count, HANDSHAKE_THEN_LIST, httpClient, tempDataDir } from '../../opsdesk/test/harness.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const COUNT_HOOK = join(ROOT, 'bench/support/count-modules.mjs');
@@ -101,22 +101,11 @@ describe('the one-file build of serve', () => {
   it('loads its own files and the SQLite addon, nothing from dist, src or node_modules', async () => {
     const data = tempDataDir();
     const log = join(data.dir, 'modules.log');
-    const lines = [
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-      },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-    ];
     try {
       const child = run(process.execPath, ['--import', COUNT_HOOK, entry, 'serve', '--stdio', '--data', data.dir], {
         env: { ...process.env, BENCH_MODULE_LOG: log },
       });
-      // Closing stdin after the requests ends the server (the stdio binding's rule).
-      child.child.stdin?.end(`${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+      child.child.stdin?.end(HANDSHAKE_THEN_LIST);
       const { stdout } = await child;
       expect(stdout).toContain('"deploy_service"');
       const loaded = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];

@@ -20,6 +20,22 @@ import { createOpsdesk, type Opsdesk } from '../src/opsdesk.js';
 
 export const CLI = fileURLToPath(new URL('../../cli/src/cli.ts', import.meta.url));
 export const SOURCE_NODE_ARGS = ['--import', 'tsx', '--conditions=@elicitkit/source'];
+/**
+ * What a stdio client sends to reach its first `tools/list` answer, as stdin text. Closing stdin
+ * after it ends the server (the stdio binding's rule), so a test can count what a start loads.
+ */
+export const HANDSHAKE_THEN_LIST = `${[
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+]
+  .map((l) => JSON.stringify(l))
+  .join('\n')}\n`;
 
 export interface Conn {
   client: Client;
