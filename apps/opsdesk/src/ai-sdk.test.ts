@@ -1,28 +1,18 @@
 import { createMCPClient, ElicitationRequestSchema } from '@ai-sdk/mcp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count, peek, tempDataDir } from '../test/harness.js';
-import { type HttpServing, serveHttp } from './serve-http.js';
+import { describe, expect, it } from 'vitest';
+import { count, httpOpsdeskForSuite, peek } from '../test/harness.js';
 
 /** A real third-party client: the AI SDK's MCP client, with its own elicitation handler. */
 describe('opsdesk with the AI SDK MCP client over HTTP', () => {
-  let data: ReturnType<typeof tempDataDir>;
-  let server: HttpServing;
-  beforeAll(async () => {
-    data = tempDataDir();
-    server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
-  });
-  afterAll(async () => {
-    await server.close();
-    data.remove();
-  });
+  const served = httpOpsdeskForSuite();
 
   it.each([
     ['with protocol discovery', true],
     ['with the legacy handshake', false],
   ])('completes deploy_service with elicitation (%s)', async (_label, discovery) => {
-    const token = server.newTokens.find((t) => t.username === 'alice')?.token ?? '';
+    const token = served.server.newTokens.find((t) => t.username === 'alice')?.token ?? '';
     const client = await createMCPClient({
-      transport: { type: 'http', url: server.url, headers: { authorization: `Bearer ${token}` } },
+      transport: { type: 'http', url: served.server.url, headers: { authorization: `Bearer ${token}` } },
       capabilities: { elicitation: {} },
       protocolVersionDiscovery: discovery,
       clientName: 'ai-sdk-test',
@@ -33,7 +23,7 @@ describe('opsdesk with the AI SDK MCP client over HTTP', () => {
       asked.push(String(request.params.message));
       return { action: 'accept', content: answers.shift() };
     });
-    const before = count(data.dir, 'deployments');
+    const before = count(served.dataDir, 'deployments');
     const result = await client.callTool({ name: 'deploy_service', arguments: { service: 'payment-service' } });
     await client.close();
     expect(asked).toEqual([
@@ -44,8 +34,8 @@ describe('opsdesk with the AI SDK MCP client over HTTP', () => {
       status: 'done',
       deployment: { service: 'payment-service', env: 'prod', ticket: 'REL-2001' },
     });
-    expect(count(data.dir, 'deployments')).toBe(before + 1);
-    expect(peek(data.dir, 'SELECT deployed_by FROM deployments ORDER BY id DESC LIMIT 1')).toEqual([
+    expect(count(served.dataDir, 'deployments')).toBe(before + 1);
+    expect(peek(served.dataDir, 'SELECT deployed_by FROM deployments ORDER BY id DESC LIMIT 1')).toEqual([
       { deployed_by: 'alice' },
     ]);
   });

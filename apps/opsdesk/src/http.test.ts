@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import type { Revision } from '@elicitkit/form';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callTool, sleep } from '../../../test/support/mcp.js';
-import { count, httpClient, peek, tempDataDir } from '../test/harness.js';
+import { count, httpClient, httpOpsdeskForSuite, peek, tempDataDir } from '../test/harness.js';
 import { outcomeMatrix } from '../test/matrix.js';
 import { type HttpServing, serveHttp } from './serve-http.js';
 
@@ -51,22 +51,13 @@ outcomeMatrix('HTTP', '2025-11-25', start);
 outcomeMatrix('HTTP', '2026-07-28', start);
 
 describe('opsdesk HTTP endpoint', () => {
-  let server: HttpServing;
-  let data: ReturnType<typeof tempDataDir>;
-  beforeAll(async () => {
-    data = tempDataDir();
-    server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
-  });
-  afterAll(async () => {
-    await server.close();
-    data.remove();
-  });
+  const served = httpOpsdeskForSuite();
 
   it('creates one token per user on first start only, and stores only hashes', async () => {
-    expect(server.newTokens.map((t) => t.username)).toEqual(['alice', 'bob']);
-    const stored = peek<{ token_hash: string }>(data.dir, 'SELECT token_hash FROM api_tokens');
+    expect(served.server.newTokens.map((t) => t.username)).toEqual(['alice', 'bob']);
+    const stored = peek<{ token_hash: string }>(served.dataDir, 'SELECT token_hash FROM api_tokens');
     expect(stored).toHaveLength(2);
-    for (const { token } of server.newTokens) expect(stored.map((s) => s.token_hash)).not.toContain(token);
+    for (const { token } of served.server.newTokens) expect(stored.map((s) => s.token_hash)).not.toContain(token);
   });
 
   it('refuses requests without a valid bearer token', async () => {
@@ -77,10 +68,10 @@ describe('opsdesk HTTP endpoint', () => {
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
     });
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const none = await fetch(server.url, { method: 'POST', headers, body });
+    const none = await fetch(served.server.url, { method: 'POST', headers, body });
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toContain('Bearer');
-    const wrong = await fetch(server.url, {
+    const wrong = await fetch(served.server.url, {
       method: 'POST',
       headers: { ...headers, authorization: 'Bearer ek_nope' },
       body,
@@ -89,19 +80,23 @@ describe('opsdesk HTTP endpoint', () => {
   });
 
   it('refuses a foreign Host or Origin (DNS rebinding)', async () => {
-    const auth = { authorization: `Bearer ${tokenOf(server, 'alice')}`, 'content-type': 'application/json' };
-    expect(await rawPost(server.url, { ...auth, host: 'evil.example' })).toBe(403);
-    expect(await rawPost(server.url, { ...auth, origin: 'https://evil.example' })).toBe(403);
+    const auth = { authorization: `Bearer ${tokenOf(served.server, 'alice')}`, 'content-type': 'application/json' };
+    expect(await rawPost(served.server.url, { ...auth, host: 'evil.example' })).toBe(403);
+    expect(await rawPost(served.server.url, { ...auth, origin: 'https://evil.example' })).toBe(403);
     expect(
-      await rawPost(server.url.replace('/mcp', '/register/aaaaaaaaaaaaaaaaaaaa'), { host: 'evil.example' }, 'GET'),
+      await rawPost(
+        served.server.url.replace('/mcp', '/register/aaaaaaaaaaaaaaaaaaaa'),
+        { host: 'evil.example' },
+        'GET',
+      ),
     ).toBe(403);
   });
 
   it.each(['2025-11-25', '2026-07-28'] as Revision[])(
     'keeps two concurrent sessions apart: each answer reaches its own call (%s)',
     async (revision) => {
-      const alice = await httpClient(server.url, tokenOf(server, 'alice'), { revision });
-      const bob = await httpClient(server.url, tokenOf(server, 'bob'), { revision });
+      const alice = await httpClient(served.server.url, tokenOf(served.server, 'alice'), { revision });
+      const bob = await httpClient(served.server.url, tokenOf(served.server, 'bob'), { revision });
       // Both are asked at the same time; each answers after a delay so the calls overlap.
       alice.script.push(async () => {
         await sleep(150);
@@ -118,7 +113,7 @@ describe('opsdesk HTTP endpoint', () => {
       expect(a.structured?.deployment).toMatchObject({ env: 'staging' });
       expect(b.structured?.deployment).toMatchObject({ env: 'dev' });
       const rows = peek<{ env: string; deployed_by: string }>(
-        data.dir,
+        served.dataDir,
         'SELECT env, deployed_by FROM deployments WHERE id IN (?, ?) ORDER BY id',
         ...[a, b].map((r) => (r.structured?.deployment as { id?: number } | undefined)?.id),
       );
@@ -134,8 +129,8 @@ describe('opsdesk HTTP endpoint', () => {
   );
 
   it('survives a client that disconnects mid-question: no side effect, still healthy', async () => {
-    const quitter = await httpClient(server.url, tokenOf(server, 'alice'), { revision: '2025-11-25' });
-    const before = count(data.dir, 'deployments');
+    const quitter = await httpClient(served.server.url, tokenOf(served.server, 'alice'), { revision: '2025-11-25' });
+    const before = count(served.dataDir, 'deployments');
     let asked!: () => void;
     const wasAsked = new Promise<void>((resolve) => {
       asked = resolve;
@@ -146,34 +141,34 @@ describe('opsdesk HTTP endpoint', () => {
     });
     const pending = callTool(quitter.client, 'deploy_service', { service: 'order-service' }).catch((e: unknown) => e);
     await wasAsked;
-    const sessions = server.sessions();
+    const sessions = served.server.sessions();
     await quitter.close();
     expect(await pending).toBeInstanceOf(Error);
     // The question ended at once as a cancel, and the trail says the client went away (not "timeout").
     const ended = () =>
       peek<{ action: string; detail: string | null }>(
-        data.dir,
+        served.dataDir,
         "SELECT action, detail FROM audit_responses WHERE tool = 'deploy_service' AND detail LIKE 'disconnected%'",
       );
     await expect.poll(ended).toHaveLength(1);
     expect(ended()[0]).toMatchObject({ action: 'cancel' });
     // Its session is released too.
-    await expect.poll(() => server.sessions(), { timeout: 10_000 }).toBe(sessions - 1);
-    const fresh = await httpClient(server.url, tokenOf(server, 'bob'), { revision: '2025-11-25' });
+    await expect.poll(() => served.server.sessions(), { timeout: 10_000 }).toBe(sessions - 1);
+    const fresh = await httpClient(served.server.url, tokenOf(served.server, 'bob'), { revision: '2025-11-25' });
     const r = await callTool(fresh.client, 'list_deployments', { service: 'search-service' });
     expect(r.status).toBe('done');
-    expect(count(data.dir, 'deployments')).toBe(before);
+    expect(count(served.dataDir, 'deployments')).toBe(before);
     await fresh.close();
   });
 
   it('binds a 2025 session to the token that opened it', async () => {
-    const alice = await httpClient(server.url, tokenOf(server, 'alice'), { revision: '2025-11-25' });
+    const alice = await httpClient(served.server.url, tokenOf(served.server, 'alice'), { revision: '2025-11-25' });
     const sessionId = (alice.client as unknown as { transport?: { sessionId?: string } }).transport?.sessionId;
     expect(sessionId).toBeTruthy();
-    const hijack = await fetch(server.url, {
+    const hijack = await fetch(served.server.url, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${tokenOf(server, 'bob')}`,
+        authorization: `Bearer ${tokenOf(served.server, 'bob')}`,
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',
         'mcp-session-id': String(sessionId),

@@ -1,8 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempDataDir } from '../test/harness.js';
-import { type HttpServing, serveHttp } from './serve-http.js';
+import { describe, expect, it } from 'vitest';
+import { httpOpsdeskForSuite } from '../test/harness.js';
 
 // Connections the burst needs queued at once: more than Node's default backlog (511).
 const BURST = 800;
@@ -30,22 +29,13 @@ setTimeout(() => { console.error(connected + ' of ' + n + ' connected'); process
 `;
 
 describe.skipIf(somaxconn() < BURST)('opsdesk HTTP listen queue', () => {
-  let server: HttpServing;
-  let data: ReturnType<typeof tempDataDir>;
-  beforeAll(async () => {
-    data = tempDataDir();
-    server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
-  });
-  afterAll(async () => {
-    await server.close();
-    data.remove();
-  });
+  const served = httpOpsdeskForSuite();
 
   it('queues a burst of new connections while its event loop is busy (each dropped SYN costs a client 1 s)', () => {
     // execFileSync blocks this process, so the server accepts nothing until the child is done:
     // every connection must fit in the kernel's queue at once.
     const run = () =>
-      execFileSync(process.execPath, ['-e', CONNECTOR, String(server.port), String(BURST)], {
+      execFileSync(process.execPath, ['-e', CONNECTOR, String(served.server.port), String(BURST)], {
         stdio: ['ignore', 'ignore', 'pipe'],
         timeout: 30_000,
       });

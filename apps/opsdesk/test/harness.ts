@@ -15,8 +15,10 @@ import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, beforeAll } from 'vitest';
 import { attachScript, type Step } from '../../../test/support/mcp.js';
 import { createOpsdesk, type Opsdesk } from '../src/opsdesk.js';
+import { type HttpServing, serveHttp } from '../src/serve-http.js';
 
 export const CLI = fileURLToPath(new URL('../../cli/src/cli.ts', import.meta.url));
 export const SOURCE_NODE_ARGS = ['--import', 'tsx', '--conditions=@elicitkit/source'];
@@ -203,4 +205,25 @@ export async function serveHttpProcess(dataDir: string, extra: string[] = []): P
       return code as number | null;
     },
   };
+}
+
+/**
+ * opsdesk's HTTP endpoint on a loopback port, on a throw-away data directory, for the tests of
+ * the enclosing `describe`: started before them, closed (and its data removed) after. Read
+ * `server` and `dataDir` inside the tests, once started.
+ * @example const served = httpOpsdeskForSuite(); it('…', () => fetch(served.server.url));
+ */
+export function httpOpsdeskForSuite(): { server: HttpServing; dataDir: string } {
+  const served = {} as { server: HttpServing; dataDir: string };
+  let data: ReturnType<typeof tempDataDir> | undefined;
+  beforeAll(async () => {
+    data = tempDataDir();
+    served.dataDir = data.dir;
+    served.server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
+  });
+  afterAll(async () => {
+    await served.server?.close();
+    data?.remove();
+  });
+  return served;
 }
