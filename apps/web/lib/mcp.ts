@@ -8,6 +8,7 @@ import type { Locale } from './locale';
 import { ServerConnectionError } from './mcp-errors';
 import { opsdeskHost } from './opsdesk';
 import type { Chat, Connection } from './state';
+import { guardStreamEnds } from './stream-end';
 import { markTimeout } from './timed-out';
 import type { ToolInfo, ToolListing, ToolOutput } from './wire';
 
@@ -62,7 +63,10 @@ async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Con
   });
   let answered = 0;
   const watch: FetchWatch = { failed: hooks.failed, answered: () => void answered++ };
-  await client.connect(await transportFor(chat, server, watch), { timeout: 30_000 });
+  const transport = await transportFor(chat, server, watch);
+  await client.connect(transport, { timeout: 30_000 });
+  // A response stream that ends without its response breaks this connection as a reset would.
+  if (transport instanceof StreamableHTTPClientTransport) guardStreamEnds(transport, () => hooks.failed('lost'));
   client.onclose = hooks.closed;
   return { client, close: () => client.close(), answered: () => answered };
 }
