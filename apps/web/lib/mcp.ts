@@ -1,4 +1,4 @@
-import { attach, revisionOptions } from '@elicitkit/client';
+import { attach, guardStreamEnds, revisionOptions } from '@elicitkit/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { config, type ServerConfig } from './config';
@@ -8,7 +8,6 @@ import type { Locale } from './locale';
 import { ServerConnectionError } from './mcp-errors';
 import { opsdeskHost } from './opsdesk';
 import type { Chat, Connection } from './state';
-import { guardStreamEnds } from './stream-end';
 import { markTimeout } from './timed-out';
 import type { ToolInfo, ToolListing, ToolOutput } from './wire';
 

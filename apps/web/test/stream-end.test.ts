@@ -6,79 +6,31 @@
  * their response) are untouched. Real SDK server over loopback HTTP, behind a real proxy.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startCuttingProxy } from '../../../test/support/cutting-proxy.js';
 import { startRestartable } from '../../../test/support/restartable-mcp.js';
 
 const upstream = await startRestartable();
-
-/** Calls of these tools reach the server, but their response stream is ended empty. */
-const cut = new Set<string>();
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
-
-async function bodyOf(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-const proxy = createServer(async (req, res) => {
-  const body = req.method === 'POST' ? await bodyOf(req) : undefined;
-  const headers = Object.fromEntries(
-    Object.entries(req.headers).filter(([k, v]) => !HOP_BY_HOP.has(k) && typeof v === 'string') as [string, string][],
-  );
-  const abort = new AbortController();
-  res.on('close', () => abort.abort());
-  let cutting = false;
-  if (body) {
-    const message = JSON.parse(body.toString('utf8')) as { method?: string; params?: { name?: string } };
-    cutting = message.method === 'tools/call' && cut.has(message.params?.name ?? '');
-  }
-  const heldBefore = upstream.runs.hold;
-  const replying = fetch(upstream.url, {
-    method: req.method ?? 'GET',
-    headers,
-    ...(body ? { body: new Uint8Array(body) } : {}),
-    signal: abort.signal,
-  }).catch(() => undefined);
-  if (cutting) {
-    // The call runs upstream (a held one says so before it answers anything); the client is told
-    // nothing but an event stream that ends.
-    await Promise.race([replying, upstream.held(heldBefore + 1)]);
-    res.writeHead(200, { 'content-type': 'text/event-stream' }).end();
-    return;
-  }
-  const reply = await replying;
-  if (!reply) return void res.destroy();
-  res.writeHead(reply.status, Object.fromEntries(reply.headers));
-  if (!reply.body) return void res.end();
-  try {
-    for await (const chunk of reply.body) res.write(chunk);
-  } catch {
-    // The client went away: the abort above stops the upstream read.
-  }
-  res.end();
-});
-await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+// A held call says it is running before it answers anything: the cut waits for that.
+const proxy = await startCuttingProxy(upstream.url, (tool) =>
+  tool === 'hold' ? upstream.held(upstream.runs.hold + 1) : new Promise<void>(() => {}),
+);
+const cut = proxy.cut;
 
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-stream-end-'));
 process.env.ELICITKIT_DATA = data;
 // Ten minutes to answer: a call left waiting would outlast the test's own timeout by far.
 process.env.ELICITKIT_QUESTION_TIMEOUT_MS = '600000';
-process.env.ELICITKIT_SERVERS = JSON.stringify([
-  { name: 'proxied', url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`, revision: '2025-11-25' },
-]);
+process.env.ELICITKIT_SERVERS = JSON.stringify([{ name: 'proxied', url: proxy.url, revision: '2025-11-25' }]);
 for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) delete process.env[name];
 
 const { answer, ask, newBrowser, turn } = await import('./chat-client');
 const { resetState } = await import('../lib/state');
 afterAll(async () => {
   await resetState();
-  proxy.closeAllConnections();
-  await new Promise((resolve) => proxy.close(resolve));
+  await proxy.stop();
   await upstream.stop();
   rmSync(data, { recursive: true, force: true });
 });
