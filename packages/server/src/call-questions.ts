@@ -117,11 +117,8 @@ export class CallQuestions {
     if (!this.peer.can.form) return this.unsupported(key, question, ctx, fallback, reasons['no-form']);
     const shaped = shapeForClient(form, this.peer.client, this.settings.locale, options.adaptToClient !== false);
     if (!shaped.ok) return this.unsupported(key, question, ctx, fallback, `${reasons['text-only']} ${shaped.detail}`);
-    const asked: Question = {
-      ...question,
-      schema: shaped.schema,
-      ...(shaped.adaptation ? { adaptation: shaped.adaptation } : {}),
-    };
+    const asked: Question = { kind: 'form', message: options.message, schema: shaped.schema };
+    if (shaped.adaptation) asked.adaptation = shaped.adaptation;
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
     const sent = await this.channel.send(key, asked, timeoutMs, () => this.audit.request(key, asked));
     if (sent.kind === 'unshowable')

@@ -106,17 +106,11 @@ export class PushChannel implements Channel {
         timeout: timeoutMs,
         signal: cancel ? cancel.signal : this.signal,
       });
-      const elapsedMs = this.now() - started;
-      const content = result.content;
-      const adaptation = question.kind === 'form' ? question.adaptation : undefined;
-      return {
-        kind: 'answer',
-        action: result.action,
-        ...(content ? { content } : {}),
-        ...(adaptation ? { adaptation } : {}),
-        elapsedMs,
-        fresh: true,
-      };
+      const answer: RawAnswer = { kind: 'answer', action: result.action, elapsedMs: this.now() - started, fresh: true };
+      // Set only when present (exactOptionalPropertyTypes), without a spread per answer.
+      if (result.content) answer.content = result.content;
+      if (question.kind === 'form' && question.adaptation) answer.adaptation = question.adaptation;
+      return answer;
     } catch (error) {
       const elapsedMs = this.now() - started;
       const detail = error instanceof Error ? error.message : String(error);
