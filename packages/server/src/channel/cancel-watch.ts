@@ -48,7 +48,8 @@ function cancel(connection: Connection, id: RequestId): void {
   }
   connection.cancelled.add(id);
   // By the next turn of the loop the SDK has aborted the call's own signal, which `ask` checks.
-  setImmediate(() => connection.cancelled.delete(id));
+  // (A timer, not `setImmediate`: the package also runs where there is none.)
+  setTimeout(() => connection.cancelled.delete(id), 0);
 }
 
 function cancelledCall(message: JSONRPCMessage): RequestId | undefined {
