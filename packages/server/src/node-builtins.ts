@@ -16,6 +16,7 @@ export interface NodeCrypto {
   createHash(algorithm: 'sha256'): NodeHash;
   /** One-shot digest (Node ≥ 20.12): no Hash object per call. */
   hash?: (algorithm: 'sha256', data: string, encoding: 'hex') => string;
+  randomUUID(): string;
 }
 
 interface NodeBuffer {
@@ -26,4 +27,7 @@ const builtin = (id: string): unknown =>
   (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id);
 
 export const nodeCrypto = builtin('node:crypto') as NodeCrypto | undefined;
+/** A random UUID: Node's own where there is one (WebCrypto's wrapper checks its receiver and options on every call). */
+export const randomUUID: () => string = nodeCrypto ? () => nodeCrypto.randomUUID() : () => crypto.randomUUID();
+
 export const NodeBufferClass = (builtin('node:buffer') as { Buffer?: NodeBuffer } | undefined)?.Buffer;
