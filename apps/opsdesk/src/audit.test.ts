@@ -4,9 +4,10 @@ import { createSqliteClaimStore } from '@elicitkit/server/sqlite';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDataDir } from '../test/harness.js';
+import { peek, tempDataDir } from '../test/harness.js';
 import { auditBeforeClaims, readAudit, recordCallEnds, sqliteAudit } from './audit.js';
 import { type Database, openDatabase } from './db/open.js';
+import { createOpsdesk } from './opsdesk.js';
 
 function response(contextId: string): AuditEvent {
   return {
@@ -298,5 +299,21 @@ describe('opsdesk audit rows, committed per step', () => {
     await Promise.resolve();
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(committed('audit_responses')).toEqual([]);
+  });
+});
+
+describe('closing opsdesk', () => {
+  it('commits an answer’s records still waiting for the end of the turn before the database closes', async () => {
+    const data = tempDataDir();
+    try {
+      const opsdesk = createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
+      // The sink opsdesk's kit writes through, on the same connection and queue.
+      const sink = sqliteAudit(opsdesk.db);
+      sink(response('closing'));
+      await opsdesk.close();
+      expect(peek(data.dir, 'SELECT context_id FROM audit_responses')).toEqual([{ context_id: 'closing' }]);
+    } finally {
+      data.remove();
+    }
   });
 });
