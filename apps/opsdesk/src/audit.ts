@@ -67,7 +67,9 @@ export function sqliteAudit(db: Database): (event: AuditEvent) => void {
     withEffect<T>(effect: () => T): T {
       const events = take();
       try {
-        return together(events, effect) as T;
+        // IMMEDIATE: the write lock is taken (or waited for) up front, as a claim's transaction
+        // does, so an effect that reads before it writes cannot lose a race to another process.
+        return together.immediate(events, effect) as T;
       } catch (error) {
         // Rolled back with the effect. Queued again, they commit once this transaction (and any
         // the effect ran inside, such as its claim's) is over: the questions were asked all the same.
