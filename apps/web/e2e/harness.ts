@@ -160,3 +160,13 @@ export function report(): void {
   });
   process.stdout.write(`\nElicitation timings (browser):\n${lines.join('\n')}\n`);
 }
+
+/**
+ * Types a line into the chat and sends it, once the composer can send: while the last turn's
+ * stream is still ending it shows Stop, and Enter sends nothing.
+ */
+export async function sendLine(page: Page, text: string): Promise<void> {
+  await page.locator('form:has(#composer-input) button[type="submit"]').waitFor({ timeout: 30_000 });
+  await page.fill('#composer-input', text);
+  await page.press('#composer-input', 'Enter');
+}

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, launchBrowser, ROOT, shot, stopGroup, withApp } from './harness.js';
+import { freePort, launchBrowser, ROOT, sendLine, shot, stopGroup, withApp } from './harness.js';
 import { startScriptedModel } from './scripted-model.js';
 
 let browser: Browser;
@@ -76,17 +76,12 @@ async function chatPage(url: string, locale = 'en-US'): Promise<Page> {
   return page;
 }
 
-async function ask(page: Page, text: string): Promise<void> {
-  await page.fill('#composer-input', text);
-  await page.press('#composer-input', 'Enter');
-}
-
 describe('model errors on the page', () => {
   it('a dead endpoint: the chat and Test connection name OPENAI_BASE_URL', async () => {
     const dead = `http://127.0.0.1:${await freePort()}/v1`;
     await withApp({ OPENAI_BASE_URL: dead, ELICITKIT_MODEL: 'm' }, async (app) => {
       const page = await chatPage(app.url);
-      await ask(page, 'deploy order-service');
+      await sendLine(page, 'deploy order-service');
       const error = page.locator('[data-model-error]');
       await error.waitFor({ timeout: 60_000 });
       await expect(error.textContent()).resolves.toMatch(/cannot be reached \(ECONNREFUSED\).*OPENAI_BASE_URL/);
@@ -106,7 +101,7 @@ describe('model errors on the page', () => {
         { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'wrong', ELICITKIT_MODEL: model.model },
         async (app) => {
           const page = await chatPage(app.url);
-          await ask(page, 'deploy order-service');
+          await sendLine(page, 'deploy order-service');
           await page.locator('[data-model-error]').filter({ hasText: 'OPENAI_API_KEY' }).waitFor({ timeout: 60_000 });
           await expect(page.locator('[data-model-error]').textContent()).resolves.toContain('HTTP 401');
           await page.getByRole('button', { name: 'Test connection' }).click();
@@ -119,7 +114,7 @@ describe('model errors on the page', () => {
         { OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: model.apiKey, ELICITKIT_MODEL: 'gpt-nope' },
         async (app) => {
           const page = await chatPage(app.url, 'zh-CN');
-          await ask(page, '部署 order-service');
+          await sendLine(page, '部署 order-service');
           await page.locator('[data-model-error]').filter({ hasText: 'ELICITKIT_MODEL' }).waitFor({ timeout: 60_000 });
           await expect(page.locator('[data-model-error]').textContent()).resolves.toContain('不认识模型 "gpt-nope"');
           await page.getByRole('button', { name: '测试连接' }).click();

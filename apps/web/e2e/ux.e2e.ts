@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, launchBrowser, shot, startApp } from './harness.js';
+import { type App, launchBrowser, sendLine, shot, startApp } from './harness.js';
 
 let app: App;
 let browser: Browser;
@@ -28,11 +28,6 @@ async function openChat(ctx: BrowserContext): Promise<Page> {
   return page;
 }
 
-async function command(page: Page, text: string): Promise<void> {
-  await page.fill('#composer-input', text);
-  await page.press('#composer-input', 'Enter');
-}
-
 /** The status of the n-th finished tool call (0-based), once it has one. */
 async function resultOf(page: Page, n: number): Promise<string> {
   const done = page.locator('.tool-call[data-state="output-available"]').nth(n);
@@ -47,9 +42,9 @@ describe('history, New chat and scrolling', () => {
   it('keeps the chat across a reload; a question that was open comes back as no longer open; New chat starts empty', async () => {
     const ctx = await context();
     const page = await openChat(ctx);
-    await command(page, '/list_deployments');
+    await sendLine(page, '/list_deployments');
     expect(await resultOf(page, 0)).toBe('done');
-    await command(page, '/deploy_service service=order-service');
+    await sendLine(page, '/deploy_service service=order-service');
     await page.getByRole('dialog').waitFor();
     await page.reload();
     await page.locator('details[data-tool="deploy_service"]').waitFor({ timeout: 30_000 });
@@ -69,12 +64,12 @@ describe('history, New chat and scrolling', () => {
     const ctx = await context();
     const page = await openChat(ctx);
     for (let i = 0; i < 4; i++) {
-      await command(page, '/list_deployments');
+      await sendLine(page, '/list_deployments');
       expect(await resultOf(page, i)).toBe('done');
     }
     expect(await atBottom(page)).toBe(true);
     await page.locator('main.chat').evaluate((el) => el.scrollTo({ top: 0 }));
-    await command(page, '/list_deployments');
+    await sendLine(page, '/list_deployments');
     expect(await resultOf(page, 4)).toBe('done');
     expect(await page.locator('main.chat').evaluate((el) => el.scrollTop)).toBe(0);
     const jump = page.getByRole('button', { name: 'Jump to latest' });
@@ -92,7 +87,7 @@ describe('English and Chinese', () => {
     const page = await openChat(ctx);
     await page.getByRole('heading', { name: '工具' }).waitFor();
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('zh-CN');
-    await command(page, '/deploy_service service=order-service');
+    await sendLine(page, '/deploy_service service=order-service');
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     await dialog.getByRole('button', { name: '取消' }).click();
@@ -116,7 +111,7 @@ describe('forms', () => {
     for (const locale of ['en-US', 'zh-CN']) {
       const ctx = await context(locale);
       const page = await openChat(ctx);
-      await command(page, '/weekly_report project=order-service');
+      await sendLine(page, '/weekly_report project=order-service');
       const dialog = page.getByRole('dialog');
       await dialog.waitFor();
       const from = dialog.getByRole('textbox', { name: /YYYY-MM-DD/ }).first();
@@ -140,7 +135,7 @@ describe('forms', () => {
   it('a production confirmation is marked, and an unticked one is caught before sending', async () => {
     const ctx = await context();
     const page = await openChat(ctx);
-    await command(page, '/deploy_service {"service":"order-service","env":"prod"}');
+    await sendLine(page, '/deploy_service {"service":"order-service","env":"prod"}');
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     await dialog.getByText('Tick to confirm: without it the request is refused.').waitFor();
@@ -159,7 +154,7 @@ describe('forms', () => {
   it('radio group: arrow keys move and choose inside it, Tab leaves it', async () => {
     const ctx = await context();
     const page = await openChat(ctx);
-    await command(page, '/deploy_service service=order-service');
+    await sendLine(page, '/deploy_service service=order-service');
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     const radios = dialog.getByRole('radio');
@@ -180,7 +175,7 @@ describe('forms', () => {
   it('fix and retry: after an invalid answer the same call runs again with the previous answers filled in', async () => {
     const ctx = await context();
     const page = await openChat(ctx);
-    await command(page, '/deploy_service {"service":"order-service","env":"prod"}');
+    await sendLine(page, '/deploy_service {"service":"order-service","env":"prod"}');
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
     await dialog.getByLabel(/I have reviewed the change/).check();
@@ -205,17 +200,17 @@ describe('the demo identity picker', () => {
     const page = await openChat(ctx);
     await page.getByRole('combobox', { name: /Acting as/ }).selectOption('bob');
     await page.getByText('From now on opsdesk acts as bob').waitFor();
-    await command(page, '/list_deployments');
+    await sendLine(page, '/list_deployments');
     expect(await resultOf(page, 0)).toBe('done');
     const asBob = (await page.locator('.tool-call').nth(0).textContent()) ?? '';
     expect(asBob).toContain('search-service');
     expect(asBob).not.toContain('order-service');
-    await command(page, '/list_deployments {"service":"order-service"}');
+    await sendLine(page, '/list_deployments {"service":"order-service"}');
     expect(await resultOf(page, 1)).toBe('rejected');
     await shot(page, 'identity-bob');
     await page.getByRole('combobox', { name: /Acting as/ }).selectOption('');
     await page.getByText('From now on opsdesk acts as local owner').waitFor();
-    await command(page, '/list_deployments {"service":"order-service"}');
+    await sendLine(page, '/list_deployments {"service":"order-service"}');
     expect(await resultOf(page, 2)).toBe('done');
     await ctx.close();
   });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, launchBrowser, ROOT, report, shot, startApp, timings, withApp } from './harness.js';
+import { type App, launchBrowser, ROOT, report, sendLine, shot, startApp, timings, withApp } from './harness.js';
 import { startScriptedModel } from './scripted-model.js';
 
 const EVERY_FIELD_SERVER = join(ROOT, 'apps/web/e2e/every-field-server.ts');
@@ -43,11 +43,6 @@ async function openChat(context: BrowserContext, url = app.url, tool = 'deploy_s
   await page.goto(url);
   await page.locator(`details[data-tool="${tool}"]`).waitFor({ timeout: 30_000 });
   return page;
-}
-
-async function command(page: Page, text: string): Promise<void> {
-  await page.fill('#composer-input', text);
-  await page.press('#composer-input', 'Enter');
 }
 
 /**
@@ -94,7 +89,7 @@ describe('the chat without a model', () => {
     const page = await openChat(context);
     await expect(page.getByRole('status').textContent()).resolves.toContain('No model configured');
     await shot(page, 'home-no-model');
-    await command(page, 'deploy please');
+    await sendLine(page, 'deploy please');
     await page.getByText('No language model is configured').waitFor();
     await context.close();
   });
@@ -154,7 +149,7 @@ describe('the chat without a model', () => {
     const context = await browser.newContext();
     const page = await openChat(context);
     const before = count(app.dataDir, 'SELECT COUNT(*) FROM deployments');
-    await command(page, '/deploy_service service=payment-service');
+    await sendLine(page, '/deploy_service service=payment-service');
     await question(page, 'payment-service');
     await page.keyboard.press('Escape');
     expect(await toolStatus(page)).toBe('cancelled');
@@ -167,7 +162,7 @@ describe('the chat without a model', () => {
     const context = await browser.newContext();
     const page = await openChat(context);
     const before = count(app.dataDir, 'SELECT COUNT(*) FROM deployments');
-    await command(page, '/deploy_service service=user-service');
+    await sendLine(page, '/deploy_service service=user-service');
     const dialog = await question(page, 'user-service');
     // Focus starts inside the dialog; Tab moves through it until the Decline button.
     for (let i = 0; i < 10; i++) {
@@ -187,7 +182,7 @@ describe('the chat without a model', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await openChat(context);
     const before = count(app.dataDir, 'SELECT COUNT(*) FROM order_items');
-    await command(page, '/execute_sql {"sql":"DELETE FROM order_items WHERE quantity >= 3"}');
+    await sendLine(page, '/execute_sql {"sql":"DELETE FROM order_items WHERE quantity >= 3"}');
     const dialog = await question(page, 'order_items');
     await expect(dialog.textContent()).resolves.toContain('changes "order_items"');
     await dialog.getByLabel(/I understand this statement cannot be undone/).check();
@@ -197,7 +192,7 @@ describe('the chat without a model', () => {
     expect(await toolStatus(page)).toBe('invalid');
     expect(count(app.dataDir, 'SELECT COUNT(*) FROM order_items')).toBe(before);
 
-    await command(page, '/execute_sql {"sql":"DELETE FROM order_items WHERE quantity >= 3"}');
+    await sendLine(page, '/execute_sql {"sql":"DELETE FROM order_items WHERE quantity >= 3"}');
     const again = await question(page, 'order_items');
     await again.getByLabel(/I understand this statement cannot be undone/).check();
     await again.getByLabel(/Type the table name/).fill('order_items');
@@ -214,7 +209,7 @@ describe('the chat without a model', () => {
       mkdirSync(join(app.dataDir, 'workspace', side, 'notes'), { recursive: true });
       writeFileSync(join(app.dataDir, 'workspace', side, 'notes', 'e2e.md'), `${side} edit\n`);
     }
-    await command(page, '/sync_file path=notes/e2e.md');
+    await sendLine(page, '/sync_file path=notes/e2e.md');
     const dialog = await question(page, 'changed on both sides');
     await expect(dialog.textContent()).resolves.toContain('changed on both sides since the last sync');
     await shot(page, 'form-radio-choice');
@@ -228,7 +223,7 @@ describe('the chat without a model', () => {
   it('a weekly report with a bad range is invalid, with the reason shown', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await openChat(context);
-    await command(page, '/weekly_report project=order-service');
+    await sendLine(page, '/weekly_report project=order-service');
     const dialog = await question(page, 'weekly report');
     await dialog.getByLabel(/From/).fill('2026-03-10');
     await dialog.getByLabel(/^To/).fill('2026-03-01');
@@ -242,7 +237,7 @@ describe('the chat without a model', () => {
   it('registration: a form, then URL mode to the password page in a new tab, then done', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await openChat(context);
-    await command(page, '/register_user');
+    await sendLine(page, '/register_user');
     const form = await question(page, 'Create your opsdesk account');
     await form.getByLabel(/Username/).fill('e2e_user');
     await form.getByLabel(/Email/).fill('e2e@example.com');
@@ -295,7 +290,7 @@ describe('every field kind, from a server of our own (ELICITKIT_SERVERS, 2025-11
     await withApp({ ELICITKIT_SERVERS: JSON.stringify([server]) }, async (own) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 1500 } });
       const page = await openChat(context, own.url, 'every_field');
-      await command(page, '/every_field');
+      await sendLine(page, '/every_field');
       const dialog = await question(page, 'Tell us about the new service owner.');
       await shot(page, 'form-every-kind');
 
@@ -380,7 +375,7 @@ describe.each([
       };
 
       const stock = count(served.dataDir, 'SELECT SUM(stock) FROM products');
-      await command(page, '/execute_sql {"sql":"UPDATE products SET stock = stock + 1"}');
+      await sendLine(page, '/execute_sql {"sql":"UPDATE products SET stock = stock + 1"}');
       const sql = await question(page, expected.sql);
       await expect(sql.textContent()).resolves.toMatch(lang === 'en' ? /50 rows in products/ : /products 中的 50 行/);
       await shot(page, `decision-sql-${lang}`);
@@ -394,7 +389,7 @@ describe.each([
           `# Release plan\n\n- order-service v2.3.1\n- ${side === 'local' ? 'search-service: relevance tuning, shipped' : 'search-service: relevance tuning, in review'}\n- payment-service v1.8.0\n`,
         );
       }
-      await command(page, '/sync_file path=notes/decision.md');
+      await sendLine(page, '/sync_file path=notes/decision.md');
       const sync = await question(page, expected.sync);
       const text = (await sync.textContent()) ?? '';
       expect(text).toContain('- - search-service: relevance tuning, in review');
@@ -402,7 +397,7 @@ describe.each([
       await shot(page, `decision-sync-${lang}`);
       await dismiss(sync);
 
-      await command(page, '/deploy_service service=order-service env=prod');
+      await sendLine(page, '/deploy_service service=order-service env=prod');
       const prod = await question(page, expected.prod);
       await shot(page, `decision-prod-${lang}`);
       await dismiss(prod);
@@ -416,7 +411,7 @@ describe('in Chinese (ELICITKIT_LANG=zh)', () => {
     await withApp({ ELICITKIT_LANG: 'zh' }, async (zh) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'zh-CN' });
       const page = await openChat(context, zh.url);
-      await command(page, '/deploy_service service=user-service');
+      await sendLine(page, '/deploy_service service=user-service');
       const dialog = await question(page, '要把「user-service」v3.0.2 部署到哪个环境？');
       await dialog.getByLabel('开发 (dev)').check();
       await shot(page, 'form-zh');
@@ -451,7 +446,7 @@ describe('a question nobody answers', () => {
     await withApp({ ELICITKIT_QUESTION_TIMEOUT_MS: '2000' }, async (quick) => {
       const context = await browser.newContext();
       const page = await openChat(context, quick.url);
-      await command(page, '/deploy_service service=order-service');
+      await sendLine(page, '/deploy_service service=order-service');
       await question(page, 'order-service');
       expect(await toolStatus(page)).toBe('timeout');
       await page.getByText('no answer in time: the tool was told it timed out').waitFor();
@@ -470,7 +465,7 @@ describe('a chat turn with a model (a scripted OpenAI-compatible endpoint)', () 
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
       const page = await openChat(context, mocked.url);
       await expect(page.getByRole('status').textContent()).resolves.toContain(`${model.model} via ${model.baseURL}`);
-      await command(page, 'Please deploy search-service');
+      await sendLine(page, 'Please deploy search-service');
       const dialog = await question(page, 'search-service', 'question visible after the tool asked (model)');
       await expect(dialog.textContent()).resolves.toContain('Which environment should search-service');
       await dialog.getByLabel('Staging (staging)').check();
