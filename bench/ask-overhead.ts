@@ -16,6 +16,7 @@
  * pairs per line (both sides reach optimized code only after a few thousand calls).
  *
  *   BENCH_PAIRS=1500 BENCH_REPEATS=3 BENCH_WARMUP=2000 (defaults)
+ *   BENCH_LINES=2025-sdk,2026-sdk,2026-http,2025-http picks lines (default: all four)
  */
 import { fileURLToPath } from 'node:url';
 import { field, form } from '@elicitkit/form';
@@ -208,12 +209,16 @@ async function pairs(raw: Connected, ours: Connected, n: number): Promise<Paired
   return out;
 }
 
-const LINES: { revision: Revision; way: Way; goal: number; label: string }[] = [
+const ALL_LINES: { revision: Revision; way: Way; goal: number; label: string }[] = [
   { revision: '2025-11-25', way: 'sdk', goal: 1.05, label: 'ask() 2025-11-25 (push, in-memory)' },
   { revision: '2026-07-28', way: 'sdk', goal: 1.05, label: 'ask() 2026-07-28 (input_required, in-process)' },
   { revision: '2026-07-28', way: 'http-handler', goal: 1.1, label: 'ask() 2026-07-28 behind createHttpHandler' },
   { revision: '2025-11-25', way: 'http-handler', goal: 1.1, label: 'ask() 2025-11-25 behind createHttpHandler' },
 ];
+const picked = process.env.BENCH_LINES?.split(',').map((s) => s.trim());
+const lineName = (line: { revision: Revision; way: Way }) =>
+  `${line.revision.slice(0, 4)}-${line.way === 'sdk' ? 'sdk' : 'http'}`;
+const LINES = picked ? ALL_LINES.filter((line) => picked.includes(lineName(line))) : ALL_LINES;
 
 export async function askOverhead(): Promise<void> {
   console.log(

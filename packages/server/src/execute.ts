@@ -9,19 +9,19 @@ import {
 } from '@modelcontextprotocol/server';
 import { parseArguments } from './arguments.js';
 import { CallQuestions, type CallSettings } from './call-questions.js';
+import type { CallStateCodec } from './call-state-codec.js';
 import { callSignal, PushChannel } from './channel/push.js';
 import { ReplayChannel } from './channel/replay.js';
-import type { StateCodec } from './codec.js';
 import type { CommitOptions, Committer, Effect } from './commit.js';
 import { ElicitkitUsageError } from './errors.js';
 import { peerOf } from './peer.js';
 import { invalid } from './results.js';
-import { type CallState, callDigest, identityDigest, isCallState } from './state.js';
+import { type CallState, callDigest, isCallState } from './state.js';
 import type { AnyTool, ToolContext } from './tool.js';
 
 /** What every call of every tool shares. */
 export interface Runtime {
-  codec: StateCodec<CallState>;
+  codec: CallStateCodec;
   committer: Committer;
   identify: (ctx: ServerContext) => string | undefined;
   settingsFor: (tool: AnyTool) => CallSettings;
@@ -78,7 +78,8 @@ export async function execute(
   }
 
   const previous = readState(ctx);
-  const call = await callDigest(tool.name, args);
+  const digest = callDigest(tool.name, args);
+  const call = typeof digest === 'string' ? digest : await digest;
   if (previous && previous.call !== call) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState was issued for a different tool call');
   }
@@ -97,13 +98,13 @@ export async function execute(
   running.catch(() => {});
   const first = await Promise.race([running, suspended]);
   if (first !== SUSPENDED) return questions.finish(first);
-  // A state that came in was verified against this caller's digest (kit.ts), so it is reused: one
-  // digest per round, not two.
-  const who = previous?.who ?? (await identityDigest(ctx.mcpReq.method, user));
-  return inputRequired({
-    inputRequests: channel.requests(),
-    requestState: await rt.codec.mint(channel.state(call, questions.contextId, who)),
+  // Sealed for this caller: the state that came in was opened under the same one (kit.ts).
+  const sealing = rt.codec.seal(channel.state(call, questions.contextId), {
+    method: ctx.mcpReq.method,
+    identity: user,
   });
+  const requestState = typeof sealing === 'string' ? sealing : await sealing;
+  return inputRequired({ inputRequests: channel.requests(), requestState });
 }
 
 function readState(ctx: ServerContext): CallState | undefined {

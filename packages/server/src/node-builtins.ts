@@ -12,10 +12,16 @@ interface NodeHash {
   digest(encoding: 'hex' | 'base64url'): string;
 }
 
+interface NodeHmac {
+  update(data: string): NodeHmac;
+  digest(encoding: 'base64url'): string;
+}
+
 export interface NodeCrypto {
   createHash(algorithm: 'sha256'): NodeHash;
+  createHmac(algorithm: 'sha256', key: Uint8Array): NodeHmac;
   /** One-shot digest (Node ≥ 20.12): no Hash object per call. */
-  hash?: (algorithm: 'sha256', data: string, encoding: 'hex') => string;
+  hash?: (algorithm: 'sha256', data: string, encoding: 'hex' | 'base64url') => string;
 }
 
 interface NodeBuffer {

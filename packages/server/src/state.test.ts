@@ -1,7 +1,9 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createStore, fixtureTools } from '../test/fixture-tools.js';
+import { createStateCodec } from './codec.js';
 import { createElicitkit } from './kit.js';
 
 /**
@@ -31,9 +33,9 @@ async function manualClient(identity: string, handler: ReturnType<typeof createM
   return { client, round };
 }
 
-function setup() {
+function setup(secret?: string) {
   const store = createStore();
-  const kit = createElicitkit({ identify: (ctx) => ctx.http?.authInfo?.clientId });
+  const kit = createElicitkit({ identify: (ctx) => ctx.http?.authInfo?.clientId, ...(secret ? { secret } : {}) });
   const handler = createMcpHandler(() => kit.createServer({ name: 'fixture', version: '1' }, fixtureTools(store)));
   return { store, handler };
 }
@@ -46,8 +48,8 @@ describe('requestState', () => {
     expect(isInputRequiredResult(first)).toBe(true);
     if (!isInputRequiredResult(first)) return;
     expect(Object.keys(first.inputRequests ?? {})).toEqual(['env']);
-    // The state is signed, not encrypted: it reads as v1.<payload>.<mac>.
-    expect(first.requestState).toMatch(/^v1\.[\w-]+\.[\w-]+$/);
+    // The state is signed, not encrypted: it reads as v2.<payload>.<mac>.
+    expect(first.requestState).toMatch(/^v2\.[\w-]+\.[\w-]{22}$/);
     const second = await alice.round(
       { service: 'order-service' },
       { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: first.requestState },
@@ -72,8 +74,9 @@ describe('requestState', () => {
     const first = await alice.round({ service: 'order-service' });
     if (!isInputRequiredResult(first) || !first.requestState) throw new Error('expected input_required');
     const [v, payload, mac] = first.requestState.split('.');
+    // [call, cid, exp, [key, asked, timeoutMs, answer?]]: give env an accepted answer.
     const forged = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
-    forged.p.asks.env.answer = { action: 'accept', content: { env: 'prod' }, at: forged.p.asks.env.asked };
+    forged[3][3] = [0, forged[3][1], { env: 'prod' }];
     const tampered = [v, Buffer.from(JSON.stringify(forged)).toString('base64url'), mac].join('.');
     await expect(
       alice.round({ service: 'order-service' }, { inputResponses: {}, requestState: tampered }),
@@ -124,6 +127,40 @@ describe('requestState', () => {
     });
     expect(store.deployments).toEqual([]);
     await alice.client.close();
+  });
+
+  it('continues a call from a v1 state sealed before this version with the same secret, for its identity only', async () => {
+    // A restart or a rolling upgrade with a kept secret (opsdesk keeps it in its database): the
+    // question a client is answering was sealed by the previous version, in the v1 format.
+    const secret = 'a kept state secret of at least 32 characters';
+    const { store, handler } = setup(secret);
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    const v1 = await createStateCodec({ key: secret, ttlSeconds: 3600, now: Date.now }).mint({
+      v: 1,
+      call: sha256('deploy\0{"service":"order-service"}'),
+      cid: randomUUID(),
+      who: sha256('elicitkit.who\0tools/call\0alice'),
+      asks: { env: { mode: 'form', asked: Date.now(), timeoutMs: 600_000 } },
+    });
+    const answer = { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: v1 };
+    const mallory = await manualClient('mallory', handler);
+    await expect(mallory.round({ service: 'order-service' }, answer)).rejects.toMatchObject({ code: -32602 });
+    const alice = await manualClient('alice', handler);
+    const next = await alice.round({ service: 'order-service' }, answer);
+    if (!isInputRequiredResult(next)) throw new Error('expected the production confirmation');
+    expect(Object.keys(next.inputRequests ?? {})).toEqual(['prod']);
+    expect(next.requestState).toMatch(/^v2\./);
+    const last = await alice.round(
+      { service: 'order-service' },
+      {
+        inputResponses: { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } },
+        requestState: next.requestState,
+      },
+    );
+    expect(isInputRequiredResult(last)).toBe(false);
+    expect(store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+    await alice.client.close();
+    await mallory.client.close();
   });
 
   it('ignores answers to questions the server never asked', async () => {
