@@ -51,10 +51,10 @@ describe('the v2 call state', () => {
   it('carries the call, its context id and every question, and nothing about who sealed it', async () => {
     const { sealer, other } = pair();
     const text = (await sealer.seal(sample(), ALICE)) as string;
-    expect(text).toMatch(/^v2\.[\w-]+\.[\w-]{22}$/);
+    expect(text).toMatch(/^v2\.\[.*\]\.[\w-]{22}$/);
     expect(await sealer.open(text, ALICE)).toEqual(sample());
     expect(await other.open(text, ALICE)).toEqual(sample());
-    const body = Buffer.from(text.split('.')[1] ?? '', 'base64url').toString();
+    const body = text.slice('v2.'.length, text.lastIndexOf('.'));
     expect(body).not.toContain('alice');
     expect(JSON.parse(body)).toEqual([
       sample().call,
@@ -87,6 +87,32 @@ describe('the v2 call state', () => {
     (first.asks.prod as { answer?: unknown }).answer = { action: 'accept', at: 5, content: { confirmed: true } };
     first.asks.env?.adaptation?.fields.push('x');
     expect(await sealer.open(text, ALICE)).toEqual(sample());
+  });
+
+  it('carries any answer text exactly: quotes, backslashes, dots, control characters, emoji, a lone surrogate', async () => {
+    const { sealer, other } = pair();
+    const note = 'a "quoted" \\path\\ v1.2.3\n\t\u0000 ✓ 😀 \ud800 end';
+    const state: CallState = {
+      call: 'c',
+      cid: 'd',
+      asks: { note: { asked: 1, timeoutMs: 2, answer: { action: 'accept', at: 3, content: { note, list: [note] } } } },
+    };
+    const text = (await sealer.seal(state, ALICE)) as string;
+    // Through a JSON message and back, as the client echoes it.
+    const echoed = JSON.parse(JSON.stringify({ requestState: text })).requestState as string;
+    expect(echoed).toBe(text);
+    for (const codec of [sealer, other]) {
+      const opened = await codec.open(echoed, ALICE);
+      expect(opened.asks.note?.answer?.content).toEqual({ note, list: [note] });
+    }
+  });
+
+  it('hands the call text back only to the process that sealed the state, and never sends it', async () => {
+    const { sealer, other } = pair();
+    const text = (await sealer.seal({ ...sample(), callText: 'deploy\0{"service":"order-service"}' }, ALICE)) as string;
+    expect(text).not.toContain('order-service');
+    expect((await sealer.open(text, ALICE)).callText).toBe('deploy\0{"service":"order-service"}');
+    expect(await other.open(text, ALICE)).toEqual(sample());
   });
 
   it('keeps a question keyed "__proto__" as its own key', async () => {

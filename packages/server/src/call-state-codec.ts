@@ -1,26 +1,20 @@
 /**
  * Seals a call's state into the `requestState` a 2026-07-28 client echoes back, and opens it again.
  *
- * `v2.<body>.<tag>`: `body` is base64url of a JSON array holding only what the next round needs —
- * the call digest, the audit context id, the expiry and each question (key, when asked, its
- * timeout, the answer and the form's adaptation once there are some). `tag` is HMAC-SHA256 over
- * `v2.<body>`, the request's method and the caller's identity, truncated to 128 bits (RFC 2104 §5
- * allows truncating to half the hash). So the identity binding costs no bytes on the wire, a state
- * opened under another identity fails like a forged one, and one MAC is computed per seal and at
- * most one per open.
+ * `v2.<body>.<tag>`: `body` is a JSON array holding only what the next round needs — the call
+ * digest, the audit context id, the expiry and each question (key, when asked, its timeout, the
+ * answer and the form's adaptation once there are some). It is the JSON text itself, not base64 of
+ * it: smaller even with its quotes escaped on the wire, and no encoding pass either way. `tag` is
+ * HMAC-SHA256 over `v2.<body>`, the request's method and the caller's identity, truncated to 128
+ * bits (RFC 2104 §5 allows truncating to half the hash). So the identity binding costs no bytes,
+ * a state opened under another identity fails like a forged one, and one MAC is computed per seal
+ * and at most one per open.
  *
  * `v1` states (the SDK codec's format with the identity digest inside, sealed before this format)
  * are still opened, so that a restart or a rolling upgrade with the same key keeps open questions.
  */
 import { ANSWER_ACTIONS } from './channel/channel.js';
-import {
-  constantTimeEqual,
-  createStateCodec,
-  fromBase64Url,
-  hmacSha256,
-  type StateCodec,
-  toBase64Url,
-} from './codec.js';
+import { constantTimeEqual, createStateCodec, hmacSha256, type StateCodec } from './codec.js';
 import { nodeCrypto } from './node-builtins.js';
 import { type AskRecord, type Caller, type CallState, identityDigest } from './state.js';
 
@@ -65,17 +59,18 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   const mac = node ? hmacSha256(node, key) : webCryptoMac(key);
   const tagOf = (body: string, caller: Caller) => mac(`${PREFIX}${body}\0${caller.method}\0${caller.identity ?? ''}`);
 
-  // Sealed states by their exact text, with the JSON inside and whom they were sealed for: the
-  // same text coming back from the same caller is what was signed, so its next round (usually in
-  // this process) skips the MAC and the base64 — never the expiry, and never the parse (each open
-  // returns its own objects, which the round then changes).
-  const sealed = new Map<string, { json: string; who: string }>();
+  // Sealed states by their exact text, with whom they were sealed for and the call's canonical
+  // text: the same text coming back from the same caller is what was signed, so its next round
+  // (usually in this process) skips the MAC, and the call is compared by its text, not hashed
+  // again — never the expiry, and never the parse (each open returns its own objects, which the
+  // round then changes).
+  const sealed = new Map<string, { who: string; callText: string | undefined }>();
   const who = (caller: Caller) => `${caller.method}\0${caller.identity ?? ''}`;
 
-  const finish = (json: string, body: string, tag: string, caller: Caller): string => {
+  const finish = (body: string, tag: string, state: CallState, caller: Caller): string => {
     const text = `${PREFIX}${body}.${tag.slice(0, TAG_LENGTH)}`;
     if (sealed.size >= SEALED_KEPT) sealed.delete(sealed.keys().next().value as string);
-    sealed.set(text, { json, who: who(caller) });
+    sealed.set(text, { who: who(caller), callText: state.callText });
     return text;
   };
 
@@ -85,41 +80,35 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
 
   return {
     seal(state, caller) {
-      const json = JSON.stringify(toWire(state, seconds() + options.ttlSeconds));
-      const body = toBase64Url(json);
+      const body = JSON.stringify(toWire(state, seconds() + options.ttlSeconds));
       const tag = tagOf(body, caller);
-      return typeof tag === 'string' ? finish(json, body, tag, caller) : tag.then((t) => finish(json, body, t, caller));
+      return typeof tag === 'string'
+        ? finish(body, tag, state, caller)
+        : tag.then((t) => finish(body, t, state, caller));
     },
     open(text, caller) {
+      const dot = text.lastIndexOf('.');
+      const body = text.slice(PREFIX.length, dot);
       const known = sealed.get(text);
       if (known !== undefined) {
         // The same text from someone else is what a forged tag would be.
         if (known.who !== who(caller)) throw new Error('mac');
-        return fromWire(known.json, seconds());
+        const state = fromWire(body, seconds());
+        if (known.callText !== undefined) state.callText = known.callText;
+        return state;
       }
       if (text.startsWith('v1.')) return openV1(v1, text, caller);
-      const dot = text.lastIndexOf('.');
       if (!text.startsWith(PREFIX) || dot !== text.length - TAG_LENGTH - 1 || dot <= PREFIX.length)
         throw new Error('malformed');
-      const body = text.slice(PREFIX.length, dot);
       const given = text.slice(dot + 1);
-      const decode = () => {
-        let json: string;
-        try {
-          json = fromBase64Url(body);
-        } catch {
-          throw new Error('malformed');
-        }
-        return fromWire(json, seconds());
-      };
       const tag = tagOf(body, caller);
       if (typeof tag === 'string') {
         check(tag, given);
-        return decode();
+        return fromWire(body, seconds());
       }
       return tag.then((t) => {
         check(t, given);
-        return decode();
+        return fromWire(body, seconds());
       });
     },
   };
@@ -140,7 +129,7 @@ function toWire(state: CallState, exp: number): unknown[] {
   return out;
 }
 
-/** Reads a body this key sealed (the MAC or the sealed map vouches for it); the shape is still checked. */
+/** Reads a body this key sealed (its MAC or the sealed map vouches for it); the shape is still checked. */
 function fromWire(json: string, now: number): CallState {
   let wire: unknown;
   try {

@@ -91,7 +91,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
-export function toBase64Url(text: string): string {
+function toBase64Url(text: string): string {
   if (NodeBufferClass) return NodeBufferClass.from(text, 'utf8').toString('base64url');
   let binary = '';
   for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
@@ -99,7 +99,7 @@ export function toBase64Url(text: string): string {
 }
 
 /** Decodes a body whose MAC has already been checked: it is one this key sealed. */
-export function fromBase64Url(text: string): string {
+function fromBase64Url(text: string): string {
   if (NodeBufferClass) return NodeBufferClass.from(text, 'base64url').toString('utf8');
   const binary = atob(text.replaceAll('-', '+').replaceAll('_', '/'));
   const bytes = new Uint8Array(binary.length);

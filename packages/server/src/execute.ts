@@ -16,7 +16,7 @@ import type { CommitOptions, Committer, Effect } from './commit.js';
 import { ElicitkitUsageError } from './errors.js';
 import { peerOf } from './peer.js';
 import { invalid } from './results.js';
-import { type CallState, callDigest, isCallState } from './state.js';
+import { type CallState, callDigest, callText, isCallState } from './state.js';
 import type { AnyTool, ToolContext } from './tool.js';
 
 /** What every call of every tool shares. */
@@ -78,7 +78,9 @@ export async function execute(
   }
 
   const previous = readState(ctx);
-  const digest = callDigest(tool.name, args);
+  const text = callText(tool.name, args);
+  // A state this process sealed knows the text its digest was taken of: no second hash.
+  const digest = previous?.callText === text ? previous.call : callDigest(text);
   const call = typeof digest === 'string' ? digest : await digest;
   if (previous && previous.call !== call) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState was issued for a different tool call');
@@ -93,13 +95,19 @@ export async function execute(
   const suspended = new Promise<typeof SUSPENDED>((resolve) => {
     channel.onSuspend = () => resolve(SUSPENDED);
   });
-  const running = Promise.resolve().then(() => tool.run(args, context(questions, previous !== undefined)));
+  // Run at once (no microtask hop before it); a handler that throws synchronously still becomes a rejection.
+  let running: Promise<CallToolResult>;
+  try {
+    running = Promise.resolve(tool.run(args, context(questions, previous !== undefined)));
+  } catch (error) {
+    running = Promise.reject(error);
+  }
   // A handler abandoned at a pending question may still reject later; that must not surface.
   running.catch(() => {});
   const first = await Promise.race([running, suspended]);
   if (first !== SUSPENDED) return questions.finish(first);
   // Sealed for this caller: the state that came in was opened under the same one (kit.ts).
-  const sealing = rt.codec.seal(channel.state(call, questions.contextId), {
+  const sealing = rt.codec.seal(channel.state(call, text, questions.contextId), {
     method: ctx.mcpReq.method,
     identity: user,
   });

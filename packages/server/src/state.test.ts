@@ -48,8 +48,8 @@ describe('requestState', () => {
     expect(isInputRequiredResult(first)).toBe(true);
     if (!isInputRequiredResult(first)) return;
     expect(Object.keys(first.inputRequests ?? {})).toEqual(['env']);
-    // The state is signed, not encrypted: it reads as v2.<payload>.<mac>.
-    expect(first.requestState).toMatch(/^v2\.[\w-]+\.[\w-]{22}$/);
+    // The state is signed, not encrypted: it reads as v2.<JSON>.<mac>.
+    expect(first.requestState).toMatch(/^v2\.\[.*\]\.[\w-]{22}$/);
     const second = await alice.round(
       { service: 'order-service' },
       { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: first.requestState },
@@ -73,11 +73,11 @@ describe('requestState', () => {
     const alice = await manualClient('alice', handler);
     const first = await alice.round({ service: 'order-service' });
     if (!isInputRequiredResult(first) || !first.requestState) throw new Error('expected input_required');
-    const [v, payload, mac] = first.requestState.split('.');
-    // [call, cid, exp, [key, asked, timeoutMs, answer?]]: give env an accepted answer.
-    const forged = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
+    const dot = first.requestState.lastIndexOf('.');
+    // v2.[call, cid, exp, [key, asked, timeoutMs, answer?]].<mac>: give env an accepted answer.
+    const forged = JSON.parse(first.requestState.slice('v2.'.length, dot));
     forged[3][3] = [0, forged[3][1], { env: 'prod' }];
-    const tampered = [v, Buffer.from(JSON.stringify(forged)).toString('base64url'), mac].join('.');
+    const tampered = `v2.${JSON.stringify(forged)}${first.requestState.slice(dot)}`;
     await expect(
       alice.round({ service: 'order-service' }, { inputResponses: {}, requestState: tampered }),
     ).rejects.toMatchObject({
@@ -161,6 +161,34 @@ describe('requestState', () => {
     expect(store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
     await alice.client.close();
     await mallory.client.close();
+  });
+
+  it('refuses state minted for one call on a call with other arguments at another replica too', async () => {
+    // The replica did not seal it, so it has the digest only, not the call's text.
+    const secret = 'a shared state secret of at least 32 characters';
+    const first = setup(secret);
+    const second = setup(secret);
+    const alice = await manualClient('alice', first.handler);
+    const aliceThere = await manualClient('alice', second.handler);
+    const round = await alice.round({ service: 'order-service', env: 'prod' });
+    if (!isInputRequiredResult(round)) throw new Error('expected input_required');
+    const answer = { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } };
+    const other = await aliceThere.round(
+      { service: 'payment-service', env: 'prod' },
+      { inputResponses: answer, requestState: round.requestState },
+    );
+    expect(other).toMatchObject({
+      isError: true,
+      content: [{ text: 'requestState was issued for a different tool call' }],
+    });
+    const same = await aliceThere.round(
+      { env: 'prod', service: 'order-service' },
+      { inputResponses: answer, requestState: round.requestState },
+    );
+    expect(isInputRequiredResult(same)).toBe(false);
+    expect(second.store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+    await alice.client.close();
+    await aliceThere.client.close();
   });
 
   it('ignores answers to questions the server never asked', async () => {

@@ -27,6 +27,11 @@ export interface AskRecord {
 export interface CallState {
   /** Digest of tool name + arguments (`callDigest`). */
   call: string;
+  /**
+   * The text that digest was taken of (`callText`), when this process sealed the state: the next
+   * round compares it instead of hashing again. Never on the wire.
+   */
+  callText?: string;
   /** The audit context id of this call. */
   cid: string;
   asks: Record<string, AskRecord>;
@@ -56,12 +61,16 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/** What a call digest is taken of: the tool's name and its arguments, canonical. */
+export function callText(tool: string, args: unknown): string {
+  return `${tool}\0${canonical(args ?? {})}`;
+}
+
 /**
- * SHA-256 of the tool name and its arguments, base64url (43 characters where hex took 64: it
- * travels in every state). Synchronous on Node; a promise only where WebCrypto is all there is.
+ * SHA-256 of a `callText`, base64url (43 characters where hex took 64: it travels in every
+ * state). Synchronous on Node; a promise only where WebCrypto is all there is.
  */
-export function callDigest(tool: string, args: unknown): string | Promise<string> {
-  const text = `${tool}\0${canonical(args ?? {})}`;
+export function callDigest(text: string): string | Promise<string> {
   if (nodeCrypto?.hash) return nodeCrypto.hash('sha256', text, 'base64url');
   if (nodeCrypto) return nodeCrypto.createHash('sha256').update(text).digest('base64url');
   return crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)).then(bytesToBase64Url);

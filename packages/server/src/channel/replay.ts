@@ -79,8 +79,8 @@ export class ReplayChannel implements Channel {
   }
 
   /** The state the next round starts from. */
-  state(call: string, cid: string): CallState {
-    return { call, cid, asks: this.records };
+  state(call: string, callText: string, cid: string): CallState {
+    return { call, callText, cid, asks: this.records };
   }
 }
 
