@@ -65,11 +65,17 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   // again — never the expiry, and never the parse (each open returns its own objects, which the
   // round then changes).
   const sealed = new Map<string, { who: string; callText: string | undefined }>();
+  // Their texts in sealing order, a ring: the slot about to be reused holds the oldest.
+  const order: (string | undefined)[] = new Array(SEALED_KEPT);
+  let next = 0;
   const who = (caller: Caller) => `${caller.method}\0${caller.identity ?? ''}`;
 
   const finish = (body: string, tag: string, state: CallState, caller: Caller): string => {
     const text = `${PREFIX}${body}.${tag.slice(0, TAG_LENGTH)}`;
-    if (sealed.size >= SEALED_KEPT) sealed.delete(sealed.keys().next().value as string);
+    const oldest = order[next];
+    if (oldest !== undefined) sealed.delete(oldest);
+    order[next] = text;
+    next = (next + 1) % SEALED_KEPT;
     sealed.set(text, { who: who(caller), callText: state.callText });
     return text;
   };
