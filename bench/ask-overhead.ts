@@ -16,7 +16,7 @@
  * pairs per line (both sides reach optimized code only after a few thousand calls).
  *
  *   BENCH_PAIRS=1500 BENCH_REPEATS=3 BENCH_WARMUP=2000 (defaults)
- *   BENCH_LINES=2025-sdk,2026-sdk,2026-http,2025-http picks lines (default: all four)
+ *   BENCH_ASK_LINES=2025-sdk,2026-sdk,2026-http,2025-http (default: all four lines)
  */
 import { fileURLToPath } from 'node:url';
 import { field, form } from '@elicitkit/form';
@@ -215,10 +215,11 @@ const ALL_LINES: { revision: Revision; way: Way; goal: number; label: string }[]
   { revision: '2026-07-28', way: 'http-handler', goal: 1.1, label: 'ask() 2026-07-28 behind createHttpHandler' },
   { revision: '2025-11-25', way: 'http-handler', goal: 1.1, label: 'ask() 2025-11-25 behind createHttpHandler' },
 ];
-const picked = process.env.BENCH_LINES?.split(',').map((s) => s.trim());
-const lineName = (line: { revision: Revision; way: Way }) =>
-  `${line.revision.slice(0, 4)}-${line.way === 'sdk' ? 'sdk' : 'http'}`;
-const LINES = picked ? ALL_LINES.filter((line) => picked.includes(lineName(line))) : ALL_LINES;
+/** `BENCH_ASK_LINES` picks lines by `<year>-<sdk|http>`, e.g. `2025-sdk,2025-http`. */
+const picked = process.env.BENCH_ASK_LINES?.split(',').map((s) => s.trim());
+const LINES = ALL_LINES.filter(
+  (l) => !picked || picked.includes(`${l.revision.slice(0, 4)}-${l.way === 'sdk' ? 'sdk' : 'http'}`),
+);
 
 export async function askOverhead(): Promise<void> {
   console.log(

@@ -17,11 +17,17 @@ import { cpuMsOf, serveOpsdesk } from './support/opsdesk-http.js';
 import { iqr, p50, report, yieldToLoop } from './support/stats.js';
 
 const PAIRS = Number(process.env.BENCH_HTTP_PAIRS ?? 300);
+const WARMUP = Number(process.env.BENCH_HTTP_WARMUP ?? 30);
 
 async function serveRaw(dataDir: string) {
   const child = spawn(
     process.execPath,
-    [fileURLToPath(new URL('support/raw-http-server.mjs', import.meta.url)), dataDir],
+    [
+      // The same knob as opsdesk's (support/opsdesk-http.ts): both servers profiled alike.
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      fileURLToPath(new URL('support/raw-http-server.mjs', import.meta.url)),
+      dataDir,
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -77,7 +83,7 @@ export async function httpSequential(): Promise<void> {
   const a = await connect(opsdesk.url, token);
   const b = await connect(raw.url, token);
   try {
-    for (let i = 0; i < 30; i++) {
+    for (let i = 0; i < WARMUP; i++) {
       await timed(a);
       await timed(b);
     }

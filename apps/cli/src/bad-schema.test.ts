@@ -1,15 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { main } from './main.js';
+import { runCli as run } from '../test/run-cli.js';
 
 const SERVER = ['--', process.execPath, fileURLToPath(new URL('../test/bad-schema-server.mjs', import.meta.url))];
-
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 describe('a stdio server whose tool schemas are broken', () => {
   it('elicitkit tools warns for each broken tool, lists every tool, and exits 0', async () => {

@@ -3,16 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brokenServer, host } from '../test/broken-servers.js';
-import { main } from './main.js';
+import { runCli as run } from '../test/run-cli.js';
 
 // `elicitkit call` against real servers over HTTP on loopback that break EK09 and EK06 (they push, so 2025).
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
-
 let dir: string;
 let secrets: Awaited<ReturnType<typeof host>>;
 let preticked: Awaited<ReturnType<typeof host>>;

@@ -3,14 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HttpServing, serveHttp } from '../../opsdesk/src/serve-http.js';
 import { count, tempDataDir } from '../../opsdesk/test/harness.js';
-import { main } from './main.js';
-
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { runCli as run } from '../test/run-cli.js';
 
 let data: ReturnType<typeof tempDataDir>;
 let http: HttpServing;

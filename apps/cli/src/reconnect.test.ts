@@ -7,15 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { main } from './main.js';
+import { runCli as run } from '../test/run-cli.js';
 
 const QUIRKY = fileURLToPath(new URL('../test/quirky-stdio.ts', import.meta.url));
-
-async function run(argv: string[]): Promise<{ code: number; out: string }> {
-  const out: string[] = [];
-  const code = await main(argv, { out: (s) => out.push(s), err: () => {} });
-  return { code, out: out.join('\n') };
-}
 
 // A fixed revision: `auto` over stdio starts the server once more to probe it, which counts as a start.
 it('each run reads the tools the server declares at that start', async () => {

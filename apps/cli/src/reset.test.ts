@@ -5,14 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpsdesk } from '../../opsdesk/src/opsdesk.js';
 import { CLI, count, SOURCE_NODE_ARGS, tempDataDir } from '../../opsdesk/test/harness.js';
-import { main } from './main.js';
-
-async function run(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { runCli as run } from '../test/run-cli.js';
 
 /** A data directory whose demo has been damaged: the shop emptied, a deployment added. */
 async function damaged() {

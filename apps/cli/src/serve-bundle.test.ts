@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -117,6 +117,15 @@ describe('the one-file build of serve', () => {
     } finally {
       data.remove();
     }
+  });
+
+  it('has source maps that lead back to the TypeScript sources', () => {
+    expect(readFileSync(entry, 'utf8')).toMatch(/\/\/# sourceMappingURL=cli\.js\.map\s*$/);
+    const sources = readdirSync(out)
+      .filter((f) => f.endsWith('.js.map'))
+      .flatMap((f) => (JSON.parse(readFileSync(join(out, f), 'utf8')) as { sources: string[] }).sources);
+    expect(sources.some((s) => /packages\/server\/src\/[a-z-]+\.ts$/.test(s))).toBe(true);
+    expect(sources.some((s) => /apps\/opsdesk\/src\/.+\.ts$/.test(s))).toBe(true);
   });
 
   /** Runs the bundled `serve --stdio` with stdin closed at once; resolves with how it ended. */

@@ -70,12 +70,15 @@ describe('elicitkit serve', () => {
         if (/serving/.test(out)) resolve();
       }),
     );
-    await new Promise((r) => setTimeout(r, 100));
-    expect(out).not.toContain('ek_');
     const url = /serving (\S+)/.exec(out)?.[1] ?? '';
     const again = await httpClient(url, first.tokens.bob ?? '', { revision: '2026-07-28' });
     expect((await callTool(again.client, 'list_deployments')).status).toBe('done');
     await again.close();
+    // Everything the second start printed, read to the end of its output: no token among it.
+    const ended = once(child.stdout, 'end');
+    child.kill('SIGTERM');
+    await ended;
+    expect(out).not.toContain('ek_');
     data.remove();
   });
 

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { guardStreamEnds } from '@elicitkit/client';
 import { localeFrom } from '@elicitkit/opsdesk';
 import { type Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -98,4 +99,6 @@ export async function connectTo(
   } catch (error) {
     throw new Error(`could not connect to ${target.label}: ${error instanceof Error ? error.message : String(error)}`);
   }
+  // A call whose response stream ends empty fails at once rather than after CALL_TIMEOUT_MS.
+  guardStreamEnds(transport);
 }

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
-import type { AuditEvent } from '@elicitkit/server';
+import { type AuditEvent, type ClaimStore, defineTool, done, rejected, type ToolContext } from '@elicitkit/server';
 import { createSqliteClaimStore } from '@elicitkit/server/sqlite';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempDataDir } from '../test/harness.js';
-import { auditBeforeClaims, readAudit, sqliteAudit } from './audit.js';
+import { peek, tempDataDir } from '../test/harness.js';
+import { auditBeforeClaims, readAudit, recordCallEnds, sqliteAudit } from './audit.js';
 import { type Database, openDatabase } from './db/open.js';
+import { createOpsdesk } from './opsdesk.js';
 
 function response(contextId: string): AuditEvent {
   return {
@@ -34,13 +36,31 @@ function validation(contextId: string): AuditEvent {
   };
 }
 
+function request(contextId: string): AuditEvent {
+  return {
+    type: 'request',
+    contextId,
+    tool: 'deploy_service',
+    key: 'env',
+    user: 'alice',
+    mode: 'form',
+    revision: '2025-11-25',
+    message: 'Which environment?',
+    fields: ['env'],
+    delivered: true,
+    at: 1,
+  };
+}
+
 const CLAIM = { leaseMs: 60_000, ttlMs: 60_000 };
+const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('opsdesk audit rows, committed per step', () => {
   let data: ReturnType<typeof tempDataDir>;
   let db: Database;
   // Another connection, as `elicitkit audit` or a second process reads: it sees commits only.
   let other: BetterSqlite3.Database;
+  const deployments = () => other.prepare('SELECT COUNT(*) FROM deployments').pluck().get() as number;
   const committed = (table: string) =>
     other.prepare(`SELECT context_id FROM ${table} ORDER BY id`).pluck().all() as string[];
 
@@ -55,16 +75,29 @@ describe('opsdesk audit rows, committed per step', () => {
     data.remove();
   });
 
-  it('commits a step’s rows together before anything the step leads to runs', async () => {
+  it('commits a question’s record before anything runs after it, with the rows queued before it', async () => {
+    const sink = sqliteAudit(db);
+    sink(response('a'));
+    sink(validation('a'));
+    sink(request('a'));
+    // Queued, not yet on disk: one transaction for the three of them, not three commits.
+    expect(committed('audit_requests')).toEqual([]);
+    // Whatever continues after the question (sending it) runs after the queued commit.
+    await Promise.resolve();
+    expect(committed('audit_requests')).toEqual(['a']);
+    expect(committed('audit_responses')).toEqual(['a']);
+    expect(committed('audit_validations')).toEqual(['a']);
+  });
+
+  it('keeps an answer’s records for what it leads to, and commits them by the end of the turn at the latest', async () => {
     const sink = sqliteAudit(db);
     sink(response('a'));
     sink(validation('a'));
     sink(response('b'));
-    // Queued, not yet on disk: one transaction for the three of them, not three commits.
-    expect(committed('audit_responses')).toEqual([]);
-    // Whatever continues after this step (the tool's next line, the result going out) runs after
-    // the queued commit.
     await Promise.resolve();
+    // Still queued: the tool's next line may act (and take them into its transaction) or ask again.
+    expect(committed('audit_responses')).toEqual([]);
+    await endOfTurn();
     expect(committed('audit_responses')).toEqual(['a', 'b']);
     expect(committed('audit_validations')).toEqual(['a']);
   });
@@ -75,7 +108,7 @@ describe('opsdesk audit rows, committed per step', () => {
     expect(readAudit(db).responses.map((r) => r.context_id)).toEqual(['a']);
   });
 
-  it('a claim commits the queued rows first, so an effect is never on disk without them', async () => {
+  it('a claim commits the queued rows first, so an effect that runs after it is never on disk without them', async () => {
     const sink = sqliteAudit(db);
     const inner = createSqliteClaimStore(db);
     let onDiskAtClaim: string[] = [];
@@ -92,31 +125,155 @@ describe('opsdesk audit rows, committed per step', () => {
     sink(response('call-1'));
     expect(await claims.claim('call-1', 'me', CLAIM)).toEqual({ state: 'claimed' });
     expect(onDiskAtClaim).toEqual(['call-1']);
-
-    sink(response('call-2'));
-    const ran = claims.atomically?.('call-2', 60_000, () => {
-      db.prepare(
-        "INSERT INTO deployments (service, env, version, deployed_by, created_at) VALUES ('order-service', 'dev', '1', 'alice', 'now')",
-      ).run();
-      // Inside the effect's transaction, the audit row is already committed.
-      expect(committed('audit_responses')).toEqual(['call-1', 'call-2']);
-      return 'ok';
-    });
-    expect(ran).toEqual({ state: 'ran', result: 'ok' });
   });
 
-  it('an effect that throws rolls back alone: the rows that led to it stay', async () => {
+  /** A call's context whose `commit` runs effects as the kit does: claimed atomically on a sealed round, at once on a 2025 push call. */
+  const contextFor = (contextId: string, claims?: ClaimStore): ToolContext =>
+    ({
+      contextId,
+      user: 'alice',
+      revision: '2025-11-25',
+      async commit(effect: () => CallToolResult, options?: { atomic?: boolean }) {
+        if (!claims?.atomically || !options?.atomic) return effect();
+        const found = claims.atomically(contextId, 60_000, () => JSON.stringify(effect()));
+        if (found.state === 'running') throw new Error('still running');
+        return JSON.parse(found.result) as CallToolResult;
+      },
+    }) as unknown as ToolContext;
+  const insertDeployment = () =>
+    db
+      .prepare(
+        "INSERT INTO deployments (service, env, version, deployed_by, created_at) VALUES ('order-service', 'dev', '1', 'alice', 'now')",
+      )
+      .run();
+  /** A tool that acts once its answer's records are queued; `check` runs inside the effect. */
+  const actingTool = (sink: (event: AuditEvent) => void, key: string, check: () => void = () => {}) =>
+    recordCallEnds(db)(
+      defineTool({
+        name: 'act',
+        description: 'Acts on an answer.',
+        async run(_args, ctx) {
+          sink(response(key));
+          sink(validation(key));
+          return ctx.commit(
+            () => {
+              insertDeployment();
+              check();
+              return done('Acted.');
+            },
+            { atomic: true },
+          );
+        },
+      }),
+    );
+
+  for (const sealed of [true, false]) {
+    it(`a one-transaction effect commits with its answer’s records: both on disk, or neither (${sealed ? 'claimed' : '2025 push'})`, async () => {
+      const sink = sqliteAudit(db);
+      const claims = sealed ? auditBeforeClaims(createSqliteClaimStore(db), db) : undefined;
+      const before = deployments();
+      const tool = actingTool(sink, 'call-2', () => {
+        // Inside the effect's transaction: written, but like the effect not committed.
+        expect(readAudit(db).responses.map((r) => r.context_id)).toEqual(['call-2']);
+        expect(committed('audit_responses')).toEqual([]);
+        expect(deployments()).toBe(before);
+      });
+      const result = await tool.run({}, contextFor('call-2', claims));
+      expect(result.structuredContent).toMatchObject({ status: 'done' });
+      expect(committed('audit_responses')).toEqual(['call-2']);
+      expect(committed('audit_validations')).toEqual(['call-2']);
+      expect(deployments()).toBe(before + 1);
+      // Nothing left queued to commit a second time.
+      await endOfTurn();
+      expect(committed('audit_responses')).toEqual(['call-2']);
+    });
+  }
+
+  it('an effect that throws rolls back alone: the records of its questions stay', async () => {
     const sink = sqliteAudit(db);
     const claims = auditBeforeClaims(createSqliteClaimStore(db), db);
-    sink(validation('call-3'));
-    expect(() =>
-      claims.atomically?.('call-3', 60_000, () => {
-        throw new Error('effect failed');
-      }),
-    ).toThrow('effect failed');
+    const before = deployments();
+    const tool = actingTool(sink, 'call-3', () => {
+      throw new Error('effect failed');
+    });
+    await expect(tool.run({}, contextFor('call-3', claims))).rejects.toThrow('effect failed');
+    await endOfTurn();
+    expect(committed('audit_responses')).toEqual(['call-3']);
     expect(committed('audit_validations')).toEqual(['call-3']);
+    expect(deployments()).toBe(before);
     // Nothing claimed: a later attempt may run.
     expect(await claims.read('call-3')).toBeUndefined();
+  });
+
+  it('a replay that finds its call already acted commits its answer’s records on their own', async () => {
+    const sink = sqliteAudit(db);
+    const claims = auditBeforeClaims(createSqliteClaimStore(db), db);
+    await actingTool(sink, 'call-4').run({}, contextFor('call-4', claims));
+    const before = deployments();
+    await actingTool(sink, 'call-4').run({}, contextFor('call-4', claims));
+    expect(deployments()).toBe(before);
+    expect(committed('audit_responses')).toEqual(['call-4', 'call-4']);
+  });
+
+  it('a failing audit write inside the effect’s transaction is undone alone: the effect still commits', async () => {
+    const sink = sqliteAudit(db);
+    // A row the table refuses (NOT NULL tool), queued before good ones: the savepoint undoes them all.
+    sink({ ...validation('call-5'), tool: null as unknown as string });
+    const before = deployments();
+    await actingTool(sink, 'call-5').run({}, contextFor('call-5', auditBeforeClaims(createSqliteClaimStore(db), db)));
+    expect(deployments()).toBe(before + 1);
+    expect(committed('audit_responses')).toEqual([]);
+  });
+
+  it('an effect that cannot share the transaction commits the records just before it acts', async () => {
+    const sink = sqliteAudit(db);
+    let onDiskWhenActing: string[] = [];
+    const tool = recordCallEnds(db)(
+      defineTool({
+        name: 'act_elsewhere',
+        description: 'Acts outside opsdesk.db.',
+        async run(_args, ctx) {
+          sink(response('call-8'));
+          return ctx.commit(async () => {
+            onDiskWhenActing = committed('audit_responses');
+            return done('Acted elsewhere.');
+          });
+        },
+      }),
+    );
+    await tool.run({}, contextFor('call-8'));
+    expect(onDiskWhenActing).toEqual(['call-8']);
+  });
+
+  it('a call that returns without acting commits its answer’s records before its result leaves', async () => {
+    const sink = sqliteAudit(db);
+    let onDiskWhenRunReturned: string[] = [];
+    const tool = recordCallEnds(db)(
+      defineTool({
+        name: 'ask_and_stop',
+        description: 'Answered, then declined to act.',
+        async run() {
+          sink(response('call-6'));
+          onDiskWhenRunReturned = committed('audit_responses');
+          return done('Nothing to do.');
+        },
+      }),
+    );
+    const result = await tool.run({}, { contextId: 'call-6', user: 'alice', revision: '2025-11-25' } as ToolContext);
+    expect(result.structuredContent).toMatchObject({ status: 'done' });
+    expect(onDiskWhenRunReturned).toEqual([]);
+    // Without waiting for the end of the turn: committed before the wrapped run resolved.
+    expect(committed('audit_responses')).toEqual(['call-6']);
+  });
+
+  it('records a refusal as its own row', async () => {
+    const tool = recordCallEnds(db)(
+      defineTool({ name: 'refuse', description: 'Refuses.', run: () => rejected('No such service.') }),
+    );
+    await tool.run({}, { contextId: 'call-7', user: 'bob', revision: '2026-07-28' } as ToolContext);
+    expect(other.prepare('SELECT context_id, username, message FROM audit_refusals').all()).toEqual([
+      { context_id: 'call-7', username: 'bob', message: 'No such service.' },
+    ]);
   });
 
   it('passes every other claim operation through unchanged', async () => {
@@ -142,5 +299,21 @@ describe('opsdesk audit rows, committed per step', () => {
     await Promise.resolve();
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(committed('audit_responses')).toEqual([]);
+  });
+});
+
+describe('closing opsdesk', () => {
+  it('commits an answer’s records still waiting for the end of the turn before the database closes', async () => {
+    const data = tempDataDir();
+    try {
+      const opsdesk = createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
+      // The sink opsdesk's kit writes through, on the same connection and queue.
+      const sink = sqliteAudit(opsdesk.db);
+      sink(response('closing'));
+      await opsdesk.close();
+      expect(peek(data.dir, 'SELECT context_id FROM audit_responses')).toEqual([{ context_id: 'closing' }]);
+    } finally {
+      data.remove();
+    }
   });
 });

@@ -1,39 +1,94 @@
-import type { AnyTool, AuditEvent, ClaimStore, ToolContext } from '@elicitkit/server';
+import type { AnyTool, AuditEvent, ClaimStore, CommitOptions, Effect, ToolContext } from '@elicitkit/server';
 import type { Database } from './db/open.js';
 
-/** Audit rows made but not committed yet, per connection: `readAudit` and claims commit them first. */
-const pendingRows = new WeakMap<Database, () => void>();
+/** A connection's audit rows made but not committed yet, and the ways they leave the queue. */
+interface AuditQueue {
+  /** Commits every queued row now: in its own transaction, or in the caller's when one is open. */
+  flush(): void;
+  /** Runs a synchronous effect in one transaction with the rows queued before it. */
+  withEffect<T>(effect: () => T): T;
+}
+
+const queues = new WeakMap<Database, AuditQueue>();
 
 /**
  * Writes each kind of audit event to its own table: requests, responses and validations stay
- * apart. The rows one step of a call makes (an answer's response and validation records) commit
- * together, in one transaction queued as a microtask: one commit instead of one per row, and still
- * before anything that step leads to runs (the tool's next line, the result sent). `flushAudit`
- * commits them at once; opsdesk's claims call it first, so an effect never commits without them.
+ * apart. Rows are queued and committed together, when what they record leads somewhere:
+ * - a question's record (and a violation) commits as a microtask, with every row queued before
+ *   it: before the question (or the call's next step) goes out;
+ * - an answer's records (response, validation) wait for what the answer leads to: they commit in
+ *   the effect's own transaction when the call acts (`recordCallEnds`), before its claim when
+ *   the effect cannot share one (`auditBeforeClaims`), with the next question's record when it
+ *   asks again, before the result when it returns without acting, and at the latest at the end
+ *   of this turn of the event loop.
+ * So a deploy commits twice (the question; then answer, claim, row and result), and an effect is
+ * never on disk without the records of the questions that led to it.
  *
  * @example
  * const kit = createElicitkit({ audit: sqliteAudit(db) });
  */
 export function sqliteAudit(db: Database): (event: AuditEvent) => void {
   const write = rowWriter(db);
-  const writeAll = db.transaction((events: AuditEvent[]) => {
+  const writeAll = db.transaction((events: readonly AuditEvent[]) => {
     for (const event of events) write(event);
   });
-  let pending: AuditEvent[] = [];
-  const flush = () => {
-    if (pending.length === 0) return;
-    const events = pending;
-    pending = [];
+  /** In the caller's transaction when one is open, as a savepoint: a failing write is undone alone. */
+  const writeSafely = (events: readonly AuditEvent[]) => {
+    if (events.length === 0) return;
     try {
       writeAll(events);
     } catch {
-      // As before batching: a failing audit write never breaks a tool call (AuditSink's contract).
+      // A failing audit write never breaks a tool call (AuditSink's contract).
     }
   };
-  pendingRows.set(db, flush);
+  let pending: AuditEvent[] = [];
+  const take = () => {
+    const events = pending;
+    pending = [];
+    return events;
+  };
+  const flush = () => writeSafely(take());
+  let soon = false;
+  let later = false;
+  const flushLater = () => {
+    if (later) return;
+    later = true;
+    setImmediate(() => {
+      later = false;
+      flush();
+    });
+  };
+  const together = db.transaction((events: readonly AuditEvent[], effect: () => unknown) => {
+    writeSafely(events);
+    return effect();
+  });
+  queues.set(db, {
+    flush,
+    withEffect<T>(effect: () => T): T {
+      const events = take();
+      try {
+        // IMMEDIATE: the write lock is taken (or waited for) up front, as a claim's transaction
+        // does, so an effect that reads before it writes cannot lose a race to another process.
+        return together.immediate(events, effect) as T;
+      } catch (error) {
+        // Rolled back with the effect. Queued again, they commit once this transaction (and any
+        // the effect ran inside, such as its claim's) is over: the questions were asked all the same.
+        pending = [...events, ...pending];
+        flushLater();
+        throw error;
+      }
+    },
+  });
   return (event) => {
     pending.push(event);
-    if (pending.length === 1) queueMicrotask(flush);
+    if (event.type === 'response' || event.type === 'validation') flushLater();
+    else if (!soon) {
+      soon = true;
+      queueMicrotask(() => {
+        soon = false;
+        flush();
+      });
+    }
   };
 }
 
@@ -42,14 +97,14 @@ export function sqliteAudit(db: Database): (event: AuditEvent) => void {
  * (then they commit, or roll back, with it).
  */
 export function flushAudit(db: Database): void {
-  pendingRows.get(db)?.();
+  queues.get(db)?.flush();
 }
 
 /**
- * `store`, committing `db`'s queued audit rows before every claim: a call's effect (which only
- * runs once claimed) is never on disk without the records of the questions that led to it. They
- * commit just before the claim's own transaction, not inside it, so an effect that throws and
- * rolls back cannot take them with it.
+ * `store`, committing `db`'s queued audit rows before every claim: an effect that runs after its
+ * claim (one that cannot share a transaction with it) is never on disk without the records of the
+ * questions that led to it. A one-transaction effect (`atomically`) is left alone: it carries its
+ * rows itself (`recordCallEnds`), so they commit with it.
  */
 export function auditBeforeClaims(store: ClaimStore, db: Database): ClaimStore {
   const wrapped: ClaimStore = {
@@ -63,14 +118,29 @@ export function auditBeforeClaims(store: ClaimStore, db: Database): ClaimStore {
     read: (id) => store.read(id),
     sweep: () => store.sweep(),
   };
-  if (store.atomically) {
-    wrapped.atomically = (id, ttlMs, effect) => {
-      flushAudit(db);
-      // biome-ignore lint/style/noNonNullAssertion: checked just above; a store's methods do not change.
-      return store.atomically!(id, ttlMs, effect);
+  const atomically = store.atomically;
+  if (atomically) wrapped.atomically = (id, ttlMs, effect) => atomically(id, ttlMs, effect);
+  return wrapped;
+}
+
+/**
+ * The effect as `ctx.commit` should run it so it carries the audit rows queued before it: a
+ * one-transaction (`atomic`) effect writes them in its own transaction — one commit fewer per
+ * call, and a crash loses both or neither; any other effect commits them just before it acts.
+ */
+function carryingAudit(db: Database, effect: Effect, options: CommitOptions | undefined): Effect {
+  if (options?.atomic) {
+    // An async function marked atomic is the kit's to refuse before it starts: passed on as it is.
+    if (effect.constructor.name === 'AsyncFunction') return effect;
+    return () => {
+      const queue = queues.get(db);
+      return queue ? queue.withEffect(effect) : effect();
     };
   }
-  return wrapped;
+  return () => {
+    flushAudit(db);
+    return effect();
+  };
 }
 
 function rowWriter(db: Database): (event: AuditEvent) => void {
@@ -132,22 +202,28 @@ function rowWriter(db: Database): (event: AuditEvent) => void {
 }
 
 /**
- * Records every call of `tool` that ends `rejected` — refused for who is asking or what they ask
- * (a service they may not deploy, a path outside the workspace, several SQL statements). Such a
- * call usually asks nothing, so no request row shows it; the refusal is its own record. A replayed
- * round refused again is recorded again: it was refused again.
+ * How each call of `tool` ends, on the record. A call that ends `rejected` — refused for who is
+ * asking or what they ask (a service they may not deploy, a path outside the workspace, several
+ * SQL statements) — usually asks nothing, so no request row shows it; the refusal is its own
+ * record. A replayed round refused again is recorded again: it was refused again. The rows the
+ * call's answers queued go with what they led to: its effect (`ctx.commit`) carries them — in its
+ * own transaction when it is `atomic`, committed just before it otherwise — and a call that
+ * returns without acting commits them before its result leaves.
  *
  * @example
- * const tools = [deployTool(deps)].map(recordRefusals(db));
+ * const tools = [deployTool(deps)].map(recordCallEnds(db));
  */
-export function recordRefusals(db: Database): (tool: AnyTool) => AnyTool {
+export function recordCallEnds(db: Database): (tool: AnyTool) => AnyTool {
   const insert = db.prepare(
     'INSERT INTO audit_refusals (context_id, tool, username, revision, message, at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   return (tool) => ({
     ...tool,
     async run(args: unknown, ctx: ToolContext) {
-      const result = await tool.run(args, ctx);
+      const result = await tool.run(args, {
+        ...ctx,
+        commit: (effect: Effect, options?: CommitOptions) => ctx.commit(carryingAudit(db, effect, options), options),
+      });
       const structured = result.structuredContent as { status?: unknown; message?: unknown } | undefined;
       if (structured?.status === 'rejected') {
         const text = typeof structured.message === 'string' ? structured.message : '';
@@ -157,6 +233,7 @@ export function recordRefusals(db: Database): (tool: AnyTool) => AnyTool {
           // Like every audit write: a failing one never breaks the call (nothing was done anyway).
         }
       }
+      flushAudit(db);
       return result;
     },
   });
@@ -168,7 +245,7 @@ export interface AuditTrail {
   responses: Record<string, unknown>[];
   validations: Record<string, unknown>[];
   violations: Record<string, unknown>[];
-  /** Calls refused without a question (`recordRefusals`). */
+  /** Calls refused without a question (`recordCallEnds`). */
   refusals: Record<string, unknown>[];
 }
 

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import type { Revision } from '@elicitkit/form';
 import { describe, expect, it } from 'vitest';
-import { callTool, sleep } from '../../../test/support/mcp.js';
+import { callTool, deferred } from '../../../test/support/mcp.js';
 import { count, httpClient, httpOpsdeskForSuite, peek, tempDataDir } from '../test/harness.js';
 import { outcomeMatrix } from '../test/matrix.js';
 import { type HttpServing, serveHttp } from './serve-http.js';
@@ -97,13 +97,19 @@ describe('opsdesk HTTP endpoint', () => {
     async (revision) => {
       const alice = await httpClient(served.server.url, tokenOf(served.server, 'alice'), { revision });
       const bob = await httpClient(served.server.url, tokenOf(served.server, 'bob'), { revision });
-      // Both are asked at the same time; each answers after a delay so the calls overlap.
+      // Neither answers before both have been asked, so both calls are open at once; bob answers first.
+      const aliceAsked = deferred();
+      const bobAsked = deferred();
+      const bobAnswered = deferred();
       alice.script.push(async () => {
-        await sleep(150);
+        aliceAsked.resolve();
+        await Promise.all([bobAsked.promise, bobAnswered.promise]);
         return { action: 'accept', content: { env: 'staging' } };
       });
       bob.script.push(async () => {
-        await sleep(50);
+        bobAsked.resolve();
+        await aliceAsked.promise;
+        queueMicrotask(() => bobAnswered.resolve());
         return { action: 'accept', content: { env: 'dev' } };
       });
       const [a, b] = await Promise.all([
@@ -186,19 +192,19 @@ describe('graceful shutdown', () => {
     const data = tempDataDir();
     const server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
     const client = await httpClient(server.url, tokenOf(server, 'alice'), { revision: '2025-11-25' });
-    let asked!: () => void;
-    const wasAsked = new Promise<void>((resolve) => {
-      asked = resolve;
-    });
+    const asked = deferred();
+    const closeStarted = deferred();
+    // The answer is sent only once the server has begun closing: the call is in flight across it.
     client.script.push(async () => {
-      asked();
-      await sleep(300);
+      asked.resolve();
+      await closeStarted.promise;
       return { action: 'accept', content: { env: 'dev' } };
     });
     const before = count(data.dir, 'deployments');
     const call = callTool(client.client, 'deploy_service', { service: 'user-service' });
-    await wasAsked;
+    await asked.promise;
     const closing = server.close();
+    closeStarted.resolve();
     const r = await call;
     await closing;
     expect(r.status).toBe('done');

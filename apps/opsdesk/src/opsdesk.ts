@@ -4,7 +4,7 @@ import type { Locale } from '@elicitkit/server';
 import { type AnyTool, type ClaimStore, createElicitkit, type Elicitkit } from '@elicitkit/server';
 import { createSqliteClaimStore } from '@elicitkit/server/sqlite';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
-import { auditBeforeClaims, recordRefusals, sqliteAudit } from './audit.js';
+import { auditBeforeClaims, flushAudit, recordCallEnds, sqliteAudit } from './audit.js';
 import type { Deps } from './context.js';
 import { type Database, openDatabase } from './db/open.js';
 import { type ShopClient, startShop } from './shop/client.js';
@@ -92,7 +92,7 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     syncFileTool(deps),
     weeklyReportTool(deps),
     registerUserTool(deps),
-  ].map(recordRefusals(db));
+  ].map(recordCallEnds(db));
   const kit = createElicitkit({
     secret: options.secret ?? stateSecret(db),
     locale: options.locale,
@@ -117,6 +117,8 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
       // A call whose client went away still writes its last audit record: let it (for a while), then close.
       await Promise.race([kit.settled(), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
       shop.close();
+      // An answer's records wait for the end of the turn at the latest (sqliteAudit): not past the close.
+      flushAudit(db);
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },

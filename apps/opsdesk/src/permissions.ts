@@ -1,5 +1,6 @@
 import type { Database } from './db/open.js';
 import { plucked, prepared } from './db/statements.js';
+import type { Identity } from './identity.js';
 
 /** What a person can do with a service. One grant covers all three (SPEC §4: bob sees, deploys and reports on search-service). */
 export type Access = 'see' | 'deploy' | 'report';
@@ -13,9 +14,14 @@ export interface Permissions {
   may(access: Access, service: string): boolean;
 }
 
+/** Whether a person may act on a service: owners on every one, anyone else where `permissions` grants it (`*` grants all). */
+const GRANTED = `(u.role = 'owner' OR EXISTS (SELECT 1 FROM permissions p WHERE p.username = u.username AND p.project IN ('*', s.name)))`;
+
 /**
  * The one permission model: owners (the local stdio user) act on every service; anyone else on the
- * services granted in `permissions` (`*` grants all). Every tool asks this, never the tables.
+ * services granted in `permissions` (`*` grants all). Every tool asks this (or `accessTo`), never
+ * the tables. One statement, run on every call: nothing is cached, so a grant revoked or a user
+ * removed applies from the next call.
  *
  * @example
  * const p = permissionsFor(db, 'bob');
@@ -23,17 +29,41 @@ export interface Permissions {
  * p.may('deploy', 'order-service');    // false — and the same for a service that does not exist
  */
 export function permissionsFor(db: Database, username: string): Permissions {
-  const user = prepared(db, 'SELECT role FROM users WHERE username = ?').get(username) as { role: string } | undefined;
-  const grants = plucked(db, 'SELECT project FROM permissions WHERE username = ?').all(username) as string[];
-  const all = plucked(db, 'SELECT name FROM services ORDER BY name').all() as string[];
-  const services = !user
-    ? []
-    : user.role === 'owner' || grants.includes('*')
-      ? all
-      : all.filter((s) => grants.includes(s));
+  const services = plucked(
+    db,
+    `SELECT s.name FROM users u JOIN services s ON ${GRANTED} WHERE u.username = ? ORDER BY s.name`,
+  ).all(username) as string[];
   return {
     username,
     services,
     may: (_access, service) => services.includes(service),
+  };
+}
+
+/** What `accessTo` found: the caller, and the service's latest version if they may act on it. */
+export interface ServiceAccess {
+  caller: Identity;
+  /** Undefined when the service does not exist or this person may not act on it (the two read alike). */
+  latestVersion: string | undefined;
+}
+
+/**
+ * The caller and their access to one service in one statement — the hot path of a tool that acts
+ * on a service (each call of deploy_service asks it). Undefined when `username` is not a user.
+ * Run on every call, never cached: a revoked grant applies from the next call.
+ *
+ * @example
+ * const access = accessTo(db, 'bob', 'deploy', 'order-service');
+ * access?.latestVersion; // undefined: bob may deploy search-service only
+ */
+export function accessTo(db: Database, username: string, _access: Access, service: string): ServiceAccess | undefined {
+  const row = prepared(
+    db,
+    `SELECT u.username, u.role, s.latest_version FROM users u LEFT JOIN services s ON s.name = ? AND ${GRANTED} WHERE u.username = ?`,
+  ).get(service, username) as { username: string; role: Identity['role']; latest_version: string | null } | undefined;
+  if (!row) return undefined;
+  return {
+    caller: { username: row.username, role: row.role },
+    latestVersion: row.latest_version ?? undefined,
   };
 }

@@ -6,7 +6,7 @@ import { DefaultChatTransport } from 'ai';
 import Link from 'next/link';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Locale } from '../lib/locale';
-import type { ChatInfo, ChatMessage, ElicitationData, ToolInfo } from '../lib/wire';
+import type { ChatInfo, ChatMessage, ElicitationData, ToolInfo, ToolListing } from '../lib/wire';
 import { ConnectionCheck } from './connection-check';
 import { history } from './history';
 import { Message } from './message';
@@ -53,10 +53,13 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
         () => undefined,
       );
       const body = (await response?.json().catch(() => undefined)) as
-        | { tools?: ToolInfo[]; error?: string }
+        | (Partial<ToolListing> & { error?: string })
         | undefined;
-      if (body?.tools) setTools(body.tools);
-      else setToolsError(body?.error ?? '');
+      if (body?.tools) {
+        setTools(body.tools);
+        // Another server's tools are shown; the one that did not answer says why.
+        if (body.unavailable?.length) setToolsError(body.unavailable.map((u) => u.message).join(' '));
+      } else setToolsError(body?.error ?? '');
     })();
   }, []);
 

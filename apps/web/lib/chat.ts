@@ -16,6 +16,7 @@ import { callTool, listTools } from './mcp';
 import { languageModel } from './model';
 import { classifyModelError, explainModelProblem } from './model-errors';
 import type { Chat } from './state';
+import type { UnavailableServer } from './wire';
 
 const SYSTEM =
   'You operate opsdesk through its tools. When a tool needs something only the user can decide (an environment, a ticket, a confirmation), call the tool anyway: it asks the user directly. Never invent missing values and never ask for passwords.';
@@ -39,10 +40,17 @@ async function runCommand(
   locale: Locale,
 ): Promise<void> {
   const [head = '', ...rest] = line.slice(1).trim().split(/\s+/);
-  const tools = await listTools(chat);
+  const { tools, unavailable } = await listTools(chat);
   const tool = tools.find((t) => t.name === head);
   if (!tool) {
-    writeText(writer, `There is no tool "${head}". Tools: ${tools.map((t) => t.name).join(', ')}.`);
+    // `server__tool` on a server that did not answer: say so, not "no such tool".
+    const down = unavailable.find((u) => head.startsWith(`${u.server}__`));
+    if (down) writeText(writer, down.message);
+    else
+      writeText(
+        writer,
+        `There is no tool "${head}". Tools: ${tools.map((t) => t.name).join(', ')}.${notListed(unavailable)}`,
+      );
     return;
   }
   const raw = rest.join(' ').trim();
@@ -70,9 +78,21 @@ async function runCommand(
   }
 }
 
-async function aiTools(chat: Chat, signal: AbortSignal, locale: Locale): Promise<ToolSet> {
+function notListed(unavailable: UnavailableServer[]): string {
+  return unavailable.map((u) => ` ${u.message}`).join('');
+}
+
+/** The AI SDK tools of every server that answered; a server that did not is told to the person. */
+async function aiTools(
+  chat: Chat,
+  writer: UIMessageStreamWriter,
+  signal: AbortSignal,
+  locale: Locale,
+): Promise<ToolSet> {
   const tools: ToolSet = {};
-  for (const t of await listTools(chat)) {
+  const listing = await listTools(chat);
+  for (const u of listing.unavailable) writeText(writer, u.message);
+  for (const t of listing.tools) {
     tools[t.name] = dynamicTool({
       description: t.description ?? t.title ?? t.name,
       inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]),
@@ -108,7 +128,7 @@ export function chatStream(
         model: languageModel(model),
         system: SYSTEM,
         messages: await convertToModelMessages(messages),
-        tools: await aiTools(chat, signal, locale),
+        tools: await aiTools(chat, writer, signal, locale),
         stopWhen: stepCountIs(6),
         abortSignal: signal,
       });

@@ -1,4 +1,4 @@
-import { attach, revisionOptions } from '@elicitkit/client';
+import { attach, guardStreamEnds, revisionOptions } from '@elicitkit/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { config, type ServerConfig } from './config';
@@ -9,7 +9,7 @@ import { ServerConnectionError } from './mcp-errors';
 import { opsdeskHost } from './opsdesk';
 import type { Chat, Connection } from './state';
 import { markTimeout } from './timed-out';
-import type { ToolInfo, ToolOutput } from './wire';
+import type { ToolInfo, ToolListing, ToolOutput } from './wire';
 
 /**
  * The chat's connection to one MCP server, opened on first use. Each chat has its own MCP
@@ -62,7 +62,10 @@ async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Con
   });
   let answered = 0;
   const watch: FetchWatch = { failed: hooks.failed, answered: () => void answered++ };
-  await client.connect(await transportFor(chat, server, watch), { timeout: 30_000 });
+  const transport = await transportFor(chat, server, watch);
+  await client.connect(transport, { timeout: 30_000 });
+  // A response stream that ends without its response breaks this connection as a reset would.
+  if (transport instanceof StreamableHTTPClientTransport) guardStreamEnds(transport, () => hooks.failed('lost'));
   client.onclose = hooks.closed;
   return { client, close: () => client.close(), answered: () => answered };
 }
@@ -128,23 +131,40 @@ async function withConnection<T>(
 
 const always = () => true;
 
-/** Every tool of every configured server. With several servers, names are prefixed by the server. */
-export async function listTools(chat: Chat): Promise<ToolInfo[]> {
+/**
+ * Every tool of every configured server. With several servers, names are prefixed by the server.
+ * One server down does not take the others' tools away: its failure is listed in `unavailable`.
+ * When no server answers at all, the first failure is thrown.
+ */
+export async function listTools(chat: Chat): Promise<ToolListing> {
   const { servers } = config();
-  const lists = await Promise.all(
+  const settled = await Promise.allSettled(
     servers.map(async (server) => {
       // Listing changes nothing on the server: after a restart it is simply asked again.
       const { tools } = await withConnection(chat, server, ({ client }) => client.listTools(), always, false);
-      return tools.map((t) => ({
-        server: server.name,
-        name: servers.length > 1 ? `${server.name}__${t.name}` : t.name,
-        ...(t.title ? { title: t.title } : {}),
-        ...(t.description ? { description: t.description } : {}),
-        inputSchema: t.inputSchema as ToolInfo['inputSchema'],
-      }));
+      return tools.map(
+        (t): ToolInfo => ({
+          server: server.name,
+          name: servers.length > 1 ? `${server.name}__${t.name}` : t.name,
+          ...(t.title ? { title: t.title } : {}),
+          ...(t.description ? { description: t.description } : {}),
+          inputSchema: t.inputSchema as ToolInfo['inputSchema'],
+        }),
+      );
     }),
   );
-  return lists.flat();
+  const listing: ToolListing = { tools: [], unavailable: [] };
+  settled.forEach((result, i) => {
+    if (result.status === 'fulfilled') listing.tools.push(...result.value);
+    else listing.unavailable.push({ server: servers[i]?.name ?? '', message: messageOf(result.reason) });
+  });
+  const first = settled.find((r) => r.status === 'rejected');
+  if (first && listing.unavailable.length === servers.length) throw first.reason;
+  return listing;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Calls a tool (by its listed name), waiting as long as a person may take to answer. */

@@ -51,6 +51,18 @@ export interface ToolInfo {
   };
 }
 
+/** A configured server whose tools could not be listed just now, and why (`GET /api/tools`). */
+export interface UnavailableServer {
+  server: string;
+  message: string;
+}
+
+/** `GET /api/tools`: the tools of every server that answered, and the servers that did not. */
+export interface ToolListing {
+  tools: ToolInfo[];
+  unavailable: UnavailableServer[];
+}
+
 /** What a tool call gives the chat: the text of its result, its `structuredContent.status`, the rest. */
 export interface ToolOutput {
   text: string;

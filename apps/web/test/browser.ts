@@ -42,11 +42,16 @@ export interface AskedQuestion {
 }
 
 /** Starts a chat turn and resolves once the first question is open, the stream still being read. */
-export async function ask(routes: Routes, b: Browser, text: string): Promise<AskedQuestion> {
+export async function ask(
+  routes: Routes,
+  b: Browser,
+  text: string,
+  headers: Record<string, string> = {},
+): Promise<AskedQuestion> {
   const response = await routes.postChat(
     new Request('http://localhost/api/chat', {
       method: 'POST',
-      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
+      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json', ...headers },
       body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] }),
     }),
   );

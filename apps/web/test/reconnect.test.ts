@@ -38,7 +38,7 @@ it('after the server exits, the next listing starts it again and shows what it d
   if (!opened.ok) throw new Error('no chat');
   const chat = await chatOf(new Request('http://localhost/', { headers: { cookie: `ek_session=${opened.chat.id}` } }));
   if (!chat) throw new Error('chat not found');
-  const names = async () => (await listTools(chat)).map((t) => t.name).sort();
+  const names = async () => (await listTools(chat)).tools.map((t) => t.name).sort();
   expect(await names()).toEqual(['deploy', 'status', 'stop']); // start 1
   await callTool(chat, 'stop', {});
   // The pipe closes when the process exits: the chat forgets the connection.

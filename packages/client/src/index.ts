@@ -23,6 +23,7 @@ export type { ElicitationEvent } from './attach/events.js';
 export { type Attachment, type AttachOptions, attach } from './attach/index.js';
 export { DEFAULT_POLICY, type Policy } from './policy/index.js';
 export { REVISION_CHOICES, type RevisionChoice, revisionOptions } from './revision.js';
+export { guardStreamEnds, STREAM_ENDED_MESSAGE } from './stream-end.js';
 
 // What a renderer is, and the shapes it draws and returns
 

@@ -53,6 +53,7 @@ async function playForm(screen: Screen, controller: AbortController, prompt: For
     if (mine.length === 0) screen.press(KEY.enter);
     for (const step of mine) await perform(screen, field, values, step);
   }
+  let warned = false;
   for (;;) {
     await screen.nextPrompt();
     const step = steps.shift();
@@ -60,6 +61,12 @@ async function playForm(screen: Screen, controller: AbortController, prompt: For
     if (ending(screen, controller, step)) return;
     if ('submit' in step) {
       screen.press('s');
+      // A person who leaves a confirmation unticked on purpose chooses Submit again past the warning.
+      if (!warned && prompt.fields.some((f) => f.kind === 'boolean' && f.confirmation && values.get(f.name) !== true)) {
+        warned = true;
+        await screen.nextPrompt();
+        screen.press('s');
+      }
       return;
     }
     if (!('edit' in step)) throw new Error(`Cannot play ${JSON.stringify(step)} at the review step.`);

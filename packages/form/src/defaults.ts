@@ -12,13 +12,16 @@ import type { FormContent, FormSchema } from './wire.js';
 export function applyDefaults<T>(schema: FormSchema, content: T): T | FormContent {
   if (!isObject(content)) return content;
   const out: FormContent = {};
-  // defineProperty, not assignment: a `__proto__` key parsed from JSON must stay a plain key
-  // (validation then reports it) instead of replacing the copy's prototype.
   for (const key of ownKeys(content)) {
-    Object.defineProperty(out, key, { value: content[key], enumerable: true, writable: true, configurable: true });
+    // defineProperty for `__proto__` only: parsed from JSON it must stay a plain key (validation
+    // then reports it) instead of replacing the copy's prototype. Any other key assigns the same way.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value: content[key], enumerable: true, writable: true, configurable: true });
+    else out[key] = content[key] as FormContent[string];
   }
-  for (const [name, field] of Object.entries(schema.properties)) {
-    if (out[name] !== undefined || field.default === undefined) continue;
+  for (const name of Object.keys(schema.properties)) {
+    const field = schema.properties[name];
+    if (out[name] !== undefined || field?.default === undefined) continue;
     out[name] = Array.isArray(field.default) ? [...field.default] : field.default;
   }
   return out;

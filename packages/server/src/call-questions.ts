@@ -117,11 +117,8 @@ export class CallQuestions {
     if (!this.peer.can.form) return this.unsupported(key, question, ctx, fallback, reasons['no-form']);
     const shaped = shapeForClient(form, this.peer.client, this.settings.locale, options.adaptToClient !== false);
     if (!shaped.ok) return this.unsupported(key, question, ctx, fallback, `${reasons['text-only']} ${shaped.detail}`);
-    const asked: Question = {
-      ...question,
-      schema: shaped.schema,
-      ...(shaped.adaptation ? { adaptation: shaped.adaptation } : {}),
-    };
+    const asked: Question = { kind: 'form', message: options.message, schema: shaped.schema };
+    if (shaped.adaptation) asked.adaptation = shaped.adaptation;
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
     const sent = await this.channel.send(key, asked, timeoutMs, () => this.audit.request(key, asked));
     if (sent.kind === 'unshowable')
@@ -131,7 +128,7 @@ export class CallQuestions {
     this.audit.response(key, raw, form);
     if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
     if (raw.action === 'decline' || raw.action === 'cancel') return this.refuse(key, raw.action, ctx);
-    return (await this.accept(key, raw, form, options.check, ctx, issues)) as Outcome<T>;
+    return this.accept(key, raw, form, options.check, ctx, issues);
   }
 
   async askUrl(key: string, options: AskUrlOptions): Promise<UrlOutcome> {
@@ -240,7 +237,8 @@ export class CallQuestions {
       : { action: 'cancel', result: () => cancelledResult(ctx) };
   }
 
-  private async accept<T extends FormContent>(
+  /** Synchronous unless the ask has a business check: an async step is a microtask turn or two per answer. */
+  private accept<T extends FormContent>(
     key: string,
     raw: Extract<RawAnswer, { kind: 'answer' }>,
     form: AnyForm,
@@ -248,25 +246,32 @@ export class CallQuestions {
     ctx: ResultContext,
     /** Issues found reading the answer back from a client's adapted shape. */
     shapeIssues: Issue[],
-  ): Promise<Outcome<T>> {
+  ): Outcome<T> | Promise<Outcome<T>> {
     const content = raw.content;
-    let issues: Issue[];
-    let value: FormContent | undefined;
     if (content === undefined || Object.keys(content).length === 0) {
       // Accept without values is a broken client, never a success (EK04).
-      issues = [{ path: [], code: 'empty', message: 'The form was accepted without any values.' }];
-    } else if (shapeIssues.length > 0) {
-      issues = shapeIssues;
-    } else {
-      const parsed = form.parse(content);
-      issues = parsed.ok ? [] : parsed.issues;
-      value = parsed.ok ? parsed.value : undefined;
-      if (parsed.ok && check) issues = toIssues(await check(parsed.value as T));
+      const empty: Issue = { path: [], code: 'empty', message: 'The form was accepted without any values.' };
+      return this.judged<T>(key, raw, ctx, [empty], undefined);
     }
+    if (shapeIssues.length > 0) return this.judged<T>(key, raw, ctx, shapeIssues, undefined);
+    const parsed = form.parse(content);
+    if (!parsed.ok) return this.judged<T>(key, raw, ctx, parsed.issues, undefined);
+    const value = parsed.value as T;
+    if (!check) return this.judged(key, raw, ctx, [], value);
+    return Promise.resolve(check(value)).then((found) => this.judged(key, raw, ctx, toIssues(found), value));
+  }
+
+  private judged<T extends FormContent>(
+    key: string,
+    raw: Extract<RawAnswer, { kind: 'answer' }>,
+    ctx: ResultContext,
+    issues: Issue[],
+    value: T | undefined,
+  ): Outcome<T> {
     if (raw.fresh) this.audit.validation(key, issues);
     if (issues.length > 0 || value === undefined)
       return { action: 'invalid', issues, result: () => invalidResult(ctx, issues) };
-    return { action: 'accept', value: value as T };
+    return { action: 'accept', value };
   }
 
   private unsupported(
@@ -287,16 +292,26 @@ export class CallQuestions {
   }
 
   private resultContext(key: string, form: AnyForm | undefined): ResultContext {
-    const { tool, locale } = this.settings;
-    return {
-      tool,
-      locale,
-      question: key,
-      // Labels are only needed when a result is built.
-      get subject() {
-        return { kind: 'fields' as const, labels: form ? form.fields.map((f) => f.label) : [key] };
-      },
-    };
+    return new FormResultContext(this.settings.tool, this.settings.locale, key, form);
+  }
+}
+
+/**
+ * A form question's result context. A class, not a literal with a getter: one is made per ask and
+ * most are never read (an accepted answer builds no ready result), and a literal's accessor is
+ * defined anew each time.
+ */
+class FormResultContext implements ResultContext {
+  constructor(
+    readonly tool: string,
+    readonly locale: Locale,
+    readonly question: string,
+    private readonly form: AnyForm | undefined,
+  ) {}
+
+  /** Labels are only needed when a result is built. */
+  get subject(): ResultContext['subject'] {
+    return { kind: 'fields', labels: this.form ? this.form.fields.map((f) => f.label) : [this.question] };
   }
 }
 

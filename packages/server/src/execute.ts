@@ -10,10 +10,12 @@ import {
 import { parseArguments } from './arguments.js';
 import { CallQuestions, type CallSettings } from './call-questions.js';
 import type { CallStateCodec } from './call-state-codec.js';
+import { callCancel } from './channel/cancel-watch.js';
 import { callSignal, PushChannel } from './channel/push.js';
 import { ReplayChannel } from './channel/replay.js';
 import type { CommitOptions, Committer, Effect } from './commit.js';
 import { ElicitkitUsageError } from './errors.js';
+import { randomUUID } from './node-builtins.js';
 import { peerOf } from './peer.js';
 import { invalid } from './results.js';
 import { type CallState, callDigest, callText, isCallState } from './state.js';
@@ -72,8 +74,10 @@ export async function execute(
   });
 
   if (peer.asks === 'push') {
-    const channel = new PushChannel(ctx, server.server, peer.revision, signal, rt.now);
-    const questions = new CallQuestions(settings, channel, peer, crypto.randomUUID(), user, signal);
+    // Over HTTP the call also ends with its request's stream, which only `signal` follows.
+    const cancel = ctx.http?.req ? undefined : callCancel(server.server, ctx.mcpReq.id, ctx.mcpReq.signal);
+    const channel = new PushChannel(ctx, server.server, peer.revision, signal, rt.now, cancel);
+    const questions = new CallQuestions(settings, channel, peer, randomUUID(), user, signal);
     return questions.finish(await tool.run(args, context(questions, false)));
   }
 
@@ -91,7 +95,7 @@ export async function execute(
     if (recorded) return recorded;
   }
   const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now);
-  const questions = new CallQuestions(settings, channel, peer, previous?.cid ?? crypto.randomUUID(), user, signal);
+  const questions = new CallQuestions(settings, channel, peer, previous?.cid ?? randomUUID(), user, signal);
   const suspended = new Promise<typeof SUSPENDED>((resolve) => {
     channel.onSuspend = () => resolve(SUSPENDED);
   });

@@ -9,6 +9,7 @@ import { advertised, withConvertedJson } from './arguments.js';
 import type { AuditEvent, AuditSink, Redaction } from './audit.js';
 import type { CallSettings } from './call-questions.js';
 import { createCallStateCodec } from './call-state-codec.js';
+import { watchCancellations } from './channel/cancel-watch.js';
 import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
 import { Committer } from './commit.js';
@@ -152,13 +153,16 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
 
   let running = 0;
   const idle: (() => void)[] = [];
-  const track = async <T>(call: () => Promise<T>): Promise<T> => {
+  const settle = () => {
+    if (--running === 0) for (const resolve of idle.splice(0)) resolve();
+  };
+  // Not an async wrapper: the count settles in a reaction registered before the SDK's own, so
+  // `settled()` still sees the call end first, without an extra promise and await per call.
+  const track = <T>(call: () => Promise<T>): Promise<T> => {
     running++;
-    try {
-      return await call();
-    } finally {
-      if (--running === 0) for (const resolve of idle.splice(0)) resolve();
-    }
+    const done = call();
+    done.then(settle, settle);
+    return done;
   };
 
   function register(server: McpServer, tool: AnyTool): void {
@@ -192,6 +196,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
         ...serverOptions(),
       });
       for (const tool of tools) register(server, tool);
+      watchCancellations(server.server);
       return server;
     },
   };

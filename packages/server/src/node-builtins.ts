@@ -24,6 +24,7 @@ export interface NodeCrypto {
     (algorithm: 'sha256', data: string | Uint8Array, encoding: 'hex' | 'base64url'): string;
     (algorithm: 'sha256', data: string | Uint8Array, encoding: 'buffer'): Uint8Array;
   };
+  randomUUID(): string;
 }
 
 export interface NodeBufferBytes extends Uint8Array {
@@ -39,4 +40,7 @@ const builtin = (id: string): unknown =>
   (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(id);
 
 export const nodeCrypto = builtin('node:crypto') as NodeCrypto | undefined;
+/** A random UUID: Node's own where there is one (WebCrypto's wrapper checks its receiver and options on every call). */
+export const randomUUID: () => string = nodeCrypto ? () => nodeCrypto.randomUUID() : () => crypto.randomUUID();
+
 export const NodeBufferClass = (builtin('node:buffer') as { Buffer?: NodeBuffer } | undefined)?.Buffer;

@@ -28,7 +28,7 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL syncs at checkpoints, not at every commit (~16 µs instead of ~330 µs, on the
-  // event loop, four commits a deploy). A power loss may lose the last commits, never corrupt;
+  // event loop, two commits a deploy now). A power loss may lose the last commits, never corrupt;
   // a claim and its effect commit together, so they are lost together (README, "Durability").
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');

@@ -4,7 +4,7 @@ import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
 import { plucked, prepared } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
-import { permissionsFor } from '../permissions.js';
+import { accessTo, permissionsFor } from '../permissions.js';
 
 export const ENVIRONMENTS = ['dev', 'staging', 'prod'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
@@ -56,13 +56,14 @@ export function deployTool({ db, locale, now }: Deps) {
     annotations: { destructiveHint: true, idempotentHint: false },
     forms: { env: envForm, prod: prodForm },
     async run({ service, env, version }, ctx) {
-      const who = findCaller(db, ctx);
-      if (!who) return rejected(t.unknownCaller(ctx.user));
-      const permissions = permissionsFor(db, who.username);
-      if (!permissions.may('deploy', service))
-        return rejected(t.noSuchService(service, 'deploy', permissions.services));
-      const latest = plucked(db, 'SELECT latest_version FROM services WHERE name = ?').get(service) as string;
-      const release = version ?? latest;
+      // Caller, permission and latest version in one statement, asked on every call (and every
+      // round): the services this person may see are listed only when they are refused.
+      const access = ctx.user === undefined ? undefined : accessTo(db, ctx.user, 'deploy', service);
+      if (!access) return rejected(t.unknownCaller(ctx.user));
+      const who = access.caller;
+      if (access.latestVersion === undefined)
+        return rejected(t.noSuchService(service, 'deploy', permissionsFor(db, who.username).services));
+      const release = version ?? access.latestVersion;
 
       let target = env;
       if (!target) {

@@ -27,6 +27,7 @@ import {
   SESSION_REQUIRED,
   UNSUPPORTED_MEDIA_TYPE,
 } from './replies.js';
+import { routesToLegacy } from './route.js';
 import type { SessionDirectory } from './session-directory.js';
 import { type TransportSession, TransportSessionTable } from './transport-sessions.js';
 import { watchResponse } from './watch.js';
@@ -111,6 +112,20 @@ export function createHttpHandler(
     legacy: 'reject',
     ...(options.onerror ? { onerror: options.onerror } : {}),
   });
+
+  // DNS-rebinding checks parse a URL per header; a client sends the same Host and Origin on every
+  // request, so the pairs that passed are kept (a few: they are per client, not per request).
+  const admitted = new Set<string>();
+  function guard(request: Request): Response | undefined {
+    // A missing or empty Host never passes, so it never becomes a key; no Origin and "" pass alike.
+    const key = `${request.headers.get('host') ?? ''}\n${request.headers.get('origin') ?? ''}`;
+    if (admitted.has(key)) return undefined;
+    const refused = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
+    if (refused) return refused;
+    if (admitted.size >= ADMITTED_PAIRS) admitted.clear();
+    admitted.add(key);
+    return undefined;
+  }
 
   async function existing(
     entry: TransportSession,
@@ -223,7 +238,7 @@ export function createHttpHandler(
 
   return {
     async fetch(request) {
-      const refused = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
+      const refused = guard(request);
       if (refused) return refused;
       let auth: AuthInfo | undefined;
       if (options.authenticate) {
@@ -251,7 +266,7 @@ export function createHttpHandler(
         );
       // Empty or not JSON: legacy by the SDK's own rule, answered by the session's transport.
       if (read.body === INVALID) return sessionful(read.request, INVALID, auth);
-      if (await isLegacyRequest(read.request, read.body)) return sessionful(read.request, read.body, auth);
+      if (await routesToLegacy(read.request, read.body)) return sessionful(read.request, read.body, auth);
       return stateless.fetch(read.request, { parsedBody: read.body, ...(auth ? { authInfo: auth } : {}) });
     },
     sessionCount: () => table.size,
@@ -264,6 +279,8 @@ export function createHttpHandler(
 }
 
 const INVALID = Symbol('invalid JSON');
+/** Host/Origin pairs kept as passed; past it the set starts again (a cache, not a limit). */
+const ADMITTED_PAIRS = 256;
 const TOO_LARGE = Symbol('body too large');
 
 /**

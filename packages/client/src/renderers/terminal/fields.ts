@@ -25,12 +25,15 @@ export async function askField(
   });
 }
 
+const CONFIRMATION_NOTE = 'Answer Yes to confirm: without it the request is refused.';
+
 /** The prompt line for a field: its label, whether it may be left empty, its help and limits. */
 export function fieldMessage(field: FieldModel): string {
   const optional = field.required ? '' : styleText('dim', ' (optional)');
   const limits = viewOf(field).limits(field);
   const lines = [`${clean(field.label)}${optional}${limits ? ` ${styleText('dim', `[${limits}]`)}` : ''}`];
   if (field.help) lines.push(styleText('dim', clean(field.help)));
+  if (field.kind === 'boolean' && field.confirmation) lines.push(styleText('dim', CONFIRMATION_NOTE));
   return lines.join('\n');
 }
 

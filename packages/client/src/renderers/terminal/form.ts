@@ -40,6 +40,8 @@ async function review(
   secret: ReadonlySet<string>,
 ): Promise<FormAnswer> {
   const output = { output: io.output };
+  // Unticked confirmations stop the first Submit with a warning; the next Submit sends as it is.
+  let warned = false;
   for (;;) {
     const lines = prompt.fields.map(
       (f) => `${clean(f.label)}: ${showValue(f, values.get(f.name), secret.has(f.name))}`,
@@ -59,9 +61,17 @@ async function review(
         return { action: 'decline' };
       case 'submit': {
         const result = validate(prompt.schema, collect(values));
-        if (result.ok) return { action: 'accept', content: result.value };
-        log.error(`Not sent yet. Fix these first:\n${clean(formatIssues(result.issues))}`, output);
-        break;
+        if (!result.ok) {
+          log.error(`Not sent yet. Fix these first:\n${clean(formatIssues(result.issues))}`, output);
+          break;
+        }
+        const unticked = untickedConfirmations(prompt.fields, result.value);
+        if (unticked.length > 0 && !warned) {
+          warned = true;
+          log.warn(untickedWarning(unticked), output);
+          break;
+        }
+        return { action: 'accept', content: result.value };
       }
       case 'edit': {
         if (prompt.fields.length === 0) break;
@@ -82,6 +92,16 @@ async function pickField(io: Io, fields: FieldModel[]): Promise<FieldModel | typ
   const options = fields.map((f) => ({ value: f.name, label: clean(f.label) }));
   const name = await prompted(io, (s) => select({ ...s, message: 'Which answer do you want to change?', options }));
   return typeof name === 'string' ? (fields.find((f) => f.name === name) ?? CANCEL) : CANCEL;
+}
+
+function untickedConfirmations(fields: FieldModel[], content: FormContent): FieldModel[] {
+  return fields.filter((f) => f.kind === 'boolean' && f.confirmation && content[f.name] !== true);
+}
+
+function untickedWarning(unticked: FieldModel[]): string {
+  const names = unticked.map((f) => `"${clean(f.label)}"`).join(', ');
+  const one = unticked.length === 1;
+  return `Not sent yet: ${one ? 'a confirmation is' : `${unticked.length} confirmations are`} not answered Yes (${names}), and the server refuses the request without ${one ? 'it' : 'them'}. Edit ${one ? 'it' : 'them'}, choose Submit again to send as it is, or Decline.`;
 }
 
 function collect(values: Map<string, ContentValue | undefined>): FormContent {

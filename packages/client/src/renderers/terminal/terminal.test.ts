@@ -100,11 +100,64 @@ describe('terminal renderer: what the person sees', () => {
     expect(gate).toContain('Your previous answer was not accepted:');
     expect(gate).toContain('The server needs the box ticked.');
     screen.press('a');
-    expect(await screen.nextPrompt()).toMatch(/○ Yes \/ ● No/);
+    const field = await screen.nextPrompt();
+    expect(field).toMatch(/○ Yes \/ ● No/);
+    expect(field).toContain('Answer Yes to confirm: without it the request is refused.');
     screen.press(KEY.enter);
     await screen.nextPrompt();
     screen.press('s');
+    // The first Submit with the confirmation unticked warns and asks again; the second sends.
+    const again = await screen.nextPrompt();
+    expect(again).toContain('Not sent yet: a confirmation is not answered Yes ("I confirm the release")');
+    expect(again).toContain('Send these answers?');
+    screen.press('s');
     expect(await answer).toEqual({ action: 'accept', content: { confirmed: false } });
+  });
+
+  it('sends a ticked confirmation at the first Submit, and a plain checkbox left unticked without a warning', async () => {
+    const schema: FormSchema = {
+      type: 'object',
+      properties: {
+        confirmed: { type: 'boolean', title: 'I confirm the release' },
+        notify: { type: 'boolean', title: 'Email the team' },
+      },
+    };
+    const { screen, answer } = start(formPrompt(schema, 'Confirm the production release of order-service.'));
+    await screen.nextPrompt();
+    screen.press('a');
+    await screen.nextPrompt();
+    screen.press(KEY.up, KEY.enter);
+    const notify = await screen.nextPrompt();
+    expect(notify).toContain('Email the team');
+    expect(notify.slice(notify.lastIndexOf('Email the team'))).not.toContain('Answer Yes to confirm');
+    screen.press(KEY.enter);
+    await screen.nextPrompt();
+    screen.press('s');
+    expect(await answer).toEqual({ action: 'accept', content: { confirmed: true, notify: false } });
+    expect(screen.text()).not.toContain('Not sent yet');
+  });
+
+  it('can edit an unticked confirmation after the warning, and then sends it ticked', async () => {
+    const schema: FormSchema = {
+      type: 'object',
+      properties: { confirmed: { type: 'boolean', title: 'I confirm the release' } },
+    };
+    const { screen, answer } = start(formPrompt(schema, 'Confirm the production release of order-service.'));
+    await screen.nextPrompt();
+    screen.press('a');
+    await screen.nextPrompt();
+    screen.press(KEY.enter);
+    await screen.nextPrompt();
+    screen.press('s');
+    expect(await screen.nextPrompt()).toContain('Not sent yet');
+    screen.press('e');
+    await screen.nextPrompt();
+    screen.press(KEY.enter);
+    await screen.nextPrompt();
+    screen.press(KEY.up, KEY.enter);
+    expect(await screen.nextPrompt()).toContain('I confirm the release: Yes');
+    screen.press('s');
+    expect(await answer).toEqual({ action: 'accept', content: { confirmed: true } });
   });
 });
 

@@ -1,0 +1,97 @@
+/**
+ * What one deploy_service round trip asks of opsdesk.db, counted (not timed) over real HTTP on
+ * both revisions: how many commits, and which statements. The bench (bench/http-sequential.ts)
+ * measures the time; these pin the work, so a change that adds a commit or a query per call fails.
+ */
+import { join } from 'node:path';
+import type { Revision } from '@elicitkit/form';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool } from '../../../test/support/mcp.js';
+import { type Conn, httpClient, httpOpsdeskForSuite, peek } from '../test/harness.js';
+import { recordStatements, walCommits } from '../test/sqlite-counters.js';
+
+const tokenOf = (user: string) => served.server.newTokens.find((t) => t.username === user)?.token ?? '';
+const served = httpOpsdeskForSuite();
+
+describe.each(['2025-11-25', '2026-07-28'] as Revision[])('one deploy over HTTP (%s)', (revision) => {
+  let conn: Conn;
+  const dbFile = () => join(served.dataDir, 'opsdesk.db');
+  const deploy = async () => {
+    conn.script.push({ action: 'accept', content: { env: 'dev' } });
+    return callTool(conn.client, 'deploy_service', { service: 'order-service' });
+  };
+  /** Runs `work` with automatic checkpoints off and the WAL emptied first: what it committed, and ran. */
+  const measured = async (work: () => Promise<unknown>) => {
+    const db = served.server.opsdesk.db;
+    db.pragma('wal_autocheckpoint = 0');
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const statements = recordStatements(db);
+    try {
+      await work();
+      // Answer records still queued would commit at the end of this turn: count them too.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    } finally {
+      statements.stop();
+      db.pragma('wal_autocheckpoint = 1000');
+    }
+    return { commits: walCommits(dbFile()), sql: statements.sql };
+  };
+
+  beforeAll(async () => {
+    conn = await httpClient(served.server.url, tokenOf('alice'), { revision });
+    // The first call sweeps expired claims (once a minute): not part of a deploy's own cost.
+    expect((await deploy()).status).toBe('done');
+  });
+  afterAll(() => conn.close());
+
+  it('commits twice: the question’s record, then the answer’s records with the claim, the row and the result', async () => {
+    let status: string | undefined;
+    const { commits, sql } = await measured(async () => {
+      status = (await deploy()).status;
+    });
+    expect(status).toBe('done');
+    expect(commits).toBe(2);
+    // The answer's records went in with the effect: one transaction holds them all.
+    const row = sql.findIndex((s) => s.startsWith('INSERT INTO deployments'));
+    expect(row).toBeGreaterThan(-1);
+    const begin = sql.slice(0, row).findLastIndex((s) => s.startsWith('BEGIN'));
+    const end = row + sql.slice(row).indexOf('COMMIT');
+    const inOne = sql.slice(begin, end);
+    expect(sql.slice(begin + 1, end).some((s) => s.startsWith('BEGIN') || s === 'COMMIT')).toBe(false);
+    expect(inOne.some((s) => s.includes('INSERT INTO audit_responses'))).toBe(true);
+    expect(inOne.some((s) => s.includes('INSERT INTO audit_validations'))).toBe(true);
+    // On 2026-07-28 the round was sealed: its claim and recorded result are in it too.
+    if (revision === '2026-07-28') expect(inOne.some((s) => s.includes('INTO elicitkit_claims'))).toBe(true);
+  });
+
+  it('looks up the caller and their permission in one statement per round, and nothing else about them', async () => {
+    const { sql } = await measured(() => deploy());
+    const rounds = revision === '2026-07-28' ? 2 : 1;
+    const permission = sql.filter((s) => s.includes('FROM permissions'));
+    expect(permission).toHaveLength(rounds);
+    expect(permission[0]).toContain('LEFT JOIN services');
+    // The rest that reads users is the bearer token, once per HTTP request.
+    const others = sql.filter((s) => s.includes('users') && !s.includes('FROM permissions'));
+    expect(others.every((s) => s.includes('FROM api_tokens'))).toBe(true);
+    expect(sql.filter((s) => s.includes('FROM services') && !s.includes('FROM permissions'))).toEqual([]);
+  });
+
+  it('a revoked grant applies at the next call: nothing about the caller is cached', async () => {
+    const db = served.server.opsdesk.db;
+    const refusals = () => peek(served.dataDir, "SELECT message FROM audit_refusals WHERE username = 'alice'").length;
+    const before = refusals();
+    db.prepare("DELETE FROM permissions WHERE username = 'alice'").run();
+    db.prepare("INSERT INTO permissions (username, project) VALUES ('alice', 'search-service')").run();
+    try {
+      const refused = await callTool(conn.client, 'deploy_service', { service: 'order-service' });
+      expect(refused.status).toBe('rejected');
+      expect(refused.text).toContain('search-service');
+    } finally {
+      db.prepare("DELETE FROM permissions WHERE username = 'alice'").run();
+      db.prepare("INSERT INTO permissions (username, project) VALUES ('alice', '*')").run();
+    }
+    expect(refusals()).toBe(before + 1);
+    // Granted again: the very next call deploys.
+    expect((await deploy()).status).toBe('done');
+  });
+});
