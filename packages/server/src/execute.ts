@@ -9,21 +9,21 @@ import {
 } from '@modelcontextprotocol/server';
 import { parseArguments } from './arguments.js';
 import { CallQuestions, type CallSettings } from './call-questions.js';
+import type { CallStateCodec } from './call-state-codec.js';
 import { callCancel } from './channel/cancel-watch.js';
 import { callSignal, PushChannel } from './channel/push.js';
 import { ReplayChannel } from './channel/replay.js';
-import type { StateCodec } from './codec.js';
 import type { CommitOptions, Committer, Effect } from './commit.js';
 import { ElicitkitUsageError } from './errors.js';
 import { randomUUID } from './node-builtins.js';
 import { peerOf } from './peer.js';
 import { invalid } from './results.js';
-import { type CallState, callDigest, identityDigest, isCallState } from './state.js';
+import { type CallState, callDigest, callText, isCallState } from './state.js';
 import type { AnyTool, ToolContext } from './tool.js';
 
 /** What every call of every tool shares. */
 export interface Runtime {
-  codec: StateCodec<CallState>;
+  codec: CallStateCodec;
   committer: Committer;
   identify: (ctx: ServerContext) => string | undefined;
   settingsFor: (tool: AnyTool) => CallSettings;
@@ -82,7 +82,10 @@ export async function execute(
   }
 
   const previous = readState(ctx);
-  const call = await callDigest(tool.name, args);
+  const text = callText(tool.name, args);
+  // A state this process sealed knows the text its digest was taken of: no second hash.
+  const digest = previous?.callText === text ? previous.call : callDigest(text);
+  const call = typeof digest === 'string' ? digest : await digest;
   if (previous && previous.call !== call) {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState was issued for a different tool call');
   }
@@ -96,18 +99,24 @@ export async function execute(
   const suspended = new Promise<typeof SUSPENDED>((resolve) => {
     channel.onSuspend = () => resolve(SUSPENDED);
   });
-  const running = Promise.resolve().then(() => tool.run(args, context(questions, previous !== undefined)));
+  // Run at once (no microtask hop before it); a handler that throws synchronously still becomes a rejection.
+  let running: Promise<CallToolResult>;
+  try {
+    running = Promise.resolve(tool.run(args, context(questions, previous !== undefined)));
+  } catch (error) {
+    running = Promise.reject(error);
+  }
   // A handler abandoned at a pending question may still reject later; that must not surface.
   running.catch(() => {});
   const first = await Promise.race([running, suspended]);
   if (first !== SUSPENDED) return questions.finish(first);
-  // A state that came in was verified against this caller's digest (kit.ts), so it is reused: one
-  // digest per round, not two.
-  const who = previous?.who ?? (await identityDigest(ctx.mcpReq.method, user));
-  return inputRequired({
-    inputRequests: channel.requests(),
-    requestState: await rt.codec.mint(channel.state(call, questions.contextId, who)),
+  // Sealed for this caller: the state that came in was opened under the same one (kit.ts).
+  const sealing = rt.codec.seal(channel.state(call, text, questions.contextId), {
+    method: ctx.mcpReq.method,
+    identity: user,
   });
+  const requestState = typeof sealing === 'string' ? sealing : await sealing;
+  return inputRequired({ inputRequests: channel.requests(), requestState });
 }
 
 function readState(ctx: ServerContext): CallState | undefined {

@@ -8,14 +8,14 @@ import {
 import { advertised, withConvertedJson } from './arguments.js';
 import type { AuditEvent, AuditSink, Redaction } from './audit.js';
 import type { CallSettings } from './call-questions.js';
+import { createCallStateCodec } from './call-state-codec.js';
 import { watchCancellations } from './channel/cancel-watch.js';
 import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
-import { createStateCodec } from './codec.js';
 import { Committer } from './commit.js';
 import { execute, type Runtime } from './execute.js';
 import type { Locale } from './messages.js';
-import { type CallState, identityDigest, isCallState } from './state.js';
+import type { CallState } from './state.js';
 import type { AnyTool } from './tool.js';
 
 const EMPTY_FORMS: Readonly<Record<string, never>> = Object.freeze({});
@@ -97,21 +97,16 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   const now = options.now ?? Date.now;
   const identify = options.identify ?? (() => undefined);
   const ttlSeconds = options.stateTtlSeconds ?? 3600;
-  const codec = createStateCodec<CallState>({
+  const codec = createCallStateCodec({
     key: options.secret ?? crypto.getRandomValues(new Uint8Array(32)),
     ttlSeconds,
     now,
   });
-  // A question answered for one person must not be replayable by another. The identity digest
-  // rides inside the MAC'd payload (one HMAC per round instead of the codec's two with `bind`),
-  // and a mismatch is refused at the seam like any other bad state: -32602.
-  const verify = async (state: string, ctx: ServerContext): Promise<CallState> => {
-    const payload = await codec.verify(state);
-    if (!isCallState(payload) || payload.who !== (await identityDigest(ctx.mcpReq.method, identify(ctx)))) {
-      throw new Error('bind');
-    }
-    return payload;
-  };
+  // A question answered for one person must not be replayable by another: the caller is part of
+  // the state's MAC, so a state opened under any other identity is refused at the seam like any
+  // other bad state: -32602.
+  const verify = (state: string, ctx: ServerContext): CallState | Promise<CallState> =>
+    codec.open(state, { method: ctx.mcpReq.method, identity: identify(ctx) });
   const sink = options.audit;
   const audit = sink
     ? (event: AuditEvent) => {

@@ -7,20 +7,33 @@
 
 interface NodeHash {
   update(data: string | Uint8Array): NodeHash;
-  copy(): NodeHash;
   digest(): Uint8Array;
   digest(encoding: 'hex' | 'base64url'): string;
 }
 
+interface NodeHmac {
+  update(data: string): NodeHmac;
+  digest(encoding: 'base64url'): string;
+}
+
 export interface NodeCrypto {
   createHash(algorithm: 'sha256'): NodeHash;
+  createHmac(algorithm: 'sha256', key: Uint8Array): NodeHmac;
   /** One-shot digest (Node ≥ 20.12): no Hash object per call. */
-  hash?: (algorithm: 'sha256', data: string, encoding: 'hex') => string;
+  hash?: {
+    (algorithm: 'sha256', data: string | Uint8Array, encoding: 'hex' | 'base64url'): string;
+    (algorithm: 'sha256', data: string | Uint8Array, encoding: 'buffer'): Uint8Array;
+  };
   randomUUID(): string;
 }
 
-interface NodeBuffer {
+export interface NodeBufferBytes extends Uint8Array {
+  write(text: string, offset: number, encoding: 'utf8'): number;
+}
+
+export interface NodeBuffer {
   from(data: string, encoding: 'utf8' | 'base64url'): { toString(encoding: 'utf8' | 'base64url'): string };
+  alloc(size: number): NodeBufferBytes;
 }
 
 const builtin = (id: string): unknown =>

@@ -1,6 +1,6 @@
 /**
  * What `ask()` no longer redoes on every call (issue 12), and why none of it can hand one call
- * another's answer: the HMAC keyed once, identity digests kept per identity, each tool's settings
+ * another's answer: the HMAC (against `createHmac`), identity digests kept per identity, each tool's settings
  * per tool, each 2025 connection's peer per connection, and a form's shape for a known client per
  * form. Each cache is checked against the work it saves, and against the thing it is keyed by
  * changing.
@@ -27,17 +27,34 @@ afterEach(async () => {
   open = undefined;
 });
 
-describe('the state HMAC, keyed once', () => {
-  it('is HMAC-SHA256 for keys shorter than, equal to and longer than a block, on any message', () => {
+describe('the state HMAC', () => {
+  it('is HMAC-SHA256 for keys shorter than, equal to and longer than a block, on any message, both ways', () => {
     if (!nodeCrypto) throw new Error('these tests run on Node');
-    const messages = ['', 'v1.', 'v1.eyJwIjp7fX0', 'é→✓ unicode', 'x'.repeat(5000)];
-    for (const length of [1, 31, 32, 63, 64, 65, 200]) {
-      const key = Uint8Array.from({ length }, (_, i) => (i * 37 + length) & 0xff);
-      const mac = hmacSha256(nodeCrypto, key);
-      for (const message of messages) {
-        // Twice: the keyed states are copied, never consumed.
-        for (let i = 0; i < 2; i++)
-          expect(mac(message)).toBe(createHmac('sha256', key).update(message).digest('base64url'));
+    // A message past the reused buffer, then short ones again: the buffer grows, keeps its key pad.
+    const messages = ['', 'v1.', 'v1.eyJwIjp7fX0', 'é→✓ unicode 😀', 'x'.repeat(5000), '\ud800 lone', 'after'];
+    const ways = {
+      // Without a working createHmac, to prove that way does not use it.
+      'one-shot hashes': (key: Uint8Array) =>
+        hmacSha256(
+          {
+            ...(nodeCrypto as NonNullable<typeof nodeCrypto>),
+            createHmac: () => {
+              throw new Error('createHmac used');
+            },
+          },
+          key,
+        ),
+      createHmac: (key: Uint8Array) => hmacSha256(nodeCrypto as NonNullable<typeof nodeCrypto>, key, undefined),
+    };
+    for (const [way, make] of Object.entries(ways)) {
+      for (const length of [1, 31, 32, 63, 64, 65, 200]) {
+        const key = Uint8Array.from({ length }, (_, i) => (i * 37 + length) & 0xff);
+        const mac = make(key);
+        for (const message of messages) {
+          // Twice: one MAC leaves nothing behind that changes the next.
+          for (let i = 0; i < 2; i++)
+            expect([way, mac(message)]).toEqual([way, createHmac('sha256', key).update(message).digest('base64url')]);
+        }
       }
     }
   });

@@ -1,7 +1,9 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createStore, fixtureTools } from '../test/fixture-tools.js';
+import { createStateCodec } from './codec.js';
 import { createElicitkit } from './kit.js';
 
 /**
@@ -31,9 +33,9 @@ async function manualClient(identity: string, handler: ReturnType<typeof createM
   return { client, round };
 }
 
-function setup() {
+function setup(secret?: string) {
   const store = createStore();
-  const kit = createElicitkit({ identify: (ctx) => ctx.http?.authInfo?.clientId });
+  const kit = createElicitkit({ identify: (ctx) => ctx.http?.authInfo?.clientId, ...(secret ? { secret } : {}) });
   const handler = createMcpHandler(() => kit.createServer({ name: 'fixture', version: '1' }, fixtureTools(store)));
   return { store, handler };
 }
@@ -46,8 +48,8 @@ describe('requestState', () => {
     expect(isInputRequiredResult(first)).toBe(true);
     if (!isInputRequiredResult(first)) return;
     expect(Object.keys(first.inputRequests ?? {})).toEqual(['env']);
-    // The state is signed, not encrypted: it reads as v1.<payload>.<mac>.
-    expect(first.requestState).toMatch(/^v1\.[\w-]+\.[\w-]+$/);
+    // The state is signed, not encrypted: it reads as v2.<JSON>.<mac>.
+    expect(first.requestState).toMatch(/^v2\.\[.*\]\.[\w-]{22}$/);
     const second = await alice.round(
       { service: 'order-service' },
       { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: first.requestState },
@@ -71,10 +73,11 @@ describe('requestState', () => {
     const alice = await manualClient('alice', handler);
     const first = await alice.round({ service: 'order-service' });
     if (!isInputRequiredResult(first) || !first.requestState) throw new Error('expected input_required');
-    const [v, payload, mac] = first.requestState.split('.');
-    const forged = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString());
-    forged.p.asks.env.answer = { action: 'accept', content: { env: 'prod' }, at: forged.p.asks.env.asked };
-    const tampered = [v, Buffer.from(JSON.stringify(forged)).toString('base64url'), mac].join('.');
+    const dot = first.requestState.lastIndexOf('.');
+    // v2.[call, cid, exp, [key, asked, timeoutMs, answer?]].<mac>: give env an accepted answer.
+    const forged = JSON.parse(first.requestState.slice('v2.'.length, dot));
+    forged[3][3] = [0, forged[3][1], { env: 'prod' }];
+    const tampered = `v2.${JSON.stringify(forged)}${first.requestState.slice(dot)}`;
     await expect(
       alice.round({ service: 'order-service' }, { inputResponses: {}, requestState: tampered }),
     ).rejects.toMatchObject({
@@ -124,6 +127,68 @@ describe('requestState', () => {
     });
     expect(store.deployments).toEqual([]);
     await alice.client.close();
+  });
+
+  it('continues a call from a v1 state sealed before this version with the same secret, for its identity only', async () => {
+    // A restart or a rolling upgrade with a kept secret (opsdesk keeps it in its database): the
+    // question a client is answering was sealed by the previous version, in the v1 format.
+    const secret = 'a kept state secret of at least 32 characters';
+    const { store, handler } = setup(secret);
+    const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+    const v1 = await createStateCodec({ key: secret, ttlSeconds: 3600, now: Date.now }).mint({
+      v: 1,
+      call: sha256('deploy\0{"service":"order-service"}'),
+      cid: randomUUID(),
+      who: sha256('elicitkit.who\0tools/call\0alice'),
+      asks: { env: { mode: 'form', asked: Date.now(), timeoutMs: 600_000 } },
+    });
+    const answer = { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: v1 };
+    const mallory = await manualClient('mallory', handler);
+    await expect(mallory.round({ service: 'order-service' }, answer)).rejects.toMatchObject({ code: -32602 });
+    const alice = await manualClient('alice', handler);
+    const next = await alice.round({ service: 'order-service' }, answer);
+    if (!isInputRequiredResult(next)) throw new Error('expected the production confirmation');
+    expect(Object.keys(next.inputRequests ?? {})).toEqual(['prod']);
+    expect(next.requestState).toMatch(/^v2\./);
+    const last = await alice.round(
+      { service: 'order-service' },
+      {
+        inputResponses: { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } },
+        requestState: next.requestState,
+      },
+    );
+    expect(isInputRequiredResult(last)).toBe(false);
+    expect(store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+    await alice.client.close();
+    await mallory.client.close();
+  });
+
+  it('refuses state minted for one call on a call with other arguments at another replica too', async () => {
+    // The replica did not seal it, so it has the digest only, not the call's text.
+    const secret = 'a shared state secret of at least 32 characters';
+    const first = setup(secret);
+    const second = setup(secret);
+    const alice = await manualClient('alice', first.handler);
+    const aliceThere = await manualClient('alice', second.handler);
+    const round = await alice.round({ service: 'order-service', env: 'prod' });
+    if (!isInputRequiredResult(round)) throw new Error('expected input_required');
+    const answer = { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } };
+    const other = await aliceThere.round(
+      { service: 'payment-service', env: 'prod' },
+      { inputResponses: answer, requestState: round.requestState },
+    );
+    expect(other).toMatchObject({
+      isError: true,
+      content: [{ text: 'requestState was issued for a different tool call' }],
+    });
+    const same = await aliceThere.round(
+      { env: 'prod', service: 'order-service' },
+      { inputResponses: answer, requestState: round.requestState },
+    );
+    expect(isInputRequiredResult(same)).toBe(false);
+    expect(second.store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+    await alice.client.close();
+    await aliceThere.client.close();
   });
 
   it('ignores answers to questions the server never asked', async () => {

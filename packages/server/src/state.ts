@@ -1,7 +1,8 @@
 /**
  * The memory of a 2026-07-28 tool call between rounds. It travels inside the HMAC-sealed
- * `requestState`, so the server keeps nothing: every answer given so far, when each question was
- * asked, and a digest of the call it belongs to (state minted for one call is refused by another).
+ * `requestState` (`call-state-codec.ts`), so the server keeps nothing: every answer given so far,
+ * when each question was asked, and a digest of the call it belongs to (state minted for one call
+ * is refused by another). Who it was sealed for is not in it: that is bound by the MAC.
  */
 import type { Adaptation } from '@elicitkit/form';
 import type { AnswerAction } from './channel/channel.js';
@@ -15,7 +16,6 @@ export interface StoredAnswer {
 }
 
 export interface AskRecord {
-  mode: 'form' | 'url';
   /** Epoch ms the question was first sent. */
   asked: number;
   timeoutMs: number;
@@ -25,27 +25,28 @@ export interface AskRecord {
 }
 
 export interface CallState {
-  v: 1;
-  /** Digest of tool name + arguments. */
+  /** Digest of tool name + arguments (`callDigest`). */
   call: string;
+  /**
+   * The text that digest was taken of (`callText`), when this process sealed the state: the next
+   * round compares it instead of hashing again. Never on the wire.
+   */
+  callText?: string;
   /** The audit context id of this call. */
   cid: string;
-  /** Digest of the identity that started the call: state is refused under any other. */
-  who: string;
   asks: Record<string, AskRecord>;
 }
 
 export function isCallState(value: unknown): value is CallState {
   if (typeof value !== 'object' || value === null) return false;
   const v = value as Partial<CallState>;
-  return (
-    v.v === 1 &&
-    typeof v.call === 'string' &&
-    typeof v.cid === 'string' &&
-    typeof v.who === 'string' &&
-    typeof v.asks === 'object' &&
-    v.asks !== null
-  );
+  return typeof v.call === 'string' && typeof v.cid === 'string' && typeof v.asks === 'object' && v.asks !== null;
+}
+
+/** Who a state is sealed for: the request's method and the caller's identity. */
+export interface Caller {
+  method: string;
+  identity: string | undefined;
 }
 
 /** JSON with sorted keys, so that equal arguments always hash the same. */
@@ -60,16 +61,35 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** SHA-256 of the tool name and its arguments, hex. */
-export function callDigest(tool: string, args: unknown): Promise<string> {
-  return sha256(`${tool}\0${canonical(args ?? {})}`);
+/** What a call digest is taken of: the tool's name and its arguments, canonical. */
+export function callText(tool: string, args: unknown): string {
+  return `${tool}\0${canonical(args ?? {})}`;
+}
+
+/**
+ * SHA-256 of a `callText`, base64url (43 characters where hex took 64: it travels in every
+ * state). Synchronous on Node; a promise only where WebCrypto is all there is.
+ */
+export function callDigest(text: string): string | Promise<string> {
+  if (nodeCrypto?.hash) return nodeCrypto.hash('sha256', text, 'base64url');
+  if (nodeCrypto) return nodeCrypto.createHash('sha256').update(text).digest('base64url');
+  return crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)).then(bytesToBase64Url);
+}
+
+function bytesToBase64Url(buffer: ArrayBuffer): string {
+  let binary = '';
+  for (const byte of new Uint8Array(buffer)) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 
 /** Identity digests by method and identity: a handful of callers make every call, each digested once. */
 const identities = new Map<string, string>();
 const IDENTITIES_KEPT = 1024;
 
-/** SHA-256 of who is calling (the identity never appears in clear in the state the client holds). */
+/**
+ * SHA-256 of who is calling, as states sealed before `v2` carried it (the identity never appeared
+ * in clear): only a `v1` state from an earlier version is checked against it now.
+ */
 export async function identityDigest(method: string, identity: string | undefined): Promise<string> {
   const text = `elicitkit.who\0${method}\0${identity ?? ''}`;
   const known = identities.get(text);
@@ -86,19 +106,4 @@ async function sha256(text: string): Promise<string> {
   if (nodeCrypto) return nodeCrypto.createHash('sha256').update(text).digest('hex');
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** A deep copy of the records, cheaper than structuredClone for this plain JSON. */
-export function copyAsks(asks: Record<string, AskRecord> | undefined): Record<string, AskRecord> {
-  const out: Record<string, AskRecord> = {};
-  for (const [key, record] of Object.entries(asks ?? {})) {
-    out[key] = {
-      ...record,
-      ...(record.adaptation
-        ? { adaptation: { quirk: record.adaptation.quirk, fields: [...record.adaptation.fields] } }
-        : {}),
-      ...(record.answer ? { answer: { ...record.answer } } : {}),
-    };
-  }
-  return out;
 }

@@ -1,5 +1,5 @@
 import { type InputRequest, inputResponse } from '@modelcontextprotocol/server';
-import { type AskRecord, type CallState, copyAsks } from '../state.js';
+import type { AskRecord, CallState } from '../state.js';
 import { ANSWER_ACTIONS, type Channel, type Question, type RawAnswer } from './channel.js';
 import { inputRequest } from './wire.js';
 
@@ -20,7 +20,8 @@ export class ReplayChannel implements Channel {
     responses: Record<string, unknown> | undefined,
     private readonly now: () => number,
   ) {
-    this.records = copyAsks(previous?.asks);
+    // Each opened state is its own objects (call-state-codec.ts), so this round changes them in place.
+    this.records = previous?.asks ?? {};
     const at = now();
     for (const [key, record] of Object.entries(this.records)) {
       if (record.answer) continue;
@@ -55,7 +56,7 @@ export class ReplayChannel implements Channel {
     }
     const adaptation = question.kind === 'form' ? question.adaptation : undefined;
     if (!record) {
-      this.records[key] = { mode: question.kind, asked: this.now(), timeoutMs, ...(adaptation ? { adaptation } : {}) };
+      this.records[key] = { asked: this.now(), timeoutMs, ...(adaptation ? { adaptation } : {}) };
       onSent();
     } else if (adaptation) {
       // Asked again unanswered: its answer comes in the shape sent last.
@@ -78,8 +79,8 @@ export class ReplayChannel implements Channel {
   }
 
   /** The state the next round starts from. */
-  state(call: string, cid: string, who: string): CallState {
-    return { v: 1, call, cid, who, asks: this.records };
+  state(call: string, callText: string, cid: string): CallState {
+    return { call, callText, cid, asks: this.records };
   }
 }
 

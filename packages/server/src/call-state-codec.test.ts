@@ -1,0 +1,260 @@
+/**
+ * The sealed call state (`v2`): what it carries, that one MAC binds it to the key and the caller,
+ * that nothing else opens (a byte changed, cut short, another identity, another key, expired),
+ * that the states this codec keeps for their next round never bypass any of that, and that a `v1`
+ * state sealed before this format still opens under the same key.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createCallStateCodec } from './call-state-codec.js';
+import { createStateCodec } from './codec.js';
+import type { Caller, CallState } from './state.js';
+
+const KEY = 'k'.repeat(32);
+const ALICE: Caller = { method: 'tools/call', identity: 'alice' };
+const BOB: Caller = { method: 'tools/call', identity: 'bob' };
+
+function sample(): CallState {
+  return {
+    call: createHash('sha256').update('deploy').digest('base64url'),
+    cid: '6f1c2a52-5d0e-4a43-9d0c-3c1f7d1b2e90',
+    asks: {
+      env: { asked: 1_000, timeoutMs: 600_000, answer: { action: 'accept', at: 2_000, content: { env: 'prod' } } },
+      prod: {
+        asked: 2_000,
+        timeoutMs: 60_000,
+        adaptation: { quirk: 'booleanAsChoice', fields: ['confirmed'] },
+      },
+      why: { asked: 3_000, timeoutMs: 1, answer: { action: 'decline', at: 3_001 } },
+    },
+  };
+}
+
+const codecAt = (clock: { now: number }, options: { key?: string; webCrypto?: boolean } = {}) =>
+  createCallStateCodec({ key: options.key ?? KEY, ttlSeconds: 60, now: () => clock.now, ...options });
+
+/** Two codecs with one key: `sealer` keeps what it sealed, `other` (another replica) has to verify in full. */
+function pair(clock = { now: 1_700_000_000_000 }) {
+  return { clock, sealer: codecAt(clock), other: codecAt(clock) };
+}
+
+async function refusal(open: () => unknown): Promise<string> {
+  try {
+    await open();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return 'opened';
+}
+
+describe('the v2 call state', () => {
+  it('carries the call, its context id and every question, and nothing about who sealed it', async () => {
+    const { sealer, other } = pair();
+    const text = (await sealer.seal(sample(), ALICE)) as string;
+    expect(text).toMatch(/^v2\.\[.*\]\.[\w-]{22}$/);
+    expect(await sealer.open(text, ALICE)).toEqual(sample());
+    expect(await other.open(text, ALICE)).toEqual(sample());
+    const body = text.slice('v2.'.length, text.lastIndexOf('.'));
+    expect(body).not.toContain('alice');
+    expect(JSON.parse(body)).toEqual([
+      sample().call,
+      sample().cid,
+      1_700_000_060,
+      ['env', 1_000, 600_000, [0, 2_000, { env: 'prod' }]],
+      ['prod', 2_000, 60_000, 0, 'booleanAsChoice', ['confirmed']],
+      ['why', 3_000, 1, [1, 3_001]],
+    ]);
+  });
+
+  it('is less than half the size of the v1 state it replaces', async () => {
+    const { sealer } = pair();
+    const state = sample();
+    const v1 = await createStateCodec({ key: KEY, ttlSeconds: 60, now: Date.now }).mint({
+      v: 1,
+      call: createHash('sha256').update('deploy').digest('hex'),
+      cid: state.cid,
+      who: 'f'.repeat(64),
+      asks: { env: { mode: 'form', asked: 1_000, timeoutMs: 600_000 } },
+    });
+    const v2 = (await sealer.seal({ ...state, asks: { env: { asked: 1_000, timeoutMs: 600_000 } } }, ALICE)) as string;
+    expect(v2.length).toBeLessThan(v1.length / 2);
+  });
+
+  it('gives each open its own objects: a round changing them changes nothing sealed', async () => {
+    const { sealer } = pair();
+    const text = (await sealer.seal(sample(), ALICE)) as string;
+    const first = await sealer.open(text, ALICE);
+    (first.asks.prod as { answer?: unknown }).answer = { action: 'accept', at: 5, content: { confirmed: true } };
+    first.asks.env?.adaptation?.fields.push('x');
+    expect(await sealer.open(text, ALICE)).toEqual(sample());
+  });
+
+  it('carries any answer text exactly: quotes, backslashes, dots, control characters, emoji, a lone surrogate', async () => {
+    const { sealer, other } = pair();
+    const note = 'a "quoted" \\path\\ v1.2.3\n\t\u0000 ✓ 😀 \ud800 end';
+    const state: CallState = {
+      call: 'c',
+      cid: 'd',
+      asks: { note: { asked: 1, timeoutMs: 2, answer: { action: 'accept', at: 3, content: { note, list: [note] } } } },
+    };
+    const text = (await sealer.seal(state, ALICE)) as string;
+    // Through a JSON message and back, as the client echoes it.
+    const echoed = JSON.parse(JSON.stringify({ requestState: text })).requestState as string;
+    expect(echoed).toBe(text);
+    for (const codec of [sealer, other]) {
+      const opened = await codec.open(echoed, ALICE);
+      expect(opened.asks.note?.answer?.content).toEqual({ note, list: [note] });
+    }
+  });
+
+  it('hands the call text back only to the process that sealed the state, and never sends it', async () => {
+    const { sealer, other } = pair();
+    const text = (await sealer.seal({ ...sample(), callText: 'deploy\0{"service":"order-service"}' }, ALICE)) as string;
+    expect(text).not.toContain('order-service');
+    expect((await sealer.open(text, ALICE)).callText).toBe('deploy\0{"service":"order-service"}');
+    expect(await other.open(text, ALICE)).toEqual(sample());
+  });
+
+  it('keeps a question keyed "__proto__" as its own key', async () => {
+    const { sealer, other } = pair();
+    const asks = Object.defineProperty({}, '__proto__', {
+      value: { asked: 1, timeoutMs: 2 },
+      enumerable: true,
+    }) as CallState['asks'];
+    const text = (await sealer.seal({ call: 'c', cid: 'd', asks }, ALICE)) as string;
+    const opened = await other.open(text, ALICE);
+    expect(Object.hasOwn(opened.asks, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(opened.asks)).toBe(Object.prototype);
+  });
+
+  it('refuses every single character changed, in the body or the tag, kept or not', async () => {
+    const { sealer, other } = pair();
+    const text = (await sealer.seal(sample(), ALICE)) as string;
+    for (let at = 0; at < text.length; at++) {
+      const changed = text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+      for (const codec of [sealer, other])
+        expect(await refusal(() => codec.open(changed, ALICE))).toMatch(/mac|malformed/);
+    }
+  });
+
+  it('refuses a state cut short or lengthened anywhere', async () => {
+    const { sealer, other } = pair();
+    const text = (await sealer.seal(sample(), ALICE)) as string;
+    for (let length = 0; length < text.length; length++) {
+      for (const codec of [sealer, other])
+        expect(await refusal(() => codec.open(text.slice(0, length), ALICE))).toMatch(/mac|malformed/);
+    }
+    for (const codec of [sealer, other]) {
+      expect(await refusal(() => codec.open(`${text}A`, ALICE))).toMatch(/mac|malformed/);
+      expect(await refusal(() => codec.open(`x${text}`, ALICE))).toBe('malformed');
+    }
+  });
+
+  it('refuses another identity or another method, whether or not the state is kept', async () => {
+    const { sealer, other } = pair();
+    const text = (await sealer.seal(sample(), ALICE)) as string;
+    for (const codec of [sealer, other]) {
+      expect(await refusal(() => codec.open(text, BOB))).toBe('mac');
+      expect(await refusal(() => codec.open(text, { method: 'prompts/get', identity: 'alice' }))).toBe('mac');
+      expect(await refusal(() => codec.open(text, { method: 'tools/call', identity: undefined }))).toBe('mac');
+      // Refusing Bob leaves Alice's state good.
+      expect(await codec.open(text, ALICE)).toEqual(sample());
+    }
+    // No identity at all is one caller too (stdio, or a kit without `identify`).
+    const anonymous: Caller = { method: 'tools/call', identity: undefined };
+    const unnamed = (await sealer.seal(sample(), anonymous)) as string;
+    expect(await other.open(unnamed, anonymous)).toEqual(sample());
+    expect(await refusal(() => other.open(unnamed, ALICE))).toBe('mac');
+  });
+
+  it('refuses a state sealed with another key', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    const text = (await codecAt(clock).seal(sample(), ALICE)) as string;
+    expect(await refusal(() => codecAt(clock, { key: 'j'.repeat(32) }).open(text, ALICE))).toBe('mac');
+  });
+
+  it('expires after its lifetime, kept or not', async () => {
+    const { clock, sealer, other } = pair();
+    const text = (await sealer.seal(sample(), ALICE)) as string;
+    clock.now += 59_000;
+    expect(await other.open(text, ALICE)).toEqual(sample());
+    clock.now += 2_000;
+    for (const codec of [sealer, other]) expect(await refusal(() => codec.open(text, ALICE))).toBe('expired');
+  });
+
+  it('opens in full the states it no longer keeps, and still refuses them changed', async () => {
+    const { sealer } = pair();
+    const texts: string[] = [];
+    for (let n = 0; n < 1_100; n++) texts.push((await sealer.seal({ ...sample(), cid: `c${n}` }, ALICE)) as string);
+    const oldest = texts[0] as string;
+    expect((await sealer.open(oldest, ALICE)).cid).toBe('c0');
+    expect(await refusal(() => sealer.open(oldest, BOB))).toBe('mac');
+    const changed = `${oldest.slice(0, -1)}${oldest.endsWith('A') ? 'B' : 'A'}`;
+    expect(await refusal(() => sealer.open(changed, ALICE))).toBe('mac');
+  });
+
+  it('is the same state where only WebCrypto is available, both ways', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    const node = codecAt(clock);
+    const web = codecAt(clock, { webCrypto: true });
+    const sealedByWeb = web.seal(sample(), ALICE);
+    expect(sealedByWeb).toBeInstanceOf(Promise);
+    expect(await node.open(await sealedByWeb, ALICE)).toEqual(sample());
+    const sealedByNode = node.seal(sample(), ALICE) as string;
+    expect(await web.open(sealedByNode, ALICE)).toEqual(sample());
+    expect(await refusal(() => codecAt(clock, { webCrypto: true }).open(sealedByNode, BOB))).toBe('mac');
+    const changed = `${sealedByNode.slice(0, 5)}${sealedByNode[5] === 'A' ? 'B' : 'A'}${sealedByNode.slice(6)}`;
+    expect(await refusal(() => codecAt(clock, { webCrypto: true }).open(changed, ALICE))).toMatch(/mac|malformed/);
+  });
+});
+
+describe('a v1 state, sealed before v2 with the same key', () => {
+  const who = (caller: Caller) =>
+    createHash('sha256')
+      .update(`elicitkit.who\0${caller.method}\0${caller.identity ?? ''}`)
+      .digest('hex');
+  const v1 = (caller: Caller, clock: { now: number }) =>
+    createStateCodec({ key: KEY, ttlSeconds: 60, now: () => clock.now }).mint({
+      v: 1,
+      call: createHash('sha256').update('deploy').digest('hex'),
+      cid: sample().cid,
+      who: who(caller),
+      asks: {
+        env: {
+          mode: 'form',
+          asked: 1_000,
+          timeoutMs: 600_000,
+          answer: { action: 'accept', at: 2_000, content: { env: 'prod' } },
+        },
+      },
+    });
+
+  it('opens for the identity it was sealed for, its call digest in today’s form', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    const opened = await codecAt(clock).open(await v1(ALICE, clock), ALICE);
+    expect(opened).toEqual({
+      call: sample().call,
+      cid: sample().cid,
+      asks: {
+        env: { asked: 1_000, timeoutMs: 600_000, answer: { action: 'accept', at: 2_000, content: { env: 'prod' } } },
+      },
+    });
+  });
+
+  it('is refused under another identity, with another key, changed, or expired', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    const text = await v1(ALICE, clock);
+    expect(await refusal(() => codecAt(clock).open(text, BOB))).toBe('bind');
+    expect(await refusal(() => codecAt(clock, { key: 'j'.repeat(32) }).open(text, ALICE))).toBe('mac');
+    const changed = `${text.slice(0, 8)}${text[8] === 'A' ? 'B' : 'A'}${text.slice(9)}`;
+    expect(await refusal(() => codecAt(clock).open(changed, ALICE))).toMatch(/mac|malformed/);
+    clock.now += 61_000;
+    expect(await refusal(() => codecAt(clock).open(text, ALICE))).toBe('expired');
+  });
+
+  it('is refused when what it carries is not a call state', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    const text = await createStateCodec({ key: KEY, ttlSeconds: 60, now: () => clock.now }).mint({ n: 1 });
+    expect(await refusal(() => codecAt(clock).open(text, ALICE))).toBe('malformed');
+  });
+});

@@ -1,0 +1,219 @@
+/**
+ * Seals a call's state into the `requestState` a 2026-07-28 client echoes back, and opens it again.
+ *
+ * `v2.<body>.<tag>`: `body` is a JSON array holding only what the next round needs — the call
+ * digest, the audit context id, the expiry and each question (key, when asked, its timeout, the
+ * answer and the form's adaptation once there are some). It is the JSON text itself, not base64 of
+ * it: smaller even with its quotes escaped on the wire, and no encoding pass either way. `tag` is
+ * HMAC-SHA256 over `v2.<body>`, the request's method and the caller's identity, truncated to 128
+ * bits (RFC 2104 §5 allows truncating to half the hash). So the identity binding costs no bytes,
+ * a state opened under another identity fails like a forged one, and one MAC is computed per seal
+ * and at most one per open.
+ *
+ * `v1` states (the SDK codec's format with the identity digest inside, sealed before this format)
+ * are still opened, so that a restart or a rolling upgrade with the same key keeps open questions.
+ */
+import { ANSWER_ACTIONS } from './channel/channel.js';
+import { constantTimeEqual, createStateCodec, hmacSha256, type StateCodec } from './codec.js';
+import { nodeCrypto } from './node-builtins.js';
+import { type AskRecord, type Caller, type CallState, identityDigest } from './state.js';
+
+/** Seals and opens call states; synchronous where the runtime has `node:crypto`. */
+export interface CallStateCodec {
+  seal(state: CallState, caller: Caller): string | Promise<string>;
+  /** Throws (`malformed`, `mac`, `expired`, `bind`) on anything but an intact, unexpired state sealed for `caller`. */
+  open(text: string, caller: Caller): CallState | Promise<CallState>;
+}
+
+export interface CallStateCodecOptions {
+  key: Uint8Array | string;
+  ttlSeconds: number;
+  now: () => number;
+  /** Use WebCrypto even where `node:crypto` is present (tests of the path other runtimes take). */
+  webCrypto?: boolean;
+}
+
+const PREFIX = 'v2.';
+/** 128 bits of the MAC, as base64url (22 characters carry 132 bits; the last 4 are the 17th byte's). */
+const TAG_LENGTH = 22;
+/** States this codec sealed, kept for their next round (the oldest forgotten first). */
+const SEALED_KEPT = 1024;
+
+type WireAnswer = 0 | [action: number, at: number] | [action: number, at: number, content: Record<string, unknown>];
+type WireAsk =
+  | [key: string, asked: number, timeoutMs: number]
+  | [key: string, asked: number, timeoutMs: number, answer: WireAnswer]
+  | [key: string, asked: number, timeoutMs: number, answer: WireAnswer, quirk: string, fields: string[]];
+
+/**
+ * @example
+ * const codec = createCallStateCodec({ key: secret, ttlSeconds: 3600, now: Date.now });
+ * const text = codec.seal(state, { method: 'tools/call', identity: 'alice' });
+ * codec.open(text, { method: 'tools/call', identity: 'alice' }); // a copy of state
+ */
+export function createCallStateCodec(options: CallStateCodecOptions): CallStateCodec {
+  const key = typeof options.key === 'string' ? new TextEncoder().encode(options.key) : Uint8Array.from(options.key);
+  const seconds = () => Math.floor(options.now() / 1000);
+  const v1 = createStateCodec<unknown>({ key, ttlSeconds: options.ttlSeconds, now: options.now });
+  const node = options.webCrypto ? undefined : nodeCrypto;
+  const mac = node ? hmacSha256(node, key) : webCryptoMac(key);
+  const tagOf = (body: string, caller: Caller) => mac(`${PREFIX}${body}\0${caller.method}\0${caller.identity ?? ''}`);
+
+  // Sealed states by their exact text, with whom they were sealed for and the call's canonical
+  // text: the same text coming back from the same caller is what was signed, so its next round
+  // (usually in this process) skips the MAC, and the call is compared by its text, not hashed
+  // again — never the expiry, and never the parse (each open returns its own objects, which the
+  // round then changes).
+  const sealed = new Map<string, { who: string; callText: string | undefined }>();
+  // Their texts in sealing order, a ring: the slot about to be reused holds the oldest.
+  const order: (string | undefined)[] = new Array(SEALED_KEPT);
+  let next = 0;
+  const who = (caller: Caller) => `${caller.method}\0${caller.identity ?? ''}`;
+
+  const finish = (body: string, tag: string, state: CallState, caller: Caller): string => {
+    const text = `${PREFIX}${body}.${tag.slice(0, TAG_LENGTH)}`;
+    const oldest = order[next];
+    if (oldest !== undefined) sealed.delete(oldest);
+    order[next] = text;
+    next = (next + 1) % SEALED_KEPT;
+    sealed.set(text, { who: who(caller), callText: state.callText });
+    return text;
+  };
+
+  const check = (tag: string, given: string): void => {
+    if (!constantTimeEqual(tag.slice(0, TAG_LENGTH), given)) throw new Error('mac');
+  };
+
+  return {
+    seal(state, caller) {
+      const body = JSON.stringify(toWire(state, seconds() + options.ttlSeconds));
+      const tag = tagOf(body, caller);
+      return typeof tag === 'string'
+        ? finish(body, tag, state, caller)
+        : tag.then((t) => finish(body, t, state, caller));
+    },
+    open(text, caller) {
+      const dot = text.lastIndexOf('.');
+      const body = text.slice(PREFIX.length, dot);
+      const known = sealed.get(text);
+      if (known !== undefined) {
+        // The same text from someone else is what a forged tag would be.
+        if (known.who !== who(caller)) throw new Error('mac');
+        const state = fromWire(body, seconds());
+        if (known.callText !== undefined) state.callText = known.callText;
+        return state;
+      }
+      if (text.startsWith('v1.')) return openV1(v1, text, caller);
+      if (!text.startsWith(PREFIX) || dot !== text.length - TAG_LENGTH - 1 || dot <= PREFIX.length)
+        throw new Error('malformed');
+      const given = text.slice(dot + 1);
+      const tag = tagOf(body, caller);
+      if (typeof tag === 'string') {
+        check(tag, given);
+        return fromWire(body, seconds());
+      }
+      return tag.then((t) => {
+        check(t, given);
+        return fromWire(body, seconds());
+      });
+    },
+  };
+}
+
+function toWire(state: CallState, exp: number): unknown[] {
+  const out: unknown[] = [state.call, state.cid, exp];
+  for (const key of Object.keys(state.asks)) {
+    const r = state.asks[key] as AskRecord;
+    const ask: unknown[] = [key, r.asked, r.timeoutMs];
+    const a = r.answer;
+    if (a || r.adaptation) {
+      ask.push(a ? [ANSWER_ACTIONS.indexOf(a.action), a.at, ...(a.content ? [a.content] : [])] : 0);
+      if (r.adaptation) ask.push(r.adaptation.quirk, r.adaptation.fields);
+    }
+    out.push(ask);
+  }
+  return out;
+}
+
+/** Reads a body this key sealed (its MAC or the sealed map vouches for it); the shape is still checked. */
+function fromWire(json: string, now: number): CallState {
+  let wire: unknown;
+  try {
+    wire = JSON.parse(json);
+  } catch {
+    throw new Error('malformed');
+  }
+  if (!Array.isArray(wire) || typeof wire[0] !== 'string' || typeof wire[1] !== 'string') throw new Error('malformed');
+  const exp = wire[2];
+  if (typeof exp !== 'number' || exp < now) throw new Error('expired');
+  const asks: Record<string, AskRecord> = {};
+  for (let i = 3; i < wire.length; i++) {
+    const ask: unknown = wire[i];
+    if (!Array.isArray(ask)) throw new Error('malformed');
+    const [key, asked, timeoutMs, answer, quirk, fields] = ask as WireAsk;
+    if (typeof key !== 'string' || typeof asked !== 'number' || typeof timeoutMs !== 'number')
+      throw new Error('malformed');
+    const record: AskRecord = { asked, timeoutMs };
+    if (Array.isArray(answer)) {
+      const action = ANSWER_ACTIONS[answer[0]];
+      if (action === undefined || typeof answer[1] !== 'number') throw new Error('malformed');
+      record.answer = { action, at: answer[1], ...(answer[2] ? { content: answer[2] } : {}) };
+    }
+    if ((quirk === 'booleanAsChoice' || quirk === 'textOnly') && Array.isArray(fields))
+      record.adaptation = { quirk, fields };
+    // Own keys only, whatever the key is called (`__proto__` included).
+    Object.defineProperty(asks, key, { value: record, enumerable: true, writable: true, configurable: true });
+  }
+  return { call: wire[0], cid: wire[1], asks };
+}
+
+interface V1State {
+  v: 1;
+  call: string;
+  cid: string;
+  who: string;
+  asks: Record<string, AskRecord & { mode?: unknown }>;
+}
+
+/** A state sealed before `v2`: the SDK codec's format, the identity's digest inside. */
+async function openV1(codec: StateCodec<unknown>, text: string, caller: Caller): Promise<CallState> {
+  const payload = (await codec.verify(text)) as Partial<V1State> | null;
+  if (
+    typeof payload !== 'object' ||
+    payload === null ||
+    payload.v !== 1 ||
+    typeof payload.call !== 'string' ||
+    typeof payload.cid !== 'string' ||
+    typeof payload.asks !== 'object' ||
+    payload.asks === null
+  )
+    throw new Error('malformed');
+  if (payload.who !== (await identityDigest(caller.method, caller.identity))) throw new Error('bind');
+  const asks: Record<string, AskRecord> = {};
+  for (const [key, { mode: _mode, ...record }] of Object.entries(payload.asks)) {
+    Object.defineProperty(asks, key, { value: record, enumerable: true, writable: true, configurable: true });
+  }
+  // v1 carried the call digest in hex; it is compared with today's base64url one.
+  const call = /^[0-9a-f]{64}$/.test(payload.call) ? hexToBase64Url(payload.call) : payload.call;
+  return { call, cid: payload.cid, asks };
+}
+
+function hexToBase64Url(hex: string): string {
+  let binary = '';
+  for (let i = 0; i < hex.length; i += 2) binary += String.fromCharCode(Number.parseInt(hex.slice(i, i + 2), 16));
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+/** HMAC-SHA256 through WebCrypto, for runtimes without `node:crypto`: a promise per MAC. */
+function webCryptoMac(key: Uint8Array): (message: string) => Promise<string> {
+  const imported = crypto.subtle.importKey('raw', Uint8Array.from(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  imported.catch(() => {}); // a bad key fails each MAC, where it is awaited
+  return async (message) => {
+    const signature = await crypto.subtle.sign('HMAC', await imported, new TextEncoder().encode(message));
+    let binary = '';
+    for (const byte of new Uint8Array(signature)) binary += String.fromCharCode(byte);
+    return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  };
+}
