@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-identity-'));
 process.env.ELICITKIT_DATA = data;
 
-const { newBrowser, postChat } = await import('./chat-client');
+const { newBrowser, turn } = await import('./chat-client');
 const { POST: postIdentity } = await import('../app/api/session/identity/route');
 const { resetState } = await import('../lib/state');
 const { stopOpsdesk } = await import('../lib/opsdesk');
@@ -32,17 +32,9 @@ const choose = (b: Browser, body: unknown, csrf = b.csrf) =>
     }),
   );
 
+/** The whole stream of a `/list_deployments` turn, as text. */
 async function listDeployments(b: Browser): Promise<string> {
-  const response = await postChat(
-    new Request('http://localhost/api/chat', {
-      method: 'POST',
-      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        messages: [{ id: 'm', role: 'user', parts: [{ type: 'text', text: '/list_deployments' }] }],
-      }),
-    }),
-  );
-  return response.text();
+  return JSON.stringify(await turn(b, '/list_deployments'));
 }
 
 describe('the demo identity picker', () => {
@@ -60,18 +52,7 @@ describe('the demo identity picker', () => {
   it('as bob, a deploy of order-service is refused without a question, and the refusal is in the audit', async () => {
     const b = await newBrowser();
     expect((await choose(b, { user: 'bob' })).status).toBe(200);
-    const response = await postChat(
-      new Request('http://localhost/api/chat', {
-        method: 'POST',
-        headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          messages: [
-            { id: 'm', role: 'user', parts: [{ type: 'text', text: '/deploy_service service=order-service' }] },
-          ],
-        }),
-      }),
-    );
-    const stream = await response.text();
+    const stream = JSON.stringify(await turn(b, '/deploy_service service=order-service'));
     expect(stream).toContain('"status":"rejected"');
     expect(stream).not.toContain('data-elicitation');
     const trail = auditTrail();
