@@ -14,7 +14,7 @@
  * are still opened, so that a restart or a rolling upgrade with the same key keeps open questions.
  */
 import { ANSWER_ACTIONS } from './channel/channel.js';
-import { constantTimeEqual, createStateCodec, hmacSha256, type StateCodec } from './codec.js';
+import { bytesToBase64Url, constantTimeEqual, createStateCodec, hmacSha256, type StateCodec } from './codec.js';
 import { nodeCrypto } from './node-builtins.js';
 import { type AskRecord, type Caller, type CallState, identityDigest } from './state.js';
 
@@ -199,9 +199,9 @@ async function openV1(codec: StateCodec<unknown>, text: string, caller: Caller):
 }
 
 function hexToBase64Url(hex: string): string {
-  let binary = '';
-  for (let i = 0; i < hex.length; i += 2) binary += String.fromCharCode(Number.parseInt(hex.slice(i, i + 2), 16));
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytesToBase64Url(bytes);
 }
 
 /** HMAC-SHA256 through WebCrypto, for runtimes without `node:crypto`: a promise per MAC. */
@@ -212,8 +212,6 @@ function webCryptoMac(key: Uint8Array): (message: string) => Promise<string> {
   imported.catch(() => {}); // a bad key fails each MAC, where it is awaited
   return async (message) => {
     const signature = await crypto.subtle.sign('HMAC', await imported, new TextEncoder().encode(message));
-    let binary = '';
-    for (const byte of new Uint8Array(signature)) binary += String.fromCharCode(byte);
-    return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+    return bytesToBase64Url(new Uint8Array(signature));
   };
 }

@@ -121,8 +121,13 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 function toBase64Url(text: string): string {
   if (NodeBufferClass) return NodeBufferClass.from(text, 'utf8').toString('base64url');
+  return bytesToBase64Url(new TextEncoder().encode(text));
+}
+
+/** Bytes as unpadded base64url, where there is no `Buffer` (WebCrypto results, other runtimes). */
+export function bytesToBase64Url(bytes: Uint8Array): string {
   let binary = '';
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  for (const byte of bytes) binary += String.fromCharCode(byte);
   return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
 }
 

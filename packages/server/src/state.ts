@@ -6,6 +6,7 @@
  */
 import type { Adaptation } from '@elicitkit/form';
 import type { AnswerAction } from './channel/channel.js';
+import { bytesToBase64Url } from './codec.js';
 import { nodeCrypto } from './node-builtins.js';
 
 export interface StoredAnswer {
@@ -73,13 +74,9 @@ export function callText(tool: string, args: unknown): string {
 export function callDigest(text: string): string | Promise<string> {
   if (nodeCrypto?.hash) return nodeCrypto.hash('sha256', text, 'base64url');
   if (nodeCrypto) return nodeCrypto.createHash('sha256').update(text).digest('base64url');
-  return crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)).then(bytesToBase64Url);
-}
-
-function bytesToBase64Url(buffer: ArrayBuffer): string {
-  let binary = '';
-  for (const byte of new Uint8Array(buffer)) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  return crypto.subtle
+    .digest('SHA-256', new TextEncoder().encode(text))
+    .then((digest) => bytesToBase64Url(new Uint8Array(digest)));
 }
 
 /** Identity digests by method and identity: a handful of callers make every call, each digested once. */
