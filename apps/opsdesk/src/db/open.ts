@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { ADDED_COLUMNS, OPSDESK_OBJECTS, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { seed } from './seed.js';
+import { enableWal } from './wal.js';
 
 /** A connection to `opsdesk.db` (better-sqlite3). */
 export type Database = BetterSqlite3.Database;
@@ -26,7 +27,7 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'opsdesk.db');
   const db = new BetterSqlite3(file);
-  db.pragma('journal_mode = WAL');
+  enableWal(db);
   // NORMAL in WAL syncs at checkpoints, not at every commit (~16 µs instead of ~330 µs, on the
   // event loop, two commits a deploy now). A power loss may lose the last commits, never corrupt;
   // a claim and its effect commit together, so they are lost together (README, "Durability").

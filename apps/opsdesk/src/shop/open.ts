@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { enableWal } from '../db/wal.js';
 import { seedShop } from './seed.js';
 
 /** The shop's file may grow to this many pages (4 KiB each): 256 MiB, so no statement can fill the disk. */
@@ -53,7 +54,7 @@ function connect(file: string): Database {
   const db = new BetterSqlite3(file);
   // Two processes may start on a fresh directory at once: wait for the other, never fail.
   db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
+  enableWal(db);
   db.pragma('foreign_keys = ON');
   db.pragma('trusted_schema = OFF');
   db.pragma('cell_size_check = ON');
