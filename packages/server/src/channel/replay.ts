@@ -33,7 +33,8 @@ export class ReplayChannel implements Channel {
   }
 
   send(key: string, question: Question, timeoutMs: number, onSent: () => void): Promise<RawAnswer> {
-    const record = this.records[key];
+    // Own keys only: an ask key may be named like an Object.prototype member (`constructor`).
+    const record = Object.hasOwn(this.records, key) ? this.records[key] : undefined;
     if (record?.answer) {
       const elapsedMs = record.answer.at - record.asked;
       const fresh = this.fresh.has(key);
@@ -56,7 +57,9 @@ export class ReplayChannel implements Channel {
     }
     const adaptation = question.kind === 'form' ? question.adaptation : undefined;
     if (!record) {
-      this.records[key] = { asked: this.now(), timeoutMs, ...(adaptation ? { adaptation } : {}) };
+      const asked: AskRecord = { asked: this.now(), timeoutMs, ...(adaptation ? { adaptation } : {}) };
+      // Defined, not assigned: assigning `__proto__` would set the object's prototype instead.
+      Object.defineProperty(this.records, key, { value: asked, enumerable: true, writable: true, configurable: true });
       onSent();
     } else if (adaptation) {
       // Asked again unanswered: its answer comes in the shape sent last.
