@@ -209,7 +209,13 @@ describe('migrating a version-4 data directory', () => {
     try {
       expect(indexes(data.dir)).toEqual([]);
       // readAudit's one query per table walks the rowid backwards: no index by call id is involved.
-      for (const table of ['audit_requests', 'audit_responses', 'audit_validations', 'audit_violations', 'audit_refusals']) {
+      for (const table of [
+        'audit_requests',
+        'audit_responses',
+        'audit_validations',
+        'audit_violations',
+        'audit_refusals',
+      ]) {
         const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM ${table} ORDER BY id DESC LIMIT ?`).all(10) as {
           detail: string;
         }[];

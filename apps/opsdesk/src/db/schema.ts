@@ -98,7 +98,11 @@ CREATE TABLE IF NOT EXISTS audit_refusals (
 `;
 
 /** Indexes older versions made and version 5 drops (no query uses them; each row paid a page for them). */
-export const DROPPED_INDEXES = ['audit_requests_context', 'audit_responses_context', 'audit_validations_context'] as const;
+export const DROPPED_INDEXES = [
+  'audit_requests_context',
+  'audit_responses_context',
+  'audit_validations_context',
+] as const;
 
 /** Columns added to existing tables since v1, by table: a data directory from before gets them added, empty. */
 export const ADDED_COLUMNS: Record<string, Record<string, string>> = {
