@@ -8,6 +8,10 @@
  * statements) against after (`accessTo`: one). Interleaved, order rotating; wall p50 and mean, and
  * mean CPU per deploy. Automatic checkpoints as opsdesk runs them (every 1,000 WAL pages): their
  * fsyncs land on whichever deploy crosses the line, so they are part of the cost.
+ * Issue 12 part L: the same two commits on a second copy carrying schema v4's `audit_*_context`
+ * indexes, with the question's record in a transaction of its own as before (BEGIN, INSERT,
+ * COMMIT), against v5 (no such indexes; one statement); and the caller's lookup remembered
+ * (`accessTo` now: one `PRAGMA data_version` while nothing changed) against its statement.
  *
  *   node --import tsx bench/deploy-writes.ts     (BENCH_DEPLOYS=5000)
  */
@@ -24,6 +28,25 @@ const DEPLOYS = Number(process.env.BENCH_DEPLOYS ?? 5000);
 const dir = mkdtempSync(join(tmpdir(), 'ek-bench-writes-'));
 const db = openDatabase(dir);
 const sink = sqliteAudit(db);
+// Schema v4 on its own copy: the three indexes by call id that v5 dropped.
+const v4Dir = mkdtempSync(join(tmpdir(), 'ek-bench-writes-v4-'));
+const v4 = openDatabase(v4Dir);
+v4.exec(`CREATE INDEX audit_requests_context ON audit_requests(context_id);
+CREATE INDEX audit_responses_context ON audit_responses(context_id);
+CREATE INDEX audit_validations_context ON audit_validations(context_id);`);
+const v4Sink = sqliteAudit(v4);
+const v4Insert = v4.prepare(
+  'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, NULL, ?, ?)',
+);
+// Before 12L a single queued row was written in a transaction of its own, as this one is.
+const v4Question = v4.transaction(() => {
+  v4Sink(asked());
+  flushAudit(v4);
+});
+const v4Effect = v4.transaction(() => {
+  flushAudit(v4);
+  v4Insert.run('order-service', 'dev', '2.4.1', 'alice', new Date().toISOString());
+});
 const insert = db.prepare(
   'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, NULL, ?, ?)',
 );
@@ -57,6 +80,10 @@ const role = db.prepare('SELECT role FROM users WHERE username = ?');
 const grants = db.prepare('SELECT project FROM permissions WHERE username = ?').pluck();
 const services = db.prepare('SELECT name FROM services ORDER BY name').pluck();
 const latest = db.prepare('SELECT latest_version FROM services WHERE name = ?').pluck();
+// accessTo's statement, as it ran on every round before 12L remembered its answer.
+const access = db.prepare(
+  `SELECT u.username, u.role, s.latest_version FROM users u LEFT JOIN services s ON s.name = ? AND (u.role = 'owner' OR EXISTS (SELECT 1 FROM permissions p WHERE p.username = u.username AND p.project IN ('*', s.name))) WHERE u.username = ?`,
+);
 
 const ways = {
   'writes before (3 commits)': () => {
@@ -78,7 +105,18 @@ const ways = {
     services.all();
     latest.get('order-service');
   },
-  'caller lookup after (1)': () => accessTo(db, 'alice', 'deploy', 'order-service'),
+  'caller lookup after (1)': () => access.get('order-service', 'alice'),
+  'v4 indexes, question in BEGIN': () => {
+    v4Question();
+    for (const e of answered()) v4Sink(e);
+    v4Effect.immediate();
+  },
+  'v5, question one statement': () => {
+    question();
+    for (const e of answered()) sink(e);
+    effectWithRows.immediate();
+  },
+  'caller lookup remembered': () => accessTo(db, 'alice', 'deploy', 'order-service'),
 } satisfies Record<string, () => unknown>;
 
 const names = Object.keys(ways) as (keyof typeof ways)[];
@@ -105,4 +143,6 @@ for (const n of names) {
   );
 }
 db.close();
+v4.close();
 rmSync(dir, { recursive: true, force: true });
+rmSync(v4Dir, { recursive: true, force: true });

@@ -70,7 +70,8 @@ async function timed(s: Served): Promise<number> {
 const builds = process.argv.slice(2);
 if (builds.length === 0) throw new Error('usage: http-builds.ts <bundle dir> [<bundle dir> …]');
 const seed = mkdtempSync(join(tmpdir(), 'ek-bench-builds-'));
-const first = await serveOpsdesk(seed); // seeds the data and prints the tokens
+// Seeded by the first build given (the oldest, say): a newer one migrates it, an older one would refuse a newer schema.
+const first = await serveOpsdesk(seed, [], resolve(builds[0] ?? '', 'cli.js')); // seeds the data and prints the tokens
 const token = first.tokens.alice ?? '';
 await first.stop();
 const servers: Served[] = [];

@@ -22,13 +22,18 @@ export function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-export async function serveOpsdesk(dataDir: string, extra: string[] = []): Promise<ServedOpsdesk> {
+/** `cli`: another build's entry point (bench/http-builds.ts seeds with its oldest build, which newer ones migrate). */
+export async function serveOpsdesk(
+  dataDir: string,
+  extra: string[] = [],
+  cli = join(root, 'apps/cli/bin/elicitkit.js'),
+): Promise<ServedOpsdesk> {
   const child = spawn(
     process.execPath,
     [
       // BENCH_SERVER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`) profiles the server.
       ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-      join(root, 'apps/cli/bin/elicitkit.js'),
+      cli,
       'serve',
       '--http',
       '0',

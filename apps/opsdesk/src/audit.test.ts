@@ -5,6 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { peek, tempDataDir } from '../test/harness.js';
+import { recordStatements } from '../test/sqlite-counters.js';
 import { auditBeforeClaims, readAudit, recordCallEnds, sqliteAudit } from './audit.js';
 import { type Database, openDatabase } from './db/open.js';
 import { createOpsdesk } from './opsdesk.js';
@@ -87,6 +88,20 @@ describe('opsdesk audit rows, committed per step', () => {
     expect(committed('audit_requests')).toEqual(['a']);
     expect(committed('audit_responses')).toEqual(['a']);
     expect(committed('audit_validations')).toEqual(['a']);
+  });
+
+  it('commits a question’s record alone as one statement: no transaction of its own', async () => {
+    const sink = sqliteAudit(db);
+    const statements = recordStatements(db);
+    try {
+      sink(request('q'));
+      await Promise.resolve();
+    } finally {
+      statements.stop();
+    }
+    expect(committed('audit_requests')).toEqual(['q']);
+    expect(statements.sql).toHaveLength(1);
+    expect(statements.sql[0]).toMatch(/^INSERT INTO audit_requests /);
   });
 
   it('keeps an answer’s records for what it leads to, and commits them by the end of the turn at the latest', async () => {
@@ -223,6 +238,32 @@ describe('opsdesk audit rows, committed per step', () => {
     await actingTool(sink, 'call-5').run({}, contextFor('call-5', auditBeforeClaims(createSqliteClaimStore(db), db)));
     expect(deployments()).toBe(before + 1);
     expect(committed('audit_responses')).toEqual([]);
+  });
+
+  it('one failing audit row inside the effect’s transaction is undone alone too: the effect still commits', async () => {
+    const sink = sqliteAudit(db);
+    const before = deployments();
+    const tool = recordCallEnds(db)(
+      defineTool({
+        name: 'act',
+        description: 'Acts on an answer.',
+        async run(_args, ctx) {
+          // The one row queued is refused (NOT NULL tool): no savepoint wraps it, the statement undoes itself.
+          sink({ ...validation('call-6'), tool: null as unknown as string });
+          return ctx.commit(
+            () => {
+              insertDeployment();
+              return done('Acted.');
+            },
+            { atomic: true },
+          );
+        },
+      }),
+    );
+    const result = await tool.run({}, contextFor('call-6', auditBeforeClaims(createSqliteClaimStore(db), db)));
+    expect(result.structuredContent).toMatchObject({ status: 'done' });
+    expect(deployments()).toBe(before + 1);
+    expect(committed('audit_validations')).toEqual([]);
   });
 
   it('an effect that cannot share the transaction commits the records just before it acts', async () => {

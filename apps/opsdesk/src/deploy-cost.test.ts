@@ -64,19 +64,30 @@ describe.each(['2025-11-25', '2026-07-28'] as Revision[])('one deploy over HTTP 
     if (revision === '2026-07-28') expect(inOne.some((s) => s.includes('INTO elicitkit_claims'))).toBe(true);
   });
 
-  it('looks up the caller and their permission in one statement per round, and nothing else about them', async () => {
+  it('looks up the caller and their permission in one statement, then only asks whether they changed', async () => {
+    // Forget what earlier calls left remembered (db/remembered.ts): any write to these tables does.
+    served.server.opsdesk.db.prepare("UPDATE users SET role = role WHERE username = 'alice'").run();
     const { sql } = await measured(() => deploy());
-    const rounds = revision === '2026-07-28' ? 2 : 1;
     const permission = sql.filter((s) => s.includes('FROM permissions'));
-    expect(permission).toHaveLength(rounds);
+    // Read by the first round; a 2026-07-28 second round finds it remembered.
+    expect(permission).toHaveLength(1);
     expect(permission[0]).toContain('LEFT JOIN services');
-    // The rest that reads users is the bearer token, once per HTTP request.
+    // The rest that reads users is the bearer token, read by the first request only.
     const others = sql.filter((s) => s.includes('users') && !s.includes('FROM permissions'));
-    expect(others.every((s) => s.includes('FROM api_tokens'))).toBe(true);
+    expect(others).toHaveLength(1);
+    expect(others[0]).toContain('FROM api_tokens');
     expect(sql.filter((s) => s.includes('FROM services') && !s.includes('FROM permissions'))).toEqual([]);
+
+    // Nothing changed since: the next deploy reads neither, only whether another connection
+    // committed (once per request and per round, before anything remembered is used).
+    const next = (await measured(() => deploy())).sql;
+    expect(next.filter((s) => /users|permissions|api_tokens|FROM services/.test(s))).toEqual([]);
+    const requests = 2; // 2025-11-25: the call and its answer; 2026-07-28: one per round
+    const rounds = revision === '2026-07-28' ? 2 : 1;
+    expect(next.filter((s) => s === 'PRAGMA data_version')).toHaveLength(requests + rounds);
   });
 
-  it('a revoked grant applies at the next call: nothing about the caller is cached', async () => {
+  it('a revoked grant applies at the next call: nothing about the caller is served past a change', async () => {
     const db = served.server.opsdesk.db;
     const refusals = () => peek(served.dataDir, "SELECT message FROM audit_refusals WHERE username = 'alice'").length;
     const before = refusals();

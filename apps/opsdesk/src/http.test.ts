@@ -60,6 +60,23 @@ describe('opsdesk HTTP endpoint', () => {
     for (const { token } of served.server.newTokens) expect(stored.map((s) => s.token_hash)).not.toContain(token);
   });
 
+  it('routes the MCP endpoint however its path is spelled, and nothing else', async () => {
+    const { port } = served.server;
+    /** The status for `path` sent as it is (fetch would normalise it). */
+    const statusOf = (path: string) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path, method: 'POST' }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end('{}');
+      });
+    // No token: the MCP endpoint answers 401, anything else 404.
+    for (const path of ['/mcp', '/mcp?x=1', '/./mcp', '/x/../mcp']) expect(await statusOf(path)).toBe(401);
+    for (const path of ['/mcp/', '/mcpx', '/']) expect(await statusOf(path)).toBe(404);
+  });
+
   it('refuses requests without a valid bearer token', async () => {
     const body = JSON.stringify({
       jsonrpc: '2.0',

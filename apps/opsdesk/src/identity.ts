@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from './db/open.js';
+import { remembered } from './db/remembered.js';
 import { addUser } from './db/seed.js';
 import { plucked, prepared } from './db/statements.js';
 
@@ -44,13 +45,22 @@ export function createToken(db: Database, username: string): string {
   return token;
 }
 
-/** The user a bearer token belongs to; undefined for an unknown token or a user no longer there. */
+/**
+ * The user a bearer token belongs to; undefined for an unknown token or a user no longer there.
+ * Every HTTP request (each answer too) asks, so the answer is remembered (`remembered`): never
+ * past a change to the tokens or users, by this process or any other, so a revoked token is
+ * refused from the next request.
+ */
 export function userForToken(db: Database, token: string): Identity | undefined {
-  // One statement per request, not two: every HTTP request (each answer too) is authenticated.
-  return prepared(
+  return remembered(
     db,
-    'SELECT u.username, u.role FROM api_tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?',
-  ).get(sha256(token)) as Identity | undefined;
+    `token\0${token}`,
+    () =>
+      prepared(
+        db,
+        'SELECT u.username, u.role FROM api_tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?',
+      ).get(sha256(token)) as Identity | undefined,
+  );
 }
 
 export function listUsers(db: Database): Identity[] {

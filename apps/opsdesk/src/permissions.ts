@@ -1,4 +1,5 @@
 import type { Database } from './db/open.js';
+import { remembered } from './db/remembered.js';
 import { plucked, prepared } from './db/statements.js';
 import type { Identity } from './identity.js';
 
@@ -21,7 +22,8 @@ const GRANTED = `(u.role = 'owner' OR EXISTS (SELECT 1 FROM permissions p WHERE 
  * The one permission model: owners (the local stdio user) act on every service; anyone else on the
  * services granted in `permissions` (`*` grants all). Every tool asks this (or `accessTo`), never
  * the tables. One statement, run on every call: nothing is cached, so a grant revoked or a user
- * removed applies from the next call.
+ * removed applies from the next call (`accessTo`, the hot path, remembers its answer only until
+ * the tables it reads change).
  *
  * @example
  * const p = permissionsFor(db, 'bob');
@@ -50,20 +52,23 @@ export interface ServiceAccess {
 /**
  * The caller and their access to one service in one statement — the hot path of a tool that acts
  * on a service (each call of deploy_service asks it). Undefined when `username` is not a user.
- * Run on every call, never cached: a revoked grant applies from the next call.
+ * Remembered (`remembered`) only until users, permissions or services change, by this process or
+ * any other: a revoked grant applies from the next call.
  *
  * @example
  * const access = accessTo(db, 'bob', 'deploy', 'order-service');
  * access?.latestVersion; // undefined: bob may deploy search-service only
  */
 export function accessTo(db: Database, username: string, _access: Access, service: string): ServiceAccess | undefined {
-  const row = prepared(
-    db,
-    `SELECT u.username, u.role, s.latest_version FROM users u LEFT JOIN services s ON s.name = ? AND ${GRANTED} WHERE u.username = ?`,
-  ).get(service, username) as { username: string; role: Identity['role']; latest_version: string | null } | undefined;
-  if (!row) return undefined;
-  return {
-    caller: { username: row.username, role: row.role },
-    latestVersion: row.latest_version ?? undefined,
-  };
+  return remembered(db, `access\0${username}\0${service}`, () => {
+    const row = prepared(
+      db,
+      `SELECT u.username, u.role, s.latest_version FROM users u LEFT JOIN services s ON s.name = ? AND ${GRANTED} WHERE u.username = ?`,
+    ).get(service, username) as { username: string; role: Identity['role']; latest_version: string | null } | undefined;
+    if (!row) return undefined;
+    return {
+      caller: Object.freeze({ username: row.username, role: row.role }),
+      latestVersion: row.latest_version ?? undefined,
+    };
+  });
 }

@@ -163,3 +163,66 @@ describe('migrating a version-2 data directory', () => {
     db.close();
   });
 });
+
+describe('migrating a version-4 data directory', () => {
+  const indexes = (dir: string) =>
+    peek<{ name: string }>(dir, "SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'audit%'").map(
+      (r) => r.name,
+    );
+
+  it('drops the audit indexes by call id (no query reads them), keeping every audit row', () => {
+    data = tempDataDir();
+    openDatabase(data.dir).close();
+    // What a version-4 opsdesk left: the three indexes, a record in each indexed table.
+    const raw = new BetterSqlite3(join(data.dir, 'opsdesk.db'));
+    raw.exec(`
+      CREATE INDEX audit_requests_context ON audit_requests(context_id);
+      CREATE INDEX audit_responses_context ON audit_responses(context_id);
+      CREATE INDEX audit_validations_context ON audit_validations(context_id);
+      INSERT INTO audit_requests (context_id, tool, question, username, mode, revision, message, delivered, at)
+        VALUES ('ctx-4', 'deploy_service', 'env', 'alice', 'form', '2025-11-25', 'Which environment?', 1, 1700000000000);
+      INSERT INTO audit_responses (context_id, tool, question, username, action, content, elapsed_ms, at)
+        VALUES ('ctx-4', 'deploy_service', 'env', 'alice', 'accept', '{"env":"dev"}', 12, 1700000000012);
+      INSERT INTO audit_validations (context_id, tool, question, username, ok, issues, at)
+        VALUES ('ctx-4', 'deploy_service', 'env', 'alice', 1, '[]', 1700000000012);
+      UPDATE meta SET value = '4' WHERE key = 'schema_version';
+    `);
+    raw.close();
+    expect(indexes(data.dir)).toHaveLength(3);
+
+    const db = openDatabase(data.dir);
+    try {
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('5');
+      expect(indexes(data.dir)).toEqual([]);
+      const trail = readAudit(db);
+      expect([trail.requests, trail.responses, trail.validations].map((rows) => rows.map((r) => r.context_id))).toEqual(
+        [['ctx-4'], ['ctx-4'], ['ctx-4']],
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+  it('creates none of them in a fresh directory, and reads the trail newest first without them', () => {
+    data = tempDataDir();
+    const db = openDatabase(data.dir);
+    try {
+      expect(indexes(data.dir)).toEqual([]);
+      // readAudit's one query per table walks the rowid backwards: no index by call id is involved.
+      for (const table of [
+        'audit_requests',
+        'audit_responses',
+        'audit_validations',
+        'audit_violations',
+        'audit_refusals',
+      ]) {
+        const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM ${table} ORDER BY id DESC LIMIT ?`).all(10) as {
+          detail: string;
+        }[];
+        expect(plan.map((p) => p.detail)).toEqual([`SCAN ${table}`]);
+      }
+    } finally {
+      db.close();
+    }
+  });
+});

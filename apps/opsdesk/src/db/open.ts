@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { ADDED_COLUMNS, OPSDESK_OBJECTS, SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { ADDED_COLUMNS, DROPPED_INDEXES, OPSDESK_OBJECTS, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { seed } from './seed.js';
 import { enableWal } from './wal.js';
 
@@ -53,6 +53,7 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
         );
       if (Number(version) < 2) dropLeftovers(db);
       if (Number(version) < 3) addColumns(db);
+      if (Number(version) < 5) for (const index of DROPPED_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index}`);
       db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
     }).immediate();
   } catch (error) {

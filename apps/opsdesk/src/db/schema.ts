@@ -3,9 +3,11 @@
  * to its own file (shop.db), so no connection that reaches these tables ever runs a caller's SQL.
  * Version 3 added `client` and `adaptation` to audit requests (the known client asked, and how its
  * form was shaped for it). Version 4 added `audit_refusals`: calls refused before any question (a
- * person asking for what they may not do), which leave no request row.
+ * person asking for what they may not do), which leave no request row. Version 5 dropped the
+ * `audit_*_context` indexes: no query reads the trail by call id (it is read newest first, by
+ * rowid), and each cost a page written per audit row — three of a deploy's seven.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -93,11 +95,14 @@ CREATE TABLE IF NOT EXISTS audit_refusals (
   id INTEGER PRIMARY KEY, context_id TEXT NOT NULL, tool TEXT NOT NULL, username TEXT,
   revision TEXT NOT NULL, message TEXT NOT NULL, at INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS audit_requests_context ON audit_requests(context_id);
-CREATE INDEX IF NOT EXISTS audit_responses_context ON audit_responses(context_id);
-CREATE INDEX IF NOT EXISTS audit_validations_context ON audit_validations(context_id);
-
 `;
+
+/** Indexes older versions made and version 5 drops (no query uses them; each row paid a page for them). */
+export const DROPPED_INDEXES = [
+  'audit_requests_context',
+  'audit_responses_context',
+  'audit_validations_context',
+] as const;
 
 /** Columns added to existing tables since v1, by table: a data directory from before gets them added, empty. */
 export const ADDED_COLUMNS: Record<string, Record<string, string>> = {
@@ -124,7 +129,4 @@ export const OPSDESK_OBJECTS = [
   'audit_validations',
   'audit_violations',
   'audit_refusals',
-  'audit_requests_context',
-  'audit_responses_context',
-  'audit_validations_context',
 ] as const;

@@ -56,8 +56,9 @@ export function deployTool({ db, locale, now }: Deps) {
     annotations: { destructiveHint: true, idempotentHint: false },
     forms: { env: envForm, prod: prodForm },
     async run({ service, env, version }, ctx) {
-      // Caller, permission and latest version in one statement, asked on every call (and every
-      // round): the services this person may see are listed only when they are refused.
+      // Caller, permission and latest version in one statement, checked on every call (and every
+      // round; remembered only while nothing they read changed): the services this person may
+      // see are listed only when they are refused.
       const access = ctx.user === undefined ? undefined : accessTo(db, ctx.user, 'deploy', service);
       if (!access) return rejected(t.unknownCaller(ctx.user));
       const who = access.caller;
