@@ -19,7 +19,7 @@ import { createElicitkit } from './kit.js';
 import { nodeCrypto } from './node-builtins.js';
 import { done } from './results.js';
 import { identityDigest } from './state.js';
-import { defineTool } from './tool.js';
+import { type AnyTool, defineTool } from './tool.js';
 
 let open: Connected | undefined;
 afterEach(async () => {
@@ -193,6 +193,41 @@ describe('a tool’s settings, kept per tool', () => {
     open = await connect('memory-2025-11-25', () => kit.createServer({ name: 't', version: '1' }, [tool]));
     expect((await call(open, 'proto')).text).toBe('UNKNOWN_FORM');
     expect(open.seen).toEqual([]);
+  });
+});
+
+describe('a tool’s listing, built once per tool', () => {
+  it('is the same object for every server, and follows the tool when its description or schema change', async () => {
+    const tool = defineTool({
+      name: 'listed',
+      description: 'First description.',
+      inputSchema: z.object({ service: z.string() }),
+      run: () => done('ok'),
+    });
+    const kit = createElicitkit();
+    const factory = () => kit.createServer({ name: 't', version: '1' }, [tool]);
+    const listed = async () => {
+      const c = await connect('memory-2025-11-25', factory);
+      try {
+        return (await c.client.listTools()).tools[0];
+      } finally {
+        await c.close();
+      }
+    };
+    const registered = (server: ReturnType<typeof factory>) =>
+      (server as unknown as { _registeredTools: Record<string, { inputSchema: unknown }> })._registeredTools.listed
+        ?.inputSchema;
+    expect(registered(factory())).toBe(registered(factory()));
+    expect(await listed()).toMatchObject({
+      description: 'First description.',
+      inputSchema: { properties: { service: { type: 'string' } } },
+    });
+    tool.description = 'Second description.';
+    (tool as AnyTool).inputSchema = z.object({ ticket: z.string() });
+    expect(await listed()).toMatchObject({
+      description: 'Second description.',
+      inputSchema: { properties: { ticket: { type: 'string' } } },
+    });
   });
 });
 
