@@ -195,9 +195,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   };
   // Not an async wrapper: the count settles in a reaction registered before the SDK's own, so
   // `settled()` still sees the call end first, without an extra promise and await per call.
-  const track = <T>(call: () => Promise<T>): Promise<T> => {
-    running++;
-    const done = call();
+  const track = <T>(done: Promise<T>): Promise<T> => {
     done.then(settle, settle);
     return done;
   };
@@ -210,7 +208,9 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
       ((...params: any[]) => {
         const ctx = params[params.length - 1] as ServerContext;
         const args = params.length > 1 ? params[0] : {};
-        return track(() => execute(runtime, tool, server, args, ctx));
+        // Counted before the call starts (no closure per call for it).
+        running++;
+        return track(execute(runtime, tool, server, args, ctx));
       }) as never,
     );
   }

@@ -266,6 +266,49 @@ describe('a 2025 connection’s peer, read once per connection', () => {
   });
 });
 
+describe('a 2026-07-28 client’s peer, read once per version, client and modes', () => {
+  it('is each envelope’s own: other modes, another client name, and no call can change it for the next', async () => {
+    const tool = defineTool({
+      name: 'who',
+      description: 'Says what the client can be asked and which known client it is.',
+      inputSchema: z.object({}),
+      async run(_args, ctx) {
+        let changed = 'no';
+        try {
+          (ctx.can as { url: boolean }).url = !ctx.can.url;
+          changed = 'yes';
+        } catch {
+          // Frozen: one call cannot change what the next is told.
+        }
+        const form = ctx.can.form && ctx.can.url ? 'both' : ctx.can.form ? 'form' : 'none';
+        return done(`${form} changed=${changed}`);
+      },
+    });
+    const kit = createElicitkit();
+    const factory = () => kit.createServer({ name: 't', version: '1' }, [tool]);
+    const formOnly = await connect('http-2026-07-28', factory, {
+      capabilities: { elicitation: { form: {} } },
+      clientName: 'one',
+    });
+    const both = await connect('http-2026-07-28', factory, { clientName: 'one' });
+    const other = await connect('http-2026-07-28', factory, {
+      capabilities: { elicitation: { form: {} } },
+      clientName: 'one\u0000x',
+    });
+    try {
+      for (let i = 0; i < 2; i++) {
+        expect((await call(formOnly, 'who')).text).toBe('form changed=no');
+        expect((await call(both, 'who')).text).toBe('both changed=no');
+        expect((await call(other, 'who')).text).toBe('form changed=no');
+      }
+    } finally {
+      await formOnly.close();
+      await both.close();
+      await other.close();
+    }
+  });
+});
+
 describe('a form’s shape for a known client, worked out once per form', () => {
   const trae = knownClient('trae');
   const cline = knownClient('cline');
