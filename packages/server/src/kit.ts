@@ -4,6 +4,8 @@ import {
   type ServerCapabilities,
   type ServerContext,
   type ServerOptions,
+  type StandardSchemaWithJSON,
+  type ToolAnnotations,
 } from '@modelcontextprotocol/server';
 import { advertised, withConvertedJson } from './arguments.js';
 import type { AuditEvent, AuditSink, Redaction } from './audit.js';
@@ -19,6 +21,15 @@ import type { CallState } from './state.js';
 import type { AnyTool } from './tool.js';
 
 const EMPTY_FORMS: Readonly<Record<string, never>> = Object.freeze({});
+
+/** What `registerTool` is given for a tool. */
+interface ToolConfig {
+  description: string;
+  title?: string;
+  inputSchema?: StandardSchemaWithJSON;
+  outputSchema?: StandardSchemaWithJSON;
+  annotations?: ToolAnnotations;
+}
 
 /** How the kit behaves for every tool it serves; every option has a default. */
 export interface ElicitkitOptions {
@@ -141,6 +152,32 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     return settings;
   };
   const serverOptions = (): Pick<ServerOptions, 'requestState'> => ({ requestState: { verify } });
+  // Per tool, not per server: a 2026-07-28 request builds a server, so registering a tool must
+  // not build its listing (and the schema wrappers in it) again each time. Rebuilt when a field
+  // it was built from is no longer the same.
+  const configs = new WeakMap<AnyTool, { from: AnyTool; config: ToolConfig }>();
+  const configFor = (tool: AnyTool): ToolConfig => {
+    const known = configs.get(tool);
+    if (
+      known &&
+      known.from.description === tool.description &&
+      known.from.title === tool.title &&
+      known.from.inputSchema === tool.inputSchema &&
+      known.from.outputSchema === tool.outputSchema &&
+      known.from.annotations === tool.annotations
+    )
+      return known.config;
+    const config: ToolConfig = {
+      description: tool.description,
+      ...(tool.title ? { title: tool.title } : {}),
+      // The real schema is listed, but applied by the kit: a refusal then has a status too.
+      ...(tool.inputSchema ? { inputSchema: advertised(tool.inputSchema) } : {}),
+      ...(tool.outputSchema ? { outputSchema: withConvertedJson(tool.outputSchema) } : {}),
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    };
+    configs.set(tool, { from: { ...tool }, config });
+    return config;
+  };
   const committer = new Committer({
     store: options.claims ?? createMemoryClaimStore({ now }),
     // A claim outlives every state that could replay it: states are minted before the effect runs.
@@ -158,9 +195,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   };
   // Not an async wrapper: the count settles in a reaction registered before the SDK's own, so
   // `settled()` still sees the call end first, without an extra promise and await per call.
-  const track = <T>(call: () => Promise<T>): Promise<T> => {
-    running++;
-    const done = call();
+  const track = <T>(done: Promise<T>): Promise<T> => {
     done.then(settle, settle);
     return done;
   };
@@ -168,19 +203,14 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   function register(server: McpServer, tool: AnyTool): void {
     server.registerTool(
       tool.name,
-      {
-        description: tool.description,
-        ...(tool.title ? { title: tool.title } : {}),
-        // The real schema is listed, but applied by the kit: a refusal then has a status too.
-        ...(tool.inputSchema ? { inputSchema: advertised(tool.inputSchema) } : {}),
-        ...(tool.outputSchema ? { outputSchema: withConvertedJson(tool.outputSchema) } : {}),
-        ...(tool.annotations ? { annotations: tool.annotations } : {}),
-      },
+      configFor(tool),
       // biome-ignore lint/suspicious/noExplicitAny: the SDK infers handler arity from the schema; ours always takes (args, ctx).
       ((...params: any[]) => {
         const ctx = params[params.length - 1] as ServerContext;
         const args = params.length > 1 ? params[0] : {};
-        return track(() => execute(runtime, tool, server, args, ctx));
+        // Counted before the call starts (no closure per call for it).
+        running++;
+        return track(execute(runtime, tool, server, args, ctx));
       }) as never,
     );
   }

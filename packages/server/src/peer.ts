@@ -40,6 +40,10 @@ const connections = new WeakMap<
   { negotiated: string; caps: ClientCapabilities | undefined; info: unknown; peer: Peer }
 >();
 
+/** 2026-07-28 peers by what their envelope said (`peerOf`). */
+const envelopes = new Map<string, Peer>();
+const ENVELOPES_KEPT = 256;
+
 /**
  * Reads the client's elicitation capability per mode. On 2026-07-28 it travels in each request's
  * `_meta` envelope; on 2025 connections it was declared at `initialize` (a bare `elicitation: {}`
@@ -49,14 +53,24 @@ export function peerOf(ctx: ServerContext, server: Server): Peer {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const version = envelope?.[PROTOCOL_VERSION_META_KEY];
   if (typeof version === 'string') {
-    const caps = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-    return {
+    const can = modes(envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined);
+    const name = infoOf(envelope?.[CLIENT_INFO_META_KEY])?.name;
+    // Each request names its client again; a handful of clients make every call, so the peer is
+    // read once per version, client name and modes (frozen, as a 2025 connection's is).
+    const key = `${can.form ? 'f' : '-'}${can.url ? 'u' : '-'}${version.length}:${version}${name === undefined ? '-' : `=${name}`}`;
+    const known = envelopes.get(key);
+    if (known) return known;
+    const peer: Peer = Object.freeze({
       protocolVersion: version,
       revision: revisionOf(version),
       asks: 'input_required',
-      can: modes(caps),
-      client: knownClientOf(infoOf(envelope?.[CLIENT_INFO_META_KEY])),
-    };
+      can: Object.freeze(can),
+      client: knownClientOf(name === undefined ? undefined : { name }),
+    });
+    // Bounded by forgetting all at once: many clients only cost a lookup each again.
+    if (envelopes.size >= ENVELOPES_KEPT) envelopes.clear();
+    envelopes.set(key, peer);
+    return peer;
   }
   // Deprecated accessors, but the documented way to read 2025 connection state.
   const negotiated = server.getNegotiatedProtocolVersion() ?? '2025-03-26';

@@ -19,7 +19,7 @@ import { createElicitkit } from './kit.js';
 import { nodeCrypto } from './node-builtins.js';
 import { done } from './results.js';
 import { identityDigest } from './state.js';
-import { defineTool } from './tool.js';
+import { type AnyTool, defineTool } from './tool.js';
 
 let open: Connected | undefined;
 afterEach(async () => {
@@ -196,6 +196,41 @@ describe('a tool’s settings, kept per tool', () => {
   });
 });
 
+describe('a tool’s listing, built once per tool', () => {
+  it('is the same object for every server, and follows the tool when its description or schema change', async () => {
+    const tool = defineTool({
+      name: 'listed',
+      description: 'First description.',
+      inputSchema: z.object({ service: z.string() }),
+      run: () => done('ok'),
+    });
+    const kit = createElicitkit();
+    const factory = () => kit.createServer({ name: 't', version: '1' }, [tool]);
+    const listed = async () => {
+      const c = await connect('memory-2025-11-25', factory);
+      try {
+        return (await c.client.listTools()).tools[0];
+      } finally {
+        await c.close();
+      }
+    };
+    const registered = (server: ReturnType<typeof factory>) =>
+      (server as unknown as { _registeredTools: Record<string, { inputSchema: unknown }> })._registeredTools.listed
+        ?.inputSchema;
+    expect(registered(factory())).toBe(registered(factory()));
+    expect(await listed()).toMatchObject({
+      description: 'First description.',
+      inputSchema: { properties: { service: { type: 'string' } } },
+    });
+    tool.description = 'Second description.';
+    (tool as AnyTool).inputSchema = z.object({ ticket: z.string() });
+    expect(await listed()).toMatchObject({
+      description: 'Second description.',
+      inputSchema: { properties: { ticket: { type: 'string' } } },
+    });
+  });
+});
+
 describe('a 2025 connection’s peer, read once per connection', () => {
   const canTool = () =>
     defineTool({
@@ -227,6 +262,49 @@ describe('a 2025 connection’s peer, read once per connection', () => {
     } finally {
       await formOnly.close();
       await both.close();
+    }
+  });
+});
+
+describe('a 2026-07-28 client’s peer, read once per version, client and modes', () => {
+  it('is each envelope’s own: other modes, another client name, and no call can change it for the next', async () => {
+    const tool = defineTool({
+      name: 'who',
+      description: 'Says what the client can be asked and which known client it is.',
+      inputSchema: z.object({}),
+      async run(_args, ctx) {
+        let changed = 'no';
+        try {
+          (ctx.can as { url: boolean }).url = !ctx.can.url;
+          changed = 'yes';
+        } catch {
+          // Frozen: one call cannot change what the next is told.
+        }
+        const form = ctx.can.form && ctx.can.url ? 'both' : ctx.can.form ? 'form' : 'none';
+        return done(`${form} changed=${changed}`);
+      },
+    });
+    const kit = createElicitkit();
+    const factory = () => kit.createServer({ name: 't', version: '1' }, [tool]);
+    const formOnly = await connect('http-2026-07-28', factory, {
+      capabilities: { elicitation: { form: {} } },
+      clientName: 'one',
+    });
+    const both = await connect('http-2026-07-28', factory, { clientName: 'one' });
+    const other = await connect('http-2026-07-28', factory, {
+      capabilities: { elicitation: { form: {} } },
+      clientName: 'one\u0000x',
+    });
+    try {
+      for (let i = 0; i < 2; i++) {
+        expect((await call(formOnly, 'who')).text).toBe('form changed=no');
+        expect((await call(both, 'who')).text).toBe('both changed=no');
+        expect((await call(other, 'who')).text).toBe('form changed=no');
+      }
+    } finally {
+      await formOnly.close();
+      await both.close();
+      await other.close();
     }
   });
 });

@@ -142,6 +142,43 @@ describe('cancellations watched per connection', () => {
   });
 });
 
+describe('how a server is watched', () => {
+  it('gives every kit-built server one shared connect, not a function per server', () => {
+    const kit = createElicitkit();
+    const a = kit.createServer({ name: 'a', version: '1' }, [asking()]).server;
+    const b = kit.createServer({ name: 'b', version: '1' }, [asking()]).server;
+    expect(Object.hasOwn(a, 'connect')).toBe(true);
+    expect(a.connect).toBe(b.connect);
+  });
+
+  it('keeps a connect someone wrapped before, and still ends a cancelled call’s question at once', async () => {
+    const log = auditLog();
+    const kit = createElicitkit({ audit: log.sink, timeoutMs: 60_000 });
+    const server = new McpServer(
+      { name: 'wrapped', version: '1' },
+      { capabilities: { tools: {} }, ...kit.serverOptions() },
+    );
+    kit.register(server, asking());
+    const connects: Transport[] = [];
+    const original = server.server.connect.bind(server.server);
+    server.server.connect = (transport: Transport) => {
+      connects.push(transport);
+      return original(transport);
+    };
+    watchCancellations(server.server);
+    const c = silentClient();
+    await connect(server, c.client);
+    expect(connects).toHaveLength(1);
+    const abort = new AbortController();
+    const pending = call(c.client, 5, abort.signal);
+    await c.askedCount(1);
+    abort.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    expect(await log.response('colour')).toMatchObject({ action: 'cancel', reason: 'client-cancelled' });
+    await expect.poll(() => c.asked[0]?.withdrawn).toBe(true);
+  });
+});
+
 describe('callCancel', () => {
   /** A connection whose messages the test delivers itself, as a transport would. */
   async function watched() {

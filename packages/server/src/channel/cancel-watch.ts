@@ -26,18 +26,31 @@ const connections = new WeakMap<Server, Connection>();
  * kit (`serverOptions()` + `register`) is not watched: its questions carry the call's own signal.
  */
 export function watchCancellations(server: Server): void {
+  // One shared method where `connect` is still the class's own (always, for a server the kit
+  // builds): a 2026-07-28 request builds a server, and binding `connect` made a function per server.
+  if (!Object.hasOwn(server, 'connect')) {
+    server.connect = watchedConnect;
+    return;
+  }
   const connect = server.connect.bind(server);
-  server.connect = (transport: Transport) => {
-    const connection: Connection = { open: new Map(), cancelled: new Set() };
-    const before = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      before?.(message, extra);
-      const id = cancelledCall(message);
-      if (id !== undefined) cancel(connection, id);
-    };
-    connections.set(server, connection);
-    return connect(transport);
+  server.connect = (transport: Transport) => connect(watch(server, transport));
+}
+
+function watchedConnect(this: Server, transport: Transport): Promise<void> {
+  return (Object.getPrototypeOf(this) as Server).connect.call(this, watch(this, transport));
+}
+
+/** Lets `transport`'s messages pass the cancel hook first; the connection is `server`'s from now on. */
+function watch(server: Server, transport: Transport): Transport {
+  const connection: Connection = { open: new Map(), cancelled: new Set() };
+  const before = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    before?.(message, extra);
+    const id = cancelledCall(message);
+    if (id !== undefined) cancel(connection, id);
   };
+  connections.set(server, connection);
+  return transport;
 }
 
 function cancel(connection: Connection, id: RequestId): void {
