@@ -65,8 +65,7 @@ export class CallQuestions {
     private readonly peer: Peer,
     readonly contextId: string,
     user: string | undefined,
-    /** The call's signal, made when first asked for (only a URL question's wait needs it). */
-    private readonly signal: () => AbortSignal,
+    private readonly signal: AbortSignal,
   ) {
     const { tool, redaction, now } = settings;
     this.audit = new CallAudit(settings.audit, {
@@ -154,7 +153,7 @@ export class CallQuestions {
     // Accept in URL mode is consent, not completion: wait for the flow to finish.
     const { pollMs, now, urlWaitMs } = this.settings;
     if (
-      await pollUntil(options.isComplete, { waitMs: options.waitMs ?? urlWaitMs, pollMs, now, signal: this.signal() })
+      await pollUntil(options.isComplete, { waitMs: options.waitMs ?? urlWaitMs, pollMs, now, signal: this.signal })
     ) {
       await this.channel.complete(key);
       return { action: 'accept', value: true };

@@ -53,39 +53,33 @@ export async function execute(
   const args = parsed.value;
   const peer = peerOf(ctx, server.server);
   const user = rt.identify(ctx);
+  const signal = peer.asks === 'push' ? callSignal(ctx) : ctx.mcpReq.signal;
   /** `sealed`: the call's id has travelled in a sealed state, so a round of it can come again. */
-  const context = (questions: CallQuestions, sealed: boolean, signal: () => AbortSignal): ToolContext => ({
+  const context = (questions: CallQuestions, sealed: boolean): ToolContext => ({
     ask: ((key: string, opts: never) => questions.ask(key, opts)) as ToolContext['ask'],
     askUrl: (key, opts) => questions.askUrl(key, opts),
     commit: async (effect: Effect, opts: CommitOptions = {}) => {
       const instead = questions.committing();
       if (instead) return instead;
       if (!sealed) return effect();
-      return rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal());
+      return rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal);
     },
     contextId: questions.contextId,
     user,
     revision: peer.revision,
     can: peer.can,
     locale: settings.locale,
-    // A getter: on 2025 HTTP the call's signal is a combined one, made only for a handler that reads it.
-    get signal() {
-      return signal();
-    },
+    signal,
     mcp: ctx,
   });
 
   if (peer.asks === 'push') {
-    // Over HTTP the call also ends with its request's stream: `signal` follows it, and so does the
-    // call's cancel (while a question is open), which is what the SDK is handed with each question.
-    const signal = callSignal(ctx);
-    const cancel = callCancel(server.server, ctx.mcpReq.id, ctx.mcpReq.signal, ctx.http?.req?.signal);
+    // Over HTTP the call also ends with its request's stream, which only `signal` follows.
+    const cancel = ctx.http?.req ? undefined : callCancel(server.server, ctx.mcpReq.id, ctx.mcpReq.signal);
     const channel = new PushChannel(ctx, server.server, peer.revision, signal, rt.now, cancel);
     const questions = new CallQuestions(settings, channel, peer, randomUUID(), user, signal);
-    return questions.finish(await tool.run(args, context(questions, false, signal)));
+    return questions.finish(await tool.run(args, context(questions, false)));
   }
-  const own = () => ctx.mcpReq.signal;
-  const signal = ctx.mcpReq.signal;
 
   const previous = readState(ctx);
   const text = callText(tool.name, args);
@@ -101,14 +95,14 @@ export async function execute(
     if (recorded) return recorded;
   }
   const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now);
-  const questions = new CallQuestions(settings, channel, peer, previous?.cid ?? randomUUID(), user, own);
+  const questions = new CallQuestions(settings, channel, peer, previous?.cid ?? randomUUID(), user, signal);
   const suspended = new Promise<typeof SUSPENDED>((resolve) => {
     channel.onSuspend = () => resolve(SUSPENDED);
   });
   // Run at once (no microtask hop before it); a handler that throws synchronously still becomes a rejection.
   let running: Promise<CallToolResult>;
   try {
-    running = Promise.resolve(tool.run(args, context(questions, previous !== undefined, own)));
+    running = Promise.resolve(tool.run(args, context(questions, previous !== undefined)));
   } catch (error) {
     running = Promise.reject(error);
   }

@@ -58,40 +58,27 @@ function cancelledCall(message: JSONRPCMessage): RequestId | undefined {
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
-/**
- * The per-call cancel a question's request is sent with, or undefined where it is not watched.
- * `stream`: over HTTP, the signal of the request carrying the call — the client dropping it ends
- * the call's questions too (followed only while one is open: one listener, no combined signal).
- */
-export function callCancel(
-  server: Server,
-  call: RequestId,
-  own: AbortSignal,
-  stream?: AbortSignal,
-): CallCancel | undefined {
+/** The per-call cancel a question's request is sent with, or undefined where it is not watched. */
+export function callCancel(server: Server, call: RequestId, own: AbortSignal): CallCancel | undefined {
   const connection = connections.get(server);
-  return connection ? new CallCancel(connection, call, own, stream) : undefined;
+  return connection ? new CallCancel(connection, call, own) : undefined;
 }
 
 /**
  * What the SDK reads of a request's `signal` (`aborted`, `reason`, an `abort` listener added and
  * removed), for one tool call's questions: plain fields instead of an `EventTarget`, aborted only
- * when the client cancels that call or, over HTTP, drops the request carrying it (then with that
- * request signal's reason, as the combined signal it replaces gave). Registered on its connection,
- * and listening to the request's signal, only while a question is open.
+ * when the client cancels that call. Registered on its connection only while a question is open.
  */
 export class CallCancel {
   aborted = false;
-  reason: unknown = 'The client cancelled the tool call.';
+  readonly reason = 'The client cancelled the tool call.';
   private listeners: (() => void)[] = [];
   private pending = 0;
-  private readonly dropped = () => this.abort(this.stream?.reason);
 
   constructor(
     private readonly connection: Connection,
     private readonly call: RequestId,
     private readonly own: AbortSignal,
-    private readonly stream?: AbortSignal,
   ) {}
 
   /** As the SDK's `RequestOptions.signal`. */
@@ -104,18 +91,12 @@ export class CallCancel {
    * (the SDK has aborted the call's signal, or is about to) aborts it now.
    */
   hold(): void {
-    if (this.stream?.aborted) this.dropped();
-    else if (this.own.aborted || this.connection.cancelled.has(this.call)) this.abort();
-    if (this.pending++ === 0) {
-      this.connection.open.set(this.call, this);
-      this.stream?.addEventListener('abort', this.dropped);
-    }
+    if (this.own.aborted || this.connection.cancelled.has(this.call)) this.abort();
+    if (this.pending++ === 0) this.connection.open.set(this.call, this);
   }
 
   release(): void {
-    if (--this.pending !== 0) return;
-    this.stream?.removeEventListener('abort', this.dropped);
-    if (this.connection.open.get(this.call) === this) this.connection.open.delete(this.call);
+    if (--this.pending === 0 && this.connection.open.get(this.call) === this) this.connection.open.delete(this.call);
   }
 
   addEventListener(_type: 'abort', listener: () => void): void {
@@ -128,13 +109,12 @@ export class CallCancel {
   }
 
   throwIfAborted(): void {
-    if (this.aborted) throw typeof this.reason === 'string' ? new Error(this.reason) : this.reason;
+    if (this.aborted) throw new Error(this.reason);
   }
 
-  abort(reason?: unknown): void {
+  abort(): void {
     if (this.aborted) return;
     this.aborted = true;
-    if (reason !== undefined) this.reason = reason;
     for (const listener of this.listeners.splice(0)) listener();
   }
 }

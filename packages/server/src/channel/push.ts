@@ -49,18 +49,10 @@ const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
  * closing) or the HTTP request that carries the call going away. The SDK does not watch the
  * request's signal — a client that drops its response stream would otherwise leave the question
  * open until its timeout.
- *
- * Made on first use and kept: over HTTP it is a new combined signal, and most calls never read it
- * (their questions go out with the call's `CallCancel`, which follows the request by itself).
  */
-export function callSignal(ctx: ServerContext): () => AbortSignal {
+export function callSignal(ctx: ServerContext): AbortSignal {
   const stream = ctx.http?.req?.signal;
-  if (!stream) return () => ctx.mcpReq.signal;
-  let combined: AbortSignal | undefined;
-  return () => {
-    combined ??= either(ctx.mcpReq.signal, stream);
-    return combined;
-  };
+  return stream ? either(ctx.mcpReq.signal, stream) : ctx.mcpReq.signal;
 }
 
 /**
@@ -94,10 +86,9 @@ export class PushChannel implements Channel {
     private readonly ctx: ServerContext,
     private readonly server: Server,
     private readonly revision: Revision,
-    /** The call's signal, made when first asked for (`callSignal`). */
-    private readonly signal: () => AbortSignal,
+    private readonly signal: AbortSignal,
     private readonly now: () => number,
-    /** The call's watched cancel (connections of kit-built servers): the SDK is handed it instead of `signal`. */
+    /** The call's watched cancel (connections of kit-built servers, not HTTP): the SDK is handed it instead of `signal`. */
     private readonly cancel?: CallCancel,
   ) {}
 
@@ -113,7 +104,7 @@ export class PushChannel implements Channel {
     try {
       const result = await this.ctx.mcpReq.send({ method: 'elicitation/create', params }, ELICIT_RESULT, {
         timeout: timeoutMs,
-        signal: cancel ? cancel.signal : this.signal(),
+        signal: cancel ? cancel.signal : this.signal,
       });
       const answer: RawAnswer = { kind: 'answer', action: result.action, elapsedMs: this.now() - started, fresh: true };
       // Set only when present (exactOptionalPropertyTypes), without a spread per answer.

@@ -6,6 +6,7 @@ import {
   hostHeaderValidationResponse,
   INTERNAL_ERROR,
   isInitializeRequest,
+  isJSONRPCRequest,
   isJsonContentType,
   isLegacyRequest,
   localhostAllowedHostnames,
@@ -26,7 +27,7 @@ import {
   SESSION_REQUIRED,
   UNSUPPORTED_MEDIA_TYPE,
 } from './replies.js';
-import { isRequest, routesToLegacy } from './route.js';
+import { routesToLegacy } from './route.js';
 import type { SessionDirectory } from './session-directory.js';
 import { type TransportSession, TransportSessionTable } from './transport-sessions.js';
 import { watchResponse } from './watch.js';
@@ -265,8 +266,7 @@ export function createHttpHandler(
         );
       // Empty or not JSON: legacy by the SDK's own rule, answered by the session's transport.
       if (read.body === INVALID) return sessionful(read.request, INVALID, auth);
-      const legacy = routesToLegacy(read.request, read.body);
-      if (typeof legacy === 'boolean' ? legacy : await legacy) return sessionful(read.request, read.body, auth);
+      if (await routesToLegacy(read.request, read.body)) return sessionful(read.request, read.body, auth);
       return stateless.fetch(read.request, { parsedBody: read.body, ...(auth ? { authInfo: auth } : {}) });
     },
     sessionCount: () => table.size,
@@ -316,7 +316,7 @@ function parsed(body: unknown): { parsedBody?: unknown } {
 /** The id of the first JSON-RPC request in a POST (responses and notifications start no work). */
 function firstRequestId(body: unknown): RequestId | undefined {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.find((m) => mayBeRequest(m) && isRequest(m))?.id;
+  return messages.find((m) => mayBeRequest(m) && isJSONRPCRequest(m))?.id;
 }
 
 /**

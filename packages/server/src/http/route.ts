@@ -15,19 +15,10 @@ const LEGACY_HEADER_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_V
  * its answer worked out first for the two shapes every 2025 call sends — a request without an
  * envelope claim, and a posted response (an answer to a question). The SDK tests every body against
  * both response schemas before the request schema, and a failed zod parse builds its issues: most of
- * what routing a tool call cost. Anything else goes to the SDK as it is. The answer worked out here
- * comes back as it is, not as a promise: no microtask for the common shapes.
+ * what routing a tool call cost. Anything else goes to the SDK as it is.
  */
-export function routesToLegacy(request: Request, body: unknown): boolean | Promise<boolean> {
+export async function routesToLegacy(request: Request, body: unknown): Promise<boolean> {
   return legacyByShape(body, request.headers.get('mcp-protocol-version')) ?? isLegacyRequest(request, body);
-}
-
-/** Bodies `legacyByShape` found to be JSON-RPC requests (the SDK's own check), so it is not run twice. */
-const checkedRequests = new WeakSet<object>();
-
-/** The SDK's `isJSONRPCRequest`, remembered for a body routing has already checked. */
-export function isRequest(m: unknown): boolean {
-  return (typeof m === 'object' && m !== null && checkedRequests.has(m)) || isJSONRPCRequest(m);
 }
 
 /**
@@ -49,7 +40,6 @@ export function legacyByShape(body: unknown, versionHeader: string | null): bool
   }
   if (versionHeader !== null && !LEGACY_HEADER_VERSIONS.has(versionHeader)) return undefined;
   if (!isJSONRPCRequest(body)) return undefined;
-  checkedRequests.add(body);
   const params = (body as { params?: unknown }).params;
   const meta = isPlainObject(params) ? params._meta : undefined;
   if (isPlainObject(meta) && PROTOCOL_VERSION_META_KEY in meta) return undefined;

@@ -40,31 +40,21 @@ export function watchResponse(response: Response, request: Request, onEnd: (drop
       // Already closed or errored: nothing left to end.
     }
   }
-  // Chunks are passed on as the transport writes them (it never waits for its reader either), not
-  // pulled one at a time: no promise per pull, and the stream ends when the transport ends it.
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       outer = controller;
-      const fail = (error: unknown) => {
-        if (end(true)) controller.error(error);
-      };
-      const step = ({ done, value }: ReadableStreamReadResult<Uint8Array>): void => {
+    },
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
         if (ended) return;
-        try {
-          if (done) {
-            end(false);
-            controller.close();
-            return;
-          }
-          controller.enqueue(value);
-        } catch (error) {
-          // Nothing here throws while the stream is open; if it ever did, it must not go unhandled.
-          fail(error);
-          return;
-        }
-        reader.read().then(step, fail);
-      };
-      reader.read().then(step, fail);
+        if (done) {
+          end(false);
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        if (end(true)) controller.error(error);
+      }
     },
     cancel(reason) {
       end(true);
