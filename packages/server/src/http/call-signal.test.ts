@@ -1,7 +1,7 @@
 /**
  * A 2025 tool call's `ctx.signal` behind `createHttpHandler`, over real HTTP on loopback through
- * Node's adapter: the signal is made only when the handler reads it, and whether read before the
- * client drops the request carrying the call or only after, it is aborted by that drop — as the
+ * Node's adapter: whether the handler reads it before the client drops the request carrying the
+ * call or only after, it is aborted by that drop (and is the same signal each time) — as the
  * call's open question is (it ends as `cancel`, `disconnected`).
  */
 import { createServer } from 'node:http';
