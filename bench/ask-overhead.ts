@@ -40,7 +40,7 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 const ENVS = ['dev', 'staging', 'prod'] as const;
 
-const envForm = form({
+export const envForm = form({
   env: field.select(
     ENVS.map((e) => ({ value: e, title: e.toUpperCase() })),
     { title: 'Environment' },
@@ -48,7 +48,7 @@ const envForm = form({
 });
 const envZod = z.object({ env: z.enum(ENVS) });
 const inputSchema = z.object({ service: z.string() });
-const message = (service: string) => `Which environment should ${service} be deployed to?`;
+export const message = (service: string) => `Which environment should ${service} be deployed to?`;
 const deployed = (service: string, env: string): CallToolResult => ({
   content: [{ type: 'text', text: `Deployed ${service} to ${env}` }],
   structuredContent: { status: 'done' },
@@ -106,7 +106,7 @@ export interface Connected {
   close(): Promise<void>;
 }
 
-function newClient(revision: Revision): Client {
+export function newClient(revision: Revision): Client {
   const client = new Client(
     { name: 'bench', version: '1' },
     {
@@ -119,7 +119,7 @@ function newClient(revision: Revision): Client {
 }
 
 /** A client transport whose requests go straight to `fetcher`, with the Host header a socket would add. */
-function inProcess(fetcher: (request: Request) => Promise<Response>): StreamableHTTPClientTransport {
+export function inProcess(fetcher: (request: Request) => Promise<Response>): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
     fetch: (u, i) => {
       // Without the client's long-lived abort signal: each Request made from it would leave a
@@ -179,7 +179,7 @@ export async function connectOurs(revision: Revision, way: Way): Promise<Connect
 }
 
 /** One call, timed (wall and this process's CPU), then a yield. */
-async function timedCall(c: Connected): Promise<{ ms: number; cpuMs: number }> {
+export async function timedCall(c: { client: Client }): Promise<{ ms: number; cpuMs: number }> {
   const cpu = process.cpuUsage();
   const started = performance.now();
   const r = await c.client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });

@@ -9,23 +9,15 @@
  *   node --import tsx bench/handler-split.ts
  *   BENCH_STEPS=2000 (default), BENCH_WARMUP=1500 (steps)
  */
-import { field, form } from '@elicitkit/form';
 import { createElicitkit, createHttpHandler, defineTool, done } from '@elicitkit/server';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { connectRaw } from './ask-overhead.js';
-import { iqr, p50, yieldToLoop } from './support/stats.js';
+import { connectRaw, envForm, inProcess, message, newClient, timedCall } from './ask-overhead.js';
+import { iqr, p50 } from './support/stats.js';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 2000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1500);
-const ENVS = ['dev', 'staging', 'prod'] as const;
-const envForm = form({
-  env: field.select(
-    ENVS.map((e) => ({ value: e, title: e.toUpperCase() })),
-    { title: 'Environment' },
-  ),
-});
 const kit = createElicitkit();
 const tool = defineTool({
   name: 'deploy',
@@ -33,55 +25,25 @@ const tool = defineTool({
   inputSchema: z.object({ service: z.string() }),
   forms: { env: envForm },
   async run({ service }, { ask }) {
-    const answer = await ask('env', { message: `Which environment should ${service} be deployed to?` });
+    const answer = await ask('env', { message: message(service) });
     if (answer.action !== 'accept') return answer.result();
     return done(`Deployed ${service} to ${answer.value.env}`);
   },
 });
 const kitServer = () => kit.createServer({ name: 'kit', version: '1' }, [tool]);
 
-function newClient(): Client {
-  const client = new Client({ name: 'bench', version: '1' }, { capabilities: { elicitation: { form: {} } } });
-  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { env: 'staging' } }));
-  return client;
-}
-
-/** As ask-overhead.ts's: requests straight to `fetcher`, with the Host header a socket would add. */
-function inProcess(fetcher: (request: Request) => Promise<Response>): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
-    fetch: (u, i) => {
-      const { signal: _unused, ...init } = i ?? {};
-      const request = new Request(u, init);
-      request.headers.set('host', '127.0.0.1');
-      return fetcher(request);
-    },
-  });
-}
-
 const raw = await connectRaw('2025-11-25', 'http-handler');
-const bare = newClient();
+const bare = newClient('2025-11-25');
 const bareServer = kitServer();
 const bareTransport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID() });
 await bareServer.connect(bareTransport);
 await bare.connect(inProcess((r) => bareTransport.handleRequest(r)));
-const handled = newClient();
+const handled = newClient('2025-11-25');
 const handler = createHttpHandler(() => kitServer());
 await handled.connect(inProcess((r) => handler.fetch(r)));
 
 const sides = [raw.client, bare, handled];
 const names = ['raw SDK', 'kit on a bare SDK transport', 'kit behind createHttpHandler'];
-
-async function call(client: Client): Promise<{ ms: number; cpuMs: number }> {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  const r = await client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
-  const ms = performance.now() - started;
-  const used = process.cpuUsage(cpu);
-  if ((r.structuredContent as { status?: string } | undefined)?.status !== 'done')
-    throw new Error(`unexpected result ${JSON.stringify(r)}`);
-  await yieldToLoop();
-  return { ms, cpuMs: (used.user + used.system) / 1000 };
-}
 
 async function steps(n: number) {
   const rows: { ms: number; cpuMs: number }[][] = [];
@@ -89,7 +51,7 @@ async function steps(n: number) {
     const row: { ms: number; cpuMs: number }[] = [];
     for (let k = 0; k < sides.length; k++) {
       const at = (i + k) % sides.length;
-      row[at] = await call(sides[at] as Client);
+      row[at] = await timedCall({ client: sides[at] as Client });
     }
     rows.push(row);
   }
