@@ -15,8 +15,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Kit from '@elicitkit/server';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import * as z from 'zod/v4';
-import { connectRaw, envForm, inProcess, message, newClient, timedCall } from './ask-overhead.js';
+import { connectRaw, inProcess, kitServerOf, newClient, timedCall } from './ask-overhead.js';
 import { p50 } from './support/stats.js';
 
 const dir = process.argv[2];
@@ -26,20 +25,7 @@ const REPEATS = Number(process.env.BENCH_REPEATS ?? 2);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 
 const lib = (await import(pathToFileURL(resolve(dir, 'index.js')).href)) as typeof Kit;
-const kit = lib.createElicitkit();
-const tool = lib.defineTool({
-  name: 'deploy',
-  description: 'deploy',
-  inputSchema: z.object({ service: z.string() }),
-  forms: { env: envForm },
-  async run({ service }, { ask }) {
-    const answer = await ask('env', { message: message(service) });
-    if (answer.action !== 'accept') return answer.result();
-    return lib.done(`Deployed ${service} to ${answer.value.env}`);
-  },
-});
-
-const handler = createMcpHandler(() => kit.createServer({ name: 'kit', version: '1' }, [tool]));
+const handler = createMcpHandler(kitServerOf(lib));
 const client = newClient('2026-07-28');
 await client.connect(inProcess((r) => handler.fetch(r)));
 const ours = { client };

@@ -20,7 +20,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { field, form } from '@elicitkit/form';
-import { createElicitkit, createHttpHandler, defineTool, done } from '@elicitkit/server';
+import * as Kit from '@elicitkit/server';
+import { createHttpHandler } from '@elicitkit/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   acceptedContent,
@@ -85,19 +86,24 @@ function rawServer(): McpServer {
   return server;
 }
 
-const kit = createElicitkit();
-const tool = defineTool({
-  name: 'deploy',
-  description: 'deploy',
-  inputSchema,
-  forms: { env: envForm },
-  async run({ service }, { ask }) {
-    const answer = await ask('env', { message: message(service) });
-    if (answer.action !== 'accept') return answer.result();
-    return done(`Deployed ${service} to ${answer.value.env}`);
-  },
-});
-const kitServer = () => kit.createServer({ name: 'kit', version: '1' }, [tool]);
+/** The ask() side's server factory, from `lib` (this build's @elicitkit/server, or another build's). */
+export function kitServerOf(lib: Pick<typeof Kit, 'createElicitkit' | 'defineTool' | 'done'> = Kit) {
+  const kit = lib.createElicitkit();
+  const tool = lib.defineTool({
+    name: 'deploy',
+    description: 'deploy',
+    inputSchema,
+    forms: { env: envForm },
+    async run({ service }, { ask }) {
+      const answer = await ask('env', { message: message(service) });
+      if (answer.action !== 'accept') return answer.result();
+      return lib.done(`Deployed ${service} to ${answer.value.env}`);
+    },
+  });
+  return () => kit.createServer({ name: 'kit', version: '1' }, [tool]);
+}
+
+const kitServer = kitServerOf();
 
 export type Revision = '2025-11-25' | '2026-07-28';
 export type Way = 'sdk' | 'http-handler';

@@ -9,28 +9,15 @@
  *   node --import tsx bench/handler-split.ts
  *   BENCH_STEPS=2000 (default), BENCH_WARMUP=1500 (steps)
  */
-import { createElicitkit, createHttpHandler, defineTool, done } from '@elicitkit/server';
+import { createHttpHandler } from '@elicitkit/server';
 import type { Client } from '@modelcontextprotocol/client';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import * as z from 'zod/v4';
-import { connectRaw, envForm, inProcess, message, newClient, timedCall } from './ask-overhead.js';
+import { connectRaw, inProcess, kitServerOf, newClient, timedCall } from './ask-overhead.js';
 import { iqr, p50 } from './support/stats.js';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 2000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1500);
-const kit = createElicitkit();
-const tool = defineTool({
-  name: 'deploy',
-  description: 'deploy',
-  inputSchema: z.object({ service: z.string() }),
-  forms: { env: envForm },
-  async run({ service }, { ask }) {
-    const answer = await ask('env', { message: message(service) });
-    if (answer.action !== 'accept') return answer.result();
-    return done(`Deployed ${service} to ${answer.value.env}`);
-  },
-});
-const kitServer = () => kit.createServer({ name: 'kit', version: '1' }, [tool]);
+const kitServer = kitServerOf();
 
 const raw = await connectRaw('2025-11-25', 'http-handler');
 const bare = newClient('2025-11-25');
