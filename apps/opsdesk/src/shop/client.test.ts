@@ -52,6 +52,27 @@ describe('the shop process', () => {
     shop.close();
   });
 
+  it('a request sent into a process that died before its exit was seen fails, and opsdesk stays up', async () => {
+    const shop = shopOn();
+    const { pid } = (await shop.settings()) as { pid: number };
+    process.kill(pid, 'SIGKILL');
+    // Blocked, so the exit cannot be seen yet while the kernel closes the dead process's channel:
+    // the request below is written into a closed pipe (EPIPE), not failed by the exit handler.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    try {
+      expect(await reason(shop.read('SELECT 1 AS one'))).toBe('SHOP_UNAVAILABLE');
+      expect((await shop.read('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
+      expect(((await shop.settings()) as { pid: number }).pid).not.toBe(pid);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
+    shop.close();
+  });
+
   it('reports SQLite run-time errors as SQLITE_RUNTIME with SQLite’s words, and refuses after close', async () => {
     const shop = shopOn();
     const error = await shop.read("SELECT json('{')").catch((e: unknown) => e as ShopError);

@@ -72,6 +72,17 @@ export function startShop(dataDir: string, options: { timeoutMs?: number } = {})
     }
   };
 
+  /** `c` can take no more requests: what it held fails, and the next request starts a fresh process. */
+  const given = new WeakSet<ChildProcess>();
+  const lost = (c: ChildProcess) => {
+    if (child?.process === c) child = undefined;
+    failAll(new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'), c);
+    // Once: a kill that fails is itself reported as an 'error'.
+    if (given.has(c)) return;
+    given.add(c);
+    c.kill('SIGKILL');
+  };
+
   const spawn = (): { process: ChildProcess; ready: Promise<void> } => {
     const { file, execArgv } = workerEntry();
     // stdout ignored: under `serve --stdio` the parent's stdout is the MCP wire.
@@ -100,6 +111,9 @@ export function startShop(dataDir: string, options: { timeoutMs?: number } = {})
       if (child?.process === c) child = undefined;
       failAll(new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'), c);
     });
+    // A process that died before its exit is seen: a send into its closed channel fails (EPIPE),
+    // which with no listener would be an uncaught exception and take opsdesk down with it.
+    c.on('error', () => lost(c));
     c.unref();
     track(c);
     return { process: c, ready };
@@ -121,7 +135,10 @@ export function startShop(dataDir: string, options: { timeoutMs?: number } = {})
         c.kill('SIGKILL');
       }, timeoutMs);
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer, on: c });
-      c.send({ ...request, id } as ShopRequest);
+      // Not delivered (the process is gone): nothing ran, the request fails as the process did.
+      c.send({ ...request, id } as ShopRequest, (error) => {
+        if (error) lost(c);
+      });
     });
   };
 
