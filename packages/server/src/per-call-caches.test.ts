@@ -231,6 +231,17 @@ describe('a tool’s listing, built once per tool', () => {
   });
 });
 
+/** 'yes' when a call could change what the client can be asked (it must not: frozen), else 'no'. */
+function triesToChange(can: { url: boolean }): 'yes' | 'no' {
+  try {
+    (can as { url: boolean }).url = !can.url;
+    return 'yes';
+  } catch {
+    // Frozen: one call cannot change what the next is told.
+    return 'no';
+  }
+}
+
 describe('a 2025 connection’s peer, read once per connection', () => {
   const canTool = () =>
     defineTool({
@@ -238,13 +249,7 @@ describe('a 2025 connection’s peer, read once per connection', () => {
       description: 'Says what the client can be asked, and whether that can be changed.',
       inputSchema: z.object({}),
       async run(_args, ctx) {
-        let changed = 'no';
-        try {
-          (ctx.can as { url: boolean }).url = !ctx.can.url;
-          changed = 'yes';
-        } catch {
-          // Frozen: one call cannot change what the next is told.
-        }
+        const changed = triesToChange(ctx.can);
         return done(`form=${ctx.can.form} url=${ctx.can.url} changed=${changed}`);
       },
     });
@@ -273,13 +278,7 @@ describe('a 2026-07-28 client’s peer, read once per version, client and modes'
       description: 'Says what the client can be asked and which known client it is.',
       inputSchema: z.object({}),
       async run(_args, ctx) {
-        let changed = 'no';
-        try {
-          (ctx.can as { url: boolean }).url = !ctx.can.url;
-          changed = 'yes';
-        } catch {
-          // Frozen: one call cannot change what the next is told.
-        }
+        const changed = triesToChange(ctx.can);
         const form = ctx.can.form && ctx.can.url ? 'both' : ctx.can.form ? 'form' : 'none';
         return done(`${form} changed=${changed}`);
       },
