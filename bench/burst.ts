@@ -25,7 +25,7 @@
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import BetterSqlite3 from 'better-sqlite3';
@@ -39,6 +39,8 @@ const CONNECT_CONCURRENCY = 50;
 /** `wire` (default): bench/support/wire-client.ts; `sdk`: the SDK's Client on Node's fetch. */
 const CLIENT = process.env.BENCH_BURST_CLIENT === 'sdk' ? 'sdk' : 'wire';
 const DEPLOY = { service: 'order-service' };
+/** BENCH_BURST_SERVE=<a copy of apps/cli/dist/bundle>: another build's `serve`, to alternate builds. */
+const SERVE = process.env.BENCH_BURST_SERVE ? resolve(process.env.BENCH_BURST_SERVE, 'cli.js') : undefined;
 
 /** How one call ended: `done` only for the deploy's own result, checked field by field. */
 interface Ended {
@@ -103,17 +105,14 @@ function listenOverflows(): number | undefined {
 }
 
 export async function burst(): Promise<void> {
-  console.log(`\nBurst: ${N} questions open on one serve --http, all answered at once`);
+  console.log(`\nBurst: ${N} questions open on one serve --http${SERVE ? ` (${SERVE})` : ''}, all answered at once`);
   const dataDir = mkdtempSync(join(tmpdir(), 'ek-bench-burst-'));
   const caps = String(N);
-  const server = await serveOpsdesk(dataDir, [
-    '--max-sessions',
-    String(N + 100),
-    '--max-sessions-per-user',
-    caps,
-    '--max-calls-per-user',
-    caps,
-  ]);
+  const server = await serveOpsdesk(
+    dataDir,
+    ['--max-sessions', String(N + 100), '--max-sessions-per-user', caps, '--max-calls-per-user', caps],
+    SERVE,
+  );
   const token = server.tokens.alice ?? '';
   let release!: () => void;
   const gate = new Promise<void>((resolve) => {
