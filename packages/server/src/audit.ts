@@ -135,8 +135,9 @@ export class CallAudit {
   ) {}
 
   // Records are built as literals and filled in, never spread into copies: on Node 20, once
-  // optimized, `{ ...a, more }` gives each object a hidden class of its own (a few µs, and a map
-  // for the GC, per record) — 14 µs of a deploy's three records. Same keys, in the same order.
+  // optimized, a copy spread from two objects and given more keys (`{ ...common, ...where,
+  // delivered }`) gets a new hidden class every time, on a slow path — 11–14 µs of a deploy's
+  // three records, against under 1 µs filled in. Same keys, in the same order (audit.test.ts).
 
   /** The question went out (or, with `notSent`, could not: the reason why). */
   request(key: string, question: Question, notSent?: string): void {
