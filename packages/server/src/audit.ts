@@ -159,20 +159,28 @@ export class CallAudit {
     });
   }
 
-  /** How the question ended: the person's answer, a timeout, a client error, or the call going away. */
-  response(key: string, raw: RawAnswer, form: AnyForm | undefined): void {
+  /**
+   * How the question ended: the person's answer, a timeout, a client error, or the call going away.
+   * `note` says what became of an answer that did not count (see `superseded`).
+   */
+  response(key: string, raw: RawAnswer, form: AnyForm | undefined, note?: string): void {
     if (!this.sink || raw.kind === 'unshowable' || !raw.fresh) return;
     const base = { type: 'response' as const, key, elapsedMs: raw.elapsedMs };
     const content = raw.kind === 'answer' && raw.content ? redact(raw.content, form, this.call.redaction) : undefined;
     const ending =
       raw.kind === 'answer'
-        ? { action: raw.action, ...(content ? { content } : {}) }
+        ? { action: raw.action, ...(content ? { content } : {}), ...(note ? { detail: note } : {}) }
         : raw.kind === 'timeout'
           ? { action: 'timeout' as const }
           : raw.kind === 'closed'
             ? { action: 'cancel' as const, reason: raw.reason, detail: raw.detail }
             : { action: 'error' as const, detail: raw.detail };
     this.emit({ ...base, ...ending });
+  }
+
+  /** An answer that arrived for the question as it was before a later round changed it: it did not count. */
+  superseded(key: string, raw: RawAnswer, form: AnyForm | undefined): void {
+    this.response(key, raw, form, SUPERSEDED);
   }
 
   /** What the checks made of an accepted answer. */
@@ -189,6 +197,9 @@ export class CallAudit {
     this.sink?.({ ...event, contextId, tool, at: now(), ...(user !== undefined ? { user } : {}) } as AuditEvent);
   }
 }
+
+const SUPERSEDED =
+  'the question changed before this answer arrived (what it showed is no longer so); it did not count and the question was asked again';
 
 function originOf(url: string): string | undefined {
   try {
