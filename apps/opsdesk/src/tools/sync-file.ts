@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, pending, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
@@ -5,7 +6,7 @@ import { type Deps, findCaller } from '../context.js';
 import { plucked, prepared } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
 import { shortDiff, sideView } from '../sync/describe.js';
-import { applySide, readSide, resolvePath, type Side } from '../sync/workspace.js';
+import { applySide, type Resolved, readSide, resolvePath, type Side, type Workspace } from '../sync/workspace.js';
 
 const RESOLUTIONS = ['keep_local', 'keep_remote', 'keep_both', 'manual'] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
@@ -61,7 +62,11 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
         });
       }
 
-      const labels = t.resolution(path);
+      // Where keep_both saves the local version: `<path>.local`, or the next name free on both
+      // sides (an earlier keep_both's copy is never overwritten). Shown in the option's title.
+      const copy = freeCopy(workspace, path);
+      if (!copy) return rejected(t.badPath(`${path}.local`, 'no free name for the local copy'));
+      const labels = t.resolution(path, copy.path);
       const resolution = form({
         resolution: field.select(
           RESOLUTIONS.map((r) => ({ value: r, title: labels[r] })),
@@ -81,6 +86,14 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
       const chosen: Resolution = answer.value.resolution;
       if (chosen === 'manual') return pending(t.leftForManual(path), { path, action: 'manual' });
       return commit(() => {
+        // The person chose between the versions they were shown. A side written since (or the
+        // copy's name taken) makes it a choice about other versions: nothing is overwritten.
+        if (
+          hashOf(readSide(target.local)) !== hashOf(local) ||
+          hashOf(readSide(target.remote)) !== hashOf(remote) ||
+          (chosen === 'keep_both' && (existsSync(copy.local) || existsSync(copy.remote)))
+        )
+          return rejected(t.filesChanged(path));
         switch (chosen) {
           case 'keep_local':
             applySide(target.remote, local);
@@ -91,8 +104,6 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
             recordBase(path, hashOf(remote));
             break;
           case 'keep_both': {
-            const copy = resolvePath(workspace, `${path}.local`);
-            if (!copy.ok) return rejected(t.badPath(`${path}.local`, copy.why));
             applySide(copy.local, local);
             applySide(copy.remote, local);
             recordBase(copy.path, hashOf(local));
@@ -105,4 +116,17 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
       });
     },
   });
+}
+
+/** How many names keep_both tries for the local copy before giving up. */
+const COPY_NAMES = 100;
+
+/** `<path>.local`, else `<path>.local-2`, `-3` …: the first name inside the workspace and absent on both sides. */
+function freeCopy(workspace: Workspace, path: string): Extract<Resolved, { ok: true }> | undefined {
+  for (let n = 1; n <= COPY_NAMES; n++) {
+    const copy = resolvePath(workspace, n === 1 ? `${path}.local` : `${path}.local-${n}`);
+    if (!copy.ok) return undefined;
+    if (!existsSync(copy.local) && !existsSync(copy.remote)) return copy;
+  }
+  return undefined;
 }
