@@ -7,6 +7,11 @@ import { MESSAGES } from '../messages/index.js';
 import { accessTo, permissionsFor } from '../permissions.js';
 
 export const ENVIRONMENTS = ['dev', 'staging', 'prod'] as const;
+/**
+ * What a version may look like. It is shown to the person in the production confirmation, so
+ * nothing in it may read as more text (line breaks, bidi controls, a sentence of its own).
+ */
+const VERSION = /^[0-9A-Za-z][0-9A-Za-z._+-]*$/;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 interface Ticket {
@@ -42,7 +47,13 @@ export function deployTool({ db, locale, now }: Deps) {
     inputSchema: z.object({
       service: z.string().min(1).describe('Service name, e.g. order-service'),
       env: z.enum(ENVIRONMENTS).optional().describe('Target environment; asked from the user when missing'),
-      version: z.string().min(1).optional().describe('Version to deploy; defaults to the latest'),
+      version: z
+        .string()
+        .min(1)
+        .max(64)
+        .regex(VERSION, 'a version is letters and digits with . _ + - between them, e.g. v2.3.1')
+        .optional()
+        .describe('Version to deploy, e.g. v2.3.1; defaults to the latest'),
     }),
     outputSchema: outcomeSchema({
       deployment: z.object({
