@@ -96,8 +96,14 @@ export function callDigest(text: string): string | Promise<string> {
     .then((digest) => bytesToBase64Url(new Uint8Array(digest)));
 }
 
-/** Each schema's text, once per schema object (a declared form's schema is frozen and reused). */
-const schemaTexts = new WeakMap<object, string>();
+/**
+ * Digests of the questions asked with each frozen form schema, by message: a question is usually
+ * asked with the same message again (its answer's round, other calls with the same arguments), so
+ * it is hashed once. A frozen schema cannot change under its entries; a hand-made one that is not
+ * frozen is hashed every time. Bounded by forgetting a schema's entries all at once.
+ */
+const formDigests = new WeakMap<object, Map<string, string>>();
+const DIGESTS_PER_SCHEMA = 256;
 
 /**
  * What a person is shown of a question — its message and its form, or its URL — as a short
@@ -106,20 +112,25 @@ const schemaTexts = new WeakMap<object, string>();
  * tell questions apart, not resist forgery.
  */
 export function questionDigest(question: Question): string | Promise<string> {
-  let shown: string;
-  if (question.kind === 'form') {
-    // The form the tool declared, not a client's shape of it: the same question for any client.
-    const declared = question.declared ?? question.schema;
-    let schema = schemaTexts.get(declared);
-    if (schema === undefined) {
-      schema = JSON.stringify(declared);
-      schemaTexts.set(declared, schema);
-    }
-    shown = `form\0${question.message}\0${schema}`;
-  } else {
-    shown = `url\0${question.message}\0${question.url}`;
-  }
-  const digest = callDigest(shown);
+  if (question.kind === 'url') return shortDigest(`url\0${question.message}\0${question.url}`);
+  // The form the tool declared, not a client's shape of it: the same question for any client.
+  const declared = question.declared ?? question.schema;
+  if (!Object.isFrozen(declared)) return shortDigest(`form\0${question.message}\0${JSON.stringify(declared)}`);
+  let known = formDigests.get(declared);
+  const cached = known?.get(question.message);
+  if (cached !== undefined) return cached;
+  const digest = shortDigest(`form\0${question.message}\0${JSON.stringify(declared)}`);
+  if (typeof digest !== 'string') return digest;
+  if (!known) {
+    known = new Map();
+    formDigests.set(declared, known);
+  } else if (known.size >= DIGESTS_PER_SCHEMA) known.clear();
+  known.set(question.message, digest);
+  return digest;
+}
+
+function shortDigest(text: string): string | Promise<string> {
+  const digest = callDigest(text);
   return typeof digest === 'string' ? digest.slice(0, 16) : digest.then((d) => d.slice(0, 16));
 }
 
