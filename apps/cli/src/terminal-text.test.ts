@@ -67,3 +67,11 @@ describe('elicitkit audit', () => {
     }
   }, 60_000);
 });
+
+describe('elicitkit doctor', () => {
+  it('reports on the server without its control sequences in the text report', async () => {
+    const r = await run(['doctor', '--timeout-ms', '2000', ...SERVER]);
+    expect(r.out).toContain('shout');
+    expect(r.out).not.toMatch(DRIVES_TERMINAL);
+  }, 120_000);
+});
