@@ -1,5 +1,6 @@
 import { COMMAND_USAGE, isCommand, wantsHelp } from './help.js';
 import type { Io } from './io.js';
+import { shown } from './shown.js';
 import { EXIT, USAGE, UsageError } from './usage.js';
 
 const defaultIo: Io = {
@@ -60,10 +61,10 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       error instanceof UsageError ||
       (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
     ) {
-      io.err(`elicitkit: ${error.message}\n\n${USAGE}`);
+      io.err(`elicitkit: ${shown(error.message)}\n\n${USAGE}`);
       return EXIT.usage;
     }
-    io.err(`elicitkit: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`elicitkit: ${shown(error instanceof Error ? error.message : String(error))}`);
     return EXIT.toolError;
   }
 }

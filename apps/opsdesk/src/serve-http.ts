@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Locale } from '@elicitkit/server';
 import { createHttpHandler, type HttpHandlerOptions } from '@elicitkit/server';
-import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   hostHeaderValidationResponse,
@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { createToken, ensureLocalOwner, hasTokens, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
+import { pageRequest } from './web/page-request.js';
 
 /** How `serveHttp` runs. */
 export interface ServeHttpOptions {
@@ -154,9 +155,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     const path = req.url === '/mcp' ? '/mcp' : new URL(req.url ?? '/', 'http://x').pathname;
     if (path === '/mcp') return mcpNode(req as Parameters<typeof mcpNode>[0], res);
     if (path.startsWith('/register/')) {
-      const request = await toWebRequest(req as Parameters<typeof toWebRequest>[0], undefined, {
-        maxRequestBodySize: 64 * 1024,
-      });
+      const request = await pageRequest(req, options.locale);
+      if (request instanceof Response) return send(res, request);
       const response =
         hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? (await opsdesk.links.handle(request));
       if (response) return send(res, response);

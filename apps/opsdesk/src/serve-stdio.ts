@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Locale } from '@elicitkit/server';
-import { toWebRequest } from '@modelcontextprotocol/node';
 import { hostHeaderValidationResponse, localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ensureLocalOwner, findUser, listUsers } from './identity.js';
 import { createOpsdesk, type Opsdesk, osUser } from './opsdesk.js';
 import { send } from './serve-http.js';
+import { pageRequest } from './web/page-request.js';
 
 /** How `serveStdioOpsdesk` runs. */
 export interface ServeStdioOptions {
@@ -55,9 +55,8 @@ export async function serveStdioOpsdesk(options: ServeStdioOptions): Promise<Std
   }
   const page = createServer((req, res) => {
     void (async () => {
-      const request = await toWebRequest(req as Parameters<typeof toWebRequest>[0], undefined, {
-        maxRequestBodySize: 64 * 1024,
-      });
+      const request = await pageRequest(req, options.locale);
+      if (request instanceof Response) return send(res, request);
       const response =
         hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? (await opsdesk.links.handle(request));
       if (response) return send(res, response);

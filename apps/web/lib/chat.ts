@@ -142,6 +142,7 @@ export function chatStream(
     },
     onFinish: () => {
       chat.writer = undefined;
+      chat.turn = false;
     },
     onError: (error) => (error instanceof Error ? error.message : String(error)),
   });

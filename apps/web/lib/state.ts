@@ -25,6 +25,12 @@ export interface Chat {
   user: DemoUser;
   /** The chat response being streamed: where questions are delivered. One at a time. */
   writer: UIMessageStreamWriter | undefined;
+  /**
+   * A turn was taken and has not ended: set, before anything is awaited, by the request that
+   * starts it (`writer` comes later, once its stream runs), so two turns posted at once cannot
+   * both start; cleared when its stream finishes or it is refused.
+   */
+  turn: boolean;
   connections: Map<string, Promise<Connection>>;
   /** Tool calls running, so closing can let a withdrawn question's call end as cancelled. */
   calls: Set<Promise<unknown>>;
@@ -170,6 +176,7 @@ function localChat(record: ChatRecord, s: State): Chat {
       csrf: record.csrf,
       user: record.user,
       writer: undefined,
+      turn: false,
       connections: new Map(),
       calls: new Set(),
     };

@@ -1,4 +1,5 @@
 import { describeFields } from './fields.js';
+import { show } from './json.js';
 import { type FieldModel, specOf } from './kinds/registry.js';
 import type { Coerced } from './kinds/spec.js';
 import { type Issue, issue, type Validation } from './validate/issues.js';
@@ -37,7 +38,7 @@ export function coerceContent(schema: FormSchema, raw: Readonly<Record<string, s
   for (const key of Object.keys(raw)) {
     const field = fields.get(key);
     if (!field) {
-      issues.push(issue([key], 'unknown_field', `"${key}" is not a field of this form.`));
+      issues.push(issue([key], 'unknown_field', `${show(key)} is not a field of this form.`));
       continue;
     }
     const result = coerceValue(field, raw[key] ?? '');

@@ -46,8 +46,13 @@ export function show(value: unknown): string {
   } catch {
     text = Object.prototype.toString.call(value);
   }
+  // JSON escapes control characters, not the ones that reorder or break the text around them.
+  text = text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
+
+/** Bidi controls and the line and paragraph separators, which JSON leaves as they are. */
+const INVISIBLE = /[\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 
 /**
  * A deep, frozen copy of plain JSON data. A form's schema is read by caches keyed on its identity

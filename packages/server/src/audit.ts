@@ -163,14 +163,18 @@ export class CallAudit {
     this.emit(event as Unstamped);
   }
 
-  /** How the question ended: the person's answer, a timeout, a client error, or the call going away. */
-  response(key: string, raw: RawAnswer, form: AnyForm | undefined): void {
+  /**
+   * How the question ended: the person's answer, a timeout, a client error, or the call going away.
+   * `note` says what became of an answer that did not count (see `superseded`).
+   */
+  response(key: string, raw: RawAnswer, form: AnyForm | undefined, note?: string): void {
     if (!this.sink || raw.kind === 'unshowable' || !raw.fresh) return;
     const event = { type: 'response', key, elapsedMs: raw.elapsedMs } as Draft<AuditResponse>;
     if (raw.kind === 'answer') {
       event.action = raw.action;
       const content = raw.content ? redact(raw.content, form, this.call.redaction) : undefined;
       if (content) event.content = content;
+      if (note) event.detail = note;
     } else if (raw.kind === 'timeout') event.action = 'timeout';
     else if (raw.kind === 'closed') {
       event.action = 'cancel';
@@ -181,6 +185,11 @@ export class CallAudit {
       event.detail = raw.detail;
     }
     this.emit(event as Unstamped);
+  }
+
+  /** An answer that arrived for the question as it was before a later round changed it: it did not count. */
+  superseded(key: string, raw: RawAnswer, form: AnyForm | undefined): void {
+    this.response(key, raw, form, SUPERSEDED);
   }
 
   /** What the checks made of an accepted answer. */
@@ -203,6 +212,9 @@ export class CallAudit {
     this.sink?.(stamped as AuditEvent);
   }
 }
+
+const SUPERSEDED =
+  'the question changed before this answer arrived (what it showed is no longer so); it did not count and the question was asked again';
 
 function originOf(url: string): string | undefined {
   try {

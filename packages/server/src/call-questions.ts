@@ -118,9 +118,15 @@ export class CallQuestions {
     const shaped = shapeForClient(form, this.peer.client, this.settings.locale, options.adaptToClient !== false);
     if (!shaped.ok) return this.unsupported(key, question, ctx, fallback, `${reasons['text-only']} ${shaped.detail}`);
     const asked: Question = { kind: 'form', message: options.message, schema: shaped.schema };
-    if (shaped.adaptation) asked.adaptation = shaped.adaptation;
+    if (shaped.adaptation) {
+      asked.adaptation = shaped.adaptation;
+      asked.declared = form.schema;
+    }
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
-    const sent = await this.channel.send(key, asked, timeoutMs, () => this.audit.request(key, asked));
+    const sent = await this.channel.send(key, asked, timeoutMs, (superseded) => {
+      if (superseded) this.audit.superseded(key, superseded, form);
+      this.audit.request(key, asked);
+    });
     if (sent.kind === 'unshowable')
       return this.unsupported(key, asked, ctx, fallback, `${reasons['old-revision']} ${sent.detail}`);
     // Read back into the form's own types (a Yes/No choice to a boolean) before anything looks at it.
@@ -145,7 +151,10 @@ export class CallQuestions {
     const noUrl = MESSAGES[this.settings.locale].reasons['no-url'];
     if (!this.peer.can.url) return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
-    const raw = await this.channel.send(key, question, timeoutMs, () => this.audit.request(key, question));
+    const raw = await this.channel.send(key, question, timeoutMs, (superseded) => {
+      if (superseded) this.audit.superseded(key, superseded, undefined);
+      this.audit.request(key, question);
+    });
     if (raw.kind === 'unshowable') return this.unsupported(key, question, ctx, fallback, `${noUrl}: ${raw.detail}`);
     this.audit.response(key, raw, undefined);
     if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);

@@ -3,12 +3,12 @@
  *
  * `v2.<body>.<tag>`: `body` is a JSON array holding only what the next round needs — the call
  * digest, the audit context id, the expiry and each question (key, when asked, its timeout, the
- * answer and the form's adaptation once there are some). It is the JSON text itself, not base64 of
- * it: smaller even with its quotes escaped on the wire, and no encoding pass either way. `tag` is
- * HMAC-SHA256 over `v2.<body>`, the request's method and the caller's identity, truncated to 128
- * bits (RFC 2104 §5 allows truncating to half the hash). So the identity binding costs no bytes,
- * a state opened under another identity fails like a forged one, and one MAC is computed per seal
- * and at most one per open.
+ * answer and the form's adaptation once there are some, the digest of what it showed last). It
+ * is the JSON text itself, not base64 of it: smaller even with its quotes escaped on the wire,
+ * and no encoding pass either way. `tag` is HMAC-SHA256 over `v2.<body>`, the request's method
+ * and the caller's identity, truncated to 128 bits (RFC 2104 §5 allows truncating to half the
+ * hash). So the identity binding costs no bytes, a state opened under another identity fails like
+ * a forged one, and one MAC is computed per seal and at most one per open.
  *
  * `v1` states (the SDK codec's format with the identity digest inside, sealed before this format)
  * are still opened, so that a restart or a rolling upgrade with the same key keeps open questions.
@@ -43,7 +43,16 @@ type WireAnswer = 0 | [action: number, at: number] | [action: number, at: number
 type WireAsk =
   | [key: string, asked: number, timeoutMs: number]
   | [key: string, asked: number, timeoutMs: number, answer: WireAnswer]
-  | [key: string, asked: number, timeoutMs: number, answer: WireAnswer, quirk: string, fields: string[]];
+  | [key: string, asked: number, timeoutMs: number, answer: WireAnswer, quirk: string | 0, fields: string[] | 0]
+  | [
+      key: string,
+      asked: number,
+      timeoutMs: number,
+      answer: WireAnswer,
+      quirk: string | 0,
+      fields: string[] | 0,
+      question: string,
+    ];
 
 /**
  * @example
@@ -126,9 +135,12 @@ function toWire(state: CallState, exp: number): unknown[] {
     const r = state.asks[key] as AskRecord;
     const ask: unknown[] = [key, r.asked, r.timeoutMs];
     const a = r.answer;
-    if (a || r.adaptation) {
+    if (a || r.adaptation || r.question !== undefined) {
       ask.push(a ? [ANSWER_ACTIONS.indexOf(a.action), a.at, ...(a.content ? [a.content] : [])] : 0);
       if (r.adaptation) ask.push(r.adaptation.quirk, r.adaptation.fields);
+      else if (r.question !== undefined) ask.push(0, 0);
+      // Last, so that a version before it reads the rest as it always did.
+      if (r.question !== undefined) ask.push(r.question);
     }
     out.push(ask);
   }
@@ -150,7 +162,7 @@ function fromWire(json: string, now: number): CallState {
   for (let i = 3; i < wire.length; i++) {
     const ask: unknown = wire[i];
     if (!Array.isArray(ask)) throw new Error('malformed');
-    const [key, asked, timeoutMs, answer, quirk, fields] = ask as WireAsk;
+    const [key, asked, timeoutMs, answer, quirk, fields, question] = ask as WireAsk;
     if (typeof key !== 'string' || typeof asked !== 'number' || typeof timeoutMs !== 'number')
       throw new Error('malformed');
     const record: AskRecord = { asked, timeoutMs };
@@ -161,6 +173,7 @@ function fromWire(json: string, now: number): CallState {
     }
     if ((quirk === 'booleanAsChoice' || quirk === 'textOnly') && Array.isArray(fields))
       record.adaptation = { quirk, fields };
+    if (typeof question === 'string') record.question = question;
     // Own keys only, whatever the key is called (`__proto__` included).
     Object.defineProperty(asks, key, { value: record, enumerable: true, writable: true, configurable: true });
   }

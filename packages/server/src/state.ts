@@ -5,7 +5,7 @@
  * is refused by another). Who it was sealed for is not in it: that is bound by the MAC.
  */
 import type { Adaptation } from '@elicitkit/form';
-import type { AnswerAction } from './channel/channel.js';
+import type { AnswerAction, Question } from './channel/channel.js';
 import { bytesToBase64Url } from './codec.js';
 import { nodeCrypto } from './node-builtins.js';
 
@@ -17,9 +17,14 @@ export interface StoredAnswer {
 }
 
 export interface AskRecord {
-  /** Epoch ms the question was first sent. */
+  /** Epoch ms the question was first sent (or sent again, changed: `question`). */
   asked: number;
   timeoutMs: number;
+  /**
+   * Digest of the question as last sent (`questionDigest`): an answer counts only for the question
+   * it answered. Absent in states sealed before it was kept (their answers are taken as they were).
+   */
+  question?: string;
   /** How the form was shaped for the client's quirks when first sent: its answer is read back by it. */
   adaptation?: Adaptation;
   answer?: StoredAnswer;
@@ -89,6 +94,44 @@ export function callDigest(text: string): string | Promise<string> {
   return crypto.subtle
     .digest('SHA-256', new TextEncoder().encode(text))
     .then((digest) => bytesToBase64Url(new Uint8Array(digest)));
+}
+
+/**
+ * Digests of the questions asked with each frozen form schema, by message: a question is usually
+ * asked with the same message again (its answer's round, other calls with the same arguments), so
+ * it is hashed once. A frozen schema cannot change under its entries; a hand-made one that is not
+ * frozen is hashed every time. Bounded by forgetting a schema's entries all at once.
+ */
+const formDigests = new WeakMap<object, Map<string, string>>();
+const DIGESTS_PER_SCHEMA = 256;
+
+/**
+ * What a person is shown of a question — its message and its form, or its URL — as a short
+ * digest (SHA-256, 96 bits, base64url): a later round compares it to tell whether an answer given
+ * then was given to the question asked now. The state carrying it is sealed, so it only has to
+ * tell questions apart, not resist forgery.
+ */
+export function questionDigest(question: Question): string | Promise<string> {
+  if (question.kind === 'url') return shortDigest(`url\0${question.message}\0${question.url}`);
+  // The form the tool declared, not a client's shape of it: the same question for any client.
+  const declared = question.declared ?? question.schema;
+  if (!Object.isFrozen(declared)) return shortDigest(`form\0${question.message}\0${JSON.stringify(declared)}`);
+  let known = formDigests.get(declared);
+  const cached = known?.get(question.message);
+  if (cached !== undefined) return cached;
+  const digest = shortDigest(`form\0${question.message}\0${JSON.stringify(declared)}`);
+  if (typeof digest !== 'string') return digest;
+  if (!known) {
+    known = new Map();
+    formDigests.set(declared, known);
+  } else if (known.size >= DIGESTS_PER_SCHEMA) known.clear();
+  known.set(question.message, digest);
+  return digest;
+}
+
+function shortDigest(text: string): string | Promise<string> {
+  const digest = callDigest(text);
+  return typeof digest === 'string' ? digest.slice(0, 16) : digest.then((d) => d.slice(0, 16));
 }
 
 /** Identity digests by method and identity: a handful of callers make every call, each digested once. */

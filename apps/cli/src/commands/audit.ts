@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createOpsdesk, defaultDataDir, localeFrom, readAudit } from '@elicitkit/opsdesk';
 import type { Io } from '../io.js';
+import { shownIo } from '../shown.js';
 import { EXIT, UsageError } from '../usage.js';
 
 /** `elicitkit audit`: the three record kinds, grouped per tool call. Answers stay as redacted as stored. */
@@ -49,11 +50,13 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     for (const r of trail.violations) line(r, `violation   ${r.tool}/${r.question} ${r.rule}: ${r.message}`);
     // Refused before any question: the call's only record.
     for (const r of trail.refusals) line(r, `refused     ${r.tool} [${r.revision}] ${r.message}`);
-    if (calls.size === 0) io.out('The audit trail is empty.');
+    // Messages and details carry callers' and servers' text: nothing in it may drive the terminal.
+    const human = shownIo(io);
+    if (calls.size === 0) human.out('The audit trail is empty.');
     for (const [id, lines] of calls) {
       const who = [...trail.requests, ...trail.refusals].find((r) => r.context_id === id)?.username;
-      io.out(`call ${id}${who ? ` by ${who}` : ''}`);
-      for (const l of lines.sort()) io.out(l);
+      human.out(`call ${id}${who ? ` by ${who}` : ''}`);
+      for (const l of lines.sort()) human.out(l);
     }
     return EXIT.ok;
   } finally {

@@ -15,6 +15,7 @@ import { createTerminalRenderer } from '@elicitkit/client/terminal';
 import { Client } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
 import { revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
+import { shownIo } from '../shown.js';
 import { connectTo, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
 
@@ -74,7 +75,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
       // A broken schema is the server's fault (exit 1, said plainly); a bad argument is the caller's.
       throw error instanceof ArgumentError ? new UsageError(error.message) : error;
     }
-    io.err(
+    shownIo(io).err(
       `Calling ${toolName} on ${server?.name ?? target.label} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,
     );
     const result = await client.callTool(
@@ -91,9 +92,11 @@ export async function call(argv: string[], io: Io): Promise<number> {
         ),
       );
     } else {
+      // What the server says, printed for a person: nothing in it may drive the terminal.
+      const human = shownIo(io);
       for (const block of (result.content ?? []) as { type: string; text?: string }[])
-        io.out(block.type === 'text' ? (block.text ?? '') : `[${block.type}]`);
-      if (typeof status === 'string') io.err(`status: ${status}`);
+        human.out(block.type === 'text' ? (block.text ?? '') : `[${block.type}]`);
+      if (typeof status === 'string') human.err(`status: ${status}`);
     }
     if (status === 'declined' || status === 'cancelled') return EXIT.refused;
     if (result.isError) return refusals.length > 0 && status === undefined ? EXIT.refused : EXIT.toolError;

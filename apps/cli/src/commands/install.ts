@@ -3,7 +3,7 @@ import { CLIENTS, type InstallContext, installContext, type JsonValue } from '..
 import { opsdeskCommand } from '../install/default-command.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { planEdit } from '../install/plan-edit.js';
-import { backUp, readIfExists, writeAtomically } from '../install/write-file.js';
+import { backUp, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 
@@ -67,6 +67,7 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
       return EXIT.ok;
     }
 
+    if (before !== undefined) await refuseReadOnly(file, 'install');
     const backup = before === undefined ? undefined : await backUp(file);
     await writeAtomically(file, plan.text);
     if (backup === undefined) io.out(`Created ${file} with MCP server "${name}" ${where}.`);

@@ -3,6 +3,7 @@ import { describeArguments, revisionOptions, ToolSchemaError } from '@elicitkit/
 import { Client } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
 import { revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
+import { shownIo } from '../shown.js';
 import { connectTo, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
 
@@ -36,24 +37,26 @@ export async function tools(argv: string[], io: Io): Promise<number> {
       return EXIT.ok;
     }
     const server = client.getServerVersion();
-    io.out(
+    // Every name, title and description is the server's: nothing in it may drive the terminal.
+    const human = shownIo(io);
+    human.out(
       `${server ? `${server.name} ${server.version}` : target.label} — ${list.length} tool${list.length === 1 ? '' : 's'} (${client.getNegotiatedProtocolVersion?.() ?? '?'})`,
     );
     for (const tool of list) {
-      io.out('');
-      io.out(`${tool.name}${tool.title && tool.title !== tool.name ? ` — ${tool.title}` : ''}`);
-      if (tool.description) io.out(`  ${tool.description}`);
+      human.out('');
+      human.out(`${tool.name}${tool.title && tool.title !== tool.name ? ` — ${tool.title}` : ''}`);
+      if (tool.description) human.out(`  ${tool.description}`);
       // One tool's broken schema is that tool's problem: warn and go on listing the others.
       let lines: string[];
       try {
         lines = describeArguments(tool.inputSchema, { server: server?.name ?? target.label, tool: tool.name });
       } catch (error) {
         if (!(error instanceof ToolSchemaError)) throw error;
-        io.out('    (arguments unknown: see the warning)');
-        io.err(`elicitkit: warning: ${error.message}`);
+        human.out('    (arguments unknown: see the warning)');
+        human.err(`elicitkit: warning: ${error.message}`);
         continue;
       }
-      for (const line of lines) io.out(`    ${line}`);
+      for (const line of lines) human.out(`    ${line}`);
     }
     return EXIT.ok;
   } finally {

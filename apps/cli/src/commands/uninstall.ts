@@ -1,7 +1,7 @@
 import { CLIENTS, type InstallContext, installContext } from '../install/clients.js';
 import { parseUninstallArgs } from '../install/parse-args.js';
 import { planRemove } from '../install/plan-edit.js';
-import { backUp, readIfExists, writeAtomically } from '../install/write-file.js';
+import { backUp, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 import { printDiff } from './install.js';
@@ -37,6 +37,7 @@ export async function uninstall(argv: string[], io: Io, environment: Partial<Ins
       printDiff(io, file, before, plan.text);
       return EXIT.ok;
     }
+    await refuseReadOnly(file, 'uninstall');
     const backup = await backUp(file);
     await writeAtomically(file, plan.text);
     io.out(`Removed MCP server "${request.name}" from ${file} ${where}.`);

@@ -1,3 +1,4 @@
+import { shown } from '../shown.js';
 import type { QuestionCoverage } from './coverage.js';
 import { STRATEGIES } from './profiles.js';
 import type { DoctorReport } from './report.js';
@@ -12,7 +13,9 @@ type Paint = (s: string) => string;
  * @example
  * io.out(renderText(report, process.stdout.isTTY === true));
  */
-export function renderText(report: DoctorReport, colour: boolean): string {
+export function renderText(server: DoctorReport, colour: boolean): string {
+  // Names, messages and errors come from the server: nothing in them may drive the terminal.
+  const report = shownDeep(server);
   const paint = (code: number) => (s: string) => (colour ? `\x1b[${code}m${s}\x1b[0m` : s);
   const [red, yellow, green, dim] = [paint(31), paint(33), paint(32), paint(2)];
   const lines: string[] = [
@@ -141,4 +144,16 @@ function coverageLine(report: DoctorReport, green: Paint): string {
   const head =
     report.findings.length === 0 ? green(`No findings in what was reached: ${reached}.`) : `Coverage: ${reached}.`;
   return `${head}${silent}${notCalled}${spared}`;
+}
+
+/** A copy of plain report data with every string made fit for a terminal (`shown`). */
+function shownDeep<T>(value: T): T {
+  if (typeof value === 'string') return shown(value) as T;
+  if (Array.isArray(value)) return value.map(shownDeep) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  // Defined, not assigned: a key named `__proto__` (the server's names can be keys) stays a key.
+  for (const [key, v] of Object.entries(value))
+    Object.defineProperty(out, key, { value: shownDeep(v), enumerable: true, writable: true, configurable: true });
+  return out as T;
 }

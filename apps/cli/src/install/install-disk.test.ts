@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { installSandbox } from '../../test/install-sandbox.js';
+import { uninstall } from '../commands/uninstall.js';
 
 const SERVER = ['--', 'node', '/srv/opsdesk.js', '--stdio'];
 const read = (name: string) => readFileSync(new URL(name, import.meta.url), 'utf8');
@@ -197,5 +198,37 @@ describe('writing', () => {
     expect((await run(['vscode', '--name', 'second', ...SERVER])).code).toBe(0);
     expect((await readdir(join(box.env.cwd, '.vscode'))).sort()).toEqual(['mcp.json', 'mcp.json.bak']);
     expect((await stat(join(box.env.cwd, '.vscode', 'mcp.json'))).isFile()).toBe(true);
+  });
+});
+
+describe('a config made read-only', () => {
+  it.each([
+    ['install', (name: string) => run(['cursor', '--name', name, ...SERVER])],
+    [
+      'uninstall',
+      async (name: string) => {
+        const out: string[] = [];
+        const err: string[] = [];
+        const code = await uninstall(
+          ['cursor', '--name', name],
+          { out: (l) => out.push(l), err: (l) => err.push(l) },
+          box.env,
+        );
+        return { code, out, err };
+      },
+    ],
+  ])('%s refuses it, says how to go on, and changes nothing', async (_command, act) => {
+    const file = join(box.env.cwd, '.cursor', 'mcp.json');
+    await mkdir(join(box.env.cwd, '.cursor'), { recursive: true });
+    await writeFile(file, '{"mcpServers": {"mine": {"command": "x"}, "theirs": {"command": "y"}}}\n');
+    await chmod(file, 0o444);
+    const before = await snapshot();
+    const { code, err } = await act(_command === 'install' ? 'added' : 'theirs');
+    expect(code).toBe(1);
+    expect(err).toEqual([expect.stringContaining(`${file} is read-only`)]);
+    expect(err[0]).toContain('chmod u+w');
+    expect(await snapshot()).toEqual(before);
+    await chmod(file, 0o644);
+    await rm(file);
   });
 });

@@ -17,6 +17,23 @@ export async function readIfExists(file: string): Promise<string | undefined> {
 }
 
 /**
+ * Throws when the existing `file` (through a symlink, the file it points to) has no write
+ * permission for anyone: someone made it read-only on purpose, and replacing it by a rename would
+ * go around that. Nothing is written; the message says how to go on.
+ * @example await refuseReadOnly('/work/.cursor/mcp.json')
+ */
+export async function refuseReadOnly(file: string, command: 'install' | 'uninstall'): Promise<void> {
+  const mode = await stat(file).then(
+    (s) => s.mode & 0o777,
+    () => undefined,
+  );
+  if (mode === undefined || (mode & 0o222) !== 0) return;
+  throw new Error(
+    `${file} is read-only (mode ${mode.toString(8)}): elicitkit does not change a file someone made read-only. Make it writable (chmod u+w ${file}) and run ${command} again, or make the change yourself (--dry-run shows it).`,
+  );
+}
+
+/**
  * Copies `file` to `<file>.bak`, replacing an older backup; resolves with the backup's path.
  * @example await backUp('/work/.mcp.json') // '/work/.mcp.json.bak'
  */

@@ -73,10 +73,10 @@ export const en: OpsdeskMessages = {
   schemaChanged: (table) => `Done: ${table} changed.`,
 
   resolutionTitle: 'How should the conflict be resolved?',
-  resolution: (path) => ({
+  resolution: (path, copy = `${path}.local`) => ({
     keep_local: 'Keep my local version',
     keep_remote: 'Keep the remote version',
-    keep_both: `Keep both (local saved as ${path}.local)`,
+    keep_both: `Keep both (local saved as ${copy})`,
     manual: 'Leave both; I will merge by hand',
   }),
   conflictMessage: (path, local, remote, diff) =>
@@ -100,6 +100,8 @@ export const en: OpsdeskMessages = {
   resolved: (path, how) => `${path}: conflict resolved (${how}).`,
   leftForManual: (path) =>
     `${path}: both versions left in place for you to merge by hand; run sync_file again afterwards.`,
+  filesChanged: (path) =>
+    `Not done: ${path} changed while you were deciding. Run sync_file again to see the conflict as it is now.`,
   badPath: (path, why) => `Refused path "${path}": ${why}.`,
   noSuchFile: (path) => `${path} exists on neither side.`,
 

@@ -82,7 +82,8 @@ export interface OpsdeskMessages {
 
   // sync_file
   resolutionTitle: string;
-  resolution(path: string): Record<Resolution, string>;
+  /** The options' titles; `copy` is where keep_both saves the local version (`<path>.local`, or the next free name). */
+  resolution(path: string, copy?: string): Record<Resolution, string>;
   conflictMessage(path: string, local: SideView, remote: SideView, diff: ShortDiff | undefined): string;
   deleted: string;
   inSync(path: string): string;
@@ -90,6 +91,8 @@ export interface OpsdeskMessages {
   pulled(path: string): string;
   resolved(path: string, how: string): string;
   leftForManual(path: string): string;
+  /** A side changed between the question and the answer: the choice was about other versions. */
+  filesChanged(path: string): string;
   badPath(path: string, why: string): string;
   noSuchFile(path: string): string;
 

@@ -72,10 +72,10 @@ export const zh: OpsdeskMessages = {
   schemaChanged: (table) => `完成：${table} 已修改。`,
 
   resolutionTitle: '如何解决这个冲突？',
-  resolution: (path) => ({
+  resolution: (path, copy = `${path}.local`) => ({
     keep_local: '保留本地版本',
     keep_remote: '保留远端版本',
-    keep_both: `都保留（本地版本另存为 ${path}.local）`,
+    keep_both: `都保留（本地版本另存为 ${copy}）`,
     manual: '两边都不动，我手动合并',
   }),
   conflictMessage: (path, local, remote, diff) =>
@@ -94,6 +94,7 @@ export const zh: OpsdeskMessages = {
   pulled: (path) => `${path}：远端修改已同步到本地。`,
   resolved: (path, how) => `${path}：冲突已解决（${how}）。`,
   leftForManual: (path) => `${path}：两个版本都保留原样，请手动合并后再次运行 sync_file。`,
+  filesChanged: (path) => `未执行：你做决定期间 ${path} 发生了变化。请重新运行 sync_file 查看当前的冲突。`,
   badPath: (path, why) => `拒绝路径「${path}」：${why}。`,
   noSuchFile: (path) => `${path} 在两边都不存在。`,
 

@@ -5,8 +5,14 @@ import { type Deps, findCaller } from '../context.js';
 import { plucked, prepared } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
 import { accessTo, permissionsFor } from '../permissions.js';
+import { oneLine } from '../shorten.js';
 
 export const ENVIRONMENTS = ['dev', 'staging', 'prod'] as const;
+/**
+ * What a version may look like. It is shown to the person in the production confirmation, so
+ * nothing in it may read as more text (line breaks, bidi controls, a sentence of its own).
+ */
+const VERSION = /^[0-9A-Za-z][0-9A-Za-z._+-]*$/;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
 interface Ticket {
@@ -42,7 +48,13 @@ export function deployTool({ db, locale, now }: Deps) {
     inputSchema: z.object({
       service: z.string().min(1).describe('Service name, e.g. order-service'),
       env: z.enum(ENVIRONMENTS).optional().describe('Target environment; asked from the user when missing'),
-      version: z.string().min(1).optional().describe('Version to deploy; defaults to the latest'),
+      version: z
+        .string()
+        .min(1)
+        .max(64)
+        .regex(VERSION, 'a version is letters and digits with . _ + - between them, e.g. v2.3.1')
+        .optional()
+        .describe('Version to deploy, e.g. v2.3.1; defaults to the latest'),
     }),
     outputSchema: outcomeSchema({
       deployment: z.object({
@@ -63,7 +75,7 @@ export function deployTool({ db, locale, now }: Deps) {
       if (!access) return rejected(t.unknownCaller(ctx.user));
       const who = access.caller;
       if (access.latestVersion === undefined)
-        return rejected(t.noSuchService(service, 'deploy', permissionsFor(db, who.username).services));
+        return rejected(t.noSuchService(oneLine(service, 80), 'deploy', permissionsFor(db, who.username).services));
       const release = version ?? access.latestVersion;
 
       let target = env;
@@ -82,7 +94,7 @@ export function deployTool({ db, locale, now }: Deps) {
             const found = prepared(db, 'SELECT id, service, status FROM release_tickets WHERE id = ?').get(id.trim()) as
               | Ticket
               | undefined;
-            if (!found) issues.push({ field: 'ticket', message: t.ticketUnknown(id) });
+            if (!found) issues.push({ field: 'ticket', message: t.ticketUnknown(oneLine(id, 40)) });
             else if (found.service !== service)
               issues.push({ field: 'ticket', message: t.ticketOtherService(found.id, found.service) });
             else if (found.status !== 'approved')
@@ -138,7 +150,7 @@ export function listDeploymentsTool({ db, locale }: Deps) {
       if (!who) return rejected(t.unknownCaller(ctx.user));
       const permissions = permissionsFor(db, who.username);
       if (service !== undefined && !permissions.may('see', service))
-        return rejected(t.noSuchService(service, 'see', permissions.services));
+        return rejected(t.noSuchService(oneLine(service, 80), 'see', permissions.services));
       const visible = service === undefined ? permissions.services : [service];
       const rows = prepared(
         db,

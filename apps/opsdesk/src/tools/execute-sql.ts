@@ -115,7 +115,7 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
             const issues: { field: string; message: string }[] = [];
             if (!understood) issues.push({ field: 'understood', message: t.notUnderstood });
             if (unquote(typedTableName).toLowerCase() !== target.toLowerCase())
-              issues.push({ field: 'typedTableName', message: t.wrongTable(typedTableName, target) });
+              issues.push({ field: 'typedTableName', message: t.wrongTable(oneLine(typedTableName, 80), target) });
             return issues;
           },
         });

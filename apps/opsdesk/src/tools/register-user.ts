@@ -53,7 +53,7 @@ export function registerUserTool({ db, locale, links }: Deps) {
       const password = await ctx.askUrl('password', {
         message: t.passwordMessage(username),
         url: links.linkFor({ username, email, newsletter }, ctx.contextId),
-        isComplete: () => links.isRegistered(ctx.contextId),
+        isComplete: () => links.isRegistered(ctx.contextId, username),
       });
       switch (password.action) {
         case 'accept':

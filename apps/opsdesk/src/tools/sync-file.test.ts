@@ -174,6 +174,53 @@ describe('sync_file', () => {
     expect(readFileSync(join(outside.dir, 'secret.txt'), 'utf8')).toBe('top secret\n');
   });
 
+  it.each([
+    ['keep_remote', 'local'],
+    ['keep_local', 'remote'],
+    ['keep_both', 'local'],
+  ] as const)(
+    '%s chosen while the %s side was edited again: nothing is overwritten, the call says why',
+    async (resolution, edited) => {
+      const path = `race/${resolution}.md`;
+      await synced(path);
+      write('local', path, 'L\n');
+      write('remote', path, 'R\n');
+      // The person compares L with R; before they answer, the other side's file is written again.
+      c.script.splice(0, c.script.length, () => {
+        write(edited, path, 'written while the question was open\n');
+        return { action: 'accept', content: { resolution } };
+      });
+      const r = await callTool(c.client, 'sync_file', { path });
+      expect(r.status).toBe('rejected');
+      expect(r.text).toBe(
+        `Not done: ${path} changed while you were deciding. Run sync_file again to see the conflict as it is now.`,
+      );
+      expect(read(edited, path)).toBe('written while the question was open\n');
+      expect(read(edited === 'local' ? 'remote' : 'local', path)).toBe(edited === 'local' ? 'R\n' : 'L\n');
+      expect(read('local', `${path}.local`)).toBeUndefined();
+    },
+  );
+
+  it('keep_both never overwrites an earlier saved copy: the local version goes to the next free name', async () => {
+    const path = 'both/twice.md';
+    await synced(path);
+    write('local', path, 'L1\n');
+    write('remote', path, 'R1\n');
+    expect((await sync(path, 'keep_both')).status).toBe('done');
+    expect(read('local', `${path}.local`)).toBe('L1\n');
+    // A second conflict on the same file, resolved the same way.
+    write('local', path, 'L2\n');
+    write('remote', path, 'R2\n');
+    const r = await sync(path, 'keep_both');
+    expect(r.question?.message).toBeDefined();
+    expect(JSON.stringify(r.question?.requestedSchema)).toContain(`local saved as ${path}.local-2`);
+    expect(r.structured).toMatchObject({ status: 'done', action: 'keep_both' });
+    expect([read('local', `${path}.local`), read('remote', `${path}.local`)]).toEqual(['L1\n', 'L1\n']);
+    expect([read('local', `${path}.local-2`), read('remote', `${path}.local-2`)]).toEqual(['L2\n', 'L2\n']);
+    expect([read('local', path), read('remote', path)]).toEqual(['R2\n', 'R2\n']);
+    expect(r.text).toContain(`${path}.local-2`);
+  });
+
   it('a file on neither side is rejected', async () => {
     expect((await sync('nowhere.txt')).status).toBe('rejected');
   });

@@ -1,11 +1,13 @@
+import { existsSync } from 'node:fs';
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, pending, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
 import { plucked, prepared } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
+import { oneLine } from '../shorten.js';
 import { shortDiff, sideView } from '../sync/describe.js';
-import { applySide, readSide, resolvePath, type Side } from '../sync/workspace.js';
+import { applySide, type Resolved, readSide, resolvePath, type Side, type Workspace } from '../sync/workspace.js';
 
 const RESOLUTIONS = ['keep_local', 'keep_remote', 'keep_both', 'manual'] as const;
 export type Resolution = (typeof RESOLUTIONS)[number];
@@ -30,17 +32,21 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
     async run({ path: input }, { ask, commit, user }) {
       if (!findCaller(db, { user })) return rejected(t.unknownCaller(user));
       const target = resolvePath(workspace, input);
-      if (!target.ok) return rejected(t.badPath(input, target.why));
+      // The caller's text is shown as one line, never as more lines or reordered by bidi controls.
+      if (!target.ok) return rejected(t.badPath(oneLine(input, 120), target.why));
       const { path } = target;
+      // A file's name is the caller's too (anyone who can write the workspace chooses it): the
+      // person reads it in the question as one safe line; structuredContent keeps it as it is.
+      const shown = oneLine(path);
       const local = readSide(target.local);
       const remote = readSide(target.remote);
-      if (!local.exists && !remote.exists) return rejected(t.noSuchFile(path));
+      if (!local.exists && !remote.exists) return rejected(t.noSuchFile(shown));
       const base =
         (plucked(db, 'SELECT base_hash FROM sync_state WHERE path = ?').get(path) as string | null | undefined) ?? null;
 
       if (hashOf(local) === hashOf(remote)) {
         recordBase(path, hashOf(local));
-        return done(t.inSync(path), { path, action: 'none' });
+        return done(t.inSync(shown), { path, action: 'none' });
       }
       const localChanged = hashOf(local) !== base;
       const remoteChanged = hashOf(remote) !== base;
@@ -50,18 +56,22 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
         return commit(() => {
           applySide(target.remote, local);
           recordBase(path, hashOf(local));
-          return done(t.pushed(path), { path, action: 'pushed' });
+          return done(t.pushed(shown), { path, action: 'pushed' });
         });
       }
       if (remoteChanged && !localChanged) {
         return commit(() => {
           applySide(target.local, remote);
           recordBase(path, hashOf(remote));
-          return done(t.pulled(path), { path, action: 'pulled' });
+          return done(t.pulled(shown), { path, action: 'pulled' });
         });
       }
 
-      const labels = t.resolution(path);
+      // Where keep_both saves the local version: `<path>.local`, or the next name free on both
+      // sides (an earlier keep_both's copy is never overwritten). Shown in the option's title.
+      const copy = freeCopy(workspace, path);
+      if (!copy) return rejected(t.badPath(`${shown}.local`, 'no free name for the local copy'));
+      const labels = t.resolution(shown, oneLine(copy.path));
       const resolution = form({
         resolution: field.select(
           RESOLUTIONS.map((r) => ({ value: r, title: labels[r] })),
@@ -70,7 +80,7 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
       });
       const answer = await ask('resolution', {
         message: t.conflictMessage(
-          path,
+          shown,
           sideView(local, locale),
           sideView(remote, locale),
           await shortDiff(remote, local),
@@ -79,8 +89,16 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
       });
       if (answer.action !== 'accept') return answer.result();
       const chosen: Resolution = answer.value.resolution;
-      if (chosen === 'manual') return pending(t.leftForManual(path), { path, action: 'manual' });
+      if (chosen === 'manual') return pending(t.leftForManual(shown), { path, action: 'manual' });
       return commit(() => {
+        // The person chose between the versions they were shown. A side written since (or the
+        // copy's name taken) makes it a choice about other versions: nothing is overwritten.
+        if (
+          hashOf(readSide(target.local)) !== hashOf(local) ||
+          hashOf(readSide(target.remote)) !== hashOf(remote) ||
+          (chosen === 'keep_both' && (existsSync(copy.local) || existsSync(copy.remote)))
+        )
+          return rejected(t.filesChanged(shown));
         switch (chosen) {
           case 'keep_local':
             applySide(target.remote, local);
@@ -91,8 +109,6 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
             recordBase(path, hashOf(remote));
             break;
           case 'keep_both': {
-            const copy = resolvePath(workspace, `${path}.local`);
-            if (!copy.ok) return rejected(t.badPath(`${path}.local`, copy.why));
             applySide(copy.local, local);
             applySide(copy.remote, local);
             recordBase(copy.path, hashOf(local));
@@ -101,8 +117,21 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
             break;
           }
         }
-        return done(t.resolved(path, labels[chosen]), { path, action: chosen });
+        return done(t.resolved(shown, labels[chosen]), { path, action: chosen });
       });
     },
   });
+}
+
+/** How many names keep_both tries for the local copy before giving up. */
+const COPY_NAMES = 100;
+
+/** `<path>.local`, else `<path>.local-2`, `-3` …: the first name inside the workspace and absent on both sides. */
+function freeCopy(workspace: Workspace, path: string): Extract<Resolved, { ok: true }> | undefined {
+  for (let n = 1; n <= COPY_NAMES; n++) {
+    const copy = resolvePath(workspace, n === 1 ? `${path}.local` : `${path}.local-${n}`);
+    if (!copy.ok) return undefined;
+    if (!existsSync(copy.local) && !existsSync(copy.remote)) return copy;
+  }
+  return undefined;
 }

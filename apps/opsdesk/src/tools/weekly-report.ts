@@ -5,6 +5,7 @@ import { type Deps, findCaller } from '../context.js';
 import { prepared } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
 import { permissionsFor } from '../permissions.js';
+import { oneLine } from '../shorten.js';
 
 /** The fields a report needs; each one missing from the arguments is asked for. */
 const REPORT_FIELDS = ['project', 'from', 'to'] as const;
@@ -43,11 +44,12 @@ export function weeklyReportTool({ db, locale }: Deps) {
     const issues: Issue[] = [];
     // Missing and not permitted read the same, so a report cannot probe which projects exist.
     if (r.project !== undefined && !visible.includes(r.project))
-      issues.push(issue('project', t.noSuchProject(r.project)));
+      issues.push(issue('project', t.noSuchProject(oneLine(r.project, 80))));
     const from = r.from === undefined ? undefined : calendarDate(r.from);
     const to = r.to === undefined ? undefined : calendarDate(r.to);
-    if (r.from !== undefined && from === undefined) issues.push(issue('from', t.badDate(t.fromTitle, r.from)));
-    if (r.to !== undefined && to === undefined) issues.push(issue('to', t.badDate(t.toTitle, r.to)));
+    if (r.from !== undefined && from === undefined)
+      issues.push(issue('from', t.badDate(t.fromTitle, oneLine(r.from, 40))));
+    if (r.to !== undefined && to === undefined) issues.push(issue('to', t.badDate(t.toTitle, oneLine(r.to, 40))));
     if (from !== undefined && to !== undefined) {
       if (from > to) issues.push(issue('from', t.fromAfterTo(r.from as string, r.to as string)));
       else if ((to - from) / DAY + 1 > MAX_SPAN_DAYS) issues.push(issue('to', t.spanTooLong((to - from) / DAY + 1)));

@@ -43,11 +43,12 @@ export interface PasswordLinks {
   ready(): Promise<void>;
   /**
    * The link for the registration of tool call `contextId`. The same call always gets the same
-   * link (the tool may run several rounds), a different call a different one.
+   * link (the tool may run several rounds), a different call a different one. A call has one
+   * registration: a link it got before under another name stops working.
    */
   linkFor(registration: Registration, contextId: string): string;
-  /** Whether the call's registration became an account (its password was set on the page). */
-  isRegistered(contextId: string): boolean;
+  /** Whether the call's registration of `username` became an account (its password was set on the page). */
+  isRegistered(contextId: string, username: string): boolean;
   /** The call will not wait for the page any more (declined, cancelled, timed out): its link stops working. */
   withdraw(contextId: string): void;
   /** Serves `/register/<token>`; undefined for any other path. */
@@ -107,6 +108,9 @@ export function createPasswordLinks(db: Database, locale: Locale, now: () => num
         'UPDATE registrations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
       ).run(now(), hash(token), now());
       if (spent.changes !== 1) return 'used';
+      // One call makes one account: a link of the same call under another name (a 2026-07-28
+      // round answered twice) is spent once the call has its account.
+      if (prepared(db, 'SELECT 1 FROM users WHERE registration_cid = ?').get(pending.context_id)) return 'used';
       if (prepared(db, 'SELECT 1 FROM users WHERE username = ?').get(pending.username)) return 'taken';
       prepared(
         db,
@@ -153,6 +157,12 @@ export function createPasswordLinks(db: Database, locale: Locale, now: () => num
       if (base === undefined) throw new Error('the password page is not being served');
       const token = mac('link', `${contextId}\0${username.toLowerCase()}`);
       prepared(db, 'DELETE FROM registrations WHERE expires_at <= ?').run(now());
+      // The call's registration is the one its latest answer names: a link it gave out under
+      // another name (the same 2026-07-28 round answered again, differently) stops working.
+      prepared(db, 'DELETE FROM registrations WHERE context_id = ? AND username <> ? AND used_at IS NULL').run(
+        contextId,
+        username,
+      );
       prepared(
         db,
         'INSERT OR IGNORE INTO registrations (token_hash, context_id, username, email, newsletter, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
@@ -160,8 +170,11 @@ export function createPasswordLinks(db: Database, locale: Locale, now: () => num
       // The token sits in the path, never the query: query strings end up in logs and history (EK14).
       return `${base}/register/${token}`;
     },
-    isRegistered(contextId) {
-      return prepared(db, 'SELECT 1 FROM users WHERE registration_cid = ?').get(contextId) !== undefined;
+    isRegistered(contextId, username) {
+      return (
+        prepared(db, 'SELECT 1 FROM users WHERE registration_cid = ? AND username = ?').get(contextId, username) !==
+        undefined
+      );
     },
     withdraw(contextId) {
       prepared(db, 'DELETE FROM registrations WHERE context_id = ? AND used_at IS NULL').run(contextId);

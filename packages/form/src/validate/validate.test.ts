@@ -157,3 +157,25 @@ describe('validate', () => {
     }
   });
 });
+
+describe('what an answer says about itself in issues', () => {
+  // Issues reach the person (an invalid result, a form's inline errors) and the model: an answer's
+  // own text in them must read as quoted data, not reorder or continue the sentence around it.
+  const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/;
+
+  it('an unknown field named with bidi controls and line separators is shown escaped', () => {
+    const result = validate(schema, { name: 'abc', 'env\u202e\u2028is fine': 1 });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const message = result.issues.map((i) => i.message).join('\n');
+    expect(message).toContain('"env\\u202e\\u2028is fine" is not a field of this form.');
+    expect(message).not.toMatch(BIDI);
+  });
+
+  it('a value with a bidi override is shown escaped', () => {
+    const result = validate(schema, { name: 'abc', env: 'prod\u202e' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(formatIssues(result.issues)).not.toMatch(BIDI);
+  });
+});

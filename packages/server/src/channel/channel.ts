@@ -9,8 +9,11 @@ export type AnswerAction = (typeof ANSWER_ACTIONS)[number];
  * into what its revision sends (see `wire.ts`).
  */
 export type Question =
-  /** `adaptation`: how the form was shaped for the client's quirks, so its answer can be read back. */
-  | { kind: 'form'; message: string; schema: FormSchema; adaptation?: Adaptation }
+  /**
+   * `adaptation`: how the form was shaped for the client's quirks, so its answer can be read back;
+   * `declared`: then the form as the tool declared it (a client's shape of a question is the same question).
+   */
+  | { kind: 'form'; message: string; schema: FormSchema; adaptation?: Adaptation; declared?: FormSchema }
   | { kind: 'url'; message: string; url: string };
 
 /**
@@ -47,8 +50,17 @@ export type RawAnswer =
  * otherwise ends the round (2026-07-28), so its promise for a new question never settles.
  */
 export interface Channel {
-  /** `onSent` runs once, when the question is sent for the first time (for the audit trail). */
-  send(key: string, question: Question, timeoutMs: number, onSent: () => void): Promise<RawAnswer>;
+  /**
+   * `onSent` runs when the question is sent for the first time (for the audit trail), and again
+   * when a later round sends it changed: then with the answer that had arrived for it as it was
+   * before, if one did (that answer does not count).
+   */
+  send(
+    key: string,
+    question: Question,
+    timeoutMs: number,
+    onSent: (superseded?: RawAnswer) => void,
+  ): Promise<RawAnswer>;
   /** URL mode, after the out-of-band flow finished: tell the client (2025-11-25 only). */
   complete(key: string): Promise<void>;
 }

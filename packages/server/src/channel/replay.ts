@@ -1,5 +1,5 @@
 import { type InputRequest, inputResponse } from '@modelcontextprotocol/server';
-import type { AskRecord, CallState } from '../state.js';
+import { type AskRecord, type CallState, questionDigest } from '../state.js';
 import { ANSWER_ACTIONS, type Channel, type Question, type RawAnswer } from './channel.js';
 import { inputRequest } from './wire.js';
 
@@ -32,9 +32,47 @@ export class ReplayChannel implements Channel {
     }
   }
 
-  send(key: string, question: Question, timeoutMs: number, onSent: () => void): Promise<RawAnswer> {
+  send(
+    key: string,
+    question: Question,
+    timeoutMs: number,
+    onSent: (superseded?: RawAnswer) => void,
+  ): Promise<RawAnswer> {
+    const digest = questionDigest(question);
+    return typeof digest === 'string'
+      ? this.sendShown(key, question, digest, timeoutMs, onSent)
+      : digest.then((d) => this.sendShown(key, question, d, timeoutMs, onSent));
+  }
+
+  private sendShown(
+    key: string,
+    question: Question,
+    digest: string,
+    timeoutMs: number,
+    onSent: (superseded?: RawAnswer) => void,
+  ): Promise<RawAnswer> {
     // Own keys only: an ask key may be named like an Object.prototype member (`constructor`).
     const record = Object.hasOwn(this.records, key) ? this.records[key] : undefined;
+    // This round builds the question again from what is true now. When that is no longer what the
+    // person was shown (the version to deploy moved on, a file changed), their answer was to
+    // another question: it does not count, and the question as it is now is asked instead.
+    // (A late answer stays a timeout, whatever the question has become.)
+    const changed = record !== undefined && record.question !== undefined && record.question !== digest;
+    let superseded: RawAnswer | undefined;
+    if (record?.answer && changed && record.answer.at - record.asked <= record.timeoutMs) {
+      const { action, content, at } = record.answer;
+      // An answer from an earlier round is in the trail already; one from this round is noted with the new question.
+      if (this.fresh.has(key))
+        superseded = {
+          kind: 'answer',
+          action,
+          ...(content ? { content } : {}),
+          elapsedMs: at - record.asked,
+          fresh: true,
+        };
+      delete record.answer;
+      this.fresh.delete(key);
+    }
     if (record?.answer) {
       const elapsedMs = record.answer.at - record.asked;
       const fresh = this.fresh.has(key);
@@ -57,15 +95,29 @@ export class ReplayChannel implements Channel {
     }
     const adaptation = question.kind === 'form' ? question.adaptation : undefined;
     if (!record) {
-      const asked: AskRecord = { asked: this.now(), timeoutMs, ...(adaptation ? { adaptation } : {}) };
+      const asked: AskRecord = {
+        asked: this.now(),
+        timeoutMs,
+        question: digest,
+        ...(adaptation ? { adaptation } : {}),
+      };
       // Defined, not assigned: assigning `__proto__` would set the object's prototype instead.
       Object.defineProperty(this.records, key, { value: asked, enumerable: true, writable: true, configurable: true });
       onSent();
-    } else if (adaptation) {
-      // Asked again unanswered: its answer comes in the shape sent last.
-      record.adaptation = adaptation;
     } else {
-      delete record.adaptation;
+      if (adaptation) {
+        // Asked again unanswered: its answer comes in the shape sent last.
+        record.adaptation = adaptation;
+      } else {
+        delete record.adaptation;
+      }
+      if (changed) {
+        // A different question from here on: its own time to answer, and its own request record.
+        record.asked = this.now();
+        record.timeoutMs = timeoutMs;
+        onSent(superseded);
+      }
+      record.question = digest;
     }
     this.queued.set(key, inputRequest(question));
     this.onSuspend();

@@ -12,13 +12,29 @@ export const maxDuration = 900;
 export async function POST(request: Request): Promise<Response> {
   const { chat, refused } = await guardedChat(request);
   if (refused) return refused;
-  if (chat.writer) return Response.json({ error: 'A turn is already running in this chat.' }, { status: 409 });
-  const locale = requestLocale(request);
-  const body = await readJson(request, 2 * 1024 * 1024);
-  if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
-  const messages = (body.value as { messages?: unknown }).messages;
-  if (!Array.isArray(messages)) return Response.json({ error: '"messages" must be an array.' }, { status: 400 });
-  return createUIMessageStreamResponse({
-    stream: chatStream(chat, messages as UIMessage[], request.signal, locale),
-  });
+  // Taken before anything is awaited: of two turns posted at once, the second is refused here.
+  if (chat.turn || chat.writer)
+    return Response.json({ error: 'A turn is already running in this chat.' }, { status: 409 });
+  chat.turn = true;
+  let started = false;
+  try {
+    const locale = requestLocale(request);
+    const body = await readJson(request, 2 * 1024 * 1024);
+    if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
+    const messages = isObject(body.value) ? body.value.messages : undefined;
+    if (!Array.isArray(messages))
+      return Response.json({ error: 'The body must be an object whose "messages" is an array.' }, { status: 400 });
+    const response = createUIMessageStreamResponse({
+      stream: chatStream(chat, messages as UIMessage[], request.signal, locale),
+    });
+    started = true;
+    return response;
+  } finally {
+    // A turn refused before its stream began ends here; one that began ends with its stream.
+    if (!started) chat.turn = false;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -22,7 +22,7 @@ export async function POST(request: Request): Promise<Response> {
   const user = (body.value as { user?: unknown } | null)?.user;
   if (user !== null && !isDemoUser(user))
     return Response.json({ error: '"user" must be "alice", "bob" or null (the local owner).' }, { status: 400 });
-  if (chat.writer) return Response.json({ error: 'A turn is running in this chat.' }, { status: 409 });
+  if (chat.turn || chat.writer) return Response.json({ error: 'A turn is running in this chat.' }, { status: 409 });
   if (!(await setChatUser(chat.id, user ?? 'owner')))
     return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
   return Response.json({ user });
