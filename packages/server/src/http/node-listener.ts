@@ -66,13 +66,14 @@ class NodeRequest extends Request {
 
 function requestOf(req: IncomingMessage): NodeRequest {
   const h = req.headers;
-  const headers = new Headers();
+  // A plain record, copied once by the Request (a Headers built first is copied twice).
+  const headers: Record<string, string> = {};
   for (const name in h) {
     const value = h[name];
     // HTTP/2 pseudo-headers (`:authority`) are not headers of the request.
     if (value === undefined || name.charCodeAt(0) === COLON) continue;
-    if (typeof value === 'string') headers.append(name, value);
-    else for (const item of value) headers.append(name, item);
+    // Node keeps only set-cookie as a list; appended one by one they would read back joined so.
+    headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
   const host = h.host ?? single(h[':authority']) ?? 'localhost';
   return new NodeRequest(`http://${host}${req.url ?? '/'}`, { method: (req.method ?? 'GET').toUpperCase(), headers });
