@@ -9,23 +9,75 @@
  * (`--max-sessions-per-user`, `--max-calls-per-user`, `--max-sessions`): the defaults (100, 100,
  * 1000) are meant to stop one identity holding the whole server, which is what a burst does.
  *
- * Each client has its own connection pool (an undici `Agent`), as 1,000 people's clients would:
+ * Each client has its own connection pool (an undici `Pool`), as 1,000 people's clients would:
  * on the one global pool of this process every request scanned all 1,000+ busy connections for a
  * free one (undici's `Pool` is a linear search), which made the bench, not the server, the
  * bottleneck.
+ *
+ * The clients (BENCH_BURST_CLIENT): `wire` (default) is bench/support/wire-client.ts, the SDK
+ * client's requests byte for byte (initialize, notifications/initialized, the standalone GET,
+ * tools/call, the answer) written and read by hand, every message checked; `sdk` is the SDK's
+ * `Client` on Node's fetch. The server does the same work for both; the SDK's client costs this
+ * process about as much CPU per result as the server spends, so on two cores it, not the server,
+ * capped the rate (bench/README.md, issue 12 part O). Both check each result the same way
+ * (`checkDeployResult`): done, the deployment asked for, each call its own row.
+ * BENCH_BURST_WINDOW=<file> writes the answer window (µs, the monotonic clock of `--cpu-prof`).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import BetterSqlite3 from 'better-sqlite3';
 import { Agent } from 'undici';
 import { serveOpsdesk } from './support/opsdesk-http.js';
 import { quantile, report } from './support/stats.js';
+import { openWireSession, type WireSession } from './support/wire-client.js';
 
 const N = Number(process.env.BENCH_BURST ?? 1000);
 const CONNECT_CONCURRENCY = 50;
+/** `wire` (default): bench/support/wire-client.ts; `sdk`: the SDK's Client on Node's fetch. */
+const CLIENT = process.env.BENCH_BURST_CLIENT === 'sdk' ? 'sdk' : 'wire';
+const DEPLOY = { service: 'order-service' };
+/** BENCH_BURST_SERVE=<a copy of apps/cli/dist/bundle>: another build's `serve`, to alternate builds. */
+const SERVE = process.env.BENCH_BURST_SERVE ? resolve(process.env.BENCH_BURST_SERVE, 'cli.js') : undefined;
+
+/** How one call ended: `done` only for the deploy's own result, checked field by field. */
+interface Ended {
+  status: 'done' | 'wrong';
+  /** The deployment row's id (each call must get its own). */
+  id?: number;
+  why?: string;
+  at: number;
+}
+
+/** The result of deploy_service to dev: done, not an error, the deployment as asked. */
+export function checkDeployResult(result: unknown): Ended {
+  const at = performance.now();
+  const r = result as { isError?: unknown; structuredContent?: Record<string, unknown> } | undefined;
+  const out = r?.structuredContent;
+  const deployment = out?.deployment as Record<string, unknown> | undefined;
+  if (r?.isError === true || out?.status !== 'done')
+    return { status: 'wrong', why: `not done: ${JSON.stringify(result).slice(0, 200)}`, at };
+  if (deployment?.service !== DEPLOY.service || deployment.env !== 'dev' || typeof deployment.id !== 'number')
+    return { status: 'wrong', why: `another deployment: ${JSON.stringify(deployment)}`, at };
+  return { status: 'done', id: deployment.id, at };
+}
+
+const ended = (call: Promise<unknown>): Promise<Ended> =>
+  call.then(checkDeployResult, (error: unknown) => ({
+    status: 'wrong',
+    why: error instanceof Error ? error.message : String(error),
+    at: performance.now(),
+  }));
+
+/** Why `params` is not the deploy's form question for the environment (undefined when it is). */
+function wrongQuestion(params: Record<string, unknown> | undefined): string | undefined {
+  const schema = params?.requestedSchema as { properties?: Record<string, unknown>; required?: unknown } | undefined;
+  if ((params?.mode ?? 'form') !== 'form' || schema?.properties?.env === undefined)
+    return `not the environment question: ${JSON.stringify(params).slice(0, 200)}`;
+  return undefined;
+}
 
 function deployments(dataDir: string): number {
   const db = new BetterSqlite3(join(dataDir, 'opsdesk.db'), { readonly: true });
@@ -53,17 +105,14 @@ function listenOverflows(): number | undefined {
 }
 
 export async function burst(): Promise<void> {
-  console.log(`\nBurst: ${N} questions open on one serve --http, all answered at once`);
+  console.log(`\nBurst: ${N} questions open on one serve --http${SERVE ? ` (${SERVE})` : ''}, all answered at once`);
   const dataDir = mkdtempSync(join(tmpdir(), 'ek-bench-burst-'));
   const caps = String(N);
-  const server = await serveOpsdesk(dataDir, [
-    '--max-sessions',
-    String(N + 100),
-    '--max-sessions-per-user',
-    caps,
-    '--max-calls-per-user',
-    caps,
-  ]);
+  const server = await serveOpsdesk(
+    dataDir,
+    ['--max-sessions', String(N + 100), '--max-sessions-per-user', caps, '--max-calls-per-user', caps],
+    SERVE,
+  );
   const token = server.tokens.alice ?? '';
   let release!: () => void;
   const gate = new Promise<void>((resolve) => {
@@ -74,39 +123,48 @@ export async function burst(): Promise<void> {
   const everyoneAsked = new Promise<void>((resolve) => {
     allAsked = resolve;
   });
-  const clients: Client[] = [];
-  const pools: Agent[] = [];
-  const calls: Promise<{ status: string | undefined; at: number }>[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
+  const sessions: WireSession[] = [];
+  const calls: Promise<Ended>[] = [];
+  const question = async (params: Record<string, unknown> | undefined) => {
+    const wrong = wrongQuestion(params);
+    if (++asked === N) allAsked();
+    await gate;
+    // A question that is not the deploy's environment question is answered all the same (the
+    // call then ends as it ends) and counted as wrong.
+    if (wrong) questionsWrong.push(wrong);
+    return { action: 'accept', content: { env: 'dev' } };
+  };
+  const questionsWrong: string[] = [];
   const before = deployments(dataDir);
   const overflowsBefore = listenOverflows();
   try {
     for (let i = 0; i < N; i += CONNECT_CONCURRENCY) {
       await Promise.all(
         Array.from({ length: Math.min(CONNECT_CONCURRENCY, N - i) }, async () => {
-          const client = new Client({ name: 'burst', version: '1' }, { capabilities: { elicitation: { form: {} } } });
-          client.setRequestHandler('elicitation/create', async () => {
-            if (++asked === N) allAsked();
-            await gate;
-            return { action: 'accept', content: { env: 'dev' } };
-          });
-          const pool = new Agent();
-          pools.push(pool);
-          await client.connect(
-            new StreamableHTTPClientTransport(new URL(server.url), {
-              requestInit: { headers: { authorization: `Bearer ${token}` } },
-              // Node's own fetch, given this client's pool (`dispatcher` is undici's extension).
-              fetch: (url, init) => fetch(url, { ...init, dispatcher: pool } as RequestInit),
-            }),
-          );
-          clients.push(client);
-          calls.push(
-            client
-              .callTool({ name: 'deploy_service', arguments: { service: 'order-service' } }, { timeout: 600_000 })
-              .then((r) => ({
-                status: (r.structuredContent as { status?: string } | undefined)?.status,
-                at: performance.now(),
-              })),
-          );
+          if (CLIENT === 'sdk') {
+            const client = new Client({ name: 'burst', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+            client.setRequestHandler('elicitation/create', async (request) => {
+              const answer = await question(request.params as Record<string, unknown>);
+              return answer as { action: 'accept'; content: { env: string } };
+            });
+            const pool = new Agent();
+            closers.push(() => pool.close());
+            await client.connect(
+              new StreamableHTTPClientTransport(new URL(server.url), {
+                requestInit: { headers: { authorization: `Bearer ${token}` } },
+                // Node's own fetch, given this client's pool (`dispatcher` is undici's extension).
+                fetch: (url, init) => fetch(url, { ...init, dispatcher: pool } as RequestInit),
+              }),
+            );
+            closers.unshift(() => client.close());
+            calls.push(ended(client.callTool({ name: 'deploy_service', arguments: DEPLOY }, { timeout: 600_000 })));
+          } else {
+            const session = await openWireSession(server.url, token);
+            sessions.push(session);
+            closers.push(() => session.close());
+            calls.push(ended(session.callTool('deploy_service', DEPLOY, question)));
+          }
         }),
       );
     }
@@ -114,31 +172,40 @@ export async function burst(): Promise<void> {
     const cpu = server.cpuMs();
     const ownCpu = process.cpuUsage();
     const t0 = performance.now();
+    const from = process.hrtime.bigint() / 1000n;
     release();
     const results = await Promise.all(calls);
+    if (process.env.BENCH_BURST_WINDOW)
+      writeFileSync(process.env.BENCH_BURST_WINDOW, `${from} ${process.hrtime.bigint() / 1000n}\n`);
     const window = (Math.max(...results.map((r) => r.at)) - t0) / 1000;
     const cpuShare = (server.cpuMs() - cpu) / 1000 / window;
     const own = process.cpuUsage(ownCpu);
     const clientShare = (own.user + own.system) / 1e6 / window;
     const latencies = results.map((r) => r.at - t0);
     const done = results.filter((r) => r.status === 'done').length;
+    const ids = new Set(results.map((r) => r.id).filter((id) => id !== undefined)).size;
     const rows = deployments(dataDir) - before;
+    const problems = [
+      ...results.flatMap((r) => (r.why ? [r.why] : [])),
+      ...questionsWrong,
+      ...sessions.flatMap((s) => s.problems),
+    ];
+    for (const why of new Set(problems)) console.log(`  WRONG (${problems.filter((p) => p === why).length}×): ${why}`);
     const overflows = overflowsBefore === undefined ? undefined : (listenOverflows() ?? 0) - overflowsBefore;
     const rate = N / window;
     const p99 = quantile(latencies, 0.99) / 1000;
     console.log(
-      `  ${done}/${N} done, ${rows} deployments written; ${rate.toFixed(0)} results/s; answer → result p50 ${(quantile(latencies, 0.5) / 1000).toFixed(2)} s, p99 ${p99.toFixed(2)} s; server CPU ${(cpuShare * 100).toFixed(0)} % of one core (${((cpuShare * window * 1000) / N).toFixed(2)} ms per result), the ${N} clients (this process) ${(clientShare * 100).toFixed(0)} % (${((clientShare * window * 1000) / N).toFixed(2)} ms per result)`,
+      `  ${CLIENT} clients: ${done}/${N} done (${ids} distinct deployment ids), ${rows} deployments written; ${rate.toFixed(0)} results/s; answer → result p50 ${(quantile(latencies, 0.5) / 1000).toFixed(2)} s, p99 ${p99.toFixed(2)} s; server CPU ${(cpuShare * 100).toFixed(0)} % of one core (${((cpuShare * window * 1000) / N).toFixed(2)} ms per result), the ${N} clients (this process) ${(clientShare * 100).toFixed(0)} % (${((clientShare * window * 1000) / N).toFixed(2)} ms per result)`,
     );
     if (overflows !== undefined)
       console.log(`  connections dropped by a full listen queue meanwhile (whole machine): ${overflows}`);
     report({
       goal: `burst of ${N}: ≥ 1,000 results/s, p99 ≤ 1.5 s, nothing lost`,
       figure: `${rate.toFixed(0)} results/s, p99 ${p99.toFixed(2)} s, ${done}/${N} done, ${rows} rows`,
-      pass: rate >= 1000 && p99 <= 1.5 && done === N && rows === N,
+      pass: rate >= 1000 && p99 <= 1.5 && done === N && ids === N && rows === N && problems.length === 0,
     });
   } finally {
-    await Promise.all(clients.map((c) => c.close().catch(() => {})));
-    await Promise.all(pools.map((p) => p.close().catch(() => {})));
+    for (const close of closers) await close().catch(() => {});
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }

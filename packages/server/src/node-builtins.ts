@@ -21,14 +21,14 @@ export interface NodeCrypto {
   createHmac(algorithm: 'sha256', key: Uint8Array): NodeHmac;
   /** One-shot digest (Node ≥ 20.12): no Hash object per call. */
   hash?: {
-    (algorithm: 'sha256', data: string | Uint8Array, encoding: 'hex' | 'base64url'): string;
+    (algorithm: 'sha256', data: string | Uint8Array, encoding: 'hex' | 'base64url' | 'latin1'): string;
     (algorithm: 'sha256', data: string | Uint8Array, encoding: 'buffer'): Uint8Array;
   };
   randomUUID(): string;
 }
 
 export interface NodeBufferBytes extends Uint8Array {
-  write(text: string, offset: number, encoding: 'utf8'): number;
+  write(text: string, offset: number, encoding: 'utf8' | 'latin1'): number;
 }
 
 export interface NodeBuffer {

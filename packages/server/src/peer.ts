@@ -43,6 +43,8 @@ const connections = new WeakMap<
 /** 2026-07-28 peers by what their envelope said (`peerOf`). */
 const envelopes = new Map<string, Peer>();
 const ENVELOPES_KEPT = 256;
+/** The last of them handed out, with the version and client name it was read for. */
+let last: { version: string; name: string | undefined; peer: Peer } | undefined;
 
 /**
  * Reads the client's elicitation capability per mode. On 2026-07-28 it travels in each request's
@@ -55,11 +57,24 @@ export function peerOf(ctx: ServerContext, server: Server): Peer {
   if (typeof version === 'string') {
     const can = modes(envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined);
     const name = infoOf(envelope?.[CLIENT_INFO_META_KEY])?.name;
+    // The client of the previous request, compared field by field: most requests come from it,
+    // and a key built and hashed per request cost more than the rest of this function.
+    if (
+      last !== undefined &&
+      last.version === version &&
+      last.name === name &&
+      last.peer.can.form === can.form &&
+      last.peer.can.url === can.url
+    )
+      return last.peer;
     // Each request names its client again; a handful of clients make every call, so the peer is
     // read once per version, client name and modes (frozen, as a 2025 connection's is).
     const key = `${can.form ? 'f' : '-'}${can.url ? 'u' : '-'}${version.length}:${version}${name === undefined ? '-' : `=${name}`}`;
     const known = envelopes.get(key);
-    if (known) return known;
+    if (known) {
+      last = { version, name, peer: known };
+      return known;
+    }
     const peer: Peer = Object.freeze({
       protocolVersion: version,
       revision: revisionOf(version),
@@ -70,6 +85,7 @@ export function peerOf(ctx: ServerContext, server: Server): Peer {
     // Bounded by forgetting all at once: many clients only cost a lookup each again.
     if (envelopes.size >= ENVELOPES_KEPT) envelopes.clear();
     envelopes.set(key, peer);
+    last = { version, name, peer };
     return peer;
   }
   // Deprecated accessors, but the documented way to read 2025 connection state.

@@ -6,8 +6,16 @@
  * changing.
  */
 import { createHash, createHmac } from 'node:crypto';
-import { type AnyForm, type FormSchema, field, form, knownClient } from '@elicitkit/form';
-import { createRequestStateCodec, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { type AnyForm, type FormSchema, field, form, knownClient, knownClientOf } from '@elicitkit/form';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  createRequestStateCodec,
+  McpServer,
+  PROTOCOL_VERSION_META_KEY,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { type Connected, call, connect } from '../test/harness.js';
@@ -17,6 +25,7 @@ import { createStateCodec, hmacSha256 } from './codec.js';
 import { ElicitkitUsageError } from './errors.js';
 import { createElicitkit } from './kit.js';
 import { nodeCrypto } from './node-builtins.js';
+import { peerOf } from './peer.js';
 import { done } from './results.js';
 import { identityDigest } from './state.js';
 import { type AnyTool, defineTool } from './tool.js';
@@ -385,5 +394,44 @@ describe('arguments, checked without a promise when the schema answers at once',
       ok: true,
       value: { n: 2 },
     });
+  });
+});
+
+describe('a 2026-07-28 client’s peer, the previous request’s compared first', () => {
+  const ctxOf = (version: string, name: string | undefined, elicitation: object) =>
+    ({
+      mcpReq: {
+        envelope: {
+          [PROTOCOL_VERSION_META_KEY]: version,
+          ...(name === undefined ? {} : { [CLIENT_INFO_META_KEY]: { name, version: '1' } }),
+          [CLIENT_CAPABILITIES_META_KEY]: { elicitation },
+        },
+      },
+    }) as unknown as ServerContext;
+  const server = new McpServer({ name: 't', version: '1' }).server;
+
+  it('is another peer as soon as the version, the client name or a mode differs, and the same one again after', () => {
+    const seen = [
+      peerOf(ctxOf('2026-07-28', 'claude-code', { form: {} }), server),
+      peerOf(ctxOf('2026-07-28', 'cursor', { form: {} }), server),
+      peerOf(ctxOf('2026-07-28', undefined, { form: {} }), server),
+      peerOf(ctxOf('2026-07-28', 'cursor', { form: {}, url: {} }), server),
+      peerOf(ctxOf('2026-07-28', 'cursor', { url: {} }), server),
+      peerOf(ctxOf('2026-07-29', 'cursor', { url: {} }), server),
+    ];
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.map((p) => [p.protocolVersion, p.client?.id, p.can.form, p.can.url])).toEqual([
+      ['2026-07-28', knownClientOf({ name: 'claude-code' })?.id, true, false],
+      ['2026-07-28', knownClientOf({ name: 'cursor' })?.id, true, false],
+      ['2026-07-28', undefined, true, false],
+      ['2026-07-28', knownClientOf({ name: 'cursor' })?.id, true, true],
+      ['2026-07-28', knownClientOf({ name: 'cursor' })?.id, false, true],
+      ['2026-07-29', knownClientOf({ name: 'cursor' })?.id, false, true],
+    ]);
+    expect(seen[0]?.client?.id).not.toBe(seen[1]?.client?.id);
+    // The same client again, right after itself and after others: its own peer.
+    expect(peerOf(ctxOf('2026-07-28', 'cursor', { form: {} }), server)).toBe(seen[1]);
+    expect(peerOf(ctxOf('2026-07-28', 'cursor', { form: {} }), server)).toBe(seen[1]);
+    expect(peerOf(ctxOf('2026-07-28', 'claude-code', { form: {} }), server)).toBe(seen[0]);
   });
 });

@@ -19,7 +19,12 @@ interface Connection {
   cancelled: Set<RequestId>;
 }
 
-const connections = new WeakMap<Server, Connection>();
+/**
+ * Each watched server's connection, on the server itself: a 2026-07-28 request builds and connects
+ * a server, and an entry per request in a `WeakMap` cost more than the rest of the watch.
+ */
+const CONNECTION = Symbol('elicitkit.connection');
+type Watched = Server & { [CONNECTION]?: Connection };
 
 /**
  * Makes `server` watch cancellations on every transport it connects to. A server not built by the
@@ -49,7 +54,7 @@ function watch(server: Server, transport: Transport): Transport {
     const id = cancelledCall(message);
     if (id !== undefined) cancel(connection, id);
   };
-  connections.set(server, connection);
+  (server as Watched)[CONNECTION] = connection;
   return transport;
 }
 
@@ -73,7 +78,7 @@ function cancelledCall(message: JSONRPCMessage): RequestId | undefined {
 
 /** The per-call cancel a question's request is sent with, or undefined where it is not watched. */
 export function callCancel(server: Server, call: RequestId, own: AbortSignal): CallCancel | undefined {
-  const connection = connections.get(server);
+  const connection = (server as Watched)[CONNECTION];
   return connection ? new CallCancel(connection, call, own) : undefined;
 }
 

@@ -13,7 +13,7 @@ export class ReplayChannel implements Channel {
   private readonly fresh = new Set<string>();
   private readonly queued = new Map<string, InputRequest>();
   /** Called when the handler is waiting on a question this round cannot answer. */
-  onSuspend: () => void = () => {};
+  onSuspend: () => void = ignore;
 
   constructor(
     previous: CallState | undefined,
@@ -86,6 +86,9 @@ export class ReplayChannel implements Channel {
     return { call, callText, cid, asks: this.records };
   }
 }
+
+/** The default `onSuspend`: one function for every channel, not a closure per round. */
+function ignore(): void {}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

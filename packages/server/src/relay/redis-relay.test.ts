@@ -21,6 +21,15 @@ const onSession = (token: string, sessionId: string | undefined): Record<string,
   'mcp-protocol-version': '2025-11-25',
 });
 
+/** Cuts a replica's subscriber connection on the Redis side, as a network blip would. */
+async function dropSubscription(r: Replica, prefix: string): Promise<void> {
+  const line = String(await r.redis.client('LIST'))
+    .split('\n')
+    .find((l) => l.includes(`name=${prefix}relay:${r.relay.replica} `));
+  expect(line).toBeDefined();
+  await r.redis.client('KILL', 'ID', /\bid=(\d+)/.exec(line ?? '')?.[1] ?? '');
+}
+
 describe('2025 sessions relayed across replicas through Redis', () => {
   let server: TestRedis;
   const replicas: Replica[] = [];
@@ -186,6 +195,76 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     await expect.poll(() => a.relay.inFlight()).toBe(0);
   });
 
+  it("the requester's Redis subscription drops mid-question: the call fails at once, the holder withdraws, the session lives on", async () => {
+    const { a, b, url } = await pair('sub:');
+    const { client, asked } = patientClient();
+    clients.push(client);
+    const transport = httpTransport(url, 'alice');
+    await client.connect(transport);
+    const call = startDeploy(client);
+    await asked;
+    // Pub/sub is at most once: what the holder publishes while b's subscription is down is lost.
+    // Before the fix nothing noticed, and the call waited for an answer stream that had a hole.
+    await dropSubscription(b, 'sub:');
+    const error = await call;
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toMatch(/did not complete: the relay lost its Redis subscription/);
+    // The holder was told to drop the call: its question is withdrawn, nothing is deployed.
+    expect((await a.serving.log.response('env')).action).toBe('cancel');
+    expect(a.serving.store.deployments).toEqual([]);
+    await expect.poll(() => a.relay.inFlight()).toBe(0);
+    // The session was not forgotten: once b is subscribed again, the next call on it goes through.
+    expect(await a.redis.exists(`sub:session:${transport.sessionId}`)).toBe(1);
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { env: 'staging' } }));
+    await expect
+      .poll(async () =>
+        Number(((await b.redis.pubsub('NUMSUB', `sub:replica:${b.relay.replica}`)) as [string, number])[1]),
+      )
+      .toBe(1);
+    const again = await client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
+    expect(again.structuredContent).toMatchObject({ status: 'done', deployment: { env: 'staging' } });
+    expect(a.serving.store.deployments).toHaveLength(1);
+  });
+
+  it('a request cut before its head by a dropped subscription gets 503 to retry, not "Session not found"', async () => {
+    // The holder opens sessions on its real handler but runs relayed requests on one that never
+    // answers: a relay waits for its head when b's subscription drops under it.
+    const redis = new Redis(server.url);
+    const relay = createRedisRelay(redis, { prefix: 'head:', livenessMs: 100 });
+    const serving = await loopback({ authenticated: true, sessions: relay });
+    replicas.push({ relay, redis, serving });
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    await relay.serve({
+      fetch: () => {
+        entered();
+        return new Promise<Response>(() => {});
+      },
+    });
+    const b = await replica('head:');
+    const client = new Client({ name: 'head', version: '1' });
+    clients.push(client);
+    const transport = httpTransport(serving.url, 'alice');
+    await client.connect(transport);
+    const url = b.serving.url;
+    const pending = fetch(url, {
+      method: 'POST',
+      headers: onSession('alice', transport.sessionId),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+    });
+    await inside;
+    await dropSubscription(b, 'head:');
+    const response = await pending;
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toMatchObject({
+      error: { message: /lost its Redis subscription.*send the request again/ },
+    });
+    expect(await b.redis.exists(`head:session:${transport.sessionId}`)).toBe(1);
+  });
+
   it('garbage on a replica channel is ignored; an oversize relayed body is refused with 413', async () => {
     const { a, b, url } = await pair('junk:');
     await a.redis.publish(`junk:replica:${a.relay.replica}`, 'not json');
@@ -224,6 +303,21 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     await expect
       .poll(async () => Date.now() - since > 900 && (await a.redis.exists(key)) === 1, { timeout: 5_000 })
       .toBe(true);
+    await transport.terminateSession();
+    await expect.poll(() => a.redis.exists(key)).toBe(0);
+  });
+
+  it('an entry dropped from the directory while its holder lives is written back by the next heartbeat', async () => {
+    const a = await replica('back:', 300);
+    const client = new Client({ name: 'back', version: '1' });
+    clients.push(client);
+    const transport = httpTransport(a.serving.url, 'alice');
+    await client.connect(transport);
+    const key = `back:session:${transport.sessionId}`;
+    const entry = await a.redis.get(key);
+    // As a requester does when it finds nobody on the holder's channel (a brief disconnection).
+    await a.redis.del(key);
+    await expect.poll(() => a.redis.get(key), { timeout: 5_000 }).toBe(entry);
     await transport.terminateSession();
     await expect.poll(() => a.redis.exists(key)).toBe(0);
   });

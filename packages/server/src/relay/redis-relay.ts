@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { SessionDirectory } from '../http/session-directory.js';
 import { sha256Hex } from './digest.js';
 import { decode, encode, type Frame, fromBase64, headerList, toBase64 } from './frames.js';
-import { HolderGone, RelayedResponse } from './relayed-response.js';
+import { HolderGone, RelayedResponse, RelayInterrupted } from './relayed-response.js';
 
 /** How `createRedisRelay` names things and how often it checks that replicas are alive. */
 export interface RedisRelayOptions {
@@ -59,10 +59,16 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
   const channelOf = (id: string) => `${prefix}replica:${id}`;
   const sessionKey = (id: string) => `${prefix}session:${id}`;
   const own = channelOf(replica);
-  // Its own connection (a subscribed one can do nothing else), queueing while it connects.
-  const subscriber = redis.duplicate({ lazyConnect: true, enableOfflineQueue: true });
+  // Its own connection (a subscribed one can do nothing else), queueing while it connects. Named,
+  // so an operator (and a test) can tell it in CLIENT LIST.
+  const subscriber = redis.duplicate({
+    lazyConnect: true,
+    enableOfflineQueue: true,
+    connectionName: `${prefix.replace(/[^\w:.-]/g, '_')}relay:${replica}`,
+  });
   subscriber.on('error', () => {});
-  const held = new Set<string>();
+  // Each session this replica holds → its directory entry (this replica and the owner's digest).
+  const held = new Map<string, string>();
   const waiting = new Map<string, RelayedResponse>();
   const holding = new Map<string, Holding>();
   // Requests this replica runs for another: never relayed again, so a stale entry cannot loop.
@@ -155,8 +161,9 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
   return {
     replica,
     async opened(id, owner) {
-      await redis.set(sessionKey(id), `${replica}\n${await sha256Hex(owner)}`, 'PX', ttlMs);
-      held.add(id);
+      const entry = `${replica}\n${await sha256Hex(owner)}`;
+      await redis.set(sessionKey(id), entry, 'PX', ttlMs);
+      held.set(id, entry);
     },
     closed(id) {
       if (!held.delete(id)) return;
@@ -201,8 +208,9 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
         if (reached === 0) throw new HolderGone();
         return await relayed.response();
       } catch (error) {
-        relayed.fail('the relay could not be sent');
+        relayed.fail('the relay could not be sent', 'interrupted');
         waiting.delete(r);
+        if (error instanceof RelayInterrupted) return relayInterrupted(error.message);
         if (!(error instanceof HolderGone)) return directoryDown();
         // The holder stopped: its sessions are gone with it. Forget the entry so the next request is
         // answered without a round trip.
@@ -216,12 +224,23 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
       subscriber.on('message', (channel: string, message: string) => {
         if (channel === own) receive(message);
       });
+      // Pub/sub delivers at most once: whatever the holders published for us while this
+      // connection was down is gone (ioredis subscribes again on reconnecting, but nothing is
+      // replayed). A relay waiting on it could hang or go on with a hole in its stream, so each one
+      // ends now with an error its client can act on; the sessions themselves are untouched.
+      subscriber.on('close', () => {
+        for (const relayed of waiting.values()) {
+          relayed.fail('the relay lost its Redis subscription and may have missed part of the response', 'interrupted');
+        }
+      });
       await subscriber.connect();
       await subscriber.subscribe(own);
+      // Written again, not merely extended: an entry dropped while this replica was briefly
+      // unreachable (a requester found nobody on its channel) comes back with the next beat.
       heartbeat = setInterval(() => {
         if (held.size === 0) return;
         const pipeline = redis.pipeline();
-        for (const id of held) pipeline.pexpire(sessionKey(id), ttlMs);
+        for (const [id, entry] of held) pipeline.set(sessionKey(id), entry, 'PX', ttlMs);
         void pipeline.exec().catch(() => {});
       }, ttlMs / 3);
       (heartbeat as { unref?: () => void }).unref?.();
@@ -234,7 +253,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
         await entry.reader?.cancel().catch(() => {});
       }
       for (const relayed of waiting.values()) relayed.fail('this replica is shutting down');
-      if (held.size > 0) await redis.del(...[...held].map(sessionKey)).catch(() => 0);
+      if (held.size > 0) await redis.del(...[...held.keys()].map(sessionKey)).catch(() => 0);
       held.clear();
       subscriber.disconnect();
     },
@@ -262,6 +281,17 @@ function tooLarge(): Response {
       id: null,
     }),
     { status: 413, headers: { 'content-type': 'application/json' } },
+  );
+}
+
+function relayInterrupted(reason: string): Response {
+  return new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: INTERNAL_ERROR, message: `Service unavailable: ${reason}; send the request again` },
+      id: null,
+    }),
+    { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' } },
   );
 }
 

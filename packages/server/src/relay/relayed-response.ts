@@ -9,6 +9,18 @@ export class HolderGone extends Error {
   }
 }
 
+/**
+ * The relay was cut on this side (our Redis subscription dropped, or Redis could not be asked):
+ * the holder and its session may well be fine, so the session is not forgotten, only this request
+ * fails — and can be sent again.
+ */
+export class RelayInterrupted extends Error {
+  readonly code = 'RELAY_INTERRUPTED';
+  constructor(reason: string) {
+    super(reason);
+  }
+}
+
 export interface RelayedResponseSettings {
   /** The body the request carried (to answer its JSON-RPC requests if the holder dies mid-stream). */
   requestBody: Uint8Array | undefined;
@@ -49,7 +61,7 @@ export class RelayedResponse {
     this.watch = setInterval(() => {
       void settings.alive().then(
         (alive) => alive || this.fail('the server instance holding this session stopped'),
-        () => this.fail('the session directory (Redis) cannot be reached'),
+        () => this.fail('the session directory (Redis) cannot be reached', 'interrupted'),
       );
     }, settings.livenessMs);
     (this.watch as { unref?: () => void }).unref?.();
@@ -110,15 +122,18 @@ export class RelayedResponse {
   }
 
   /**
-   * The relay cannot finish. Before the head: the session is gone (the handler answers "Session
-   * not found"). Mid-SSE: each JSON-RPC request the POST carried gets an error event, so the
-   * client's call ends with an error now instead of waiting for its timeout.
+   * The relay cannot finish. Before the head: the session is gone (`gone`: the handler answers
+   * "Session not found"), or this side lost the way to it (`interrupted`: 503, try again).
+   * Mid-SSE: each JSON-RPC request the POST carried gets an error event, so the client's call
+   * ends with an error now instead of waiting for its timeout.
    */
-  fail(reason: string): void {
+  fail(reason: string, why: 'gone' | 'interrupted' = 'gone'): void {
     if (this.over) return;
     this.finish();
+    // A holder that may still be running it drops it too (its questions are withdrawn).
+    if (why === 'interrupted') this.settings.abort();
     if (!this.started) {
-      this.rejectHead(new HolderGone());
+      this.rejectHead(why === 'gone' ? new HolderGone() : new RelayInterrupted(reason));
       return;
     }
     if (this.sse) {
