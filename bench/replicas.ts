@@ -24,9 +24,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { field, form } from '@elicitkit/form';
 import { type ClaimStore, createElicitkit, createHttpHandler, defineTool, done } from '@elicitkit/server';
+import { toNodeListener } from '@elicitkit/server/node';
 import { createRedisClaimStore, createRedisRelay, type RedisRelay } from '@elicitkit/server/redis';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { Redis } from 'ioredis';
 import { startRedis } from '../test/support/redis-server.js';
 import { type Pick, startProxy } from '../test/support/round-robin-proxy.js';
@@ -66,8 +66,8 @@ async function upstream(claims: ClaimStore | undefined, relay: RedisRelay | unde
     ...(relay ? { sessions: relay } : {}),
   });
   await relay?.serve(handler);
-  const node = toNodeHandler(handler);
-  const server: Server = createServer((req, res) => void node(req as Parameters<typeof node>[0], res));
+  const node = toNodeListener(handler);
+  const server: Server = createServer((req, res) => void node(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,

@@ -1,7 +1,7 @@
 /** `elicitkit serve --http 0` (the built CLI) in a child process, as a user starts it. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,11 +22,17 @@ export function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-/** `cli`: another build's entry point (bench/http-builds.ts seeds with its oldest build, which newer ones migrate). */
+/**
+ * `cli`: another build's entry point (bench/http-builds.ts seeds with its oldest build, which newer
+ * ones migrate). BENCH_SERVE_CLI (e.g. `apps/cli/dist/b-before/cli.js`) sets the default, so a
+ * bench such as burst.ts can be run on an older build for a before/after.
+ */
 export async function serveOpsdesk(
   dataDir: string,
   extra: string[] = [],
-  cli = join(root, 'apps/cli/bin/elicitkit.js'),
+  cli = process.env.BENCH_SERVE_CLI
+    ? resolve(root, process.env.BENCH_SERVE_CLI)
+    : join(root, 'apps/cli/bin/elicitkit.js'),
 ): Promise<ServedOpsdesk> {
   const child = spawn(
     process.execPath,

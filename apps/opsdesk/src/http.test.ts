@@ -205,7 +205,7 @@ describe('opsdesk HTTP endpoint', () => {
 });
 
 describe('graceful shutdown', () => {
-  it('finishes a call in flight before closing the database', async () => {
+  it('finishes a call in flight before closing the database, refusing new work meanwhile', async () => {
     const data = tempDataDir();
     const server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
     const client = await httpClient(server.url, tokenOf(server, 'alice'), { revision: '2025-11-25' });
@@ -221,6 +221,24 @@ describe('graceful shutdown', () => {
     const call = callTool(client.client, 'deploy_service', { service: 'user-service' });
     await asked.promise;
     const closing = server.close();
+    // New work is refused while it drains (503, retry later); the answer below still gets through.
+    const refused = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokenOf(server, 'bob')}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'late', version: '1' } },
+      }),
+    });
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect((await refused.json()).error.message).toBe('opsdesk is shutting down');
     closeStarted.resolve();
     const r = await call;
     await closing;

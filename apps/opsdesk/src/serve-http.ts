@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Locale } from '@elicitkit/server';
 import { createHttpHandler, type HttpHandlerOptions } from '@elicitkit/server';
+import { toNodeListener } from '@elicitkit/server/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
@@ -112,11 +113,14 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   });
   await replicas?.relay.serve(mcp);
   let closing = false;
+  // Served straight from the socket, one conversion (`toNodeListener`).
+  const mcpNode = toNodeListener(mcp);
   // While shutting down, new work is refused but the traffic of calls already running (the
-  // client's answers to questions, notifications, session streams) still gets through.
-  const mcpNode = toNodeHandler({
+  // client's answers to questions, notifications, session streams) still gets through. Rare and
+  // short, so it takes the Web face, where each body can be looked at before the handler reads it.
+  const mcpClosing = toNodeHandler({
     fetch: async (request: Request) => {
-      if (closing && request.method === 'POST' && (await startsWork(request))) {
+      if (request.method === 'POST' && (await startsWork(request))) {
         return new Response(
           JSON.stringify({
             jsonrpc: '2.0',
@@ -153,7 +157,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Every MCP request asks for exactly `/mcp`: no URL to parse for it (≈ 1 % of a call's CPU).
     const path = req.url === '/mcp' ? '/mcp' : new URL(req.url ?? '/', 'http://x').pathname;
-    if (path === '/mcp') return mcpNode(req as Parameters<typeof mcpNode>[0], res);
+    if (path === '/mcp') return closing ? mcpClosing(req as Parameters<typeof mcpClosing>[0], res) : mcpNode(req, res);
     if (path.startsWith('/register/')) {
       const request = await pageRequest(req, options.locale);
       if (request instanceof Response) return send(res, request);

@@ -38,6 +38,11 @@ describe('subpath entries', () => {
     }
   });
 
+  it('@elicitkit/server/node is where the Node listener lives, and the main entry does not reach it', () => {
+    expect([...reachable('node.ts').keys()]).toContain('http/node-listener.ts');
+    expect([...reachable('index.ts').keys()]).not.toContain('http/node-listener.ts');
+  });
+
   it('@elicitkit/server/sqlite is where the SQLite store lives', () => {
     expect([...reachable('sqlite.ts').keys()]).toContain('claims/sqlite.ts');
   });

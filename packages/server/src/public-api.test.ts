@@ -92,6 +92,17 @@ describe('the public API of @elicitkit/server/sqlite', () => {
   });
 });
 
+describe('the public API of @elicitkit/server/node', () => {
+  it('ships exactly the Node listener for createHttpHandler, documented', async () => {
+    expect(Object.keys(await import('./node.js')).sort()).toEqual(['toNodeListener']);
+    expect(publicApi(entry('./node.ts'))).toEqual({
+      values: ['toNodeListener'],
+      types: ['NodeListener'],
+      undocumented: [],
+    });
+  });
+});
+
 describe('the public API of @elicitkit/server/redis', () => {
   it('ships exactly what replicas share through Redis, each documented', async () => {
     expect(Object.keys(await import('./redis.js')).sort()).toEqual([

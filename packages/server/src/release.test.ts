@@ -1,7 +1,7 @@
 /**
  * Prompt release on 2025 revisions: a question left open by a client that goes away, deletes its
  * session or cancels the call ends at once as `cancel`, the audit says how, and nothing is kept.
- * Every path is a real transport — HTTP on loopback through Node's adapter, a stdio child process,
+ * Every path is a real transport — HTTP on loopback through either Node adapter (ours, the SDK's), a stdio child process,
  * a linked in-memory pair — with the real SDK client. The question's timeout is 30 s; the audit's
  * `reason` says it ended for the client's doing, not by that timeout (no wall-clock assertion).
  */
@@ -11,7 +11,14 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditLog } from '../test/audit-log.js';
 import { createStore, fixtureTools } from '../test/fixture-tools.js';
-import { httpTransport, patientClient, loopback as serve, startDeploy } from '../test/loopback.js';
+import {
+  ADAPTERS,
+  type Adapter,
+  httpTransport,
+  patientClient,
+  loopback as serve,
+  startDeploy,
+} from '../test/loopback.js';
 import type { AuditEvent, AuditResponse } from './audit.js';
 import { createElicitkit } from './kit.js';
 
@@ -21,8 +28,8 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => {});
 });
 
-async function loopback() {
-  const s = await serve({ abandonedSessionMs: 50, kit: { timeoutMs: QUESTION_TIMEOUT_MS } });
+async function loopback(adapter: Adapter) {
+  const s = await serve({ abandonedSessionMs: 50, kit: { timeoutMs: QUESTION_TIMEOUT_MS }, adapter });
   cleanup.push(() => s.close());
   return s;
 }
@@ -31,9 +38,9 @@ function expectCancelled(ended: AuditResponse, reason: AuditResponse['reason']) 
   expect(ended).toMatchObject({ type: 'response', key: 'env', action: 'cancel', reason });
 }
 
-describe('2025-11-25 over HTTP on loopback: an open question is released', () => {
+describe.each(ADAPTERS)('2025-11-25 over HTTP on loopback (%s adapter): an open question is released', (adapter) => {
   it('when the client drops its stream without a word: cancel (disconnected), and its session goes', async () => {
-    const s = await loopback();
+    const s = await loopback(adapter);
     const c = patientClient();
     await c.client.connect(httpTransport(s.url));
     void startDeploy(c.client);
@@ -46,7 +53,7 @@ describe('2025-11-25 over HTTP on loopback: an open question is released', () =>
   });
 
   it('when the client deletes its session: cancel (session-closed)', async () => {
-    const s = await loopback();
+    const s = await loopback(adapter);
     const c = patientClient();
     const transport = httpTransport(s.url);
     await c.client.connect(transport);
@@ -59,7 +66,7 @@ describe('2025-11-25 over HTTP on loopback: an open question is released', () =>
   });
 
   it('when the client cancels the call (notifications/cancelled): cancel (client-cancelled), not timeout', async () => {
-    const s = await loopback();
+    const s = await loopback(adapter);
     const c = patientClient();
     await c.client.connect(httpTransport(s.url));
     const abort = new AbortController();
@@ -74,7 +81,7 @@ describe('2025-11-25 over HTTP on loopback: an open question is released', () =>
   });
 
   it('50 abandoned calls: every question cancelled, no session and no open question left', async () => {
-    const s = await loopback();
+    const s = await loopback(adapter);
     const clients = Array.from({ length: 50 }, (_, i) => patientClient(`abandoner-${i}`));
     await Promise.all(clients.map((c) => c.client.connect(httpTransport(s.url))));
     for (const c of clients) void startDeploy(c.client);

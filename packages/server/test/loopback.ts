@@ -1,12 +1,15 @@
 /**
- * The fixture tools behind `createHttpHandler` on a real loopback port, through Node's adapter, as
- * a deployment would serve them. `Authorization: Bearer <name>` names the identity.
+ * The fixture tools behind `createHttpHandler` on a real loopback port, through our Node listener
+ * (`toNodeListener`) as a deployment would serve them, or through the SDK's `toNodeHandler` onto
+ * the handler's `fetch` (`adapter: 'fetch'`), as a host with only the Web face would.
+ * `Authorization: Bearer <name>` names the identity.
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from '../src/http/handler.js';
+import { toNodeListener } from '../src/http/node-listener.js';
 import { createElicitkit, type ElicitkitOptions } from '../src/kit.js';
 import { type AuditLog, auditLog } from './audit-log.js';
 import { createStore, fixtureTools, type Store } from './fixture-tools.js';
@@ -19,10 +22,24 @@ export interface Loopback {
   close(): Promise<void>;
 }
 
+/** How a loopback server hands Node's requests to the handler. */
+export type Adapter = 'node' | 'fetch';
+export const ADAPTERS: Adapter[] = ['node', 'fetch'];
+
+/** The Node listener `adapter` makes of `handler`. */
+export function listenerOf(
+  handler: HttpHandler,
+  adapter: Adapter,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  if (adapter === 'node') return toNodeListener(handler);
+  const node = toNodeHandler(handler);
+  return (req, res) => node(req as Parameters<typeof node>[0], res);
+}
+
 export async function loopback(
-  options: HttpHandlerOptions & { kit?: ElicitkitOptions; authenticated?: boolean } = {},
+  options: HttpHandlerOptions & { kit?: ElicitkitOptions; authenticated?: boolean; adapter?: Adapter } = {},
 ): Promise<Loopback> {
-  const { kit: kitOptions, authenticated, ...handlerOptions } = options;
+  const { kit: kitOptions, authenticated, adapter = 'node', ...handlerOptions } = options;
   const store = createStore();
   const log = auditLog();
   const kit = createElicitkit({ audit: log.sink, ...kitOptions });
@@ -37,8 +54,8 @@ export async function loopback(
       : {}),
     ...handlerOptions,
   });
-  const node = toNodeHandler(handler);
-  const server = createServer((req, res) => void node(req as Parameters<typeof node>[0], res));
+  const node = listenerOf(handler, adapter);
+  const server = createServer((req, res) => void node(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,

@@ -1,17 +1,17 @@
 /**
  * A 2025 tool call's `ctx.signal` behind `createHttpHandler`, over real HTTP on loopback through
- * Node's adapter: whether the handler reads it before the client drops the request carrying the
- * call or only after, it is aborted by that drop (and is the same signal each time) — as the
- * call's open question is (it ends as `cancel`, `disconnected`).
+ * either Node adapter (ours, `toNodeListener`, or the SDK's onto `fetch`): whether the handler
+ * reads it before the client drops the request carrying the call or only after, it is aborted by
+ * that drop (and is the same signal each time) — as the call's open question is (it ends as
+ * `cancel`, `disconnected`).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { field, form } from '@elicitkit/form';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { auditLog } from '../../test/audit-log.js';
-import { httpTransport, patientClient } from '../../test/loopback.js';
+import { ADAPTERS, type Adapter, httpTransport, listenerOf, patientClient } from '../../test/loopback.js';
 import { createElicitkit } from '../kit.js';
 import { done } from '../results.js';
 import { defineTool } from '../tool.js';
@@ -30,7 +30,7 @@ interface Seen {
   same?: boolean;
 }
 
-async function serve(seen: Seen, finished: () => void) {
+async function serve(seen: Seen, finished: () => void, adapter: Adapter) {
   const log = auditLog();
   const kit = createElicitkit({ audit: log.sink, timeoutMs: 30_000 });
   const tool = defineTool({
@@ -58,8 +58,8 @@ async function serve(seen: Seen, finished: () => void) {
   const handler = createHttpHandler(() => kit.createServer({ name: 'signal', version: '1' }, [tool]), {
     abandonedSessionMs: 50,
   });
-  const node = toNodeHandler(handler);
-  const server = createServer((req, res) => void node(req as Parameters<typeof node>[0], res));
+  const node = listenerOf(handler, adapter);
+  const server = createServer((req, res) => void node(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanup.push(async () => {
     await handler.close();
@@ -69,7 +69,7 @@ async function serve(seen: Seen, finished: () => void) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, log };
 }
 
-describe('ctx.signal on 2025 HTTP behind createHttpHandler', () => {
+describe.each(ADAPTERS)('ctx.signal on 2025 HTTP behind createHttpHandler (%s adapter)', (adapter) => {
   for (const readEarly of [true, false]) {
     it(`aborts when the client drops the call's request (read ${readEarly ? 'before' : 'only after'} the drop)`, async () => {
       const seen: Seen = {};
@@ -77,7 +77,7 @@ describe('ctx.signal on 2025 HTTP behind createHttpHandler', () => {
       const ran = new Promise<void>((resolve) => {
         finished = resolve;
       });
-      const s = await serve(seen, finished);
+      const s = await serve(seen, finished, adapter);
       const c = patientClient();
       await c.client.connect(httpTransport(s.url));
       void c.client

@@ -18,6 +18,7 @@ import {
   readRequestBody,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { type Exchange, INVALID, type ReadBody, SERVE_EXCHANGE, type ServeExchange, TOO_LARGE } from './exchange.js';
 import {
   jsonRpcError,
   type LimitName,
@@ -80,9 +81,12 @@ export interface HttpHandler {
  * on the session) and for each 2026-07-28 request (`asks: 'input_required'`: it returns questions
  * in results), with the caller's `AuthInfo` when `authenticate` gave one.
  *
+ * On Node, serve it with `toNodeListener` (`@elicitkit/server/node`): it reads the body and writes
+ * the response without a second conversion.
+ *
  * @example
  * const http = createHttpHandler(() => kit.createServer(info, tools), { authenticate });
- * createServer(toNodeHandler(http)).listen(7777, '127.0.0.1');
+ * createServer(toNodeListener(http)).listen(7777, '127.0.0.1');
  */
 export function createHttpHandler(
   factory: (asks: RevisionTraits['asks'], auth: AuthInfo | undefined) => McpServer,
@@ -132,13 +136,14 @@ export function createHttpHandler(
     request: Request,
     body: unknown,
     auth: AuthInfo | undefined,
+    exchange: Exchange,
   ): Promise<Response> {
     table.touch(entry);
     const extra = auth ? { authInfo: auth } : {};
     if (request.method === 'GET') {
       const response = await entry.transport.handleRequest(request, extra);
       if (response.status !== 200 || !response.body) return response;
-      return watchResponse(response, request, table.beginStream(entry));
+      return exchange.follow(response, request, table.beginStream(entry));
     }
     if (request.method !== 'POST') {
       const response = await entry.transport.handleRequest(request, extra);
@@ -161,10 +166,15 @@ export function createHttpHandler(
       ended(false);
       return response;
     }
-    return watchResponse(response, request, ended);
+    return exchange.follow(response, request, ended);
   }
 
-  async function open(request: Request, body: unknown, auth: AuthInfo | undefined): Promise<Response> {
+  async function open(
+    request: Request,
+    body: unknown,
+    auth: AuthInfo | undefined,
+    exchange: Exchange,
+  ): Promise<Response> {
     if (body === INVALID) return jsonRpcError(400, PARSE_ERROR, 'Parse error');
     if (!isInitializeRequest(body))
       return jsonRpcError(400, SESSION_REQUIRED, 'Bad Request: Mcp-Session-Id header required');
@@ -215,10 +225,15 @@ export function createHttpHandler(
       await table.close(id);
       return jsonRpcError(503, INTERNAL_ERROR, 'Service unavailable: the session directory cannot be reached', rpcId);
     }
-    return watchResponse(response, request, ended);
+    return exchange.follow(response, request, ended);
   }
 
-  async function sessionful(request: Request, body: unknown, auth: AuthInfo | undefined): Promise<Response> {
+  async function sessionful(
+    request: Request,
+    body: unknown,
+    auth: AuthInfo | undefined,
+    exchange: Exchange,
+  ): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id) {
       const entry = table.get(id);
@@ -229,46 +244,45 @@ export function createHttpHandler(
       if (relayed) return relayed;
       // Another identity's session is reported as unknown: its existence is not revealed.
       if (!entry || entry.owner !== ownerOf(auth)) return jsonRpcError(404, SESSION_NOT_FOUND, 'Session not found');
-      return existing(entry, request, body, auth);
+      return existing(entry, request, body, auth, exchange);
     }
     if (request.method !== 'POST')
       return jsonRpcError(400, SESSION_REQUIRED, 'Bad Request: Mcp-Session-Id header required');
-    return open(request, body, auth);
+    return open(request, body, auth, exchange);
   }
 
-  return {
-    async fetch(request) {
-      const refused = guard(request);
-      if (refused) return refused;
-      let auth: AuthInfo | undefined;
-      if (options.authenticate) {
-        const verdict = await options.authenticate(request);
-        if (verdict instanceof Response) return verdict;
-        auth = verdict;
-      }
-      if (request.method !== 'POST') {
-        if (await isLegacyRequest(request)) return sessionful(request, undefined, auth);
-        return stateless.fetch(request, auth ? { authInfo: auth } : {});
-      }
-      // Both transports answer a POST that is not JSON so; said here, before reading anything.
-      if (!isJsonContentType(request.headers.get('content-type')))
-        return jsonRpcError(
-          415,
-          UNSUPPORTED_MEDIA_TYPE,
-          'Unsupported Media Type: Content-Type must be application/json',
-        );
-      const read = await readJson(request);
-      if (read === TOO_LARGE)
-        return jsonRpcError(
-          413,
-          PAYLOAD_TOO_LARGE,
-          `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`,
-        );
-      // Empty or not JSON: legacy by the SDK's own rule, answered by the session's transport.
-      if (read.body === INVALID) return sessionful(read.request, INVALID, auth);
-      if (await routesToLegacy(read.request, read.body)) return sessionful(read.request, read.body, auth);
-      return stateless.fetch(read.request, { parsedBody: read.body, ...(auth ? { authInfo: auth } : {}) });
-    },
+  const serve: ServeExchange = async (request, exchange) => {
+    const refused = guard(request);
+    if (refused) return refused;
+    let auth: AuthInfo | undefined;
+    if (options.authenticate) {
+      const verdict = await options.authenticate(request);
+      if (verdict instanceof Response) return verdict;
+      auth = verdict;
+    }
+    if (request.method !== 'POST') {
+      if (await isLegacyRequest(request)) return sessionful(request, undefined, auth, exchange);
+      return stateless.fetch(request, auth ? { authInfo: auth } : {});
+    }
+    // Both transports answer a POST that is not JSON so; said here, before reading anything.
+    if (!isJsonContentType(request.headers.get('content-type')))
+      return jsonRpcError(415, UNSUPPORTED_MEDIA_TYPE, 'Unsupported Media Type: Content-Type must be application/json');
+    const read = await exchange.read(request);
+    if (read === TOO_LARGE)
+      return jsonRpcError(
+        413,
+        PAYLOAD_TOO_LARGE,
+        `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`,
+      );
+    // Empty or not JSON: legacy by the SDK's own rule, answered by the session's transport.
+    if (read.body === INVALID) return sessionful(read.request, INVALID, auth, exchange);
+    if (await routesToLegacy(read.request, read.body)) return sessionful(read.request, read.body, auth, exchange);
+    return stateless.fetch(read.request, { parsedBody: read.body, ...(auth ? { authInfo: auth } : {}) });
+  };
+
+  const handler: HttpHandler & { [SERVE_EXCHANGE]: ServeExchange } = {
+    fetch: (request) => serve(request, FETCH),
+    [SERVE_EXCHANGE]: serve,
     sessionCount: () => table.size,
     async close() {
       clearInterval(sweeper);
@@ -276,12 +290,11 @@ export function createHttpHandler(
       await stateless.close();
     },
   };
+  return handler;
 }
 
-const INVALID = Symbol('invalid JSON');
 /** Host/Origin pairs kept as passed; past it the set starts again (a cache, not a limit). */
 const ADMITTED_PAIRS = 256;
-const TOO_LARGE = Symbol('body too large');
 
 /**
  * A JSON POST's body, read once (bounded as the SDK's transports bound it) and parsed once, for
@@ -289,7 +302,7 @@ const TOO_LARGE = Symbol('body too large');
  * comes back as INVALID with a request still holding its bytes, so the transport answers it as
  * it always has.
  */
-async function readJson(request: Request): Promise<typeof TOO_LARGE | { request: Request; body: unknown }> {
+async function readJson(request: Request): Promise<ReadBody> {
   let text: string;
   try {
     const read = await readRequestBody(request);
@@ -304,9 +317,18 @@ async function readJson(request: Request): Promise<typeof TOO_LARGE | { request:
   return { request: new Request(request, { body: text }), body: INVALID };
 }
 
-/** The request with its bytes again, for a relay: a JSON body was read (and parsed) once already. */
+/** The Web face: the body read from the request, a streamed response followed by `watchResponse`. */
+const FETCH: Exchange = { read: readJson, follow: watchResponse };
+
+/**
+ * The request with its bytes again, for a relay: a JSON body was read (and parsed) once already.
+ * Its signal is the request's own (as a copy would follow anyway), read through `signal` so a
+ * Node listener's request, whose signal is made on demand, is followed too.
+ */
 function unread(request: Request, body: unknown): Request {
-  return body === undefined || body === INVALID ? request : new Request(request, { body: JSON.stringify(body) });
+  return body === undefined || body === INVALID
+    ? request
+    : new Request(request, { body: JSON.stringify(body), signal: request.signal });
 }
 
 function parsed(body: unknown): { parsedBody?: unknown } {

@@ -1,0 +1,28 @@
+/**
+ * How one HTTP exchange reaches `createHttpHandler`'s core: through its Web `fetch` face, or
+ * through Node's (`node-listener.ts`), which reads the body straight from the socket and writes the
+ * response itself. No Node-only import here: the main entry reaches this file.
+ */
+
+/** A POST body over the limit the SDK's transports keep (413). */
+export const TOO_LARGE = Symbol('body too large');
+/** A POST body that is empty or not JSON: the transport answers it, from the request's own text. */
+export const INVALID = Symbol('invalid JSON');
+
+/** A JSON POST's body, read and parsed once: with the request to hand on (holding the text when INVALID). */
+export type ReadBody = typeof TOO_LARGE | { request: Request; body: unknown };
+
+export interface Exchange {
+  /** Reads and parses the POST body of `request` (once, bounded). */
+  read(request: Request): Promise<ReadBody>;
+  /**
+   * Follows a streamed response to its end: `onEnd(true)` once if the client dropped it first,
+   * `onEnd(false)` once when it ended. Returns the response to send.
+   */
+  follow(response: Response, request: Request, onEnd: (dropped: boolean) => void): Response;
+}
+
+/** The core of a handler made by `createHttpHandler`, for its Node listener (not public API). */
+export const SERVE_EXCHANGE = Symbol('elicitkit http exchange');
+
+export type ServeExchange = (request: Request, exchange: Exchange) => Promise<Response>;
