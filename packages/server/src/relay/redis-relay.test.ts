@@ -68,6 +68,18 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     return { a, b, url: proxy.url };
   };
 
+  /** A pair, and alice's deploy through it waiting on its question (never answered). */
+  const asking = async (prefix: string) => {
+    const replicasOf = await pair(prefix);
+    const { client, asked } = patientClient();
+    clients.push(client);
+    const transport = httpTransport(replicasOf.url, 'alice');
+    await client.connect(transport);
+    const call = startDeploy(client);
+    await asked;
+    return { ...replicasOf, client, transport, call };
+  };
+
   it('the production deploy: every request after initialize lands on the replica not holding the session', async () => {
     const { a, b, url } = await pair('every:');
     const client = new Client({ name: 'relayed', version: '1' }, { capabilities: { elicitation: { form: {} } } });
@@ -112,13 +124,7 @@ describe('2025 sessions relayed across replicas through Redis', () => {
   });
 
   it("another identity's session is unknown on every replica, and the holder is not even asked", async () => {
-    const { a, url } = await pair('idn:');
-    const { client, asked } = patientClient();
-    clients.push(client);
-    const transport = httpTransport(url, 'alice');
-    await client.connect(transport);
-    const call = startDeploy(client);
-    await asked;
+    const { a, url, transport, call } = await asking('idn:');
     const sessionId = transport.sessionId as string;
     for (const target of [url, a.serving.url]) {
       const response = await fetch(target, {
@@ -134,13 +140,7 @@ describe('2025 sessions relayed across replicas through Redis', () => {
   });
 
   it('the holder dies mid-question: the call ends with an error, nothing is done, a late answer is refused at once', async () => {
-    const { a, b, url } = await pair('kill:');
-    const { client, asked } = patientClient();
-    clients.push(client);
-    const transport = httpTransport(url, 'alice');
-    await client.connect(transport);
-    const call = startDeploy(client);
-    await asked;
+    const { a, b, url, transport, call } = await asking('kill:');
     // As a killed process would: its Redis connections drop and its HTTP side stops answering.
     await a.relay.close();
     const error = await call;
@@ -196,13 +196,7 @@ describe('2025 sessions relayed across replicas through Redis', () => {
   });
 
   it("the requester's Redis subscription drops mid-question: the call fails at once, the holder withdraws, the session lives on", async () => {
-    const { a, b, url } = await pair('sub:');
-    const { client, asked } = patientClient();
-    clients.push(client);
-    const transport = httpTransport(url, 'alice');
-    await client.connect(transport);
-    const call = startDeploy(client);
-    await asked;
+    const { a, b, client, transport, call } = await asking('sub:');
     // Pub/sub is at most once: what the holder publishes while b's subscription is down is lost.
     // Before the fix nothing noticed, and the call waited for an answer stream that had a hole.
     await dropSubscription(b, 'sub:');
