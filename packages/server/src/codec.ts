@@ -1,5 +1,6 @@
 import { createRequestStateCodec } from '@modelcontextprotocol/server';
-import { type NodeBuffer, NodeBufferClass, type NodeCrypto, nodeCrypto } from './node-builtins.js';
+import { NodeBufferClass, type NodeCrypto, nodeCrypto } from './node-builtins.js';
+import { hmacSha256Js } from './sha256.js';
 
 /** Seals and opens `requestState`: HMAC-SHA256, signed (readable) but not forgeable, with expiry. */
 export interface StateCodec<T> {
@@ -74,45 +75,16 @@ export function createStateCodec<T>(options: {
 const MINTED_KEPT = 1024;
 
 /**
- * HMAC-SHA256 (RFC 2104) keyed once, base64url. Where Node has the one-shot `crypto.hash`, each MAC
- * is two of those over a reused buffer (key pad, then message): in a server under load, a
- * `createHmac` per MAC (a stream object and a native handle each time) measured ≈ 13 µs, the
- * largest single cost of a round. Elsewhere `createHmac`. `per-call-caches.test.ts` checks both
- * against `createHmac` over keys of every length class and messages of every size.
+ * HMAC-SHA256 (RFC 2104) keyed once, base64url: computed in JavaScript from the key's padded
+ * blocks compressed once (`sha256.ts`). In a server under load every `node:crypto` path measured
+ * slower per MAC — `createHmac` (a stream object and a native handle each time) ≈ 13 µs, two one-shot
+ * `crypto.hash` calls with their buffer writes ≈ 16 µs (bench/README.md, issue 12 parts G and Q).
+ * `node` only hashes a key longer than a block, once. `per-call-caches.test.ts` checks it against
+ * `createHmac` over keys of every length class and messages of every size.
  */
-export function hmacSha256(
-  node: NodeCrypto,
-  key: Uint8Array,
-  buffers: NodeBuffer | undefined = NodeBufferClass,
-): (message: string) => string {
-  const secret = Uint8Array.from(key);
-  const hash = node.hash;
-  if (!hash || !buffers) return (message) => node.createHmac('sha256', secret).update(message).digest('base64url');
-  const block = new Uint8Array(BLOCK);
-  block.set(secret.length > BLOCK ? node.createHash('sha256').update(secret).digest() : secret);
-  // [key ^ ipad | message], grown when a message needs more; [key ^ opad | inner digest].
-  let inner = buffers.alloc(BLOCK + 512);
-  const outer = buffers.alloc(BLOCK + 32);
-  for (let i = 0; i < BLOCK; i++) {
-    inner[i] = (block[i] as number) ^ 0x36;
-    outer[i] = (block[i] as number) ^ 0x5c;
-  }
-  return (message) => {
-    // At most 3 UTF-8 bytes per UTF-16 unit: `write` never runs out of room, so never truncates.
-    if (BLOCK + message.length * 3 > inner.length) {
-      const grown = buffers.alloc(BLOCK + message.length * 3);
-      grown.set(inner.subarray(0, BLOCK));
-      inner = grown;
-    }
-    const length = inner.write(message, BLOCK, 'utf8');
-    // The inner digest as a latin1 string (one char per byte), written into place: a 'buffer'
-    // digest allocates a Buffer each time, which cost more than the hash.
-    outer.write(hash('sha256', inner.subarray(0, BLOCK + length), 'latin1'), BLOCK, 'latin1');
-    return hash('sha256', outer, 'base64url');
-  };
+export function hmacSha256(node: NodeCrypto, key: Uint8Array): (message: string) => string {
+  return hmacSha256Js(Uint8Array.from(key), (long) => node.createHash('sha256').update(long).digest());
 }
-
-const BLOCK = 64; // SHA-256's block size, in bytes
 
 export function constantTimeEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;

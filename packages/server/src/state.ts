@@ -8,6 +8,7 @@ import type { Adaptation } from '@elicitkit/form';
 import type { AnswerAction, Question } from './channel/channel.js';
 import { bytesToBase64Url } from './codec.js';
 import { nodeCrypto } from './node-builtins.js';
+import { sha256Base64Url } from './sha256.js';
 
 export interface StoredAnswer {
   action: AnswerAction;
@@ -86,11 +87,11 @@ export function callText(tool: string, args: unknown): string {
 
 /**
  * SHA-256 of a `callText`, base64url (43 characters where hex took 64: it travels in every
- * state). Synchronous on Node; a promise only where WebCrypto is all there is.
+ * state). Synchronous where the runtime has `node:crypto` (computed in JavaScript, `sha256.ts`:
+ * cheaper than a native call in a loaded server); a promise only where WebCrypto is all there is.
  */
 export function callDigest(text: string): string | Promise<string> {
-  if (nodeCrypto?.hash) return nodeCrypto.hash('sha256', text, 'base64url');
-  if (nodeCrypto) return nodeCrypto.createHash('sha256').update(text).digest('base64url');
+  if (nodeCrypto) return sha256Base64Url(text);
   return crypto.subtle
     .digest('SHA-256', new TextEncoder().encode(text))
     .then((digest) => bytesToBase64Url(new Uint8Array(digest)));
