@@ -1,10 +1,11 @@
 /**
- * The sealed call state (`v2`): what it carries, that one MAC binds it to the key and the caller,
- * that nothing else opens (a byte changed, cut short, another identity, another key, expired),
- * that the states this codec keeps for their next round never bypass any of that, and that a `v1`
- * state sealed before this format still opens under the same key.
+ * The sealed call state (`v3`): what it carries, that one MAC binds it to the key and the caller,
+ * that nothing else opens (a byte changed, cut short, another identity, another key, expired,
+ * relabelled as another version), that the states this codec keeps for their next round never
+ * bypass any of that, and that `v2` and `v1` states sealed before this format still open under
+ * the same key.
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createCallStateCodec } from './call-state-codec.js';
 import { createStateCodec } from './codec.js';
@@ -47,14 +48,14 @@ async function refusal(open: () => unknown): Promise<string> {
   return 'opened';
 }
 
-describe('the v2 call state', () => {
+describe('the v3 call state', () => {
   it('carries the call, its context id and every question, and nothing about who sealed it', async () => {
     const { sealer, other } = pair();
     const text = (await sealer.seal(sample(), ALICE)) as string;
-    expect(text).toMatch(/^v2\.\[.*\]\.[\w-]{22}$/);
+    expect(text).toMatch(/^v3\.\[.*\]\.[\w-]{22}$/);
     expect(await sealer.open(text, ALICE)).toEqual(sample());
     expect(await other.open(text, ALICE)).toEqual(sample());
-    const body = text.slice('v2.'.length, text.lastIndexOf('.'));
+    const body = text.slice('v3.'.length, text.lastIndexOf('.'));
     expect(body).not.toContain('alice');
     expect(JSON.parse(body)).toEqual([
       sample().call,
@@ -76,8 +77,8 @@ describe('the v2 call state', () => {
       who: 'f'.repeat(64),
       asks: { env: { mode: 'form', asked: 1_000, timeoutMs: 600_000 } },
     });
-    const v2 = (await sealer.seal({ ...state, asks: { env: { asked: 1_000, timeoutMs: 600_000 } } }, ALICE)) as string;
-    expect(v2.length).toBeLessThan(v1.length / 2);
+    const v3 = (await sealer.seal({ ...state, asks: { env: { asked: 1_000, timeoutMs: 600_000 } } }, ALICE)) as string;
+    expect(v3.length).toBeLessThan(v1.length / 2);
   });
 
   it('gives each open its own objects: a round changing them changes nothing sealed', async () => {
@@ -113,6 +114,29 @@ describe('the v2 call state', () => {
     expect(text).not.toContain('order-service');
     expect((await sealer.open(text, ALICE)).callText).toBe('deploy\0{"service":"order-service"}');
     expect(await other.open(text, ALICE)).toEqual(sample());
+  });
+
+  it('carries a call bound by its text, and gives that text back wherever it is opened', async () => {
+    const { sealer, other } = pair();
+    const call = 'deploy\0{"service":"order-service"}';
+    const text = (await sealer.seal({ ...sample(), call, callText: call }, ALICE)) as string;
+    expect(JSON.parse(text.slice('v3.'.length, text.lastIndexOf('.')))[0]).toBe(call);
+    // Another replica has the text too: it compares the call without hashing it.
+    for (const codec of [sealer, other])
+      expect(await codec.open(text, ALICE)).toEqual({ ...sample(), call, callText: call });
+    // The text is under the MAC like the rest: another call's text in its place is a forged state.
+    const swapped = text.replace('order-service', 'payment-service');
+    for (const codec of [sealer, other]) expect(await refusal(() => codec.open(swapped, ALICE))).toBe('mac');
+  });
+
+  it('cannot be relabelled as a v2 state, nor a v2 state as v3', async () => {
+    const { clock, sealer, other } = pair();
+    const text = (await sealer.seal(sample(), ALICE)) as string;
+    const relabelled = `v2.${text.slice('v3.'.length)}`;
+    for (const codec of [sealer, other]) expect(await refusal(() => codec.open(relabelled, ALICE))).toBe('mac');
+    const v2 = v2State(sample(), ALICE, clock);
+    expect(await other.open(v2, ALICE)).toEqual(sample());
+    expect(await refusal(() => other.open(`v3.${v2.slice('v2.'.length)}`, ALICE))).toBe('mac');
   });
 
   it('keeps a question keyed "__proto__" as its own key', async () => {
@@ -205,6 +229,51 @@ describe('the v2 call state', () => {
     expect(await refusal(() => codecAt(clock, { webCrypto: true }).open(sealedByNode, BOB))).toBe('mac');
     const changed = `${sealedByNode.slice(0, 5)}${sealedByNode[5] === 'A' ? 'B' : 'A'}${sealedByNode.slice(6)}`;
     expect(await refusal(() => codecAt(clock, { webCrypto: true }).open(changed, ALICE))).toMatch(/mac|malformed/);
+  });
+});
+
+/**
+ * A `v2` state as the previous version sealed it (its tests fixed the format): the body as today's,
+ * the call by its digest, the tag HMAC-SHA256 over `v2.<body>`, the method and the identity.
+ */
+function v2State(state: CallState, caller: Caller, clock: { now: number }, ttlSeconds = 60): string {
+  const asks = Object.entries(state.asks).map(([key, r]) => {
+    const ask: unknown[] = [key, r.asked, r.timeoutMs];
+    if (r.answer || r.adaptation) {
+      const a = r.answer;
+      ask.push(a ? [['accept', 'decline', 'cancel'].indexOf(a.action), a.at, ...(a.content ? [a.content] : [])] : 0);
+      if (r.adaptation) ask.push(r.adaptation.quirk, r.adaptation.fields);
+    }
+    return ask;
+  });
+  const body = JSON.stringify([state.call, state.cid, Math.floor(clock.now / 1000) + ttlSeconds, ...asks]);
+  const tag = createHmac('sha256', KEY)
+    .update(`v2.${body}\0${caller.method}\0${caller.identity ?? ''}`)
+    .digest('base64url')
+    .slice(0, 22);
+  return `v2.${body}.${tag}`;
+}
+
+describe('a v2 state, sealed before v3 with the same key', () => {
+  it('opens for the caller it was sealed for, its call still by digest', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    const { sealer, other } = pair(clock);
+    const text = v2State(sample(), ALICE, clock);
+    for (const codec of [sealer, other]) expect(await codec.open(text, ALICE)).toEqual(sample());
+  });
+
+  it('is refused under another identity or method, with another key, changed, or expired', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    const text = v2State(sample(), ALICE, clock);
+    expect(await refusal(() => codecAt(clock).open(text, BOB))).toBe('mac');
+    expect(await refusal(() => codecAt(clock).open(text, { method: 'prompts/get', identity: 'alice' }))).toBe('mac');
+    expect(await refusal(() => codecAt(clock, { key: 'j'.repeat(32) }).open(text, ALICE))).toBe('mac');
+    for (let at = 3; at < text.length; at += 7) {
+      const changed = text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+      expect(await refusal(() => codecAt(clock).open(changed, ALICE))).toMatch(/mac|malformed/);
+    }
+    clock.now += 61_000;
+    expect(await refusal(() => codecAt(clock).open(text, ALICE))).toBe('expired');
   });
 });
 

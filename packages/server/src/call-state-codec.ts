@@ -1,17 +1,19 @@
 /**
  * Seals a call's state into the `requestState` a 2026-07-28 client echoes back, and opens it again.
  *
- * `v2.<body>.<tag>`: `body` is a JSON array holding only what the next round needs — the call
- * digest, the audit context id, the expiry and each question (key, when asked, its timeout, the
- * answer and the form's adaptation once there are some, the digest of what it showed last). It
- * is the JSON text itself, not base64 of it: smaller even with its quotes escaped on the wire,
- * and no encoding pass either way. `tag` is HMAC-SHA256 over `v2.<body>`, the request's method
- * and the caller's identity, truncated to 128 bits (RFC 2104 §5 allows truncating to half the
- * hash). So the identity binding costs no bytes, a state opened under another identity fails like
- * a forged one, and one MAC is computed per seal and at most one per open.
+ * `v3.<body>.<tag>`: `body` is a JSON array holding only what the next round needs — what binds
+ * the call (its canonical text when that is short, else its digest: `execute.ts`), the audit
+ * context id, the expiry and each question (key, when asked, its timeout, the answer and the
+ * form's adaptation once there are some, the digest of what it showed last). It is the JSON text
+ * itself, not base64 of it: smaller even with its quotes escaped on the wire, and no encoding
+ * pass either way. `tag` is HMAC-SHA256 over `v3.<body>`, the request's method and the caller's
+ * identity, truncated to 128 bits (RFC 2104 §5 allows truncating to half the hash). So the
+ * identity binding costs no bytes, a state opened under another identity fails like a forged one,
+ * and one MAC is computed per seal and at most one per open.
  *
- * `v1` states (the SDK codec's format with the identity digest inside, sealed before this format)
- * are still opened, so that a restart or a rolling upgrade with the same key keeps open questions.
+ * `v2` states (the same body, the call always by its digest; the tag over `v2.<body>`) and `v1`
+ * states (the SDK codec's format with the identity digest inside) sealed by earlier versions are
+ * still opened, so that a restart or a rolling upgrade with the same key keeps open questions.
  */
 import { ANSWER_ACTIONS } from './channel/channel.js';
 import { bytesToBase64Url, constantTimeEqual, createStateCodec, hmacSha256, type StateCodec } from './codec.js';
@@ -33,7 +35,9 @@ export interface CallStateCodecOptions {
   webCrypto?: boolean;
 }
 
-const PREFIX = 'v2.';
+/** What this version seals; `v2.` states (the same body, the call always by its digest) still open. */
+const PREFIX = 'v3.';
+const V2 = 'v2.';
 /** 128 bits of the MAC, as base64url (22 characters carry 132 bits; the last 4 are the 17th byte's). */
 const TAG_LENGTH = 22;
 /** States this codec sealed, kept for their next round (the oldest forgotten first). */
@@ -66,7 +70,9 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   const v1 = createStateCodec<unknown>({ key, ttlSeconds: options.ttlSeconds, now: options.now });
   const node = options.webCrypto ? undefined : nodeCrypto;
   const mac = node ? hmacSha256(node, key) : webCryptoMac(key);
-  const tagOf = (body: string, caller: Caller) => mac(`${PREFIX}${body}\0${caller.method}\0${caller.identity ?? ''}`);
+  // The version is part of the MAC's input: a state cannot be relabelled as another version.
+  const tagOf = (prefix: string, body: string, caller: Caller) =>
+    mac(`${prefix}${body}\0${caller.method}\0${caller.identity ?? ''}`);
 
   // Sealed states by their exact text, with whom they were sealed for and the call's canonical
   // text: the same text coming back from the same caller is what was signed, so its next round
@@ -96,13 +102,14 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   return {
     seal(state, caller) {
       const body = JSON.stringify(toWire(state, seconds() + options.ttlSeconds));
-      const tag = tagOf(body, caller);
+      const tag = tagOf(PREFIX, body, caller);
       return typeof tag === 'string'
         ? finish(body, tag, state, caller)
         : tag.then((t) => finish(body, t, state, caller));
     },
     open(text, caller) {
       const dot = text.lastIndexOf('.');
+      // `v2.` and `v3.` are as long.
       const body = text.slice(PREFIX.length, dot);
       const known = sealed.get(text);
       if (known !== undefined) {
@@ -113,10 +120,11 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
         return state;
       }
       if (text.startsWith('v1.')) return openV1(v1, text, caller);
-      if (!text.startsWith(PREFIX) || dot !== text.length - TAG_LENGTH - 1 || dot <= PREFIX.length)
+      const prefix = text.startsWith(PREFIX) ? PREFIX : text.startsWith(V2) ? V2 : undefined;
+      if (prefix === undefined || dot !== text.length - TAG_LENGTH - 1 || dot <= PREFIX.length)
         throw new Error('malformed');
       const given = text.slice(dot + 1);
-      const tag = tagOf(body, caller);
+      const tag = tagOf(prefix, body, caller);
       if (typeof tag === 'string') {
         check(tag, given);
         return fromWire(body, seconds());
@@ -177,7 +185,9 @@ function fromWire(json: string, now: number): CallState {
     // Own keys only, whatever the key is called (`__proto__` included).
     Object.defineProperty(asks, key, { value: record, enumerable: true, writable: true, configurable: true });
   }
-  return { call: wire[0], cid: wire[1], asks };
+  const call = wire[0];
+  // A NUL is in every call text and in no digest: the state carries the call's text itself.
+  return call.includes('\0') ? { call, callText: call, cid: wire[1], asks } : { call, cid: wire[1], asks };
 }
 
 interface V1State {

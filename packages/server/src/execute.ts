@@ -33,6 +33,17 @@ export interface Runtime {
 const SUSPENDED = Symbol('suspended');
 
 /**
+ * The longest call text a state carries as it is (UTF-16 units); a longer one is bound by its
+ * digest. The text is the tool's name and its arguments, which the client sends on every round
+ * anyway: carried, it costs a few bytes where a digest costs a SHA-256 per call.
+ */
+export const INLINE_CALL_TEXT = 128;
+
+function differentCall(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState was issued for a different tool call');
+}
+
+/**
  * One round of one tool call. Arguments the tool's schema refuses end it at once with `invalid`.
  * Where questions are pushed (2025 connections) the handler runs once; where they are returned
  * (2026-07-28) it runs again from the top each round, answers replayed from the sealed state, and
@@ -83,11 +94,24 @@ export async function execute(
 
   const previous = readState(ctx);
   const text = callText(tool.name, args);
-  // A state this process sealed knows the text its digest was taken of: no second hash.
-  const digest = previous?.callText === text ? previous.call : callDigest(text);
-  const call = typeof digest === 'string' ? digest : await digest;
-  if (previous && previous.call !== call) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState was issued for a different tool call');
+  // What binds the next state to this call: its text itself when short (a `v3` state carries it,
+  // so no round hashes it), else its digest.
+  let call = text.length <= INLINE_CALL_TEXT ? text : undefined;
+  if (previous) {
+    // A state carrying the call's text, or one this process sealed, is compared by text: no hash.
+    if (previous.callText !== undefined) {
+      if (previous.callText !== text) throw differentCall();
+      call ??= previous.call;
+    } else {
+      const digesting = callDigest(text);
+      const digest = typeof digesting === 'string' ? digesting : await digesting;
+      if (previous.call !== digest) throw differentCall();
+      call ??= digest;
+    }
+  }
+  if (call === undefined) {
+    const digesting = callDigest(text);
+    call = typeof digesting === 'string' ? digesting : await digesting;
   }
   if (previous) {
     // A replay of any round of a call that already acted gets that act's result, the same each time.

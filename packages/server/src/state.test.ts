@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
@@ -48,8 +48,8 @@ describe('requestState', () => {
     expect(isInputRequiredResult(first)).toBe(true);
     if (!isInputRequiredResult(first)) return;
     expect(Object.keys(first.inputRequests ?? {})).toEqual(['env']);
-    // The state is signed, not encrypted: it reads as v2.<JSON>.<mac>.
-    expect(first.requestState).toMatch(/^v2\.\[.*\]\.[\w-]{22}$/);
+    // The state is signed, not encrypted: it reads as v3.<JSON>.<mac>.
+    expect(first.requestState).toMatch(/^v3\.\[.*\]\.[\w-]{22}$/);
     const second = await alice.round(
       { service: 'order-service' },
       { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: first.requestState },
@@ -74,10 +74,10 @@ describe('requestState', () => {
     const first = await alice.round({ service: 'order-service' });
     if (!isInputRequiredResult(first) || !first.requestState) throw new Error('expected input_required');
     const dot = first.requestState.lastIndexOf('.');
-    // v2.[call, cid, exp, [key, asked, timeoutMs, answer?]].<mac>: give env an accepted answer.
-    const forged = JSON.parse(first.requestState.slice('v2.'.length, dot));
+    // v3.[call, cid, exp, [key, asked, timeoutMs, answer?]].<mac>: give env an accepted answer.
+    const forged = JSON.parse(first.requestState.slice('v3.'.length, dot));
     forged[3][3] = [0, forged[3][1], { env: 'prod' }];
-    const tampered = `v2.${JSON.stringify(forged)}${first.requestState.slice(dot)}`;
+    const tampered = `v3.${JSON.stringify(forged)}${first.requestState.slice(dot)}`;
     await expect(
       alice.round({ service: 'order-service' }, { inputResponses: {}, requestState: tampered }),
     ).rejects.toMatchObject({
@@ -149,7 +149,7 @@ describe('requestState', () => {
     const next = await alice.round({ service: 'order-service' }, answer);
     if (!isInputRequiredResult(next)) throw new Error('expected the production confirmation');
     expect(Object.keys(next.inputRequests ?? {})).toEqual(['prod']);
-    expect(next.requestState).toMatch(/^v2\./);
+    expect(next.requestState).toMatch(/^v3\./);
     const last = await alice.round(
       { service: 'order-service' },
       {
@@ -189,6 +189,101 @@ describe('requestState', () => {
     expect(second.store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
     await alice.client.close();
     await aliceThere.client.close();
+  });
+
+  it('binds a call with long arguments by their digest: another replica refuses other arguments, continues the same', async () => {
+    // Past the text a v3 state carries as it is (execute.ts): the state carries a digest, which the
+    // replica (without the text) checks by hashing the call it is given.
+    const secret = 'a shared state secret of at least 32 characters';
+    const first = setup(secret);
+    const second = setup(secret);
+    const alice = await manualClient('alice', first.handler);
+    const aliceThere = await manualClient('alice', second.handler);
+    const service = `order-service-${'x'.repeat(150)}`;
+    const round = await alice.round({ service, env: 'prod' });
+    if (!isInputRequiredResult(round) || !round.requestState) throw new Error('expected input_required');
+    expect(round.requestState).not.toContain('xxxxxxxx');
+    const answer = { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } };
+    const other = await aliceThere.round(
+      { service: `${service}y`, env: 'prod' },
+      { inputResponses: answer, requestState: round.requestState },
+    );
+    expect(other).toMatchObject({
+      isError: true,
+      content: [{ text: 'requestState was issued for a different tool call' }],
+    });
+    const same = await aliceThere.round(
+      { env: 'prod', service },
+      { inputResponses: answer, requestState: round.requestState },
+    );
+    expect(isInputRequiredResult(same)).toBe(false);
+    expect(second.store.deployments).toEqual([{ service, env: 'prod', ticket: 'REL-1001' }]);
+    await alice.client.close();
+    await aliceThere.client.close();
+  });
+
+  it('continues a call from a v2 state sealed before this version with the same secret, for its caller and call only', async () => {
+    // The previous version sealed v2 states: the call by its digest, the tag over `v2.<body>`.
+    const secret = 'a kept state secret of at least 32 characters';
+    const { store, handler } = setup(secret);
+    const digest = createHash('sha256').update('deploy\0{"service":"order-service"}').digest('base64url');
+    const body = JSON.stringify([
+      digest,
+      randomUUID(),
+      Math.floor(Date.now() / 1000) + 3600,
+      ['env', Date.now(), 600_000],
+    ]);
+    const tag = (identity: string) =>
+      createHmac('sha256', secret).update(`v2.${body}\0tools/call\0${identity}`).digest('base64url').slice(0, 22);
+    const v2 = `v2.${body}.${tag('alice')}`;
+    const answer = { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: v2 };
+    const mallory = await manualClient('mallory', handler);
+    await expect(mallory.round({ service: 'order-service' }, answer)).rejects.toMatchObject({ code: -32602 });
+    const alice = await manualClient('alice', handler);
+    expect(await alice.round({ service: 'payment-service' }, answer)).toMatchObject({
+      isError: true,
+      content: [{ text: 'requestState was issued for a different tool call' }],
+    });
+    const next = await alice.round({ service: 'order-service' }, answer);
+    if (!isInputRequiredResult(next)) throw new Error('expected the production confirmation');
+    expect(Object.keys(next.inputRequests ?? {})).toEqual(['prod']);
+    expect(next.requestState).toMatch(/^v3\./);
+    const last = await alice.round(
+      { service: 'order-service' },
+      {
+        inputResponses: { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } },
+        requestState: next.requestState,
+      },
+    );
+    expect(isInputRequiredResult(last)).toBe(false);
+    expect(store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+    await alice.client.close();
+    await mallory.client.close();
+  });
+
+  it('refuses state minted for one tool on another tool with the same arguments', async () => {
+    const { store, handler } = setup();
+    const alice = await manualClient('alice', handler);
+    const first = await alice.round({ service: 'order-service' });
+    if (!isInputRequiredResult(first)) throw new Error('expected input_required');
+    const other = await alice.client.request(
+      {
+        method: 'tools/call',
+        params: {
+          name: 'flaky_deploy',
+          arguments: { service: 'order-service' },
+          inputResponses: { env: { action: 'accept', content: { env: 'prod' } } },
+          requestState: first.requestState,
+        },
+      },
+      { allowInputRequired: true },
+    );
+    expect(other).toMatchObject({
+      isError: true,
+      content: [{ text: 'requestState was issued for a different tool call' }],
+    });
+    expect(store.deployments).toEqual([]);
+    await alice.client.close();
   });
 
   it('ignores answers to questions the server never asked', async () => {

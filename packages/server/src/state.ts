@@ -32,11 +32,15 @@ export interface AskRecord {
 }
 
 export interface CallState {
-  /** Digest of tool name + arguments (`callDigest`). */
+  /**
+   * What binds the state to its call: the call's text (`callText`, always with a NUL between the
+   * tool's name and its arguments) when it is short, or its digest (`callDigest`, never a NUL).
+   */
   call: string;
   /**
-   * The text that digest was taken of (`callText`), when this process sealed the state: the next
-   * round compares it instead of hashing again. Never on the wire.
+   * The call's text, when known without hashing: `call` itself when it is the text, or the text
+   * a digest was taken of when this process sealed the state. The next round compares it. Never
+   * on the wire but as `call`.
    */
   callText?: string;
   /** The audit context id of this call. */
