@@ -90,6 +90,39 @@ describe('the v3 call state', () => {
     expect(await sealer.open(text, ALICE)).toEqual(sample());
   });
 
+  it('gives each open its own objects where the state holds only numbers and strings too', async () => {
+    // Such a state is read back from the array it was sealed from, not parsed: the same objects
+    // a parse makes, new each time.
+    const { sealer, other } = pair();
+    const plain: CallState = {
+      call: 'deploy\0{}',
+      callText: 'deploy\0{}',
+      cid: 'd',
+      asks: {
+        env: { asked: 1_000, timeoutMs: 600_000, question: 'q1' },
+        why: { asked: 2_000, timeoutMs: 60_000, answer: { action: 'decline', at: 2_500 }, question: 'q2' },
+      },
+    };
+    const text = (await sealer.seal(plain, ALICE)) as string;
+    const first = await sealer.open(text, ALICE);
+    expect(first).toEqual(plain);
+    (first.asks.env as { answer?: unknown }).answer = { action: 'accept', at: 5, content: { env: 'prod' } };
+    (first.asks.why as { asked: number }).asked = 0;
+    delete first.asks.why?.answer;
+    expect(await sealer.open(text, ALICE)).toEqual(plain);
+    expect(await other.open(text, ALICE)).toEqual(plain);
+    expect(await refusal(() => sealer.open(text, BOB))).toBe('mac');
+  });
+
+  it('refuses, kept or not, a state whose numbers JSON cannot carry', async () => {
+    const { sealer, other } = pair();
+    const text = (await sealer.seal(
+      { call: 'c', cid: 'd', asks: { env: { asked: 1, timeoutMs: Infinity } } },
+      ALICE,
+    )) as string;
+    for (const codec of [sealer, other]) expect(await refusal(() => codec.open(text, ALICE))).toBe('malformed');
+  });
+
   it('carries any answer text exactly: quotes, backslashes, dots, control characters, emoji, a lone surrogate', async () => {
     const { sealer, other } = pair();
     const note = 'a "quoted" \\path\\ v1.2.3\n\t\u0000 ✓ 😀 \ud800 end';

@@ -77,21 +77,26 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   // Sealed states by their exact text, with whom they were sealed for and the call's canonical
   // text: the same text coming back from the same caller is what was signed, so its next round
   // (usually in this process) skips the MAC, and the call is compared by its text, not hashed
-  // again — never the expiry, and never the parse (each open returns its own objects, which the
-  // round then changes).
-  const sealed = new Map<string, { who: string; callText: string | undefined }>();
+  // again — never the expiry. Nor the JSON parse where the state holds only primitives (no
+  // answer's content, no adaptation): its wire array is kept and read again, which makes new
+  // objects as a parse would (each open returns its own objects, which the round then changes).
+  const sealed = new Map<string, Kept>();
   // Their texts in sealing order, a ring: the slot about to be reused holds the oldest.
   const order: (string | undefined)[] = new Array(SEALED_KEPT);
   let next = 0;
-  const who = (caller: Caller) => `${caller.method}\0${caller.identity ?? ''}`;
 
-  const finish = (body: string, tag: string, state: CallState, caller: Caller): string => {
+  const finish = (body: string, wire: unknown[], tag: string, state: CallState, caller: Caller): string => {
     const text = `${PREFIX}${body}.${tag.slice(0, TAG_LENGTH)}`;
     const oldest = order[next];
     if (oldest !== undefined) sealed.delete(oldest);
     order[next] = text;
     next = (next + 1) % SEALED_KEPT;
-    sealed.set(text, { who: who(caller), callText: state.callText });
+    sealed.set(text, {
+      method: caller.method,
+      identity: caller.identity ?? '',
+      callText: state.callText,
+      wire: primitivesOnly(state) ? wire : undefined,
+    });
     return text;
   };
 
@@ -101,11 +106,12 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
 
   return {
     seal(state, caller) {
-      const body = JSON.stringify(toWire(state, seconds() + options.ttlSeconds));
+      const wire = toWire(state, seconds() + options.ttlSeconds);
+      const body = JSON.stringify(wire);
       const tag = tagOf(PREFIX, body, caller);
       return typeof tag === 'string'
-        ? finish(body, tag, state, caller)
-        : tag.then((t) => finish(body, t, state, caller));
+        ? finish(body, wire, tag, state, caller)
+        : tag.then((t) => finish(body, wire, t, state, caller));
     },
     open(text, caller) {
       const dot = text.lastIndexOf('.');
@@ -114,8 +120,8 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
       const known = sealed.get(text);
       if (known !== undefined) {
         // The same text from someone else is what a forged tag would be.
-        if (known.who !== who(caller)) throw new Error('mac');
-        const state = fromWire(body, seconds());
+        if (known.method !== caller.method || known.identity !== (caller.identity ?? '')) throw new Error('mac');
+        const state = known.wire ? fromWireValue(known.wire, seconds()) : fromWire(body, seconds());
         if (known.callText !== undefined) state.callText = known.callText;
         return state;
       }
@@ -155,6 +161,29 @@ function toWire(state: CallState, exp: number): unknown[] {
   return out;
 }
 
+/** A state this codec sealed, kept for its next round (`createCallStateCodec`). */
+interface Kept {
+  method: string;
+  /** `''` for none, as in the MAC's input. */
+  identity: string;
+  callText: string | undefined;
+  /** The wire array it was sealed from, where that holds only primitives and arrays made for it. */
+  wire: unknown[] | undefined;
+}
+
+/**
+ * Whether a state's wire array (`toWire`) reads back as its JSON would: it shares no object with
+ * the state (no answer's content, no adaptation) and holds no number JSON would not keep.
+ */
+function primitivesOnly(state: CallState): boolean {
+  for (const key of Object.keys(state.asks)) {
+    const r = state.asks[key] as AskRecord;
+    if (r.adaptation || r.answer?.content || !Number.isFinite(r.asked) || !Number.isFinite(r.timeoutMs)) return false;
+    if (r.answer && !Number.isFinite(r.answer.at)) return false;
+  }
+  return true;
+}
+
 /** Reads a body this key sealed (its MAC or the sealed map vouches for it); the shape is still checked. */
 function fromWire(json: string, now: number): CallState {
   let wire: unknown;
@@ -163,6 +192,11 @@ function fromWire(json: string, now: number): CallState {
   } catch {
     throw new Error('malformed');
   }
+  return fromWireValue(wire, now);
+}
+
+/** A state from its wire array, in new objects (the array's own are never handed out). */
+function fromWireValue(wire: unknown, now: number): CallState {
   if (!Array.isArray(wire) || typeof wire[0] !== 'string' || typeof wire[1] !== 'string') throw new Error('malformed');
   const exp = wire[2];
   if (typeof exp !== 'number' || exp < now) throw new Error('expired');
