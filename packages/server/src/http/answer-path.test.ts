@@ -198,6 +198,41 @@ describe.each(ADAPTERS)('a posted answer behind createHttpHandler (%s adapter)',
     expect((await call.result()).result.structuredContent).toMatchObject({ status: 'done' });
   });
 
+  it('answers a message its server throws on as the transport does (400 Parse error), by either path', async () => {
+    const s = await serve();
+    // The session's transport, caught as it handles the initialize.
+    let transport: WebStandardStreamableHTTPServerTransport | undefined;
+    const original = WebStandardStreamableHTTPServerTransport.prototype.handleRequest;
+    vi.spyOn(WebStandardStreamableHTTPServerTransport.prototype, 'handleRequest').mockImplementation(function (
+      this: WebStandardStreamableHTTPServerTransport,
+      request,
+      options,
+    ) {
+      transport ??= this;
+      return original.call(this, request, options);
+    });
+    const call = await asked(s);
+    const errors: string[] = [];
+    const t = transport as WebStandardStreamableHTTPServerTransport;
+    const onerror = t.onerror;
+    t.onerror = (error) => {
+      errors.push(error.message);
+      onerror?.(error);
+    };
+    t.onmessage = () => {
+      throw new Error('boom');
+    };
+    const expected = { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error', data: 'Error: boom' }, id: null };
+    // Handed on by the handler, then (with _meta) by the transport: the same refusal.
+    for (const result of [ACCEPT, { ...ACCEPT, _meta: {} }]) {
+      const refused = await call.answer(result);
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('content-type')).toBe('application/json');
+      expect(await refused.json()).toEqual(expected);
+    }
+    expect(errors).toEqual(['boom', 'boom']);
+  });
+
   it('answers 404 for a session deleted meanwhile, as the transport does', async () => {
     const s = await serve();
     const call = await asked(s);

@@ -153,8 +153,10 @@ export function createHttpHandler(
     }
     const first = firstRequestId(body);
     if (first === undefined) {
-      if (deliveredAnswer(entry, request, body, auth)) return new Response(null, { status: 202 });
-      return entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
+      return (
+        deliveredAnswer(entry, request, body, auth) ??
+        entry.transport.handleRequest(request, { ...extra, ...parsed(body) })
+      );
     }
     if (!table.mayStart(entry.identity))
       return limitReached('maxInFlightPerIdentity', limits.maxInFlightPerIdentity, first);
@@ -360,23 +362,32 @@ function deliveredAnswer(
   request: Request,
   body: unknown,
   auth: AuthInfo | undefined,
-): boolean {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
-  if (!isResultResponse(body as Record<string, unknown>)) return false;
+): Response | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  if (!isResultResponse(body as Record<string, unknown>)) return undefined;
   const result = (body as { result: Record<string, unknown> }).result;
-  if (Object.hasOwn(result, '_meta') || Object.hasOwn(result, '__proto__')) return false;
+  if (Object.hasOwn(result, '_meta') || Object.hasOwn(result, '__proto__')) return undefined;
   const { transport } = entry;
   // Initialized (the transport takes its id as it accepts `initialize`) and not closed (closing
-  // detaches it from its server at once).
-  if (transport.sessionId !== entry.id || entry.server.server.transport !== transport) return false;
+  // detaches it from its server at once). Its DNS-rebinding check is off: `open` made it so.
+  if (transport.sessionId !== entry.id || entry.server.server.transport !== transport) return undefined;
   const deliver = transport.onmessage;
-  if (!deliver) return false;
+  if (!deliver) return undefined;
   const accept = request.headers.get('accept');
-  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
   const version = request.headers.get('mcp-protocol-version');
-  if (version !== null && !entry.versions?.includes(version)) return false;
-  deliver.call(transport, body as JSONRPCMessage, auth ? { authInfo: auth, request } : { request });
-  return true;
+  if (version !== null && !entry.versions?.includes(version)) return undefined;
+  try {
+    deliver.call(transport, body as JSONRPCMessage, auth ? { authInfo: auth, request } : { request });
+  } catch (error) {
+    // As the transport answers when its server throws on a message.
+    transport.onerror?.(error as Error);
+    return Response.json(
+      { jsonrpc: '2.0', error: { code: PARSE_ERROR, message: 'Parse error', data: String(error) }, id: null },
+      { status: 400, headers: { 'Content-Type': 'application/json' } },
+    );
+  }
+  return new Response(null, { status: 202 });
 }
 
 function parsed(body: unknown): { parsedBody?: unknown } {
