@@ -347,15 +347,15 @@ function unread(request: Request, body: unknown): Request {
 /**
  * A client's answer to a question — a JSON-RPC result response, alone in its POST — handed to the
  * session's server as its transport hands it (`onmessage` with the request and `authInfo`, then
- * 202), when every check the transport makes on such a POST is known to pass: the session
- * initialized and still open, `Accept` naming both types, no `mcp-protocol-version` or one the
- * session's server accepts. The transport would also parse the body with zod against four message
- * schemas, ask whether it is an initialize and, twice, whether it is a request — each a failed zod
- * parse building its issues — to learn what `isResultResponse` (the SDK's own rule for that schema,
- * checked against it in route.test.ts) already said: about 7 % of the server's CPU per answer in
- * the burst (bench/README.md, issue 12 part R). A result carrying `_meta` (which the SDK's parse
- * may rewrite) or a `__proto__` key, an error response, a batch, anything else: false, and the
- * transport serves it as always, with its own refusals.
+ * 202; a 400 if delivering it throws), when every check the transport makes on such a POST is
+ * known to pass: the session initialized and still open, `Accept` naming both types, no
+ * `mcp-protocol-version` or one the session's server accepts. The transport would also parse the
+ * body with zod against four message schemas, ask whether it is an initialize and, twice, whether
+ * it is a request — each a failed zod parse building its issues — to learn what `isResultResponse`
+ * (the SDK's rule for that schema, held against it in route.test.ts) already said: about a tenth
+ * of the server's CPU per result in the burst (bench/README.md, issue 12 part R). A result
+ * carrying `_meta` (which the SDK's parse may rewrite) or a `__proto__` key, an error response, a
+ * batch, anything else: undefined, and the transport serves it as always, with its own refusals.
  */
 function deliveredAnswer(
   entry: TransportSession,
