@@ -4,9 +4,9 @@
  * client might send, and the answers must match. The shortcut must also answer (not defer) the two
  * shapes a 2025 call sends on every POST, or it saves nothing.
  */
-import { isLegacyRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
+import { isJSONRPCResultResponse, isLegacyRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { legacyByShape, routesToLegacy } from './route.js';
+import { isResultResponse, legacyByShape, routesToLegacy } from './route.js';
 
 const call = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'deploy', arguments: { service: 'a' } } };
 const envelope = {
@@ -94,5 +94,74 @@ describe('routesToLegacy', () => {
     expect(legacyByShape(BODIES['a tools/call'], '2026-07-28')).toBeUndefined();
     expect(legacyByShape(BODIES['a notification'], null)).toBeUndefined();
     expect(legacyByShape(BODIES['a batch'], null)).toBeUndefined();
+  });
+});
+
+describe('isResultResponse', () => {
+  const ok = { jsonrpc: '2.0', id: 3, result: { action: 'accept', content: { env: 'dev' } } };
+  const IDS: unknown[] = [
+    0,
+    -1,
+    7,
+    -0,
+    1.5,
+    1e20,
+    2 ** 53,
+    2 ** 53 - 1,
+    -(2 ** 53),
+    '',
+    'q-1',
+    null,
+    true,
+    {},
+    [],
+    undefined,
+  ];
+  const RESULTS: unknown[] = [
+    {},
+    { action: 'decline' },
+    { _meta: {} },
+    { _meta: { progressToken: 1, other: [1] } },
+    { _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'x', version: '1' } } },
+    { _meta: { 'io.modelcontextprotocol/serverInfo': 5 } },
+    { _meta: null },
+    { _meta: [] },
+    { _meta: 'x' },
+    { _meta: 0 },
+    { _meta: undefined },
+    [],
+    null,
+    5,
+    'x',
+    true,
+    undefined,
+  ];
+  const shapes: Record<string, unknown>[] = [
+    ok,
+    ...IDS.map((id) => ({ ...ok, id })),
+    ...RESULTS.map((result) => ({ ...ok, result })),
+    ...['2.0', '2', '1.0', 2, null, undefined].map((jsonrpc) => ({ ...ok, jsonrpc })),
+    { id: 3, result: {} },
+    { jsonrpc: '2.0', result: {} },
+    { jsonrpc: '2.0', id: 3 },
+    { ...ok, method: 'x' },
+    { ...ok, error: { code: 1, message: 'x' } },
+    { ...ok, extra: 1 },
+    { ...ok, extra: undefined },
+    JSON.parse('{"jsonrpc":"2.0","id":1,"result":{},"__proto__":{}}'),
+    JSON.parse('{"jsonrpc":"2.0","id":1,"__proto__":{"x":1},"result":{"__proto__":{"_meta":5}}}'),
+    JSON.parse('{"jsonrpc":"2.0","id":1,"result":{"_meta":{"__proto__":null}}}'),
+  ];
+
+  it('answers as the SDK does for every shape', () => {
+    for (const body of shapes)
+      expect({ body, yes: isResultResponse(body) }).toEqual({ body, yes: isJSONRPCResultResponse(body) });
+  });
+
+  it('says yes to a 2025 answer and no to what the schema refuses', () => {
+    expect(isResultResponse(ok)).toBe(true);
+    expect(isResultResponse({ ...ok, id: 1.5 })).toBe(false);
+    expect(isResultResponse({ ...ok, result: { _meta: null } })).toBe(false);
+    expect(isResultResponse({ ...ok, extra: 1 })).toBe(false);
   });
 });
