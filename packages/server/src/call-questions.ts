@@ -11,9 +11,11 @@ import { type Locale, MESSAGES } from './messages.js';
 import {
   type Cancelled,
   type Declined,
+  type Invalid,
   type MissingArgument,
   missingOf,
   type Outcome,
+  QUESTION_UNSTABLE,
   type TimedOut,
   type Unsupported,
   type UrlOutcome,
@@ -35,6 +37,8 @@ export interface CallSettings {
   tool: string;
   forms: Readonly<Record<string, AnyForm>>;
   maxAsks: number;
+  /** 2026-07-28: answers to one key set aside because its question changed, before the call ends. */
+  maxQuestionChanges: number;
   timeoutMs: number;
   urlWaitMs: number;
   pollMs: number;
@@ -220,15 +224,25 @@ export class CallQuestions {
     for (const f of errors) this.audit.violation(key, f.rule, f.message);
   }
 
-  /** A question that ended without the person's answer: timeout, a client error, or the call going away. */
+  /**
+   * A question that ended without an answer that counts: timeout, a client error, the call going
+   * away, or a question that kept changing before its answers arrived.
+   */
   private ended(
     key: string,
     raw: Exclude<RawAnswer, { kind: 'answer' | 'unshowable' }>,
     ctx: ResultContext,
     fallback: () => MissingArgument[],
     timeoutMs: number,
-  ): TimedOut | Unsupported | Cancelled {
+  ): TimedOut | Unsupported | Cancelled | Invalid {
     switch (raw.kind) {
+      case 'unstable': {
+        const message = MESSAGES[ctx.locale].questionUnstable(key, raw.changes);
+        const issues: Issue[] = [{ path: [], code: QUESTION_UNSTABLE, message }];
+        this.audit.validation(key, issues);
+        this.audit.violation(key, 'EK18', message);
+        return { action: 'invalid', issues, result: () => invalidResult(ctx, issues) };
+      }
       case 'timeout':
         return { action: 'timeout', result: () => timeoutResult(ctx, minutes(timeoutMs)) };
       case 'failed':

@@ -94,7 +94,7 @@ export async function execute(
     const recorded = await rt.committer.recorded(previous.cid, tool.name, settings.locale, signal);
     if (recorded) return recorded;
   }
-  const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now);
+  const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now, settings.maxQuestionChanges);
   const questions = new CallQuestions(settings, channel, peer, previous?.cid ?? randomUUID(), user, signal);
   const end = roundEnd(channel);
   // Run at once (no microtask hop before it); a handler that throws synchronously still becomes a
