@@ -33,6 +33,11 @@ export interface ServeHttpOptions {
   secret?: string;
   /** Caps on 2025 sessions, per user and in all (defaults: the handler's, 100 per user, 1000 in all). */
   limits?: Pick<HttpHandlerOptions, 'maxSessions' | 'maxSessionsPerIdentity' | 'maxInFlightPerIdentity'>;
+  /**
+   * Told of an error no handler answered (the client only gets a generic JSON-RPC internal error:
+   * the detail may name files, SQL or what the request carried). Default: one line to stderr.
+   */
+  onError?: (error: unknown, where: string) => void;
 }
 
 /** opsdesk on a loopback HTTP port: the MCP endpoint and the password page. */
@@ -74,6 +79,7 @@ const LISTEN_BACKLOG = 4096;
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
+  const onError = options.onError ?? logError;
   // Loaded only for replicas: a single process (and every stdio start) never loads a Redis client.
   const replicas = options.redis ? await (await import('./replicas.js')).connectReplicas(options.redis) : undefined;
   const opsdesk = createOpsdesk({
@@ -149,16 +155,22 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       if (inFlight === 0) drained?.();
     });
     route(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(error instanceof Error ? error.message : 'internal error');
+      // The last resort: the detail goes to the operator, never to the client.
+      onError(error, `${req.method ?? '?'} ${routeName(req.url)}`);
+      if (!res.headersSent)
+        res.writeHead(500, { 'content-type': 'application/json', 'content-length': INTERNAL_ERROR_BODY.length });
+      res.end(INTERNAL_ERROR_BODY);
     });
   });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Every MCP request asks for exactly `/mcp`: no URL to parse for it (≈ 1 % of a call's CPU).
-    const path = req.url === '/mcp' ? '/mcp' : new URL(req.url ?? '/', 'http://x').pathname;
+    const path = req.url === '/mcp' ? '/mcp' : pathOf(req.url);
+    if (path === undefined) return badRequest(res);
     if (path === '/mcp') return closing ? mcpClosing(req as Parameters<typeof mcpClosing>[0], res) : mcpNode(req, res);
     if (path.startsWith('/register/')) {
+      // The page's request is built from the Host header: one no URL can hold is the client's fault.
+      if (!URL.canParse(`http://${req.headers.host ?? ''}/`)) return badRequest(res);
       const request = await pageRequest(req, options.locale);
       if (request instanceof Response) return send(res, request);
       const response =
@@ -222,4 +234,35 @@ export async function send(res: ServerResponse, response: Response): Promise<voi
   });
   res.writeHead(response.status, headers);
   res.end(Buffer.from(await response.arrayBuffer()));
+}
+
+const INTERNAL_ERROR_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  error: { code: INTERNAL_ERROR, message: 'Internal server error' },
+  id: null,
+});
+
+/** A request target no URL can hold (`GET http://[`): 400, before anything reads it. */
+function badRequest(res: ServerResponse): void {
+  res.writeHead(400, { 'content-type': 'text/plain', 'content-length': 11, connection: 'close' }).end('Bad request');
+}
+
+function pathOf(url: string | undefined): string | undefined {
+  try {
+    return new URL(url ?? '/', 'http://x').pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where an error happened, for the log: the route, never a password page's token. */
+function routeName(url: string | undefined): string {
+  const path = pathOf(url);
+  if (path === undefined) return '(unparsable URL)';
+  return path.startsWith('/register/') ? '/register/…' : path === '/mcp' ? '/mcp' : '(other path)';
+}
+
+function logError(error: unknown, where: string): void {
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`opsdesk: internal error on ${where}: ${detail}\n`);
 }
