@@ -10,7 +10,7 @@ import {
   INTERNAL_ERROR,
   localhostAllowedHostnames,
 } from '@modelcontextprotocol/server';
-import { createToken, ensureLocalOwner, hasTokens, listUsers, userForToken } from './identity.js';
+import { createToken, hasTokens, issueToken, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
 import { pageRequest } from './web/page-request.js';
 
@@ -195,8 +195,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     newTokens,
     sessions: () => mcp.sessionCount(),
     ownerToken(username) {
-      ensureLocalOwner(opsdesk.db, username);
-      return createToken(opsdesk.db, username);
+      return issueToken(opsdesk.db, username);
     },
     async close() {
       closing = true;
