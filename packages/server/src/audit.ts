@@ -197,6 +197,15 @@ export class CallAudit {
     this.response(key, raw, form, SUPERSEDED);
   }
 
+  /**
+   * The call was cancelled by the client, or lost its connection, after `key` was answered and
+   * before its effect started: the effect did not run.
+   */
+  abandoned(key: string, reason: CloseReason): void {
+    if (!this.sink) return;
+    this.emit({ type: 'response', key, action: 'cancel', elapsedMs: 0, reason, detail: ABANDONED });
+  }
+
   /** What the checks made of an accepted answer. */
   validation(key: string, issues: readonly Issue[]): void {
     if (this.sink) this.emit({ type: 'validation', key, ok: issues.length === 0, issues: issuesForAudit(issues) });
@@ -220,6 +229,9 @@ export class CallAudit {
 
 const SUPERSEDED =
   'the question changed before this answer arrived (what it showed is no longer so); it did not count and the question was asked again';
+
+const ABANDONED =
+  'the call was cancelled after this answer arrived and before its effect started: the effect did not run';
 
 function unstableNote(changes: number): string {
   return `the question changed before this answer arrived, ${changes} times in this call (what it shows changes on every look); it did not count, and the call ended instead of asking again (question_unstable)`;

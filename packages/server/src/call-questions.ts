@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { formLintErrors, urlLintErrors } from './ask-lint.js';
 import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
-import type { Channel, Question, RawAnswer } from './channel/channel.js';
+import type { Channel, CloseReason, Question, RawAnswer } from './channel/channel.js';
 import { readBack, shapeForClient } from './client-quirks.js';
 import { ElicitkitUsageError, FormLintError, isProduction } from './errors.js';
 import { type Check, toIssues } from './issues.js';
@@ -87,8 +87,9 @@ export class CallQuestions {
    * The side effect is about to run: no question may follow it (the question would be asked, and the
    * effect tried, again on a retry). After a cancel it must not run at all: outside production that
    * throws; in production the violation is recorded and the `cancelled` result is what to return.
+   * `abandoned`: the call itself was cancelled or its connection lost before the effect started.
    */
-  committing(): CallToolResult | undefined {
+  committing(abandoned?: CloseReason): CallToolResult | undefined {
     const stop = this.stopped;
     if (stop?.action === 'commit')
       throw new ElicitkitUsageError('COMMIT_TWICE', `${this.settings.tool} committed twice in one call.`);
@@ -97,6 +98,15 @@ export class CallQuestions {
       if (!isProduction()) throw new ElicitkitUsageError('WORK_AFTER_CANCEL', message);
       this.audit.violation(stop.key, 'EK05', message);
       return cancelledResult(this.resultContext(stop.key, undefined));
+    }
+    if (abandoned) {
+      // The client cancelled the call (or went away) after the last answer, before the effect
+      // started: nobody is waiting for it any more, so it does not start. A 2026-07-28 retry of
+      // the same round still acts, once.
+      const key = [...this.asked].pop() ?? '';
+      this.stopped = { action: 'cancel', key };
+      if (key !== '') this.audit.abandoned(key, abandoned);
+      return cancelledResult(this.resultContext(key, undefined));
     }
     this.stopped = { action: 'commit' };
     return undefined;
