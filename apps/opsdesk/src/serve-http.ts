@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { createToken, hasTokens, issueToken, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
+import { badRequest, hostParses, internalError, logError, pathOf, routeName } from './web/last-resort.js';
 import { pageRequest } from './web/page-request.js';
 
 /** How `serveHttp` runs. */
@@ -157,9 +158,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     route(req, res).catch((error: unknown) => {
       // The last resort: the detail goes to the operator, never to the client.
       onError(error, `${req.method ?? '?'} ${routeName(req.url)}`);
-      if (!res.headersSent)
-        res.writeHead(500, { 'content-type': 'application/json', 'content-length': INTERNAL_ERROR_BODY.length });
-      res.end(INTERNAL_ERROR_BODY);
+      internalError(res);
     });
   });
 
@@ -170,7 +169,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     if (path === '/mcp') return closing ? mcpClosing(req as Parameters<typeof mcpClosing>[0], res) : mcpNode(req, res);
     if (path.startsWith('/register/')) {
       // The page's request is built from the Host header: one no URL can hold is the client's fault.
-      if (!URL.canParse(`http://${req.headers.host ?? ''}/`)) return badRequest(res);
+      if (!hostParses(req.headers.host)) return badRequest(res);
       const request = await pageRequest(req, options.locale);
       if (request instanceof Response) return send(res, request);
       const response =
@@ -233,35 +232,4 @@ export async function send(res: ServerResponse, response: Response): Promise<voi
   });
   res.writeHead(response.status, headers);
   res.end(Buffer.from(await response.arrayBuffer()));
-}
-
-const INTERNAL_ERROR_BODY = JSON.stringify({
-  jsonrpc: '2.0',
-  error: { code: INTERNAL_ERROR, message: 'Internal server error' },
-  id: null,
-});
-
-/** A request target no URL can hold (`GET http://[`): 400, before anything reads it. */
-function badRequest(res: ServerResponse): void {
-  res.writeHead(400, { 'content-type': 'text/plain', 'content-length': 11, connection: 'close' }).end('Bad request');
-}
-
-function pathOf(url: string | undefined): string | undefined {
-  try {
-    return new URL(url ?? '/', 'http://x').pathname;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Where an error happened, for the log: the route, never a password page's token. */
-function routeName(url: string | undefined): string {
-  const path = pathOf(url);
-  if (path === undefined) return '(unparsable URL)';
-  return path.startsWith('/register/') ? '/register/…' : path === '/mcp' ? '/mcp' : '(other path)';
-}
-
-function logError(error: unknown, where: string): void {
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`opsdesk: internal error on ${where}: ${detail}\n`);
 }
