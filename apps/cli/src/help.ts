@@ -86,7 +86,7 @@ ${TARGET}
 Exit codes: 0 done, 1 tool error, 2 usage, 3 declined or cancelled.`,
   doctor: `Usage: elicitkit doctor <target> [options]
 
-Checks a server's elicitation behaviour against the rule catalogue (EK01–EK17): plays clients of
+Checks a server's elicitation behaviour against the rule catalogue (EK01–EK18): plays clients of
 every revision, with and without the capability, calls every tool and answers each question with
 accept (sample values), accept (empty), decline and cancel in turn.
 

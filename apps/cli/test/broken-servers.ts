@@ -10,6 +10,9 @@ import { createHttpHandler } from '@elicitkit/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type CallToolResult,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
   McpServer,
   ProtocolError,
   ProtocolErrorCode,
@@ -18,7 +21,7 @@ import {
 import * as z from 'zod/v4';
 
 type Ask = { action: string; content?: Record<string, unknown> | undefined };
-type Handler = (args: Record<string, unknown>, ctx: ServerContext) => Promise<CallToolResult>;
+type Handler = (args: Record<string, unknown>, ctx: ServerContext) => Promise<CallToolResult | InputRequiredResult>;
 
 const result = (status: string, text: string, isError: boolean): CallToolResult => ({
   content: [{ type: 'text', text }],
@@ -83,6 +86,9 @@ const askEnv =
     if (!canAsk(server, 'form')) return unsupported('Pass env: dev or prod.');
     return then(await ask(ctx, { message, requestedSchema: good }));
   };
+
+/** How many times the EK18 server built its question. */
+let ek18Looks = 0;
 
 /** One tool per broken server, named after its fault; everything else about it is well behaved. */
 const TOOLS: Record<string, (server: McpServer) => Handler> = {
@@ -283,6 +289,26 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
       if (r.action !== 'accept' || !r.content?.env) return notDone(r);
     }
     return done('Deployed.');
+  },
+  EK18: (server) => {
+    // Per process, not per server: a 2026-07-28 request builds a server of its own.
+    return async (_a, ctx) => {
+      if (!canAsk(server, 'form')) return unsupported('Pass env: dev or prod.');
+      // Bug: the question shows a count that changes on every look.
+      const shown = `${message} (queue checked ${++ek18Looks} times)`;
+      // 2025 connections: asked once, answered once — the fault does not show.
+      if (ctx.mcpReq.envelope === undefined) return finish(await ask(ctx, { message: shown, requestedSchema: good }));
+      const answer = inputResponse(ctx.mcpReq.inputResponses, 'env');
+      if (answer.kind === 'elicit' && (answer.action === 'decline' || answer.action === 'cancel'))
+        return notDone({ action: answer.action });
+      // An answer counts only for the question it answered — which, here, is never the one asked now.
+      if (answer.kind === 'elicit' && ctx.mcpReq.requestState() === shown)
+        return finish({ action: answer.action, content: answer.content as Record<string, unknown> | undefined });
+      return inputRequired({
+        inputRequests: { env: inputRequired.elicit({ message: shown, requestedSchema: good as never }) },
+        requestState: shown,
+      });
+    };
   },
   /** Well behaved, but slower than any budget a test gives doctor, under every profile. */
   slow: () => async () => {

@@ -63,6 +63,31 @@ describe('the password page (stdio)', () => {
     expect(await listening(port)).toBe(true);
   });
 
+  it('a page request whose Host no URL can hold is a 400, the Host never echoed', async () => {
+    data = tempDataDir();
+    const port = await freePort();
+    open = await stdioClient(data.dir, {
+      revision: '2025-11-25',
+      script: [ACCOUNT, { action: 'decline' }],
+      args: ['--page-port', String(port)],
+    });
+    await callTool(open.client, 'register_user', {});
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write('GET /register/abcdefghijklmnopqrstuvwxyz HTTP/1.1\r\nHost: [bad\r\nConnection: close\r\n\r\n'),
+      );
+      let out = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (d: string) => {
+        out += d;
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(out));
+    });
+    expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(reply).not.toContain('[bad');
+  });
+
   it('a pinned port in use fails the password step clearly; the server goes on', async () => {
     data = tempDataDir();
     const taken = createServer();

@@ -7,6 +7,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { accept, pendingOf, type RoundParams, wireRound } from '../../../test/support/modern-wire.js';
@@ -115,5 +116,49 @@ describe('2026-07-28: an answer counts only for the question it answered', () =>
       as(token),
     );
     expect(done.result).toMatchObject({ structuredContent: { status: 'done', deployment: { env: 'prod' } } });
+  });
+});
+
+describe('2026-07-28: execute_sql asks a question that stays the same when its statement calls random()', () => {
+  /** An SDK client on 2026-07-28 whose person confirms every question with `orders`. */
+  async function confirming(token: string) {
+    const messages: string[] = [];
+    const client = new Client(
+      { name: 'sql-person', version: '1' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    client.setRequestHandler('elicitation/create', async (request) => {
+      messages.push(request.params.message);
+      return { action: 'accept', content: { understood: true, typedTableName: 'orders' } };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(served.server.url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    return { client, messages };
+  }
+
+  it('a count that differs on every run is not shown: confirmed once, it runs', async () => {
+    const { client, messages } = await confirming(served.server.ownerToken('frank'));
+    const result = await client.callTool({
+      name: 'execute_sql',
+      arguments: { sql: 'UPDATE orders SET status = status WHERE abs(random()) % 2 = 0' },
+    });
+    expect(result).toMatchObject({ structuredContent: { status: 'done', table: 'orders' } });
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain('differs each time it runs (it calls random()');
+    await client.close();
+  });
+
+  it('random() that does not move the count (in the SET list): the count is shown as before', async () => {
+    const { client, messages } = await confirming(served.server.ownerToken('grace'));
+    const result = await client.callTool({
+      name: 'execute_sql',
+      arguments: { sql: 'UPDATE orders SET status = status || substr(random(), 1, 0) WHERE id <= 150' },
+    });
+    expect(result).toMatchObject({ structuredContent: { status: 'done', changes: 150 } });
+    expect(messages).toEqual([expect.stringContaining('150 rows in orders')]);
+    await client.close();
   });
 });

@@ -10,8 +10,9 @@ import {
   INTERNAL_ERROR,
   localhostAllowedHostnames,
 } from '@modelcontextprotocol/server';
-import { createToken, ensureLocalOwner, hasTokens, listUsers, userForToken } from './identity.js';
+import { createToken, hasTokens, issueToken, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
+import { badRequest, hostParses, internalError, logError, pathOf, routeName } from './web/last-resort.js';
 import { pageRequest } from './web/page-request.js';
 
 /** How `serveHttp` runs. */
@@ -33,6 +34,11 @@ export interface ServeHttpOptions {
   secret?: string;
   /** Caps on 2025 sessions, per user and in all (defaults: the handler's, 100 per user, 1000 in all). */
   limits?: Pick<HttpHandlerOptions, 'maxSessions' | 'maxSessionsPerIdentity' | 'maxInFlightPerIdentity'>;
+  /**
+   * Told of an error no handler answered (the client only gets a generic JSON-RPC internal error:
+   * the detail may name files, SQL or what the request carried). Default: one line to stderr.
+   */
+  onError?: (error: unknown, where: string) => void;
 }
 
 /** opsdesk on a loopback HTTP port: the MCP endpoint and the password page. */
@@ -74,6 +80,7 @@ const LISTEN_BACKLOG = 4096;
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
+  const onError = options.onError ?? logError;
   // Loaded only for replicas: a single process (and every stdio start) never loads a Redis client.
   const replicas = options.redis ? await (await import('./replicas.js')).connectReplicas(options.redis) : undefined;
   const opsdesk = createOpsdesk({
@@ -149,16 +156,20 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       if (inFlight === 0) drained?.();
     });
     route(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(error instanceof Error ? error.message : 'internal error');
+      // The last resort: the detail goes to the operator, never to the client.
+      onError(error, `${req.method ?? '?'} ${routeName(req.url)}`);
+      internalError(res);
     });
   });
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Every MCP request asks for exactly `/mcp`: no URL to parse for it (≈ 1 % of a call's CPU).
-    const path = req.url === '/mcp' ? '/mcp' : new URL(req.url ?? '/', 'http://x').pathname;
+    const path = req.url === '/mcp' ? '/mcp' : pathOf(req.url);
+    if (path === undefined) return badRequest(res);
     if (path === '/mcp') return closing ? mcpClosing(req as Parameters<typeof mcpClosing>[0], res) : mcpNode(req, res);
     if (path.startsWith('/register/')) {
+      // The page's request is built from the Host header: one no URL can hold is the client's fault.
+      if (!hostParses(req.headers.host)) return badRequest(res);
       const request = await pageRequest(req, options.locale);
       if (request instanceof Response) return send(res, request);
       const response =
@@ -183,8 +194,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     newTokens,
     sessions: () => mcp.sessionCount(),
     ownerToken(username) {
-      ensureLocalOwner(opsdesk.db, username);
-      return createToken(opsdesk.db, username);
+      return issueToken(opsdesk.db, username);
     },
     async close() {
       closing = true;

@@ -6,6 +6,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ensureLocalOwner, findUser, listUsers } from './identity.js';
 import { createOpsdesk, type Opsdesk, osUser } from './opsdesk.js';
 import { send } from './serve-http.js';
+import { badRequest, hostParses, internalError, logError, routeName } from './web/last-resort.js';
 import { pageRequest } from './web/page-request.js';
 
 /** How `serveStdioOpsdesk` runs. */
@@ -55,14 +56,17 @@ export async function serveStdioOpsdesk(options: ServeStdioOptions): Promise<Std
   }
   const page = createServer((req, res) => {
     void (async () => {
+      if (!hostParses(req.headers.host)) return badRequest(res);
       const request = await pageRequest(req, options.locale);
       if (request instanceof Response) return send(res, request);
       const response =
         hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? (await opsdesk.links.handle(request));
       if (response) return send(res, response);
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-    })().catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
+    })().catch((error: unknown) => {
+      // The detail goes to stderr (the MCP client's log of this server), never to the page.
+      logError(error, `${req.method ?? '?'} ${routeName(req.url)}`);
+      internalError(res);
     });
   });
   // Opened lazily: most sessions never register a user, so most opsdesk processes never listen.

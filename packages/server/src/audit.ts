@@ -169,6 +169,11 @@ export class CallAudit {
    */
   response(key: string, raw: RawAnswer, form: AnyForm | undefined, note?: string): void {
     if (!this.sink || raw.kind === 'unshowable' || !raw.fresh) return;
+    if (raw.kind === 'unstable') {
+      // The answer of this round that did not count, and why the question is not asked again.
+      if (raw.setAside) this.response(key, raw.setAside, form, unstableNote(raw.changes));
+      return;
+    }
     const event = { type: 'response', key, elapsedMs: raw.elapsedMs } as Draft<AuditResponse>;
     if (raw.kind === 'answer') {
       event.action = raw.action;
@@ -190,6 +195,15 @@ export class CallAudit {
   /** An answer that arrived for the question as it was before a later round changed it: it did not count. */
   superseded(key: string, raw: RawAnswer, form: AnyForm | undefined): void {
     this.response(key, raw, form, SUPERSEDED);
+  }
+
+  /**
+   * The call was cancelled by the client, or lost its connection, after `key` was answered and
+   * before its effect started: the effect did not run.
+   */
+  abandoned(key: string, reason: CloseReason): void {
+    if (!this.sink) return;
+    this.emit({ type: 'response', key, action: 'cancel', elapsedMs: 0, reason, detail: ABANDONED });
   }
 
   /** What the checks made of an accepted answer. */
@@ -215,6 +229,13 @@ export class CallAudit {
 
 const SUPERSEDED =
   'the question changed before this answer arrived (what it showed is no longer so); it did not count and the question was asked again';
+
+const ABANDONED =
+  'the call was cancelled after this answer arrived and before its effect started: the effect did not run';
+
+function unstableNote(changes: number): string {
+  return `the question changed before this answer arrived, ${changes} times in this call (what it shows changes on every look); it did not count, and the call ended instead of asking again (question_unstable)`;
+}
 
 function originOf(url: string): string | undefined {
   try {

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { formLintErrors, urlLintErrors } from './ask-lint.js';
 import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
-import type { Channel, Question, RawAnswer } from './channel/channel.js';
+import type { Channel, CloseReason, Question, RawAnswer } from './channel/channel.js';
 import { readBack, shapeForClient } from './client-quirks.js';
 import { ElicitkitUsageError, FormLintError, isProduction } from './errors.js';
 import { type Check, toIssues } from './issues.js';
@@ -11,9 +11,11 @@ import { type Locale, MESSAGES } from './messages.js';
 import {
   type Cancelled,
   type Declined,
+  type Invalid,
   type MissingArgument,
   missingOf,
   type Outcome,
+  QUESTION_UNSTABLE,
   type TimedOut,
   type Unsupported,
   type UrlOutcome,
@@ -35,6 +37,8 @@ export interface CallSettings {
   tool: string;
   forms: Readonly<Record<string, AnyForm>>;
   maxAsks: number;
+  /** 2026-07-28: answers to one key set aside because its question changed, before the call ends. */
+  maxQuestionChanges: number;
   timeoutMs: number;
   urlWaitMs: number;
   pollMs: number;
@@ -83,8 +87,9 @@ export class CallQuestions {
    * The side effect is about to run: no question may follow it (the question would be asked, and the
    * effect tried, again on a retry). After a cancel it must not run at all: outside production that
    * throws; in production the violation is recorded and the `cancelled` result is what to return.
+   * `abandoned`: the call itself was cancelled or its connection lost before the effect started.
    */
-  committing(): CallToolResult | undefined {
+  committing(abandoned?: CloseReason): CallToolResult | undefined {
     const stop = this.stopped;
     if (stop?.action === 'commit')
       throw new ElicitkitUsageError('COMMIT_TWICE', `${this.settings.tool} committed twice in one call.`);
@@ -93,6 +98,15 @@ export class CallQuestions {
       if (!isProduction()) throw new ElicitkitUsageError('WORK_AFTER_CANCEL', message);
       this.audit.violation(stop.key, 'EK05', message);
       return cancelledResult(this.resultContext(stop.key, undefined));
+    }
+    if (abandoned) {
+      // The client cancelled the call (or went away) after the last answer, before the effect
+      // started: nobody is waiting for it any more, so it does not start. A 2026-07-28 retry of
+      // the same round still acts, once.
+      const key = [...this.asked].pop() ?? '';
+      this.stopped = { action: 'cancel', key };
+      if (key !== '') this.audit.abandoned(key, abandoned);
+      return cancelledResult(this.resultContext(key, undefined));
     }
     this.stopped = { action: 'commit' };
     return undefined;
@@ -220,15 +234,25 @@ export class CallQuestions {
     for (const f of errors) this.audit.violation(key, f.rule, f.message);
   }
 
-  /** A question that ended without the person's answer: timeout, a client error, or the call going away. */
+  /**
+   * A question that ended without an answer that counts: timeout, a client error, the call going
+   * away, or a question that kept changing before its answers arrived.
+   */
   private ended(
     key: string,
     raw: Exclude<RawAnswer, { kind: 'answer' | 'unshowable' }>,
     ctx: ResultContext,
     fallback: () => MissingArgument[],
     timeoutMs: number,
-  ): TimedOut | Unsupported | Cancelled {
+  ): TimedOut | Unsupported | Cancelled | Invalid {
     switch (raw.kind) {
+      case 'unstable': {
+        const message = MESSAGES[ctx.locale].questionUnstable(key, raw.changes);
+        const issues: Issue[] = [{ path: [], code: QUESTION_UNSTABLE, message }];
+        this.audit.validation(key, issues);
+        this.audit.violation(key, 'EK18', message);
+        return { action: 'invalid', issues, result: () => invalidResult(ctx, issues) };
+      }
       case 'timeout':
         return { action: 'timeout', result: () => timeoutResult(ctx, minutes(timeoutMs)) };
       case 'failed':

@@ -1,15 +1,16 @@
 /**
  * Seals a call's state into the `requestState` a 2026-07-28 client echoes back, and opens it again.
  *
- * `v3.<body>.<tag>`: `body` is a JSON array holding only what the next round needs — what binds
- * the call (its canonical text when that is short, else its digest: `execute.ts`), the audit
- * context id, the expiry and each question (key, when asked, its timeout, the answer and the
- * form's adaptation once there are some, the digest of what it showed last). It is the JSON text
- * itself, not base64 of it: smaller even with its quotes escaped on the wire, and no encoding
- * pass either way. `tag` is HMAC-SHA256 over `v3.<body>`, the request's method and the caller's
- * identity, truncated to 128 bits (RFC 2104 §5 allows truncating to half the hash). So the
- * identity binding costs no bytes, a state opened under another identity fails like a forged one,
- * and one MAC is computed per seal and at most one per open.
+ * `v3.<body>.<tag>`: `body` is a JSON array holding only what the next round needs — what binds the
+ * call (its canonical text when that is short, else its digest: `execute.ts`), the audit context
+ * id, the expiry and each question (key, when asked, its timeout, the answer and the form's
+ * adaptation once there are some, the digest of what it showed last, and how many answers did not
+ * count because it had changed). It is the JSON text itself, not base64 of it: smaller even with
+ * its quotes escaped on the wire, and no encoding pass either way. `tag` is HMAC-SHA256 over
+ * `v3.<body>`, the request's method and the caller's identity, truncated to 128 bits (RFC 2104 §5
+ * allows truncating to half the hash). So the identity binding costs no bytes, a state opened under
+ * another identity fails like a forged one, and one MAC is computed per seal and at most one per
+ * open.
  *
  * `v2` states (the same body, the call always by its digest; the tag over `v2.<body>`) and `v1`
  * states (the SDK codec's format with the identity digest inside) sealed by earlier versions are
@@ -56,6 +57,7 @@ type WireAsk =
       quirk: string | 0,
       fields: string[] | 0,
       question: string,
+      changes?: number,
     ];
 
 /**
@@ -154,7 +156,11 @@ function toWire(state: CallState, exp: number): unknown[] {
       if (r.adaptation) ask.push(r.adaptation.quirk, r.adaptation.fields);
       else if (r.question !== undefined) ask.push(0, 0);
       // Last, so that a version before it reads the rest as it always did.
-      if (r.question !== undefined) ask.push(r.question);
+      if (r.question !== undefined) {
+        ask.push(r.question);
+        // After it, likewise: how many answers did not count because the question changed.
+        if (r.changes) ask.push(r.changes);
+      }
     }
     out.push(ask);
   }
@@ -204,7 +210,7 @@ function fromWireValue(wire: unknown, now: number): CallState {
   for (let i = 3; i < wire.length; i++) {
     const ask: unknown = wire[i];
     if (!Array.isArray(ask)) throw new Error('malformed');
-    const [key, asked, timeoutMs, answer, quirk, fields, question] = ask as WireAsk;
+    const [key, asked, timeoutMs, answer, quirk, fields, question, changes] = ask as WireAsk;
     if (typeof key !== 'string' || typeof asked !== 'number' || typeof timeoutMs !== 'number')
       throw new Error('malformed');
     const record: AskRecord = { asked, timeoutMs };
@@ -216,6 +222,7 @@ function fromWireValue(wire: unknown, now: number): CallState {
     if ((quirk === 'booleanAsChoice' || quirk === 'textOnly') && Array.isArray(fields))
       record.adaptation = { quirk, fields };
     if (typeof question === 'string') record.question = question;
+    if (typeof changes === 'number' && changes > 0) record.changes = changes;
     // Own keys only, whatever the key is called (`__proto__` included).
     Object.defineProperty(asks, key, { value: record, enumerable: true, writable: true, configurable: true });
   }

@@ -11,6 +11,7 @@ import { parseArguments } from './arguments.js';
 import { CallQuestions, type CallSettings } from './call-questions.js';
 import type { CallStateCodec } from './call-state-codec.js';
 import { callCancel } from './channel/cancel-watch.js';
+import type { CloseReason } from './channel/channel.js';
 import { callSignal, PushChannel } from './channel/push.js';
 import { ReplayChannel } from './channel/replay.js';
 import type { CommitOptions, Committer, Effect } from './commit.js';
@@ -70,7 +71,7 @@ export async function execute(
     ask: ((key: string, opts: never) => questions.ask(key, opts)) as ToolContext['ask'],
     askUrl: (key, opts) => questions.askUrl(key, opts),
     commit: async (effect: Effect, opts: CommitOptions = {}) => {
-      const instead = questions.committing();
+      const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
       if (instead) return instead;
       if (!sealed) return effect();
       return rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal);
@@ -118,7 +119,7 @@ export async function execute(
     const recorded = await rt.committer.recorded(previous.cid, tool.name, settings.locale, signal);
     if (recorded) return recorded;
   }
-  const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now);
+  const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now, settings.maxQuestionChanges);
   const questions = new CallQuestions(settings, channel, peer, previous?.cid ?? randomUUID(), user, signal);
   const end = roundEnd(channel);
   // Run at once (no microtask hop before it); a handler that throws synchronously still becomes a
@@ -163,6 +164,11 @@ function roundEnd(channel: ReplayChannel): RoundEnd {
     channel.onSuspend = () => res(SUSPENDED);
   });
   return { promise, resolve, reject };
+}
+
+/** Why a call's signal ended before its effect: the HTTP request went away, or the client cancelled. */
+function abandonment(ctx: ServerContext): CloseReason {
+  return ctx.http?.req?.signal.aborted ? 'disconnected' : 'client-cancelled';
 }
 
 function readState(ctx: ServerContext): CallState | undefined {

@@ -47,6 +47,7 @@ export {
   type Outcome,
   type OutcomeHandlers,
   type Pending,
+  QUESTION_UNSTABLE,
   type TimedOut,
   type Unsupported,
   type UrlOutcome,

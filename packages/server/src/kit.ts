@@ -12,6 +12,7 @@ import type { AuditEvent, AuditSink, Redaction } from './audit.js';
 import type { CallSettings } from './call-questions.js';
 import { createCallStateCodec } from './call-state-codec.js';
 import { watchCancellations } from './channel/cancel-watch.js';
+import { DEFAULT_MAX_CHANGES } from './channel/replay.js';
 import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
 import { Committer } from './commit.js';
@@ -46,6 +47,12 @@ export interface ElicitkitOptions {
   timeoutMs?: number;
   /** Questions per tool call. Default 2. */
   maxAsks?: number;
+  /**
+   * 2026-07-28: how many answers to one question may be set aside because the question changed
+   * before they arrived; at this many the ask ends `invalid` (`QUESTION_UNSTABLE`) instead of
+   * asking again. Default 3.
+   */
+  maxQuestionChanges?: number;
   /** URL mode: how long to wait after consent for the flow to finish before `pending`. Default 2 minutes. */
   urlWaitMs?: number;
   /** URL mode: how often `isComplete` is polled. Default 250 ms. */
@@ -140,6 +147,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
       tool: tool.name,
       forms,
       maxAsks,
+      maxQuestionChanges: options.maxQuestionChanges ?? DEFAULT_MAX_CHANGES,
       timeoutMs: options.timeoutMs ?? 600_000,
       urlWaitMs: options.urlWaitMs ?? 120_000,
       pollMs: options.pollMs ?? 250,

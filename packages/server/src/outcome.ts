@@ -1,4 +1,4 @@
-import type { AnyForm, Issue, OptionModel } from '@elicitkit/form';
+import type { AnyForm, Issue, IssueCode, OptionModel } from '@elicitkit/form';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /** A tool argument the person could not be asked for: what a fallback message names. */
@@ -37,11 +37,25 @@ export interface Unsupported extends WithResult {
   /** Why: no capability for the mode, or a form the client's revision cannot express. */
   reason: string;
 }
-/** The person answered, but the answer failed validation or the business check. Nothing was done. */
+/**
+ * The person answered, but the answer failed validation or the business check — or, on
+ * 2026-07-28, its question kept changing before the answers arrived (one issue with the code
+ * `QUESTION_UNSTABLE`), so none could count. Nothing was done.
+ */
 export interface Invalid extends WithResult {
   action: 'invalid';
   issues: Issue[];
 }
+
+/**
+ * The issue code of an `invalid` outcome whose question changed before each of its answers
+ * arrived, `maxQuestionChanges` times (a message showing the time, a count that differs on every
+ * look): asking it again could never end, so the call ends instead.
+ *
+ * @example
+ * if (outcome.action === 'invalid' && outcome.issues.some((i) => i.code === QUESTION_UNSTABLE)) log.warn('volatile question');
+ */
+export const QUESTION_UNSTABLE = 'question_unstable' satisfies IssueCode;
 /** No answer arrived in time. */
 export interface TimedOut extends WithResult {
   action: 'timeout';
@@ -62,8 +76,11 @@ export interface Pending extends WithResult {
  */
 export type Outcome<T> = Accepted<T> | Declined | Cancelled | Unsupported | Invalid | TimedOut;
 
-/** What `askUrl()` resolves with: accept means the out-of-band flow completed. */
-export type UrlOutcome = Accepted<true> | Declined | Cancelled | Unsupported | TimedOut | Pending;
+/**
+ * What `askUrl()` resolves with: accept means the out-of-band flow completed; `invalid` only when
+ * the URL kept changing between 2026-07-28 rounds (`QUESTION_UNSTABLE`).
+ */
+export type UrlOutcome = Accepted<true> | Declined | Cancelled | Unsupported | Invalid | TimedOut | Pending;
 
 /** Any outcome of `ask()` or `askUrl()`. */
 export type AnyOutcome = Outcome<unknown> | UrlOutcome;

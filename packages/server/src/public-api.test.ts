@@ -10,6 +10,7 @@ describe('the public API of @elicitkit/server', () => {
     'FormLintError',
     'LIMIT_REACHED',
     'LOCALES',
+    'QUESTION_UNSTABLE',
     'STATUSES',
     'createElicitkit',
     'createHttpHandler',

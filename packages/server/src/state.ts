@@ -29,6 +29,11 @@ export interface AskRecord {
   /** How the form was shaped for the client's quirks when first sent: its answer is read back by it. */
   adaptation?: Adaptation;
   answer?: StoredAnswer;
+  /**
+   * How many answers to this key did not count because its question had changed before they
+   * arrived. Bounded (`maxQuestionChanges`): a question that changes on every look ends the call.
+   */
+  changes?: number;
 }
 
 export interface CallState {

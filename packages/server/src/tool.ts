@@ -61,7 +61,9 @@ export interface ToolContext<F extends Forms = Forms> {
    * store on the database the effect writes to, claim, writes and result commit in one transaction:
    * exactly once. Effects outside that transaction (files, HTTP calls) need their own idempotency.
    *
-   * No question may follow it, and it refuses to run after the person cancelled.
+   * No question may follow it, and it refuses to run after the person cancelled — or once the
+   * client has cancelled the call (`notifications/cancelled`) or its request has gone away: then
+   * it returns a `cancelled` result without running the effect (return it as it is).
    *
    * @example
    * return ctx.commit(() => {

@@ -15,10 +15,12 @@ export interface Store {
   attempts: number;
   /** Resolves the `stuck` tool's effect (which otherwise never ends); set while one is running. */
   unstick?: () => void;
+  /** How many times a volatile tool built its question (each look shows a new count). */
+  looks: number;
 }
 
 export function createStore(): Store {
-  return { deployments: [], completed: new Set(), attempts: 0 };
+  return { deployments: [], completed: new Set(), attempts: 0, looks: 0 };
 }
 
 const APPROVED = new Set(['REL-1001']);
@@ -246,4 +248,42 @@ export function fixtureTools(store: Store): AnyTool[] {
     client,
     note,
   ];
+}
+
+/**
+ * Tools whose question changes on every look, as a message with a clock or a live count does: on
+ * 2026-07-28 each round asks something new, so no answer can ever count (`QUESTION_UNSTABLE`).
+ */
+export function volatileTools(store: Store): AnyTool[] {
+  const volatileDeploy = defineTool({
+    name: 'volatile_deploy',
+    description: 'Deploys order-service; its question shows a count that changes on every look.',
+    forms: { env: envForm },
+    async run(_args, { ask, commit }) {
+      const looks = ++store.looks;
+      const answer = await ask('env', {
+        message: `Which environment should order-service go to? (queue checked ${looks} times)`,
+      });
+      if (answer.action !== 'accept') return answer.result();
+      return commit(() => {
+        store.deployments.push({ service: 'order-service', env: answer.value.env });
+        return done(`Deployed order-service to ${answer.value.env}.`);
+      });
+    },
+  });
+  const volatilePage = defineTool({
+    name: 'volatile_page',
+    description: 'URL mode whose page address changes on every look.',
+    async run(_args, { askUrl }) {
+      const looks = ++store.looks;
+      const outcome = await askUrl('page', {
+        message: 'Finish on the secure page, please.',
+        url: `http://127.0.0.1:7777/page/${looks}`,
+        isComplete: () => true,
+      });
+      if (outcome.action !== 'accept') return outcome.result();
+      return done('Finished on the page.');
+    },
+  });
+  return [volatileDeploy, volatilePage];
 }

@@ -12,7 +12,7 @@ import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from '..
 import { toNodeListener } from '../src/http/node-listener.js';
 import { createElicitkit, type ElicitkitOptions } from '../src/kit.js';
 import { type AuditLog, auditLog } from './audit-log.js';
-import { createStore, fixtureTools, type Store } from './fixture-tools.js';
+import { createStore, fixtureTools, type Store, volatileTools } from './fixture-tools.js';
 
 export interface Loopback {
   url: string;
@@ -37,23 +37,36 @@ export function listenerOf(
 }
 
 export async function loopback(
-  options: HttpHandlerOptions & { kit?: ElicitkitOptions; authenticated?: boolean; adapter?: Adapter } = {},
+  options: HttpHandlerOptions & {
+    kit?: ElicitkitOptions;
+    authenticated?: boolean;
+    adapter?: Adapter;
+    /** Serve the volatile tools too (questions that change on every look). */
+    volatile?: boolean;
+  } = {},
 ): Promise<Loopback> {
-  const { kit: kitOptions, authenticated, adapter = 'node', ...handlerOptions } = options;
+  const { kit: kitOptions, authenticated, adapter = 'node', volatile, ...handlerOptions } = options;
   const store = createStore();
   const log = auditLog();
   const kit = createElicitkit({ audit: log.sink, ...kitOptions });
-  const handler = createHttpHandler(() => kit.createServer({ name: 'fixture', version: '1' }, fixtureTools(store)), {
-    ...(authenticated
-      ? {
-          authenticate: (request: Request) => {
-            const name = /^Bearer (\w+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
-            return name ? { token: name, clientId: name, scopes: [] } : new Response('who?', { status: 401 });
-          },
-        }
-      : {}),
-    ...handlerOptions,
-  });
+  const handler = createHttpHandler(
+    () =>
+      kit.createServer({ name: 'fixture', version: '1' }, [
+        ...fixtureTools(store),
+        ...(volatile ? volatileTools(store) : []),
+      ]),
+    {
+      ...(authenticated
+        ? {
+            authenticate: (request: Request) => {
+              const name = /^Bearer (\w+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+              return name ? { token: name, clientId: name, scopes: [] } : new Response('who?', { status: 401 });
+            },
+          }
+        : {}),
+      ...handlerOptions,
+    },
+  );
   const node = listenerOf(handler, adapter);
   const server = createServer((req, res) => void node(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

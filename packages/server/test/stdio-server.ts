@@ -4,13 +4,14 @@
  *   can see how a question ended even after its client went away;
  * - `ELICITKIT_CLAIMS_DB=path`: claims in that SQLite file (so they outlive the process), with
  *   `ELICITKIT_SECRET` (a restarted process must verify the old process's state) and
- *   `ELICITKIT_CLAIM_LEASE_MS`.
+ *   `ELICITKIT_CLAIM_LEASE_MS`;
+ * - `ELICITKIT_VOLATILE=1`: the volatile tools too (questions that change on every look).
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import BetterSqlite3 from 'better-sqlite3';
 import { createSqliteClaimStore } from '../src/claims/sqlite.js';
 import { createElicitkit } from '../src/kit.js';
-import { createStore, fixtureTools } from './fixture-tools.js';
+import { createStore, fixtureTools, volatileTools } from './fixture-tools.js';
 
 const env = process.env;
 const store = createStore();
@@ -21,4 +22,5 @@ const kit = createElicitkit({
   ...(env.ELICITKIT_SECRET ? { secret: env.ELICITKIT_SECRET } : {}),
   ...(env.ELICITKIT_CLAIM_LEASE_MS ? { claimLeaseMs: Number(env.ELICITKIT_CLAIM_LEASE_MS) } : {}),
 });
-serveStdio(() => kit.createServer({ name: 'fixture', version: '1.0.0' }, fixtureTools(store)));
+const tools = [...fixtureTools(store), ...(env.ELICITKIT_VOLATILE ? volatileTools(store) : [])];
+serveStdio(() => kit.createServer({ name: 'fixture', version: '1.0.0' }, tools));

@@ -25,6 +25,7 @@ const EXPECTED: Record<string, string[]> = {
   EK15: ['EK15 error replicas'],
   EK16: ['EK16 error'],
   EK17: ['EK17 error', 'EK17 error env', 'EK17 error regions', 'EK17 error replicas'],
+  EK18: ['EK18 error env'],
   'EK08-three': ['EK08 warning'],
   'EK08-four': ['EK08 error'],
 };

@@ -10,7 +10,7 @@ const AMBIGUOUS = ' (judged by isError alone: the result has no structuredConten
 
 /**
  * Turns what doctor saw into rule findings (SPEC §5) and notes: each call on its own (lint of
- * every question as it crossed the wire, EK01, EK04, EK05, EK08, EK12, EK17), then calls against
+ * every question as it crossed the wire, EK01, EK04, EK05, EK08, EK12, EK17, EK18), then calls against
  * each other (EK13, EK16). Success is read from `structuredContent.status`, else `isError`.
  *
  * @example
@@ -48,7 +48,9 @@ function judgeAsk(found: FindingSet, call: CallRecord, ask: Ask, profile: Profil
 }
 
 function judgeCall(found: FindingSet, call: CallRecord): void {
-  const asked = call.asks.length;
+  // A 2026-07-28 key asked again is the same question sent again (changed), not another one.
+  const asked = new Set(call.asks.map((a, i) => (a.via === 'embedded' && a.key !== undefined ? `key:${a.key}` : i)))
+    .size;
   if (asked > 2)
     found.add(call, {
       rule: 'EK08',
@@ -57,6 +59,7 @@ function judgeCall(found: FindingSet, call: CallRecord): void {
       severity: asked > 3 ? 'error' : 'warning',
     });
 
+  judgeChanges(found, call);
   const result = succeeded(call.outcome);
   const declined = call.asks.find((a) => a.answer?.action === 'decline' && a.mode === 'form');
   if (declined && call.asks.some((a) => a.round > declined.round))
@@ -93,6 +96,41 @@ function judgeCall(found: FindingSet, call: CallRecord): void {
       fix: 'Validate accepted content; an accept without the required values is invalid.',
       ...ambiguity(result.ambiguous),
     });
+}
+
+/**
+ * EK18: on 2026-07-28 a key answered in one round and asked again, changed, in the next — its
+ * answer did not count because the question moved. Once can be the world moving on (a new version
+ * to deploy); twice in one call is a question that changes on every look (a clock, a live count),
+ * which no answer can ever settle.
+ */
+function judgeChanges(found: FindingSet, call: CallRecord): void {
+  const last = new Map<string, Ask>();
+  const changes = new Map<string, number>();
+  for (const ask of call.asks) {
+    if (ask.via !== 'embedded' || ask.key === undefined) continue;
+    const before = last.get(ask.key);
+    last.set(ask.key, ask);
+    if (!before?.answer || before.round >= ask.round || sameQuestion(before, ask)) continue;
+    changes.set(ask.key, (changes.get(ask.key) ?? 0) + 1);
+  }
+  for (const [key, n] of changes) {
+    found.add(call, {
+      rule: 'EK18',
+      field: key,
+      message:
+        n === 1
+          ? `the question "${key}" came back changed in the round after it was answered, so that answer did not count`
+          : `the question "${key}" came back changed after each answer, round after round, so no answer to it could count`,
+      fix: 'Keep what changes by itself (the time, a live count, a fresh token) out of the message, form and URL: a question that changes on every look can never be answered on 2026-07-28.',
+      severity: n === 1 ? 'warning' : 'error',
+    });
+  }
+}
+
+function sameQuestion(a: Ask, b: Ask): boolean {
+  const shown = (x: Ask) => JSON.stringify([x.params.message, x.params.requestedSchema, x.params.url]);
+  return shown(a) === shown(b);
 }
 
 function isEmpty(content: Record<string, unknown> | undefined): boolean {

@@ -9,6 +9,8 @@ export interface RawAsk {
    * `error` for the URL elicitations a -32042 error carries.
    */
   via: 'push' | 'embedded' | 'error';
+  /** The `inputRequests` key an embedded question came under: the same key in a later round is that question again. */
+  key?: string;
 }
 
 /**
@@ -24,10 +26,10 @@ export function tap(inner: Transport, onAsks: (asks: RawAsk[]) => void): Transpo
       asks.push({ mode: m.params.mode === 'url' ? 'url' : 'form', params: m.params, via: 'push' });
     }
     const requests = m.result?.resultType === 'input_required' ? m.result.inputRequests : undefined;
-    for (const entry of Object.values(isRecord(requests) ? requests : {})) {
+    for (const [key, entry] of Object.entries(isRecord(requests) ? requests : {})) {
       const e = isRecord(entry) ? entry : {};
       if (e.method === 'elicitation/create' && isRecord(e.params)) {
-        asks.push({ mode: e.params.mode === 'url' ? 'url' : 'form', params: e.params, via: 'embedded' });
+        asks.push({ mode: e.params.mode === 'url' ? 'url' : 'form', params: e.params, via: 'embedded', key });
       }
     }
     const error = (message as { error?: { code?: unknown; data?: unknown } }).error;

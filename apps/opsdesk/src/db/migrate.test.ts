@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -5,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { peek, peekShop, tempDataDir } from '../../test/harness.js';
 import { writeV1DataDir } from '../../test/v1-data-dir.js';
 import { readAudit, sqliteAudit } from '../audit.js';
+import { userForToken } from '../identity.js';
 import { createOpsdesk } from '../opsdesk.js';
 import { DataDirError, openDatabase } from './open.js';
 import { SCHEMA_VERSION } from './schema.js';
@@ -192,7 +194,9 @@ describe('migrating a version-4 data directory', () => {
 
     const db = openDatabase(data.dir);
     try {
-      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('5');
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(
+        String(SCHEMA_VERSION),
+      );
       expect(indexes(data.dir)).toEqual([]);
       const trail = readAudit(db);
       expect([trail.requests, trail.responses, trail.validations].map((rows) => rows.map((r) => r.context_id))).toEqual(
@@ -221,6 +225,32 @@ describe('migrating a version-4 data directory', () => {
         }[];
         expect(plan.map((p) => p.detail)).toEqual([`SCAN ${table}`]);
       }
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('migrating a version-5 data directory (v6: api_tokens.expires_at)', () => {
+  it('adds the column; the tokens already there keep working and never expire', () => {
+    data = tempDataDir();
+    openDatabase(data.dir).close();
+    const raw = new BetterSqlite3(join(data.dir, 'opsdesk.db'));
+    const token = 'ek_a-token-a-version-5-opsdesk-printed';
+    raw.exec(`
+      ALTER TABLE api_tokens DROP COLUMN expires_at;
+      UPDATE meta SET value = '5' WHERE key = 'schema_version';
+    `);
+    raw
+      .prepare("INSERT INTO api_tokens (token_hash, username, created_at) VALUES (?, 'alice', '2026-11-01T00:00:00Z')")
+      .run(createHash('sha256').update(token).digest('hex'));
+    raw.close();
+
+    const db = openDatabase(data.dir);
+    try {
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('6');
+      expect(db.prepare('SELECT expires_at FROM api_tokens').all()).toEqual([{ expires_at: null }]);
+      expect(userForToken(db, token)?.username).toBe('alice');
     } finally {
       db.close();
     }

@@ -52,7 +52,7 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
           `${file} has schema version ${version}; this opsdesk understands up to ${SCHEMA_VERSION}. Use a newer opsdesk or another --data directory.`,
         );
       if (Number(version) < 2) dropLeftovers(db);
-      if (Number(version) < 3) addColumns(db);
+      if (Number(version) < 6) addColumns(db);
       if (Number(version) < 5) for (const index of DROPPED_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index}`);
       db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
     }).immediate();
@@ -82,7 +82,7 @@ function dropLeftovers(db: Database): void {
   }
 }
 
-/** v3: the columns older tables lack are added (existing rows keep NULL there); ones already present are left. */
+/** v3, v6: the columns older tables lack are added (existing rows keep NULL there); ones already present are left. */
 function addColumns(db: Database): void {
   for (const [table, columns] of Object.entries(ADDED_COLUMNS)) {
     const have = new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));

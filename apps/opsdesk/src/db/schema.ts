@@ -7,7 +7,7 @@
  * `audit_*_context` indexes: no query reads the trail by call id (it is read newest first, by
  * rowid), and each cost a page written per audit row — three of a deploy's seven.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -49,10 +49,13 @@ CREATE TABLE IF NOT EXISTS permissions (
   project TEXT NOT NULL,
   PRIMARY KEY (username, project)
 );
+-- expires_at (epoch ms): set on tokens held by an in-process host, which renews them while it
+-- lives; NULL on the tokens printed at first start, which live until revoked.
 CREATE TABLE IF NOT EXISTS api_tokens (
   token_hash TEXT PRIMARY KEY,
   username TEXT NOT NULL COLLATE NOCASE,
-  created_at TEXT NOT NULL
+  created_at TEXT NOT NULL,
+  expires_at INTEGER
 );
 -- A registration waiting for its password: not an account. The password page turns it into a
 -- users row (with the password) in one transaction; otherwise it expires.
@@ -107,6 +110,8 @@ export const DROPPED_INDEXES = [
 /** Columns added to existing tables since v1, by table: a data directory from before gets them added, empty. */
 export const ADDED_COLUMNS: Record<string, Record<string, string>> = {
   audit_requests: { client: 'TEXT', adaptation: 'TEXT' },
+  // v6
+  api_tokens: { expires_at: 'INTEGER' },
 };
 
 /** opsdesk's own tables and indexes: everything else found in opsdesk.db is left over from v1 and dropped. */

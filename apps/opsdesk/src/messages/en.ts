@@ -32,7 +32,9 @@ export const en: OpsdeskMessages = {
   typedTableHelp: 'Exactly the name of the table the statement changes',
   confirmSql: (c) =>
     [
-      `This statement ${c.what}: ${c.rows} row${c.rows === 1 ? '' : 's'} in ${c.tables.join(', ') || c.target}${c.alsoWrites.length > 0 ? ` (${c.direct} directly, the rest through triggers on ${c.alsoWrites.join(', ')})` : ''}. It cannot be undone.`,
+      c.varies
+        ? `This statement ${c.what}: how many rows of ${c.tables.join(', ') || c.target} it touches differs each time it runs (it calls random()${c.alsoWrites.length > 0 ? `; triggers on ${c.alsoWrites.join(', ')} write too` : ''}). It cannot be undone.`
+        : `This statement ${c.what}: ${c.rows} row${c.rows === 1 ? '' : 's'} in ${c.tables.join(', ') || c.target}${c.alsoWrites.length > 0 ? ` (${c.direct} directly, the rest through triggers on ${c.alsoWrites.join(', ')})` : ''}. It cannot be undone.`,
       `Statement: ${c.statement}`,
       'To run it, tick the box and type the table name.',
     ].join('\n'),

@@ -25,6 +25,11 @@ export interface SqlConfirm {
   direct: number;
   tables: string[];
   alsoWrites: string[];
+  /**
+   * Two trial runs touched different numbers of rows (it calls random()): no count is shown, since
+   * a count that differs on every look would make the question a new one each round.
+   */
+  varies: boolean;
 }
 
 /** A short line diff: the first changed lines, and how many more there are. */

@@ -27,6 +27,8 @@ export interface Inspection {
   drops: boolean;
   /** It changes the schema (sqlite_schema is written). */
   schema: boolean;
+  /** It calls random() or randomblob(): what it changes may differ on every run. */
+  random: boolean;
 }
 
 interface Op {
@@ -92,6 +94,7 @@ export function inspect(shopFile: string, sql: string): Inspection | { refusal: 
       creates: false,
       drops: false,
       schema: false,
+      random: false,
     };
     // The most telling reason wins (BEGIN IMMEDIATE also opens the temp database, say).
     const refusals = program.map((op) => refuse(op, allowedVtabs)).filter((r) => r !== undefined);
@@ -108,6 +111,8 @@ export function inspect(shopFile: string, sql: string): Inspection | { refusal: 
         if (main && !inspection.direct.includes(written)) inspection.direct.push(written);
       }
       if (op.opcode === 'CreateBtree') inspection.creates = true;
+      if ((op.opcode === 'Function' || op.opcode === 'PureFunc') && RANDOM.has(functionName(op)))
+        inspection.random = true;
       if (['Destroy', 'DropTable', 'DropIndex', 'DropTrigger'].includes(op.opcode)) inspection.drops = true;
     }
     return inspection;
@@ -117,6 +122,14 @@ export function inspect(shopFile: string, sql: string): Inspection | { refusal: 
 }
 
 const SCHEMA = Symbol('sqlite_schema');
+
+/** Functions whose value differs on every call. */
+const RANDOM = new Set(['random', 'randomblob']);
+
+/** A function opcode's function, as EXPLAIN names it in p4 (`random(0)`). */
+function functionName(op: Op): string {
+  return (op.p4 ?? '').replace(/\(.*$/, '').toLowerCase();
+}
 
 function refuse(op: Op, allowedVtabs: Set<string>): Refusal | undefined {
   switch (op.opcode) {
@@ -139,10 +152,8 @@ function refuse(op: Op, allowedVtabs: Set<string>): Refusal | undefined {
     case 'VUpdate':
       return 'virtual-table';
     case 'Function':
-    case 'PureFunc': {
-      const name = (op.p4 ?? '').replace(/\(.*$/, '').toLowerCase();
-      return FORBIDDEN_FUNCTIONS[name];
-    }
+    case 'PureFunc':
+      return FORBIDDEN_FUNCTIONS[functionName(op)];
     default:
       return undefined;
   }

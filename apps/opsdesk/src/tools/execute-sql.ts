@@ -100,7 +100,18 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
         return rejected(failure(e));
       }
       if (plan.danger) {
-        const { target, effect, danger, alsoWrites } = plan;
+        const { target, effect, alsoWrites } = plan;
+        // A statement calling random() may touch a different number of rows on every run: its
+        // question must not show a count (or a kind of change) that differs on every look, or on
+        // 2026-07-28 it is a new question each round and can never be answered. A second trial
+        // run tells whether the count really moves (random() in a SET list does not move it).
+        let varies = false;
+        try {
+          if (seen.random) varies = !samePlan(decide(await shop.dryRun(sql, seen.direct), seen), plan);
+        } catch (e) {
+          return rejected(failure(e));
+        }
+        const danger = varies && plan.danger === 'every-row' ? 'many-rows' : plan.danger;
         const answer = await ask('confirm', {
           message: t.confirmSql({
             what: t.danger[danger](target),
@@ -110,6 +121,7 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
             direct: effect.changes,
             tables: [...seen.direct, ...alsoWrites],
             alsoWrites,
+            varies,
           }),
           check: ({ understood, typedTableName }) => {
             const issues: { field: string; message: string }[] = [];
@@ -123,7 +135,8 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
         // The person decided on what they were shown; if the shop moved meanwhile, that is not it.
         try {
           const now = decide(await shop.dryRun(sql, seen.direct), seen);
-          if (now.target !== target || touched(now.effect) > touched(effect))
+          // A count that varies on every run was never shown, so only the target can have moved.
+          if (now.target !== target || (!varies && touched(now.effect) > touched(effect)))
             return rejected(t.shopChanged(touched(effect), touched(now.effect)));
         } catch (e) {
           return rejected(failure(e));
@@ -195,6 +208,16 @@ function decide(
     (rows.after === 0 || rows.after === rows.before);
   const danger = everyRow ? 'every-row' : touched(effect) > ROW_THRESHOLD ? 'many-rows' : undefined;
   return { target, effect, alsoWrites, danger };
+}
+
+/** Whether two trial runs of one statement would ask the same question. */
+function samePlan(a: Plan, b: Plan): boolean {
+  return (
+    a.target === b.target &&
+    a.danger === b.danger &&
+    touched(a.effect) === touched(b.effect) &&
+    a.effect.changes === b.effect.changes
+  );
 }
 
 /** Rows a write touches: those changed (triggers included), or those a DROP takes with it. */

@@ -259,9 +259,9 @@ describe('EK15 defaults that break their own field', () => {
 });
 
 describe('rules catalogue', () => {
-  it('has all seventeen rules with their SPEC severities, EK16 and EK17 judged by doctor alone', () => {
-    expect(Object.keys(RULES)).toHaveLength(17);
-    expect([RULES.EK16.static, RULES.EK17.static]).toEqual([false, false]);
+  it('has all eighteen rules with their SPEC severities, EK16 to EK18 judged by doctor alone', () => {
+    expect(Object.keys(RULES)).toHaveLength(18);
+    expect([RULES.EK16.static, RULES.EK17.static, RULES.EK18.static]).toEqual([false, false, false]);
     expect(
       Object.values(RULES)
         .filter((r) => r.severity === 'warning')

@@ -16,7 +16,8 @@ export type RuleCode =
   | 'EK14'
   | 'EK15'
   | 'EK16'
-  | 'EK17';
+  | 'EK17'
+  | 'EK18';
 
 export type Severity = 'error' | 'warning';
 
@@ -68,6 +69,12 @@ export const RULES: Readonly<Record<RuleCode, Rule>> = {
     'error',
     false,
     'a 2025-06-18 client receives a shape that revision does not have (oneOf titles, multi-select, non-boolean default, mode)',
+  ),
+  EK18: rule(
+    'EK18',
+    'error',
+    false,
+    'a 2026-07-28 question that changes between rounds by itself (a time, a live count), so its answer never counts',
   ),
 };
 

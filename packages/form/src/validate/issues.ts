@@ -16,7 +16,9 @@ export type IssueCode =
   | 'duplicate'
   | 'bad_schema'
   | 'empty'
-  | 'custom';
+  | 'custom'
+  /** 2026-07-28: the question changed before each of its answers arrived, too often for any to count. */
+  | 'question_unstable';
 
 export interface Issue {
   /** Field name first, then the item index for multi-select values; empty for the whole answer. */

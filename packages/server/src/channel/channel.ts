@@ -42,7 +42,18 @@ export type RawAnswer =
   /** The call was cancelled or its connection went away while the question was open. */
   | { kind: 'closed'; reason: CloseReason; detail: string; elapsedMs: number; fresh: boolean }
   /** The client's revision cannot express this question; nothing was sent. */
-  | { kind: 'unshowable'; detail: string };
+  | { kind: 'unshowable'; detail: string }
+  /**
+   * 2026-07-28: the question changed before its answer arrived `changes` times (the budget), so no
+   * answer to it can ever count; `setAside` is the answer of this round that did not count, if any.
+   */
+  | {
+      kind: 'unstable';
+      changes: number;
+      setAside?: Extract<RawAnswer, { kind: 'answer' }>;
+      elapsedMs: number;
+      fresh: boolean;
+    };
 
 /**
  * How questions reach the client. The push channel awaits a real `elicitation/create` (2025

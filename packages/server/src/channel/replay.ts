@@ -19,6 +19,8 @@ export class ReplayChannel implements Channel {
     previous: CallState | undefined,
     responses: Record<string, unknown> | undefined,
     private readonly now: () => number,
+    /** How many answers to one key may be set aside because its question changed before the call ends. */
+    private readonly maxChanges: number = DEFAULT_MAX_CHANGES,
   ) {
     // Each opened state is its own objects (call-state-codec.ts), so this round changes them in place.
     this.records = previous?.asks ?? {};
@@ -58,11 +60,12 @@ export class ReplayChannel implements Channel {
     // another question: it does not count, and the question as it is now is asked instead.
     // (A late answer stays a timeout, whatever the question has become.)
     const changed = record !== undefined && record.question !== undefined && record.question !== digest;
-    let superseded: RawAnswer | undefined;
+    let superseded: Extract<RawAnswer, { kind: 'answer' }> | undefined;
     if (record?.answer && changed && record.answer.at - record.asked <= record.timeoutMs) {
       const { action, content, at } = record.answer;
+      const fresh = this.fresh.has(key);
       // An answer from an earlier round is in the trail already; one from this round is noted with the new question.
-      if (this.fresh.has(key))
+      if (fresh)
         superseded = {
           kind: 'answer',
           action,
@@ -72,6 +75,20 @@ export class ReplayChannel implements Channel {
         };
       delete record.answer;
       this.fresh.delete(key);
+      // A question that changes on every look (a clock, a count) could be asked for ever and never
+      // answered: past the budget the call ends, typed, instead of asking it once more. Counted in
+      // the sealed state, so a client echoing each round's state with the same answer cannot loop
+      // it; an older state replayed restarts from its own count, but only until its question's time is up.
+      const changes = (record.changes ?? 0) + 1;
+      record.changes = changes;
+      if (changes >= this.maxChanges)
+        return Promise.resolve({
+          kind: 'unstable',
+          changes,
+          ...(superseded ? { setAside: superseded } : {}),
+          elapsedMs: at - record.asked,
+          fresh,
+        });
     }
     if (record?.answer) {
       const elapsedMs = record.answer.at - record.asked;
@@ -138,6 +155,9 @@ export class ReplayChannel implements Channel {
     return { call, callText, cid, asks: this.records };
   }
 }
+
+/** Answers set aside for one key before the call ends (`ElicitkitOptions.maxQuestionChanges`). */
+export const DEFAULT_MAX_CHANGES = 3;
 
 /** The default `onSuspend`: one function for every channel, not a closure per round. */
 function ignore(): void {}
