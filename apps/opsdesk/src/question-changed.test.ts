@@ -11,7 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { accept, pendingOf, type RoundParams, wireRound } from '../../../test/support/modern-wire.js';
-import { count, httpOpsdeskForSuite, peek } from '../test/harness.js';
+import { count, httpOpsdeskForSuite, peek, peekShop } from '../test/harness.js';
 
 const served = httpOpsdeskForSuite();
 const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
@@ -121,7 +121,7 @@ describe('2026-07-28: an answer counts only for the question it answered', () =>
 
 describe('2026-07-28: execute_sql asks a question that stays the same when its statement calls random()', () => {
   /** An SDK client on 2026-07-28 whose person confirms every question with `orders`. */
-  async function confirming(token: string) {
+  async function confirming(token: string, action: 'accept' | 'decline' = 'accept') {
     const messages: string[] = [];
     const client = new Client(
       { name: 'sql-person', version: '1' },
@@ -129,7 +129,9 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
     );
     client.setRequestHandler('elicitation/create', async (request) => {
       messages.push(request.params.message);
-      return { action: 'accept', content: { understood: true, typedTableName: 'orders' } };
+      return action === 'accept'
+        ? { action, content: { understood: true, typedTableName: 'orders' } }
+        : { action };
     });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(served.server.url), {
@@ -159,6 +161,43 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
     });
     expect(result).toMatchObject({ structuredContent: { status: 'done', changes: 150 } });
     expect(messages).toEqual([expect.stringContaining('150 rows in orders')]);
+    await client.close();
+  });
+
+  it('a write calling random() whose trial stays under the threshold is confirmed all the same', async () => {
+    // One row on the trial, so by count alone it would run unasked; random() could pick others on the real run.
+    const { client, messages } = await confirming(served.server.ownerToken('heidi'));
+    const result = await client.callTool({
+      name: 'execute_sql',
+      arguments: { sql: "UPDATE orders SET status = 'held' WHERE id = 7 AND random() IS NOT NULL" },
+    });
+    expect(result).toMatchObject({ structuredContent: { status: 'done', changes: 1, table: 'orders' } });
+    expect(messages).toEqual([expect.stringContaining('1 row in orders on a trial run; it calls random()')]);
+    await client.close();
+  });
+
+  it('declined, such a write changes nothing', async () => {
+    const status = () => peekShop(served.dataDir, 'SELECT status FROM orders WHERE id = 8');
+    const before = status();
+    const { client, messages } = await confirming(served.server.ownerToken('ivan'), 'decline');
+    const result = await client.callTool({
+      name: 'execute_sql',
+      arguments: { sql: "UPDATE orders SET status = 'held' WHERE id <= 1 + abs(random()) % 300 AND id = 8" },
+    });
+    expect(messages).toHaveLength(1);
+    expect(result).toMatchObject({ structuredContent: { status: 'declined' } });
+    expect(status()).toEqual(before);
+    await client.close();
+  });
+
+  it('a write without random() under the threshold still runs without a question', async () => {
+    const { client, messages } = await confirming(served.server.ownerToken('judy'));
+    const result = await client.callTool({
+      name: 'execute_sql',
+      arguments: { sql: 'UPDATE orders SET status = status WHERE id = 9' },
+    });
+    expect(result).toMatchObject({ structuredContent: { status: 'done', changes: 1 } });
+    expect(messages).toEqual([]);
     await client.close();
   });
 });

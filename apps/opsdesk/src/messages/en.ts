@@ -34,7 +34,7 @@ export const en: OpsdeskMessages = {
     [
       c.varies
         ? `This statement ${c.what}: how many rows of ${c.tables.join(', ') || c.target} it touches differs each time it runs (it calls random()${c.alsoWrites.length > 0 ? `; triggers on ${c.alsoWrites.join(', ')} write too` : ''}). It cannot be undone.`
-        : `This statement ${c.what}: ${c.rows} row${c.rows === 1 ? '' : 's'} in ${c.tables.join(', ') || c.target}${c.alsoWrites.length > 0 ? ` (${c.direct} directly, the rest through triggers on ${c.alsoWrites.join(', ')})` : ''}. It cannot be undone.`,
+        : `This statement ${c.what}: ${c.rows} row${c.rows === 1 ? '' : 's'} in ${c.tables.join(', ') || c.target}${c.alsoWrites.length > 0 ? ` (${c.direct} directly, the rest through triggers on ${c.alsoWrites.join(', ')})` : ''}${c.chance ? ' on a trial run; it calls random(), so another run may touch other rows' : ''}. It cannot be undone.`,
       `Statement: ${c.statement}`,
       'To run it, tick the box and type the table name.',
     ].join('\n'),

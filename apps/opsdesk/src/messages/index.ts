@@ -30,6 +30,8 @@ export interface SqlConfirm {
    * a count that differs on every look would make the question a new one each round.
    */
   varies: boolean;
+  /** Confirmed only because it calls random(): its trial was under the threshold, another run may not be. */
+  chance: boolean;
 }
 
 /** A short line diff: the first changed lines, and how many more there are. */

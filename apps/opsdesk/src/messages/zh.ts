@@ -34,7 +34,7 @@ export const zh: OpsdeskMessages = {
     [
       c.varies
         ? `该语句将${c.what}：每次执行涉及 ${c.tables.join('、') || c.target} 中的行数都不同（它调用了 random()${c.alsoWrites.length > 0 ? `；${c.alsoWrites.join('、')} 上的触发器也会写入` : ''}），执行后无法撤销。`
-        : `该语句将${c.what}：涉及 ${c.tables.join('、') || c.target} 中的 ${c.rows} 行${c.alsoWrites.length > 0 ? `（直接修改 ${c.direct} 行，其余由 ${c.alsoWrites.join('、')} 上的触发器修改）` : ''}，执行后无法撤销。`,
+        : `该语句将${c.what}：涉及 ${c.tables.join('、') || c.target} 中的 ${c.rows} 行${c.alsoWrites.length > 0 ? `（直接修改 ${c.direct} 行，其余由 ${c.alsoWrites.join('、')} 上的触发器修改）` : ''}${c.chance ? '（试运行结果；它调用了 random()，再次执行涉及的行可能不同）' : ''}，执行后无法撤销。`,
       `语句：${c.statement}`,
       '如需执行，请勾选确认并输入表名。',
     ].join('\n'),

@@ -99,6 +99,12 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
       } catch (e) {
         return rejected(failure(e));
       }
+      // A write calling random() may touch other rows on its real run than on its trial: one
+      // trial under the threshold says nothing about the next run, so it is confirmed whatever
+      // the trial touched (a schema change is judged by what it does, which random() cannot move).
+      const chance = seen.random && !seen.schema && plan.target !== '' && plan.danger === undefined;
+      const judged = (p: Plan): Plan => (chance && p.danger === undefined ? { ...p, danger: 'many-rows' } : p);
+      plan = judged(plan);
       if (plan.danger) {
         const { target, effect, alsoWrites } = plan;
         // A statement calling random() may touch a different number of rows on every run: its
@@ -107,7 +113,7 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
         // run tells whether the count really moves (random() in a SET list does not move it).
         let varies = false;
         try {
-          if (seen.random) varies = !samePlan(decide(await shop.dryRun(sql, seen.direct), seen), plan);
+          if (seen.random) varies = !samePlan(judged(decide(await shop.dryRun(sql, seen.direct), seen)), plan);
         } catch (e) {
           return rejected(failure(e));
         }
@@ -122,6 +128,7 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
             tables: [...seen.direct, ...alsoWrites],
             alsoWrites,
             varies,
+            chance,
           }),
           check: ({ understood, typedTableName }) => {
             const issues: { field: string; message: string }[] = [];
