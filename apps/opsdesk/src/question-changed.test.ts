@@ -129,9 +129,7 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
     );
     client.setRequestHandler('elicitation/create', async (request) => {
       messages.push(request.params.message);
-      return action === 'accept'
-        ? { action, content: { understood: true, typedTableName: 'orders' } }
-        : { action };
+      return action === 'accept' ? { action, content: { understood: true, typedTableName: 'orders' } } : { action };
     });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(served.server.url), {
