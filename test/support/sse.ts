@@ -49,8 +49,14 @@ export async function legacySession(url: string, headers: Record<string, string>
     'mcp-session-id': init.headers.get('mcp-session-id') ?? '',
     'mcp-protocol-version': '2025-11-25',
   };
-  const post = (message: Record<string, unknown>) =>
-    fetch(url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', ...message }) });
-  await post({ method: 'notifications/initialized' });
+  /** Posts a message on the session; `override` replaces some of its headers for this one. */
+  const post = (message: Record<string, unknown>, override: Record<string, string> = {}) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { ...session, ...override },
+      body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+    });
+  const initialized = await post({ method: 'notifications/initialized' });
+  if (initialized.status !== 202) throw new Error(`notifications/initialized: HTTP ${initialized.status}`);
   return { post, sessionId: session['mcp-session-id'] };
 }

@@ -100,6 +100,26 @@ function deferred() {
   return { promise, resolve };
 }
 
+/**
+ * Calls the tool, cancels the call while its answer is being checked, lets the check finish once
+ * the server has seen the call end, and expects no effect and four audit events.
+ */
+async function cancelledWhileChecking(
+  client: Client,
+  gated: ReturnType<typeof gatedTool>,
+  log: ReturnType<typeof auditLog>,
+) {
+  const abort = new AbortController();
+  const call = client.callTool({ name: 'paint', arguments: {} }, { signal: abort.signal }).catch((e: unknown) => e);
+  await gated.checking();
+  abort.abort();
+  expect(await call).toBeInstanceOf(Error);
+  await expect.poll(gated.ended).toBe(true);
+  gated.release();
+  await expect.poll(() => log.events.length).toBe(4);
+  expect(gated.effects).toEqual([]);
+}
+
 const trail = (events: AuditEvent[]) =>
   events.map((e) => (e.type === 'response' ? [e.type, e.action, e.reason ?? null] : [e.type]));
 
@@ -112,15 +132,7 @@ describe('a call cancelled after the answer, before its effect', () => {
     await kit.createServer({ name: 'painter', version: '1' }, [gated.tool]).connect(a);
     const client = answering();
     await client.connect(b);
-    const abort = new AbortController();
-    const call = client.callTool({ name: 'paint', arguments: {} }, { signal: abort.signal }).catch((e: unknown) => e);
-    await gated.checking();
-    abort.abort();
-    expect(await call).toBeInstanceOf(Error);
-    await expect.poll(gated.ended).toBe(true);
-    gated.release();
-    await expect.poll(() => log.events.length).toBe(4);
-    expect(gated.effects).toEqual([]);
+    await cancelledWhileChecking(client, gated, log);
     expect(trail(log.events)).toEqual([
       ['request'],
       ['response', 'accept', null],
@@ -135,15 +147,7 @@ describe('a call cancelled after the answer, before its effect', () => {
     const gated = gatedTool();
     const client = answering();
     await client.connect(new StreamableHTTPClientTransport(await overHttp(kit, gated.tool)));
-    const abort = new AbortController();
-    const call = client.callTool({ name: 'paint', arguments: {} }, { signal: abort.signal }).catch((e: unknown) => e);
-    await gated.checking();
-    abort.abort();
-    expect(await call).toBeInstanceOf(Error);
-    await expect.poll(gated.ended).toBe(true);
-    gated.release();
-    await expect.poll(() => log.events.length).toBe(4);
-    expect(gated.effects).toEqual([]);
+    await cancelledWhileChecking(client, gated, log);
     expect(log.events[3]).toMatchObject({ type: 'response', key: 'colour', action: 'cancel' });
   });
 

@@ -40,6 +40,30 @@ function setup(secret?: string) {
   return { store, handler };
 }
 
+/**
+ * A state from an earlier version, answered by its caller: the call goes on to the production
+ * confirmation under a state sealed now (`v3`), and confirmed, deploys once.
+ */
+async function continuesToProd(
+  alice: Awaited<ReturnType<typeof manualClient>>,
+  answer: Record<string, unknown>,
+  store: ReturnType<typeof createStore>,
+) {
+  const next = await alice.round({ service: 'order-service' }, answer);
+  if (!isInputRequiredResult(next)) throw new Error('expected the production confirmation');
+  expect(Object.keys(next.inputRequests ?? {})).toEqual(['prod']);
+  expect(next.requestState).toMatch(/^v3\./);
+  const last = await alice.round(
+    { service: 'order-service' },
+    {
+      inputResponses: { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } },
+      requestState: next.requestState,
+    },
+  );
+  expect(isInputRequiredResult(last)).toBe(false);
+  expect(store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+}
+
 describe('requestState', () => {
   it('carries the first answer to the second round without server memory', async () => {
     const { store, handler } = setup();
@@ -146,19 +170,7 @@ describe('requestState', () => {
     const mallory = await manualClient('mallory', handler);
     await expect(mallory.round({ service: 'order-service' }, answer)).rejects.toMatchObject({ code: -32602 });
     const alice = await manualClient('alice', handler);
-    const next = await alice.round({ service: 'order-service' }, answer);
-    if (!isInputRequiredResult(next)) throw new Error('expected the production confirmation');
-    expect(Object.keys(next.inputRequests ?? {})).toEqual(['prod']);
-    expect(next.requestState).toMatch(/^v3\./);
-    const last = await alice.round(
-      { service: 'order-service' },
-      {
-        inputResponses: { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } },
-        requestState: next.requestState,
-      },
-    );
-    expect(isInputRequiredResult(last)).toBe(false);
-    expect(store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+    await continuesToProd(alice, answer, store);
     await alice.client.close();
     await mallory.client.close();
   });
@@ -244,19 +256,7 @@ describe('requestState', () => {
       isError: true,
       content: [{ text: 'requestState was issued for a different tool call' }],
     });
-    const next = await alice.round({ service: 'order-service' }, answer);
-    if (!isInputRequiredResult(next)) throw new Error('expected the production confirmation');
-    expect(Object.keys(next.inputRequests ?? {})).toEqual(['prod']);
-    expect(next.requestState).toMatch(/^v3\./);
-    const last = await alice.round(
-      { service: 'order-service' },
-      {
-        inputResponses: { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } },
-        requestState: next.requestState,
-      },
-    );
-    expect(isInputRequiredResult(last)).toBe(false);
-    expect(store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+    await continuesToProd(alice, answer, store);
     await alice.client.close();
     await mallory.client.close();
   });

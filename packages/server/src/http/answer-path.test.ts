@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { legacySession, sseMessages } from '../../../../test/support/sse.js';
 import { createStore, fixtureTools } from '../../test/fixture-tools.js';
 import { ADAPTERS, listenerOf, loopback } from '../../test/loopback.js';
 import { createElicitkit } from '../kit.js';
@@ -21,8 +22,6 @@ afterEach(async () => {
   vi.restoreAllMocks();
   for (const fn of cleanup.splice(0).reverse()) await fn().catch(() => {});
 });
-
-const JSON_AND_SSE = 'application/json, text/event-stream';
 
 /** POSTs the transport's `handleRequest` was given whose body is a JSON-RPC response. */
 function watchTransport(): { responses: number } {
@@ -40,67 +39,28 @@ function watchTransport(): { responses: number } {
   return seen;
 }
 
-/** The JSON-RPC messages of an SSE stream, as they arrive. */
-async function* messages(body: ReadableStream<Uint8Array>): AsyncGenerator<Record<string, unknown>> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const event = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = event
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n');
-      if (data) yield JSON.parse(data) as Record<string, unknown>;
-    }
-  }
-}
-
 /** An initialized 2025-11-25 session with a `deploy` call waiting on its question. */
 async function asked(s: { url: string }) {
-  const post = (body: unknown, headers: Record<string, string> = {}) =>
-    fetch(s.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: JSON_AND_SSE, ...headers },
-      body: JSON.stringify(body),
-    });
-  const init = await post({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-11-25',
-      capabilities: { elicitation: { form: {} } },
-      clientInfo: { name: 't', version: '1' },
-    },
+  const { post, sessionId } = await legacySession(s.url);
+  const call = await post({
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'deploy', arguments: { service: 'order-service' } },
   });
-  const id = init.headers.get('mcp-session-id') ?? '';
-  await init.text();
-  const session = { 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' };
-  expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
-  const call = await post(
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'deploy', arguments: { service: 'order-service' } },
-    },
-    session,
-  );
-  const stream = messages(call.body as ReadableStream<Uint8Array>);
-  const question = (await stream.next()).value as { id: number; method: string };
+  const stream = sseMessages(call);
+  const question = (await stream.next()) as { id: number; method: string };
   expect(question.method).toBe('elicitation/create');
   return {
-    session,
     /** Posts the answer to the question, with these headers over the session's. */
     answer: (result: Record<string, unknown>, headers: Record<string, string> = {}) =>
-      post({ jsonrpc: '2.0', id: question.id, result }, { ...session, ...headers }),
+      post({ id: question.id, result }, headers),
     /** The call's own response, once it comes. */
-    result: async () => (await stream.next()).value as { id: number; result: Record<string, unknown> },
-    delete: () => fetch(s.url, { method: 'DELETE', headers: { ...session } }),
+    result: async () => (await stream.next()) as { id: number; result: Record<string, unknown> },
+    delete: () =>
+      fetch(s.url, {
+        method: 'DELETE',
+        headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' },
+      }),
   };
 }
 
