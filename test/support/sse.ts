@@ -50,11 +50,12 @@ export async function legacySession(url: string, headers: Record<string, string>
     'mcp-protocol-version': '2025-11-25',
   };
   /** Posts a message on the session; `override` replaces some of its headers for this one. */
-  const post = (message: Record<string, unknown>, override: Record<string, string> = {}) =>
+  const post = (message: Record<string, unknown>, override: Record<string, string> = {}, signal?: AbortSignal) =>
     fetch(url, {
       method: 'POST',
       headers: { ...session, ...override },
       body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      ...(signal ? { signal } : {}),
     });
   const initialized = await post({ method: 'notifications/initialized' });
   if (initialized.status !== 202) throw new Error(`notifications/initialized: HTTP ${initialized.status}`);

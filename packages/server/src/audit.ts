@@ -201,9 +201,10 @@ export class CallAudit {
    * The call was cancelled by the client, or lost its connection, after `key` was answered and
    * before its effect started: the effect did not run.
    */
-  abandoned(key: string, reason: CloseReason): void {
+  abandoned(key: string, reason: CloseReason, at: 'effect' | 'page' = 'effect'): void {
     if (!this.sink) return;
-    this.emit({ type: 'response', key, action: 'cancel', elapsedMs: 0, reason, detail: ABANDONED });
+    const detail = at === 'page' ? ABANDONED_PAGE : ABANDONED;
+    this.emit({ type: 'response', key, action: 'cancel', elapsedMs: 0, reason, detail });
   }
 
   /** What the checks made of an accepted answer. */
@@ -232,6 +233,8 @@ const SUPERSEDED =
 
 const ABANDONED =
   'the call was cancelled after this answer arrived and before its effect started: the effect did not run';
+const ABANDONED_PAGE =
+  'the call was cancelled after the person agreed to open the page and before the flow there finished: it ended as cancelled';
 
 function unstableNote(changes: number): string {
   return `the question changed before this answer arrived, ${changes} times in this call (what it shows changes on every look); it did not count, and the call ended instead of asking again (question_unstable)`;

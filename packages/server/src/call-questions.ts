@@ -70,6 +70,11 @@ export class CallQuestions {
     readonly contextId: string,
     user: string | undefined,
     private readonly signal: AbortSignal,
+    /**
+     * The HTTP request, if any: its signal (read only when needed — on the Node listener it is
+     * made on first read) is aborted with `signal` when the request went away.
+     */
+    private readonly request?: { readonly signal: AbortSignal },
   ) {
     const { tool, redaction, now } = settings;
     this.audit = new CallAudit(settings.audit, {
@@ -180,6 +185,14 @@ export class CallQuestions {
     ) {
       await this.channel.complete(key);
       return { action: 'accept', value: true };
+    }
+    // The client cancelled the call while the page was open: nobody waits for the flow any more,
+    // so it ends as cancelled (the tool withdraws what the page would do), never as pending. A
+    // request that only went away stays pending: a flaky network's retry finds the page done.
+    if (this.signal.aborted && this.request?.signal.aborted !== true) {
+      this.stopped = { action: 'cancel', key };
+      this.audit.abandoned(key, 'client-cancelled', 'page');
+      return { action: 'cancel', result: () => cancelledResult(ctx) };
     }
     return { action: 'pending', result: () => pendingResult(ctx) };
   }

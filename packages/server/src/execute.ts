@@ -89,7 +89,7 @@ export async function execute(
     // Over HTTP the call also ends with its request's stream, which only `signal` follows.
     const cancel = ctx.http?.req ? undefined : callCancel(server.server, ctx.mcpReq.id, ctx.mcpReq.signal);
     const channel = new PushChannel(ctx, server.server, peer.revision, signal, rt.now, cancel);
-    const questions = new CallQuestions(settings, channel, peer, randomUUID(), user, signal);
+    const questions = new CallQuestions(settings, channel, peer, randomUUID(), user, signal, ctx.http?.req);
     return questions.finish(await tool.run(args, context(questions, false)));
   }
 
@@ -120,7 +120,15 @@ export async function execute(
     if (recorded) return recorded;
   }
   const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now, settings.maxQuestionChanges);
-  const questions = new CallQuestions(settings, channel, peer, previous?.cid ?? randomUUID(), user, signal);
+  const questions = new CallQuestions(
+    settings,
+    channel,
+    peer,
+    previous?.cid ?? randomUUID(),
+    user,
+    signal,
+    ctx.http?.req,
+  );
   const end = roundEnd(channel);
   // Run at once (no microtask hop before it); a handler that throws synchronously still becomes a
   // rejection. A handler abandoned at a pending question may still reject later: `end` has settled
