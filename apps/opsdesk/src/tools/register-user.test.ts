@@ -152,6 +152,35 @@ describe('register_user when nobody finishes', () => {
     }
   });
 
+  it('a call cancelled while the person is on the page (2025-11-25): no account, the link is dead', async () => {
+    const patient = tempDataDir();
+    const served = await serveHttp({ dataDir: patient.dir, locale: 'en', port: 0, urlWaitMs: 60_000 });
+    try {
+      const c = await httpClient(served.url, served.newTokens[0]?.token ?? '', { revision: '2025-11-25' });
+      let link = '';
+      c.script.push(
+        { action: 'accept', content: { username: 'kato', email: 'kato@example.com', newsletter: false } },
+        (params) => {
+          link = String(params.url);
+          return { action: 'accept' };
+        },
+      );
+      const abort = new AbortController();
+      const call = c.client
+        .callTool({ name: 'register_user', arguments: {} }, { signal: abort.signal })
+        .catch((e: unknown) => e);
+      await expect.poll(async () => link !== '' && (await fetch(link)).status).toBe(200);
+      abort.abort();
+      expect(await call).toBeInstanceOf(Error);
+      await expect.poll(async () => (await fetch(link)).status).toBe(404);
+      expect(peek(patient.dir, "SELECT * FROM users WHERE username = 'kato'")).toEqual([]);
+      await c.close();
+    } finally {
+      await served.close();
+      patient.remove();
+    }
+  });
+
   it('an abandoned page: no account; once expired its link says so', async () => {
     const link = await freshLink('ivan');
     const { default: Database } = await import('better-sqlite3');
