@@ -116,7 +116,8 @@ export async function execute(
   }
   if (previous) {
     // A replay of any round of a call that already acted gets that act's result, the same each time.
-    const recorded = await rt.committer.recorded(previous.cid, tool.name, settings.locale, signal);
+    const reading = rt.committer.recorded(previous.cid, tool.name, settings.locale, signal);
+    const recorded = reading instanceof Promise ? await reading : reading;
     if (recorded) return recorded;
   }
   const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now, settings.maxQuestionChanges);

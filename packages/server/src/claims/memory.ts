@@ -27,6 +27,10 @@ export function createMemoryClaimStore(options: { now?: () => number } = {}): Cl
     const entry = live(id);
     return entry?.claim.state === 'running' && entry.claim.owner === owner ? entry : undefined;
   };
+  const read = (id: string) => {
+    const entry = live(id);
+    return entry ? { ...entry.claim } : undefined;
+  };
   return {
     async claim(id, owner, { leaseMs, ttlMs }) {
       const existing = live(id);
@@ -52,9 +56,9 @@ export function createMemoryClaimStore(options: { now?: () => number } = {}): Cl
       return true;
     },
     async read(id) {
-      const entry = live(id);
-      return entry ? { ...entry.claim } : undefined;
+      return read(id);
     },
+    readSync: read,
     async sweep() {
       let removed = 0;
       const at = now();
