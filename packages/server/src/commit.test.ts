@@ -96,7 +96,11 @@ describe('a final round replayed (2026-07-28, raw HTTP JSON-RPC on loopback)', (
     };
     const s = await start({ kit: { claims } });
     const first = pendingOf(await wireRound(s.url, deploy()));
-    const final = { ...deploy(), inputResponses: { env: accept({ env: 'staging' }) }, requestState: first.requestState };
+    const final = {
+      ...deploy(),
+      inputResponses: { env: accept({ env: 'staging' }) },
+      requestState: first.requestState,
+    };
     const done = await wireRound(s.url, final);
     expect(done.result).toMatchObject({ structuredContent: { status: 'done' } });
     expect((await wireRound(s.url, final)).body).toBe(done.body);
@@ -108,7 +112,11 @@ describe('a final round replayed (2026-07-28, raw HTTP JSON-RPC on loopback)', (
     const { readSync: _sync, ...claims }: ClaimStore = createMemoryClaimStore();
     const s = await start({ kit: { claims } });
     const first = pendingOf(await wireRound(s.url, deploy()));
-    const final = { ...deploy(), inputResponses: { env: accept({ env: 'staging' }) }, requestState: first.requestState };
+    const final = {
+      ...deploy(),
+      inputResponses: { env: accept({ env: 'staging' }) },
+      requestState: first.requestState,
+    };
     const done = await wireRound(s.url, final);
     expect(done.result).toMatchObject({ structuredContent: { status: 'done' } });
     expect((await wireRound(s.url, { ...deploy(), requestState: first.requestState })).body).toBe(done.body);

@@ -102,7 +102,9 @@ export class Committer {
   ): CallToolResult | undefined | Promise<CallToolResult | undefined> {
     if (!found) return undefined;
     if (found.state === 'done') return parse(found.result);
-    return this.waitFor(id, tool, locale, found, signal).then((settled) => (settled === RELEASED ? undefined : settled));
+    return this.waitFor(id, tool, locale, found, signal).then((settled) =>
+      settled === RELEASED ? undefined : settled,
+    );
   }
 
   private act(id: string, owner: string, effect: Effect): Promise<CallToolResult> {
