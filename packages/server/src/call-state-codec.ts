@@ -82,22 +82,18 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   // again — never the expiry. Nor the JSON parse where the state holds only primitives (no
   // answer's content, no adaptation): its wire array is kept and read again, which makes new
   // objects as a parse would (each open returns its own objects, which the round then changes).
-  // Keyed by their tag (22 characters to hash, not the whole text); a hit still compares the whole
-  // text, so a tag that came with any other text is checked by its MAC as every unknown one is.
   const sealed = new Map<string, Kept>();
-  // Their tags in sealing order, a ring: the slot about to be reused holds the oldest.
+  // Their texts in sealing order, a ring: the slot about to be reused holds the oldest.
   const order: (string | undefined)[] = new Array(SEALED_KEPT);
   let next = 0;
 
-  const finish = (body: string, wire: unknown[], mac: string, state: CallState, caller: Caller): string => {
-    const tag = mac.slice(0, TAG_LENGTH);
-    const text = `${PREFIX}${body}.${tag}`;
+  const finish = (body: string, wire: unknown[], tag: string, state: CallState, caller: Caller): string => {
+    const text = `${PREFIX}${body}.${tag.slice(0, TAG_LENGTH)}`;
     const oldest = order[next];
     if (oldest !== undefined) sealed.delete(oldest);
-    order[next] = tag;
+    order[next] = text;
     next = (next + 1) % SEALED_KEPT;
-    sealed.set(tag, {
-      text,
+    sealed.set(text, {
       method: caller.method,
       identity: caller.identity ?? '',
       callText: state.callText,
@@ -121,15 +117,13 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
     },
     open(text, caller) {
       const dot = text.lastIndexOf('.');
-      const given = text.slice(dot + 1);
       // `v2.` and `v3.` are as long.
-      const body = () => text.slice(PREFIX.length, dot);
-      const known = sealed.get(given);
-      // The whole text, not only its tag: any other text with this tag is what a forgery would be.
-      if (known !== undefined && known.text === text) {
+      const body = text.slice(PREFIX.length, dot);
+      const known = sealed.get(text);
+      if (known !== undefined) {
         // The same text from someone else is what a forged tag would be.
         if (known.method !== caller.method || known.identity !== (caller.identity ?? '')) throw new Error('mac');
-        const state = known.wire ? fromWireValue(known.wire, seconds()) : fromWire(body(), seconds());
+        const state = known.wire ? fromWireValue(known.wire, seconds()) : fromWire(body, seconds());
         if (known.callText !== undefined) state.callText = known.callText;
         return state;
       }
@@ -137,14 +131,15 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
       const prefix = text.startsWith(PREFIX) ? PREFIX : text.startsWith(V2) ? V2 : undefined;
       if (prefix === undefined || dot !== text.length - TAG_LENGTH - 1 || dot <= PREFIX.length)
         throw new Error('malformed');
-      const tag = tagOf(prefix, body(), caller);
+      const given = text.slice(dot + 1);
+      const tag = tagOf(prefix, body, caller);
       if (typeof tag === 'string') {
         check(tag, given);
-        return fromWire(body(), seconds());
+        return fromWire(body, seconds());
       }
       return tag.then((t) => {
         check(t, given);
-        return fromWire(body(), seconds());
+        return fromWire(body, seconds());
       });
     },
   };
@@ -174,8 +169,6 @@ function toWire(state: CallState, exp: number): unknown[] {
 
 /** A state this codec sealed, kept for its next round (`createCallStateCodec`). */
 interface Kept {
-  /** The whole text sealed: only that text opens from here. */
-  text: string;
   method: string;
   /** `''` for none, as in the MAC's input. */
   identity: string;

@@ -87,42 +87,6 @@ describe('a final round replayed (2026-07-28, raw HTTP JSON-RPC on loopback)', (
     expect(s.store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
   });
 
-  it('a store in this process answers every round at once: the memory store is read without its promise', async () => {
-    const memory = createMemoryClaimStore();
-    // Its async `read` unusable: every round (and replay) must read the claim through `readSync`.
-    const claims: ClaimStore = {
-      ...memory,
-      read: () => Promise.reject(new Error('the async read was used')),
-    };
-    const s = await start({ kit: { claims } });
-    const first = pendingOf(await wireRound(s.url, deploy()));
-    const final = {
-      ...deploy(),
-      inputResponses: { env: accept({ env: 'staging' }) },
-      requestState: first.requestState,
-    };
-    const done = await wireRound(s.url, final);
-    expect(done.result).toMatchObject({ structuredContent: { status: 'done' } });
-    expect((await wireRound(s.url, final)).body).toBe(done.body);
-    expect((await wireRound(s.url, { ...deploy(), requestState: first.requestState })).body).toBe(done.body);
-    expect(s.store.deployments).toEqual([{ service: 'order-service', env: 'staging' }]);
-  });
-
-  it('a store without `readSync` is read through its promise, with the same results', async () => {
-    const { readSync: _sync, ...claims }: ClaimStore = createMemoryClaimStore();
-    const s = await start({ kit: { claims } });
-    const first = pendingOf(await wireRound(s.url, deploy()));
-    const final = {
-      ...deploy(),
-      inputResponses: { env: accept({ env: 'staging' }) },
-      requestState: first.requestState,
-    };
-    const done = await wireRound(s.url, final);
-    expect(done.result).toMatchObject({ structuredContent: { status: 'done' } });
-    expect((await wireRound(s.url, { ...deploy(), requestState: first.requestState })).body).toBe(done.body);
-    expect(s.store.deployments).toEqual([{ service: 'order-service', env: 'staging' }]);
-  });
-
   it('a new call with the same arguments is a new call: it acts on its own', async () => {
     const s = await start();
     await wireRound(s.url, await finalRound(s.url));

@@ -81,30 +81,12 @@ export class Committer {
    * What an earlier attempt of call `id` recorded, if its effect ran (waiting while it runs), or
    * undefined when nothing was claimed: a replay of any round of a committed call answers from here.
    */
-  recorded(
-    id: string,
-    tool: string,
-    locale: Locale,
-    signal: AbortSignal,
-  ): CallToolResult | undefined | Promise<CallToolResult | undefined> {
-    const { store } = this.settings;
-    // A store in this process answers at once: nothing claimed, or done, costs no promise.
-    if (store.readSync) return this.found(store.readSync(id), id, tool, locale, signal);
-    return store.read(id).then((found) => this.found(found, id, tool, locale, signal));
-  }
-
-  private found(
-    found: Claim | undefined,
-    id: string,
-    tool: string,
-    locale: Locale,
-    signal: AbortSignal,
-  ): CallToolResult | undefined | Promise<CallToolResult | undefined> {
+  async recorded(id: string, tool: string, locale: Locale, signal: AbortSignal): Promise<CallToolResult | undefined> {
+    const found = await this.settings.store.read(id);
     if (!found) return undefined;
     if (found.state === 'done') return parse(found.result);
-    return this.waitFor(id, tool, locale, found, signal).then((settled) =>
-      settled === RELEASED ? undefined : settled,
-    );
+    const settled = await this.waitFor(id, tool, locale, found, signal);
+    return settled === RELEASED ? undefined : settled;
   }
 
   private act(id: string, owner: string, effect: Effect): Promise<CallToolResult> {

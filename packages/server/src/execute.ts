@@ -116,8 +116,7 @@ export async function execute(
   }
   if (previous) {
     // A replay of any round of a call that already acted gets that act's result, the same each time.
-    const reading = rt.committer.recorded(previous.cid, tool.name, settings.locale, signal);
-    const recorded = reading instanceof Promise ? await reading : reading;
+    const recorded = await rt.committer.recorded(previous.cid, tool.name, settings.locale, signal);
     if (recorded) return recorded;
   }
   const channel = new ReplayChannel(previous, ctx.mcpReq.inputResponses, rt.now, settings.maxQuestionChanges);

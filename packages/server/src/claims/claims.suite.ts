@@ -50,26 +50,6 @@ export function claimStoreSuite(name: string, factory: ClaimStoreFactory, option
       expect(await store.read('call-2')).toBeUndefined();
     });
 
-    it('`readSync`, where the store has it, returns what `read` resolves to', async () => {
-      const { store, clock } = await setup();
-      if (!store.readSync) return;
-      const both = async (id: string) => {
-        const now = store.readSync?.(id);
-        expect(now).toEqual(await store.read(id));
-        return now;
-      };
-      expect(await both('call-1')).toBeUndefined();
-      await store.claim('call-1', 'a', LEASE);
-      expect(await both('call-1')).toEqual({ state: 'running', owner: 'a', leaseUntil: clock.now() + LEASE.leaseMs });
-      await store.complete('call-1', 'a', '"done"');
-      expect(await both('call-1')).toEqual({ state: 'done', result: '"done"' });
-      await store.claim('call-2', 'a', LEASE);
-      await store.release('call-2', 'a');
-      expect(await both('call-2')).toBeUndefined();
-      clock.jump(LEASE.ttlMs);
-      expect(await both('call-1')).toBeUndefined();
-    });
-
     it('20 concurrent claims of one id: exactly one wins', async () => {
       const { store } = await setup();
       const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.claim('race', `o${i}`, LEASE)));

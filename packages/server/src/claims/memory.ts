@@ -27,10 +27,6 @@ export function createMemoryClaimStore(options: { now?: () => number } = {}): Cl
     const entry = live(id);
     return entry?.claim.state === 'running' && entry.claim.owner === owner ? entry : undefined;
   };
-  const read = (id: string) => {
-    const entry = live(id);
-    return entry ? { ...entry.claim } : undefined;
-  };
   return {
     async claim(id, owner, { leaseMs, ttlMs }) {
       const existing = live(id);
@@ -56,9 +52,9 @@ export function createMemoryClaimStore(options: { now?: () => number } = {}): Cl
       return true;
     },
     async read(id) {
-      return read(id);
+      const entry = live(id);
+      return entry ? { ...entry.claim } : undefined;
     },
-    readSync: read,
     async sweep() {
       let removed = 0;
       const at = now();

@@ -55,11 +55,6 @@ export interface ClaimStore {
   release(id: string, owner: string): Promise<boolean>;
   /** The live claim for `id`, if any (expired ones read as nothing). */
   read(id: string): Promise<Claim | undefined>;
-  /**
-   * Optional, for a store in this process: what `read` resolves to, returned at once. Every round
-   * of a call that can come again reads its claim; this spares it the promise.
-   */
-  readSync?(id: string): Claim | undefined;
   /** Deletes expired claims; returns how many. */
   sweep(): Promise<number>;
   /**
