@@ -6,17 +6,15 @@
  * once. Real SDK clients: a linked in-memory pair and a 2025 session over HTTP on loopback
  * (`notifications/cancelled`), and a 2026-07-28 round over HTTP whose request is aborted.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { field, form } from '@elicitkit/form';
 import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { auditLog } from '../test/audit-log.js';
+import { onLoopback } from '../test/loopback.js';
 import type { AuditEvent } from './audit.js';
 import { createHttpHandler } from './http/handler.js';
-import { toNodeListener } from './http/node-listener.js';
 import { createElicitkit } from './kit.js';
 import { done } from './results.js';
 import { defineTool } from './tool.js';
@@ -80,15 +78,9 @@ function answering(options: ConstructorParameters<typeof Client>[1] = {}) {
 }
 
 async function overHttp(kit: ReturnType<typeof createElicitkit>, tool: ReturnType<typeof gatedTool>['tool']) {
-  const handler = createHttpHandler(() => kit.createServer({ name: 'painter', version: '1' }, [tool]));
-  const server = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanup.push(async () => {
-    await handler.close();
-    server.closeAllConnections();
-    server.close();
-  });
-  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+  const served = await onLoopback(createHttpHandler(() => kit.createServer({ name: 'painter', version: '1' }, [tool])));
+  cleanup.push(served.close);
+  return new URL(served.url);
 }
 
 /** `Promise.withResolvers`, which Node 20 lacks. */

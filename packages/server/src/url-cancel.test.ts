@@ -5,16 +5,14 @@
  * for any more). A request that only went away (a dropped connection) stays `pending`: a retry
  * finds the flow done. Real SDK clients: a linked in-memory pair and a 2025 session over HTTP.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { legacySession, sseMessages } from '../../../test/support/sse.js';
 import { auditLog } from '../test/audit-log.js';
+import { onLoopback } from '../test/loopback.js';
 import { createHttpHandler } from './http/handler.js';
-import { toNodeListener } from './http/node-listener.js';
 import { createElicitkit } from './kit.js';
 import type { UrlOutcome } from './outcome.js';
 import { done } from './results.js';
@@ -63,15 +61,11 @@ function consenting() {
 }
 
 async function overHttp(kit: ReturnType<typeof createElicitkit>, tool: ReturnType<typeof pageTool>['tool']) {
-  const handler = createHttpHandler(() => kit.createServer({ name: 'accounts', version: '1' }, [tool]));
-  const server = createServer(toNodeListener(handler));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanup.push(async () => {
-    await handler.close();
-    server.closeAllConnections();
-    server.close();
-  });
-  return new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
+  const served = await onLoopback(
+    createHttpHandler(() => kit.createServer({ name: 'accounts', version: '1' }, [tool])),
+  );
+  cleanup.push(served.close);
+  return new URL(served.url);
 }
 
 /** Calls the tool, cancels once the person is on the page, and waits for the tool's outcome. */

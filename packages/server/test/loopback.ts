@@ -67,14 +67,19 @@ export async function loopback(
       ...handlerOptions,
     },
   );
+  return { ...(await onLoopback(handler, adapter)), handler, store, log };
+}
+
+/** `handler` on a loopback port through `adapter`; `close` closes the handler, then the port. */
+export async function onLoopback(
+  handler: HttpHandler,
+  adapter: Adapter = 'node',
+): Promise<{ url: string; close(): Promise<void> }> {
   const node = listenerOf(handler, adapter);
   const server = createServer((req, res) => void node(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
-    handler,
-    store,
-    log,
     async close() {
       await handler.close();
       server.closeAllConnections();
