@@ -1,4 +1,12 @@
-import type { AnyTool, AuditEvent, ClaimStore, CommitOptions, Effect, ToolContext } from '@elicitkit/server';
+import type {
+  AnyTool,
+  AttemptEffect,
+  AuditEvent,
+  ClaimStore,
+  CommitOptions,
+  Effect,
+  ToolContext,
+} from '@elicitkit/server';
 import type { Database } from './db/open.js';
 
 /** A connection's audit rows made but not committed yet, and the ways they leave the queue. */
@@ -229,6 +237,15 @@ export function recordCallEnds(db: Database): (tool: AnyTool) => AnyTool {
       const result = await tool.run(args, {
         ...ctx,
         commit: (effect: Effect, options?: CommitOptions) => ctx.commit(carryingAudit(db, effect, options), options),
+        // An attempt is an effect too (kept or rolled back): queued rows go first, or, atomic, with
+        // whatever ends the call (it cannot be held in another transaction's).
+        attempt: <W>(effect: AttemptEffect<W>, options?: CommitOptions) =>
+          options?.atomic
+            ? ctx.attempt<W>(effect, options)
+            : ctx.attempt<W>((withhold) => {
+                flushAudit(db);
+                return effect(withhold);
+              }, options),
       });
       const structured = result.structuredContent as { status?: unknown; message?: unknown } | undefined;
       if (structured?.status === 'rejected') {

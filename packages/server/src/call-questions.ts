@@ -117,6 +117,11 @@ export class CallQuestions {
     return undefined;
   }
 
+  /** An attempted side effect undid itself (`ctx.attempt` withheld it): nothing ran, so questions may follow. */
+  reopen(): void {
+    if (this.stopped?.action === 'commit') this.stopped = undefined;
+  }
+
   async ask<T extends FormContent>(key: string, options: AskOptions<T> & { form?: AnyForm }): Promise<Outcome<T>> {
     const { forms } = this.settings;
     // Own keys only: ask('toString') must not find Object.prototype's.

@@ -19,6 +19,23 @@ export interface CommitOptions {
 /** A tool's side effect: does the work and returns the tool's result. */
 export type Effect = () => CallToolResult | Promise<CallToolResult>;
 
+/**
+ * A side effect that may find, once it has done its work and measured it, that the person must be
+ * asked first: it then undoes its own work (rolls back its transaction) and returns
+ * `withhold(what)`, where `what` is what the question needs to show.
+ */
+export type AttemptEffect<W> = (
+  withhold: (what: W) => Withheld<W>,
+) => CallToolResult | Withheld<W> | Promise<CallToolResult | Withheld<W>>;
+
+/** How `ctx.attempt` ended: the call's result (the effect ran, or the call was cancelled), or what was withheld. */
+export type Attempt<W> = { done: true; result: CallToolResult } | { done: false; withheld: W };
+
+/** The mark an attempt's effect returns when it undid its work; thrown through the committer so the claim is released. */
+export class Withheld<W> {
+  constructor(readonly what: W) {}
+}
+
 export interface CommitterSettings {
   store: ClaimStore;
   /** How long a claim and its result are kept: the life of the call's sealed state. */

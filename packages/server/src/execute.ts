@@ -14,7 +14,14 @@ import { callCancel } from './channel/cancel-watch.js';
 import type { CloseReason } from './channel/channel.js';
 import { callSignal, PushChannel } from './channel/push.js';
 import { ReplayChannel } from './channel/replay.js';
-import type { CommitOptions, Committer, Effect } from './commit.js';
+import {
+  type Attempt,
+  type AttemptEffect,
+  type CommitOptions,
+  type Committer,
+  type Effect,
+  Withheld,
+} from './commit.js';
 import { ElicitkitUsageError } from './errors.js';
 import { randomUUID } from './node-builtins.js';
 import { peerOf } from './peer.js';
@@ -75,6 +82,31 @@ export async function execute(
       if (instead) return instead;
       if (!sealed) return effect();
       return rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal);
+    },
+    attempt: async <W>(effect: AttemptEffect<W>, opts: CommitOptions = {}): Promise<Attempt<W>> => {
+      const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
+      if (instead) return { done: true, result: instead };
+      // A withheld effect is thrown through the committer as a failed one: its claim is released
+      // (or its one transaction rolled back), so nothing is recorded and a later attempt may act.
+      const withhold = (what: W) => new Withheld(what);
+      const settle = (r: CallToolResult | Withheld<W>): CallToolResult => {
+        if (r instanceof Withheld) throw r;
+        return r;
+      };
+      const run: Effect = () => {
+        const r = effect(withhold);
+        return r instanceof Promise ? r.then(settle) : settle(r);
+      };
+      try {
+        const result = sealed
+          ? await rt.committer.run(questions.contextId, tool.name, settings.locale, run, opts, signal)
+          : await run();
+        return { done: true, result };
+      } catch (error) {
+        if (!(error instanceof Withheld)) throw error;
+        questions.reopen();
+        return { done: false, withheld: error.what as W };
+      }
     },
     contextId: questions.contextId,
     user,

@@ -23,7 +23,7 @@ export type { CloseReason } from './channel/channel.js';
 // The side effect, at most once however often a call is replayed (`ctx.commit`)
 export { createMemoryClaimStore } from './claims/memory.js';
 export type { AtomicResult, Claim, ClaimOptions, ClaimResult, ClaimStore } from './claims/types.js';
-export type { CommitOptions, Effect } from './commit.js';
+export type { Attempt, AttemptEffect, CommitOptions, Effect, Withheld } from './commit.js';
 // Errors: a mistake in the tool's code, or a form that breaks the rule catalogue
 export { ElicitkitUsageError, FormLintError } from './errors.js';
 // Serving HTTP: every revision on one endpoint, 2025 sessions limited per identity

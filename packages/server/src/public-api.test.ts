@@ -31,6 +31,8 @@ describe('the public API of @elicitkit/server', () => {
     'AskOptions',
     'AskUrlOptions',
     'AtomicResult',
+    'Attempt',
+    'AttemptEffect',
     'AuditEvent',
     'AuditRequest',
     'AuditResponse',
@@ -71,6 +73,7 @@ describe('the public API of @elicitkit/server', () => {
     'ToolSpec',
     'Unsupported',
     'UrlOutcome',
+    'Withheld',
   ];
 
   it('ships exactly these values', async () => {

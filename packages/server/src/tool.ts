@@ -15,7 +15,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import { PROBE_MESSAGE } from './ask-lint.js';
 import type { AskOptions, AskUrlOptions } from './ask-options.js';
-import type { CommitOptions, Effect } from './commit.js';
+import type { Attempt, AttemptEffect, CommitOptions, Effect } from './commit.js';
 import { FormLintError, isProduction } from './errors.js';
 import type { Locale } from './messages.js';
 import type { Outcome, UrlOutcome } from './outcome.js';
@@ -72,6 +72,25 @@ export interface ToolContext<F extends Forms = Forms> {
    * }, { atomic: true });
    */
   commit(effect: Effect, options?: CommitOptions): Promise<CallToolResult>;
+  /**
+   * Runs the side effect as `commit` does — claimed, at most once — but lets it decide, from what
+   * it actually did, that the person must be asked first. Such an effect does its work inside its
+   * own transaction, measures it, and either keeps it (returns the tool's result: `{ done: true }`)
+   * or rolls it back and returns `withhold(what)`: then nothing happened, the claim is released,
+   * and the handler may ask — showing `what`, the very execution it judged — and `commit` after.
+   * What is judged is what runs: no trial run that a second run could differ from.
+   *
+   * `{ done: true }` also carries the `cancelled` result when the call was abandoned before the
+   * effect started (return it as it is).
+   *
+   * @example
+   * const first = await ctx.attempt((withhold) => shop.run(sql, { unasked: true }, withhold));
+   * if (first.done) return first.result;
+   * const answer = await ctx.ask('confirm', { message: describe(first.withheld) });
+   * if (answer.action !== 'accept') return answer.result();
+   * return ctx.commit(() => shop.run(sql, { within: first.withheld }));
+   */
+  attempt<W>(effect: AttemptEffect<W>, options?: CommitOptions): Promise<Attempt<W>>;
   /** One id per tool call, shared by every round and audit record. */
   contextId: string;
   /** Who started the call (the kit's `identify`), bound to every question asked for it. */
@@ -155,6 +174,7 @@ export function defineTool<
 >(spec: ToolSpec<I, F>): ElicitingTool<I, F> {
   const findings: Finding[] = [];
   for (const [key, form] of Object.entries(spec.forms ?? {})) {
+    // EK11 judges a message against the call's own words; neither exists before an ask.
     const found = lint({ mode: 'form', message: PROBE_MESSAGE, requestedSchema: form.schema }).filter(
       (f) => f.rule !== 'EK11',
     );

@@ -4,7 +4,7 @@
  */
 import { field, form } from '@elicitkit/form';
 import * as z from 'zod/v4';
-import { done, outcomeSchema } from '../src/results.js';
+import { done, outcomeSchema, rejected } from '../src/results.js';
 import { type AnyTool, defineTool } from '../src/tool.js';
 
 export interface Store {
@@ -17,10 +17,20 @@ export interface Store {
   unstick?: () => void;
   /** How many times a volatile tool built its question (each look shows a new count). */
   looks: number;
+  /** What `purge` deletes from; `purges` counts the purges kept (each one transaction). */
+  items: string[];
+  purges: number;
 }
 
 export function createStore(): Store {
-  return { deployments: [], completed: new Set(), attempts: 0, looks: 0 };
+  return {
+    deployments: [],
+    completed: new Set(),
+    attempts: 0,
+    looks: 0,
+    items: ['apple', 'apricot', 'avocado', 'banana', 'blackberry', 'cherry'],
+    purges: 0,
+  };
 }
 
 const APPROVED = new Set(['REL-1001']);
@@ -235,8 +245,45 @@ export function fixtureTools(store: Store): AnyTool[] {
     },
   });
 
+  /**
+   * `ctx.attempt`: the purge runs, and is kept when it removed at most two items; more, and it is
+   * undone and the person is asked, shown what that run removed; the confirmed purge is kept only
+   * if it removes no more than was shown.
+   */
+  const confirmPurge = form({ sure: field.boolean({ title: 'Remove them', default: false }) });
+  const purge = defineTool({
+    name: 'purge',
+    description: 'Remove the items whose name starts with a prefix; asks first when more than two would go.',
+    inputSchema: z.object({ prefix: z.string() }),
+    outputSchema: outcomeSchema({ removed: z.array(z.string()) }),
+    forms: { sure: confirmPurge },
+    async run({ prefix }, ctx) {
+      /** One transaction: removes the matches, then keeps them removed only if `keep(removed)`. */
+      const run = <W>(keep: (removed: string[]) => boolean, withhold?: (removed: string[]) => W) => {
+        store.attempts++;
+        const before = store.items;
+        const removed = before.filter((i) => i.startsWith(prefix));
+        store.items = before.filter((i) => !i.startsWith(prefix));
+        if (keep(removed)) {
+          store.purges++;
+          return done(`Removed ${removed.length} items.`, { removed });
+        }
+        store.items = before;
+        return withhold ? withhold(removed) : rejected(`Nothing was removed: ${removed.length} would go.`);
+      };
+      const first = await ctx.attempt<string[]>((withhold) => run((r) => r.length <= 2, withhold));
+      if (first.done) return first.result;
+      const shown = first.withheld;
+      const answer = await ctx.ask('sure', { message: `Remove ${shown.length} items (${shown.join(', ')})?` });
+      if (answer.action !== 'accept') return answer.result();
+      if (!answer.value.sure) return rejected('Nothing was removed: not confirmed.');
+      return ctx.commit(() => run((r) => r.every((i) => shown.includes(i))));
+    },
+  });
+
   return [
     deploy,
+    purge,
     deployments,
     tagsTool,
     threeAsks,
