@@ -28,9 +28,11 @@ describe.each(['en', 'zh'] as const)('prompts that carry the decision (%s)', (lo
     const long = `UPDATE products SET name = '${'n'.repeat(400)}'\n\t-- \u001b[31m\n`;
     const message = await ask('execute_sql', { sql: long });
     const statementLine = message.split('\n').find((l) => /^(Statement|语句)/.test(l)) ?? '';
-    expect(statementLine).toMatch(/^(Statement: |语句：)UPDATE products SET name = 'n+ … n+' -- \uFFFD\[31m$/);
+    expect(statementLine).toMatch(/^(Statement: |语句：)`UPDATE products SET name = 'n+ … n+' -- \uFFFD\[31m`$/);
     expect(message).not.toContain('\u001b');
-    expect(message).toContain(locale === 'en' ? '50 rows in products' : 'products 中的 50 行');
+    expect(message).toContain(
+      locale === 'en' ? '- `products`: 50 rows updated (it had 50)' : '- `products`：更新 50 行（原有 50 行）',
+    );
   });
 
   it('sync: both sides’ sizes, local times without milliseconds, and a short diff', async () => {

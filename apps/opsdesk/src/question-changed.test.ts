@@ -139,52 +139,55 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
     return { client, messages };
   }
 
-  it('a count that differs on every run is not shown: confirmed once, it runs', async () => {
+  it('a statement whose effect differs on every run states a bound, the same every time: asked once per call', async () => {
     const { client, messages } = await confirming(served.server.ownerToken('frank'));
-    const result = await client.callTool({
-      name: 'execute_sql',
-      arguments: { sql: 'UPDATE orders SET status = status WHERE abs(random()) % 2 = 0' },
-    });
-    expect(result).toMatchObject({ structuredContent: { status: 'done', table: 'orders' } });
-    expect(messages).toHaveLength(1);
-    expect(messages[0]).toContain('differs each time it runs (it calls random()');
+    // Five calls: each asks once, and all five questions are the same words (no run's count in them).
+    for (let i = 0; i < 5; i++) {
+      const result = await client.callTool({
+        name: 'execute_sql',
+        arguments: { sql: 'UPDATE orders SET status = status WHERE abs(random()) % 2 = 0' },
+      });
+      expect(result).toMatchObject({ structuredContent: { status: 'done', table: 'orders' } });
+      expect((result.structuredContent as { changes: number }).changes).toBeLessThanOrEqual(1200);
+      expect(messages).toHaveLength(i + 1);
+    }
+    expect(new Set(messages).size).toBe(1);
+    expect(messages[0]).toContain('up to 1200 rows of `orders`');
     await client.close();
   });
 
-  it('random() that does not move the count (in the SET list): the count is shown as before', async () => {
+  it('random() only in the SET list: the bound is stated all the same, and the run keeps to it', async () => {
     const { client, messages } = await confirming(served.server.ownerToken('grace'));
     const result = await client.callTool({
       name: 'execute_sql',
       arguments: { sql: 'UPDATE orders SET status = status || substr(random(), 1, 0) WHERE id <= 150' },
     });
     expect(result).toMatchObject({ structuredContent: { status: 'done', changes: 150 } });
-    expect(messages).toEqual([expect.stringContaining('150 rows in orders')]);
+    expect(messages).toEqual([expect.stringContaining('up to 1200 rows of `orders`')]);
     await client.close();
   });
 
-  it('a write calling random() whose trial stays under the threshold is confirmed all the same', async () => {
-    // One row on the trial, so by count alone it would run unasked; random() could pick others on the real run.
+  it('a write calling random() whose one run stays small is kept without a question: what was judged is what ran', async () => {
     const { client, messages } = await confirming(served.server.ownerToken('heidi'));
     const result = await client.callTool({
       name: 'execute_sql',
       arguments: { sql: "UPDATE orders SET status = 'held' WHERE id = 7 AND random() IS NOT NULL" },
     });
     expect(result).toMatchObject({ structuredContent: { status: 'done', changes: 1, table: 'orders' } });
-    expect(messages).toEqual([expect.stringContaining('1 row in orders on a trial run; it calls random()')]);
+    expect(messages).toEqual([]);
     await client.close();
   });
 
   it('declined, such a write changes nothing', async () => {
-    const status = () => peekShop(served.dataDir, 'SELECT status FROM orders WHERE id = 8');
-    const before = status();
+    const status = () => peekShop(served.dataDir, "SELECT COUNT(*) AS n FROM orders WHERE status = 'held-2'");
     const { client, messages } = await confirming(served.server.ownerToken('ivan'), 'decline');
     const result = await client.callTool({
       name: 'execute_sql',
-      arguments: { sql: "UPDATE orders SET status = 'held' WHERE id <= 1 + abs(random()) % 300 AND id = 8" },
+      arguments: { sql: "UPDATE orders SET status = 'held-2' WHERE id <= 150 + abs(random()) % 300" },
     });
     expect(messages).toHaveLength(1);
     expect(result).toMatchObject({ structuredContent: { status: 'declined' } });
-    expect(status()).toEqual(before);
+    expect(status()).toEqual([{ n: 0 }]);
     await client.close();
   });
 

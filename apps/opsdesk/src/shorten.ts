@@ -18,3 +18,19 @@ export function oneLine(text: string, max = 240): string {
   const tail = max - 3 - head;
   return `${chars.slice(0, head).join('')} … ${chars.slice(chars.length - tail).join('')}`;
 }
+
+/**
+ * `text` as a Markdown code span: fenced with one backtick more than its longest run of them, so
+ * a name or a statement holding backticks still reads as one span (and the rule catalogue's EK11
+ * reads it as quoted).
+ *
+ * @example
+ * codeSpan('order_items') // → '`order_items`'
+ * codeSpan('SELECT `a`') // → '`` SELECT `a` ``'
+ */
+export function codeSpan(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') || longest > 0 ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}

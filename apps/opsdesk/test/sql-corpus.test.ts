@@ -50,7 +50,7 @@ describe(`execute_sql: the adversarial corpus (${SQL_CORPUS.length} statements, 
       if (k.answer) {
         expect(question, 'a question was expected').toBeDefined();
         if (k.asks) expect(question?.message).toMatch(k.asks);
-        expect(question?.message).toContain(`Statement: ${sql.replace(/\s+/g, ' ').trim().slice(0, 100)}`);
+        expect(question?.message).toContain(`Statement: \`${sql.replace(/\s+/g, ' ').trim().slice(0, 100)}`);
       } else {
         expect(question, `no question was expected, got: ${question?.message}`).toBeUndefined();
       }

@@ -232,14 +232,14 @@ export const SQL_CORPUS: SqlCase[] = [
     sql: 'UPDATE main.[products] SET stock = 0',
     status: 'done',
     answer: confirm('products'),
-    asks: /changes every row of "products": 50 rows in products\./,
+    asks: /changes every row of "products"[\s\S]*- `products`: 50 rows updated \(it had 50\)/,
     shop: { sql: 'SELECT MAX(stock) AS m FROM products', is: [{ m: 0 }] },
   },
   {
     sql: `INSERT INTO products (name, price_cents, stock) SELECT 'bulk', 1, 1 FROM (${INFINITE} SELECT x FROM c LIMIT 500)`,
     status: 'cancelled',
     answer: { action: 'cancel' },
-    asks: /changes "products": 500 rows in products/,
+    asks: /changes "products"[\s\S]*- `products`: 500 rows inserted/,
     shop: 'same',
   },
   // A trigger on one shop table that writes another: the confirmation names both.
@@ -254,7 +254,7 @@ export const SQL_CORPUS: SqlCase[] = [
     sql: 'UPDATE products SET stock = 5 WHERE id = 4',
     status: 'declined',
     answer: { action: 'decline' },
-    asks: /201 rows in products, customers \(1 directly, the rest through triggers on customers\)/,
+    asks: /- `products`: 1 row updated[\s\S]*- `customers`: 200 rows updated \(it had 200\)/,
     shop: 'same',
   },
   {
@@ -316,7 +316,7 @@ export const SQL_CORPUS: SqlCase[] = [
     says: /unsafe use of load_extension/,
     shop: 'same',
   },
-  { sql: 'REINDEX', status: 'done', says: /^Done\.$/, shop: 'same' },
+  { sql: 'REINDEX', status: 'done', says: /^Done\.\n- no rows changed$/, shop: 'same' },
   // New tables are additive (no question); dropping one asks.
   {
     sql: 'CREATE TABLE scratch AS SELECT id, name FROM customers',
@@ -334,7 +334,7 @@ export const SQL_CORPUS: SqlCase[] = [
     sql: 'DROP TABLE "scratch_old"',
     status: 'invalid',
     answer: confirm('customers'),
-    asks: /drops "scratch_old": 200 rows in scratch_old\./,
+    asks: /drops "scratch_old"[\s\S]*- `scratch_old`: 200 rows deleted[\s\S]*- `scratch_old` dropped/,
     says: /"customers" is not the table this statement changes \(scratch_old\)/,
     shop: 'same',
   },

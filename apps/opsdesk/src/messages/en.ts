@@ -1,5 +1,6 @@
 /** opsdesk's English texts. */
-import type { OpsdeskMessages } from './index.js';
+import { codeSpan } from '../shorten.js';
+import type { OpsdeskMessages, SchemaChange, TableChange } from './index.js';
 
 export const en: OpsdeskMessages = {
   dateLocale: 'en-GB',
@@ -32,11 +33,11 @@ export const en: OpsdeskMessages = {
   typedTableHelp: 'Exactly the name of the table the statement changes',
   confirmSql: (c) =>
     [
-      c.varies
-        ? `This statement ${c.what}: how many rows of ${c.tables.join(', ') || c.target} it touches differs each time it runs (it calls random()${c.alsoWrites.length > 0 ? `; triggers on ${c.alsoWrites.join(', ')} write too` : ''}). It cannot be undone.`
-        : `This statement ${c.what}: ${c.rows} row${c.rows === 1 ? '' : 's'} in ${c.tables.join(', ') || c.target}${c.alsoWrites.length > 0 ? ` (${c.direct} directly, the rest through triggers on ${c.alsoWrites.join(', ')})` : ''}${c.chance ? ' on a trial run; it calls random(), so another run may touch other rows' : ''}. It cannot be undone.`,
-      `Statement: ${c.statement}`,
-      'To run it, tick the box and type the table name.',
+      c.bound
+        ? `This statement's effect differs from run to run (it calls ${c.bound.sources.map((f) => `${f}()`).join(', ')}), so no single count can be shown. Confirm that it may change up to ${c.bound.tables.map((b) => `${b.rows} rows of ${codeSpan(b.name)}`).join(', ')}${schemaWords(c.schema)}. If the run after your confirmation would change more, nothing is done.`
+        : `This statement ${c.what}. It ran once and was rolled back; it did this:\n${didLines(c.did ?? [], c.schema)}\nIf the shop changes before you confirm and the statement would then do more, nothing is done.`,
+      `Statement: ${codeSpan(c.statement)}`,
+      `To run it, tick the box and type ${codeSpan(c.target)}. It cannot be undone.`,
     ].join('\n'),
   danger: {
     drop: (target) => `drops "${target}"`,
@@ -48,9 +49,18 @@ export const en: OpsdeskMessages = {
   wrongTable: (typed, table) => `"${typed}" is not the table this statement changes (${table}).`,
   severalStatements: (n) => `execute_sql runs one statement per call; this SQL holds ${n}. Send them one at a time.`,
   emptySql: 'the SQL is empty',
-  shopChanged: (shown, now) =>
-    `Not run: the shop changed while you were deciding (the statement would now touch ${now} rows, not the ${shown} you confirmed). Run it again to see what it does now.`,
+  beyondConfirmed: (why) =>
+    `Nothing was done: run again after your confirmation, the statement ${
+      why.kind === 'rows'
+        ? `would have changed ${why.rows} rows of ${codeSpan(why.table)}, more than the ${why.allowed} you confirmed`
+        : why.kind === 'table'
+          ? `would also have changed ${why.rows} rows of ${codeSpan(why.table)}, which you were not shown`
+          : why.kind === 'schema'
+            ? `would also have changed ${codeSpan(why.name)}, which you were not shown`
+            : 'needed a confirmation'
+    }. Run it again to see what it does now.`,
   sqlTimeout: (m) => `Stopped: ${m}. Nothing it did was kept. Narrow it with a WHERE or a LIMIT.`,
+  shopBusy: 'You already have statements waiting or running on the shop; send this one when they have finished.',
   sqlError: (m) => `SQLite refused the statement: ${m}`,
   refused: {
     pragma: 'execute_sql does not run PRAGMA statements: opsdesk owns the connection settings.',
@@ -69,10 +79,7 @@ export const en: OpsdeskMessages = {
       : stopped === 'bytes'
         ? `The result is too large: the read was stopped after ${n} row${n === 1 ? '' : 's'} (first ${shown} shown). Select fewer or smaller columns.`
         : `${n} row${n === 1 ? '' : 's'}${shown < n ? ` (first ${shown} shown)` : ''}.`,
-  ran: 'Done.',
-  changed: (n, table, viaTriggers, also) =>
-    `Done: ${n} row${n === 1 ? '' : 's'} changed in ${table}${viaTriggers > 0 ? `, and ${viaTriggers} more through triggers on ${also.join(', ')}` : ''}.`,
-  schemaChanged: (table) => `Done: ${table} changed.`,
+  changed: (did, schema) => `Done.\n${didLines(did, schema)}`,
 
   resolutionTitle: 'How should the conflict be resolved?',
   resolution: (path, copy = `${path}.local`) => ({
@@ -131,3 +138,26 @@ export const en: OpsdeskMessages = {
     `Set the password for ${u} on the secure opsdesk page (the link works once and expires in 15 minutes).`,
   registered: (u) => `Account ${u} created and its password set.`,
 };
+
+/** One line per table an execution touched, then one per schema change. */
+function didLines(did: readonly TableChange[], schema: SchemaChange): string {
+  const rows = (n: number) => `${n} row${n === 1 ? '' : 's'}`;
+  const lines = did.map((t) => {
+    const parts = [
+      t.deleted > 0 ? `${rows(t.deleted)} deleted` : '',
+      t.updated > 0 ? `${rows(t.updated)} updated` : '',
+      t.inserted > 0 ? `${rows(t.inserted)} inserted` : '',
+    ].filter(Boolean);
+    return `- ${codeSpan(t.name)}: ${parts.join(', ')} (it had ${t.before})`;
+  });
+  for (const n of schema.removed) lines.push(`- ${codeSpan(n)} dropped`);
+  for (const n of schema.added) lines.push(`- ${codeSpan(n)} created`);
+  for (const n of schema.altered) lines.push(`- ${codeSpan(n)} changed`);
+  return lines.length > 0 ? lines.join('\n') : '- no rows changed';
+}
+
+/** The schema changes a stated bound covers, as a clause. */
+function schemaWords(schema: SchemaChange): string {
+  const all = [...schema.removed, ...schema.added, ...schema.altered];
+  return all.length > 0 ? `, and change ${all.map(codeSpan).join(', ')}` : '';
+}

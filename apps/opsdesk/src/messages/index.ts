@@ -5,33 +5,47 @@
  */
 import { LOCALES, type Locale, type LocaleTables } from '@elicitkit/server';
 import type { Access } from '../permissions.js';
+import type { Beyond, Danger } from '../shop/effect.js';
 import type { Refusal } from '../shop/inspect.js';
 import type { SideView } from '../sync/describe.js';
 import type { Environment } from '../tools/deploy.js';
-import type { Danger } from '../tools/execute-sql.js';
 import type { Resolution } from '../tools/sync-file.js';
 import type { ReportField } from '../tools/weekly-report.js';
 import { en } from './en.js';
 import { zh } from './zh.js';
 
-/** What the SQL confirmation shows: the decision, the rows and tables, and the statement itself. */
+/** What one table went through in an execution (rows inserted, updated, deleted; rows it had before). */
+export interface TableChange {
+  name: string;
+  inserted: number;
+  updated: number;
+  deleted: number;
+  before: number;
+}
+
+/** Schema objects an execution added, removed or altered, by name. */
+export interface SchemaChange {
+  added: string[];
+  removed: string[];
+  altered: string[];
+}
+
+/**
+ * What the SQL confirmation shows: what the statement did on its one run (rolled back), or — when
+ * its effect differs from run to run — the bound the person confirms, stated in words.
+ */
 export interface SqlConfirm {
-  /** What the statement does to its target, from `danger`: `drops "orders"`. */
-  what: string;
+  /** What the statement does to its target, from `danger`: `drops "orders"`; absent when it varies. */
+  what?: string;
+  /** The name to type. */
   target: string;
   /** Already made safe for one line (`oneLine`). */
   statement: string;
-  rows: number;
-  direct: number;
-  tables: string[];
-  alsoWrites: string[];
-  /**
-   * Two trial runs touched different numbers of rows (it calls random()): no count is shown, since
-   * a count that differs on every look would make the question a new one each round.
-   */
-  varies: boolean;
-  /** Confirmed only because it calls random(): its trial was under the threshold, another run may not be. */
-  chance: boolean;
+  /** Per table, what the run did (absent when it varies: no single run's count is shown). */
+  did?: TableChange[];
+  schema: SchemaChange;
+  /** Its effect differs from run to run: the most rows it may change per table, and why it varies. */
+  bound?: { tables: { name: string; rows: number }[]; sources: string[] };
 }
 
 /** A short line diff: the first changed lines, and how many more there are. */
@@ -78,14 +92,16 @@ export interface OpsdeskMessages {
   wrongTable(typed: string, table: string): string;
   severalStatements(count: number): string;
   emptySql: string;
-  shopChanged(shown: number, now: number): string;
+  /** The run after the confirmation went beyond it: nothing was kept. */
+  beyondConfirmed(why: Beyond): string;
   sqlTimeout(detail: string): string;
   sqlError(detail: string): string;
+  /** The caller has too many statements waiting on the shop. */
+  shopBusy: string;
   refused: Record<Refusal, string>;
   rowsReturned(count: number, shown: number, stopped: 'rows' | 'bytes' | undefined): string;
-  ran: string;
-  changed(count: number, table: string, viaTriggers: number, also: readonly string[]): string;
-  schemaChanged(table: string): string;
+  /** What a kept execution did: per table, and the schema. */
+  changed(did: TableChange[], schema: SchemaChange): string;
 
   // sync_file
   resolutionTitle: string;

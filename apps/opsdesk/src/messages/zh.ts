@@ -1,5 +1,6 @@
 /** opsdesk's Chinese texts: every key of `OpsdeskMessages`, as the English table has them. */
-import type { OpsdeskMessages } from './index.js';
+import { codeSpan } from '../shorten.js';
+import type { OpsdeskMessages, SchemaChange, TableChange } from './index.js';
 
 export const zh: OpsdeskMessages = {
   dateLocale: 'zh-CN',
@@ -32,11 +33,11 @@ export const zh: OpsdeskMessages = {
   typedTableHelp: '与该语句修改的表名完全一致',
   confirmSql: (c) =>
     [
-      c.varies
-        ? `该语句将${c.what}：每次执行涉及 ${c.tables.join('、') || c.target} 中的行数都不同（它调用了 random()${c.alsoWrites.length > 0 ? `；${c.alsoWrites.join('、')} 上的触发器也会写入` : ''}），执行后无法撤销。`
-        : `该语句将${c.what}：涉及 ${c.tables.join('、') || c.target} 中的 ${c.rows} 行${c.alsoWrites.length > 0 ? `（直接修改 ${c.direct} 行，其余由 ${c.alsoWrites.join('、')} 上的触发器修改）` : ''}${c.chance ? '（试运行结果；它调用了 random()，再次执行涉及的行可能不同）' : ''}，执行后无法撤销。`,
-      `语句：${c.statement}`,
-      '如需执行，请勾选确认并输入表名。',
+      c.bound
+        ? `该语句每次执行的影响都不同（它调用了 ${c.bound.sources.map((f) => `${f}()`).join('、')}），无法给出确定的行数。请确认它最多可修改${c.bound.tables.map((b) => ` ${codeSpan(b.name)} 中的 ${b.rows} 行`).join('、')}${schemaWords(c.schema)}。如果确认后的执行会修改更多，将不做任何修改。`
+        : `该语句将${c.what}。它已执行一次并已回滚，结果如下：\n${didLines(c.did ?? [], c.schema)}\n如果你确认前商店数据发生变化、该语句会做得更多，将不做任何修改。`,
+      `语句：${codeSpan(c.statement)}`,
+      `如需执行，请勾选确认并输入 ${codeSpan(c.target)}。执行后无法撤销。`,
     ].join('\n'),
   danger: {
     drop: (target) => `删除「${target}」`,
@@ -48,9 +49,18 @@ export const zh: OpsdeskMessages = {
   wrongTable: (typed, table) => `「${typed}」不是该语句修改的表（${table}）。`,
   severalStatements: (n) => `execute_sql 每次只执行一条语句，这段 SQL 包含 ${n} 条，请逐条发送。`,
   emptySql: 'SQL 为空',
-  shopChanged: (shown, now) =>
-    `未执行：你确认期间商店数据发生了变化（该语句现在会涉及 ${now} 行，而不是你确认的 ${shown} 行）。请重新运行以查看最新影响。`,
+  beyondConfirmed: (why) =>
+    `未做任何修改：你确认后再次执行时，该语句${
+      why.kind === 'rows'
+        ? `会修改 ${codeSpan(why.table)} 中的 ${why.rows} 行，超过你确认的 ${why.allowed} 行`
+        : why.kind === 'table'
+          ? `还会修改 ${codeSpan(why.table)} 中的 ${why.rows} 行，而这并未向你展示`
+          : why.kind === 'schema'
+            ? `还会修改 ${codeSpan(why.name)}，而这并未向你展示`
+            : '需要确认'
+    }。请重新运行以查看它现在的影响。`,
   sqlTimeout: () => '已停止：该语句运行时间过长，已被终止，其所做的修改均未保留。请用 WHERE 或 LIMIT 缩小范围。',
+  shopBusy: '你已有语句在商店中等待或运行，请等它们完成后再发送这一条。',
   sqlError: (m) => `SQLite 拒绝了该语句：${m}`,
   refused: {
     pragma: 'execute_sql 不执行 PRAGMA 语句：连接设置由 opsdesk 管理。',
@@ -68,10 +78,7 @@ export const zh: OpsdeskMessages = {
       : stopped === 'bytes'
         ? `结果过大：读取在第 ${n} 行后停止（显示前 ${shown} 行）。请选择更少或更小的列。`
         : `共 ${n} 行${shown < n ? `（显示前 ${shown} 行）` : ''}。`,
-  ran: '完成。',
-  changed: (n, table, viaTriggers, also) =>
-    `完成：${table} 中 ${n} 行被修改${viaTriggers > 0 ? `，另有 ${viaTriggers} 行由 ${also.join('、')} 上的触发器修改` : ''}。`,
-  schemaChanged: (table) => `完成：${table} 已修改。`,
+  changed: (did, schema) => `完成。\n${didLines(did, schema)}`,
 
   resolutionTitle: '如何解决这个冲突？',
   resolution: (path, copy = `${path}.local`) => ({
@@ -122,3 +129,25 @@ export const zh: OpsdeskMessages = {
   passwordMessage: (u) => `请在 opsdesk 安全页面为 ${u} 设置密码（链接只能使用一次，15 分钟后失效）。`,
   registered: (u) => `账号 ${u} 已创建，密码已设置。`,
 };
+
+/** 每个受影响的表一行，然后每个结构变化一行。 */
+function didLines(did: readonly TableChange[], schema: SchemaChange): string {
+  const lines = did.map((t) => {
+    const parts = [
+      t.deleted > 0 ? `删除 ${t.deleted} 行` : '',
+      t.updated > 0 ? `更新 ${t.updated} 行` : '',
+      t.inserted > 0 ? `插入 ${t.inserted} 行` : '',
+    ].filter(Boolean);
+    return `- ${codeSpan(t.name)}：${parts.join('，')}（原有 ${t.before} 行）`;
+  });
+  for (const n of schema.removed) lines.push(`- ${codeSpan(n)} 被删除`);
+  for (const n of schema.added) lines.push(`- ${codeSpan(n)} 被创建`);
+  for (const n of schema.altered) lines.push(`- ${codeSpan(n)} 被修改`);
+  return lines.length > 0 ? lines.join('\n') : '- 没有行被修改';
+}
+
+/** 上限所涵盖的结构变化。 */
+function schemaWords(schema: SchemaChange): string {
+  const all = [...schema.removed, ...schema.added, ...schema.altered];
+  return all.length > 0 ? `，并修改 ${all.map(codeSpan).join('、')}` : '';
+}

@@ -1,17 +1,23 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../../test/harness.js';
-import { ShopError, startShop } from './client.js';
+import { ShopError, type ShopOptions, startShop } from './client.js';
 import { openShop } from './open.js';
 
 const FOREVER = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c';
 
 let data: ReturnType<typeof tempDataDir>;
-afterEach(() => data.remove());
+let close = () => {};
+afterEach(() => {
+  close();
+  data.remove();
+});
 
-function shopOn() {
+function shopOn(options: ShopOptions = {}) {
   data = tempDataDir();
   openShop(data.dir).close();
-  return startShop(data.dir, { timeoutMs: 1500 });
+  const shop = startShop(data.dir, { timeoutMs: 1500, ...options });
+  close = () => shop.close();
+  return shop;
 }
 
 const reason = (p: Promise<unknown>) =>
@@ -20,40 +26,73 @@ const reason = (p: Promise<unknown>) =>
     (e: unknown) => (e instanceof ShopError ? e.code : String(e)),
   );
 
-describe('the shop process', () => {
-  it('stops a statement that never ends by ending its process; the next one gets a fresh process', async () => {
-    const shop = shopOn();
+describe('the shop processes', () => {
+  it('stop a statement that never ends by ending its process; the next one gets a fresh process', async () => {
+    const shop = shopOn({ workers: 1 });
     const before = (await shop.settings()).pid;
-    expect(await reason(shop.read(FOREVER))).toBe('SQL_TIMEOUT');
-    // Sent at once after the kill: answered by the new process, not failed with the old one.
-    const after = await shop.read('SELECT COUNT(*) AS n FROM orders');
+    expect(await reason(shop.read('alice', FOREVER))).toBe('SQL_TIMEOUT');
+    const after = await shop.read('alice', 'SELECT COUNT(*) AS n FROM orders');
     expect(after.rows).toEqual([{ n: 1200 }]);
     expect((await shop.settings()).pid).not.toBe(before);
-    shop.close();
   });
 
-  it('a queued request behind a runaway one is failed with it, not left hanging', async () => {
-    const shop = shopOn();
-    const stuck = reason(shop.read(FOREVER));
-    const queued = reason(shop.read('SELECT 1 AS one'));
+  it('a statement waiting behind a runaway one gets its own time when it starts: it is never failed with it (one process, two users)', async () => {
+    const shop = shopOn({ workers: 1 });
+    const stuck = reason(shop.read('alice', FOREVER));
+    const queued = shop.read('bob', 'SELECT 1 AS one');
     expect(await stuck).toBe('SQL_TIMEOUT');
-    expect(['SQL_TIMEOUT', 'SHOP_UNAVAILABLE']).toContain(await queued);
-    expect((await shop.read('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
-    shop.close();
+    expect((await queued).rows).toEqual([{ one: 1 }]);
   });
 
-  it('a process killed from outside fails what it held and is replaced', async () => {
+  it("one user's four runaway statements: each fails on its own time; another user's runs meanwhile", async () => {
     const shop = shopOn();
+    const alice = [1, 2, 3, 4].map(() => reason(shop.read('alice', FOREVER)));
+    // alice's run one at a time, so bob's has a process of its own at once.
+    const bob = await shop.read('bob', 'SELECT COUNT(*) AS n FROM customers');
+    expect(bob.rows).toEqual([{ n: 200 }]);
+    // Each of alice's is stopped for its own time (not failed as "the process stopped" with another).
+    expect(await Promise.all(alice)).toEqual(['SQL_TIMEOUT', 'SQL_TIMEOUT', 'SQL_TIMEOUT', 'SQL_TIMEOUT']);
+  });
+
+  it('users take turns: the one served longest ago goes first', async () => {
+    const shop = shopOn({ workers: 1 });
+    const order: string[] = [];
+    const run = (user: string, tag: string) => shop.read(user, 'SELECT 1').then(() => order.push(tag));
+    await Promise.all([
+      run('alice', 'a1'),
+      run('alice', 'a2'),
+      run('alice', 'a3'),
+      run('bob', 'b1'),
+      run('carol', 'c1'),
+    ]);
+    expect(order).toEqual(['a1', 'b1', 'c1', 'a2', 'a3']);
+  });
+
+  it('refuses a user past their share of waiting statements, at once and without touching anyone else', async () => {
+    const shop = shopOn({ workers: 1, queuedPerUser: 2 });
+    const first = reason(shop.read('alice', FOREVER));
+    const second = reason(shop.read('alice', 'SELECT 1'));
+    const error = await shop.read('alice', 'SELECT 2').catch((e: unknown) => e as ShopError);
+    expect(error).toBeInstanceOf(ShopError);
+    expect((error as ShopError).code).toBe('SHOP_BUSY');
+    expect((await shop.read('bob', 'SELECT 3 AS three')).rows).toEqual([{ three: 3 }]);
+    expect(await first).toBe('SQL_TIMEOUT');
+    expect(await second).toBe('resolved');
+  });
+
+  it('a process killed from outside fails only what it held, and is replaced', async () => {
+    const shop = shopOn({ workers: 1 });
     const { pid } = (await shop.settings()) as { pid: number };
-    const held = reason(shop.read(FOREVER));
+    const held = reason(shop.read('alice', FOREVER));
+    const waiting = shop.read('bob', 'SELECT 2 AS two');
+    await new Promise((r) => setTimeout(r, 100));
     process.kill(pid, 'SIGKILL');
     expect(await held).toBe('SHOP_UNAVAILABLE');
-    expect((await shop.read('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
-    shop.close();
+    expect((await waiting).rows).toEqual([{ two: 2 }]);
   });
 
   it('a request sent into a process that died before its exit was seen fails, and opsdesk stays up', async () => {
-    const shop = shopOn();
+    const shop = shopOn({ workers: 1 });
     const { pid } = (await shop.settings()) as { pid: number };
     process.kill(pid, 'SIGKILL');
     // Blocked, so the exit cannot be seen yet while the kernel closes the dead process's channel:
@@ -63,23 +102,40 @@ describe('the shop process', () => {
     const onUncaught = (e: unknown) => uncaught.push(e);
     process.on('uncaughtException', onUncaught);
     try {
-      expect(await reason(shop.read('SELECT 1 AS one'))).toBe('SHOP_UNAVAILABLE');
-      expect((await shop.read('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
+      expect(await reason(shop.read('alice', 'SELECT 1 AS one'))).toBe('SHOP_UNAVAILABLE');
+      expect((await shop.read('alice', 'SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
       expect(((await shop.settings()) as { pid: number }).pid).not.toBe(pid);
     } finally {
       process.off('uncaughtException', onUncaught);
     }
     expect(uncaught).toEqual([]);
-    shop.close();
   });
 
-  it('reports SQLite run-time errors as SQLITE_RUNTIME with SQLite’s words, and refuses after close', async () => {
-    const shop = shopOn();
-    const error = await shop.read("SELECT json('{')").catch((e: unknown) => e as ShopError);
+  it('reports SQLite run-time errors as SQLITE_RUNTIME with SQLite’s words, and refuses after close (waiting ones too)', async () => {
+    const shop = shopOn({ workers: 1 });
+    const error = await shop.read('alice', "SELECT json('{')").catch((e: unknown) => e as ShopError);
     expect(error).toBeInstanceOf(ShopError);
     expect((error as ShopError).code).toBe('SQLITE_RUNTIME');
     expect((error as ShopError).message).toMatch(/malformed JSON/);
+    const running = reason(shop.read('alice', FOREVER));
+    const waiting = reason(shop.read('bob', 'SELECT 1'));
     shop.close();
-    expect(await reason(shop.read('SELECT 1'))).toBe('SHOP_UNAVAILABLE');
+    expect(await running).toBe('SHOP_UNAVAILABLE');
+    expect(await waiting).toBe('SHOP_UNAVAILABLE');
+    expect(await reason(shop.read('alice', 'SELECT 1'))).toBe('SHOP_UNAVAILABLE');
+  });
+
+  it('runs writes one at a time: a runaway write holds the write turn, reads go on beside it', async () => {
+    const shop = shopOn();
+    const runaway = reason(
+      shop.execute('alice', `UPDATE customers SET city = city WHERE id IN (${FOREVER.replace('COUNT(*)', 'x')})`, {
+        unasked: true,
+      }),
+    );
+    const read = await shop.read('bob', 'SELECT COUNT(*) AS n FROM orders');
+    expect(read.rows).toEqual([{ n: 1200 }]);
+    const write = await shop.execute('carol', "UPDATE customers SET city = 'Oslo' WHERE id = 1", { unasked: true });
+    expect(write).toMatchObject({ kept: true });
+    expect(await runaway).toBe('SQL_TIMEOUT');
   });
 });

@@ -2,16 +2,27 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Limit } from './effect.js';
+import type { Executed } from './execute.js';
 import type { Inspection, Refusal } from './inspect.js';
 import type { ShopCommand, ShopRequest, ShopResponse } from './protocol.js';
-import type { Rows, WriteEffect } from './run.js';
+import type { Rows } from './run.js';
 
-/** How long one statement may run before its process is killed (and the statement with it). */
+/** How long one statement may run, from when a shop process starts it, before that process is killed. */
 const SQL_TIMEOUT_MS = 10_000;
+/** Shop processes: statements of different users run side by side, each user's one at a time. */
+const SHOP_WORKERS = 2;
+/** Statements one user may have waiting or running; more are refused at once. */
+const QUEUED_PER_USER = 8;
+/**
+ * How long past its deadline an execution that announced its COMMIT is left to finish. The worker
+ * itself never commits past the deadline; this only covers the message still on its way.
+ */
+const COMMIT_GRACE_MS = 1_000;
 
-/** A statement ran past its time and was stopped (`SQL_TIMEOUT`), or SQLite refused it at run time (`SQLITE_RUNTIME`). */
+/** Why the shop did not give an answer: a statement stopped for time, SQLite's run-time refusal, a temp object, no process, or too many waiting. */
 export class ShopError extends Error {
-  readonly code: 'SQL_TIMEOUT' | 'SQLITE_RUNTIME' | 'TEMP_OBJECT' | 'SHOP_UNAVAILABLE';
+  readonly code: 'SQL_TIMEOUT' | 'SQLITE_RUNTIME' | 'TEMP_OBJECT' | 'SHOP_UNAVAILABLE' | 'SHOP_BUSY';
   constructor(code: ShopError['code'], message: string) {
     super(message);
     this.name = 'ShopError';
@@ -19,15 +30,21 @@ export class ShopError extends Error {
   }
 }
 
-/** The demo shop as execute_sql sees it: every call runs in the shop's own process. */
+/** The demo shop as execute_sql sees it: every call runs in one of the shop's processes, in `user`'s turn. */
 export interface ShopClient {
-  inspect(sql: string): Promise<Inspection | { refusal: Refusal } | { error: string }>;
-  read(sql: string): Promise<Rows>;
-  dryRun(sql: string, direct: string[]): Promise<WriteEffect>;
-  write(sql: string, direct: string[]): Promise<WriteEffect>;
-  /** The shop connection's settings, as the shop process reports them (for checks and tests). */
+  inspect(user: string, sql: string): Promise<Inspection | { refusal: Refusal } | { error: string }>;
+  read(user: string, sql: string): Promise<Rows>;
+  /** Runs a write once, measured, and keeps it only within `limit` (see execute.ts). */
+  execute(user: string, sql: string, limit: Limit): Promise<Executed>;
+  /** One shop connection's settings, as its process reports them (for checks and tests). */
   settings(): Promise<Record<string, unknown>>;
   close(): void;
+}
+
+export interface ShopOptions {
+  timeoutMs?: number;
+  workers?: number;
+  queuedPerUser?: number;
 }
 
 // Shop processes still alive: killed when this process exits, since one stuck inside a statement
@@ -44,46 +61,71 @@ function track(c: ChildProcess): void {
   });
 }
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; on: ChildProcess };
+interface Task {
+  user: string;
+  command: ShopCommand;
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+/** One shop process and the one task it runs, if any. */
+interface Worker {
+  process: ChildProcess;
+  ready: Promise<void>;
+  task?: { id: number; task: Task; timer?: NodeJS.Timeout } | undefined;
+}
 
 /**
- * Starts (lazily) the shop's process on `dataDir`. Each request has `timeoutMs`; past it the
- * process is killed — SQLite rolls back whatever it had not committed — and the next request
- * starts a fresh one.
+ * Starts (lazily) the shop's processes on `dataDir` and runs statements fairly: each user's in the
+ * order sent, one at a time; users take turns for the free processes; writes one at a time (the
+ * database has one writer). A statement's time starts when a process starts it — never while it
+ * waits behind someone else's — and past it only that process is killed (SQLite rolls back what it
+ * had not committed) and replaced: no other statement fails with it.
  *
  * @example
  * const shop = startShop(dataDir);
- * const rows = await shop.read('SELECT COUNT(*) AS n FROM orders'); // rows.rows → [{ n: 1200 }]
+ * const rows = await shop.read('alice', 'SELECT COUNT(*) AS n FROM orders'); // rows.rows → [{ n: 1200 }]
  */
-export function startShop(dataDir: string, options: { timeoutMs?: number } = {}): ShopClient {
+export function startShop(dataDir: string, options: ShopOptions = {}): ShopClient {
   const timeoutMs = options.timeoutMs ?? SQL_TIMEOUT_MS;
-  let child: { process: ChildProcess; ready: Promise<void> } | undefined;
+  const size = options.workers ?? SHOP_WORKERS;
+  const perUser = options.queuedPerUser ?? QUEUED_PER_USER;
+  const slots: (Worker | undefined)[] = Array.from({ length: size }, () => undefined);
+  /** Waiting tasks per user, oldest first. */
+  const queues = new Map<string, Task[]>();
+  /** When each user last had a task started (a count of starts), so turns go to who waited longest. */
+  const served = new Map<string, number>();
+  let turns = 0;
+  const running = new Set<string>();
+  let writing = false;
   let nextId = 1;
   let closed = false;
-  const pending = new Map<number, Pending>();
 
-  /** Rejects what is waiting on `on` (every process when undefined); a new process's requests are not the old one's. */
-  const failAll = (error: ShopError, on?: ChildProcess) => {
-    for (const [id, p] of pending) {
-      if (on && p.on !== on) continue;
-      clearTimeout(p.timer);
-      p.reject(error);
-      pending.delete(id);
-    }
+  const isWrite = (c: ShopCommand) => c.op === 'execute';
+
+  /** Ends `worker`'s task (if it still has it) with `outcome`, and frees the worker and the user's turn. */
+  const settle = (worker: Worker, outcome: { value: unknown } | { error: Error }) => {
+    const held = worker.task;
+    if (!held) return;
+    worker.task = undefined;
+    clearTimeout(held.timer);
+    running.delete(held.task.user);
+    if (isWrite(held.task.command)) writing = false;
+    if ('error' in outcome) held.task.reject(outcome.error);
+    else held.task.resolve(outcome.value);
+    queueMicrotask(pump);
   };
 
-  /** `c` can take no more requests: what it held fails, and the next request starts a fresh process. */
-  const given = new WeakSet<ChildProcess>();
-  const lost = (c: ChildProcess) => {
-    if (child?.process === c) child = undefined;
-    failAll(new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'), c);
-    // Once: a kill that fails is itself reported as an 'error'.
-    if (given.has(c)) return;
-    given.add(c);
-    c.kill('SIGKILL');
+  /** `worker` can take no more tasks: what it held fails with `error`, and its slot is free for a fresh one. */
+  const retire = (worker: Worker, error: ShopError) => {
+    const i = slots.indexOf(worker);
+    if (i >= 0) slots[i] = undefined;
+    settle(worker, { error });
+    worker.process.kill('SIGKILL');
+    queueMicrotask(pump);
   };
 
-  const spawn = (): { process: ChildProcess; ready: Promise<void> } => {
+  const spawn = (): Worker => {
     const { file, execArgv } = workerEntry();
     // stdout ignored: under `serve --stdio` the parent's stdout is the MCP wire.
     const c = fork(file, [dataDir], {
@@ -91,74 +133,140 @@ export function startShop(dataDir: string, options: { timeoutMs?: number } = {})
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       serialization: 'advanced',
     });
-    // Statements are timed from when the process can take them, not from its start-up.
     const ready = new Promise<void>((resolve, reject) => {
       c.once('message', () => resolve());
       c.once('exit', () => reject(new ShopError('SHOP_UNAVAILABLE', 'the shop process could not start')));
     });
     ready.catch(() => {});
+    const worker: Worker = { process: c, ready };
     c.on('message', (m: ShopResponse | 'ready') => {
-      if (m === 'ready') return;
-      const p = pending.get(m.id);
-      if (!p) return;
-      pending.delete(m.id);
-      clearTimeout(p.timer);
-      if (m.ok) p.resolve(m.value);
-      else
-        p.reject(new ShopError(m.error.name === 'TempObjectError' ? 'TEMP_OBJECT' : 'SQLITE_RUNTIME', m.error.message));
+      const held = worker.task;
+      if (m === 'ready' || !held || m.id !== held.id) return;
+      if ('committing' in m) {
+        // Within its limit and before its deadline: a kill now could land after the COMMIT.
+        clearTimeout(held.timer);
+        return;
+      }
+      if (m.ok) settle(worker, { value: m.value });
+      else settle(worker, { error: shopError(m.error) });
     });
-    c.on('exit', () => {
-      if (child?.process === c) child = undefined;
-      failAll(new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'), c);
-    });
+    c.on('exit', () => retire(worker, new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped')));
     // A process that died before its exit is seen: a send into its closed channel fails (EPIPE),
     // which with no listener would be an uncaught exception and take opsdesk down with it.
-    c.on('error', () => lost(c));
+    c.on('error', () => retire(worker, new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped')));
     c.unref();
     track(c);
-    return { process: c, ready };
+    return worker;
   };
 
-  const call = async <T>(request: ShopCommand): Promise<T> => {
-    if (closed) throw new ShopError('SHOP_UNAVAILABLE', 'the shop is closed');
-    child ??= spawn();
-    const current = child;
-    await current.ready;
-    const c = current.process;
+  /** Starts `task` on `worker` once it is ready; its time starts then. */
+  const start = async (worker: Worker, task: Task) => {
     const id = nextId++;
+    worker.task = { id, task };
+    try {
+      await worker.ready;
+    } catch (error) {
+      retire(worker, error as ShopError);
+      return;
+    }
+    if (worker.task?.id !== id) return;
+    const deadline = Date.now() + timeoutMs;
+    const grace = isWrite(task.command) ? COMMIT_GRACE_MS : 0;
+    worker.task.timer = setTimeout(
+      () =>
+        retire(
+          worker,
+          new ShopError('SQL_TIMEOUT', `the statement ran longer than ${timeoutMs / 1000} s and was stopped`),
+        ),
+      timeoutMs + grace,
+    );
+    // An execution's deadline is set now, when it starts: its time is its own, not its wait's.
+    const request: ShopRequest = { ...task.command, id, ...(isWrite(task.command) ? { deadline } : {}) };
+    worker.process.send(request, (error) => {
+      if (error) retire(worker, new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'));
+    });
+  };
+
+  /**
+   * The next task that may start now: the oldest of the user served longest ago (never served
+   * first), among users with nothing running; a write only when no other write runs.
+   */
+  const next = (): Task | undefined => {
+    let pick: { user: string; queue: Task[]; turn: number } | undefined;
+    for (const [user, queue] of queues) {
+      const head = queue[0];
+      if (running.has(user) || !head || (isWrite(head.command) && writing)) continue;
+      const turn = served.get(user) ?? -1;
+      if (!pick || turn < pick.turn) pick = { user, queue, turn };
+    }
+    if (!pick) return undefined;
+    served.set(pick.user, ++turns);
+    const task = pick.queue.shift();
+    if (pick.queue.length === 0) queues.delete(pick.user);
+    return task;
+  };
+
+  const pump = () => {
+    if (closed) return;
+    for (let i = 0; i < slots.length; i++) {
+      if (slots[i]?.task) continue;
+      const task = next();
+      if (!task) return;
+      slots[i] ??= spawn();
+      running.add(task.user);
+      if (isWrite(task.command)) writing = true;
+      void start(slots[i] as Worker, task);
+    }
+  };
+
+  const call = <T>(user: string, command: ShopCommand): Promise<T> => {
+    if (closed) return Promise.reject(new ShopError('SHOP_UNAVAILABLE', 'the shop is closed'));
+    const queue = queues.get(user) ?? [];
+    const waiting = queue.length + (running.has(user) ? 1 : 0);
+    if (waiting >= perUser)
+      return Promise.reject(
+        new ShopError(
+          'SHOP_BUSY',
+          `${waiting} of your statements are already waiting or running on the shop; send this one when they have finished`,
+        ),
+      );
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        reject(new ShopError('SQL_TIMEOUT', `the statement ran longer than ${timeoutMs / 1000} s and was stopped`));
-        // The only way to stop a statement inside SQLite here: end its process.
-        if (child?.process === c) child = undefined;
-        c.kill('SIGKILL');
-      }, timeoutMs);
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer, on: c });
-      // Not delivered (the process is gone): nothing ran, the request fails as the process did.
-      c.send({ ...request, id } as ShopRequest, (error) => {
-        if (error) lost(c);
-      });
+      queue.push({ user, command, resolve: resolve as (v: unknown) => void, reject });
+      queues.set(user, queue);
+      pump();
     });
   };
 
   return {
-    inspect: (sql) => call({ op: 'inspect', sql }),
-    read: (sql) => call({ op: 'read', sql }),
-    dryRun: (sql, direct) => call({ op: 'dryRun', sql, direct }),
-    write: (sql, direct) => call({ op: 'write', sql, direct }),
-    settings: () => call({ op: 'settings' }),
+    inspect: (user, sql) => call(user, { op: 'inspect', sql }),
+    read: (user, sql) => call(user, { op: 'read', sql }),
+    execute: (user, sql, limit) => call(user, { op: 'execute', sql, limit, deadline: 0 }),
+    settings: () => call('\u0000settings', { op: 'settings' }),
     close() {
       closed = true;
-      failAll(new ShopError('SHOP_UNAVAILABLE', 'the shop is closed'));
-      const c = child?.process;
-      child = undefined;
-      if (!c) return;
-      c.kill('SIGTERM');
-      // A process busy inside a statement cannot act on SIGTERM; it gets a moment, then no choice.
-      setTimeout(() => c.kill('SIGKILL'), 2000).unref();
+      const gone = new ShopError('SHOP_UNAVAILABLE', 'the shop is closed');
+      for (const queue of queues.values()) for (const task of queue) task.reject(gone);
+      queues.clear();
+      for (const [i, worker] of slots.entries()) {
+        if (!worker) continue;
+        slots[i] = undefined;
+        settle(worker, { error: gone });
+        worker.process.kill('SIGTERM');
+        // A process busy inside a statement cannot act on SIGTERM; it gets a moment, then no choice.
+        setTimeout(() => worker.process.kill('SIGKILL'), 2000).unref();
+      }
     },
   };
+}
+
+function shopError(error: { name: string; message: string }): ShopError {
+  const code =
+    error.name === 'TempObjectError'
+      ? 'TEMP_OBJECT'
+      : error.name === 'ExecutionTimeout'
+        ? 'SQL_TIMEOUT'
+        : 'SQLITE_RUNTIME';
+  return new ShopError(code, error.message);
 }
 
 /** The worker's file: compiled JavaScript beside this module, or its TypeScript source under tsx (tests, dev). */

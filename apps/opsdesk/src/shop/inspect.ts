@@ -27,8 +27,11 @@ export interface Inspection {
   drops: boolean;
   /** It changes the schema (sqlite_schema is written). */
   schema: boolean;
-  /** It calls random() or randomblob(): what it changes may differ on every run. */
-  random: boolean;
+  /**
+   * The non-deterministic functions its program calls (trigger programs included): `random`,
+   * `changes`, the clock… Another run of it may change other rows than this one.
+   */
+  varies: string[];
 }
 
 interface Op {
@@ -94,8 +97,9 @@ export function inspect(shopFile: string, sql: string): Inspection | { refusal: 
       creates: false,
       drops: false,
       schema: false,
-      random: false,
+      varies: [],
     };
+    const nondeterministic = nondeterministicFunctions(scratch);
     // The most telling reason wins (BEGIN IMMEDIATE also opens the temp database, say).
     const refusals = program.map((op) => refuse(op, allowedVtabs)).filter((r) => r !== undefined);
     const refusal = REFUSAL_ORDER.find((r) => refusals.includes(r));
@@ -111,8 +115,8 @@ export function inspect(shopFile: string, sql: string): Inspection | { refusal: 
         if (main && !inspection.direct.includes(written)) inspection.direct.push(written);
       }
       if (op.opcode === 'CreateBtree') inspection.creates = true;
-      if ((op.opcode === 'Function' || op.opcode === 'PureFunc') && RANDOM.has(functionName(op)))
-        inspection.random = true;
+      const fn = op.opcode === 'Function' || op.opcode === 'PureFunc' ? functionName(op) : '';
+      if (nondeterministic.has(fn) && !inspection.varies.includes(fn)) inspection.varies.push(fn);
       if (['Destroy', 'DropTable', 'DropIndex', 'DropTrigger'].includes(op.opcode)) inspection.drops = true;
     }
     return inspection;
@@ -123,8 +127,32 @@ export function inspect(shopFile: string, sql: string): Inspection | { refusal: 
 
 const SCHEMA = Symbol('sqlite_schema');
 
-/** Functions whose value differs on every call. */
-const RANDOM = new Set(['random', 'randomblob']);
+/** SQLITE_DETERMINISTIC in `pragma_function_list`'s flags. */
+const DETERMINISTIC = 0x800;
+/**
+ * Date and time functions SQLite marks deterministic because their value depends only on their
+ * arguments — but an argument can be 'now', which a program's opcodes do not show.
+ */
+const CLOCK = ['date', 'time', 'datetime', 'julianday', 'strftime', 'unixepoch', 'timediff'];
+
+let nondeterministicCache: Set<string> | undefined;
+/** Functions whose value may differ between two runs on the same data (the same on every connection of this SQLite). */
+function nondeterministicFunctions(db: BetterSqlite3.Database): Set<string> {
+  nondeterministicCache ??= new Set([
+    ...CLOCK,
+    ...// Scalar functions only (an aggregate's value is its rows'); sqlite_version() and its kin are
+    // unflagged but constant for a given build.
+    (
+      db
+        .prepare(
+          "SELECT DISTINCT name FROM pragma_function_list WHERE type = 's' AND (flags & ?) = 0 AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+        )
+        .pluck()
+        .all(DETERMINISTIC) as string[]
+    ).map((n) => n.toLowerCase()),
+  ]);
+  return nondeterministicCache;
+}
 
 /** A function opcode's function, as EXPLAIN names it in p4 (`random(0)`). */
 function functionName(op: Op): string {
@@ -143,7 +171,7 @@ function refuse(op: Op, allowedVtabs: Set<string>): Refusal | undefined {
       return 'transaction';
     case 'Transaction':
       // 0 is the shop, 1 is temp: ALTER TABLE ... RENAME opens it to rename inside temp triggers
-      // (there are none), so temp is judged by what is in it after the dry run (run.ts).
+      // (only this execution's own counters), so temp is judged by what is in it after the run (execute.ts).
       return op.p1 === 0 || op.p1 === 1 ? undefined : 'other-database';
     case 'VOpen':
       return op.p4 !== null && allowedVtabs.has(op.p4) ? undefined : 'virtual-table';

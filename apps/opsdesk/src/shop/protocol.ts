@@ -1,13 +1,17 @@
+import type { Limit } from './effect.js';
+
 /** Messages between opsdesk and the shop's process (see worker-main.ts). Plain data, both ways. */
 export type ShopCommand =
   | { op: 'inspect'; sql: string }
   | { op: 'read'; sql: string }
-  | { op: 'dryRun'; sql: string; direct: string[] }
-  | { op: 'write'; sql: string; direct: string[] }
+  /** `deadline` (epoch ms): past it the execution is not committed. */
+  | { op: 'execute'; sql: string; limit: Limit; deadline: number }
   | { op: 'settings' };
 
 export type ShopRequest = ShopCommand & { id: number };
 
 export type ShopResponse =
   | { id: number; ok: true; value: unknown }
+  /** The execution is within its limit and about to commit: it is no longer to be killed. */
+  | { id: number; committing: true }
   | { id: number; ok: false; error: { name: string; message: string } };

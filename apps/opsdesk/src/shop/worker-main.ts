@@ -4,10 +4,11 @@
  * process: better-sqlite3 has no interrupt and this SQLite has no progress handler, so a process
  * boundary is the only bound that holds for any statement.
  */
+import { execute } from './execute.js';
 import { inspect } from './inspect.js';
 import { openShop } from './open.js';
 import type { ShopRequest, ShopResponse } from './protocol.js';
-import { dryRun, read, write } from './run.js';
+import { read } from './run.js';
 
 const dataDir = process.argv[2];
 if (!dataDir || !process.send) {
@@ -23,10 +24,10 @@ function handle(request: ShopRequest): unknown {
       return inspect(shop.file, request.sql);
     case 'read':
       return read(shop, request.sql);
-    case 'dryRun':
-      return dryRun(shop, request.sql, request.direct);
-    case 'write':
-      return write(shop, request.sql, request.direct);
+    case 'execute':
+      return execute(shop, request.sql, request.limit, request.deadline, () =>
+        process.send?.({ id: request.id, committing: true } satisfies ShopResponse),
+      );
     case 'settings':
       return {
         query_only: shop.db.pragma('query_only', { simple: true }),

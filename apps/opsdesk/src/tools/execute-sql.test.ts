@@ -38,8 +38,9 @@ describe('execute_sql: the SQL corpus', () => {
       typedTableName: 'products',
     });
     expect(r.asked).toBe(true);
-    expect(r.question?.message).toContain('changes every row of "products": 50 rows in products.');
-    expect(r.question?.message).toContain(`Statement: UPDATE products SET name = name || ' WHERE id = 1'`);
+    expect(r.question?.message).toContain('changes every row of "products"');
+    expect(r.question?.message).toContain('- `products`: 50 rows updated (it had 50)');
+    expect(r.question?.message).toContain("Statement: `UPDATE products SET name = name || ' WHERE id = 1'`");
     expect(r.status).toBe('invalid'); // the box was not ticked
     expect(count(data.dir, 'products')).toBe(before);
     expect(peekShop(data.dir, "SELECT COUNT(*) AS n FROM products WHERE name LIKE '% WHERE id = 1'")).toEqual([
@@ -61,20 +62,21 @@ describe('execute_sql: the SQL corpus', () => {
     const r = await sql("UPDATE customers SET city = 'Suzhou' WHERE id = 7");
     expect(r.asked).toBe(false);
     expect(r.status).toBe('done');
-    expect(r.text).toBe('Done: 1 row changed in customers.');
+    expect(r.text).toBe('Done.\n- `customers`: 1 row updated (it had 200)');
     expect(peekShop(data.dir, 'SELECT city FROM customers WHERE id = 7')).toEqual([{ city: 'Suzhou' }]);
   });
 
   it('a tautological WHERE 1=1 over the threshold asks, and the typed name is checked', async () => {
     const before = count(data.dir, 'order_items');
     const r = await sql('delete from ORDER_ITEMS where 1=1 and id > 0', { understood: true, typedTableName: 'orders' });
-    expect(r.question?.message).toContain(`changes every row of "order_items": ${before} rows in order_items.`);
+    expect(r.question?.message).toContain('changes every row of "order_items"');
+    expect(r.question?.message).toContain(`- \`order_items\`: ${before} rows deleted (it had ${before})`);
     expect(r.status).toBe('invalid');
     expect(r.text).toContain('"orders" is not the table this statement changes (order_items)');
     expect(count(data.dir, 'order_items')).toBe(before);
   });
 
-  it('a write SQLite itself refuses in the dry run is rejected before anything is asked', async () => {
+  it('a write SQLite itself refuses on its run is rejected before anything is asked', async () => {
     const r = await sql('DELETE FROM orders WHERE id > 0');
     expect(r.asked).toBe(false);
     expect(r.status).toBe('rejected');
@@ -134,8 +136,34 @@ describe('execute_sql: the SQL corpus', () => {
     });
     const r = await callTool(c.client, 'execute_sql', { sql: "UPDATE customers SET city = 'Nowhere'" });
     expect(r.status).toBe('rejected');
-    expect(r.text).toContain(`would now touch ${before + 1} rows, not the ${before} you confirmed`);
+    expect(r.text).toContain(
+      `would have changed ${before + 1} rows of \`customers\`, more than the ${before} you confirmed`,
+    );
     expect(peekShop(data.dir, "SELECT COUNT(*) AS n FROM customers WHERE city = 'Nowhere'")).toEqual([{ n: 0 }]);
+  });
+
+  it('a trigger planted between the question and the answer: the confirmed run would write a table not shown, so nothing is kept', async () => {
+    const orders = peekShop(data.dir, 'SELECT COUNT(*) AS n FROM orders');
+    const other = () => new BetterSqlite3(join(data.dir, 'shop.db'));
+    c.script.splice(0, c.script.length, () => {
+      // Someone else plants a trigger while the person reads the question.
+      const db = other();
+      db.exec(
+        "CREATE TRIGGER late AFTER UPDATE ON customers BEGIN DELETE FROM orders WHERE id < 0; UPDATE orders SET status = 'x' WHERE id = 1; END",
+      );
+      db.close();
+      return { action: 'accept', content: { understood: true, typedTableName: 'customers' } };
+    });
+    const r = await callTool(c.client, 'execute_sql', { sql: "UPDATE customers SET city = 'Kept?'" });
+    expect(r.status).toBe('rejected');
+    expect(r.text).toContain('would also have changed');
+    expect(r.text).toContain('`orders`, which you were not shown');
+    expect(peekShop(data.dir, "SELECT COUNT(*) AS n FROM customers WHERE city = 'Kept?'")).toEqual([{ n: 0 }]);
+    expect(peekShop(data.dir, "SELECT COUNT(*) AS n FROM orders WHERE status = 'x'")).toEqual([{ n: 0 }]);
+    expect(peekShop(data.dir, 'SELECT COUNT(*) AS n FROM orders')).toEqual(orders);
+    const db = other();
+    db.exec('DROP TRIGGER late');
+    db.close();
   });
 
   it('declined DROP leaves the table', async () => {

@@ -2,38 +2,44 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
-import { MESSAGES } from '../messages/index.js';
+import { MESSAGES, type OpsdeskMessages, type SqlConfirm, type TableChange } from '../messages/index.js';
 import { ShopError } from '../shop/client.js';
-import type { WriteEffect } from '../shop/run.js';
+import { type Allowance, allowanceFor, type Execution, judge, ROW_THRESHOLD, touchedIn } from '../shop/effect.js';
+import type { Rows } from '../shop/run.js';
 import { SHOP_TABLES } from '../shop/seed.js';
 import { oneLine } from '../shorten.js';
 import { SqlSyntaxError, statements, tokenize } from '../sql/tokenize.js';
 
-/** More affected rows than this makes a write dangerous (SPEC §4). */
-const ROW_THRESHOLD = 100;
-
-export type Danger = 'drop' | 'schema' | 'every-row' | 'many-rows';
-
-/** What a write would do, decided before anything is asked (the dry run is rolled back). */
-interface Plan {
-  /** The object the typed confirmation must name. */
-  target: string;
-  effect: WriteEffect;
-  /** Tables written beyond the statement's own (through triggers or foreign-key actions). */
-  alsoWrites: string[];
-  danger: Danger | undefined;
-}
-
 /** execute_sql: runs one statement on the demo shop (its own database); asks before anything that cannot be undone. */
 export function executeSqlTool({ db, shop, locale }: Deps) {
   const t = MESSAGES[locale];
-  // SQLite's reason, a statement stopped for running too long, or the shop's process gone.
+  // SQLite's reason, a statement stopped for running too long, too many waiting, or the shop's process gone.
   const failure = (e: unknown) =>
     e instanceof ShopError && e.code === 'SQL_TIMEOUT'
       ? t.sqlTimeout(e.message)
       : e instanceof ShopError && e.code === 'TEMP_OBJECT'
         ? t.refused['other-database']
-        : t.sqlError(e instanceof Error ? e.message : String(e));
+        : e instanceof ShopError && e.code === 'SHOP_BUSY'
+          ? t.shopBusy
+          : t.sqlError(e instanceof Error ? e.message : String(e));
+  /** The result of a kept execution: what it did, and the rows it returned. */
+  const result = (e: Execution) => {
+    const did = tableChanges(e);
+    const text = t.changed(did, schemaOf(e));
+    const returned = e.returned;
+    return done(
+      returned.columns.length > 0 ? `${text}\n${returned.columns.join(' | ')}\n${rowsText(returned)}` : text,
+      {
+        changes: e.changes,
+        totalChanges: did.reduce((n, c) => n + c.inserted + c.updated + c.deleted, 0),
+        table: e.direct[0] ?? e.schema.removed[0]?.name ?? e.schema.added[0]?.name ?? e.schema.altered[0] ?? '',
+        tables: [...new Set([...e.direct, ...e.writes, ...did.map((c) => c.name)])],
+        ...(returned.columns.length > 0
+          ? { columns: returned.columns, rows: returned.rows, rowCount: returned.count, complete: returned.complete }
+          : {}),
+      },
+    );
+  };
   const confirmForm = form({
     understood: field.boolean({ title: t.understoodTitle, default: false }),
     typedTableName: field.string({
@@ -60,7 +66,7 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
     }),
     annotations: { destructiveHint: true },
     forms: { confirm: confirmForm },
-    async run({ sql }, { ask, commit, user }) {
+    async run({ sql }, { ask, attempt, commit, user }) {
       if (!findCaller(db, { user })) return rejected(t.unknownCaller(user));
       // The tokenizer only counts statements for a friendly message; SQLite refuses several anyway.
       let count: number;
@@ -71,7 +77,8 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
       }
       if (count !== 1) return rejected(count === 0 ? t.sqlError(t.emptySql) : t.severalStatements(count));
 
-      const seen = await shop.inspect(sql).catch((e: unknown) => e as Error);
+      const who = user ?? '';
+      const seen = await shop.inspect(who, sql).catch((e: unknown) => e as Error);
       if (seen instanceof Error) return rejected(failure(seen));
       if ('error' in seen) return rejected(t.sqlError(seen.error));
       if ('refusal' in seen) return rejected(t.refused[seen.refusal]);
@@ -79,7 +86,7 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
       // A read returns rows and writes nothing; anything else (REINDEX too) takes the write path.
       if (seen.reader && seen.readonly && !seen.schema && seen.writes.length === 0) {
         try {
-          const rows = await shop.read(sql);
+          const rows = await shop.read(who, sql);
           const lines = rows.rows.map((r) => rows.columns.map((c) => cell(r[c])).join(' | '));
           const text = [t.rowsReturned(rows.count, rows.rows.length, rows.stopped), rows.columns.join(' | '), ...lines];
           return done(text.join('\n'), {
@@ -93,151 +100,87 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
         }
       }
 
-      let plan: Plan;
-      try {
-        plan = decide(await shop.dryRun(sql, seen.direct), seen);
-      } catch (e) {
-        return rejected(failure(e));
-      }
-      // A write calling random() may touch other rows on its real run than on its trial: one
-      // trial under the threshold says nothing about the next run, so it is confirmed whatever
-      // the trial touched (a schema change is judged by what it does, which random() cannot move).
-      const chance = seen.random && !seen.schema && plan.target !== '' && plan.danger === undefined;
-      const judged = (p: Plan): Plan => (chance && p.danger === undefined ? { ...p, danger: 'many-rows' } : p);
-      plan = judged(plan);
-      if (plan.danger) {
-        const { target, effect, alsoWrites } = plan;
-        // A statement calling random() may touch a different number of rows on every run: its
-        // question must not show a count (or a kind of change) that differs on every look, or on
-        // 2026-07-28 it is a new question each round and can never be answered. A second trial
-        // run tells whether the count really moves (random() in a SET list does not move it).
-        let varies = false;
-        try {
-          if (seen.random) varies = !samePlan(judged(decide(await shop.dryRun(sql, seen.direct), seen)), plan);
-        } catch (e) {
-          return rejected(failure(e));
-        }
-        const danger = varies && plan.danger === 'every-row' ? 'many-rows' : plan.danger;
-        const answer = await ask('confirm', {
-          message: t.confirmSql({
-            what: t.danger[danger](target),
-            target,
-            statement: oneLine(sql),
-            rows: touched(effect),
-            direct: effect.changes,
-            tables: [...seen.direct, ...alsoWrites],
-            alsoWrites,
-            varies,
-            chance,
-          }),
-          check: ({ understood, typedTableName }) => {
-            const issues: { field: string; message: string }[] = [];
-            if (!understood) issues.push({ field: 'understood', message: t.notUnderstood });
-            if (unquote(typedTableName).toLowerCase() !== target.toLowerCase())
-              issues.push({ field: 'typedTableName', message: t.wrongTable(oneLine(typedTableName, 80), target) });
-            return issues;
-          },
-        });
-        if (answer.action !== 'accept') return answer.result();
-        // The person decided on what they were shown; if the shop moved meanwhile, that is not it.
-        try {
-          const now = decide(await shop.dryRun(sql, seen.direct), seen);
-          // A count that varies on every run was never shown, so only the target can have moved.
-          if (now.target !== target || (!varies && touched(now.effect) > touched(effect)))
-            return rejected(t.shopChanged(touched(effect), touched(now.effect)));
-        } catch (e) {
-          return rejected(failure(e));
-        }
-      }
-      // The write runs once however often its last round is replayed: claimed first, then run in the
-      // shop's own process (its own database, so not in the claim's transaction — at most once, and a
-      // replay of a write that was cut short mid-way hears its outcome is unknown rather than rerunning it).
+      // A write runs once, measured, inside its own transaction: kept when it may run unasked,
+      // otherwise rolled back and shown — what that very execution did — before anything is kept.
+      const first = await attempt<Execution>(async (withhold) => {
+        const ran = await shop.execute(who, sql, { unasked: true }).catch((e: unknown) => e as Error);
+        if (ran instanceof Error) return rejected(failure(ran));
+        if ('refusal' in ran) return rejected(t.refused[ran.refusal]);
+        if ('error' in ran) return rejected(t.sqlError(ran.error));
+        return ran.kept ? result(ran.execution) : withhold(ran.execution);
+      });
+      if (first.done) return first.result;
+      const shown = first.withheld;
+      const allowance = allowanceFor(shown);
+      const target = targetOf(shown);
+      const answer = await ask('confirm', {
+        message: t.confirmSql(confirmation(t, sql, shown, allowance, target)),
+        check: ({ understood, typedTableName }) => {
+          const issues: { field: string; message: string }[] = [];
+          if (!understood) issues.push({ field: 'understood', message: t.notUnderstood });
+          if (unquote(typedTableName).toLowerCase() !== target.toLowerCase())
+            issues.push({ field: 'typedTableName', message: t.wrongTable(oneLine(typedTableName, 80), target) });
+          return issues;
+        },
+      });
+      if (answer.action !== 'accept') return answer.result();
+      // Run again, measured again, and kept only within what the person confirmed: the same tables
+      // and no more rows than shown (or than the bound stated), the same schema changes.
       return commit(async () => {
-        let effect: WriteEffect;
-        try {
-          effect = await shop.write(sql, seen.direct);
-        } catch (e) {
-          return rejected(failure(e));
-        }
-        const tables = [...new Set([...seen.direct, ...seen.writes])];
-        const text =
-          plan.target === ''
-            ? t.ran
-            : seen.schema
-              ? t.schemaChanged(plan.target)
-              : t.changed(effect.changes, plan.target, effect.total - effect.changes, plan.alsoWrites);
-        const returned = effect.returned;
-        return done(
-          returned.columns.length > 0 ? `${text}\n${returned.columns.join(' | ')}\n${rowsText(returned)}` : text,
-          {
-            changes: effect.changes,
-            totalChanges: effect.total,
-            table: plan.target,
-            tables,
-            ...(returned.columns.length > 0
-              ? {
-                  columns: returned.columns,
-                  rows: returned.rows,
-                  rowCount: returned.count,
-                  complete: returned.complete,
-                }
-              : {}),
-          },
-        );
+        const ran = await shop.execute(who, sql, { allowed: allowance }).catch((e: unknown) => e as Error);
+        if (ran instanceof Error) return rejected(failure(ran));
+        if ('refusal' in ran) return rejected(t.refused[ran.refusal]);
+        if ('error' in ran) return rejected(t.sqlError(ran.error));
+        return ran.kept ? result(ran.execution) : rejected(t.beyondConfirmed(ran.beyond));
       });
     },
   });
 }
 
-/** Whether (and why) a write must be confirmed, from what the dry run saw. */
-function decide(
-  effect: WriteEffect,
-  seen: { direct: string[]; writes: string[]; creates: boolean; drops: boolean; schema: boolean },
-): Plan {
-  const alsoWrites = seen.writes.filter((w) => !seen.direct.includes(w));
-  const { added, removed, altered } = effect.schema;
-  if (seen.drops) return { target: removed[0] ?? seen.direct[0] ?? '', effect, alsoWrites, danger: 'drop' };
-  if (seen.schema) {
-    // A rename removes the old name and adds the new one (and alters what referred to it): the
-    // object is the one the statement names, its old name.
-    const target =
-      (added.length > 0 && removed.length > 0 ? removed[0] : undefined) ?? altered[0] ?? added[0] ?? removed[0] ?? '';
-    // A new table or index adds; anything else (ALTER, a view, a trigger) changes how the shop behaves.
-    const additive = seen.creates && altered.length === 0 && removed.length === 0;
-    return { target, effect, alsoWrites, danger: additive ? undefined : 'schema' };
+/** What the question shows: one run's effect, or — when the effect differs from run to run — the bound. */
+function confirmation(t: OpsdeskMessages, sql: string, e: Execution, allowance: Allowance, target: string): SqlConfirm {
+  const schema = schemaOf(e);
+  const statement = oneLine(sql);
+  if (allowance.stated) {
+    const tables = Object.entries(allowance.tables).map(([name, rows]) => ({ name, rows }));
+    return { target, statement, schema, bound: { tables, sources: e.varies } };
   }
-  const target = seen.direct[0] ?? '';
-  const rows = effect.tables[target];
-  const everyRow =
-    rows !== undefined &&
-    rows.before > 0 &&
-    effect.changes >= rows.before &&
-    (rows.after === 0 || rows.after === rows.before);
-  const danger = everyRow ? 'every-row' : touched(effect) > ROW_THRESHOLD ? 'many-rows' : undefined;
-  return { target, effect, alsoWrites, danger };
+  const danger = judge(e)?.danger ?? 'many-rows';
+  return { what: t.danger[danger](target), target, statement, did: tableChanges(e), schema };
 }
 
-/** Whether two trial runs of one statement would ask the same question. */
-function samePlan(a: Plan, b: Plan): boolean {
-  return (
-    a.target === b.target &&
-    a.danger === b.danger &&
-    touched(a.effect) === touched(b.effect) &&
-    a.effect.changes === b.effect.changes
-  );
+/**
+ * The name the person types. A statement whose effect varies gets one that does not: the table it
+ * names itself (another run may rewrite a whole table where this one did not).
+ */
+function targetOf(e: Execution): string {
+  const judged = judge(e);
+  if (e.varies.length > 0 && judged?.danger !== 'drop' && judged?.danger !== 'schema')
+    return e.direct[0] ?? e.writes[0] ?? judged?.target ?? '';
+  return judged?.target ?? e.direct[0] ?? '';
 }
 
-/** Rows a write touches: those changed (triggers included), or those a DROP takes with it. */
-function touched(effect: WriteEffect): number {
-  const gone = Object.values(effect.tables).reduce((n, t) => n + Math.abs(t.after - t.before), 0);
-  return Math.max(effect.total, gone);
+/** The tables an execution touched, the statement's own first. */
+function tableChanges(e: Execution): TableChange[] {
+  return Object.entries(e.tables)
+    .filter(([name]) => touchedIn(e, name) > 0)
+    .sort(([a], [b]) => Number(!e.direct.includes(a)) - Number(!e.direct.includes(b)))
+    .map(([name, c]) => ({ name, inserted: c.inserted, updated: c.updated, deleted: c.deleted, before: c.before }));
 }
 
 function cell(v: unknown): string {
   return v === null || v === undefined ? 'NULL' : oneLine(String(v), 120);
 }
 
-function rowsText(rows: { columns: string[]; rows: Record<string, unknown>[] }): string {
+function schemaOf(e: Execution): { added: string[]; removed: string[]; altered: string[] } {
+  return {
+    added: e.schema.added.map((o) => o.name),
+    removed: e.schema.removed.map((o) => o.name),
+    altered: e.schema.altered,
+  };
+}
+
+function rowsText(rows: Pick<Rows, 'columns' | 'rows'>): string {
   return rows.rows.map((r) => rows.columns.map((c) => cell(r[c])).join(' | ')).join('\n');
 }
 

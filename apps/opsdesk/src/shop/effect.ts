@@ -1,0 +1,163 @@
+/**
+ * What one execution of a write did to the shop, and the rules that judge it: what may be kept
+ * without asking, and what a person's confirmation covers. Pure data and pure functions, shared
+ * by the shop's process (which keeps or rolls back the execution it measured) and execute_sql
+ * (which words the question from the same numbers).
+ */
+import type { Rows } from './run.js';
+
+/** More rows changed than this (across tables) makes a write need a confirmation. */
+export const ROW_THRESHOLD = 100;
+
+/** Rows of one table, before and after the execution, and the rows each kind of change touched. */
+export interface TableEffect {
+  before: number;
+  after: number;
+  inserted: number;
+  updated: number;
+  deleted: number;
+}
+
+/** A schema object the execution added or removed. */
+export interface SchemaObject {
+  type: 'table' | 'index' | 'view' | 'trigger';
+  name: string;
+}
+
+/** What one execution did, measured inside its own transaction (triggers and foreign-key actions included). */
+export interface Execution {
+  /** Every shop table the execution touched or its program may write, by name (untouched ones with zeros). */
+  tables: Record<string, TableEffect>;
+  schema: { added: SchemaObject[]; removed: SchemaObject[]; altered: string[] };
+  /** Rows the statement itself changed (`changes()`). */
+  changes: number;
+  /**
+   * Why another execution of the same statement may do something else: the non-deterministic
+   * functions its program (trigger programs included) calls, e.g. `random`, `changes`, `datetime`.
+   */
+  varies: string[];
+  /** Every shop table its program may write (its own and its triggers'), read off the program. */
+  writes: string[];
+  /** Tables the statement names itself (its main program writes them). */
+  direct: string[];
+  /** RETURNING rows, capped. */
+  returned: Rows;
+}
+
+export type Danger = 'drop' | 'schema' | 'every-row' | 'many-rows';
+
+/**
+ * What a confirmation allows: rows per table (no other table may change) and exactly these schema
+ * changes. `stated`: the bound was stated in words (a statement whose effect varies from run to
+ * run), not counted from one execution.
+ */
+export interface Allowance {
+  tables: Record<string, number>;
+  added: string[];
+  removed: string[];
+  altered: string[];
+  stated: boolean;
+}
+
+/** What an execution may do and still be kept: what may run unasked, or what a person confirmed. */
+export type Limit = { unasked: true } | { allowed: Allowance };
+
+/** Rows an execution touched in `table` (inserted, updated or deleted). */
+export function touchedIn(e: Execution, table: string): number {
+  const t = e.tables[table];
+  return t ? t.inserted + t.updated + t.deleted : 0;
+}
+
+/** Tables the execution created: rows put into them replace nothing. */
+function created(e: Execution): Set<string> {
+  return new Set(e.schema.added.filter((o) => o.type === 'table').map((o) => o.name));
+}
+
+/** Rows touched in tables that existed before: what many-rows counts. */
+export function touched(e: Execution): number {
+  const fresh = created(e);
+  return Object.keys(e.tables)
+    .filter((t) => !fresh.has(t))
+    .reduce((n, t) => n + touchedIn(e, t), 0);
+}
+
+/**
+ * Why an execution needs a confirmation (undefined: it may be kept unasked), and the object the
+ * typed confirmation must name. Dropping anything, changing what exists (ALTER, views, triggers),
+ * rewriting or emptying a whole table, or touching more than ROW_THRESHOLD rows needs one; adding
+ * a table or an index, and small writes, do not.
+ */
+export function judge(e: Execution): { danger: Danger; target: string } | undefined {
+  const { added, removed, altered } = e.schema;
+  if (removed.length > 0) {
+    // A rename removes the old name and adds the new: that is a change to the old one.
+    const gone = removed[0]?.name ?? '';
+    return { danger: added.length > 0 ? 'schema' : 'drop', target: gone };
+  }
+  const behaves = added.find((o) => o.type === 'view' || o.type === 'trigger');
+  if (altered.length > 0 || behaves) return { danger: 'schema', target: altered[0] ?? behaves?.name ?? '' };
+  const fresh = created(e);
+  const prefer = (names: string[]) => names.find((n) => e.direct.includes(n)) ?? names[0];
+  const whole = Object.entries(e.tables)
+    .filter(([n, t]) => !fresh.has(n) && t.before > 0 && (t.deleted >= t.before || t.updated >= t.before))
+    .map(([n]) => n);
+  const everyRow = prefer(whole);
+  if (everyRow !== undefined) return { danger: 'every-row', target: everyRow };
+  if (touched(e) > ROW_THRESHOLD) {
+    const most = Object.keys(e.tables)
+      .filter((n) => !fresh.has(n))
+      .sort((a, b) => touchedIn(e, b) - touchedIn(e, a));
+    return { danger: 'many-rows', target: prefer(most.filter((n) => touchedIn(e, n) > 0)) ?? '' };
+  }
+  return undefined;
+}
+
+/** Why an execution went beyond its limit: it needs a confirmation, changes a table or more rows than allowed, or another schema object. */
+export type Beyond =
+  | { kind: 'unasked' }
+  | { kind: 'rows'; table: string; rows: number; allowed: number }
+  | { kind: 'table'; table: string; rows: number }
+  | { kind: 'schema'; name: string };
+
+/** Why an execution goes beyond `limit` (undefined: it is within it and may be kept). */
+export function beyond(e: Execution, limit: Limit): Beyond | undefined {
+  if ('unasked' in limit) return judge(e) ? { kind: 'unasked' } : undefined;
+  const a = limit.allowed;
+  for (const table of Object.keys(e.tables)) {
+    const rows = touchedIn(e, table);
+    if (rows === 0) continue;
+    const allowed = a.tables[table];
+    if (allowed === undefined) return { kind: 'table', table, rows };
+    if (rows > allowed) return { kind: 'rows', table, rows, allowed };
+  }
+  const names = (os: SchemaObject[]) => os.map((o) => o.name);
+  const extra = [
+    ...names(e.schema.added).filter((n) => !a.added.includes(n)),
+    ...names(e.schema.removed).filter((n) => !a.removed.includes(n)),
+    ...e.schema.altered.filter((n) => !a.altered.includes(n)),
+  ];
+  return extra[0] === undefined ? undefined : { kind: 'schema', name: extra[0] };
+}
+
+/**
+ * What a confirmation of execution `e` covers. A statement whose effect may differ from run to
+ * run is allowed a bound stated in words — per table it may write, its rows now or ROW_THRESHOLD,
+ * whichever is more — never one execution's count, which the next run (and on 2026-07-28 the next
+ * round's question) would not repeat. Otherwise exactly what `e` did, table by table.
+ */
+export function allowanceFor(e: Execution): Allowance {
+  const schema = {
+    added: e.schema.added.map((o) => o.name),
+    removed: e.schema.removed.map((o) => o.name),
+    altered: [...e.schema.altered],
+  };
+  if (e.varies.length > 0) {
+    const tables: Record<string, number> = {};
+    for (const t of new Set([...e.writes, ...Object.keys(e.tables)]))
+      tables[t] = Math.max(e.tables[t]?.before ?? 0, ROW_THRESHOLD);
+    return { tables, ...schema, stated: true };
+  }
+  const tables: Record<string, number> = {};
+  for (const t of Object.keys(e.tables)) if (touchedIn(e, t) > 0) tables[t] = touchedIn(e, t);
+  return { tables, ...schema, stated: false };
+}
