@@ -78,6 +78,18 @@ const good = {
   required: ['env'],
 };
 const message = 'Which environment should order-service be deployed to?';
+const ticket = {
+  type: 'object',
+  properties: { ticket: { type: 'string', title: 'Release ticket', minLength: 4 } },
+  required: ['ticket'],
+};
+const regions = {
+  type: 'object',
+  properties: {
+    region: { type: 'string', title: 'Region', enum: ['us_east_1', 'eu_west_1'], enumNames: ['US East', 'EU West'] },
+  },
+  required: ['region'],
+};
 
 /** Asks the good question where the client can be asked, and falls back honestly where not. */
 const askEnv =
@@ -327,18 +339,38 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
     if (!canAsk(server, 'form')) return unsupported('Pass env and ticket.');
     const env = await ask(ctx, { message, requestedSchema: good });
     if (env.action !== 'accept' || !env.content?.env) return notDone(env);
-    const ticket = await ask(ctx, {
+    const answer = await ask(ctx, {
       message: `Which release ticket covers the deploy of order-service to ${String(env.content.env)}?`,
-      requestedSchema: {
-        type: 'object',
-        properties: { ticket: { type: 'string', title: 'Release ticket', minLength: 4 } },
-        required: ['ticket'],
-      },
+      requestedSchema: ticket,
     });
-    return finish(ticket);
+    return finish(answer);
+  },
+  /**
+   * Well behaved, in the person's own words: its messages show, unquoted, the table named in the
+   * call's arguments and then the region the person chose in the first answer.
+   */
+  'given-words': (server) => async (args, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass the region and the release ticket.');
+    const table = String(args.table);
+    const region = await ask(ctx, {
+      message: `Which region should the rows of ${table} be restored in?`,
+      requestedSchema: regions,
+    });
+    if (region.action !== 'accept' || !region.content?.region) return notDone(region);
+    return finish(
+      await ask(ctx, {
+        message: `Which release ticket covers restoring ${table} in ${String(region.content.region)}?`,
+        requestedSchema: ticket,
+      }),
+    );
   },
   /** Ends its own process: over stdio the connection dies with it. */
   exit: () => async () => process.exit(3),
+};
+
+/** The arguments a tool takes, where it takes any: each with an example, which doctor sends. */
+const INPUTS: Record<string, z.ZodObject> = {
+  'given-words': z.object({ table: z.string().meta({ examples: ['order_items'] }) }),
 };
 
 /** The one-fault servers doctor's tests expect to be found, by rule. */
@@ -361,7 +393,7 @@ export function brokenServer(bugs: string | string[], options: { readOnly?: bool
       toolName(bug),
       {
         description: `Broken on purpose: ${bug}`,
-        inputSchema: z.object({}),
+        inputSchema: INPUTS[bug] ?? z.object({}),
         ...(options.readOnly ? { annotations: { readOnlyHint: true } } : {}),
       },
       make(server) as never,

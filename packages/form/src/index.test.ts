@@ -81,6 +81,7 @@ const TYPES = [
   // schemas and lint
   'Confirmation',
   'Finding',
+  'LintContext',
   'ParsedForm',
   'Rule',
   'RuleCode',

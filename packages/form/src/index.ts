@@ -59,6 +59,7 @@ export type { Choice, ChoiceList, ChoiceValue } from './kinds/options.js';
 export type { SelectOptions } from './kinds/select.js';
 export type { StringOptions } from './kinds/text/index.js';
 export { type Confirmation, confirmationsOf } from './lint/confirmation.js';
+export type { LintContext } from './lint/identifiers.js';
 export { hasErrors, lint } from './lint/index.js';
 export { type Finding, RULES, type Rule, type RuleCode, type Severity } from './lint/rules.js';
 export { isLoopbackHost } from './lint/url.js';

@@ -79,6 +79,18 @@ describe('doctor finds each deliberately broken server, and nothing else', () =>
     ]);
   });
 
+  it("EK11 takes the names in the call's arguments and in earlier answers as the person's own words", async () => {
+    const server = await host(() => brokenServer('given-words', { readOnly: true }));
+    hosted.push(server);
+    const { report } = await doctorJson([server.url, '--revision', '2025-11-25']);
+    // Both messages show, unquoted, a snake_case name: the table doctor sent, the region it chose.
+    expect(report.tools[0]?.questions.map((q) => q.message)).toEqual([
+      'Which region should the rows of order_items be restored in?',
+      'Which release ticket covers restoring order_items in us_east_1?',
+    ]);
+    expect(report.findings).toEqual([]);
+  });
+
   it('a JSON-RPC error without the capability is EK13, by its code', async () => {
     const server = await host(() => rpcErrorServer());
     hosted.push(server);

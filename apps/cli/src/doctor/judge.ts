@@ -10,7 +10,7 @@ const AMBIGUOUS = ' (judged by isError alone: the result has no structuredConten
 
 /**
  * Turns what doctor saw into rule findings (SPEC §5) and notes: each call on its own (lint of
- * every question as it crossed the wire, EK01, EK04, EK05, EK08, EK12, EK17, EK18), then calls against
+ * every question as it crossed the wire, in the words doctor had given the call by then; EK01, EK04, EK05, EK08, EK12, EK17, EK18), then calls against
  * each other (EK13, EK16). Success is read from `structuredContent.status`, else `isError`.
  *
  * @example
@@ -31,7 +31,7 @@ export function judge(run: DoctorRun): { findings: DoctorFinding[]; notes: Docto
 }
 
 function judgeAsk(found: FindingSet, call: CallRecord, ask: Ask, profile: Profile | undefined): void {
-  for (const f of lint(ask.params)) found.add(call, f);
+  for (const f of lint(ask.params, { given: givenBefore(call, ask) })) found.add(call, f);
   if (!profile) return;
   if (!profile.modes[ask.mode]) {
     const declared = [profile.modes.form && 'form', profile.modes.url && 'url'].filter(Boolean).join('+');
@@ -45,6 +45,23 @@ function judgeAsk(found: FindingSet, call: CallRecord, ask: Ask, profile: Profil
     for (const p of shapesNotIn20250618(ask.params))
       found.add(call, { rule: 'EK17', message: p.message, fix: p.fix, ...(p.field ? { field: p.field } : {}) });
   }
+}
+
+/**
+ * What the person had supplied by the time `ask` came (EK11): doctor's arguments for the call and
+ * its answers of earlier rounds. A name among them — the table in the SQL doctor sent — is the
+ * person's own word, which the message may show (and a confirmation may ask them to type).
+ */
+function givenBefore(call: CallRecord, ask: Ask): string[] {
+  const answers = call.asks.filter((a) => a.round < ask.round).map((a) => a.answer?.content);
+  return stringsIn([call.arguments, answers]);
+}
+
+/** Every string inside a JSON value, at any depth (arrays included: their values are their items). */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(stringsIn);
+  return [];
 }
 
 function judgeCall(found: FindingSet, call: CallRecord): void {

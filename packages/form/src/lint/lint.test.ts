@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldSchema } from '../wire.js';
+import type { LintContext } from './identifiers.js';
 import { hasErrors, lint } from './index.js';
+import { messageFindings } from './message.js';
 import { RULES, type RuleCode } from './rules.js';
 
 const MESSAGE = 'Which environment should order-service be deployed to?';
@@ -194,6 +196,103 @@ describe('EK11 message not self-explanatory', () => {
     ['apostrophes', "We couldn't find a release ticket for order-service; which one should be used?"],
   ])('does not fire on %s', (_label, message) => {
     expect(rules(formRequest({ env: titled }, message))).toEqual([]);
+  });
+});
+
+describe('EK11 names the person gave, names the form uses', () => {
+  /** The EK11 finding texts for one message, asked with `properties`. */
+  const ek11 = (message: string, context?: LintContext, properties: Record<string, unknown> = { env: titled }) =>
+    lint(formRequest(properties, message), context)
+      .filter((f) => f.rule === 'EK11')
+      .map((f) => f.message);
+  const typed = { typedTableName: { type: 'string', title: 'Table name' } };
+  const regions = { region: { type: 'string', title: 'Region', oneOf: [{ const: 'us_east_1', title: 'US East' }] } };
+
+  it('a word the call supplied is not flagged, quoted or not', () => {
+    const message = 'Type order_items to confirm deleting every row of `order_items`.';
+    expect(ek11(message)).toEqual(['the message shows the internal identifier "order_items"']);
+    expect(ek11(message, { given: ['DELETE FROM order_items'] })).toEqual([]);
+  });
+
+  it('a given word matches in any case, anywhere inside a given string', () => {
+    expect(
+      ek11('Type order_items to confirm the deletion.', { given: ['delete from ORDER_ITEMS where id = 3'] }),
+    ).toEqual([]);
+    expect(ek11('Type order_items to confirm the deletion.', { given: ['orders', 'items'] })).toEqual([
+      'the message shows the internal identifier "order_items"',
+    ]);
+  });
+
+  it('an unquoted name nobody gave is still flagged beside a given one', () => {
+    expect(ek11('Set deploy_env_id before touching order_items.', { given: ['DELETE FROM order_items'] })).toEqual([
+      'the message shows the internal identifier "deploy_env_id"',
+    ]);
+  });
+
+  it.each([
+    ['quoted in backticks', 'Type the table name into `typedTableName` to confirm the deletion.'],
+    ['in double quotes', 'Type the table name into "typedTableName" to confirm the deletion.'],
+    ['unquoted', 'Type the table name into typedTableName to confirm the deletion.'],
+  ])('a field key is flagged %s', (_label, message) => {
+    expect(ek11(message, {}, typed)).toEqual([
+      'the message shows "typedTableName", the form\'s own name for a field or option',
+    ]);
+  });
+
+  it('an option value is flagged even quoted; the same name is fine where the form does not use it', () => {
+    const message = 'Deploy order-service to "us_east_1" now?';
+    expect(ek11(message, {}, regions)).toEqual([
+      'the message shows "us_east_1", the form\'s own name for a field or option',
+    ]);
+    expect(ek11(message)).toEqual([]);
+  });
+
+  it('a form name the person gave is theirs too', () => {
+    expect(ek11('Deploy order-service to "us_east_1" now?', { given: ['us_east_1'] }, regions)).toEqual([]);
+  });
+
+  it('a field key that is a plain word is not an identifier', () => {
+    expect(ek11('Which env should order-service be deployed to?')).toEqual([]);
+  });
+
+  it.each([
+    ['a double-backtick span holding backticks', 'Run ``SELECT order_id FROM `orders` `` to check the rows first.'],
+    ['a triple-backtick span', 'The column ```order_id``` is what the report groups by.'],
+  ])('quotes %s', (_label, message) => {
+    expect(ek11(message)).toEqual([]);
+  });
+
+  it.each([
+    ['an unclosed double backtick', 'Run ``SELECT order_id to check the rows first.'],
+    ['runs of different lengths', 'Type ``order_id` to confirm the deletion of the rows.'],
+  ])('does not quote %s', (_label, message) => {
+    expect(ek11(message)).toEqual(['the message shows the internal identifier "order_id"']);
+  });
+
+  it('a UUID from the arguments is fine, in any case; one nobody gave is not', () => {
+    const message = 'Roll back deployment 6F1C2A4B-1D2E-4F30-9A8B-7C6D5E4F3A2B of order-service now?';
+    expect(ek11(message, { given: ['rollback 6f1c2a4b-1d2e-4f30-9a8b-7c6d5e4f3a2b'] })).toEqual([]);
+    expect(ek11(message, { given: ['order-service'] })).toEqual([
+      'the message shows the internal identifier "6F1C2A4B-1D2E-4F30-9A8B-7C6D5E4F3A2B"',
+    ]);
+  });
+
+  it('a URL-mode message may show a given word', () => {
+    const request = { mode: 'url', message: 'Open the page to restore order_items.', url: 'https://example.com/r' };
+    expect(rules(request)).toEqual(['EK11']);
+    expect(lint(request, { given: ['order_items'] })).toEqual([]);
+  });
+
+  it('without a context, a message is judged as before: unquoted names flagged, quoted ones fine', () => {
+    expect(messageFindings('Type `typedTableName` to confirm the deletion of the rows.')).toEqual([]);
+    expect(messageFindings('Type typedTableName to confirm the deletion of the rows.').map((f) => f.message)).toEqual([
+      'the message shows the internal identifier "typedTableName"',
+    ]);
+    const request = formRequest({ env: titled }, 'Set deploy_env_id for this run, then `order_items` is next.');
+    expect(lint(request)).toEqual(lint(request, {}));
+    expect(lint(request, { given: [] }).map((f) => f.message)).toEqual([
+      'the message shows the internal identifier "deploy_env_id"',
+    ]);
   });
 });
 

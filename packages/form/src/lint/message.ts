@@ -1,10 +1,7 @@
+import { type MessageContext, type ShownIdentifier, shownIdentifier } from './identifiers.js';
 import { type Finding, finding } from './rules.js';
 
 const TEMPLATE_LEFTOVER = /\bundefined\b|\bNaN\b|\[object Object\]|\$\{|\{\{|\}\}|\bnull\b/;
-const SNAKE = /\b[a-z][a-z0-9]*_[a-z0-9_]+\b/;
-const CAMEL = /\b[a-z]+[A-Z][A-Za-z0-9]*\b/;
-const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i;
-const QUOTED = /`[^`]*`|"[^"]*"|“[^”]*”|「[^」]*」|『[^』]*』|(^|\s)'[^'\s][^']*'(?=$|[\s.,;:!?])/g;
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/g;
 const GENERIC_EN =
   /^\s*(please\s+)?(enter|provide|input|fill\s+in|fill\s+out|select|choose|give|type)(\s+(the|a|an|your|some))?\s+(value|values|input|inputs|info|information|details|data|parameter|parameters|params|field|fields|form|answer)s?\s*[.!?:]?\s*$/i;
@@ -13,8 +10,10 @@ const GENERIC_ZH = /^\s*请(输入|填写|提供|选择)(参数|信息|内容|�
 /**
  * Rule EK11: the message is what a person reads before deciding. It must say who wants what and
  * why, in their words: not a key name, not a template that failed to fill in, not two words.
+ * "Their words" include the names they gave (`context.given`): the table they must type to confirm
+ * came from their own SQL. Without a context, any unquoted code-shaped name is the server's.
  */
-export function messageFindings(message: string): Finding[] {
+export function messageFindings(message: string, context?: MessageContext): Finding[] {
   const fix =
     'Say what is being asked and why in a full sentence, naming the subject (e.g. "Which environment should order-service be deployed to?").';
   const text = message.trim();
@@ -29,23 +28,29 @@ export function messageFindings(message: string): Finding[] {
       ),
     );
   }
-  const unquoted = text.replace(QUOTED, ' ');
-  const ident = unquoted.match(SNAKE)?.[0] ?? unquoted.match(CAMEL)?.[0] ?? unquoted.match(UUID)?.[0];
-  if (ident) {
-    out.push(
-      finding(
-        'EK11',
-        `the message shows the internal identifier "${ident}"`,
-        "Use the words a person knows (the field's title), or quote the identifier if the person really needs it.",
-      ),
-    );
-  }
+  const shown = shownIdentifier(text, context);
+  if (shown) out.push(identifierFinding(shown));
   if (GENERIC_EN.test(text) || GENERIC_ZH.test(text)) {
     out.push(finding('EK11', `the message "${text}" does not say what it is about`, fix));
   } else if (weight(text) < 3) {
     out.push(finding('EK11', `the message "${text}" is too short to explain itself`, fix));
   }
   return out;
+}
+
+/** A form's key needs another fix than a stray name: quoting it would still show the server's word. */
+function identifierFinding({ name, why }: ShownIdentifier): Finding {
+  return why === 'form'
+    ? finding(
+        'EK11',
+        `the message shows "${name}", the form's own name for a field or option`,
+        'Name the field by its title and the option by its label: that is what the person sees (quoting the key does not help).',
+      )
+    : finding(
+        'EK11',
+        `the message shows the internal identifier "${name}"`,
+        "Use the words a person knows (the field's title), or quote the identifier if the person really needs it.",
+      );
 }
 
 /** Roughly "how many words": Latin words count one, CJK characters half. */
