@@ -3,6 +3,10 @@ import { type AnyForm, type Finding, lint } from '@elicitkit/form';
 /** Stands in for the message when a form is linted on its own (messages only draw warnings). */
 export const PROBE_MESSAGE = 'Please review the details below before the operation continues.';
 
+// Only errors stop an ask, and EK11 (the message, read beside the form and the call's words) is a
+// warning: it is judged where it is reported — by doctor and by the client showing the question —
+// so the call's arguments need not reach this module.
+
 /** Lint errors of each form seen, by identity. */
 const FORM_LINT = new WeakMap<AnyForm, readonly Finding[]>();
 
