@@ -116,7 +116,9 @@ async function main(): Promise<void> {
     connections.push(c);
     return c;
   };
-  const relays = [createRedisRelay(connect()), createRedisRelay(connect())];
+  // Sealed with one shared secret, as replicas of one deployment are.
+  const secret = 'bench-replicas-secret-0123456789abcdef0123';
+  const relays = [createRedisRelay(connect(), { secret }), createRedisRelay(connect(), { secret })];
   const replicas = [
     await upstream(createRedisClaimStore(connect()), relays[0]),
     await upstream(createRedisClaimStore(connect()), relays[1]),

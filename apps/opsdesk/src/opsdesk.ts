@@ -53,6 +53,8 @@ export interface Opsdesk {
   links: PasswordLinks;
   tools: readonly AnyTool[];
   kit: Elicitkit;
+  /** The state secret (given, or the data directory's): replicas' relay frames are sealed with a key derived from it. */
+  secret: string;
   /** A fresh MCP server over the tools (one per request or connection). */
   createServer(): McpServer;
   /** Waits (up to 5 s) for the tool calls still running — cut-short ones end at once — then closes the database. */
@@ -93,8 +95,9 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     weeklyReportTool(deps),
     registerUserTool(deps),
   ].map(recordCallEnds(db));
+  const secret = options.secret ?? stateSecret(db);
   const kit = createElicitkit({
-    secret: options.secret ?? stateSecret(db),
+    secret,
     locale: options.locale,
     identify: options.identify,
     audit: sqliteAudit(db),
@@ -112,6 +115,7 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     links,
     tools,
     kit,
+    secret,
     createServer: () => kit.createServer(OPSDESK_INFO, tools, { instructions: INSTRUCTIONS }),
     async close() {
       // A call whose client went away still writes its last audit record: let it (for a while), then close.

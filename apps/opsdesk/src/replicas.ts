@@ -5,7 +5,8 @@ import { Redis } from 'ioredis';
 /** What replicas of `serve --http` share through one Redis: the claims and the 2025 session relay. */
 export interface Replicas {
   claims: ClaimStore;
-  relay: RedisRelay;
+  /** The relay, its frames sealed with `secret` (the state secret every replica shares); made once. */
+  relay(secret: string): RedisRelay;
   close(): Promise<void>;
 }
 
@@ -45,12 +46,15 @@ export async function connectReplicas(url: string): Promise<Replicas> {
     redis.disconnect();
     throw new RedisUnavailableError(url, error);
   }
-  const relay = createRedisRelay(redis);
+  let relay: RedisRelay | undefined;
   return {
     claims: createRedisClaimStore(redis),
-    relay,
+    relay(secret) {
+      relay ??= createRedisRelay(redis, { secret });
+      return relay;
+    },
     async close() {
-      await relay.close();
+      await relay?.close();
       await redis.quit().catch(() => redis.disconnect());
     },
   };

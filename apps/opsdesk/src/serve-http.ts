@@ -113,12 +113,15 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     }
     return { token, clientId: user.username, scopes: [] };
   };
+  // Relay frames are sealed with the state secret: replicas that can open each other's states can
+  // speak to each other, and nobody else on the Redis can.
+  const relay = replicas?.relay(opsdesk.secret);
   const mcp = createHttpHandler(() => opsdesk.createServer(), {
     authenticate,
     ...options.limits,
-    ...(replicas ? { sessions: replicas.relay } : {}),
+    ...(relay ? { sessions: relay } : {}),
   });
-  await replicas?.relay.serve(mcp);
+  await relay?.serve(mcp);
   let closing = false;
   // Served straight from the socket, one conversion (`toNodeListener`).
   const mcpNode = toNodeListener(mcp);

@@ -59,8 +59,11 @@ export async function loopback(
       ...(authenticated
         ? {
             authenticate: (request: Request) => {
-              const name = /^Bearer (\w+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
-              return name ? { token: name, clientId: name, scopes: [] } : new Response('who?', { status: 401 });
+              // `Bearer alice` is alice; so is `Bearer alice_<secret>`, a token that is not her name.
+              const token = /^Bearer (\w+)$/.exec(request.headers.get('authorization') ?? '')?.[1];
+              return token
+                ? { token, clientId: token.replace(/_.*$/, ''), scopes: [] }
+                : new Response('who?', { status: 401 });
             },
           }
         : {}),

@@ -30,7 +30,7 @@ import {
   UNSUPPORTED_MEDIA_TYPE,
 } from './replies.js';
 import { isResultResponse, routesToLegacy } from './route.js';
-import type { SessionDirectory } from './session-directory.js';
+import type { Delivered, SessionDirectory } from './session-directory.js';
 import { type TransportSession, TransportSessionTable } from './transport-sessions.js';
 import { watchResponse } from './watch.js';
 
@@ -246,17 +246,19 @@ export function createHttpHandler(
     body: unknown,
     auth: AuthInfo | undefined,
     exchange: Exchange,
+    delivered?: Delivered,
   ): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id) {
       const entry = table.get(id);
       const relayed =
-        entry || !options.sessions
+        entry || !options.sessions || delivered
           ? undefined
-          : await options.sessions.forward(id, ownerOf(auth), unread(request, body));
+          : await options.sessions.forward(id, ownerOf(auth), unread(request, body), auth);
       if (relayed) return relayed;
       // Another identity's session is reported as unknown: its existence is not revealed.
-      if (!entry || entry.owner !== ownerOf(auth)) return jsonRpcError(404, SESSION_NOT_FOUND, 'Session not found');
+      const owns = entry && (delivered ? await delivered.owns(entry.owner) : entry.owner === ownerOf(auth));
+      if (!entry || !owns) return jsonRpcError(404, SESSION_NOT_FOUND, 'Session not found');
       return existing(entry, request, body, auth, exchange);
     }
     if (request.method !== 'POST')
@@ -267,14 +269,17 @@ export function createHttpHandler(
   const serve: ServeExchange = async (request, exchange) => {
     const refused = guard(request);
     if (refused) return refused;
-    let auth: AuthInfo | undefined;
-    if (options.authenticate) {
+    // A request relayed from another replica carries no credential: it was authenticated there,
+    // and the identity it was given comes with it, sealed (relay/frames.ts).
+    const relayed = options.sessions?.delivered?.(request);
+    let auth = relayed?.auth;
+    if (!relayed && options.authenticate) {
       const verdict = await options.authenticate(request);
       if (verdict instanceof Response) return verdict;
       auth = verdict;
     }
     if (request.method !== 'POST') {
-      if (await isLegacyRequest(request)) return sessionful(request, undefined, auth, exchange);
+      if (await isLegacyRequest(request)) return sessionful(request, undefined, auth, exchange, relayed);
       return stateless.fetch(request, auth ? { authInfo: auth } : {});
     }
     // Both transports answer a POST that is not JSON so; said here, before reading anything.
@@ -288,8 +293,9 @@ export function createHttpHandler(
         `Payload Too Large: Request body must not exceed ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes`,
       );
     // Empty or not JSON: legacy by the SDK's own rule, answered by the session's transport.
-    if (read.body === INVALID) return sessionful(read.request, INVALID, auth, exchange);
-    if (await routesToLegacy(read.request, read.body)) return sessionful(read.request, read.body, auth, exchange);
+    if (read.body === INVALID) return sessionful(read.request, INVALID, auth, exchange, relayed);
+    if (await routesToLegacy(read.request, read.body))
+      return sessionful(read.request, read.body, auth, exchange, relayed);
     return stateless.fetch(read.request, { parsedBody: read.body, ...(auth ? { authInfo: auth } : {}) });
   };
 

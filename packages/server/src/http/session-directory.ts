@@ -1,3 +1,5 @@
+import type { AuthInfo } from '@modelcontextprotocol/server';
+
 /**
  * Where a 2025 session lives when several replicas serve one endpoint. A 2025 session is an SDK
  * transport and server in one process's memory; with no sticky sessions its next request may
@@ -6,7 +8,7 @@
  * `@elicitkit/server/redis` relays it to the holder and streams the answer back).
  *
  * @example
- * const relay = createRedisRelay(redis);
+ * const relay = createRedisRelay(redis, { secret });
  * const http = createHttpHandler(factory, { sessions: relay });
  * await relay.serve(http);
  */
@@ -19,5 +21,19 @@ export interface SessionDirectory {
    * The response of the replica holding session `id`, when another replica holds it for this same
    * `owner`; undefined when nobody does (the handler then answers "Session not found").
    */
-  forward(id: string, owner: string, request: Request): Promise<Response | undefined>;
+  forward(id: string, owner: string, request: Request, auth?: AuthInfo): Promise<Response | undefined>;
+  /**
+   * For a request this directory delivered from another replica: the identity that replica
+   * authenticated it as (`auth` above), and whether a session's owner is the one the requester
+   * checked it against. No credential travels with a relayed request, so the holder acts on these
+   * instead of authenticating it again; undefined for any other request.
+   */
+  delivered?(request: Request): Delivered | undefined;
+}
+
+/** A relayed request's identity, as the replica that received (and authenticated) it vouches. */
+export interface Delivered {
+  auth: AuthInfo | undefined;
+  /** Whether `owner` (a session's, as the handler keeps it) is the requester's. */
+  owns(owner: string): Promise<boolean>;
 }

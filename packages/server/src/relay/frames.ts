@@ -2,42 +2,159 @@
  * What replicas say to each other on their Redis channels while relaying a 2025 session's
  * request: the request itself, then the response as a head, body chunks and an end, or an abort
  * either way. JSON, with bodies in base64 (an SSE chunk may split a UTF-8 character).
+ *
+ * Anyone who can PUBLISH on the Redis could say anything, so every frame travels sealed: an
+ * HMAC-SHA256 (a key derived from the replicas' shared secret) over the frame, who sent it, who it
+ * is for, a nonce and an expiry. A message is opened — signature first, then the envelope, then
+ * the frame against its schema — before anything is done with it; one that fails any check is
+ * dropped, never thrown on.
  */
-export type Frame =
-  | {
-      t: 'request';
-      /** This relay's id: every frame of it carries it. */
-      r: string;
-      /** The replica that received the request and waits for the answer. */
-      from: string;
-      method: string;
-      url: string;
-      headers: [string, string][];
-      body?: string;
-    }
-  /** The requester's client went away: drop the request at the holder. */
-  | { t: 'abort'; r: string }
-  /** The response's status and headers; with `end`, the whole response (`body` if it has one). */
-  | { t: 'head'; r: string; status: number; headers: [string, string][]; end?: boolean; body?: string }
-  | { t: 'data'; r: string; d: string }
-  | { t: 'end'; r: string }
-  /** The holder could not run the request or finish its response. */
-  | { t: 'fail'; r: string; message: string };
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
 
-export function encode(frame: Frame): string {
-  return JSON.stringify(frame);
+/** How long a sealed frame may take to arrive (clocks of replicas may differ by less). */
+export const FRAME_TTL_MS = 30_000;
+
+const id = z.string().min(1).max(128);
+// Base64 of at most the SDK's request bound (a response chunk is smaller than a request body).
+const base64 = z
+  .string()
+  .max(Math.ceil(DEFAULT_MAX_REQUEST_BODY_SIZE / 3) * 4 + 4)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/);
+/** A header `new Headers()` accepts: a token name, a value without line breaks or NUL. */
+const header = z.tuple([
+  z
+    .string()
+    .min(1)
+    .max(256)
+    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/),
+  z
+    .string()
+    .max(16_384)
+    .regex(/^[^\r\n\0]*$/),
+]);
+const headers = z.array(header).max(256);
+
+const FRAME = z.discriminatedUnion('t', [
+  z.strictObject({
+    t: z.literal('request'),
+    r: id,
+    method: z.enum(['GET', 'POST', 'DELETE', 'HEAD']),
+    url: z
+      .string()
+      .max(8_192)
+      .regex(/^https?:\/\//),
+    headers,
+    body: base64.optional(),
+    /** SHA-256 (hex) of the owner the requester checked against the session's directory entry. */
+    owner: z.string().regex(/^[0-9a-f]{64}$/),
+    /** Who the requesting replica authenticated the request as; its credential stays there. */
+    auth: z
+      .strictObject({
+        clientId: z.string().max(1_024),
+        scopes: z.array(z.string().max(256)).max(64),
+        expiresAt: z.number().optional(),
+      })
+      .optional(),
+  }),
+  /** The requester's client went away: drop the request at the holder. */
+  z.strictObject({ t: z.literal('abort'), r: id }),
+  /** The response's status and headers; with `end`, the whole response (`body` if it has one). */
+  z.strictObject({
+    t: z.literal('head'),
+    r: id,
+    status: z.number().int().min(200).max(599),
+    headers,
+    end: z.boolean().optional(),
+    body: base64.optional(),
+  }),
+  z.strictObject({ t: z.literal('data'), r: id, d: base64 }),
+  z.strictObject({ t: z.literal('end'), r: id }),
+  /** The holder could not run the request or finish its response. */
+  z.strictObject({ t: z.literal('fail'), r: id, message: z.string().max(2_000) }),
+]);
+
+export type Frame = z.infer<typeof FRAME>;
+
+const ENVELOPE = z.strictObject({
+  /** The replica that sealed it. */
+  from: id,
+  /** The replica it is for: a frame for one replica replayed on another's channel is refused. */
+  to: id,
+  /** Unique per frame: a frame seen once is not taken twice. */
+  n: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+  /** Epoch ms past which it is refused. */
+  x: z.number().int().nonnegative(),
+  f: z.unknown(),
+});
+
+/** Why a message was dropped. */
+export type DropReason = 'signature' | 'envelope' | 'schema' | 'misdirected' | 'expired' | 'replayed';
+
+/** The key frames are sealed with, derived from the replicas' shared secret (never the secret itself). */
+export function frameKey(secret: string | Uint8Array): Uint8Array {
+  return new Uint8Array(hkdfSync('sha256', secret, new Uint8Array(0), 'elicitkit relay frames v1', 32));
 }
 
-/** The frame in a message, or undefined for anything that is not one (ignored, never thrown on). */
-export function decode(message: string): Frame | undefined {
-  try {
-    const frame = JSON.parse(message) as Partial<Frame>;
-    return typeof frame === 'object' && frame !== null && typeof frame.t === 'string' && typeof frame.r === 'string'
-      ? (frame as Frame)
-      : undefined;
-  } catch {
-    return undefined;
+const MAC_LENGTH = 43; // base64url of 32 bytes
+
+/** A frame this replica was about to send that the receiver would drop (its schema refuses it). */
+export class FrameRefused extends Error {
+  readonly code = 'FRAME_REFUSED';
+  constructor(frame: { t: string }) {
+    super(`a relay ${frame.t} frame out of bounds (too many or too long headers, a long URL, an unknown method)`);
   }
+}
+
+/**
+ * `frame` from `from` to `to`, sealed: `<mac>.<json>`. Checked against the schema the receiver
+ * applies first (`FrameRefused`), so a frame is never sent only to be dropped and waited on.
+ */
+export function seal(key: Uint8Array, from: string, to: string, frame: Frame, now = Date.now()): string {
+  if (!FRAME.safeParse(frame).success) throw new FrameRefused(frame);
+  const json = JSON.stringify({ from, to, n: randomBytes(16).toString('base64url'), x: now + FRAME_TTL_MS, f: frame });
+  return `${createHmac('sha256', key).update(json).digest('base64url')}.${json}`;
+}
+
+/**
+ * Opens a sealed message meant for `own`: the frame and who sent it, or why it is dropped. `seen`
+ * holds the nonces taken (and when they expire), so a replayed message is refused.
+ */
+export function open(
+  key: Uint8Array,
+  own: string,
+  message: string,
+  seen: Map<string, number>,
+  now = Date.now(),
+): { from: string; frame: Frame } | { dropped: DropReason } {
+  if (message.length < MAC_LENGTH + 2 || message[MAC_LENGTH] !== '.') return { dropped: 'signature' };
+  const json = message.slice(MAC_LENGTH + 1);
+  const expected = createHmac('sha256', key).update(json).digest();
+  const given = Buffer.from(message.slice(0, MAC_LENGTH), 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { dropped: 'signature' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return { dropped: 'envelope' };
+  }
+  const envelope = ENVELOPE.safeParse(parsed);
+  if (!envelope.success) return { dropped: 'envelope' };
+  const { from, to, n, x, f } = envelope.data;
+  if (to !== own) return { dropped: 'misdirected' };
+  if (x < now || x > now + 2 * FRAME_TTL_MS) return { dropped: 'expired' };
+  if (seen.has(n)) return { dropped: 'replayed' };
+  const frame = FRAME.safeParse(f);
+  if (!frame.success) return { dropped: 'schema' };
+  remember(seen, n, x, now);
+  return { from, frame: frame.data };
+}
+
+/** Keeps `n` until it expires; expired nonces are swept as new ones come (a frame past `x` is refused anyway). */
+function remember(seen: Map<string, number>, n: string, x: number, now: number): void {
+  if (seen.size >= 1024) for (const [k, until] of seen) if (until < now) seen.delete(k);
+  seen.set(n, x);
 }
 
 export function headerList(headers: Headers): [string, string][] {

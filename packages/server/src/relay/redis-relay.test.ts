@@ -1,9 +1,12 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
+import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../../test/support/redis-server.js';
 import { type Balancer, startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, type Loopback, loopback, patientClient, startDeploy } from '../../test/loopback.js';
+import { frameKey } from './frames.js';
 import { createRedisRelay, type RedisRelay } from './redis-relay.js';
 
 interface Replica {
@@ -30,6 +33,9 @@ async function dropSubscription(r: Replica, prefix: string): Promise<void> {
   await r.redis.client('KILL', 'ID', /\bid=(\d+)/.exec(line ?? '')?.[1] ?? '');
 }
 
+/** The secret the replicas share: frames are sealed with a key derived from it. */
+const SECRET = 'relay-test-secret-0123456789abcdef0123456789';
+
 describe('2025 sessions relayed across replicas through Redis', () => {
   let server: TestRedis;
   const replicas: Replica[] = [];
@@ -53,7 +59,12 @@ describe('2025 sessions relayed across replicas through Redis', () => {
 
   const replica = async (prefix: string, sessionTtlMs?: number): Promise<Replica> => {
     const redis = new Redis(server.url);
-    const relay = createRedisRelay(redis, { prefix, livenessMs: 100, ...(sessionTtlMs ? { sessionTtlMs } : {}) });
+    const relay = createRedisRelay(redis, {
+      secret: SECRET,
+      prefix,
+      livenessMs: 100,
+      ...(sessionTtlMs ? { sessionTtlMs } : {}),
+    });
     const serving = await loopback({ authenticated: true, sessions: relay });
     await relay.serve(serving.handler);
     const r = { relay, redis, serving };
@@ -224,7 +235,7 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     // The holder opens sessions on its real handler but runs relayed requests on one that never
     // answers: a relay waits for its head when b's subscription drops under it.
     const redis = new Redis(server.url);
-    const relay = createRedisRelay(redis, { prefix: 'head:', livenessMs: 100 });
+    const relay = createRedisRelay(redis, { secret: SECRET, prefix: 'head:', livenessMs: 100 });
     const serving = await loopback({ authenticated: true, sessions: relay });
     replicas.push({ relay, redis, serving });
     let entered!: () => void;
@@ -333,5 +344,338 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     const fresh = new Client({ name: 'fresh', version: '1' });
     clients.push(fresh);
     await expect(fresh.connect(httpTransport(url, 'alice'))).rejects.toThrow(/503|unavailable/i);
+  });
+
+  /** Every message published on the prefix's channels while `run` runs, as a sniffer subscribed to them sees it. */
+  async function sniff<T>(prefix: string, run: () => Promise<T>): Promise<{ result: T; messages: string[] }> {
+    const sniffer = new Redis(server.url);
+    const messages: string[] = [];
+    sniffer.on('pmessage', (_pattern: string, _channel: string, message: string) => messages.push(message));
+    await sniffer.psubscribe(`${prefix}*`);
+    try {
+      const result = await run();
+      return { result, messages };
+    } finally {
+      sniffer.disconnect();
+    }
+  }
+
+  /** The JSON inside a sealed message (after `<mac>.`). */
+  const inside = (message: string) =>
+    JSON.parse(message.slice(44)) as { from: string; to: string; f: Record<string, unknown> };
+
+  /** A message sealed with `secret` around any JSON at all — what a replica with the key (or a bug in one) could send. */
+  const sealedRaw = (secret: string, envelope: unknown) => {
+    const json = JSON.stringify(envelope);
+    return `${createHmac('sha256', frameKey(secret)).update(json).digest('base64url')}.${json}`;
+  };
+  const nonce = () => randomBytes(16).toString('base64url');
+
+  /** Opens a session on the pair and starts a production deploy that waits at its second question; `answer` releases it. */
+  async function pendingQuestion(prefix: string) {
+    const { a, b, url } = await pair(prefix);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const answers = [{ env: 'prod' }, { confirmed: true, ticket: 'REL-1001' }];
+    const asked: string[] = [];
+    const client = new Client({ name: 'held', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    let second!: () => void;
+    const atSecond = new Promise<void>((resolve) => {
+      second = resolve;
+    });
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(String(request.params.message));
+      if (asked.length === 2) {
+        second();
+        await released;
+      }
+      return { action: 'accept', content: answers.shift() ?? {} };
+    });
+    clients.push(client);
+    await client.connect(httpTransport(url, 'alice_s3cr3t0ken'));
+    return { a, b, client, asked, atSecond, release };
+  }
+
+  it('no credential crosses Redis: a sniffer sees no bearer token in any frame, and every frame is sealed', async () => {
+    const { messages, result } = await sniff('sniff:', async () => {
+      const { a, client, atSecond, release } = await pendingQuestion('sniff:');
+      const call = client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
+      await atSecond;
+      release();
+      const done = await call;
+      return { done, a };
+    });
+    expect(result.done.structuredContent).toMatchObject({ status: 'done', deployment: { env: 'prod' } });
+    expect(result.a.serving.store.deployments).toHaveLength(1);
+    const relayed = messages.filter((m) => /^[A-Za-z0-9_-]{43}\./.test(m));
+    expect(relayed.length).toBeGreaterThan(3);
+    for (const m of messages) {
+      expect(m).not.toContain('s3cr3t0ken');
+      expect(m.toLowerCase()).not.toContain('authorization');
+      expect(m).not.toContain('Bearer');
+    }
+  });
+
+  it('forged frames do nothing: unsigned, re-signed with another secret, altered, replayed or misdirected requests run no deploy; a forged response never reaches the client', async () => {
+    const { result } = await sniff('forge:', async () => {
+      const held = await pendingQuestion('forge:');
+      const call = held.client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
+      await held.atSecond;
+      return { ...held, call };
+    });
+    const { a, b, call, release } = result;
+    // The frames seen so far, sniffed anew (the sniffer above stopped with its run).
+    const spy = new Redis(server.url);
+    const seen: string[] = [];
+    spy.on('pmessage', (_p: string, _c: string, m: string) => seen.push(m));
+    await spy.psubscribe('forge:*');
+    try {
+      const tools = {
+        jsonrpc: '2.0',
+        id: 99,
+        method: 'tools/call',
+        params: { name: 'deploy', arguments: { service: 'forged', env: 'prod' } },
+      };
+      const aChannel = `forge:replica:${a.relay.replica}`;
+      const bChannel = `forge:replica:${b.relay.replica}`;
+      const request = (extra: Record<string, unknown> = {}) => ({
+        t: 'request',
+        r: crypto.randomUUID(),
+        method: 'POST',
+        url: a.serving.url,
+        owner: '0'.repeat(64),
+        headers: [
+          ['content-type', 'application/json'],
+          ['accept', 'application/json, text/event-stream'],
+        ],
+        body: Buffer.from(JSON.stringify(tools)).toString('base64'),
+        ...extra,
+      });
+      const envelope = (f: unknown, to = a.relay.replica) => ({
+        from: b.relay.replica,
+        to,
+        n: nonce(),
+        x: Date.now() + 10_000,
+        f,
+      });
+      const before = a.relay.dropped();
+      // Unsigned JSON, as frames were before they were sealed.
+      await b.redis.publish(aChannel, JSON.stringify(request()));
+      // Sealed with a secret that is not the replicas'.
+      await b.redis.publish(aChannel, sealedRaw('not-the-secret-0123456789abcdef0123456789', envelope(request())));
+      // A real sealed frame, altered after sealing.
+      const captured = seen.find((m) => /^[A-Za-z0-9_-]{43}\./.test(m)) as string;
+      expect(captured).toBeDefined();
+      await b.redis.publish(aChannel, captured.replace('"t":"', '"t" :"'));
+      // A real sealed frame sent again verbatim, on its own channel and on the other's.
+      await b.redis.publish(inside(captured).to === a.relay.replica ? aChannel : bChannel, captured);
+      await b.redis.publish(inside(captured).to === a.relay.replica ? bChannel : aChannel, captured);
+      // A forged response on the waiting replica's channel for the live relay: "deployed".
+      const live = [...seen].reverse().find((m) => inside(m).f.t === 'request');
+      const r = live ? String(inside(live).f.r) : crypto.randomUUID();
+      const forged = {
+        t: 'data',
+        r,
+        d: Buffer.from(
+          'data: {"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"FORGED: deployed to prod"}]}}\n\n',
+        ).toString('base64'),
+      };
+      await a.redis.publish(bChannel, JSON.stringify(forged));
+      await a.redis.publish(
+        bChannel,
+        sealedRaw('not-the-secret-0123456789abcdef0123456789', envelope(forged, b.relay.replica)),
+      );
+      await expect
+        .poll(() => {
+          const now = a.relay.dropped();
+          const then = b.relay.dropped();
+          return (
+            now.signature -
+            before.signature +
+            then.signature +
+            now.replayed +
+            then.replayed +
+            now.misdirected +
+            then.misdirected
+          );
+        })
+        .toBeGreaterThanOrEqual(6);
+      release();
+      const done = (await call) as { structuredContent?: unknown; content?: { text?: string }[] };
+      expect(done.structuredContent).toMatchObject({
+        status: 'done',
+        deployment: { service: 'order-service', env: 'prod' },
+      });
+      expect(JSON.stringify(done)).not.toContain('FORGED');
+      expect(a.serving.store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+      expect(b.serving.store.deployments).toEqual([]);
+    } finally {
+      spy.disconnect();
+    }
+  });
+
+  it('malformed frames, even sealed with the right secret, are dropped and counted, never thrown: the replica serves on', async () => {
+    const held = await pendingQuestion('bad:');
+    const spy = new Redis(server.url);
+    const seen: string[] = [];
+    spy.on('pmessage', (_p: string, _c: string, m: string) => seen.push(m));
+    await spy.psubscribe('bad:*');
+    const call = held.client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
+    await held.atSecond;
+    const { a, b } = held;
+    const bChannel = `bad:replica:${b.relay.replica}`;
+    const aChannel = `bad:replica:${a.relay.replica}`;
+    // The live relay's id: the request b relayed to a for the call still waiting.
+    await expect.poll(() => seen.some((m) => inside(m).f.t === 'request')).toBe(true);
+    const r = String(inside([...seen].reverse().find((m) => inside(m).f.t === 'request') as string).f.r);
+    const toB = (f: unknown, extra: Record<string, unknown> = {}) =>
+      sealedRaw(SECRET, {
+        from: a.relay.replica,
+        to: b.relay.replica,
+        n: nonce(),
+        x: Date.now() + 10_000,
+        f,
+        ...extra,
+      });
+    const toA = (f: unknown) =>
+      sealedRaw(SECRET, { from: b.relay.replica, to: a.relay.replica, n: nonce(), x: Date.now() + 10_000, f });
+    const shapes: [string, string][] = [
+      [bChannel, toB({ t: 'data', r, d: 1 })],
+      [bChannel, toB({ t: 'data', r, d: '!!not base64!!' })],
+      [bChannel, toB({ t: 'data', r })],
+      [bChannel, toB({ t: 'head', r, status: 200, headers: 'content-type: text/plain' })],
+      [bChannel, toB({ t: 'head', r, status: 99, headers: [] })],
+      [bChannel, toB({ t: 'head', r, status: 200.5, headers: [] })],
+      [bChannel, toB({ t: 'head', r, status: 700, headers: [] })],
+      [bChannel, toB({ t: 'head', r, status: 200, headers: [['bad header', 'x']] })],
+      [bChannel, toB({ t: 'head', r, status: 200, headers: [['x-evil', 'a\r\nset-cookie: s=1']] })],
+      [bChannel, toB({ t: 'head', r, status: 200, headers: [['x', 'y', 'z']] })],
+      [bChannel, toB({ t: 'fail', r, message: { nested: true } })],
+      [bChannel, toB({ t: 'end', r, extra: 'field' })],
+      [bChannel, toB({ t: 'nope', r })],
+      [bChannel, toB({ t: 'data', r: 42, d: '' })],
+      [bChannel, toB(null)],
+      [bChannel, toB([1, 2, 3])],
+      [bChannel, toB('a string')],
+      [bChannel, toB({ t: 'end', r }, { x: Date.now() - 1 })],
+      [bChannel, toB({ t: 'end', r }, { n: 'short' })],
+      [bChannel, toB({ t: 'end', r }, { to: 'somebody-else' })],
+      [bChannel, sealedRaw(SECRET, 'not an envelope')],
+      [bChannel, `${'A'.repeat(43)}.{}`],
+      [bChannel, ''],
+      [bChannel, 'x'.repeat(100_000)],
+      [bChannel, '\u0000\uffff'],
+      [
+        aChannel,
+        toA({
+          t: 'request',
+          r: crypto.randomUUID(),
+          method: 'PUT',
+          url: a.serving.url,
+          owner: '0'.repeat(64),
+          headers: [],
+        }),
+      ],
+      [
+        aChannel,
+        toA({
+          t: 'request',
+          r: crypto.randomUUID(),
+          method: 'POST',
+          url: 'file:///etc/passwd',
+          owner: '0'.repeat(64),
+          headers: [],
+        }),
+      ],
+      [
+        aChannel,
+        toA({ t: 'request', r: crypto.randomUUID(), method: 'POST', url: a.serving.url, owner: 'x', headers: [] }),
+      ],
+      [aChannel, toA({ t: 'abort', r: 5 })],
+    ];
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const total = () =>
+        Object.values(a.relay.dropped())
+          .concat(Object.values(b.relay.dropped()))
+          .reduce((n, x) => n + x, 0);
+      const before = total();
+      for (const [channel, message] of shapes) await a.redis.publish(channel, message);
+      await expect.poll(total).toBeGreaterThanOrEqual(before + shapes.length);
+      expect(shapes.length).toBeGreaterThanOrEqual(20);
+      // The call waiting through all of it finishes as the person answered.
+      held.release();
+      expect(((await call) as { structuredContent?: unknown }).structuredContent).toMatchObject({ status: 'done' });
+      expect(a.serving.store.deployments).toHaveLength(1);
+      // And the session serves on, relayed.
+      expect((await held.client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      spy.disconnect();
+    }
+    expect(uncaught).toEqual([]);
+  });
+
+  it('property: any frame shape, value or size sealed with the right secret leaves both replicas up and serving', async () => {
+    const held = await pendingQuestion('prop:');
+    const { a, b, client } = held;
+    // Caught here so a failing property reports itself, not the call it leaves behind.
+    const call = client.callTool({ name: 'deploy', arguments: { service: 'order-service' } }).catch((e: unknown) => e);
+    await held.atSecond;
+    const channels = [`prop:replica:${a.relay.replica}`, `prop:replica:${b.relay.replica}`];
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    const value = fc.oneof(
+      fc.string({ maxLength: 64 }),
+      fc.base64String({ maxLength: 64 }),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.tuple(fc.string({ maxLength: 16 }), fc.string({ maxLength: 16 })), { maxLength: 4 }),
+      fc.json({ maxDepth: 2 }),
+    );
+    const frame = fc.record(
+      {
+        t: fc.constantFrom('request', 'abort', 'head', 'data', 'end', 'fail', 'other'),
+        r: fc.oneof(fc.uuid(), fc.string({ maxLength: 8 })),
+        d: value,
+        status: fc.oneof(fc.integer({ min: -1, max: 1000 }), value),
+        headers: value,
+        body: value,
+        end: value,
+        message: value,
+        method: fc.oneof(fc.constantFrom('GET', 'POST', 'DELETE'), fc.string({ maxLength: 8 })),
+        url: fc.oneof(fc.constant(a.serving.url), fc.webUrl(), fc.string({ maxLength: 16 })),
+        owner: fc.oneof(fc.stringMatching(/^[0-9a-f]{64}$/), fc.string({ maxLength: 8 })),
+      },
+      { requiredKeys: ['t'] },
+    );
+    try {
+      await fc.assert(
+        fc.asyncProperty(frame, fc.constantFrom(0, 1), async (f, side) => {
+          const to = side === 0 ? a.relay.replica : b.relay.replica;
+          const from = side === 0 ? b.relay.replica : a.relay.replica;
+          await a.redis.publish(
+            channels[side] as string,
+            sealedRaw(SECRET, { from, to, n: nonce(), x: Date.now() + 10_000, f }),
+          );
+        }),
+        { numRuns: 300 },
+      );
+      // Both replicas are up: the waiting call completes and the session answers, relayed.
+      held.release();
+      expect(((await call) as { structuredContent?: unknown }).structuredContent).toMatchObject({ status: 'done' });
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      expect(a.serving.store.deployments.filter((d) => d.service !== 'order-service')).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught).toEqual([]);
   });
 });

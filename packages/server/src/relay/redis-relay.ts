@@ -1,12 +1,27 @@
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, INTERNAL_ERROR, INVALID_REQUEST } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
-import type { SessionDirectory } from '../http/session-directory.js';
+import type { Delivered, SessionDirectory } from '../http/session-directory.js';
 import { sha256Hex } from './digest.js';
-import { decode, encode, type Frame, fromBase64, headerList, toBase64 } from './frames.js';
+import {
+  type DropReason,
+  type Frame,
+  FrameRefused,
+  frameKey,
+  fromBase64,
+  headerList,
+  open,
+  seal,
+  toBase64,
+} from './frames.js';
 import { HolderGone, RelayedResponse, RelayInterrupted } from './relayed-response.js';
 
 /** How `createRedisRelay` names things and how often it checks that replicas are alive. */
 export interface RedisRelayOptions {
+  /**
+   * The secret every replica shares (the kit's state secret will do): frames are sealed with a key
+   * derived from it, and a frame that does not open with it is dropped. Required.
+   */
+  secret: string | Uint8Array;
   /** This replica's id (unique among the replicas). Default: a random UUID. */
   replica?: string;
   /** Prefix of every key and channel. Default `elicitkit:relay:`. */
@@ -24,11 +39,19 @@ export interface RedisRelay extends SessionDirectory {
   serve(handler: { fetch(request: Request): Promise<Response> }): Promise<void>;
   /** Relays in flight, both ways (for tests and shutdown). */
   inFlight(): number;
+  /**
+   * Messages dropped on this replica's channel, by why: a bad or missing signature, an envelope
+   * or frame that is not what it must be, one meant for another replica, expired or seen before,
+   * or one from a replica other than the one the relay is with (`sender`).
+   */
+  dropped(): Readonly<Record<DropReason | 'sender', number>>;
   /** Unsubscribes, ends the relays in flight, and forgets this replica's sessions. */
   close(): Promise<void>;
 }
 
 interface Holding {
+  /** The replica that asked: only it may abort. */
+  requester: string;
   controller: AbortController;
   reader?: ReadableStreamDefaultReader<Uint8Array>;
 }
@@ -47,12 +70,24 @@ interface Holding {
  *
  * @example
  * import { Redis } from 'ioredis';
- * const relay = createRedisRelay(new Redis(url));
+ * const relay = createRedisRelay(new Redis(url), { secret: process.env.ELICITKIT_SECRET });
  * const http = createHttpHandler(factory, { authenticate, sessions: relay });
  * await relay.serve(http);
  */
-export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}): RedisRelay {
+export function createRedisRelay(redis: Redis, options: RedisRelayOptions): RedisRelay {
   const replica = options.replica ?? crypto.randomUUID();
+  const key = frameKey(options.secret);
+  /** Nonces of frames taken, until they expire. */
+  const seen = new Map<string, number>();
+  const drops: Record<DropReason | 'sender', number> = {
+    signature: 0,
+    envelope: 0,
+    schema: 0,
+    misdirected: 0,
+    expired: 0,
+    replayed: 0,
+    sender: 0,
+  };
   const prefix = options.prefix ?? 'elicitkit:relay:';
   const ttlMs = options.sessionTtlMs ?? 30_000;
   const livenessMs = options.livenessMs ?? 1_000;
@@ -69,10 +104,12 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
   subscriber.on('error', () => {});
   // Each session this replica holds → its directory entry (this replica and the owner's digest).
   const held = new Map<string, string>();
-  const waiting = new Map<string, RelayedResponse>();
+  /** Relays this replica waits on → the response being rebuilt and the holder it must come from. */
+  const waiting = new Map<string, { relayed: RelayedResponse; holder: string }>();
   const holding = new Map<string, Holding>();
-  // Requests this replica runs for another: never relayed again, so a stale entry cannot loop.
-  const delivered = new WeakSet<Request>();
+  // Requests this replica runs for another → the identity the requester authenticated (none for
+  // an endpoint without authentication): never relayed again, so a stale entry cannot loop.
+  const delivered = new WeakMap<Request, Delivered>();
   // Where sessions were found: a session never moves, so its entry is read from Redis once. A stale
   // one costs nothing — the replica it names answers "Session not found" itself, or nobody listens
   // on its channel and the entry is dropped.
@@ -80,17 +117,17 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
   let handler: { fetch(request: Request): Promise<Response> } | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
 
-  const publish = (channel: string, frame: Frame) => redis.publish(channel, encode(frame));
+  // Async, so a frame refused by `seal` is a rejection like a Redis failure, never a throw.
+  const publish = async (to: string, frame: Frame) => redis.publish(channelOf(to), seal(key, replica, to, frame));
   const remember = (id: string, entry: string) => {
     // Bounded: the oldest go first (a Map iterates in insertion order).
     if (located.size >= LOCATED_MAX) located.delete(located.keys().next().value as string);
     located.set(id, entry);
   };
 
-  async function run(frame: Extract<Frame, { t: 'request' }>): Promise<void> {
-    const back = channelOf(frame.from);
+  async function run(frame: Extract<Frame, { t: 'request' }>, back: string): Promise<void> {
     const controller = new AbortController();
-    const entry: Holding = { controller };
+    const entry: Holding = { requester: back, controller };
     holding.set(frame.r, entry);
     try {
       if (!handler) throw new Error('this replica is not serving yet');
@@ -100,7 +137,17 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
         signal: controller.signal,
         ...(frame.body === undefined ? {} : { body: fromBase64(frame.body) as BodyInit }),
       });
-      delivered.add(request);
+      const owner = frame.owner;
+      delivered.set(request, {
+        auth: frame.auth && {
+          // The credential stayed with the replica that checked it.
+          token: '',
+          clientId: frame.auth.clientId,
+          scopes: frame.auth.scopes,
+          ...(frame.auth.expiresAt === undefined ? {} : { expiresAt: frame.auth.expiresAt }),
+        },
+        owns: async (sessionOwner) => (await sha256Hex(sessionOwner)) === owner,
+      });
       const response = await handler.fetch(request);
       const head = { t: 'head', r: frame.r, status: response.status, headers: headerList(response.headers) } as const;
       // A JSON reply or a bare status travels whole, in one message; only SSE streams chunk by chunk.
@@ -129,27 +176,47 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
       if (controller.signal.aborted) await reader.cancel().catch(() => {});
       else sent({ t: 'end', r: frame.r });
     } catch (error) {
-      await publish(back, { t: 'fail', r: frame.r, message: (error as Error).message }).catch(() => 0);
+      await publish(back, { t: 'fail', r: frame.r, message: String((error as Error).message).slice(0, 2_000) }).catch(
+        () => 0,
+      );
     } finally {
       holding.delete(frame.r);
     }
   }
 
   function receive(message: string): void {
-    const frame = decode(message);
-    if (!frame) return;
+    const opened = open(key, replica, message, seen);
+    if ('dropped' in opened) {
+      drops[opened.dropped]++;
+      return;
+    }
+    const { from, frame } = opened;
     switch (frame.t) {
       case 'request':
-        void run(frame);
+        // One relay id per request: a second request reusing a live one's id is not run.
+        if (holding.has(frame.r)) drops.sender++;
+        else void run(frame, from);
         return;
       case 'abort': {
         const entry = holding.get(frame.r);
-        entry?.controller.abort();
-        void entry?.reader?.cancel().catch(() => {});
+        if (!entry) return;
+        if (entry.requester !== from) {
+          drops.sender++;
+          return;
+        }
+        entry.controller.abort();
+        void entry.reader?.cancel().catch(() => {});
         return;
       }
-      default:
-        waiting.get(frame.r)?.accept(frame);
+      default: {
+        const relay = waiting.get(frame.r);
+        if (!relay) return;
+        if (relay.holder !== from) {
+          drops.sender++;
+          return;
+        }
+        relay.relayed.accept(frame);
+      }
     }
   }
 
@@ -169,7 +236,8 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
       if (!held.delete(id)) return;
       void redis.del(sessionKey(id)).catch(() => {});
     },
-    async forward(id, owner, request) {
+    delivered: (request) => delivered.get(request),
+    async forward(id, owner, request, auth) {
       if (delivered.has(request)) return undefined;
       let entry = located.get(id) ?? null;
       if (entry === null) {
@@ -190,20 +258,31 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
         requestBody: body,
         alive: () => holderAlive(holder),
         livenessMs,
-        abort: () => void publish(channelOf(holder), { t: 'abort', r }).catch(() => {}),
+        abort: () => void publish(holder, { t: 'abort', r }).catch(() => {}),
         done: () => waiting.delete(r),
       });
-      waiting.set(r, relayed);
+      waiting.set(r, { relayed, holder });
       request.signal.addEventListener('abort', () => relayed.cancel(), { once: true });
       try {
-        const reached = await publish(channelOf(holder), {
+        const reached = await publish(holder, {
           t: 'request',
           r,
-          from: replica,
-          method: request.method,
+          method: request.method as Extract<Frame, { t: 'request' }>['method'],
           url: request.url,
-          headers: headerList(request.headers),
+          // No credential crosses Redis: the holder acts on the identity checked here, and on the
+          // digest of its owner (checked here against the session's entry) for the session's.
+          owner: await sha256Hex(owner),
+          headers: headerList(request.headers).filter(([name]) => !CREDENTIALS.has(name)),
           ...(body ? { body: toBase64(body) } : {}),
+          ...(auth
+            ? {
+                auth: {
+                  clientId: auth.clientId,
+                  scopes: auth.scopes,
+                  ...(auth.expiresAt === undefined ? {} : { expiresAt: auth.expiresAt }),
+                },
+              }
+            : {}),
         });
         if (reached === 0) throw new HolderGone();
         return await relayed.response();
@@ -211,6 +290,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
         relayed.fail('the relay could not be sent', 'interrupted');
         waiting.delete(r);
         if (error instanceof RelayInterrupted) return relayInterrupted(error.message);
+        if (error instanceof FrameRefused) return unrelayable(error.message);
         if (!(error instanceof HolderGone)) return directoryDown();
         // The holder stopped: its sessions are gone with it. Forget the entry so the next request is
         // answered without a round trip.
@@ -222,14 +302,21 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
     async serve(h) {
       handler = h;
       subscriber.on('message', (channel: string, message: string) => {
-        if (channel === own) receive(message);
+        if (channel !== own) return;
+        // Whatever a message holds, it is never thrown into ioredis's handler: a throw there
+        // would take the replica, and every session on it, down.
+        try {
+          receive(message);
+        } catch {
+          drops.envelope++;
+        }
       });
       // Pub/sub delivers at most once: whatever the holders published for us while this
       // connection was down is gone (ioredis subscribes again on reconnecting, but nothing is
       // replayed). A relay waiting on it could hang or go on with a hole in its stream, so each one
       // ends now with an error its client can act on; the sessions themselves are untouched.
       subscriber.on('close', () => {
-        for (const relayed of waiting.values()) {
+        for (const { relayed } of waiting.values()) {
           relayed.fail('the relay lost its Redis subscription and may have missed part of the response', 'interrupted');
         }
       });
@@ -246,13 +333,14 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
       (heartbeat as { unref?: () => void }).unref?.();
     },
     inFlight: () => waiting.size + holding.size,
+    dropped: () => ({ ...drops }),
     async close() {
       clearInterval(heartbeat);
       for (const entry of holding.values()) {
         entry.controller.abort(SHUTDOWN);
         await entry.reader?.cancel().catch(() => {});
       }
-      for (const relayed of waiting.values()) relayed.fail('this replica is shutting down');
+      for (const { relayed } of waiting.values()) relayed.fail('this replica is shutting down');
       if (held.size > 0) await redis.del(...[...held.keys()].map(sessionKey)).catch(() => 0);
       held.clear();
       subscriber.disconnect();
@@ -264,6 +352,8 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions = {}):
 const SHUTDOWN = Symbol('shutdown');
 
 const TOO_LARGE = Symbol('too large');
+/** Headers that carry a credential: never relayed. */
+const CREDENTIALS = new Set(['authorization', 'proxy-authorization', 'cookie']);
 const LOCATED_MAX = 10_000;
 
 /** The body to relay, or TOO_LARGE past the SDK's own request bound (it would refuse it anyway). */
@@ -292,6 +382,13 @@ function relayInterrupted(reason: string): Response {
       id: null,
     }),
     { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' } },
+  );
+}
+
+function unrelayable(reason: string): Response {
+  return new Response(
+    JSON.stringify({ jsonrpc: '2.0', error: { code: INVALID_REQUEST, message: `Cannot relay: ${reason}` }, id: null }),
+    { status: 400, headers: { 'content-type': 'application/json' } },
   );
 }
 
