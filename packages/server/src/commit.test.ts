@@ -163,12 +163,26 @@ describe('a final round replayed (2026-07-28, raw HTTP JSON-RPC on loopback)', (
     };
     const s = await start({ kit: { claims, now, claimLeaseMs: 1_000 } });
     const final = await finalRound(s.url);
-    // The effect happened, and the first caller is told so.
-    expect((await wireRound(s.url, final)).result).toMatchObject({ structuredContent: { status: 'done' } });
+    // The effect happened, and the first caller is told so — and that it was not recorded: no
+    // plain "done" that a replay of the same call could not find again.
+    const first = (await wireRound(s.url, final)).result;
+    expect(first).toMatchObject({ structuredContent: { status: 'done', outcome: 'unrecorded' } });
+    expect(JSON.stringify(first)).toContain('could not be recorded');
     clock += 5_000;
     expect((await wireRound(s.url, final)).result).toMatchObject({
       structuredContent: { status: 'rejected', outcome: 'unknown' },
     });
+    expect(s.store.attempts).toBe(1);
+  });
+
+  it('a store that lost the claim before the result came (complete answers false): the caller is told it was not recorded', async () => {
+    const memory = createMemoryClaimStore();
+    const claims: ClaimStore = { ...memory, complete: async () => false };
+    const s = await start({ kit: { claims } });
+    const final = await finalRound(s.url);
+    const first = (await wireRound(s.url, final)).result as { structuredContent?: Record<string, unknown> };
+    expect(first.structuredContent).toMatchObject({ status: 'done', outcome: 'unrecorded' });
+    expect(String(first.structuredContent?.message)).toMatch(/^Deployed order-service .*could not be recorded/);
     expect(s.store.attempts).toBe(1);
   });
 });

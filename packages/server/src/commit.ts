@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Claim, ClaimStore } from './claims/types.js';
 import { ElicitkitUsageError } from './errors.js';
 import type { Locale } from './messages.js';
-import { stillRunningResult, unknownOutcomeResult } from './results.js';
+import { stillRunningResult, unknownOutcomeResult, unrecordedResult } from './results.js';
 import { sleep } from './wait.js';
 
 /** How `ctx.commit` runs an effect. */
@@ -87,7 +87,7 @@ export class Committer {
     const owner = crypto.randomUUID();
     for (;;) {
       const found = await store.claim(id, owner, { leaseMs, ttlMs });
-      if (found.state === 'claimed') return this.act(id, owner, effect);
+      if (found.state === 'claimed') return this.act(id, owner, effect, tool, locale);
       if (found.state === 'done') return parse(found.result);
       const settled = await this.waitFor(id, tool, locale, found, signal);
       if (settled !== RELEASED) return settled;
@@ -106,7 +106,7 @@ export class Committer {
     return settled === RELEASED ? undefined : settled;
   }
 
-  private act(id: string, owner: string, effect: Effect): Promise<CallToolResult> {
+  private act(id: string, owner: string, effect: Effect, tool: string, locale: Locale): Promise<CallToolResult> {
     const { store, leaseMs } = this.settings;
     const renew = setInterval(() => void store.renew(id, owner, leaseMs).catch(() => {}), leaseMs / 3);
     (renew as { unref?: () => void }).unref?.();
@@ -122,10 +122,11 @@ export class Committer {
         clearInterval(renew);
       }
       // From here on the effect has happened. If recording it fails, the claim is left running (its
-      // lease lapses), and replays are told the outcome is unknown rather than acting again.
+      // lease lapses), and replays are told the outcome is unknown rather than acting again. This
+      // caller is not told a plain "done" either: its result says it was not recorded.
       const recorded = serialize(result);
-      await store.complete(id, owner, recorded).catch(() => false);
-      return parse(recorded);
+      const kept = await store.complete(id, owner, recorded).catch(() => false);
+      return kept ? parse(recorded) : unrecordedResult(parse(recorded), tool, locale);
     })();
     this.running.set(id, acting);
     void acting.then(

@@ -54,6 +54,8 @@ interface Messages {
   unknownOutcome(tool: string): string;
   /** An earlier attempt of this call is still running its effect. */
   stillRunning(tool: string): string;
+  /** Appended to a result whose effect ran but could not be recorded. */
+  unrecorded(tool: string): string;
   /** A 2026-07-28 question changed before each of its answers arrived, `changes` times: the call ended. */
   questionUnstable(key: string, changes: number): string;
   reasons: Record<UnsupportedReason, string>;
@@ -85,6 +87,8 @@ const en: Messages = {
     `An earlier attempt of this same ${tool} call started to act but its outcome was never recorded (the server stopped while it ran). It was not run again. It may or may not have taken effect: check the current state before calling ${tool} again.`,
   stillRunning: (tool) =>
     `An earlier attempt of this same ${tool} call is still running. It was not run again; send the same request later to get its result.`,
+  unrecorded: (tool) =>
+    `This took effect, but its result could not be recorded (the claim store failed), so a retry of this same ${tool} call cannot be answered with it: check the current state rather than sending the call again.`,
   questionUnstable: (key, changes) =>
     `The question "${key}" changed ${changes} times before its answer arrived (what it shows, such as a time or a count, changes on every look), so no answer to it could count. Nothing was done; calling the tool again starts over.`,
   reasons: {
@@ -124,6 +128,8 @@ const zh: Messages = {
     `同一次 ${tool} 调用的先前尝试已开始执行，但结果没有记录下来（执行期间服务器停止了）。本次没有再次执行。它可能已经生效，也可能没有：请先检查当前状态，再决定是否重新调用 ${tool}。`,
   stillRunning: (tool) =>
     `同一次 ${tool} 调用的先前尝试仍在执行中。本次没有再次执行；稍后发送相同的请求即可获得其结果。`,
+  unrecorded: (tool) =>
+    `操作已生效，但其结果未能记录（认领存储出错），因此重试同一次 ${tool} 调用无法得到这个结果：请检查当前状态，而不要再次发送该调用。`,
   questionUnstable: (key, changes) =>
     `问题“${key}”在回答送达之前已变化 ${changes} 次（它显示的内容，例如时间或计数，每次查看都会变化），因此任何回答都无法生效。没有执行任何操作；再次调用该工具会重新开始。`,
   reasons: {

@@ -141,6 +141,22 @@ export function unknownOutcomeResult(tool: string, locale: Locale): CallToolResu
   return result('rejected', MESSAGES[locale].unknownOutcome(tool), true, { outcome: 'unknown' });
 }
 
+/**
+ * The effect ran and returned `result`, but the claim store could not record it (it was down, or
+ * lost the claim): the caller gets the result, marked `outcome: 'unrecorded'` with a sentence
+ * saying a retry cannot be answered with it — never a plain "done" that no replay can find.
+ */
+export function unrecordedResult(result: CallToolResult, tool: string, locale: Locale): CallToolResult {
+  const note = MESSAGES[locale].unrecorded(tool);
+  const structured = (result.structuredContent ?? {}) as Record<string, unknown>;
+  const message = typeof structured.message === 'string' ? `${structured.message} ${note}` : note;
+  return {
+    ...result,
+    content: [...(result.content ?? []), { type: 'text', text: note }],
+    structuredContent: { ...structured, message, outcome: 'unrecorded' },
+  };
+}
+
 /** A replayed call whose first attempt is still running its effect after the wait: nothing more happened. */
 export function stillRunningResult(tool: string, locale: Locale): CallToolResult {
   return result('pending', MESSAGES[locale].stillRunning(tool), false, { outcome: 'running' });
@@ -205,8 +221,11 @@ export function outcomeSchema<S extends z.ZodRawShape>(shape: S = {} as S) {
       )
       .optional(),
     issues: z.array(z.object({ field: z.string(), code: z.string(), message: z.string() })).optional(),
-    /** Set on a replay whose first attempt's outcome is not known (`unknown`) or not yet known (`running`). */
-    outcome: z.enum(['unknown', 'running']).optional(),
+    /**
+     * Set on a replay whose first attempt's outcome is not known (`unknown`) or not yet known
+     * (`running`), and on a result whose effect ran but could not be recorded (`unrecorded`).
+     */
+    outcome: z.enum(['unknown', 'running', 'unrecorded']).optional(),
     ...optional,
   });
 }
