@@ -13,6 +13,8 @@ export interface TestRedis {
   port: number;
   /** Kills the server and waits for it to exit. */
   stop(): Promise<void>;
+  /** Kills it and starts a fresh one on the same port: with nothing persisted, every key is gone. */
+  restart(): Promise<void>;
 }
 
 const BINARY = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -49,6 +51,33 @@ async function ping(port: number): Promise<boolean> {
   });
 }
 
+/** One redis-server on `port`, nothing persisted: running once it answers PING, or its output when it did not start. */
+async function launch(port: number): Promise<{ stop(): Promise<void> } | { failed: string }> {
+  const child: ChildProcess = spawn(
+    BINARY,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+  for (let i = 0; i < 100 && child.exitCode === null; i++) {
+    if (await ping(port)) return { stop };
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await stop();
+  return { failed: output };
+}
+
 /**
  * Starts a throw-away Redis. Throws with the server's own output when it does not come up.
  *
@@ -62,42 +91,23 @@ export async function startRedis(): Promise<TestRedis> {
   }
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
-    const child: ChildProcess = spawn(
-      BINARY,
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout?.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr?.on('data', (chunk) => {
-      output += chunk;
-    });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    let up = false;
-    for (let i = 0; i < 100 && child.exitCode === null; i++) {
-      if (await ping(port)) {
-        up = true;
-        break;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    if (up) {
+    let running = await launch(port);
+    if ('stop' in running) {
       return {
         url: `redis://127.0.0.1:${port}`,
         port,
-        async stop() {
-          if (child.exitCode === null) child.kill('SIGKILL');
-          await exited;
+        stop: () => (running as { stop(): Promise<void> }).stop(),
+        async restart() {
+          await (running as { stop(): Promise<void> }).stop();
+          const again = await launch(port);
+          if ('failed' in again) throw new Error(`redis-server did not start again:\n${again.failed}`);
+          running = again;
         },
       };
     }
-    child.kill('SIGKILL');
-    await exited;
     // A port taken between probing and binding: try another one; anything else is fatal.
-    if (!/Address already in use/i.test(output)) {
-      throw new Error(`redis-server did not start:\n${output}`);
+    if (!/Address already in use/i.test(running.failed)) {
+      throw new Error(`redis-server did not start:\n${running.failed}`);
     }
   }
   throw new Error('redis-server: no free port after 5 attempts');

@@ -41,8 +41,9 @@ Options:
   --max-calls-per-user N        with --http: requests in flight per user, each open question one
                                 (default 100)
   --redis URL                   with --http: run as one of several replicas sharing this Redis
-                                (or $ELICITKIT_REDIS_URL): claims, 2025 sessions relayed to the
-                                replica holding them; needs --data or a shared key
+                                (or $ELICITKIT_REDIS_URL): 2025 sessions relayed to the replica
+                                holding them; claims stay in --data's database with the effects,
+                                so replicas share --data
   --state-secret-file FILE      with --http: the key sealing 2026-07-28 state (or
                                 $ELICITKIT_STATE_SECRET, ≥ 32 characters), the same on every replica
   --reset                       put the demo back to its seed first (with --stdio, needs --yes)

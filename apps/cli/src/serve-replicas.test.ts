@@ -104,6 +104,29 @@ describe('serve --http --redis: two replicas, no sticky sessions', () => {
     expect(JSON.parse(results[0] ?? '{}')).toMatchObject({ status: 'done', deployment: { env: 'prod' } });
   }, 60_000);
 
+  it('Redis restarted without persistence after a deploy: the replayed final round deploys nothing more, on either replica', async () => {
+    const before = deployments();
+    const round1 = pendingOf(await wireRound(a.url, DEPLOY, { headers: auth() }));
+    const round2 = pendingOf(
+      await wireRound(
+        a.url,
+        { ...DEPLOY, inputResponses: { env: accept({ env: 'prod' }) }, requestState: round1.requestState },
+        { headers: auth() },
+      ),
+    );
+    const final = { ...DEPLOY, inputResponses: { prod: accept(PROD) }, requestState: round2.requestState };
+    const first = await wireRound(b.url, final, { headers: auth() });
+    expect(first.result?.structuredContent).toMatchObject({ status: 'done' });
+    expect(deployments()).toBe(before + 1);
+    // Every key Redis held is gone: claims kept there would be too, and the replay would act again.
+    await redis.restart();
+    for (const url of [a.url, b.url, a.url]) {
+      const replay = await wireRound(url, final, { headers: auth() });
+      expect(JSON.stringify(replay.result?.structuredContent)).toBe(JSON.stringify(first.result?.structuredContent));
+    }
+    expect(deployments()).toBe(before + 1);
+  }, 60_000);
+
   it('a replica killed with questions open: its 2025 call ends in an error with nothing done, a late answer is refused, 2026 goes on', async () => {
     const before = deployments();
     // The 2025 session lives on a; every later request goes through b.

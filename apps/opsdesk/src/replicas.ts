@@ -1,10 +1,12 @@
-import type { ClaimStore } from '@elicitkit/server';
-import { createRedisClaimStore, createRedisRelay, type RedisRelay } from '@elicitkit/server/redis';
+import { createRedisRelay, type RedisRelay } from '@elicitkit/server/redis';
 import { Redis } from 'ioredis';
 
-/** What replicas of `serve --http` share through one Redis: the claims and the 2025 session relay. */
+/**
+ * What replicas of `serve --http` share through one Redis: the 2025 session relay — only what may
+ * be lost. Claims stay in the data directory's database, which the replicas share, committed with
+ * the effects they guard: a Redis that forgets cannot make an effect run twice.
+ */
 export interface Replicas {
-  claims: ClaimStore;
   /** The relay, its frames sealed with `secret` (the state secret every replica shares); made once. */
   relay(secret: string): RedisRelay;
   close(): Promise<void>;
@@ -48,7 +50,6 @@ export async function connectReplicas(url: string): Promise<Replicas> {
   }
   let relay: RedisRelay | undefined;
   return {
-    claims: createRedisClaimStore(redis),
     relay(secret) {
       relay ??= createRedisRelay(redis, { secret });
       return relay;

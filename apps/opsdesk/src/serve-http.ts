@@ -26,8 +26,9 @@ export interface ServeHttpOptions {
   timeoutMs?: number;
   urlWaitMs?: number;
   /**
-   * Several replicas: the Redis URL they share. Claims go to Redis and 2025 sessions held by other
-   * replicas are relayed through it. Give every replica the same `secret` or the same `dataDir`.
+   * Several replicas: the Redis URL they share. 2025 sessions held by other replicas are relayed
+   * through it; claims stay in the data directory's database with the effects they guard, so
+   * replicas that act on one database share its `dataDir` (and so its secret).
    */
   redis?: string;
   /** The requestState key (≥ 32 characters); default: the one in the data directory. */
@@ -87,7 +88,6 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     dataDir: options.dataDir,
     locale: options.locale,
     identify: (ctx) => ctx.http?.authInfo?.clientId,
-    ...(replicas ? { claims: replicas.claims } : {}),
     ...(options.secret ? { secret: options.secret } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
