@@ -4,8 +4,10 @@
  * passes it against the real thing.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface TestRedis {
   /** `redis://127.0.0.1:PORT` */
@@ -13,7 +15,7 @@ export interface TestRedis {
   port: number;
   /** Kills the server and waits for it to exit. */
   stop(): Promise<void>;
-  /** Kills it and starts a fresh one on the same port: with nothing persisted, every key is gone. */
+  /** Kills it and starts a fresh one on the same port: with nothing persisted every key is gone; durable, they come back. */
   restart(): Promise<void>;
 }
 
@@ -51,13 +53,17 @@ async function ping(port: number): Promise<boolean> {
   });
 }
 
-/** One redis-server on `port`, nothing persisted: running once it answers PING, or its output when it did not start. */
-async function launch(port: number): Promise<{ stop(): Promise<void> } | { failed: string }> {
-  const child: ChildProcess = spawn(
-    BINARY,
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+/** One redis-server on `port` — nothing persisted, or with `durable` an AOF fsynced on every write in that directory: running once it answers PING, or its output when it did not start. */
+async function launch(
+  port: number,
+  durable: string | undefined,
+): Promise<{ stop(): Promise<void> } | { failed: string }> {
+  const keeping = durable
+    ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', durable]
+    : ['--appendonly', 'no'];
+  const child: ChildProcess = spawn(BINARY, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...keeping], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;
@@ -85,26 +91,32 @@ async function launch(port: number): Promise<{ stop(): Promise<void> } | { faile
  * const redis = await startRedis();
  * try { ... new Redis(redis.url) ... } finally { await redis.stop(); }
  */
-export async function startRedis(): Promise<TestRedis> {
+export async function startRedis(options: { durable?: boolean } = {}): Promise<TestRedis> {
   if (!redisAvailable()) {
     throw new Error(`redis-server not found at ${BINARY} (apt-get install -y redis-server)`);
   }
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
-    let running = await launch(port);
+    const dir = options.durable ? mkdtempSync(join(tmpdir(), 'redis-aof-')) : undefined;
+    const removeDir = () => dir && rmSync(dir, { recursive: true, force: true });
+    let running = await launch(port, dir);
     if ('stop' in running) {
       return {
         url: `redis://127.0.0.1:${port}`,
         port,
-        stop: () => (running as { stop(): Promise<void> }).stop(),
+        async stop() {
+          await (running as { stop(): Promise<void> }).stop();
+          removeDir();
+        },
         async restart() {
           await (running as { stop(): Promise<void> }).stop();
-          const again = await launch(port);
+          const again = await launch(port, dir);
           if ('failed' in again) throw new Error(`redis-server did not start again:\n${again.failed}`);
           running = again;
         },
       };
     }
+    removeDir();
     // A port taken between probing and binding: try another one; anything else is fatal.
     if (!/Address already in use/i.test(running.failed)) {
       throw new Error(`redis-server did not start:\n${running.failed}`);

@@ -110,12 +110,13 @@ describe('the public API of @elicitkit/server/node', () => {
 describe('the public API of @elicitkit/server/redis', () => {
   it('ships exactly what replicas share through Redis, each documented', async () => {
     expect(Object.keys(await import('./redis.js')).sort()).toEqual([
+      'ClaimStoreNotDurableError',
       'ClaimStoreUnavailableError',
       'createRedisClaimStore',
       'createRedisRelay',
     ]);
     expect(publicApi(entry('./redis.ts'))).toEqual({
-      values: ['ClaimStoreUnavailableError', 'createRedisClaimStore', 'createRedisRelay'],
+      values: ['ClaimStoreNotDurableError', 'ClaimStoreUnavailableError', 'createRedisClaimStore', 'createRedisRelay'],
       types: ['RedisClaimStoreOptions', 'RedisRelay', 'RedisRelayOptions'],
       undocumented: [],
     });

@@ -3,5 +3,10 @@
  * the claim store, so a replayed final round acts once on whichever replica it lands, and the
  * relay that carries a 2025 session's requests to the replica holding it.
  */
-export { ClaimStoreUnavailableError, createRedisClaimStore, type RedisClaimStoreOptions } from './claims/redis.js';
+export {
+  ClaimStoreNotDurableError,
+  ClaimStoreUnavailableError,
+  createRedisClaimStore,
+  type RedisClaimStoreOptions,
+} from './claims/redis.js';
 export { createRedisRelay, type RedisRelay, type RedisRelayOptions } from './relay/redis-relay.js';

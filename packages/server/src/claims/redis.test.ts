@@ -4,7 +4,7 @@ import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wi
 import { startRedis, type TestRedis } from '../../../../test/support/redis-server.js';
 import { loopback } from '../../test/loopback.js';
 import { claimStoreSuite, manualClock } from './claims.suite.js';
-import { ClaimStoreUnavailableError, createRedisClaimStore } from './redis.js';
+import { ClaimStoreNotDurableError, ClaimStoreUnavailableError, createRedisClaimStore } from './redis.js';
 
 const LEASE = { leaseMs: 1_000, ttlMs: 60_000 };
 
@@ -18,7 +18,8 @@ describe('redis claim store', () => {
     return client;
   };
   beforeAll(async () => {
-    server = await startRedis();
+    // Durable, as the store requires by default: an append-only file fsynced on every write.
+    server = await startRedis({ durable: true });
   });
   afterAll(async () => {
     for (const client of clients) client.disconnect();
@@ -100,5 +101,47 @@ describe('redis claim store', () => {
     } finally {
       await serving.close();
     }
+  });
+
+  it('refuses to claim on a Redis that does not keep its data, unless told the store is volatile', async () => {
+    const forgetful = await startRedis();
+    const client = new Redis(forgetful.url);
+    try {
+      const store = createRedisClaimStore(client, { prefix: 'nd:' });
+      const refused = await store.claim('call-1', 'a', LEASE).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ClaimStoreNotDurableError);
+      expect((refused as Error).message).toContain('appendonly no');
+      expect(await client.keys('nd:*')).toEqual([]);
+      // Told it is volatile, it claims (and only while this Redis runs).
+      const volatile = createRedisClaimStore(client, { prefix: 'nd:', volatile: true });
+      expect(await volatile.claim('call-1', 'a', LEASE)).toEqual({ state: 'claimed' });
+    } finally {
+      client.disconnect();
+      await forgetful.stop();
+    }
+  });
+
+  it('refuses an append-only file not fsynced on every write (everysec can lose the last second)', async () => {
+    const client = connect();
+    await client.config('SET', 'appendfsync', 'everysec');
+    try {
+      const refused = await createRedisClaimStore(client, { prefix: 'es:' })
+        .claim('call-1', 'a', LEASE)
+        .catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: 'CLAIMS_NOT_DURABLE' });
+      expect((refused as Error).message).toContain('appendfsync everysec');
+    } finally {
+      await client.config('SET', 'appendfsync', 'always');
+    }
+  });
+
+  it('on a durable Redis a claim and its result survive a restart: the replay is answered, not run', async () => {
+    const client = connect();
+    const store = createRedisClaimStore(client, { prefix: 'restart:' });
+    expect(await store.claim('call-1', 'a', LEASE)).toEqual({ state: 'claimed' });
+    expect(await store.complete('call-1', 'a', '{"done":1}')).toBe(true);
+    await server.restart();
+    await expect.poll(() => client.ping().catch(() => 'down'), { timeout: 10_000 }).toBe('PONG');
+    expect(await store.claim('call-1', 'b', LEASE)).toEqual({ state: 'done', result: '{"done":1}' });
   });
 });

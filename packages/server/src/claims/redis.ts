@@ -8,6 +8,14 @@ export interface RedisClaimStoreOptions {
   prefix?: string;
   /** The clock, for tests. */
   now?: () => number;
+  /**
+   * Accept a Redis that does not keep its data. By default the store checks, before its first
+   * claim, that Redis writes every command to its append-only file and fsyncs it (`appendonly
+   * yes`, `appendfsync always`), and refuses to claim anything otherwise: a Redis that restarts
+   * and forgets a claim lets a replayed call act again. `volatile: true` accepts that — claims
+   * hold only while this Redis keeps running.
+   */
+  volatile?: boolean;
 }
 
 // A claim is one hash `<prefix>c:<id>` {state, owner, lease, result, exp} plus its id in the
@@ -97,6 +105,34 @@ export class ClaimStoreUnavailableError extends ElicitkitError {
   }
 }
 
+/**
+ * The Redis does not keep its data (no append-only file fsynced on every write), and the store was
+ * not told it may be volatile: nothing is claimed, so nothing acts.
+ *
+ * @example
+ * if (error instanceof ClaimStoreNotDurableError) console.error(error.message); // error.code === 'CLAIMS_NOT_DURABLE'
+ */
+export class ClaimStoreNotDurableError extends ElicitkitError {
+  constructor(found: string) {
+    super(
+      'CLAIMS_NOT_DURABLE',
+      `The claim store's Redis does not keep its data (${found}): a restart would forget claims and let a replayed call act again, so nothing was done. Run Redis with appendonly yes and appendfsync always, or create the store with { volatile: true } to accept claims that last only while Redis runs.`,
+    );
+    this.name = 'ClaimStoreNotDurableError';
+  }
+}
+
+/** What Redis says about keeping its data: undefined when it fsyncs every write to its AOF, else what it does instead. */
+async function notDurable(redis: Redis): Promise<string | undefined> {
+  const info = String(await redis.info('persistence'));
+  if (!/^aof_enabled:1\s*$/m.test(info)) return 'appendonly no';
+  // CONFIG may be renamed or refused on a managed Redis: then durability cannot be shown.
+  const reply = (await redis.config('GET', 'appendfsync').catch(() => [])) as string[];
+  const fsync = reply[1];
+  if (fsync === undefined) return 'appendfsync unknown: CONFIG GET is not allowed';
+  return fsync === 'always' ? undefined : `appendfsync ${fsync}`;
+}
+
 type Fields = [string | null, string | null, string | null, string | null];
 
 function toClaim(fields: Fields): Claim {
@@ -118,6 +154,7 @@ function toClaim(fields: Fields): Claim {
  * @example
  * import { Redis } from 'ioredis';
  * import { createRedisClaimStore } from '@elicitkit/server/redis';
+ * // Redis run with `appendonly yes` and `appendfsync always`: checked before the first claim.
  * const kit = createElicitkit({ secret, claims: createRedisClaimStore(new Redis(process.env.REDIS_URL)) });
  */
 export function createRedisClaimStore(redis: Redis, options: RedisClaimStoreOptions = {}): ClaimStore {
@@ -125,7 +162,22 @@ export function createRedisClaimStore(redis: Redis, options: RedisClaimStoreOpti
   const now = options.now ?? Date.now;
   const key = (id: string) => `${prefix}c:${id}`;
   const index = `${prefix}expiry`;
+  // Checked once, before anything is claimed (a check that could not reach Redis is tried again).
+  let durable: Promise<void> | undefined;
+  const checked = () => {
+    durable ??= notDurable(redis).then(
+      (found) => {
+        if (found !== undefined) throw new ClaimStoreNotDurableError(found);
+      },
+      (error: unknown) => {
+        durable = undefined;
+        throw new ClaimStoreUnavailableError(error);
+      },
+    );
+    return durable;
+  };
   const run = async (script: string, keys: string[], args: (string | number)[]) => {
+    if (!options.volatile) await checked();
     try {
       return await redis.eval(script, keys.length, ...keys, ...args);
     } catch (error) {
