@@ -41,6 +41,35 @@ describe('help for every command', () => {
     expect((await run([])).code).toBe(2);
   });
 
+  it.each([
+    [['call', '--frobnicate'], 'elicitkit call: unknown option --frobnicate', 'call'],
+    [['doctor', '--fixtures'], 'elicitkit doctor: --fixtures needs a value', 'doctor'],
+    [['tools', '--json=yes'], 'elicitkit tools: --json takes no value', 'tools'],
+    [['audit', '--limit', 'x'], 'elicitkit audit: ', 'audit'],
+    [['install', 'cursor', '--force'], 'elicitkit install: unknown option --force', 'install'],
+  ])(
+    'a usage error of %j is two lines: what was wrong, and where its options are (not the whole manual)',
+    async (argv, first, command) => {
+      const { code, out, err } = await run(argv);
+      expect(code).toBe(2);
+      expect(out).toBe('');
+      const lines = err.trimEnd().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toContain(first);
+      expect(lines[0]).not.toMatch(/To specify a positional argument/);
+      expect(lines[1]).toBe(`Run \`elicitkit ${command} --help\` for its options.`);
+    },
+  );
+
+  it('an unknown command is two lines too: the command, and the commands there are', async () => {
+    const { code, err } = await run(['frobnicate']);
+    expect(code).toBe(2);
+    expect(err.trimEnd().split('\n')).toEqual([
+      'elicitkit: unknown command "frobnicate"',
+      'Commands: serve, reset, tools, call, doctor, install, uninstall, audit. Run `elicitkit --help` for more.',
+    ]);
+  });
+
   it('help for something that is not a command is a usage error', async () => {
     const { code, err } = await run(['help', 'deploy']);
     expect(code).toBe(2);

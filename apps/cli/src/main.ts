@@ -1,7 +1,7 @@
-import { COMMAND_USAGE, isCommand, wantsHelp } from './help.js';
+import { COMMAND_USAGE, COMMANDS, isCommand, wantsHelp } from './help.js';
 import type { Io } from './io.js';
 import { shown } from './shown.js';
-import { EXIT, USAGE, UsageError } from './usage.js';
+import { EXIT, parseArgsMistake, USAGE, UsageError } from './usage.js';
 
 const defaultIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
@@ -57,11 +57,13 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (
-      error instanceof UsageError ||
-      (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))
-    ) {
-      io.err(`elicitkit: ${shown(error.message)}\n\n${USAGE}`);
+    const usage = error instanceof UsageError ? error.message : parseArgsMistake(error);
+    if (usage !== undefined) {
+      // One line for what was wrong and one for where to read more: not the whole manual.
+      const more = isCommand(command)
+        ? `Run \`elicitkit ${command} --help\` for its options.`
+        : `Commands: ${COMMANDS.join(', ')}. Run \`elicitkit --help\` for more.`;
+      io.err(`elicitkit${isCommand(command) ? ` ${command}` : ''}: ${shown(usage)}\n${more}`);
       return EXIT.usage;
     }
     io.err(`elicitkit: ${shown(error instanceof Error ? error.message : String(error))}`);

@@ -53,3 +53,26 @@ the newest the server offers (doctor: legacy is both 2025 revisions, all every o
 elicitkit <command> --help (or elicitkit help <command>) shows a command's options.
 
 Exit codes: 0 done, 1 tool error, 2 usage, 3 declined or cancelled.`;
+
+/**
+ * A parseArgs error (`ERR_PARSE_ARGS_*`) in our words, or undefined for any other error:
+ * `--frobnicate` is an unknown option, not a hint about `--`.
+ *
+ * @example
+ * parseArgsMistake(e) // 'unknown option --frobnicate'
+ */
+export function parseArgsMistake(error: unknown): string | undefined {
+  if (!(error instanceof TypeError) || !('code' in error)) return undefined;
+  const code = String(error.code);
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1] ?? '';
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${option}`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /argument missing/.test(error.message) ? `${option} needs a value` : `${option} takes no value`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument ${/'([^']*)'/.exec(error.message)?.[1] ?? ''}`.trim();
+    default:
+      return code.startsWith('ERR_PARSE_ARGS') ? error.message : undefined;
+  }
+}

@@ -21,7 +21,7 @@ describe('install usage errors', () => {
     [['cursor', '--name', 'opsdésk'], /may only use letters, digits/],
     [['cursor', '--name', '__proto__'], /--name "__proto__" is reserved/],
     [['cursor', '--'], /"--" must be followed by the server command/],
-    [['cursor', '--force'], /Unknown option '--force'/],
+    [['cursor', '--force'], /unknown option --force/],
     [['cursor', '--scope'], /--scope/],
     [['cursor', '--dry-run=yes'], /--dry-run/],
   ])('%j is a usage error and writes nothing', async (argv, message) => {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { UsageError } from '../usage.js';
+import { parseArgsMistake, UsageError } from '../usage.js';
 import { CLIENT_IDS, CLIENTS, type ClientId, isClientId, type Scope } from './clients.js';
 
 /** A checked `elicitkit install` command line. */
@@ -129,6 +129,6 @@ function parse(args: string[], remote: boolean) {
     });
   } catch (error) {
     // parseArgs reports unknown options and missing values with a TypeError; to the user it is usage.
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(parseArgsMistake(error) ?? (error instanceof Error ? error.message : String(error)));
   }
 }
