@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { DemoUser } from './opsdesk';
 
 /** What every replica knows of a browser chat: its cookie id, its CSRF token, who it acts as. */
@@ -39,15 +39,22 @@ export interface ChatStore {
   close(): Promise<void>;
 }
 
-/** A new chat's id and CSRF token: unguessable, cookie- and header-safe. */
+/** A new chat: its id unguessable, cookie- and header-safe; its CSRF token derived from it. */
 export function newChat(address: string, user: DemoUser, now: number): ChatRecord {
-  return {
-    id: randomBytes(24).toString('base64url'),
-    csrf: randomBytes(24).toString('base64url'),
-    user,
-    address,
-    lastSeen: now,
-  };
+  const id = randomBytes(24).toString('base64url');
+  return { id, csrf: csrfOf(id), user, address, lastSeen: now };
+}
+
+/**
+ * A chat's CSRF token: an HMAC keyed by its (secret) id, so it is stored nowhere — a store that
+ * leaks (Redis, read by anyone on its network) holds no token to send with a forged request — and
+ * every replica computes the same one from the cookie.
+ *
+ * @example
+ * csrfOf(chat.id) === request.headers.get('x-elicitkit-csrf')
+ */
+export function csrfOf(id: string): string {
+  return createHmac('sha256', id).update('elicitkit web csrf v1').digest('base64url');
 }
 
 /** Chats in this process's memory: the default, for one web app process. */

@@ -1,18 +1,20 @@
 import type { Redis } from 'ioredis';
-import { type ChatRecord, type ChatStore, newChat } from './chats';
-import type { DemoUser } from './opsdesk';
+import { type ChatRecord, type ChatStore, csrfOf, newChat } from './chats';
+import { DEMO_USERS, type DemoUser } from './opsdesk';
+
+const isDemoUser = (u: unknown): u is DemoUser => (DEMO_USERS as readonly unknown[]).includes(u);
 
 /**
- * KEYS: chat hash, address set, all-chats zset (by last use). ARGV: id, csrf, user, address,
- * now, per-address cap, total cap. The caps are checked and the chat added in one step, so
- * replicas racing for the last slot cannot both get it.
+ * KEYS: chat hash, address set, all-chats zset (by last use). ARGV: id, user, address, now,
+ * per-address cap, total cap. The caps are checked and the chat added in one step, so replicas
+ * racing for the last slot cannot both get it. No CSRF token is stored: it is derived from the id.
  */
 const OPEN = `
-if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[6]) then return 'address' end
-if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[7]) then return 'total' end
-redis.call('HSET', KEYS[1], 'id', ARGV[1], 'csrf', ARGV[2], 'user', ARGV[3], 'address', ARGV[4], 'lastSeen', ARGV[5])
+if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'address' end
+if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 'total' end
+redis.call('HSET', KEYS[1], 'id', ARGV[1], 'user', ARGV[2], 'address', ARGV[3], 'lastSeen', ARGV[4])
 redis.call('SADD', KEYS[2], ARGV[1])
-redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 return 'ok'
 `;
 
@@ -42,16 +44,21 @@ export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: (
   const chat = (id: string) => `${prefix}chat:${id}`;
   const addresses = `${prefix}address:`;
   const all = `${prefix}chats`;
-  const record = (flat: string[]): ChatRecord => {
-    const h: Record<string, string> = {};
-    for (let i = 0; i + 1 < flat.length; i += 2) h[flat[i] as string] = flat[i + 1] as string;
-    return {
-      id: h.id ?? '',
-      csrf: h.csrf ?? '',
-      user: (h.user ?? 'owner') as DemoUser,
-      address: h.address ?? '',
-      lastSeen: Number(h.lastSeen),
-    };
+  /**
+   * The chat a hash holds, or undefined when it is not one this app wrote (another id, a user
+   * that is not a demo user, no address or time): a malformed entry is an unknown chat, never a
+   * crash and never a chat acting as someone it should not.
+   */
+  const record = (id: string, flat: unknown): ChatRecord | undefined => {
+    if (!Array.isArray(flat)) return undefined;
+    const h = new Map<string, unknown>();
+    for (let i = 0; i + 1 < flat.length; i += 2) h.set(String(flat[i]), flat[i + 1]);
+    const user = h.get('user');
+    const address = h.get('address');
+    const lastSeen = Number(h.get('lastSeen'));
+    if (h.get('id') !== id || !isDemoUser(user) || typeof address !== 'string' || !Number.isFinite(lastSeen))
+      return undefined;
+    return { id, csrf: csrfOf(id), user, address, lastSeen };
   };
   return {
     async open(address, user, limits) {
@@ -63,7 +70,6 @@ export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: (
         addresses + address,
         all,
         fresh.id,
-        fresh.csrf,
         user,
         address,
         String(fresh.lastSeen),
@@ -74,8 +80,13 @@ export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: (
       return { ok: false, limit: result, max: result === 'address' ? limits.perAddress : limits.total };
     },
     async touch(id) {
-      const flat = (await redis.eval(TOUCH, 2, chat(id), all, id, String(now()))) as string[] | null;
-      return flat ? record(flat) : undefined;
+      try {
+        return record(id, await redis.eval(TOUCH, 2, chat(id), all, id, String(now())));
+      } catch (error) {
+        // Something else wrote that key (not a hash): not a chat. Redis down still fails loudly.
+        if (error instanceof Error && /WRONGTYPE/.test(error.message)) return undefined;
+        throw error;
+      }
     },
     async has(id) {
       return (await redis.exists(chat(id))) === 1;

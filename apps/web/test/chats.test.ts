@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
-import { type ChatStore, createMemoryChats } from '../lib/chats';
+import { type ChatStore, createMemoryChats, csrfOf } from '../lib/chats';
 import { createRedisChats } from '../lib/redis-chats';
 
 let redis: TestRedis;
@@ -78,5 +78,39 @@ describe.each(stores)('chat store: %s', (_name, make) => {
     await store.remove(old.chat.id);
     expect(await store.setUser(old.chat.id, 'alice')).toBe(false);
     expect(await store.touch(old.chat.id)).toBeUndefined();
+  });
+});
+
+describe('chats in Redis hold no token and survive what others write there', () => {
+  it('no CSRF token is stored: it is derived from the chat id, the same on every replica', async () => {
+    const store = createRedisChats(client, 'tokens:', () => 5);
+    const opened = await store.open('10.0.0.9', 'alice', { perAddress: 5, total: 5 });
+    if (!opened.ok) throw new Error('refused');
+    expect(opened.chat.csrf).toBe(csrfOf(opened.chat.id));
+    const everything = JSON.stringify(
+      await Promise.all((await client.keys('tokens:*')).map(async (k) => [k, await client.dump(k)])),
+    );
+    expect(everything).not.toContain(opened.chat.csrf);
+    const other = createRedisChats(client, 'tokens:', () => 6);
+    expect((await other.touch(opened.chat.id))?.csrf).toBe(opened.chat.csrf);
+  });
+
+  it.each([
+    ['a user that is not a demo user', { id: 'ID', user: 'root', address: 'a', lastSeen: '1' }],
+    ['no address', { id: 'ID', user: 'alice', lastSeen: '1' }],
+    ['another id', { id: 'OTHER', user: 'alice', address: 'a', lastSeen: '1' }],
+    ['nothing but junk fields', { x: 'y' }],
+  ])('a malformed entry (%s) is an unknown chat, not a crash', async (_why, fields) => {
+    const id = `ID${Math.random().toString(36).slice(2)}`;
+    const store = createRedisChats(client, 'junk:', () => 7);
+    const hash = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v === 'ID' ? id : v]));
+    await client.hset(`junk:chat:${id}`, hash);
+    expect(await store.touch(id)).toBeUndefined();
+  });
+
+  it('a key of the wrong type is an unknown chat too', async () => {
+    const store = createRedisChats(client, 'wrongtype:', () => 8);
+    await client.set('wrongtype:chat:abc', 'a string, not a hash');
+    expect(await store.touch('abc')).toBeUndefined();
   });
 });

@@ -85,3 +85,64 @@ describe('redis registry across processes', () => {
     expect(await raw.pttl(`p1:q:${id}`)).toBeLessThanOrEqual(100);
   });
 });
+
+describe('redis registry: what others write on its Redis', () => {
+  it('a forged settlement published on its channel answers nothing, and malformed messages crash nothing', async () => {
+    const registry = createRedisRegistry({ redis: server.url, prefix: 'forge:' });
+    const client = new Redis(server.url);
+    onTestFinished(async () => {
+      await registry.close();
+      await client.quit();
+    });
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    onTestFinished(() => {
+      process.off('uncaughtException', onUncaught);
+    });
+    const id = await registry.open({ owner: 'chat-1' });
+    let settled: unknown;
+    const waiting = registry.wait(id).then((s) => {
+      settled = s;
+    });
+    for (const message of [
+      `${id}\n${JSON.stringify({ reason: 'answered', answer: { action: 'accept', content: { env: 'prod' } } })}`,
+      `${id}\n{not json`,
+      `${id}\n`,
+      id,
+      '\n\n',
+      'x'.repeat(10_000),
+    ])
+      await client.publish('forge:settled', message);
+    await client.ping();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(settled).toBeUndefined();
+    expect((await registry.get(id))?.settlement).toBeUndefined();
+    // The real answer still settles it, as given.
+    expect(await registry.resolve(id, 'chat-1', { action: 'decline' })).toBe('ok');
+    await waiting;
+    expect(settled).toEqual({ reason: 'answered', answer: { action: 'decline' } });
+    expect(uncaught).toEqual([]);
+  });
+
+  it.each([
+    ['data that is not JSON', { data: '{oops' }],
+    ['a settlement that is not JSON', { settlement: 'nope' }],
+    ['a settlement of no known kind', { settlement: JSON.stringify({ reason: 'paid' }) }],
+    ['an answer of no known action', { settlement: JSON.stringify({ reason: 'answered', answer: { action: 'pay' } }) }],
+    ['times that are not numbers', { openedAt: 'yesterday' }],
+  ])('a malformed entry (%s) reads as no question, not a throw', async (_why, broken) => {
+    const prefix = `junk${Math.random().toString(36).slice(2)}:`;
+    const registry = createRedisRegistry({ redis: server.url, prefix });
+    const client = new Redis(server.url);
+    onTestFinished(async () => {
+      await registry.close();
+      await client.quit();
+    });
+    const id = await registry.open({ owner: 'chat-1', data: { ok: true } });
+    await client.hset(`${prefix}q:${id}`, broken);
+    expect(await registry.get(id)).toBeUndefined();
+    await client.set(`${prefix}q:wrong`, 'a string, not a hash');
+    expect(await registry.get('wrong')).toBeUndefined();
+  });
+});

@@ -33,6 +33,31 @@ export interface RedisRegistry extends PendingRegistry {
 
 type Final = Exclude<Settlement, { reason: 'unknown' }>;
 
+const MALFORMED = Symbol('malformed');
+
+/** Something else wrote a question's key (not a hash): there is no question. Redis down still fails loudly. */
+function wrongType(error: unknown): boolean {
+  return error instanceof Error && /WRONGTYPE/.test(error.message);
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return MALFORMED;
+  }
+}
+
+/** A settlement as the settling script writes it: a known reason, and an answer only when answered. */
+function isFinal(value: unknown): value is Final {
+  if (typeof value !== 'object' || value === null) return false;
+  const { reason, answer } = value as { reason?: unknown; answer?: unknown };
+  if (reason === 'cancelled' || reason === 'expired' || reason === 'withdrawn') return true;
+  if (reason !== 'answered' || typeof answer !== 'object' || answer === null) return false;
+  const { action } = answer as { action?: unknown };
+  return action === 'accept' || action === 'decline';
+}
+
 /** setTimeout fires at once for delays past 2^31-1 ms; longer waits re-arm. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -70,10 +95,15 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
     for (const fn of set) fn(structuredClone(settlement));
   }
 
+  // A message is only a hint that a question settled: the settlement is read back from its hash,
+  // which the settling script wrote atomically. Anyone who can PUBLISH could send anything here;
+  // trusted, a forged message would answer someone's question, and a malformed one would throw
+  // inside ioredis's handler and take the process down.
   subscriber.on('message', (from: string, message: string) => {
     if (from !== channel) return;
     const cut = message.indexOf('\n');
-    if (cut > 0) wake(message.slice(0, cut), JSON.parse(message.slice(cut + 1)) as Settlement);
+    const id = cut > 0 ? message.slice(0, cut) : message;
+    if (waiters.has(id)) void check(id).catch(() => undefined);
   });
   // A settlement published while the subscription was down is lost; ioredis resubscribes on
   // reconnect, so look again at every question waited for here.
@@ -85,20 +115,32 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
   subscribed.catch(() => undefined); // surfaced by the waits, not as an unhandled rejection
 
   async function settle(id: string, kind: 'withdraw' | 'expire'): Promise<string> {
-    return (await redis.eval(SETTLE, 1, question(id), id, now(), kind, '', '', '', retainMs, channel)) as string;
+    try {
+      return (await redis.eval(SETTLE, 1, question(id), id, now(), kind, '', '', '', retainMs, channel)) as string;
+    } catch (error) {
+      if (wrongType(error)) return 'unknown';
+      throw error;
+    }
   }
 
+  /** The entry, or undefined when there is none — or none this registry wrote (a malformed one fails closed). */
   async function read(id: string): Promise<PendingEntry | undefined> {
-    const hash = await redis.hgetall(question(id));
+    let hash: Record<string, string>;
+    try {
+      hash = await redis.hgetall(question(id));
+    } catch (error) {
+      if (wrongType(error)) return undefined;
+      throw error;
+    }
     if (hash.owner === undefined) return undefined;
-    return {
-      id,
-      owner: hash.owner,
-      openedAt: Number(hash.openedAt),
-      expiresAt: Number(hash.expiresAt),
-      data: JSON.parse(hash.data ?? 'null') as unknown,
-      settlement: hash.settlement === undefined ? undefined : (JSON.parse(hash.settlement) as Final),
-    };
+    const data = parsed(hash.data ?? 'null');
+    const settlement = hash.settlement === undefined ? undefined : parsed(hash.settlement);
+    const openedAt = Number(hash.openedAt);
+    const expiresAt = Number(hash.expiresAt);
+    if (data === MALFORMED || settlement === MALFORMED || !Number.isFinite(openedAt) || !Number.isFinite(expiresAt))
+      return undefined;
+    if (settlement !== undefined && !isFinal(settlement)) return undefined;
+    return { id, owner: hash.owner, openedAt, expiresAt, data, settlement };
   }
 
   /** Settles the question if it is due, then wakes this process's waiters if it has settled. */
