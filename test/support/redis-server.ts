@@ -17,6 +17,10 @@ export interface TestRedis {
   stop(): Promise<void>;
   /** Kills it and starts a fresh one on the same port: with nothing persisted every key is gone; durable, they come back. */
   restart(): Promise<void>;
+  /** Kills it, keeping the port (and a durable one's files) for `up`. */
+  down(): Promise<void>;
+  /** Starts it again on the same port after `down`. */
+  up(): Promise<void>;
 }
 
 const BINARY = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -101,6 +105,12 @@ export async function startRedis(options: { durable?: boolean } = {}): Promise<T
     const removeDir = () => dir && rmSync(dir, { recursive: true, force: true });
     let running = await launch(port, dir);
     if ('stop' in running) {
+      const down = () => (running as { stop(): Promise<void> }).stop();
+      const up = async () => {
+        const again = await launch(port, dir);
+        if ('failed' in again) throw new Error(`redis-server did not start again:\n${again.failed}`);
+        running = again;
+      };
       return {
         url: `redis://127.0.0.1:${port}`,
         port,
@@ -108,12 +118,12 @@ export async function startRedis(options: { durable?: boolean } = {}): Promise<T
           await (running as { stop(): Promise<void> }).stop();
           removeDir();
         },
-        async restart() {
-          await (running as { stop(): Promise<void> }).stop();
-          const again = await launch(port, dir);
-          if ('failed' in again) throw new Error(`redis-server did not start again:\n${again.failed}`);
-          running = again;
+        restart: async () => {
+          await down();
+          await up();
         },
+        down,
+        up,
       };
     }
     removeDir();

@@ -145,3 +145,45 @@ describe('redis claim store', () => {
     expect(await store.claim('call-1', 'b', LEASE)).toEqual({ state: 'done', result: '{"done":1}' });
   });
 });
+
+describe('Redis stopped between claim and completion (a real, durable redis-server)', () => {
+  it('the first caller is told its result was not recorded; after Redis is back, a replay is told the outcome is unknown and nothing runs again', async () => {
+    const durable = await startRedis({ durable: true });
+    const client = new Redis(durable.url, {
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      retryStrategy: () => 50,
+    });
+    client.on('error', () => {});
+    let clock = Date.now();
+    const now = () => clock;
+    const serving = await loopback({
+      kit: { claims: createRedisClaimStore(client, { prefix: 'gap:', now }), claimLeaseMs: 1_000, now },
+    });
+    try {
+      const call = { name: 'stuck_deploy', arguments: {} };
+      const first = pendingOf(await wireRound(serving.url, call));
+      const final = { ...call, inputResponses: { env: accept({ env: 'dev' }) }, requestState: first.requestState };
+      const acting = wireRound(serving.url, final);
+      // Claimed, and acting: the effect waits for the test.
+      await expect.poll(() => serving.store.unstick !== undefined).toBe(true);
+      await durable.down();
+      serving.store.unstick?.();
+      const answered = await acting;
+      expect(answered.result).toMatchObject({ structuredContent: { status: 'done', outcome: 'unrecorded' } });
+      expect(serving.store.deployments).toHaveLength(1);
+      await durable.up();
+      await expect.poll(() => client.ping().catch(() => 'down'), { timeout: 10_000 }).toBe('PONG');
+      // The claim came back with Redis (its append-only file); its lease has lapsed: unknown, not run again.
+      clock += 5_000;
+      const replay = await wireRound(serving.url, final);
+      expect(replay.result).toMatchObject({ structuredContent: { status: 'rejected', outcome: 'unknown' } });
+      expect(serving.store.deployments).toHaveLength(1);
+      expect(serving.store.attempts).toBe(1);
+    } finally {
+      await serving.close();
+      client.disconnect();
+      await durable.stop();
+    }
+  });
+});
