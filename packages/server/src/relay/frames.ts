@@ -3,13 +3,15 @@
  * request: the request itself, then the response as a head, body chunks and an end, or an abort
  * either way. JSON, with bodies in base64 (an SSE chunk may split a UTF-8 character).
  *
- * Anyone who can PUBLISH on the Redis could say anything, so every frame travels sealed: an
- * HMAC-SHA256 (a key derived from the replicas' shared secret) over the frame, who sent it, who it
- * is for, a nonce and an expiry. A message is opened — signature first, then the envelope, then
- * the frame against its schema — before anything is done with it; one that fails any check is
+ * Anyone who can PUBLISH on the Redis could say anything, and anyone who can SUBSCRIBE reads
+ * everything, so every frame travels sealed: encrypted (AES-256-GCM, the sender, receiver, nonce
+ * and expiry as associated data) so requests, answers and results cannot be read there, and
+ * signed (HMAC-SHA256 over the whole envelope), both with keys derived from the replicas' shared
+ * secret. A message is opened — signature first, then the envelope, then the frame decrypted and
+ * checked against its schema — before anything is done with it; one that fails any check is
  * dropped, never thrown on.
  */
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 
@@ -86,15 +88,45 @@ const ENVELOPE = z.strictObject({
   n: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
   /** Epoch ms past which it is refused. */
   x: z.number().int().nonnegative(),
-  f: z.unknown(),
+  /** The frame, encrypted: base64url of IV (12 bytes), ciphertext and GCM tag (16 bytes). */
+  e: z.string().regex(/^[A-Za-z0-9_-]+$/),
 });
 
 /** Why a message was dropped. */
 export type DropReason = 'signature' | 'envelope' | 'schema' | 'misdirected' | 'expired' | 'replayed';
 
-/** The key frames are sealed with, derived from the replicas' shared secret (never the secret itself). */
-export function frameKey(secret: string | Uint8Array): Uint8Array {
-  return new Uint8Array(hkdfSync('sha256', secret, new Uint8Array(0), 'elicitkit relay frames v1', 32));
+/** The keys frames are sealed with — one to sign, one to encrypt — derived from the replicas' shared secret (never the secret itself). */
+export interface FrameKeys {
+  mac: Uint8Array;
+  cipher: Uint8Array;
+}
+
+export function frameKey(secret: string | Uint8Array): FrameKeys {
+  const derive = (info: string) => new Uint8Array(hkdfSync('sha256', secret, new Uint8Array(0), info, 32));
+  return { mac: derive('elicitkit relay frames v1'), cipher: derive('elicitkit relay frames v1 encryption') };
+}
+
+/** What the encryption binds the frame to besides itself: who sent it, to whom, which one, until when. */
+const aad = (from: string, to: string, n: string, x: number) => Buffer.from(`${from}\n${to}\n${n}\n${x}`);
+
+function encrypt(key: Uint8Array, plain: string, associated: Uint8Array): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(associated);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+}
+
+/** The plain text, or undefined when it does not decrypt (another key, altered, cut short). */
+function decrypt(key: Uint8Array, sealed: string, associated: Uint8Array): string | undefined {
+  const bytes = Buffer.from(sealed, 'base64url');
+  if (bytes.length < 12 + 16) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12)).setAAD(associated);
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 const MAC_LENGTH = 43; // base64url of 32 bytes
@@ -111,10 +143,24 @@ export class FrameRefused extends Error {
  * `frame` from `from` to `to`, sealed: `<mac>.<json>`. Checked against the schema the receiver
  * applies first (`FrameRefused`), so a frame is never sent only to be dropped and waited on.
  */
-export function seal(key: Uint8Array, from: string, to: string, frame: Frame, now = Date.now()): string {
+export function seal(keys: FrameKeys, from: string, to: string, frame: Frame, now = Date.now()): string {
   if (!FRAME.safeParse(frame).success) throw new FrameRefused(frame);
-  const json = JSON.stringify({ from, to, n: randomBytes(16).toString('base64url'), x: now + FRAME_TTL_MS, f: frame });
-  return `${createHmac('sha256', key).update(json).digest('base64url')}.${json}`;
+  return sealUnchecked(keys, { from, to, n: randomBytes(16).toString('base64url'), x: now + FRAME_TTL_MS }, frame);
+}
+
+/**
+ * Seals any value as a frame, unchecked: what a replica holding the key (or a bug in one) could
+ * send. `seal` is the way to send; this is how the tests make what `open` must survive.
+ */
+export function sealUnchecked(
+  keys: FrameKeys,
+  envelope: { from: string; to: string; n: string; x: number },
+  frame: unknown,
+): string {
+  const { from, to, n, x } = envelope;
+  const e = encrypt(keys.cipher, JSON.stringify(frame), aad(from, to, n, x));
+  const json = JSON.stringify({ from, to, n, x, e });
+  return `${createHmac('sha256', keys.mac).update(json).digest('base64url')}.${json}`;
 }
 
 /**
@@ -122,7 +168,7 @@ export function seal(key: Uint8Array, from: string, to: string, frame: Frame, no
  * holds the nonces taken (and when they expire), so a replayed message is refused.
  */
 export function open(
-  key: Uint8Array,
+  keys: FrameKeys,
   own: string,
   message: string,
   seen: Map<string, number>,
@@ -130,7 +176,7 @@ export function open(
 ): { from: string; frame: Frame } | { dropped: DropReason } {
   if (message.length < MAC_LENGTH + 2 || message[MAC_LENGTH] !== '.') return { dropped: 'signature' };
   const json = message.slice(MAC_LENGTH + 1);
-  const expected = createHmac('sha256', key).update(json).digest();
+  const expected = createHmac('sha256', keys.mac).update(json).digest();
   const given = Buffer.from(message.slice(0, MAC_LENGTH), 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { dropped: 'signature' };
   let parsed: unknown;
@@ -141,10 +187,18 @@ export function open(
   }
   const envelope = ENVELOPE.safeParse(parsed);
   if (!envelope.success) return { dropped: 'envelope' };
-  const { from, to, n, x, f } = envelope.data;
+  const { from, to, n, x, e } = envelope.data;
   if (to !== own) return { dropped: 'misdirected' };
   if (x < now || x > now + 2 * FRAME_TTL_MS) return { dropped: 'expired' };
   if (seen.has(n)) return { dropped: 'replayed' };
+  const plain = decrypt(keys.cipher, e, aad(from, to, n, x));
+  if (plain === undefined) return { dropped: 'envelope' };
+  let f: unknown;
+  try {
+    f = JSON.parse(plain);
+  } catch {
+    return { dropped: 'schema' };
+  }
   const frame = FRAME.safeParse(f);
   if (!frame.success) return { dropped: 'schema' };
   remember(seen, n, x, now);

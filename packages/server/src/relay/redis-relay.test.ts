@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../../test/support/redis-server.js';
 import { type Balancer, startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, type Loopback, loopback, patientClient, startDeploy } from '../../test/loopback.js';
-import { frameKey } from './frames.js';
+import { frameKey, open, sealUnchecked } from './frames.js';
 import { createRedisRelay, type RedisRelay } from './redis-relay.js';
 
 interface Replica {
@@ -360,14 +360,25 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     }
   }
 
-  /** The JSON inside a sealed message (after `<mac>.`). */
-  const inside = (message: string) =>
-    JSON.parse(message.slice(44)) as { from: string; to: string; f: Record<string, unknown> };
+  /** A sealed message's envelope and, opened with the replicas' secret, its frame (whoever it is for). */
+  const inside = (message: string) => {
+    let envelope: { from: string; to: string };
+    try {
+      envelope = JSON.parse(message.slice(44)) as { from: string; to: string };
+    } catch {
+      return { from: '', to: '', f: {} as Record<string, unknown> };
+    }
+    const opened = open(frameKey(SECRET), envelope.to, message, new Map());
+    return { ...envelope, f: ('frame' in opened ? opened.frame : {}) as Record<string, unknown> };
+  };
 
-  /** A message sealed with `secret` around any JSON at all — what a replica with the key (or a bug in one) could send. */
-  const sealedRaw = (secret: string, envelope: unknown) => {
-    const json = JSON.stringify(envelope);
-    return `${createHmac('sha256', frameKey(secret)).update(json).digest('base64url')}.${json}`;
+  /** A message sealed with `secret` around any value `f` (encrypted and signed, unchecked). */
+  const sealedRaw = (secret: string, envelope: { from: string; to: string; n: string; x: number; f: unknown }) =>
+    sealUnchecked(frameKey(secret), envelope, envelope.f);
+  /** Any JSON signed with `secret`'s key, not even an envelope. */
+  const signedOnly = (secret: string, value: unknown) => {
+    const json = JSON.stringify(value);
+    return `${createHmac('sha256', frameKey(secret).mac).update(json).digest('base64url')}.${json}`;
   };
   const nonce = () => randomBytes(16).toString('base64url');
 
@@ -398,7 +409,7 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     return { a, b, client, asked, atSecond, release };
   }
 
-  it('no credential crosses Redis: a sniffer sees no bearer token in any frame, and every frame is sealed', async () => {
+  it('no credential, answer or result crosses Redis readable: a sniffer sees no token, argument, answer or result, and every frame is sealed', async () => {
     const { messages, result } = await sniff('sniff:', async () => {
       const { a, client, atSecond, release } = await pendingQuestion('sniff:');
       const call = client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
@@ -412,6 +423,9 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     const relayed = messages.filter((m) => /^[A-Za-z0-9_-]{43}\./.test(m));
     expect(relayed.length).toBeGreaterThan(3);
     for (const m of messages) {
+      // Neither the arguments, nor the answers (the ticket), nor the result cross in clear.
+      for (const clear of ['order-service', 'REL-1001', 'Deployed', 'tools/call', 'elicitation/create'])
+        expect(m).not.toContain(clear);
       expect(m).not.toContain('s3cr3t0ken');
       expect(m.toLowerCase()).not.toContain('authorization');
       expect(m).not.toContain('Bearer');
@@ -468,7 +482,7 @@ describe('2025 sessions relayed across replicas through Redis', () => {
       // A real sealed frame, altered after sealing.
       const captured = seen.find((m) => /^[A-Za-z0-9_-]{43}\./.test(m)) as string;
       expect(captured).toBeDefined();
-      await b.redis.publish(aChannel, captured.replace('"t":"', '"t" :"'));
+      await b.redis.publish(aChannel, captured.replace('"from":', '"from" :'));
       // A real sealed frame sent again verbatim, on its own channel and on the other's.
       await b.redis.publish(inside(captured).to === a.relay.replica ? aChannel : bChannel, captured);
       await b.redis.publish(inside(captured).to === a.relay.replica ? bChannel : aChannel, captured);
@@ -562,7 +576,17 @@ describe('2025 sessions relayed across replicas through Redis', () => {
       [bChannel, toB({ t: 'end', r }, { x: Date.now() - 1 })],
       [bChannel, toB({ t: 'end', r }, { n: 'short' })],
       [bChannel, toB({ t: 'end', r }, { to: 'somebody-else' })],
-      [bChannel, sealedRaw(SECRET, 'not an envelope')],
+      [bChannel, signedOnly(SECRET, 'not an envelope')],
+      [
+        bChannel,
+        signedOnly(SECRET, {
+          from: a.relay.replica,
+          to: b.relay.replica,
+          n: nonce(),
+          x: Date.now() + 9_000,
+          e: 'AAAA',
+        }),
+      ],
       [bChannel, `${'A'.repeat(43)}.{}`],
       [bChannel, ''],
       [bChannel, 'x'.repeat(100_000)],
