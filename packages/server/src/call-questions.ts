@@ -117,6 +117,15 @@ export class CallQuestions {
     return undefined;
   }
 
+  /**
+   * The side effect ran but its result could not be recorded (the claim store failed): on the
+   * audit trail as a violation of at most once's bookkeeping (`UNRECORDED`), beside the call's
+   * last question, so whoever reads the trail knows a replay cannot be answered from the record.
+   */
+  unrecorded(message: string): void {
+    this.audit.violation([...this.asked].pop() ?? '', 'UNRECORDED', message);
+  }
+
   /** An attempted side effect undid itself (`ctx.attempt` withheld it): nothing ran, so questions may follow. */
   reopen(): void {
     if (this.stopped?.action === 'commit') this.stopped = undefined;

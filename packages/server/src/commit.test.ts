@@ -184,5 +184,9 @@ describe('a final round replayed (2026-07-28, raw HTTP JSON-RPC on loopback)', (
     expect(first.structuredContent).toMatchObject({ status: 'done', outcome: 'unrecorded' });
     expect(String(first.structuredContent?.message)).toMatch(/^Deployed order-service .*could not be recorded/);
     expect(s.store.attempts).toBe(1);
+    // The audit trail says so too, beside the call's last question.
+    await expect
+      .poll(() => s.log.events.filter((e) => e.type === 'violation').map((e) => [e.key, (e as { rule: string }).rule]))
+      .toEqual([['env', 'UNRECORDED']]);
   });
 });

@@ -74,48 +74,56 @@ export async function execute(
   const user = rt.identify(ctx);
   const signal = peer.asks === 'push' ? callSignal(ctx) : ctx.mcpReq.signal;
   /** `sealed`: the call's id has travelled in a sealed state, so a round of it can come again. */
-  const context = (questions: CallQuestions, sealed: boolean): ToolContext => ({
-    ask: ((key: string, opts: never) => questions.ask(key, opts)) as ToolContext['ask'],
-    askUrl: (key, opts) => questions.askUrl(key, opts),
-    commit: async (effect: Effect, opts: CommitOptions = {}) => {
-      const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
-      if (instead) return instead;
-      if (!sealed) return effect();
-      return rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal);
-    },
-    attempt: async <W>(effect: AttemptEffect<W>, opts: CommitOptions = {}): Promise<Attempt<W>> => {
-      const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
-      if (instead) return { done: true, result: instead };
-      // A withheld effect is thrown through the committer as a failed one: its claim is released
-      // (or its one transaction rolled back), so nothing is recorded and a later attempt may act.
-      const withhold = (what: W) => new Withheld(what);
-      const settle = (r: CallToolResult | Withheld<W>): CallToolResult => {
-        if (r instanceof Withheld) throw r;
-        return r;
-      };
-      const run: Effect = () => {
-        const r = effect(withhold);
-        return r instanceof Promise ? r.then(settle) : settle(r);
-      };
-      try {
-        const result = sealed
-          ? await rt.committer.run(questions.contextId, tool.name, settings.locale, run, opts, signal)
-          : await run();
-        return { done: true, result };
-      } catch (error) {
-        if (!(error instanceof Withheld)) throw error;
-        questions.reopen();
-        return { done: false, withheld: error.what as W };
-      }
-    },
-    contextId: questions.contextId,
-    user,
-    revision: peer.revision,
-    can: peer.can,
-    locale: settings.locale,
-    signal,
-    mcp: ctx,
-  });
+  const context = (questions: CallQuestions, sealed: boolean): ToolContext => {
+    /** A result whose recording failed goes on the audit trail too. */
+    const onRecord = (result: CallToolResult): CallToolResult => {
+      const structured = result.structuredContent as { outcome?: unknown; message?: unknown } | undefined;
+      if (structured?.outcome === 'unrecorded') questions.unrecorded(String(structured.message ?? ''));
+      return result;
+    };
+    return {
+      ask: ((key: string, opts: never) => questions.ask(key, opts)) as ToolContext['ask'],
+      askUrl: (key, opts) => questions.askUrl(key, opts),
+      commit: async (effect: Effect, opts: CommitOptions = {}) => {
+        const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
+        if (instead) return instead;
+        if (!sealed) return effect();
+        return onRecord(await rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal));
+      },
+      attempt: async <W>(effect: AttemptEffect<W>, opts: CommitOptions = {}): Promise<Attempt<W>> => {
+        const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
+        if (instead) return { done: true, result: instead };
+        // A withheld effect is thrown through the committer as a failed one: its claim is released
+        // (or its one transaction rolled back), so nothing is recorded and a later attempt may act.
+        const withhold = (what: W) => new Withheld(what);
+        const settle = (r: CallToolResult | Withheld<W>): CallToolResult => {
+          if (r instanceof Withheld) throw r;
+          return r;
+        };
+        const run: Effect = () => {
+          const r = effect(withhold);
+          return r instanceof Promise ? r.then(settle) : settle(r);
+        };
+        try {
+          const result = sealed
+            ? onRecord(await rt.committer.run(questions.contextId, tool.name, settings.locale, run, opts, signal))
+            : await run();
+          return { done: true, result };
+        } catch (error) {
+          if (!(error instanceof Withheld)) throw error;
+          questions.reopen();
+          return { done: false, withheld: error.what as W };
+        }
+      },
+      contextId: questions.contextId,
+      user,
+      revision: peer.revision,
+      can: peer.can,
+      locale: settings.locale,
+      signal,
+      mcp: ctx,
+    };
+  };
 
   if (peer.asks === 'push') {
     // Over HTTP the call also ends with its request's stream, which only `signal` follows.
