@@ -72,7 +72,7 @@ interface Task {
 interface Worker {
   process: ChildProcess;
   ready: Promise<void>;
-  task?: { id: number; task: Task; timer?: NodeJS.Timeout } | undefined;
+  task?: { id: number; task: Task; timer?: NodeJS.Timeout; committing?: boolean } | undefined;
 }
 
 /**
@@ -145,6 +145,7 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
       if ('committing' in m) {
         // Within its limit and before its deadline: a kill now could land after the COMMIT.
         clearTimeout(held.timer);
+        held.committing = true;
         return;
       }
       if (m.ok) settle(worker, { value: m.value });
@@ -250,10 +251,13 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
       for (const [i, worker] of slots.entries()) {
         if (!worker) continue;
         slots[i] = undefined;
+        // A process busy inside a statement cannot act on SIGTERM (nor commit what it had not):
+        // it is ended at once. An idle one, or one committing, finishes and closes its file
+        // cleanly, and gets a moment to.
+        const busy = worker.task !== undefined && !worker.task.committing;
         settle(worker, { error: gone });
-        worker.process.kill('SIGTERM');
-        // A process busy inside a statement cannot act on SIGTERM; it gets a moment, then no choice.
-        setTimeout(() => worker.process.kill('SIGKILL'), 2000).unref();
+        worker.process.kill(busy ? 'SIGKILL' : 'SIGTERM');
+        if (!busy) setTimeout(() => worker.process.kill('SIGKILL'), 2000).unref();
       }
     },
   };

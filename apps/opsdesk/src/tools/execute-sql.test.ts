@@ -194,3 +194,27 @@ describe('execute_sql: the SQL corpus', () => {
     expect(r.asked).toBe(false);
   });
 });
+
+describe('execute_sql: a fair share of the shop', () => {
+  it('a user with 8 statements waiting or running is refused the next at once, in words, and nothing runs', async () => {
+    const own = tempDataDir();
+    const me = await memoryClient(own.dir, { user: 'alice', sqlTimeoutMs: 1_000 });
+    try {
+      const forever = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c';
+      const held = Array.from({ length: 8 }, () => me.opsdesk.shop.read('alice', forever).catch((e: unknown) => e));
+      const r = await callTool(me.client, 'execute_sql', { sql: "UPDATE customers SET city = 'Busy' WHERE id = 1" });
+      expect(r.status).toBe('rejected');
+      expect(r.text).toBe(
+        'You already have statements waiting or running on the shop; send this one when they have finished.',
+      );
+      expect(peekShop(own.dir, "SELECT COUNT(*) AS n FROM customers WHERE city = 'Busy'")).toEqual([{ n: 0 }]);
+      // Another user is not held up by alice's queue.
+      const bob = await me.opsdesk.shop.read('bob', 'SELECT 1 AS one');
+      expect(bob.rows).toEqual([{ one: 1 }]);
+      await me.close();
+      await Promise.all(held);
+    } finally {
+      own.remove();
+    }
+  });
+});
