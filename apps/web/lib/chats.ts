@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { DemoUser } from './opsdesk';
 
 /** What every replica knows of a browser chat: its cookie id, its CSRF token, who it acts as. */
@@ -32,9 +32,9 @@ export interface ChatStore {
   has(id: string): Promise<boolean>;
   /** Changes who the chat acts as; false when it is unknown. */
   setUser(id: string, user: DemoUser): Promise<boolean>;
-  /** Closes the chat; false when it was not open. */
-  remove(id: string): Promise<boolean>;
-  /** Chats last seen before `cutoff` (epoch ms). */
+  /** Closes the chat by its key (`chatKey`); false when it was not open. */
+  remove(key: string): Promise<boolean>;
+  /** The keys (`chatKey`) of chats last seen before `cutoff` (epoch ms). */
   idle(cutoff: number): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -57,6 +57,18 @@ export function csrfOf(id: string): string {
   return createHmac('sha256', id).update('elicitkit web csrf v1').digest('base64url');
 }
 
+/**
+ * What shared state knows a chat by: a digest of its id. The id is the session cookie — a secret
+ * that grants the chat — so it is never written where others may read it (Redis keys, the
+ * registry's question owners); a replica holding the cookie computes the same key.
+ *
+ * @example
+ * registry.list(chatKey(chat.id))
+ */
+export function chatKey(id: string): string {
+  return createHash('sha256').update(id).digest('base64url');
+}
+
 /** Chats in this process's memory: the default, for one web app process. */
 export function createMemoryChats(now: () => number = Date.now): ChatStore {
   const chats = new Map<string, ChatRecord>();
@@ -67,35 +79,35 @@ export function createMemoryChats(now: () => number = Date.now): ChatStore {
       if (mine >= limits.perAddress) return { ok: false, limit: 'address', max: limits.perAddress };
       if (chats.size >= limits.total) return { ok: false, limit: 'total', max: limits.total };
       const chat = newChat(address, user, now());
-      chats.set(chat.id, chat);
+      chats.set(chatKey(chat.id), chat);
       perAddress.set(address, mine + 1);
       return { ok: true, chat: { ...chat } };
     },
     async touch(id) {
-      const chat = chats.get(id);
+      const chat = chats.get(chatKey(id));
       if (!chat) return undefined;
       chat.lastSeen = now();
       return { ...chat };
     },
     async has(id) {
-      return chats.has(id);
+      return chats.has(chatKey(id));
     },
     async setUser(id, user) {
-      const chat = chats.get(id);
+      const chat = chats.get(chatKey(id));
       if (chat) chat.user = user;
       return chat !== undefined;
     },
-    async remove(id) {
-      const chat = chats.get(id);
+    async remove(key) {
+      const chat = chats.get(key);
       if (!chat) return false;
-      chats.delete(id);
+      chats.delete(key);
       const left = (perAddress.get(chat.address) ?? 1) - 1;
       if (left > 0) perAddress.set(chat.address, left);
       else perAddress.delete(chat.address);
       return true;
     },
     async idle(cutoff) {
-      return [...chats.values()].filter((c) => c.lastSeen < cutoff).map((c) => c.id);
+      return [...chats.entries()].filter(([, c]) => c.lastSeen < cutoff).map(([key]) => key);
     },
     async close() {},
   };

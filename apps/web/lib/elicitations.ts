@@ -43,7 +43,7 @@ async function show(chat: Chat, id: string): Promise<void> {
 export function chatRenderer(chat: Chat, server: string): Renderer {
   return createRegistryRenderer({
     registry: state().registry,
-    owner: chat.id,
+    owner: chat.key,
     timeoutMs: config().questionTimeoutMs,
     data: (prompt): QuestionData => ({ server, prompt }),
     publish: (id) => {
@@ -69,7 +69,7 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
   const { registry } = state();
   const entry = await registry.get(id);
   if (!entry) return { status: 404, body: { error: 'There is no question with this id.' } };
-  if (entry.owner !== chat.id) return { status: 403, body: { error: 'This question belongs to another chat.' } };
+  if (entry.owner !== chat.key) return { status: 403, body: { error: 'This question belongs to another chat.' } };
   const { prompt } = entry.data as QuestionData;
   if (typeof body !== 'object' || body === null)
     return { status: 400, body: { error: 'The answer must be a JSON object.' } };
@@ -90,7 +90,7 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
   }
   const resolved = await registry.resolve(
     id,
-    chat.id,
+    chat.key,
     action === 'accept' ? (clean ? { action, content: clean as never } : { action }) : { action },
   );
   switch (resolved) {

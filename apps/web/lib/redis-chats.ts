@@ -1,24 +1,25 @@
 import type { Redis } from 'ioredis';
-import { type ChatRecord, type ChatStore, csrfOf, newChat } from './chats';
+import { type ChatRecord, type ChatStore, chatKey, csrfOf, newChat } from './chats';
 import { DEMO_USERS, type DemoUser } from './opsdesk';
 
 const isDemoUser = (u: unknown): u is DemoUser => (DEMO_USERS as readonly unknown[]).includes(u);
 
 /**
- * KEYS: chat hash, address set, all-chats zset (by last use). ARGV: id, user, address, now,
+ * KEYS: chat hash, address set, all-chats zset (by last use). ARGV: chat key, user, address, now,
  * per-address cap, total cap. The caps are checked and the chat added in one step, so replicas
- * racing for the last slot cannot both get it. No CSRF token is stored: it is derived from the id.
+ * racing for the last slot cannot both get it. Neither the chat id (the session cookie) nor a CSRF
+ * token is stored: chats are known by `chatKey(id)`, and the token is derived from the id.
  */
 const OPEN = `
 if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'address' end
 if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 'total' end
-redis.call('HSET', KEYS[1], 'id', ARGV[1], 'user', ARGV[2], 'address', ARGV[3], 'lastSeen', ARGV[4])
+redis.call('HSET', KEYS[1], 'key', ARGV[1], 'user', ARGV[2], 'address', ARGV[3], 'lastSeen', ARGV[4])
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 return 'ok'
 `;
 
-/** KEYS: chat hash, all-chats zset. ARGV: id, now. */
+/** KEYS: chat hash, all-chats zset. ARGV: chat key, now. */
 const TOUCH = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 redis.call('HSET', KEYS[1], 'lastSeen', ARGV[2])
@@ -26,7 +27,7 @@ redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 return redis.call('HGETALL', KEYS[1])
 `;
 
-/** KEYS: chat hash, all-chats zset. ARGV: id, address-set prefix. */
+/** KEYS: chat hash, all-chats zset. ARGV: chat key, address-set prefix. */
 const REMOVE = `
 local address = redis.call('HGET', KEYS[1], 'address')
 if not address then return 0 end
@@ -41,7 +42,7 @@ return 1
  * (its cookie, its CSRF token, its user), and the caps count every replica's chats.
  */
 export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: () => number = Date.now): ChatStore {
-  const chat = (id: string) => `${prefix}chat:${id}`;
+  const chat = (key: string) => `${prefix}chat:${key}`;
   const addresses = `${prefix}address:`;
   const all = `${prefix}chats`;
   /**
@@ -56,20 +57,21 @@ export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: (
     const user = h.get('user');
     const address = h.get('address');
     const lastSeen = Number(h.get('lastSeen'));
-    if (h.get('id') !== id || !isDemoUser(user) || typeof address !== 'string' || !Number.isFinite(lastSeen))
+    if (h.get('key') !== chatKey(id) || !isDemoUser(user) || typeof address !== 'string' || !Number.isFinite(lastSeen))
       return undefined;
     return { id, csrf: csrfOf(id), user, address, lastSeen };
   };
   return {
     async open(address, user, limits) {
       const fresh = newChat(address, user, now());
+      const key = chatKey(fresh.id);
       const result = (await redis.eval(
         OPEN,
         3,
-        chat(fresh.id),
+        chat(key),
         addresses + address,
         all,
-        fresh.id,
+        key,
         user,
         address,
         String(fresh.lastSeen),
@@ -81,7 +83,8 @@ export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: (
     },
     async touch(id) {
       try {
-        return record(id, await redis.eval(TOUCH, 2, chat(id), all, id, String(now())));
+        const key = chatKey(id);
+        return record(id, await redis.eval(TOUCH, 2, chat(key), all, key, String(now())));
       } catch (error) {
         // Something else wrote that key (not a hash): not a chat. Redis down still fails loudly.
         if (error instanceof Error && /WRONGTYPE/.test(error.message)) return undefined;
@@ -89,20 +92,20 @@ export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: (
       }
     },
     async has(id) {
-      return (await redis.exists(chat(id))) === 1;
+      return (await redis.exists(chat(chatKey(id)))) === 1;
     },
     async setUser(id, user) {
       // Only an open chat: HSET on a missing key would bring a closed chat back.
       const set = await redis.eval(
         "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'user', ARGV[1]) return 1 end return 0",
         1,
-        chat(id),
+        chat(chatKey(id)),
         user,
       );
       return set === 1;
     },
-    async remove(id) {
-      return (await redis.eval(REMOVE, 2, chat(id), all, id, addresses)) === 1;
+    async remove(key) {
+      return (await redis.eval(REMOVE, 2, chat(key), all, key, addresses)) === 1;
     },
     async idle(cutoff) {
       return redis.zrangebyscore(all, '-inf', `(${cutoff}`);

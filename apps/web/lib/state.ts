@@ -1,7 +1,7 @@
 import { createMemoryRegistry, type PendingRegistry } from '@elicitkit/client';
 import type { Client } from '@modelcontextprotocol/client';
 import type { UIMessageStreamWriter } from 'ai';
-import { type ChatRecord, type ChatStore, createMemoryChats, type OpenedChat } from './chats';
+import { type ChatRecord, type ChatStore, chatKey, createMemoryChats, type OpenedChat } from './chats';
 import { config } from './config';
 import { DEFAULT_USER, type DemoUser } from './opsdesk';
 import { redisState } from './redis-state';
@@ -21,6 +21,8 @@ export interface Connection {
  */
 export interface Chat {
   id: string;
+  /** What shared state knows it by (`chatKey(id)`): its questions' owner in the registry. */
+  key: string;
   csrf: string;
   user: DemoUser;
   /** The chat response being streamed: where questions are delivered. One at a time. */
@@ -92,8 +94,9 @@ export async function resetState(): Promise<void> {
  */
 export async function sweep(s: State = state(), now = Date.now()): Promise<string[]> {
   for (const chat of s.local.values()) if (chat.writer) await s.chats.touch(chat.id);
-  const idle = (await s.chats.idle(now - config().chatIdleMs)).filter((id) => !s.local.get(id)?.writer);
-  await Promise.all(idle.map((id) => closeChat(id, s)));
+  const local = new Map([...s.local.values()].map((chat) => [chat.key, chat]));
+  const idle = (await s.chats.idle(now - config().chatIdleMs)).filter((key) => !local.get(key)?.writer);
+  await Promise.all(idle.map((key) => closeChatByKey(key, local.get(key)?.id, s)));
   // Chats another replica closed: drop what this process still holds for them.
   for (const id of s.local.keys()) if (!(await s.chats.has(id))) await closeChat(id, s);
   return idle;
@@ -104,10 +107,15 @@ export async function sweep(s: State = state(), now = Date.now()): Promise<strin
  * connections closed, its record removed. True when it was open.
  */
 export async function closeChat(id: string, s: State = state()): Promise<boolean> {
-  const removed = await s.chats.remove(id);
-  for (const entry of await s.registry.list(id)) if (!entry.settlement) await s.registry.withdraw(entry.id);
-  const chat = s.local.get(id);
-  s.local.delete(id);
+  return closeChatByKey(chatKey(id), id, s);
+}
+
+/** `closeChat` for a chat known here by its key only (another replica's idle chat) or by both. */
+async function closeChatByKey(key: string, id: string | undefined, s: State): Promise<boolean> {
+  const removed = await s.chats.remove(key);
+  for (const entry of await s.registry.list(key)) if (!entry.settlement) await s.registry.withdraw(entry.id);
+  const chat = id === undefined ? undefined : s.local.get(id);
+  if (id !== undefined) s.local.delete(id);
   if (chat) {
     // A withdrawn question's call goes on to its cancelled result (and opsdesk's audit records it).
     await Promise.race([
@@ -145,7 +153,7 @@ export async function setChatUser(id: string, user: DemoUser): Promise<boolean> 
   const chat = s.local.get(id);
   if (chat && chat.user !== user) {
     chat.user = user;
-    for (const entry of await s.registry.list(id)) if (!entry.settlement) await s.registry.withdraw(entry.id);
+    for (const entry of await s.registry.list(chat.key)) if (!entry.settlement) await s.registry.withdraw(entry.id);
     await closeConnections(chat);
   }
   return true;
@@ -173,6 +181,7 @@ function localChat(record: ChatRecord, s: State): Chat {
   if (!chat) {
     chat = {
       id: record.id,
+      key: chatKey(record.id),
       csrf: record.csrf,
       user: record.user,
       writer: undefined,

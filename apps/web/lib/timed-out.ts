@@ -29,7 +29,7 @@ export async function markTimeout(
   locale: Locale,
 ): Promise<ToolOutput> {
   if (output.status !== 'cancelled') return output;
-  const entries = await state().registry.list(chat.id);
+  const entries = await state().registry.list(chat.key);
   const expired = entries.find((q) => q.openedAt >= since && q.settlement?.reason === 'expired');
   if (!expired) return output;
   const minutes = Math.max(1, Math.round((expired.expiresAt - expired.openedAt) / 60_000));

@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
-import { type ChatStore, createMemoryChats, csrfOf } from '../lib/chats';
+import { type ChatStore, chatKey, createMemoryChats, csrfOf } from '../lib/chats';
 import { createRedisChats } from '../lib/redis-chats';
 
 let redis: TestRedis;
@@ -50,8 +50,8 @@ describe.each(stores)('chat store: %s', (_name, make) => {
     await store.open('10.0.0.3', 'owner', limits);
     expect(await store.open('10.0.0.4', 'owner', limits)).toEqual({ ok: false, limit: 'total', max: 4 });
     if (!one.ok) throw new Error('refused');
-    expect(await store.remove(one.chat.id)).toBe(true);
-    expect(await store.remove(one.chat.id)).toBe(false);
+    expect(await store.remove(chatKey(one.chat.id))).toBe(true);
+    expect(await store.remove(chatKey(one.chat.id))).toBe(false);
     expect(await store.has(one.chat.id)).toBe(false);
     expect((await store.open('10.0.0.1', 'owner', limits)).ok).toBe(true);
   });
@@ -69,20 +69,20 @@ describe.each(stores)('chat store: %s', (_name, make) => {
     at = 20_000;
     const fresh = await store.open('10.0.0.6', 'owner', limits);
     if (!old.ok || !fresh.ok) throw new Error('refused');
-    expect(await store.idle(15_000)).toEqual([old.chat.id]);
+    expect(await store.idle(15_000)).toEqual([chatKey(old.chat.id)]);
     at = 30_000;
     await store.touch(old.chat.id);
-    expect(await store.idle(25_000)).toEqual([fresh.chat.id]);
+    expect(await store.idle(25_000)).toEqual([chatKey(fresh.chat.id)]);
     expect(await store.setUser(old.chat.id, 'bob')).toBe(true);
     expect((await store.touch(old.chat.id))?.user).toBe('bob');
-    await store.remove(old.chat.id);
+    await store.remove(chatKey(old.chat.id));
     expect(await store.setUser(old.chat.id, 'alice')).toBe(false);
     expect(await store.touch(old.chat.id)).toBeUndefined();
   });
 });
 
 describe('chats in Redis hold no token and survive what others write there', () => {
-  it('no CSRF token is stored: it is derived from the chat id, the same on every replica', async () => {
+  it('neither the chat id (the session cookie) nor a CSRF token is stored: both are derived, the same on every replica', async () => {
     const store = createRedisChats(client, 'tokens:', () => 5);
     const opened = await store.open('10.0.0.9', 'alice', { perAddress: 5, total: 5 });
     if (!opened.ok) throw new Error('refused');
@@ -91,6 +91,7 @@ describe('chats in Redis hold no token and survive what others write there', () 
       await Promise.all((await client.keys('tokens:*')).map(async (k) => [k, await client.dump(k)])),
     );
     expect(everything).not.toContain(opened.chat.csrf);
+    expect(everything).not.toContain(opened.chat.id);
     const other = createRedisChats(client, 'tokens:', () => 6);
     expect((await other.touch(opened.chat.id))?.csrf).toBe(opened.chat.csrf);
   });
@@ -103,14 +104,16 @@ describe('chats in Redis hold no token and survive what others write there', () 
   ])('a malformed entry (%s) is an unknown chat, not a crash', async (_why, fields) => {
     const id = `ID${Math.random().toString(36).slice(2)}`;
     const store = createRedisChats(client, 'junk:', () => 7);
-    const hash = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v === 'ID' ? id : v]));
-    await client.hset(`junk:chat:${id}`, hash);
+    const hash = Object.fromEntries(
+      Object.entries(fields).map(([k, v]) => [k === 'id' ? 'key' : k, v === 'ID' ? chatKey(id) : v]),
+    );
+    await client.hset(`junk:chat:${chatKey(id)}`, hash);
     expect(await store.touch(id)).toBeUndefined();
   });
 
   it('a key of the wrong type is an unknown chat too', async () => {
     const store = createRedisChats(client, 'wrongtype:', () => 8);
-    await client.set('wrongtype:chat:abc', 'a string, not a hash');
+    await client.set(`wrongtype:chat:${chatKey('abc')}`, 'a string, not a hash');
     expect(await store.touch('abc')).toBeUndefined();
   });
 });

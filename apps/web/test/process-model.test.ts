@@ -22,6 +22,7 @@ const { POST: postChat } = await import('../app/api/chat/route');
 const { GET: getTools } = await import('../app/api/tools/route');
 const { POST: postAnswer } = await import('../app/api/elicitations/[id]/route');
 const { resetState, setChatUser, state, sweep } = await import('../lib/state');
+const { chatKey } = await import('../lib/chats');
 const { opsdeskHost, stopOpsdesk } = await import('../lib/opsdesk');
 
 const routes: Routes = { getSession, postChat, postAnswer, closeSession };
@@ -78,7 +79,7 @@ describe('one opsdesk per web app', () => {
     const seen = form.rest.then((all) => all);
     await expect
       .poll(async () => {
-        const parts = (await state().registry.list(idOf(b.cookie))).filter((e) => !e.settlement);
+        const parts = (await state().registry.list(chatKey(idOf(b.cookie)))).filter((e) => !e.settlement);
         const prompt = (parts[0]?.data as { prompt?: { mode: string; url?: string } } | undefined)?.prompt;
         url = prompt?.mode === 'url' ? prompt.url : undefined;
         return url;
@@ -170,12 +171,12 @@ describe('closing a chat', () => {
     const q = await ask(routes, busy, '/deploy_service service=order-service');
     const later = Date.now() + 60_001;
     const closed = await sweep(state(), later);
-    expect(closed).toContain(idOf(idle.cookie));
-    expect(closed).not.toContain(idOf(busy.cookie));
+    expect(closed).toContain(chatKey(idOf(idle.cookie)));
+    expect(closed).not.toContain(chatKey(idOf(busy.cookie)));
     expect((await turn(routes, idle, '/list_deployments'))[0]).toEqual({ type: 'http', status: 401 });
     expect((await answer(routes, busy, q.id, { action: 'accept', content: { env: 'dev' } })).status).toBe(200);
     expect(toolOutput(await q.rest)).toMatchObject({ output: { status: 'done' } });
-    expect(await sweep(state(), Date.now() + 60_001)).toContain(idOf(busy.cookie));
+    expect(await sweep(state(), Date.now() + 60_001)).toContain(chatKey(idOf(busy.cookie)));
   });
 });
 
