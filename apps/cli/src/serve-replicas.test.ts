@@ -125,6 +125,23 @@ describe('serve --http --redis: two replicas, no sticky sessions', () => {
       expect(JSON.stringify(replay.result?.structuredContent)).toBe(JSON.stringify(first.result?.structuredContent));
     }
     expect(deployments()).toBe(before + 1);
+    // The replicas reconnect to the new Redis on their own (a second apart at most); the tests
+    // after this one open 2025 sessions, which need it: wait until each replica can open one.
+    for (const url of [a.url, b.url])
+      await expect
+        .poll(
+          async () => {
+            try {
+              const c = await httpClient(url, token, { revision: '2025-11-25' });
+              await c.close();
+              return 'open';
+            } catch (error) {
+              return String(error);
+            }
+          },
+          { timeout: 15_000, interval: 200 },
+        )
+        .toBe('open');
   }, 60_000);
 
   it('a replica killed with questions open: its 2025 call ends in an error with nothing done, a late answer is refused, 2026 goes on', async () => {
