@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDataDir } from '../../test/harness.js';
+import { SOURCE_NODE_ARGS, tempDataDir } from '../../test/harness.js';
 import { ShopError, type ShopOptions, startShop } from './client.js';
 import { openShop } from './open.js';
 
@@ -137,5 +139,30 @@ describe('the shop processes', () => {
     const write = await shop.execute('carol', "UPDATE customers SET city = 'Oslo' WHERE id = 1", { unasked: true });
     expect(write).toMatchObject({ kept: true });
     expect(await runaway).toBe('SQL_TIMEOUT');
+  });
+
+  it('a shop process inside a runaway statement does not outlive its parent killed with SIGKILL', async () => {
+    data = tempDataDir();
+    openShop(data.dir).close();
+    const parent = spawn(
+      process.execPath,
+      [...SOURCE_NODE_ARGS, fileURLToPath(new URL('../../test/shop-parent.ts', import.meta.url)), data.dir],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    const pid = Number(await new Promise<string>((resolve) => parent.stdout?.once('data', (d) => resolve(String(d)))));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    expect(alive()).toBe(true);
+    parent.kill('SIGKILL');
+    // Its watchdog thread sees it re-parented and ends it, statement and all.
+    await expect.poll(alive, { timeout: 10_000 }).toBe(false);
   });
 });

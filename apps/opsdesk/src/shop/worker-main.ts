@@ -3,7 +3,12 @@
  * message at a time. A statement that would run for ever is ended by the parent killing this
  * process: better-sqlite3 has no interrupt and this SQLite has no progress handler, so a process
  * boundary is the only bound that holds for any statement.
+ *
+ * If the parent itself dies (killed, crashed) while a statement runs, nobody is left to end it,
+ * and this process's own thread cannot notice while it is inside SQLite: a watchdog thread, which
+ * runs whatever the main thread does, ends the process once it has been re-parented.
  */
+import { Worker } from 'node:worker_threads';
 import { execute } from './execute.js';
 import { inspect } from './inspect.js';
 import { openShop } from './open.js';
@@ -15,6 +20,12 @@ if (!dataDir || !process.send) {
   process.stderr.write('shop worker: started without a data directory or an IPC channel\n');
   process.exit(2);
 }
+new Worker(
+  `const { workerData } = require('node:worker_threads');
+setInterval(() => { if (process.ppid !== workerData.parent) process.kill(process.pid, 'SIGKILL'); }, 250);`,
+  // Plain JavaScript: not through tsx, whatever this process was started with.
+  { eval: true, workerData: { parent: process.ppid }, execArgv: [] },
+).unref();
 const shop = openShop(dataDir);
 process.send('ready');
 
