@@ -372,6 +372,20 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     return { ...envelope, f: ('frame' in opened ? opened.frame : {}) as Record<string, unknown> };
   };
 
+  /** The relay id of the `tools/call` request relayed among `messages` (its response is still streaming). */
+  const liveCall = (messages: string[]) => {
+    const request = messages.find((m) => {
+      const { f } = inside(m);
+      return (
+        f.t === 'request' &&
+        Buffer.from(String(f.body ?? ''), 'base64')
+          .toString()
+          .includes('"tools/call"')
+      );
+    });
+    return request === undefined ? undefined : String(inside(request).f.r);
+  };
+
   /** A message sealed with `secret` around any value `f` (encrypted and signed, unchecked). */
   const sealedRaw = (secret: string, envelope: { from: string; to: string; n: string; x: number; f: unknown }) =>
     sealUnchecked(frameKey(secret), envelope, envelope.f);
@@ -433,16 +447,16 @@ describe('2025 sessions relayed across replicas through Redis', () => {
   });
 
   it('forged frames do nothing: unsigned, re-signed with another secret, altered, replayed or misdirected requests run no deploy; a forged response never reaches the client', async () => {
-    const { result } = await sniff('forge:', async () => {
+    const { result, messages } = await sniff('forge:', async () => {
       const held = await pendingQuestion('forge:');
       const call = held.client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
       await held.atSecond;
       return { ...held, call };
     });
     const { a, b, call, release } = result;
-    // The frames seen so far, sniffed anew (the sniffer above stopped with its run).
+    // The frames sniffed while the call reached its second question, and any after.
     const spy = new Redis(server.url);
-    const seen: string[] = [];
+    const seen: string[] = [...messages];
     spy.on('pmessage', (_p: string, _c: string, m: string) => seen.push(m));
     await spy.psubscribe('forge:*');
     try {
@@ -487,8 +501,8 @@ describe('2025 sessions relayed across replicas through Redis', () => {
       await b.redis.publish(inside(captured).to === a.relay.replica ? aChannel : bChannel, captured);
       await b.redis.publish(inside(captured).to === a.relay.replica ? bChannel : aChannel, captured);
       // A forged response on the waiting replica's channel for the live relay: "deployed".
-      const live = [...seen].reverse().find((m) => inside(m).f.t === 'request');
-      const r = live ? String(inside(live).f.r) : crypto.randomUUID();
+      const r = liveCall(seen);
+      expect(r).toBeDefined();
       const forged = {
         t: 'data',
         r,
@@ -542,8 +556,8 @@ describe('2025 sessions relayed across replicas through Redis', () => {
     const bChannel = `bad:replica:${b.relay.replica}`;
     const aChannel = `bad:replica:${a.relay.replica}`;
     // The live relay's id: the request b relayed to a for the call still waiting.
-    await expect.poll(() => seen.some((m) => inside(m).f.t === 'request')).toBe(true);
-    const r = String(inside([...seen].reverse().find((m) => inside(m).f.t === 'request') as string).f.r);
+    await expect.poll(() => liveCall(seen)).toBeDefined();
+    const r = liveCall(seen) as string;
     const toB = (f: unknown, extra: Record<string, unknown> = {}) =>
       sealedRaw(SECRET, {
         from: a.relay.replica,
