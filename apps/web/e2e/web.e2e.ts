@@ -350,12 +350,12 @@ describe.each([
 ] as const)('the prompts that carry the decision (%s)', (lang, env) => {
   const expected = {
     en: {
-      sql: 'Statement: UPDATE products SET stock = stock + 1',
+      sql: 'Statement: `UPDATE products SET stock = stock + 1`',
       sync: 'Differences (- remote, + local):',
       prod: 'v2.3.0 → v2.3.1',
     },
     zh: {
-      sql: '语句：UPDATE products SET stock = stock + 1',
+      sql: '语句：`UPDATE products SET stock = stock + 1`',
       sync: '差异（- 远端，+ 本地）：',
       prod: 'v2.3.0 → v2.3.1',
     },
@@ -377,7 +377,9 @@ describe.each([
       const stock = count(served.dataDir, 'SELECT SUM(stock) FROM products');
       await sendLine(page, '/execute_sql {"sql":"UPDATE products SET stock = stock + 1"}');
       const sql = await question(page, expected.sql);
-      await expect(sql.textContent()).resolves.toMatch(lang === 'en' ? /50 rows in products/ : /products 中的 50 行/);
+      await expect(sql.textContent()).resolves.toContain(
+        lang === 'en' ? '- `products`: 50 rows updated (it had 50)' : '- `products`：更新 50 行（原有 50 行）',
+      );
       await shot(page, `decision-sql-${lang}`);
       await dismiss(sql);
       expect(count(served.dataDir, 'SELECT SUM(stock) FROM products')).toBe(stock);
