@@ -4,7 +4,15 @@ import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
 import { MESSAGES, type OpsdeskMessages, type SqlConfirm, type TableChange } from '../messages/index.js';
 import { ShopError } from '../shop/client.js';
-import { type Allowance, allowanceFor, type Execution, judge, ROW_THRESHOLD, touchedIn } from '../shop/effect.js';
+import {
+  type Allowance,
+  allowanceFor,
+  type Execution,
+  judge,
+  type Limit,
+  ROW_THRESHOLD,
+  touchedIn,
+} from '../shop/effect.js';
 import type { Rows } from '../shop/run.js';
 import { SHOP_TABLES } from '../shop/seed.js';
 import { oneLine } from '../shorten.js';
@@ -102,12 +110,17 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
 
       // A write runs once, measured, inside its own transaction: kept when it may run unasked,
       // otherwise rolled back and shown — what that very execution did — before anything is kept.
+      /** One execution within `limit`: its result when kept, what went beyond when not, or why it could not run. */
+      const execute = async (limit: Limit) => {
+        const ran = await shop.execute(who, sql, limit).catch((e: unknown) => e as Error);
+        if (ran instanceof Error) return { ended: rejected(failure(ran)) };
+        if ('refusal' in ran) return { ended: rejected(t.refused[ran.refusal]) };
+        if ('error' in ran) return { ended: rejected(t.sqlError(ran.error)) };
+        return ran.kept ? { ended: result(ran.execution) } : ran;
+      };
       const first = await attempt<Execution>(async (withhold) => {
-        const ran = await shop.execute(who, sql, { unasked: true }).catch((e: unknown) => e as Error);
-        if (ran instanceof Error) return rejected(failure(ran));
-        if ('refusal' in ran) return rejected(t.refused[ran.refusal]);
-        if ('error' in ran) return rejected(t.sqlError(ran.error));
-        return ran.kept ? result(ran.execution) : withhold(ran.execution);
+        const ran = await execute({ unasked: true });
+        return 'ended' in ran ? ran.ended : withhold(ran.execution);
       });
       if (first.done) return first.result;
       const shown = first.withheld;
@@ -127,11 +140,8 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
       // Run again, measured again, and kept only within what the person confirmed: the same tables
       // and no more rows than shown (or than the bound stated), the same schema changes.
       return commit(async () => {
-        const ran = await shop.execute(who, sql, { allowed: allowance }).catch((e: unknown) => e as Error);
-        if (ran instanceof Error) return rejected(failure(ran));
-        if ('refusal' in ran) return rejected(t.refused[ran.refusal]);
-        if ('error' in ran) return rejected(t.sqlError(ran.error));
-        return ran.kept ? result(ran.execution) : rejected(t.beyondConfirmed(ran.beyond));
+        const ran = await execute({ allowed: allowance });
+        return 'ended' in ran ? ran.ended : rejected(t.beyondConfirmed(ran.beyond));
       });
     },
   });
