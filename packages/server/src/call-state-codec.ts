@@ -17,13 +17,13 @@
  * still opened, so that a restart or a rolling upgrade with the same key keeps open questions.
  */
 import { ANSWER_ACTIONS } from './channel/channel.js';
-import { bytesToBase64Url, constantTimeEqual, createStateCodec, hmacSha256, type StateCodec } from './codec.js';
-import { nodeCrypto } from './node-builtins.js';
+import { createStateCodec, type StateCodec } from './codec.js';
+import { bytesToBase64Url, hmacSha256, sameMac } from './digest.js';
 import { type AskRecord, type Caller, type CallState, identityDigest } from './state.js';
 
-/** Seals and opens call states; synchronous where the runtime has `node:crypto`. */
+/** Seals and opens call states (`v1` states from earlier versions open through a promise). */
 export interface CallStateCodec {
-  seal(state: CallState, caller: Caller): string | Promise<string>;
+  seal(state: CallState, caller: Caller): string;
   /** Throws (`malformed`, `mac`, `expired`, `bind`) on anything but an intact, unexpired state sealed for `caller`. */
   open(text: string, caller: Caller): CallState | Promise<CallState>;
 }
@@ -32,8 +32,6 @@ export interface CallStateCodecOptions {
   key: Uint8Array | string;
   ttlSeconds: number;
   now: () => number;
-  /** Use WebCrypto even where `node:crypto` is present (tests of the path other runtimes take). */
-  webCrypto?: boolean;
 }
 
 /** What this version seals; `v2.` states (the same body, the call always by its digest) still open. */
@@ -70,8 +68,7 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   const key = typeof options.key === 'string' ? new TextEncoder().encode(options.key) : Uint8Array.from(options.key);
   const seconds = () => Math.floor(options.now() / 1000);
   const v1 = createStateCodec<unknown>({ key, ttlSeconds: options.ttlSeconds, now: options.now });
-  const node = options.webCrypto ? undefined : nodeCrypto;
-  const mac = node ? hmacSha256(node, key) : webCryptoMac(key);
+  const mac = hmacSha256(key);
   // The version is part of the MAC's input: a state cannot be relabelled as another version.
   const tagOf = (prefix: string, body: string, caller: Caller) =>
     mac(`${prefix}${body}\0${caller.method}\0${caller.identity ?? ''}`);
@@ -103,17 +100,14 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   };
 
   const check = (tag: string, given: string): void => {
-    if (!constantTimeEqual(tag.slice(0, TAG_LENGTH), given)) throw new Error('mac');
+    if (!sameMac(tag.slice(0, TAG_LENGTH), given)) throw new Error('mac');
   };
 
   return {
     seal(state, caller) {
       const wire = toWire(state, seconds() + options.ttlSeconds);
       const body = JSON.stringify(wire);
-      const tag = tagOf(PREFIX, body, caller);
-      return typeof tag === 'string'
-        ? finish(body, wire, tag, state, caller)
-        : tag.then((t) => finish(body, wire, t, state, caller));
+      return finish(body, wire, tagOf(PREFIX, body, caller), state, caller);
     },
     open(text, caller) {
       const dot = text.lastIndexOf('.');
@@ -132,15 +126,8 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
       if (prefix === undefined || dot !== text.length - TAG_LENGTH - 1 || dot <= PREFIX.length)
         throw new Error('malformed');
       const given = text.slice(dot + 1);
-      const tag = tagOf(prefix, body, caller);
-      if (typeof tag === 'string') {
-        check(tag, given);
-        return fromWire(body, seconds());
-      }
-      return tag.then((t) => {
-        check(t, given);
-        return fromWire(body, seconds());
-      });
+      check(tagOf(prefix, body, caller), given);
+      return fromWire(body, seconds());
     },
   };
 }
@@ -252,7 +239,7 @@ async function openV1(codec: StateCodec<unknown>, text: string, caller: Caller):
     payload.asks === null
   )
     throw new Error('malformed');
-  if (payload.who !== (await identityDigest(caller.method, caller.identity))) throw new Error('bind');
+  if (payload.who !== identityDigest(caller.method, caller.identity)) throw new Error('bind');
   const asks: Record<string, AskRecord> = {};
   for (const [key, { mode: _mode, ...record }] of Object.entries(payload.asks)) {
     Object.defineProperty(asks, key, { value: record, enumerable: true, writable: true, configurable: true });
@@ -266,16 +253,4 @@ function hexToBase64Url(hex: string): string {
   const bytes = new Uint8Array(hex.length / 2);
   for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return bytesToBase64Url(bytes);
-}
-
-/** HMAC-SHA256 through WebCrypto, for runtimes without `node:crypto`: a promise per MAC. */
-function webCryptoMac(key: Uint8Array): (message: string) => Promise<string> {
-  const imported = crypto.subtle.importKey('raw', Uint8Array.from(key), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
-  imported.catch(() => {}); // a bad key fails each MAC, where it is awaited
-  return async (message) => {
-    const signature = await crypto.subtle.sign('HMAC', await imported, new TextEncoder().encode(message));
-    return bytesToBase64Url(new Uint8Array(signature));
-  };
 }

@@ -10,7 +10,6 @@ import {
 import { parseArguments } from './arguments.js';
 import { CallQuestions, type CallSettings } from './call-questions.js';
 import type { CallStateCodec } from './call-state-codec.js';
-import { callCancel } from './channel/cancel-watch.js';
 import type { CloseReason } from './channel/channel.js';
 import { callSignal, PushChannel } from './channel/push.js';
 import { ReplayChannel } from './channel/replay.js';
@@ -22,8 +21,8 @@ import {
   type Effect,
   Withheld,
 } from './commit.js';
+import { randomUUID } from './digest.js';
 import { ElicitkitUsageError } from './errors.js';
-import { randomUUID } from './node-builtins.js';
 import { peerOf } from './peer.js';
 import { invalid } from './results.js';
 import { type CallState, callDigest, callText, isCallState } from './state.js';
@@ -126,9 +125,7 @@ export async function execute(
   };
 
   if (peer.asks === 'push') {
-    // Over HTTP the call also ends with its request's stream, which only `signal` follows.
-    const cancel = ctx.http?.req ? undefined : callCancel(server.server, ctx.mcpReq.id, ctx.mcpReq.signal);
-    const channel = new PushChannel(ctx, server.server, peer.revision, signal, rt.now, cancel);
+    const channel = new PushChannel(ctx, server.server, peer.revision, signal, rt.now);
     const questions = new CallQuestions(settings, channel, peer, randomUUID(), user, signal, ctx.http?.req);
     return questions.finish(await tool.run(args, context(questions, false)));
   }
@@ -144,16 +141,12 @@ export async function execute(
       if (previous.callText !== text) throw differentCall();
       call ??= previous.call;
     } else {
-      const digesting = callDigest(text);
-      const digest = typeof digesting === 'string' ? digesting : await digesting;
+      const digest = callDigest(text);
       if (previous.call !== digest) throw differentCall();
       call ??= digest;
     }
   }
-  if (call === undefined) {
-    const digesting = callDigest(text);
-    call = typeof digesting === 'string' ? digesting : await digesting;
-  }
+  call ??= callDigest(text);
   if (previous) {
     // A replay of any round of a call that already acted gets that act's result, the same each time.
     const recorded = await rt.committer.recorded(previous.cid, tool.name, settings.locale, signal);
@@ -181,11 +174,10 @@ export async function execute(
   const first = await end.promise;
   if (first !== SUSPENDED) return questions.finish(first);
   // Sealed for this caller: the state that came in was opened under the same one (kit.ts).
-  const sealing = rt.codec.seal(channel.state(call, text, questions.contextId), {
+  const requestState = rt.codec.seal(channel.state(call, text, questions.contextId), {
     method: ctx.mcpReq.method,
     identity: user,
   });
-  const requestState = typeof sealing === 'string' ? sealing : await sealing;
   return inputRequired({ inputRequests: channel.requests(), requestState });
 }
 

@@ -11,7 +11,6 @@ import { advertised, withConvertedJson } from './arguments.js';
 import type { AuditEvent, AuditSink, Redaction } from './audit.js';
 import type { CallSettings } from './call-questions.js';
 import { createCallStateCodec } from './call-state-codec.js';
-import { watchCancellations } from './channel/cancel-watch.js';
 import { DEFAULT_MAX_CHANGES } from './channel/replay.js';
 import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
@@ -237,7 +236,6 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
         requestState,
       });
       for (const tool of tools) register(server, tool);
-      watchCancellations(server.server);
       return server;
     },
   };

@@ -6,9 +6,7 @@
  */
 import type { Adaptation } from '@elicitkit/form';
 import type { AnswerAction, Question } from './channel/channel.js';
-import { bytesToBase64Url } from './codec.js';
-import { nodeCrypto } from './node-builtins.js';
-import { sha256Base64Url } from './sha256.js';
+import { sha256 } from './digest.js';
 
 export interface StoredAnswer {
   action: AnswerAction;
@@ -94,16 +92,9 @@ export function callText(tool: string, args: unknown): string {
   return `${tool}\0${canonical(args ?? {})}`;
 }
 
-/**
- * SHA-256 of a `callText`, base64url (43 characters where hex took 64: it travels in every
- * state). Synchronous where the runtime has `node:crypto` (computed in JavaScript, `sha256.ts`:
- * cheaper than a native call in a loaded server); a promise only where WebCrypto is all there is.
- */
-export function callDigest(text: string): string | Promise<string> {
-  if (nodeCrypto) return sha256Base64Url(text);
-  return crypto.subtle
-    .digest('SHA-256', new TextEncoder().encode(text))
-    .then((digest) => bytesToBase64Url(new Uint8Array(digest)));
+/** SHA-256 of a `callText`, base64url (43 characters where hex took 64: it travels in every state). */
+export function callDigest(text: string): string {
+  return sha256(text, 'base64url');
 }
 
 /**
@@ -121,7 +112,7 @@ const DIGESTS_PER_SCHEMA = 256;
  * then was given to the question asked now. The state carrying it is sealed, so it only has to
  * tell questions apart, not resist forgery.
  */
-export function questionDigest(question: Question): string | Promise<string> {
+export function questionDigest(question: Question): string {
   if (question.kind === 'url') return shortDigest(`url\0${question.message}\0${question.url}`);
   // The form the tool declared, not a client's shape of it: the same question for any client.
   const declared = question.declared ?? question.schema;
@@ -130,7 +121,6 @@ export function questionDigest(question: Question): string | Promise<string> {
   const cached = known?.get(question.message);
   if (cached !== undefined) return cached;
   const digest = shortDigest(`form\0${question.message}\0${JSON.stringify(declared)}`);
-  if (typeof digest !== 'string') return digest;
   if (!known) {
     known = new Map();
     formDigests.set(declared, known);
@@ -139,9 +129,8 @@ export function questionDigest(question: Question): string | Promise<string> {
   return digest;
 }
 
-function shortDigest(text: string): string | Promise<string> {
-  const digest = callDigest(text);
-  return typeof digest === 'string' ? digest.slice(0, 16) : digest.then((d) => d.slice(0, 16));
+function shortDigest(text: string): string {
+  return callDigest(text).slice(0, 16);
 }
 
 /** Identity digests by method and identity: a handful of callers make every call, each digested once. */
@@ -152,20 +141,13 @@ const IDENTITIES_KEPT = 1024;
  * SHA-256 of who is calling, as states sealed before `v2` carried it (the identity never appeared
  * in clear): only a `v1` state from an earlier version is checked against it now.
  */
-export async function identityDigest(method: string, identity: string | undefined): Promise<string> {
+export function identityDigest(method: string, identity: string | undefined): string {
   const text = `elicitkit.who\0${method}\0${identity ?? ''}`;
   const known = identities.get(text);
   if (known !== undefined) return known;
-  const digest = await sha256(text);
+  const digest = sha256(text, 'hex');
   // Bounded by forgetting all at once: many identities only cost a digest each again.
   if (identities.size >= IDENTITIES_KEPT) identities.clear();
   identities.set(text, digest);
   return digest;
-}
-
-async function sha256(text: string): Promise<string> {
-  if (nodeCrypto?.hash) return nodeCrypto.hash('sha256', text, 'hex');
-  if (nodeCrypto) return nodeCrypto.createHash('sha256').update(text).digest('hex');
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

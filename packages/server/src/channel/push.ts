@@ -7,7 +7,6 @@ import {
   type ServerContext,
   type StandardSchemaV1Sync,
 } from '@modelcontextprotocol/server';
-import type { CallCancel } from './cancel-watch.js';
 import {
   ANSWER_ACTIONS,
   type AnswerAction,
@@ -88,8 +87,6 @@ export class PushChannel implements Channel {
     private readonly revision: Revision,
     private readonly signal: AbortSignal,
     private readonly now: () => number,
-    /** The call's watched cancel (connections of kit-built servers, not HTTP): the SDK is handed it instead of `signal`. */
-    private readonly cancel?: CallCancel,
   ) {}
 
   async send(key: string, question: Question, timeoutMs: number, onSent: () => void): Promise<RawAnswer> {
@@ -99,12 +96,10 @@ export class PushChannel implements Channel {
     if (elicitationId !== undefined) this.ids.set(key, elicitationId);
     const started = this.now();
     onSent();
-    const cancel = this.cancel;
-    cancel?.hold();
     try {
       const result = await this.ctx.mcpReq.send({ method: 'elicitation/create', params }, ELICIT_RESULT, {
         timeout: timeoutMs,
-        signal: cancel ? cancel.signal : this.signal,
+        signal: this.signal,
       });
       const answer: RawAnswer = { kind: 'answer', action: result.action, elapsedMs: this.now() - started, fresh: true };
       // Set only when present (exactOptionalPropertyTypes), without a spread per answer.
@@ -115,7 +110,7 @@ export class PushChannel implements Channel {
       const elapsedMs = this.now() - started;
       const detail = error instanceof Error ? error.message : String(error);
       // Checked first: the SDK reports every aborted request as a timeout, whatever aborted it.
-      const reason = closeReason(this.ctx, error, cancel?.aborted === true);
+      const reason = closeReason(this.ctx, error);
       if (reason) return { kind: 'closed', reason, detail, elapsedMs, fresh: true };
       if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
         return { kind: 'timeout', elapsedMs, fresh: true };
@@ -123,8 +118,6 @@ export class PushChannel implements Channel {
       if (error instanceof ProtocolError || (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult))
         return { kind: 'failed', detail, elapsedMs, fresh: true };
       return { kind: 'closed', reason: 'disconnected', detail, elapsedMs, fresh: true };
-    } finally {
-      cancel?.release();
     }
   }
 
@@ -140,14 +133,14 @@ export class PushChannel implements Channel {
 }
 
 /** How the call's connection ended the question, if it did. */
-function closeReason(ctx: ServerContext, error: unknown, cancelled: boolean): CloseReason | undefined {
+function closeReason(ctx: ServerContext, error: unknown): CloseReason | undefined {
   if (ctx.http?.req?.signal.aborted) return 'disconnected';
   const own = ctx.mcpReq.signal;
   if (isConnectionClosed(error) || (own.aborted && isConnectionClosed(own.reason))) {
     // A 2025 HTTP session has an id; stdio and in-memory connections do not.
     return ctx.sessionId ? 'session-closed' : 'disconnected';
   }
-  return own.aborted || cancelled ? 'client-cancelled' : undefined;
+  return own.aborted ? 'client-cancelled' : undefined;
 }
 
 function isConnectionClosed(value: unknown): boolean {

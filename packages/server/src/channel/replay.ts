@@ -41,18 +41,6 @@ export class ReplayChannel implements Channel {
     onSent: (superseded?: RawAnswer) => void,
   ): Promise<RawAnswer> {
     const digest = questionDigest(question);
-    return typeof digest === 'string'
-      ? this.sendShown(key, question, digest, timeoutMs, onSent)
-      : digest.then((d) => this.sendShown(key, question, d, timeoutMs, onSent));
-  }
-
-  private sendShown(
-    key: string,
-    question: Question,
-    digest: string,
-    timeoutMs: number,
-    onSent: (superseded?: RawAnswer) => void,
-  ): Promise<RawAnswer> {
     // Own keys only: an ask key may be named like an Object.prototype member (`constructor`).
     const record = Object.hasOwn(this.records, key) ? this.records[key] : undefined;
     // This round builds the question again from what is true now. When that is no longer what the

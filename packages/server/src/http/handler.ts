@@ -9,7 +9,6 @@ import {
   isJSONRPCRequest,
   isJsonContentType,
   isLegacyRequest,
-  type JSONRPCMessage,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   type McpServer,
@@ -29,7 +28,6 @@ import {
   SESSION_REQUIRED,
   UNSUPPORTED_MEDIA_TYPE,
 } from './replies.js';
-import { isResultResponse, routesToLegacy } from './route.js';
 import type { Delivered, SessionDirectory } from './session-directory.js';
 import { type TransportSession, TransportSessionTable } from './transport-sessions.js';
 import { watchResponse } from './watch.js';
@@ -153,10 +151,7 @@ export function createHttpHandler(
     }
     const first = firstRequestId(body);
     if (first === undefined) {
-      return (
-        deliveredAnswer(entry, request, body, auth) ??
-        entry.transport.handleRequest(request, { ...extra, ...parsed(body) })
-      );
+      return entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
     }
     if (!table.mayStart(entry.identity))
       return limitReached('maxInFlightPerIdentity', limits.maxInFlightPerIdentity, first);
@@ -196,13 +191,6 @@ export function createHttpHandler(
     // A DELETE is handled by the transport, then the session is taken out and its server closed
     // below (`existing`), so nothing is left half-closed.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
-    // The versions the session's server accepts in `mcp-protocol-version` (it hands the transport
-    // its list on connect), for `deliveredAnswer`'s check.
-    const setVersions = transport.setSupportedProtocolVersions.bind(transport);
-    transport.setSupportedProtocolVersions = (versions) => {
-      entry.versions = [...versions];
-      setVersions(versions);
-    };
     const entry: TransportSession = {
       id,
       transport,
@@ -294,7 +282,7 @@ export function createHttpHandler(
       );
     // Empty or not JSON: legacy by the SDK's own rule, answered by the session's transport.
     if (read.body === INVALID) return sessionful(read.request, INVALID, auth, exchange, relayed);
-    if (await routesToLegacy(read.request, read.body))
+    if (await isLegacyRequest(read.request, read.body))
       return sessionful(read.request, read.body, auth, exchange, relayed);
     return stateless.fetch(read.request, { parsedBody: read.body, ...(auth ? { authInfo: auth } : {}) });
   };
@@ -348,52 +336,6 @@ function unread(request: Request, body: unknown): Request {
   return body === undefined || body === INVALID
     ? request
     : new Request(request, { body: JSON.stringify(body), signal: request.signal });
-}
-
-/**
- * A client's answer to a question — a JSON-RPC result response, alone in its POST — handed to the
- * session's server as its transport hands it (`onmessage` with the request and `authInfo`, then
- * 202; a 400 if delivering it throws), when every check the transport makes on such a POST is
- * known to pass: the session initialized and still open, `Accept` naming both types, no
- * `mcp-protocol-version` or one the session's server accepts. The transport would also parse the
- * body with zod against four message schemas, ask whether it is an initialize and, twice, whether
- * it is a request — each a failed zod parse building its issues — to learn what `isResultResponse`
- * (the SDK's rule for that schema, held against it in route.test.ts) already said: about a tenth
- * of the server's CPU per result in the burst (bench/README.md, issue 12 part R). A result
- * carrying `_meta` (which the SDK's parse may rewrite) or a `__proto__` key, an error response, a
- * batch, anything else: undefined, and the transport serves it as always, with its own refusals.
- */
-function deliveredAnswer(
-  entry: TransportSession,
-  request: Request,
-  body: unknown,
-  auth: AuthInfo | undefined,
-): Response | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  if (!isResultResponse(body as Record<string, unknown>)) return undefined;
-  const result = (body as { result: Record<string, unknown> }).result;
-  if (Object.hasOwn(result, '_meta') || Object.hasOwn(result, '__proto__')) return undefined;
-  const { transport } = entry;
-  // Initialized (the transport takes its id as it accepts `initialize`) and not closed (closing
-  // detaches it from its server at once). Its DNS-rebinding check is off: `open` made it so.
-  if (transport.sessionId !== entry.id || entry.server.server.transport !== transport) return undefined;
-  const deliver = transport.onmessage;
-  if (!deliver) return undefined;
-  const accept = request.headers.get('accept');
-  if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-  const version = request.headers.get('mcp-protocol-version');
-  if (version !== null && !entry.versions?.includes(version)) return undefined;
-  try {
-    deliver.call(transport, body as JSONRPCMessage, auth ? { authInfo: auth, request } : { request });
-  } catch (error) {
-    // As the transport answers when its server throws on a message.
-    transport.onerror?.(error as Error);
-    return Response.json(
-      { jsonrpc: '2.0', error: { code: PARSE_ERROR, message: 'Parse error', data: String(error) }, id: null },
-      { status: 400, headers: { 'Content-Type': 'application/json' } },
-    );
-  }
-  return new Response(null, { status: 202 });
 }
 
 function parsed(body: unknown): { parsedBody?: unknown } {

@@ -19,8 +19,6 @@ export interface TransportSession {
   /** The client dropped a POST with requests in flight and has not been heard from since. */
   dropped: boolean;
   abandon?: ReturnType<typeof setTimeout> | undefined;
-  /** The protocol versions its server accepts, as the server gave them to the transport on connect. */
-  versions?: readonly string[];
 }
 
 export interface TransportSessionLimits {

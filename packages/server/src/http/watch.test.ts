@@ -93,3 +93,61 @@ describe('watchResponse', () => {
     expect(t.cancelled).toHaveLength(1);
   });
 });
+
+/**
+ * Why `watchResponse` exists, held against the SDK itself: its Web-standard transport does not
+ * follow the request's signal, so a client that drops a tool call's response stream leaves the
+ * call running (its own signal never aborts). When this test fails, the SDK has closed the gap, and
+ * `watchResponse`'s drop detection can be retired.
+ */
+describe('upstream gap: the SDK transport does not watch the request signal', () => {
+  it('a tool call whose request is aborted keeps running, its signal not aborted', async () => {
+    const { McpServer, WebStandardStreamableHTTPServerTransport } = await import('@modelcontextprotocol/server');
+    const server = new McpServer({ name: 'gap', version: '1' });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let signal: AbortSignal | undefined;
+    server.registerTool('wait', { description: 'waits until its call is aborted' }, async (ctx) => {
+      signal = ctx.mcpReq.signal;
+      started();
+      await new Promise((resolve) => signal?.addEventListener('abort', resolve));
+      return { content: [] };
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => 'gap' });
+    await server.connect(transport);
+    const post = (body: unknown, init: RequestInit = {}) =>
+      transport.handleRequest(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2025-11-25',
+            ...(init.signal ? { 'mcp-session-id': 'gap' } : {}),
+          },
+          body: JSON.stringify(body),
+          ...init,
+        }),
+      );
+    const initialized = await post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c', version: '1' } },
+    });
+    expect(initialized.status).toBe(200);
+    const abort = new AbortController();
+    const response = await post(
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait', arguments: {} } },
+      { signal: abort.signal },
+    );
+    expect(response.status).toBe(200);
+    await running;
+    abort.abort();
+    for (let i = 0; i < 10; i++) await tick();
+    expect(signal?.aborted).toBe(false);
+    await server.close();
+  });
+});

@@ -11,9 +11,10 @@
  * checked against its schema — before anything is done with it; one that fails any check is
  * dropped, never thrown on.
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
+import { hmacSha256, type Mac, sameMac } from '../digest.js';
 
 /** How long a sealed frame may take to arrive (clocks of replicas may differ by less). */
 export const FRAME_TTL_MS = 30_000;
@@ -97,13 +98,16 @@ export type DropReason = 'signature' | 'envelope' | 'schema' | 'misdirected' | '
 
 /** The keys frames are sealed with — one to sign, one to encrypt — derived from the replicas' shared secret (never the secret itself). */
 export interface FrameKeys {
-  mac: Uint8Array;
+  mac: Mac;
   cipher: Uint8Array;
 }
 
 export function frameKey(secret: string | Uint8Array): FrameKeys {
   const derive = (info: string) => new Uint8Array(hkdfSync('sha256', secret, new Uint8Array(0), info, 32));
-  return { mac: derive('elicitkit relay frames v1'), cipher: derive('elicitkit relay frames v1 encryption') };
+  return {
+    mac: hmacSha256(derive('elicitkit relay frames v1')),
+    cipher: derive('elicitkit relay frames v1 encryption'),
+  };
 }
 
 /** What the encryption binds the frame to besides itself: who sent it, to whom, which one, until when. */
@@ -160,7 +164,7 @@ export function sealUnchecked(
   const { from, to, n, x } = envelope;
   const e = encrypt(keys.cipher, JSON.stringify(frame), aad(from, to, n, x));
   const json = JSON.stringify({ from, to, n, x, e });
-  return `${createHmac('sha256', keys.mac).update(json).digest('base64url')}.${json}`;
+  return `${keys.mac(json)}.${json}`;
 }
 
 /**
@@ -176,9 +180,8 @@ export function open(
 ): { from: string; frame: Frame } | { dropped: DropReason } {
   if (message.length < MAC_LENGTH + 2 || message[MAC_LENGTH] !== '.') return { dropped: 'signature' };
   const json = message.slice(MAC_LENGTH + 1);
-  const expected = createHmac('sha256', keys.mac).update(json).digest();
-  const given = Buffer.from(message.slice(0, MAC_LENGTH), 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { dropped: 'signature' };
+  if (!sameMac(Buffer.from(message.slice(0, MAC_LENGTH), 'base64url'), keys.mac.bytes(json)))
+    return { dropped: 'signature' };
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, INTERNAL_ERROR, INVALID_REQUEST } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
+import { sha256 } from '../digest.js';
 import type { Delivered, SessionDirectory } from '../http/session-directory.js';
-import { sha256Hex } from './digest.js';
 import {
   type DropReason,
   type Frame,
@@ -146,7 +146,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
           scopes: frame.auth.scopes,
           ...(frame.auth.expiresAt === undefined ? {} : { expiresAt: frame.auth.expiresAt }),
         },
-        owns: async (sessionOwner) => (await sha256Hex(sessionOwner)) === owner,
+        owns: async (sessionOwner) => sha256(sessionOwner, 'hex') === owner,
       });
       const response = await handler.fetch(request);
       const head = { t: 'head', r: frame.r, status: response.status, headers: headerList(response.headers) } as const;
@@ -228,7 +228,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   return {
     replica,
     async opened(id, owner) {
-      const entry = `${replica}\n${await sha256Hex(owner)}`;
+      const entry = `${replica}\n${sha256(owner, 'hex')}`;
       await redis.set(sessionKey(id), entry, 'PX', ttlMs);
       held.set(id, entry);
     },
@@ -250,7 +250,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       }
       const [holder, digest] = entry?.split('\n') ?? [];
       // Unknown, here (but closed), or someone else's: the handler answers "Session not found".
-      if (!holder || !digest || holder === replica || digest !== (await sha256Hex(owner))) return undefined;
+      if (!holder || !digest || holder === replica || digest !== sha256(owner, 'hex')) return undefined;
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await readBody(request);
       if (body === TOO_LARGE) return tooLarge();
       const r = crypto.randomUUID();
@@ -271,7 +271,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
           url: request.url,
           // No credential crosses Redis: the holder acts on the identity checked here, and on the
           // digest of its owner (checked here against the session's entry) for the session's.
-          owner: await sha256Hex(owner),
+          owner: sha256(owner, 'hex'),
           headers: headerList(request.headers).filter(([name]) => !CREDENTIALS.has(name)),
           ...(body ? { body: toBase64(body) } : {}),
           ...(auth

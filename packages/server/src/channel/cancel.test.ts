@@ -1,19 +1,13 @@
 /**
- * Client cancellations watched per connection (2025 push): a cancelled call's open question ends at
- * once as `cancel` (client-cancelled) and is withdrawn from the client, a cancel of one call never
- * ends another's question, a cancel that came before the question went out still ends it, and a
- * server the kit did not build (so not watched) still ends its question through the call's signal.
+ * Client cancellations (2025 push): a cancelled call's open question ends at once as `cancel`
+ * (client-cancelled) and is withdrawn from the client, a cancel of one call never ends another's
+ * question, a cancel that came before the question went out still ends it, on a kit-built server
+ * and on one the kit did not build alike: each question carries its call's own signal.
  * Real SDK client and server over a linked in-memory pair; the audit says how each question ended.
  */
 import { field, form } from '@elicitkit/form';
 import { Client } from '@modelcontextprotocol/client';
-import {
-  InMemoryTransport,
-  McpServer,
-  type RequestId,
-  type Server,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { auditLog } from '../../test/audit-log.js';
@@ -21,7 +15,6 @@ import type { AuditEvent, AuditResponse } from '../audit.js';
 import { createElicitkit } from '../kit.js';
 import { done } from '../results.js';
 import { defineTool } from '../tool.js';
-import { callCancel, watchCancellations } from './cancel-watch.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -79,7 +72,7 @@ function call(client: Client, n: number, signal: AbortSignal) {
 
 const responses = (events: AuditEvent[]) => events.filter((e): e is AuditResponse => e.type === 'response');
 
-describe('cancellations watched per connection', () => {
+describe('client cancellations', () => {
   it('ends the cancelled call’s question at once and withdraws it from the client; another call’s question stays open', async () => {
     const log = auditLog();
     const kit = createElicitkit({ audit: log.sink, timeoutMs: 60_000 });
@@ -122,7 +115,7 @@ describe('cancellations watched per connection', () => {
     expect(c.asked).toEqual([]);
   });
 
-  it('still ends the question through the call’s own signal on a server the kit did not build', async () => {
+  it('ends the question on a server the kit did not build too', async () => {
     const log = auditLog();
     const kit = createElicitkit({ audit: log.sink, timeoutMs: 60_000 });
     const server = new McpServer(
@@ -139,101 +132,5 @@ describe('cancellations watched per connection', () => {
     expect(await pending).toBeInstanceOf(Error);
     expect(await log.response('colour')).toMatchObject({ action: 'cancel', reason: 'client-cancelled' });
     await expect.poll(() => c.asked[0]?.withdrawn).toBe(true);
-  });
-});
-
-describe('how a server is watched', () => {
-  it('gives every kit-built server one shared connect, not a function per server', () => {
-    const kit = createElicitkit();
-    const a = kit.createServer({ name: 'a', version: '1' }, [asking()]).server;
-    const b = kit.createServer({ name: 'b', version: '1' }, [asking()]).server;
-    expect(Object.hasOwn(a, 'connect')).toBe(true);
-    expect(a.connect).toBe(b.connect);
-  });
-
-  it('keeps a connect someone wrapped before, and still ends a cancelled call’s question at once', async () => {
-    const log = auditLog();
-    const kit = createElicitkit({ audit: log.sink, timeoutMs: 60_000 });
-    const server = new McpServer(
-      { name: 'wrapped', version: '1' },
-      { capabilities: { tools: {} }, ...kit.serverOptions() },
-    );
-    kit.register(server, asking());
-    const connects: Transport[] = [];
-    const original = server.server.connect.bind(server.server);
-    server.server.connect = (transport: Transport) => {
-      connects.push(transport);
-      return original(transport);
-    };
-    watchCancellations(server.server);
-    const c = silentClient();
-    await connect(server, c.client);
-    expect(connects).toHaveLength(1);
-    const abort = new AbortController();
-    const pending = call(c.client, 5, abort.signal);
-    await c.askedCount(1);
-    abort.abort();
-    expect(await pending).toBeInstanceOf(Error);
-    expect(await log.response('colour')).toMatchObject({ action: 'cancel', reason: 'client-cancelled' });
-    await expect.poll(() => c.asked[0]?.withdrawn).toBe(true);
-  });
-});
-
-describe('callCancel', () => {
-  /** A connection whose messages the test delivers itself, as a transport would. */
-  async function watched() {
-    const server = { connect: async (_t: Transport) => {} } as unknown as Server;
-    watchCancellations(server);
-    const transport = { start: async () => {}, send: async () => {}, close: async () => {} } as Transport;
-    await server.connect(transport);
-    const cancelled = (requestId: RequestId) =>
-      transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } });
-    return { server, cancelled };
-  }
-
-  it('aborts every listener of the call it names, and only while a question is held', async () => {
-    const { server, cancelled } = await watched();
-    const own = new AbortController().signal;
-    const cancel = callCancel(server, 7, own);
-    const other = callCancel(server, 8, own);
-    if (!cancel || !other) throw new Error('not watched');
-    const heard: string[] = [];
-    cancel.hold();
-    cancel.hold(); // two questions of one call at once
-    cancel.signal.addEventListener('abort', () => heard.push('a'));
-    cancel.signal.addEventListener('abort', () => heard.push('b'));
-    other.hold();
-    cancelled(7);
-    expect(heard).toEqual(['a', 'b']);
-    expect(cancel.aborted).toBe(true);
-    expect(other.aborted).toBe(false);
-    cancel.release();
-    cancel.release();
-    other.release();
-    cancelled(8); // nothing of call 8 is open now: noted for a moment only
-    expect(other.aborted).toBe(false);
-  });
-
-  it('aborts at hold when the cancel came first, whether the SDK has aborted the call yet or not', async () => {
-    const { server, cancelled } = await watched();
-    cancelled(9);
-    const early = callCancel(server, 9, new AbortController().signal);
-    early?.hold();
-    expect(early?.aborted).toBe(true);
-    const own = new AbortController();
-    own.abort();
-    const late = callCancel(server, 10, own.signal);
-    late?.hold();
-    expect(late?.aborted).toBe(true);
-    // The note lasts until the SDK has acted on the cancel, not for ever: its timer, made first, fires first.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    const after = callCancel(server, 9, new AbortController().signal);
-    after?.hold();
-    expect(after?.aborted).toBe(false);
-  });
-
-  it('is not given for a server that is not watched', () => {
-    const server = { connect: async () => {} } as unknown as Server;
-    expect(callCancel(server, 1, new AbortController().signal)).toBeUndefined();
   });
 });
