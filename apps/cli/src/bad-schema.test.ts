@@ -6,7 +6,7 @@ const SERVER = ['--', process.execPath, fileURLToPath(new URL('../test/bad-schem
 
 describe('a stdio server whose tool schemas are broken', () => {
   it('elicitkit tools warns for each broken tool, lists every tool, and exits 0', async () => {
-    const r = await run(['tools', '--era', 'legacy', ...SERVER]);
+    const r = await run(['tools', '--revision', '2025-11-25', ...SERVER]);
     expect(r.code, r.err).toBe(0);
     for (const name of ['fine', 'string_enum', 'string_property', 'object_enum', 'proto', 'last'])
       expect(r.out).toContain(`\n${name}\n`.replace(/^\n/, ''));
@@ -23,17 +23,17 @@ describe('a stdio server whose tool schemas are broken', () => {
   }, 60_000);
 
   it('elicitkit call on a broken tool gives the clear error (exit 1) and calls nothing', async () => {
-    const r = await run(['call', 'string_enum', 'env=dev', '--era', 'legacy', ...SERVER]);
+    const r = await run(['call', 'string_enum', 'env=dev', '--revision', '2025-11-25', ...SERVER]);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/^elicitkit: tool "string_enum" of server "bad-schemas" has an input schema/);
     expect(r.out).not.toContain('called');
   }, 60_000);
 
   it('elicitkit call on a well-formed tool of the same server still works', async () => {
-    const r = await run(['call', 'fine', 'env=prod', '--era', 'legacy', ...SERVER]);
+    const r = await run(['call', 'fine', 'env=prod', '--revision', '2025-11-25', ...SERVER]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('called fine with {"env":"prod"}');
-    const proto = await run(['call', 'proto', '--args', '{"__proto__":"x"}', '--era', 'legacy', ...SERVER]);
+    const proto = await run(['call', 'proto', '--args', '{"__proto__":"x"}', '--revision', '2025-11-25', ...SERVER]);
     expect(proto.code, proto.err).toBe(0);
     expect(proto.out).toContain('called proto with'); // the SDK strips the key on its way; no crash either side
   }, 60_000);

@@ -34,15 +34,15 @@ describe('elicitkit call --secrets', () => {
       answersFile,
       '--secrets',
       'decline',
-      '--era',
-      'legacy',
+      '--revision',
+      '2025-11-25',
     ]);
     expect(r.err).toContain('declined a question automatically (it asked for a secret)');
     expect(r.out).toContain('not done (decline)');
   });
 
   it('warn (the default): the form is shown, and answered', async () => {
-    const r = await run(['call', secrets.url, 'deploy_ek09', '--answers', answersFile, '--era', 'legacy']);
+    const r = await run(['call', secrets.url, 'deploy_ek09', '--answers', answersFile, '--revision', '2025-11-25']);
     expect(r.err).not.toContain('declined a question automatically');
     expect(r.out).toContain('done: {"username":"ann","password":"hunter22"}');
   });
@@ -58,7 +58,7 @@ describe('a confirmation the server pre-ticked (EK06)', () => {
   it('is sent unticked when the person accepts the defaults', async () => {
     const file = join(dir, 'defaults.json');
     writeFileSync(file, JSON.stringify([{ action: 'accept', content: { ticket: 'REL-1001' } }]));
-    const r = await run(['call', preticked.url, 'deploy_ek06', '--answers', file, '--era', 'legacy']);
+    const r = await run(['call', preticked.url, 'deploy_ek06', '--answers', file, '--revision', '2025-11-25']);
     expect(r.out).toContain('done: {"ticket":"REL-1001","confirmed":false}');
   });
 });

@@ -27,11 +27,11 @@ afterAll(async () => {
 
 const auth = () => ['--header', `Authorization: Bearer ${http.newTokens.find((t) => t.username === 'alice')?.token}`];
 
-describe.each(['legacy', 'modern'] as const)('elicitkit call, a response stream cut (%s)', (era) => {
+describe.each(['2025-11-25', '2026-07-28'] as const)('elicitkit call, a response stream cut (%s)', (revision) => {
   it('fails at once with exit 1, saying the call may or may not have run', async () => {
     proxy.cut.add('list_deployments');
     try {
-      const r = await run(['call', proxy.url, 'list_deployments', '--era', era, ...auth()]);
+      const r = await run(['call', proxy.url, 'list_deployments', '--revision', revision, ...auth()]);
       expect(r.code).toBe(1);
       expect(r.err).toContain(STREAM_ENDED_MESSAGE);
       expect(r.out).toBe('');
@@ -41,7 +41,7 @@ describe.each(['legacy', 'modern'] as const)('elicitkit call, a response stream 
   });
 
   it('an uncut call through the same proxy still works', async () => {
-    const r = await run(['call', proxy.url, 'list_deployments', '--era', era, ...auth()]);
+    const r = await run(['call', proxy.url, 'list_deployments', '--revision', revision, ...auth()]);
     expect(r.code).toBe(0);
     expect(r.err).not.toContain(STREAM_ENDED_MESSAGE);
   });

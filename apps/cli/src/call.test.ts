@@ -28,7 +28,7 @@ beforeAll(async () => {
     wrong: write('wrong', [{ action: 'accept', content: { env: 'qa' } }]),
   };
   // Create the stdio data directory (and its seeded database) before anything counts rows in it.
-  expect((await run(['tools', 'opsdesk', '--era', 'legacy', '--data', join(data.dir, 'stdio')])).code).toBe(0);
+  expect((await run(['tools', 'opsdesk', '--revision', '2025-11-25', '--data', join(data.dir, 'stdio')])).code).toBe(0);
 });
 afterAll(async () => {
   await http.close();
@@ -43,11 +43,11 @@ const targets = () => ({
 const deployments = (transport: 'stdio' | 'http') => count(join(data.dir, transport), 'deployments');
 
 describe.each([
-  ['stdio', 'legacy'],
-  ['stdio', 'modern'],
-  ['http', 'legacy'],
-  ['http', 'modern'],
-] as const)('elicitkit call over %s (%s)', (transport, era) => {
+  ['stdio', '2025-11-25'],
+  ['stdio', '2026-07-28'],
+  ['http', '2025-11-25'],
+  ['http', '2026-07-28'],
+] as const)('elicitkit call over %s (%s)', (transport, revision) => {
   it('deploys to prod with an approved ticket from an answers file (exit 0)', async () => {
     const [target, ...rest] = targets()[transport];
     const before = deployments(transport);
@@ -58,11 +58,11 @@ describe.each([
       'service=order-service',
       '--answers',
       answers.prod as string,
-      '--era',
-      era,
+      '--revision',
+      revision,
       ...rest,
     ]);
-    expect(r.err).toContain(`(${era === 'legacy' ? '2025-11-25' : '2026-07-28'})`);
+    expect(r.err).toContain(`(${revision})`);
     expect(r.out).toMatch(/^Deployed order-service v2\.3\.1 to prod \(deployment #\d+, ticket REL-1001\)\.$/);
     expect(r.code).toBe(0);
     expect(deployments(transport)).toBe(before + 1);
@@ -78,8 +78,8 @@ describe.each([
       'service=order-service',
       '--answers',
       answers.cancel as string,
-      '--era',
-      era,
+      '--revision',
+      revision,
       ...rest,
     ]);
     expect(r.code).toBe(3);
@@ -97,8 +97,8 @@ describe('elicitkit call, other outcomes', () => {
       'service=user-service',
       '--answers',
       answers.decline as string,
-      '--era',
-      'modern',
+      '--revision',
+      '2026-07-28',
       '--json',
       '--header',
       `Authorization: Bearer ${token()}`,
@@ -119,8 +119,8 @@ describe('elicitkit call, other outcomes', () => {
       'service=user-service',
       '--answers',
       answers.wrong as string,
-      '--era',
-      'legacy',
+      '--revision',
+      '2025-11-25',
       '--header',
       `Authorization: Bearer ${token()}`,
     ]);
@@ -134,8 +134,8 @@ describe('elicitkit call, other outcomes', () => {
       http.url,
       'deploy_service',
       'service=user-service',
-      '--era',
-      'legacy',
+      '--revision',
+      '2025-11-25',
       '--header',
       `Authorization: Bearer ${token()}`,
     ]);
@@ -161,11 +161,17 @@ describe('elicitkit call, other outcomes', () => {
   it.each([
     [['call', 'opsdesk'], /missing <tool>/],
     [['call', 'opsdesk', 'deploy_service', '--answers', '/nonexistent.json'], /--answers \/nonexistent\.json/],
-    [['call', 'opsdesk', 'deploy_service', '--era', 'future'], /--era must be legacy, modern or auto/],
-    [['call', 'opsdesk', 'deploy_service', '--era', 'constructor'], /--era must be legacy, modern or auto/],
+    [
+      ['call', 'opsdesk', 'deploy_service', '--era', 'future'],
+      /--era \(deprecated: use --revision\) must be legacy, modern or auto/,
+    ],
+    [
+      ['call', 'opsdesk', 'deploy_service', '--era', 'constructor'],
+      /--era \(deprecated: use --revision\) must be legacy, modern or auto/,
+    ],
     [
       ['call', 'opsdesk', 'deploy_service', '--revision', '2024-11-05'],
-      /--revision must be 2025-06-18, 2025-11-25, 2026-07-28 or auto, not "2024-11-05"/,
+      /--revision must be 2025-06-18, 2025-11-25, 2026-07-28, auto, not "2024-11-05"/,
     ],
     [['tools', 'opsdesk', '--revision', 'legacy'], /--revision must be/],
     [
@@ -243,11 +249,30 @@ describe('--revision names the protocol revision the client speaks', () => {
     const r = await run(['tools', http.url, '--json', '--header', `Authorization: Bearer ${token()}`]);
     expect(JSON.parse(r.out).revision).toBe('2026-07-28');
   });
+
+  it('still takes the deprecated --era, as the revision it stands for, with a note saying the new name', async () => {
+    const auth = ['--header', `Authorization: Bearer ${token()}`];
+    const legacy = await run(['tools', http.url, '--json', '--era', 'legacy', ...auth]);
+    expect(JSON.parse(legacy.out).revision).toBe('2025-11-25');
+    expect(legacy.err).toContain('elicitkit: --era is deprecated; say --revision 2025-11-25');
+    const modern = await run(['tools', http.url, '--json', '--era', 'modern', ...auth]);
+    expect(JSON.parse(modern.out).revision).toBe('2026-07-28');
+    const named = await run(['tools', http.url, '--json', '--revision', '2025-06-18', ...auth]);
+    expect(JSON.parse(named.out).revision).toBe('2025-06-18');
+    expect(named.err).not.toContain('deprecated');
+  });
 });
 
 describe('elicitkit tools', () => {
   it('lists the tools with their arguments, and as JSON', async () => {
-    const text = await run(['tools', http.url, '--era', 'legacy', '--header', `Authorization: Bearer ${token()}`]);
+    const text = await run([
+      'tools',
+      http.url,
+      '--revision',
+      '2025-11-25',
+      '--header',
+      `Authorization: Bearer ${token()}`,
+    ]);
     expect(text.code).toBe(0);
     expect(text.out).toContain('opsdesk 0.1.0 — 6 tools (2025-11-25)');
     expect(text.out).toContain('    env?: dev|staging|prod — Target environment; asked from the user when missing');
@@ -265,8 +290,8 @@ describe('elicitkit tools', () => {
   it('works on a stdio command given after --', async () => {
     const r = await run([
       'tools',
-      '--era',
-      'legacy',
+      '--revision',
+      '2025-11-25',
       '--',
       process.execPath,
       '--import',

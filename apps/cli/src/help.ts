@@ -16,9 +16,9 @@ export function wantsHelp(argv: readonly string[]): boolean {
 const TARGET = `<target> is an http(s)://…/mcp URL (add --header "Authorization: Bearer …"), the word
 opsdesk (the bundled server over stdio), or a command given last after --.`;
 
-const REVISION = `  --era legacy|modern|auto      the protocol revision the client speaks: 2025-11-25, 2026-07-28,
-                                or the newest the server offers (default auto)
-  --revision REV                instead of --era: 2025-06-18, 2025-11-25, 2026-07-28 or auto`;
+const REVISION = `  --revision REV|auto           the protocol revision the client speaks: 2025-06-18, 2025-11-25,
+                                2026-07-28, or auto, the newest the server offers (default)
+                                (--era legacy|modern|auto is the deprecated name)`;
 
 /** `elicitkit <command> --help`: one screen per command, kept beside the options it describes. */
 export const COMMAND_USAGE = {
@@ -99,8 +99,9 @@ Options:
   --allow-destructive           also accept the questions of destructive tools and confirmations
                                 (otherwise: decline and cancel only)
   --yes                         do not ask before calling the tools of a server doctor did not start
-  --era legacy|modern|all       the clients to play: both 2025 revisions, 2026-07-28, or all (default)
-  --revision REV                instead of --era: only the clients of 2025-06-18, 2025-11-25 or 2026-07-28
+  --revision REV|auto           play only the clients of 2025-06-18, 2025-11-25 or 2026-07-28;
+                                auto (the default) plays every revision's
+                                (--era legacy|modern is the deprecated name)
   --timeout-ms N                per call; a call past it is cancelled (default 10000)
   --concurrency N               profiles run at once, 1 to 8 (default: all of them)
   --clients a,b                 also play these known clients, each announcing its clientInfo.name

@@ -1,6 +1,7 @@
-import { REVISION_CHOICES, type RevisionChoice } from '@elicitkit/client';
+import { parseRevisionChoice, REVISION_CHOICES, type RevisionChoice, RevisionChoiceError } from '@elicitkit/client';
 import type { Revision } from '@elicitkit/form';
 import { defaultDataDir } from '@elicitkit/opsdesk';
+import type { Io } from './io.js';
 import { parseTarget, type Target } from './target.js';
 import { UsageError } from './usage.js';
 
@@ -31,26 +32,23 @@ export function targetFrom(
 /** Every revision a client of ours can speak, oldest first. */
 export const REVISIONS: readonly Revision[] = REVISION_CHOICES.filter((r): r is Revision => r !== 'auto');
 
-/** `--era` (SPEC §3, kept as it was) names revisions by the way they ask: a push, or a result. */
-const ERAS = { legacy: '2025-11-25', modern: '2026-07-28' } as const satisfies Record<string, Revision>;
-
 /**
- * The revision a command's client speaks, from `--revision REV|auto` or `--era legacy|modern|auto`
- * (one of them; default `auto`).
+ * The revision a command's client speaks, from `--revision REV|auto` or the deprecated `--era
+ * legacy|modern|auto` (`parseRevisionChoice`, the one reader every command and the web app
+ * share); `auto` when neither is given. `--era` still works, with a note on stderr.
  *
  * @example
- * revisionFrom({ era: 'legacy' }) // → '2025-11-25'
+ * revisionFrom({ revision: '2025-11-25' }, io) // → '2025-11-25'
  */
-export function revisionFrom(values: { revision?: string; era?: string }): RevisionChoice {
-  if (values.revision !== undefined && values.era !== undefined)
-    throw new UsageError('give --revision or --era, not both');
-  if (values.revision !== undefined) {
-    const choice = REVISION_CHOICES.find((r) => r === values.revision);
-    if (!choice) throw new UsageError(`--revision must be ${REVISIONS.join(', ')} or auto, not "${values.revision}"`);
-    return choice;
+export function revisionFrom(values: { revision?: string; era?: string }, io: Pick<Io, 'err'>): RevisionChoice {
+  let read: ReturnType<typeof parseRevisionChoice>;
+  try {
+    read = parseRevisionChoice(values);
+  } catch (error) {
+    if (error instanceof RevisionChoiceError) throw new UsageError(error.message);
+    throw error;
   }
-  const era = values.era ?? 'auto';
-  if (era === 'auto') return 'auto';
-  if (!Object.hasOwn(ERAS, era)) throw new UsageError(`--era must be legacy, modern or auto, not "${era}"`);
-  return ERAS[era as keyof typeof ERAS];
+  const choice = read.choice ?? 'auto';
+  if (read.deprecated) io.err(`elicitkit: --era is deprecated; say --revision ${choice}`);
+  return choice;
 }

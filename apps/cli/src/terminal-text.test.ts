@@ -15,7 +15,7 @@ const DRIVES_TERMINAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u2
 
 describe('a server whose texts carry terminal control sequences', () => {
   it('elicitkit tools prints its names, titles, descriptions and arguments without them', async () => {
-    const r = await run(['tools', '--era', 'legacy', ...SERVER]);
+    const r = await run(['tools', '--revision', '2025-11-25', ...SERVER]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('Says things');
     expect(r.out).toContain('all good');
@@ -24,13 +24,13 @@ describe('a server whose texts carry terminal control sequences', () => {
   }, 60_000);
 
   it('elicitkit call prints its result and status without them; --json keeps the data as sent', async () => {
-    const r = await run(['call', 'shout', 'what=x', '--era', 'legacy', ...SERVER]);
+    const r = await run(['call', 'shout', 'what=x', '--revision', '2025-11-25', ...SERVER]);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('result');
     expect(r.out).not.toMatch(DRIVES_TERMINAL);
     expect(r.err).toContain('status: done');
     expect(r.err).not.toMatch(DRIVES_TERMINAL);
-    const json = await run(['call', 'shout', 'what=x', '--era', 'legacy', '--json', ...SERVER]);
+    const json = await run(['call', 'shout', 'what=x', '--revision', '2025-11-25', '--json', ...SERVER]);
     expect(JSON.parse(json.out).result.content[0].text).toContain('\u001b[2J');
   }, 60_000);
 });

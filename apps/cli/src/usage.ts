@@ -27,12 +27,12 @@ Commands:
                               --data DIR or the same key (ELICITKIT_STATE_SECRET or the file)
   reset [--data DIR] [--yes]  put opsdesk's demo (shop, deployments, workspace) back to its seed,
                               after asking y/N (--yes without a terminal); users and tokens are kept
-  tools <target> [--era legacy|modern|auto] [--json]
+  tools <target> [--revision REV|auto] [--json]
                               list a server's tools
-  call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--secrets decline|warn] [--era legacy|modern|auto] [--json]
+  call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--secrets decline|warn] [--revision REV|auto] [--json]
                               call a tool, answering elicitations in the terminal or from a file
   doctor <target> [--json] [--fixtures FILE] [--tools a,b] [--skip c] [--allow-destructive] [--yes]
-         [--era legacy|modern|all] [--strict] [--timeout-ms N] [--clients a,b] [--restart-check]
+         [--revision REV|auto] [--strict] [--timeout-ms N] [--clients a,b] [--restart-check]
                               check a server's elicitation behaviour against the rule catalogue
                               (exit 1 on errors; --strict: on warnings too)
   install <claude-code|claude-desktop|cursor|vscode|trae> [--scope project|user] [--name N] [--dry-run] [--url URL | -- command...]
@@ -46,9 +46,9 @@ Commands:
 <target> is an http(s)://…/mcp URL, the word opsdesk (the bundled server over stdio), or a
 command given last after --, e.g.  elicitkit call deploy_service service=order-service -- node server.js
 
---era picks the protocol revision the client speaks: legacy is 2025-11-25, modern 2026-07-28, auto
-the newest the server offers (doctor: legacy is both 2025 revisions, all every one). Instead of
---era, --revision names one: 2025-06-18, 2025-11-25, 2026-07-28 (or auto; doctor: not auto).
+--revision picks the protocol revision the client speaks: 2025-06-18, 2025-11-25, 2026-07-28, or
+auto, the newest the server offers (the default; doctor: auto plays every revision). --era
+legacy|modern|auto still works as a deprecated name for 2025-11-25, 2026-07-28 and auto.
 
 elicitkit <command> --help (or elicitkit help <command>) shows a command's options.
 

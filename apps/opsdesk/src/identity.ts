@@ -16,7 +16,7 @@ export function findUser(db: Database, username: string): Identity | undefined {
 
 /**
  * Under stdio the OS user runs opsdesk for themselves: on first start they are added as a local
- * owner who sees every project (SPEC §4).
+ * owner who sees every project (`docs/opsdesk.md`).
  */
 export function ensureLocalOwner(db: Database, username: string): void {
   // Check and insert under one write lock: several opsdesk processes may start on a fresh data

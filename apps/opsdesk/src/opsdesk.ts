@@ -136,7 +136,7 @@ function stateSecret(db: Database): string {
 }
 
 /**
- * `$XDG_DATA_HOME/elicitkit`, else `~/.local/share/elicitkit` (SPEC §4).
+ * `$XDG_DATA_HOME/elicitkit`, else `~/.local/share/elicitkit` (`docs/opsdesk.md`).
  *
  * @example
  * defaultDataDir({ XDG_DATA_HOME: '/data' }) // '/data/elicitkit'

@@ -3,7 +3,7 @@ import { remembered } from './db/remembered.js';
 import { plucked, prepared } from './db/statements.js';
 import type { Identity } from './identity.js';
 
-/** What a person can do with a service. One grant covers all three (SPEC §4: bob sees, deploys and reports on search-service). */
+/** What a person can do with a service. One grant covers all three (bob sees, deploys and reports on search-service). */
 export type Access = 'see' | 'deploy' | 'report';
 
 /** The services one person may act on, and the one question every tool asks of it. */

@@ -285,7 +285,7 @@ describe('every field kind, from a server of our own (ELICITKIT_SERVERS, 2025-11
     const server = {
       name: 'fieldkit',
       command: [process.execPath, '--import', 'tsx', '--conditions=@elicitkit/source', EVERY_FIELD_SERVER],
-      era: 'legacy',
+      revision: '2025-11-25',
     };
     await withApp({ ELICITKIT_SERVERS: JSON.stringify([server]) }, async (own) => {
       const context = await browser.newContext({ viewport: { width: 1280, height: 1500 } });

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { REVISION_CHOICES, type RevisionChoice } from '@elicitkit/client';
+import { parseRevisionChoice, type RevisionChoice, RevisionChoiceError } from '@elicitkit/client';
 
 /** One MCP server the chat draws tools from, and the protocol revision the chat speaks with it. */
 export type ServerConfig =
@@ -157,22 +157,18 @@ function parseServers(raw: string): ServerConfig[] {
   });
 }
 
-/** `"revision"` names it; `"era"` (as before) says `legacy` (2025-11-25) or `modern` (2026-07-28, the default). */
+/**
+ * `"revision"` names it (a revision or `"auto"`); `"era"` — deprecated, still read — says
+ * `"legacy"`, `"modern"` or `"auto"`. Neither: `"auto"`, as on the command line (one reader for
+ * both: `parseRevisionChoice`).
+ */
 function readRevision(entry: Record<string, unknown>, where: string): RevisionChoice {
-  if (entry.revision !== undefined && entry.era !== undefined) {
-    throw new Error(`${where} has both "revision" and "era": give one`);
+  try {
+    return parseRevisionChoice(entry, { revision: `${where}.revision`, era: `${where}.era` }).choice ?? 'auto';
+  } catch (error) {
+    if (error instanceof RevisionChoiceError) throw new Error(error.message);
+    throw error;
   }
-  if (entry.revision !== undefined) {
-    const revision = REVISION_CHOICES.find((r) => r === entry.revision);
-    if (!revision) {
-      throw new Error(`${where}.revision must be one of ${REVISION_CHOICES.map((r) => `"${r}"`).join(', ')}`);
-    }
-    return revision;
-  }
-  if (entry.era !== undefined && entry.era !== 'legacy' && entry.era !== 'modern') {
-    throw new Error(`${where}.era must be "legacy" (2025-11-25) or "modern" (2026-07-28)`);
-  }
-  return entry.era === 'legacy' ? '2025-11-25' : '2026-07-28';
 }
 
 function readSecrets(raw: string | undefined): 'warn' | 'decline' {

@@ -62,7 +62,12 @@ describe('the web app configuration (environment)', () => {
   it('reads servers from ELICITKIT_SERVERS', () => {
     const c = readConfig(
       servers([
-        { name: 'ops', url: 'http://127.0.0.1:7777/mcp', headers: { authorization: 'Bearer ek_x' }, era: 'legacy' },
+        {
+          name: 'ops',
+          url: 'http://127.0.0.1:7777/mcp',
+          headers: { authorization: 'Bearer ek_x' },
+          revision: '2025-11-25',
+        },
         { command: ['node', 'server.js', '--flag'] },
       ]),
     );
@@ -74,11 +79,11 @@ describe('the web app configuration (environment)', () => {
         headers: { authorization: 'Bearer ek_x' },
         revision: '2025-11-25',
       },
-      { name: 'server2', kind: 'stdio', command: 'node', args: ['server.js', '--flag'], revision: '2026-07-28' },
+      { name: 'server2', kind: 'stdio', command: 'node', args: ['server.js', '--flag'], revision: 'auto' },
     ]);
   });
 
-  it('takes the revision by name, or by era', () => {
+  it('takes the revision by name, or by the deprecated era; neither is auto, as on the command line', () => {
     const revisions = readConfig(
       servers([
         { command: ['a'], revision: '2025-06-18' },
@@ -87,9 +92,10 @@ describe('the web app configuration (environment)', () => {
         { command: ['d'], revision: 'auto' },
         { command: ['e'], era: 'legacy' },
         { command: ['f'], era: 'modern' },
+        { command: ['g'] },
       ]),
     ).servers.map((s) => s.revision);
-    expect(revisions).toEqual(['2025-06-18', '2025-11-25', '2026-07-28', 'auto', '2025-11-25', '2026-07-28']);
+    expect(revisions).toEqual(['2025-06-18', '2025-11-25', '2026-07-28', 'auto', '2025-11-25', '2026-07-28', 'auto']);
   });
 
   it.each([
@@ -101,10 +107,22 @@ describe('the web app configuration (environment)', () => {
     ['a non-string command part', '[{"command":["node",3]}]', /needs "url".*or "command"/],
     ['a non-http url', '[{"url":"file:///etc/passwd"}]', /\.url must be an http\(s\) URL/],
     ['bad headers', '[{"url":"http://x/mcp","headers":{"a":1}}]', /headers must be an object of strings/],
-    ['an unknown era', '[{"command":["x"],"era":"2027"}]', /era must be "legacy".*or "modern"/],
-    ['an unknown revision', '[{"command":["x"],"revision":"2024-11-05"}]', /\.revision must be one of "2025-06-18"/],
-    ['a revision that is not text', '[{"command":["x"],"revision":["auto"]}]', /\.revision must be one of/],
-    ['both revision and era', '[{"command":["x"],"revision":"auto","era":"legacy"}]', /both "revision" and "era"/],
+    [
+      'an unknown era',
+      '[{"command":["x"],"era":"2027"}]',
+      /\.era \(deprecated: use ELICITKIT_SERVERS\[0\]\.revision\) must be legacy, modern or auto, not "2027"/,
+    ],
+    [
+      'an unknown revision',
+      '[{"command":["x"],"revision":"2024-11-05"}]',
+      /\.revision must be 2025-06-18, 2025-11-25, 2026-07-28, auto, not "2024-11-05"/,
+    ],
+    ['a revision that is not text', '[{"command":["x"],"revision":["auto"]}]', /\.revision must be .*not \["auto"\]/],
+    [
+      'both revision and era',
+      '[{"command":["x"],"revision":"auto","era":"legacy"}]',
+      /give ELICITKIT_SERVERS\[0\]\.revision or ELICITKIT_SERVERS\[0\]\.era, not both/,
+    ],
     ['a name with __', '[{"name":"a__b","command":["x"]}]', /name must be/],
     ['a duplicate name', '[{"name":"a","command":["x"]},{"name":"a","command":["y"]}]', /"a" is used twice/],
   ])('refuses ELICITKIT_SERVERS with %s, saying what is wrong', (_what, raw, message) => {

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { brokenServer, host } from '../../cli/test/broken-servers';
 
 const server = await host(() => brokenServer('EK09'));
-process.env.ELICITKIT_SERVERS = JSON.stringify([{ name: 'rogue', url: server.url, era: 'legacy' }]);
+process.env.ELICITKIT_SERVERS = JSON.stringify([{ name: 'rogue', url: server.url, revision: '2025-11-25' }]);
 process.env.ELICITKIT_SECRETS = 'decline';
 
 const { newBrowser, postChat } = await import('./chat-client');

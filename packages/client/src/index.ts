@@ -22,7 +22,13 @@
 export type { ElicitationEvent } from './attach/events.js';
 export { type Attachment, type AttachOptions, attach } from './attach/index.js';
 export { DEFAULT_POLICY, type Policy } from './policy/index.js';
-export { REVISION_CHOICES, type RevisionChoice, revisionOptions } from './revision.js';
+export {
+  parseRevisionChoice,
+  REVISION_CHOICES,
+  type RevisionChoice,
+  RevisionChoiceError,
+  revisionOptions,
+} from './revision.js';
 export { guardStreamEnds, STREAM_ENDED_MESSAGE } from './stream-end.js';
 
 // What a renderer is, and the shapes it draws and returns

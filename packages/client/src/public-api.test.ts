@@ -11,6 +11,7 @@ describe('the public API of @elicitkit/client', () => {
     'DEFAULT_POLICY',
     'REVISION_CHOICES',
     'RegistryError',
+    'RevisionChoiceError',
     'STREAM_ENDED_MESSAGE',
     'ScriptError',
     'ToolSchemaError',
@@ -25,6 +26,7 @@ describe('the public API of @elicitkit/client', () => {
     'guardStreamEnds',
     'inspectUrl',
     'parseAnswers',
+    'parseRevisionChoice',
     'revisionOptions',
     'toolArguments',
   ];

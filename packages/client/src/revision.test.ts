@@ -1,7 +1,13 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
-import { REVISION_CHOICES, type RevisionChoice, revisionOptions } from './revision.js';
+import {
+  parseRevisionChoice,
+  REVISION_CHOICES,
+  type RevisionChoice,
+  RevisionChoiceError,
+  revisionOptions,
+} from './revision.js';
 
 const server = () => new McpServer({ name: 'revision-test', version: '1.0.0' });
 
@@ -61,5 +67,38 @@ describe('revisionOptions', () => {
 
   it.each(['2024-11-05', 'toString', '__proto__', ''])('refuses %j rather than guessing a revision', (bad) => {
     expect(() => revisionOptions(bad as RevisionChoice)).toThrow(`Unknown protocol revision ${JSON.stringify(bad)}.`);
+  });
+});
+
+describe('parseRevisionChoice', () => {
+  it('reads a revision or auto, and leaves the default to the caller when neither is given', () => {
+    for (const choice of REVISION_CHOICES)
+      expect(parseRevisionChoice({ revision: choice })).toEqual({ choice, deprecated: false });
+    expect(parseRevisionChoice({})).toEqual({ choice: undefined, deprecated: false });
+  });
+
+  it('takes the deprecated era words as aliases, and says they are deprecated', () => {
+    expect(parseRevisionChoice({ era: 'legacy' })).toEqual({ choice: '2025-11-25', deprecated: true });
+    expect(parseRevisionChoice({ era: 'modern' })).toEqual({ choice: '2026-07-28', deprecated: true });
+    expect(parseRevisionChoice({ era: 'auto' })).toEqual({ choice: 'auto', deprecated: true });
+  });
+
+  it.each([
+    [{ revision: '2024-11-05' }, '--revision must be 2025-06-18, 2025-11-25, 2026-07-28, auto, not "2024-11-05"'],
+    [{ revision: 'toString' }, '--revision must be'],
+    [{ revision: 20260728 }, 'not 20260728'],
+    [{ era: 'future' }, '--era (deprecated: use --revision) must be legacy, modern or auto, not "future"'],
+    [{ era: '__proto__' }, 'must be legacy, modern or auto'],
+    [{ era: ['legacy'] }, 'not ["legacy"]'],
+    [{ revision: 'auto', era: 'auto' }, 'give --revision or --era, not both'],
+  ])('refuses %j in words', (given, words) => {
+    expect(() => parseRevisionChoice(given)).toThrow(RevisionChoiceError);
+    expect(() => parseRevisionChoice(given)).toThrow(words);
+  });
+
+  it('names the setting as the caller calls it', () => {
+    expect(() => parseRevisionChoice({ era: 'x' }, { revision: 'servers[0].revision', era: 'servers[0].era' })).toThrow(
+      'servers[0].era (deprecated: use servers[0].revision) must be',
+    );
   });
 });

@@ -41,3 +41,54 @@ export function revisionOptions(choice: RevisionChoice): RevisionOptions {
   if (!Object.hasOwn(OPTIONS, choice)) throw new TypeError(`Unknown protocol revision ${JSON.stringify(choice)}.`);
   return OPTIONS[choice]();
 }
+
+/** The words the deprecated `era` flag and setting took, and the revision choice each stands for. */
+const ERA_WORDS = { legacy: '2025-11-25', modern: '2026-07-28', auto: 'auto' } as const satisfies Record<
+  string,
+  RevisionChoice
+>;
+
+/**
+ * A revision given as neither a known revision, `auto`, nor (deprecated) an era word: says which
+ * setting and what it may be.
+ *
+ * @example
+ * try { parseRevisionChoice({ revision: flag }); } catch (e) { if (e instanceof RevisionChoiceError) usage(e.message); }
+ */
+export class RevisionChoiceError extends Error {
+  readonly code = 'BAD_REVISION';
+}
+
+/**
+ * The one reader of a revision as a person gives it, for every command and setting that takes
+ * one (`call`, `tools`, `doctor`, the web app's servers): `revision` names a revision or `auto`;
+ * `era` — deprecated, kept as an alias — says `legacy` (2025-11-25), `modern` (2026-07-28) or
+ * `auto`. Neither given: `undefined`, the caller's default. `names` are how the two are called
+ * where they were given, for the error.
+ *
+ * @example
+ * parseRevisionChoice({ era: 'legacy' }) // → { choice: '2025-11-25', deprecated: true }
+ * parseRevisionChoice({ revision: '2026-07-28' }) // → { choice: '2026-07-28', deprecated: false }
+ */
+export function parseRevisionChoice(
+  given: { revision?: unknown; era?: unknown },
+  names: { revision: string; era: string } = { revision: '--revision', era: '--era' },
+): { choice: RevisionChoice | undefined; deprecated: boolean } {
+  const { revision, era } = given;
+  if (revision !== undefined && era !== undefined)
+    throw new RevisionChoiceError(`give ${names.revision} or ${names.era}, not both (${names.era} is deprecated)`);
+  if (revision !== undefined) {
+    const choice = REVISION_CHOICES.find((r) => r === revision);
+    if (choice === undefined)
+      throw new RevisionChoiceError(
+        `${names.revision} must be ${REVISION_CHOICES.join(', ')}, not ${JSON.stringify(revision)}`,
+      );
+    return { choice, deprecated: false };
+  }
+  if (era === undefined) return { choice: undefined, deprecated: false };
+  if (typeof era !== 'string' || !Object.hasOwn(ERA_WORDS, era))
+    throw new RevisionChoiceError(
+      `${names.era} (deprecated: use ${names.revision}) must be legacy, modern or auto, not ${JSON.stringify(era)}`,
+    );
+  return { choice: ERA_WORDS[era as keyof typeof ERA_WORDS], deprecated: true };
+}

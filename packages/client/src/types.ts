@@ -1,7 +1,7 @@
 import type { FieldModel, Finding, FormContent, FormSchema, Issue } from '@elicitkit/form';
 
 /**
- * Who is asking: the connected server's self-reported identity (SPEC §1: clients show which
+ * Who is asking: the connected server's self-reported identity (the protocol asks clients to show which
  * server asks). Self-reported, so a renderer shows it; it never grants anything.
  *
  * @example
@@ -31,7 +31,7 @@ interface PromptBase {
   server: ServerIdentity | undefined;
   /** Present on 2025-11-25 URL-mode requests; 2026-07-28 correlates through `requestState` instead. */
   elicitationId?: string;
-  /** Lint findings for the request (SPEC §5), for renderers that show them. */
+  /** Lint findings for the request (the rule catalogue), for renderers that show them. */
   findings: Finding[];
 }
 

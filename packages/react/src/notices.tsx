@@ -3,7 +3,7 @@ import type { Issue } from '@elicitkit/form';
 import type { Labels } from './labels.js';
 import { plain } from './text.js';
 
-/** SPEC §1 and rule EK09: a form must never ask for a secret, so the person is warned first. */
+/** Rule EK09 (the protocol's security MUSTs): a form must never ask for a secret, so the person is warned first. */
 export function SecretWarning({ prompt, labels }: { prompt: FormPrompt; labels: Labels }) {
   if (prompt.secretFields.length === 0) return null;
   const names = prompt.secretFields.map((name) => {

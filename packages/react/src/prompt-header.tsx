@@ -11,7 +11,7 @@ interface PromptHeaderProps {
   time: TimeLeft;
 }
 
-/** Who asks (SPEC §1: clients show which server is asking), what, and how long is left. */
+/** Who asks (the protocol asks clients to show which server is asking), what, and how long is left. */
 export function PromptHeader({ prompt, labels, headingId, messageId, time }: PromptHeaderProps) {
   const { server } = prompt;
   const who = server ? plain(server.title ?? server.name) : labels.unidentifiedServer;

@@ -27,7 +27,7 @@ export interface UrlConsentProps {
 }
 
 /**
- * Consent to open a URL (SPEC §1): who asks, the full URL with its host highlighted, every
+ * Consent to open a URL (the protocol's URL-mode consent): who asks, the full URL with its host highlighted, every
  * warning (look-alike punycode host, plain http, credentials, tokens), then Decline (focused, so
  * Enter never opens), Open and Cancel (Esc). The link is opened only inside the Open click, with
  * `noopener,noreferrer`; nothing here fetches or prefetches it, and it is not a clickable anchor.

@@ -1,7 +1,7 @@
 /**
  * A tool's arguments are checked here, not by the SDK. The SDK validates `inputSchema` before any
  * handler runs and answers a failure with a bare `isError` text, without `structuredContent.status`
- * (SPEC §4: every result has one). So the SDK is handed a schema that advertises the real JSON
+ * (every Elicitkit tool result has one: `docs/server.md`). So the SDK is handed a schema that advertises the real JSON
  * Schema in `tools/list` and lets every value through, and the real schema is applied by the kit,
  * where a failure becomes the `invalid` result.
  */

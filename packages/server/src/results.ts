@@ -6,7 +6,7 @@ import { type Locale, MESSAGES } from './messages.js';
 import type { MissingArgument } from './outcome.js';
 
 /**
- * Every `structuredContent.status` a tool built on Elicitkit returns (SPEC §4).
+ * Every `structuredContent.status` a tool built on Elicitkit returns (`docs/server.md`, "Outcomes and statuses").
  *
  * @example
  * const ended = STATUSES.includes(result.structuredContent?.status as Status);

@@ -38,7 +38,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
     command === undefined ? positionals : [undefined, ...positionals];
   if (!toolName) throw new UsageError('missing <tool>: elicitkit call <target> <tool> [k=v …]');
   const target = targetFrom(targetWord, command, values);
-  const revision = revisionFrom(values);
+  const revision = revisionFrom(values, io);
   const secrets = values.secrets ?? 'warn';
   if (secrets !== 'warn' && secrets !== 'decline')
     throw new UsageError(`--secrets must be decline or warn, not "${secrets}"`);

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isKnownClientId, KNOWN_CLIENTS, knownClient, type Revision } from '@elicitkit/form';
+import { isKnownClientId, KNOWN_CLIENTS, knownClient } from '@elicitkit/form';
 import { localeFrom } from '@elicitkit/opsdesk';
 import {
   buildReport,
@@ -22,7 +22,7 @@ import {
   startOwnOpsdesk,
 } from '../doctor/index.js';
 import type { Io } from '../io.js';
-import { REVISIONS } from '../options.js';
+import { revisionFrom } from '../options.js';
 import { parseTarget, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
 
@@ -37,7 +37,7 @@ export interface DoctorEnvironment {
 
 /**
  * `elicitkit doctor <target> [--json] [--fixtures FILE] [--tools a,b] [--skip c] [--allow-destructive]
- * [--yes] [--revision REV | --era legacy|modern|all] [--strict] [--timeout-ms N] [--concurrency N]`:
+ * [--yes] [--revision REV|auto] [--strict] [--timeout-ms N] [--concurrency N]`:
  * exits 1 when any finding is an error, 3 when the person said no at the warning.
  */
 export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}): Promise<number> {
@@ -67,7 +67,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
   const own = positionals[0] === 'opsdesk' && command === undefined;
   const target = own ? undefined : parseTarget(positionals[0], command, { headers: values.header ?? [] });
   const timeout = wholeNumber('--timeout-ms', values['timeout-ms'], 10_000, 100, 3_600_000);
-  const profiles = [...profilesFrom(values), ...clientsFrom(values.clients)];
+  const profiles = [...profilesFrom(values, io), ...clientsFrom(values.clients)];
   // Every profile at once by default: a slow tool then costs one timeout, not one per profile.
   const concurrency = wholeNumber('--concurrency', values.concurrency, profiles.length, 1, 8);
   const only = names('--tools', values.tools);
@@ -168,27 +168,11 @@ function clientsFrom(raw: string[] | undefined): Profile[] {
   return [...new Set(ids.filter(isKnownClientId))].map((id) => clientProfile(knownClient(id)));
 }
 
-/** Doctor plays a client of each revision; `--era legacy` is both 2025 revisions, `modern` 2026-07-28. */
-const ERAS: Record<string, readonly Revision[]> = {
-  all: REVISIONS,
-  legacy: ['2025-06-18', '2025-11-25'],
-  modern: ['2026-07-28'],
-};
-
-/** The client profiles to play: those of `--revision REV`, or of `--era` (default all). */
-function profilesFrom(values: { revision?: string; era?: string }): Profile[] {
-  if (values.revision !== undefined && values.era !== undefined)
-    throw new UsageError('give --revision or --era, not both');
-  let revisions: readonly Revision[];
-  if (values.revision !== undefined) {
-    const revision = REVISIONS.find((r) => r === values.revision);
-    if (!revision) throw new UsageError(`--revision must be ${REVISIONS.join(', ')}, not "${values.revision}"`);
-    revisions = [revision];
-  } else {
-    const era = values.era ?? 'all';
-    const chosen = Object.hasOwn(ERAS, era) ? ERAS[era] : undefined;
-    if (!chosen) throw new UsageError(`--era must be legacy, modern or all, not "${era}"`);
-    revisions = chosen;
-  }
-  return PROFILES.filter((p) => revisions.includes(p.revision));
+/**
+ * The client profiles to play: every revision's by default (or `--revision auto`), only one
+ * revision's with `--revision REV` (or the deprecated `--era legacy|modern`, read as `call` reads it).
+ */
+function profilesFrom(values: { revision?: string; era?: string }, io: Io): Profile[] {
+  const choice = revisionFrom(values, io);
+  return choice === 'auto' ? [...PROFILES] : PROFILES.filter((p) => p.revision === choice);
 }

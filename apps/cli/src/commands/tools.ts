@@ -18,7 +18,7 @@ export async function tools(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length > 1) throw new UsageError(`tools takes one target, got ${positionals.join(' ')}`);
   const target = targetFrom(positionals[0], command, values);
-  const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revisionFrom(values)));
+  const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revisionFrom(values, io)));
   await connectTo(client, target);
   try {
     const { tools: list } = await client.listTools();

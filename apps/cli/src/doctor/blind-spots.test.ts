@@ -5,8 +5,8 @@ import { brokenStdio, doctorJson } from '../../test/doctor-harness.js';
 describe('a slow tool or a dead connection hides nothing (stdio child processes)', () => {
   it('a tool slower than the budget under every profile is a note, not EK13, and the tools after it are reached', async () => {
     const { report, code } = await doctorJson([
-      '--era',
-      'legacy',
+      '--revision',
+      '2025-11-25',
       '--timeout-ms',
       '800',
       '--',

@@ -94,7 +94,7 @@ describe('doctor finds each deliberately broken server, and nothing else', () =>
   it('a JSON-RPC error without the capability is EK13, by its code', async () => {
     const server = await host(() => rpcErrorServer());
     hosted.push(server);
-    const { report, code } = await doctorJson([server.url, '--era', 'legacy']);
+    const { report, code } = await doctorJson([server.url, '--revision', '2025-11-25']);
     expect(rulesOf(report)).toEqual(['EK13 error']);
     expect(report.findings[0]?.message).toMatch(/failed with JSON-RPC error -32603 when the client cannot elicit/);
     expect(code).toBe(1);
@@ -103,7 +103,7 @@ describe('doctor finds each deliberately broken server, and nothing else', () =>
   it('an error result without structuredContent is judged by isError alone, and the finding says so', async () => {
     const server = await host(() => brokenServer('EK13-crash', { readOnly: true }));
     hosted.push(server);
-    const { report } = await doctorJson([server.url, '--era', 'legacy']);
+    const { report } = await doctorJson([server.url, '--revision', '2025-11-25']);
     expect(report.findings.map((f) => [f.rule, f.severity, f.ambiguous])).toEqual([['EK13', 'warning', true]]);
     expect(report.findings[0]?.message).toMatch(/judged by isError alone/);
   });

@@ -17,13 +17,16 @@ describe('doctor --revision and --era', () => {
     expect(report.revisions.map((r) => [r.profile, r.negotiated])).toEqual([
       ['2025-06-18 elicitation:{}', '2025-06-18'],
     ]);
-    const legacy = await doctorJson([server.url, '--era', 'legacy']);
+    const legacy = await doctorJson([server.url, '--revision', '2025-11-25']);
     expect(legacy.report.revisions.map((r) => r.profile)).toEqual([
       '2025-11-25 form+url',
       '2025-11-25 form',
-      '2025-06-18 elicitation:{}',
       '2025-11-25 no elicitation',
     ]);
+    // The deprecated --era is read as call reads it (legacy: 2025-11-25), with a note.
+    const era = await doctorJson([server.url, '--era', 'legacy']);
+    expect(era.report.revisions.map((r) => r.profile)).toEqual(legacy.report.revisions.map((r) => r.profile));
+    expect(era.err).toContain('--era is deprecated; say --revision 2025-11-25');
   });
 });
 
@@ -101,10 +104,13 @@ describe('doctor usage', () => {
   it.each([
     [['doctor'], /missing <target>/],
     [['doctor', 'ftp://x'], /only http and https/],
-    [['doctor', 'opsdesk', '--era', 'future'], /--era must be legacy, modern or all/],
-    [['doctor', 'opsdesk', '--era', 'toString'], /--era must be legacy, modern or all/],
-    [['doctor', 'opsdesk', '--revision', 'auto'], /--revision must be 2025-06-18, 2025-11-25, 2026-07-28, not "auto"/],
-    [['doctor', 'opsdesk', '--revision', '2025-06-18', '--era', 'all'], /give --revision or --era, not both/],
+    [['doctor', 'opsdesk', '--era', 'future'], /--era \(deprecated: use --revision\) must be legacy, modern or auto/],
+    [['doctor', 'opsdesk', '--era', 'toString'], /--era \(deprecated: use --revision\) must be legacy, modern or auto/],
+    [
+      ['doctor', 'opsdesk', '--revision', '2024-11-05'],
+      /--revision must be 2025-06-18, 2025-11-25, 2026-07-28, auto, not "2024-11-05"/,
+    ],
+    [['doctor', 'opsdesk', '--revision', '2025-06-18', '--era', 'auto'], /give --revision or --era, not both/],
     [['doctor', 'opsdesk', '--fixtures', '/nonexistent.json'], /--fixtures \/nonexistent.json/],
     [['doctor', 'opsdesk', '--timeout-ms', '50'], /--timeout-ms needs a whole number from 100/],
     [['doctor', 'opsdesk', '--concurrency', '0'], /--concurrency needs a whole number from 1 to 8/],
@@ -123,7 +129,7 @@ describe('doctor usage', () => {
 
   it('an unreachable target exits 1 with a message naming it', async () => {
     const err: string[] = [];
-    const code = await main(['doctor', 'http://127.0.0.1:9/mcp', '--era', 'legacy', '--json'], {
+    const code = await main(['doctor', 'http://127.0.0.1:9/mcp', '--revision', '2025-11-25', '--json'], {
       out: () => {},
       err: (s) => err.push(s),
     });

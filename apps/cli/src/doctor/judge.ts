@@ -9,7 +9,7 @@ import type { Ask, CallRecord, DoctorRun } from './records.js';
 const AMBIGUOUS = ' (judged by isError alone: the result has no structuredContent.status)';
 
 /**
- * Turns what doctor saw into rule findings (SPEC §5) and notes: each call on its own (lint of
+ * Turns what doctor saw into rule findings (the rule catalogue) and notes: each call on its own (lint of
  * every question as it crossed the wire, in the words doctor had given the call by then; EK01, EK04, EK05, EK08, EK12, EK17, EK18), then calls against
  * each other (EK13, EK16). Success is read from `structuredContent.status`, else `isError`.
  *

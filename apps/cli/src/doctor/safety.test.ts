@@ -79,8 +79,8 @@ describe('--tools and --skip', () => {
     const server = await serve(['good', 'EK05', 'EK12'], true);
     const only = await doctorJson([
       server.url,
-      '--era',
-      'legacy',
+      '--revision',
+      '2025-11-25',
       '--tools',
       `${toolName('good')},${toolName('EK12')}`,
     ]);
@@ -90,7 +90,15 @@ describe('--tools and --skip', () => {
       [toolName('EK12'), false, true],
     ]);
     expect(only.report.findings.map((f) => f.rule)).toEqual(['EK12']);
-    const skip = await doctorJson([server.url, '--era', 'legacy', '--skip', toolName('EK12'), '--skip', 'nope']);
+    const skip = await doctorJson([
+      server.url,
+      '--revision',
+      '2025-11-25',
+      '--skip',
+      toolName('EK12'),
+      '--skip',
+      'nope',
+    ]);
     expect(skip.report.findings.map((f) => f.rule)).toEqual(['EK05']);
     expect(skip.err).toMatch(/warning: no tool named nope \(the server lists: /);
     expect(skip.report.coverage.notCalled).toEqual([toolName('EK12')]);
@@ -100,12 +108,12 @@ describe('--tools and --skip', () => {
 describe('the warning before calling a server doctor did not start', () => {
   it('goes to stderr for a URL or a command, and not for the throw-away opsdesk', async () => {
     const server = await serve(['good'], true);
-    const live = await doctorJson([server.url, '--era', 'legacy']);
+    const live = await doctorJson([server.url, '--revision', '2025-11-25']);
     expect(live.err).toMatch(
       /warning: about to call the tools of http:\/\/127\.0\.0\.1:\d+\/mcp, which doctor did not start/,
     );
     expect(live.report.throwAway).toBe(false);
-    const own = await doctorJson(['opsdesk', '--tools', 'list_deployments', '--era', 'modern']);
+    const own = await doctorJson(['opsdesk', '--tools', 'list_deployments', '--revision', '2026-07-28']);
     expect(own.err).not.toMatch(/warning/);
   });
 
@@ -117,7 +125,7 @@ describe('the warning before calling a server doctor did not start', () => {
       const out: string[] = [];
       const err: string[] = [];
       const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s) };
-      const done = doctor([server.url, '--era', 'legacy', '--json', ...extra], io, { stdin, prompt });
+      const done = doctor([server.url, '--revision', '2025-11-25', '--json', ...extra], io, { stdin, prompt });
       if (answer !== undefined) stdin.write(`${answer}\n`);
       const code = await done;
       return {

@@ -9,7 +9,7 @@ const USERNAME = /^[A-Za-z0-9._-]+$/;
 
 /**
  * register_user: a form for what may pass through the client (username, email, newsletter), then
- * URL mode for the password, which must never be asked in a form (SPEC §1 security MUSTs).
+ * URL mode for the password, which must never be asked in a form (the protocol's security MUSTs).
  *
  * Nothing is written before the last question: the account comes into existence on the password
  * page, together with its password, in one transaction (see `password-links.ts`). Until then the

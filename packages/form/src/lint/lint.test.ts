@@ -358,7 +358,7 @@ describe('EK15 defaults that break their own field', () => {
 });
 
 describe('rules catalogue', () => {
-  it('has all eighteen rules with their SPEC severities, EK16 to EK18 judged by doctor alone', () => {
+  it('has all eighteen rules with their catalogue severities, EK16 to EK18 judged by doctor alone', () => {
     expect(Object.keys(RULES)).toHaveLength(18);
     expect([RULES.EK16.static, RULES.EK17.static, RULES.EK18.static]).toEqual([false, false, false]);
     expect(

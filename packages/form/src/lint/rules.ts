@@ -1,4 +1,4 @@
-/** The rule catalogue (SPEC §5): lint judges some from a request alone, doctor the rest from behaviour. */
+/** The rule catalogue (`docs/cli.md`, "Rules"): lint judges some from a request alone, doctor the rest from behaviour. */
 export type RuleCode =
   | 'EK01'
   | 'EK02'

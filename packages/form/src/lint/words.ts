@@ -24,7 +24,7 @@ interface Vocabulary {
   zh: readonly string[];
 }
 
-/** Rule EK09: what a form must never ask for (SPEC §5, the protocol's security MUSTs). */
+/** Rule EK09: what a form must never ask for (the protocol's security MUSTs). */
 export const SECRETS: Vocabulary = {
   words: [
     'password',

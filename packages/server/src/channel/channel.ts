@@ -1,6 +1,6 @@
 import type { Adaptation, FormSchema } from '@elicitkit/form';
 
-/** The three answers a person can give (SPEC: accept, decline, cancel). */
+/** The three answers a person can give (the protocol's three: accept, decline, cancel). */
 export const ANSWER_ACTIONS = ['accept', 'decline', 'cancel'] as const;
 export type AnswerAction = (typeof ANSWER_ACTIONS)[number];
 

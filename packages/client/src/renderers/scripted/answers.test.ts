@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatAnswerProblems, parseAnswers } from './answers.js';
 
 describe('parseAnswers', () => {
-  it('reads every entry kind of the SPEC §3 format', () => {
+  it('reads every entry kind of the answers-file format', () => {
     const json = JSON.parse(
       '[{"action":"accept","content":{"env":"prod","n":3,"ok":true,"tags":["a","b"]}},' +
         '{"action":"accept"},{"action":"accept-defaults"},{"action":"decline"},{"action":"cancel"}]',

@@ -1,7 +1,7 @@
 import type { ContentValue, FormContent } from '@elicitkit/form';
 
 /**
- * One entry of an answers file (SPEC §3), used for the elicitations in order.
+ * One entry of an answers file (`docs/cli.md`, "Answers files"), used for the elicitations in order.
  *
  * @example
  * [{"action":"accept","content":{"env":"prod"}}, {"action":"accept-defaults"}, {"action":"decline"}, {"action":"cancel"}]

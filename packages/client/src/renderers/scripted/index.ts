@@ -25,7 +25,7 @@ export interface ScriptedRenderer extends Renderer {
 }
 
 /**
- * Answers elicitations from a script (an answers file, SPEC §3), one entry per elicitation in
+ * Answers elicitations from a script (an answers file: `docs/cli.md`), one entry per elicitation in
  * order, for CI and `doctor`. Form entries: `accept` (its content over the form's defaults, as a
  * person who leaves pre-filled fields alone), `accept-defaults`, `decline`, `cancel`. URL entries:
  * `accept` (or `accept-defaults`) = consent, `decline`, `cancel`. Running out of answers, or an

@@ -5,7 +5,7 @@ import type { Prompt } from '../../types.js';
 import { clean, serverLine } from './format.js';
 import type { Io } from './io.js';
 
-/** Who asks and what: drawn before every question (SPEC §1: clients show which server is asking). */
+/** Who asks and what: drawn before every question (the protocol asks clients to show which server is asking). */
 export function drawHeader(io: Io, prompt: Prompt): void {
   const output = { output: io.output };
   log.step(serverLine(prompt.server), output);
