@@ -3,7 +3,7 @@
  * included, better-sqlite3's JavaScript too) bundled by esbuild into `apps/cli/dist/bundle/`, with opsdesk's shop worker beside it.
  * Cold start was mostly Node resolving, reading and compiling ~240 separate module files; one file
  * (plus a chunk per lazily loaded command) removes that. `npm run build` (and so `npm install`)
- * makes it from `dist/`; `apps/cli/bin/current-build.js` uses it only while it is current.
+ * makes it from `dist/`; `apps/cli/bin/elicitkit.js` uses it (through `apps/cli/src/current-build.ts`) only while it is current.
  *
  *   node --import tsx scripts/bundle-serve.ts
  */

@@ -92,8 +92,8 @@ every revision, with and without the capability, calls every tool and answers ea
 accept (sample values), accept (empty), decline and cancel in turn.
 
 Options:
-  --json                        print the report as JSON (a stable shape, see the README)
-  --fixtures FILE               arguments per tool (see the README); doctor opsdesk has its own
+  --json                        print the report as JSON (a stable shape: docs/cli.md)
+  --fixtures FILE               arguments per tool (docs/cli.md); doctor opsdesk has its own
   --tools a,b                   call only these tools
   --skip c                      do not call these tools (repeatable, or comma-separated)
   --allow-destructive           also accept the questions of destructive tools and confirmations

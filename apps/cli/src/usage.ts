@@ -1,5 +1,5 @@
 /**
- * Exit codes (documented in the README).
+ * Exit codes (documented in `docs/cli.md`).
  *
  * @example
  * if ((await main(argv)) === EXIT.refused) console.error('The person declined or cancelled.');
@@ -22,9 +22,10 @@ Commands:
         [--redis URL] [--state-secret-file FILE]
                               run opsdesk, the reference server (stdio by default); the caps apply
                               to 2025 HTTP sessions (defaults 1000, 100 and 100). --redis (or
-                              ELICITKIT_REDIS_URL) runs it as one of several replicas: claims and
-                              2025 sessions are shared through Redis; every replica needs the same
-                              --data DIR or the same key (ELICITKIT_STATE_SECRET or the file)
+                              ELICITKIT_REDIS_URL) runs it as one of several replicas: 2025 sessions
+                              are found through Redis, claims stay in the SQLite data; every replica
+                              needs the same --data DIR or the same key (ELICITKIT_STATE_SECRET or
+                              the file)
   reset [--data DIR] [--yes]  put opsdesk's demo (shop, deployments, workspace) back to its seed,
                               after asking y/N (--yes without a terminal); users and tokens are kept
   tools <target> [--revision REV|auto] [--json]

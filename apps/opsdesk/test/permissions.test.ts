@@ -6,8 +6,8 @@ import { ensureLocalOwner } from '../src/identity.js';
 import type { Opsdesk } from '../src/opsdesk.js';
 import { type Conn, memoryClient, tempDataDir } from './harness.js';
 
-/** The README's tool × user × outcome table, read from the README itself: what is written is what runs. */
-const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+/** docs/opsdesk.md's tool × user × outcome table, read from that file itself: what is written is what runs. */
+const DOC = fileURLToPath(new URL('../../../docs/opsdesk.md', import.meta.url));
 
 interface Row {
   tool: string;
@@ -18,9 +18,9 @@ interface Row {
 const USERS = { alice: 'alice', bob: 'bob', 'local owner': 'olivia' } as const;
 
 function readTable(): Row[] {
-  const text = readFileSync(README, 'utf8');
+  const text = readFileSync(DOC, 'utf8');
   const table = /<!-- permissions:start -->\n([\s\S]*?)<!-- permissions:end -->/.exec(text)?.[1];
-  if (!table) throw new Error('README.md has no permissions table');
+  if (!table) throw new Error('docs/opsdesk.md has no permissions table');
   const [header, , ...lines] = table.trim().split('\n');
   const columns = (header ?? '')
     .split('|')
@@ -71,7 +71,7 @@ afterAll(async () => {
   for (const d of dirs) d.remove();
 });
 
-describe('the README permission table, row by row', () => {
+describe('the permission table in docs/opsdesk.md, row by row', () => {
   it('has a row for every tool but register_user', () => {
     expect(new Set(rows.map((r) => r.tool))).toEqual(
       new Set(['deploy_service', 'list_deployments', 'weekly_report', 'execute_sql', 'sync_file']),

@@ -1,7 +1,7 @@
 import type { Locale } from '../lib/locale';
 import type { ElicitationData } from '../lib/wire';
 
-/** The statuses a tool result carries (`structuredContent.status`, README "opsdesk"). */
+/** The statuses a tool result carries (`structuredContent.status`, `docs/opsdesk.md`, "Statuses"). */
 export type ResultStatus =
   | 'done'
   | 'declined'

@@ -49,9 +49,9 @@ function findRoot(): string {
 }
 
 /**
- * Reads the configuration from the environment (README: "Web app"):
+ * Reads the configuration from the environment (`docs/web.md`, "Configuration"):
  * OPENAI_API_KEY / OPENAI_BASE_URL / ELICITKIT_MODEL for the model, ELICITKIT_SERVERS for the MCP
- * servers (default: opsdesk over stdio), ELICITKIT_DATA for opsdesk's data (default ./.elicitkit).
+ * servers (default: the bundled opsdesk, in process), ELICITKIT_DATA for opsdesk's data (default ./.elicitkit).
  */
 export function readConfig(env: Env = process.env): WebConfig {
   const repoRoot = findRoot();

@@ -1,5 +1,5 @@
 /**
- * The demo identities of the bundled opsdesk (its seed users, README "Seed data"): `null` is the
+ * The demo identities of the bundled opsdesk (its seed users, `docs/opsdesk.md`, "Seed data"): `null` is the
  * local owner (the OS user, who sees every project). A demo switch so the permission model is
  * visible in the chat — not authentication.
  */

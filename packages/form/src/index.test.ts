@@ -7,6 +7,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const VALUES = [
+  'ELICIT_ACTIONS',
   'ElicitkitError',
   'FormSchemaError',
   'LATEST_REVISION',

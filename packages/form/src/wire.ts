@@ -117,5 +117,11 @@ export type UrlRequest = {
 
 export type ElicitationRequest = FormRequest | UrlRequest;
 
-/** The three answers a person can give. */
-export type ElicitAction = 'accept' | 'decline' | 'cancel';
+/**
+ * The three answers a person can give, in the order the server's sealed state numbers them.
+ *
+ * @example
+ * ELICIT_ACTIONS.includes(result.action) // false for anything a client should not have sent
+ */
+export const ELICIT_ACTIONS = Object.freeze(['accept', 'decline', 'cancel'] as const);
+export type ElicitAction = (typeof ELICIT_ACTIONS)[number];

@@ -1,5 +1,5 @@
-import type { Adaptation, AnyForm, FieldModel, FormContent, FormSchema, Issue } from '@elicitkit/form';
-import type { AnswerAction, CloseReason, Question, RawAnswer } from './channel/channel.js';
+import type { Adaptation, AnyForm, ElicitAction, FieldModel, FormContent, FormSchema, Issue } from '@elicitkit/form';
+import type { CloseReason, Question, RawAnswer } from './channel/channel.js';
 
 /** Fields common to every audit record. */
 interface AuditBase {
@@ -42,7 +42,7 @@ export interface AuditRequest extends AuditBase {
  */
 export interface AuditResponse extends AuditBase {
   type: 'response';
-  action: AnswerAction | 'timeout' | 'error';
+  action: ElicitAction | 'timeout' | 'error';
   content?: Record<string, unknown>;
   /** Milliseconds from asking to the end. */
   elapsedMs: number;

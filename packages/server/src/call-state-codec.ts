@@ -16,7 +16,7 @@
  * states (the SDK codec's format with the identity digest inside) sealed by earlier versions are
  * still opened, so that a restart or a rolling upgrade with the same key keeps open questions.
  */
-import { ANSWER_ACTIONS } from './channel/channel.js';
+import { ELICIT_ACTIONS } from '@elicitkit/form';
 import { createStateCodec, type StateCodec } from './codec.js';
 import { bytesToBase64Url, hmacSha256, sameMac } from './digest.js';
 import { type AskRecord, type Caller, type CallState, identityDigest } from './state.js';
@@ -139,7 +139,7 @@ function toWire(state: CallState, exp: number): unknown[] {
     const ask: unknown[] = [key, r.asked, r.timeoutMs];
     const a = r.answer;
     if (a || r.adaptation || r.question !== undefined) {
-      ask.push(a ? [ANSWER_ACTIONS.indexOf(a.action), a.at, ...(a.content ? [a.content] : [])] : 0);
+      ask.push(a ? [ELICIT_ACTIONS.indexOf(a.action), a.at, ...(a.content ? [a.content] : [])] : 0);
       if (r.adaptation) ask.push(r.adaptation.quirk, r.adaptation.fields);
       else if (r.question !== undefined) ask.push(0, 0);
       // Last, so that a version before it reads the rest as it always did.
@@ -202,7 +202,7 @@ function fromWireValue(wire: unknown, now: number): CallState {
       throw new Error('malformed');
     const record: AskRecord = { asked, timeoutMs };
     if (Array.isArray(answer)) {
-      const action = ANSWER_ACTIONS[answer[0]];
+      const action = ELICIT_ACTIONS[answer[0]];
       if (action === undefined || typeof answer[1] !== 'number') throw new Error('malformed');
       record.answer = { action, at: answer[1], ...(answer[2] ? { content: answer[2] } : {}) };
     }

@@ -4,12 +4,12 @@
  * when each question was asked, and a digest of the call it belongs to (state minted for one call
  * is refused by another). Who it was sealed for is not in it: that is bound by the MAC.
  */
-import type { Adaptation } from '@elicitkit/form';
-import type { AnswerAction, Question } from './channel/channel.js';
+import type { Adaptation, ElicitAction } from '@elicitkit/form';
+import type { Question } from './channel/channel.js';
 import { sha256 } from './digest.js';
 
 export interface StoredAnswer {
-  action: AnswerAction;
+  action: ElicitAction;
   content?: Record<string, unknown>;
   /** Epoch ms the answer reached the server. */
   at: number;

@@ -1,4 +1,4 @@
-import { confirmationsOf, type FormContent } from '@elicitkit/form';
+import { confirmationsOf, type ElicitAction, type FormContent } from '@elicitkit/form';
 import { accepts, type Strategy } from './profiles.js';
 import { sampleContent } from './values.js';
 
@@ -15,7 +15,7 @@ export type AnswerReason =
 
 /** Doctor's answer to one question. */
 export interface Answer {
-  action: 'accept' | 'decline' | 'cancel';
+  action: ElicitAction;
   content?: FormContent;
   why: AnswerReason;
 }

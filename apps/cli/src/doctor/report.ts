@@ -7,7 +7,7 @@ import type { DoctorRun } from './records.js';
 import type { RestartCheck } from './restart.js';
 
 /**
- * The stable JSON shape of a doctor run (`--json`, documented in the README). Fields are only
+ * The stable JSON shape of a doctor run (`--json`, documented in `docs/cli.md`, "The JSON report"). Fields are only
  * ever added: the first version's names keep their meaning.
  */
 export interface DoctorReport {

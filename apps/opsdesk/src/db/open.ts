@@ -30,7 +30,7 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
   enableWal(db);
   // NORMAL in WAL syncs at checkpoints, not at every commit (~16 µs instead of ~330 µs, on the
   // event loop, two commits a deploy now). A power loss may lose the last commits, never corrupt;
-  // a claim and its effect commit together, so they are lost together (README, "Durability").
+  // a claim and its effect commit together, so they are lost together (`docs/opsdesk.md`, "Durability").
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   // Off while migrating: v1 leftovers reference each other, and dropping them must not trip on that.

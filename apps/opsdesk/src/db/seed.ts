@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 
-/** The deterministic seed documented in the README and relied on by tests and demos. */
+/** The deterministic seed documented in `docs/opsdesk.md` ("Seed data") and relied on by tests and demos. */
 const SERVICES = [
   { name: 'order-service', latest: 'v2.3.1', description: 'Takes and tracks customer orders' },
   { name: 'payment-service', latest: 'v1.8.0', description: 'Charges and refunds' },

@@ -7,7 +7,7 @@ let data: ReturnType<typeof tempDataDir>;
 afterEach(() => data.remove());
 
 describe('opsdesk.db settings and statements', () => {
-  it('runs WAL with synchronous NORMAL (the durability trade-off the README states)', () => {
+  it('runs WAL with synchronous NORMAL (the durability trade-off docs/opsdesk.md states)', () => {
     data = tempDataDir();
     const db = openDatabase(data.dir);
     try {

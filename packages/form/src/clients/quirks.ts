@@ -28,7 +28,7 @@ export interface Evidence {
   inferred?: boolean;
 }
 
-/** How a client draws each kind of field, as a person sees it (for reports and the README). */
+/** How a client draws each kind of field, as a person sees it (for reports and `docs/clients.md`). */
 export interface ClientLooks {
   form: string;
   boolean: string;

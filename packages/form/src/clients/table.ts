@@ -1,13 +1,13 @@
 /**
  * The known clients. One entry per product; extend by adding an entry with its evidence (the
- * README section "How Elicitkit behaves in each client" is generated from this table:
+ * `docs/clients.md` ("How Elicitkit behaves in each client") is generated from this table:
  * `npm run docs:clients`). Entries are checked in order and the first match wins, so a more
  * specific pattern goes before a general one.
  */
 import type { KnownClient } from './quirks.js';
 
-/** The field notes behind this project: seeds/000, §4 (client configuration) and §8 (troubleshooting). */
-const NOTES = 'field notes 000 §4.5 (client support, 2026-10)';
+/** The field notes behind this table: a survey of clients' elicitation support, summarized in `docs/clients.md` ("Sources"). */
+const NOTES = 'client field notes (2026-10)';
 
 /** Public MCP servers that log or branch on `clientInfo.name` (found through code search, 2026-11-30). */
 const PUBLIC_CODE = 'public MCP server code that records clientInfo.name';
@@ -28,7 +28,7 @@ export const KNOWN_CLIENTS = [
       text: 'one line of input',
     },
     evidence: [
-      { source: `${NOTES}; §4.1 (terminal inline form, arrow keys, y/N, Esc cancels)`, date: '2026-10' },
+      { source: `${NOTES}: terminal inline form, arrow keys, y/N, Esc cancels`, date: '2026-10' },
       { source: `${PUBLIC_CODE}: "claude-code"`, date: '2026-11' },
       { source: 'revision: the one doctor plays it on, not observed', date: '2026-11-30', inferred: true },
     ],
@@ -58,7 +58,7 @@ export const KNOWN_CLIENTS = [
     quirks: { foldsAfter: 3 },
     looks: { form: 'a card in the chat panel', boolean: 'a switch', select: 'a dropdown', text: 'an input box' },
     evidence: [
-      { source: `${NOTES}; §4.2 (card: dropdown, switch, input; 3+ questions in a row are folded)`, date: '2026-10' },
+      { source: `${NOTES}: card: dropdown, switch, input; 3+ questions in a row are folded`, date: '2026-10' },
       { source: 'troubleshooting row 9 (questions folded: merge them into one form)', date: '2026-10' },
       { source: `${PUBLIC_CODE}: "cursor-vscode"`, date: '2026-11' },
     ],
@@ -79,7 +79,7 @@ export const KNOWN_CLIENTS = [
     },
     evidence: [
       {
-        source: `${NOTES}; §4.3 (QuickPick for enums, InputBox for text, Yes/No QuickPick for booleans)`,
+        source: `${NOTES}: QuickPick for enums, InputBox for text, Yes/No QuickPick for booleans`,
         date: '2026-10',
       },
       {

@@ -1,8 +1,4 @@
-import type { Adaptation, FormSchema } from '@elicitkit/form';
-
-/** The three answers a person can give (the protocol's three: accept, decline, cancel). */
-export const ANSWER_ACTIONS = ['accept', 'decline', 'cancel'] as const;
-export type AnswerAction = (typeof ANSWER_ACTIONS)[number];
+import type { Adaptation, ElicitAction, FormSchema } from '@elicitkit/form';
 
 /**
  * One question as the tool call asks it, before any revision's wire shape: the channel turns it
@@ -29,7 +25,7 @@ export type CloseReason = 'client-cancelled' | 'disconnected' | 'session-closed'
 export type RawAnswer =
   | {
       kind: 'answer';
-      action: AnswerAction;
+      action: ElicitAction;
       content?: Record<string, unknown>;
       /** How the question was shaped for the client when it was first sent (content is in that shape). */
       adaptation?: Adaptation;

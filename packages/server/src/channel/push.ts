@@ -1,4 +1,4 @@
-import type { Revision } from '@elicitkit/form';
+import { ELICIT_ACTIONS, type ElicitAction, type Revision } from '@elicitkit/form';
 import {
   ProtocolError,
   SdkError,
@@ -7,18 +7,11 @@ import {
   type ServerContext,
   type StandardSchemaV1Sync,
 } from '@modelcontextprotocol/server';
-import {
-  ANSWER_ACTIONS,
-  type AnswerAction,
-  type Channel,
-  type CloseReason,
-  type Question,
-  type RawAnswer,
-} from './channel.js';
+import type { Channel, CloseReason, Question, RawAnswer } from './channel.js';
 import { pushRequest } from './wire.js';
 
 interface ElicitResultShape {
-  action: AnswerAction;
+  action: ElicitAction;
   content?: Record<string, unknown>;
 }
 
@@ -34,7 +27,7 @@ const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
     validate(value: unknown) {
       const v = value as { action?: unknown; content?: unknown } | null;
       if (typeof v !== 'object' || v === null) return { issues: [{ message: 'the result is not an object' }] };
-      if (!ANSWER_ACTIONS.some((action) => action === v.action))
+      if (!ELICIT_ACTIONS.some((action) => action === v.action))
         return { issues: [{ message: 'action must be accept, decline or cancel', path: ['action'] }] };
       if (v.content !== undefined && (typeof v.content !== 'object' || v.content === null || Array.isArray(v.content)))
         return { issues: [{ message: 'content must be an object', path: ['content'] }] };

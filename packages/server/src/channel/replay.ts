@@ -1,6 +1,7 @@
+import { ELICIT_ACTIONS } from '@elicitkit/form';
 import { type InputRequest, inputResponse } from '@modelcontextprotocol/server';
 import { type AskRecord, type CallState, questionDigest } from '../state.js';
-import { ANSWER_ACTIONS, type Channel, type Question, type RawAnswer } from './channel.js';
+import type { Channel, Question, RawAnswer } from './channel.js';
 import { inputRequest } from './wire.js';
 
 /**
@@ -28,7 +29,7 @@ export class ReplayChannel implements Channel {
     for (const [key, record] of Object.entries(this.records)) {
       if (record.answer) continue;
       const view = inputResponse(responses, key);
-      if (view.kind !== 'elicit' || !ANSWER_ACTIONS.some((action) => action === view.action)) continue;
+      if (view.kind !== 'elicit' || !ELICIT_ACTIONS.some((action) => action === view.action)) continue;
       record.answer = { action: view.action, at, ...(isRecord(view.content) ? { content: view.content } : {}) };
       this.fresh.add(key);
     }

@@ -5,7 +5,7 @@
  *
  * @example
  * // redis.test.ts
- * claimStoreSuite('redis', (clock) => createRedisClaimStore({ client, now: clock.now }));
+ * claimStoreSuite('redis', (clock) => createRedisClaimStore(redis, { now: clock.now }));
  */
 import { describe, expect, it } from 'vitest';
 import type { ClaimStore } from './types.js';

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { log } from '@clack/prompts';
+import type { ElicitAction } from '@elicitkit/form';
 import type { Opener, Renderer } from '../../types.js';
 import { runForm } from './form.js';
 import type { Io } from './io.js';
@@ -48,11 +49,7 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): R
 }
 
 /** Says on screen how the question ended, so the person knows what the server was told. */
-async function finish<A extends { action: 'accept' | 'decline' | 'cancel' }>(
-  io: Io,
-  accepted: string,
-  answering: Promise<A>,
-): Promise<A> {
+async function finish<A extends { action: ElicitAction }>(io: Io, accepted: string, answering: Promise<A>): Promise<A> {
   const answer = await answering;
   const output = { output: io.output };
   if (io.signal.aborted) log.warn('Stopped: the question was withdrawn or no answer came in time.', output);
