@@ -54,7 +54,7 @@ export async function webAnswer(): Promise<void> {
   // Loaded by URL: the web app's sources are typed and resolved by its own tsconfig, not this one.
   const route = async (path: string) =>
     (await import(new URL(`../apps/web/app/api/${path}/route.ts`, import.meta.url).href)) as Record<string, Handler>;
-  const getSession = (await route('session')).GET as Handler;
+  const getChatInfo = (await route('chat/info')).GET as Handler;
   const postChat = (await route('chat')).POST as Handler;
   const postAnswer = (await route('elicitations/[id]')).POST as Handler;
   // The web app's policy allows 10 questions a minute per chat, so a new chat (a new browser
@@ -62,7 +62,7 @@ export async function webAnswer(): Promise<void> {
   let headers: Record<string, string> = {};
   let turns = 0;
   async function newChat(): Promise<void> {
-    const session = await getSession(new Request('http://localhost/api/session'));
+    const session = await getChatInfo(new Request('http://localhost/api/chat/info'));
     const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     const { csrf } = (await session.json()) as { csrf: string };
     headers = { cookie, 'x-elicitkit-csrf': csrf, 'content-type': 'application/json' };

@@ -1,5 +1,5 @@
 /**
- * What does a chat cost the web app? 500 browsers each open a chat (GET /api/session), list the
+ * What does a chat cost the web app? 500 browsers each open a chat (GET /api/chat/info), list the
  * tools (GET /api/tools: the chat's MCP client connects to the one bundled opsdesk) and then sit
  * idle; then each starts a turn that asks a question and leaves it open. The route handlers run
  * in this process with opsdesk in it, as `npm start` runs them, so this process's RSS plus its
@@ -24,7 +24,7 @@ process.env.ELICITKIT_MAX_CHATS = String(CHATS + 10);
 // run time rather than through this folder's typecheck.
 type Handler = (request: Request) => Promise<Response>;
 const web = (path: string) => import(new URL(`../apps/web/${path}`, import.meta.url).href);
-const { GET: getSession } = (await web('app/api/session/route.ts')) as { GET: Handler };
+const { GET: getChatInfo } = (await web('app/api/chat/info/route.ts')) as { GET: Handler };
 const { GET: getTools } = (await web('app/api/tools/route.ts')) as { GET: Handler };
 const { POST: postChat } = (await web('app/api/chat/route.ts')) as { POST: Handler };
 const { resetState } = (await web('lib/state.ts')) as { resetState: () => Promise<void> };
@@ -55,8 +55,8 @@ interface Browser {
 }
 
 async function open(i: number): Promise<Browser> {
-  const response = await getSession(
-    new Request('http://localhost/api/session', { headers: { 'x-forwarded-for': `10.1.${i >> 8}.${i & 255}` } }),
+  const response = await getChatInfo(
+    new Request('http://localhost/api/chat/info', { headers: { 'x-forwarded-for': `10.1.${i >> 8}.${i & 255}` } }),
   );
   if (response.status !== 200) throw new Error(`chat ${i}: ${response.status} ${await response.text()}`);
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';

@@ -17,8 +17,8 @@ export function iqr(xs: readonly number[], digits = 2): string {
 export interface GoalLine {
   goal: string;
   figure: string;
-  /** undefined = SKIP (what could not be measured in this run, and why is in `figure`). */
-  pass: boolean | undefined;
+  /** undefined = SKIP (what could not be measured in this run, and why is in `figure`); 'info' = a figure without a goal. */
+  pass: boolean | undefined | 'info';
 }
 
 const lines: GoalLine[] = [];
@@ -29,7 +29,8 @@ export function report(line: GoalLine): void {
   console.log(`  → ${verdict(line.pass)}  ${line.goal}: ${line.figure}`);
 }
 
-const verdict = (pass: boolean | undefined) => (pass === undefined ? 'SKIP' : pass ? 'PASS' : 'FAIL');
+const verdict = (pass: GoalLine['pass']) =>
+  pass === 'info' ? 'INFO' : pass === undefined ? 'SKIP' : pass ? 'PASS' : 'FAIL';
 
 /** The table of every goal line recorded in this process. */
 export function goalTable(): string {

@@ -1,7 +1,7 @@
 'use client';
 
 import type { ChatMessage, ElicitationData, ToolOutput } from '../lib/wire';
-import { type PageTexts, resultStatusText } from './texts';
+import { type PageTexts, questionStatusText, resultStatusText } from './texts';
 
 /** One line per question in the chat: what was asked, by whom, and how it ended. */
 function QuestionLine({ q, texts }: { q: ElicitationData; texts: PageTexts }) {
@@ -15,7 +15,7 @@ function QuestionLine({ q, texts }: { q: ElicitationData; texts: PageTexts }) {
       data-published-at={q.publishedAt}
     >
       <span className="badge">{q.server}</span> {what}: “{q.prompt.message}” —{' '}
-      <strong>{texts.questionStatus(q)}</strong>
+      <strong>{questionStatusText(texts, q)}</strong>
     </div>
   );
 }

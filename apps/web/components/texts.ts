@@ -1,16 +1,17 @@
 import type { Locale } from '../lib/locale';
-import type { ElicitationData } from '../lib/wire';
+import type { ElicitationData, Status } from '../lib/wire';
 
-/** The statuses a tool result carries (`structuredContent.status`, `docs/opsdesk.md`, "Statuses"). */
-export type ResultStatus =
-  | 'done'
-  | 'declined'
-  | 'cancelled'
-  | 'unsupported'
-  | 'invalid'
-  | 'rejected'
-  | 'timeout'
-  | 'pending';
+/**
+ * How a question's line in the chat says it stands: its `ElicitationData.status`, except that an
+ * answered one says what the person did (accepted: `answered`; `declined`; `cancelled`).
+ */
+export type QuestionState = ElicitationData['status'] | 'declined' | 'cancelled';
+
+/** The state a question's line shows (`PageTexts.questionStatus` has its words). */
+export function questionState(q: Pick<ElicitationData, 'status' | 'action'>): QuestionState {
+  if (q.status !== 'answered') return q.status;
+  return q.action === 'accept' ? 'answered' : q.action === 'decline' ? 'declined' : 'cancelled';
+}
 
 /**
  * Every word of the page chrome (the question dialogs have `@elicitkit/react`'s labels). One
@@ -49,8 +50,10 @@ export interface PageTexts {
   running: string;
   asked: string;
   askedToOpen: (host: string) => string;
-  questionStatus: (q: Pick<ElicitationData, 'status' | 'action'>) => string;
-  resultStatus: Record<ResultStatus, string>;
+  /** A question's line: how it stands (`questionState`). */
+  questionStatus: Record<QuestionState, string>;
+  /** A tool call's result: how it ended. A new `Status` does not compile until every table names it. */
+  resultStatus: Record<Status, string>;
   answerRefused: (status: number) => string;
   answerNotSent: (reason: string) => string;
   noLongerOpen: string;
@@ -99,20 +102,15 @@ const EN: PageTexts = {
   running: 'running…',
   asked: 'asked',
   askedToOpen: (host) => `asked you to open ${host}`,
-  questionStatus: (q) =>
-    q.status === 'open'
-      ? 'waiting for your answer…'
-      : q.status === 'expired'
-        ? 'no answer in time: the tool was told it timed out'
-        : q.status === 'withdrawn'
-          ? 'withdrawn by the server'
-          : q.status === 'gone'
-            ? 'no longer open'
-            : q.action === 'accept'
-              ? 'answered'
-              : q.action === 'decline'
-                ? 'declined'
-                : 'cancelled',
+  questionStatus: {
+    open: 'waiting for your answer…',
+    expired: 'no answer in time: the tool was told it timed out',
+    withdrawn: 'withdrawn by the server',
+    gone: 'no longer open',
+    answered: 'answered',
+    declined: 'declined',
+    cancelled: 'cancelled',
+  },
   resultStatus: {
     done: 'done',
     declined: 'declined',
@@ -167,20 +165,15 @@ const ZH: PageTexts = {
   running: '运行中…',
   asked: '提问',
   askedToOpen: (host) => `请你打开 ${host}`,
-  questionStatus: (q) =>
-    q.status === 'open'
-      ? '等待你的回答…'
-      : q.status === 'expired'
-        ? '未在时限内回答：已告知工具超时'
-        : q.status === 'withdrawn'
-          ? '服务器已撤回'
-          : q.status === 'gone'
-            ? '已不再开放'
-            : q.action === 'accept'
-              ? '已回答'
-              : q.action === 'decline'
-                ? '已拒绝'
-                : '已取消',
+  questionStatus: {
+    open: '等待你的回答…',
+    expired: '未在时限内回答：已告知工具超时',
+    withdrawn: '服务器已撤回',
+    gone: '已不再开放',
+    answered: '已回答',
+    declined: '已拒绝',
+    cancelled: '已取消',
+  },
   resultStatus: {
     done: '完成',
     declined: '已拒绝',
@@ -204,7 +197,12 @@ const ZH: PageTexts = {
 
 export const PAGE_TEXTS = { en: EN, zh: ZH } as const satisfies Record<Locale, PageTexts>;
 
+/** The words for a question's line: how it stands. */
+export function questionStatusText(texts: PageTexts, q: Pick<ElicitationData, 'status' | 'action'>): string {
+  return texts.questionStatus[questionState(q)];
+}
+
 /** The label of a result status; an unknown status (another server's) is shown as sent. */
 export function resultStatusText(texts: PageTexts, status: string): string {
-  return (texts.resultStatus as Record<string, string>)[status] ?? status;
+  return Object.hasOwn(texts.resultStatus, status) ? texts.resultStatus[status as Status] : status;
 }

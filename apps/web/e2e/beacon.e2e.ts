@@ -24,8 +24,8 @@ describe('closing a tab', () => {
     const page = await context.newPage();
     await page.goto(app.url);
     await page.getByRole('textbox').first().waitFor();
-    await expect.poll(async () => (await context.cookies()).find((c) => c.name === 'ek_session')?.value).toBeTruthy();
-    const cookie = `ek_session=${(await context.cookies()).find((c) => c.name === 'ek_session')?.value}`;
+    await expect.poll(async () => (await context.cookies()).find((c) => c.name === 'ek_chat')?.value).toBeTruthy();
+    const cookie = `ek_chat=${(await context.cookies()).find((c) => c.name === 'ek_chat')?.value}`;
     expect(await toolsWith(cookie)).toBe(200);
     await page.close({ runBeforeUnload: true });
     await expect.poll(() => toolsWith(cookie), { timeout: 10_000 }).toBe(401);
@@ -35,7 +35,7 @@ describe('closing a tab', () => {
   it('says on the page when this address has too many chats open', async () => {
     // Chats held open by plain requests (the harness's readiness probe made one) fill the cap of 3.
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await fetch(`${app.url}/api/session`)).status);
+    for (let i = 0; i < 4; i++) statuses.push((await fetch(`${app.url}/api/chat/info`)).status);
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(3);
     const context = await browser.newContext();

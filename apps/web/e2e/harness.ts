@@ -81,7 +81,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<App> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`next start exited (${child.exitCode}):\n${log}`);
     try {
-      await fetch(`${url}/api/session`); // any answer (a broken configuration's 500 too) means it listens
+      await fetch(`${url}/api/chat/info`); // any answer (a broken configuration's 500 too) means it listens
       break;
     } catch {
       // not listening yet

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
-import { answer, close, output, session, turn } from '../test/http-browser';
+import { answer, close, openChat, output, turn } from '../test/http-browser';
 import { type App, startApp } from './harness';
 
 let redis: TestRedis;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   data = mkdtempSync(join(tmpdir(), 'elicitkit-e2e-replicas-'));
   const env = { REDIS_URL: redis.url, ELICITKIT_DATA: data };
   a = await startApp(env);
-  const warm = await session(a); // seeds the shared data directory before the second replica opens it
+  const warm = await openChat(a); // seeds the shared data directory before the second replica opens it
   expect((await fetch(`${a.url}/api/tools`, { headers: { cookie: warm.cookie } })).status).toBe(200);
   await close(a, warm);
   b = await startApp(env);
@@ -36,7 +36,7 @@ afterAll(async () => {
 
 describe('the built app as two replicas on one Redis', () => {
   it('runs a production deploy whose every answer lands on the replica not holding the stream', async () => {
-    const browser = await session(a);
+    const browser = await openChat(a);
     const stream = await turn(a, browser, '/deploy_service service=order-service');
     const env = await stream.question();
     expect((await answer(b, browser, env.id, { action: 'accept', content: { env: 'prod' } })).status).toBe(200);
@@ -49,7 +49,7 @@ describe('the built app as two replicas on one Redis', () => {
   });
 
   it('closes a chat from the other replica: the question the first one streams is withdrawn', async () => {
-    const browser = await session(b);
+    const browser = await openChat(b);
     const stream = await turn(b, browser, '/deploy_service service=search-service');
     await stream.question();
     expect((await close(a, browser)).status).toBe(204);

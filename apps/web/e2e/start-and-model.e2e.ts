@@ -36,7 +36,7 @@ async function npmStart(args: string[], env: Record<string, string>): Promise<{ 
   let served = false;
   try {
     while (child.exitCode === null && Date.now() < deadline) {
-      const reply = await fetch(`http://127.0.0.1:${port}/api/session`).catch(() => undefined);
+      const reply = await fetch(`http://127.0.0.1:${port}/api/chat/info`).catch(() => undefined);
       if (reply) {
         served = reply.ok;
         break;

@@ -97,7 +97,7 @@ describe('the chat without a model', () => {
   it('refuses requests for a host name it does not serve (DNS rebinding)', async () => {
     const status = (host: string) =>
       new Promise<number>((resolve, reject) => {
-        const request = httpRequest(`${app.url}/api/session`, { headers: { host } }, (response) => {
+        const request = httpRequest(`${app.url}/api/chat/info`, { headers: { host } }, (response) => {
           response.resume();
           resolve(response.statusCode ?? 0);
         });

@@ -2,7 +2,7 @@ import { createRedisRegistry } from '@elicitkit/client/redis';
 import { Redis } from 'ioredis';
 import { config } from './config';
 import { createRedisChats } from './redis-chats';
-import type { StateFactory } from './state';
+import type { StateFactory } from './stores';
 
 /**
  * The web app's state in Redis (`REDIS_URL`): chats with their CSRF tokens and users, and the

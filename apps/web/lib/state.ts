@@ -1,10 +1,11 @@
-import { createMemoryRegistry, type PendingRegistry } from '@elicitkit/client';
+import { createMemoryRegistry } from '@elicitkit/client';
 import type { Client } from '@modelcontextprotocol/client';
 import type { UIMessageStreamWriter } from 'ai';
-import { type ChatRecord, type ChatStore, chatKey, createMemoryChats, type OpenedChat } from './chats';
+import { type ChatRecord, chatKey, createMemoryChats, type OpenedChat } from './chats';
 import { config } from './config';
 import { DEFAULT_USER, type DemoUser } from './opsdesk';
 import { redisState } from './redis-state';
+import type { Stores } from './stores';
 
 /** A chat's connection to one MCP server. */
 export interface Connection {
@@ -42,21 +43,15 @@ export interface Chat {
 const CALLS_SETTLE_MS = 2_000;
 
 /** The web app's state: where chats and questions are kept, and the chats this process runs. */
-export interface State {
-  chats: ChatStore;
-  registry: PendingRegistry;
+export interface State extends Stores {
   /** Chats with a stream or connections in this process. */
   local: Map<string, Chat>;
   sweeper?: ReturnType<typeof setInterval>;
-  close(): Promise<void>;
 }
 
 const KEY = Symbol.for('elicitkit.web.state');
 
-/** Where chats and questions are kept: this process (the default) or Redis (`REDIS_URL`). */
-export type StateFactory = () => Pick<State, 'chats' | 'registry' | 'close'>;
-
-function memoryState(): Pick<State, 'chats' | 'registry' | 'close'> {
+function memoryState(): Stores {
   return {
     chats: createMemoryChats(),
     registry: createMemoryRegistry({ timeoutMs: config().questionTimeoutMs }),
@@ -159,11 +154,23 @@ export async function setChatUser(id: string, user: DemoUser): Promise<boolean> 
   return true;
 }
 
-const COOKIE = 'ek_session';
+/** The cookie that names a browser's chat: its id (HttpOnly, SameSite=Strict, for the browser session). */
+export const CHAT_COOKIE = 'ek_chat';
+/**
+ * @deprecated The chat cookie's name before it was `ek_chat`: still read (a browser may hold it
+ * from before the rename), never written; `GET /api/chat/info` replaces it with `CHAT_COOKIE`.
+ * Remove after the next release.
+ */
+export const LEGACY_CHAT_COOKIE = 'ek_session';
 
-function cookieId(request: Request): string | undefined {
+function cookieValue(request: Request, name: string): string | undefined {
   const cookie = request.headers.get('cookie') ?? '';
-  return new RegExp(`(?:^|;\\s*)${COOKIE}=([A-Za-z0-9_-]+)`).exec(cookie)?.[1];
+  return new RegExp(`(?:^|;\\s*)${name}=([A-Za-z0-9_-]+)`).exec(cookie)?.[1];
+}
+
+/** The chat id the request's cookie carries: `ek_chat`, else the deprecated `ek_session`. */
+function cookieId(request: Request): string | undefined {
+  return cookieValue(request, CHAT_COOKIE) ?? cookieValue(request, LEGACY_CHAT_COOKIE);
 }
 
 /** The chat named by the request's cookie, if it is open; marks it as used now. */
@@ -198,6 +205,28 @@ function localChat(record: ChatRecord, s: State): Chat {
   return chat;
 }
 
-export function chatCookie(chat: { id: string }): string {
-  return `${COOKIE}=${chat.id}; Path=/; HttpOnly; SameSite=Strict`;
+/**
+ * The `set-cookie` values that leave the browser holding `chat` under `CHAT_COOKIE` and nothing
+ * under the deprecated name: none when its request already names the chat that way.
+ *
+ * @example
+ * for (const cookie of chatCookies(chat, request)) headers.append('set-cookie', cookie);
+ */
+export function chatCookies(chat: { id: string }, request: Request): string[] {
+  const out: string[] = [];
+  if (cookieValue(request, CHAT_COOKIE) !== chat.id)
+    out.push(`${CHAT_COOKIE}=${chat.id}; Path=/; HttpOnly; SameSite=Strict`);
+  if (cookieValue(request, LEGACY_CHAT_COOKIE) !== undefined) out.push(clearedCookie(LEGACY_CHAT_COOKIE));
+  return out;
+}
+
+/** The `set-cookie` values that forget a closed chat: its cookie, and the deprecated one if the request had it. */
+export function closedChatCookies(request: Request): string[] {
+  const out = [clearedCookie(CHAT_COOKIE)];
+  if (cookieValue(request, LEGACY_CHAT_COOKIE) !== undefined) out.push(clearedCookie(LEGACY_CHAT_COOKIE));
+  return out;
+}
+
+function clearedCookie(name: string): string {
+  return `${name}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
 }

@@ -63,9 +63,18 @@ export interface ToolListing {
   unavailable: UnavailableServer[];
 }
 
+/**
+ * How a tool call ended: the `structuredContent.status` of a result from a tool built on
+ * Elicitkit. It is the server's `Status` (`STATUSES` in `@elicitkit/server`), written out here
+ * because the web app's layer may not import the server (the repository's `test/layering.test.ts`);
+ * `apps/web/test/statuses.test.ts` fails, at type check and when run, while the two lists differ.
+ */
+export type Status = 'done' | 'declined' | 'cancelled' | 'unsupported' | 'invalid' | 'rejected' | 'timeout' | 'pending';
+
 /** What a tool call gives the chat: the text of its result, its `structuredContent.status`, the rest. */
 export interface ToolOutput {
   text: string;
+  /** Usually a `Status`; another server's tool may send any word. */
   status?: string;
   isError: boolean;
   structured?: Record<string, unknown>;

@@ -15,14 +15,14 @@ process.env.ELICITKIT_QUESTION_TIMEOUT_MS = '60000';
 // No model: the chat runs on slash commands, and the model check has nothing to call.
 for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) delete process.env[name];
 
-const { GET: getSession } = await import('../app/api/session/route');
+const { GET: getChatInfo } = await import('../app/api/chat/info/route');
 const { POST: postChat } = await import('../app/api/chat/route');
 const { POST: postAnswer } = await import('../app/api/elicitations/[id]/route');
 const { POST: postModelCheck } = await import('../app/api/model/check/route');
 const { resetState } = await import('../lib/state');
 const { stopOpsdesk } = await import('../lib/opsdesk');
 
-const routes: Routes = { getSession, postChat, postAnswer };
+const routes: Routes = { getChatInfo, postChat, postAnswer };
 const newBrowser = () => newBrowserOf(routes);
 const ask = (b: Browser, text: string) => askOf(routes, b, text);
 const answer = (b: Browser, id: string, body: unknown, headers: Record<string, string> = {}) =>
@@ -169,5 +169,34 @@ describe('POST /api/model/check', () => {
     const ok = await check({ cookie: alice.cookie, 'x-elicitkit-csrf': alice.csrf });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ ok: false, kind: 'not-configured' });
+  });
+});
+
+describe('GET /api/chat/info', () => {
+  const info = (cookie?: string) =>
+    getChatInfo(new Request('http://localhost/api/chat/info', { headers: cookie ? { cookie } : {} }));
+
+  it('names a new chat in the ek_chat cookie, and finds it again by that cookie', async () => {
+    const opened = await info();
+    const [cookie] = opened.headers.getSetCookie();
+    expect(cookie).toMatch(/^ek_chat=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    const again = await info((cookie ?? '').split(';')[0]);
+    expect(again.headers.getSetCookie()).toEqual([]);
+    expect((await again.json()).csrf).toBe((await opened.json()).csrf);
+  });
+
+  it('still reads the deprecated ek_session cookie and renames it; the deprecated routes still answer', async () => {
+    const id = alice.cookie.replace(/^ek_chat=/, '');
+    const legacy = `ek_session=${id}`;
+    const renamed = await info(legacy);
+    expect(renamed.status).toBe(200);
+    expect((await renamed.json()).csrf).toBe(alice.csrf);
+    expect(renamed.headers.getSetCookie()).toEqual([
+      `ek_chat=${id}; Path=/; HttpOnly; SameSite=Strict`,
+      'ek_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0',
+    ]);
+    const { GET: getSession } = await import('../app/api/session/route');
+    const old = await getSession(new Request('http://localhost/api/session', { headers: { cookie: legacy } }));
+    expect((await old.json()).csrf).toBe(alice.csrf);
   });
 });

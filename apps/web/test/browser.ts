@@ -5,10 +5,10 @@
 import { expect } from 'vitest';
 
 export interface Routes {
-  getSession: (request: Request) => Promise<Response>;
+  getChatInfo: (request: Request) => Promise<Response>;
   postChat: (request: Request) => Promise<Response>;
   postAnswer: (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
-  closeSession?: (request: Request) => Promise<Response>;
+  postClose?: (request: Request) => Promise<Response>;
 }
 
 export interface Browser {
@@ -17,10 +17,10 @@ export interface Browser {
   address: string;
 }
 
-/** Loads the page's session from `address`; the response when it is refused. */
+/** Opens the page's chat from `address` (`GET /api/chat/info`); the response when it is refused. */
 export async function openChat(routes: Routes, address = '127.0.0.1'): Promise<Browser | Response> {
-  const response = await routes.getSession(
-    new Request('http://localhost/api/session', { headers: { 'x-forwarded-for': address } }),
+  const response = await routes.getChatInfo(
+    new Request('http://localhost/api/chat/info', { headers: { 'x-forwarded-for': address } }),
   );
   if (response.status !== 200) return response;
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
@@ -124,9 +124,9 @@ export function answer(routes: Routes, b: Browser, id: string, body: unknown, he
 
 /** What `navigator.sendBeacon(url, JSON.stringify({ csrf }))` sends on pagehide. */
 export function beacon(routes: Routes, b: Browser, csrf = b.csrf, cookie = b.cookie): Promise<Response> {
-  if (!routes.closeSession) throw new Error('no close route');
-  return routes.closeSession(
-    new Request('http://localhost/api/session/close', {
+  if (!routes.postClose) throw new Error('no close route');
+  return routes.postClose(
+    new Request('http://localhost/api/chat/close', {
       method: 'POST',
       headers: { cookie, 'content-type': 'text/plain;charset=UTF-8' },
       body: JSON.stringify({ csrf }),

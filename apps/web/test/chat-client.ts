@@ -5,11 +5,11 @@
 import { expect } from 'vitest';
 import * as browser from './browser';
 
-export const { GET: getSession } = await import('../app/api/session/route');
+export const { GET: getChatInfo } = await import('../app/api/chat/info/route');
 export const { POST: postChat } = await import('../app/api/chat/route');
 export const { POST: postAnswer } = await import('../app/api/elicitations/[id]/route');
 
-const routes: browser.Routes = { getSession, postChat, postAnswer };
+const routes: browser.Routes = { getChatInfo, postChat, postAnswer };
 
 export type Browser = browser.Browser;
 

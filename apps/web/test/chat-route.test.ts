@@ -15,14 +15,14 @@ process.env.ELICITKIT_DATA = data;
 process.env.ELICITKIT_QUESTION_TIMEOUT_MS = '60000';
 for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) delete process.env[name];
 
-const { GET: getSession } = await import('../app/api/session/route');
+const { GET: getChatInfo } = await import('../app/api/chat/info/route');
 const { POST: postChat } = await import('../app/api/chat/route');
 const { POST: postAnswer } = await import('../app/api/elicitations/[id]/route');
-const { POST: postIdentity } = await import('../app/api/session/identity/route');
+const { POST: postIdentity } = await import('../app/api/chat/identity/route');
 const { resetState } = await import('../lib/state');
 const { stopOpsdesk } = await import('../lib/opsdesk');
 
-const routes: Routes = { getSession, postChat, postAnswer };
+const routes: Routes = { getChatInfo, postChat, postAnswer };
 
 let b: Browser;
 beforeAll(async () => {
@@ -98,7 +98,7 @@ describe('POST /api/chat', () => {
     await other.body?.cancel();
     // While it runs, the identity cannot change under it.
     const switched = await postIdentity(
-      new Request('http://localhost/api/session/identity', {
+      new Request('http://localhost/api/chat/identity', {
         method: 'POST',
         headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
         body: JSON.stringify({ user: 'bob' }),

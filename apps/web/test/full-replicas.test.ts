@@ -18,10 +18,10 @@ import { count, type HttpProcess, serveHttpProcess, tempDataDir } from '../../op
 import {
   answer,
   close,
+  openChat,
   output,
   type Replica,
   type ReplicaProcess,
-  session,
   startReplica,
   stopReplica,
   turn,
@@ -97,7 +97,7 @@ describe('two web replicas over two serve replicas, one Redis, no sticky session
       const before = deployments();
       const servedBefore = p1.log.length;
       routed.length = 0;
-      const browser = await session(web);
+      const browser = await openChat(web);
       const stream = await turn(web, browser, `/${revision}__deploy_service service=order-service`);
       const env = await stream.question();
       expect(env.prompt).toMatchObject({ mode: 'form' });

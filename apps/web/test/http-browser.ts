@@ -51,16 +51,17 @@ export interface Browser {
   csrf: string;
 }
 
-export async function session(replica: Replica, cookie?: string): Promise<Browser> {
-  const response = await fetch(`${replica.url}/api/session`, { headers: cookie ? { cookie } : {} });
-  if (response.status !== 200) throw Object.assign(new Error(`session: ${response.status}`), { response });
+/** Opens the chat on `replica` (`GET /api/chat/info`), or finds the one `cookie` names. */
+export async function openChat(replica: Replica, cookie?: string): Promise<Browser> {
+  const response = await fetch(`${replica.url}/api/chat/info`, { headers: cookie ? { cookie } : {} });
+  if (response.status !== 200) throw Object.assign(new Error(`chat: ${response.status}`), { response });
   const set = (response.headers.get('set-cookie') ?? '').split(';')[0];
   const { csrf } = (await response.json()) as { csrf: string };
   return { cookie: set || (cookie ?? ''), csrf };
 }
 
 export function close(replica: Replica, browser: Browser, csrf = browser.csrf): Promise<Response> {
-  return fetch(`${replica.url}/api/session/close`, {
+  return fetch(`${replica.url}/api/chat/close`, {
     method: 'POST',
     headers: { cookie: browser.cookie, 'content-type': 'text/plain;charset=UTF-8' },
     body: JSON.stringify({ csrf }),

@@ -11,7 +11,7 @@ const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-identity-'));
 process.env.ELICITKIT_DATA = data;
 
 const { newBrowser, turn } = await import('./chat-client');
-const { POST: postIdentity } = await import('../app/api/session/identity/route');
+const { POST: postIdentity } = await import('../app/api/chat/identity/route');
 const { resetState } = await import('../lib/state');
 const { stopOpsdesk } = await import('../lib/opsdesk');
 const { auditTrail } = await import('../lib/audit');
@@ -25,7 +25,7 @@ type Browser = Awaited<ReturnType<typeof newBrowser>>;
 
 const choose = (b: Browser, body: unknown, csrf = b.csrf) =>
   postIdentity(
-    new Request('http://localhost/api/session/identity', {
+    new Request('http://localhost/api/chat/identity', {
       method: 'POST',
       headers: { cookie: b.cookie, 'x-elicitkit-csrf': csrf, 'content-type': 'application/json' },
       body: JSON.stringify(body),

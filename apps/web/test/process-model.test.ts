@@ -16,8 +16,8 @@ process.env.ELICITKIT_MAX_CHATS_PER_ADDRESS = '3';
 process.env.ELICITKIT_MAX_CHATS = '12';
 process.env.ELICITKIT_CHAT_IDLE_MS = '60000';
 
-const { GET: getSession } = await import('../app/api/session/route');
-const { POST: closeSession } = await import('../app/api/session/close/route');
+const { GET: getChatInfo } = await import('../app/api/chat/info/route');
+const { POST: postClose } = await import('../app/api/chat/close/route');
 const { POST: postChat } = await import('../app/api/chat/route');
 const { GET: getTools } = await import('../app/api/tools/route');
 const { POST: postAnswer } = await import('../app/api/elicitations/[id]/route');
@@ -25,7 +25,7 @@ const { resetState, setChatUser, state, sweep } = await import('../lib/state');
 const { chatKey } = await import('../lib/chats');
 const { opsdeskHost, stopOpsdesk } = await import('../lib/opsdesk');
 
-const routes: Routes = { getSession, postChat, postAnswer, closeSession };
+const routes: Routes = { getChatInfo, postChat, postAnswer, postClose };
 
 afterAll(async () => {
   await resetState();
@@ -150,8 +150,8 @@ describe('closing a chat', () => {
     expect((await beacon(routes, b, other.csrf)).status).toBe(403);
     expect((await beacon(routes, b, b.csrf, '')).status).toBe(403);
     expect((await beacon(routes, b, b.csrf, other.cookie)).status).toBe(403);
-    const notJson = await closeSession(
-      new Request('http://localhost/api/session/close', {
+    const notJson = await postClose(
+      new Request('http://localhost/api/chat/close', {
         method: 'POST',
         headers: { cookie: b.cookie, 'content-type': 'text/plain' },
         body: 'csrf',

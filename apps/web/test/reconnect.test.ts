@@ -36,7 +36,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('after the server exits, the next listing starts it again and shows what it declares now', async () => {
   const opened = await createChat('127.0.0.1');
   if (!opened.ok) throw new Error('no chat');
-  const chat = await chatOf(new Request('http://localhost/', { headers: { cookie: `ek_session=${opened.chat.id}` } }));
+  const chat = await chatOf(new Request('http://localhost/', { headers: { cookie: `ek_chat=${opened.chat.id}` } }));
   if (!chat) throw new Error('chat not found');
   const names = async () => (await listTools(chat)).tools.map((t) => t.name).sort();
   expect(await names()).toEqual(['deploy', 'status', 'stop']); // start 1

@@ -10,8 +10,8 @@ import { Readable } from 'node:stream';
 
 type Handler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
-const { GET: getSession } = await import('../app/api/session/route');
-const { POST: closeSession } = await import('../app/api/session/close/route');
+const { GET: getChatInfo } = await import('../app/api/chat/info/route');
+const { POST: postClose } = await import('../app/api/chat/close/route');
 const { POST: postChat } = await import('../app/api/chat/route');
 const { GET: getTools } = await import('../app/api/tools/route');
 const { POST: postAnswer } = await import('../app/api/elicitations/[id]/route');
@@ -22,8 +22,8 @@ function route(method: string, path: string): { handler: Handler; params: Record
   const answer = /^\/api\/elicitations\/([^/]+)$/.exec(path);
   if (method === 'POST' && answer) return { handler: postAnswer as Handler, params: { id: answer[1] as string } };
   const fixed: Record<string, Handler> = {
-    'GET /api/session': getSession,
-    'POST /api/session/close': closeSession,
+    'GET /api/chat/info': getChatInfo,
+    'POST /api/chat/close': postClose,
     'POST /api/chat': postChat,
     'GET /api/tools': getTools,
   };

@@ -13,9 +13,9 @@ import {
   answer,
   type Browser,
   close,
+  openChat,
   output,
   type ReplicaProcess,
-  session,
   startReplica,
   stopReplica,
   turn,
@@ -37,7 +37,7 @@ beforeAll(async () => {
   };
   a = await startReplica(env);
   // The first replica seeds the data directory before the second one opens it.
-  const warm = await session(a);
+  const warm = await openChat(a);
   expect((await fetch(`${a.url}/api/tools`, { headers: { cookie: warm.cookie } })).status).toBe(200);
   await close(a, warm);
   b = await startReplica(env);
@@ -51,7 +51,7 @@ afterAll(async () => {
 
 describe('two web replicas, one Redis', () => {
   it('runs a production deploy whose every answer lands on the replica not holding the stream', async () => {
-    const browser = await session(a);
+    const browser = await openChat(a);
     const stream = await turn(a, browser, '/deploy_service service=order-service');
     const env = await stream.question();
     expect(env.prompt).toMatchObject({ mode: 'form' });
@@ -74,8 +74,8 @@ describe('two web replicas, one Redis', () => {
   });
 
   it('binds questions to their chat on every replica, and validates there', async () => {
-    const owner = await session(a);
-    const stranger = await session(b);
+    const owner = await openChat(a);
+    const stranger = await openChat(b);
     const stream = await turn(a, owner, '/deploy_service service=user-service');
     const q = await stream.question();
     expect((await answer(b, stranger, q.id, { action: 'decline' })).status).toBe(403);
@@ -90,7 +90,7 @@ describe('two web replicas, one Redis', () => {
   });
 
   it('closes a chat from the other replica: its question, streamed by the first, is withdrawn', async () => {
-    const browser = await session(a);
+    const browser = await openChat(a);
     const stream = await turn(a, browser, '/deploy_service service=search-service');
     const q = await stream.question();
     expect((await close(b, browser, 'forged')).status).toBe(403);
@@ -102,14 +102,14 @@ describe('two web replicas, one Redis', () => {
   });
 
   it('counts an address’s chats across replicas', async () => {
-    const open = [await session(a), await session(b), await session(a)];
+    const open = [await openChat(a), await openChat(b), await openChat(a)];
     for (const replica of [a, b]) {
-      const refused = await fetch(`${replica.url}/api/session`);
+      const refused = await fetch(`${replica.url}/api/chat/info`);
       expect(refused.status).toBe(429);
       expect(((await refused.json()) as { error: string }).error).toContain('at most 3');
     }
     expect((await close(b, open[0] as Browser)).status).toBe(204);
-    open.push(await session(b));
+    open.push(await openChat(b));
     for (const browser of open.slice(1)) await close(a, browser);
   });
 });

@@ -1,6 +1,7 @@
 import type { MultiSelectFieldModel, SelectFieldModel } from '@elicitkit/form';
 import type { KeyboardEvent } from 'react';
-import { type ControlProps, describe, LabelRow, RequiredMark } from './field-parts.js';
+import { describe, LabelRow, RequiredMark } from './field-parts.js';
+import type { ControlProps } from './field-props.js';
 import { plain } from './text.js';
 
 /** Up to this many options show as radio buttons (all visible at once); more use a `<select>`. */

@@ -1,6 +1,7 @@
 import type { TextFieldModel } from '@elicitkit/form';
 import { useRef } from 'react';
-import { type ControlProps, describe, LabelRow } from './field-parts.js';
+import { describe, LabelRow } from './field-parts.js';
+import type { ControlProps } from './field-props.js';
 
 /**
  * A date typed as YYYY-MM-DD — the format the hint states, the wire carries and servers print in

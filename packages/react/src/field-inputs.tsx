@@ -1,19 +1,8 @@
 import type { BooleanFieldModel, NumberFieldModel, TextFieldModel } from '@elicitkit/form';
-import type { HTMLInputTypeAttribute } from 'react';
 import { isoToLocal, localToIso } from './date-time.js';
-import { type ControlProps, describe, LabelRow } from './field-parts.js';
+import { describe, LabelRow } from './field-parts.js';
+import type { ControlProps, TextLike } from './field-props.js';
 import { plain } from './text.js';
-
-/** How a typed kind's `<input>` is set up. */
-export interface TextLike {
-  type: HTMLInputTypeAttribute;
-  /** The on-screen keyboard for numbers. */
-  inputMode?: 'numeric' | 'decimal';
-  /** Free text is spell-checked; addresses, dates and numbers are not. */
-  spellCheck?: boolean;
-  /** The control shows local time while the draft holds an ISO date-time with the person's offset. */
-  localTime?: boolean;
-}
 
 const PLAIN: TextLike = { type: 'text', spellCheck: true };
 

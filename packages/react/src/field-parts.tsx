@@ -1,31 +1,7 @@
-import type { FieldModel, Issue } from '@elicitkit/form';
+import type { FieldModel } from '@elicitkit/form';
 import type { ReactNode } from 'react';
-import type { Draft } from './drafts.js';
-import type { TextLike } from './field-inputs.js';
-import type { Labels } from './labels.js';
+import type { ControlProps } from './field-props.js';
 import { plain } from './text.js';
-
-/** What every field control gets from the form. */
-export interface FieldProps<F extends FieldModel = FieldModel> {
-  field: F;
-  /** Unique per form (from `useId`); help, hint and error ids derive from it. */
-  id: string;
-  draft: Draft;
-  issues: Issue[];
-  /** Mask the input: the server asks for something that looks like a secret. */
-  secret: boolean;
-  labels: Labels;
-  onDraft: (draft: Draft, touch?: boolean) => void;
-  onBlur: () => void;
-}
-
-/** What a kind's control gets: the field's props and the constraint hint its kind shows. */
-export type ControlProps<F extends FieldModel = FieldModel> = FieldProps<F> & {
-  /** Drawn under the control ('' for none). */
-  hint: string;
-  /** How the `<input>` of a typed kind is set up. */
-  input?: TextLike;
-};
 
 /** The ids and texts around a control: help (description), constraint hint, error. */
 export interface Described {

@@ -4,8 +4,8 @@ import { MultiSelectInput, SelectInput } from './choice-inputs.js';
 import { DateInput } from './date-input.js';
 import { offsetOf } from './date-time.js';
 import { CHECKBOX, CHOICE, CHOICES, type DraftRule, TYPED } from './drafts.js';
-import { CheckboxInput, TextInput, type TextLike } from './field-inputs.js';
-import type { ControlProps, FieldProps } from './field-parts.js';
+import { CheckboxInput, TextInput } from './field-inputs.js';
+import type { ControlProps, FieldProps, TextLike } from './field-props.js';
 import type { Labels } from './labels.js';
 
 /** How React draws one kind of field, and how its control holds the value. */

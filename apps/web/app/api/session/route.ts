@@ -1,51 +1,9 @@
-import { clientAddress } from '../../../lib/address';
-import { config } from '../../../lib/config';
-import { DEMO_USERS } from '../../../lib/identity';
-import { chatCookie, chatOf, createChat } from '../../../lib/state';
-import type { ChatInfo } from '../../../lib/wire';
+/**
+ * @deprecated `GET /api/session` is `GET /api/chat/info` (`app/api/chat/info/route.ts`): kept for
+ * one release, for pages loaded before the rename (and `bench/`, which loads this file). Remove
+ * with `session/close` and `session/identity` after the next release.
+ */
+export { GET } from '../chat/info/route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-
-/**
- * The browser's session with its chat: the chat is created on first visit (an HttpOnly,
- * SameSite=Strict session cookie names it), with the CSRF token answers must carry, and what the
- * page needs to know about the setup. Chats are capped per client address and in all (429).
- */
-export async function GET(request: Request): Promise<Response> {
-  let setup: ReturnType<typeof config>;
-  try {
-    setup = config();
-  } catch (error) {
-    // A bad environment is the operator's to fix: say exactly what, on the page.
-    const message = error instanceof Error ? error.message : String(error);
-    return Response.json({ error: `The configuration is invalid: ${message}` }, { status: 500 });
-  }
-  const { model, servers, lang, chatIdleMs } = setup;
-  const existing = await chatOf(request);
-  let chat: { id: string; csrf: string; user: string } | undefined = existing;
-  if (!chat) {
-    const opened = await createChat(clientAddress(request));
-    if (!opened.ok) {
-      const error =
-        opened.limit === 'address'
-          ? `Too many chats are open from your address (at most ${opened.max}). Close another tab of this chat, or wait: an unused chat closes after ${Math.round(chatIdleMs / 60_000)} minutes.`
-          : `The chat server is full (${opened.max} chats are open). Try again in a few minutes.`;
-      const retry = String(Math.max(1, Math.ceil(Math.min(chatIdleMs, 300_000) / 1000)));
-      return Response.json({ error }, { status: 429, headers: { 'retry-after': retry, 'cache-control': 'no-store' } });
-    }
-    chat = opened.chat;
-  }
-  const body: ChatInfo = {
-    csrf: chat.csrf,
-    lang,
-    servers: servers.map((s) => s.name),
-    model: model ? `${model.model} via ${model.baseURL}` : null,
-    identity: servers.some((s) => s.kind === 'opsdesk')
-      ? { user: chat.user === 'owner' ? null : chat.user, choices: [...DEMO_USERS] }
-      : null,
-  };
-  return Response.json(body, {
-    headers: { 'cache-control': 'no-store', ...(existing ? {} : { 'set-cookie': chatCookie(chat) }) },
-  });
-}

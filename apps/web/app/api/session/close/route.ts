@@ -1,27 +1,8 @@
-import { readJson } from '../../../../lib/http';
-import { chatOf, closeChat } from '../../../../lib/state';
+/**
+ * @deprecated `POST /api/session/close` is `POST /api/chat/close` (`app/api/chat/close/route.ts`):
+ * kept for one release, for pages loaded before the rename. Remove after the next release.
+ */
+export { POST } from '../../chat/close/route';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
-
-/**
- * Closes the chat when its tab goes: the page sends `navigator.sendBeacon` on `pagehide`. A
- * beacon carries no custom header, so the CSRF token travels in the body (JSON, sent as
- * text/plain); with the chat cookie (SameSite=Strict) it proves the request is the chat's own
- * page. Its open questions are withdrawn and its MCP sessions closed. 204 when closed, 403 when
- * the cookie or the token is not the chat's.
- */
-export async function POST(request: Request): Promise<Response> {
-  const chat = await chatOf(request);
-  if (!chat) return Response.json({ error: 'No session.' }, { status: 403 });
-  const body = await readJson(request, 1024, ['application/json', 'text/plain']);
-  if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
-  const csrf = (body.value as { csrf?: unknown } | null)?.csrf;
-  if (typeof csrf !== 'string' || csrf !== chat.csrf)
-    return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });
-  await closeChat(chat.id);
-  return new Response(null, {
-    status: 204,
-    headers: { 'set-cookie': 'ek_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0' },
-  });
-}

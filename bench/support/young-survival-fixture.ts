@@ -1,11 +1,12 @@
 /**
- * Run by `young-survival.test.ts` in a child process (`node --trace-gc-nvp`): the two rounds of a
+ * Run by `bench/young-survival.ts` in a child process (`node --trace-gc-nvp`): the two rounds of a
  * 2026-07-28 `ask()` call straight into the SDK's `createMcpHandler`, `SURVIVAL_CALLS` times after
  * `SURVIVAL_WARMUP`, with the call written on the raw SDK (`raw`) or with the kit (`kit`). It
  * prints `@@start` and `@@end` around the measured calls; the test sums what the young-generation
  * collections in between promoted.
  */
 import { field, form } from '@elicitkit/form';
+import { createElicitkit, defineTool, done } from '@elicitkit/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   acceptedContent,
@@ -16,7 +17,6 @@ import {
   McpServer,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { createElicitkit, defineTool, done } from '../src/index.js';
 
 const side = process.argv[2];
 const WARMUP = Number(process.env.SURVIVAL_WARMUP ?? 800);

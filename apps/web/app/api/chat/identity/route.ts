@@ -1,0 +1,29 @@
+import { config } from '../../../../lib/config';
+import { guardedChat } from '../../../../lib/guard';
+import { readJson } from '../../../../lib/http';
+import { isDemoUser } from '../../../../lib/identity';
+import { setChatUser } from '../../../../lib/state';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/**
+ * The demo identity picker: `{"user": "alice" | "bob" | null}` (null: the local owner). The
+ * chat's connections close, so the next call reaches the app's opsdesk with the chosen user's token. A demo, not
+ * authentication; refused while a turn is running (its questions belong to the old identity).
+ */
+export async function POST(request: Request): Promise<Response> {
+  const { chat, refused } = await guardedChat(request);
+  if (refused) return refused;
+  if (!config().servers.some((s) => s.kind === 'opsdesk'))
+    return Response.json({ error: 'The identity picker applies to the bundled opsdesk only.' }, { status: 404 });
+  const body = await readJson(request, 1024);
+  if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
+  const user = (body.value as { user?: unknown } | null)?.user;
+  if (user !== null && !isDemoUser(user))
+    return Response.json({ error: '"user" must be "alice", "bob" or null (the local owner).' }, { status: 400 });
+  if (chat.turn || chat.writer) return Response.json({ error: 'A turn is running in this chat.' }, { status: 409 });
+  if (!(await setChatUser(chat.id, user ?? 'owner')))
+    return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
+  return Response.json({ user });
+}

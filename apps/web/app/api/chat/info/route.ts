@@ -1,0 +1,51 @@
+import { clientAddress } from '../../../../lib/address';
+import { config } from '../../../../lib/config';
+import { DEMO_USERS } from '../../../../lib/identity';
+import { chatCookies, chatOf, createChat } from '../../../../lib/state';
+import type { ChatInfo } from '../../../../lib/wire';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+/**
+ * The browser's chat: created on first visit (an HttpOnly, SameSite=Strict session cookie,
+ * `ek_chat`, names it), with the CSRF token answers must carry, and what the page needs to know
+ * about the setup. Chats are capped per client address and in all (429).
+ */
+export async function GET(request: Request): Promise<Response> {
+  let setup: ReturnType<typeof config>;
+  try {
+    setup = config();
+  } catch (error) {
+    // A bad environment is the operator's to fix: say exactly what, on the page.
+    const message = error instanceof Error ? error.message : String(error);
+    return Response.json({ error: `The configuration is invalid: ${message}` }, { status: 500 });
+  }
+  const { model, servers, lang, chatIdleMs } = setup;
+  let chat: { id: string; csrf: string; user: string } | undefined = await chatOf(request);
+  if (!chat) {
+    const opened = await createChat(clientAddress(request));
+    if (!opened.ok) {
+      const error =
+        opened.limit === 'address'
+          ? `Too many chats are open from your address (at most ${opened.max}). Close another tab of this chat, or wait: an unused chat closes after ${Math.round(chatIdleMs / 60_000)} minutes.`
+          : `The chat server is full (${opened.max} chats are open). Try again in a few minutes.`;
+      const retry = String(Math.max(1, Math.ceil(Math.min(chatIdleMs, 300_000) / 1000)));
+      return Response.json({ error }, { status: 429, headers: { 'retry-after': retry, 'cache-control': 'no-store' } });
+    }
+    chat = opened.chat;
+  }
+  const body: ChatInfo = {
+    csrf: chat.csrf,
+    lang,
+    servers: servers.map((s) => s.name),
+    model: model ? `${model.model} via ${model.baseURL}` : null,
+    identity: servers.some((s) => s.kind === 'opsdesk')
+      ? { user: chat.user === 'owner' ? null : chat.user, choices: [...DEMO_USERS] }
+      : null,
+  };
+  const headers = new Headers({ 'cache-control': 'no-store' });
+  // A new chat's cookie; for a chat found by the deprecated cookie name, the cookie renamed.
+  for (const cookie of chatCookies(chat, request)) headers.append('set-cookie', cookie);
+  return Response.json(body, { headers });
+}

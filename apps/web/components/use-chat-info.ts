@@ -1,0 +1,78 @@
+'use client';
+
+import { type RefObject, useEffect, useRef, useState } from 'react';
+import type { Locale } from '../lib/locale';
+import type { ChatInfo, ToolInfo, ToolListing } from '../lib/wire';
+
+/** What `chooseUser` reports: done, or the server's reason (`undefined`: the server did not answer). */
+export type UserChoice = { ok: true } | { ok: false; error: string | undefined };
+
+/**
+ * The browser's chat on the server: opened (or found by its cookie) on mount with
+ * `GET /api/chat/info`, then the tools of its servers; closed with a beacon when the tab goes.
+ * `fatal` is why no chat could be had (`'gone'`: the server did not answer); `csrf` holds the
+ * chat's token for the requests the page makes.
+ */
+export function useChatInfo(localeRef: RefObject<Locale>) {
+  const [info, setInfo] = useState<ChatInfo | null>(null);
+  const [tools, setTools] = useState<ToolInfo[]>([]);
+  const [toolsError, setToolsError] = useState<string | null>(null);
+  const [fatal, setFatal] = useState<string | null | 'gone'>(null);
+  const csrf = useRef('');
+
+  useEffect(() => {
+    void (async () => {
+      const reply = await fetch('/api/chat/info').catch(() => undefined);
+      const answer = (await reply?.json().catch(() => undefined)) as (ChatInfo & { error?: string }) | undefined;
+      if (!reply?.ok || !answer) {
+        setFatal(answer?.error ?? 'gone');
+        return;
+      }
+      csrf.current = answer.csrf;
+      setInfo(answer);
+      const response = await fetch('/api/tools', { headers: { 'x-elicitkit-locale': localeRef.current } }).catch(
+        () => undefined,
+      );
+      const body = (await response?.json().catch(() => undefined)) as
+        | (Partial<ToolListing> & { error?: string })
+        | undefined;
+      if (body?.tools) {
+        setTools(body.tools);
+        // Another server's tools are shown; the one that did not answer says why.
+        if (body.unavailable?.length) setToolsError(body.unavailable.map((u) => u.message).join(' '));
+      } else setToolsError(body?.error ?? '');
+    })();
+  }, [localeRef]);
+
+  // The tab is going: close the chat on the server now rather than at its idle time.
+  // A page restored from the back/forward cache has lost its chat, so it starts a new one.
+  useEffect(() => {
+    const leave = () => {
+      if (csrf.current) navigator.sendBeacon('/api/chat/close', JSON.stringify({ csrf: csrf.current }));
+    };
+    const back = (event: PageTransitionEvent) => {
+      if (event.persisted) window.location.reload();
+    };
+    window.addEventListener('pagehide', leave);
+    window.addEventListener('pageshow', back);
+    return () => {
+      window.removeEventListener('pagehide', leave);
+      window.removeEventListener('pageshow', back);
+    };
+  }, []);
+
+  /** The demo identity picker: who the chat acts as from its next tool call (`null`: the local owner). */
+  const chooseUser = async (user: string | null): Promise<UserChoice> => {
+    const reply = await fetch('/api/chat/identity', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-elicitkit-csrf': csrf.current },
+      body: JSON.stringify({ user }),
+    }).catch(() => undefined);
+    const body = (await reply?.json().catch(() => undefined)) as { user?: string | null; error?: string } | undefined;
+    if (!reply?.ok) return { ok: false, error: body?.error };
+    setInfo((i) => i && { ...i, identity: i.identity ? { ...i.identity, user } : null });
+    return { ok: true };
+  };
+
+  return { info, tools, toolsError, fatal, csrf, chooseUser };
+}

@@ -1,0 +1,54 @@
+'use client';
+
+import type { FormContent } from '@elicitkit/form';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { ChatMessage, ElicitationData } from '../lib/wire';
+
+/** "The same question": the same server asking with the same form. */
+const questionKey = (q: ElicitationData) =>
+  q.prompt.mode === 'form' ? `${q.server}\u0000${JSON.stringify(q.prompt.schema)}` : '';
+
+/**
+ * The question to show in the modal: the newest open one the person has not dealt with yet,
+ * pre-filled with their last answer to the same question while a "fix and retry" call runs.
+ */
+export function useOpenQuestion(messages: ChatMessage[], busy: boolean) {
+  const [dismissed, setDismissed] = useState<Set<string>>(new Set());
+  // "Fix and retry": the person's last answer per question (by server and schema), kept in memory
+  // only (answers may be private), and used to pre-fill the form when a retried call asks it again.
+  const lastAnswers = useRef(new Map<string, FormContent>());
+  const retrying = useRef(false);
+
+  const open: ElicitationData | undefined = useMemo(() => {
+    for (const m of [...messages].reverse()) {
+      for (const p of [...m.parts].reverse()) {
+        if (p.type === 'data-elicitation' && p.data.status === 'open' && !dismissed.has(p.data.id)) return p.data;
+      }
+    }
+    return undefined;
+  }, [messages, dismissed]);
+
+  useEffect(() => {
+    if (!busy) retrying.current = false;
+  }, [busy]);
+  // Pre-filled only while a retried call runs: elsewhere a question starts from its defaults.
+  const shown: ElicitationData | undefined = useMemo(() => {
+    if (open?.prompt.mode !== 'form' || !retrying.current) return open;
+    const previous = lastAnswers.current.get(questionKey(open));
+    return previous ? { ...open, prompt: { ...open.prompt, previous } } : open;
+  }, [open]);
+
+  return {
+    shown,
+    /** Marks the turn about to be sent as a retry (or not): only a retry's questions are pre-filled. */
+    setRetrying: (retry: boolean) => {
+      retrying.current = retry;
+    },
+    /** Keeps the person's answer to `q`, for a retry to pre-fill. */
+    remember: (q: ElicitationData, content: FormContent) => lastAnswers.current.set(questionKey(q), content),
+    /** The modal is done with this question (answered, refused or gone). */
+    dismiss: (id: string) => setDismissed((d) => new Set(d).add(id)),
+    /** A new chat: nothing is dismissed. */
+    reset: () => setDismissed(new Set()),
+  };
+}
