@@ -4,32 +4,25 @@ import {
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
   hostHeaderValidationResponse,
-  INTERNAL_ERROR,
-  isInitializeRequest,
-  isJSONRPCRequest,
   isJsonContentType,
   isLegacyRequest,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   type McpServer,
   originValidationResponse,
-  PARSE_ERROR,
-  type RequestId,
   readRequestBody,
-  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { type Exchange, INVALID, type ReadBody, SERVE_EXCHANGE, type ServeExchange, TOO_LARGE } from './exchange.js';
 import {
   jsonRpcError,
   type LimitName,
-  limitReached,
   PAYLOAD_TOO_LARGE,
   SESSION_NOT_FOUND,
   SESSION_REQUIRED,
   UNSUPPORTED_MEDIA_TYPE,
 } from './replies.js';
 import type { Delivered, SessionDirectory } from './session-directory.js';
-import { type TransportSession, TransportSessionTable } from './transport-sessions.js';
+import { openSession, ownerOf, type SessionLeg, serveSession, TransportSessionTable } from './transport-sessions.js';
 import { watchResponse } from './watch.js';
 
 /** Who may call the endpoint, from where, and how much each identity may hold open. */
@@ -109,6 +102,13 @@ export function createHttpHandler(
       await entry.server.close().catch(() => {});
     },
   );
+  const leg: SessionLeg = {
+    table,
+    limits,
+    factory: (auth) => factory('push', auth),
+    ...(options.sessions ? { directory: options.sessions } : {}),
+    now,
+  };
   const sweeper = setInterval(() => table.sweepIdle(), Math.min(idleMs, 60_000));
   (sweeper as { unref?: () => void }).unref?.();
   const stateless = createMcpHandler((ctx) => factory('input_required', ctx.authInfo), {
@@ -116,118 +116,7 @@ export function createHttpHandler(
     ...(options.onerror ? { onerror: options.onerror } : {}),
   });
 
-  // DNS-rebinding checks parse a URL per header; a client sends the same Host and Origin on every
-  // request, so the pairs that passed are kept (a few: they are per client, not per request).
-  const admitted = new Set<string>();
-  function guard(request: Request): Response | undefined {
-    // A missing or empty Host never passes, so it never becomes a key; no Origin and "" pass alike.
-    const key = `${request.headers.get('host') ?? ''}\n${request.headers.get('origin') ?? ''}`;
-    if (admitted.has(key)) return undefined;
-    const refused = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
-    if (refused) return refused;
-    if (admitted.size >= ADMITTED_PAIRS) admitted.clear();
-    admitted.add(key);
-    return undefined;
-  }
-
-  async function existing(
-    entry: TransportSession,
-    request: Request,
-    body: unknown,
-    auth: AuthInfo | undefined,
-    exchange: Exchange,
-  ): Promise<Response> {
-    table.touch(entry);
-    const extra = auth ? { authInfo: auth } : {};
-    if (request.method === 'GET') {
-      const response = await entry.transport.handleRequest(request, extra);
-      if (response.status !== 200 || !response.body) return response;
-      return exchange.follow(response, request, table.beginStream(entry));
-    }
-    if (request.method !== 'POST') {
-      const response = await entry.transport.handleRequest(request, extra);
-      if (request.method === 'DELETE') await table.close(entry.id);
-      return response;
-    }
-    const first = firstRequestId(body);
-    if (first === undefined) {
-      return entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
-    }
-    if (!table.mayStart(entry.identity))
-      return limitReached('maxInFlightPerIdentity', limits.maxInFlightPerIdentity, first);
-    const ended = table.beginCall(entry);
-    let response: Response;
-    try {
-      response = await entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
-    } catch (error) {
-      ended(false);
-      throw error;
-    }
-    if (response.status !== 200 || !response.body) {
-      ended(false);
-      return response;
-    }
-    return exchange.follow(response, request, ended);
-  }
-
-  async function open(
-    request: Request,
-    body: unknown,
-    auth: AuthInfo | undefined,
-    exchange: Exchange,
-  ): Promise<Response> {
-    if (body === INVALID) return jsonRpcError(400, PARSE_ERROR, 'Parse error');
-    if (!isInitializeRequest(body))
-      return jsonRpcError(400, SESSION_REQUIRED, 'Bad Request: Mcp-Session-Id header required');
-    const identity = auth?.clientId ?? '';
-    const rpcId = firstRequestId(body) ?? null;
-    if (!table.mayStart(identity)) return limitReached('maxInFlightPerIdentity', limits.maxInFlightPerIdentity, rpcId);
-    const refused = table.admit(identity);
-    if (refused) return limitReached(refused, limits[refused], rpcId);
-    // The id is made here, so the session is counted before anything is awaited: a burst of
-    // initializes cannot all slip under a cap.
-    const id = crypto.randomUUID();
-    const server = factory('push', auth);
-    // A DELETE is handled by the transport, then the session is taken out and its server closed
-    // below (`existing`), so nothing is left half-closed.
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
-    const entry: TransportSession = {
-      id,
-      transport,
-      server,
-      owner: ownerOf(auth),
-      identity,
-      seen: now(),
-      inFlight: 0,
-      streams: 0,
-      dropped: false,
-    };
-    table.add(entry);
-    const ended = table.beginCall(entry);
-    let response: Response;
-    try {
-      await server.connect(transport);
-      response = await transport.handleRequest(request, { parsedBody: body, ...(auth ? { authInfo: auth } : {}) });
-    } catch (error) {
-      ended(false);
-      await table.close(id);
-      throw error;
-    }
-    if (transport.sessionId !== id || response.status !== 200) {
-      ended(false);
-      await table.close(id);
-      return response;
-    }
-    try {
-      await options.sessions?.opened(id, entry.owner);
-    } catch {
-      // Other replicas could not find it: fail closed rather than hand out a session that 404s.
-      ended(false);
-      await table.close(id);
-      return jsonRpcError(503, INTERNAL_ERROR, 'Service unavailable: the session directory cannot be reached', rpcId);
-    }
-    return exchange.follow(response, request, ended);
-  }
+  const guard = hostGuard(hosts, origins);
 
   async function sessionful(
     request: Request,
@@ -247,11 +136,11 @@ export function createHttpHandler(
       // Another identity's session is reported as unknown: its existence is not revealed.
       const owns = entry && (delivered ? await delivered.owns(entry.owner) : entry.owner === ownerOf(auth));
       if (!entry || !owns) return jsonRpcError(404, SESSION_NOT_FOUND, 'Session not found');
-      return existing(entry, request, body, auth, exchange);
+      return serveSession(leg, entry, request, body, auth, exchange);
     }
     if (request.method !== 'POST')
       return jsonRpcError(400, SESSION_REQUIRED, 'Bad Request: Mcp-Session-Id header required');
-    return open(request, body, auth, exchange);
+    return openSession(leg, request, body, auth, exchange);
   }
 
   const serve: ServeExchange = async (request, exchange) => {
@@ -338,25 +227,21 @@ function unread(request: Request, body: unknown): Request {
     : new Request(request, { body: JSON.stringify(body), signal: request.signal });
 }
 
-function parsed(body: unknown): { parsedBody?: unknown } {
-  return body === INVALID ? {} : { parsedBody: body };
-}
-
-/** The id of the first JSON-RPC request in a POST (responses and notifications start no work). */
-function firstRequestId(body: unknown): RequestId | undefined {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.find((m) => mayBeRequest(m) && isJSONRPCRequest(m))?.id;
-}
-
 /**
- * Whether `m` has what every JSON-RPC request has (a method and an id): the SDK's schema check
- * runs only then. A client's answer to a question is a response, and a failed schema parse (zod
- * building its issues) was most of what routing an answer cost.
+ * The DNS-rebinding check (the SDK's Host and Origin validation). It parses a URL per header; a
+ * client sends the same Host and Origin on every request, so the pairs that passed are kept (a
+ * few: they are per client, not per request).
  */
-function mayBeRequest(m: unknown): boolean {
-  return typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
-}
-
-function ownerOf(auth: AuthInfo | undefined): string {
-  return auth ? `${auth.clientId}\0${auth.token}` : '';
+function hostGuard(hosts: string[], origins: string[]): (request: Request) => Response | undefined {
+  const admitted = new Set<string>();
+  return (request) => {
+    // A missing or empty Host never passes, so it never becomes a key; no Origin and "" pass alike.
+    const key = `${request.headers.get('host') ?? ''}\n${request.headers.get('origin') ?? ''}`;
+    if (admitted.has(key)) return undefined;
+    const refused = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
+    if (refused) return refused;
+    if (admitted.size >= ADMITTED_PAIRS) admitted.clear();
+    admitted.add(key);
+    return undefined;
+  };
 }

@@ -1,5 +1,16 @@
-import type { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import type { LimitName } from './replies.js';
+import {
+  type AuthInfo,
+  INTERNAL_ERROR,
+  isInitializeRequest,
+  isJSONRPCRequest,
+  type McpServer,
+  PARSE_ERROR,
+  type RequestId,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import { type Exchange, INVALID } from './exchange.js';
+import { jsonRpcError, type LimitName, limitReached, SESSION_REQUIRED } from './replies.js';
+import type { SessionDirectory } from './session-directory.js';
 
 /** One 2025 HTTP session, bound to who opened it. */
 export interface TransportSession {
@@ -168,4 +179,144 @@ export class TransportSessionTable {
     }
     return bucket;
   }
+}
+
+/** What opening and serving a 2025 session needs from its handler (`createHttpHandler`). */
+export interface SessionLeg {
+  table: TransportSessionTable;
+  limits: Record<LimitName, number>;
+  /** A server for a new session (`asks: 'push'`), with the caller's `AuthInfo`. */
+  factory: (auth: AuthInfo | undefined) => McpServer;
+  directory?: SessionDirectory;
+  now: () => number;
+}
+
+/** A request on a session this replica holds, for its owner: counted against the identity's limits, its stream followed. */
+export async function serveSession(
+  leg: SessionLeg,
+  entry: TransportSession,
+  request: Request,
+  body: unknown,
+  auth: AuthInfo | undefined,
+  exchange: Exchange,
+): Promise<Response> {
+  leg.table.touch(entry);
+  const extra = auth ? { authInfo: auth } : {};
+  if (request.method === 'GET') {
+    const response = await entry.transport.handleRequest(request, extra);
+    if (response.status !== 200 || !response.body) return response;
+    return exchange.follow(response, request, leg.table.beginStream(entry));
+  }
+  if (request.method !== 'POST') {
+    const response = await entry.transport.handleRequest(request, extra);
+    if (request.method === 'DELETE') await leg.table.close(entry.id);
+    return response;
+  }
+  const first = firstRequestId(body);
+  if (first === undefined) {
+    return entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
+  }
+  if (!leg.table.mayStart(entry.identity))
+    return limitReached('maxInFlightPerIdentity', leg.limits.maxInFlightPerIdentity, first);
+  const ended = leg.table.beginCall(entry);
+  let response: Response;
+  try {
+    response = await entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
+  } catch (error) {
+    ended(false);
+    throw error;
+  }
+  if (response.status !== 200 || !response.body) {
+    ended(false);
+    return response;
+  }
+  return exchange.follow(response, request, ended);
+}
+
+/**
+ * An `initialize` without a session: a new session for the caller, counted before anything is
+ * awaited, told to the directory (other replicas) before it is handed out.
+ */
+export async function openSession(
+  leg: SessionLeg,
+  request: Request,
+  body: unknown,
+  auth: AuthInfo | undefined,
+  exchange: Exchange,
+): Promise<Response> {
+  if (body === INVALID) return jsonRpcError(400, PARSE_ERROR, 'Parse error');
+  if (!isInitializeRequest(body))
+    return jsonRpcError(400, SESSION_REQUIRED, 'Bad Request: Mcp-Session-Id header required');
+  const identity = auth?.clientId ?? '';
+  const rpcId = firstRequestId(body) ?? null;
+  if (!leg.table.mayStart(identity))
+    return limitReached('maxInFlightPerIdentity', leg.limits.maxInFlightPerIdentity, rpcId);
+  const refused = leg.table.admit(identity);
+  if (refused) return limitReached(refused, leg.limits[refused], rpcId);
+  // The id is made here, so the session is counted before anything is awaited: a burst of
+  // initializes cannot all slip under a cap.
+  const id = crypto.randomUUID();
+  const server = leg.factory(auth);
+  // A DELETE is handled by the transport, then the session is taken out and its server closed
+  // below (`existing`), so nothing is left half-closed.
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+  const entry: TransportSession = {
+    id,
+    transport,
+    server,
+    owner: ownerOf(auth),
+    identity,
+    seen: leg.now(),
+    inFlight: 0,
+    streams: 0,
+    dropped: false,
+  };
+  leg.table.add(entry);
+  const ended = leg.table.beginCall(entry);
+  let response: Response;
+  try {
+    await server.connect(transport);
+    response = await transport.handleRequest(request, { parsedBody: body, ...(auth ? { authInfo: auth } : {}) });
+  } catch (error) {
+    ended(false);
+    await leg.table.close(id);
+    throw error;
+  }
+  if (transport.sessionId !== id || response.status !== 200) {
+    ended(false);
+    await leg.table.close(id);
+    return response;
+  }
+  try {
+    await leg.directory?.opened(id, entry.owner);
+  } catch {
+    // Other replicas could not find it: fail closed rather than hand out a session that 404s.
+    ended(false);
+    await leg.table.close(id);
+    return jsonRpcError(503, INTERNAL_ERROR, 'Service unavailable: the session directory cannot be reached', rpcId);
+  }
+  return exchange.follow(response, request, ended);
+}
+
+function parsed(body: unknown): { parsedBody?: unknown } {
+  return body === INVALID ? {} : { parsedBody: body };
+}
+
+/** The id of the first JSON-RPC request in a POST (responses and notifications start no work). */
+function firstRequestId(body: unknown): RequestId | undefined {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.find((m) => mayBeRequest(m) && isJSONRPCRequest(m))?.id;
+}
+
+/**
+ * Whether `m` has what every JSON-RPC request has (a method and an id): the SDK's schema check
+ * runs only then. A client's answer to a question is a response, and a failed schema parse (zod
+ * building its issues) was most of what routing an answer cost.
+ */
+function mayBeRequest(m: unknown): boolean {
+  return typeof m === 'object' && m !== null && 'method' in m && 'id' in m;
+}
+
+export function ownerOf(auth: AuthInfo | undefined): string {
+  return auth ? `${auth.clientId}\0${auth.token}` : '';
 }
