@@ -1,0 +1,272 @@
+/**
+ * The relay's two ends on one replica, apart from Redis itself: the holder running a request
+ * another replica relayed to it (`runRelayed`), the frames arriving on this replica's channel
+ * (`receiveFrame`), and the replies a relay ends with when it cannot go on.
+ */
+import {
+  type AuthInfo,
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+} from '@modelcontextprotocol/server';
+import { sha256 } from '../digest.js';
+import type { Delivered } from '../http/session-directory.js';
+import {
+  type DropReason,
+  type Frame,
+  type FrameKeys,
+  FrameRefused,
+  fromBase64,
+  headerList,
+  open,
+  toBase64,
+} from './frames.js';
+import { HolderGone, RelayedResponse, RelayInterrupted } from './relayed-response.js';
+
+/** A relay this replica runs for another (it holds the session). */
+export interface Holding {
+  /** The replica that asked: only it may abort. */
+  requester: string;
+  controller: AbortController;
+  reader?: ReadableStreamDefaultReader<Uint8Array>;
+}
+
+/** What one replica's relay keeps: its id and key, the relays in flight both ways, what it dropped. */
+export interface RelayCore {
+  replica: string;
+  key: FrameKeys;
+  /** Nonces of frames taken, until they expire. */
+  seen: Map<string, number>;
+  drops: Record<DropReason | 'sender', number>;
+  /** Relays this replica waits on → the response being rebuilt and the holder it must come from. */
+  waiting: Map<string, { relayed: RelayedResponse; holder: string }>;
+  holding: Map<string, Holding>;
+  /**
+   * Requests this replica runs for another → the identity the requester authenticated (none for
+   * an endpoint without authentication): never relayed again, so a stale entry cannot loop.
+   */
+  delivered: WeakMap<Request, Delivered>;
+  /** The handler relayed requests run on, once `serve` gave it. */
+  handler: { fetch(request: Request): Promise<Response> } | undefined;
+  /** Publishes a sealed frame to a replica; resolves with how many listened. */
+  publish(to: string, frame: Frame): Promise<number>;
+}
+
+export async function runRelayed(
+  core: RelayCore,
+  frame: Extract<Frame, { t: 'request' }>,
+  back: string,
+): Promise<void> {
+  const { holding, delivered, publish } = core;
+  const controller = new AbortController();
+  const entry: Holding = { requester: back, controller };
+  holding.set(frame.r, entry);
+  try {
+    const handler = core.handler;
+    if (!handler) throw new Error('this replica is not serving yet');
+    const request = new Request(frame.url, {
+      method: frame.method,
+      headers: frame.headers,
+      signal: controller.signal,
+      ...(frame.body === undefined ? {} : { body: fromBase64(frame.body) as BodyInit }),
+    });
+    const owner = frame.owner;
+    delivered.set(request, {
+      auth: frame.auth && {
+        // The credential stayed with the replica that checked it.
+        token: '',
+        clientId: frame.auth.clientId,
+        scopes: frame.auth.scopes,
+        ...(frame.auth.expiresAt === undefined ? {} : { expiresAt: frame.auth.expiresAt }),
+      },
+      owns: async (sessionOwner) => sha256(sessionOwner, 'hex') === owner,
+    });
+    const response = await handler.fetch(request);
+    const head = { t: 'head', r: frame.r, status: response.status, headers: headerList(response.headers) } as const;
+    // A JSON reply or a bare status travels whole, in one message; only SSE streams chunk by chunk.
+    if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+      const body = response.body ? new Uint8Array(await response.arrayBuffer()) : undefined;
+      await publish(back, { ...head, end: true, ...(body?.byteLength ? { body: toBase64(body) } : {}) });
+      return;
+    }
+    // Not awaited one by one: one connection keeps them in order, and a chunk is not held up by
+    // the previous one's round trip. Nobody listening any more (the requesting replica is gone)
+    // drops the request here too.
+    const sent = (f: Frame) =>
+      void publish(back, f).then(
+        (listeners) => listeners === 0 && controller.abort(),
+        () => controller.abort(),
+      );
+    sent(head);
+    const reader = response.body.getReader();
+    entry.reader = reader;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || controller.signal.aborted) break;
+      sent({ t: 'data', r: frame.r, d: toBase64(value) });
+    }
+    if (controller.signal.reason === SHUTDOWN) throw new Error('the server instance holding this session stopped');
+    if (controller.signal.aborted) await reader.cancel().catch(() => {});
+    else sent({ t: 'end', r: frame.r });
+  } catch (error) {
+    await publish(back, { t: 'fail', r: frame.r, message: String((error as Error).message).slice(0, 2_000) }).catch(
+      () => 0,
+    );
+  } finally {
+    holding.delete(frame.r);
+  }
+}
+
+export function receiveFrame(core: RelayCore, message: string): void {
+  const { drops, holding, waiting } = core;
+  const opened = open(core.key, core.replica, message, core.seen);
+  if ('dropped' in opened) {
+    drops[opened.dropped]++;
+    return;
+  }
+  const { from, frame } = opened;
+  switch (frame.t) {
+    case 'request':
+      // One relay id per request: a second request reusing a live one's id is not run.
+      if (holding.has(frame.r)) drops.sender++;
+      else void runRelayed(core, frame, from);
+      return;
+    case 'abort': {
+      const entry = holding.get(frame.r);
+      if (!entry) return;
+      if (entry.requester !== from) {
+        drops.sender++;
+        return;
+      }
+      entry.controller.abort();
+      void entry.reader?.cancel().catch(() => {});
+      return;
+    }
+    default: {
+      const relay = waiting.get(frame.r);
+      if (!relay) return;
+      if (relay.holder !== from) {
+        drops.sender++;
+        return;
+      }
+      relay.relayed.accept(frame);
+    }
+  }
+}
+
+/** What `relayTo` answers when nobody holds the session any more (the caller forgets its entry). */
+export const HOLDER_GONE = Symbol('holder gone');
+
+/**
+ * Relays `request` to the replica holding its session and waits for the response, rebuilt as the
+ * holder writes it. No credential crosses Redis: the holder acts on the identity checked here,
+ * and on the digest of the session's owner (checked here against the session's entry).
+ */
+export async function relayTo(
+  core: RelayCore,
+  to: {
+    holder: string;
+    owner: string;
+    request: Request;
+    body: Uint8Array | undefined;
+    auth: AuthInfo | undefined;
+    livenessMs: number;
+    alive: () => Promise<boolean>;
+  },
+): Promise<Response | typeof HOLDER_GONE> {
+  const { holder, owner, request, body, auth } = to;
+  const r = crypto.randomUUID();
+  const relayed = new RelayedResponse({
+    requestBody: body,
+    alive: to.alive,
+    livenessMs: to.livenessMs,
+    abort: () => void core.publish(holder, { t: 'abort', r }).catch(() => {}),
+    done: () => core.waiting.delete(r),
+  });
+  core.waiting.set(r, { relayed, holder });
+  request.signal.addEventListener('abort', () => relayed.cancel(), { once: true });
+  try {
+    const reached = await core.publish(holder, {
+      t: 'request',
+      r,
+      method: request.method as Extract<Frame, { t: 'request' }>['method'],
+      url: request.url,
+      owner: sha256(owner, 'hex'),
+      headers: headerList(request.headers).filter(([name]) => !CREDENTIALS.has(name)),
+      ...(body ? { body: toBase64(body) } : {}),
+      ...(auth ? { auth: relayedAuth(auth) } : {}),
+    });
+    if (reached === 0) throw new HolderGone();
+    return await relayed.response();
+  } catch (error) {
+    relayed.fail('the relay could not be sent', 'interrupted');
+    core.waiting.delete(r);
+    if (error instanceof RelayInterrupted) return relayInterrupted(error.message);
+    if (error instanceof FrameRefused) return unrelayable(error.message);
+    if (!(error instanceof HolderGone)) return directoryDown();
+    return HOLDER_GONE;
+  }
+}
+
+/** The identity a relayed request carries: who, with what scopes, until when — never the token. */
+function relayedAuth(auth: AuthInfo) {
+  return {
+    clientId: auth.clientId,
+    scopes: auth.scopes,
+    ...(auth.expiresAt === undefined ? {} : { expiresAt: auth.expiresAt }),
+  };
+}
+
+/** Why a relayed request was dropped at the holder when this replica shuts down (its requester is told). */
+export const SHUTDOWN = Symbol('shutdown');
+
+export const TOO_LARGE = Symbol('too large');
+/** Headers that carry a credential: never relayed. */
+export const CREDENTIALS = new Set(['authorization', 'proxy-authorization', 'cookie']);
+
+/** The body to relay, or TOO_LARGE past the SDK's own request bound (it would refuse it anyway). */
+export async function readBody(request: Request): Promise<Uint8Array | typeof TOO_LARGE> {
+  if (Number(request.headers.get('content-length') ?? 0) > DEFAULT_MAX_REQUEST_BODY_SIZE) return TOO_LARGE;
+  const body = new Uint8Array(await request.arrayBuffer());
+  return body.byteLength > DEFAULT_MAX_REQUEST_BODY_SIZE ? TOO_LARGE : body;
+}
+
+export function tooLarge(): Response {
+  return new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: INVALID_REQUEST, message: `Request body larger than ${DEFAULT_MAX_REQUEST_BODY_SIZE} bytes` },
+      id: null,
+    }),
+    { status: 413, headers: { 'content-type': 'application/json' } },
+  );
+}
+
+export function relayInterrupted(reason: string): Response {
+  return new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: INTERNAL_ERROR, message: `Service unavailable: ${reason}; send the request again` },
+      id: null,
+    }),
+    { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' } },
+  );
+}
+
+export function unrelayable(reason: string): Response {
+  return new Response(
+    JSON.stringify({ jsonrpc: '2.0', error: { code: INVALID_REQUEST, message: `Cannot relay: ${reason}` }, id: null }),
+    { status: 400, headers: { 'content-type': 'application/json' } },
+  );
+}
+
+export function directoryDown(): Response {
+  return new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: INTERNAL_ERROR, message: 'Service unavailable: the session directory (Redis) cannot be reached' },
+      id: null,
+    }),
+    { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '5' } },
+  );
+}
