@@ -95,24 +95,14 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
     for (const fn of set) fn(structuredClone(settlement));
   }
 
-  // A message is only a hint that a question settled: the settlement is read back from its hash,
-  // which the settling script wrote atomically. Anyone who can PUBLISH could send anything here;
-  // trusted, a forged message would answer someone's question, and a malformed one would throw
-  // inside ioredis's handler and take the process down.
-  subscriber.on('message', (from: string, message: string) => {
-    if (from !== channel) return;
-    const cut = message.indexOf('\n');
-    const id = cut > 0 ? message.slice(0, cut) : message;
-    if (waiters.has(id)) void check(id).catch(() => undefined);
-  });
-  // A settlement published while the subscription was down is lost; ioredis resubscribes on
-  // reconnect, so look again at every question waited for here.
-  subscriber.on('ready', () => {
-    for (const id of [...waiters.keys()]) void check(id).catch(() => undefined);
-  });
   // Every wait listens before it looks, so waits hold until the subscription is in place.
-  const subscribed = subscriber.subscribe(channel);
-  subscribed.catch(() => undefined); // surfaced by the waits, not as an unhandled rejection
+  const subscribed = listen(
+    subscriber,
+    channel,
+    (id) => waiters.has(id),
+    (id) => void check(id).catch(() => undefined),
+    () => [...waiters.keys()],
+  );
 
   async function settle(id: string, kind: 'withdraw' | 'expire'): Promise<string> {
     try {
@@ -123,25 +113,7 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
     }
   }
 
-  /** The entry, or undefined when there is none — or none this registry wrote (a malformed one fails closed). */
-  async function read(id: string): Promise<PendingEntry | undefined> {
-    let hash: Record<string, string>;
-    try {
-      hash = await redis.hgetall(question(id));
-    } catch (error) {
-      if (wrongType(error)) return undefined;
-      throw error;
-    }
-    if (hash.owner === undefined) return undefined;
-    const data = parsed(hash.data ?? 'null');
-    const settlement = hash.settlement === undefined ? undefined : parsed(hash.settlement);
-    const openedAt = Number(hash.openedAt);
-    const expiresAt = Number(hash.expiresAt);
-    if (data === MALFORMED || settlement === MALFORMED || !Number.isFinite(openedAt) || !Number.isFinite(expiresAt))
-      return undefined;
-    if (settlement !== undefined && !isFinal(settlement)) return undefined;
-    return { id, owner: hash.owner, openedAt, expiresAt, data, settlement };
-  }
+  const read = (id: string) => readEntry(redis, question(id), id);
 
   /** Settles the question if it is due, then wakes this process's waiters if it has settled. */
   async function check(id: string): Promise<PendingEntry | undefined> {
@@ -255,6 +227,55 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
       if (own) await redis.quit();
     },
   };
+}
+
+/**
+ * Subscribes to the settlements channel. A message is only a hint that a question settled: the
+ * settlement is read back from its hash, which the settling script wrote atomically. Anyone who
+ * can PUBLISH could send anything here; trusted, a forged message would answer someone's
+ * question, and a malformed one would throw inside ioredis's handler and take the process down.
+ * A settlement published while the subscription was down is lost; ioredis resubscribes on
+ * reconnect, so every question waited for is looked at again then.
+ */
+function listen(
+  subscriber: Redis,
+  channel: string,
+  waitedFor: (id: string) => boolean,
+  look: (id: string) => void,
+  all: () => string[],
+): Promise<unknown> {
+  subscriber.on('message', (from: string, message: string) => {
+    if (from !== channel) return;
+    const cut = message.indexOf('\n');
+    const id = cut > 0 ? message.slice(0, cut) : message;
+    if (waitedFor(id)) look(id);
+  });
+  subscriber.on('ready', () => {
+    for (const id of all()) look(id);
+  });
+  const subscribed = subscriber.subscribe(channel);
+  subscribed.catch(() => undefined); // surfaced by the waits, not as an unhandled rejection
+  return subscribed;
+}
+
+/** The entry, or undefined when there is none — or none a registry wrote (a malformed one fails closed). */
+async function readEntry(redis: Redis, key: string, id: string): Promise<PendingEntry | undefined> {
+  let hash: Record<string, string>;
+  try {
+    hash = await redis.hgetall(key);
+  } catch (error) {
+    if (wrongType(error)) return undefined;
+    throw error;
+  }
+  if (hash.owner === undefined) return undefined;
+  const data = parsed(hash.data ?? 'null');
+  const settlement = hash.settlement === undefined ? undefined : parsed(hash.settlement);
+  const openedAt = Number(hash.openedAt);
+  const expiresAt = Number(hash.expiresAt);
+  if (data === MALFORMED || settlement === MALFORMED || !Number.isFinite(openedAt) || !Number.isFinite(expiresAt))
+    return undefined;
+  if (settlement !== undefined && !isFinal(settlement)) return undefined;
+  return { id, owner: hash.owner, openedAt, expiresAt, data, settlement };
 }
 
 function defaultTimer(fn: () => void, ms: number): () => void {
