@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { KNOWN_CLIENTS } from '@elicitkit/form';
+import { KNOWN_CLIENTS } from '@elicitkit/form/clients';
 import { describe, expect, it } from 'vitest';
 import { ANCHOR, CLIENTS_DOC, clientsSection, END, START, withClientsSection } from '../scripts/clients-section.js';
 

@@ -12,32 +12,24 @@ const VALUES = [
   'FormSchemaError',
   'LATEST_REVISION',
   'REVISIONS',
-  'KNOWN_CLIENTS',
   'RULES',
-  'YES_NO',
-  'adaptForClient',
   'applyDefaults',
   'coerceContent',
   'coerceValue',
   'confirmationsOf',
   'defaultsOf',
   'describeFields',
-  'clientQuirksOf',
   'downgrade',
   'field',
   'form',
   'formatIssues',
   'fromJsonSchema',
   'hasErrors',
-  'isKnownClientId',
   'isLoopbackHost',
   'isRevision',
-  'knownClient',
-  'knownClientOf',
   'lint',
   'needsDowngrade',
   'parseFormSchema',
-  'restoreAnswer',
   'revisionOf',
   'traitsOf',
   'validate',
@@ -89,17 +81,6 @@ const TYPES = [
   'SchemaProblem',
   'SchemaProblemCode',
   'Severity',
-  // known clients
-  'Adaptation',
-  'AdaptWords',
-  'Adapted',
-  'ClientInfo',
-  'ClientLooks',
-  'ClientQuirks',
-  'ClientSupport',
-  'Evidence',
-  'KnownClient',
-  'KnownClientId',
   // revisions
   'Downgrade',
   'DowngradeLoss',
@@ -130,8 +111,8 @@ const TYPES = [
 ];
 
 /** Every name `index.ts` exports, split into values and type-only names, as the compiler sees them. */
-function compiledExports(): { values: string[]; types: string[] } {
-  const file = new URL('./index.ts', import.meta.url).pathname;
+function compiledExports(entry = './index.ts'): { values: string[]; types: string[] } {
+  const file = new URL(entry, import.meta.url).pathname;
   const program = ts.createProgram([file], {
     module: ts.ModuleKind.NodeNext,
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
@@ -171,5 +152,40 @@ describe('the public API of @elicitkit/form', () => {
     const { values, types } = compiledExports();
     expect(values).toEqual([...VALUES].sort());
     expect(types).toEqual([...TYPES].sort());
+  });
+});
+
+describe('the public API of @elicitkit/form/clients', () => {
+  // What is known of each MCP client: the server adapts forms with it, the CLI plays clients.
+  const CLIENT_VALUES = [
+    'KNOWN_CLIENTS',
+    'YES_NO',
+    'adaptForClient',
+    'clientQuirksOf',
+    'isKnownClientId',
+    'knownClient',
+    'knownClientOf',
+    'restoreAnswer',
+  ];
+  const CLIENT_TYPES = [
+    'AdaptWords',
+    'Adaptation',
+    'Adapted',
+    'ClientInfo',
+    'ClientLooks',
+    'ClientQuirks',
+    'ClientSupport',
+    'Evidence',
+    'KnownClient',
+    'KnownClientId',
+  ];
+
+  it('exports exactly these values and types, none of them from the main entry', async () => {
+    expect(Object.keys(await import('./clients/index.js')).sort()).toEqual([...CLIENT_VALUES].sort());
+    const { values, types } = compiledExports('./clients/index.ts');
+    expect(values).toEqual([...CLIENT_VALUES].sort());
+    expect(types).toEqual([...CLIENT_TYPES].sort());
+    const main = Object.keys(await import('./index.js'));
+    expect(main.filter((name) => CLIENT_VALUES.includes(name))).toEqual([]);
   });
 });

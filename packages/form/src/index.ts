@@ -5,34 +5,15 @@
  * Node-only imports, nothing compiled at import.
  *
  * This file is the public API, written deliberately (`src/index.test.ts` pins it). Each field
- * kind's logic lives in its own module under `src/kinds/`.
+ * kind's logic lives in its own module under `src/kinds/`. What is known of each MCP client (its
+ * quirks, how it draws a form, the adaptations the server makes for it) is behind
+ * `@elicitkit/form/clients`: the server and the CLI use it, a renderer does not need it.
  */
 
 // Building forms
 export type { AnyFieldDef, Described, FieldDef } from './builder/field.js';
 export { type AnswerOf, type AnyForm, type Form, form, fromJsonSchema, type Infer } from './builder/form.js';
 export { field } from './builder/kinds.js';
-// Known clients and their quirks
-export {
-  type Adaptation,
-  type Adapted,
-  type AdaptWords,
-  adaptForClient,
-  type ClientInfo,
-  type ClientLooks,
-  type ClientQuirks,
-  type ClientSupport,
-  clientQuirksOf,
-  type Evidence,
-  isKnownClientId,
-  KNOWN_CLIENTS,
-  type KnownClient,
-  type KnownClientId,
-  knownClient,
-  knownClientOf,
-  restoreAnswer,
-  YES_NO,
-} from './clients/index.js';
 // Reading and checking answers
 export { type Coerced, coerceContent, coerceValue } from './coerce.js';
 export { applyDefaults, defaultsOf } from './defaults.js';

@@ -1,4 +1,5 @@
-import type { Adaptation, AnyForm, ElicitAction, FieldModel, FormContent, FormSchema, Issue } from '@elicitkit/form';
+import type { AnyForm, ElicitAction, FieldModel, FormContent, FormSchema, Issue } from '@elicitkit/form';
+import type { Adaptation } from '@elicitkit/form/clients';
 import type { CloseReason, Question, RawAnswer } from './channel/channel.js';
 
 /** Fields common to every audit record. */

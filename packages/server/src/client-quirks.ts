@@ -4,15 +4,8 @@
  * for a text-only Cline), and the answer is read back into the form's own types before the form
  * checks it, so a tool's code and types never change with the client.
  */
-import {
-  type Adaptation,
-  type AnyForm,
-  adaptForClient,
-  type FormSchema,
-  type Issue,
-  type KnownClient,
-  restoreAnswer,
-} from '@elicitkit/form';
+import type { AnyForm, FormSchema, Issue } from '@elicitkit/form';
+import { type Adaptation, adaptForClient, type KnownClient, restoreAnswer } from '@elicitkit/form/clients';
 import type { RawAnswer } from './channel/channel.js';
 import { type Locale, MESSAGES } from './messages.js';
 

@@ -5,7 +5,7 @@
  * locale, checked by `LocaleTables`.
  */
 
-import type { AdaptWords } from '@elicitkit/form';
+import type { AdaptWords } from '@elicitkit/form/clients';
 
 /**
  * The languages Elicitkit speaks, as `Locale` values.

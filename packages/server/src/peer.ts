@@ -1,11 +1,5 @@
-import {
-  type ClientInfo,
-  type KnownClient,
-  knownClientOf,
-  type Revision,
-  type RevisionTraits,
-  revisionOf,
-} from '@elicitkit/form';
+import { type Revision, type RevisionTraits, revisionOf } from '@elicitkit/form';
+import { type ClientInfo, type KnownClient, knownClientOf } from '@elicitkit/form/clients';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,

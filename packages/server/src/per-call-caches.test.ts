@@ -6,7 +6,8 @@
  * changing.
  */
 import { createHash } from 'node:crypto';
-import { type AnyForm, type FormSchema, field, form, knownClient, knownClientOf } from '@elicitkit/form';
+import { type AnyForm, type FormSchema, field, form } from '@elicitkit/form';
+import { knownClient, knownClientOf } from '@elicitkit/form/clients';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,

@@ -4,7 +4,8 @@
  * when each question was asked, and a digest of the call it belongs to (state minted for one call
  * is refused by another). Who it was sealed for is not in it: that is bound by the MAC.
  */
-import type { Adaptation, ElicitAction } from '@elicitkit/form';
+import type { ElicitAction } from '@elicitkit/form';
+import type { Adaptation } from '@elicitkit/form/clients';
 import type { Question } from './channel/channel.js';
 import { sha256 } from './digest.js';
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isKnownClientId, KNOWN_CLIENTS, knownClient } from '@elicitkit/form';
+import { isKnownClientId, KNOWN_CLIENTS, knownClient } from '@elicitkit/form/clients';
 import { localeFrom } from '@elicitkit/opsdesk';
 import {
   buildReport,

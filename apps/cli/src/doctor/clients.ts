@@ -4,7 +4,8 @@
  * in that client — a Yes/No choice in Trae, the 3rd question folded in Cursor, a text prompt in
  * Cline — with a warning where the client would show the form badly.
  */
-import { describeFields, type FieldModel, type KnownClient, YES_NO } from '@elicitkit/form';
+import { describeFields, type FieldModel } from '@elicitkit/form';
+import { type KnownClient, YES_NO } from '@elicitkit/form/clients';
 import { outcomeLabel } from './classify.js';
 import type { Profile } from './profiles.js';
 import type { CallRecord, DoctorRun } from './records.js';

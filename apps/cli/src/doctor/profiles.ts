@@ -1,4 +1,5 @@
-import type { KnownClient, Revision } from '@elicitkit/form';
+import type { Revision } from '@elicitkit/form';
+import type { KnownClient } from '@elicitkit/form/clients';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 
 /** One way a client can show up: a protocol revision and the elicitation modes it declares. */

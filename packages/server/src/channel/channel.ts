@@ -1,4 +1,5 @@
-import type { Adaptation, ElicitAction, FormSchema } from '@elicitkit/form';
+import type { ElicitAction, FormSchema } from '@elicitkit/form';
+import type { Adaptation } from '@elicitkit/form/clients';
 
 /**
  * One question as the tool call asks it, before any revision's wire shape: the channel turns it
