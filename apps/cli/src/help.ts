@@ -1,4 +1,8 @@
-/** The subcommands of `elicitkit`, in the order the usage lists them. */
+/**
+ * The subcommands of `elicitkit`, in the order the usage lists them: the one list of their names.
+ * `COMMAND_USAGE` below and `main.ts`'s `COMMAND_RUNS` are keyed by it, so a command missing from
+ * either table, or in one and not here, does not compile.
+ */
 export const COMMANDS = ['serve', 'reset', 'tools', 'call', 'doctor', 'install', 'uninstall', 'audit'] as const;
 export type Command = (typeof COMMANDS)[number];
 

@@ -1,12 +1,46 @@
-import { COMMAND_USAGE, COMMANDS, isCommand, wantsHelp } from './help.js';
+import { COMMAND_USAGE, COMMANDS, type Command, isCommand, wantsHelp } from './help.js';
 import type { Io } from './io.js';
-import { shown } from './shown.js';
 import { EXIT, parseArgsMistake, USAGE, UsageError } from './usage.js';
 
 const defaultIo: Io = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };
+
+/** One command: the words after its name, where to write; resolves with the exit code. */
+type CommandRun = (argv: string[], io: Io) => Promise<number>;
+
+/**
+ * What each command runs: one entry for every name in `COMMANDS` (help.ts, which `COMMAND_USAGE`
+ * is keyed by too), and `help`. A name missing here, or here and not there, does not compile.
+ * Each command is loaded only when chosen, so `serve` does not start up with the client, the
+ * prompts, diff and jsonc-parser that the other commands need.
+ */
+const COMMAND_RUNS = {
+  serve: async (argv, io) => (await import('./commands/serve.js')).serve(argv, io),
+  reset: async (argv, io) => (await import('./commands/reset.js')).reset(argv, io),
+  tools: async (argv, io) => (await import('./commands/tools.js')).tools(argv, io),
+  call: async (argv, io) => (await import('./commands/call.js')).call(argv, io),
+  doctor: async (argv, io) => (await import('./commands/doctor.js')).doctor(argv, io),
+  install: async (argv, io) => (await import('./commands/install.js')).install(argv, io),
+  uninstall: async (argv, io) => (await import('./commands/uninstall.js')).uninstall(argv, io),
+  audit: async (argv, io) => (await import('./commands/audit.js')).audit(argv, io),
+  help: async (argv, io) => help(argv, io),
+} satisfies Record<Command | 'help', CommandRun>;
+
+/** True for a word `main` runs as a command: a name in `COMMANDS`, or `help`. */
+function runs(word: string): word is keyof typeof COMMAND_RUNS {
+  return Object.hasOwn(COMMAND_RUNS, word);
+}
+
+/** `elicitkit help [command]`: the overview, or one command's usage. */
+function help(argv: string[], io: Io): number {
+  const [topic, ...more] = argv;
+  if (more.length > 0) throw new UsageError(`help takes one command, got ${argv.join(' ')}`);
+  if (topic !== undefined && !isCommand(topic)) throw new UsageError(`no command "${topic}" to help with`);
+  io.out(topic === undefined ? USAGE : COMMAND_USAGE[topic]);
+  return EXIT.ok;
+}
 
 /**
  * Runs one `elicitkit` command line (without the program name) and resolves with its exit code:
@@ -22,51 +56,26 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
       io.out(COMMAND_USAGE[command]);
       return EXIT.ok;
     }
-    // Each command is loaded only when chosen, so `serve` does not start up with the client,
-    // the prompts, diff and jsonc-parser that the other commands need.
-    switch (command) {
-      case 'serve':
-        return await (await import('./commands/serve.js')).serve(rest, io);
-      case 'audit':
-        return await (await import('./commands/audit.js')).audit(rest, io);
-      case 'reset':
-        return await (await import('./commands/reset.js')).reset(rest, io);
-      case 'doctor':
-        return await (await import('./commands/doctor.js')).doctor(rest, io);
-      case 'call':
-        return await (await import('./commands/call.js')).call(rest, io);
-      case 'tools':
-        return await (await import('./commands/tools.js')).tools(rest, io);
-      case 'install':
-        return await (await import('./commands/install.js')).install(rest, io);
-      case 'uninstall':
-        return await (await import('./commands/uninstall.js')).uninstall(rest, io);
-      case 'help': {
-        const [topic, ...more] = rest;
-        if (more.length > 0) throw new UsageError(`help takes one command, got ${rest.join(' ')}`);
-        if (topic !== undefined && !isCommand(topic)) throw new UsageError(`no command "${topic}" to help with`);
-        io.out(topic === undefined ? USAGE : COMMAND_USAGE[topic]);
-        return EXIT.ok;
-      }
-      case undefined:
-      case '--help':
-      case '-h':
-        io.out(USAGE);
-        return command === undefined ? EXIT.usage : EXIT.ok;
-      default:
-        throw new UsageError(`unknown command "${command}"`);
+    if (command === undefined || command === '--help' || command === '-h') {
+      io.out(USAGE);
+      return command === undefined ? EXIT.usage : EXIT.ok;
     }
+    if (!runs(command)) throw new UsageError(`unknown command "${command}"`);
+    return await COMMAND_RUNS[command](rest, io);
   } catch (error) {
+    // Server text made fit for a terminal by the terminal renderer's filter, loaded only to say
+    // what went wrong: a command that runs well (`serve`) never loads the renderer.
+    const { clean } = await import('@elicitkit/client/terminal');
     const usage = error instanceof UsageError ? error.message : parseArgsMistake(error);
     if (usage !== undefined) {
       // One line for what was wrong and one for where to read more: not the whole manual.
       const more = isCommand(command)
         ? `Run \`elicitkit ${command} --help\` for its options.`
         : `Commands: ${COMMANDS.join(', ')}. Run \`elicitkit --help\` for more.`;
-      io.err(`elicitkit${isCommand(command) ? ` ${command}` : ''}: ${shown(usage)}\n${more}`);
+      io.err(`elicitkit${isCommand(command) ? ` ${command}` : ''}: ${clean(usage)}\n${more}`);
       return EXIT.usage;
     }
-    io.err(`elicitkit: ${shown(error instanceof Error ? error.message : String(error))}`);
+    io.err(`elicitkit: ${clean(error instanceof Error ? error.message : String(error))}`);
     return EXIT.toolError;
   }
 }

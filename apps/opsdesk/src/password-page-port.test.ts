@@ -1,7 +1,8 @@
 /**
  * The password page under stdio serving: opened only when a password question needs it, on the
  * port `--page-port` / ELICITKIT_PAGE_PORT pins; a port in use fails that one call clearly.
- * opsdesk runs as a real child process (`elicitkit serve --stdio`).
+ * opsdesk runs as a real child process (`elicitkit serve --stdio`). What the page answers there is
+ * in `web/page-route.test.ts`, with `serve --http`'s.
  */
 import { connect, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -61,31 +62,6 @@ describe('the password page (stdio)', () => {
     expect(r.status).toBe('declined');
     expect(String(open.seen[1]?.url)).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/register/`));
     expect(await listening(port)).toBe(true);
-  });
-
-  it('a page request whose Host no URL can hold is a 400, the Host never echoed', async () => {
-    data = tempDataDir();
-    const port = await freePort();
-    open = await stdioClient(data.dir, {
-      revision: '2025-11-25',
-      script: [ACCOUNT, { action: 'decline' }],
-      args: ['--page-port', String(port)],
-    });
-    await callTool(open.client, 'register_user', {});
-    const reply = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () =>
-        socket.write('GET /register/abcdefghijklmnopqrstuvwxyz HTTP/1.1\r\nHost: [bad\r\nConnection: close\r\n\r\n'),
-      );
-      let out = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (d: string) => {
-        out += d;
-      });
-      socket.on('error', reject);
-      socket.on('close', () => resolve(out));
-    });
-    expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
-    expect(reply).not.toContain('[bad');
   });
 
   it('a pinned port in use fails the password step clearly; the server goes on', async () => {

@@ -1,19 +1,15 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Locale } from '@elicitkit/server';
-import { createHttpHandler, type HttpHandlerOptions } from '@elicitkit/server';
+import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from '@elicitkit/server';
 import { toNodeListener } from '@elicitkit/server/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import {
-  type AuthInfo,
-  hostHeaderValidationResponse,
-  INTERNAL_ERROR,
-  localhostAllowedHostnames,
-} from '@modelcontextprotocol/server';
+import { type AuthInfo, INTERNAL_ERROR } from '@modelcontextprotocol/server';
+import type { Database } from './db/open.js';
 import { createToken, hasTokens, issueToken, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
-import { badRequest, hostParses, internalError, logError, pathOf, routeName } from './web/last-resort.js';
-import { pageRequest } from './web/page-request.js';
+import { badRequest, internalError, logError, pathOf, routeName } from './web/last-resort.js';
+import { notFound, servePasswordPage } from './web/page-route.js';
 
 /** How `serveHttp` runs. */
 export interface ServeHttpOptions {
@@ -81,7 +77,6 @@ const LISTEN_BACKLOG = 4096;
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
-  const onError = options.onError ?? logError;
   // Loaded only for replicas: a single process (and every stdio start) never loads a Redis client.
   const replicas = options.redis ? await (await import('./replicas.js')).connectReplicas(options.redis) : undefined;
   const opsdesk = createOpsdesk({
@@ -92,13 +87,54 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
   });
-  const newTokens = hasTokens(opsdesk.db)
-    ? []
-    : listUsers(opsdesk.db).map((u) => ({ username: u.username, token: createToken(opsdesk.db, u.username) }));
+  const newTokens = firstStartTokens(opsdesk.db);
+  // Relay frames are sealed with the state secret: replicas that can open each other's states can
+  // speak to each other, and nobody else on the Redis can.
+  const relay = replicas?.relay(opsdesk.secret);
+  const mcp = createHttpHandler(() => opsdesk.createServer(), {
+    authenticate: bearerAuthentication(opsdesk.db),
+    ...options.limits,
+    ...(relay ? { sessions: relay } : {}),
+  });
+  await relay?.serve(mcp);
+  let closing = false;
+  const route = router(mcp, opsdesk, options.locale, () => closing);
+  const listener = drainableServer(route, options.onError ?? logError);
+  const port = await listen(listener.server, options.port, host);
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  opsdesk.links.setBaseUrl(origin);
 
-  const authenticate = (request: Request): AuthInfo | Response => {
+  return {
+    url: `${origin}/mcp`,
+    port,
+    opsdesk,
+    newTokens,
+    sessions: () => mcp.sessionCount(),
+    ownerToken(username) {
+      return issueToken(opsdesk.db, username);
+    },
+    async close() {
+      closing = true;
+      await listener.drained();
+      listener.server.close();
+      await mcp.close();
+      listener.server.closeAllConnections();
+      await opsdesk.close();
+      await replicas?.close();
+    },
+  };
+}
+
+/** On the first start (no token stored yet), a new bearer token for every user: printed once, stored hashed. */
+function firstStartTokens(db: Database): { username: string; token: string }[] {
+  return hasTokens(db) ? [] : listUsers(db).map((u) => ({ username: u.username, token: createToken(db, u.username) }));
+}
+
+/** Who a request is from: its bearer token's user, or a 401 saying the token is missing or unknown. */
+function bearerAuthentication(db: Database): (request: Request) => AuthInfo | Response {
+  return (request) => {
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
-    const user = token === undefined ? undefined : userForToken(opsdesk.db, token);
+    const user = token === undefined ? undefined : userForToken(db, token);
     if (token === undefined || !user) {
       return new Response(
         JSON.stringify({
@@ -113,22 +149,36 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     }
     return { token, clientId: user.username, scopes: [] };
   };
-  // Relay frames are sealed with the state secret: replicas that can open each other's states can
-  // speak to each other, and nobody else on the Redis can.
-  const relay = replicas?.relay(opsdesk.secret);
-  const mcp = createHttpHandler(() => opsdesk.createServer(), {
-    authenticate,
-    ...options.limits,
-    ...(relay ? { sessions: relay } : {}),
-  });
-  await relay?.serve(mcp);
-  let closing = false;
+}
+
+type Route = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * Where each request goes: `/mcp` to the MCP handler (refusing new work once `closing()`),
+ * `/register/…` to the password page, anything else a 404; a target no URL can hold is a 400.
+ */
+function router(mcp: HttpHandler, opsdesk: Opsdesk, locale: Locale, closing: () => boolean): Route {
   // Served straight from the socket, one conversion (`toNodeListener`).
   const mcpNode = toNodeListener(mcp);
-  // While shutting down, new work is refused but the traffic of calls already running (the
-  // client's answers to questions, notifications, session streams) still gets through. Rare and
-  // short, so it takes the Web face, where each body can be looked at before the handler reads it.
-  const mcpClosing = toNodeHandler({
+  const mcpClosing = refusingNewWork(mcp);
+  return async (req, res) => {
+    // Every MCP request asks for exactly `/mcp`: no URL to parse for it (≈ 1 % of a call's CPU).
+    const path = req.url === '/mcp' ? '/mcp' : pathOf(req.url);
+    if (path === undefined) return badRequest(res);
+    if (path === '/mcp')
+      return closing() ? mcpClosing(req as Parameters<typeof mcpClosing>[0], res) : mcpNode(req, res);
+    if (path.startsWith('/register/')) return servePasswordPage(req, res, opsdesk.links, locale);
+    notFound(res);
+  };
+}
+
+/**
+ * The MCP handler while shutting down: new work is refused (503) but the traffic of calls already
+ * running (the client's answers to questions, notifications, session streams) still gets through.
+ * Rare and short, so it takes the Web face, where each body can be looked at before the handler reads it.
+ */
+function refusingNewWork(mcp: HttpHandler): ReturnType<typeof toNodeHandler> {
+  return toNodeHandler({
     fetch: async (request: Request) => {
       if (request.method === 'POST' && (await startsWork(request))) {
         return new Response(
@@ -146,7 +196,17 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       return mcp.fetch(request);
     },
   });
+}
 
+/**
+ * The Node server: each request routed, an error nothing answered handed to `onError` (the client
+ * gets a generic internal error), and the requests doing work counted, so that a shutdown can wait
+ * for them (`drained`, at most `DRAIN_MS`).
+ */
+function drainableServer(
+  route: Route,
+  onError: (error: unknown, where: string) => void,
+): { server: Server; drained(): Promise<void> } {
   let inFlight = 0;
   let drained: (() => void) | undefined;
   const server = createServer((req, res) => {
@@ -164,56 +224,25 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       internalError(res);
     });
   });
-
-  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // Every MCP request asks for exactly `/mcp`: no URL to parse for it (≈ 1 % of a call's CPU).
-    const path = req.url === '/mcp' ? '/mcp' : pathOf(req.url);
-    if (path === undefined) return badRequest(res);
-    if (path === '/mcp') return closing ? mcpClosing(req as Parameters<typeof mcpClosing>[0], res) : mcpNode(req, res);
-    if (path.startsWith('/register/')) {
-      // The page's request is built from the Host header: one no URL can hold is the client's fault.
-      if (!hostParses(req.headers.host)) return badRequest(res);
-      const request = await pageRequest(req, options.locale);
-      if (request instanceof Response) return send(res, request);
-      const response =
-        hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? (await opsdesk.links.handle(request));
-      if (response) return send(res, response);
-    }
-    res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: options.port, host, backlog: LISTEN_BACKLOG }, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  opsdesk.links.setBaseUrl(origin);
-
   return {
-    url: `${origin}/mcp`,
-    port,
-    opsdesk,
-    newTokens,
-    sessions: () => mcp.sessionCount(),
-    ownerToken(username) {
-      return issueToken(opsdesk.db, username);
-    },
-    async close() {
-      closing = true;
-      if (inFlight > 0) {
-        await new Promise<void>((resolve) => {
-          drained = resolve;
-          setTimeout(resolve, DRAIN_MS).unref();
-        });
-      }
-      server.close();
-      await mcp.close();
-      server.closeAllConnections();
-      await opsdesk.close();
-      await replicas?.close();
+    server,
+    async drained() {
+      if (inFlight === 0) return;
+      await new Promise<void>((resolve) => {
+        drained = resolve;
+        setTimeout(resolve, DRAIN_MS).unref();
+      });
     },
   };
+}
+
+/** Listens on `host:port` (with opsdesk's backlog) and resolves with the port it got. */
+async function listen(server: Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve());
+  });
+  return (server.address() as AddressInfo).port;
 }
 
 /** A JSON-RPC request (not a response to one of ours, not a notification) begins new work. */
@@ -225,14 +254,4 @@ async function startsWork(request: Request): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** Writes a Web `Response` to a Node response. */
-export async function send(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  response.headers.forEach((value, key) => {
-    headers[key] = key === 'set-cookie' ? response.headers.getSetCookie() : value;
-  });
-  res.writeHead(response.status, headers);
-  res.end(Buffer.from(await response.arrayBuffer()));
 }

@@ -1,13 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Locale } from '@elicitkit/server';
-import { hostHeaderValidationResponse, localhostAllowedHostnames } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { ensureLocalOwner, findUser, listUsers } from './identity.js';
 import { createOpsdesk, type Opsdesk, osUser } from './opsdesk.js';
-import { send } from './serve-http.js';
-import { badRequest, hostParses, internalError, logError, routeName } from './web/last-resort.js';
-import { pageRequest } from './web/page-request.js';
+import { internalError, logError, routeName } from './web/last-resort.js';
+import { servePasswordPage } from './web/page-route.js';
 
 /** How `serveStdioOpsdesk` runs. */
 export interface ServeStdioOptions {
@@ -55,15 +53,7 @@ export async function serveStdioOpsdesk(options: ServeStdioOptions): Promise<Std
     throw new Error(`Unknown user "${user}". Known users: ${known.join(', ')}.`);
   }
   const page = createServer((req, res) => {
-    void (async () => {
-      if (!hostParses(req.headers.host)) return badRequest(res);
-      const request = await pageRequest(req, options.locale);
-      if (request instanceof Response) return send(res, request);
-      const response =
-        hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? (await opsdesk.links.handle(request));
-      if (response) return send(res, response);
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
-    })().catch((error: unknown) => {
+    servePasswordPage(req, res, opsdesk.links, options.locale).catch((error: unknown) => {
       // The detail goes to stderr (the MCP client's log of this server), never to the page.
       logError(error, `${req.method ?? '?'} ${routeName(req.url)}`);
       internalError(res);

@@ -79,7 +79,7 @@ describe('the public API of @elicitkit/client', () => {
 });
 
 describe('the public API of @elicitkit/client/terminal', () => {
-  const VALUES = ['createSystemOpener', 'createTerminalRenderer'];
+  const VALUES = ['clean', 'createSystemOpener', 'createTerminalRenderer'];
 
   it('ships exactly these values', async () => {
     expect(Object.keys(await import('./terminal.js')).sort()).toEqual(VALUES);

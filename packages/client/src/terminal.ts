@@ -1,7 +1,10 @@
 /**
- * @elicitkit/client/terminal — the terminal renderer (on @clack/prompts) and the system browser
- * opener. Node-only, so it lives behind its own subpath and never reaches a browser bundle.
+ * @elicitkit/client/terminal — the terminal renderer (on @clack/prompts), the filter it prints
+ * server text through (`clean`), and the system browser opener. Node-only, so it lives behind its
+ * own subpath and never reaches a browser bundle.
  */
+
+export { clean } from './renderers/terminal/format.js';
 export {
   createSystemOpener,
   createTerminalRenderer,

@@ -1,4 +1,4 @@
-import { shown } from '../shown.js';
+import { clean } from '@elicitkit/client/terminal';
 import type { QuestionCoverage } from './coverage.js';
 import { STRATEGIES } from './profiles.js';
 import type { DoctorReport } from './report.js';
@@ -146,9 +146,9 @@ function coverageLine(report: DoctorReport, green: Paint): string {
   return `${head}${silent}${notCalled}${spared}`;
 }
 
-/** A copy of plain report data with every string made fit for a terminal (`shown`). */
+/** A copy of plain report data with every string made fit for a terminal (`clean`). */
 function shownDeep<T>(value: T): T {
-  if (typeof value === 'string') return shown(value) as T;
+  if (typeof value === 'string') return clean(value) as T;
   if (Array.isArray(value)) return value.map(shownDeep) as T;
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};

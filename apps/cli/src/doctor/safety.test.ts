@@ -139,7 +139,7 @@ describe('the warning before calling a server doctor did not start', () => {
     expect([no.code, no.report, no.err]).toEqual([3, undefined, expect.stringMatching(/nothing was called/)]);
     expect(no.asked).toBe('Continue? [y/N] ');
     const yes = await run('y');
-    expect([yes.code, yes.report?.summary.made]).toEqual([0, 13]);
+    expect([yes.code, yes.report?.summary.made]).toEqual([0, 9]);
     const flag = await run(undefined, ['--yes']);
     expect([flag.code, flag.asked]).toEqual([0, '']);
   });

@@ -4,13 +4,11 @@
  * missing from one language fails to compile. Option *values* never change with the language.
  */
 import { LOCALES, type Locale, type LocaleTables } from '@elicitkit/server';
+import type { Environment, ReportField, Resolution } from '../choices.js';
 import type { Access } from '../permissions.js';
 import type { Beyond, Danger } from '../shop/effect.js';
 import type { Refusal } from '../shop/inspect.js';
 import type { SideView } from '../sync/describe.js';
-import type { Environment } from '../tools/deploy.js';
-import type { Resolution } from '../tools/sync-file.js';
-import type { ReportField } from '../tools/weekly-report.js';
 import { en } from './en.js';
 import { zh } from './zh.js';
 

@@ -1,19 +1,18 @@
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
+import { ENVIRONMENTS } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
 import { plucked, prepared } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
 import { accessTo, permissionsFor } from '../permissions.js';
 import { oneLine } from '../shorten.js';
 
-export const ENVIRONMENTS = ['dev', 'staging', 'prod'] as const;
 /**
  * What a version may look like. It is shown to the person in the production confirmation, so
  * nothing in it may read as more text (line breaks, bidi controls, a sentence of its own).
  */
 const VERSION = /^[0-9A-Za-z][0-9A-Za-z._+-]*$/;
-export type Environment = (typeof ENVIRONMENTS)[number];
 
 interface Ticket {
   id: string;

@@ -1,8 +1,17 @@
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../../test/support/mcp.js';
-import { type Conn, count, memoryClient, peek, peekShop, tempDataDir } from '../../test/harness.js';
+import {
+  type Conn,
+  count,
+  httpOpsdeskForSuite,
+  memoryClient,
+  peek,
+  peekShop,
+  tempDataDir,
+} from '../../test/harness.js';
 
 let data: ReturnType<typeof tempDataDir>;
 let c: Conn;
@@ -216,5 +225,96 @@ describe('execute_sql: a fair share of the shop', () => {
     } finally {
       own.remove();
     }
+  });
+});
+
+/**
+ * On 2026-07-28 a call is run again from the top each round, so the question a round asks is built
+ * again from what the shop holds *now*: a statement whose effect differs from run to run must
+ * still ask the same question, or no answer to it could ever count. An SDK client over `serveHttp`.
+ */
+describe('2026-07-28: execute_sql asks a question that stays the same when its statement calls random()', () => {
+  const served = httpOpsdeskForSuite();
+
+  /** An SDK client on 2026-07-28 whose person confirms every question with `orders`. */
+  async function confirming(token: string, action: 'accept' | 'decline' = 'accept') {
+    const messages: string[] = [];
+    const client = new Client(
+      { name: 'sql-person', version: '1' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    client.setRequestHandler('elicitation/create', async (request) => {
+      messages.push(request.params.message);
+      return action === 'accept' ? { action, content: { understood: true, typedTableName: 'orders' } } : { action };
+    });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(served.server.url), {
+        requestInit: { headers: { authorization: `Bearer ${token}` } },
+      }),
+    );
+    return { client, messages };
+  }
+
+  it('a statement whose effect differs on every run states a bound, the same every time: asked once per call', async () => {
+    const { client, messages } = await confirming(served.server.ownerToken('frank'));
+    // Five calls: each asks once, and all five questions are the same words (no run's count in them).
+    for (let i = 0; i < 5; i++) {
+      const result = await client.callTool({
+        name: 'execute_sql',
+        arguments: { sql: 'UPDATE orders SET status = status WHERE abs(random()) % 2 = 0' },
+      });
+      expect(result).toMatchObject({ structuredContent: { status: 'done', table: 'orders' } });
+      expect((result.structuredContent as { changes: number }).changes).toBeLessThanOrEqual(1200);
+      expect(messages).toHaveLength(i + 1);
+    }
+    expect(new Set(messages).size).toBe(1);
+    expect(messages[0]).toContain('up to 1200 rows of `orders`');
+    await client.close();
+  });
+
+  it('random() only in the SET list: the bound is stated all the same, and the run keeps to it', async () => {
+    const { client, messages } = await confirming(served.server.ownerToken('grace'));
+    const result = await client.callTool({
+      name: 'execute_sql',
+      arguments: { sql: 'UPDATE orders SET status = status || substr(random(), 1, 0) WHERE id <= 150' },
+    });
+    expect(result).toMatchObject({ structuredContent: { status: 'done', changes: 150 } });
+    expect(messages).toEqual([expect.stringContaining('up to 1200 rows of `orders`')]);
+    await client.close();
+  });
+
+  it('a write calling random() whose one run stays small is kept without a question: what was judged is what ran', async () => {
+    const { client, messages } = await confirming(served.server.ownerToken('heidi'));
+    const result = await client.callTool({
+      name: 'execute_sql',
+      arguments: { sql: "UPDATE orders SET status = 'held' WHERE id = 7 AND random() IS NOT NULL" },
+    });
+    expect(result).toMatchObject({ structuredContent: { status: 'done', changes: 1, table: 'orders' } });
+    expect(messages).toEqual([]);
+    await client.close();
+  });
+
+  it('declined, such a write changes nothing', async () => {
+    const status = () => peekShop(served.dataDir, "SELECT COUNT(*) AS n FROM orders WHERE status = 'held-2'");
+    const { client, messages } = await confirming(served.server.ownerToken('ivan'), 'decline');
+    const result = await client.callTool({
+      name: 'execute_sql',
+      arguments: { sql: "UPDATE orders SET status = 'held-2' WHERE id <= 150 + abs(random()) % 300" },
+    });
+    expect(messages).toHaveLength(1);
+    expect(result).toMatchObject({ structuredContent: { status: 'declined' } });
+    expect(status()).toEqual([{ n: 0 }]);
+    await client.close();
+  });
+
+  it('a write without random() under the threshold still runs without a question', async () => {
+    const { client, messages } = await confirming(served.server.ownerToken('judy'));
+    const result = await client.callTool({
+      name: 'execute_sql',
+      arguments: { sql: 'UPDATE orders SET status = status WHERE id = 9' },
+    });
+    expect(result).toMatchObject({ structuredContent: { status: 'done', changes: 1 } });
+    expect(messages).toEqual([]);
+    await client.close();
   });
 });

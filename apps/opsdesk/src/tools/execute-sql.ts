@@ -1,9 +1,10 @@
 import { field, form } from '@elicitkit/form';
-import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
+import { defineTool, done, outcomeSchema, rejected, type ToolContext } from '@elicitkit/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
 import { MESSAGES, type OpsdeskMessages, type SqlConfirm, type TableChange } from '../messages/index.js';
-import { ShopError } from '../shop/client.js';
+import { type ShopClient, ShopError } from '../shop/client.js';
 import {
   type Allowance,
   allowanceFor,
@@ -19,44 +20,8 @@ import { oneLine } from '../shorten.js';
 import { SqlSyntaxError, statements, tokenize } from '../sql/tokenize.js';
 
 /** execute_sql: runs one statement on the demo shop (its own database); asks before anything that cannot be undone. */
-export function executeSqlTool({ db, shop, locale }: Deps) {
-  const t = MESSAGES[locale];
-  // SQLite's reason, a statement stopped for running too long, too many waiting, or the shop's process gone.
-  const failure = (e: unknown) =>
-    e instanceof ShopError && e.code === 'SQL_TIMEOUT'
-      ? t.sqlTimeout(e.message)
-      : e instanceof ShopError && e.code === 'TEMP_OBJECT'
-        ? t.refused['other-database']
-        : e instanceof ShopError && e.code === 'SHOP_BUSY'
-          ? t.shopBusy
-          : t.sqlError(e instanceof Error ? e.message : String(e));
-  /** The result of a kept execution: what it did, and the rows it returned. */
-  const result = (e: Execution) => {
-    const did = tableChanges(e);
-    const text = t.changed(did, schemaOf(e));
-    const returned = e.returned;
-    return done(
-      returned.columns.length > 0 ? `${text}\n${returned.columns.join(' | ')}\n${rowsText(returned)}` : text,
-      {
-        changes: e.changes,
-        totalChanges: did.reduce((n, c) => n + c.inserted + c.updated + c.deleted, 0),
-        table: e.direct[0] ?? e.schema.removed[0]?.name ?? e.schema.added[0]?.name ?? e.schema.altered[0] ?? '',
-        tables: [...new Set([...e.direct, ...e.writes, ...did.map((c) => c.name)])],
-        ...(returned.columns.length > 0
-          ? { columns: returned.columns, rows: returned.rows, rowCount: returned.count, complete: returned.complete }
-          : {}),
-      },
-    );
-  };
-  const confirmForm = form({
-    understood: field.boolean({ title: t.understoodTitle, default: false }),
-    typedTableName: field.string({
-      title: t.typedTableTitle,
-      description: t.typedTableHelp,
-      minLength: 1,
-      maxLength: 128,
-    }),
-  });
+export function executeSqlTool(deps: Deps) {
+  const t = MESSAGES[deps.locale];
   return defineTool({
     name: 'execute_sql',
     title: 'Run one SQL statement on the demo shop',
@@ -73,77 +38,148 @@ export function executeSqlTool({ db, shop, locale }: Deps) {
       tables: z.array(z.string()),
     }),
     annotations: { destructiveHint: true },
-    forms: { confirm: confirmForm },
-    async run({ sql }, { ask, attempt, commit, user }) {
-      if (!findCaller(db, { user })) return rejected(t.unknownCaller(user));
-      // The tokenizer only counts statements for a friendly message; SQLite refuses several anyway.
-      let count: number;
-      try {
-        count = statements(tokenize(sql)).length;
-      } catch (e) {
-        return rejected(t.sqlError(e instanceof SqlSyntaxError ? e.message : String(e)));
-      }
-      if (count !== 1) return rejected(count === 0 ? t.sqlError(t.emptySql) : t.severalStatements(count));
+    forms: { confirm: confirmForm(t) },
+    run: ({ sql }, ctx) => runStatement(deps, t, sql, ctx),
+  });
+}
 
-      const who = user ?? '';
-      const seen = await shop.inspect(who, sql).catch((e: unknown) => e as Error);
-      if (seen instanceof Error) return rejected(failure(seen));
-      if ('error' in seen) return rejected(t.sqlError(seen.error));
-      if ('refusal' in seen) return rejected(t.refused[seen.refusal]);
+/** The question before a statement that cannot be undone: the box ticked, and the table's name typed. */
+function confirmForm(t: OpsdeskMessages) {
+  return form({
+    understood: field.boolean({ title: t.understoodTitle, default: false }),
+    typedTableName: field.string({
+      title: t.typedTableTitle,
+      description: t.typedTableHelp,
+      minLength: 1,
+      maxLength: 128,
+    }),
+  });
+}
 
-      // A read returns rows and writes nothing; anything else (REINDEX too) takes the write path.
-      if (seen.reader && seen.readonly && !seen.schema && seen.writes.length === 0) {
-        try {
-          const rows = await shop.read(who, sql);
-          const lines = rows.rows.map((r) => rows.columns.map((c) => cell(r[c])).join(' | '));
-          const text = [t.rowsReturned(rows.count, rows.rows.length, rows.stopped), rows.columns.join(' | '), ...lines];
-          return done(text.join('\n'), {
-            columns: rows.columns,
-            rows: rows.rows,
-            rowCount: rows.count,
-            complete: rows.complete,
-          });
-        } catch (e) {
-          return rejected(failure(e));
-        }
-      }
+type SqlContext = ToolContext<{ confirm: ReturnType<typeof confirmForm> }>;
 
-      // A write runs once, measured, inside its own transaction: kept when it may run unasked,
-      // otherwise rolled back and shown — what that very execution did — before anything is kept.
-      /** One execution within `limit`: its result when kept, what went beyond when not, or why it could not run. */
-      const execute = async (limit: Limit) => {
-        const ran = await shop.execute(who, sql, limit).catch((e: unknown) => e as Error);
-        if (ran instanceof Error) return { ended: rejected(failure(ran)) };
-        if ('refusal' in ran) return { ended: rejected(t.refused[ran.refusal]) };
-        if ('error' in ran) return { ended: rejected(t.sqlError(ran.error)) };
-        return ran.kept ? { ended: result(ran.execution) } : ran;
-      };
-      const first = await attempt<Execution>(async (withhold) => {
-        const ran = await execute({ unasked: true });
-        return 'ended' in ran ? ran.ended : withhold(ran.execution);
-      });
-      if (first.done) return first.result;
-      const shown = first.withheld;
-      const allowance = allowanceFor(shown);
-      const target = targetOf(shown);
-      const answer = await ask('confirm', {
-        message: t.confirmSql(confirmation(t, sql, shown, allowance, target)),
-        check: ({ understood, typedTableName }) => {
-          const issues: { field: string; message: string }[] = [];
-          if (!understood) issues.push({ field: 'understood', message: t.notUnderstood });
-          if (unquote(typedTableName).toLowerCase() !== target.toLowerCase())
-            issues.push({ field: 'typedTableName', message: t.wrongTable(oneLine(typedTableName, 80), target) });
-          return issues;
-        },
-      });
-      if (answer.action !== 'accept') return answer.result();
-      // Run again, measured again, and kept only within what the person confirmed: the same tables
-      // and no more rows than shown (or than the bound stated), the same schema changes.
-      return commit(async () => {
-        const ran = await execute({ allowed: allowance });
-        return 'ended' in ran ? ran.ended : rejected(t.beyondConfirmed(ran.beyond));
-      });
+/** One statement: its caller and count checked, the shop's look at it, then a read or a write. */
+async function runStatement(
+  { db, shop }: Deps,
+  t: OpsdeskMessages,
+  sql: string,
+  ctx: SqlContext,
+): Promise<CallToolResult> {
+  if (!findCaller(db, ctx)) return rejected(t.unknownCaller(ctx.user));
+  const notOne = notOneStatement(t, sql);
+  if (notOne) return notOne;
+
+  const who = ctx.user ?? '';
+  const seen = await shop.inspect(who, sql).catch((e: unknown) => e as Error);
+  if (seen instanceof Error) return rejected(failureMessage(t, seen));
+  if ('error' in seen) return rejected(t.sqlError(seen.error));
+  if ('refusal' in seen) return rejected(t.refused[seen.refusal]);
+
+  // A read returns rows and writes nothing; anything else (REINDEX too) takes the write path.
+  if (seen.reader && seen.readonly && !seen.schema && seen.writes.length === 0) return readRows(shop, t, who, sql);
+  return runWrite(shop, t, who, sql, ctx);
+}
+
+/** Why `sql` is not exactly one statement, or undefined when it is. */
+function notOneStatement(t: OpsdeskMessages, sql: string): CallToolResult | undefined {
+  // The tokenizer only counts statements for a friendly message; SQLite refuses several anyway.
+  let count: number;
+  try {
+    count = statements(tokenize(sql)).length;
+  } catch (e) {
+    return rejected(t.sqlError(e instanceof SqlSyntaxError ? e.message : String(e)));
+  }
+  if (count !== 1) return rejected(count === 0 ? t.sqlError(t.emptySql) : t.severalStatements(count));
+  return undefined;
+}
+
+/** A read: its rows, capped, with the total. */
+async function readRows(shop: ShopClient, t: OpsdeskMessages, who: string, sql: string): Promise<CallToolResult> {
+  try {
+    const rows = await shop.read(who, sql);
+    const lines = rows.rows.map((r) => rows.columns.map((c) => cell(r[c])).join(' | '));
+    const text = [t.rowsReturned(rows.count, rows.rows.length, rows.stopped), rows.columns.join(' | '), ...lines];
+    return done(text.join('\n'), {
+      columns: rows.columns,
+      rows: rows.rows,
+      rowCount: rows.count,
+      complete: rows.complete,
+    });
+  } catch (e) {
+    return rejected(failureMessage(t, e));
+  }
+}
+
+/**
+ * A write runs once, measured, inside its own transaction: kept when it may run unasked,
+ * otherwise rolled back and shown — what that very execution did — before anything is kept.
+ */
+async function runWrite(
+  shop: ShopClient,
+  t: OpsdeskMessages,
+  who: string,
+  sql: string,
+  { ask, attempt, commit }: SqlContext,
+): Promise<CallToolResult> {
+  /** One execution within `limit`: its result when kept, what went beyond when not, or why it could not run. */
+  const execute = async (limit: Limit) => {
+    const ran = await shop.execute(who, sql, limit).catch((e: unknown) => e as Error);
+    if (ran instanceof Error) return { ended: rejected(failureMessage(t, ran)) };
+    if ('refusal' in ran) return { ended: rejected(t.refused[ran.refusal]) };
+    if ('error' in ran) return { ended: rejected(t.sqlError(ran.error)) };
+    return ran.kept ? { ended: keptResult(t, ran.execution) } : ran;
+  };
+  const first = await attempt<Execution>(async (withhold) => {
+    const ran = await execute({ unasked: true });
+    return 'ended' in ran ? ran.ended : withhold(ran.execution);
+  });
+  if (first.done) return first.result;
+  const shown = first.withheld;
+  const allowance = allowanceFor(shown);
+  const target = targetOf(shown);
+  const answer = await ask('confirm', {
+    message: t.confirmSql(confirmation(t, sql, shown, allowance, target)),
+    check: ({ understood, typedTableName }) => {
+      const issues: { field: string; message: string }[] = [];
+      if (!understood) issues.push({ field: 'understood', message: t.notUnderstood });
+      if (unquote(typedTableName).toLowerCase() !== target.toLowerCase())
+        issues.push({ field: 'typedTableName', message: t.wrongTable(oneLine(typedTableName, 80), target) });
+      return issues;
     },
+  });
+  if (answer.action !== 'accept') return answer.result();
+  // Run again, measured again, and kept only within what the person confirmed: the same tables
+  // and no more rows than shown (or than the bound stated), the same schema changes.
+  return commit(async () => {
+    const ran = await execute({ allowed: allowance });
+    return 'ended' in ran ? ran.ended : rejected(t.beyondConfirmed(ran.beyond));
+  });
+}
+
+/** SQLite's reason, a statement stopped for running too long, too many waiting, or the shop's process gone. */
+function failureMessage(t: OpsdeskMessages, e: unknown): string {
+  return e instanceof ShopError && e.code === 'SQL_TIMEOUT'
+    ? t.sqlTimeout(e.message)
+    : e instanceof ShopError && e.code === 'TEMP_OBJECT'
+      ? t.refused['other-database']
+      : e instanceof ShopError && e.code === 'SHOP_BUSY'
+        ? t.shopBusy
+        : t.sqlError(e instanceof Error ? e.message : String(e));
+}
+
+/** The result of a kept execution: what it did, and the rows it returned. */
+function keptResult(t: OpsdeskMessages, e: Execution): CallToolResult {
+  const did = tableChanges(e);
+  const text = t.changed(did, schemaOf(e));
+  const returned = e.returned;
+  return done(returned.columns.length > 0 ? `${text}\n${returned.columns.join(' | ')}\n${rowsText(returned)}` : text, {
+    changes: e.changes,
+    totalChanges: did.reduce((n, c) => n + c.inserted + c.updated + c.deleted, 0),
+    table: e.direct[0] ?? e.schema.removed[0]?.name ?? e.schema.added[0]?.name ?? e.schema.altered[0] ?? '',
+    tables: [...new Set([...e.direct, ...e.writes, ...did.map((c) => c.name)])],
+    ...(returned.columns.length > 0
+      ? { columns: returned.columns, rows: returned.rows, rowCount: returned.count, complete: returned.complete }
+      : {}),
   });
 }
 

@@ -2,7 +2,14 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFile
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../../test/support/mcp.js';
-import { type Conn, memoryClient, tempDataDir } from '../../test/harness.js';
+import {
+  accept,
+  pendingOf,
+  type RoundParams,
+  type WireRound,
+  wireRound,
+} from '../../../../test/support/modern-wire.js';
+import { type Conn, httpOpsdeskForSuite, memoryClient, tempDataDir } from '../../test/harness.js';
 import { localTime } from '../sync/describe.js';
 
 let data: ReturnType<typeof tempDataDir>;
@@ -223,5 +230,47 @@ describe('sync_file', () => {
 
   it('a file on neither side is rejected', async () => {
     expect((await sync('nowhere.txt')).status).toBe('rejected');
+  });
+});
+
+/**
+ * On 2026-07-28 a call is run again from the top each round, so the question a round asks is built
+ * again from what the database and the workspace hold *now*. An answer given to one question must
+ * not be taken as the answer to a different one: the person confirmed what they were shown. Raw
+ * JSON-RPC rounds against `serveHttp`, the files changed between the rounds the way another
+ * user (or another process) changes them.
+ */
+describe('sync_file on 2026-07-28: an answer counts only for the question it answered', () => {
+  const served = httpOpsdeskForSuite();
+  const as = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+  const questionOf = (round: WireRound, key: string) =>
+    String(
+      (round.result?.inputRequests as Record<string, { params?: { message?: string } }> | undefined)?.[key]?.params
+        ?.message,
+    );
+
+  it('"keep remote" chosen on one diff never overwrites a local edit the person did not see', async () => {
+    const token = served.server.ownerToken('dave');
+    const { local, remote } = {
+      local: join(served.dataDir, 'workspace', 'local', 'notes', 'plan.md'),
+      remote: join(served.dataDir, 'workspace', 'remote', 'notes', 'plan.md'),
+    };
+    writeFileSync(local, '# Release plan\n\nlocal edit one\n');
+    writeFileSync(remote, '# Release plan\n\nremote edit\n');
+    const call: RoundParams = { name: 'sync_file', arguments: { path: 'notes/plan.md' } };
+    const first = await wireRound(served.server.url, call, as(token));
+    const { requestState } = pendingOf(first);
+    expect(questionOf(first, 'resolution')).toContain('local edit one');
+
+    // The person is still reading the diff when the local side is edited again.
+    writeFileSync(local, '# Release plan\n\nlocal edit TWO, written after the question\n');
+    const answered = await wireRound(
+      served.server.url,
+      { ...call, inputResponses: { resolution: accept({ resolution: 'keep_remote' }) }, requestState },
+      as(token),
+    );
+    expect(readFileSync(local, 'utf8')).toContain('local edit TWO');
+    expect(pendingOf(answered).asks).toEqual(['resolution']);
+    expect(questionOf(answered, 'resolution')).toContain('local edit TWO');
   });
 });

@@ -2,15 +2,13 @@ import { existsSync } from 'node:fs';
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, pending, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
+import { RESOLUTIONS, type Resolution } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
 import { plucked, prepared } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
 import { oneLine } from '../shorten.js';
 import { shortDiff, sideView } from '../sync/describe.js';
 import { applySide, type Resolved, readSide, resolvePath, type Side, type Workspace } from '../sync/workspace.js';
-
-const RESOLUTIONS = ['keep_local', 'keep_remote', 'keep_both', 'manual'] as const;
-export type Resolution = (typeof RESOLUTIONS)[number];
 
 /** sync_file: one-sided changes propagate; a change on both sides is a question only a person can answer. */
 export function syncFileTool({ db, locale, workspace, now }: Deps) {

@@ -1,15 +1,12 @@
 import { type FieldDef, field, form, type Issue } from '@elicitkit/form';
 import { defineTool, done, invalid, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
+import { REPORT_FIELDS, type ReportField } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
 import { prepared } from '../db/statements.js';
 import { MESSAGES } from '../messages/index.js';
 import { permissionsFor } from '../permissions.js';
 import { oneLine } from '../shorten.js';
-
-/** The fields a report needs; each one missing from the arguments is asked for. */
-const REPORT_FIELDS = ['project', 'from', 'to'] as const;
-export type ReportField = (typeof REPORT_FIELDS)[number];
 
 const MAX_SPAN_DAYS = 31;
 const DAY = 86_400_000;

@@ -2,8 +2,14 @@ import { styleText } from 'node:util';
 import type { ServerIdentity, UrlPrompt } from '../../types.js';
 
 /**
- * Server-supplied text is printed to a terminal: control characters (cursor movement, colours,
- * OSC links) and bidi overrides could redraw the screen or disguise a URL, so they are removed.
+ * Text a server (or a caller through one) chose, made fit for a terminal: control characters
+ * (cursor movement, colours, OSC links, clearing the screen, writing the clipboard, overwriting a
+ * line) and bidi overrides could redraw the screen or disguise a URL, so they are removed; tabs
+ * become two spaces, line breaks stay (`\r\n` and `\r` become `\n`). The terminal renderer runs
+ * every server text through it; print anything else a server sent through it too.
+ *
+ * @example
+ * clean('done\u001b[2J') // 'done[2J'
  */
 export function clean(text: string): string {
   return (
