@@ -1,8 +1,10 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { startRedis } from './support/redis-server.js';
+import { startRedis, withRedis } from './support/redis-server.js';
 
-describe('test Redis', () => {
+const REDIS = withRedis('test/redis-server.test.ts');
+
+describe.skipIf(!REDIS)('test Redis', () => {
   it('starts a real redis-server on a free port and stops it', async () => {
     const redis = await startRedis();
     const client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 0 });

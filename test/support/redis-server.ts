@@ -30,6 +30,21 @@ export function redisAvailable(): boolean {
   return existsSync(BINARY);
 }
 
+/**
+ * Whether this run has Redis for the tests that need it: `npm test` with only Node and npm skips
+ * them, saying so once per file; under CI (`CI=true`) they are required, and a missing binary
+ * fails the run instead of skipping.
+ *
+ * @example
+ * describe.skipIf(!withRedis('claims/redis.test.ts'))('redis claim store', () => { … });
+ */
+export function withRedis(file: string): boolean {
+  if (redisAvailable()) return true;
+  if (process.env.CI === 'true') throw new Error(`${file}: redis-server not found at ${BINARY}, and CI requires it`);
+  console.log(`${file}: skipped, redis-server not found at ${BINARY} (apt-get install redis-server)`);
+  return false;
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

@@ -10,8 +10,10 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServe } from '../../../scripts/bundle-serve.js';
 import { callTool } from '../../../test/support/mcp.js';
-import { startRedis } from '../../../test/support/redis-server.js';
+import { startRedis, withRedis } from '../../../test/support/redis-server.js';
 import { count, HANDSHAKE_THEN_LIST, httpClient, tempDataDir } from '../../opsdesk/test/harness.js';
+
+const REDIS = withRedis('cli/src/serve-bundle.test.ts');
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const COUNT_HOOK = join(ROOT, 'bench/support/count-modules.mjs');
@@ -64,39 +66,42 @@ describe('the one-file build of serve', () => {
     }
   });
 
-  it('serves --http with --redis too: Redis (left outside the bundle) and the HTTP path load from it', async () => {
-    const data = tempDataDir();
-    const redis = await startRedis();
-    const child = spawn(process.execPath, [entry, 'serve', '--http', '0', '--data', data.dir, '--redis', redis.url], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    try {
-      let out = '';
-      child.stdout.setEncoding('utf8');
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk: string) => {
-          out += chunk;
-          if (/alice\s+ek_\S+\n/.test(out)) resolve();
+  it.skipIf(!REDIS)(
+    'serves --http with --redis too: Redis (left outside the bundle) and the HTTP path load from it',
+    async () => {
+      const data = tempDataDir();
+      const redis = await startRedis();
+      const child = spawn(process.execPath, [entry, 'serve', '--http', '0', '--data', data.dir, '--redis', redis.url], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      try {
+        let out = '';
+        child.stdout.setEncoding('utf8');
+        await new Promise<void>((resolve, reject) => {
+          child.stdout.on('data', (chunk: string) => {
+            out += chunk;
+            if (/alice\s+ek_\S+\n/.test(out)) resolve();
+          });
+          child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
         });
-        child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-      });
-      expect(out).toContain('replicas share Redis');
-      const url = /serving (\S+)/.exec(out)?.[1] ?? '';
-      const token = /alice\s+(ek_\S+)/.exec(out)?.[1] ?? '';
-      const c = await httpClient(url, token, {
-        revision: '2025-11-25',
-        script: [{ action: 'accept', content: { env: 'dev' } }],
-      });
-      expect((await callTool(c.client, 'deploy_service', { service: 'user-service' })).status).toBe('done');
-      await c.close();
-      child.kill('SIGTERM');
-      expect((await once(child, 'exit'))[0]).toBe(0);
-    } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await redis.stop();
-      data.remove();
-    }
-  });
+        expect(out).toContain('replicas share Redis');
+        const url = /serving (\S+)/.exec(out)?.[1] ?? '';
+        const token = /alice\s+(ek_\S+)/.exec(out)?.[1] ?? '';
+        const c = await httpClient(url, token, {
+          revision: '2025-11-25',
+          script: [{ action: 'accept', content: { env: 'dev' } }],
+        });
+        expect((await callTool(c.client, 'deploy_service', { service: 'user-service' })).status).toBe('done');
+        await c.close();
+        child.kill('SIGTERM');
+        expect((await once(child, 'exit'))[0]).toBe(0);
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        await redis.stop();
+        data.remove();
+      }
+    },
+  );
 
   it('loads its own files and the SQLite addon, nothing from dist, src or node_modules', async () => {
     const data = tempDataDir();

@@ -8,14 +8,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
 import { accept, pendingOf, type WireRound, wireRound } from '../../../test/support/modern-wire.js';
-import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
+import { startRedis, type TestRedis, withRedis } from '../../../test/support/redis-server.js';
 import { type Balancer, startProxy } from '../../../test/support/round-robin-proxy.js';
 import { count, type HttpProcess, httpClient, serveHttpProcess, tempDataDir } from '../../opsdesk/test/harness.js';
+
+const REDIS = withRedis('cli/src/serve-replicas.test.ts');
 
 const DEPLOY = { name: 'deploy_service', arguments: { service: 'order-service' } };
 const PROD = { confirmed: true, ticket: 'REL-1001' };
 
-describe('serve --http --redis: two replicas, no sticky sessions', () => {
+describe.skipIf(!REDIS)('serve --http --redis: two replicas, no sticky sessions', () => {
   let redis: TestRedis;
   const data = tempDataDir();
   let a: HttpProcess;

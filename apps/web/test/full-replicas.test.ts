@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accept, pendingOf, wireRound } from '../../../test/support/modern-wire.js';
-import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
+import { startRedis, type TestRedis, withRedis } from '../../../test/support/redis-server.js';
 import { type Balancer, startProxy } from '../../../test/support/round-robin-proxy.js';
 import { count, type HttpProcess, serveHttpProcess, tempDataDir } from '../../opsdesk/test/harness.js';
 import {
@@ -26,6 +26,8 @@ import {
   stopReplica,
   turn,
 } from './http-browser';
+
+const REDIS = withRedis('web/test/full-replicas.test.ts');
 
 const DEPLOY = { name: 'deploy_service', arguments: { service: 'order-service' } };
 const PROD = { confirmed: true, ticket: 'REL-1001' };
@@ -60,6 +62,7 @@ function awayFromStream(req: IncomingMessage, n: number, upstreams: number): num
 }
 
 beforeAll(async () => {
+  if (!REDIS) return;
   redis = await startRedis();
   serveA = await serveHttpProcess(opsData.dir, ['--redis', redis.url]);
   serveB = await serveHttpProcess(opsData.dir, ['--redis', redis.url]);
@@ -91,7 +94,7 @@ afterAll(async () => {
   if (webData) rmSync(webData, { recursive: true, force: true });
 }, 30_000);
 
-describe('two web replicas over two serve replicas, one Redis, no sticky sessions', () => {
+describe.skipIf(!REDIS)('two web replicas over two serve replicas, one Redis, no sticky sessions', () => {
   for (const revision of ['modern', 'legacy'] as const) {
     it(`deploys to production through the web routes (${revision === 'modern' ? '2026-07-28' : '2025-11-25'})`, async () => {
       const before = deployments();

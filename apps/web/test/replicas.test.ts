@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
+import { startRedis, type TestRedis, withRedis } from '../../../test/support/redis-server.js';
 import {
   answer,
   type Browser,
@@ -21,12 +21,15 @@ import {
   turn,
 } from './http-browser';
 
+const REDIS = withRedis('web/test/replicas.test.ts');
+
 let redis: TestRedis;
 let data: string;
 let a: ReplicaProcess;
 let b: ReplicaProcess;
 
 beforeAll(async () => {
+  if (!REDIS) return;
   redis = await startRedis();
   data = mkdtempSync(join(tmpdir(), 'elicitkit-web-replicas-'));
   const env = {
@@ -49,7 +52,7 @@ afterAll(async () => {
   if (data) rmSync(data, { recursive: true, force: true });
 });
 
-describe('two web replicas, one Redis', () => {
+describe.skipIf(!REDIS)('two web replicas, one Redis', () => {
   it('runs a production deploy whose every answer lands on the replica not holding the stream', async () => {
     const browser = await openChat(a);
     const stream = await turn(a, browser, '/deploy_service service=order-service');

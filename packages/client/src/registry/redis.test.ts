@@ -1,11 +1,14 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { startRedis, type TestRedis } from '../../../../test/support/redis-server.js';
+import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
 import { createRedisRegistry } from './redis.js';
 import { manualClock, registrySuite } from './registry.suite.js';
 
+const REDIS = withRedis('registry/redis.test.ts');
+
 let server: TestRedis;
 beforeAll(async () => {
+  if (!REDIS) return;
   server = await startRedis();
 });
 afterAll(async () => {
@@ -13,18 +16,19 @@ afterAll(async () => {
 });
 
 let n = 0;
-registrySuite('redis', (clock) => {
-  const registry = createRedisRegistry({
-    redis: server.url,
-    prefix: `suite${++n}:`,
-    now: clock.now,
-    setTimer: clock.setTimer,
+if (REDIS)
+  registrySuite('redis', (clock) => {
+    const registry = createRedisRegistry({
+      redis: server.url,
+      prefix: `suite${++n}:`,
+      now: clock.now,
+      setTimer: clock.setTimer,
+    });
+    onTestFinished(() => registry.close());
+    return registry;
   });
-  onTestFinished(() => registry.close());
-  return registry;
-});
 
-describe('redis registry across processes', () => {
+describe.skipIf(!REDIS)('redis registry across processes', () => {
   it('wakes a waiter on one replica when another takes the answer, and both agree how it settled', async () => {
     const a = createRedisRegistry({ redis: server.url, prefix: 'replicas:' });
     const client = new Redis(server.url);
@@ -86,7 +90,7 @@ describe('redis registry across processes', () => {
   });
 });
 
-describe('redis registry: what others write on its Redis', () => {
+describe.skipIf(!REDIS)('redis registry: what others write on its Redis', () => {
   it('a forged settlement published on its channel answers nothing, and malformed messages crash nothing', async () => {
     const registry = createRedisRegistry({ redis: server.url, prefix: 'forge:' });
     const client = new Redis(server.url);

@@ -1,14 +1,16 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wire.js';
-import { startRedis, type TestRedis } from '../../../../test/support/redis-server.js';
+import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
 import { loopback } from '../../test/loopback.js';
 import { claimStoreSuite, manualClock } from './claims.suite.js';
 import { ClaimStoreNotDurableError, ClaimStoreUnavailableError, createRedisClaimStore } from './redis.js';
 
+const REDIS = withRedis('claims/redis.test.ts');
+
 const LEASE = { leaseMs: 1_000, ttlMs: 60_000 };
 
-describe('redis claim store', () => {
+describe.skipIf(!REDIS)('redis claim store', () => {
   let server: TestRedis;
   const clients: Redis[] = [];
   let n = 0;
@@ -146,7 +148,7 @@ describe('redis claim store', () => {
   });
 });
 
-describe('Redis stopped between claim and completion (a real, durable redis-server)', () => {
+describe.skipIf(!REDIS)('Redis stopped between claim and completion (a real, durable redis-server)', () => {
   it('the first caller is told its result was not recorded; after Redis is back, a replay is told the outcome is unknown and nothing runs again', async () => {
     const durable = await startRedis({ durable: true });
     const client = new Redis(durable.url, {

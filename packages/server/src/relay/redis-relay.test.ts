@@ -3,11 +3,13 @@ import { Client } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from '../../../../test/support/redis-server.js';
+import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
 import { type Balancer, startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, type Loopback, loopback, patientClient, startDeploy } from '../../test/loopback.js';
 import { frameKey, open, sealUnchecked } from './frames.js';
 import { createRedisRelay, type RedisRelay } from './redis-relay.js';
+
+const REDIS = withRedis('relay/redis-relay.test.ts');
 
 interface Replica {
   relay: RedisRelay;
@@ -36,7 +38,7 @@ async function dropSubscription(r: Replica, prefix: string): Promise<void> {
 /** The secret the replicas share: frames are sealed with a key derived from it. */
 const SECRET = 'relay-test-secret-0123456789abcdef0123456789';
 
-describe('2025 sessions relayed across replicas through Redis', () => {
+describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', () => {
   let server: TestRedis;
   const replicas: Replica[] = [];
   let proxy: Balancer | undefined;
