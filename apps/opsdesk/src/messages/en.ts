@@ -1,6 +1,6 @@
 /** opsdesk's English texts. */
 import { codeSpan } from '../shorten.js';
-import type { OpsdeskMessages, SchemaChange, TableChange } from './index.js';
+import type { OpsdeskMessages, SchemaChange, TableChange } from './types.js';
 
 export const en: OpsdeskMessages = {
   dateLocale: 'en-GB',

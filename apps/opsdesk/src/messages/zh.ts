@@ -1,6 +1,6 @@
 /** opsdesk's Chinese texts: every key of `OpsdeskMessages`, as the English table has them. */
 import { codeSpan } from '../shorten.js';
-import type { OpsdeskMessages, SchemaChange, TableChange } from './index.js';
+import type { OpsdeskMessages, SchemaChange, TableChange } from './types.js';
 
 export const zh: OpsdeskMessages = {
   dateLocale: 'zh-CN',

@@ -1,5 +1,6 @@
 import type { Locale } from '@elicitkit/server';
 import { MESSAGES } from '../messages/index.js';
+import type { SideView } from '../messages/types.js';
 import { oneLine } from '../shorten.js';
 import type { Side } from './workspace.js';
 
@@ -11,10 +12,7 @@ const MAX_DIFF_BYTES = 256 * 1024;
 const MAX_EDIT_LENGTH = 2000;
 
 /** One side as a person reads it: its size and its time in their form, or "deleted". */
-export interface SideView {
-  size: string;
-  modified: string;
-}
+export type { SideView } from '../messages/types.js';
 
 /**
  * A file's modification time the way a person on this server reads it: the server's time zone,

@@ -1,0 +1,141 @@
+/** The shape of opsdesk's message tables, apart from the tables themselves (so `en` and `zh` import no table). */
+import type { Environment, ReportField, Resolution } from '../choices.js';
+import type { Access } from '../permissions.js';
+import type { Beyond, Danger } from '../shop/effect.js';
+import type { Refusal } from '../shop/inspect.js';
+
+/** What a side of a sync conflict shows: its size and when it changed, in the reader's words. */
+export interface SideView {
+  size: string;
+  modified: string;
+}
+
+/** What one table went through in an execution (rows inserted, updated, deleted; rows it had before). */
+export interface TableChange {
+  name: string;
+  inserted: number;
+  updated: number;
+  deleted: number;
+  before: number;
+}
+
+/** Schema objects an execution added, removed or altered, by name. */
+export interface SchemaChange {
+  added: string[];
+  removed: string[];
+  altered: string[];
+}
+
+/**
+ * What the SQL confirmation shows: what the statement did on its one run (rolled back), or — when
+ * its effect differs from run to run — the bound the person confirms, stated in words.
+ */
+export interface SqlConfirm {
+  /** What the statement does to its target, from `danger`: `drops "orders"`; absent when it varies. */
+  what?: string;
+  /** The name to type. */
+  target: string;
+  /** Already made safe for one line (`oneLine`). */
+  statement: string;
+  /** Per table, what the run did (absent when it varies: no single run's count is shown). */
+  did?: TableChange[];
+  schema: SchemaChange;
+  /** Its effect differs from run to run: the most rows it may change per table, and why it varies. */
+  bound?: { tables: { name: string; rows: number }[]; sources: string[] };
+}
+
+/** A short line diff: the first changed lines, and how many more there are. */
+export interface ShortDiff {
+  lines: string[];
+  more: number;
+}
+
+export interface OpsdeskMessages {
+  /** How people of this language write dates and times (a BCP 47 tag for `Intl`). */
+  dateLocale: string;
+  /** Byte units, smallest first: B, KB, MB, GB. */
+  sizeUnits: readonly [string, string, string, string];
+  /** Items run together in a sentence: "a, b, c". */
+  series(items: readonly string[]): string;
+  unknownCaller(who: string | undefined): string;
+
+  // deploy_service, list_deployments
+  env: Record<Environment, string>;
+  envTitle: string;
+  envHelp: string;
+  envMessage(service: string, version: string): string;
+  confirmTitle: string;
+  ticketTitle: string;
+  ticketHelp: string;
+  prodMessage(service: string, from: string | undefined, to: string): string;
+  notConfirmed: string;
+  ticketUnknown(ticket: string): string;
+  ticketOtherService(ticket: string, service: string): string;
+  ticketNotApproved(ticket: string, status: string): string;
+  /** The same words whether the service is missing or only invisible to this person: no probing. */
+  noSuchService(service: string, access: Access, yours: readonly string[]): string;
+  deployed(service: string, version: string, env: string, id: number, ticket: string | null): string;
+  noDeployments: string;
+  deploymentsHeader(count: number): string;
+
+  // execute_sql
+  understoodTitle: string;
+  typedTableTitle: string;
+  typedTableHelp: string;
+  confirmSql(confirm: SqlConfirm): string;
+  danger: Record<Danger, (target: string) => string>;
+  notUnderstood: string;
+  wrongTable(typed: string, table: string): string;
+  severalStatements(count: number): string;
+  emptySql: string;
+  /** The run after the confirmation went beyond it: nothing was kept. */
+  beyondConfirmed(why: Beyond): string;
+  sqlTimeout(detail: string): string;
+  sqlError(detail: string): string;
+  /** The caller has too many statements waiting on the shop. */
+  shopBusy: string;
+  refused: Record<Refusal, string>;
+  rowsReturned(count: number, shown: number, stopped: 'rows' | 'bytes' | undefined): string;
+  /** What a kept execution did: per table, and the schema. */
+  changed(did: TableChange[], schema: SchemaChange): string;
+
+  // sync_file
+  resolutionTitle: string;
+  /** The options' titles; `copy` is where keep_both saves the local version (`<path>.local`, or the next free name). */
+  resolution(path: string, copy?: string): Record<Resolution, string>;
+  conflictMessage(path: string, local: SideView, remote: SideView, diff: ShortDiff | undefined): string;
+  deleted: string;
+  inSync(path: string): string;
+  pushed(path: string): string;
+  pulled(path: string): string;
+  resolved(path: string, how: string): string;
+  leftForManual(path: string): string;
+  /** A side changed between the question and the answer: the choice was about other versions. */
+  filesChanged(path: string): string;
+  badPath(path: string, why: string): string;
+  noSuchFile(path: string): string;
+
+  // weekly_report
+  projectTitle: string;
+  fromTitle: string;
+  toTitle: string;
+  reportMessage(missing: string): string;
+  reportFields: Record<ReportField, string>;
+  badDate(field: string, value: string): string;
+  fromAfterTo(from: string, to: string): string;
+  spanTooLong(days: number): string;
+  noSuchProject(project: string): string;
+  noProjects: string;
+  report(project: string, from: string, to: string, count: number): string;
+
+  // register_user
+  usernameTitle: string;
+  usernameHelp: string;
+  emailTitle: string;
+  newsletterTitle: string;
+  registerMessage: string;
+  usernameTaken(username: string): string;
+  usernameChars: string;
+  passwordMessage(username: string): string;
+  registered(username: string): string;
+}
