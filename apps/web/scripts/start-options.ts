@@ -47,3 +47,15 @@ export function parseStartOptions(argv: readonly string[], env: Record<string, s
   }
   return options;
 }
+
+/**
+ * The environment `npm start` runs Next.js and the build in: Next's anonymous telemetry off
+ * unless the person set `NEXT_TELEMETRY_DISABLED` themselves (an app people run locally should
+ * not report home by default).
+ *
+ * @example
+ * spawn(process.execPath, args, { env: childEnv(process.env) });
+ */
+export function childEnv<E extends Record<string, string | undefined>>(env: E): E {
+  return { ...env, NEXT_TELEMETRY_DISABLED: env.NEXT_TELEMETRY_DISABLED ?? '1' };
+}

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './build-stamp';
-import { parseStartOptions, StartUsageError } from './start-options';
+import { childEnv, parseStartOptions, StartUsageError } from './start-options';
 
 const webDir = resolve(fileURLToPath(import.meta.url), '../..');
 const root = resolve(webDir, '../..');
@@ -19,7 +19,7 @@ const TSC = require.resolve('typescript/bin/tsc');
 
 function run(args: string[]): Promise<number> {
   return new Promise((resolveCode, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit', env: childEnv(process.env) });
     // Ctrl+C reaches the child through the terminal's process group; a SIGTERM sent to us alone is forwarded.
     const forward = () => child.kill('SIGTERM');
     process.once('SIGTERM', forward);
@@ -32,6 +32,7 @@ function run(args: string[]): Promise<number> {
 }
 
 async function build(): Promise<void> {
+  process.stdout.write('elicitkit: building the app (about a minute the first time)…\n');
   for (const step of [
     [TSC, '-b'],
     // `elicitkit serve` starts from its one-file build only while that matches dist/ (see bin/elicitkit.js).

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildReason, ensureBuilt, sourceFingerprint } from '../scripts/build-stamp';
-import { parseStartOptions, StartUsageError } from '../scripts/start-options';
+import { childEnv, parseStartOptions, StartUsageError } from '../scripts/start-options';
 
 describe('npm start options', () => {
   it('defaults to 127.0.0.1:3000', () => {
@@ -27,6 +27,13 @@ describe('npm start options', () => {
   ])('refuses %j %j clearly', (argv, env, message) => {
     expect(() => parseStartOptions(argv, env)).toThrow(StartUsageError);
     expect(() => parseStartOptions(argv, env)).toThrow(message);
+  });
+});
+
+describe('the environment npm start runs Next in', () => {
+  it('turns Next telemetry off unless the person said otherwise, and keeps everything else', () => {
+    expect(childEnv({ PATH: '/bin' })).toEqual({ PATH: '/bin', NEXT_TELEMETRY_DISABLED: '1' });
+    expect(childEnv({ NEXT_TELEMETRY_DISABLED: '0' }).NEXT_TELEMETRY_DISABLED).toBe('0');
   });
 });
 
