@@ -5,9 +5,9 @@
  * log, never into the response. Raw requests on a loopback socket, as a hostile client sends them.
  * The password page's own refusals, on this listener and stdio's, are in `web/page-route.test.ts`.
  */
-import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../test/harness.js';
+import { rawRequest } from '../test/raw-http.js';
 import { type HttpServing, serveHttp } from './serve-http.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -31,29 +31,11 @@ async function start() {
   return { server, logged };
 }
 
-/** One request written by hand; resolves with the status line and the body once the server closes. */
-function raw(server: HttpServing, head: string): Promise<{ status: string; headers: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1', () => socket.write(`${head}Connection: close\r\n\r\n`));
-    let out = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => {
-      out += d;
-    });
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [top = '', body = ''] = out.split('\r\n\r\n');
-      const [status = '', ...headers] = top.split('\r\n');
-      resolve({ status, headers: headers.join('\n').toLowerCase(), body });
-    });
-  });
-}
-
 describe('serveHttp outside the MCP handler', () => {
   it('a request target no URL can hold is a 400, and nothing of the parser is echoed', async () => {
     const { server, logged } = await start();
     for (const target of ['http://[', '//user:pw@[']) {
-      const reply = await raw(server, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
+      const reply = await rawRequest(server.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n`);
       expect(reply.status).toBe('HTTP/1.1 400 Bad Request');
       expect(reply.body).not.toContain('Invalid URL');
     }
@@ -64,7 +46,10 @@ describe('serveHttp outside the MCP handler', () => {
     const { server, logged } = await start();
     // The database going away under a page request: its error names the connection and the SQL.
     server.opsdesk.db.close();
-    const reply = await raw(server, 'GET /register/abcdefghijklmnopqrstuvwxyz HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const reply = await rawRequest(
+      server.port,
+      'GET /register/abcdefghijklmnopqrstuvwxyz HTTP/1.1\r\nHost: 127.0.0.1\r\n',
+    );
     expect(reply.status).toBe('HTTP/1.1 500 Internal Server Error');
     expect(reply.headers).toContain('content-type: application/json');
     expect(JSON.parse(reply.body)).toEqual({

@@ -4,12 +4,12 @@
  * password question). Raw requests on a loopback socket where a browser could not send them, as a
  * hostile page or client does.
  */
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../../test/support/mcp.js';
 import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wire.js';
 import { setPasswordOnPage } from '../../test/cases.js';
 import { peek, stdioClient, tempDataDir } from '../../test/harness.js';
+import { rawRequest } from '../../test/raw-http.js';
 import { type HttpServing, serveHttp } from '../serve-http.js';
 
 /** A listener serving the password page: its loopback port, and how to stop it. */
@@ -50,24 +50,6 @@ async function overStdio(): Promise<PageListener> {
   };
 }
 
-/** One request written by hand; resolves with the status line, the headers and the body once the server closes. */
-function raw(port: number, head: string): Promise<{ status: string; headers: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(`${head}Connection: close\r\n\r\n`));
-    let out = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (d: string) => {
-      out += d;
-    });
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [top = '', body = ''] = out.split('\r\n\r\n');
-      const [status = '', ...headers] = top.split('\r\n');
-      resolve({ status, headers: headers.join('\n').toLowerCase(), body });
-    });
-  });
-}
-
 const LINK_PATH = '/register/abcdefghijklmnopqrstuvwxyz';
 
 describe.each([
@@ -84,7 +66,7 @@ describe.each([
 
   it('a request whose Host no URL can hold is a 400, the Host never echoed', async () => {
     for (const host of ['[bad', 'a b']) {
-      const reply = await raw(listener.port, `GET ${LINK_PATH} HTTP/1.1\r\nHost: ${host}\r\n`);
+      const reply = await rawRequest(listener.port, `GET ${LINK_PATH} HTTP/1.1\r\nHost: ${host}\r\n`);
       expect(reply.status).toBe('HTTP/1.1 400 Bad Request');
       expect(reply.body).not.toContain(host);
     }
@@ -102,7 +84,7 @@ describe.each([
   });
 
   it('a Host that is not loopback is refused (DNS rebinding)', async () => {
-    const reply = await raw(listener.port, `GET ${LINK_PATH} HTTP/1.1\r\nHost: evil.example\r\n`);
+    const reply = await rawRequest(listener.port, `GET ${LINK_PATH} HTTP/1.1\r\nHost: evil.example\r\n`);
     expect(reply.status).toMatch(/^HTTP\/1\.1 403 /);
   });
 
