@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDataDir } from '../test/harness.js';
 import { rawRequest } from '../test/raw-http.js';
-import { type HttpServing, serveHttp } from './serve-http.js';
+import { serveHttp } from './serve-http.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
