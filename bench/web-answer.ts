@@ -5,9 +5,10 @@
  * same revision, 2026-07-28 (answer returned by its elicitation handler → callTool resolved). Next's own HTTP server is not
  * in the path (it needs `npm run build:web`); BENCH_WEB=0 skips this line. Paired, alternating.
  *
- *   BENCH_WEB_PAIRS=40 (default)
+ *   BENCH_WEB_PAIRS=40 (default); PROFILE_WINDOWS=/tmp/w.json writes each timed web answer's
+ *   window for `node --cpu-prof` (as `ask-profile.ts` does)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +17,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { iqr, p50, report, yieldToLoop } from './support/stats.js';
 
 const PAIRS = Number(process.env.BENCH_WEB_PAIRS ?? 40);
+/** For a profiler: each timed web answer's [start, end] in monotonic µs (the clock of V8's profiles). */
+const windows: [number, number][] = [];
+const micros = () => Number(process.hrtime.bigint() / 1000n);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 type Handler = (request: Request, ctx?: { params: Promise<{ id: string }> }) => Promise<Response>;
@@ -57,13 +61,29 @@ export async function webAnswer(): Promise<void> {
   const getChatInfo = (await route('chat/info')).GET as Handler;
   const postChat = (await route('chat')).POST as Handler;
   const postAnswer = (await route('elicitations/[id]')).POST as Handler;
+  const closeChat = (await route('chat/close')).POST as Handler;
   // The web app's policy allows 10 questions a minute per chat, so a new chat (a new browser
-  // session, its own opsdesk child) takes over every 8 turns; its start is outside the timing.
+  // session, its own MCP session on the app's one opsdesk) takes over every 8 turns and the old
+  // one is closed; both are outside the timing.
   let headers: Record<string, string> = {};
   let turns = 0;
+  /** Closes the chat in use, as its tab's beacon would: the app caps open chats per address. */
+  async function closeCurrent(): Promise<void> {
+    if (!headers.cookie) return;
+    const closed = await closeChat(
+      new Request('http://localhost/api/chat/close', {
+        method: 'POST',
+        headers: { cookie: headers.cookie, 'content-type': 'text/plain' },
+        body: JSON.stringify({ csrf: headers['x-elicitkit-csrf'] }),
+      }),
+    );
+    if (closed.status !== 204) throw new Error(`the chat did not close: ${closed.status} ${await closed.text()}`);
+  }
   async function newChat(): Promise<void> {
+    await closeCurrent();
     const session = await getChatInfo(new Request('http://localhost/api/chat/info'));
     const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    if (session.status !== 200) throw new Error(`no chat opened: ${session.status} ${await session.text()}`);
     const { csrf } = (await session.json()) as { csrf: string };
     headers = { cookie, 'x-elicitkit-csrf': csrf, 'content-type': 'application/json' };
   }
@@ -82,6 +102,8 @@ export async function webAnswer(): Promise<void> {
         }),
       }),
     );
+    if (response.status !== 200)
+      throw new Error(`the chat turn was refused: ${response.status} ${await response.text()}`);
     const next = chunks(response);
     let id: string | undefined;
     const seen: unknown[] = [];
@@ -93,6 +115,7 @@ export async function webAnswer(): Promise<void> {
       if (chunk.type === 'data-elicitation' && d?.status === 'open') id = String(d.id);
     }
     const started = performance.now();
+    const startedMicros = micros();
     const answered = await postAnswer(
       new Request(`http://localhost/api/elicitations/${id}`, {
         method: 'POST',
@@ -107,6 +130,7 @@ export async function webAnswer(): Promise<void> {
       if (!chunk) throw new Error('the chat stream ended without the tool result');
       if (chunk.type === 'tool-output-available') {
         const ms = performance.now() - started;
+        windows.push([startedMicros, micros()]);
         while (await next()) {}
         await yieldToLoop();
         return ms;
@@ -165,6 +189,7 @@ export async function webAnswer(): Promise<void> {
       figure: `${p50(web).toFixed(2)} ms p50 (${p50(ratios).toFixed(2)}× a direct stdio client, paired)`,
       pass: p50(web) <= 8,
     });
+    if (process.env.PROFILE_WINDOWS) writeFileSync(process.env.PROFILE_WINDOWS, JSON.stringify(windows));
   } finally {
     await direct.close().catch(() => {});
     rmSync(data, { recursive: true, force: true });

@@ -2,9 +2,17 @@ import { request } from 'node:http';
 import type { Revision } from '@elicitkit/form';
 import { describe, expect, it } from 'vitest';
 import { callTool, deferred } from '../../../test/support/mcp.js';
-import { count, httpClient, httpOpsdeskForSuite, peek, tempDataDir } from '../test/harness.js';
+import {
+  count,
+  httpClient,
+  httpMatrixSetup,
+  httpOpsdeskForSuite,
+  peek,
+  tempDataDir,
+  tokenOf,
+} from '../test/harness.js';
 import { outcomeMatrix } from '../test/matrix.js';
-import { type HttpServing, serveHttp } from './serve-http.js';
+import { serveHttp } from './serve-http.js';
 
 /** A request with headers fetch will not let a test set (Host). */
 function rawPost(url: string, headers: Record<string, string>, method = 'POST'): Promise<number> {
@@ -18,37 +26,8 @@ function rawPost(url: string, headers: Record<string, string>, method = 'POST'):
   });
 }
 
-const tokenOf = (s: HttpServing, user: string) => s.newTokens.find((t) => t.username === user)?.token ?? '';
-
-/** opsdesk on a loopback port, clients over real HTTP with bearer tokens. */
-async function start(revision: Revision) {
-  const data = tempDataDir();
-  const slowData = tempDataDir();
-  const server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
-  const slowServer = await serveHttp({ dataDir: slowData.dir, locale: 'en', port: 0, timeoutMs: 300 });
-  const [main, bare, slow] = await Promise.all([
-    httpClient(server.url, tokenOf(server, 'alice'), { revision }),
-    httpClient(server.url, tokenOf(server, 'alice'), { revision, capabilities: {} }),
-    httpClient(slowServer.url, tokenOf(slowServer, 'alice'), { revision }),
-  ]);
-  return {
-    dataDir: data.dir,
-    slowDataDir: slowData.dir,
-    main,
-    bare,
-    slow,
-    async close() {
-      await Promise.all([main.close(), bare.close(), slow.close()]);
-      await server.close();
-      await slowServer.close();
-      data.remove();
-      slowData.remove();
-    },
-  };
-}
-
-outcomeMatrix('HTTP', '2025-11-25', start);
-outcomeMatrix('HTTP', '2026-07-28', start);
+outcomeMatrix('HTTP', '2025-11-25', httpMatrixSetup('socket'));
+outcomeMatrix('HTTP', '2026-07-28', httpMatrixSetup('socket'));
 
 describe('opsdesk HTTP endpoint', () => {
   const served = httpOpsdeskForSuite();

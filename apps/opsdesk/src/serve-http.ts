@@ -8,6 +8,7 @@ import { type AuthInfo, INTERNAL_ERROR } from '@modelcontextprotocol/server';
 import type { Database } from './db/open.js';
 import { createToken, hasTokens, issueToken, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
+import { createInFlight, type InFlight, inProcessFetch } from './web/in-process.js';
 import { badRequest, internalError, logError, pathOf, routeName } from './web/last-resort.js';
 import { notFound, servePasswordPage } from './web/page-route.js';
 
@@ -42,6 +43,11 @@ export interface ServeHttpOptions {
 export interface HttpServing {
   /** The MCP endpoint. */
   url: string;
+  /**
+   * The same endpoint for a client in this process (the web app's chats), without a socket: pass
+   * it as the SDK transport's `fetch`, with `url`. Tokens, limits and shutdown as over HTTP.
+   */
+  fetch: typeof fetch;
   port: number;
   opsdesk: Opsdesk;
   /** Tokens created by this start (first start only): print them once, they are stored hashed. */
@@ -98,14 +104,25 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   });
   await relay?.serve(mcp);
   let closing = false;
+  let closed = false;
+  const onError = options.onError ?? logError;
+  const inFlight = createInFlight(DRAIN_MS);
   const route = router(mcp, opsdesk, options.locale, () => closing);
-  const listener = drainableServer(route, options.onError ?? logError);
-  const port = await listen(listener.server, options.port, host);
+  const server = drainableServer(route, inFlight, onError);
+  const port = await listen(server, options.port, host);
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   opsdesk.links.setBaseUrl(origin);
+  const url = `${origin}/mcp`;
 
   return {
-    url: `${origin}/mcp`,
+    url,
+    fetch: inProcessFetch({
+      url,
+      serve: (request) => (closing ? whileClosing(mcp, request) : mcp.fetch(request)),
+      closed: () => closed,
+      inFlight,
+      onError,
+    }),
     port,
     opsdesk,
     newTokens,
@@ -115,10 +132,11 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     },
     async close() {
       closing = true;
-      await listener.drained();
-      listener.server.close();
+      await inFlight.drained();
+      closed = true;
+      server.close();
       await mcp.close();
-      listener.server.closeAllConnections();
+      server.closeAllConnections();
       await opsdesk.close();
       await replicas?.close();
     },
@@ -160,7 +178,8 @@ type Route = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 function router(mcp: HttpHandler, opsdesk: Opsdesk, locale: Locale, closing: () => boolean): Route {
   // Served straight from the socket, one conversion (`toNodeListener`).
   const mcpNode = toNodeListener(mcp);
-  const mcpClosing = refusingNewWork(mcp);
+  // Rare and short, so it takes the Web face, where each body can be looked at before the handler reads it.
+  const mcpClosing = toNodeHandler({ fetch: (request: Request) => whileClosing(mcp, request) });
   return async (req, res) => {
     // Every MCP request asks for exactly `/mcp`: no URL to parse for it (≈ 1 % of a call's CPU).
     const path = req.url === '/mcp' ? '/mcp' : pathOf(req.url);
@@ -175,65 +194,36 @@ function router(mcp: HttpHandler, opsdesk: Opsdesk, locale: Locale, closing: () 
 /**
  * The MCP handler while shutting down: new work is refused (503) but the traffic of calls already
  * running (the client's answers to questions, notifications, session streams) still gets through.
- * Rare and short, so it takes the Web face, where each body can be looked at before the handler reads it.
  */
-function refusingNewWork(mcp: HttpHandler): ReturnType<typeof toNodeHandler> {
-  return toNodeHandler({
-    fetch: async (request: Request) => {
-      if (request.method === 'POST' && (await startsWork(request))) {
-        return new Response(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            error: { code: INTERNAL_ERROR, message: 'opsdesk is shutting down' },
-            id: null,
-          }),
-          {
-            status: 503,
-            headers: { 'content-type': 'application/json', 'retry-after': '5' },
-          },
-        );
-      }
-      return mcp.fetch(request);
-    },
-  });
+async function whileClosing(mcp: HttpHandler, request: Request): Promise<Response> {
+  if (request.method === 'POST' && (await startsWork(request))) {
+    return new Response(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: { code: INTERNAL_ERROR, message: 'opsdesk is shutting down' },
+        id: null,
+      }),
+      { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '5' } },
+    );
+  }
+  return mcp.fetch(request);
 }
 
 /**
  * The Node server: each request routed, an error nothing answered handed to `onError` (the client
- * gets a generic internal error), and the requests doing work counted, so that a shutdown can wait
- * for them (`drained`, at most `DRAIN_MS`).
+ * gets a generic internal error), and the requests doing work counted in `inFlight`, so that a
+ * shutdown can wait for them.
  */
-function drainableServer(
-  route: Route,
-  onError: (error: unknown, where: string) => void,
-): { server: Server; drained(): Promise<void> } {
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
-  const server = createServer((req, res) => {
+function drainableServer(route: Route, inFlight: InFlight, onError: (error: unknown, where: string) => void): Server {
+  return createServer((req, res) => {
     // Long-lived GET streams do not hold up a shutdown; requests doing work do.
-    const counted = req.method !== 'GET';
-    if (counted) inFlight++;
-    res.on('close', () => {
-      if (!counted) return;
-      inFlight--;
-      if (inFlight === 0) drained?.();
-    });
+    if (req.method !== 'GET') res.on('close', inFlight.begin());
     route(req, res).catch((error: unknown) => {
       // The last resort: the detail goes to the operator, never to the client.
       onError(error, `${req.method ?? '?'} ${routeName(req.url)}`);
       internalError(res);
     });
   });
-  return {
-    server,
-    async drained() {
-      if (inFlight === 0) return;
-      await new Promise<void>((resolve) => {
-        drained = resolve;
-        setTimeout(resolve, DRAIN_MS).unref();
-      });
-    },
-  };
 }
 
 /** Listens on `host:port` (with opsdesk's backlog) and resolves with the port it got. */

@@ -19,6 +19,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { attachScript, type Step } from '../../../test/support/mcp.js';
 import { createOpsdesk, type Opsdesk } from '../src/opsdesk.js';
 import { type HttpServing, serveHttp } from '../src/serve-http.js';
+import type { MatrixSetup } from './matrix.js';
 
 export const CLI = fileURLToPath(new URL('../../cli/src/cli.ts', import.meta.url));
 export const SOURCE_NODE_ARGS = ['--import', 'tsx', '--conditions=@elicitkit/source'];
@@ -54,6 +55,8 @@ export interface ClientOptions {
   script?: Step[];
   /** The name the client announces (default `opsdesk-test-<revision>`): a known client's name plays its quirks. */
   clientName?: string;
+  /** HTTP only: the transport's `fetch` (default the global one; `serving.fetch` reaches the endpoint in process). */
+  fetch?: typeof fetch;
 }
 
 export function tempDataDir(): { dir: string; remove(): void } {
@@ -101,10 +104,49 @@ export async function stdioClient(
 export async function httpClient(url: string, token: string, options: ClientOptions): Promise<Conn> {
   const c = makeClient(options);
   await c.client.connect(
-    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
     { timeout: 60_000 },
   );
   return { ...c, close: () => c.client.close() };
+}
+
+export const tokenOf = (s: HttpServing, user: string): string =>
+  s.newTokens.find((t) => t.username === user)?.token ?? '';
+
+/**
+ * The outcome matrix's setup on `serveHttp`: clients over loopback HTTP (`socket`), or through
+ * `serving.fetch`, the same handler reached in process (`in-process`, as the web app's chats).
+ */
+export function httpMatrixSetup(via: 'socket' | 'in-process'): (revision: Revision) => Promise<MatrixSetup> {
+  return async (revision) => {
+    const data = tempDataDir();
+    const slowData = tempDataDir();
+    const server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
+    const slowServer = await serveHttp({ dataDir: slowData.dir, locale: 'en', port: 0, timeoutMs: 300 });
+    const over = (s: HttpServing) => (via === 'in-process' ? { fetch: s.fetch } : {});
+    const [main, bare, slow] = await Promise.all([
+      httpClient(server.url, tokenOf(server, 'alice'), { revision, ...over(server) }),
+      httpClient(server.url, tokenOf(server, 'alice'), { revision, capabilities: {}, ...over(server) }),
+      httpClient(slowServer.url, tokenOf(slowServer, 'alice'), { revision, ...over(slowServer) }),
+    ]);
+    return {
+      dataDir: data.dir,
+      slowDataDir: slowData.dir,
+      main,
+      bare,
+      slow,
+      async close() {
+        await Promise.all([main.close(), bare.close(), slow.close()]);
+        await server.close();
+        await slowServer.close();
+        data.remove();
+        slowData.remove();
+      },
+    };
+  };
 }
 
 /** Which file a table lives in: the demo shop's tables are in shop.db, everything else in opsdesk.db. */

@@ -57,19 +57,20 @@ export interface FetchWatch {
  * A `fetch` for the SDK's HTTP transport that reports connection-level failures as they happen,
  * including a response stream that breaks mid-way (the SDK only logs that, leaving the call it
  * carried waiting for its timeout). `failed` is told after the failing request's own rejection
- * has settled, so that request is judged by its own error.
+ * has settled, so that request is judged by its own error. `inner` is the `fetch` it watches: the
+ * global one, or an endpoint's in this process (the bundled opsdesk's `serving.fetch`).
  *
  * @example
  * new StreamableHTTPClientTransport(url, { fetch: watchedFetch({ failed: drop, answered: () => {} }) });
  */
-export function watchedFetch(watch: FetchWatch): typeof fetch {
+export function watchedFetch(watch: FetchWatch, inner: typeof fetch = fetch): typeof fetch {
   const report = (kind: ConnectionFailure | undefined) => {
     if (kind) setImmediate(() => watch.failed(kind));
   };
   return async (input, init) => {
     let response: Response;
     try {
-      response = await fetch(input, init);
+      response = await inner(input, init);
     } catch (error) {
       report(connectionFailure(error));
       throw error;

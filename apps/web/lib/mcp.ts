@@ -14,7 +14,8 @@ import type { ToolInfo, ToolListing, ToolOutput } from './wire';
 /**
  * The chat's connection to one MCP server, opened on first use. Each chat has its own MCP
  * session, so its questions reach only its own page. The bundled opsdesk is one server for the
- * whole app (`lib/opsdesk.ts`), reached over loopback HTTP as the chat's user; a configured stdio
+ * whole app (`lib/opsdesk.ts`), reached in process (its HTTP handler, no socket) as the chat's
+ * user; a configured stdio
  * server still runs as a process per chat. A connection that closes (a stdio server exiting) or
  * fails at the connection level (an HTTP server stopping or restarting) is forgotten, so the next
  * use connects afresh and reads the server's capabilities and tools as they are now.
@@ -75,7 +76,7 @@ async function transportFor(chat: Chat, server: ServerConfig, watch: FetchWatch)
     case 'opsdesk': {
       const host = await opsdeskHost();
       return new StreamableHTTPClientTransport(new URL(host.url), {
-        fetch: watchedFetch(watch),
+        fetch: watchedFetch(watch, host.fetch),
         requestInit: { headers: { authorization: `Bearer ${host.token(chat.user)}` } },
       });
     }

@@ -13,6 +13,8 @@ export const DEFAULT_USER: DemoUser = 'owner';
 /** The one opsdesk of this web app: its MCP endpoint and a bearer token per demo user. */
 export interface OpsdeskHost {
   url: string;
+  /** The endpoint in this process (no socket): the chats' MCP clients send through it. */
+  fetch: typeof fetch;
   serving: HttpServing;
   token(user: DemoUser): string;
 }
@@ -23,7 +25,10 @@ const KEY = Symbol.for('elicitkit.web.opsdesk');
  * Starts opsdesk once per web app process, in process, on a free loopback port: one SQLite
  * database, one shop process and one password page for every chat, instead of a child per chat.
  * Each chat is its own MCP client on it (2026-07-28, stateless on the server), acting as its
- * user through that user's token. Tokens are minted at start and never leave this process.
+ * user through that user's token, and reaching it in process through `serving.fetch`: the same
+ * handler as the port, without a socket or an HTTP parser (most of an answer's cost before). The
+ * port still serves the password page to the browser. Tokens are minted at start and never leave
+ * this process.
  */
 export function opsdeskHost(): Promise<OpsdeskHost> {
   const g = globalThis as { [KEY]?: Promise<OpsdeskHost> | undefined };
@@ -41,6 +46,7 @@ async function start(): Promise<OpsdeskHost> {
   const tokens = new Map(DEMO_USERS.map((user) => [user, issueToken(serving.opsdesk.db, user)]));
   return {
     url: serving.url,
+    fetch: serving.fetch,
     serving,
     token: (user) => tokens.get(user) as string,
   };

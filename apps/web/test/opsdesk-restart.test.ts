@@ -1,8 +1,8 @@
 /**
- * The app's own opsdesk restarting under a chat: the chat speaks 2026-07-28 to it over loopback
- * HTTP with no stream open between turns, so nothing tells it; its next request is refused at the
- * old address, the chat drops the connection and connects afresh — to the opsdesk started again —
- * and the turn works. Through the route handlers.
+ * The app's own opsdesk restarting under a chat: the chat speaks 2026-07-28 to its HTTP handler
+ * in process with no stream open between turns, so nothing tells it; its next request is refused
+ * by the closed handler (as a closed port would refuse it), the chat drops the connection and
+ * connects afresh — to the opsdesk started again — and the turn works. Through the route handlers.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
