@@ -7,8 +7,14 @@
  * A real SDK client drives both in this process:
  *   - 2025-11-25 over a linked in-memory pair (push `elicitation/create`);
  *   - 2026-07-28 over the SDK's `createMcpHandler`, called in-process (`input_required` rounds);
- *   - 2026-07-28 and 2025-11-25 behind `createHttpHandler` (ask()) against the raw SDK's own HTTP
- *     serving (createMcpHandler; one sessionful transport), in-process.
+ *   - every revision behind `createHttpHandler` (ask()) against the raw SDK serving the same
+ *     endpoint — every revision on one URL, 2025 clients in sessions — the way its docs compose
+ *     it (`rawEndpoint`), in-process. Beside it, as information, the raw SDK's bare serving of one
+ *     revision (one sessionful transport, or `createMcpHandler`), which does less: no Host check,
+ *     no routing between revisions, no session lookup.
+ *   - every revision over real loopback sockets: `toNodeListener(createHttpHandler(…))` against
+ *     the same raw endpoint behind the SDK's `toNodeHandler`, each on its own `node:http` server,
+ *     the clients on the SDK's `StreamableHTTPClientTransport` with the platform's `fetch`.
  * Paired: each pair is one raw call and one ask() call back to back, order alternating, with a
  * yield (`setImmediate`) after every call; the figure is the p50 of the per-pair ratios, and CPU
  * per call is this process's `cpuUsage` (client + server: both sides pay the same client).
@@ -16,21 +22,32 @@
  * pairs per line (both sides reach optimized code only after a few thousand calls).
  *
  *   BENCH_PAIRS=1500 BENCH_REPEATS=3 BENCH_WARMUP=2000 (defaults)
- *   BENCH_ASK_LINES=2025-sdk,2026-sdk,2026-http,2025-http (default: all four lines)
+ *   BENCH_ASK_LINES=2025-11-25-sdk,2026-07-28-http,2025-06-18-socket,… (default: all nine lines)
  */
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { field, form } from '@elicitkit/form';
 import * as Kit from '@elicitkit/server';
 import { createHttpHandler } from '@elicitkit/server';
+import { toNodeListener } from '@elicitkit/server/node';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   acceptedContent,
   type CallToolResult,
   createMcpHandler,
+  hostHeaderValidationResponse,
   InMemoryTransport,
   type InputRequiredResult,
   inputRequired,
+  isJsonContentType,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
   McpServer,
+  originValidationResponse,
+  readRequestBody,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
@@ -106,7 +123,8 @@ export function kitServerOf(lib: Pick<typeof Kit, 'createElicitkit' | 'defineToo
 const kitServer = kitServerOf();
 
 export type Revision = '2025-06-18' | '2025-11-25' | '2026-07-28';
-export type Way = 'sdk' | 'http-handler';
+/** In-memory or in-process; behind the one endpoint for every revision; the SDK's bare serving of one revision. */
+export type Way = 'sdk' | 'http-handler' | 'http-bare' | 'http-socket';
 export interface Connected {
   client: Client;
   close(): Promise<void>;
@@ -139,14 +157,84 @@ export function inProcess(fetcher: (request: Request) => Promise<Response>): Str
   });
 }
 
+/** A Node HTTP server on a free loopback port, for the lines over real sockets. */
+async function listen(listener: RequestListener): Promise<{ url: URL; close(): Promise<void> }> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 async function closeBoth(a: { close(): Promise<void> }, b: { close(): Promise<void> }): Promise<void> {
   await a.close();
   await b.close();
 }
 
-/** The raw SDK side: in-memory (2025) or the SDK's own HTTP serving, in-process. */
+/**
+ * The raw SDK serving what `createHttpHandler` serves, composed as the SDK's docs compose it: the
+ * Host and Origin checks (DNS rebinding), a JSON POST's body read and parsed once, `isLegacyRequest`
+ * deciding between a 2025 session (a transport per session, found by `mcp-session-id`) and
+ * `createMcpHandler` for 2026-07-28. Unknown sessions get 404; no limits, no identities.
+ */
+function rawEndpoint(): { fetch(request: Request): Promise<Response>; close(): Promise<void> } {
+  const modern = createMcpHandler(() => rawServer(), { legacy: 'reject' });
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const hosts = localhostAllowedHostnames();
+  const origins = localhostAllowedOrigins();
+  return {
+    async fetch(request) {
+      const refused = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
+      if (refused) return refused;
+      let parsedBody: unknown;
+      if (request.method === 'POST') {
+        if (!isJsonContentType(request.headers.get('content-type'))) return new Response(null, { status: 415 });
+        const read = await readRequestBody(request);
+        if (read.tooLarge) return new Response(null, { status: 413 });
+        parsedBody = JSON.parse(read.text);
+      }
+      if (!(await isLegacyRequest(request, parsedBody))) return modern.fetch(request, { parsedBody });
+      const id = request.headers.get('mcp-session-id');
+      let transport = id ? sessions.get(id) : undefined;
+      if (id && !transport) return new Response(null, { status: 404 });
+      if (!transport) {
+        const fresh = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: () => crypto.randomUUID(),
+          onsessioninitialized: (sid) => void sessions.set(sid, fresh),
+        });
+        await rawServer().connect(fresh);
+        transport = fresh;
+      }
+      return transport.handleRequest(request, { parsedBody });
+    },
+    async close() {
+      await Promise.all([...sessions.values()].map((t) => t.close()));
+      await modern.close();
+    },
+  };
+}
+
+/** The raw SDK side: in-memory (2025), its one endpoint for every revision, or its bare serving of one, in-process. */
 export async function connectRaw(revision: Revision, way: Way): Promise<Connected> {
   const client = newClient(revision);
+  if (way === 'http-socket') {
+    const endpoint = rawEndpoint();
+    const node = toNodeHandler(endpoint);
+    const served = await listen((req, res) => void node(req as Parameters<typeof node>[0], res));
+    await client.connect(new StreamableHTTPClientTransport(served.url));
+    return { client, close: () => closeBoth(client, endpoint).then(served.close) };
+  }
+  if (way === 'http-handler') {
+    const endpoint = rawEndpoint();
+    await client.connect(inProcess((r) => endpoint.fetch(r)));
+    return { client, close: () => closeBoth(client, endpoint) };
+  }
   if (revision === '2026-07-28') {
     const handler = createMcpHandler(() => rawServer());
     await client.connect(inProcess((r) => handler.fetch(r)));
@@ -168,7 +256,13 @@ export async function connectRaw(revision: Revision, way: Way): Promise<Connecte
 /** The ask() side: the same connections as raw, or behind createHttpHandler. */
 export async function connectOurs(revision: Revision, way: Way): Promise<Connected> {
   const client = newClient(revision);
-  if (way === 'http-handler') {
+  if (way === 'http-socket') {
+    const handler = createHttpHandler(() => kitServer());
+    const served = await listen(toNodeListener(handler));
+    await client.connect(new StreamableHTTPClientTransport(served.url));
+    return { client, close: () => closeBoth(client, handler).then(served.close) };
+  }
+  if (way !== 'sdk') {
     const handler = createHttpHandler(() => kitServer());
     await client.connect(inProcess((r) => handler.fetch(r)));
     return { client, close: () => closeBoth(client, handler) };
@@ -230,10 +324,27 @@ const ALL_LINES: { revision: Revision; way: Way; label: string }[] = [
   { revision: '2025-06-18', way: 'http-handler', label: 'ask() 2025-06-18 behind createHttpHandler' },
   { revision: '2025-11-25', way: 'http-handler', label: 'ask() 2025-11-25 behind createHttpHandler' },
   { revision: '2026-07-28', way: 'http-handler', label: 'ask() 2026-07-28 behind createHttpHandler' },
+  { revision: '2025-06-18', way: 'http-socket', label: 'ask() 2025-06-18 over loopback HTTP' },
+  { revision: '2025-11-25', way: 'http-socket', label: 'ask() 2025-11-25 over loopback HTTP' },
+  { revision: '2026-07-28', way: 'http-socket', label: 'ask() 2026-07-28 over loopback HTTP' },
 ];
-/** `BENCH_ASK_LINES` picks lines by `<revision>-<sdk|http>`, e.g. `2025-11-25-sdk,2026-07-28-http`. */
+/** `BENCH_ASK_LINES` picks lines by `<revision>-<sdk|http|socket>`, e.g. `2025-11-25-sdk,2026-07-28-socket`. */
 const picked = process.env.BENCH_ASK_LINES?.split(',').map((s) => s.trim());
-const LINES = ALL_LINES.filter((l) => !picked || picked.includes(`${l.revision}-${l.way === 'sdk' ? 'sdk' : 'http'}`));
+const KEYS: Record<Way, string> = { sdk: 'sdk', 'http-handler': 'http', 'http-bare': 'bare', 'http-socket': 'socket' };
+const LINES = ALL_LINES.filter((l) => !picked || picked.includes(`${l.revision}-${KEYS[l.way]}`));
+
+/**
+ * ask() behind `createHttpHandler` against the raw SDK's bare serving of one revision, which does
+ * less than either endpoint (no Host check, no routing, no session lookup): one run, for
+ * information — the part of the gap that is serving several revisions on one URL.
+ */
+async function againstBare(revision: Revision, ours: Connected): Promise<string> {
+  const bare = await connectRaw(revision, 'http-bare');
+  await pairs(bare, ours, Math.min(WARMUP, 500));
+  const run = await pairs(bare, ours, PAIRS);
+  await bare.close();
+  return `${p50(run.map((p) => p.ratio)).toFixed(3)}× (paired p50, one run; IQR ${iqr(run.map((p) => p.ratio))})`;
+}
 
 export async function askOverhead(): Promise<void> {
   console.log(
@@ -249,6 +360,7 @@ export async function askOverhead(): Promise<void> {
     const runs: Paired[][] = [];
     for (let r = 0; r < REPEATS; r++) runs.push(await pairs(raw, ours, PAIRS));
     await raw.close();
+    const bare = line.way === 'http-handler' ? await againstBare(line.revision, ours) : undefined;
     await ours.close();
     const all = runs.flat();
     const perRun = runs.map((run) => p50(run.map((p) => p.ratio)));
@@ -260,6 +372,8 @@ export async function askOverhead(): Promise<void> {
     );
     const figure = `${ratio.toFixed(3)}× (paired p50; per-run p50s ${perRun.map((x) => x.toFixed(3)).join(', ')}; IQR ${iqr(all.map((p) => p.ratio))})`;
     report({ goal: `${line.label} ≤ ${GOAL.toFixed(2)}× raw SDK`, figure, pass: ratio <= GOAL });
+    if (bare)
+      report({ goal: `${line.label} against the SDK's bare serving of one revision`, figure: bare, pass: 'info' });
     if (line.way === 'sdk')
       report({
         goal: `${line.label} against the retired ${RETIRED.toFixed(2)}×`,

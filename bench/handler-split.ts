@@ -19,7 +19,7 @@ const STEPS = Number(process.env.BENCH_STEPS ?? 2000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1500);
 const kitServer = kitServerOf();
 
-const raw = await connectRaw('2025-11-25', 'http-handler');
+const raw = await connectRaw('2025-11-25', 'http-bare');
 const bare = newClient('2025-11-25');
 const bareServer = kitServer();
 const bareTransport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID() });
