@@ -72,6 +72,31 @@ describe.skipIf(!REDIS)('redis registry across processes', () => {
     expect(await settled).toEqual({ reason: 'answered', answer: { action: 'decline' } });
   });
 
+  it('a wait aborted while Redis is down fails quietly (no unhandled rejection); the wait still ends', async () => {
+    const own = await startRedis();
+    // No retries: a command while the server is down fails at once, as it would after ioredis gave up.
+    const client = new Redis(own.url, { maxRetriesPerRequest: 0 });
+    const registry = createRedisRegistry({ redis: client });
+    onTestFinished(async () => {
+      client.disconnect();
+      await own.stop();
+    });
+    const id = await registry.open({ owner: 'chat-1' });
+    const abort = new AbortController();
+    const settled = registry.wait(id, abort.signal);
+    await expect
+      .poll(async () => Number(((await client.pubsub('NUMSUB', 'elicitkit:registry:settled')) as [string, number])[1]))
+      .toBe(1);
+    await own.down();
+    await expect.poll(() => client.status).not.toBe('ready');
+    abort.abort();
+    // The withdrawal's failure lands here, caught; an unhandled one would fail this run.
+    await expect(client.get('x')).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await registry.close();
+    expect(await settled).toEqual({ reason: 'unknown' });
+  });
+
   it('keeps questions in their own prefix, and forgets them after their time', async () => {
     const clock = manualClock();
     const one = createRedisRegistry({ redis: server.url, prefix: 'p1:', now: clock.now, retainMs: 50 });

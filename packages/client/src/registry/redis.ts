@@ -1,8 +1,7 @@
 import { Redis } from 'ioredis';
 import { RegistryError } from '../errors.js';
-import { settlementOf } from './memory.js';
-import { OPEN, SETTLE } from './redis-scripts.js';
-import type { PendingEntry, PendingRegistry, ResolveResult, SetTimer, Settlement } from './types.js';
+import { RedisQuestions } from './redis-questions.js';
+import type { PendingEntry, PendingRegistry, SetTimer, Settlement } from './types.js';
 
 /**
  * Where the Redis registry keeps its questions, and its clock and durations.
@@ -31,33 +30,6 @@ export interface RedisRegistry extends PendingRegistry {
   close(): Promise<void>;
 }
 
-type Final = Exclude<Settlement, { reason: 'unknown' }>;
-
-const MALFORMED = Symbol('malformed');
-
-/** Something else wrote a question's key (not a hash): there is no question. Redis down still fails loudly. */
-function wrongType(error: unknown): boolean {
-  return error instanceof Error && /WRONGTYPE/.test(error.message);
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return MALFORMED;
-  }
-}
-
-/** A settlement as the settling script writes it: a known reason, and an answer only when answered. */
-function isFinal(value: unknown): value is Final {
-  if (typeof value !== 'object' || value === null) return false;
-  const { reason, answer } = value as { reason?: unknown; answer?: unknown };
-  if (reason === 'cancelled' || reason === 'expired' || reason === 'withdrawn') return true;
-  if (reason !== 'answered' || typeof answer !== 'object' || answer === null) return false;
-  const { action } = answer as { action?: unknown };
-  return action === 'accept' || action === 'decline';
-}
-
 /** setTimeout fires at once for delays past 2^31-1 ms; longer waits re-arm. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -77,156 +49,123 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
   const own = typeof options.redis === 'string';
   const redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
   const subscriber = redis.duplicate();
-  const prefix = options.prefix ?? 'elicitkit:registry:';
-  const channel = `${prefix}settled`;
   const now = options.now ?? Date.now;
-  const setTimer = options.setTimer ?? defaultTimer;
   const defaultTimeout = options.timeoutMs ?? 10 * 60_000;
   const retainMs = options.retainMs ?? 10 * 60_000;
-  const question = (id: string) => `${prefix}q:${id}`;
-  const ownerKey = (owner: string) => `${prefix}owner:${owner}`;
-  /** This process's waiters, by question id. */
-  const waiters = new Map<string, Set<(settlement: Settlement) => void>>();
-
-  function wake(id: string, settlement: Settlement): void {
-    const set = waiters.get(id);
-    if (!set) return;
-    waiters.delete(id);
-    for (const fn of set) fn(structuredClone(settlement));
-  }
-
+  const questions = new RedisQuestions(redis, options.prefix ?? 'elicitkit:registry:', retainMs, now);
+  const waiters = new Waiters();
+  const waiting: Waiting = { questions, waiters, now, setTimer: options.setTimer ?? defaultTimer };
   // Every wait listens before it looks, so waits hold until the subscription is in place.
-  const subscribed = listen(
-    subscriber,
-    channel,
-    (id) => waiters.has(id),
-    (id) => void check(id).catch(() => undefined),
-    () => [...waiters.keys()],
-  );
-
-  async function settle(id: string, kind: 'withdraw' | 'expire'): Promise<string> {
-    try {
-      return (await redis.eval(SETTLE, 1, question(id), id, now(), kind, '', '', '', retainMs, channel)) as string;
-    } catch (error) {
-      if (wrongType(error)) return 'unknown';
-      throw error;
-    }
-  }
-
-  const read = (id: string) => readEntry(redis, question(id), id);
-
-  /** Settles the question if it is due, then wakes this process's waiters if it has settled. */
-  async function check(id: string): Promise<PendingEntry | undefined> {
-    if ((await settle(id, 'expire')) === 'unknown') {
-      wake(id, { reason: 'unknown' });
-      return undefined;
-    }
-    const entry = await read(id);
-    if (!entry) wake(id, { reason: 'unknown' });
-    else if (entry.settlement) wake(id, entry.settlement);
-    return entry;
-  }
-
-  // The clock decides; a timer only wakes this process's waiters, and re-arms if it was early.
-  async function get(id: string): Promise<PendingEntry | undefined> {
-    if ((await settle(id, 'expire')) === 'unknown') return undefined;
-    return read(id);
-  }
-
-  function schedule(id: string, expiresAt: number): void {
-    const recheck = () =>
-      void check(id).then((entry) => {
-        if (entry && !entry.settlement && waiters.has(id)) schedule(id, entry.expiresAt);
-      });
-    const delay = expiresAt - now();
-    // Due while we were reading it (the clock moved during the round trip): look again now.
-    if (delay <= 0) recheck();
-    else setTimer(recheck, Math.min(delay, MAX_TIMER_MS));
-  }
+  const subscribed = listen(subscriber, questions.channel, waiters, (id) => void check(waiting, id).catch(() => {}));
 
   return {
     async open({ owner, timeoutMs = defaultTimeout, data = null }) {
       if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
         throw new RegistryError('BAD_TIMEOUT', `A question needs a positive timeout, not ${timeoutMs} ms.`);
       }
-      const id = crypto.randomUUID();
-      const at = now();
-      const ttl = Math.ceil(timeoutMs + retainMs);
-      await redis.eval(
-        OPEN,
-        2,
-        question(id),
-        ownerKey(owner),
-        id,
-        owner,
-        at,
-        at + timeoutMs,
-        JSON.stringify(data),
-        ttl,
-      );
-      return id;
+      return questions.open(owner, timeoutMs, data);
     },
-
     async wait(id, signal) {
       await subscribed;
-      // Listen first, then look: a settlement published in between is not missed.
-      const settled = new Promise<Settlement>((resolve) => {
-        const set = waiters.get(id) ?? new Set();
-        waiters.set(id, set);
-        set.add(resolve);
-      });
-      const onAbort = () => void settle(id, 'withdraw').then(() => check(id));
-      const entry = await check(id);
-      if (entry && !entry.settlement) {
-        if (signal?.aborted) onAbort();
-        else {
-          signal?.addEventListener('abort', onAbort, { once: true });
-          schedule(id, entry.expiresAt);
-        }
-      }
-      return settled.finally(() => signal?.removeEventListener('abort', onAbort));
+      return waitFor(waiting, id, signal);
     },
-
-    async resolve(id, owner, answer): Promise<ResolveResult> {
-      const settlement = settlementOf(answer);
-      return (await redis.eval(
-        SETTLE,
-        1,
-        question(id),
-        id,
-        now(),
-        'answer',
-        owner,
-        JSON.stringify(settlement),
-        settlement.reason,
-        retainMs,
-        channel,
-      )) as ResolveResult;
-    },
-
+    resolve: (id, owner, answer) => questions.resolve(id, owner, answer),
     async withdraw(id) {
-      await settle(id, 'withdraw');
+      await questions.settle(id, 'withdraw');
     },
-
-    get,
-
-    async list(owner) {
-      const ids = await redis.zrange(ownerKey(owner), '0', '-1');
-      const entries: PendingEntry[] = [];
-      for (const id of ids) {
-        const entry = await get(id);
-        if (entry) entries.push(entry);
-        else await redis.zrem(ownerKey(owner), id); // forgotten (its key expired)
-      }
-      return entries;
-    },
-
+    get: (id) => questions.get(id),
+    list: (owner) => questions.list(owner),
     async close() {
-      for (const id of [...waiters.keys()]) wake(id, { reason: 'unknown' });
+      for (const id of waiters.ids()) waiters.wake(id, { reason: 'unknown' });
       subscriber.disconnect();
       if (own) await redis.quit();
     },
   };
+}
+
+/** This process's waiters, by question id. */
+class Waiters {
+  private readonly byId = new Map<string, Set<(settlement: Settlement) => void>>();
+
+  /** The question's settlement, once `wake` hands it over. */
+  add(id: string): Promise<Settlement> {
+    return new Promise((resolve) => {
+      const set = this.byId.get(id) ?? new Set();
+      this.byId.set(id, set);
+      set.add(resolve);
+    });
+  }
+
+  has(id: string): boolean {
+    return this.byId.has(id);
+  }
+
+  ids(): string[] {
+    return [...this.byId.keys()];
+  }
+
+  /** Wakes the question's waiters, each with its own copy of the settlement, and forgets them. */
+  wake(id: string, settlement: Settlement): void {
+    const set = this.byId.get(id);
+    if (!set) return;
+    this.byId.delete(id);
+    for (const fn of set) fn(structuredClone(settlement));
+  }
+}
+
+/** What this process's waits share: the questions, the waiters here, and the clock and timer that wake them. */
+interface Waiting {
+  questions: RedisQuestions;
+  waiters: Waiters;
+  now: () => number;
+  setTimer: SetTimer;
+}
+
+/** Waits for the question to settle, on this replica or any other; an abort withdraws it. */
+async function waitFor(waiting: Waiting, id: string, signal?: AbortSignal): Promise<Settlement> {
+  // Listen first, then look: a settlement published in between is not missed.
+  const settled = waiting.waiters.add(id);
+  // Redis down: not an unhandled rejection; the subscriber's reconnect looks at every waited question again.
+  const onAbort = () =>
+    void waiting.questions
+      .settle(id, 'withdraw')
+      .then(() => check(waiting, id))
+      .catch(() => {});
+  const entry = await check(waiting, id);
+  if (entry && !entry.settlement) {
+    if (signal?.aborted) onAbort();
+    else {
+      signal?.addEventListener('abort', onAbort, { once: true });
+      schedule(waiting, id, entry.expiresAt);
+    }
+  }
+  return settled.finally(() => signal?.removeEventListener('abort', onAbort));
+}
+
+/** Settles the question if it is due, then wakes this process's waiters if it has settled. */
+async function check({ questions, waiters }: Waiting, id: string): Promise<PendingEntry | undefined> {
+  if ((await questions.settle(id, 'expire')) === 'unknown') {
+    waiters.wake(id, { reason: 'unknown' });
+    return undefined;
+  }
+  const entry = await questions.read(id);
+  if (!entry) waiters.wake(id, { reason: 'unknown' });
+  else if (entry.settlement) waiters.wake(id, entry.settlement);
+  return entry;
+}
+
+// The clock decides; a timer only wakes this process's waiters, and re-arms if it was early.
+function schedule(waiting: Waiting, id: string, expiresAt: number): void {
+  const recheck = () =>
+    void check(waiting, id)
+      .then((entry) => {
+        if (entry && !entry.settlement && waiting.waiters.has(id)) schedule(waiting, id, entry.expiresAt);
+      })
+      .catch(() => {}); // Redis down: its reconnect looks again (`listen`)
+  const delay = expiresAt - waiting.now();
+  // Due while we were reading it (the clock moved during the round trip): look again now.
+  if (delay <= 0) recheck();
+  else waiting.setTimer(recheck, Math.min(delay, MAX_TIMER_MS));
 }
 
 /**
@@ -237,45 +176,19 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
  * A settlement published while the subscription was down is lost; ioredis resubscribes on
  * reconnect, so every question waited for is looked at again then.
  */
-function listen(
-  subscriber: Redis,
-  channel: string,
-  waitedFor: (id: string) => boolean,
-  look: (id: string) => void,
-  all: () => string[],
-): Promise<unknown> {
+function listen(subscriber: Redis, channel: string, waiters: Waiters, look: (id: string) => void): Promise<unknown> {
   subscriber.on('message', (from: string, message: string) => {
     if (from !== channel) return;
     const cut = message.indexOf('\n');
     const id = cut > 0 ? message.slice(0, cut) : message;
-    if (waitedFor(id)) look(id);
+    if (waiters.has(id)) look(id);
   });
   subscriber.on('ready', () => {
-    for (const id of all()) look(id);
+    for (const id of waiters.ids()) look(id);
   });
   const subscribed = subscriber.subscribe(channel);
   subscribed.catch(() => undefined); // surfaced by the waits, not as an unhandled rejection
   return subscribed;
-}
-
-/** The entry, or undefined when there is none — or none a registry wrote (a malformed one fails closed). */
-async function readEntry(redis: Redis, key: string, id: string): Promise<PendingEntry | undefined> {
-  let hash: Record<string, string>;
-  try {
-    hash = await redis.hgetall(key);
-  } catch (error) {
-    if (wrongType(error)) return undefined;
-    throw error;
-  }
-  if (hash.owner === undefined) return undefined;
-  const data = parsed(hash.data ?? 'null');
-  const settlement = hash.settlement === undefined ? undefined : parsed(hash.settlement);
-  const openedAt = Number(hash.openedAt);
-  const expiresAt = Number(hash.expiresAt);
-  if (data === MALFORMED || settlement === MALFORMED || !Number.isFinite(openedAt) || !Number.isFinite(expiresAt))
-    return undefined;
-  if (settlement !== undefined && !isFinal(settlement)) return undefined;
-  return { id, owner: hash.owner, openedAt, expiresAt, data, settlement };
 }
 
 function defaultTimer(fn: () => void, ms: number): () => void {
