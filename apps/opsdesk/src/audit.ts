@@ -146,14 +146,15 @@ function carryingAudit(db: Database, effect: Effect, options: CommitOptions | un
   if (options?.atomic) {
     // An async function marked atomic is the kit's to refuse before it starts: passed on as it is.
     if (effect.constructor.name === 'AsyncFunction') return effect;
-    return () => {
+    // Rest parameters: the wrapper passes on whatever the kit hands the effect, and keeps arity 0.
+    return (...tx) => {
       const queue = queues.get(db);
-      return queue ? queue.withEffect(effect) : effect();
+      return queue ? queue.withEffect(() => effect(...tx)) : effect(...tx);
     };
   }
-  return () => {
+  return (...tx) => {
     flushAudit(db);
-    return effect();
+    return effect(...tx);
   };
 }
 
@@ -242,9 +243,9 @@ export function recordCallEnds(db: Database): (tool: AnyTool) => AnyTool {
         attempt: <W>(effect: AttemptEffect<W>, options?: CommitOptions) =>
           options?.atomic
             ? ctx.attempt<W>(effect, options)
-            : ctx.attempt<W>((withhold) => {
+            : ctx.attempt<W>((withhold, ...tx) => {
                 flushAudit(db);
-                return effect(withhold);
+                return effect(withhold, ...tx);
               }, options),
       });
       const structured = result.structuredContent as { status?: unknown; message?: unknown } | undefined;

@@ -8,16 +8,23 @@ import { sleep } from './wait.js';
 /** How `ctx.commit` runs an effect. */
 export interface CommitOptions {
   /**
-   * The effect is synchronous and writes only through the database the claim store lives in (the
-   * SQLite store on the same connection): the claim, the effect's writes and its result then commit
-   * as one transaction — exactly once, even across a crash. With a store that cannot do this, the
-   * usual claim-then-act is used (still at most once).
+   * The effect writes only through the database the claim store lives in: the claim, the effect's
+   * writes and its result then commit as one transaction — exactly once, even across a crash.
+   * With the Postgres store the effect is handed the transaction's client and may be async; with
+   * the SQLite store (same connection) it must be synchronous. With a store that cannot do this,
+   * the usual claim-then-act is used (still at most once) — unless the effect takes the
+   * transaction as a parameter, which is then refused.
    */
   atomic?: boolean;
 }
 
-/** A tool's side effect: does the work and returns the tool's result. */
-export type Effect = () => CallToolResult | Promise<CallToolResult>;
+/**
+ * A tool's side effect: does the work and returns the tool's result. Committed `{ atomic: true }`
+ * on a store with asynchronous transactions (Postgres), it is handed the transaction's client:
+ * declare it with its type (`async (tx: PoolClient) => …`), write through it, and never commit or
+ * roll back yourself. Typed `never` so that an effect declares what it takes.
+ */
+export type Effect = (tx: never) => CallToolResult | Promise<CallToolResult>;
 
 /**
  * A side effect that may find, once it has done its work and measured it, that the person must be
@@ -26,6 +33,7 @@ export type Effect = () => CallToolResult | Promise<CallToolResult>;
  */
 export type AttemptEffect<W> = (
   withhold: (what: W) => Withheld<W>,
+  tx: never,
 ) => CallToolResult | Withheld<W> | Promise<CallToolResult | Withheld<W>>;
 
 /** How `ctx.attempt` ended: the call's result (the effect ran, or the call was cancelled), or what was withheld. */
@@ -67,6 +75,11 @@ export class Committer {
 
   constructor(private readonly settings: CommitterSettings) {}
 
+  /** The claim store this committer records in. */
+  get store(): ClaimStore {
+    return this.settings.store;
+  }
+
   async run(
     id: string,
     tool: string,
@@ -76,7 +89,18 @@ export class Committer {
     signal: AbortSignal,
   ): Promise<CallToolResult> {
     this.sweepNow();
-    const { store, ttlMs, leaseMs } = this.settings;
+    const { store, ttlMs, leaseMs, waitMs } = this.settings;
+    if (options.atomic && store.atomicallyAsync) {
+      const found = await store.atomicallyAsync(id, ttlMs, async (tx) => serialize(await effect(tx as never)), {
+        waitMs,
+      });
+      if (found.state === 'busy') return stillRunningResult(tool, locale);
+      if (found.state !== 'running') return parse(found.result);
+      // A claim taken without a transaction (a commit that was not atomic): wait for it as usual.
+      const settled = await this.waitFor(id, tool, locale, found, signal);
+      if (settled !== RELEASED) return settled;
+      return this.run(id, tool, locale, effect, options, signal);
+    }
     if (options.atomic && store.atomically) {
       const found = store.atomically(id, ttlMs, () => serialize(runSync(effect, tool)));
       if (found.state !== 'running') return parse(found.result);
@@ -113,7 +137,7 @@ export class Committer {
     const acting = (async () => {
       let result: CallToolResult;
       try {
-        result = await effect();
+        result = await effect(undefined as never);
       } catch (error) {
         // The effect is one transaction: it threw, so nothing happened and a later attempt may act.
         await store.release(id, owner).catch(() => {});
@@ -178,6 +202,28 @@ export class Committer {
   }
 }
 
+/**
+ * Refuses an effect that takes a transaction (`wanted`: it declares the parameter) where none
+ * would be given: it would write through `undefined`.
+ */
+export function checkTransaction(wanted: boolean, store: ClaimStore, tool: string, options: CommitOptions): void {
+  if (wanted && !givesTransaction(store, options)) throw takesTransaction(tool, options);
+}
+
+/** Whether a commit with `options` on `store` runs its effect in a transaction it hands the effect. */
+export function givesTransaction(store: ClaimStore, options: CommitOptions): boolean {
+  return options.atomic === true && store.atomicallyAsync !== undefined;
+}
+
+function takesTransaction(tool: string, options: CommitOptions): ElicitkitUsageError {
+  return new ElicitkitUsageError(
+    'NO_TRANSACTION',
+    options.atomic
+      ? `${tool}: the effect takes a transaction, but the kit's claim store has no asynchronous transactions to give it (use createPostgresClaimStore, or an effect without a parameter).`
+      : `${tool}: the effect takes a transaction, which only commit(effect, { atomic: true }) gives.`,
+  );
+}
+
 /** A synchronous effect, for a one-transaction commit: an async one cannot be held in the transaction. */
 function runSync(effect: Effect, tool: string): CallToolResult {
   const asyncUsage = () =>
@@ -186,7 +232,7 @@ function runSync(effect: Effect, tool: string): CallToolResult {
       `${tool}: commit(effect, { atomic: true }) needs a synchronous effect; drop atomic or make the effect synchronous.`,
     );
   if (effect.constructor.name === 'AsyncFunction') throw asyncUsage();
-  const result = effect();
+  const result = effect(undefined as never);
   // Thrown inside the transaction, so whatever the effect wrote before returning is rolled back.
   if (typeof (result as { then?: unknown }).then === 'function') throw asyncUsage();
   return result as CallToolResult;

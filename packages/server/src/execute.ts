@@ -18,7 +18,9 @@ import {
   type AttemptEffect,
   type CommitOptions,
   type Committer,
+  checkTransaction,
   type Effect,
+  givesTransaction,
   Withheld,
 } from './commit.js';
 import { randomUUID } from './digest.js';
@@ -84,12 +86,16 @@ export async function execute(
       ask: ((key: string, opts: never) => questions.ask(key, opts)) as ToolContext['ask'],
       askUrl: (key, opts) => questions.askUrl(key, opts),
       commit: async (effect: Effect, opts: CommitOptions = {}) => {
+        checkTransaction(effect.length > 0, rt.committer.store, tool.name, opts);
         const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
         if (instead) return instead;
-        if (!sealed) return effect();
+        // No round of it can come again: nothing to claim — unless the effect is handed its
+        // transaction, which it then shares with its claim.
+        if (!sealed && !givesTransaction(rt.committer.store, opts)) return effect(undefined as never);
         return onRecord(await rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal));
       },
       attempt: async <W>(effect: AttemptEffect<W>, opts: CommitOptions = {}): Promise<Attempt<W>> => {
+        checkTransaction(effect.length > 1, rt.committer.store, tool.name, opts);
         const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
         if (instead) return { done: true, result: instead };
         // A withheld effect is thrown through the committer as a failed one: its claim is released
@@ -99,14 +105,15 @@ export async function execute(
           if (r instanceof Withheld) throw r;
           return r;
         };
-        const run: Effect = () => {
-          const r = effect(withhold);
+        const run: Effect = (tx) => {
+          const r = effect(withhold, tx as never);
           return r instanceof Promise ? r.then(settle) : settle(r);
         };
         try {
-          const result = sealed
-            ? onRecord(await rt.committer.run(questions.contextId, tool.name, settings.locale, run, opts, signal))
-            : await run();
+          const result =
+            sealed || givesTransaction(rt.committer.store, opts)
+              ? onRecord(await rt.committer.run(questions.contextId, tool.name, settings.locale, run, opts, signal))
+              : await run(undefined as never);
           return { done: true, result };
         } catch (error) {
           if (!(error instanceof Withheld)) throw error;

@@ -69,6 +69,23 @@ describe('the public API of @elicitkit/server/sqlite', () => {
   });
 });
 
+describe('the public API of @elicitkit/server/postgres', () => {
+  it('ships exactly the Postgres claim store, and the types it takes, each documented', async () => {
+    expect(Object.keys(await import('./postgres.js')).sort()).toEqual(['createPostgresClaimStore']);
+    expect(publicApi(entry('./postgres.ts'))).toEqual({
+      values: ['createPostgresClaimStore'],
+      types: [
+        'PostgresClaimStoreOptions',
+        'PostgresClient',
+        'PostgresPool',
+        'PostgresPoolClient',
+        'PostgresQueryResult',
+      ],
+      undocumented: [],
+    });
+  });
+});
+
 describe('the public API of @elicitkit/server/node', () => {
   it('ships exactly the Node listener for createHttpHandler, documented', async () => {
     expect(Object.keys(await import('./node.js')).sort()).toEqual(['toNodeListener']);
@@ -85,7 +102,15 @@ describe('the public API of @elicitkit/server/stores', () => {
     expect(Object.keys(await import('./stores.js')).sort()).toEqual(['createMemoryClaimStore']);
     expect(publicApi(entry('./stores.ts'))).toEqual({
       values: ['createMemoryClaimStore'],
-      types: ['AtomicResult', 'Claim', 'ClaimOptions', 'ClaimResult', 'ClaimStore', 'SessionDirectory'],
+      types: [
+        'AsyncAtomicResult',
+        'AtomicResult',
+        'Claim',
+        'ClaimOptions',
+        'ClaimResult',
+        'ClaimStore',
+        'SessionDirectory',
+      ],
       undocumented: [],
     });
   });

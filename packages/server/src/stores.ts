@@ -1,8 +1,8 @@
 /**
  * @elicitkit/server/stores — what a store of your own implements: a `ClaimStore` (the record that
- * makes `commit` act once; the memory, SQLite and Redis ones implement it) and a
+ * makes `commit` act once; the memory, SQLite, Redis and Postgres ones implement it) and a
  * `SessionDirectory` (how replicas find the one holding a 2025 session; the Redis relay is one).
  */
 export { createMemoryClaimStore } from './claims/memory.js';
-export type { AtomicResult, Claim, ClaimOptions, ClaimResult, ClaimStore } from './claims/types.js';
+export type { AsyncAtomicResult, AtomicResult, Claim, ClaimOptions, ClaimResult, ClaimStore } from './claims/types.js';
 export type { SessionDirectory } from './http/session-directory.js';

@@ -57,9 +57,12 @@ export interface ToolContext<F extends Forms = Forms> {
    *
    * The effect must be one transaction: if it throws, nothing happened, its claim is released and
    * a later attempt may run it. If the process dies mid-effect, later attempts are told the outcome
-   * is unknown and to check, rather than run it again. With `{ atomic: true }` and a SQLite claim
-   * store on the database the effect writes to, claim, writes and result commit in one transaction:
-   * exactly once. Effects outside that transaction (files, HTTP calls) need their own idempotency.
+   * is unknown and to check, rather than run it again. With `{ atomic: true }` and a claim store in
+   * the database the effect writes to, claim, writes and result commit in one transaction: exactly
+   * once, even across a crash. On Postgres (`createPostgresClaimStore`) the effect is handed that
+   * transaction's client (`tx`) and may be async; on SQLite it is synchronous and writes through
+   * the store's own connection. Effects outside that transaction (files, HTTP calls) need their
+   * own idempotency.
    *
    * No question may follow it, and it refuses to run after the person cancelled — or once the
    * client has cancelled the call (`notifications/cancelled`) or its request has gone away: then
@@ -69,6 +72,13 @@ export interface ToolContext<F extends Forms = Forms> {
    * return ctx.commit(() => {
    *   const id = insertDeployment(service, env);
    *   return done(`Deployed ${service} to ${env} (#${id}).`, { deployment: { id } });
+   * }, { atomic: true });
+   *
+   * @example
+   * // Postgres: the tool's own table, written in the claim's transaction.
+   * return ctx.commit(async (tx: PoolClient) => {
+   *   const { rows } = await tx.query('INSERT INTO deployments (service, env) VALUES ($1, $2) RETURNING id', [service, env]);
+   *   return done(`Deployed ${service} to ${env} (#${rows[0].id}).`);
    * }, { atomic: true });
    */
   commit(effect: Effect, options?: CommitOptions): Promise<CallToolResult>;

@@ -30,8 +30,15 @@ export type ClaimStoreFactory = (clock: ManualClock) => ClaimStore | Promise<Cla
 
 const LEASE = { leaseMs: 1_000, ttlMs: 60_000 };
 
-/** `atomic`: the store implements `atomically` (and must pass its part of the contract). */
-export function claimStoreSuite(name: string, factory: ClaimStoreFactory, options: { atomic?: boolean } = {}): void {
+/**
+ * `atomic`: the store implements `atomically`; `atomicAsync`: `atomicallyAsync` (and each must
+ * pass its part of the contract).
+ */
+export function claimStoreSuite(
+  name: string,
+  factory: ClaimStoreFactory,
+  options: { atomic?: boolean; atomicAsync?: boolean } = {},
+): void {
   describe(`claim store: ${name}`, () => {
     const setup = async () => {
       const clock = manualClock();
@@ -131,6 +138,121 @@ export function claimStoreSuite(name: string, factory: ClaimStoreFactory, option
     it(`${options.atomic ? 'offers' : 'does not offer'} atomically`, async () => {
       const { store } = await setup();
       expect(typeof store.atomically).toBe(options.atomic ? 'function' : 'undefined');
+    });
+
+    it(`${options.atomicAsync ? 'offers' : 'does not offer'} atomicallyAsync`, async () => {
+      const { store } = await setup();
+      expect(typeof store.atomicallyAsync).toBe(options.atomicAsync ? 'function' : 'undefined');
+    });
+
+    describe.runIf(options.atomicAsync === true)('atomicallyAsync', () => {
+      const WAIT = { waitMs: 5_000 };
+      const atomically = (store: ClaimStore, id: string, effect: (tx: unknown) => Promise<string>, wait = WAIT) => {
+        if (!store.atomicallyAsync) throw new Error('no atomicallyAsync');
+        return store.atomicallyAsync(id, 60_000, effect, wait);
+      };
+
+      it('runs the effect once, handed the transaction, and records it; later calls get the record', async () => {
+        const { store } = await setup();
+        const handed: unknown[] = [];
+        const effect = async (tx: unknown) => {
+          handed.push(tx);
+          return '"deployed #1"';
+        };
+        expect(await atomically(store, 'call-1', effect)).toEqual({ state: 'ran', result: '"deployed #1"' });
+        expect(await atomically(store, 'call-1', effect)).toEqual({ state: 'done', result: '"deployed #1"' });
+        expect(await store.claim('call-1', 'b', LEASE)).toEqual({ state: 'done', result: '"deployed #1"' });
+        expect(handed).toHaveLength(1);
+        expect(handed[0]).toBeTruthy();
+      });
+
+      it('an effect that throws leaves no claim behind', async () => {
+        const { store } = await setup();
+        await expect(
+          atomically(store, 'call-1', async () => {
+            throw new Error('constraint failed');
+          }),
+        ).rejects.toThrow('constraint failed');
+        expect(await store.read('call-1')).toBeUndefined();
+        expect(await store.claim('call-1', 'b', LEASE)).toEqual({ state: 'claimed' });
+      });
+
+      it('does not run past a running claim', async () => {
+        const { store } = await setup();
+        await store.claim('call-1', 'a', LEASE);
+        let runs = 0;
+        expect(await atomically(store, 'call-1', async () => String(++runs))).toMatchObject({ state: 'running' });
+        expect(runs).toBe(0);
+      });
+
+      it('nothing of a running transaction shows, and a duplicate waits for it: one run, one result', async () => {
+        const { store } = await setup();
+        let open = () => {};
+        const gate = new Promise<void>((resolve) => {
+          open = resolve;
+        });
+        let runs = 0;
+        let started = () => {};
+        const running = new Promise<void>((resolve) => {
+          started = resolve;
+        });
+        const effect = async () => {
+          runs++;
+          started();
+          await gate;
+          return `"run ${runs}"`;
+        };
+        const first = atomically(store, 'call-1', effect);
+        await running;
+        expect(await store.read('call-1')).toBeUndefined();
+        const second = atomically(store, 'call-1', effect);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        open();
+        expect(await first).toEqual({ state: 'ran', result: '"run 1"' });
+        expect(await second).toEqual({ state: 'done', result: '"run 1"' });
+        expect(runs).toBe(1);
+      });
+
+      it('a duplicate that waits past waitMs is told busy, and runs nothing', async () => {
+        const { store } = await setup();
+        let open = () => {};
+        const gate = new Promise<void>((resolve) => {
+          open = resolve;
+        });
+        let runs = 0;
+        const first = atomically(store, 'call-1', async () => {
+          runs++;
+          await gate;
+          return '"first"';
+        });
+        await expect.poll(() => runs).toBe(1);
+        expect(await atomically(store, 'call-1', async () => String(++runs), { waitMs: 50 })).toEqual({
+          state: 'busy',
+        });
+        open();
+        expect(await first).toEqual({ state: 'ran', result: '"first"' });
+        expect(runs).toBe(1);
+      });
+
+      it('a duplicate of a transaction that rolled back runs itself', async () => {
+        const { store } = await setup();
+        let fail = (_: Error) => {};
+        const gate = new Promise<void>((_, reject) => {
+          fail = reject;
+        });
+        let runs = 0;
+        const first = atomically(store, 'call-1', async () => {
+          runs++;
+          await gate;
+          return '"never"';
+        });
+        await expect.poll(() => runs).toBe(1);
+        const second = atomically(store, 'call-1', async () => `"second ${++runs}"`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        fail(new Error('the first failed'));
+        await expect(first).rejects.toThrow('the first failed');
+        expect(await second).toEqual({ state: 'ran', result: '"second 2"' });
+      });
     });
 
     describe.runIf(options.atomic === true)('atomically', () => {

@@ -23,6 +23,12 @@ export type ClaimResult = { state: 'claimed' } | Claim;
 /** What `atomically` did: ran the effect and recorded it, or found an earlier claim. */
 export type AtomicResult = { state: 'ran'; result: string } | Claim;
 
+/**
+ * What `atomicallyAsync` did: ran the effect and recorded it, found an earlier claim, or gave up
+ * waiting (`busy`) for another attempt's transaction that holds the id.
+ */
+export type AsyncAtomicResult = AtomicResult | { state: 'busy' };
+
 /** How long a claim lasts: its holder's lease, and how long it is kept with its result. */
 export interface ClaimOptions {
   /** How long the holder counts as alive without renewing. */
@@ -63,4 +69,17 @@ export interface ClaimStore {
    * all of it commits; if the effect throws, none of it happened.
    */
   atomically?(id: string, ttlMs: number, effect: () => string): AtomicResult;
+  /**
+   * Optional, for a store in a database with asynchronous transactions (Postgres): claim `id`,
+   * run `effect` with the transaction's client, and record what it returns, as one transaction
+   * that commits only once all of it succeeded. A concurrent attempt for the same id waits for
+   * that transaction up to `waitMs`, then gets the claim it left (`done`), runs itself (the first
+   * rolled back), or `busy`.
+   */
+  atomicallyAsync?(
+    id: string,
+    ttlMs: number,
+    effect: (tx: unknown) => Promise<string>,
+    options: { waitMs: number },
+  ): Promise<AsyncAtomicResult>;
 }

@@ -1,0 +1,203 @@
+import type { AsyncAtomicResult, Claim, ClaimStore } from './types.js';
+
+/** What a query returns, as node-postgres (`pg`) returns it. */
+export interface PostgresQueryResult {
+  rows: Record<string, unknown>[];
+  rowCount: number | null;
+}
+
+/** The part of a `pg` client the store uses: a pool's client, held for one transaction. */
+export interface PostgresClient {
+  query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
+}
+
+/** A client checked out of the pool for one transaction. */
+export interface PostgresPoolClient extends PostgresClient {
+  release(error?: Error | boolean): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  off(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** The part of a `pg` `Pool` the store uses (so this package does not depend on `pg`). */
+export interface PostgresPool extends PostgresClient {
+  connect(): Promise<PostgresPoolClient>;
+}
+
+/** Where `createPostgresClaimStore` keeps its claims. */
+export interface PostgresClaimStoreOptions {
+  /** Table to keep claims in (created if missing), optionally schema-qualified. Default `elicitkit_claims`. */
+  table?: string;
+  /** The clock, for tests. */
+  now?: () => number;
+}
+
+/** SQLSTATE 55P03: a lock was not granted within `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/**
+ * Claims in PostgreSQL (`pg`, node-postgres 8), for replicas on several hosts: every replica on
+ * one database sees the same claims, and a final round replayed on two of them acts once.
+ *
+ * Its `atomicallyAsync` is what `ctx.commit(effect, { atomic: true })` uses: one transaction on
+ * one of the pool's clients takes the claim, runs the effect — which is handed that client and
+ * writes the tool's own rows through it — and records the result, then commits. Nothing of it is
+ * visible before the commit, and a process killed mid-effect leaves nothing: the server rolls the
+ * transaction back when the connection drops, so a replay acts, once. A duplicate arriving while
+ * the first holds the transaction waits for it (on the claim row's lock, up to the kit's commit
+ * wait) and gets its recorded result.
+ *
+ * @example
+ * import pg from 'pg';
+ * import { createPostgresClaimStore } from '@elicitkit/server/postgres';
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * const kit = createElicitkit({ claims: createPostgresClaimStore(pool) });
+ */
+export function createPostgresClaimStore(pool: PostgresPool, options: PostgresClaimStoreOptions = {}): ClaimStore {
+  const table = options.table ?? 'elicitkit_claims';
+  if (!/^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/.test(table))
+    throw new TypeError(`"${table}" is not a plain SQL table name`);
+  const now = options.now ?? Date.now;
+  const sql = statements(table);
+  let created: Promise<void> | undefined;
+  // Created on first use, once; a failed attempt (the database was down) is tried again.
+  const ready = () => {
+    created ??= createTable(pool, table, sql.create).catch((error: unknown) => {
+      created = undefined;
+      throw error;
+    });
+    return created;
+  };
+  const query = async (text: string, values: unknown[]) => {
+    await ready();
+    return pool.query(text, values);
+  };
+
+  async function read(id: string, on: PostgresClient = pool): Promise<Claim | undefined> {
+    const { rows } = await on.query(sql.select, [id, now()]);
+    return rows[0] ? claimOf(rows[0]) : undefined;
+  }
+
+  return {
+    async claim(id, owner, { leaseMs, ttlMs }) {
+      for (;;) {
+        const taken = await query(sql.take, [id, owner, now() + leaseMs, now() + ttlMs, now()]);
+        if (taken.rowCount === 1) return { state: 'claimed' };
+        // Someone's live claim: read it (a new statement, so it sees a claim committed meanwhile).
+        const existing = await read(id);
+        if (existing) return existing;
+        // It expired and was swept between the two statements: try again.
+      }
+    },
+    renew: async (id, owner, leaseMs) => (await query(sql.renew, [now() + leaseMs, id, owner, now()])).rowCount === 1,
+    complete: async (id, owner, result) => (await query(sql.complete, [result, id, owner, now()])).rowCount === 1,
+    release: async (id, owner) => (await query(sql.release, [id, owner])).rowCount === 1,
+    async read(id) {
+      await ready();
+      return read(id);
+    },
+    sweep: async () => (await query(sql.sweep, [now()])).rowCount ?? 0,
+
+    async atomicallyAsync(id, ttlMs, effect, { waitMs }): Promise<AsyncAtomicResult> {
+      await ready();
+      for (;;) {
+        const found = await inTransaction(pool, async (client) => {
+          // A duplicate waits on the first attempt's uncommitted claim row; this long at most.
+          await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.ceil(waitMs))}`);
+          const taken = await client.query(sql.take, [id, crypto.randomUUID(), now() + ttlMs, now() + ttlMs, now()]);
+          if (taken.rowCount !== 1) return { rollback: await read(id, client) };
+          const result = await effect(client);
+          // Fails in a transaction the effect broke (an error it caught): nothing is then committed.
+          await client.query(sql.record, [result, id]);
+          return { commit: { state: 'ran' as const, result } };
+        }).catch((error: unknown) => {
+          if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return { busy: true as const };
+          throw error;
+        });
+        if ('busy' in found) return { state: 'busy' };
+        if ('commit' in found) return found.commit;
+        if (found.rollback) return found.rollback;
+        // Live when taking it, gone when reading it (expired and swept between the statements): again.
+      }
+    },
+  };
+}
+
+/**
+ * Runs `work` in a transaction on one of the pool's clients: committed when it returns
+ * `{ commit }`, rolled back when it returns `{ rollback }` or throws. A client whose rollback
+ * failed is not handed out again.
+ */
+async function inTransaction<C, R>(
+  pool: PostgresPool,
+  work: (client: PostgresClient) => Promise<{ commit: C } | { rollback: R }>,
+): Promise<{ commit: C } | { rollback: R }> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  // A connection lost mid-transaction (the server restarted, the backend was terminated) is
+  // reported as an 'error' event as well as by the query in flight: unheard, it would crash the process.
+  const lost = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', lost);
+  try {
+    await client.query('BEGIN');
+    const outcome = await work(client);
+    await client.query('commit' in outcome ? 'COMMIT' : 'ROLLBACK');
+    return outcome;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollback: unknown) => {
+      broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+    });
+    throw error;
+  } finally {
+    client.off('error', lost);
+    client.release(broken ?? false);
+  }
+}
+
+function statements(table: string) {
+  return {
+    create: `CREATE TABLE IF NOT EXISTS ${table} (
+      id TEXT PRIMARY KEY,
+      state TEXT NOT NULL CHECK (state IN ('running', 'done')),
+      owner TEXT,
+      result TEXT,
+      lease_until BIGINT,
+      expires_at BIGINT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS ${table.replace('.', '_')}_expiry ON ${table} (expires_at);`,
+    select: `SELECT owner, state, result, lease_until FROM ${table} WHERE id = $1 AND expires_at > $2`,
+    // Inserts a running claim, or takes over an expired one; returns no row when a live one is there.
+    take: `INSERT INTO ${table} AS c (id, state, owner, result, lease_until, expires_at)
+      VALUES ($1, 'running', $2, NULL, $3, $4)
+      ON CONFLICT (id) DO UPDATE SET state = 'running', owner = EXCLUDED.owner, result = NULL,
+        lease_until = EXCLUDED.lease_until, expires_at = EXCLUDED.expires_at
+      WHERE c.expires_at <= $5
+      RETURNING id`,
+    renew: `UPDATE ${table} SET lease_until = $1 WHERE id = $2 AND owner = $3 AND state = 'running' AND expires_at > $4`,
+    complete: `UPDATE ${table} SET state = 'done', result = $1, owner = NULL, lease_until = NULL
+      WHERE id = $2 AND owner = $3 AND state = 'running' AND expires_at > $4`,
+    record: `UPDATE ${table} SET state = 'done', result = $1, owner = NULL, lease_until = NULL WHERE id = $2`,
+    release: `DELETE FROM ${table} WHERE id = $1 AND owner = $2 AND state = 'running'`,
+    sweep: `DELETE FROM ${table} WHERE expires_at <= $1`,
+  };
+}
+
+/**
+ * `CREATE TABLE IF NOT EXISTS` is not safe against itself: two replicas starting at once can both
+ * pass the check and one fails on the catalog. A transaction-scoped advisory lock on the table's
+ * name makes the second wait for the first.
+ */
+async function createTable(pool: PostgresPool, table: string, create: string): Promise<void> {
+  await inTransaction(pool, async (client) => {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`elicitkit:${table}`]);
+    await client.query(create);
+    return { commit: undefined };
+  });
+}
+
+function claimOf(row: Record<string, unknown>): Claim {
+  return row.state === 'done'
+    ? { state: 'done', result: String(row.result ?? '') }
+    : { state: 'running', owner: String(row.owner ?? ''), leaseUntil: Number(row.lease_until ?? 0) };
+}

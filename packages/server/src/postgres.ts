@@ -1,0 +1,13 @@
+/**
+ * @elicitkit/server/postgres — a claim store in PostgreSQL (`pg`, an optional peer), behind its
+ * own subpath so the main entry stays free of it: claims shared by replicas on several hosts, and
+ * one-transaction commits (`{ atomic: true }`) whose async effect writes through the transaction.
+ */
+export {
+  createPostgresClaimStore,
+  type PostgresClaimStoreOptions,
+  type PostgresClient,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresQueryResult,
+} from './claims/postgres.js';
