@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every goal of issue 12, measured side by side in one run, one line each with
  * its ratio (or figure) and PASS/FAIL/SKIP. Each part also runs alone (`node --import tsx
- * bench/<part>.ts`). BENCH_ONLY=cold,ask,burst,http,web,doctor,survival picks parts; see each file for
+ * bench/<part>.ts`). BENCH_ONLY=cold,ask,burst,http,web,doctor,survival,pg picks parts; see each file for
  * its BENCH_* knobs.
  */
 import { cpus, loadavg } from 'node:os';
@@ -10,6 +10,7 @@ import { burst } from './burst.js';
 import { coldStart } from './cold-start.js';
 import { doctor } from './doctor.js';
 import { httpSequential } from './http-sequential.js';
+import { postgresCommit } from './postgres-commit.js';
 import { goalTable } from './support/stats.js';
 import { webAnswer } from './web-answer.js';
 import { youngSurvival } from './young-survival.js';
@@ -22,6 +23,7 @@ const parts = {
   web: webAnswer,
   doctor,
   survival: youngSurvival,
+  pg: postgresCommit,
 };
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 

@@ -13,6 +13,8 @@ export interface PostgresClient {
 
 /** A client checked out of the pool for one transaction. */
 export interface PostgresPoolClient extends PostgresClient {
+  /** Quotes a string as an SQL literal (`pg`'s own). */
+  escapeLiteral(value: string): string;
   release(error?: Error | boolean): void;
   on(event: 'error', listener: (error: Error) => void): unknown;
   off(event: 'error', listener: (error: Error) => void): unknown;
@@ -100,26 +102,84 @@ export function createPostgresClaimStore(pool: PostgresPool, options: PostgresCl
     async atomicallyAsync(id, ttlMs, effect, { waitMs }): Promise<AsyncAtomicResult> {
       await ready();
       for (;;) {
-        const found = await inTransaction(pool, async (client) => {
-          // A duplicate waits on the first attempt's uncommitted claim row; this long at most.
-          await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.ceil(waitMs))}`);
-          const taken = await client.query(sql.take, [id, crypto.randomUUID(), now() + ttlMs, now() + ttlMs, now()]);
-          if (taken.rowCount !== 1) return { rollback: await read(id, client) };
-          const result = await effect(client);
-          // Fails in a transaction the effect broke (an error it caught): nothing is then committed.
-          await client.query(sql.record, [result, id]);
-          return { commit: { state: 'ran' as const, result } };
-        }).catch((error: unknown) => {
-          if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return { busy: true as const };
-          throw error;
-        });
-        if ('busy' in found) return { state: 'busy' };
-        if ('commit' in found) return found.commit;
-        if (found.rollback) return found.rollback;
-        // Live when taking it, gone when reading it (expired and swept between the statements): again.
+        const found = await inOneTransaction(pool, table, { id, ttlMs, waitMs, now: now() }, effect, read);
+        // Undefined: live when taking it, gone when reading it (expired and swept between the statements): again.
+        if (found) return found;
       }
     },
   };
+}
+
+interface AtomicRun {
+  id: string;
+  ttlMs: number;
+  /** How long a duplicate waits on the first attempt's uncommitted claim row. */
+  waitMs: number;
+  now: number;
+}
+
+/**
+ * One attempt of `atomicallyAsync`, in three round trips like the plain transaction a tool would
+ * write without a claim (BEGIN, its INSERT, COMMIT): the transaction, the lock timeout and the
+ * claim go in one simple-protocol message, the effect's own statements follow, and the result is
+ * recorded in the message that commits. Values in those two messages are quoted by `pg`'s
+ * `escapeLiteral`; numbers are integers made here.
+ */
+async function inOneTransaction(
+  pool: PostgresPool,
+  table: string,
+  run: AtomicRun,
+  effect: (tx: unknown) => Promise<string>,
+  read: (id: string, on: PostgresClient) => Promise<Claim | undefined>,
+): Promise<AsyncAtomicResult | undefined> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  // A connection lost mid-transaction (the server restarted, the backend was terminated) is
+  // reported as an 'error' event as well as by the query in flight: unheard, it would crash the process.
+  const lost = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', lost);
+  const text = (value: string) => client.escapeLiteral(value);
+  const int = (value: number) => String(Math.trunc(value));
+  try {
+    const begun = await client.query(
+      `BEGIN; SET LOCAL lock_timeout = ${int(Math.max(1, Math.ceil(run.waitMs)))};
+      INSERT INTO ${table} AS c (id, state, owner, result, lease_until, expires_at)
+      VALUES (${text(run.id)}, 'running', ${text(crypto.randomUUID())}, NULL, ${int(run.now + run.ttlMs)}, ${int(run.now + run.ttlMs)})
+      ON CONFLICT (id) DO UPDATE SET state = 'running', owner = EXCLUDED.owner, result = NULL,
+        lease_until = EXCLUDED.lease_until, expires_at = EXCLUDED.expires_at
+      WHERE c.expires_at <= ${int(run.now)}
+      RETURNING id`,
+    );
+    if (lastOf(begun).rowCount !== 1) {
+      const existing = await read(run.id, client);
+      await client.query('ROLLBACK');
+      return existing;
+    }
+    const result = await effect(client);
+    // Fails in a transaction the effect broke (an error it caught): the COMMIT after it is then not run.
+    await client.query(
+      `UPDATE ${table} SET state = 'done', result = ${text(result)}, owner = NULL, lease_until = NULL WHERE id = ${text(run.id)};
+      COMMIT`,
+    );
+    return { state: 'ran', result };
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollback: unknown) => {
+      broken ??= rollback instanceof Error ? rollback : new Error(String(rollback));
+    });
+    if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return { state: 'busy' };
+    throw error;
+  } finally {
+    client.off('error', lost);
+    // A client whose connection broke, or whose rollback failed, is not handed out again.
+    client.release(broken ?? false);
+  }
+}
+
+/** A multi-statement text returns one result per statement (whatever `pg`'s types say); the last is the claim's. */
+function lastOf(results: PostgresQueryResult | PostgresQueryResult[]): PostgresQueryResult {
+  return Array.isArray(results) ? (results.at(-1) ?? { rows: [], rowCount: 0 }) : results;
 }
 
 /**
@@ -177,7 +237,6 @@ function statements(table: string) {
     renew: `UPDATE ${table} SET lease_until = $1 WHERE id = $2 AND owner = $3 AND state = 'running' AND expires_at > $4`,
     complete: `UPDATE ${table} SET state = 'done', result = $1, owner = NULL, lease_until = NULL
       WHERE id = $2 AND owner = $3 AND state = 'running' AND expires_at > $4`,
-    record: `UPDATE ${table} SET state = 'done', result = $1, owner = NULL, lease_until = NULL WHERE id = $2`,
     release: `DELETE FROM ${table} WHERE id = $1 AND owner = $2 AND state = 'running'`,
     sweep: `DELETE FROM ${table} WHERE expires_at <= $1`,
   };
