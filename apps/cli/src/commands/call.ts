@@ -63,7 +63,9 @@ export async function call(argv: string[], io: Io): Promise<number> {
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === toolName);
     if (!tool)
-      throw new UsageError(`${target.label} has no tool "${toolName}" (tools: ${tools.map((t) => t.name).join(', ')})`);
+      throw new UsageError(
+        `${target.label} has no tool "${toolName}" (${tools.length > 0 ? `tools: ${tools.map((t) => t.name).join(', ')}` : 'it lists no tools'})`,
+      );
     const server = client.getServerVersion();
     let args: Record<string, unknown>;
     try {
