@@ -26,6 +26,11 @@ export interface CallStateCodec {
   seal(state: CallState, caller: Caller): string;
   /** Throws (`malformed`, `mac`, `expired`, `bind`) on anything but an intact, unexpired state sealed for `caller`. */
   open(text: string, caller: Caller): CallState | Promise<CallState>;
+  /**
+   * Whose format `text` is in: `mine` (`v2.`, `v3.`: only this codec seals them), `shared` (`v1.`,
+   * the SDK codec's format, which a hand-written tool's states may be in too) or `foreign`.
+   */
+  formatOf(text: string): 'mine' | 'shared' | 'foreign';
 }
 
 export interface CallStateCodecOptions {
@@ -104,6 +109,8 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   };
 
   return {
+    formatOf: (text) =>
+      text.startsWith(PREFIX) || text.startsWith(V2) ? 'mine' : text.startsWith('v1.') ? 'shared' : 'foreign',
     seal(state, caller) {
       const wire = toWire(state, seconds() + options.ttlSeconds);
       const body = JSON.stringify(wire);

@@ -137,7 +137,7 @@ export async function execute(
     return questions.finish(await tool.run(args, context(questions, false)));
   }
 
-  const previous = readState(ctx);
+  const previous = readState(rt, ctx);
   const text = callText(tool.name, args);
   // What binds the next state to this call: its text itself when short (a `v3` state carries it,
   // so no round hashes it), else its digest.
@@ -218,15 +218,17 @@ function abandonment(ctx: ServerContext): CloseReason {
   return ctx.http?.req?.signal.aborted ? 'disconnected' : 'client-cancelled';
 }
 
-function readState(ctx: ServerContext): CallState | undefined {
+function readState(rt: Runtime, ctx: ServerContext): CallState | undefined {
   const state = ctx.mcpReq.requestState();
   if (state === undefined) return undefined;
-  if (typeof state === 'string') {
+  // A state in the kit's own format that arrives as text was never opened: the server lacks the kit's check.
+  if (typeof state === 'string' && rt.codec.formatOf(state) === 'mine') {
     throw new ElicitkitUsageError(
       'STATE_UNVERIFIED',
       'requestState arrived unverified: build the McpServer with kit.createServer() or kit.serverOptions().',
     );
   }
+  // Any other text was left by the kit's check for a hand-written tool, or is not a state at all.
   if (!isCallState(state))
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState is not an Elicitkit call state');
   return state;

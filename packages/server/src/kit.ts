@@ -89,7 +89,8 @@ export interface CreateServerOptions {
 export interface Elicitkit {
   /**
    * A fresh `McpServer` with the given tools registered and `requestState` verification wired.
-   * Call it from the factory `createMcpHandler` and `serveStdio` take.
+   * Call it from the factory `createMcpHandler` and `serveStdio` take. Hand-written tools may be
+   * registered on it too: a `requestState` not in the kit's format reaches them as sent.
    */
   createServer(info: Implementation, tools: readonly AnyTool[], options?: CreateServerOptions): McpServer;
   /** The server options a hand-built `McpServer` needs before `register` works on it. */
@@ -122,8 +123,18 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   // A question answered for one person must not be replayable by another: the caller is part of
   // the state's MAC, so a state opened under any other identity is refused at the seam like any
   // other bad state: -32602.
-  const verify = (state: string, ctx: ServerContext): CallState | Promise<CallState> =>
-    codec.open(state, { method: ctx.mcpReq.method, identity: identify(ctx) });
+  //
+  // The SDK runs one `verify` for every tool on the server. A state in another format belongs to a
+  // hand-written tool beside the kit's: it is left as it is (`undefined`) for that tool to check,
+  // and the kit's own tools refuse any state they get unopened (`readState`, -32602).
+  const verify = (state: string, ctx: ServerContext): CallState | Promise<CallState | undefined> | undefined => {
+    const caller = { method: ctx.mcpReq.method, identity: identify(ctx) };
+    const format = codec.formatOf(state);
+    if (format === 'foreign') return undefined;
+    if (format === 'mine') return codec.open(state, caller);
+    // The SDK codec's format: one of ours from before v2, or a hand-written tool's.
+    return Promise.resolve(codec.open(state, caller)).catch(() => undefined);
+  };
   const sink = options.audit;
   const audit = sink
     ? (event: AuditEvent) => {

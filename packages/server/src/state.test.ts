@@ -108,8 +108,12 @@ describe('requestState', () => {
       code: -32602,
       message: expect.stringContaining('Invalid or expired requestState'),
     });
-    await expect(alice.round({ service: 'order-service' }, { requestState: 'not-even-close' })).rejects.toMatchObject({
-      code: -32602,
+    // Text in no format of the kit's may be a hand-written tool's state: the SDK's seam leaves it
+    // to the tool, and the kit's tool refuses it (an error result).
+    const foreign = await alice.round({ service: 'order-service' }, { requestState: 'not-even-close' });
+    expect(foreign).toMatchObject({
+      isError: true,
+      content: [{ text: 'requestState is not an Elicitkit call state' }],
     });
     expect(store.deployments).toEqual([]);
     await alice.client.close();
@@ -167,8 +171,11 @@ describe('requestState', () => {
       asks: { env: { mode: 'form', asked: Date.now(), timeoutMs: 600_000 } },
     });
     const answer = { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: v1 };
+    // The SDK codec's format (a hand-written tool's states may be in it too): not opened for
+    // mallory, it reaches the kit's tool as text, which refuses it; nothing deploys.
     const mallory = await manualClient('mallory', handler);
-    await expect(mallory.round({ service: 'order-service' }, answer)).rejects.toMatchObject({ code: -32602 });
+    expect(await mallory.round({ service: 'order-service' }, answer)).toMatchObject({ isError: true });
+    expect(store.deployments).toEqual([]);
     const alice = await manualClient('alice', handler);
     await continuesToProd(alice, answer, store);
     await alice.client.close();
