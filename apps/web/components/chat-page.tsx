@@ -83,6 +83,7 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
       <ToolsPanel
         tools={tools}
         error={toolsError === '' ? texts.toolsFailed : toolsError}
+        fatal={fatal}
         disabled={busy || !info}
         onCall={send}
         texts={texts}

@@ -4,25 +4,33 @@ import { useState } from 'react';
 import type { ToolInfo } from '../lib/wire';
 import type { PageTexts } from './texts';
 
-/** Each tool with a small form for its arguments; calling sends a `/tool {json}` command to the chat. */
+/**
+ * Each tool with a small form for its arguments; calling sends a `/tool {json}` command to the
+ * chat. `fatal` is why the page has no chat at all (`useChatInfo`'s: the configuration problem the
+ * server sent, or `'gone'` when it did not answer): no tools will come, so the panel says why
+ * instead of "Loading tools…".
+ */
 export function ToolsPanel({
   tools,
   error,
+  fatal = null,
   disabled,
   onCall,
   texts,
 }: {
   tools: ToolInfo[];
   error: string | null;
+  fatal?: string | null;
   disabled: boolean;
   onCall: (command: string) => void;
   texts: PageTexts;
 }) {
+  const shown = error ?? (fatal === 'gone' ? texts.serverGone : fatal);
   return (
     <aside className="tools" aria-labelledby="tools-heading">
       <h2 id="tools-heading">{texts.tools}</h2>
-      {error ? <p className="error">{error}</p> : null}
-      {tools.length === 0 && !error ? <p className="muted">{texts.loadingTools}</p> : null}
+      {shown ? <p className="error">{shown}</p> : null}
+      {tools.length === 0 && !shown ? <p className="muted">{texts.loadingTools}</p> : null}
       {tools.map((tool) => (
         <ToolForm key={tool.name} tool={tool} disabled={disabled} onCall={onCall} texts={texts} />
       ))}

@@ -25,6 +25,8 @@ export interface WebConfig {
   model: ModelConfig | undefined;
   /** How long a question waits in the browser before it counts as cancelled. */
   questionTimeoutMs: number;
+  /** How long connecting to an MCP server (its first answer) may take before it counts as not answering. */
+  connectTimeoutMs: number;
   lang: 'en' | 'zh';
   /** A chat nobody has used for this long (and with no turn running) is closed. */
   chatIdleMs: number;
@@ -71,6 +73,7 @@ export function readConfig(env: Env = process.env): WebConfig {
       : [{ name: 'opsdesk', kind: 'opsdesk', revision: '2026-07-28' }],
     model: readModel(env),
     questionTimeoutMs: readTimeout(env.ELICITKIT_QUESTION_TIMEOUT_MS),
+    connectTimeoutMs: whole('ELICITKIT_CONNECT_TIMEOUT_MS', env.ELICITKIT_CONNECT_TIMEOUT_MS, 30_000, 1000, 600_000),
     chatIdleMs: whole('ELICITKIT_CHAT_IDLE_MS', env.ELICITKIT_CHAT_IDLE_MS, 30 * 60_000, 1000, 7 * 24 * 3_600_000),
     maxChatsPerAddress: whole('ELICITKIT_MAX_CHATS_PER_ADDRESS', env.ELICITKIT_MAX_CHATS_PER_ADDRESS, 20, 1, 1e6),
     maxChats: whole('ELICITKIT_MAX_CHATS', env.ELICITKIT_MAX_CHATS, 2000, 1, 1e7),
@@ -97,7 +100,10 @@ function readRedisUrl(raw: string | undefined): string | undefined {
     protocol = '';
   }
   if (protocol !== 'redis:' && protocol !== 'rediss:') {
-    throw new Error(`REDIS_URL must be a redis:// or rediss:// URL, not "${raw}"`);
+    // Not the value itself: a URL may carry a password.
+    throw new Error(
+      `REDIS_URL must be a redis:// or rediss:// URL${protocol ? `, not ${protocol}//…` : ' (it is not a URL)'}`,
+    );
   }
   return raw;
 }
@@ -116,7 +122,12 @@ function parseServers(raw: string): ServerConfig[] {
   try {
     list = JSON.parse(raw);
   } catch (error) {
-    throw new Error(`ELICITKIT_SERVERS is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    // V8 quotes a piece of the text around the mistake, which may be part of a header's token: not shown.
+    const why = (error instanceof Error ? error.message : String(error)).replace(
+      /,\s*(\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s,
+      '',
+    );
+    throw new Error(`ELICITKIT_SERVERS is not valid JSON: ${why}`);
   }
   if (!Array.isArray(list) || list.length === 0) throw new Error('ELICITKIT_SERVERS must be a non-empty JSON array');
   const names = new Set<string>();
@@ -133,10 +144,16 @@ function parseServers(raw: string): ServerConfig[] {
     names.add(name);
     const revision = readRevision(e, where);
     if (typeof e.url === 'string') {
+      let url: URL;
       try {
-        if (!/^https?:$/.test(new URL(e.url).protocol)) throw new Error('not http(s)');
+        url = new URL(e.url);
+        if (!/^https?:$/.test(url.protocol)) throw new Error('not http(s)');
       } catch {
         throw new Error(`${where}.url must be an http(s) URL`);
+      }
+      // fetch refuses such a URL: every request would fail.
+      if (url.username || url.password) {
+        throw new Error(`${where}.url must not carry a user name or password: send credentials in "headers"`);
       }
       const headers = e.headers ?? {};
       if (
@@ -191,4 +208,20 @@ let cached: WebConfig | undefined;
 export function config(): WebConfig {
   cached ??= readConfig();
   return cached;
+}
+
+/**
+ * What is wrong with the environment, as one line for the page and the terminal ("The
+ * configuration is invalid: …"), or undefined when `config()` can be read.
+ *
+ * @example
+ * const problem = configProblem(); if (problem) return Response.json({ error: problem }, { status: 500 });
+ */
+export function configProblem(read: () => unknown = config): string | undefined {
+  try {
+    read();
+    return undefined;
+  } catch (error) {
+    return `The configuration is invalid: ${error instanceof Error ? error.message : String(error)}`;
+  }
 }

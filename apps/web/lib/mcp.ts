@@ -5,8 +5,9 @@ import { config, type ServerConfig } from './config';
 import { type ConnectionFailure, connectionFailure, type FetchWatch, watchedFetch } from './connection-failure';
 import { chatRenderer } from './elicitations';
 import type { Locale } from './locale';
-import { ServerConnectionError } from './mcp-errors';
+import { listingFailed, ServerConnectionError } from './mcp-errors';
 import { opsdeskHost } from './opsdesk';
+import { ServerExitedError } from './server-failure';
 import type { Chat, Connection } from './state';
 import { markTimeout } from './timed-out';
 import type { ToolInfo, ToolListing, ToolOutput } from './wire';
@@ -64,11 +65,51 @@ async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Con
   let answered = 0;
   const watch: FetchWatch = { failed: hooks.failed, answered: () => void answered++ };
   const transport = await transportFor(chat, server, watch);
-  await client.connect(transport, { timeout: 30_000 });
+  const exitedAlone = transport instanceof StdioClientTransport ? watchExit(transport) : () => false;
+  try {
+    await client.connect(transport, { timeout: config().connectTimeoutMs });
+  } catch (error) {
+    // A stdio server that exited by itself before answering: its own words went to stderr.
+    const exited = exitedAlone() && !spawnError(error);
+    // A server that started but did not answer is not left running.
+    await client.close().catch(() => undefined);
+    throw exited ? new ServerExitedError(error) : error;
+  }
   // A response stream that ends without its response breaks this connection as a reset would.
   if (transport instanceof StreamableHTTPClientTransport) guardStreamEnds(transport, () => hooks.failed('lost'));
   client.onclose = hooks.closed;
   return { client, close: () => client.close(), answered: () => answered };
+}
+
+/**
+ * Whether the stdio server's process ended by itself: it was started, and was gone before anyone
+ * closed the transport (the SDK closes it after a timeout). Watched on the instance, not by a
+ * subclass: the SDK probes a subclass's server in place instead of on a disposable sibling.
+ */
+function watchExit(transport: StdioClientTransport): () => boolean {
+  let started = false;
+  let closing = false;
+  let goneBeforeClose = false;
+  const start = transport.start.bind(transport);
+  const close = transport.close.bind(transport);
+  transport.start = () => {
+    started = true;
+    return start();
+  };
+  transport.close = () => {
+    if (!closing) {
+      closing = true;
+      goneBeforeClose = started && transport.pid === null;
+    }
+    return close();
+  };
+  return () => (closing ? goneBeforeClose : started && transport.pid === null);
+}
+
+/** The error of a command that could not be spawned at all (ENOENT, EACCES). */
+function spawnError(error: unknown): boolean {
+  const syscall = (error as { syscall?: unknown } | null)?.syscall;
+  return typeof syscall === 'string' && syscall.startsWith('spawn');
 }
 
 async function transportFor(chat: Chat, server: ServerConfig, watch: FetchWatch) {
@@ -109,9 +150,9 @@ async function withConnection<T>(
     try {
       live = await opening;
     } catch (error) {
-      // Connecting failed: this request was not sent.
-      if (connectionFailure(error)) throw new ServerConnectionError('SERVER_UNREACHABLE', server.name, error);
-      throw error;
+      // Connecting failed, however it did (refused, not found, HTTP 401, a command that would not
+      // start, no answer in time): this request was not sent. The message says which and why.
+      throw new ServerConnectionError('SERVER_UNREACHABLE', server, error);
     }
     const answeredBefore = live.answered();
     try {
@@ -125,7 +166,7 @@ async function withConnection<T>(
       drop(chat, server.name, opening);
       if (attempt === 0 && resend(kind)) continue;
       const ran = mayHaveRun && kind === 'lost';
-      throw new ServerConnectionError(ran ? 'SERVER_RESTARTED' : 'SERVER_UNREACHABLE', server.name, error);
+      throw new ServerConnectionError(ran ? 'SERVER_RESTARTED' : 'SERVER_UNREACHABLE', server, error);
     }
   }
 }
@@ -155,17 +196,19 @@ export async function listTools(chat: Chat): Promise<ToolListing> {
     }),
   );
   const listing: ToolListing = { tools: [], unavailable: [] };
+  let first: Error | undefined;
   settled.forEach((result, i) => {
+    const server = servers[i] as ServerConfig;
     if (result.status === 'fulfilled') listing.tools.push(...result.value);
-    else listing.unavailable.push({ server: servers[i]?.name ?? '', message: messageOf(result.reason) });
+    else {
+      // Each failure names its server, where it is and why (never its headers).
+      const failure = listingFailed(server, result.reason);
+      first ??= failure;
+      listing.unavailable.push({ server: server.name, message: failure.message });
+    }
   });
-  const first = settled.find((r) => r.status === 'rejected');
-  if (first && listing.unavailable.length === servers.length) throw first.reason;
+  if (first && listing.unavailable.length === servers.length) throw first;
   return listing;
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Calls a tool (by its listed name), waiting as long as a person may take to answer. */

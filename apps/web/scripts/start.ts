@@ -3,12 +3,15 @@
  * sources changed since the last successful build, then serves it with `next start`.
  *   npm start -- [--port N] [--hostname H]     (PORT=N works too; default 127.0.0.1:3000)
  *   npm run build:web                           (always builds, then records the stamp)
+ * Before building or serving it checks the configuration and the port (`preflight.ts`): either
+ * wrong is one line on stderr and a non-zero exit.
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureBuilt } from './build-stamp';
+import { portProblem, preflight, type StartProblem } from './preflight';
 import { childEnv, parseStartOptions, StartUsageError } from './start-options';
 
 const webDir = resolve(fileURLToPath(import.meta.url), '../..');
@@ -53,6 +56,11 @@ async function main(): Promise<number> {
     process.stderr.write(`npm start: ${error.message}\n`);
     return 2;
   }
+  if (!options.buildOnly) {
+    // A bad ELICITKIT_SERVERS or a busy port: one line now, not after a build or as Next's stack trace.
+    const problem = await preflight({ ...options, env: childEnv(process.env), cwd: root });
+    if (problem) return refuse(problem);
+  }
   const reason = await ensureBuilt({ root, webDir, build, force: options.buildOnly });
   process.stdout.write(
     reason === undefined
@@ -60,7 +68,15 @@ async function main(): Promise<number> {
       : `elicitkit: built (${reason})\n`,
   );
   if (options.buildOnly) return 0;
+  // The build took a while: the port may have been taken meanwhile.
+  const busy = reason === undefined ? undefined : await portProblem(options.port, options.hostname);
+  if (busy) return refuse({ message: busy, exitCode: 1 });
   return run([NEXT, 'start', webDir, '--port', String(options.port), '--hostname', options.hostname]);
+}
+
+function refuse(problem: StartProblem): number {
+  process.stderr.write(`npm start: ${problem.message}\n`);
+  return problem.exitCode;
 }
 
 main().then(

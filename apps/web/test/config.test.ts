@@ -108,6 +108,11 @@ describe('the web app configuration (environment)', () => {
     ['a non-http url', '[{"url":"file:///etc/passwd"}]', /\.url must be an http\(s\) URL/],
     ['bad headers', '[{"url":"http://x/mcp","headers":{"a":1}}]', /headers must be an object of strings/],
     [
+      'a url carrying credentials (fetch refuses it)',
+      '[{"url":"http://me:pw@x/mcp"}]',
+      /\[0\]\.url must not carry a user name or password: send credentials in "headers"/,
+    ],
+    [
       'an unknown era',
       '[{"command":["x"],"era":"2027"}]',
       /\.era \(deprecated: use ELICITKIT_SERVERS\[0\]\.revision\) must be legacy, modern or auto, not "2027"/,
@@ -127,6 +132,26 @@ describe('the web app configuration (environment)', () => {
     ['a duplicate name', '[{"name":"a","command":["x"]},{"name":"a","command":["y"]}]', /"a" is used twice/],
   ])('refuses ELICITKIT_SERVERS with %s, saying what is wrong', (_what, raw, message) => {
     expect(() => readConfig({ ...base, ELICITKIT_SERVERS: raw })).toThrow(message);
+  });
+
+  it('never repeats a piece of a header or a password in the message', () => {
+    // V8 quotes the text around a JSON mistake: here, part of the token.
+    const broken = '[{"name":"ops","url":"http://x/mcp","headers":{"authorization":Bearer ek_secret_token"}}]';
+    expect(() => readConfig({ ...base, ELICITKIT_SERVERS: broken })).toThrow(
+      /^ELICITKIT_SERVERS is not valid JSON: Unexpected token 'B'$/,
+    );
+    expect(() => readConfig({ ...base, REDIS_URL: 'http://user:hunter2@127.0.0.1:6379' })).toThrow(
+      /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL, not http:\/\/…$/,
+    );
+    expect(() => readConfig({ ...base, REDIS_URL: 'hunter2' })).toThrow(/URL \(it is not a URL\)$/);
+  });
+
+  it('reads how long connecting to an MCP server may take (ELICITKIT_CONNECT_TIMEOUT_MS)', () => {
+    expect(readConfig(base).connectTimeoutMs).toBe(30_000);
+    expect(readConfig({ ...base, ELICITKIT_CONNECT_TIMEOUT_MS: '5000' }).connectTimeoutMs).toBe(5000);
+    expect(() => readConfig({ ...base, ELICITKIT_CONNECT_TIMEOUT_MS: '500' })).toThrow(
+      'ELICITKIT_CONNECT_TIMEOUT_MS must be a whole number from 1000 to 600000, not "500"',
+    );
   });
 
   it('refuses a timeout that is not whole milliseconds in range, and an unknown language', () => {

@@ -78,7 +78,9 @@ describe('sending again after a restart', () => {
     const error = await callTool(chat, 'quiet__status', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerConnectionError);
     expect(error).toMatchObject({ code: 'SERVER_UNREACHABLE', server: 'quiet' });
-    expect((error as Error).message).toContain('the request was not sent');
+    expect((error as Error).message).toBe(
+      `The MCP server "quiet" (${quiet.url}) cannot be reached: connection refused (nothing listens there). The request was not sent. Try again once it is running.`,
+    );
     expect(quiet.runs.status).toBe(runs);
     await quiet.start();
     expect((await callTool(chat, 'quiet__status', {})).text).toMatch(/^start \d+$/);
@@ -93,6 +95,7 @@ describe('sending again after a restart', () => {
     const error = await running;
     expect(error).toBeInstanceOf(ServerConnectionError);
     expect(error).toMatchObject({ code: 'SERVER_RESTARTED', server: 'modern' });
+    expect((error as Error).message).toContain(`The MCP server "modern" (${modern.url}) restarted`);
     await modern.start();
     expect((await callTool(chat, 'modern__status', {})).text).toBe('start 2');
     expect(modern.runs.hold).toBe(before + 1);

@@ -98,20 +98,23 @@ describe('two servers, one of which stops', () => {
       expect(status).toBe(200);
       expect(servers(body)).toEqual(['east']);
       expect(body.unavailable).toEqual([
-        { server: 'west', message: expect.stringContaining('"west" cannot be reached') },
+        {
+          server: 'west',
+          message: `The MCP server "west" (${west.url}) cannot be reached: connection refused (nothing listens there). The request was not sent. Try again once it is running.`,
+        },
       ]);
 
       expect(outputOf((await turn(b, '/east__status')) as Chunk[])?.text).toMatch(/^start \d+$/);
       // A tool of the stopped server: its reason, not "there is no tool".
       const runs = west.runs.status;
       const down = (await turn(b, '/west__status')) as Chunk[];
-      expect(textOf(down)).toContain('"west" cannot be reached');
+      expect(textOf(down)).toContain(`"west" (${west.url}) cannot be reached: connection refused`);
       expect(textOf(down)).not.toContain('There is no tool');
       expect(west.runs.status).toBe(runs);
       // A name on no server lists what there is, and what is missing.
       const unknown = textOf((await turn(b, '/nosuch')) as Chunk[]);
       expect(unknown).toContain('There is no tool "nosuch". Tools: east__');
-      expect(unknown).toContain('"west" cannot be reached');
+      expect(unknown).toContain(`"west" (${west.url}) cannot be reached: connection refused`);
     } finally {
       await west.start();
     }
@@ -130,7 +133,7 @@ describe('two servers, one of which stops', () => {
       const names = offered.at(-1) ?? [];
       expect(names.length).toBeGreaterThan(0);
       expect(names.every((name) => name.startsWith('west__'))).toBe(true);
-      expect(textOf(chunks)).toContain('"east" cannot be reached');
+      expect(textOf(chunks)).toContain(`"east" (${east.url}) cannot be reached: connection refused`);
       expect(textOf(chunks)).toContain('Nothing to do.');
     } finally {
       await east.start();
@@ -143,7 +146,10 @@ describe('two servers, one of which stops', () => {
     try {
       const { status, body } = await listing(b);
       expect(status).toBe(502);
-      expect(body.error).toContain('cannot be reached');
+      // The first server's reason, once: no "Could not reach the MCP server:" in front of it.
+      expect(body.error).toMatch(
+        /^The MCP server "east" \(http:\/\/127\.0\.0\.1:\d+\/mcp\) cannot be reached: connection refused/,
+      );
     } finally {
       await Promise.all([east.start(), west.start()]);
     }

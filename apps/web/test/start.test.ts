@@ -1,9 +1,59 @@
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildReason, ensureBuilt, sourceFingerprint } from '../scripts/build-stamp';
+import { portProblem, preflight } from '../scripts/preflight';
 import { childEnv, parseStartOptions, StartUsageError } from '../scripts/start-options';
+
+const ROOT = resolve(fileURLToPath(import.meta.url), '../../../..');
+
+/**
+ * Runs the script behind `npm start` as a person does, in its own process group. It must stop by
+ * itself within `ms`: one that went on to build or serve is stopped, and says so in `output`.
+ */
+function npmStart(
+  args: string[],
+  env: Record<string, string>,
+  ms = 40_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/web/scripts/start.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ELICITKIT_DATA: join(tmpdir(), 'elicitkit-start-test'), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const timer = setTimeout(() => {
+      stdout += '\n[still running: stopped by the test]';
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    }, ms);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A port another process holds (here: a server of this test), on 127.0.0.1. */
+async function busyPort(): Promise<{ port: number; server: Server }> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return { port: address.port, server };
+}
 
 describe('npm start options', () => {
   it('defaults to 127.0.0.1:3000', () => {
@@ -114,5 +164,65 @@ describe('build only when the sources changed', () => {
     writeFileSync(join(t.root, 'packages', 'form', 'src', 'index.ts'), 'broken');
     await expect(ensureBuilt({ ...t, build: () => Promise.reject(new Error('tsc failed')) })).rejects.toThrow();
     expect(await ensureBuilt(t)).toBe('sources-changed');
+  });
+});
+
+describe('npm start refuses in one line, before building or serving', () => {
+  it('a busy port: which one, and what to do instead of Next’s EADDRINUSE stack', async () => {
+    const { port, server } = await busyPort();
+    try {
+      const run = await npmStart(['--port', String(port)], {});
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        `npm start: port ${port} is in use on 127.0.0.1: stop the other process, or pick another port (PORT=${port + 1} npm start, or npm start -- --port ${port + 1})\n`,
+      );
+      // Refused before the build check: nothing built, nothing served.
+      expect(run.stdout).toBe('');
+    } finally {
+      server.close();
+    }
+  }, 60_000);
+
+  it('a malformed ELICITKIT_SERVERS: the configuration problem, before the port or a build', async () => {
+    // The port is busy too: were the configuration not checked first, the port would be the complaint.
+    const { port, server } = await busyPort();
+    try {
+      const json = await npmStart(['--port', String(port)], {
+        ELICITKIT_SERVERS: '[{"name":"ops","headers":{"authorization":Bearer ek_secret_token"}}]',
+      });
+      expect(json.code).toBe(2);
+      expect(json.stderr).toBe(
+        "npm start: the configuration is invalid: ELICITKIT_SERVERS is not valid JSON: Unexpected token 'B'\n",
+      );
+      expect(json.stdout).toBe('');
+      const shape = await npmStart([], { PORT: String(port), ELICITKIT_SERVERS: '{"name":"ops"}' });
+      expect(shape.code).toBe(2);
+      expect(shape.stderr).toBe(
+        'npm start: the configuration is invalid: ELICITKIT_SERVERS must be a non-empty JSON array\n',
+      );
+    } finally {
+      server.close();
+    }
+  }, 90_000);
+
+  it('a good configuration and a free port pass', async () => {
+    const { port, server } = await busyPort();
+    await new Promise((closed) => server.close(closed));
+    const env = { ...process.env, ELICITKIT_SERVERS: '[{"name":"ops","url":"http://127.0.0.1:7777/mcp"}]' };
+    expect(await preflight({ port, hostname: '127.0.0.1', env, cwd: ROOT })).toBeUndefined();
+  }, 30_000);
+
+  it('portProblem: free, in use, and an address that is not this machine’s', async () => {
+    const { port, server } = await busyPort();
+    try {
+      expect(await portProblem(port, '127.0.0.1')).toMatch(new RegExp(`^port ${port} is in use on 127\\.0\\.0\\.1: `));
+    } finally {
+      await new Promise((closed) => server.close(closed));
+    }
+    expect(await portProblem(port, '127.0.0.1')).toBeUndefined();
+    // 192.0.2.1 is TEST-NET-1: never an address of this machine.
+    expect(await portProblem(port, '192.0.2.1')).toBe(
+      '192.0.2.1 is not an address of this machine: pass --hostname 127.0.0.1 (this machine only) or 0.0.0.0 (every interface)',
+    );
   });
 });

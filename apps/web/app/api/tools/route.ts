@@ -1,3 +1,4 @@
+import { configProblem } from '../../../lib/config';
 import { listTools } from '../../../lib/mcp';
 import { chatOf } from '../../../lib/state';
 
@@ -6,17 +7,18 @@ export const dynamic = 'force-dynamic';
 
 /**
  * The tools of every configured MCP server, with their input schemas, for the tools panel; a
- * server that does not answer is named in `unavailable` (502 only when none answers).
+ * server that does not answer is named in `unavailable`, with where it is and why (502 only when
+ * none answers). A broken configuration answers 500 with what is wrong, as `GET /api/chat/info` does.
  */
 export async function GET(request: Request): Promise<Response> {
+  const problem = configProblem();
+  if (problem) return Response.json({ error: problem }, { status: 500 });
   const chat = await chatOf(request);
   if (!chat) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
   try {
     return Response.json(await listTools(chat), { headers: { 'cache-control': 'no-store' } });
   } catch (error) {
-    return Response.json(
-      { error: `Could not reach the MCP server: ${error instanceof Error ? error.message : String(error)}` },
-      { status: 502 },
-    );
+    // listTools names the server, where it is and why.
+    return Response.json({ error: error instanceof Error ? error.message : String(error) }, { status: 502 });
   }
 }

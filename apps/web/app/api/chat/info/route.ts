@@ -1,5 +1,5 @@
 import { clientAddress } from '../../../../lib/address';
-import { config } from '../../../../lib/config';
+import { config, configProblem } from '../../../../lib/config';
 import { DEMO_USERS } from '../../../../lib/identity';
 import { chatCookies, chatOf, createChat } from '../../../../lib/state';
 import type { ChatInfo } from '../../../../lib/wire';
@@ -13,15 +13,10 @@ export const dynamic = 'force-dynamic';
  * about the setup. Chats are capped per client address and in all (429).
  */
 export async function GET(request: Request): Promise<Response> {
-  let setup: ReturnType<typeof config>;
-  try {
-    setup = config();
-  } catch (error) {
-    // A bad environment is the operator's to fix: say exactly what, on the page.
-    const message = error instanceof Error ? error.message : String(error);
-    return Response.json({ error: `The configuration is invalid: ${message}` }, { status: 500 });
-  }
-  const { model, servers, lang, chatIdleMs } = setup;
+  // A bad environment is the operator's to fix: say exactly what, on the page.
+  const problem = configProblem();
+  if (problem) return Response.json({ error: problem }, { status: 500 });
+  const { model, servers, lang, chatIdleMs } = config();
   let chat: { id: string; csrf: string; user: string } | undefined = await chatOf(request);
   if (!chat) {
     const opened = await createChat(clientAddress(request));
