@@ -27,6 +27,7 @@ import { randomUUID } from './digest.js';
 import { ElicitkitUsageError } from './errors.js';
 import { peerOf } from './peer.js';
 import { invalid } from './results.js';
+import { checkAnswersSize, checkSealedSize, MAX_REQUEST_STATE_LENGTH, tooLargeState } from './size-limits.js';
 import { type CallState, callDigest, callText, isCallState } from './state.js';
 import type { AnyTool, ToolContext } from './tool.js';
 
@@ -138,6 +139,7 @@ export async function execute(
   }
 
   const previous = readState(rt, ctx);
+  checkAnswersSize(ctx.mcpReq.inputResponses);
   const text = callText(tool.name, args);
   // What binds the next state to this call: its text itself when short (a `v3` state carries it,
   // so no round hashes it), else its digest.
@@ -185,6 +187,7 @@ export async function execute(
     method: ctx.mcpReq.method,
     identity: user,
   });
+  checkSealedSize(requestState);
   return inputRequired({ inputRequests: channel.requests(), requestState });
 }
 
@@ -221,6 +224,7 @@ function abandonment(ctx: ServerContext): CloseReason {
 function readState(rt: Runtime, ctx: ServerContext): CallState | undefined {
   const state = ctx.mcpReq.requestState();
   if (state === undefined) return undefined;
+  if (typeof state === 'string' && state.length > MAX_REQUEST_STATE_LENGTH) throw tooLargeState(state.length);
   // A state in the kit's own format that arrives as text was never opened: the server lacks the kit's check.
   if (typeof state === 'string' && rt.codec.formatOf(state) === 'mine') {
     throw new ElicitkitUsageError(

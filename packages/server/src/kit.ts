@@ -17,6 +17,7 @@ import type { ClaimStore } from './claims/types.js';
 import { Committer } from './commit.js';
 import { execute, type Runtime } from './execute.js';
 import type { Locale } from './messages.js';
+import { MAX_REQUEST_STATE_LENGTH } from './size-limits.js';
 import type { CallState } from './state.js';
 import type { AnyTool } from './tool.js';
 
@@ -128,6 +129,8 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   // hand-written tool beside the kit's: it is left as it is (`undefined`) for that tool to check,
   // and the kit's own tools refuse any state they get unopened (`readState`, -32602).
   const verify = (state: string, ctx: ServerContext): CallState | Promise<CallState | undefined> | undefined => {
+    // Past the limit no state is the kit's: no MAC is computed, and the kit's tool says why (readState).
+    if (state.length > MAX_REQUEST_STATE_LENGTH) return undefined;
     const caller = { method: ctx.mcpReq.method, identity: identify(ctx) };
     const format = codec.formatOf(state);
     if (format === 'foreign') return undefined;

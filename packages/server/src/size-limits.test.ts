@@ -1,0 +1,62 @@
+/**
+ * Size limits on what a client sends back, over HTTP with the real SDK seam: a `requestState`
+ * past its limit, or a round's answers past theirs, are refused with a sentence naming the limit,
+ * and nothing acts; a call whose answers would seal a state past the limit stops with a reason.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { accept, pendingOf, wireRound } from '../../../test/support/modern-wire.js';
+import { loopback } from '../test/loopback.js';
+import { checkSealedSize, MAX_ANSWERS_LENGTH, MAX_REQUEST_STATE_LENGTH } from './size-limits.js';
+
+const serving = await loopback();
+afterAll(() => serving.close());
+const call = { name: 'deploy', arguments: { service: 'orders' } };
+
+describe('size limits', () => {
+  it('a requestState past the limit is refused, saying so; nothing deploys', async () => {
+    const first = pendingOf(await wireRound(serving.url, call));
+    for (const requestState of [
+      `v3.${'x'.repeat(MAX_REQUEST_STATE_LENGTH)}`,
+      `${first.requestState}${' '.repeat(MAX_REQUEST_STATE_LENGTH)}`,
+    ]) {
+      const refused = await wireRound(serving.url, {
+        ...call,
+        requestState,
+        inputResponses: { env: accept({ env: 'dev' }) },
+      });
+      expect(refused.result?.isError).toBe(true);
+      expect(JSON.stringify(refused.result?.content)).toContain(`over the limit of ${MAX_REQUEST_STATE_LENGTH}`);
+    }
+    // Just at the limit a state is looked at as usual (a forged one fails its MAC: -32602).
+    const atLimit = `v3.${'x'.repeat(MAX_REQUEST_STATE_LENGTH - 3 - 23)}.${'A'.repeat(22)}`;
+    expect(atLimit.length).toBe(MAX_REQUEST_STATE_LENGTH);
+    const forged = await wireRound(serving.url, { ...call, requestState: atLimit });
+    expect(forged.error?.code).toBe(-32602);
+    expect(serving.store.deployments).toEqual([]);
+  });
+
+  it("a round's answers past the limit are refused, saying so; nothing deploys", async () => {
+    const first = pendingOf(await wireRound(serving.url, call));
+    const big = accept({ env: 'dev', note: 'x'.repeat(MAX_ANSWERS_LENGTH) });
+    const refused = await wireRound(serving.url, {
+      ...call,
+      requestState: first.requestState,
+      inputResponses: { env: big },
+    });
+    expect(refused.result?.isError).toBe(true);
+    expect(JSON.stringify(refused.result?.content)).toContain(`over the limit of ${MAX_ANSWERS_LENGTH}`);
+    expect(serving.store.deployments).toEqual([]);
+    // The same round with an ordinary answer goes through.
+    const done = await wireRound(serving.url, {
+      ...call,
+      requestState: first.requestState,
+      inputResponses: { env: accept({ env: 'dev' }) },
+    });
+    expect(done.result?.structuredContent).toMatchObject({ status: 'done' });
+  });
+
+  it('a state that would be sealed past the limit stops the call with the reason, not a state no round can use', () => {
+    expect(() => checkSealedSize('x'.repeat(MAX_REQUEST_STATE_LENGTH))).not.toThrow();
+    expect(() => checkSealedSize('x'.repeat(MAX_REQUEST_STATE_LENGTH + 1))).toThrow(/the call cannot continue/);
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * How large what a client sends back may be: checked before any work on it (no MAC, no JSON, no
+ * validation), so a hostile multi-megabyte `requestState` or answer costs one length comparison.
+ * Documented in docs/server.md ("Size limits").
+ */
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+/**
+ * A `requestState`, in characters. What the kit seals holds the call (its text when short, else a
+ * digest), its id and each question's times and answers: a few hundred bytes per question, each
+ * round's answers at most `MAX_ANSWERS_LENGTH`.
+ */
+export const MAX_REQUEST_STATE_LENGTH = 1024 * 1024;
+
+/** A round's `inputResponses`, in characters of JSON: every answer sent with one retry together. */
+export const MAX_ANSWERS_LENGTH = 64 * 1024;
+
+/** Refuses a `requestState` past the limit (-32602), saying so. */
+export function tooLargeState(length: number): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `requestState is ${length} characters long, over the limit of ${MAX_REQUEST_STATE_LENGTH}: not one this server sealed`,
+  );
+}
+
+/**
+ * The round's answers, refused (-32602) when their JSON is past the limit. Measured on what the
+ * transport parsed: one serialization, before any answer is looked at.
+ */
+export function checkAnswersSize(inputResponses: Record<string, unknown> | undefined): void {
+  if (inputResponses === undefined) return;
+  const length = JSON.stringify(inputResponses).length;
+  if (length > MAX_ANSWERS_LENGTH)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `inputResponses are ${length} characters of JSON, over the limit of ${MAX_ANSWERS_LENGTH}: answer with less`,
+    );
+}
+
+/** A state about to be sealed past the limit: its next round would be refused, so this one says why now. */
+export function checkSealedSize(requestState: string): void {
+  if (requestState.length > MAX_REQUEST_STATE_LENGTH)
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `The answers so far make a requestState of ${requestState.length} characters, over the limit of ${MAX_REQUEST_STATE_LENGTH}: the call cannot continue`,
+    );
+}
