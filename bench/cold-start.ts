@@ -28,6 +28,15 @@ export const minimal: Spawnable = {
   name: 'minimal SDK server',
   args: [join(root, 'bench/support/minimal-server.mjs')],
 };
+/** A user's own server importing @elicitkit/server and @elicitkit/form (not bundled), and its raw-SDK twin. */
+export const userKit: Spawnable = {
+  name: "a user's server on Elicitkit",
+  args: [join(root, 'bench/support/user-kit-server.mjs')],
+};
+export const userRaw: Spawnable = {
+  name: 'the same server on the raw SDK',
+  args: [join(root, 'bench/support/user-raw-server.mjs')],
+};
 export const opsdesk: Spawnable = {
   name: 'elicitkit serve --stdio',
   args: [join(root, 'apps/cli/bin/elicitkit.js'), 'serve', '--stdio', '--data', dataDir],
@@ -92,6 +101,7 @@ export async function coldStart(): Promise<void> {
       pass: r <= 1.3,
     });
   }
+  await userServerStart();
   const loaded = modulesLoaded(opsdesk);
   // `serve` runs the one-file build only while it is current (apps/cli/src/current-build.ts).
   const from = loaded.some((f) => f.includes('/apps/cli/dist/bundle/'))
@@ -101,6 +111,31 @@ export async function coldStart(): Promise<void> {
     `  modules loaded: serve --stdio ${loaded.length} (from ${from}), minimal SDK server ${modulesLoaded(minimal).length}`,
   );
   rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * A user's server that imports the libraries (no bundle) against the same server on the raw SDK:
+ * spawn → first `tools/list`, legacy handshake, paired and alternating; and the module files each loads.
+ */
+async function userServerStart(): Promise<void> {
+  await startToList(userKit, 'legacy');
+  await startToList(userRaw, 'legacy');
+  const ratios: number[] = [];
+  for (let i = 0; i < PAIRS; i++) {
+    const kitFirst = i % 2 === 0;
+    const a = await startToList(kitFirst ? userKit : userRaw, 'legacy');
+    const b = await startToList(kitFirst ? userRaw : userKit, 'legacy');
+    ratios.push(kitFirst ? a / b : b / a);
+  }
+  const r = p50(ratios);
+  console.log(
+    `  a user's server: modules loaded ${modulesLoaded(userKit).length} on Elicitkit, ${modulesLoaded(userRaw).length} on the raw SDK`,
+  );
+  report({
+    goal: "a user's server on @elicitkit/server + form starts ≤ 1.1× its raw-SDK twin",
+    figure: `${r.toFixed(2)}× (p50 of ${PAIRS} paired ratios, IQR ${iqr(ratios)})`,
+    pass: r <= 1.1,
+  });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await coldStart();
