@@ -14,7 +14,7 @@ function QuestionLine({ q, texts }: { q: ElicitationData; texts: PageTexts }) {
       data-action={q.action ?? ''}
       data-published-at={q.publishedAt}
     >
-      <span className="badge">{q.server}</span> {what}: “{q.prompt.message}” —{' '}
+      <span className="badge">{q.server}</span> {what}: “<span className="question-message">{q.prompt.message}</span>” —{' '}
       <strong>{questionStatusText(texts, q)}</strong>
     </div>
   );

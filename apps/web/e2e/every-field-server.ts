@@ -41,11 +41,12 @@ const everyField = defineTool({
   name: 'every_field',
   title: 'Every field kind',
   description: 'Asks one form with every field kind and returns the answer.',
-  inputSchema: z.object({}),
+  // `message`: the question's text, for a test that needs another (several lines, say).
+  inputSchema: z.object({ message: z.string().optional() }),
   outputSchema: outcomeSchema({ answer: z.record(z.string(), z.unknown()) }),
   forms: { profile: EVERY_FIELD },
-  async run(_args, { ask }) {
-    const answer = await ask('profile', { message: 'Tell us about the new service owner.' });
+  async run({ message }, { ask }) {
+    const answer = await ask('profile', { message: message ?? 'Tell us about the new service owner.' });
     if (answer.action !== 'accept') return answer.result();
     return done(`Received ${JSON.stringify(answer.value)}`, { answer: answer.value });
   },

@@ -1,4 +1,3 @@
-import { ArgumentError, toolArguments } from '@elicitkit/client';
 import {
   convertToModelMessages,
   createUIMessageStream,
@@ -10,6 +9,7 @@ import {
   type UIMessage,
   type UIMessageStreamWriter,
 } from 'ai';
+import { commandArguments, splitCommand } from './command';
 import { config } from './config';
 import type { Locale } from './locale';
 import { callTool, listTools } from './mcp';
@@ -31,7 +31,7 @@ function writeText(writer: UIMessageStreamWriter, text: string): void {
   writer.write({ type: 'text-end', id });
 }
 
-/** `/tool k=v …` or `/tool {json}`: a direct call, no model involved. */
+/** `/tool k=v …` (values may be quoted) or `/tool {json}`: a direct call, no model involved. */
 async function runCommand(
   chat: Chat,
   line: string,
@@ -39,7 +39,7 @@ async function runCommand(
   signal: AbortSignal,
   locale: Locale,
 ): Promise<void> {
-  const [head = '', ...rest] = line.slice(1).trim().split(/\s+/);
+  const { tool: head, rest } = splitCommand(line);
   const { tools, unavailable } = await listTools(chat);
   const tool = tools.find((t) => t.name === head);
   if (!tool) {
@@ -53,16 +53,12 @@ async function runCommand(
       );
     return;
   }
-  const raw = rest.join(' ').trim();
-  let args: Record<string, unknown>;
-  try {
-    args = raw.startsWith('{')
-      ? toolArguments(tool.inputSchema, [], raw)
-      : toolArguments(tool.inputSchema, rest, undefined);
-  } catch (error) {
-    writeText(writer, error instanceof ArgumentError ? `Cannot call ${head}: ${error.message}` : String(error));
+  const parsed = commandArguments(head, tool.inputSchema, rest, locale);
+  if ('message' in parsed) {
+    writeText(writer, parsed.message);
     return;
   }
+  const args = parsed.args;
   const toolCallId = `call-${crypto.randomUUID()}`;
   writer.write({ type: 'tool-input-available', toolCallId, toolName: tool.name, input: args, dynamic: true });
   try {

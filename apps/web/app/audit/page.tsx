@@ -91,8 +91,10 @@ export default async function AuditPage() {
         <table className="audit-table">
           <thead>
             <tr>
-              {t.columns.map((c) => (
-                <th key={c}>{c}</th>
+              {t.columns.map((c, i) => (
+                <th key={c} className={i === 0 ? 'when' : undefined}>
+                  {c}
+                </th>
               ))}
             </tr>
           </thead>
@@ -103,7 +105,7 @@ export default async function AuditPage() {
               const validation = e.validations.at(-1);
               return (
                 <tr key={`${String(r.context_id)}|${String(r.question)}`} data-tool={String(r.tool)}>
-                  <td>
+                  <td className="when">
                     {String(r.at ?? '')
                       .replace('T', ' ')
                       .slice(0, 19)}
