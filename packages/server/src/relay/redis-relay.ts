@@ -13,9 +13,7 @@ import {
   tooLarge,
 } from './ends.js';
 import { type DropReason, frameKey, seal } from './frames.js';
-
-/** Directory entries remembered as found (a session never moves); the oldest go first past it. */
-const LOCATED_MAX = 10_000;
+import { SessionEntries, type SessionEntry } from './session-entries.js';
 
 /** How `createRedisRelay` names things and how often it checks that replicas are alive. */
 export interface RedisRelayOptions {
@@ -71,21 +69,10 @@ export interface RedisRelay extends SessionDirectory {
  */
 export function createRedisRelay(redis: Redis, options: RedisRelayOptions): RedisRelay {
   const replica = options.replica ?? crypto.randomUUID();
-  const drops: Record<DropReason | 'sender', number> = {
-    signature: 0,
-    envelope: 0,
-    schema: 0,
-    misdirected: 0,
-    expired: 0,
-    replayed: 0,
-    sender: 0,
-  };
   const prefix = options.prefix ?? 'elicitkit:relay:';
-  const ttlMs = options.sessionTtlMs ?? 30_000;
   const livenessMs = options.livenessMs ?? 1_000;
   const channelOf = (id: string) => `${prefix}replica:${id}`;
-  const sessionKey = (id: string) => `${prefix}session:${id}`;
-  const own = channelOf(replica);
+  const sessions = new SessionEntries(redis, prefix, replica, options.sessionTtlMs ?? 30_000);
   // Its own connection (a subscribed one can do nothing else), queueing while it connects. Named,
   // so an operator (and a test) can tell it in CLIENT LIST.
   const subscriber = redis.duplicate({
@@ -94,19 +81,12 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     connectionName: `${prefix.replace(/[^\w:.-]/g, '_')}relay:${replica}`,
   });
   subscriber.on('error', () => {});
-  // Each session this replica holds → its directory entry (this replica and the owner's digest).
-  const held = new Map<string, string>();
-  // Where sessions were found: a session never moves, so its entry is read from Redis once. A stale
-  // one costs nothing — the replica it names answers "Session not found" itself, or nobody listens
-  // on its channel and the entry is dropped.
-  const located = new Map<string, string>();
-  let heartbeat: ReturnType<typeof setInterval> | undefined;
   const key = frameKey(options.secret);
   const core: RelayCore = {
     replica,
     key,
     seen: new Map(),
-    drops,
+    drops: { signature: 0, envelope: 0, schema: 0, misdirected: 0, expired: 0, replayed: 0, sender: 0 },
     waiting: new Map(),
     holding: new Map(),
     delivered: new WeakMap(),
@@ -114,107 +94,73 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     // Async, so a frame refused by `seal` is a rejection like a Redis failure, never a throw.
     publish: async (to, frame) => redis.publish(channelOf(to), seal(key, replica, to, frame)),
   };
-  const { waiting, holding, delivered } = core;
-  const remember = (id: string, entry: string) => {
-    // Bounded: the oldest go first (a Map iterates in insertion order).
-    if (located.size >= LOCATED_MAX) located.delete(located.keys().next().value as string);
-    located.set(id, entry);
-  };
-
-  async function holderAlive(holder: string): Promise<boolean> {
-    const reply = (await redis.pubsub('NUMSUB', channelOf(holder))) as [string, number];
-    return Number(reply[1]) > 0;
-  }
+  const holderAlive = async (holder: string) =>
+    Number(((await redis.pubsub('NUMSUB', channelOf(holder))) as [string, number])[1]) > 0;
 
   return {
     replica,
-    async opened(id, owner) {
-      const entry = `${replica}\n${sha256(owner, 'hex')}`;
-      await redis.set(sessionKey(id), entry, 'PX', ttlMs);
-      held.set(id, entry);
-    },
-    closed(id) {
-      if (!held.delete(id)) return;
-      void redis.del(sessionKey(id)).catch(() => {});
-    },
-    delivered: (request) => delivered.get(request),
+    opened: (id, owner) => sessions.open(id, owner),
+    closed: (id) => sessions.close(id),
+    delivered: (request) => core.delivered.get(request),
     async forward(id, owner, request, auth) {
-      if (delivered.has(request)) return undefined;
-      let entry = located.get(id) ?? null;
-      if (entry === null) {
-        try {
-          entry = await redis.get(sessionKey(id));
-        } catch {
-          return directoryDown();
-        }
-        if (entry !== null) remember(id, entry);
+      if (core.delivered.has(request)) return undefined;
+      let entry: SessionEntry | undefined;
+      try {
+        entry = await sessions.find(id);
+      } catch {
+        return directoryDown();
       }
-      const [holder, digest] = entry?.split('\n') ?? [];
       // Unknown, here (but closed), or someone else's: the handler answers "Session not found".
-      if (!holder || !digest || holder === replica || digest !== sha256(owner, 'hex')) return undefined;
+      if (!entry || entry.holder === replica || entry.digest !== sha256(owner, 'hex')) return undefined;
+      const { holder } = entry;
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await readBody(request);
       if (body === TOO_LARGE) return tooLarge();
-      const sent = await relayTo(core, {
-        holder,
-        owner,
-        request,
-        body,
-        auth,
-        livenessMs,
-        alive: () => holderAlive(holder),
-      });
+      const alive = () => holderAlive(holder);
+      const sent = await relayTo(core, { holder, owner, request, body, auth, livenessMs, alive });
       if (sent !== HOLDER_GONE) return sent;
-      // The holder stopped: its sessions are gone with it. Forget the entry so the next request is
-      // answered without a round trip.
-      located.delete(id);
-      void redis.del(sessionKey(id)).catch(() => {});
+      sessions.forget(id);
       return undefined;
     },
-    async serve(h) {
-      core.handler = h;
-      subscriber.on('message', (channel: string, message: string) => {
-        if (channel !== own) return;
-        // Whatever a message holds, it is never thrown into ioredis's handler: a throw there
-        // would take the replica, and every session on it, down.
-        try {
-          receiveFrame(core, message);
-        } catch {
-          drops.envelope++;
-        }
-      });
-      // Pub/sub delivers at most once: whatever the holders published for us while this
-      // connection was down is gone (ioredis subscribes again on reconnecting, but nothing is
-      // replayed). A relay waiting on it could hang or go on with a hole in its stream, so each one
-      // ends now with an error its client can act on; the sessions themselves are untouched.
-      subscriber.on('close', () => {
-        for (const { relayed } of waiting.values()) {
-          relayed.fail('the relay lost its Redis subscription and may have missed part of the response', 'interrupted');
-        }
-      });
-      await subscriber.connect();
-      await subscriber.subscribe(own);
-      // Written again, not merely extended: an entry dropped while this replica was briefly
-      // unreachable (a requester found nobody on its channel) comes back with the next beat.
-      heartbeat = setInterval(() => {
-        if (held.size === 0) return;
-        const pipeline = redis.pipeline();
-        for (const [id, entry] of held) pipeline.set(sessionKey(id), entry, 'PX', ttlMs);
-        void pipeline.exec().catch(() => {});
-      }, ttlMs / 3);
-      (heartbeat as { unref?: () => void }).unref?.();
+    async serve(handler) {
+      core.handler = handler;
+      await listen(core, subscriber, channelOf(replica));
+      sessions.beat();
     },
-    inFlight: () => waiting.size + holding.size,
-    dropped: () => ({ ...drops }),
+    inFlight: () => core.waiting.size + core.holding.size,
+    dropped: () => ({ ...core.drops }),
     async close() {
-      clearInterval(heartbeat);
-      for (const entry of holding.values()) {
+      for (const entry of core.holding.values()) {
         entry.controller.abort(SHUTDOWN);
         await entry.reader?.cancel().catch(() => {});
       }
-      for (const { relayed } of waiting.values()) relayed.fail('this replica is shutting down');
-      if (held.size > 0) await redis.del(...[...held.keys()].map(sessionKey)).catch(() => 0);
-      held.clear();
+      for (const { relayed } of core.waiting.values()) relayed.fail('this replica is shutting down');
+      await sessions.closeAll();
       subscriber.disconnect();
     },
   };
+}
+
+/** Subscribes to this replica's channel: every frame on it goes to `receiveFrame`. */
+async function listen(core: RelayCore, subscriber: Redis, own: string): Promise<void> {
+  subscriber.on('message', (channel: string, message: string) => {
+    if (channel !== own) return;
+    // Whatever a message holds, it is never thrown into ioredis's handler: a throw there
+    // would take the replica, and every session on it, down.
+    try {
+      receiveFrame(core, message);
+    } catch {
+      core.drops.envelope++;
+    }
+  });
+  // Pub/sub delivers at most once: whatever the holders published for us while this connection
+  // was down is gone (ioredis subscribes again on reconnecting, but nothing is replayed). A relay
+  // waiting on it could hang or go on with a hole in its stream, so each one ends now with an
+  // error its client can act on; the sessions themselves are untouched.
+  subscriber.on('close', () => {
+    for (const { relayed } of core.waiting.values()) {
+      relayed.fail('the relay lost its Redis subscription and may have missed part of the response', 'interrupted');
+    }
+  });
+  await subscriber.connect();
+  await subscriber.subscribe(own);
 }
