@@ -41,7 +41,9 @@ describe('closing a tab', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(app.url);
-    await page.getByText('Too many chats are open from your address').waitFor();
+    // Said in the chat, and in the tools panel instead of "Loading tools…" (no tools will come).
+    await page.getByRole('main').getByText('Too many chats are open from your address').waitFor();
+    await page.getByRole('complementary', { name: 'Tools' }).getByText('Too many chats are open').waitFor();
     await context.close();
   });
 });
