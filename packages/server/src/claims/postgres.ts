@@ -171,7 +171,9 @@ async function inOneTransaction(
     if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return { state: 'busy' };
     throw error;
   } finally {
-    client.off('error', lost);
+    // A broken client is destroyed, and its connection may still report the loss after this:
+    // it keeps the listener. A healthy one goes back to the pool without it.
+    if (!broken) client.off('error', lost);
     // A client whose connection broke, or whose rollback failed, is not handed out again.
     client.release(broken ?? false);
   }
@@ -210,7 +212,7 @@ async function inTransaction<C, R>(
     });
     throw error;
   } finally {
-    client.off('error', lost);
+    if (!broken) client.off('error', lost); // a broken client keeps it: the loss may still be reported
     client.release(broken ?? false);
   }
 }
