@@ -6,10 +6,10 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort, serviceFor } from './service.js';
 
 const run = promisify(execFile);
 
@@ -39,22 +39,7 @@ export function postgresAvailable(): boolean {
  * describe.skipIf(!withPostgres('claims/postgres.test.ts'))('postgres claim store', () => { … });
  */
 export function withPostgres(file: string): boolean {
-  if (postgresAvailable()) return true;
-  if (process.env.CI === 'true') throw new Error(`${file}: PostgreSQL not found in ${BIN}, and CI requires it`);
-  console.log(`${file}: skipped, PostgreSQL not found in ${BIN} (apt-get install postgresql)`);
-  return false;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+  return serviceFor(file, postgresAvailable(), `PostgreSQL not found in ${BIN}`, 'apt-get install postgresql');
 }
 
 /** Root may not run PostgreSQL: its programs then run as the `postgres` user, who owns the folder. */

@@ -5,9 +5,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, serviceFor } from './service.js';
 
 export interface TestRedis {
   /** `redis://127.0.0.1:PORT` */
@@ -39,22 +40,7 @@ export function redisAvailable(): boolean {
  * describe.skipIf(!withRedis('claims/redis.test.ts'))('redis claim store', () => { … });
  */
 export function withRedis(file: string): boolean {
-  if (redisAvailable()) return true;
-  if (process.env.CI === 'true') throw new Error(`${file}: redis-server not found at ${BINARY}, and CI requires it`);
-  console.log(`${file}: skipped, redis-server not found at ${BINARY} (apt-get install redis-server)`);
-  return false;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+  return serviceFor(file, redisAvailable(), `redis-server not found at ${BINARY}`, 'apt-get install redis-server');
 }
 
 /** Sends PING over a raw socket; resolves true on +PONG. */
