@@ -15,7 +15,7 @@ import { p50 } from './support/stats.js';
 const OPS = Number(process.env.BENCH_SQLITE_OPS ?? 2000);
 const dir = mkdtempSync(join(tmpdir(), 'ek-bench-sqlite-'));
 const { createOpsdesk } = await import('@elicitkit/opsdesk');
-await createOpsdesk({ dataDir: dir, locale: 'en', identify: () => 'alice' }).close(); // seeded
+await (await createOpsdesk({ dataDir: dir, locale: 'en', identify: () => 'alice' })).close(); // seeded
 const db = new BetterSqlite3(join(dir, 'opsdesk.db'));
 db.pragma('journal_mode = WAL');
 

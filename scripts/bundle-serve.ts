@@ -63,8 +63,8 @@ export async function bundleServe(options: {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // Redis only replicas of --http load. better-sqlite3's addon is found at run time (plugin).
-    external: ['ioredis'],
+    // Redis only replicas of --http load, Postgres only --database. better-sqlite3's addon is found at run time (plugin).
+    external: ['ioredis', 'pg'],
     plugins: [betterSqlite3Bindings],
     ...(options.from === 'source' ? { conditions: ['@elicitkit/source'] } : {}),
     // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.

@@ -19,7 +19,7 @@ it('a refusal is the call’s line in the audit, by its user', async () => {
     try {
       await client.connect(
         new StreamableHTTPClientTransport(new URL(server.url), {
-          requestInit: { headers: { authorization: `Bearer ${issueToken(server.opsdesk.db, 'bob')}` } },
+          requestInit: { headers: { authorization: `Bearer ${await issueToken(server.opsdesk.store, 'bob')}` } },
         }),
       );
       const result = await client.callTool({ name: 'deploy_service', arguments: { service: 'order-service' } });

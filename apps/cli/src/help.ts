@@ -44,21 +44,26 @@ Options:
   --max-sessions-per-user N     with --http: open 2025 sessions per user (default 100)
   --max-calls-per-user N        with --http: requests in flight per user, each open question one
                                 (default 100)
+  --database URL                opsdesk's own state (users, tokens, deployments, audit, claims) in
+                                this Postgres database, postgres://user@host:port/db (or
+                                $ELICITKIT_DATABASE_URL), instead of SQLite in --data
   --redis URL                   with --http: run as one of several replicas sharing this Redis
                                 (or $ELICITKIT_REDIS_URL): 2025 sessions relayed to the replica
-                                holding them; claims stay in --data's database with the effects,
-                                so replicas share --data
+                                holding them; claims stay in opsdesk's database with the effects,
+                                so replicas share --database (on several hosts) or --data (on one)
   --state-secret-file FILE      with --http: the key sealing 2026-07-28 state (or
                                 $ELICITKIT_STATE_SECRET, ≥ 32 characters), the same on every replica
   --reset                       put the demo back to its seed first (with --stdio, needs --yes)
   --yes                         do not ask before --reset`,
-  reset: `Usage: elicitkit reset [--data DIR] [--yes]
+  reset: `Usage: elicitkit reset [--data DIR] [--database URL] [--yes]
 
 Puts opsdesk's demo (shop, deployments, release tickets, workspace, sync state) back to its seed,
 after asking y/N. Users and tokens are kept.
 
 Options:
   --data DIR                    the data directory (default $ELICITKIT_DATA, else the default one)
+  --database URL                opsdesk's Postgres database, when it runs on one (or
+                                $ELICITKIT_DATABASE_URL)
   --yes                         do not ask (needed without a terminal)`,
   tools: `Usage: elicitkit tools <target> [options]
 
@@ -142,12 +147,14 @@ Options:
   --scope project|user          which config file (default: the client's first scope)
   --name N                      the server's name in the config (default opsdesk)
   --dry-run                     print the diff, write nothing`,
-  audit: `Usage: elicitkit audit [--data DIR] [--json] [--limit N]
+  audit: `Usage: elicitkit audit [--data DIR] [--database URL] [--json] [--limit N]
 
 Prints opsdesk's audit trail: each question's request, response and validation, per tool call.
 
 Options:
   --data DIR                    the data directory (default $ELICITKIT_DATA, else the default one)
+  --database URL                opsdesk's Postgres database, when it runs on one (or
+                                $ELICITKIT_DATABASE_URL)
   --json                        print the records as JSON
   --limit N                     at most N records of each kind (default 1000)`,
 } as const satisfies Record<Command, string>;

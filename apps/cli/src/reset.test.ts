@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { run as statement } from '../../opsdesk/src/db/query.js';
 import { createOpsdesk } from '../../opsdesk/src/opsdesk.js';
 import { CLI, count, SOURCE_NODE_ARGS, tempDataDir } from '../../opsdesk/test/harness.js';
 import { runCli as run } from '../test/run-cli.js';
@@ -10,15 +11,15 @@ import { runCli as run } from '../test/run-cli.js';
 /** A data directory whose demo has been damaged: the shop emptied, a deployment added. */
 async function damaged() {
   const data = tempDataDir();
-  const opsdesk = createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
+  const opsdesk = await createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
   const shop = new BetterSqlite3(join(data.dir, 'shop.db'));
   shop.exec('DELETE FROM order_items');
   shop.close();
-  opsdesk.db
-    .prepare(
+  await opsdesk.store.run(
+    statement(
       "INSERT INTO deployments (service, env, version, deployed_by, created_at) VALUES ('search-service', 'dev', 'v1', 'bob', 'x')",
-    )
-    .run();
+    ),
+  );
   await opsdesk.close();
   return data;
 }

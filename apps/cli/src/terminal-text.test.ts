@@ -50,7 +50,7 @@ describe('elicitkit audit', () => {
       try {
         await client.connect(
           new StreamableHTTPClientTransport(new URL(server.url), {
-            requestInit: { headers: { authorization: `Bearer ${issueToken(server.opsdesk.db, 'alice')}` } },
+            requestInit: { headers: { authorization: `Bearer ${await issueToken(server.opsdesk.store, 'alice')}` } },
           }),
         );
         await client.callTool({ name: 'deploy_service', arguments: { service: 'order-service' } });

@@ -19,14 +19,16 @@ export const USAGE = `Usage: elicitkit <command> [options]
 Commands:
   serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh] [--page-port N] [--reset [--yes]]
         [--max-sessions N] [--max-sessions-per-user N] [--max-calls-per-user N]
-        [--redis URL] [--state-secret-file FILE]
+        [--database URL] [--redis URL] [--state-secret-file FILE]
                               run opsdesk, the reference server (stdio by default); the caps apply
-                              to 2025 HTTP sessions (defaults 1000, 100 and 100). --redis (or
-                              ELICITKIT_REDIS_URL) runs it as one of several replicas: 2025 sessions
-                              are found through Redis, claims stay in the SQLite data; every replica
-                              needs the same --data DIR or the same key (ELICITKIT_STATE_SECRET or
-                              the file)
-  reset [--data DIR] [--yes]  put opsdesk's demo (shop, deployments, workspace) back to its seed,
+                              to 2025 HTTP sessions (defaults 1000, 100 and 100). --database (or
+                              ELICITKIT_DATABASE_URL) keeps its state in Postgres instead of SQLite.
+                              --redis (or ELICITKIT_REDIS_URL) runs it as one of several replicas:
+                              2025 sessions are found through Redis, claims stay with opsdesk's
+                              state; every replica needs the same --database, the same --data DIR,
+                              or the same key (ELICITKIT_STATE_SECRET or the file)
+  reset [--data DIR] [--database URL] [--yes]
+                              put opsdesk's demo (shop, deployments, workspace) back to its seed,
                               after asking y/N (--yes without a terminal); users and tokens are kept
   tools <target> [--revision REV|auto] [--json]
                               list a server's tools
@@ -41,7 +43,7 @@ Commands:
                               --url URL [--header K=V ...] adds a remote (HTTP) server instead
   uninstall <client> [--scope project|user] [--name N] [--dry-run]
                               remove an MCP server from a client's config, keeping the rest of the file
-  audit [--data DIR] [--json] [--limit N]
+  audit [--data DIR] [--database URL] [--json] [--limit N]
                               print opsdesk's audit trail
 
 <target> is an http(s)://…/mcp URL, the word opsdesk (the bundled server over stdio), or a

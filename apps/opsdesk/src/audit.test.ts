@@ -6,10 +6,11 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callTool, type Reply } from '../../../test/support/mcp.js';
-import { type Conn, httpClient, peek, tempDataDir } from '../test/harness.js';
+import { type Conn, httpClient, peek, sqliteDb, tempDataDir } from '../test/harness.js';
 import { recordStatements } from '../test/sqlite-counters.js';
 import { auditBeforeClaims, readAudit, recordCallEnds, sqliteAudit } from './audit.js';
 import { type Database, openDatabase } from './db/open.js';
+import { sqliteStore } from './db/sqlite-store.js';
 import { issueToken } from './identity.js';
 import { createOpsdesk } from './opsdesk.js';
 import { type HttpServing, serveHttp } from './serve-http.js';
@@ -121,10 +122,10 @@ describe('opsdesk audit rows, committed per step', () => {
     expect(committed('audit_validations')).toEqual(['a']);
   });
 
-  it('readAudit on the same connection sees rows still queued', () => {
+  it('readAudit on the same store sees rows still queued', async () => {
     const sink = sqliteAudit(db);
     sink(response('a'));
-    expect(readAudit(db).responses.map((r) => r.context_id)).toEqual(['a']);
+    expect((await readAudit(sqliteStore(db))).responses.map((r) => r.context_id)).toEqual(['a']);
   });
 
   it('a claim commits the queued rows first, so an effect that runs after it is never on disk without them', async () => {
@@ -167,7 +168,7 @@ describe('opsdesk audit rows, committed per step', () => {
       .run();
   /** A tool that acts once its answer's records are queued; `check` runs inside the effect. */
   const actingTool = (sink: (event: AuditEvent) => void, key: string, check: () => void = () => {}) =>
-    recordCallEnds(db)(
+    recordCallEnds(sqliteStore(db))(
       defineTool({
         name: 'act',
         description: 'Acts on an answer.',
@@ -193,7 +194,7 @@ describe('opsdesk audit rows, committed per step', () => {
       const before = deployments();
       const tool = actingTool(sink, 'call-2', () => {
         // Inside the effect's transaction: written, but like the effect not committed.
-        expect(readAudit(db).responses.map((r) => r.context_id)).toEqual(['call-2']);
+        expect(db.prepare('SELECT context_id FROM audit_responses').pluck().all()).toEqual(['call-2']);
         expect(committed('audit_responses')).toEqual([]);
         expect(deployments()).toBe(before);
       });
@@ -247,7 +248,7 @@ describe('opsdesk audit rows, committed per step', () => {
   it('one failing audit row inside the effect’s transaction is undone alone too: the effect still commits', async () => {
     const sink = sqliteAudit(db);
     const before = deployments();
-    const tool = recordCallEnds(db)(
+    const tool = recordCallEnds(sqliteStore(db))(
       defineTool({
         name: 'act',
         description: 'Acts on an answer.',
@@ -273,7 +274,7 @@ describe('opsdesk audit rows, committed per step', () => {
   it('an effect that cannot share the transaction commits the records just before it acts', async () => {
     const sink = sqliteAudit(db);
     let onDiskWhenActing: string[] = [];
-    const tool = recordCallEnds(db)(
+    const tool = recordCallEnds(sqliteStore(db))(
       defineTool({
         name: 'act_elsewhere',
         description: 'Acts outside opsdesk.db.',
@@ -293,7 +294,7 @@ describe('opsdesk audit rows, committed per step', () => {
   it('a call that returns without acting commits its answer’s records before its result leaves', async () => {
     const sink = sqliteAudit(db);
     let onDiskWhenRunReturned: string[] = [];
-    const tool = recordCallEnds(db)(
+    const tool = recordCallEnds(sqliteStore(db))(
       defineTool({
         name: 'ask_and_stop',
         description: 'Answered, then declined to act.',
@@ -312,7 +313,7 @@ describe('opsdesk audit rows, committed per step', () => {
   });
 
   it('records a refusal as its own row', async () => {
-    const tool = recordCallEnds(db)(
+    const tool = recordCallEnds(sqliteStore(db))(
       defineTool({ name: 'refuse', description: 'Refuses.', run: () => rejected('No such service.') }),
     );
     await tool.run({}, { contextId: 'call-7', user: 'bob', revision: '2026-07-28' } as ToolContext);
@@ -351,9 +352,9 @@ describe('closing opsdesk', () => {
   it('commits an answer’s records still waiting for the end of the turn before the database closes', async () => {
     const data = tempDataDir();
     try {
-      const opsdesk = createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
+      const opsdesk = await createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
       // The sink opsdesk's kit writes through, on the same connection and queue.
-      const sink = sqliteAudit(opsdesk.db);
+      const sink = sqliteAudit(sqliteDb(opsdesk));
       sink(response('closing'));
       await opsdesk.close();
       expect(peek(data.dir, 'SELECT context_id FROM audit_responses')).toEqual([{ context_id: 'closing' }]);
@@ -386,14 +387,14 @@ describe.each(REVISIONS)('refusals and answers in the audit (%s)', (revision) =>
     data.remove();
   });
   const connect = async (user: string) => {
-    const c = await httpClient(server.url, issueToken(server.opsdesk.db, user), { revision });
+    const c = await httpClient(server.url, await issueToken(server.opsdesk.store, user), { revision });
     clients.push(c);
     return c;
   };
-  const trail = () => {
+  const trail = async () => {
     const db = new BetterSqlite3(join(data.dir, 'opsdesk.db'), { readonly: true });
     try {
-      return readAudit(db);
+      return await readAudit(db);
     } finally {
       db.close();
     }
@@ -401,11 +402,11 @@ describe.each(REVISIONS)('refusals and answers in the audit (%s)', (revision) =>
 
   it('bob’s deploy of order-service is refused before any question, and the refusal is recorded', async () => {
     const bob = await connect('bob');
-    const before = trail();
+    const before = await trail();
     const r = await callTool(bob.client, 'deploy_service', { service: 'order-service', env: 'dev' });
     expect(r.status).toBe('rejected');
     expect(bob.seen).toHaveLength(0);
-    const after = trail();
+    const after = await trail();
     expect(after.requests).toHaveLength(before.requests.length);
     expect(after.refusals.at(-1)).toMatchObject({
       tool: 'deploy_service',
@@ -428,7 +429,7 @@ describe.each(REVISIONS)('refusals and answers in the audit (%s)', (revision) =>
         c.script.push(reply);
         const r = await callTool(c.client, 'deploy_service', { service: 'search-service' });
         expect(r.status).toBe(status);
-        const { requests, responses, refusals } = trail();
+        const { requests, responses, refusals } = await trail();
         const request = requests.at(-1);
         expect(request).toMatchObject({ tool: 'deploy_service', question: 'env', username: user, delivered: true });
         expect(responses.at(-1)).toMatchObject({ context_id: request?.context_id, username: user, action });

@@ -8,16 +8,29 @@ import type {
   ToolContext,
 } from '@elicitkit/server';
 import type { Database } from './db/open.js';
+import { all, type Query, run } from './db/query.js';
+import { answerOn } from './db/sqlite-store.js';
+import { runSteps, type Store } from './db/store.js';
 
-/** A connection's audit rows made but not committed yet, and the ways they leave the queue. */
-interface AuditQueue {
-  /** Commits every queued row now: in its own transaction, or in the caller's when one is open. */
-  flush(): void;
-  /** Runs a synchronous effect in one transaction with the rows queued before it. */
-  withEffect<T>(effect: () => T): T;
+/** A database's audit rows made but not committed yet, and the ways they leave the queue. */
+export interface AuditQueue {
+  /** Commits every queued row now (SQLite: in its own transaction, or in the caller's when one is open). */
+  flush(): void | Promise<void>;
+  /** The effect, carrying the rows queued before it (`carryingAudit`). */
+  carry(effect: Effect, options: CommitOptions | undefined): Effect;
 }
 
-const queues = new WeakMap<Database, AuditQueue>();
+/** The queue of each database: keyed by the SQLite connection, or by the Postgres store. */
+const queues = new WeakMap<object, AuditQueue>();
+
+/** Registers the queue `key`'s audit rows go through (`flushAudit`, `recordCallEnds` find it there). */
+export function setAuditQueue(key: object, queue: AuditQueue): void {
+  queues.set(key, queue);
+}
+
+function queueKey(store: Store | Database): object {
+  return 'dialect' in store && store.dialect === 'sqlite' ? (store as Store & { db: Database }).db : store;
+}
 
 /**
  * Writes each kind of audit event to its own table: requests, responses and validations stay
@@ -36,7 +49,8 @@ const queues = new WeakMap<Database, AuditQueue>();
  * const kit = createElicitkit({ audit: sqliteAudit(db) });
  */
 export function sqliteAudit(db: Database): (event: AuditEvent) => void {
-  const write = rowWriter(db);
+  const answer = answerOn(db);
+  const write = (event: AuditEvent) => runSteps(insertEvent(event), answer);
   const writeAll = db.transaction((events: readonly AuditEvent[]) => {
     for (const event of events) write(event);
   });
@@ -76,21 +90,33 @@ export function sqliteAudit(db: Database): (event: AuditEvent) => void {
     writeSafely(events);
     return effect();
   });
+  const withEffect = <T>(effect: () => T): T => {
+    const events = take();
+    try {
+      // IMMEDIATE: the write lock is taken (or waited for) up front, as a claim's transaction
+      // does, so an effect that reads before it writes cannot lose a race to another process.
+      return together.immediate(events, effect) as T;
+    } catch (error) {
+      // Rolled back with the effect. Queued again, they commit once this transaction (and any
+      // the effect ran inside, such as its claim's) is over: the questions were asked all the same.
+      pending = [...events, ...pending];
+      flushLater();
+      throw error;
+    }
+  };
   queues.set(db, {
     flush,
-    withEffect<T>(effect: () => T): T {
-      const events = take();
-      try {
-        // IMMEDIATE: the write lock is taken (or waited for) up front, as a claim's transaction
-        // does, so an effect that reads before it writes cannot lose a race to another process.
-        return together.immediate(events, effect) as T;
-      } catch (error) {
-        // Rolled back with the effect. Queued again, they commit once this transaction (and any
-        // the effect ran inside, such as its claim's) is over: the questions were asked all the same.
-        pending = [...events, ...pending];
-        flushLater();
-        throw error;
+    carry(effect, options) {
+      if (options?.atomic) {
+        // An async function marked atomic is the kit's to refuse before it starts: passed on as it is.
+        if (effect.constructor.name === 'AsyncFunction') return effect;
+        // Rest parameters: the wrapper passes on whatever the kit hands the effect, and keeps arity 0.
+        return (...tx) => withEffect(() => effect(...tx));
       }
+      return (...tx) => {
+        flush();
+        return effect(...tx);
+      };
     },
   });
   return (event) => {
@@ -107,11 +133,11 @@ export function sqliteAudit(db: Database): (event: AuditEvent) => void {
 }
 
 /**
- * Commits the audit rows still queued on `db`, inside the caller's transaction when one is open
- * (then they commit, or roll back, with it).
+ * Commits the audit rows still queued on `store`, inside the caller's transaction when one is
+ * open on SQLite (then they commit, or roll back, with it).
  */
-export function flushAudit(db: Database): void {
-  queues.get(db)?.flush();
+export function flushAudit(store: Store | Database): void | Promise<void> {
+  return queues.get(queueKey(store))?.flush();
 }
 
 /**
@@ -120,10 +146,10 @@ export function flushAudit(db: Database): void {
  * questions that led to it. A one-transaction effect (`atomically`) is left alone: it carries its
  * rows itself (`recordCallEnds`), so they commit with it.
  */
-export function auditBeforeClaims(store: ClaimStore, db: Database): ClaimStore {
+export function auditBeforeClaims(store: ClaimStore, db: Store | Database): ClaimStore {
   const wrapped: ClaimStore = {
-    claim: (id, owner, options) => {
-      flushAudit(db);
+    claim: async (id, owner, options) => {
+      await flushAudit(db);
       return store.claim(id, owner, options);
     },
     renew: (id, owner, leaseMs) => store.renew(id, owner, leaseMs),
@@ -134,6 +160,9 @@ export function auditBeforeClaims(store: ClaimStore, db: Database): ClaimStore {
   };
   const atomically = store.atomically;
   if (atomically) wrapped.atomically = (id, ttlMs, effect) => atomically(id, ttlMs, effect);
+  const atomicallyAsync = store.atomicallyAsync;
+  if (atomicallyAsync)
+    wrapped.atomicallyAsync = (id, ttlMs, effect, options) => atomicallyAsync(id, ttlMs, effect, options);
   return wrapped;
 }
 
@@ -142,78 +171,79 @@ export function auditBeforeClaims(store: ClaimStore, db: Database): ClaimStore {
  * one-transaction (`atomic`) effect writes them in its own transaction — one commit fewer per
  * call, and a crash loses both or neither; any other effect commits them just before it acts.
  */
-function carryingAudit(db: Database, effect: Effect, options: CommitOptions | undefined): Effect {
-  if (options?.atomic) {
-    // An async function marked atomic is the kit's to refuse before it starts: passed on as it is.
-    if (effect.constructor.name === 'AsyncFunction') return effect;
-    // Rest parameters: the wrapper passes on whatever the kit hands the effect, and keeps arity 0.
-    return (...tx) => {
-      const queue = queues.get(db);
-      return queue ? queue.withEffect(() => effect(...tx)) : effect(...tx);
-    };
-  }
-  return (...tx) => {
-    flushAudit(db);
-    return effect(...tx);
-  };
+function carryingAudit(key: object, effect: Effect, options: CommitOptions | undefined): Effect {
+  return queues.get(key)?.carry(effect, options) ?? effect;
 }
 
-function rowWriter(db: Database): (event: AuditEvent) => void {
-  const request = db.prepare(
-    'INSERT INTO audit_requests (context_id, tool, question, username, mode, revision, message, fields, origin, delivered, reason, at, client, adaptation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  const response = db.prepare(
-    'INSERT INTO audit_responses (context_id, tool, question, username, action, content, elapsed_ms, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  const validation = db.prepare(
-    'INSERT INTO audit_validations (context_id, tool, question, username, ok, issues, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
-  const violation = db.prepare(
-    'INSERT INTO audit_violations (context_id, tool, question, username, rule, message, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  );
-  return (e) => {
-    const who = e.user ?? null;
-    switch (e.type) {
-      case 'request':
-        request.run(
-          e.contextId,
-          e.tool,
-          e.key,
-          who,
-          e.mode,
-          e.revision,
-          e.message,
-          e.fields ? JSON.stringify(e.fields) : null,
-          e.origin ?? null,
-          e.delivered ? 1 : 0,
-          e.reason ?? null,
-          e.at,
-          e.client ?? null,
-          e.adaptation ? JSON.stringify(e.adaptation) : null,
-        );
-        break;
-      case 'response':
-        response.run(
-          e.contextId,
-          e.tool,
-          e.key,
-          who,
-          e.action,
-          e.content ? JSON.stringify(e.content) : null,
-          e.elapsedMs,
-          // How a question ended without the person (client-cancelled, disconnected, session-closed) leads the detail.
-          e.reason ? [e.reason, e.detail].filter(Boolean).join(': ') : (e.detail ?? null),
-          e.at,
-        );
-        break;
-      case 'validation':
-        validation.run(e.contextId, e.tool, e.key, who, e.ok ? 1 : 0, JSON.stringify(e.issues), e.at);
-        break;
-      case 'violation':
-        violation.run(e.contextId, e.tool, e.key, who, e.rule, e.message, e.at);
-        break;
-    }
-  };
+/** `then()` once `key`'s queued rows are committed: at once on SQLite, after the flush's round trips on Postgres. */
+function afterFlush<T>(key: object, then: () => T | Promise<T>): T | Promise<T> {
+  const flushing = queues.get(key)?.flush();
+  return flushing ? flushing.then(then) : then();
+}
+
+/** One audit event's row, in its kind's table. */
+export function* insertEvent(e: AuditEvent): Query<void> {
+  const who = e.user ?? null;
+  switch (e.type) {
+    case 'request':
+      yield* run(
+        'INSERT INTO audit_requests (context_id, tool, question, username, mode, revision, message, fields, origin, delivered, reason, at, client, adaptation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        e.contextId,
+        e.tool,
+        e.key,
+        who,
+        e.mode,
+        e.revision,
+        e.message,
+        e.fields ? JSON.stringify(e.fields) : null,
+        e.origin ?? null,
+        e.delivered ? 1 : 0,
+        e.reason ?? null,
+        e.at,
+        e.client ?? null,
+        e.adaptation ? JSON.stringify(e.adaptation) : null,
+      );
+      break;
+    case 'response':
+      yield* run(
+        'INSERT INTO audit_responses (context_id, tool, question, username, action, content, elapsed_ms, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        e.contextId,
+        e.tool,
+        e.key,
+        who,
+        e.action,
+        e.content ? JSON.stringify(e.content) : null,
+        e.elapsedMs,
+        // How a question ended without the person (client-cancelled, disconnected, session-closed) leads the detail.
+        e.reason ? [e.reason, e.detail].filter(Boolean).join(': ') : (e.detail ?? null),
+        e.at,
+      );
+      break;
+    case 'validation':
+      yield* run(
+        'INSERT INTO audit_validations (context_id, tool, question, username, ok, issues, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        e.contextId,
+        e.tool,
+        e.key,
+        who,
+        e.ok ? 1 : 0,
+        JSON.stringify(e.issues),
+        e.at,
+      );
+      break;
+    case 'violation':
+      yield* run(
+        'INSERT INTO audit_violations (context_id, tool, question, username, rule, message, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        e.contextId,
+        e.tool,
+        e.key,
+        who,
+        e.rule,
+        e.message,
+        e.at,
+      );
+      break;
+  }
 }
 
 /**
@@ -228,36 +258,40 @@ function rowWriter(db: Database): (event: AuditEvent) => void {
  * @example
  * const tools = [deployTool(deps)].map(recordCallEnds(db));
  */
-export function recordCallEnds(db: Database): (tool: AnyTool) => AnyTool {
-  const insert = db.prepare(
-    'INSERT INTO audit_refusals (context_id, tool, username, revision, message, at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
+export function recordCallEnds(store: Store): (tool: AnyTool) => AnyTool {
+  const key = queueKey(store);
   return (tool) => ({
     ...tool,
     async run(args: unknown, ctx: ToolContext) {
       const result = await tool.run(args, {
         ...ctx,
-        commit: (effect: Effect, options?: CommitOptions) => ctx.commit(carryingAudit(db, effect, options), options),
+        commit: (effect: Effect, options?: CommitOptions) => ctx.commit(carryingAudit(key, effect, options), options),
         // An attempt is an effect too (kept or rolled back): queued rows go first, or, atomic, with
         // whatever ends the call (it cannot be held in another transaction's).
         attempt: <W>(effect: AttemptEffect<W>, options?: CommitOptions) =>
           options?.atomic
             ? ctx.attempt<W>(effect, options)
-            : ctx.attempt<W>((withhold, ...tx) => {
-                flushAudit(db);
-                return effect(withhold, ...tx);
-              }, options),
+            : ctx.attempt<W>((withhold, ...tx) => afterFlush(key, () => effect(withhold, ...tx)), options),
       });
       const structured = result.structuredContent as { status?: unknown; message?: unknown } | undefined;
       if (structured?.status === 'rejected') {
         const text = typeof structured.message === 'string' ? structured.message : '';
-        try {
-          insert.run(ctx.contextId, tool.name, ctx.user ?? null, ctx.revision, text, Date.now());
-        } catch {
+        await store
+          .run(
+            run(
+              'INSERT INTO audit_refusals (context_id, tool, username, revision, message, at) VALUES (?, ?, ?, ?, ?, ?)',
+              ctx.contextId,
+              tool.name,
+              ctx.user ?? null,
+              ctx.revision,
+              text,
+              Date.now(),
+            ),
+          )
           // Like every audit write: a failing one never breaks the call (nothing was done anyway).
-        }
+          .catch(() => {});
       }
-      flushAudit(db);
+      await flushAudit(store);
       return result;
     },
   });
@@ -274,23 +308,29 @@ export interface AuditTrail {
 }
 
 /**
- * The whole trail, oldest first, each kind in its own list; JSON columns decoded.
+ * The whole trail, oldest first, each kind in its own list; JSON columns decoded. From a store
+ * (the rows it still queues are committed first), or from a SQLite connection of its own
+ * (read-only, as the web app's audit page opens one).
  *
  * @example
- * const { requests, responses } = readAudit(opsdesk.db, 100); // the last 100 of each kind
+ * const { requests, responses } = await readAudit(opsdesk.store, 100); // the last 100 of each kind
  */
-export function readAudit(db: Database, limit = 1000): AuditTrail {
-  flushAudit(db);
-  const rows = (table: string) =>
-    (db.prepare(`SELECT * FROM ${table} ORDER BY id DESC LIMIT ?`).all(limit) as Record<string, unknown>[])
-      .reverse()
-      .map(decode);
+export async function readAudit(from: Store | Database, limit = 1000): Promise<AuditTrail> {
+  await flushAudit(from);
+  return 'dialect' in from ? from.run(auditTrail(limit)) : runSteps(auditTrail(limit), answerOn(from));
+}
+
+function* auditTrail(limit: number): Query<AuditTrail> {
+  const rows = function* (table: string) {
+    const found = yield* all<Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY id DESC LIMIT ?`, limit);
+    return found.reverse().map(decode);
+  };
   return {
-    requests: rows('audit_requests'),
-    responses: rows('audit_responses'),
-    validations: rows('audit_validations'),
-    violations: rows('audit_violations'),
-    refusals: rows('audit_refusals'),
+    requests: yield* rows('audit_requests'),
+    responses: yield* rows('audit_responses'),
+    validations: yield* rows('audit_validations'),
+    violations: yield* rows('audit_violations'),
+    refusals: yield* rows('audit_refusals'),
   };
 }
 

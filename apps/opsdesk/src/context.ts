@@ -1,5 +1,6 @@
 import type { Locale, ToolContext } from '@elicitkit/server';
-import type { Database } from './db/open.js';
+import type { Query } from './db/query.js';
+import type { Store } from './db/store.js';
 import { findUser, type Identity } from './identity.js';
 import type { ShopClient } from './shop/client.js';
 import type { Workspace } from './sync/workspace.js';
@@ -7,7 +8,8 @@ import type { PasswordLinks } from './web/password-links.js';
 
 /** What every opsdesk tool is built with. */
 export interface Deps {
-  db: Database;
+  /** opsdesk's own state: SQLite by default, Postgres for replicas on several hosts. */
+  store: Store;
   /** The demo shop, in its own file and on its own connection: execute_sql's only database. */
   shop: ShopClient;
   locale: Locale;
@@ -17,6 +19,6 @@ export interface Deps {
 }
 
 /** The caller, or undefined when opsdesk does not know them (a deleted user, a stale token): tools then refuse with a status. */
-export function findCaller(db: Database, ctx: Pick<ToolContext, 'user'>): Identity | undefined {
-  return ctx.user === undefined ? undefined : findUser(db, ctx.user);
+export function* findCaller(ctx: Pick<ToolContext, 'user'>): Query<Identity | undefined> {
+  return ctx.user === undefined ? undefined : yield* findUser(ctx.user);
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Revision } from '@elicitkit/form';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
-import { type Conn, httpClient, httpOpsdeskForSuite, peek } from '../test/harness.js';
+import { type Conn, httpClient, httpOpsdeskForSuite, peek, sqliteDb } from '../test/harness.js';
 import { recordStatements, walCommits } from '../test/sqlite-counters.js';
 
 const tokenOf = (user: string) => served.server.newTokens.find((t) => t.username === user)?.token ?? '';
@@ -22,7 +22,7 @@ describe.each(['2025-11-25', '2026-07-28'] as Revision[])('one deploy over HTTP 
   };
   /** Runs `work` with automatic checkpoints off and the WAL emptied first: what it committed, and ran. */
   const measured = async (work: () => Promise<unknown>) => {
-    const db = served.server.opsdesk.db;
+    const db = sqliteDb(served.server.opsdesk);
     db.pragma('wal_autocheckpoint = 0');
     db.pragma('wal_checkpoint(TRUNCATE)');
     const statements = recordStatements(db);
@@ -66,7 +66,7 @@ describe.each(['2025-11-25', '2026-07-28'] as Revision[])('one deploy over HTTP 
 
   it('looks up the caller and their permission in one statement, then only asks whether they changed', async () => {
     // Forget what earlier calls left remembered (db/remembered.ts): any write to these tables does.
-    served.server.opsdesk.db.prepare("UPDATE users SET role = role WHERE username = 'alice'").run();
+    sqliteDb(served.server.opsdesk).prepare("UPDATE users SET role = role WHERE username = 'alice'").run();
     const { sql } = await measured(() => deploy());
     const permission = sql.filter((s) => s.includes('FROM permissions'));
     // Read by the first round; a 2026-07-28 second round finds it remembered.
@@ -88,7 +88,7 @@ describe.each(['2025-11-25', '2026-07-28'] as Revision[])('one deploy over HTTP 
   });
 
   it('a revoked grant applies at the next call: nothing about the caller is served past a change', async () => {
-    const db = served.server.opsdesk.db;
+    const db = sqliteDb(served.server.opsdesk);
     const refusals = () => peek(served.dataDir, "SELECT message FROM audit_refusals WHERE username = 'alice'").length;
     const before = refusals();
     db.prepare("DELETE FROM permissions WHERE username = 'alice'").run();

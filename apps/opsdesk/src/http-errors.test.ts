@@ -6,7 +6,7 @@
  * The password page's own refusals, on this listener and stdio's, are in `web/page-route.test.ts`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { tempDataDir } from '../test/harness.js';
+import { sqliteDb, tempDataDir } from '../test/harness.js';
 import { rawRequest } from '../test/raw-http.js';
 import { serveHttp } from './serve-http.js';
 
@@ -45,7 +45,7 @@ describe('serveHttp outside the MCP handler', () => {
   it('an error nothing answered: a generic JSON-RPC internal error, the detail only in the log', async () => {
     const { server, logged } = await start();
     // The database going away under a page request: its error names the connection and the SQL.
-    server.opsdesk.db.close();
+    sqliteDb(server.opsdesk).close();
     const reply = await rawRequest(
       server.port,
       'GET /register/abcdefghijklmnopqrstuvwxyz HTTP/1.1\r\nHost: 127.0.0.1\r\n',

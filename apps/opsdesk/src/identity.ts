@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Database } from './db/open.js';
-import { remembered } from './db/remembered.js';
+import { all, get, type Query, remember, run, value } from './db/query.js';
 import { addUser } from './db/seed.js';
-import { plucked, prepared } from './db/statements.js';
+import type { Store } from './db/store.js';
 
 /** Who is calling, as tools see it. */
 export interface Identity {
@@ -10,20 +9,18 @@ export interface Identity {
   role: 'owner' | 'member';
 }
 
-export function findUser(db: Database, username: string): Identity | undefined {
-  return prepared(db, 'SELECT username, role FROM users WHERE username = ?').get(username) as Identity | undefined;
+export function* findUser(username: string): Query<Identity | undefined> {
+  return yield* get<Identity>('SELECT username, role FROM users WHERE username = ?', username);
 }
 
 /**
  * Under stdio the OS user runs opsdesk for themselves: on first start they are added as a local
- * owner who sees every project (`docs/opsdesk.md`).
+ * owner who sees every project (`docs/opsdesk.md`). Run it in a transaction (`Store.transaction`):
+ * several opsdesk processes may start on a fresh database at once (doctor does), and the loser of
+ * an unlocked check-then-insert race crashed on the unique name.
  */
-export function ensureLocalOwner(db: Database, username: string): void {
-  // Check and insert under one write lock: several opsdesk processes may start on a fresh data
-  // directory at once (doctor does), and the loser of an unlocked race crashed on the unique name.
-  db.transaction(() => {
-    if (!findUser(db, username)) addUser(db, username, null, 'owner', ['*'], new Date().toISOString());
-  }).immediate();
+export function* ensureLocalOwner(username: string): Query<void> {
+  if (!(yield* findUser(username))) yield* addUser(username, null, 'owner', ['*'], new Date().toISOString());
 }
 
 function sha256(text: string): string {
@@ -31,14 +28,15 @@ function sha256(text: string): string {
 }
 
 /** Tokens exist only as hashes in the database; the plain values are shown once, when created. */
-export function hasTokens(db: Database): boolean {
-  return plucked(db, 'SELECT COUNT(*) FROM api_tokens').get() !== 0;
+export function* hasTokens(): Query<boolean> {
+  return (yield* value<number>('SELECT COUNT(*) FROM api_tokens')) !== 0;
 }
 
 /** A new token for `username`; `expiresAt` (epoch ms) for one an in-process host holds and renews. */
-export function createToken(db: Database, username: string, expiresAt: number | null = null): string {
+export function* createToken(username: string, expiresAt: number | null = null): Query<string> {
   const token = `ek_${randomBytes(24).toString('base64url')}`;
-  prepared(db, 'INSERT INTO api_tokens (token_hash, username, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
+  yield* run(
+    'INSERT INTO api_tokens (token_hash, username, created_at, expires_at) VALUES (?, ?, ?, ?)',
     sha256(token),
     username,
     new Date().toISOString(),
@@ -49,24 +47,21 @@ export function createToken(db: Database, username: string, expiresAt: number | 
 
 /**
  * The user a bearer token belongs to; undefined for an unknown token or a user no longer there.
- * Every HTTP request (each answer too) asks, so the answer is remembered (`remembered`): never
- * past a change to the tokens or users, by this process or any other, so a revoked token is
- * refused from the next request.
+ * Every HTTP request (each answer too) asks, so a store that can tell when the tables change
+ * remembers the answer (`remember`): never past a change to the tokens or users, by this process
+ * or any other, so a revoked token is refused from the next request.
  */
-export function userForToken(db: Database, token: string): Identity | undefined {
-  return remembered(
-    db,
-    `token\0${token}`,
-    () =>
-      prepared(
-        db,
-        'SELECT u.username, u.role FROM api_tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?',
-      ).get(sha256(token)) as Identity | undefined,
+export function* userForToken(token: string): Query<Identity | undefined> {
+  return yield* remember(`token\0${token}`, () =>
+    get<Identity>(
+      'SELECT u.username, u.role FROM api_tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?',
+      sha256(token),
+    ),
   );
 }
 
-export function listUsers(db: Database): Identity[] {
-  return prepared(db, 'SELECT username, role FROM users ORDER BY id').all() as Identity[];
+export function* listUsers(): Query<Identity[]> {
+  return yield* all<Identity>('SELECT username, role FROM users ORDER BY id');
 }
 
 /**
@@ -78,15 +73,19 @@ export function listUsers(db: Database): Identity[] {
  *
  * @example
  * const serving = await serveHttp({ dataDir, locale: 'en', port: 0 });
- * const token = issueToken(serving.opsdesk.db, 'alice'); // Authorization: Bearer <token>
+ * const token = await issueToken(serving.opsdesk.store, 'alice'); // Authorization: Bearer <token>
  */
-export function issueToken(db: Database, username: string, options: HostTokenOptions = {}): string {
+export async function issueToken(store: Store, username: string, options: HostTokenOptions = {}): Promise<string> {
   const now = options.now ?? Date.now;
-  ensureLocalOwner(db, username);
-  // Each start of a host mints new tokens: those of hosts that stopped renewing go now.
-  pruneHostTokens(db, now());
-  const token = createToken(db, username, now() + HOST_TOKEN_TTL_MS);
-  hold(db, sha256(token), now);
+  const token = await store.transaction(
+    (function* () {
+      yield* ensureLocalOwner(username);
+      // Each start of a host mints new tokens: those of hosts that stopped renewing go now.
+      yield* pruneHostTokens(now());
+      return yield* createToken(username, now() + HOST_TOKEN_TTL_MS);
+    })(),
+  );
+  hold(store, sha256(token), now);
   return token;
 }
 
@@ -98,42 +97,48 @@ export interface HostTokenOptions {
 /**
  * A host's tokens never leave its process, so once it is gone nobody can use them: they expire a
  * day after the host last renewed them (hourly, while it runs) and are deleted by the next host
- * that starts or renews on the same data directory. Tokens printed at first start never expire.
+ * that starts or renews on the same database. Tokens printed at first start never expire.
  */
 export const HOST_TOKEN_TTL_MS = 24 * 60 * 60_000;
 export const HOST_TOKEN_RENEW_MS = 60 * 60_000;
 
-/** The tokens this process holds, per database connection, and the timer that renews them. */
-const held = new WeakMap<Database, { hashes: Set<string>; timer: ReturnType<typeof setInterval> }>();
+/** The tokens this process holds, per store, and the timer that renews them (stopped by `forgetHeldTokens`). */
+const held = new WeakMap<Store, { hashes: Set<string>; timer: ReturnType<typeof setInterval> }>();
 
-function hold(db: Database, hash: string, now: () => number): void {
-  const known = held.get(db);
+function hold(store: Store, hash: string, now: () => number): void {
+  const known = held.get(store);
   if (known) {
     known.hashes.add(hash);
     return;
   }
   const hashes = new Set([hash]);
   const timer = setInterval(() => {
-    if (!db.open) {
-      clearInterval(timer);
-      held.delete(db);
+    if (!store.isOpen()) {
+      forgetHeldTokens(store);
       return;
     }
-    renewHostTokens(db, hashes, now());
+    // A renewal that fails (the database is down for a moment) is tried again in an hour: a day's margin.
+    store.transaction(renewHostTokens(hashes, now())).catch(() => {});
   }, HOST_TOKEN_RENEW_MS);
   // Renewing never keeps a process alive on its own.
   timer.unref?.();
-  held.set(db, { hashes, timer });
+  held.set(store, { hashes, timer });
 }
 
-function renewHostTokens(db: Database, hashes: ReadonlySet<string>, at: number): void {
-  db.transaction(() => {
-    const renew = prepared(db, 'UPDATE api_tokens SET expires_at = ? WHERE token_hash = ?');
-    for (const hash of hashes) renew.run(at + HOST_TOKEN_TTL_MS, hash);
-    pruneHostTokens(db, at);
-  }).immediate();
+/** Stops renewing `store`'s tokens: it is closing. */
+export function forgetHeldTokens(store: Store): void {
+  const known = held.get(store);
+  if (!known) return;
+  clearInterval(known.timer);
+  held.delete(store);
 }
 
-function pruneHostTokens(db: Database, at: number): void {
-  prepared(db, 'DELETE FROM api_tokens WHERE expires_at IS NOT NULL AND expires_at <= ?').run(at);
+function* renewHostTokens(hashes: ReadonlySet<string>, at: number): Query<void> {
+  for (const hash of hashes)
+    yield* run('UPDATE api_tokens SET expires_at = ? WHERE token_hash = ?', at + HOST_TOKEN_TTL_MS, hash);
+  yield* pruneHostTokens(at);
+}
+
+function* pruneHostTokens(at: number): Query<void> {
+  yield* run('DELETE FROM api_tokens WHERE expires_at IS NOT NULL AND expires_at <= ?', at);
 }

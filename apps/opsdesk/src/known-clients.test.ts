@@ -35,12 +35,10 @@ function picksYes(revision: Revision): Step {
 }
 
 /** The last deploy_service request in the audit, as `readAudit` gives it back. */
-function lastConfirmation(dir: string): Record<string, unknown> | undefined {
+async function lastConfirmation(dir: string): Promise<Record<string, unknown> | undefined> {
   const db = new BetterSqlite3(join(dir, 'opsdesk.db'), { readonly: true });
   try {
-    return readAudit(db)
-      .requests.filter((r) => r.tool === 'deploy_service')
-      .at(-1);
+    return (await readAudit(db)).requests.filter((r) => r.tool === 'deploy_service').at(-1);
   } finally {
     db.close();
   }
@@ -75,7 +73,7 @@ describe.each(REVISIONS)('opsdesk and known clients over stdio (%s)', (revision)
     expect(trae.script).toEqual([]);
     expect(deploymentsOf(data.dir)).toHaveLength(before + 1);
     expect(deploymentsOf(data.dir).at(-1)).toMatchObject({ service: 'order-service', env: 'prod', ticket: 'REL-1001' });
-    expect(lastConfirmation(data.dir)).toMatchObject({
+    expect(await lastConfirmation(data.dir)).toMatchObject({
       client: 'trae',
       adaptation: { quirk: 'booleanAsChoice', fields: ['confirmed'] },
       delivered: true,
@@ -95,7 +93,7 @@ describe.each(REVISIONS)('opsdesk and known clients over stdio (%s)', (revision)
     const r = await callTool(cline.client, 'deploy_service', { service: 'order-service', env: 'prod' });
     expect(r.status, r.text).toBe('unsupported');
     // The audit says which client it was not sent to, and why.
-    expect(lastConfirmation(data.dir)).toMatchObject({ client: 'cline', delivered: false });
+    expect(await lastConfirmation(data.dir)).toMatchObject({ client: 'cline', delivered: false });
     expect(r.text).toMatch(/confirmed/);
     expect(r.text).toMatch(/ticket/);
     expect(cline.seen).toEqual([]);

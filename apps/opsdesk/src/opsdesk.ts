@@ -1,12 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { homedir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Locale } from '@elicitkit/server';
 import { type AnyTool, type ClaimStore, createElicitkit, type Elicitkit } from '@elicitkit/server';
-import { createSqliteClaimStore } from '@elicitkit/server/sqlite';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { auditBeforeClaims, flushAudit, recordCallEnds, sqliteAudit } from './audit.js';
 import type { Deps } from './context.js';
-import { type Database, openDatabase } from './db/open.js';
+import { openStore } from './db/open-store.js';
+import { run } from './db/query.js';
+import type { OpsdeskStore } from './db/store.js';
+import { forgetHeldTokens } from './identity.js';
 import { type ShopClient, startShop } from './shop/client.js';
 import { openShop } from './shop/open.js';
 import { openWorkspace } from './sync/workspace.js';
@@ -15,7 +18,7 @@ import { executeSqlTool } from './tools/execute-sql.js';
 import { registerUserTool } from './tools/register-user.js';
 import { syncFileTool } from './tools/sync-file.js';
 import { weeklyReportTool } from './tools/weekly-report.js';
-import { createPasswordLinks, type PasswordLinks } from './web/password-links.js';
+import { createPasswordLinks, linkSecret, type PasswordLinks, storedSecret } from './web/password-links.js';
 
 const OPSDESK_INFO = { name: 'opsdesk', title: 'opsdesk', version: '0.1.0' } as const;
 /** How long closing waits for tool calls still running. */
@@ -24,6 +27,11 @@ const SETTLE_MS = 5_000;
 /** What opsdesk runs on: its data directory, its language, and who is calling. */
 export interface OpsdeskOptions {
   dataDir: string;
+  /**
+   * A Postgres URL (`postgres://user@host:port/db`) to keep opsdesk's own state in instead of
+   * `opsdesk.db` in the data directory: replicas on several hosts share it. Default: SQLite.
+   */
+  database?: string;
   locale: Locale;
   /** Who is calling, per request: the stdio user, or the bearer token's user over HTTP. */
   identify: (ctx: ServerContext) => string | undefined;
@@ -48,7 +56,8 @@ export interface OpsdeskOptions {
 
 /** opsdesk opened on a data directory, ready to serve: its tools, its kit and its databases. */
 export interface Opsdesk {
-  db: Database;
+  /** opsdesk's own state: `opsdesk.db` in the data directory, or the Postgres database given. */
+  store: OpsdeskStore;
   shop: ShopClient;
   links: PasswordLinks;
   tools: readonly AnyTool[];
@@ -69,24 +78,36 @@ const INSTRUCTIONS =
  * transport of your own through `createServer()`, one server per connection or request.
  *
  * @example
- * const opsdesk = createOpsdesk({ dataDir, locale: 'en', identify: () => 'alice' });
+ * const opsdesk = await createOpsdesk({ dataDir, locale: 'en', identify: () => 'alice' });
  * await opsdesk.createServer().connect(transport);
  */
-export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
+export async function createOpsdesk(options: OpsdeskOptions): Promise<Opsdesk> {
   const now = options.now ?? (() => new Date());
-  const db = openDatabase(options.dataDir, now);
+  const store = await openStore(options.dataDir, options.database, now);
+  try {
+    return await openOn(store, options, now);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+async function openOn(store: OpsdeskStore, options: OpsdeskOptions, now: () => Date): Promise<Opsdesk> {
   openShop(options.dataDir).close(); // created and seeded now, so a broken data directory fails at start
   const shop = startShop(options.dataDir, options.sqlTimeoutMs ? { timeoutMs: options.sqlTimeoutMs } : {});
   const { workspace, seeded } = openWorkspace(options.dataDir);
   if (seeded) {
-    db.prepare('INSERT OR REPLACE INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?)').run(
-      'notes/plan.md',
-      seeded,
-      now().toISOString(),
+    await store.run(
+      run(
+        'INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET base_hash = excluded.base_hash, synced_at = excluded.synced_at',
+        'notes/plan.md',
+        seeded,
+        now().toISOString(),
+      ),
     );
   }
-  const links = createPasswordLinks(db, options.locale, () => now().getTime());
-  const deps: Deps = { db, shop, locale: options.locale, workspace, links, now };
+  const links = createPasswordLinks(store, await store.run(linkSecret()), options.locale, () => now().getTime());
+  const deps: Deps = { store, shop, locale: options.locale, workspace, links, now };
   const tools = [
     deployTool(deps),
     listDeploymentsTool(deps),
@@ -94,23 +115,27 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
     syncFileTool(deps),
     weeklyReportTool(deps),
     registerUserTool(deps),
-  ].map(recordCallEnds(db));
-  const secret = options.secret ?? stateSecret(db);
+  ].map(recordCallEnds(store));
+  // The requestState key lives with the data, so every opsdesk process on it verifies the others' state.
+  const secret =
+    options.secret ?? (await store.run(storedSecret('state_secret', () => randomBytes(32).toString('hex'))));
+  const audit =
+    store.dialect === 'sqlite' ? sqliteAudit(store.db) : (await import('./audit-postgres.js')).postgresAudit(store);
   const kit = createElicitkit({
     secret,
     locale: options.locale,
     identify: options.identify,
-    audit: sqliteAudit(db),
+    audit,
     // Claims live beside the data the effects write: a replayed final round acts once, across
     // restarts and across every opsdesk process on this data directory, and a SQLite effect
     // commits in one transaction with its claim. A shared store given instead (Redis) cannot hold
     // the effect in its transaction: the commit is then claim, effect, result — at most once.
-    claims: auditBeforeClaims(options.claims ?? createSqliteClaimStore(db), db),
+    claims: auditBeforeClaims(options.claims ?? store.claims, store),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
   });
   return {
-    db,
+    store,
     shop,
     links,
     tools,
@@ -121,18 +146,12 @@ export function createOpsdesk(options: OpsdeskOptions): Opsdesk {
       // A call whose client went away still writes its last audit record: let it (for a while), then close.
       await Promise.race([kit.settled(), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
       shop.close();
+      forgetHeldTokens(store);
       // An answer's records wait for the end of the turn at the latest (sqliteAudit): not past the close.
-      flushAudit(db);
-      db.pragma('wal_checkpoint(TRUNCATE)');
-      db.close();
+      await flushAudit(store);
+      await store.close();
     },
   };
-}
-
-/** The requestState key lives with the data, so every opsdesk process on it verifies the others' state. */
-function stateSecret(db: Database): string {
-  db.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('state_secret', lower(hex(randomblob(32))))").run();
-  return db.prepare("SELECT value FROM meta WHERE key = 'state_secret'").pluck().get() as string;
 }
 
 /**

@@ -1,6 +1,4 @@
-import type { Database } from './db/open.js';
-import { remembered } from './db/remembered.js';
-import { plucked, prepared } from './db/statements.js';
+import { get, type Query, remember, values } from './db/query.js';
 import type { Identity } from './identity.js';
 
 /** What a person can do with a service. One grant covers all three (bob sees, deploys and reports on search-service). */
@@ -26,15 +24,15 @@ const GRANTED = `(u.role = 'owner' OR EXISTS (SELECT 1 FROM permissions p WHERE 
  * the tables it reads change).
  *
  * @example
- * const p = permissionsFor(db, 'bob');
+ * const p = await store.run(permissionsFor('bob'));
  * p.services;                          // ['search-service']
  * p.may('deploy', 'order-service');    // false — and the same for a service that does not exist
  */
-export function permissionsFor(db: Database, username: string): Permissions {
-  const services = plucked(
-    db,
+export function* permissionsFor(username: string): Query<Permissions> {
+  const services = yield* values<string>(
     `SELECT s.name FROM users u JOIN services s ON ${GRANTED} WHERE u.username = ? ORDER BY s.name`,
-  ).all(username) as string[];
+    username,
+  );
   return {
     username,
     services,
@@ -56,15 +54,16 @@ export interface ServiceAccess {
  * any other: a revoked grant applies from the next call.
  *
  * @example
- * const access = accessTo(db, 'bob', 'deploy', 'order-service');
+ * const access = await store.run(accessTo('bob', 'deploy', 'order-service'));
  * access?.latestVersion; // undefined: bob may deploy search-service only
  */
-export function accessTo(db: Database, username: string, _access: Access, service: string): ServiceAccess | undefined {
-  return remembered(db, `access\0${username}\0${service}`, () => {
-    const row = prepared(
-      db,
+export function* accessTo(username: string, _access: Access, service: string): Query<ServiceAccess | undefined> {
+  return yield* remember(`access\0${username}\0${service}`, function* () {
+    const row = yield* get<{ username: string; role: Identity['role']; latest_version: string | null }>(
       `SELECT u.username, u.role, s.latest_version FROM users u LEFT JOIN services s ON s.name = ? AND ${GRANTED} WHERE u.username = ?`,
-    ).get(service, username) as { username: string; role: Identity['role']; latest_version: string | null } | undefined;
+      service,
+      username,
+    );
     if (!row) return undefined;
     return {
       caller: Object.freeze({ username: row.username, role: row.role }),

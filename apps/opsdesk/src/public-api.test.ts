@@ -21,10 +21,12 @@ describe('the public API of @elicitkit/opsdesk', () => {
     'HttpServing',
     'Opsdesk',
     'OpsdeskOptions',
+    'ResetOptions',
     'ResetReport',
     'ServeHttpOptions',
     'ServeStdioOptions',
     'StdioServing',
+    'Store',
   ];
 
   it('ships exactly these values', async () => {

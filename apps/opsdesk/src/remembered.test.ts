@@ -11,10 +11,11 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
-import { type Conn, httpClient, httpOpsdeskForSuite, tempDataDir } from '../test/harness.js';
+import { type Conn, httpClient, httpOpsdeskForSuite, sqliteDb, tempDataDir } from '../test/harness.js';
 import { recordStatements } from '../test/sqlite-counters.js';
 import { openDatabase } from './db/open.js';
 import { remembered } from './db/remembered.js';
+import { sqliteStore } from './db/sqlite-store.js';
 import { createToken, userForToken } from './identity.js';
 import { accessTo } from './permissions.js';
 
@@ -67,10 +68,10 @@ const hashOf = (token: string) => createHash('sha256').update(token).digest('hex
 describe.each([
   ['another process', inAnotherProcess],
   ['another connection in this process', inAnotherConnection],
-  ['this process’s own connection', (sql: string) => served.server.opsdesk.db.exec(sql)],
+  ['this process’s own connection', (sql: string) => sqliteDb(served.server.opsdesk).exec(sql)],
 ] as const)('a change made by %s applies at the next request', (_by, change) => {
   it('a revoked token is refused at its next request', async () => {
-    const token = createToken(served.server.opsdesk.db, 'alice');
+    const token = await served.server.opsdesk.store.run(createToken('alice'));
     // Used twice, so it is remembered.
     expect(await statusWith(token)).toBe(200);
     expect(await statusWith(token)).toBe(200);
@@ -79,8 +80,8 @@ describe.each([
   });
 
   it('the token of a user removed is refused at its next request', async () => {
-    served.server.ownerToken('carol');
-    const token = createToken(served.server.opsdesk.db, 'carol');
+    await served.server.ownerToken('carol');
+    const token = await served.server.opsdesk.store.run(createToken('carol'));
     expect(await statusWith(token)).toBe(200);
     expect(await statusWith(token)).toBe(200);
     change("DELETE FROM permissions WHERE username = 'carol'; DELETE FROM users WHERE username = 'carol'");
@@ -94,11 +95,11 @@ describe.each([
       return callTool(conn.client, 'deploy_service', { service });
     };
     beforeAll(async () => {
-      served.server.ownerToken('dana');
+      await served.server.ownerToken('dana');
       inAnotherConnection("UPDATE users SET role = 'member' WHERE username = 'dana'");
       inAnotherConnection("DELETE FROM permissions WHERE username = 'dana'");
       inAnotherConnection("INSERT INTO permissions (username, project) VALUES ('dana', 'search-service')");
-      conn = await httpClient(served.server.url, createToken(served.server.opsdesk.db, 'dana'), {
+      conn = await httpClient(served.server.url, await served.server.opsdesk.store.run(createToken('dana')), {
         revision: '2025-11-25',
       });
     });
@@ -139,13 +140,13 @@ describe('remembered', () => {
   });
 
   it('asks SQLite only whether another connection committed once an answer is known', () => {
-    const token = createToken(db, 'alice');
-    expect(userForToken(db, token)?.username).toBe('alice');
-    expect(accessTo(db, 'alice', 'deploy', 'order-service')?.latestVersion).toBe('v2.3.1');
+    const token = sqliteStore(db).runNow(createToken('alice'));
+    expect(sqliteStore(db).runNow(userForToken(token))?.username).toBe('alice');
+    expect(sqliteStore(db).runNow(accessTo('alice', 'deploy', 'order-service'))?.latestVersion).toBe('v2.3.1');
     const statements = recordStatements(db);
     try {
-      expect(userForToken(db, token)?.username).toBe('alice');
-      expect(accessTo(db, 'alice', 'deploy', 'order-service')?.latestVersion).toBe('v2.3.1');
+      expect(sqliteStore(db).runNow(userForToken(token))?.username).toBe('alice');
+      expect(sqliteStore(db).runNow(accessTo('alice', 'deploy', 'order-service'))?.latestVersion).toBe('v2.3.1');
     } finally {
       statements.stop();
     }
@@ -155,8 +156,8 @@ describe('remembered', () => {
   it('never remembers an unknown token: each one is looked up', () => {
     const statements = recordStatements(db);
     try {
-      expect(userForToken(db, 'ek_unknown')).toBeUndefined();
-      expect(userForToken(db, 'ek_unknown')).toBeUndefined();
+      expect(sqliteStore(db).runNow(userForToken('ek_unknown'))).toBeUndefined();
+      expect(sqliteStore(db).runNow(userForToken('ek_unknown'))).toBeUndefined();
     } finally {
       statements.stop();
     }
@@ -166,16 +167,16 @@ describe('remembered', () => {
   it('does not keep an answer read inside a transaction that is then rolled back', () => {
     let token = '';
     const rolledBack = db.transaction(() => {
-      token = createToken(db, 'bob');
-      expect(userForToken(db, token)?.username).toBe('bob');
+      token = sqliteStore(db).runNow(createToken('bob'));
+      expect(sqliteStore(db).runNow(userForToken(token))?.username).toBe('bob');
       throw new Error('roll back');
     });
     expect(() => rolledBack()).toThrow('roll back');
-    expect(userForToken(db, token)).toBeUndefined();
+    expect(sqliteStore(db).runNow(userForToken(token))).toBeUndefined();
   });
 
   it('hands out frozen answers: one caller cannot change what the next one is told', () => {
-    const access = accessTo(db, 'bob', 'deploy', 'search-service');
+    const access = sqliteStore(db).runNow(accessTo('bob', 'deploy', 'search-service'));
     expect(Object.isFrozen(access)).toBe(true);
     expect(Object.isFrozen(access?.caller)).toBe(true);
     expect(Object.isFrozen(remembered(db, 'x', () => ({ n: 1 })))).toBe(true);

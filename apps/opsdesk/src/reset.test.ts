@@ -13,7 +13,7 @@ describe('resetting the demo', () => {
   it('puts the shop, deployments, workspace and sync state back to the seed, keeping users, tokens and the audit trail', async () => {
     data = tempDataDir();
     const c = await memoryClient(data.dir);
-    const token = createToken(c.opsdesk.db, 'alice');
+    const token = await c.opsdesk.store.run(createToken('alice'));
     c.script.push({ action: 'accept', content: { understood: true, typedTableName: 'order_items' } });
     expect((await callTool(c.client, 'execute_sql', { sql: 'DELETE FROM order_items' })).status).toBe('done');
     expect((await callTool(c.client, 'execute_sql', { sql: 'CREATE TABLE junk (x)' })).status).toBe('done');
@@ -24,7 +24,7 @@ describe('resetting the demo', () => {
     const audit = count(data.dir, 'audit_requests');
     expect(audit).toBeGreaterThan(0);
 
-    const report = resetDemo(data.dir);
+    const report = await resetDemo(data.dir);
 
     expect(report.shop).toBe(join(data.dir, 'shop.db'));
     expect(count(data.dir, 'order_items')).toBeGreaterThan(2000);
@@ -41,16 +41,16 @@ describe('resetting the demo', () => {
       peek(data.dir, 'SELECT username FROM users ORDER BY id').map((u) => (u as { username: string }).username),
     ).toEqual(['alice', 'bob']);
     const again = await memoryClient(data.dir);
-    expect(userForToken(again.opsdesk.db, token)?.username).toBe('alice');
+    expect((await again.opsdesk.store.run(userForToken(token)))?.username).toBe('alice');
     expect((await callTool(again.client, 'sync_file', { path: 'notes/plan.md' })).text).toBe(
       'notes/plan.md is already in sync.',
     );
     await again.close();
   });
 
-  it('seeds a directory that never had data', () => {
+  it('seeds a directory that never had data', async () => {
     data = tempDataDir();
-    resetDemo(join(data.dir, 'fresh'));
+    await resetDemo(join(data.dir, 'fresh'));
     expect(count(join(data.dir, 'fresh'), 'orders')).toBe(1200);
   });
 });

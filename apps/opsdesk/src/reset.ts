@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDatabase } from './db/open.js';
+import { openStore } from './db/open-store.js';
+import { run } from './db/query.js';
 import { seedOperations } from './db/seed.js';
 import { openShop } from './shop/open.js';
 import { openWorkspace, SEED_FILE } from './sync/workspace.js';
@@ -31,32 +32,45 @@ export const KEPT_BY_RESET = [
  * Puts the demo back to its seed after destructive runs: the shop database, services, release
  * tickets, the deployment history, the sync workspace (both sides) and its sync state. Users,
  * tokens, pending registrations, claims and the audit trail are kept, so HTTP clients keep working and the
- * trail still shows what happened. Run it with no opsdesk serving this directory.
+ * trail still shows what happened. Run it with no opsdesk serving this directory (or database).
  *
  * @example
- * resetDemo('/home/me/.local/share/elicitkit'); // then `elicitkit serve` starts on the seed again
+ * await resetDemo('/home/me/.local/share/elicitkit'); // then `elicitkit serve` starts on the seed again
  */
-export function resetDemo(dataDir: string, now: () => Date = () => new Date()): ResetReport {
-  const db = openDatabase(dataDir, now);
+export async function resetDemo(dataDir: string, options: ResetOptions = {}): Promise<ResetReport> {
+  const now = options.now ?? (() => new Date());
+  const store = await openStore(dataDir, options.database, now);
   try {
-    db.transaction(() => {
-      db.exec('DELETE FROM deployments; DELETE FROM release_tickets; DELETE FROM services; DELETE FROM sync_state;');
-      seedOperations(db);
-    }).immediate();
+    await store.transaction(
+      (function* () {
+        for (const table of ['deployments', 'release_tickets', 'services', 'sync_state'])
+          yield* run(`DELETE FROM ${table}`);
+        yield* seedOperations();
+      })(),
+    );
     rmSync(join(dataDir, 'workspace'), { recursive: true, force: true });
     const { workspace, seeded } = openWorkspace(dataDir);
     if (seeded)
-      db.prepare('INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?)').run(
-        SEED_FILE,
-        seeded,
-        now().toISOString(),
+      await store.run(
+        run(
+          'INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?)',
+          SEED_FILE,
+          seeded,
+          now().toISOString(),
+        ),
       );
     const shop = openShop(dataDir);
     shop.reset();
     shop.close();
     return { shop: shop.file, workspace, kept: KEPT_BY_RESET };
   } finally {
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    db.close();
+    await store.close();
   }
+}
+
+/** Where the demo to reset keeps its state. */
+export interface ResetOptions {
+  /** opsdesk's Postgres database, when it runs on one (`serve --database`). */
+  database?: string;
+  now?: () => Date;
 }

@@ -5,7 +5,8 @@ import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from '@e
 import { toNodeListener } from '@elicitkit/server/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, INTERNAL_ERROR } from '@modelcontextprotocol/server';
-import type { Database } from './db/open.js';
+import type { Query } from './db/query.js';
+import type { Store } from './db/store.js';
 import { createToken, hasTokens, issueToken, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
 import { createInFlight, type InFlight, inProcessFetch } from './web/in-process.js';
@@ -15,6 +16,8 @@ import { notFound, servePasswordPage } from './web/page-route.js';
 /** How `serveHttp` runs. */
 export interface ServeHttpOptions {
   dataDir: string;
+  /** A Postgres URL for opsdesk's own state (replicas on several hosts); default SQLite in `dataDir`. */
+  database?: string;
   locale: Locale;
   /** 0 picks a free port. */
   port: number;
@@ -24,8 +27,8 @@ export interface ServeHttpOptions {
   urlWaitMs?: number;
   /**
    * Several replicas: the Redis URL they share. 2025 sessions held by other replicas are relayed
-   * through it; claims stay in the data directory's database with the effects they guard, so
-   * replicas that act on one database share its `dataDir` (and so its secret).
+   * through it; claims stay in opsdesk's database with the effects they guard, so replicas share
+   * that database: one `dataDir` on one host, or one Postgres `database` across hosts.
    */
   redis?: string;
   /** The requestState key (≥ 32 characters); default: the one in the data directory. */
@@ -58,7 +61,7 @@ export interface HttpServing {
    * Adds `username` as an owner who sees every project (when not there yet) and returns a new bearer
    * token for them: for throw-away servers that give each client its own identity (doctor, tests).
    */
-  ownerToken(username: string): string;
+  ownerToken(username: string): Promise<string>;
   /** Stops accepting, lets requests in flight finish, then closes sessions and the database. */
   close(): Promise<void>;
 }
@@ -85,20 +88,21 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   const host = options.host ?? '127.0.0.1';
   // Loaded only for replicas: a single process (and every stdio start) never loads a Redis client.
   const replicas = options.redis ? await (await import('./replicas.js')).connectReplicas(options.redis) : undefined;
-  const opsdesk = createOpsdesk({
+  const opsdesk = await createOpsdesk({
     dataDir: options.dataDir,
+    ...(options.database ? { database: options.database } : {}),
     locale: options.locale,
     identify: (ctx) => ctx.http?.authInfo?.clientId,
     ...(options.secret ? { secret: options.secret } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
   });
-  const newTokens = firstStartTokens(opsdesk.db);
+  const newTokens = await opsdesk.store.transaction(firstStartTokens());
   // Relay frames are sealed with the state secret: replicas that can open each other's states can
   // speak to each other, and nobody else on the Redis can.
   const relay = replicas?.relay(opsdesk.secret);
   const mcp = createHttpHandler(() => opsdesk.createServer(), {
-    authenticate: bearerAuthentication(opsdesk.db),
+    authenticate: bearerAuthentication(opsdesk.store),
     ...options.limits,
     ...(relay ? { sessions: relay } : {}),
   });
@@ -128,7 +132,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     newTokens,
     sessions: () => mcp.sessionCount(),
     ownerToken(username) {
-      return issueToken(opsdesk.db, username);
+      return issueToken(opsdesk.store, username);
     },
     async close() {
       closing = true;
@@ -144,15 +148,18 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
 }
 
 /** On the first start (no token stored yet), a new bearer token for every user: printed once, stored hashed. */
-function firstStartTokens(db: Database): { username: string; token: string }[] {
-  return hasTokens(db) ? [] : listUsers(db).map((u) => ({ username: u.username, token: createToken(db, u.username) }));
+function* firstStartTokens(): Query<{ username: string; token: string }[]> {
+  if (yield* hasTokens()) return [];
+  const tokens = [];
+  for (const { username } of yield* listUsers()) tokens.push({ username, token: yield* createToken(username) });
+  return tokens;
 }
 
 /** Who a request is from: its bearer token's user, or a 401 saying the token is missing or unknown. */
-function bearerAuthentication(db: Database): (request: Request) => AuthInfo | Response {
-  return (request) => {
+function bearerAuthentication(store: Store): (request: Request) => Promise<AuthInfo | Response> {
+  return async (request) => {
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
-    const user = token === undefined ? undefined : userForToken(db, token);
+    const user = token === undefined ? undefined : await store.run(userForToken(token));
     if (token === undefined || !user) {
       return new Response(
         JSON.stringify({

@@ -10,6 +10,8 @@ import { servePasswordPage } from './web/page-route.js';
 /** How `serveStdioOpsdesk` runs. */
 export interface ServeStdioOptions {
   dataDir: string;
+  /** A Postgres URL for opsdesk's own state; default SQLite in `dataDir`. */
+  database?: string;
   locale: Locale;
   /** Who every call is from; default the OS user (added on first start as a local owner). */
   user?: string;
@@ -40,15 +42,16 @@ export interface StdioServing {
 export async function serveStdioOpsdesk(options: ServeStdioOptions): Promise<StdioServing> {
   const os = osUser();
   const user = options.user ?? os;
-  const opsdesk = createOpsdesk({
+  const opsdesk = await createOpsdesk({
     dataDir: options.dataDir,
+    ...(options.database ? { database: options.database } : {}),
     locale: options.locale,
     identify: () => user,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
-  if (user === os) ensureLocalOwner(opsdesk.db, user);
-  if (!findUser(opsdesk.db, user)) {
-    const known = listUsers(opsdesk.db).map((u) => u.username);
+  if (user === os) await opsdesk.store.transaction(ensureLocalOwner(user));
+  if (!(await opsdesk.store.run(findUser(user)))) {
+    const known = (await opsdesk.store.run(listUsers())).map((u) => u.username);
     await opsdesk.close();
     throw new Error(`Unknown user "${user}". Known users: ${known.join(', ')}.`);
   }

@@ -98,7 +98,7 @@ async function start(revision: (typeof REVISIONS)[number]) {
   const server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
   served = server;
   const person = async (user: string) => {
-    const c = await httpClient(server.url, server.ownerToken(user), { revision });
+    const c = await httpClient(server.url, await server.ownerToken(user), { revision });
     open.push(c);
     return c;
   };

@@ -17,6 +17,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
 import { attachScript, type Step } from '../../../test/support/mcp.js';
+import type { Database } from '../src/db/open.js';
 import { createOpsdesk, type Opsdesk } from '../src/opsdesk.js';
 import { type HttpServing, serveHttp } from '../src/serve-http.js';
 import type { MatrixSetup } from './matrix.js';
@@ -184,7 +185,7 @@ export async function memoryClient(
   options: Omit<ClientOptions, 'revision'> & { user?: string; locale?: Locale; sqlTimeoutMs?: number } = {},
 ): Promise<Conn & { opsdesk: Opsdesk }> {
   const user = options.user ?? 'alice';
-  const opsdesk = createOpsdesk({
+  const opsdesk = await createOpsdesk({
     dataDir,
     locale: options.locale ?? 'en',
     identify: () => user,
@@ -268,4 +269,10 @@ export function httpOpsdeskForSuite(): { server: HttpServing; dataDir: string } 
     data?.remove();
   });
   return served;
+}
+
+/** The SQLite connection of an opsdesk opened on SQLite (the default): for tests that look inside it. */
+export function sqliteDb(opsdesk: Opsdesk): Database {
+  if (opsdesk.store.dialect !== 'sqlite') throw new Error('this opsdesk keeps its state in Postgres, not SQLite');
+  return opsdesk.store.db;
 }

@@ -62,7 +62,7 @@ beforeAll(async () => {
     const dir = tempDataDir();
     dirs.push(dir);
     const c = await memoryClient(dir.dir, { user });
-    if (column === 'local owner') ensureLocalOwner(c.opsdesk.db, user);
+    if (column === 'local owner') await c.opsdesk.store.transaction(ensureLocalOwner(user));
     conns.set(column, c);
   }
 });

@@ -9,7 +9,9 @@ import { serveHttp } from '../src/serve-http.js';
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: serve-crashing.ts <data dir>');
 const serving = await serveHttp({ dataDir, locale: 'en', port: 0 });
-const db = serving.opsdesk.db;
+const { store } = serving.opsdesk;
+if (store.dialect !== 'sqlite') throw new Error('serve-crashing.ts runs on SQLite');
+const { db } = store;
 db.function('crash_now', () => {
   process.kill(process.pid, 'SIGKILL');
   return 0;

@@ -5,12 +5,12 @@ import BetterSqlite3 from 'better-sqlite3';
 import { config } from './config';
 
 /** opsdesk's audit trail, read-only, beside the running server (SQLite WAL allows it). */
-export function auditTrail(limit = 500): AuditTrail | undefined {
+export async function auditTrail(limit = 500): Promise<AuditTrail | undefined> {
   const file = join(/*turbopackIgnore: true*/ config().dataDir, 'opsdesk.db');
   if (!existsSync(file)) return undefined;
   const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   try {
-    return readAudit(db, limit);
+    return await readAudit(db, limit);
   } finally {
     db.close();
   }

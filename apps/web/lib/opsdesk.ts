@@ -43,7 +43,8 @@ async function start(): Promise<OpsdeskHost> {
   const { dataDir, lang, questionTimeoutMs } = config();
   // opsdesk's own deadline stays behind the page's, so the page says "expired" first.
   const serving = await serveHttp({ dataDir, locale: lang, port: 0, timeoutMs: questionTimeoutMs + 30_000 });
-  const tokens = new Map(DEMO_USERS.map((user) => [user, issueToken(serving.opsdesk.db, user)]));
+  const tokens = new Map<string, string>();
+  for (const user of DEMO_USERS) tokens.set(user, await issueToken(serving.opsdesk.store, user));
   return {
     url: serving.url,
     fetch: serving.fetch,

@@ -55,7 +55,7 @@ describe('the demo identity picker', () => {
     const stream = JSON.stringify(await turn(b, '/deploy_service service=order-service'));
     expect(stream).toContain('"status":"rejected"');
     expect(stream).not.toContain('data-elicitation');
-    const trail = auditTrail();
+    const trail = await auditTrail();
     expect(trail?.requests.filter((r) => r.username === 'bob')).toEqual([]);
     expect(trail?.refusals.at(-1)).toMatchObject({
       tool: 'deploy_service',

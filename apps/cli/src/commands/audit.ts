@@ -5,23 +5,35 @@ import { createOpsdesk, defaultDataDir, localeFrom, readAudit } from '@elicitkit
 import type { Io } from '../io.js';
 import { shownIo } from '../shown.js';
 import { EXIT, UsageError } from '../usage.js';
+import { databaseFrom } from './database.js';
 
 /** `elicitkit audit`: the three record kinds, grouped per tool call. Answers stay as redacted as stored. */
 export async function audit(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { data: { type: 'string' }, json: { type: 'boolean' }, limit: { type: 'string' } },
+    options: {
+      data: { type: 'string' },
+      database: { type: 'string' },
+      json: { type: 'boolean' },
+      limit: { type: 'string' },
+    },
     strict: true,
   });
   const dataDir = values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir();
-  if (!existsSync(join(dataDir, 'opsdesk.db')))
+  const database = databaseFrom(values.database, process.env);
+  if (database === undefined && !existsSync(join(dataDir, 'opsdesk.db')))
     throw new UsageError(`no opsdesk data in ${dataDir} (run elicitkit serve first, or pass --data DIR)`);
   const limit = values.limit === undefined ? 1000 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new UsageError(`--limit needs a positive whole number, not "${values.limit}"`);
-  const opsdesk = createOpsdesk({ dataDir, locale: localeFrom(process.env.LANG), identify: () => undefined });
+  const opsdesk = await createOpsdesk({
+    dataDir,
+    ...(database ? { database } : {}),
+    locale: localeFrom(process.env.LANG),
+    identify: () => undefined,
+  });
   try {
-    const trail = readAudit(opsdesk.db, limit);
+    const trail = await readAudit(opsdesk.store, limit);
     if (values.json) {
       io.out(JSON.stringify(trail, null, 2));
       return EXIT.ok;

@@ -3,27 +3,29 @@ import { parseArgs } from 'node:util';
 import { defaultDataDir, KEPT_BY_RESET, resetDemo } from '@elicitkit/opsdesk';
 import type { Io } from '../io.js';
 import { EXIT, UsageError } from '../usage.js';
+import { databaseFrom, shownDatabase } from './database.js';
 
 /** `elicitkit reset [--data DIR] [--yes]`: the demo back to its seed, after asking. */
 export async function reset(argv: string[], io: Io): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { data: { type: 'string' }, yes: { type: 'boolean' } },
+    options: { data: { type: 'string' }, database: { type: 'string' }, yes: { type: 'boolean' } },
     strict: true,
   });
   const dataDir = values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir();
+  const database = databaseFrom(values.database, process.env);
   if (!(await confirmReset(dataDir, values.yes === true))) {
     io.err('Nothing was reset.');
     return EXIT.refused;
   }
-  runReset(dataDir, io);
+  await runReset(dataDir, database, io);
   return EXIT.ok;
 }
 
-export function runReset(dataDir: string, io: Io): void {
-  const report = resetDemo(dataDir);
+export async function runReset(dataDir: string, database: string | undefined, io: Io): Promise<void> {
+  const report = await resetDemo(dataDir, database ? { database } : {});
   io.err(
-    `opsdesk demo reset in ${dataDir}: shop (${report.shop}), services, release tickets, deployments, workspace (${report.workspace.local}, ${report.workspace.remote}) and sync state are back to the seed; kept: ${report.kept.join(', ')}.`,
+    `opsdesk demo reset in ${dataDir}${database ? ` and ${shownDatabase(database)}` : ''}: shop (${report.shop}), services, release tickets, deployments, workspace (${report.workspace.local}, ${report.workspace.remote}) and sync state are back to the seed; kept: ${report.kept.join(', ')}.`,
   );
 }
 

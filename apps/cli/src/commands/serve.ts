@@ -3,6 +3,7 @@ import { defaultDataDir, localeFrom, serveHttp, serveStdioOpsdesk } from '@elici
 import { LOCALES } from '@elicitkit/server';
 import type { Io } from '../io.js';
 import { EXIT, UsageError } from '../usage.js';
+import { databaseFrom, shownDatabase } from './database.js';
 import { confirmReset, runReset } from './reset.js';
 import { stateSecretFrom } from './state-secret.js';
 
@@ -23,6 +24,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       'max-sessions-per-user': { type: 'string' },
       'max-calls-per-user': { type: 'string' },
       redis: { type: 'string' },
+      database: { type: 'string' },
       'state-secret-file': { type: 'string' },
       reset: { type: 'boolean' },
       yes: { type: 'boolean' },
@@ -38,19 +40,27 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   const explicitData = values.data ?? process.env.ELICITKIT_DATA;
   const dataDir = explicitData ?? defaultDataDir();
   const redis = values.redis ?? (process.env.ELICITKIT_REDIS_URL || undefined);
+  const database = databaseFrom(values.database, process.env);
   if (values.redis !== undefined && values.http === undefined) throw new UsageError('--redis applies to --http');
   if (values['state-secret-file'] !== undefined && values.http === undefined)
     throw new UsageError('--state-secret-file applies to --http');
   const secret = values.http === undefined ? undefined : stateSecretFrom(values['state-secret-file'], process.env);
-  if (redis !== undefined && values.http !== undefined && explicitData === undefined && secret === undefined)
+  if (
+    redis !== undefined &&
+    values.http !== undefined &&
+    explicitData === undefined &&
+    secret === undefined &&
+    database === undefined
+  )
     throw new UsageError(
-      'replicas need one requestState key: give --data DIR (the same directory on every replica) or ELICITKIT_STATE_SECRET / --state-secret-file FILE',
+      'replicas need one requestState key: give --database URL (kept there), --data DIR (the same directory on every replica) or ELICITKIT_STATE_SECRET / --state-secret-file FILE',
     );
   if (redis !== undefined && !/^rediss?:\/\//.test(redis))
     throw new UsageError(`--redis needs a redis:// or rediss:// URL, not "${redis}"`);
   const locale = localeFrom(values.lang ?? process.env.LANG);
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : integer('--timeout-ms', values['timeout-ms'], 1);
-  const common = { dataDir, locale, ...(timeoutMs ? { timeoutMs } : {}) };
+  const common = { dataDir, locale, ...(timeoutMs ? { timeoutMs } : {}), ...(database ? { database } : {}) };
+  const where = `data: ${dataDir}${database ? `; state in ${shownDatabase(database)}` : ''}`;
   if (values.reset) {
     // Under --stdio, stdin is the MCP wire: nobody can be asked on it.
     if (values.http === undefined && !values.yes)
@@ -59,7 +69,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       io.err('Nothing was reset.');
       return EXIT.refused;
     }
-    runReset(dataDir, io);
+    await runReset(dataDir, database, io);
   }
 
   if (values.http !== undefined) {
@@ -83,7 +93,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       ...(redis ? { redis } : {}),
       ...(secret ? { secret } : {}),
     });
-    io.out(`opsdesk serving ${serving.url} (data: ${dataDir}${redis ? '; replicas share Redis' : ''})`);
+    io.out(`opsdesk serving ${serving.url} (${where}${redis ? '; replicas share Redis' : ''})`);
     if (serving.newTokens.length > 0) {
       io.out('Bearer tokens, shown this once (only their hashes are stored):');
       for (const t of serving.newTokens) io.out(`  ${t.username.padEnd(12)} ${t.token}`);
@@ -106,7 +116,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     ...(pagePort !== undefined ? { pagePort } : {}),
   });
   io.err(
-    `opsdesk on stdio (data: ${dataDir}; password page: opened when first needed, on ${pagePort ? `127.0.0.1:${pagePort}` : 'a free loopback port'})`,
+    `opsdesk on stdio (${where}; password page: opened when first needed, on ${pagePort ? `127.0.0.1:${pagePort}` : 'a free loopback port'})`,
   );
   await Promise.race([untilSignal(), new Promise((resolve) => process.stdin.once('close', resolve))]);
   await serving.close();

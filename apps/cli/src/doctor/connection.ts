@@ -42,7 +42,7 @@ export async function openConnection(
     );
   }
   try {
-    await client.connect(tap(endpoint.transport(profile), hooks.onAsks), { timeout: CONNECT_TIMEOUT_MS });
+    await client.connect(tap(await endpoint.transport(profile), hooks.onAsks), { timeout: CONNECT_TIMEOUT_MS });
   } catch (error) {
     await client.close().catch(() => {});
     throw error;

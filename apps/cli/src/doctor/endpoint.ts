@@ -12,7 +12,7 @@ export interface Endpoint {
   /** True only for a server doctor started itself on data it deletes afterwards. */
   throwAway: boolean;
   /** A new transport for one connection of `profile` (stdio targets start a new process). */
-  transport(profile: Profile): Transport;
+  transport(profile: Profile): Transport | Promise<Transport>;
   /** Writes a case's files into the server's data; absent where doctor must not touch the data. */
   prepare?(preparation: Preparation, stamp: string): void;
   /** Stops what doctor started and removes what it created. Safe to call twice. */

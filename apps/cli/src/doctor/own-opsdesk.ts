@@ -33,14 +33,13 @@ export async function startOwnOpsdesk(options: { locale: Locale }): Promise<Endp
     removeNow();
     throw error;
   }
-  const tokens = new Map<string, string>();
+  const tokens = new Map<string, Promise<string>>();
   let users = 0;
   const tokenFor = (profile: Profile) => {
     let token = tokens.get(profile.id);
     if (token === undefined) {
       // A fresh owner per profile: nothing one profile registers or owns gets in another's way.
-      const user = `doctor-${++users}-${profile.revision}`;
-      token = serving.ownerToken(user);
+      token = serving.ownerToken(`doctor-${++users}-${profile.revision}`);
       tokens.set(profile.id, token);
     }
     return token;
@@ -50,9 +49,9 @@ export async function startOwnOpsdesk(options: { locale: Locale }): Promise<Endp
     label: `opsdesk (throw-away data: ${dataDir})`,
     throwAway: true,
     dataDir,
-    transport: (profile) =>
+    transport: async (profile) =>
       new StreamableHTTPClientTransport(new URL(serving.url), {
-        requestInit: { headers: { authorization: `Bearer ${tokenFor(profile)}` } },
+        requestInit: { headers: { authorization: `Bearer ${await tokenFor(profile)}` } },
       }),
     prepare(preparation, stamp) {
       for (const { file, text } of preparation.write) {

@@ -3,23 +3,24 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { peek, peekShop, tempDataDir } from '../../test/harness.js';
+import { peek, peekShop, sqliteDb, tempDataDir } from '../../test/harness.js';
 import { writeV1DataDir } from '../../test/v1-data-dir.js';
 import { readAudit, sqliteAudit } from '../audit.js';
 import { userForToken } from '../identity.js';
 import { createOpsdesk } from '../opsdesk.js';
 import { DataDirError, openDatabase } from './open.js';
 import { SCHEMA_VERSION } from './schema.js';
+import { sqliteStore } from './sqlite-store.js';
 
 let data: ReturnType<typeof tempDataDir>;
 afterEach(() => data.remove());
 
 describe('migrating a version-1 data directory', () => {
-  it('moves the shop out to a fresh shop.db and drops it, and every leftover, from opsdesk.db', () => {
+  it('moves the shop out to a fresh shop.db and drops it, and every leftover, from opsdesk.db', async () => {
     data = tempDataDir();
     writeV1DataDir(data.dir);
-    const opsdesk = createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
-    opsdesk.close();
+    const opsdesk = await createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
+    await opsdesk.close();
 
     expect(peek(data.dir, "SELECT value FROM meta WHERE key = 'schema_version'")).toEqual([
       { value: String(SCHEMA_VERSION) },
@@ -57,16 +58,16 @@ describe('migrating a version-1 data directory', () => {
     expect(peekShop(data.dir, "SELECT COUNT(*) AS n FROM customers WHERE name = 'Old Customer'")).toEqual([{ n: 0 }]);
   });
 
-  it('opens a migrated directory again without change', () => {
+  it('opens a migrated directory again without change', async () => {
     data = tempDataDir();
     writeV1DataDir(data.dir);
-    createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' }).close();
-    const again = createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
-    expect(again.db.prepare('SELECT COUNT(*) FROM users').pluck().get()).toBe(2);
-    again.close();
+    await (await createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' })).close();
+    const again = await createOpsdesk({ dataDir: data.dir, locale: 'en', identify: () => 'alice' });
+    expect(sqliteDb(again).prepare('SELECT COUNT(*) FROM users').pluck().get()).toBe(2);
+    await again.close();
   });
 
-  it('refuses a directory written by a newer opsdesk, with a clear error, changing nothing', () => {
+  it('refuses a directory written by a newer opsdesk, with a clear error, changing nothing', async () => {
     data = tempDataDir();
     openDatabase(data.dir).close();
     const db = new BetterSqlite3(join(data.dir, 'opsdesk.db'));
@@ -107,7 +108,7 @@ function writeV2DataDir(dir: string): void {
 }
 
 describe('migrating a version-2 data directory', () => {
-  it('adds the audit columns for the client and its adaptation, keeping the old rows (with neither)', () => {
+  it('adds the audit columns for the client and its adaptation, keeping the old rows (with neither)', async () => {
     data = tempDataDir();
     writeV2DataDir(data.dir);
     const db = openDatabase(data.dir);
@@ -115,7 +116,7 @@ describe('migrating a version-2 data directory', () => {
       expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(
         String(SCHEMA_VERSION),
       );
-      const old = readAudit(db).requests;
+      const old = (await readAudit(db)).requests;
       expect(old).toHaveLength(1);
       expect(old[0]).toMatchObject({
         context_id: 'ctx-old',
@@ -141,7 +142,7 @@ describe('migrating a version-2 data directory', () => {
         adaptation: { quirk: 'booleanAsChoice', fields: ['confirmed'] },
         at: 1700000001000,
       });
-      expect(readAudit(db).requests.map((r) => [r.context_id, r.client, r.adaptation])).toEqual([
+      expect((await readAudit(db)).requests.map((r) => [r.context_id, r.client, r.adaptation])).toEqual([
         ['ctx-old', null, null],
         ['ctx-new', 'trae', { quirk: 'booleanAsChoice', fields: ['confirmed'] }],
       ]);
@@ -150,7 +151,7 @@ describe('migrating a version-2 data directory', () => {
     }
   });
 
-  it('opens a migrated version-2 directory again without change, and a half-migrated one without failing', () => {
+  it('opens a migrated version-2 directory again without change, and a half-migrated one without failing', async () => {
     data = tempDataDir();
     writeV2DataDir(data.dir);
     openDatabase(data.dir).close();
@@ -161,7 +162,7 @@ describe('migrating a version-2 data directory', () => {
     const db = openDatabase(data.dir);
     const columns = (db.pragma('table_info(audit_requests)') as { name: string }[]).map((c) => c.name);
     expect(columns.filter((c) => c === 'client' || c === 'adaptation')).toEqual(['client', 'adaptation']);
-    expect(readAudit(db).requests).toHaveLength(1);
+    expect((await readAudit(db)).requests).toHaveLength(1);
     db.close();
   });
 });
@@ -172,7 +173,7 @@ describe('migrating a version-4 data directory', () => {
       (r) => r.name,
     );
 
-  it('drops the audit indexes by call id (no query reads them), keeping every audit row', () => {
+  it('drops the audit indexes by call id (no query reads them), keeping every audit row', async () => {
     data = tempDataDir();
     openDatabase(data.dir).close();
     // What a version-4 opsdesk left: the three indexes, a record in each indexed table.
@@ -198,7 +199,7 @@ describe('migrating a version-4 data directory', () => {
         String(SCHEMA_VERSION),
       );
       expect(indexes(data.dir)).toEqual([]);
-      const trail = readAudit(db);
+      const trail = await readAudit(db);
       expect([trail.requests, trail.responses, trail.validations].map((rows) => rows.map((r) => r.context_id))).toEqual(
         [['ctx-4'], ['ctx-4'], ['ctx-4']],
       );
@@ -250,7 +251,7 @@ describe('migrating a version-5 data directory (v6: api_tokens.expires_at)', () 
     try {
       expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('6');
       expect(db.prepare('SELECT expires_at FROM api_tokens').all()).toEqual([{ expires_at: null }]);
-      expect(userForToken(db, token)?.username).toBe('alice');
+      expect(sqliteStore(db).runNow(userForToken(token))?.username).toBe('alice');
     } finally {
       db.close();
     }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { ADDED_COLUMNS, DROPPED_INDEXES, OPSDESK_OBJECTS, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { seed } from './seed.js';
+import { answerOn } from './sqlite-store.js';
+import { runSteps } from './store.js';
 import { enableWal } from './wal.js';
 
 /** A connection to `opsdesk.db` (better-sqlite3). */
@@ -42,7 +44,7 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
         | string
         | undefined;
       if (version === undefined) {
-        seed(db, now().toISOString());
+        runSteps(seed(now().toISOString()), answerOn(db));
         db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
         return;
       }

@@ -1,4 +1,4 @@
-import type { Database } from 'better-sqlite3';
+import { type Query, run } from './query.js';
 
 /** The deterministic seed documented in `docs/opsdesk.md` ("Seed data") and relied on by tests and demos. */
 const SERVICES = [
@@ -30,37 +30,45 @@ const HISTORY = [
   ['payment-service', 'prod', 'v1.8.0', 'REL-2001', 'alice', '2026-11-13T08:30:00Z'],
 ] as const;
 
-export function seed(db: Database, now: string): void {
-  seedOperations(db);
-  for (const u of SEED_USERS) addUser(db, u.username, u.email, 'member', u.projects, now);
+/** The whole first-start seed: operations and the two demo users. */
+export function* seed(now: string): Query<void> {
+  yield* seedOperations();
+  for (const u of SEED_USERS) yield* addUser(u.username, u.email, 'member', u.projects, now);
 }
 
 /** Services, release tickets and the deployment history: what the demo reset puts back. */
-export function seedOperations(db: Database): void {
-  const service = db.prepare('INSERT INTO services (name, latest_version, description) VALUES (?, ?, ?)');
-  for (const s of SERVICES) service.run(s.name, s.latest, s.description);
-  const ticket = db.prepare('INSERT INTO release_tickets (id, service, status, title) VALUES (?, ?, ?, ?)');
-  for (const t of TICKETS) ticket.run(t.id, t.service, t.status, t.title);
-  const deployment = db.prepare(
-    'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-  );
-  for (const row of HISTORY) deployment.run(...row);
+export function* seedOperations(): Query<void> {
+  for (const s of SERVICES)
+    yield* run(
+      'INSERT INTO services (name, latest_version, description) VALUES (?, ?, ?)',
+      s.name,
+      s.latest,
+      s.description,
+    );
+  for (const t of TICKETS)
+    yield* run(
+      'INSERT INTO release_tickets (id, service, status, title) VALUES (?, ?, ?, ?)',
+      t.id,
+      t.service,
+      t.status,
+      t.title,
+    );
+  for (const row of HISTORY)
+    yield* run(
+      'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ...row,
+    );
 }
 
-export function addUser(
-  db: Database,
+/** A user with the projects they may act on (`*`: every one). */
+export function* addUser(
   username: string,
   email: string | null,
   role: 'owner' | 'member',
   projects: readonly string[],
   now: string,
-): void {
-  db.prepare('INSERT INTO users (username, email, role, created_at) VALUES (?, ?, ?, ?)').run(
-    username,
-    email,
-    role,
-    now,
-  );
-  const grant = db.prepare('INSERT OR IGNORE INTO permissions (username, project) VALUES (?, ?)');
-  for (const p of projects) grant.run(username, p);
+): Query<void> {
+  yield* run('INSERT INTO users (username, email, role, created_at) VALUES (?, ?, ?, ?)', username, email, role, now);
+  for (const p of projects)
+    yield* run('INSERT INTO permissions (username, project) VALUES (?, ?) ON CONFLICT DO NOTHING', username, p);
 }

@@ -37,7 +37,7 @@ function questionOf(round: WireRound, key: string): string {
  */
 describe('deploy_service on 2026-07-28: an answer counts only for the question it answered', () => {
   it('a production confirmation shown for one version never deploys another', async () => {
-    const token = served.server.ownerToken('carol');
+    const token = await served.server.ownerToken('carol');
     const call: RoundParams = { name: 'deploy_service', arguments: { service: 'order-service', env: 'prod' } };
     const first = await wireRound(served.server.url, call, as(token));
     const { requestState } = pendingOf(first);
@@ -86,7 +86,7 @@ describe('deploy_service on 2026-07-28: an answer counts only for the question i
   });
 
   it('an unchanged question takes its answer in the next round, as before', async () => {
-    const token = served.server.ownerToken('erin');
+    const token = await served.server.ownerToken('erin');
     const call: RoundParams = { name: 'deploy_service', arguments: { service: 'payment-service', env: 'prod' } };
     const { requestState } = pendingOf(await wireRound(served.server.url, call, as(token)));
     const done = await wireRound(

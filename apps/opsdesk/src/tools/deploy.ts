@@ -3,7 +3,7 @@ import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import { ENVIRONMENTS } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
-import { plucked, prepared } from '../db/statements.js';
+import { all, dialect, get, type Query, value } from '../db/query.js';
 import { MESSAGES } from '../messages/index.js';
 import { accessTo, permissionsFor } from '../permissions.js';
 import { oneLine } from '../shorten.js';
@@ -21,13 +21,16 @@ interface Ticket {
 }
 
 /** deploy_service: asks for a missing environment, and for a confirmed, approved ticket before production. */
-export function deployTool({ db, locale, now }: Deps) {
+export function deployTool({ store, locale, now }: Deps) {
   const t = MESSAGES[locale];
   // What production runs now, so the confirmation can show the change (from → to).
   const runningInProd = (service: string) =>
-    plucked(db, "SELECT version FROM deployments WHERE service = ? AND env = 'prod' ORDER BY id DESC LIMIT 1").get(
-      service,
-    ) as string | undefined;
+    store.run(
+      value<string>(
+        "SELECT version FROM deployments WHERE service = ? AND env = 'prod' ORDER BY id DESC LIMIT 1",
+        service,
+      ),
+    );
   const envForm = form({
     env: field.select(
       ENVIRONMENTS.map((e) => ({ value: e, title: t.env[e] })),
@@ -70,11 +73,13 @@ export function deployTool({ db, locale, now }: Deps) {
       // Caller, permission and latest version in one statement, checked on every call (and every
       // round; remembered only while nothing they read changed): the services this person may
       // see are listed only when they are refused.
-      const access = ctx.user === undefined ? undefined : accessTo(db, ctx.user, 'deploy', service);
+      const access = ctx.user === undefined ? undefined : await store.run(accessTo(ctx.user, 'deploy', service));
       if (!access) return rejected(t.unknownCaller(ctx.user));
       const who = access.caller;
       if (access.latestVersion === undefined)
-        return rejected(t.noSuchService(oneLine(service, 80), 'deploy', permissionsFor(db, who.username).services));
+        return rejected(
+          t.noSuchService(oneLine(service, 80), 'deploy', (await store.run(permissionsFor(who.username))).services),
+        );
       const release = version ?? access.latestVersion;
 
       let target = env;
@@ -86,13 +91,13 @@ export function deployTool({ db, locale, now }: Deps) {
       let ticket: string | null = null;
       if (target === 'prod') {
         const answer = await ctx.ask('prod', {
-          message: t.prodMessage(service, runningInProd(service), release),
+          message: t.prodMessage(service, await runningInProd(service), release),
           // Approval lives in the system: the form only carries the ticket number.
-          check: ({ confirmed, ticket: id }) => {
+          check: async ({ confirmed, ticket: id }) => {
             const issues = confirmed ? [] : [{ field: 'confirmed', message: t.notConfirmed }];
-            const found = prepared(db, 'SELECT id, service, status FROM release_tickets WHERE id = ?').get(id.trim()) as
-              | Ticket
-              | undefined;
+            const found = await store.run(
+              get<Ticket>('SELECT id, service, status FROM release_tickets WHERE id = ?', id.trim()),
+            );
             if (!found) issues.push({ field: 'ticket', message: t.ticketUnknown(oneLine(id, 40)) });
             else if (found.service !== service)
               issues.push({ field: 'ticket', message: t.ticketOtherService(found.id, found.service) });
@@ -108,53 +113,57 @@ export function deployTool({ db, locale, now }: Deps) {
       // Once per call however often its last round is replayed: the row, the claim and the result
       // commit in one transaction.
       return ctx.commit(
-        () => {
+        store.atomic(function* () {
           const id = Number(
-            prepared(
-              db,
-              'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-            ).run(service, to, release, ticket, who.username, now().toISOString()).lastInsertRowid,
+            yield* value<number>(
+              'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+              service,
+              to,
+              release,
+              ticket,
+              who.username,
+              now().toISOString(),
+            ),
           );
           return done(t.deployed(service, release, to, id, ticket), {
             deployment: { id, service, env: to, version: release, ticket },
           });
-        },
+        }),
         { atomic: true },
       );
     },
   });
 }
 
+type Deployment = z.infer<typeof deploymentRow>;
+const deploymentRow = z.object({
+  id: z.number(),
+  service: z.string(),
+  env: z.string(),
+  version: z.string(),
+  ticket: z.string().nullable(),
+  deployed_by: z.string(),
+  created_at: z.string(),
+});
+
 /** list_deployments: read-only. */
-export function listDeploymentsTool({ db, locale }: Deps) {
+export function listDeploymentsTool({ store, locale }: Deps) {
   const t = MESSAGES[locale];
-  const row = z.object({
-    id: z.number(),
-    service: z.string(),
-    env: z.string(),
-    version: z.string(),
-    ticket: z.string().nullable(),
-    deployed_by: z.string(),
-    created_at: z.string(),
-  });
   return defineTool({
     name: 'list_deployments',
     title: 'List deployments',
     description: 'List past deployments of the services you may see, newest first, optionally for one service.',
     inputSchema: z.object({ service: z.string().optional().describe('Only this service') }),
-    outputSchema: outcomeSchema({ deployments: z.array(row) }),
+    outputSchema: outcomeSchema({ deployments: z.array(deploymentRow) }),
     annotations: { readOnlyHint: true },
     async run({ service }, ctx) {
-      const who = findCaller(db, ctx);
+      const who = await store.run(findCaller(ctx));
       if (!who) return rejected(t.unknownCaller(ctx.user));
-      const permissions = permissionsFor(db, who.username);
+      const permissions = await store.run(permissionsFor(who.username));
       if (service !== undefined && !permissions.may('see', service))
         return rejected(t.noSuchService(oneLine(service, 80), 'see', permissions.services));
       const visible = service === undefined ? permissions.services : [service];
-      const rows = prepared(
-        db,
-        `SELECT * FROM deployments WHERE service IN (SELECT value FROM json_each(?)) ORDER BY id DESC`,
-      ).all(JSON.stringify(visible)) as z.infer<typeof row>[];
+      const rows = await store.run(deploymentsOf(visible));
       const text =
         rows.length === 0
           ? t.noDeployments
@@ -168,4 +177,14 @@ export function listDeploymentsTool({ db, locale }: Deps) {
       return done(text, { deployments: rows });
     },
   });
+}
+
+/** The deployments of `services`, newest first. */
+function* deploymentsOf(services: readonly string[]): Query<Deployment[]> {
+  const list =
+    (yield* dialect()) === 'sqlite' ? 'SELECT value FROM json_each(?)' : 'SELECT json_array_elements_text(?::json)';
+  return yield* all<Deployment>(
+    `SELECT * FROM deployments WHERE service IN (${list}) ORDER BY id DESC`,
+    JSON.stringify(services),
+  );
 }

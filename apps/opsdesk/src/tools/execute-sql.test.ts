@@ -256,7 +256,7 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
   }
 
   it('a statement whose effect differs on every run states a bound, the same every time: asked once per call', async () => {
-    const { client, messages } = await confirming(served.server.ownerToken('frank'));
+    const { client, messages } = await confirming(await served.server.ownerToken('frank'));
     // Five calls: each asks once, and all five questions are the same words (no run's count in them).
     for (let i = 0; i < 5; i++) {
       const result = await client.callTool({
@@ -273,7 +273,7 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
   });
 
   it('random() only in the SET list: the bound is stated all the same, and the run keeps to it', async () => {
-    const { client, messages } = await confirming(served.server.ownerToken('grace'));
+    const { client, messages } = await confirming(await served.server.ownerToken('grace'));
     const result = await client.callTool({
       name: 'execute_sql',
       arguments: { sql: 'UPDATE orders SET status = status || substr(random(), 1, 0) WHERE id <= 150' },
@@ -284,7 +284,7 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
   });
 
   it('a write calling random() whose one run stays small is kept without a question: what was judged is what ran', async () => {
-    const { client, messages } = await confirming(served.server.ownerToken('heidi'));
+    const { client, messages } = await confirming(await served.server.ownerToken('heidi'));
     const result = await client.callTool({
       name: 'execute_sql',
       arguments: { sql: "UPDATE orders SET status = 'held' WHERE id = 7 AND random() IS NOT NULL" },
@@ -296,7 +296,7 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
 
   it('declined, such a write changes nothing', async () => {
     const status = () => peekShop(served.dataDir, "SELECT COUNT(*) AS n FROM orders WHERE status = 'held-2'");
-    const { client, messages } = await confirming(served.server.ownerToken('ivan'), 'decline');
+    const { client, messages } = await confirming(await served.server.ownerToken('ivan'), 'decline');
     const result = await client.callTool({
       name: 'execute_sql',
       arguments: { sql: "UPDATE orders SET status = 'held-2' WHERE id <= 150 + abs(random()) % 300" },
@@ -308,7 +308,7 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
   });
 
   it('a write without random() under the threshold still runs without a question', async () => {
-    const { client, messages } = await confirming(served.server.ownerToken('judy'));
+    const { client, messages } = await confirming(await served.server.ownerToken('judy'));
     const result = await client.callTool({
       name: 'execute_sql',
       arguments: { sql: 'UPDATE orders SET status = status WHERE id = 9' },

@@ -60,12 +60,12 @@ type SqlContext = ToolContext<{ confirm: ReturnType<typeof confirmForm> }>;
 
 /** One statement: its caller and count checked, the shop's look at it, then a read or a write. */
 async function runStatement(
-  { db, shop }: Deps,
+  { store, shop }: Deps,
   t: OpsdeskMessages,
   sql: string,
   ctx: SqlContext,
 ): Promise<CallToolResult> {
-  if (!findCaller(db, ctx)) return rejected(t.unknownCaller(ctx.user));
+  if (!(await store.run(findCaller(ctx)))) return rejected(t.unknownCaller(ctx.user));
   const notOne = notOneStatement(t, sql);
   if (notOne) return notOne;
 

@@ -295,7 +295,7 @@ describe('register_user: one call answered twice with two names (2026-07-28)', (
   ])(
     '%s: one account at most, every link answers with a page, only the account made is reported',
     async (_label, early, one, two) => {
-      const token = server.ownerToken(`frank${one}`);
+      const token = await server.ownerToken(`frank${one}`);
       const call: RoundParams = { name: 'register_user', arguments: {} };
       const { requestState } = pendingOf(await wireRound(server.url, call, as(token)));
       const fork = (username: string) =>

@@ -2,7 +2,7 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import type { Deps } from '../context.js';
-import { plucked } from '../db/statements.js';
+import { value } from '../db/query.js';
 import { MESSAGES } from '../messages/index.js';
 
 const USERNAME = /^[A-Za-z0-9._-]+$/;
@@ -16,7 +16,7 @@ const USERNAME = /^[A-Za-z0-9._-]+$/;
  * registration is a short-lived pending record that is not a user. Declined, cancelled or timed
  * out, the link is withdrawn; abandoned, it expires. Either way the name stays free.
  */
-export function registerUserTool({ db, locale, links }: Deps) {
+export function registerUserTool({ store, locale, links }: Deps) {
   const t = MESSAGES[locale];
   const account = form({
     username: field.string({ title: t.usernameTitle, description: t.usernameHelp, minLength: 3, maxLength: 20 }),
@@ -24,7 +24,7 @@ export function registerUserTool({ db, locale, links }: Deps) {
     newsletter: field.boolean({ title: t.newsletterTitle, default: false }),
   });
   const registeredBy = (username: string) =>
-    plucked(db, 'SELECT registration_cid FROM users WHERE username = ?').get(username) as string | null | undefined;
+    store.run(value<string | null>('SELECT registration_cid FROM users WHERE username = ?', username));
 
   return defineTool({
     name: 'register_user',
@@ -37,9 +37,9 @@ export function registerUserTool({ db, locale, links }: Deps) {
     async run(_args, ctx) {
       const answer = await ctx.ask('account', {
         message: t.registerMessage,
-        check: ({ username }) => {
+        check: async ({ username }) => {
           if (!USERNAME.test(username)) return { field: 'username', message: t.usernameChars };
-          const owner = registeredBy(username);
+          const owner = await registeredBy(username);
           // An account made by this very call (its page, answered before this round) is ours, not a clash.
           return owner === undefined || owner === ctx.contextId
             ? []
@@ -52,7 +52,7 @@ export function registerUserTool({ db, locale, links }: Deps) {
       await links.ready();
       const password = await ctx.askUrl('password', {
         message: t.passwordMessage(username),
-        url: links.linkFor({ username, email, newsletter }, ctx.contextId),
+        url: await links.linkFor({ username, email, newsletter }, ctx.contextId),
         isComplete: () => links.isRegistered(ctx.contextId, username),
       });
       switch (password.action) {
@@ -68,7 +68,7 @@ export function registerUserTool({ db, locale, links }: Deps) {
         }
         default:
           // Declined, cancelled, timed out or not askable: the link stops working, no account, the name stays free.
-          links.withdraw(ctx.contextId);
+          await links.withdraw(ctx.contextId);
           return password.result();
       }
     },

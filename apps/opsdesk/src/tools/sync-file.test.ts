@@ -250,7 +250,7 @@ describe('sync_file on 2026-07-28: an answer counts only for the question it ans
     );
 
   it('"keep remote" chosen on one diff never overwrites a local edit the person did not see', async () => {
-    const token = served.server.ownerToken('dave');
+    const token = await served.server.ownerToken('dave');
     const { local, remote } = {
       local: join(served.dataDir, 'workspace', 'local', 'notes', 'plan.md'),
       remote: join(served.dataDir, 'workspace', 'remote', 'notes', 'plan.md'),

@@ -4,21 +4,25 @@ import { defineTool, done, outcomeSchema, pending, rejected } from '@elicitkit/s
 import * as z from 'zod/v4';
 import { RESOLUTIONS, type Resolution } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
-import { plucked, prepared } from '../db/statements.js';
+import { run, value } from '../db/query.js';
 import { MESSAGES } from '../messages/index.js';
 import { oneLine } from '../shorten.js';
 import { shortDiff, sideView } from '../sync/describe.js';
 import { applySide, type Resolved, readSide, resolvePath, type Side, type Workspace } from '../sync/workspace.js';
 
 /** sync_file: one-sided changes propagate; a change on both sides is a question only a person can answer. */
-export function syncFileTool({ db, locale, workspace, now }: Deps) {
+export function syncFileTool({ store, locale, workspace, now }: Deps) {
   const t = MESSAGES[locale];
   const hashOf = (side: Side) => (side.exists ? side.hash : null);
   const recordBase = (path: string, hash: string | null) =>
-    prepared(
-      db,
-      'INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET base_hash = excluded.base_hash, synced_at = excluded.synced_at',
-    ).run(path, hash, now().toISOString());
+    store.run(
+      run(
+        'INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET base_hash = excluded.base_hash, synced_at = excluded.synced_at',
+        path,
+        hash,
+        now().toISOString(),
+      ),
+    );
 
   return defineTool({
     name: 'sync_file',
@@ -28,7 +32,7 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
     inputSchema: z.object({ path: z.string().describe('Path inside the workspace, e.g. notes/plan.md') }),
     outputSchema: outcomeSchema({ path: z.string(), action: z.string() }),
     async run({ path: input }, { ask, commit, user }) {
-      if (!findCaller(db, { user })) return rejected(t.unknownCaller(user));
+      if (!(await store.run(findCaller({ user })))) return rejected(t.unknownCaller(user));
       const target = resolvePath(workspace, input);
       // The caller's text is shown as one line, never as more lines or reordered by bidi controls.
       if (!target.ok) return rejected(t.badPath(oneLine(input, 120), target.why));
@@ -40,10 +44,10 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
       const remote = readSide(target.remote);
       if (!local.exists && !remote.exists) return rejected(t.noSuchFile(shown));
       const base =
-        (plucked(db, 'SELECT base_hash FROM sync_state WHERE path = ?').get(path) as string | null | undefined) ?? null;
+        (await store.run(value<string | null>('SELECT base_hash FROM sync_state WHERE path = ?', path))) ?? null;
 
       if (hashOf(local) === hashOf(remote)) {
-        recordBase(path, hashOf(local));
+        await recordBase(path, hashOf(local));
         return done(t.inSync(shown), { path, action: 'none' });
       }
       const localChanged = hashOf(local) !== base;
@@ -51,16 +55,16 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
       // Files are outside any transaction: a claim makes each call copy at most once; copying the
       // same content again would be harmless, but the recorded result is what a replay must see.
       if (localChanged && !remoteChanged) {
-        return commit(() => {
+        return commit(async () => {
           applySide(target.remote, local);
-          recordBase(path, hashOf(local));
+          await recordBase(path, hashOf(local));
           return done(t.pushed(shown), { path, action: 'pushed' });
         });
       }
       if (remoteChanged && !localChanged) {
-        return commit(() => {
+        return commit(async () => {
           applySide(target.local, remote);
-          recordBase(path, hashOf(remote));
+          await recordBase(path, hashOf(remote));
           return done(t.pulled(shown), { path, action: 'pulled' });
         });
       }
@@ -88,7 +92,7 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
       if (answer.action !== 'accept') return answer.result();
       const chosen: Resolution = answer.value.resolution;
       if (chosen === 'manual') return pending(t.leftForManual(shown), { path, action: 'manual' });
-      return commit(() => {
+      return commit(async () => {
         // The person chose between the versions they were shown. A side written since (or the
         // copy's name taken) makes it a choice about other versions: nothing is overwritten.
         if (
@@ -100,18 +104,18 @@ export function syncFileTool({ db, locale, workspace, now }: Deps) {
         switch (chosen) {
           case 'keep_local':
             applySide(target.remote, local);
-            recordBase(path, hashOf(local));
+            await recordBase(path, hashOf(local));
             break;
           case 'keep_remote':
             applySide(target.local, remote);
-            recordBase(path, hashOf(remote));
+            await recordBase(path, hashOf(remote));
             break;
           case 'keep_both': {
             applySide(copy.local, local);
             applySide(copy.remote, local);
-            recordBase(copy.path, hashOf(local));
+            await recordBase(copy.path, hashOf(local));
             applySide(target.local, remote);
-            recordBase(path, hashOf(remote));
+            await recordBase(path, hashOf(remote));
             break;
           }
         }

@@ -3,7 +3,7 @@ import { defineTool, done, invalid, outcomeSchema, rejected } from '@elicitkit/s
 import * as z from 'zod/v4';
 import { REPORT_FIELDS, type ReportField } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
-import { prepared } from '../db/statements.js';
+import { all } from '../db/query.js';
 import { MESSAGES } from '../messages/index.js';
 import { permissionsFor } from '../permissions.js';
 import { oneLine } from '../shorten.js';
@@ -33,7 +33,7 @@ interface Row {
 }
 
 /** weekly_report: asks for every missing field in one form, then checks the range on the server. */
-export function weeklyReportTool({ db, locale }: Deps) {
+export function weeklyReportTool({ store, locale }: Deps) {
   const t = MESSAGES[locale];
 
   /** The server-side rules, for given arguments and asked answers alike. */
@@ -82,9 +82,9 @@ export function weeklyReportTool({ db, locale }: Deps) {
     }),
     annotations: { readOnlyHint: true },
     async run(args, ctx) {
-      const who = findCaller(db, ctx);
+      const who = await store.run(findCaller(ctx));
       if (!who) return rejected(t.unknownCaller(ctx.user));
-      const visible = permissionsFor(db, who.username).services;
+      const visible = (await store.run(permissionsFor(who.username))).services;
       const given: Partial<Range> = Object.fromEntries(
         Object.entries(args).filter(([, v]) => v !== undefined && v !== ''),
       );
@@ -113,10 +113,14 @@ export function weeklyReportTool({ db, locale }: Deps) {
         range = { ...given, ...(answer.value as Partial<Range>) };
       }
       const { project, from, to } = range as Range;
-      const rows = prepared(
-        db,
-        'SELECT id, env, version, ticket, deployed_by, created_at FROM deployments WHERE service = ? AND substr(created_at, 1, 10) BETWEEN ? AND ? ORDER BY created_at',
-      ).all(project, from, to) as Row[];
+      const rows = await store.run(
+        all<Row>(
+          'SELECT id, env, version, ticket, deployed_by, created_at FROM deployments WHERE service = ? AND substr(created_at, 1, 10) BETWEEN ? AND ? ORDER BY created_at',
+          project,
+          from,
+          to,
+        ),
+      );
       const byEnv: Record<string, number> = { dev: 0, staging: 0, prod: 0 };
       for (const r of rows) byEnv[r.env] = (byEnv[r.env] ?? 0) + 1;
       const lines = rows.map(

@@ -112,7 +112,7 @@ describe('the password page route over serve --http, with a live link', () => {
   });
 
   async function passwordLink(username: string): Promise<string> {
-    const h = { headers: { authorization: `Bearer ${served.ownerToken('pagetester')}` } };
+    const h = { headers: { authorization: `Bearer ${await served.ownerToken('pagetester')}` } };
     const call = { name: 'register_user', arguments: {} };
     const { requestState } = pendingOf(await wireRound(served.url, call, h));
     const round = await wireRound(

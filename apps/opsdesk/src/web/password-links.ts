@@ -1,8 +1,8 @@
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Locale } from '@elicitkit/server';
-import type { Database } from '../db/open.js';
-import { plucked, prepared } from '../db/statements.js';
+import { get, type Query, run, value } from '../db/query.js';
+import type { Store } from '../db/store.js';
 import { page } from './password-page.js';
 
 const scryptAsync = promisify(scrypt) as (
@@ -46,11 +46,11 @@ export interface PasswordLinks {
    * link (the tool may run several rounds), a different call a different one. A call has one
    * registration: a link it got before under another name stops working.
    */
-  linkFor(registration: Registration, contextId: string): string;
+  linkFor(registration: Registration, contextId: string): Promise<string>;
   /** Whether the call's registration of `username` became an account (its password was set on the page). */
-  isRegistered(contextId: string, username: string): boolean;
+  isRegistered(contextId: string, username: string): Promise<boolean>;
   /** The call will not wait for the page any more (declined, cancelled, timed out): its link stops working. */
-  withdraw(contextId: string): void;
+  withdraw(contextId: string): Promise<void>;
   /** Serves `/register/<token>`; undefined for any other path. */
   handle(request: Request): Promise<Response | undefined>;
 }
@@ -64,19 +64,29 @@ interface PendingRow {
   used_at: number | null;
 }
 
-export function createPasswordLinks(db: Database, locale: Locale, now: () => number = Date.now): PasswordLinks {
+/**
+ * The password links of `store`'s registrations; `secret` (`linkSecret`) signs their tokens and
+ * CSRF values, the same in every process on one database.
+ */
+export function createPasswordLinks(
+  store: Store,
+  secret: Buffer,
+  locale: Locale,
+  now: () => number = Date.now,
+): PasswordLinks {
   let base: string | undefined;
   let opener: (() => Promise<string>) | undefined;
   let opening: Promise<void> | undefined;
-  const secret = linkSecret(db);
   const mac = (label: string, value: string) =>
     createHmac('sha256', secret).update(`${label}\0${value}`).digest('base64url');
   const hash = (token: string) => createHash('sha256').update(token).digest('hex');
   const find = (token: string) =>
-    prepared(
-      db,
-      'SELECT context_id, username, email, newsletter, expires_at, used_at FROM registrations WHERE token_hash = ?',
-    ).get(hash(token)) as PendingRow | undefined;
+    store.run(
+      get<PendingRow>(
+        'SELECT context_id, username, email, newsletter, expires_at, used_at FROM registrations WHERE token_hash = ?',
+        hash(token),
+      ),
+    );
 
   async function post(request: Request, token: string, pending: PendingRow): Promise<Response> {
     const origin = request.headers.get('origin');
@@ -102,30 +112,32 @@ export function createPasswordLinks(db: Database, locale: Locale, now: () => num
     const stored = `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${derived.toString('base64')}`;
     // Spend the link and create the account with its password together: a second submit finds the
     // link used, and a name taken meanwhile (another registration finished first) creates nothing.
-    const outcome = db.transaction((): 'done' | 'used' | 'taken' => {
-      const spent = prepared(
-        db,
-        'UPDATE registrations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
-      ).run(now(), hash(token), now());
-      if (spent.changes !== 1) return 'used';
-      // One call makes one account: a link of the same call under another name (a 2026-07-28
-      // round answered twice) is spent once the call has its account.
-      if (prepared(db, 'SELECT 1 FROM users WHERE registration_cid = ?').get(pending.context_id)) return 'used';
-      if (prepared(db, 'SELECT 1 FROM users WHERE username = ?').get(pending.username)) return 'taken';
-      prepared(
-        db,
-        'INSERT INTO users (username, email, newsletter, role, password_hash, registration_cid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      ).run(
-        pending.username,
-        pending.email,
-        pending.newsletter,
-        'member',
-        stored,
-        pending.context_id,
-        new Date(now()).toISOString(),
-      );
-      return 'done';
-    })();
+    const outcome = await store.transaction(
+      (function* (): Query<'done' | 'used' | 'taken'> {
+        const spent = yield* run(
+          'UPDATE registrations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
+          now(),
+          hash(token),
+          now(),
+        );
+        if (spent !== 1) return 'used';
+        // One call makes one account: a link of the same call under another name (a 2026-07-28
+        // round answered twice) is spent once the call has its account.
+        if (yield* get('SELECT 1 FROM users WHERE registration_cid = ?', pending.context_id)) return 'used';
+        if (yield* get('SELECT 1 FROM users WHERE username = ?', pending.username)) return 'taken';
+        yield* run(
+          'INSERT INTO users (username, email, newsletter, role, password_hash, registration_cid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+          pending.username,
+          pending.email,
+          pending.newsletter,
+          'member',
+          stored,
+          pending.context_id,
+          new Date(now()).toISOString(),
+        );
+        return 'done';
+      })(),
+    );
     if (outcome === 'taken') return page(locale, 'taken', 409, { username: pending.username });
     return outcome === 'done' ? page(locale, 'done', 200, { username: pending.username }) : page(locale, 'used', 410);
   }
@@ -153,38 +165,48 @@ export function createPasswordLinks(db: Database, locale: Locale, now: () => num
       );
       return opening;
     },
-    linkFor({ username, email, newsletter }, contextId) {
+    async linkFor({ username, email, newsletter }, contextId) {
       if (base === undefined) throw new Error('the password page is not being served');
       const token = mac('link', `${contextId}\0${username.toLowerCase()}`);
-      prepared(db, 'DELETE FROM registrations WHERE expires_at <= ?').run(now());
-      // The call's registration is the one its latest answer names: a link it gave out under
-      // another name (the same 2026-07-28 round answered again, differently) stops working.
-      prepared(db, 'DELETE FROM registrations WHERE context_id = ? AND username <> ? AND used_at IS NULL').run(
-        contextId,
-        username,
+      await store.run(
+        (function* () {
+          yield* run('DELETE FROM registrations WHERE expires_at <= ?', now());
+          // The call's registration is the one its latest answer names: a link it gave out under
+          // another name (the same 2026-07-28 round answered again, differently) stops working.
+          yield* run(
+            'DELETE FROM registrations WHERE context_id = ? AND username <> ? AND used_at IS NULL',
+            contextId,
+            username,
+          );
+          yield* run(
+            'INSERT INTO registrations (token_hash, context_id, username, email, newsletter, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+            hash(token),
+            contextId,
+            username,
+            email,
+            newsletter ? 1 : 0,
+            now() + LINK_TTL_MS,
+          );
+        })(),
       );
-      prepared(
-        db,
-        'INSERT OR IGNORE INTO registrations (token_hash, context_id, username, email, newsletter, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ).run(hash(token), contextId, username, email, newsletter ? 1 : 0, now() + LINK_TTL_MS);
       // The token sits in the path, never the query: query strings end up in logs and history (EK14).
       return `${base}/register/${token}`;
     },
-    isRegistered(contextId, username) {
-      return (
-        prepared(db, 'SELECT 1 FROM users WHERE registration_cid = ? AND username = ?').get(contextId, username) !==
-        undefined
+    async isRegistered(contextId, username) {
+      const found = await store.run(
+        get('SELECT 1 FROM users WHERE registration_cid = ? AND username = ?', contextId, username),
       );
+      return found !== undefined;
     },
-    withdraw(contextId) {
-      prepared(db, 'DELETE FROM registrations WHERE context_id = ? AND used_at IS NULL').run(contextId);
+    async withdraw(contextId) {
+      await store.run(run('DELETE FROM registrations WHERE context_id = ? AND used_at IS NULL', contextId));
     },
     async handle(request) {
       const match = /^\/register\/([A-Za-z0-9_-]{16,128})\/?$/.exec(new URL(request.url).pathname);
       if (!match)
         return new URL(request.url).pathname.startsWith('/register/') ? page(locale, 'invalid', 404) : undefined;
       const token = match[1] as string;
-      const pending = find(token);
+      const pending = await find(token);
       if (!pending) return page(locale, 'invalid', 404);
       if (pending.used_at !== null) return page(locale, 'used', 410);
       if (pending.expires_at <= now()) return page(locale, 'expired', 410);
@@ -204,11 +226,18 @@ function same(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** The secret behind link tokens and CSRF values: made once per data directory. */
-function linkSecret(db: Database): Buffer {
-  const stored = plucked(db, "SELECT value FROM meta WHERE key = 'link_secret'").get() as string | undefined;
-  if (stored) return Buffer.from(stored, 'base64');
-  const fresh = randomBytes(32);
-  prepared(db, "INSERT OR IGNORE INTO meta (key, value) VALUES ('link_secret', ?)").run(fresh.toString('base64'));
-  return Buffer.from(plucked(db, "SELECT value FROM meta WHERE key = 'link_secret'").get() as string, 'base64');
+/** The secret behind link tokens and CSRF values: made once per database, the first process to ask wins. */
+export function* linkSecret(): Query<Buffer> {
+  return Buffer.from(yield* storedSecret('link_secret', () => randomBytes(32).toString('base64')), 'base64');
+}
+
+/**
+ * The secret kept under `key` in `meta`, made by `fresh` the first time. Several processes may
+ * ask at once: one insert wins, and every one reads the winner's.
+ */
+export function* storedSecret(key: string, fresh: () => string): Query<string> {
+  const stored = yield* value<string>('SELECT value FROM meta WHERE key = ?', key);
+  if (stored) return stored;
+  yield* run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT DO NOTHING', key, fresh());
+  return (yield* value<string>('SELECT value FROM meta WHERE key = ?', key)) as string;
 }

@@ -45,10 +45,10 @@ export default async function AuditPage() {
   const saved = (await cookies()).get('elicitkit_locale')?.value;
   const locale = isLocale(saved) ? saved : localeFromHeader((await headers()).get('accept-language'));
   const t: AuditTexts = TEXTS[locale];
-  let trail: ReturnType<typeof auditTrail>;
+  let trail: Awaited<ReturnType<typeof auditTrail>>;
   let problem: string | undefined;
   try {
-    trail = auditTrail();
+    trail = await auditTrail();
   } catch (error) {
     // A bad configuration or an unreadable database: say so instead of a bare error page.
     problem = t.unreadable(error instanceof Error ? error.message : String(error));

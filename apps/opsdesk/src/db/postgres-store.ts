@@ -1,0 +1,175 @@
+import { createPostgresClaimStore } from '@elicitkit/server/postgres';
+import type { Pool, PoolClient } from 'pg';
+import { DataDirError } from './open.js';
+import { POSTGRES_SCHEMA } from './postgres-schema.js';
+import type { Query, Step } from './query.js';
+import { SCHEMA_VERSION } from './schema.js';
+import { seed } from './seed.js';
+import { runStepsAsync, type Store } from './store.js';
+
+/** opsdesk on Postgres: its pool, for what only Postgres has. */
+export interface PostgresStore extends Store {
+  readonly dialect: 'postgres';
+  readonly pool: Pool;
+  /** Runs `query` in the transaction an atomic effect was handed (`tx`), as `atomic` runs the effect's own. */
+  runIn<T>(tx: never, query: Query<T>): Promise<T>;
+}
+
+/** The advisory lock opsdesk's transactions hold (and its schema is created under): "opsd". */
+const WRITE_LOCK = 0x6f707364;
+/** `bigint`: ids and epoch milliseconds, all well inside a double's exact integers. */
+const INT8_OID = 20;
+
+/**
+ * Connects to the Postgres database at `url` and makes it opsdesk's: its schema (`opsdesk`) is
+ * created and seeded on first use, under a lock, so replicas starting together do it once. The
+ * pool's connections look up unqualified names in that schema only.
+ *
+ * @example
+ * const store = await openPostgresStore('postgres://opsdesk@db.internal/opsdesk');
+ */
+export async function openPostgresStore(url: string, now: () => Date = () => new Date()): Promise<PostgresStore> {
+  const { default: pg } = await import('pg');
+  const parse = pg.types.getTypeParser;
+  const pool = new pg.Pool({
+    connectionString: url,
+    options: '-c search_path=opsdesk',
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? Number : parse(oid, format as 'text')) as typeof parse,
+    },
+  });
+  // An idle connection lost (the server restarted): the pool drops it and the next query opens another.
+  pool.on('error', () => {});
+  try {
+    await migrate(pool, now);
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+  return postgresStore(pool);
+}
+
+function postgresStore(pool: Pool): PostgresStore {
+  return {
+    dialect: 'postgres',
+    pool,
+    run: (query) => runStepsAsync(query, answerOn(pool)),
+    transaction: <T>(query: Query<T>) =>
+      held(pool, async (client) => {
+        await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+        const result = await runStepsAsync(query, answerOn(client));
+        await client.query('COMMIT');
+        return result;
+      }),
+    atomic: (make) => async (tx: PoolClient) => runStepsAsync(make(), answerOn(tx)),
+    runIn: (tx: PoolClient, query) => runStepsAsync(query, answerOn(tx)),
+    claims: createPostgresClaimStore(pool, { table: 'opsdesk.elicitkit_claims' }),
+    isOpen: () => !pool.ended,
+    close: () => pool.end(),
+  };
+}
+
+/** Creates the schema and seeds it on first use, or checks the version a database already has. */
+async function migrate(pool: Pool, now: () => Date): Promise<void> {
+  await held(pool, async (client) => {
+    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
+    await client.query(POSTGRES_SCHEMA);
+    const found = await client.query("SELECT value FROM opsdesk.meta WHERE key = 'schema_version'");
+    const version = found.rows[0]?.value as string | undefined;
+    if (version === undefined) {
+      await runStepsAsync(seed(now().toISOString()), answerOn(client));
+      await client.query("INSERT INTO opsdesk.meta (key, value) VALUES ('schema_version', $1)", [
+        String(SCHEMA_VERSION),
+      ]);
+    } else if (Number(version) > SCHEMA_VERSION) {
+      throw new DataDirError(
+        'SCHEMA_TOO_NEW',
+        `the opsdesk schema in this database has version ${version}; this opsdesk understands up to ${SCHEMA_VERSION}. Use a newer opsdesk or another database.`,
+      );
+    }
+    await client.query('COMMIT');
+  });
+}
+
+/**
+ * Runs `work` on one of the pool's clients, rolling back what it left open if it throws. A client
+ * whose connection broke, or whose rollback failed, is not handed out again.
+ */
+async function held<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  // A connection lost mid-transaction is reported as an 'error' event as well as by the query in
+  // flight: unheard, it would crash the process. A broken client keeps the listener (it may report late).
+  const lost = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', lost);
+  try {
+    return await work(client);
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollback: unknown) => {
+      broken ??= rollback instanceof Error ? rollback : new Error(String(rollback));
+    });
+    throw error;
+  } finally {
+    if (!broken) client.off('error', lost);
+    client.release(broken ?? false);
+  }
+}
+
+type Queryable = Pick<Pool, 'query'>;
+
+/** How a pool or a transaction's client answers each step of a query. */
+function answerOn(on: Queryable): (step: Step) => Promise<unknown> {
+  const answer = async (step: Step): Promise<unknown> => {
+    switch (step.kind) {
+      case 'get':
+        return (await on.query(numbered(step.sql), [...step.params])).rows[0];
+      case 'all':
+        return (await on.query(numbered(step.sql), [...step.params])).rows;
+      case 'value':
+        return (await on.query({ text: numbered(step.sql), values: [...step.params], rowMode: 'array' })).rows[0]?.[0];
+      case 'values':
+        return (await on.query({ text: numbered(step.sql), values: [...step.params], rowMode: 'array' })).rows.map(
+          (row: unknown[]) => row[0],
+        );
+      case 'run':
+        return (await on.query(numbered(step.sql), [...step.params])).rowCount ?? 0;
+      case 'dialect':
+        return 'postgres';
+      case 'remember':
+        // Nothing tells this process when another changed the tables: read afresh, every time.
+        return runStepsAsync(step.query(), answer);
+    }
+  };
+  return answer;
+}
+
+const texts = new Map<string, string>();
+
+/**
+ * opsdesk's SQL with Postgres's placeholders: each `?` outside a quoted string or name becomes
+ * `$1`, `$2`, … in order. Only for SQL written in the code (the text is remembered).
+ *
+ * @example
+ * numbered("SELECT * FROM users WHERE username = ? AND role = 'owner?'") // … username = $1 AND role = 'owner?'
+ */
+export function numbered(sql: string): string {
+  const known = texts.get(sql);
+  if (known !== undefined) return known;
+  let out = '';
+  let n = 0;
+  let quote: string | undefined;
+  for (const c of sql) {
+    if (quote) {
+      if (c === quote) quote = undefined;
+      out += c;
+    } else if (c === "'" || c === '"') {
+      quote = c;
+      out += c;
+    } else out += c === '?' ? `$${++n}` : c;
+  }
+  texts.set(sql, out);
+  return out;
+}
