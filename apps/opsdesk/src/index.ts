@@ -15,6 +15,8 @@ export { issueToken } from './identity.js';
 // Running it in this process, in the language a LANG value names
 export { localeFrom } from './messages/index.js';
 export { createOpsdesk, defaultDataDir, type Opsdesk, type OpsdeskOptions } from './opsdesk.js';
+// Naming a service in a log line without its password
+export { redactedUrl } from './redacted-url.js';
 export { KEPT_BY_RESET, type ResetOptions, type ResetReport, resetDemo } from './reset.js';
 // Serving it: HTTP (every revision on one endpoint, bearer tokens) or stdio (one user)
 export { type HttpServing, type ServeHttpOptions, serveHttp } from './serve-http.js';

@@ -11,6 +11,7 @@ describe('the public API of @elicitkit/opsdesk', () => {
     'issueToken',
     'localeFrom',
     'readAudit',
+    'redactedUrl',
     'resetDemo',
     'serveHttp',
     'serveStdioOpsdesk',

@@ -1,5 +1,6 @@
 import { createRedisRelay, type RedisRelay } from '@elicitkit/server/redis';
 import { Redis } from 'ioredis';
+import { redactedUrl } from './redacted-url.js';
 
 /**
  * What replicas of `serve --http` share through one Redis: the 2025 session relay — only what may
@@ -16,7 +17,7 @@ export interface Replicas {
 export class RedisUnavailableError extends Error {
   readonly code = 'REDIS_UNAVAILABLE';
   constructor(url: string, cause: unknown) {
-    super(`Cannot reach Redis at ${redacted(url)}: ${(cause as Error)?.message ?? String(cause)}`);
+    super(`Cannot reach Redis at ${redactedUrl(url)}: ${(cause as Error)?.message ?? String(cause)}`);
     this.name = 'RedisUnavailableError';
   }
 }
@@ -62,12 +63,3 @@ export async function connectReplicas(url: string): Promise<Replicas> {
 }
 
 /** The URL without its password, for messages. */
-function redacted(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(an invalid URL)';
-  }
-}

@@ -22,15 +22,3 @@ export function databaseFrom(flag: string | undefined, env: NodeJS.ProcessEnv): 
     throw new UsageError(`${from} needs a postgres://user@host:port/database URL`);
   return url;
 }
-
-/**
- * The database as a log line may show it: the password, if any, hidden.
- *
- * @example
- * shownDatabase('postgres://ops:s3cret@db:5432/opsdesk') // 'postgres://ops:***@db:5432/opsdesk'
- */
-export function shownDatabase(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.password) parsed.password = '***';
-  return parsed.toString();
-}

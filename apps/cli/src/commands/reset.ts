@@ -1,9 +1,9 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { defaultDataDir, KEPT_BY_RESET, resetDemo } from '@elicitkit/opsdesk';
+import { defaultDataDir, KEPT_BY_RESET, redactedUrl, resetDemo } from '@elicitkit/opsdesk';
 import type { Io } from '../io.js';
 import { EXIT, UsageError } from '../usage.js';
-import { databaseFrom, shownDatabase } from './database.js';
+import { databaseFrom } from './database.js';
 
 /** `elicitkit reset [--data DIR] [--yes]`: the demo back to its seed, after asking. */
 export async function reset(argv: string[], io: Io): Promise<number> {
@@ -25,7 +25,7 @@ export async function reset(argv: string[], io: Io): Promise<number> {
 export async function runReset(dataDir: string, database: string | undefined, io: Io): Promise<void> {
   const report = await resetDemo(dataDir, database ? { database } : {});
   io.err(
-    `opsdesk demo reset in ${dataDir}${database ? ` and ${shownDatabase(database)}` : ''}: shop (${report.shop}), services, release tickets, deployments, workspace (${report.workspace.local}, ${report.workspace.remote}) and sync state are back to the seed; kept: ${report.kept.join(', ')}.`,
+    `opsdesk demo reset in ${dataDir}${database ? ` and ${redactedUrl(database)}` : ''}: shop (${report.shop}), services, release tickets, deployments, workspace (${report.workspace.local}, ${report.workspace.remote}) and sync state are back to the seed; kept: ${report.kept.join(', ')}.`,
   );
 }
 

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { defaultDataDir, localeFrom, serveHttp, serveStdioOpsdesk } from '@elicitkit/opsdesk';
+import { defaultDataDir, localeFrom, redactedUrl, serveHttp, serveStdioOpsdesk } from '@elicitkit/opsdesk';
 import { LOCALES } from '@elicitkit/server';
 import type { Io } from '../io.js';
 import { EXIT, UsageError } from '../usage.js';
-import { databaseFrom, shownDatabase } from './database.js';
+import { databaseFrom } from './database.js';
 import { confirmReset, runReset } from './reset.js';
 import { stateSecretFrom } from './state-secret.js';
 
@@ -60,7 +60,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   const locale = localeFrom(values.lang ?? process.env.LANG);
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : integer('--timeout-ms', values['timeout-ms'], 1);
   const common = { dataDir, locale, ...(timeoutMs ? { timeoutMs } : {}), ...(database ? { database } : {}) };
-  const where = `data: ${dataDir}${database ? `; state in ${shownDatabase(database)}` : ''}`;
+  const where = `data: ${dataDir}${database ? `; state in ${redactedUrl(database)}` : ''}`;
   if (values.reset) {
     // Under --stdio, stdin is the MCP wire: nobody can be asked on it.
     if (values.http === undefined && !values.yes)

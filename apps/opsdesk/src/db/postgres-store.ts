@@ -1,5 +1,6 @@
 import { createPostgresClaimStore } from '@elicitkit/server/postgres';
 import type { Pool, PoolClient } from 'pg';
+import { redactedUrl } from '../redacted-url.js';
 import { DataDirError } from './open.js';
 import { POSTGRES_SCHEMA } from './postgres-schema.js';
 import type { Query, Step } from './query.js';
@@ -13,6 +14,17 @@ export interface PostgresStore extends Store {
   readonly pool: Pool;
   /** Runs `query` in the transaction an atomic effect was handed (`tx`), as `atomic` runs the effect's own. */
   runIn<T>(tx: never, query: Query<T>): Promise<T>;
+}
+
+/** The database could not be reached or opened (refused, unknown database, no rights): the start fails with why. */
+export class PostgresUnavailableError extends Error {
+  readonly code = 'POSTGRES_UNAVAILABLE';
+  constructor(url: string, cause: unknown) {
+    super(`Cannot use the Postgres database at ${redactedUrl(url)}: ${(cause as Error)?.message ?? String(cause)}`, {
+      cause,
+    });
+    this.name = 'PostgresUnavailableError';
+  }
 }
 
 /** The advisory lock opsdesk's transactions hold (and its schema is created under): "opsd". */
@@ -45,7 +57,8 @@ export async function openPostgresStore(url: string, now: () => Date = () => new
     await migrate(pool, now);
   } catch (error) {
     await pool.end();
-    throw error;
+    if (error instanceof DataDirError) throw error;
+    throw new PostgresUnavailableError(url, error);
   }
   return postgresStore(pool);
 }
