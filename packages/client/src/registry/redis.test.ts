@@ -1,5 +1,6 @@
+import { getEventListeners } from 'node:events';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
 import { createRedisRegistry } from './redis.js';
 import { manualClock, registrySuite } from './registry.suite.js';
@@ -14,6 +15,34 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
+
+/** Lets timers and I/O callbacks already due run, and Node report any rejection left unhandled. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+
+/**
+ * Fails the test on a rejection nobody handled while it ran. (Vitest leaves such a rejection to
+ * a listener of ours, and would otherwise report it for the whole run, not for this test.)
+ */
+function failOnUnhandledRejections(): void {
+  const seen: unknown[] = [];
+  const onRejection = (reason: unknown) => seen.push(reason);
+  process.on('unhandledRejection', onRejection);
+  onTestFinished(async () => {
+    await settle();
+    process.off('unhandledRejection', onRejection);
+    expect(seen).toEqual([]);
+  });
+}
+
+/** How many connections listen on `channel`. */
+async function listeners(redis: Redis, channel: string): Promise<number> {
+  return Number(((await redis.pubsub('NUMSUB', channel)) as [string, number])[1]);
+}
+
+/** A wait listens for its abort once its first look at the question is back (and found it pending). */
+async function firstLookDone(signal: AbortSignal): Promise<void> {
+  await expect.poll(() => getEventListeners(signal, 'abort').length).toBe(1);
+}
 
 let n = 0;
 if (REDIS)
@@ -73,28 +102,98 @@ describe.skipIf(!REDIS)('redis registry across processes', () => {
   });
 
   it('a wait aborted while Redis is down fails quietly (no unhandled rejection); the wait still ends', async () => {
+    failOnUnhandledRejections();
     const own = await startRedis();
     // No retries: a command while the server is down fails at once, as it would after ioredis gave up.
     const client = new Redis(own.url, { maxRetriesPerRequest: 0 });
     const registry = createRedisRegistry({ redis: client });
     onTestFinished(async () => {
+      await registry.close();
       client.disconnect();
       await own.stop();
     });
     const id = await registry.open({ owner: 'chat-1' });
     const abort = new AbortController();
     const settled = registry.wait(id, abort.signal);
-    await expect
-      .poll(async () => Number(((await client.pubsub('NUMSUB', 'elicitkit:registry:settled')) as [string, number])[1]))
-      .toBe(1);
+    // Should the wait fail after all, it fails the `await settled` below rather than the whole run.
+    settled.catch(() => undefined);
+    // Nothing of the wait is in flight when Redis dies. (Subscribed alone is not enough: its first
+    // look could still be on the wire, fail with the server, and reject `settled` — as CI once saw.)
+    await firstLookDone(abort.signal);
     await own.down();
     await expect.poll(() => client.status).not.toBe('ready');
     abort.abort();
-    // The withdrawal's failure lands here, caught; an unhandled one would fail this run.
+    // The withdrawal's failure lands here, caught; an unhandled one would fail this test.
     await expect(client.get('x')).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
     await registry.close();
     expect(await settled).toEqual({ reason: 'unknown' });
+  });
+
+  it('a subscription cut again as soon as it reconnects fails quietly, and the next connection subscribes again', async () => {
+    failOnUnhandledRejections();
+    // No retries: a SUBSCRIBE in flight when the connection drops fails at once (the subscription inherits this).
+    const client = new Redis(server.url, { maxRetriesPerRequest: 0 });
+    const duplicate = vi.spyOn(client, 'duplicate');
+    const registry = createRedisRegistry({ redis: client, prefix: 'resub:' });
+    const subscriber = duplicate.mock.results[0]?.value as Redis;
+    const answering = createRedisRegistry({ redis: server.url, prefix: 'resub:' });
+    onTestFinished(async () => {
+      await registry.close();
+      await answering.close();
+      client.disconnect();
+    });
+    const id = await registry.open({ owner: 'chat-1' });
+    const first = new AbortController();
+    const settled = registry.wait(id, first.signal);
+    settled.catch(() => undefined); // a failure shows at `await settled` below
+    // Subscribed, and the acknowledgement read here (a wait looks only after it), before the first cut.
+    await firstLookDone(first.signal);
+    // Cut its connection; cut it again the moment it is back ('ready' comes a tick after the
+    // connection is, so what the subscriber sent on reconnecting is on the wire, unanswered).
+    const back = new Promise<void>((resolve) =>
+      subscriber.once('ready', () => {
+        subscriber.stream.destroy();
+        subscriber.once('ready', () => resolve());
+      }),
+    );
+    subscriber.stream.destroy();
+    await back;
+    await expect.poll(() => listeners(client, 'resub:settled')).toBe(2);
+    expect(await answering.resolve(id, 'chat-1', { action: 'decline' })).toBe('ok');
+    expect(await settled).toEqual({ reason: 'answered', answer: { action: 'decline' } });
+    // A question waited for now hears its answer through the subscription: nothing else would look.
+    const next = await registry.open({ owner: 'chat-1' });
+    const abort = new AbortController();
+    const nextSettled = registry.wait(next, abort.signal);
+    await firstLookDone(abort.signal);
+    expect(await answering.resolve(next, 'chat-1', { action: 'decline' })).toBe('ok');
+    expect(await nextSettled).toEqual({ reason: 'answered', answer: { action: 'decline' } });
+  });
+
+  it('a registry started while Redis is down fails its waits until Redis is back, then waits again', async () => {
+    failOnUnhandledRejections();
+    const own = await startRedis();
+    await own.down();
+    const client = new Redis(own.url, { maxRetriesPerRequest: 0 });
+    const registry = createRedisRegistry({ redis: client });
+    onTestFinished(async () => {
+      await registry.close();
+      client.disconnect();
+      await own.stop();
+    });
+    // Its first SUBSCRIBE failed with the server; the subscription is retried on the next connection.
+    await expect(registry.wait('any')).rejects.toThrow();
+    await own.up();
+    // Its subscriber is back (it sends SUBSCRIBE once connected), and a wait now waits for that.
+    await expect.poll(() => listeners(client, 'elicitkit:registry:settled'), { timeout: 5_000 }).toBe(1);
+    const id = await registry.open({ owner: 'chat-1' });
+    const abort = new AbortController();
+    const settled = registry.wait(id, abort.signal);
+    settled.catch(() => undefined); // a failure shows at `await settled` below
+    await firstLookDone(abort.signal);
+    expect(await registry.resolve(id, 'chat-1', { action: 'decline' })).toBe('ok');
+    expect(await settled).toEqual({ reason: 'answered', answer: { action: 'decline' } });
   });
 
   it('keeps questions in their own prefix, and forgets them after their time', async () => {

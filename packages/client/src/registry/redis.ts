@@ -48,7 +48,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistry {
   const own = typeof options.redis === 'string';
   const redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
-  const subscriber = redis.duplicate();
+  // It resubscribes itself (`listen`): ioredis's own resubscription is a promise nobody can handle.
+  const subscriber = redis.duplicate({ autoResubscribe: false });
   const now = options.now ?? Date.now;
   const defaultTimeout = options.timeoutMs ?? 10 * 60_000;
   const retainMs = options.retainMs ?? 10 * 60_000;
@@ -56,7 +57,7 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
   const waiters = new Waiters();
   const waiting: Waiting = { questions, waiters, now, setTimer: options.setTimer ?? defaultTimer };
   // Every wait listens before it looks, so waits hold until the subscription is in place.
-  const subscribed = listen(subscriber, questions.channel, waiters, (id) => void check(waiting, id).catch(() => {}));
+  const subscription = listen(subscriber, questions.channel, waiters, (id) => void check(waiting, id).catch(() => {}));
 
   return {
     async open({ owner, timeoutMs = defaultTimeout, data = null }) {
@@ -66,7 +67,7 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
       return questions.open(owner, timeoutMs, data);
     },
     async wait(id, signal) {
-      await subscribed;
+      await subscription();
       return waitFor(waiting, id, signal);
     },
     resolve: (id, owner, answer) => questions.resolve(id, owner, answer),
@@ -173,22 +174,45 @@ function schedule(waiting: Waiting, id: string, expiresAt: number): void {
  * settlement is read back from its hash, which the settling script wrote atomically. Anyone who
  * can PUBLISH could send anything here; trusted, a forged message would answer someone's
  * question, and a malformed one would throw inside ioredis's handler and take the process down.
- * A settlement published while the subscription was down is lost; ioredis resubscribes on
- * reconnect, so every question waited for is looked at again then.
+ * A settlement published while the subscription was down is lost; so on every reconnect it
+ * subscribes again and, once Redis has acknowledged that, looks at every question waited for.
+ * (Not ioredis's `autoResubscribe`: the SUBSCRIBE it sends on reconnecting rejects unhandled when
+ * the connection drops before Redis answers it, and the subscription is then lost for good.)
+ * Returns the latest subscription, for a wait to have in place before it looks: one that failed
+ * fails the waits until the next reconnect subscribes again.
  */
-function listen(subscriber: Redis, channel: string, waiters: Waiters, look: (id: string) => void): Promise<unknown> {
+function listen(
+  subscriber: Redis,
+  channel: string,
+  waiters: Waiters,
+  look: (id: string) => void,
+): () => Promise<unknown> {
   subscriber.on('message', (from: string, message: string) => {
     if (from !== channel) return;
     const cut = message.indexOf('\n');
     const id = cut > 0 ? message.slice(0, cut) : message;
     if (waiters.has(id)) look(id);
   });
+  const subscribe = () => {
+    const subscribed = subscriber.subscribe(channel);
+    // Failed (Redis down, or the connection dropped before Redis answered): the waits that await it
+    // surface it, not an unhandled rejection; the next 'ready' subscribes again.
+    subscribed.catch(() => undefined);
+    return subscribed;
+  };
+  // Queued until the first connection is ready, which then subscribes a second time: harmless.
+  let current = subscribe();
   subscriber.on('ready', () => {
-    for (const id of waiters.ids()) look(id);
+    current = subscribe();
+    // Listen, then look: a settlement published while the subscription was down is not missed.
+    current.then(
+      () => {
+        for (const id of waiters.ids()) look(id);
+      },
+      () => undefined, // failed: see `subscribe`
+    );
   });
-  const subscribed = subscriber.subscribe(channel);
-  subscribed.catch(() => undefined); // surfaced by the waits, not as an unhandled rejection
-  return subscribed;
+  return () => current;
 }
 
 function defaultTimer(fn: () => void, ms: number): () => void {
