@@ -93,8 +93,16 @@ export async function createOpsdesk(options: OpsdeskOptions): Promise<Opsdesk> {
 }
 
 async function openOn(store: OpsdeskStore, options: OpsdeskOptions, now: () => Date): Promise<Opsdesk> {
-  openShop(options.dataDir).close(); // created and seeded now, so a broken data directory fails at start
-  const shop = startShop(options.dataDir, options.sqlTimeoutMs ? { timeoutMs: options.sqlTimeoutMs } : {});
+  const shopOptions = options.sqlTimeoutMs ? { timeoutMs: options.sqlTimeoutMs } : {};
+  let shop: ShopClient;
+  if (store.dialect === 'postgres' && options.database) {
+    // The shop's schema in the same database, reached only through a role of its own.
+    const { startPostgresShop } = await import('./shop/postgres-shop.js');
+    shop = await startPostgresShop(store, options.database, shopOptions);
+  } else {
+    openShop(options.dataDir).close(); // created and seeded now, so a broken data directory fails at start
+    shop = startShop(options.dataDir, shopOptions);
+  }
   const { workspace, seeded } = openWorkspace(options.dataDir);
   if (seeded) {
     await store.run(
@@ -145,7 +153,7 @@ async function openOn(store: OpsdeskStore, options: OpsdeskOptions, now: () => D
     async close() {
       // A call whose client went away still writes its last audit record: let it (for a while), then close.
       await Promise.race([kit.settled(), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
-      shop.close();
+      await shop.close();
       forgetHeldTokens(store);
       // An answer's records wait for the end of the turn at the latest (sqliteAudit): not past the close.
       await flushAudit(store);

@@ -138,6 +138,97 @@ describe.skipIf(!POSTGRES)('opsdesk on Postgres', () => {
     expect(trail.refusals.at(-1)).toMatchObject({ tool: 'deploy_service', username: 'bob' });
   });
 
+  describe('execute_sql on the Postgres shop', () => {
+    const sqlCall = (sql: string) => ({ name: 'execute_sql', arguments: { sql } });
+    const round = async (serving: HttpServing, sql: string, headers: Record<string, string>) =>
+      (await wireRound(serving.url, sqlCall(sql), { headers })).result as {
+        structuredContent?: Record<string, unknown>;
+        inputRequests?: { confirm?: { params: { message: string } } };
+        requestState?: string;
+        content?: { text: string }[];
+      };
+    const shopCount = async (table: string) =>
+      Number((await pool.query(`SELECT count(*) AS n FROM shop.${table}`)).rows[0].n);
+
+    it('reads, and a small write is kept unasked', async () => {
+      const [a] = replicas as [HttpServing];
+      const headers = { authorization: `Bearer ${await a.ownerToken('frank')}` };
+      const read = await round(a, 'SELECT count(*) AS n FROM orders', headers);
+      expect(read.structuredContent).toMatchObject({ status: 'done', rows: [{ n: '1200' }], rowCount: 1 });
+      const write = await round(a, "UPDATE customers SET city = 'Lisbon' WHERE id = 3", headers);
+      expect(write.structuredContent).toMatchObject({ status: 'done', totalChanges: 1, tables: ['customers'] });
+      expect((await pool.query('SELECT city FROM shop.customers WHERE id = 3')).rows).toEqual([{ city: 'Lisbon' }]);
+    });
+
+    it('DELETE FROM order_items asks, showing what that execution did; confirmed, a replay on both replicas acts once', async () => {
+      const [a, b] = replicas as [HttpServing, HttpServing];
+      const headers = { authorization: `Bearer ${await a.ownerToken('grace')}` };
+      const rows = await shopCount('order_items');
+      const first = await round(a, 'DELETE FROM order_items', headers);
+      expect(first.inputRequests?.confirm?.params.message).toContain(String(rows));
+      // Nothing kept while the person is asked.
+      expect(await shopCount('order_items')).toBe(rows);
+      const final = {
+        ...sqlCall('DELETE FROM order_items'),
+        inputResponses: { confirm: accept({ understood: true, typedTableName: 'order_items' }) },
+        requestState: first.requestState as string,
+      };
+      const replays = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => wireRound((i % 2 ? a : b).url, final, { headers })),
+      );
+      expect(new Set(replays.map((r) => JSON.stringify(r.result?.structuredContent))).size).toBe(1);
+      expect(replays[0]?.result?.structuredContent).toMatchObject({ status: 'done', totalChanges: rows });
+      expect(await shopCount('order_items')).toBe(0);
+    });
+
+    it('TRUNCATE, uncounted by the statistics, is measured from the rows gone: it asks', async () => {
+      const [a] = replicas as [HttpServing];
+      const headers = { authorization: `Bearer ${await a.ownerToken('heidi')}` };
+      const before = await shopCount('customers');
+      const first = await round(a, 'TRUNCATE customers CASCADE', headers);
+      expect(first.inputRequests?.confirm).toBeDefined();
+      expect(await shopCount('customers')).toBe(before);
+    });
+
+    it('a statement whose effect varies is confirmed against a bound, not one run’s count', async () => {
+      const [a] = replicas as [HttpServing];
+      const headers = { authorization: `Bearer ${await a.ownerToken('ivan')}` };
+      const first = await round(a, "UPDATE customers SET email = 'x' WHERE random() < 2", headers);
+      const message = first.inputRequests?.confirm?.params.message ?? '';
+      expect(message).toContain('random');
+    });
+
+    it('the shop’s role has no rights on opsdesk’s tables, whatever SQL it is given', async () => {
+      const [a] = replicas as [HttpServing];
+      const token = await a.ownerToken('mallory');
+      const headers = { authorization: `Bearer ${token}` };
+      const digest = async () => {
+        const out: Record<string, string> = {};
+        for (const table of OPSDESK_TABLES)
+          out[table] = (
+            await pool.query(
+              `SELECT md5(coalesce(string_agg(t::text, ',' ORDER BY t::text), '')) AS h FROM opsdesk.${table} t`,
+            )
+          ).rows[0].h;
+        return out;
+      };
+      const secrets = (await pool.query('SELECT value FROM opsdesk.meta')).rows.map((r) => r.value as string);
+      const hashes = (await pool.query('SELECT token_hash FROM opsdesk.api_tokens')).rows.map(
+        (r) => r.token_hash as string,
+      );
+      const before = await digest();
+      for (const sql of ATTACKS) {
+        const result = await round(a, sql, headers);
+        const said = JSON.stringify(result);
+        // A session setting changed is done, and gone with the statement (the connection is cleared).
+        if (!sql.startsWith('SELECT set_config('))
+          expect(result.structuredContent?.status ?? 'asked', sql).not.toBe('done');
+        for (const secret of [...secrets, ...hashes, token]) expect(said, sql).not.toContain(secret);
+      }
+      expect(await digest()).toEqual(before);
+    });
+  });
+
   it('refuses a database whose opsdesk schema is newer, with a clear error, changing nothing', async () => {
     const other = await server.database('newer');
     const first = await createOpsdesk({ dataDir: dataDir(), database: other, locale: 'en', identify: () => 'x' });
@@ -168,3 +259,55 @@ describe.skipIf(!POSTGRES)('opsdesk on Postgres', () => {
 });
 
 const LIST = { name: 'list_deployments', arguments: {} };
+
+/** opsdesk's tables whose rows nothing in the shop may read or change (the audit trail grows with each call). */
+const OPSDESK_TABLES = [
+  'meta',
+  'services',
+  'release_tickets',
+  'deployments',
+  'users',
+  'permissions',
+  'api_tokens',
+  'registrations',
+  'sync_state',
+  'elicitkit_claims',
+];
+
+/** Statements that try to reach opsdesk's tables or become someone else, each a different way. */
+const ATTACKS = [
+  'SELECT * FROM opsdesk.users',
+  'SELECT value FROM opsdesk.meta',
+  'SELECT token_hash FROM opsdesk.api_tokens',
+  "UPDATE opsdesk.users SET role = 'owner'",
+  'DELETE FROM opsdesk.deployments',
+  "INSERT INTO opsdesk.api_tokens (token_hash, username, created_at) VALUES ('x', 'mallory', 'now')",
+  'DROP TABLE opsdesk.users CASCADE',
+  'ALTER TABLE opsdesk.users ADD COLUMN x int',
+  'TRUNCATE opsdesk.api_tokens',
+  'LOCK TABLE opsdesk.users',
+  'CREATE TABLE stolen AS SELECT * FROM opsdesk.users',
+  'CREATE VIEW peek AS SELECT * FROM opsdesk.api_tokens',
+  'WITH gone AS (DELETE FROM opsdesk.users RETURNING *) SELECT * FROM gone',
+  'DO $$ BEGIN DELETE FROM opsdesk.deployments; END $$',
+  'SET ROLE postgres',
+  'RESET ROLE',
+  "SELECT set_config('role', 'postgres', false)",
+  "SELECT set_config('search_path', 'opsdesk', false)",
+  'SELECT * FROM users',
+  'SET SESSION AUTHORIZATION postgres',
+  'ALTER ROLE CURRENT_USER SUPERUSER',
+  'CREATE ROLE evil SUPERUSER LOGIN',
+  'GRANT ALL ON SCHEMA opsdesk TO PUBLIC',
+  'GRANT ALL ON ALL TABLES IN SCHEMA opsdesk TO CURRENT_USER',
+  'ALTER SCHEMA opsdesk OWNER TO CURRENT_USER',
+  'COPY opsdesk.users TO STDOUT',
+  "SELECT pg_read_file('/etc/passwd')",
+  "SELECT lo_import('/etc/passwd')",
+  'SELECT * FROM pg_authid',
+  'CREATE EXTENSION dblink',
+  'SELECT * FROM opsdesk.users; DELETE FROM opsdesk.users',
+  'SELECT 1; DELETE FROM opsdesk.users',
+  'BEGIN',
+  'COMMIT',
+];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { openStore } from './db/open-store.js';
 import { run } from './db/query.js';
 import { seedOperations } from './db/seed.js';
+import { redactedUrl } from './redacted-url.js';
 import { openShop } from './shop/open.js';
 import { openWorkspace, SEED_FILE } from './sync/workspace.js';
 
@@ -59,6 +60,13 @@ export async function resetDemo(dataDir: string, options: ResetOptions = {}): Pr
           now().toISOString(),
         ),
       );
+    if (store.dialect === 'postgres' && options.database) {
+      // Dropped whole (what execute_sql added too), then made and seeded again as at first start.
+      await store.pool.query('DROP SCHEMA IF EXISTS shop CASCADE');
+      const { startPostgresShop } = await import('./shop/postgres-shop.js');
+      await (await startPostgresShop(store, options.database)).close();
+      return { shop: `${redactedUrl(options.database)} (schema shop)`, workspace, kept: KEPT_BY_RESET };
+    }
     const shop = openShop(dataDir);
     shop.reset();
     shop.close();

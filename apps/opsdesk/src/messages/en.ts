@@ -61,7 +61,7 @@ export const en: OpsdeskMessages = {
     }. Run it again to see what it does now.`,
   sqlTimeout: (m) => `Stopped: ${m}. Nothing it did was kept. Narrow it with a WHERE or a LIMIT.`,
   shopBusy: 'You already have statements waiting or running on the shop; send this one when they have finished.',
-  sqlError: (m) => `SQLite refused the statement: ${m}`,
+  sqlError: (m, database) => `${database === 'postgres' ? 'PostgreSQL' : 'SQLite'} refused the statement: ${m}`,
   refused: {
     pragma: 'execute_sql does not run PRAGMA statements: opsdesk owns the connection settings.',
     attach: 'execute_sql does not ATTACH or DETACH databases: it works on the demo shop only.',
@@ -72,6 +72,8 @@ export const en: OpsdeskMessages = {
     'virtual-table':
       'execute_sql reads json_each and json_tree only; other virtual tables (pragma_*, dbstat, fts) are off limits.',
     explain: 'execute_sql does not run EXPLAIN.',
+    session:
+      'execute_sql does not run SET, RESET, DISCARD, LISTEN, NOTIFY, COPY or LOAD: opsdesk owns the connection, and each call is one statement on the demo shop.',
   },
   rowsReturned: (n, shown, stopped) =>
     stopped === 'rows'

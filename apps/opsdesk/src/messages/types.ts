@@ -91,7 +91,8 @@ export interface OpsdeskMessages {
   /** The run after the confirmation went beyond it: nothing was kept. */
   beyondConfirmed(why: Beyond): string;
   sqlTimeout(detail: string): string;
-  sqlError(detail: string): string;
+  /** The shop's database (`sqlite` or `postgres`) refused the statement, in its own words. */
+  sqlError(detail: string, database: 'sqlite' | 'postgres'): string;
   /** The caller has too many statements waiting on the shop. */
   shopBusy: string;
   refused: Record<Refusal, string>;

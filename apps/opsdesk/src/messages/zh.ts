@@ -61,7 +61,7 @@ export const zh: OpsdeskMessages = {
     }。请重新运行以查看它现在的影响。`,
   sqlTimeout: () => '已停止：该语句运行时间过长，已被终止，其所做的修改均未保留。请用 WHERE 或 LIMIT 缩小范围。',
   shopBusy: '你已有语句在商店中等待或运行，请等它们完成后再发送这一条。',
-  sqlError: (m) => `SQLite 拒绝了该语句：${m}`,
+  sqlError: (m, database) => `${database === 'postgres' ? 'PostgreSQL' : 'SQLite'} 拒绝了该语句：${m}`,
   refused: {
     pragma: 'execute_sql 不执行 PRAGMA 语句：连接设置由 opsdesk 管理。',
     attach: 'execute_sql 不执行 ATTACH 或 DETACH：它只操作演示商店。',
@@ -71,6 +71,8 @@ export const zh: OpsdeskMessages = {
     'other-database': 'execute_sql 只操作演示商店：不允许临时表、临时视图和临时触发器。',
     'virtual-table': 'execute_sql 只允许读取 json_each 和 json_tree；其他虚拟表（pragma_*、dbstat、fts）不可用。',
     explain: 'execute_sql 不执行 EXPLAIN。',
+    session:
+      'execute_sql 不执行 SET、RESET、DISCARD、LISTEN、NOTIFY、COPY 或 LOAD：连接由 opsdesk 管理，每次调用只在演示商店上执行一条语句。',
   },
   rowsReturned: (n, shown, stopped) =>
     stopped === 'rows'

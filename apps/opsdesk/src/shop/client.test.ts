@@ -113,11 +113,11 @@ describe('the shop processes', () => {
     expect(uncaught).toEqual([]);
   });
 
-  it('reports SQLite run-time errors as SQLITE_RUNTIME with SQLite’s words, and refuses after close (waiting ones too)', async () => {
+  it('reports SQLite run-time errors as SQL_RUNTIME with SQLite’s words, and refuses after close (waiting ones too)', async () => {
     const shop = shopOn({ workers: 1 });
     const error = await shop.read('alice', "SELECT json('{')").catch((e: unknown) => e as ShopError);
     expect(error).toBeInstanceOf(ShopError);
-    expect((error as ShopError).code).toBe('SQLITE_RUNTIME');
+    expect((error as ShopError).code).toBe('SQL_RUNTIME');
     expect((error as ShopError).message).toMatch(/malformed JSON/);
     const running = reason(shop.read('alice', FOREVER));
     const waiting = reason(shop.read('bob', 'SELECT 1'));

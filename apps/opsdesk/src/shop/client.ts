@@ -22,7 +22,7 @@ const COMMIT_GRACE_MS = 1_000;
 
 /** Why the shop did not give an answer: a statement stopped for time, SQLite's run-time refusal, a temp object, no process, or too many waiting. */
 export class ShopError extends Error {
-  readonly code: 'SQL_TIMEOUT' | 'SQLITE_RUNTIME' | 'TEMP_OBJECT' | 'SHOP_UNAVAILABLE' | 'SHOP_BUSY';
+  readonly code: 'SQL_TIMEOUT' | 'SQL_RUNTIME' | 'TEMP_OBJECT' | 'SHOP_UNAVAILABLE' | 'SHOP_BUSY';
   constructor(code: ShopError['code'], message: string) {
     super(message);
     this.name = 'ShopError';
@@ -32,13 +32,16 @@ export class ShopError extends Error {
 
 /** The demo shop as execute_sql sees it: every call runs in one of the shop's processes, in `user`'s turn. */
 export interface ShopClient {
+  /** Where the shop lives: `shop.db` beside opsdesk's data, or the `shop` schema of its Postgres database. */
+  readonly dialect: 'sqlite' | 'postgres';
   inspect(user: string, sql: string): Promise<Inspection | { refusal: Refusal } | { error: string }>;
   read(user: string, sql: string): Promise<Rows>;
   /** Runs a write once, measured, and keeps it only within `limit` (see execute.ts). */
   execute(user: string, sql: string, limit: Limit): Promise<Executed>;
   /** One shop connection's settings, as its process reports them (for checks and tests). */
   settings(): Promise<Record<string, unknown>>;
-  close(): void;
+  /** Stops it: waiting statements fail, connections and processes end. */
+  close(): void | Promise<void>;
 }
 
 export interface ShopOptions {
@@ -239,6 +242,7 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
   };
 
   return {
+    dialect: 'sqlite',
     inspect: (user, sql) => call(user, { op: 'inspect', sql }),
     read: (user, sql) => call(user, { op: 'read', sql }),
     execute: (user, sql, limit) => call(user, { op: 'execute', sql, limit, deadline: 0 }),
@@ -269,7 +273,7 @@ function shopError(error: { name: string; message: string }): ShopError {
       ? 'TEMP_OBJECT'
       : error.name === 'ExecutionTimeout'
         ? 'SQL_TIMEOUT'
-        : 'SQLITE_RUNTIME';
+        : 'SQL_RUNTIME';
   return new ShopError(code, error.message);
 }
 

@@ -18,11 +18,18 @@ export interface TableEffect {
   deleted: number;
 }
 
-/** A schema object the execution added or removed. */
+/**
+ * A schema object the execution added or removed. Views, triggers, functions and rules change how
+ * the shop behaves (a trigger's function replaced changes what the trigger does); sequences are
+ * Postgres's own (a SERIAL column's counter).
+ */
 export interface SchemaObject {
-  type: 'table' | 'index' | 'view' | 'trigger';
+  type: 'table' | 'index' | 'view' | 'trigger' | 'function' | 'rule' | 'sequence';
   name: string;
 }
+
+/** Object kinds whose addition changes what other statements do. */
+const BEHAVIOUR: readonly SchemaObject['type'][] = ['view', 'trigger', 'function', 'rule'];
 
 /** What one execution did, measured inside its own transaction (triggers and foreign-key actions included). */
 export interface Execution {
@@ -94,7 +101,7 @@ export function judge(e: Execution): { danger: Danger; target: string } | undefi
     const gone = removed[0]?.name ?? '';
     return { danger: added.length > 0 ? 'schema' : 'drop', target: gone };
   }
-  const behaves = added.find((o) => o.type === 'view' || o.type === 'trigger');
+  const behaves = added.find((o) => BEHAVIOUR.includes(o.type));
   if (altered.length > 0 || behaves) return { danger: 'schema', target: altered[0] ?? behaves?.name ?? '' };
   const fresh = created(e);
   const prefer = (names: string[]) => names.find((n) => e.direct.includes(n)) ?? names[0];

@@ -9,7 +9,9 @@ export type Refusal =
   | 'extension'
   | 'other-database'
   | 'virtual-table'
-  | 'explain';
+  | 'explain'
+  /** Postgres: a statement that changes the connection (SET, RESET, DISCARD, LISTEN, COPY…), which opsdesk owns. */
+  | 'session';
 
 /** What SQLite says a statement does, read off its compiled program (`EXPLAIN`) on the shop. */
 export interface Inspection {

@@ -22,7 +22,7 @@ export interface Rows {
 
 /** SQLite refused the statement while it ran: its words, as they are. */
 export class ShopRunError extends Error {
-  readonly code = 'SQLITE_RUNTIME';
+  readonly code = 'SQL_RUNTIME';
   constructor(message: string) {
     super(message);
     this.name = 'ShopRunError';
@@ -53,20 +53,37 @@ export function read(shop: Shop, sql: string): Rows {
 
 /** A statement's rows, capped in count and bytes: a runaway read (or RETURNING) ends early. */
 export function collect(statement: Statement): Rows {
-  const columns = statement.columns().map((c) => c.name);
-  const rows: Record<string, unknown>[] = [];
+  const rows = rowCollector(statement.columns().map((c) => c.name));
+  for (const row of statement.iterate() as Iterable<Record<string, unknown>>) {
+    // Leaving the loop early finalizes the statement: a runaway read ends here.
+    if (!rows.add(row)) break;
+  }
+  return rows.rows();
+}
+
+/**
+ * Rows as they come, kept within the caps: `add` says whether to go on (false once enough rows
+ * or bytes went by), `rows` is the result so far.
+ */
+export function rowCollector(columns: string[]): { add(row: Record<string, unknown>): boolean; rows(): Rows } {
+  const shown: Record<string, unknown>[] = [];
   let count = 0;
   let bytes = 0;
-  for (const row of statement.iterate() as Iterable<Record<string, unknown>>) {
-    count++;
-    bytes += size(row);
-    if (rows.length < MAX_ROWS_SHOWN) rows.push(jsonRow(row));
-    if (count >= MAX_ROWS_COUNTED || bytes > MAX_READ_BYTES) {
-      // Leaving the loop early finalizes the statement: a runaway read ends here.
-      return { columns, rows, count, complete: false, stopped: count >= MAX_ROWS_COUNTED ? 'rows' : 'bytes' };
-    }
-  }
-  return { columns, rows, count, complete: true };
+  let stopped: Rows['stopped'];
+  return {
+    add(row) {
+      count++;
+      bytes += size(row);
+      if (shown.length < MAX_ROWS_SHOWN) shown.push(jsonRow(row));
+      if (count >= MAX_ROWS_COUNTED) stopped = 'rows';
+      else if (bytes > MAX_READ_BYTES) stopped = 'bytes';
+      return stopped === undefined;
+    },
+    rows: () =>
+      stopped === undefined
+        ? { columns, rows: shown, count, complete: true }
+        : { columns, rows: shown, count, complete: false, stopped },
+  };
 }
 
 function size(row: Record<string, unknown>): number {
@@ -80,13 +97,15 @@ function jsonRow(row: Record<string, unknown>): Record<string, unknown> {
   for (const [k, v] of Object.entries(row)) {
     // defineProperty: a column named __proto__ stays a column.
     const value =
-      v instanceof Uint8Array
-        ? `x'${Buffer.from(v.subarray(0, MAX_CELL / 2)).toString('hex')}'${v.length > MAX_CELL / 2 ? '…' : ''}`
-        : typeof v === 'bigint'
-          ? v.toString()
-          : typeof v === 'string' && v.length > MAX_CELL
-            ? `${v.slice(0, MAX_CELL)}…`
-            : v;
+      v instanceof Date
+        ? v.toISOString()
+        : v instanceof Uint8Array
+          ? `x'${Buffer.from(v.subarray(0, MAX_CELL / 2)).toString('hex')}'${v.length > MAX_CELL / 2 ? '…' : ''}`
+          : typeof v === 'bigint'
+            ? v.toString()
+            : typeof v === 'string' && v.length > MAX_CELL
+              ? `${v.slice(0, MAX_CELL)}…`
+              : v;
     Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;

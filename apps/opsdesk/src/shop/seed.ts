@@ -40,28 +40,31 @@ function prng(seed: number): () => number {
 
 const SHOP_SIZE = { customers: 200, products: 50, orders: 1200 } as const;
 
-/** Creates and fills the shop's tables (deterministic: every fresh shop is identical). */
-export function seedShop(db: Database): void {
-  db.exec(SHOP_SCHEMA);
+/** The shop's rows, table by table (deterministic: every fresh shop is identical), for either database. */
+export function shopRows(): Record<(typeof SHOP_TABLES)[number], Record<string, unknown>[]> {
   const random = prng(20261130);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const day = (offset: number) => new Date(Date.UTC(2026, 0, 1) + offset * 86_400_000).toISOString();
-  const customer = db.prepare('INSERT INTO customers (id, name, email, city, created_at) VALUES (?, ?, ?, ?, ?)');
+  const customers = [];
   for (let id = 1; id <= SHOP_SIZE.customers; id++) {
     const name = `${pick(FIRST)} ${pick(LAST)}`;
-    customer.run(id, name, `customer${id}@shop.example`, pick(CITIES), day(Math.floor(random() * 300)));
+    customers.push({
+      id,
+      name,
+      email: `customer${id}@shop.example`,
+      city: pick(CITIES),
+      created_at: day(Math.floor(random() * 300)),
+    });
   }
-  const product = db.prepare('INSERT INTO products (id, name, price_cents, stock) VALUES (?, ?, ?, ?)');
+  const products = [];
   const prices: number[] = [];
   for (let id = 1; id <= SHOP_SIZE.products; id++) {
     const price = 199 + Math.floor(random() * 20_000);
     prices.push(price);
-    product.run(id, `${pick(PRODUCTS)} ${id}`, price, Math.floor(random() * 500));
+    products.push({ id, name: `${pick(PRODUCTS)} ${id}`, price_cents: price, stock: Math.floor(random() * 500) });
   }
-  const order = db.prepare(
-    'INSERT INTO orders (id, customer_id, status, total_cents, created_at) VALUES (?, ?, ?, ?, ?)',
-  );
-  const item = db.prepare('INSERT INTO order_items (order_id, product_id, quantity, price_cents) VALUES (?, ?, ?, ?)');
+  const orders = [];
+  const items = [];
   for (let id = 1; id <= SHOP_SIZE.orders; id++) {
     const lines = 1 + Math.floor(random() * 3);
     let total = 0;
@@ -73,13 +76,29 @@ export function seedShop(db: Database): void {
       total += price * quantity;
       rows.push([productId, quantity, price]);
     }
-    order.run(
+    orders.push({
       id,
-      1 + Math.floor(random() * SHOP_SIZE.customers),
-      pick(STATUSES),
-      total,
-      day(Math.floor(random() * 330)),
+      customer_id: 1 + Math.floor(random() * SHOP_SIZE.customers),
+      status: pick(STATUSES),
+      total_cents: total,
+      created_at: day(Math.floor(random() * 330)),
+    });
+    for (const [productId, quantity, price] of rows)
+      items.push({ order_id: id, product_id: productId, quantity, price_cents: price });
+  }
+  return { customers, products, orders, order_items: items };
+}
+
+/** Creates and fills the shop's tables in a SQLite shop. */
+export function seedShop(db: Database): void {
+  db.exec(SHOP_SCHEMA);
+  const rows = shopRows();
+  for (const table of SHOP_TABLES) {
+    const list = rows[table];
+    const columns = Object.keys(list[0] ?? {});
+    const insert = db.prepare(
+      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`,
     );
-    for (const [productId, quantity, price] of rows) item.run(id, productId, quantity, price);
+    for (const row of list) insert.run(row);
   }
 }

@@ -66,13 +66,15 @@ async function runStatement(
   ctx: SqlContext,
 ): Promise<CallToolResult> {
   if (!(await store.run(findCaller(ctx)))) return rejected(t.unknownCaller(ctx.user));
-  const notOne = notOneStatement(t, sql);
+  // On Postgres the extended protocol takes one statement or refuses the text (and a function's
+  // body may hold semicolons): the count is Postgres's to make.
+  const notOne = shop.dialect === 'sqlite' ? notOneStatement(t, sql) : undefined;
   if (notOne) return notOne;
 
   const who = ctx.user ?? '';
   const seen = await shop.inspect(who, sql).catch((e: unknown) => e as Error);
-  if (seen instanceof Error) return rejected(failureMessage(t, seen));
-  if ('error' in seen) return rejected(t.sqlError(seen.error));
+  if (seen instanceof Error) return rejected(failureMessage(t, seen, shop.dialect));
+  if ('error' in seen) return rejected(t.sqlError(seen.error, shop.dialect));
   if ('refusal' in seen) return rejected(t.refused[seen.refusal]);
 
   // A read returns rows and writes nothing; anything else (REINDEX too) takes the write path.
@@ -87,9 +89,9 @@ function notOneStatement(t: OpsdeskMessages, sql: string): CallToolResult | unde
   try {
     count = statements(tokenize(sql)).length;
   } catch (e) {
-    return rejected(t.sqlError(e instanceof SqlSyntaxError ? e.message : String(e)));
+    return rejected(t.sqlError(e instanceof SqlSyntaxError ? e.message : String(e), 'sqlite'));
   }
-  if (count !== 1) return rejected(count === 0 ? t.sqlError(t.emptySql) : t.severalStatements(count));
+  if (count !== 1) return rejected(count === 0 ? t.sqlError(t.emptySql, 'sqlite') : t.severalStatements(count));
   return undefined;
 }
 
@@ -106,7 +108,7 @@ async function readRows(shop: ShopClient, t: OpsdeskMessages, who: string, sql: 
       complete: rows.complete,
     });
   } catch (e) {
-    return rejected(failureMessage(t, e));
+    return rejected(failureMessage(t, e, shop.dialect));
   }
 }
 
@@ -124,9 +126,9 @@ async function runWrite(
   /** One execution within `limit`: its result when kept, what went beyond when not, or why it could not run. */
   const execute = async (limit: Limit) => {
     const ran = await shop.execute(who, sql, limit).catch((e: unknown) => e as Error);
-    if (ran instanceof Error) return { ended: rejected(failureMessage(t, ran)) };
+    if (ran instanceof Error) return { ended: rejected(failureMessage(t, ran, shop.dialect)) };
     if ('refusal' in ran) return { ended: rejected(t.refused[ran.refusal]) };
-    if ('error' in ran) return { ended: rejected(t.sqlError(ran.error)) };
+    if ('error' in ran) return { ended: rejected(t.sqlError(ran.error, shop.dialect)) };
     return ran.kept ? { ended: keptResult(t, ran.execution) } : ran;
   };
   const first = await attempt<Execution>(async (withhold) => {
@@ -157,14 +159,14 @@ async function runWrite(
 }
 
 /** SQLite's reason, a statement stopped for running too long, too many waiting, or the shop's process gone. */
-function failureMessage(t: OpsdeskMessages, e: unknown): string {
+function failureMessage(t: OpsdeskMessages, e: unknown, database: ShopClient['dialect']): string {
   return e instanceof ShopError && e.code === 'SQL_TIMEOUT'
     ? t.sqlTimeout(e.message)
     : e instanceof ShopError && e.code === 'TEMP_OBJECT'
       ? t.refused['other-database']
       : e instanceof ShopError && e.code === 'SHOP_BUSY'
         ? t.shopBusy
-        : t.sqlError(e instanceof Error ? e.message : String(e));
+        : t.sqlError(e instanceof Error ? e.message : String(e), database);
 }
 
 /** The result of a kept execution: what it did, and the rows it returned. */

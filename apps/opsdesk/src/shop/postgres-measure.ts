@@ -1,0 +1,169 @@
+/**
+ * What one execution did to the Postgres shop, measured inside its own transaction: rows per
+ * table from the transaction's own statistics (`pg_stat_xact_user_tables`, which count what
+ * triggers, rules and foreign-key actions did too) checked against row counts before and after (a
+ * TRUNCATE removes rows those statistics do not count), and the schema objects of `shop` before
+ * and after (a definition that changed is an object altered).
+ */
+import type { PoolClient } from 'pg';
+import type { SchemaObject, TableEffect } from './effect.js';
+
+/** One object of the shop's schema, with what it is made of: a change to that is a change to it. */
+interface Held {
+  type: SchemaObject['type'];
+  /** The table it belongs to (an index's, a trigger's, a rule's), or its own name. */
+  table: string;
+  definition: string;
+}
+
+export type Snapshot = Map<string, Held>;
+
+/**
+ * The shop's schema objects by name: tables (with their columns and constraints), views, indexes,
+ * sequences, triggers, rules and functions (with their source).
+ */
+export async function snapshot(client: PoolClient): Promise<Snapshot> {
+  const { rows } = await client.query<{ name: string; type: SchemaObject['type']; tbl: string; def: string }>(`
+    SELECT c.relname AS name,
+      CASE c.relkind WHEN 'r' THEN 'table' WHEN 'p' THEN 'table' WHEN 'v' THEN 'view' WHEN 'm' THEN 'view'
+        WHEN 'i' THEN 'index' WHEN 'I' THEN 'index' WHEN 'S' THEN 'sequence' ELSE 'table' END AS type,
+      coalesce(ic.relname, c.relname) AS tbl,
+      CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid)
+        WHEN c.relkind IN ('i', 'I') THEN pg_get_indexdef(c.oid)
+        ELSE coalesce((SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
+               || coalesce(' default ' || pg_get_expr(d.adbin, d.adrelid), ''), ', ' ORDER BY a.attnum)
+             FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+             WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped), '')
+          || coalesce((SELECT ' | ' || string_agg(pg_get_constraintdef(k.oid), ', ' ORDER BY k.conname)
+             FROM pg_constraint k WHERE k.conrelid = c.oid), '')
+          || CASE WHEN c.relrowsecurity THEN ' | row security' ELSE '' END
+      END AS def
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    LEFT JOIN pg_index x ON x.indexrelid = c.oid LEFT JOIN pg_class ic ON ic.oid = x.indrelid
+    WHERE n.nspname = 'shop' AND c.relkind IN ('r', 'p', 'v', 'm', 'i', 'I', 'S', 'f')
+    UNION ALL
+    SELECT t.tgname, 'trigger', c.relname, pg_get_triggerdef(t.oid) || CASE t.tgenabled WHEN 'D' THEN ' disabled' ELSE '' END
+    FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+    WHERE n.nspname = 'shop' AND NOT t.tgisinternal
+    UNION ALL
+    SELECT r.rulename, 'rule', r.tablename, r.definition FROM pg_rules r WHERE r.schemaname = 'shop'
+    UNION ALL
+    SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')', 'function', p.proname,
+      p.prosrc || ' ' || p.provolatile::text || ' ' || p.prosecdef::text
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'shop'`);
+  return new Map(rows.map((r) => [r.name, { type: r.type, table: r.tbl, definition: r.def }]));
+}
+
+/** What changed between two snapshots: objects added, removed, and altered (same name, other definition). */
+export function schemaChanges(
+  before: Snapshot,
+  after: Snapshot,
+): { added: SchemaObject[]; removed: SchemaObject[]; altered: string[] } {
+  const added: SchemaObject[] = [];
+  const removed: SchemaObject[] = [];
+  const altered: string[] = [];
+  for (const [name, held] of after) {
+    const was = before.get(name);
+    if (!was || was.type !== held.type) added.push({ type: held.type, name });
+    else if (was.definition !== held.definition) altered.push(name);
+  }
+  for (const [name, held] of before) {
+    const now = after.get(name);
+    if (!now || now.type !== held.type) removed.push({ type: held.type, name });
+  }
+  return { added, removed, altered };
+}
+
+/** Rows in each of the shop's tables (by name), counted now. */
+export async function rowCounts(client: PoolClient, tables: readonly string[]): Promise<Map<string, number>> {
+  if (tables.length === 0) return new Map();
+  const text = tables
+    .map((t) => `SELECT ${client.escapeLiteral(t)} AS t, count(*)::int AS n FROM shop.${client.escapeIdentifier(t)}`)
+    .join(' UNION ALL ');
+  const { rows } = await client.query<{ t: string; n: number }>(text);
+  return new Map(rows.map((r) => [r.t, r.n]));
+}
+
+/** Rows this transaction inserted, updated and deleted, per shop table (the statistics of the transaction so far). */
+export async function transactionCounts(
+  client: PoolClient,
+): Promise<Map<string, { ins: number; upd: number; del: number }>> {
+  const { rows } = await client.query<{ t: string; ins: number; upd: number; del: number }>(
+    "SELECT relname AS t, n_tup_ins::int AS ins, n_tup_upd::int AS upd, n_tup_del::int AS del FROM pg_stat_xact_user_tables WHERE schemaname = 'shop'",
+  );
+  return new Map(rows.map((r) => [r.t, r]));
+}
+
+/**
+ * Each table's effect from the counts before and after and what the transaction counted. Rows
+ * gone without a counted delete (TRUNCATE, or a table dropped and made again) are deletions too.
+ */
+export function tableEffects(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  counted: Map<string, { ins: number; upd: number; del: number }>,
+): Record<string, TableEffect> {
+  const out: Record<string, TableEffect> = {};
+  for (const name of new Set([...before.keys(), ...after.keys()])) {
+    const b = before.get(name) ?? 0;
+    const a = after.get(name) ?? 0;
+    const c = counted.get(name) ?? { ins: 0, upd: 0, del: 0 };
+    const deleted = Math.max(c.del, b + c.ins - a);
+    out[name] = { before: b, after: a, inserted: c.ins, updated: c.upd, deleted };
+  }
+  return out;
+}
+
+/** SQL-standard functions of the clock and the session, written as keywords: they are not calls. */
+const KEYWORD_FUNCTIONS =
+  /\b(CURRENT_DATE|CURRENT_TIME|CURRENT_TIMESTAMP|LOCALTIME|LOCALTIMESTAMP|CURRENT_USER|SESSION_USER|CURRENT_ROLE|USER)\b/g;
+
+/**
+ * Why another run of the statement may do something else, read off its plan (`EXPLAIN VERBOSE`,
+ * which names every function it calls) and the triggers of the tables it changed: each function
+ * that is not immutable (`random`, `now`, `nextval`, `current_setting`…), each clock or session
+ * keyword, each trigger (its function may read anything). Statements with no plan (DDL) call none.
+ */
+export async function variesOf(
+  client: PoolClient,
+  plan: string | undefined,
+  changed: readonly string[],
+): Promise<string[]> {
+  const found = new Set<string>();
+  if (plan !== undefined) {
+    for (const m of plan.matchAll(KEYWORD_FUNCTIONS)) found.add((m[1] as string).toLowerCase());
+    const called = [...new Set([...plan.matchAll(/([A-Za-z_][A-Za-z0-9_$]*)\(/g)].map((m) => m[1] as string))];
+    if (called.length > 0) {
+      const { rows } = await client.query<{ name: string }>(
+        "SELECT DISTINCT proname AS name FROM pg_proc WHERE proname = ANY($1) AND provolatile <> 'i'",
+        [called.map((c) => c.toLowerCase())],
+      );
+      for (const r of rows) found.add(r.name);
+    }
+  }
+  if (changed.length > 0) {
+    const { rows } = await client.query<{ name: string }>(
+      `SELECT DISTINCT 'trigger ' || t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = 'shop' AND NOT t.tgisinternal AND c.relname = ANY($1)`,
+      [changed],
+    );
+    for (const r of rows) found.add(r.name);
+  }
+  return [...found].sort();
+}
+
+/** Tables a plan's ModifyTable nodes write: the statement's own targets. */
+export function targetsOf(plan: unknown): string[] {
+  const out = new Set<string>();
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) for (const n of node) walk(n);
+    else if (node && typeof node === 'object') {
+      const o = node as Record<string, unknown>;
+      if (o['Node Type'] === 'ModifyTable' && typeof o['Relation Name'] === 'string') out.add(o['Relation Name']);
+      for (const v of Object.values(o)) walk(v);
+    }
+  };
+  walk(plan);
+  return [...out];
+}
