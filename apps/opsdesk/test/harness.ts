@@ -218,9 +218,13 @@ export interface HttpProcess {
 }
 
 /** `elicitkit serve --http 0 --data DIR` as a child process, once it prints its endpoint. */
-export async function serveHttpProcess(dataDir: string, extra: string[] = []): Promise<HttpProcess> {
-  // Tokens are printed only on the first start on a data directory.
-  const fresh = !existsSync(join(dataDir, 'opsdesk.db'));
+export async function serveHttpProcess(
+  dataDir: string,
+  extra: string[] = [],
+  options: { tokens?: boolean } = {},
+): Promise<HttpProcess> {
+  // Tokens are printed only on the first start on a data directory (or database: say so in `tokens`).
+  const fresh = options.tokens ?? !existsSync(join(dataDir, 'opsdesk.db'));
   const child = spawn(
     process.execPath,
     [...SOURCE_NODE_ARGS, CLI, 'serve', '--http', '0', '--data', dataDir, ...extra],
