@@ -14,6 +14,7 @@ import { startPostgres, type TestPostgres, withPostgres } from '../../../test/su
 import { readAudit } from './audit.js';
 import { DataDirError } from './db/open.js';
 import { createOpsdesk } from './opsdesk.js';
+import { resetDemo } from './reset.js';
 import { type HttpServing, serveHttp } from './serve-http.js';
 
 const POSTGRES = withPostgres('apps/opsdesk/src/postgres.test.ts');
@@ -227,6 +228,34 @@ describe.skipIf(!POSTGRES)('opsdesk on Postgres', () => {
       }
       expect(await digest()).toEqual(before);
     });
+  });
+
+  it('reset puts the shop and the operations back to the seed, keeping users, tokens and the trail', async () => {
+    const other = await server.database('resetting');
+    const first = await createOpsdesk({ dataDir: dataDir(), database: other, locale: 'en', identify: () => 'x' });
+    await first.close();
+    const raw = new pg.Pool({ connectionString: other });
+    try {
+      const n = async (table: string) => Number((await raw.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+      const items = await n('shop.order_items');
+      await raw.query(`
+        DELETE FROM shop.order_items;
+        CREATE TABLE shop.junk (x int);
+        INSERT INTO opsdesk.deployments (service, env, version, deployed_by, created_at) VALUES ('search-service', 'dev', 'v1', 'bob', 'x');
+        INSERT INTO opsdesk.api_tokens (token_hash, username, created_at) VALUES ('kept', 'alice', 'now');`);
+      const report = await resetDemo(dataDir(), { database: other });
+      expect(report.shop).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/resetting \(schema shop\)$/);
+      expect(await n('shop.order_items')).toBe(items);
+      expect(await n('shop.orders')).toBe(1200);
+      expect(
+        (await raw.query("SELECT 1 FROM pg_tables WHERE schemaname = 'shop' AND tablename = 'junk'")).rowCount,
+      ).toBe(0);
+      expect(await n('opsdesk.deployments')).toBe(6);
+      expect(await n("opsdesk.api_tokens WHERE token_hash = 'kept'")).toBe(1);
+      expect(await n('opsdesk.users')).toBe(2);
+    } finally {
+      await raw.end();
+    }
   });
 
   it('refuses a database whose opsdesk schema is newer, with a clear error, changing nothing', async () => {
