@@ -1,10 +1,20 @@
 /**
  * Every digest and MAC the server library takes, on the platform's `node:crypto` (Node, Bun and
- * Deno all provide it): SHA-256 of a text, HMAC-SHA256 under a key imported once, and the
- * constant-time comparison a MAC check needs. Nothing here computes a hash itself.
+ * Deno all provide it): SHA-256 of a text, HMAC-SHA256 under a key imported once, the
+ * constant-time comparison a MAC check needs, and AES-256-GCM for what a shared store keeps
+ * (relay frames, resumable stream events). Nothing here computes a hash or a cipher itself.
  */
 import { Buffer } from 'node:buffer';
-import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  createSecretKey,
+  type KeyObject,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 export { randomUUID } from 'node:crypto';
 
@@ -45,4 +55,25 @@ export function fromBase64Url(text: string): string {
 /** Bytes as unpadded base64url. */
 export function bytesToBase64Url(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
+}
+
+/** `plain` encrypted and authenticated (AES-256-GCM, a random 12-byte IV), bound to `associated`: base64url of IV, body and tag. */
+export function encrypt(key: Uint8Array, plain: string, associated: Uint8Array): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(associated);
+  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+}
+
+/** The plain text, or undefined when it does not decrypt (another key, other associated data, altered, cut short). */
+export function decrypt(key: Uint8Array, sealed: string, associated: Uint8Array): string | undefined {
+  const bytes = Buffer.from(sealed, 'base64url');
+  if (bytes.length < 12 + 16) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12)).setAAD(associated);
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString('utf8');
+  } catch {
+    return undefined;
+  }
 }

@@ -99,9 +99,12 @@ describe('the public API of @elicitkit/server/node', () => {
 
 describe('the public API of @elicitkit/server/stores', () => {
   it('ships what a claim store or session directory of your own implements, each documented', async () => {
-    expect(Object.keys(await import('./stores.js')).sort()).toEqual(['createMemoryClaimStore']);
+    expect(Object.keys(await import('./stores.js')).sort()).toEqual([
+      'createMemoryClaimStore',
+      'createMemoryEventStore',
+    ]);
     expect(publicApi(entry('./stores.ts'))).toEqual({
-      values: ['createMemoryClaimStore'],
+      values: ['createMemoryClaimStore', 'createMemoryEventStore'],
       types: [
         'AsyncAtomicResult',
         'AtomicResult',
@@ -109,6 +112,7 @@ describe('the public API of @elicitkit/server/stores', () => {
         'ClaimOptions',
         'ClaimResult',
         'ClaimStore',
+        'MemoryEventStoreOptions',
         'SessionDirectory',
       ],
       undocumented: [],
@@ -122,11 +126,18 @@ describe('the public API of @elicitkit/server/redis', () => {
       'ClaimStoreNotDurableError',
       'ClaimStoreUnavailableError',
       'createRedisClaimStore',
+      'createRedisEventStore',
       'createRedisRelay',
     ]);
     expect(publicApi(entry('./redis.ts'))).toEqual({
-      values: ['ClaimStoreNotDurableError', 'ClaimStoreUnavailableError', 'createRedisClaimStore', 'createRedisRelay'],
-      types: ['RedisClaimStoreOptions', 'RedisRelay', 'RedisRelayOptions'],
+      values: [
+        'ClaimStoreNotDurableError',
+        'ClaimStoreUnavailableError',
+        'createRedisClaimStore',
+        'createRedisEventStore',
+        'createRedisRelay',
+      ],
+      types: ['RedisClaimStoreOptions', 'RedisEventStoreOptions', 'RedisRelay', 'RedisRelayOptions'],
       undocumented: [],
     });
   });

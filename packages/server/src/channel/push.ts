@@ -43,6 +43,9 @@ const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
  * open until its timeout.
  */
 export function callSignal(ctx: ServerContext): AbortSignal {
+  // A resumable stream (the transport keeps its events: it hands the call `closeSSE`) may
+  // drop and be picked up again with Last-Event-ID: the call ends with its session, not its stream.
+  if (ctx.http?.closeSSE) return ctx.mcpReq.signal;
   const stream = ctx.http?.req?.signal;
   return stream ? either(ctx.mcpReq.signal, stream) : ctx.mcpReq.signal;
 }

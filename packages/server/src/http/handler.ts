@@ -3,6 +3,7 @@ import {
   type AuthInfo,
   createMcpHandler,
   DEFAULT_MAX_REQUEST_BODY_SIZE,
+  type EventStore,
   hostHeaderValidationResponse,
   isJsonContentType,
   isLegacyRequest,
@@ -44,8 +45,21 @@ export interface HttpHandlerOptions {
   maxSessionsPerIdentity?: number;
   /** Requests in flight per identity on 2025 sessions — each open question is one. Default 100. */
   maxInFlightPerIdentity?: number;
-  /** A session whose client dropped a call and keeps no stream open is closed after this long. Default 3 s. */
+  /**
+   * A session whose client dropped a call and keeps no stream open is closed after this long.
+   * Default 3 s; with an `eventStore`, 30 s (the client may be reconnecting to resume).
+   */
   abandonedSessionMs?: number;
+  /**
+   * Resumable 2025 streams: each event a session's streams carry is kept here, every stream starts
+   * with a priming event (with `retry`), and a client whose stream dropped — in the middle of a
+   * question too — reconnects with `Last-Event-ID` and gets what it missed, then the rest. A call
+   * whose stream dropped is not ended then; its session is, if the client does not come back
+   * (`abandonedSessionMs`). Each session resumes only its own streams. See `createMemoryEventStore`.
+   */
+  eventStore?: EventStore;
+  /** With an `eventStore`: the reconnection delay suggested to clients (SSE `retry`). Default 1000 ms. */
+  retryMs?: number;
   /** Several replicas: where sessions held by other replicas are found (see `SessionDirectory`). */
   sessions?: SessionDirectory;
   onerror?: (error: Error) => void;
@@ -94,7 +108,7 @@ export function createHttpHandler(
     maxInFlightPerIdentity: options.maxInFlightPerIdentity ?? 100,
   } satisfies Record<LimitName, number>;
   const table = new TransportSessionTable(
-    { ...limits, idleMs, abandonMs: options.abandonedSessionMs ?? 3_000 },
+    { ...limits, idleMs, abandonMs: options.abandonedSessionMs ?? (options.eventStore ? 30_000 : 3_000) },
     now,
     async (entry) => {
       options.sessions?.closed(entry.id);
@@ -107,6 +121,7 @@ export function createHttpHandler(
     limits,
     factory: (auth) => factory('push', auth),
     ...(options.sessions ? { directory: options.sessions } : {}),
+    ...(options.eventStore ? { events: { store: options.eventStore, retryMs: options.retryMs ?? 1_000 } } : {}),
     now,
   };
   const sweeper = setInterval(() => table.sweepIdle(), Math.min(idleMs, 60_000));

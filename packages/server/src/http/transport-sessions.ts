@@ -1,5 +1,6 @@
 import {
   type AuthInfo,
+  type EventStore,
   INTERNAL_ERROR,
   isInitializeRequest,
   isJSONRPCRequest,
@@ -8,6 +9,7 @@ import {
   type RequestId,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { sessionEvents } from './event-store.js';
 import { type Exchange, INVALID } from './exchange.js';
 import { jsonRpcError, type LimitName, limitReached, SESSION_REQUIRED } from './replies.js';
 import type { SessionDirectory } from './session-directory.js';
@@ -188,6 +190,8 @@ export interface SessionLeg {
   /** A server for a new session (`asks: 'push'`), with the caller's `AuthInfo`. */
   factory: (auth: AuthInfo | undefined) => McpServer;
   directory?: SessionDirectory;
+  /** Resumable streams: where their events are kept, and the `retry` suggested. */
+  events?: { store: EventStore; retryMs: number };
   now: () => number;
 }
 
@@ -259,7 +263,10 @@ export async function openSession(
   const server = leg.factory(auth);
   // A DELETE is handled by the transport, then the session is taken out and its server closed
   // below (`existing`), so nothing is left half-closed.
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => id,
+    ...(leg.events ? { eventStore: sessionEvents(leg.events.store, id), retryInterval: leg.events.retryMs } : {}),
+  });
   const entry: TransportSession = {
     id,
     transport,

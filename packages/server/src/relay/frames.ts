@@ -11,10 +11,10 @@
  * checked against its schema — before anything is done with it; one that fails any check is
  * dropped, never thrown on.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import { hmacSha256, type Mac, sameMac } from '../digest.js';
+import { decrypt, encrypt, hmacSha256, type Mac, sameMac } from '../digest.js';
 
 /** How long a sealed frame may take to arrive (clocks of replicas may differ by less). */
 export const FRAME_TTL_MS = 30_000;
@@ -112,26 +112,6 @@ export function frameKey(secret: string | Uint8Array): FrameKeys {
 
 /** What the encryption binds the frame to besides itself: who sent it, to whom, which one, until when. */
 const aad = (from: string, to: string, n: string, x: number) => Buffer.from(`${from}\n${to}\n${n}\n${x}`);
-
-function encrypt(key: Uint8Array, plain: string, associated: Uint8Array): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(associated);
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
-}
-
-/** The plain text, or undefined when it does not decrypt (another key, altered, cut short). */
-function decrypt(key: Uint8Array, sealed: string, associated: Uint8Array): string | undefined {
-  const bytes = Buffer.from(sealed, 'base64url');
-  if (bytes.length < 12 + 16) return undefined;
-  try {
-    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12)).setAAD(associated);
-    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-    return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString('utf8');
-  } catch {
-    return undefined;
-  }
-}
 
 const MAC_LENGTH = 43; // base64url of 32 bytes
 
