@@ -90,6 +90,9 @@ describe('English and Chinese', () => {
     await sendLine(page, '/deploy_service service=order-service');
     const dialog = page.getByRole('dialog');
     await dialog.waitFor();
+    // opsdesk (English by default) asks this chat in its language: the question and the field are Chinese.
+    await dialog.getByText('部署到哪个环境').waitFor();
+    await dialog.getByText('目标环境').first().waitFor();
     await dialog.getByRole('button', { name: '取消' }).click();
     await page.locator('.question-line[data-status="answered"]').filter({ hasText: '已取消' }).waitFor();
     await page.locator('.tool-call .status').filter({ hasText: '已取消' }).waitFor();

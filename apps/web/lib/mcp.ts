@@ -1,4 +1,5 @@
 import { attach, guardStreamEnds, revisionOptions } from '@elicitkit/client';
+import { LOCALE_META_KEY } from '@elicitkit/form';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { config, type ServerConfig } from './config';
@@ -234,7 +235,8 @@ export async function callTool(
     server,
     ({ client }) =>
       client.callTool(
-        { name, arguments: args },
+        // The chat's language travels with each call: an Elicitkit server (opsdesk) asks and answers in it.
+        { name, arguments: args, _meta: { [LOCALE_META_KEY]: locale } },
         { timeout: config().questionTimeoutMs + 60_000, resetTimeoutOnProgress: true, ...(signal ? { signal } : {}) },
       ),
     (kind) => kind !== 'lost',

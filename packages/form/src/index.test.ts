@@ -11,6 +11,7 @@ const VALUES = [
   'ElicitkitError',
   'FormSchemaError',
   'LATEST_REVISION',
+  'LOCALE_META_KEY',
   'REVISIONS',
   'RULES',
   'applyDefaults',

@@ -62,4 +62,4 @@ export type { SchemaProblem, SchemaProblemCode } from './schema/problems.js';
 export { formatIssues, type Issue, type IssueCode, type Validation } from './validate/issues.js';
 export { type ValidateOptions, type Validator, validate, validator } from './validate/validate.js';
 export type * from './wire.js';
-export { ELICIT_ACTIONS } from './wire.js';
+export { ELICIT_ACTIONS, LOCALE_META_KEY } from './wire.js';

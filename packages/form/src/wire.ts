@@ -125,3 +125,13 @@ export type ElicitationRequest = FormRequest | UrlRequest;
  */
 export const ELICIT_ACTIONS = Object.freeze(['accept', 'decline', 'cancel'] as const);
 export type ElicitAction = (typeof ELICIT_ACTIONS)[number];
+
+/**
+ * The request `_meta` key a client sets to the language its person reads (`en`, `zh`): an
+ * Elicitkit server then words that call's questions, options and results in it, whatever its
+ * default. Per request, so one server answers each chat in that chat's language.
+ *
+ * @example
+ * await client.callTool({ name: 'deploy', arguments: {}, _meta: { [LOCALE_META_KEY]: 'zh' } });
+ */
+export const LOCALE_META_KEY = 'io.elicitkit/locale';

@@ -1,3 +1,4 @@
+import { LOCALE_META_KEY } from '@elicitkit/form';
 import {
   type CallToolResult,
   type InputRequiredResult,
@@ -25,6 +26,7 @@ import {
 } from './commit.js';
 import { randomUUID } from './digest.js';
 import { ElicitkitUsageError } from './errors.js';
+import { LOCALES, type Locale } from './messages.js';
 import { peerOf } from './peer.js';
 import { invalid } from './results.js';
 import { checkAnswersSize, checkSealedSize, MAX_REQUEST_STATE_LENGTH, tooLargeState } from './size-limits.js';
@@ -67,7 +69,7 @@ export async function execute(
   given: unknown,
   ctx: ServerContext,
 ): Promise<CallToolResult | InputRequiredResult> {
-  const settings = rt.settingsFor(tool);
+  const settings = inLocale(rt.settingsFor(tool), ctx);
   const parsing = parseArguments(tool.inputSchema, given);
   const parsed = parsing instanceof Promise ? await parsing : parsing;
   if (!parsed.ok) return invalid(parsed.issues, { locale: settings.locale });
@@ -236,4 +238,27 @@ function readState(rt: Runtime, ctx: ServerContext): CallState | undefined {
   if (!isCallState(state))
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState is not an Elicitkit call state');
   return state;
+}
+
+const localized = new WeakMap<CallSettings, Map<Locale, CallSettings>>();
+
+/**
+ * The tool's settings in the language the request asks for (`_meta` `io.elicitkit/locale`, one of
+ * `LOCALES`), or as they are: one copy per tool and language, made once.
+ */
+function inLocale(settings: CallSettings, ctx: ServerContext): CallSettings {
+  const asked = ctx.mcpReq._meta?.[LOCALE_META_KEY];
+  if (asked === settings.locale || !LOCALES.some((l) => l === asked)) return settings;
+  const locale = asked as Locale;
+  let copies = localized.get(settings);
+  if (!copies) {
+    copies = new Map();
+    localized.set(settings, copies);
+  }
+  let copy = copies.get(locale);
+  if (!copy) {
+    copy = { ...settings, locale };
+    copies.set(locale, copy);
+  }
+  return copy;
 }

@@ -22,3 +22,24 @@ export function localeFrom(value: string | undefined): Locale {
   const lang = value?.toLowerCase() ?? '';
   return LOCALES.find((locale) => lang.startsWith(locale)) ?? 'en';
 }
+
+/**
+ * `make`'s value for each locale, made the first time that locale is asked for: what a tool builds
+ * from its texts (its forms) once per language, for calls that each say which one they read
+ * (`ctx.locale`).
+ *
+ * @example
+ * const formsIn = inEachLocale((t) => ({ env: form({ env: field.select(…, { title: t.envTitle }) }) }));
+ * await ctx.ask('env', { message, form: formsIn(ctx.locale).env });
+ */
+export function inEachLocale<T>(make: (t: OpsdeskMessages, locale: Locale) => T): (locale: Locale) => T {
+  const made = new Map<Locale, T>();
+  return (locale) => {
+    let value = made.get(locale);
+    if (value === undefined) {
+      value = make(MESSAGES[locale], locale);
+      made.set(locale, value);
+    }
+    return value;
+  };
+}

@@ -4,7 +4,7 @@ import * as z from 'zod/v4';
 import { ENVIRONMENTS } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
 import { all, dialect, get, type Query, value } from '../db/query.js';
-import { MESSAGES } from '../messages/index.js';
+import { inEachLocale, MESSAGES } from '../messages/index.js';
 import { accessTo, permissionsFor } from '../permissions.js';
 import { oneLine } from '../shorten.js';
 
@@ -22,7 +22,6 @@ interface Ticket {
 
 /** deploy_service: asks for a missing environment, and for a confirmed, approved ticket before production. */
 export function deployTool({ store, locale, now }: Deps) {
-  const t = MESSAGES[locale];
   // What production runs now, so the confirmation can show the change (from → to).
   const runningInProd = (service: string) =>
     store.run(
@@ -31,16 +30,19 @@ export function deployTool({ store, locale, now }: Deps) {
         service,
       ),
     );
-  const envForm = form({
-    env: field.select(
-      ENVIRONMENTS.map((e) => ({ value: e, title: t.env[e] })),
-      { title: t.envTitle, description: t.envHelp },
-    ),
-  });
-  const prodForm = form({
-    confirmed: field.boolean({ title: t.confirmTitle, default: false }),
-    ticket: field.string({ title: t.ticketTitle, description: t.ticketHelp, minLength: 4, maxLength: 32 }),
-  });
+  // Each call's forms in its own language (`ctx.locale`: the request's, else opsdesk's).
+  const formsIn = inEachLocale((t) => ({
+    env: form({
+      env: field.select(
+        ENVIRONMENTS.map((e) => ({ value: e, title: t.env[e] })),
+        { title: t.envTitle, description: t.envHelp },
+      ),
+    }),
+    prod: form({
+      confirmed: field.boolean({ title: t.confirmTitle, default: false }),
+      ticket: field.string({ title: t.ticketTitle, description: t.ticketHelp, minLength: 4, maxLength: 32 }),
+    }),
+  }));
 
   return defineTool({
     name: 'deploy_service',
@@ -68,8 +70,10 @@ export function deployTool({ store, locale, now }: Deps) {
       }),
     }),
     annotations: { destructiveHint: true, idempotentHint: false },
-    forms: { env: envForm, prod: prodForm },
+    forms: formsIn(locale),
     async run({ service, env, version }, ctx) {
+      const t = MESSAGES[ctx.locale];
+      const forms = formsIn(ctx.locale);
       // Caller, permission and latest version in one statement, checked on every call (and every
       // round; remembered only while nothing they read changed): the services this person may
       // see are listed only when they are refused.
@@ -84,7 +88,7 @@ export function deployTool({ store, locale, now }: Deps) {
 
       let target = env;
       if (!target) {
-        const answer = await ctx.ask('env', { message: t.envMessage(service, release) });
+        const answer = await ctx.ask('env', { message: t.envMessage(service, release), form: forms.env });
         if (answer.action !== 'accept') return answer.result();
         target = answer.value.env;
       }
@@ -92,6 +96,7 @@ export function deployTool({ store, locale, now }: Deps) {
       if (target === 'prod') {
         const answer = await ctx.ask('prod', {
           message: t.prodMessage(service, await runningInProd(service), release),
+          form: forms.prod,
           // Approval lives in the system: the form only carries the ticket number.
           check: async ({ confirmed, ticket: id }) => {
             const issues = confirmed ? [] : [{ field: 'confirmed', message: t.notConfirmed }];
@@ -147,8 +152,7 @@ const deploymentRow = z.object({
 });
 
 /** list_deployments: read-only. */
-export function listDeploymentsTool({ store, locale }: Deps) {
-  const t = MESSAGES[locale];
+export function listDeploymentsTool({ store }: Deps) {
   return defineTool({
     name: 'list_deployments',
     title: 'List deployments',
@@ -157,6 +161,7 @@ export function listDeploymentsTool({ store, locale }: Deps) {
     outputSchema: outcomeSchema({ deployments: z.array(deploymentRow) }),
     annotations: { readOnlyHint: true },
     async run({ service }, ctx) {
+      const t = MESSAGES[ctx.locale];
       const who = await store.run(findCaller(ctx));
       if (!who) return rejected(t.unknownCaller(ctx.user));
       const permissions = await store.run(permissionsFor(who.username));

@@ -3,7 +3,7 @@ import { defineTool, done, outcomeSchema, rejected, type ToolContext } from '@el
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
-import { MESSAGES, type OpsdeskMessages, type SqlConfirm, type TableChange } from '../messages/index.js';
+import { inEachLocale, MESSAGES, type OpsdeskMessages, type SqlConfirm, type TableChange } from '../messages/index.js';
 import { type ShopClient, ShopError } from '../shop/client.js';
 import {
   type Allowance,
@@ -21,7 +21,7 @@ import { SqlSyntaxError, statements, tokenize } from '../sql/tokenize.js';
 
 /** execute_sql: runs one statement on the demo shop (its own database); asks before anything that cannot be undone. */
 export function executeSqlTool(deps: Deps) {
-  const t = MESSAGES[deps.locale];
+  const formsIn = inEachLocale((t) => ({ confirm: confirmForm(t) }));
   return defineTool({
     name: 'execute_sql',
     title: 'Run one SQL statement on the demo shop',
@@ -38,8 +38,8 @@ export function executeSqlTool(deps: Deps) {
       tables: z.array(z.string()),
     }),
     annotations: { destructiveHint: true },
-    forms: { confirm: confirmForm(t) },
-    run: ({ sql }, ctx) => runStatement(deps, t, sql, ctx),
+    forms: formsIn(deps.locale),
+    run: ({ sql }, ctx) => runStatement(deps, MESSAGES[ctx.locale], formsIn(ctx.locale).confirm, sql, ctx),
   });
 }
 
@@ -56,12 +56,14 @@ function confirmForm(t: OpsdeskMessages) {
   });
 }
 
-type SqlContext = ToolContext<{ confirm: ReturnType<typeof confirmForm> }>;
+type ConfirmForm = ReturnType<typeof confirmForm>;
+type SqlContext = ToolContext<{ confirm: ConfirmForm }>;
 
 /** One statement: its caller and count checked, the shop's look at it, then a read or a write. */
 async function runStatement(
   { store, shop }: Deps,
   t: OpsdeskMessages,
+  confirm: ConfirmForm,
   sql: string,
   ctx: SqlContext,
 ): Promise<CallToolResult> {
@@ -79,7 +81,7 @@ async function runStatement(
 
   // A read returns rows and writes nothing; anything else (REINDEX too) takes the write path.
   if (seen.reader && seen.readonly && !seen.schema && seen.writes.length === 0) return readRows(shop, t, who, sql);
-  return runWrite(shop, t, who, sql, ctx);
+  return runWrite(shop, t, confirm, who, sql, ctx);
 }
 
 /** Why `sql` is not exactly one statement, or undefined when it is. */
@@ -119,6 +121,7 @@ async function readRows(shop: ShopClient, t: OpsdeskMessages, who: string, sql: 
 async function runWrite(
   shop: ShopClient,
   t: OpsdeskMessages,
+  confirm: ConfirmForm,
   who: string,
   sql: string,
   { ask, attempt, commit }: SqlContext,
@@ -141,6 +144,7 @@ async function runWrite(
   const target = targetOf(shown);
   const answer = await ask('confirm', {
     message: t.confirmSql(confirmation(t, sql, shown, allowance, target)),
+    form: confirm,
     check: ({ understood, typedTableName }) => {
       const issues: { field: string; message: string }[] = [];
       if (!understood) issues.push({ field: 'understood', message: t.notUnderstood });

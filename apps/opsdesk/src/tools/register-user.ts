@@ -3,7 +3,7 @@ import { defineTool, done, outcomeSchema } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import type { Deps } from '../context.js';
 import { value } from '../db/query.js';
-import { MESSAGES } from '../messages/index.js';
+import { inEachLocale, MESSAGES } from '../messages/index.js';
 
 const USERNAME = /^[A-Za-z0-9._-]+$/;
 
@@ -17,12 +17,13 @@ const USERNAME = /^[A-Za-z0-9._-]+$/;
  * out, the link is withdrawn; abandoned, it expires. Either way the name stays free.
  */
 export function registerUserTool({ store, locale, links }: Deps) {
-  const t = MESSAGES[locale];
-  const account = form({
-    username: field.string({ title: t.usernameTitle, description: t.usernameHelp, minLength: 3, maxLength: 20 }),
-    email: field.string({ title: t.emailTitle, format: 'email' }),
-    newsletter: field.boolean({ title: t.newsletterTitle, default: false }),
-  });
+  const formsIn = inEachLocale((t) => ({
+    account: form({
+      username: field.string({ title: t.usernameTitle, description: t.usernameHelp, minLength: 3, maxLength: 20 }),
+      email: field.string({ title: t.emailTitle, format: 'email' }),
+      newsletter: field.boolean({ title: t.newsletterTitle, default: false }),
+    }),
+  }));
   const registeredBy = (username: string) =>
     store.run(value<string | null>('SELECT registration_cid FROM users WHERE username = ?', username));
 
@@ -33,10 +34,12 @@ export function registerUserTool({ store, locale, links }: Deps) {
       'Create an opsdesk account: the user fills in username, email and newsletter choice, then sets the password on a secure page opsdesk serves (never through the chat). The account exists only once the password is set.',
     inputSchema: z.object({}),
     outputSchema: outcomeSchema({ username: z.string(), passwordSet: z.boolean() }),
-    forms: { account },
+    forms: formsIn(locale),
     async run(_args, ctx) {
+      const t = MESSAGES[ctx.locale];
       const answer = await ctx.ask('account', {
         message: t.registerMessage,
+        form: formsIn(ctx.locale).account,
         check: async ({ username }) => {
           if (!USERNAME.test(username)) return { field: 'username', message: t.usernameChars };
           const owner = await registeredBy(username);

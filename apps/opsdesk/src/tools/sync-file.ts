@@ -11,8 +11,7 @@ import { shortDiff, sideView } from '../sync/describe.js';
 import { applySide, type Resolved, readSide, resolvePath, type Side, type Workspace } from '../sync/workspace.js';
 
 /** sync_file: one-sided changes propagate; a change on both sides is a question only a person can answer. */
-export function syncFileTool({ store, locale, workspace, now }: Deps) {
-  const t = MESSAGES[locale];
+export function syncFileTool({ store, workspace, now }: Deps) {
   const hashOf = (side: Side) => (side.exists ? side.hash : null);
   const recordBase = (path: string, hash: string | null) =>
     store.run(
@@ -31,7 +30,8 @@ export function syncFileTool({ store, locale, workspace, now }: Deps) {
       'Reconcile one file between the local and remote workspace. One-sided changes are copied over; if both sides changed since the last sync, the user chooses how to resolve the conflict.',
     inputSchema: z.object({ path: z.string().describe('Path inside the workspace, e.g. notes/plan.md') }),
     outputSchema: outcomeSchema({ path: z.string(), action: z.string() }),
-    async run({ path: input }, { ask, commit, user }) {
+    async run({ path: input }, { ask, commit, user, locale }) {
+      const t = MESSAGES[locale];
       if (!(await store.run(findCaller({ user })))) return rejected(t.unknownCaller(user));
       const target = resolvePath(workspace, input);
       // The caller's text is shown as one line, never as more lines or reordered by bidi controls.

@@ -4,7 +4,7 @@ import * as z from 'zod/v4';
 import { REPORT_FIELDS, type ReportField } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
 import { all } from '../db/query.js';
-import { MESSAGES } from '../messages/index.js';
+import { MESSAGES, type OpsdeskMessages } from '../messages/index.js';
 import { permissionsFor } from '../permissions.js';
 import { oneLine } from '../shorten.js';
 
@@ -33,11 +33,9 @@ interface Row {
 }
 
 /** weekly_report: asks for every missing field in one form, then checks the range on the server. */
-export function weeklyReportTool({ store, locale }: Deps) {
-  const t = MESSAGES[locale];
-
-  /** The server-side rules, for given arguments and asked answers alike. */
-  const problems = (r: Partial<Range>, visible: readonly string[]): Issue[] => {
+export function weeklyReportTool({ store }: Deps) {
+  /** The server-side rules, for given arguments and asked answers alike, said in `t`'s language. */
+  const problems = (t: OpsdeskMessages, r: Partial<Range>, visible: readonly string[]): Issue[] => {
     const issues: Issue[] = [];
     // Missing and not permitted read the same, so a report cannot probe which projects exist.
     if (r.project !== undefined && !visible.includes(r.project))
@@ -82,15 +80,16 @@ export function weeklyReportTool({ store, locale }: Deps) {
     }),
     annotations: { readOnlyHint: true },
     async run(args, ctx) {
+      const t = MESSAGES[ctx.locale];
       const who = await store.run(findCaller(ctx));
       if (!who) return rejected(t.unknownCaller(ctx.user));
       const visible = (await store.run(permissionsFor(who.username))).services;
       const given: Partial<Range> = Object.fromEntries(
         Object.entries(args).filter(([, v]) => v !== undefined && v !== ''),
       );
-      const upfront = problems(given, visible);
+      const upfront = problems(t, given, visible);
       // Given arguments are checked before anything is asked: no question for a doomed report.
-      if (upfront.length > 0) return invalid(upfront, { locale });
+      if (upfront.length > 0) return invalid(upfront, { locale: ctx.locale });
 
       let range = given;
       const missing = REPORT_FIELDS.filter((k) => given[k] === undefined);
@@ -107,7 +106,7 @@ export function weeklyReportTool({ store, locale }: Deps) {
         const answer = await ctx.ask('range', {
           message: t.reportMessage(t.series(missing.map((k) => t.reportFields[k]))),
           form: form(fields),
-          check: (value) => problems({ ...given, ...(value as Partial<Range>) }, visible),
+          check: (value) => problems(t, { ...given, ...(value as Partial<Range>) }, visible),
         });
         if (answer.action !== 'accept') return answer.result();
         range = { ...given, ...(answer.value as Partial<Range>) };
