@@ -1,7 +1,7 @@
 'use client';
 
 import type { ChatMessage, ElicitationData, ToolOutput } from '../lib/wire';
-import { type PageTexts, questionStatusText, resultStatusText } from './texts';
+import { type PageTexts, personalText, questionStatusText, resultStatusText } from './texts';
 
 /** One line per question in the chat: what was asked, by whom, and how it ended. */
 function QuestionLine({ q, texts }: { q: ElicitationData; texts: PageTexts }) {
@@ -62,7 +62,17 @@ export function Message({
                       {resultStatusText(texts, output.status)}
                     </span>
                   ) : null}
-                  <pre>{output?.text}</pre>
+                  {personalText(texts, output?.status) ? (
+                    <>
+                      <p className="personal">{personalText(texts, output?.status)}</p>
+                      <details className="told-model">
+                        <summary>{texts.toldTheModel}</summary>
+                        <pre>{output?.text}</pre>
+                      </details>
+                    </>
+                  ) : (
+                    <pre>{output?.text}</pre>
+                  )}
                   {extra?.(part)}
                 </div>
               ) : part.state === 'output-error' ? (

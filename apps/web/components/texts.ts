@@ -54,6 +54,13 @@ export interface PageTexts {
   questionStatus: Record<QuestionState, string>;
   /** A tool call's result: how it ended. A new `Status` does not compile until every table names it. */
   resultStatus: Record<Status, string>;
+  /**
+   * What the person reads for a call that ended by their own doing (or for want of an answer)
+   * instead of the server's text, which is written for the model ("Do not ask again…").
+   */
+  personal: Partial<Record<Status, string>>;
+  /** The label of the model's own text, kept folded under the person's. */
+  toldTheModel: string;
   answerRefused: (status: number) => string;
   answerNotSent: (reason: string) => string;
   noLongerOpen: string;
@@ -121,6 +128,14 @@ const EN: PageTexts = {
     timeout: 'timed out',
     pending: 'pending',
   },
+  personal: {
+    declined: 'You declined, so nothing was done.',
+    cancelled: 'Cancelled: nothing was done.',
+    timeout: 'No answer came in time, so nothing was done.',
+    unsupported: 'The question could not be shown here, so nothing was done.',
+    pending: 'Waiting for you to finish on the page; it takes effect once you do.',
+  },
+  toldTheModel: 'What the assistant was told',
   answerRefused: (status) => `The answer was refused (${status}).`,
   answerNotSent: (reason) => `The answer could not be sent: ${reason}`,
   noLongerOpen: 'This question is no longer open (the page was reloaded or the server forgot it).',
@@ -184,6 +199,14 @@ const ZH: PageTexts = {
     timeout: '超时',
     pending: '进行中',
   },
+  personal: {
+    declined: '你已拒绝，因此没有执行任何操作。',
+    cancelled: '已取消：没有执行任何操作。',
+    timeout: '未在时限内收到回答，因此没有执行任何操作。',
+    unsupported: '这个问题无法在此显示，因此没有执行任何操作。',
+    pending: '正在等你在页面上完成；完成后才会生效。',
+  },
+  toldTheModel: '告知助手的内容',
   answerRefused: (status) => `回答被拒绝（${status}）。`,
   answerNotSent: (reason) => `回答未能发送：${reason}`,
   noLongerOpen: '这个问题已不再开放（页面已重新加载，或服务器已不再等待）。',
@@ -200,6 +223,11 @@ export const PAGE_TEXTS = { en: EN, zh: ZH } as const satisfies Record<Locale, P
 /** The words for a question's line: how it stands. */
 export function questionStatusText(texts: PageTexts, q: Pick<ElicitationData, 'status' | 'action'>): string {
   return texts.questionStatus[questionState(q)];
+}
+
+/** What the person reads for a result with `status`, when it is theirs to read rather than the server's text. */
+export function personalText(texts: PageTexts, status: string | undefined): string | undefined {
+  return status !== undefined && Object.hasOwn(texts.personal, status) ? texts.personal[status as Status] : undefined;
 }
 
 /** The label of a result status; an unknown status (another server's) is shown as sent. */
