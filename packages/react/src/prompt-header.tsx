@@ -1,6 +1,6 @@
 import type { FormPrompt, UrlPrompt } from '@elicitkit/client';
 import type { Labels } from './labels.js';
-import { formatClock, plain } from './text.js';
+import { formatClock, messageParts, plain } from './text.js';
 import type { TimeLeft } from './use-time-left.js';
 
 interface PromptHeaderProps {
@@ -39,9 +39,20 @@ export function PromptHeader({ prompt, labels, headingId, messageId, time }: Pro
           {labels.expired}
         </p>
       )}
-      <p id={messageId} className="ek-message">
-        {plain(prompt.message)}
-      </p>
+      <div id={messageId} className="ek-message">
+        {messageParts(prompt.message).map((part, i) =>
+          part.code ? (
+            // Lines meant to be read column by column (a diff): monospace, as they were sent.
+            // biome-ignore lint/suspicious/noArrayIndexKey: the parts are the message's, in its order.
+            <pre key={i} className="ek-code">
+              {plain(part.text)}
+            </pre>
+          ) : (
+            // biome-ignore lint/suspicious/noArrayIndexKey: as above.
+            <p key={i}>{plain(part.text)}</p>
+          ),
+        )}
+      </div>
     </header>
   );
 }

@@ -16,3 +16,40 @@ export function formatClock(ms: number): string {
   const s = String(total % 60).padStart(2, '0');
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
+
+/** A piece of a message: running text, or lines a fence (```) set apart to be read column by column (a diff). */
+export interface MessagePart {
+  code: boolean;
+  text: string;
+}
+
+/**
+ * A message split at its fenced blocks: a line of three backticks (an info word may follow) opens
+ * one, the next such line closes it. A fence never closed is text like the rest.
+ *
+ * @example
+ * messageParts('Differences:\n```diff\n- a\n+ b\n```\nWhich wins?')
+ * // [{ code: false, text: 'Differences:' }, { code: true, text: '- a\n+ b' }, { code: false, text: 'Which wins?' }]
+ */
+export function messageParts(message: string): MessagePart[] {
+  const parts: MessagePart[] = [];
+  const lines = message.split('\n');
+  let text: string[] = [];
+  const flush = () => {
+    if (text.length > 0) parts.push({ code: false, text: text.join('\n') });
+    text = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    const close = /^```[\w-]*\s*$/.test(line) ? lines.findIndex((l, j) => j > i && /^```\s*$/.test(l)) : -1;
+    if (close < 0) {
+      text.push(line);
+      continue;
+    }
+    flush();
+    parts.push({ code: true, text: lines.slice(i + 1, close).join('\n') });
+    i = close;
+  }
+  flush();
+  return parts;
+}

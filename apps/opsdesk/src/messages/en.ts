@@ -98,7 +98,9 @@ export const en: OpsdeskMessages = {
       ...(diff
         ? [
             'Differences (- remote, + local):',
+            '```diff',
             ...diff.lines,
+            '```',
             ...(diff.more > 0 ? [`… and ${diff.more} more changed line${diff.more === 1 ? '' : 's'}`] : []),
           ]
         : ['(no line diff: binary or very large content)']),

@@ -95,7 +95,13 @@ export const zh: OpsdeskMessages = {
       `本地：${local.size}，修改于 ${local.modified}。`,
       `远端：${remote.size}，修改于 ${remote.modified}。`,
       ...(diff
-        ? ['差异（- 远端，+ 本地）：', ...diff.lines, ...(diff.more > 0 ? [`……另有 ${diff.more} 行不同`] : [])]
+        ? [
+            '差异（- 远端，+ 本地）：',
+            '```diff',
+            ...diff.lines,
+            '```',
+            ...(diff.more > 0 ? [`……另有 ${diff.more} 行不同`] : []),
+          ]
         : ['（无法逐行比较：二进制或内容过大）']),
       '以哪个版本为准？',
     ].join('\n'),

@@ -93,8 +93,11 @@ describe('sync_file', () => {
         `Local: 2 B, modified ${localTime(new Date('2026-11-28T10:00:00Z'), 'en')}.`,
         `Remote: 7 B, modified ${localTime(new Date('2026-11-29T11:30:00Z'), 'en')}.`,
         'Differences (- remote, + local):',
+        // Fenced: a client that draws fences (the web dialog) shows the diff in a monospace block.
+        '```diff',
         '- Remote',
         '+ L',
+        '```',
         'Which version should win?',
       ].join('\n'),
     );

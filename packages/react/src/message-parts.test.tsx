@@ -1,0 +1,41 @@
+/**
+ * A question's message with a fenced block (a sync conflict's diff) is drawn with that block
+ * monospace and apart, the rest as text; a fence never closed, or backticks inside a line, are text.
+ */
+import type { FormPrompt } from '@elicitkit/client';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { LABELS_EN } from './labels.js';
+import { PromptHeader } from './prompt-header.js';
+import { messageParts } from './text.js';
+
+describe('messageParts', () => {
+  it('sets fenced lines apart and keeps the text around them', () => {
+    expect(messageParts('Differences:\n```diff\n- a\n+ b\n```\nWhich wins?')).toEqual([
+      { code: false, text: 'Differences:' },
+      { code: true, text: '- a\n+ b' },
+      { code: false, text: 'Which wins?' },
+    ]);
+  });
+
+  it('a fence never closed, and backticks within a line, are text', () => {
+    expect(messageParts('a\n```\nb')).toEqual([{ code: false, text: 'a\n```\nb' }]);
+    expect(messageParts('run ```x``` now')).toEqual([{ code: false, text: 'run ```x``` now' }]);
+    expect(messageParts('')).toEqual([{ code: false, text: '' }]);
+  });
+});
+
+describe('PromptHeader', () => {
+  it('draws a fenced diff monospace, its lines as sent, control characters removed', () => {
+    const prompt = {
+      mode: 'form',
+      message: 'notes/plan.md changed on both sides.\n```diff\n- remote\u202e line\n+ local line\n```\nWhich wins?',
+    } as unknown as FormPrompt;
+    const html = renderToStaticMarkup(
+      <PromptHeader prompt={prompt} labels={LABELS_EN} headingId="h" messageId="m" time={{ expired: false }} />,
+    );
+    expect(html).toContain('<pre class="ek-code">- remote line\n+ local line</pre>');
+    expect(html).toContain('<p>Which wins?</p>');
+    expect(html).toContain('id="m" class="ek-message"');
+  });
+});
