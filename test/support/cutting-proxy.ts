@@ -8,8 +8,9 @@
  * const proxy = await startCuttingProxy(upstream.url);
  * proxy.cut.add('deploy_service'); // the next deploy runs, and its caller hears nothing
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bodyOf, forwardedHeaders } from './proxy-request.js';
 
 export interface CuttingProxy {
   /** `http://127.0.0.1:PORT/mcp`. */
@@ -17,14 +18,6 @@ export interface CuttingProxy {
   /** Names of the tools whose calls are cut. */
   cut: Set<string>;
   stop(): Promise<void>;
-}
-
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
-
-async function bodyOf(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -38,9 +31,7 @@ export async function startCuttingProxy(
   const cut = new Set<string>();
   const server = createServer(async (req, res) => {
     const body = req.method === 'POST' ? await bodyOf(req) : undefined;
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k, v]) => !HOP_BY_HOP.has(k) && typeof v === 'string') as [string, string][],
-    );
+    const headers = forwardedHeaders(req);
     const abort = new AbortController();
     res.on('close', () => abort.abort());
     let cutTool: string | undefined;

@@ -9,20 +9,13 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { bodyOf, forwardedHeaders } from './proxy-request.js';
 
 export interface DroppingProxy {
   url: string;
   /** Each request as it went by: its method, upstream, and `Last-Event-ID` if any. */
   log: { method: string; upstream: number; lastEventId?: string; dropped?: boolean }[];
   stop(): Promise<void>;
-}
-
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host']);
-
-async function bodyOf(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 export async function startDroppingProxy(
@@ -36,9 +29,7 @@ export async function startDroppingProxy(
     const body = req.method === 'POST' ? await bodyOf(req) : undefined;
     const upstream = options.route?.(req, count) ?? 0;
     count++;
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k, v]) => !HOP_BY_HOP.has(k) && typeof v === 'string') as [string, string][],
-    );
+    const headers = forwardedHeaders(req);
     const entry: DroppingProxy['log'][number] = { method: req.method ?? 'GET', upstream };
     if (headers['last-event-id']) entry.lastEventId = headers['last-event-id'];
     log.push(entry);
