@@ -109,8 +109,8 @@ describe.skipIf(!POSTGRES)('opsdesk on Postgres', () => {
         headers,
       },
     );
-    const { deployments } = listed.result?.structuredContent as { deployments: { env: string }[] };
-    expect(deployments[0]?.env).toBe('staging');
+    const listedRows = (listed.result?.structuredContent ?? {}) as { deployments?: { env: string }[] };
+    expect(listedRows.deployments?.[0]?.env).toBe('staging');
   });
 
   it('names compare without regard to case, as on SQLite', async () => {

@@ -32,7 +32,13 @@ describe('PromptHeader', () => {
       message: 'notes/plan.md changed on both sides.\n```diff\n- remote\u202e line\n+ local line\n```\nWhich wins?',
     } as unknown as FormPrompt;
     const html = renderToStaticMarkup(
-      <PromptHeader prompt={prompt} labels={LABELS_EN} headingId="h" messageId="m" time={{ expired: false }} />,
+      <PromptHeader
+        prompt={prompt}
+        labels={LABELS_EN}
+        headingId="h"
+        messageId="m"
+        time={{ expired: false, msLeft: undefined }}
+      />,
     );
     expect(html).toContain('<pre class="ek-code">- remote line\n+ local line</pre>');
     expect(html).toContain('<p>Which wins?</p>');

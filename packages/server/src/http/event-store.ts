@@ -90,7 +90,7 @@ export function parseEventId(eventId: EventId): { stream: StreamId; seq: number 
  */
 export function sessionEvents(store: EventStore, sessionId: string): EventStore {
   const prefix = `${sessionId}/`;
-  const own = (stream: StreamId | undefined) => stream !== undefined && stream.startsWith(prefix);
+  const own = (stream: StreamId | undefined) => stream?.startsWith(prefix) === true;
   const streamOf = async (eventId: EventId) =>
     store.getStreamIdForEventId ? store.getStreamIdForEventId(eventId) : parseEventId(eventId)?.stream;
   return {
