@@ -1,6 +1,9 @@
+import type { Issue } from '@elicitkit/form';
 import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod/v4';
 import { createStore, fixtureTools } from '../test/fixture-tools.js';
 import { type Connected, type ConnectOptions, call, connect, type PathName } from '../test/harness.js';
+import { parseArguments } from './arguments.js';
 import type { AuditEvent } from './audit.js';
 import { createElicitkit, type ElicitkitOptions } from './kit.js';
 
@@ -36,7 +39,7 @@ describe.each(PATHS)('arguments the tool schema refuses, over %s', (path) => {
   const inProcess = !path.startsWith('stdio');
 
   it.each([
-    ['a missing required argument', 'deploy', {}, 'service', /service: .*expected string/],
+    ['a missing required argument', 'deploy', {}, 'service', /service: required, and not given/],
     ['a string over its maximum length', 'note', { text: 'x'.repeat(21) }, 'text', /text: .*<=20/],
     ['a value of the wrong type', 'note', { text: 'hi', copies: 'two' }, 'copies', /copies: .*expected number/],
     ['a fraction where a whole number is due', 'note', { text: 'hi', copies: 1.5 }, 'copies', /copies: /],
@@ -99,5 +102,26 @@ describe('refused arguments in the kit language', () => {
     const r = await call(s.c, 'deploy', { env: 'dev' });
     expect(r.status).toBe('invalid');
     expect(r.text.split('\n')[0]).toBe('本次调用的参数未通过校验，没有提问，也没有执行任何操作：');
+  });
+});
+
+describe('an argument not given at all', () => {
+  const schema = z.object({ service: z.string(), target: z.object({ env: z.string() }), note: z.string().optional() });
+
+  it('is named as required, in the call’s language, not in the schema library’s words', () => {
+    const parsed = parseArguments(schema, { target: {} }) as { ok: false; issues: Issue[] };
+    expect(parsed.issues).toEqual([
+      { path: ['service'], code: 'required', message: 'service: required, and not given' },
+      { path: ['target', 'env'], code: 'required', message: 'target.env: required, and not given' },
+    ]);
+    const zh = parseArguments(schema, { target: {} }, 'zh') as { ok: false; issues: Issue[] };
+    expect(zh.issues[0]?.message).toBe('service：必填，但没有提供');
+  });
+
+  it('one given with the wrong type keeps the library’s reason', () => {
+    const parsed = parseArguments(schema, { service: 7, target: 'dev' }) as { ok: false; issues: Issue[] };
+    expect(parsed.issues.map((i) => i.code)).toEqual(['custom', 'custom']);
+    expect(parsed.issues[0]?.message).toMatch(/^service: /);
+    expect(parsed.issues[0]?.message).not.toContain('not given');
   });
 });

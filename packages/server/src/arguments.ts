@@ -7,6 +7,7 @@
  */
 import type { Issue } from '@elicitkit/form';
 import type { StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { type Locale, MESSAGES } from './messages.js';
 
 /** The arguments after the tool's schema (defaults and transforms applied), or why they were refused. */
 export type ParsedArguments = { ok: true; value: unknown } | { ok: false; issues: Issue[] };
@@ -69,28 +70,47 @@ export function withConvertedJson(schema: StandardSchemaWithJSON): StandardSchem
 export function parseArguments(
   schema: StandardSchemaWithJSON | undefined,
   value: unknown,
+  locale: Locale = 'en',
 ): ParsedArguments | Promise<ParsedArguments> {
   if (!schema) return { ok: true, value };
   const result = schema['~standard'].validate(value);
+  const parsed = (r: StandardSchemaV1.Result<unknown>) => toParsed(r, value, locale);
   // Any thenable, not only a native Promise: a library's own promise type must not read as a result.
-  return isThenable(result) ? Promise.resolve(result).then(toParsed) : toParsed(result);
+  return isThenable(result) ? Promise.resolve(result).then(parsed) : parsed(result);
 }
 
 function isThenable(value: unknown): value is PromiseLike<StandardSchemaV1.Result<unknown>> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-function toParsed(result: StandardSchemaV1.Result<unknown>): ParsedArguments {
+function toParsed(result: StandardSchemaV1.Result<unknown>, given: unknown, locale: Locale): ParsedArguments {
   if (!result.issues) return { ok: true, value: result.value };
-  return { ok: false, issues: result.issues.map(toIssue) };
+  return { ok: false, issues: result.issues.map((issue) => toIssue(issue, given, locale)) };
 }
 
-/** A schema library's issue as the issue data every result carries, named by its argument. */
-function toIssue(issue: StandardSchemaV1.Issue): Issue {
+/**
+ * A schema library's issue as the issue data every result carries, named by its argument. An
+ * argument that was not given at all says so in words (`required`), not in the library's
+ * ("expected string, received undefined").
+ */
+function toIssue(issue: StandardSchemaV1.Issue, given: unknown, locale: Locale): Issue {
   const path = (issue.path ?? []).map((segment) => {
     const key = typeof segment === 'object' ? segment.key : segment;
     return typeof key === 'number' ? key : String(key);
   });
   const where = path.join('.');
+  if (path.length > 0 && missing(given, path))
+    return { path, code: 'required', message: MESSAGES[locale].missingArgument(where) };
   return { path, code: 'custom', message: where === '' ? issue.message : `${where}: ${issue.message}` };
+}
+
+/** Whether nothing was given at `path` (its parent an object that lacks the key, or holds undefined). */
+function missing(given: unknown, path: readonly (string | number)[]): boolean {
+  let at: unknown = given;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null) return false;
+    if (!Object.hasOwn(at, key) || (at as Record<string | number, unknown>)[key] === undefined) return true;
+    at = (at as Record<string | number, unknown>)[key];
+  }
+  return false;
 }

@@ -70,7 +70,7 @@ export async function execute(
   ctx: ServerContext,
 ): Promise<CallToolResult | InputRequiredResult> {
   const settings = inLocale(rt.settingsFor(tool), ctx);
-  const parsing = parseArguments(tool.inputSchema, given);
+  const parsing = parseArguments(tool.inputSchema, given, settings.locale);
   const parsed = parsing instanceof Promise ? await parsing : parsing;
   if (!parsed.ok) return invalid(parsed.issues, { locale: settings.locale });
   const args = parsed.value;

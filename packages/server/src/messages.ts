@@ -44,6 +44,8 @@ interface Messages {
   cancelled(tool: string): string;
   unsupported(tool: string, reason: string): string;
   required: string;
+  /** An argument the call did not give at all. */
+  missingArgument(name: string): string;
   optional: string;
   oneOf: string;
   answerInvalid(tool: string): string;
@@ -75,6 +77,7 @@ const en: Messages = {
   unsupported: (tool, reason) =>
     `This client cannot ask the user (${reason}), so ${tool} did nothing. Ask the user for these values and call ${tool} again with them:`,
   required: 'required',
+  missingArgument: (name) => `${name}: required, and not given`,
   optional: 'optional',
   oneOf: ': one of ',
   answerInvalid: (tool) => `The answer to ${tool}'s question was not accepted, so nothing was done:`,
@@ -118,6 +121,7 @@ const zh: Messages = {
   unsupported: (tool, reason) =>
     `当前客户端无法向用户提问（${reason}），${tool} 没有执行任何操作。请让用户提供以下参数后，再次调用 ${tool}：`,
   required: '必填',
+  missingArgument: (name) => `${name}：必填，但没有提供`,
   optional: '可选',
   oneOf: '：可选值 ',
   answerInvalid: (tool) => `${tool} 收到的回答未通过校验，没有执行任何操作：`,
