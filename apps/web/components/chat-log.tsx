@@ -1,14 +1,17 @@
 'use client';
 
 import type { RefObject } from 'react';
-import type { ChatMessage } from '../lib/wire';
+import type { ChatMessage, ToolOutput } from '../lib/wire';
+import { type ArgumentFix, doneSince, refusedArguments } from './fix-retry';
 import { Message } from './message';
 import type { PageTexts } from './texts';
 import type { Note } from './use-notes';
 
 /**
  * The chat column: why the page has no chat (if so), the welcome (before the first message), the
- * messages with "fix and retry" under an invalid call, the page's notes and the model's error;
+ * messages with "fix and retry" under an invalid call (the same call again with its answers filled
+ * in; for arguments refused, the tool's form with them marked; inactive once a later call of the
+ * tool is done), the page's notes and the model's error;
  * then "jump to latest" while newer content is out of view.
  */
 export function ChatLog({
@@ -20,6 +23,9 @@ export function ChatLog({
   error,
   canRetry,
   onRetry,
+  onFix,
+  busy,
+  onStop,
   unseen,
   onJump,
 }: {
@@ -32,10 +38,17 @@ export function ChatLog({
   canRetry: boolean;
   /** Runs `command` again as a retry (its form pre-filled with the last answer). */
   onRetry: (command: string) => void;
+  /** Opens the tool's form with a refused call's arguments, those to fix marked. */
+  onFix: (fix: Omit<ArgumentFix, 'nonce'>) => void;
+  /** Whether the chat's stream is still going (a call without a result after it stopped has none). */
+  busy: boolean;
+  /** Stops the chat's call ("Give up" on a page the person will not finish). */
+  onStop: () => void;
   /** Newer content is below the view (`useStickToBottom`). */
   unseen: boolean;
   onJump: () => void;
 }) {
+  const fixed = doneSince(messages);
   return (
     <>
       <main className="chat" aria-live="polite" ref={scrollRef}>
@@ -62,22 +75,34 @@ export function ChatLog({
             key={m.id}
             message={m}
             texts={texts}
-            extra={(part) =>
-              part.state === 'output-available' &&
-              (part.output as { status?: string } | undefined)?.status === 'invalid' ? (
-                <div className="retry">
+            running={busy && m.id === messages.at(-1)?.id}
+            onGiveUp={onStop}
+            extra={(part) => {
+              const output = part.state === 'output-available' ? (part.output as ToolOutput | undefined) : undefined;
+              if (output?.status !== 'invalid') return null;
+              const done = fixed.has(part.toolCallId);
+              const refused = refusedArguments(output);
+              const args = (part.input ?? {}) as Record<string, unknown>;
+              return (
+                <div className="retry" data-done={done ? '' : undefined}>
                   <button
                     type="button"
                     className="secondary"
-                    disabled={!canRetry}
-                    onClick={() => onRetry(`/${part.toolName} ${JSON.stringify(part.input ?? {})}`)}
+                    disabled={!canRetry || done}
+                    onClick={() =>
+                      refused
+                        ? onFix({ tool: part.toolName, args, marked: refused })
+                        : onRetry(`/${part.toolName} ${JSON.stringify(args)}`)
+                    }
                   >
                     {texts.retry}
                   </button>{' '}
-                  <span className="muted small">{texts.retryNote}</span>
+                  <span className="muted small">
+                    {done ? texts.retryDone : refused ? texts.retryArgumentsNote : texts.retryNote}
+                  </span>
                 </div>
-              ) : null
-            }
+              );
+            }}
           />
         ))}
         {notes.map((n) => (

@@ -1,9 +1,10 @@
 'use client';
 
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import type { Locale } from '../lib/locale';
 import { ChatLog } from './chat-log';
 import { Composer } from './composer';
+import type { ArgumentFix } from './fix-retry';
 import { Question } from './question';
 import { PAGE_TEXTS } from './texts';
 import { ToolsPanel } from './tools-panel';
@@ -31,6 +32,7 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
   const question = useOpenQuestion(messages, busy);
   const { shown } = question;
   const { input, setInput, send } = useComposer(info !== null, busy, chat.sendMessage, question.setRetrying);
+  const [fixing, setFixing] = useState<ArgumentFix | null>(null);
 
   const newChat = () => {
     if (busy) chat.stop();
@@ -67,6 +69,9 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
         error={chat.error}
         canRetry={!busy && info !== null}
         onRetry={(command) => send(command, true)}
+        onFix={(fix) => setFixing({ ...fix, nonce: (fixing?.nonce ?? 0) + 1 })}
+        busy={busy}
+        onStop={() => chat.stop()}
         unseen={unseen}
         onJump={jump}
       />
@@ -86,6 +91,7 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
         fatal={fatal}
         disabled={busy || !info}
         onCall={send}
+        fixing={fixing}
         texts={texts}
       />
       {shown && info ? (

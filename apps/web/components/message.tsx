@@ -20,13 +20,31 @@ function QuestionLine({ q, texts }: { q: ElicitationData; texts: PageTexts }) {
   );
 }
 
+/**
+ * The URL question this message's call waits on: consented to (accepted) and the call still
+ * running, so the person is on the page — or undefined.
+ */
+function waitingOnPage(message: ChatMessage): (ElicitationData & { prompt: { mode: 'url' } }) | undefined {
+  const last = message.parts.findLast((p) => p.type === 'data-elicitation');
+  const q = last?.type === 'data-elicitation' ? last.data : undefined;
+  return q && q.prompt.mode === 'url' && q.status === 'answered' && q.action === 'accept'
+    ? (q as ElicitationData & { prompt: { mode: 'url' } })
+    : undefined;
+}
+
 export function Message({
   message,
   texts,
   extra,
+  running = true,
+  onGiveUp,
 }: {
   message: ChatMessage;
   texts: PageTexts;
+  /** Whether the chat's stream is still going: a call without a result after it stopped has none. */
+  running?: boolean;
+  /** Stops the chat's call (a URL question the person will not finish). */
+  onGiveUp?: () => void;
   /** Drawn under a finished tool call (the "fix and retry" action), given the call's part. */
   extra?: (part: Extract<ChatMessage['parts'][number], { type: 'dynamic-tool' }>) => React.ReactNode;
 }) {
@@ -77,6 +95,12 @@ export function Message({
                 </div>
               ) : part.state === 'output-error' ? (
                 <div className="tool-result is-error">{part.errorText}</div>
+              ) : !running ? (
+                <div className="muted" data-stopped="">
+                  {texts.stopped}
+                </div>
+              ) : waitingOnPage(message) ? (
+                <WaitingOnPage q={waitingOnPage(message) as ElicitationData} texts={texts} onGiveUp={onGiveUp} />
               ) : (
                 <div className="muted">{texts.running}</div>
               )}
@@ -86,5 +110,32 @@ export function Message({
         return null;
       })}
     </article>
+  );
+}
+
+/** A call waiting for the person to finish on a page they opened: where, the link again, or giving up. */
+function WaitingOnPage({
+  q,
+  texts,
+  onGiveUp,
+}: {
+  q: ElicitationData;
+  texts: PageTexts;
+  onGiveUp?: (() => void) | undefined;
+}) {
+  if (q.prompt.mode !== 'url') return null;
+  const { url, host } = q.prompt;
+  return (
+    <div className="waiting-on-page" data-waiting="">
+      <span>{texts.waitingOn(host)}</span>{' '}
+      <a className="button secondary" href={url} target="_blank" rel="noopener noreferrer">
+        {texts.reopenLink}
+      </a>{' '}
+      {onGiveUp ? (
+        <button type="button" className="secondary" onClick={onGiveUp}>
+          {texts.giveUp}
+        </button>
+      ) : null}
+    </div>
   );
 }

@@ -48,6 +48,12 @@ export interface PageTexts {
   call: (tool: string) => string;
   toolBadge: string;
   running: string;
+  /** A URL question the person consented to: the call waits for them to finish on the page. */
+  waitingOn: (host: string) => string;
+  reopenLink: string;
+  giveUp: string;
+  /** A call the chat stopped before its result came: it has none. */
+  stopped: string;
   asked: string;
   askedToOpen: (host: string) => string;
   /** A question's line: how it stands (`questionState`). */
@@ -66,6 +72,10 @@ export interface PageTexts {
   noLongerOpen: string;
   retry: string;
   retryNote: string;
+  /** Under a call refused for its arguments: the tool's form opens, the arguments to fix marked. */
+  retryArgumentsNote: string;
+  /** Under an invalid call that a later call of the same tool has done since. */
+  retryDone: string;
   identity: string;
   identityNote: string;
   localOwner: string;
@@ -107,6 +117,10 @@ const EN: PageTexts = {
   call: (tool) => `Call ${tool}`,
   toolBadge: 'tool',
   running: 'running…',
+  waitingOn: (host) => `Waiting for you on ${host}`,
+  reopenLink: 'Reopen link',
+  giveUp: 'Give up',
+  stopped: 'Stopped: no result.',
   asked: 'asked',
   askedToOpen: (host) => `asked you to open ${host}`,
   questionStatus: {
@@ -141,6 +155,8 @@ const EN: PageTexts = {
   noLongerOpen: 'This question is no longer open (the page was reloaded or the server forgot it).',
   retry: 'Fix and retry',
   retryNote: 'Runs the same call again; the form opens with your previous answers.',
+  retryArgumentsNote: 'Opens the tool’s form with these arguments, the ones to fix marked.',
+  retryDone: 'Done since, by a later call.',
   identity: 'Acting as',
   identityNote: 'A demo switch, not authentication: opsdesk applies this user’s permissions.',
   localOwner: 'local owner',
@@ -178,6 +194,10 @@ const ZH: PageTexts = {
   call: (tool) => `调用 ${tool}`,
   toolBadge: '工具',
   running: '运行中…',
+  waitingOn: (host) => `正在等你在 ${host} 上完成`,
+  reopenLink: '重新打开链接',
+  giveUp: '放弃',
+  stopped: '已停止：没有结果。',
   asked: '提问',
   askedToOpen: (host) => `请你打开 ${host}`,
   questionStatus: {
@@ -212,6 +232,8 @@ const ZH: PageTexts = {
   noLongerOpen: '这个问题已不再开放（页面已重新加载，或服务器已不再等待）。',
   retry: '修改后重试',
   retryNote: '再次执行同一调用；表单会预填你上次的回答。',
+  retryArgumentsNote: '打开该工具的表单，预填这些参数，并标出需要修改的参数。',
+  retryDone: '之后的一次调用已完成。',
   identity: '当前身份',
   identityNote: '演示用切换，不是身份验证：opsdesk 会按此用户的权限执行。',
   localOwner: '本机所有者',

@@ -1,7 +1,8 @@
 'use client';
 
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ToolInfo } from '../lib/wire';
+import type { ArgumentFix } from './fix-retry';
 import type { PageTexts } from './texts';
 
 /**
@@ -16,6 +17,7 @@ export function ToolsPanel({
   fatal = null,
   disabled,
   onCall,
+  fixing = null,
   texts,
 }: {
   tools: ToolInfo[];
@@ -23,6 +25,8 @@ export function ToolsPanel({
   fatal?: string | null;
   disabled: boolean;
   onCall: (command: string) => void;
+  /** A refused call to fix: its tool's form opens with its arguments, the refused ones marked. */
+  fixing?: ArgumentFix | null;
   texts: PageTexts;
 }) {
   const shown = error ?? (fatal === 'gone' ? texts.serverGone : fatal);
@@ -32,7 +36,14 @@ export function ToolsPanel({
       {shown ? <p className="error">{shown}</p> : null}
       {tools.length === 0 && !shown ? <p className="muted">{texts.loadingTools}</p> : null}
       {tools.map((tool) => (
-        <ToolForm key={tool.name} tool={tool} disabled={disabled} onCall={onCall} texts={texts} />
+        <ToolForm
+          key={tool.name}
+          tool={tool}
+          disabled={disabled}
+          onCall={onCall}
+          fixing={fixing?.tool === tool.name ? fixing : null}
+          texts={texts}
+        />
       ))}
     </aside>
   );
@@ -42,18 +53,47 @@ function ToolForm({
   tool,
   disabled,
   onCall,
+  fixing,
   texts,
 }: {
   tool: ToolInfo;
   disabled: boolean;
   onCall: (command: string) => void;
+  fixing: ArgumentFix | null;
   texts: PageTexts;
 }) {
   const [values, setValues] = useState<Record<string, string>>({});
+  const [marked, setMarked] = useState<Record<string, string>>({});
+  const [open, setOpen] = useState(false);
+  const formRef = useRef<HTMLFormElement | null>(null);
+  const detailsRef = useRef<HTMLDetailsElement | null>(null);
   const properties = Object.entries(tool.inputSchema.properties ?? {});
   const required = new Set(tool.inputSchema.required ?? []);
+  // A refused call to fix: its arguments filled in, the refused ones marked, the first focused.
+  const nonce = fixing?.nonce;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per fix asked for (its nonce).
+  useEffect(() => {
+    if (!fixing) return;
+    const filled: Record<string, string> = {};
+    for (const [name, v] of Object.entries(fixing.args))
+      if (v !== undefined && v !== null) filled[name] = typeof v === 'string' ? v : JSON.stringify(v);
+    setValues(filled);
+    setMarked(fixing.marked);
+    setOpen(true);
+    // Opened now, not at the next render: a field inside a closed <details> cannot take focus.
+    if (detailsRef.current) detailsRef.current.open = true;
+    const first = Object.keys(fixing.marked)[0];
+    requestAnimationFrame(() => {
+      const field = first
+        ? formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(`tool-${tool.name}-${first}`)}`)
+        : null;
+      (field ?? formRef.current)?.scrollIntoView({ block: 'center' });
+      field?.focus();
+    });
+  }, [nonce]);
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
+    setMarked({});
     const args: Record<string, unknown> = {};
     for (const [name, prop] of properties) {
       const v = values[name];
@@ -64,17 +104,25 @@ function ToolForm({
     onCall(`/${tool.name} ${JSON.stringify(args)}`);
   };
   return (
-    <details className="tool" data-tool={tool.name}>
+    <details
+      ref={detailsRef}
+      className="tool"
+      data-tool={tool.name}
+      open={open}
+      onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}
+    >
       <summary>
         <code>{tool.name}</code>
         {tool.title ? <span className="muted"> — {tool.title}</span> : null}
       </summary>
       {tool.description ? <p className="muted small">{tool.description}</p> : null}
-      <form onSubmit={submit} aria-label={texts.call(tool.name)}>
+      <form ref={formRef} onSubmit={submit} aria-label={texts.call(tool.name)}>
         {properties.map(([name, prop]) => {
           const id = `tool-${tool.name}-${name}`;
+          const why = Object.hasOwn(marked, name) ? marked[name] : undefined;
+          const invalid = why === undefined ? {} : { 'aria-invalid': true, 'aria-describedby': `${id}-why` };
           return (
-            <div className="field" key={name}>
+            <div className={`field${why === undefined ? '' : ' marked'}`} key={name}>
               <label htmlFor={id}>
                 {name}
                 {required.has(name) ? (
@@ -86,6 +134,7 @@ function ToolForm({
               {prop.enum ? (
                 <select
                   id={id}
+                  {...invalid}
                   value={values[name] ?? ''}
                   onChange={(e) => setValues({ ...values, [name]: e.target.value })}
                 >
@@ -99,12 +148,18 @@ function ToolForm({
               ) : (
                 <input
                   id={id}
+                  {...invalid}
                   required={required.has(name)}
                   type={prop.type === 'number' || prop.type === 'integer' ? 'number' : 'text'}
                   value={values[name] ?? ''}
                   onChange={(e) => setValues({ ...values, [name]: e.target.value })}
                 />
               )}
+              {why !== undefined ? (
+                <small id={`${id}-why`} className="why">
+                  {why}
+                </small>
+              ) : null}
               {prop.description ? <small className="muted">{prop.description}</small> : null}
             </div>
           );

@@ -197,6 +197,36 @@ describe('forms', () => {
   });
 });
 
+describe('fix and retry on refused arguments', () => {
+  it('opens the tool’s form with the argument marked; once fixed and done, the old button is inactive', async () => {
+    const ctx = await context();
+    const page = await openChat(ctx);
+    await sendLine(page, '/deploy_service');
+    expect(await resultOf(page, 0)).toBe('invalid');
+    await expect(page.locator('.tool-call').nth(0).textContent()).resolves.toContain(
+      'service: required, and not given',
+    );
+    await page.getByRole('button', { name: 'Fix and retry' }).click();
+    const form = page.getByRole('form', { name: 'Call deploy_service' });
+    const service = form.getByLabel(/^service/);
+    await expect(service.getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect.poll(() => service.evaluate((el) => el === document.activeElement)).toBe(true);
+    await form.getByText('service: required, and not given').waitFor();
+    await shot(page, 'fix-arguments');
+    await service.fill('search-service');
+    await form.getByRole('button', { name: 'Call deploy_service' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    await dialog.getByLabel('Development (dev)').check();
+    await dialog.getByRole('button', { name: 'Submit' }).click();
+    expect(await resultOf(page, 1)).toBe('done');
+    const old = page.locator('.retry').nth(0);
+    await expect(old.getByRole('button', { name: 'Fix and retry' }).isDisabled()).resolves.toBe(true);
+    await old.getByText('Done since, by a later call.').waitFor();
+    await ctx.close();
+  });
+});
+
 describe('the demo identity picker', () => {
   it('bob sees only search-service; the local owner sees everything', async () => {
     const ctx = await context();

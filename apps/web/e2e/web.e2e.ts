@@ -153,7 +153,11 @@ describe('the chat without a model', () => {
     await question(page, 'payment-service');
     await page.keyboard.press('Escape');
     expect(await toolStatus(page)).toBe('cancelled');
-    await page.getByText('The user cancelled deploy_service').waitFor();
+    // The person reads their own sentence; the model's text ("…do not retry…") is folded under it.
+    await page.getByText('Cancelled: nothing was done.').waitFor();
+    await expect(page.locator('.tool-call .told-model pre').last().textContent()).resolves.toContain(
+      'The user cancelled deploy_service',
+    );
     expect(count(app.dataDir, 'SELECT COUNT(*) FROM deployments')).toBe(before);
     await context.close();
   });
@@ -254,6 +258,11 @@ describe('the chat without a model', () => {
     ]);
     await tab.waitForLoadState();
     expect(await tab.evaluate(() => window.opener)).toBeNull();
+    // While the person is on the page, the call says so, with the link again and a way out.
+    const waiting = page.locator('.tool-call [data-waiting]');
+    await waiting.getByText(/Waiting for you on 127\.0\.0\.1:\d+/).waitFor();
+    await expect(waiting.getByRole('link', { name: 'Reopen link' }).getAttribute('href')).resolves.toBe(tab.url());
+    await waiting.getByRole('button', { name: 'Give up' }).waitFor();
     await tab.getByLabel('New password').fill('correct horse battery');
     await tab.getByLabel('Repeat it').fill('correct horse battery');
     await shot(tab, 'password-page');
@@ -264,6 +273,28 @@ describe('the chat without a model', () => {
     expect(
       count(app.dataDir, "SELECT COUNT(*) FROM users WHERE username = 'e2e_user' AND password_hash LIKE 'scrypt$%'"),
     ).toBe(1);
+    await context.close();
+  });
+
+  it('registration given up on the page: the card and the call are settled, no account made', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await openChat(context);
+    await sendLine(page, '/register_user');
+    const form = await question(page, 'Create your opsdesk account');
+    await form.getByLabel(/Username/).fill('e2e_quitter');
+    await form.getByLabel(/Email/).fill('quitter@example.com');
+    await submit(page, form);
+    const consent = await question(page, 'Set the password for e2e_quitter');
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      consent.getByRole('button', { name: /Open/ }).click(),
+    ]);
+    await tab.waitForLoadState();
+    const waiting = page.locator('.tool-call [data-waiting]');
+    await waiting.getByRole('button', { name: 'Give up' }).click();
+    await page.locator('.tool-call [data-stopped]').getByText('Stopped: no result.').waitFor();
+    await expect(page.locator('.tool-call').last().textContent()).resolves.not.toContain('running…');
+    expect(count(app.dataDir, "SELECT COUNT(*) FROM users WHERE username = 'e2e_quitter'")).toBe(0);
     await context.close();
   });
 
@@ -452,7 +483,10 @@ describe('a question nobody answers', () => {
       await question(page, 'order-service');
       expect(await toolStatus(page)).toBe('timeout');
       await page.getByText('no answer in time: the tool was told it timed out').waitFor();
-      await page.getByText('the question timed out in the browser').waitFor();
+      await page.getByText('No answer came in time, so nothing was done.').waitFor();
+      await expect(page.locator('.tool-call .told-model pre').last().textContent()).resolves.toContain(
+        'the question timed out in the browser',
+      );
       expect(count(quick.dataDir, 'SELECT COUNT(*) FROM deployments')).toBe(6);
       await context.close();
     });
