@@ -152,9 +152,10 @@ Options:
 Prints opsdesk's audit trail: each question's request, response and validation, per tool call.
 
 Options:
-  --data DIR                    the data directory (default $ELICITKIT_DATA, else the default one)
+  --data DIR                    the data directory (default $ELICITKIT_DATA, else the default one,
+                                else ./.elicitkit — the web app's — when run where it has data)
   --database URL                opsdesk's Postgres database, when it runs on one (or
                                 $ELICITKIT_DATABASE_URL)
   --json                        print the records as JSON
-  --limit N                     at most N records of each kind (default 1000)`,
+  --limit N                     the last N tool calls, each with all its records (default 1000)`,
 } as const satisfies Record<Command, string>;

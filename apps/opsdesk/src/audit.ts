@@ -8,7 +8,7 @@ import type {
   ToolContext,
 } from '@elicitkit/server';
 import type { Database } from './db/open.js';
-import { all, type Query, run } from './db/query.js';
+import { all, type Query, run, values } from './db/query.js';
 import { answerOn } from './db/sqlite-store.js';
 import { runSteps, type Store } from './db/store.js';
 
@@ -308,16 +308,48 @@ export interface AuditTrail {
 }
 
 /**
- * The whole trail, oldest first, each kind in its own list; JSON columns decoded. From a store
+ * The trail, oldest first, each kind in its own list; JSON columns decoded: the last `limit`
+ * records of each kind, or with `calls` the last `limit` tool calls with all their records. From a store
  * (the rows it still queues are committed first), or from a SQLite connection of its own
  * (read-only, as the web app's audit page opens one).
  *
  * @example
  * const { requests, responses } = await readAudit(opsdesk.store, 100); // the last 100 of each kind
  */
-export async function readAudit(from: Store | Database, limit = 1000): Promise<AuditTrail> {
+export async function readAudit(
+  from: Store | Database,
+  limit = 1000,
+  options: { calls?: boolean } = {},
+): Promise<AuditTrail> {
   await flushAudit(from);
-  return 'dialect' in from ? from.run(auditTrail(limit)) : runSteps(auditTrail(limit), answerOn(from));
+  const query = options.calls ? auditOfCalls(limit) : auditTrail(limit);
+  return 'dialect' in from ? from.run(query) : runSteps(query, answerOn(from));
+}
+
+const AUDIT_TABLES = ['audit_requests', 'audit_responses', 'audit_validations', 'audit_violations', 'audit_refusals'];
+
+/** The last `calls` tool calls, each with every record it has (`readAudit(…, { calls: true })`). */
+function* auditOfCalls(calls: number): Query<AuditTrail> {
+  const union = AUDIT_TABLES.map((t) => `SELECT context_id, at FROM ${t}`).join(' UNION ALL ');
+  const ids = yield* values<string>(
+    `SELECT context_id FROM (${union}) AS records GROUP BY context_id ORDER BY max(at) DESC LIMIT ?`,
+    calls,
+  );
+  const rows = function* (table: string) {
+    if (ids.length === 0) return [];
+    const found = yield* all<Record<string, unknown>>(
+      `SELECT * FROM ${table} WHERE context_id IN (${ids.map(() => '?').join(', ')}) ORDER BY id`,
+      ...ids,
+    );
+    return found.map(decode);
+  };
+  return {
+    requests: yield* rows('audit_requests'),
+    responses: yield* rows('audit_responses'),
+    validations: yield* rows('audit_validations'),
+    violations: yield* rows('audit_violations'),
+    refusals: yield* rows('audit_refusals'),
+  };
 }
 
 function* auditTrail(limit: number): Query<AuditTrail> {

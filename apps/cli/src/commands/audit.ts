@@ -19,10 +19,8 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     },
     strict: true,
   });
-  const dataDir = values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir();
   const database = databaseFrom(values.database, process.env);
-  if (database === undefined && !existsSync(join(dataDir, 'opsdesk.db')))
-    throw new UsageError(`no opsdesk data in ${dataDir} (run elicitkit serve first, or pass --data DIR)`);
+  const dataDir = database === undefined ? findData(values.data) : (values.data ?? defaultDataDir());
   const limit = values.limit === undefined ? 1000 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new UsageError(`--limit needs a positive whole number, not "${values.limit}"`);
@@ -33,7 +31,8 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     identify: () => undefined,
   });
   try {
-    const trail = await readAudit(opsdesk.store, limit);
+    // The last N calls, each whole: records of one call are never cut apart.
+    const trail = await readAudit(opsdesk.store, limit, { calls: true });
     if (values.json) {
       io.out(JSON.stringify(trail, null, 2));
       return EXIT.ok;
@@ -81,4 +80,19 @@ function clientOf(r: Record<string, unknown>): string {
   if (typeof r.client !== 'string') return '';
   const a = r.adaptation as { quirk: string; fields: string[] } | null | undefined;
   return `, client ${r.client}${a ? ` (${a.quirk}: ${a.fields.join(', ')})` : ''}`;
+}
+
+/**
+ * Where the audit is read from: `--data`, else `ELICITKIT_DATA`, else the default data directory —
+ * or, run in the repository with nothing there, the web app's `./.elicitkit` (`npm start`'s).
+ * Nowhere with data: a usage error naming every place looked at.
+ */
+function findData(given: string | undefined): string {
+  const explicit = given ?? process.env.ELICITKIT_DATA;
+  const places = explicit !== undefined ? [explicit] : [defaultDataDir(), join(process.cwd(), '.elicitkit')];
+  const found = places.find((dir) => existsSync(join(dir, 'opsdesk.db')));
+  if (found !== undefined) return found;
+  throw new UsageError(
+    `no opsdesk data in ${places.join(' or ')} (run elicitkit serve or npm start first, or pass --data DIR)`,
+  );
 }
