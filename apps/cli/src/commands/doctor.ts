@@ -21,6 +21,7 @@ import {
   runDoctor,
   startOwnOpsdesk,
 } from '../doctor/index.js';
+import { progressLine } from '../doctor/progress.js';
 import type { Io } from '../io.js';
 import { revisionFrom } from '../options.js';
 import { parseTarget, splitCommand } from '../target.js';
@@ -92,8 +93,10 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   if (!target) io.err(`elicitkit doctor: ${endpoint.label}, removed when doctor exits.`);
+  const progress = progressLine(process.stderr);
   try {
     const run = await runDoctor(endpoint, {
+      onCall: progress.call,
       callTimeoutMs: timeout,
       concurrency,
       profiles,
@@ -102,6 +105,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       ...(only ? { only } : {}),
       ...(skip ? { skip } : {}),
     });
+    progress.done();
     const listed = run.tools.map((t) => t.name);
     const unknown = [...(only ?? []), ...(skip ?? [])].filter((n) => !listed.includes(n));
     if (run.profiles.some((p) => p.served) && unknown.length > 0) {
@@ -115,7 +119,12 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       values['restart-check'] && firstProfile ? await checkRestart(endpoint, firstProfile, timeout) : null;
     const report = buildReport(run, findings, notes, restart);
     if (values.json) io.out(JSON.stringify(report, null, 2));
-    else io.out(renderText(report, env.colour ?? (process.stdout.isTTY === true && !process.env.NO_COLOR)));
+    else
+      io.out(
+        renderText(report, env.colour ?? (process.stdout.isTTY === true && !process.env.NO_COLOR), {
+          width: process.stdout.isTTY ? process.stdout.columns : undefined,
+        }),
+      );
     if (!report.revisions.some((r) => r.served)) {
       io.err(
         `elicitkit doctor: could not connect to ${endpoint.label}: ${report.revisions[0]?.error ?? 'no connection'}`,
@@ -124,6 +133,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
     }
     return report.summary.errors > 0 || (values.strict && report.summary.warnings > 0) ? EXIT.toolError : EXIT.ok;
   } finally {
+    progress.done();
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     await endpoint.close();

@@ -13,13 +13,18 @@ type Paint = (s: string) => string;
  * @example
  * io.out(renderText(report, process.stdout.isTTY === true));
  */
-export function renderText(server: DoctorReport, colour: boolean): string {
+export function renderText(
+  server: DoctorReport,
+  colour: boolean,
+  options: { width?: number | undefined } = {},
+): string {
+  const width = options.width ?? 120;
   // Names, messages and errors come from the server: nothing in them may drive the terminal.
   const report = shownDeep(server);
   const paint = (code: number) => (s: string) => (colour ? `\x1b[${code}m${s}\x1b[0m` : s);
   const [red, yellow, green, dim] = [paint(31), paint(33), paint(32), paint(2)];
   const lines: string[] = [
-    `elicitkit doctor — ${report.server ? `${report.server.name} ${report.server.version}` : 'unknown server'} (${report.target})`,
+    `elicitkit doctor — ${report.server ? `${report.server.name} ${report.server.version}` : 'unknown server'} (${targetBesides(report.target, report.server?.name)})`,
     '',
     'Client profiles:',
   ];
@@ -36,21 +41,38 @@ export function renderText(server: DoctorReport, colour: boolean): string {
     const cases = [...new Set(tool.calls.map((c) => c.case))];
     for (const name of cases) {
       if (cases.length > 1 || !name.startsWith('{')) lines.push(`  case ${name}`);
-      lines.push(`  ${'profile'.padEnd(26)} ${used.map((s) => s.padEnd(22)).join('')}`);
       const calls = tool.calls.filter((c) => c.case === name);
-      for (const profile of [...new Set(calls.map((c) => c.profile))]) {
-        const cells = used.map((s) => {
-          const c = calls.find((x) => x.profile === profile && x.strategy === s);
-          if (!c) return ''.padEnd(22);
-          const text = (
-            c.skipped
-              ? `skip: ${c.skipped}`
-              : `${c.outcome}${c.asks ? ` (${c.asks} ask${c.asks === 1 ? '' : 's'})` : ''}`
-          ).padEnd(22);
-          const bad = c.outcome === 'timeout' || c.outcome === 'failed' || c.outcome.startsWith('error');
-          return c.skipped ? dim(text) : bad ? red(text) : text;
-        });
-        lines.push(`  ${profile.padEnd(26)} ${cells.join('')}`);
+      const profiles = [...new Set(calls.map((c) => c.profile))];
+      const cell = (profile: string, s: string) => {
+        const c = calls.find((x) => x.profile === profile && x.strategy === s);
+        if (!c) return undefined;
+        const text = c.skipped
+          ? `skip: ${c.skipped}`
+          : `${c.outcome}${c.asks ? ` (${c.asks} ask${c.asks === 1 ? '' : 's'})` : ''}`;
+        const bad = c.outcome === 'timeout' || c.outcome === 'failed' || c.outcome.startsWith('error');
+        return { text, paint: c.skipped ? dim : bad ? red : (t: string) => t };
+      };
+      // Columns as wide as what they hold; a table wider than the terminal is drawn a profile a
+      // line instead, wrapped between entries — never a word cut at the edge.
+      const first = Math.max('profile'.length, ...profiles.map((p) => p.length)) + 2;
+      const widths = used.map((s) => Math.max(s.length, ...profiles.map((p) => cell(p, s)?.text.length ?? 0)) + 2);
+      if (2 + first + widths.reduce((a, b) => a + b, 0) <= width) {
+        lines.push(`  ${'profile'.padEnd(first)}${used.map((s, i) => s.padEnd(widths[i] ?? 0)).join('')}`);
+        for (const profile of profiles) {
+          const cells = used.map((s, i) => {
+            const c = cell(profile, s);
+            return c ? c.paint(c.text.padEnd(widths[i] ?? 0)) : ''.padEnd(widths[i] ?? 0);
+          });
+          lines.push(`  ${profile.padEnd(first)}${cells.join('')}`.trimEnd());
+        }
+      } else {
+        for (const profile of profiles) {
+          const entries = used.flatMap((s) => {
+            const c = cell(profile, s);
+            return c ? [c.paint(`${s} ${c.text}`)] : [];
+          });
+          lines.push(...wrapEntries(`  ${profile}:`, entries, width, 4));
+        }
       }
     }
     lines.push(...questionLines(tool.questions, green, yellow, dim));
@@ -156,4 +178,37 @@ function shownDeep<T>(value: T): T {
   for (const [key, v] of Object.entries(value))
     Object.defineProperty(out, key, { value: shownDeep(v), enumerable: true, writable: true, configurable: true });
   return out as T;
+}
+
+/**
+ * What the report's target adds to the server's name: `opsdesk (throw-away data: …)` under
+ * `opsdesk` is `throw-away data: …`, not the name twice.
+ */
+function targetBesides(target: string, name: string | undefined): string {
+  return name !== undefined && target.startsWith(`${name} (`) && target.endsWith(')')
+    ? target.slice(name.length + 2, -1)
+    : target;
+}
+
+/**
+ * `head` and `entries` (separated by ` · `) in lines of at most `width` columns, continued
+ * `indent` spaces in; an entry is never split (one longer than a line gets a line of its own, and
+ * one that does not fit after `head` starts the next line).
+ * Colour codes do not count.
+ */
+export function wrapEntries(head: string, entries: readonly string[], width: number, indent: number): string[] {
+  const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '').length;
+  const lines: string[] = [];
+  let line = head;
+  let first = true;
+  for (const entry of entries) {
+    const piece = first ? ` ${entry}` : ` · ${entry}`;
+    if (visible(line) + visible(piece) > width) {
+      lines.push(line);
+      line = `${' '.repeat(indent)}${entry}`;
+    } else line += piece;
+    first = false;
+  }
+  lines.push(line);
+  return lines;
 }

@@ -28,6 +28,8 @@ export interface DoctorOptions {
   skip?: readonly string[];
   /** Accept the questions of destructive tools and confirmations too. */
   allowDestructive?: boolean;
+  /** Told after each call made (not the skipped ones): for a progress line. */
+  onCall?: (call: Pick<CallRecord, 'tool' | 'profile' | 'strategy'>) => void;
 }
 
 /** What every profile of one run shares. */
@@ -178,6 +180,7 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
           call.outcome = await (fixture.prepare ? shared.exclusive(attempt) : attempt());
           call.ms = Math.round(performance.now() - started);
           current = undefined;
+          shared.options.onCall?.(call);
           first ??= call;
           if (call.outcome.kind === 'timeout' || call.outcome.kind === 'failed') {
             conn = await keepAlive(shared, profile, hooks, live, record, Math.min(timeoutMs, 5_000));
