@@ -197,6 +197,7 @@ function targetBesides(target: string, name: string | undefined): string {
  * Colour codes do not count.
  */
 export function wrapEntries(head: string, entries: readonly string[], width: number, indent: number): string[] {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: colour codes (ESC [ … m) take no columns.
   const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '').length;
   const lines: string[] = [];
   let line = head;
