@@ -74,9 +74,10 @@ export function parseArguments(
 ): ParsedArguments | Promise<ParsedArguments> {
   if (!schema) return { ok: true, value };
   const result = schema['~standard'].validate(value);
-  const parsed = (r: StandardSchemaV1.Result<unknown>) => toParsed(r, value, locale);
   // Any thenable, not only a native Promise: a library's own promise type must not read as a result.
-  return isThenable(result) ? Promise.resolve(result).then(parsed) : parsed(result);
+  return isThenable(result)
+    ? Promise.resolve(result).then((r) => toParsed(r, value, locale))
+    : toParsed(result, value, locale);
 }
 
 function isThenable(value: unknown): value is PromiseLike<StandardSchemaV1.Result<unknown>> {

@@ -248,7 +248,8 @@ const localized = new WeakMap<CallSettings, Map<Locale, CallSettings>>();
  */
 function inLocale(settings: CallSettings, ctx: ServerContext): CallSettings {
   const asked = ctx.mcpReq._meta?.[LOCALE_META_KEY];
-  if (asked === settings.locale || !LOCALES.some((l) => l === asked)) return settings;
+  // Most requests name no language, or the server's own: nothing to look up.
+  if (asked === undefined || asked === settings.locale || !LOCALES.some((l) => l === asked)) return settings;
   const locale = asked as Locale;
   let copies = localized.get(settings);
   if (!copies) {
