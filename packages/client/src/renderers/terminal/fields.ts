@@ -31,7 +31,9 @@ const CONFIRMATION_NOTE = 'Answer Yes to confirm: without it the request is refu
 export function fieldMessage(field: FieldModel): string {
   const optional = field.required ? '' : styleText('dim', ' (optional)');
   const limits = viewOf(field).limits(field);
-  const lines = [`${clean(field.label)}${optional}${limits ? ` ${styleText('dim', `[${limits}]`)}` : ''}`];
+  // A label that states them already ("From (YYYY-MM-DD)") is not followed by them again.
+  const shown = limits && !field.label.includes(limits) ? ` ${styleText('dim', `[${limits}]`)}` : '';
+  const lines = [`${clean(field.label)}${optional}${shown}`];
   if (field.help) lines.push(styleText('dim', clean(field.help)));
   if (field.kind === 'boolean' && field.confirmation) lines.push(styleText('dim', CONFIRMATION_NOTE));
   return lines.join('\n');

@@ -8,3 +8,13 @@ describe('the terminal kind table', () => {
     expect(() => viewOf(field)).toThrow('Unknown field kind "toString".');
   });
 });
+
+describe('a field’s prompt line', () => {
+  it('does not repeat limits its label already states, and shows them otherwise', async () => {
+    const { fieldMessage } = await import('./fields.js');
+    const date = (label: string) => ({ kind: 'date', name: 'from', label, required: true }) as unknown as FieldModel;
+    const { stripVTControlCharacters: plain } = await import('node:util');
+    expect(plain(fieldMessage(date('From (YYYY-MM-DD)')))).toBe('From (YYYY-MM-DD)');
+    expect(plain(fieldMessage(date('From')))).toBe('From [YYYY-MM-DD]');
+  });
+});
