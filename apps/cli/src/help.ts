@@ -136,7 +136,7 @@ Options:
   --name N                      the server's name in the config (default opsdesk)
   --dry-run                     print the diff, write nothing
   --url URL                     install a remote (HTTP) server at URL instead of a command
-  --header K=V                  with --url: a header to send (repeatable), e.g. Authorization=Bearer…
+  --header "Name: value"        with --url: a header to send (repeatable), e.g. "Authorization: Bearer …"
   -- command…                   the server command to install instead of opsdesk`,
   uninstall: `Usage: elicitkit uninstall <claude-code|claude-desktop|cursor|vscode|trae> [options]
 

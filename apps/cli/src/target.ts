@@ -3,6 +3,7 @@ import { guardStreamEnds } from '@elicitkit/client';
 import { localeFrom } from '@elicitkit/opsdesk';
 import { type Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { headerOptions } from './header-option.js';
 import { UsageError } from './usage.js';
 
 /** A server to talk to: an HTTP endpoint, or a command speaking stdio. */
@@ -67,13 +68,8 @@ export function parseTarget(
 }
 
 function parseHeaders(raw: string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const h of raw) {
-    const at = h.indexOf(':');
-    if (at <= 0) throw new UsageError(`--header "${h}" must look like "Name: value"`);
-    headers[h.slice(0, at).trim().toLowerCase()] = h.slice(at + 1).trim();
-  }
-  return headers;
+  // HTTP header names are case-insensitive: sent as lower case.
+  return Object.fromEntries(Object.entries(headerOptions(raw)).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
 /** A fresh transport to the target (stdio targets start a new child each time). */

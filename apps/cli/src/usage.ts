@@ -40,7 +40,7 @@ Commands:
                               (exit 1 on errors; --strict: on warnings too)
   install <claude-code|claude-desktop|cursor|vscode|trae> [--scope project|user] [--name N] [--dry-run] [--url URL | -- command...]
                               add an MCP server (default: opsdesk) to a client's config;
-                              --url URL [--header K=V ...] adds a remote (HTTP) server instead
+                              --url URL [--header "Name: value" ...] adds a remote (HTTP) server instead
   uninstall <client> [--scope project|user] [--name N] [--dry-run]
                               remove an MCP server from a client's config, keeping the rest of the file
   audit [--data DIR] [--database URL] [--json] [--limit N]

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { headerOptions } from '../header-option.js';
 import { parseArgsMistake, UsageError } from '../usage.js';
 import { CLIENT_IDS, CLIENTS, type ClientId, isClientId, type Scope } from './clients.js';
 
@@ -10,7 +11,7 @@ export interface InstallRequest {
   dryRun: boolean;
   /** The server command after `--`; `undefined` means the bundled opsdesk (or `remote`). */
   command: string[] | undefined;
-  /** `--url URL [--header K=V …]`: a remote server instead of a command. */
+  /** `--url URL [--header "Name: value" …]`: a remote server instead of a command. */
   remote?: { url: string; headers: Record<string, string> };
 }
 
@@ -68,16 +69,7 @@ function readRemote(url: string | undefined, headers: string[]): InstallRequest[
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new UsageError(`--url must be http or https, not ${parsed.protocol}`);
-  const out: Record<string, string> = {};
-  for (const header of headers) {
-    const at = header.indexOf('=');
-    const key = at === -1 ? '' : header.slice(0, at).trim();
-    // RFC 9110 token characters: a name a client could not send is refused here, not at connect time.
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key))
-      throw new UsageError(`--header "${header}" must be NAME=VALUE, e.g. --header "Authorization=Bearer ek_…"`);
-    if (Object.hasOwn(out, key)) throw new UsageError(`--header ${key} is given twice`);
-    Object.defineProperty(out, key, { value: header.slice(at + 1).trim(), enumerable: true, writable: true });
-  }
+  const out = headerOptions(headers);
   return { url, headers: out };
 }
 

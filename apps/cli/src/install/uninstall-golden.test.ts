@@ -47,7 +47,7 @@ describe('install --url writes each client’s own remote entry (golden files)',
     [['cursor', '--header', 'A=b'], '--header needs --url'],
     [['cursor', '--url', 'not a url'], 'is not a URL'],
     [['cursor', '--url', 'ftp://h/mcp'], '--url must be http or https, not ftp:'],
-    [['cursor', '--url', 'http://h/mcp', '--header', 'Authorization: Bearer x'], 'must be NAME=VALUE'],
+    [['cursor', '--url', 'http://h/mcp', '--header', 'no separator here'], 'must be "Name: value"'],
     [['cursor', '--url', 'http://h/mcp', '--header', 'A=1', '--header', 'A=2'], '--header A is given twice'],
     [['cursor', '--url', 'http://h/mcp', '--', 'node', 's.js'], 'give --url or a command after --, not both'],
   ])('refuses %j: %s', async (argv, message) => {

@@ -1,0 +1,27 @@
+import { UsageError } from './usage.js';
+
+/** An HTTP header name (RFC 9110 token characters): one a client could not send is refused here. */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * `--header` values, one syntax for every command: `"Name: value"` (`Name=value` is read the same:
+ * the first `:` or `=` ends the name). A name that is no header name, or one given twice, is a
+ * usage error. Names keep their case (a config file writes them as given).
+ *
+ * @example
+ * headerOptions(['Authorization: Bearer ek_x']) // { Authorization: 'Bearer ek_x' }
+ */
+export function headerOptions(raw: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const header of raw) {
+    const at = header.search(/[:=]/);
+    const name = at === -1 ? '' : header.slice(0, at).trim();
+    if (!TOKEN.test(name))
+      throw new UsageError(`--header "${header}" must be "Name: value", e.g. --header "Authorization: Bearer ek_…"`);
+    if (Object.keys(out).some((k) => k.toLowerCase() === name.toLowerCase()))
+      throw new UsageError(`--header ${name} is given twice`);
+    // defineProperty: a header named __proto__ stays a header.
+    Object.defineProperty(out, name, { value: header.slice(at + 1).trim(), enumerable: true, writable: true });
+  }
+  return out;
+}
