@@ -209,7 +209,8 @@ describe('fix and retry on refused arguments', () => {
     await page.getByRole('button', { name: 'Fix and retry' }).click();
     const form = page.getByRole('form', { name: 'Call deploy_service' });
     const service = form.getByLabel(/^service/);
-    await expect(service.getAttribute('aria-invalid')).resolves.toBe('true');
+    // The form opens and marks the field on the next render: waited for, not read at once.
+    await expect.poll(() => service.getAttribute('aria-invalid')).toBe('true');
     await expect.poll(() => service.evaluate((el) => el === document.activeElement)).toBe(true);
     await form.getByText('service: required, and not given').waitFor();
     await shot(page, 'fix-arguments');
@@ -221,7 +222,7 @@ describe('fix and retry on refused arguments', () => {
     await dialog.getByRole('button', { name: 'Submit' }).click();
     expect(await resultOf(page, 1)).toBe('done');
     const old = page.locator('.retry').nth(0);
-    await expect(old.getByRole('button', { name: 'Fix and retry' }).isDisabled()).resolves.toBe(true);
+    await expect.poll(() => old.getByRole('button', { name: 'Fix and retry' }).isDisabled()).toBe(true);
     await old.getByText('Done since, by a later call.').waitFor();
     await ctx.close();
   });
