@@ -53,6 +53,7 @@ const TYPES = [
   'MultiSelectOptions',
   'NumberOptions',
   'SelectOptions',
+  'StandardFormOptions',
   'StringOptions',
   // answers and their checks
   'Coerced',

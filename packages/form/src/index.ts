@@ -14,6 +14,7 @@
 export type { AnyFieldDef, Described, FieldDef } from './builder/field.js';
 export { type AnswerOf, type AnyForm, type Form, form, fromJsonSchema, type Infer } from './builder/form.js';
 export { field } from './builder/kinds.js';
+export type { StandardFormOptions } from './builder/standard.js';
 // Reading and checking answers
 export { type Coerced, coerceContent, coerceValue } from './coerce.js';
 export { applyDefaults, defaultsOf } from './defaults.js';

@@ -1,3 +1,4 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { applyDefaults } from '../defaults.js';
 import { FormSchemaError } from '../errors.js';
 import { describeFields, type FieldModel } from '../fields.js';
@@ -7,8 +8,9 @@ import { parseFormSchema } from '../schema/parse.js';
 import { problem, type SchemaProblem } from '../schema/problems.js';
 import type { Issue, Validation } from '../validate/issues.js';
 import { type ValidateOptions, validator } from '../validate/validate.js';
-import type { FieldSchema, FormContent, FormSchema } from '../wire.js';
+import type { ContentValue, FieldSchema, FormContent, FormSchema } from '../wire.js';
 import { type AnyFieldDef, isFieldDef } from './field.js';
+import { isStandardSchema, type StandardFormOptions, standardSource } from './standard.js';
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 type ValueOf<F> = F extends { '~value'?: infer T } ? Exclude<T, undefined> : never;
@@ -25,6 +27,14 @@ export type AnswerOf<S extends Record<string, AnyFieldDef>> = string extends key
         [K in keyof S as Present<S[K]> extends true ? never : K]?: ValueOf<S[K]>;
       }
     >;
+
+/** What a Standard Schema form may output: answer values, optional ones possibly `undefined`. */
+export type StandardAnswer = { [key: string]: ContentValue | undefined };
+
+/** The answer type of a form built from a Standard Schema: its output, an optional value absent rather than `undefined`. */
+export type OutputOf<S extends StandardSchemaV1<unknown, StandardAnswer>> = Simplify<{
+  [K in keyof StandardSchemaV1.InferOutput<S>]: Exclude<StandardSchemaV1.InferOutput<S>[K], undefined>;
+}>;
 
 /** A built form: its wire JSON and a typed way to read answers. Also a Standard Schema (v1). */
 export interface Form<T extends FormContent = FormContent> {
@@ -52,9 +62,15 @@ export type AnyForm = Form<FormContent>;
 export type Infer<F> = F extends Form<infer T> ? T : never;
 
 /**
- * Builds a form from field builders. Fields are required unless marked `.optional()`. Anything
- * outside the restricted schema, and any default that breaks its own field, throws a
- * `FormSchemaError` that says what to do instead.
+ * Builds a form from field builders, or from a schema of any Standard Schema library that can give
+ * JSON Schema (zod 4, arktype, valibot through `toStandardJsonSchema`…). Fields are required
+ * unless marked `.optional()` (or optional in the library's schema). Anything outside the
+ * restricted schema, and any default that breaks its own field, throws a `FormSchemaError` naming
+ * the field and saying what to do instead.
+ *
+ * A library's schema also reads every accepted answer after the subset's own check: its
+ * refinements run, and the answer has its output type. It must validate synchronously (put async
+ * checks in the ask's `check`).
  *
  * @example
  * const report = form({
@@ -63,8 +79,24 @@ export type Infer<F> = F extends Form<infer T> ? T : never;
  *   to: field.string({ title: 'To', format: 'date' }),
  * });
  * type Report = Infer<typeof report>; // { project: 'order-service' | 'search-service'; from: string; to: string }
+ *
+ * @example
+ * const deploy = form(z.object({
+ *   env: z.enum(['staging', 'prod']).meta({ title: 'Environment' }),
+ *   ticket: z.string().min(4).startsWith('REL-').meta({ title: 'Release ticket' }),
+ * }));
  */
-export function form<S extends Record<string, AnyFieldDef>>(fields: S): Form<AnswerOf<S>> {
+export function form<S extends StandardSchemaV1<unknown, StandardAnswer>>(
+  schema: S,
+  options?: StandardFormOptions,
+): Form<OutputOf<S>>;
+export function form<S extends Record<string, AnyFieldDef>>(fields: S): Form<AnswerOf<S>>;
+export function form(fields: object, options?: StandardFormOptions): AnyForm {
+  if (isStandardSchema(fields)) {
+    if (isBuiltForm(fields)) return fields;
+    const source = standardSource(fields, options);
+    return fromJsonSchemaInternal(source.raw, source.early, source.refine);
+  }
   const properties: Record<string, FieldSchema> = {};
   const required: string[] = [];
   const early: SchemaProblem[] = [];
@@ -84,8 +116,15 @@ export function form<S extends Record<string, AnyFieldDef>>(fields: S): Form<Ans
     if (!def.isOptional) required.push(name);
   }
   const wire: FormSchema = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
-  return fromJsonSchemaInternal(wire, early) as Form<AnswerOf<S>>;
+  return fromJsonSchemaInternal(wire, early);
 }
+
+/** A form this package built (it is a Standard Schema too): given to `form()` again, it is kept. */
+function isBuiltForm(value: StandardSchemaV1): value is AnyForm {
+  return value['~standard'].vendor === 'elicitkit' && MADE.has(value as object);
+}
+
+const MADE = new WeakSet<object>();
 
 /**
  * Wraps a raw `requestedSchema` (from JSON, another library, or the wire) as a `Form`, or throws a
@@ -98,7 +137,9 @@ export function fromJsonSchema(raw: unknown): AnyForm {
   return fromJsonSchemaInternal(raw, []);
 }
 
-function fromJsonSchemaInternal(raw: unknown, early: SchemaProblem[]): AnyForm {
+type Refine = (value: FormContent, schema: FormSchema) => Validation<FormContent>;
+
+function fromJsonSchemaInternal(raw: unknown, early: SchemaProblem[], refine?: Refine): AnyForm {
   const { schema, problems } = parseFormSchema(raw);
   const all = [...early, ...problems];
   if (all.length === 0 && Object.keys(schema.properties).length === 0) {
@@ -113,17 +154,19 @@ function fromJsonSchemaInternal(raw: unknown, early: SchemaProblem[]): AnyForm {
   }
   if (all.length === 0) all.push(...defaultProblems(schema));
   if (all.length > 0) throw new FormSchemaError(all);
-  return makeForm(schema);
+  return makeForm(schema, refine);
 }
 
-function makeForm(parsed: FormSchema): AnyForm {
+function makeForm(parsed: FormSchema, refine?: Refine): AnyForm {
   // Immutable: the validator below, the field model and the server's per-form caches are built
   // from it once; a schema changed afterwards would be sent one way and checked another.
   const schema = frozenCopy(parsed);
   const check = validator(schema);
-  const parse = (content: unknown, options?: ValidateOptions): Validation<FormContent> =>
-    check(applyDefaults(schema, content), options);
-  return {
+  const parse = (content: unknown, options?: ValidateOptions): Validation<FormContent> => {
+    const checked = check(applyDefaults(schema, content), options);
+    return refine && checked.ok ? refine(checked.value, schema) : checked;
+  };
+  const built: AnyForm = {
     schema,
     fields: Object.freeze(describeFields(schema)),
     parse,
@@ -136,6 +179,8 @@ function makeForm(parsed: FormSchema): AnyForm {
       },
     },
   };
+  MADE.add(built);
+  return built;
 }
 
 function toStandard(issue: Issue): { message: string; path: (string | number)[] } {

@@ -19,7 +19,9 @@ export type SchemaProblemCode =
   | 'bad_constraint'
   | 'bad_options'
   | 'bad_required'
-  | 'bad_default';
+  | 'bad_default'
+  /** A Standard Schema whose library gives no JSON Schema, for the form or for one field. */
+  | 'no_json_schema';
 
 export interface SchemaProblem {
   /** The property the problem is in; absent for the form as a whole. */
