@@ -1,6 +1,8 @@
-import { log, note, select } from '@clack/prompts';
+import { note } from '@clack/prompts';
 import { type ContentValue, type FieldModel, type FormContent, formatIssues, validate } from '@elicitkit/form';
 import type { FormAnswer, FormPrompt } from '../../types.js';
+import { pickOne } from './controls.js';
+import { say } from './draw.js';
 import { askField, showValue } from './fields.js';
 import { clean } from './format.js';
 import { drawHeader } from './header.js';
@@ -62,13 +64,13 @@ async function review(
       case 'submit': {
         const result = validate(prompt.schema, collect(values));
         if (!result.ok) {
-          log.error(`Not sent yet. Fix these first:\n${clean(formatIssues(result.issues))}`, output);
+          say(io.output, 'error', `Not sent yet. Fix these first:\n${clean(formatIssues(result.issues))}`);
           break;
         }
         const unticked = untickedConfirmations(prompt.fields, result.value);
         if (unticked.length > 0 && !warned) {
           warned = true;
-          log.warn(untickedWarning(unticked), output);
+          say(io.output, 'warn', untickedWarning(unticked));
           break;
         }
         return { action: 'accept', content: result.value };
@@ -90,7 +92,7 @@ async function review(
 
 async function pickField(io: Io, fields: FieldModel[]): Promise<FieldModel | typeof CANCEL> {
   const options = fields.map((f) => ({ value: f.name, label: clean(f.label) }));
-  const name = await prompted(io, (s) => select({ ...s, message: 'Which answer do you want to change?', options }));
+  const name = await prompted(io, (s) => pickOne({ ...s, message: 'Which answer do you want to change?', options }));
   return typeof name === 'string' ? (fields.find((f) => f.name === name) ?? CANCEL) : CANCEL;
 }
 

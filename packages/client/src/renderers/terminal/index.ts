@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import { log } from '@clack/prompts';
 import type { ElicitAction } from '@elicitkit/form';
 import type { Opener, Renderer } from '../../types.js';
+import { say } from './draw.js';
 import { runForm } from './form.js';
 import type { Io } from './io.js';
 import { createSystemOpener } from './open.js';
@@ -26,7 +26,10 @@ export interface TerminalRendererOptions {
  * Asks in the terminal with clack: the asking server and its message, warnings, then one prompt
  * per field (arrow keys for choices, space to toggle, y/N, one-line text with inline validation,
  * defaults pre-filled) and a review step (Submit / Edit / Decline / Cancel). Esc or Ctrl+C at any
- * point cancels. URL mode shows the full URL with its host highlighted and asks before opening.
+ * point cancels; the cancelled prompt then reads "cancelled", never a value the person did not
+ * choose. Help and warnings wrap between words to the terminal's width (80 columns when it is not
+ * a terminal), every line behind the gutter. URL mode shows the full URL with its host highlighted
+ * and asks before opening.
  * It can honour both modes only when stdin is a terminal or streams were given; otherwise its
  * `modes` are both false and `attach` declares no elicitation capability.
  *
@@ -51,11 +54,10 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): R
 /** Says on screen how the question ended, so the person knows what the server was told. */
 async function finish<A extends { action: ElicitAction }>(io: Io, accepted: string, answering: Promise<A>): Promise<A> {
   const answer = await answering;
-  const output = { output: io.output };
-  if (io.signal.aborted) log.warn('Stopped: the question was withdrawn or no answer came in time.', output);
-  else if (answer.action === 'accept') log.success(accepted, output);
-  else if (answer.action === 'decline') log.info('Declined: nothing was shared.', output);
-  else log.warn('Cancelled: the operation stops here.', output);
+  if (io.signal.aborted) say(io.output, 'warn', 'Stopped: the question was withdrawn or no answer came in time.');
+  else if (answer.action === 'accept') say(io.output, 'success', accepted);
+  else if (answer.action === 'decline') say(io.output, 'info', 'Declined: nothing was shared.');
+  else say(io.output, 'warn', 'Cancelled: the operation stops here.');
   return answer;
 }
 

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { isCancel, type Option, selectKey } from '@clack/prompts';
+import { isCancel } from '@clack/core';
+import { type Choice, pressKey } from './controls.js';
 
 /** The streams every clack call of one renderer uses, plus the question's abort signal. */
 export interface Io {
@@ -44,13 +45,13 @@ export async function chooseKey<V extends string>(
   message: string,
   choices: readonly [KeyChoice<V>, ...KeyChoice<V>[]],
 ): Promise<V | Cancel> {
-  const options: Option<string>[] = choices.map(({ key, label, hint }) => ({
+  const options: Choice<string>[] = choices.map(({ key, label, hint }) => ({
     value: key,
     label,
     ...(hint ? { hint } : {}),
   }));
-  const picked = await prompted(io, (streams) => selectKey({ message, options, ...streams }));
+  const picked = await prompted(io, (streams) => pressKey({ message, options, ...streams }));
   if (isCancel(picked)) return CANCEL;
-  // clack's selectKey submits `undefined` on Enter; its screen then shows the first option.
+  // clack's SelectKeyPrompt submits `undefined` on Enter; pressKey then shows the first option.
   return (choices.find((c) => c.key === picked) ?? choices[0]).value;
 }

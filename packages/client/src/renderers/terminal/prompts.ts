@@ -1,4 +1,4 @@
-import { confirm, isCancel, log, multiselect, password, select, text } from '@clack/prompts';
+import { isCancel } from '@clack/core';
 import {
   type BooleanFieldModel,
   type ContentValue,
@@ -7,6 +7,8 @@ import {
   type MultiSelectFieldModel,
   type SelectFieldModel,
 } from '@elicitkit/form';
+import { confirmYes, pickMany, pickOne, typeSecret, typeText } from './controls.js';
+import { say } from './draw.js';
 import { clean } from './format.js';
 import { CANCEL, type Cancel, type Io, prompted } from './io.js';
 
@@ -40,11 +42,11 @@ export async function askText(
   // Secrets are masked on screen; the person has been warned about them already.
   const raw = await prompted(io, (s) =>
     secret
-      ? password({ ...s, message, validate })
-      : text({ ...s, message, ...initial, ...(placeholder ? { placeholder } : {}), validate }),
+      ? typeSecret({ ...s, message, validate })
+      : typeText({ ...s, message, ...initial, ...(placeholder ? { placeholder } : {}), validate }),
   );
   if (isCancel(raw)) return CANCEL;
-  const read = coerceValue(field, raw);
+  const read = coerceValue(field, raw ?? '');
   return read.ok ? read.value : undefined;
 }
 
@@ -56,8 +58,8 @@ export async function askConfirm(
   { message }: Asking,
 ): Promise<FieldResult> {
   const initialValue = current === true;
-  const answer = await prompted(io, (s) => confirm({ ...s, message, active: 'Yes', inactive: 'No', initialValue }));
-  return isCancel(answer) ? CANCEL : answer;
+  const answer = await prompted(io, (s) => confirmYes({ ...s, message, initialValue }));
+  return isCancel(answer) ? CANCEL : answer === true;
 }
 
 /** Arrow keys over the options; an optional field can be left empty. */
@@ -70,7 +72,7 @@ export async function askSelect(
   const options: { value: string | typeof EMPTY; label: string; hint?: string }[] = field.options.map(optionOf);
   if (!field.required) options.push({ value: EMPTY, label: '(leave empty)' });
   const initial = typeof current === 'string' ? { initialValue: current } : {};
-  const picked = await prompted(io, (s) => select<string | typeof EMPTY>({ ...s, message, options, ...initial }));
+  const picked = await prompted(io, (s) => pickOne<string | typeof EMPTY>({ ...s, message, options, ...initial }));
   if (isCancel(picked)) return CANCEL;
   return picked === EMPTY ? undefined : picked;
 }
@@ -88,16 +90,15 @@ export async function askMulti(
   // person picks again with their selection kept.
   for (;;) {
     const initialValues = chosen;
-    const picked = await prompted(io, (s) =>
-      multiselect<string>({ ...s, message, options, initialValues, required: false }),
-    );
+    const picked = await prompted(io, (s) => pickMany<string>({ ...s, message, options, initialValues }));
     if (isCancel(picked)) return CANCEL;
-    chosen = field.options.map((o) => o.value).filter((v) => picked.includes(v));
+    const ticked = picked ?? [];
+    chosen = field.options.map((o) => o.value).filter((v) => ticked.includes(v));
     // Choosing nothing for an optional field leaves it empty, rather than sending [].
     const value = chosen.length === 0 && !field.required ? undefined : chosen;
     const problem = check(value);
     if (problem === undefined) return value;
-    log.error(problem, { output: io.output });
+    say(io.output, 'error', problem);
   }
 }
 

@@ -1,6 +1,7 @@
 import { styleText } from 'node:util';
-import { log, note } from '@clack/prompts';
+import { note } from '@clack/prompts';
 import type { UrlAnswer, UrlPrompt } from '../../types.js';
+import { say } from './draw.js';
 import { highlightedUrl } from './format.js';
 import { drawHeader } from './header.js';
 import { chooseKey, type Io } from './io.js';
@@ -10,11 +11,11 @@ import { chooseKey, type Io } from './io.js';
  * then Decline (Enter) / Open / Cancel. Enter declines, so opening always takes a deliberate key.
  */
 export async function runConsent(io: Io, prompt: UrlPrompt): Promise<UrlAnswer> {
-  const output = { output: io.output };
   drawHeader(io, prompt);
-  note(`${highlightedUrl(prompt)}\n\nHost: ${styleText(['bold', 'inverse'], ` ${prompt.host} `)}`, 'Link', output);
+  const host = styleText(['bold', 'inverse'], ` ${prompt.host} `);
+  note(`${highlightedUrl(prompt)}\n\nHost: ${host}`, 'Link', { output: io.output });
   for (const warning of prompt.warnings) {
-    log.warn(`${styleText(['bold', 'yellow'], 'Careful:')} ${warning.message}`, output);
+    say(io.output, 'warn', `${styleText(['bold', 'yellow'], 'Careful:')} ${warning.message}`);
   }
   const choice = await chooseKey(io, 'Open this link in your browser?', [
     { key: 'd', value: 'decline', label: 'Decline', hint: 'do not open it' },
