@@ -6,6 +6,8 @@ export default defineConfig({
     conditions: ['@elicitkit/source'],
   },
   test: {
+    // The processes tests start import the packages through their bundles: never stale ones.
+    globalSetup: ['test/support/fresh-bundles.ts'],
     include: [
       'packages/*/src/**/*.test.{ts,tsx}',
       'apps/*/src/**/*.test.{ts,tsx}',

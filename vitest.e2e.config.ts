@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { conditions: ['@elicitkit/source'] },
   test: {
+    globalSetup: ['test/support/fresh-bundles.ts'],
     include: ['apps/web/e2e/**/*.e2e.ts'],
     testTimeout: 120_000,
     hookTimeout: 300_000,

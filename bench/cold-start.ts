@@ -8,7 +8,7 @@
  *   BENCH_COLD_PAIRS=15 (default)
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,14 +44,36 @@ export const opsdesk: Spawnable = {
 
 /** Wall time from spawn to the first `tools/list` answer, in ms. */
 async function startToList(target: Spawnable, mode: 'legacy' | 'auto'): Promise<number> {
+  return (await startAndCpu(target, mode)).wall;
+}
+
+/**
+ * Wall time from spawn to the first `tools/list` answer, and the CPU the server process had used
+ * by then (all its threads, from /proc: steadier than wall time when the machine is shared), in ms.
+ */
+async function startAndCpu(target: Spawnable, mode: 'legacy' | 'auto'): Promise<{ wall: number; cpu: number }> {
   const started = performance.now();
   const client = new Client({ name: 'bench', version: '1' }, { versionNegotiation: { mode } });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: target.args, stderr: 'ignore' }));
+  const transport = new StdioClientTransport({ command: process.execPath, args: target.args, stderr: 'ignore' });
+  await client.connect(transport);
   const { tools } = await client.listTools();
-  const elapsed = performance.now() - started;
+  const wall = performance.now() - started;
+  const cpu = transport.pid === null ? Number.NaN : cpuMs(transport.pid);
   if (tools.length === 0) throw new Error(`${target.name} listed no tools`);
   await client.close();
-  return elapsed;
+  return { wall, cpu };
+}
+
+/** CPU time a process has run so far, over all its threads (`schedstat`'s first field is ns). */
+function cpuMs(pid: number): number {
+  let ns = 0;
+  try {
+    for (const task of readdirSync(`/proc/${pid}/task`))
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return Number.NaN; // not Linux, or the process is gone
+  }
+  return ns / 1e6;
 }
 
 /** Distinct module files a process loads up to its first answered `tools/list` (legacy handshake). */
@@ -121,15 +143,20 @@ async function userServerStart(): Promise<void> {
   await startToList(userKit, 'legacy');
   await startToList(userRaw, 'legacy');
   const ratios: number[] = [];
+  const cpuRatios: number[] = [];
   for (let i = 0; i < PAIRS; i++) {
     const kitFirst = i % 2 === 0;
-    const a = await startToList(kitFirst ? userKit : userRaw, 'legacy');
-    const b = await startToList(kitFirst ? userRaw : userKit, 'legacy');
-    ratios.push(kitFirst ? a / b : b / a);
+    const a = await startAndCpu(kitFirst ? userKit : userRaw, 'legacy');
+    const b = await startAndCpu(kitFirst ? userRaw : userKit, 'legacy');
+    const [kit, raw] = kitFirst ? [a, b] : [b, a];
+    ratios.push(kit.wall / raw.wall);
+    cpuRatios.push(kit.cpu / raw.cpu);
   }
   const r = p50(ratios);
+  const cpu = cpuRatios.filter(Number.isFinite);
   console.log(
-    `  a user's server: modules loaded ${modulesLoaded(userKit).length} on Elicitkit, ${modulesLoaded(userRaw).length} on the raw SDK`,
+    `  a user's server: modules loaded ${modulesLoaded(userKit).length} on Elicitkit, ${modulesLoaded(userRaw).length} on the raw SDK` +
+      (cpu.length > 0 ? `; server CPU to the first answer ${p50(cpu).toFixed(2)}× (IQR ${iqr(cpu)})` : ''),
   );
   report({
     goal: "a user's server on @elicitkit/server + form starts ≤ 1.1× its raw-SDK twin",

@@ -74,7 +74,9 @@ describe('published packages', () => {
       for (const p of packed) {
         const unwanted = p.files.filter(
           (f) =>
-            /\.test\.tsx?$|^test\/|tsconfig|\.tsbuildinfo$|^dist\/bundle\/|\.(golden|fixture)$/.test(f) ||
+            /\.test\.tsx?$|^test\/|tsconfig|\.tsbuildinfo$|^dist\/bundle\/|^dist\/bundled\/stamp\.json$|\.(golden|fixture)$/.test(
+              f,
+            ) ||
             // the one suite that is public: @elicitkit/client/testing's registrySuite
             (/\.suite\./.test(f) && !f.includes('registry/registry.suite.')),
         );

@@ -38,6 +38,8 @@ async function build(): Promise<void> {
   process.stdout.write('elicitkit: building the app (about a minute the first time)…\n');
   for (const step of [
     [TSC, '-b'],
+    // The libraries' published JavaScript (their `exports` point at it), then the CLI's one-file build.
+    ['--import', 'tsx', resolve(root, 'scripts/bundle-packages.ts')],
     // `elicitkit serve` starts from its one-file build only while that matches dist/ (see bin/elicitkit.js).
     ['--import', 'tsx', resolve(root, 'scripts/bundle-serve.ts')],
     [NEXT, 'build', webDir],

@@ -5,22 +5,29 @@
  * (relay frames, resumable stream events). Nothing here computes a hash or a cipher itself.
  */
 import { Buffer } from 'node:buffer';
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  createHmac,
-  createSecretKey,
-  type KeyObject,
-  randomBytes,
-  timingSafeEqual,
-} from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 
-export { randomUUID } from 'node:crypto';
+type NodeCrypto = typeof import('node:crypto');
+let loaded: NodeCrypto | undefined;
+
+/**
+ * `node:crypto`, loaded on first use. Loading it is a fifth of what importing this library costs a
+ * server's start, and a server takes no digest before its first call (a stdio server on 2025
+ * revisions may never take one), so it is not imported up front.
+ */
+function nodeCrypto(): NodeCrypto {
+  loaded ??= process.getBuiltinModule('node:crypto');
+  return loaded;
+}
+
+/** A random v4 UUID (the platform's Web Crypto, which every runtime has). */
+export function randomUUID(): string {
+  return crypto.randomUUID();
+}
 
 /** SHA-256 of a text's UTF-8 bytes. */
 export function sha256(text: string, encoding: 'hex' | 'base64url'): string {
-  return createHash('sha256').update(text, 'utf8').digest(encoding);
+  return nodeCrypto().createHash('sha256').update(text, 'utf8').digest(encoding);
 }
 
 /** HMAC-SHA256 keyed once; each call MACs a text's UTF-8 bytes, as base64url or raw bytes. */
@@ -30,6 +37,7 @@ export interface Mac {
 }
 
 export function hmacSha256(key: Uint8Array | string): Mac {
+  const { createHmac, createSecretKey } = nodeCrypto();
   const secret: KeyObject = createSecretKey(typeof key === 'string' ? Buffer.from(key, 'utf8') : Buffer.from(key));
   const mac = (message: string) => createHmac('sha256', secret).update(message, 'utf8').digest('base64url');
   mac.bytes = (message: string) => createHmac('sha256', secret).update(message, 'utf8').digest();
@@ -40,7 +48,7 @@ export function hmacSha256(key: Uint8Array | string): Mac {
 export function sameMac(a: string | Uint8Array, b: string | Uint8Array): boolean {
   const x = typeof a === 'string' ? Buffer.from(a, 'utf8') : a;
   const y = typeof b === 'string' ? Buffer.from(b, 'utf8') : b;
-  return x.length === y.length && timingSafeEqual(x, y);
+  return x.length === y.length && nodeCrypto().timingSafeEqual(x, y);
 }
 
 /** A text's UTF-8 bytes as unpadded base64url, and back. */
@@ -59,6 +67,7 @@ export function bytesToBase64Url(bytes: Uint8Array): string {
 
 /** `plain` encrypted and authenticated (AES-256-GCM, a random 12-byte IV), bound to `associated`: base64url of IV, body and tag. */
 export function encrypt(key: Uint8Array, plain: string, associated: Uint8Array): string {
+  const { createCipheriv, randomBytes } = nodeCrypto();
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(associated);
   const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
@@ -70,7 +79,7 @@ export function decrypt(key: Uint8Array, sealed: string, associated: Uint8Array)
   const bytes = Buffer.from(sealed, 'base64url');
   if (bytes.length < 12 + 16) return undefined;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12)).setAAD(associated);
+    const decipher = nodeCrypto().createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12)).setAAD(associated);
     decipher.setAuthTag(bytes.subarray(bytes.length - 16));
     return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString('utf8');
   } catch {

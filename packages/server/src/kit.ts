@@ -10,7 +10,7 @@ import {
 import { advertised, withConvertedJson } from './arguments.js';
 import type { AuditEvent, AuditSink, Redaction } from './audit.js';
 import type { CallSettings } from './call-questions.js';
-import { createCallStateCodec } from './call-state-codec.js';
+import { type CallStateCodec, createCallStateCodec } from './call-state-codec.js';
 import { DEFAULT_MAX_CHANGES } from './channel/replay.js';
 import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
@@ -116,11 +116,17 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   const now = options.now ?? Date.now;
   const identify = options.identify ?? (() => undefined);
   const ttlSeconds = options.stateTtlSeconds ?? 3600;
-  const codec = createCallStateCodec({
-    key: options.secret ?? crypto.getRandomValues(new Uint8Array(32)),
-    ttlSeconds,
-    now,
-  });
+  // Made on first use: its key (and the platform's crypto behind it) costs a server's start time,
+  // and a server whose calls never reach a 2026-07-28 round never needs it.
+  let made: CallStateCodec | undefined;
+  const codecNow = (): CallStateCodec => {
+    made ??= createCallStateCodec({
+      key: options.secret ?? crypto.getRandomValues(new Uint8Array(32)),
+      ttlSeconds,
+      now,
+    });
+    return made;
+  };
   // A question answered for one person must not be replayable by another: the caller is part of
   // the state's MAC, so a state opened under any other identity is refused at the seam like any
   // other bad state: -32602.
@@ -132,6 +138,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     // Past the limit no state is the kit's: no MAC is computed, and the kit's tool says why (readState).
     if (state.length > MAX_REQUEST_STATE_LENGTH) return undefined;
     const caller = { method: ctx.mcpReq.method, identity: identify(ctx) };
+    const codec = codecNow();
     const format = codec.formatOf(state);
     if (format === 'foreign') return undefined;
     if (format === 'mine') return codec.open(state, caller);
@@ -210,7 +217,15 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     waitMs: options.commitWaitMs ?? 60_000,
     now,
   });
-  const runtime: Runtime = { codec, committer, identify, settingsFor, now };
+  const runtime: Runtime = {
+    get codec() {
+      return codecNow();
+    },
+    committer,
+    identify,
+    settingsFor,
+    now,
+  };
 
   let running = 0;
   const idle: (() => void)[] = [];
