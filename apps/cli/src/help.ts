@@ -98,7 +98,9 @@ Exit codes: 0 done, 1 tool error, 2 usage, 3 declined or cancelled.`,
 
 Checks a server's elicitation behaviour against the rule catalogue (EK01–EK18): plays clients of
 every revision, with and without the capability, calls every tool and answers each question with
-accept (sample values), accept (empty), decline and cancel in turn.
+accept (sample values), accept (empty), decline and cancel in turn; then explores the answers that
+lead on (each option of a select, a boolean both ways, a few subsets of a multi-select, decline and
+cancel of later questions), one changed answer per call, and reports every branch it did not try.
 
 Options:
   --json                        print the report as JSON (a stable shape: docs/cli.md)
@@ -113,6 +115,9 @@ Options:
                                 (--era legacy|modern is the deprecated name)
   --timeout-ms N                per call; a call past it is cancelled (default 10000)
   --concurrency N               profiles run at once, 1 to 8 (default: all of them)
+  --depth N                     vary answers at the first N questions of a call, 1 to 5 (default 3)
+  --budget N                    exploring calls per tool under each profile, 0 to 1000 (default 20;
+                                0: no exploring)
   --clients a,b                 also play these known clients, each announcing its clientInfo.name
                                 (claude-code, claude-desktop, cursor, vscode, trae, cline), and
                                 report what the person would see in each

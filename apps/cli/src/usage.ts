@@ -35,7 +35,8 @@ Commands:
   call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--secrets decline|warn] [--revision REV|auto] [--json]
                               call a tool, answering elicitations in the terminal or from a file
   doctor <target> [--json] [--fixtures FILE] [--tools a,b] [--skip c] [--allow-destructive] [--yes]
-         [--revision REV|auto] [--strict] [--timeout-ms N] [--clients a,b] [--restart-check]
+         [--revision REV|auto] [--strict] [--timeout-ms N] [--depth N] [--budget N] [--clients a,b]
+         [--restart-check]
                               check a server's elicitation behaviour against the rule catalogue
                               (exit 1 on errors; --strict: on warnings too)
   install <claude-code|claude-desktop|cursor|vscode|trae> [--scope project|user] [--name N] [--dry-run] [--url URL | -- command...]
@@ -72,7 +73,11 @@ export function parseArgsMistake(error: unknown): string | undefined {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown option ${option}`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return /argument missing/.test(error.message) ? `${option} needs a value` : `${option} takes no value`;
+      if (/argument missing/.test(error.message)) return `${option} needs a value`;
+      // `--budget -1`: parseArgs will not take a value starting with a dash after a space.
+      if (/argument is ambiguous/.test(error.message))
+        return `${option} needs a value; write one that starts with a dash as ${option}=-…`;
+      return `${option} takes no value`;
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `unexpected argument ${/'([^']*)'/.exec(error.message)?.[1] ?? ''}`.trim();
     default:

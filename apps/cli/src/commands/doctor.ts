@@ -7,11 +7,13 @@ import {
   clientProfile,
   confirmToProceed,
   type Endpoint,
+  EXPLORE_DEFAULTS,
   endpointFor,
   FixtureError,
   type Fixtures,
   judge,
   liveServerWarning,
+  MAX_ASKS,
   OPSDESK_FIXTURES,
   PROFILES,
   type Profile,
@@ -38,7 +40,7 @@ export interface DoctorEnvironment {
 
 /**
  * `elicitkit doctor <target> [--json] [--fixtures FILE] [--tools a,b] [--skip c] [--allow-destructive]
- * [--yes] [--revision REV|auto] [--strict] [--timeout-ms N] [--concurrency N]`:
+ * [--yes] [--revision REV|auto] [--strict] [--timeout-ms N] [--concurrency N] [--depth N] [--budget N]`:
  * exits 1 when any finding is an error, 3 when the person said no at the warning.
  */
 export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}): Promise<number> {
@@ -61,6 +63,8 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       yes: { type: 'boolean' },
       clients: { type: 'string', multiple: true },
       'restart-check': { type: 'boolean' },
+      depth: { type: 'string' },
+      budget: { type: 'string' },
     },
     strict: true,
   });
@@ -75,6 +79,11 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
   const skip = names('--skip', values.skip);
   const fixtures = fixturesFrom(values.fixtures, own);
   const allowDestructive = values['allow-destructive'] === true;
+  // Checked before anything is started or called: a bad limit costs nothing.
+  const explore = {
+    depth: wholeNumber('--depth', values.depth, EXPLORE_DEFAULTS.depth, 1, MAX_ASKS),
+    budget: wholeNumber('--budget', values.budget, EXPLORE_DEFAULTS.budget, 0, 1_000),
+  };
 
   if (target) {
     io.err(liveServerWarning(target.label, allowDestructive));
@@ -101,6 +110,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       concurrency,
       profiles,
       allowDestructive,
+      explore,
       ...(fixtures ? { fixtures } : {}),
       ...(only ? { only } : {}),
       ...(skip ? { skip } : {}),

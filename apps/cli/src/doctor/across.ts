@@ -47,9 +47,10 @@ function withoutCapability(
   calls: CallRecord[],
   profiles: ReadonlyMap<string, Profile>,
 ): void {
+  // The same call: the answering strategies' calls, not the walk's, whose answers differ on purpose.
   const eliciting = calls.filter((c) => {
     const p = profiles.get(c.profile);
-    return p !== undefined && canElicit(p);
+    return p !== undefined && canElicit(p) && c.strategy !== 'explore';
   });
   const sameRevision = eliciting.filter((c) => profiles.get(c.profile)?.revision === profile.revision);
   const peers = sameRevision.length > 0 ? sameRevision : eliciting;
@@ -111,6 +112,7 @@ function acrossRevisions(found: FindingSet, calls: CallRecord[], profiles: Reado
     for (const silent of calls) {
       const pb = profiles.get(silent.profile);
       if (!pb || pb.revision === pa.revision || silent.strategy !== asking.strategy) continue;
+      if (pathOf(silent) !== pathOf(asking)) continue;
       if (pb.modes.form !== pa.modes.form || pb.modes.url !== pa.modes.url || !canElicit(pb)) continue;
       if (silent.asks.length > 0) continue;
       const result = succeeded(silent.outcome);
@@ -124,4 +126,9 @@ function acrossRevisions(found: FindingSet, calls: CallRecord[], profiles: Reado
       });
     }
   }
+}
+
+/** An exploring call's path, comparable across profiles ('' for the answering strategies' calls). */
+function pathOf(call: CallRecord): string {
+  return JSON.stringify(call.path ?? []);
 }

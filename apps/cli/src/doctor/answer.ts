@@ -1,4 +1,5 @@
 import { confirmationsOf, type ElicitAction, type FormContent } from '@elicitkit/form';
+import { type Branch, branchLabel } from './branches.js';
 import { accepts, type Strategy } from './profiles.js';
 import { sampleContent } from './values.js';
 
@@ -6,6 +7,8 @@ import { sampleContent } from './values.js';
 export type AnswerReason =
   /** What the call's strategy says. */
   | 'strategy'
+  /** A branch doctor explores at this question: one value chosen, or a decline or cancel deeper in the call. */
+  | 'explore'
   /** A confirmation is never accepted without `--allow-destructive`: declined instead. */
   | 'confirmation'
   /** Doctor cannot finish an out-of-band flow, so an accepting strategy declines a URL request. */
@@ -13,32 +16,57 @@ export type AnswerReason =
   /** More questions in one call than doctor answers: the rest are cancelled. */
   | 'over-cap';
 
+/** Questions doctor answers in one call before it cancels the rest (`over-cap`); also the deepest `--depth`. */
+export const MAX_ASKS = 5;
+
 /** Doctor's answer to one question. */
 export interface Answer {
   action: ElicitAction;
   content?: FormContent;
   why: AnswerReason;
+  /** The branch taken on purpose (`why: 'explore'`). */
+  branch?: Branch;
 }
 
 /**
  * How doctor answers one question under a strategy. URL requests are declined by accepting
  * strategies: consenting would leave a well-behaved server waiting for a page nobody opens.
+ * A `branch` (exploring) changes one answer, after the same safety checks: a confirmation is
+ * still declined without `allowDestructive`, a URL still never consented to.
  *
  * @example
  * answerFor('accept-defaults', { message: 'Which env?', requestedSchema }, { tag: '-a1', overCap: false, allowDestructive: false })
+ * answerFor('explore', params, { tag: '-a2', overCap: false, allowDestructive: false, branch: { action: 'accept', field: 'env', value: 'prod' } })
  */
 export function answerFor(
   strategy: Strategy,
   params: Record<string, unknown>,
-  context: { tag: string; overCap: boolean; allowDestructive: boolean },
+  context: { tag: string; overCap: boolean; allowDestructive: boolean; branch?: Branch | undefined },
 ): Answer {
+  const { branch } = context;
   if (context.overCap) return { action: 'cancel', why: 'over-cap' };
+  if (branch && branch.action !== 'accept') return { action: branch.action, why: 'explore', branch };
   if (strategy === 'decline') return { action: 'decline', why: 'strategy' };
   if (!accepts(strategy)) return { action: 'cancel', why: 'strategy' };
   if (params.mode === 'url') return { action: 'decline', why: 'url' };
   if (!context.allowDestructive && confirmationsOf(params.requestedSchema).length > 0)
     return { action: 'decline', why: 'confirmation' };
-  return strategy === 'accept-defaults'
-    ? { action: 'accept', content: sampleContent(params.requestedSchema, context.tag), why: 'strategy' }
-    : { action: 'accept', content: {}, why: 'strategy' };
+  if (strategy === 'accept-empty') return { action: 'accept', content: {}, why: 'strategy' };
+  const content = sampleContent(params.requestedSchema, context.tag);
+  if (branch?.action !== 'accept') return { action: 'accept', content, why: 'strategy' };
+  Object.defineProperty(content, branch.field, {
+    value: branch.value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+  return { action: 'accept', content, why: 'explore', branch };
+}
+
+/** How reports show an answer: `accept`, `accept (env=prod)`, `decline (confirmation)`, `cancel (explore)`. */
+export function answerLabel(answer: Answer): string {
+  if (answer.why === 'strategy') return answer.action;
+  if (answer.why === 'explore' && answer.branch?.action === 'accept')
+    return `${answer.action} (${branchLabel(answer.branch)})`;
+  return `${answer.action} (${answer.why})`;
 }

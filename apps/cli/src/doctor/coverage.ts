@@ -1,7 +1,10 @@
+import { type QuestionBranch, questionBranches, type UntriedBranch, untriedOf } from './branch-coverage.js';
+import { fieldsOf, questionKey } from './branches.js';
 import { outcomeLabel, type SkipReason } from './classify.js';
-import { fieldsOf } from './findings.js';
 import type { Strategy } from './profiles.js';
-import type { Ask, CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
+import type { CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
+
+export type { QuestionBranch, Untried, UntriedBranch } from './branch-coverage.js';
 
 /** Why a question was not reached under a profile. */
 export type NotReached =
@@ -34,13 +37,32 @@ export interface QuestionCoverage {
   cases: string[];
   reached: { profile: string; strategies: Strategy[] }[];
   notReached: { profile: string; reason: NotReached; detail: string }[];
+  /** Where in a call it came (1 = the first question), at the earliest. */
+  depth: number;
+  /**
+   * Every way of answering it that may lead elsewhere (each option, a boolean both ways, a few
+   * subsets, decline, cancel): under which profiles each was tried, and why not under the others.
+   */
+  branches: QuestionBranch[];
+  /** True when the server asked it again right after an accepted answer: its retry path was reached. */
+  retried: boolean;
 }
 
 export interface CoverageSummary {
   /** Distinct questions seen, over all tools. */
   questions: number;
-  /** Questions reached under every profile that declares their mode (and is served). */
+  /**
+   * Questions reached under every profile that declares their mode (and is served), with every
+   * branch tried under every profile that reached them: an option never chosen keeps a question out.
+   */
   fullyReached: number;
+  /**
+   * Branches of the questions seen (tool × question × branch): `tried` counts those tried under
+   * every profile that reached their question; `pairs`, branch × profile.
+   */
+  branches: { seen: number; tried: number; pairs: { tried: number; applicable: number } };
+  /** Every branch left untried somewhere it could have been taken: the question, field, value, and why. */
+  untried: UntriedBranch[];
   /** Question × profile pairs where the profile can show the question. */
   pairs: { reached: number; applicable: number };
   /** Tools called that asked nothing under any profile. */
@@ -57,10 +79,14 @@ export interface CoverageSummary {
 /** Which questions each tool reached, under which profile and strategy, and why not elsewhere. */
 export function toolCoverage(run: DoctorRun, tool: ToolInfo): QuestionCoverage[] {
   const calls = run.calls.filter((c) => c.tool === tool.name);
-  const questions = new Map<string, QuestionCoverage & { by: Map<string, Set<Strategy>> }>();
+  type Building = Omit<QuestionCoverage, 'branches'> & { by: Map<string, Set<Strategy>> };
+  const questions = new Map<string, Building>();
   for (const call of calls) {
+    const answered = call.asks
+      .filter((a) => a.position !== undefined)
+      .sort((a, b) => (a.position ?? 0) - (b.position ?? 0));
     for (const ask of call.asks) {
-      const key = keyOf(ask);
+      const key = questionKey(ask);
       let q = questions.get(key);
       if (!q) {
         q = {
@@ -71,10 +97,17 @@ export function toolCoverage(run: DoctorRun, tool: ToolInfo): QuestionCoverage[]
           cases: [],
           reached: [],
           notReached: [],
+          depth: ask.position ?? Number.POSITIVE_INFINITY,
+          retried: false,
           by: new Map(),
         };
         questions.set(key, q);
       }
+      if (ask.position !== undefined) q.depth = Math.min(q.depth, ask.position);
+      // Asked again right after doctor accepted it: the server's retry path.
+      const before =
+        ask.position !== undefined ? answered.find((a) => a.position === (ask.position ?? 0) - 1) : undefined;
+      if (before?.answer?.action === 'accept' && questionKey(before) === key) q.retried = true;
       if (!q.cases.includes(call.case)) q.cases.push(call.case);
       const strategies = q.by.get(call.profile) ?? new Set();
       strategies.add(call.strategy);
@@ -87,7 +120,9 @@ export function toolCoverage(run: DoctorRun, tool: ToolInfo): QuestionCoverage[]
       if (strategies) q.reached.push({ profile: record.profile.id, strategies: [...strategies] });
       else q.notReached.push({ profile: record.profile.id, ...whyNot(q, record, tool, calls) });
     }
-    return q;
+    // A question only ever seen unanswered (refused by the SDK) has no place in a call.
+    const depth = Number.isFinite(q.depth) ? q.depth : 1;
+    return { ...q, depth, branches: questionBranches(run, tool, q.key, calls) };
   });
 }
 
@@ -97,9 +132,19 @@ export function summarize(run: DoctorRun, perTool: Map<string, QuestionCoverage[
   const counted = (q: QuestionCoverage) =>
     q.notReached.filter((n) => n.reason !== 'mode-not-declared' && n.reason !== 'not-served').length;
   const made = (tool: string) => run.calls.some((c) => c.tool === tool && c.outcome.kind !== 'skipped');
+  const pairs = all.flatMap((q) => q.branches.map((b) => ({ tried: b.tried.length, untried: b.untried.length })));
   return {
     questions: all.length,
-    fullyReached: all.filter((q) => counted(q) === 0).length,
+    fullyReached: all.filter((q) => counted(q) === 0 && q.branches.every((b) => b.untried.length === 0)).length,
+    branches: {
+      seen: pairs.length,
+      tried: pairs.filter((p) => p.untried === 0).length,
+      pairs: {
+        tried: pairs.reduce((n, p) => n + p.tried, 0),
+        applicable: pairs.reduce((n, p) => n + p.tried + p.untried, 0),
+      },
+    },
+    untried: [...perTool].flatMap(([tool, qs]) => untriedOf(tool, qs)),
     pairs: {
       reached: all.reduce((n, q) => n + q.reached.length, 0),
       applicable: all.reduce((n, q) => n + q.reached.length + counted(q), 0),
@@ -119,10 +164,6 @@ export function summarize(run: DoctorRun, perTool: Map<string, QuestionCoverage[
   };
 }
 
-function keyOf(ask: Ask): string {
-  return ask.mode === 'url' ? 'url' : `form: ${[...fieldsOf(ask.params)].sort().join(', ')}`;
-}
-
 const SKIP_REASON: Record<SkipReason, NotReached> = {
   destructive: 'destructive',
   'needs-own-server': 'needs-own-server',
@@ -131,7 +172,7 @@ const SKIP_REASON: Record<SkipReason, NotReached> = {
 };
 
 function whyNot(
-  q: QuestionCoverage,
+  q: Pick<QuestionCoverage, 'mode' | 'cases'>,
   record: ProfileRecord,
   tool: ToolInfo,
   calls: CallRecord[],

@@ -65,8 +65,19 @@ describe('doctor on opsdesk', () => {
     });
     const sync = report.tools.find((t) => t.name === 'sync_file');
     expect(sync?.questions[0]?.reached.map((r) => r.strategies)).toEqual(
-      Array(5).fill(['accept-defaults', 'accept-empty', 'decline', 'cancel']),
+      Array(5).fill(['accept-defaults', 'accept-empty', 'decline', 'cancel', 'explore']),
     );
+    // Every option of every question was chosen, under every profile that reached it.
+    expect(sync?.questions[0]?.branches.map((b) => [b.label, b.tried.length, b.untried.length])).toEqual([
+      ['resolution=keep_local', 5, 0],
+      ['resolution=keep_remote', 5, 0],
+      ['resolution=keep_both', 5, 0],
+      ['resolution=manual', 5, 0],
+      ['decline', 5, 0],
+      ['cancel', 5, 0],
+    ]);
+    expect(report.coverage.untried).toEqual([]);
+    expect(report.coverage.branches.seen).toBe(report.coverage.branches.tried);
     const deploy = report.tools.find((t) => t.name === 'deploy_service');
     expect(deploy?.calls.find((c) => c.profile === '2025-11-25 form+url' && c.strategy === 'cancel')?.outcome).toBe(
       'cancelled',
@@ -114,6 +125,17 @@ describe('doctor usage', () => {
     [['doctor', 'opsdesk', '--fixtures', '/nonexistent.json'], /--fixtures \/nonexistent.json/],
     [['doctor', 'opsdesk', '--timeout-ms', '50'], /--timeout-ms needs a whole number from 100/],
     [['doctor', 'opsdesk', '--concurrency', '0'], /--concurrency needs a whole number from 1 to 8/],
+    [['doctor', 'opsdesk', '--depth', '0'], /--depth needs a whole number from 1 to 5, not "0"/],
+    [['doctor', 'opsdesk', '--depth', '6'], /--depth needs a whole number from 1 to 5, not "6"/],
+    [['doctor', 'opsdesk', '--depth', '2.5'], /--depth needs a whole number from 1 to 5, not "2.5"/],
+    [['doctor', 'opsdesk', '--budget=-1'], /--budget needs a whole number from 0 to 1000, not "-1"/],
+    [
+      ['doctor', 'opsdesk', '--budget', '-1'],
+      /--budget needs a value; write one that starts with a dash as --budget=-…/,
+    ],
+    [['doctor', 'opsdesk', '--budget', 'lots'], /--budget needs a whole number from 0 to 1000, not "lots"/],
+    [['doctor', 'opsdesk', '--budget', '1001'], /--budget needs a whole number from 0 to 1000, not "1001"/],
+    [['doctor', 'opsdesk', '--budget'], /--budget/],
     [['doctor', 'opsdesk', '--tools', 'a,,b'], /--tools needs tool names separated by commas/],
     [
       ['doctor', 'opsdesk', '--tools', 'no_such_tool'],

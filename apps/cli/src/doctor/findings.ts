@@ -1,6 +1,10 @@
 import { RULES, type RuleCode, type Severity } from '@elicitkit/form';
+import { answerLabel } from './answer.js';
+import { fieldsOf } from './branches.js';
 import { outcomeLabel } from './classify.js';
 import type { CallRecord } from './records.js';
+
+export { fieldsOf } from './branches.js';
 
 /** One call as a finding quotes it: what was asked, what doctor answered, how it ended. */
 export interface Transcript {
@@ -60,9 +64,29 @@ export function ambiguity(ambiguous: boolean): { ambiguous?: boolean; severity?:
 /** Collects findings, one per tool, rule, field and message; repeats only count. */
 export class FindingSet {
   readonly #found = new Map<string, DoctorFinding>();
+  /** For rules that count something: the highest count per tool, rule and field, and its finding's key. */
+  readonly #most = new Map<string, { count: number; key: string }>();
+
+  /**
+   * For a rule that counts (questions in a call, changes of a question): only the highest count
+   * is reported per tool, rule and field. A call that doctor ended early — the walk declining the
+   * third of four questions — would otherwise add a milder finding beside the real one.
+   */
+  addMost(call: CallRecord, f: FindingInput, count: number): void {
+    const where = `${call.tool}|${f.rule}|${f.field ?? ''}`;
+    const most = this.#most.get(where);
+    if (most && most.count > count) return;
+    if (most && most.count < count) this.#found.delete(most.key);
+    this.#most.set(where, { count, key: this.#keyOf(call, f) });
+    this.add(call, f);
+  }
+
+  #keyOf(call: CallRecord, f: FindingInput): string {
+    return `${call.tool}|${f.rule}|${f.field ?? ''}|${f.message}`;
+  }
 
   add(call: CallRecord, f: FindingInput): void {
-    const key = `${call.tool}|${f.rule}|${f.field ?? ''}|${f.message}`;
+    const key = this.#keyOf(call, f);
     const existing = this.#found.get(key);
     if (existing) {
       existing.seen++;
@@ -107,18 +131,8 @@ export function transcriptOf(call: CallRecord): Transcript {
       mode: a.mode,
       message: typeof a.params.message === 'string' ? a.params.message : '',
       fields: fieldsOf(a.params),
-      answer: a.answer ? `${a.answer.action}${a.answer.why === 'strategy' ? '' : ` (${a.answer.why})`}` : null,
+      answer: a.answer ? answerLabel(a.answer) : null,
     })),
     outcome: outcomeLabel(call.outcome),
   };
-}
-
-/** The property names of a raw form request, as sent. */
-export function fieldsOf(params: Record<string, unknown>): string[] {
-  const schema = params.requestedSchema;
-  const properties =
-    typeof schema === 'object' && schema !== null ? (schema as { properties?: unknown }).properties : undefined;
-  return typeof properties === 'object' && properties !== null && !Array.isArray(properties)
-    ? Object.keys(properties)
-    : [];
 }

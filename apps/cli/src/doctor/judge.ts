@@ -69,12 +69,16 @@ function judgeCall(found: FindingSet, call: CallRecord): void {
   const asked = new Set(call.asks.map((a, i) => (a.via === 'embedded' && a.key !== undefined ? `key:${a.key}` : i)))
     .size;
   if (asked > 2)
-    found.add(call, {
-      rule: 'EK08',
-      message: `asked ${asked} questions in one call`,
-      fix: 'Ask for every missing value in one form; two questions per call at most.',
-      severity: asked > 3 ? 'error' : 'warning',
-    });
+    found.addMost(
+      call,
+      {
+        rule: 'EK08',
+        message: `asked ${asked} questions in one call`,
+        fix: 'Ask for every missing value in one form; two questions per call at most.',
+        severity: asked > 3 ? 'error' : 'warning',
+      },
+      asked,
+    );
 
   judgeChanges(found, call);
   const result = succeeded(call.outcome);
@@ -132,16 +136,20 @@ function judgeChanges(found: FindingSet, call: CallRecord): void {
     changes.set(ask.key, (changes.get(ask.key) ?? 0) + 1);
   }
   for (const [key, n] of changes) {
-    found.add(call, {
-      rule: 'EK18',
-      field: key,
-      message:
-        n === 1
-          ? `the question "${key}" came back changed in the round after it was answered, so that answer did not count`
-          : `the question "${key}" came back changed after each answer, round after round, so no answer to it could count`,
-      fix: 'Keep what changes by itself (the time, a live count, a fresh token) out of the message, form and URL: a question that changes on every look can never be answered on 2026-07-28.',
-      severity: n === 1 ? 'warning' : 'error',
-    });
+    found.addMost(
+      call,
+      {
+        rule: 'EK18',
+        field: key,
+        message:
+          n === 1
+            ? `the question "${key}" came back changed in the round after it was answered, so that answer did not count`
+            : `the question "${key}" came back changed after each answer, round after round, so no answer to it could count`,
+        fix: 'Keep what changes by itself (the time, a live count, a fresh token) out of the message, form and URL: a question that changes on every look can never be answered on 2026-07-28.',
+        severity: n === 1 ? 'warning' : 'error',
+      },
+      n,
+    );
   }
 }
 

@@ -62,15 +62,25 @@ export const PROFILES: readonly Profile[] = [
   },
 ];
 
-/** How doctor answers every question of one call (`none`: the client cannot be asked). */
-export type Strategy = 'accept-defaults' | 'accept-empty' | 'decline' | 'cancel' | 'none';
+/**
+ * How doctor answers every question of one call (`none`: the client cannot be asked). `explore`
+ * is accept-defaults with answers changed along a path: a call of the tree walk (`explore.ts`).
+ */
+export type Strategy = 'accept-defaults' | 'accept-empty' | 'decline' | 'cancel' | 'explore' | 'none';
 
 /** Every strategy, in the order doctor tries them and reports show them. */
-export const STRATEGIES: readonly Strategy[] = ['accept-defaults', 'accept-empty', 'decline', 'cancel', 'none'];
+export const STRATEGIES: readonly Strategy[] = [
+  'accept-defaults',
+  'accept-empty',
+  'decline',
+  'cancel',
+  'explore',
+  'none',
+];
 
 /** True for the strategies that accept: the ones a destructive tool is spared unless allowed. */
 export function accepts(strategy: Strategy): boolean {
-  return strategy === 'accept-defaults' || strategy === 'accept-empty';
+  return strategy === 'accept-defaults' || strategy === 'accept-empty' || strategy === 'explore';
 }
 
 /** True when the profile declares any elicitation mode. */

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { Answer } from './answer.js';
 import type { CallOutcome } from './classify.js';
+import type { LeftBranch, Step } from './explore.js';
 import type { Profile, Strategy } from './profiles.js';
 import type { RawAsk } from './tap.js';
 
@@ -10,6 +11,8 @@ export interface Ask extends RawAsk {
   round: number;
   /** Absent when the SDK client refused the request before doctor could answer it. */
   answer?: Answer;
+  /** The how-many-th question doctor answered in the call (1 = first): a branch's place on a path. */
+  position?: number;
 }
 
 /** One tool call under one client profile and one answering strategy. */
@@ -23,6 +26,8 @@ export interface CallRecord {
   asks: Ask[];
   outcome: CallOutcome;
   ms: number;
+  /** An exploring call (`strategy: 'explore'`): the answers it replays, and the one it changes last. */
+  path?: Step[];
 }
 
 export interface ProfileRecord {
@@ -53,4 +58,6 @@ export interface DoctorRun {
   tools: ToolInfo[];
   profiles: ProfileRecord[];
   calls: CallRecord[];
+  /** The tree walk's limits, and the branches it saw but did not try (and why). */
+  exploration?: { depth: number; budget: number; left: LeftBranch[] };
 }

@@ -1,13 +1,14 @@
 import { clean } from '@elicitkit/client/terminal';
-import type { QuestionCoverage } from './coverage.js';
 import { STRATEGIES } from './profiles.js';
+import { coverageLine, exploredEntries, questionLines } from './render-coverage.js';
 import type { DoctorReport } from './report.js';
 
 type Paint = (s: string) => string;
 
 /**
- * The terminal report: profiles, a table per tool and case, each tool's questions (reached
- * where, not reached where and why), notes, findings, and the coverage beside the verdict.
+ * The terminal report: profiles, a table per tool and case with the branches explored under it,
+ * each tool's questions (reached where, not reached where and why, branches tried and not tried),
+ * notes, findings, and the coverage beside the verdict.
  * Colour only when asked.
  *
  * @example
@@ -34,7 +35,10 @@ export function renderText(
       : dim(`not served: ${r.error ?? ''}`);
     lines.push(`  ${r.served ? green('✓') : red('✗')} ${r.profile.padEnd(26)} ${state}`);
   }
-  const used = STRATEGIES.filter((s) => report.tools.some((t) => t.calls.some((c) => c.strategy === s)));
+  // Exploring calls are many per cell: they get a line of their own under the table.
+  const used = STRATEGIES.filter(
+    (s) => s !== 'explore' && report.tools.some((t) => t.calls.some((c) => c.strategy === s)),
+  );
   for (const tool of report.tools) {
     if (tool.filtered) continue;
     lines.push('', `${tool.name}${tool.destructive ? dim(' (destructive by its annotations)') : ''}`);
@@ -74,8 +78,10 @@ export function renderText(
           lines.push(...wrapEntries(`  ${profile}:`, entries, width, 4));
         }
       }
+      const explored = exploredEntries(calls);
+      if (explored.length > 0) lines.push(...wrapEntries(`  ${dim('explored:')}`, explored, width, 4));
     }
-    lines.push(...questionLines(tool.questions, green, yellow, dim));
+    lines.push(...questionLines(tool, report.coverage.untried, green, yellow, dim));
   }
   lines.push(...clientLines(report, yellow, dim));
   lines.push(...restartLines(report, green, yellow, dim));
@@ -131,41 +137,6 @@ function restartLines(report: DoctorReport, green: Paint, yellow: Paint, dim: Pa
     `Restart check: ${yellow('the server declared something else on a fresh start')} — a client that cached the first (troubleshooting row 13) stops showing forms or tools; reconnect it:`,
     ...r.changes.map((c) => `  ${yellow('!')} ${c}`),
   ];
-}
-
-function questionLines(questions: QuestionCoverage[], green: Paint, yellow: Paint, dim: Paint): string[] {
-  if (questions.length === 0) return [`  ${dim('asked nothing')}`];
-  const out = ['  questions:'];
-  for (const q of questions) {
-    const gaps = q.notReached.filter((n) => n.reason !== 'mode-not-declared' && n.reason !== 'not-served');
-    const of = q.reached.length + gaps.length;
-    const mark = gaps.length === 0 ? green('✓') : yellow('!');
-    const message = q.message.length > 70 ? `${q.message.slice(0, 67)}…` : q.message;
-    out.push(
-      `    ${mark} ${q.key} ${dim(`"${message.replace(/\s+/g, ' ')}"`)}: reached under ${q.reached.length} of ${of} profiles`,
-    );
-    for (const g of gaps) out.push(`      ${yellow('not reached')} under ${g.profile}: ${g.detail}`);
-    const na = q.notReached.filter((n) => !gaps.includes(n)).map((n) => n.profile);
-    if (na.length > 0) out.push(`      ${dim(`cannot be asked under: ${na.join(', ')}`)}`);
-  }
-  return out;
-}
-
-/** "No findings" only ever appears beside what was reached. */
-function coverageLine(report: DoctorReport, green: Paint): string {
-  const c = report.coverage;
-  const silent = c.silentTools.length ? ` Asked nothing: ${c.silentTools.join(', ')}.` : '';
-  const notCalled = c.notCalled.length ? ` Not called: ${c.notCalled.join(', ')}.` : '';
-  const spared = c.acceptNotTried.length
-    ? ` Answered decline/cancel only (destructive or a confirmation), so what they ask after an accept is unexplored: ${c.acceptNotTried.join(', ')} (--allow-destructive explores it).`
-    : '';
-  const reached =
-    c.questions === 0
-      ? 'no question was reached (if a tool should ask, give it arguments that leave something to ask: --fixtures)'
-      : `${c.fullyReached} of ${c.questions} question${c.questions === 1 ? '' : 's'} reached under every profile that can show ${c.questions === 1 ? 'it' : 'them'} (${c.pairs.reached} of ${c.pairs.applicable} question × profile pairs)`;
-  const head =
-    report.findings.length === 0 ? green(`No findings in what was reached: ${reached}.`) : `Coverage: ${reached}.`;
-  return `${head}${silent}${notCalled}${spared}`;
 }
 
 /** A copy of plain report data with every string made fit for a terminal (`clean`). */

@@ -1,3 +1,5 @@
+import { answerLabel } from './answer.js';
+import { branchLabel } from './branches.js';
 import { outcomeLabel, type SkipReason } from './classify.js';
 import { type ClientView, clientViews } from './clients.js';
 import { type CoverageSummary, type QuestionCoverage, summarize, toolCoverage } from './coverage.js';
@@ -8,7 +10,8 @@ import type { RestartCheck } from './restart.js';
 
 /**
  * The stable JSON shape of a doctor run (`--json`, documented in `docs/cli.md`, "The JSON report"). Fields are only
- * ever added: the first version's names keep their meaning.
+ * ever added: the first version's names keep their meaning, but for `coverage.fullyReached`, which now also
+ * needs every branch of a question tried (issue 32: a question behind an untried option was counted reached).
  */
 export interface DoctorReport {
   target: string;
@@ -17,6 +20,8 @@ export interface DoctorReport {
   throwAway: boolean;
   /** True when destructive tools' questions and confirmations were accepted too. */
   allowDestructive: boolean;
+  /** The tree walk over answers: its limits (`--depth`, `--budget` per tool and profile) and the calls it made. */
+  exploration: { depth: number; budget: number; calls: number };
   revisions: {
     profile: string;
     served: boolean;
@@ -36,10 +41,12 @@ export interface DoctorReport {
       case: string;
       outcome: string;
       asks: number;
-      /** Doctor's answers in order, e.g. `accept`, `decline (confirmation)`. */
+      /** Doctor's answers in order, e.g. `accept`, `accept (env=prod)`, `decline (confirmation)`. */
       answers: string[];
       skipped: SkipReason | null;
       ms: number;
+      /** An exploring call's branches, in the order taken (`["env=prod", "confirmed=true"]`); null for the others. */
+      path: string[] | null;
     }[];
     questions: QuestionCoverage[];
   }[];
@@ -84,6 +91,11 @@ export function buildReport(
     server: run.server ?? null,
     throwAway: run.throwAway,
     allowDestructive: run.allowDestructive,
+    exploration: {
+      depth: run.exploration?.depth ?? 0,
+      budget: run.exploration?.budget ?? 0,
+      calls: run.calls.filter((c) => c.strategy === 'explore' && c.outcome.kind !== 'skipped').length,
+    },
     revisions: run.profiles.map((p) => ({
       profile: p.profile.id,
       served: p.served,
@@ -104,11 +116,10 @@ export function buildReport(
           case: c.case,
           outcome: outcomeLabel(c.outcome),
           asks: c.asks.length,
-          answers: c.asks.flatMap((a) =>
-            a.answer ? [`${a.answer.action}${a.answer.why === 'strategy' ? '' : ` (${a.answer.why})`}`] : [],
-          ),
+          answers: c.asks.flatMap((a) => (a.answer ? [answerLabel(a.answer)] : [])),
           skipped: c.outcome.kind === 'skipped' ? c.outcome.reason : null,
           ms: c.ms,
+          path: c.path ? c.path.flatMap((s) => (s.branch ? [branchLabel(s.branch)] : [])) : null,
         })),
       questions: perTool.get(t.name) ?? [],
     })),

@@ -1,14 +1,15 @@
-import type { Tool } from '@modelcontextprotocol/client';
-import { answerFor } from './answer.js';
-import { type CallOutcome, fromError, fromResult, type SkipReason } from './classify.js';
+import { answerFor, MAX_ASKS } from './answer.js';
+import { modeOf, questionKey } from './branches.js';
+import { callOnce, casesFor, messageOf, newCall, noteTool, pairAsk } from './calls.js';
+import { answered, type SkipReason } from './classify.js';
 import { type Connection, isAlive, openConnection } from './connection.js';
 import type { Endpoint } from './endpoint.js';
+import { EXPLORE_DEFAULTS, type ExploreLimits, explore, type LeftBranch, type Step } from './explore.js';
 import type { FixtureCase, Fixtures } from './fixtures.js';
 import { accepts, PROFILES, type Profile, type Strategy, strategiesFor } from './profiles.js';
-import type { Ask, CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
-import { isDestructive } from './safety.js';
+import type { CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
 import type { RawAsk } from './tap.js';
-import { freshTag, sampleArguments } from './values.js';
+import { freshTag } from './values.js';
 
 export type { Ask, CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
 
@@ -28,6 +29,11 @@ export interface DoctorOptions {
   skip?: readonly string[];
   /** Accept the questions of destructive tools and confirmations too. */
   allowDestructive?: boolean;
+  /**
+   * The tree walk over answers (`--depth`, `--budget`): how many questions deep answers are varied,
+   * and how many exploring calls each tool gets under each profile. Default `EXPLORE_DEFAULTS`.
+   */
+  explore?: Partial<ExploreLimits>;
   /** Told after each call made (not the skipped ones): for a progress line. */
   onCall?: (call: Pick<CallRecord, 'tool' | 'profile' | 'strategy'>) => void;
 }
@@ -46,8 +52,9 @@ interface Shared {
 
 /**
  * Plays every client profile against the endpoint, calling each tool with each fixture case and
- * each answering strategy. A timed-out call is cancelled; if the server then stops answering the
- * connection is opened again, and the run goes on with the next call.
+ * each answering strategy, then walking the tree of answers that lead on (`explore`). A timed-out
+ * call is cancelled; if the server then stops answering the connection is opened again, and the
+ * run goes on with the next call.
  *
  * @example
  * const run = await runDoctor(endpointFor(target), { callTimeoutMs: 2_000 });
@@ -91,14 +98,16 @@ export async function runDoctor(endpoint: Endpoint, options: DoctorOptions = {})
     tools,
     profiles: results.map((r) => r.profile),
     calls: results.flatMap((r) => r.calls),
+    exploration: { ...EXPLORE_DEFAULTS, ...options.explore, left: results.flatMap((r) => r.left) },
   };
 }
 
-/** One profile's part of a run; `listed` is its tool listing, in the server's order. */
+/** One profile's part of a run; `listed` is its tool listing, in the server's order; `left`, the branches it did not try. */
 interface ProfileResult {
   profile: ProfileRecord;
   calls: CallRecord[];
   listed: string[];
+  left: LeftBranch[];
 }
 
 async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResult> {
@@ -107,7 +116,8 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
   const record: ProfileRecord = { profile, served: false, reconnects: 0, stray: 0 };
   const calls: CallRecord[] = [];
   const listed: string[] = [];
-  let current: { call: CallRecord; tag: string; rounds: number } | undefined;
+  const left: LeftBranch[] = [];
+  let current: Running | undefined;
   const hooks = {
     onAsks(asks: RawAsk[]) {
       if (!current) return;
@@ -121,13 +131,21 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
       }
       const { call, tag } = current;
       const ask = pairAsk(call.asks, params);
-      const answered = call.asks.filter((a) => a.answer).length;
+      const position = ++current.answers;
+      // A replay that meets another question than its path expects has gone another way: from
+      // there on doctor answers as accept-defaults would, and the walk says the branch was not reached.
+      const step = current.path?.[position - 1];
+      if (step && step.key !== questionKey({ mode: modeOf(params), params })) current.diverged = true;
       const answer = answerFor(call.strategy, params, {
         tag,
-        overCap: answered >= (options.maxAsks ?? 5),
+        overCap: position > (options.maxAsks ?? MAX_ASKS),
         allowDestructive: shared.allowDestructive,
+        branch: current.diverged ? undefined : step?.branch,
       });
-      if (ask) ask.answer = answer;
+      if (ask) {
+        ask.answer = answer;
+        ask.position = position;
+      }
       return answer.content === undefined
         ? { action: answer.action }
         : { action: answer.action, content: answer.content };
@@ -139,61 +157,98 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
     conn = await openConnection(shared.endpoint, profile, hooks);
   } catch (error) {
     record.error = messageOf(error);
-    return { profile: record, calls, listed };
+    return { profile: record, calls, listed, left };
   }
   record.served = true;
   if (conn.negotiated) record.negotiated = conn.negotiated;
+
+  /** Makes one call on the live connection and records how it went. */
+  const perform = async (call: CallRecord, fixture: FixtureCase) => {
+    const live = conn as Connection;
+    current = {
+      call,
+      tag: freshTag(),
+      rounds: 0,
+      answers: 0,
+      diverged: false,
+      ...(call.path ? { path: call.path } : {}),
+    };
+    const started = performance.now();
+    const attempt = async () => {
+      if (fixture.prepare) shared.endpoint.prepare?.(fixture.prepare, `call ${++shared.stamps}`);
+      return callOnce(live, call.tool, fixture.arguments, timeoutMs);
+    };
+    call.outcome = await (fixture.prepare ? shared.exclusive(attempt) : attempt());
+    call.ms = Math.round(performance.now() - started);
+    current = undefined;
+    options.onCall?.(call);
+    if (call.outcome.kind === 'timeout' || call.outcome.kind === 'failed') {
+      conn = await keepAlive(shared, profile, hooks, live, record, Math.min(timeoutMs, 5_000));
+    }
+  };
+  const limits = { ...EXPLORE_DEFAULTS, ...options.explore };
+
   try {
     const info = conn.client.getServerVersion();
     if (info && !shared.server) shared.server = { name: info.name, version: info.version };
     const { tools } = await conn.client.listTools({}, { timeout: timeoutMs });
     listed.push(...tools.map((t) => t.name));
     for (const tool of tools) {
-      const info = noteTool(shared, tool, profile);
+      const info = noteTool(shared.tools, tool, profile, options);
       if (info.filtered) continue;
-      for (const fixture of casesFor(shared, tool)) {
+      const bases: { fixture: FixtureCase; call: CallRecord }[] = [];
+      for (const fixture of casesFor(options.fixtures, tool)) {
         let first: CallRecord | undefined;
         for (const strategy of strategiesFor(profile)) {
-          const call: CallRecord = {
-            tool: tool.name,
-            case: fixture.label,
-            profile: profile.id,
-            strategy,
-            arguments: fixture.arguments,
-            asks: [],
-            outcome: { kind: 'skipped', reason: 'no-question' },
-            ms: 0,
-          };
+          const call = newCall(tool.name, fixture, profile, strategy);
           calls.push(call);
           const skip = skipReason(shared, info, fixture, strategy, first, conn);
           if (skip) {
             call.outcome = { kind: 'skipped', reason: skip };
             continue;
           }
-          const live: Connection = conn as Connection;
-          current = { call, tag: freshTag(), rounds: 0 };
-          const started = performance.now();
-          const attempt = async () => {
-            if (fixture.prepare) shared.endpoint.prepare?.(fixture.prepare, `call ${++shared.stamps}`);
-            return callOnce(live, tool.name, fixture.arguments, timeoutMs);
-          };
-          call.outcome = await (fixture.prepare ? shared.exclusive(attempt) : attempt());
-          call.ms = Math.round(performance.now() - started);
-          current = undefined;
-          shared.options.onCall?.(call);
+          await perform(call, fixture);
           first ??= call;
-          if (call.outcome.kind === 'timeout' || call.outcome.kind === 'failed') {
-            conn = await keepAlive(shared, profile, hooks, live, record, Math.min(timeoutMs, 5_000));
-          }
+          // The walk starts where accept-defaults was asked something and heard back in time.
+          if (strategy === 'accept-defaults' && call.asks.length > 0 && answered(call.outcome))
+            bases.push({ fixture, call });
         }
       }
+      if (bases.length === 0) continue;
+      const where = { tool: tool.name, profile: profile.id };
+      const earlier = calls.filter((c) => c.tool === tool.name);
+      const walked = await explore(
+        where,
+        bases,
+        limits,
+        async (fixture, path) => {
+          if (!conn) return undefined;
+          const call = newCall(tool.name, fixture, profile, 'explore', path);
+          calls.push(call);
+          await perform(call, fixture);
+          return call;
+        },
+        earlier,
+      );
+      left.push(...walked);
     }
   } catch (error) {
     record.error = messageOf(error);
   } finally {
     await conn?.close();
   }
-  return { profile: record, calls, listed };
+  return { profile: record, calls, listed, left };
+}
+
+/** The call under way on a profile's connection: what its answers go to, and the path it replays. */
+interface Running {
+  call: CallRecord;
+  tag: string;
+  rounds: number;
+  /** Answers given so far: the next one's place on the path. */
+  answers: number;
+  path?: Step[];
+  diverged: boolean;
 }
 
 /** The reason not to make this call, or undefined to make it. */
@@ -232,60 +287,4 @@ async function keepAlive(
     record.error = `the connection died and could not be opened again: ${messageOf(error)}`;
     return undefined;
   }
-}
-
-async function callOnce(
-  conn: Connection,
-  name: string,
-  args: Record<string, unknown>,
-  timeoutMs: number,
-): Promise<CallOutcome> {
-  const started = performance.now();
-  try {
-    // The SDK cancels a call past its timeout (notifications/cancelled, or aborting the request).
-    const result = await conn.client.callTool(
-      { name, arguments: args },
-      { timeout: timeoutMs, maxTotalTimeout: timeoutMs },
-    );
-    return fromResult(result);
-  } catch (error) {
-    return fromError(error, Math.round(performance.now() - started));
-  }
-}
-
-/** Records a listed tool once for the run, and which profiles listed it. */
-function noteTool(shared: Shared, tool: Tool, profile: Profile): ToolInfo {
-  let info = shared.tools.get(tool.name);
-  if (!info) {
-    const { only, skip } = shared.options;
-    info = {
-      name: tool.name,
-      ...(tool.description !== undefined ? { description: tool.description } : {}),
-      inputSchema: tool.inputSchema,
-      ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
-      destructive: isDestructive(tool),
-      listedBy: [],
-      filtered: (only !== undefined && !only.includes(tool.name)) || (skip?.includes(tool.name) ?? false),
-    };
-    shared.tools.set(tool.name, info);
-  }
-  info.listedBy.push(profile.id);
-  return info;
-}
-
-function casesFor(shared: Shared, tool: Tool): readonly FixtureCase[] {
-  const given = shared.options.fixtures?.get(tool.name);
-  if (given) return given;
-  const args = sampleArguments(tool.inputSchema);
-  return [{ label: JSON.stringify(args), arguments: args }];
-}
-
-/** The recorded ask a request handed to doctor belongs to: the first unanswered one with its message. */
-function pairAsk(asks: Ask[], params: Record<string, unknown>): Ask | undefined {
-  const open = asks.filter((a) => !a.answer);
-  return open.find((a) => a.params.message === params.message) ?? open[0];
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -40,11 +40,19 @@ describe('destructive tools and confirmations are never accepted without --allow
     expect(
       tool?.calls.filter((c) => c.profile === '2025-11-25 form').map((c) => c.skipped ?? c.answers.join()),
     ).toEqual(['destructive', 'destructive', 'decline', 'cancel']);
+    // Nothing is explored either: no option is chosen, and the coverage says which and why.
+    expect(report.exploration.calls).toBe(0);
+    expect(report.coverage.fullyReached).toBe(0);
+    expect(report.coverage.untried.map((u) => [u.label, u.reason, u.profiles])).toEqual([
+      ['env=dev', 'destructive', ['2025-11-25 form+url', '2025-11-25 form']],
+      ['env=prod', 'destructive', ['2025-11-25 form+url', '2025-11-25 form']],
+    ]);
     const allowed = await doctorJson([server.url, '--revision', '2025-11-25', '--allow-destructive']);
     expect(
       allowed.report.tools[0]?.calls.filter((c) => c.profile === '2025-11-25 form').map((c) => c.answers.join()),
-    ).toEqual(['accept', 'accept', 'decline', 'cancel']);
+    ).toEqual(['accept', 'accept', 'decline', 'cancel', 'accept (env=prod)']);
     expect(allowed.report.allowDestructive).toBe(true);
+    expect(allowed.report.coverage.untried).toEqual([]);
   });
 
   it('declines a confirmation even in a read-only tool, a typed one included', async () => {
@@ -54,7 +62,17 @@ describe('destructive tools and confirmations are never accepted without --allow
       const calls = report.tools.find((t) => t.name === toolName(bug))?.calls ?? [];
       const accepting = calls.filter((c) => c.strategy.startsWith('accept') && c.profile === '2025-11-25 form');
       expect(accepting.map((c) => c.answers)).toEqual([['decline (confirmation)'], ['decline (confirmation)']]);
+      // Exploring accepts no confirmation either: nothing anywhere was accepted.
+      expect(calls.flatMap((c) => c.answers).filter((a) => a.startsWith('accept'))).toEqual([]);
     }
+    expect(
+      report.coverage.untried
+        .filter((u) => u.tool === toolName('EK10'))
+        .map((u) => [u.label, u.reason, u.profiles.length]),
+    ).toEqual([
+      ['confirmed=false', 'confirmation', 2],
+      ['confirmed=true', 'confirmation', 2],
+    ]);
   });
 
   it('says which tools were only declined, so questions behind an accept stay unexplored', async () => {
@@ -139,7 +157,9 @@ describe('the warning before calling a server doctor did not start', () => {
     expect([no.code, no.report, no.err]).toEqual([3, undefined, expect.stringMatching(/nothing was called/)]);
     expect(no.asked).toBe('Continue? [y/N] ');
     const yes = await run('y');
-    expect([yes.code, yes.report?.summary.made]).toEqual([0, 9]);
+    // Four answers under each of two profiles that can be asked, one under the third; and the
+    // other option of the select (env=prod) explored under the two.
+    expect([yes.code, yes.report?.summary.made]).toEqual([0, 11]);
     const flag = await run(undefined, ['--yes']);
     expect([flag.code, flag.asked]).toEqual([0, '']);
   });

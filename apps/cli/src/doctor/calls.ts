@@ -1,0 +1,93 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import { type CallOutcome, fromError, fromResult } from './classify.js';
+import type { Connection } from './connection.js';
+import type { Step } from './explore.js';
+import type { FixtureCase, Fixtures } from './fixtures.js';
+import type { Profile, Strategy } from './profiles.js';
+import type { Ask, CallRecord, ToolInfo } from './records.js';
+import { isDestructive } from './safety.js';
+import { sampleArguments } from './values.js';
+
+/** One tool call, its outcome by class and code; a call past `timeoutMs` is cancelled by the SDK. */
+export async function callOnce(
+  conn: Connection,
+  name: string,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<CallOutcome> {
+  const started = performance.now();
+  try {
+    // The SDK cancels a call past its timeout (notifications/cancelled, or aborting the request).
+    const result = await conn.client.callTool(
+      { name, arguments: args },
+      { timeout: timeoutMs, maxTotalTimeout: timeoutMs },
+    );
+    return fromResult(result);
+  } catch (error) {
+    return fromError(error, Math.round(performance.now() - started));
+  }
+}
+
+/** Records a listed tool once for the run, and which profiles listed it. */
+export function noteTool(
+  tools: Map<string, ToolInfo>,
+  tool: Tool,
+  profile: Profile,
+  filter: { only?: readonly string[] | undefined; skip?: readonly string[] | undefined },
+): ToolInfo {
+  let info = tools.get(tool.name);
+  if (!info) {
+    const { only, skip } = filter;
+    info = {
+      name: tool.name,
+      ...(tool.description !== undefined ? { description: tool.description } : {}),
+      inputSchema: tool.inputSchema,
+      ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+      destructive: isDestructive(tool),
+      listedBy: [],
+      filtered: (only !== undefined && !only.includes(tool.name)) || (skip?.includes(tool.name) ?? false),
+    };
+    tools.set(tool.name, info);
+  }
+  info.listedBy.push(profile.id);
+  return info;
+}
+
+/** The fixture cases of a tool, else one case of arguments built from its input schema. */
+export function casesFor(fixtures: Fixtures | undefined, tool: Tool): readonly FixtureCase[] {
+  const given = fixtures?.get(tool.name);
+  if (given) return given;
+  const args = sampleArguments(tool.inputSchema);
+  return [{ label: JSON.stringify(args), arguments: args }];
+}
+
+/** The recorded ask a request handed to doctor belongs to: the first unanswered one with its message. */
+export function pairAsk(asks: Ask[], params: Record<string, unknown>): Ask | undefined {
+  const open = asks.filter((a) => !a.answer);
+  return open.find((a) => a.params.message === params.message) ?? open[0];
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A call record before it is made (skipped until then). */
+export function newCall(
+  tool: string,
+  fixture: FixtureCase,
+  profile: Profile,
+  strategy: Strategy,
+  path?: Step[],
+): CallRecord {
+  return {
+    tool,
+    case: fixture.label,
+    profile: profile.id,
+    strategy,
+    arguments: fixture.arguments,
+    asks: [],
+    outcome: { kind: 'skipped', reason: 'no-question' },
+    ms: 0,
+    ...(path ? { path } : {}),
+  };
+}
