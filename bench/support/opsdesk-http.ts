@@ -23,6 +23,8 @@ export function cpuMsOf(pid: number): number {
 }
 
 /**
+ * `waitFor`: `tokens` (the first start of a data directory prints every user's token: wait for
+ * them) or `serving` (a directory whose tokens were issued beforehand prints none).
  * `cli`: another build's entry point (bench/http-builds.ts seeds with its oldest build, which newer
  * ones migrate). BENCH_SERVE_CLI (e.g. `apps/cli/dist/b-before/cli.js`) sets the default, so a
  * bench such as burst.ts can be run on an older build for a before/after.
@@ -33,6 +35,7 @@ export async function serveOpsdesk(
   cli = process.env.BENCH_SERVE_CLI
     ? resolve(root, process.env.BENCH_SERVE_CLI)
     : join(root, 'apps/cli/bin/elicitkit.js'),
+  waitFor: 'tokens' | 'serving' = 'tokens',
 ): Promise<ServedOpsdesk> {
   const child = spawn(
     process.execPath,
@@ -54,7 +57,7 @@ export async function serveOpsdesk(
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: string) => {
       out += chunk;
-      if (/bob\s+ek_\S+\n/.test(out)) resolve();
+      if (waitFor === 'tokens' ? /bob\s+ek_\S+\n/.test(out) : /serving \S+.*\n/.test(out)) resolve();
     });
     child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
   });
