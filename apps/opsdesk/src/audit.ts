@@ -343,13 +343,7 @@ function* auditOfCalls(calls: number): Query<AuditTrail> {
     );
     return found.map(decode);
   };
-  return {
-    requests: yield* rows('audit_requests'),
-    responses: yield* rows('audit_responses'),
-    validations: yield* rows('audit_validations'),
-    violations: yield* rows('audit_violations'),
-    refusals: yield* rows('audit_refusals'),
-  };
+  return yield* eachKind(rows);
 }
 
 function* auditTrail(limit: number): Query<AuditTrail> {
@@ -357,6 +351,11 @@ function* auditTrail(limit: number): Query<AuditTrail> {
     const found = yield* all<Record<string, unknown>>(`SELECT * FROM ${table} ORDER BY id DESC LIMIT ?`, limit);
     return found.reverse().map(decode);
   };
+  return yield* eachKind(rows);
+}
+
+/** The trail, each kind of record read by `rows` from its table, in one order for every reader. */
+function* eachKind(rows: (table: string) => Query<Record<string, unknown>[]>): Query<AuditTrail> {
   return {
     requests: yield* rows('audit_requests'),
     responses: yield* rows('audit_responses'),
