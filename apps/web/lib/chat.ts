@@ -1,6 +1,5 @@
 import {
   convertToModelMessages,
-  createUIMessageStream,
   dynamicTool,
   jsonSchema,
   stepCountIs,
@@ -16,6 +15,7 @@ import { callTool, listTools } from './mcp';
 import { languageModel } from './model';
 import { classifyModelError, explainModelProblem } from './model-errors';
 import type { Chat } from './state';
+import { uiMessageResponse } from './ui-stream';
 import type { UnavailableServer } from './wire';
 
 const SYSTEM =
@@ -106,24 +106,33 @@ function lastUserText(messages: UIMessage[]): string {
     .trim();
 }
 
-/** The chat turn as an AI SDK UI message stream: text, tool calls, and questions as data parts. */
-export function chatStream(
-  chat: Chat,
-  messages: UIMessage[],
-  signal: AbortSignal,
-  locale: Locale = 'en',
-): ReadableStream {
-  return createUIMessageStream({
-    execute: async ({ writer }) => {
+/**
+ * The chat turn as an AI SDK UI message stream response: text, tool calls, and questions as data
+ * parts (`ui-stream.ts`). What a turn holds while a question is open is what it still needs: a
+ * command turn keeps its one line, not the history the page sent; a model turn hands the history
+ * to the model once, converted.
+ */
+export function chatResponse(chat: Chat, messages: UIMessage[], signal: AbortSignal, locale: Locale = 'en'): Response {
+  let history: UIMessage[] | undefined = messages;
+  return uiMessageResponse({
+    execute: async (writer) => {
       chat.writer = writer;
-      const text = lastUserText(messages);
-      if (text.startsWith('/')) return runCommand(chat, text, writer, signal, locale);
+      const text = lastUserText(history ?? []);
+      if (text.startsWith('/')) {
+        history = undefined;
+        return runCommand(chat, text, writer, signal, locale);
+      }
       const model = config().model;
-      if (!model) return writeText(writer, NO_MODEL);
+      if (!model) {
+        history = undefined;
+        return writeText(writer, NO_MODEL);
+      }
+      const converted = convertToModelMessages(history ?? []);
+      history = undefined;
       const result = streamText({
         model: languageModel(model),
         system: SYSTEM,
-        messages: await convertToModelMessages(messages),
+        messages: await converted,
         tools: await aiTools(chat, writer, signal, locale),
         stopWhen: stepCountIs(6),
         abortSignal: signal,

@@ -1,6 +1,12 @@
 import { attach, guardStreamEnds, revisionOptions } from '@elicitkit/client';
 import { LOCALE_META_KEY } from '@elicitkit/form';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import {
+  type CallToolResult,
+  Client,
+  ProtocolError,
+  type RequestOptions,
+  StreamableHTTPClientTransport,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { config, type ServerConfig } from './config';
 import { type ConnectionFailure, connectionFailure, type FetchWatch, watchedFetch } from './connection-failure';
@@ -9,6 +15,7 @@ import type { Locale } from './locale';
 import { listingFailed, ServerConnectionError } from './mcp-errors';
 import { opsdeskHost } from './opsdesk';
 import { ServerExitedError } from './server-failure';
+import { internTools, schemaValidator } from './shared-tools';
 import type { Chat, Connection } from './state';
 import { markTimeout } from './timed-out';
 import type { ToolInfo, ToolListing, ToolOutput } from './wire';
@@ -52,7 +59,11 @@ interface Hooks {
 }
 
 async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Connection> {
-  const client = new Client({ name: 'elicitkit-web', version: '0.1.0' }, revisionOptions(server.revision));
+  // One schema validator for every chat's client (`shared-tools.ts`), not an Ajv engine each.
+  const client = new Client(
+    { name: 'elicitkit-web', version: '0.1.0' },
+    { ...revisionOptions(server.revision), jsonSchemaValidator: schemaValidator() },
+  );
   attach(client, {
     renderer: chatRenderer(chat, server.name),
     policy: {
@@ -175,6 +186,53 @@ async function withConnection<T>(
 const always = () => true;
 
 /**
+ * Lists a connection's tools and keeps them on it, as the shared copy (`internTools`): chats that
+ * were sent the same list hold it once. The SDK's own cache is bypassed, so its client keeps no
+ * copy of its own (a JSON string, then an index decoded from it on the first call); calls pass
+ * the definition instead (`callListed`). Every listing still asks the server.
+ */
+async function listOn(c: Connection) {
+  const { tools } = await c.client.listTools(undefined, { cacheMode: 'bypass' });
+  c.tools = internTools(tools);
+  return c.tools;
+}
+
+/** The JSON-RPC error of a 2026-07-28 server whose `Mcp-Param-*` headers did not match the call (SEP-2243). */
+const HEADER_MISMATCH = -32020;
+
+/**
+ * Calls a tool on a connection with its listed definition, which the SDK checks the result
+ * against (output schema) and mirrors headers from, as it would from its own cached list. Like the
+ * SDK with its own list, a call the server refuses for mismatched headers lists again and is sent
+ * once more. A connection that has not listed yet calls as the SDK does with nothing cached.
+ */
+export async function callListed(
+  c: Pick<Connection, 'client' | 'tools'>,
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
+  options: RequestOptions,
+): Promise<CallToolResult> {
+  const definition = c.tools?.find((t) => t.name === params.name);
+  if (!definition) return (await c.client.callTool(params, options)) as CallToolResult;
+  try {
+    return (await c.client.callTool(params, { ...options, toolDefinition: definition })) as CallToolResult;
+  } catch (error) {
+    const mismatch = error instanceof ProtocolError && error.code === HEADER_MISMATCH;
+    if (!mismatch || c.client.getProtocolEra() !== 'modern') throw error;
+    const { tools } = await c.client.listTools(undefined, {
+      cacheMode: 'bypass',
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.timeout ? { timeout: options.timeout } : {}),
+    });
+    c.tools = internTools(tools);
+    const fresh = c.tools.find((t) => t.name === params.name);
+    return (await c.client.callTool(params, {
+      ...options,
+      ...(fresh ? { toolDefinition: fresh } : {}),
+    })) as CallToolResult;
+  }
+}
+
+/**
  * Every tool of every configured server. With several servers, names are prefixed by the server.
  * One server down does not take the others' tools away: its failure is listed in `unavailable`.
  * When no server answers at all, the first failure is thrown.
@@ -184,7 +242,7 @@ export async function listTools(chat: Chat): Promise<ToolListing> {
   const settled = await Promise.allSettled(
     servers.map(async (server) => {
       // Listing changes nothing on the server: after a restart it is simply asked again.
-      const { tools } = await withConnection(chat, server, ({ client }) => client.listTools(), always, false);
+      const tools = await withConnection(chat, server, listOn, always, false);
       return tools.map(
         (t): ToolInfo => ({
           server: server.name,
@@ -233,8 +291,9 @@ export async function callTool(
   const call = withConnection(
     chat,
     server,
-    ({ client }) =>
-      client.callTool(
+    (c) =>
+      callListed(
+        c,
         // The chat's language travels with each call: an Elicitkit server (opsdesk) asks and answers in it.
         { name, arguments: args, _meta: { [LOCALE_META_KEY]: locale } },
         { timeout: config().questionTimeoutMs + 60_000, resetTimeoutOnProgress: true, ...(signal ? { signal } : {}) },

@@ -5,6 +5,7 @@ import { type ChatRecord, chatKey, createMemoryChats, type OpenedChat } from './
 import { config } from './config';
 import { DEFAULT_USER, type DemoUser } from './opsdesk';
 import { redisState } from './redis-state';
+import type { ToolList } from './shared-tools';
 import type { Stores } from './stores';
 
 /** A chat's connection to one MCP server. */
@@ -13,6 +14,11 @@ export interface Connection {
   close(): Promise<void>;
   /** How many POSTs the server has answered on this connection (HTTP; 0 for stdio). */
   answered(): number;
+  /**
+   * The tools this connection last listed (the shared copy, `internTools`): what its calls are
+   * checked against (output schema, `Mcp-Param-*` headers). Unset until it lists.
+   */
+  tools?: ToolList;
 }
 
 /**

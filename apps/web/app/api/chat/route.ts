@@ -1,5 +1,5 @@
-import { createUIMessageStreamResponse, type UIMessage } from 'ai';
-import { chatStream } from '../../../lib/chat';
+import type { UIMessage } from 'ai';
+import { chatResponse } from '../../../lib/chat';
 import { guardedChat } from '../../../lib/guard';
 import { readJson } from '../../../lib/http';
 import { requestLocale } from '../../../lib/locale';
@@ -24,9 +24,7 @@ export async function POST(request: Request): Promise<Response> {
     const messages = isObject(body.value) ? body.value.messages : undefined;
     if (!Array.isArray(messages))
       return Response.json({ error: 'The body must be an object whose "messages" is an array.' }, { status: 400 });
-    const response = createUIMessageStreamResponse({
-      stream: chatStream(chat, messages as UIMessage[], request.signal, locale),
-    });
+    const response = chatResponse(chat, messages as UIMessage[], request.signal, locale);
     started = true;
     return response;
   } finally {
