@@ -29,6 +29,7 @@ const VALUES = [
   'isLoopbackHost',
   'isRevision',
   'lint',
+  'lintForm',
   'needsDowngrade',
   'parseFormSchema',
   'revisionOf',

@@ -42,7 +42,7 @@ export type { SelectOptions } from './kinds/select.js';
 export type { StringOptions } from './kinds/text/index.js';
 export { type Confirmation, confirmationsOf } from './lint/confirmation.js';
 export type { LintContext } from './lint/identifiers.js';
-export { hasErrors, lint } from './lint/index.js';
+export { hasErrors, lint, lintForm } from './lint/index.js';
 export { type Finding, RULES, type Rule, type RuleCode, type Severity } from './lint/rules.js';
 export { isLoopbackHost } from './lint/url.js';
 // Protocol revisions

@@ -1,7 +1,4 @@
-import { type AnyForm, type Finding, lint } from '@elicitkit/form';
-
-/** Stands in for the message when a form is linted on its own (messages only draw warnings). */
-export const PROBE_MESSAGE = 'Please review the details below before the operation continues.';
+import { type AnyForm, type Finding, lint, lintForm } from '@elicitkit/form';
 
 // Only errors stop an ask, and EK11 (the message, read beside the form and the call's words) is a
 // warning: it is judged where it is reported — by doctor and by the client showing the question —
@@ -14,9 +11,7 @@ const FORM_LINT = new WeakMap<AnyForm, readonly Finding[]>();
 export function formLintErrors(form: AnyForm): readonly Finding[] {
   let errors = FORM_LINT.get(form);
   if (!errors) {
-    errors = lint({ mode: 'form', message: PROBE_MESSAGE, requestedSchema: form.schema }).filter(
-      (f) => f.severity === 'error',
-    );
+    errors = lintForm(form.schema).filter((f) => f.severity === 'error');
     FORM_LINT.set(form, errors);
   }
   return errors;

@@ -4,7 +4,7 @@ import {
   type Form,
   type FormContent,
   type Infer,
-  lint,
+  lintForm,
   type Revision,
 } from '@elicitkit/form';
 import type {
@@ -13,7 +13,6 @@ import type {
   StandardSchemaWithJSON,
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
-import { PROBE_MESSAGE } from './ask-lint.js';
 import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import type { Attempt, AttemptEffect, CommitOptions, Effect } from './commit.js';
 import { FormLintError, isProduction } from './errors.js';
@@ -185,9 +184,7 @@ export function defineTool<
   const findings: Finding[] = [];
   for (const [key, form] of Object.entries(spec.forms ?? {})) {
     // EK11 judges a message against the call's own words; neither exists before an ask.
-    const found = lint({ mode: 'form', message: PROBE_MESSAGE, requestedSchema: form.schema }).filter(
-      (f) => f.rule !== 'EK11',
-    );
+    const found = lintForm(form.schema);
     const errors = found.filter((f) => f.severity === 'error');
     if (errors.length > 0 && !isProduction()) throw new FormLintError(`${spec.name}: form "${key}"`, errors);
     findings.push(...found.map((f) => ({ ...f, message: `form "${key}": ${f.message}` })));

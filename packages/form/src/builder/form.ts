@@ -7,7 +7,7 @@ import { defaultProblems } from '../schema/defaults-check.js';
 import { parseFormSchema } from '../schema/parse.js';
 import { problem, type SchemaProblem } from '../schema/problems.js';
 import type { Issue, Validation } from '../validate/issues.js';
-import { type ValidateOptions, validator } from '../validate/validate.js';
+import { type ValidateOptions, type Validator, validator } from '../validate/validate.js';
 import type { ContentValue, FieldSchema, FormContent, FormSchema } from '../wire.js';
 import { type AnyFieldDef, isFieldDef } from './field.js';
 import { isStandardSchema, type StandardFormOptions, standardSource } from './standard.js';
@@ -161,14 +161,21 @@ function makeForm(parsed: FormSchema, refine?: Refine): AnyForm {
   // Immutable: the validator below, the field model and the server's per-form caches are built
   // from it once; a schema changed afterwards would be sent one way and checked another.
   const schema = frozenCopy(parsed);
-  const check = validator(schema);
+  // Both made on first use: a server builds its forms at start, and reads an answer or draws a
+  // form only later (or never, for a form its calls never reach).
+  let check: Validator | undefined;
+  let fields: readonly FieldModel[] | undefined;
   const parse = (content: unknown, options?: ValidateOptions): Validation<FormContent> => {
+    check ??= validator(schema);
     const checked = check(applyDefaults(schema, content), options);
     return refine && checked.ok ? refine(checked.value, schema) : checked;
   };
   const built: AnyForm = {
     schema,
-    fields: Object.freeze(describeFields(schema)),
+    get fields() {
+      fields ??= Object.freeze(describeFields(schema));
+      return fields;
+    },
     parse,
     '~standard': {
       version: 1,

@@ -1,5 +1,5 @@
 import { isObject, own, show } from '../json.js';
-import { parseFormSchema } from '../schema/parse.js';
+import { type ParsedForm, parseFormSchema } from '../schema/parse.js';
 import { formFindings, structuralFindings } from './form-rules.js';
 import type { LintContext } from './identifiers.js';
 import { messageFindings } from './message.js';
@@ -47,12 +47,30 @@ export function lint(request: unknown, context: LintContext = {}): Finding[] {
     out.push(finding('EK03', `the request has mode ${show(mode)}`, 'Use mode "form" (or omit it) or "url".'));
     return out;
   }
-  const { schema, problems } = parsed;
-  out.push(...structuralFindings(problems));
+  out.push(...schemaFindings(message, parsed));
+  return out;
+}
+
+/**
+ * The rules a form is judged by on its own, before any message exists: every rule of `lint` but
+ * EK11 (the message, judged with the call's own words where it is asked). What `defineTool`
+ * checks each form with; it never reads or compiles the message rules.
+ *
+ * @example
+ * lintForm({ type: 'object', properties: { password: { type: 'string' } } });
+ * // → [{ rule: 'EK09', severity: 'error', field: 'password', ... }, { rule: 'EK07', ... }]
+ */
+export function lintForm(requestedSchema: unknown): Finding[] {
+  return schemaFindings('', parseFormSchema(requestedSchema));
+}
+
+function schemaFindings(message: string, { schema, problems }: ParsedForm): Finding[] {
   // An empty form is EK02 only when the schema was otherwise well formed.
   const findings = formFindings(message, schema);
-  out.push(...(problems.length > 0 ? findings.filter((f) => f.rule !== 'EK02') : findings));
-  return out;
+  return [
+    ...structuralFindings(problems),
+    ...(problems.length > 0 ? findings.filter((f) => f.rule !== 'EK02') : findings),
+  ];
 }
 
 /**

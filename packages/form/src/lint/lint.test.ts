@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FieldSchema } from '../wire.js';
 import type { LintContext } from './identifiers.js';
-import { hasErrors, lint } from './index.js';
+import { hasErrors, lint, lintForm } from './index.js';
 import { messageFindings } from './message.js';
 import { RULES, type RuleCode } from './rules.js';
 
@@ -366,5 +366,25 @@ describe('rules catalogue', () => {
         .filter((r) => r.severity === 'warning')
         .map((r) => r.code),
     ).toEqual(['EK07', 'EK08', 'EK10', 'EK11']);
+  });
+});
+
+describe('lintForm: a form judged on its own', () => {
+  it('finds what lint finds, EK11 aside, for forms in and outside the subset', () => {
+    const schemas: unknown[] = [
+      { type: 'object', properties: { password: { type: 'string' } } },
+      { type: 'object', properties: { env: { type: 'string', enum: ['a', 'b'] } } },
+      { type: 'object', properties: {} },
+      { type: 'object', properties: { owner: { type: 'object', properties: {} } } },
+      {
+        type: 'object',
+        properties: { sure: { type: 'boolean', title: 'I understand this deletes every row', default: true } },
+      },
+      'not a schema',
+    ];
+    for (const requestedSchema of schemas) {
+      const full = lint({ mode: 'form', message: 'Please review the details below before going on.', requestedSchema });
+      expect(lintForm(requestedSchema)).toEqual(full.filter((f) => f.rule !== 'EK11'));
+    }
   });
 });
