@@ -130,6 +130,17 @@ export interface AuditCall {
  * no sink nothing is built at all.
  */
 export class CallAudit {
+  /** The trail of a call nobody listens to: builds nothing, shared by every such call. */
+  static readonly silent = new CallAudit(undefined, {
+    contextId: '',
+    tool: '',
+    user: undefined,
+    revision: '',
+    client: undefined,
+    redaction: 'redacted',
+    now: Date.now,
+  });
+
   constructor(
     private readonly sink: ((event: AuditEvent) => void) | undefined,
     private readonly call: AuditCall,

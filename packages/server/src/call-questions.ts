@@ -49,6 +49,17 @@ export interface CallSettings {
   audit: ((event: AuditEvent) => void) | undefined;
 }
 
+const NONE_ASKED: readonly string[] = Object.freeze([]);
+
+/**
+ * What an unsupported question's outcome lists as missing: the ask's own `fallback`, else the
+ * form's fields. A value, not a closure: it is made for every question and read for few.
+ */
+interface Fallback {
+  given: MissingArgument[] | undefined;
+  form: AnyForm | undefined;
+}
+
 /** Where a call stopped asking: a decline or cancel of `key`, or its side effect having run. */
 type Stop = { action: 'decline' | 'cancel'; key: string } | { action: 'commit' };
 
@@ -59,7 +70,8 @@ type Stop = { action: 'decline' | 'cancel'; key: string } | { action: 'commit' }
  * revision.
  */
 export class CallQuestions {
-  private readonly asked = new Set<string>();
+  /** The keys asked so far, in order (a call asks one or two: a list, not a set). */
+  private asked: readonly string[] = NONE_ASKED;
   private stopped: Stop | undefined;
   private readonly audit: CallAudit;
 
@@ -77,15 +89,18 @@ export class CallQuestions {
     private readonly request?: { readonly signal: AbortSignal },
   ) {
     const { tool, redaction, now } = settings;
-    this.audit = new CallAudit(settings.audit, {
-      contextId,
-      tool,
-      user,
-      revision: peer.protocolVersion,
-      client: peer.client?.id,
-      redaction,
-      now,
-    });
+    // Nobody listens: no records are built, and every call shares one silent trail.
+    this.audit = settings.audit
+      ? new CallAudit(settings.audit, {
+          contextId,
+          tool,
+          user,
+          revision: peer.protocolVersion,
+          client: peer.client?.id,
+          redaction,
+          now,
+        })
+      : CallAudit.silent;
   }
 
   /**
@@ -108,7 +123,7 @@ export class CallQuestions {
       // The client cancelled the call (or went away) after the last answer, before the effect
       // started: nobody is waiting for it any more, so it does not start. A 2026-07-28 retry of
       // the same round still acts, once.
-      const key = [...this.asked].pop() ?? '';
+      const key = this.asked.at(-1) ?? '';
       this.stopped = { action: 'cancel', key };
       if (key !== '') this.audit.abandoned(key, abandoned);
       return cancelledResult(this.resultContext(key, undefined));
@@ -123,7 +138,7 @@ export class CallQuestions {
    * last question, so whoever reads the trail knows a replay cannot be answered from the record.
    */
   unrecorded(message: string): void {
-    this.audit.violation([...this.asked].pop() ?? '', 'UNRECORDED', message);
+    this.audit.violation(this.asked.at(-1) ?? '', 'UNRECORDED', message);
   }
 
   /** An attempted side effect undid itself (`ctx.attempt` withheld it): nothing ran, so questions may follow. */
@@ -144,12 +159,16 @@ export class CallQuestions {
     this.enter(key);
     this.raise(key, formLintErrors(form));
     const ctx = this.resultContext(key, form);
-    const fallback = () => options.fallback ?? missingOf(form);
-    const question: Question = { kind: 'form', message: options.message, schema: form.schema };
+    const fallback: Fallback = { given: options.fallback, form };
     const reasons = MESSAGES[this.settings.locale].reasons;
-    if (!this.peer.can.form) return this.unsupported(key, question, ctx, fallback, reasons['no-form']);
+    // The question as declared is made only for the audit trail of one that cannot be asked.
+    if (!this.peer.can.form)
+      return this.unsupported(key, declaredQuestion(options.message, form), ctx, fallback, reasons['no-form']);
     const shaped = shapeForClient(form, this.peer.client, this.settings.locale, options.adaptToClient !== false);
-    if (!shaped.ok) return this.unsupported(key, question, ctx, fallback, `${reasons['text-only']} ${shaped.detail}`);
+    if (!shaped.ok) {
+      const why = `${reasons['text-only']} ${shaped.detail}`;
+      return this.unsupported(key, declaredQuestion(options.message, form), ctx, fallback, why);
+    }
     const asked: Question = { kind: 'form', message: options.message, schema: shaped.schema };
     if (shaped.adaptation) {
       asked.adaptation = shaped.adaptation;
@@ -179,7 +198,7 @@ export class CallQuestions {
       question: key,
       subject: { kind: 'page', host: hostOf(options.url) },
     };
-    const fallback = () => options.fallback ?? [];
+    const fallback: Fallback = { given: options.fallback, form: undefined };
     const question: Question = { kind: 'url', message: options.message, url: options.url };
     const noUrl = MESSAGES[this.settings.locale].reasons['no-url'];
     if (!this.peer.can.url) return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
@@ -240,17 +259,17 @@ export class CallQuestions {
           : `${tool} asked "${key}" after the user declined "${stop.key}". Decline means stop asking: return the outcome's result().`,
       );
     }
-    if (this.asked.has(key)) {
+    if (this.asked.includes(key)) {
       throw new ElicitkitUsageError(
         'DUPLICATE_ASK',
         `${tool} asked "${key}" twice in one call. Each question has its own key.`,
       );
     }
-    this.asked.add(key);
-    if (this.asked.size > maxAsks) {
+    this.asked = [...this.asked, key];
+    if (this.asked.length > maxAsks) {
       throw new ElicitkitUsageError(
         'ASK_BUDGET',
-        `${tool} asked ${this.asked.size} questions in one call; the budget is ${maxAsks}. Ask for every missing value in one form, or raise maxAsks for this tool.`,
+        `${tool} asked ${this.asked.length} questions in one call; the budget is ${maxAsks}. Ask for every missing value in one form, or raise maxAsks for this tool.`,
       );
     }
   }
@@ -269,7 +288,7 @@ export class CallQuestions {
     key: string,
     raw: Exclude<RawAnswer, { kind: 'answer' | 'unshowable' }>,
     ctx: ResultContext,
-    fallback: () => MissingArgument[],
+    fallback: Fallback,
     timeoutMs: number,
   ): TimedOut | Unsupported | Cancelled | Invalid {
     switch (raw.kind) {
@@ -338,7 +357,7 @@ export class CallQuestions {
     key: string,
     question: Question,
     ctx: ResultContext,
-    fallback: () => MissingArgument[],
+    fallback: Fallback,
     why: string,
     auditReason = why,
   ): Unsupported {
@@ -346,8 +365,9 @@ export class CallQuestions {
     return this.unsupportedOutcome(ctx, fallback, why);
   }
 
-  private unsupportedOutcome(ctx: ResultContext, fallback: () => MissingArgument[], why: string): Unsupported {
-    const missing = fallback();
+  private unsupportedOutcome(ctx: ResultContext, fallback: Fallback, why: string): Unsupported {
+    // What the tool said to ask for instead, else every field of the form.
+    const missing = fallback.given ?? (fallback.form ? missingOf(fallback.form) : []);
     return { action: 'unsupported', missing, reason: why, result: () => unsupportedResult(ctx, missing, why) };
   }
 
@@ -373,6 +393,10 @@ class FormResultContext implements ResultContext {
   get subject(): ResultContext['subject'] {
     return { kind: 'fields', labels: this.form ? this.form.fields.map((f) => f.label) : [this.question] };
   }
+}
+
+function declaredQuestion(message: string, form: AnyForm): Question {
+  return { kind: 'form', message, schema: form.schema };
 }
 
 function minutes(ms: number): number {

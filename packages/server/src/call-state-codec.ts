@@ -44,8 +44,16 @@ const PREFIX = 'v3.';
 const V2 = 'v2.';
 /** 128 bits of the MAC, as base64url (22 characters carry 132 bits; the last 4 are the 17th byte's). */
 const TAG_LENGTH = 22;
-/** States this codec sealed, kept for their next round (the oldest forgotten first). */
-const SEALED_KEPT = 1024;
+/**
+ * States this codec sealed, kept for their next round (the oldest forgotten first). A round that
+ * comes back while its state is among the last few sealed (a client answering at once, a retry)
+ * skips the MAC and the parse; one that a person answers minutes later is verified in full, as on
+ * any other replica. Few, not a thousand: each is about a kilobyte (its text, its wire array), so
+ * a thousand held that much per pending call between rounds, which the raw SDK does not hold at
+ * all; these 64 hold at most about 70 KB in all (measured paired on the 2026-07-28 in-process line:
+ * no slower than 1,024; none at all costs that line about two points).
+ */
+const SEALED_KEPT = 64;
 
 type WireAnswer = 0 | [action: number, at: number] | [action: number, at: number, content: Record<string, unknown>];
 type WireAsk =

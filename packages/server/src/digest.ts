@@ -20,9 +20,14 @@ function nodeCrypto(): NodeCrypto {
   return loaded;
 }
 
-/** A random v4 UUID (the platform's Web Crypto, which every runtime has). */
+/**
+ * A random v4 UUID (the platform's Web Crypto, which every runtime has), as one flat string. Node
+ * builds its text by concatenation, a tree of cons strings that V8 keeps as it is: about 500 bytes
+ * held for as long as the id is (a session's, an open question's call), where the 36 characters
+ * take about 60. `toLowerCase` (the digits are lower case already) copies it flat.
+ */
 export function randomUUID(): string {
-  return crypto.randomUUID();
+  return crypto.randomUUID().toLowerCase();
 }
 
 /** SHA-256 of a text's UTF-8 bytes. */

@@ -27,7 +27,7 @@ import {
 import { randomUUID } from './digest.js';
 import { ElicitkitUsageError } from './errors.js';
 import { LOCALES, type Locale } from './messages.js';
-import { peerOf } from './peer.js';
+import { type Peer, peerOf } from './peer.js';
 import { invalid } from './results.js';
 import { checkAnswersSize, checkSealedSize, MAX_REQUEST_STATE_LENGTH, tooLargeState } from './size-limits.js';
 import { type CallState, callDigest, callText, isCallState } from './state.js';
@@ -77,67 +77,12 @@ export async function execute(
   const peer = peerOf(ctx, server.server);
   const user = rt.identify(ctx);
   const signal = peer.asks === 'push' ? callSignal(ctx) : ctx.mcpReq.signal;
-  /** `sealed`: the call's id has travelled in a sealed state, so a round of it can come again. */
-  const context = (questions: CallQuestions, sealed: boolean): ToolContext => {
-    /** A result whose recording failed goes on the audit trail too. */
-    const onRecord = (result: CallToolResult): CallToolResult => {
-      const structured = result.structuredContent as { outcome?: unknown; message?: unknown } | undefined;
-      if (structured?.outcome === 'unrecorded') questions.unrecorded(String(structured.message ?? ''));
-      return result;
-    };
-    return {
-      ask: ((key: string, opts: never) => questions.ask(key, opts)) as ToolContext['ask'],
-      askUrl: (key, opts) => questions.askUrl(key, opts),
-      commit: async (effect: Effect, opts: CommitOptions = {}) => {
-        checkTransaction(effect.length > 0, rt.committer.store, tool.name, opts);
-        const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
-        if (instead) return instead;
-        // No round of it can come again: nothing to claim — unless the effect is handed its
-        // transaction, which it then shares with its claim.
-        if (!sealed && !givesTransaction(rt.committer.store, opts)) return effect(undefined as never);
-        return onRecord(await rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal));
-      },
-      attempt: async <W>(effect: AttemptEffect<W>, opts: CommitOptions = {}): Promise<Attempt<W>> => {
-        checkTransaction(effect.length > 1, rt.committer.store, tool.name, opts);
-        const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
-        if (instead) return { done: true, result: instead };
-        // A withheld effect is thrown through the committer as a failed one: its claim is released
-        // (or its one transaction rolled back), so nothing is recorded and a later attempt may act.
-        const withhold = (what: W) => new Withheld(what);
-        const settle = (r: CallToolResult | Withheld<W>): CallToolResult => {
-          if (r instanceof Withheld) throw r;
-          return r;
-        };
-        const run: Effect = (tx) => {
-          const r = effect(withhold, tx as never);
-          return r instanceof Promise ? r.then(settle) : settle(r);
-        };
-        try {
-          const result =
-            sealed || givesTransaction(rt.committer.store, opts)
-              ? onRecord(await rt.committer.run(questions.contextId, tool.name, settings.locale, run, opts, signal))
-              : await run(undefined as never);
-          return { done: true, result };
-        } catch (error) {
-          if (!(error instanceof Withheld)) throw error;
-          questions.reopen();
-          return { done: false, withheld: error.what as W };
-        }
-      },
-      contextId: questions.contextId,
-      user,
-      revision: peer.revision,
-      can: peer.can,
-      locale: settings.locale,
-      signal,
-      mcp: ctx,
-    };
-  };
-
   if (peer.asks === 'push') {
     const channel = new PushChannel(ctx, server.server, peer.revision, signal, rt.now);
     const questions = new CallQuestions(settings, channel, peer, randomUUID(), user, signal, ctx.http?.req);
-    return questions.finish(await tool.run(args, context(questions, false)));
+    return questions.finish(
+      await tool.run(args, toolContext(rt, tool, settings, ctx, signal, peer, user, questions, false)),
+    );
   }
 
   const previous = readState(rt, ctx);
@@ -178,7 +123,8 @@ export async function execute(
   // rejection. A handler abandoned at a pending question may still reject later: `end` has settled
   // by then and the rejection is handled, so it does not surface.
   try {
-    Promise.resolve(tool.run(args, context(questions, previous !== undefined))).then(end.resolve, end.reject);
+    const handed = toolContext(rt, tool, settings, ctx, signal, peer, user, questions, previous !== undefined);
+    Promise.resolve(tool.run(args, handed)).then(end.resolve, end.reject);
   } catch (error) {
     end.reject(error);
   }
@@ -191,6 +137,83 @@ export async function execute(
   });
   checkSealedSize(requestState);
   return inputRequired({ inputRequests: channel.requests(), requestState });
+}
+
+/**
+ * What a handler is given besides its arguments. Made here, not inline in `execute`: closures
+ * written there share `execute`'s scope (and one more closure per call made them); these four
+ * share one small scope, held as long as the handler keeps them — an open question's whole wait.
+ * `sealed`: the call's id has travelled in a sealed state, so a round of it can come again.
+ */
+function toolContext(
+  rt: Runtime,
+  tool: AnyTool,
+  settings: CallSettings,
+  ctx: ServerContext,
+  signal: AbortSignal,
+  peer: Peer,
+  user: string | undefined,
+  questions: CallQuestions,
+  sealed: boolean,
+): ToolContext {
+  return {
+    ask: ((key: string, opts: never) => questions.ask(key, opts)) as ToolContext['ask'],
+    askUrl: (key, opts) => questions.askUrl(key, opts),
+    commit: async (effect: Effect, opts: CommitOptions = {}) => {
+      checkTransaction(effect.length > 0, rt.committer.store, tool.name, opts);
+      const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
+      if (instead) return instead;
+      // No round of it can come again: nothing to claim — unless the effect is handed its
+      // transaction, which it then shares with its claim.
+      if (!sealed && !givesTransaction(rt.committer.store, opts)) return effect(undefined as never);
+      const result = await rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal);
+      return recorded(questions, result);
+    },
+    attempt: async <W>(effect: AttemptEffect<W>, opts: CommitOptions = {}): Promise<Attempt<W>> => {
+      checkTransaction(effect.length > 1, rt.committer.store, tool.name, opts);
+      const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
+      if (instead) return { done: true, result: instead };
+      // A withheld effect is thrown through the committer as a failed one: its claim is released
+      // (or its one transaction rolled back), so nothing is recorded and a later attempt may act.
+      const withhold = (what: W) => new Withheld(what);
+      const settle = (r: CallToolResult | Withheld<W>): CallToolResult => {
+        if (r instanceof Withheld) throw r;
+        return r;
+      };
+      const run: Effect = (tx) => {
+        const r = effect(withhold, tx as never);
+        return r instanceof Promise ? r.then(settle) : settle(r);
+      };
+      try {
+        const result =
+          sealed || givesTransaction(rt.committer.store, opts)
+            ? recorded(
+                questions,
+                await rt.committer.run(questions.contextId, tool.name, settings.locale, run, opts, signal),
+              )
+            : await run(undefined as never);
+        return { done: true, result };
+      } catch (error) {
+        if (!(error instanceof Withheld)) throw error;
+        questions.reopen();
+        return { done: false, withheld: error.what as W };
+      }
+    },
+    contextId: questions.contextId,
+    user,
+    revision: peer.revision,
+    can: peer.can,
+    locale: settings.locale,
+    signal,
+    mcp: ctx,
+  };
+}
+
+/** A result whose recording failed goes on the audit trail too. */
+function recorded(questions: CallQuestions, result: CallToolResult): CallToolResult {
+  const structured = result.structuredContent as { outcome?: unknown; message?: unknown } | undefined;
+  if (structured?.outcome === 'unrecorded') questions.unrecorded(String(structured.message ?? ''));
+  return result;
 }
 
 /** How a round ends: the handler's result, or `SUSPENDED` once it waits on a question this round cannot answer. */

@@ -90,15 +90,29 @@ export function peerOf(ctx: ServerContext, server: Server): Peer {
   // read once, and again only when what it was read from is no longer the same.
   const known = connections.get(server);
   if (known && known.negotiated === negotiated && known.caps === caps && known.info === info) return known.peer;
-  // Frozen: every call of the connection is handed it (its `can` as `ctx.can`).
+  const peer = pushedPeer(negotiated, modes(caps), infoOf(info)?.name);
+  connections.set(server, { negotiated, caps, info, peer });
+  return peer;
+}
+
+/** 2025 peers by version, modes and client name: connections of the same client share one. */
+const pushed = new Map<string, Peer>();
+
+function pushedPeer(negotiated: string, can: ToolContext['can'], name: string | undefined): Peer {
+  const key = `${can.form ? 'f' : '-'}${can.url ? 'u' : '-'}${negotiated.length}:${negotiated}${name === undefined ? '-' : `=${name}`}`;
+  const known = pushed.get(key);
+  if (known) return known;
+  // Frozen: every call of every connection it stands for is handed it (its `can` as `ctx.can`).
   const peer: Peer = Object.freeze({
     protocolVersion: negotiated,
     revision: revisionOf(negotiated),
     asks: 'push',
-    can: Object.freeze(modes(caps)),
-    client: knownClientOf(infoOf(info)),
+    can: Object.freeze(can),
+    client: knownClientOf(name === undefined ? undefined : { name }),
   });
-  connections.set(server, { negotiated, caps, info, peer });
+  // Bounded by forgetting all at once, as the 2026-07-28 peers are.
+  if (pushed.size >= ENVELOPES_KEPT) pushed.clear();
+  pushed.set(key, peer);
   return peer;
 }
 

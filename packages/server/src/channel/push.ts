@@ -7,6 +7,7 @@ import {
   type ServerContext,
   type StandardSchemaV1Sync,
 } from '@modelcontextprotocol/server';
+import { type TellsGone, WHEN_GONE } from '../http/exchange.js';
 import type { Channel, CloseReason, Question, RawAnswer } from './channel.js';
 import { pushRequest } from './wire.js';
 
@@ -46,8 +47,12 @@ export function callSignal(ctx: ServerContext): AbortSignal {
   // A resumable stream (the transport keeps its events: it hands the call `closeSSE`) may
   // drop and be picked up again with Last-Event-ID: the call ends with its session, not its stream.
   if (ctx.http?.closeSSE) return ctx.mcpReq.signal;
-  const stream = ctx.http?.req?.signal;
-  return stream ? either(ctx.mcpReq.signal, stream) : ctx.mcpReq.signal;
+  const req = ctx.http?.req;
+  if (!req) return ctx.mcpReq.signal;
+  // The Node listener's request tells of its client going away without a signal of its own
+  // (an `AbortSignal` is most of a kilobyte, held as long as the question is open).
+  if (WHEN_GONE in req) return untilGone(ctx.mcpReq.signal, req as Request & TellsGone);
+  return either(ctx.mcpReq.signal, req.signal);
 }
 
 /**
@@ -70,12 +75,30 @@ export function either(a: AbortSignal, b: AbortSignal): AbortSignal {
 }
 
 /**
+ * `either(a, request.signal)` for a request that tells of its client going away directly: it
+ * aborts with `a`'s reason, or with the reason the request's own signal has then (an `AbortError`).
+ */
+function untilGone(a: AbortSignal, request: Request & TellsGone): AbortSignal {
+  if (a.aborted) return a;
+  const controller = new AbortController();
+  const abort = () => controller.abort(a.reason);
+  a.addEventListener('abort', abort, { once: true });
+  request[WHEN_GONE](() => {
+    a.removeEventListener('abort', abort);
+    // Made now, aborted: the reason a signal followed from the start would have had.
+    if (!controller.signal.aborted) controller.abort(request.signal.reason);
+  });
+  return controller.signal;
+}
+
+/**
  * Questions pushed on the connection (2025 revisions): a real `elicitation/create` request related
  * to the tool call, with a human-length timeout and the call's abort signal. The handler runs once,
  * so nothing is replayed.
  */
 export class PushChannel implements Channel {
-  private readonly ids = new Map<string, string>();
+  /** URL-mode questions' ids, by key: made by the first one (most calls ask none). */
+  private ids: Map<string, string> | undefined;
 
   constructor(
     private readonly ctx: ServerContext,
@@ -89,7 +112,10 @@ export class PushChannel implements Channel {
     const shaped = pushRequest(question, this.revision);
     if (!shaped.ok) return { kind: 'unshowable', detail: shaped.detail };
     const { params, elicitationId } = shaped.wire;
-    if (elicitationId !== undefined) this.ids.set(key, elicitationId);
+    if (elicitationId !== undefined) {
+      this.ids ??= new Map();
+      this.ids.set(key, elicitationId);
+    }
     const started = this.now();
     onSent();
     try {
@@ -118,7 +144,7 @@ export class PushChannel implements Channel {
   }
 
   async complete(key: string): Promise<void> {
-    const id = this.ids.get(key);
+    const id = this.ids?.get(key);
     if (id === undefined) return;
     try {
       await this.server.createElicitationCompletionNotifier(id, { relatedRequestId: this.ctx.mcpReq.id })();

@@ -26,3 +26,14 @@ export interface Exchange {
 export const SERVE_EXCHANGE = Symbol('elicitkit http exchange');
 
 export type ServeExchange = (request: Request, exchange: Exchange) => Promise<Response>;
+
+/**
+ * A request that can tell its client went away without a signal of its own (the Node listener's:
+ * its signal is made only when read, and an `AbortSignal` is most of a kilobyte). `fn` runs once
+ * when the client has gone (at once if it already has).
+ */
+export const WHEN_GONE = Symbol('elicitkit request gone');
+
+export interface TellsGone {
+  [WHEN_GONE](fn: () => void): void;
+}

@@ -1,7 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE, INTERNAL_ERROR, type RequestId } from '@modelcontextprotocol/server';
 import { ElicitkitUsageError } from '../errors.js';
-import { type Exchange, INVALID, type ReadBody, SERVE_EXCHANGE, type ServeExchange, TOO_LARGE } from './exchange.js';
+import {
+  type Exchange,
+  INVALID,
+  type ReadBody,
+  SERVE_EXCHANGE,
+  type ServeExchange,
+  type TellsGone,
+  TOO_LARGE,
+  WHEN_GONE,
+} from './exchange.js';
 import type { HttpHandler } from './handler.js';
 
 /** A `node:http` request listener (Express's `(req, res, next)` too: a function third argument is not a body). */
@@ -42,29 +51,30 @@ export function toNodeListener(handler: HttpHandler): NodeListener {
  * The Web request a Node request becomes: its headers, no body (that is read from the socket), and
  * a signal made on demand. Every `Request` has a signal of its own, but following another one costs
  * undici a second controller, a listener and a finalization registration per request — and most
- * requests (answers to questions, notifications) never have theirs read.
+ * requests (answers to questions, notifications) never have theirs read. A tool call's signal
+ * does not read it either: it is told of the client going away directly (`WHEN_GONE`).
+ *
+ * It holds its exchange, not the other way round: while a response streams, the exchange keeps
+ * only what writing it needs, and a request nothing else holds (a GET stream's) is let go.
  */
-class NodeRequest extends Request {
-  #abort: AbortController | undefined;
-  #gone = false;
+class NodeRequest extends Request implements TellsGone {
+  readonly #exchange: NodeExchange;
 
-  override get signal(): AbortSignal {
-    if (!this.#abort) {
-      this.#abort = new AbortController();
-      if (this.#gone) this.#abort.abort();
-    }
-    return this.#abort.signal;
+  constructor(url: string, init: RequestInit, exchange: NodeExchange) {
+    super(url, init);
+    this.#exchange = exchange;
   }
 
-  /** The client went away: the signal aborts (now, or as soon as it is made). */
-  gone(): void {
-    if (this.#gone) return;
-    this.#gone = true;
-    this.#abort?.abort();
+  override get signal(): AbortSignal {
+    return this.#exchange.signal();
+  }
+
+  [WHEN_GONE](fn: () => void): void {
+    this.#exchange.whenGone(fn);
   }
 }
 
-function requestOf(req: IncomingMessage): NodeRequest {
+function requestOf(req: IncomingMessage, exchange: NodeExchange): NodeRequest {
   const h = req.headers;
   // A plain record, copied once by the Request (a Headers built first is copied twice).
   const headers: Record<string, string> = {};
@@ -76,7 +86,11 @@ function requestOf(req: IncomingMessage): NodeRequest {
     headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
   const host = h.host ?? single(h[':authority']) ?? 'localhost';
-  return new NodeRequest(`http://${host}${req.url ?? '/'}`, { method: (req.method ?? 'GET').toUpperCase(), headers });
+  return new NodeRequest(
+    `http://${host}${req.url ?? '/'}`,
+    { method: (req.method ?? 'GET').toUpperCase(), headers },
+    exchange,
+  );
 }
 
 const COLON = 58;
@@ -130,118 +144,207 @@ function concat(chunks: Uint8Array[], size: number): Uint8Array {
   return all;
 }
 
-/** One request: read, handed to the handler's core, its response written; the end reported once. */
+/**
+ * One exchange's state, in one object: what the handler is told when its response ends, the
+ * stream being written, and whether the client went away. While a response streams (an open
+ * question's, a GET stream's) this, the socket's `close` listener (`drop`) and the stream's reader
+ * are all that is held for it — not the request, the `Response` or its headers.
+ */
+class NodeExchange implements Exchange {
+  dropped = false;
+  tooLarge = false;
+  private finished = false;
+  private onEnd: ((dropped: boolean) => void) | undefined;
+  private followed: ReadableStream<Uint8Array> | undefined;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  /** Resolves a wait for the socket to drain (`drained`). */
+  wake: (() => void) | undefined;
+  /** The request's signal, once something read it. */
+  private abort: AbortController | undefined;
+  /** Told when the client goes (a tool call's signal, through `WHEN_GONE`). */
+  private gone: (() => void) | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    /** A body Express parsed already: handed on once, not held while the response streams. */
+    private parsedBody: unknown,
+  ) {}
+
+  /** The response's socket closed: unless the response had ended, the client went away. */
+  readonly drop = (): void => {
+    if (this.finished || this.dropped) return;
+    this.dropped = true;
+    this.abort?.abort();
+    const gone = this.gone;
+    this.gone = undefined;
+    gone?.();
+    if (this.onEnd) this.end(true);
+    // Frees the handler's side of the stream (the transport's, for a session's call).
+    (this.reader ?? this.followed)?.cancel().catch(() => {});
+    this.wake?.();
+  };
+
+  /** The request's signal: made when first read, aborted when the client goes (or at once if it has). */
+  signal(): AbortSignal {
+    if (!this.abort) {
+      this.abort = new AbortController();
+      if (this.dropped) this.abort.abort();
+    }
+    return this.abort.signal;
+  }
+
+  whenGone(fn: () => void): void {
+    if (this.dropped) {
+      fn();
+      return;
+    }
+    const before = this.gone;
+    this.gone = before
+      ? () => {
+          before();
+          fn();
+        }
+      : fn;
+  }
+
+  async read(r: Request): Promise<ReadBody> {
+    const parsed = this.parsedBody;
+    if (parsed !== undefined) {
+      this.parsedBody = undefined;
+      return { request: r, body: parsed };
+    }
+    const bytes = await bytesOf(this.req, DEFAULT_MAX_REQUEST_BODY_SIZE);
+    if (bytes === GONE) throw GONE;
+    if (bytes === TOO_LARGE) {
+      // The rest of the body is not read: the connection cannot carry another request.
+      this.tooLarge = true;
+      return TOO_LARGE;
+    }
+    // As the SDK's adapter decoded it: invalid UTF-8 replaced, a byte-order mark dropped.
+    const text = decoder.decode(bytes);
+    try {
+      if (text.length > 0) return { request: r, body: JSON.parse(text) };
+    } catch {}
+    // Not JSON: the transport answers it from the text, as it always has.
+    return { request: new Request(r, { body: text }), body: INVALID };
+  }
+
+  follow(response: Response, _request: Request, told: (dropped: boolean) => void): Response {
+    this.onEnd = told;
+    this.followed = response.body ?? undefined;
+    return response;
+  }
+
+  /** Tells the handler, once, that the response ended. */
+  end(wasDropped: boolean): void {
+    const told = this.onEnd;
+    this.onEnd = undefined;
+    told?.(wasDropped);
+  }
+
+  /** The response ended normally. */
+  finish(res: ServerResponse): void {
+    this.finished = true;
+    this.end(false);
+    res.end();
+  }
+
+  /** Writes `body` to the socket, honouring backpressure, until it ends or the client goes. */
+  async write(res: ServerResponse, body: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = body.getReader();
+    this.reader = reader;
+    this.followed = undefined;
+    try {
+      for (;;) {
+        // Each chunk is written in `put`, so the frame waiting for the next one holds none (an
+        // open question's stream waits for minutes after its request went out).
+        const step = this.put(res, await reader.read());
+        if (step === STOP) return;
+        if (step === DONE) break;
+        if (step === DRAIN) {
+          await drained(res, this);
+          if (this.dropped) return;
+        }
+      }
+    } catch {
+      // The stream broke (told as a drop, as `watchResponse` tells it): the response ends there.
+      if (this.dropped) return;
+      this.finished = true;
+      this.end(true);
+      res.end();
+      return;
+    }
+    this.finish(res);
+  }
+
+  /** One read of the stream, written. */
+  private put(res: ServerResponse, read: ReadableStreamReadResult<Uint8Array>): Step {
+    if (this.dropped) return STOP;
+    if (read.done) return DONE;
+    return res.write(read.value) ? MORE : DRAIN;
+  }
+}
+
+const MORE = 0;
+const DRAIN = 1;
+const DONE = 2;
+const STOP = 3;
+type Step = typeof MORE | typeof DRAIN | typeof DONE | typeof STOP;
+
+/** Resolves once `res` drains, or its client goes (`drop` wakes it). */
+async function drained(res: ServerResponse, exchange: NodeExchange): Promise<void> {
+  await new Promise<void>((resolve) => {
+    exchange.wake = resolve;
+    res.once('drain', resolve);
+  });
+  exchange.wake = undefined;
+}
+
+/**
+ * One request: read, handed to the handler's core, its response written; the end reported once.
+ * The writing is the exchange's own (`write`): this function's frame, with the request and the
+ * `Response` in it, is over once the head is written.
+ */
 async function exchangeOn(
   serve: ServeExchange,
   req: IncomingMessage,
   res: ServerResponse,
   parsedBody: unknown,
 ): Promise<void> {
-  let request: NodeRequest | undefined;
-  let onEnd: ((dropped: boolean) => void) | undefined;
-  let followed: ReadableStream<Uint8Array> | undefined;
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  let finished = false;
-  let dropped = false;
-  let tooLarge = false;
-  let wake: (() => void) | undefined;
-  const end = (wasDropped: boolean) => {
-    const told = onEnd;
-    onEnd = undefined;
-    told?.(wasDropped);
-  };
-  const drop = () => {
-    if (finished || dropped) return;
-    dropped = true;
-    request?.gone();
-    if (onEnd) end(true);
-    // Frees the handler's side of the stream (the transport's, for a session's call).
-    (reader ?? followed)?.cancel().catch(() => {});
-    wake?.();
-  };
-  res.on('close', drop);
-  if (res.destroyed) drop();
-
-  const exchange: Exchange = {
-    async read(r): Promise<ReadBody> {
-      if (parsedBody !== undefined) return { request: r, body: parsedBody };
-      const bytes = await bytesOf(req, DEFAULT_MAX_REQUEST_BODY_SIZE);
-      if (bytes === GONE) throw GONE;
-      if (bytes === TOO_LARGE) {
-        // The rest of the body is not read: the connection cannot carry another request.
-        tooLarge = true;
-        return TOO_LARGE;
-      }
-      // As the SDK's adapter decoded it: invalid UTF-8 replaced, a byte-order mark dropped.
-      const text = decoder.decode(bytes);
-      try {
-        if (text.length > 0) return { request: r, body: JSON.parse(text) };
-      } catch {}
-      // Not JSON: the transport answers it from the text, as it always has.
-      return { request: new Request(r, { body: text }), body: INVALID };
-    },
-    follow(response, _request, told) {
-      onEnd = told;
-      followed = response.body ?? undefined;
-      return response;
-    },
-  };
+  const exchange = new NodeExchange(req, parsedBody);
+  res.on('close', exchange.drop);
+  if (res.destroyed) exchange.drop();
 
   let response: Response;
   try {
-    request = requestOf(req);
-    if (dropped) request.gone();
-    response = await serve(request, exchange);
+    response = await serve(requestOf(req, exchange), exchange);
   } catch (error) {
-    if (error === GONE || dropped) return;
+    if (error === GONE || exchange.dropped) return;
     response = internalError(echoableId(parsedBody));
   }
-  if (dropped) {
+  if (exchange.dropped) {
     // The client left while it was being served: nothing to write, the stream is freed.
-    end(true);
+    exchange.end(true);
     if (response.body && !response.body.locked) response.body.cancel().catch(() => {});
     return;
   }
+  res.writeHead(response.status, headersOf(response, exchange.tooLarge));
+  const body = response.body;
+  if (!body) {
+    exchange.finish(res);
+    return;
+  }
+  return exchange.write(res, body);
+}
 
+/** A response's headers as `writeHead` takes them. */
+function headersOf(response: Response, tooLarge: boolean): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     headers[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value;
   });
   if (tooLarge) headers.connection = 'close';
-  res.writeHead(response.status, headers);
-  const body = response.body;
-  if (!body) {
-    finished = true;
-    end(false);
-    res.end();
-    return;
-  }
-  reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (dropped) return;
-      if (done) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          res.once('drain', resolve);
-        });
-        wake = undefined;
-        if (dropped) return;
-      }
-    }
-  } catch {
-    // The stream broke (told as a drop, as `watchResponse` tells it): the response ends there.
-    if (dropped) return;
-    finished = true;
-    end(true);
-    res.end();
-    return;
-  }
-  finished = true;
-  end(false);
-  res.end();
+  return headers;
 }
 
 /** The id to echo on the adapter's own 500: a single request's (string or number), else null. */

@@ -9,6 +9,7 @@ import {
   type RequestId,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
+import { randomUUID } from '../digest.js';
 import { sessionEvents } from './event-store.js';
 import { type Exchange, INVALID } from './exchange.js';
 import { jsonRpcError, type LimitName, limitReached, SESSION_REQUIRED } from './replies.js';
@@ -259,7 +260,7 @@ export async function openSession(
   if (refused) return limitReached(refused, leg.limits[refused], rpcId);
   // The id is made here, so the session is counted before anything is awaited: a burst of
   // initializes cannot all slip under a cap.
-  const id = crypto.randomUUID();
+  const id = randomUUID();
   const server = leg.factory(auth);
   // A DELETE is handled by the transport, then the session is taken out and its server closed
   // below (`existing`), so nothing is left half-closed.

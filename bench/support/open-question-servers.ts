@@ -1,0 +1,191 @@
+/**
+ * The two servers `bench/open-questions.ts` holds questions open on, each on its own `node:http`
+ * server on loopback, serving every revision on one `/mcp` endpoint:
+ *
+ * - `serveRaw`: the raw SDK composed as its docs compose it (the same endpoint as the raw side of
+ *   `ask-overhead.ts`'s socket lines): Host and Origin checks, a JSON POST's body read and parsed
+ *   once, `isLegacyRequest` choosing between a 2025 session (a `WebStandardStreamableHTTPServerTransport`
+ *   and an `McpServer` per session, found by `mcp-session-id`) and `createMcpHandler` for
+ *   2026-07-28; behind the SDK's `toNodeHandler`. The tool asks with `elicitInput` (10-minute
+ *   timeout) on 2025 sessions and returns `inputRequired` on 2026-07-28, checking the answer with zod.
+ * - `serveKit`: `createHttpHandler` + `defineTool`/`ask()` with the same form, message, input schema
+ *   and result, behind `toNodeListener`; its per-identity caps raised for one identity opening
+ *   `capacity` sessions (as `burst.ts` raises them), every other option at its default; a new kit
+ *   for each server. `BENCH_OPEN_KIT=<dist directory>` runs it on another build of
+ *   `@elicitkit/server` (a copy of `packages/server/dist` kept inside the repository, as
+ *   `ask-builds.ts` takes one), for a before/after in one run.
+ */
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { field, form } from '@elicitkit/form';
+import type * as Kit from '@elicitkit/server';
+import type * as KitNode from '@elicitkit/server/node';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  acceptedContent,
+  type CallToolResult,
+  createMcpHandler,
+  hostHeaderValidationResponse,
+  type InputRequiredResult,
+  inputRequired,
+  isJsonContentType,
+  isLegacyRequest,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  McpServer,
+  originValidationResponse,
+  readRequestBody,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+
+const ENVS = ['dev', 'staging', 'prod'] as const;
+const envForm = form({
+  env: field.select(
+    ENVS.map((e) => ({ value: e, title: e.toUpperCase() })),
+    { title: 'Environment' },
+  ),
+});
+const envZod = z.object({ env: z.enum(ENVS) });
+const inputSchema = z.object({ service: z.string() });
+const message = (service: string) => `Which environment should ${service} be deployed to?`;
+const deployed = (service: string, env: string): CallToolResult => ({
+  content: [{ type: 'text', text: `Deployed ${service} to ${env}` }],
+  structuredContent: { status: 'done' },
+});
+
+/** A server listening on loopback, and how to end everything it holds. */
+export interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The raw SDK's tool: `elicitInput` on a 2025 session, `inputRequired` on 2026-07-28. */
+function rawServer(): McpServer {
+  const server = new McpServer({ name: 'raw', version: '1' }, { capabilities: { tools: {} } });
+  server.registerTool(
+    'deploy',
+    { description: 'deploy', inputSchema },
+    async ({ service }, ctx): Promise<CallToolResult | InputRequiredResult> => {
+      if (ctx.mcpReq.envelope) {
+        const answer = acceptedContent(ctx.mcpReq.inputResponses, 'env', envZod);
+        if (!answer) {
+          return inputRequired({
+            inputRequests: {
+              env: inputRequired.elicit({ message: message(service), requestedSchema: envForm.schema }),
+            },
+          });
+        }
+        return deployed(service, answer.env);
+      }
+      const result = await ctx.mcpReq.elicitInput(
+        { mode: 'form', message: message(service), requestedSchema: envForm.schema },
+        { timeout: 600_000 },
+      );
+      if (result.action !== 'accept') return { content: [{ type: 'text', text: result.action }] };
+      const parsed = envZod.safeParse(result.content);
+      if (!parsed.success) return { content: [{ type: 'text', text: 'invalid' }], isError: true };
+      return deployed(service, parsed.data.env);
+    },
+  );
+  return server;
+}
+
+/** The raw SDK serving every revision on one endpoint, as `ask-overhead.ts`'s raw side does. */
+function rawEndpoint(): { fetch(request: Request): Promise<Response>; close(): Promise<void> } {
+  const modern = createMcpHandler(() => rawServer(), { legacy: 'reject' });
+  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  const hosts = localhostAllowedHostnames();
+  const origins = localhostAllowedOrigins();
+  return {
+    async fetch(request) {
+      const refused = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
+      if (refused) return refused;
+      let parsedBody: unknown;
+      if (request.method === 'POST') {
+        if (!isJsonContentType(request.headers.get('content-type'))) return new Response(null, { status: 415 });
+        const read = await readRequestBody(request);
+        if (read.tooLarge) return new Response(null, { status: 413 });
+        parsedBody = JSON.parse(read.text);
+      }
+      if (!(await isLegacyRequest(request, parsedBody))) return modern.fetch(request, { parsedBody });
+      const id = request.headers.get('mcp-session-id');
+      let transport = id ? sessions.get(id) : undefined;
+      if (id && !transport) return new Response(null, { status: 404 });
+      if (!transport) {
+        const fresh = new WebStandardStreamableHTTPServerTransport({
+          sessionIdGenerator: () => crypto.randomUUID(),
+          onsessioninitialized: (sid) => void sessions.set(sid, fresh),
+        });
+        await rawServer().connect(fresh);
+        transport = fresh;
+      }
+      return transport.handleRequest(request, { parsedBody });
+    },
+    async close() {
+      // The raw SDK keeps a session whose client left until the question's timeout: closed here.
+      const all = [...sessions.values()];
+      sessions.clear();
+      await Promise.all(all.map((t) => t.close()));
+      await modern.close();
+    },
+  };
+}
+
+async function listen(listener: RequestListener, closeEndpoint: () => Promise<void>): Promise<Served> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await closeEndpoint();
+    },
+  };
+}
+
+export async function serveRaw(): Promise<Served> {
+  const endpoint = rawEndpoint();
+  const node = toNodeHandler(endpoint);
+  return listen(
+    (req, res) => void node(req as Parameters<typeof node>[0], res),
+    () => endpoint.close(),
+  );
+}
+
+/** This build's `@elicitkit/server`, or the one `BENCH_OPEN_KIT` names (its bundled entries). */
+const build = process.env.BENCH_OPEN_KIT;
+const entry = (name: string) => pathToFileURL(resolve(build ?? '', 'bundled', `${name}.js`)).href;
+const lib: typeof Kit = build ? await import(entry('index')) : await import('@elicitkit/server');
+const { toNodeListener }: typeof KitNode = build ? await import(entry('node')) : await import('@elicitkit/server/node');
+
+const deploy = lib.defineTool({
+  name: 'deploy',
+  description: 'deploy',
+  inputSchema,
+  forms: { env: envForm },
+  async run({ service }, { ask }) {
+    const answer = await ask('env', { message: message(service) });
+    if (answer.action !== 'accept') return answer.result();
+    return lib.done(`Deployed ${service} to ${answer.value.env}`);
+  },
+});
+
+/**
+ * `capacity`: how many sessions (each with one question in flight) the one identity may hold. A
+ * kit of its own, as a server that has just started has: whatever the kit keeps per call (kept
+ * 2026-07-28 states, say) shows as held, not hidden by what earlier rounds left in it.
+ */
+export async function serveKit(capacity: number): Promise<Served> {
+  const kit = lib.createElicitkit();
+  const handler = lib.createHttpHandler(() => kit.createServer({ name: 'kit', version: '1' }, [deploy]), {
+    maxSessions: capacity,
+    maxSessionsPerIdentity: capacity,
+    maxInFlightPerIdentity: capacity,
+  });
+  return listen(toNodeListener(handler), () => handler.close());
+}
