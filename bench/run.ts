@@ -1,19 +1,43 @@
 /**
  * `npm run bench`: every goal of issue 12, measured side by side in one run, one line each with
  * its ratio (or figure) and PASS/FAIL/SKIP. Each part also runs alone (`node --import tsx
- * bench/<part>.ts`). BENCH_ONLY=cold,ask,burst,http,web,doctor,survival,pg picks parts; see each file for
+ * bench/<part>.ts`). BENCH_ONLY=cold,ask,burst,http,web,doctor,survival,pg,chats,open,replicas picks parts; see each file for
  * its BENCH_* knobs.
  */
+import { spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { askOverhead } from './ask-overhead.js';
 import { burst } from './burst.js';
 import { coldStart } from './cold-start.js';
 import { doctor } from './doctor.js';
 import { httpSequential } from './http-sequential.js';
 import { postgresCommit } from './postgres-commit.js';
-import { goalTable } from './support/stats.js';
+import { goalTable, recordPrinted, report } from './support/stats.js';
 import { webAnswer } from './web-answer.js';
 import { youngSurvival } from './young-survival.js';
+
+/**
+ * A part that measures its own process's memory runs as a child (`--expose-gc`, nothing else in
+ * its heap): its output is passed through and its goal lines join the table.
+ */
+function inChild(script: string, goal: string): () => Promise<void> {
+  return async () => {
+    const path = fileURLToPath(new URL(script, import.meta.url));
+    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', path], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      process.stdout.write(chunk);
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    if (recordPrinted(output) === 0 || code !== 0)
+      report({ goal, figure: `the part ended with exit code ${code} (output above)`, pass: false });
+  };
+}
 
 const parts = {
   cold: coldStart,
@@ -24,6 +48,9 @@ const parts = {
   doctor,
   survival: youngSurvival,
   pg: postgresCommit,
+  chats: inChild('./web-chats.ts', 'web: memory per chat'),
+  open: inChild('./open-questions.ts', 'heap per open question'),
+  replicas: inChild('./replicas.ts', 'replicas: answer → result'),
 };
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 

@@ -29,6 +29,18 @@ export function report(line: GoalLine): void {
   console.log(`  → ${verdict(line.pass)}  ${line.goal}: ${line.figure}`);
 }
 
+/** The goal lines in a part's printed output (`  → PASS  goal: figure`), recorded without printing them again. */
+export function recordPrinted(output: string): number {
+  let found = 0;
+  for (const m of output.matchAll(/^ {2}→ (PASS|FAIL|SKIP|INFO) {2}(.+?): (.+)$/gm)) {
+    const word = m[1];
+    const pass = word === 'PASS' ? true : word === 'FAIL' ? false : word === 'INFO' ? 'info' : undefined;
+    lines.push({ goal: m[2] ?? '', figure: m[3] ?? '', pass });
+    found++;
+  }
+  return found;
+}
+
 const verdict = (pass: GoalLine['pass']) =>
   pass === 'info' ? 'INFO' : pass === undefined ? 'SKIP' : pass ? 'PASS' : 'FAIL';
 

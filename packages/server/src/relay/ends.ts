@@ -10,7 +10,15 @@ import {
   INVALID_REQUEST,
 } from '@modelcontextprotocol/server';
 import { sha256 } from '../digest.js';
+import {
+  TOO_LARGE as BODY_TOO_LARGE,
+  type Exchange,
+  INVALID,
+  type ReadBody,
+  type ServeExchange,
+} from '../http/exchange.js';
 import type { Delivered } from '../http/session-directory.js';
+import { watchResponse } from '../http/watch.js';
 import {
   type DropReason,
   type Frame,
@@ -47,9 +55,69 @@ export interface RelayCore {
    */
   delivered: WeakMap<Request, Delivered>;
   /** The handler relayed requests run on, once `serve` gave it. */
-  handler: { fetch(request: Request): Promise<Response> } | undefined;
-  /** Publishes a sealed frame to a replica; resolves with how many listened. */
-  publish(to: string, frame: Frame): Promise<number>;
+  handler: RelayHandler | undefined;
+  /**
+   * Publishes a frame to a replica, sealed; resolves with how many listened. `batch`: the replica
+   * takes several frames in one message (it said so on its request), so the frames written for it
+   * at once go together.
+   */
+  publish(to: string, frame: Frame, batch?: boolean): Promise<number>;
+}
+
+/**
+ * A handler relayed requests run on: any `fetch`, and for one made by `createHttpHandler` its
+ * core (`serve`), handed the relayed body as it came (`relayedBody`) instead of a copy of it
+ * streamed through a `Request` and read back.
+ */
+export interface RelayHandler {
+  fetch(request: Request): Promise<Response>;
+  serve?: ServeExchange;
+}
+
+/**
+ * A relayed request: its method, URL and headers, and the signal its relay aborts. The signal is
+ * the relay's own, not one the request follows (a second controller, a listener and a finalization
+ * registration per request); the body, if any, is handed to the handler beside it.
+ */
+class RelayedRequest extends Request {
+  readonly #signal: AbortSignal;
+
+  constructor(url: string, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    this.#signal = signal;
+  }
+
+  override get signal(): AbortSignal {
+    return this.#signal;
+  }
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * What `createHttpHandler` reads from a relayed POST: the body it carried, bounded and parsed as
+ * the handler's own fetch face reads one (the SDK's `readRequestBody`: its `content-length`, then
+ * its bytes, against the SDK's bound; decoded as UTF-8 with invalid bytes replaced), and the
+ * response followed to its end as that face follows it.
+ */
+function relayedBody(body: Uint8Array | undefined): Exchange {
+  return {
+    async read(request): Promise<ReadBody> {
+      const bytes = body ?? new Uint8Array(0);
+      if (
+        Number(request.headers.get('content-length')) > DEFAULT_MAX_REQUEST_BODY_SIZE ||
+        bytes.byteLength > DEFAULT_MAX_REQUEST_BODY_SIZE
+      )
+        return BODY_TOO_LARGE;
+      const text = decoder.decode(bytes);
+      try {
+        if (text.length > 0) return { request, body: JSON.parse(text) };
+      } catch {}
+      // Empty or not JSON: the transport answers it from the request's own text.
+      return { request: new Request(request, { body: text, signal: request.signal }), body: INVALID };
+    },
+    follow: watchResponse,
+  };
 }
 
 export async function runRelayed(
@@ -57,19 +125,24 @@ export async function runRelayed(
   frame: Extract<Frame, { t: 'request' }>,
   back: string,
 ): Promise<void> {
-  const { holding, delivered, publish } = core;
+  const { holding, delivered } = core;
+  const batch = frame.batch === true;
+  const publish = (to: string, f: Frame) => core.publish(to, f, batch);
   const controller = new AbortController();
   const entry: Holding = { requester: back, controller };
   holding.set(frame.r, entry);
   try {
     const handler = core.handler;
     if (!handler) throw new Error('this replica is not serving yet');
-    const request = new Request(frame.url, {
-      method: frame.method,
-      headers: frame.headers,
-      signal: controller.signal,
-      ...(frame.body === undefined ? {} : { body: fromBase64(frame.body) as BodyInit }),
-    });
+    const body = frame.body === undefined ? undefined : fromBase64(frame.body);
+    const request = handler.serve
+      ? new RelayedRequest(frame.url, { method: frame.method, headers: frame.headers }, controller.signal)
+      : new Request(frame.url, {
+          method: frame.method,
+          headers: frame.headers,
+          signal: controller.signal,
+          ...(body === undefined ? {} : { body: body as BodyInit }),
+        });
     const owner = frame.owner;
     delivered.set(request, {
       auth: frame.auth && {
@@ -81,7 +154,7 @@ export async function runRelayed(
       },
       owns: async (sessionOwner) => sha256(sessionOwner, 'hex') === owner,
     });
-    const response = await handler.fetch(request);
+    const response = await (handler.serve ? handler.serve(request, relayedBody(body)) : handler.fetch(request));
     const head = { t: 'head', r: frame.r, status: response.status, headers: headerList(response.headers) } as const;
     // A JSON reply or a bare status travels whole, in one message; only SSE streams chunk by chunk.
     if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
@@ -118,13 +191,17 @@ export async function runRelayed(
 }
 
 export function receiveFrame(core: RelayCore, message: string): void {
-  const { drops, holding, waiting } = core;
   const opened = open(core.key, core.replica, message, core.seen);
   if ('dropped' in opened) {
-    drops[opened.dropped]++;
+    core.drops[opened.dropped]++;
     return;
   }
-  const { from, frame } = opened;
+  for (const frame of opened.frames) take(core, opened.from, frame);
+}
+
+/** Acts on one frame `from` sent. */
+function take(core: RelayCore, from: string, frame: Frame): void {
+  const { drops, holding, waiting } = core;
   switch (frame.t) {
     case 'request':
       // One relay id per request: a second request reusing a live one's id is not run.
@@ -166,6 +243,9 @@ export async function relayTo(
   core: RelayCore,
   to: {
     holder: string;
+    /** The holder reads `batch` on a request (its directory entry says so). */
+    batches: boolean;
+    /** SHA-256 (hex) of the owner, checked against the session's entry. */
     owner: string;
     request: Request;
     body: Uint8Array | undefined;
@@ -191,9 +271,10 @@ export async function relayTo(
       r,
       method: request.method as Extract<Frame, { t: 'request' }>['method'],
       url: request.url,
-      owner: sha256(owner, 'hex'),
+      owner,
       headers: headerList(request.headers).filter(([name]) => !CREDENTIALS.has(name)),
       ...(body ? { body: toBase64(body) } : {}),
+      ...(to.batches ? { batch: true as const } : {}),
       ...(auth ? { auth: relayedAuth(auth) } : {}),
     });
     if (reached === 0) throw new HolderGone();

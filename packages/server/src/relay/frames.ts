@@ -1,7 +1,10 @@
 /**
  * What replicas say to each other on their Redis channels while relaying a 2025 session's
  * request: the request itself, then the response as a head, body chunks and an end, or an abort
- * either way. JSON, with bodies in base64 (an SSE chunk may split a UTF-8 character).
+ * either way. JSON, with bodies in base64 (an SSE chunk may split a UTF-8 character). A message
+ * holds one frame, or — to a requester that said it takes them (`batch` on its request) — the
+ * frames a holder wrote for it at once, in order (a relayed answer's response, the tool's result
+ * and the end of the call's stream): sealed and opened once for all of them.
  *
  * Anyone who can PUBLISH on the Redis could say anything, and anyone who can SUBSCRIBE reads
  * everything, so every frame travels sealed: encrypted (AES-256-GCM, the sender, receiver, nonce
@@ -11,7 +14,7 @@
  * checked against its schema — before anything is done with it; one that fails any check is
  * dropped, never thrown on.
  */
-import { hkdfSync, randomBytes } from 'node:crypto';
+import { hkdfSync, randomFillSync } from 'node:crypto';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import { decrypt, encrypt, hmacSha256, type Mac, sameMac } from '../digest.js';
@@ -52,6 +55,11 @@ const FRAME = z.discriminatedUnion('t', [
     body: base64.optional(),
     /** SHA-256 (hex) of the owner the requester checked against the session's directory entry. */
     owner: z.string().regex(/^[0-9a-f]{64}$/),
+    /**
+     * The requester takes several frames in one message (a list: `sealFrames`): set only for a
+     * holder whose directory entry says it reads this field (one that does not refuses the frame).
+     */
+    batch: z.literal(true).optional(),
     /** Who the requesting replica authenticated the request as; its credential stays there. */
     auth: z
       .strictObject({
@@ -79,6 +87,10 @@ const FRAME = z.discriminatedUnion('t', [
 ]);
 
 export type Frame = z.infer<typeof FRAME>;
+
+/** At most this many frames in one message. */
+export const MAX_BATCH = 64;
+const FRAMES = z.array(FRAME).min(1).max(MAX_BATCH);
 
 const ENVELOPE = z.strictObject({
   /** The replica that sealed it. */
@@ -124,13 +136,49 @@ export class FrameRefused extends Error {
 }
 
 /**
- * `frame` from `from` to `to`, sealed: `<mac>.<json>`. Checked against the schema the receiver
- * applies first (`FrameRefused`), so a frame is never sent only to be dropped and waited on.
+ * Throws `FrameRefused` for a frame the receiver's schema refuses: checked before it is queued, so
+ * a frame is never sent only to be dropped and waited on.
  */
-export function seal(keys: FrameKeys, from: string, to: string, frame: Frame, now = Date.now()): string {
+export function checkFrame(frame: Frame): void {
   if (!FRAME.safeParse(frame).success) throw new FrameRefused(frame);
-  return sealUnchecked(keys, { from, to, n: randomBytes(16).toString('base64url'), x: now + FRAME_TTL_MS }, frame);
 }
+
+/** `frame` from `from` to `to`, checked (`checkFrame`) and sealed: `<mac>.<json>`. */
+export function seal(keys: FrameKeys, from: string, to: string, frame: Frame, now = Date.now()): string {
+  checkFrame(frame);
+  return sealFrames(keys, from, to, [frame], now);
+}
+
+/**
+ * Frames from `from` to `to`, each already checked (`checkFrame`), sealed in one message: one
+ * frame alone as every replica reads it, several (at most `MAX_BATCH`) as a list, only for a
+ * requester that asked for them so (`batch`).
+ */
+export function sealFrames(
+  keys: FrameKeys,
+  from: string,
+  to: string,
+  frames: readonly Frame[],
+  now = Date.now(),
+): string {
+  if (frames.length === 0 || frames.length > MAX_BATCH) throw new RangeError(`1 to ${MAX_BATCH} frames in a message`);
+  return sealUnchecked(keys, { from, to, n: nonce(), x: now + FRAME_TTL_MS }, frames.length === 1 ? frames[0] : frames);
+}
+
+/**
+ * 16 random bytes as base64url: a frame's nonce. Taken from a buffer of the platform's random
+ * bytes filled a few hundred at a time, not one call per frame (as Node keeps its random UUIDs).
+ */
+function nonce(): string {
+  if (randomAt + 16 > randomPool.length) {
+    randomFillSync(randomPool);
+    randomAt = 0;
+  }
+  randomAt += 16;
+  return randomPool.toString('base64url', randomAt - 16, randomAt);
+}
+const randomPool = Buffer.alloc(16 * 256);
+let randomAt = randomPool.length;
 
 /**
  * Seals any value as a frame, unchecked: what a replica holding the key (or a bug in one) could
@@ -148,8 +196,9 @@ export function sealUnchecked(
 }
 
 /**
- * Opens a sealed message meant for `own`: the frame and who sent it, or why it is dropped. `seen`
- * holds the nonces taken (and when they expire), so a replayed message is refused.
+ * Opens a sealed message meant for `own`: its frames (one, or the several a holder batched) and
+ * who sent them, or why it is dropped. `seen` holds the nonces taken (and when they expire), so a
+ * replayed message is refused.
  */
 export function open(
   keys: FrameKeys,
@@ -157,7 +206,7 @@ export function open(
   message: string,
   seen: Map<string, number>,
   now = Date.now(),
-): { from: string; frame: Frame } | { dropped: DropReason } {
+): { from: string; frames: Frame[] } | { dropped: DropReason } {
   if (message.length < MAC_LENGTH + 2 || message[MAC_LENGTH] !== '.') return { dropped: 'signature' };
   const json = message.slice(MAC_LENGTH + 1);
   if (!sameMac(Buffer.from(message.slice(0, MAC_LENGTH), 'base64url'), keys.mac.bytes(json)))
@@ -182,15 +231,32 @@ export function open(
   } catch {
     return { dropped: 'schema' };
   }
-  const frame = FRAME.safeParse(f);
-  if (!frame.success) return { dropped: 'schema' };
+  let frames: Frame[];
+  if (Array.isArray(f)) {
+    const batch = FRAMES.safeParse(f);
+    if (!batch.success) return { dropped: 'schema' };
+    frames = batch.data;
+  } else {
+    const frame = FRAME.safeParse(f);
+    if (!frame.success) return { dropped: 'schema' };
+    frames = [frame.data];
+  }
   remember(seen, n, x, now);
-  return { from, frame: frame.data };
+  return { from, frames };
 }
 
-/** Keeps `n` until it expires; expired nonces are swept as new ones come (a frame past `x` is refused anyway). */
+/**
+ * Keeps `n` until it expires (a frame past `x` is refused anyway). Expired nonces are swept from
+ * the oldest as new ones come, stopping at the first still live: a Map iterates in insertion
+ * order and frames arrive roughly in the order of their expiry, so each nonce is visited about
+ * once. One that arrived out of order is kept until those before it expire (at most
+ * `2 * FRAME_TTL_MS` later: `open` refuses an expiry further out), never dropped early.
+ */
 function remember(seen: Map<string, number>, n: string, x: number, now: number): void {
-  if (seen.size >= 1024) for (const [k, until] of seen) if (until < now) seen.delete(k);
+  for (const [k, until] of seen) {
+    if (until >= now) break;
+    seen.delete(k);
+  }
   seen.set(n, x);
 }
 

@@ -59,7 +59,8 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     }
   });
 
-  const replica = async (prefix: string, sessionTtlMs?: number): Promise<Replica> => {
+  /** A replica; `wrapped`: its relay runs requests through a plain `{ fetch }` around the handler. */
+  const replica = async (prefix: string, sessionTtlMs?: number, wrapped = false): Promise<Replica> => {
     const redis = new Redis(server.url);
     const relay = createRedisRelay(redis, {
       secret: SECRET,
@@ -68,7 +69,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
       ...(sessionTtlMs ? { sessionTtlMs } : {}),
     });
     const serving = await loopback({ authenticated: true, sessions: relay });
-    await relay.serve(serving.handler);
+    await relay.serve(wrapped ? { fetch: (request) => serving.handler.fetch(request) } : serving.handler);
     const r = { relay, redis, serving };
     replicas.push(r);
     return r;
@@ -362,7 +363,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     }
   }
 
-  /** A sealed message's envelope and, opened with the replicas' secret, its frame (whoever it is for). */
+  /** A sealed message's envelope and, opened with the replicas' secret, its (first) frame (whoever it is for). */
   const inside = (message: string) => {
     let envelope: { from: string; to: string };
     try {
@@ -371,7 +372,18 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
       return { from: '', to: '', f: {} as Record<string, unknown> };
     }
     const opened = open(frameKey(SECRET), envelope.to, message, new Map());
-    return { ...envelope, f: ('frame' in opened ? opened.frame : {}) as Record<string, unknown> };
+    return { ...envelope, f: ('frames' in opened ? opened.frames[0] : {}) as Record<string, unknown> };
+  };
+
+  /** The frames a sealed message carries, opened with the replicas' secret (none for anything else). */
+  const framesIn = (message: string) => {
+    try {
+      const { to } = JSON.parse(message.slice(44)) as { to: string };
+      const opened = open(frameKey(SECRET), to, message, new Map());
+      return 'frames' in opened ? opened.frames : [];
+    } catch {
+      return [];
+    }
   };
 
   /** The relay id of the `tools/call` request relayed among `messages` (its response is still streaming). */
@@ -424,6 +436,60 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     await client.connect(httpTransport(url, 'alice_s3cr3t0ken'));
     return { a, b, client, asked, atSecond, release };
   }
+
+  it("a holder's replies written at once travel as one sealed message; to a replica of an earlier version, one frame a message", async () => {
+    const [a, b] = [await replica('batch:'), await replica('batch:')];
+    const client = new Client({ name: 'batch', version: '1' });
+    clients.push(client);
+    const transport = httpTransport(a.serving.url, 'alice');
+    await client.connect(transport);
+    const sessionId = transport.sessionId as string;
+    /** `tools/list` on the session through `via`: the tools, and every frame sent meanwhile, message by message. */
+    const listVia = async (via: Replica) => {
+      const { result, messages } = await sniff('batch:replica:', async () => {
+        const response = await fetch(via.serving.url, {
+          method: 'POST',
+          headers: onSession('alice', sessionId),
+          body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
+        });
+        return { status: response.status, body: await response.text() };
+      });
+      expect(result.status).toBe(200);
+      expect(result.body).toContain('"deploy"');
+      return messages.map(framesIn);
+    };
+    // b found a's entry saying a takes `batch`: its request asks for batches, and a's head, data and
+    // end, written at once, come in fewer messages than frames (one, unless the host is slow).
+    const batched = await listVia(b);
+    expect(batched[0]).toMatchObject([{ t: 'request', batch: true }]);
+    expect(batched.slice(1).flatMap((frames) => frames.map((f) => f.t))).toEqual(['head', 'data', 'end']);
+    expect(batched.length - 1).toBeLessThan(3);
+    // The entry as a replica of an earlier version writes it (holder and owner only): a requester
+    // reading it sends no `batch` (that holder would refuse it), and is sent one frame a message.
+    const key = `batch:session:${sessionId}`;
+    const entry = (await a.redis.get(key)) as string;
+    await a.redis.set(key, entry.split('\n').slice(0, 2).join('\n'), 'PX', 30_000);
+    const c = await replica('batch:');
+    const single = await listVia(c);
+    expect(single[0]).toHaveLength(1);
+    expect(single[0]?.[0]).toMatchObject({ t: 'request' });
+    expect(single[0]?.[0]).not.toHaveProperty('batch');
+    expect(single.slice(1).map((frames) => frames.map((f) => f.t))).toEqual([['head'], ['data'], ['end']]);
+  });
+
+  it('a holder serving a plain `{ fetch }` (a handler wrapped by the host) runs relayed requests as the handler itself would', async () => {
+    const [a, b] = [await replica('wrap:', undefined, true), await replica('wrap:')];
+    proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    const client = new Client({ name: 'wrapped', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    const answers = [{ env: 'prod' }, { confirmed: true, ticket: 'REL-1001' }];
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: answers.shift() ?? {} }));
+    clients.push(client);
+    await client.connect(httpTransport(proxy.url, 'alice'));
+    const result = await client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
+    expect(result.structuredContent).toMatchObject({ status: 'done', deployment: { env: 'prod' } });
+    expect(a.serving.store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+    expect(b.serving.store.deployments).toEqual([]);
+  });
 
   it('no credential, answer or result crosses Redis readable: a sniffer sees no token, argument, answer or result, and every frame is sealed', async () => {
     const { messages, result } = await sniff('sniff:', async () => {

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { sha256 } from '../digest.js';
+import { SERVE_EXCHANGE, type ServeExchange } from '../http/exchange.js';
 import type { SessionDirectory } from '../http/session-directory.js';
 import {
   directoryDown,
@@ -12,7 +13,8 @@ import {
   TOO_LARGE,
   tooLarge,
 } from './ends.js';
-import { type DropReason, frameKey, seal } from './frames.js';
+import { type DropReason, frameKey } from './frames.js';
+import { Publisher } from './publisher.js';
 import { SessionEntries, type SessionEntry } from './session-entries.js';
 
 /** How `createRedisRelay` names things and how often it checks that replicas are alive. */
@@ -82,6 +84,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   });
   subscriber.on('error', () => {});
   const key = frameKey(options.secret);
+  const publisher = new Publisher(redis, key, replica, channelOf);
   const core: RelayCore = {
     replica,
     key,
@@ -91,8 +94,8 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     holding: new Map(),
     delivered: new WeakMap(),
     handler: undefined,
-    // Async, so a frame refused by `seal` is a rejection like a Redis failure, never a throw.
-    publish: async (to, frame) => redis.publish(channelOf(to), seal(key, replica, to, frame)),
+    // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
+    publish: (to, frame, batch) => publisher.publish(to, frame, batch),
   };
   const holderAlive = async (holder: string) =>
     Number(((await redis.pubsub('NUMSUB', channelOf(holder))) as [string, number])[1]) > 0;
@@ -111,18 +114,21 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         return directoryDown();
       }
       // Unknown, here (but closed), or someone else's: the handler answers "Session not found".
-      if (!entry || entry.holder === replica || entry.digest !== sha256(owner, 'hex')) return undefined;
-      const { holder } = entry;
+      if (!entry || entry.holder === replica) return undefined;
+      const digest = sha256(owner, 'hex');
+      if (entry.digest !== digest) return undefined;
+      const { holder, batches } = entry;
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await readBody(request);
       if (body === TOO_LARGE) return tooLarge();
       const alive = () => holderAlive(holder);
-      const sent = await relayTo(core, { holder, owner, request, body, auth, livenessMs, alive });
+      const sent = await relayTo(core, { holder, batches, owner: digest, request, body, auth, livenessMs, alive });
       if (sent !== HOLDER_GONE) return sent;
       sessions.forget(id);
       return undefined;
     },
     async serve(handler) {
-      core.handler = handler;
+      const serve = (handler as Partial<Record<typeof SERVE_EXCHANGE, ServeExchange>>)[SERVE_EXCHANGE];
+      core.handler = { fetch: (request) => handler.fetch(request), ...(serve ? { serve } : {}) };
       await listen(core, subscriber, channelOf(replica));
       sessions.beat();
     },

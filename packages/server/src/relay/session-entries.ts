@@ -8,15 +8,24 @@ const LOCATED_MAX = 10_000;
 export interface SessionEntry {
   holder: string;
   digest: string;
+  /** The holder reads `batch` on a relayed request, and sends that requester its frames batched. */
+  batches: boolean;
 }
 
 /**
- * The sessions directory in Redis, as one replica sees it: `<prefix>session:<id>` → the holder
- * and a digest of the owner. The entries this replica holds are renewed by a heartbeat (written
- * again, not merely extended: an entry dropped while this replica was briefly unreachable comes
- * back with the next beat). Where others' sessions were found is remembered: a session never
- * moves, so its entry is read from Redis once. A stale one costs nothing — the replica it names
- * answers "Session not found" itself, or nobody listens on its channel and the entry is dropped.
+ * What an entry's third line says its holder understands; an entry without one (a replica of an
+ * earlier version, which reads only the first two) is sent frames one at a time.
+ */
+const BATCHES = 'batch';
+
+/**
+ * The sessions directory in Redis, as one replica sees it: `<prefix>session:<id>` → the holder,
+ * a digest of the owner and what the holder understands (`BATCHES`). The entries this replica
+ * holds are renewed by a heartbeat (written again, not merely extended: an entry dropped while
+ * this replica was briefly unreachable comes back with the next beat). Where others' sessions
+ * were found is remembered: a session never moves, so its entry is read from Redis once. A stale
+ * one costs nothing — the replica it names answers "Session not found" itself, or nobody listens
+ * on its channel and the entry is dropped.
  */
 export class SessionEntries {
   private readonly held = new Map<string, string>();
@@ -32,7 +41,7 @@ export class SessionEntries {
 
   /** Records a session this replica now holds. */
   async open(id: string, owner: string): Promise<void> {
-    const entry = `${this.replica}\n${sha256(owner, 'hex')}`;
+    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}`;
     await this.redis.set(this.key(id), entry, 'PX', this.ttlMs);
     this.held.set(id, entry);
   }
@@ -50,8 +59,8 @@ export class SessionEntries {
       entry = await this.redis.get(this.key(id));
       if (entry !== null) this.remember(id, entry);
     }
-    const [holder, digest] = entry?.split('\n') ?? [];
-    return holder && digest ? { holder, digest } : undefined;
+    const [holder, digest, can] = entry?.split('\n') ?? [];
+    return holder && digest ? { holder, digest, batches: can === BATCHES } : undefined;
   }
 
   /** The holder of `id` is gone, and its sessions with it: the next request is answered without a round trip. */

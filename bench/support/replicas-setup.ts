@@ -1,0 +1,199 @@
+/**
+ * The deployments `replicas.ts` compares, for it and for `replicas-profile.ts`: one process
+ * (memory claims) and two replicas (Redis claims and the Redis relay, one shared key), each behind
+ * the test balancer, and a real SDK client that answers `dev` and times answer → result.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { field, form } from '@elicitkit/form';
+import { type ClaimStore, createElicitkit, createHttpHandler, defineTool, done } from '@elicitkit/server';
+import { toNodeListener } from '@elicitkit/server/node';
+import { createRedisClaimStore, createRedisRelay, type RedisRelay } from '@elicitkit/server/redis';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Redis } from 'ioredis';
+import { startRedis, type TestRedis } from '../../test/support/redis-server.js';
+import { type Balancer, type Pick, startProxy } from '../../test/support/round-robin-proxy.js';
+
+const SECRET = 'bench-replicas-shared-state-key-0123456789';
+
+const envForm = form({
+  env: field.select(
+    ['dev', 'staging', 'prod'].map((e) => ({ value: e, title: e })),
+    { title: 'Environment' },
+  ),
+});
+
+let deployed = 0;
+const deploy = defineTool({
+  name: 'deploy',
+  description: 'Deploy; asks for the environment.',
+  forms: { env: envForm },
+  async run(_args, ctx) {
+    const answer = await ctx.ask('env', { message: 'Which environment should order-service be deployed to?' });
+    if (answer.action !== 'accept') return answer.result();
+    return ctx.commit(() => done(`Deployed to ${answer.value.env} (#${++deployed}).`));
+  },
+});
+
+interface Upstream {
+  url: string;
+  close(): Promise<void>;
+}
+
+async function upstream(claims: ClaimStore | undefined, relay: RedisRelay | undefined): Promise<Upstream> {
+  const kit = createElicitkit({ secret: SECRET, ...(claims ? { claims } : {}) });
+  const handler = createHttpHandler(() => kit.createServer({ name: 'bench', version: '1' }, [deploy]), {
+    ...(relay ? { sessions: relay } : {}),
+  });
+  await relay?.serve(handler);
+  const node = toNodeListener(handler);
+  const server: Server = createServer((req, res) => void node(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`,
+    async close() {
+      await handler.close();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+export type Revision = '2025-11-25' | '2026-07-28';
+
+/** One call's answer → result: its wall time, and the CPU this process and Redis spent meanwhile. */
+export interface Answered {
+  wallMs: number;
+  /** This process (every replica, the balancer and the client run in it). */
+  cpuMs: number;
+  /** Redis's main thread (0 for one process: it does not use Redis). */
+  redisCpuMs: number;
+}
+
+export interface BenchClient {
+  /** One `deploy` call; resolves with its answer → result. */
+  call(): Promise<Answered>;
+  close(): Promise<void>;
+}
+
+/** On-CPU time of a process's main thread, ms (`/proc/<pid>/schedstat`: nanoseconds). */
+function threadCpuMs(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+}
+
+/** Redis's pid, found by the name it gives itself (`redis-server 127.0.0.1:<port>`); undefined without `/proc`. */
+function redisPid(port: number): number | undefined {
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (/redis-server\S* 127\.0\.0\.1:(\d+)/.exec(cmdline)?.[1] === String(port)) return Number(entry);
+    }
+  } catch {}
+  return undefined;
+}
+
+const ownCpuMs = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+};
+
+/**
+ * A connected client that answers `dev` and reports how long each answer took to become a result,
+ * and the CPU spent meanwhile (`redis`: the pid whose CPU counts too).
+ */
+export async function connectClient(url: string, revision: Revision, redis?: number): Promise<BenchClient> {
+  const client = new Client(
+    { name: 'bench', version: '1' },
+    {
+      capabilities: { elicitation: { form: {} } },
+      ...(revision === '2026-07-28' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
+  );
+  const redisCpu = () => (redis === undefined ? 0 : threadCpuMs(redis));
+  let answeredAt = 0;
+  let cpuAt = 0;
+  let redisAt = 0;
+  client.setRequestHandler('elicitation/create', async () => {
+    redisAt = redisCpu();
+    cpuAt = ownCpuMs();
+    answeredAt = performance.now();
+    return { action: 'accept', content: { env: 'dev' } };
+  });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return {
+    async call(): Promise<Answered> {
+      await client.callTool({ name: 'deploy', arguments: {} }, { timeout: 60_000 });
+      const wallMs = performance.now() - answeredAt;
+      return { wallMs, cpuMs: ownCpuMs() - cpuAt, redisCpuMs: redisCpu() - redisAt };
+    },
+    close: () => client.close(),
+  };
+}
+
+export interface Deployments {
+  redis: TestRedis;
+  /** Redis's pid, when `/proc` shows it (for its CPU). */
+  redisPid: number | undefined;
+  /** The relays of the two replicas (their drop counters, in flight). */
+  relays: RedisRelay[];
+  /** The balancer's URL for each side of a revision's comparison. */
+  url(side: 'one' | 'two', revision: Revision): string;
+  /**
+   * Before connecting a 2025 client to the two replicas: its session opens on the first replica,
+   * and every request after its initialize goes to the second.
+   */
+  resetLegacyRouting(): void;
+  close(): Promise<void>;
+}
+
+/** Starts Redis, the two replicas, the single process and their balancers. */
+export async function startDeployments(): Promise<Deployments> {
+  const redis = await startRedis();
+  const connections: Redis[] = [];
+  const connect = () => {
+    const c = new Redis(redis.url);
+    connections.push(c);
+    return c;
+  };
+  // Sealed with one shared secret, as replicas of one deployment are.
+  const secret = 'bench-replicas-secret-0123456789abcdef0123';
+  const relays = [createRedisRelay(connect(), { secret }), createRedisRelay(connect(), { secret })];
+  const replicas = [
+    // The bench's Redis keeps nothing (it measures the relay): its claims are volatile by choice.
+    await upstream(createRedisClaimStore(connect(), { volatile: true }), relays[0]),
+    await upstream(createRedisClaimStore(connect(), { volatile: true }), relays[1]),
+  ];
+  const single = await upstream(undefined, undefined);
+  let opened = false;
+  const legacyPick: Pick = async (req) => {
+    if (!opened && req.method === 'POST' && !req.headers['mcp-session-id']) return 0;
+    opened = true;
+    return 1;
+  };
+  const balancers: Record<'single' | Revision, Balancer> = {
+    single: await startProxy([single.url]),
+    '2025-11-25': await startProxy(
+      replicas.map((r) => r.url),
+      legacyPick,
+    ),
+    '2026-07-28': await startProxy(replicas.map((r) => r.url)),
+  };
+  return {
+    redis,
+    redisPid: redisPid(redis.port),
+    relays: relays as RedisRelay[],
+    url: (side, revision) => (side === 'one' ? balancers.single.url : balancers[revision].url),
+    resetLegacyRouting: () => {
+      opened = false;
+    },
+    async close() {
+      for (const balancer of Object.values(balancers)) await balancer.close();
+      for (const u of [...replicas, single]) await u.close();
+      for (const relay of relays) await relay?.close();
+      for (const c of connections) c.disconnect();
+      await redis.stop();
+    },
+  };
+}

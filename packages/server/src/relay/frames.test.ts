@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  checkFrame,
+  FRAME_TTL_MS,
+  type Frame,
+  FrameRefused,
+  frameKey,
+  MAX_BATCH,
+  open,
+  seal,
+  sealFrames,
+  sealUnchecked,
+} from './frames.js';
+
+const keys = frameKey('frames-test-secret-0123456789abcdef0123456789');
+const r = 'relay-1';
+const head: Frame = { t: 'head', r, status: 202, headers: [['content-type', 'text/event-stream']] };
+const data: Frame = { t: 'data', r, d: Buffer.from('event: message\ndata: {}\n\n').toString('base64') };
+const end: Frame = { t: 'end', r };
+
+/** A fresh envelope from `a` to `b`, for `sealUnchecked`. */
+const envelope = (x = Date.now() + 10_000) => ({ from: 'a', to: 'b', n: randomBytes(16).toString('base64url'), x });
+/** The length of a sealed message's encrypted part: that of the plain text it carries. */
+const sealedLength = (message: string) => (JSON.parse(message.slice(44)) as { e: string }).e.length;
+
+describe('relay frames', () => {
+  it('several frames sealed as one message open as those frames, in order, from their sender', () => {
+    const message = sealFrames(keys, 'a', 'b', [head, data, end]);
+    expect(open(keys, 'b', message, new Map())).toEqual({ from: 'a', frames: [head, data, end] });
+  });
+
+  it('one frame is sealed as a frame alone, as every replica reads it', () => {
+    const seen = new Map<string, number>();
+    for (const message of [seal(keys, 'a', 'b', data), sealFrames(keys, 'a', 'b', [data])]) {
+      expect(open(keys, 'b', message, seen)).toEqual({ from: 'a', frames: [data] });
+      // The frame itself, not a list of one: a replica of an earlier version opens it.
+      expect(sealedLength(message)).toBe(sealedLength(sealUnchecked(keys, envelope(), data)));
+    }
+  });
+
+  it('a batched message is bound like any: replayed, altered, misdirected or expired, none of its frames is taken', () => {
+    const now = Date.now();
+    const message = sealFrames(keys, 'a', 'b', [head, data, end], now);
+    const seen = new Map<string, number>();
+    expect(open(keys, 'b', message, seen, now)).toMatchObject({ frames: [head, data, end] });
+    expect(open(keys, 'b', message, seen, now)).toEqual({ dropped: 'replayed' });
+    expect(open(keys, 'c', sealFrames(keys, 'a', 'b', [end], now), new Map(), now)).toEqual({
+      dropped: 'misdirected',
+    });
+    expect(open(keys, 'b', sealFrames(keys, 'a', 'b', [end], now), new Map(), now + FRAME_TTL_MS + 1)).toEqual({
+      dropped: 'expired',
+    });
+    const other = sealFrames(keys, 'a', 'b', [head, data], now);
+    for (const at of [5, 44 + 10, other.length - 3]) {
+      const altered = other.slice(0, at) + (other[at] === 'A' ? 'B' : 'A') + other.slice(at + 1);
+      expect(open(keys, 'b', altered, new Map(), now)).toHaveProperty('dropped');
+    }
+    expect(
+      open(keys, 'b', sealFrames(frameKey('another-secret-0123456789abcdef'), 'a', 'b', [head, data]), new Map()),
+    ).toEqual({ dropped: 'signature' });
+  });
+
+  it('a list with one bad frame, an empty list or a list longer than MAX_BATCH is dropped whole', () => {
+    const bad = [
+      [head, { t: 'data', r, d: '!!' }, end],
+      [],
+      Array.from({ length: MAX_BATCH + 1 }, () => end),
+      [[head]],
+    ];
+    for (const f of bad)
+      expect(open(keys, 'b', sealUnchecked(keys, envelope(), f), new Map())).toEqual({ dropped: 'schema' });
+    const full = Array.from({ length: MAX_BATCH }, () => end);
+    expect(open(keys, 'b', sealUnchecked(keys, envelope(), full), new Map())).toEqual({ from: 'a', frames: full });
+    expect(() => sealFrames(keys, 'a', 'b', [])).toThrow(RangeError);
+    expect(() => sealFrames(keys, 'a', 'b', [...full, end])).toThrow(RangeError);
+  });
+
+  it('a frame the receiver would refuse is refused before it is sent', () => {
+    expect(() => checkFrame({ t: 'head', r, status: 200, headers: [['bad header', 'x']] })).toThrow(FrameRefused);
+    expect(() =>
+      seal(keys, 'a', 'b', {
+        t: 'request',
+        r,
+        method: 'PUT' as 'POST',
+        url: 'http://x/',
+        headers: [],
+        owner: '0'.repeat(64),
+      }),
+    ).toThrow(FrameRefused);
+    expect(() => checkFrame(data)).not.toThrow();
+  });
+
+  it('every message has a nonce of its own, across refills of the random bytes they are cut from', () => {
+    const nonces = new Set<string>();
+    for (let i = 0; i < 2_000; i++) nonces.add((JSON.parse(seal(keys, 'a', 'b', end).slice(44)) as { n: string }).n);
+    expect(nonces.size).toBe(2_000);
+    for (const n of nonces) expect(n).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  });
+
+  it('nonces are kept until their frame expires and no longer: the oldest go as new ones come', () => {
+    const seen = new Map<string, number>();
+    const t0 = 1_000_000_000_000;
+    const first = sealFrames(keys, 'a', 'b', [end], t0);
+    expect(payloadAt(first, seen, t0)).toEqual([end]);
+    // Thousands of frames later, still within its life, the first is refused as seen.
+    for (let i = 1; i <= 3_000; i++) open(keys, 'b', sealFrames(keys, 'a', 'b', [end], t0 + i), seen, t0 + i);
+    expect(open(keys, 'b', first, seen, t0 + 3_001)).toEqual({ dropped: 'replayed' });
+    // Once they have all expired, the next frame sweeps them: what is kept stays bounded.
+    const later = t0 + 3_001 + FRAME_TTL_MS + 1;
+    expect(payloadAt(sealFrames(keys, 'a', 'b', [end], later), seen, later)).toEqual([end]);
+    expect(seen.size).toBe(1);
+  });
+});
+
+/** The frames of `message`, opened at `now`. */
+function payloadAt(message: string, seen: Map<string, number>, now: number) {
+  const opened = open(keys, 'b', message, seen, now);
+  if ('dropped' in opened) throw new Error(opened.dropped);
+  return opened.frames;
+}

@@ -1,0 +1,97 @@
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
+import { type Frame, FrameRefused, frameKey, open } from './frames.js';
+import { Publisher } from './publisher.js';
+
+const REDIS = withRedis('relay/publisher.test.ts');
+const keys = frameKey('publisher-test-secret-0123456789abcdef0123');
+const channelOf = (replica: string) => `pub:replica:${replica}`;
+const head: Frame = { t: 'head', r: 'r1', status: 200, headers: [['content-type', 'text/event-stream']] };
+const data = (text: string): Frame => ({ t: 'data', r: 'r1', d: Buffer.from(text).toString('base64') });
+const end: Frame = { t: 'end', r: 'r1' };
+
+describe.skipIf(!REDIS)('relay publisher', () => {
+  let server: TestRedis;
+  const connections: Redis[] = [];
+  const connect = () => {
+    const c = new Redis(server.url);
+    connections.push(c);
+    return c;
+  };
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  afterEach(() => {
+    for (const c of connections.splice(0)) c.disconnect();
+  });
+
+  /** A replica `b` listening: the frames of each message it gets, message by message. */
+  async function listener() {
+    const sub = connect();
+    const got: Frame[][] = [];
+    const seen = new Map<string, number>();
+    sub.on('message', (_channel: string, message: string) => {
+      const opened = open(keys, 'b', message, seen);
+      got.push('frames' in opened ? opened.frames : []);
+    });
+    await sub.subscribe(channelOf('b'));
+    return got;
+  }
+
+  it('frames written in one turn for a replica that takes batches go as one message, in order; one a message otherwise', async () => {
+    const got = await listener();
+    const publisher = new Publisher(connect(), keys, 'a', channelOf);
+    const listened = await Promise.all([
+      publisher.publish('b', head, true),
+      publisher.publish('b', data('one'), true),
+      publisher.publish('b', end, true),
+    ]);
+    expect(listened).toEqual([1, 1, 1]);
+    await Promise.all([publisher.publish('b', head), publisher.publish('b', data('two')), publisher.publish('b', end)]);
+    await expect.poll(() => got.length).toBe(4);
+    expect(got).toEqual([[head, data('one'), end], [head], [data('two')], [end]]);
+  });
+
+  it('a frame the receiver would refuse is refused alone, at once; the others of its turn go', async () => {
+    const got = await listener();
+    const publisher = new Publisher(connect(), keys, 'a', channelOf);
+    const bad = { t: 'head', r: 'r1', status: 200, headers: [['bad header', 'x']] } as Frame;
+    const outcomes = await Promise.allSettled([
+      publisher.publish('b', head, true),
+      publisher.publish('b', bad, true),
+      publisher.publish('b', end, true),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(FrameRefused);
+    await expect.poll(() => got).toEqual([[head, end]]);
+  });
+
+  it('large chunks are not gathered into one large message', async () => {
+    const got = await listener();
+    const publisher = new Publisher(connect(), keys, 'a', channelOf);
+    const big = 'x'.repeat(100 * 1024);
+    await Promise.all([
+      publisher.publish('b', data(big), true),
+      publisher.publish('b', data(big), true),
+      publisher.publish('b', end, true),
+    ]);
+    await expect.poll(() => got.length).toBe(2);
+    expect(got.map((frames) => frames.map((f) => f.t))).toEqual([['data'], ['data', 'end']]);
+  });
+
+  it('each frame is told how many listened, and a Redis that cannot be reached fails every frame of the turn', async () => {
+    const publisher = new Publisher(connect(), keys, 'a', channelOf);
+    expect(await Promise.all([publisher.publish('nobody', end, true), publisher.publish('nobody', end)])).toEqual([
+      0, 0,
+    ]);
+    const down = new Redis(server.url, { lazyConnect: true, enableOfflineQueue: false });
+    connections.push(down);
+    const offline = new Publisher(down, keys, 'a', channelOf);
+    const outcomes = await Promise.allSettled([offline.publish('b', head, true), offline.publish('b', end)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+  });
+});

@@ -1,0 +1,123 @@
+import type { Redis } from 'ioredis';
+import { checkFrame, type Frame, type FrameKeys, MAX_BATCH, sealFrames } from './frames.js';
+
+/** About how many bytes of frames one batched message holds. */
+const BATCH_BYTES = 256 * 1024;
+
+/** About how many bytes a frame takes in a message: its body or chunk, and room for the rest. */
+function weight(frame: Frame): number {
+  const carried = frame.t === 'data' ? frame.d : frame.t === 'head' || frame.t === 'request' ? frame.body : undefined;
+  return (carried?.length ?? 0) + 512;
+}
+
+interface Pending {
+  to: string;
+  frame: Frame;
+  batch: boolean;
+  resolve: (listeners: number) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Frames this replica sends, sealed and PUBLISHed on one connection, those of one turn of the
+ * event loop together. A relayed answer's replies come in a burst — the answer's own response, the
+ * tool's result, the end of the call's stream — and each command sent alone is a write of its own
+ * and a wake-up of Redis, which on a busy host costs more than the frame. Queued until the work
+ * that made them (this turn's microtasks) is done, they go as one pipeline: one write, in order.
+ * The frames of one burst for a replica that takes them so (`batch`) are also sealed as one
+ * message: one seal here, one open there. A lone frame goes as a plain PUBLISH, only deferred to
+ * the end of the turn.
+ *
+ * Each frame is checked when it is given (a frame the receiver would refuse is a rejection at
+ * once) and gets its own outcome: how many listened to its message, or its error.
+ */
+export class Publisher {
+  private queue: Pending[] = [];
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly keys: FrameKeys,
+    private readonly replica: string,
+    private readonly channelOf: (replica: string) => string,
+  ) {}
+
+  publish(to: string, frame: Frame, batch = false): Promise<number> {
+    return new Promise((resolve, reject) => {
+      checkFrame(frame);
+      // The first of a turn schedules the flush: after this turn's microtasks, before any I/O.
+      if (this.queue.push({ to, frame, batch, resolve, reject }) === 1) process.nextTick(this.flush);
+    });
+  }
+
+  private readonly flush = (): void => {
+    const queued = this.queue;
+    this.queue = [];
+    const messages: { channel: string; message: string; frames: Pending[] }[] = [];
+    // Frames for one replica that takes batches, in order, in messages of at most MAX_BATCH frames
+    // and about BATCH_BYTES (a large chunk goes alone: Redis drops a subscriber whose output
+    // buffer grows past its limit, 32 MB by default).
+    const open = new Map<string, { frames: Pending[]; bytes: number }>();
+    const close = (to: string) => {
+      const group = open.get(to);
+      if (!group) return;
+      open.delete(to);
+      this.seal(messages, to, group.frames);
+    };
+    for (const p of queued) {
+      if (!p.batch) {
+        this.seal(messages, p.to, [p]);
+        continue;
+      }
+      const bytes = weight(p.frame);
+      const now = open.get(p.to);
+      if (now && now.bytes + bytes > BATCH_BYTES) close(p.to);
+      const group = open.get(p.to) ?? { frames: [], bytes: 0 };
+      group.frames.push(p);
+      group.bytes += bytes;
+      open.set(p.to, group);
+      if (group.frames.length === MAX_BATCH) close(p.to);
+    }
+    for (const to of [...open.keys()]) close(to);
+    if (messages.length === 0) return;
+    const settle = (m: (typeof messages)[number], error: unknown, listeners: unknown) => {
+      for (const p of m.frames) {
+        if (error) p.reject(error);
+        else p.resolve(Number(listeners));
+      }
+    };
+    if (messages.length === 1) {
+      const [m] = messages as [(typeof messages)[number]];
+      this.redis.publish(m.channel, m.message).then(
+        (listeners) => settle(m, undefined, listeners),
+        (error: unknown) => settle(m, error, 0),
+      );
+      return;
+    }
+    const pipeline = this.redis.pipeline();
+    for (const m of messages) pipeline.publish(m.channel, m.message);
+    pipeline.exec().then(
+      (replies) =>
+        messages.forEach((m, i) => {
+          const [error, listeners] = replies?.[i] ?? [new Error('no reply to PUBLISH'), 0];
+          settle(m, error, listeners);
+        }),
+      (error: unknown) => {
+        for (const m of messages) settle(m, error, 0);
+      },
+    );
+  };
+
+  private seal(messages: { channel: string; message: string; frames: Pending[] }[], to: string, frames: Pending[]) {
+    try {
+      const message = sealFrames(
+        this.keys,
+        this.replica,
+        to,
+        frames.map((p) => p.frame),
+      );
+      messages.push({ channel: this.channelOf(to), message, frames });
+    } catch (error) {
+      for (const p of frames) p.reject(error);
+    }
+  }
+}
