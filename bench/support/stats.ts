@@ -1,3 +1,5 @@
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+
 /** Small statistics and the result line every bench prints. */
 
 export function quantile(xs: readonly number[], q: number): number {
@@ -27,18 +29,19 @@ const lines: GoalLine[] = [];
 export function report(line: GoalLine): void {
   lines.push(line);
   console.log(`  → ${verdict(line.pass)}  ${line.goal}: ${line.figure}`);
+  // A part run as a child of `npm run bench` hands its lines to the parent's table this way.
+  if (process.env.BENCH_GOALS_FILE) appendFileSync(process.env.BENCH_GOALS_FILE, `${JSON.stringify(line)}\n`);
 }
 
-/** The goal lines in a part's printed output (`  → PASS  goal: figure`), recorded without printing them again. */
-export function recordPrinted(output: string): number {
-  let found = 0;
-  for (const m of output.matchAll(/^ {2}→ (PASS|FAIL|SKIP|INFO) {2}(.+?): (.+)$/gm)) {
-    const word = m[1];
-    const pass = word === 'PASS' ? true : word === 'FAIL' ? false : word === 'INFO' ? 'info' : undefined;
-    lines.push({ goal: m[2] ?? '', figure: m[3] ?? '', pass });
-    found++;
-  }
-  return found;
+/** The goal lines a child part wrote to `file` (BENCH_GOALS_FILE), recorded without printing them again. */
+export function recordFrom(file: string): number {
+  if (!existsSync(file)) return 0;
+  const found = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((text) => JSON.parse(text) as GoalLine);
+  lines.push(...found);
+  return found.length;
 }
 
 const verdict = (pass: GoalLine['pass']) =>
