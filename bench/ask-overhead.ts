@@ -37,20 +37,14 @@ import {
   acceptedContent,
   type CallToolResult,
   createMcpHandler,
-  hostHeaderValidationResponse,
   InMemoryTransport,
   type InputRequiredResult,
   inputRequired,
-  isJsonContentType,
-  isLegacyRequest,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
   McpServer,
-  originValidationResponse,
-  readRequestBody,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
+import { rawEndpoint } from './support/raw-endpoint.js';
 import { iqr, p50, report, yieldToLoop } from './support/stats.js';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 1500);
@@ -177,61 +171,18 @@ async function closeBoth(a: { close(): Promise<void> }, b: { close(): Promise<vo
   await b.close();
 }
 
-/**
- * The raw SDK serving what `createHttpHandler` serves, composed as the SDK's docs compose it: the
- * Host and Origin checks (DNS rebinding), a JSON POST's body read and parsed once, `isLegacyRequest`
- * deciding between a 2025 session (a transport per session, found by `mcp-session-id`) and
- * `createMcpHandler` for 2026-07-28. Unknown sessions get 404; no limits, no identities.
- */
-function rawEndpoint(): { fetch(request: Request): Promise<Response>; close(): Promise<void> } {
-  const modern = createMcpHandler(() => rawServer(), { legacy: 'reject' });
-  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  const hosts = localhostAllowedHostnames();
-  const origins = localhostAllowedOrigins();
-  return {
-    async fetch(request) {
-      const refused = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
-      if (refused) return refused;
-      let parsedBody: unknown;
-      if (request.method === 'POST') {
-        if (!isJsonContentType(request.headers.get('content-type'))) return new Response(null, { status: 415 });
-        const read = await readRequestBody(request);
-        if (read.tooLarge) return new Response(null, { status: 413 });
-        parsedBody = JSON.parse(read.text);
-      }
-      if (!(await isLegacyRequest(request, parsedBody))) return modern.fetch(request, { parsedBody });
-      const id = request.headers.get('mcp-session-id');
-      let transport = id ? sessions.get(id) : undefined;
-      if (id && !transport) return new Response(null, { status: 404 });
-      if (!transport) {
-        const fresh = new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: () => crypto.randomUUID(),
-          onsessioninitialized: (sid) => void sessions.set(sid, fresh),
-        });
-        await rawServer().connect(fresh);
-        transport = fresh;
-      }
-      return transport.handleRequest(request, { parsedBody });
-    },
-    async close() {
-      await Promise.all([...sessions.values()].map((t) => t.close()));
-      await modern.close();
-    },
-  };
-}
-
 /** The raw SDK side: in-memory (2025), its one endpoint for every revision, or its bare serving of one, in-process. */
 export async function connectRaw(revision: Revision, way: Way): Promise<Connected> {
   const client = newClient(revision);
   if (way === 'http-socket') {
-    const endpoint = rawEndpoint();
+    const endpoint = rawEndpoint(rawServer);
     const node = toNodeHandler(endpoint);
     const served = await listen((req, res) => void node(req as Parameters<typeof node>[0], res));
     await client.connect(new StreamableHTTPClientTransport(served.url));
     return { client, close: () => closeBoth(client, endpoint).then(served.close) };
   }
   if (way === 'http-handler') {
-    const endpoint = rawEndpoint();
+    const endpoint = rawEndpoint(rawServer);
     await client.connect(inProcess((r) => endpoint.fetch(r)));
     return { client, close: () => closeBoth(client, endpoint) };
   }

@@ -26,20 +26,12 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   acceptedContent,
   type CallToolResult,
-  createMcpHandler,
-  hostHeaderValidationResponse,
   type InputRequiredResult,
   inputRequired,
-  isJsonContentType,
-  isLegacyRequest,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
   McpServer,
-  originValidationResponse,
-  readRequestBody,
-  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
+import { rawEndpoint } from './raw-endpoint.js';
 
 const ENVS = ['dev', 'staging', 'prod'] as const;
 const envForm = form({
@@ -93,47 +85,6 @@ function rawServer(): McpServer {
   return server;
 }
 
-/** The raw SDK serving every revision on one endpoint, as `ask-overhead.ts`'s raw side does. */
-function rawEndpoint(): { fetch(request: Request): Promise<Response>; close(): Promise<void> } {
-  const modern = createMcpHandler(() => rawServer(), { legacy: 'reject' });
-  const sessions = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  const hosts = localhostAllowedHostnames();
-  const origins = localhostAllowedOrigins();
-  return {
-    async fetch(request) {
-      const refused = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
-      if (refused) return refused;
-      let parsedBody: unknown;
-      if (request.method === 'POST') {
-        if (!isJsonContentType(request.headers.get('content-type'))) return new Response(null, { status: 415 });
-        const read = await readRequestBody(request);
-        if (read.tooLarge) return new Response(null, { status: 413 });
-        parsedBody = JSON.parse(read.text);
-      }
-      if (!(await isLegacyRequest(request, parsedBody))) return modern.fetch(request, { parsedBody });
-      const id = request.headers.get('mcp-session-id');
-      let transport = id ? sessions.get(id) : undefined;
-      if (id && !transport) return new Response(null, { status: 404 });
-      if (!transport) {
-        const fresh = new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: () => crypto.randomUUID(),
-          onsessioninitialized: (sid) => void sessions.set(sid, fresh),
-        });
-        await rawServer().connect(fresh);
-        transport = fresh;
-      }
-      return transport.handleRequest(request, { parsedBody });
-    },
-    async close() {
-      // The raw SDK keeps a session whose client left until the question's timeout: closed here.
-      const all = [...sessions.values()];
-      sessions.clear();
-      await Promise.all(all.map((t) => t.close()));
-      await modern.close();
-    },
-  };
-}
-
 async function listen(listener: RequestListener, closeEndpoint: () => Promise<void>): Promise<Served> {
   const server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -149,7 +100,7 @@ async function listen(listener: RequestListener, closeEndpoint: () => Promise<vo
 }
 
 export async function serveRaw(): Promise<Served> {
-  const endpoint = rawEndpoint();
+  const endpoint = rawEndpoint(rawServer);
   const node = toNodeHandler(endpoint);
   return listen(
     (req, res) => void node(req as Parameters<typeof node>[0], res),
