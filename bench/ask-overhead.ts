@@ -27,75 +27,25 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { field, form } from '@elicitkit/form';
 import * as Kit from '@elicitkit/server';
 import { createHttpHandler } from '@elicitkit/server';
 import { toNodeListener } from '@elicitkit/server/node';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
-  acceptedContent,
-  type CallToolResult,
   createMcpHandler,
   InMemoryTransport,
-  type InputRequiredResult,
-  inputRequired,
-  McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import * as z from 'zod/v4';
+import { envForm, inputSchema, message, rawServer } from './support/deploy-tool.js';
 import { rawEndpoint } from './support/raw-endpoint.js';
 import { iqr, p50, report, yieldToLoop } from './support/stats.js';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 1500);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 3);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
-const ENVS = ['dev', 'staging', 'prod'] as const;
 
-export const envForm = form({
-  env: field.select(
-    ENVS.map((e) => ({ value: e, title: e.toUpperCase() })),
-    { title: 'Environment' },
-  ),
-});
-const envZod = z.object({ env: z.enum(ENVS) });
-const inputSchema = z.object({ service: z.string() });
-export const message = (service: string) => `Which environment should ${service} be deployed to?`;
-const deployed = (service: string, env: string): CallToolResult => ({
-  content: [{ type: 'text', text: `Deployed ${service} to ${env}` }],
-  structuredContent: { status: 'done' },
-});
-
-/** The raw SDK version, written the way the SDK's docs write it. */
-function rawServer(): McpServer {
-  const server = new McpServer({ name: 'raw', version: '1' }, { capabilities: { tools: {} } });
-  server.registerTool(
-    'deploy',
-    { description: 'deploy', inputSchema },
-    async ({ service }, ctx): Promise<CallToolResult | InputRequiredResult> => {
-      if (ctx.mcpReq.envelope) {
-        const answer = acceptedContent(ctx.mcpReq.inputResponses, 'env', envZod);
-        if (!answer) {
-          return inputRequired({
-            inputRequests: {
-              env: inputRequired.elicit({ message: message(service), requestedSchema: envForm.schema }),
-            },
-          });
-        }
-        return deployed(service, answer.env);
-      }
-      const result = await ctx.mcpReq.elicitInput(
-        { mode: 'form', message: message(service), requestedSchema: envForm.schema },
-        { timeout: 600_000 },
-      );
-      if (result.action !== 'accept') return { content: [{ type: 'text', text: result.action }] };
-      const parsed = envZod.safeParse(result.content);
-      if (!parsed.success) return { content: [{ type: 'text', text: 'invalid' }], isError: true };
-      return deployed(service, parsed.data.env);
-    },
-  );
-  return server;
-}
+export { envForm, message } from './support/deploy-tool.js';
 
 /** The ask() side's server factory, from `lib` (this build's @elicitkit/server, or another build's). */
 export function kitServerOf(lib: Pick<typeof Kit, 'createElicitkit' | 'defineTool' | 'done'> = Kit) {

@@ -19,70 +19,16 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { field, form } from '@elicitkit/form';
 import type * as Kit from '@elicitkit/server';
 import type * as KitNode from '@elicitkit/server/node';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import {
-  acceptedContent,
-  type CallToolResult,
-  type InputRequiredResult,
-  inputRequired,
-  McpServer,
-} from '@modelcontextprotocol/server';
-import * as z from 'zod/v4';
+import { envForm, inputSchema, message, rawServer } from './deploy-tool.js';
 import { rawEndpoint } from './raw-endpoint.js';
-
-const ENVS = ['dev', 'staging', 'prod'] as const;
-const envForm = form({
-  env: field.select(
-    ENVS.map((e) => ({ value: e, title: e.toUpperCase() })),
-    { title: 'Environment' },
-  ),
-});
-const envZod = z.object({ env: z.enum(ENVS) });
-const inputSchema = z.object({ service: z.string() });
-const message = (service: string) => `Which environment should ${service} be deployed to?`;
-const deployed = (service: string, env: string): CallToolResult => ({
-  content: [{ type: 'text', text: `Deployed ${service} to ${env}` }],
-  structuredContent: { status: 'done' },
-});
 
 /** A server listening on loopback, and how to end everything it holds. */
 export interface Served {
   url: string;
   close(): Promise<void>;
-}
-
-/** The raw SDK's tool: `elicitInput` on a 2025 session, `inputRequired` on 2026-07-28. */
-function rawServer(): McpServer {
-  const server = new McpServer({ name: 'raw', version: '1' }, { capabilities: { tools: {} } });
-  server.registerTool(
-    'deploy',
-    { description: 'deploy', inputSchema },
-    async ({ service }, ctx): Promise<CallToolResult | InputRequiredResult> => {
-      if (ctx.mcpReq.envelope) {
-        const answer = acceptedContent(ctx.mcpReq.inputResponses, 'env', envZod);
-        if (!answer) {
-          return inputRequired({
-            inputRequests: {
-              env: inputRequired.elicit({ message: message(service), requestedSchema: envForm.schema }),
-            },
-          });
-        }
-        return deployed(service, answer.env);
-      }
-      const result = await ctx.mcpReq.elicitInput(
-        { mode: 'form', message: message(service), requestedSchema: envForm.schema },
-        { timeout: 600_000 },
-      );
-      if (result.action !== 'accept') return { content: [{ type: 'text', text: result.action }] };
-      const parsed = envZod.safeParse(result.content);
-      if (!parsed.success) return { content: [{ type: 'text', text: 'invalid' }], isError: true };
-      return deployed(service, parsed.data.env);
-    },
-  );
-  return server;
 }
 
 async function listen(listener: RequestListener, closeEndpoint: () => Promise<void>): Promise<Served> {
