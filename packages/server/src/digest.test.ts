@@ -3,8 +3,10 @@
  * UTF-8 bytes, a key changed after import changes nothing), digests are SHA-256 of UTF-8, and the
  * MAC comparison tells equal from unequal whatever the lengths and characters.
  */
+
+import { createDecipheriv, createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fromBase64Url, hmacSha256, sameMac, sha256, toBase64Url } from './digest.js';
+import { decrypt, encrypt, fromBase64Url, hmacSha256, sameMac, sha256, toBase64Url } from './digest.js';
 
 const hex = (text: string) => Uint8Array.from(Buffer.from(text, 'hex'));
 
@@ -68,5 +70,47 @@ describe('sameMac', () => {
 describe('base64url', () => {
   it('carries any text there and back', () => {
     for (const text of ['', 'a', '{"p":1}', 'é→✓ 😀']) expect(fromBase64Url(toBase64Url(text))).toBe(text);
+  });
+});
+
+describe('encrypt / decrypt (AES-256-GCM)', () => {
+  const key = Uint8Array.from(createHash('sha256').update('k').digest());
+  const aad = Buffer.from('from\nto\nn\n1');
+
+  it('writes IV, body and tag that the platform decipher reads back', () => {
+    const sealed = Buffer.from(encrypt(key, 'é→✓ {"a":1}', aad), 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, 12)).setAAD(aad);
+    decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+    expect(Buffer.concat([decipher.update(sealed.subarray(12, -16)), decipher.final()]).toString()).toBe('é→✓ {"a":1}');
+  });
+
+  it('gives every seal its own IV, past the refill of the pool they come from', () => {
+    const ivs = new Set<string>();
+    for (let i = 0; i < 1_000; i++)
+      ivs.add(
+        Buffer.from(encrypt(key, 'same', aad), 'base64url')
+          .subarray(0, 12)
+          .toString('hex'),
+      );
+    expect(ivs.size).toBe(1_000);
+  });
+
+  it('refuses another key, other associated data, an altered or cut message', () => {
+    const sealed = encrypt(key, 'plain', aad);
+    expect(decrypt(key, sealed, aad)).toBe('plain');
+    // The same bytes in another array are the same key; other bytes are not.
+    expect(decrypt(Uint8Array.from(key), sealed, aad)).toBe('plain');
+    const other = Uint8Array.from(key);
+    other[0] = (other[0] ?? 0) ^ 1;
+    expect(decrypt(other, sealed, aad)).toBeUndefined();
+    expect(decrypt(key, sealed, Buffer.from('from\nto\nn\n2'))).toBeUndefined();
+    const bytes = Buffer.from(sealed, 'base64url');
+    for (const at of [0, 12, bytes.length - 1]) {
+      const altered = Buffer.from(bytes);
+      altered[at] = (altered[at] ?? 0) ^ 1;
+      expect(decrypt(key, altered.toString('base64url'), aad)).toBeUndefined();
+    }
+    expect(decrypt(key, bytes.subarray(0, 27).toString('base64url'), aad)).toBeUndefined();
+    expect(decrypt(key, '', aad)).toBeUndefined();
   });
 });

@@ -35,6 +35,11 @@ export function sha256(text: string, encoding: 'hex' | 'base64url'): string {
   return nodeCrypto().createHash('sha256').update(text, 'utf8').digest(encoding);
 }
 
+/** SHA-1 (hex) of a text: only how Redis names a cached Lua script (EVALSHA), never a check. */
+export function sha1Hex(text: string): string {
+  return nodeCrypto().createHash('sha1').update(text, 'utf8').digest('hex');
+}
+
 /** HMAC-SHA256 keyed once; each call MACs a text's UTF-8 bytes, as base64url or raw bytes. */
 export interface Mac {
   (message: string): string;
@@ -70,13 +75,43 @@ export function bytesToBase64Url(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
 }
 
+/**
+ * The AES key object for raw key bytes, imported once per key (a raw key given to
+ * `createCipheriv` is imported again on every call, most of what sealing a small frame costs).
+ */
+const cipherKeys = new WeakMap<Uint8Array, KeyObject>();
+function cipherKey(key: Uint8Array): KeyObject {
+  let imported = cipherKeys.get(key);
+  if (!imported) {
+    imported = nodeCrypto().createSecretKey(key);
+    cipherKeys.set(key, imported);
+  }
+  return imported;
+}
+
+/**
+ * 12 random bytes, an IV: the platform's random bytes (`randomFillSync`) taken a few hundred IVs
+ * at a time instead of one call per seal. Each IV is handed out once; the pool is refilled when
+ * used up.
+ */
+function nextIv(): Buffer {
+  if (ivAt + 12 > ivPool.length) {
+    nodeCrypto().randomFillSync(ivPool);
+    ivAt = 0;
+  }
+  ivAt += 12;
+  return ivPool.subarray(ivAt - 12, ivAt);
+}
+const ivPool = Buffer.alloc(12 * 256);
+let ivAt = ivPool.length;
+
 /** `plain` encrypted and authenticated (AES-256-GCM, a random 12-byte IV), bound to `associated`: base64url of IV, body and tag. */
 export function encrypt(key: Uint8Array, plain: string, associated: Uint8Array): string {
-  const { createCipheriv, randomBytes } = nodeCrypto();
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv).setAAD(associated);
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
+  const iv = nextIv();
+  const cipher = nodeCrypto().createCipheriv('aes-256-gcm', cipherKey(key), iv).setAAD(associated);
+  const body = cipher.update(plain, 'utf8');
+  const last = cipher.final();
+  return Buffer.concat([iv, body, last, cipher.getAuthTag()]).toString('base64url');
 }
 
 /** The plain text, or undefined when it does not decrypt (another key, other associated data, altered, cut short). */
@@ -84,7 +119,9 @@ export function decrypt(key: Uint8Array, sealed: string, associated: Uint8Array)
   const bytes = Buffer.from(sealed, 'base64url');
   if (bytes.length < 12 + 16) return undefined;
   try {
-    const decipher = nodeCrypto().createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12)).setAAD(associated);
+    const decipher = nodeCrypto()
+      .createDecipheriv('aes-256-gcm', cipherKey(key), bytes.subarray(0, 12))
+      .setAAD(associated);
     decipher.setAuthTag(bytes.subarray(bytes.length - 16));
     return Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]).toString('utf8');
   } catch {
