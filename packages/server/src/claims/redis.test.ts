@@ -31,6 +31,31 @@ describe.skipIf(!REDIS)('redis claim store', () => {
   // Each test gets its own prefix on the one server: stores never see each other's keys.
   claimStoreSuite('redis', (clock) => createRedisClaimStore(connect(), { now: clock.now, prefix: `t${++n}:` }));
 
+  it('sends each script by its digest, and its text again once when Redis has lost it (SCRIPT FLUSH)', async () => {
+    const admin = connect();
+    const store = createRedisClaimStore(connect(), { prefix: 'sha:' });
+    const stats = async () => {
+      const info = String(await admin.info('commandstats'));
+      const calls = (name: string) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(info)?.[1] ?? 0);
+      return { evalsha: calls('evalsha'), eval: calls('eval') };
+    };
+    await admin.script('FLUSH');
+    await admin.config('RESETSTAT');
+    expect(await store.claim('a', 'o', LEASE)).toEqual({ state: 'claimed' });
+    // Not cached yet: refused by digest (NOSCRIPT), then sent whole once.
+    expect(await stats()).toEqual({ evalsha: 1, eval: 1 });
+    expect(await store.complete('a', 'o', 'r')).toBe(true);
+    expect(await store.claim('a', 'p', LEASE)).toEqual({ state: 'done', result: 'r' });
+    expect(await store.read('a')).toEqual({ state: 'done', result: 'r' });
+    // complete and read were new (digest refused, text sent); the second claim went by digest alone.
+    expect(await stats()).toEqual({ evalsha: 4, eval: 3 });
+    expect(await store.read('a')).toEqual({ state: 'done', result: 'r' });
+    expect(await stats()).toEqual({ evalsha: 5, eval: 3 });
+    await admin.script('FLUSH');
+    expect(await store.read('a')).toEqual({ state: 'done', result: 'r' });
+    expect(await stats()).toEqual({ evalsha: 6, eval: 4 });
+  });
+
   it('two connections (two replicas) racing for one id: exactly one wins', async () => {
     const clock = manualClock();
     const stores = Array.from({ length: 4 }, () =>

@@ -1,5 +1,6 @@
 import { ElicitkitError } from '@elicitkit/form';
 import type { Redis } from 'ioredis';
+import { sha1Hex } from '../digest.js';
 import type { Claim, ClaimResult, ClaimStore } from './types.js';
 
 /** Where and how `createRedisClaimStore` keeps its claims. */
@@ -133,6 +134,23 @@ async function notDurable(redis: Redis): Promise<string | undefined> {
   return fsync === 'always' ? undefined : `appendfsync ${fsync}`;
 }
 
+/** A Lua script and the SHA-1 Redis knows it by in its script cache. */
+interface Script {
+  text: string;
+  sha: string;
+}
+const scripts = (() => {
+  const of = (text: string): Script => ({ text, sha: sha1Hex(text) });
+  return {
+    claim: of(CLAIM),
+    renew: of(RENEW),
+    complete: of(COMPLETE),
+    release: of(RELEASE),
+    read: of(READ),
+    sweep: of(SWEEP),
+  };
+})();
+
 type Fields = [string | null, string | null, string | null, string | null];
 
 function toClaim(fields: Fields): Claim {
@@ -176,34 +194,42 @@ export function createRedisClaimStore(redis: Redis, options: RedisClaimStoreOpti
     );
     return durable;
   };
-  const run = async (script: string, keys: string[], args: (string | number)[]) => {
+  // Each script is sent by its SHA-1 (EVALSHA): Redis runs it from its script cache, so neither
+  // side writes, reads or hashes its text per claim. A Redis that does not have it (restarted,
+  // SCRIPT FLUSH, another node) says NOSCRIPT, and the text goes once (EVAL caches it again).
+  const run = async (script: Script, keys: string[], args: (string | number)[]) => {
     if (!options.volatile) await checked();
     try {
-      return await redis.eval(script, keys.length, ...keys, ...args);
+      try {
+        return await redis.evalsha(script.sha, keys.length, ...keys, ...args);
+      } catch (error) {
+        if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
+        return await redis.eval(script.text, keys.length, ...keys, ...args);
+      }
     } catch (error) {
       throw new ClaimStoreUnavailableError(error);
     }
   };
   return {
     async claim(id, owner, { leaseMs, ttlMs }): Promise<ClaimResult> {
-      const reply = (await run(CLAIM, [key(id), index], [id, owner, now(), leaseMs, ttlMs])) as Fields;
+      const reply = (await run(scripts.claim, [key(id), index], [id, owner, now(), leaseMs, ttlMs])) as Fields;
       return reply[0] === 'claimed' ? { state: 'claimed' } : toClaim(reply);
     },
     async renew(id, owner, leaseMs) {
-      return (await run(RENEW, [key(id)], [owner, now(), leaseMs])) === 1;
+      return (await run(scripts.renew, [key(id)], [owner, now(), leaseMs])) === 1;
     },
     async complete(id, owner, result) {
-      return (await run(COMPLETE, [key(id)], [owner, now(), result])) === 1;
+      return (await run(scripts.complete, [key(id)], [owner, now(), result])) === 1;
     },
     async release(id, owner) {
-      return (await run(RELEASE, [key(id), index], [id, owner, now()])) === 1;
+      return (await run(scripts.release, [key(id), index], [id, owner, now()])) === 1;
     },
     async read(id) {
-      const reply = (await run(READ, [key(id)], [now()])) as Fields | null;
+      const reply = (await run(scripts.read, [key(id)], [now()])) as Fields | null;
       return reply ? toClaim(reply) : undefined;
     },
     async sweep() {
-      return (await run(SWEEP, [index], [`${prefix}c:`, now()])) as number;
+      return (await run(scripts.sweep, [index], [`${prefix}c:`, now()])) as number;
     },
   };
 }
