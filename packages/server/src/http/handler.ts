@@ -146,7 +146,7 @@ export function createHttpHandler(
       const relayed =
         entry || !options.sessions || delivered
           ? undefined
-          : await options.sessions.forward(id, ownerOf(auth), unread(request, body), auth);
+          : await options.sessions.forward(id, ownerOf(auth), request, auth, bodyBytes(body));
       if (relayed) return relayed;
       // Another identity's session is reported as unknown: its existence is not revealed.
       const owns = entry && (delivered ? await delivered.owns(entry.owner) : entry.owner === ownerOf(auth));
@@ -236,11 +236,14 @@ const FETCH: Exchange = { read: readJson, follow: watchResponse };
  * Its signal is the request's own (as a copy would follow anyway), read through `signal` so a
  * Node listener's request, whose signal is made on demand, is followed too.
  */
-function unread(request: Request, body: unknown): Request {
-  return body === undefined || body === INVALID
-    ? request
-    : new Request(request, { body: JSON.stringify(body), signal: request.signal });
+/**
+ * A body the handler has read and parsed, as bytes to relay (its JSON again); undefined for none
+ * or one that is not JSON, whose request is then relayed as it came (its own body read there).
+ */
+function bodyBytes(body: unknown): Uint8Array | undefined {
+  return body === undefined || body === INVALID ? undefined : utf8.encode(JSON.stringify(body));
 }
+const utf8 = new TextEncoder();
 
 /**
  * The DNS-rebinding check (the SDK's Host and Origin validation). It parses a URL per header; a

@@ -20,8 +20,16 @@ export interface SessionDirectory {
   /**
    * The response of the replica holding session `id`, when another replica holds it for this same
    * `owner`; undefined when nobody does (the handler then answers "Session not found").
+   * `body`: the request's body as the handler already read it (its bytes, for the holder); given,
+   * the request's own body is not read.
    */
-  forward(id: string, owner: string, request: Request, auth?: AuthInfo): Promise<Response | undefined>;
+  forward(
+    id: string,
+    owner: string,
+    request: Request,
+    auth?: AuthInfo,
+    body?: Uint8Array,
+  ): Promise<Response | undefined>;
   /**
    * For a request this directory delivered from another replica: the identity that replica
    * authenticated it as (`auth` above), and whether a session's owner is the one the requester

@@ -296,6 +296,19 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     );
     expect(huge.status).toBe(413);
     expect(await huge.json()).toMatchObject({ error: { message: /larger than/ } });
+    // Within the bound as sent, past it as relayed: `1e9` is written back as `1000000000`.
+    const sent = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { n: Array(900_000).fill(0) } });
+    const grows = await b.serving.handler.fetch(
+      new Request(b.serving.url, {
+        method: 'POST',
+        headers: { ...onSession('alice', transport.sessionId), host: new URL(b.serving.url).host },
+        body: sent.replaceAll('0,', '1e9,'),
+      }),
+    );
+    expect(grows.status).toBe(413);
+    expect(await grows.json()).toMatchObject({ error: { message: /larger than/ } });
+    // Refused here, before anything was relayed: the session still answers.
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('deploy');
   });
 
   it('the holder keeps its sessions findable past their ttl by heartbeat, and forgets them when they close', async () => {

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
 import { sha256 } from '../digest.js';
 import { SERVE_EXCHANGE, type ServeExchange } from '../http/exchange.js';
@@ -105,7 +106,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     opened: (id, owner) => sessions.open(id, owner),
     closed: (id) => sessions.close(id),
     delivered: (request) => core.delivered.get(request),
-    async forward(id, owner, request, auth) {
+    async forward(id, owner, request, auth, read) {
       if (core.delivered.has(request)) return undefined;
       let entry: SessionEntry | undefined;
       try {
@@ -118,7 +119,12 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       const digest = sha256(owner, 'hex');
       if (entry.digest !== digest) return undefined;
       const { holder, batches } = entry;
-      const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await readBody(request);
+      const body =
+        request.method === 'GET' || request.method === 'HEAD'
+          ? undefined
+          : read && read.byteLength > DEFAULT_MAX_REQUEST_BODY_SIZE
+            ? TOO_LARGE
+            : (read ?? (await readBody(request)));
       if (body === TOO_LARGE) return tooLarge();
       const alive = () => holderAlive(holder);
       const sent = await relayTo(core, { holder, batches, owner: digest, request, body, auth, livenessMs, alive });
