@@ -12,6 +12,10 @@
  *   the second (the answer and the result are relayed both ways); on 2026-07-28 the rounds
  *   alternate between them.
  *
+ * Beside each pair, one sample of what Redis alone costs on that path (`redisFloor`: two
+ * PUBLISH hops for 2025, three claim calls for 2026), so the run also says the best ratio a relay
+ * or claim store on this Redis could reach, and how much of the gap is ours.
+ *
  * Pairs are interleaved (one call on each, order alternating), with a macrotask yield between
  * calls, after warm-up pairs (300: the relay's path — zod, ioredis, the sealing — is compiled by
  * then; after 20, as this bench once warmed, both sides ran 2–3× slower); the verdict (PASS at ≤ 1.2) is the median of the per-pair ratios, and the ratio of the
@@ -43,6 +47,11 @@ const WHAT: Record<Revision, string> = {
   '2026-07-28': '2026-07-28 rounds alternating between replicas',
 };
 
+const FLOOR: Record<Revision, string> = {
+  '2025-11-25': 'two pub/sub hops (to the holder and back)',
+  '2026-07-28': 'three claim calls (read, claim, complete)',
+};
+
 /** Runs every revision's comparison, a goal line each (and a line of CPU per answer beside it). */
 export async function replicas(): Promise<void> {
   passed = await compare();
@@ -65,6 +74,9 @@ async function compare(): Promise<boolean> {
       const ratios: number[] = [];
       const cpuRatios: number[] = [];
       const seen = { one: [] as Answered[], two: [] as Answered[] };
+      // Redis alone, sampled once per pair: the best ratio any relay or claim store on it could reach.
+      const floors: number[] = [];
+      const floorRatios: number[] = [];
       for (let i = 0; i < WARMUP + PAIRS; i++) {
         // Alternate which goes first, so neither always runs on a warmer loop.
         const first = i % 2 === 0 ? one : two;
@@ -73,8 +85,12 @@ async function compare(): Promise<boolean> {
         await yieldToLoop();
         const b = await second.call();
         await yieldToLoop();
+        const floor = await deployments.redisFloor(revision);
+        await yieldToLoop();
         if (i < WARMUP) continue;
         const [x, y] = first === one ? [a, b] : [b, a];
+        floors.push(floor);
+        floorRatios.push((x.wallMs + floor) / x.wallMs);
         seen.one.push(x);
         seen.two.push(y);
         ratios.push(y.wallMs / x.wallMs);
@@ -96,6 +112,13 @@ async function compare(): Promise<boolean> {
           `${ratio.toFixed(2)}× (p50 of ${ratios.length} paired ratios, IQR ${iqr(ratios)}; ratio of the medians ${(wall(seen.two) / wall(seen.one)).toFixed(2)};` +
           ` ${wall(seen.two).toFixed(2)} vs ${wall(seen.one).toFixed(2)} ms)`,
         pass: ok,
+      });
+      report({
+        goal: `replicas: Redis alone on the answer's path, ${FLOOR[revision]}`,
+        figure:
+          `${p50(floors).toFixed(2)} ms (IQR ${iqr(floors)}): the best reachable is ${p50(floorRatios).toFixed(2)}× one process` +
+          ` (its answer plus this, paired); our relay and claim code add ${(ratio - p50(floorRatios)).toFixed(2)} on top`,
+        pass: 'info',
       });
       report({
         goal: `replicas: CPU per answer, ${WHAT[revision]} against one process`,

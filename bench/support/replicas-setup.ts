@@ -145,6 +145,13 @@ export interface Deployments {
    * and every request after its initialize goes to the second.
    */
   resetLegacyRouting(): void;
+  /**
+   * What Redis alone adds to one answer on the two replicas, in ms, with nothing of ours around
+   * it: for 2025-11-25 the answer's two hops (a PUBLISH to the holder's channel, and on its
+   * arrival a PUBLISH back, payloads the size of the sealed request and of the batched reply), for
+   * 2026-07-28 the final round's three claim calls (read, claim, complete) on the Redis claim store.
+   */
+  redisFloor(revision: Revision): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -166,6 +173,32 @@ export async function startDeployments(): Promise<Deployments> {
     await upstream(createRedisClaimStore(connect(), { volatile: true }), relays[1]),
   ];
   const single = await upstream(undefined, undefined);
+  // The floor's own connections and channels, beside the replicas' (same Redis, same sizes).
+  const floorStore = createRedisClaimStore(connect(), { volatile: true, prefix: 'bench-floor:' });
+  const [toHolder, toRequester, holderSub, requesterSub] = [connect(), connect(), connect(), connect()];
+  await holderSub.subscribe('bench-floor:holder');
+  await requesterSub.subscribe('bench-floor:requester');
+  const request = 'r'.repeat(900);
+  const reply = 'b'.repeat(1_100);
+  let back: (() => void) | undefined;
+  holderSub.on('message', () => void toRequester.publish('bench-floor:requester', reply));
+  requesterSub.on('message', () => back?.());
+  let floorId = 0;
+  const redisFloor = async (revision: Revision): Promise<number> => {
+    const started = performance.now();
+    if (revision === '2025-11-25') {
+      await new Promise<void>((resolve) => {
+        back = resolve;
+        void toHolder.publish('bench-floor:holder', request);
+      });
+    } else {
+      const id = `floor-${++floorId}`;
+      await floorStore.read(id);
+      await floorStore.claim(id, 'bench', { leaseMs: 30_000, ttlMs: 60_000 });
+      await floorStore.complete(id, 'bench', '{"content":[]}');
+    }
+    return performance.now() - started;
+  };
   let opened = false;
   const legacyPick: Pick = async (req) => {
     if (!opened && req.method === 'POST' && !req.headers['mcp-session-id']) return 0;
@@ -188,6 +221,7 @@ export async function startDeployments(): Promise<Deployments> {
     resetLegacyRouting: () => {
       opened = false;
     },
+    redisFloor,
     async close() {
       for (const balancer of Object.values(balancers)) await balancer.close();
       for (const u of [...replicas, single]) await u.close();
