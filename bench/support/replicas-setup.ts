@@ -121,7 +121,14 @@ export async function connectClient(url: string, revision: Revision, redis?: num
     answeredAt = performance.now();
     return { action: 'accept', content: { env: 'dev' } };
   });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  // Without the transport's long-lived abort signal on every request: undici leaves a listener on
+  // it per request until the request is collected, thousands over a run, and each new request
+  // lists them (`getEventListeners`): a client cost that grows through the run, on both sides.
+  const fetchUnsignalled: typeof fetch = (input, init) => {
+    const { signal: _unused, ...rest } = init ?? {};
+    return fetch(input, rest);
+  };
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetchUnsignalled }));
   return {
     async call(): Promise<Answered> {
       await client.callTool({ name: 'deploy', arguments: {} }, { timeout: 60_000 });
