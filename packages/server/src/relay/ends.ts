@@ -29,6 +29,7 @@ import {
   open,
   toBase64,
 } from './frames.js';
+import type { Takes } from './publisher.js';
 import { HolderGone, RelayedResponse, RelayInterrupted } from './relayed-response.js';
 
 /** A relay this replica runs for another (it holds the session). */
@@ -57,11 +58,11 @@ export interface RelayCore {
   /** The handler relayed requests run on, once `serve` gave it. */
   handler: RelayHandler | undefined;
   /**
-   * Publishes a frame to a replica, sealed; resolves with how many listened. `batch`: the replica
-   * takes several frames in one message (it said so on its request), so the frames written for it
-   * at once go together.
+   * Publishes a frame to a replica, sealed; resolves with how many listened. `takes`: how that
+   * replica said it takes its messages (on its request, or in its directory entry) — several
+   * frames in one (`batch`: the frames written for it at once go together), unsigned (`aead`).
    */
-  publish(to: string, frame: Frame, batch?: boolean): Promise<number>;
+  publish(to: string, frame: Frame, takes?: Takes): Promise<number>;
 }
 
 /**
@@ -126,8 +127,8 @@ export async function runRelayed(
   back: string,
 ): Promise<void> {
   const { holding, delivered } = core;
-  const batch = frame.batch === true;
-  const publish = (to: string, f: Frame) => core.publish(to, f, batch);
+  const takes: Takes = { batch: frame.batch === true, aead: frame.aead === true };
+  const publish = (to: string, f: Frame) => core.publish(to, f, takes);
   const controller = new AbortController();
   const entry: Holding = { requester: back, controller };
   holding.set(frame.r, entry);
@@ -245,6 +246,8 @@ export async function relayTo(
     holder: string;
     /** The holder reads `batch` on a request (its directory entry says so). */
     batches: boolean;
+    /** The holder reads `aead` on a request and unsigned messages (its directory entry says so). */
+    aead: boolean;
     /** SHA-256 (hex) of the owner, checked against the session's entry. */
     owner: string;
     request: Request;
@@ -260,23 +263,28 @@ export async function relayTo(
     requestBody: body,
     alive: to.alive,
     livenessMs: to.livenessMs,
-    abort: () => void core.publish(holder, { t: 'abort', r }).catch(() => {}),
+    abort: () => void core.publish(holder, { t: 'abort', r }, { aead: to.aead }).catch(() => {}),
     done: () => core.waiting.delete(r),
   });
   core.waiting.set(r, { relayed, holder });
   request.signal.addEventListener('abort', () => relayed.cancel(), { once: true });
   try {
-    const reached = await core.publish(holder, {
-      t: 'request',
-      r,
-      method: request.method as Extract<Frame, { t: 'request' }>['method'],
-      url: request.url,
-      owner,
-      headers: headerList(request.headers).filter(([name]) => !CREDENTIALS.has(name)),
-      ...(body ? { body: toBase64(body) } : {}),
-      ...(to.batches ? { batch: true as const } : {}),
-      ...(auth ? { auth: relayedAuth(auth) } : {}),
-    });
+    const reached = await core.publish(
+      holder,
+      {
+        t: 'request',
+        r,
+        method: request.method as Extract<Frame, { t: 'request' }>['method'],
+        url: request.url,
+        owner,
+        headers: headerList(request.headers).filter(([name]) => !CREDENTIALS.has(name)),
+        ...(body ? { body: toBase64(body) } : {}),
+        ...(to.batches ? { batch: true as const } : {}),
+        ...(to.aead ? { aead: true as const } : {}),
+        ...(auth ? { auth: relayedAuth(auth) } : {}),
+      },
+      { aead: to.aead },
+    );
     if (reached === 0) throw new HolderGone();
     return await relayed.response();
   } catch (error) {

@@ -111,6 +111,51 @@ describe('relay frames', () => {
     expect(payloadAt(sealFrames(keys, 'a', 'b', [end], later), seen, later)).toEqual([end]);
     expect(seen.size).toBe(1);
   });
+
+  it('unsigned (aead): the envelope alone opens as the signed one does, and its encryption binds every field', () => {
+    const now = Date.now();
+    const message = sealFrames(keys, 'a', 'b', [head, data, end], now, true);
+    expect(message.startsWith('{')).toBe(true);
+    const seen = new Map<string, number>();
+    expect(open(keys, 'b', message, seen, now)).toEqual({ from: 'a', frames: [head, data, end] });
+    expect(open(keys, 'b', message, seen, now)).toEqual({ dropped: 'replayed' });
+    expect(open(keys, 'b', seal(keys, 'a', 'b', end, now, true), new Map(), now)).toEqual({ from: 'a', frames: [end] });
+    // Each field of the envelope changed, as JSON still well formed: the tag no longer matches.
+    const envelope = JSON.parse(message) as { from: string; to: string; n: string; x: number; e: string };
+    const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+    const altered: Record<string, unknown>[] = [
+      { ...envelope, from: 'c' },
+      { ...envelope, n: flip(envelope.n, 3) },
+      { ...envelope, x: envelope.x + 1 },
+      { ...envelope, e: flip(envelope.e, 5) },
+      { ...envelope, e: flip(envelope.e, envelope.e.length - 2) },
+      { ...envelope, e: envelope.e.slice(0, 30) },
+    ];
+    for (const changed of altered)
+      expect(open(keys, 'b', JSON.stringify(changed), new Map(), now)).toEqual({ dropped: 'signature' });
+    // Sent to another replica, it is refused before any decryption; past its expiry likewise.
+    expect(open(keys, 'c', message, new Map(), now)).toEqual({ dropped: 'misdirected' });
+    expect(open(keys, 'b', message, new Map(), now + FRAME_TTL_MS + 1)).toEqual({ dropped: 'expired' });
+    // Sealed with another secret; an extra field; not an envelope at all.
+    const other = frameKey('another-secret-0123456789abcdef');
+    expect(open(keys, 'b', sealFrames(other, 'a', 'b', [end], now, true), new Map(), now)).toEqual({
+      dropped: 'signature',
+    });
+    for (const junk of [JSON.stringify({ ...envelope, extra: 1 }), '{', '{}', '{"e":"AAAA"}', JSON.stringify(end)])
+      expect(open(keys, 'b', junk, new Map(), now)).toEqual({ dropped: 'envelope' });
+  });
+
+  it("a signed message's envelope sent alone is the same frame, taken once: its nonce is the same", () => {
+    const now = Date.now();
+    const signed = seal(keys, 'a', 'b', data, now);
+    const stripped = signed.slice(44);
+    const seen = new Map<string, number>();
+    expect(open(keys, 'b', stripped, seen, now)).toEqual({ from: 'a', frames: [data] });
+    expect(open(keys, 'b', signed, seen, now)).toEqual({ dropped: 'replayed' });
+    // A signed message whose signature was swapped for another's is refused.
+    const another = seal(keys, 'a', 'b', end, now);
+    expect(open(keys, 'b', `${another.slice(0, 43)}.${stripped}`, new Map(), now)).toEqual({ dropped: 'signature' });
+  });
 });
 
 /** The frames of `message`, opened at `now`. */

@@ -7,12 +7,15 @@
  * and the end of the call's stream): sealed and opened once for all of them.
  *
  * Anyone who can PUBLISH on the Redis could say anything, and anyone who can SUBSCRIBE reads
- * everything, so every frame travels sealed: encrypted (AES-256-GCM, the sender, receiver, nonce
- * and expiry as associated data) so requests, answers and results cannot be read there, and
- * signed (HMAC-SHA256 over the whole envelope), both with keys derived from the replicas' shared
- * secret. A message is opened — signature first, then the envelope, then the frame decrypted and
- * checked against its schema — before anything is done with it; one that fails any check is
- * dropped, never thrown on.
+ * everything, so every frame travels sealed: encrypted and authenticated (AES-256-GCM, the sender,
+ * receiver, nonce and expiry as associated data) so requests, answers and results cannot be read
+ * there and no field of the envelope or the frame can be made or changed without the key. A
+ * message is `<mac>.<envelope>` — the envelope also signed (HMAC-SHA256), as every replica reads
+ * it — or the envelope alone (`aead`: the GCM tag is its one check, which already covers every
+ * field), sent only to a replica that said it reads that (its directory entry, or `aead` on its
+ * request). A message is opened — the signature if it has one, then the envelope, then the frame
+ * decrypted and checked against its schema — before anything is done with it; one that fails any
+ * check is dropped, never thrown on.
  */
 import { hkdfSync, randomFillSync } from 'node:crypto';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
@@ -60,6 +63,11 @@ const FRAME = z.discriminatedUnion('t', [
      * holder whose directory entry says it reads this field (one that does not refuses the frame).
      */
     batch: z.literal(true).optional(),
+    /**
+     * The requester reads messages authenticated by their encryption alone (`aead`): set only for
+     * a holder whose directory entry says it reads this field and such messages.
+     */
+    aead: z.literal(true).optional(),
     /** Who the requesting replica authenticated the request as; its credential stays there. */
     auth: z
       .strictObject({
@@ -143,16 +151,17 @@ export function checkFrame(frame: Frame): void {
   if (!FRAME.safeParse(frame).success) throw new FrameRefused(frame);
 }
 
-/** `frame` from `from` to `to`, checked (`checkFrame`) and sealed: `<mac>.<json>`. */
-export function seal(keys: FrameKeys, from: string, to: string, frame: Frame, now = Date.now()): string {
+/** `frame` from `from` to `to`, checked (`checkFrame`) and sealed: `<mac>.<json>`, or `<json>` for `aead`. */
+export function seal(keys: FrameKeys, from: string, to: string, frame: Frame, now = Date.now(), aead = false): string {
   checkFrame(frame);
-  return sealFrames(keys, from, to, [frame], now);
+  return sealFrames(keys, from, to, [frame], now, aead);
 }
 
 /**
  * Frames from `from` to `to`, each already checked (`checkFrame`), sealed in one message: one
  * frame alone as every replica reads it, several (at most `MAX_BATCH`) as a list, only for a
- * requester that asked for them so (`batch`).
+ * requester that asked for them so (`batch`). `aead`: without the signature, for a receiver that
+ * reads such messages.
  */
 export function sealFrames(
   keys: FrameKeys,
@@ -160,9 +169,11 @@ export function sealFrames(
   to: string,
   frames: readonly Frame[],
   now = Date.now(),
+  aead = false,
 ): string {
   if (frames.length === 0 || frames.length > MAX_BATCH) throw new RangeError(`1 to ${MAX_BATCH} frames in a message`);
-  return sealUnchecked(keys, { from, to, n: nonce(), x: now + FRAME_TTL_MS }, frames.length === 1 ? frames[0] : frames);
+  const envelope = { from, to, n: nonce(), x: now + FRAME_TTL_MS };
+  return sealUnchecked(keys, envelope, frames.length === 1 ? frames[0] : frames, aead);
 }
 
 /**
@@ -188,11 +199,12 @@ export function sealUnchecked(
   keys: FrameKeys,
   envelope: { from: string; to: string; n: string; x: number },
   frame: unknown,
+  aead = false,
 ): string {
   const { from, to, n, x } = envelope;
   const e = encrypt(keys.cipher, JSON.stringify(frame), aad(from, to, n, x));
   const json = JSON.stringify({ from, to, n, x, e });
-  return `${keys.mac(json)}.${json}`;
+  return aead ? json : `${keys.mac(json)}.${json}`;
 }
 
 /**
@@ -207,10 +219,15 @@ export function open(
   seen: Map<string, number>,
   now = Date.now(),
 ): { from: string; frames: Frame[] } | { dropped: DropReason } {
-  if (message.length < MAC_LENGTH + 2 || message[MAC_LENGTH] !== '.') return { dropped: 'signature' };
-  const json = message.slice(MAC_LENGTH + 1);
-  if (!sameMac(Buffer.from(message.slice(0, MAC_LENGTH), 'base64url'), keys.mac.bytes(json)))
-    return { dropped: 'signature' };
+  // An envelope alone is authenticated by its encryption (below); any other message is signed.
+  const aead = message.startsWith('{');
+  let json = message;
+  if (!aead) {
+    if (message.length < MAC_LENGTH + 2 || message[MAC_LENGTH] !== '.') return { dropped: 'signature' };
+    json = message.slice(MAC_LENGTH + 1);
+    if (!sameMac(Buffer.from(message.slice(0, MAC_LENGTH), 'base64url'), keys.mac.bytes(json)))
+      return { dropped: 'signature' };
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(json);
@@ -224,7 +241,8 @@ export function open(
   if (x < now || x > now + 2 * FRAME_TTL_MS) return { dropped: 'expired' };
   if (seen.has(n)) return { dropped: 'replayed' };
   const plain = decrypt(keys.cipher, e, aad(from, to, n, x));
-  if (plain === undefined) return { dropped: 'envelope' };
+  // Unsigned, the tag is the check that it was sealed with this key: failing it is the signature's failure.
+  if (plain === undefined) return { dropped: aead ? 'signature' : 'envelope' };
   let f: unknown;
   try {
     f = JSON.parse(plain);

@@ -46,9 +46,9 @@ describe.skipIf(!REDIS)('relay publisher', () => {
     const got = await listener();
     const publisher = new Publisher(connect(), keys, 'a', channelOf);
     const listened = await Promise.all([
-      publisher.publish('b', head, true),
-      publisher.publish('b', data('one'), true),
-      publisher.publish('b', end, true),
+      publisher.publish('b', head, { batch: true }),
+      publisher.publish('b', data('one'), { batch: true }),
+      publisher.publish('b', end, { batch: true }),
     ]);
     expect(listened).toEqual([1, 1, 1]);
     await Promise.all([publisher.publish('b', head), publisher.publish('b', data('two')), publisher.publish('b', end)]);
@@ -61,9 +61,9 @@ describe.skipIf(!REDIS)('relay publisher', () => {
     const publisher = new Publisher(connect(), keys, 'a', channelOf);
     const bad = { t: 'head', r: 'r1', status: 200, headers: [['bad header', 'x']] } as Frame;
     const outcomes = await Promise.allSettled([
-      publisher.publish('b', head, true),
-      publisher.publish('b', bad, true),
-      publisher.publish('b', end, true),
+      publisher.publish('b', head, { batch: true }),
+      publisher.publish('b', bad, { batch: true }),
+      publisher.publish('b', end, { batch: true }),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(FrameRefused);
@@ -75,9 +75,9 @@ describe.skipIf(!REDIS)('relay publisher', () => {
     const publisher = new Publisher(connect(), keys, 'a', channelOf);
     const big = 'x'.repeat(100 * 1024);
     await Promise.all([
-      publisher.publish('b', data(big), true),
-      publisher.publish('b', data(big), true),
-      publisher.publish('b', end, true),
+      publisher.publish('b', data(big), { batch: true }),
+      publisher.publish('b', data(big), { batch: true }),
+      publisher.publish('b', end, { batch: true }),
     ]);
     await expect.poll(() => got.length).toBe(2);
     expect(got.map((frames) => frames.map((f) => f.t))).toEqual([['data'], ['data', 'end']]);
@@ -85,13 +85,13 @@ describe.skipIf(!REDIS)('relay publisher', () => {
 
   it('each frame is told how many listened, and a Redis that cannot be reached fails every frame of the turn', async () => {
     const publisher = new Publisher(connect(), keys, 'a', channelOf);
-    expect(await Promise.all([publisher.publish('nobody', end, true), publisher.publish('nobody', end)])).toEqual([
-      0, 0,
-    ]);
+    expect(
+      await Promise.all([publisher.publish('nobody', end, { batch: true }), publisher.publish('nobody', end)]),
+    ).toEqual([0, 0]);
     const down = new Redis(server.url, { lazyConnect: true, enableOfflineQueue: false });
     connections.push(down);
     const offline = new Publisher(down, keys, 'a', channelOf);
-    const outcomes = await Promise.allSettled([offline.publish('b', head, true), offline.publish('b', end)]);
+    const outcomes = await Promise.allSettled([offline.publish('b', head, { batch: true }), offline.publish('b', end)]);
     expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
   });
 });

@@ -10,10 +10,19 @@ function weight(frame: Frame): number {
   return (carried?.length ?? 0) + 512;
 }
 
+/** How the replica a frame goes to takes its messages (it said so: its directory entry, or its request). */
+export interface Takes {
+  /** Several frames in one message. */
+  batch?: boolean;
+  /** Messages authenticated by their encryption alone, unsigned (`frames.ts`). */
+  aead?: boolean;
+}
+
 interface Pending {
   to: string;
   frame: Frame;
   batch: boolean;
+  aead: boolean;
   resolve: (listeners: number) => void;
   reject: (error: unknown) => void;
 }
@@ -26,7 +35,8 @@ interface Pending {
  * that made them (this turn's microtasks) is done, they go as one pipeline: one write, in order.
  * The frames of one burst for a replica that takes them so (`batch`) are also sealed as one
  * message: one seal here, one open there. A lone frame goes as a plain PUBLISH, only deferred to
- * the end of the turn.
+ * the end of the turn. To a replica that reads them (`aead`), messages go unsigned: the
+ * encryption's tag authenticates them, and the signature would be a second check of the same.
  *
  * Each frame is checked when it is given (a frame the receiver would refuse is a rejection at
  * once) and gets its own outcome: how many listened to its message, or its error.
@@ -41,11 +51,12 @@ export class Publisher {
     private readonly channelOf: (replica: string) => string,
   ) {}
 
-  publish(to: string, frame: Frame, batch = false): Promise<number> {
+  publish(to: string, frame: Frame, takes: Takes = {}): Promise<number> {
     return new Promise((resolve, reject) => {
       checkFrame(frame);
+      const pending = { to, frame, batch: takes.batch === true, aead: takes.aead === true, resolve, reject };
       // The first of a turn schedules the flush: after this turn's microtasks, before any I/O.
-      if (this.queue.push({ to, frame, batch, resolve, reject }) === 1) process.nextTick(this.flush);
+      if (this.queue.push(pending) === 1) process.nextTick(this.flush);
     });
   }
 
@@ -114,6 +125,8 @@ export class Publisher {
         this.replica,
         to,
         frames.map((p) => p.frame),
+        Date.now(),
+        frames.every((p) => p.aead),
       );
       messages.push({ channel: this.channelOf(to), message, frames });
     } catch (error) {

@@ -376,11 +376,13 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     }
   }
 
+  /** A message's envelope: the whole of an unsigned (`aead`) one, after the signature of a signed one. */
+  const envelopeOf = (message: string) => JSON.parse(message.startsWith('{') ? message : message.slice(44));
   /** A sealed message's envelope and, opened with the replicas' secret, its (first) frame (whoever it is for). */
   const inside = (message: string) => {
     let envelope: { from: string; to: string };
     try {
-      envelope = JSON.parse(message.slice(44)) as { from: string; to: string };
+      envelope = envelopeOf(message) as { from: string; to: string };
     } catch {
       return { from: '', to: '', f: {} as Record<string, unknown> };
     }
@@ -391,7 +393,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
   /** The frames a sealed message carries, opened with the replicas' secret (none for anything else). */
   const framesIn = (message: string) => {
     try {
-      const { to } = JSON.parse(message.slice(44)) as { to: string };
+      const { to } = envelopeOf(message) as { to: string };
       const opened = open(frameKey(SECRET), to, message, new Map());
       return 'frames' in opened ? opened.frames : [];
     } catch {
@@ -450,13 +452,15 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     return { a, b, client, asked, atSecond, release };
   }
 
-  it("a holder's replies written at once travel as one sealed message; to a replica of an earlier version, one frame a message", async () => {
+  it("a holder's replies written at once travel as one sealed message, unsigned between replicas that read that; to replicas of earlier versions, signed, and one frame a message to the oldest", async () => {
     const [a, b] = [await replica('batch:'), await replica('batch:')];
     const client = new Client({ name: 'batch', version: '1' });
     clients.push(client);
     const transport = httpTransport(a.serving.url, 'alice');
     await client.connect(transport);
     const sessionId = transport.sessionId as string;
+    /** Whether each message was signed (`<mac>.<envelope>`) or unsigned (the envelope alone). */
+    const signing: boolean[][] = [];
     /** `tools/list` on the session through `via`: the tools, and every frame sent meanwhile, message by message. */
     const listVia = async (via: Replica) => {
       const { result, messages } = await sniff('batch:replica:', async () => {
@@ -469,18 +473,29 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
       });
       expect(result.status).toBe(200);
       expect(result.body).toContain('"deploy"');
+      signing.push(messages.map((m) => !m.startsWith('{')));
       return messages.map(framesIn);
     };
     // b found a's entry saying a takes `batch`: its request asks for batches, and a's head, data and
     // end, written at once, come in fewer messages than frames (one, unless the host is slow).
     const batched = await listVia(b);
-    expect(batched[0]).toMatchObject([{ t: 'request', batch: true }]);
+    expect(batched[0]).toMatchObject([{ t: 'request', batch: true, aead: true }]);
     expect(batched.slice(1).flatMap((frames) => frames.map((f) => f.t))).toEqual(['head', 'data', 'end']);
     expect(batched.length - 1).toBeLessThan(3);
-    // The entry as a replica of an earlier version writes it (holder and owner only): a requester
-    // reading it sends no `batch` (that holder would refuse it), and is sent one frame a message.
+    expect(signing.at(-1)?.every((signed) => !signed)).toBe(true);
+    // The entry as the version before unsigned messages writes it (no fourth line): a requester
+    // reading it still batches, but signs its request and sends no `aead`, and is answered signed.
     const key = `batch:session:${sessionId}`;
     const entry = (await a.redis.get(key)) as string;
+    expect(entry.split('\n')).toHaveLength(4);
+    await a.redis.set(key, entry.split('\n').slice(0, 3).join('\n'), 'PX', 30_000);
+    const previous = await listVia(await replica('batch:'));
+    expect(previous[0]).toMatchObject([{ t: 'request', batch: true }]);
+    expect(previous[0]?.[0]).not.toHaveProperty('aead');
+    expect(previous.slice(1).flatMap((frames) => frames.map((f) => f.t))).toEqual(['head', 'data', 'end']);
+    expect(signing.at(-1)?.every((signed) => signed)).toBe(true);
+    // The entry as a replica of an earlier version writes it (holder and owner only): a requester
+    // reading it sends no `batch` (that holder would refuse it), and is sent one frame a message.
     await a.redis.set(key, entry.split('\n').slice(0, 2).join('\n'), 'PX', 30_000);
     const c = await replica('batch:');
     const single = await listVia(c);
@@ -488,6 +503,8 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     expect(single[0]?.[0]).toMatchObject({ t: 'request' });
     expect(single[0]?.[0]).not.toHaveProperty('batch');
     expect(single.slice(1).map((frames) => frames.map((f) => f.t))).toEqual([['head'], ['data'], ['end']]);
+    expect(single[0]?.[0]).not.toHaveProperty('aead');
+    expect(signing.at(-1)?.every((signed) => signed)).toBe(true);
   });
 
   it('a holder serving a plain `{ fetch }` (a handler wrapped by the host) runs relayed requests as the handler itself would', async () => {
@@ -515,8 +532,12 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     });
     expect(result.done.structuredContent).toMatchObject({ status: 'done', deployment: { env: 'prod' } });
     expect(result.a.serving.store.deployments).toHaveLength(1);
-    const relayed = messages.filter((m) => /^[A-Za-z0-9_-]{43}\./.test(m));
+    const relayed = messages.filter((m) => framesIn(m).length > 0);
     expect(relayed.length).toBeGreaterThan(3);
+    // Every message a replica sent opens with the replicas' secret; between two replicas that both
+    // read them, each is unsigned: its encryption's tag is its one check.
+    expect(relayed).toEqual(messages);
+    for (const m of relayed) expect(m.startsWith('{')).toBe(true);
     for (const m of messages) {
       // Neither the arguments, nor the answers (the ticket), nor the result cross in clear.
       for (const clear of ['order-service', 'REL-1001', 'Deployed', 'tools/call', 'elicitation/create'])
@@ -575,9 +596,19 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
       // Sealed with a secret that is not the replicas'.
       await b.redis.publish(aChannel, sealedRaw('not-the-secret-0123456789abcdef0123456789', envelope(request())));
       // A real sealed frame, altered after sealing.
-      const captured = seen.find((m) => /^[A-Za-z0-9_-]{43}\./.test(m)) as string;
+      const captured = seen.find((m) => framesIn(m).length > 0) as string;
       expect(captured).toBeDefined();
-      await b.redis.publish(aChannel, captured.replace('"from":', '"from" :'));
+      // One character of its ciphertext changed.
+      const at = captured.indexOf('"e":"') + 20;
+      await b.redis.publish(
+        aChannel,
+        captured.slice(0, at) + (captured[at] === 'A' ? 'B' : 'A') + captured.slice(at + 1),
+      );
+      // Unsigned, as replicas that read them send each other, but sealed with another secret.
+      await b.redis.publish(
+        aChannel,
+        sealUnchecked(frameKey('not-the-secret-0123456789abcdef0123456789'), envelope(request()), request(), true),
+      );
       // A real sealed frame sent again verbatim, on its own channel and on the other's.
       await b.redis.publish(inside(captured).to === a.relay.replica ? aChannel : bChannel, captured);
       await b.redis.publish(inside(captured).to === a.relay.replica ? bChannel : aChannel, captured);
@@ -604,13 +635,16 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
             now.signature -
             before.signature +
             then.signature +
+            now.envelope -
+            before.envelope +
+            then.envelope +
             now.replayed +
             then.replayed +
             now.misdirected +
             then.misdirected
           );
         })
-        .toBeGreaterThanOrEqual(6);
+        .toBeGreaterThanOrEqual(8);
       release();
       const done = (await call) as { structuredContent?: unknown; content?: { text?: string }[] };
       expect(done.structuredContent).toMatchObject({
@@ -713,6 +747,22 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
         toA({ t: 'request', r: crypto.randomUUID(), method: 'POST', url: a.serving.url, owner: 'x', headers: [] }),
       ],
       [aChannel, toA({ t: 'abort', r: 5 })],
+      // Unsigned, as replicas that read them send each other: bad shapes, bad envelopes, junk.
+      ...[{ t: 'data', r, d: 1 }, { t: 'end', r, extra: 'field' }, null].map((f): [string, string] => [
+        bChannel,
+        sealUnchecked(
+          frameKey(SECRET),
+          { from: a.relay.replica, to: b.relay.replica, n: nonce(), x: Date.now() + 10_000 },
+          f,
+          true,
+        ),
+      ]),
+      [bChannel, '{'],
+      [
+        bChannel,
+        JSON.stringify({ from: a.relay.replica, to: b.relay.replica, n: nonce(), x: Date.now() + 9_000, e: 'AAAA' }),
+      ],
+      [bChannel, `{${'"a":1,'.repeat(10_000)}"b":2}`],
     ];
     const uncaught: unknown[] = [];
     const onUncaught = (e: unknown) => uncaught.push(e);

@@ -96,7 +96,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     delivered: new WeakMap(),
     handler: undefined,
     // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
-    publish: (to, frame, batch) => publisher.publish(to, frame, batch),
+    publish: (to, frame, takes) => publisher.publish(to, frame, takes),
   };
   const holderAlive = async (holder: string) =>
     Number(((await redis.pubsub('NUMSUB', channelOf(holder))) as [string, number])[1]) > 0;
@@ -118,7 +118,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       if (!entry || entry.holder === replica) return undefined;
       const digest = sha256(owner, 'hex');
       if (entry.digest !== digest) return undefined;
-      const { holder, batches } = entry;
+      const { holder, batches, aead } = entry;
       const body =
         request.method === 'GET' || request.method === 'HEAD'
           ? undefined
@@ -127,7 +127,17 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
             : (read ?? (await readBody(request)));
       if (body === TOO_LARGE) return tooLarge();
       const alive = () => holderAlive(holder);
-      const sent = await relayTo(core, { holder, batches, owner: digest, request, body, auth, livenessMs, alive });
+      const sent = await relayTo(core, {
+        holder,
+        batches,
+        aead,
+        owner: digest,
+        request,
+        body,
+        auth,
+        livenessMs,
+        alive,
+      });
       if (sent !== HOLDER_GONE) return sent;
       sessions.forget(id);
       return undefined;

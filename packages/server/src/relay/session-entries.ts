@@ -10,6 +10,11 @@ export interface SessionEntry {
   digest: string;
   /** The holder reads `batch` on a relayed request, and sends that requester its frames batched. */
   batches: boolean;
+  /**
+   * The holder reads `aead` on a relayed request and messages authenticated by their encryption
+   * alone (`frames.ts`), and sends that requester its frames so.
+   */
+  aead: boolean;
 }
 
 /**
@@ -17,6 +22,11 @@ export interface SessionEntry {
  * earlier version, which reads only the first two) is sent frames one at a time.
  */
 const BATCHES = 'batch';
+/**
+ * The fourth line: the holder reads unsigned (`aead`) messages. A replica of the version before
+ * it reads the first three lines only, and signs every message to this holder as before.
+ */
+const AEAD = 'aead';
 
 /**
  * The sessions directory in Redis, as one replica sees it: `<prefix>session:<id>` → the holder,
@@ -41,7 +51,7 @@ export class SessionEntries {
 
   /** Records a session this replica now holds. */
   async open(id: string, owner: string): Promise<void> {
-    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}`;
+    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}`;
     await this.redis.set(this.key(id), entry, 'PX', this.ttlMs);
     this.held.set(id, entry);
   }
@@ -59,8 +69,8 @@ export class SessionEntries {
       entry = await this.redis.get(this.key(id));
       if (entry !== null) this.remember(id, entry);
     }
-    const [holder, digest, can] = entry?.split('\n') ?? [];
-    return holder && digest ? { holder, digest, batches: can === BATCHES } : undefined;
+    const [holder, digest, can, reads] = entry?.split('\n') ?? [];
+    return holder && digest ? { holder, digest, batches: can === BATCHES, aead: reads === AEAD } : undefined;
   }
 
   /** The holder of `id` is gone, and its sessions with it: the next request is answered without a round trip. */
