@@ -89,6 +89,40 @@ describe('relay frames', () => {
       }),
     ).toThrow(FrameRefused);
     expect(() => checkFrame(data)).not.toThrow();
+    // A chunk past what any receiver takes is refused here too, though it is checked by its length alone.
+    const huge = 'A'.repeat(Math.ceil((4 * 1024 * 1024) / 3) * 4 + 8);
+    expect(() => checkFrame({ t: 'data', r, d: huge })).toThrow(FrameRefused);
+    expect(() => checkFrame({ t: 'data', r, d: huge.slice(0, 1_000) })).not.toThrow();
+  });
+
+  it('an envelope is exactly its five fields, each of its type and form, or the message is dropped', () => {
+    const now = Date.now();
+    const envelope = JSON.parse(sealFrames(keys, 'a', 'b', [end], now, true)) as Record<string, unknown>;
+    expect(open(keys, 'b', JSON.stringify(envelope), new Map(), now)).toEqual({ from: 'a', frames: [end] });
+    const bad: Record<string, unknown>[] = [
+      { ...envelope, extra: true },
+      Object.fromEntries(Object.entries(envelope).filter(([k]) => k !== 'x')),
+      { ...envelope, from: '' },
+      { ...envelope, from: 'f'.repeat(129) },
+      { ...envelope, to: 7 },
+      { ...envelope, n: 'short' },
+      { ...envelope, n: `${String(envelope.n).slice(0, 21)}+` },
+      { ...envelope, x: String(envelope.x) },
+      { ...envelope, x: Number(envelope.x) + 0.5 },
+      { ...envelope, x: -1 },
+      { ...envelope, x: 2 ** 60 },
+      { ...envelope, e: '' },
+      { ...envelope, e: `${String(envelope.e)}+` },
+      { ...envelope, e: null },
+    ];
+    for (const changed of bad)
+      for (const message of [
+        JSON.stringify(changed),
+        `${keys.mac(JSON.stringify(changed))}.${JSON.stringify(changed)}`,
+      ])
+        expect(open(keys, 'b', message, new Map(), now)).toEqual({ dropped: 'envelope' });
+    for (const message of ['[]', 'null', '"text"', '{"from":"a"}'])
+      expect(open(keys, 'b', `${keys.mac(message)}.${message}`, new Map(), now)).toEqual({ dropped: 'envelope' });
   });
 
   it('every message has a nonce of its own, across refills of the random bytes they are cut from', () => {
