@@ -9,12 +9,14 @@
  * - one process: one `createHttpHandler`, memory claims, no Redis;
  * - two replicas: two handlers (own kit, own Redis connections, one shared key), Redis claims and
  *   the Redis relay. On 2025-11-25 the session lives on the first and every later request goes to
- *   the second (the answer and the result are relayed both ways); on 2026-07-28 the rounds
- *   alternate between them.
+ *   the second (the answer and the result are relayed both ways), once with the relay through
+ *   Redis and once on direct connections between the replicas (`direct`); on 2026-07-28 the
+ *   rounds alternate between them.
  *
- * Beside each pair, one sample of what Redis alone costs on that path (`redisFloor`: two
- * PUBLISH hops for 2025, three claim calls for 2026), so the run also says the best ratio a relay
- * or claim store on this Redis could reach, and how much of the gap is ours.
+ * Beside each pair, one sample of what the medium alone costs on that path (`redisFloor`: two
+ * PUBLISH hops for 2025, three claim calls for 2026; `directFloor`: the same two hops on a TCP
+ * connection), so the run also says the best ratio a relay or claim store on it could reach, and
+ * how much of the gap is ours.
  *
  * Pairs are interleaved (one call on each, order alternating), with a macrotask yield between
  * calls, after warm-up pairs (300: the relay's path — zod, ioredis, the sealing — is compiled by
@@ -28,7 +30,7 @@
  *
  *   npm run bench:replicas                   # 300 pairs per revision
  *   BENCH_PAIRS=100 npm run bench:replicas   # quicker; BENCH_REPLICAS_WARMUP (300) warm-up pairs
- *   BENCH_REPLICAS_REVISIONS=2026-07-28      # one revision
+ *   BENCH_REPLICAS_REVISIONS=2026-07-28      # one case: 2025-11-25 (through Redis), direct, 2026-07-28
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -38,19 +40,38 @@ import { iqr, p50, report, yieldToLoop } from './support/stats.js';
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 300);
 const WARMUP = Number(process.env.BENCH_REPLICAS_WARMUP ?? 300);
 const GOAL = 1.2;
-const REVISIONS = (['2025-11-25', '2026-07-28'] as const).filter(
-  (r) => !process.env.BENCH_REPLICAS_REVISIONS || process.env.BENCH_REPLICAS_REVISIONS.split(',').includes(r),
-);
+/** What is compared: a revision, and for 2025 whether the relay runs on direct connections. */
+interface Case {
+  revision: Revision;
+  direct: boolean;
+  what: string;
+  floor: string;
+}
 
-const WHAT: Record<Revision, string> = {
-  '2025-11-25': '2025-11-25 relayed across replicas',
-  '2026-07-28': '2026-07-28 rounds alternating between replicas',
-};
-
-const FLOOR: Record<Revision, string> = {
-  '2025-11-25': 'two pub/sub hops (to the holder and back)',
-  '2026-07-28': 'three claim calls (read, claim, complete)',
-};
+const CASES: Case[] = [
+  {
+    revision: '2025-11-25',
+    direct: false,
+    what: '2025-11-25 relayed across replicas through Redis',
+    floor: "Redis alone on the answer's path, two pub/sub hops (to the holder and back)",
+  },
+  {
+    revision: '2025-11-25',
+    direct: true,
+    what: '2025-11-25 relayed across replicas on direct connections',
+    floor: "TCP alone on the answer's path, the same two hops on one connection",
+  },
+  {
+    revision: '2026-07-28',
+    direct: false,
+    what: '2026-07-28 rounds alternating between replicas',
+    floor: "Redis alone on the answer's path, three claim calls (read, claim, complete)",
+  },
+].filter(
+  (c) =>
+    !process.env.BENCH_REPLICAS_REVISIONS ||
+    process.env.BENCH_REPLICAS_REVISIONS.split(',').includes(c.direct ? 'direct' : c.revision),
+) as Case[];
 
 /** Runs every revision's comparison, a goal line each (and a line of CPU per answer beside it). */
 export async function replicas(): Promise<void> {
@@ -67,10 +88,10 @@ async function compare(): Promise<boolean> {
   const deployments = await startDeployments();
   let pass = true;
   try {
-    for (const revision of REVISIONS) {
+    for (const { revision, direct, what, floor: floorWhat } of CASES) {
       deployments.resetLegacyRouting();
       const one = await connectClient(deployments.url('one', revision), revision);
-      const two = await connectClient(deployments.url('two', revision), revision, deployments.redisPid);
+      const two = await connectClient(deployments.url('two', revision, direct), revision, deployments.redisPid);
       const ratios: number[] = [];
       const cpuRatios: number[] = [];
       const seen = { one: [] as Answered[], two: [] as Answered[] };
@@ -85,7 +106,7 @@ async function compare(): Promise<boolean> {
         await yieldToLoop();
         const b = await second.call();
         await yieldToLoop();
-        const floor = await deployments.redisFloor(revision);
+        const floor = direct ? await deployments.directFloor() : await deployments.redisFloor(revision);
         await yieldToLoop();
         if (i < WARMUP) continue;
         const [x, y] = first === one ? [a, b] : [b, a];
@@ -107,21 +128,21 @@ async function compare(): Promise<boolean> {
       const ok = ratio <= GOAL;
       pass &&= ok;
       report({
-        goal: `replicas: answer → result ${WHAT[revision]} ≤ ${GOAL}× one process`,
+        goal: `replicas: answer → result ${what} ≤ ${GOAL}× one process`,
         figure:
           `${ratio.toFixed(2)}× (p50 of ${ratios.length} paired ratios, IQR ${iqr(ratios)}; ratio of the medians ${(wall(seen.two) / wall(seen.one)).toFixed(2)};` +
           ` ${wall(seen.two).toFixed(2)} vs ${wall(seen.one).toFixed(2)} ms)`,
         pass: ok,
       });
       report({
-        goal: `replicas: Redis alone on the answer's path, ${FLOOR[revision]}`,
+        goal: `replicas: ${floorWhat}`,
         figure:
           `${p50(floors).toFixed(2)} ms (IQR ${iqr(floors)}): the best reachable is ${p50(floorRatios).toFixed(2)}× one process` +
           ` (its answer plus this, paired); our relay and claim code add ${(ratio - p50(floorRatios)).toFixed(2)} on top`,
         pass: 'info',
       });
       report({
-        goal: `replicas: CPU per answer, ${WHAT[revision]} against one process`,
+        goal: `replicas: CPU per answer, ${what} against one process`,
         figure:
           `${p50(cpuRatios).toFixed(2)}× (p50 of paired ratios, IQR ${iqr(cpuRatios)};` +
           ` two replicas ${cpu(seen.two).toFixed(2)} ms + Redis ${redisCpu(seen.two).toFixed(2)} ms, one process ${cpu(seen.one).toFixed(2)} ms)`,

@@ -1,11 +1,12 @@
 /**
  * The deployments `replicas.ts` compares, for it and for `replicas-profile.ts`: one process
- * (memory claims) and two replicas (Redis claims and the Redis relay, one shared key), each behind
- * the test balancer, and a real SDK client that answers `dev` and times answer → result.
+ * (memory claims) and two replicas (Redis claims and the Redis relay, one shared key) — twice: the
+ * relay through Redis, and on direct connections between the replicas — each behind the test
+ * balancer, and a real SDK client that answers `dev` and times answer → result.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createConnection, createServer as createTcpServer } from 'node:net';
 import { field, form } from '@elicitkit/form';
 import { type ClaimStore, createElicitkit, createHttpHandler, defineTool, done } from '@elicitkit/server';
 import { toNodeListener } from '@elicitkit/server/node';
@@ -143,10 +144,13 @@ export interface Deployments {
   redis: TestRedis;
   /** Redis's pid, when `/proc` shows it (for its CPU). */
   redisPid: number | undefined;
-  /** The relays of the two replicas (their drop counters, in flight). */
+  /** The relays of the replicas (their drop counters, in flight). */
   relays: RedisRelay[];
-  /** The balancer's URL for each side of a revision's comparison. */
-  url(side: 'one' | 'two', revision: Revision): string;
+  /**
+   * The balancer's URL for each side of a revision's comparison; `direct`: the two replicas whose
+   * relay runs on direct connections (2025 only: 2026 rounds relay nothing).
+   */
+  url(side: 'one' | 'two', revision: Revision, direct?: boolean): string;
   /**
    * Before connecting a 2025 client to the two replicas: its session opens on the first replica,
    * and every request after its initialize goes to the second.
@@ -159,6 +163,8 @@ export interface Deployments {
    * 2026-07-28 the final round's three claim calls (read, claim, complete) on the Redis claim store.
    */
   redisFloor(revision: Revision): Promise<number>;
+  /** The same two hops as the 2025 floor on a TCP connection in this process, no Redis between. */
+  directFloor(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -173,12 +179,16 @@ export async function startDeployments(): Promise<Deployments> {
   };
   // Sealed with one shared secret, as replicas of one deployment are.
   const secret = 'bench-replicas-secret-0123456789abcdef0123';
-  const relays = [createRedisRelay(connect(), { secret }), createRedisRelay(connect(), { secret })];
-  const replicas = [
-    // The bench's Redis keeps nothing (it measures the relay): its claims are volatile by choice.
-    await upstream(createRedisClaimStore(connect(), { volatile: true }), relays[0]),
-    await upstream(createRedisClaimStore(connect(), { volatile: true }), relays[1]),
+  const relays = [
+    createRedisRelay(connect(), { secret }),
+    createRedisRelay(connect(), { secret }),
+    createRedisRelay(connect(), { secret, direct: {} }),
+    createRedisRelay(connect(), { secret, direct: {} }),
   ];
+  // The bench's Redis keeps nothing (it measures the relay): its claims are volatile by choice.
+  const claims = () => createRedisClaimStore(connect(), { volatile: true });
+  const replicas = [await upstream(claims(), relays[0]), await upstream(claims(), relays[1])];
+  const directReplicas = [await upstream(claims(), relays[2]), await upstream(claims(), relays[3])];
   const single = await upstream(undefined, undefined);
   // The floor's own connections and channels, beside the replicas' (same Redis, same sizes).
   const floorStore = createRedisClaimStore(connect(), { volatile: true, prefix: 'bench-floor:' });
@@ -206,17 +216,54 @@ export async function startDeployments(): Promise<Deployments> {
     }
     return performance.now() - started;
   };
-  let opened = false;
-  const legacyPick: Pick = async (req) => {
-    if (!opened && req.method === 'POST' && !req.headers['mcp-session-id']) return 0;
-    opened = true;
-    return 1;
+  // A raw TCP round trip of the same sizes, for the direct relay's floor.
+  const echo = createTcpServer((socket) => {
+    socket.setNoDelay(true);
+    let got = 0;
+    socket.on('data', (d) => {
+      got += d.length;
+      if (got < request.length) return;
+      got = 0;
+      socket.write(reply);
+    });
+  });
+  await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+  const hop = createConnection((echo.address() as AddressInfo).port, '127.0.0.1');
+  hop.setNoDelay(true);
+  await new Promise((resolve) => hop.once('connect', resolve));
+  let heard = 0;
+  let answered: (() => void) | undefined;
+  hop.on('data', (d) => {
+    heard += d.length;
+    if (heard < reply.length) return;
+    heard = 0;
+    answered?.();
+  });
+  const directFloor = async (): Promise<number> => {
+    const started = performance.now();
+    await new Promise<void>((resolve) => {
+      answered = resolve;
+      hop.write(request);
+    });
+    return performance.now() - started;
   };
-  const balancers: Record<'single' | Revision, Balancer> = {
+  const opened = [false, false];
+  const legacyPick =
+    (which: number): Pick =>
+    async (req) => {
+      if (!opened[which] && req.method === 'POST' && !req.headers['mcp-session-id']) return 0;
+      opened[which] = true;
+      return 1;
+    };
+  const balancers: Record<'single' | 'direct' | Revision, Balancer> = {
     single: await startProxy([single.url]),
     '2025-11-25': await startProxy(
       replicas.map((r) => r.url),
-      legacyPick,
+      legacyPick(0),
+    ),
+    direct: await startProxy(
+      directReplicas.map((r) => r.url),
+      legacyPick(1),
     ),
     '2026-07-28': await startProxy(replicas.map((r) => r.url)),
   };
@@ -224,14 +271,18 @@ export async function startDeployments(): Promise<Deployments> {
     redis,
     redisPid: redisPid(redis.port),
     relays: relays as RedisRelay[],
-    url: (side, revision) => (side === 'one' ? balancers.single.url : balancers[revision].url),
+    url: (side, revision, direct) =>
+      side === 'one' ? balancers.single.url : balancers[direct ? 'direct' : revision].url,
     resetLegacyRouting: () => {
-      opened = false;
+      opened.fill(false);
     },
     redisFloor,
+    directFloor,
     async close() {
       for (const balancer of Object.values(balancers)) await balancer.close();
-      for (const u of [...replicas, single]) await u.close();
+      hop.destroy();
+      await new Promise((resolve) => echo.close(resolve));
+      for (const u of [...replicas, ...directReplicas, single]) await u.close();
       for (const relay of relays) await relay?.close();
       for (const c of connections) c.disconnect();
       await redis.stop();

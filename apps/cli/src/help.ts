@@ -51,6 +51,11 @@ Options:
                                 (or $ELICITKIT_REDIS_URL): 2025 sessions relayed to the replica
                                 holding them; claims stay in opsdesk's database with the effects,
                                 so replicas share --database (on several hosts) or --data (on one)
+  --relay-listen HOST:PORT      with --redis: relay 2025 sessions on direct connections between
+                                replicas, this one listening here (port 0: any free one); Redis
+                                stays the directory, and the way while a connection is not up
+  --relay-advertise HOST:PORT   where the other replicas reach this one (needed when
+                                --relay-listen is 0.0.0.0 or ::)
   --state-secret-file FILE      with --http: the key sealing 2026-07-28 state (or
                                 $ELICITKIT_STATE_SECRET, ≥ 32 characters), the same on every replica
   --reset                       put the demo back to its seed first (with --stdio, needs --yes)

@@ -71,6 +71,31 @@ describe('serve --redis: the options replicas need, refused clearly when wrong',
     expect(err.join('\n')).toContain('--redis needs a redis:// or rediss:// URL');
   });
 
+  it('refuses --relay-listen without --http and --redis, --relay-advertise alone, a bad HOST:PORT, and a wildcard without an address to advertise', async () => {
+    const base = ['serve', '--http', '0', '--data', '/tmp/x', '--redis', 'redis://127.0.0.1:1'];
+    for (const [argv, message] of [
+      [
+        ['serve', '--http', '0', '--data', '/tmp/x', '--relay-listen', '127.0.0.1:0'],
+        '--relay-listen applies to --http with --redis',
+      ],
+      [['serve', '--stdio', '--relay-listen', '127.0.0.1:0'], '--relay-listen applies to --http with --redis'],
+      [[...base, '--relay-advertise', '10.0.0.7:7400'], '--relay-advertise applies to --relay-listen'],
+      [[...base, '--relay-listen', '7400'], '--relay-listen needs HOST:PORT'],
+      [[...base, '--relay-listen', '127.0.0.1:70000'], 'the port from 0 to 65535, not "127.0.0.1:70000"'],
+      [[...base, '--relay-listen', '::1:7400'], '--relay-listen needs HOST:PORT (an IPv6 host in brackets)'],
+      [[...base, '--relay-listen', '0.0.0.0:7400'], 'add --relay-advertise HOST:PORT'],
+      [[...base, '--relay-listen', '[::]:7400'], 'add --relay-advertise HOST:PORT'],
+      [
+        [...base, '--relay-listen', '0.0.0.0:7400', '--relay-advertise', '10.0.0.7:0'],
+        '--relay-advertise needs HOST:PORT',
+      ],
+    ] as const) {
+      const { io, err } = capture();
+      expect(await main([...argv], io), argv.join(' ')).toBe(EXIT.usage);
+      expect(err.join('\n'), argv.join(' ')).toContain(message);
+    }
+  });
+
   it('fails closed when Redis cannot be reached at start: a clear error, nothing served', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'noredis-'));
     try {

@@ -5,6 +5,7 @@
  * replica that did not take the previous one, the final round replayed across both at once, and
  * a replica killed with a question open.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
 import { accept, pendingOf, type WireRound, wireRound } from '../../../test/support/modern-wire.js';
@@ -209,5 +210,79 @@ describe.skipIf(!REDIS)('serve --http --redis: two replicas, no sticky sessions'
     );
     expect(done.result?.structuredContent).toMatchObject({ status: 'done' });
     expect(deployments()).toBe(before + 1);
+  }, 60_000);
+});
+
+describe.skipIf(!REDIS)('serve --http --redis --relay-listen: replicas relaying on direct connections', () => {
+  let redis: TestRedis;
+  let stats: Redis;
+  const data = tempDataDir();
+  let a: HttpProcess;
+  let b: HttpProcess;
+  let token: string;
+  const balancers: Balancer[] = [];
+  const deployments = () => count(data.dir, 'deployments');
+  const publishes = async () => Number(/cmdstat_publish:calls=(\d+)/.exec(await stats.info('commandstats'))?.[1] ?? 0);
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    stats = new Redis(redis.url);
+    const direct = ['--redis', redis.url, '--relay-listen', '127.0.0.1:0'];
+    a = await serveHttpProcess(data.dir, direct);
+    b = await serveHttpProcess(data.dir, direct);
+    token = a.tokens.alice ?? '';
+  }, 60_000);
+  afterAll(async () => {
+    for (const balancer of balancers) await balancer.close();
+    for (const replica of [a, b]) if (replica && replica.child.signalCode === null) await replica.stop();
+    stats?.disconnect();
+    await redis?.stop();
+    data.remove();
+  }, 30_000);
+
+  it('says where it takes connections; once greeted, a 2025 deploy crosses without a PUBLISH; a killed holder ends the next question at once', async () => {
+    for (const replica of [a, b])
+      expect(replica.output()).toMatch(/replicas share Redis, relaying directly on 127\.0\.0\.1:\d+\)/);
+    const balancer = await startProxy([a.url, b.url], (_req, n) => (n === 0 ? 0 : 1));
+    balancers.push(balancer);
+    let hang = false;
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const answers = [{ env: 'prod' }, PROD, { env: 'prod' }, PROD];
+    const c = await httpClient(balancer.url, token, {
+      revision: '2025-11-25',
+      script: Array.from({ length: 5 }, () => () => {
+        if (hang) {
+          asked();
+          return 'hang';
+        }
+        return { action: 'accept', content: answers.shift() ?? {} };
+      }),
+    });
+    // Until b's connection to a has greeted, its relays go through Redis.
+    await expect
+      .poll(async () => {
+        const before = await publishes();
+        await c.client.listTools();
+        return (await publishes()) - before;
+      })
+      .toBe(0);
+    const before = deployments();
+    const published = await publishes();
+    const { status } = await callTool(c.client, 'deploy_service', { service: 'order-service' });
+    expect(status).toBe('done');
+    expect(deployments()).toBe(before + 1);
+    expect(await publishes()).toBe(published);
+    hang = true;
+    const call = callTool(c.client, 'deploy_service', { service: 'order-service' }).catch((error: unknown) => error);
+    await wasAsked;
+    a.child.kill('SIGKILL');
+    const error = await call;
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toMatch(/did not complete/);
+    expect(deployments()).toBe(before + 1);
+    await c.close().catch(() => {});
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import { createRedisRelay, type RedisRelay } from '@elicitkit/server/redis';
+import { createRedisRelay, type RedisRelay, type RedisRelayOptions } from '@elicitkit/server/redis';
 import { Redis } from 'ioredis';
 import { redactedUrl } from './redacted-url.js';
 
@@ -31,8 +31,10 @@ const CONNECT_TIMEOUT_MS = 5_000;
  *
  * @example
  * const replicas = await connectReplicas('redis://10.0.0.5:6379');
+ * // Relaying on direct connections between replicas, Redis only the directory:
+ * const direct = await connectReplicas('redis://10.0.0.5:6379', { host: '0.0.0.0', port: 7400, advertise: '10.0.0.7:7400' });
  */
-export async function connectReplicas(url: string): Promise<Replicas> {
+export async function connectReplicas(url: string, direct?: RedisRelayOptions['direct']): Promise<Replicas> {
   const redis = new Redis(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
@@ -52,7 +54,7 @@ export async function connectReplicas(url: string): Promise<Replicas> {
   let relay: RedisRelay | undefined;
   return {
     relay(secret) {
-      relay ??= createRedisRelay(redis, { secret });
+      relay ??= createRedisRelay(redis, { secret, ...(direct ? { direct } : {}) });
       return relay;
     },
     async close() {

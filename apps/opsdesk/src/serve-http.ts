@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Locale } from '@elicitkit/server';
 import { createHttpHandler, type HttpHandler, type HttpHandlerOptions } from '@elicitkit/server';
 import { toNodeListener } from '@elicitkit/server/node';
+import type { RedisRelay } from '@elicitkit/server/redis';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, INTERNAL_ERROR } from '@modelcontextprotocol/server';
 import type { Query } from './db/query.js';
@@ -31,6 +32,12 @@ export interface ServeHttpOptions {
    * that database: one `dataDir` on one host, or one Postgres `database` across hosts.
    */
   redis?: string;
+  /**
+   * With `redis`: relay 2025 sessions on direct TCP connections between replicas (Redis stays the
+   * directory, and the way while a connection is not up): where this replica listens for the
+   * others, and the `host:port` they reach it at (`advertise`, needed when `host` is a wildcard).
+   */
+  relayDirect?: { host?: string; port?: number; advertise?: string };
   /** The requestState key (≥ 32 characters); default: the one in the data directory. */
   secret?: string;
   /** Caps on 2025 sessions, per user and in all (defaults: the handler's, 100 per user, 1000 in all). */
@@ -57,6 +64,8 @@ export interface HttpServing {
   newTokens: { username: string; token: string }[];
   /** Open 2025 sessions. */
   sessions(): number;
+  /** With `relayDirect`: the `host:port` other replicas connect to this one at. */
+  relayAddress: string | undefined;
   /**
    * Adds `username` as an owner who sees every project (when not there yet) and returns a new bearer
    * token for them: for throw-away servers that give each client its own identity (doctor, tests).
@@ -87,7 +96,9 @@ const LISTEN_BACKLOG = 4096;
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
   // Loaded only for replicas: a single process (and every stdio start) never loads a Redis client.
-  const replicas = options.redis ? await (await import('./replicas.js')).connectReplicas(options.redis) : undefined;
+  const replicas = options.redis
+    ? await (await import('./replicas.js')).connectReplicas(options.redis, options.relayDirect)
+    : undefined;
   const opsdesk = await createOpsdesk({
     dataDir: options.dataDir,
     ...(options.database ? { database: options.database } : {}),
@@ -100,13 +111,22 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   const newTokens = await opsdesk.store.transaction(firstStartTokens());
   // Relay frames are sealed with the state secret: replicas that can open each other's states can
   // speak to each other, and nobody else on the Redis can.
-  const relay = replicas?.relay(opsdesk.secret);
-  const mcp = createHttpHandler(() => opsdesk.createServer(), {
-    authenticate: bearerAuthentication(opsdesk.store),
-    ...options.limits,
-    ...(relay ? { sessions: relay } : {}),
-  });
-  await relay?.serve(mcp);
+  let relay: RedisRelay | undefined;
+  let mcp: HttpHandler;
+  try {
+    relay = replicas?.relay(opsdesk.secret);
+    mcp = createHttpHandler(() => opsdesk.createServer(), {
+      authenticate: bearerAuthentication(opsdesk.store),
+      ...options.limits,
+      ...(relay ? { sessions: relay } : {}),
+    });
+    await relay?.serve(mcp);
+  } catch (error) {
+    // A relay that cannot start (its direct port taken, say) leaves nothing open behind it.
+    await opsdesk.close();
+    await replicas?.close();
+    throw error;
+  }
   let closing = false;
   let closed = false;
   const onError = options.onError ?? logError;
@@ -131,6 +151,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     opsdesk,
     newTokens,
     sessions: () => mcp.sessionCount(),
+    relayAddress: relay?.address,
     ownerToken(username) {
       return issueToken(opsdesk.store, username);
     },

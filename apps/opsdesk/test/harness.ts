@@ -213,6 +213,8 @@ export interface HttpProcess {
   /** Bearer tokens printed on first start (empty on later starts: they are shown once). */
   tokens: Record<string, string>;
   child: ChildProcess;
+  /** What it printed on stdout so far. */
+  output(): string;
   /** SIGTERM, and wait for a clean exit. */
   stop(): Promise<number | null>;
 }
@@ -245,6 +247,7 @@ export async function serveHttpProcess(
     url: /serving (\S+)/.exec(out)?.[1] ?? '',
     tokens: Object.fromEntries([...out.matchAll(/^\s+(\w+)\s+(ek_\S+)$/gm)].map((m) => [m[1], m[2]])),
     child,
+    output: () => out,
     async stop() {
       if (child.exitCode !== null) return child.exitCode;
       child.kill('SIGTERM');

@@ -24,6 +24,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       'max-sessions-per-user': { type: 'string' },
       'max-calls-per-user': { type: 'string' },
       redis: { type: 'string' },
+      'relay-listen': { type: 'string' },
+      'relay-advertise': { type: 'string' },
       database: { type: 'string' },
       'state-secret-file': { type: 'string' },
       reset: { type: 'boolean' },
@@ -57,6 +59,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     );
   if (redis !== undefined && !/^rediss?:\/\//.test(redis))
     throw new UsageError(`--redis needs a redis:// or rediss:// URL, not "${redis}"`);
+  const relayDirect = relayDirectFrom(values['relay-listen'], values['relay-advertise'], redis, values.http);
   const locale = localeFrom(values.lang ?? process.env.LANG);
   const timeoutMs = values['timeout-ms'] === undefined ? undefined : integer('--timeout-ms', values['timeout-ms'], 1);
   const common = { dataDir, locale, ...(timeoutMs ? { timeoutMs } : {}), ...(database ? { database } : {}) };
@@ -91,9 +94,13 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       limits,
       ...(values.host ? { host: values.host } : {}),
       ...(redis ? { redis } : {}),
+      ...(relayDirect ? { relayDirect } : {}),
       ...(secret ? { secret } : {}),
     });
-    io.out(`opsdesk serving ${serving.url} (${where}${redis ? '; replicas share Redis' : ''})`);
+    const shared = redis
+      ? `; replicas share Redis${serving.relayAddress ? `, relaying directly on ${serving.relayAddress}` : ''}`
+      : '';
+    io.out(`opsdesk serving ${serving.url} (${where}${shared})`);
     if (serving.newTokens.length > 0) {
       io.out('Bearer tokens, shown this once (only their hashes are stored):');
       for (const t of serving.newTokens) io.out(`  ${t.username.padEnd(12)} ${t.token}`);
@@ -121,6 +128,40 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   await Promise.race([untilSignal(), new Promise((resolve) => process.stdin.once('close', resolve))]);
   await serving.close();
   return EXIT.ok;
+}
+
+/**
+ * `--relay-listen HOST:PORT` (port 0: any free one) and `--relay-advertise HOST:PORT`: where this
+ * replica takes direct connections from the others, and where they reach it.
+ */
+function relayDirectFrom(
+  listen: string | undefined,
+  advertise: string | undefined,
+  redis: string | undefined,
+  http: string | undefined,
+): { host: string; port: number; advertise?: string } | undefined {
+  if (listen === undefined) {
+    if (advertise !== undefined) throw new UsageError('--relay-advertise applies to --relay-listen');
+    return undefined;
+  }
+  if (http === undefined || redis === undefined) throw new UsageError('--relay-listen applies to --http with --redis');
+  const at = hostPort('--relay-listen', listen, 0);
+  if (advertise !== undefined) hostPort('--relay-advertise', advertise, 1);
+  if (advertise === undefined && ['0.0.0.0', '::'].includes(at.host))
+    throw new UsageError(
+      `--relay-listen ${listen} listens on every interface: add --relay-advertise HOST:PORT, the address the other replicas reach this one at`,
+    );
+  return { ...at, ...(advertise === undefined ? {} : { advertise }) };
+}
+
+function hostPort(flag: string, value: string, minPort: number): { host: string; port: number } {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(value);
+  const port = Number(m?.[3]);
+  if (!m || port < minPort || port > 65_535)
+    throw new UsageError(
+      `${flag} needs HOST:PORT (an IPv6 host in brackets), the port from ${minPort} to 65535, not "${value}"`,
+    );
+  return { host: (m[1] ?? m[2]) as string, port };
 }
 
 function integer(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {

@@ -19,6 +19,7 @@ import {
 } from '../http/exchange.js';
 import type { Delivered } from '../http/session-directory.js';
 import { watchResponse } from '../http/watch.js';
+import type { Link } from './direct.js';
 import {
   type DropReason,
   type Frame,
@@ -27,6 +28,7 @@ import {
   fromBase64,
   headerList,
   open,
+  sealFrames,
   toBase64,
 } from './frames.js';
 import type { Takes } from './publisher.js';
@@ -38,6 +40,8 @@ export interface Holding {
   requester: string;
   controller: AbortController;
   reader?: ReadableStreamDefaultReader<Uint8Array>;
+  /** The direct connection it came on (its replies go back on it), if it did. */
+  via?: Link;
 }
 
 /** What one replica's relay keeps: its id and key, the relays in flight both ways, what it dropped. */
@@ -47,8 +51,11 @@ export interface RelayCore {
   /** Nonces of frames taken, until they expire. */
   seen: Map<string, number>;
   drops: Record<DropReason | 'sender', number>;
-  /** Relays this replica waits on → the response being rebuilt and the holder it must come from. */
-  waiting: Map<string, { relayed: RelayedResponse; holder: string }>;
+  /**
+   * Relays this replica waits on → the response being rebuilt, the holder it must come from, and
+   * the direct connection it was sent on, if it was.
+   */
+  waiting: Map<string, { relayed: RelayedResponse; holder: string; via?: Link }>;
   holding: Map<string, Holding>;
   /**
    * Requests this replica runs for another → the identity the requester authenticated (none for
@@ -125,12 +132,14 @@ export async function runRelayed(
   core: RelayCore,
   frame: Extract<Frame, { t: 'request' }>,
   back: string,
+  via?: Link,
 ): Promise<void> {
   const { holding, delivered } = core;
-  const takes: Takes = { batch: frame.batch === true, aead: frame.aead === true };
+  // Answered the way it came: on its direct connection, or on the requester's channel.
+  const takes: Takes = { batch: frame.batch === true, aead: frame.aead === true, ...(via ? { via } : {}) };
   const publish = (to: string, f: Frame) => core.publish(to, f, takes);
   const controller = new AbortController();
-  const entry: Holding = { requester: back, controller };
+  const entry: Holding = { requester: back, controller, ...(via ? { via } : {}) };
   holding.set(frame.r, entry);
   try {
     const handler = core.handler;
@@ -200,14 +209,53 @@ export function receiveFrame(core: RelayCore, message: string): void {
   for (const frame of opened.frames) take(core, opened.from, frame);
 }
 
-/** Acts on one frame `from` sent. */
-function take(core: RelayCore, from: string, frame: Frame): void {
+/**
+ * A message on a direct connection (`direct.ts`): opened as one from Redis, and the connection
+ * closed on anything a replica holding the key would not send — a message that does not open, a
+ * first message that is not a `hello`, one from another replica than the one that greeted. A
+ * `hello` opened on a connection this replica accepted is answered with its own.
+ */
+export function receiveOnLink(core: RelayCore, message: string, link: Link): void {
+  const opened = open(core.key, core.replica, message, core.seen);
+  if ('dropped' in opened) {
+    core.drops[opened.dropped]++;
+    link.close();
+    return;
+  }
+  const [first] = opened.frames;
+  if (link.peer === undefined) {
+    if (
+      opened.frames.length !== 1 ||
+      first?.t !== 'hello' ||
+      (link.expects !== undefined && link.expects !== opened.from)
+    ) {
+      core.drops.sender++;
+      link.close();
+      return;
+    }
+    link.peer = opened.from;
+    if (link.inbound) link.send(sealFrames(core.key, core.replica, opened.from, [first], Date.now(), true));
+    return;
+  }
+  if (opened.from !== link.peer || opened.frames.some((f) => f.t === 'hello')) {
+    core.drops.sender++;
+    link.close();
+    return;
+  }
+  for (const frame of opened.frames) take(core, opened.from, frame, link);
+}
+
+/** Acts on one frame `from` sent (on a direct connection: `via`). */
+function take(core: RelayCore, from: string, frame: Frame, via?: Link): void {
   const { drops, holding, waiting } = core;
   switch (frame.t) {
+    case 'hello':
+      // Only a direct connection's first message means anything (`receiveOnLink`).
+      return;
     case 'request':
       // One relay id per request: a second request reusing a live one's id is not run.
       if (holding.has(frame.r)) drops.sender++;
-      else void runRelayed(core, frame, from);
+      else void runRelayed(core, frame, from, via);
       return;
     case 'abort': {
       const entry = holding.get(frame.r);
@@ -255,36 +303,48 @@ export async function relayTo(
     auth: AuthInfo | undefined;
     livenessMs: number;
     alive: () => Promise<boolean>;
+    /** A direct connection to the holder, greeted (`direct.ts`): the request goes on it. */
+    via?: Link | undefined;
   },
 ): Promise<Response | typeof HOLDER_GONE> {
   const { holder, owner, request, body, auth } = to;
+  let via = to.via;
   const r = crypto.randomUUID();
   const relayed = new RelayedResponse({
     requestBody: body,
     alive: to.alive,
     livenessMs: to.livenessMs,
-    abort: () => void core.publish(holder, { t: 'abort', r }, { aead: to.aead }).catch(() => {}),
+    abort: () =>
+      void core.publish(holder, { t: 'abort', r }, { aead: to.aead, ...(via ? { via } : {}) }).catch(() => {}),
     done: () => core.waiting.delete(r),
   });
-  core.waiting.set(r, { relayed, holder });
+  const waiting: { relayed: RelayedResponse; holder: string; via?: Link } = {
+    relayed,
+    holder,
+    ...(via ? { via } : {}),
+  };
+  core.waiting.set(r, waiting);
   request.signal.addEventListener('abort', () => relayed.cancel(), { once: true });
   try {
-    const reached = await core.publish(
-      holder,
-      {
-        t: 'request',
-        r,
-        method: request.method as Extract<Frame, { t: 'request' }>['method'],
-        url: request.url,
-        owner,
-        headers: headerList(request.headers).filter(([name]) => !CREDENTIALS.has(name)),
-        ...(body ? { body: toBase64(body) } : {}),
-        ...(to.batches ? { batch: true as const } : {}),
-        ...(to.aead ? { aead: true as const } : {}),
-        ...(auth ? { auth: relayedAuth(auth) } : {}),
-      },
-      { aead: to.aead },
-    );
+    const frame: Frame = {
+      t: 'request',
+      r,
+      method: request.method as Extract<Frame, { t: 'request' }>['method'],
+      url: request.url,
+      owner,
+      headers: headerList(request.headers).filter(([name]) => !CREDENTIALS.has(name)),
+      ...(body ? { body: toBase64(body) } : {}),
+      ...(to.batches ? { batch: true as const } : {}),
+      ...(to.aead ? { aead: true as const } : {}),
+      ...(auth ? { auth: relayedAuth(auth) } : {}),
+    };
+    let reached = await core.publish(holder, frame, { aead: to.aead, ...(via ? { via } : {}) });
+    if (reached === 0 && via) {
+      // The connection closed under it: nothing was sent on it, so the request goes through Redis.
+      via = undefined;
+      delete waiting.via;
+      reached = await core.publish(holder, frame, { aead: to.aead });
+    }
     if (reached === 0) throw new HolderGone();
     return await relayed.response();
   } catch (error) {

@@ -92,6 +92,8 @@ const FRAME = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('end'), r: id }),
   /** The holder could not run the request or finish its response. */
   z.strictObject({ t: z.literal('fail'), r: id, message: z.string().max(2_000) }),
+  /** The first message each way on a direct connection (`direct.ts`): who is at its other end. */
+  z.strictObject({ t: z.literal('hello') }),
 ]);
 
 export type Frame = z.infer<typeof FRAME>;

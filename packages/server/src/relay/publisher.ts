@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Link } from './direct.js';
 import { checkFrame, type Frame, type FrameKeys, MAX_BATCH, sealFrames } from './frames.js';
 
 /** About how many bytes of frames one batched message holds. */
@@ -16,6 +17,8 @@ export interface Takes {
   batch?: boolean;
   /** Messages authenticated by their encryption alone, unsigned (`frames.ts`). */
   aead?: boolean;
+  /** Sent on this direct connection to it (`direct.ts`) instead of its Redis channel. */
+  via?: Link;
 }
 
 interface Pending {
@@ -23,6 +26,7 @@ interface Pending {
   frame: Frame;
   batch: boolean;
   aead: boolean;
+  via: Link | undefined;
   resolve: (listeners: number) => void;
   reject: (error: unknown) => void;
 }
@@ -37,6 +41,8 @@ interface Pending {
  * message: one seal here, one open there. A lone frame goes as a plain PUBLISH, only deferred to
  * the end of the turn. To a replica that reads them (`aead`), messages go unsigned: the
  * encryption's tag authenticates them, and the signature would be a second check of the same.
+ * Frames given a direct connection to their replica (`via`) are written on it instead, grouped
+ * and sealed the same way.
  *
  * Each frame is checked when it is given (a frame the receiver would refuse is a rejection at
  * once) and gets its own outcome: how many listened to its message, or its error.
@@ -54,7 +60,15 @@ export class Publisher {
   publish(to: string, frame: Frame, takes: Takes = {}): Promise<number> {
     return new Promise((resolve, reject) => {
       checkFrame(frame);
-      const pending = { to, frame, batch: takes.batch === true, aead: takes.aead === true, resolve, reject };
+      const pending = {
+        to,
+        frame,
+        batch: takes.batch === true,
+        aead: takes.aead === true,
+        via: takes.via,
+        resolve,
+        reject,
+      };
       // The first of a turn schedules the flush: after this turn's microtasks, before any I/O.
       if (this.queue.push(pending) === 1) process.nextTick(this.flush);
     });
@@ -67,28 +81,30 @@ export class Publisher {
     // Frames for one replica that takes batches, in order, in messages of at most MAX_BATCH frames
     // and about BATCH_BYTES (a large chunk goes alone: Redis drops a subscriber whose output
     // buffer grows past its limit, 32 MB by default).
-    const open = new Map<string, { frames: Pending[]; bytes: number }>();
-    const close = (to: string) => {
-      const group = open.get(to);
+    // A group per route: a replica's channel, or a direct connection (which reaches one replica).
+    const open = new Map<string | Link, { to: string; frames: Pending[]; bytes: number }>();
+    const close = (route: string | Link) => {
+      const group = open.get(route);
       if (!group) return;
-      open.delete(to);
-      this.seal(messages, to, group.frames);
+      open.delete(route);
+      this.seal(messages, group.to, group.frames);
     };
     for (const p of queued) {
       if (!p.batch) {
         this.seal(messages, p.to, [p]);
         continue;
       }
+      const route = p.via ?? p.to;
       const bytes = weight(p.frame);
-      const now = open.get(p.to);
-      if (now && now.bytes + bytes > BATCH_BYTES) close(p.to);
-      const group = open.get(p.to) ?? { frames: [], bytes: 0 };
+      const now = open.get(route);
+      if (now && now.bytes + bytes > BATCH_BYTES) close(route);
+      const group = open.get(route) ?? { to: p.to, frames: [], bytes: 0 };
       group.frames.push(p);
       group.bytes += bytes;
-      open.set(p.to, group);
-      if (group.frames.length === MAX_BATCH) close(p.to);
+      open.set(route, group);
+      if (group.frames.length === MAX_BATCH) close(route);
     }
-    for (const to of [...open.keys()]) close(to);
+    for (const route of [...open.keys()]) close(route);
     if (messages.length === 0) return;
     const settle = (m: (typeof messages)[number], error: unknown, listeners: unknown) => {
       for (const p of m.frames) {
@@ -128,7 +144,13 @@ export class Publisher {
         Date.now(),
         frames.every((p) => p.aead),
       );
-      messages.push({ channel: this.channelOf(to), message, frames });
+      const via = frames[0]?.via;
+      if (via) {
+        // On a direct connection: written now, in order with the frames before it; nobody reached
+        // when the connection is gone.
+        const reached = via.send(message) ? 1 : 0;
+        for (const p of frames) p.resolve(reached);
+      } else messages.push({ channel: this.channelOf(to), message, frames });
     } catch (error) {
       for (const p of frames) p.reject(error);
     }

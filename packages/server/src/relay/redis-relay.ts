@@ -3,18 +3,20 @@ import type { Redis } from 'ioredis';
 import { sha256 } from '../digest.js';
 import { SERVE_EXCHANGE, type ServeExchange } from '../http/exchange.js';
 import type { SessionDirectory } from '../http/session-directory.js';
+import { type DirectOptions, Links } from './direct.js';
 import {
   directoryDown,
   HOLDER_GONE,
   type RelayCore,
   readBody,
   receiveFrame,
+  receiveOnLink,
   relayTo,
   SHUTDOWN,
   TOO_LARGE,
   tooLarge,
 } from './ends.js';
-import { type DropReason, frameKey } from './frames.js';
+import { type DropReason, frameKey, sealFrames } from './frames.js';
 import { Publisher } from './publisher.js';
 import { SessionEntries, type SessionEntry } from './session-entries.js';
 
@@ -33,11 +35,20 @@ export interface RedisRelayOptions {
   sessionTtlMs?: number;
   /** How often a relay in progress checks that the holder is still subscribed, ms. Default 1 s. */
   livenessMs?: number;
+  /**
+   * Relay on direct TCP connections between replicas, Redis staying the directory and the way
+   * when a connection is not up: this replica listens (`host`, default `127.0.0.1`; `port`,
+   * default any free one) and writes the address others reach it at (`advertise`, required when
+   * listening on every interface) in its sessions' entries. Messages are sealed as on Redis.
+   */
+  direct?: DirectOptions;
 }
 
 /** The Redis-backed `SessionDirectory`: pass it to `createHttpHandler`, then `serve` that handler. */
 export interface RedisRelay extends SessionDirectory {
   readonly replica: string;
+  /** With `direct`, once serving: the `host:port` other replicas connect to (written in the directory). */
+  readonly address: string | undefined;
   /** Subscribes this replica to its channel and runs the requests other replicas relay to it on `handler`. */
   serve(handler: { fetch(request: Request): Promise<Response> }): Promise<void>;
   /** Relays in flight, both ways (for tests and shutdown). */
@@ -75,7 +86,8 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   const prefix = options.prefix ?? 'elicitkit:relay:';
   const livenessMs = options.livenessMs ?? 1_000;
   const channelOf = (id: string) => `${prefix}replica:${id}`;
-  const sessions = new SessionEntries(redis, prefix, replica, options.sessionTtlMs ?? 30_000);
+  let links: Links | undefined;
+  const sessions = new SessionEntries(redis, prefix, replica, options.sessionTtlMs ?? 30_000, () => links?.advertised);
   // Its own connection (a subscribed one can do nothing else), queueing while it connects. Named,
   // so an operator (and a test) can tell it in CLIENT LIST.
   const subscriber = redis.duplicate({
@@ -98,11 +110,37 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
     publish: (to, frame, takes) => publisher.publish(to, frame, takes),
   };
+  if (options.direct)
+    links = new Links(options.direct, {
+      // Whatever a message holds, it is never thrown into the socket's handler.
+      message: (message, link) => {
+        try {
+          receiveOnLink(core, message, link);
+        } catch {
+          core.drops.envelope++;
+          link.close();
+        }
+      },
+      hello: (to) => sealFrames(key, replica, to, [{ t: 'hello' }], Date.now(), true),
+      lost: (link) => {
+        for (const relay of core.waiting.values())
+          if (relay.via === link)
+            relay.relayed.fail('the relay lost its connection to the replica holding the session', 'interrupted');
+        for (const held of core.holding.values()) {
+          if (held.via !== link) continue;
+          held.controller.abort();
+          void held.reader?.cancel().catch(() => {});
+        }
+      },
+    });
   const holderAlive = async (holder: string) =>
     Number(((await redis.pubsub('NUMSUB', channelOf(holder))) as [string, number])[1]) > 0;
 
   return {
     replica,
+    get address() {
+      return links?.advertised;
+    },
     opened: (id, owner) => sessions.open(id, owner),
     closed: (id) => sessions.close(id),
     delivered: (request) => core.delivered.get(request),
@@ -118,7 +156,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       if (!entry || entry.holder === replica) return undefined;
       const digest = sha256(owner, 'hex');
       if (entry.digest !== digest) return undefined;
-      const { holder, batches, aead } = entry;
+      const { holder, batches, aead, address } = entry;
       const body =
         request.method === 'GET' || request.method === 'HEAD'
           ? undefined
@@ -137,6 +175,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         auth,
         livenessMs,
         alive,
+        via: address && links ? links.to(holder, address) : undefined,
       });
       if (sent !== HOLDER_GONE) return sent;
       sessions.forget(id);
@@ -146,6 +185,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       const serve = (handler as Partial<Record<typeof SERVE_EXCHANGE, ServeExchange>>)[SERVE_EXCHANGE];
       core.handler = { fetch: (request) => handler.fetch(request), ...(serve ? { serve } : {}) };
       await listen(core, subscriber, channelOf(replica));
+      await links?.listen();
       sessions.beat();
     },
     inFlight: () => core.waiting.size + core.holding.size,
@@ -157,6 +197,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       }
       for (const { relayed } of core.waiting.values()) relayed.fail('this replica is shutting down');
       await sessions.closeAll();
+      await links?.close();
       subscriber.disconnect();
     },
   };

@@ -15,6 +15,8 @@ export interface SessionEntry {
    * alone (`frames.ts`), and sends that requester its frames so.
    */
   aead: boolean;
+  /** Where the holder takes direct connections from other replicas (`direct.ts`), if it does. */
+  address: string | undefined;
 }
 
 /**
@@ -30,7 +32,9 @@ const AEAD = 'aead';
 
 /**
  * The sessions directory in Redis, as one replica sees it: `<prefix>session:<id>` → the holder,
- * a digest of the owner and what the holder understands (`BATCHES`). The entries this replica
+ * a digest of the owner, what the holder understands (`BATCHES`, `AEAD`) and, on a fifth line for
+ * a holder that takes direct connections, the `host:port` it takes them on (replicas of earlier
+ * versions read four lines and relay through Redis). The entries this replica
  * holds are renewed by a heartbeat (written again, not merely extended: an entry dropped while
  * this replica was briefly unreachable comes back with the next beat). Where others' sessions
  * were found is remembered: a session never moves, so its entry is read from Redis once. A stale
@@ -47,11 +51,14 @@ export class SessionEntries {
     private readonly prefix: string,
     private readonly replica: string,
     private readonly ttlMs: number,
+    /** Where this replica takes direct connections, once it listens. */
+    private readonly address: () => string | undefined = () => undefined,
   ) {}
 
   /** Records a session this replica now holds. */
   async open(id: string, owner: string): Promise<void> {
-    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}`;
+    const address = this.address();
+    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}${address ? `\n${address}` : ''}`;
     await this.redis.set(this.key(id), entry, 'PX', this.ttlMs);
     this.held.set(id, entry);
   }
@@ -69,8 +76,10 @@ export class SessionEntries {
       entry = await this.redis.get(this.key(id));
       if (entry !== null) this.remember(id, entry);
     }
-    const [holder, digest, can, reads] = entry?.split('\n') ?? [];
-    return holder && digest ? { holder, digest, batches: can === BATCHES, aead: reads === AEAD } : undefined;
+    const [holder, digest, can, reads, address] = entry?.split('\n') ?? [];
+    return holder && digest
+      ? { holder, digest, batches: can === BATCHES, aead: reads === AEAD, address: address || undefined }
+      : undefined;
   }
 
   /** The holder of `id` is gone, and its sessions with it: the next request is answered without a round trip. */

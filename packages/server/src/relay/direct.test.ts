@@ -1,0 +1,412 @@
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { Client } from '@modelcontextprotocol/client';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
+import { type Balancer, startProxy } from '../../../../test/support/round-robin-proxy.js';
+import { httpTransport, type Loopback, loopback, patientClient, startDeploy } from '../../test/loopback.js';
+import { Link, MAX_HELLO, MAX_LINK_MESSAGE, parseAddress } from './direct.js';
+import { frameKey, sealFrames } from './frames.js';
+import { createRedisRelay, type RedisRelay, type RedisRelayOptions } from './redis-relay.js';
+
+const REDIS = withRedis('relay/direct.test.ts');
+
+const SECRET = 'direct-test-secret-0123456789abcdef0123456789';
+
+interface Replica {
+  relay: RedisRelay;
+  redis: Redis;
+  serving: Loopback;
+}
+
+/** How many PUBLISHes Redis has run so far. */
+async function publishes(redis: Redis): Promise<number> {
+  const info = await redis.info('commandstats');
+  return Number(/cmdstat_publish:calls=(\d+)/.exec(info)?.[1] ?? 0);
+}
+
+/** A raw connection to a replica's direct port, and what it hears until it closes. */
+async function dial(address: string): Promise<{ socket: Socket; closed: Promise<void>; heard: Buffer[] }> {
+  const where = parseAddress(address);
+  if (!where) throw new Error(`bad address ${address}`);
+  const socket = createConnection(where);
+  const heard: Buffer[] = [];
+  socket.on('data', (d: Buffer) => heard.push(d));
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+  await new Promise((resolve) => socket.once('connect', resolve));
+  return { socket, closed, heard };
+}
+
+/** A port free on loopback a moment ago. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Until a request on `client`'s session reaches the holder `a` without a PUBLISH (the connection has greeted). */
+async function untilDirect(client: Client, a: Replica): Promise<void> {
+  await expect
+    .poll(async () => {
+      const before = await publishes(a.redis);
+      await client.listTools();
+      return (await publishes(a.redis)) - before;
+    })
+    .toBe(0);
+}
+
+/** One framed message (a 4-byte length, then the bytes). */
+function framed(message: string): Buffer {
+  const body = Buffer.from(message);
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(body.length);
+  return Buffer.concat([head, body]);
+}
+
+/** A TCP forwarder in front of `target`: its connections can be cut, as a network blip would. */
+async function forwarder(target: string): Promise<{ address: string; cut(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const where = parseAddress(target) as { host: string; port: number };
+  const server: Server = createServer((inbound) => {
+    const outbound = createConnection(where);
+    for (const s of [inbound, outbound]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => sockets.delete(s));
+    }
+    inbound.pipe(outbound);
+    outbound.pipe(inbound);
+    inbound.on('close', () => outbound.destroy());
+    outbound.on('close', () => inbound.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    address: `127.0.0.1:${(server.address() as { port: number }).port}`,
+    cut: () => {
+      for (const s of sockets) s.destroy();
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('direct connections: framing and addresses', () => {
+  it('parses host:port, IPv6 in brackets, and refuses anything else', () => {
+    expect(parseAddress('10.0.0.7:7400')).toEqual({ host: '10.0.0.7', port: 7400 });
+    expect(parseAddress('replica-2.svc:80')).toEqual({ host: 'replica-2.svc', port: 80 });
+    expect(parseAddress('[::1]:9000')).toEqual({ host: '::1', port: 9000 });
+    for (const bad of ['', 'host', ':80', 'host:0', 'host:65536', 'host:80\nx', 'a b:1', 'http://h:1', '::1:80'])
+      expect(parseAddress(bad), bad).toBeUndefined();
+  });
+
+  it('a message split across reads, several in one read, and a multibyte character across a split arrive whole', async () => {
+    const got: string[] = [];
+    const server = createServer((socket) => {
+      // Greeted: past the few KB a connection may send before its hello.
+      new Link(socket, true, (m) => got.push(m)).peer = 'peer';
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { socket } = await dial(`127.0.0.1:${(server.address() as { port: number }).port}`);
+    const all = Buffer.concat([framed('first'), framed('sécond ✓'), framed(''), framed('x'.repeat(70_000))]);
+    // Byte by byte for the first 30, then the rest in uneven pieces.
+    for (let i = 0; i < 30; i++) socket.write(all.subarray(i, i + 1));
+    for (let i = 30; i < all.length; i += 9_973) socket.write(all.subarray(i, i + 9_973));
+    await expect.poll(() => got.length).toBe(4);
+    expect(got.slice(0, 3)).toEqual(['first', 'sécond ✓', '']);
+    expect(got[3]).toHaveLength(70_000);
+    socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('a length past the bound closes the connection at once, without waiting for (or keeping) the bytes: a few KB before the greeting, 8 MB after', async () => {
+    for (const [greeted, length] of [
+      [false, MAX_HELLO + 1],
+      [true, MAX_LINK_MESSAGE + 1],
+    ] as const) {
+      let link!: Link;
+      const got: string[] = [];
+      const server = createServer((socket) => {
+        link = new Link(socket, true, (m) => got.push(m));
+        if (greeted) link.peer = 'peer';
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { socket, closed } = await dial(`127.0.0.1:${(server.address() as { port: number }).port}`);
+      const head = Buffer.alloc(4);
+      head.writeUInt32BE(length);
+      socket.write(head);
+      await closed;
+      expect(got).toEqual([]);
+      expect(link.send('anything')).toBe(false);
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('greeted, a message up to the bound arrives', async () => {
+    const got: string[] = [];
+    const server = createServer((socket) => {
+      const link = new Link(socket, true, (m) => got.push(m));
+      link.peer = 'peer';
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { socket } = await dial(`127.0.0.1:${(server.address() as { port: number }).port}`);
+    socket.write(framed('y'.repeat(MAX_LINK_MESSAGE)));
+    await expect.poll(() => got.length, { timeout: 10_000 }).toBe(1);
+    expect(got[0]).toHaveLength(MAX_LINK_MESSAGE);
+    socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('refuses a wildcard host without an address to advertise, and an advertised address that is not host:port', () => {
+    const redis = new Redis({ lazyConnect: true });
+    expect(() => createRedisRelay(redis, { secret: SECRET, direct: { host: '0.0.0.0' } })).toThrow(/direct.advertise/);
+    expect(() => createRedisRelay(redis, { secret: SECRET, direct: { host: '::' } })).toThrow(/direct.advertise/);
+    expect(() => createRedisRelay(redis, { secret: SECRET, direct: { advertise: 'http://x:1' } })).toThrow(/host:port/);
+    redis.disconnect();
+  });
+});
+
+describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between replicas', () => {
+  let server: TestRedis;
+  const replicas: Replica[] = [];
+  let proxy: Balancer | undefined;
+  const clients: Client[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close().catch(() => {});
+    await proxy?.close();
+    proxy = undefined;
+    for (const r of replicas.splice(0)) {
+      await r.serving.close();
+      await r.relay.close();
+      r.redis.disconnect();
+    }
+    for (const c of cleanups.splice(0)) await c();
+  });
+
+  const replica = async (prefix: string, options: Partial<RedisRelayOptions> = {}): Promise<Replica> => {
+    const redis = new Redis(server.url);
+    const relay = createRedisRelay(redis, { secret: SECRET, prefix, livenessMs: 100, ...options });
+    const serving = await loopback({ authenticated: true, sessions: relay });
+    await relay.serve(serving.handler);
+    const r = { relay, redis, serving };
+    replicas.push(r);
+    return r;
+  };
+
+  /** Two replicas behind a proxy: initialize on the first, every later request on the second. */
+  const pair = async (prefix: string, a: Partial<RedisRelayOptions> = { direct: {} }, b = a) => {
+    const [x, y] = [await replica(prefix, a), await replica(prefix, b)];
+    proxy = await startProxy([x.serving.url, y.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    return { a: x, b: y, url: proxy.url };
+  };
+
+  const answering = () => {
+    const client = new Client({ name: 'direct', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    // Production asks for the environment, then a confirmation and a ticket.
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const params = request.params as { requestedSchema?: { properties?: Record<string, unknown> } };
+      const asksEnv = params.requestedSchema?.properties?.env !== undefined;
+      return { action: 'accept', content: asksEnv ? { env: 'prod' } : { confirmed: true, ticket: 'REL-1001' } };
+    });
+    clients.push(client);
+    return client;
+  };
+
+  /** The holder's address as its sessions' directory entries give it. */
+  const addressOf = async (r: Replica, prefix: string, sessionId: string) =>
+    String(await r.redis.get(`${prefix}session:${sessionId}`)).split('\n')[4];
+
+  it('once the holder has greeted, a whole question and answer cross without one PUBLISH', async () => {
+    const { a, b, url } = await pair('d1:');
+    const client = answering();
+    const transport = httpTransport(url, 'alice');
+    await client.connect(transport);
+    const address = await addressOf(a, 'd1:', transport.sessionId as string);
+    expect(parseAddress(address as string)?.host).toBe('127.0.0.1');
+    // The first relays went through Redis while b's connection to a greeted.
+    await untilDirect(client, a);
+    const before = await publishes(a.redis);
+    const result = await client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
+    expect(result.structuredContent).toMatchObject({ status: 'done', deployment: { env: 'prod' } });
+    expect(await publishes(a.redis)).toBe(before);
+    expect(a.serving.store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+    expect(b.serving.store.deployments).toEqual([]);
+    expect(a.relay.dropped()).toMatchObject({ signature: 0, envelope: 0, schema: 0, sender: 0, misdirected: 0 });
+    await transport.terminateSession();
+    expect(a.serving.handler.sessionCount()).toBe(0);
+    await expect.poll(() => b.relay.inFlight()).toBe(0);
+  });
+
+  it('mixed: a holder that takes no direct connections, and a requester that makes none, still relay through Redis', async () => {
+    for (const [prefix, holder, requester] of [
+      ['mx1:', {}, { direct: {} }],
+      ['mx2:', { direct: {} }, {}],
+    ] as const) {
+      const { a, url } = await pair(prefix, holder, requester);
+      const client = answering();
+      const transport = httpTransport(url, 'alice');
+      await client.connect(transport);
+      await client.listTools();
+      const before = await publishes(a.redis);
+      const result = await client.callTool({ name: 'deploy', arguments: { service: 'billing' } });
+      expect(result.structuredContent, prefix).toMatchObject({ status: 'done' });
+      expect(await publishes(a.redis), prefix).toBeGreaterThan(before);
+      await client.close();
+      await proxy?.close();
+      proxy = undefined;
+    }
+  });
+
+  it('an advertised address nobody listens on: every relay goes through Redis, and works', async () => {
+    const port = await freePort();
+    const { a, url } = await pair('refused:', { direct: { advertise: `127.0.0.1:${port}` } }, { direct: {} });
+    const client = answering();
+    await client.connect(httpTransport(url, 'alice'));
+    for (let i = 0; i < 3; i++) await client.listTools();
+    const before = await publishes(a.redis);
+    const result = await client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
+    expect(result.structuredContent).toMatchObject({ status: 'done' });
+    expect(await publishes(a.redis)).toBeGreaterThan(before);
+    expect(a.relay.address).toBe(`127.0.0.1:${port}`);
+  });
+
+  it('an address in the directory where another replica now listens: nothing is sent to it, and the session is not found', async () => {
+    const prefix = 'stale:';
+    const other = await replica(prefix, { direct: {} });
+    const b = await replica(prefix, { direct: {} });
+    const client = new Client({ name: 'seed', version: '1' });
+    clients.push(client);
+    const seed = httpTransport(other.serving.url, 'alice');
+    await client.connect(seed);
+    const otherAddress = await addressOf(other, prefix, seed.sessionId as string);
+    // A session of a replica that is gone ("ghost"), whose address is now `other`'s.
+    const owner = String(await other.redis.get(`${prefix}session:${seed.sessionId}`)).split('\n')[1];
+    await b.redis.set(`${prefix}session:ghost-session`, `ghost\n${owner}\nbatch\naead\n${otherAddress}`);
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(b.serving.url, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer alice',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': 'ghost-session',
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(response.status).toBe(404);
+    }
+    // The greeting meant for "ghost" was refused where it landed; no request followed it there.
+    await expect.poll(() => other.relay.dropped().misdirected).toBeGreaterThanOrEqual(1);
+    expect(other.relay.inFlight()).toBe(0);
+  });
+
+  it('the connection is cut mid-question: the call ends with an error, the holder withdraws, the next call goes through', async () => {
+    // The holder advertises a forwarder in front of its port, so the test can cut the connection.
+    const port = await freePort();
+    const relayed = await forwarder(`127.0.0.1:${port}`);
+    cleanups.push(relayed.close);
+    const { a, b, url } = await pair('cut:', { direct: { port, advertise: relayed.address } }, { direct: {} });
+    const { client, asked } = patientClient();
+    clients.push(client);
+    await client.connect(httpTransport(url, 'alice'));
+    await untilDirect(client, a);
+    const call = startDeploy(client);
+    await asked;
+    relayed.cut();
+    const error = await call;
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toMatch(/did not complete: the relay lost its connection/);
+    // The holder dropped the call with its requester's connection: its question withdrawn, nothing done.
+    expect((await a.serving.log.response('env')).action).toBe('cancel');
+    expect(a.serving.store.deployments).toEqual([]);
+    await expect.poll(() => a.relay.inFlight()).toBe(0);
+    // The session lives on: the next call goes through (on Redis, then on a new connection).
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { env: 'staging' } }));
+    const again = await client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
+    expect(again.structuredContent).toMatchObject({ status: 'done', deployment: { env: 'staging' } });
+    await untilDirect(client, a);
+    expect(a.serving.store.deployments).toHaveLength(1);
+    void b;
+  });
+
+  it('the holder stops mid-question: the call ends with an error at once, nothing is done', async () => {
+    const { a, b, url } = await pair('stop:');
+    const { client, asked } = patientClient();
+    clients.push(client);
+    await client.connect(httpTransport(url, 'alice'));
+    await untilDirect(client, a);
+    const call = startDeploy(client);
+    await asked;
+    await a.relay.close();
+    const error = await call;
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toMatch(/did not complete/);
+    expect(a.serving.store.deployments).toEqual([]);
+    await expect.poll(() => b.relay.inFlight()).toBe(0);
+  });
+
+  describe('what anyone who can reach the port may send', () => {
+    const holder = async () => {
+      const a = await replica('hostile:', { direct: { helloTimeoutMs: 300 } });
+      const seed = new Client({ name: 'seed', version: '1' });
+      clients.push(seed);
+      const transport = httpTransport(a.serving.url, 'alice');
+      await seed.connect(transport);
+      return { a, address: (await addressOf(a, 'hostile:', transport.sessionId as string)) as string };
+    };
+    const key = frameKey(SECRET);
+
+    it('HTTP, junk JSON, another secret, a frame before any hello: each closes the connection, and nothing runs', async () => {
+      const { a, address } = await holder();
+      const sends = [
+        Buffer.from('GET / HTTP/1.1\r\nhost: x\r\n\r\n'),
+        framed('{"not":"an envelope"}'),
+        framed(sealFrames(frameKey('another-secret-0123456789abcdef01234567'), 'x', a.relay.replica, [{ t: 'hello' }])),
+        framed(
+          sealFrames(key, 'mallory', a.relay.replica, [
+            { t: 'request', r: 'r1', method: 'GET', url: 'http://x/mcp', headers: [], owner: '0'.repeat(64) },
+          ]),
+        ),
+      ];
+      for (const bytes of sends) {
+        const { socket, closed, heard } = await dial(address);
+        socket.write(bytes);
+        await closed;
+        expect(heard).toEqual([]);
+      }
+      expect(a.relay.dropped()).toMatchObject({ envelope: 1, signature: 1, sender: 1 });
+      expect(a.relay.inFlight()).toBe(0);
+    });
+
+    it('a connection that never greets is closed after helloTimeoutMs', async () => {
+      const { address } = await holder();
+      const { closed } = await dial(address);
+      await closed;
+    });
+
+    it('a greeting replayed on a second connection is refused; one from another replica after the greeting closes it', async () => {
+      const { a, address } = await holder();
+      const hello = framed(sealFrames(key, 'peer-1', a.relay.replica, [{ t: 'hello' }], Date.now(), true));
+      const first = await dial(address);
+      first.socket.write(hello);
+      // Greeted back: one framed hello, sealed to peer-1.
+      await expect.poll(() => first.heard.length).toBeGreaterThan(0);
+      const second = await dial(address);
+      second.socket.write(hello);
+      await second.closed;
+      expect(a.relay.dropped().replayed).toBe(1);
+      first.socket.write(framed(sealFrames(key, 'peer-2', a.relay.replica, [{ t: 'end', r: 'x' }], Date.now(), true)));
+      await first.closed;
+      expect(a.relay.dropped().sender).toBe(1);
+    });
+  });
+});
