@@ -292,10 +292,12 @@ export async function relayTo(
   core: RelayCore,
   to: {
     holder: string;
-    /** The holder reads `batch` on a request (its directory entry says so). */
-    batches: boolean;
-    /** The holder reads `aead` on a request and unsigned messages (its directory entry says so). */
-    aead: boolean;
+    /**
+     * How the holder takes what this replica sends: `batch` read on a request and `aead` (read on a
+     * request, and unsigned messages), as its directory entry says; `via`, a direct connection to
+     * it that has greeted (`direct.ts`), which the request goes on.
+     */
+    takes: Takes;
     /** SHA-256 (hex) of the owner, checked against the session's entry. */
     owner: string;
     request: Request;
@@ -303,19 +305,18 @@ export async function relayTo(
     auth: AuthInfo | undefined;
     livenessMs: number;
     alive: () => Promise<boolean>;
-    /** A direct connection to the holder, greeted (`direct.ts`): the request goes on it. */
-    via?: Link | undefined;
   },
 ): Promise<Response | typeof HOLDER_GONE> {
   const { holder, owner, request, body, auth } = to;
-  let via = to.via;
+  const batch = to.takes.batch === true;
+  const aead = to.takes.aead === true;
+  let via = to.takes.via;
   const r = crypto.randomUUID();
   const relayed = new RelayedResponse({
     requestBody: body,
     alive: to.alive,
     livenessMs: to.livenessMs,
-    abort: () =>
-      void core.publish(holder, { t: 'abort', r }, { aead: to.aead, ...(via ? { via } : {}) }).catch(() => {}),
+    abort: () => void core.publish(holder, { t: 'abort', r }, { aead, ...(via ? { via } : {}) }).catch(() => {}),
     done: () => core.waiting.delete(r),
   });
   const waiting: { relayed: RelayedResponse; holder: string; via?: Link } = {
@@ -334,16 +335,16 @@ export async function relayTo(
       owner,
       headers: headerList(request.headers).filter(([name]) => !CREDENTIALS.has(name)),
       ...(body ? { body: toBase64(body) } : {}),
-      ...(to.batches ? { batch: true as const } : {}),
-      ...(to.aead ? { aead: true as const } : {}),
+      ...(batch ? { batch: true as const } : {}),
+      ...(aead ? { aead: true as const } : {}),
       ...(auth ? { auth: relayedAuth(auth) } : {}),
     };
-    let reached = await core.publish(holder, frame, { aead: to.aead, ...(via ? { via } : {}) });
+    let reached = await core.publish(holder, frame, { aead, ...(via ? { via } : {}) });
     if (reached === 0 && via) {
       // The connection closed under it: nothing was sent on it, so the request goes through Redis.
       via = undefined;
       delete waiting.via;
-      reached = await core.publish(holder, frame, { aead: to.aead });
+      reached = await core.publish(holder, frame, { aead });
     }
     if (reached === 0) throw new HolderGone();
     return await relayed.response();

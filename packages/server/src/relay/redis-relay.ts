@@ -165,17 +165,16 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
             : (read ?? (await readBody(request)));
       if (body === TOO_LARGE) return tooLarge();
       const alive = () => holderAlive(holder);
+      const via = address && links ? links.to(holder, address) : undefined;
       const sent = await relayTo(core, {
         holder,
-        batches,
-        aead,
+        takes: { batch: batches, aead, ...(via ? { via } : {}) },
         owner: digest,
         request,
         body,
         auth,
         livenessMs,
         alive,
-        via: address && links ? links.to(holder, address) : undefined,
       });
       if (sent !== HOLDER_GONE) return sent;
       sessions.forget(id);
