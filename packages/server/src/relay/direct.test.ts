@@ -338,6 +338,71 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
     void b;
   });
 
+  it('a cancel crosses on the connection: the holder withdraws its question, nothing is done, every relay ends', async () => {
+    const { a, b, url } = await pair('dcancel:');
+    let withdrawn!: () => void;
+    const wasWithdrawn = new Promise<void>((resolve) => {
+      withdrawn = resolve;
+    });
+    let asked!: () => void;
+    const wasAsked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    const client = new Client({ name: 'quitter', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', (_request, ctx) => {
+      asked();
+      return new Promise((_resolve, reject) => {
+        ctx.mcpReq.signal.addEventListener('abort', () => {
+          withdrawn();
+          reject(new Error('withdrawn'));
+        });
+      });
+    });
+    clients.push(client);
+    await client.connect(httpTransport(url, 'alice'));
+    await untilDirect(client, a);
+    const published = await publishes(a.redis);
+    const controller = new AbortController();
+    const call = startDeploy(client, controller.signal);
+    await wasAsked;
+    controller.abort('the person closed the tab');
+    expect(await call).toBeInstanceOf(Error);
+    await wasWithdrawn;
+    expect((await a.serving.log.response('env')).action).toBe('cancel');
+    expect(a.serving.store.deployments).toEqual([]);
+    // The call, its cancel and the withdrawal all went on the connection.
+    expect(await publishes(a.redis)).toBe(published);
+    // The client going away ends the relays it left open (its GET stream among them), at both ends.
+    await client.close();
+    await expect.poll(() => b.relay.inFlight()).toBe(0);
+    await expect.poll(() => a.relay.inFlight()).toBe(0);
+  });
+
+  it("another identity's session stays unknown through a replica connected to its holder", async () => {
+    const { a, b, url } = await pair('didn:');
+    const client = answering();
+    const transport = httpTransport(url, 'alice');
+    await client.connect(transport);
+    await untilDirect(client, a);
+    // alice's GET stream is held at a; mallory's request adds nothing there.
+    const held = a.relay.inFlight();
+    const response = await fetch(b.serving.url, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer mallory',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId as string,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { message: 'Session not found' } });
+    expect(a.relay.inFlight()).toBe(held);
+    expect(a.serving.store.deployments).toEqual([]);
+  });
+
   it('the holder stops mid-question: the call ends with an error at once, nothing is done', async () => {
     const { a, b, url } = await pair('stop:');
     const { client, asked } = patientClient();
