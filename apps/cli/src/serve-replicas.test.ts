@@ -5,13 +5,24 @@
  * replica that did not take the previous one, the final round replayed across both at once, and
  * a replica killed with a question open.
  */
+import { spawnSync } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
+import { serveHttp } from '@elicitkit/opsdesk';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
 import { accept, pendingOf, type WireRound, wireRound } from '../../../test/support/modern-wire.js';
 import { startRedis, type TestRedis, withRedis } from '../../../test/support/redis-server.js';
 import { type Balancer, startProxy } from '../../../test/support/round-robin-proxy.js';
-import { count, type HttpProcess, httpClient, serveHttpProcess, tempDataDir } from '../../opsdesk/test/harness.js';
+import {
+  CLI,
+  count,
+  type HttpProcess,
+  httpClient,
+  SOURCE_NODE_ARGS,
+  serveHttpProcess,
+  tempDataDir,
+} from '../../opsdesk/test/harness.js';
 
 const REDIS = withRedis('cli/src/serve-replicas.test.ts');
 
@@ -284,5 +295,60 @@ describe.skipIf(!REDIS)('serve --http --redis --relay-listen: replicas relaying 
     expect((error as Error).message).toMatch(/did not complete/);
     expect(deployments()).toBe(before + 1);
     await c.close().catch(() => {});
+  }, 60_000);
+
+  it('a --relay-listen port in use: a clear error naming it, nothing left open, and the next start still shows the tokens', async () => {
+    const fresh = tempDataDir();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    // Redis's client ids only grow: a connection opened after `since` and still there is left open.
+    const ids = async () => [...String(await stats.client('LIST')).matchAll(/^id=(\d+)/gm)].map((m) => Number(m[1]));
+    const since = Math.max(...(await ids()));
+    try {
+      // In this process, as a host embedding opsdesk would start it: refused, its Redis connection closed.
+      await expect(
+        serveHttp({
+          dataDir: fresh.dir,
+          locale: 'en',
+          port: 0,
+          redis: redis.url,
+          relayDirect: { host: '127.0.0.1', port },
+          onError: () => {},
+        }),
+      ).rejects.toThrow(`the relay cannot listen on 127.0.0.1:${port} for the other replicas: EADDRINUSE`);
+      expect((await ids()).filter((id) => id > since)).toEqual([]);
+      // And from the command line: the message, exit 1, no token shown.
+      const failed = spawnSync(
+        process.execPath,
+        [
+          ...SOURCE_NODE_ARGS,
+          CLI,
+          'serve',
+          '--http',
+          '0',
+          '--data',
+          fresh.dir,
+          '--redis',
+          redis.url,
+          '--relay-listen',
+          `127.0.0.1:${port}`,
+        ],
+        { encoding: 'utf8', timeout: 30_000 },
+      );
+      expect(failed.status).toBe(1);
+      expect(failed.stderr).toContain(
+        `the relay cannot listen on 127.0.0.1:${port} for the other replicas: EADDRINUSE`,
+      );
+      expect(failed.stdout).not.toMatch(/ek_/);
+      const again = await serveHttpProcess(fresh.dir, ['--redis', redis.url, '--relay-listen', '127.0.0.1:0'], {
+        tokens: true,
+      });
+      expect(Object.keys(again.tokens).sort()).toEqual(['alice', 'bob']);
+      await again.stop();
+    } finally {
+      taken.close();
+      fresh.remove();
+    }
   }, 60_000);
 });

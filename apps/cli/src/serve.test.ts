@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
 import { CLI, count, httpClient, SOURCE_NODE_ARGS, stdioClient, tempDataDir } from '../../opsdesk/test/harness.js';
@@ -172,6 +173,26 @@ describe('elicitkit serve', () => {
     expect(await main(argv, io)).toBe(2);
     expect(err.join('\n')).toMatch(message);
     expect(err.join('\n')).toMatch(/Run `elicitkit (serve|audit) --help` for its options\.|Commands: serve, /);
+  });
+
+  it('--http on a port in use: a clear error naming it, and the next start still shows the tokens (none were minted)', async () => {
+    const data = tempDataDir();
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const { io, err, out } = capture();
+      expect(await main(['serve', '--http', String(port), '--data', data.dir], io)).toBe(1);
+      expect(err.join('\n')).toContain(
+        `opsdesk cannot listen on 127.0.0.1:${port}: EADDRINUSE (another process has it`,
+      );
+      expect(out.join('\n')).not.toMatch(/ek_/);
+      const again = await serveHttpChild(data.dir);
+      expect(Object.keys(again.tokens).sort()).toEqual(['alice', 'bob']);
+    } finally {
+      taken.close();
+      data.remove();
+    }
   });
 
   it('an unknown --user is refused at start', async () => {

@@ -108,7 +108,6 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
   });
-  const newTokens = await opsdesk.store.transaction(firstStartTokens());
   // Relay frames are sealed with the state secret: replicas that can open each other's states can
   // speak to each other, and nobody else on the Redis can.
   let relay: RedisRelay | undefined;
@@ -133,7 +132,18 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   const inFlight = createInFlight(DRAIN_MS);
   const route = router(mcp, opsdesk, options.locale, () => closing);
   const server = drainableServer(route, inFlight, onError);
-  const port = await listen(server, options.port, host);
+  let port: number;
+  try {
+    port = await listen(server, options.port, host);
+  } catch (error) {
+    await mcp.close();
+    await opsdesk.close();
+    await replicas?.close();
+    throw error;
+  }
+  // Minted only now that clients can reach it: a start that fails before this (a port in use)
+  // must not leave tokens stored that were never shown — the next start would show none.
+  const newTokens = await opsdesk.store.transaction(firstStartTokens());
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   opsdesk.links.setBaseUrl(origin);
   const url = `${origin}/mcp`;
@@ -257,10 +267,20 @@ function drainableServer(route: Route, inFlight: InFlight, onError: (error: unkn
 /** Listens on `host:port` (with opsdesk's backlog) and resolves with the port it got. */
 async function listen(server: Server, port: number, host: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new Error(`opsdesk cannot listen on ${host}:${port}: ${describeListenError(error)}`)),
+    );
     server.listen({ port, host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   return (server.address() as AddressInfo).port;
+}
+
+/** Why a port could not be listened on, and what to do about it. */
+function describeListenError(error: NodeJS.ErrnoException): string {
+  if (error.code === 'EADDRINUSE') return 'EADDRINUSE (another process has it: pick another port, or 0 for a free one)';
+  if (error.code === 'EACCES') return 'EACCES (not allowed to use it: ports below 1024 need privileges)';
+  if (error.code === 'EADDRNOTAVAIL') return 'EADDRNOTAVAIL (no interface of this machine has that address)';
+  return error.code ?? error.message;
 }
 
 /** A JSON-RPC request (not a response to one of ours, not a notification) begins new work. */

@@ -191,16 +191,26 @@ export class Links {
     });
     server.maxConnections = this.options.maxConnections ?? 1_024;
     server.on('error', () => {});
+    const port = this.options.port ?? 0;
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port ?? 0, host, () => {
-        server.off('error', reject);
+      const refused = (error: NodeJS.ErrnoException) =>
+        reject(
+          Object.assign(
+            new Error(
+              `the relay cannot listen on ${host}:${port} for the other replicas: ${error.code ?? error.message}`,
+            ),
+            { code: error.code },
+          ),
+        );
+      server.once('error', refused);
+      server.listen(port, host, () => {
+        server.off('error', refused);
         resolve();
       });
     });
     this.server = server;
-    const { port } = server.address() as { port: number };
-    this.address = this.options.advertise ?? (host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`);
+    const bound = (server.address() as { port: number }).port;
+    this.address = this.options.advertise ?? (host.includes(':') ? `[${host}]:${bound}` : `${host}:${bound}`);
     return this.address;
   }
 
