@@ -95,6 +95,80 @@ describe('relay frames', () => {
     expect(() => checkFrame({ t: 'data', r, d: huge.slice(0, 1_000) })).not.toThrow();
   });
 
+  it('headers: at most 256 of them, each a token name of 1–256 and a value of at most 16,384 without CR, LF or NUL, on both ends', () => {
+    const name = 'x'.repeat(256);
+    const value = 'v'.repeat(16_384);
+    const good: unknown[] = [
+      [],
+      [[name, value]],
+      [['x-empty', '']],
+      [["!#$%&'*+.^_`|~09AZaz-", 'any text: with, punctuation; and tabs\t']],
+      Array.from({ length: 256 }, (_, i) => [`h${i}`, String(i)]),
+    ];
+    const bad: unknown[] = [
+      'content-type: text/plain',
+      {},
+      [['content-type']],
+      [['content-type', 'text/plain', 'extra']],
+      [['', 'empty name']],
+      [['bad header', 'x']],
+      [['bad:header', 'x']],
+      [[`${name}x`, 'too long a name']],
+      [['x-long', `${value}v`]],
+      [['x-split', 'a\r\nset-cookie: evil=1']],
+      [['x-lf', 'a\nb']],
+      [['x-nul', 'a\u0000b']],
+      [['x-number', 7]],
+      [[7, 'x']],
+      [null],
+      Array.from({ length: 257 }, (_, i) => [`h${i}`, String(i)]),
+    ];
+    for (const headers of good) {
+      const frame = { t: 'head', r, status: 200, headers } as Frame;
+      expect(() => checkFrame(frame), JSON.stringify(headers).slice(0, 60)).not.toThrow();
+      expect(open(keys, 'b', sealUnchecked(keys, envelope(), frame), new Map())).toEqual({
+        from: 'a',
+        frames: [frame],
+      });
+    }
+    for (const headers of bad) {
+      for (const frame of [
+        { t: 'head', r, status: 200, headers },
+        { t: 'request', r, method: 'GET', url: 'http://x/mcp', headers, owner: '0'.repeat(64) },
+      ] as Frame[]) {
+        const what = `${frame.t} ${JSON.stringify(headers).slice(0, 60)}`;
+        expect(() => checkFrame(frame), what).toThrow(FrameRefused);
+        expect(open(keys, 'b', sealUnchecked(keys, envelope(), frame), new Map()), what).toEqual({ dropped: 'schema' });
+      }
+    }
+  });
+
+  it('frames this replica makes whole are checked by their bounds alone, and refused past them like the rest', () => {
+    expect(() => checkFrame({ t: 'end', r: '' })).toThrow(FrameRefused);
+    expect(() => checkFrame({ t: 'abort', r: 'x'.repeat(129) })).toThrow(FrameRefused);
+    expect(() => checkFrame({ t: 'fail', r, message: 'm'.repeat(2_001) })).toThrow(FrameRefused);
+    for (const frame of [
+      { t: 'end', r: 'x'.repeat(128) },
+      { t: 'abort', r },
+      { t: 'fail', r, message: 'm'.repeat(2_000) },
+      { t: 'hello' },
+      data,
+    ] as Frame[]) {
+      expect(() => checkFrame(frame)).not.toThrow();
+      // What passes here, the receiver takes.
+      expect(open(keys, 'b', sealUnchecked(keys, envelope(), frame), new Map())).toEqual({
+        from: 'a',
+        frames: [frame],
+      });
+    }
+    for (const frame of [
+      { t: 'end', r: '' },
+      { t: 'abort', r: 'x'.repeat(129) },
+      { t: 'fail', r, message: 'm'.repeat(2_001) },
+    ] as Frame[])
+      expect(open(keys, 'b', sealUnchecked(keys, envelope(), frame), new Map())).toEqual({ dropped: 'schema' });
+  });
+
   it('an envelope is exactly its five fields, each of its type and form, or the message is dropped', () => {
     const now = Date.now();
     const envelope = JSON.parse(sealFrames(keys, 'a', 'b', [end], now, true)) as Record<string, unknown>;
