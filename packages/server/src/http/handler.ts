@@ -232,11 +232,6 @@ async function readJson(request: Request): Promise<ReadBody> {
 const FETCH: Exchange = { read: readJson, follow: watchResponse };
 
 /**
- * The request with its bytes again, for a relay: a JSON body was read (and parsed) once already.
- * Its signal is the request's own (as a copy would follow anyway), read through `signal` so a
- * Node listener's request, whose signal is made on demand, is followed too.
- */
-/**
  * A body the handler has read and parsed, as bytes to relay (its JSON again); undefined for none
  * or one that is not JSON, whose request is then relayed as it came (its own body read there).
  */
