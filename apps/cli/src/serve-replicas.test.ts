@@ -3,7 +3,8 @@
  * directory, one Redis) behind a balancer with no stickiness, driven by real SDK clients and raw
  * 2026-07-28 rounds: opsdesk's production deploy on both revisions with each request on the
  * replica that did not take the previous one, the final round replayed across both at once, and
- * a replica killed with a question open.
+ * a replica killed with a question open. Then two more relaying on direct connections
+ * (`--relay-listen`), and a relay port in use.
  */
 import { spawnSync } from 'node:child_process';
 import { type AddressInfo, createServer } from 'node:net';
@@ -38,8 +39,8 @@ describe.skipIf(!REDIS)('serve --http --redis: two replicas, no sticky sessions'
   const balancers: Balancer[] = [];
   const deployments = () => count(data.dir, 'deployments');
   const auth = () => ({ authorization: `Bearer ${token}` });
-  const balance = async (pick?: Parameters<typeof startProxy>[1]) => {
-    const balancer = await startProxy([a.url, b.url], pick);
+  const balance = async (pick?: Parameters<typeof startProxy>[1], urls = [a.url, b.url]) => {
+    const balancer = await startProxy(urls, pick);
     balancers.push(balancer);
     return balancer;
   };
@@ -222,79 +223,65 @@ describe.skipIf(!REDIS)('serve --http --redis: two replicas, no sticky sessions'
     expect(done.result?.structuredContent).toMatchObject({ status: 'done' });
     expect(deployments()).toBe(before + 1);
   }, 60_000);
-});
-
-describe.skipIf(!REDIS)('serve --http --redis --relay-listen: replicas relaying on direct connections', () => {
-  let redis: TestRedis;
-  let stats: Redis;
-  const data = tempDataDir();
-  let a: HttpProcess;
-  let b: HttpProcess;
-  let token: string;
-  const balancers: Balancer[] = [];
-  const deployments = () => count(data.dir, 'deployments');
-  const publishes = async () => Number(/cmdstat_publish:calls=(\d+)/.exec(await stats.info('commandstats'))?.[1] ?? 0);
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    stats = new Redis(redis.url);
-    const direct = ['--redis', redis.url, '--relay-listen', '127.0.0.1:0'];
-    a = await serveHttpProcess(data.dir, direct);
-    b = await serveHttpProcess(data.dir, direct);
-    token = a.tokens.alice ?? '';
-  }, 60_000);
-  afterAll(async () => {
-    for (const balancer of balancers) await balancer.close();
-    for (const replica of [a, b]) if (replica && replica.child.signalCode === null) await replica.stop();
-    stats?.disconnect();
-    await redis?.stop();
-    data.remove();
-  }, 30_000);
 
   it('says where it takes connections; once greeted, a 2025 deploy crosses without a PUBLISH; a killed holder ends the next question at once', async () => {
-    for (const replica of [a, b])
-      expect(replica.output()).toMatch(/replicas share Redis, relaying directly on 127\.0\.0\.1:\d+\)/);
-    const balancer = await startProxy([a.url, b.url], (_req, n) => (n === 0 ? 0 : 1));
-    balancers.push(balancer);
-    let hang = false;
-    let asked!: () => void;
-    const wasAsked = new Promise<void>((resolve) => {
-      asked = resolve;
-    });
-    const answers = [{ env: 'prod' }, PROD, { env: 'prod' }, PROD];
-    const c = await httpClient(balancer.url, token, {
-      revision: '2025-11-25',
-      script: Array.from({ length: 5 }, () => () => {
-        if (hang) {
-          asked();
-          return 'hang';
-        }
-        return { action: 'accept', content: answers.shift() ?? {} };
-      }),
-    });
-    // Until b's connection to a has greeted, its relays go through Redis.
-    await expect
-      .poll(async () => {
-        const before = await publishes();
-        await c.client.listTools();
-        return (await publishes()) - before;
-      })
-      .toBe(0);
-    const before = deployments();
-    const published = await publishes();
-    const { status } = await callTool(c.client, 'deploy_service', { service: 'order-service' });
-    expect(status).toBe('done');
-    expect(deployments()).toBe(before + 1);
-    expect(await publishes()).toBe(published);
-    hang = true;
-    const call = callTool(c.client, 'deploy_service', { service: 'order-service' }).catch((error: unknown) => error);
-    await wasAsked;
-    a.child.kill('SIGKILL');
-    const error = await call;
-    expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/did not complete/);
-    expect(deployments()).toBe(before + 1);
-    await c.close().catch(() => {});
+    // Two more replicas of their own, on a data directory of their own, relaying directly.
+    const own = tempDataDir();
+    const stats = new Redis(redis.url);
+    const publishes = async () =>
+      Number(/cmdstat_publish:calls=(\d+)/.exec(await stats.info('commandstats'))?.[1] ?? 0);
+    const direct = ['--redis', redis.url, '--relay-listen', '127.0.0.1:0'];
+    const c1 = await serveHttpProcess(own.dir, direct);
+    const c2 = await serveHttpProcess(own.dir, direct);
+    const deployed = () => count(own.dir, 'deployments');
+    try {
+      for (const replica of [c1, c2])
+        expect(replica.output()).toMatch(/replicas share Redis, relaying directly on 127\.0\.0\.1:\d+\)/);
+      const balancer = await balance((_req, n) => (n === 0 ? 0 : 1), [c1.url, c2.url]);
+      let hang = false;
+      let asked!: () => void;
+      const wasAsked = new Promise<void>((resolve) => {
+        asked = resolve;
+      });
+      const answers = [{ env: 'prod' }, PROD, { env: 'prod' }, PROD];
+      const c = await httpClient(balancer.url, c1.tokens.alice ?? '', {
+        revision: '2025-11-25',
+        script: Array.from({ length: 5 }, () => () => {
+          if (hang) {
+            asked();
+            return 'hang';
+          }
+          return { action: 'accept', content: answers.shift() ?? {} };
+        }),
+      });
+      // Until b's connection to a has greeted, its relays go through Redis.
+      await expect
+        .poll(async () => {
+          const before = await publishes();
+          await c.client.listTools();
+          return (await publishes()) - before;
+        })
+        .toBe(0);
+      const before = deployed();
+      const published = await publishes();
+      const { status } = await callTool(c.client, 'deploy_service', { service: 'order-service' });
+      expect(status).toBe('done');
+      expect(deployed()).toBe(before + 1);
+      expect(await publishes()).toBe(published);
+      hang = true;
+      const call = callTool(c.client, 'deploy_service', { service: 'order-service' }).catch((error: unknown) => error);
+      await wasAsked;
+      c1.child.kill('SIGKILL');
+      const error = await call;
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(/did not complete/);
+      expect(deployed()).toBe(before + 1);
+      await c.close().catch(() => {});
+    } finally {
+      for (const replica of [c1, c2]) if (replica.child.signalCode === null) await replica.stop();
+      stats.disconnect();
+      own.remove();
+    }
   }, 60_000);
 
   it('a --relay-listen port in use: a clear error naming it, nothing left open, and the next start still shows the tokens', async () => {
@@ -302,6 +289,7 @@ describe.skipIf(!REDIS)('serve --http --redis --relay-listen: replicas relaying 
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as AddressInfo).port;
+    const stats = new Redis(redis.url);
     // Redis's client ids only grow: a connection opened after `since` and still there is left open.
     const ids = async () => [...String(await stats.client('LIST')).matchAll(/^id=(\d+)/gm)].map((m) => Number(m[1]));
     const since = Math.max(...(await ids()));
@@ -348,6 +336,7 @@ describe.skipIf(!REDIS)('serve --http --redis --relay-listen: replicas relaying 
       await again.stop();
     } finally {
       taken.close();
+      stats.disconnect();
       fresh.remove();
     }
   }, 60_000);

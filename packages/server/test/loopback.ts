@@ -101,7 +101,8 @@ export function httpTransport(url: string, identity?: string): StreamableHTTPCli
 
 /**
  * A 2025-11-25 client whose person answers with `answer` once `release` resolves (default: never,
- * until the question is withdrawn). `asked` resolves when the question arrives.
+ * until the question is withdrawn). `asked` resolves when the question arrives, `withdrawn` when
+ * the server withdraws an unanswered one.
  */
 export function patientClient(
   name = 'patient',
@@ -112,6 +113,10 @@ export function patientClient(
   const wasAsked = new Promise<void>((resolve) => {
     asked = resolve;
   });
+  let withdrawn!: () => void;
+  const wasWithdrawn = new Promise<void>((resolve) => {
+    withdrawn = resolve;
+  });
   client.setRequestHandler('elicitation/create', async (_request, ctx) => {
     asked();
     if (answer) {
@@ -119,10 +124,13 @@ export function patientClient(
       return { action: 'accept', content: answer.content };
     }
     return new Promise((_resolve, reject) => {
-      ctx.mcpReq.signal.addEventListener('abort', () => reject(new Error('withdrawn')));
+      ctx.mcpReq.signal.addEventListener('abort', () => {
+        withdrawn();
+        reject(new Error('withdrawn'));
+      });
     });
   });
-  return { client, asked: wasAsked };
+  return { client, asked: wasAsked, withdrawn: wasWithdrawn };
 }
 
 /** Calls `deploy` (which asks for the environment); resolves with the result or the error. */

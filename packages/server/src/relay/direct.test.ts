@@ -1,23 +1,17 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
-import { type Balancer, startProxy } from '../../../../test/support/round-robin-proxy.js';
-import { httpTransport, type Loopback, loopback, patientClient, startDeploy } from '../../test/loopback.js';
+import { describe, expect, it } from 'vitest';
+import { withRedis } from '../../../../test/support/redis-server.js';
+import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
+import { type Replica, type ReplicaOptions, relayHarness } from '../../test/relay-harness.js';
 import { Link, MAX_HELLO, MAX_LINK_MESSAGE, parseAddress } from './direct.js';
 import { frameKey, sealFrames } from './frames.js';
-import { createRedisRelay, type RedisRelay, type RedisRelayOptions } from './redis-relay.js';
+import { createRedisRelay } from './redis-relay.js';
 
 const REDIS = withRedis('relay/direct.test.ts');
 
 const SECRET = 'direct-test-secret-0123456789abcdef0123456789';
-
-interface Replica {
-  relay: RedisRelay;
-  redis: Redis;
-  serving: Loopback;
-}
 
 /** How many PUBLISHes Redis has run so far. */
 async function publishes(redis: Redis): Promise<number> {
@@ -168,44 +162,22 @@ describe('direct connections: framing and addresses', () => {
 });
 
 describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between replicas', () => {
-  let server: TestRedis;
-  const replicas: Replica[] = [];
-  let proxy: Balancer | undefined;
-  const clients: Client[] = [];
-  const cleanups: (() => Promise<void>)[] = [];
-  beforeAll(async () => {
-    server = await startRedis();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close().catch(() => {});
-    await proxy?.close();
-    proxy = undefined;
-    for (const r of replicas.splice(0)) {
-      await r.serving.close();
-      await r.relay.close();
-      r.redis.disconnect();
-    }
-    for (const c of cleanups.splice(0)) await c();
-  });
+  const harness = relayHarness(SECRET);
+  const { h, replica } = harness;
+  const { clients, cleanups } = h;
+  /** Two replicas behind a balancer (`initialize` on the first), both taking direct connections unless told otherwise. */
+  const pair = (prefix: string, first: ReplicaOptions = { direct: {} }, second: ReplicaOptions = first) =>
+    harness.pair(prefix, first, second);
 
-  const replica = async (prefix: string, options: Partial<RedisRelayOptions> = {}): Promise<Replica> => {
-    const redis = new Redis(server.url);
-    const relay = createRedisRelay(redis, { secret: SECRET, prefix, livenessMs: 100, ...options });
-    const serving = await loopback({ authenticated: true, sessions: relay });
-    await relay.serve(serving.handler);
-    const r = { relay, redis, serving };
-    replicas.push(r);
-    return r;
-  };
-
-  /** Two replicas behind a proxy: initialize on the first, every later request on the second. */
-  const pair = async (prefix: string, a: Partial<RedisRelayOptions> = { direct: {} }, b = a) => {
-    const [x, y] = [await replica(prefix, a), await replica(prefix, b)];
-    proxy = await startProxy([x.serving.url, y.serving.url], (_req, n) => (n === 0 ? 0 : 1));
-    return { a: x, b: y, url: proxy.url };
+  /** alice's deploy through a pair, its question open once the connection to the holder has greeted. */
+  const asking = async <P extends { a: Replica; url: string }>(replicasOf: P) => {
+    const { client, asked } = patientClient();
+    clients.push(client);
+    await client.connect(httpTransport(replicasOf.url, 'alice'));
+    await untilDirect(client, replicasOf.a);
+    const call = startDeploy(client);
+    await asked;
+    return { ...replicasOf, client, call };
   };
 
   const answering = () => {
@@ -260,8 +232,8 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
       expect(result.structuredContent, prefix).toMatchObject({ status: 'done' });
       expect(await publishes(a.redis), prefix).toBeGreaterThan(before);
       await client.close();
-      await proxy?.close();
-      proxy = undefined;
+      await h.proxy?.close();
+      h.proxy = undefined;
     }
   });
 
@@ -314,13 +286,9 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
     const port = await freePort();
     const relayed = await forwarder(`127.0.0.1:${port}`);
     cleanups.push(relayed.close);
-    const { a, b, url } = await pair('cut:', { direct: { port, advertise: relayed.address } }, { direct: {} });
-    const { client, asked } = patientClient();
-    clients.push(client);
-    await client.connect(httpTransport(url, 'alice'));
-    await untilDirect(client, a);
-    const call = startDeploy(client);
-    await asked;
+    const { a, client, call } = await asking(
+      await pair('cut:', { direct: { port, advertise: relayed.address } }, { direct: {} }),
+    );
     relayed.cut();
     const error = await call;
     expect(error).toBeInstanceOf(Error);
@@ -335,39 +303,21 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
     expect(again.structuredContent).toMatchObject({ status: 'done', deployment: { env: 'staging' } });
     await untilDirect(client, a);
     expect(a.serving.store.deployments).toHaveLength(1);
-    void b;
   });
 
   it('a cancel crosses on the connection: the holder withdraws its question, nothing is done, every relay ends', async () => {
     const { a, b, url } = await pair('dcancel:');
-    let withdrawn!: () => void;
-    const wasWithdrawn = new Promise<void>((resolve) => {
-      withdrawn = resolve;
-    });
-    let asked!: () => void;
-    const wasAsked = new Promise<void>((resolve) => {
-      asked = resolve;
-    });
-    const client = new Client({ name: 'quitter', version: '1' }, { capabilities: { elicitation: { form: {} } } });
-    client.setRequestHandler('elicitation/create', (_request, ctx) => {
-      asked();
-      return new Promise((_resolve, reject) => {
-        ctx.mcpReq.signal.addEventListener('abort', () => {
-          withdrawn();
-          reject(new Error('withdrawn'));
-        });
-      });
-    });
+    const { client, asked, withdrawn } = patientClient('quitter');
     clients.push(client);
     await client.connect(httpTransport(url, 'alice'));
     await untilDirect(client, a);
     const published = await publishes(a.redis);
     const controller = new AbortController();
     const call = startDeploy(client, controller.signal);
-    await wasAsked;
+    await asked;
     controller.abort('the person closed the tab');
     expect(await call).toBeInstanceOf(Error);
-    await wasWithdrawn;
+    await withdrawn;
     expect((await a.serving.log.response('env')).action).toBe('cancel');
     expect(a.serving.store.deployments).toEqual([]);
     // The call, its cancel and the withdrawal all went on the connection.
@@ -404,13 +354,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
   });
 
   it('the holder stops mid-question: the call ends with an error at once, nothing is done', async () => {
-    const { a, b, url } = await pair('stop:');
-    const { client, asked } = patientClient();
-    clients.push(client);
-    await client.connect(httpTransport(url, 'alice'));
-    await untilDirect(client, a);
-    const call = startDeploy(client);
-    await asked;
+    const { a, b, call } = await asking(await pair('stop:'));
     await a.relay.close();
     const error = await call;
     expect(error).toBeInstanceOf(Error);

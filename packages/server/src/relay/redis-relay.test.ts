@@ -2,20 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
-import { type Balancer, startProxy } from '../../../../test/support/round-robin-proxy.js';
-import { httpTransport, type Loopback, loopback, patientClient, startDeploy } from '../../test/loopback.js';
+import { describe, expect, it } from 'vitest';
+import { withRedis } from '../../../../test/support/redis-server.js';
+import { startProxy } from '../../../../test/support/round-robin-proxy.js';
+import { httpTransport, loopback, patientClient, startDeploy } from '../../test/loopback.js';
+import { type Replica, relayHarness } from '../../test/relay-harness.js';
 import { frameKey, open, sealUnchecked } from './frames.js';
-import { createRedisRelay, type RedisRelay } from './redis-relay.js';
+import { createRedisRelay } from './redis-relay.js';
 
 const REDIS = withRedis('relay/redis-relay.test.ts');
-
-interface Replica {
-  relay: RedisRelay;
-  redis: Redis;
-  serving: Loopback;
-}
 
 /** The headers of a raw request on an open 2025 session, as `token`. */
 const onSession = (token: string, sessionId: string | undefined): Record<string, string> => ({
@@ -39,48 +34,8 @@ async function dropSubscription(r: Replica, prefix: string): Promise<void> {
 const SECRET = 'relay-test-secret-0123456789abcdef0123456789';
 
 describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', () => {
-  let server: TestRedis;
-  const replicas: Replica[] = [];
-  let proxy: Balancer | undefined;
-  const clients: Client[] = [];
-  beforeAll(async () => {
-    server = await startRedis();
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close().catch(() => {});
-    await proxy?.close();
-    for (const r of replicas.splice(0)) {
-      await r.serving.close();
-      await r.relay.close();
-      r.redis.disconnect();
-    }
-  });
-
-  /** A replica; `wrapped`: its relay runs requests through a plain `{ fetch }` around the handler. */
-  const replica = async (prefix: string, sessionTtlMs?: number, wrapped = false): Promise<Replica> => {
-    const redis = new Redis(server.url);
-    const relay = createRedisRelay(redis, {
-      secret: SECRET,
-      prefix,
-      livenessMs: 100,
-      ...(sessionTtlMs ? { sessionTtlMs } : {}),
-    });
-    const serving = await loopback({ authenticated: true, sessions: relay });
-    await relay.serve(wrapped ? { fetch: (request) => serving.handler.fetch(request) } : serving.handler);
-    const r = { relay, redis, serving };
-    replicas.push(r);
-    return r;
-  };
-
-  /** Two replicas behind a proxy: initialize on the first, every later request on the second. */
-  const pair = async (prefix: string) => {
-    const [a, b] = [await replica(prefix), await replica(prefix)];
-    proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
-    return { a, b, url: proxy.url };
-  };
+  const { h, replica, pair } = relayHarness(SECRET);
+  const { replicas, clients } = h;
 
   /** A pair, and alice's deploy through it waiting on its question (never answered). */
   const asking = async (prefix: string) => {
@@ -109,23 +64,23 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     expect(b.serving.store.deployments).toEqual([]);
     expect(a.serving.handler.sessionCount()).toBe(1);
     expect(b.serving.handler.sessionCount()).toBe(0);
-    expect(proxy?.log.slice(1).every((entry) => entry.upstream === 1)).toBe(true);
-    expect(proxy?.log.some((entry) => entry.method === 'GET')).toBe(true);
+    expect(h.proxy?.log.slice(1).every((entry) => entry.upstream === 1)).toBe(true);
+    expect(h.proxy?.log.some((entry) => entry.method === 'GET')).toBe(true);
     // DELETE, relayed too, closes the session where it lives.
     await transport.terminateSession();
-    expect(proxy?.log.at(-1)).toEqual({ upstream: 1, method: 'DELETE' });
+    expect(h.proxy?.log.at(-1)).toEqual({ upstream: 1, method: 'DELETE' });
     expect(a.serving.handler.sessionCount()).toBe(0);
     expect(b.relay.inFlight()).toBe(0);
   });
 
   it('round robin over both replicas: a decline and a cancel come back as they were given', async () => {
     const [a, b] = [await replica('rr:'), await replica('rr:')];
-    proxy = await startProxy([a.serving.url, b.serving.url]);
+    h.proxy = await startProxy([a.serving.url, b.serving.url]);
     const client = new Client({ name: 'rr', version: '1' }, { capabilities: { elicitation: { form: {} } } });
     const actions = ['decline', 'cancel'] as const;
     client.setRequestHandler('elicitation/create', async () => ({ action: actions[0] }));
     clients.push(client);
-    await client.connect(httpTransport(proxy.url, 'alice'));
+    await client.connect(httpTransport(h.proxy.url, 'alice'));
     expect((await client.callTool({ name: 'deploy', arguments: { service: 's' } })).structuredContent).toMatchObject({
       status: 'declined',
     });
@@ -134,7 +89,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
       status: 'cancelled',
     });
     expect([...a.serving.store.deployments, ...b.serving.store.deployments]).toEqual([]);
-    expect(new Set(proxy.log.map((entry) => entry.upstream))).toEqual(new Set([0, 1]));
+    expect(new Set(h.proxy.log.map((entry) => entry.upstream))).toEqual(new Set([0, 1]));
   });
 
   it("another identity's session is unknown on every replica, and the holder is not even asked", async () => {
@@ -174,24 +129,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
 
   it('a cancel crosses too: the client gives up, the holder withdraws its question, nothing is done', async () => {
     const { a, b, url } = await pair('cancel:');
-    let withdrawn!: () => void;
-    const wasWithdrawn = new Promise<void>((resolve) => {
-      withdrawn = resolve;
-    });
-    const client = new Client({ name: 'quitter', version: '1' }, { capabilities: { elicitation: { form: {} } } });
-    let asked!: () => void;
-    const wasAsked = new Promise<void>((resolve) => {
-      asked = resolve;
-    });
-    client.setRequestHandler('elicitation/create', (_request, ctx) => {
-      asked();
-      return new Promise((_resolve, reject) => {
-        ctx.mcpReq.signal.addEventListener('abort', () => {
-          withdrawn();
-          reject(new Error('withdrawn'));
-        });
-      });
-    });
+    const { client, asked: wasAsked, withdrawn: wasWithdrawn } = patientClient('quitter');
     clients.push(client);
     await client.connect(httpTransport(url, 'alice'));
     const controller = new AbortController();
@@ -237,7 +175,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
   it('a request cut before its head by a dropped subscription gets 503 to retry, not "Session not found"', async () => {
     // The holder opens sessions on its real handler but runs relayed requests on one that never
     // answers: a relay waits for its head when b's subscription drops under it.
-    const redis = new Redis(server.url);
+    const redis = new Redis(h.server.url);
     const relay = createRedisRelay(redis, { secret: SECRET, prefix: 'head:', livenessMs: 100 });
     const serving = await loopback({ authenticated: true, sessions: relay });
     replicas.push({ relay, redis, serving });
@@ -312,7 +250,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
   });
 
   it('the holder keeps its sessions findable past their ttl by heartbeat, and forgets them when they close', async () => {
-    const a = await replica('beat:', 300);
+    const a = await replica('beat:', { sessionTtlMs: 300 });
     const client = new Client({ name: 'beat', version: '1' });
     clients.push(client);
     const transport = httpTransport(a.serving.url, 'alice');
@@ -329,7 +267,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
   });
 
   it('an entry dropped from the directory while its holder lives is written back by the next heartbeat', async () => {
-    const a = await replica('back:', 300);
+    const a = await replica('back:', { sessionTtlMs: 300 });
     const client = new Client({ name: 'back', version: '1' });
     clients.push(client);
     const transport = httpTransport(a.serving.url, 'alice');
@@ -364,7 +302,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
 
   /** Every message published on the prefix's channels while `run` runs, as a sniffer subscribed to them sees it. */
   async function sniff<T>(prefix: string, run: () => Promise<T>): Promise<{ result: T; messages: string[] }> {
-    const sniffer = new Redis(server.url);
+    const sniffer = new Redis(h.server.url);
     const messages: string[] = [];
     sniffer.on('pmessage', (_pattern: string, _channel: string, message: string) => messages.push(message));
     await sniffer.psubscribe(`${prefix}*`);
@@ -508,13 +446,13 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
   });
 
   it('a holder serving a plain `{ fetch }` (a handler wrapped by the host) runs relayed requests as the handler itself would', async () => {
-    const [a, b] = [await replica('wrap:', undefined, true), await replica('wrap:')];
-    proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    const [a, b] = [await replica('wrap:', { wrapped: true }), await replica('wrap:')];
+    h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const client = new Client({ name: 'wrapped', version: '1' }, { capabilities: { elicitation: { form: {} } } });
     const answers = [{ env: 'prod' }, { confirmed: true, ticket: 'REL-1001' }];
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: answers.shift() ?? {} }));
     clients.push(client);
-    await client.connect(httpTransport(proxy.url, 'alice'));
+    await client.connect(httpTransport(h.proxy.url, 'alice'));
     const result = await client.callTool({ name: 'deploy', arguments: { service: 'order-service' } });
     expect(result.structuredContent).toMatchObject({ status: 'done', deployment: { env: 'prod' } });
     expect(a.serving.store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
@@ -557,7 +495,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     });
     const { a, b, call, release } = result;
     // The frames sniffed while the call reached its second question, and any after.
-    const spy = new Redis(server.url);
+    const spy = new Redis(h.server.url);
     const seen: string[] = [...messages];
     spy.on('pmessage', (_p: string, _c: string, m: string) => seen.push(m));
     await spy.psubscribe('forge:*');
@@ -661,7 +599,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
 
   it('malformed frames, even sealed with the right secret, are dropped and counted, never thrown: the replica serves on', async () => {
     const held = await pendingQuestion('bad:');
-    const spy = new Redis(server.url);
+    const spy = new Redis(h.server.url);
     const seen: string[] = [];
     spy.on('pmessage', (_p: string, _c: string, m: string) => seen.push(m));
     await spy.psubscribe('bad:*');

@@ -1,0 +1,74 @@
+import type { Client } from '@modelcontextprotocol/client';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
+import { type Balancer, startProxy } from '../../../test/support/round-robin-proxy.js';
+import { createRedisRelay, type RedisRelay, type RedisRelayOptions } from '../src/relay/redis-relay.js';
+import { type Loopback, loopback } from './loopback.js';
+
+/** One replica: its relay, its own Redis connection, its loopback endpoint. */
+export interface Replica {
+  relay: RedisRelay;
+  redis: Redis;
+  serving: Loopback;
+}
+
+/** What a relay suite holds: its Redis (for the whole suite), and what each test opened (closed after it). */
+export interface RelayHarness {
+  server: TestRedis;
+  replicas: Replica[];
+  clients: Client[];
+  proxy: Balancer | undefined;
+  /** Anything else a test opened, closed after it. */
+  cleanups: (() => Promise<void>)[];
+}
+
+/** How a replica's relay is made: its options, and `wrapped`, relayed requests run through a plain `{ fetch }` around the handler. */
+export type ReplicaOptions = Partial<RedisRelayOptions> & { wrapped?: boolean };
+
+/**
+ * Registers a relay suite's hooks (call it inside the `describe`): a Redis started for the suite,
+ * and after each test its clients, balancer and replicas closed. `replica` starts one replica (a
+ * loopback endpoint with a Redis relay sealed with `secret`, liveness checked every 100 ms);
+ * `pair` two behind a balancer that sends `initialize` to the first and every later request to
+ * the second.
+ */
+export function relayHarness(secret: string) {
+  const h = { replicas: [], clients: [], proxy: undefined, cleanups: [] } as unknown as RelayHarness;
+  beforeAll(async () => {
+    h.server = await startRedis();
+  });
+  afterAll(async () => {
+    await h.server?.stop();
+  });
+  afterEach(async () => {
+    for (const client of h.clients.splice(0)) await client.close().catch(() => {});
+    await h.proxy?.close();
+    h.proxy = undefined;
+    for (const r of h.replicas.splice(0)) {
+      await r.serving.close();
+      await r.relay.close();
+      r.redis.disconnect();
+    }
+    for (const cleanup of h.cleanups.splice(0)) await cleanup();
+  });
+
+  const replica = async (prefix: string, options: ReplicaOptions = {}): Promise<Replica> => {
+    const { wrapped, ...relayOptions } = options;
+    const redis = new Redis(h.server.url);
+    const relay = createRedisRelay(redis, { secret, prefix, livenessMs: 100, ...relayOptions });
+    const serving = await loopback({ authenticated: true, sessions: relay });
+    await relay.serve(wrapped ? { fetch: (request) => serving.handler.fetch(request) } : serving.handler);
+    const r = { relay, redis, serving };
+    h.replicas.push(r);
+    return r;
+  };
+
+  const pair = async (prefix: string, first: ReplicaOptions = {}, second: ReplicaOptions = first) => {
+    const [a, b] = [await replica(prefix, first), await replica(prefix, second)];
+    h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    return { a, b, url: h.proxy.url };
+  };
+
+  return { h, replica, pair };
+}
