@@ -1,5 +1,6 @@
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
+import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
@@ -110,6 +111,39 @@ describe('direct connections: framing and addresses', () => {
     await expect.poll(() => got.length).toBe(4);
     expect(got.slice(0, 3)).toEqual(['first', 'sécond ✓', '']);
     expect(got[3]).toHaveLength(70_000);
+    socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('property: any messages, cut into any pieces on the wire, arrive whole and in order', async () => {
+    let got: string[] = [];
+    const server = createServer((socket) => {
+      new Link(socket, true, (m) => got.push(m)).peer = 'peer';
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { socket } = await dial(`127.0.0.1:${(server.address() as { port: number }).port}`);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.string({ unit: 'binary', maxLength: 3_000 }), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.integer({ min: 1, max: 4_000 }), { minLength: 1, maxLength: 12 }),
+        async (messages, cuts) => {
+          got = [];
+          const wire = Buffer.concat(messages.map(framed));
+          let at = 0;
+          for (let i = 0; at < wire.length; i++) {
+            const size = cuts[i % cuts.length] as number;
+            socket.write(wire.subarray(at, at + size));
+            at += size;
+            // Now and then let the pieces travel on their own.
+            if (i % 3 === 0) await new Promise((resolve) => setImmediate(resolve));
+          }
+          await expect.poll(() => got.length).toBe(messages.length);
+          // A lone surrogate cannot travel as UTF-8: it arrives as U+FFFD, as any UTF-8 text would.
+          expect(got).toEqual(messages.map((m) => Buffer.from(m).toString()));
+        },
+      ),
+      { numRuns: 40 },
+    );
     socket.destroy();
     await new Promise((resolve) => server.close(resolve));
   });
