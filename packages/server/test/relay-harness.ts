@@ -66,6 +66,9 @@ export function relayHarness(secret: string) {
 
   const pair = async (prefix: string, first: ReplicaOptions = {}, second: ReplicaOptions = first) => {
     const [a, b] = [await replica(prefix, first), await replica(prefix, second)];
+    // A test's second pair: the first one's balancer is closed after it too.
+    const earlier = h.proxy;
+    if (earlier) h.cleanups.push(() => earlier.close());
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     return { a, b, url: h.proxy.url };
   };

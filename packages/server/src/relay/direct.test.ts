@@ -387,6 +387,26 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
     expect(a.serving.store.deployments).toEqual([]);
   });
 
+  it('a relay on a connection does not ask Redis whether its holder lives; one through Redis does, every livenessMs', async () => {
+    const numsubs = async (r: Replica) =>
+      Number(/cmdstat_pubsub\|numsub:calls=(\d+)/.exec(await r.redis.info('commandstats'))?.[1] ?? 0);
+    const direct = await asking(await pair('live:'));
+    let before = await numsubs(direct.a);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await numsubs(direct.a)).toBe(before);
+    const { a } = await pair('live2:', {});
+    const { client, asked } = patientClient();
+    clients.push(client);
+    await client.connect(httpTransport(h.proxy?.url as string, 'alice'));
+    const call = startDeploy(client);
+    await asked;
+    before = await numsubs(a);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Its call's stream and its GET stream, each asking every 100 ms.
+    expect((await numsubs(a)) - before).toBeGreaterThanOrEqual(4);
+    void call;
+  });
+
   it('the holder stops mid-question: the call ends with an error at once, nothing is done', async () => {
     const { a, b, call } = await asking(await pair('stop:'));
     await a.relay.close();

@@ -304,6 +304,7 @@ export async function relayTo(
     body: Uint8Array | undefined;
     auth: AuthInfo | undefined;
     livenessMs: number;
+    /** Whether the holder still listens on Redis: asked every `livenessMs` of a relay through Redis. */
     alive: () => Promise<boolean>;
   },
 ): Promise<Response | typeof HOLDER_GONE> {
@@ -314,7 +315,9 @@ export async function relayTo(
   const r = crypto.randomUUID();
   const relayed = new RelayedResponse({
     requestBody: body,
-    alive: to.alive,
+    // On a direct connection the connection is the holder's liveness (its closing ends the relay
+    // at once), so Redis is not asked every `livenessMs` for each relay on it.
+    alive: () => (via ? Promise.resolve(via.reaches(holder)) : to.alive()),
     livenessMs: to.livenessMs,
     abort: () => void core.publish(holder, { t: 'abort', r }, { aead, ...(via ? { via } : {}) }).catch(() => {}),
     done: () => core.waiting.delete(r),
