@@ -303,9 +303,12 @@ export async function relayTo(
     request: Request;
     body: Uint8Array | undefined;
     auth: AuthInfo | undefined;
-    livenessMs: number;
-    /** Whether the holder still listens on Redis: asked every `livenessMs` of a relay through Redis. */
-    alive: () => Promise<boolean>;
+    /**
+     * Watches, for a relay through Redis, that the holder still listens there (failing the relay
+     * if not); returns what stops watching. A relay on a direct connection is not watched: the
+     * connection closing ends it.
+     */
+    watch: (relay: RelayedResponse) => () => void;
   },
 ): Promise<Response | typeof HOLDER_GONE> {
   const { holder, owner, request, body, auth } = to;
@@ -313,15 +316,16 @@ export async function relayTo(
   const aead = to.takes.aead === true;
   let via = to.takes.via;
   const r = crypto.randomUUID();
+  let unwatch = () => {};
   const relayed = new RelayedResponse({
     requestBody: body,
-    // On a direct connection the connection is the holder's liveness (its closing ends the relay
-    // at once), so Redis is not asked every `livenessMs` for each relay on it.
-    alive: () => (via ? Promise.resolve(via.reaches(holder)) : to.alive()),
-    livenessMs: to.livenessMs,
     abort: () => void core.publish(holder, { t: 'abort', r }, { aead, ...(via ? { via } : {}) }).catch(() => {}),
-    done: () => core.waiting.delete(r),
+    done: () => {
+      unwatch();
+      core.waiting.delete(r);
+    },
   });
+  if (!via) unwatch = to.watch(relayed);
   const waiting: { relayed: RelayedResponse; holder: string; via?: Link } = {
     relayed,
     holder,
@@ -344,9 +348,13 @@ export async function relayTo(
     };
     let reached = await core.publish(holder, frame, { aead, ...(via ? { via } : {}) });
     if (reached === 0 && via) {
-      // The connection closed under it: nothing was sent on it, so the request goes through Redis.
+      // The connection closed under it and nothing was sent on it. Its closing ended the relays on
+      // it (this one too, if it was already waiting: its client is told to send again); otherwise
+      // the request goes through Redis.
+      if (relayed.settled) return await relayed.response();
       via = undefined;
       delete waiting.via;
+      unwatch = to.watch(relayed);
       reached = await core.publish(holder, frame, { aead });
     }
     if (reached === 0) throw new HolderGone();

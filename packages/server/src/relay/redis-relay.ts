@@ -18,6 +18,7 @@ import {
 } from './ends.js';
 import { type DropReason, frameKey, sealFrames } from './frames.js';
 import { Publisher } from './publisher.js';
+import type { RelayedResponse } from './relayed-response.js';
 import { SessionEntries, type SessionEntry } from './session-entries.js';
 
 /** How `createRedisRelay` names things and how often it checks that replicas are alive. */
@@ -135,6 +136,35 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     });
   const holderAlive = async (holder: string) =>
     Number(((await redis.pubsub('NUMSUB', channelOf(holder))) as [string, number])[1]) > 0;
+  // The relays through Redis in flight to each holder, and the one timer that asks, every
+  // `livenessMs`, whether it still listens: one NUMSUB per holder, however many relays it has.
+  const watched = new Map<string, { relays: Set<RelayedResponse>; timer: ReturnType<typeof setInterval> }>();
+  const watching = (holder: string) => (relay: RelayedResponse) => {
+    let watch = watched.get(holder);
+    if (!watch) {
+      const relays = new Set<RelayedResponse>();
+      const timer = setInterval(() => {
+        void holderAlive(holder).then(
+          (alive) => {
+            if (!alive) for (const r of [...relays]) r.fail('the server instance holding this session stopped');
+          },
+          () => {
+            for (const r of [...relays]) r.fail('the session directory (Redis) cannot be reached', 'interrupted');
+          },
+        );
+      }, livenessMs);
+      (timer as { unref?: () => void }).unref?.();
+      watch = { relays, timer };
+      watched.set(holder, watch);
+    }
+    watch.relays.add(relay);
+    return () => {
+      const current = watched.get(holder);
+      if (!current?.relays.delete(relay) || current.relays.size > 0) return;
+      clearInterval(current.timer);
+      watched.delete(holder);
+    };
+  };
 
   return {
     replica,
@@ -164,7 +194,6 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
             ? TOO_LARGE
             : (read ?? (await readBody(request)));
       if (body === TOO_LARGE) return tooLarge();
-      const alive = () => holderAlive(holder);
       const via = address && links ? links.to(holder, address) : undefined;
       const sent = await relayTo(core, {
         holder,
@@ -173,8 +202,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         request,
         body,
         auth,
-        livenessMs,
-        alive,
+        watch: watching(holder),
       });
       if (sent !== HOLDER_GONE) return sent;
       sessions.forget(id);
@@ -195,6 +223,8 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         await entry.reader?.cancel().catch(() => {});
       }
       for (const { relayed } of core.waiting.values()) relayed.fail('this replica is shutting down');
+      for (const { timer } of watched.values()) clearInterval(timer);
+      watched.clear();
       await sessions.closeAll();
       await links?.close();
       subscriber.disconnect();

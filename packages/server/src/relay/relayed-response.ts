@@ -24,9 +24,6 @@ export class RelayInterrupted extends Error {
 export interface RelayedResponseSettings {
   /** The body the request carried (to answer its JSON-RPC requests if the holder dies mid-stream). */
   requestBody: Uint8Array | undefined;
-  /** Whether the holder is still there. */
-  alive: () => Promise<boolean>;
-  livenessMs: number;
   /** Tells the holder to drop the request (our client went away). */
   abort: () => void;
   /** Called once, when this relay is over whichever way. */
@@ -37,8 +34,9 @@ const encoder = new TextEncoder();
 
 /**
  * The requesting side of one relay: turns the holder's frames back into a `Response` (the head
- * resolves it, chunks stream through as they come), and watches the holder while it lasts, so a
- * replica killed mid-question ends its client's requests with an error instead of a hang.
+ * resolves it, chunks stream through as they come), and ends it with an error when told the way to
+ * the holder is lost (`fail`: the holder's watch, a dropped subscription or connection), so a
+ * replica killed mid-question ends its client's requests instead of leaving them to hang.
  */
 export class RelayedResponse {
   private readonly head: Promise<Response>;
@@ -48,7 +46,6 @@ export class RelayedResponse {
   private started = false;
   private over = false;
   private sse = false;
-  private readonly watch: ReturnType<typeof setInterval>;
 
   constructor(private readonly settings: RelayedResponseSettings) {
     this.head = new Promise((resolve, reject) => {
@@ -58,17 +55,15 @@ export class RelayedResponse {
     // Rejected when the holder turns out to be gone; whoever awaits `response()` sees it, and a
     // relay given up before that (PUBLISH reached nobody) must not leave an unhandled rejection.
     this.head.catch(() => {});
-    this.watch = setInterval(() => {
-      void settings.alive().then(
-        (alive) => alive || this.fail('the server instance holding this session stopped'),
-        () => this.fail('the session directory (Redis) cannot be reached', 'interrupted'),
-      );
-    }, settings.livenessMs);
-    (this.watch as { unref?: () => void }).unref?.();
   }
 
   response(): Promise<Response> {
     return this.head;
+  }
+
+  /** Whether it is over (finished, failed or cancelled). */
+  get settled(): boolean {
+    return this.over;
   }
 
   accept(frame: Frame): void {
@@ -151,7 +146,6 @@ export class RelayedResponse {
 
   private finish(): void {
     this.over = true;
-    clearInterval(this.watch);
     this.settings.done();
   }
 }
