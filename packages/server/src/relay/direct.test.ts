@@ -62,6 +62,30 @@ function framed(message: string): Buffer {
   return Buffer.concat([head, body]);
 }
 
+/**
+ * A server reading its connections as `Link`s (greeted already when `greeted`), and a raw
+ * connection to it: what the link delivered, the link itself, and `close` for both ends.
+ */
+async function linkServer(greeted: boolean) {
+  const got: string[] = [];
+  let link: Link | undefined;
+  const server = createServer((socket) => {
+    link = new Link(socket, true, (m) => got.push(m));
+    if (greeted) link.peer = 'peer';
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const raw = await dial(`127.0.0.1:${(server.address() as { port: number }).port}`);
+  return {
+    ...raw,
+    got,
+    link: () => link as Link,
+    close: async () => {
+      raw.socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 /** A TCP forwarder in front of `target`: its connections can be cut, as a network blip would. */
 async function forwarder(target: string): Promise<{ address: string; cut(): void; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
@@ -98,13 +122,8 @@ describe('direct connections: framing and addresses', () => {
   });
 
   it('a message split across reads, several in one read, and a multibyte character across a split arrive whole', async () => {
-    const got: string[] = [];
-    const server = createServer((socket) => {
-      // Greeted: past the few KB a connection may send before its hello.
-      new Link(socket, true, (m) => got.push(m)).peer = 'peer';
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { socket } = await dial(`127.0.0.1:${(server.address() as { port: number }).port}`);
+    // Greeted: past the few KB a connection may send before its hello.
+    const { socket, got, close } = await linkServer(true);
     const all = Buffer.concat([framed('first'), framed('sécond ✓'), framed(''), framed('x'.repeat(70_000))]);
     // Byte by byte for the first 30, then the rest in uneven pieces.
     for (let i = 0; i < 30; i++) socket.write(all.subarray(i, i + 1));
@@ -112,23 +131,17 @@ describe('direct connections: framing and addresses', () => {
     await expect.poll(() => got.length).toBe(4);
     expect(got.slice(0, 3)).toEqual(['first', 'sécond ✓', '']);
     expect(got[3]).toHaveLength(70_000);
-    socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
+    await close();
   });
 
   it('property: any messages, cut into any pieces on the wire, arrive whole and in order', async () => {
-    let got: string[] = [];
-    const server = createServer((socket) => {
-      new Link(socket, true, (m) => got.push(m)).peer = 'peer';
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { socket } = await dial(`127.0.0.1:${(server.address() as { port: number }).port}`);
+    const { socket, got, close } = await linkServer(true);
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.string({ unit: 'binary', maxLength: 3_000 }), { minLength: 1, maxLength: 8 }),
         fc.array(fc.integer({ min: 1, max: 4_000 }), { minLength: 1, maxLength: 12 }),
         async (messages, cuts) => {
-          got = [];
+          got.length = 0;
           const wire = Buffer.concat(messages.map(framed));
           let at = 0;
           for (let i = 0; at < wire.length; i++) {
@@ -145,8 +158,7 @@ describe('direct connections: framing and addresses', () => {
       ),
       { numRuns: 40 },
     );
-    socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
+    await close();
   });
 
   it('a length past the bound closes the connection at once, without waiting for (or keeping) the bytes: a few KB before the greeting, 8 MB after', async () => {
@@ -154,37 +166,23 @@ describe('direct connections: framing and addresses', () => {
       [false, MAX_HELLO + 1],
       [true, MAX_LINK_MESSAGE + 1],
     ] as const) {
-      let link!: Link;
-      const got: string[] = [];
-      const server = createServer((socket) => {
-        link = new Link(socket, true, (m) => got.push(m));
-        if (greeted) link.peer = 'peer';
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      const { socket, closed } = await dial(`127.0.0.1:${(server.address() as { port: number }).port}`);
+      const { socket, closed, got, link, close } = await linkServer(greeted);
       const head = Buffer.alloc(4);
       head.writeUInt32BE(length);
       socket.write(head);
       await closed;
       expect(got).toEqual([]);
-      expect(link.send('anything')).toBe(false);
-      await new Promise((resolve) => server.close(resolve));
+      expect(link().send('anything')).toBe(false);
+      await close();
     }
   });
 
   it('greeted, a message up to the bound arrives', async () => {
-    const got: string[] = [];
-    const server = createServer((socket) => {
-      const link = new Link(socket, true, (m) => got.push(m));
-      link.peer = 'peer';
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { socket } = await dial(`127.0.0.1:${(server.address() as { port: number }).port}`);
+    const { socket, got, close } = await linkServer(true);
     socket.write(framed('y'.repeat(MAX_LINK_MESSAGE)));
     await expect.poll(() => got.length, { timeout: 10_000 }).toBe(1);
     expect(got[0]).toHaveLength(MAX_LINK_MESSAGE);
-    socket.destroy();
-    await new Promise((resolve) => server.close(resolve));
+    await close();
   });
 
   it('refuses a wildcard host without an address to advertise, and an advertised address that is not host:port', () => {
