@@ -15,7 +15,7 @@ import { coldStart } from './cold-start.js';
 import { doctor } from './doctor.js';
 import { httpSequential } from './http-sequential.js';
 import { postgresCommit } from './postgres-commit.js';
-import { goalTable, recordFrom, report } from './support/stats.js';
+import { failedGoals, goalTable, recordFrom, report } from './support/stats.js';
 import { webAnswer } from './web-answer.js';
 import { youngSurvival } from './young-survival.js';
 
@@ -68,5 +68,8 @@ console.log(
   `\nGoals (${((Date.now() - started.getTime()) / 1000).toFixed(0)} s, load average now ${loadavg()[0]?.toFixed(2)})`,
 );
 console.log(goalTable());
-// The web part's chats keep opsdesk children and registries alive; the run is over.
-process.exit(0);
+const failed = failedGoals();
+if (failed > 0) console.log(`\n${failed} goal line${failed === 1 ? '' : 's'} FAIL: exit code 1`);
+// The web part's chats keep opsdesk children and registries alive; the run is over. A failed goal
+// fails the run, so a script or CI step running the bench sees it.
+process.exit(failed > 0 ? 1 : 0);

@@ -47,6 +47,11 @@ export function recordFrom(file: string): number {
 const verdict = (pass: GoalLine['pass']) =>
   pass === 'info' ? 'INFO' : pass === undefined ? 'SKIP' : pass ? 'PASS' : 'FAIL';
 
+/** How many goal lines recorded in this process failed. */
+export function failedGoals(): number {
+  return lines.filter((l) => l.pass === false).length;
+}
+
 /** The table of every goal line recorded in this process. */
 export function goalTable(): string {
   const width = Math.max(...lines.map((l) => l.goal.length));
