@@ -239,6 +239,22 @@ describe('the v3 call state', () => {
     for (const codec of [sealer, other]) expect(await refusal(() => codec.open(text, ALICE))).toBe('expired');
   });
 
+  it('is dead from its expiry second on, not a second later, and counts from the round it was given', async () => {
+    // Sealed half a second into a second: the expiry (whole seconds) is 59.5 s later, not 60.5 s.
+    const { clock, sealer, other } = pair({ now: 1_700_000_000_500 });
+    const text = (await sealer.seal(sample(), ALICE)) as string;
+    clock.now += 59_500;
+    expect(await other.open(text, ALICE)).toEqual(sample());
+    clock.now += 1;
+    for (const codec of [sealer, other]) expect(await refusal(() => codec.open(text, ALICE))).toBe('expired');
+    // Sealed now for a round that began 10 s ago: it lives 60 s from then.
+    const late = (await sealer.seal(sample(), ALICE, clock.now - 10_000)) as string;
+    clock.now += 49_999;
+    expect(await other.open(late, ALICE)).toEqual(sample());
+    clock.now += 2;
+    for (const codec of [sealer, other]) expect(await refusal(() => codec.open(late, ALICE))).toBe('expired');
+  });
+
   it('opens in full the states it no longer keeps, and still refuses them changed', async () => {
     const { sealer } = pair();
     const texts: string[] = [];

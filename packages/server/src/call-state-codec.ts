@@ -23,7 +23,12 @@ import { type AskRecord, type Caller, type CallState, identityDigest } from './s
 
 /** Seals and opens call states (`v1` states from earlier versions open through a promise). */
 export interface CallStateCodec {
-  seal(state: CallState, caller: Caller): string;
+  /**
+   * `asOf` (ms, default now): when the round that seals it began. The state expires `ttlSeconds`
+   * after that, to the whole second before it, so it never outlives a claim taken after the round
+   * began (`execute.ts`).
+   */
+  seal(state: CallState, caller: Caller, asOf?: number): string;
   /** Throws (`malformed`, `mac`, `expired`, `bind`) on anything but an intact, unexpired state sealed for `caller`. */
   open(text: string, caller: Caller): CallState | Promise<CallState>;
   /**
@@ -79,7 +84,6 @@ type WireAsk =
  */
 export function createCallStateCodec(options: CallStateCodecOptions): CallStateCodec {
   const key = typeof options.key === 'string' ? new TextEncoder().encode(options.key) : Uint8Array.from(options.key);
-  const seconds = () => Math.floor(options.now() / 1000);
   const v1 = createStateCodec<unknown>({ key, ttlSeconds: options.ttlSeconds, now: options.now });
   const mac = hmacSha256(key);
   // The version is part of the MAC's input: a state cannot be relabelled as another version.
@@ -119,8 +123,8 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   return {
     formatOf: (text) =>
       text.startsWith(PREFIX) || text.startsWith(V2) ? 'mine' : text.startsWith('v1.') ? 'shared' : 'foreign',
-    seal(state, caller) {
-      const wire = toWire(state, seconds() + options.ttlSeconds);
+    seal(state, caller, asOf = options.now()) {
+      const wire = toWire(state, Math.floor(asOf / 1000) + options.ttlSeconds);
       const body = JSON.stringify(wire);
       return finish(body, wire, tagOf(PREFIX, body, caller), state, caller);
     },
@@ -132,7 +136,7 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
       if (known !== undefined) {
         // The same text from someone else is what a forged tag would be.
         if (known.method !== caller.method || known.identity !== (caller.identity ?? '')) throw new Error('mac');
-        const state = known.wire ? fromWireValue(known.wire, seconds()) : fromWire(body, seconds());
+        const state = known.wire ? fromWireValue(known.wire, options.now()) : fromWire(body, options.now());
         if (known.callText !== undefined) state.callText = known.callText;
         return state;
       }
@@ -142,7 +146,7 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
         throw new Error('malformed');
       const given = text.slice(dot + 1);
       check(tagOf(prefix, body, caller), given);
-      return fromWire(body, seconds());
+      return fromWire(body, options.now());
     },
   };
 }
@@ -203,11 +207,15 @@ function fromWire(json: string, now: number): CallState {
   return fromWireValue(wire, now);
 }
 
-/** A state from its wire array, in new objects (the array's own are never handed out). */
+/**
+ * A state from its wire array, in new objects (the array's own are never handed out). `now` in ms:
+ * the expiry (whole seconds) is compared to the millisecond, so a state is dead from its second
+ * on, not a second later.
+ */
 function fromWireValue(wire: unknown, now: number): CallState {
   if (!Array.isArray(wire) || typeof wire[0] !== 'string' || typeof wire[1] !== 'string') throw new Error('malformed');
   const exp = wire[2];
-  if (typeof exp !== 'number' || exp < now) throw new Error('expired');
+  if (typeof exp !== 'number' || exp * 1000 < now) throw new Error('expired');
   const asks: Record<string, AskRecord> = {};
   for (let i = 3; i < wire.length; i++) {
     const ask: unknown = wire[i];

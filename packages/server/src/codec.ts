@@ -32,7 +32,8 @@ export function createStateCodec<T>(options: {
     } catch {
       throw new Error('malformed');
     }
-    if (typeof envelope.exp !== 'number' || envelope.exp < seconds()) throw new Error('expired');
+    // Compared to the millisecond: dead from its second on, not a second later.
+    if (typeof envelope.exp !== 'number' || envelope.exp * 1000 < options.now()) throw new Error('expired');
     return envelope.p as T;
   };
   return {

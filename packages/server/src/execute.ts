@@ -103,6 +103,10 @@ export async function execute(
     }
   }
   call ??= callDigest(text);
+  // The state this round may seal expires counted from here, before the claim is read: a claim
+  // taken after this read outlives it (kit.ts), so no state of a committed call opens once the
+  // claim's record is gone, even one sealed by a round that raced the commit.
+  const began = rt.now();
   if (previous) {
     // A replay of any round of a call that already acted gets that act's result, the same each time.
     const recorded = await rt.committer.recorded(previous.cid, tool.name, settings.locale, signal);
@@ -131,10 +135,11 @@ export async function execute(
   const first = await end.promise;
   if (first !== SUSPENDED) return questions.finish(first);
   // Sealed for this caller: the state that came in was opened under the same one (kit.ts).
-  const requestState = rt.codec.seal(channel.state(call, text, questions.contextId), {
-    method: ctx.mcpReq.method,
-    identity: user,
-  });
+  const requestState = rt.codec.seal(
+    channel.state(call, text, questions.contextId),
+    { method: ctx.mcpReq.method, identity: user },
+    began,
+  );
   checkSealedSize(requestState);
   return inputRequired({ inputRequests: channel.requests(), requestState });
 }

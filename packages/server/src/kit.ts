@@ -22,6 +22,8 @@ import type { CallState } from './state.js';
 import type { AnyTool } from './tool.js';
 
 const EMPTY_FORMS: Readonly<Record<string, never>> = Object.freeze({});
+/** How much longer than a state's lifetime a claim is kept: for clocks that differ between hosts. */
+const CLAIM_CLOCK_MARGIN_MS = 60_000;
 
 /** What `registerTool` is given for a tool. */
 interface ToolConfig {
@@ -211,8 +213,10 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   };
   const committer = new Committer({
     store: options.claims ?? createMemoryClaimStore({ now }),
-    // A claim outlives every state that could replay it: states are minted before the effect runs.
-    ttlMs: ttlSeconds * 1000,
+    // A claim outlives every state that could replay it: a state expires `ttlSeconds` after the
+    // round that sealed it began, before that round read the claim (execute.ts); the margin covers
+    // clocks that differ between the replicas that seal states and the store that keeps claims.
+    ttlMs: ttlSeconds * 1000 + CLAIM_CLOCK_MARGIN_MS,
     leaseMs: options.claimLeaseMs ?? 15_000,
     waitMs: options.commitWaitMs ?? 60_000,
     now,

@@ -3,6 +3,8 @@ import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@m
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createStore, fixtureTools } from '../test/fixture-tools.js';
+import { createMemoryClaimStore } from './claims/memory.js';
+import type { ClaimStore } from './claims/types.js';
 import { createStateCodec } from './codec.js';
 import { createElicitkit } from './kit.js';
 
@@ -309,6 +311,110 @@ describe('requestState', () => {
     // Still waiting for the environment: the unsolicited confirmation counts for nothing.
     expect(isInputRequiredResult(next) && Object.keys(next.inputRequests ?? {})).toEqual(['env']);
     expect(store.deployments).toEqual([]);
+    await alice.client.close();
+  });
+});
+
+/**
+ * A kit on a clock the test moves (an hour's states), whose claim store can hold back what a
+ * read found: a replica whose store answers slowly, so a commit lands between its read and its seal.
+ */
+function clocked() {
+  const store = createStore();
+  const clock = { now: START };
+  const claims = createMemoryClaimStore({ now: () => clock.now });
+  let hold: Promise<void> | undefined;
+  const slow: ClaimStore = {
+    claim: (...a) => claims.claim(...a),
+    renew: (...a) => claims.renew(...a),
+    complete: (...a) => claims.complete(...a),
+    release: (...a) => claims.release(...a),
+    sweep: () => claims.sweep(),
+    async read(id) {
+      const found = await claims.read(id);
+      await hold;
+      return found;
+    },
+  };
+  const kit = createElicitkit({
+    identify: (ctx) => ctx.http?.authInfo?.clientId,
+    now: () => clock.now,
+    claims: slow,
+  });
+  const handler = createMcpHandler(() => kit.createServer({ name: 'fixture', version: '1' }, fixtureTools(store)));
+  return {
+    store,
+    clock,
+    handler,
+    holdReads(until: Promise<void>) {
+      hold = until;
+    },
+  };
+}
+
+const HOUR = 3_600_000;
+/** On a whole second: the states of the first rounds expire on one too. */
+const START = 1_700_000_000_000;
+const SERVICE = { service: 'order-service' };
+const toProd = { env: { action: 'accept', content: { env: 'prod' } } };
+const confirmed = { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } };
+
+describe('exactly once, to the end of every state of a committed call', () => {
+  it('a final round replayed at the last moment its state opens answers from the record', async () => {
+    const { store, clock, handler } = clocked();
+    const alice = await manualClient('alice', handler);
+    const first = await alice.round(SERVICE);
+    if (!isInputRequiredResult(first)) throw new Error('expected input_required');
+    const second = await alice.round(SERVICE, { inputResponses: toProd, requestState: first.requestState });
+    if (!isInputRequiredResult(second)) throw new Error('expected the production confirmation');
+    const final = { inputResponses: confirmed, requestState: second.requestState };
+    clock.now += 500;
+    const done = await alice.round(SERVICE, final);
+    expect(store.deployments).toHaveLength(1);
+    // Its state sealed on a whole second, the claim half a second later: around the state's last
+    // millisecond, the record while it opens, a refusal after; never a second deploy.
+    for (const at of [HOUR - 1, HOUR, HOUR + 1, HOUR + 499, HOUR + 600, HOUR + 999, HOUR + 1_000]) {
+      clock.now = START + at;
+      const replay = await alice.round(SERVICE, final).catch((error: Error) => error);
+      if (replay instanceof Error) expect(replay.message).toContain('Invalid or expired requestState');
+      else expect(replay).toEqual(done);
+      expect(store.deployments).toHaveLength(1);
+    }
+    await alice.client.close();
+  });
+
+  it('a state sealed by a round that raced the commit dies before the commit is forgotten', async () => {
+    const { store, clock, handler, holdReads } = clocked();
+    const alice = await manualClient('alice', handler);
+    const first = await alice.round(SERVICE);
+    if (!isInputRequiredResult(first)) throw new Error('expected input_required');
+    const second = await alice.round(SERVICE, { inputResponses: toProd, requestState: first.requestState });
+    if (!isInputRequiredResult(second)) throw new Error('expected the production confirmation');
+    // The second round again (a retry, or someone holding the first state): it reads the claim
+    // (nothing yet), and its store answers late.
+    let release!: () => void;
+    holdReads(new Promise<void>((resolve) => (release = resolve)));
+    const racing = alice.round(SERVICE, { inputResponses: toProd, requestState: first.requestState });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    holdReads(Promise.resolve());
+    // Meanwhile, 30 s later, the final round commits; two minutes after that (longer than the
+    // claim's margin for clocks) the racing round seals.
+    clock.now += 30_000;
+    const done = await alice.round(SERVICE, { inputResponses: confirmed, requestState: second.requestState });
+    expect(store.deployments).toHaveLength(1);
+    clock.now += 120_000;
+    release();
+    const raced = await racing;
+    if (!isInputRequiredResult(raced)) throw new Error('expected the production confirmation again');
+    const replay = { inputResponses: confirmed, requestState: raced.requestState };
+    // Its state, answered at any moment of its life or after, never deploys a second time.
+    for (const at of [HOUR - 1, HOUR + 5_000, HOUR + 35_000, HOUR + 95_000, HOUR + 149_000, HOUR + 151_000]) {
+      clock.now = START + at;
+      const result = await alice.round(SERVICE, replay).catch((error: Error) => error);
+      if (result instanceof Error) expect(result.message).toContain('Invalid or expired requestState');
+      else expect(result).toEqual(done);
+      expect(store.deployments).toHaveLength(1);
+    }
     await alice.client.close();
   });
 });
