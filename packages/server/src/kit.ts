@@ -22,6 +22,8 @@ import type { CallState } from './state.js';
 import type { AnyTool } from './tool.js';
 
 const EMPTY_FORMS: Readonly<Record<string, never>> = Object.freeze({});
+/** The default `identify`: the client an authenticated request came from, none without authentication. */
+const authenticatedClient = (ctx: ServerContext): string | undefined => ctx.http?.authInfo?.clientId;
 /** How much longer than a state's lifetime a claim is kept: for clocks that differ between hosts. */
 const CLAIM_CLOCK_MARGIN_MS = 60_000;
 
@@ -65,7 +67,10 @@ export interface ElicitkitOptions {
   redaction?: Redaction;
   /**
    * Who is calling, from the request (e.g. the bearer token's subject). Sealed state is bound to
-   * it, so an answer given under one identity is refused under another.
+   * it, so an answer given under one identity is refused under another. Default: the client the
+   * request authenticated as (`ctx.http.authInfo.clientId`, as `createHttpHandler`'s `authenticate`
+   * or the SDK's bearer auth set it), and one anonymous caller without authentication. Where one
+   * client id serves several people, return the person (the token's subject) instead.
    */
   identify?: (ctx: ServerContext) => string | undefined;
   /**
@@ -116,7 +121,7 @@ export interface Elicitkit {
  */
 export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   const now = options.now ?? Date.now;
-  const identify = options.identify ?? (() => undefined);
+  const identify = options.identify ?? authenticatedClient;
   const ttlSeconds = options.stateTtlSeconds ?? 3600;
   // Made on first use: its key (and the platform's crypto behind it) costs a server's start time,
   // and a server whose calls never reach a 2026-07-28 round never needs it.

@@ -3,6 +3,7 @@ import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@m
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createStore, fixtureTools } from '../test/fixture-tools.js';
+import { httpTransport, loopback } from '../test/loopback.js';
 import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
 import { createStateCodec } from './codec.js';
@@ -13,6 +14,17 @@ import { createElicitkit } from './kit.js';
  * the test can tamper with what it echoes.
  */
 async function manualClient(identity: string, handler: ReturnType<typeof createMcpHandler>) {
+  return manualOn(
+    identity,
+    new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
+      fetch: (url, init) =>
+        handler.fetch(new Request(url, init), { authInfo: { token: identity, clientId: identity, scopes: [] } }),
+    }),
+  );
+}
+
+/** The same client over `transport`. */
+async function manualOn(identity: string, transport: StreamableHTTPClientTransport) {
   const client = new Client(
     { name: `manual-${identity}`, version: '1' },
     {
@@ -21,12 +33,7 @@ async function manualClient(identity: string, handler: ReturnType<typeof createM
       inputRequired: { autoFulfill: false },
     },
   );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
-      fetch: (url, init) =>
-        handler.fetch(new Request(url, init), { authInfo: { token: identity, clientId: identity, scopes: [] } }),
-    }),
-  );
+  await client.connect(transport);
   const round = (args: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
     client.request(
       { method: 'tools/call', params: { name: 'deploy', arguments: args, ...extra } },
@@ -136,6 +143,32 @@ describe('requestState', () => {
     expect(store.deployments).toEqual([]);
     await alice.client.close();
     await mallory.client.close();
+  });
+
+  it('binds state to the authenticated client by default: a kit without identify behind authenticate', async () => {
+    // loopback's kit has no `identify`; its handler authenticates `Bearer <name>` as client <name>.
+    const served = await loopback({ authenticated: true });
+    try {
+      const alice = await manualOn('alice', httpTransport(served.url, 'alice'));
+      const bob = await manualOn('bob', httpTransport(served.url, 'bob'));
+      const first = await alice.round(SERVICE);
+      if (!isInputRequiredResult(first)) throw new Error('expected input_required');
+      const answered = { inputResponses: toProd, requestState: first.requestState };
+      await expect(bob.round(SERVICE, answered)).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('Invalid or expired requestState'),
+      });
+      const next = await alice.round(SERVICE, answered);
+      if (!isInputRequiredResult(next)) throw new Error('expected the production confirmation');
+      const final = { inputResponses: confirmed, requestState: next.requestState };
+      await expect(bob.round(SERVICE, final)).rejects.toMatchObject({ code: -32602 });
+      expect(served.store.deployments).toEqual([]);
+      expect(isInputRequiredResult(await alice.round(SERVICE, final))).toBe(false);
+      expect(served.store.deployments).toEqual([{ service: 'order-service', env: 'prod', ticket: 'REL-1001' }]);
+      await Promise.all([alice.client.close(), bob.client.close()]);
+    } finally {
+      await served.close();
+    }
   });
 
   it('refuses state minted for one call on a call with other arguments', async () => {
