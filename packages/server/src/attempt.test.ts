@@ -66,6 +66,38 @@ describe.each(PATHS)('ctx.attempt over %s', (path) => {
     expect(store.purges).toBe(0);
   });
 
+  it.each(['decline', 'cancel'] as const)(
+    'the store shrank under the limit after the question, and the person said %s: nothing is kept',
+    async (action) => {
+      const { c, store } = await start(path, [
+        () => {
+          // While the question is open, someone else removes one of the three: two would go now,
+          // which a first run would keep without asking.
+          store.items = store.items.filter((i) => i !== 'avocado');
+          return { action };
+        },
+      ]);
+      const r = await call(c, 'purge', { prefix: 'a' });
+      expect(r.status).toBe(action === 'decline' ? 'declined' : 'cancelled');
+      expect(store.items).toEqual(['apple', 'apricot', 'banana', 'blackberry', 'cherry']);
+      expect(store.purges).toBe(0);
+      expect(c.seen).toHaveLength(1);
+    },
+  );
+
+  it('the store shrank after the question and the person accepted: what runs is within what was shown', async () => {
+    const { c, store } = await start(path, [
+      () => {
+        store.items = store.items.filter((i) => i !== 'avocado');
+        return { action: 'accept', content: { sure: true } };
+      },
+    ]);
+    const r = await call(c, 'purge', { prefix: 'a' });
+    expect(r.status).toBe('done');
+    expect(store.items).toEqual(['banana', 'blackberry', 'cherry']);
+    expect(store.purges).toBe(1);
+  });
+
   it('the store moved after the question: what runs is not what was shown, so nothing is kept unasked', async () => {
     const asked: unknown[] = [];
     const { c, store } = await start(path, [

@@ -51,6 +51,9 @@ export interface CallSettings {
 
 const NONE_ASKED: readonly string[] = Object.freeze([]);
 
+/** The audit note on a refusal that ended a call whose handler, run again, did not ask it again. */
+const REFUSED_UNASKED = 'ended the call: run again, the tool went to its side effect without asking this again';
+
 /**
  * What an unsupported question's outcome lists as missing: the ask's own `fallback`, else the
  * form's fields. A value, not a closure: it is made for every question and read for few.
@@ -118,6 +121,16 @@ export class CallQuestions {
       if (!isProduction()) throw new ElicitkitUsageError('WORK_AFTER_CANCEL', message);
       this.audit.violation(stop.key, 'EK05', message);
       return cancelledResult(this.resultContext(stop.key, undefined));
+    }
+    const refused = this.channel.refusedUnasked?.();
+    if (refused) {
+      // A 2026-07-28 round run again took another way to the side effect than the question the
+      // person refused (what it found had changed): their no still holds, nothing runs.
+      const { key, action, answer } = refused;
+      this.stopped = { action, key };
+      this.audit.response(key, answer, undefined, REFUSED_UNASKED);
+      const ctx = this.resultContext(key, undefined);
+      return action === 'cancel' ? cancelledResult(ctx) : declinedResult(ctx);
     }
     if (abandoned) {
       // The client cancelled the call (or went away) after the last answer, before the effect

@@ -71,4 +71,17 @@ export interface Channel {
   ): Promise<RawAnswer>;
   /** URL mode, after the out-of-band flow finished: tell the client (2025-11-25 only). */
   complete(key: string): Promise<void>;
+  /**
+   * 2026-07-28: a decline or cancel the person gave in time to a question this round has not
+   * asked: the handler, run again, is heading for its side effect another way than the one they
+   * answered. (2025: a call runs once, every answer reaches its ask.)
+   */
+  refusedUnasked?(): Refusal | undefined;
+}
+
+/** A decline or cancel of `key`, as it came (`answer`: for the audit trail). */
+export interface Refusal {
+  key: string;
+  action: 'decline' | 'cancel';
+  answer: Extract<RawAnswer, { kind: 'answer' }>;
 }

@@ -1,7 +1,7 @@
 import { ELICIT_ACTIONS } from '@elicitkit/form';
 import { type InputRequest, inputResponse } from '@modelcontextprotocol/server';
 import { type AskRecord, type CallState, questionDigest } from '../state.js';
-import type { Channel, Question, RawAnswer } from './channel.js';
+import type { Channel, Question, RawAnswer, Refusal } from './channel.js';
 import { inputRequest } from './wire.js';
 
 /**
@@ -13,6 +13,8 @@ export class ReplayChannel implements Channel {
   private readonly records: Record<string, AskRecord>;
   private readonly fresh = new Set<string>();
   private readonly queued = new Map<string, InputRequest>();
+  /** The keys this round has asked (made on the first ask). */
+  private reached: Set<string> | undefined;
   /** Called when the handler is waiting on a question this round cannot answer. */
   onSuspend: () => void = ignore;
 
@@ -41,6 +43,8 @@ export class ReplayChannel implements Channel {
     timeoutMs: number,
     onSent: (superseded?: RawAnswer) => void,
   ): Promise<RawAnswer> {
+    this.reached ??= new Set();
+    this.reached.add(key);
     const digest = questionDigest(question);
     // Own keys only: an ask key may be named like an Object.prototype member (`constructor`).
     const record = Object.hasOwn(this.records, key) ? this.records[key] : undefined;
@@ -132,6 +136,23 @@ export class ReplayChannel implements Channel {
 
   async complete(): Promise<void> {
     // 2026-07-28 has no completion notification: the retried call itself is the signal.
+  }
+
+  refusedUnasked(): Refusal | undefined {
+    for (const [key, record] of Object.entries(this.records)) {
+      const answer = record.answer;
+      if (!answer || this.reached?.has(key)) continue;
+      if (answer.action !== 'decline' && answer.action !== 'cancel') continue;
+      // A late answer counts as none, here as where it is asked.
+      const elapsedMs = answer.at - record.asked;
+      if (elapsedMs > record.timeoutMs) continue;
+      return {
+        key,
+        action: answer.action,
+        answer: { kind: 'answer', action: answer.action, elapsedMs, fresh: this.fresh.has(key) },
+      };
+    }
+    return undefined;
   }
 
   /** The requests this round ends with. */
