@@ -27,6 +27,7 @@ import {
   FrameRefused,
   fromBase64,
   headerList,
+  MAX_DATA_BYTES,
   open,
   sealFrames,
   toBase64,
@@ -141,6 +142,7 @@ export async function runRelayed(
   const controller = new AbortController();
   const entry: Holding = { requester: back, controller, ...(via ? { via } : {}) };
   holding.set(frame.r, entry);
+  let headSent = false;
   try {
     const handler = core.handler;
     if (!handler) throw new Error('this replica is not serving yet');
@@ -166,35 +168,55 @@ export async function runRelayed(
     });
     const response = await (handler.serve ? handler.serve(request, relayedBody(body)) : handler.fetch(request));
     const head = { t: 'head', r: frame.r, status: response.status, headers: headerList(response.headers) } as const;
-    // A JSON reply or a bare status travels whole, in one message; only SSE streams chunk by chunk.
+    // A JSON reply or a bare status travels whole, in one message, when one frame holds it; SSE
+    // streams, and longer replies, go piece by piece.
     if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
       const body = response.body ? new Uint8Array(await response.arrayBuffer()) : undefined;
-      await publish(back, { ...head, end: true, ...(body?.byteLength ? { body: toBase64(body) } : {}) });
+      if (!body || body.byteLength <= MAX_DATA_BYTES) {
+        await publish(back, { ...head, end: true, ...(body?.byteLength ? { body: toBase64(body) } : {}) });
+        return;
+      }
+      headSent = true;
+      await publish(back, head);
+      for (const d of pieces(body)) if ((await publish(back, { t: 'data', r: frame.r, d })) === 0) return;
+      await publish(back, { t: 'end', r: frame.r });
       return;
     }
     // Not awaited one by one: one connection keeps them in order, and a chunk is not held up by
     // the previous one's round trip. Nobody listening any more (the requesting replica is gone)
-    // drops the request here too.
+    // drops the request here too; a piece that could not be sent ends it with a `fail`.
+    let failed: unknown;
     const sent = (f: Frame) =>
       void publish(back, f).then(
         (listeners) => listeners === 0 && controller.abort(),
-        () => controller.abort(),
+        (error: unknown) => {
+          failed ??= error;
+          controller.abort();
+        },
       );
+    headSent = true;
     sent(head);
     const reader = response.body.getReader();
     entry.reader = reader;
     for (;;) {
       const { done, value } = await reader.read();
       if (done || controller.signal.aborted) break;
-      sent({ t: 'data', r: frame.r, d: toBase64(value) });
+      for (const d of pieces(value)) sent({ t: 'data', r: frame.r, d });
     }
     if (controller.signal.reason === SHUTDOWN) throw new Error('the server instance holding this session stopped');
+    if (failed !== undefined) throw failed;
     if (controller.signal.aborted) await reader.cancel().catch(() => {});
     else sent({ t: 'end', r: frame.r });
   } catch (error) {
-    await publish(back, { t: 'fail', r: frame.r, message: String((error as Error).message).slice(0, 2_000) }).catch(
-      () => 0,
-    );
+    const message = String((error as Error).message).slice(0, 2_000);
+    // Before the head, a holder that goes on (only its stopping ends its sessions) answers as a
+    // server does when a request fails: an error response, so the requester does not take the
+    // session for gone. After it, or stopping, a `fail`.
+    const frameOf =
+      headSent || controller.signal.reason === SHUTDOWN
+        ? ({ t: 'fail', r: frame.r, message } as const)
+        : failedHead(frame.r, core.handler ? 500 : 503);
+    await publish(back, frameOf).catch(() => 0);
   } finally {
     holding.delete(frame.r);
   }
@@ -280,6 +302,40 @@ function take(core: RelayCore, from: string, frame: Frame, via?: Link): void {
   }
 }
 
+/** `bytes` in base64 pieces of at most MAX_DATA_BYTES each. */
+function* pieces(bytes: Uint8Array): Generator<string> {
+  if (bytes.byteLength <= MAX_DATA_BYTES) {
+    yield toBase64(bytes);
+    return;
+  }
+  for (let at = 0; at < bytes.byteLength; at += MAX_DATA_BYTES) yield toBase64(bytes.subarray(at, at + MAX_DATA_BYTES));
+}
+
+/**
+ * The whole response of a relayed request that failed on the holder before its head: 500 (or 503
+ * when the holder is not serving yet), a JSON-RPC error, and no detail of what failed.
+ */
+function failedHead(r: string, status: 500 | 503): Frame {
+  const message =
+    status === 503
+      ? 'Service unavailable: the server instance holding this session is not serving yet; send the request again'
+      : 'Internal error: the request failed on the server instance holding its session';
+  const body = encoder.encode(JSON.stringify({ jsonrpc: '2.0', error: { code: INTERNAL_ERROR, message }, id: null }));
+  return {
+    t: 'head',
+    r,
+    status,
+    headers: [
+      ['content-type', 'application/json'],
+      ...(status === 503 ? [['retry-after', '1'] as [string, string]] : []),
+    ],
+    end: true,
+    body: toBase64(body),
+  };
+}
+
+const encoder = new TextEncoder();
+
 /** What `relayTo` answers when nobody holds the session any more (the caller forgets its entry). */
 export const HOLDER_GONE = Symbol('holder gone');
 
@@ -346,11 +402,16 @@ export async function relayTo(
       ...(aead ? { aead: true as const } : {}),
       ...(auth ? { auth: relayedAuth(auth) } : {}),
     };
-    let reached = await core.publish(holder, frame, { aead, ...(via ? { via } : {}) });
+    // Longer than a direct connection carries (headers near their bounds), it goes through Redis.
+    const tooLong = (error: unknown) => {
+      if (via && error instanceof RangeError) return 0;
+      throw error;
+    };
+    let reached = await core.publish(holder, frame, { aead, ...(via ? { via } : {}) }).catch(tooLong);
     if (reached === 0 && via) {
-      // The connection closed under it and nothing was sent on it. Its closing ended the relays on
-      // it (this one too, if it was already waiting: its client is told to send again); otherwise
-      // the request goes through Redis.
+      // The connection closed under it (or would not carry it) and nothing was sent on it. Its
+      // closing ended the relays on it (this one too, if it was already waiting: its client is
+      // told to send again); otherwise the request goes through Redis.
       if (relayed.settled) return await relayed.response();
       via = undefined;
       delete waiting.via;

@@ -27,8 +27,13 @@ export const FRAME_TTL_MS = 30_000;
 
 const MAX_ID = 128;
 const id = z.string().min(1).max(MAX_ID);
-/** The longest base64 a frame carries: of at most the SDK's request bound (a response chunk is smaller than a request body). */
-const MAX_BASE64 = Math.ceil(DEFAULT_MAX_REQUEST_BODY_SIZE / 3) * 4 + 4;
+/**
+ * The most bytes one frame carries: a request body (the SDK's bound), or one piece of a response,
+ * which the holder cuts to this size (a tool's result may be longer).
+ */
+export const MAX_DATA_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE;
+/** The longest base64 a frame carries: of at most MAX_DATA_BYTES. */
+const MAX_BASE64 = Math.ceil(MAX_DATA_BYTES / 3) * 4 + 4;
 const base64 = z
   .string()
   .max(MAX_BASE64)

@@ -147,9 +147,12 @@ export class Publisher {
       const via = frames[0]?.via;
       if (via) {
         // On a direct connection: written now, in order with the frames before it; nobody reached
-        // when the connection is gone.
-        const reached = via.send(message) ? 1 : 0;
-        for (const p of frames) p.resolve(reached);
+        // when the connection is gone. Refused while it is up, the message is longer than it
+        // carries: an error, not a silent loss.
+        const written = via.send(message);
+        if (!written && via.reaches(to))
+          throw new RangeError('a relay message longer than a direct connection carries');
+        for (const p of frames) p.resolve(written ? 1 : 0);
       } else messages.push({ channel: this.channelOf(to), message, frames });
     } catch (error) {
       for (const p of frames) p.reject(error);

@@ -222,7 +222,9 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         entry.controller.abort(SHUTDOWN);
         await entry.reader?.cancel().catch(() => {});
       }
-      for (const { relayed } of core.waiting.values()) relayed.fail('this replica is shutting down');
+      // The sessions are the holders' and go on: these requests are cut, and the holders told to
+      // drop them (503, send again), never answered as if their sessions were gone.
+      for (const { relayed } of core.waiting.values()) relayed.fail('this replica is shutting down', 'interrupted');
       for (const { timer } of watched.values()) clearInterval(timer);
       watched.clear();
       await sessions.closeAll();
@@ -248,8 +250,10 @@ async function listen(core: RelayCore, subscriber: Redis, own: string): Promise<
   // was down is gone (ioredis subscribes again on reconnecting, but nothing is replayed). A relay
   // waiting on it could hang or go on with a hole in its stream, so each one ends now with an
   // error its client can act on; the sessions themselves are untouched.
+  // A relay on a direct connection gets everything on it, and is not cut.
   subscriber.on('close', () => {
-    for (const { relayed } of core.waiting.values()) {
+    for (const { relayed, via } of core.waiting.values()) {
+      if (via) continue;
       relayed.fail('the relay lost its Redis subscription and may have missed part of the response', 'interrupted');
     }
   });

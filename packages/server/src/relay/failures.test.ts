@@ -1,0 +1,190 @@
+/**
+ * How a relay ends when something goes wrong on either side, through Redis and on direct
+ * connections: a reply longer than one frame, a holder whose handler fails, a requesting replica
+ * shutting down mid-relay, and Redis's subscription dropping under relays that do not use it.
+ * None of them may hang a client, or tell it a live session is gone.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { withRedis } from '../../../../test/support/redis-server.js';
+import { httpTransport, loopback, patientClient, startDeploy } from '../../test/loopback.js';
+import { type Replica, relayHarness } from '../../test/relay-harness.js';
+import { createRedisRelay } from './redis-relay.js';
+
+const REDIS = withRedis('relay/failures.test.ts');
+const SECRET = 'relay-failures-test-secret-0123456789abcdef';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Past what one frame carries (the SDK's request bound, 4 MB). */
+const LONG = 4_500_000;
+
+const onSession = (sessionId: string): Record<string, string> => ({
+  authorization: 'Bearer alice',
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+  'mcp-session-id': sessionId,
+  'mcp-protocol-version': '2025-11-25',
+});
+
+describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
+  const { h, replica, pair } = relayHarness(SECRET);
+
+  /**
+   * A holder whose sessions open on its real handler but whose relayed requests run on `fetch`;
+   * alice's session on it; a requesting replica. `direct`: both relay on direct connections.
+   */
+  const holderRunning = async (prefix: string, fetch: (request: Request) => Promise<Response>, direct = false) => {
+    const redis = new Redis(h.server.url);
+    const relay = createRedisRelay(redis, {
+      secret: SECRET,
+      prefix,
+      livenessMs: 100,
+      ...(direct ? { direct: {} } : {}),
+    });
+    const serving = await loopback({ authenticated: true, sessions: relay });
+    h.replicas.push({ relay, redis, serving });
+    await relay.serve({ fetch });
+    const requester = await replica(prefix, direct ? { direct: {} } : {});
+    const client = new Client({ name: 'seed', version: '1' });
+    h.clients.push(client);
+    const transport = httpTransport(serving.url, 'alice');
+    await client.connect(transport);
+    return { holder: { relay, redis, serving }, requester, sessionId: transport.sessionId as string };
+  };
+  const post = (url: string, sessionId: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: onSession(sessionId),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+  const within = <T>(ms: number, work: Promise<T>) => Promise.race([work, sleep(ms).then(() => 'hung' as const)]);
+
+  describe.each([
+    ['through Redis', false],
+    ['on direct connections', true],
+  ] as const)('%s', (way, direct) => {
+    const prefix = (name: string) => `${name}${direct ? 'd' : 'r'}:`;
+
+    it('an SSE chunk longer than one frame arrives whole', async () => {
+      const text = `event: message\ndata: "${'x'.repeat(LONG)}"\n\n`;
+      const { holder, requester, sessionId } = await holderRunning(
+        prefix('sse'),
+        async () =>
+          new Response(
+            new ReadableStream<Uint8Array>({
+              start(controller) {
+                controller.enqueue(new TextEncoder().encode(text));
+                controller.close();
+              },
+            }),
+            { headers: { 'content-type': 'text/event-stream' } },
+          ),
+        direct,
+      );
+      const outcome = await within(
+        10_000,
+        post(requester.serving.url, sessionId).then(async (r) => ({ status: r.status, body: await r.text() })),
+      );
+      expect(outcome === 'hung' ? 'hung' : { status: outcome.status, same: outcome.body === text }).toEqual({
+        status: 200,
+        same: true,
+      });
+      expect([holder.relay.inFlight(), requester.relay.inFlight()]).toEqual([0, 0]);
+    });
+
+    it('a JSON reply longer than one frame arrives whole', async () => {
+      const json = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { x: 'x'.repeat(LONG) } });
+      const { requester, sessionId } = await holderRunning(
+        prefix('json'),
+        async () => new Response(json, { headers: { 'content-type': 'application/json' } }),
+        direct,
+      );
+      const response = await post(requester.serving.url, sessionId);
+      expect({ status: response.status, same: (await response.text()) === json }).toEqual({ status: 200, same: true });
+    });
+
+    it('a handler that throws on the holder: a 500, and the session is not forgotten', async () => {
+      const { requester, sessionId } = await holderRunning(
+        prefix('boom'),
+        async () => {
+          throw new Error('boom: a detail the client is not shown');
+        },
+        direct,
+      );
+      const response = await post(requester.serving.url, sessionId);
+      const text = await response.text();
+      expect(response.status).toBe(500);
+      expect(text).toContain('the request failed on the server instance holding its session');
+      expect(text).not.toContain('boom');
+      expect(await requester.redis.exists(`${prefix('boom')}session:${sessionId}`)).toBe(1);
+    });
+
+    it('the requesting replica shuts down mid-relay: a 503, the session kept, the holder drops the request', async () => {
+      let aborted = false;
+      let entered!: () => void;
+      const inside = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      const { holder, requester, sessionId } = await holderRunning(
+        prefix('bye'),
+        (request) => {
+          entered();
+          return new Promise<Response>((_resolve, reject) =>
+            request.signal.addEventListener('abort', () => {
+              aborted = true;
+              reject(new Error('aborted'));
+            }),
+          );
+        },
+        direct,
+      );
+      const pending = post(requester.serving.url, sessionId);
+      await inside;
+      await requester.relay.close();
+      const response = await pending;
+      expect(response.status).toBe(503);
+      expect(await requester.redis.exists(`${prefix('bye')}session:${sessionId}`)).toBe(1);
+      await expect.poll(() => ({ aborted, inFlight: holder.relay.inFlight() })).toEqual({ aborted: true, inFlight: 0 });
+    });
+  });
+
+  it('a drop of the Redis subscription does not cut a question relayed on a direct connection', async () => {
+    const { a, b, url } = await pair('blip:', { direct: {} });
+    let release!: () => void;
+    const { client, asked } = patientClient('blip', {
+      content: { env: 'staging' },
+      release: new Promise<void>((resolve) => (release = resolve)),
+    });
+    h.clients.push(client);
+    await client.connect(httpTransport(url, 'alice'));
+    await greeted(client, a);
+    const call = startDeploy(client);
+    await asked;
+    await dropSubscription(b, 'blip:');
+    await sleep(300);
+    release();
+    const result = (await call) as { structuredContent?: { status?: string } } | Error;
+    expect(result instanceof Error ? result.message : result.structuredContent?.status).toBe('done');
+  });
+
+  /** Until a request through the balancer makes no PUBLISH: the connection between the replicas has greeted. */
+  async function greeted(client: Client, a: Replica): Promise<void> {
+    const publishes = async () =>
+      Number(/cmdstat_publish:calls=(\d+)/.exec(await a.redis.info('commandstats'))?.[1] ?? 0);
+    await expect
+      .poll(async () => {
+        const before = await publishes();
+        await client.listTools();
+        return (await publishes()) - before;
+      })
+      .toBe(0);
+  }
+
+  async function dropSubscription(r: Replica, prefix: string): Promise<void> {
+    const line = String(await r.redis.client('LIST'))
+      .split('\n')
+      .find((l) => l.includes(`name=${prefix}relay:${r.relay.replica} `));
+    expect(line).toBeDefined();
+    await r.redis.client('KILL', 'ID', /\bid=(\d+)/.exec(line ?? '')?.[1] ?? '');
+  }
+});
