@@ -19,7 +19,7 @@ export interface RoundParams {
   requestState?: string;
 }
 
-const ENVELOPE = {
+export const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'raw-wire', version: '1' },
   'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {}, url: {} } },

@@ -4,7 +4,7 @@
  * and nothing acts; a call whose answers would seal a state past the limit stops with a reason.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { accept, pendingOf, wireRound } from '../../../test/support/modern-wire.js';
+import { accept, ENVELOPE, pendingOf, wireRound } from '../../../test/support/modern-wire.js';
 import { loopback } from '../test/loopback.js';
 import { checkSealedSize, MAX_ANSWERS_LENGTH, MAX_REQUEST_STATE_LENGTH } from './size-limits.js';
 
@@ -54,6 +54,40 @@ describe('size limits', () => {
     });
     expect(done.result?.structuredContent).toMatchObject({ status: 'done' });
   });
+
+  it.each([
+    [1_000, 'is not a field of this form'],
+    [100_000, `limit of ${MAX_ANSWERS_LENGTH}`],
+  ])(
+    "a round's answers nested %i deep are refused, saying why (not a stack overflow); nothing deploys",
+    async (depth, why) => {
+      const deployed = serving.store.deployments.length;
+      const first = pendingOf(await wireRound(serving.url, call));
+      // Written out by hand: JSON.stringify itself would overflow on the deeper one.
+      const deep = `${'['.repeat(depth)}${']'.repeat(depth)}`;
+      const params = JSON.stringify({
+        ...call,
+        _meta: ENVELOPE,
+        requestState: first.requestState,
+        inputResponses: { env: accept({ env: 'dev', x: 'DEEP' }) },
+      }).replace('"DEEP"', deep);
+      const response = await fetch(serving.url, {
+        method: 'POST',
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'deploy',
+          'mcp-protocol-version': '2026-07-28',
+        },
+        body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":${params}}`,
+      });
+      const text = await response.text();
+      expect(text).not.toContain('Maximum call stack');
+      expect(text).toContain(why);
+      expect(serving.store.deployments).toHaveLength(deployed);
+    },
+  );
 
   it('a state that would be sealed past the limit stops the call with the reason, not a state no round can use', () => {
     expect(() => checkSealedSize('x'.repeat(MAX_REQUEST_STATE_LENGTH))).not.toThrow();

@@ -29,7 +29,17 @@ export function tooLargeState(length: number): ProtocolError {
  */
 export function checkAnswersSize(inputResponses: Record<string, unknown> | undefined): void {
   if (inputResponses === undefined) return;
-  const length = JSON.stringify(inputResponses).length;
+  let length: number;
+  try {
+    length = JSON.stringify(inputResponses).length;
+  } catch (error) {
+    // Nested deeper than the stack measures: no form's answers go so deep, whatever their length.
+    if (!(error instanceof RangeError)) throw error;
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `inputResponses nest too deeply to measure against the limit of ${MAX_ANSWERS_LENGTH} characters of JSON: answer with a form's values`,
+    );
+  }
   if (length > MAX_ANSWERS_LENGTH)
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,

@@ -8,6 +8,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpTransport, type Loopback, loopback, patientClient, startDeploy } from '../../test/loopback.js';
 import { LIMIT_REACHED } from './replies.js';
+import { TransportSessionTable } from './transport-sessions.js';
 
 let server: Loopback | undefined;
 const clients: Client[] = [];
@@ -204,5 +205,20 @@ describe('fair limits on 2025 sessions', () => {
     await expect.poll(() => s.handler.sessionCount(), { timeout: 5_000 }).toBe(1);
     await expect(idle.client.listTools()).rejects.toThrow();
     expect(s.log.events.filter((e) => e.type === 'response')).toEqual([]);
+  });
+});
+
+describe('the session table', () => {
+  it('keeps nothing for identities it refuses: 10,000 refused at maxSessions leave one bucket, the holder’s', () => {
+    const table = new TransportSessionTable(
+      { maxSessions: 1, maxSessionsPerIdentity: 10, maxInFlightPerIdentity: 10, idleMs: 60_000, abandonMs: 3_000 },
+      Date.now,
+      async () => {},
+    );
+    // alice's one session, busy: nobody can make room.
+    table.add({ id: 's1', identity: 'alice', inFlight: 1, streams: 0, seen: Date.now(), dropped: false } as never);
+    for (let i = 0; i < 10_000; i++) expect(table.admit(`client-${i}`)).toBe('maxSessions');
+    expect((table as unknown as { buckets: Map<string, unknown> }).buckets.size).toBe(1);
+    expect(table.mayStart('client-1')).toBe(true);
   });
 });

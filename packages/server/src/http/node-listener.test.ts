@@ -6,6 +6,7 @@
  * serving; where both adapters can be asked the same, both are.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { connect as tcpConnect } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
@@ -347,5 +348,61 @@ describe('toNodeListener', () => {
   it('refuses a handler createHttpHandler did not make', () => {
     const other = { fetch: async () => new Response(null), sessionCount: () => 0, close: async () => {} };
     expect(() => toNodeListener(other)).toThrow(expect.objectContaining({ code: 'NOT_AN_HTTP_HANDLER' }));
+  });
+});
+
+describe('toNodeListener over HTTP/2', () => {
+  /** One POST on an h2c connection; its status and body. */
+  async function h2Post(authority: string, body: unknown): Promise<{ status: number; body: string }> {
+    const kit = createElicitkit();
+    const handler = createHttpHandler(() => kit.createServer({ name: 'h2', version: '1' }, []));
+    const listener = toNodeListener(handler);
+    const server = http2.createServer((req, res) => void listener(req as never, res as never));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const session = http2.connect(`http://127.0.0.1:${port}`);
+    try {
+      const stream = session.request({
+        ':method': 'POST',
+        ':path': '/mcp',
+        ':authority': authority.replace('PORT', String(port)),
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      });
+      stream.end(JSON.stringify(body));
+      return await new Promise((resolve, reject) => {
+        const reply = { status: 0, body: '' };
+        stream.on('response', (headers) => {
+          reply.status = Number(headers[':status']);
+        });
+        stream.on('data', (chunk: Buffer) => {
+          reply.body += chunk.toString();
+        });
+        stream.on('end', () => resolve(reply));
+        stream.on('error', reject);
+      });
+    } finally {
+      session.close();
+      await handler.close();
+      server.close();
+    }
+  }
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'h2', version: '1' } },
+  };
+
+  it('takes the host from :authority (HTTP/2 sends no Host header): a session opens', async () => {
+    const reply = await h2Post('127.0.0.1:PORT', initialize);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain('"protocolVersion":"2025-11-25"');
+  });
+
+  it('still refuses a host it does not serve, named in :authority', async () => {
+    const reply = await h2Post('evil.example:PORT', initialize);
+    expect(reply.status).toBe(403);
+    expect(reply.body).toContain('Invalid Host');
   });
 });

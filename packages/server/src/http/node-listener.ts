@@ -85,7 +85,10 @@ function requestOf(req: IncomingMessage, exchange: NodeExchange): NodeRequest {
     // Node keeps only set-cookie as a list; appended one by one they would read back joined so.
     headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
-  const host = h.host ?? single(h[':authority']) ?? 'localhost';
+  // HTTP/2 names the host in `:authority` only: it is the request's Host, for the Host check too.
+  const authority = single(h[':authority']);
+  if (h.host === undefined && authority !== undefined) headers.host = authority;
+  const host = h.host ?? authority ?? 'localhost';
   return new NodeRequest(
     `http://${host}${req.url ?? '/'}`,
     { method: (req.method ?? 'GET').toUpperCase(), headers },

@@ -82,7 +82,8 @@ export class TransportSessionTable {
    * idle session if a cap is reached. Returns the limit that refuses it when nothing can go.
    */
   admit(identity: string): LimitName | undefined {
-    const bucket = this.bucket(identity);
+    // Looked at, not made: an identity refused here leaves nothing behind (a bucket is made by `add`).
+    const bucket = this.buckets.get(identity) ?? NO_SESSIONS;
     if (bucket.sessions.size >= this.limits.maxSessionsPerIdentity && !this.evictIdle(bucket))
       return 'maxSessionsPerIdentity';
     if (this.entries.size >= this.limits.maxSessions && !this.evictIdle(bucket)) return 'maxSessions';
@@ -183,6 +184,9 @@ export class TransportSessionTable {
     return bucket;
   }
 }
+
+/** The bucket of an identity with no session here (never written: `admit` only reads it). */
+const NO_SESSIONS: Bucket = Object.freeze({ sessions: new Set<TransportSession>(), inFlight: 0 }) as Bucket;
 
 /** What opening and serving a 2025 session needs from its handler (`createHttpHandler`). */
 export interface SessionLeg {
