@@ -158,3 +158,119 @@ describe.skipIf(!withRedis('server/src/http/resumable.test.ts'))('resumed across
     });
   }
 });
+
+describe('a resumed question stays in flight', () => {
+  const H = (sid?: string): Record<string, string> => ({
+    authorization: 'Bearer alice',
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2025-11-25',
+    ...(sid ? { 'mcp-session-id': sid } : {}),
+  });
+  const initialize = (url: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: H(),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: { elicitation: { form: {} } },
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }),
+    });
+  /** Reads SSE until `needle`; the event ids seen. */
+  async function readUntil(body: ReadableStream<Uint8Array>, needle: string): Promise<string[]> {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`stream ended before ${needle}: ${text}`);
+      text += decoder.decode(value, { stream: true });
+      if (text.includes(needle)) break;
+    }
+    reader.releaseLock();
+    return [...text.matchAll(/^id: ?(.*)$/gm)].map((m) => m[1] as string);
+  }
+  /** alice's session with `deploy` asking; its POST stream dropped, then resumed by a GET with Last-Event-ID. */
+  async function resumedQuestion(s: Loopback, resumeSignal?: AbortSignal): Promise<string> {
+    const init = await initialize(s.url);
+    const sid = init.headers.get('mcp-session-id') ?? '';
+    await init.text();
+    await fetch(s.url, {
+      method: 'POST',
+      headers: H(sid),
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    const drop = new AbortController();
+    const posted = await fetch(s.url, {
+      method: 'POST',
+      headers: H(sid),
+      signal: drop.signal,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'deploy', arguments: { service: 'order-service' } },
+      }),
+    });
+    const ids = await readUntil(posted.body as ReadableStream<Uint8Array>, 'elicitation/create');
+    drop.abort();
+    let resumed: Response | undefined;
+    for (let i = 0; i < 50; i++) {
+      resumed = await fetch(s.url, {
+        headers: { ...H(sid), 'last-event-id': ids[0] as string },
+        ...(resumeSignal ? { signal: resumeSignal } : {}),
+      });
+      // The transport may not have let go of the dropped stream yet.
+      if (resumed.status !== 409) break;
+      await resumed.text();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(resumed?.status).toBe(200);
+    await readUntil(resumed?.body as ReadableStream<Uint8Array>, 'elicitation/create');
+    return sid;
+  }
+
+  it('its session is not evicted to make room for a new session of the same identity', async () => {
+    const s = await loopback({
+      authenticated: true,
+      eventStore: createMemoryEventStore(),
+      retryMs: 20,
+      maxSessionsPerIdentity: 1,
+    });
+    closing.push(() => s.close());
+    const sid = await resumedQuestion(s);
+    const second = await initialize(s.url);
+    await second.text();
+    const ping = await fetch(s.url, {
+      method: 'POST',
+      headers: H(sid),
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'ping' }),
+    });
+    await ping.text();
+    expect({
+      second: second.status,
+      oldSession: ping.status,
+      ended: s.log.events.filter((e) => e.type === 'response').map((e) => (e as { reason?: unknown }).reason),
+    }).toEqual({ second: 429, oldSession: 200, ended: [] });
+  });
+
+  it('its session is closed abandonedSessionMs after the resumed stream drops too', async () => {
+    const s = await loopback({
+      authenticated: true,
+      eventStore: createMemoryEventStore(),
+      retryMs: 20,
+      abandonedSessionMs: 100,
+    });
+    closing.push(() => s.close());
+    const gone = new AbortController();
+    await resumedQuestion(s, gone.signal);
+    gone.abort();
+    await expect.poll(() => s.handler.sessionCount(), { timeout: 3_000 }).toBe(0);
+  });
+});

@@ -3,7 +3,9 @@ import {
   type EventStore,
   INTERNAL_ERROR,
   isInitializeRequest,
+  isJSONRPCErrorResponse,
   isJSONRPCRequest,
+  isJSONRPCResultResponse,
   type McpServer,
   PARSE_ERROR,
   type RequestId,
@@ -26,11 +28,19 @@ export interface TransportSession {
   identity: string;
   /** Last request, epoch ms. */
   seen: number;
-  /** POSTs carrying requests whose responses have not ended: calls, and the questions they wait on. */
+  /**
+   * Requests not answered yet: calls, and the questions they wait on. Counted from their POST to
+   * their response, whether or not the stream they came on is still open: with an event store a
+   * call whose stream dropped goes on, to be resumed.
+   */
   inFlight: number;
+  /** The ids of those requests (made on the first). */
+  calls?: Set<RequestId>;
+  /** POST response streams open. */
+  posts?: number;
   /** Open GET streams. */
   streams: number;
-  /** The client dropped a POST with requests in flight and has not been heard from since. */
+  /** The client dropped a stream with requests in flight and has not been heard from since. */
   dropped: boolean;
   abandon?: ReturnType<typeof setTimeout> | undefined;
 }
@@ -126,27 +136,52 @@ export class TransportSessionTable {
     entry.abandon = undefined;
   }
 
-  /** A POST with requests began; returns what to call when its response ends. */
-  beginCall(entry: TransportSession): (dropped: boolean) => void {
-    entry.inFlight++;
-    this.bucket(entry.identity).inFlight++;
+  /**
+   * A POST with the requests `ids` began; returns what to call when its response ends. They count
+   * until answered (`answered`), or until their stream ends: finished, or dropped where nothing
+   * resumes them (`resumable` false: the call ends with its stream).
+   */
+  beginCall(entry: TransportSession, ids: readonly RequestId[], resumable: boolean): (dropped: boolean) => void {
+    const calls = (entry.calls ??= new Set());
+    const mine = ids.filter((id) => !calls.has(id));
+    for (const id of mine) calls.add(id);
+    entry.inFlight += mine.length;
+    this.bucket(entry.identity).inFlight += mine.length;
+    entry.posts = (entry.posts ?? 0) + 1;
     return (dropped) => {
       if (this.entries.get(entry.id) !== entry) return;
-      entry.inFlight--;
-      this.bucket(entry.identity).inFlight--;
+      entry.posts = (entry.posts ?? 1) - 1;
       if (dropped) entry.dropped = true;
+      if (!dropped || !resumable) for (const id of mine) this.settle(entry, id);
       this.checkAbandoned(entry);
     };
   }
 
-  /** A GET stream opened; returns what to call when it ends. */
-  beginStream(entry: TransportSession): () => void {
+  /** The response to request `id` went out (or could not: the call is over either way). */
+  answered(entry: TransportSession, id: RequestId): void {
+    if (this.entries.get(entry.id) !== entry) return;
+    this.settle(entry, id);
+    this.checkAbandoned(entry);
+  }
+
+  /**
+   * A GET stream opened; returns what to call when it ends. Dropped while requests are in flight
+   * (a resumed call's stream), it counts as the client dropping them.
+   */
+  beginStream(entry: TransportSession): (dropped: boolean) => void {
     entry.streams++;
-    return () => {
+    return (dropped) => {
       if (this.entries.get(entry.id) !== entry) return;
       entry.streams--;
+      if (dropped && entry.inFlight > 0) entry.dropped = true;
       this.checkAbandoned(entry);
     };
+  }
+
+  private settle(entry: TransportSession, id: RequestId): void {
+    if (!entry.calls?.delete(id)) return;
+    entry.inFlight--;
+    this.bucket(entry.identity).inFlight--;
   }
 
   /** Closes every idle session not heard from within `idleMs`. */
@@ -160,7 +195,7 @@ export class TransportSessionTable {
    * all at once). Its session is closed after a short grace, unless it comes back.
    */
   private checkAbandoned(entry: TransportSession): void {
-    if (!entry.dropped || entry.inFlight > 0 || entry.streams > 0 || entry.abandon) return;
+    if (!entry.dropped || (entry.posts ?? 0) > 0 || entry.streams > 0 || entry.abandon) return;
     entry.abandon = setTimeout(() => void this.close(entry.id), this.limits.abandonMs);
     (entry.abandon as { unref?: () => void }).unref?.();
   }
@@ -221,13 +256,14 @@ export async function serveSession(
     if (request.method === 'DELETE') await leg.table.close(entry.id);
     return response;
   }
-  const first = firstRequestId(body);
+  const ids = requestIds(body);
+  const first = ids[0];
   if (first === undefined) {
     return entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
   }
   if (!leg.table.mayStart(entry.identity))
     return limitReached('maxInFlightPerIdentity', leg.limits.maxInFlightPerIdentity, first);
-  const ended = leg.table.beginCall(entry);
+  const ended = leg.table.beginCall(entry, ids, leg.events !== undefined);
   let response: Response;
   try {
     response = await entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
@@ -257,7 +293,8 @@ export async function openSession(
   if (!isInitializeRequest(body))
     return jsonRpcError(400, SESSION_REQUIRED, 'Bad Request: Mcp-Session-Id header required');
   const identity = auth?.clientId ?? '';
-  const rpcId = firstRequestId(body) ?? null;
+  const ids = requestIds(body);
+  const rpcId = ids[0] ?? null;
   if (!leg.table.mayStart(identity))
     return limitReached('maxInFlightPerIdentity', leg.limits.maxInFlightPerIdentity, rpcId);
   const refused = leg.table.admit(identity);
@@ -284,7 +321,8 @@ export async function openSession(
     dropped: false,
   };
   leg.table.add(entry);
-  const ended = leg.table.beginCall(entry);
+  answeredThrough(transport, leg.table, entry);
+  const ended = leg.table.beginCall(entry, ids, leg.events !== undefined);
   let response: Response;
   try {
     await server.connect(transport);
@@ -314,10 +352,32 @@ function parsed(body: unknown): { parsedBody?: unknown } {
   return body === INVALID ? {} : { parsedBody: body };
 }
 
-/** The id of the first JSON-RPC request in a POST (responses and notifications start no work). */
-function firstRequestId(body: unknown): RequestId | undefined {
+/** The ids of the JSON-RPC requests in a POST (responses and notifications start no work). */
+function requestIds(body: unknown): RequestId[] {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.find((m) => mayBeRequest(m) && isJSONRPCRequest(m))?.id;
+  const ids: RequestId[] = [];
+  for (const m of messages) if (mayBeRequest(m) && isJSONRPCRequest(m)) ids.push(m.id);
+  return ids;
+}
+
+/**
+ * Tells `table` each response the session's server sends, whichever stream it goes on (or none:
+ * its stream dropped): that request is no longer in flight.
+ */
+function answeredThrough(
+  transport: WebStandardStreamableHTTPServerTransport,
+  table: TransportSessionTable,
+  entry: TransportSession,
+): void {
+  const send = transport.send.bind(transport);
+  transport.send = async (message, options) => {
+    try {
+      await send(message, options);
+    } finally {
+      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message))
+        if (message.id !== undefined) table.answered(entry, message.id);
+    }
+  };
 }
 
 /**
