@@ -142,7 +142,8 @@ export class TransportSessionTable {
    * resumes them (`resumable` false: the call ends with its stream).
    */
   beginCall(entry: TransportSession, ids: readonly RequestId[], resumable: boolean): (dropped: boolean) => void {
-    const calls = (entry.calls ??= new Set());
+    entry.calls ??= new Set();
+    const calls = entry.calls;
     const mine = ids.filter((id) => !calls.has(id));
     for (const id of mine) calls.add(id);
     entry.inFlight += mine.length;

@@ -62,7 +62,7 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
   describe.each([
     ['through Redis', false],
     ['on direct connections', true],
-  ] as const)('%s', (way, direct) => {
+  ] as const)('%s', (_way, direct) => {
     const prefix = (name: string) => `${name}${direct ? 'd' : 'r'}:`;
 
     it('an SSE chunk longer than one frame arrives whole', async () => {
