@@ -88,8 +88,8 @@ describe('tokens issued to in-process hosts (issueToken): renewed while the host
     }
     const db = live?.db as Database;
     expect(rows(db)).toBe(3);
-    for (const token of live?.tokens ?? []) expect(sqliteStore(db).runNow(userForToken(token))).toBeDefined();
-    expect(sqliteStore(db).runNow(userForToken(kept))?.username).toBe('alice');
+    for (const token of live?.tokens ?? []) expect(sqliteStore(db).runNow(userForToken(token, clock))).toBeDefined();
+    expect(sqliteStore(db).runNow(userForToken(kept, clock))?.username).toBe('alice');
     db.close();
   });
 
@@ -105,13 +105,16 @@ describe('tokens issued to in-process hosts (issueToken): renewed while the host
     // A second host on the same data directory starts a day and more later: it prunes what expired.
     const second = openDatabase(data.dir);
     await issueToken(sqliteStore(second), 'bob', { now });
-    expect(sqliteStore(second).runNow(userForToken(token))?.username).toBe('alice');
-    expect(sqliteStore(first).runNow(userForToken(token))?.username).toBe('alice');
+    expect(sqliteStore(second).runNow(userForToken(token, clock))?.username).toBe('alice');
+    expect(sqliteStore(first).runNow(userForToken(token, clock))?.username).toBe('alice');
     first.close();
-    // Once the first host is gone, its token lapses a day later and the next start removes it.
+    // Once the first host is gone, its token lapses a day later (refused at once, still stored)
+    // and the next start removes it.
     clock += HOST_TOKEN_TTL_MS + 1;
+    expect(sqliteStore(second).runNow(userForToken(token, clock))).toBeUndefined();
+    expect(rows(second)).toBe(2);
     await issueToken(sqliteStore(second), 'carol', { now });
-    expect(sqliteStore(second).runNow(userForToken(token))).toBeUndefined();
+    expect(sqliteStore(second).runNow(userForToken(token, clock))).toBeUndefined();
     expect(rows(second)).toBe(1);
     second.close();
   });

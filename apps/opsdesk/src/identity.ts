@@ -46,18 +46,26 @@ export function* createToken(username: string, expiresAt: number | null = null):
 }
 
 /**
- * The user a bearer token belongs to; undefined for an unknown token or a user no longer there.
- * Every HTTP request (each answer too) asks, so a store that can tell when the tables change
- * remembers the answer (`remember`): never past a change to the tokens or users, by this process
- * or any other, so a revoked token is refused from the next request.
+ * The user a bearer token belongs to; undefined for an unknown token, one expired by `now` (a
+ * host's token it stopped renewing) or a user no longer there. Every HTTP request (each answer
+ * too) asks, so a store that can tell when the tables change remembers the answer (`remember`):
+ * never past a change to the tokens or users, by this process or any other, so a revoked token is
+ * refused from the next request.
  */
-export function* userForToken(token: string): Query<Identity | undefined> {
-  return yield* remember(`token\0${token}`, () =>
-    get<Identity>(
-      'SELECT u.username, u.role FROM api_tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?',
-      sha256(token),
-    ),
+export function* userForToken(token: string, now: number = Date.now()): Query<Identity | undefined> {
+  const found = yield* remember(`token\0${token}`, () => tokenHolder(token));
+  // Compared on every use, never remembered: the memo is forgotten when the tables change, not as time passes.
+  if (!found || (found.expiresAt !== null && found.expiresAt <= now)) return undefined;
+  return found.identity;
+}
+
+function* tokenHolder(token: string): Query<{ identity: Identity; expiresAt: number | null } | undefined> {
+  const row = yield* get<Identity & { expires_at: number | null }>(
+    'SELECT u.username, u.role, t.expires_at FROM api_tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?',
+    sha256(token),
   );
+  // Frozen like the answer holding it: every later caller shares it.
+  return row && { identity: Object.freeze({ username: row.username, role: row.role }), expiresAt: row.expires_at };
 }
 
 export function* listUsers(): Query<Identity[]> {

@@ -13,6 +13,7 @@ import { accept, pendingOf, wireRound } from '../../../test/support/modern-wire.
 import { startPostgres, type TestPostgres, withPostgres } from '../../../test/support/postgres-server.js';
 import { readAudit } from './audit.js';
 import { DataDirError } from './db/open.js';
+import { HOST_TOKEN_TTL_MS, issueToken } from './identity.js';
 import { createOpsdesk } from './opsdesk.js';
 import { resetDemo } from './reset.js';
 import { type HttpServing, serveHttp } from './serve-http.js';
@@ -74,6 +75,19 @@ describe.skipIf(!POSTGRES)('opsdesk on Postgres', () => {
     }
     await pool.query("DELETE FROM opsdesk.api_tokens WHERE username = 'carol'");
     for (const serving of [a, b]) expect((await wireRound(serving.url, LIST, { headers })).status).toBe(401);
+  });
+
+  it('a host token its host stopped renewing over a day ago is refused on every replica, though nobody pruned it', async () => {
+    const [a, b] = replicas as [HttpServing, HttpServing];
+    // The live one first: a host's start prunes what expired by its clock, which would take the lapsed one.
+    const live = await issueToken(a.opsdesk.store, 'olivia');
+    const lapsed = await issueToken(a.opsdesk.store, 'olivia', { now: () => Date.now() - HOST_TOKEN_TTL_MS - 60_000 });
+    const stored = await pool.query("SELECT 1 FROM opsdesk.api_tokens WHERE username = 'olivia'");
+    expect(stored.rowCount).toBe(2);
+    for (const serving of [a, b]) {
+      expect((await wireRound(serving.url, LIST, { headers: { authorization: `Bearer ${lapsed}` } })).status).toBe(401);
+      expect((await wireRound(serving.url, LIST, { headers: { authorization: `Bearer ${live}` } })).status).toBe(200);
+    }
   });
 
   it('a confirmed final round replayed on both replicas at once deploys once; every replay gets the same result', async () => {

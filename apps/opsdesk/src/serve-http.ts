@@ -13,6 +13,7 @@ import { createOpsdesk, type Opsdesk } from './opsdesk.js';
 import { createInFlight, type InFlight, inProcessFetch } from './web/in-process.js';
 import { badRequest, internalError, logError, pathOf, routeName } from './web/last-resort.js';
 import { notFound, servePasswordPage } from './web/page-route.js';
+import { servedHosts } from './web/served-hosts.js';
 
 /** How `serveHttp` runs. */
 export interface ServeHttpOptions {
@@ -22,8 +23,15 @@ export interface ServeHttpOptions {
   locale: Locale;
   /** 0 picks a free port. */
   port: number;
-  /** Loopback by default; opsdesk is a local reference server. */
+  /** Loopback by default; opsdesk is a local reference server. A wildcard (`0.0.0.0`, `::`) needs `allowedHosts`. */
   host?: string;
+  /**
+   * The host names or addresses clients reach this server by (`ops.example.com`, `10.0.0.7`, no
+   * port), besides loopback and `host` itself: requests naming any other host are refused (DNS
+   * rebinding), on `/mcp` and the password page. Required when `host` is a wildcard, whose clients
+   * come by names opsdesk cannot know; the first is then the host `url` and the password links name.
+   */
+  allowedHosts?: string[];
   timeoutMs?: number;
   urlWaitMs?: number;
   /**
@@ -49,9 +57,9 @@ export interface ServeHttpOptions {
   onError?: (error: unknown, where: string) => void;
 }
 
-/** opsdesk on a loopback HTTP port: the MCP endpoint and the password page. */
+/** opsdesk on an HTTP port: the MCP endpoint and the password page. */
 export interface HttpServing {
-  /** The MCP endpoint. */
+  /** The MCP endpoint, at the bound address (on a wildcard bind, at the first of `allowedHosts`). */
   url: string;
   /**
    * The same endpoint for a client in this process (the web app's chats), without a socket: pass
@@ -87,7 +95,7 @@ const LISTEN_BACKLOG = 4096;
 /**
  * Serves opsdesk over HTTP: `/mcp` for every protocol revision (2026-07-28 statelessly, 2025
  * clients in sessions), bearer tokens identifying the caller, and the password page under
- * `/register/…`, all on one loopback port.
+ * `/register/…`, all on one port (loopback unless `host` says otherwise).
  *
  * @example
  * const serving = await serveHttp({ dataDir, locale: 'en', port: 7777 });
@@ -95,6 +103,8 @@ const LISTEN_BACKLOG = 4096;
  */
 export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
+  // Checked before anything opens: a wildcard bind with no host named starts nothing.
+  const hosts = servedHosts(host, options.allowedHosts);
   // Loaded only for replicas: a single process (and every stdio start) never loads a Redis client.
   const replicas = options.redis
     ? await (await import('./replicas.js')).connectReplicas(options.redis, options.relayDirect)
@@ -116,6 +126,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     relay = replicas?.relay(opsdesk.secret);
     mcp = createHttpHandler(() => opsdesk.createServer(), {
       authenticate: bearerAuthentication(opsdesk.store),
+      allowedHosts: hosts.allowed,
+      allowedOrigins: hosts.allowed,
       ...options.limits,
       ...(relay ? { sessions: relay } : {}),
     });
@@ -130,7 +142,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   let closed = false;
   const onError = options.onError ?? logError;
   const inFlight = createInFlight(DRAIN_MS);
-  const route = router(mcp, opsdesk, options.locale, () => closing);
+  const route = router(mcp, opsdesk, options.locale, hosts.allowed, () => closing);
   const server = drainableServer(route, inFlight, onError);
   let port: number;
   try {
@@ -144,7 +156,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   // Minted only now that clients can reach it: a start that fails before this (a port in use)
   // must not leave tokens stored that were never shown — the next start would show none.
   const newTokens = await opsdesk.store.transaction(firstStartTokens());
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const origin = `http://${hosts.inUrls}:${port}`;
   opsdesk.links.setBaseUrl(origin);
   const url = `${origin}/mcp`;
 
@@ -213,7 +225,7 @@ type Route = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
  * Where each request goes: `/mcp` to the MCP handler (refusing new work once `closing()`),
  * `/register/…` to the password page, anything else a 404; a target no URL can hold is a 400.
  */
-function router(mcp: HttpHandler, opsdesk: Opsdesk, locale: Locale, closing: () => boolean): Route {
+function router(mcp: HttpHandler, opsdesk: Opsdesk, locale: Locale, hosts: string[], closing: () => boolean): Route {
   // Served straight from the socket, one conversion (`toNodeListener`).
   const mcpNode = toNodeListener(mcp);
   // Rare and short, so it takes the Web face, where each body can be looked at before the handler reads it.
@@ -224,7 +236,7 @@ function router(mcp: HttpHandler, opsdesk: Opsdesk, locale: Locale, closing: () 
     if (path === undefined) return badRequest(res);
     if (path === '/mcp')
       return closing() ? mcpClosing(req as Parameters<typeof mcpClosing>[0], res) : mcpNode(req, res);
-    if (path.startsWith('/register/')) return servePasswordPage(req, res, opsdesk.links, locale);
+    if (path.startsWith('/register/')) return servePasswordPage(req, res, opsdesk.links, locale, hosts);
     notFound(res);
   };
 }

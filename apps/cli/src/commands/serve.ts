@@ -88,11 +88,17 @@ export async function serve(argv: string[], io: Io): Promise<number> {
         ? { maxInFlightPerIdentity: integer('--max-calls-per-user', values['max-calls-per-user'], 1) }
         : {}),
     };
+    // As the web app reads it: the hosts clients use besides loopback (needed with --host 0.0.0.0).
+    const allowedHosts = (process.env.ELICITKIT_ALLOWED_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
     const serving = await serveHttp({
       ...common,
       port,
       limits,
       ...(values.host ? { host: values.host } : {}),
+      ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
       ...(redis ? { redis } : {}),
       ...(relayDirect ? { relayDirect } : {}),
       ...(secret ? { secret } : {}),

@@ -15,20 +15,22 @@ const PAGE_BODY_LIMIT = 64 * 1024;
 
 /**
  * Answers one request to the password page: a Host no URL can hold is a 400 (the page's request
- * is built from it), a body over the page's limit the page's own 413, a Host that is not loopback
- * is refused (DNS rebinding), a link is answered by `links`, and anything else is a 404. Other
- * failures are thrown, for the listener's last resort.
+ * is built from it), a body over the page's limit the page's own 413, a Host not in `hosts`
+ * (default: loopback names; `serve --http` passes the hosts it serves) is refused (DNS
+ * rebinding), a link is answered by `links`, and anything else is a 404. Other failures are
+ * thrown, for the listener's last resort.
  */
 export async function servePasswordPage(
   req: IncomingMessage,
   res: ServerResponse,
   links: PasswordLinks,
   locale: Locale,
+  hosts: string[] = localhostAllowedHostnames(),
 ): Promise<void> {
   if (!hostParses(req.headers.host)) return badRequest(res);
   const request = await pageRequest(req, locale);
   if (request instanceof Response) return send(res, request);
-  const response = hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? (await links.handle(request));
+  const response = hostHeaderValidationResponse(request, hosts) ?? (await links.handle(request));
   if (response) return send(res, response);
   notFound(res);
 }
