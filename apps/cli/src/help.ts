@@ -20,6 +20,9 @@ export function wantsHelp(argv: readonly string[]): boolean {
 const TARGET = `<target> is an http(s)://…/mcp URL (add --header "Authorization: Bearer …"), the word
 opsdesk (the bundled server over stdio), or a command given last after --.`;
 
+const CONNECT = `Connecting may take $ELICITKIT_CONNECT_TIMEOUT_MS ms (1000 to 600000, default 30000), the
+version probe of --revision auto included.`;
+
 const REVISION = `  --revision REV|auto           the protocol revision the client speaks: 2025-06-18, 2025-11-25,
                                 2026-07-28, or auto, the newest the server offers (default)
                                 (--era legacy|modern|auto is the deprecated name)`;
@@ -80,7 +83,8 @@ ${REVISION}
   --data DIR                    for the opsdesk target: its data directory
   --json                        print the tool list as JSON
 
-${TARGET}`,
+${TARGET}
+${CONNECT}`,
   call: `Usage: elicitkit call <target> <tool> [k=v …] [options]
 
 Calls a tool, answering the server's questions in the terminal or from an answers file.
@@ -97,6 +101,7 @@ ${REVISION}
   --json                        print the result as JSON
 
 ${TARGET}
+${CONNECT}
 
 Exit codes: 0 done, 1 tool error, 2 usage, 3 declined or cancelled.`,
   doctor: `Usage: elicitkit doctor <target> [options]

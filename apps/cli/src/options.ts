@@ -2,7 +2,7 @@ import { parseRevisionChoice, REVISION_CHOICES, type RevisionChoice, RevisionCho
 import type { Revision } from '@elicitkit/form';
 import { defaultDataDir } from '@elicitkit/opsdesk';
 import type { Io } from './io.js';
-import { parseTarget, type Target } from './target.js';
+import { CONNECT_TIMEOUT_MS, parseTarget, type Target } from './target.js';
 import { UsageError } from './usage.js';
 
 /** The options of every command that talks to a server as a client (`call`, `tools`). */
@@ -51,4 +51,21 @@ export function revisionFrom(values: { revision?: string; era?: string }, io: Pi
   const choice = read.choice ?? 'auto';
   if (read.deprecated) io.err(`elicitkit: --era is deprecated; say --revision ${choice}`);
   return choice;
+}
+
+/**
+ * How long `call` and `tools` wait for a server to connect, from `ELICITKIT_CONNECT_TIMEOUT_MS`
+ * (the web app's setting of the same name and range): whole milliseconds from 1000 to 600000,
+ * default 30 s.
+ *
+ * @example
+ * connectTimeoutFrom({ ELICITKIT_CONNECT_TIMEOUT_MS: '5000' }) // → 5000
+ */
+export function connectTimeoutFrom(env: Record<string, string | undefined>): number {
+  const raw = env.ELICITKIT_CONNECT_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return CONNECT_TIMEOUT_MS;
+  const ms = Number(raw);
+  if (!/^\d+$/.test(raw) || ms < 1000 || ms > 600_000)
+    throw new UsageError(`ELICITKIT_CONNECT_TIMEOUT_MS must be a whole number from 1000 to 600000, not "${raw}"`);
+  return ms;
 }

@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { guardStreamEnds } from '@elicitkit/client';
+import { guardStreamEnds, type RevisionChoice, revisionOptions } from '@elicitkit/client';
 import { localeFrom } from '@elicitkit/opsdesk';
 import { type Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { headerOptions } from './header-option.js';
+import type { Io } from './io.js';
 import { UsageError } from './usage.js';
 
 /** A server to talk to: an HTTP endpoint, or a command speaking stdio. */
@@ -84,17 +85,76 @@ export function transportFor(target: Target): Transport {
   });
 }
 
-/** Connects, turning a refused connection into a message that names the target. */
-export async function connectTo(
-  client: Client,
-  target: Target,
-  transport: Transport = transportFor(target),
-): Promise<void> {
+/** How long a connect may take by default, version probe and handshake together. */
+export const CONNECT_TIMEOUT_MS = 30_000;
+
+/** When a connect still waiting says so on stderr (or halfway through a shorter timeout). */
+const WAIT_NOTE_MS = 3_000;
+
+/** How to connect: the revision the client was made for, where to say it waits, and for how long. */
+export interface ConnectOptions {
+  revision: RevisionChoice;
+  io: Pick<Io, 'err'>;
+  /** The whole connect, `auto`'s version probe included. Default `CONNECT_TIMEOUT_MS`. */
+  timeoutMs?: number;
+}
+
+/**
+ * Connects within one deadline, turning a failure into a message that names the target. With
+ * `auto` over stdio the SDK first probes a sibling process and, when it stays silent, falls back to
+ * `initialize`, each on the request timeout: the probe gets half of the deadline, so a legacy
+ * server that ignores it still has time to answer, and the whole stays within the deadline. A
+ * connect still waiting after a few seconds says so once on stderr.
+ *
+ * @example
+ * await connectTo(client, target, { revision: 'auto', io });
+ */
+export async function connectTo(client: Client, target: Target, options: ConnectOptions): Promise<void> {
+  const timeoutMs = options.timeoutMs ?? CONNECT_TIMEOUT_MS;
+  const negotiation = revisionOptions(options.revision).versionNegotiation;
+  // Over HTTP a probe timeout is an outage, not a fallback: there it may take the whole deadline.
+  if (negotiation?.mode === 'auto' && target.kind === 'stdio')
+    client.setVersionNegotiation({ ...negotiation, probe: { timeoutMs: Math.ceil(timeoutMs / 2) } });
+  const transport = transportFor(target);
+  const note = setTimeout(
+    () => options.io.err(`elicitkit: waiting for ${target.label} to answer (up to ${seconds(timeoutMs)})…`),
+    Math.min(WAIT_NOTE_MS, timeoutMs / 2),
+  );
+  let deadline: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<'expired'>((resolve) => {
+    deadline = setTimeout(() => resolve('expired'), timeoutMs);
+  });
+  const connecting = client.connect(transport, { timeout: timeoutMs });
+  let outcome: 'connected' | 'expired';
   try {
-    await client.connect(transport, { timeout: 30_000 });
+    outcome = await Promise.race([connecting.then(() => 'connected' as const), expired]);
   } catch (error) {
     throw new Error(`could not connect to ${target.label}: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(note);
+    clearTimeout(deadline);
+  }
+  if (outcome === 'expired') {
+    connecting.catch(() => undefined);
+    // A server that never answered gets no graceful close (stdin closed, then 2 s before SIGTERM).
+    if (transport instanceof StdioClientTransport && transport.pid !== null) {
+      try {
+        process.kill(transport.pid, 'SIGTERM');
+      } catch {
+        // Gone already.
+      }
+    }
+    // Closing the transport also ends a probe under way on its sibling process.
+    await Promise.all([transport.close(), client.close()]).catch(() => undefined);
+    throw new Error(
+      `could not connect to ${target.label}: no answer within ${seconds(timeoutMs)} (set ELICITKIT_CONNECT_TIMEOUT_MS to wait longer)`,
+    );
   }
   // A call whose response stream ends empty fails at once rather than after CALL_TIMEOUT_MS.
   guardStreamEnds(transport);
+}
+
+/** `30 s`, `1.5 s`: a timeout as a person reads it. */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
 }

@@ -1,4 +1,10 @@
-import { createRegistryRenderer, type PendingEntry, type Prompt, type Renderer } from '@elicitkit/client';
+import {
+  createRegistryRenderer,
+  type PendingEntry,
+  type Prompt,
+  type Renderer,
+  type SettleReason,
+} from '@elicitkit/client';
 import { applyDefaults, validate } from '@elicitkit/form';
 import { config } from './config';
 import { type Chat, state } from './state';
@@ -70,6 +76,8 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
   const entry = await registry.get(id);
   if (!entry) return { status: 404, body: { error: 'There is no question with this id.' } };
   if (entry.owner !== chat.key) return { status: 403, body: { error: 'This question belongs to another chat.' } };
+  // A settled question says so whatever the answer holds: a second answer is a 409, not a 400.
+  if (entry.settlement) return refusal(entry.settlement.reason);
   const { prompt } = entry.data as QuestionData;
   if (typeof body !== 'object' || body === null)
     return { status: 400, body: { error: 'The answer must be a JSON object.' } };
@@ -97,14 +105,26 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
     case 'ok':
       return { status: 200, body: { ok: true } };
     case 'already-answered':
-      return { status: 409, body: { error: 'This question was already answered.' } };
+      return refusal('answered');
     case 'expired': {
       const reason = (await registry.get(id))?.settlement?.reason;
-      return { status: 410, body: { error: GONE[reason === 'withdrawn' ? 'withdrawn' : 'expired'] } };
+      return refusal(reason === 'withdrawn' ? 'withdrawn' : 'expired');
     }
     case 'forbidden':
       return { status: 403, body: { error: 'This question belongs to another chat.' } };
     case 'unknown':
       return { status: 404, body: { error: 'There is no open question with this id.' } };
+  }
+}
+
+/** The refusal of an answer to a question that has settled already, by how it settled. */
+function refusal(reason: Exclude<SettleReason, 'unknown'>): AnswerResult {
+  switch (reason) {
+    case 'answered':
+    case 'cancelled':
+      return { status: 409, body: { error: 'This question was already answered.' } };
+    case 'expired':
+    case 'withdrawn':
+      return { status: 410, body: { error: GONE[reason] } };
   }
 }

@@ -270,6 +270,26 @@ export async function listTools(chat: Chat): Promise<ToolListing> {
   return listing;
 }
 
+/**
+ * The server and the tool's own name behind a listed name. With several servers a listed name is
+ * `server__tool`, and the tool's own name may hold `__` too (`files__read__all` is `read__all`):
+ * the server is the one whose name and `__` begin it (server names never hold `__`, `config.ts`).
+ * Only a name ending in `_` can make two fit (`a` and `a_` both begin `a___x`): the longer wins.
+ */
+function toolOf(listed: string): { server: ServerConfig; name: string } {
+  const { servers } = config();
+  const only = servers.length === 1 ? servers[0] : undefined;
+  if (only) return { server: only, name: listed };
+  const server = servers
+    .filter((s) => listed.startsWith(`${s.name}__`))
+    .reduce<ServerConfig | undefined>((best, s) => (best && best.name.length >= s.name.length ? best : s), undefined);
+  if (!server) {
+    const names = servers.map((s) => `"${s.name}__"`).join(', ');
+    throw new Error(`The tool "${listed}" names no configured MCP server: it should begin with one of ${names}.`);
+  }
+  return { server, name: listed.slice(server.name.length + 2) };
+}
+
 /** Calls a tool (by its listed name), waiting as long as a person may take to answer. */
 export async function callTool(
   chat: Chat,
@@ -279,13 +299,7 @@ export async function callTool(
   locale: Locale = 'en',
 ): Promise<ToolOutput> {
   const started = Date.now();
-  const { servers } = config();
-  const [serverName, name] =
-    servers.length > 1 && listed.includes('__')
-      ? (listed.split('__', 2) as [string, string])
-      : [servers[0]?.name ?? '', listed];
-  const server = servers.find((s) => s.name === serverName);
-  if (!server) throw new Error(`No MCP server "${serverName}" is configured.`);
+  const { server, name } = toolOf(listed);
   // A call is sent again only when it certainly never ran: refused before it was sent, or a 404
   // for the old session (the spec's answer of a server that did not process it). Never a replay.
   const call = withConnection(

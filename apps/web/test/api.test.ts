@@ -61,6 +61,16 @@ describe('POST /api/elicitations/{id}', () => {
     });
   });
 
+  it('refuses a second answer with 409 even when it would not fit the form', async () => {
+    const q = await ask(alice, '/deploy_service service=order-service');
+    expect((await answer(alice, q.id, { action: 'decline' })).status).toBe(200);
+    const again = await answer(alice, q.id, { action: 'accept', content: { env: 'qa' } });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: 'This question was already answered.' });
+    expect((await answer(alice, q.id, [])).status).toBe(409);
+    await q.rest;
+  });
+
   it('binds the question to its chat: another session is refused (403), the owner still answers', async () => {
     const q = await ask(alice, '/deploy_service service=user-service');
     const other = await answer(mallory, q.id, { action: 'accept', content: { env: 'prod' } });

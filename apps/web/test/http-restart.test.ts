@@ -102,6 +102,12 @@ describe('an HTTP server that restarts under a chat', () => {
     expect(settled.data?.status).toBe('withdrawn');
     expect(errorOf(chunks)).toContain('may or may not have run');
     expect((await answer(b, q.id, { action: 'accept', content: { env: 'dev' } })).status).toBe(410);
+    // Told so even when the answer would not fit the form: that it is gone comes first.
+    const unfit = await answer(b, q.id, { action: 'accept', content: { env: 'qa' } });
+    expect(unfit.status).toBe(410);
+    expect(await unfit.json()).toEqual({
+      error: 'This question was withdrawn: the tool call it belonged to has ended.',
+    });
     await server.start();
     const again = await ask(b, '/ask_env');
     expect((await answer(b, again.id, { action: 'accept', content: { env: 'prod' } })).status).toBe(200);

@@ -43,6 +43,10 @@ describe('a question that times out in the browser', () => {
     expect(output?.structured).toMatchObject({ status: 'timeout', serverStatus: 'cancelled' });
     // The answer arriving late is told the question expired.
     expect((await answer(b, q.id, { action: 'accept', content: { env: 'dev' } })).status).toBe(410);
+    // Even one that would not fit the form: that it expired comes first.
+    const unfit = await answer(b, q.id, { action: 'accept', content: { env: 'qa' } });
+    expect(unfit.status).toBe(410);
+    expect(await unfit.json()).toEqual({ error: 'This question expired and was treated as cancelled.' });
   });
 
   it('in the page’s language', async () => {

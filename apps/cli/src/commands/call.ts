@@ -14,7 +14,7 @@ import {
 import { createTerminalRenderer } from '@elicitkit/client/terminal';
 import { Client } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
-import { revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
+import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { shownIo } from '../shown.js';
 import { connectTo, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
@@ -58,7 +58,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
         refusals.push('cancel');
     },
   });
-  await connectTo(client, target);
+  await connectTo(client, target, { revision, io, timeoutMs: connectTimeoutFrom(process.env) });
   try {
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === toolName);

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { describeArguments, revisionOptions, ToolSchemaError } from '@elicitkit/client';
 import { Client } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
-import { revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
+import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { shownIo } from '../shown.js';
 import { connectTo, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
@@ -18,8 +18,9 @@ export async function tools(argv: string[], io: Io): Promise<number> {
   });
   if (positionals.length > 1) throw new UsageError(`tools takes one target, got ${positionals.join(' ')}`);
   const target = targetFrom(positionals[0], command, values);
-  const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revisionFrom(values, io)));
-  await connectTo(client, target);
+  const revision = revisionFrom(values, io);
+  const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revision));
+  await connectTo(client, target, { revision, io, timeoutMs: connectTimeoutFrom(process.env) });
   try {
     const { tools: list } = await client.listTools();
     if (values.json) {

@@ -193,6 +193,26 @@ describe('writing', () => {
     expect(await readFile(`${file}.bak`, 'utf8')).toBe('{"theme": "dark"}\n');
   });
 
+  it('writes through a symlink whose file does not exist yet, creating that file and its folder', async () => {
+    const file = join(box.env.home, '.claude.json');
+    // Relative, as a dotfiles manager makes it: read from the link's own folder.
+    await symlink(join('..', 'dotfiles', 'claude.json'), file);
+    const { code, out, err } = await run(['claude-code', '--scope', 'user', ...SERVER]);
+    expect({ code, out, err }).toEqual({
+      code: 0,
+      out: [`Created ${file} with MCP server "opsdesk" (claude-code, user scope).`],
+      err: [],
+    });
+    expect((await lstat(file)).isSymbolicLink()).toBe(true);
+    const written = JSON.parse(await readFile(join(box.root, 'dotfiles', 'claude.json'), 'utf8'));
+    expect(written.mcpServers.opsdesk).toEqual({
+      type: 'stdio',
+      command: 'node',
+      args: ['/srv/opsdesk.js', '--stdio'],
+    });
+    expect((await readdir(box.env.home)).sort()).toEqual(['.claude.json']);
+  });
+
   it('leaves no temporary files behind', async () => {
     expect((await run(['vscode', ...SERVER])).code).toBe(0);
     expect((await run(['vscode', '--name', 'second', ...SERVER])).code).toBe(0);
