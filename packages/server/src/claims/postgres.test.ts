@@ -95,6 +95,12 @@ describe.skipIf(!POSTGRES)('postgres claim store', () => {
       },
       { waitMs: 1_000 },
     );
+    // Handled from now on: it may fail while the termination below is still being answered, and a
+    // rejection nobody listens to yet is reported as unhandled (this test was flaky that way).
+    const died = dying?.then(
+      () => 'resolved',
+      (error: unknown) => error,
+    );
     await expect.poll(() => pid).not.toBe(0);
     const replay = store.atomicallyAsync?.(
       'call-1',
@@ -106,7 +112,7 @@ describe.skipIf(!POSTGRES)('postgres claim store', () => {
       { waitMs: 5_000 },
     );
     await pool.query('SELECT pg_terminate_backend($1)', [pid]);
-    await expect(dying).rejects.toThrow();
+    expect(await died).toBeInstanceOf(Error);
     expect(await replay).toEqual({ state: 'ran', result: '"replayed"' });
     expect((await pool.query('SELECT count(*)::int AS n FROM effects')).rows[0].n).toBe(1);
   });
