@@ -21,7 +21,9 @@ export function applyDefaults<T>(schema: FormSchema, content: T): T | FormConten
   }
   for (const name of Object.keys(schema.properties)) {
     const field = schema.properties[name];
-    if (out[name] !== undefined || field?.default === undefined) continue;
+    // Own values only: a field named like an Object.prototype member (`toString`) reads the
+    // inherited function otherwise, and its default was never filled.
+    if ((Object.hasOwn(out, name) && out[name] !== undefined) || field?.default === undefined) continue;
     out[name] = Array.isArray(field.default) ? [...field.default] : field.default;
   }
   return out;

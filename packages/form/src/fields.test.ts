@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyDefaults, defaultsOf } from './defaults.js';
 import { describeField, describeFields, humanize } from './fields.js';
+import { field, form } from './index.js';
+import { validate } from './validate/validate.js';
 import type { FormSchema } from './wire.js';
 
 const schema: FormSchema = {
@@ -158,5 +160,33 @@ describe('applyDefaults', () => {
   it('returns non-objects unchanged for validation to report', () => {
     expect(applyDefaults(schema, null)).toBeNull();
     expect(applyDefaults(schema, 'x')).toBe('x');
+  });
+});
+
+describe('defaults of fields named like Object.prototype members', () => {
+  const schema: FormSchema = {
+    type: 'object',
+    properties: {
+      toString: { type: 'string', title: 'Note', default: 'none' },
+      valueOf: { type: 'integer', title: 'Replicas', default: 2 },
+      hasOwnProperty: { type: 'boolean', title: 'Keep', default: false },
+    },
+    required: ['toString', 'valueOf'],
+  };
+
+  it('are filled when the answer leaves them out, and never replace a value given', () => {
+    expect(applyDefaults(schema, {})).toEqual({ toString: 'none', valueOf: 2, hasOwnProperty: false });
+    expect(defaultsOf(schema)).toEqual({ toString: 'none', valueOf: 2, hasOwnProperty: false });
+    expect(applyDefaults(schema, { toString: 'given', valueOf: 5 })).toEqual({
+      toString: 'given',
+      valueOf: 5,
+      hasOwnProperty: false,
+    });
+  });
+
+  it('so an answer leaving them out validates, and a built form parses {} to its defaults', () => {
+    expect(validate(schema, applyDefaults(schema, {}))).toMatchObject({ ok: true });
+    const f = form({ toString: field.string({ title: 'Note', default: 'none' }) });
+    expect(f.parse({})).toEqual({ ok: true, value: { toString: 'none' } });
   });
 });
