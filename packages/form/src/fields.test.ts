@@ -167,9 +167,9 @@ describe('defaults of fields named like Object.prototype members', () => {
   const schema: FormSchema = {
     type: 'object',
     properties: {
-      toString: { type: 'string', title: 'Note', default: 'none' },
-      valueOf: { type: 'integer', title: 'Replicas', default: 2 },
-      hasOwnProperty: { type: 'boolean', title: 'Keep', default: false },
+      toString: { type: 'string' as const, title: 'Note', default: 'none' },
+      valueOf: { type: 'integer' as const, title: 'Replicas', default: 2 },
+      hasOwnProperty: { type: 'boolean' as const, title: 'Keep', default: false },
     },
     required: ['toString', 'valueOf'],
   };
