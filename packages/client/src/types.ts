@@ -151,6 +151,13 @@ export interface Renderer {
   readonly modes: RendererModes;
   /** True when a person answers live, so an invalid answer can be asked again. */
   readonly interactive: boolean;
+  /**
+   * True when the person sees every default pre-filled and reviews the whole answer before it goes,
+   * so a field the answer leaves out was emptied on purpose: `attach` then sends the content as it
+   * is (validated: a required field left empty is refused). Default false: `attach` fills in the
+   * defaults of the fields left out, for renderers whose answers may omit what nobody touched.
+   */
+  readonly prefillsDefaults?: boolean;
   /** How this renderer's environment opens URLs; `attach({ opener })` overrides it. */
   readonly opener?: Opener;
   renderForm(prompt: FormPrompt, signal: AbortSignal): Promise<FormAnswer>;

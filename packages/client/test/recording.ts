@@ -12,6 +12,7 @@ export function recording(inner: Renderer): Recorded {
   const renderer: Renderer = {
     modes: inner.modes,
     interactive: inner.interactive,
+    ...(inner.prefillsDefaults === undefined ? {} : { prefillsDefaults: inner.prefillsDefaults }),
     ...(inner.opener ? { opener: inner.opener } : {}),
     renderForm(prompt, signal) {
       prompts.push(prompt);

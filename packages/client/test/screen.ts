@@ -31,6 +31,8 @@ export interface Screen {
   output: Writable;
   /** Everything drawn so far, without escape sequences. */
   text(): string;
+  /** Everything drawn so far, exactly as written, escape sequences included. */
+  raw(): string;
   /** Waits for the next prompt to start listening, and returns the screen text drawn since the last one. */
   nextPrompt(): Promise<string>;
   /** Waits until the screen shows `pattern` in what was drawn since the last key press. */
@@ -76,6 +78,7 @@ export function createScreen(): Screen {
     input,
     output,
     text: () => stripAnsi(raw),
+    raw: () => raw,
     async nextPrompt() {
       const start = await until('the next prompt', () => {
         let index = -1;

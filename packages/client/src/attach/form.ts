@@ -20,8 +20,9 @@ export interface FormParams {
 
 /**
  * One form-mode request: refuse what is outside the subset, apply the policy, let the renderer
- * ask, then apply defaults and validate. Invalid content is never sent as accept: an interactive
- * renderer is asked again with the issues (up to `maxAttempts`), anything else answers `cancel`.
+ * ask, then apply defaults (unless the renderer pre-filled them for the person to keep or clear)
+ * and validate. Invalid content is never sent as accept: an interactive renderer is asked again
+ * with the issues (up to `maxAttempts`), anything else answers `cancel`.
  */
 export async function answerForm(
   responder: Responder,
@@ -56,7 +57,7 @@ export async function answerForm(
       const prompt: FormPrompt = { ...base, attempt, ...retry };
       const answer = await responder.serial(signal, () => responder.renderer.renderForm(prompt, signal));
       if (answer === STOPPED) return STOPPED;
-      const checkedAnswer = checkAnswer(prompt, answer);
+      const checkedAnswer = checkAnswer(prompt, answer, responder.renderer.prefillsDefaults !== true);
       if (checkedAnswer.ok) return checkedAnswer.result;
       const willRetry = responder.renderer.interactive && attempt < responder.policy.maxAttempts;
       responder.emit({ type: 'invalid-answer', id: request.id, attempt, issues: checkedAnswer.issues, willRetry });
@@ -70,13 +71,17 @@ type CheckedAnswer =
   | { ok: true; result: WireResult }
   | { ok: false; issues: Issue[]; previous: FormContent | undefined };
 
-function checkAnswer(prompt: FormPrompt, answer: FormAnswer): CheckedAnswer {
+/**
+ * `fillDefaults` is false for a renderer that pre-filled every default: what the person cleared and
+ * reviewed as "(empty)" must reach the server empty, not with the default put back.
+ */
+function checkAnswer(prompt: FormPrompt, answer: FormAnswer, fillDefaults: boolean): CheckedAnswer {
   switch (answer.action) {
     case 'decline':
     case 'cancel':
       return { ok: true, result: { action: answer.action } };
     case 'accept': {
-      const content = applyDefaults(prompt.schema, answer.content);
+      const content = fillDefaults ? applyDefaults(prompt.schema, answer.content) : answer.content;
       const result = validate(prompt.schema, content);
       if (result.ok) return { ok: true, result: { action: 'accept', content: result.value } };
       const previous = typeof content === 'object' && content !== null ? (content as FormContent) : undefined;

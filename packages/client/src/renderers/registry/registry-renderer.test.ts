@@ -154,4 +154,27 @@ describe('registry renderer behind attach (the web app shape), 2026-07-28', () =
     await registry.resolve(second.id, 'chat-7', { action: 'accept', content: { ticket: 'REL-1001' } });
     expect(await received).toEqual({ action: 'accept', content: { ticket: 'REL-1001' } });
   });
+
+  it('leaves filling in defaults to attach: an answer without a field is sent with its default', async () => {
+    const registry = createMemoryRegistry();
+    const published: { id: string; prompt: Prompt }[] = [];
+    const renderer = createRegistryRenderer({
+      registry,
+      owner: 'chat-7',
+      publish: (id, prompt) => void published.push({ id, prompt }),
+    });
+    expect(renderer.prefillsDefaults).toBeUndefined();
+    open = await connect('2026-07-28', (client) => attach(client, { renderer }));
+    const received = open.ask({
+      mode: 'form',
+      message: 'Which environment should be checked?',
+      requestedSchema: {
+        type: 'object',
+        properties: { env: { type: 'string', title: 'Env', enum: ['dev', 'prod'], default: 'prod' } },
+      },
+    });
+    await expect.poll(() => published.length).toBe(1);
+    await registry.resolve((published[0] as { id: string }).id, 'chat-7', { action: 'accept' });
+    expect(await received).toEqual({ action: 'accept', content: { env: 'prod' } });
+  });
 });

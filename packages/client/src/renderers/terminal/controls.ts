@@ -19,6 +19,7 @@ import {
   SELECT_INSTRUCTIONS,
 } from '@clack/prompts';
 import { frame } from './draw.js';
+import { clean } from './format.js';
 import type { Io } from './io.js';
 
 /*
@@ -61,11 +62,21 @@ export function typeText(
     validate: ask.validate,
     render() {
       return frame(this, message, output, {
-        input: this.userInput ? this.userInputWithCursor : empty,
-        answer: this.value ?? '',
+        input: this.userInput ? withCursor(this.userInput, this.cursor) : empty,
+        answer: clean(this.value ?? ''),
       });
     },
   }).prompt();
+}
+
+/**
+ * The line being typed with the cursor on it, as clack draws it, but cleaned: a pre-filled value
+ * came from the server, and a pasted one may carry escape sequences too.
+ */
+function withCursor(text: string, cursor: number): string {
+  if (cursor >= text.length) return `${clean(text)}\u2588`;
+  const at = clean(text.slice(cursor, cursor + 1)) || ' ';
+  return `${clean(text.slice(0, cursor))}${styleText('inverse', at)}${clean(text.slice(cursor + 1))}`;
 }
 
 /** One line of text masked on screen. */

@@ -2,6 +2,7 @@ import type { Writable } from 'node:stream';
 import { styleText } from 'node:util';
 import type { State } from '@clack/core';
 import { log, S_BAR, S_BAR_END, S_STEP_ACTIVE, S_STEP_CANCEL, S_STEP_ERROR, S_STEP_SUBMIT } from '@clack/prompts';
+import { clean } from './format.js';
 import { columnsOf, widthOf, wrapText } from './wrap.js';
 
 type Colour = 'cyan' | 'dim' | 'yellow' | 'green' | 'red';
@@ -75,7 +76,8 @@ export function frame(
       const error = prompt.state === 'error';
       const colour = error ? 'yellow' : 'cyan';
       const hints = parts.footer ? wrapText(parts.footer, width) : [];
-      const below = error ? wrapText(styleText('yellow', prompt.error), width) : hints;
+      // Validation messages may quote server text (a field's title): never drawn raw.
+      const below = error ? wrapText(styleText('yellow', clean(prompt.error)), width) : hints;
       // The end line, and the line the cursor waits on below it, take a row each.
       const room = rowsOf(output) - title.length - below.length - 2;
       const body = parts.options ? windowed(parts.options, width, room) : [parts.input ?? ''];

@@ -57,6 +57,7 @@ function fieldCheck(schema: FormSchema, field: FieldModel): (value: ContentValue
   });
   return (value) => {
     const result = one(value === undefined ? {} : { [field.name]: value });
-    return result.ok ? undefined : result.issues.map((i) => i.message).join(' ');
+    // Issue messages quote the field's title, which the server chose.
+    return result.ok ? undefined : clean(result.issues.map((i) => i.message).join(' '));
   };
 }

@@ -27,7 +27,10 @@ export async function runForm(io: Io, prompt: FormPrompt): Promise<FormAnswer> {
   const secret = new Set(prompt.secretFields);
   const values = new Map<string, ContentValue | undefined>();
   for (const field of prompt.fields) {
-    const start = prompt.previous?.[field.name] ?? field.default;
+    // Own values only: a field named `toString` must not start from Object.prototype's.
+    const start =
+      (prompt.previous && Object.hasOwn(prompt.previous, field.name) ? prompt.previous[field.name] : undefined) ??
+      field.default;
     const value = await askField(io, prompt.schema, field, start, secret.has(field.name));
     if (value === CANCEL) return CANCELLED;
     values.set(field.name, value);

@@ -30,7 +30,8 @@ export function serverLine(server: ServerIdentity | undefined): string {
 
 /** The URL with its host standing out, so `https://paypal.com@evil.example/` reads for what it is. */
 export function highlightedUrl(prompt: UrlPrompt): string {
-  const before = prompt.url.slice(0, prompt.hostIndex);
-  const after = prompt.url.slice(prompt.hostIndex + prompt.host.length);
-  return `${styleText('dim', before)}${styleText(['bold', 'underline'], prompt.host)}${styleText('dim', after)}`;
+  // A parsed URL holds no control characters; cleaned all the same, as every server text is.
+  const before = clean(prompt.url.slice(0, prompt.hostIndex));
+  const after = clean(prompt.url.slice(prompt.hostIndex + prompt.host.length));
+  return `${styleText('dim', before)}${styleText(['bold', 'underline'], clean(prompt.host))}${styleText('dim', after)}`;
 }

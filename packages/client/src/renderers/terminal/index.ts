@@ -25,7 +25,8 @@ export interface TerminalRendererOptions {
 /**
  * Asks in the terminal with clack: the asking server and its message, warnings, then one prompt
  * per field (arrow keys for choices, space to toggle, y/N, one-line text with inline validation,
- * defaults pre-filled) and a review step (Submit / Edit / Decline / Cancel). Esc or Ctrl+C at any
+ * defaults pre-filled) and a review step (Submit / Edit / Decline / Cancel); what the review shows is
+ * what is sent, so a default the person cleared stays empty. Esc or Ctrl+C at any
  * point cancels; the cancelled prompt then reads "cancelled", never a value the person did not
  * choose. Help and warnings wrap between words to the terminal's width (80 columns when it is not
  * a terminal), every line behind the gutter. URL mode shows the full URL with its host highlighted
@@ -43,6 +44,8 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): R
   return {
     modes: { form: usable, url: usable },
     interactive: true,
+    // Every default is pre-filled and the review shows what is left empty: send that, as reviewed.
+    prefillsDefaults: true,
     opener: options.opener ?? createSystemOpener(),
     renderForm: (prompt, signal) =>
       finish({ input, output, signal }, 'Answered.', runForm({ input, output, signal }, prompt)),

@@ -38,7 +38,9 @@ export async function askText(
     const read = coerceValue(field, raw ?? '');
     return read.ok ? check(read.value) : read.message;
   };
-  const initial = current === undefined ? {} : { initialValue: String(current) };
+  // Pre-filled as it is drawn, control characters removed and on one line, so what the person
+  // sees and keeps is what is sent (a server's default could otherwise write the clipboard).
+  const initial = current === undefined ? {} : { initialValue: oneLine(String(current)) };
   // Secrets are masked on screen; the person has been warned about them already.
   const raw = await prompted(io, (s) =>
     secret
@@ -98,7 +100,7 @@ export async function askMulti(
     const value = chosen.length === 0 && !field.required ? undefined : chosen;
     const problem = check(value);
     if (problem === undefined) return value;
-    say(io.output, 'error', problem);
+    say(io.output, 'error', clean(problem));
   }
 }
 
@@ -108,4 +110,9 @@ function optionOf(option: { value: string; label: string }): { value: string; la
   return label.includes(option.value)
     ? { value: option.value, label }
     : { value: option.value, label, hint: clean(option.value) };
+}
+
+/** A value fit for a one-line input: no control characters, line breaks as spaces. */
+function oneLine(text: string): string {
+  return clean(text).replace(/\n/g, ' ');
 }

@@ -2,7 +2,7 @@ import { styleText } from 'node:util';
 import { note } from '@clack/prompts';
 import type { UrlAnswer, UrlPrompt } from '../../types.js';
 import { say } from './draw.js';
-import { highlightedUrl } from './format.js';
+import { clean, highlightedUrl } from './format.js';
 import { drawHeader } from './header.js';
 import { chooseKey, type Io } from './io.js';
 
@@ -12,10 +12,10 @@ import { chooseKey, type Io } from './io.js';
  */
 export async function runConsent(io: Io, prompt: UrlPrompt): Promise<UrlAnswer> {
   drawHeader(io, prompt);
-  const host = styleText(['bold', 'inverse'], ` ${prompt.host} `);
+  const host = styleText(['bold', 'inverse'], ` ${clean(prompt.host)} `);
   note(`${highlightedUrl(prompt)}\n\nHost: ${host}`, 'Link', { output: io.output });
   for (const warning of prompt.warnings) {
-    say(io.output, 'warn', `${styleText(['bold', 'yellow'], 'Careful:')} ${warning.message}`);
+    say(io.output, 'warn', `${styleText(['bold', 'yellow'], 'Careful:')} ${clean(warning.message)}`);
   }
   const choice = await chooseKey(io, 'Open this link in your browser?', [
     { key: 'd', value: 'decline', label: 'Decline', hint: 'do not open it' },
