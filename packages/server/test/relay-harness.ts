@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
 import { type Balancer, startProxy } from '../../../test/support/round-robin-proxy.js';
 import { createRedisRelay, type RedisRelay, type RedisRelayOptions } from '../src/relay/redis-relay.js';
@@ -74,4 +74,30 @@ export function relayHarness(secret: string) {
   };
 
   return { h, replica, pair };
+}
+
+/** How many PUBLISHes Redis has run so far. */
+export async function publishes(redis: Redis): Promise<number> {
+  const info = await redis.info('commandstats');
+  return Number(/cmdstat_publish:calls=(\d+)/.exec(info)?.[1] ?? 0);
+}
+
+/** Until a request on `client`'s session reaches the holder `a` without a PUBLISH (the connection has greeted). */
+export async function untilDirect(client: Client, a: Replica): Promise<void> {
+  await expect
+    .poll(async () => {
+      const before = await publishes(a.redis);
+      await client.listTools();
+      return (await publishes(a.redis)) - before;
+    })
+    .toBe(0);
+}
+
+/** Cuts a replica's subscriber connection on the Redis side, as a network blip would. */
+export async function dropSubscription(r: Replica, prefix: string): Promise<void> {
+  const line = String(await r.redis.client('LIST'))
+    .split('\n')
+    .find((l) => l.includes(`name=${prefix}relay:${r.relay.replica} `));
+  expect(line).toBeDefined();
+  await r.redis.client('KILL', 'ID', /\bid=(\d+)/.exec(line ?? '')?.[1] ?? '');
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
-import { type Replica, type ReplicaOptions, relayHarness } from '../../test/relay-harness.js';
+import { publishes, type Replica, type ReplicaOptions, relayHarness, untilDirect } from '../../test/relay-harness.js';
 import { Link, MAX_HELLO, MAX_LINK_MESSAGE, parseAddress } from './direct.js';
 import { frameKey, sealFrames } from './frames.js';
 import { createRedisRelay } from './redis-relay.js';
@@ -14,12 +14,6 @@ import { createRedisRelay } from './redis-relay.js';
 const REDIS = withRedis('relay/direct.test.ts');
 
 const SECRET = 'direct-test-secret-0123456789abcdef0123456789';
-
-/** How many PUBLISHes Redis has run so far. */
-async function publishes(redis: Redis): Promise<number> {
-  const info = await redis.info('commandstats');
-  return Number(/cmdstat_publish:calls=(\d+)/.exec(info)?.[1] ?? 0);
-}
 
 /** A raw connection to a replica's direct port, and what it hears until it closes. */
 async function dial(address: string): Promise<{ socket: Socket; closed: Promise<void>; heard: Buffer[] }> {
@@ -41,17 +35,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-/** Until a request on `client`'s session reaches the holder `a` without a PUBLISH (the connection has greeted). */
-async function untilDirect(client: Client, a: Replica): Promise<void> {
-  await expect
-    .poll(async () => {
-      const before = await publishes(a.redis);
-      await client.listTools();
-      return (await publishes(a.redis)) - before;
-    })
-    .toBe(0);
 }
 
 /** One framed message (a 4-byte length, then the bytes). */

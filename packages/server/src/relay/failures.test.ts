@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { httpTransport, loopback, patientClient, startDeploy } from '../../test/loopback.js';
-import { type Replica, relayHarness } from '../../test/relay-harness.js';
+import { dropSubscription, relayHarness, untilDirect } from '../../test/relay-harness.js';
 import { createRedisRelay } from './redis-relay.js';
 
 const REDIS = withRedis('relay/failures.test.ts');
@@ -157,7 +157,7 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
     });
     h.clients.push(client);
     await client.connect(httpTransport(url, 'alice'));
-    await greeted(client, a);
+    await untilDirect(client, a);
     const call = startDeploy(client);
     await asked;
     await dropSubscription(b, 'blip:');
@@ -166,25 +166,4 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
     const result = (await call) as { structuredContent?: { status?: string } } | Error;
     expect(result instanceof Error ? result.message : result.structuredContent?.status).toBe('done');
   });
-
-  /** Until a request through the balancer makes no PUBLISH: the connection between the replicas has greeted. */
-  async function greeted(client: Client, a: Replica): Promise<void> {
-    const publishes = async () =>
-      Number(/cmdstat_publish:calls=(\d+)/.exec(await a.redis.info('commandstats'))?.[1] ?? 0);
-    await expect
-      .poll(async () => {
-        const before = await publishes();
-        await client.listTools();
-        return (await publishes()) - before;
-      })
-      .toBe(0);
-  }
-
-  async function dropSubscription(r: Replica, prefix: string): Promise<void> {
-    const line = String(await r.redis.client('LIST'))
-      .split('\n')
-      .find((l) => l.includes(`name=${prefix}relay:${r.relay.replica} `));
-    expect(line).toBeDefined();
-    await r.redis.client('KILL', 'ID', /\bid=(\d+)/.exec(line ?? '')?.[1] ?? '');
-  }
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, loopback, patientClient, startDeploy } from '../../test/loopback.js';
-import { type Replica, relayHarness } from '../../test/relay-harness.js';
+import { dropSubscription, type Replica, relayHarness } from '../../test/relay-harness.js';
 import { frameKey, open, sealUnchecked } from './frames.js';
 import { createRedisRelay } from './redis-relay.js';
 
@@ -20,15 +20,6 @@ const onSession = (token: string, sessionId: string | undefined): Record<string,
   'mcp-session-id': sessionId as string,
   'mcp-protocol-version': '2025-11-25',
 });
-
-/** Cuts a replica's subscriber connection on the Redis side, as a network blip would. */
-async function dropSubscription(r: Replica, prefix: string): Promise<void> {
-  const line = String(await r.redis.client('LIST'))
-    .split('\n')
-    .find((l) => l.includes(`name=${prefix}relay:${r.relay.replica} `));
-  expect(line).toBeDefined();
-  await r.redis.client('KILL', 'ID', /\bid=(\d+)/.exec(line ?? '')?.[1] ?? '');
-}
 
 /** The secret the replicas share: frames are sealed with a key derived from it. */
 const SECRET = 'relay-test-secret-0123456789abcdef0123456789';
