@@ -32,14 +32,15 @@ export function Question({
   const [issues, setIssues] = useState<Issue[] | undefined>(undefined);
   const labels = LABELS[locale];
 
-  const send = async (answer: Answer) => {
+  // The form shows every default and sends what the person left: a cleared default is not put back.
+  const send = async (answer: Answer, applyDefaults?: false) => {
     setBusy(true);
     setError(undefined);
     try {
       const response = await fetch(`/api/elicitations/${encodeURIComponent(question.id)}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-elicitkit-csrf': csrf },
-        body: JSON.stringify(answer),
+        body: JSON.stringify(applyDefaults === false ? { ...answer, applyDefaults } : answer),
       });
       const body = (await response.json().catch(() => ({}))) as { error?: string; issues?: Issue[] };
       if (response.ok) {
@@ -69,7 +70,7 @@ export function Question({
       busy={busy}
       {...(error ? { error } : {})}
       {...(issues ? { serverIssues: issues } : {})}
-      onSubmit={(content) => void send({ action: 'accept', content })}
+      onSubmit={(content) => void send({ action: 'accept', content }, false)}
       onDecline={() => void send({ action: 'decline' })}
       onCancel={() => void send({ action: 'cancel' })}
     />

@@ -51,6 +51,8 @@ export function chatRenderer(chat: Chat, server: string): Renderer {
     registry: state().registry,
     owner: chat.key,
     timeoutMs: config().questionTimeoutMs,
+    // answer() has applied the defaults the poster asked for: what reaches the registry is final.
+    prefillsDefaults: true,
     data: (prompt): QuestionData => ({ server, prompt }),
     publish: (id) => {
       if (!chat.writer) throw new Error('no chat is open to show the question in');
@@ -81,13 +83,25 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
   const { prompt } = entry.data as QuestionData;
   if (typeof body !== 'object' || body === null)
     return { status: 400, body: { error: 'The answer must be a JSON object.' } };
-  const { action, content } = body as { action?: unknown; content?: unknown };
+  const {
+    action,
+    content,
+    applyDefaults: fill = true,
+  } = body as {
+    action?: unknown;
+    content?: unknown;
+    applyDefaults?: unknown;
+  };
   if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
     return { status: 400, body: { error: '"action" must be accept, decline or cancel.' } };
   }
+  if (typeof fill !== 'boolean') return { status: 400, body: { error: '"applyDefaults" must be true or false.' } };
   let clean: Record<string, unknown> | undefined;
   if (action === 'accept' && prompt.mode === 'form') {
-    const result = validate(prompt.schema, applyDefaults(prompt.schema, content ?? {}));
+    // The page shows every default and posts what the person left (applyDefaults: false), so a
+    // default they cleared stays cleared; a script may post a partial answer and take the rest.
+    const given = content ?? {};
+    const result = validate(prompt.schema, fill ? applyDefaults(prompt.schema, given) : given);
     if (!result.ok) return { status: 400, body: { error: 'The answer does not fit the form.', issues: result.issues } };
     clean = result.value;
   } else if (content !== undefined) {

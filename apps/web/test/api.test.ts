@@ -114,6 +114,28 @@ describe('POST /api/elicitations/{id}', () => {
     await q.rest;
   });
 
+  it('takes an answer as final with applyDefaults false: a default the person cleared is not filled in', async () => {
+    // A chat of its own: the app asks a chat at most 10 questions a minute.
+    const carol = await newBrowser();
+    const q = await ask(carol, '/deploy_service service=order-service env=prod');
+    const asShown = await answer(carol, q.id, {
+      action: 'accept',
+      content: { ticket: 'REL-1001' },
+      applyDefaults: false,
+    });
+    expect(asShown.status).toBe(400);
+    expect(await asShown.json()).toMatchObject({ issues: [{ path: ['confirmed'], code: 'required' }] });
+    const unclear = await answer(carol, q.id, { action: 'accept', content: { ticket: 'REL-1001' }, applyDefaults: 1 });
+    expect(unclear.status).toBe(400);
+    expect(await unclear.json()).toEqual({ error: '"applyDefaults" must be true or false.' });
+    // Left out, the defaults fill what a script left out: confirmed false, which the tool refuses.
+    expect((await answer(carol, q.id, { action: 'accept', content: { ticket: 'REL-1001' } })).status).toBe(200);
+    const chunks = await q.rest;
+    expect(chunks.find((c) => c.type === 'tool-output-available')).toMatchObject({
+      output: { text: expect.not.stringContaining('Deployed') },
+    });
+  });
+
   it.each([
     ['not JSON', 'nope', 400],
     ['no action', '{}', 400],

@@ -13,6 +13,7 @@ export function terminalDriver(): RendererDriver {
   return {
     inlineValidation: true,
     reviewEdit: true,
+    prefillsDefaults: true,
     async answerForm(prompt, steps) {
       const screen = createScreen();
       const controller = new AbortController();

@@ -26,6 +26,8 @@ describe('createDomRenderer', () => {
     const renderer = createDomRenderer({ container, window: { open: vi.fn() } });
     expect(renderer.modes).toEqual({ form: true, url: true });
     expect(renderer.interactive).toBe(true);
+    // Its form shows the defaults, so attach must not put back one the person cleared.
+    expect(renderer.prefillsDefaults).toBe(true);
     expect(await renderer.renderForm(formPrompt(SCHEMA), AbortSignal.abort())).toEqual({ action: 'cancel' });
     expect(await renderer.renderUrl(urlPrompt(URL), AbortSignal.abort())).toEqual({ action: 'cancel' });
     expect(container.childElementCount).toBe(0);

@@ -75,6 +75,8 @@ export function createDomRenderer(options: DomRendererOptions): Renderer {
   return {
     modes: { form: true, url: true },
     interactive: true,
+    // The form's controls start from the defaults: what the person clears is sent cleared.
+    prefillsDefaults: true,
     opener: (url) => {
       const already = opened.indexOf(url);
       if (already >= 0) opened.splice(already, 1);

@@ -172,7 +172,7 @@ describe('<ElicitationForm>', () => {
     );
   });
 
-  it('reports a cleared required field, refills a cleared optional one with its default, leaves empty ones out', async () => {
+  it('reports a cleared required field, sends a cleared optional one as cleared (never its default), leaves empty ones out', async () => {
     const { onSubmit, user } = draw();
     await user.clear(input('Name'));
     await user.clear(input('Email'));
@@ -182,7 +182,9 @@ describe('<ElicitationForm>', () => {
     await user.type(input('Name'), 'Bo');
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     const sent = onSubmit.mock.calls[0]?.[0];
-    expect(sent).toMatchObject({ name: 'Bo', email: 'ann@example.com' });
+    expect(sent).toMatchObject({ name: 'Bo' });
+    // What the person saw on submit: the email they cleared is not put back behind their back.
+    expect(sent).not.toHaveProperty('email');
     expect(sent).not.toHaveProperty('site');
   });
 

@@ -18,10 +18,10 @@ const SCHEMA: FormSchema = {
 const fields = describeFields(SCHEMA);
 const field = (name: string) => fields.find((f) => f.name === name) ?? fields[0]!;
 const check = (drafts: Record<string, unknown>) =>
-  checkDrafts(fields, SCHEMA, validator(SCHEMA), { ...initialDrafts(fields, undefined), ...drafts } as never);
+  checkDrafts(fields, validator(SCHEMA), { ...initialDrafts(fields, undefined), ...drafts } as never);
 
 describe('form state', () => {
-  it('starts each control from the previous answer, else the default, in the shape the control holds', () => {
+  it('starts each control from the default, or from the previous answer alone, in the shape the control holds', () => {
     expect(initialDrafts(fields, undefined)).toEqual({
       name: 'Ann',
       replicas: '',
@@ -40,6 +40,8 @@ describe('form state', () => {
       env: 'prod',
       tags: ['b'],
     });
+    // Re-asked: a field the person had cleared starts empty, not with its default put back.
+    expect(initialDrafts(fields, { replicas: 3 })).toMatchObject({ name: '', replicas: '3' });
   });
 
   it('reads drafts as values: unchecked required box is "no", empty optional choices are left out', () => {
@@ -52,12 +54,24 @@ describe('form state', () => {
     expect(readDraft(field('replicas'), 'three')).toMatchObject({ ok: false });
   });
 
-  it('hands over content only when nothing is wrong, defaults applied', () => {
+  it('hands over content only when nothing is wrong: what the controls show, the defaults they started from', () => {
     expect(check({ must: ['y'] })).toEqual({
       byField: new Map(),
       general: [],
       content: { name: 'Ann', confirmed: false, must: ['y'] },
     });
+  });
+
+  it('never refills a cleared default: required is reported, optional is left out', () => {
+    const optional = { ...SCHEMA, required: ['confirmed', 'must'] } as FormSchema;
+    const optionalFields = describeFields(optional);
+    const cleared = checkDrafts(optionalFields, validator(optional), {
+      ...initialDrafts(optionalFields, undefined),
+      name: '',
+      must: ['x'],
+    } as never);
+    expect(cleared.content).toEqual({ confirmed: false, must: ['x'] });
+    expect(check({ name: '', must: ['x'] }).byField.get('name')?.[0]?.code).toBe('required');
   });
 
   it('reports every problem under its field, unreadable text once', () => {

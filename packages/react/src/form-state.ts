@@ -1,13 +1,4 @@
-import {
-  applyDefaults,
-  type Coerced,
-  type ContentValue,
-  type FieldModel,
-  type FormContent,
-  type FormSchema,
-  type Issue,
-  type Validator,
-} from '@elicitkit/form';
+import type { Coerced, ContentValue, FieldModel, FormContent, Issue, Validator } from '@elicitkit/form';
 import type { Draft } from './drafts.js';
 import { viewOf } from './field-view.js';
 
@@ -24,15 +15,22 @@ export interface Grouped {
 
 /** The drafts judged by the form's validator: problems, or the content to send. */
 export interface Checked extends Grouped {
-  /** Present only when there is no problem at all: defaults applied, validated. */
+  /** Present only when there is no problem at all: what the controls hold, validated. */
   content?: FormContent;
 }
 
-/** Each control starts from the previous answer (when re-asked), else the default. */
+/**
+ * Each control starts from the default, or, when re-asked, from the previous answer alone: a field
+ * the person had cleared starts empty again, not refilled.
+ */
 export function initialDrafts(fields: readonly FieldModel[], previous: FormContent | undefined): Record<string, Draft> {
   const drafts: Record<string, Draft> = {};
   for (const field of fields) {
-    const start: ContentValue | undefined = previous?.[field.name] ?? field.default;
+    const start: ContentValue | undefined = previous
+      ? Object.hasOwn(previous, field.name)
+        ? previous[field.name]
+        : undefined
+      : field.default;
     drafts[field.name] = draftOf(field, start);
   }
   return drafts;
@@ -48,15 +46,11 @@ export function readDraft(field: FieldModel, draft: Draft): Coerced {
 }
 
 /**
- * Judges the drafts twice with the form's own validator: as the person typed them (so a cleared
- * required field is reported, not silently refilled) and as they will be sent, defaults applied.
+ * Judges the drafts with the form's own validator as the person left them: the controls start from
+ * the defaults, so what is shown is what is sent. A cleared required field is reported, a cleared
+ * optional one is left out, and neither is refilled with its default behind the person's back.
  */
-export function checkDrafts(
-  fields: readonly FieldModel[],
-  schema: FormSchema,
-  check: Validator,
-  drafts: Drafts,
-): Checked {
+export function checkDrafts(fields: readonly FieldModel[], check: Validator, drafts: Drafts): Checked {
   const typed: FormContent = {};
   const unreadable = new Set<string>();
   const issues: Issue[] = [];
@@ -67,13 +61,9 @@ export function checkDrafts(
       issues.push({ path: [field.name], code: 'type', message: read.message });
     } else if (read.value !== undefined) typed[field.name] = read.value;
   }
-  const asTyped = check(typed);
-  if (!asTyped.ok) issues.push(...asTyped.issues.filter((i) => !unreadable.has(String(i.path[0]))));
-  if (issues.length === 0) {
-    const sent = check(applyDefaults(schema, typed));
-    if (sent.ok) return { byField: new Map(), general: [], content: sent.value };
-    issues.push(...sent.issues);
-  }
+  const sent = check(typed);
+  if (sent.ok && issues.length === 0) return { byField: new Map(), general: [], content: sent.value };
+  if (!sent.ok) issues.push(...sent.issues.filter((i) => !unreadable.has(String(i.path[0]))));
   return groupIssues(fields, issues);
 }
 

@@ -72,10 +72,7 @@ export function useFormState(prompt: FormPrompt, serverIssues: readonly Issue[] 
   if (state !== stored) setState(state);
 
   const check = useMemo(() => validator(prompt.schema), [prompt.schema]);
-  const checked = useMemo(
-    () => checkDrafts(prompt.fields, prompt.schema, check, state.drafts),
-    [prompt.fields, prompt.schema, check, state.drafts],
-  );
+  const checked = useMemo(() => checkDrafts(prompt.fields, check, state.drafts), [prompt.fields, check, state.drafts]);
   const external = useMemo(
     () => groupIssues(prompt.fields, [...(prompt.issues ?? []), ...(serverIssues ?? [])]),
     [prompt.fields, prompt.issues, serverIssues],

@@ -53,6 +53,7 @@ export function reactDriver(): RendererDriver {
     inlineValidation: true,
     // The form is its own review step: every answer stays on screen and editable until Submit.
     reviewEdit: true,
+    prefillsDefaults: true,
     async answerForm(prompt, steps) {
       const question = ask((renderer, signal) => renderer.renderForm(prompt, signal));
       for (const step of steps) await play(question, prompt.fields, step);

@@ -42,6 +42,11 @@ export interface RendererDriver {
   inlineValidation: boolean;
   /** Whether the renderer has a review step where answers can be edited. */
   reviewEdit: boolean;
+  /**
+   * Whether the renderer shows every default pre-filled (its `prefillsDefaults`), so that a default
+   * the person clears is sent cleared.
+   */
+  prefillsDefaults: boolean;
   answerForm(prompt: FormPrompt, steps: Step[]): Promise<FormAnswer>;
   answerUrl(prompt: UrlPrompt, choice: UrlChoice): Promise<UrlAnswer>;
 }
@@ -139,7 +144,7 @@ const DEPLOY: FormSchema = {
 
 export function rendererConformance(name: string, makeDriver: () => RendererDriver): void {
   // Scenarios a renderer has no means for are not registered at all (rather than reported skipped).
-  const { inlineValidation, reviewEdit } = makeDriver();
+  const { inlineValidation, reviewEdit, prefillsDefaults } = makeDriver();
   describe(`renderer conformance: ${name}`, () => {
     it('answers every field kind, titles and Chinese text included', async () => {
       const answer = await makeDriver().answerForm(formPrompt(EVERY_KIND), [
@@ -187,6 +192,18 @@ export function rendererConformance(name: string, makeDriver: () => RendererDriv
       const answer = await makeDriver().answerForm(formPrompt(preticked), [{ submit: true }]);
       expect(answer).toEqual({ action: 'accept', content: { confirmed: false } });
     });
+
+    if (prefillsDefaults) {
+      it('sends a default the person cleared as cleared, not put back', async () => {
+        const answer = await makeDriver().answerForm(formPrompt(EVERY_KIND), [
+          { field: 'site', type: '' },
+          { field: 'ratio', type: '' },
+          { submit: true },
+        ]);
+        const { site: _site, ratio: _ratio, ...rest } = DEFAULTS;
+        expect(answer).toEqual({ action: 'accept', content: rest });
+      });
+    }
 
     it('leaves an optional field without a default out of the answer', async () => {
       const answer = await makeDriver().answerForm(formPrompt(DEPLOY), [

@@ -21,6 +21,14 @@ export interface RegistryRendererOptions {
   modes?: RendererModes;
   /** How long each question waits in the registry; default the registry's. */
   timeoutMs?: number;
+  /**
+   * Set when the answers that reach the registry are final: the page shows every default
+   * pre-filled (as `@elicitkit/react`'s form does) and sends what the person left, or the host
+   * applies the defaults itself before `resolve`. Then `attach` does not fill a default into a
+   * field the answer leaves out, so a default the person cleared stays cleared. Default false:
+   * defaults are applied to what the answer leaves out.
+   */
+  prefillsDefaults?: boolean;
 }
 
 /**
@@ -59,9 +67,10 @@ export function createRegistryRenderer(options: RegistryRendererOptions): Render
   return {
     modes: options.modes ?? { form: true, url: true },
     interactive: true,
+    prefillsDefaults: options.prefillsDefaults === true,
     async renderForm(prompt, signal): Promise<FormAnswer> {
       const answer = await ask(prompt, signal);
-      // A missing content is an empty answer; attach then applies defaults and validates it.
+      // A missing content is an empty answer; attach validates it (defaults applied unless prefillsDefaults).
       return answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : answer;
     },
     async renderUrl(prompt, signal): Promise<UrlAnswer> {

@@ -155,15 +155,19 @@ describe('registry renderer behind attach (the web app shape), 2026-07-28', () =
     expect(await received).toEqual({ action: 'accept', content: { ticket: 'REL-1001' } });
   });
 
-  it('leaves filling in defaults to attach: an answer without a field is sent with its default', async () => {
+  it.each([
+    ['by default, attach fills a default into an answer that leaves its field out', undefined, { env: 'prod' }],
+    ['with prefillsDefaults, an answer is final: a default the page showed and the person cleared stays out', true, {}],
+  ] as const)('%s', async (_name, prefillsDefaults, sent) => {
     const registry = createMemoryRegistry();
     const published: { id: string; prompt: Prompt }[] = [];
     const renderer = createRegistryRenderer({
       registry,
       owner: 'chat-7',
       publish: (id, prompt) => void published.push({ id, prompt }),
+      ...(prefillsDefaults ? { prefillsDefaults } : {}),
     });
-    expect(renderer.prefillsDefaults).toBeUndefined();
+    expect(renderer.prefillsDefaults).toBe(prefillsDefaults === true);
     open = await connect('2026-07-28', (client) => attach(client, { renderer }));
     const received = open.ask({
       mode: 'form',
@@ -174,7 +178,7 @@ describe('registry renderer behind attach (the web app shape), 2026-07-28', () =
       },
     });
     await expect.poll(() => published.length).toBe(1);
-    await registry.resolve((published[0] as { id: string }).id, 'chat-7', { action: 'accept' });
-    expect(await received).toEqual({ action: 'accept', content: { env: 'prod' } });
+    await registry.resolve((published[0] as { id: string }).id, 'chat-7', { action: 'accept', content: {} });
+    expect(await received).toEqual({ action: 'accept', content: sent });
   });
 });

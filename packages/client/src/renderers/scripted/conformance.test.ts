@@ -9,6 +9,8 @@ function scriptedDriver(): RendererDriver {
   return {
     inlineValidation: false,
     reviewEdit: false,
+    // An entry leaves a field out to take its default (`accept-defaults` takes them all).
+    prefillsDefaults: false,
     answerForm(prompt, steps) {
       const withdrawn = steps.some((s) => 'withdraw' in s);
       const signal = withdrawn ? AbortSignal.abort() : new AbortController().signal;
