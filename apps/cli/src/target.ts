@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { guardStreamEnds, type RevisionChoice, revisionOptions } from '@elicitkit/client';
+import { ConnectTimeoutError, connectWithin, guardStreamEnds, type RevisionChoice } from '@elicitkit/client';
 import { localeFrom } from '@elicitkit/opsdesk';
 import { type Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -100,55 +100,30 @@ export interface ConnectOptions {
 }
 
 /**
- * Connects within one deadline, turning a failure into a message that names the target. With
- * `auto` over stdio the SDK first probes a sibling process and, when it stays silent, falls back to
- * `initialize`, each on the request timeout: the probe gets half of the deadline, so a legacy
- * server that ignores it still has time to answer, and the whole stays within the deadline. A
- * connect still waiting after a few seconds says so once on stderr.
+ * Connects within one deadline (`connectWithin`: with `auto` over stdio the version probe gets half
+ * of it), turning a failure into a message that names the target. A connect still waiting after a
+ * few seconds says so once on stderr.
  *
  * @example
  * await connectTo(client, target, { revision: 'auto', io });
  */
 export async function connectTo(client: Client, target: Target, options: ConnectOptions): Promise<void> {
   const timeoutMs = options.timeoutMs ?? CONNECT_TIMEOUT_MS;
-  const negotiation = revisionOptions(options.revision).versionNegotiation;
-  // Over HTTP a probe timeout is an outage, not a fallback: there it may take the whole deadline.
-  if (negotiation?.mode === 'auto' && target.kind === 'stdio')
-    client.setVersionNegotiation({ ...negotiation, probe: { timeoutMs: Math.ceil(timeoutMs / 2) } });
   const transport = transportFor(target);
   const note = setTimeout(
     () => options.io.err(`elicitkit: waiting for ${target.label} to answer (up to ${seconds(timeoutMs)})…`),
     Math.min(WAIT_NOTE_MS, timeoutMs / 2),
   );
-  let deadline: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<'expired'>((resolve) => {
-    deadline = setTimeout(() => resolve('expired'), timeoutMs);
-  });
-  const connecting = client.connect(transport, { timeout: timeoutMs });
-  let outcome: 'connected' | 'expired';
   try {
-    outcome = await Promise.race([connecting.then(() => 'connected' as const), expired]);
+    await connectWithin(client, transport, { revision: options.revision, timeoutMs });
   } catch (error) {
+    if (error instanceof ConnectTimeoutError)
+      throw new Error(
+        `could not connect to ${target.label}: no answer within ${seconds(timeoutMs)} (set ELICITKIT_CONNECT_TIMEOUT_MS to wait longer)`,
+      );
     throw new Error(`could not connect to ${target.label}: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     clearTimeout(note);
-    clearTimeout(deadline);
-  }
-  if (outcome === 'expired') {
-    connecting.catch(() => undefined);
-    // A server that never answered gets no graceful close (stdin closed, then 2 s before SIGTERM).
-    if (transport instanceof StdioClientTransport && transport.pid !== null) {
-      try {
-        process.kill(transport.pid, 'SIGTERM');
-      } catch {
-        // Gone already.
-      }
-    }
-    // Closing the transport also ends a probe under way on its sibling process.
-    await Promise.all([transport.close(), client.close()]).catch(() => undefined);
-    throw new Error(
-      `could not connect to ${target.label}: no answer within ${seconds(timeoutMs)} (set ELICITKIT_CONNECT_TIMEOUT_MS to wait longer)`,
-    );
   }
   // A call whose response stream ends empty fails at once rather than after CALL_TIMEOUT_MS.
   guardStreamEnds(transport);

@@ -1,4 +1,4 @@
-import { attach, guardStreamEnds, revisionOptions } from '@elicitkit/client';
+import { attach, connectWithin, guardStreamEnds, revisionOptions } from '@elicitkit/client';
 import { LOCALE_META_KEY } from '@elicitkit/form';
 import {
   type CallToolResult,
@@ -79,7 +79,8 @@ async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Con
   const transport = await transportFor(chat, server, watch);
   const exitedAlone = transport instanceof StdioClientTransport ? watchExit(transport) : () => false;
   try {
-    await client.connect(transport, { timeout: config().connectTimeoutMs });
+    // One deadline for the whole connect: with `auto` over stdio the version probe gets half of it.
+    await connectWithin(client, transport, { revision: server.revision, timeoutMs: config().connectTimeoutMs });
   } catch (error) {
     // A stdio server that exited by itself before answering: its own words went to stderr.
     const exited = exitedAlone() && !spawnError(error);

@@ -1,3 +1,4 @@
+import { ConnectTimeoutError } from '@elicitkit/client';
 import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import type { ServerConfig } from './config';
 
@@ -204,6 +205,14 @@ function plain(error: unknown, server: ServerConfig): FailureCause {
   for (const e of all) {
     const code = text(e, 'code');
     if (code && text(e, 'syscall')?.startsWith('spawn')) return spawnFailure(code, text(e, 'message') ?? code);
+  }
+  const deadline = all.find((e) => e instanceof ConnectTimeoutError);
+  if (deadline) {
+    return {
+      text: `no answer within ${seconds(deadline.timeoutMs)}`,
+      hint: `Try again once it is running, or set ELICITKIT_CONNECT_TIMEOUT_MS to wait longer.`,
+      started: true,
+    };
   }
   for (const e of all) {
     if (SdkHttpError.isInstance(e)) {

@@ -82,3 +82,21 @@ export class ToolSchemaError extends ElicitkitError {
     this.tool = source.tool;
   }
 }
+
+/**
+ * `connectWithin` reached its deadline before the server answered (`CONNECT_TIMEOUT`); the
+ * transport is closed and a stdio server it started is stopped. `timeoutMs` is the deadline.
+ *
+ * @example
+ * try { await connectWithin(client, transport, { revision: 'auto', timeoutMs }); }
+ * catch (e) { if (e instanceof ConnectTimeoutError) warn(`no answer within ${e.timeoutMs} ms`); }
+ */
+export class ConnectTimeoutError extends ElicitkitError {
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number) {
+    super('CONNECT_TIMEOUT', `the server did not answer within ${timeoutMs} ms`);
+    this.name = 'ConnectTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}

@@ -17,10 +17,11 @@
 
 // Each section comment stands alone (a blank line after it), so sorting exports keeps it in place.
 
-// Attaching to an SDK client: the handle, its options and policy, what it reports, which revision it speaks
+// Attaching to an SDK client: the handle, its options and policy, what it reports, which revision it speaks, connecting within a deadline
 
 export type { ElicitationEvent } from './attach/events.js';
 export { type Attachment, type AttachOptions, attach } from './attach/index.js';
+export { type ConnectWithinOptions, connectWithin } from './connect.js';
 export { DEFAULT_POLICY, type Policy } from './policy/index.js';
 export {
   parseRevisionChoice,
@@ -90,4 +91,11 @@ export type { ToolSource } from './input-schema.js';
 
 // Errors (each with a string `code`)
 
-export { ArgumentError, AttachError, RegistryError, ScriptError, ToolSchemaError } from './errors.js';
+export {
+  ArgumentError,
+  AttachError,
+  ConnectTimeoutError,
+  RegistryError,
+  ScriptError,
+  ToolSchemaError,
+} from './errors.js';

@@ -8,6 +8,7 @@ describe('the public API of @elicitkit/client', () => {
   const VALUES = [
     'ArgumentError',
     'AttachError',
+    'ConnectTimeoutError',
     'DEFAULT_POLICY',
     'REVISION_CHOICES',
     'RegistryError',
@@ -18,6 +19,7 @@ describe('the public API of @elicitkit/client', () => {
     'answerOf',
     'attach',
     'checkFormRequest',
+    'connectWithin',
     'createMemoryRegistry',
     'createRegistryRenderer',
     'createScriptedRenderer',
@@ -36,6 +38,7 @@ describe('the public API of @elicitkit/client', () => {
     'AttachOptions',
     'Attachment',
     'CheckedForm',
+    'ConnectWithinOptions',
     'ElicitationEvent',
     'FormAnswer',
     'FormPrompt',
