@@ -1,6 +1,7 @@
 /**
- * A stdio MCP server for the browser tests, built with @elicitkit/server: one tool, `every_field`,
- * asks one form with every field kind the 2025-11-25 subset allows and returns what it received.
+ * A stdio MCP server for the browser tests, built with @elicitkit/server: `every_field` asks one
+ * form with every field kind the 2025-11-25 subset allows and returns what it received;
+ * `handover` (raw SDK) asks two optional fields with defaults and returns the content as sent.
  * Run with `node --import tsx --conditions=@elicitkit/source apps/web/e2e/every-field-server.ts`.
  */
 import { field, form } from '@elicitkit/form';
@@ -52,5 +53,37 @@ const everyField = defineTool({
   },
 });
 
+// Optional fields with defaults, asked with the raw SDK so the tool sees the answer exactly as the
+// client sent it (the kit's form would fill a left-out default in, as its own contract says): the
+// page shows them filled in, and one the person clears must arrive cleared.
+const HANDOVER = {
+  type: 'object',
+  properties: {
+    note: { type: 'string', title: 'Handover note', default: 'none', maxLength: 80 },
+    hours: { type: 'integer', title: 'On-call hours', default: 8, minimum: 1, maximum: 24 },
+  },
+} as const;
+
 const kit = createElicitkit();
-serveStdio(() => kit.createServer({ name: 'fieldkit', version: '1.0.0' }, [everyField]));
+serveStdio(() => {
+  const server = kit.createServer({ name: 'fieldkit', version: '1.0.0' }, [everyField]);
+  server.registerTool(
+    'handover',
+    {
+      title: 'Hand over on-call',
+      description: 'Asks for an optional note and hours (both with defaults) and returns the answer as sent.',
+      inputSchema: z.object({}),
+    },
+    async (_args, ctx) => {
+      const result = await ctx.mcpReq.elicitInput({
+        mode: 'form',
+        message: 'Anything for the next person on call?',
+        requestedSchema: HANDOVER,
+      });
+      return {
+        content: [{ type: 'text', text: `${result.action}: received ${JSON.stringify(result.content ?? {})}` }],
+      };
+    },
+  );
+  return server;
+});

@@ -373,6 +373,28 @@ describe('every field kind, from a server of our own (ELICITKIT_SERVERS, 2025-11
       await context.close();
     });
   });
+
+  it('sends what the person sees: a default they cleared is not put back', async () => {
+    const server = {
+      name: 'fieldkit',
+      command: [process.execPath, '--import', 'tsx', '--conditions=@elicitkit/source', EVERY_FIELD_SERVER],
+      revision: '2025-11-25',
+    };
+    await withApp({ ELICITKIT_SERVERS: JSON.stringify([server]) }, async (own) => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await openChat(context, own.url, 'handover');
+      await sendLine(page, '/handover');
+      const dialog = await question(page, 'Anything for the next person on call?');
+      await expect(dialog.getByLabel(/Handover note/).inputValue()).resolves.toBe('none');
+      await expect(dialog.getByLabel(/On-call hours/).inputValue()).resolves.toBe('8');
+      await dialog.getByLabel(/Handover note/).fill('');
+      await submit(page, dialog);
+      expect(await toolStatus(page)).toBe(''); // a raw tool's result carries no Elicitkit status
+      const text = (await page.locator('.tool-call[data-state="output-available"]').last().textContent()) ?? '';
+      expect(text).toContain('accept: received {"hours":8}');
+      await context.close();
+    });
+  });
 });
 
 describe.each([
