@@ -1,9 +1,9 @@
 /**
- * The sealed call state (`v3`): what it carries, that one MAC binds it to the key and the caller,
+ * The sealed call state (`v4`): what it carries, that one MAC binds it to the key and the caller,
  * that nothing else opens (a byte changed, cut short, another identity, another key, expired,
  * relabelled as another version), that the states this codec keeps for their next round never
- * bypass any of that, and that `v2` and `v1` states sealed before this format still open under
- * the same key.
+ * bypass any of that, and that `v3`, `v2` and `v1` states sealed before this format still open
+ * under the same key, marked as bound by the arguments as the schema made them.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -48,14 +48,14 @@ async function refusal(open: () => unknown): Promise<string> {
   return 'opened';
 }
 
-describe('the v3 call state', () => {
+describe('the v4 call state', () => {
   it('carries the call, its context id and every question, and nothing about who sealed it', async () => {
     const { sealer, other } = pair();
     const text = (await sealer.seal(sample(), ALICE)) as string;
-    expect(text).toMatch(/^v3\.\[.*\]\.[\w-]{22}$/);
+    expect(text).toMatch(/^v4\.\[.*\]\.[\w-]{22}$/);
     expect(await sealer.open(text, ALICE)).toEqual(sample());
     expect(await other.open(text, ALICE)).toEqual(sample());
-    const body = text.slice('v3.'.length, text.lastIndexOf('.'));
+    const body = text.slice('v4.'.length, text.lastIndexOf('.'));
     expect(body).not.toContain('alice');
     expect(JSON.parse(body)).toEqual([
       sample().call,
@@ -77,8 +77,8 @@ describe('the v3 call state', () => {
       who: 'f'.repeat(64),
       asks: { env: { mode: 'form', asked: 1_000, timeoutMs: 600_000 } },
     });
-    const v3 = (await sealer.seal({ ...state, asks: { env: { asked: 1_000, timeoutMs: 600_000 } } }, ALICE)) as string;
-    expect(v3.length).toBeLessThan(v1.length / 2);
+    const v4 = (await sealer.seal({ ...state, asks: { env: { asked: 1_000, timeoutMs: 600_000 } } }, ALICE)) as string;
+    expect(v4.length).toBeLessThan(v1.length / 2);
   });
 
   it('gives each open its own objects: a round changing them changes nothing sealed', async () => {
@@ -153,7 +153,7 @@ describe('the v3 call state', () => {
     const { sealer, other } = pair();
     const call = 'deploy\0{"service":"order-service"}';
     const text = (await sealer.seal({ ...sample(), call, callText: call }, ALICE)) as string;
-    expect(JSON.parse(text.slice('v3.'.length, text.lastIndexOf('.')))[0]).toBe(call);
+    expect(JSON.parse(text.slice('v4.'.length, text.lastIndexOf('.')))[0]).toBe(call);
     // Another replica has the text too: it compares the call without hashing it.
     for (const codec of [sealer, other])
       expect(await codec.open(text, ALICE)).toEqual({ ...sample(), call, callText: call });
@@ -162,14 +162,17 @@ describe('the v3 call state', () => {
     for (const codec of [sealer, other]) expect(await refusal(() => codec.open(swapped, ALICE))).toBe('mac');
   });
 
-  it('cannot be relabelled as a v2 state, nor a v2 state as v3', async () => {
+  it('cannot be relabelled as an earlier version, nor an earlier one as a later', async () => {
     const { clock, sealer, other } = pair();
     const text = (await sealer.seal(sample(), ALICE)) as string;
-    const relabelled = `v2.${text.slice('v3.'.length)}`;
-    for (const codec of [sealer, other]) expect(await refusal(() => codec.open(relabelled, ALICE))).toBe('mac');
+    for (const earlier of ['v3.', 'v2.']) {
+      const relabelled = `${earlier}${text.slice('v4.'.length)}`;
+      for (const codec of [sealer, other]) expect(await refusal(() => codec.open(relabelled, ALICE))).toBe('mac');
+    }
     const v2 = v2State(sample(), ALICE, clock);
-    expect(await other.open(v2, ALICE)).toEqual(sample());
-    expect(await refusal(() => other.open(`v3.${v2.slice('v2.'.length)}`, ALICE))).toBe('mac');
+    expect(await other.open(v2, ALICE)).toEqual({ ...sample(), boundAsParsed: true });
+    for (const later of ['v3.', 'v4.'])
+      expect(await refusal(() => other.open(`${later}${v2.slice('v2.'.length)}`, ALICE))).toBe('mac');
   });
 
   it('keeps a question keyed "__proto__" as its own key', async () => {
@@ -266,7 +269,7 @@ describe('the v3 call state', () => {
     expect(await refusal(() => sealer.open(changed, ALICE))).toBe('mac');
   });
 
-  it('opens the states sealed before the MAC moved to node:crypto, and what they carry is unchanged', async () => {
+  it('opens the v3 states sealed before the call was bound by its arguments as sent, and those before node:crypto', async () => {
     // Texts sealed by the version that computed SHA-256 in JavaScript (same key, same clock).
     const clock = { now: 1_700_000_000_000 };
     const v3 =
@@ -284,10 +287,13 @@ describe('the v3 call state', () => {
         prod: { asked: 2000, timeoutMs: 60_000, adaptation: { quirk: 'booleanAsChoice', fields: ['confirmed'] } },
       },
     };
-    expect(await codecAt(clock).open(v3, ALICE)).toEqual(state);
+    // Opened as bound by the arguments the schema made (`execute.ts` compares it so).
+    expect(await codecAt(clock).open(v3, ALICE)).toEqual({ ...state, boundAsParsed: true });
     expect(await refusal(() => codecAt(clock).open(v3, BOB))).toBe('mac');
-    // Sealed again today: the same text, byte for byte.
-    expect(codecAt(clock).seal(state, ALICE)).toBe(v3);
+    // Sealed again today: the same body under today's prefix and its own tag.
+    const today = codecAt(clock).seal(state, ALICE);
+    expect(today.slice(0, today.lastIndexOf('.'))).toBe(`v4.${v3.slice('v3.'.length, v3.lastIndexOf('.'))}`);
+    expect(await codecAt(clock).open(today, ALICE)).toEqual(state);
     const v1 = 'v1.eyJwIjp7ImhlbGxvIjoid8O2cmxkIn0sImV4cCI6MTcwMDAwMDA2MH0.HHWEzxt02CLMDA-KKVcIZEQpQjPHfjL0JRjDn_zR1zg';
     const envelope = createStateCodec<unknown>({ key: KEY, ttlSeconds: 60, now: () => clock.now });
     expect(await envelope.verify(v1)).toEqual({ hello: 'wörld' });
@@ -322,7 +328,8 @@ describe('a v2 state, sealed before v3 with the same key', () => {
     const clock = { now: 1_700_000_000_000 };
     const { sealer, other } = pair(clock);
     const text = v2State(sample(), ALICE, clock);
-    for (const codec of [sealer, other]) expect(await codec.open(text, ALICE)).toEqual(sample());
+    for (const codec of [sealer, other])
+      expect(await codec.open(text, ALICE)).toEqual({ ...sample(), boundAsParsed: true });
   });
 
   it('is refused under another identity or method, with another key, changed, or expired', async () => {
@@ -365,6 +372,7 @@ describe('a v1 state, sealed before v2 with the same key', () => {
     const clock = { now: 1_700_000_000_000 };
     const opened = await codecAt(clock).open(await v1(ALICE, clock), ALICE);
     expect(opened).toEqual({
+      boundAsParsed: true,
       call: sample().call,
       cid: sample().cid,
       asks: {

@@ -1,20 +1,21 @@
 /**
  * Seals a call's state into the `requestState` a 2026-07-28 client echoes back, and opens it again.
  *
- * `v3.<body>.<tag>`: `body` is a JSON array holding only what the next round needs — what binds the
- * call (its canonical text when that is short, else its digest: `execute.ts`), the audit context
- * id, the expiry and each question (key, when asked, its timeout, the answer and the form's
- * adaptation once there are some, the digest of what it showed last, and how many answers did not
- * count because it had changed). It is the JSON text itself, not base64 of it: smaller even with
- * its quotes escaped on the wire, and no encoding pass either way. `tag` is HMAC-SHA256 over
- * `v3.<body>`, the request's method and the caller's identity, truncated to 128 bits (RFC 2104 §5
- * allows truncating to half the hash). So the identity binding costs no bytes, a state opened under
- * another identity fails like a forged one, and one MAC is computed per seal and at most one per
- * open.
+ * `v4.<body>.<tag>`: `body` is a JSON array holding only what the next round needs — what binds the
+ * call (the canonical text of its tool and its arguments as sent, when that is short, else its
+ * digest: `execute.ts`), the audit context id, the expiry and each question (key, when asked, its
+ * timeout, the answer and the form's adaptation once there are some, the digest of what it showed
+ * last, and how many answers did not count because it had changed). It is the JSON text itself,
+ * not base64 of it: smaller even with its quotes escaped on the wire, and no encoding pass either
+ * way. `tag` is HMAC-SHA256 over `v4.<body>`, the request's method and the caller's identity,
+ * truncated to 128 bits (RFC 2104 §5 allows truncating to half the hash). So the identity binding
+ * costs no bytes, a state opened under another identity fails like a forged one, and one MAC is
+ * computed per seal and at most one per open.
  *
- * `v2` states (the same body, the call always by its digest; the tag over `v2.<body>`) and `v1`
- * states (the SDK codec's format with the identity digest inside) sealed by earlier versions are
- * still opened, so that a restart or a rolling upgrade with the same key keeps open questions.
+ * `v3` states (the same body, the call bound by its arguments as the tool's schema made them), `v2`
+ * states (that, always by its digest; the tag over `v2.<body>`) and `v1` states (the SDK codec's
+ * format with the identity digest inside) sealed by earlier versions are still opened, marked
+ * `boundAsParsed`, so that a restart or a rolling upgrade with the same key keeps open questions.
  */
 import { ELICIT_ACTIONS } from '@elicitkit/form';
 import { createStateCodec, type StateCodec } from './codec.js';
@@ -44,8 +45,12 @@ export interface CallStateCodecOptions {
   now: () => number;
 }
 
-/** What this version seals; `v2.` states (the same body, the call always by its digest) still open. */
-const PREFIX = 'v3.';
+/**
+ * What this version seals. `v3.` states (the same body, the call taken of the arguments as the
+ * schema made them) and `v2.` states (that, always by its digest) still open, marked `boundAsParsed`.
+ */
+const PREFIX = 'v4.';
+const V3 = 'v3.';
 const V2 = 'v2.';
 /** 128 bits of the MAC, as base64url (22 characters carry 132 bits; the last 4 are the 17th byte's). */
 const TAG_LENGTH = 22;
@@ -122,7 +127,11 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
 
   return {
     formatOf: (text) =>
-      text.startsWith(PREFIX) || text.startsWith(V2) ? 'mine' : text.startsWith('v1.') ? 'shared' : 'foreign',
+      text.startsWith(PREFIX) || text.startsWith(V3) || text.startsWith(V2)
+        ? 'mine'
+        : text.startsWith('v1.')
+          ? 'shared'
+          : 'foreign',
     seal(state, caller, asOf = options.now()) {
       const wire = toWire(state, Math.floor(asOf / 1000) + options.ttlSeconds);
       const body = JSON.stringify(wire);
@@ -130,7 +139,7 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
     },
     open(text, caller) {
       const dot = text.lastIndexOf('.');
-      // `v2.` and `v3.` are as long.
+      // `v2.`, `v3.` and `v4.` are as long.
       const body = text.slice(PREFIX.length, dot);
       const known = sealed.get(text);
       if (known !== undefined) {
@@ -140,15 +149,22 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
         if (known.callText !== undefined) state.callText = known.callText;
         return state;
       }
-      if (text.startsWith('v1.')) return openV1(v1, text, caller);
-      const prefix = text.startsWith(PREFIX) ? PREFIX : text.startsWith(V2) ? V2 : undefined;
+      if (text.startsWith('v1.')) return openV1(v1, text, caller).then(asParsed);
+      const prefix = text.startsWith(PREFIX) ? PREFIX : text.startsWith(V3) ? V3 : text.startsWith(V2) ? V2 : undefined;
       if (prefix === undefined || dot !== text.length - TAG_LENGTH - 1 || dot <= PREFIX.length)
         throw new Error('malformed');
       const given = text.slice(dot + 1);
       check(tagOf(prefix, body, caller), given);
-      return fromWire(body, options.now());
+      const state = fromWire(body, options.now());
+      return prefix === PREFIX ? state : asParsed(state);
     },
   };
+}
+
+/** Marks a state sealed before `v4`: its call was bound by the arguments as the schema made them. */
+function asParsed(state: CallState): CallState {
+  state.boundAsParsed = true;
+  return state;
 }
 
 function toWire(state: CallState, exp: number): unknown[] {

@@ -87,19 +87,23 @@ export async function execute(
 
   const previous = readState(rt, ctx);
   checkAnswersSize(ctx.mcpReq.inputResponses);
-  const text = callText(tool.name, args);
-  // What binds the next state to this call: its text itself when short (a `v3` state carries it,
+  // The arguments as sent bind the state: JSON, so equal text means equal arguments. What the
+  // schema made of them may hold values no text tells apart (a `URL`, a `Date`).
+  const text = callText(tool.name, given);
+  // What binds the next state to this call: its text itself when short (a `v4` state carries it,
   // so no round hashes it), else its digest.
   let call = text.length <= INLINE_CALL_TEXT ? text : undefined;
   if (previous) {
+    // A state sealed before `v4` was bound by the arguments as the schema made them.
+    const bound = previous.boundAsParsed ? callText(tool.name, args) : text;
     // A state carrying the call's text, or one this process sealed, is compared by text: no hash.
     if (previous.callText !== undefined) {
-      if (previous.callText !== text) throw differentCall();
-      call ??= previous.call;
+      if (previous.callText !== bound) throw differentCall();
+      if (bound === text) call ??= previous.call;
     } else {
-      const digest = callDigest(text);
+      const digest = callDigest(bound);
       if (previous.call !== digest) throw differentCall();
-      call ??= digest;
+      if (bound === text) call ??= digest;
     }
   }
   call ??= callDigest(text);

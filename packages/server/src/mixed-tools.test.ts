@@ -91,7 +91,7 @@ describe('a hand-written tool beside the kit’s, on one server', () => {
     const forged = await round({
       name: 'deploy',
       arguments: { service: 'orders' },
-      requestState: 'v3.["forged"].AAAAAAAAAAAAAAAAAAAAAA',
+      requestState: 'v4.["forged"].AAAAAAAAAAAAAAAAAAAAAA',
       inputResponses: { env: accept({ env: 'prod' }) },
     });
     expect(forged.error?.code).toBe(-32602);

@@ -51,7 +51,7 @@ function setup(secret?: string) {
 
 /**
  * A state from an earlier version, answered by its caller: the call goes on to the production
- * confirmation under a state sealed now (`v3`), and confirmed, deploys once.
+ * confirmation under a state sealed now (`v4`), and confirmed, deploys once.
  */
 async function continuesToProd(
   alice: Awaited<ReturnType<typeof manualClient>>,
@@ -61,7 +61,7 @@ async function continuesToProd(
   const next = await alice.round({ service: 'order-service' }, answer);
   if (!isInputRequiredResult(next)) throw new Error('expected the production confirmation');
   expect(Object.keys(next.inputRequests ?? {})).toEqual(['prod']);
-  expect(next.requestState).toMatch(/^v3\./);
+  expect(next.requestState).toMatch(/^v4\./);
   const last = await alice.round(
     { service: 'order-service' },
     {
@@ -81,8 +81,8 @@ describe('requestState', () => {
     expect(isInputRequiredResult(first)).toBe(true);
     if (!isInputRequiredResult(first)) return;
     expect(Object.keys(first.inputRequests ?? {})).toEqual(['env']);
-    // The state is signed, not encrypted: it reads as v3.<JSON>.<mac>.
-    expect(first.requestState).toMatch(/^v3\.\[.*\]\.[\w-]{22}$/);
+    // The state is signed, not encrypted: it reads as v4.<JSON>.<mac>.
+    expect(first.requestState).toMatch(/^v4\.\[.*\]\.[\w-]{22}$/);
     const second = await alice.round(
       { service: 'order-service' },
       { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: first.requestState },
@@ -107,10 +107,10 @@ describe('requestState', () => {
     const first = await alice.round({ service: 'order-service' });
     if (!isInputRequiredResult(first) || !first.requestState) throw new Error('expected input_required');
     const dot = first.requestState.lastIndexOf('.');
-    // v3.[call, cid, exp, [key, asked, timeoutMs, answer?]].<mac>: give env an accepted answer.
-    const forged = JSON.parse(first.requestState.slice('v3.'.length, dot));
+    // v4.[call, cid, exp, [key, asked, timeoutMs, answer?]].<mac>: give env an accepted answer.
+    const forged = JSON.parse(first.requestState.slice('v4.'.length, dot));
     forged[3][3] = [0, forged[3][1], { env: 'prod' }];
-    const tampered = `v3.${JSON.stringify(forged)}${first.requestState.slice(dot)}`;
+    const tampered = `v4.${JSON.stringify(forged)}${first.requestState.slice(dot)}`;
     await expect(
       alice.round({ service: 'order-service' }, { inputResponses: {}, requestState: tampered }),
     ).rejects.toMatchObject({
@@ -246,7 +246,7 @@ describe('requestState', () => {
   });
 
   it('binds a call with long arguments by their digest: another replica refuses other arguments, continues the same', async () => {
-    // Past the text a v3 state carries as it is (execute.ts): the state carries a digest, which the
+    // Past the text a v4 state carries as it is (execute.ts): the state carries a digest, which the
     // replica (without the text) checks by hashing the call it is given.
     const secret = 'a shared state secret of at least 32 characters';
     const first = setup(secret);

@@ -50,6 +50,12 @@ export interface CallState {
   /** The audit context id of this call. */
   cid: string;
   asks: Record<string, AskRecord>;
+  /**
+   * Set on a state sealed before `v4`, whose `call` was taken of the arguments as the tool's input
+   * schema made them; since `v4` it is taken of the arguments as sent (a schema's output may hold
+   * values, a `URL` say, that no text tells apart). Never on the wire.
+   */
+  boundAsParsed?: true;
 }
 
 export function isCallState(value: unknown): value is CallState {
