@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { formLintErrors, urlLintErrors } from './ask-lint.js';
 import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
-import type { Channel, CloseReason, Question, RawAnswer } from './channel/channel.js';
+import type { Channel, CloseReason, Question, RawAnswer, Refusal } from './channel/channel.js';
 import { readBack, shapeForClient } from './client-quirks.js';
 import { ElicitkitUsageError, FormLintError, isProduction } from './errors.js';
 import { type Check, toIssues } from './issues.js';
@@ -173,6 +173,8 @@ export class CallQuestions {
     this.raise(key, formLintErrors(form));
     const ctx = this.resultContext(key, form);
     const fallback: Fallback = { given: options.fallback, form };
+    const held = this.channel.refusal?.(key);
+    if (held) return this.refuseHeld(held, ctx, form);
     const reasons = MESSAGES[this.settings.locale].reasons;
     // The question as declared is made only for the audit trail of one that cannot be asked.
     if (!this.peer.can.form)
@@ -212,6 +214,8 @@ export class CallQuestions {
       subject: { kind: 'page', host: hostOf(options.url) },
     };
     const fallback: Fallback = { given: options.fallback, form: undefined };
+    const held = this.channel.refusal?.(key);
+    if (held) return this.refuseHeld(held, ctx, undefined);
     const question: Question = { kind: 'url', message: options.message, url: options.url };
     const noUrl = MESSAGES[this.settings.locale].reasons['no-url'];
     if (!this.peer.can.url) return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
@@ -320,6 +324,12 @@ export class CallQuestions {
         this.stopped = { action: 'cancel', key };
         return { action: 'cancel', result: () => cancelledResult(ctx) };
     }
+  }
+
+  /** A refusal the channel holds for `key` (`Channel.refusal`): it ends the ask as it came. */
+  private refuseHeld(held: Refusal, ctx: ResultContext, form: AnyForm | undefined): Declined | Cancelled {
+    this.audit.response(held.key, held.answer, form);
+    return this.refuse(held.key, held.action, ctx);
   }
 
   private refuse(key: string, action: 'decline' | 'cancel', ctx: ResultContext): Declined | Cancelled {

@@ -77,6 +77,14 @@ export interface Channel {
    * answered. (2025: a call runs once, every answer reaches its ask.)
    */
   refusedUnasked?(): Refusal | undefined;
+  /**
+   * 2026-07-28: the decline or cancel the person gave in time to `key`, in an earlier round or in
+   * this one. It stands whatever this round would ask or could show: the question built again
+   * differently (the version moved on), or a client that declares less this round (no form
+   * capability, another client) must not turn a refusal into a question asked again or into
+   * "unsupported", from which a model could fill the values in itself.
+   */
+  refusal?(key: string): Refusal | undefined;
 }
 
 /** A decline or cancel of `key`, as it came (`answer`: for the audit trail). */

@@ -138,21 +138,36 @@ export class ReplayChannel implements Channel {
     // 2026-07-28 has no completion notification: the retried call itself is the signal.
   }
 
+  refusal(key: string): Refusal | undefined {
+    const record = Object.hasOwn(this.records, key) ? this.records[key] : undefined;
+    const held = record && this.refusalIn(key, record);
+    if (held) {
+      this.reached ??= new Set();
+      this.reached.add(key);
+    }
+    return held;
+  }
+
   refusedUnasked(): Refusal | undefined {
     for (const [key, record] of Object.entries(this.records)) {
-      const answer = record.answer;
-      if (!answer || this.reached?.has(key)) continue;
-      if (answer.action !== 'decline' && answer.action !== 'cancel') continue;
-      // A late answer counts as none, here as where it is asked.
-      const elapsedMs = answer.at - record.asked;
-      if (elapsedMs > record.timeoutMs) continue;
-      return {
-        key,
-        action: answer.action,
-        answer: { kind: 'answer', action: answer.action, elapsedMs, fresh: this.fresh.has(key) },
-      };
+      if (this.reached?.has(key)) continue;
+      const held = this.refusalIn(key, record);
+      if (held) return held;
     }
     return undefined;
+  }
+
+  /** The decline or cancel `record` holds, when it came in time (a late answer counts as none). */
+  private refusalIn(key: string, record: AskRecord): Refusal | undefined {
+    const answer = record.answer;
+    if (!answer || (answer.action !== 'decline' && answer.action !== 'cancel')) return undefined;
+    const elapsedMs = answer.at - record.asked;
+    if (elapsedMs > record.timeoutMs) return undefined;
+    return {
+      key,
+      action: answer.action,
+      answer: { kind: 'answer', action: answer.action, elapsedMs, fresh: this.fresh.has(key) },
+    };
   }
 
   /** The requests this round ends with. */
