@@ -77,7 +77,7 @@ export type Redaction = 'redacted' | 'full' | ((content: FormContent, schema: Fo
 
 /**
  * Masks what a person typed. Values picked from the server's own option lists and booleans say
- * nothing private and make the trail useful, so they stay.
+ * nothing private and make the trail useful, so they stay; anything else in their place is masked.
  */
 function redact(
   content: unknown,
@@ -88,19 +88,31 @@ function redact(
   const record = content as Record<string, unknown>;
   if (mode === 'full') return { ...record };
   if (typeof mode === 'function' && form) return mode(record as FormContent, form.schema);
-  const kinds = new Map((form?.fields ?? []).map((f) => [f.name, f.kind]));
+  const fields = new Map((form?.fields ?? []).map((f) => [f.name, f]));
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(record)) {
     const value = record[key];
-    const kind = kinds.get(key);
-    if ((kind === 'select' || kind === 'multiselect' || kind === 'boolean') && typeof value !== 'object')
-      out[key] = value;
-    else if (kind === 'multiselect' && Array.isArray(value) && value.every((v) => typeof v === 'string'))
-      out[key] = value;
+    // Kept only when it is what the form offered: text typed where a choice was expected (an
+    // invalid answer, a hostile client) is masked like any other typed text.
+    if (offered(fields.get(key), value)) out[key] = value;
     else if (typeof value === 'string') out[key] = `[redacted: ${[...value].length} chars]`;
     else out[key] = `[redacted: ${value === null ? 'null' : typeof value}]`;
   }
   return out;
+}
+
+/** Whether `value` is one of the server's own options for `field`, or a boolean for a boolean field. */
+function offered(field: FieldModel | undefined, value: unknown): boolean {
+  switch (field?.kind) {
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'select':
+      return field.options.some((o) => o.value === value);
+    case 'multiselect':
+      return Array.isArray(value) && value.every((v) => field.options.some((o) => o.value === v));
+    default:
+      return false;
+  }
 }
 
 function issuesForAudit(issues: readonly Issue[]): AuditValidation['issues'] {
