@@ -2,6 +2,7 @@ import {
   type AuthInfo,
   type EventStore,
   INTERNAL_ERROR,
+  INVALID_REQUEST,
   isInitializeRequest,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
@@ -123,9 +124,23 @@ export class TransportSessionTable {
     return entry;
   }
 
-  /** Whether `identity` may start one more request now. */
-  mayStart(identity: string): boolean {
-    return (this.buckets.get(identity)?.inFlight ?? 0) < this.limits.maxInFlightPerIdentity;
+  /** Whether `identity` may start `count` more requests now (a batch counts whole). */
+  mayStart(identity: string, count = 1): boolean {
+    return (this.buckets.get(identity)?.inFlight ?? 0) + count <= this.limits.maxInFlightPerIdentity;
+  }
+
+  /**
+   * An id among `ids` that a request in flight on `entry` already has, or that `ids` holds twice:
+   * JSON-RPC ids are the client's, and one reused would both escape the count and cross two
+   * requests' responses.
+   */
+  reusedId(entry: TransportSession, ids: readonly RequestId[]): RequestId | undefined {
+    const seen = new Set<RequestId>();
+    for (const id of ids) {
+      if (entry.calls?.has(id) || seen.has(id)) return id;
+      seen.add(id);
+    }
+    return undefined;
   }
 
   /** The client spoke: it is here, whatever it dropped before. */
@@ -144,6 +159,7 @@ export class TransportSessionTable {
   beginCall(entry: TransportSession, ids: readonly RequestId[], resumable: boolean): (dropped: boolean) => void {
     entry.calls ??= new Set();
     const calls = entry.calls;
+    // Distinct and new (`reusedId` refused the rest before): each counts once.
     const mine = ids.filter((id) => !calls.has(id));
     for (const id of mine) calls.add(id);
     entry.inFlight += mine.length;
@@ -262,7 +278,15 @@ export async function serveSession(
   if (first === undefined) {
     return entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
   }
-  if (!leg.table.mayStart(entry.identity))
+  const reused = leg.table.reusedId(entry, ids);
+  if (reused !== undefined)
+    return jsonRpcError(
+      400,
+      INVALID_REQUEST,
+      `Bad Request: request id ${JSON.stringify(reused)} is already in use by a request in flight on this session; give each request an id of its own.`,
+      reused,
+    );
+  if (!leg.table.mayStart(entry.identity, ids.length))
     return limitReached('maxInFlightPerIdentity', leg.limits.maxInFlightPerIdentity, first);
   const ended = leg.table.beginCall(entry, ids, leg.events !== undefined);
   let response: Response;

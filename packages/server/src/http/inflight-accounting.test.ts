@@ -1,0 +1,112 @@
+/**
+ * `maxInFlightPerIdentity` on 2025 sessions counts every request a POST starts: a JSON-RPC batch
+ * counts whole (the SDK transport takes up to 100 in one POST), and a request id already in flight
+ * on the session (or twice in one batch) is refused, since ids are the client's and a reused one
+ * would escape the count and cross two requests' responses. Raw HTTP on loopback, the real SDK.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Loopback, loopback } from '../../test/loopback.js';
+
+let server: Loopback | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function rawSession(url: string, identity: string) {
+  const headers = {
+    authorization: `Bearer ${identity}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  const init = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: { elicitation: { form: {} } },
+        clientInfo: { name: 'raw', version: '1' },
+      },
+    }),
+  });
+  const sid = init.headers.get('mcp-session-id') ?? '';
+  await init.text();
+  const post = (body: unknown) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify(body),
+    });
+  expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+  return post;
+}
+
+const deployCall = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'deploy', arguments: { service: 'order-service' } },
+});
+
+/** Reads an SSE response until an `elicitation/create` arrives on it. */
+async function untilAsked(response: Response): Promise<number> {
+  const reader = response.body?.getReader();
+  if (!reader) throw new Error('no stream');
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+    const asked = text.split('elicitation/create').length - 1;
+    if (asked > 0) return asked;
+  }
+  return 0;
+}
+
+describe('the in-flight cap per identity on 2025 sessions', () => {
+  it('refuses a request whose id is already in flight on the session, and still counts the cap', async () => {
+    server = await loopback({ authenticated: true, maxInFlightPerIdentity: 2 });
+    const post = await rawSession(server.url, 'mallory');
+    const open: Response[] = [];
+    const held = await post(deployCall(1));
+    expect(held.status).toBe(200);
+    expect(await untilAsked(held)).toBe(1);
+    open.push(held);
+    const reused = await post(deployCall(1));
+    expect(reused.status).toBe(400);
+    expect(await reused.json()).toMatchObject({
+      id: 1,
+      error: { code: -32600, message: expect.stringContaining('request id 1 is already in use') },
+    });
+    // A new id takes the second place; a third is past the cap.
+    const second = await post(deployCall(2));
+    expect(second.status).toBe(200);
+    expect(await untilAsked(second)).toBe(1);
+    open.push(second);
+    const third = await post(deployCall(3));
+    expect(third.status).toBe(429);
+    await third.body?.cancel().catch(() => {});
+    for (const r of open) await r.body?.cancel().catch(() => {});
+  });
+
+  it('counts a batch whole: past the cap it is refused, at the cap it runs', async () => {
+    server = await loopback({ authenticated: true, maxInFlightPerIdentity: 2 });
+    const post = await rawSession(server.url, 'mallory');
+    // Three new calls in one POST, with nothing in flight and a cap of 2.
+    const over = await post([deployCall(11), deployCall(12), deployCall(13)]);
+    expect(over.status).toBe(429);
+    await over.body?.cancel().catch(() => {});
+    const twice = await post([deployCall(14), deployCall(14)]);
+    expect(twice.status).toBe(400);
+    await twice.body?.cancel().catch(() => {});
+    const atCap = await post([deployCall(15), deployCall(16)]);
+    expect(atCap.status).toBe(200);
+    expect(await untilAsked(atCap)).toBeGreaterThan(0);
+    await atCap.body?.cancel().catch(() => {});
+  });
+});
