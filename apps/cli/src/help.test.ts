@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli as run } from '../test/run-cli.js';
 import { COMMAND_USAGE, COMMANDS } from './help.js';
+import { USAGE } from './usage.js';
 
 describe('help for every command', () => {
   it.each(
@@ -92,8 +93,22 @@ describe('help for every command', () => {
       const source = paths.map((p) => readFileSync(fileURLToPath(new URL(p, import.meta.url)), 'utf8')).join('\n');
       const options = [...source.matchAll(/'?([a-z][a-z-]*)'?: \{ type: '(?:string|boolean)'/g)].map((m) => m[1]);
       expect(options.length, command).toBeGreaterThan(1);
-      for (const option of options)
+      for (const option of options) {
         expect(COMMAND_USAGE[command as keyof typeof COMMAND_USAGE], `${command} --${option}`).toContain(`--${option}`);
+        // And in the summary `elicitkit --help` prints, under the command's own lines.
+        // (`--era`, deprecated, is told once for all commands below them.)
+        if (option !== 'help' && option !== 'era')
+          expect(summaryOf(command), `elicitkit --help: ${command} --${option}`).toContain(`--${option}`);
+      }
     }
   });
 });
+
+/** The lines of `USAGE` (`elicitkit --help`) that belong to `command`: its line and those indented under it. */
+function summaryOf(command: string): string {
+  const lines = USAGE.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(`  ${command} `));
+  if (start < 0) return '';
+  const end = lines.findIndex((l, i) => i > start && /^ {2}[a-z]/.test(l));
+  return lines.slice(start, end < 0 ? undefined : end).join('\n');
+}

@@ -41,8 +41,9 @@ Options:
   --data DIR                    the data directory (default $ELICITKIT_DATA, else $XDG_DATA_HOME/elicitkit)
   --user NAME                   with --stdio: who is calling (default the OS user)
   --lang en|zh                  messages, titles and option labels (default from LANG)
-  --page-port PORT              with --stdio: the port of the password page (default a free one)
-  --timeout-ms N                how long a question waits for its answer
+  --page-port PORT              with --stdio: the port of the password page (or ELICITKIT_PAGE_PORT;
+                                default a free one)
+  --timeout-ms N                how long a question waits for its answer (default 600000, ten minutes)
   --max-sessions N              with --http: open 2025 sessions in all (default 1000)
   --max-sessions-per-user N     with --http: open 2025 sessions per user (default 100)
   --max-calls-per-user N        with --http: requests in flight per user, each open question one

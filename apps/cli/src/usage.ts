@@ -17,9 +17,10 @@ export class UsageError extends Error {
 export const USAGE = `Usage: elicitkit <command> [options]
 
 Commands:
-  serve [--stdio | --http PORT] [--data DIR] [--user NAME] [--lang en|zh] [--page-port N] [--reset [--yes]]
-        [--max-sessions N] [--max-sessions-per-user N] [--max-calls-per-user N]
-        [--database URL] [--redis URL] [--state-secret-file FILE]
+  serve [--stdio | --http PORT [--host H]] [--data DIR] [--user NAME] [--lang en|zh] [--page-port PORT]
+        [--timeout-ms N] [--reset [--yes]] [--max-sessions N] [--max-sessions-per-user N] [--max-calls-per-user N]
+        [--database URL] [--redis URL [--relay-listen HOST:PORT [--relay-advertise HOST:PORT]]]
+        [--state-secret-file FILE]
                               run opsdesk, the reference server (stdio by default); the caps apply
                               to 2025 HTTP sessions (defaults 1000, 100 and 100). --database (or
                               ELICITKIT_DATABASE_URL) keeps its state in Postgres instead of SQLite.
@@ -30,13 +31,14 @@ Commands:
   reset [--data DIR] [--database URL] [--yes]
                               put opsdesk's demo (shop, deployments, workspace) back to its seed,
                               after asking y/N (--yes without a terminal); users and tokens are kept
-  tools <target> [--revision REV|auto] [--json]
+  tools <target> [--header "Name: value" ...] [--data DIR] [--revision REV|auto] [--json]
                               list a server's tools
-  call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--secrets decline|warn] [--revision REV|auto] [--json]
+  call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--secrets decline|warn] [--header "Name: value" ...]
+       [--data DIR] [--revision REV|auto] [--json]
                               call a tool, answering elicitations in the terminal or from a file
   doctor <target> [--json] [--fixtures FILE] [--tools a,b] [--skip c] [--allow-destructive] [--yes]
-         [--revision REV|auto] [--strict] [--timeout-ms N] [--depth N] [--budget N] [--clients a,b]
-         [--restart-check]
+         [--revision REV|auto] [--strict] [--timeout-ms N] [--concurrency N] [--depth N] [--budget N]
+         [--clients a,b] [--restart-check] [--header "Name: value" ...] [--data DIR]
                               check a server's elicitation behaviour against the rule catalogue
                               (exit 1 on errors; --strict: on warnings too)
   install <claude-code|claude-desktop|cursor|vscode|trae> [--scope project|user] [--name N] [--dry-run] [--url URL | -- command...]
