@@ -3,6 +3,7 @@ import { ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recording } from '../../test/recording.js';
 import { type Connection, connect, REVISIONS, SERVER_INFO } from '../../test/servers.js';
+import { MAX_MESSAGE_LENGTH } from '../checks/message.js';
 import { createScriptedRenderer } from '../renderers/scripted/index.js';
 import type { FormPrompt, UrlPrompt } from '../types.js';
 import type { ElicitationEvent } from './events.js';
@@ -166,6 +167,31 @@ describe.each(REVISIONS)('attach on %s', (revision) => {
     expect(prompts).toEqual([]);
     expect(opened).toEqual([]);
   });
+
+  it.each(['form', 'url'] as const)(
+    'answers -32602 for a %s question whose message is longer than a question may carry, without asking',
+    async (mode) => {
+      const opened: string[] = [];
+      const { connection, prompts } = await setup(
+        [{ action: 'accept', content: { env: 'dev', ticket: 'REL-1001' } }],
+        opened,
+      );
+      const message = `Which environment? ${'x'.repeat(MAX_MESSAGE_LENGTH)}`;
+      const received = await connection.ask(
+        mode === 'form'
+          ? { mode, message, requestedSchema: DEPLOY }
+          : { mode, message, url: 'https://opsdesk.example.com/setup', elicitationId: 'long' },
+      );
+      expect(received).toMatchObject({ error: { code: ProtocolErrorCode.InvalidParams } });
+      expect('error' in received && received.error.message).toMatch(/characters long, over the 65536/);
+      // Just under the limit, the same question is asked.
+      expect(
+        await connection.ask({ mode: 'form', message: message.slice(0, MAX_MESSAGE_LENGTH), requestedSchema: DEPLOY }),
+      ).toMatchObject({ action: 'accept' });
+      expect(prompts).toHaveLength(1);
+      expect(opened).toEqual([]);
+    },
+  );
 
   it('answers cancel and reports it when the script has run out', async () => {
     const { connection, events } = await setup([]);

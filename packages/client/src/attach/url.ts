@@ -1,5 +1,6 @@
 import { lint } from '@elicitkit/form';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import { messageProblem } from '../checks/message.js';
 import { inspectUrl } from '../checks/url.js';
 import type { UrlAnswer, UrlPrompt } from '../types.js';
 import { STOPPED } from './deadline.js';
@@ -20,7 +21,10 @@ export async function answerUrl(
   request: IncomingRequest,
   params: UrlParams,
 ): Promise<WireResult> {
-  const seen = inspectUrl(params.url);
+  const tooLong = messageProblem(params.message);
+  const seen = tooLong
+    ? ({ ok: false, message: `The URL-mode request cannot be shown: ${tooLong.message}. ${tooLong.fix}` } as const)
+    : inspectUrl(params.url);
   if (!seen.ok) {
     responder.emit({ type: 'rejected', id: request.id, message: seen.message });
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, seen.message);

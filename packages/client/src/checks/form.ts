@@ -1,4 +1,5 @@
 import { describeFields, type FieldModel, type Finding, type FormSchema, lint, parseFormSchema } from '@elicitkit/form';
+import { messageProblem } from './message.js';
 
 /**
  * A form request that may be shown: the parsed schema, its field model, lint findings and the
@@ -39,6 +40,9 @@ export interface RejectedForm {
  * if (!checked.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, checked.message);
  */
 export function checkFormRequest(request: { message: string; requestedSchema: unknown }): CheckedForm | RejectedForm {
+  // Before anything reads it: lint and drawing take time growing with its length.
+  const tooLong = messageProblem(request.message);
+  if (tooLong) return { ok: false, message: rejection([tooLong]) };
   const { schema, problems } = parseFormSchema(request.requestedSchema);
   // Lint sees the fields that parsed, so every problem is reported in one answer.
   const findings = lint({ mode: 'form', message: request.message, requestedSchema: schema });

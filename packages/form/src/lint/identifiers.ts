@@ -39,10 +39,12 @@ const IDENTIFIERS = [SNAKE, CAMEL, UUID];
 /**
  * Where a message quotes something: a code span of any number of backticks, closed by a run of the
  * same length (CommonMark, so ``a `b` c`` is one span), double, curly and CJK quotes, and single
- * quotes that are not apostrophes.
+ * quotes that are not apostrophes. A quote holds no opening quote of its own kind (“a “b” is the
+ * quote “b”): so an opening quote that never closes is looked past only to the next one, not to the
+ * end of the message from every one of them (time growing with its length squared).
  */
 const QUOTED =
-  /(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)|"[^"]*"|“[^”]*”|「[^」]*」|『[^』]*』|(^|\s)'[^'\s][^']*'(?=$|[\s.,;:!?])/g;
+  /(?<!`)(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)|"[^"]*"|“[^“”]*”|「[^「」]*」|『[^『』]*』|(^|\s)'[^'\s][^']*'(?=$|[\s.,;:!?])/g;
 
 /**
  * The first name in `text` the person cannot be expected to know: a code-shaped name that is

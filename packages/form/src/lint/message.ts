@@ -6,6 +6,8 @@ const CJK = /[\u3400-\u9fff\uf900-\ufaff]/g;
 const GENERIC_EN =
   /^\s*(please\s+)?(enter|provide|input|fill\s+in|fill\s+out|select|choose|give|type)(\s+(the|a|an|your|some))?\s+(value|values|input|inputs|info|information|details|data|parameter|parameters|params|field|fields|form|answer)s?\s*[.!?:]?\s*$/i;
 const GENERIC_ZH = /^\s*请(输入|填写|提供|选择)(参数|信息|内容|数据|值|表单)?\s*[。！？：.!?:]?\s*$/;
+/** Longer than any generic message ("Please enter the values for the parameters."). */
+const GENERIC_MAX = 120;
 
 /**
  * Rule EK11: the message is what a person reads before deciding. It must say who wants what and
@@ -30,7 +32,9 @@ export function messageFindings(message: string, context?: MessageContext): Find
   }
   const shown = shownIdentifier(text, context);
   if (shown) out.push(identifierFinding(shown));
-  if (GENERIC_EN.test(text) || GENERIC_ZH.test(text)) {
+  // A generic message is a few words: a long one is not tested (the patterns' optional spaces would
+  // backtrack on a long run of them, in the server or in a client reading a hostile one).
+  if (text.length <= GENERIC_MAX && (GENERIC_EN.test(text) || GENERIC_ZH.test(text))) {
     out.push(finding('EK11', `the message "${text}" does not say what it is about`, fix));
   } else if (weight(text) < 3) {
     out.push(finding('EK11', `the message "${text}" is too short to explain itself`, fix));
