@@ -4,7 +4,7 @@
  */
 import type { FormPrompt } from '@elicitkit/client';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LABELS_EN } from './labels.js';
 import { PromptHeader } from './prompt-header.js';
 import { messageParts } from './text.js';
@@ -22,6 +22,26 @@ describe('messageParts', () => {
     expect(messageParts('a\n```\nb')).toEqual([{ code: false, text: 'a\n```\nb' }]);
     expect(messageParts('run ```x``` now')).toEqual([{ code: false, text: 'run ```x``` now' }]);
     expect(messageParts('')).toEqual([{ code: false, text: '' }]);
+  });
+
+  it('reads each line a bounded number of times, however many fences are opened and never closed', () => {
+    // A hostile server's message of n opening fences: each used to be matched to a close by a scan
+    // of every line, n² tests, enough to hang the tab at a few hundred thousand lines.
+    const lines = 3_000;
+    const message = `Which environment?\n${'```a\n'.repeat(lines)}end`;
+    const test = vi.spyOn(RegExp.prototype, 'test');
+    try {
+      const parts = messageParts(message);
+      expect(parts).toEqual([{ code: false, text: message }]);
+      expect(test.mock.calls.length).toBeLessThanOrEqual(3 * (lines + 2));
+    } finally {
+      test.mockRestore();
+    }
+    // Closed, the first opening fence takes the lines up to the close.
+    expect(messageParts('```a\n```b\nx\n```\ny')).toEqual([
+      { code: true, text: '```b\nx' },
+      { code: false, text: 'y' },
+    ]);
   });
 });
 

@@ -39,9 +39,16 @@ export function messageParts(message: string): MessagePart[] {
     if (text.length > 0) parts.push({ code: false, text: text.join('\n') });
     text = [];
   };
+  // For each line, the next closing fence after it: one pass from the end, so a message of many
+  // fences opened and never closed is read in time proportional to its length, not its square.
+  const nextClose = new Array<number>(lines.length);
+  for (let j = lines.length - 1, after = -1; j >= 0; j--) {
+    nextClose[j] = after;
+    if (/^```\s*$/.test(lines[j] as string)) after = j;
+  }
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    const close = /^```[\w-]*\s*$/.test(line) ? lines.findIndex((l, j) => j > i && /^```\s*$/.test(l)) : -1;
+    const close = /^```[\w-]*\s*$/.test(line) ? (nextClose[i] as number) : -1;
     if (close < 0) {
       text.push(line);
       continue;
