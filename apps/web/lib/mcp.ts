@@ -1,4 +1,11 @@
-import { attach, connectWithin, guardStreamEnds, revisionOptions } from '@elicitkit/client';
+import {
+  attach,
+  connectWithin,
+  describeArguments,
+  guardStreamEnds,
+  revisionOptions,
+  ToolSchemaError,
+} from '@elicitkit/client';
 import { LOCALE_META_KEY } from '@elicitkit/form';
 import {
   type CallToolResult,
@@ -244,23 +251,37 @@ export async function listTools(chat: Chat): Promise<ToolListing> {
     servers.map(async (server) => {
       // Listing changes nothing on the server: after a restart it is simply asked again.
       const tools = await withConnection(chat, server, listOn, always, false);
-      return tools.map(
-        (t): ToolInfo => ({
+      const usable: ToolInfo[] = [];
+      const refused: string[] = [];
+      for (const t of tools) {
+        // The SDK takes any JSON as a property's schema: one the panel and the argument reader
+        // cannot use is left out and said, not drawn (a null property took the whole page down).
+        try {
+          describeArguments(t.inputSchema, { server: server.name, tool: t.name });
+        } catch (error) {
+          if (!(error instanceof ToolSchemaError)) throw error;
+          refused.push(`The ${error.message}; it is left out.`);
+          continue;
+        }
+        usable.push({
           server: server.name,
           name: servers.length > 1 ? `${server.name}__${t.name}` : t.name,
           ...(t.title ? { title: t.title } : {}),
           ...(t.description ? { description: t.description } : {}),
           inputSchema: t.inputSchema as ToolInfo['inputSchema'],
-        }),
-      );
+        });
+      }
+      return { usable, refused };
     }),
   );
   const listing: ToolListing = { tools: [], unavailable: [] };
   let first: Error | undefined;
   settled.forEach((result, i) => {
     const server = servers[i] as ServerConfig;
-    if (result.status === 'fulfilled') listing.tools.push(...result.value);
-    else {
+    if (result.status === 'fulfilled') {
+      listing.tools.push(...result.value.usable);
+      for (const message of result.value.refused) listing.unavailable.push({ server: server.name, message });
+    } else {
       // Each failure names its server, where it is and why (never its headers).
       const failure = listingFailed(server, result.reason);
       first ??= failure;
