@@ -66,3 +66,37 @@ describe('checkFormRequest', () => {
     expect(checked.ok && checked.findings.map((f) => f.rule)).toEqual(['EK02']);
   });
 });
+
+describe('checkFormRequest reads a hostile message in time proportional to its length', () => {
+  // A client lints every message a server sends before showing it (here, under the 65,536 limit): a pattern that backtracks
+  // (a run of spaces before the end, an unclosed quote rescanned to the end from each of many)
+  // would hold its event loop for minutes. Measured as CPU time against a plain message of the
+  // same length in the same process, not as a wall-clock figure: quadratic work reads over 100
+  // times the plain message's here at 40,000 characters, linear work about as much.
+  const N = 40_000;
+  const schema = {
+    type: 'object',
+    properties: { env: { type: 'string', title: 'Environment', enum: ['dev', 'prod'] } },
+    required: ['env'],
+  } as const;
+  const cpu = (message: string) => {
+    const before = process.cpuUsage();
+    checkFormRequest({ message, requestedSchema: schema });
+    const used = process.cpuUsage(before);
+    return used.user + used.system;
+  };
+  const costOf = (message: string) => Math.min(cpu(message), cpu(message), cpu(message));
+  it.each([
+    ['spaces before a last word', `Enter value${' '.repeat(N)}x`],
+    ['spaces in a Chinese generic message', `请输入${' '.repeat(N)}x`],
+    ['unclosed curly quotes', '\u201c'.repeat(N)],
+    ['unclosed corner brackets', '「'.repeat(N)],
+    ['unclosed white corner brackets', '『'.repeat(N)],
+  ])('%s', (_shape, hostile) => {
+    const plain = `Enter the value for this deployment ${'a b '.repeat(N / 4)}`.slice(0, hostile.length);
+    costOf(plain);
+    // The plain message's cost is at least a millisecond's worth, so the ratio is not read off noise.
+    const baseline = Math.max(costOf(plain), 1_000);
+    expect(costOf(hostile)).toBeLessThan(baseline * 10);
+  });
+});
