@@ -81,7 +81,9 @@ export function transportFor(target: Target): Transport {
     command: target.command,
     args: target.args,
     ...(target.env ? { env: target.env } : {}),
-    stderr: 'pipe',
+    // Not ours to print (nor its escape sequences), and never a pipe nobody reads: one fills at
+    // 64 KB, stalls a server that logs, and left the CLI with nothing keeping it alive (exit 13).
+    stderr: 'ignore',
   });
 }
 

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { clean } from '@elicitkit/client/terminal';
 import { isKnownClientId, KNOWN_CLIENTS, knownClient } from '@elicitkit/form/clients';
 import { localeFrom } from '@elicitkit/opsdesk';
 import {
@@ -121,7 +122,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
     if (run.profiles.some((p) => p.served) && unknown.length > 0) {
       const message = `no tool named ${unknown.join(', ')} (the server lists: ${listed.join(', ') || 'none'})`;
       if (only?.every((n) => unknown.includes(n))) throw new UsageError(`--tools: ${message}`);
-      io.err(`elicitkit doctor: warning: ${message}`);
+      io.err(`elicitkit doctor: warning: ${oneLine(message)}`);
     }
     const { findings, notes } = judge(run);
     const firstProfile = profiles[0];
@@ -137,7 +138,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       );
     if (!report.revisions.some((r) => r.served)) {
       io.err(
-        `elicitkit doctor: could not connect to ${endpoint.label}: ${report.revisions[0]?.error ?? 'no connection'}`,
+        `elicitkit doctor: could not connect to ${endpoint.label}: ${oneLine(report.revisions[0]?.error ?? 'no connection')}`,
       );
       return EXIT.toolError;
     }
@@ -195,4 +196,9 @@ function clientsFrom(raw: string[] | undefined): Profile[] {
 function profilesFrom(values: { revision?: string; era?: string }, io: Io): Profile[] {
   const choice = revisionFrom(values, io);
   return choice === 'auto' ? [...PROFILES] : PROFILES.filter((p) => p.revision === choice);
+}
+
+/** Server text (tool names, an error's message) on one line of stderr: no control sequence, no line break. */
+function oneLine(text: string): string {
+  return clean(text).replace(/\s*\n\s*/g, ' ');
 }

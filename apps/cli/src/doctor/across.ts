@@ -73,19 +73,25 @@ function withoutCapability(
         fix: FALLBACK_FIX,
       });
       return;
-    case 'error':
+    case 'error': {
       // -32042 carries URL questions: EK01 judges those.
       if (o.code === ProtocolErrorCode.UrlElicitationRequired) return;
+      // Failing alike where the client can elicit is no fallback fault: the call fails for every
+      // client (a sample argument the tool refuses), whatever it can do.
+      const otherwise = peers.find((c) => answered(c.outcome) && !sameError(c.outcome, o.code));
+      if (!otherwise) return;
+      const elsewhere = `${otherwise.profile} answered in ${otherwise.ms} ms`;
       found.add(call, {
         rule: 'EK13',
         message:
           o.code === ProtocolErrorCode.MissingRequiredClientCapability
             ? `answered JSON-RPC error ${o.code} (missing client capability) when the client cannot elicit (${call.profile}), as the protocol allows, but the caller learns nothing about what is missing`
-            : `failed with JSON-RPC error ${o.code} when the client cannot elicit (${call.profile}), while ${there}`,
+            : `failed with JSON-RPC error ${o.code} when the client cannot elicit (${call.profile}), while ${elsewhere}`,
         fix: FALLBACK_FIX,
         ...(o.code === ProtocolErrorCode.MissingRequiredClientCapability ? { severity: 'warning' as const } : {}),
       });
       return;
+    }
     case 'result': {
       if (!o.isError || o.status !== undefined) return;
       const worked = peers.find((c) => succeeded(c.outcome).done);
@@ -131,4 +137,9 @@ function acrossRevisions(found: FindingSet, calls: CallRecord[], profiles: Reado
 /** An exploring call's path, comparable across profiles ('' for the answering strategies' calls). */
 function pathOf(call: CallRecord): string {
   return JSON.stringify(call.path ?? []);
+}
+
+/** Whether `outcome` is the JSON-RPC error `code`. */
+function sameError(outcome: CallRecord['outcome'], code: number): boolean {
+  return outcome.kind === 'error' && outcome.code === code;
 }

@@ -19,6 +19,13 @@ export type AnswerReason =
 /** Questions doctor answers in one call before it cancels the rest (`over-cap`); also the deepest `--depth`. */
 export const MAX_ASKS = 5;
 
+/**
+ * Questions one call may ask before doctor stops it: a server that asks in an endless loop would
+ * otherwise be answered and recorded for the whole of the call's timeout, thousands of times.
+ * Far past `MAX_ASKS`, so every finding about too many questions is still made from what came.
+ */
+export const RUNAWAY_ASKS = 50;
+
 /** Doctor's answer to one question. */
 export interface Answer {
   action: ElicitAction;

@@ -14,16 +14,18 @@ export async function callOnce(
   name: string,
   args: Record<string, unknown>,
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<CallOutcome> {
   const started = performance.now();
   try {
     // The SDK cancels a call past its timeout (notifications/cancelled, or aborting the request).
     const result = await conn.client.callTool(
       { name, arguments: args },
-      { timeout: timeoutMs, maxTotalTimeout: timeoutMs },
+      { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal ? { signal } : {}) },
     );
     return fromResult(result);
   } catch (error) {
+    if (signal?.aborted) return { kind: 'failed', sdkCode: 'RUNAWAY', message: String(signal.reason) };
     return fromError(error, Math.round(performance.now() - started));
   }
 }

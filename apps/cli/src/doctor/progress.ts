@@ -1,3 +1,5 @@
+import { clean } from '@elicitkit/client/terminal';
+
 /** Where a progress line is drawn: a terminal's stderr (anything else gets nothing). */
 export interface ProgressStream {
   isTTY?: boolean;
@@ -28,7 +30,8 @@ export function progressLine(
       calls++;
       if (now() - drawn < 100) return;
       drawn = now();
-      const line = `doctor: ${calls} call${calls === 1 ? '' : 's'} · ${tool} × ${profile}`;
+      // The tool's name is the server's: drawn without its control sequences or line breaks.
+      const line = `doctor: ${calls} call${calls === 1 ? '' : 's'} · ${oneLine(tool)} × ${oneLine(profile)}`;
       const width = Math.max(20, (stream.columns ?? 80) - 1);
       stream.write(`\r\x1b[2K${line.length > width ? `${line.slice(0, width - 1)}…` : line}`);
       shown = true;
@@ -37,4 +40,9 @@ export function progressLine(
       if (shown) stream.write('\r\x1b[2K');
     },
   };
+}
+
+/** Server text on the progress line: no control sequence, no line break. */
+function oneLine(text: string): string {
+  return clean(text).replace(/\n/g, ' ');
 }

@@ -1,4 +1,4 @@
-import { answerFor, MAX_ASKS } from './answer.js';
+import { answerFor, MAX_ASKS, RUNAWAY_ASKS } from './answer.js';
 import { modeOf, questionKey } from './branches.js';
 import { callOnce, casesFor, messageOf, newCall, noteTool, pairAsk } from './calls.js';
 import { answered, type SkipReason } from './classify.js';
@@ -122,7 +122,11 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
     onAsks(asks: RawAsk[]) {
       if (!current) return;
       const round = ++current.rounds;
-      current.call.asks.push(...asks.map((a) => ({ ...a, round })));
+      // Past the runaway cap the call is stopped (a client without the capability answers the
+      // server's questions without doctor: they are counted here), and what else it asks is not kept.
+      const room = RUNAWAY_ASKS - current.call.asks.length;
+      if (room > 0) current.call.asks.push(...asks.slice(0, room).map((a) => ({ ...a, round })));
+      if (asks.length > room) current.stop.abort(runaway());
     },
     answer(params: Record<string, unknown>) {
       if (!current) {
@@ -130,8 +134,12 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
         return { action: 'cancel' as const };
       }
       const { call, tag } = current;
-      const ask = pairAsk(call.asks, params);
       const position = ++current.answers;
+      if (position > RUNAWAY_ASKS) {
+        current.stop.abort(runaway());
+        return { action: 'cancel' as const };
+      }
+      const ask = pairAsk(call.asks, params);
       // A replay that meets another question than its path expects has gone another way: from
       // there on doctor answers as accept-defaults would, and the walk says the branch was not reached.
       const step = current.path?.[position - 1];
@@ -165,18 +173,20 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
   /** Makes one call on the live connection and records how it went. */
   const perform = async (call: CallRecord, fixture: FixtureCase) => {
     const live = conn as Connection;
+    const stop = new AbortController();
     current = {
       call,
       tag: freshTag(),
       rounds: 0,
       answers: 0,
       diverged: false,
+      stop,
       ...(call.path ? { path: call.path } : {}),
     };
     const started = performance.now();
     const attempt = async () => {
       if (fixture.prepare) shared.endpoint.prepare?.(fixture.prepare, `call ${++shared.stamps}`);
-      return callOnce(live, call.tool, fixture.arguments, timeoutMs);
+      return callOnce(live, call.tool, fixture.arguments, timeoutMs, stop.signal);
     };
     call.outcome = await (fixture.prepare ? shared.exclusive(attempt) : attempt());
     call.ms = Math.round(performance.now() - started);
@@ -249,6 +259,8 @@ interface Running {
   answers: number;
   path?: Step[];
   diverged: boolean;
+  /** Aborts the call when it asks past `RUNAWAY_ASKS`. */
+  stop: AbortController;
 }
 
 /** The reason not to make this call, or undefined to make it. */
@@ -287,4 +299,8 @@ async function keepAlive(
     record.error = `the connection died and could not be opened again: ${messageOf(error)}`;
     return undefined;
   }
+}
+
+function runaway(): string {
+  return `asked more than ${RUNAWAY_ASKS} questions in one call; doctor stopped it`;
 }
