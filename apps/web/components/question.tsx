@@ -65,6 +65,7 @@ export function Question({
   return question.prompt.mode === 'form' ? (
     <ElicitationForm
       prompt={question.prompt}
+      source={question.server}
       expiresAt={question.expiresAt}
       labels={labels}
       busy={busy}
@@ -77,6 +78,7 @@ export function Question({
   ) : (
     <UrlConsent
       prompt={question.prompt}
+      source={question.server}
       expiresAt={question.expiresAt}
       labels={labels}
       onOpen={() => void send({ action: 'accept' })}

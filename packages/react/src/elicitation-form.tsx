@@ -23,7 +23,10 @@ export interface ElicitationFormProps {
   prompt: FormPrompt;
   /** Epoch milliseconds; shows the time left, and disables Submit once it has passed. */
   expiresAt?: number;
-  /** Called only with content that passed the form's validator, defaults applied. */
+  /**
+   * Called only with content that passed the form's validator: what the controls hold (they start
+   * from the defaults; a default the person cleared is left out).
+   */
   onSubmit: (content: FormContent) => void;
   onDecline: () => void;
   /** Also Esc. */
@@ -35,6 +38,11 @@ export interface ElicitationFormProps {
   /** Problems from the server's validation (a 400), shown under the fields they name until edited. */
   serverIssues?: readonly Issue[];
   labels?: Labels;
+  /**
+   * The name the host knows the asking server by (the name it was configured under), shown as who
+   * asks. Without it the name the server gives itself is shown, which any server may claim.
+   */
+  source?: string;
 }
 
 /**
@@ -98,7 +106,14 @@ export function ElicitationForm(props: ElicitationFormProps) {
       lang={labels.lang}
       className="ek-form-dialog"
     >
-      <PromptHeader prompt={prompt} labels={labels} headingId={`${id}-title`} messageId={`${id}-message`} time={time} />
+      <PromptHeader
+        prompt={prompt}
+        labels={labels}
+        headingId={`${id}-title`}
+        messageId={`${id}-message`}
+        time={time}
+        {...(props.source === undefined ? {} : { source: props.source })}
+      />
       <SecretWarning prompt={prompt} labels={labels} />
       <Findings prompt={prompt} labels={labels} />
       {refused && (

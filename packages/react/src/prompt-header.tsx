@@ -9,12 +9,15 @@ interface PromptHeaderProps {
   headingId: string;
   messageId: string;
   time: TimeLeft;
+  /** The name the host knows the server by: who asks, before the name the server claims. */
+  source?: string;
 }
 
 /** Who asks (the protocol asks clients to show which server is asking), what, and how long is left. */
-export function PromptHeader({ prompt, labels, headingId, messageId, time }: PromptHeaderProps) {
+export function PromptHeader({ prompt, labels, headingId, messageId, time, source }: PromptHeaderProps) {
   const { server } = prompt;
-  const who = server ? plain(server.title ?? server.name) : labels.unidentifiedServer;
+  const who =
+    source !== undefined ? plain(source) : server ? plain(server.title ?? server.name) : labels.unidentifiedServer;
   return (
     <header className="ek-header">
       <div className="ek-header-row">

@@ -22,6 +22,11 @@ export interface UrlConsentProps {
   /** Also Esc. */
   onCancel: () => void;
   labels?: Labels;
+  /**
+   * The name the host knows the asking server by (the name it was configured under), shown as who
+   * asks. Without it the name the server gives itself is shown, which any server may claim.
+   */
+  source?: string;
   /** The window whose `open` is used; default the global `window` (tests and iframes pass their own). */
   view?: Pick<Window, 'open'>;
 }
@@ -69,7 +74,14 @@ export function UrlConsent(props: UrlConsentProps) {
       lang={labels.lang}
       className="ek-url-dialog"
     >
-      <PromptHeader prompt={prompt} labels={labels} headingId={`${id}-title`} messageId={`${id}-message`} time={time} />
+      <PromptHeader
+        prompt={prompt}
+        labels={labels}
+        headingId={`${id}-title`}
+        messageId={`${id}-message`}
+        time={time}
+        {...(props.source === undefined ? {} : { source: props.source })}
+      />
       <div className="ek-link">
         <code className="ek-url" dir="ltr">
           {at < 0 ? (
