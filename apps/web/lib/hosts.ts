@@ -28,6 +28,15 @@ export function foreignRequest(request: Request, allowed = allowedHosts()): stri
   if (host === undefined || !allowed.has(host)) {
     return `Host "${request.headers.get('host') ?? ''}" is not served here; set ELICITKIT_ALLOWED_HOSTS to add it.`;
   }
+  // What the browser says of where a request came from: another site's page may link to ours (a
+  // navigation to a page), but never reach the API, not even by a GET (an <img> opening chats that
+  // count against the person's own address until none is left for them).
+  if (
+    request.headers.get('sec-fetch-site') === 'cross-site' &&
+    (request.headers.get('sec-fetch-mode') !== 'navigate' || new URL(request.url).pathname.startsWith('/api/'))
+  ) {
+    return 'Requests from another site are not accepted.';
+  }
   const origin = request.headers.get('origin');
   if (origin !== null && request.method !== 'GET' && request.method !== 'HEAD') {
     let from: string | undefined;

@@ -23,6 +23,23 @@ describe('host and origin checks', () => {
     expect(hostName('127.0.0.1:3000/x')).toBeUndefined();
   });
 
+  it('lets another site link to the page, never reach the API (not even a GET from an <img>)', () => {
+    const fetched = (path: string, site: string, mode: string) =>
+      foreignRequest(
+        new Request(`http://127.0.0.1:3000${path}`, {
+          headers: { host: '127.0.0.1:3000', 'sec-fetch-site': site, 'sec-fetch-mode': mode },
+        }),
+      );
+    expect(fetched('/api/chat/info', 'cross-site', 'no-cors')).toBe('Requests from another site are not accepted.');
+    expect(fetched('/api/tools', 'cross-site', 'cors')).toBeDefined();
+    expect(fetched('/api/chat/info', 'cross-site', 'navigate')).toBeDefined();
+    expect(fetched('/', 'cross-site', 'navigate')).toBeUndefined();
+    expect(fetched('/api/chat/info', 'same-origin', 'cors')).toBeUndefined();
+    // The password page on another port of the same host is the same site.
+    expect(fetched('/api/chat/info', 'same-site', 'cors')).toBeUndefined();
+    expect(fetched('/api/chat/info', 'none', 'navigate')).toBeUndefined();
+  });
+
   it('adds hosts from ELICITKIT_ALLOWED_HOSTS', () => {
     const allowed = allowedHosts({ ELICITKIT_ALLOWED_HOSTS: ' Chat.Internal.example , ,ops.example' });
     expect(foreignRequest(request('chat.internal.example'), allowed)).toBeUndefined();
