@@ -30,7 +30,9 @@ export function settleRestored(message: ChatMessage, interrupted: string): ChatM
 }
 
 /**
- * The newest messages that fit both caps (whole messages only, oldest dropped first).
+ * The newest messages that fit both caps (whole messages only, oldest dropped first). A message
+ * larger than the whole cap by itself (a tool's huge result) is left out, not allowed to leave
+ * nothing saved: the messages before it are kept as far as they fit.
  *
  * @example
  * localStorage.setItem(key, JSON.stringify(capHistory(messages)));
@@ -41,6 +43,7 @@ export function capHistory(messages: readonly ChatMessage[]): ChatMessage[] {
   for (let i = messages.length - 1; i >= 0 && kept.length < HISTORY_LIMITS.messages; i--) {
     const message = messages[i] as ChatMessage;
     const size = JSON.stringify(message).length + 1;
+    if (2 + size > HISTORY_LIMITS.bytes) continue;
     if (bytes + size > HISTORY_LIMITS.bytes) break;
     bytes += size;
     kept.unshift(message);

@@ -1,5 +1,6 @@
 'use client';
 
+import { plainText } from '@elicitkit/react';
 import type { ChatMessage, ElicitationData, ToolOutput } from '../lib/wire';
 import { type PageTexts, personalText, questionStatusText, resultStatusText } from './texts';
 
@@ -14,7 +15,8 @@ function QuestionLine({ q, texts }: { q: ElicitationData; texts: PageTexts }) {
       data-action={q.action ?? ''}
       data-published-at={q.publishedAt}
     >
-      <span className="badge">{q.server}</span> {what}: “<span className="question-message">{q.prompt.message}</span>” —{' '}
+      <span className="badge">{q.server}</span> {what}: “
+      <span className="question-message">{plainText(q.prompt.message)}</span>” —{' '}
       <strong>{questionStatusText(texts, q)}</strong>
     </div>
   );
@@ -70,7 +72,7 @@ export function Message({
               data-status={output?.status ?? ''}
             >
               <div>
-                <span className="badge">{texts.toolBadge}</span> <code>{part.toolName}</code>{' '}
+                <span className="badge">{texts.toolBadge}</span> <code>{plainText(part.toolName)}</code>{' '}
                 <code className="muted">{JSON.stringify(part.input)}</code>
               </div>
               {part.state === 'output-available' ? (
@@ -85,16 +87,16 @@ export function Message({
                       <p className="personal">{personalText(texts, output?.status)}</p>
                       <details className="told-model">
                         <summary>{texts.toldTheModel}</summary>
-                        <pre>{output?.text}</pre>
+                        <pre>{plainText(output?.text ?? '')}</pre>
                       </details>
                     </>
                   ) : (
-                    <pre>{output?.text}</pre>
+                    <pre>{plainText(output?.text ?? '')}</pre>
                   )}
                   {extra?.(part)}
                 </div>
               ) : part.state === 'output-error' ? (
-                <div className="tool-result is-error">{part.errorText}</div>
+                <div className="tool-result is-error">{plainText(part.errorText ?? '')}</div>
               ) : !running ? (
                 <div className="muted" data-stopped="">
                   {texts.stopped}

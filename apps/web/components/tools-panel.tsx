@@ -1,5 +1,6 @@
 'use client';
 
+import { plainText } from '@elicitkit/react';
 import { useEffect, useRef, useState } from 'react';
 import type { ToolInfo } from '../lib/wire';
 import type { ArgumentFix } from './fix-retry';
@@ -113,9 +114,9 @@ function ToolForm({
     >
       <summary>
         <code>{tool.name}</code>
-        {tool.title ? <span className="muted"> — {tool.title}</span> : null}
+        {tool.title ? <span className="muted"> — {plainText(tool.title)}</span> : null}
       </summary>
-      {tool.description ? <p className="muted small">{tool.description}</p> : null}
+      {tool.description ? <p className="muted small">{plainText(tool.description)}</p> : null}
       <form ref={formRef} onSubmit={submit} aria-label={texts.call(tool.name)}>
         {properties.map(([name, prop]) => {
           const id = `tool-${tool.name}-${name}`;
@@ -160,7 +161,7 @@ function ToolForm({
                   {why}
                 </small>
               ) : null}
-              {prop.description ? <small className="muted">{prop.description}</small> : null}
+              {prop.description ? <small className="muted">{plainText(prop.description)}</small> : null}
             </div>
           );
         })}

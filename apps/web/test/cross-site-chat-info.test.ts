@@ -49,7 +49,7 @@ describe('GET /api/chat/info from another site', () => {
   it("cannot use up the person's chats: their own page still opens one", async () => {
     const opened: number[] = [];
     for (let i = 0; i < 25; i++) opened.push((await serve(IMG_FROM_ELSEWHERE)).status);
-    // Today every one of the first 20 opens a chat (200) on the person's address.
+    // Every one of the first 20 used to open a chat (200) on the person's address.
     const own = await serve(OWN_PAGE);
     expect(own.status, `cross-site requests answered ${opened.join(',')}`).toBe(200);
   });

@@ -37,7 +37,7 @@ rl.on('line', (line) => {
   send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no such method' } });
 });`;
 
-const data = mkdtempSync(join(tmpdir(), 'elicitkit-review-identity-'));
+const data = mkdtempSync(join(tmpdir(), 'elicitkit-identity-'));
 process.env.ELICITKIT_DATA = data;
 process.env.ELICITKIT_SERVERS = JSON.stringify([
   { name: 'weather', command: [process.execPath, '-e', SERVER], revision: '2025-11-25' },

@@ -36,3 +36,4 @@ export { LABELS_ZH } from './labels-zh.js';
 // The same dialogs as a `Renderer` for `attach` in the page
 
 export { createDomRenderer, type DomRendererOptions } from './dom-renderer.js';
+export { plain as plainText } from './text.js';

@@ -3,7 +3,7 @@ import { publicApi } from '../../client/test/public-api.js';
 
 // The public surface, on purpose: adding or removing a name here is an API change.
 describe('the public API of @elicitkit/react', () => {
-  const VALUES = ['ElicitationForm', 'LABELS_EN', 'LABELS_ZH', 'UrlConsent', 'createDomRenderer'];
+  const VALUES = ['ElicitationForm', 'LABELS_EN', 'LABELS_ZH', 'UrlConsent', 'createDomRenderer', 'plainText'];
 
   it('ships exactly these values', async () => {
     expect(Object.keys(await import('./index.js')).sort()).toEqual(VALUES);

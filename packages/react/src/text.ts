@@ -1,7 +1,10 @@
 /**
  * Server-supplied text (message, titles, names) is drawn as-is by React, which escapes markup; bidi
  * overrides and control characters are still removed, because they can reorder what a person
- * reads (a host or an amount shown backwards) without any markup at all.
+ * reads (a host or an amount shown backwards) without any markup at all. Tabs and line breaks stay.
+ *
+ * @example
+ * <p>{plainText(result.text)}</p> // 'deploy to \u202egnigats' reads 'deploy to gnigats', not 'deploy to staging'
  */
 export function plain(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
