@@ -58,7 +58,12 @@ const ORDER: readonly LeftReason[] = [
  * doctor answered the question under it at least once (a request the client refused before doctor
  * could answer has nothing to try).
  */
-export function questionBranches(run: DoctorRun, tool: ToolInfo, key: string, calls: CallRecord[]): QuestionBranch[] {
+export function questionBranches(
+  run: DoctorRun,
+  tool: ToolInfo,
+  key: string,
+  calls: readonly CallRecord[],
+): QuestionBranch[] {
   const branches = new Map<string, Branch>();
   const listed = new Map<string, Set<string>>();
   const tried = new Map<string, Set<string>>();

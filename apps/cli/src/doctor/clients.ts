@@ -58,9 +58,16 @@ export function clientViews(run: DoctorRun): ClientView[] {
     if (!client) continue;
     const calls = run.calls.filter((c) => c.profile === record.profile.id && c.outcome.kind !== 'skipped');
     const tools: ClientToolView[] = [];
-    for (const key of [...new Set(calls.map((c) => `${c.tool}\0${c.case}`))]) {
+    // Grouped once by tool and case (a filter per group grew with the square of the tools).
+    const groups = new Map<string, CallRecord[]>();
+    for (const c of calls) {
+      const key = `${c.tool}\0${c.case}`;
+      const group = groups.get(key);
+      if (group) group.push(c);
+      else groups.set(key, [c]);
+    }
+    for (const [key, mine] of groups) {
       const [tool = '', kase = ''] = key.split('\0');
-      const mine = calls.filter((c) => c.tool === tool && c.case === kase);
       // The call that went furthest shows every question the person could meet.
       const furthest = mine.reduce<CallRecord | undefined>(
         (a, c) => (!a || c.asks.length > a.asks.length ? c : a),

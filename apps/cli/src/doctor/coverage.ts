@@ -2,7 +2,7 @@ import { type QuestionBranch, questionBranches, type UntriedBranch, untriedOf } 
 import { fieldsOf, questionKey } from './branches.js';
 import { outcomeLabel, type SkipReason } from './classify.js';
 import type { Strategy } from './profiles.js';
-import type { CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
+import { type CallRecord, callsOf, type DoctorRun, type ProfileRecord, type ToolInfo } from './records.js';
 
 export type { QuestionBranch, Untried, UntriedBranch } from './branch-coverage.js';
 
@@ -78,7 +78,7 @@ export interface CoverageSummary {
 
 /** Which questions each tool reached, under which profile and strategy, and why not elsewhere. */
 export function toolCoverage(run: DoctorRun, tool: ToolInfo): QuestionCoverage[] {
-  const calls = run.calls.filter((c) => c.tool === tool.name);
+  const calls = callsOf(run, tool.name);
   type Building = Omit<QuestionCoverage, 'branches'> & { by: Map<string, Set<Strategy>> };
   const questions = new Map<string, Building>();
   for (const call of calls) {
@@ -131,7 +131,7 @@ export function summarize(run: DoctorRun, perTool: Map<string, QuestionCoverage[
   const all = [...perTool.values()].flat();
   const counted = (q: QuestionCoverage) =>
     q.notReached.filter((n) => n.reason !== 'mode-not-declared' && n.reason !== 'not-served').length;
-  const made = (tool: string) => run.calls.some((c) => c.tool === tool && c.outcome.kind !== 'skipped');
+  const made = (tool: string) => callsOf(run, tool).some((c) => c.outcome.kind !== 'skipped');
   const pairs = all.flatMap((q) => q.branches.map((b) => ({ tried: b.tried.length, untried: b.untried.length })));
   return {
     questions: all.length,
@@ -153,11 +153,10 @@ export function summarize(run: DoctorRun, perTool: Map<string, QuestionCoverage[
     notCalled: run.tools.filter((t) => !made(t.name)).map((t) => t.name),
     acceptNotTried: run.tools
       .filter((t) =>
-        run.calls.some(
+        callsOf(run, t.name).some(
           (c) =>
-            c.tool === t.name &&
-            ((c.outcome.kind === 'skipped' && c.outcome.reason === 'destructive') ||
-              c.asks.some((a) => a.answer?.why === 'confirmation')),
+            (c.outcome.kind === 'skipped' && c.outcome.reason === 'destructive') ||
+            c.asks.some((a) => a.answer?.why === 'confirmation'),
         ),
       )
       .map((t) => t.name),
@@ -175,7 +174,7 @@ function whyNot(
   q: Pick<QuestionCoverage, 'mode' | 'cases'>,
   record: ProfileRecord,
   tool: ToolInfo,
-  calls: CallRecord[],
+  calls: readonly CallRecord[],
 ): { reason: NotReached; detail: string } {
   if (!record.served) return { reason: 'not-served', detail: 'the server does not speak this revision' };
   if (!record.profile.modes[q.mode]) return { reason: 'mode-not-declared', detail: `no ${q.mode} mode declared` };

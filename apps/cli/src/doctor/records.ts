@@ -61,3 +61,23 @@ export interface DoctorRun {
   /** The tree walk's limits, and the branches it saw but did not try (and why). */
   exploration?: { depth: number; budget: number; left: LeftBranch[] };
 }
+
+const BY_TOOL = new WeakMap<DoctorRun, Map<string, CallRecord[]>>();
+
+/**
+ * The calls of `run` made for `tool`, in order: indexed once per run, so a report over thousands of
+ * tools does not filter every call for each of them (time growing with the square of the tools).
+ */
+export function callsOf(run: DoctorRun, tool: string): readonly CallRecord[] {
+  let index = BY_TOOL.get(run);
+  if (!index) {
+    index = new Map();
+    for (const call of run.calls) {
+      const mine = index.get(call.tool);
+      if (mine) mine.push(call);
+      else index.set(call.tool, [call]);
+    }
+    BY_TOOL.set(run, index);
+  }
+  return index.get(tool) ?? [];
+}

@@ -5,7 +5,7 @@ import { type ClientView, clientViews } from './clients.js';
 import { type CoverageSummary, type QuestionCoverage, summarize, toolCoverage } from './coverage.js';
 import type { DoctorFinding, DoctorNote } from './findings.js';
 import type { Strategy } from './profiles.js';
-import type { DoctorRun } from './records.js';
+import { callsOf, type DoctorRun } from './records.js';
 import type { RestartCheck } from './restart.js';
 
 /**
@@ -108,19 +108,17 @@ export function buildReport(
       destructive: t.destructive,
       filtered: t.filtered,
       listedBy: t.listedBy,
-      calls: run.calls
-        .filter((c) => c.tool === t.name)
-        .map((c) => ({
-          profile: c.profile,
-          strategy: c.strategy,
-          case: c.case,
-          outcome: outcomeLabel(c.outcome),
-          asks: c.asks.length,
-          answers: c.asks.flatMap((a) => (a.answer ? [answerLabel(a.answer)] : [])),
-          skipped: c.outcome.kind === 'skipped' ? c.outcome.reason : null,
-          ms: c.ms,
-          path: c.path ? c.path.flatMap((s) => (s.branch ? [branchLabel(s.branch)] : [])) : null,
-        })),
+      calls: callsOf(run, t.name).map((c) => ({
+        profile: c.profile,
+        strategy: c.strategy,
+        case: c.case,
+        outcome: outcomeLabel(c.outcome),
+        asks: c.asks.length,
+        answers: c.asks.flatMap((a) => (a.answer ? [answerLabel(a.answer)] : [])),
+        skipped: c.outcome.kind === 'skipped' ? c.outcome.reason : null,
+        ms: c.ms,
+        path: c.path ? c.path.flatMap((s) => (s.branch ? [branchLabel(s.branch)] : [])) : null,
+      })),
       questions: perTool.get(t.name) ?? [],
     })),
     findings,
