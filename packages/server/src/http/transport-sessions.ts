@@ -135,6 +135,8 @@ export class TransportSessionTable {
    * requests' responses.
    */
   reusedId(entry: TransportSession, ids: readonly RequestId[]): RequestId | undefined {
+    // One request, the usual POST: nothing to compare it with but what is in flight.
+    if (ids.length === 1) return entry.calls?.has(ids[0] as RequestId) ? ids[0] : undefined;
     const seen = new Set<RequestId>();
     for (const id of ids) {
       if (entry.calls?.has(id) || seen.has(id)) return id;
