@@ -6,10 +6,11 @@
  */
 
 import { field, form } from '@elicitkit/form';
-import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { isInputRequiredResult } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
+import { roundsClient } from '../test/rounds.js';
 import { createElicitkit } from './kit.js';
 import { done } from './results.js';
 import { defineTool } from './tool.js';
@@ -42,28 +43,7 @@ function setup() {
   return { sent, handler };
 }
 
-async function manual(handler: ReturnType<typeof createMcpHandler>) {
-  const client = new Client(
-    { name: 'manual', version: '1' },
-    {
-      capabilities: { elicitation: { form: {} } },
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
-      fetch: (url, init) =>
-        handler.fetch(new Request(url, init), { authInfo: { token: 'alice', clientId: 'alice', scopes: [] } }),
-    }),
-  );
-  const round = (args: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-    client.request(
-      { method: 'tools/call', params: { name: 'publish_report', arguments: args, ...extra } },
-      { allowInputRequired: true },
-    );
-  return { client, round };
-}
+const manual = (handler: ReturnType<typeof createMcpHandler>) => roundsClient(handler, { tool: 'publish_report' });
 
 describe('a state is bound to the arguments as sent', () => {
   it('refuses a state sealed for one webhook on a retry naming another', async () => {

@@ -5,10 +5,11 @@
  * client, the SDK's handler, in-process fetch.
  */
 import { field, form } from '@elicitkit/form';
-import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { isInputRequiredResult } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
+import { roundsClient } from '../test/rounds.js';
 import { createElicitkit } from './kit.js';
 import { done, outcomeSchema } from './results.js';
 import { defineTool } from './tool.js';
@@ -39,26 +40,8 @@ function setup() {
 }
 
 async function manualClient(handler: ReturnType<typeof createMcpHandler>) {
-  const client = new Client(
-    { name: 'manual', version: '1' },
-    {
-      capabilities: { elicitation: { form: {} } },
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
-      inputRequired: { autoFulfill: false },
-    },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
-      fetch: (url, init) =>
-        handler.fetch(new Request(url, init), { authInfo: { token: 'alice', clientId: 'alice', scopes: [] } }),
-    }),
-  );
-  const round = (extra: Record<string, unknown> = {}) =>
-    client.request(
-      { method: 'tools/call', params: { name: 'release', arguments: {}, ...extra } },
-      { allowInputRequired: true },
-    );
-  return { client, round };
+  const { client, round } = await roundsClient(handler, { tool: 'release' });
+  return { client, round: (extra: Record<string, unknown> = {}) => round({}, extra) };
 }
 
 describe('a refusal of a question that changed since still ends the call', () => {

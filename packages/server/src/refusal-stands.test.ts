@@ -5,34 +5,21 @@
  * the model the missing arguments to fill in itself (the "cancel, then deploy with a value the
  * model picked" incident). Real SDK clients, the SDK's handler, in-process fetch.
  */
-import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { isInputRequiredResult } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createStore, fixtureTools } from '../test/fixture-tools.js';
+import { roundsClient } from '../test/rounds.js';
 import { createElicitkit } from './kit.js';
 
 async function manualClient(
   handler: ReturnType<typeof createMcpHandler>,
   capabilities: Record<string, unknown>,
-  args: Record<string, unknown> = { service: 'order-service' },
+  args: Record<string, unknown>,
   name = 'manual',
 ) {
-  const client = new Client(
-    { name, version: '1' },
-    { capabilities, versionNegotiation: { mode: { pin: '2026-07-28' } }, inputRequired: { autoFulfill: false } },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
-      fetch: (url, init) =>
-        handler.fetch(new Request(url, init), { authInfo: { token: 'alice', clientId: 'alice', scopes: [] } }),
-    }),
-  );
-  const round = (extra: Record<string, unknown> = {}) =>
-    client.request(
-      { method: 'tools/call', params: { name: 'deploy', arguments: args, ...extra } },
-      { allowInputRequired: true },
-    );
-  return { client, round };
+  const { client, round } = await roundsClient(handler, { tool: 'deploy', capabilities, name });
+  return { client, round: (extra: Record<string, unknown> = {}) => round(args, extra) };
 }
 
 describe('a refusal stands whatever the answering round declares', () => {
