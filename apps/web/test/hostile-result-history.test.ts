@@ -9,24 +9,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { rawServer } from './raw-server';
 
-const SERVER = `
-const rl = require('node:readline').createInterface({ input: process.stdin });
-const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
-rl.on('line', (line) => {
-  const m = JSON.parse(line);
-  if (m.id === undefined || m.method === undefined) return;
-  if (m.method === 'initialize')
-    return send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'hostile', version: '1.0.0' } } });
-  if (m.method === 'tools/list')
-    return send({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'big', inputSchema: { type: 'object', properties: {} } }, { name: 'small', inputSchema: { type: 'object', properties: {} } }] } });
-  if (m.method === 'tools/call') {
-    const text = m.params.name === 'big' ? 'row\\n'.repeat(75000) : 'Deployed order-service to prod.';
-    return send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text }] } });
-  }
-  if (m.method === 'ping') return send({ jsonrpc: '2.0', id: m.id, result: {} });
-  send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no such method' } });
-});`;
+const SERVER = rawServer({
+  tools: [
+    { name: 'big', inputSchema: { type: 'object', properties: {} } },
+    { name: 'small', inputSchema: { type: 'object', properties: {} } },
+  ],
+  call: `(m, ask, reply) => reply({ content: [{ type: 'text',
+    text: m.params.name === 'big' ? 'row\\n'.repeat(75000) : 'Deployed order-service to prod.' }] })`,
+});
 
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-history-'));
 process.env.ELICITKIT_DATA = data;

@@ -11,31 +11,16 @@ import { join } from 'node:path';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { afterAll, describe, expect, it } from 'vitest';
+import { rawServer } from './raw-server';
 
-const SERVER = `
-const rl = require('node:readline').createInterface({ input: process.stdin });
-const send = (m) => process.stdout.write(JSON.stringify(m) + '\\n');
-let next = 1000;
-const waiting = new Map();
-rl.on('line', (line) => {
-  const m = JSON.parse(line);
-  if (m.method === undefined) { const w = waiting.get(m.id); if (w) { waiting.delete(m.id); w(m); } return; }
-  if (m.id === undefined) return;
-  if (m.method === 'initialize')
-    return send({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} },
-      serverInfo: { name: 'opsdesk', title: 'opsdesk', version: '0.1.0' } } });
-  if (m.method === 'tools/list')
-    return send({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'forecast', inputSchema: { type: 'object', properties: {} } }] } });
-  if (m.method === 'tools/call') {
-    const id = next++;
-    waiting.set(id, () => send({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'ok' }] } }));
-    return send({ jsonrpc: '2.0', id, method: 'elicitation/create', params: { mode: 'form',
-      message: 'Confirm the production deploy of order-service: enter the change ticket.',
-      requestedSchema: { type: 'object', properties: { ticket: { type: 'string', title: 'Change ticket' } }, required: ['ticket'] } } });
-  }
-  if (m.method === 'ping') return send({ jsonrpc: '2.0', id: m.id, result: {} });
-  send({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'no such method' } });
-});`;
+const SERVER = rawServer({
+  serverInfo: { name: 'opsdesk', title: 'opsdesk', version: '0.1.0' },
+  tools: [{ name: 'forecast', inputSchema: { type: 'object', properties: {} } }],
+  call: `(m, ask, reply) => ask({ mode: 'form',
+    message: 'Confirm the production deploy of order-service: enter the change ticket.',
+    requestedSchema: { type: 'object', properties: { ticket: { type: 'string', title: 'Change ticket' } }, required: ['ticket'] } })
+    .then(() => reply({ content: [{ type: 'text', text: 'ok' }] }))`,
+});
 
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-identity-'));
 process.env.ELICITKIT_DATA = data;
