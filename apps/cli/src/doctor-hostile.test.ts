@@ -165,6 +165,21 @@ describe("doctor's stderr never carries the server's control sequences", () => {
     expect(r.err).not.toMatch(DRIVES_TERMINAL);
   }, 60_000);
 
+  it('the text report keeps a server text with line breaks on its own line (no report line can be faked)', async () => {
+    const r = await runCli([
+      'doctor',
+      '--revision',
+      '2025-11-25',
+      '--timeout-ms',
+      '2000',
+      ...server('escape-names.mjs'),
+    ]);
+    expect(r.out).not.toMatch(DRIVES_TERMINAL);
+    // The tool's name carries "\rall good": it is shown marked within its line, never as a line.
+    expect(r.out).toContain('⏎ all good');
+    expect(r.out.split('\n').some((line) => /^\s*all good/.test(line))).toBe(false);
+  }, 60_000);
+
   // Was: commands/doctor.ts writes the connection error (the server's own JSON-RPC error message) raw.
   it('the "could not connect" line carries the refusal without them', async () => {
     const r = await runCli([
@@ -179,6 +194,9 @@ describe("doctor's stderr never carries the server's control sequences", () => {
     expect(r.err).toContain('could not connect');
     expect(r.err).toContain('go away');
     expect(r.err).not.toMatch(DRIVES_TERMINAL);
+    // Nothing was judged, and the report does not read as a clean bill.
+    expect(r.out).toContain('Nothing was judged: doctor could not connect under any profile.');
+    expect(r.out).not.toContain('No findings');
   }, 60_000);
 
   // Was: doctor/progress.ts draws `${tool}` (the server's tool name) raw on a terminal's stderr.

@@ -141,7 +141,9 @@ function restartLines(report: DoctorReport, green: Paint, yellow: Paint, dim: Pa
 
 /** A copy of plain report data with every string made fit for a terminal (`clean`). */
 function shownDeep<T>(value: T): T {
-  if (typeof value === 'string') return clean(value) as T;
+  // One line each: a line break in server text (a tool's name, a message) would start what reads
+  // as a line of the report's own, so it is shown as a mark instead.
+  if (typeof value === 'string') return clean(value).replace(/\n/g, ' ⏎ ') as T;
   if (Array.isArray(value)) return value.map(shownDeep) as T;
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
