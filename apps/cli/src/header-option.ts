@@ -5,8 +5,8 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
  * `--header` values, one syntax for every command: `"Name: value"` (`Name=value` is read the same:
- * the first `:` or `=` ends the name). A name that is no header name, or one given twice, is a
- * usage error. Names keep their case (a config file writes them as given).
+ * the first `:` or `=` ends the name). A name that is no header name, one given twice, or a value
+ * holding a line break or NUL is a usage error. Names keep their case (a config file writes them as given).
  *
  * @example
  * headerOptions(['Authorization: Bearer ek_x']) // { Authorization: 'Bearer ek_x' }
@@ -20,6 +20,9 @@ export function headerOptions(raw: readonly string[]): Record<string, string> {
       throw new UsageError(`--header "${header}" must be "Name: value", e.g. --header "Authorization: Bearer ek_…"`);
     if (Object.keys(out).some((k) => k.toLowerCase() === name.toLowerCase()))
       throw new UsageError(`--header ${name} is given twice`);
+    // A line break would start another header (and fetch refuses such a value): never written or sent.
+    if (/[\r\n\0]/.test(header.slice(at + 1)))
+      throw new UsageError(`--header ${name}: the value holds a line break or NUL, which no header may carry`);
     // defineProperty: a header named __proto__ stays a header.
     Object.defineProperty(out, name, { value: header.slice(at + 1).trim(), enumerable: true, writable: true });
   }

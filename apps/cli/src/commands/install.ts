@@ -3,7 +3,7 @@ import { CLIENTS, type InstallContext, installContext, type JsonValue } from '..
 import { opsdeskCommand } from '../install/default-command.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { planEdit } from '../install/plan-edit.js';
-import { backUp, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
+import { backUp, readIfExists, refuseReadOnly, withFileLock, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 
@@ -40,46 +40,55 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
   }
 
   try {
-    const before = await readIfExists(file);
-    const plan = planEdit(before, { rootKey: spec.rootKey, name, entry, jsonc: spec.jsonc });
-    if (plan.kind === 'refused') {
-      io.err(`elicitkit: ${file}:${plan.line}:${plan.column}: ${plan.reason}`);
-      io.err('The file was left untouched; fix it (or move it aside) and run install again.');
-      return EXIT.toolError;
-    }
-    for (const note of plan.notes) io.err(`note: ${file}: ${note}`);
-    if (plan.kind === 'unchanged') {
-      io.out(
-        request.dryRun
-          ? `Dry run: no changes; MCP server "${name}" is already installed in ${file}.`
-          : `MCP server "${name}" is already installed in ${file} ${where}; nothing to do.`,
-      );
-      return EXIT.ok;
-    }
+    const attempt = async (locked: boolean): Promise<number | typeof LOCKED> => {
+      const before = await readIfExists(file);
+      const plan = planEdit(before, { rootKey: spec.rootKey, name, entry, jsonc: spec.jsonc });
+      if (plan.kind === 'refused') {
+        io.err(`elicitkit: ${file}:${plan.line}:${plan.column}: ${plan.reason}`);
+        io.err('The file was left untouched; fix it (or move it aside) and run install again.');
+        return EXIT.toolError;
+      }
+      // Said once: on the pass that ends the command (a write is planned again under the lock).
+      if (locked || plan.kind === 'unchanged' || request.dryRun)
+        for (const note of plan.notes) io.err(`note: ${file}: ${note}`);
+      if (plan.kind === 'unchanged') {
+        io.out(
+          request.dryRun
+            ? `Dry run: no changes; MCP server "${name}" is already installed in ${file}.`
+            : `MCP server "${name}" is already installed in ${file} ${where}; nothing to do.`,
+        );
+        return EXIT.ok;
+      }
 
-    const change =
-      plan.kind === 'replace'
-        ? `replace the existing, different MCP server "${name}" in ${file}`
-        : `add MCP server "${name}" to ${file}`;
-    if (request.dryRun) {
-      io.out(`Dry run: would ${change} ${where}; nothing was written.`);
-      for (const line of unifiedDiff(file, before, plan.text)) io.out(line);
-      return EXIT.ok;
-    }
-
-    if (before !== undefined) await refuseReadOnly(file, 'install');
-    const backup = before === undefined ? undefined : await backUp(file);
-    await writeAtomically(file, plan.text);
-    if (backup === undefined) io.out(`Created ${file} with MCP server "${name}" ${where}.`);
-    else {
-      const done =
+      const change =
         plan.kind === 'replace'
-          ? `Replaced the existing, different MCP server "${name}" in`
-          : `Added MCP server "${name}" to`;
-      io.out(`${done} ${file} ${where}.`);
-      io.out(`The previous version is saved as ${backup}.`);
-    }
-    return EXIT.ok;
+          ? `replace the existing, different MCP server "${name}" in ${file}`
+          : `add MCP server "${name}" to ${file}`;
+      if (request.dryRun) {
+        io.out(`Dry run: would ${change} ${where}; nothing was written.`);
+        for (const line of unifiedDiff(file, before, plan.text)) io.out(line);
+        return EXIT.ok;
+      }
+
+      if (before !== undefined) await refuseReadOnly(file, 'install');
+      // Written under a lock, after reading and planning again under it: two runs at once would
+      // each write their own version over the other's. Nothing to write takes no lock.
+      if (!locked) return LOCKED;
+      const backup = before === undefined ? undefined : await backUp(file);
+      await writeAtomically(file, plan.text);
+      if (backup === undefined) io.out(`Created ${file} with MCP server "${name}" ${where}.`);
+      else {
+        const done =
+          plan.kind === 'replace'
+            ? `Replaced the existing, different MCP server "${name}" in`
+            : `Added MCP server "${name}" to`;
+        io.out(`${done} ${file} ${where}.`);
+        io.out(`The previous version is saved as ${backup}.`);
+      }
+      return EXIT.ok;
+    };
+    const first = await attempt(false);
+    return first === LOCKED ? ((await withFileLock(file, true, () => attempt(true))) as number) : first;
   } catch (error) {
     io.err(`elicitkit: could not install into ${file}: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.toolError;
@@ -97,3 +106,6 @@ function unifiedDiff(file: string, before: string | undefined, after: string): s
   const patch = createTwoFilesPatch(from, file, before ?? '', after, '', '', { headerOptions: FILE_HEADERS_ONLY });
   return patch.replace(/\n$/, '').split('\n');
 }
+
+/** What an attempt returns when it would write: it is made again under the file's lock. */
+const LOCKED = Symbol('locked');

@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { posix, win32 } from 'node:path';
 
 /** The MCP clients `elicitkit install` knows how to configure. */
@@ -17,15 +17,18 @@ export interface InstallContext {
   platform: NodeJS.Platform;
   /** `%APPDATA%` on Windows. */
   appData: string | undefined;
+  /** `$XDG_CONFIG_HOME` on Linux and the BSDs (used only when absolute, as the XDG spec says). */
+  xdgConfigHome?: string | undefined;
   cwd: string;
 }
 
 /** This machine's {@link InstallContext}, with any part replaced (tests pass their own home and cwd). */
 export function installContext(overrides: Partial<InstallContext> = {}): InstallContext {
   return {
-    home: homedir(),
+    home: homeDirectory(),
     platform: process.platform,
     appData: process.env.APPDATA,
+    xdgConfigHome: process.env.XDG_CONFIG_HOME,
     cwd: process.cwd(),
     ...overrides,
   };
@@ -66,15 +69,42 @@ const typedHttp = (url: string, headers: Readonly<Record<string, string>>): Json
   ...withHeaders(headers),
 });
 
+/**
+ * The home directory: `$HOME`, or, when that is empty or relative, the account's own (a relative
+ * home would put a user-scope config into whatever folder the command ran in).
+ */
+function homeDirectory(): string {
+  const home = homedir();
+  if (posix.isAbsolute(home) || win32.isAbsolute(home)) return home;
+  try {
+    return userInfo().homedir;
+  } catch {
+    return home;
+  }
+}
+
 /** The platform's own path rules, so Windows paths come out right even when tests run elsewhere. */
 const paths = (ctx: InstallContext) => (ctx.platform === 'win32' ? win32 : posix);
 
-/** Per-user application data: `~/Library/Application Support`, `%APPDATA%` or `~/.config`. */
+/** The home directory for a user-scope path; refused when it is not absolute (no folder of the cwd stands in). */
+function home(ctx: InstallContext): string {
+  if (!paths(ctx).isAbsolute(ctx.home))
+    throw new Error(
+      `the home directory is not known (HOME is ${JSON.stringify(ctx.home)}): set HOME to an absolute path for --scope user`,
+    );
+  return ctx.home;
+}
+
+/**
+ * Per-user application data, where Electron apps keep theirs: `~/Library/Application Support`,
+ * `%APPDATA%`, or `$XDG_CONFIG_HOME` (when absolute) else `~/.config`.
+ */
 function appDataDir(ctx: InstallContext): string {
   const p = paths(ctx);
-  if (ctx.platform === 'darwin') return p.join(ctx.home, 'Library', 'Application Support');
-  if (ctx.platform === 'win32') return ctx.appData || p.join(ctx.home, 'AppData', 'Roaming');
-  return p.join(ctx.home, '.config');
+  if (ctx.platform === 'darwin') return p.join(home(ctx), 'Library', 'Application Support');
+  if (ctx.platform === 'win32') return ctx.appData || p.join(home(ctx), 'AppData', 'Roaming');
+  if (ctx.xdgConfigHome && p.isAbsolute(ctx.xdgConfigHome)) return ctx.xdgConfigHome;
+  return p.join(home(ctx), '.config');
 }
 
 /** The clients, keyed by id. */
@@ -87,7 +117,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
     entry: typed,
     httpEntry: typedHttp,
     path: (scope, ctx) =>
-      scope === 'project' ? paths(ctx).join(ctx.cwd, '.mcp.json') : paths(ctx).join(ctx.home, '.claude.json'),
+      scope === 'project' ? paths(ctx).join(ctx.cwd, '.mcp.json') : paths(ctx).join(home(ctx), '.claude.json'),
   },
   'claude-desktop': {
     id: 'claude-desktop',
@@ -108,7 +138,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
     scopes: ['project', 'user'],
     entry: plain,
     httpEntry: plainHttp,
-    path: (scope, ctx) => paths(ctx).join(scope === 'project' ? ctx.cwd : ctx.home, '.cursor', 'mcp.json'),
+    path: (scope, ctx) => paths(ctx).join(scope === 'project' ? ctx.cwd : home(ctx), '.cursor', 'mcp.json'),
   },
   vscode: {
     id: 'vscode',
@@ -129,7 +159,7 @@ export const CLIENTS: Readonly<Record<ClientId, ClientSpec>> = {
     scopes: ['project', 'user'],
     entry: plain,
     httpEntry: plainHttp,
-    path: (scope, ctx) => paths(ctx).join(scope === 'project' ? ctx.cwd : ctx.home, '.trae', 'mcp.json'),
+    path: (scope, ctx) => paths(ctx).join(scope === 'project' ? ctx.cwd : home(ctx), '.trae', 'mcp.json'),
   },
 };
 

@@ -153,5 +153,19 @@ export function planRemove(before: string | undefined, rootKey: string, name: st
     text = applyEdits(text, removeProperty(text, servers, property));
     removed = true;
   }
-  return removed ? { kind: 'remove', text: bom + text } : { kind: 'absent' };
+  if (!removed) return { kind: 'absent' };
+  // Never write a file its client could no longer read: a layout these edits do not foresee is
+  // refused, and the file left as it was.
+  const broken: ParseError[] = [];
+  parseTree(text, broken, { allowTrailingComma: true });
+  const first = broken[0];
+  if (first) {
+    const at = before.slice(bom.length);
+    return refuse(
+      at,
+      0,
+      `taking "${name}" out of this layout would leave the file unreadable (${words(printParseErrorCode(first.error))}); remove it by hand`,
+    ) as RemovePlan;
+  }
+  return { kind: 'remove', text: bom + text };
 }

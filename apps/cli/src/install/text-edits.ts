@@ -82,7 +82,8 @@ function spansLines(text: string, node: Node): boolean {
  * The edits that take `property` out of `object`, leaving every other byte where it was: on its
  * own line(s), the lines go (with a comment on its last line, which describes it); inside an
  * object written on one line, the property and one separating comma go. When it was the last
- * property of a file without trailing commas, the comma before it goes too.
+ * property of a file without trailing commas, the comma before it goes too; a comma after it on a
+ * later line (comma-first) goes with it.
  * @example applyEdits('{"a": 1, "b": 2}', removeProperty('{"a": 1, "b": 2}', root, bNode)) // '{"a": 1}'
  */
 export function removeProperty(text: string, object: Node, property: Node): Edit[] {
@@ -104,6 +105,11 @@ export function removeProperty(text: string, object: Node, property: Node): Edit
         // The previous property's comma separated it from this one; with this one gone it would trail.
         const comma = commaAfter(text, previous);
         if (comma !== undefined) edits.push({ offset: comma, length: 1, content: '' });
+      } else if (!trailingComma) {
+        // Its separating comma on a later line (comma-first layouts, a comma on a line of its own)
+        // goes with it: left, it would lead the next property.
+        const comma = commaAfter(text, property);
+        if (comma !== undefined && comma >= afterTail + eol) edits.push({ offset: comma, length: 1, content: '' });
       }
       return edits;
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { copyFile, lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
+import { chown, copyFile, lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /**
@@ -8,12 +8,46 @@ import { basename, dirname, join, resolve } from 'node:path';
  * @example await readIfExists('/home/ana/.cursor/mcp.json') // undefined on a fresh machine
  */
 export async function readIfExists(file: string): Promise<string | undefined> {
+  let bytes: Buffer;
   try {
-    return await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  // Decoded strictly: a byte that is not UTF-8 (a Latin-1 "é" in a path) would come back as U+FFFD
+  // in every rewrite, changing what the other servers' entries say.
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    throw new Error(
+      `${file} is not UTF-8 text (byte 0x${(bytes[at] ?? 0).toString(16).padStart(2, '0')} at offset ${at}): elicitkit does not rewrite it, since every such byte would be changed. Save it as UTF-8 and run the command again.`,
+    );
+  }
+}
+
+/** The offset of the first byte that does not decode as UTF-8. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  const decodes = (n: number, stream: boolean) => {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, n), { stream });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  // The longest prefix that decodes in stream mode, which lets a character cut short through: it
+  // ends at most 3 bytes past the first bad sequence's start, the last whole-character prefix.
+  let low = 0;
+  let high = bytes.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (decodes(mid, true)) low = mid;
+    else high = mid - 1;
+  }
+  for (let n = low; n > low - 4 && n > 0; n--) if (decodes(n, false)) return n;
+  return 0;
 }
 
 /**
@@ -41,6 +75,11 @@ export async function backUp(file: string): Promise<string> {
   const backup = `${file}.bak`;
   // copyFile carries the mode over, so a private config does not leave a world-readable copy.
   await copyFile(file, backup);
+  // And, under sudo, the owner: the backup is the user's, as the file was.
+  if (process.getuid?.() === 0) {
+    const { uid, gid } = await stat(file);
+    if (uid !== 0 || gid !== 0) await chown(backup, uid, gid);
+  }
   return backup;
 }
 
@@ -89,10 +128,8 @@ async function linkTarget(file: string): Promise<string> {
  */
 export async function writeAtomically(file: string, text: string): Promise<void> {
   const target = await linkTarget(file);
-  const mode = await stat(target).then(
-    (s) => s.mode & 0o7777,
-    () => undefined,
-  );
+  const existing = await stat(target).catch(() => undefined);
+  const mode = existing ? existing.mode & 0o7777 : undefined;
   await mkdir(dirname(target), { recursive: true });
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
@@ -101,6 +138,9 @@ export async function writeAtomically(file: string, text: string): Promise<void>
     const handle = await open(temp, 'wx', (mode ?? 0o666) & 0o777);
     try {
       if (mode !== undefined) await handle.chmod(mode);
+      // Run with sudo, a user's config must stay theirs: the client rewrites it as it runs.
+      if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0))
+        await handle.chown(existing.uid, existing.gid);
       await handle.writeFile(text);
     } finally {
       await handle.close();
@@ -109,5 +149,59 @@ export async function writeAtomically(file: string, text: string): Promise<void>
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+}
+
+/** A lock older than this was left by a process that died mid-change: taken over. */
+const STALE_LOCK_MS = 30_000;
+
+/**
+ * Runs `change` (read, plan, write) while holding `<file>.elicitkit-lock`, so that two installs or
+ * uninstalls of one config at once do not each write their own version over the other's (one
+ * entry reported added, then lost). The lock is a file created exclusively beside the config and
+ * removed after; one older than 30 s is taken over. `create`: make the config's folder for the lock
+ * (install, which creates it anyway); otherwise a missing folder means no config and no lock.
+ * @example await withFileLock('/work/.cursor/mcp.json', true, () => installInto(file))
+ */
+export async function withFileLock<T>(
+  file: string,
+  create: boolean,
+  change: () => Promise<T>,
+  waitMs = 10_000,
+): Promise<T> {
+  const lock = `${resolve(file)}.elicitkit-lock`;
+  if (create) await mkdir(dirname(lock), { recursive: true });
+  else if (
+    !(await stat(dirname(lock)).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  )
+    return change();
+  const started = Date.now();
+  for (;;) {
+    try {
+      const handle = await open(lock, 'wx', 0o600);
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const age = await stat(lock).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
+      if (age > STALE_LOCK_MS) await rm(lock, { force: true });
+      else if (Date.now() - started > waitMs)
+        throw new Error(
+          `another elicitkit install or uninstall is changing ${file} (${lock} exists); if none is running, remove ${lock} and run the command again`,
+        );
+      else await new Promise((done) => setTimeout(done, 20));
+    }
+  }
+  try {
+    return await change();
+  } finally {
+    await rm(lock, { force: true });
   }
 }

@@ -1,0 +1,40 @@
+// --header checks the header's value as well as its name: a value holding a line break (a token
+// pasted across two lines; \r\n is a header-injection shape) is a usage error, and nothing is
+// written. Fetch refuses such a value, so no client could have sent it.
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { install } from '../commands/install.js';
+
+let root = '';
+let home = '';
+let cwd = '';
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'ek-install-header-'));
+  home = join(root, 'home');
+  cwd = join(root, 'work');
+  await mkdir(home);
+  await mkdir(cwd);
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+describe('--header values', () => {
+  it('refuses a value with a line break and writes nothing', async () => {
+    const run = () =>
+      install(
+        ['cursor', '--url', 'https://x.example/mcp', '--header', 'Authorization: Bearer abc\r\nX-Injected: 1'],
+        { out: () => {}, err: () => {} },
+        { home, cwd, platform: 'linux', appData: undefined, defaultCommand: [] },
+      );
+    // A UsageError thrown (main turns it into exit 2) or a non-zero exit: either way, no file.
+    const code = await run().catch(() => 2);
+    expect(code).not.toBe(0);
+    expect(existsSync(join(cwd, '.cursor', 'mcp.json'))).toBe(false);
+  });
+
+  it("sanity: fetch's Headers rejects such a value, so no client could send it", () => {
+    expect(() => new Headers({ Authorization: 'Bearer abc\r\nX-Injected: 1' })).toThrow();
+  });
+});
