@@ -75,7 +75,9 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
       // each write their own version over the other's. Nothing to write takes no lock.
       if (!locked) return LOCKED;
       const backup = before === undefined ? undefined : await backUp(file);
-      await writeAtomically(file, plan.text);
+      // A new file that will hold a credential (--header) is the user's alone.
+      const secret = request.remote !== undefined && Object.keys(request.remote.headers).length > 0;
+      await writeAtomically(file, plan.text, secret ? 0o600 : 0o666);
       if (backup === undefined) io.out(`Created ${file} with MCP server "${name}" ${where}.`);
       else {
         const done =

@@ -2,7 +2,7 @@
 // pasted across two lines; \r\n is a header-injection shape) is a usage error, and nothing is
 // written. Fetch refuses such a value, so no client could have sent it.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,6 +32,21 @@ describe('--header values', () => {
     const code = await run().catch(() => 2);
     expect(code).not.toBe(0);
     expect(existsSync(join(cwd, '.cursor', 'mcp.json'))).toBe(false);
+  });
+
+  it('creates a file holding a credential readable by its owner alone, any other new file as usual', async () => {
+    const io = { out: () => {}, err: () => {} };
+    const env = { home, cwd, platform: 'linux' as const, appData: undefined, defaultCommand: [] };
+    expect(
+      await install(
+        ['cursor', '--url', 'https://x.example/mcp', '--header', 'Authorization: Bearer ek_secret'],
+        io,
+        env,
+      ),
+    ).toBe(0);
+    expect((await stat(join(cwd, '.cursor', 'mcp.json'))).mode & 0o777).toBe(0o600);
+    expect(await install(['trae', '--url', 'https://x.example/mcp'], io, env)).toBe(0);
+    expect((await stat(join(cwd, '.trae', 'mcp.json'))).mode & 0o077).toBe(0o666 & ~process.umask() & 0o077);
   });
 
   it("sanity: fetch's Headers rejects such a value, so no client could send it", () => {

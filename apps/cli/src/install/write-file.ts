@@ -123,10 +123,10 @@ async function linkTarget(file: string): Promise<string> {
  * Replaces `file` with `text` in one step: a crash leaves the old file or the new one, never half of
  * each. Missing folders are created; an existing file keeps its mode, and a symlink (a dotfiles repo)
  * stays a symlink because the write goes to the file it points to, created there when it does not
- * exist yet.
+ * exist yet. `newMode` is the mode of a file created (default 0666 narrowed by the umask).
  * @example await writeAtomically('/home/ana/.claude.json', '{}\n')
  */
-export async function writeAtomically(file: string, text: string): Promise<void> {
+export async function writeAtomically(file: string, text: string, newMode = 0o666): Promise<void> {
   const target = await linkTarget(file);
   const existing = await stat(target).catch(() => undefined);
   const mode = existing ? existing.mode & 0o7777 : undefined;
@@ -135,7 +135,7 @@ export async function writeAtomically(file: string, text: string): Promise<void>
   try {
     // Created with the final mode and given it exactly (creation narrows it by the umask) before it
     // holds a byte: a private config's text is never readable by others, not even for a moment.
-    const handle = await open(temp, 'wx', (mode ?? 0o666) & 0o777);
+    const handle = await open(temp, 'wx', (mode ?? newMode) & 0o777);
     try {
       if (mode !== undefined) await handle.chmod(mode);
       // Run with sudo, a user's config must stay theirs: the client rewrites it as it runs.
