@@ -49,12 +49,18 @@ export async function legacySession(url: string, headers: Record<string, string>
     'mcp-session-id': init.headers.get('mcp-session-id') ?? '',
     'mcp-protocol-version': '2025-11-25',
   };
-  /** Posts a message on the session; `override` replaces some of its headers for this one. */
-  const post = (message: Record<string, unknown>, override: Record<string, string> = {}, signal?: AbortSignal) =>
+  /** Posts a message (or a batch of them) on the session; `override` replaces some of its headers for this one. */
+  const post = (
+    message: Record<string, unknown> | Record<string, unknown>[],
+    override: Record<string, string> = {},
+    signal?: AbortSignal,
+  ) =>
     fetch(url, {
       method: 'POST',
       headers: { ...session, ...override },
-      body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      body: JSON.stringify(
+        Array.isArray(message) ? message.map((m) => ({ jsonrpc: '2.0', ...m })) : { jsonrpc: '2.0', ...message },
+      ),
       ...(signal ? { signal } : {}),
     });
   const initialized = await post({ method: 'notifications/initialized' });

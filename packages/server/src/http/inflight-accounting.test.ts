@@ -5,6 +5,7 @@
  * would escape the count and cross two requests' responses. Raw HTTP on loopback, the real SDK.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { legacySession, sseMessages } from '../../../../test/support/sse.js';
 import { type Loopback, loopback } from '../../test/loopback.js';
 
 let server: Loopback | undefined;
@@ -13,58 +14,23 @@ afterEach(async () => {
   server = undefined;
 });
 
+/** A 2025-11-25 session of `identity`'s, posting raw JSON-RPC (a message or a batch). */
 async function rawSession(url: string, identity: string) {
-  const headers = {
-    authorization: `Bearer ${identity}`,
-    'content-type': 'application/json',
-    accept: 'application/json, text/event-stream',
-  };
-  const init = await fetch(url, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: { elicitation: { form: {} } },
-        clientInfo: { name: 'raw', version: '1' },
-      },
-    }),
-  });
-  const sid = init.headers.get('mcp-session-id') ?? '';
-  await init.text();
-  const post = (body: unknown) =>
-    fetch(url, {
-      method: 'POST',
-      headers: { ...headers, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify(body),
-    });
-  expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
-  return post;
+  const { post } = await legacySession(url, { authorization: `Bearer ${identity}` });
+  return (body: Record<string, unknown> | Record<string, unknown>[]) => post(body);
 }
 
 const deployCall = (id: number) => ({
-  jsonrpc: '2.0',
   id,
   method: 'tools/call',
   params: { name: 'deploy', arguments: { service: 'order-service' } },
 });
 
-/** Reads an SSE response until an `elicitation/create` arrives on it. */
+/** Reads an SSE response until an `elicitation/create` arrives on it: 1, or 0 if it ends first. */
 async function untilAsked(response: Response): Promise<number> {
-  const reader = response.body?.getReader();
-  if (!reader) throw new Error('no stream');
-  const decoder = new TextDecoder();
-  let text = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += decoder.decode(value);
-    const asked = text.split('elicitation/create').length - 1;
-    if (asked > 0) return asked;
-  }
+  const messages = sseMessages(response);
+  for (let m = await messages.next(); m !== undefined; m = await messages.next())
+    if (m.method === 'elicitation/create') return 1;
   return 0;
 }
 
