@@ -112,7 +112,7 @@ export function ElicitationForm(props: ElicitationFormProps) {
         headingId={`${id}-title`}
         messageId={`${id}-message`}
         time={time}
-        {...(props.source === undefined ? {} : { source: props.source })}
+        source={props.source}
       />
       <SecretWarning prompt={prompt} labels={labels} />
       <Findings prompt={prompt} labels={labels} />

@@ -10,7 +10,7 @@ interface PromptHeaderProps {
   messageId: string;
   time: TimeLeft;
   /** The name the host knows the server by: who asks, before the name the server claims. */
-  source?: string;
+  source?: string | undefined;
 }
 
 /** Who asks (the protocol asks clients to show which server is asking), what, and how long is left. */

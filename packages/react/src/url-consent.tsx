@@ -80,7 +80,7 @@ export function UrlConsent(props: UrlConsentProps) {
         headingId={`${id}-title`}
         messageId={`${id}-message`}
         time={time}
-        {...(props.source === undefined ? {} : { source: props.source })}
+        source={props.source}
       />
       <div className="ek-link">
         <code className="ek-url" dir="ltr">
