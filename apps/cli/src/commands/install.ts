@@ -3,7 +3,7 @@ import { CLIENTS, type InstallContext, installContext, type JsonValue } from '..
 import { opsdeskCommand } from '../install/default-command.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { planEdit } from '../install/plan-edit.js';
-import { backUp, readIfExists, refuseReadOnly, withFileLock, writeAtomically } from '../install/write-file.js';
+import { backUp, changeOnce, readIfExists, refuseReadOnly, TO_WRITE, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 
@@ -40,7 +40,7 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
   }
 
   try {
-    const attempt = async (locked: boolean): Promise<number | typeof LOCKED> => {
+    return await changeOnce(file, true, async (locked) => {
       const before = await readIfExists(file);
       const plan = planEdit(before, { rootKey: spec.rootKey, name, entry, jsonc: spec.jsonc });
       if (plan.kind === 'refused') {
@@ -73,7 +73,7 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
       if (before !== undefined) await refuseReadOnly(file, 'install');
       // Written under a lock, after reading and planning again under it: two runs at once would
       // each write their own version over the other's. Nothing to write takes no lock.
-      if (!locked) return LOCKED;
+      if (!locked) return TO_WRITE;
       const backup = before === undefined ? undefined : await backUp(file);
       // A new file that will hold a credential (--header) is the user's alone.
       const secret = request.remote !== undefined && Object.keys(request.remote.headers).length > 0;
@@ -88,9 +88,7 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
         io.out(`The previous version is saved as ${backup}.`);
       }
       return EXIT.ok;
-    };
-    const first = await attempt(false);
-    return first === LOCKED ? ((await withFileLock(file, true, () => attempt(true))) as number) : first;
+    });
   } catch (error) {
     io.err(`elicitkit: could not install into ${file}: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.toolError;
@@ -108,6 +106,3 @@ function unifiedDiff(file: string, before: string | undefined, after: string): s
   const patch = createTwoFilesPatch(from, file, before ?? '', after, '', '', { headerOptions: FILE_HEADERS_ONLY });
   return patch.replace(/\n$/, '').split('\n');
 }
-
-/** What an attempt returns when it would write: it is made again under the file's lock. */
-const LOCKED = Symbol('locked');

@@ -1,7 +1,7 @@
 import { CLIENTS, type InstallContext, installContext } from '../install/clients.js';
 import { parseUninstallArgs } from '../install/parse-args.js';
 import { planRemove } from '../install/plan-edit.js';
-import { backUp, readIfExists, refuseReadOnly, withFileLock, writeAtomically } from '../install/write-file.js';
+import { backUp, changeOnce, readIfExists, refuseReadOnly, TO_WRITE, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 import { printDiff } from './install.js';
@@ -19,7 +19,7 @@ export async function uninstall(argv: string[], io: Io, environment: Partial<Ins
   const file = spec.path(request.scope, env);
   const where = `(${request.client}, ${request.scope} scope)`;
   try {
-    const attempt = async (locked: boolean): Promise<number | typeof LOCKED> => {
+    return await changeOnce(file, false, async (locked) => {
       const before = await readIfExists(file);
       const plan = planRemove(before, spec.rootKey, request.name);
       if (plan.kind === 'refused') {
@@ -41,20 +41,15 @@ export async function uninstall(argv: string[], io: Io, environment: Partial<Ins
       await refuseReadOnly(file, 'uninstall');
       // Written under a lock, after reading and planning again under it: two runs at once would
       // each write their own version over the other's. Nothing to write takes no lock.
-      if (!locked) return LOCKED;
+      if (!locked) return TO_WRITE;
       const backup = await backUp(file);
       await writeAtomically(file, plan.text);
       io.out(`Removed MCP server "${request.name}" from ${file} ${where}.`);
       io.out(`The previous version is saved as ${backup}.`);
       return EXIT.ok;
-    };
-    const first = await attempt(false);
-    return first === LOCKED ? ((await withFileLock(file, false, () => attempt(true))) as number) : first;
+    });
   } catch (error) {
     io.err(`elicitkit: could not uninstall from ${file}: ${error instanceof Error ? error.message : String(error)}`);
     return EXIT.toolError;
   }
 }
-
-/** What an attempt returns when it would write: it is made again under the file's lock. */
-const LOCKED = Symbol('locked');

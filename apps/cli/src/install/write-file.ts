@@ -205,3 +205,24 @@ export async function withFileLock<T>(
     await rm(lock, { force: true });
   }
 }
+
+/** What a change's unlocked first pass returns when it has something to write (`changeOnce`). */
+export const TO_WRITE = Symbol('to write');
+
+/**
+ * Runs `attempt(false)`: reading, planning, and ending there when nothing is to be written (a
+ * refusal, no change, a dry run), which then takes no lock and touches nothing. When it returns
+ * `TO_WRITE`, runs `attempt(true)` under the file's lock, which reads and plans again and writes.
+ * @example return changeOnce(file, true, async (locked) => { …; if (!locked) return TO_WRITE; await writeAtomically(file, text); return 0; })
+ */
+export async function changeOnce(
+  file: string,
+  create: boolean,
+  attempt: (locked: boolean) => Promise<number | typeof TO_WRITE>,
+): Promise<number> {
+  const first = await attempt(false);
+  if (first !== TO_WRITE) return first;
+  const locked = await withFileLock(file, create, () => attempt(true));
+  if (locked === TO_WRITE) throw new Error(`changing ${file}: the locked pass wrote nothing`);
+  return locked;
+}
