@@ -1,7 +1,7 @@
 'use client';
 
 import { plainText } from '@elicitkit/react';
-import type { ChatMessage, ElicitationData, ToolOutput } from '../lib/wire';
+import type { ChatMessage, ElicitationData, RefusalData, ToolOutput } from '../lib/wire';
 import { type PageTexts, personalText, questionStatusText, resultStatusText } from './texts';
 
 /** One line per question in the chat: what was asked, by whom, and how it ended. */
@@ -20,6 +20,31 @@ function QuestionLine({ q, texts }: { q: ElicitationData; texts: PageTexts }) {
       <strong>{questionStatusText(texts, q)}</strong>
     </div>
   );
+}
+
+/** A question the chat declined without showing it: what was asked, by whom, and why it was not shown. */
+function RefusalLine({ refusal, texts }: { refusal: RefusalData; texts: PageTexts }) {
+  return (
+    <div className="question-line status-refused" data-refusal={refusal.reason}>
+      <span className="badge">{refusal.server}</span> {texts.asked}: “
+      <span className="question-message">{plainText(refusal.message)}</span>” —{' '}
+      <strong>{texts.refused(refusal)}</strong>
+    </div>
+  );
+}
+
+/**
+ * Whether the tool call at `index` was declined by the chat, not by the person: after it (before the
+ * next call) comes a question declined unseen, and no question the person declined.
+ */
+function declinedUnseen(message: ChatMessage, index: number): boolean {
+  let refused = false;
+  for (const part of message.parts.slice(index + 1)) {
+    if (part.type === 'dynamic-tool') break;
+    if (part.type === 'data-refusal') refused = true;
+    if (part.type === 'data-elicitation' && part.data.action === 'decline') return false;
+  }
+  return refused;
 }
 
 /**
@@ -61,8 +86,13 @@ export function Message({
             </p>
           );
         if (part.type === 'data-elicitation') return <QuestionLine key={key} q={part.data} texts={texts} />;
+        if (part.type === 'data-refusal') return <RefusalLine key={key} refusal={part.data} texts={texts} />;
         if (part.type === 'dynamic-tool') {
           const output = part.state === 'output-available' ? (part.output as ToolOutput) : undefined;
+          const personal =
+            output?.status === 'declined' && declinedUnseen(message, i)
+              ? texts.declinedUnseen
+              : personalText(texts, output?.status);
           return (
             <div
               key={key}
@@ -82,9 +112,9 @@ export function Message({
                       {resultStatusText(texts, output.status)}
                     </span>
                   ) : null}
-                  {personalText(texts, output?.status) ? (
+                  {personal ? (
                     <>
-                      <p className="personal">{personalText(texts, output?.status)}</p>
+                      <p className="personal">{personal}</p>
                       <details className="told-model">
                         <summary>{texts.toldTheModel}</summary>
                         <pre>{plainText(output?.text ?? '')}</pre>

@@ -1,5 +1,18 @@
 import type { Locale } from '../lib/locale';
-import type { ElicitationData, Status } from '../lib/wire';
+import type { ElicitationData, RefusalData, Status } from '../lib/wire';
+
+/** A span of milliseconds in words: `a minute`, `5 minutes`, `30 seconds`. */
+function minutes(ms: number | undefined): string {
+  if (ms === undefined) return 'a while';
+  if (ms % 60_000 === 0) return ms === 60_000 ? 'a minute' : `${ms / 60_000} minutes`;
+  return `${Math.round(ms / 1000)} seconds`;
+}
+
+/** The same in Chinese: `1 分钟`, `30 秒`. */
+function minutesZh(ms: number | undefined): string {
+  if (ms === undefined) return '一段时间';
+  return ms % 60_000 === 0 ? `${ms / 60_000} 分钟` : `${Math.round(ms / 1000)} 秒`;
+}
 
 /**
  * How a question's line in the chat says it stands: its `ElicitationData.status`, except that an
@@ -56,6 +69,10 @@ export interface PageTexts {
   stopped: string;
   asked: string;
   askedToOpen: (host: string) => string;
+  /** A question the chat declined without showing it (`data-refusal`): why. */
+  refused: (refusal: RefusalData) => string;
+  /** A tool result after such a decline: the person did not decline, the chat did. */
+  declinedUnseen: string;
   /** A question's line: how it stands (`questionState`). */
   questionStatus: Record<QuestionState, string>;
   /** A tool call's result: how it ended. A new `Status` does not compile until every table names it. */
@@ -123,6 +140,11 @@ const EN: PageTexts = {
   stopped: 'Stopped: no result.',
   asked: 'asked',
   askedToOpen: (host) => `asked you to open ${host}`,
+  refused: (refusal) =>
+    refusal.reason === 'rate-limit'
+      ? `not shown: it asked more than ${refusal.limit?.max ?? 'its limit of'} questions within ${minutes(refusal.limit?.perMs)}, so this chat declined it for you`
+      : 'not shown: the form asks for a password or key, which this chat does not take, so it declined it for you',
+  declinedUnseen: 'This chat declined the question without showing it to you (see above), so nothing was done.',
   questionStatus: {
     open: 'waiting for your answer…',
     expired: 'no answer in time: the tool was told it timed out',
@@ -200,6 +222,11 @@ const ZH: PageTexts = {
   stopped: '已停止：没有结果。',
   asked: '提问',
   askedToOpen: (host) => `请你打开 ${host}`,
+  refused: (refusal) =>
+    refusal.reason === 'rate-limit'
+      ? `未显示：它在 ${minutesZh(refusal.limit?.perMs)}内提问超过 ${refusal.limit?.max ?? '上限'} 次，本对话已代你拒绝`
+      : '未显示：表单要求输入密码或密钥，本对话不接收这类内容，已代你拒绝',
+  declinedUnseen: '本对话未向你显示这个问题就代你拒绝了（见上方），因此没有执行任何操作。',
   questionStatus: {
     open: '等待你的回答…',
     expired: '未在时限内回答：已告知工具超时',

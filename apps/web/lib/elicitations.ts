@@ -8,7 +8,7 @@ import {
 import { applyDefaults, validate } from '@elicitkit/form';
 import { config } from './config';
 import { type Chat, state } from './state';
-import type { ElicitationData } from './wire';
+import type { ElicitationData, RefusalData } from './wire';
 
 /** What the registry keeps with each question of a chat, beside its owner and deadline. */
 interface QuestionData {
@@ -38,6 +38,15 @@ export function elicitationData(entry: PendingEntry): ElicitationData {
 async function show(chat: Chat, id: string): Promise<void> {
   const entry = await state().registry.get(id);
   if (entry) chat.writer?.write({ type: 'data-elicitation', id, data: elicitationData(entry) });
+}
+
+/**
+ * Tells the chat about a question `attach` declined without showing it (its policy's rate limit or
+ * secret fields): the person sees what was asked and why it was declined for them, rather than a
+ * tool result that reads as their own decline.
+ */
+export function showRefusal(chat: Chat, refusal: RefusalData): void {
+  chat.writer?.write({ type: 'data-refusal', data: refusal });
 }
 
 /**

@@ -17,7 +17,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { config, type ServerConfig } from './config';
 import { type ConnectionFailure, connectionFailure, type FetchWatch, watchedFetch } from './connection-failure';
-import { chatRenderer } from './elicitations';
+import { chatRenderer, showRefusal } from './elicitations';
 import type { Locale } from './locale';
 import { listingFailed, ServerConnectionError } from './mcp-errors';
 import { opsdeskHost } from './opsdesk';
@@ -71,14 +71,28 @@ async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Con
     { name: 'elicitkit-web', version: '0.1.0' },
     { ...revisionOptions(server.revision), jsonSchemaValidator: schemaValidator() },
   );
+  const rateLimit = { max: 10, perMs: 60_000 };
+  // Each question's message until it is answered, so one declined unseen can be shown for what it was.
+  const asked = new Map<number, string>();
   attach(client, {
     renderer: chatRenderer(chat, server.name),
     policy: {
       // The page's own deadline (the registry's) comes first and says "expired"; this backs it up.
       timeoutMs: config().questionTimeoutMs + 30_000,
       secrets: config().secrets,
-      rateLimit: { max: 10, perMs: 60_000 },
+      rateLimit,
       maxAttempts: 3,
+    },
+    onEvent: (event) => {
+      if (event.type === 'request') asked.set(event.id, event.message);
+      else if (event.type === 'answered') asked.delete(event.id);
+      else if (event.type === 'auto-declined')
+        showRefusal(chat, {
+          server: server.name,
+          message: asked.get(event.id) ?? '',
+          reason: event.reason,
+          ...(event.reason === 'rate-limit' ? { limit: rateLimit } : {}),
+        });
     },
   });
   let answered = 0;

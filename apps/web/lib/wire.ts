@@ -21,8 +21,22 @@ export interface ElicitationData {
   expiresAt: number;
 }
 
-/** A message of the chat stream, with questions as `data-elicitation` parts. */
-export type ChatMessage = UIMessage<never, { elicitation: ElicitationData }>;
+/**
+ * What a `data-refusal` part carries: a question the chat declined for the person without showing
+ * it (`reason`: the server asked more than `limit` allows, or the form asks for a secret the chat
+ * does not take). The tool was told `decline`; the person never saw the question.
+ */
+export interface RefusalData {
+  server: string;
+  /** The question's message, as the server sent it (drawn through `plainText`). */
+  message: string;
+  reason: 'rate-limit' | 'secret-field';
+  /** The chat's question budget per server, for `rate-limit`. */
+  limit?: { max: number; perMs: number };
+}
+
+/** A message of the chat stream, with questions as `data-elicitation` parts and unseen declines as `data-refusal`. */
+export type ChatMessage = UIMessage<never, { elicitation: ElicitationData; refusal: RefusalData }>;
 
 /** `GET /api/session`: the chat's CSRF token and what the page needs to know about the setup. */
 export interface ChatInfo {
