@@ -12,7 +12,10 @@ export async function readIfExists(file: string): Promise<string | undefined> {
   try {
     bytes = await readFile(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    // A loop of symlinks (or a chain too long to follow) is named as such, not as the kernel's ELOOP.
+    if (code === 'ELOOP') await linkTarget(file);
     throw error;
   }
   // Decoded strictly: a byte that is not UTF-8 (a Latin-1 "é" in a path) would come back as U+FFFD
