@@ -17,6 +17,16 @@ export interface AskOptions<T> {
    * to every client (the answer then comes back as the client gives it, and the form checks it).
    */
   adaptToClient?: boolean;
+  /**
+   * What the answer is about beyond what the question shows: a version, a content hash, an id the
+   * message leaves out. On 2026-07-28 each round builds the question again; an answer given while
+   * `about` said something else was given about something else, so it does not count and the
+   * question is asked again (as when its text changes). Compared as it is, by its text.
+   *
+   * @example
+   * ask('resolution', { message, form, about: `${localHash} ${remoteHash}` })
+   */
+  about?: string;
 }
 
 /** What `askUrl()` takes besides the question's key. */
@@ -31,4 +41,14 @@ export interface AskUrlOptions {
   /** How long to wait, after consent, for the flow to finish before answering `pending`. */
   waitMs?: number;
   fallback?: MissingArgument[];
+  /**
+   * What the answer is about beyond what the question shows: a version, a content hash, an id the
+   * message leaves out. On 2026-07-28 each round builds the question again; an answer given while
+   * `about` said something else was given about something else, so it does not count and the
+   * question is asked again (as when its text changes). Compared as it is, by its text.
+   *
+   * @example
+   * askUrl('password', { message, url, isComplete, about: registrationId })
+   */
+  about?: string;
 }

@@ -184,7 +184,12 @@ export class CallQuestions {
       const why = `${reasons['text-only']} ${shaped.detail}`;
       return this.unsupported(key, declaredQuestion(options.message, form), ctx, fallback, why);
     }
-    const asked: Question = { kind: 'form', message: options.message, schema: shaped.schema };
+    const asked: Question = {
+      kind: 'form',
+      message: options.message,
+      schema: shaped.schema,
+      ...(options.about === undefined ? {} : { about: options.about }),
+    };
     if (shaped.adaptation) {
       asked.adaptation = shaped.adaptation;
       asked.declared = form.schema;
@@ -216,7 +221,12 @@ export class CallQuestions {
     const fallback: Fallback = { given: options.fallback, form: undefined };
     const held = this.channel.refusal?.(key);
     if (held) return this.refuseHeld(held, ctx, undefined);
-    const question: Question = { kind: 'url', message: options.message, url: options.url };
+    const question: Question = {
+      kind: 'url',
+      message: options.message,
+      url: options.url,
+      ...(options.about === undefined ? {} : { about: options.about }),
+    };
     const noUrl = MESSAGES[this.settings.locale].reasons['no-url'];
     if (!this.peer.can.url) return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;

@@ -19,6 +19,8 @@ import { defineTool } from './tool.js';
 /** What the tools' questions show, changed by the tests between rounds. */
 interface World {
   version: string;
+  /** What the `hidden` tool's answer is about but its question does not show (a build's hash). */
+  build: string;
   options: string[];
   url: string;
   acted: string[];
@@ -99,11 +101,32 @@ function tools(world: World) {
       return done('Finished on the page.', {});
     },
   });
-  return [release, choose, twoStep, page];
+  const hidden = defineTool({
+    name: 'hidden',
+    description: 'Ships the current build after a confirmation that does not show its hash.',
+    inputSchema: z.object({}),
+    outputSchema: outcomeSchema({ build: z.string() }),
+    forms: { confirm },
+    async run(_args, ctx) {
+      const build = world.build;
+      const answer = await ctx.ask('confirm', { message: 'Ship the current build?', about: build });
+      if (answer.action !== 'accept') return answer.result();
+      const page = await ctx.askUrl('page', {
+        message: 'Sign the release.',
+        url: world.url,
+        isComplete: () => true,
+        about: build,
+      });
+      if (page.action !== 'accept') return page.result();
+      world.acted.push(build);
+      return done(`Shipped ${build}.`, { build });
+    },
+  });
+  return [release, choose, twoStep, page, hidden];
 }
 
 function setup(options: { now?: () => number; secret?: string } = {}) {
-  const world: World = { version: 'v1', options: ['a', 'b'], url: 'https://pages.example/one', acted: [] };
+  const world: World = { version: 'v1', build: 'b1', options: ['a', 'b'], url: 'https://pages.example/one', acted: [] };
   const audit: AuditEvent[] = [];
   const kit = createElicitkit({
     identify: (ctx) => ctx.http?.authInfo?.clientId,
@@ -187,6 +210,63 @@ describe('2026-07-28: an answer counts only for the question it answered', () =>
       ['request', 'Release version v2 to production?'],
       ['response', undefined],
     ]);
+    await alice.client.close();
+  });
+
+  it('`about` changed between rounds, the question shown the same: the answer does not count, the question is asked again', async () => {
+    const { world, audit, handler } = setup();
+    const alice = await manualClient(handler);
+    const first = pending(await alice.round('hidden'));
+    expect(first.messages).toEqual({ confirm: 'Ship the current build?' });
+    // `about` is the question's identity, never sent.
+    expect(JSON.stringify(first.raw)).not.toContain('b1');
+
+    world.build = 'b2';
+    const second = pending(
+      await alice.round('hidden', {
+        inputResponses: { confirm: accept({ ok: true }) },
+        requestState: first.requestState,
+      }),
+    );
+    expect(world.acted).toEqual([]);
+    expect(second.messages).toEqual({ confirm: 'Ship the current build?' });
+    const response = audit.find((e) => e.type === 'response') as { detail?: string } | undefined;
+    expect(response?.detail).toContain('the question changed before this answer arrived');
+
+    // Confirmed again about b2; the page is asked about b2 too. Then b3 appears: the page's consent was to b2.
+    const third = pending(
+      await alice.round('hidden', {
+        inputResponses: { confirm: accept({ ok: true }) },
+        requestState: second.requestState,
+      }),
+    );
+    expect(Object.keys(third.messages)).toEqual(['page']);
+    world.build = 'b3';
+    const fourth = pending(
+      await alice.round('hidden', { inputResponses: { page: accept() }, requestState: third.requestState }),
+    );
+    expect(Object.keys(fourth.messages)).toEqual(['confirm']);
+    expect(world.acted).toEqual([]);
+    await alice.client.close();
+  });
+
+  it('`about` the same in every round: the answers count', async () => {
+    const { world, handler } = setup();
+    const alice = await manualClient(handler);
+    const first = pending(await alice.round('hidden'));
+    const second = pending(
+      await alice.round('hidden', {
+        inputResponses: { confirm: accept({ ok: true }) },
+        requestState: first.requestState,
+      }),
+    );
+    expect(Object.keys(second.messages)).toEqual(['page']);
+    const third = await alice.round('hidden', {
+      inputResponses: { page: accept() },
+      requestState: second.requestState,
+    });
+    expect(third).toMatchObject({ structuredContent: { status: 'done', build: 'b1' } });
+    expect(world.acted).toEqual(['b1']);
     await alice.client.close();
   });
 

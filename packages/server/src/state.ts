@@ -120,10 +120,13 @@ const DIGESTS_PER_SCHEMA = 256;
  * tell questions apart, not resist forgery.
  */
 export function questionDigest(question: Question): string {
-  if (question.kind === 'url') return shortDigest(`url\0${question.message}\0${question.url}`);
+  // What it is about, when the tool says so, follows what is shown (a question without it digests as before).
+  const about = question.about === undefined ? '' : `\0about\0${question.about}`;
+  if (question.kind === 'url') return shortDigest(`url\0${question.message}\0${question.url}${about}`);
   // The form the tool declared, not a client's shape of it: the same question for any client.
   const declared = question.declared ?? question.schema;
-  if (!Object.isFrozen(declared)) return shortDigest(`form\0${question.message}\0${JSON.stringify(declared)}`);
+  if (!Object.isFrozen(declared) || about !== '')
+    return shortDigest(`form\0${question.message}\0${JSON.stringify(declared)}${about}`);
   let known = formDigests.get(declared);
   const cached = known?.get(question.message);
   if (cached !== undefined) return cached;

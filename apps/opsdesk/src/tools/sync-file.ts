@@ -88,6 +88,10 @@ export function syncFileTool({ store, workspace, now }: Deps) {
           await shortDiff(remote, local),
         ),
         form: resolution,
+        // The versions themselves, not only what the question shows of them (sizes, times to the
+        // second, the first lines of the diff): on 2026-07-28 an answer about other versions does
+        // not count, and the question is asked again about these.
+        about: `${hashOf(local) ?? '-'} ${hashOf(remote) ?? '-'}`,
       });
       if (answer.action !== 'accept') return answer.result();
       const chosen: Resolution = answer.value.resolution;

@@ -10,8 +10,16 @@ export type Question =
    * `adaptation`: how the form was shaped for the client's quirks, so its answer can be read back;
    * `declared`: then the form as the tool declared it (a client's shape of a question is the same question).
    */
-  | { kind: 'form'; message: string; schema: FormSchema; adaptation?: Adaptation; declared?: FormSchema }
-  | { kind: 'url'; message: string; url: string };
+  | {
+      kind: 'form';
+      message: string;
+      schema: FormSchema;
+      adaptation?: Adaptation;
+      declared?: FormSchema;
+      /** What the answer is about beyond what is shown (`AskOptions.about`): part of the question's identity, never sent. */
+      about?: string;
+    }
+  | { kind: 'url'; message: string; url: string; about?: string };
 
 /**
  * Why an open question ended without an answer from the person:
