@@ -220,7 +220,13 @@ export class CallQuestions {
     };
     const fallback: Fallback = { given: options.fallback, form: undefined };
     const held = this.channel.refusal?.(key);
-    if (held) return this.refuseHeld(held, ctx, undefined);
+    if (held) {
+      if (await this.finishedAnyway(key, options.isComplete)) {
+        this.audit.response(held.key, held.answer, undefined);
+        return { action: 'accept', value: true };
+      }
+      return this.refuseHeld(held, ctx, undefined);
+    }
     const question: Question = {
       kind: 'url',
       message: options.message,
@@ -236,6 +242,8 @@ export class CallQuestions {
     });
     if (raw.kind === 'unshowable') return this.unsupported(key, question, ctx, fallback, `${noUrl}: ${raw.detail}`);
     this.audit.response(key, raw, undefined);
+    if ((raw.kind !== 'answer' || raw.action !== 'accept') && (await this.finishedAnyway(key, options.isComplete)))
+      return { action: 'accept', value: true };
     if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
     if (raw.action !== 'accept') return this.refuse(key, raw.action, ctx);
     // Accept in URL mode is consent, not completion: wait for the flow to finish.
@@ -337,6 +345,21 @@ export class CallQuestions {
   }
 
   /** A refusal the channel holds for `key` (`Channel.refusal`): it ends the ask as it came. */
+  /**
+   * Whether a page question's flow finished although the question was not accepted: URL mode shows
+   * the person the link, so they may finish there and then decline, cancel or leave the dialog.
+   * What they did on the page happened; the call must not report that nothing was done. A check
+   * that throws counts as not finished.
+   */
+  private async finishedAnyway(key: string, isComplete: AskUrlOptions['isComplete']): Promise<boolean> {
+    const finished = await Promise.resolve()
+      .then(isComplete)
+      .catch(() => false);
+    if (finished !== true) return false;
+    await this.channel.complete(key);
+    return true;
+  }
+
   private refuseHeld(held: Refusal, ctx: ResultContext, form: AnyForm | undefined): Declined | Cancelled {
     this.audit.response(held.key, held.answer, form);
     return this.refuse(held.key, held.action, ctx);

@@ -167,16 +167,18 @@ export function createPasswordLinks(
     },
     async linkFor({ username, email, newsletter }, contextId) {
       if (base === undefined) throw new Error('the password page is not being served');
-      const token = mac('link', `${contextId}\0${username.toLowerCase()}`);
+      // The link stands for the whole answer, not the name alone: the account it makes holds what
+      // the person answered when they were shown this link.
+      const token = mac('link', `${contextId}\0${username.toLowerCase()}\0${email}\0${newsletter ? 1 : 0}`);
       await store.run(
         (function* () {
           yield* run('DELETE FROM registrations WHERE expires_at <= ?', now());
-          // The call's registration is the one its latest answer names: a link it gave out under
-          // another name (the same 2026-07-28 round answered again, differently) stops working.
+          // The call's registration is the one its latest answer made: a link it gave out for another
+          // answer (the same 2026-07-28 round answered again, the name or the email corrected) stops working.
           yield* run(
-            'DELETE FROM registrations WHERE context_id = ? AND username <> ? AND used_at IS NULL',
+            'DELETE FROM registrations WHERE context_id = ? AND token_hash <> ? AND used_at IS NULL',
             contextId,
-            username,
+            hash(token),
           );
           yield* run(
             'INSERT INTO registrations (token_hash, context_id, username, email, newsletter, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
