@@ -53,11 +53,13 @@ export const en: OpsdeskMessages = {
     `Nothing was done: run again after your confirmation, the statement ${
       why.kind === 'rows'
         ? `would have changed ${why.rows} rows of ${codeSpan(why.table)}, more than the ${why.allowed} you confirmed`
-        : why.kind === 'table'
-          ? `would also have changed ${why.rows} rows of ${codeSpan(why.table)}, which you were not shown`
-          : why.kind === 'schema'
-            ? `would also have changed ${codeSpan(why.name)}, which you were not shown`
-            : 'needed a confirmation'
+        : why.kind === 'change'
+          ? `would have ${why.change} ${why.rows} rows of ${codeSpan(why.table)}, where you confirmed ${why.allowed === 0 ? 'none' : `at most ${why.allowed}`} ${why.change}`
+          : why.kind === 'table'
+            ? `would also have changed ${why.rows} rows of ${codeSpan(why.table)}, which you were not shown`
+            : why.kind === 'schema'
+              ? `would also have changed ${codeSpan(why.name)}, which you were not shown`
+              : 'needed a confirmation'
     }. Run it again to see what it does now.`,
   sqlTimeout: (m) => `Stopped: ${m}. Nothing it did was kept. Narrow it with a WHERE or a LIMIT.`,
   shopBusy: 'You already have statements waiting or running on the shop; send this one when they have finished.',

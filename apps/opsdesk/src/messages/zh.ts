@@ -2,6 +2,9 @@
 import { codeSpan } from '../shorten.js';
 import type { OpsdeskMessages, SchemaChange, TableChange } from './types.js';
 
+/** A kind of change as a verb, for the refusal of a run that changed rows in another way than confirmed. */
+const ZH_CHANGE = { inserted: '插入', updated: '更新', deleted: '删除' } as const;
+
 export const zh: OpsdeskMessages = {
   dateLocale: 'zh-CN',
   sizeUnits: ['字节', 'KB', 'MB', 'GB'],
@@ -53,11 +56,13 @@ export const zh: OpsdeskMessages = {
     `未做任何修改：你确认后再次执行时，该语句${
       why.kind === 'rows'
         ? `会修改 ${codeSpan(why.table)} 中的 ${why.rows} 行，超过你确认的 ${why.allowed} 行`
-        : why.kind === 'table'
-          ? `还会修改 ${codeSpan(why.table)} 中的 ${why.rows} 行，而这并未向你展示`
-          : why.kind === 'schema'
-            ? `还会修改 ${codeSpan(why.name)}，而这并未向你展示`
-            : '需要确认'
+        : why.kind === 'change'
+          ? `会${ZH_CHANGE[why.change]} ${codeSpan(why.table)} 中的 ${why.rows} 行，而你确认的${ZH_CHANGE[why.change]}行数${why.allowed === 0 ? '为零' : `至多 ${why.allowed} 行`}`
+          : why.kind === 'table'
+            ? `还会修改 ${codeSpan(why.table)} 中的 ${why.rows} 行，而这并未向你展示`
+            : why.kind === 'schema'
+              ? `还会修改 ${codeSpan(why.name)}，而这并未向你展示`
+              : '需要确认'
     }。请重新运行以查看它现在的影响。`,
   sqlTimeout: () => '已停止：该语句运行时间过长，已被终止，其所做的修改均未保留。请用 WHERE 或 LIMIT 缩小范围。',
   shopBusy: '你已有语句在商店中等待或运行，请等它们完成后再发送这一条。',

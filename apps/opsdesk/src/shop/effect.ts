@@ -53,13 +53,21 @@ export interface Execution {
 
 export type Danger = 'drop' | 'schema' | 'every-row' | 'many-rows';
 
+/** Rows of one table by the kind of change: inserted, updated, deleted. */
+export type Changes = Pick<TableEffect, 'inserted' | 'updated' | 'deleted'>;
+
+/** The kinds of change, in the order a person reads them. */
+const CHANGES = ['inserted', 'updated', 'deleted'] as const;
+
 /**
  * What a confirmation allows: rows per table (no other table may change) and exactly these schema
  * changes. `stated`: the bound was stated in words (a statement whose effect varies from run to
- * run), not counted from one execution.
+ * run), not counted from one execution. A counted allowance also holds each table's rows by kind
+ * (`changes`): confirming 150 rows inserted is no consent to 150 rows updated instead.
  */
 export interface Allowance {
   tables: Record<string, number>;
+  changes?: Record<string, Changes>;
   added: string[];
   removed: string[];
   altered: string[];
@@ -123,6 +131,7 @@ export function judge(e: Execution): { danger: Danger; target: string } | undefi
 export type Beyond =
   | { kind: 'unasked' }
   | { kind: 'rows'; table: string; rows: number; allowed: number }
+  | { kind: 'change'; table: string; change: keyof Changes; rows: number; allowed: number }
   | { kind: 'table'; table: string; rows: number }
   | { kind: 'schema'; name: string };
 
@@ -136,6 +145,10 @@ export function beyond(e: Execution, limit: Limit): Beyond | undefined {
     const allowed = a.tables[table];
     if (allowed === undefined) return { kind: 'table', table, rows };
     if (rows > allowed) return { kind: 'rows', table, rows, allowed };
+    const kinds = a.changes?.[table];
+    const did = e.tables[table] as TableEffect;
+    const over = kinds && CHANGES.find((change) => did[change] > kinds[change]);
+    if (kinds && over) return { kind: 'change', table, change: over, rows: did[over], allowed: kinds[over] };
   }
   const names = (os: SchemaObject[]) => os.map((o) => o.name);
   const extra = [
@@ -150,7 +163,8 @@ export function beyond(e: Execution, limit: Limit): Beyond | undefined {
  * What a confirmation of execution `e` covers. A statement whose effect may differ from run to
  * run is allowed a bound stated in words — per table it may write, its rows now or ROW_THRESHOLD,
  * whichever is more — never one execution's count, which the next run (and on 2026-07-28 the next
- * round's question) would not repeat. Otherwise exactly what `e` did, table by table.
+ * round's question) would not repeat. Otherwise at most what `e` did, table by table and kind by
+ * kind (inserted, updated, deleted), as the question showed it.
  */
 export function allowanceFor(e: Execution): Allowance {
   const schema = {
@@ -165,6 +179,11 @@ export function allowanceFor(e: Execution): Allowance {
     return { tables, ...schema, stated: true };
   }
   const tables: Record<string, number> = {};
-  for (const t of Object.keys(e.tables)) if (touchedIn(e, t) > 0) tables[t] = touchedIn(e, t);
-  return { tables, ...schema, stated: false };
+  const changes: Record<string, Changes> = {};
+  for (const [t, did] of Object.entries(e.tables)) {
+    if (touchedIn(e, t) === 0) continue;
+    tables[t] = touchedIn(e, t);
+    changes[t] = { inserted: did.inserted, updated: did.updated, deleted: did.deleted };
+  }
+  return { tables, changes, ...schema, stated: false };
 }
