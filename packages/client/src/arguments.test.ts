@@ -52,6 +52,54 @@ describe('toolArguments', () => {
     expect(() => toolArguments(schema, words, json)).toThrow(message);
   });
 
+  describe('a number arrives as the value typed, or is refused', () => {
+    const numbers: InputSchema = {
+      properties: {
+        replicas: { type: 'integer' },
+        ratio: { type: 'number' },
+        zip: { type: ['string', 'integer'] },
+        amount: { type: ['number', 'string'] },
+      },
+    };
+    const sent = (word: string) => toolArguments(numbers, [word], undefined);
+
+    it.each([
+      ['replicas=3', { replicas: 3 }],
+      ['replicas=-2', { replicas: -2 }],
+      ['replicas=9007199254740991', { replicas: 9007199254740991 }],
+      ['ratio=2.50', { ratio: 2.5 }],
+      ['ratio=1e3', { ratio: 1000 }],
+      ['ratio=-0.125', { ratio: -0.125 }],
+      ['ratio=0.1', { ratio: 0.1 }],
+      ['zip=2134', { zip: 2134 }],
+      ['zip=02134', { zip: '02134' }],
+      ['zip=ABC', { zip: 'ABC' }],
+      ['zip=0x10', { zip: '0x10' }],
+      ['zip=9007199254740993', { zip: '9007199254740993' }],
+      ['amount=2.5', { amount: 2.5 }],
+      ['amount=2.50', { amount: '2.50' }],
+      ['amount=1e3', { amount: '1e3' }],
+    ])('%s → %j', (word, args) => {
+      expect(sent(word)).toEqual(args);
+    });
+
+    it.each([
+      ['replicas=9007199254740993', /replicas=9007199254740993: 9007199254740993 is too large to be exact/],
+      ['replicas=0x10', /replicas=0x10: expected a number/],
+      ['replicas=0b101', /expected a number/],
+      ['replicas=0o17', /expected a number/],
+      ['replicas=Infinity', /expected a number/],
+      ['replicas=1e3', /Type a whole number/],
+      ['ratio=0x10', /expected a number/],
+      ['ratio=9007199254740993', /cannot be sent exactly: it would arrive as 9007199254740992/],
+      ['ratio=1e400', /expected a number/],
+      ['ratio=1e-400', /cannot be sent exactly: it would arrive as 0/],
+      ['ratio=0.1000000000000000000001', /cannot be sent exactly/],
+    ])('%s is a usage error', (word, message) => {
+      expect(() => sent(word)).toThrow(message);
+    });
+  });
+
   it('keeps a __proto__ argument as a plain key', () => {
     const args = toolArguments(undefined, ['__proto__=x'], undefined);
     expect(Object.getPrototypeOf(args)).toBe(Object.prototype);

@@ -1,3 +1,4 @@
+import { coerceValue, type NumberFieldModel } from '@elicitkit/form';
 import { ArgumentError } from './errors.js';
 import { type PropertySchema, readInputSchema, type ToolSource } from './input-schema.js';
 
@@ -6,7 +7,10 @@ const FALSE = new Set(['false', 'no', 'n', '0', 'off']);
 
 /**
  * Builds tool arguments (for a CLI, a `/tool` chat command) from `k=v` words and a `--args` JSON object, each `v` coerced by the tool's
- * input schema: numbers, booleans, lists (comma-separated or JSON), objects (JSON). A key the
+ * input schema: numbers, booleans, lists (comma-separated or JSON), objects (JSON). A number is
+ * read as a form's number field reads it (decimal digits only; a whole number within the exact
+ * range) and must arrive as the value typed: what would not is refused, or, where the property
+ * also takes a string, sent as the string typed (`zip=02134`). A key the
  * schema does not know, or a value it cannot take, is an `ArgumentError` that names the choices;
  * a schema the server got wrong is a `ToolSchemaError` naming `source` (server and tool).
  *
@@ -67,10 +71,7 @@ function coerce(key: string, raw: string, property: PropertySchema): unknown {
   };
   let value: unknown = raw;
   if (types.includes('integer') || types.includes('number')) {
-    const n = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(n)) fail('expected a number');
-    if (types.includes('integer') && !types.includes('number') && !Number.isInteger(n)) fail('expected a whole number');
-    value = n;
+    value = number(raw, types.includes('number') ? 'number' : 'integer', types.includes('string'), fail);
   } else if (types.includes('boolean')) {
     const word = raw.toLowerCase();
     value = TRUE.has(word) ? true : FALSE.has(word) ? false : fail('expected true or false');
@@ -87,6 +88,63 @@ function coerce(key: string, raw: string, property: PropertySchema): unknown {
   if (property.enum && !(property.enum as unknown[]).includes(value))
     fail(`expected one of ${property.enum.map(String).join(', ')}`);
   return value;
+}
+
+/**
+ * `raw` as a number, if it arrives as that very value; else the string itself where the property
+ * takes one, else a usage error. With a string allowed, only the number's own spelling counts:
+ * `02134` stays the text it is.
+ */
+function number(
+  raw: string,
+  kind: NumberFieldModel['kind'],
+  stringAllowed: boolean,
+  fail: (what: string) => never,
+): unknown {
+  const read = readNumber(raw, kind);
+  if (read.ok && (stringAllowed ? String(read.value) === raw : sameDecimal(raw, String(read.value)))) return read.value;
+  if (stringAllowed) return raw;
+  if (!read.ok) return fail(read.message);
+  return fail(`${raw} cannot be sent exactly: it would arrive as ${read.value}`);
+}
+
+type NumberRead = { ok: true; value: number } | { ok: false; message: string };
+
+/**
+ * `raw` read as a form's number field reads it (`coerceValue`: decimal digits only, no `0x10`),
+ * then, for a whole number, as an integer field does (within the exact range).
+ */
+function readNumber(raw: string, kind: NumberFieldModel['kind']): NumberRead {
+  const field = (of: NumberFieldModel['kind']): NumberFieldModel => ({
+    kind: of,
+    name: 'v',
+    label: 'v',
+    required: true,
+  });
+  const asNumber = coerceValue(field('number'), raw);
+  if (!asNumber.ok || typeof asNumber.value !== 'number') return { ok: false, message: 'expected a number' };
+  if (kind === 'number') return { ok: true, value: asNumber.value };
+  if (!Number.isInteger(asNumber.value)) return { ok: false, message: 'expected a whole number' };
+  const asWhole = coerceValue(field('integer'), raw);
+  if (asWhole.ok && typeof asWhole.value === 'number') return { ok: true, value: asWhole.value };
+  return { ok: false, message: asWhole.ok ? 'expected a whole number' : asWhole.message };
+}
+
+/** Whether two decimal numerals name the same number (`2.50` and `25e-1` do). */
+function sameDecimal(a: string, b: string): boolean {
+  return decimalKey(a) === decimalKey(b);
+}
+
+/** A decimal numeral as its significant digits and power of ten, without the zeros that change nothing. */
+function decimalKey(text: string): string {
+  const parts = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
+  if (!parts) return text;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = parts;
+  const digits = `${whole}${fraction}`.replace(/^0+/, '');
+  const significant = digits.replace(/0+$/, '');
+  if (significant === '') return '0';
+  const power = Number(exponent) - fraction.length + (digits.length - significant.length);
+  return `${sign === '-' ? '-' : ''}${significant}e${power}`;
 }
 
 function parseJson(raw: string, fail: (what: string) => never): unknown {
