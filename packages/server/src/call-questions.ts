@@ -242,8 +242,9 @@ export class CallQuestions {
     });
     if (raw.kind === 'unshowable') return this.unsupported(key, question, ctx, fallback, `${noUrl}: ${raw.detail}`);
     this.audit.response(key, raw, undefined);
-    if ((raw.kind !== 'answer' || raw.action !== 'accept') && (await this.finishedAnyway(key, options.isComplete)))
-      return { action: 'accept', value: true };
+    // (Not a question that never held still: no one page was put to the person to finish.)
+    const refused = raw.kind === 'answer' ? raw.action !== 'accept' : raw.kind !== 'unstable';
+    if (refused && (await this.finishedAnyway(key, options.isComplete))) return { action: 'accept', value: true };
     if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
     if (raw.action !== 'accept') return this.refuse(key, raw.action, ctx);
     // Accept in URL mode is consent, not completion: wait for the flow to finish.
