@@ -53,7 +53,9 @@ function blackBox(transport: string, start: () => Promise<{ dir: string; bob: Co
         ...peek<{ token_hash: string }>(s.dir, 'SELECT token_hash FROM api_tokens').map((r) => r.token_hash),
         ...peek<{ value: string }>(s.dir, "SELECT value FROM meta WHERE key = 'state_secret'").map((r) => r.value),
       ];
-      const before = fingerprint(file, /^(audit_|deployments$)/);
+      // What bob may change: the audit trail, his one deployment, and its claim (recorded with it).
+      const mayChange = /^(audit_|deployments$|elicitkit_claims$)/;
+      const before = fingerprint(file, mayChange);
       const shown: string[] = [];
       for (const [tool, args, status] of ATTACKS) {
         s.bob.script.splice(0, s.bob.script.length, {
@@ -66,7 +68,7 @@ function blackBox(transport: string, start: () => Promise<{ dir: string; bob: Co
       }
       const everything = shown.join('\n');
       for (const secret of secrets) expect(everything).not.toContain(secret);
-      expect(fingerprint(file, /^(audit_|deployments$)/)).toEqual(before);
+      expect(fingerprint(file, mayChange)).toEqual(before);
       expect(
         peek(s.dir, "SELECT service, env FROM deployments WHERE deployed_by = 'bob' AND created_at > '2026-11-30'"),
       ).toEqual([{ service: 'search-service', env: 'dev' }]);

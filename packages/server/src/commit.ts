@@ -210,6 +210,16 @@ export function checkTransaction(wanted: boolean, store: ClaimStore, tool: strin
   if (wanted && !givesTransaction(store, options)) throw takesTransaction(tool, options);
 }
 
+/**
+ * Whether a commit with `options` on `store` runs its effect in one transaction with its claim
+ * (SQLite's `atomically`, Postgres's `atomicallyAsync`): then it always goes through the store,
+ * even for a call no round of which can come again — `atomic` promises the transaction, not only
+ * the claim.
+ */
+export function runsAtomically(store: ClaimStore, options: CommitOptions): boolean {
+  return options.atomic === true && (store.atomicallyAsync !== undefined || store.atomically !== undefined);
+}
+
 /** Whether a commit with `options` on `store` runs its effect in a transaction it hands the effect. */
 export function givesTransaction(store: ClaimStore, options: CommitOptions): boolean {
   return options.atomic === true && store.atomicallyAsync !== undefined;

@@ -21,7 +21,7 @@ import {
   type Committer,
   checkTransaction,
   type Effect,
-  givesTransaction,
+  runsAtomically,
   Withheld,
 } from './commit.js';
 import { randomUUID } from './digest.js';
@@ -172,9 +172,9 @@ function toolContext(
       checkTransaction(effect.length > 0, rt.committer.store, tool.name, opts);
       const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
       if (instead) return instead;
-      // No round of it can come again: nothing to claim — unless the effect is handed its
-      // transaction, which it then shares with its claim.
-      if (!sealed && !givesTransaction(rt.committer.store, opts)) return effect(undefined as never);
+      // No round of it can come again: nothing to claim — unless it is atomic, its effect then
+      // run in one transaction with its claim (a half-written effect that throws leaves nothing).
+      if (!sealed && !runsAtomically(rt.committer.store, opts)) return effect(undefined as never);
       const result = await rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal);
       return recorded(questions, result);
     },
@@ -195,7 +195,7 @@ function toolContext(
       };
       try {
         const result =
-          sealed || givesTransaction(rt.committer.store, opts)
+          sealed || runsAtomically(rt.committer.store, opts)
             ? recorded(
                 questions,
                 await rt.committer.run(questions.contextId, tool.name, settings.locale, run, opts, signal),
