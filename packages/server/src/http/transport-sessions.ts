@@ -5,8 +5,10 @@ import {
   INVALID_REQUEST,
   isInitializeRequest,
   isJSONRPCErrorResponse,
+  isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
+  isSpecType,
   type McpServer,
   PARSE_ERROR,
   type RequestId,
@@ -31,12 +33,12 @@ export interface TransportSession {
   seen: number;
   /**
    * Requests not answered yet: calls, and the questions they wait on. Counted from their POST to
-   * their response, whether or not the stream they came on is still open: with an event store a
-   * call whose stream dropped goes on, to be resumed.
+   * their response, whether or not the stream they came on is still open (with an event store a
+   * call whose stream dropped goes on, to be resumed), or until the client cancels them.
    */
   inFlight: number;
-  /** The ids of those requests (made on the first). */
-  calls?: Set<RequestId>;
+  /** The requests whose ids are in use: those counted, and a cancelled one until it can no longer answer (made on the first). */
+  calls?: Map<RequestId, Call>;
   /** POST response streams open. */
   posts?: number;
   /** Open GET streams. */
@@ -54,6 +56,16 @@ export interface TransportSessionLimits {
   idleMs: number;
   /** A session whose client dropped a call and left no stream open is closed after this long. */
   abandonMs: number;
+}
+
+/** A request on a session, from its POST until nothing more can come of it. */
+interface Call {
+  /** Counted in `inFlight`: true until it is answered, ends with its stream, or is cancelled (once). */
+  counted: boolean;
+  /** Cancelled by the client: the server drops its response, unless it was already on its way. */
+  withdrawn?: boolean;
+  /** Its response is being sent: it ends when that is done, whatever came meanwhile. */
+  responding?: boolean;
 }
 
 interface Bucket {
@@ -155,15 +167,20 @@ export class TransportSessionTable {
 
   /**
    * A POST with the requests `ids` began; returns what to call when its response ends. They count
-   * until answered (`answered`), or until their stream ends: finished, or dropped where nothing
-   * resumes them (`resumable` false: the call ends with its stream).
+   * until answered (`responding`), cancelled (`withdraw`), or until their stream ends: finished,
+   * or dropped where nothing resumes them (`resumable` false: the call ends with its stream).
    */
   beginCall(entry: TransportSession, ids: readonly RequestId[], resumable: boolean): (dropped: boolean) => void {
-    entry.calls ??= new Set();
+    entry.calls ??= new Map();
     const calls = entry.calls;
     // Distinct and new (`reusedId` refused the rest before): each counts once.
-    const mine = ids.filter((id) => !calls.has(id));
-    for (const id of mine) calls.add(id);
+    const mine: [RequestId, Call][] = [];
+    for (const id of ids) {
+      if (calls.has(id)) continue;
+      const call: Call = { counted: true };
+      calls.set(id, call);
+      mine.push([id, call]);
+    }
     entry.inFlight += mine.length;
     this.bucket(entry.identity).inFlight += mine.length;
     entry.posts = (entry.posts ?? 0) + 1;
@@ -171,16 +188,49 @@ export class TransportSessionTable {
       if (this.entries.get(entry.id) !== entry) return;
       entry.posts = (entry.posts ?? 1) - 1;
       if (dropped) entry.dropped = true;
-      if (!dropped || !resumable) for (const id of mine) this.settle(entry, id);
+      if (!dropped || !resumable) for (const [id, call] of mine) this.release(entry, id, call);
       this.checkAbandoned(entry);
     };
   }
 
-  /** The response to request `id` went out (or could not: the call is over either way). */
-  answered(entry: TransportSession, id: RequestId): void {
+  /**
+   * The server is sending the response to request `id`; returns what to call once it went out (or
+   * could not: the call is over either way). Taken before the send, so a cancel arriving meanwhile
+   * neither frees the place a second time nor frees the id while this response still uses it.
+   */
+  responding(entry: TransportSession, id: RequestId): () => void {
+    const call = entry.calls?.get(id);
+    if (!call) return NOTHING;
+    call.responding = true;
+    return () => {
+      if (this.entries.get(entry.id) !== entry) return;
+      this.uncount(entry, call);
+      this.forget(entry, id, call);
+      this.checkAbandoned(entry);
+    };
+  }
+
+  /**
+   * The client cancelled the requests `ids` of this session (`notifications/cancelled`, delivered
+   * to its server): the SDK drops a cancelled request's response, so nothing else would ever free
+   * its place. Each frees it at once; an id not in flight here (finished, never sent, another
+   * session's) is nothing. The id stays in use until the server has surely seen the cancel — its
+   * handler's signal aborts a few microtasks later, so after one turn of the event loop — unless a
+   * response was already on its way, which then ends it: a late response never ends a request
+   * that reused the id.
+   */
+  withdraw(entry: TransportSession, ids: readonly RequestId[]): void {
     if (this.entries.get(entry.id) !== entry) return;
-    this.settle(entry, id);
-    this.checkAbandoned(entry);
+    for (const id of ids) {
+      const call = entry.calls?.get(id);
+      if (!call) continue;
+      call.withdrawn = true;
+      this.uncount(entry, call);
+      const later = setTimeout(() => {
+        if (!call.responding) this.forget(entry, id, call);
+      }, 0);
+      (later as { unref?: () => void }).unref?.();
+    }
   }
 
   /**
@@ -197,10 +247,26 @@ export class TransportSessionTable {
     };
   }
 
-  private settle(entry: TransportSession, id: RequestId): void {
-    if (!entry.calls?.delete(id)) return;
+  /**
+   * `call` (request `id`) ended with its stream: its place is freed (once), and its id unless a
+   * cancel or a response under way frees it in its own time.
+   */
+  private release(entry: TransportSession, id: RequestId, call: Call): void {
+    this.uncount(entry, call);
+    if (!call.withdrawn && !call.responding) this.forget(entry, id, call);
+  }
+
+  /** Frees `call`'s place in the counts, the first time only. */
+  private uncount(entry: TransportSession, call: Call): void {
+    if (!call.counted) return;
+    call.counted = false;
     entry.inFlight--;
     this.bucket(entry.identity).inFlight--;
+  }
+
+  /** Frees the id `call` held, if it still holds it. */
+  private forget(entry: TransportSession, id: RequestId, call: Call): void {
+    if (entry.calls?.get(id) === call) entry.calls.delete(id);
   }
 
   /** Closes every idle session not heard from within `idleMs`. */
@@ -238,6 +304,8 @@ export class TransportSessionTable {
     return bucket;
   }
 }
+
+const NOTHING = (): void => {};
 
 /** The bucket of an identity with no session here (never written: `admit` only reads it). */
 const NO_SESSIONS: Bucket = Object.freeze({ sessions: new Set<TransportSession>(), inFlight: 0 }) as Bucket;
@@ -278,7 +346,10 @@ export async function serveSession(
   const ids = requestIds(body);
   const first = ids[0];
   if (first === undefined) {
-    return entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
+    const response = await entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
+    // 202: the transport took the messages and gave them to the server, cancels too.
+    if (response.status === 202) leg.table.withdraw(entry, cancelledIds(body));
+    return response;
   }
   const reused = leg.table.reusedId(entry, ids);
   if (reused !== undefined)
@@ -302,6 +373,8 @@ export async function serveSession(
     ended(false);
     return response;
   }
+  // A batch may cancel too: its requests were counted above, before its cancels free anything.
+  leg.table.withdraw(entry, cancelledIds(body));
   return exchange.follow(response, request, ended);
 }
 
@@ -388,6 +461,30 @@ function requestIds(body: unknown): RequestId[] {
 }
 
 /**
+ * The ids the cancels (`notifications/cancelled`) in a POST name. Checked as the spec types them,
+ * as the server checks them before it aborts anything: a cancel the server would not act on must
+ * not free a place while its request goes on.
+ */
+function cancelledIds(body: unknown): RequestId[] {
+  const messages = Array.isArray(body) ? body : [body];
+  const ids: RequestId[] = [];
+  for (const m of messages)
+    if (
+      isCancel(m) &&
+      isJSONRPCNotification(m) &&
+      isSpecType.CancelledNotification(m) &&
+      m.params.requestId !== undefined
+    )
+      ids.push(m.params.requestId);
+  return ids;
+}
+
+/** Cheap first look, so an answer or another notification never reaches a schema check. */
+function isCancel(m: unknown): boolean {
+  return typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'notifications/cancelled';
+}
+
+/**
  * Tells `table` each response the session's server sends, whichever stream it goes on (or none:
  * its stream dropped): that request is no longer in flight.
  */
@@ -398,11 +495,14 @@ function answeredThrough(
 ): void {
   const send = transport.send.bind(transport);
   transport.send = async (message, options) => {
+    const sent =
+      (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined
+        ? table.responding(entry, message.id)
+        : NOTHING;
     try {
       await send(message, options);
     } finally {
-      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message))
-        if (message.id !== undefined) table.answered(entry, message.id);
+      sent();
     }
   };
 }
