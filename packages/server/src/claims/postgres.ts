@@ -142,6 +142,9 @@ async function inOneTransaction(
   client.on('error', lost);
   const text = (value: string) => client.escapeLiteral(value);
   const int = (value: number) => String(Math.trunc(value));
+  // Only the wait on the claim row is bounded by `waitMs`: the effect's own statements run under
+  // the session's lock timeout, and a lock they wait on is theirs, not a duplicate still running.
+  let claiming = true;
   try {
     const begun = await client.query(
       `BEGIN; SET LOCAL lock_timeout = ${int(Math.max(1, Math.ceil(run.waitMs)))};
@@ -150,9 +153,11 @@ async function inOneTransaction(
       ON CONFLICT (id) DO UPDATE SET state = 'running', owner = EXCLUDED.owner, result = NULL,
         lease_until = EXCLUDED.lease_until, expires_at = EXCLUDED.expires_at
       WHERE c.expires_at <= ${int(run.now)}
-      RETURNING id`,
+      RETURNING id;
+      SET LOCAL lock_timeout = DEFAULT`,
     );
-    if (lastOf(begun).rowCount !== 1) {
+    claiming = false;
+    if (claimTaken(begun).rowCount !== 1) {
       const existing = await read(run.id, client);
       await client.query('ROLLBACK');
       return existing;
@@ -168,7 +173,7 @@ async function inOneTransaction(
     await client.query('ROLLBACK').catch((rollback: unknown) => {
       broken ??= rollback instanceof Error ? rollback : new Error(String(rollback));
     });
-    if ((error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return { state: 'busy' };
+    if (claiming && (error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return { state: 'busy' };
     throw error;
   } finally {
     // A broken client is destroyed, and its connection may still report the loss after this:
@@ -179,9 +184,12 @@ async function inOneTransaction(
   }
 }
 
-/** A multi-statement text returns one result per statement (whatever `pg`'s types say); the last is the claim's. */
-function lastOf(results: PostgresQueryResult | PostgresQueryResult[]): PostgresQueryResult {
-  return Array.isArray(results) ? (results.at(-1) ?? { rows: [], rowCount: 0 }) : results;
+/**
+ * A multi-statement text returns one result per statement (whatever `pg`'s types say); the claim's
+ * is the third (after BEGIN and SET).
+ */
+function claimTaken(results: PostgresQueryResult | PostgresQueryResult[]): PostgresQueryResult {
+  return Array.isArray(results) ? (results[2] ?? { rows: [], rowCount: 0 }) : results;
 }
 
 /**
