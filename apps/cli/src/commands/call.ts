@@ -9,6 +9,7 @@ import {
   parseAnswers,
   type Renderer,
   revisionOptions,
+  ScriptError,
   toolArguments,
 } from '@elicitkit/client';
 import { createTerminalRenderer } from '@elicitkit/client/terminal';
@@ -51,7 +52,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
     // --secrets decline: a form that asks for a password, token or key (EK09) is declined unseen.
     policy: { secrets },
     onEvent: (event) => {
-      describeEvent(event, io);
+      describeEvent(event, shownIo(io));
       if (event.type === 'answered' && (event.action === 'decline' || event.action === 'cancel'))
         refusals.push(event.action);
       if (event.type === 'auto-declined' || event.type === 'timed-out' || event.type === 'invalid-answer')
@@ -119,6 +120,7 @@ function pickRenderer(answersFile: string | undefined, json: boolean): Renderer 
     }
     const parsed = parseAnswers(raw);
     if (!parsed.ok) throw new UsageError(`--answers ${answersFile}:\n${formatAnswerProblems(parsed.problems)}`);
+    // No opener: a URL consented to from the file is reported (describeEvent), not opened.
     return createScriptedRenderer(parsed.answers);
   }
   if (process.stdin.isTTY)
@@ -126,10 +128,14 @@ function pickRenderer(answersFile: string | undefined, json: boolean): Renderer 
   return createTerminalRenderer();
 }
 
+/**
+ * One stderr line (or a few) per thing the person should know about a question. `io` is the
+ * cleaning one (`shownIo`): titles, field names, issues and URLs here are the server's text.
+ */
 function describeEvent(event: ElicitationEvent, io: Io): void {
   switch (event.type) {
     case 'rejected':
-      io.err(`elicitkit: refused a malformed question from the server: ${event.message}`);
+      io.err(`elicitkit: refused a malformed question from the server: ${oneLine(event.message)}`);
       break;
     case 'auto-declined':
       io.err(
@@ -138,8 +144,18 @@ function describeEvent(event: ElicitationEvent, io: Io): void {
       break;
     case 'invalid-answer':
       io.err(
-        `elicitkit: the scripted answer did not fit the form, so the question was cancelled:\n${event.issues.map((i) => `  - ${i.message}`).join('\n')}`,
+        `elicitkit: the scripted answer did not fit the form, so the question was cancelled:\n${event.issues.map((i) => `  - ${oneLine(i.message)}`).join('\n')}`,
       );
+      break;
+    case 'renderer-failed':
+      io.err(
+        event.error instanceof ScriptError
+          ? `elicitkit: the answers file could not answer a question, so it was cancelled: ${event.error.message}`
+          : `elicitkit: the question could not be asked, so it was cancelled: ${event.error instanceof Error ? event.error.message : String(event.error)}`,
+      );
+      break;
+    case 'url-consented':
+      io.err(urlConsented(event));
       break;
     case 'timed-out':
       io.err('elicitkit: no answer in time; the question was cancelled.');
@@ -147,4 +163,17 @@ function describeEvent(event: ElicitationEvent, io: Io): void {
     default:
       break;
   }
+}
+
+/** Server text inside one line of ours: a line break in a field's title could fake a line of the CLI's. */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ');
+}
+
+/** The consented page and what became of it: one no opener opened (an answers file) must still be visitable. */
+function urlConsented(event: Extract<ElicitationEvent, { type: 'url-consented' }>): string {
+  if (event.opened === 'yes') return `elicitkit: opened ${event.url}`;
+  if (event.opened === 'no-opener') return `elicitkit: consented to ${event.url} (not opened here): open it yourself.`;
+  const why = event.error instanceof Error ? ` (${event.error.message})` : '';
+  return `elicitkit: could not open ${event.url}${why}: open it yourself.`;
 }
