@@ -104,6 +104,8 @@ ${REVISION}
 ${TARGET}
 ${CONNECT}
 
+Questions are drawn on stderr (or the terminal itself), never on stdout, which carries the result.
+
 Exit codes: 0 done, 1 tool error, 2 usage, 3 declined or cancelled.`,
   doctor: `Usage: elicitkit doctor <target> [options]
 

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { WriteStream } from 'node:tty';
 import { parseArgs } from 'node:util';
 import {
   ArgumentError,
@@ -43,7 +45,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
   const secrets = values.secrets ?? 'warn';
   if (secrets !== 'warn' && secrets !== 'decline')
     throw new UsageError(`--secrets must be decline or warn, not "${secrets}"`);
-  const renderer = pickRenderer(values.answers, values.json === true);
+  const { renderer, done } = pickRenderer(values.answers);
 
   const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revision));
   const refusals: string[] = [];
@@ -59,8 +61,8 @@ export async function call(argv: string[], io: Io): Promise<number> {
         refusals.push('cancel');
     },
   });
-  await connectTo(client, target, { revision, io, timeoutMs: connectTimeoutFrom(process.env) });
   try {
+    await connectTo(client, target, { revision, io, timeoutMs: connectTimeoutFrom(process.env) });
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === toolName);
     if (!tool)
@@ -106,11 +108,18 @@ export async function call(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   } finally {
     await client.close().catch(() => {});
+    done();
   }
 }
 
+/** What answers the server's questions, and what to release when the call is over. */
+interface Answerer {
+  renderer: Renderer;
+  done: () => void;
+}
+
 /** An answers file, else the terminal when there is one, else nothing (servers then fall back). */
-function pickRenderer(answersFile: string | undefined, json: boolean): Renderer {
+function pickRenderer(answersFile: string | undefined): Answerer {
   if (answersFile !== undefined) {
     let raw: unknown;
     try {
@@ -121,12 +130,36 @@ function pickRenderer(answersFile: string | undefined, json: boolean): Renderer 
     const parsed = parseAnswers(raw);
     if (!parsed.ok) throw new UsageError(`--answers ${answersFile}:\n${formatAnswerProblems(parsed.problems)}`);
     // No opener: a URL consented to from the file is reported (describeEvent), not opened.
-    return createScriptedRenderer(parsed.answers);
+    return { renderer: createScriptedRenderer(parsed.answers), done: () => {} };
   }
-  if (process.stdin.isTTY)
-    return createTerminalRenderer({ input: process.stdin, output: json ? process.stderr : process.stdout });
-  return createTerminalRenderer();
+  const screen = process.stdin.isTTY ? questionScreen() : undefined;
+  if (!screen) return { renderer: NO_ONE_TO_ASK, done: () => {} };
+  return { renderer: createTerminalRenderer({ input: process.stdin, output: screen.output }), done: screen.close };
 }
+
+/**
+ * Where questions are drawn: where the person is, never stdout, which carries the result alone
+ * (`> result.txt`, a pipe, `--json`). stderr when it is the terminal, else the terminal itself
+ * (`2> log`); undefined when there is none to draw on.
+ */
+function questionScreen(): { output: Writable; close: () => void } | undefined {
+  if (process.stderr.isTTY) return { output: process.stderr, close: () => {} };
+  try {
+    const tty = new WriteStream(openSync('/dev/tty', 'w'));
+    return { output: tty, close: () => tty.destroy() };
+  } catch {
+    // No controlling terminal (or no /dev/tty, as on Windows).
+    return undefined;
+  }
+}
+
+/** Nobody can be asked (no terminal to read keys from or to draw on): no elicitation capability. */
+const NO_ONE_TO_ASK: Renderer = {
+  modes: { form: false, url: false },
+  interactive: false,
+  renderForm: () => Promise.reject(new Error('there is no terminal to ask in')),
+  renderUrl: () => Promise.reject(new Error('there is no terminal to ask in')),
+};
 
 /**
  * One stderr line (or a few) per thing the person should know about a question. `io` is the
