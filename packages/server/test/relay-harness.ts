@@ -1,3 +1,4 @@
+import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -64,6 +65,29 @@ export function relayHarness(secret: string) {
     return r;
   };
 
+  /**
+   * A replica whose Redis (both its connections) goes through a `gate` the test shuts and opens;
+   * `redis`: how its connection is made (it reconnects every 20 ms unless told otherwise).
+   */
+  const gated = async (
+    prefix: string,
+    options: ReplicaOptions = {},
+    redisOptions: { enableOfflineQueue?: boolean; maxRetriesPerRequest?: number } = {},
+  ) => {
+    const g = await gate(h.server.port);
+    h.cleanups.push(() => g.close());
+    const redis = new Redis(g.url, { retryStrategy: () => 20, ...redisOptions });
+    redis.on('error', () => {});
+    if (redisOptions.enableOfflineQueue === false)
+      await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+    const relay = createRedisRelay(redis, { secret, prefix, livenessMs: 100, ...options });
+    const serving = await loopback({ authenticated: true, sessions: relay });
+    await relay.serve(serving.handler);
+    const r = { relay, redis, serving };
+    h.replicas.push(r);
+    return { ...r, gate: g };
+  };
+
   const pair = async (prefix: string, first: ReplicaOptions = {}, second: ReplicaOptions = first) => {
     const [a, b] = [await replica(prefix, first), await replica(prefix, second)];
     // A test's second pair: the first one's balancer is closed after it too.
@@ -73,7 +97,67 @@ export function relayHarness(secret: string) {
     return { a, b, url: h.proxy.url };
   };
 
-  return { h, replica, pair };
+  return { h, replica, gated, pair };
+}
+
+/** A TCP proxy to Redis: `shut` refuses new connections (those up stay up), `cut` also drops those up. */
+export interface Gate {
+  url: string;
+  shut(): void;
+  cut(): void;
+  open(): void;
+  close(): Promise<void>;
+}
+
+export async function gate(port: number): Promise<Gate> {
+  let open = true;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    if (!open) {
+      client.destroy();
+      return;
+    }
+    const upstream = tcpConnect(port, '127.0.0.1');
+    sockets.add(client);
+    sockets.add(upstream);
+    const kill = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', kill).on('close', kill);
+    upstream.on('error', kill).on('close', kill);
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const at = (server.address() as { port: number }).port;
+  const drop = () => {
+    for (const s of sockets) s.destroy();
+  };
+  return {
+    url: `redis://127.0.0.1:${at}`,
+    shut: () => {
+      open = false;
+    },
+    cut: () => {
+      open = false;
+      drop();
+    },
+    open: () => {
+      open = true;
+    },
+    close: async () => {
+      drop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** How many subscribers `r` (any replica's connection) sees on `replica`'s channel. */
+export async function listeners(r: Replica, prefix: string, replica: string): Promise<number> {
+  return Number(((await r.redis.pubsub('NUMSUB', `${prefix}replica:${replica}`)) as [string, number])[1]);
 }
 
 /** How many PUBLISHes Redis has run so far. */

@@ -21,6 +21,7 @@ import type { Delivered } from '../http/session-directory.js';
 import { watchResponse } from '../http/watch.js';
 import type { Link } from './direct.js';
 import {
+  checkEarlierIdentity,
   type DropReason,
   type Frame,
   type FrameKeys,
@@ -45,6 +46,14 @@ export interface Holding {
   via?: Link;
 }
 
+/**
+ * What a replica watching another through Redis (`RelayCore.watch`) learns when that one no longer
+ * listens on its channel: it stopped, or was killed, and its heartbeat lapsed (`gone`); it is cut
+ * from Redis for a moment, its heartbeat current (`away`); or Redis could not be asked
+ * (`unreachable`).
+ */
+export type PeerLost = 'gone' | 'away' | 'unreachable';
+
 /** What one replica's relay keeps: its id and key, the relays in flight both ways, what it dropped. */
 export interface RelayCore {
   replica: string;
@@ -65,6 +74,23 @@ export interface RelayCore {
   delivered: WeakMap<Request, Delivered>;
   /** The handler relayed requests run on, once `serve` gave it. */
   handler: RelayHandler | undefined;
+  /**
+   * Aborts this replica could not send (Redis refused the PUBLISH: it was down), by holder, with
+   * how that holder reads messages. Sent again before anything else to that holder, and once Redis
+   * is back (`payOwed`).
+   */
+  owed: Map<string, { aead: boolean; relays: Set<string> }>;
+  /**
+   * Watches, every few moments, that `peer` still listens on its channel, calling `lost` when it
+   * does not (or Redis cannot be asked); returns what stops watching. Both ends of a relay through
+   * Redis watch each other: the requester its holder, the holder its requester.
+   */
+  watch(peer: string, lost: (why: PeerLost) => void): () => void;
+  /**
+   * Whether `peer`'s heartbeat is current: a replica not listening on its channel but beating is
+   * cut from Redis for a moment, not gone. Rejects when Redis cannot be asked.
+   */
+  beating(peer: string): Promise<boolean>;
   /**
    * Publishes a frame to a replica, sealed; resolves with how many listened. `takes`: how that
    * replica said it takes its messages (on its request, or in its directory entry) — several
@@ -142,6 +168,10 @@ export async function runRelayed(
   const controller = new AbortController();
   const entry: Holding = { requester: back, controller, ...(via ? { via } : {}) };
   holding.set(frame.r, entry);
+  // A requester that no longer listens has given up on this relay (its subscription's drop failed
+  // its relays, and told its client so), even if its `abort` never came: dropped here too, so a
+  // call its client was told had failed never goes on. On a direct connection, its closing says it.
+  const unwatch = via ? () => {} : core.watch(back, (why) => why !== 'unreachable' && drop(entry));
   let headSent = false;
   try {
     const handler = core.handler;
@@ -204,6 +234,7 @@ export async function runRelayed(
       for (const d of pieces(value)) sent({ t: 'data', r: frame.r, d });
     }
     if (controller.signal.reason === SHUTDOWN) throw new Error('the server instance holding this session stopped');
+    if (controller.signal.reason === LOST) throw new Error(LOST_MESSAGE);
     if (failed !== undefined) throw failed;
     if (controller.signal.aborted) await reader.cancel().catch(() => {});
     else sent({ t: 'end', r: frame.r });
@@ -211,16 +242,85 @@ export async function runRelayed(
     const message = String((error as Error).message).slice(0, 2_000);
     // Before the head, a holder that goes on (only its stopping ends its sessions) answers as a
     // server does when a request fails: an error response, so the requester does not take the
-    // session for gone. After it, or stopping, a `fail`.
+    // session for gone — 503 to send again when it is only not serving yet, or was cut from Redis
+    // for a moment. After it, or stopping, a `fail`.
     const frameOf =
       headSent || controller.signal.reason === SHUTDOWN
         ? ({ t: 'fail', r: frame.r, message } as const)
-        : failedHead(frame.r, core.handler ? 500 : 503);
+        : !core.handler
+          ? failedHead(frame.r, 503, NOT_SERVING)
+          : controller.signal.reason === LOST
+            ? failedHead(frame.r, 503, `Service unavailable: ${LOST_MESSAGE}; send the request again`)
+            : failedHead(frame.r, 500, FAILED);
     await publish(back, frameOf).catch(() => 0);
   } finally {
+    unwatch();
     holding.delete(frame.r);
   }
 }
+
+/** Drops a relay this replica runs for another: its request's signal aborts (`reason`), its response is cancelled. */
+function drop(entry: Holding, reason?: unknown): void {
+  entry.controller.abort(reason);
+  void entry.reader?.cancel().catch(() => {});
+}
+
+/**
+ * This replica's Redis subscription dropped. Pub/sub delivers at most once, so whatever was sent to
+ * it meanwhile is gone, both ways. A relay it waits on could hang or go on with a hole in its
+ * stream: each ends now with an error its client can act on. A relay it runs for another may have
+ * missed its requester's `abort` — the requester may have told its client the call failed (its
+ * watch saw nobody on this replica's channel) — so each is dropped too, its requester told (503
+ * before the head, a `fail` after it) in case it still waits. The sessions themselves are
+ * untouched. Relays on direct connections get everything on them, and are not cut.
+ */
+export function subscriptionLost(core: RelayCore): void {
+  for (const { relayed, via } of core.waiting.values()) {
+    if (via) continue;
+    relayed.fail('the relay lost its Redis subscription and may have missed part of the response', 'interrupted');
+  }
+  for (const held of core.holding.values()) if (!held.via) drop(held, LOST);
+}
+
+/**
+ * Tells `holder` to drop relay `r`. An abort Redis refused (it is down) is owed: sent again before
+ * anything else to that holder, and once Redis is back (`payOwed`), so a call this replica told its
+ * client had failed never takes an answer that comes later. One that went out is no longer owed,
+ * whoever heard it: a holder not listening then either is gone or lost its subscription, which
+ * drops every relay it ran through Redis (`subscriptionLost`).
+ */
+function sendAbort(core: RelayCore, holder: string, r: string, takes: Takes): void {
+  core.publish(holder, { t: 'abort', r }, takes).then(
+    () => {
+      const owed = core.owed.get(holder);
+      if (owed?.relays.delete(r) && owed.relays.size === 0) core.owed.delete(holder);
+    },
+    () => {
+      // Only through Redis: a direct connection that could not carry it closed, which drops, at
+      // the holder, every relay it carried.
+      if (takes.via) return;
+      const owed = core.owed.get(holder) ?? { aead: takes.aead === true, relays: new Set<string>() };
+      // Bounded: the oldest go first (a holder that stays unreachable watches this replica too).
+      if (owed.relays.size >= MAX_OWED) owed.relays.delete(owed.relays.values().next().value as string);
+      owed.relays.add(r);
+      core.owed.set(holder, owed);
+    },
+  );
+}
+
+/**
+ * Sends again the aborts owed to `holder` (to every holder, without one), through Redis. Queued in
+ * this turn, they go in the same write as, and before, whatever this turn sends it next.
+ */
+export function payOwed(core: RelayCore, holder?: string): void {
+  for (const [to, owed] of core.owed) {
+    if (holder !== undefined && to !== holder) continue;
+    for (const r of owed.relays) sendAbort(core, to, r, { aead: owed.aead });
+  }
+}
+
+/** At most this many aborts owed to one holder. */
+const MAX_OWED = 10_000;
 
 export function receiveFrame(core: RelayCore, message: string): void {
   const opened = open(core.key, core.replica, message, core.seen);
@@ -286,8 +386,7 @@ function take(core: RelayCore, from: string, frame: Frame, via?: Link): void {
         drops.sender++;
         return;
       }
-      entry.controller.abort();
-      void entry.reader?.cancel().catch(() => {});
+      drop(entry);
       return;
     }
     default: {
@@ -311,15 +410,17 @@ function* pieces(bytes: Uint8Array): Generator<string> {
   for (let at = 0; at < bytes.byteLength; at += MAX_DATA_BYTES) yield toBase64(bytes.subarray(at, at + MAX_DATA_BYTES));
 }
 
+const NOT_SERVING =
+  'Service unavailable: the server instance holding this session is not serving yet; send the request again';
+const FAILED = 'Internal error: the request failed on the server instance holding its session';
+const LOST_MESSAGE = 'the server instance holding this session lost its Redis subscription and dropped the request';
+
 /**
- * The whole response of a relayed request that failed on the holder before its head: 500 (or 503
- * when the holder is not serving yet), a JSON-RPC error, and no detail of what failed.
+ * The whole response of a relayed request that failed on the holder before its head: 500, or 503
+ * to send again (the holder is not serving yet, or was cut from Redis), a JSON-RPC error, and no
+ * detail of what failed.
  */
-function failedHead(r: string, status: 500 | 503): Frame {
-  const message =
-    status === 503
-      ? 'Service unavailable: the server instance holding this session is not serving yet; send the request again'
-      : 'Internal error: the request failed on the server instance holding its session';
+function failedHead(r: string, status: 500 | 503, message: string): Frame {
   const body = encoder.encode(JSON.stringify({ jsonrpc: '2.0', error: { code: INTERNAL_ERROR, message }, id: null }));
   return {
     t: 'head',
@@ -360,28 +461,41 @@ export async function relayTo(
     body: Uint8Array | undefined;
     auth: AuthInfo | undefined;
     /**
-     * Watches, for a relay through Redis, that the holder still listens there (failing the relay
-     * if not); returns what stops watching. A relay on a direct connection is not watched: the
-     * connection closing ends it.
+     * The holder's directory entry says it takes an identity up to `MAX_IDENTITY` characters; one
+     * of an earlier version takes at most 64 scopes of 256, and a client id of 1,024.
      */
-    watch: (relay: RelayedResponse) => () => void;
+    wideIdentity: boolean;
   },
 ): Promise<Response | typeof HOLDER_GONE> {
   const { holder, owner, request, body, auth } = to;
   const batch = to.takes.batch === true;
   const aead = to.takes.aead === true;
-  let via = to.takes.via;
+  // A holder owed an abort gets it first, in order with this request: through Redis, both.
+  let via = core.owed.has(holder) ? undefined : to.takes.via;
   const r = crypto.randomUUID();
   let unwatch = () => {};
+  // A relay through Redis is watched: its holder no longer listening ends it. One on a direct
+  // connection is not: the connection closing ends it.
+  const watch = () =>
+    core.watch(holder, (why) =>
+      why === 'gone'
+        ? relayed.fail('the server instance holding this session stopped')
+        : relayed.fail(
+            why === 'away'
+              ? 'the server instance holding this session is cut from Redis for a moment'
+              : 'the session directory (Redis) cannot be reached',
+            'interrupted',
+          ),
+    );
   const relayed = new RelayedResponse({
     requestBody: body,
-    abort: () => void core.publish(holder, { t: 'abort', r }, { aead, ...(via ? { via } : {}) }).catch(() => {}),
+    abort: () => sendAbort(core, holder, r, { aead, ...(via ? { via } : {}) }),
     done: () => {
       unwatch();
       core.waiting.delete(r);
     },
   });
-  if (!via) unwatch = to.watch(relayed);
+  if (!via) unwatch = watch();
   const waiting: { relayed: RelayedResponse; holder: string; via?: Link } = {
     relayed,
     holder,
@@ -390,6 +504,7 @@ export async function relayTo(
   core.waiting.set(r, waiting);
   request.signal.addEventListener('abort', () => relayed.cancel(), { once: true });
   try {
+    if (auth && !to.wideIdentity) checkEarlierIdentity(auth);
     const frame: Frame = {
       t: 'request',
       r,
@@ -407,6 +522,7 @@ export async function relayTo(
       if (via && error instanceof RangeError) return 0;
       throw error;
     };
+    if (!via) payOwed(core, holder);
     let reached = await core.publish(holder, frame, { aead, ...(via ? { via } : {}) }).catch(tooLong);
     if (reached === 0 && via) {
       // The connection closed under it (or would not carry it) and nothing was sent on it. Its
@@ -415,10 +531,16 @@ export async function relayTo(
       if (relayed.settled) return await relayed.response();
       via = undefined;
       delete waiting.via;
-      unwatch = to.watch(relayed);
+      unwatch = watch();
+      payOwed(core, holder);
       reached = await core.publish(holder, frame, { aead });
     }
-    if (reached === 0) throw new HolderGone();
+    // Nobody listening is a holder gone only once its heartbeat lapsed: one cut from Redis for a
+    // moment holds its sessions still, and its client is told to send again, the entry kept.
+    if (reached === 0)
+      throw (await core.beating(holder))
+        ? new RelayInterrupted('the server instance holding this session is cut from Redis for a moment')
+        : new HolderGone();
     return await relayed.response();
   } catch (error) {
     relayed.fail('the relay could not be sent', 'interrupted');
@@ -441,6 +563,8 @@ function relayedAuth(auth: AuthInfo) {
 
 /** Why a relayed request was dropped at the holder when this replica shuts down (its requester is told). */
 export const SHUTDOWN = Symbol('shutdown');
+/** Why one was dropped when this replica's Redis subscription dropped (`subscriptionLost`; its requester is told). */
+const LOST = Symbol('subscription lost');
 
 export const TOO_LARGE = Symbol('too large');
 /** Headers that carry a credential: never relayed. */

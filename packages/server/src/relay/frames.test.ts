@@ -7,6 +7,7 @@ import {
   FrameRefused,
   frameKey,
   MAX_BATCH,
+  MAX_IDENTITY,
   open,
   seal,
   sealFrames,
@@ -141,6 +142,61 @@ describe('relay frames', () => {
         expect(open(keys, 'b', sealUnchecked(keys, envelope(), frame), new Map()), what).toEqual({ dropped: 'schema' });
       }
     }
+  });
+
+  it('an identity is bounded by its size (client id and scopes together), not by how many scopes; a refusal names the field', () => {
+    const request = (auth: unknown, more: Partial<Extract<Frame, { t: 'request' }>> = {}) =>
+      ({
+        t: 'request',
+        r,
+        method: 'POST',
+        url: 'http://x/',
+        headers: [],
+        owner: '0'.repeat(64),
+        auth,
+        ...more,
+      }) as Frame;
+    const refusal = (frame: Frame) => {
+      try {
+        checkFrame(frame);
+        return 'taken';
+      } catch (error) {
+        expect(error).toBeInstanceOf(FrameRefused);
+        return (error as Error).message;
+      }
+    };
+    const many = { clientId: 'c', scopes: Array.from({ length: 2_000 }, (_, i) => `scope.${i}`), expiresAt: 1 };
+    // The bound, exactly: each scope counted one more than its length.
+    const full = { clientId: 'c'.repeat(MAX_IDENTITY - 11), scopes: ['0123456789'] };
+    const over = { clientId: 'c'.repeat(MAX_IDENTITY - 10), scopes: ['0123456789'] };
+    for (const auth of [many, full, { clientId: '', scopes: [] }]) {
+      expect(refusal(request(auth))).toBe('taken');
+      const frame = request(auth);
+      expect(open(keys, 'b', sealUnchecked(keys, envelope(), frame), new Map())).toEqual({
+        from: 'a',
+        frames: [frame],
+      });
+    }
+    for (const auth of [
+      over,
+      { clientId: 'c', scopes: [1] },
+      { clientId: 'c', scopes: 'read' },
+      { clientId: 'c', scopes: [], token: 'a credential' },
+      { clientId: 'c', scopes: [], expiresAt: 'soon' },
+      null,
+    ]) {
+      expect(refusal(request(auth))).toMatch(
+        /^a relay request frame out of bounds: its identity \(client id and scopes, at most 65,536 characters together\)$/,
+      );
+      expect(open(keys, 'b', sealUnchecked(keys, envelope(), request(auth)), new Map())).toEqual({ dropped: 'schema' });
+    }
+    // Each field that comes from outside is named by what it may be.
+    expect(refusal(request(undefined, { url: `http://x/${'p'.repeat(8_192)}` }))).toMatch(/: its URL \(at most 8,192/);
+    expect(refusal(request(undefined, { headers: [['bad header', 'x']] }))).toMatch(/: its headers \(at most 256/);
+    expect(refusal(request(undefined, { method: 'PUT' as 'POST' }))).toMatch(
+      /: its method \(GET, POST, DELETE or HEAD\)/,
+    );
+    expect(refusal({ ...head, status: 700 })).toMatch(/^a relay head frame out of bounds: its status/);
   });
 
   it('frames this replica makes whole are checked by their bounds alone, and refused past them like the rest', () => {

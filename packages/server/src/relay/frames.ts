@@ -61,6 +61,52 @@ const headers = z.custom<[string, string][]>(
     ),
 );
 
+/**
+ * The most characters the identity a relayed request carries may hold: its client id and its
+ * scopes together, each scope counted one more. A bound on the whole, not on how many scopes: an
+ * identity provider's token may carry dozens, and a session is usable through every replica or
+ * none. Past it (an identity the size of a few pages of text), the request is refused by name.
+ */
+export const MAX_IDENTITY = 65_536;
+
+/** An identity as a relayed request carries it: who, with what scopes, until when. */
+export interface RelayedIdentity {
+  clientId: string;
+  scopes: string[];
+  expiresAt?: number;
+}
+
+/** Whether `auth` is an identity of at most MAX_IDENTITY characters, with nothing else in it. */
+function identityWithin(auth: unknown): boolean {
+  if (typeof auth !== 'object' || auth === null || Array.isArray(auth)) return false;
+  const { clientId, scopes, expiresAt, ...rest } = auth as Record<string, unknown>;
+  if (Object.keys(rest).length > 0 || typeof clientId !== 'string' || !Array.isArray(scopes)) return false;
+  if (expiresAt !== undefined && (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt))) return false;
+  let size = clientId.length;
+  for (const scope of scopes) {
+    if (typeof scope !== 'string') return false;
+    size += scope.length + 1;
+    if (size > MAX_IDENTITY) return false;
+  }
+  return size <= MAX_IDENTITY;
+}
+
+/** One predicate for the identity, as for headers: its scopes may be many. */
+const identity = z.custom<RelayedIdentity>(identityWithin);
+
+/**
+ * What a replica of an earlier version takes as an identity: at most 64 scopes of 256 characters,
+ * a client id of 1,024. A holder whose directory entry does not say it takes more is sent no more:
+ * a frame it would drop unseen would leave its request waiting.
+ */
+export function checkEarlierIdentity(auth: RelayedIdentity): void {
+  if (auth.clientId.length > 1_024 || auth.scopes.length > 64 || auth.scopes.some((scope) => scope.length > 256))
+    throw new FrameRefused(
+      { t: 'request' },
+      'its identity (the server instance holding this session is of an earlier version, which takes at most 64 scopes of 256 characters and a client id of 1,024)',
+    );
+}
+
 const FRAME = z.discriminatedUnion('t', [
   z.strictObject({
     t: z.literal('request'),
@@ -85,13 +131,7 @@ const FRAME = z.discriminatedUnion('t', [
      */
     aead: z.literal(true).optional(),
     /** Who the requesting replica authenticated the request as; its credential stays there. */
-    auth: z
-      .strictObject({
-        clientId: z.string().max(1_024),
-        scopes: z.array(z.string().max(256)).max(64),
-        expiresAt: z.number().optional(),
-      })
-      .optional(),
+    auth: identity.optional(),
   }),
   /** The requester's client went away: drop the request at the holder. */
   z.strictObject({ t: z.literal('abort'), r: id }),
@@ -153,12 +193,32 @@ const aad = (from: string, to: string, n: string, x: number) => Buffer.from(`${f
 
 const MAC_LENGTH = 43; // base64url of 32 bytes
 
-/** A frame this replica was about to send that the receiver would drop (its schema refuses it). */
+/**
+ * A frame this replica was about to send that the receiver would drop (its schema refuses it),
+ * saying which of its fields is out of bounds when one is (`what`): the client is told what to fix.
+ */
 export class FrameRefused extends Error {
   readonly code = 'FRAME_REFUSED';
-  constructor(frame: { t: string }) {
-    super(`a relay ${frame.t} frame out of bounds (too many or too long headers, a long URL, an unknown method)`);
+  constructor(frame: { t: string }, what?: string) {
+    super(`a relay ${frame.t} frame out of bounds${what ? `: ${what}` : ''}`);
   }
+}
+
+/** What each field of a request or head that comes from outside may be, as its refusal says it. */
+const BOUNDS: Record<string, string> = {
+  method: 'its method (GET, POST, DELETE or HEAD)',
+  url: 'its URL (at most 8,192 characters)',
+  headers:
+    'its headers (at most 256, each a token name of 1–256 characters and a value of at most 16,384 without line breaks)',
+  auth: `its identity (client id and scopes, at most ${MAX_IDENTITY.toLocaleString('en-US')} characters together)`,
+  body: `its body (at most ${MAX_DATA_BYTES.toLocaleString('en-US')} bytes)`,
+  status: 'its status (200–599)',
+};
+
+/** The field of a request or head the schema refuses first, as its refusal names it. */
+function refusedField(frame: Frame): string | undefined {
+  const field = FRAME.safeParse(frame).error?.issues[0]?.path[0];
+  return field === undefined ? undefined : (BOUNDS[String(field)] ?? `its ${String(field)}`);
 }
 
 /**
@@ -169,7 +229,8 @@ export class FrameRefused extends Error {
  * reason it cut to length), and only their lengths are checked against the schema's bounds.
  */
 export function checkFrame(frame: Frame): void {
-  if (!madeWhole(frame)) throw new FrameRefused(frame);
+  if (madeWhole(frame)) return;
+  throw new FrameRefused(frame, frame.t === 'request' || frame.t === 'head' ? refusedField(frame) : undefined);
 }
 
 /** Whether the receiver takes `frame` (see `checkFrame`). */

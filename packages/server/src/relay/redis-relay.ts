@@ -7,18 +7,20 @@ import { type DirectOptions, Links } from './direct.js';
 import {
   directoryDown,
   HOLDER_GONE,
+  type PeerLost,
+  payOwed,
   type RelayCore,
   readBody,
   receiveFrame,
   receiveOnLink,
   relayTo,
   SHUTDOWN,
+  subscriptionLost,
   TOO_LARGE,
   tooLarge,
 } from './ends.js';
 import { type DropReason, frameKey, sealFrames } from './frames.js';
 import { Publisher } from './publisher.js';
-import type { RelayedResponse } from './relayed-response.js';
 import { SessionEntries, type SessionEntry } from './session-entries.js';
 
 /** How `createRedisRelay` names things and how often it checks that replicas are alive. */
@@ -32,9 +34,16 @@ export interface RedisRelayOptions {
   replica?: string;
   /** Prefix of every key and channel. Default `elicitkit:relay:`. */
   prefix?: string;
-  /** How long a session's entry lives without the holder's heartbeat, ms. Default 30 s. */
+  /**
+   * How long a session's entry, and a replica's liveness, live without its heartbeat, ms: a replica
+   * killed without closing is reported gone (its sessions "not found") this long after, answered
+   * 503 to send again until then. Default 30 s.
+   */
   sessionTtlMs?: number;
-  /** How often a relay in progress checks that the holder is still subscribed, ms. Default 1 s. */
+  /**
+   * How often each end of a relay in progress through Redis checks that the other is still
+   * subscribed, ms. Default 1 s.
+   */
   livenessMs?: number;
   /**
    * Relay on direct TCP connections between replicas, Redis staying the directory and the way
@@ -72,9 +81,14 @@ export interface RedisRelay extends SessionDirectory {
  * the session's owner check included — and publishes the response back, head, chunks and end, so
  * an SSE stream (a `tools/call` with its `elicitation/create`, a GET stream) flows as it is written.
  *
- * A holder that is gone fails closed and fast: PUBLISH reaching no subscriber answers "Session
- * not found" at once, and a relay in progress checks every second that the holder is still
- * subscribed, ending an SSE stream with a JSON-RPC error for the requests it carried.
+ * A holder that is gone fails closed: PUBLISH reaching no subscriber answers "Session not found"
+ * once its heartbeat has lapsed too (at once for one that stopped), 503 to send again while it
+ * beats (cut from Redis for a moment: its sessions live); a relay in progress checks every second
+ * that the holder is still subscribed, ending an SSE stream with a JSON-RPC error for the requests
+ * it carried. Whenever a requester gives up on a relay, its holder drops it: told by an `abort`
+ * (sent again once Redis is back if Redis refused it), by its own subscription's drop (which may
+ * have lost that `abort`), or by its own watch that the requester still listens — so a call a
+ * client was told had failed never acts on a later answer.
  *
  * @example
  * import { Redis } from 'ioredis';
@@ -108,9 +122,15 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     holding: new Map(),
     delivered: new WeakMap(),
     handler: undefined,
+    owed: new Map(),
     // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
     publish: (to, frame, takes) => publisher.publish(to, frame, takes),
+    watch: (peer, lost) => watch(peer, lost),
+    beating: (peer) => sessions.beating(peer),
   };
+  // Redis back after refusing commands: the aborts it refused go now.
+  const repay = () => payOwed(core);
+  redis.on('ready', repay);
   if (options.direct)
     links = new Links(options.direct, {
       // Whatever a message holds, it is never thrown into the socket's handler.
@@ -134,35 +154,42 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         }
       },
     });
-  const holderAlive = async (holder: string) =>
-    Number(((await redis.pubsub('NUMSUB', channelOf(holder))) as [string, number])[1]) > 0;
-  // The relays through Redis in flight to each holder, and the one timer that asks, every
-  // `livenessMs`, whether it still listens: one NUMSUB per holder, however many relays it has.
-  const watched = new Map<string, { relays: Set<RelayedResponse>; timer: ReturnType<typeof setInterval> }>();
-  const watching = (holder: string) => (relay: RelayedResponse) => {
-    let watch = watched.get(holder);
-    if (!watch) {
-      const relays = new Set<RelayedResponse>();
+  // Whether `peer` still listens on its channel; if not, whether it is gone or only cut from Redis.
+  const check = async (peer: string): Promise<PeerLost | undefined> => {
+    if (Number(((await redis.pubsub('NUMSUB', channelOf(peer))) as [string, number])[1]) > 0) return undefined;
+    return (await sessions.beating(peer)) ? 'away' : 'gone';
+  };
+  // The relays through Redis in flight with each other replica, either way, and the one timer that
+  // asks, every `livenessMs`, whether it still listens: one NUMSUB per replica, however many
+  // relays there are with it.
+  type Lost = (why: PeerLost) => void;
+  const watched = new Map<string, { ends: Set<Lost>; timer: ReturnType<typeof setInterval> }>();
+  const watch = (peer: string, lost: Lost) => {
+    let watching = watched.get(peer);
+    if (!watching) {
+      const ends = new Set<Lost>();
       const timer = setInterval(() => {
-        void holderAlive(holder).then(
-          (alive) => {
-            if (!alive) for (const r of [...relays]) r.fail('the server instance holding this session stopped');
+        void check(peer).then(
+          (why) => {
+            if (why) for (const end of [...ends]) end(why);
           },
           () => {
-            for (const r of [...relays]) r.fail('the session directory (Redis) cannot be reached', 'interrupted');
+            for (const end of [...ends]) end('unreachable');
           },
         );
       }, livenessMs);
       (timer as { unref?: () => void }).unref?.();
-      watch = { relays, timer };
-      watched.set(holder, watch);
+      watching = { ends, timer };
+      watched.set(peer, watching);
     }
-    watch.relays.add(relay);
+    // Its own function per relay: one lost twice is watched twice.
+    const end: Lost = (why) => lost(why);
+    watching.ends.add(end);
     return () => {
-      const current = watched.get(holder);
-      if (!current?.relays.delete(relay) || current.relays.size > 0) return;
+      const current = watched.get(peer);
+      if (!current?.ends.delete(end) || current.ends.size > 0) return;
       clearInterval(current.timer);
-      watched.delete(holder);
+      watched.delete(peer);
     };
   };
 
@@ -186,7 +213,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       if (!entry || entry.holder === replica) return undefined;
       const digest = sha256(owner, 'hex');
       if (entry.digest !== digest) return undefined;
-      const { holder, batches, aead, address } = entry;
+      const { holder, batches, aead, address, wideIdentity } = entry;
       const body =
         request.method === 'GET' || request.method === 'HEAD'
           ? undefined
@@ -202,7 +229,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         request,
         body,
         auth,
-        watch: watching(holder),
+        wideIdentity,
       });
       if (sent !== HOLDER_GONE) return sent;
       sessions.forget(id);
@@ -211,9 +238,10 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     async serve(handler) {
       const serve = (handler as Partial<Record<typeof SERVE_EXCHANGE, ServeExchange>>)[SERVE_EXCHANGE];
       core.handler = { fetch: (request) => handler.fetch(request), ...(serve ? { serve } : {}) };
+      // Beating before it listens: nobody hears it only while it is not alive or cut from Redis.
+      await sessions.beat();
       await listen(core, subscriber, channelOf(replica));
       await links?.listen();
-      sessions.beat();
     },
     inFlight: () => core.waiting.size + core.holding.size,
     dropped: () => ({ ...core.drops }),
@@ -227,6 +255,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       for (const { relayed } of core.waiting.values()) relayed.fail('this replica is shutting down', 'interrupted');
       for (const { timer } of watched.values()) clearInterval(timer);
       watched.clear();
+      redis.off('ready', repay);
       await sessions.closeAll();
       await links?.close();
       subscriber.disconnect();
@@ -246,17 +275,10 @@ async function listen(core: RelayCore, subscriber: Redis, own: string): Promise<
       core.drops.envelope++;
     }
   });
-  // Pub/sub delivers at most once: whatever the holders published for us while this connection
-  // was down is gone (ioredis subscribes again on reconnecting, but nothing is replayed). A relay
-  // waiting on it could hang or go on with a hole in its stream, so each one ends now with an
-  // error its client can act on; the sessions themselves are untouched.
-  // A relay on a direct connection gets everything on it, and is not cut.
-  subscriber.on('close', () => {
-    for (const { relayed, via } of core.waiting.values()) {
-      if (via) continue;
-      relayed.fail('the relay lost its Redis subscription and may have missed part of the response', 'interrupted');
-    }
-  });
+  // Pub/sub delivers at most once: whatever was published for us while this connection was down is
+  // gone (ioredis subscribes again on reconnecting, but nothing is replayed): the relays through
+  // it end, both ways (`subscriptionLost`).
+  subscriber.on('close', () => subscriptionLost(core));
   await subscriber.connect();
   await subscriber.subscribe(own);
 }

@@ -125,8 +125,11 @@ export class RelayedResponse {
   fail(reason: string, why: 'gone' | 'interrupted' = 'gone'): void {
     if (this.over) return;
     this.finish();
-    // A holder that may still be running it drops it too (its questions are withdrawn).
-    if (why === 'interrupted') this.settings.abort();
+    // Whatever the reason, the holder is told to drop it: the client is told the call failed, so
+    // it must not go on there (its questions withdrawn, a late answer acting on nothing). Every
+    // `fail` says so, not only those this side caused: "nobody listens on the holder's channel"
+    // may be a holder briefly cut from Redis, not a dead one (a dead one just never reads it).
+    this.settings.abort();
     if (!this.started) {
       this.rejectHead(why === 'gone' ? new HolderGone() : new RelayInterrupted(reason));
       return;

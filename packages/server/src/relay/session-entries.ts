@@ -17,6 +17,8 @@ export interface SessionEntry {
   aead: boolean;
   /** Where the holder takes direct connections from other replicas (`direct.ts`), if it does. */
   address: string | undefined;
+  /** The holder takes an identity of up to `MAX_IDENTITY` characters (`frames.ts`), not 64 scopes at most. */
+  wideIdentity: boolean;
 }
 
 /**
@@ -29,13 +31,21 @@ const BATCHES = 'batch';
  * it reads the first three lines only, and signs every message to this holder as before.
  */
 const AEAD = 'aead';
+/**
+ * The sixth line: the holder takes an identity bounded by its size alone (`MAX_IDENTITY`). The
+ * fifth, its address, is then written empty when it takes no direct connections; a replica of an
+ * earlier version reads five lines at most, and an empty address as none.
+ */
+const IDENTITY = 'identity';
 
 /**
  * The sessions directory in Redis, as one replica sees it: `<prefix>session:<id>` → the holder,
  * a digest of the owner, what the holder understands (`BATCHES`, `AEAD`) and, on a fifth line for
  * a holder that takes direct connections, the `host:port` it takes them on (replicas of earlier
- * versions read four lines and relay through Redis). The entries this replica
- * holds are renewed by a heartbeat (written again, not merely extended: an entry dropped while
+ * versions read four lines and relay through Redis), and on a sixth (`IDENTITY`) that it takes a
+ * larger identity. Beside them, `<prefix>alive:<replica>` says a replica's heartbeat is current:
+ * one nobody hears on its channel while it beats is cut from Redis for a moment, not gone. The
+ * entries this replica holds are renewed by that heartbeat (written again, not merely extended: an entry dropped while
  * this replica was briefly unreachable comes back with the next beat). Where others' sessions
  * were found is remembered: a session never moves, so its entry is read from Redis once. A stale
  * one costs nothing — the replica it names answers "Session not found" itself, or nobody listens
@@ -58,7 +68,7 @@ export class SessionEntries {
   /** Records a session this replica now holds. */
   async open(id: string, owner: string): Promise<void> {
     const address = this.address();
-    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}${address ? `\n${address}` : ''}`;
+    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}\n${address ?? ''}\n${IDENTITY}`;
     await this.redis.set(this.key(id), entry, 'PX', this.ttlMs);
     this.held.set(id, entry);
   }
@@ -76,10 +86,22 @@ export class SessionEntries {
       entry = await this.redis.get(this.key(id));
       if (entry !== null) this.remember(id, entry);
     }
-    const [holder, digest, can, reads, address] = entry?.split('\n') ?? [];
+    const [holder, digest, can, reads, address, identity] = entry?.split('\n') ?? [];
     return holder && digest
-      ? { holder, digest, batches: can === BATCHES, aead: reads === AEAD, address: address || undefined }
+      ? {
+          holder,
+          digest,
+          batches: can === BATCHES,
+          aead: reads === AEAD,
+          address: address || undefined,
+          wideIdentity: identity === IDENTITY,
+        }
       : undefined;
+  }
+
+  /** Whether `replica`'s heartbeat is current (it did not stop, and was not killed long enough ago). */
+  async beating(replica: string): Promise<boolean> {
+    return (await this.redis.exists(this.alive(replica))) === 1;
   }
 
   /** The holder of `id` is gone, and its sessions with it: the next request is answered without a round trip. */
@@ -88,26 +110,32 @@ export class SessionEntries {
     void this.redis.del(this.key(id)).catch(() => {});
   }
 
-  /** Starts renewing this replica's entries. */
-  beat(): void {
+  /** Starts the heartbeat: this replica's liveness now, then it and its entries renewed every third of their ttl. */
+  async beat(): Promise<void> {
+    await this.redis.set(this.alive(this.replica), '1', 'PX', this.ttlMs);
     this.heartbeat = setInterval(() => {
-      if (this.held.size === 0) return;
       const pipeline = this.redis.pipeline();
+      pipeline.set(this.alive(this.replica), '1', 'PX', this.ttlMs);
       for (const [id, entry] of this.held) pipeline.set(this.key(id), entry, 'PX', this.ttlMs);
       void pipeline.exec().catch(() => {});
     }, this.ttlMs / 3);
     (this.heartbeat as { unref?: () => void }).unref?.();
   }
 
-  /** Stops the heartbeat and removes every entry this replica held. */
+  /** Stops the heartbeat and removes every entry this replica held, and its liveness: it is gone. */
   async closeAll(): Promise<void> {
     clearInterval(this.heartbeat);
-    if (this.held.size > 0) await this.redis.del(...[...this.held.keys()].map((id) => this.key(id))).catch(() => 0);
+    const keys = [this.alive(this.replica), ...[...this.held.keys()].map((id) => this.key(id))];
+    await this.redis.del(...keys).catch(() => 0);
     this.held.clear();
   }
 
   private key(id: string): string {
     return `${this.prefix}session:${id}`;
+  }
+
+  private alive(replica: string): string {
+    return `${this.prefix}alive:${replica}`;
   }
 
   private remember(id: string, entry: string): void {
