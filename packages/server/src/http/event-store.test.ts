@@ -6,7 +6,7 @@ import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
-import { createMemoryEventStore, sessionEvents } from './event-store.js';
+import { createMemoryEventStore, forgetSessionEvents, sessionEvents } from './event-store.js';
 import { createRedisEventStore } from './redis-event-store.js';
 
 const SECRET = 'a secret both replicas share, at least thirty-two characters';
@@ -71,16 +71,76 @@ function suite(name: string, make: (max: number) => EventStore | undefined) {
 suite('memory', (max) => createMemoryEventStore({ maxEventsPerStream: max }));
 
 describe('memory event store bounds', () => {
-  it('forgets a stream past its time, and the oldest streams past the count', async () => {
+  const answer = (id: number): JSONRPCMessage => ({ jsonrpc: '2.0', id, result: {} });
+  const PRIMING = {} as JSONRPCMessage;
+
+  it('forgets a stream that carried its response past its time; one still waiting is kept', async () => {
     let now = 0;
-    const store = createMemoryEventStore({ ttlMs: 1000, maxStreams: 2, now: () => now });
-    const old = await store.storeEvent('a', note(1));
-    now = 1001;
+    const store = createMemoryEventStore({ ttlMs: 1000, now: () => now });
+    const done = await store.storeEvent('s/done', PRIMING);
+    await store.storeEvent('s/done', answer(1));
+    const open = await store.storeEvent('s/open', PRIMING);
+    await store.storeEvent('s/open', note(1));
+    now = 60 * 60_000;
+    expect(await store.getStreamIdForEventId?.(done)).toBeUndefined();
+    expect((await replayed(store, open)).messages).toEqual([note(1)]);
+  });
+
+  it("bounds each session's streams by its own: another session's writes never drop one", async () => {
+    const store = createMemoryEventStore({ maxStreamsPerSession: 2 });
+    const alice = sessionEvents(store, 'alice-session');
+    const mallory = sessionEvents(store, 'mallory-session');
+    const hers = await alice.storeEvent('call', PRIMING);
+    await alice.storeEvent('call', note(1));
+    const pings: string[] = [];
+    for (let i = 0; i < 50; i++) {
+      pings.push(await mallory.storeEvent(`ping-${i}`, PRIMING));
+      await mallory.storeEvent(`ping-${i}`, answer(i));
+    }
+    expect((await replayed(alice, hers)).messages).toEqual([note(1)]);
+    // mallory's own streams made the room: his last two are kept.
+    const kept = await Promise.all(pings.map((id) => mallory.getStreamIdForEventId?.(id)));
+    expect(kept.filter(Boolean)).toEqual(['ping-48', 'ping-49']);
+  });
+
+  it("past a session's bound, its streams that carried a response go first, then its least recently written", async () => {
+    const store = createMemoryEventStore({ maxStreamsPerSession: 2 });
+    const question = await store.storeEvent('s/call', PRIMING);
+    await store.storeEvent('s/call', note(1));
+    const pings: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      pings.push(await store.storeEvent(`s/ping-${i}`, PRIMING));
+      await store.storeEvent(`s/ping-${i}`, answer(i));
+    }
+    expect(await store.getStreamIdForEventId?.(question)).toBe('s/call');
+    expect(await store.getStreamIdForEventId?.(pings[3] as string)).toBeUndefined();
+    expect(await store.getStreamIdForEventId?.(pings[4] as string)).toBe('s/ping-4');
+    // Only waiting streams left to drop: the least recently written goes.
+    await store.storeEvent('s/second', PRIMING);
+    await store.storeEvent('s/third', PRIMING);
+    expect(await store.getStreamIdForEventId?.(question)).toBeUndefined();
+  });
+
+  it('never restarts a stream: written again after it was dropped, its events follow every id it gave', async () => {
+    const store = createMemoryEventStore({ maxStreamsPerSession: 1 });
+    await store.storeEvent('s/_GET_stream', note(1));
+    const old = await store.storeEvent('s/_GET_stream', note(2));
+    await store.storeEvent('s/_GET_stream', note(3));
+    await store.storeEvent('s/other', note(4));
     expect(await store.getStreamIdForEventId?.(old)).toBeUndefined();
-    const b = await store.storeEvent('b', note(1));
-    await store.storeEvent('c', note(1));
-    await store.storeEvent('d', note(1));
-    expect(await store.getStreamIdForEventId?.(b)).toBeUndefined();
+    const again = await store.storeEvent('s/_GET_stream', note(5));
+    expect(again).not.toBe(old);
+    // The id given before it was dropped names no event of the new stream, and misses none of them.
+    expect((await replayed(store, old)).messages).toEqual([note(5)]);
+  });
+
+  it("drops a session's streams when the handler says it closed, and only that session's", async () => {
+    const store = createMemoryEventStore();
+    const gone = await sessionEvents(store, 'gone').storeEvent('_GET_stream', note(1));
+    const kept = await sessionEvents(store, 'kept').storeEvent('_GET_stream', note(1));
+    forgetSessionEvents(store, 'gone');
+    expect(await store.getStreamIdForEventId?.(gone)).toBeUndefined();
+    expect(await store.getStreamIdForEventId?.(kept)).toBe('kept/_GET_stream');
   });
 });
 

@@ -1,31 +1,65 @@
-import type { EventId, EventStore, JSONRPCMessage, StreamId } from '@modelcontextprotocol/server';
+import {
+  type EventId,
+  type EventStore,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type StreamId,
+} from '@modelcontextprotocol/server';
 
 /** How much a memory event store keeps. */
 export interface MemoryEventStoreOptions {
-  /** Events kept per stream; older ones are dropped (a client that far behind cannot resume). Default 1000. */
+  /** Events kept per stream; older ones are dropped (a client that far behind misses them). Default 1000. */
   maxEventsPerStream?: number;
-  /** Streams kept; the least recently written goes first. Default 10,000. */
-  maxStreams?: number;
-  /** How long a stream's events are kept after its last event. Default 10 minutes. */
+  /**
+   * Streams kept per session. Past it, that session's own streams make room: the least recently
+   * written of those that carried a response first, and only when none has, the least recently
+   * written still waiting for one. No session's traffic ever drops another's streams; a session's
+   * streams go when it closes. Default 200 (twice the default `maxInFlightPerIdentity`).
+   */
+  maxStreamsPerSession?: number;
+  /**
+   * How long a stream that carried a response is kept after its last event. One still waiting for
+   * its response (a question open for an hour, say) is kept as long as its session. Default 10
+   * minutes.
+   */
   ttlMs?: number;
   now?: () => number;
 }
 
 interface Stream {
   events: { seq: number; message: JSONRPCMessage }[];
-  next: number;
   touched: number;
+}
+
+/**
+ * One session's streams. Both maps are in write order (a written stream is moved to the end): the
+ * first is the least recently written. `next` only grows, so an event id never names another event,
+ * even for a stream id written again after it was dropped (a session's GET stream).
+ */
+interface Session {
+  next: number;
+  waiting: Map<StreamId, Stream>;
+  answered: Map<StreamId, Stream>;
 }
 
 /** `<stream>#<seq>`: the stream is what comes before the last `#`. */
 const SEPARATOR = '#';
+/** `<session>/<stream>`: how `sessionEvents` names a session's streams. */
+const SESSION_SEPARATOR = '/';
+
+/** What `forgetSessionEvents` calls on a store that keeps streams per session. */
+const FORGET_SESSION = Symbol('elicitkit forget session events');
+type ForgetsSessions = { [FORGET_SESSION]?: (sessionId: string) => void };
 
 /**
  * The events of 2025 response streams, in this process, so a client whose stream dropped
  * reconnects with `Last-Event-ID` and gets what it missed (the SDK's `EventStore`). Bounded per
- * stream, in streams and in time. Give it to `createHttpHandler({ eventStore })`; several
- * replicas may each keep their own (a session's stream is resumed on the replica that holds it,
- * where a relayed reconnection is sent), or share `createRedisEventStore`.
+ * stream and per session (`createHttpHandler` tells it when a session closes, and its streams go
+ * with it), and in time for streams that carried their response. Give it to
+ * `createHttpHandler({ eventStore })`; several replicas may each keep their own (a session's
+ * stream is resumed on the replica that holds it, where a relayed reconnection is sent), or share
+ * `createRedisEventStore`.
  *
  * @example
  * import { createMemoryEventStore } from '@elicitkit/server/stores';
@@ -33,45 +67,80 @@ const SEPARATOR = '#';
  */
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
   const perStream = options.maxEventsPerStream ?? 1000;
-  const maxStreams = options.maxStreams ?? 10_000;
+  const perSession = options.maxStreamsPerSession ?? 200;
   const ttlMs = options.ttlMs ?? 10 * 60_000;
   const now = options.now ?? Date.now;
-  // Insertion order is write order (a written stream is moved to the end): the first is the oldest.
-  const streams = new Map<StreamId, Stream>();
-  const live = (id: StreamId): Stream | undefined => {
-    const stream = streams.get(id);
-    if (stream && now() - stream.touched > ttlMs) {
-      streams.delete(id);
+  const sessions = new Map<string, Session>();
+  const sessionOf = (stream: StreamId): Session | undefined => sessions.get(sessionKey(stream));
+  const live = (session: Session | undefined, id: StreamId): Stream | undefined => {
+    const waiting = session?.waiting.get(id);
+    if (waiting) return waiting;
+    const answered = session?.answered.get(id);
+    if (answered && now() - answered.touched > ttlMs) {
+      session?.answered.delete(id);
       return undefined;
     }
-    return stream;
+    return answered;
   };
-  return {
+  const store: EventStore & ForgetsSessions = {
     async storeEvent(streamId, message) {
-      const stream = live(streamId) ?? { events: [], next: 1, touched: 0 };
-      streams.delete(streamId);
-      streams.set(streamId, stream);
+      const key = sessionKey(streamId);
+      let session = sessions.get(key);
+      if (!session) {
+        session = { next: 1, waiting: new Map(), answered: new Map() };
+        sessions.set(key, session);
+      }
+      const stream = live(session, streamId) ?? { events: [], touched: 0 };
+      const answered =
+        session.answered.has(streamId) || isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
+      session.waiting.delete(streamId);
+      session.answered.delete(streamId);
+      (answered ? session.answered : session.waiting).set(streamId, stream);
       stream.touched = now();
-      const seq = stream.next++;
+      const seq = session.next++;
       stream.events.push({ seq, message });
       if (stream.events.length > perStream) stream.events.shift();
-      while (streams.size > maxStreams) streams.delete(streams.keys().next().value as StreamId);
+      makeRoom(session, perSession);
       return `${streamId}${SEPARATOR}${seq}`;
     },
     async getStreamIdForEventId(eventId) {
       const parsed = parseEventId(eventId);
-      return parsed && live(parsed.stream) ? parsed.stream : undefined;
+      return parsed && live(sessionOf(parsed.stream), parsed.stream) ? parsed.stream : undefined;
     },
     async replayEventsAfter(lastEventId, { send }) {
       const parsed = parseEventId(lastEventId);
-      const stream = parsed && live(parsed.stream);
+      const stream = parsed && live(sessionOf(parsed.stream), parsed.stream);
       if (!parsed || !stream) throw new Error('unknown event id');
       for (const event of stream.events.filter((e) => e.seq > parsed.seq)) {
         await send(`${parsed.stream}${SEPARATOR}${event.seq}`, event.message);
       }
       return parsed.stream;
     },
+    [FORGET_SESSION]: (sessionId) => sessions.delete(sessionId),
   };
+  return store;
+}
+
+/** Drops `session`'s own streams past `max`: those that carried a response first, the least recently written first. */
+function makeRoom(session: Session, max: number): void {
+  while (session.waiting.size + session.answered.size > max) {
+    const from = session.answered.size > 0 ? session.answered : session.waiting;
+    from.delete(from.keys().next().value as StreamId);
+  }
+}
+
+/** The session a stream id belongs to (`sessionEvents` names them); streams named otherwise share one. */
+function sessionKey(stream: StreamId): string {
+  const cut = stream.indexOf(SESSION_SEPARATOR);
+  return cut < 0 ? '' : stream.slice(0, cut);
+}
+
+/**
+ * Session `sessionId` closed: `store` drops its streams now (a store that keeps none per session,
+ * or outlives sessions on its own terms, such as Redis with its expiry, is left as it is).
+ */
+export function forgetSessionEvents(store: EventStore, sessionId: string): void {
+  (store as ForgetsSessions)[FORGET_SESSION]?.(sessionId);
 }
 
 /** The stream and sequence an event id names, or undefined for one this store did not make. */
@@ -89,7 +158,7 @@ export function parseEventId(eventId: EventId): { stream: StreamId; seq: number 
  * the streams of the session it holds.
  */
 export function sessionEvents(store: EventStore, sessionId: string): EventStore {
-  const prefix = `${sessionId}/`;
+  const prefix = `${sessionId}${SESSION_SEPARATOR}`;
   const own = (stream: StreamId | undefined) => stream?.startsWith(prefix) === true;
   const streamOf = async (eventId: EventId) =>
     store.getStreamIdForEventId ? store.getStreamIdForEventId(eventId) : parseEventId(eventId)?.stream;

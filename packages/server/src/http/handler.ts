@@ -13,6 +13,7 @@ import {
   originValidationResponse,
   readRequestBody,
 } from '@modelcontextprotocol/server';
+import { forgetSessionEvents } from './event-store.js';
 import { type Exchange, INVALID, type ReadBody, SERVE_EXCHANGE, type ServeExchange, TOO_LARGE } from './exchange.js';
 import {
   jsonRpcError,
@@ -114,6 +115,8 @@ export function createHttpHandler(
       options.sessions?.closed(entry.id);
       await entry.transport.close().catch(() => {});
       await entry.server.close().catch(() => {});
+      // Nothing resumes a closed session's streams: they go with it (so its store is bounded by open sessions).
+      if (options.eventStore) forgetSessionEvents(options.eventStore, entry.id);
     },
   );
   const leg: SessionLeg = {

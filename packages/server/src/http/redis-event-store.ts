@@ -15,7 +15,11 @@ export interface RedisEventStoreOptions {
   prefix?: string;
   /** Events kept per stream. Default 1000. */
   maxEventsPerStream?: number;
-  /** How long a stream is kept after its last event. Default 10 minutes. */
+  /**
+   * How long a stream is kept after its last event — one still waiting for its response too (unlike
+   * the memory store's): a stream that drops after its question has been open this long cannot be
+   * resumed. Default 10 minutes.
+   */
   ttlMs?: number;
 }
 
@@ -24,7 +28,9 @@ const EVENT_ID = /^(.+)#(\d{1,16}-\d{1,10})$/;
 /**
  * The events of 2025 response streams in Redis (one Redis stream per response stream, trimmed
  * and expiring), for `createHttpHandler({ eventStore })` on replicas that would rather not keep
- * them in memory. A reconnection reaching another replica is relayed to the one holding the
+ * them in memory. Nothing bounds the streams together, so no session's traffic drops another's;
+ * event ids are Redis's, which only grow (with Redis's clock), so a stream written again after it
+ * expired never reuses one. A reconnection reaching another replica is relayed to the one holding the
  * session, which replays from here.
  *
  * @example
