@@ -102,4 +102,17 @@ describe('elicitkit call in a terminal with its output redirected', () => {
     expect(r.screen).toContain(QUESTION);
     expect(JSON.parse(r.out).result.structuredContent.status).toBe('cancelled');
   }, 60_000);
+
+  it('SIGTERM while a question is on screen: the question stops, the call is cancelled, exit 143', async () => {
+    const r = await inTerminal(
+      'sigterm',
+      [],
+      (f) => `> ${quote(f.out)}`,
+      ({ pid }) => process.kill(pid, 'SIGTERM'),
+    );
+    expect(r.code).toBe(143);
+    expect(r.screen).toContain('stopped by SIGTERM');
+    expect(r.screen).toContain('Stopped: the question was withdrawn');
+    expect(r.out).toBe('');
+  }, 60_000);
 });

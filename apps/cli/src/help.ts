@@ -106,7 +106,8 @@ ${CONNECT}
 
 Questions are drawn on stderr (or the terminal itself), never on stdout, which carries the result.
 
-Exit codes: 0 done, 1 tool error, 2 usage, 3 declined or cancelled.`,
+Exit codes: 0 done, 1 tool error, 2 usage, 3 declined or cancelled, 130 / 143 stopped by Ctrl+C / SIGTERM
+(the call cancelled, a server it started stopped).`,
   doctor: `Usage: elicitkit doctor <target> [options]
 
 Checks a server's elicitation behaviour against the rule catalogue (EK01–EK18): plays clients of

@@ -99,6 +99,11 @@ export interface ConnectOptions {
   io: Pick<Io, 'err'>;
   /** The whole connect, `auto`'s version probe included. Default `CONNECT_TIMEOUT_MS`. */
   timeoutMs?: number;
+  /**
+   * Gives up connecting (Ctrl+C, SIGTERM): the transport is closed — a stdio server, and `auto`'s
+   * probe of it, stopped with it — before `connectTo` rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -110,15 +115,27 @@ export interface ConnectOptions {
  * await connectTo(client, target, { revision: 'auto', io });
  */
 export async function connectTo(client: Client, target: Target, options: ConnectOptions): Promise<void> {
+  const { signal } = options;
+  signal?.throwIfAborted();
   const timeoutMs = options.timeoutMs ?? CONNECT_TIMEOUT_MS;
   const transport = transportFor(target);
   const note = setTimeout(
     () => options.io.err(`elicitkit: waiting for ${target.label} to answer (up to ${seconds(timeoutMs)})…`),
     Math.min(WAIT_NOTE_MS, timeoutMs / 2),
   );
+  // The client holds no transport until the probe is over: closing the client would stop nothing.
+  let closing: Promise<void> | undefined;
+  const stop = () => {
+    closing = transport.close().catch(() => {});
+  };
+  signal?.addEventListener('abort', stop, { once: true });
   try {
     await connectWithin(client, transport, { revision: options.revision, timeoutMs });
   } catch (error) {
+    if (signal?.aborted) {
+      await closing;
+      throw signal.reason;
+    }
     if (error instanceof ConnectTimeoutError)
       throw new Error(
         `could not connect to ${target.label}: no answer within ${seconds(timeoutMs)} (set ELICITKIT_CONNECT_TIMEOUT_MS to wait longer)`,
@@ -126,6 +143,12 @@ export async function connectTo(client: Client, target: Target, options: Connect
     throw new Error(`could not connect to ${target.label}: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
     clearTimeout(note);
+    signal?.removeEventListener('abort', stop);
+  }
+  if (signal?.aborted) {
+    // Stopped just as the connect succeeded: the server is stopping all the same.
+    await closing;
+    throw signal.reason;
   }
   // A call whose response stream ends empty fails at once rather than after CALL_TIMEOUT_MS.
   guardStreamEnds(transport);

@@ -19,7 +19,7 @@ import { Client } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { shownIo } from '../shown.js';
-import { connectTo, splitCommand } from '../target.js';
+import { connectTo, splitCommand, type Target } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
 
 /** A person may take a while: the SDK's 60 s default would give up on them. */
@@ -27,7 +27,7 @@ const CALL_TIMEOUT_MS = 15 * 60_000;
 
 /**
  * `elicitkit call <target> <tool> [k=v …] [--args JSON] [--answers FILE] [--secrets decline|warn] [--revision …|--era …] [--json]`.
- * Exit 0 done, 1 tool error, 2 usage, 3 declined or cancelled.
+ * Exit 0 done, 1 tool error, 2 usage, 3 declined or cancelled, 130 / 143 stopped by SIGINT / SIGTERM.
  */
 export async function call(argv: string[], io: Io): Promise<number> {
   const { before, command } = splitCommand(argv);
@@ -61,55 +61,89 @@ export async function call(argv: string[], io: Io): Promise<number> {
         refusals.push('cancel');
     },
   });
+  // Ctrl+C outside a question (inside one it cancels the question) or SIGTERM (a CI job's timeout):
+  // the call is cancelled and the connection closed, so a stdio server this started stops too.
+  const stopped = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => stopped.abort(signal);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
-    await connectTo(client, target, { revision, io, timeoutMs: connectTimeoutFrom(process.env) });
-    const { tools } = await client.listTools();
-    const tool = tools.find((t) => t.name === toolName);
-    if (!tool)
-      throw new UsageError(
-        `${target.label} has no tool "${toolName}" (${tools.length > 0 ? `tools: ${tools.map((t) => t.name).join(', ')}` : 'it lists no tools'})`,
-      );
-    const server = client.getServerVersion();
-    let args: Record<string, unknown>;
-    try {
-      args = toolArguments(tool.inputSchema, words as string[], values.args, {
-        server: server?.name ?? target.label,
-        tool: toolName,
-      });
-    } catch (error) {
-      // A broken schema is the server's fault (exit 1, said plainly); a bad argument is the caller's.
-      throw error instanceof ArgumentError ? new UsageError(error.message) : error;
-    }
-    shownIo(io).err(
-      `Calling ${toolName} on ${server?.name ?? target.label} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,
-    );
-    const result = await client.callTool(
-      { name: toolName, arguments: args },
-      { timeout: CALL_TIMEOUT_MS, resetTimeoutOnProgress: true },
-    );
-    const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
-    if (values.json) {
-      io.out(
-        JSON.stringify(
-          { server: server ?? null, revision: client.getNegotiatedProtocolVersion?.() ?? null, result },
-          null,
-          2,
-        ),
-      );
-    } else {
-      // What the server says, printed for a person: nothing in it may drive the terminal.
-      const human = shownIo(io);
-      for (const block of (result.content ?? []) as { type: string; text?: string }[])
-        human.out(block.type === 'text' ? (block.text ?? '') : `[${block.type}]`);
-      if (typeof status === 'string') human.err(`status: ${status}`);
-    }
-    if (status === 'declined' || status === 'cancelled') return EXIT.refused;
-    if (result.isError) return refusals.length > 0 && status === undefined ? EXIT.refused : EXIT.toolError;
-    return EXIT.ok;
+    await connectTo(client, target, {
+      revision,
+      io,
+      timeoutMs: connectTimeoutFrom(process.env),
+      signal: stopped.signal,
+    });
+    return await callOnce(client, { target, toolName, words: words as string[], values, refusals, io }, stopped.signal);
+  } catch (error) {
+    if (!stopped.signal.aborted) throw error;
+    io.err(`elicitkit: stopped by ${String(stopped.signal.reason)}; the call was cancelled and the server closed.`);
+    return stopped.signal.reason === 'SIGINT' ? EXIT.interrupted : EXIT.terminated;
   } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    // For a stdio server: its stdin ended, then SIGTERM, then SIGKILL (the SDK's close).
     await client.close().catch(() => {});
     done();
   }
+}
+
+/** What one call needs beyond the client: the command line as read, the refusals `attach` reports, where to print. */
+interface CallPlan {
+  target: Target;
+  toolName: string;
+  words: string[];
+  values: { args?: string | undefined; json?: boolean | undefined };
+  refusals: string[];
+  io: Io;
+}
+
+/** Finds the tool, builds its arguments, calls it and prints the result; resolves with the exit code. */
+async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Promise<number> {
+  const { target, toolName, values, io } = plan;
+  const { tools } = await client.listTools(undefined, { signal });
+  const tool = tools.find((t) => t.name === toolName);
+  if (!tool)
+    throw new UsageError(
+      `${target.label} has no tool "${toolName}" (${tools.length > 0 ? `tools: ${tools.map((t) => t.name).join(', ')}` : 'it lists no tools'})`,
+    );
+  const server = client.getServerVersion();
+  let args: Record<string, unknown>;
+  try {
+    args = toolArguments(tool.inputSchema, plan.words, values.args, {
+      server: server?.name ?? target.label,
+      tool: toolName,
+    });
+  } catch (error) {
+    // A broken schema is the server's fault (exit 1, said plainly); a bad argument is the caller's.
+    throw error instanceof ArgumentError ? new UsageError(error.message) : error;
+  }
+  shownIo(io).err(
+    `Calling ${toolName} on ${server?.name ?? target.label} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,
+  );
+  const result = await client.callTool(
+    { name: toolName, arguments: args },
+    { timeout: CALL_TIMEOUT_MS, resetTimeoutOnProgress: true, signal },
+  );
+  const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
+  if (values.json) {
+    io.out(
+      JSON.stringify(
+        { server: server ?? null, revision: client.getNegotiatedProtocolVersion?.() ?? null, result },
+        null,
+        2,
+      ),
+    );
+  } else {
+    // What the server says, printed for a person: nothing in it may drive the terminal.
+    const human = shownIo(io);
+    for (const block of (result.content ?? []) as { type: string; text?: string }[])
+      human.out(block.type === 'text' ? (block.text ?? '') : `[${block.type}]`);
+    if (typeof status === 'string') human.err(`status: ${status}`);
+  }
+  if (status === 'declined' || status === 'cancelled') return EXIT.refused;
+  if (result.isError) return plan.refusals.length > 0 && status === undefined ? EXIT.refused : EXIT.toolError;
+  return EXIT.ok;
 }
 
 /** What answers the server's questions, and what to release when the call is over. */
