@@ -160,3 +160,27 @@ describe('elicitkit call stopped by a signal while connecting', () => {
     }
   }, 60_000);
 });
+
+describe('elicitkit call --timeout-ms: the server working past it', () => {
+  it('cancels the call, says why, and exits 1', async () => {
+    const pids = join(dir, 'overtime.pids');
+    const cli = spawn(
+      process.execPath,
+      [BIN, 'call', 'slow', '--timeout-ms', '300', '--revision', '2025-11-25', '--', process.execPath].concat([
+        '--input-type=module',
+        '-e',
+        slowServer(pids),
+      ]),
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let err = '';
+    cli.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => cli.once('exit', resolve));
+    for (const pid of pidsIn(pids)) started.push(pid);
+    expect(code).toBe(1);
+    expect(err).toContain('the server worked on the call for more than 300 ms');
+    expect(read(`${pids}.cancelled`), 'the tool was never told to stop').toBe('cancelled');
+  }, 60_000);
+});

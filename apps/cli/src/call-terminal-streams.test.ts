@@ -115,4 +115,19 @@ describe('elicitkit call in a terminal with its output redirected', () => {
     expect(r.screen).toContain('Stopped: the question was withdrawn');
     expect(r.out).toBe('');
   }, 60_000);
+
+  it("--timeout-ms counts the server's time, not the person's: a question open past it still counts", async () => {
+    // The person takes longer than the whole timeout to answer; the call goes on, as they answered.
+    const r = await inTerminal(
+      'slow-person',
+      ['--timeout-ms', '300'],
+      (f) => `> ${quote(f.out)}`,
+      ({ type }) => {
+        setTimeout(() => type('c'), 1_000);
+      },
+    );
+    expect(r.screen).not.toContain('worked on the call for more than');
+    expect(r.out).toContain('The user cancelled deploy_service');
+    expect(r.code).toBe(3);
+  }, 60_000);
 });

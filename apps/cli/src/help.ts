@@ -96,6 +96,9 @@ Options:
                                 [{"action":"accept","content":{…}}, {"action":"decline"}, …]
   --secrets warn|decline        a form asking for a password, token or key (EK09): shown with a
                                 warning (default), or declined without showing it
+  --timeout-ms N                how long the server may work on the call, not counting the time a
+                                question waits for you; past it the call is cancelled, exit 1
+                                (default 900000, 15 minutes)
 ${REVISION}
   --header "Name: value"        an HTTP header for a URL target (repeatable)
   --data DIR                    for the opsdesk target: its data directory

@@ -15,6 +15,27 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * An option's whole number within `min`…`max` (`fallback` when it is not given), or a usage error
+ * naming the flag.
+ *
+ * @example
+ * wholeNumber('--timeout-ms', values['timeout-ms'], 10_000, 100, 3_600_000)
+ */
+export function wholeNumber(
+  flag: string,
+  raw: string | undefined,
+  fallback: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max)
+    throw new UsageError(`${flag} needs a whole number from ${min} to ${max}, not "${raw}"`);
+  return n;
+}
+
 export const USAGE = `Usage: elicitkit <command> [options]
 
 Commands:
@@ -35,7 +56,7 @@ Commands:
   tools <target> [--header "Name: value" ...] [--data DIR] [--revision REV|auto] [--json]
                               list a server's tools
   call <target> <tool> [k=v ...] [--args JSON] [--answers FILE] [--secrets decline|warn] [--header "Name: value" ...]
-       [--data DIR] [--revision REV|auto] [--json]
+       [--data DIR] [--revision REV|auto] [--timeout-ms N] [--json]
                               call a tool, answering elicitations in the terminal or from a file
   doctor <target> [--json] [--fixtures FILE] [--tools a,b] [--skip c] [--allow-destructive] [--yes]
          [--revision REV|auto] [--strict] [--timeout-ms N] [--concurrency N] [--depth N] [--budget N]

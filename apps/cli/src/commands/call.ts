@@ -20,10 +20,60 @@ import type { Io } from '../io.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { shownIo } from '../shown.js';
 import { connectTo, splitCommand, type Target } from '../target.js';
-import { EXIT, UsageError } from '../usage.js';
+import { EXIT, UsageError, wholeNumber } from '../usage.js';
 
-/** A person may take a while: the SDK's 60 s default would give up on them. */
+/**
+ * How long the server may work on a call (`--timeout-ms`), not counting the time its questions wait
+ * for the person: two questions that each take most of their ten minutes must not time the call out
+ * after the person answered them.
+ */
 const CALL_TIMEOUT_MS = 15 * 60_000;
+/** The SDK's own timeout, left to ours: setTimeout's largest delay (a larger one fires at once). */
+const NO_SDK_TIMEOUT = 2 ** 31 - 1;
+
+/**
+ * The server's time on a call, not the person's: a deadline that stands still while a question
+ * is open. `signal` aborts (reason `'timeout'`) when the server has had `ms` of its own.
+ */
+export function serverDeadline(ms: number): {
+  signal: AbortSignal;
+  asking(id: number): void;
+  answered(id: number): void;
+  stop(): void;
+} {
+  const expired = new AbortController();
+  const open = new Set<number>();
+  let left = ms;
+  let since = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let over = false;
+  const run = () => {
+    since = performance.now();
+    timer = setTimeout(() => expired.abort('timeout'), Math.max(0, left));
+  };
+  run();
+  return {
+    signal: expired.signal,
+    asking(id) {
+      if (open.size === 0 && timer !== undefined) {
+        clearTimeout(timer);
+        timer = undefined;
+        left -= performance.now() - since;
+      }
+      open.add(id);
+    },
+    answered(id) {
+      // A question withdrawn after the call ended (the screen closing) starts nothing again.
+      if (!open.delete(id) || open.size > 0 || over || expired.signal.aborted) return;
+      run();
+    },
+    stop() {
+      over = true;
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  };
+}
 
 /**
  * `elicitkit call <target> <tool> [k=v …] [--args JSON] [--answers FILE] [--secrets decline|warn] [--revision …|--era …] [--json]`.
@@ -34,7 +84,13 @@ export async function call(argv: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({
     args: before,
     allowPositionals: true,
-    options: { ...TARGET_OPTIONS, args: { type: 'string' }, answers: { type: 'string' }, secrets: { type: 'string' } },
+    options: {
+      ...TARGET_OPTIONS,
+      args: { type: 'string' },
+      answers: { type: 'string' },
+      secrets: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+    },
     strict: true,
   });
   const [targetWord, toolName, ...words]: (string | undefined)[] =
@@ -45,7 +101,10 @@ export async function call(argv: string[], io: Io): Promise<number> {
   const secrets = values.secrets ?? 'warn';
   if (secrets !== 'warn' && secrets !== 'decline')
     throw new UsageError(`--secrets must be decline or warn, not "${secrets}"`);
+  const timeoutMs = wholeNumber('--timeout-ms', values['timeout-ms'], CALL_TIMEOUT_MS, 100, 24 * 3_600_000);
   const { renderer, done } = pickRenderer(values.answers);
+  // Counted from the first request after the connection is made (the connect has its own deadline).
+  let deadline: ReturnType<typeof serverDeadline> | undefined;
 
   const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revision));
   const refusals: string[] = [];
@@ -54,6 +113,9 @@ export async function call(argv: string[], io: Io): Promise<number> {
     // --secrets decline: a form that asks for a password, token or key (EK09) is declined unseen.
     policy: { secrets },
     onEvent: (event) => {
+      // The clock stops while a question waits for the person (a malformed one is not asked).
+      if (event.type === 'request') deadline?.asking(event.id);
+      if (event.type === 'answered' || event.type === 'rejected') deadline?.answered(event.id);
       describeEvent(event, shownIo(io));
       if (event.type === 'answered' && (event.action === 'decline' || event.action === 'cancel'))
         refusals.push(event.action);
@@ -74,12 +136,21 @@ export async function call(argv: string[], io: Io): Promise<number> {
       timeoutMs: connectTimeoutFrom(process.env),
       signal: stopped.signal,
     });
-    return await callOnce(client, { target, toolName, words: words as string[], values, refusals, io }, stopped.signal);
+    deadline = serverDeadline(timeoutMs);
+    const signal = AbortSignal.any([stopped.signal, deadline.signal]);
+    return await callOnce(client, { target, toolName, words: words as string[], values, refusals, io }, signal);
   } catch (error) {
+    if (deadline?.signal.aborted && !stopped.signal.aborted) {
+      io.err(
+        `elicitkit: the server worked on the call for more than ${timeoutMs} ms (not counting time a question waited for you); the call was cancelled. Give it longer with --timeout-ms.`,
+      );
+      return EXIT.toolError;
+    }
     if (!stopped.signal.aborted) throw error;
     io.err(`elicitkit: stopped by ${String(stopped.signal.reason)}; the call was cancelled and the server closed.`);
     return stopped.signal.reason === 'SIGINT' ? EXIT.interrupted : EXIT.terminated;
   } finally {
+    deadline?.stop();
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
     // For a stdio server: its stdin ended, then SIGTERM, then SIGKILL (the SDK's close).
@@ -121,10 +192,7 @@ async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Pr
   shownIo(io).err(
     `Calling ${toolName} on ${server?.name ?? target.label} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,
   );
-  const result = await client.callTool(
-    { name: toolName, arguments: args },
-    { timeout: CALL_TIMEOUT_MS, resetTimeoutOnProgress: true, signal },
-  );
+  const result = await client.callTool({ name: toolName, arguments: args }, { timeout: NO_SDK_TIMEOUT, signal });
   const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
   if (values.json) {
     io.out(

@@ -28,7 +28,7 @@ import { progressLine } from '../doctor/progress.js';
 import type { Io } from '../io.js';
 import { revisionFrom } from '../options.js';
 import { parseTarget, splitCommand } from '../target.js';
-import { EXIT, UsageError } from '../usage.js';
+import { EXIT, UsageError, wholeNumber } from '../usage.js';
 
 /** What `doctor` reads from its surroundings; tests pass their own. */
 export interface DoctorEnvironment {
@@ -149,14 +149,6 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
     process.removeListener('SIGTERM', onSignal);
     await endpoint.close();
   }
-}
-
-function wholeNumber(flag: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max)
-    throw new UsageError(`${flag} needs a whole number from ${min} to ${max}, not "${raw}"`);
-  return n;
 }
 
 /** `--tools a,b --tools c` → ['a', 'b', 'c']. */

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { defaultDataDir, localeFrom, redactedUrl, serveHttp, serveStdioOpsdesk } from '@elicitkit/opsdesk';
 import { LOCALES } from '@elicitkit/server';
 import type { Io } from '../io.js';
-import { EXIT, UsageError } from '../usage.js';
+import { EXIT, UsageError, wholeNumber } from '../usage.js';
 import { databaseFrom } from './database.js';
 import { confirmReset, runReset } from './reset.js';
 import { stateSecretFrom } from './state-secret.js';
@@ -171,10 +171,7 @@ function hostPort(flag: string, value: string, minPort: number): { host: string;
 }
 
 function integer(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max)
-    throw new UsageError(`${flag} needs a whole number from ${min} to ${max}, not "${value}"`);
-  return n;
+  return wholeNumber(flag, value, min, min, max);
 }
 
 function untilSignal(): Promise<void> {
