@@ -160,6 +160,8 @@ export function auditBeforeClaims(store: ClaimStore, db: Store | Database): Clai
   };
   const atomically = store.atomically;
   if (atomically) wrapped.atomically = (id, ttlMs, effect) => atomically(id, ttlMs, effect);
+  const transaction = store.transaction;
+  if (transaction) wrapped.transaction = (effect) => transaction(effect);
   const atomicallyAsync = store.atomicallyAsync;
   if (atomicallyAsync)
     wrapped.atomicallyAsync = (id, ttlMs, effect, options) => atomicallyAsync(id, ttlMs, effect, options);

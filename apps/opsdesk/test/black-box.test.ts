@@ -53,8 +53,8 @@ function blackBox(transport: string, start: () => Promise<{ dir: string; bob: Co
         ...peek<{ token_hash: string }>(s.dir, 'SELECT token_hash FROM api_tokens').map((r) => r.token_hash),
         ...peek<{ value: string }>(s.dir, "SELECT value FROM meta WHERE key = 'state_secret'").map((r) => r.value),
       ];
-      // What bob may change: the audit trail, his one deployment, and its claim (recorded with it).
-      const mayChange = /^(audit_|deployments$|elicitkit_claims$)/;
+      // What bob may change: the audit trail and his one deployment (a call that cannot come again records no claim).
+      const mayChange = /^(audit_|deployments$)/;
       const before = fingerprint(file, mayChange);
       const shown: string[] = [];
       for (const [tool, args, status] of ATTACKS) {

@@ -119,6 +119,24 @@ export class Committer {
   }
 
   /**
+   * The atomic effect of a call no round of which can come again: one transaction, nothing
+   * recorded, when the store can (SQLite's `transaction`); else claimed and recorded as `run` does.
+   */
+  async runOnce(
+    id: string,
+    tool: string,
+    locale: Locale,
+    effect: Effect,
+    options: CommitOptions,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> {
+    const { store } = this.settings;
+    if (options.atomic && store.transaction && store.atomically && !store.atomicallyAsync)
+      return store.transaction(() => runSync(effect, tool));
+    return this.run(id, tool, locale, effect, options, signal);
+  }
+
+  /**
    * What an earlier attempt of call `id` recorded, if its effect ran (waiting while it runs), or
    * undefined when nothing was claimed: a replay of any round of a committed call answers from here.
    */

@@ -172,10 +172,20 @@ function toolContext(
       checkTransaction(effect.length > 0, rt.committer.store, tool.name, opts);
       const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
       if (instead) return instead;
-      // No round of it can come again: nothing to claim — unless it is atomic, its effect then
-      // run in one transaction with its claim (a half-written effect that throws leaves nothing).
+      // No round of it can come again: nothing to claim — unless it is atomic, its effect then run
+      // in one transaction (a half-written effect that throws leaves nothing), recorded only where
+      // the store cannot run a transaction without a record.
       if (!sealed && !runsAtomically(rt.committer.store, opts)) return effect(undefined as never);
-      const result = await rt.committer.run(questions.contextId, tool.name, settings.locale, effect, opts, signal);
+      const runs = sealed ? rt.committer.run : rt.committer.runOnce;
+      const result = await runs.call(
+        rt.committer,
+        questions.contextId,
+        tool.name,
+        settings.locale,
+        effect,
+        opts,
+        signal,
+      );
       return recorded(questions, result);
     },
     attempt: async <W>(effect: AttemptEffect<W>, opts: CommitOptions = {}): Promise<Attempt<W>> => {
@@ -198,7 +208,15 @@ function toolContext(
           sealed || runsAtomically(rt.committer.store, opts)
             ? recorded(
                 questions,
-                await rt.committer.run(questions.contextId, tool.name, settings.locale, run, opts, signal),
+                await (sealed ? rt.committer.run : rt.committer.runOnce).call(
+                  rt.committer,
+                  questions.contextId,
+                  tool.name,
+                  settings.locale,
+                  run,
+                  opts,
+                  signal,
+                ),
               )
             : await run(undefined as never);
         return { done: true, result };

@@ -80,14 +80,28 @@ async function start() {
       );
     },
   });
+  const fine = defineTool({
+    name: 'deploy_fine',
+    description: 'Writes a row, without asking.',
+    async run(_args, ctx) {
+      return ctx.commit(
+        () => {
+          insert.run('dev');
+          return done('written');
+        },
+        { atomic: true },
+      );
+    },
+  });
   const kit = createElicitkit({ claims: createSqliteClaimStore(db) });
   const handler = createHttpHandler(() =>
-    kit.createServer({ name: 'sqlite-atomic', version: '1' }, [asking, direct, later]),
+    kit.createServer({ name: 'sqlite-atomic', version: '1' }, [asking, direct, later, fine]),
   );
   const served = await onLoopback(handler);
   closing.push(served.close);
   const rows = () => (db.prepare('SELECT env FROM deployments').all() as { env: string }[]).map((r) => r.env);
-  return { url: served.url, rows };
+  const claims = () => (db.prepare('SELECT COUNT(*) AS n FROM elicitkit_claims').get() as { n: number }).n;
+  return { url: served.url, rows, claims };
 }
 
 describe('atomic commits on SQLite roll back an effect that throws after writing', () => {
@@ -128,5 +142,16 @@ describe('atomic commits on SQLite roll back an effect that throws after writing
     expect(round.result?.isError).toBe(true);
     expect(JSON.stringify(round.result?.content)).toContain('atomic');
     expect(s.rows()).toEqual([]);
+  });
+
+  it('a call that cannot come again commits its row in its transaction and records no claim (nobody could ask for it)', async () => {
+    const s = await start();
+    const client = new Client({ name: 'c', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    await client.connect(httpTransport(s.url));
+    closing.push(() => client.close());
+    expect((await client.callTool({ name: 'deploy_fine', arguments: {} })).isError).toBeFalsy();
+    expect((await wireRound(s.url, { name: 'deploy_fine', arguments: {} })).result?.isError).toBeFalsy();
+    expect(s.rows()).toEqual(['dev', 'dev']);
+    expect(s.claims()).toBe(0);
   });
 });

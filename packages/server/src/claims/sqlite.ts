@@ -98,6 +98,7 @@ export function createSqliteClaimStore(db: SqliteDatabase, options: SqliteClaimS
     insertDone.run(id, result, now() + ttlMs);
     return { state: 'ran' as const, result };
   });
+  const inTransaction = db.transaction((effect: () => unknown) => effect());
   return {
     claim: async (id, owner, { leaseMs, ttlMs }) => claim.immediate(id, owner, leaseMs, ttlMs),
     renew: async (id, owner, leaseMs) => renew.run(now() + leaseMs, id, owner, now()).changes === 1,
@@ -106,5 +107,6 @@ export function createSqliteClaimStore(db: SqliteDatabase, options: SqliteClaimS
     read: async (id) => read(id),
     sweep: async () => sweep.run(now()).changes,
     atomically: (id, ttlMs, effect) => atomically.immediate(id, ttlMs, effect),
+    transaction: <T>(effect: () => T) => inTransaction.immediate(effect) as T,
   };
 }

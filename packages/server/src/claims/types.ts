@@ -70,6 +70,13 @@ export interface ClaimStore {
    */
   atomically?(id: string, ttlMs: number, effect: () => string): AtomicResult;
   /**
+   * Optional, beside `atomically`: run the synchronous `effect` as one transaction of that
+   * database and record nothing — for a call no round of which can come again (a 2025 call, a
+   * first round that commits), where a record would be found by no one. A store without it
+   * records such a call's claim as `atomically` does.
+   */
+  transaction?<T>(effect: () => T): T;
+  /**
    * Optional, for a store in a database with asynchronous transactions (Postgres): claim `id`,
    * run `effect` with the transaction's client, and record what it returns, as one transaction
    * that commits only once all of it succeeded. A concurrent attempt for the same id waits for
