@@ -388,3 +388,13 @@ describe('lintForm: a form judged on its own', () => {
     }
   });
 });
+
+describe('words(): how lint splits names and prose', () => {
+  it('splits camel case, acronyms before a word, snake and kebab case', async () => {
+    const { words } = await import('./words.js');
+    expect(words('releaseTicket')).toEqual(['release', 'ticket']);
+    expect(words('HTTPServer apiKEY')).toEqual(['http', 'server', 'api', 'key']);
+    expect(words('api_key Card-Number')).toEqual(['api', 'key', 'card', 'number']);
+    expect(words('ABCDef')).toEqual(['abc', 'def']);
+  });
+});
