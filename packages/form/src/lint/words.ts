@@ -5,10 +5,10 @@
 
 /** Splits `releaseTicket`, `api_key`, `Card-Number` and prose into lowercase words. */
 export function words(text: string): string[] {
+  // `HTTPServer` → `HTTP Server`: a capital before a capitalised word, found by looking ahead two
+  // characters (linear; `[A-Z]+` before it backtracked over a long run of capitals, n²).
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    // `HTTPServer` → `HTTP Server`: a capital before a capitalised word, found by looking ahead two
-    // characters (linear; `[A-Z]+` before it backtracked over a long run of capitals, n²).
     .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
