@@ -119,6 +119,20 @@ export function deployTool({ store, locale, now }: Deps) {
       // commit in one transaction.
       return ctx.commit(
         store.atomic(function* () {
+          // Read again in the transaction that writes the row: on 2025 the call is not run again
+          // after its questions, and a grant taken away or a ticket withdrawn while the person
+          // answered applies to this deployment too.
+          const still = yield* accessTo(who.username, 'deploy', service);
+          if (still?.latestVersion === undefined)
+            return rejected(
+              t.noSuchService(oneLine(service, 80), 'deploy', (yield* permissionsFor(who.username)).services),
+            );
+          if (ticket !== null) {
+            const found = yield* get<Ticket>('SELECT id, service, status FROM release_tickets WHERE id = ?', ticket);
+            if (!found) return rejected(t.ticketUnknown(oneLine(ticket, 40)));
+            if (found.service !== service) return rejected(t.ticketOtherService(found.id, found.service));
+            if (found.status !== 'approved') return rejected(t.ticketNotApproved(found.id, found.status));
+          }
           const id = Number(
             yield* value<number>(
               'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
