@@ -7,7 +7,7 @@ import {
   type ServerContext,
   type StandardSchemaV1Sync,
 } from '@modelcontextprotocol/server';
-import { type TellsGone, WHEN_GONE } from '../http/exchange.js';
+import { RESUMABLE, type TellsGone, WHEN_GONE } from '../http/exchange.js';
 import type { Channel, CloseReason, Question, RawAnswer } from './channel.js';
 import { pushRequest } from './wire.js';
 
@@ -44,11 +44,12 @@ const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
  * open until its timeout.
  */
 export function callSignal(ctx: ServerContext): AbortSignal {
-  // A resumable stream (the transport keeps its events: it hands the call `closeSSE`) may
-  // drop and be picked up again with Last-Event-ID: the call ends with its session, not its stream.
+  // A resumable stream (the transport keeps its events: it hands the call `closeSSE` from
+  // 2025-11-25 on; the session marks its requests on every revision) may drop and be picked up
+  // again with Last-Event-ID: the call ends with its session, not its stream.
   if (ctx.http?.closeSSE) return ctx.mcpReq.signal;
   const req = ctx.http?.req;
-  if (!req) return ctx.mcpReq.signal;
+  if (!req || RESUMABLE in req) return ctx.mcpReq.signal;
   // The Node listener's request tells of its client going away without a signal of its own
   // (an `AbortSignal` is most of a kilobyte, held as long as the question is open).
   if (WHEN_GONE in req) return untilGone(ctx.mcpReq.signal, req as Request & TellsGone);

@@ -34,6 +34,18 @@ export type ServeExchange = (request: Request, exchange: Exchange) => Promise<Re
  */
 export const WHEN_GONE = Symbol('elicitkit request gone');
 
+/**
+ * Set on a request that a session with an event store serves: its response stream may drop and
+ * be resumed with Last-Event-ID on any revision (2025-06-18's too, which the SDK hands no
+ * `closeSSE`), so a call it carries ends with its session, not its stream.
+ */
+export const RESUMABLE = Symbol('elicitkit request resumable');
+
+/** Marks `request` as carried by a session whose streams can be resumed (`RESUMABLE`). */
+export function markResumable(request: Request): void {
+  Object.defineProperty(request, RESUMABLE, { value: true });
+}
+
 export interface TellsGone {
   [WHEN_GONE](fn: () => void): void;
 }

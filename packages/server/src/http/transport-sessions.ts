@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { randomUUID } from '../digest.js';
 import { sessionEvents } from './event-store.js';
-import { type Exchange, INVALID } from './exchange.js';
+import { type Exchange, INVALID, markResumable } from './exchange.js';
 import { jsonRpcError, type LimitName, limitReached, SESSION_REQUIRED } from './replies.js';
 import type { SessionDirectory } from './session-directory.js';
 
@@ -340,7 +340,9 @@ export async function serveSession(
   }
   if (request.method !== 'POST') {
     const response = await entry.transport.handleRequest(request, extra);
-    if (request.method === 'DELETE') await leg.table.close(entry.id);
+    // Only a DELETE the transport did ends the session: one it refused (a bad protocol version
+    // header, say) leaves the session and its open questions as they were, as the 4xx says.
+    if (request.method === 'DELETE' && response.ok) await leg.table.close(entry.id);
     return response;
   }
   const ids = requestIds(body);
@@ -362,6 +364,7 @@ export async function serveSession(
   if (!leg.table.mayStart(entry.identity, ids.length))
     return limitReached('maxInFlightPerIdentity', leg.limits.maxInFlightPerIdentity, first);
   const ended = leg.table.beginCall(entry, ids, leg.events !== undefined);
+  if (leg.events) markResumable(request);
   let response: Response;
   try {
     response = await entry.transport.handleRequest(request, { ...extra, ...parsed(body) });
@@ -423,6 +426,7 @@ export async function openSession(
   leg.table.add(entry);
   answeredThrough(transport, leg.table, entry);
   const ended = leg.table.beginCall(entry, ids, leg.events !== undefined);
+  if (leg.events) markResumable(request);
   let response: Response;
   try {
     await server.connect(transport);
