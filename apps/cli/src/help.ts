@@ -147,7 +147,8 @@ Any other target is someone's server: doctor warns first (and asks at a terminal
 
 ${TARGET}
 
-Exit codes: 0 no errors, 1 errors found (or could not connect), 2 usage, 3 not confirmed.`,
+Exit codes: 0 no errors, 1 errors found (or could not connect), 2 usage, 3 not confirmed, 130 / 143
+stopped by Ctrl+C / SIGTERM (the server it started, and its data, removed).`,
   install: `Usage: elicitkit install <claude-code|claude-desktop|cursor|vscode|trae> [options] [-- command…]
 
 Writes an MCP server (default: opsdesk over stdio) into a client's config, merging into an

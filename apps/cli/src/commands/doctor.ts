@@ -98,7 +98,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
     : await startOwnOpsdesk({ locale: localeFrom(process.env.LANG) });
   // Ctrl+C must not leave the throw-away server's data behind.
   const onSignal = (signal: NodeJS.Signals) => {
-    void endpoint.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    void endpoint.close().finally(() => process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated));
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
