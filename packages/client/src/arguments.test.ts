@@ -98,6 +98,24 @@ describe('toolArguments', () => {
     ])('%s is a usage error', (word, message) => {
       expect(() => sent(word)).toThrow(message);
     });
+
+    it('--args and JSON values: a number JSON cannot read as written is refused, naming where', () => {
+      const objects: InputSchema = { properties: { meta: { type: 'object' }, replicas: { type: 'integer' } } };
+      expect(() => toolArguments(objects, [], '{"replicas": 9007199254740993}')).toThrow(
+        '--args: $.replicas cannot be sent exactly: JSON read it as 9007199254740992',
+      );
+      expect(() => toolArguments(objects, [], '{"meta": {"ids": [1, 1e400]}}')).toThrow(
+        '--args: $.meta.ids[1] cannot be sent exactly: JSON read it as Infinity',
+      );
+      expect(() => toolArguments(objects, ['meta={"n":18446744073709551616}'], undefined)).toThrow(
+        /\$\.n cannot be sent exactly/,
+      );
+      // Exact ones go through, fractions included.
+      expect(toolArguments(objects, ['meta={"n":9007199254740991,"r":0.1}'], '{"replicas": 3}')).toEqual({
+        replicas: 3,
+        meta: { n: 9007199254740991, r: 0.1 },
+      });
+    });
   });
 
   it('keeps a __proto__ argument as a plain key', () => {

@@ -35,6 +35,11 @@ export function toolArguments(
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       throw new ArgumentError('--args must be a JSON object');
+    const inexact = inexactNumber(parsed);
+    if (inexact)
+      throw new ArgumentError(
+        `--args: ${inexact.path} cannot be sent exactly: JSON read it as ${inexact.value} (whole numbers within ±${Number.MAX_SAFE_INTEGER} only); send it as a string`,
+      );
     for (const [k, v] of Object.entries(parsed)) define(args, k, v);
   }
   const properties = schema?.properties ?? {};
@@ -148,11 +153,35 @@ function decimalKey(text: string): string {
 }
 
 function parseJson(raw: string, fail: (what: string) => never): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch {
     return fail('expected JSON');
   }
+  const inexact = inexactNumber(value);
+  if (inexact) return fail(`${inexact.path} cannot be sent exactly: JSON read it as ${inexact.value}`);
+  return value;
+}
+
+/**
+ * The first number in parsed JSON that did not read as written: a whole number past the exact
+ * range (`9007199254740993` reads as …992) or one too large for a double (`1e400` reads as
+ * Infinity). Walked without recursion: the JSON may nest deeper than the stack.
+ */
+function inexactNumber(root: unknown): { path: string; value: number } | undefined {
+  const stack: [unknown, string][] = [[root, '$']];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value))) return { path, value };
+    } else if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [k, v] of Object.entries(value).reverse()) stack.push([v, `${path}.${k}`]);
+    }
+  }
+  return undefined;
 }
 
 /**
