@@ -99,6 +99,28 @@ describe('toolArguments', () => {
       expect(() => sent(word)).toThrow(message);
     });
 
+    it('a comma-separated list is read by its items type, each held to the same rules', () => {
+      const lists: InputSchema = {
+        properties: {
+          ids: { type: 'array', items: { type: 'integer' } },
+          flags: { type: 'array', items: { type: 'boolean' } },
+          envs: { type: 'array', items: { type: 'string', enum: ['dev', 'prod'] } },
+          tags: { type: 'array' },
+        },
+      };
+      expect(toolArguments(lists, ['ids=1, 2,3', 'flags=yes,no', 'envs=dev,prod', 'tags=a,b'], undefined)).toEqual({
+        ids: [1, 2, 3],
+        flags: [true, false],
+        envs: ['dev', 'prod'],
+        tags: ['a', 'b'],
+      });
+      expect(() => toolArguments(lists, ['ids=1,0x10'], undefined)).toThrow('ids[1]=0x10: expected a number');
+      expect(() => toolArguments(lists, ['ids=9007199254740993'], undefined)).toThrow(/ids\[0\]=9007199254740993/);
+      expect(() => toolArguments(lists, ['envs=dev,staging'], undefined)).toThrow(
+        'envs[1]=staging: expected one of dev, prod',
+      );
+    });
+
     it('--args and JSON values: a number JSON cannot read as written is refused, naming where', () => {
       const objects: InputSchema = { properties: { meta: { type: 'object' }, replicas: { type: 'integer' } } };
       expect(() => toolArguments(objects, [], '{"replicas": 9007199254740993}')).toThrow(

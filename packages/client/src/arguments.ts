@@ -81,12 +81,16 @@ function coerce(key: string, raw: string, property: PropertySchema): unknown {
     const word = raw.toLowerCase();
     value = TRUE.has(word) ? true : FALSE.has(word) ? false : fail('expected true or false');
   } else if (types.includes('array')) {
+    // A comma-separated list is text; each item is read as the list's items are typed (`ids=1,2`
+    // for integers sends [1, 2], held to the same rules as one number). JSON is sent as written.
+    const items = property.items;
     value = raw.trim().startsWith('[')
       ? parseJson(raw, fail)
       : raw
           .split(',')
           .map((s) => s.trim())
-          .filter((s) => s !== '');
+          .filter((s) => s !== '')
+          .map((item, i) => (items ? coerce(`${key}[${i}]`, item, items) : item));
   } else if (types.includes('object')) {
     value = parseJson(raw, fail);
   }
