@@ -44,7 +44,10 @@ function memoOf(db: Database): Memo {
  * directory), and any write to those tables through this connection forgets every answer the
  * moment it is made (TEMP triggers). So a revoked token, grant or user applies from the next
  * request exactly as if nothing were remembered. An undefined answer (an unknown token) is not
- * remembered, nor one read inside a transaction (it might be rolled back). Answers are frozen:
+ * remembered, nor one read inside a transaction (it might be rolled back); one remembered before
+ * is used inside a transaction too — data_version is asked there, after BEGIN, and a write to the
+ * watched tables in it forgets at once (deploy_service's check again in its row's transaction
+ * costs no statement). Answers are frozen:
  * they are shared by every later caller.
  *
  * Not watched: a watched table dropped and created again through this same connection (its
@@ -55,7 +58,6 @@ function memoOf(db: Database): Memo {
  * const who = remembered(db, `token\0${token}`, () => lookUp(token));
  */
 export function remembered<T extends object>(db: Database, key: string, read: () => T | undefined): T | undefined {
-  if (db.inTransaction) return read();
   const memo = memoOf(db);
   // Read before the tables are: a commit landing after this is seen by the next use.
   const version = memo.dataVersion.get();
@@ -66,7 +68,8 @@ export function remembered<T extends object>(db: Database, key: string, read: ()
   const known = memo.answers.get(key) as T | undefined;
   if (known !== undefined) return known;
   const answer = read();
-  if (answer === undefined) return undefined;
+  // Not kept: an unknown token, or an answer read inside a transaction (it may be rolled back).
+  if (answer === undefined || db.inTransaction) return answer;
   if (memo.answers.size >= LIMIT) memo.answers.clear();
   memo.answers.set(key, Object.freeze(answer));
   return answer;
