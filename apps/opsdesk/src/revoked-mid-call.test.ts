@@ -78,7 +78,7 @@ describe.each(['2026-07-28', '2025-11-25'] as Revision[])('grant revoked while a
   });
 });
 
-const POSTGRES = withPostgres('apps/opsdesk/src/revoked-mid-call.review.test.ts');
+const POSTGRES = withPostgres('apps/opsdesk/src/revoked-mid-call.test.ts');
 
 describe.skipIf(!POSTGRES)('grant revoked while a question is open, on Postgres', () => {
   let pgServer: TestPostgres;

@@ -87,9 +87,14 @@ export class Committer {
     effect: Effect,
     options: CommitOptions,
     signal: AbortSignal,
+    replayable = true,
   ): Promise<CallToolResult> {
-    this.sweepNow();
     const { store, ttlMs, leaseMs, waitMs } = this.settings;
+    // A call no round of which can come again: one transaction, nothing recorded, where the store
+    // can (SQLite's `transaction`); elsewhere claimed and recorded as any other.
+    if (!replayable && options.atomic && store.transaction && store.atomically && !store.atomicallyAsync)
+      return store.transaction(() => runSync(effect, tool));
+    this.sweepNow();
     if (options.atomic && store.atomicallyAsync) {
       const found = await store.atomicallyAsync(id, ttlMs, async (tx) => serialize(await effect(tx as never)), {
         waitMs,
@@ -116,24 +121,6 @@ export class Committer {
       const settled = await this.waitFor(id, tool, locale, found, signal);
       if (settled !== RELEASED) return settled;
     }
-  }
-
-  /**
-   * The atomic effect of a call no round of which can come again: one transaction, nothing
-   * recorded, when the store can (SQLite's `transaction`); else claimed and recorded as `run` does.
-   */
-  async runOnce(
-    id: string,
-    tool: string,
-    locale: Locale,
-    effect: Effect,
-    options: CommitOptions,
-    signal: AbortSignal,
-  ): Promise<CallToolResult> {
-    const { store } = this.settings;
-    if (options.atomic && store.transaction && store.atomically && !store.atomicallyAsync)
-      return store.transaction(() => runSync(effect, tool));
-    return this.run(id, tool, locale, effect, options, signal);
   }
 
   /**

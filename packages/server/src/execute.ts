@@ -176,15 +176,14 @@ function toolContext(
       // in one transaction (a half-written effect that throws leaves nothing), recorded only where
       // the store cannot run a transaction without a record.
       if (!sealed && !runsAtomically(rt.committer.store, opts)) return effect(undefined as never);
-      const runs = sealed ? rt.committer.run : rt.committer.runOnce;
-      const result = await runs.call(
-        rt.committer,
+      const result = await rt.committer.run(
         questions.contextId,
         tool.name,
         settings.locale,
         effect,
         opts,
         signal,
+        sealed,
       );
       return recorded(questions, result);
     },
@@ -208,15 +207,7 @@ function toolContext(
           sealed || runsAtomically(rt.committer.store, opts)
             ? recorded(
                 questions,
-                await (sealed ? rt.committer.run : rt.committer.runOnce).call(
-                  rt.committer,
-                  questions.contextId,
-                  tool.name,
-                  settings.locale,
-                  run,
-                  opts,
-                  signal,
-                ),
+                await rt.committer.run(questions.contextId, tool.name, settings.locale, run, opts, signal, sealed),
               )
             : await run(undefined as never);
         return { done: true, result };
