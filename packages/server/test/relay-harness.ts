@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startRedis, type TestRedis } from '../../../test/support/redis-server.js';
 import { type Balancer, startProxy } from '../../../test/support/round-robin-proxy.js';
+import type { HttpHandlerOptions } from '../src/http/handler.js';
 import { createRedisRelay, type RedisRelay, type RedisRelayOptions } from '../src/relay/redis-relay.js';
 import { type Loopback, loopback } from './loopback.js';
 
@@ -24,8 +25,11 @@ export interface RelayHarness {
   cleanups: (() => Promise<void>)[];
 }
 
-/** How a replica's relay is made: its options, and `wrapped`, relayed requests run through a plain `{ fetch }` around the handler. */
-export type ReplicaOptions = Partial<RedisRelayOptions> & { wrapped?: boolean };
+/**
+ * How a replica's relay is made: its options, `wrapped` (relayed requests run through a plain
+ * `{ fetch }` around the handler), and `handler`, options of the replica's own handler.
+ */
+export type ReplicaOptions = Partial<RedisRelayOptions> & { wrapped?: boolean; handler?: HttpHandlerOptions };
 
 /**
  * Registers a relay suite's hooks (call it inside the `describe`): a Redis started for the suite,
@@ -55,10 +59,10 @@ export function relayHarness(secret: string) {
   });
 
   const replica = async (prefix: string, options: ReplicaOptions = {}): Promise<Replica> => {
-    const { wrapped, ...relayOptions } = options;
+    const { wrapped, handler, ...relayOptions } = options;
     const redis = new Redis(h.server.url);
     const relay = createRedisRelay(redis, { secret, prefix, livenessMs: 100, ...relayOptions });
-    const serving = await loopback({ authenticated: true, sessions: relay });
+    const serving = await loopback({ authenticated: true, ...handler, sessions: relay });
     await relay.serve(wrapped ? { fetch: (request) => serving.handler.fetch(request) } : serving.handler);
     const r = { relay, redis, serving };
     h.replicas.push(r);
@@ -80,9 +84,10 @@ export function relayHarness(secret: string) {
     redis.on('error', () => {});
     if (redisOptions.enableOfflineQueue === false)
       await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
-    const relay = createRedisRelay(redis, { secret, prefix, livenessMs: 100, ...options });
-    const serving = await loopback({ authenticated: true, sessions: relay });
-    await relay.serve(serving.handler);
+    const { wrapped, handler, ...relayOptions } = options;
+    const relay = createRedisRelay(redis, { secret, prefix, livenessMs: 100, ...relayOptions });
+    const serving = await loopback({ authenticated: true, ...handler, sessions: relay });
+    await relay.serve(wrapped ? { fetch: (request) => serving.handler.fetch(request) } : serving.handler);
     const r = { relay, redis, serving };
     h.replicas.push(r);
     return { ...r, gate: g };

@@ -7,7 +7,7 @@ import {
   type ServerContext,
   type StandardSchemaV1Sync,
 } from '@modelcontextprotocol/server';
-import { RESUMABLE, type TellsGone, WHEN_GONE } from '../http/exchange.js';
+import { RELAYED, RESUMABLE, STREAM_ONLY, type TellsGone, WHEN_GONE } from '../http/exchange.js';
 import type { Channel, CloseReason, Question, RawAnswer } from './channel.js';
 import { pushRequest } from './wire.js';
 
@@ -47,9 +47,10 @@ export function callSignal(ctx: ServerContext): AbortSignal {
   // A resumable stream (the transport keeps its events: it hands the call `closeSSE` from
   // 2025-11-25 on; the session marks its requests on every revision) may drop and be picked up
   // again with Last-Event-ID: the call ends with its session, not its stream.
-  if (ctx.http?.closeSSE) return ctx.mcpReq.signal;
+  // A relayed one still ends when its relay is given up (`RELAYED`).
   const req = ctx.http?.req;
-  if (!req || RESUMABLE in req) return ctx.mcpReq.signal;
+  if (ctx.http?.closeSSE || !req || RESUMABLE in req)
+    return req && RELAYED in req ? unlessStreamOnly(ctx.mcpReq.signal, req.signal) : ctx.mcpReq.signal;
   // The Node listener's request tells of its client going away without a signal of its own
   // (an `AbortSignal` is most of a kilobyte, held as long as the question is open).
   if (WHEN_GONE in req) return untilGone(ctx.mcpReq.signal, req as Request & TellsGone);
@@ -72,6 +73,28 @@ export function either(a: AbortSignal, b: AbortSignal): AbortSignal {
   };
   a.addEventListener('abort', abort);
   b.addEventListener('abort', abort);
+  return controller.signal;
+}
+
+/**
+ * `either(a, relay)` where `relay` aborting with `STREAM_ONLY` does not count: a relayed call on a
+ * resumable session ends with the call's own signal or with its relay given up, not with its
+ * client going away (it may come back with Last-Event-ID).
+ */
+function unlessStreamOnly(a: AbortSignal, relay: AbortSignal): AbortSignal {
+  if (a.aborted || (relay.aborted && relay.reason === STREAM_ONLY)) return a;
+  if (relay.aborted) return relay;
+  const controller = new AbortController();
+  const abort = (event: Event) => {
+    a.removeEventListener('abort', abort);
+    relay.removeEventListener('abort', abort);
+    const from = event.target as AbortSignal;
+    if (from === a || from.reason !== STREAM_ONLY) controller.abort(from.reason);
+    // Only the stream: the call goes on, ended by its own signal alone.
+    else a.addEventListener('abort', () => controller.abort(a.reason), { once: true });
+  };
+  a.addEventListener('abort', abort);
+  relay.addEventListener('abort', abort);
   return controller.signal;
 }
 

@@ -46,6 +46,23 @@ export function markResumable(request: Request): void {
   Object.defineProperty(request, RESUMABLE, { value: true });
 }
 
+/**
+ * Set on a request a relay runs for another replica (`markRelayed`). Its signal aborting ends the
+ * calls it carries even where the session keeps its events: the requesting replica gave up on the
+ * relay and may have told its client the calls failed, so none may go on to act on a later answer.
+ * Only an abort with `STREAM_ONLY` (the client went away from the requester, told nothing) leaves
+ * them to be picked up again with Last-Event-ID.
+ */
+export const RELAYED = Symbol('elicitkit request relayed');
+
+/** The reason a relayed request's signal aborts with when only its stream ends (see `RELAYED`). */
+export const STREAM_ONLY = Symbol('elicitkit stream only');
+
+/** Marks `request` as run for another replica (`RELAYED`). */
+export function markRelayed(request: Request): void {
+  Object.defineProperty(request, RELAYED, { value: true });
+}
+
 export interface TellsGone {
   [WHEN_GONE](fn: () => void): void;
 }

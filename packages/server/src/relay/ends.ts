@@ -14,8 +14,10 @@ import {
   TOO_LARGE as BODY_TOO_LARGE,
   type Exchange,
   INVALID,
+  markRelayed,
   type ReadBody,
   type ServeExchange,
+  STREAM_ONLY,
 } from '../http/exchange.js';
 import type { Delivered } from '../http/session-directory.js';
 import { watchResponse } from '../http/watch.js';
@@ -76,10 +78,10 @@ export interface RelayCore {
   handler: RelayHandler | undefined;
   /**
    * Aborts this replica could not send (Redis refused the PUBLISH: it was down), by holder, with
-   * how that holder reads messages. Sent again before anything else to that holder, and once Redis
+   * how that holder reads messages: relay → whether only its stream ends (`resume`). Sent again before anything else to that holder, and once Redis
    * is back (`payOwed`).
    */
-  owed: Map<string, { aead: boolean; relays: Set<string> }>;
+  owed: Map<string, { aead: boolean; relays: Map<string, boolean> }>;
   /**
    * Watches, every few moments, that `peer` still listens on its channel, calling `lost` when it
    * does not (or Redis cannot be asked); returns what stops watching. Both ends of a relay through
@@ -91,6 +93,12 @@ export interface RelayCore {
    * cut from Redis for a moment, not gone. Rejects when Redis cannot be asked.
    */
   beating(peer: string): Promise<boolean>;
+  /**
+   * Whether this replica hears its own channel (its subscription is up), and waiting, bounded, for
+   * it to again: a relay through Redis sent while it is down would have its answer published to
+   * nobody, and wait on it for ever.
+   */
+  hearing: Hearing;
   /**
    * Publishes a frame to a replica, sealed; resolves with how many listened. `takes`: how that
    * replica said it takes its messages (on its request, or in its directory entry) — several
@@ -185,6 +193,7 @@ export async function runRelayed(
           signal: controller.signal,
           ...(body === undefined ? {} : { body: body as BodyInit }),
         });
+    markRelayed(request);
     const owner = frame.owner;
     delivered.set(request, {
       auth: frame.auth && {
@@ -283,14 +292,16 @@ export function subscriptionLost(core: RelayCore): void {
 }
 
 /**
- * Tells `holder` to drop relay `r`. An abort Redis refused (it is down) is owed: sent again before
- * anything else to that holder, and once Redis is back (`payOwed`), so a call this replica told its
- * client had failed never takes an answer that comes later. One that went out is no longer owed,
- * whoever heard it: a holder not listening then either is gone or lost its subscription, which
- * drops every relay it ran through Redis (`subscriptionLost`).
+ * Tells `holder` to drop relay `r`, and the calls it carried with it (with `resume`, only its
+ * stream: our client went away, told nothing). An abort ending calls that Redis refused (it is
+ * down) is owed: sent again before anything else to that holder, and once Redis is back
+ * (`payOwed`), so a call this replica told its client had failed never takes an answer that comes
+ * later. One that went out is no longer owed, whoever heard it: a holder not listening then either
+ * is gone or lost its subscription, which drops every relay it ran through Redis, ending its calls
+ * (`subscriptionLost`).
  */
-function sendAbort(core: RelayCore, holder: string, r: string, takes: Takes): void {
-  core.publish(holder, { t: 'abort', r }, takes).then(
+function sendAbort(core: RelayCore, holder: string, r: string, takes: Takes, resume = false): void {
+  core.publish(holder, resume ? { t: 'abort', r, resume } : { t: 'abort', r }, takes).then(
     () => {
       const owed = core.owed.get(holder);
       if (owed?.relays.delete(r) && owed.relays.size === 0) core.owed.delete(holder);
@@ -299,10 +310,10 @@ function sendAbort(core: RelayCore, holder: string, r: string, takes: Takes): vo
       // Only through Redis: a direct connection that could not carry it closed, which drops, at
       // the holder, every relay it carried.
       if (takes.via) return;
-      const owed = core.owed.get(holder) ?? { aead: takes.aead === true, relays: new Set<string>() };
+      const owed = core.owed.get(holder) ?? { aead: takes.aead === true, relays: new Map<string, boolean>() };
       // Bounded: the oldest go first (a holder that stays unreachable watches this replica too).
-      if (owed.relays.size >= MAX_OWED) owed.relays.delete(owed.relays.values().next().value as string);
-      owed.relays.add(r);
+      if (owed.relays.size >= MAX_OWED) owed.relays.delete(owed.relays.keys().next().value as string);
+      owed.relays.set(r, resume);
       core.owed.set(holder, owed);
     },
   );
@@ -315,7 +326,7 @@ function sendAbort(core: RelayCore, holder: string, r: string, takes: Takes): vo
 export function payOwed(core: RelayCore, holder?: string): void {
   for (const [to, owed] of core.owed) {
     if (holder !== undefined && to !== holder) continue;
-    for (const r of owed.relays) sendAbort(core, to, r, { aead: owed.aead });
+    for (const [r, resume] of owed.relays) sendAbort(core, to, r, { aead: owed.aead }, resume);
   }
 }
 
@@ -386,7 +397,8 @@ function take(core: RelayCore, from: string, frame: Frame, via?: Link): void {
         drops.sender++;
         return;
       }
-      drop(entry);
+      // Given up (the client told the calls failed): they end. Its client gone: only the stream.
+      drop(entry, frame.resume ? STREAM_ONLY : undefined);
       return;
     }
     default: {
@@ -489,7 +501,7 @@ export async function relayTo(
     );
   const relayed = new RelayedResponse({
     requestBody: body,
-    abort: () => sendAbort(core, holder, r, { aead, ...(via ? { via } : {}) }),
+    abort: (resume) => sendAbort(core, holder, r, { aead, ...(via ? { via } : {}) }, resume),
     done: () => {
       unwatch();
       core.waiting.delete(r);
@@ -522,6 +534,7 @@ export async function relayTo(
       if (via && error instanceof RangeError) return 0;
       throw error;
     };
+    if (!via) await heard(core);
     if (!via) payOwed(core, holder);
     let reached = await core.publish(holder, frame, { aead, ...(via ? { via } : {}) }).catch(tooLong);
     if (reached === 0 && via) {
@@ -532,6 +545,7 @@ export async function relayTo(
       via = undefined;
       delete waiting.via;
       unwatch = watch();
+      await heard(core);
       payOwed(core, holder);
       reached = await core.publish(holder, frame, { aead });
     }
@@ -549,6 +563,48 @@ export async function relayTo(
     if (error instanceof FrameRefused) return unrelayable(error.message);
     if (!(error instanceof HolderGone)) return directoryDown();
     return HOLDER_GONE;
+  }
+}
+
+/**
+ * Resolves once this replica hears its channel (at once when it does); throws `RelayInterrupted`
+ * (503, send again) when its subscription is not back within `RESUBSCRIBE_WAIT_MS`.
+ */
+async function heard(core: RelayCore): Promise<void> {
+  if (core.hearing.up || (await core.hearing.until(RESUBSCRIBE_WAIT_MS))) return;
+  throw new RelayInterrupted('this server instance is reconnecting to Redis');
+}
+
+/** How long a relay through Redis waits for this replica's own subscription to be back. */
+const RESUBSCRIBE_WAIT_MS = 2_000;
+
+/** Whether a replica hears its channel; `until` waits, bounded, for it to. */
+export class Hearing {
+  private heard = false;
+  private readonly waiters = new Set<(up: boolean) => void>();
+
+  get up(): boolean {
+    return this.heard;
+  }
+
+  set(up: boolean): void {
+    this.heard = up;
+    if (!up) return;
+    for (const waiter of [...this.waiters]) waiter(true);
+  }
+
+  /** Resolves true once it hears, false if it does not within `ms`. */
+  until(ms: number): Promise<boolean> {
+    if (this.heard) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (up: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve(up);
+      };
+      const timer = setTimeout(() => done(false), ms);
+      this.waiters.add(done);
+    });
   }
 }
 

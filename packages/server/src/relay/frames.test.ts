@@ -206,6 +206,7 @@ describe('relay frames', () => {
     for (const frame of [
       { t: 'end', r: 'x'.repeat(128) },
       { t: 'abort', r },
+      { t: 'abort', r, resume: true },
       { t: 'fail', r, message: 'm'.repeat(2_000) },
       { t: 'hello' },
       data,
@@ -220,8 +221,10 @@ describe('relay frames', () => {
     for (const frame of [
       { t: 'end', r: '' },
       { t: 'abort', r: 'x'.repeat(129) },
+      { t: 'abort', r, resume: false },
+      { t: 'abort', r, resume: 'yes' },
       { t: 'fail', r, message: 'm'.repeat(2_001) },
-    ] as Frame[])
+    ] as unknown as Frame[])
       expect(open(keys, 'b', sealUnchecked(keys, envelope(), frame), new Map())).toEqual({ dropped: 'schema' });
   });
 

@@ -133,8 +133,13 @@ const FRAME = z.discriminatedUnion('t', [
     /** Who the requesting replica authenticated the request as; its credential stays there. */
     auth: identity.optional(),
   }),
-  /** The requester's client went away: drop the request at the holder. */
-  z.strictObject({ t: z.literal('abort'), r: id }),
+  /**
+   * The requester gave up on the relay: drop the request at the holder, and end the calls it
+   * carried — the requester told its client they failed. With `resume`, its client only went away,
+   * told nothing: only the stream ends, and a session that keeps its events lets the client pick
+   * its calls up again with Last-Event-ID.
+   */
+  z.strictObject({ t: z.literal('abort'), r: id, resume: z.literal(true).optional() }),
   /** The response's status and headers; with `end`, the whole response (`body` if it has one). */
   z.strictObject({
     t: z.literal('head'),

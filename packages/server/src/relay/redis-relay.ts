@@ -6,6 +6,7 @@ import type { SessionDirectory } from '../http/session-directory.js';
 import { type DirectOptions, Links } from './direct.js';
 import {
   directoryDown,
+  Hearing,
   HOLDER_GONE,
   type PeerLost,
   payOwed,
@@ -87,8 +88,9 @@ export interface RedisRelay extends SessionDirectory {
  * that the holder is still subscribed, ending an SSE stream with a JSON-RPC error for the requests
  * it carried. Whenever a requester gives up on a relay, its holder drops it: told by an `abort`
  * (sent again once Redis is back if Redis refused it), by its own subscription's drop (which may
- * have lost that `abort`), or by its own watch that the requester still listens — so a call a
- * client was told had failed never acts on a later answer.
+ * have lost that `abort`), or by its own watch that the requester still listens — and the calls it
+ * carried end with it, on a session with an event store too (only a client that went away, told
+ * nothing, may resume them) — so a call a client was told had failed never acts on a later answer.
  *
  * @example
  * import { Redis } from 'ioredis';
@@ -127,6 +129,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     publish: (to, frame, takes) => publisher.publish(to, frame, takes),
     watch: (peer, lost) => watch(peer, lost),
     beating: (peer) => sessions.beating(peer),
+    hearing: new Hearing(),
   };
   // Redis back after refusing commands: the aborts it refused go now.
   const repay = () => payOwed(core);
@@ -278,7 +281,19 @@ async function listen(core: RelayCore, subscriber: Redis, own: string): Promise<
   // Pub/sub delivers at most once: whatever was published for us while this connection was down is
   // gone (ioredis subscribes again on reconnecting, but nothing is replayed): the relays through
   // it end, both ways (`subscriptionLost`).
-  subscriber.on('close', () => subscriptionLost(core));
+  subscriber.on('close', () => {
+    core.hearing.set(false);
+    subscriptionLost(core);
+  });
   await subscriber.connect();
   await subscriber.subscribe(own);
+  core.hearing.set(true);
+  // Connected again: heard once subscribed again (ioredis subscribes again on its own; this one,
+  // after it on the same connection, answers once the channel is ours again).
+  subscriber.on('ready', () => {
+    subscriber.subscribe(own).then(
+      () => core.hearing.set(subscriber.status === 'ready'),
+      () => {},
+    );
+  });
 }

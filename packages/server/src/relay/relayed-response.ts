@@ -24,8 +24,11 @@ export class RelayInterrupted extends Error {
 export interface RelayedResponseSettings {
   /** The body the request carried (to answer its JSON-RPC requests if the holder dies mid-stream). */
   requestBody: Uint8Array | undefined;
-  /** Tells the holder to drop the request (our client went away). */
-  abort: () => void;
+  /**
+   * Tells the holder to drop the request: `resume` when our client only went away (told nothing,
+   * it may pick its calls up again with Last-Event-ID), else its calls end there too.
+   */
+  abort: (resume: boolean) => void;
   /** Called once, when this relay is over whichever way. */
   done: () => void;
 }
@@ -108,7 +111,7 @@ export class RelayedResponse {
   cancel(): void {
     if (this.over) return;
     this.finish();
-    this.settings.abort();
+    this.settings.abort(true);
     try {
       this.stream?.close();
     } catch {
@@ -129,7 +132,9 @@ export class RelayedResponse {
     // it must not go on there (its questions withdrawn, a late answer acting on nothing). Every
     // `fail` says so, not only those this side caused: "nobody listens on the holder's channel"
     // may be a holder briefly cut from Redis, not a dead one (a dead one just never reads it).
-    this.settings.abort();
+    // Its calls end there even where the session keeps its events: told they failed, the client
+    // will not pick them up again.
+    this.settings.abort(false);
     if (!this.started) {
       this.rejectHead(why === 'gone' ? new HolderGone() : new RelayInterrupted(reason));
       return;
