@@ -190,3 +190,31 @@ export async function dropSubscription(r: Replica, prefix: string): Promise<void
   expect(line).toBeDefined();
   await r.redis.client('KILL', 'ID', /\bid=(\d+)/.exec(line ?? '')?.[1] ?? '');
 }
+
+/**
+ * One JSON-RPC message POSTed raw on 2025-11-25 session `sessionId` as `who` (`Bearer who`), as a
+ * client would send it; `signal` bounds it.
+ */
+export function postOnSession(
+  url: string,
+  sessionId: string,
+  message: unknown,
+  who = 'alice',
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${who}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify(message),
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/** The answer `dev` to the first question pushed on `sessionId` (its request id 0). */
+export const ANSWER_DEV = { jsonrpc: '2.0', id: 0, result: { action: 'accept', content: { env: 'dev' } } };

@@ -6,7 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
-import { publishes, type Replica, type ReplicaOptions, relayHarness, untilDirect } from '../../test/relay-harness.js';
+import {
+  postOnSession,
+  publishes,
+  type Replica,
+  type ReplicaOptions,
+  relayHarness,
+  untilDirect,
+} from '../../test/relay-harness.js';
 import { Link, MAX_HELLO, MAX_LINK_MESSAGE, parseAddress } from './direct.js';
 import { frameKey, sealFrames } from './frames.js';
 import { createRedisRelay } from './redis-relay.js';
@@ -279,16 +286,10 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
     const owner = String(await other.redis.get(`${prefix}session:${seed.sessionId}`)).split('\n')[1];
     await b.redis.set(`${prefix}session:ghost-session`, `ghost\n${owner}\nbatch\naead\n${otherAddress}`);
     for (let i = 0; i < 2; i++) {
-      const response = await fetch(b.serving.url, {
-        method: 'POST',
-        headers: {
-          authorization: 'Bearer alice',
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': 'ghost-session',
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      const response = await postOnSession(b.serving.url, 'ghost-session', {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
       });
       expect(response.status).toBe(404);
     }
@@ -352,17 +353,12 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
     await untilDirect(client, a);
     // alice's GET stream is held at a; mallory's request adds nothing there.
     const held = a.relay.inFlight();
-    const response = await fetch(b.serving.url, {
-      method: 'POST',
-      headers: {
-        authorization: 'Bearer mallory',
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-session-id': transport.sessionId as string,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
-    });
+    const response = await postOnSession(
+      b.serving.url,
+      transport.sessionId as string,
+      { jsonrpc: '2.0', id: 9, method: 'tools/list' },
+      'mallory',
+    );
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { message: 'Session not found' } });
     expect(a.relay.inFlight()).toBe(held);

@@ -14,18 +14,10 @@ import { describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
-import { dropSubscription, listeners, relayHarness } from '../../test/relay-harness.js';
+import { ANSWER_DEV, dropSubscription, listeners, postOnSession, relayHarness } from '../../test/relay-harness.js';
 
 const REDIS = withRedis('relay/holder-blip.test.ts');
 const SECRET = 'relay-blip-test-secret-0123456789abcdef0123';
-
-const onSession = (sessionId: string): Record<string, string> => ({
-  authorization: 'Bearer alice',
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-session-id': sessionId,
-  'mcp-protocol-version': '2025-11-25',
-});
 
 describe.skipIf(!REDIS)("a holder's Redis subscription drops for a moment", () => {
   const { h, replica, gated } = relayHarness(SECRET);
@@ -49,11 +41,7 @@ describe.skipIf(!REDIS)("a holder's Redis subscription drops for a moment", () =
     return { a, b, url: h.proxy.url, blip, back };
   };
   const listTools = (url: string, sessionId: string, id: number) =>
-    fetch(url, {
-      method: 'POST',
-      headers: onSession(sessionId),
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }),
-    });
+    postOnSession(url, sessionId, { jsonrpc: '2.0', id, method: 'tools/list' });
   const connected = async (url: string) => {
     const client = new Client({ name: 'blip', version: '1' });
     h.clients.push(client);
@@ -83,11 +71,7 @@ describe.skipIf(!REDIS)("a holder's Redis subscription drops for a moment", () =
     // The entry was never dropped: the session lives on its holder.
     expect(await a.redis.exists(`blipq:session:${sessionId}`)).toBe(1);
     // The person's answer to the question the client was told is over does nothing.
-    const late = await fetch(url, {
-      method: 'POST',
-      headers: onSession(sessionId),
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, result: { action: 'accept', content: { env: 'dev' } } }),
-    });
+    const late = await postOnSession(url, sessionId, ANSWER_DEV);
     await late.arrayBuffer();
     expect(a.serving.store.deployments, 'deployed after the call was reported as not completed').toEqual([]);
     expect(b.relay.inFlight()).toBe(0);

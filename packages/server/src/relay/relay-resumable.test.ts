@@ -12,7 +12,14 @@ import { startDroppingProxy } from '../../../../test/support/dropping-proxy.js';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
-import { dropSubscription, listeners, type ReplicaOptions, relayHarness } from '../../test/relay-harness.js';
+import {
+  ANSWER_DEV,
+  dropSubscription,
+  listeners,
+  postOnSession,
+  type ReplicaOptions,
+  relayHarness,
+} from '../../test/relay-harness.js';
 import { createMemoryEventStore } from '../http/event-store.js';
 
 const REDIS = withRedis('relay/relay-resumable.test.ts');
@@ -22,19 +29,6 @@ const resumable = (wrapped = false): ReplicaOptions => ({
   wrapped,
   handler: { eventStore: createMemoryEventStore(), retryMs: 20 },
 });
-
-const lateAnswer = (url: string, sessionId: string) =>
-  fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: 'Bearer alice',
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, result: { action: 'accept', content: { env: 'dev' } } }),
-  });
 
 describe.skipIf(!REDIS)('a relayed call on a session that keeps its events', () => {
   const { h, replica, gated } = relayHarness(SECRET);
@@ -63,7 +57,7 @@ describe.skipIf(!REDIS)('a relayed call on a session that keeps its events', () 
     const response = await a.serving.log.response('env');
     expect(response.action, 'the holder kept, to be resumed, a call its client was told had failed').toBe('cancel');
     // The session lives on (the client's GET stream may be relayed again): the answer reaches it.
-    const late = await lateAnswer(url, sessionId);
+    const late = await postOnSession(url, sessionId, ANSWER_DEV);
     await late.arrayBuffer();
     expect(late.status).toBe(202);
     expect(a.serving.store.deployments, 'deployed after the call was reported as not completed').toEqual([]);

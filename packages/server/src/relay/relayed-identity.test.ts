@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { httpTransport, loopback } from '../../test/loopback.js';
-import { relayHarness } from '../../test/relay-harness.js';
+import { postOnSession, relayHarness } from '../../test/relay-harness.js';
 import { MAX_IDENTITY } from './frames.js';
 import { createRedisRelay } from './redis-relay.js';
 
@@ -46,17 +46,7 @@ describe.skipIf(!REDIS)('the identity a relayed request carries', () => {
     await client.connect(transport);
     const sessionId = transport.sessionId as string;
     const list = async (through: string) => {
-      const response = await fetch(through, {
-        method: 'POST',
-        headers: {
-          authorization: 'Bearer alice',
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': sessionId,
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
+      const response = await postOnSession(through, sessionId, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
       return { status: response.status, text: await response.text() };
     };
     return { sessionId, list };

@@ -14,23 +14,10 @@ import { describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
-import { listeners, type ReplicaOptions, relayHarness } from '../../test/relay-harness.js';
+import { ANSWER_DEV, listeners, postOnSession, type ReplicaOptions, relayHarness } from '../../test/relay-harness.js';
 
 const REDIS = withRedis('relay/requester-redis-down.test.ts');
 const SECRET = 'relay-reqdown-test-secret-0123456789abcdef0';
-
-const answer = (url: string, sessionId: string) =>
-  fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: 'Bearer alice',
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, result: { action: 'accept', content: { env: 'dev' } } }),
-  });
 
 describe.skipIf(!REDIS)('the requesting replica loses Redis mid-question', () => {
   const { h, replica, gated } = relayHarness(SECRET);
@@ -63,7 +50,7 @@ describe.skipIf(!REDIS)('the requesting replica loses Redis mid-question', () =>
     b.gate.open();
     await expect.poll(() => listeners(a, 'reqdown:', b.relay.replica), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => b.redis.ping().catch(() => 'down'), { timeout: 10_000 }).toBe('PONG');
-    await (await answer(url, sessionId)).arrayBuffer();
+    await (await postOnSession(url, sessionId, ANSWER_DEV)).arrayBuffer();
     const response = await a.serving.log.response('env');
     expect(response.action, 'the holder kept the call the client was told had failed').toBe('cancel');
     expect(a.serving.store.deployments, 'deployed after the call was reported as not completed').toEqual([]);
@@ -85,7 +72,7 @@ describe.skipIf(!REDIS)('the requesting replica loses Redis mid-question', () =>
     await expect.poll(() => a.relay.inFlight()).toBe(0);
     // The person answers anyway, through a third replica, which relays it to the holder.
     const c = await replica('gone:');
-    await (await answer(c.serving.url, sessionId)).arrayBuffer();
+    await (await postOnSession(c.serving.url, sessionId, ANSWER_DEV)).arrayBuffer();
     expect(a.serving.store.deployments, 'deployed after the call was reported as not completed').toEqual([]);
   });
 });

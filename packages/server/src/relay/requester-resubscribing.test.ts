@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport } from '../../test/loopback.js';
-import { dropSubscription, listeners, relayHarness } from '../../test/relay-harness.js';
+import { dropSubscription, listeners, postOnSession, relayHarness } from '../../test/relay-harness.js';
 
 const REDIS = withRedis('relay/requester-resubscribing.test.ts');
 const SECRET = 'relay-resubscribe-test-secret-0123456789abcd';
@@ -35,20 +35,15 @@ describe.skipIf(!REDIS)("a request relayed while the requester's subscription is
     b.gate.shut();
     await dropSubscription(b, prefix);
     await expect.poll(() => listeners(a, prefix, b.relay.replica)).toBe(0);
+    // Far past the wait's bound: a request that would hang fails here, not at the suite's timeout.
     const list = () =>
-      fetch(h.proxy?.url ?? '', {
-        method: 'POST',
-        headers: {
-          authorization: 'Bearer alice',
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-session-id': transport.sessionId as string,
-          'mcp-protocol-version': '2025-11-25',
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
-        // Far past the wait's bound: a request that would hang fails here, not at the suite's timeout.
-        signal: AbortSignal.timeout(15_000),
-      });
+      postOnSession(
+        h.proxy?.url ?? '',
+        transport.sessionId as string,
+        { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+        'alice',
+        AbortSignal.timeout(15_000),
+      );
     return { a, b, list };
   };
 
