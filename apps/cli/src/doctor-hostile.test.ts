@@ -165,6 +165,18 @@ describe("doctor's stderr never carries the server's control sequences", () => {
     expect(r.err).not.toMatch(DRIVES_TERMINAL);
   }, 60_000);
 
+  // Was: the `--tools` usage error quoted them with their line breaks: a line of the server's choosing on stderr.
+  it('the --tools usage error quotes the server tool names on one line', async () => {
+    const r = await runCli(['doctor', '--revision', '2025-11-25', '--tools', 'nope', ...server('escape-names.mjs')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('no tool named nope');
+    expect(r.err).not.toMatch(DRIVES_TERMINAL);
+    expect(
+      r.err.split('\n').some((line) => /^\s*all good/.test(line)),
+      r.err,
+    ).toBe(false);
+  }, 60_000);
+
   it('the text report keeps a server text with line breaks on its own line (no report line can be faked)', async () => {
     const r = await runCli([
       'doctor',

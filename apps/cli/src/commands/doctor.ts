@@ -121,7 +121,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
     const unknown = [...(only ?? []), ...(skip ?? [])].filter((n) => !listed.includes(n));
     if (run.profiles.some((p) => p.served) && unknown.length > 0) {
       const message = `no tool named ${unknown.join(', ')} (the server lists: ${listed.join(', ') || 'none'})`;
-      if (only?.every((n) => unknown.includes(n))) throw new UsageError(`--tools: ${message}`);
+      if (only?.every((n) => unknown.includes(n))) throw new UsageError(`--tools: ${oneLine(message)}`);
       io.err(`elicitkit doctor: warning: ${oneLine(message)}`);
     }
     const { findings, notes } = judge(run);
@@ -142,7 +142,15 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       );
       return EXIT.toolError;
     }
-    return report.summary.errors > 0 || (values.strict && report.summary.warnings > 0) ? EXIT.toolError : EXIT.ok;
+    // A check that stopped under a profile it reached judged only part of the server: not a pass.
+    for (const r of report.revisions)
+      if (r.served && r.error !== null)
+        io.err(`elicitkit doctor: the check stopped under ${r.profile}: ${oneLine(r.error)}`);
+    return report.summary.errors > 0 ||
+      report.summary.stopped.length > 0 ||
+      (values.strict && report.summary.warnings > 0)
+      ? EXIT.toolError
+      : EXIT.ok;
   } finally {
     progress.done();
     process.removeListener('SIGINT', onSignal);

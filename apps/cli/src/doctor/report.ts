@@ -65,6 +65,9 @@ export interface DoctorReport {
     skipped: number;
     errors: number;
     warnings: number;
+    /** Profiles served whose check stopped before it was done (tools never listed, connection lost for good). */
+    stopped: string[];
+    /** No error findings, and some profile served, and none of them stopped. */
     ok: boolean;
   };
 }
@@ -133,7 +136,8 @@ export function buildReport(
       skipped: run.calls.length - made,
       errors,
       warnings: findings.length - errors,
-      ok: errors === 0 && run.profiles.some((p) => p.served),
+      stopped: run.profiles.filter((p) => p.served && p.error !== undefined).map((p) => p.profile.id),
+      ok: errors === 0 && run.profiles.some((p) => p.served) && run.profiles.every((p) => !p.served || !p.error),
     },
   };
 }
