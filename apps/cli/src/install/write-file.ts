@@ -161,8 +161,9 @@ const STALE_LOCK_MS = 30_000;
 /**
  * Runs `change` (read, plan, write) while holding `<file>.elicitkit-lock`, so that two installs or
  * uninstalls of one config at once do not each write their own version over the other's (one
- * entry reported added, then lost). The lock is a file created exclusively beside the config and
- * removed after; one older than 30 s is taken over. `create`: make the config's folder for the lock
+ * entry reported added, then lost). The lock is a file created exclusively beside the file the
+ * config is (through its symlinks and symlinked folders, so every path to it takes the same lock)
+ * and removed after; one older than 30 s is taken over. `create`: make the config's folder for the lock
  * (install, which creates it anyway); otherwise a missing folder means no config and no lock.
  * @example await withFileLock('/work/.cursor/mcp.json', true, () => installInto(file))
  */
@@ -172,15 +173,18 @@ export async function withFileLock<T>(
   change: () => Promise<T>,
   waitMs = 10_000,
 ): Promise<T> {
-  const lock = `${resolve(file)}.elicitkit-lock`;
-  if (create) await mkdir(dirname(lock), { recursive: true });
+  // Beside the file written, by its real path: two paths to one file (a symlink to a dotfiles repo
+  // from both ~/.cursor and a project, a symlinked folder) take one lock.
+  const target = await linkTarget(file);
+  if (create) await mkdir(dirname(target), { recursive: true });
   else if (
-    !(await stat(dirname(lock)).then(
+    !(await stat(dirname(target)).then(
       (s) => s.isDirectory(),
       () => false,
     ))
   )
     return change();
+  const lock = join(await realpath(dirname(target)), `${basename(target)}.elicitkit-lock`);
   const started = Date.now();
   for (;;) {
     try {
