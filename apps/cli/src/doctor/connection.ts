@@ -17,7 +17,10 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-/** A cold stdio server can take a while to start; a connection that takes longer is not coming. */
+/**
+ * A cold stdio server can take a while to start; a connection that takes longer (or longer than
+ * `--timeout-ms`, when that is longer) is not coming.
+ */
 const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
@@ -31,6 +34,7 @@ export async function openConnection(
   endpoint: Endpoint,
   profile: Profile,
   hooks: ConnectionHooks,
+  requestTimeoutMs = 0,
 ): Promise<Connection> {
   const client = new Client(
     { name: profile.client?.announces ?? 'elicitkit-doctor', version: '0.1.0' },
@@ -42,7 +46,9 @@ export async function openConnection(
     );
   }
   try {
-    await client.connect(tap(await endpoint.transport(profile), hooks.onAsks), { timeout: CONNECT_TIMEOUT_MS });
+    await client.connect(tap(await endpoint.transport(profile), hooks.onAsks), {
+      timeout: Math.max(CONNECT_TIMEOUT_MS, requestTimeoutMs),
+    });
   } catch (error) {
     await client.close().catch(() => {});
     throw error;

@@ -42,10 +42,12 @@ export async function checkRestart(endpoint: Endpoint, profile: Profile, timeout
 }
 
 async function declaredBy(endpoint: Endpoint, profile: Profile, timeoutMs: number): Promise<Declared> {
-  const conn = await openConnection(endpoint, profile, {
-    onAsks: () => {},
-    answer: () => ({ action: 'cancel' }),
-  });
+  const conn = await openConnection(
+    endpoint,
+    profile,
+    { onAsks: () => {}, answer: () => ({ action: 'cancel' }) },
+    timeoutMs,
+  );
   try {
     return { capabilities: capabilitiesOf(conn.client), tools: await toolsOf(conn.client, timeoutMs) };
   } finally {

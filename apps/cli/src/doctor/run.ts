@@ -162,7 +162,7 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
 
   let conn: Connection | undefined;
   try {
-    conn = await openConnection(shared.endpoint, profile, hooks);
+    conn = await openConnection(shared.endpoint, profile, hooks, timeoutMs);
   } catch (error) {
     record.error = messageOf(error);
     return { profile: record, calls, listed, left };
@@ -292,7 +292,7 @@ async function keepAlive(
   if (await isAlive(conn, probeMs)) return conn;
   await conn.close();
   try {
-    const fresh = await openConnection(shared.endpoint, profile, hooks);
+    const fresh = await openConnection(shared.endpoint, profile, hooks, probeMs);
     record.reconnects++;
     return fresh;
   } catch (error) {
