@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type EditPlan, type EditTarget, planEdit } from './plan-edit.js';
+import { type EditPlan, type EditTarget, planEdit, planRemove } from './plan-edit.js';
 
 const entry = { command: 'node', args: ['s.js'] };
 const target: EditTarget = { rootKey: 'mcpServers', name: 'opsdesk', entry, jsonc: false };
@@ -152,5 +152,23 @@ describe('planEdit refusals', () => {
       column: 14,
     });
     expect(planEdit('{"mcpServers": null}', target)).toMatchObject({ kind: 'refused' });
+  });
+
+  // Was: a file nested 200,000 deep overflowed the stack ("Maximum call stack size exceeded").
+  it('refuses values nested deeper than any config, where they open, before anything recurses into them', () => {
+    const deep = `{\n  "other": ${'['.repeat(200_000)}${']'.repeat(200_000)}\n}`;
+    const refused = {
+      kind: 'refused',
+      reason: expect.stringMatching(/nest deeper than 512 levels/),
+      line: 2,
+      column: 523,
+    };
+    expect(planEdit(deep, target)).toEqual(refused);
+    expect(planRemove(deep, 'mcpServers', 'x')).toEqual(refused);
+    // 512 levels are read; brackets in strings and comments are not levels.
+    const at512 = `{"a": ${'['.repeat(511)}${']'.repeat(511)}}`;
+    expect(planEdit(at512, target).kind).toBe('add');
+    const quoted = `{"a": "${'[\\"{'.repeat(2_000)}", /* ${'{'.repeat(2_000)} */\n// ${'['.repeat(2_000)}\n"b": 1}`;
+    expect(planEdit(quoted, jsonc).kind).toBe('add');
   });
 });

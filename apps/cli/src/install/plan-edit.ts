@@ -34,6 +34,8 @@ export function planEdit(before: string | undefined, target: EditTarget): EditPl
 
   const bom = before.startsWith('\uFEFF') ? '\uFEFF' : '';
   const text = before.slice(bom.length);
+  const deep = tooDeep(text);
+  if (deep !== undefined) return refuse(text, deep, TOO_DEEP);
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true });
   const error = errors[0];
@@ -59,6 +61,32 @@ export function planEdit(before: string | undefined, target: EditTarget): EditPl
     return { kind: 'add', text: bom + applyEdits(text, insertProperty(text, servers, name, entry, style)), notes };
   if (nodeEquals(current, entry)) return { kind: 'unchanged', notes };
   return { kind: 'replace', text: bom + applyEdits(text, replaceValue(text, servers, property, entry, style)), notes };
+}
+
+/** Deeper than any client config: the parser and the edits recurse per level, and would overflow the stack. */
+const MAX_DEPTH = 512;
+const TOO_DEEP = `its values nest deeper than ${MAX_DEPTH} levels, which no client config does`;
+
+/**
+ * Where `text` first opens an object or array deeper than `MAX_DEPTH`, outside strings and
+ * comments; undefined when it never does. One pass, before anything that recurses reads it.
+ */
+function tooDeep(text: string): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 1;
+    } else if (c === '{' || c === '[') {
+      if (++depth > MAX_DEPTH) return i;
+    } else if (c === '}' || c === ']') depth--;
+  }
+  return undefined;
 }
 
 function refuse(text: string, offset: number, reason: string): EditPlan {
@@ -138,6 +166,8 @@ export function planRemove(before: string | undefined, rootKey: string, name: st
   if (before === undefined || before.trim() === '') return { kind: 'absent' };
   const bom = before.startsWith('\uFEFF') ? '\uFEFF' : '';
   let text = before.slice(bom.length);
+  const deep = tooDeep(text);
+  if (deep !== undefined) return refuse(text, deep, TOO_DEEP) as RemovePlan;
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true });
   const error = errors[0];
