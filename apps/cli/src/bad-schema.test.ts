@@ -38,3 +38,38 @@ describe('a stdio server whose tool schemas are broken', () => {
     expect(proto.out).toContain('called proto with'); // the SDK strips the key on its way; no crash either side
   }, 60_000);
 });
+
+const HOSTILE = ['--', process.execPath, fileURLToPath(new URL('../test/deep-schema-server.mjs', import.meta.url))];
+
+// Was: the SDK checks the whole list; one tool it refuses, or one too deep for its check (a stack
+// overflow), failed `tools` and every `call` on the server with "Maximum call stack size exceeded".
+describe('a server listing a tool the SDK cannot take beside good ones', () => {
+  for (const [what, server] of [
+    ['one 1,000 levels deep and one that is not a tool', HOSTILE],
+    ['one that is not a tool alone', [...HOSTILE, '--shallow']],
+  ] as const)
+    it(`${what}: tools lists the others and warns; call works on them and refuses it`, async () => {
+      const listed = await run(['tools', '--revision', '2025-11-25', ...server]);
+      expect(listed.code, listed.err).toBe(0);
+      expect(listed.out).toContain('env?: dev|prod');
+      expect(listed.out).toMatch(/^last$/m);
+      expect(listed.out.includes('\ndeep\n')).toBe(!server.includes('--shallow'));
+      expect(listed.err).toBe(
+        'elicitkit: warning: tool "numbered" of server "deep-schemas" is not a tool as MCP defines one; it is left out',
+      );
+      const called = await run(['call', 'fine', 'env=prod', '--revision', '2025-11-25', ...server]);
+      expect(called.code, called.err).toBe(0);
+      expect(called.out).toContain('called fine with {"env":"prod"}');
+      const refused = await run(['call', 'numbered', '--revision', '2025-11-25', ...server]);
+      expect(refused.code).toBe(1);
+      expect(refused.err).toBe(
+        'elicitkit: tool "numbered" of server "deep-schemas" is not a tool as MCP defines one; it cannot be called',
+      );
+    }, 60_000);
+
+  it('the deep tool itself is called with its arguments as JSON', async () => {
+    const r = await run(['call', 'deep', '--args', '{"a":{"a":"x"}}', '--revision', '2025-11-25', ...HOSTILE]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('called deep with {"a":{"a":"x"}}');
+  }, 60_000);
+});

@@ -17,6 +17,7 @@ import {
 import { createTerminalRenderer } from '@elicitkit/client/terminal';
 import { Client } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
+import { listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { shownIo } from '../shown.js';
 import { connectTo, splitCommand, type Target } from '../target.js';
@@ -172,8 +173,12 @@ interface CallPlan {
 /** Finds the tool, builds its arguments, calls it and prints the result; resolves with the exit code. */
 async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Promise<number> {
   const { target, toolName, values, io } = plan;
-  const { tools } = await client.listTools(undefined, { signal });
+  const { tools, skipped, fallback } = await listToolsSafely(client, { signal });
   const tool = tools.find((t) => t.name === toolName);
+  if (!tool && skipped.includes(toolName))
+    throw new Error(
+      `tool "${toolName}" of server "${client.getServerVersion()?.name ?? target.label}" is not a tool as MCP defines one; it cannot be called`,
+    );
   if (!tool)
     throw new UsageError(
       `${target.label} has no tool "${toolName}" (${tools.length > 0 ? `tools: ${tools.map((t) => t.name).join(', ')}` : 'it lists no tools'})`,
@@ -192,7 +197,11 @@ async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Pr
   shownIo(io).err(
     `Calling ${toolName} on ${server?.name ?? target.label} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,
   );
-  const result = await client.callTool({ name: toolName, arguments: args }, { timeout: NO_SDK_TIMEOUT, signal });
+  // A list read tool by tool (one of them too deep for the SDK) left the SDK no definition of its own.
+  const result = await client.callTool(
+    { name: toolName, arguments: args },
+    { timeout: NO_SDK_TIMEOUT, signal, ...(fallback ? { toolDefinition: tool } : {}) },
+  );
   const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
   if (values.json) {
     io.out(

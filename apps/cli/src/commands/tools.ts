@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { describeArguments, revisionOptions, ToolSchemaError } from '@elicitkit/client';
 import { Client } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
+import { listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { shownIo } from '../shown.js';
 import { connectTo, splitCommand } from '../target.js';
@@ -22,7 +23,7 @@ export async function tools(argv: string[], io: Io): Promise<number> {
   const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revision));
   await connectTo(client, target, { revision, io, timeoutMs: connectTimeoutFrom(process.env) });
   try {
-    const { tools: list } = await client.listTools();
+    const { tools: list, skipped } = await listToolsSafely(client);
     if (values.json) {
       io.out(
         JSON.stringify(
@@ -59,6 +60,10 @@ export async function tools(argv: string[], io: Io): Promise<number> {
       }
       for (const line of lines) human.out(`    ${line}`);
     }
+    for (const name of skipped)
+      human.err(
+        `elicitkit: warning: tool "${name}" of server "${server?.name ?? target.label}" is not a tool as MCP defines one; it is left out`,
+      );
     return EXIT.ok;
   } finally {
     await client.close().catch(() => {});

@@ -1,0 +1,93 @@
+import {
+  type Client,
+  isSpecType,
+  type RequestOptions,
+  SdkError,
+  SdkErrorCode,
+  type StandardSchemaV1Sync,
+  type Tool,
+} from '@modelcontextprotocol/client';
+
+/** Pages of `tools/list` followed before giving up on a server that never stops sending a cursor. */
+const MAX_PAGES = 100;
+
+/**
+ * `client.listTools()`, surviving one hostile tool. The SDK checks the whole list against its
+ * schema: one tool it refuses (a description that is a number), or whose schema nests a thousand
+ * levels deep (its check overflows the stack), takes every other tool with it. Then the list is
+ * read again, each tool on its own: one the SDK's
+ * check takes or cannot finish (too deep) is kept — our own schema check names what is wrong with
+ * it, as for any broken tool — one it refuses is left out, and `skipped` says so. `fallback` is true
+ * when the list was read that way: a call must then hand its tool's definition to `callTool`
+ * (`toolDefinition`), since the SDK cached none.
+ */
+export async function listToolsSafely(
+  client: Client,
+  options: RequestOptions = {},
+): Promise<{ tools: Tool[]; skipped: string[]; fallback: boolean }> {
+  try {
+    return { tools: (await client.listTools(undefined, options)).tools, skipped: [], fallback: false };
+  } catch (error) {
+    if (!(error instanceof RangeError || (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)))
+      throw error;
+  }
+  const tools: Tool[] = [];
+  const skipped: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      TOOL_PAGE,
+      options,
+    );
+    for (const tool of result.tools) {
+      if (typeof tool.name !== 'string' || typeof tool.inputSchema !== 'object' || tool.inputSchema === null) {
+        skipped.push(typeof tool.name === 'string' ? tool.name : '(a tool without a name)');
+        continue;
+      }
+      if (takenBySdk(tool)) tools.push(tool as unknown as Tool);
+      else skipped.push(tool.name);
+    }
+    cursor = result.nextCursor;
+    if (cursor === undefined) break;
+  }
+  return { tools, skipped, fallback: true };
+}
+
+/** Whether the SDK takes `tool` as a tool; one too deep for its check to finish counts as taken. */
+function takenBySdk(tool: unknown): boolean {
+  try {
+    return isSpecType.Tool(tool);
+  } catch (error) {
+    if (error instanceof RangeError) return true;
+    throw error;
+  }
+}
+
+interface RawTool {
+  name?: unknown;
+  inputSchema?: unknown;
+}
+
+/** A page of `tools/list` checked only as a list of objects with a cursor: each tool is read on its own. */
+const TOOL_PAGE: StandardSchemaV1Sync<unknown, { tools: RawTool[]; nextCursor?: string }> = {
+  '~standard': {
+    version: 1,
+    vendor: 'elicitkit',
+    validate(value: unknown) {
+      const v = value as { tools?: unknown; nextCursor?: unknown } | null;
+      if (typeof v !== 'object' || v === null || !Array.isArray(v.tools))
+        return { issues: [{ message: 'tools/list did not answer with a list of tools' }] };
+      if (v.tools.some((t) => typeof t !== 'object' || t === null || Array.isArray(t)))
+        return { issues: [{ message: 'tools/list answered with a tool that is not an object' }] };
+      if (v.nextCursor !== undefined && typeof v.nextCursor !== 'string')
+        return { issues: [{ message: 'tools/list answered with a cursor that is not text' }] };
+      return {
+        value: {
+          tools: v.tools as RawTool[],
+          ...(typeof v.nextCursor === 'string' ? { nextCursor: v.nextCursor } : {}),
+        },
+      };
+    },
+  },
+};
