@@ -24,6 +24,9 @@ export interface RedisClaimStoreOptions {
 // each runs atomically in Redis: two replicas can never both win a claim. Expiry is decided by
 // `exp` against the caller's clock (the suite's manual clock, or Date.now); Redis's own PEXPIRE
 // is only a backstop, set a minute past it, so nothing outlives its call when nobody sweeps.
+// ioredis sends a command again when the connection dropped before its reply came
+// (`autoResendUnfulfilledCommands`, on by default), so a script may run twice for one call: each
+// answers its second run as it did its first (a claim still the caller's, a completion recorded).
 const LIVE = `
 local function live(key, now)
   local exp = tonumber(redis.call('HGET', key, 'exp'))
@@ -37,7 +40,10 @@ const CLAIM = `${LIVE}
 local key, index = KEYS[1], KEYS[2]
 local id, owner, now, lease, ttl = ARGV[1], ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 if live(key, now) then
-  return redis.call('HMGET', key, 'state', 'owner', 'lease', 'result')
+  local found = redis.call('HMGET', key, 'state', 'owner', 'lease', 'result')
+  -- This very claim, sent again (its reply was lost): still the caller's.
+  if found[1] == 'running' and found[2] == owner then return {'claimed'} end
+  return found
 end
 redis.call('HSET', key, 'state', 'running', 'owner', owner, 'lease', now + lease, 'exp', now + ttl)
 redis.call('PEXPIRE', key, ttl + 60000)
@@ -49,19 +55,27 @@ const RENEW = `${LIVE}
 local key, owner, now, lease = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 if not live(key, now) then return 0 end
 if redis.call('HGET', key, 'state') ~= 'running' or redis.call('HGET', key, 'owner') ~= owner then return 0 end
-redis.call('HSET', key, 'lease', now + lease)
+-- A renewal sent again after a later one ran never moves the lease back.
+redis.call('HSET', key, 'lease', math.max(tonumber(redis.call('HGET', key, 'lease')) or 0, now + lease))
 return 1
 `;
 
 const COMPLETE = `${LIVE}
 local key, owner, now, result = KEYS[1], ARGV[1], tonumber(ARGV[2]), ARGV[3]
 if not live(key, now) then return 0 end
-if redis.call('HGET', key, 'state') ~= 'running' or redis.call('HGET', key, 'owner') ~= owner then return 0 end
+local state, holder = unpack(redis.call('HMGET', key, 'state', 'owner'))
+if holder ~= owner then return 0 end
+-- This very completion, sent again (its reply was lost): it is recorded.
+if state == 'done' then return redis.call('HGET', key, 'result') == result and 1 or 0 end
+if state ~= 'running' then return 0 end
+-- The owner stays with the result: it is how a completion sent again knows it is its own.
 redis.call('HSET', key, 'state', 'done', 'result', result)
-redis.call('HDEL', key, 'owner', 'lease')
+redis.call('HDEL', key, 'lease')
 return 1
 `;
 
+// Sent again after it ran, it finds nothing of the owner's (a claim taken meanwhile is someone
+// else's) and deletes nothing: it answers 0, which the committer does not act on.
 const RELEASE = `${LIVE}
 local key, index, id, owner, now = KEYS[1], KEYS[2], ARGV[1], ARGV[2], tonumber(ARGV[3])
 if not live(key, now) then return 0 end
