@@ -37,6 +37,13 @@ export interface PostgresClaimStoreOptions {
 const LOCK_NOT_AVAILABLE = '55P03';
 
 /**
+ * The longest an atomic commit whose COMMIT went out and then failed spends asking the database
+ * whether it committed (bounded by the commit's wait as well): a database that is down too must
+ * not hold the person's call.
+ */
+const SETTLE_MS = 5_000;
+
+/**
  * Claims in PostgreSQL (`pg`, node-postgres 8), for replicas on several hosts: every replica on
  * one database sees the same claims, and a final round replayed on two of them acts once.
  *
@@ -102,7 +109,7 @@ export function createPostgresClaimStore(pool: PostgresPool, options: PostgresCl
     async atomicallyAsync(id, ttlMs, effect, { waitMs }): Promise<AsyncAtomicResult> {
       await ready();
       for (;;) {
-        const found = await inOneTransaction(pool, table, { id, ttlMs, waitMs, now: now() }, effect, read);
+        const found = await inOneTransaction(pool, sql, { id, ttlMs, waitMs, now: now() }, effect, read);
         // Undefined: live when taking it, gone when reading it (expired and swept between the statements): again.
         if (found) return found;
       }
@@ -127,7 +134,7 @@ interface AtomicRun {
  */
 async function inOneTransaction(
   pool: PostgresPool,
-  table: string,
+  sql: Statements,
   run: AtomicRun,
   effect: (tx: unknown) => Promise<string>,
   read: (id: string, on: PostgresClient) => Promise<Claim | undefined>,
@@ -142,14 +149,17 @@ async function inOneTransaction(
   client.on('error', lost);
   const text = (value: string) => client.escapeLiteral(value);
   const int = (value: number) => String(Math.trunc(value));
+  const { table } = sql;
+  const owner = crypto.randomUUID();
   // Only the wait on the claim row is bounded by `waitMs`: the effect's own statements run under
   // the session's lock timeout, and a lock they wait on is theirs, not a duplicate still running.
   let claiming = true;
+  let sent: string | undefined;
   try {
     const begun = await client.query(
       `BEGIN; SET LOCAL lock_timeout = ${int(Math.max(1, Math.ceil(run.waitMs)))};
       INSERT INTO ${table} AS c (id, state, owner, result, lease_until, expires_at)
-      VALUES (${text(run.id)}, 'running', ${text(crypto.randomUUID())}, NULL, ${int(run.now + run.ttlMs)}, ${int(run.now + run.ttlMs)})
+      VALUES (${text(run.id)}, 'running', ${text(owner)}, NULL, ${int(run.now + run.ttlMs)}, ${int(run.now + run.ttlMs)})
       ON CONFLICT (id) DO UPDATE SET state = 'running', owner = EXCLUDED.owner, result = NULL,
         lease_until = EXCLUDED.lease_until, expires_at = EXCLUDED.expires_at
       WHERE c.expires_at <= ${int(run.now)}
@@ -163,9 +173,11 @@ async function inOneTransaction(
       return existing;
     }
     const result = await effect(client);
+    sent = result;
     // Fails in a transaction the effect broke (an error it caught): the COMMIT after it is then not run.
+    // The owner stays with the result: it is how a COMMIT whose reply was lost is known to be this one.
     await client.query(
-      `UPDATE ${table} SET state = 'done', result = ${text(result)}, owner = NULL, lease_until = NULL WHERE id = ${text(run.id)};
+      `UPDATE ${table} SET state = 'done', result = ${text(result)}, lease_until = NULL WHERE id = ${text(run.id)};
       COMMIT`,
     );
     return { state: 'ran', result };
@@ -174,6 +186,9 @@ async function inOneTransaction(
       broken ??= rollback instanceof Error ? rollback : new Error(String(rollback));
     });
     if (claiming && (error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return { state: 'busy' };
+    // The COMMIT went out and its reply did not come (the connection dropped): the server may have
+    // committed. Claim, rows and result are one transaction, so the claim's record says which.
+    if (sent !== undefined && (await committed(pool, sql, run, owner))) return { state: 'ran', result: sent };
     throw error;
   } finally {
     // A broken client is destroyed, and its connection may still report the loss after this:
@@ -181,6 +196,28 @@ async function inOneTransaction(
     if (!broken) client.off('error', lost);
     // A client whose connection broke, or whose rollback failed, is not handed out again.
     client.release(broken ?? false);
+  }
+}
+
+/**
+ * Whether `owner`'s transaction for `run` committed, read on another of the pool's connections:
+ * its claim is `done` with this owner. False when it is not, or when the database does not answer
+ * within `SETTLE_MS` (the waitMs bounds it too): the caller then reports the error it had.
+ */
+async function committed(pool: PostgresPool, sql: Statements, run: AtomicRun, owner: string): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), Math.min(SETTLE_MS, run.waitMs));
+  });
+  // A query still pending when time is up is left to finish or fail on its own, unheard.
+  const read = pool.query(sql.ours, [run.id, owner]).then(
+    ({ rowCount }) => rowCount === 1,
+    () => false,
+  );
+  try {
+    return await Promise.race([read, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -225,8 +262,11 @@ async function inTransaction<C, R>(
   }
 }
 
+type Statements = ReturnType<typeof statements>;
+
 function statements(table: string) {
   return {
+    table,
     create: `CREATE TABLE IF NOT EXISTS ${table} (
       id TEXT PRIMARY KEY,
       state TEXT NOT NULL CHECK (state IN ('running', 'done')),
@@ -248,6 +288,8 @@ function statements(table: string) {
     complete: `UPDATE ${table} SET state = 'done', result = $1, owner = NULL, lease_until = NULL
       WHERE id = $2 AND owner = $3 AND state = 'running' AND expires_at > $4`,
     release: `DELETE FROM ${table} WHERE id = $1 AND owner = $2 AND state = 'running'`,
+    // An atomic commit's own record: its COMMIT took place.
+    ours: `SELECT 1 FROM ${table} WHERE id = $1 AND owner = $2 AND state = 'done'`,
     sweep: `DELETE FROM ${table} WHERE expires_at <= $1`,
   };
 }

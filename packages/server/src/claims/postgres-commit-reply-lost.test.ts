@@ -1,0 +1,234 @@
+/**
+ * A flaky network between a replica and PostgreSQL at the worst moment of an atomic commit: the
+ * message that records the result and commits is sent, and the connection drops. If the server
+ * got it, it committed and only its reply was lost; if not, it rolls back. Claim, rows and result
+ * are one transaction, so the claim's record says which (`done` by this attempt, or not there).
+ */
+
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server, Socket } from 'node:net';
+import { field, form } from '@elicitkit/form';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wire.js';
+import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
+import { onLoopback } from '../../test/loopback.js';
+import { createHttpHandler } from '../http/handler.js';
+import { createElicitkit } from '../kit.js';
+import { done } from '../results.js';
+import { defineTool } from '../tool.js';
+import { createPostgresClaimStore } from './postgres.js';
+
+const POSTGRES = withPostgres('claims/postgres-commit-reply-lost.test.ts');
+
+/** What the proxy cuts: the client's message before the server gets it, or the server's reply to it. */
+type Cut = 'message' | 'reply';
+
+/**
+ * A TCP proxy to PostgreSQL. Armed with a pattern, it cuts the connection at the next client
+ * message containing it: before the server gets it (`message`), or once the server has answered it
+ * with `COMMIT` (it committed), swallowing that answer (`reply`). `freeze` then also stops every
+ * other connection through it, as a database that no longer answers, until `thaw`.
+ */
+async function commitCuttingProxy(port: number) {
+  let armed: { pattern: string; cut: Cut; freeze: boolean } | undefined;
+  let frozen = false;
+  let dropped = () => {};
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = new Socket();
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    }
+    let swallowing: { freeze: boolean } | undefined;
+    let held = '';
+    const cut = (freeze: boolean) => {
+      client.destroy();
+      upstream.destroy();
+      frozen = freeze;
+      dropped();
+    };
+    upstream.connect(port, '127.0.0.1');
+    client.on('data', (chunk: Buffer) => {
+      if (frozen) return;
+      const at = armed;
+      if (at && chunk.toString('latin1').includes(at.pattern)) {
+        armed = undefined;
+        if (at.cut === 'message') return cut(at.freeze);
+        swallowing = { freeze: at.freeze };
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (frozen) return;
+      if (!swallowing) return void client.write(chunk);
+      held += chunk.toString('latin1');
+      // CommandComplete "COMMIT": the server committed the transaction.
+      if (held.includes('COMMIT\0')) cut(swallowing.freeze);
+    });
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `postgres://postgres@127.0.0.1:${(server.address() as AddressInfo).port}/postgres`,
+    /** Resolves once the connection is cut. */
+    arm(pattern: string, cut: Cut, { freeze = false } = {}) {
+      armed = { pattern, cut, freeze };
+      return new Promise<void>((resolve) => {
+        dropped = resolve;
+      });
+    },
+    /** Ends a freeze: every connection through it is dropped, new ones pass again. */
+    thaw() {
+      for (const socket of sockets) socket.destroy();
+      frozen = false;
+    },
+    close() {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const envForm = form({
+  env: field.select(
+    ['dev', 'prod'].map((value) => ({ value, title: value })),
+    { title: 'Environment' },
+  ),
+});
+
+/** docs/server.md's Postgres tool: asks where, then deploys into its own table in the claim's transaction. */
+const deploy = defineTool({
+  name: 'deploy',
+  description: 'Deploys a service.',
+  forms: { env: envForm },
+  async run(_args, ctx) {
+    const answer = await ctx.ask('env', { message: 'Which environment should the service be deployed to?' });
+    if (answer.action !== 'accept') return answer.result();
+    return ctx.commit(
+      async (tx: pg.PoolClient) => {
+        const { rows } = await tx.query('INSERT INTO deployments (env) VALUES ($1) RETURNING id', [answer.value.env]);
+        return done(`Deployed to ${answer.value.env} (#${rows[0].id}).`, { id: rows[0].id });
+      },
+      { atomic: true },
+    );
+  },
+});
+
+/** The message that records the result and commits (the last of the claim's transaction). */
+const COMMITTING = "SET state = 'done'";
+
+describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it commits', () => {
+  let server: TestPostgres;
+  let proxy: Awaited<ReturnType<typeof commitCuttingProxy>>;
+  let direct: pg.Pool;
+  const pools: pg.Pool[] = [];
+  let n = 0;
+
+  beforeAll(async () => {
+    server = await startPostgres();
+    proxy = await commitCuttingProxy(server.port);
+    direct = new pg.Pool({ connectionString: server.url });
+    await direct.query('CREATE TABLE deployments (id SERIAL PRIMARY KEY, env TEXT NOT NULL)');
+    await direct.query('CREATE TABLE effects (call TEXT NOT NULL)');
+  });
+  afterAll(async () => {
+    proxy?.thaw();
+    for (const pool of pools) await pool.end();
+    await direct?.end();
+    await proxy?.close();
+    await server?.stop();
+  });
+
+  /** A pool through the proxy, as a replica on a flaky network has. */
+  const throughProxy = () => {
+    const pool = new pg.Pool({ connectionString: proxy.url });
+    pool.on('error', () => {});
+    pools.push(pool);
+    return pool;
+  };
+  /** A store of its own table, through the proxy; its table made before anything is cut. */
+  const store = async () => {
+    const claims = createPostgresClaimStore(throughProxy(), { table: `cut_${++n}` });
+    await claims.read('warm-up');
+    return claims;
+  };
+  const insert = (call: string) => async (tx: unknown) => {
+    await (tx as pg.PoolClient).query('INSERT INTO effects (call) VALUES ($1)', [call]);
+    return JSON.stringify(`acted on ${call}`);
+  };
+  const effectsOf = async (call: string) =>
+    (await direct.query('SELECT count(*)::int AS n FROM effects WHERE call = $1', [call])).rows[0].n;
+
+  it('a commit that took place is reported done to the person who confirmed it, not as an error', async () => {
+    const kit = createElicitkit({
+      secret: 'a secret of at least thirty-two characters, for this test',
+      claims: createPostgresClaimStore(throughProxy()),
+    });
+    const serving = await onLoopback(createHttpHandler(() => kit.createServer({ name: 'pg', version: '1' }, [deploy])));
+    try {
+      const call = { name: 'deploy', arguments: {} };
+      const first = pendingOf(await wireRound(serving.url, call));
+      const final = { ...call, inputResponses: { env: accept({ env: 'prod' }) }, requestState: first.requestState };
+      const lost = proxy.arm(COMMITTING, 'reply');
+      const answered = wireRound(serving.url, final);
+      await lost;
+      const result = (await answered).result;
+      // It happened, once: the row and the claim's record are both committed.
+      expect((await direct.query('SELECT env FROM deployments')).rows).toEqual([{ env: 'prod' }]);
+      expect(result?.isError, `told: ${JSON.stringify(result?.content)}`).not.toBe(true);
+      expect(result).toMatchObject({ structuredContent: { status: 'done' } });
+      // A replay gets the same record, and nothing runs again.
+      const replay = await wireRound(serving.url, final);
+      expect(replay.result).toEqual(result);
+      expect((await direct.query('SELECT count(*)::int AS n FROM deployments')).rows[0].n).toBe(1);
+    } finally {
+      await serving.close();
+    }
+  });
+
+  it('the reply to COMMIT lost: the store answers `ran` with the result it committed', async () => {
+    const claims = await store();
+    const lost = proxy.arm(COMMITTING, 'reply');
+    const ran = claims.atomicallyAsync?.('call-1', 60_000, insert('reply-lost'), { waitMs: 5_000 });
+    await lost;
+    expect(await ran).toEqual({ state: 'ran', result: '"acted on reply-lost"' });
+    expect(await claims.read('call-1')).toEqual({ state: 'done', result: '"acted on reply-lost"' });
+    expect(await effectsOf('reply-lost')).toBe(1);
+  });
+
+  it('the COMMIT itself lost (the server never got it): the error stands, nothing committed, a replay acts once', async () => {
+    const claims = await store();
+    const lost = proxy.arm(COMMITTING, 'message');
+    const failed = claims.atomicallyAsync?.('call-1', 60_000, insert('message-lost'), { waitMs: 5_000 });
+    await lost;
+    await expect(failed).rejects.toThrow(/Connection terminated/);
+    expect(await effectsOf('message-lost')).toBe(0);
+    // The server rolls the dropped transaction back; the replay waits for that on the claim row.
+    expect(await claims.atomicallyAsync?.('call-1', 60_000, insert('message-lost'), { waitMs: 5_000 })).toEqual({
+      state: 'ran',
+      result: '"acted on message-lost"',
+    });
+    expect(await effectsOf('message-lost')).toBe(1);
+  });
+
+  it('the reply to COMMIT lost and the database silent after: the error it had, not a wait without end', async () => {
+    const claims = await store();
+    const lost = proxy.arm(COMMITTING, 'reply', { freeze: true });
+    // waitMs bounds the read that would settle it: the database does not answer it.
+    const failed = claims.atomicallyAsync?.('call-1', 60_000, insert('silent'), { waitMs: 200 });
+    await lost;
+    await expect(failed).rejects.toThrow(/Connection terminated/);
+    proxy.thaw();
+    // It did commit: a replay, once the database answers again, gets that record.
+    expect(await claims.atomicallyAsync?.('call-1', 60_000, insert('silent'), { waitMs: 5_000 })).toEqual({
+      state: 'done',
+      result: '"acted on silent"',
+    });
+    expect(await effectsOf('silent')).toBe(1);
+  });
+});
