@@ -93,12 +93,22 @@ export class Committer {
     // A call no round of which can come again: one transaction, nothing recorded, where the store
     // can (SQLite's `transaction`); elsewhere claimed and recorded as any other.
     if (!replayable && options.atomic && store.transaction && store.atomically && !store.atomicallyAsync)
-      return store.transaction(() => runSync(effect, tool));
+      return store.transaction(() => {
+        const result = runSync(effect, tool);
+        // Nothing is recorded, but the result still goes out as JSON: one that cannot rolls back here.
+        recordedInTransaction(result, tool);
+        return result;
+      });
     this.sweepNow();
     if (options.atomic && store.atomicallyAsync) {
-      const found = await store.atomicallyAsync(id, ttlMs, async (tx) => serialize(await effect(tx as never)), {
-        waitMs,
-      });
+      const found = await store.atomicallyAsync(
+        id,
+        ttlMs,
+        async (tx) => recordedInTransaction(await effect(tx as never), tool),
+        {
+          waitMs,
+        },
+      );
       if (found.state === 'busy') return stillRunningResult(tool, locale);
       if (found.state !== 'running') return parse(found.result);
       // A claim taken without a transaction (a commit that was not atomic): wait for it as usual.
@@ -107,7 +117,7 @@ export class Committer {
       return this.run(id, tool, locale, effect, options, signal);
     }
     if (options.atomic && store.atomically) {
-      const found = store.atomically(id, ttlMs, () => serialize(runSync(effect, tool)));
+      const found = store.atomically(id, ttlMs, () => recordedInTransaction(runSync(effect, tool), tool));
       if (found.state !== 'running') return parse(found.result);
       const settled = await this.waitFor(id, tool, locale, found, signal);
       if (settled !== RELEASED) return settled;
@@ -153,9 +163,12 @@ export class Committer {
       // From here on the effect has happened. If recording it fails, the claim is left running (its
       // lease lapses), and replays are told the outcome is unknown rather than acting again. This
       // caller is not told a plain "done" either: its result says it was not recorded.
-      const recorded = serialize(result);
+      const whole = serialized(result);
+      // A result JSON cannot hold whole (a BigInt, a cycle): what it can is recorded, saying the rest
+      // was not, so this caller and every replay get the same bytes, none of them a plain "done".
+      const recorded = whole ?? serialize(unrecordedResult(recordable(result), tool, locale));
       const kept = await store.complete(id, owner, recorded).catch(() => false);
-      return kept ? parse(recorded) : unrecordedResult(parse(recorded), tool, locale);
+      return kept || whole === undefined ? parse(recorded) : unrecordedResult(parse(recorded), tool, locale);
     })();
     this.running.set(id, acting);
     void acting.then(
@@ -255,6 +268,41 @@ function runSync(effect: Effect, tool: string): CallToolResult {
 
 function serialize(result: CallToolResult): string {
   return JSON.stringify(result);
+}
+
+/** `result` as JSON, or undefined when JSON cannot hold it (a BigInt, a cycle, a `toJSON` that throws). */
+function serialized(result: unknown): string | undefined {
+  try {
+    return JSON.stringify(result);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An atomic effect's result as it is recorded, inside its transaction: one JSON cannot hold is
+ * thrown there, so the transaction rolls back and the effect did not happen.
+ */
+function recordedInTransaction(result: CallToolResult, tool: string): string {
+  const recorded = serialized(result);
+  if (recorded !== undefined) return recorded;
+  throw new ElicitkitUsageError(
+    'UNSERIALIZABLE_RESULT',
+    `${tool}: the effect's result holds a value JSON cannot (a BigInt, a cycle), so it could not be recorded; its transaction was rolled back and nothing was done. Return plain JSON values (a BigInt as a string or number).`,
+  );
+}
+
+/**
+ * What JSON can hold of `result`: each of its fields, content blocks and structured fields kept
+ * whole or left out (one holding a BigInt or a cycle).
+ */
+function recordable(result: CallToolResult): CallToolResult {
+  const fits = ([, value]: [string, unknown]) => serialized(value) !== undefined;
+  const fields = Object.fromEntries(Object.entries(result).filter(fits)) as CallToolResult;
+  const content = (result.content ?? []).filter((block) => serialized(block) !== undefined);
+  const structured =
+    result.structuredContent && Object.fromEntries(Object.entries(result.structuredContent).filter(fits));
+  return { ...fields, content, ...(structured ? { structuredContent: structured } : {}) };
 }
 
 function parse(recorded: string): CallToolResult {

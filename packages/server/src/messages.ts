@@ -91,7 +91,7 @@ const en: Messages = {
   stillRunning: (tool) =>
     `An earlier attempt of this same ${tool} call is still running. It was not run again; send the same request later to get its result.`,
   unrecorded: (tool) =>
-    `This took effect, but its result could not be recorded (the claim store failed), so a retry of this same ${tool} call cannot be answered with it: check the current state rather than sending the call again.`,
+    `This took effect, but its result could not be recorded, so a retry of this same ${tool} call cannot be answered with it: check the current state rather than sending the call again.`,
   questionUnstable: (key, changes) =>
     `The question "${key}" changed ${changes} times before its answer arrived (what it shows, such as a time or a count, changes on every look), so no answer to it could count. Nothing was done; calling the tool again starts over.`,
   reasons: {
@@ -133,7 +133,7 @@ const zh: Messages = {
   stillRunning: (tool) =>
     `同一次 ${tool} 调用的先前尝试仍在执行中。本次没有再次执行；稍后发送相同的请求即可获得其结果。`,
   unrecorded: (tool) =>
-    `操作已生效，但其结果未能记录（认领存储出错），因此重试同一次 ${tool} 调用无法得到这个结果：请检查当前状态，而不要再次发送该调用。`,
+    `操作已生效，但其结果未能记录，因此重试同一次 ${tool} 调用无法得到这个结果：请检查当前状态，而不要再次发送该调用。`,
   questionUnstable: (key, changes) =>
     `问题“${key}”在回答送达之前已变化 ${changes} 次（它显示的内容，例如时间或计数，每次查看都会变化），因此任何回答都无法生效。没有执行任何操作；再次调用该工具会重新开始。`,
   reasons: {
