@@ -151,6 +151,30 @@ describe('a final round replayed (2026-07-28, raw HTTP JSON-RPC on loopback)', (
     expect(s.store.attempts).toBe(0);
   });
 
+  // A lease is stamped with its holder's clock. Was: judged against this host's, so a replica whose
+  // clock ran ahead by more than two thirds of a lease told a replay "unknown" while the holder acted.
+  it("a live holder's lease judged on a replica whose clock is ahead by one and a half leases: still running, not unknown", async () => {
+    const claims = createMemoryClaimStore({ now: Date.now });
+    const s = await start({ kit: { claims, now: () => Date.now() + 1_500, claimLeaseMs: 1_000, commitWaitMs: 300 } });
+    const final = await finalRound(s.url);
+    // Claimed a moment ago on the holder's clock, as a holder acting and renewing leaves it.
+    await claims.claim(cidOf(final.requestState ?? ''), 'holder', { leaseMs: 1_000, ttlMs: 3_600_000 });
+    const replay = await wireRound(s.url, final);
+    expect(replay.result).toMatchObject({ structuredContent: { status: 'pending', outcome: 'running' } });
+    expect(s.store.attempts).toBe(0);
+  });
+
+  it('a holder that stopped renewing is taken for dead after a lease without its lease moving, on a replica whose clock is far behind', async () => {
+    const claims = createMemoryClaimStore({ now: Date.now });
+    const s = await start({ kit: { claims, now: () => Date.now() - 10_000, claimLeaseMs: 500, commitWaitMs: 30_000 } });
+    const final = await finalRound(s.url);
+    // By this replica's clock its lease ends ten seconds on; it has not moved for a lease.
+    await claims.claim(cidOf(final.requestState ?? ''), 'crashed-process', { leaseMs: 500, ttlMs: 3_600_000 });
+    const replay = await wireRound(s.url, final);
+    expect(replay.result).toMatchObject({ structuredContent: { status: 'rejected', outcome: 'unknown' } });
+    expect(s.store.attempts).toBe(0);
+  });
+
   it('an effect whose result could not be recorded is not run again: replays hear the outcome is unknown', async () => {
     let clock = Date.now();
     const now = () => clock;

@@ -186,10 +186,16 @@ export class Committer {
     claim: Extract<Claim, { state: 'running' }>,
     signal: AbortSignal,
   ): Promise<CallToolResult | typeof RELEASED> {
-    const { store, now, waitMs } = this.settings;
+    const { store, now, waitMs, leaseMs } = this.settings;
     const deadline = now() + waitMs;
     let current: Claim | undefined = claim;
     let pause = 10;
+    // A lease is stamped with its holder's clock, which may differ from this host's: the holder is
+    // taken for dead once its lease has not moved for a whole lease by this host's clock (a live one
+    // renews it every third of one), or once it lies a whole lease in the past by this clock — so a
+    // clock up to five thirds of a lease ahead of the holder's never reads a live holder as dead.
+    let lease = claim.leaseUntil;
+    let movedAt = now();
     for (;;) {
       const here = this.running.get(id);
       if (here) {
@@ -205,7 +211,11 @@ export class Committer {
       }
       if (!current) return RELEASED;
       if (current.state === 'done') return parse(current.result);
-      if (current.leaseUntil < now()) return unknownOutcomeResult(tool, locale);
+      if (current.leaseUntil !== lease) {
+        lease = current.leaseUntil;
+        movedAt = now();
+      }
+      if (lease + leaseMs < now() || now() - movedAt > leaseMs) return unknownOutcomeResult(tool, locale);
       if (now() >= deadline || signal.aborted) return stillRunningResult(tool, locale);
       await sleep(pause, signal);
       pause = Math.min(pause * 2, 250);
