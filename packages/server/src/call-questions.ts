@@ -177,7 +177,8 @@ export class CallQuestions {
     if (held) return this.refuseHeld(held, ctx, form);
     const reasons = MESSAGES[this.settings.locale].reasons;
     // The question as declared is made only for the audit trail of one that cannot be asked.
-    if (!this.peer.can.form)
+    // An answer given while the client could show the form stands, whatever it declares now.
+    if (!this.peer.can.form && !this.channel.answered?.(key))
       return this.unsupported(key, declaredQuestion(options.message, form), ctx, fallback, reasons['no-form']);
     const shaped = shapeForClient(form, this.peer.client, this.settings.locale, options.adaptToClient !== false);
     if (!shaped.ok) {
@@ -234,7 +235,8 @@ export class CallQuestions {
       ...(options.about === undefined ? {} : { about: options.about }),
     };
     const noUrl = MESSAGES[this.settings.locale].reasons['no-url'];
-    if (!this.peer.can.url) return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
+    if (!this.peer.can.url && !this.channel.answered?.(key))
+      return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
     const raw = await this.channel.send(key, question, timeoutMs, (superseded) => {
       if (superseded) this.audit.superseded(key, superseded, undefined);

@@ -36,10 +36,16 @@ describe('callText', () => {
     const a = callText('deploy', { service: 'api', env: { region: 'eu', zone: 1 } });
     const b = callText('deploy', { env: { zone: 1, region: 'eu' }, service: 'api' });
     expect(a).toBe(b);
-    expect(await callDigest(a)).toBe(await callDigest(b));
+    expect(await callDigest(a ?? '')).toBe(await callDigest(b ?? ''));
     expect(callText('deploy', { service: 'api ' })).not.toBe(callText('deploy', { service: 'api' }));
     expect(callText('rollback', { service: 'api' })).not.toBe(callText('deploy', { service: 'api' }));
     // A key cannot smuggle structure: its quotes and separators are escaped.
     expect(callText('deploy', { 'a":1,"b': 2 })).not.toBe(callText('deploy', { a: 1, b: 2 }));
+  });
+
+  it('is undefined for arguments nested deeper than the stack walks, not a thrown stack error', () => {
+    let deep: unknown[] = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(callText('deploy', { note: deep })).toBeUndefined();
   });
 });

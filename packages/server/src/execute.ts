@@ -26,10 +26,16 @@ import {
 } from './commit.js';
 import { randomUUID } from './digest.js';
 import { ElicitkitUsageError } from './errors.js';
-import { LOCALES, type Locale } from './messages.js';
+import { LOCALES, type Locale, MESSAGES } from './messages.js';
 import { type Peer, peerOf } from './peer.js';
 import { invalid } from './results.js';
-import { checkAnswersSize, checkSealedSize, MAX_REQUEST_STATE_LENGTH, tooLargeState } from './size-limits.js';
+import {
+  checkAnswersSize,
+  checkSealedSize,
+  MAX_REQUEST_STATE_LENGTH,
+  OVERSIZE_ANSWERS,
+  tooLargeState,
+} from './size-limits.js';
 import { type CallState, callDigest, callText, isCallState } from './state.js';
 import type { AnyTool, ToolContext } from './tool.js';
 
@@ -86,16 +92,19 @@ export async function execute(
   }
 
   const previous = readState(rt, ctx);
-  checkAnswersSize(ctx.mcpReq.inputResponses);
+  // With a state, the kit's check of it (`verify`) measured the answers first.
+  if (!previous) checkAnswersSize(ctx.mcpReq.inputResponses);
   // The arguments as sent bind the state: JSON, so equal text means equal arguments. What the
   // schema made of them may hold values no text tells apart (a `URL`, a `Date`).
   const text = callText(tool.name, given);
+  if (text === undefined) return invalid(MESSAGES[settings.locale].argumentsTooDeep, { locale: settings.locale });
   // What binds the next state to this call: its text itself when short (a `v4` state carries it,
   // so no round hashes it), else its digest.
   let call = text.length <= INLINE_CALL_TEXT ? text : undefined;
   if (previous) {
     // A state sealed before `v4` was bound by the arguments as the schema made them.
     const bound = previous.boundAsParsed ? callText(tool.name, args) : text;
+    if (bound === undefined) throw differentCall();
     // A state carrying the call's text, or one this process sealed, is compared by text: no hash.
     if (previous.callText !== undefined) {
       if (previous.callText !== bound) throw differentCall();
@@ -267,6 +276,8 @@ function abandonment(ctx: ServerContext): CloseReason {
 function readState(rt: Runtime, ctx: ServerContext): CallState | undefined {
   const state = ctx.mcpReq.requestState();
   if (state === undefined) return undefined;
+  // The state's check found the answers past their limit before any work on it: this says which.
+  if (state === OVERSIZE_ANSWERS) checkAnswersSize(ctx.mcpReq.inputResponses);
   if (typeof state === 'string' && state.length > MAX_REQUEST_STATE_LENGTH) throw tooLargeState(state.length);
   // A state in the kit's own format that arrives as text was never opened: the server lacks the kit's check.
   if (typeof state === 'string' && rt.codec.formatOf(state) === 'mine') {

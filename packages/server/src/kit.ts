@@ -17,7 +17,7 @@ import type { ClaimStore } from './claims/types.js';
 import { Committer } from './commit.js';
 import { execute, type Runtime } from './execute.js';
 import type { Locale } from './messages.js';
-import { MAX_REQUEST_STATE_LENGTH } from './size-limits.js';
+import { answersFit, MAX_REQUEST_STATE_LENGTH, OVERSIZE_ANSWERS } from './size-limits.js';
 import type { CallState } from './state.js';
 import type { AnyTool } from './tool.js';
 
@@ -148,6 +148,9 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     const codec = codecNow();
     const format = codec.formatOf(state);
     if (format === 'foreign') return undefined;
+    // Answers past their limit: no MAC either; the kit's tool refuses them naming it (readState).
+    // (The SDK answers any throw here with its own fixed words.)
+    if (!answersFit(ctx.mcpReq.inputResponses)) return OVERSIZE_ANSWERS;
     if (format === 'mine') return codec.open(state, caller);
     // The SDK codec's format: one of ours from before v2, or a hand-written tool's.
     return Promise.resolve(codec.open(state, caller)).catch(() => undefined);

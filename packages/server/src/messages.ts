@@ -56,6 +56,8 @@ interface Messages {
   unknownOutcome(tool: string): string;
   /** An earlier attempt of this call is still running its effect. */
   stillRunning(tool: string): string;
+  /** The call's arguments nest deeper than they can be bound to the call's answers. */
+  argumentsTooDeep: string;
   /** Appended to a result whose effect ran but could not be recorded. */
   unrecorded(tool: string): string;
   /** A 2026-07-28 question changed before each of its answers arrived, `changes` times: the call ended. */
@@ -90,6 +92,7 @@ const en: Messages = {
     `An earlier attempt of this same ${tool} call started to act but its outcome was never recorded (the server stopped while it ran). It was not run again. It may or may not have taken effect: check the current state before calling ${tool} again.`,
   stillRunning: (tool) =>
     `An earlier attempt of this same ${tool} call is still running. It was not run again; send the same request later to get its result.`,
+  argumentsTooDeep: 'The arguments nest too deeply to be bound to the answers this call asks for: send them flatter.',
   unrecorded: (tool) =>
     `This took effect, but its result could not be recorded, so a retry of this same ${tool} call cannot be answered with it: check the current state rather than sending the call again.`,
   questionUnstable: (key, changes) =>
@@ -132,6 +135,7 @@ const zh: Messages = {
     `同一次 ${tool} 调用的先前尝试已开始执行，但结果没有记录下来（执行期间服务器停止了）。本次没有再次执行。它可能已经生效，也可能没有：请先检查当前状态，再决定是否重新调用 ${tool}。`,
   stillRunning: (tool) =>
     `同一次 ${tool} 调用的先前尝试仍在执行中。本次没有再次执行；稍后发送相同的请求即可获得其结果。`,
+  argumentsTooDeep: '参数嵌套过深，无法与本次调用要询问的回答绑定：请用更浅的结构发送。',
   unrecorded: (tool) =>
     `操作已生效，但其结果未能记录，因此重试同一次 ${tool} 调用无法得到这个结果：请检查当前状态，而不要再次发送该调用。`,
   questionUnstable: (key, changes) =>

@@ -55,6 +55,26 @@ describe('size limits', () => {
     expect(done.result?.structuredContent).toMatchObject({ status: 'done' });
   });
 
+  // Was: the state's MAC ran first, and a state that did not verify (sealed under a secret since
+  // rotated) hid the limit behind "Invalid or expired requestState".
+  it("a round's answers past the limit are refused for their size before its state is checked at all", async () => {
+    const rotated = await loopback({ kit: { secret: 'the new state secret, at least 32 characters long' } });
+    try {
+      const first = pendingOf(await wireRound(serving.url, call));
+      for (const requestState of [first.requestState, `${first.requestState}x`]) {
+        const refused = await wireRound(rotated.url, {
+          ...call,
+          requestState,
+          inputResponses: { env: accept({ env: 'dev', note: 'x'.repeat(MAX_ANSWERS_LENGTH) }) },
+        });
+        expect(JSON.stringify(refused.result?.content ?? refused.error)).toContain(`limit of ${MAX_ANSWERS_LENGTH}`);
+      }
+      expect(rotated.store.deployments).toEqual([]);
+    } finally {
+      await rotated.close();
+    }
+  });
+
   it.each([
     [1_000, 'is not a field of this form'],
     [100_000, `limit of ${MAX_ANSWERS_LENGTH}`],

@@ -4,6 +4,7 @@
  * Documented in docs/server.md ("Size limits").
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { CallState } from './state.js';
 
 /**
  * A `requestState`, in characters. What the kit seals holds the call (its text when short, else a
@@ -46,6 +47,23 @@ export function checkAnswersSize(inputResponses: Record<string, unknown> | undef
       `inputResponses are ${length} characters of JSON, over the limit of ${MAX_ANSWERS_LENGTH}: answer with less`,
     );
 }
+
+/** Whether `inputResponses` are within their limit (`checkAnswersSize` would not throw). */
+export function answersFit(inputResponses: Record<string, unknown> | undefined): boolean {
+  try {
+    checkAnswersSize(inputResponses);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What the kit's state check hands its tools in place of a state when the round's answers are
+ * past their limit: nothing of the state was checked, and the tool refuses the round naming the
+ * limit (`checkAnswersSize`).
+ */
+export const OVERSIZE_ANSWERS = Object.freeze({ oversizeAnswers: true }) as unknown as CallState;
 
 /** A state about to be sealed past the limit: its next round would be refused, so this one says why now. */
 export function checkSealedSize(requestState: string): void {

@@ -94,9 +94,18 @@ function canonical(value: unknown): string {
   return `${out}}`;
 }
 
-/** What a call digest is taken of: the tool's name and its arguments, canonical. */
-export function callText(tool: string, args: unknown): string {
-  return `${tool}\0${canonical(args ?? {})}`;
+/**
+ * What a call digest is taken of: the tool's name and its arguments, canonical; undefined for
+ * arguments nested deeper than the stack walks (under a key the tool's schema ignores, say), which
+ * no call's answers can be bound to.
+ */
+export function callText(tool: string, args: unknown): string | undefined {
+  try {
+    return `${tool}\0${canonical(args ?? {})}`;
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 /** SHA-256 of a `callText`, base64url (43 characters where hex took 64: it travels in every state). */

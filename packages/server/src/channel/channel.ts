@@ -93,6 +93,13 @@ export interface Channel {
    * "unsupported", from which a model could fill the values in itself.
    */
   refusal?(key: string): Refusal | undefined;
+  /**
+   * 2026-07-28: whether an answer to `key` came back, in an earlier round or in this one. The
+   * question was asked when the client could show it; a client that declares less this round (no
+   * URL or form capability) must not turn the person's answer into "unsupported" — a page they
+   * finished reported as nothing done. `send` still holds the answer to its question and its time.
+   */
+  answered?(key: string): boolean;
 }
 
 /** A decline or cancel of `key`, as it came (`answer`: for the audit trail). */

@@ -148,6 +148,10 @@ export class ReplayChannel implements Channel {
     return held;
   }
 
+  answered(key: string): boolean {
+    return Object.hasOwn(this.records, key) && this.records[key]?.answer !== undefined;
+  }
+
   refusedUnasked(): Refusal | undefined {
     for (const [key, record] of Object.entries(this.records)) {
       if (this.reached?.has(key)) continue;
