@@ -146,7 +146,8 @@ export class CallQuestions {
   }
 
   /**
-   * The side effect ran but its result could not be recorded (the claim store failed): on the
+   * The side effect ran but its result could not be recorded (the claim store failed, or JSON could
+   * not hold the result whole): on the
    * audit trail as a violation of at most once's bookkeeping (`UNRECORDED`), beside the call's
    * last question, so whoever reads the trail knows a replay cannot be answered from the record.
    */

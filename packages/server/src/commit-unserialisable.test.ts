@@ -7,10 +7,11 @@
  * transaction rolls back, and the person is told nothing was done.
  */
 import { field, form } from '@elicitkit/form';
+import { Client } from '@modelcontextprotocol/client';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accept, pendingOf, wireRound } from '../../../test/support/modern-wire.js';
-import { onLoopback } from '../test/loopback.js';
+import { httpTransport, onLoopback } from '../test/loopback.js';
 import { createSqliteClaimStore } from './claims/sqlite.js';
 import { createHttpHandler } from './http/handler.js';
 import { createElicitkit } from './kit.js';
@@ -59,6 +60,14 @@ const tools = [
     return done(`Deployed to ${env}.`, { deployment, env });
   }),
   asking('deploy_atomic', (env) => done(`Deployed to ${env}.`, { id: insert.run(env).lastInsertRowid }), true),
+  // Commits on its first round, not atomic: nothing claimed, the effect run as it is.
+  defineTool({
+    name: 'deploy_direct',
+    description: 'Deploys to dev without asking.',
+    async run(_args, ctx) {
+      return ctx.commit(() => done('Deployed to dev.', { id: BigInt(pushed('dev')) }));
+    },
+  }),
   // Commits on its first round: nothing sealed, so one transaction with nothing recorded.
   defineTool({
     name: 'deploy_atomic_direct',
@@ -132,5 +141,29 @@ describe('commit: a result JSON cannot hold', () => {
     expect(answered.result?.isError).toBe(true);
     expect(JSON.stringify(answered.result?.content)).toContain('nothing was done');
     expect(rows()).toHaveLength(before);
+  });
+
+  // Was: run unclaimed, its result went to the transport as it was, which could not send it: the
+  // caller waited for an answer that never came.
+  it('an effect run unclaimed (a first round), its result holding a BigInt: the person is told it took effect', async () => {
+    deployments.length = 0;
+    const answered = await wireRound(serving.url, { name: 'deploy_direct', arguments: {} });
+    expect(deployments).toEqual(['dev']);
+    expect(answered.result).toMatchObject({ structuredContent: { status: 'done', outcome: 'unrecorded' } });
+    expect(JSON.stringify(answered.result)).toContain('Deployed to dev.');
+  });
+
+  it('a 2025-11-25 call (nothing claimed: it cannot come again), its result holding a BigInt: the person is told it took effect', async () => {
+    deployments.length = 0;
+    const client = new Client({ name: 't', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { env: 'prod' } }));
+    await client.connect(httpTransport(serving.url));
+    try {
+      const result = await client.callTool({ name: 'deploy', arguments: {} }, { timeout: 10_000 });
+      expect(deployments).toEqual(['prod']);
+      expect(result).toMatchObject({ structuredContent: { status: 'done', outcome: 'unrecorded' } });
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -303,6 +303,15 @@ function recordedInTransaction(result: CallToolResult, tool: string): string {
 }
 
 /**
+ * The result of an effect that ran unclaimed (no round of its call can come again), as it can be
+ * sent: itself, or when JSON cannot hold it whole (a BigInt, a cycle) what it can, saying the rest
+ * was not kept — never a result no transport can send, which would leave its caller waiting.
+ */
+export function sendable(result: CallToolResult, tool: string, locale: Locale): CallToolResult {
+  return serialized(result) === undefined ? unrecordedResult(recordable(result), tool, locale) : result;
+}
+
+/**
  * What JSON can hold of `result`: each of its fields, content blocks and structured fields kept
  * whole or left out (one holding a BigInt or a cycle).
  */

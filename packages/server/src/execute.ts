@@ -22,6 +22,7 @@ import {
   checkTransaction,
   type Effect,
   runsAtomically,
+  sendable,
   Withheld,
 } from './commit.js';
 import { randomUUID } from './digest.js';
@@ -184,7 +185,8 @@ function toolContext(
       // No round of it can come again: nothing to claim — unless it is atomic, its effect then run
       // in one transaction (a half-written effect that throws leaves nothing), recorded only where
       // the store cannot run a transaction without a record.
-      if (!sealed && !runsAtomically(rt.committer.store, opts)) return effect(undefined as never);
+      if (!sealed && !runsAtomically(rt.committer.store, opts))
+        return recorded(questions, sendable(await effect(undefined as never), tool.name, settings.locale));
       const result = await rt.committer.run(
         questions.contextId,
         tool.name,
@@ -218,7 +220,7 @@ function toolContext(
                 questions,
                 await rt.committer.run(questions.contextId, tool.name, settings.locale, run, opts, signal, sealed),
               )
-            : await run(undefined as never);
+            : recorded(questions, sendable(await run(undefined as never), tool.name, settings.locale));
         return { done: true, result };
       } catch (error) {
         if (!(error instanceof Withheld)) throw error;
