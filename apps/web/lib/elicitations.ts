@@ -6,6 +6,7 @@ import {
   type SettleReason,
 } from '@elicitkit/client';
 import { applyDefaults, validate } from '@elicitkit/form';
+import { claimQuestion } from './call-questions';
 import { config } from './config';
 import { type Chat, state } from './state';
 import type { ElicitationData, RefusalData } from './wire';
@@ -41,6 +42,20 @@ async function show(chat: Chat, id: string): Promise<void> {
 }
 
 /**
+ * Withdraws those of `ids` still open — their tool call has ended, so no answer may reach it — and
+ * rewrites their parts now, while the turn's stream is still open to carry them.
+ */
+export async function withdrawQuestions(chat: Chat, ids: string[]): Promise<void> {
+  const { registry } = state();
+  for (const id of ids) {
+    const entry = await registry.get(id);
+    if (!entry || entry.settlement) continue;
+    await registry.withdraw(id);
+    await show(chat, id);
+  }
+}
+
+/**
  * Tells the chat about a question `attach` declined without showing it (its policy's rate limit or
  * secret fields): the person sees what was asked and why it was declined for them, rather than a
  * tool result that reads as their own decline.
@@ -53,7 +68,8 @@ export function showRefusal(chat: Chat, refusal: RefusalData): void {
  * The renderer behind each of a chat's MCP connections: a question becomes a pending entry
  * owned by this chat and a data part in its chat stream; it settles when the person answers
  * through `POST /api/elicitations/{id}` (on any replica), when it expires, or when the server
- * withdraws it, and the part is rewritten with how.
+ * or its tool call's end withdraws it, and the part is rewritten with how. A question asked
+ * while no call of `server` runs is not shown: the call it was asked for has ended.
  */
 export function chatRenderer(chat: Chat, server: string): Renderer {
   return createRegistryRenderer({
@@ -65,6 +81,7 @@ export function chatRenderer(chat: Chat, server: string): Renderer {
     data: (prompt): QuestionData => ({ server, prompt }),
     publish: (id) => {
       if (!chat.writer) throw new Error('no chat is open to show the question in');
+      if (!claimQuestion(chat, server, id)) throw new Error('the tool call that asked this question has ended');
       return show(chat, id);
     },
     settled: (id) => show(chat, id),

@@ -15,9 +15,10 @@ import {
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { endCall, startCall } from './call-questions';
 import { config, type ServerConfig } from './config';
 import { type ConnectionFailure, connectionFailure, type FetchWatch, watchedFetch } from './connection-failure';
-import { chatRenderer, showRefusal } from './elicitations';
+import { chatRenderer, showRefusal, withdrawQuestions } from './elicitations';
 import type { Locale } from './locale';
 import { listingFailed, ServerConnectionError } from './mcp-errors';
 import { opsdeskHost } from './opsdesk';
@@ -351,8 +352,9 @@ export async function callTool(
     (kind) => kind !== 'lost',
     true,
   );
-  chat.calls.add(call);
-  const result = await call.finally(() => chat.calls.delete(call));
+  const running = startCall(chat, server.name, call);
+  // However the call ends (result, error, abort), a question it left open can no longer be answered.
+  const result = await call.finally(() => withdrawQuestions(chat, endCall(chat, running)));
   const text = ((result.content ?? []) as { type: string; text?: string }[])
     .map((b) => (b.type === 'text' ? (b.text ?? '') : `[${b.type}]`))
     .join('\n');

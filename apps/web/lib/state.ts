@@ -1,6 +1,7 @@
 import { createMemoryRegistry } from '@elicitkit/client';
 import type { Client } from '@modelcontextprotocol/client';
 import type { UIMessageStreamWriter } from 'ai';
+import type { RunningCall } from './call-questions';
 import { type ChatRecord, chatKey, createMemoryChats, type OpenedChat } from './chats';
 import { config } from './config';
 import { DEFAULT_USER, type DemoUser } from './opsdesk';
@@ -41,8 +42,11 @@ export interface Chat {
    */
   turn: boolean;
   connections: Map<string, Promise<Connection>>;
-  /** Tool calls running, so closing can let a withdrawn question's call end as cancelled. */
-  calls: Set<Promise<unknown>>;
+  /**
+   * Tool calls running, with the questions each may have asked: when one ends, those no other call
+   * holds are withdrawn; closing lets a withdrawn question's call end as cancelled.
+   */
+  calls: Set<RunningCall>;
 }
 
 /** How long closing a chat waits for its calls to end after their questions were withdrawn. */
@@ -120,7 +124,7 @@ async function closeChatByKey(key: string, id: string | undefined, s: State): Pr
   if (chat) {
     // A withdrawn question's call goes on to its cancelled result (and opsdesk's audit records it).
     await Promise.race([
-      Promise.allSettled([...chat.calls]),
+      Promise.allSettled([...chat.calls].map((call) => call.done)),
       new Promise((resolve) => setTimeout(resolve, CALLS_SETTLE_MS).unref()),
     ]);
     await closeConnections(chat);
