@@ -24,7 +24,7 @@ import { listingFailed, ServerConnectionError } from './mcp-errors';
 import { opsdeskHost } from './opsdesk';
 import { ServerExitedError } from './server-failure';
 import { internTools, schemaValidator } from './shared-tools';
-import type { Chat, Connection } from './state';
+import { type Chat, type Connection, QUESTION_BUDGET } from './state';
 import { markTimeout } from './timed-out';
 import type { ToolInfo, ToolListing, ToolOutput } from './wire';
 
@@ -72,7 +72,7 @@ async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Con
     { name: 'elicitkit-web', version: '0.1.0' },
     { ...revisionOptions(server.revision), jsonSchemaValidator: schemaValidator() },
   );
-  const rateLimit = { max: 10, perMs: 60_000 };
+  const rateLimit = { ...QUESTION_BUDGET };
   // Each question's message until it is answered, so one declined unseen can be shown for what it was.
   const asked = new Map<number, string>();
   attach(client, {
@@ -84,6 +84,9 @@ async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Con
       rateLimit,
       maxAttempts: 3,
     },
+    // Counted by the server's configured name in the chat's budget, not by the name it gives
+    // itself nor per connection: a server that restarts or renames itself gets no fresh budget.
+    limiter: { take: () => chat.budget.take(server.name) },
     onEvent: (event) => {
       if (event.type === 'request') asked.set(event.id, event.message);
       else if (event.type === 'answered') asked.delete(event.id);

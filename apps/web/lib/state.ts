@@ -1,4 +1,4 @@
-import { createMemoryRegistry } from '@elicitkit/client';
+import { createMemoryRegistry, createRateLimiter, type RateLimiter } from '@elicitkit/client';
 import type { Client } from '@modelcontextprotocol/client';
 import type { UIMessageStreamWriter } from 'ai';
 import type { RunningCall } from './call-questions';
@@ -43,11 +43,20 @@ export interface Chat {
   turn: boolean;
   connections: Map<string, Promise<Connection>>;
   /**
+   * How many questions each configured server has asked this chat lately (`QUESTION_BUDGET`, by
+   * server name): the chat's, not a connection's, so a server that restarts, or a switch of
+   * user, does not get a fresh budget.
+   */
+  budget: RateLimiter;
+  /**
    * Tool calls running, with the questions each may have asked: when one ends, those no other call
    * holds are withdrawn; closing lets a withdrawn question's call end as cancelled.
    */
   calls: Set<RunningCall>;
 }
+
+/** At most this many questions from one configured server reach a chat's person. */
+export const QUESTION_BUDGET = { max: 10, perMs: 60_000 } as const;
 
 /** How long closing a chat waits for its calls to end after their questions were withdrawn. */
 const CALLS_SETTLE_MS = 2_000;
@@ -204,6 +213,7 @@ function localChat(record: ChatRecord, s: State): Chat {
       writer: undefined,
       turn: false,
       connections: new Map(),
+      budget: createRateLimiter(QUESTION_BUDGET),
       calls: new Set(),
     };
     s.local.set(record.id, chat);

@@ -17,12 +17,13 @@
 
 // Each section comment stands alone (a blank line after it), so sorting exports keeps it in place.
 
-// Attaching to an SDK client: the handle, its options and policy, what it reports, which revision it speaks, connecting within a deadline
+// Attaching to an SDK client: the handle, its options and policy (and a rate limiter to share across clients), what it reports, which revision it speaks, connecting within a deadline
 
 export type { ElicitationEvent } from './attach/events.js';
 export { type Attachment, type AttachOptions, attach } from './attach/index.js';
 export { type ConnectWithinOptions, connectWithin } from './connect.js';
 export { DEFAULT_POLICY, type Policy } from './policy/index.js';
+export { createRateLimiter, type RateLimiter } from './policy/rate-limit.js';
 export {
   parseRevisionChoice,
   REVISION_CHOICES,

@@ -1,7 +1,7 @@
 import type { Client, Implementation } from '@modelcontextprotocol/client';
 import { AttachError } from '../errors.js';
 import { type Policy, resolvePolicy } from '../policy/index.js';
-import { createRateLimiter } from '../policy/rate-limit.js';
+import { createRateLimiter, type RateLimiter } from '../policy/rate-limit.js';
 import type { Opener, Renderer, RendererModes, ServerIdentity } from '../types.js';
 import { createSerial } from './deadline.js';
 import type { ElicitationEvent } from './events.js';
@@ -25,6 +25,13 @@ export interface AttachOptions {
   opener?: Opener;
   /** The clock for the rate limit. Default `Date.now`. */
   now?: () => number;
+  /**
+   * What counts the questions `policy.rateLimit` lets through, for a budget that must outlive
+   * this client: a host that reconnects to a server (it restarted, the user changed) passes the
+   * same limiter to each new client, or a reconnect starts a fresh budget. Unused when
+   * `policy.rateLimit` is false. Default: a new one per `attach`, on `now`.
+   */
+  limiter?: RateLimiter;
 }
 
 /**
@@ -67,7 +74,10 @@ export function attach(client: Client, options: AttachOptions): Attachment {
   const responder: Responder = {
     renderer,
     policy,
-    limiter: policy.rateLimit === false ? undefined : createRateLimiter({ ...policy.rateLimit, ...nowOption(options) }),
+    limiter:
+      policy.rateLimit === false
+        ? undefined
+        : (options.limiter ?? createRateLimiter({ ...policy.rateLimit, ...nowOption(options) })),
     opener: options.opener ?? renderer.opener,
     emit(event) {
       try {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { person, recording } from '../../test/recording.js';
 import { type Connection, connect, REVISIONS } from '../../test/servers.js';
 import type { Policy } from '../policy/index.js';
+import { createRateLimiter, type RateLimiter } from '../policy/rate-limit.js';
 import { createScriptedRenderer } from '../renderers/scripted/index.js';
 import type { FormPrompt, Renderer } from '../types.js';
 import type { ElicitationEvent } from './events.js';
@@ -28,7 +29,11 @@ afterEach(async () => {
   open = undefined;
 });
 
-async function setup(renderer: Renderer, policy: Policy = {}, extra: { now?: () => number } = {}) {
+async function setup(
+  renderer: Renderer,
+  policy: Policy = {},
+  extra: { now?: () => number; limiter?: RateLimiter } = {},
+) {
   const events: ElicitationEvent[] = [];
   const recorded = recording(renderer);
   open = await connect('2025-11-25', (client) =>
@@ -132,6 +137,33 @@ describe('policy: rate limit per server', () => {
     now = 1_000;
     expect(await connection.ask(ASK)).toEqual({ action: 'cancel' });
     expect(prompts).toHaveLength(3);
+  });
+
+  it('starts afresh for each client by default', async () => {
+    const declines = () => createScriptedRenderer(Array.from({ length: 2 }, () => ({ action: 'decline' as const })));
+    const policy = { rateLimit: { max: 2, perMs: 60_000 } };
+    const first = await setup(declines(), policy);
+    await Promise.all([first.connection.ask(ASK), first.connection.ask(ASK)]);
+    await first.connection.close();
+    const second = await setup(declines(), policy);
+    await Promise.all([second.connection.ask(ASK), second.connection.ask(ASK)]);
+    expect(second.prompts).toHaveLength(2);
+  });
+
+  it('outlives the client with a limiter passed in: a reconnect does not refill the budget', async () => {
+    const limiter = createRateLimiter({ max: 3, perMs: 60_000 });
+    const policy = { rateLimit: { max: 3, perMs: 60_000 } };
+    const declines = () => createScriptedRenderer(Array.from({ length: 3 }, () => ({ action: 'decline' as const })));
+    const first = await setup(declines(), policy, { limiter });
+    await Promise.all([first.connection.ask(ASK), first.connection.ask(ASK)]);
+    expect(first.prompts).toHaveLength(2);
+    await first.connection.close();
+    // The server reconnects (a restart): one question is left of its budget.
+    const second = await setup(declines(), policy, { limiter });
+    const received = await Promise.all([second.connection.ask(ASK), second.connection.ask(ASK)]);
+    expect(second.prompts).toHaveLength(1);
+    expect(received).toEqual([{ action: 'decline' }, { action: 'decline' }]);
+    expect(second.events.filter((e) => e.type === 'auto-declined')).toHaveLength(1);
   });
 
   it('is off with rateLimit: false', async () => {

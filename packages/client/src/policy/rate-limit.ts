@@ -1,4 +1,8 @@
-/** Counts questions per key over a sliding window. */
+/**
+ * Counts questions per key over a sliding window. `attach` keys them by the asking server's
+ * `name@version`; a host may pass its own (`AttachOptions.limiter`) to count them in one budget
+ * that outlives a connection.
+ */
 export interface RateLimiter {
   /** Records a question for `key` and says whether it is within the limit (over-limit ones are not recorded). */
   take(key: string): boolean;
