@@ -1,5 +1,6 @@
 'use client';
 
+import { plainText } from '@elicitkit/react';
 import type { RefObject } from 'react';
 import type { ChatMessage, ToolOutput } from '../lib/wire';
 import { type ArgumentFix, doneSince, refusedArguments } from './fix-retry';
@@ -112,7 +113,8 @@ export function ChatLog({
         ))}
         {error ? (
           <p className="error" role="alert" data-model-error="">
-            {error.message}
+            {/* A turn's error may quote the server (a tool it could not read). */}
+            {plainText(error.message)}
           </p>
         ) : null}
       </main>

@@ -79,10 +79,11 @@ export function Message({
     <article className={`message message-${message.role}`}>
       {message.parts.map((part, i) => {
         const key = `${message.id}-${i}`;
+        // A text line may quote the server (its tool names, why it is missing), as may the model.
         if (part.type === 'text')
           return (
             <p key={key} className="text">
-              {part.text}
+              {plainText(part.text)}
             </p>
           );
         if (part.type === 'data-elicitation') return <QuestionLine key={key} q={part.data} texts={texts} />;
@@ -103,7 +104,7 @@ export function Message({
             >
               <div>
                 <span className="badge">{texts.toolBadge}</span> <code>{plainText(part.toolName)}</code>{' '}
-                <code className="muted">{JSON.stringify(part.input)}</code>
+                <code className="muted">{plainText(JSON.stringify(part.input) ?? '')}</code>
               </div>
               {part.state === 'output-available' ? (
                 <div className={`tool-result ${output?.isError ? 'is-error' : ''}`}>

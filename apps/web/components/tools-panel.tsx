@@ -34,7 +34,7 @@ export function ToolsPanel({
   return (
     <aside className="tools" aria-labelledby="tools-heading">
       <h2 id="tools-heading">{texts.tools}</h2>
-      {shown ? <p className="error">{shown}</p> : null}
+      {shown ? <p className="error">{plainText(shown)}</p> : null}
       {tools.length === 0 && !shown ? <p className="muted">{texts.loadingTools}</p> : null}
       {tools.map((tool) => (
         <ToolForm
@@ -70,6 +70,9 @@ function ToolForm({
   const detailsRef = useRef<HTMLDetailsElement | null>(null);
   const properties = Object.entries(tool.inputSchema.properties ?? {});
   const required = new Set(tool.inputSchema.required ?? []);
+  // The server's names and options are drawn without bidi overrides (a name reading as another);
+  // what is sent back to it stays as it sent them.
+  const label = plainText(tool.name);
   // A refused call to fix: its arguments filled in, the refused ones marked, the first focused.
   const nonce = fixing?.nonce;
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per fix asked for (its nonce).
@@ -113,11 +116,11 @@ function ToolForm({
       onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}
     >
       <summary>
-        <code>{tool.name}</code>
+        <code>{label}</code>
         {tool.title ? <span className="muted"> — {plainText(tool.title)}</span> : null}
       </summary>
       {tool.description ? <p className="muted small">{plainText(tool.description)}</p> : null}
-      <form ref={formRef} onSubmit={submit} aria-label={texts.call(tool.name)}>
+      <form ref={formRef} onSubmit={submit} aria-label={texts.call(label)}>
         {properties.map(([name, prop]) => {
           const id = `tool-${tool.name}-${name}`;
           const why = Object.hasOwn(marked, name) ? marked[name] : undefined;
@@ -125,7 +128,7 @@ function ToolForm({
           return (
             <div className={`field${why === undefined ? '' : ' marked'}`} key={name}>
               <label htmlFor={id}>
-                {name}
+                {plainText(name)}
                 {required.has(name) ? (
                   <span aria-hidden="true"> *</span>
                 ) : (
@@ -142,7 +145,7 @@ function ToolForm({
                   <option value="">{required.has(name) ? texts.choose : texts.leaveEmpty}</option>
                   {prop.enum.map((v) => (
                     <option key={v} value={v}>
-                      {v}
+                      {plainText(v)}
                     </option>
                   ))}
                 </select>
@@ -158,7 +161,7 @@ function ToolForm({
               )}
               {why !== undefined ? (
                 <small id={`${id}-why`} className="why">
-                  {why}
+                  {plainText(why)}
                 </small>
               ) : null}
               {prop.description ? <small className="muted">{plainText(prop.description)}</small> : null}
@@ -166,7 +169,7 @@ function ToolForm({
           );
         })}
         <button type="submit" disabled={disabled}>
-          {texts.call(tool.name)}
+          {texts.call(label)}
         </button>
       </form>
     </details>
