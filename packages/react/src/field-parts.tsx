@@ -13,7 +13,8 @@ export interface Described {
 
 export function describe({ field, id, issues, labels, hint }: ControlProps): Described {
   const help = field.help === undefined ? '' : plain(field.help);
-  const errors = issues.map((i) => labels.issue(i.code, field) ?? plain(i.message));
+  // What a locale's labels make of an issue may quote the field's title: cleaned as the title is.
+  const errors = issues.map((i) => plain(labels.issue(i.code, field) ?? i.message));
   const ids = { help: `${id}-help`, hint: `${id}-hint`, error: `${id}-error` };
   const describedBy = [help && ids.help, hint && ids.hint, errors.length > 0 && ids.error].filter(Boolean).join(' ');
   return {

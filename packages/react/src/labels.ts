@@ -57,11 +57,12 @@ export interface Labels {
   host: string;
   urlNote: string;
   warningsTitle: string;
-  /** A URL warning in this language; the English message comes from `@elicitkit/client`. */
+  /** A URL warning in this language; the English message comes from `@elicitkit/client` (drawn through `plainText`). */
   urlWarning: (code: UrlWarningCode, message: string) => string;
   /**
    * A validation problem in this language, or `undefined` to show the validator's own (English)
-   * sentence. `code: 'type'` also covers text that could not be read as the field's kind.
+   * sentence. `code: 'type'` also covers text that could not be read as the field's kind. It may
+   * quote `field.label` as the server sent it: what it returns is drawn through `plainText`.
    */
   issue: (code: IssueCode, field: FieldModel) => string | undefined;
 }

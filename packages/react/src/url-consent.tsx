@@ -4,6 +4,7 @@ import { useId, useRef } from 'react';
 import { ElicitationDialog } from './elicitation-dialog.js';
 import { LABELS_EN, type Labels } from './labels.js';
 import { PromptHeader } from './prompt-header.js';
+import { plain } from './text.js';
 import { useTimeLeft } from './use-time-left.js';
 
 /**
@@ -107,7 +108,7 @@ export function UrlConsent(props: UrlConsentProps) {
           <ul>
             {prompt.warnings.map((w) => (
               <li key={`${w.code}:${w.message}`} data-code={w.code}>
-                {labels.urlWarning(w.code, w.message)}
+                {plain(labels.urlWarning(w.code, w.message))}
               </li>
             ))}
           </ul>
