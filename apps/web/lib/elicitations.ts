@@ -157,6 +157,17 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
   }
 }
 
+/**
+ * The refusal of an answer to a question of a chat that has ended, sent by that chat's page (`key`
+ * from `ownChatKey`): closing withdrew it, so 410 (409 if it was answered first) rather than "No
+ * session", which it gets for a question that is not its chat's or has not settled.
+ */
+export async function answerAfterEnd(key: string, id: string): Promise<AnswerResult | undefined> {
+  const entry = await state().registry.get(id);
+  if (entry?.owner !== key || !entry.settlement) return undefined;
+  return refusal(entry.settlement.reason);
+}
+
 /** The refusal of an answer to a question that has settled already, by how it settled. */
 function refusal(reason: Exclude<SettleReason, 'unknown'>): AnswerResult {
   switch (reason) {

@@ -1,4 +1,5 @@
-import { type Chat, chatOf } from './state';
+import { chatKey, csrfOf } from './chats';
+import { type Chat, chatOf, cookieId } from './state';
 
 /** A chat a state-changing request may act for, or the response that refuses it. */
 export type Guarded = { chat: Chat; refused?: undefined } | { chat?: undefined; refused: Response };
@@ -19,4 +20,16 @@ export async function guardedChat(request: Request, noSession: 401 | 403 = 401):
   if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
     return { refused: Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 }) };
   return { chat };
+}
+
+/**
+ * The key (`chatKey`) of the chat a request's cookie names, open or ended, when its CSRF header is
+ * that chat's token: the request comes from the chat's own page (an ended chat's id is as secret
+ * as an open one's), so it may be told what became of that chat's own questions.
+ * @example const key = ownChatKey(request); if (key) await registry.get(id); // owner === key?
+ */
+export function ownChatKey(request: Request): string | undefined {
+  const id = cookieId(request);
+  if (id === undefined || request.headers.get('x-elicitkit-csrf') !== csrfOf(id)) return undefined;
+  return chatKey(id);
 }

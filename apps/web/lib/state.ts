@@ -188,7 +188,7 @@ function cookieValue(request: Request, name: string): string | undefined {
 }
 
 /** The chat id the request's cookie carries: `ek_chat`, else the deprecated `ek_session`. */
-function cookieId(request: Request): string | undefined {
+export function cookieId(request: Request): string | undefined {
   return cookieValue(request, CHAT_COOKIE) ?? cookieValue(request, LEGACY_CHAT_COOKIE);
 }
 

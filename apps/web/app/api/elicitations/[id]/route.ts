@@ -1,5 +1,5 @@
-import { answer } from '../../../../lib/elicitations';
-import { guardedChat } from '../../../../lib/guard';
+import { answer, answerAfterEnd } from '../../../../lib/elicitations';
+import { guardedChat, ownChatKey } from '../../../../lib/guard';
 import { readJson } from '../../../../lib/http';
 
 export const runtime = 'nodejs';
@@ -11,12 +11,17 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 /**
  * Answers one question. Bound to the chat that owns it (session cookie + CSRF header), validated
  * against the question's form on the server: 404 unknown, 403 someone else's, 409 already
- * answered, 410 expired, 400 invalid, 413 too large.
+ * answered, 410 expired or withdrawn, 400 invalid, 413 too large. Once the chat has ended its page
+ * is still told 410 for a question the end withdrew; anyone else gets 403, as for no chat.
  */
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const { id } = await params;
   const { chat, refused } = await guardedChat(request, 403);
-  if (refused) return refused;
+  if (refused) {
+    const key = ownChatKey(request);
+    const ended = key === undefined ? undefined : await answerAfterEnd(key, id);
+    return ended ? Response.json(ended.body, { status: ended.status }) : refused;
+  }
   const body = await readJson(request, MAX_ANSWER_BYTES);
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
   const result = await answer(chat, id, body.value);
