@@ -136,7 +136,8 @@ describe('closing a chat', () => {
       data: { id: q.id, status: 'withdrawn' },
     });
     expect(toolOutput(chunks)).toMatchObject({ output: { status: 'cancelled' } });
-    expect((await answer(routes, b, q.id, { action: 'decline' })).status).toBe(403);
+    // Its own page is told the question was withdrawn; nothing else of the chat answers it.
+    expect((await answer(routes, b, q.id, { action: 'decline' })).status).toBe(410);
     expect((await getTools(new Request('http://localhost/api/tools', { headers: { cookie: b.cookie } }))).status).toBe(
       401,
     );

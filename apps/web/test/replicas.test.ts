@@ -100,7 +100,9 @@ describe.skipIf(!REDIS)('two web replicas, one Redis', () => {
     expect((await close(b, browser)).status).toBe(204);
     const chunks = await stream.end();
     expect(chunks.filter((c) => c.type === 'data-elicitation').at(-1)).toMatchObject({ data: { status: 'withdrawn' } });
-    expect((await answer(a, browser, q.id, { action: 'decline' })).status).toBe(403);
+    // Its own page is told, on either replica, that the question was withdrawn.
+    expect((await answer(a, browser, q.id, { action: 'decline' })).status).toBe(410);
+    expect((await answer(b, browser, q.id, { action: 'decline' })).status).toBe(410);
     expect((await fetch(`${a.url}/api/tools`, { headers: { cookie: browser.cookie } })).status).toBe(401);
   });
 
