@@ -5,6 +5,7 @@ import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
 import type { Channel, CloseReason, Question, RawAnswer, Refusal } from './channel/channel.js';
 import { readBack, shapeForClient } from './client-quirks.js';
+import { leaving } from './commit.js';
 import { ElicitkitUsageError, FormLintError, isProduction } from './errors.js';
 import { type Check, toIssues } from './issues.js';
 import { type Locale, MESSAGES } from './messages.js';
@@ -272,9 +273,14 @@ export class CallQuestions {
   /** The cancel guard (EK05): after a cancel, only a `cancelled` result may leave the tool. */
   finish(result: CallToolResult): CallToolResult {
     const stop = this.stopped;
-    if (stop?.action !== 'cancel') return result;
+    const { tool, locale } = this.settings;
+    if (stop?.action !== 'cancel') {
+      const sent = leaving(result, tool, locale, stop?.action === 'commit');
+      if (sent !== result) this.unrecorded(String((sent.structuredContent as { message?: unknown }).message));
+      return sent;
+    }
     const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
-    if (status === 'cancelled') return result;
+    if (status === 'cancelled') return leaving(result, tool, locale, false);
     const message = `${this.settings.tool} returned "${String(status ?? (result.isError ? 'an error' : 'a result'))}" after the user cancelled "${stop.key}". A cancel must end the call with outcome.result().`;
     if (!isProduction()) throw new ElicitkitUsageError('WORK_AFTER_CANCEL', message);
     this.audit.violation(stop.key, 'EK05', message);

@@ -311,6 +311,31 @@ export function sendable(result: CallToolResult, tool: string, locale: Locale): 
   return serialized(result) === undefined ? unrecordedResult(recordable(result), tool, locale) : result;
 }
 
+/** Results `commit` handed a tool, every one already seen to serialise: not measured again as they leave. */
+const SERIALISED = new WeakSet<CallToolResult>();
+
+/** `result` came out of `commit` (recorded, parsed from a record, or checked by `sendable`). */
+export function serialises(result: CallToolResult): CallToolResult {
+  SERIALISED.add(result);
+  return result;
+}
+
+/**
+ * A tool's result as it leaves the call: a transport sends it as JSON, and one JSON cannot hold (a
+ * BigInt, a cycle, a `toJSON` that throws) is never sent — the SDK reports the failure to no one and
+ * the caller waits for ever. After the call's effect ran (`acted`), what JSON can hold of it is
+ * sent, saying the rest was not kept; with nothing done, the tool's mistake is thrown, and the
+ * caller gets it as the tool's error. A result `commit` handed over, unchanged, is not measured again.
+ */
+export function leaving(result: CallToolResult, tool: string, locale: Locale, acted: boolean): CallToolResult {
+  if (SERIALISED.has(result) || serialized(result) !== undefined) return result;
+  if (acted) return unrecordedResult(recordable(result), tool, locale);
+  throw new ElicitkitUsageError(
+    'UNSERIALIZABLE_RESULT',
+    `${tool} returned a result holding a value JSON cannot (a BigInt, a cycle), so it could not be sent. Return plain JSON values (a BigInt as a string or number).`,
+  );
+}
+
 /**
  * What JSON can hold of `result`: each of its fields, content blocks and structured fields kept
  * whole or left out (one holding a BigInt or a cycle).

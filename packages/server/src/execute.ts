@@ -23,6 +23,7 @@ import {
   type Effect,
   runsAtomically,
   sendable,
+  serialises,
   Withheld,
 } from './commit.js';
 import { randomUUID } from './digest.js';
@@ -242,7 +243,7 @@ function toolContext(
 function recorded(questions: CallQuestions, result: CallToolResult): CallToolResult {
   const structured = result.structuredContent as { outcome?: unknown; message?: unknown } | undefined;
   if (structured?.outcome === 'unrecorded') questions.unrecorded(String(structured.message ?? ''));
-  return result;
+  return serialises(result);
 }
 
 /** How a round ends: the handler's result, or `SUSPENDED` once it waits on a question this round cannot answer. */

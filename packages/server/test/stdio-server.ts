@@ -5,13 +5,15 @@
  * - `ELICITKIT_CLAIMS_DB=path`: claims in that SQLite file (so they outlive the process), with
  *   `ELICITKIT_SECRET` (a restarted process must verify the old process's state) and
  *   `ELICITKIT_CLAIM_LEASE_MS`;
- * - `ELICITKIT_VOLATILE=1`: the volatile tools too (questions that change on every look).
+ * - `ELICITKIT_VOLATILE=1`: the volatile tools too (questions that change on every look);
+ * - `ELICITKIT_UNSENDABLE=1`: the tools whose results JSON cannot hold (`unsendable-tools.ts`).
  */
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import BetterSqlite3 from 'better-sqlite3';
 import { createSqliteClaimStore } from '../src/claims/sqlite.js';
 import { createElicitkit } from '../src/kit.js';
 import { createStore, fixtureTools, volatileTools } from './fixture-tools.js';
+import { unsendableTools } from './unsendable-tools.js';
 
 const env = process.env;
 const store = createStore();
@@ -22,5 +24,9 @@ const kit = createElicitkit({
   ...(env.ELICITKIT_SECRET ? { secret: env.ELICITKIT_SECRET } : {}),
   ...(env.ELICITKIT_CLAIM_LEASE_MS ? { claimLeaseMs: Number(env.ELICITKIT_CLAIM_LEASE_MS) } : {}),
 });
-const tools = [...fixtureTools(store), ...(env.ELICITKIT_VOLATILE ? volatileTools(store) : [])];
+const tools = [
+  ...fixtureTools(store),
+  ...(env.ELICITKIT_VOLATILE ? volatileTools(store) : []),
+  ...(env.ELICITKIT_UNSENDABLE ? unsendableTools() : []),
+];
 serveStdio(() => kit.createServer({ name: 'fixture', version: '1.0.0' }, tools));
