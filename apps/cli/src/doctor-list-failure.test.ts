@@ -39,6 +39,14 @@ serve({ 'tools/list': (m) => send(JSON.stringify({ jsonrpc: '2.0', id: m.id, err
 import { serve } from './base.mjs';
 serve({ 'tools/list': () => process.exit(0) });
 `,
+  // A healthy tool beside one the SDK takes for no tool (its description is a number).
+  'numbered.mjs': `
+import { serve, send } from './base.mjs';
+serve({
+  'tools/list': (m) => send('{"jsonrpc":"2.0","id":' + JSON.stringify(m.id) + ',"result":{"tools":[${TOOL},{"name":"numbered\\\\nlater line","description":5,"inputSchema":{"type":"object"}}]}}'),
+  'tools/call': (m) => send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'ok' }] } })),
+});
+`,
   // A healthy tool beside one whose input schema nests 1,000 objects deep (about 40 KB).
   'deep-schema.mjs': `
 import { serve, send } from './base.mjs';
@@ -63,6 +71,7 @@ describe('doctor against a server whose tool list it never gets', () => {
     ['tools/list answers with an error', 'list-error.mjs'],
     ['the server exits on tools/list', 'exit-on-list.mjs'],
     ['one tool has a 1,000-level input schema', 'deep-schema.mjs'],
+    ['one tool is no tool to the SDK', 'numbered.mjs'],
   ])(
     '%s: no clean verdict, exit 1',
     async (_, file) => {
@@ -74,6 +83,51 @@ describe('doctor against a server whose tool list it never gets', () => {
       expect(r.code, `doctor exited ${r.code} though no profile listed the tools:\n${r.out}`).toBe(1);
       expect(verdict.join('\n')).toMatch(/^Incomplete: the check stopped under 2025-11-25 form\+url, /);
       expect(r.err).toMatch(/^elicitkit doctor: the check stopped under 2025-11-25 form: ./m);
+    },
+    60_000,
+  );
+
+  // Was: the SDK's refusal of the whole list lost the healthy tool too, and doctor judged nothing.
+  it.each([
+    ['a 1,000-level input schema', 'deep-schema.mjs', 'its check of a schema overflowed the stack', ['status', 'deep']],
+    [
+      'a tool the SDK takes for no tool',
+      'numbered.mjs',
+      '"numbered\\nlater line" left out (not a tool as MCP defines one)',
+      ['status'],
+    ],
+  ])(
+    'the list the SDK refuses (%s): the other tools are still read, called and judged, and why is said',
+    async (_, file, why, judged) => {
+      const r = await runCli([
+        'doctor',
+        '--yes',
+        '--json',
+        '--revision',
+        '2025-11-25',
+        '--',
+        process.execPath,
+        join(dir, file),
+      ]);
+      expect(r.code).toBe(1);
+      const report = JSON.parse(r.out) as {
+        tools: { name: string; calls: { outcome: string; skipped: string | null }[] }[];
+        revisions: { profile: string; error: string | null }[];
+        summary: { stopped: string[] };
+      };
+      expect(report.tools.map((t) => t.name)).toEqual(judged);
+      for (const tool of report.tools)
+        expect(
+          tool.calls.filter((c) => c.skipped === null && c.outcome === 'result').length,
+          tool.name,
+        ).toBeGreaterThan(0);
+      expect(report.summary.stopped).toHaveLength(3);
+      for (const revision of report.revisions) {
+        expect(revision.error).toContain("the SDK's client refuses this server's tool list whole");
+        expect(revision.error).toContain(why);
+      }
+      // On stderr, on one line per profile: the tool's name cannot start a line of its own.
+      expect(r.err).not.toMatch(/^later line/m);
     },
     60_000,
   );

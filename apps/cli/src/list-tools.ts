@@ -18,18 +18,20 @@ const MAX_PAGES = 100;
  * read again, each tool on its own: one the SDK's
  * check takes or cannot finish (too deep) is kept — our own schema check names what is wrong with
  * it, as for any broken tool — one it refuses is left out, and `skipped` says so. `fallback` is true
- * when the list was read that way: a call must then hand its tool's definition to `callTool`
- * (`toolDefinition`), since the SDK cached none.
+ * when the list was read that way, `refusal` saying why the whole list was not taken: a call must
+ * then hand its tool's definition to `callTool` (`toolDefinition`), since the SDK cached none.
  */
 export async function listToolsSafely(
   client: Client,
   options: RequestOptions = {},
-): Promise<{ tools: Tool[]; skipped: string[]; fallback: boolean }> {
+): Promise<{ tools: Tool[]; skipped: string[]; fallback: boolean; refusal?: string }> {
+  let refusal: string;
   try {
     return { tools: (await client.listTools(undefined, options)).tools, skipped: [], fallback: false };
   } catch (error) {
     if (!(error instanceof RangeError || (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)))
       throw error;
+    refusal = error instanceof RangeError ? 'its check of a schema overflowed the stack' : (error as Error).message;
   }
   const tools: Tool[] = [];
   const skipped: string[] = [];
@@ -51,7 +53,7 @@ export async function listToolsSafely(
     cursor = result.nextCursor;
     if (cursor === undefined) break;
   }
-  return { tools, skipped, fallback: true };
+  return { tools, skipped, fallback: true, refusal };
 }
 
 /** Whether the SDK takes `tool` as a tool; one too deep for its check to finish counts as taken. */

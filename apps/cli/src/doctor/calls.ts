@@ -8,20 +8,29 @@ import type { Ask, CallRecord, ToolInfo } from './records.js';
 import { isDestructive } from './safety.js';
 import { sampleArguments } from './values.js';
 
-/** One tool call, its outcome by class and code; a call past `timeoutMs` is cancelled by the SDK. */
+/**
+ * One tool call, its outcome by class and code; a call past `timeoutMs` is cancelled by the SDK.
+ * `definition`: the tool as listed, when the SDK cached no list (it refused the whole of it).
+ */
 export async function callOnce(
   conn: Connection,
   name: string,
   args: Record<string, unknown>,
   timeoutMs: number,
   signal?: AbortSignal,
+  definition?: Tool,
 ): Promise<CallOutcome> {
   const started = performance.now();
   try {
     // The SDK cancels a call past its timeout (notifications/cancelled, or aborting the request).
     const result = await conn.client.callTool(
       { name, arguments: args },
-      { timeout: timeoutMs, maxTotalTimeout: timeoutMs, ...(signal ? { signal } : {}) },
+      {
+        timeout: timeoutMs,
+        maxTotalTimeout: timeoutMs,
+        ...(signal ? { signal } : {}),
+        ...(definition ? { toolDefinition: definition } : {}),
+      },
     );
     return fromResult(result);
   } catch (error) {

@@ -1,5 +1,6 @@
 import { revisionOptions } from '@elicitkit/client';
 import { Client, type ElicitResult, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { listToolsSafely } from '../list-tools.js';
 import type { Endpoint } from './endpoint.js';
 import { canElicit, type Profile } from './profiles.js';
 import { type RawAsk, tap } from './tap.js';
@@ -73,7 +74,7 @@ export async function isAlive(conn: Connection, timeoutMs: number): Promise<bool
     if (!(error instanceof SdkError && error.code === SdkErrorCode.MethodNotSupportedByProtocolVersion)) return false;
   }
   try {
-    await conn.client.listTools({}, { timeout: timeoutMs });
+    await listToolsSafely(conn.client, { timeout: timeoutMs });
     return true;
   } catch {
     return false;

@@ -4,6 +4,7 @@
  * again to a fresh start (a new process over stdio; a new session over HTTP), and compares.
  */
 import type { Client } from '@modelcontextprotocol/client';
+import { listToolsSafely } from '../list-tools.js';
 import { openConnection } from './connection.js';
 import type { Endpoint } from './endpoint.js';
 import type { Profile } from './profiles.js';
@@ -60,7 +61,7 @@ function capabilitiesOf(client: Client): Record<string, unknown> {
 }
 
 async function toolsOf(client: Client, timeoutMs: number): Promise<Map<string, string>> {
-  const { tools } = await client.listTools({}, { timeout: timeoutMs });
+  const { tools } = await listToolsSafely(client, { timeout: timeoutMs });
   return new Map(tools.map((t) => [t.name, canonical(t.inputSchema)]));
 }
 

@@ -1,3 +1,5 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import { listToolsSafely } from '../list-tools.js';
 import { answerFor, MAX_ASKS, RUNAWAY_ASKS } from './answer.js';
 import { modeOf, questionKey } from './branches.js';
 import { callOnce, casesFor, messageOf, newCall, noteTool, pairAsk } from './calls.js';
@@ -118,6 +120,8 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
   const listed: string[] = [];
   const left: LeftBranch[] = [];
   let current: Running | undefined;
+  /** Tools as listed, when the SDK cached no list: each call hands the SDK its tool's definition. */
+  const unlisted = new Map<string, Tool>();
   const hooks = {
     onAsks(asks: RawAsk[]) {
       if (!current) return;
@@ -186,7 +190,7 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
     const started = performance.now();
     const attempt = async () => {
       if (fixture.prepare) shared.endpoint.prepare?.(fixture.prepare, `call ${++shared.stamps}`);
-      return callOnce(live, call.tool, fixture.arguments, timeoutMs, stop.signal);
+      return callOnce(live, call.tool, fixture.arguments, timeoutMs, stop.signal, unlisted.get(call.tool));
     };
     call.outcome = await (fixture.prepare ? shared.exclusive(attempt) : attempt());
     call.ms = Math.round(performance.now() - started);
@@ -201,7 +205,17 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
   try {
     const info = conn.client.getServerVersion();
     if (info && !shared.server) shared.server = { name: info.name, version: info.version };
-    const { tools } = await conn.client.listTools({}, { timeout: timeoutMs });
+    const { tools, skipped, fallback, refusal } = await listToolsSafely(conn.client, { timeout: timeoutMs });
+    if (fallback) {
+      // Every client on the SDK fails to list this server's tools; the check goes on with the tools
+      // read one by one, and the profile counts as stopped: it was not judged as a client sees it.
+      for (const tool of tools) unlisted.set(tool.name, tool);
+      const left = skipped.map((name) => JSON.stringify(name)).join(', ');
+      const kind = skipped.length === 1 ? 'not a tool as MCP defines one' : 'not tools as MCP defines them';
+      record.error = `the SDK's client refuses this server's tool list whole (${refusal}), so clients built on it list none of its tools; ${
+        skipped.length > 0 ? `${left} left out (${kind}), ` : ''
+      }the others were read one by one and checked`;
+    }
     listed.push(...tools.map((t) => t.name));
     for (const tool of tools) {
       const info = noteTool(shared.tools, tool, profile, options);
