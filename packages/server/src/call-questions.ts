@@ -5,7 +5,7 @@ import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
 import type { Channel, CloseReason, Question, RawAnswer, Refusal } from './channel/channel.js';
 import { readBack, shapeForClient } from './client-quirks.js';
-import { leaving } from './commit.js';
+import { checkShape, leaving } from './commit.js';
 import { ElicitkitUsageError, FormLintError, isProduction } from './errors.js';
 import { type Check, toIssues } from './issues.js';
 import { type Locale, MESSAGES } from './messages.js';
@@ -274,6 +274,7 @@ export class CallQuestions {
   finish(result: CallToolResult): CallToolResult {
     const stop = this.stopped;
     const { tool, locale } = this.settings;
+    checkShape(result, tool);
     if (stop?.action !== 'cancel') {
       const sent = leaving(result, tool, locale, stop?.action === 'commit');
       if (sent !== result) this.unrecorded(String((sent.structuredContent as { message?: unknown }).message));

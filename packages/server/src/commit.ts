@@ -311,6 +311,27 @@ export function sendable(result: CallToolResult, tool: string, locale: Locale): 
   return serialized(result) === undefined ? unrecordedResult(recordable(result), tool, locale) : result;
 }
 
+/**
+ * A tool's result is an object: anything else (nothing returned, a string, `null`, an array) is the
+ * tool's mistake, named as one — not "Cannot read properties of undefined", nor the SDK's schema
+ * dump.
+ */
+export function checkShape(result: unknown, tool: string): asserts result is CallToolResult {
+  if (typeof result === 'object' && result !== null && !Array.isArray(result)) return;
+  const what =
+    result === undefined
+      ? 'nothing (a missing return?)'
+      : result === null
+        ? 'null'
+        : Array.isArray(result)
+          ? 'an array'
+          : `a ${typeof result}`;
+  throw new ElicitkitUsageError(
+    'NOT_A_RESULT',
+    `${tool} returned ${what}, not a tool result. Return done(…), rejected(…) or pending(…), or the outcome's result().`,
+  );
+}
+
 /** Results `commit` handed a tool, every one already seen to serialise: not measured again as they leave. */
 const SERIALISED = new WeakSet<CallToolResult>();
 
@@ -328,7 +349,9 @@ export function serialises(result: CallToolResult): CallToolResult {
  * caller gets it as the tool's error. A result `commit` handed over, unchanged, is not measured again.
  */
 export function leaving(result: CallToolResult, tool: string, locale: Locale, acted: boolean): CallToolResult {
-  if (SERIALISED.has(result) || serialized(result) !== undefined) return result;
+  if (SERIALISED.has(result)) return result;
+  checkShape(result, tool);
+  if (serialized(result) !== undefined) return result;
   if (acted) return unrecordedResult(recordable(result), tool, locale);
   throw new ElicitkitUsageError(
     'UNSERIALIZABLE_RESULT',

@@ -15,6 +15,7 @@ import { unsendableTools } from '../test/unsendable-tools.js';
 import type { AuditEvent } from './audit.js';
 import { createHttpHandler } from './http/handler.js';
 import { createElicitkit } from './kit.js';
+import { defineTool } from './tool.js';
 
 const SERVER = fileURLToPath(new URL('../test/stdio-server.ts', import.meta.url));
 const MISTAKE = 'could not be sent';
@@ -23,6 +24,23 @@ const TIMEOUT = { timeout: 10_000 };
 
 type Result = { isError?: boolean; content?: { text?: string }[]; structuredContent?: Record<string, unknown> };
 const text = (result: unknown) => ((result as Result).content ?? []).map((block) => block.text).join(' ');
+
+/** What a tool written in JavaScript may return instead of a result. */
+const SHAPELESS: Record<string, unknown> = {
+  returns_nothing: undefined,
+  returns_null: null,
+  returns_text: 'Deployed.',
+  returns_list: [{ type: 'text', text: 'Deployed.' }],
+};
+const shapeless = Object.entries(SHAPELESS).map(([name, value]) =>
+  defineTool({
+    name,
+    description: 'Returns what is not a tool result.',
+    async run() {
+      return value as never;
+    },
+  }),
+);
 
 const acted: string[] = [];
 const audit: AuditEvent[] = [];
@@ -33,7 +51,7 @@ beforeAll(async () => {
     audit: (event) => void audit.push(event),
   });
   serving = await onLoopback(
-    createHttpHandler(() => kit.createServer({ name: 't', version: '1' }, unsendableTools(acted))),
+    createHttpHandler(() => kit.createServer({ name: 't', version: '1' }, [...unsendableTools(acted), ...shapeless])),
   );
 });
 afterAll(async () => serving?.close());
@@ -113,6 +131,30 @@ describe('a result JSON cannot hold, with nothing done: the tool error, at once'
       } finally {
         await client.close();
       }
+    }
+  });
+});
+
+// Was: "Cannot read properties of null", or the SDK's schema dump, or (nothing returned) the
+// message for a BigInt.
+describe('a result that is no result (nothing, null, a string, a list): the tool error, naming it', () => {
+  const said = {
+    returns_nothing: 'returned nothing (a missing return?), not a tool result',
+    returns_null: 'returned null, not a tool result',
+    returns_text: 'returned a string, not a tool result',
+    returns_list: 'returned an array, not a tool result',
+  };
+  it.each(Object.entries(said))('2026-07-28 and 2025-11-25 over HTTP: %s', async (name, sentence) => {
+    const modern = await wireRound(serving.url, { name, arguments: {} });
+    expect(modern.result?.isError).toBe(true);
+    expect(text(modern.result)).toContain(`${name} ${sentence}`);
+    const client = await legacyClient({ action: 'cancel' });
+    try {
+      const result = await client.callTool({ name, arguments: {} }, TIMEOUT);
+      expect(result.isError).toBe(true);
+      expect(text(result)).toContain(`${name} ${sentence}`);
+    } finally {
+      await client.close();
     }
   });
 });
