@@ -1,147 +1,21 @@
 import { cookies, headers } from 'next/headers';
-import Link from 'next/link';
+import { AuditView } from '../../components/audit-view';
 import { auditTrail } from '../../lib/audit';
-import { isLocale, type Locale, localeFromHeader } from '../../lib/locale';
-
-/** The audit page's words, one table per locale. */
-interface AuditTexts {
-  title: string;
-  back: string;
-  unreadable: (why: string) => string;
-  empty: string;
-  columns: [when: string, what: string, user: string, asked: string, outcome: string, validation: string];
-  notSent: (reason: string) => string;
-  /** A call refused without a question: what the "Asked" cell says. */
-  refused: (message: string) => string;
-}
-const TEXTS = {
-  en: {
-    title: 'Audit trail',
-    back: '← Back to the chat',
-    unreadable: (why) => `The audit trail could not be read: ${why}`,
-    empty: 'No elicitations yet.',
-    columns: ['When', 'Tool / question', 'User', 'Asked', 'Outcome', 'Validation'],
-    notSent: (reason) => ` (not sent: ${reason})`,
-    refused: (message) => `Nothing asked — refused: ${message}`,
-  },
-  zh: {
-    title: '审计记录',
-    back: '← 返回对话',
-    unreadable: (why) => `无法读取审计记录：${why}`,
-    empty: '还没有任何询问。',
-    columns: ['时间', '工具 / 问题', '用户', '询问内容', '结果', '校验'],
-    notSent: (reason) => `（未发送：${reason}）`,
-    refused: (message) => `未询问——已拒绝：${message}`,
-  },
-} as const satisfies Record<Locale, AuditTexts>;
+import { isLocale, localeFromHeader } from '../../lib/locale';
 
 export const dynamic = 'force-dynamic';
-
-type Row = Record<string, unknown>;
 
 /** Every question opsdesk asked, what the person did, and what the server made of it. */
 export default async function AuditPage() {
   // The page's saved language (a cookie the chat page sets), else the browser's.
   const saved = (await cookies()).get('elicitkit_locale')?.value;
   const locale = isLocale(saved) ? saved : localeFromHeader((await headers()).get('accept-language'));
-  const t: AuditTexts = TEXTS[locale];
-  let trail: Awaited<ReturnType<typeof auditTrail>>;
-  let problem: string | undefined;
   try {
-    trail = await auditTrail();
+    return <AuditView trail={await auditTrail()} locale={locale} />;
   } catch (error) {
     // A bad configuration or an unreadable database: say so instead of a bare error page.
-    problem = t.unreadable(error instanceof Error ? error.message : String(error));
+    return (
+      <AuditView trail={undefined} failure={error instanceof Error ? error.message : String(error)} locale={locale} />
+    );
   }
-  type Entry = { request?: Row; responses: Row[]; validations: Row[]; refusal?: Row };
-  const calls = new Map<string, Entry[]>();
-  const byQuestion = new Map<string, Entry>();
-  const entry = (r: Row) => {
-    const key = `${r.context_id}|${r.question}`;
-    let e = byQuestion.get(key);
-    if (!e) {
-      e = { responses: [], validations: [] };
-      byQuestion.set(key, e);
-      const list = calls.get(String(r.context_id)) ?? [];
-      list.push(e);
-      calls.set(String(r.context_id), list);
-    }
-    return e;
-  };
-  for (const r of trail?.requests ?? []) entry(r).request = r;
-  for (const r of trail?.responses ?? []) entry(r).responses.push(r);
-  for (const r of trail?.validations ?? []) entry(r).validations.push(r);
-  // A refused call asked nothing: its refusal is its only row.
-  for (const r of trail?.refusals ?? []) entry(r).refusal = r;
-  const first = (e: Entry) => String((e.request ?? e.refusal ?? e.responses[0] ?? e.validations[0])?.at ?? '');
-  const rows = [...byQuestion.values()].sort((a, b) => first(b).localeCompare(first(a)));
-  return (
-    <main className="audit" lang={locale === 'zh' ? 'zh-CN' : 'en'}>
-      <header className="topbar">
-        <h1>{t.title}</h1>
-        <Link href="/">{t.back}</Link>
-      </header>
-      {problem ? (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      ) : rows.length === 0 ? (
-        <p className="muted">{t.empty}</p>
-      ) : (
-        <table className="audit-table">
-          <thead>
-            <tr>
-              {t.columns.map((c, i) => (
-                <th key={c} className={i === 0 ? 'when' : undefined}>
-                  {c}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((e) => {
-              const r = e.request ?? e.refusal ?? e.responses[0] ?? e.validations[0] ?? {};
-              const response = e.responses.at(-1);
-              const validation = e.validations.at(-1);
-              return (
-                <tr key={`${String(r.context_id)}|${String(r.question)}`} data-tool={String(r.tool)}>
-                  <td className="when">
-                    {String(r.at ?? '')
-                      .replace('T', ' ')
-                      .slice(0, 19)}
-                  </td>
-                  <td>
-                    <code>{String(r.tool)}</code>
-                    {e.refusal ? '' : ` / ${String(r.question)}`}
-                  </td>
-                  <td>{String(r.username ?? '')}</td>
-                  <td>
-                    {e.request
-                      ? `${String(e.request.message)}${e.request.delivered ? '' : t.notSent(String(e.request.reason))}`
-                      : e.refusal
-                        ? t.refused(String(e.refusal.message))
-                        : ''}
-                  </td>
-                  <td className={`outcome outcome-${e.refusal ? 'rejected' : String(response?.action ?? 'none')}`}>
-                    {e.refusal
-                      ? 'rejected'
-                      : response
-                        ? `${String(response.action)}${response.content ? ` ${JSON.stringify(response.content)}` : ''}`
-                        : '—'}
-                  </td>
-                  <td>
-                    {validation
-                      ? validation.ok
-                        ? 'ok'
-                        : (validation.issues as { message: string }[]).map((i) => i.message).join(' ')
-                      : '—'}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-    </main>
-  );
 }

@@ -1,0 +1,153 @@
+'use client';
+
+import type { AuditTrail } from '@elicitkit/opsdesk';
+import { plainText } from '@elicitkit/react';
+import Link from 'next/link';
+import type { Locale } from '../lib/locale';
+
+/** The audit page's words, one table per locale. */
+interface AuditTexts {
+  title: string;
+  back: string;
+  unreadable: (why: string) => string;
+  empty: string;
+  columns: [when: string, what: string, user: string, asked: string, outcome: string, validation: string];
+  notSent: (reason: string) => string;
+  /** A call refused without a question: what the "Asked" cell says. */
+  refused: (message: string) => string;
+}
+const TEXTS = {
+  en: {
+    title: 'Audit trail',
+    back: '← Back to the chat',
+    unreadable: (why) => `The audit trail could not be read: ${why}`,
+    empty: 'No elicitations yet.',
+    columns: ['When', 'Tool / question', 'User', 'Asked', 'Outcome', 'Validation'],
+    notSent: (reason) => ` (not sent: ${reason})`,
+    refused: (message) => `Nothing asked — refused: ${message}`,
+  },
+  zh: {
+    title: '审计记录',
+    back: '← 返回对话',
+    unreadable: (why) => `无法读取审计记录：${why}`,
+    empty: '还没有任何询问。',
+    columns: ['时间', '工具 / 问题', '用户', '询问内容', '结果', '校验'],
+    notSent: (reason) => `（未发送：${reason}）`,
+    refused: (message) => `未询问——已拒绝：${message}`,
+  },
+} as const satisfies Record<Locale, AuditTexts>;
+
+type Row = Record<string, unknown>;
+
+/**
+ * The audit trail as a table: every question opsdesk asked, what the person did, and what the
+ * server made of it. Every text in it came from a server or a person (a message, an answer, a
+ * username, a validation's words) and is drawn through `plainText`: a bidi override in an answer
+ * must not make the trail read otherwise than what was recorded. A client component, as every user
+ * of @elicitkit/react is here; the page hands it the trail as read.
+ */
+export function AuditView({
+  trail,
+  failure,
+  locale,
+}: {
+  trail: AuditTrail | undefined;
+  /** Why the trail could not be read, if it could not. */
+  failure?: string;
+  locale: Locale;
+}) {
+  const t: AuditTexts = TEXTS[locale];
+  const problem = failure === undefined ? undefined : t.unreadable(failure);
+  type Entry = { request?: Row; responses: Row[]; validations: Row[]; refusal?: Row };
+  const calls = new Map<string, Entry[]>();
+  const byQuestion = new Map<string, Entry>();
+  const entry = (r: Row) => {
+    const key = `${r.context_id}|${r.question}`;
+    let e = byQuestion.get(key);
+    if (!e) {
+      e = { responses: [], validations: [] };
+      byQuestion.set(key, e);
+      const list = calls.get(String(r.context_id)) ?? [];
+      list.push(e);
+      calls.set(String(r.context_id), list);
+    }
+    return e;
+  };
+  for (const r of trail?.requests ?? []) entry(r).request = r;
+  for (const r of trail?.responses ?? []) entry(r).responses.push(r);
+  for (const r of trail?.validations ?? []) entry(r).validations.push(r);
+  // A refused call asked nothing: its refusal is its only row.
+  for (const r of trail?.refusals ?? []) entry(r).refusal = r;
+  const first = (e: Entry) => String((e.request ?? e.refusal ?? e.responses[0] ?? e.validations[0])?.at ?? '');
+  const rows = [...byQuestion.values()].sort((a, b) => first(b).localeCompare(first(a)));
+  return (
+    <main className="audit" lang={locale === 'zh' ? 'zh-CN' : 'en'}>
+      <header className="topbar">
+        <h1>{t.title}</h1>
+        <Link href="/">{t.back}</Link>
+      </header>
+      {problem ? (
+        <p className="error" role="alert">
+          {plainText(problem)}
+        </p>
+      ) : rows.length === 0 ? (
+        <p className="muted">{t.empty}</p>
+      ) : (
+        <table className="audit-table">
+          <thead>
+            <tr>
+              {t.columns.map((c, i) => (
+                <th key={c} className={i === 0 ? 'when' : undefined}>
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((e) => {
+              const r = e.request ?? e.refusal ?? e.responses[0] ?? e.validations[0] ?? {};
+              const response = e.responses.at(-1);
+              const validation = e.validations.at(-1);
+              return (
+                <tr key={`${String(r.context_id)}|${String(r.question)}`} data-tool={text(r.tool)}>
+                  <td className="when">{text(r.at).replace('T', ' ').slice(0, 19)}</td>
+                  <td>
+                    <code>{text(r.tool)}</code>
+                    {e.refusal ? '' : ` / ${text(r.question)}`}
+                  </td>
+                  <td>{text(r.username)}</td>
+                  <td>
+                    {e.request
+                      ? `${text(e.request.message)}${e.request.delivered ? '' : t.notSent(text(e.request.reason))}`
+                      : e.refusal
+                        ? t.refused(text(e.refusal.message))
+                        : ''}
+                  </td>
+                  <td className={`outcome outcome-${e.refusal ? 'rejected' : text(response?.action ?? 'none')}`}>
+                    {e.refusal
+                      ? 'rejected'
+                      : response
+                        ? `${text(response.action)}${response.content ? ` ${text(JSON.stringify(response.content))}` : ''}`
+                        : '—'}
+                  </td>
+                  <td>{validation ? (validation.ok ? 'ok' : issuesOf(validation)) : '—'}</td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </main>
+  );
+}
+
+/** A recorded value as text to draw: server or person's words, bidi overrides and controls removed. */
+function text(value: unknown): string {
+  return plainText(value === undefined || value === null ? '' : String(value));
+}
+
+/** A failed validation's words, whatever shape its record holds. */
+function issuesOf(validation: Row): string {
+  const issues = Array.isArray(validation.issues) ? (validation.issues as { message?: unknown }[]) : [];
+  return issues.map((issue) => text(issue?.message)).join(' ');
+}
