@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import {
+  closeSync,
+  constants,
   existsSync,
+  fstatSync,
   lstatSync,
   mkdirSync,
+  openSync,
   readFileSync,
   realpathSync,
   renameSync,
@@ -95,9 +99,19 @@ function escapesRoot(root: string, target: string): string | undefined {
   const rel = relative(realRoot, real);
   if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..'))
     return 'a symlink on the path points outside the workspace';
-  if (probe === target && existsSync(target) && statSync(target).isDirectory())
-    return 'the path is a folder, not a file';
+  if (probe === target && existsSync(target)) {
+    const kind = statSync(target);
+    if (kind.isDirectory()) return 'the path is a folder, not a file';
+    if (!kind.isFile()) return NOT_A_FILE;
+  }
   return undefined;
+}
+
+const NOT_A_FILE = 'the path is not a regular file (a pipe, a socket or a device)';
+
+/** A side that is there but is no regular file: reading it could block the server, or never end. */
+export class NotAFile extends Error {
+  readonly why = NOT_A_FILE;
 }
 
 function isLink(path: string): boolean {
@@ -108,10 +122,28 @@ function isLink(path: string): boolean {
   }
 }
 
+/**
+ * One side as it is now. Opened without waiting (a named pipe with no writer would hold the read,
+ * and the server's one thread with it) and judged by what was opened, not by a look before: a
+ * file swapped for a pipe after the path was checked is still refused (`NotAFile`).
+ */
 export function readSide(file: string): Side {
-  if (!existsSync(file)) return { exists: false };
-  const content = readFileSync(file);
-  return { exists: true, hash: hashOf(content), mtime: statSync(file).mtime, content };
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { exists: false };
+    throw error;
+  }
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) throw new NotAFile(NOT_A_FILE);
+    const content = readFileSync(fd);
+    return { exists: true, hash: hashOf(content), mtime: opened.mtime, content };
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Makes `file` hold `side` (or removes it), via a temporary file and a rename. */

@@ -8,7 +8,15 @@ import { run, value } from '../db/query.js';
 import { MESSAGES } from '../messages/index.js';
 import { oneLine } from '../shorten.js';
 import { shortDiff, sideView } from '../sync/describe.js';
-import { applySide, type Resolved, readSide, resolvePath, type Side, type Workspace } from '../sync/workspace.js';
+import {
+  applySide,
+  NotAFile,
+  type Resolved,
+  readSide,
+  resolvePath,
+  type Side,
+  type Workspace,
+} from '../sync/workspace.js';
 
 /** sync_file: one-sided changes propagate; a change on both sides is a question only a person can answer. */
 export function syncFileTool({ store, workspace, now }: Deps) {
@@ -40,8 +48,9 @@ export function syncFileTool({ store, workspace, now }: Deps) {
       // A file's name is the caller's too (anyone who can write the workspace chooses it): the
       // person reads it in the question as one safe line; structuredContent keeps it as it is.
       const shown = oneLine(path);
-      const local = readSide(target.local);
-      const remote = readSide(target.remote);
+      const now = sidesOf(workspace, path);
+      if (!now.ok) return rejected(t.badPath(shown, now.why));
+      const { local, remote } = now;
       if (!local.exists && !remote.exists) return rejected(t.noSuchFile(shown));
       const base =
         (await store.run(value<string | null>('SELECT base_hash FROM sync_state WHERE path = ?', path))) ?? null;
@@ -54,16 +63,24 @@ export function syncFileTool({ store, workspace, now }: Deps) {
       const remoteChanged = hashOf(remote) !== base;
       // Files are outside any transaction: a claim makes each call copy at most once; copying the
       // same content again would be harmless, but the recorded result is what a replay must see.
+      // Each effect looks at the path again as it starts: a folder on it swapped for a symlink out
+      // of the workspace, or a file for a pipe, since the look above is refused, nothing written.
       if (localChanged && !remoteChanged) {
         return commit(async () => {
-          applySide(target.remote, local);
+          const again = sidesOf(workspace, path);
+          if (!again.ok) return rejected(t.badPath(shown, again.why));
+          if (hashOf(again.local) !== hashOf(local)) return rejected(t.filesChanged(shown));
+          applySide(again.remote.file, local);
           await recordBase(path, hashOf(local));
           return done(t.pushed(shown), { path, action: 'pushed' });
         });
       }
       if (remoteChanged && !localChanged) {
         return commit(async () => {
-          applySide(target.local, remote);
+          const again = sidesOf(workspace, path);
+          if (!again.ok) return rejected(t.badPath(shown, again.why));
+          if (hashOf(again.remote) !== hashOf(remote)) return rejected(t.filesChanged(shown));
+          applySide(again.local.file, remote);
           await recordBase(path, hashOf(remote));
           return done(t.pulled(shown), { path, action: 'pulled' });
         });
@@ -97,28 +114,34 @@ export function syncFileTool({ store, workspace, now }: Deps) {
       const chosen: Resolution = answer.value.resolution;
       if (chosen === 'manual') return pending(t.leftForManual(shown), { path, action: 'manual' });
       return commit(async () => {
-        // The person chose between the versions they were shown. A side written since (or the
-        // copy's name taken) makes it a choice about other versions: nothing is overwritten.
+        // The path and the copy's are looked at again (the question may have stood open for
+        // minutes). The person chose between the versions they were shown. A side written since
+        // (or the copy's name taken) makes it a choice about other versions: nothing is overwritten.
+        const again = sidesOf(workspace, path);
+        if (!again.ok) return rejected(t.badPath(shown, again.why));
+        const copyNow = chosen === 'keep_both' ? sidesOf(workspace, copy.path) : undefined;
+        if (copyNow && !copyNow.ok) return rejected(t.badPath(oneLine(copy.path), copyNow.why));
         if (
-          hashOf(readSide(target.local)) !== hashOf(local) ||
-          hashOf(readSide(target.remote)) !== hashOf(remote) ||
-          (chosen === 'keep_both' && (existsSync(copy.local) || existsSync(copy.remote)))
+          hashOf(again.local) !== hashOf(local) ||
+          hashOf(again.remote) !== hashOf(remote) ||
+          (copyNow?.ok && (copyNow.local.exists || copyNow.remote.exists))
         )
           return rejected(t.filesChanged(shown));
         switch (chosen) {
           case 'keep_local':
-            applySide(target.remote, local);
+            applySide(again.remote.file, local);
             await recordBase(path, hashOf(local));
             break;
           case 'keep_remote':
-            applySide(target.local, remote);
+            applySide(again.local.file, remote);
             await recordBase(path, hashOf(remote));
             break;
           case 'keep_both': {
-            applySide(copy.local, local);
-            applySide(copy.remote, local);
+            if (!copyNow?.ok) break;
+            applySide(copyNow.local.file, local);
+            applySide(copyNow.remote.file, local);
             await recordBase(copy.path, hashOf(local));
-            applySide(target.local, remote);
+            applySide(again.local.file, remote);
             await recordBase(path, hashOf(remote));
             break;
           }
@@ -140,4 +163,23 @@ function freeCopy(workspace: Workspace, path: string): Extract<Resolved, { ok: t
     if (!existsSync(copy.local) && !existsSync(copy.remote)) return copy;
   }
   return undefined;
+}
+
+/** Both sides of `path` as they are now, each with the file it was read from; or why not. */
+function sidesOf(
+  workspace: Workspace,
+  path: string,
+): { ok: true; local: Side & { file: string }; remote: Side & { file: string } } | { ok: false; why: string } {
+  const target = resolvePath(workspace, path);
+  if (!target.ok) return target;
+  try {
+    return {
+      ok: true,
+      local: { ...readSide(target.local), file: target.local },
+      remote: { ...readSide(target.remote), file: target.remote },
+    };
+  } catch (error) {
+    if (error instanceof NotAFile) return { ok: false, why: error.why };
+    throw error;
+  }
 }
