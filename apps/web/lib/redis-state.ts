@@ -1,12 +1,12 @@
-import { createRedisRegistry } from '@elicitkit/client/redis';
+import { createRedisRateLimiter, createRedisRegistry } from '@elicitkit/client/redis';
 import { Redis } from 'ioredis';
 import { config } from './config';
 import { createRedisChats } from './redis-chats';
-import type { StateFactory } from './stores';
+import { QUESTION_BUDGET, type StateFactory } from './stores';
 
 /**
- * The web app's state in Redis (`REDIS_URL`): chats with their CSRF tokens and users, and the
- * pending registry — each question's owner, data and settlement. What stays in each process is
+ * The web app's state in Redis (`REDIS_URL`): chats with their CSRF tokens and users, the pending
+ * registry — each question's owner, data and settlement — and each chat's question budget. What stays in each process is
  * what cannot move: the chat stream it is writing and its MCP connections. An answer posted to
  * any replica settles the question in Redis, and the replica holding the stream hears it through
  * pub/sub.
@@ -15,9 +15,12 @@ export const redisState: StateFactory = () => {
   const { redisUrl, questionTimeoutMs } = config();
   const redis = new Redis(redisUrl as string, { maxRetriesPerRequest: 2 });
   const registry = createRedisRegistry({ redis, prefix: 'elicitkit:web:q:', timeoutMs: questionTimeoutMs });
+  const budgets = createRedisRateLimiter({ redis, prefix: 'elicitkit:web:budget:', ...QUESTION_BUDGET });
   return {
     chats: createRedisChats(redis),
     registry,
+    // Every instance that streams one of the chat's turns counts into the same window.
+    budget: (key) => ({ take: (server) => budgets.take(`${key}:${server}`) }),
     close: async () => {
       await registry.close();
       await redis.quit();

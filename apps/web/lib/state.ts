@@ -7,7 +7,7 @@ import { config } from './config';
 import { DEFAULT_USER, type DemoUser } from './opsdesk';
 import { redisState } from './redis-state';
 import type { ToolList } from './shared-tools';
-import type { Stores } from './stores';
+import { QUESTION_BUDGET, type Stores } from './stores';
 
 /** A chat's connection to one MCP server. */
 export interface Connection {
@@ -45,7 +45,7 @@ export interface Chat {
   /**
    * How many questions each configured server has asked this chat lately (`QUESTION_BUDGET`, by
    * server name): the chat's, not a connection's, so a server that restarts, or a switch of
-   * user, does not get a fresh budget.
+   * user, does not get a fresh budget — and with Redis not an instance's either (`Stores.budget`).
    */
   budget: RateLimiter;
   /**
@@ -55,8 +55,7 @@ export interface Chat {
   calls: Set<RunningCall>;
 }
 
-/** At most this many questions from one configured server reach a chat's person. */
-export const QUESTION_BUDGET = { max: 10, perMs: 60_000 } as const;
+export { QUESTION_BUDGET };
 
 /** How long closing a chat waits for its calls to end after their questions were withdrawn. */
 const CALLS_SETTLE_MS = 2_000;
@@ -74,6 +73,7 @@ function memoryState(): Stores {
   return {
     chats: createMemoryChats(),
     registry: createMemoryRegistry({ timeoutMs: config().questionTimeoutMs }),
+    budget: () => createRateLimiter(QUESTION_BUDGET),
     close: async () => {},
   };
 }
@@ -213,7 +213,7 @@ function localChat(record: ChatRecord, s: State): Chat {
       writer: undefined,
       turn: false,
       connections: new Map(),
-      budget: createRateLimiter(QUESTION_BUDGET),
+      budget: s.budget(chatKey(record.id)),
       calls: new Set(),
     };
     s.local.set(record.id, chat);

@@ -1,4 +1,4 @@
-import type { PendingRegistry } from '@elicitkit/client';
+import type { PendingRegistry, RateLimiter } from '@elicitkit/client';
 import type { ChatStore } from './chats';
 
 /**
@@ -9,8 +9,16 @@ import type { ChatStore } from './chats';
 export interface Stores {
   chats: ChatStore;
   registry: PendingRegistry;
+  /**
+   * The question budget of the chat `key` (`chatKey`), counted per configured server: in this
+   * process, or in Redis so that every instance streaming the chat's turns counts into one.
+   */
+  budget(key: string): RateLimiter;
   close(): Promise<void>;
 }
+
+/** At most this many questions from one configured server reach a chat's person. */
+export const QUESTION_BUDGET = { max: 10, perMs: 60_000 } as const;
 
 /** Makes the stores: this process (the default) or Redis (`REDIS_URL`, `redisState`). */
 export type StateFactory = () => Stores;

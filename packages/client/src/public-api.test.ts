@@ -100,14 +100,14 @@ describe('the public API of @elicitkit/client/terminal', () => {
 });
 
 describe('the public API of @elicitkit/client/redis', () => {
-  it('ships exactly createRedisRegistry', async () => {
-    expect(Object.keys(await import('./redis.js')).sort()).toEqual(['createRedisRegistry']);
+  it('ships exactly createRedisRateLimiter and createRedisRegistry', async () => {
+    expect(Object.keys(await import('./redis.js')).sort()).toEqual(['createRedisRateLimiter', 'createRedisRegistry']);
   });
 
   it('declares exactly these values and types, each documented (values with an @example)', () => {
     expect(publicApi(entry('./redis.ts'))).toEqual({
-      values: ['createRedisRegistry'],
-      types: ['RedisRegistry', 'RedisRegistryOptions'],
+      values: ['createRedisRateLimiter', 'createRedisRegistry'],
+      types: ['RedisRateLimiterOptions', 'RedisRegistry', 'RedisRegistryOptions'],
       undocumented: [],
     });
   });

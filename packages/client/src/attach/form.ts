@@ -38,7 +38,7 @@ export async function answerForm(
     const fields = checked.secretFields.map((f) => `"${f}"`).join(', ');
     return autoDecline(responder, request, 'secret-field', `The form asks for a secret in ${fields}; policy declines.`);
   }
-  const limited = overRateLimit(responder, request);
+  const limited = await overRateLimit(responder, request);
   if (limited) return limited;
   const base: FormPrompt = {
     mode: 'form',

@@ -166,6 +166,36 @@ describe('policy: rate limit per server', () => {
     expect(second.events.filter((e) => e.type === 'auto-declined')).toHaveLength(1);
   });
 
+  it('a limiter that answers later (a budget kept elsewhere) is waited for: over it, declined unseen', async () => {
+    const counted = createRateLimiter({ max: 1, perMs: 60_000 });
+    const later: RateLimiter = {
+      take: (key) => new Promise((resolve) => setImmediate(() => resolve(counted.take(key)))),
+    };
+    const { connection, prompts, events } = await setup(
+      createScriptedRenderer([{ action: 'decline' }, { action: 'decline' }]),
+      { rateLimit: { max: 1, perMs: 60_000 } },
+      { limiter: later },
+    );
+    expect(await Promise.all([connection.ask(ASK), connection.ask(ASK)])).toEqual([
+      { action: 'decline' },
+      { action: 'decline' },
+    ]);
+    expect(prompts).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'auto-declined')).toHaveLength(1);
+  });
+
+  it('a limiter that fails (its Redis gone) fails the question: never shown uncounted, never answered for the person', async () => {
+    const failing: RateLimiter = { take: () => Promise.reject(new Error('Connection is closed.')) };
+    const { connection, prompts } = await setup(
+      createScriptedRenderer([{ action: 'accept', content: { ticket: 'REL-1001' } }]),
+      {},
+      { limiter: failing },
+    );
+    // The server hears an error for its request, not an answer.
+    expect(await connection.ask(ASK)).toMatchObject({ error: { code: -32603 } });
+    expect(prompts).toHaveLength(0);
+  });
+
   it('is off with rateLimit: false', async () => {
     const answers = Array.from({ length: 8 }, () => ({ action: 'decline' as const }));
     const { connection, prompts } = await setup(createScriptedRenderer(answers), { rateLimit: false });

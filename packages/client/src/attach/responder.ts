@@ -32,11 +32,12 @@ export interface IncomingRequest {
 }
 
 /** Per-server budget: a question beyond it is declined unseen (the decline is returned), else `undefined`. */
-export function overRateLimit(responder: Responder, request: IncomingRequest): WireResult | undefined {
+export async function overRateLimit(responder: Responder, request: IncomingRequest): Promise<WireResult | undefined> {
   const limit = responder.policy.rateLimit;
   if (!responder.limiter || limit === false) return undefined;
   const key = request.server ? `${request.server.name}@${request.server.version}` : '(unidentified server)';
-  if (responder.limiter.take(key)) return undefined;
+  const taken = responder.limiter.take(key);
+  if (taken === true || (taken !== false && (await taken))) return undefined;
   const message = `${key} asked more than ${limit.max} questions within ${limit.perMs} ms; declined without asking.`;
   return autoDecline(responder, request, 'rate-limit', message);
 }

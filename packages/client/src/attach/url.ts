@@ -29,7 +29,7 @@ export async function answerUrl(
     responder.emit({ type: 'rejected', id: request.id, message: seen.message });
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, seen.message);
   }
-  const limited = overRateLimit(responder, request);
+  const limited = await overRateLimit(responder, request);
   if (limited) return limited;
   const prompt: UrlPrompt = {
     mode: 'url',

@@ -4,8 +4,12 @@
  * that outlives a connection.
  */
 export interface RateLimiter {
-  /** Records a question for `key` and says whether it is within the limit (over-limit ones are not recorded). */
-  take(key: string): boolean;
+  /**
+   * Records a question for `key` and says whether it is within the limit (over-limit ones are not
+   * recorded). May answer later, for a budget kept elsewhere (`createRedisRateLimiter`); one that
+   * fails fails the question with it, never lets it through uncounted.
+   */
+  take(key: string): boolean | Promise<boolean>;
 }
 
 /**
