@@ -90,8 +90,9 @@ export interface OpsdeskMessages {
   emptySql: string;
   /** The run after the confirmation went beyond it: nothing was kept. */
   beyondConfirmed(why: Beyond): string;
+  /** `detail` already made safe for one line. */
   sqlTimeout(detail: string): string;
-  /** The shop's database (`sqlite` or `postgres`) refused the statement, in its own words. */
+  /** The shop's database (`sqlite` or `postgres`) refused the statement, in its own words (already made safe for one line). */
   sqlError(detail: string, database: 'sqlite' | 'postgres'): string;
   /** The caller has too many statements waiting on the shop. */
   shopBusy: string;

@@ -76,7 +76,7 @@ async function runStatement(
   const who = ctx.user ?? '';
   const seen = await shop.inspect(who, sql).catch((e: unknown) => e as Error);
   if (seen instanceof Error) return rejected(failureMessage(t, seen, shop.dialect));
-  if ('error' in seen) return rejected(t.sqlError(seen.error, shop.dialect));
+  if ('error' in seen) return rejected(sqlError(t, seen.error, shop.dialect));
   if ('refusal' in seen) return rejected(t.refused[seen.refusal]);
 
   // A read returns rows and writes nothing; anything else (REINDEX too) takes the write path.
@@ -91,7 +91,7 @@ function notOneStatement(t: OpsdeskMessages, sql: string): CallToolResult | unde
   try {
     count = statements(tokenize(sql)).length;
   } catch (e) {
-    return rejected(t.sqlError(e instanceof SqlSyntaxError ? e.message : String(e), 'sqlite'));
+    return rejected(sqlError(t, e instanceof SqlSyntaxError ? e.message : String(e), 'sqlite'));
   }
   if (count !== 1) return rejected(count === 0 ? t.sqlError(t.emptySql, 'sqlite') : t.severalStatements(count));
   return undefined;
@@ -131,7 +131,7 @@ async function runWrite(
     const ran = await shop.execute(who, sql, limit).catch((e: unknown) => e as Error);
     if (ran instanceof Error) return { ended: rejected(failureMessage(t, ran, shop.dialect)) };
     if ('refusal' in ran) return { ended: rejected(t.refused[ran.refusal]) };
-    if ('error' in ran) return { ended: rejected(t.sqlError(ran.error, shop.dialect)) };
+    if ('error' in ran) return { ended: rejected(sqlError(t, ran.error, shop.dialect)) };
     return ran.kept ? { ended: keptResult(t, ran.execution) } : ran;
   };
   const first = await attempt<Execution>(async (withhold) => {
@@ -162,15 +162,20 @@ async function runWrite(
   });
 }
 
+/** The database's refusal in its own words — which quote the caller's text — on one bounded line. */
+function sqlError(t: OpsdeskMessages, detail: string, database: ShopClient['dialect']): string {
+  return t.sqlError(oneLine(detail), database);
+}
+
 /** SQLite's reason, a statement stopped for running too long, too many waiting, or the shop's process gone. */
 function failureMessage(t: OpsdeskMessages, e: unknown, database: ShopClient['dialect']): string {
   return e instanceof ShopError && e.code === 'SQL_TIMEOUT'
-    ? t.sqlTimeout(e.message)
+    ? t.sqlTimeout(oneLine(e.message))
     : e instanceof ShopError && e.code === 'TEMP_OBJECT'
       ? t.refused['other-database']
       : e instanceof ShopError && e.code === 'SHOP_BUSY'
         ? t.shopBusy
-        : t.sqlError(e instanceof Error ? e.message : String(e), database);
+        : sqlError(t, e instanceof Error ? e.message : String(e), database);
 }
 
 /** The result of a kept execution: what it did, and the rows it returned. */
