@@ -37,7 +37,7 @@ export const en: OpsdeskMessages = {
         ? `This statement's effect differs from run to run (it calls ${c.bound.sources.map((f) => `${f}()`).join(', ')}), so no single count can be shown. Confirm that it may change up to ${c.bound.tables.map((b) => `${b.rows} rows of ${codeSpan(b.name)}`).join(', ')}${schemaWords(c.schema)}. If the run after your confirmation would change more, nothing is done.`
         : `This statement ${c.what}. It ran once and was rolled back; it did this:\n${didLines(c.did ?? [], c.schema)}\nIf the shop changes before you confirm and the statement would then do more, nothing is done.`,
       `Statement: ${codeSpan(c.statement)}`,
-      `To run it, tick the box and type ${codeSpan(c.target)}. It cannot be undone.`,
+      `To run it, tick the box and type ${codeSpan(c.target)}.${c.exact ? '' : ` Type it exactly as shown here: the real name cannot be shown as it is (it holds line breaks, runs of spaces, control or bidi characters — shown as \uFFFD — or is too long and is shortened at "…").`} It cannot be undone.`,
     ].join('\n'),
   danger: {
     drop: (target) => `drops "${target}"`,

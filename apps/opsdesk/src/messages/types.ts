@@ -28,13 +28,20 @@ export interface SchemaChange {
 
 /**
  * What the SQL confirmation shows: what the statement did on its one run (rolled back), or — when
- * its effect differs from run to run — the bound the person confirms, stated in words.
+ * its effect differs from run to run — the bound the person confirms, stated in words. Every name
+ * in it (tables, schema objects, the bound's sources) is already made safe for one line, as the
+ * statement is: any caller may have named a table.
  */
 export interface SqlConfirm {
   /** What the statement does to its target, from `danger`: `drops "orders"`; absent when it varies. */
   what?: string;
-  /** The name to type. */
+  /** The name to type, as shown (made safe for one line, `oneLine`). */
   target: string;
+  /**
+   * The target's real name is what is shown. When not (line breaks, runs of spaces, control or
+   * bidi characters, or too long to show whole), the person types it exactly as shown, and is told so.
+   */
+  exact: boolean;
   /** Already made safe for one line (`oneLine`). */
   statement: string;
   /** Per table, what the run did (absent when it varies: no single run's count is shown). */
@@ -88,7 +95,7 @@ export interface OpsdeskMessages {
   wrongTable(typed: string, table: string): string;
   severalStatements(count: number): string;
   emptySql: string;
-  /** The run after the confirmation went beyond it: nothing was kept. */
+  /** The run after the confirmation went beyond it: nothing was kept. Its names already made safe for one line. */
   beyondConfirmed(why: Beyond): string;
   /** `detail` already made safe for one line. */
   sqlTimeout(detail: string): string;
@@ -98,7 +105,7 @@ export interface OpsdeskMessages {
   shopBusy: string;
   refused: Record<Refusal, string>;
   rowsReturned(count: number, shown: number, stopped: 'rows' | 'bytes' | undefined): string;
-  /** What a kept execution did: per table, and the schema. */
+  /** What a kept execution did: per table, and the schema (names already made safe for one line). */
   changed(did: TableChange[], schema: SchemaChange): string;
 
   // sync_file

@@ -40,7 +40,7 @@ export const zh: OpsdeskMessages = {
         ? `该语句每次执行的影响都不同（它调用了 ${c.bound.sources.map((f) => `${f}()`).join('、')}），无法给出确定的行数。请确认它最多可修改${c.bound.tables.map((b) => ` ${codeSpan(b.name)} 中的 ${b.rows} 行`).join('、')}${schemaWords(c.schema)}。如果确认后的执行会修改更多，将不做任何修改。`
         : `该语句将${c.what}。它已执行一次并已回滚，结果如下：\n${didLines(c.did ?? [], c.schema)}\n如果你确认前商店数据发生变化、该语句会做得更多，将不做任何修改。`,
       `语句：${codeSpan(c.statement)}`,
-      `如需执行，请勾选确认并输入 ${codeSpan(c.target)}。执行后无法撤销。`,
+      `如需执行，请勾选确认并输入 ${codeSpan(c.target)}。${c.exact ? '' : '请严格按此处显示的内容输入：该名称无法原样显示（其中含有换行、连续空格、控制字符或双向文字控制字符——此处显示为 \uFFFD——或过长，已在「…」处截短）。'}执行后无法撤销。`,
     ].join('\n'),
   danger: {
     drop: (target) => `删除「${target}」`,

@@ -8,6 +8,7 @@ import { type ShopClient, ShopError } from '../shop/client.js';
 import {
   type Allowance,
   allowanceFor,
+  type Beyond,
   type Execution,
   judge,
   type Limit,
@@ -18,6 +19,22 @@ import type { Rows } from '../shop/run.js';
 import { SHOP_TABLES } from '../shop/seed.js';
 import { oneLine } from '../shorten.js';
 import { SqlSyntaxError, statements, tokenize } from '../sql/tokenize.js';
+
+/**
+ * The most characters of a name the shop holds (a table, view, index, trigger or column: any
+ * caller may have chosen it) that a person is shown; a longer one is shortened. A name shown
+ * whole still fits the typed-name field (128), quoted.
+ */
+const NAME_MAX = 120;
+
+/**
+ * A name the shop holds as a person reads it — the statement's rule: on one line, its control
+ * and bidi characters made visible, at most NAME_MAX characters (`oneLine`). Never more of
+ * opsdesk's own sentences, whoever made the table.
+ */
+function shownName(name: string): string {
+  return oneLine(name, NAME_MAX);
+}
 
 /** execute_sql: runs one statement on the demo shop (its own database); asks before anything that cannot be undone. */
 export function executeSqlTool(deps: Deps) {
@@ -102,7 +119,7 @@ async function readRows(shop: ShopClient, t: OpsdeskMessages, who: string, sql: 
   try {
     const rows = await shop.read(who, sql);
     const lines = rows.rows.map((r) => rows.columns.map((c) => cell(r[c])).join(' | '));
-    const text = [t.rowsReturned(rows.count, rows.rows.length, rows.stopped), rows.columns.join(' | '), ...lines];
+    const text = [t.rowsReturned(rows.count, rows.rows.length, rows.stopped), header(rows.columns), ...lines];
     return done(text.join('\n'), {
       columns: rows.columns,
       rows: rows.rows,
@@ -139,11 +156,14 @@ async function runWrite(
     return 'ended' in ran ? ran.ended : withhold(ran.execution);
   });
   if (first.done) return first.result;
-  const shown = first.withheld;
-  const allowance = allowanceFor(shown);
-  const target = targetOf(shown);
+  const run = first.withheld;
+  const allowance = allowanceFor(run);
+  // The person types the name as the question shows it: the real name when it can be shown as it
+  // is, else exactly its shown form (told so) — never a name the question did not show.
+  const real = targetOf(run);
+  const target = shownName(real);
   const answer = await ask('confirm', {
-    message: t.confirmSql(confirmation(t, sql, shown, allowance, target)),
+    message: t.confirmSql(confirmation(t, sql, run, allowance, real)),
     form: confirm,
     check: ({ understood, typedTableName }) => {
       const issues: { field: string; message: string }[] = [];
@@ -158,7 +178,7 @@ async function runWrite(
   // and no more rows than shown (or than the bound stated), the same schema changes.
   return commit(async () => {
     const ran = await execute({ allowed: allowance });
-    return 'ended' in ran ? ran.ended : rejected(t.beyondConfirmed(ran.beyond));
+    return 'ended' in ran ? ran.ended : rejected(t.beyondConfirmed(shownBeyond(ran.beyond)));
   });
 }
 
@@ -181,9 +201,9 @@ function failureMessage(t: OpsdeskMessages, e: unknown, database: ShopClient['di
 /** The result of a kept execution: what it did, and the rows it returned. */
 function keptResult(t: OpsdeskMessages, e: Execution): CallToolResult {
   const did = tableChanges(e);
-  const text = t.changed(did, schemaOf(e));
+  const text = t.changed(did.map(shownChange), schemaOf(e));
   const returned = e.returned;
-  return done(returned.columns.length > 0 ? `${text}\n${returned.columns.join(' | ')}\n${rowsText(returned)}` : text, {
+  return done(returned.columns.length > 0 ? `${text}\n${header(returned.columns)}\n${rowsText(returned)}` : text, {
     changes: e.changes,
     totalChanges: did.reduce((n, c) => n + c.inserted + c.updated + c.deleted, 0),
     table: e.direct[0] ?? e.schema.removed[0]?.name ?? e.schema.added[0]?.name ?? e.schema.altered[0] ?? '',
@@ -194,16 +214,31 @@ function keptResult(t: OpsdeskMessages, e: Execution): CallToolResult {
   });
 }
 
-/** What the question shows: one run's effect, or — when the effect differs from run to run — the bound. */
-function confirmation(t: OpsdeskMessages, sql: string, e: Execution, allowance: Allowance, target: string): SqlConfirm {
+/**
+ * What the question shows: one run's effect, or — when the effect differs from run to run — the
+ * bound. Every name in it as a person is shown it (`shownName`), like the statement.
+ */
+function confirmation(t: OpsdeskMessages, sql: string, e: Execution, allowance: Allowance, real: string): SqlConfirm {
   const schema = schemaOf(e);
   const statement = oneLine(sql);
+  const target = shownName(real);
+  const exact = target === real;
   if (allowance.stated) {
-    const tables = Object.entries(allowance.tables).map(([name, rows]) => ({ name, rows }));
-    return { target, statement, schema, bound: { tables, sources: e.varies } };
+    const tables = Object.entries(allowance.tables).map(([name, rows]) => ({ name: shownName(name), rows }));
+    return { target, exact, statement, schema, bound: { tables, sources: e.varies.map(shownName) } };
   }
   const danger = judge(e)?.danger ?? 'many-rows';
-  return { what: t.danger[danger](target), target, statement, did: tableChanges(e), schema };
+  return { what: t.danger[danger](target), target, exact, statement, did: tableChanges(e).map(shownChange), schema };
+}
+
+/** One table's change, its name as shown. */
+function shownChange(c: TableChange): TableChange {
+  return { ...c, name: shownName(c.name) };
+}
+
+/** Why the confirmed run went beyond what was shown, its names as shown. */
+function shownBeyond(b: Beyond): Beyond {
+  return 'table' in b ? { ...b, table: shownName(b.table) } : 'name' in b ? { ...b, name: shownName(b.name) } : b;
 }
 
 /**
@@ -229,12 +264,18 @@ function cell(v: unknown): string {
   return v === null || v === undefined ? 'NULL' : oneLine(String(v), 120);
 }
 
+/** The schema objects an execution added, removed or altered, their names as shown. */
 function schemaOf(e: Execution): { added: string[]; removed: string[]; altered: string[] } {
   return {
-    added: e.schema.added.map((o) => o.name),
-    removed: e.schema.removed.map((o) => o.name),
-    altered: e.schema.altered,
+    added: e.schema.added.map((o) => shownName(o.name)),
+    removed: e.schema.removed.map((o) => shownName(o.name)),
+    altered: e.schema.altered.map(shownName),
   };
+}
+
+/** A result's column names (the caller's own `AS "…"` too) as one line of text. */
+function header(columns: readonly string[]): string {
+  return columns.map(shownName).join(' | ');
 }
 
 function rowsText(rows: Pick<Rows, 'columns' | 'rows'>): string {
