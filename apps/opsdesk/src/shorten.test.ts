@@ -9,6 +9,14 @@ describe('oneLine', () => {
   it('makes control and bidi characters visible instead of letting them act', () => {
     expect(oneLine('DROP\u0000 TABLE \u001b[2Korders')).toBe('DROP\uFFFD TABLE \uFFFD[2Korders');
     expect(oneLine('SELECT 1 -- \u202eDELETE')).toBe('SELECT 1 -- \uFFFDDELETE');
+    // The Arabic letter mark is a bidi control too.
+    expect(oneLine('a\u061cb')).toBe('a\uFFFDb');
+  });
+
+  it('makes invisible characters visible, so a look-alike name does not read as the name it mimics', () => {
+    for (const invisible of ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u180e'])
+      expect(oneLine(`orders${invisible}`), invisible.codePointAt(0)?.toString(16)).toBe('orders\uFFFD');
+    expect(oneLine('订单 orders ✓')).toBe('订单 orders ✓');
   });
 
   it('keeps the start and the end of a long statement, eliding the middle', () => {

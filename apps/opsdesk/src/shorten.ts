@@ -1,6 +1,11 @@
-/** Control characters, and the bidi controls that could make text read differently than it runs. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * Control characters, the bidi controls that could make text read differently than it runs (the
+ * Arabic letter mark among them), and the invisible ones that make a name look like another (a
+ * zero-width space or joiner, a word joiner, a byte-order mark, a soft hyphen).
+ */
+const UNSAFE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /**
  * Text fit for one line of a prompt: runs of whitespace and newlines become one space, other
@@ -11,7 +16,12 @@ const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202
  * oneLine('DELETE FROM orders\n  WHERE id = 1') // → 'DELETE FROM orders WHERE id = 1'
  */
 export function oneLine(text: string, max = 240): string {
-  const flat = text.replace(/\s+/g, ' ').replace(UNSAFE, '\uFFFD').trim();
+  // A byte-order mark counts as white space to JavaScript: marked before the spaces are folded.
+  const flat = text
+    .replace(/\uFEFF/g, '\uFFFD')
+    .replace(/\s+/g, ' ')
+    .replace(UNSAFE, '\uFFFD')
+    .trim();
   const chars = [...flat];
   if (chars.length <= max) return flat;
   const head = Math.ceil((max - 3) * 0.65);

@@ -51,8 +51,12 @@ export function show(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
-/** Bidi controls and the line and paragraph separators, which JSON leaves as they are. */
-const INVISIBLE = /[\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+/**
+ * Bidi controls (the Arabic letter mark among them), the line and paragraph separators, and the
+ * invisible characters that make a key look like another (zero-width space and joiners, word
+ * joiner, byte-order mark, soft hyphen), which JSON leaves as they are.
+ */
+const INVISIBLE = /[\u00ad\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\u2028\u2029\ufeff]/g;
 
 /**
  * A deep, frozen copy of plain JSON data. A form's schema is read by caches keyed on its identity

@@ -30,5 +30,7 @@ describe('date-time between a datetime-local input and the protocol', () => {
 describe('plain', () => {
   it('removes bidi overrides and control characters, keeping line breaks and tabs', () => {
     expect(plain('a\u202eb\u2066c\u200fd\u0000e\u009bf\ng\th')).toBe('abcdef\ng\th');
+    // The Arabic letter mark is a bidi control too.
+    expect(plain('a\u061cb')).toBe('ab');
   });
 });

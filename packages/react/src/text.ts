@@ -8,7 +8,7 @@
  */
 export function plain(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '');
 }
 
 /** `m:ss` (or `h:mm:ss`), counting whole seconds up so that `0:00` appears only when time is up. */

@@ -172,6 +172,16 @@ describe('what an answer says about itself in issues', () => {
     expect(message).not.toMatch(BIDI);
   });
 
+  it('a field named like another with an invisible character, or an Arabic letter mark, is shown escaped', () => {
+    const result = validate(schema, { name: 'abc', 'name\u200b': 1, 'e\u061cnv': 2 });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const message = result.issues.map((i) => i.message).join('\n');
+    expect(message).toContain('"name\\u200b" is not a field of this form.');
+    expect(message).toContain('"e\\u061cnv" is not a field of this form.');
+    expect(message).not.toMatch(/[\u200b\u061c]/);
+  });
+
   it('a value with a bidi override is shown escaped', () => {
     const result = validate(schema, { name: 'abc', env: 'prod\u202e' });
     expect(result.ok).toBe(false);

@@ -14,6 +14,7 @@ describe('clean: server text made fit for a terminal', () => {
     const controls = [
       ...Array.from({ length: 0x20 }, (_, i) => i).filter((i) => i !== 0x09 && i !== 0x0a && i !== 0x0d),
       ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i),
+      0x061c,
       0x200e,
       0x200f,
       0x202a,

@@ -17,7 +17,7 @@ export function clean(text: string): string {
       .replace(/\t/g, '  ')
       .replace(/\r\n?/g, '\n')
       // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
-      .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+      .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
   );
 }
 
