@@ -63,6 +63,8 @@ export const en: OpsdeskMessages = {
     }. Run it again to see what it does now.`,
   sqlTimeout: (m) => `Stopped: ${m}. Nothing it did was kept. Narrow it with a WHERE or a LIMIT.`,
   shopBusy: 'You already have statements waiting or running on the shop; send this one when they have finished.',
+  shopOutcomeUnknown:
+    'The shop stopped while it was committing this statement, so it may or may not have been kept. It was not run again: look at the data (a SELECT) before sending it again.',
   sqlError: (m, database) => `${database === 'postgres' ? 'PostgreSQL' : 'SQLite'} refused the statement: ${m}`,
   refused: {
     pragma: 'execute_sql does not run PRAGMA statements: opsdesk owns the connection settings.',

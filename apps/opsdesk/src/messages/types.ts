@@ -103,6 +103,8 @@ export interface OpsdeskMessages {
   sqlError(detail: string, database: 'sqlite' | 'postgres'): string;
   /** The caller has too many statements waiting on the shop. */
   shopBusy: string;
+  /** The shop's process was lost once it had begun to commit the statement: kept or not, nobody can say. */
+  shopOutcomeUnknown: string;
   refused: Record<Refusal, string>;
   rowsReturned(count: number, shown: number, stopped: 'rows' | 'bytes' | undefined): string;
   /** What a kept execution did: per table, and the schema (names already made safe for one line). */

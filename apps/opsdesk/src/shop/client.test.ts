@@ -165,4 +165,42 @@ describe('the shop processes', () => {
     // Its watchdog thread sees it re-parented and ends it, statement and all.
     await expect.poll(alive, { timeout: 10_000 }).toBe(false);
   });
+
+  // Was: "the shop process stopped", a refusal, beside a write that was kept — and a person told
+  // nothing happened sends it again.
+  it('a shop process lost after its COMMIT, before it could answer: the outcome is unknown, never "not done"', async () => {
+    const shop = shopOn({ workers: 1 });
+    const hook = fileURLToPath(new URL('../../test/shop-dies-after-commit.mjs', import.meta.url));
+    const before = process.env.NODE_OPTIONS;
+    // The shop's processes start on first use and take this process's environment.
+    process.env.NODE_OPTIONS = `${before ?? ''} --import ${hook}`.trim();
+    let outcome: string;
+    try {
+      outcome = await reason(
+        shop.execute('alice', "UPDATE customers SET city = 'Oslo' WHERE id = 1", { unasked: true }),
+      );
+    } finally {
+      if (before === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = before;
+    }
+    expect(outcome).toBe('OUTCOME_UNKNOWN');
+    // It was kept; the next statement gets a fresh process, which sees it.
+    const city = await shop.read('alice', 'SELECT city FROM customers WHERE id = 1');
+    expect(city.rows).toEqual([{ city: 'Oslo' }]);
+  });
+
+  it('a write refused or rolled back in such a process is told as it was: no COMMIT, no doubt', async () => {
+    const shop = shopOn({ workers: 1 });
+    const hook = fileURLToPath(new URL('../../test/shop-dies-after-commit.mjs', import.meta.url));
+    const before = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = `${before ?? ''} --import ${hook}`.trim();
+    try {
+      // Beyond what may run unasked: measured, rolled back, answered.
+      expect(await shop.execute('alice', 'DELETE FROM order_items', { unasked: true })).toMatchObject({ kept: false });
+    } finally {
+      if (before === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = before;
+    }
+    expect((await shop.read('alice', 'SELECT COUNT(*) AS n FROM order_items')).rows).toEqual([{ n: 2403 }]);
+  });
 });

@@ -20,9 +20,13 @@ const QUEUED_PER_USER = 8;
  */
 const COMMIT_GRACE_MS = 1_000;
 
-/** Why the shop did not give an answer: a statement stopped for time, SQLite's run-time refusal, a temp object, no process, or too many waiting. */
+/**
+ * Why the shop did not give an answer: a statement stopped for time, SQLite's run-time refusal, a
+ * temp object, no process, too many waiting — or its process lost once it had announced its COMMIT
+ * (`OUTCOME_UNKNOWN`: the write may have been kept, so it is never reported as not done).
+ */
 export class ShopError extends Error {
-  readonly code: 'SQL_TIMEOUT' | 'SQL_RUNTIME' | 'TEMP_OBJECT' | 'SHOP_UNAVAILABLE' | 'SHOP_BUSY';
+  readonly code: 'SQL_TIMEOUT' | 'SQL_RUNTIME' | 'TEMP_OBJECT' | 'SHOP_UNAVAILABLE' | 'SHOP_BUSY' | 'OUTCOME_UNKNOWN';
   constructor(code: ShopError['code'], message: string) {
     super(message);
     this.name = 'ShopError';
@@ -119,11 +123,14 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
     queueMicrotask(pump);
   };
 
-  /** `worker` can take no more tasks: what it held fails with `error`, and its slot is free for a fresh one. */
+  /**
+   * `worker` can take no more tasks: what it held fails with `error` — or, for a write it had
+   * announced committing, with `OUTCOME_UNKNOWN` — and its slot is free for a fresh one.
+   */
   const retire = (worker: Worker, error: ShopError) => {
     const i = slots.indexOf(worker);
     if (i >= 0) slots[i] = undefined;
-    settle(worker, { error });
+    settle(worker, { error: worker.task?.committing ? outcomeUnknown() : error });
     worker.process.kill('SIGKILL');
     queueMicrotask(pump);
   };
@@ -176,12 +183,17 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
     if (worker.task?.id !== id) return;
     const deadline = Date.now() + timeoutMs;
     const grace = isWrite(task.command) ? COMMIT_GRACE_MS : 0;
+    // A message already here (a write's announced COMMIT) is read before the timer acts on it:
+    // the check phase comes after the poll phase that delivers it.
     worker.task.timer = setTimeout(
       () =>
-        retire(
-          worker,
-          new ShopError('SQL_TIMEOUT', `the statement ran longer than ${timeoutMs / 1000} s and was stopped`),
-        ),
+        setImmediate(() => {
+          if (worker.task?.id !== id || worker.task.committing) return;
+          retire(
+            worker,
+            new ShopError('SQL_TIMEOUT', `the statement ran longer than ${timeoutMs / 1000} s and was stopped`),
+          );
+        }),
       timeoutMs + grace,
     );
     // An execution's deadline is set now, when it starts: its time is its own, not its wait's.
@@ -259,12 +271,19 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
         // it is ended at once. An idle one, or one committing, finishes and closes its file
         // cleanly, and gets a moment to.
         const busy = worker.task !== undefined && !worker.task.committing;
-        settle(worker, { error: gone });
+        settle(worker, { error: worker.task?.committing ? outcomeUnknown() : gone });
         worker.process.kill(busy ? 'SIGKILL' : 'SIGTERM');
         if (!busy) setTimeout(() => worker.process.kill('SIGKILL'), 2000).unref();
       }
     },
   };
+}
+
+function outcomeUnknown(): ShopError {
+  return new ShopError(
+    'OUTCOME_UNKNOWN',
+    'the shop process stopped while committing the statement: it may or may not have been kept',
+  );
 }
 
 function shopError(error: { name: string; message: string }): ShopError {

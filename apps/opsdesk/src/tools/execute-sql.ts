@@ -146,6 +146,8 @@ async function runWrite(
   /** One execution within `limit`: its result when kept, what went beyond when not, or why it could not run. */
   const execute = async (limit: Limit) => {
     const ran = await shop.execute(who, sql, limit).catch((e: unknown) => e as Error);
+    if (ran instanceof ShopError && ran.code === 'OUTCOME_UNKNOWN')
+      return { ended: rejected(t.shopOutcomeUnknown, { outcome: 'unknown' }) };
     if (ran instanceof Error) return { ended: rejected(failureMessage(t, ran, shop.dialect)) };
     if ('refusal' in ran) return { ended: rejected(t.refused[ran.refusal]) };
     if ('error' in ran) return { ended: rejected(sqlError(t, ran.error, shop.dialect)) };
