@@ -95,6 +95,26 @@ export async function transactionCounts(
 }
 
 /**
+ * What the transaction counted since `baseline` was read in it. The statistics views of one
+ * transaction also hold what earlier transactions of the same connection counted until the
+ * server flushes them (about a second): read alone, a statement run just after another on its
+ * connection was measured with the earlier one's rows too (the seed's thousands of rows, asked
+ * about as a wipe of every table). Nothing is flushed inside a transaction, so what the statement
+ * did is the difference.
+ */
+export function countedSince(
+  after: Map<string, { ins: number; upd: number; del: number }>,
+  baseline: Map<string, { ins: number; upd: number; del: number }>,
+): Map<string, { ins: number; upd: number; del: number }> {
+  const out = new Map<string, { ins: number; upd: number; del: number }>();
+  for (const [name, c] of after) {
+    const b = baseline.get(name) ?? { ins: 0, upd: 0, del: 0 };
+    out.set(name, { ins: c.ins - b.ins, upd: c.upd - b.upd, del: c.del - b.del });
+  }
+  return out;
+}
+
+/**
  * Each table's effect from the counts before and after and what the transaction counted. Rows
  * gone without a counted delete (TRUNCATE, or a table dropped and made again) are deletions too.
  */

@@ -6,6 +6,7 @@ import { beyond, type Execution, type Limit } from './effect.js';
 import { type Executed, ExecutionTimeout } from './execute.js';
 import type { Inspection, Refusal } from './inspect.js';
 import {
+  countedSince,
   rowCounts,
   schemaChanges,
   snapshot,
@@ -255,6 +256,7 @@ async function execute(client: PoolClient, sql: string, limit: Limit, deadline: 
   const refusal = refusalOf(sql);
   if (refusal) return { refusal };
   await client.query('BEGIN');
+  const countedBefore = await transactionCounts(client);
   const schemaBefore = await snapshot(client);
   const tablesBefore = [...schemaBefore].filter(([, o]) => o.type === 'table').map(([name]) => name);
   const before = await rowCounts(client, tablesBefore);
@@ -268,7 +270,11 @@ async function execute(client: PoolClient, sql: string, limit: Limit, deadline: 
   }
   const schemaAfter = await snapshot(client);
   const tablesAfter = [...schemaAfter].filter(([, o]) => o.type === 'table').map(([name]) => name);
-  const tables = tableEffects(before, await rowCounts(client, tablesAfter), await transactionCounts(client));
+  const tables = tableEffects(
+    before,
+    await rowCounts(client, tablesAfter),
+    countedSince(await transactionCounts(client), countedBefore),
+  );
   const changed = Object.entries(tables)
     .filter(([, t]) => t.inserted + t.updated + t.deleted > 0)
     .map(([name]) => name);
@@ -287,6 +293,21 @@ async function execute(client: PoolClient, sql: string, limit: Limit, deadline: 
   const why = beyond(execution, limit);
   if (why !== undefined) return { kept: false, execution, beyond: why };
   if (Date.now() > deadline) throw new ExecutionTimeout();
-  await client.query('COMMIT');
+  try {
+    await client.query('COMMIT');
+  } catch (error) {
+    // The server's own refusal (a deferred constraint, a serialization failure) rolled it back.
+    // No reply at all (the connection dropped once COMMIT was on its way) leaves it unknown: the
+    // server may have committed and only its answer been lost.
+    if (typeof (error as { code?: unknown }).code === 'string' && SQLSTATE.test((error as { code: string }).code))
+      throw error;
+    throw new ShopError(
+      'OUTCOME_UNKNOWN',
+      `the connection to the shop database was lost while it committed the statement (${(error as Error).message}): it may or may not have been kept`,
+    );
+  }
   return { kept: true, execution };
 }
+
+/** A PostgreSQL error code (SQLSTATE): five digits or capitals, as the server sends them. */
+const SQLSTATE = /^[0-9A-Z]{5}$/;

@@ -5,12 +5,11 @@
  * are one transaction, so the claim's record says which (`done` by this attempt, or not there).
  */
 
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server, Socket } from 'node:net';
 import { field, form } from '@elicitkit/form';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wire.js';
+import { commitCuttingProxy } from '../../../../test/support/postgres-cutting-proxy.js';
 import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
 import { onLoopback } from '../../test/loopback.js';
 import { createHttpHandler } from '../http/handler.js';
@@ -20,79 +19,6 @@ import { defineTool } from '../tool.js';
 import { createPostgresClaimStore } from './postgres.js';
 
 const POSTGRES = withPostgres('claims/postgres-commit-reply-lost.test.ts');
-
-/** What the proxy cuts: the client's message before the server gets it, or the server's reply to it. */
-type Cut = 'message' | 'reply';
-
-/**
- * A TCP proxy to PostgreSQL. Armed with a pattern, it cuts the connection at the next client
- * message containing it: before the server gets it (`message`), or once the server has answered it
- * with `COMMIT` (it committed), swallowing that answer (`reply`). `freeze` then also stops every
- * other connection through it, as a database that no longer answers, until `thaw`.
- */
-async function commitCuttingProxy(port: number) {
-  let armed: { pattern: string; cut: Cut; freeze: boolean } | undefined;
-  let frozen = false;
-  let dropped = () => {};
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = new Socket();
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    }
-    let swallowing: { freeze: boolean } | undefined;
-    let held = '';
-    const cut = (freeze: boolean) => {
-      client.destroy();
-      upstream.destroy();
-      frozen = freeze;
-      dropped();
-    };
-    upstream.connect(port, '127.0.0.1');
-    client.on('data', (chunk: Buffer) => {
-      if (frozen) return;
-      const at = armed;
-      if (at && chunk.toString('latin1').includes(at.pattern)) {
-        armed = undefined;
-        if (at.cut === 'message') return cut(at.freeze);
-        swallowing = { freeze: at.freeze };
-      }
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk: Buffer) => {
-      if (frozen) return;
-      if (!swallowing) return void client.write(chunk);
-      held += chunk.toString('latin1');
-      // CommandComplete "COMMIT": the server committed the transaction.
-      if (held.includes('COMMIT\0')) cut(swallowing.freeze);
-    });
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `postgres://postgres@127.0.0.1:${(server.address() as AddressInfo).port}/postgres`,
-    /** Resolves once the connection is cut. */
-    arm(pattern: string, cut: Cut, { freeze = false } = {}) {
-      armed = { pattern, cut, freeze };
-      return new Promise<void>((resolve) => {
-        dropped = resolve;
-      });
-    },
-    /** Ends a freeze: every connection through it is dropped, new ones pass again. */
-    thaw() {
-      for (const socket of sockets) socket.destroy();
-      frozen = false;
-    },
-    close() {
-      for (const socket of sockets) socket.destroy();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 const envForm = form({
   env: field.select(
