@@ -161,7 +161,15 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
       if (m.ok) settle(worker, { value: m.value });
       else settle(worker, { error: shopError(m.error) });
     });
-    c.on('exit', () => retire(worker, new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped')));
+    // Retired once its channel is drained: a COMMIT announced just before it died is read first
+    // ('exit' can come before the channel's last messages).
+    c.on('exit', () => {
+      const stopped = () => retire(worker, new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'));
+      if (!c.connected) return stopped();
+      c.once('disconnect', stopped);
+      // A channel that never closes (it always does when its process dies) must not hold the task.
+      setTimeout(stopped, 1_000).unref();
+    });
     // A process that died before its exit is seen: a send into its closed channel fails (EPIPE),
     // which with no listener would be an uncaught exception and take opsdesk down with it.
     c.on('error', () => retire(worker, new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped')));

@@ -30,15 +30,17 @@ export class ExecutionTimeout extends Error {
  * Runs `sql` once inside `BEGIN IMMEDIATE`: the statement is inspected again under the write lock
  * (the schema cannot move until the end), every row any program touches is counted by temporary
  * triggers of this execution's own, and the execution is committed only when it is within `limit`
- * and `deadline` (epoch ms) has not passed. `committing` is called just before COMMIT.
+ * and `deadline` (epoch ms) has not passed. `committing` is awaited just before COMMIT: the parent
+ * has been told (its message written) before anything can be kept, so a process lost from then on
+ * is known to have maybe committed.
  */
-export function execute(
+export async function execute(
   shop: Shop,
   sql: string,
   limit: Limit,
   deadline: number,
-  committing: () => void = () => {},
-): Executed {
+  committing: () => Promise<void> = async () => {},
+): Promise<Executed> {
   const db = shop.db;
   db.exec('BEGIN IMMEDIATE');
   let open = true;
@@ -53,7 +55,7 @@ export function execute(
     const why = beyond(execution, limit);
     if (why !== undefined) return { kept: false, execution, beyond: why };
     if (Date.now() > deadline) throw new ExecutionTimeout();
-    committing();
+    await committing();
     db.exec('COMMIT');
     open = false;
     return { kept: true, execution };

@@ -36,9 +36,7 @@ function handle(request: ShopRequest): unknown {
     case 'read':
       return read(shop, request.sql);
     case 'execute':
-      return execute(shop, request.sql, request.limit, request.deadline, () =>
-        process.send?.({ id: request.id, committing: true } satisfies ShopResponse),
-      );
+      return execute(shop, request.sql, request.limit, request.deadline, () => announce(request.id));
     case 'settings':
       return {
         query_only: shop.db.pragma('query_only', { simple: true }),
@@ -54,10 +52,21 @@ function handle(request: ShopRequest): unknown {
   }
 }
 
-process.on('message', (request: ShopRequest) => {
+/** Tells the parent a COMMIT is next, and resolves once the message is written (not merely queued). */
+function announce(id: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const sent = process.send?.({ id, committing: true } satisfies ShopResponse, (error: Error | null) =>
+      error ? reject(error) : resolve(),
+    );
+    if (sent === undefined) reject(new Error('no parent to tell'));
+  });
+}
+
+// One request at a time: the parent sends the next only once this one is answered.
+process.on('message', async (request: ShopRequest) => {
   let response: ShopResponse;
   try {
-    response = { id: request.id, ok: true, value: handle(request) };
+    response = { id: request.id, ok: true, value: await handle(request) };
   } catch (error) {
     response = {
       id: request.id,
