@@ -299,8 +299,7 @@ async function execute(client: PoolClient, sql: string, limit: Limit, deadline: 
     // The server's own refusal (a deferred constraint, a serialization failure) rolled it back.
     // No reply at all (the connection dropped once COMMIT was on its way) leaves it unknown: the
     // server may have committed and only its answer been lost.
-    if (typeof (error as { code?: unknown }).code === 'string' && SQLSTATE.test((error as { code: string }).code))
-      throw error;
+    if (refusedByServer(error)) throw error;
     throw new ShopError(
       'OUTCOME_UNKNOWN',
       `the connection to the shop database was lost while it committed the statement (${(error as Error).message}): it may or may not have been kept`,
@@ -309,5 +308,11 @@ async function execute(client: PoolClient, sql: string, limit: Limit, deadline: 
   return { kept: true, execution };
 }
 
-/** A PostgreSQL error code (SQLSTATE): five digits or capitals, as the server sends them. */
-const SQLSTATE = /^[0-9A-Z]{5}$/;
+/**
+ * An error the server sent at `ERROR` severity: it refused the statement, rolled the transaction
+ * back and the session goes on. Not a socket's error (`EPIPE` looks like an SQLSTATE), nor a
+ * `FATAL` ending the session (the server's shutdown), where whether it committed is not said.
+ */
+function refusedByServer(error: unknown): boolean {
+  return (error as { severity?: unknown } | null)?.severity === 'ERROR';
+}
