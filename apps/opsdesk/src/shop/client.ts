@@ -164,7 +164,12 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
     // Retired once its channel is drained: a COMMIT announced just before it died is read first
     // ('exit' can come before the channel's last messages).
     c.on('exit', () => {
-      const stopped = () => retire(worker, new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'));
+      let retired = false;
+      const stopped = () => {
+        if (retired) return;
+        retired = true;
+        retire(worker, new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'));
+      };
       if (!c.connected) return stopped();
       c.once('disconnect', stopped);
       // A channel that never closes (it always does when its process dies) must not hold the task.
