@@ -10,13 +10,18 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server, Socket } from 'node:net';
 
-/** What the proxy cuts: the client's message before the server gets it, or the server's reply to it. */
-export type Cut = 'message' | 'reply';
+/**
+ * What the proxy cuts: the client's message before the server gets it (`message`), the connection
+ * right after the server got it, before any answer (`sent`: the server runs it with nobody left to
+ * answer), or the server's reply to it once it committed (`reply`).
+ */
+export type Cut = 'message' | 'sent' | 'reply';
 
 /**
  * A TCP proxy to PostgreSQL. Armed with a pattern, it cuts the connection at the next client
- * message containing it: before the server gets it (`message`), or once the server has answered it
- * with `COMMIT` (it committed), swallowing that answer (`reply`). `freeze` then also stops every
+ * message containing it: before the server gets it (`message`), as soon as it is handed on
+ * (`sent`), or once the server has answered it with `COMMIT` (it committed), swallowing that
+ * answer (`reply`). `freeze` then also stops every
  * other connection through it, as a database that no longer answers, until `thaw`.
  */
 export async function commitCuttingProxy(port: number) {
@@ -31,6 +36,7 @@ export async function commitCuttingProxy(port: number) {
       socket.on('close', () => sockets.delete(socket));
     }
     let swallowing: { freeze: boolean } | undefined;
+    let severed = false;
     let held = '';
     const cut = (freeze: boolean) => {
       client.destroy();
@@ -45,12 +51,21 @@ export async function commitCuttingProxy(port: number) {
       if (at && chunk.toString('latin1').includes(at.pattern)) {
         armed = undefined;
         if (at.cut === 'message') return cut(at.freeze);
+        if (at.cut === 'sent') {
+          // Handed on whole, then the connection's end: the server reads the message, runs it, and
+          // finds nobody to answer. Its answer goes nowhere.
+          severed = true;
+          upstream.end(chunk);
+          client.destroy();
+          frozen = at.freeze;
+          return dropped();
+        }
         swallowing = { freeze: at.freeze };
       }
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
-      if (frozen) return;
+      if (frozen || severed) return;
       if (!swallowing) return void client.write(chunk);
       held += chunk.toString('latin1');
       // CommandComplete "COMMIT": the server committed the transaction.
@@ -58,7 +73,8 @@ export async function commitCuttingProxy(port: number) {
     });
     client.on('error', () => upstream.destroy());
     upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
+    // A severed connection's server side ends on its own, once the server has read all it was sent.
+    client.on('close', () => severed || upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

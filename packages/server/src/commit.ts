@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Claim, ClaimStore } from './claims/types.js';
 import { ElicitkitUsageError } from './errors.js';
 import type { Locale } from './messages.js';
-import { stillRunningResult, unknownOutcomeResult, unrecordedResult } from './results.js';
+import { commitOutcomeUnknownResult, stillRunningResult, unknownOutcomeResult, unrecordedResult } from './results.js';
 import { sleep } from './wait.js';
 
 /** How `ctx.commit` runs an effect. */
@@ -110,6 +110,7 @@ export class Committer {
         },
       );
       if (found.state === 'busy') return stillRunningResult(tool, locale);
+      if (found.state === 'unknown') return commitOutcomeUnknownResult(tool, locale);
       if (found.state !== 'running') return parse(found.result);
       // A claim taken without a transaction (a commit that was not atomic): wait for it as usual.
       const settled = await this.waitFor(id, tool, locale, found, signal);

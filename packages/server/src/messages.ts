@@ -54,6 +54,8 @@ interface Messages {
   pending(tool: string): string;
   /** An earlier attempt of this call started its effect and never recorded how it ended. */
   unknownOutcome(tool: string): string;
+  /** This call's effect went to the database to commit, and whether it did could not be learned. */
+  commitOutcomeUnknown(tool: string): string;
   /** An earlier attempt of this call is still running its effect. */
   stillRunning(tool: string): string;
   /** The call's arguments nest deeper than they can be bound to the call's answers. */
@@ -90,6 +92,8 @@ const en: Messages = {
     `The user opened the page but has not finished there yet. ${tool} takes effect once they do; call it again later to check.`,
   unknownOutcome: (tool) =>
     `An earlier attempt of this same ${tool} call started to act but its outcome was never recorded (the server stopped while it ran). It was not run again. It may or may not have taken effect: check the current state before calling ${tool} again.`,
+  commitOutcomeUnknown: (tool) =>
+    `${tool} sent its changes to the database to be saved, and the connection was lost before the database answered; asked again, it did not say whether they were saved. They may or may not have taken effect: check the current state before calling ${tool} again.`,
   stillRunning: (tool) =>
     `An earlier attempt of this same ${tool} call is still running. It was not run again; send the same request later to get its result.`,
   argumentsTooDeep: 'The arguments nest too deeply to be bound to the answers this call asks for: send them flatter.',
@@ -133,6 +137,8 @@ const zh: Messages = {
   pending: (tool) => `用户已打开页面但尚未完成。完成后 ${tool} 的结果才会生效；稍后可再次调用以确认。`,
   unknownOutcome: (tool) =>
     `同一次 ${tool} 调用的先前尝试已开始执行，但结果没有记录下来（执行期间服务器停止了）。本次没有再次执行。它可能已经生效，也可能没有：请先检查当前状态，再决定是否重新调用 ${tool}。`,
+  commitOutcomeUnknown: (tool) =>
+    `${tool} 已把改动提交给数据库保存，但在数据库答复之前连接断开了；再次询问时，数据库也没有说明是否已保存。改动可能已经生效，也可能没有：请先检查当前状态，再决定是否重新调用 ${tool}。`,
   stillRunning: (tool) =>
     `同一次 ${tool} 调用的先前尝试仍在执行中。本次没有再次执行；稍后发送相同的请求即可获得其结果。`,
   argumentsTooDeep: '参数嵌套过深，无法与本次调用要询问的回答绑定：请用更浅的结构发送。',

@@ -142,6 +142,14 @@ export function unknownOutcomeResult(tool: string, locale: Locale): CallToolResu
 }
 
 /**
+ * This call's effect was sent to its database to commit, the answer was lost, and the database
+ * would not say what became of it: the same `outcome: 'unknown'`, told as this call's own.
+ */
+export function commitOutcomeUnknownResult(tool: string, locale: Locale): CallToolResult {
+  return result('rejected', MESSAGES[locale].commitOutcomeUnknown(tool), true, { outcome: 'unknown' });
+}
+
+/**
  * The effect ran and returned `result`, but the claim store could not record it (it was down, or
  * lost the claim): the caller gets the result, marked `outcome: 'unrecorded'` with a sentence
  * saying a retry cannot be answered with it — never a plain "done" that no replay can find.

@@ -142,13 +142,13 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
     expect(await effectsOf('message-lost')).toBe(1);
   });
 
-  it('the reply to COMMIT lost and the database silent after: the error it had, not a wait without end', async () => {
+  it('the reply to COMMIT lost and the database silent after: `unknown`, not a wait without end, and not an error', async () => {
     const claims = await store();
     const lost = proxy.arm(COMMITTING, 'reply', { freeze: true });
-    // waitMs bounds the read that would settle it: the database does not answer it.
-    const failed = claims.atomicallyAsync?.('call-1', 60_000, insert('silent'), { waitMs: 200 });
+    // waitMs bounds the questions that would settle it: the database answers none of them.
+    const unsettled = claims.atomicallyAsync?.('call-1', 60_000, insert('silent'), { waitMs: 200 });
     await lost;
-    await expect(failed).rejects.toThrow(/Connection terminated/);
+    expect(await unsettled).toEqual({ state: 'unknown' });
     proxy.thaw();
     // It did commit: a replay, once the database answers again, gets that record.
     expect(await claims.atomicallyAsync?.('call-1', 60_000, insert('silent'), { waitMs: 5_000 })).toEqual({
@@ -156,5 +156,125 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
       result: '"acted on silent"',
     });
     expect(await effectsOf('silent')).toBe(1);
+  });
+
+  describe('a COMMIT still running when its connection is lost (a deferred trigger takes 300 ms)', () => {
+    beforeAll(async () => {
+      // Runs at COMMIT, before the transaction counts as committed: meanwhile it is in progress.
+      await direct.query(`CREATE TABLE slow_effects (call TEXT NOT NULL);
+        CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          PERFORM pg_sleep(0.3);
+          IF NEW.call LIKE 'refused%' THEN RAISE EXCEPTION 'refused at commit: %', NEW.call; END IF;
+          RETURN NULL;
+        END $$;
+        CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON slow_effects
+          DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit();`);
+    });
+    const slowInsert = (call: string) => async (tx: unknown) => {
+      await (tx as pg.PoolClient).query('INSERT INTO slow_effects (call) VALUES ($1)', [call]);
+      return JSON.stringify(`acted on ${call}`);
+    };
+    const slowEffectsOf = async (call: string) =>
+      (await direct.query('SELECT count(*)::int AS n FROM slow_effects WHERE call = $1', [call])).rows[0].n;
+
+    it('it commits after the loss: the store waits for it and answers `ran`, not the error', async () => {
+      const claims = await store();
+      const lost = proxy.arm(COMMITTING, 'sent');
+      const ran = claims.atomicallyAsync?.('call-1', 60_000, slowInsert('late'), { waitMs: 5_000 });
+      await lost;
+      expect(await ran).toEqual({ state: 'ran', result: '"acted on late"' });
+      expect(await claims.read('call-1')).toEqual({ state: 'done', result: '"acted on late"' });
+      expect(await slowEffectsOf('late')).toBe(1);
+    });
+
+    it('it is refused at COMMIT after the loss: the error stands, nothing was kept, a replay acts once', async () => {
+      const claims = await store();
+      const lost = proxy.arm(COMMITTING, 'sent');
+      const failed = claims.atomicallyAsync?.('call-1', 60_000, slowInsert('refused'), { waitMs: 5_000 });
+      await lost;
+      await expect(failed).rejects.toThrow(/Connection terminated/);
+      expect(await slowEffectsOf('refused')).toBe(0);
+      expect(await claims.read('call-1')).toBeUndefined();
+      expect(
+        await claims.atomicallyAsync?.('call-1', 60_000, insert('refused, then again'), { waitMs: 5_000 }),
+      ).toEqual({
+        state: 'ran',
+        result: '"acted on refused, then again"',
+      });
+      expect(await effectsOf('refused, then again')).toBe(1);
+    });
+
+    it('through the kit: the person who confirmed is told it was done', async () => {
+      const kit = createElicitkit({
+        secret: 'a secret of at least thirty-two characters, for this test',
+        claims: createPostgresClaimStore(throughProxy(), { table: 'kit_slow' }),
+      });
+      const slowDeploy = defineTool({
+        name: 'slow_deploy',
+        description: 'Deploys a service, slowly committed.',
+        forms: { env: envForm },
+        async run(_args, ctx) {
+          const answer = await ctx.ask('env', { message: 'Which environment?' });
+          if (answer.action !== 'accept') return answer.result();
+          return ctx.commit(
+            async (tx: pg.PoolClient) => {
+              await tx.query('INSERT INTO slow_effects (call) VALUES ($1)', [`kit ${answer.value.env}`]);
+              return done(`Deployed to ${answer.value.env}.`);
+            },
+            { atomic: true },
+          );
+        },
+      });
+      const serving = await onLoopback(
+        createHttpHandler(() => kit.createServer({ name: 'pg', version: '1' }, [slowDeploy])),
+      );
+      try {
+        const call = { name: 'slow_deploy', arguments: {} };
+        const first = pendingOf(await wireRound(serving.url, call));
+        const final = { ...call, inputResponses: { env: accept({ env: 'prod' }) }, requestState: first.requestState };
+        const lost = proxy.arm(COMMITTING, 'sent');
+        const answered = wireRound(serving.url, final);
+        await lost;
+        const result = (await answered).result;
+        expect(result, `told: ${JSON.stringify(result?.content)}`).toMatchObject({
+          structuredContent: { status: 'done', message: 'Deployed to prod.' },
+        });
+        expect(result?.isError).not.toBe(true);
+        expect(await slowEffectsOf('kit prod')).toBe(1);
+      } finally {
+        await serving.close();
+      }
+    });
+  });
+
+  it('through the kit, a COMMIT whose fate the database will not tell: the person is told the outcome is unknown, and to look first', async () => {
+    const kit = createElicitkit({
+      secret: 'a secret of at least thirty-two characters, for this test',
+      claims: createPostgresClaimStore(throughProxy(), { table: 'kit_silent' }),
+      commitWaitMs: 300,
+    });
+    const serving = await onLoopback(createHttpHandler(() => kit.createServer({ name: 'pg', version: '1' }, [deploy])));
+    try {
+      const call = { name: 'deploy', arguments: {} };
+      const first = pendingOf(await wireRound(serving.url, call));
+      const final = { ...call, inputResponses: { env: accept({ env: 'dev' }) }, requestState: first.requestState };
+      const lost = proxy.arm(COMMITTING, 'reply', { freeze: true });
+      const answered = wireRound(serving.url, final);
+      await lost;
+      const result = (await answered).result;
+      proxy.thaw();
+      expect(result?.isError).toBe(true);
+      expect(result?.structuredContent).toMatchObject({ status: 'rejected', outcome: 'unknown' });
+      expect(String((result?.structuredContent as { message?: unknown } | undefined)?.message)).toMatch(
+        /connection was lost before the database answered.*check the current state before calling deploy again/,
+      );
+      // It did commit: the replay gets that record, and nothing runs again.
+      const replay = await wireRound(serving.url, final);
+      expect(replay.result).toMatchObject({ structuredContent: { status: 'done' } });
+      expect((await direct.query("SELECT count(*)::int AS n FROM deployments WHERE env = 'dev'")).rows[0].n).toBe(1);
+    } finally {
+      await serving.close();
+    }
   });
 });

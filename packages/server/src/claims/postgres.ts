@@ -39,9 +39,12 @@ const LOCK_NOT_AVAILABLE = '55P03';
 /**
  * The longest an atomic commit whose COMMIT went out and then failed spends asking the database
  * whether it committed (bounded by the commit's wait as well): a database that is down too must
- * not hold the person's call.
+ * not hold the person's call, which is then told its outcome is unknown.
  */
 const SETTLE_MS = 5_000;
+
+/** The longest pause between two questions about a transaction still committing. */
+const SETTLE_PAUSE_MS = 250;
 
 /**
  * Claims in PostgreSQL (`pg`, node-postgres 8), for replicas on several hosts: every replica on
@@ -147,6 +150,16 @@ async function inOneTransaction(
     broken = error;
   };
   client.on('error', lost);
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    // A broken client is destroyed, and its connection may still report the loss after this:
+    // it keeps the listener. A healthy one goes back to the pool without it.
+    if (!broken) client.off('error', lost);
+    // A client whose connection broke, or whose rollback failed, is not handed out again.
+    client.release(broken ?? false);
+  };
   const text = (value: string) => client.escapeLiteral(value);
   const int = (value: number) => String(Math.trunc(value));
   const { table } = sql;
@@ -154,6 +167,9 @@ async function inOneTransaction(
   // Only the wait on the claim row is bounded by `waitMs`: the effect's own statements run under
   // the session's lock timeout, and a lock they wait on is theirs, not a duplicate still running.
   let claiming = true;
+  // The transaction's id, from the claim's own statement: what the database is asked about when a
+  // COMMIT's answer is lost.
+  let xid: string | undefined;
   let sent: string | undefined;
   try {
     const begun = await client.query(
@@ -163,19 +179,20 @@ async function inOneTransaction(
       ON CONFLICT (id) DO UPDATE SET state = 'running', owner = EXCLUDED.owner, result = NULL,
         lease_until = EXCLUDED.lease_until, expires_at = EXCLUDED.expires_at
       WHERE c.expires_at <= ${int(run.now)}
-      RETURNING id;
+      RETURNING txid_current()::text AS xid;
       SET LOCAL lock_timeout = DEFAULT`,
     );
     claiming = false;
-    if (claimTaken(begun).rowCount !== 1) {
+    const taken = claimTaken(begun);
+    if (taken.rowCount !== 1) {
       const existing = await read(run.id, client);
       await client.query('ROLLBACK');
       return existing;
     }
+    xid = String(taken.rows[0]?.xid);
     const result = await effect(client);
     sent = result;
     // Fails in a transaction the effect broke (an error it caught): the COMMIT after it is then not run.
-    // The owner stays with the result: it is how a COMMIT whose reply was lost is known to be this one.
     await client.query(
       `UPDATE ${table} SET state = 'done', result = ${text(result)}, lease_until = NULL WHERE id = ${text(run.id)};
       COMMIT`,
@@ -186,36 +203,66 @@ async function inOneTransaction(
       broken ??= rollback instanceof Error ? rollback : new Error(String(rollback));
     });
     if (claiming && (error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return { state: 'busy' };
-    // The COMMIT went out and its reply did not come (the connection dropped): the server may have
-    // committed. Claim, rows and result are one transaction, so the claim's record says which.
-    if (sent !== undefined && (await committed(pool, sql, run, owner))) return { state: 'ran', result: sent };
+    // The COMMIT went out and no answer came (the connection dropped, the server shut down): it
+    // may have committed, or be committing still. An answer at ERROR severity is the server's
+    // own: it rolled back, and the session went on. Otherwise the database is asked what became
+    // of the transaction, on another connection (this one goes back first: a pool of one has
+    // nothing else to ask on).
+    if (sent !== undefined && xid !== undefined && !answeredWithError(error)) {
+      release();
+      const fate = await fateOf(pool, xid, Math.min(SETTLE_MS, run.waitMs));
+      if (fate === 'committed') return { state: 'ran', result: sent };
+      if (fate === 'unknown') return { state: 'unknown' };
+    }
     throw error;
   } finally {
-    // A broken client is destroyed, and its connection may still report the loss after this:
-    // it keeps the listener. A healthy one goes back to the pool without it.
-    if (!broken) client.off('error', lost);
-    // A client whose connection broke, or whose rollback failed, is not handed out again.
-    client.release(broken ?? false);
+    release();
   }
 }
 
+/** The server refused the statement itself (rolled back, the session goes on): not a lost answer. */
+function answeredWithError(error: unknown): boolean {
+  return (error as { severity?: unknown } | null)?.severity === 'ERROR';
+}
+
 /**
- * Whether `owner`'s transaction for `run` committed, read on another of the pool's connections:
- * its claim is `done` with this owner. False when it is not, or when the database does not answer
- * within `SETTLE_MS` (the waitMs bounds it too): the caller then reports the error it had.
+ * What became of transaction `xid`, whose COMMIT went out and whose answer did not come, asked on
+ * one of the pool's connections with `txid_status` (PostgreSQL 10+): `committed` — claim, rows and
+ * result are one transaction, so all of them — or `aborted` (rolled back, or its backend ended
+ * before committing). A transaction still `in progress` (its COMMIT running deferred triggers,
+ * waiting on the disk or a synchronous standby, or its backend not yet aware the client left) is
+ * asked about again. `unknown` when the database does not tell within `ms`: down too, or the id
+ * too old for it to remember.
  */
-async function committed(pool: PostgresPool, sql: Statements, run: AtomicRun, owner: string): Promise<boolean> {
+async function fateOf(pool: PostgresPool, xid: string, ms: number): Promise<'committed' | 'aborted' | 'unknown'> {
+  const deadline = Date.now() + ms;
+  let pause = 10;
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) return 'unknown';
+    // A query still pending when time is up is left to finish or fail on its own, unheard.
+    const status = await within(
+      left,
+      pool.query('SELECT txid_status($1::bigint) AS status', [xid]).then(
+        ({ rows }) => rows[0]?.status ?? null,
+        (): undefined => undefined, // the database restarting, say: asked again
+      ),
+    );
+    if (status === 'committed' || status === 'aborted') return status;
+    if (status === null) return 'unknown';
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(pause, deadline - Date.now()))));
+    pause = Math.min(pause * 2, SETTLE_PAUSE_MS);
+  }
+}
+
+/** `promise`'s value, or undefined once `ms` have passed without one. */
+async function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), Math.min(SETTLE_MS, run.waitMs));
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(0, ms));
   });
-  // A query still pending when time is up is left to finish or fail on its own, unheard.
-  const read = pool.query(sql.ours, [run.id, owner]).then(
-    ({ rowCount }) => rowCount === 1,
-    () => false,
-  );
   try {
-    return await Promise.race([read, late]);
+    return await Promise.race([promise, late]);
   } finally {
     clearTimeout(timer);
   }
@@ -288,8 +335,6 @@ function statements(table: string) {
     complete: `UPDATE ${table} SET state = 'done', result = $1, owner = NULL, lease_until = NULL
       WHERE id = $2 AND owner = $3 AND state = 'running' AND expires_at > $4`,
     release: `DELETE FROM ${table} WHERE id = $1 AND owner = $2 AND state = 'running'`,
-    // An atomic commit's own record: its COMMIT took place.
-    ours: `SELECT 1 FROM ${table} WHERE id = $1 AND owner = $2 AND state = 'done'`,
     sweep: `DELETE FROM ${table} WHERE expires_at <= $1`,
   };
 }

@@ -24,10 +24,12 @@ export type ClaimResult = { state: 'claimed' } | Claim;
 export type AtomicResult = { state: 'ran'; result: string } | Claim;
 
 /**
- * What `atomicallyAsync` did: ran the effect and recorded it, found an earlier claim, or gave up
- * waiting (`busy`) for another attempt's transaction that holds the id.
+ * What `atomicallyAsync` did: ran the effect and recorded it, found an earlier claim, gave up
+ * waiting (`busy`) for another attempt's transaction that holds the id, or sent the transaction to
+ * commit and could not learn whether it did (`unknown`: the connection was lost with the COMMIT in
+ * flight and the database did not say in time). An attempt that learned it did not commit throws.
  */
-export type AsyncAtomicResult = AtomicResult | { state: 'busy' };
+export type AsyncAtomicResult = AtomicResult | { state: 'busy' } | { state: 'unknown' };
 
 /** How long a claim lasts: its holder's lease, and how long it is kept with its result. */
 export interface ClaimOptions {
@@ -81,7 +83,9 @@ export interface ClaimStore {
    * run `effect` with the transaction's client, and record what it returns, as one transaction
    * that commits only once all of it succeeded. A concurrent attempt for the same id waits for
    * that transaction up to `waitMs`, then gets the claim it left (`done`), runs itself (the first
-   * rolled back), or `busy`.
+   * rolled back), or `busy`. When the COMMIT went out and its answer did not come, the store asks
+   * the database what became of that transaction: `ran` if it committed, the error if it did not,
+   * `unknown` if it cannot tell — never a guess either way.
    */
   atomicallyAsync?(
     id: string,
