@@ -10,4 +10,6 @@ export {
   type PostgresPool,
   type PostgresPoolClient,
   type PostgresQueryResult,
+  type TransactionFate,
+  transactionFate,
 } from './claims/postgres.js';

@@ -70,16 +70,17 @@ describe('the public API of @elicitkit/server/sqlite', () => {
 });
 
 describe('the public API of @elicitkit/server/postgres', () => {
-  it('ships exactly the Postgres claim store, and the types it takes, each documented', async () => {
-    expect(Object.keys(await import('./postgres.js')).sort()).toEqual(['createPostgresClaimStore']);
+  it('ships exactly the Postgres claim store, how a lost COMMIT ended, and the types they take, each documented', async () => {
+    expect(Object.keys(await import('./postgres.js')).sort()).toEqual(['createPostgresClaimStore', 'transactionFate']);
     expect(publicApi(entry('./postgres.ts'))).toEqual({
-      values: ['createPostgresClaimStore'],
+      values: ['createPostgresClaimStore', 'transactionFate'],
       types: [
         'PostgresClaimStoreOptions',
         'PostgresClient',
         'PostgresPool',
         'PostgresPoolClient',
         'PostgresQueryResult',
+        'TransactionFate',
       ],
       undocumented: [],
     });

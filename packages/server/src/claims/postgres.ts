@@ -210,7 +210,7 @@ async function inOneTransaction(
     // nothing else to ask on).
     if (sent !== undefined && xid !== undefined && !answeredWithError(error)) {
       release();
-      const fate = await fateOf(pool, xid, Math.min(SETTLE_MS, run.waitMs));
+      const fate = await transactionFate(pool, xid, { withinMs: Math.min(SETTLE_MS, run.waitMs) });
       if (fate === 'committed') return { state: 'ran', result: sent };
       if (fate === 'unknown') return { state: 'unknown' };
     }
@@ -225,17 +225,35 @@ function answeredWithError(error: unknown): boolean {
   return (error as { severity?: unknown } | null)?.severity === 'ERROR';
 }
 
+/** What became of a transaction: see `transactionFate`. */
+export type TransactionFate = 'committed' | 'aborted' | 'unknown';
+
 /**
- * What became of transaction `xid`, whose COMMIT went out and whose answer did not come, asked on
- * one of the pool's connections with `txid_status` (PostgreSQL 10+): `committed` — claim, rows and
- * result are one transaction, so all of them — or `aborted` (rolled back, or its backend ended
- * before committing). A transaction still `in progress` (its COMMIT running deferred triggers,
- * waiting on the disk or a synchronous standby, or its backend not yet aware the client left) is
- * asked about again. `unknown` when the database does not tell within `ms`: down too, or the id
- * too old for it to remember.
+ * What became of transaction `xid` (its `txid_current()`, read before the COMMIT went out), whose
+ * COMMIT's answer was lost, asked on another connection with `txid_status` (PostgreSQL 10+):
+ * `committed`, or `aborted` (rolled back, or its backend ended before committing). A transaction
+ * still in progress (its COMMIT running deferred triggers, waiting on the disk or a synchronous
+ * standby, or its backend not yet aware its client left) is asked about again, at growing
+ * intervals. `unknown` when the database does not tell within `withinMs`: down too, or the id too
+ * old for it to remember. The atomic commits of `createPostgresClaimStore` settle a lost COMMIT
+ * this way; it is exported for an effect's own transactions.
+ *
+ * @example
+ * const { rows } = await client.query('SELECT txid_current()::text AS xid'); // inside the transaction
+ * try {
+ *   await client.query('COMMIT');
+ * } catch (error) {
+ *   if (error.severity === 'ERROR') throw error; // the server refused it: rolled back
+ *   const fate = await transactionFate(pool, rows[0].xid, { withinMs: 5_000 });
+ * }
  */
-async function fateOf(pool: PostgresPool, xid: string, ms: number): Promise<'committed' | 'aborted' | 'unknown'> {
-  const deadline = Date.now() + ms;
+export async function transactionFate(
+  on: PostgresClient,
+  xid: string,
+  { withinMs }: { withinMs: number },
+): Promise<TransactionFate> {
+  if (!/^\d{1,20}$/.test(xid)) throw new TypeError(`"${xid}" is not a transaction id (txid_current() as text)`);
+  const deadline = Date.now() + withinMs;
   let pause = 10;
   for (;;) {
     const left = deadline - Date.now();
@@ -243,7 +261,7 @@ async function fateOf(pool: PostgresPool, xid: string, ms: number): Promise<'com
     // A query still pending when time is up is left to finish or fail on its own, unheard.
     const status = await within(
       left,
-      pool.query('SELECT txid_status($1::bigint) AS status', [xid]).then(
+      on.query('SELECT txid_status($1::bigint) AS status', [xid]).then(
         ({ rows }) => rows[0]?.status ?? null,
         (): undefined => undefined, // the database restarting, say: asked again
       ),
