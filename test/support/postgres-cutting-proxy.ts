@@ -25,7 +25,7 @@ export type Cut = 'message' | 'sent' | 'reply';
  * other connection through it, as a database that no longer answers, until `thaw`.
  */
 export async function commitCuttingProxy(port: number) {
-  let armed: { pattern: string; cut: Cut; freeze: boolean } | undefined;
+  let armed: { pattern: string; cut: Cut; freeze: boolean; connection: string | undefined } | undefined;
   let frozen = false;
   let dropped = () => {};
   const sockets = new Set<Socket>();
@@ -38,6 +38,8 @@ export async function commitCuttingProxy(port: number) {
     let swallowing: { freeze: boolean } | undefined;
     let severed = false;
     let held = '';
+    // The connection's startup message (its user and database), for a cut armed on some only.
+    let startup: string | undefined;
     const cut = (freeze: boolean) => {
       client.destroy();
       upstream.destroy();
@@ -47,8 +49,10 @@ export async function commitCuttingProxy(port: number) {
     upstream.connect(port, '127.0.0.1');
     client.on('data', (chunk: Buffer) => {
       if (frozen) return;
+      startup ??= chunk.toString('latin1');
       const at = armed;
-      if (at && chunk.toString('latin1').includes(at.pattern)) {
+      const ours = at?.connection === undefined || startup.includes(at.connection);
+      if (at && ours && chunk.toString('latin1').includes(at.pattern)) {
         armed = undefined;
         if (at.cut === 'message') return cut(at.freeze);
         if (at.cut === 'sent') {
@@ -80,9 +84,12 @@ export async function commitCuttingProxy(port: number) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `postgres://postgres@127.0.0.1:${(server.address() as AddressInfo).port}/postgres`,
-    /** Resolves once the connection is cut. */
-    arm(pattern: string, cut: Cut, { freeze = false } = {}) {
-      armed = { pattern, cut, freeze };
+    /**
+     * Resolves once the connection is cut. `connection`: only on a connection whose startup
+     * message holds it (a role's name, say).
+     */
+    arm(pattern: string, cut: Cut, { freeze = false, connection }: { freeze?: boolean; connection?: string } = {}) {
+      armed = { pattern, cut, freeze, connection };
       return new Promise<void>((resolve) => {
         dropped = resolve;
       });

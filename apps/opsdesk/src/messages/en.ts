@@ -64,7 +64,9 @@ export const en: OpsdeskMessages = {
   sqlTimeout: (m) => `Stopped: ${m}. Nothing it did was kept. Narrow it with a WHERE or a LIMIT.`,
   shopBusy: 'You already have statements waiting or running on the shop; send this one when they have finished.',
   shopOutcomeUnknown:
-    'The shop stopped while it was committing this statement, so it may or may not have been kept. It was not run again: look at the data (a SELECT) before sending it again.',
+    'The shop stopped, or lost its database, while it was committing this statement, so it may or may not have been kept. It was not run again: look at the data (a SELECT) before sending it again.',
+  shopRolledBack:
+    'The connection to the database was lost as this statement was being committed; asked afterwards, the database said it rolled it back. Nothing it did was kept: you may send it again.',
   sqlError: (m, database) => `${database === 'postgres' ? 'PostgreSQL' : 'SQLite'} refused the statement: ${m}`,
   refused: {
     pragma: 'execute_sql does not run PRAGMA statements: opsdesk owns the connection settings.',

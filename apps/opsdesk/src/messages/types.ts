@@ -103,8 +103,10 @@ export interface OpsdeskMessages {
   sqlError(detail: string, database: 'sqlite' | 'postgres'): string;
   /** The caller has too many statements waiting on the shop. */
   shopBusy: string;
-  /** The shop's process was lost once it had begun to commit the statement: kept or not, nobody can say. */
+  /** The shop's process, or its database connection, was lost once it had begun to commit the statement: kept or not, nobody can say. */
   shopOutcomeUnknown: string;
+  /** The connection was lost as the statement committed, and the database said afterwards that it rolled it back. */
+  shopRolledBack: string;
   refused: Record<Refusal, string>;
   rowsReturned(count: number, shown: number, stopped: 'rows' | 'bytes' | undefined): string;
   /** What a kept execution did: per table, and the schema (names already made safe for one line). */

@@ -67,7 +67,9 @@ export const zh: OpsdeskMessages = {
   sqlTimeout: () => '已停止：该语句运行时间过长，已被终止，其所做的修改均未保留。请用 WHERE 或 LIMIT 缩小范围。',
   shopBusy: '你已有语句在商店中等待或运行，请等它们完成后再发送这一条。',
   shopOutcomeUnknown:
-    '商店在提交该语句时停止了，因此它可能已保留，也可能没有。它没有被再次执行：请先查看数据（用 SELECT）再决定是否重新发送。',
+    '商店在提交该语句时停止了，或与数据库断开了连接，因此它可能已保留，也可能没有。它没有被再次执行：请先查看数据（用 SELECT）再决定是否重新发送。',
+  shopRolledBack:
+    '提交该语句时与数据库的连接断开了；事后询问，数据库表示已将其回滚。它所做的修改均未保留：可以重新发送。',
   sqlError: (m, database) => `${database === 'postgres' ? 'PostgreSQL' : 'SQLite'} 拒绝了该语句：${m}`,
   refused: {
     pragma: 'execute_sql 不执行 PRAGMA 语句：连接设置由 opsdesk 管理。',

@@ -26,7 +26,14 @@ const COMMIT_GRACE_MS = 1_000;
  * (`OUTCOME_UNKNOWN`: the write may have been kept, so it is never reported as not done).
  */
 export class ShopError extends Error {
-  readonly code: 'SQL_TIMEOUT' | 'SQL_RUNTIME' | 'TEMP_OBJECT' | 'SHOP_UNAVAILABLE' | 'SHOP_BUSY' | 'OUTCOME_UNKNOWN';
+  readonly code:
+    | 'SQL_TIMEOUT'
+    | 'SQL_RUNTIME'
+    | 'TEMP_OBJECT'
+    | 'SHOP_UNAVAILABLE'
+    | 'SHOP_BUSY'
+    | 'OUTCOME_UNKNOWN'
+    | 'ROLLED_BACK';
   constructor(code: ShopError['code'], message: string) {
     super(message);
     this.name = 'ShopError';
@@ -52,6 +59,8 @@ export interface ShopOptions {
   timeoutMs?: number;
   workers?: number;
   queuedPerUser?: number;
+  /** Postgres: how long a write whose COMMIT's answer was lost may spend learning whether it was kept (5 s). */
+  settleMs?: number;
 }
 
 // Shop processes still alive: killed when this process exits, since one stuck inside a statement

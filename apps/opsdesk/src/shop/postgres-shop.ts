@@ -1,3 +1,4 @@
+import { transactionFate } from '@elicitkit/server/postgres';
 import type { Pool, PoolClient, QueryConfig } from 'pg';
 import type { PostgresStore } from '../db/postgres-store.js';
 import type { ShopClient, ShopOptions } from './client.js';
@@ -19,6 +20,8 @@ import { provisionShop, seedShopIfEmpty } from './postgres-provision.js';
 import { type Rows, rowCollector } from './run.js';
 
 const SQL_TIMEOUT_MS = 10_000;
+/** How long a write whose COMMIT's answer was lost may spend learning whether it was kept. */
+const SETTLE_MS = 5_000;
 const QUEUED_PER_USER = 8;
 const CONNECTIONS = 4;
 /** Rows fetched from a read's cursor at a time. */
@@ -77,6 +80,7 @@ export async function startPostgresShop(
 ): Promise<ShopClient> {
   const timeoutMs = options.timeoutMs ?? SQL_TIMEOUT_MS;
   const perUser = options.queuedPerUser ?? QUEUED_PER_USER;
+  const settling = { pool: store.pool, withinMs: options.settleMs ?? SETTLE_MS };
   const access = await provisionShop(store.pool, url);
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
@@ -116,7 +120,10 @@ export async function startPostgresShop(
     dialect: 'postgres',
     inspect: (user, sql) => inTurn(user, (client) => inspect(client, sql)),
     read: (user, sql) => inTurn(user, (client) => read(client, sql)),
-    execute: (user, sql, limit) => inTurn(user, (client) => execute(client, sql, limit, Date.now() + timeoutMs)),
+    // A COMMIT whose answer was lost is asked about on opsdesk's own connections: the shop's may
+    // all be taken, one by the very statement in question.
+    execute: (user, sql, limit) =>
+      inTurn(user, (client) => execute(client, sql, limit, Date.now() + timeoutMs, settling)),
     settings: () =>
       onConnection(pool, timeoutMs, async (client) => {
         const { rows } = await client.query(
@@ -250,9 +257,17 @@ async function read(client: PoolClient, sql: string): Promise<Rows> {
 
 /**
  * Runs `sql` once in a transaction, measured (rows per table, schema objects), and commits only
- * within `limit` and before `deadline`; otherwise rolls back and says what went beyond.
+ * within `limit` and before `deadline`; otherwise rolls back and says what went beyond. A COMMIT
+ * whose answer is lost is settled by asking `settling.pool` what became of the transaction, for
+ * up to `settling.withinMs`.
  */
-async function execute(client: PoolClient, sql: string, limit: Limit, deadline: number): Promise<Executed> {
+async function execute(
+  client: PoolClient,
+  sql: string,
+  limit: Limit,
+  deadline: number,
+  settling: { pool: Pool; withinMs: number },
+): Promise<Executed> {
   const refusal = refusalOf(sql);
   if (refusal) return { refusal };
   await client.query('BEGIN');
@@ -293,16 +308,28 @@ async function execute(client: PoolClient, sql: string, limit: Limit, deadline: 
   const why = beyond(execution, limit);
   if (why !== undefined) return { kept: false, execution, beyond: why };
   if (Date.now() > deadline) throw new ExecutionTimeout();
+  // The transaction's id, if it wrote anything: what the database is asked about if the COMMIT's
+  // answer is lost.
+  const { rows } = await client.query('SELECT txid_current_if_assigned()::text AS xid');
+  const xid = (rows[0] as { xid: string | null } | undefined)?.xid ?? null;
   try {
     await client.query('COMMIT');
   } catch (error) {
     // The server's own refusal (a deferred constraint, a serialization failure) rolled it back.
-    // No reply at all (the connection dropped once COMMIT was on its way) leaves it unknown: the
-    // server may have committed and only its answer been lost.
     if (refusedByServer(error)) throw error;
+    // No answer (the connection dropped once COMMIT was on its way): the server may have
+    // committed, or be committing still. A transaction that wrote nothing has nothing to keep.
+    if (xid === null) return { kept: true, execution };
+    const fate = await transactionFate(settling.pool, xid, settling);
+    if (fate === 'committed') return { kept: true, execution };
+    if (fate === 'aborted')
+      throw new ShopError(
+        'ROLLED_BACK',
+        `the connection to the shop database was lost while it committed the statement (${(error as Error).message}), and the database rolled it back`,
+      );
     throw new ShopError(
       'OUTCOME_UNKNOWN',
-      `the connection to the shop database was lost while it committed the statement (${(error as Error).message}): it may or may not have been kept`,
+      `the connection to the shop database was lost while it committed the statement (${(error as Error).message}), and the database did not say whether it was kept`,
     );
   }
   return { kept: true, execution };

@@ -189,7 +189,7 @@ function sqlError(t: OpsdeskMessages, detail: string, database: ShopClient['dial
   return t.sqlError(oneLine(detail), database);
 }
 
-/** SQLite's reason, a statement stopped for running too long, too many waiting, or the shop's process gone. */
+/** The database's reason, a statement stopped for running too long, too many waiting, a commit rolled back as its connection was lost, or the shop's process gone. */
 function failureMessage(t: OpsdeskMessages, e: unknown, database: ShopClient['dialect']): string {
   return e instanceof ShopError && e.code === 'SQL_TIMEOUT'
     ? t.sqlTimeout(oneLine(e.message))
@@ -197,7 +197,9 @@ function failureMessage(t: OpsdeskMessages, e: unknown, database: ShopClient['di
       ? t.refused['other-database']
       : e instanceof ShopError && e.code === 'SHOP_BUSY'
         ? t.shopBusy
-        : sqlError(t, e instanceof Error ? e.message : String(e), database);
+        : e instanceof ShopError && e.code === 'ROLLED_BACK'
+          ? t.shopRolledBack
+          : sqlError(t, e instanceof Error ? e.message : String(e), database);
 }
 
 /** The result of a kept execution: what it did, and the rows it returned. */
