@@ -9,13 +9,13 @@ import { field, form } from '@elicitkit/form';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wire.js';
-import { commitCuttingProxy } from '../../../../test/support/postgres-cutting-proxy.js';
+import { type Cut, commitCuttingProxy } from '../../../../test/support/postgres-cutting-proxy.js';
 import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
 import { onLoopback } from '../../test/loopback.js';
 import { createHttpHandler } from '../http/handler.js';
 import { createElicitkit } from '../kit.js';
 import { done } from '../results.js';
-import { defineTool } from '../tool.js';
+import { defineTool, type ElicitingTool } from '../tool.js';
 import { createPostgresClaimStore } from './postgres.js';
 
 const POSTGRES = withPostgres('claims/postgres-commit-reply-lost.test.ts');
@@ -90,31 +90,53 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
   const effectsOf = async (call: string) =>
     (await direct.query('SELECT count(*)::int AS n FROM effects WHERE call = $1', [call])).rows[0].n;
 
-  it('a commit that took place is reported done to the person who confirmed it, not as an error', async () => {
+  /**
+   * `tool` called through a kit whose claims go through the proxy, its question answered with
+   * `env`, the final round's COMMIT cut as `cut` says: what the person was told, and what a replay
+   * of that final round gets once the database answers again.
+   */
+  const confirmedThroughKit = async (
+    tool: ElicitingTool<undefined, { env: typeof envForm }>,
+    env: 'dev' | 'prod',
+    cut: Cut,
+    { table, commitWaitMs, freeze = false }: { table?: string; commitWaitMs?: number; freeze?: boolean } = {},
+  ) => {
+    const pool = throughProxy();
     const kit = createElicitkit({
       secret: 'a secret of at least thirty-two characters, for this test',
-      claims: createPostgresClaimStore(throughProxy()),
+      claims: createPostgresClaimStore(pool, table ? { table } : {}),
+      ...(commitWaitMs ? { commitWaitMs } : {}),
     });
-    const serving = await onLoopback(createHttpHandler(() => kit.createServer({ name: 'pg', version: '1' }, [deploy])));
+    const serving = await onLoopback(createHttpHandler(() => kit.createServer({ name: 'pg', version: '1' }, [tool])));
     try {
-      const call = { name: 'deploy', arguments: {} };
+      const call = { name: tool.name, arguments: {} };
       const first = pendingOf(await wireRound(serving.url, call));
-      const final = { ...call, inputResponses: { env: accept({ env: 'prod' }) }, requestState: first.requestState };
-      const lost = proxy.arm(COMMITTING, 'reply');
+      const final = { ...call, inputResponses: { env: accept({ env }) }, requestState: first.requestState };
+      const lost = proxy.arm(COMMITTING, cut, { freeze });
       const answered = wireRound(serving.url, final);
       await lost;
-      const result = (await answered).result;
-      // It happened, once: the row and the claim's record are both committed.
-      expect((await direct.query('SELECT env FROM deployments')).rows).toEqual([{ env: 'prod' }]);
-      expect(result?.isError, `told: ${JSON.stringify(result?.content)}`).not.toBe(true);
-      expect(result).toMatchObject({ structuredContent: { status: 'done' } });
-      // A replay gets the same record, and nothing runs again.
-      const replay = await wireRound(serving.url, final);
-      expect(replay.result).toEqual(result);
-      expect((await direct.query('SELECT count(*)::int AS n FROM deployments')).rows[0].n).toBe(1);
+      const { result } = await answered;
+      if (freeze) {
+        // A thaw drops every connection through the proxy, idle ones too: the replay waits until
+        // the pool has let go of them all (a query on one would fail as the connection it is).
+        proxy.thaw();
+        await expect.poll(() => pool.totalCount).toBe(0);
+      }
+      const { result: replayed } = await wireRound(serving.url, final);
+      return { result, replayed, message: String((result?.structuredContent as { message?: unknown })?.message) };
     } finally {
       await serving.close();
     }
+  };
+
+  it('a commit that took place is reported done to the person who confirmed it, not as an error', async () => {
+    const { result, replayed } = await confirmedThroughKit(deploy, 'prod', 'reply');
+    expect(result?.isError, `told: ${JSON.stringify(result?.content)}`).not.toBe(true);
+    expect(result).toMatchObject({ structuredContent: { status: 'done' } });
+    // It happened, once: the row and the claim's record were both committed, and a replay gets
+    // the same record.
+    expect(replayed).toEqual(result);
+    expect((await direct.query('SELECT env FROM deployments')).rows).toEqual([{ env: 'prod' }]);
   });
 
   it('the reply to COMMIT lost: the store answers `ran` with the result it committed', async () => {
@@ -206,10 +228,6 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
     });
 
     it('through the kit: the person who confirmed is told it was done', async () => {
-      const kit = createElicitkit({
-        secret: 'a secret of at least thirty-two characters, for this test',
-        claims: createPostgresClaimStore(throughProxy(), { table: 'kit_slow' }),
-      });
       const slowDeploy = defineTool({
         name: 'slow_deploy',
         description: 'Deploys a service, slowly committed.',
@@ -226,55 +244,29 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
           );
         },
       });
-      const serving = await onLoopback(
-        createHttpHandler(() => kit.createServer({ name: 'pg', version: '1' }, [slowDeploy])),
-      );
-      try {
-        const call = { name: 'slow_deploy', arguments: {} };
-        const first = pendingOf(await wireRound(serving.url, call));
-        const final = { ...call, inputResponses: { env: accept({ env: 'prod' }) }, requestState: first.requestState };
-        const lost = proxy.arm(COMMITTING, 'sent');
-        const answered = wireRound(serving.url, final);
-        await lost;
-        const result = (await answered).result;
-        expect(result, `told: ${JSON.stringify(result?.content)}`).toMatchObject({
-          structuredContent: { status: 'done', message: 'Deployed to prod.' },
-        });
-        expect(result?.isError).not.toBe(true);
-        expect(await slowEffectsOf('kit prod')).toBe(1);
-      } finally {
-        await serving.close();
-      }
+      const { result, replayed } = await confirmedThroughKit(slowDeploy, 'prod', 'sent', { table: 'kit_slow' });
+      expect(result, `told: ${JSON.stringify(result?.content)}`).toMatchObject({
+        structuredContent: { status: 'done', message: 'Deployed to prod.' },
+      });
+      expect(result?.isError).not.toBe(true);
+      expect(replayed).toEqual(result);
+      expect(await slowEffectsOf('kit prod')).toBe(1);
     });
   });
 
   it('through the kit, a COMMIT whose fate the database will not tell: the person is told the outcome is unknown, and to look first', async () => {
-    const kit = createElicitkit({
-      secret: 'a secret of at least thirty-two characters, for this test',
-      claims: createPostgresClaimStore(throughProxy(), { table: 'kit_silent' }),
+    const { result, replayed, message } = await confirmedThroughKit(deploy, 'dev', 'reply', {
+      table: 'kit_silent',
       commitWaitMs: 300,
+      freeze: true,
     });
-    const serving = await onLoopback(createHttpHandler(() => kit.createServer({ name: 'pg', version: '1' }, [deploy])));
-    try {
-      const call = { name: 'deploy', arguments: {} };
-      const first = pendingOf(await wireRound(serving.url, call));
-      const final = { ...call, inputResponses: { env: accept({ env: 'dev' }) }, requestState: first.requestState };
-      const lost = proxy.arm(COMMITTING, 'reply', { freeze: true });
-      const answered = wireRound(serving.url, final);
-      await lost;
-      const result = (await answered).result;
-      proxy.thaw();
-      expect(result?.isError).toBe(true);
-      expect(result?.structuredContent).toMatchObject({ status: 'rejected', outcome: 'unknown' });
-      expect(String((result?.structuredContent as { message?: unknown } | undefined)?.message)).toMatch(
-        /connection was lost before the database answered.*check the current state before calling deploy again/,
-      );
-      // It did commit: the replay gets that record, and nothing runs again.
-      const replay = await wireRound(serving.url, final);
-      expect(replay.result).toMatchObject({ structuredContent: { status: 'done' } });
-      expect((await direct.query("SELECT count(*)::int AS n FROM deployments WHERE env = 'dev'")).rows[0].n).toBe(1);
-    } finally {
-      await serving.close();
-    }
+    expect(result?.isError).toBe(true);
+    expect(result?.structuredContent).toMatchObject({ status: 'rejected', outcome: 'unknown' });
+    expect(message).toMatch(
+      /connection was lost before the database answered.*check the current state before calling deploy again/,
+    );
+    // It did commit: the replay gets that record, and nothing runs again.
+    expect(replayed).toMatchObject({ structuredContent: { status: 'done' } });
+    expect((await direct.query("SELECT count(*)::int AS n FROM deployments WHERE env = 'dev'")).rows[0].n).toBe(1);
   });
 });
