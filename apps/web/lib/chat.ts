@@ -78,6 +78,13 @@ function notListed(unavailable: UnavailableServer[]): string {
   return unavailable.map((u) => ` ${u.message}`).join('');
 }
 
+/**
+ * A model turn's tool call that failed (its server unreachable, a call that may have run, the chat
+ * ended): told to the page with its own words. The turn's `onError` explains every other error as
+ * the model endpoint's, and the call's causes (a refused connection) read as the model's own.
+ */
+class ToolCallError extends Error {}
+
 /** The AI SDK tools of every server that answered; a server that did not is told to the person. */
 async function aiTools(
   chat: Chat,
@@ -92,7 +99,10 @@ async function aiTools(
     tools[t.name] = dynamicTool({
       description: t.description ?? t.title ?? t.name,
       inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]),
-      execute: (input) => callTool(chat, t.name, (input ?? {}) as Record<string, unknown>, signal, locale),
+      execute: (input) =>
+        callTool(chat, t.name, (input ?? {}) as Record<string, unknown>, signal, locale).catch((error: unknown) => {
+          throw new ToolCallError(error instanceof Error ? error.message : String(error));
+        }),
     });
   }
   return tools;
@@ -137,10 +147,14 @@ export function chatResponse(chat: Chat, messages: UIMessage[], signal: AbortSig
         stopWhen: stepCountIs(6),
         abortSignal: signal,
       });
-      // The SDK's default error text is "An error occurred."; say what is wrong and which variable fixes it.
+      // The SDK's default error text is "An error occurred."; say what is wrong and which variable
+      // fixes it — for the model's own errors: a tool call's failure says its own.
       writer.merge(
         result.toUIMessageStream({
-          onError: (error) => explainModelProblem(classifyModelError(error), model, locale),
+          onError: (error) =>
+            error instanceof ToolCallError
+              ? error.message
+              : explainModelProblem(classifyModelError(error), model, locale),
         }),
       );
       await result.consumeStream();
