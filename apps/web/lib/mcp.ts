@@ -169,6 +169,10 @@ async function transportFor(chat: Chat, server: ServerConfig, watch: FetchWatch)
   }
 }
 
+/** What a call or listing of a chat that has ended (`Chat.ended`) fails with. */
+const CHAT_ENDED =
+  'This chat has ended (its page was closed, perhaps in another tab, or it was unused too long), so nothing was sent to the server. Reload the page to start a new chat.';
+
 /**
  * Runs `request` on the chat's connection to `server`. On a connection-level failure the
  * connection is dropped; the request is sent once more on a fresh connection only when `resend`
@@ -183,6 +187,8 @@ async function withConnection<T>(
   mayHaveRun: boolean,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
+    // A turn outliving its chat (closed from another tab): no connection nobody would close.
+    if (chat.ended) throw new Error(CHAT_ENDED);
     const opening = connection(chat, server);
     let live: Connection;
     try {

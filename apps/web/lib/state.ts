@@ -53,6 +53,12 @@ export interface Chat {
    * holds are withdrawn; closing lets a withdrawn question's call end as cancelled.
    */
   calls: Set<RunningCall>;
+  /**
+   * Set when the chat is closed (its page's beacon, possibly from another tab, or the idle sweep)
+   * while this object may still be held by a turn whose stream runs on: nothing may open a
+   * connection for it again, since nothing would close it, nor show a question nobody may answer.
+   */
+  ended?: boolean;
 }
 
 export { QUESTION_BUDGET };
@@ -126,9 +132,11 @@ export async function closeChat(id: string, s: State = state()): Promise<boolean
 
 /** `closeChat` for a chat known here by its key only (another replica's idle chat) or by both. */
 async function closeChatByKey(key: string, id: string | undefined, s: State): Promise<boolean> {
+  const chat = id === undefined ? undefined : s.local.get(id);
+  // Before anything is awaited: a running turn's next call must not open what is being closed.
+  if (chat) chat.ended = true;
   const removed = await s.chats.remove(key);
   for (const entry of await s.registry.list(key)) if (!entry.settlement) await s.registry.withdraw(entry.id);
-  const chat = id === undefined ? undefined : s.local.get(id);
   if (id !== undefined) s.local.delete(id);
   if (chat) {
     // A withdrawn question's call goes on to its cancelled result (and opsdesk's audit records it).
