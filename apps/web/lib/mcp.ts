@@ -89,7 +89,9 @@ async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Con
     limiter: { take: () => chat.budget.take(server.name) },
     onEvent: (event) => {
       if (event.type === 'request') asked.set(event.id, event.message);
-      else if (event.type === 'answered') asked.delete(event.id);
+      // A refused question (-32602) is never answered: forgotten too, or a server sending them
+      // (uncounted, each up to megabytes) fills this map for as long as the connection lives.
+      else if (event.type === 'answered' || event.type === 'rejected') asked.delete(event.id);
       else if (event.type === 'auto-declined')
         showRefusal(chat, {
           server: server.name,
