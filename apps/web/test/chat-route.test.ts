@@ -1,6 +1,7 @@
 /**
  * POST /api/chat through its real route handler against hostile input: a body that is JSON but
- * not an object gets a clear 400 (not a thrown TypeError), and two turns posted at the same moment
+ * not an object, or whose messages are not messages (null, no parts, a part without a type), gets
+ * a clear 400 (not a thrown TypeError), and two turns posted at the same moment
  * in one chat start one turn — the other is 409, and the running turn keeps its stream (its
  * question still reaches the page and its answer still lands).
  */
@@ -80,7 +81,17 @@ function sse(response: Response): { next(): Promise<Record<string, unknown> | un
 }
 
 describe('POST /api/chat', () => {
-  it.each(['null', '[]', '"a turn"', '7', '{"messages":"hi"}'])('a body of %s is a 400 with a reason', async (body) => {
+  it.each([
+    'null',
+    '[]',
+    '"a turn"',
+    '7',
+    '{"messages":"hi"}',
+    '{"messages":[null]}',
+    '{"messages":[{"role":"user"}]}',
+    '{"messages":[{"role":"user","parts":[null]}]}',
+    '{"messages":[{"role":"user","parts":[{"text":"/deploy_service"}]}]}',
+  ])('a body of %s is a 400 with a reason', async (body) => {
     const response = await post(body);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: expect.stringContaining('"messages"') });

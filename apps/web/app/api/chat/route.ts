@@ -24,6 +24,12 @@ export async function POST(request: Request): Promise<Response> {
     const messages = isObject(body.value) ? body.value.messages : undefined;
     if (!Array.isArray(messages))
       return Response.json({ error: 'The body must be an object whose "messages" is an array.' }, { status: 400 });
+    // Read before anything runs: a null message or part was a TypeError's words in the turn's stream.
+    if (!messages.every(isMessage))
+      return Response.json(
+        { error: 'Each of "messages" must be an object with a "role" and "parts", a list of objects with a "type".' },
+        { status: 400 },
+      );
     const response = chatResponse(chat, messages as UIMessage[], request.signal, locale);
     started = true;
     return response;
@@ -35,4 +41,10 @@ export async function POST(request: Request): Promise<Response> {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Enough of a UI message for the turn to read: its role, and parts that each say their type. */
+function isMessage(value: unknown): boolean {
+  if (!isObject(value) || typeof value.role !== 'string' || !Array.isArray(value.parts)) return false;
+  return value.parts.every((part) => isObject(part) && typeof part.type === 'string');
 }
