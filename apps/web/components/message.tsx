@@ -86,7 +86,11 @@ export function Message({
               {plainText(part.text)}
             </p>
           );
-        if (part.type === 'data-elicitation') return <QuestionLine key={key} q={part.data} texts={texts} />;
+        if (part.type === 'data-elicitation') {
+          // "Open" is the last word of a stream that has ended: the server withdrew it with its call.
+          const q = !running && part.data.status === 'open' ? { ...part.data, status: 'gone' as const } : part.data;
+          return <QuestionLine key={key} q={q} texts={texts} />;
+        }
         if (part.type === 'data-refusal') return <RefusalLine key={key} refusal={part.data} texts={texts} />;
         if (part.type === 'dynamic-tool') {
           const output = part.state === 'output-available' ? (part.output as ToolOutput) : undefined;

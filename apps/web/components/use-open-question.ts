@@ -9,8 +9,9 @@ const questionKey = (q: ElicitationData) =>
   q.prompt.mode === 'form' ? `${q.server}\u0000${JSON.stringify(q.prompt.schema)}` : '';
 
 /**
- * The question to show in the modal: the newest open one the person has not dealt with yet,
- * pre-filled with their last answer to the same question while a "fix and retry" call runs.
+ * The question to show in the modal: the newest open one the person has not dealt with yet, while
+ * the turn runs, pre-filled with their last answer to the same question while a "fix and retry"
+ * call runs.
  */
 export function useOpenQuestion(messages: ChatMessage[], busy: boolean) {
   const [dismissed, setDismissed] = useState<Set<string>>(new Set());
@@ -20,13 +21,16 @@ export function useOpenQuestion(messages: ChatMessage[], busy: boolean) {
   const retrying = useRef(false);
 
   const open: ElicitationData | undefined = useMemo(() => {
+    // Only while the turn's stream runs: once it has ended (stopped, the connection dropped) the
+    // server withdrew its questions with it, and the rewrite saying so could not reach the page.
+    if (!busy) return undefined;
     for (const m of [...messages].reverse()) {
       for (const p of [...m.parts].reverse()) {
         if (p.type === 'data-elicitation' && p.data.status === 'open' && !dismissed.has(p.data.id)) return p.data;
       }
     }
     return undefined;
-  }, [messages, dismissed]);
+  }, [messages, dismissed, busy]);
 
   useEffect(() => {
     if (!busy) retrying.current = false;
