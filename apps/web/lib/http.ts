@@ -5,8 +5,10 @@ export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 |
  * the content types taken as JSON (a beacon can only send `text/plain`).
  */
 export async function readJson(request: Request, limit: number, types = ['application/json']): Promise<JsonBody> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!types.some((t) => type.includes(t))) {
+  // The media type before any parameter, compared whole and without case (RFC 9110): `Application/JSON`
+  // is JSON, and `text/plain; x=application/json` is not.
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (!types.includes(type)) {
     return { ok: false, status: 415, error: 'Send JSON (content-type: application/json).' };
   }
   const declared = Number(request.headers.get('content-length') ?? '0');

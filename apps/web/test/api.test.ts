@@ -159,6 +159,19 @@ describe('POST /api/elicitations/{id}', () => {
   it('answers 404 for an unknown id, and 415 for a body that is not JSON', async () => {
     expect((await answer(alice, 'no-such-question', { action: 'cancel' })).status).toBe(404);
     expect((await answer(alice, 'no-such-question', 'x', { 'content-type': 'text/plain' })).status).toBe(415);
+    // The media type is read whole: a parameter naming JSON does not make a body JSON.
+    for (const type of ['text/plain; x=application/json', 'application/jsonp', 'application/json-seq'])
+      expect((await answer(alice, 'no-such-question', '{}', { 'content-type': type })).status, type).toBe(415);
+  });
+
+  it('takes JSON whatever the case of its media type (RFC 9110), with or without a charset', async () => {
+    // A chat of its own: the app asks a chat at most 10 questions a minute.
+    const dave = await newBrowser();
+    for (const type of ['Application/JSON', 'application/json;charset=UTF-8', ' application/json ; charset=utf-8']) {
+      const q = await ask(dave, '/deploy_service service=order-service');
+      expect((await answer(dave, q.id, { action: 'cancel' }, { 'content-type': type })).status, type).toBe(200);
+      await q.rest;
+    }
   });
 });
 
