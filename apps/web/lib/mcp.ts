@@ -24,7 +24,7 @@ import { listingFailed, ServerConnectionError } from './mcp-errors';
 import { opsdeskHost } from './opsdesk';
 import { ServerExitedError } from './server-failure';
 import { internTools, schemaValidator } from './shared-tools';
-import { type Chat, type Connection, QUESTION_BUDGET } from './state';
+import { type Chat, type Connection, QUESTION_BUDGET, state } from './state';
 import { markTimeout } from './timed-out';
 import type { ToolInfo, ToolListing, ToolOutput } from './wire';
 
@@ -189,8 +189,13 @@ async function withConnection<T>(
   mayHaveRun: boolean,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
-    // A turn outliving its chat (closed from another tab): no connection nobody would close.
-    if (chat.ended) throw new Error(CHAT_ENDED);
+    // A turn outliving its chat (closed from another tab, here or on another instance, which this
+    // one hears of only at its next sweep): no connection nobody would close, no question nobody
+    // may answer.
+    if (chat.ended || !(await state().chats.has(chat.id))) {
+      chat.ended = true;
+      throw new Error(CHAT_ENDED);
+    }
     const opening = connection(chat, server);
     let live: Connection;
     try {

@@ -1,0 +1,92 @@
+/**
+ * `turn-after-close.test.ts` across instances: the chat's turn streams on one replica and the
+ * beacon of another tab of it lands on the other, which closes the chat in Redis and withdraws its
+ * question. The streaming replica learns of the close only at its next sweep (up to a minute);
+ * meanwhile the model's next tool call must not show a question nobody may answer (every answer
+ * is "No session." now) nor open a connection for the ended chat. Two replicas as child processes
+ * (`replica.ts`), a real `redis-server`, the bundled opsdesk, and a real OpenAI-compatible endpoint
+ * (a stub streaming chat completions) that calls deploy_service twice.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis, withRedis } from '../../../test/support/redis-server.js';
+import { answer, close, openChat, type ReplicaProcess, startReplica, stopReplica, turn } from './http-browser';
+
+const REDIS = withRedis('web/test/turn-after-close-replicas.test.ts');
+
+let calls = 0;
+const model = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const chunk = (delta: object, finish: string | null) =>
+      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm-1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    calls++;
+    if (calls > 2) {
+      res.end(`${chunk({ role: 'assistant', content: 'Stopped.' }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`);
+      return;
+    }
+    const call = {
+      index: 0,
+      id: `call_${calls}`,
+      type: 'function',
+      function: { name: 'deploy_service', arguments: JSON.stringify({ service: 'search-service' }) },
+    };
+    res.end(`${chunk({ role: 'assistant', tool_calls: [call] }, null)}${chunk({}, 'tool_calls')}data: [DONE]\n\n`);
+  });
+});
+
+let redis: TestRedis;
+let data: string;
+let a: ReplicaProcess;
+let b: ReplicaProcess;
+
+beforeAll(async () => {
+  if (!REDIS) return;
+  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+  redis = await startRedis();
+  data = mkdtempSync(join(tmpdir(), 'elicitkit-web-turn-after-close-replicas-'));
+  const env = {
+    REDIS_URL: redis.url,
+    ELICITKIT_DATA: data,
+    ELICITKIT_QUESTION_TIMEOUT_MS: '60000',
+    OPENAI_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`,
+    OPENAI_API_KEY: 'k',
+    ELICITKIT_MODEL: 'm-1',
+  };
+  a = await startReplica(env);
+  // The first replica seeds the data directory before the second one opens it.
+  const warm = await openChat(a);
+  expect((await fetch(`${a.url}/api/tools`, { headers: { cookie: warm.cookie } })).status).toBe(200);
+  await close(a, warm);
+  b = await startReplica(env);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([stopReplica(a), stopReplica(b)]);
+  await redis?.stop();
+  if (model.listening) await new Promise((resolve) => model.close(resolve));
+  if (data) rmSync(data, { recursive: true, force: true });
+});
+
+describe.skipIf(!REDIS)('a model turn on one replica whose chat the other closes', () => {
+  it('shows no question for the ended chat', async () => {
+    const browser = await openChat(a);
+    const stream = await turn(a, browser, 'deploy search-service');
+    await stream.question();
+    expect((await close(b, browser)).status).toBe(204);
+    // The turn goes on to the model's next step, which calls the tool again.
+    const late = await stream.question().catch(() => undefined);
+    if (late) {
+      const refused = await answer(b, browser, late.id, { action: 'decline' });
+      expect.fail(`a question was shown for the ended chat; its answer got ${refused.status}`);
+    }
+    const chunks = await stream.end();
+    const errors = chunks.filter((c) => c.type === 'tool-output-error');
+    expect(errors).toEqual([expect.objectContaining({ errorText: expect.stringContaining('This chat has ended') })]);
+  });
+});
