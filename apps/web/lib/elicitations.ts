@@ -81,6 +81,8 @@ export function chatRenderer(chat: Chat, server: string): Renderer {
     data: (prompt): QuestionData => ({ server, prompt }),
     publish: (id) => {
       if (!chat.writer) throw new Error('no chat is open to show the question in');
+      // Asked while the chat closes (its calls get a moment to end): nobody may answer it now.
+      if (chat.ended) throw new Error('the chat has ended');
       if (!claimQuestion(chat, server, id)) throw new Error('the tool call that asked this question has ended');
       return show(chat, id);
     },
