@@ -75,6 +75,21 @@ async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Con
   const rateLimit = { ...QUESTION_BUDGET };
   // Each question's message until it is answered, so one declined unseen can be shown for what it was.
   const asked = new Map<number, string>();
+  // Notices of questions declined unseen reach the person too, so they are bounded: a server
+  // asking in a loop is declined every time at no cost to it, and each notice carried its message
+  // (up to 64 KiB) into the page — hundreds of lines for one call. At most the budget's count per
+  // turn (its stream) and reason, so each call of a turn still has its own notice.
+  let noticesOf: unknown;
+  const noticed = new Map<string, number>();
+  const mayNotice = (reason: string) => {
+    if (noticesOf !== chat.writer) {
+      noticesOf = chat.writer;
+      noticed.clear();
+    }
+    const shown = noticed.get(reason) ?? 0;
+    noticed.set(reason, shown + 1);
+    return shown < QUESTION_BUDGET.max;
+  };
   attach(client, {
     renderer: chatRenderer(chat, server.name),
     policy: {
@@ -92,7 +107,7 @@ async function open(chat: Chat, server: ServerConfig, hooks: Hooks): Promise<Con
       // A refused question (-32602) is never answered: forgotten too, or a server sending them
       // (uncounted, each up to megabytes) fills this map for as long as the connection lives.
       else if (event.type === 'answered' || event.type === 'rejected') asked.delete(event.id);
-      else if (event.type === 'auto-declined')
+      else if (event.type === 'auto-declined' && mayNotice(event.reason))
         showRefusal(chat, {
           server: server.name,
           message: asked.get(event.id) ?? '',
