@@ -146,6 +146,8 @@ export const en: OpsdeskMessages = {
   usernameChars: 'Use letters, digits, dot, dash or underscore in the username.',
   passwordMessage: (u) =>
     `Set the password for ${u} on the secure opsdesk page (the link works once and expires in 15 minutes).`,
+  takenOnPage: (u) =>
+    `The username "${u}" was taken while the page was open, by a registration that finished first. No account was created; register again with another name.`,
   registered: (u) => `Account ${u} created and its password set.`,
 };
 

@@ -150,5 +150,7 @@ export interface OpsdeskMessages {
   usernameTaken(username: string): string;
   usernameChars: string;
   passwordMessage(username: string): string;
+  /** The password page found the name taken (another registration finished first): no account. */
+  takenOnPage(username: string): string;
   registered(username: string): string;
 }

@@ -144,6 +144,7 @@ export const zh: OpsdeskMessages = {
   usernameTaken: (u) => `用户名「${u}」已被占用。`,
   usernameChars: '用户名只能包含字母、数字、点、短横线或下划线。',
   passwordMessage: (u) => `请在 opsdesk 安全页面为 ${u} 设置密码（链接只能使用一次，15 分钟后失效）。`,
+  takenOnPage: (u) => `在页面打开期间，用户名「${u}」已被先完成的注册占用。没有创建任何账号；请换一个用户名重新注册。`,
   registered: (u) => `账号 ${u} 已创建，密码已设置。`,
 };
 

@@ -350,3 +350,29 @@ describe('register_user: one call answered twice with two names (2026-07-28)', (
     },
   );
 });
+
+describe('register_user when its name is taken on the page', () => {
+  it('the page finds the name taken meanwhile: the call says so (rejected), not that the page still works', async () => {
+    // Another call's page (still open) is used first, while this call's question is open.
+    const earlier = await freshLink('lena');
+    const c = await httpClient(server.url, tokenOf('alice'), { revision: '2025-11-25' });
+    try {
+      c.script.push(
+        { action: 'accept', content: { username: 'lena', email: 'lena2@example.com', newsletter: false } },
+        async (params) => {
+          expect((await setPasswordOnPage(earlier)).status).toBe(200);
+          expect((await setPasswordOnPage(String(params.url))).status).toBe(409);
+          return { action: 'accept' };
+        },
+      );
+      const r = await callTool(c.client, 'register_user');
+      expect(r.structured).toMatchObject({ status: 'rejected', username: 'lena', passwordSet: false });
+      expect(r.text).toContain('The username "lena" was taken while the page was open');
+      expect(peek(data.dir, "SELECT email FROM users WHERE username = 'lena'")).toEqual([
+        { email: 'lena@example.com' },
+      ]);
+    } finally {
+      await c.close();
+    }
+  });
+});

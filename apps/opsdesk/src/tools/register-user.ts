@@ -1,5 +1,5 @@
 import { field, form } from '@elicitkit/form';
-import { defineTool, done, outcomeSchema } from '@elicitkit/server';
+import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
 import type { Deps } from '../context.js';
 import { value } from '../db/query.js';
@@ -62,6 +62,10 @@ export function registerUserTool({ store, locale, links }: Deps) {
         case 'accept':
           return done(t.registered(username), { username, passwordSet: true });
         case 'pending': {
+          // The page was used and found the name taken (another registration finished first): its
+          // link is spent, so the page does not still work, and no account will come of this call.
+          if (await links.foundTaken(ctx.contextId, username))
+            return rejected(t.takenOnPage(username), { username, passwordSet: false });
           // The page still works until its link expires; the account appears when it is used.
           const waiting = password.result();
           return {

@@ -49,6 +49,11 @@ export interface PasswordLinks {
   linkFor(registration: Registration, contextId: string): Promise<string>;
   /** Whether the call's registration of `username` became an account (its password was set on the page). */
   isRegistered(contextId: string, username: string): Promise<boolean>;
+  /**
+   * Whether the call's page for `username` was used and found the name taken (another registration
+   * finished first): its link is spent, and the call has no account.
+   */
+  foundTaken(contextId: string, username: string): Promise<boolean>;
   /** The call will not wait for the page any more (declined, cancelled, timed out): its link stops working. */
   withdraw(contextId: string): Promise<void>;
   /** Serves `/register/<token>`; undefined for any other path. */
@@ -197,6 +202,17 @@ export function createPasswordLinks(
     async isRegistered(contextId, username) {
       const found = await store.run(
         get('SELECT 1 FROM users WHERE registration_cid = ? AND username = ?', contextId, username),
+      );
+      return found !== undefined;
+    },
+    async foundTaken(contextId, username) {
+      const found = await store.run(
+        get(
+          'SELECT 1 FROM registrations WHERE context_id = ? AND username = ? AND used_at IS NOT NULL AND NOT EXISTS (SELECT 1 FROM users WHERE registration_cid = ?)',
+          contextId,
+          username,
+          contextId,
+        ),
       );
       return found !== undefined;
     },
