@@ -376,3 +376,45 @@ describe('register_user when its name is taken on the page', () => {
     }
   });
 });
+
+describe('the password page reads only what a browser sends it', () => {
+  const post = async (link: string, contentType: string, body: (csrf: string) => BodyInit) => {
+    const page = await fetch(link);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+    const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    return fetch(link, { method: 'POST', headers: { 'content-type': contentType, cookie }, body: body(csrf) });
+  };
+  const form = 'application/x-www-form-urlencoded';
+  const hashOf = (username: string) =>
+    peek<{ password_hash: string }>(data.dir, 'SELECT password_hash FROM users WHERE username = ?', username);
+
+  it('a body that is not UTF-8 (bytes or escapes) is refused, not set as a password with U+FFFD for what was sent', async () => {
+    const link = await freshLink('nora');
+    // ISO-8859-1 'pässwörd' as escapes, and as raw bytes: both would decode to U+FFFD in its place.
+    const latin1 = '%70%E4%73%73%77%F6%72%64%31%32';
+    const escaped = await post(link, form, (csrf) => `csrf=${csrf}&password=${latin1}&confirm=${latin1}`);
+    expect(escaped.status).toBe(400);
+    const bytes = await post(link, form, (csrf) =>
+      Buffer.concat([
+        Buffer.from(`csrf=${csrf}&password=`),
+        Buffer.from('pässwörd12', 'latin1'),
+        Buffer.from('&confirm='),
+        Buffer.from('pässwörd12', 'latin1'),
+      ]),
+    );
+    expect(bytes.status).toBe(400);
+    expect(hashOf('nora')).toEqual([]);
+    // The link still works for a body the page can read.
+    expect((await setPasswordOnPage(link, 'pässwörd12 ok')).status).toBe(200);
+    expect(hashOf('nora')).toHaveLength(1);
+  });
+
+  it('the form body is known by its whole media type, in any case', async () => {
+    const link = await freshLink('opal');
+    const body = (csrf: string) => new URLSearchParams({ csrf, password: 'long enough pw', confirm: 'long enough pw' });
+    expect((await post(link, `${form}-not`, body)).status).toBe(415);
+    expect(hashOf('opal')).toEqual([]);
+    expect((await post(link, 'Application/X-WWW-Form-URLEncoded; charset=UTF-8', body)).status).toBe(200);
+    expect(hashOf('opal')).toHaveLength(1);
+  });
+});

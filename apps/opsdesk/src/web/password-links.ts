@@ -96,10 +96,17 @@ export function createPasswordLinks(
   async function post(request: Request, token: string, pending: PendingRow): Promise<Response> {
     const origin = request.headers.get('origin');
     if (origin !== null && base !== undefined && origin !== new URL(base).origin) return page(locale, 'forbidden', 403);
-    if (!(request.headers.get('content-type') ?? '').startsWith('application/x-www-form-urlencoded'))
-      return page(locale, 'forbidden', 415);
-    const raw = await request.text();
-    if (raw.length > MAX_FORM_BYTES) return page(locale, 'forbidden', 413);
+    // The media type whole and without case (RFC 9110): not a type that only begins like it.
+    const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/x-www-form-urlencoded') return page(locale, 'forbidden', 415);
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.length > MAX_FORM_BYTES) return page(locale, 'forbidden', 413);
+    // The page is UTF-8 and so is what a browser sends from it. Anything else, as bytes or as
+    // escapes, would be read with U+FFFD in place of what was typed: a password nobody typed. The
+    // listener has already decoded the bytes (bytes that are not UTF-8 arrive as U+FFFD, which a
+    // browser would have sent escaped), so a bare U+FFFD is refused too.
+    const raw = new TextDecoder().decode(bytes);
+    if (raw.includes('\uFFFD') || !raw.split(/[&=]/).every(escapesUtf8)) return page(locale, 'forbidden', 400);
     const body = new URLSearchParams(raw);
     const csrf = mac('csrf', token);
     const cookie = /(?:^|;\s*)ek_csrf=([^;]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
@@ -236,6 +243,16 @@ export function createPasswordLinks(
       return response;
     },
   };
+}
+
+/** Whether a form name or value's %-escapes spell UTF-8 (`decodeURIComponent` refuses what does not). */
+function escapesUtf8(part: string): boolean {
+  try {
+    decodeURIComponent(part);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function same(a: string, b: string): boolean {
