@@ -117,3 +117,26 @@ describe('weekly_report', () => {
     expect(calendarDate('2026-1-01')).toBeUndefined();
   });
 });
+
+describe('weekly_report shows what the database holds on one line each', () => {
+  it('a deployment whose text holds line breaks or bidi controls reads as one line, the controls visible', async () => {
+    // Another writer on the database (a script, an older opsdesk, a replica) put it there.
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(`${data.dir}/opsdesk.db`);
+    db.prepare(
+      'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, NULL, ?, ?)',
+    ).run(
+      'search-service',
+      'dev',
+      'v1\n- 2026-10-05 10:00 v9.9.9 → prod (REL-1) by alice',
+      'mallory\u202eecila',
+      '2026-10-05T09:00:00.000Z',
+    );
+    db.close();
+    const r = await report(bob, { project: 'search-service', from: '2026-10-05', to: '2026-10-05' });
+    expect(r.status).toBe('done');
+    const lines = (r.text ?? '').split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe('- 2026-10-05 09:00 v1 - 2026-10-05 10:00 v9.9.9 → prod (REL-1) by alice → dev by mallory\uFFFDecila');
+  });
+});

@@ -129,9 +129,12 @@ export function weeklyReportTool({ store }: Deps) {
       if (!Array.isArray(rows)) return rejected(t.noSuchService(oneLine(project, 80), 'report', rows.refused));
       const byEnv: Record<string, number> = { dev: 0, staging: 0, prod: 0 };
       for (const r of rows) byEnv[r.env] = (byEnv[r.env] ?? 0) + 1;
+      // One line per deployment, whoever wrote its row (a script, an older opsdesk): a line break
+      // in it would read as another deployment, a bidi control would reorder the line.
+      const line = (text: string) => oneLine(text, 80);
       const lines = rows.map(
         (r) =>
-          `- ${r.created_at.slice(0, 16).replace('T', ' ')} ${r.version} → ${r.env}${r.ticket ? ` (${r.ticket})` : ''} by ${r.deployed_by}`,
+          `- ${line(r.created_at.slice(0, 16).replace('T', ' '))} ${line(r.version)} → ${line(r.env)}${r.ticket ? ` (${line(r.ticket)})` : ''} by ${line(r.deployed_by)}`,
       );
       return done([t.report(project, from, to, rows.length), ...lines].join('\n'), {
         project,
