@@ -418,3 +418,36 @@ describe('the password page reads only what a browser sends it', () => {
     expect(hashOf('opal')).toHaveLength(1);
   });
 });
+
+describe('register_user: one call answered twice, the name differing only in case (2026-07-28)', () => {
+  it('the account holds the spelling of the answer whose page made it, and only that answer reports it', async () => {
+    const token = await server.ownerToken('frankcase');
+    const call: RoundParams = { name: 'register_user', arguments: {} };
+    const { requestState } = pendingOf(await wireRound(server.url, call, as(token)));
+    const fork = (username: string) =>
+      wireRound(
+        server.url,
+        {
+          ...call,
+          inputResponses: { account: accept({ username, email: 'quinn@example.com', newsletter: false }) },
+          requestState,
+        },
+        as(token),
+      );
+    const first = await fork('Quinn');
+    const second = await fork('quinn');
+    // The later answer is the call's registration: its page names it as it was answered.
+    const page = await fetch(linkOf(second));
+    expect(await page.text()).toContain('<b>quinn</b>');
+    expect((await setPasswordOnPage(linkOf(second))).status).toBe(200);
+    expect(peek(data.dir, "SELECT username FROM users WHERE username = 'quinn'")).toEqual([{ username: 'quinn' }]);
+    const last = (round: Awaited<ReturnType<typeof fork>>) =>
+      wireRound(
+        server.url,
+        { ...call, inputResponses: { password: { action: 'accept' } }, requestState: pendingOf(round).requestState },
+        as(token),
+      );
+    expect((await last(second)).result?.structuredContent).toMatchObject({ status: 'done', username: 'quinn' });
+    expect((await last(first)).result?.structuredContent).not.toMatchObject({ status: 'done' });
+  });
+});

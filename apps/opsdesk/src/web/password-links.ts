@@ -180,8 +180,9 @@ export function createPasswordLinks(
     async linkFor({ username, email, newsletter }, contextId) {
       if (base === undefined) throw new Error('the password page is not being served');
       // The link stands for the whole answer, not the name alone: the account it makes holds what
-      // the person answered when they were shown this link.
-      const token = mac('link', `${contextId}\0${username.toLowerCase()}\0${email}\0${newsletter ? 1 : 0}`);
+      // the person answered when they were shown this link — the name as spelled (names compare
+      // without case, but 'quinn' answered after 'Quinn' is a new answer, not the old link).
+      const token = mac('link', `${contextId}\0${username}\0${email}\0${newsletter ? 1 : 0}`);
       await store.run(
         (function* () {
           yield* run('DELETE FROM registrations WHERE expires_at <= ?', now());
@@ -207,10 +208,9 @@ export function createPasswordLinks(
       return `${base}/register/${token}`;
     },
     async isRegistered(contextId, username) {
-      const found = await store.run(
-        get('SELECT 1 FROM users WHERE registration_cid = ? AND username = ?', contextId, username),
-      );
-      return found !== undefined;
+      // As spelled: the account another answer of this call made under 'Quinn' is not this answer's 'quinn'.
+      const made = await store.run(value<string>('SELECT username FROM users WHERE registration_cid = ?', contextId));
+      return made === username;
     },
     async foundTaken(contextId, username) {
       const found = await store.run(
