@@ -116,6 +116,16 @@ describe('weekly_report', () => {
     expect(calendarDate('2026-13-01')).toBeUndefined();
     expect(calendarDate('2026-1-01')).toBeUndefined();
   });
+
+  it('knows the dates of years 0000–0099 too, as the years they are (not 1900–1999)', async () => {
+    expect(calendarDate('0050-01-01')).toBe((calendarDate('0050-01-31') as number) - 30 * 86_400_000);
+    expect(calendarDate('0000-02-29')).toBeDefined();
+    expect(calendarDate('0001-02-29')).toBeUndefined();
+    expect((calendarDate('0100-01-01') as number) - (calendarDate('0099-12-31') as number)).toBe(86_400_000);
+    const r = await report(alice, { project: 'order-service', from: '0099-12-01', to: '0099-12-31' });
+    expect(r.status).toBe('done');
+    expect(r.text).toBe('Weekly report for order-service, 0099-12-01 to 0099-12-31: 0 deployments.');
+  });
 });
 
 describe('weekly_report shows what the database holds on one line each', () => {

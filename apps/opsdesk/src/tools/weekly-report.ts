@@ -16,8 +16,10 @@ export function calendarDate(value: string): number | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return undefined;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const ms = Date.UTC(y, mo - 1, d);
-  const back = new Date(ms);
+  // Not Date.UTC(y, …): it reads the years 0–99 as 1900–1999.
+  const back = new Date(0);
+  back.setUTCFullYear(y, mo - 1, d);
+  const ms = back.getTime();
   return back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d ? ms : undefined;
 }
 
