@@ -32,6 +32,16 @@ export interface ChatStore {
   has(id: string): Promise<boolean>;
   /** Changes who the chat acts as; false when it is unknown. */
   setUser(id: string, user: DemoUser): Promise<boolean>;
+  /**
+   * Counts one more page of the chat: every tab of the browser sends its cookie, so every tab
+   * shows the same chat. False when it is not open.
+   */
+  visit(id: string): Promise<boolean>;
+  /**
+   * Counts one page of the chat (by its key) gone, and says how many are left: the chat ends when
+   * none is. Negative when it is not open.
+   */
+  leave(key: string): Promise<number>;
   /** Closes the chat by its key (`chatKey`); false when it was not open. */
   remove(key: string): Promise<boolean>;
   /** The keys (`chatKey`) of chats last seen before `cutoff` (epoch ms). */
@@ -73,6 +83,8 @@ export function chatKey(id: string): string {
 export function createMemoryChats(now: () => number = Date.now): ChatStore {
   const chats = new Map<string, ChatRecord>();
   const perAddress = new Map<string, number>();
+  /** Pages showing each chat, by key. */
+  const pages = new Map<string, number>();
   return {
     async open(address, user, limits) {
       const mine = perAddress.get(address) ?? 0;
@@ -80,6 +92,7 @@ export function createMemoryChats(now: () => number = Date.now): ChatStore {
       if (chats.size >= limits.total) return { ok: false, limit: 'total', max: limits.total };
       const chat = newChat(address, user, now());
       chats.set(chatKey(chat.id), chat);
+      pages.set(chatKey(chat.id), 1);
       perAddress.set(address, mine + 1);
       return { ok: true, chat: { ...chat } };
     },
@@ -97,10 +110,23 @@ export function createMemoryChats(now: () => number = Date.now): ChatStore {
       if (chat) chat.user = user;
       return chat !== undefined;
     },
+    async visit(id) {
+      const key = chatKey(id);
+      if (!chats.has(key)) return false;
+      pages.set(key, (pages.get(key) ?? 0) + 1);
+      return true;
+    },
+    async leave(key) {
+      if (!chats.has(key)) return -1;
+      const left = (pages.get(key) ?? 0) - 1;
+      pages.set(key, left);
+      return left;
+    },
     async remove(key) {
       const chat = chats.get(key);
       if (!chat) return false;
       chats.delete(key);
+      pages.delete(key);
       const left = (perAddress.get(chat.address) ?? 1) - 1;
       if (left > 0) perAddress.set(chat.address, left);
       else perAddress.delete(chat.address);

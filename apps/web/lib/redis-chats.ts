@@ -13,7 +13,7 @@ const isDemoUser = (u: unknown): u is DemoUser => (DEMO_USERS as readonly unknow
 const OPEN = `
 if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'address' end
 if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 'total' end
-redis.call('HSET', KEYS[1], 'key', ARGV[1], 'user', ARGV[2], 'address', ARGV[3], 'lastSeen', ARGV[4])
+redis.call('HSET', KEYS[1], 'key', ARGV[1], 'user', ARGV[2], 'address', ARGV[3], 'lastSeen', ARGV[4], 'pages', 1)
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 return 'ok'
@@ -25,6 +25,12 @@ if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 redis.call('HSET', KEYS[1], 'lastSeen', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 return redis.call('HGETALL', KEYS[1])
+`;
+
+/** KEYS: chat hash. ARGV: +1 or -1. The chat's pages after the change; -1 when it is not open. */
+const PAGES = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+return redis.call('HINCRBY', KEYS[1], 'pages', ARGV[1])
 `;
 
 /** KEYS: chat hash, all-chats zset. ARGV: chat key, address-set prefix. */
@@ -103,6 +109,13 @@ export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: (
         user,
       );
       return set === 1;
+    },
+    async visit(id) {
+      return ((await redis.eval(PAGES, 1, chat(chatKey(id)), '1')) as number) >= 0;
+    },
+    async leave(key) {
+      // A chat opened before pages were counted has none: its one page's leaving ends it.
+      return (await redis.eval(PAGES, 1, chat(key), '-1')) as number;
     },
     async remove(key) {
       return (await redis.eval(REMOVE, 2, chat(key), all, key, addresses)) === 1;

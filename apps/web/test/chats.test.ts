@@ -80,6 +80,19 @@ describe.each(stores)('chat store: %s', (_name, make) => {
     expect(await store.setUser(old.chat.id, 'alice')).toBe(false);
     expect(await store.touch(old.chat.id)).toBeUndefined();
   });
+
+  it('counts the pages showing a chat: each tab that loads it, each that leaves', async () => {
+    const store = make(now);
+    const opened = await store.open('10.0.0.7', 'owner', limits);
+    if (!opened.ok) throw new Error('refused');
+    const key = chatKey(opened.chat.id);
+    expect(await store.visit(opened.chat.id)).toBe(true);
+    expect(await store.leave(key)).toBe(1);
+    expect(await store.leave(key)).toBe(0);
+    await store.remove(key);
+    expect(await store.visit(opened.chat.id)).toBe(false);
+    expect(await store.leave(key)).toBeLessThan(0);
+  });
 });
 
 describe.skipIf(!REDIS)('chats in Redis hold no token and survive what others write there', () => {

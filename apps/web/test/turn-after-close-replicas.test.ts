@@ -1,6 +1,6 @@
 /**
- * `turn-after-close.test.ts` across instances: the chat's turn streams on one replica and the
- * beacon of another tab of it lands on the other, which closes the chat in Redis and withdraws its
+ * `turn-after-close.test.ts` across instances: the chat's turn streams on one replica and its
+ * page's beacon lands on the other, which closes the chat in Redis and withdraws its
  * question. The streaming replica learns of the close only at its next sweep (up to a minute);
  * meanwhile the model's next tool call must not show a question nobody may answer (every answer
  * is "No session." now) nor open a connection for the ended chat. Two replicas as child processes

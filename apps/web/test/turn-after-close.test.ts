@@ -1,9 +1,9 @@
 /**
- * A chat closed while a model turn runs in it — the beacon of another tab of the same chat (one
- * cookie, one chat), or the idle sweep of another replica — withdraws its open question. The turn's
- * stream may still be read by the remaining tab, and the model goes on to its next step: a tool it
- * calls then must not open a fresh MCP connection for the ended chat (nothing would ever close it)
- * nor show a question nobody may answer (the chat is gone: every answer is "No session."). Real
+ * A chat closed while a model turn runs in it — its page's beacon arriving before the server sees
+ * the turn's request go (or a proxy keeping that request open), or another replica's close —
+ * withdraws its open question. The turn's stream may still run, and the model goes on to its next
+ * step: a tool it calls then must not open a fresh MCP connection for the ended chat (nothing
+ * would ever close it) nor show a question nobody may answer (every answer is "No session."). Real
  * route handlers, the bundled opsdesk, a real OpenAI-compatible endpoint (a stub streaming chat
  * completions) that calls deploy_service at every step until it has called it twice.
  */
@@ -103,7 +103,7 @@ describe('a model turn still running when its chat is closed', () => {
       if (!c) throw new Error('the turn ended without a question');
       first = openQuestion(c);
     }
-    // Another tab of the same chat goes away: its beacon ends the chat and withdraws the question.
+    // The page's beacon ends the chat and withdraws the question; the turn's request goes on.
     expect((await beacon({ getChatInfo, postChat, postAnswer, postClose }, b)).status).toBe(204);
     // The turn goes on to the model's next step, which calls the tool again.
     const after: Record<string, unknown>[] = [];

@@ -1,5 +1,5 @@
 import { readJson } from '../../../../lib/http';
-import { chatOf, closeChat, closedChatCookies } from '../../../../lib/state';
+import { chatOf, closeChat, closedChatCookies, state } from '../../../../lib/state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -8,8 +8,9 @@ export const dynamic = 'force-dynamic';
  * Closes the chat when its tab goes: the page sends `navigator.sendBeacon` on `pagehide`. A
  * beacon carries no custom header, so the CSRF token travels in the body (JSON, sent as
  * text/plain); with the chat cookie (SameSite=Strict) it proves the request is the chat's own
- * page. Its open questions are withdrawn and its MCP sessions closed. 204 when closed, 403 when
- * the cookie or the token is not the chat's.
+ * page. The chat is every tab's that loaded it (one cookie): the last page's beacon closes it —
+ * its open questions are withdrawn and its MCP sessions closed. 204 when done, 403 when the
+ * cookie or the token is not the chat's.
  */
 export async function POST(request: Request): Promise<Response> {
   const chat = await chatOf(request);
@@ -19,6 +20,9 @@ export async function POST(request: Request): Promise<Response> {
   const csrf = (body.value as { csrf?: unknown } | null)?.csrf;
   if (typeof csrf !== 'string' || csrf !== chat.csrf)
     return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });
+  // Every tab of the browser shows this chat (they share its cookie): while another page still
+  // shows it, it stays open, and so does the cookie that page needs.
+  if ((await state().chats.leave(chat.key)) > 0) return new Response(null, { status: 204 });
   await closeChat(chat.id);
   const headers = new Headers();
   for (const cookie of closedChatCookies(request)) headers.append('set-cookie', cookie);

@@ -1,7 +1,7 @@
 import { clientAddress } from '../../../../lib/address';
 import { config, configProblem } from '../../../../lib/config';
 import { DEMO_USERS } from '../../../../lib/identity';
-import { chatCookies, chatOf, createChat } from '../../../../lib/state';
+import { chatCookies, chatOf, createChat, state } from '../../../../lib/state';
 import type { ChatInfo } from '../../../../lib/wire';
 
 export const runtime = 'nodejs';
@@ -18,6 +18,9 @@ export async function GET(request: Request): Promise<Response> {
   if (problem) return Response.json({ error: problem }, { status: 500 });
   const { model, servers, lang, chatIdleMs } = config();
   let chat: { id: string; csrf: string; user: string } | undefined = await chatOf(request);
+  // Another page of the chat (a second tab, a reload before the old page's beacon): counted, so
+  // one page's leaving does not end the chat under the others.
+  if (chat && !(await state().chats.visit(chat.id))) chat = undefined;
   if (!chat) {
     const opened = await createChat(clientAddress(request));
     if (!opened.ok) {
