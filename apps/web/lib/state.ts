@@ -132,11 +132,14 @@ export async function closeChat(id: string, s: State = state()): Promise<boolean
 
 /** `closeChat` for a chat known here by its key only (another replica's idle chat) or by both. */
 async function closeChatByKey(key: string, id: string | undefined, s: State): Promise<boolean> {
-  const chat = id === undefined ? undefined : s.local.get(id);
+  const running = id === undefined ? undefined : s.local.get(id);
   // Before anything is awaited: a running turn's next call must not open what is being closed.
-  if (chat) chat.ended = true;
+  if (running) running.ended = true;
   const removed = await s.chats.remove(key);
   for (const entry of await s.registry.list(key)) if (!entry.settlement) await s.registry.withdraw(entry.id);
+  // Read again: a request that found the chat open meanwhile may have made this process's copy.
+  const chat = id === undefined ? undefined : s.local.get(id);
+  if (chat) chat.ended = true;
   if (id !== undefined) s.local.delete(id);
   if (chat) {
     // A withdrawn question's call goes on to its cancelled result (and opsdesk's audit records it).
