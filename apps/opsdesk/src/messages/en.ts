@@ -136,6 +136,7 @@ export const en: OpsdeskMessages = {
   noProjects: 'You may not see any project.',
   report: (project, from, to, count) =>
     `Weekly report for ${project}, ${from} to ${to}: ${count} deployment${count === 1 ? '' : 's'}.`,
+  reportListed: (listed, total) => `(The first ${listed} of ${total} are listed.)`,
 
   usernameTitle: 'Username',
   usernameHelp: 'Letters, digits, dot, dash or underscore',

@@ -140,6 +140,8 @@ export interface OpsdeskMessages {
   noSuchProject(project: string): string;
   noProjects: string;
   report(project: string, from: string, to: string, count: number): string;
+  /** After a report's lines, when it lists fewer deployments than it counted. */
+  reportListed(listed: number, total: number): string;
 
   // register_user
   usernameTitle: string;

@@ -135,6 +135,7 @@ export const zh: OpsdeskMessages = {
   noSuchProject: (project) => `没有你可以查看报告的项目「${project}」。`,
   noProjects: '你没有任何项目的查看权限。',
   report: (project, from, to, count) => `${project} 周报（${from} 至 ${to}）：共 ${count} 次部署。`,
+  reportListed: (listed, total) => `（共 ${total} 次，仅列出前 ${listed} 次。）`,
 
   usernameTitle: '用户名',
   usernameHelp: '字母、数字、点、短横线或下划线',

@@ -152,3 +152,29 @@ describe('weekly_report shows what the database holds on one line each', () => {
     );
   });
 });
+
+describe('weekly_report of a busy month', () => {
+  it('counts every deployment but lists at most 200, and says so', async () => {
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(`${data.dir}/opsdesk.db`);
+    const insert = db.prepare(
+      "INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES ('search-service', ?, 'v0.9.4', NULL, 'bob', ?)",
+    );
+    db.transaction(() => {
+      for (let i = 0; i < 250; i++)
+        insert.run(
+          i % 2 === 0 ? 'dev' : 'staging',
+          `2026-09-10T${String(10 + Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}:00.000Z`,
+        );
+    })();
+    db.close();
+    const r = await report(bob, { project: 'search-service', from: '2026-09-01', to: '2026-09-30' });
+    expect(r.status).toBe('done');
+    const lines = (r.text ?? '').split('\n');
+    expect(lines[0]).toBe('Weekly report for search-service, 2026-09-01 to 2026-09-30: 250 deployments.');
+    expect(lines.filter((l) => l.startsWith('- '))).toHaveLength(200);
+    expect(lines.at(-1)).toBe('(The first 200 of 250 are listed.)');
+    expect(r.structured?.byEnv).toEqual({ dev: 125, staging: 125, prod: 0 });
+    expect(r.structured?.deployments).toHaveLength(200);
+  });
+});

@@ -9,6 +9,8 @@ import { permissionsFor } from '../permissions.js';
 import { oneLine } from '../shorten.js';
 
 const MAX_SPAN_DAYS = 31;
+/** The most deployments a report lists (all are counted): a busy month must not be megabytes of text. */
+const MAX_LISTED = 200;
 const DAY = 86_400_000;
 
 /** A real calendar date in YYYY-MM-DD, as epoch ms; undefined for 2026-02-30 and friends. */
@@ -116,21 +118,32 @@ export function weeklyReportTool({ store }: Deps) {
       const { project, from, to } = range as Range;
       // The grant is read again with the rows (on 2025 the call is not run again after its
       // question): one taken away while the person answered applies to this report too.
-      const rows = await store.run(
+      const found = await store.run(
         (function* () {
           const now = (yield* permissionsFor(who.username)).services;
           if (!now.includes(project)) return { refused: now };
-          return yield* all<Row>(
-            'SELECT id, env, version, ticket, deployed_by, created_at FROM deployments WHERE service = ? AND substr(created_at, 1, 10) BETWEEN ? AND ? ORDER BY created_at',
+          const inRange = 'FROM deployments WHERE service = ? AND substr(created_at, 1, 10) BETWEEN ? AND ?';
+          const counts = yield* all<{ env: string; n: number | string }>(
+            `SELECT env, COUNT(*) AS n ${inRange} GROUP BY env`,
             project,
             from,
             to,
           );
+          const listed = yield* all<Row>(
+            `SELECT id, env, version, ticket, deployed_by, created_at ${inRange} ORDER BY created_at LIMIT ${MAX_LISTED}`,
+            project,
+            from,
+            to,
+          );
+          return { counts, listed };
         })(),
       );
-      if (!Array.isArray(rows)) return rejected(t.noSuchService(oneLine(project, 80), 'report', rows.refused));
+      if ('refused' in found) return rejected(t.noSuchService(oneLine(project, 80), 'report', found.refused));
+      const rows = found.listed;
       const byEnv: Record<string, number> = { dev: 0, staging: 0, prod: 0 };
-      for (const r of rows) byEnv[r.env] = (byEnv[r.env] ?? 0) + 1;
+      // Postgres counts in bigint, which its driver hands over as text.
+      for (const c of found.counts) byEnv[c.env] = Number(c.n);
+      const total = Object.values(byEnv).reduce((a, b) => a + b, 0);
       // One line per deployment, whoever wrote its row (a script, an older opsdesk): a line break
       // in it would read as another deployment, a bidi control would reorder the line.
       const line = (text: string) => oneLine(text, 80);
@@ -138,7 +151,8 @@ export function weeklyReportTool({ store }: Deps) {
         (r) =>
           `- ${line(r.created_at.slice(0, 16).replace('T', ' '))} ${line(r.version)} → ${line(r.env)}${r.ticket ? ` (${line(r.ticket)})` : ''} by ${line(r.deployed_by)}`,
       );
-      return done([t.report(project, from, to, rows.length), ...lines].join('\n'), {
+      const more = total > rows.length ? [t.reportListed(rows.length, total)] : [];
+      return done([t.report(project, from, to, total), ...lines, ...more].join('\n'), {
         project,
         from,
         to,
