@@ -97,7 +97,9 @@ export type AnswerResult =
 
 const GONE: Record<'expired' | 'withdrawn', string> = {
   expired: 'This question expired and was treated as cancelled.',
-  withdrawn: 'This question was withdrawn: the tool call it belonged to has ended.',
+  // One settlement for every way: the server took it back (its call may go on), or the call or chat ended.
+  withdrawn:
+    'This question was withdrawn: no answer is awaited any more (its server took it back, or the tool call or chat it belonged to has ended).',
 };
 
 /** Checks and delivers one answer; the HTTP status says why when it cannot. */

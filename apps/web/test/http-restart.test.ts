@@ -106,7 +106,8 @@ describe('an HTTP server that restarts under a chat', () => {
     const unfit = await answer(b, q.id, { action: 'accept', content: { env: 'qa' } });
     expect(unfit.status).toBe(410);
     expect(await unfit.json()).toEqual({
-      error: 'This question was withdrawn: the tool call it belonged to has ended.',
+      error:
+        'This question was withdrawn: no answer is awaited any more (its server took it back, or the tool call or chat it belonged to has ended).',
     });
     await server.start();
     const again = await ask(b, '/ask_env');
