@@ -451,3 +451,28 @@ describe('register_user: one call answered twice, the name differing only in cas
     expect((await last(first)).result?.structuredContent).not.toMatchObject({ status: 'done' });
   });
 });
+
+describe('the password page of an answer whose call already made its account (2026-07-28)', () => {
+  it('says which account the call made and that this page made none, not that the link was used', async () => {
+    const token = await server.ownerToken('frankother');
+    const call: RoundParams = { name: 'register_user', arguments: {} };
+    const { requestState } = pendingOf(await wireRound(server.url, call, as(token)));
+    const fork = (username: string) =>
+      wireRound(
+        server.url,
+        {
+          ...call,
+          inputResponses: { account: accept({ username, email: `${username}@example.com`, newsletter: false }) },
+          requestState,
+        },
+        as(token),
+      );
+    expect((await setPasswordOnPage(linkOf(await fork('rhea')))).status).toBe(200);
+    const other = await setPasswordOnPage(linkOf(await fork('rhea_two')));
+    expect(other.status).toBe(409);
+    const text = await other.text();
+    expect(text).toContain('This registration already created the account <b>rhea</b>');
+    expect(text).not.toContain('already been used');
+    expect(peek(data.dir, "SELECT username FROM users WHERE username LIKE 'rhea%'")).toEqual([{ username: 'rhea' }]);
+  });
+});

@@ -125,7 +125,7 @@ export function createPasswordLinks(
     // Spend the link and create the account with its password together: a second submit finds the
     // link used, and a name taken meanwhile (another registration finished first) creates nothing.
     const outcome = await store.transaction(
-      (function* (): Query<'done' | 'used' | 'taken'> {
+      (function* (): Query<'done' | 'used' | 'taken' | { made: string }> {
         const spent = yield* run(
           'UPDATE registrations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
           now(),
@@ -135,7 +135,8 @@ export function createPasswordLinks(
         if (spent !== 1) return 'used';
         // One call makes one account: a link of the same call under another name (a 2026-07-28
         // round answered twice) is spent once the call has its account.
-        if (yield* get('SELECT 1 FROM users WHERE registration_cid = ?', pending.context_id)) return 'used';
+        const made = yield* value<string>('SELECT username FROM users WHERE registration_cid = ?', pending.context_id);
+        if (made !== undefined) return { made };
         if (yield* get('SELECT 1 FROM users WHERE username = ?', pending.username)) return 'taken';
         yield* run(
           'INSERT INTO users (username, email, newsletter, role, password_hash, registration_cid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -151,6 +152,8 @@ export function createPasswordLinks(
       })(),
     );
     if (outcome === 'taken') return page(locale, 'taken', 409, { username: pending.username });
+    // Not 'used': this link was not, and the person is told which account their registration made.
+    if (typeof outcome === 'object') return page(locale, 'made', 409, { username: outcome.made });
     return outcome === 'done' ? page(locale, 'done', 200, { username: pending.username }) : page(locale, 'used', 410);
   }
 

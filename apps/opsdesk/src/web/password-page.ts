@@ -1,6 +1,6 @@
 import type { Locale, LocaleTables } from '@elicitkit/server';
 
-export type PageKind = 'form' | 'done' | 'used' | 'expired' | 'invalid' | 'forbidden' | 'taken';
+export type PageKind = 'form' | 'done' | 'used' | 'expired' | 'invalid' | 'forbidden' | 'taken' | 'made';
 
 /** What the password page says, one table per locale. */
 interface PageMessages {
@@ -19,6 +19,8 @@ interface PageMessages {
   used: string;
   expired: string;
   taken(username: string): string;
+  /** The registration already made its account, under another answer of the same call. */
+  made(username: string): string;
   invalid: string;
   forbidden: string;
 }
@@ -40,6 +42,8 @@ const TEXT = {
     expired: 'This link has expired. Run the registration again to get a new one.',
     taken: (u) =>
       `The username <b>${u}</b> was taken while this page was open. No account was created; run the registration again with another name.`,
+    made: (u) =>
+      `This registration already created the account <b>${u}</b>, from an earlier answer. No other account was created.`,
     invalid: 'This link is not valid.',
     forbidden: 'This request was refused.',
   },
@@ -57,6 +61,7 @@ const TEXT = {
     used: '此链接已被使用。如有需要，请让 opsdesk 重新生成。',
     expired: '此链接已过期。请重新运行注册以获取新链接。',
     taken: (u) => `在此页面打开期间，用户名 <b>${u}</b> 已被占用。没有创建任何账号；请换一个用户名重新注册。`,
+    made: (u) => `此次注册已根据之前的回答创建了账号 <b>${u}</b>，没有再创建其他账号。`,
     invalid: '此链接无效。',
     forbidden: '请求被拒绝。',
   },
@@ -96,7 +101,7 @@ export function page(
   <label>${t.confirm}<input type="password" name="confirm" autocomplete="new-password" minlength="10" maxlength="256" aria-describedby="rules" required></label>
   <button type="submit">${t.submit}</button>
 </form>`;
-  } else if (kind === 'done' || kind === 'taken') {
+  } else if (kind === 'done' || kind === 'taken' || kind === 'made') {
     body = `<p>${t[kind](user)}</p>`;
   } else {
     body = `<p>${t[kind]}</p>`;
