@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../../test/support/mcp.js';
 import { accept, pendingOf, type RoundParams, wireRound } from '../../../../test/support/modern-wire.js';
 import { setPasswordOnPage } from '../../test/cases.js';
-import { type Conn, count, httpClient, peek, tempDataDir } from '../../test/harness.js';
+import { type Conn, count, httpClient, memoryClient, peek, tempDataDir } from '../../test/harness.js';
 import { type HttpServing, serveHttp } from '../serve-http.js';
 
 let data: ReturnType<typeof tempDataDir>;
@@ -474,5 +474,61 @@ describe('the password page of an answer whose call already made its account (20
     expect(text).toContain('This registration already created the account <b>rhea</b>');
     expect(text).not.toContain('already been used');
     expect(peek(data.dir, "SELECT username FROM users WHERE username LIKE 'rhea%'")).toEqual([{ username: 'rhea' }]);
+  });
+});
+
+describe('a password submitted as its call is declined', () => {
+  it('the page the submit gets says the link is no longer valid, not that it was used', async () => {
+    // The page's handler is driven directly so that its request's body arrives when the test says:
+    // after the page looked the link up, before it spends it (the time the password is hashed).
+    const c = await memoryClient(data.dir, { user: 'alice' });
+    try {
+      let submitting: Promise<Response> | undefined;
+      let release = () => {};
+      c.script.push(
+        { action: 'accept', content: { username: 'sol', email: 'sol@example.com', newsletter: false } },
+        async (params) => {
+          const at = `http://127.0.0.1:9${new URL(String(params.url)).pathname}`;
+          const page = (await c.opsdesk.links.handle(new Request(at))) as Response;
+          const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
+          const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+          const body = new URLSearchParams({ csrf, password: 'long enough pw', confirm: 'long enough pw' }).toString();
+          let reading = () => {};
+          const read = new Promise<void>((resolve) => {
+            reading = resolve;
+          });
+          const go = new Promise<void>((resolve) => {
+            release = resolve;
+          });
+          const stream = new ReadableStream<Uint8Array>({
+            async pull(controller) {
+              reading();
+              await go;
+              controller.enqueue(new TextEncoder().encode(body));
+              controller.close();
+            },
+          });
+          submitting = c.opsdesk.links.handle(
+            new Request(at, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: 'http://127.0.0.1:9' },
+              body: stream,
+              duplex: 'half',
+            } as RequestInit),
+          ) as Promise<Response>;
+          await read;
+          return { action: 'decline' };
+        },
+      );
+      const r = await callTool(c.client, 'register_user');
+      expect(r.status, r.text).toBe('declined');
+      release();
+      const late = (await submitting) as Response;
+      expect(late.status).toBe(404);
+      expect(await late.text()).toContain('This link is not valid.');
+      expect(peek(data.dir, "SELECT * FROM users WHERE username = 'sol'")).toEqual([]);
+    } finally {
+      await c.close();
+    }
   });
 });

@@ -125,14 +125,22 @@ export function createPasswordLinks(
     // Spend the link and create the account with its password together: a second submit finds the
     // link used, and a name taken meanwhile (another registration finished first) creates nothing.
     const outcome = await store.transaction(
-      (function* (): Query<'done' | 'used' | 'taken' | { made: string }> {
+      (function* (): Query<'done' | 'used' | 'taken' | 'invalid' | 'expired' | { made: string }> {
         const spent = yield* run(
           'UPDATE registrations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
           now(),
           hash(token),
           now(),
         );
-        if (spent !== 1) return 'used';
+        // The link changed since the page looked it up (while the password was hashed): say how, as
+        // the page would now — withdrawn (the call declined, was cancelled or timed out), used, expired.
+        if (spent !== 1) {
+          const row = yield* get<{ used_at: number | null }>(
+            'SELECT used_at FROM registrations WHERE token_hash = ?',
+            hash(token),
+          );
+          return row === undefined ? 'invalid' : row.used_at !== null ? 'used' : 'expired';
+        }
         // One call makes one account: a link of the same call under another name (a 2026-07-28
         // round answered twice) is spent once the call has its account.
         const made = yield* value<string>('SELECT username FROM users WHERE registration_cid = ?', pending.context_id);
@@ -154,6 +162,8 @@ export function createPasswordLinks(
     if (outcome === 'taken') return page(locale, 'taken', 409, { username: pending.username });
     // Not 'used': this link was not, and the person is told which account their registration made.
     if (typeof outcome === 'object') return page(locale, 'made', 409, { username: outcome.made });
+    if (outcome === 'invalid') return page(locale, 'invalid', 404);
+    if (outcome === 'expired') return page(locale, 'expired', 410);
     return outcome === 'done' ? page(locale, 'done', 200, { username: pending.username }) : page(locale, 'used', 410);
   }
 
