@@ -532,3 +532,26 @@ describe('a password submitted as its call is declined', () => {
     }
   });
 });
+
+describe('the password page when the account cannot be written', () => {
+  it('says on a page that nothing was created and the link still works, not a JSON-RPC error', async () => {
+    const link = await freshLink('tove');
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(`${data.dir}/opsdesk.db`);
+    db.exec(
+      "CREATE TRIGGER refuse_tove BEFORE INSERT ON users WHEN NEW.username = 'tove' BEGIN SELECT RAISE(ABORT, 'disk says no'); END",
+    );
+    try {
+      const failed = await setPasswordOnPage(link);
+      expect(failed.status).toBe(500);
+      expect(failed.headers.get('content-type')).toContain('text/html');
+      const text = await failed.text();
+      expect(text).toContain('No account was created');
+      expect(text).not.toContain('disk says no');
+    } finally {
+      db.exec('DROP TRIGGER refuse_tove');
+      db.close();
+    }
+    expect((await setPasswordOnPage(link)).status).toBe(200);
+  });
+});

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import type { Locale } from '@elicitkit/server';
 import { get, type Query, run, value } from '../db/query.js';
 import type { Store } from '../db/store.js';
+import { logError } from './last-resort.js';
 import { page } from './password-page.js';
 
 const scryptAsync = promisify(scrypt) as (
@@ -124,44 +125,65 @@ export function createPasswordLinks(
     const stored = `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${derived.toString('base64')}`;
     // Spend the link and create the account with its password together: a second submit finds the
     // link used, and a name taken meanwhile (another registration finished first) creates nothing.
-    const outcome = await store.transaction(
-      (function* (): Query<'done' | 'used' | 'taken' | 'invalid' | 'expired' | { made: string }> {
-        const spent = yield* run(
-          'UPDATE registrations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
-          now(),
-          hash(token),
-          now(),
-        );
-        // The link changed since the page looked it up (while the password was hashed): say how, as
-        // the page would now — withdrawn (the call declined, was cancelled or timed out), used, expired.
-        if (spent !== 1) {
-          const row = yield* get<{ used_at: number | null }>(
-            'SELECT used_at FROM registrations WHERE token_hash = ?',
+    const outcome = await store
+      .transaction(
+        (function* (): Query<'done' | 'used' | 'taken' | 'invalid' | 'expired' | { made: string }> {
+          const spent = yield* run(
+            'UPDATE registrations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
+            now(),
             hash(token),
+            now(),
           );
-          return row === undefined ? 'invalid' : row.used_at !== null ? 'used' : 'expired';
-        }
-        // One call makes one account: a link of the same call under another name (a 2026-07-28
-        // round answered twice) is spent once the call has its account.
-        const made = yield* value<string>('SELECT username FROM users WHERE registration_cid = ?', pending.context_id);
-        if (made !== undefined) return { made };
-        if (yield* get('SELECT 1 FROM users WHERE username = ?', pending.username)) return 'taken';
-        yield* run(
-          'INSERT INTO users (username, email, newsletter, role, password_hash, registration_cid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-          pending.username,
-          pending.email,
-          pending.newsletter,
-          'member',
-          stored,
-          pending.context_id,
-          new Date(now()).toISOString(),
-        );
-        return 'done';
-      })(),
-    );
+          // The link changed since the page looked it up (while the password was hashed): say how, as
+          // the page would now — withdrawn (the call declined, was cancelled or timed out), used, expired.
+          if (spent !== 1) {
+            const row = yield* get<{ used_at: number | null }>(
+              'SELECT used_at FROM registrations WHERE token_hash = ?',
+              hash(token),
+            );
+            return row === undefined ? 'invalid' : row.used_at !== null ? 'used' : 'expired';
+          }
+          // One call makes one account: a link of the same call under another name (a 2026-07-28
+          // round answered twice) is spent once the call has its account.
+          const made = yield* value<string>(
+            'SELECT username FROM users WHERE registration_cid = ?',
+            pending.context_id,
+          );
+          if (made !== undefined) return { made };
+          if (yield* get('SELECT 1 FROM users WHERE username = ?', pending.username)) return 'taken';
+          yield* run(
+            'INSERT INTO users (username, email, newsletter, role, password_hash, registration_cid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            pending.username,
+            pending.email,
+            pending.newsletter,
+            'member',
+            stored,
+            pending.context_id,
+            new Date(now()).toISOString(),
+          );
+          return 'done';
+        })(),
+      )
+      .catch(async (error: unknown) => {
+        // The operator's log has why; the person gets a page, not the listener's JSON-RPC error.
+        // A write that failed was rolled back (the link is still unused), unless its commit's
+        // answer was lost: the account is looked for before the page says none was made.
+        logError(error, 'POST /register/…');
+        const made = await store
+          .run(
+            get(
+              'SELECT 1 FROM users WHERE registration_cid = ? AND username = ?',
+              pending.context_id,
+              pending.username,
+            ),
+          )
+          .catch(() => undefined);
+        return made === undefined ? ('failed' as const) : ('done' as const);
+      });
     if (outcome === 'taken') return page(locale, 'taken', 409, { username: pending.username });
     // Not 'used': this link was not, and the person is told which account their registration made.
     if (typeof outcome === 'object') return page(locale, 'made', 409, { username: outcome.made });
+    if (outcome === 'failed') return page(locale, 'failed', 500);
     if (outcome === 'invalid') return page(locale, 'invalid', 404);
     if (outcome === 'expired') return page(locale, 'expired', 410);
     return outcome === 'done' ? page(locale, 'done', 200, { username: pending.username }) : page(locale, 'used', 410);

@@ -1,6 +1,6 @@
 import type { Locale, LocaleTables } from '@elicitkit/server';
 
-export type PageKind = 'form' | 'done' | 'used' | 'expired' | 'invalid' | 'forbidden' | 'taken' | 'made';
+export type PageKind = 'form' | 'done' | 'used' | 'expired' | 'invalid' | 'forbidden' | 'taken' | 'made' | 'failed';
 
 /** What the password page says, one table per locale. */
 interface PageMessages {
@@ -23,6 +23,8 @@ interface PageMessages {
   made(username: string): string;
   invalid: string;
   forbidden: string;
+  /** The account could not be written (the database refused): nothing was made, the link still works. */
+  failed: string;
 }
 
 const TEXT = {
@@ -46,6 +48,7 @@ const TEXT = {
       `This registration already created the account <b>${u}</b>, from an earlier answer. No other account was created.`,
     invalid: 'This link is not valid.',
     forbidden: 'This request was refused.',
+    failed: 'The password could not be saved. No account was created; this link still works, so try again in a moment.',
   },
   zh: {
     htmlLang: 'zh-CN',
@@ -64,6 +67,7 @@ const TEXT = {
     made: (u) => `此次注册已根据之前的回答创建了账号 <b>${u}</b>，没有再创建其他账号。`,
     invalid: '此链接无效。',
     forbidden: '请求被拒绝。',
+    failed: '密码未能保存，没有创建任何账号。此链接仍然有效，请稍后重试。',
   },
 } satisfies LocaleTables<PageMessages>;
 
