@@ -27,6 +27,7 @@ export const en: OpsdeskMessages = {
   unknownCaller: (who) => `opsdesk does not know who is calling (${who ?? 'no identity'}), so it did nothing.`,
   noDeployments: 'No deployments yet.',
   deploymentsHeader: (n) => `${n} deployment${n === 1 ? '' : 's'}:`,
+  deploymentsListed: (listed, total) => `(The newest ${listed} of ${total} are listed.)`,
 
   understoodTitle: 'I understand this statement cannot be undone',
   typedTableTitle: 'Type the table name to confirm',

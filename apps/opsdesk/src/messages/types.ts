@@ -84,6 +84,8 @@ export interface OpsdeskMessages {
   deployed(service: string, version: string, env: string, id: number, ticket: string | null): string;
   noDeployments: string;
   deploymentsHeader(count: number): string;
+  /** After the list, when it lists fewer deployments than there are. */
+  deploymentsListed(listed: number, total: number): string;
 
   // execute_sql
   understoodTitle: string;

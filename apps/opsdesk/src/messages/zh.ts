@@ -30,6 +30,7 @@ export const zh: OpsdeskMessages = {
   unknownCaller: (who) => `opsdesk 无法确认调用者身份（${who ?? '无身份'}），因此没有执行任何操作。`,
   noDeployments: '还没有任何部署记录。',
   deploymentsHeader: (n) => `共 ${n} 条部署记录：`,
+  deploymentsListed: (listed, total) => `（共 ${total} 条，仅列出最新的 ${listed} 条。）`,
 
   understoodTitle: '我已了解此语句执行后无法撤销',
   typedTableTitle: '输入表名以确认',

@@ -172,7 +172,7 @@ export function listDeploymentsTool({ store }: Deps) {
     title: 'List deployments',
     description: 'List past deployments of the services you may see, newest first, optionally for one service.',
     inputSchema: z.object({ service: z.string().optional().describe('Only this service') }),
-    outputSchema: outcomeSchema({ deployments: z.array(deploymentRow) }),
+    outputSchema: outcomeSchema({ deployments: z.array(deploymentRow), total: z.number() }),
     annotations: { readOnlyHint: true },
     async run({ service }, ctx) {
       const t = MESSAGES[ctx.locale];
@@ -182,28 +182,39 @@ export function listDeploymentsTool({ store }: Deps) {
       if (service !== undefined && !permissions.may('see', service))
         return rejected(t.noSuchService(oneLine(service, 80), 'see', permissions.services));
       const visible = service === undefined ? permissions.services : [service];
-      const rows = await store.run(deploymentsOf(visible));
+      const { rows, total } = await store.run(deploymentsOf(visible));
+      // One line per deployment, whoever wrote its row (a script, an older opsdesk): a line break
+      // in it would read as another deployment, a bidi control would reorder the line.
+      const line = (text: string) => oneLine(text, 80);
       const text =
         rows.length === 0
           ? t.noDeployments
           : [
-              t.deploymentsHeader(rows.length),
+              t.deploymentsHeader(total),
               ...rows.map(
                 (r) =>
-                  `#${r.id} ${r.created_at} ${r.service} ${r.version} → ${r.env}${r.ticket ? ` (${r.ticket})` : ''} by ${r.deployed_by}`,
+                  `#${r.id} ${line(r.created_at)} ${line(r.service)} ${line(r.version)} → ${line(r.env)}${r.ticket ? ` (${line(r.ticket)})` : ''} by ${line(r.deployed_by)}`,
               ),
+              ...(total > rows.length ? [t.deploymentsListed(rows.length, total)] : []),
             ].join('\n');
-      return done(text, { deployments: rows });
+      return done(text, { deployments: rows, total });
     },
   });
 }
 
-/** The deployments of `services`, newest first. */
-function* deploymentsOf(services: readonly string[]): Query<Deployment[]> {
+/** The most deployments list_deployments lists (all are counted): a busy opsdesk must not be megabytes of text. */
+const MAX_LISTED = 200;
+
+/** The newest `MAX_LISTED` deployments of `services`, newest first, and how many there are. */
+function* deploymentsOf(services: readonly string[]): Query<{ rows: Deployment[]; total: number }> {
   const list =
     (yield* dialect()) === 'sqlite' ? 'SELECT value FROM json_each(?)' : 'SELECT json_array_elements_text(?::json)';
-  return yield* all<Deployment>(
-    `SELECT * FROM deployments WHERE service IN (${list}) ORDER BY id DESC`,
-    JSON.stringify(services),
+  const chosen = JSON.stringify(services);
+  const rows = yield* all<Deployment>(
+    `SELECT * FROM deployments WHERE service IN (${list}) ORDER BY id DESC LIMIT ${MAX_LISTED}`,
+    chosen,
   );
+  // Postgres counts in bigint, which its driver hands over as text.
+  const counted = yield* value<number | string>(`SELECT COUNT(*) FROM deployments WHERE service IN (${list})`, chosen);
+  return { rows, total: Number(counted ?? 0) };
 }
