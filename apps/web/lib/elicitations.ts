@@ -130,6 +130,9 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
   if (action === 'accept' && prompt.mode === 'form') {
     // The page shows every default and posts what the person left (applyDefaults: false), so a
     // default they cleared stays cleared; a script may post a partial answer and take the rest.
+    // Left out, it is nothing given; given, it is the form's fields — `null` is not "nothing".
+    if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content)))
+      return { status: 400, body: { error: '"content" must be an object: the fields of the form and their values.' } };
     const given = content ?? {};
     const result = validate(prompt.schema, fill ? applyDefaults(prompt.schema, given) : given);
     if (!result.ok) return { status: 400, body: { error: 'The answer does not fit the form.', issues: result.issues } };

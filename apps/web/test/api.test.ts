@@ -110,6 +110,14 @@ describe('POST /api/elicitations/{id}', () => {
     const bad = await answer(alice, q.id, { action: 'accept', content: { env: 'qa' } });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ issues: [{ path: ['env'], code: 'not_in_options' }] });
+    // Content that is not an object is not "nothing given": no default stands in for it.
+    for (const content of [null, 'dev', ['dev'], 0]) {
+      const notAnObject = await answer(alice, q.id, { action: 'accept', content });
+      expect(notAnObject.status, JSON.stringify(content)).toBe(400);
+      expect(await notAnObject.json()).toEqual({
+        error: '"content" must be an object: the fields of the form and their values.',
+      });
+    }
     expect((await answer(alice, q.id, { action: 'accept', content: { env: 'dev' }, extra: 1 })).status).toBe(200);
     await q.rest;
   });
