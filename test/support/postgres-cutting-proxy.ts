@@ -25,7 +25,9 @@ export type Cut = 'message' | 'sent' | 'reply';
  * other connection through it, as a database that no longer answers, until `thaw`.
  */
 export async function commitCuttingProxy(port: number) {
-  let armed: { pattern: string; cut: Cut; freeze: boolean; connection: string | undefined } | undefined;
+  let armed:
+    | { pattern: string; cut: Cut; freeze: boolean; connection: string | undefined; after: string | undefined }
+    | undefined;
   let frozen = false;
   let dropped = () => {};
   const sockets = new Set<Socket>();
@@ -40,6 +42,8 @@ export async function commitCuttingProxy(port: number) {
     let held = '';
     // The connection's startup message (its user and database), for a cut armed on some only.
     let startup: string | undefined;
+    // Whether this connection sent the message a cut armed `after` waits for.
+    let primed: string | undefined;
     const cut = (freeze: boolean) => {
       client.destroy();
       upstream.destroy();
@@ -51,7 +55,10 @@ export async function commitCuttingProxy(port: number) {
       if (frozen) return;
       startup ??= chunk.toString('latin1');
       const at = armed;
-      const ours = at?.connection === undefined || startup.includes(at.connection);
+      if (at?.after !== undefined && chunk.toString('latin1').includes(at.after)) primed = at.after;
+      const ours =
+        (at?.connection === undefined || startup.includes(at.connection)) &&
+        (at?.after === undefined || primed === at.after);
       if (at && ours && chunk.toString('latin1').includes(at.pattern)) {
         armed = undefined;
         if (at.cut === 'message') return cut(at.freeze);
@@ -86,10 +93,15 @@ export async function commitCuttingProxy(port: number) {
     url: `postgres://postgres@127.0.0.1:${(server.address() as AddressInfo).port}/postgres`,
     /**
      * Resolves once the connection is cut. `connection`: only on a connection whose startup
-     * message holds it (a role's name, say).
+     * message holds it (a role's name, say); `after`: only on one that sent a message holding it
+     * first (the transaction's own statement, say).
      */
-    arm(pattern: string, cut: Cut, { freeze = false, connection }: { freeze?: boolean; connection?: string } = {}) {
-      armed = { pattern, cut, freeze, connection };
+    arm(
+      pattern: string,
+      cut: Cut,
+      { freeze = false, connection, after }: { freeze?: boolean; connection?: string; after?: string } = {},
+    ) {
+      armed = { pattern, cut, freeze, connection, after };
       return new Promise<void>((resolve) => {
         dropped = resolve;
       });

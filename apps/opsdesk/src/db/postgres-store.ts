@@ -1,6 +1,7 @@
-import { createPostgresClaimStore } from '@elicitkit/server/postgres';
+import { createPostgresClaimStore, transactionFate } from '@elicitkit/server/postgres';
 import type { Pool, PoolClient } from 'pg';
 import { redactedUrl } from '../redacted-url.js';
+import { CommitOutcomeUnknownError } from './commit-outcome.js';
 import { DataDirError } from './open.js';
 import { POSTGRES_SCHEMA } from './postgres-schema.js';
 import type { Query, Step } from './query.js';
@@ -26,6 +27,9 @@ export class PostgresUnavailableError extends Error {
     this.name = 'PostgresUnavailableError';
   }
 }
+
+/** How long a transaction whose COMMIT's answer was lost may spend learning whether it committed. */
+const SETTLE_MS = 5_000;
 
 /** The advisory lock opsdesk's transactions hold (and its schema is created under): "opsd". */
 const WRITE_LOCK = 0x6f707364;
@@ -72,7 +76,7 @@ function postgresStore(pool: Pool): PostgresStore {
       held(pool, async (client) => {
         await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${WRITE_LOCK})`);
         const result = await runStepsAsync(query, answerOn(client));
-        await client.query('COMMIT');
+        await committed(pool, client);
         return result;
       }),
     atomic: (make) => async (tx: PoolClient) => runStepsAsync(make(), answerOn(tx)),
@@ -81,6 +85,30 @@ function postgresStore(pool: Pool): PostgresStore {
     isOpen: () => !pool.ended,
     close: () => pool.end(),
   };
+}
+
+/**
+ * Commits the transaction open on `client`. When the COMMIT's answer is lost (the connection
+ * dropped as it went out), the database is asked what became of the transaction (its id read
+ * first): committed is as if the answer had come; rolled back throws the error it had, nothing
+ * written; no answer in time throws `CommitOutcomeUnknownError`. A transaction that wrote nothing
+ * has nothing to lose. A refusal at ERROR severity (a deferred constraint) is a rollback.
+ */
+async function committed(pool: Pool, client: PoolClient): Promise<void> {
+  const { rows } = await client.query('SELECT txid_current_if_assigned()::text AS xid');
+  const xid = (rows[0] as { xid: string | null } | undefined)?.xid ?? null;
+  try {
+    await client.query('COMMIT');
+  } catch (error) {
+    // The server's own refusal (a deferred constraint) rolled it back.
+    if ((error as { severity?: unknown } | null)?.severity === 'ERROR') throw error;
+    // Nothing written: nothing to lose, whatever became of the COMMIT.
+    if (xid === null) return;
+    const fate = await transactionFate(pool, xid, { withinMs: SETTLE_MS });
+    if (fate === 'committed') return;
+    if (fate === 'aborted') throw error;
+    throw new CommitOutcomeUnknownError(error);
+  }
 }
 
 /** Creates the schema and seeds it on first use, or checks the version a database already has. */

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Locale } from '@elicitkit/server';
+import { CommitOutcomeUnknownError } from '../db/commit-outcome.js';
 import { get, type Query, run, value } from '../db/query.js';
 import type { Store } from '../db/store.js';
 import { logError } from './last-resort.js';
@@ -169,6 +170,8 @@ export function createPasswordLinks(
         // A write that failed was rolled back (the link is still unused), unless its commit's
         // answer was lost: the account is looked for before the page says none was made.
         logError(error, 'POST /register/…');
+        // The database did not say whether it committed (asked already): nobody can tell yet.
+        if (error instanceof CommitOutcomeUnknownError) return 'unsure' as const;
         const made = await store
           .run(
             get(
@@ -184,6 +187,7 @@ export function createPasswordLinks(
     // Not 'used': this link was not, and the person is told which account their registration made.
     if (typeof outcome === 'object') return page(locale, 'made', 409, { username: outcome.made });
     if (outcome === 'failed') return page(locale, 'failed', 500);
+    if (outcome === 'unsure') return page(locale, 'unsure', 503);
     if (outcome === 'invalid') return page(locale, 'invalid', 404);
     if (outcome === 'expired') return page(locale, 'expired', 410);
     return outcome === 'done' ? page(locale, 'done', 200, { username: pending.username }) : page(locale, 'used', 410);

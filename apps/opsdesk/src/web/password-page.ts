@@ -1,6 +1,16 @@
 import type { Locale, LocaleTables } from '@elicitkit/server';
 
-export type PageKind = 'form' | 'done' | 'used' | 'expired' | 'invalid' | 'forbidden' | 'taken' | 'made' | 'failed';
+export type PageKind =
+  | 'form'
+  | 'done'
+  | 'used'
+  | 'expired'
+  | 'invalid'
+  | 'forbidden'
+  | 'taken'
+  | 'made'
+  | 'failed'
+  | 'unsure';
 
 /** What the password page says, one table per locale. */
 interface PageMessages {
@@ -25,6 +35,8 @@ interface PageMessages {
   forbidden: string;
   /** The account could not be written (the database refused): nothing was made, the link still works. */
   failed: string;
+  /** The account was sent to be saved and the database did not say whether it was. */
+  unsure: string;
 }
 
 const TEXT = {
@@ -49,6 +61,8 @@ const TEXT = {
     invalid: 'This link is not valid.',
     forbidden: 'This request was refused.',
     failed: 'The password could not be saved. No account was created; this link still works, so try again in a moment.',
+    unsure:
+      'The account was sent to be saved, and the connection to the database was lost before it answered, so whether it was created cannot be told yet. Open this link again in a moment: it says the link was used if the account was created, and otherwise lets you try again.',
   },
   zh: {
     htmlLang: 'zh-CN',
@@ -68,6 +82,8 @@ const TEXT = {
     invalid: '此链接无效。',
     forbidden: '请求被拒绝。',
     failed: '密码未能保存，没有创建任何账号。此链接仍然有效，请稍后重试。',
+    unsure:
+      '账号已提交保存，但在数据库答复之前连接断开了，因此暂时无法确定账号是否已创建。请稍后重新打开此链接：若账号已创建，页面会说明链接已被使用；否则可以再试一次。',
   },
 } satisfies LocaleTables<PageMessages>;
 
