@@ -4,10 +4,17 @@
  * transaction. Was: the connection's error every time — a registration whose account had been
  * made was told nothing was, and the link it had spent was offered for another try.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callTool } from '../../../../test/support/mcp.js';
 import { commitCuttingProxy } from '../../../../test/support/postgres-cutting-proxy.js';
 import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
+import { setPasswordOnPage } from '../../test/cases.js';
+import { httpClient } from '../../test/harness.js';
+import { type HttpServing, serveHttp } from '../serve-http.js';
 import { CommitOutcomeUnknownError } from './commit-outcome.js';
 import { openPostgresStore, type PostgresStore } from './postgres-store.js';
 import { all, run } from './query.js';
@@ -19,13 +26,15 @@ describe.skipIf(!POSTGRES)("opsdesk's Postgres transactions: the connection lost
   let proxy: Awaited<ReturnType<typeof commitCuttingProxy>>;
   let store: PostgresStore;
   let direct: pg.Pool;
+  let proxied: string;
 
   beforeAll(async () => {
     server = await startPostgres();
     const url = await server.database('opsdesk');
     direct = new pg.Pool({ connectionString: url });
     proxy = await commitCuttingProxy(server.port);
-    store = await openPostgresStore(url.replace(`127.0.0.1:${server.port}`, new URL(proxy.url).host));
+    proxied = url.replace(`127.0.0.1:${server.port}`, new URL(proxy.url).host);
+    store = await openPostgresStore(proxied);
     await direct.query(`CREATE TABLE opsdesk.notes (note text NOT NULL);
       CREATE FUNCTION opsdesk.slow_note() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN PERFORM pg_sleep(0.3); RETURN NULL; END $$;
@@ -91,4 +100,39 @@ describe.skipIf(!POSTGRES)("opsdesk's Postgres transactions: the connection lost
     expect((error as CommitOutcomeUnknownError).code).toBe('COMMIT_OUTCOME_UNKNOWN');
     expect(await notes('silent')).toBe(1);
   }, 20_000);
+
+  it('the password page, its account sent to be saved and the database silent after: it says nobody can tell yet, not that none was made', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ek-opsdesk-pg-page-'));
+    let serving: HttpServing | undefined;
+    try {
+      serving = await serveHttp({ dataDir: dir, database: proxied, locale: 'en', port: 0, urlWaitMs: 200 });
+      const c = await httpClient(serving.url, await serving.ownerToken('alice'), { revision: '2025-11-25' });
+      let link = '';
+      c.script.push(
+        { action: 'accept', content: { username: 'ursula', email: 'ursula@example.com', newsletter: false } },
+        (params) => {
+          link = String(params.url);
+          return { action: 'accept' };
+        },
+      );
+      expect((await callTool(c.client, 'register_user')).status).toBe('pending');
+      await c.close();
+      // The COMMIT of the transaction that makes the account, and nothing before it.
+      const cut = proxy.arm('COMMIT', 'reply', { freeze: true, after: 'INSERT INTO users' });
+      const answered = setPasswordOnPage(link);
+      await cut;
+      const page = await answered;
+      proxy.thaw();
+      expect(page.status).toBe(503);
+      const text = await page.text();
+      expect(text).toContain('whether it was created cannot be told yet');
+      expect(text).not.toContain('No account was created');
+      expect(
+        (await direct.query("SELECT count(*)::int AS n FROM opsdesk.users WHERE username = 'ursula'")).rows[0].n,
+      ).toBe(1);
+    } finally {
+      await serving?.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
