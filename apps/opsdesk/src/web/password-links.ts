@@ -165,23 +165,13 @@ export function createPasswordLinks(
           return 'done';
         })(),
       )
-      .catch(async (error: unknown) => {
+      .catch((error: unknown) => {
         // The operator's log has why; the person gets a page, not the listener's JSON-RPC error.
-        // A write that failed was rolled back (the link is still unused), unless its commit's
-        // answer was lost: the account is looked for before the page says none was made.
         logError(error, 'POST /register/…');
-        // The database did not say whether it committed (asked already): nobody can tell yet.
-        if (error instanceof CommitOutcomeUnknownError) return 'unsure' as const;
-        const made = await store
-          .run(
-            get(
-              'SELECT 1 FROM users WHERE registration_cid = ? AND username = ?',
-              pending.context_id,
-              pending.username,
-            ),
-          )
-          .catch(() => undefined);
-        return made === undefined ? ('failed' as const) : ('done' as const);
+        // A COMMIT whose answer was lost was settled by the store already: committed came back as
+        // done, and what throws was rolled back (nothing made, the link unused) — unless the
+        // database would not say, and then nobody can tell yet.
+        return error instanceof CommitOutcomeUnknownError ? ('unsure' as const) : ('failed' as const);
       });
     if (outcome === 'taken') return page(locale, 'taken', 409, { username: pending.username });
     // Not 'used': this link was not, and the person is told which account their registration made.
