@@ -36,11 +36,11 @@ describe.skipIf(!POSTGRES)('transactionFate', () => {
     const kept = await open();
     await kept.client.query('COMMIT');
     kept.client.release();
-    expect(await transactionFate(pool, kept.xid, { withinMs: 2_000 })).toBe('committed');
+    expect(await transactionFate(pool, kept.xid, { withinMs: 10_000 })).toBe('committed');
     const dropped = await open();
     await dropped.client.query('ROLLBACK');
     dropped.client.release();
-    expect(await transactionFate(pool, dropped.xid, { withinMs: 2_000 })).toBe('aborted');
+    expect(await transactionFate(pool, dropped.xid, { withinMs: 10_000 })).toBe('aborted');
   });
 
   it('a transaction still open is asked about again until it ends', async () => {
