@@ -34,8 +34,19 @@ export interface AskUrlOptions {
   message: string;
   /** An https URL (or http on loopback) to a page the server controls. */
   url: string;
-  /** Whether the out-of-band flow has finished (polled after the person consents). */
-  isComplete: () => boolean | Promise<boolean>;
+  /**
+   * Whether the out-of-band flow has finished: polled after the person consents (`final: false`),
+   * and asked once more with `final: true` when the question ends any other way than `accept` or
+   * `pending` (declined, cancelled, timed out, the call cancelled while the page was open). After
+   * that last question nothing waits for the flow: a page that could still be finished must be
+   * closed by the same step that answers it (one transaction: close what is open, then read
+   * whether it finished), or a submit landing between the answer and the closing makes something
+   * the call reports was not made.
+   *
+   * @example
+   * isComplete: ({ final }) => (final ? links.closeAndCheck(id) : links.finished(id))
+   */
+  isComplete: (check: { final: boolean }) => boolean | Promise<boolean>;
   /** How long to wait for the person to respond to the request. Default: the kit's timeout. */
   timeoutMs?: number;
   /** How long to wait, after consent, for the flow to finish before answering `pending`. */

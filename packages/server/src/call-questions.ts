@@ -254,7 +254,12 @@ export class CallQuestions {
     // Accept in URL mode is consent, not completion: wait for the flow to finish.
     const { pollMs, now, urlWaitMs } = this.settings;
     if (
-      await pollUntil(options.isComplete, { waitMs: options.waitMs ?? urlWaitMs, pollMs, now, signal: this.signal })
+      await pollUntil(() => options.isComplete({ final: false }), {
+        waitMs: options.waitMs ?? urlWaitMs,
+        pollMs,
+        now,
+        signal: this.signal,
+      })
     ) {
       await this.channel.complete(key);
       return { action: 'accept', value: true };
@@ -263,6 +268,8 @@ export class CallQuestions {
     // so it ends as cancelled (the tool withdraws what the page would do), never as pending. A
     // request that only went away stays pending: a flaky network's retry finds the page done.
     if (this.signal.aborted && this.request?.signal.aborted !== true) {
+      // Finished on the page as the cancel came: that happened, and the call says so.
+      if (await this.finishedAnyway(key, options.isComplete)) return { action: 'accept', value: true };
       this.stopped = { action: 'cancel', key };
       this.audit.abandoned(key, 'client-cancelled', 'page');
       return { action: 'cancel', result: () => cancelledResult(ctx) };
@@ -359,11 +366,12 @@ export class CallQuestions {
   /**
    * Whether a page question's flow finished although the question was not accepted: URL mode shows
    * the person the link, so they may finish there and then decline, cancel or leave the dialog.
-   * What they did on the page happened; the call must not report that nothing was done. A check
-   * that throws counts as not finished.
+   * What they did on the page happened; the call must not report that nothing was done. It is the
+   * last question (`final`): the tool closes the flow in the same step, so no submit lands after
+   * it. A check that throws counts as not finished.
    */
   private async finishedAnyway(key: string, isComplete: AskUrlOptions['isComplete']): Promise<boolean> {
-    const finished = await Promise.resolve()
+    const finished = await Promise.resolve({ final: true })
       .then(isComplete)
       .catch(() => false);
     if (finished !== true) return false;

@@ -23,9 +23,14 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-/** A tool that sends the person to a page whose flow never finishes; it reports the outcome it got. */
-function pageTool() {
+/**
+ * A tool that sends the person to a page whose flow never finishes — or, `finishesAtLast`, is
+ * found finished by the last check (a submit landing as the cancel came); it reports the outcome
+ * it got, and each check's `final`.
+ */
+function pageTool({ finishesAtLast = false } = {}) {
   const outcomes: UrlOutcome['action'][] = [];
+  const checks: boolean[] = [];
   const withdrawn: string[] = [];
   let consented!: () => void;
   const onPage = new Promise<void>((resolve) => {
@@ -39,9 +44,10 @@ function pageTool() {
       const page = await askUrl('secret', {
         message: 'Open the page to set your secret.',
         url: 'https://accounts.example.com/secret/abc',
-        isComplete: () => {
+        isComplete: ({ final }) => {
+          checks.push(final);
           consented();
-          return false;
+          return final && finishesAtLast;
         },
       });
       outcomes.push(page.action);
@@ -50,7 +56,7 @@ function pageTool() {
       return page.result();
     },
   });
-  return { tool, outcomes, withdrawn, onPage };
+  return { tool, outcomes, checks, withdrawn, onPage };
 }
 
 function consenting() {
@@ -97,6 +103,34 @@ describe('a URL-mode question whose call is cancelled while the page is open', (
         ['cancel', 'client-cancelled'],
       ]);
     expect(log.events.at(-1)).toMatchObject({ detail: expect.stringContaining('before the flow there finished') });
+  });
+
+  it('the last check is final, once, after the polls: the tool closes the flow in that step', async () => {
+    const kit = createElicitkit({ urlWaitMs: 60_000, pollMs: 5 });
+    const page = pageTool();
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await kit.createServer({ name: 'accounts', version: '1' }, [page.tool]).connect(a);
+    const client = consenting();
+    await client.connect(b);
+    await cancelOnPage(client, page);
+    expect(page.checks.at(-1)).toBe(true);
+    expect(page.checks.filter(Boolean)).toHaveLength(1);
+    expect(page.checks.slice(0, -1).length).toBeGreaterThan(0);
+  });
+
+  it('a flow the last check finds finished (its submit landed as the cancel came) ends as accept', async () => {
+    const log = auditLog();
+    const kit = createElicitkit({ audit: log.sink, urlWaitMs: 60_000, pollMs: 5 });
+    const page = pageTool({ finishesAtLast: true });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await kit.createServer({ name: 'accounts', version: '1' }, [page.tool]).connect(a);
+    const client = consenting();
+    await client.connect(b);
+    await cancelOnPage(client, page);
+    expect(page.outcomes).toEqual(['accept']);
+    expect(page.withdrawn).toEqual([]);
+    // The trail keeps the consent, and no "cancelled before the flow there finished".
+    expect(log.events.filter((e) => e.type === 'response').map((e) => e.action)).toEqual(['accept']);
   });
 
   it('2025-11-25 session over HTTP (notifications/cancelled): the same', async () => {

@@ -56,7 +56,9 @@ export function registerUserTool({ store, locale, links }: Deps) {
       const password = await ctx.askUrl('password', {
         message: t.passwordMessage(username),
         url: await links.linkFor({ username, email, newsletter }, ctx.contextId),
-        isComplete: () => links.isRegistered(ctx.contextId, username),
+        // The last question withdraws the link in the same step: a submit cannot land after it unseen.
+        isComplete: async ({ final }) =>
+          final ? (await links.withdraw(ctx.contextId)) === username : links.isRegistered(ctx.contextId, username),
       });
       switch (password.action) {
         case 'accept':
@@ -74,7 +76,8 @@ export function registerUserTool({ store, locale, links }: Deps) {
           };
         }
         default:
-          // Declined, cancelled, timed out or not askable: the link stops working, no account, the name stays free.
+          // Declined, cancelled, timed out or not askable: the link stops working (the kit's last
+          // isComplete withdrew it already where the link was shown), no account, the name stays free.
           await links.withdraw(ctx.contextId);
           return password.result();
       }

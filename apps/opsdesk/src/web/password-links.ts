@@ -56,8 +56,12 @@ export interface PasswordLinks {
    * finished first): its link is spent, and the call has no account.
    */
   foundTaken(contextId: string, username: string): Promise<boolean>;
-  /** The call will not wait for the page any more (declined, cancelled, timed out): its link stops working. */
-  withdraw(contextId: string): Promise<void>;
+  /**
+   * The call will not wait for the page any more (declined, cancelled, timed out): its link stops
+   * working. Returns the account the call's registration made, if its page was finished first —
+   * read in the same transaction, so no submit lands between the answer and the withdrawal.
+   */
+  withdraw(contextId: string): Promise<string | undefined>;
   /** Serves `/register/<token>`; undefined for any other path. */
   handle(request: Request): Promise<Response | undefined>;
 }
@@ -252,9 +256,15 @@ export function createPasswordLinks(
       );
       return found !== undefined;
     },
-    async withdraw(contextId) {
-      await store.run(run('DELETE FROM registrations WHERE context_id = ? AND used_at IS NULL', contextId));
-    },
+    withdraw: (contextId) =>
+      // Under opsdesk's write lock, as the page's submit is: it either finished before (its account
+      // is read here) or finds its link gone after.
+      store.transaction(
+        (function* () {
+          yield* run('DELETE FROM registrations WHERE context_id = ? AND used_at IS NULL', contextId);
+          return yield* value<string>('SELECT username FROM users WHERE registration_cid = ?', contextId);
+        })(),
+      ),
     async handle(request) {
       const match = /^\/register\/([A-Za-z0-9_-]{16,128})\/?$/.exec(new URL(request.url).pathname);
       if (!match)
