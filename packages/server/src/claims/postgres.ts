@@ -89,20 +89,37 @@ export function createPostgresClaimStore(pool: PostgresPool, options: PostgresCl
     return rows[0] ? claimOf(rows[0]) : undefined;
   }
 
+  // Claim, complete and release each answer their second run as their first: one whose answer
+  // was lost (it may have run) is sent again (`resent`), as ioredis does for the Redis store.
   return {
     async claim(id, owner, { leaseMs, ttlMs }) {
       for (;;) {
-        const taken = await query(sql.take, [id, owner, now() + leaseMs, now() + ttlMs, now()]);
+        // Sent again, it waits for a first run still in flight (the id's row is being inserted).
+        const taken = await resent(() => query(sql.take, [id, owner, now() + leaseMs, now() + ttlMs, now()]));
         if (taken.rowCount === 1) return { state: 'claimed' };
         // Someone's live claim: read it (a new statement, so it sees a claim committed meanwhile).
-        const existing = await read(id);
+        const existing = await resent(() => read(id));
+        // This very claim, taken by a run whose answer was lost: still the caller's.
+        if (existing?.state === 'running' && existing.owner === owner) return { state: 'claimed' };
         if (existing) return existing;
         // It expired and was swept between the two statements: try again.
       }
     },
     renew: async (id, owner, leaseMs) => (await query(sql.renew, [now() + leaseMs, id, owner, now()])).rowCount === 1,
-    complete: async (id, owner, result) => (await query(sql.complete, [result, id, owner, now()])).rowCount === 1,
-    release: async (id, owner) => (await query(sql.release, [id, owner])).rowCount === 1,
+    complete: (id, owner, result) =>
+      resent(async (again) => {
+        if ((await query(sql.complete, [result, id, owner, now()])).rowCount === 1) return true;
+        // This very completion, run by a send whose answer was lost: recorded if the claim holds it.
+        const found = again ? await read(id) : undefined;
+        return found?.state === 'done' && found.result === result;
+      }),
+    release: (id, owner) =>
+      resent(async (again) => {
+        if ((await query(sql.release, [id, owner])).rowCount === 1) return true;
+        // This very release, run by a send whose answer was lost: done if the claim is not the caller's.
+        const found = again ? await read(id) : undefined;
+        return again && !(found?.state === 'running' && found.owner === owner);
+      }),
     async read(id) {
       await ready();
       return read(id);
@@ -217,6 +234,27 @@ async function inOneTransaction(
     throw error;
   } finally {
     release();
+  }
+}
+
+/**
+ * Runs `send` (told whether it is a resend) until it answers: a statement whose answer was lost
+ * (the connection dropped, the database restarting or down) may or may not have run, so it is
+ * sent again, at growing intervals, for up to `SETTLE_MS`; then its last error is thrown. Only
+ * for statements that answer a second run as their first. An error the database answered with
+ * is its verdict on the statement, thrown at once.
+ */
+async function resent<T>(send: (again: boolean) => Promise<T>): Promise<T> {
+  const deadline = Date.now() + SETTLE_MS;
+  let pause = 10;
+  for (let again = false; ; again = true) {
+    try {
+      return await send(again);
+    } catch (error) {
+      if (answeredWithError(error) || Date.now() + pause > deadline) throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    pause = Math.min(pause * 2, SETTLE_PAUSE_MS);
   }
 }
 
