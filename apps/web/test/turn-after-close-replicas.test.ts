@@ -5,41 +5,19 @@
  * meanwhile the model's next tool call must not show a question nobody may answer (every answer
  * is "No session." now) nor open a connection for the ended chat. Two replicas as child processes
  * (`replica.ts`), a real `redis-server`, the bundled opsdesk, and a real OpenAI-compatible endpoint
- * (a stub streaming chat completions) that calls deploy_service twice.
+ * (`scripted-model.ts`) that calls deploy_service twice.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis, withRedis } from '../../../test/support/redis-server.js';
 import { answer, close, openChat, type ReplicaProcess, startReplica, stopReplica, turn } from './http-browser';
+import { type ScriptedModel, scriptedModel } from './scripted-model';
 
 const REDIS = withRedis('web/test/turn-after-close-replicas.test.ts');
 
-let calls = 0;
-const model = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const chunk = (delta: object, finish: string | null) =>
-      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm-1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    calls++;
-    if (calls > 2) {
-      res.end(`${chunk({ role: 'assistant', content: 'Stopped.' }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`);
-      return;
-    }
-    const call = {
-      index: 0,
-      id: `call_${calls}`,
-      type: 'function',
-      function: { name: 'deploy_service', arguments: JSON.stringify({ service: 'search-service' }) },
-    };
-    res.end(`${chunk({ role: 'assistant', tool_calls: [call] }, null)}${chunk({}, 'tool_calls')}data: [DONE]\n\n`);
-  });
-});
-
+let model: ScriptedModel | undefined;
 let redis: TestRedis;
 let data: string;
 let a: ReplicaProcess;
@@ -47,14 +25,14 @@ let b: ReplicaProcess;
 
 beforeAll(async () => {
   if (!REDIS) return;
-  await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+  model = await scriptedModel({ name: 'deploy_service', arguments: { service: 'search-service' } });
   redis = await startRedis();
   data = mkdtempSync(join(tmpdir(), 'elicitkit-web-turn-after-close-replicas-'));
   const env = {
     REDIS_URL: redis.url,
     ELICITKIT_DATA: data,
     ELICITKIT_QUESTION_TIMEOUT_MS: '60000',
-    OPENAI_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`,
+    OPENAI_BASE_URL: model.baseURL,
     OPENAI_API_KEY: 'k',
     ELICITKIT_MODEL: 'm-1',
   };
@@ -69,7 +47,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([stopReplica(a), stopReplica(b)]);
   await redis?.stop();
-  if (model.listening) await new Promise((resolve) => model.close(resolve));
+  await model?.close();
   if (data) rmSync(data, { recursive: true, force: true });
 });
 

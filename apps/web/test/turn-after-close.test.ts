@@ -4,45 +4,23 @@
  * withdraws its open question. The turn's stream may still run, and the model goes on to its next
  * step: a tool it calls then must not open a fresh MCP connection for the ended chat (nothing
  * would ever close it) nor show a question nobody may answer (every answer is "No session."). Real
- * route handlers, the bundled opsdesk, a real OpenAI-compatible endpoint (a stub streaming chat
- * completions) that calls deploy_service at every step until it has called it twice.
+ * route handlers, the bundled opsdesk, a real OpenAI-compatible endpoint
+ * (`scripted-model.ts`) that calls deploy_service at every step until it has called it twice.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { beacon } from './browser';
+import { scriptedModel } from './scripted-model';
 
-let calls = 0;
-const model = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    const chunk = (delta: object, finish: string | null) =>
-      `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm-1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    calls++;
-    if (calls > 2) {
-      res.end(`${chunk({ role: 'assistant', content: 'Stopped.' }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`);
-      return;
-    }
-    const call = {
-      index: 0,
-      id: `call_${calls}`,
-      type: 'function',
-      function: { name: 'deploy_service', arguments: JSON.stringify({ service: 'order-service' }) },
-    };
-    res.end(`${chunk({ role: 'assistant', tool_calls: [call] }, null)}${chunk({}, 'tool_calls')}data: [DONE]\n\n`);
-  });
-});
-await new Promise<void>((resolve) => model.listen(0, '127.0.0.1', resolve));
+const model = await scriptedModel({ name: 'deploy_service', arguments: { service: 'order-service' } });
 
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-turn-after-close-'));
 process.env.ELICITKIT_DATA = data;
 process.env.ELICITKIT_QUESTION_TIMEOUT_MS = '60000';
 delete process.env.ELICITKIT_SERVERS;
-process.env.OPENAI_BASE_URL = `http://127.0.0.1:${(model.address() as AddressInfo).port}/v1`;
+process.env.OPENAI_BASE_URL = model.baseURL;
 process.env.OPENAI_API_KEY = 'k';
 process.env.ELICITKIT_MODEL = 'm-1';
 
@@ -54,7 +32,7 @@ const { stopOpsdesk } = await import('../lib/opsdesk');
 afterAll(async () => {
   await resetState();
   await stopOpsdesk();
-  await new Promise((resolve) => model.close(resolve));
+  await model.close();
   rmSync(data, { recursive: true, force: true });
 });
 
