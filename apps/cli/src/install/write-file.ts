@@ -19,9 +19,10 @@ export async function readIfExists(file: string): Promise<string | undefined> {
     throw error;
   }
   // Decoded strictly: a byte that is not UTF-8 (a Latin-1 "é" in a path) would come back as U+FFFD
-  // in every rewrite, changing what the other servers' entries say.
+  // in every rewrite, changing what the other servers' entries say. A byte-order mark is kept in
+  // the text (the decoder drops it by default), so the edits can write it back.
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
     const at = firstInvalidUtf8(bytes);
     throw new Error(
