@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { chown, copyFile, lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /**
@@ -156,7 +157,7 @@ export async function writeAtomically(file: string, text: string, newMode = 0o66
   }
 }
 
-/** A lock older than this was left by a process that died mid-change: taken over. */
+/** A lock older than this, whose process does not run here, was left by one that died mid-change: taken over. */
 const STALE_LOCK_MS = 30_000;
 
 /**
@@ -164,8 +165,9 @@ const STALE_LOCK_MS = 30_000;
  * uninstalls of one config at once do not each write their own version over the other's (one
  * entry reported added, then lost). The lock is a file created exclusively beside the file the
  * config is (through its symlinks and symlinked folders, so every path to it takes the same lock)
- * and removed after; one older than 30 s is taken over. `create`: make the config's folder for the lock
- * (install, which creates it anyway); otherwise a missing folder means no config and no lock.
+ * and removed after; one older than 30 s is taken over, unless its process still runs here.
+ * `create`: make the config's folder for the lock (install, which creates it anyway); otherwise a
+ * missing folder means no config and no lock.
  * @example await withFileLock('/work/.cursor/mcp.json', true, () => installInto(file))
  */
 export async function withFileLock<T>(
@@ -190,7 +192,7 @@ export async function withFileLock<T>(
   for (;;) {
     try {
       const handle = await open(lock, 'wx', 0o600);
-      await handle.writeFile(String(process.pid));
+      await handle.writeFile(`${process.pid}\n${hostname()}`);
       await handle.close();
       break;
     } catch (error) {
@@ -199,7 +201,8 @@ export async function withFileLock<T>(
         (s) => Date.now() - s.mtimeMs,
         () => 0,
       );
-      if (age > STALE_LOCK_MS) await rm(lock, { force: true });
+      // However old, the lock of a process still running here is held: it may be slow (a huge file).
+      if (age > STALE_LOCK_MS && !(await holderRuns(lock))) await rm(lock, { force: true });
       else if (Date.now() - started > waitMs)
         throw new Error(
           `another elicitkit install or uninstall is changing ${file} (${lock} exists); if none is running, remove ${lock} and run the command again`,
@@ -211,6 +214,22 @@ export async function withFileLock<T>(
     return await change();
   } finally {
     await rm(lock, { force: true });
+  }
+}
+
+/**
+ * Whether the process that wrote `lock` (`pid`, then the host's name) is running on this machine.
+ * A lock from another host, or one not written yet, does not say: false.
+ */
+async function holderRuns(lock: string): Promise<boolean> {
+  const [pid = '', host] = (await readFile(lock, 'utf8').catch(() => '')).split('\n');
+  if (!/^[1-9]\d*$/.test(pid) || (host !== undefined && host !== hostname())) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
