@@ -105,11 +105,16 @@ export function relayHarness(secret: string) {
   return { h, replica, gated, pair };
 }
 
-/** A TCP proxy to Redis: `shut` refuses new connections (those up stay up), `cut` also drops those up. */
+/**
+ * A TCP proxy to Redis: `shut` refuses new connections (those up stay up), `cut` also drops those
+ * up, `freeze` stops carrying anything on those up and closes none of them (a host powered off, a
+ * partition: Redis keeps their subscriptions until its own keepalive gives up on them).
+ */
 export interface Gate {
   url: string;
   shut(): void;
   cut(): void;
+  freeze(): void;
   open(): void;
   close(): Promise<void>;
 }
@@ -117,6 +122,7 @@ export interface Gate {
 export async function gate(port: number): Promise<Gate> {
   let open = true;
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   const server = createServer((client) => {
     if (!open) {
       client.destroy();
@@ -125,11 +131,14 @@ export async function gate(port: number): Promise<Gate> {
     const upstream = tcpConnect(port, '127.0.0.1');
     sockets.add(client);
     sockets.add(upstream);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
     const kill = () => {
       client.destroy();
       upstream.destroy();
       sockets.delete(client);
       sockets.delete(upstream);
+      pairs.delete(pair);
     };
     client.on('error', kill).on('close', kill);
     upstream.on('error', kill).on('close', kill);
@@ -149,6 +158,15 @@ export async function gate(port: number): Promise<Gate> {
     cut: () => {
       open = false;
       drop();
+    },
+    freeze: () => {
+      open = false;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
     },
     open: () => {
       open = true;

@@ -51,8 +51,8 @@ export interface Holding {
 /**
  * What a replica watching another through Redis (`RelayCore.watch`) learns when that one no longer
  * listens on its channel: it stopped, or was killed, and its heartbeat lapsed (`gone`); it is cut
- * from Redis for a moment, its heartbeat current (`away`); or Redis could not be asked
- * (`unreachable`).
+ * from Redis for a moment, its heartbeat current — or, known to beat, its heartbeat lapsed while
+ * Redis still counts its subscription (`away`); or Redis could not be asked (`unreachable`).
  */
 export type PeerLost = 'gone' | 'away' | 'unreachable';
 
@@ -85,9 +85,12 @@ export interface RelayCore {
   /**
    * Watches, every few moments, that `peer` still listens on its channel, calling `lost` when it
    * does not (or Redis cannot be asked); returns what stops watching. Both ends of a relay through
-   * Redis watch each other: the requester its holder, the holder its requester.
+   * Redis watch each other: the requester its holder, the holder its requester. `beats`: `peer`
+   * is known to keep its heartbeat (its directory entry says so), and one whose heartbeat lapsed
+   * is not heard from even while Redis still counts its subscription (a host powered off or cut
+   * off: Redis keeps a connection nobody closed until its keepalive gives up, minutes later).
    */
-  watch(peer: string, lost: (why: PeerLost) => void): () => void;
+  watch(peer: string, lost: (why: PeerLost) => void, beats?: boolean): () => void;
   /**
    * Whether `peer`'s heartbeat is current: a replica not listening on its channel but beating is
    * cut from Redis for a moment, not gone. Rejects when Redis cannot be asked.
@@ -477,6 +480,8 @@ export async function relayTo(
      * of an earlier version takes at most 64 scopes of 256, and a client id of 1,024.
      */
     wideIdentity: boolean;
+    /** The holder's directory entry says it keeps its heartbeat (`SessionEntry.beats`). */
+    beats: boolean;
   },
 ): Promise<Response | typeof HOLDER_GONE> {
   const { holder, owner, request, body, auth } = to;
@@ -489,15 +494,18 @@ export async function relayTo(
   // A relay through Redis is watched: its holder no longer listening ends it. One on a direct
   // connection is not: the connection closing ends it.
   const watch = () =>
-    core.watch(holder, (why) =>
-      why === 'gone'
-        ? relayed.fail('the server instance holding this session stopped')
-        : relayed.fail(
-            why === 'away'
-              ? 'the server instance holding this session is cut from Redis for a moment'
-              : 'the session directory (Redis) cannot be reached',
-            'interrupted',
-          ),
+    core.watch(
+      holder,
+      (why) =>
+        why === 'gone'
+          ? relayed.fail('the server instance holding this session stopped')
+          : relayed.fail(
+              why === 'away'
+                ? 'the server instance holding this session is cut from Redis for a moment'
+                : 'the session directory (Redis) cannot be reached',
+              'interrupted',
+            ),
+      to.beats,
     );
   const relayed = new RelayedResponse({
     requestBody: body,

@@ -127,7 +127,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     owed: new Map(),
     // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
     publish: (to, frame, takes) => publisher.publish(to, frame, takes),
-    watch: (peer, lost) => watch(peer, lost),
+    watch: (peer, lost, beats) => watch(peer, lost, beats),
     beating: (peer) => sessions.beating(peer),
     hearing: new Hearing(),
   };
@@ -158,21 +158,28 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       },
     });
   // Whether `peer` still listens on its channel; if not, whether it is gone or only cut from Redis.
-  const check = async (peer: string): Promise<PeerLost | undefined> => {
-    if (Number(((await redis.pubsub('NUMSUB', channelOf(peer))) as [string, number])[1]) > 0) return undefined;
-    return (await sessions.beating(peer)) ? 'away' : 'gone';
+  // One known to beat (`beats`) is asked both at once: subscribed as far as Redis can tell but not
+  // beating, it is not heard from (a connection its host never closed, powered off or cut off,
+  // lingers in Redis for minutes; or it is back and its next beat not written yet).
+  const check = async (peer: string, beats: boolean): Promise<PeerLost | undefined> => {
+    const [subscribed, beating] = await Promise.all([
+      redis.pubsub('NUMSUB', channelOf(peer)).then((reply) => Number((reply as [string, number])[1]) > 0),
+      beats ? sessions.beating(peer) : undefined,
+    ]);
+    if (subscribed) return beating === false ? 'away' : undefined;
+    return (beating ?? (await sessions.beating(peer))) ? 'away' : 'gone';
   };
   // The relays through Redis in flight with each other replica, either way, and the one timer that
   // asks, every `livenessMs`, whether it still listens: one NUMSUB per replica, however many
   // relays there are with it.
   type Lost = (why: PeerLost) => void;
-  const watched = new Map<string, { ends: Set<Lost>; timer: ReturnType<typeof setInterval> }>();
-  const watch = (peer: string, lost: Lost) => {
+  const watched = new Map<string, { ends: Set<Lost>; timer: ReturnType<typeof setInterval>; beats: boolean }>();
+  const watch = (peer: string, lost: Lost, beats = false) => {
     let watching = watched.get(peer);
     if (!watching) {
       const ends = new Set<Lost>();
       const timer = setInterval(() => {
-        void check(peer).then(
+        void check(peer, watched.get(peer)?.beats === true).then(
           (why) => {
             if (why) for (const end of [...ends]) end(why);
           },
@@ -182,9 +189,11 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         );
       }, livenessMs);
       (timer as { unref?: () => void }).unref?.();
-      watching = { ends, timer };
+      watching = { ends, timer, beats };
       watched.set(peer, watching);
     }
+    // What its directory entry said of it holds for every relay with it, either way.
+    if (beats) watching.beats = true;
     // Its own function per relay: one lost twice is watched twice.
     const end: Lost = (why) => lost(why);
     watching.ends.add(end);
@@ -216,7 +225,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       if (!entry || entry.holder === replica) return undefined;
       const digest = sha256(owner, 'hex');
       if (entry.digest !== digest) return undefined;
-      const { holder, batches, aead, address, wideIdentity } = entry;
+      const { holder, batches, aead, address, wideIdentity, beats } = entry;
       const body =
         request.method === 'GET' || request.method === 'HEAD'
           ? undefined
@@ -233,6 +242,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         body,
         auth,
         wideIdentity,
+        beats,
       });
       if (sent !== HOLDER_GONE) return sent;
       sessions.forget(id);

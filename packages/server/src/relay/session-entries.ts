@@ -19,6 +19,11 @@ export interface SessionEntry {
   address: string | undefined;
   /** The holder takes an identity of up to `MAX_IDENTITY` characters (`frames.ts`), not 64 scopes at most. */
   wideIdentity: boolean;
+  /**
+   * The holder keeps its liveness (`<prefix>alive:<replica>`) current: replicas that write the
+   * sixth line (`IDENTITY`) came with it, those of earlier versions write none.
+   */
+  beats: boolean;
 }
 
 /**
@@ -95,6 +100,7 @@ export class SessionEntries {
           aead: reads === AEAD,
           address: address || undefined,
           wideIdentity: identity === IDENTITY,
+          beats: identity === IDENTITY,
         }
       : undefined;
   }

@@ -1,0 +1,124 @@
+/**
+ * A holder that stops answering without closing its connections — its host powered off, or cut
+ * off by a partition — stays subscribed as far as Redis can tell: Redis keeps a connection nobody
+ * closed until its own keepalive gives up on it, minutes later (never, with `tcp-keepalive 0`).
+ * Its heartbeat lapses all the same, and a holder whose heartbeat has lapsed is not heard from: a
+ * call relayed to it ends with an error, a request on its session is answered 503 to send again
+ * (as for a holder cut from Redis: one just back may not have beaten yet), never waited on.
+ *
+ * The holder's Redis goes through a gate that, frozen, carries nothing more on the connections it
+ * has and closes none of them.
+ */
+import { Client } from '@modelcontextprotocol/client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { withRedis } from '../../../../test/support/redis-server.js';
+import { startProxy } from '../../../../test/support/round-robin-proxy.js';
+import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
+import { listeners, postOnSession, relayHarness } from '../../test/relay-harness.js';
+
+const REDIS = withRedis('relay/holder-frozen.test.ts');
+const SECRET = 'relay-frozen-test-secret-0123456789abcdef01';
+
+describe.skipIf(!REDIS)('a holder that stops answering without closing its connections', () => {
+  const { h, replica, gated } = relayHarness(SECRET);
+  // Closing a holder waits on its Redis: a frozen one is cut off for good first (after-hooks run
+  // last registered first), also after a test that failed waiting on it. Its connection closed,
+  // what it still sends is refused at once instead of queued for a reconnection that never comes
+  // (the gate accepts each one before dropping it, and so counts as connected).
+  const frozen: (() => void)[] = [];
+  afterEach(() => {
+    for (const cut of frozen.splice(0)) cut();
+  });
+
+  /** Holder `a` (its Redis behind a gate), requester `b`, a balancer: initialize to a, the rest to b. */
+  const setup = async (prefix: string) => {
+    const a = await gated(prefix, { sessionTtlMs: 600 });
+    const b = await replica(prefix);
+    h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    /** The holder frozen, still subscribed as Redis sees it, until its heartbeat has lapsed. */
+    const freeze = async () => {
+      frozen.push(() => {
+        a.gate.cut();
+        a.redis.disconnect();
+      });
+      a.gate.freeze();
+      await expect.poll(() => b.redis.exists(`${prefix}alive:${a.relay.replica}`)).toBe(0);
+      expect(await listeners(b, prefix, a.relay.replica)).toBe(1);
+    };
+    return { a, b, url: h.proxy.url, freeze };
+  };
+
+  it('mid-question: the call ends with an error instead of waiting on the holder', async () => {
+    const { b, url, freeze } = await setup('frozenq:');
+    const { client, asked } = patientClient('frozen');
+    h.clients.push(client);
+    await client.connect(httpTransport(url, 'alice'));
+    const call = startDeploy(client);
+    await asked;
+    await freeze();
+    const error = await call;
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toMatch(
+      /did not complete: the server instance holding this session is cut/,
+    );
+    await expect.poll(() => b.relay.inFlight()).toBe(0);
+  });
+
+  it('a request on its session, whose holder this replica knows already: 503, send again', async () => {
+    const { url, freeze } = await setup('frozenr:');
+    const client = new Client({ name: 'frozen', version: '1' });
+    h.clients.push(client);
+    const transport = httpTransport(url, 'alice');
+    await client.connect(transport);
+    // Relayed once: the requester has found where the session lives.
+    await client.listTools();
+    await freeze();
+    const response = await postOnSession(url, transport.sessionId as string, {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/list',
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.text()).toMatch(
+      /holding this session is cut from Redis for a moment; send the request again/,
+    );
+  });
+
+  it('a holder of an earlier version, which keeps no heartbeat, is waited on while it listens, as before', async () => {
+    const prefix = 'earlierbeat:';
+    // Its entry written once (its next beat far off), then made as an earlier version writes it.
+    const a = await replica(prefix, { sessionTtlMs: 60_000 });
+    const b = await replica(prefix);
+    // Everything to the holder until its entry is as an earlier version writes it, then to b.
+    let toB = false;
+    h.proxy = await startProxy([a.serving.url, b.serving.url], () => (toB ? 1 : 0));
+    let release!: () => void;
+    const { client, asked } = patientClient('earlier', {
+      content: { env: 'dev' },
+      release: new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    });
+    h.clients.push(client);
+    const transport = httpTransport(h.proxy.url, 'alice');
+    await client.connect(transport);
+    const key = `${prefix}session:${transport.sessionId}`;
+    const entry = String(await a.redis.get(key))
+      .split('\n')
+      .slice(0, 4)
+      .join('\n');
+    await a.redis.set(key, entry, 'PX', 60_000);
+    await a.redis.del(`${prefix}alive:${a.relay.replica}`);
+    toB = true;
+    const call = startDeploy(client);
+    await asked;
+    // Asked whether the holder listens a few times over, the call still waits on its answer.
+    const numsubs = async () =>
+      Number(/cmdstat_pubsub\|numsub:calls=(\d+)/.exec(await b.redis.info('commandstats'))?.[1] ?? 0);
+    const before = await numsubs();
+    await expect.poll(numsubs).toBeGreaterThanOrEqual(before + 3);
+    release();
+    expect(await call).toMatchObject({ structuredContent: { status: 'done', deployment: { env: 'dev' } } });
+  });
+});
