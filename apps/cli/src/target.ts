@@ -77,14 +77,56 @@ function parseHeaders(raw: string[]): Record<string, string> {
 export function transportFor(target: Target): Transport {
   if (target.kind === 'http')
     return new StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers } });
-  return new StdioClientTransport({
+  const transport = new StdioClientTransport({
     command: target.command,
     args: target.args,
     ...(target.env ? { env: target.env } : {}),
-    // Not ours to print (nor its escape sequences), and never a pipe nobody reads: one fills at
-    // 64 KB, stalls a server that logs, and left the CLI with nothing keeping it alive (exit 13).
-    stderr: 'ignore',
+    stderr: 'pipe',
   });
+  // Not ours to print as it comes (nor its escape sequences), and never a pipe nobody reads: one
+  // fills at 64 KB, stalls a server that logs, and left the CLI with nothing keeping it alive
+  // (exit 13). Read as it comes; its end is kept, to say why the server stopped (`lastWords`).
+  const stream = transport.stderr;
+  if (stream) {
+    let tail = '';
+    stream.on('data', (chunk: Buffer) => {
+      tail = (tail + chunk.toString('utf8')).slice(-LAST_WORDS_CHARS);
+    });
+    const ended = new Promise<void>((done) => {
+      stream.once('end', done);
+      stream.once('close', done);
+    });
+    lastStderr.set(transport, { tail: () => tail, ended });
+  }
+  return transport;
+}
+
+/** How much of a stdio server's stderr is kept, and how many of its last lines are quoted. */
+const LAST_WORDS_CHARS = 4_000;
+const LAST_WORDS_LINES = 10;
+/** How long a failure waits for a stopped server's stderr to reach its end before quoting it. */
+const LAST_WORDS_WAIT_MS = 1_000;
+const lastStderr = new WeakMap<Transport, { tail: () => string; ended: Promise<void> }>();
+
+/**
+ * What the stdio server behind `transport` last wrote on stderr, as lines to add to a failure's
+ * message ('' when it wrote nothing, or for HTTP): a server that stops says why there ("Cannot find
+ * module", a setting missing), which "Connection closed" alone does not.
+ */
+export async function lastWords(transport: Transport): Promise<string> {
+  const kept = lastStderr.get(transport);
+  if (!kept) return '';
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([kept.ended, new Promise((done) => (timer = setTimeout(done, LAST_WORDS_WAIT_MS)))]);
+  clearTimeout(timer);
+  const lines = kept
+    .tail()
+    .split(/\r?\n/)
+    .filter((line) => line.trim() !== '')
+    .slice(-LAST_WORDS_LINES);
+  if (lines.length === 0) return '';
+  // Printed through the terminal filter (main's), which keeps these line breaks and drops control characters.
+  return `\nIts last lines on stderr:\n${lines.map((line) => `  | ${line}`).join('\n')}`;
 }
 
 /** How long a connect may take by default, version probe and handshake together. */
@@ -109,12 +151,12 @@ export interface ConnectOptions {
 /**
  * Connects within one deadline (`connectWithin`: with `auto` over stdio the version probe gets half
  * of it), turning a failure into a message that names the target. A connect still waiting after a
- * few seconds says so once on stderr.
+ * few seconds says so once on stderr. Resolves with the transport connected (`lastWords` reads it).
  *
  * @example
  * await connectTo(client, target, { revision: 'auto', io });
  */
-export async function connectTo(client: Client, target: Target, options: ConnectOptions): Promise<void> {
+export async function connectTo(client: Client, target: Target, options: ConnectOptions): Promise<Transport> {
   const { signal } = options;
   signal?.throwIfAborted();
   const timeoutMs = options.timeoutMs ?? CONNECT_TIMEOUT_MS;
@@ -140,7 +182,9 @@ export async function connectTo(client: Client, target: Target, options: Connect
       throw new Error(
         `could not connect to ${target.label}: no answer within ${seconds(timeoutMs)} (set ELICITKIT_CONNECT_TIMEOUT_MS to wait longer)`,
       );
-    throw new Error(`could not connect to ${target.label}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `could not connect to ${target.label}: ${error instanceof Error ? error.message : String(error)}${await lastWords(transport)}`,
+    );
   } finally {
     clearTimeout(note);
     signal?.removeEventListener('abort', stop);
@@ -152,6 +196,7 @@ export async function connectTo(client: Client, target: Target, options: Connect
   }
   // A call whose response stream ends empty fails at once rather than after CALL_TIMEOUT_MS.
   guardStreamEnds(transport);
+  return transport;
 }
 
 /** `30 s`, `1.5 s`: a timeout as a person reads it. */

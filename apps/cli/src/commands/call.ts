@@ -15,12 +15,12 @@ import {
   toolArguments,
 } from '@elicitkit/client';
 import { createTerminalRenderer } from '@elicitkit/client/terminal';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
 import { listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { shownIo } from '../shown.js';
-import { connectTo, splitCommand, type Target } from '../target.js';
+import { connectTo, lastWords, splitCommand, type Target } from '../target.js';
 import { EXIT, UsageError, wholeNumber } from '../usage.js';
 
 /**
@@ -130,8 +130,9 @@ export async function call(argv: string[], io: Io): Promise<number> {
   const onSignal = (signal: NodeJS.Signals) => stopped.abort(signal);
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  let transport: Transport | undefined;
   try {
-    await connectTo(client, target, {
+    transport = await connectTo(client, target, {
       revision,
       io,
       timeoutMs: connectTimeoutFrom(process.env),
@@ -147,7 +148,14 @@ export async function call(argv: string[], io: Io): Promise<number> {
       );
       return EXIT.toolError;
     }
-    if (!stopped.signal.aborted) throw error;
+    if (!stopped.signal.aborted) {
+      // A stdio server that stopped mid-call said why on its stderr; "Connection closed" alone does not.
+      if (transport && SdkError.isInstance(error) && error.code === SdkErrorCode.ConnectionClosed)
+        throw new Error(
+          `the server stopped during the call, which may or may not have been done (${error.message})${await lastWords(transport)}`,
+        );
+      throw error;
+    }
     io.err(`elicitkit: stopped by ${String(stopped.signal.reason)}; the call was cancelled and the server closed.`);
     return stopped.signal.reason === 'SIGINT' ? EXIT.interrupted : EXIT.terminated;
   } finally {

@@ -1,0 +1,75 @@
+/**
+ * A stdio server that stops (a missing module, a missing setting, a crash in a tool) said why on
+ * its stderr, and `call` threw that away: all the person saw was "Connection closed". Its last
+ * lines are kept (read as they come, so a server that logs never stalls) and shown, without
+ * control sequences, when the connection ends in failure. The real CLI, as a process.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CLI, SOURCE_NODE_ARGS } from '../../opsdesk/test/harness.js';
+
+const run = promisify(execFile);
+
+/** The CLI as a process: its exit code and stderr. */
+async function cli(args: string[]): Promise<{ code: number; err: string }> {
+  try {
+    const { stderr } = await run(process.execPath, [...SOURCE_NODE_ARGS, CLI, ...args], { timeout: 60_000 });
+    return { code: 0, err: stderr };
+  } catch (error) {
+    const e = error as { code?: number; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, err: e.stderr ?? '' };
+  }
+}
+
+/** A server that logs a lot, then dies at start saying why (with an escape sequence in it). */
+const DIES_AT_START = [
+  "for (let i = 0; i < 2000; i++) console.error('starting, step ' + i + ' ' + 'x'.repeat(60));",
+  "console.error('fatal: DATABASE_URL is not set \\x1b[2J');",
+  // Not process.exit(), which may cut its own stderr short in a pipe.
+  'process.exitCode = 1;',
+].join('\n');
+
+const dir = mkdtempSync(join(tmpdir(), 'ek-server-stderr-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// In a file: a script given with -e would be quoted whole in the target's name.
+const diesAtStart = join(dir, 'dies-at-start.mjs');
+writeFileSync(diesAtStart, DIES_AT_START);
+
+describe('a stdio server that stops', () => {
+  it.each(['auto', '2025-11-25'])(
+    'at start (%s): the failure quotes its last words on stderr, cleaned',
+    async (revision) => {
+      const { code, err } = await cli(['call', 'any', '--revision', revision, '--', process.execPath, diesAtStart]);
+      expect(code).toBe(1);
+      expect(err).toContain('fatal: DATABASE_URL is not set');
+      expect(err).not.toContain('\x1b');
+      // The tail, not the whole log.
+      expect(err).not.toContain('step 0 ');
+    },
+  );
+});
+
+const DIES_MID_CALL = fileURLToPath(new URL('../test/dies-mid-call-server.mjs', import.meta.url));
+
+describe('a stdio server that stops during the call', () => {
+  it('says so, quoting its last words on stderr, cleaned', async () => {
+    const { code, err } = await cli([
+      'call',
+      'work',
+      '--revision',
+      '2025-11-25',
+      '--',
+      process.execPath,
+      DIES_MID_CALL,
+    ]);
+    expect(code).toBe(1);
+    expect(err).toContain('the server stopped during the call');
+    expect(err).toContain('fatal: out of disk space while writing /var/lib/x');
+    expect(err).not.toContain('\x1b');
+  });
+});
