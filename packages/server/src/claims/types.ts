@@ -53,6 +53,9 @@ export interface ClaimStore {
    * Claims `id` for `owner`. Of any number of concurrent calls for one id, exactly one gets
    * `claimed`; the others see the claim. A running claim is never taken over, even when its lease
    * has run out (its holder may have acted before it stopped): only expiry (`ttlMs`) frees an id.
+   * A store across a network sends a claim, completion or release whose answer was lost again,
+   * and answers it as the first run would have (Redis through ioredis's resend, Postgres its own):
+   * a claim the lost run took is `owner`'s (`claimed`), a completion it recorded is `true`.
    */
   claim(id: string, owner: string, options: ClaimOptions): Promise<ClaimResult>;
   /** Extends a running claim's lease. False when `owner` does not hold it (any more). */
