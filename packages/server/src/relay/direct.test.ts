@@ -365,7 +365,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
     expect(a.serving.store.deployments).toEqual([]);
   });
 
-  it('a relay on a connection does not ask Redis whether its holder lives; relays through Redis share one question per peer every livenessMs, each way', async () => {
+  it('a relay on a connection does not ask Redis whether its holder listens (only, with the others to it, whether its heartbeat is current); relays through Redis share one question per peer every livenessMs, each way', async () => {
     const numsubs = async (r: Replica) =>
       Number(/cmdstat_pubsub\|numsub:calls=(\d+)/.exec(await r.redis.info('commandstats'))?.[1] ?? 0);
     const direct = await asking(await pair('live:'));

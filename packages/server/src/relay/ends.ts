@@ -92,6 +92,13 @@ export interface RelayCore {
    */
   watch(peer: string, lost: (why: PeerLost) => void, beats?: boolean): () => void;
   /**
+   * Watches, every few moments, that `peer` (known to beat) keeps its heartbeat, calling `lapsed`
+   * once it does not; returns what stops watching. A relay on a direct connection waits on the
+   * connection, and one to a host powered off or cut off stays open for minutes (until TCP gives
+   * up on it): its holder's heartbeat lapsing closes it.
+   */
+  watchBeat(peer: string, lapsed: () => void): () => void;
+  /**
    * Whether `peer`'s heartbeat is current: a replica not listening on its channel but beating is
    * cut from Redis for a moment, not gone. Rejects when Redis cannot be asked.
    */
@@ -492,7 +499,7 @@ export async function relayTo(
   const r = crypto.randomUUID();
   let unwatch = () => {};
   // A relay through Redis is watched: its holder no longer listening ends it. One on a direct
-  // connection is not: the connection closing ends it.
+  // connection ends with the connection, which its holder's heartbeat lapsing closes.
   const watch = () =>
     core.watch(
       holder,
@@ -516,6 +523,10 @@ export async function relayTo(
     },
   });
   if (!via) unwatch = watch();
+  else if (to.beats) {
+    const link = via;
+    unwatch = core.watchBeat(holder, () => link.close());
+  }
   const waiting: { relayed: RelayedResponse; holder: string; via?: Link } = {
     relayed,
     holder,
@@ -552,6 +563,7 @@ export async function relayTo(
       if (relayed.settled) return await relayed.response();
       via = undefined;
       delete waiting.via;
+      unwatch();
       unwatch = watch();
       await heard(core);
       payOwed(core, holder);

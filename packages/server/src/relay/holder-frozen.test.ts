@@ -9,15 +9,25 @@
  * The holder's Redis goes through a gate that, frozen, carries nothing more on the connections it
  * has and closes none of them.
  */
+import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
-import { listeners, postOnSession, relayHarness } from '../../test/relay-harness.js';
+import { gate, listeners, postOnSession, relayHarness, untilDirect } from '../../test/relay-harness.js';
 
 const REDIS = withRedis('relay/holder-frozen.test.ts');
 const SECRET = 'relay-frozen-test-secret-0123456789abcdef01';
+
+/** A port free on loopback a moment ago. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 describe.skipIf(!REDIS)('a holder that stops answering without closing its connections', () => {
   const { h, replica, gated } = relayHarness(SECRET);
@@ -30,18 +40,29 @@ describe.skipIf(!REDIS)('a holder that stops answering without closing its conne
     for (const cut of frozen.splice(0)) cut();
   });
 
-  /** Holder `a` (its Redis behind a gate), requester `b`, a balancer: initialize to a, the rest to b. */
-  const setup = async (prefix: string) => {
-    const a = await gated(prefix, { sessionTtlMs: 600 });
-    const b = await replica(prefix);
+  /**
+   * Holder `a` (its Redis behind a gate), requester `b`, a balancer: initialize to a, the rest to
+   * b. `direct`: both take direct connections, a's behind a gate of its own, frozen with its Redis.
+   */
+  const setup = async (prefix: string, direct = false) => {
+    const port = await freePort();
+    const link = direct ? await gate(port) : undefined;
+    if (link) h.cleanups.push(() => link.close());
+    const a = await gated(prefix, {
+      sessionTtlMs: 600,
+      ...(link ? { direct: { port, advertise: new URL(link.url).host } } : {}),
+    });
+    const b = await replica(prefix, direct ? { direct: {} } : {});
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     /** The holder frozen, still subscribed as Redis sees it, until its heartbeat has lapsed. */
     const freeze = async () => {
       frozen.push(() => {
+        link?.cut();
         a.gate.cut();
         a.redis.disconnect();
       });
       a.gate.freeze();
+      link?.freeze();
       await expect.poll(() => b.redis.exists(`${prefix}alive:${a.relay.replica}`)).toBe(0);
       expect(await listeners(b, prefix, a.relay.replica)).toBe(1);
     };
@@ -83,6 +104,28 @@ describe.skipIf(!REDIS)('a holder that stops answering without closing its conne
     expect(await response.text()).toMatch(
       /holding this session is cut from Redis for a moment; send the request again/,
     );
+  });
+
+  it('on a direct connection: the call ends with an error, and a request on its session is answered 503', async () => {
+    const { a, b, url, freeze } = await setup('frozend:', true);
+    const { client, asked } = patientClient('frozen');
+    h.clients.push(client);
+    const transport = httpTransport(url, 'alice');
+    await client.connect(transport);
+    await untilDirect(client, a);
+    const call = startDeploy(client);
+    await asked;
+    await freeze();
+    const error = await call;
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toMatch(/did not complete/);
+    const response = await postOnSession(url, transport.sessionId as string, {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'tools/list',
+    });
+    expect(response.status).toBe(503);
+    await expect.poll(() => b.relay.inFlight()).toBe(0);
   });
 
   it('a holder of an earlier version, which keeps no heartbeat, is waited on while it listens, as before', async () => {

@@ -128,6 +128,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
     publish: (to, frame, takes) => publisher.publish(to, frame, takes),
     watch: (peer, lost, beats) => watch(peer, lost, beats),
+    watchBeat: (peer, lapsed) => watchBeat(peer, lapsed),
     beating: (peer) => sessions.beating(peer),
     hearing: new Hearing(),
   };
@@ -169,17 +170,18 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     if (subscribed) return beating === false ? 'away' : undefined;
     return (beating ?? (await sessions.beating(peer))) ? 'away' : 'gone';
   };
-  // The relays through Redis in flight with each other replica, either way, and the one timer that
-  // asks, every `livenessMs`, whether it still listens: one NUMSUB per replica, however many
-  // relays there are with it.
+  // The relays in flight with each other replica, either way, and the one timer per replica that
+  // asks, every `livenessMs`, about it (`ask`): one question per replica, however many relays
+  // there are with it. Those through Redis, whether it still listens (`check`); those on a direct
+  // connection to a holder known to beat, whether its heartbeat is current.
   type Lost = (why: PeerLost) => void;
-  const watched = new Map<string, { ends: Set<Lost>; timer: ReturnType<typeof setInterval>; beats: boolean }>();
-  const watch = (peer: string, lost: Lost, beats = false) => {
-    let watching = watched.get(peer);
+  const watched = new Map<string, { ends: Set<Lost>; timer: ReturnType<typeof setInterval> }>();
+  const poll = (key: string, ask: () => Promise<PeerLost | undefined>, lost: Lost) => {
+    let watching = watched.get(key);
     if (!watching) {
       const ends = new Set<Lost>();
       const timer = setInterval(() => {
-        void check(peer, watched.get(peer)?.beats === true).then(
+        void ask().then(
           (why) => {
             if (why) for (const end of [...ends]) end(why);
           },
@@ -189,21 +191,27 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         );
       }, livenessMs);
       (timer as { unref?: () => void }).unref?.();
-      watching = { ends, timer, beats };
-      watched.set(peer, watching);
+      watching = { ends, timer };
+      watched.set(key, watching);
     }
-    // What its directory entry said of it holds for every relay with it, either way.
-    if (beats) watching.beats = true;
     // Its own function per relay: one lost twice is watched twice.
     const end: Lost = (why) => lost(why);
     watching.ends.add(end);
     return () => {
-      const current = watched.get(peer);
+      const current = watched.get(key);
       if (!current?.ends.delete(end) || current.ends.size > 0) return;
       clearInterval(current.timer);
-      watched.delete(peer);
+      watched.delete(key);
     };
   };
+  const watch = (peer: string, lost: Lost, beats = false) =>
+    poll(`${beats ? 'beats' : 'listens'}:${peer}`, () => check(peer, beats), lost);
+  const watchBeat = (peer: string, lapsed: () => void) =>
+    poll(
+      `direct:${peer}`,
+      async () => ((await sessions.beating(peer)) ? undefined : 'gone'),
+      (why) => why === 'gone' && lapsed(),
+    );
 
   return {
     replica,
