@@ -5,7 +5,7 @@
  * control sequences, when the connection ends in failure. The real CLI, as a process.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +55,7 @@ describe('a stdio server that stops', () => {
 });
 
 const DIES_MID_CALL = fileURLToPath(new URL('../test/dies-mid-call-server.mjs', import.meta.url));
+const NO_TOOLS = fileURLToPath(new URL('../test/no-tools-server.mjs', import.meta.url));
 
 describe('a stdio server that stops during the call', () => {
   it('says so, quoting its last words on stderr, cleaned', async () => {
@@ -72,4 +73,19 @@ describe('a stdio server that stops during the call', () => {
     expect(err).toContain('fatal: out of disk space while writing /var/lib/x');
     expect(err).not.toContain('\x1b');
   });
+});
+
+describe('a process the server leaves behind holding its stderr', () => {
+  it('does not keep the CLI running after the command is done', async () => {
+    const pidFile = join(dir, 'left-behind.pid');
+    // `sleep` keeps the server's stderr open, and nothing else of it.
+    const server = `sleep 600 >/dev/null </dev/null & echo $! > '${pidFile}'; exec '${process.execPath}' '${NO_TOOLS}'`;
+    try {
+      // The CLI's own run is far shorter than execFile's 60 s timeout, which kills it (code -1).
+      const { code } = await cli(['tools', '--revision', '2025-11-25', '--', 'sh', '-c', server]);
+      expect(code).toBe(0);
+    } finally {
+      for (const pid of readFileSync(pidFile, 'utf8').split('\n').filter(Boolean)) process.kill(Number(pid));
+    }
+  }, 90_000);
 });

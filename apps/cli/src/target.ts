@@ -97,6 +97,17 @@ export function transportFor(target: Target): Transport {
       stream.once('close', done);
     });
     lastStderr.set(transport, { tail: () => tail, ended });
+    // A process the server left behind (`daemon &`) may hold the pipe long after the server
+    // stopped: once the transport is closed the pipe is let go, so the CLI never waits on it.
+    let source: { destroy(): void } | undefined;
+    stream.once('pipe', (from: { destroy(): void }) => {
+      source = from;
+    });
+    const close = transport.close.bind(transport);
+    transport.close = async () => {
+      await close();
+      source?.destroy();
+    };
   }
   return transport;
 }
