@@ -76,6 +76,20 @@ describe('a stdio server that stops during the call', () => {
 });
 
 describe('a process the server leaves behind holding its stderr', () => {
+  it('does not hide that the server stopped: the connect fails at once, quoting it', async () => {
+    const pidFile = join(dir, 'left-behind-at-start.pid');
+    const server = `sleep 600 >/dev/null </dev/null & echo $! > '${pidFile}'; printf 'fatal: no \\143onfig\\n' >&2; exit 1`;
+    try {
+      const { code, err } = await cli(['call', 'any', '--revision', '2025-11-25', '--', 'sh', '-c', server]);
+      expect(code).toBe(1);
+      // Not "no answer within 30 s": the server's end was seen as it came.
+      expect(err).toContain('Connection closed');
+      expect(err).toContain('fatal: no config');
+    } finally {
+      for (const pid of readFileSync(pidFile, 'utf8').split('\n').filter(Boolean)) process.kill(Number(pid));
+    }
+  }, 90_000);
+
   it('does not keep the CLI running after the command is done', async () => {
     const pidFile = join(dir, 'left-behind.pid');
     // `sleep` keeps the server's stderr open, and nothing else of it.

@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConnectTimeoutError, connectWithin, guardStreamEnds, type RevisionChoice } from '@elicitkit/client';
 import { localeFrom } from '@elicitkit/opsdesk';
@@ -77,61 +81,57 @@ function parseHeaders(raw: string[]): Record<string, string> {
 export function transportFor(target: Target): Transport {
   if (target.kind === 'http')
     return new StreamableHTTPClientTransport(target.url, { requestInit: { headers: target.headers } });
+  // The server's stderr goes to a file of its own. Not ours to print as it comes (nor its escape
+  // sequences); never a pipe nobody reads (one fills at 64 KB and stalls a server that logs); never
+  // a pipe a process the server left behind (`daemon &`) holds open, which hides the server's own
+  // end. Its last lines say why the server stopped (`lastWords`).
+  const path = join(tmpdir(), `elicitkit-server-stderr-${process.pid}-${randomBytes(6).toString('hex')}.log`);
+  const fd = openSync(path, 'wx+', 0o600);
+  // Gone from the folder at once where the system allows it (the open file stays); else at close.
+  try {
+    rmSync(path);
+  } catch {
+    // Windows keeps the name of a file open: removed at close.
+  }
   const transport = new StdioClientTransport({
     command: target.command,
     args: target.args,
     ...(target.env ? { env: target.env } : {}),
-    stderr: 'pipe',
+    stderr: fd,
   });
-  // Not ours to print as it comes (nor its escape sequences), and never a pipe nobody reads: one
-  // fills at 64 KB, stalls a server that logs, and left the CLI with nothing keeping it alive
-  // (exit 13). Read as it comes; its end is kept, to say why the server stopped (`lastWords`).
-  const stream = transport.stderr;
-  if (stream) {
-    let tail = '';
-    stream.on('data', (chunk: Buffer) => {
-      tail = (tail + chunk.toString('utf8')).slice(-LAST_WORDS_CHARS);
-    });
-    const ended = new Promise<void>((done) => {
-      stream.once('end', done);
-      stream.once('close', done);
-    });
-    lastStderr.set(transport, { tail: () => tail, ended });
-    // A process the server left behind (`daemon &`) may hold the pipe long after the server
-    // stopped: once the transport is closed the pipe is let go, so the CLI never waits on it.
-    let source: { destroy(): void } | undefined;
-    stream.once('pipe', (from: { destroy(): void }) => {
-      source = from;
-    });
-    const close = transport.close.bind(transport);
-    transport.close = async () => {
-      await close();
-      source?.destroy();
-    };
-  }
+  let kept: string | undefined;
+  lastStderr.set(transport, () => kept ?? tailOf(fd));
+  const close = transport.close.bind(transport);
+  transport.close = async () => {
+    await close();
+    if (kept !== undefined) return;
+    kept = tailOf(fd);
+    closeSync(fd);
+    rmSync(path, { force: true });
+  };
   return transport;
 }
 
-/** How much of a stdio server's stderr is kept, and how many of its last lines are quoted. */
-const LAST_WORDS_CHARS = 4_000;
+/** How much of a stdio server's stderr is read back, and how many of its last lines are quoted. */
+const LAST_WORDS_BYTES = 4_000;
 const LAST_WORDS_LINES = 10;
-/** How long a failure waits for a stopped server's stderr to reach its end before quoting it. */
-const LAST_WORDS_WAIT_MS = 1_000;
-const lastStderr = new WeakMap<Transport, { tail: () => string; ended: Promise<void> }>();
+const lastStderr = new WeakMap<Transport, () => string>();
+
+/** The last `LAST_WORDS_BYTES` of the file open as `fd`. */
+function tailOf(fd: number): string {
+  const size = fstatSync(fd).size;
+  const bytes = Buffer.alloc(Math.min(size, LAST_WORDS_BYTES));
+  readSync(fd, bytes, 0, bytes.length, size - bytes.length);
+  return bytes.toString('utf8');
+}
 
 /**
  * What the stdio server behind `transport` last wrote on stderr, as lines to add to a failure's
  * message ('' when it wrote nothing, or for HTTP): a server that stops says why there ("Cannot find
  * module", a setting missing), which "Connection closed" alone does not.
  */
-export async function lastWords(transport: Transport): Promise<string> {
-  const kept = lastStderr.get(transport);
-  if (!kept) return '';
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([kept.ended, new Promise((done) => (timer = setTimeout(done, LAST_WORDS_WAIT_MS)))]);
-  clearTimeout(timer);
-  const lines = kept
-    .tail()
+export function lastWords(transport: Transport): string {
+  const lines = (lastStderr.get(transport)?.() ?? '')
     .split(/\r?\n/)
     .filter((line) => line.trim() !== '')
     .slice(-LAST_WORDS_LINES);
@@ -194,7 +194,7 @@ export async function connectTo(client: Client, target: Target, options: Connect
         `could not connect to ${target.label}: no answer within ${seconds(timeoutMs)} (set ELICITKIT_CONNECT_TIMEOUT_MS to wait longer)`,
       );
     throw new Error(
-      `could not connect to ${target.label}: ${error instanceof Error ? error.message : String(error)}${await lastWords(transport)}`,
+      `could not connect to ${target.label}: ${error instanceof Error ? error.message : String(error)}${lastWords(transport)}`,
     );
   } finally {
     clearTimeout(note);

@@ -152,7 +152,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
       // A stdio server that stopped mid-call said why on its stderr; "Connection closed" alone does not.
       if (transport && SdkError.isInstance(error) && error.code === SdkErrorCode.ConnectionClosed)
         throw new Error(
-          `the server stopped during the call, which may or may not have been done (${error.message})${await lastWords(transport)}`,
+          `the server stopped during the call, which may or may not have been done (${error.message})${lastWords(transport)}`,
         );
       throw error;
     }
