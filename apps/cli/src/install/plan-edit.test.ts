@@ -90,12 +90,51 @@ describe('planEdit decisions', () => {
     );
   });
 
-  it('sees extra keys, wrong types and duplicate keys as different', () => {
+  it('sees wrong types and duplicate keys as different; the entry’s own settings are not a difference', () => {
     const differs = (value: string) => planEdit(`{"mcpServers": {"opsdesk": ${value}}}`, target).kind;
-    expect(differs('{"command": "node", "args": ["s.js"], "env": {}}')).toBe('replace');
+    expect(differs('{"command": "node", "args": ["s.js"], "env": {}}')).toBe('unchanged');
+    expect(differs('{"command": "node", "args": ["s.js"], "type": "stdio"}')).toBe('replace');
     expect(differs('{"command": "node", "args": "s.js"}')).toBe('replace');
     expect(differs('{"command": "node", "command": "node"}')).toBe('replace');
     expect(differs('"node s.js"')).toBe('replace');
+  });
+
+  it('keeps the entry’s own settings (env, cwd, disabled) where it changes how the server starts, each byte of them', () => {
+    const before =
+      '{\n  "mcpServers": {\n    "opsdesk": {\n      "command": "npx",\n      // pinned\n      "args": ["opsdesk@1"],\n      "env": {"API_KEY": "k-123"},\n      "cwd": "/srv",\n      "type": "stdio"\n    }\n  }\n}\n';
+    const plan = planEdit(before, target);
+    expect(plan).toMatchObject({
+      kind: 'replace',
+      notes: [
+        'the file has comments or trailing commas (first at line 5, column 7); this client may not accept them',
+        "kept the entry's own env, cwd",
+      ],
+    });
+    expect(text(plan)).toBe(
+      '{\n  "mcpServers": {\n    "opsdesk": {\n      "command": "node",\n      // pinned\n      "args": [\n        "s.js"\n      ],\n      "env": {"API_KEY": "k-123"},\n      "cwd": "/srv"\n    }\n  }\n}\n',
+    );
+    expect(JSON.parse(text(plan).replace('      // pinned\n', '')).mcpServers.opsdesk).toEqual({
+      ...entry,
+      env: { API_KEY: 'k-123' },
+      cwd: '/srv',
+    });
+  });
+
+  it('lets a stdio entry’s own settings go, and says so, when the server is now reached by URL', () => {
+    const before = '{"mcpServers": {"opsdesk": {"command": "npx", "args": [], "env": {"API_KEY": "k"}}}}';
+    const plan = planEdit(before, { ...target, entry: { url: 'https://ops.example.com/mcp' } });
+    expect(plan.kind).toBe('replace');
+    expect(plan).toMatchObject({
+      notes: [
+        "the entry's own env went with it: they were for a command it started (the previous version is kept beside the file)",
+      ],
+    });
+    expect(JSON.parse(text(plan)).mcpServers.opsdesk).toEqual({ url: 'https://ops.example.com/mcp' });
+  });
+
+  it('replaces an entry whose keys repeat whole: which of them a client reads is not ours to guess', () => {
+    const before = '{"mcpServers": {"opsdesk": {"command": "npx", "env": {}, "env": {"A": "1"}}}}';
+    expect(JSON.parse(text(planEdit(before, target))).mcpServers.opsdesk).toEqual(entry);
   });
 
   it('edits the last of duplicate server names, the one clients read', () => {

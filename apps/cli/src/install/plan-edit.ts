@@ -1,6 +1,6 @@
 import { applyEdits, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { JsonValue } from './clients.js';
-import { DEFAULT_STYLE, detectStyle, pretty } from './json-style.js';
+import { DEFAULT_STYLE, detectStyle, type JsonStyle, pretty } from './json-style.js';
 import { insertProperty, removeProperty, replaceValue } from './text-edits.js';
 
 /** One server entry to put into a config file. */
@@ -60,7 +60,90 @@ export function planEdit(before: string | undefined, target: EditTarget): EditPl
   if (!property || !current)
     return { kind: 'add', text: bom + applyEdits(text, insertProperty(text, servers, name, entry, style)), notes };
   if (nodeEquals(current, entry)) return { kind: 'unchanged', notes };
-  return { kind: 'replace', text: bom + applyEdits(text, replaceValue(text, servers, property, entry, style)), notes };
+  // The entry's own settings (env with its keys, cwd, disabled, …) are the user's: kept, where the
+  // server still runs the same way (a command, or a URL).
+  const own = ownSettings(current, entry);
+  if (own?.kept.length) {
+    if (own.same) return { kind: 'unchanged', notes };
+    return {
+      kind: 'replace',
+      text: bom + setInPlace(text, [rootKey, name], entry as Record<string, JsonValue>, style),
+      notes: [...notes, `kept the entry's own ${own.kept.join(', ')}`],
+    };
+  }
+  const dropped =
+    own?.dropped.length === 0 || own === undefined
+      ? []
+      : [
+          `the entry's own ${own.dropped.join(', ')} went with it: they were for ${
+            own.was === 'command' ? 'a command it started' : 'the URL it reached'
+          } (the previous version is kept beside the file)`,
+        ];
+  return {
+    kind: 'replace',
+    text: bom + applyEdits(text, replaceValue(text, servers, property, entry, style)),
+    notes: [...notes, ...dropped],
+  };
+}
+
+/** What install writes in an entry: how the client reaches the server. Anything else in one is the user's. */
+const MANAGED = new Set(['type', 'command', 'args', 'url', 'headers']);
+
+/**
+ * The settings an existing entry holds beyond what install writes: `kept` when the entry still
+ * reaches its server the same way (by a command, or by a URL), else `dropped` — with `same` when
+ * what install writes is already there. Undefined when the entry is not a plain object of unique keys.
+ */
+function ownSettings(
+  current: Node,
+  entry: JsonValue,
+): { kept: string[]; dropped: string[]; same: boolean; was: 'command' | 'url' } | undefined {
+  if (current.type !== 'object' || entry === null || typeof entry !== 'object' || Array.isArray(entry))
+    return undefined;
+  const keys = (current.children ?? []).map((p) => String(p.children?.[0]?.value));
+  if (new Set(keys).size !== keys.length) return undefined;
+  const own = keys.filter((key) => !MANAGED.has(key));
+  const was = keys.includes('command') ? 'command' : 'url';
+  const sameWay = keys.includes('command') === Object.hasOwn(entry, 'command');
+  const managed = Object.fromEntries(
+    (current.children ?? []).flatMap((p) => {
+      const [key, value] = p.children ?? [];
+      return key && value && MANAGED.has(String(key.value)) ? [[String(key.value), value] as const] : [];
+    }),
+  );
+  const same =
+    Object.keys(managed).length === Object.keys(entry).length &&
+    Object.entries(entry).every(([key, value]) => managed[key] !== undefined && nodeEquals(managed[key], value));
+  return sameWay ? { kept: own, dropped: [], same, was } : { kept: [], dropped: own, same: false, was };
+}
+
+/**
+ * `text` with the object at `path` holding `entry`'s properties — each replaced or added where it
+ * is, and install's other properties taken out — every other property of it left as it was.
+ */
+function setInPlace(text: string, path: string[], entry: Record<string, JsonValue>, style: JsonStyle): string {
+  const at = () => {
+    let node = parseTree(text, [], { allowTrailingComma: true });
+    for (const key of path) node = node && lastProperty(node, key)?.children?.[1];
+    return node as Node;
+  };
+  for (const [key, value] of Object.entries(entry)) {
+    const object = at();
+    const property = lastProperty(object, key);
+    text = applyEdits(
+      text,
+      property ? replaceValue(text, object, property, value, style) : insertProperty(text, object, key, value, style),
+    );
+  }
+  for (;;) {
+    const object = at();
+    const stale = object.children?.find((p) => {
+      const key = String(p.children?.[0]?.value);
+      return MANAGED.has(key) && !Object.hasOwn(entry, key);
+    });
+    if (!stale) return text;
+    text = applyEdits(text, removeProperty(text, object, stale));
+  }
 }
 
 /** Deeper than any client config: the parser and the edits recurse per level, and would overflow the stack. */
