@@ -1,5 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { chown, copyFile, lstat, mkdir, open, readFile, readlink, realpath, rename, rm, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import {
+  chown,
+  copyFile,
+  type FileHandle,
+  lstat,
+  mkdir,
+  open,
+  readFile,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  stat,
+} from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -197,23 +211,55 @@ export async function withFileLock<T>(
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const age = await stat(lock).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      );
+      const judged = await stat(lock).catch(() => undefined);
+      const age = judged ? Date.now() - judged.mtimeMs : 0;
       // However old, the lock of a process still running here is held: it may be slow (a huge file).
-      if (age > STALE_LOCK_MS && !(await holderRuns(lock))) await rm(lock, { force: true });
-      else if (Date.now() - started > waitMs)
+      // Removed by this waiter: try for it again at once. Otherwise wait (another is taking it over).
+      if (judged && age > STALE_LOCK_MS && !(await holderRuns(lock)) && (await takeOver(lock, judged))) continue;
+      if (Date.now() - started > waitMs)
         throw new Error(
           `another elicitkit install or uninstall is changing ${file} (${lock} exists); if none is running, remove ${lock} and run the command again`,
         );
-      else await new Promise((done) => setTimeout(done, 20));
+      await new Promise((done) => setTimeout(done, 20));
     }
   }
   try {
     return await change();
   } finally {
     await rm(lock, { force: true });
+  }
+}
+
+/**
+ * Removes `lock`, judged stale as `judged` — only that file. Every waiter may judge one lock stale
+ * at once; removing it blindly, a late one removed the lock another had just made, and two changes
+ * ran together. So waiters take over one at a time (`<lock>.takeover`, created exclusively), and
+ * the lock is removed only while it is still the file judged (its inode and time: a new lock may
+ * reuse the inode, never the old time). A guard left by a waiter that died in these few
+ * statements is itself taken as stale after 30 s. True when this waiter removed it.
+ */
+async function takeOver(lock: string, judged: Stats): Promise<boolean> {
+  const guard = `${lock}.takeover`;
+  let handle: FileHandle;
+  try {
+    handle = await open(guard, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const left = await stat(guard).then(
+      (s) => Date.now() - s.mtimeMs > STALE_LOCK_MS,
+      () => false,
+    );
+    if (left) await rm(guard, { force: true });
+    return false;
+  }
+  try {
+    await handle.close();
+    const now = await stat(lock).catch(() => undefined);
+    if (now?.ino !== judged.ino || now.mtimeMs !== judged.mtimeMs) return false;
+    await rm(lock, { force: true });
+    return true;
+  } finally {
+    await rm(guard, { force: true });
   }
 }
 
