@@ -66,6 +66,15 @@ function consenting() {
   return client;
 }
 
+/** A consenting client linked in memory to `kit` serving `tool` (2025-11-25). */
+async function inMemory(kit: ReturnType<typeof createElicitkit>, tool: ReturnType<typeof pageTool>['tool']) {
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await kit.createServer({ name: 'accounts', version: '1' }, [tool]).connect(a);
+  const client = consenting();
+  await client.connect(b);
+  return client;
+}
+
 async function overHttp(kit: ReturnType<typeof createElicitkit>, tool: ReturnType<typeof pageTool>['tool']) {
   const served = await onLoopback(
     createHttpHandler(() => kit.createServer({ name: 'accounts', version: '1' }, [tool])),
@@ -89,10 +98,7 @@ describe('a URL-mode question whose call is cancelled while the page is open', (
     const log = auditLog();
     const kit = createElicitkit({ audit: log.sink, urlWaitMs: 60_000, pollMs: 5 });
     const page = pageTool();
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await kit.createServer({ name: 'accounts', version: '1' }, [page.tool]).connect(a);
-    const client = consenting();
-    await client.connect(b);
+    const client = await inMemory(kit, page.tool);
     await cancelOnPage(client, page);
     expect(page.outcomes).toEqual(['cancel']);
     expect(page.withdrawn).toHaveLength(1);
@@ -108,10 +114,7 @@ describe('a URL-mode question whose call is cancelled while the page is open', (
   it('the last check is final, once, after the polls: the tool closes the flow in that step', async () => {
     const kit = createElicitkit({ urlWaitMs: 60_000, pollMs: 5 });
     const page = pageTool();
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await kit.createServer({ name: 'accounts', version: '1' }, [page.tool]).connect(a);
-    const client = consenting();
-    await client.connect(b);
+    const client = await inMemory(kit, page.tool);
     await cancelOnPage(client, page);
     expect(page.checks.at(-1)).toBe(true);
     expect(page.checks.filter(Boolean)).toHaveLength(1);
@@ -122,10 +125,7 @@ describe('a URL-mode question whose call is cancelled while the page is open', (
     const log = auditLog();
     const kit = createElicitkit({ audit: log.sink, urlWaitMs: 60_000, pollMs: 5 });
     const page = pageTool({ finishesAtLast: true });
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await kit.createServer({ name: 'accounts', version: '1' }, [page.tool]).connect(a);
-    const client = consenting();
-    await client.connect(b);
+    const client = await inMemory(kit, page.tool);
     await cancelOnPage(client, page);
     expect(page.outcomes).toEqual(['accept']);
     expect(page.withdrawn).toEqual([]);
@@ -163,10 +163,7 @@ describe('a URL-mode question whose call is cancelled while the page is open', (
   it('a page the person has not finished when nobody cancelled stays pending, as before', async () => {
     const kit = createElicitkit({ urlWaitMs: 30, pollMs: 5 });
     const page = pageTool();
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await kit.createServer({ name: 'accounts', version: '1' }, [page.tool]).connect(a);
-    const client = consenting();
-    await client.connect(b);
+    const client = await inMemory(kit, page.tool);
     const result = await client.callTool({ name: 'enrol', arguments: {} });
     expect(result).toMatchObject({ structuredContent: { status: 'pending' } });
     expect(page.outcomes).toEqual(['pending']);
