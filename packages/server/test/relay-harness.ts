@@ -178,6 +178,15 @@ export async function gate(port: number): Promise<Gate> {
   };
 }
 
+/** A port free on loopback a moment ago. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** How many subscribers `r` (any replica's connection) sees on `replica`'s channel. */
 export async function listeners(r: Replica, prefix: string, replica: string): Promise<number> {
   return Number(((await r.redis.pubsub('NUMSUB', `${prefix}replica:${replica}`)) as [string, number])[1]);
@@ -236,3 +245,62 @@ export function postOnSession(
 
 /** The answer `dev` to the first question pushed on `sessionId` (its request id 0). */
 export const ANSWER_DEV = { jsonrpc: '2.0', id: 0, result: { action: 'accept', content: { env: 'dev' } } };
+
+/**
+ * What a man in the middle of a direct connection does with each message the holder sends back
+ * (`size`: its length in bytes, `n`: its place): carries it on (`pass`), drops it (`drop`), or
+ * holds it back (`hold`) until the next one it carries has gone, then sends it.
+ */
+export type Tamper = (message: { size: number; n: number }) => 'pass' | 'drop' | 'hold';
+
+/**
+ * A TCP proxy in front of a holder's direct-connection port (`port`), to advertise in its place:
+ * the requester's messages go through as they are, the holder's go one by one through `tamper`
+ * (set it any time; by default every message passes). It cannot make or open a message — it has
+ * no key — only drop it or change its order, as anyone on the network between two hosts can.
+ */
+export async function tamperingLink(port: number) {
+  const state: { tamper: Tamper } = { tamper: () => 'pass' };
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = tcpConnect(port, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    const kill = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', kill).on('close', kill);
+    upstream.on('error', kill).on('close', kill);
+    client.pipe(upstream);
+    let buffered = Buffer.alloc(0);
+    let n = 0;
+    let held: Buffer | undefined;
+    upstream.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      while (buffered.length >= 4 && buffered.length >= 4 + buffered.readUInt32BE(0)) {
+        const size = buffered.readUInt32BE(0);
+        const message = buffered.subarray(0, 4 + size);
+        buffered = buffered.subarray(4 + size);
+        const verdict = state.tamper({ size, n: n++ });
+        if (verdict === 'drop') continue;
+        if (verdict === 'hold' && held === undefined) {
+          held = message;
+          continue;
+        }
+        client.write(message);
+        if (held !== undefined) client.write(held);
+        held = undefined;
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const at = (server.address() as { port: number }).port;
+  return {
+    address: `127.0.0.1:${at}`,
+    state,
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -7,6 +7,7 @@ import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
 import {
+  freePort,
   postOnSession,
   publishes,
   type Replica,
@@ -33,15 +34,6 @@ async function dial(address: string): Promise<{ socket: Socket; closed: Promise<
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   await new Promise((resolve) => socket.once('connect', resolve));
   return { socket, closed, heard };
-}
-
-/** A port free on loopback a moment ago. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** One framed message (a 4-byte length, then the bytes). */

@@ -38,6 +38,9 @@ import {
 import type { Takes } from './publisher.js';
 import { HolderGone, RelayedResponse, RelayInterrupted } from './relayed-response.js';
 
+/** What a holder sends back for a relayed request: its response's frames. */
+type ResponseFrame = Extract<Frame, { t: 'head' | 'data' | 'end' | 'fail' }>;
+
 /** A relay this replica runs for another (it holds the session). */
 export interface Holding {
   /** The replica that asked: only it may abort. */
@@ -182,7 +185,12 @@ export async function runRelayed(
   const { holding, delivered } = core;
   // Answered the way it came: on its direct connection, or on the requester's channel.
   const takes: Takes = { batch: frame.batch === true, aead: frame.aead === true, ...(via ? { via } : {}) };
-  const publish = (to: string, f: Frame) => core.publish(to, f, takes);
+  // Numbered in the order given to the publisher, which is the order they go out in.
+  let next = 0;
+  const publish =
+    frame.seq === true
+      ? (to: string, f: ResponseFrame) => core.publish(to, { ...f, i: next++ }, takes)
+      : (to: string, f: ResponseFrame) => core.publish(to, f, takes);
   const controller = new AbortController();
   const entry: Holding = { requester: back, controller, ...(via ? { via } : {}) };
   holding.set(frame.r, entry);
@@ -235,7 +243,7 @@ export async function runRelayed(
     // the previous one's round trip. Nobody listening any more (the requesting replica is gone)
     // drops the request here too; a piece that could not be sent ends it with a `fail`.
     let failed: unknown;
-    const sent = (f: Frame) =>
+    const sent = (f: ResponseFrame) =>
       void publish(back, f).then(
         (listeners) => listeners === 0 && controller.abort(),
         (error: unknown) => {
@@ -442,7 +450,7 @@ const LOST_MESSAGE = 'the server instance holding this session lost its Redis su
  * to send again (the holder is not serving yet, or was cut from Redis), a JSON-RPC error, and no
  * detail of what failed.
  */
-function failedHead(r: string, status: 500 | 503, message: string): Frame {
+function failedHead(r: string, status: 500 | 503, message: string): ResponseFrame {
   const body = encoder.encode(JSON.stringify({ jsonrpc: '2.0', error: { code: INTERNAL_ERROR, message }, id: null }));
   return {
     t: 'head',
@@ -489,6 +497,8 @@ export async function relayTo(
     wideIdentity: boolean;
     /** The holder's directory entry says it keeps its heartbeat (`SessionEntry.beats`). */
     beats: boolean;
+    /** The holder's directory entry says it numbers a response's frames (`SessionEntry.sequenced`). */
+    sequenced: boolean;
   },
 ): Promise<Response | typeof HOLDER_GONE> {
   const { holder, owner, request, body, auth } = to;
@@ -516,6 +526,7 @@ export async function relayTo(
     );
   const relayed = new RelayedResponse({
     requestBody: body,
+    sequenced: to.sequenced,
     abort: (resume) => sendAbort(core, holder, r, { aead, ...(via ? { via } : {}) }, resume),
     done: () => {
       unwatch();
@@ -546,6 +557,7 @@ export async function relayTo(
       ...(body ? { body: toBase64(body) } : {}),
       ...(batch ? { batch: true as const } : {}),
       ...(aead ? { aead: true as const } : {}),
+      ...(to.sequenced ? { seq: true as const } : {}),
       ...(auth ? { auth: relayedAuth(auth) } : {}),
     };
     // Longer than a direct connection carries (headers near their bounds), it goes through Redis.

@@ -77,6 +77,32 @@ describe('relay frames', () => {
     expect(() => sealFrames(keys, 'a', 'b', [...full, end])).toThrow(RangeError);
   });
 
+  it("a response frame's place (`i`) is a whole number from 0; `seq` on a request is true or absent", () => {
+    const numbered: Frame[] = [
+      { ...head, i: 0 } as Frame,
+      { ...data, i: 1 } as Frame,
+      { ...end, i: 2 } as Frame,
+      { t: 'fail', r, message: 'x', i: 3 },
+    ];
+    expect(open(keys, 'b', sealFrames(keys, 'a', 'b', numbered), new Map())).toEqual({ from: 'a', frames: numbered });
+    for (const i of [-1, 1.5, '1', null, Number.NaN])
+      expect(open(keys, 'b', sealUnchecked(keys, envelope(), { ...data, i }), new Map())).toEqual({
+        dropped: 'schema',
+      });
+    const request = { t: 'request', r, method: 'GET', url: 'http://h/mcp', headers: [], owner: 'a'.repeat(64) };
+    expect(open(keys, 'b', sealUnchecked(keys, envelope(), { ...request, seq: true }), new Map())).toMatchObject({
+      frames: [{ seq: true }],
+    });
+    for (const seq of [false, 1, 'yes'])
+      expect(open(keys, 'b', sealUnchecked(keys, envelope(), { ...request, seq }), new Map())).toEqual({
+        dropped: 'schema',
+      });
+    // Only response frames carry a place.
+    expect(open(keys, 'b', sealUnchecked(keys, envelope(), { ...request, i: 0 }), new Map())).toEqual({
+      dropped: 'schema',
+    });
+  });
+
   it('a frame the receiver would refuse is refused before it is sent', () => {
     expect(() => checkFrame({ t: 'head', r, status: 200, headers: [['bad header', 'x']] })).toThrow(FrameRefused);
     expect(() =>

@@ -4,7 +4,10 @@
  * either way. JSON, with bodies in base64 (an SSE chunk may split a UTF-8 character). A message
  * holds one frame, or — to a requester that said it takes them (`batch` on its request) — the
  * frames a holder wrote for it at once, in order (a relayed answer's response, the tool's result
- * and the end of the call's stream): sealed and opened once for all of them.
+ * and the end of the call's stream): sealed and opened once for all of them. To a requester that
+ * asked for it (`seq`), each frame of a response carries its place in it (`i`): a message dropped
+ * or held back on the way — each is sealed on its own, so only their order and count are not —
+ * ends the relay with an error instead of a stream with a hole in it.
  *
  * Anyone who can PUBLISH on the Redis could say anything, and anyone who can SUBSCRIBE reads
  * everything, so every frame travels sealed: encrypted and authenticated (AES-256-GCM, the sender,
@@ -107,6 +110,13 @@ export function checkEarlierIdentity(auth: RelayedIdentity): void {
     );
 }
 
+/**
+ * A response frame's place in its response (0 for the head), to a requester that asked for them
+ * numbered (`seq`): sealed with the frame, so a message dropped, held back or sent twice on the
+ * way is a gap the requester sees, not a stream that goes on without it.
+ */
+const index = z.number().int().nonnegative().optional();
+
 const FRAME = z.discriminatedUnion('t', [
   z.strictObject({
     t: z.literal('request'),
@@ -130,6 +140,12 @@ const FRAME = z.discriminatedUnion('t', [
      * a holder whose directory entry says it reads this field and such messages.
      */
     aead: z.literal(true).optional(),
+    /**
+     * The requester takes the response numbered (`i` on each of its frames, from 0) and fails the
+     * relay on a frame missing or out of order: set only for a holder whose directory entry says
+     * it numbers them (`SessionEntry.sequenced`).
+     */
+    seq: z.literal(true).optional(),
     /** Who the requesting replica authenticated the request as; its credential stays there. */
     auth: identity.optional(),
   }),
@@ -148,11 +164,12 @@ const FRAME = z.discriminatedUnion('t', [
     headers,
     end: z.boolean().optional(),
     body: base64.optional(),
+    i: index,
   }),
-  z.strictObject({ t: z.literal('data'), r: id, d: base64 }),
-  z.strictObject({ t: z.literal('end'), r: id }),
+  z.strictObject({ t: z.literal('data'), r: id, d: base64, i: index }),
+  z.strictObject({ t: z.literal('end'), r: id, i: index }),
   /** The holder could not run the request or finish its response. */
-  z.strictObject({ t: z.literal('fail'), r: id, message: z.string().max(MAX_FAIL) }),
+  z.strictObject({ t: z.literal('fail'), r: id, message: z.string().max(MAX_FAIL), i: index }),
   /** The first message each way on a direct connection (`direct.ts`): who is at its other end. */
   z.strictObject({ t: z.literal('hello') }),
 ]);

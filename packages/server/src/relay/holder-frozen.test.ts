@@ -9,25 +9,15 @@
  * The holder's Redis goes through a gate that, frozen, carries nothing more on the connections it
  * has and closes none of them.
  */
-import { createServer } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
-import { gate, listeners, postOnSession, relayHarness, untilDirect } from '../../test/relay-harness.js';
+import { freePort, gate, listeners, postOnSession, relayHarness, untilDirect } from '../../test/relay-harness.js';
 
 const REDIS = withRedis('relay/holder-frozen.test.ts');
 const SECRET = 'relay-frozen-test-secret-0123456789abcdef01';
-
-/** A port free on loopback a moment ago. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe.skipIf(!REDIS)('a holder that stops answering without closing its connections', () => {
   const { h, replica, gated } = relayHarness(SECRET);

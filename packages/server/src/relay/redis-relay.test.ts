@@ -407,17 +407,31 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     };
     // b found a's entry saying a takes `batch`: its request asks for batches, and a's head, data and
     // end, written at once, come in fewer messages than frames (one, unless the host is slow).
+    // Each frame of the response carries its place in it (`seq` asked).
     const batched = await listVia(b);
-    expect(batched[0]).toMatchObject([{ t: 'request', batch: true, aead: true }]);
-    expect(batched.slice(1).flatMap((frames) => frames.map((f) => f.t))).toEqual(['head', 'data', 'end']);
+    expect(batched[0]).toMatchObject([{ t: 'request', batch: true, aead: true, seq: true }]);
+    expect(batched.slice(1).flatMap((frames) => frames.map((f) => [f.t, 'i' in f ? f.i : undefined]))).toEqual([
+      ['head', 0],
+      ['data', 1],
+      ['end', 2],
+    ]);
     expect(batched.length - 1).toBeLessThan(3);
     expect(signing.at(-1)?.every((signed) => !signed)).toBe(true);
-    // The entry as the version before unsigned messages writes it (no fourth line): a requester
-    // reading it still batches, but signs its request and sends no `aead`, and is answered signed.
     const key = `batch:session:${sessionId}`;
     const entry = (await a.redis.get(key)) as string;
-    // Holder, owner, `batch`, `aead`, no address (it takes no direct connections), `identity`.
-    expect(entry.split('\n').slice(2)).toEqual(['batch', 'aead', '', 'identity']);
+    // Holder, owner, `batch`, `aead`, no address (it takes no direct connections), `identity`, `seq`.
+    expect(entry.split('\n').slice(2)).toEqual(['batch', 'aead', '', 'identity', 'seq']);
+    // The entry as the version before numbered responses writes it (six lines): a requester reading
+    // it sends no `seq` (that holder would refuse it), and takes the response unnumbered.
+    await a.redis.set(key, entry.split('\n').slice(0, 6).join('\n'), 'PX', 30_000);
+    const unnumbered = await listVia(await replica('batch:'));
+    expect(unnumbered[0]?.[0]).toMatchObject({ t: 'request', batch: true, aead: true });
+    expect(unnumbered[0]?.[0]).not.toHaveProperty('seq');
+    const replies = unnumbered.slice(1).flat();
+    expect(replies.map((f) => f.t)).toEqual(['head', 'data', 'end']);
+    expect(replies.some((f) => 'i' in f)).toBe(false);
+    // The entry as the version before unsigned messages writes it (no fourth line): a requester
+    // reading it still batches, but signs its request and sends no `aead`, and is answered signed.
     await a.redis.set(key, entry.split('\n').slice(0, 3).join('\n'), 'PX', 30_000);
     const previous = await listVia(await replica('batch:'));
     expect(previous[0]).toMatchObject([{ t: 'request', batch: true }]);

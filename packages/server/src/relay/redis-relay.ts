@@ -233,7 +233,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       if (!entry || entry.holder === replica) return undefined;
       const digest = sha256(owner, 'hex');
       if (entry.digest !== digest) return undefined;
-      const { holder, batches, aead, address, wideIdentity, beats } = entry;
+      const { holder, batches, aead, address, wideIdentity, beats, sequenced } = entry;
       const body =
         request.method === 'GET' || request.method === 'HEAD'
           ? undefined
@@ -251,6 +251,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         auth,
         wideIdentity,
         beats,
+        sequenced,
       });
       if (sent !== HOLDER_GONE) return sent;
       sessions.forget(id);

@@ -25,6 +25,11 @@ export interface RelayedResponseSettings {
   /** The body the request carried (to answer its JSON-RPC requests if the holder dies mid-stream). */
   requestBody: Uint8Array | undefined;
   /**
+   * The holder numbers the response's frames (`seq` on the request): one whose place (`i`) is not
+   * the next — a message dropped or held back on the way — ends the relay with an error.
+   */
+  sequenced?: boolean;
+  /**
    * Tells the holder to drop the request: `resume` when our client only went away (told nothing,
    * it may pick its calls up again with Last-Event-ID), else its calls end there too.
    */
@@ -49,6 +54,8 @@ export class RelayedResponse {
   private started = false;
   private over = false;
   private sse = false;
+  /** The place of the frame due next, when the holder numbers them. */
+  private next = 0;
 
   constructor(private readonly settings: RelayedResponseSettings) {
     this.head = new Promise((resolve, reject) => {
@@ -71,6 +78,14 @@ export class RelayedResponse {
 
   accept(frame: Frame): void {
     if (this.over) return;
+    if (
+      this.settings.sequenced &&
+      (frame.t === 'head' || frame.t === 'data' || frame.t === 'end' || frame.t === 'fail') &&
+      frame.i !== this.next++
+    ) {
+      this.fail('part of the response was lost on the way between the server instances', 'interrupted');
+      return;
+    }
     switch (frame.t) {
       case 'head': {
         this.started = true;
@@ -140,6 +155,9 @@ export class RelayedResponse {
       return;
     }
     if (this.sse) {
+      // The stream may stop inside an event (a piece of it lost, or never sent): a blank line
+      // ends whatever was cut there (an event with no data is none), so the errors read whole.
+      this.stream?.enqueue(encoder.encode('\n\n'));
       for (const id of requestIds(this.settings.requestBody)) {
         const error = {
           jsonrpc: '2.0',

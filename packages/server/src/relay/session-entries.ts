@@ -24,6 +24,8 @@ export interface SessionEntry {
    * sixth line (`IDENTITY`) came with it, those of earlier versions write none.
    */
   beats: boolean;
+  /** The holder numbers a response's frames for a requester that asks (`seq`: `frames.ts`). */
+  sequenced: boolean;
 }
 
 /**
@@ -42,13 +44,19 @@ const AEAD = 'aead';
  * earlier version reads five lines at most, and an empty address as none.
  */
 const IDENTITY = 'identity';
+/**
+ * The seventh line: the holder numbers the frames of a response for a requester that asks
+ * (`seq`). A replica of an earlier version reads six lines at most, and its own entry has none:
+ * it is sent no `seq`, which it would refuse.
+ */
+const SEQ = 'seq';
 
 /**
  * The sessions directory in Redis, as one replica sees it: `<prefix>session:<id>` → the holder,
  * a digest of the owner, what the holder understands (`BATCHES`, `AEAD`) and, on a fifth line for
  * a holder that takes direct connections, the `host:port` it takes them on (replicas of earlier
  * versions read four lines and relay through Redis), and on a sixth (`IDENTITY`) that it takes a
- * larger identity. Beside them, `<prefix>alive:<replica>` says a replica's heartbeat is current:
+ * larger identity, and on a seventh (`SEQ`) that it numbers a response's frames. Beside them, `<prefix>alive:<replica>` says a replica's heartbeat is current:
  * one nobody hears on its channel while it beats is cut from Redis for a moment, not gone. The
  * entries this replica holds are renewed by that heartbeat (written again, not merely extended: an entry dropped while
  * this replica was briefly unreachable comes back with the next beat). Where others' sessions
@@ -73,7 +81,7 @@ export class SessionEntries {
   /** Records a session this replica now holds. */
   async open(id: string, owner: string): Promise<void> {
     const address = this.address();
-    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}\n${address ?? ''}\n${IDENTITY}`;
+    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}\n${address ?? ''}\n${IDENTITY}\n${SEQ}`;
     await this.redis.set(this.key(id), entry, 'PX', this.ttlMs);
     this.held.set(id, entry);
   }
@@ -91,7 +99,7 @@ export class SessionEntries {
       entry = await this.redis.get(this.key(id));
       if (entry !== null) this.remember(id, entry);
     }
-    const [holder, digest, can, reads, address, identity] = entry?.split('\n') ?? [];
+    const [holder, digest, can, reads, address, identity, numbers] = entry?.split('\n') ?? [];
     return holder && digest
       ? {
           holder,
@@ -101,6 +109,7 @@ export class SessionEntries {
           address: address || undefined,
           wideIdentity: identity === IDENTITY,
           beats: identity === IDENTITY,
+          sequenced: numbers === SEQ,
         }
       : undefined;
   }
