@@ -115,6 +115,8 @@ export interface Gate {
   shut(): void;
   cut(): void;
   freeze(): void;
+  /** Carries on again what `freeze` stopped, on the same connections: what waited arrives now. */
+  thaw(): void;
   open(): void;
   close(): Promise<void>;
 }
@@ -166,6 +168,13 @@ export async function gate(port: number): Promise<Gate> {
         upstream.unpipe(client);
         client.pause();
         upstream.pause();
+      }
+    },
+    thaw: () => {
+      open = true;
+      for (const [client, upstream] of pairs) {
+        client.pipe(upstream);
+        upstream.pipe(client);
       }
     },
     open: () => {
@@ -262,6 +271,10 @@ export type Tamper = (message: { size: number; n: number }) => 'pass' | 'drop' |
 export async function tamperingLink(port: number) {
   const state: { tamper: Tamper } = { tamper: () => 'pass' };
   const sockets = new Set<Socket>();
+  /** Messages the requesters sent, and the holder's carried on so far. */
+  const count = { sent: 0, carried: 0 };
+  /** While paused, the holder's messages wait here, in order (`resume` sends them on). */
+  let paused: (() => void)[] | undefined;
   const server = createServer((client) => {
     const upstream = tcpConnect(port, '127.0.0.1');
     sockets.add(client).add(upstream);
@@ -271,25 +284,37 @@ export async function tamperingLink(port: number) {
     };
     client.on('error', kill).on('close', kill);
     upstream.on('error', kill).on('close', kill);
-    client.pipe(upstream);
+    let sent = Buffer.alloc(0);
+    client.on('data', (chunk: Buffer) => {
+      upstream.write(chunk);
+      for (sent = Buffer.concat([sent, chunk]); sent.length >= 4 && sent.length >= 4 + sent.readUInt32BE(0); ) {
+        sent = sent.subarray(4 + sent.readUInt32BE(0));
+        count.sent++;
+      }
+    });
     let buffered = Buffer.alloc(0);
     let n = 0;
     let held: Buffer | undefined;
+    const carry = (message: Buffer) => {
+      const size = message.readUInt32BE(0);
+      const verdict = state.tamper({ size, n: n++ });
+      if (verdict === 'drop') return;
+      if (verdict === 'hold' && held === undefined) {
+        held = message;
+        return;
+      }
+      client.write(message);
+      count.carried++;
+      if (held !== undefined) client.write(held);
+      held = undefined;
+    };
     upstream.on('data', (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
       while (buffered.length >= 4 && buffered.length >= 4 + buffered.readUInt32BE(0)) {
-        const size = buffered.readUInt32BE(0);
-        const message = buffered.subarray(0, 4 + size);
-        buffered = buffered.subarray(4 + size);
-        const verdict = state.tamper({ size, n: n++ });
-        if (verdict === 'drop') continue;
-        if (verdict === 'hold' && held === undefined) {
-          held = message;
-          continue;
-        }
-        client.write(message);
-        if (held !== undefined) client.write(held);
-        held = undefined;
+        const message = buffered.subarray(0, 4 + buffered.readUInt32BE(0));
+        buffered = buffered.subarray(message.length);
+        if (paused) paused.push(() => carry(message));
+        else carry(message);
       }
     });
   });
@@ -298,6 +323,16 @@ export async function tamperingLink(port: number) {
   return {
     address: `127.0.0.1:${at}`,
     state,
+    count,
+    /** Holds every message the holder sends from now on (its greeting among them) until `resume`. */
+    pause: () => {
+      paused ??= [];
+    },
+    resume: () => {
+      const waiting = paused ?? [];
+      paused = undefined;
+      for (const send of waiting) send();
+    },
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -242,3 +242,36 @@ describe('the session table: a cancel racing the response', () => {
     expect(t.size).toBe(0);
   });
 });
+
+describe('a cancel that reaches the server before its call', () => {
+  it('posted together with its call (the transport hands the server a notification a step before a request), it still cancels the call: its question withdrawn, its place freed', async () => {
+    const server = await start({ maxInFlightPerIdentity: 1 });
+    const alice = await aliceSession(server.url);
+    const onSession = (message: Record<string, unknown>) =>
+      new Request(server.url, {
+        method: 'POST',
+        headers: {
+          host: new URL(server.url).host,
+          authorization: 'Bearer alice',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': alice.sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      });
+    // Both in one turn, through the handler's fetch face: as two POSTs arriving together are.
+    const [call, cancelled] = await Promise.all([
+      server.handler.fetch(onSession(deployCall(1))),
+      server.handler.fetch(onSession(cancel(1))),
+    ]);
+    expect(cancelled.status).toBe(202);
+    expect(call.status).toBe(200);
+    closing.push(() => call.body?.cancel().catch(() => {}) ?? Promise.resolve());
+    // Without it given again, the call runs on, its question waiting on a person who cancelled.
+    await expect
+      .poll(() => server.log.events.find((e) => e.type === 'response' && e.key === 'env'), { timeout: 5_000 })
+      .toMatchObject({ action: 'cancel', reason: 'client-cancelled' });
+    expect(await alice.call(2)).toBe(200);
+  });
+});

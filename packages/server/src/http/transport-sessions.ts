@@ -364,6 +364,8 @@ export async function serveSession(
   if (!leg.table.mayStart(entry.identity, ids.length))
     return limitReached('maxInFlightPerIdentity', leg.limits.maxInFlightPerIdentity, first);
   const ended = leg.table.beginCall(entry, ids, leg.events !== undefined);
+  // Its calls as counted now: a cancel that comes while the transport takes them marks them.
+  const calls = ids.map((id) => [id, entry.calls?.get(id)] as const);
   if (leg.events) markResumable(request);
   let response: Response;
   try {
@@ -372,6 +374,7 @@ export async function serveSession(
     ended(false);
     throw error;
   }
+  cancelAgain(entry, calls, { ...extra, request });
   if (response.status !== 200 || !response.body) {
     ended(false);
     return response;
@@ -451,6 +454,29 @@ export async function openSession(
   }
   return exchange.follow(response, request, ended);
 }
+
+/**
+ * The client cancelled some of `calls` while the transport was taking them (its cancel, in another
+ * POST, came after they were counted): the transport hands a notification to the server at once
+ * but a request only after a step it awaits (its stream's priming event), so that cancel reached
+ * the server before the request did, and was dropped there as one for a request it did not know. It is given again, now
+ * that the server has the request: the person who cancelled is not left with a call that runs.
+ * One the server did see first is given twice, which does nothing more.
+ */
+function cancelAgain(
+  entry: TransportSession,
+  calls: readonly (readonly [RequestId, Call | undefined])[],
+  extra: { authInfo?: AuthInfo; request: Request },
+): void {
+  for (const [id, call] of calls)
+    if (call?.withdrawn)
+      entry.transport.onmessage?.(
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: CANCELLED_EARLY } },
+        extra,
+      );
+}
+
+const CANCELLED_EARLY = 'The client cancelled the request as it arrived.';
 
 function parsed(body: unknown): { parsedBody?: unknown } {
   return body === INVALID ? {} : { parsedBody: body };

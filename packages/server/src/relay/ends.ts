@@ -25,6 +25,7 @@ import type { Link } from './direct.js';
 import {
   checkEarlierIdentity,
   type DropReason,
+  FRAME_TTL_MS,
   type Frame,
   type FrameKeys,
   FrameRefused,
@@ -85,6 +86,15 @@ export interface RelayCore {
    * is back (`payOwed`).
    */
   owed: Map<string, { aead: boolean; relays: Map<string, boolean> }>;
+  /**
+   * Requests this replica sent through Redis that their holder has not answered yet (no head, no
+   * `fail`), by holder: relay → until when its frame can still be taken there. One may not have
+   * reached its holder yet, and a request sent after it on a direct connection could overtake it
+   * (a cancel arriving before its call, which then runs) — even once this replica gave up on it,
+   * since its `abort` follows it through Redis. While there are any, the next request to that
+   * holder goes through Redis too, behind them.
+   */
+  unanswered: Map<string, Map<string, number>>;
   /**
    * Watches, every few moments, that `peer` still listens on its channel, calling `lost` when it
    * does not (or Redis cannot be asked); returns what stops watching. Both ends of a relay through
@@ -420,6 +430,8 @@ function take(core: RelayCore, from: string, frame: Frame, via?: Link): void {
       return;
     }
     default: {
+      // Its first answer: the request reached its holder (even one this replica gave up on since).
+      if (frame.t === 'head' || frame.t === 'fail') answered(core, from, frame.r);
       const relay = waiting.get(frame.r);
       if (!relay) return;
       if (relay.holder !== from) {
@@ -504,9 +516,13 @@ export async function relayTo(
   const { holder, owner, request, body, auth } = to;
   const batch = to.takes.batch === true;
   const aead = to.takes.aead === true;
-  // A holder owed an abort gets it first, in order with this request: through Redis, both.
-  let via = core.owed.has(holder) ? undefined : to.takes.via;
+  // A holder owed an abort gets it first, in order with this request: through Redis, both. So does
+  // one with a request through Redis it has not answered (it may not have reached it yet): this one
+  // goes behind it, never past it on a faster route.
+  let via = core.owed.has(holder) || awaitsAnswer(core, holder) ? undefined : to.takes.via;
   const r = crypto.randomUUID();
+  // Recorded once bound for Redis, before any await: a request made meanwhile sees it.
+  if (!via) unanswered(core, holder, r);
   let unwatch = () => {};
   // A relay through Redis is watched: its holder no longer listening ends it. One on a direct
   // connection ends with the connection, which its holder's heartbeat lapsing closes.
@@ -575,12 +591,14 @@ export async function relayTo(
       if (relayed.settled) return await relayed.response();
       via = undefined;
       delete waiting.via;
+      unanswered(core, holder, r);
       unwatch();
       unwatch = watch();
       await heard(core);
       payOwed(core, holder);
       reached = await core.publish(holder, frame, { aead });
     }
+    if (reached === 0) answered(core, holder, r);
     // Nobody listening is a holder gone only once its heartbeat lapsed: one cut from Redis for a
     // moment holds its sessions still, and its client is told to send again, the entry kept.
     if (reached === 0)
@@ -590,12 +608,43 @@ export async function relayTo(
     return await relayed.response();
   } catch (error) {
     relayed.fail('the relay could not be sent', 'interrupted');
+    answered(core, holder, r);
     core.waiting.delete(r);
     if (error instanceof RelayInterrupted) return relayInterrupted(error.message);
     if (error instanceof FrameRefused) return unrelayable(error.message);
     if (!(error instanceof HolderGone)) return directoryDown();
     return HOLDER_GONE;
   }
+}
+
+/** Records request `r`, sent to `holder` through Redis, as not answered yet (`RelayCore.unanswered`). */
+function unanswered(core: RelayCore, holder: string, r: string): void {
+  const relays = core.unanswered.get(holder) ?? new Map<string, number>();
+  core.unanswered.set(holder, relays);
+  // Past twice its frame's lifetime, it can no longer be taken there (whatever the clocks say).
+  relays.set(r, Date.now() + 2 * FRAME_TTL_MS);
+}
+
+/** Request `r` to `holder` was answered, or never reached anyone: nothing to stay behind. */
+function answered(core: RelayCore, holder: string, r: string): void {
+  const relays = core.unanswered.get(holder);
+  if (relays?.delete(r) && relays.size === 0) core.unanswered.delete(holder);
+}
+
+/**
+ * Whether a request to `holder` through Redis is not answered yet. Those past their frame's
+ * lifetime are forgotten first, from the oldest (recorded in about the order they expire).
+ */
+function awaitsAnswer(core: RelayCore, holder: string): boolean {
+  const relays = core.unanswered.get(holder);
+  if (!relays) return false;
+  const now = Date.now();
+  for (const [r, until] of relays) {
+    if (until >= now) return true;
+    relays.delete(r);
+  }
+  core.unanswered.delete(holder);
+  return false;
 }
 
 /**

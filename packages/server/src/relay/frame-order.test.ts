@@ -7,12 +7,24 @@
  *
  * The holder advertises a proxy in front of its direct port that tampers with the messages it
  * sends back; a listing of a few MB goes as several messages.
+ *
+ * Requests keep their order too: one through Redis its holder has not answered may not have
+ * reached it yet, and a cancel sent after it on a direct connection that came up meanwhile would
+ * overtake it — the call then runs, its cancel dropped as one for a request the holder did not know.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
-import { httpTransport } from '../../test/loopback.js';
-import { freePort, relayHarness, type Tamper, tamperingLink, untilDirect } from '../../test/relay-harness.js';
+import { startProxy } from '../../../../test/support/round-robin-proxy.js';
+import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
+import {
+  freePort,
+  publishes,
+  relayHarness,
+  type Tamper,
+  tamperingLink,
+  untilDirect,
+} from '../../test/relay-harness.js';
 
 const REDIS = withRedis('relay/frame-order.test.ts');
 const SECRET = 'relay-order-test-secret-0123456789abcdef0123';
@@ -21,7 +33,7 @@ const SECRET = 'relay-order-test-secret-0123456789abcdef0123';
 const BIG = 1024 * 1024;
 
 describe.skipIf(!REDIS)('a relayed response whose messages are dropped or reordered on the way', () => {
-  const { h, pair } = relayHarness(SECRET);
+  const { h, pair, replica, gated } = relayHarness(SECRET);
   const links: { close(): Promise<void> }[] = [];
   afterEach(async () => {
     for (const link of links.splice(0)) await link.close();
@@ -92,4 +104,49 @@ describe.skipIf(!REDIS)('a relayed response whose messages are dropped or reorde
       expect(await client.listTools()).toMatchObject({ tools: expect.any(Array) });
     });
   }
+
+  it('a cancel never overtakes its call: while a request through Redis is unanswered, the next to that holder goes behind it, not on a connection that came up meanwhile', async () => {
+    const prefix = 'order-cancel:';
+    const port = await freePort();
+    const link = await tamperingLink(port);
+    links.push(link);
+    // The holder's Redis behind a gate; its direct port behind the proxy, its greeting held.
+    const a = await gated(prefix, { direct: { port, advertise: link.address } });
+    const b = await replica(prefix, { direct: {} });
+    h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    link.pause();
+    const { client } = patientClient('quitter');
+    h.clients.push(client);
+    await client.connect(httpTransport(h.proxy.url, 'alice'));
+    // Relayed through Redis; b starts its connection to a, whose greeting waits at the proxy.
+    await client.listTools();
+    expect(link.count.sent).toBe(1);
+    // The call goes out through Redis, and waits there: the holder hears nothing for now.
+    a.gate.freeze();
+    const before = await publishes(b.redis);
+    const controller = new AbortController();
+    const call = startDeploy(client, controller.signal);
+    await expect.poll(() => publishes(b.redis)).toBeGreaterThan(before);
+    // Now the connection comes up: b takes a's greeting (everything runs in this process, so
+    // once the proxy carried it, a few turns of the loop see it read).
+    link.resume();
+    await expect.poll(() => link.count.carried).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The person gives up: the client sends `notifications/cancelled` for the call.
+    controller.abort('the person closed the tab');
+    expect(await call).toBeInstanceOf(Error);
+    // Whatever b did with it, give it time to have gone out, then let the holder hear Redis.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Nothing but the greeting went on the connection: the cancel is behind its call.
+    expect(link.count.sent).toBe(1);
+    a.gate.thaw();
+    // The holder ran the call, then its cancel: the question withdrawn, nothing deployed.
+    await expect
+      .poll(() => a.serving.log.events.find((e) => e.type === 'response' && e.key === 'env'), { timeout: 10_000 })
+      .toMatchObject({ action: 'cancel' });
+    expect(a.serving.store.deployments).toEqual([]);
+    // Once answered, requests take the connection again.
+    await untilDirect(client, a);
+    expect(link.count.sent).toBeGreaterThan(1);
+  });
 });

@@ -125,6 +125,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     delivered: new WeakMap(),
     handler: undefined,
     owed: new Map(),
+    unanswered: new Map(),
     // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
     publish: (to, frame, takes) => publisher.publish(to, frame, takes),
     watch: (peer, lost, beats) => watch(peer, lost, beats),
