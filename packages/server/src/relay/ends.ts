@@ -207,7 +207,17 @@ export async function runRelayed(
   // A requester that no longer listens has given up on this relay (its subscription's drop failed
   // its relays, and told its client so), even if its `abort` never came: dropped here too, so a
   // call its client was told had failed never goes on. On a direct connection, its closing says it.
-  const unwatch = via ? () => {} : core.watch(back, (why) => why !== 'unreachable' && drop(entry));
+  // A requester whose host died without closing anything (powered off, cut off) still listens as
+  // far as Redis can tell, and its connection stays open for minutes: one known to keep its
+  // heartbeat is not heard from once that lapses — through Redis its relays are dropped, on a
+  // direct connection the connection is closed. A requester that asks for numbered frames (`seq`)
+  // is of a version that beats.
+  const beats = frame.seq === true;
+  const unwatch = via
+    ? beats
+      ? core.watchBeat(back, () => via.close())
+      : () => {}
+    : core.watch(back, (why) => why !== 'unreachable' && drop(entry), beats);
   let headSent = false;
   try {
     const handler = core.handler;
