@@ -431,6 +431,44 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
       expect(a.relay.inFlight()).toBe(0);
     });
 
+    it('connections that never greet cannot hold every place: a new one takes the place of the oldest not greeted; with every place greeted, it is refused', async () => {
+      // Squatters may stay a minute each: only the limit can make room.
+      const { a, url } = await pair('slots:', { direct: { maxConnections: 3, helloTimeoutMs: 60_000 } });
+      const seed = new Client({ name: 'seed', version: '1' });
+      clients.push(seed);
+      const seeded = httpTransport(a.serving.url, 'alice');
+      await seed.connect(seeded);
+      const address = (await addressOf(a, 'slots:', seeded.sessionId as string)) as string;
+      const squatters = [await dial(address), await dial(address), await dial(address)];
+      for (const { socket } of squatters) cleanups.push(async () => void socket.destroy());
+      // The requesting replica's connection takes the first squatter's place, greets, and carries
+      // the relays; the other two stay.
+      const client = answering();
+      await client.connect(httpTransport(url, 'alice'));
+      await untilDirect(client, a);
+      await squatters[0]?.closed;
+      expect(squatters.slice(1).map(({ socket }) => socket.destroyed)).toEqual([false, false]);
+      // Full again (the requester's and two squatters): the next takes the older squatter's place.
+      const late = await dial(address);
+      cleanups.push(async () => void late.socket.destroy());
+      await squatters[1]?.closed;
+      expect(late.socket.destroyed).toBe(false);
+      // Every place greeted (the limit lowered to the one there is): a new connection is refused.
+      const { a: lone, url: loneUrl } = await pair('slots1:', {
+        direct: { maxConnections: 1, helloTimeoutMs: 60_000 },
+      });
+      const only = answering();
+      const transport = httpTransport(loneUrl, 'alice');
+      await only.connect(transport);
+      await untilDirect(only, lone);
+      const loneAddress = (await addressOf(lone, 'slots1:', transport.sessionId as string)) as string;
+      const refused = await dial(loneAddress);
+      await refused.closed;
+      const before = await publishes(lone.redis);
+      await only.listTools();
+      expect(await publishes(lone.redis)).toBe(before);
+    });
+
     it('a connection that never greets is closed after helloTimeoutMs', async () => {
       const { address } = await holder();
       const { closed } = await dial(address);

@@ -27,7 +27,12 @@ export interface DirectOptions {
   advertise?: string;
   /** How long a connection has to greet (its `hello` opened) before it is closed, ms. Default 5 s. */
   helloTimeoutMs?: number;
-  /** At most this many connections from other replicas at once. Default 1,024. */
+  /**
+   * At most this many connections from other replicas at once. Default 1,024. At the limit, a new
+   * connection takes the place of the oldest one not yet greeted (whoever can reach the port could
+   * otherwise hold every place with connections that never greet); with every place greeted, it is
+   * refused.
+   */
   maxConnections?: number;
 }
 
@@ -178,7 +183,12 @@ export class Links {
   async listen(): Promise<string> {
     const host = this.options.host ?? '127.0.0.1';
     const helloMs = this.options.helloTimeoutMs ?? 5_000;
+    const max = this.options.maxConnections ?? 1_024;
     const server = createServer((socket) => {
+      if (this.inbound.size >= max && !this.makeRoom()) {
+        socket.destroy();
+        return;
+      }
       const link = new Link(socket, true, this.on.message);
       this.inbound.add(link);
       const timer = setTimeout(() => link.peer === undefined && link.close(), helloMs);
@@ -189,7 +199,6 @@ export class Links {
         this.on.lost(link);
       });
     });
-    server.maxConnections = this.options.maxConnections ?? 1_024;
     server.on('error', () => {});
     const port = this.options.port ?? 0;
     await new Promise<void>((resolve, reject) => {
@@ -212,6 +221,19 @@ export class Links {
     const bound = (server.address() as { port: number }).port;
     this.address = this.options.advertise ?? (host.includes(':') ? `[${host}]:${bound}` : `${host}:${bound}`);
     return this.address;
+  }
+
+  /**
+   * Closes the oldest connection from another replica not yet greeted (a Set iterates in the order
+   * they came); false when every one has greeted.
+   */
+  private makeRoom(): boolean {
+    for (const link of this.inbound)
+      if (link.peer === undefined) {
+        link.close();
+        return true;
+      }
+    return false;
   }
 
   /** The address others reach this replica at, once listening. */
