@@ -9,11 +9,12 @@
  */
 
 import { field, form } from '@elicitkit/form';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { flakyPostgres } from '../../../../test/support/flaky-postgres.js';
 import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wire.js';
-import { type Cut, commitCuttingProxy } from '../../../../test/support/postgres-cutting-proxy.js';
-import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
+import type { Cut } from '../../../../test/support/postgres-cutting-proxy.js';
+import { withPostgres } from '../../../../test/support/postgres-server.js';
 import { onLoopback } from '../../test/loopback.js';
 import { createHttpHandler } from '../http/handler.js';
 import { createElicitkit } from '../kit.js';
@@ -31,46 +32,22 @@ const COMPLETE = "SET state = 'done', result = $1";
 const RELEASE = 'AND owner = $2 AND state';
 
 describe.skipIf(!POSTGRES)('claims on Postgres: an answer lost on the way back', () => {
-  let server: TestPostgres;
-  let proxy: Awaited<ReturnType<typeof commitCuttingProxy>>;
-  let direct: pg.Pool;
-  const pools: pg.Pool[] = [];
+  const db = flakyPostgres((direct) => direct.query('CREATE TABLE effects (call TEXT NOT NULL)'));
   let n = 0;
-
-  beforeAll(async () => {
-    server = await startPostgres();
-    proxy = await commitCuttingProxy(server.port);
-    direct = new pg.Pool({ connectionString: server.url });
-    await direct.query('CREATE TABLE effects (call TEXT NOT NULL)');
-  });
-  afterAll(async () => {
-    for (const pool of pools) await pool.end();
-    await direct?.end();
-    await proxy?.close();
-    await server?.stop();
-  });
-
-  /** A pool through the proxy, as a replica on a flaky network has. */
-  const throughProxy = () => {
-    const pool = new pg.Pool({ connectionString: proxy.url });
-    pool.on('error', () => {});
-    pools.push(pool);
-    return pool;
-  };
   /** A store of its own table, through the proxy; its table made before anything is cut. */
   const store = async () => {
     const table = `lost_${++n}`;
-    const claims = createPostgresClaimStore(throughProxy(), { table });
+    const claims = createPostgresClaimStore(db.throughProxy(), { table });
     await claims.read('warm-up');
     return { claims, table };
   };
   const rowsOf = async (table: string) =>
-    (await direct.query(`SELECT id, state, owner, result FROM ${table} ORDER BY id`)).rows;
+    (await db.direct.query(`SELECT id, state, owner, result FROM ${table} ORDER BY id`)).rows;
 
   describe.each(['sent', 'message'] as Cut[])('cut %s', (cut) => {
     it('the claim: it is the caller’s, and only theirs', async () => {
       const { claims, table } = await store();
-      const lost = proxy.arm(TAKE, cut);
+      const lost = db.proxy.arm(TAKE, cut);
       const claimed = claims.claim('call-1', 'owner-a', LEASE);
       await lost;
       expect(await claimed).toEqual({ state: 'claimed' });
@@ -82,7 +59,7 @@ describe.skipIf(!POSTGRES)('claims on Postgres: an answer lost on the way back',
     it('the completion: recorded, and the caller is told so', async () => {
       const { claims, table } = await store();
       expect(await claims.claim('call-1', 'owner-a', LEASE)).toEqual({ state: 'claimed' });
-      const lost = proxy.arm(COMPLETE, cut);
+      const lost = db.proxy.arm(COMPLETE, cut);
       const completed = claims.complete('call-1', 'owner-a', '"the result"');
       await lost;
       expect(await completed).toBe(true);
@@ -92,7 +69,7 @@ describe.skipIf(!POSTGRES)('claims on Postgres: an answer lost on the way back',
     it('the release: the claim is gone, and a later attempt may act', async () => {
       const { claims, table } = await store();
       expect(await claims.claim('call-1', 'owner-a', LEASE)).toEqual({ state: 'claimed' });
-      const lost = proxy.arm(RELEASE, cut);
+      const lost = db.proxy.arm(RELEASE, cut);
       const released = claims.release('call-1', 'owner-a');
       await lost;
       expect(await released).toBe(true);
@@ -105,8 +82,8 @@ describe.skipIf(!POSTGRES)('claims on Postgres: an answer lost on the way back',
     const { claims, table } = await store();
     expect(await claims.claim('call-1', 'owner-a', LEASE)).toEqual({ state: 'claimed' });
     // owner-a's completion never reached the database; its resend finds the claim not its own.
-    await direct.query(`UPDATE ${table} SET owner = 'owner-b'`);
-    const lost = proxy.arm(COMPLETE, 'message');
+    await db.direct.query(`UPDATE ${table} SET owner = 'owner-b'`);
+    const lost = db.proxy.arm(COMPLETE, 'message');
     const completed = claims.complete('call-1', 'owner-a', '"the result"');
     await lost;
     expect(await completed).toBe(false);
@@ -114,7 +91,7 @@ describe.skipIf(!POSTGRES)('claims on Postgres: an answer lost on the way back',
   });
 
   it('the database refusing the statement is its answer: thrown at once, not sent again', async () => {
-    const pool = throughProxy();
+    const pool = db.throughProxy();
     const sent: string[] = [];
     const counted = Object.assign(Object.create(pool) as pg.Pool, {
       query: (text: string, values?: unknown[]) => {
@@ -149,14 +126,14 @@ describe.skipIf(!POSTGRES)('claims on Postgres: an answer lost on the way back',
           if (answer.action !== 'accept') return answer.result();
           // Not atomic: the claim, then the effect on a connection of its own, then the completion.
           return ctx.commit(async () => {
-            await direct.query('INSERT INTO effects (call) VALUES ($1)', [call]);
+            await db.direct.query('INSERT INTO effects (call) VALUES ($1)', [call]);
             return done(`Deployed to ${answer.value.env}.`);
           });
         },
       });
       const kit = createElicitkit({
         secret: 'a secret of at least thirty-two characters, for this test',
-        claims: createPostgresClaimStore(throughProxy(), { table: `kit_${cut}` }),
+        claims: createPostgresClaimStore(db.throughProxy(), { table: `kit_${cut}` }),
       });
       const serving = await onLoopback(
         createHttpHandler(() => kit.createServer({ name: 'pg', version: '1' }, [deploy])),
@@ -165,7 +142,7 @@ describe.skipIf(!POSTGRES)('claims on Postgres: an answer lost on the way back',
         const tool = { name: 'deploy', arguments: {} };
         const first = pendingOf(await wireRound(serving.url, tool));
         const final = { ...tool, inputResponses: { env: accept({ env: 'prod' }) }, requestState: first.requestState };
-        const lost = proxy.arm(TAKE, cut);
+        const lost = db.proxy.arm(TAKE, cut);
         const answered = wireRound(serving.url, final);
         await lost;
         const { result } = await answered;
@@ -174,9 +151,9 @@ describe.skipIf(!POSTGRES)('claims on Postgres: an answer lost on the way back',
         });
         const { result: replayed } = await wireRound(serving.url, final);
         expect(replayed).toEqual(result);
-        expect((await direct.query('SELECT count(*)::int AS n FROM effects WHERE call = $1', [call])).rows[0].n).toBe(
-          1,
-        );
+        expect(
+          (await db.direct.query('SELECT count(*)::int AS n FROM effects WHERE call = $1', [call])).rows[0].n,
+        ).toBe(1);
       } finally {
         await serving.close();
       }

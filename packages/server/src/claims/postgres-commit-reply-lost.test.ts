@@ -6,11 +6,12 @@
  */
 
 import { field, form } from '@elicitkit/form';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { flakyPostgres } from '../../../../test/support/flaky-postgres.js';
 import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wire.js';
-import { type Cut, commitCuttingProxy } from '../../../../test/support/postgres-cutting-proxy.js';
-import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
+import type { Cut } from '../../../../test/support/postgres-cutting-proxy.js';
+import { withPostgres } from '../../../../test/support/postgres-server.js';
 import { onLoopback } from '../../test/loopback.js';
 import { createHttpHandler } from '../http/handler.js';
 import { createElicitkit } from '../kit.js';
@@ -49,37 +50,14 @@ const deploy = defineTool({
 const COMMITTING = "SET state = 'done'";
 
 describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it commits', () => {
-  let server: TestPostgres;
-  let proxy: Awaited<ReturnType<typeof commitCuttingProxy>>;
-  let direct: pg.Pool;
-  const pools: pg.Pool[] = [];
-  let n = 0;
-
-  beforeAll(async () => {
-    server = await startPostgres();
-    proxy = await commitCuttingProxy(server.port);
-    direct = new pg.Pool({ connectionString: server.url });
+  const db = flakyPostgres(async (direct) => {
     await direct.query('CREATE TABLE deployments (id SERIAL PRIMARY KEY, env TEXT NOT NULL)');
     await direct.query('CREATE TABLE effects (call TEXT NOT NULL)');
   });
-  afterAll(async () => {
-    proxy?.thaw();
-    for (const pool of pools) await pool.end();
-    await direct?.end();
-    await proxy?.close();
-    await server?.stop();
-  });
-
-  /** A pool through the proxy, as a replica on a flaky network has. */
-  const throughProxy = () => {
-    const pool = new pg.Pool({ connectionString: proxy.url });
-    pool.on('error', () => {});
-    pools.push(pool);
-    return pool;
-  };
+  let n = 0;
   /** A store of its own table, through the proxy; its table made before anything is cut. */
   const store = async () => {
-    const claims = createPostgresClaimStore(throughProxy(), { table: `cut_${++n}` });
+    const claims = createPostgresClaimStore(db.throughProxy(), { table: `cut_${++n}` });
     await claims.read('warm-up');
     return claims;
   };
@@ -88,7 +66,7 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
     return JSON.stringify(`acted on ${call}`);
   };
   const effectsOf = async (call: string) =>
-    (await direct.query('SELECT count(*)::int AS n FROM effects WHERE call = $1', [call])).rows[0].n;
+    (await db.direct.query('SELECT count(*)::int AS n FROM effects WHERE call = $1', [call])).rows[0].n;
 
   /**
    * `tool` called through a kit whose claims go through the proxy, its question answered with
@@ -101,7 +79,7 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
     cut: Cut,
     { table, commitWaitMs, freeze = false }: { table?: string; commitWaitMs?: number; freeze?: boolean } = {},
   ) => {
-    const pool = throughProxy();
+    const pool = db.throughProxy();
     const kit = createElicitkit({
       secret: 'a secret of at least thirty-two characters, for this test',
       claims: createPostgresClaimStore(pool, table ? { table } : {}),
@@ -112,14 +90,14 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
       const call = { name: tool.name, arguments: {} };
       const first = pendingOf(await wireRound(serving.url, call));
       const final = { ...call, inputResponses: { env: accept({ env }) }, requestState: first.requestState };
-      const lost = proxy.arm(COMMITTING, cut, { freeze });
+      const lost = db.proxy.arm(COMMITTING, cut, { freeze });
       const answered = wireRound(serving.url, final);
       await lost;
       const { result } = await answered;
       if (freeze) {
         // A thaw drops every connection through the proxy, idle ones too: the replay waits until
         // the pool has let go of them all (a query on one would fail as the connection it is).
-        proxy.thaw();
+        db.proxy.thaw();
         await expect.poll(() => pool.totalCount).toBe(0);
       }
       const { result: replayed } = await wireRound(serving.url, final);
@@ -136,12 +114,12 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
     // It happened, once: the row and the claim's record were both committed, and a replay gets
     // the same record.
     expect(replayed).toEqual(result);
-    expect((await direct.query('SELECT env FROM deployments')).rows).toEqual([{ env: 'prod' }]);
+    expect((await db.direct.query('SELECT env FROM deployments')).rows).toEqual([{ env: 'prod' }]);
   });
 
   it('the reply to COMMIT lost: the store answers `ran` with the result it committed', async () => {
     const claims = await store();
-    const lost = proxy.arm(COMMITTING, 'reply');
+    const lost = db.proxy.arm(COMMITTING, 'reply');
     const ran = claims.atomicallyAsync?.('call-1', 60_000, insert('reply-lost'), { waitMs: 5_000 });
     await lost;
     expect(await ran).toEqual({ state: 'ran', result: '"acted on reply-lost"' });
@@ -151,7 +129,7 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
 
   it('the COMMIT itself lost (the server never got it): the error stands, nothing committed, a replay acts once', async () => {
     const claims = await store();
-    const lost = proxy.arm(COMMITTING, 'message');
+    const lost = db.proxy.arm(COMMITTING, 'message');
     const failed = claims.atomicallyAsync?.('call-1', 60_000, insert('message-lost'), { waitMs: 5_000 });
     await lost;
     await expect(failed).rejects.toThrow(/Connection terminated/);
@@ -166,12 +144,12 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
 
   it('the reply to COMMIT lost and the database silent after: `unknown`, not a wait without end, and not an error', async () => {
     const claims = await store();
-    const lost = proxy.arm(COMMITTING, 'reply', { freeze: true });
+    const lost = db.proxy.arm(COMMITTING, 'reply', { freeze: true });
     // waitMs bounds the questions that would settle it: the database answers none of them.
     const unsettled = claims.atomicallyAsync?.('call-1', 60_000, insert('silent'), { waitMs: 200 });
     await lost;
     expect(await unsettled).toEqual({ state: 'unknown' });
-    proxy.thaw();
+    db.proxy.thaw();
     // It did commit: a replay, once the database answers again, gets that record.
     expect(await claims.atomicallyAsync?.('call-1', 60_000, insert('silent'), { waitMs: 5_000 })).toEqual({
       state: 'done',
@@ -183,7 +161,7 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
   describe('a COMMIT still running when its connection is lost (a deferred trigger takes 300 ms)', () => {
     beforeAll(async () => {
       // Runs at COMMIT, before the transaction counts as committed: meanwhile it is in progress.
-      await direct.query(`CREATE TABLE slow_effects (call TEXT NOT NULL);
+      await db.direct.query(`CREATE TABLE slow_effects (call TEXT NOT NULL);
         CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
           PERFORM pg_sleep(0.3);
@@ -198,11 +176,11 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
       return JSON.stringify(`acted on ${call}`);
     };
     const slowEffectsOf = async (call: string) =>
-      (await direct.query('SELECT count(*)::int AS n FROM slow_effects WHERE call = $1', [call])).rows[0].n;
+      (await db.direct.query('SELECT count(*)::int AS n FROM slow_effects WHERE call = $1', [call])).rows[0].n;
 
     it('it commits after the loss: the store waits for it and answers `ran`, not the error', async () => {
       const claims = await store();
-      const lost = proxy.arm(COMMITTING, 'sent');
+      const lost = db.proxy.arm(COMMITTING, 'sent');
       const ran = claims.atomicallyAsync?.('call-1', 60_000, slowInsert('late'), { waitMs: 5_000 });
       await lost;
       expect(await ran).toEqual({ state: 'ran', result: '"acted on late"' });
@@ -212,7 +190,7 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
 
     it('it is refused at COMMIT after the loss: the error stands, nothing was kept, a replay acts once', async () => {
       const claims = await store();
-      const lost = proxy.arm(COMMITTING, 'sent');
+      const lost = db.proxy.arm(COMMITTING, 'sent');
       const failed = claims.atomicallyAsync?.('call-1', 60_000, slowInsert('refused'), { waitMs: 5_000 });
       await lost;
       await expect(failed).rejects.toThrow(/Connection terminated/);
@@ -267,6 +245,6 @@ describe.skipIf(!POSTGRES)('atomic commit on Postgres: the connection lost as it
     );
     // It did commit: the replay gets that record, and nothing runs again.
     expect(replayed).toMatchObject({ structuredContent: { status: 'done' } });
-    expect((await direct.query("SELECT count(*)::int AS n FROM deployments WHERE env = 'dev'")).rows[0].n).toBe(1);
+    expect((await db.direct.query("SELECT count(*)::int AS n FROM deployments WHERE env = 'dev'")).rows[0].n).toBe(1);
   });
 });
