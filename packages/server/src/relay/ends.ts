@@ -628,15 +628,27 @@ export async function relayTo(
 }
 
 /** Records request `r`, sent to `holder` through Redis, as not answered yet (`RelayCore.unanswered`). */
-function unanswered(core: RelayCore, holder: string, r: string): void {
+export function unanswered(core: RelayCore, holder: string, r: string): void {
+  // Holders gone for good never answer, and are asked about no more: each time the holders waited
+  // on double (from a few dozen), those whose requests all expired are forgotten.
+  const sweepAt = sweeps.get(core) ?? SWEEP_HOLDERS;
+  if (core.unanswered.size >= sweepAt) {
+    for (const other of [...core.unanswered.keys()]) awaitsAnswer(core, other);
+    sweeps.set(core, Math.max(SWEEP_HOLDERS, 2 * core.unanswered.size));
+  }
   const relays = core.unanswered.get(holder) ?? new Map<string, number>();
   core.unanswered.set(holder, relays);
   // Past twice its frame's lifetime, it can no longer be taken there (whatever the clocks say).
   relays.set(r, Date.now() + 2 * FRAME_TTL_MS);
 }
 
+/** How many holders may be waited on before the expired are first swept (`unanswered`). */
+const SWEEP_HOLDERS = 64;
+/** Per replica, how many holders waited on make the next sweep. */
+const sweeps = new WeakMap<RelayCore, number>();
+
 /** Request `r` to `holder` was answered, or never reached anyone: nothing to stay behind. */
-function answered(core: RelayCore, holder: string, r: string): void {
+export function answered(core: RelayCore, holder: string, r: string): void {
   const relays = core.unanswered.get(holder);
   if (relays?.delete(r) && relays.size === 0) core.unanswered.delete(holder);
 }
@@ -645,7 +657,7 @@ function answered(core: RelayCore, holder: string, r: string): void {
  * Whether a request to `holder` through Redis is not answered yet. Those past their frame's
  * lifetime are forgotten first, from the oldest (recorded in about the order they expire).
  */
-function awaitsAnswer(core: RelayCore, holder: string): boolean {
+export function awaitsAnswer(core: RelayCore, holder: string): boolean {
   const relays = core.unanswered.get(holder);
   if (!relays) return false;
   const now = Date.now();
