@@ -140,9 +140,9 @@ async function linkTarget(file: string): Promise<string> {
 
 /**
  * Replaces `file` with `text` in one step: a crash leaves the old file or the new one, never half of
- * each. Missing folders are created; an existing file keeps its mode, and a symlink (a dotfiles repo)
- * stays a symlink because the write goes to the file it points to, created there when it does not
- * exist yet. `newMode` is the mode of a file created (default 0666 narrowed by the umask).
+ * each (the new text is flushed to disk before the rename, and the rename after it). Missing
+ * folders are created; an existing file keeps its mode, and a symlink (a dotfiles repo) stays a
+ * symlink because the write goes to the file it points to, created there when it does not exist yet. `newMode` is the mode of a file created (default 0666 narrowed by the umask).
  * @example await writeAtomically('/home/ana/.claude.json', '{}\n')
  */
 export async function writeAtomically(file: string, text: string, newMode = 0o666): Promise<void> {
@@ -161,6 +161,9 @@ export async function writeAtomically(file: string, text: string, newMode = 0o66
       if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0))
         await handle.chown(existing.uid, existing.gid);
       await handle.writeFile(text);
+      // On disk before the rename is: otherwise a crash right after it can leave the config's name
+      // on an empty or cut-short file (ext4 and XFS write the rename first, the data later).
+      await handle.sync();
     } finally {
       await handle.close();
     }
@@ -169,7 +172,27 @@ export async function writeAtomically(file: string, text: string, newMode = 0o66
     await rm(temp, { force: true });
     throw error;
   }
+  await syncFolder(dirname(target));
 }
+
+/**
+ * Flushes `folder`'s entries (a rename in it) to disk. Skipped where that cannot be done: Windows
+ * opens no folder as a file (EISDIR) nor syncs one (EPERM), some filesystems (network, FUSE) answer
+ * EINVAL or ENOTSUP, and a folder one may write but not read (mode -wx) does not open (EACCES).
+ */
+async function syncFolder(folder: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(folder, 'r');
+    await handle.sync();
+  } catch (error) {
+    if (!FOLDER_SYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+const FOLDER_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSUP', 'EACCES']);
 
 /** A lock older than this, whose process does not run here, was left by one that died mid-change: taken over. */
 const STALE_LOCK_MS = 30_000;
