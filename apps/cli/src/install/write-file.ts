@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import {
+  access,
   chown,
+  constants,
   copyFile,
   type FileHandle,
   lstat,
@@ -72,17 +74,31 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
 /**
  * Throws when the existing `file` (through a symlink, the file it points to) has no write
  * permission for anyone: someone made it read-only on purpose, and replacing it by a rename would
- * go around that. Nothing is written; the message says how to go on.
+ * go around that. Likewise, except for root, when this user may not write it (another user's
+ * 0644 file in a folder this one can write): the rename would replace a file they could not
+ * change, and make it theirs. Nothing is written; the message says how to go on.
  * @example await refuseReadOnly('/work/.cursor/mcp.json')
  */
 export async function refuseReadOnly(file: string, command: 'install' | 'uninstall'): Promise<void> {
-  const mode = await stat(file).then(
-    (s) => s.mode & 0o777,
-    () => undefined,
-  );
-  if (mode === undefined || (mode & 0o222) !== 0) return;
+  const found = await stat(file).catch(() => undefined);
+  if (found === undefined) return;
+  const mode = (found.mode & 0o777).toString(8);
+  if ((found.mode & 0o222) === 0)
+    throw new Error(
+      `${file} is read-only (mode ${mode}): elicitkit does not change a file someone made read-only. Make it writable (chmod u+w ${file}) and run ${command} again, or make the change yourself (--dry-run shows it).`,
+    );
+  const uid = process.getuid?.();
+  if (uid === undefined || uid === 0 || (await writable(file))) return;
   throw new Error(
-    `${file} is read-only (mode ${mode.toString(8)}): elicitkit does not change a file someone made read-only. Make it writable (chmod u+w ${file}) and run ${command} again, or make the change yourself (--dry-run shows it).`,
+    `${file} is not writable by this user (uid ${uid}; the file is uid ${found.uid}'s, mode ${mode}): elicitkit does not replace a file you may not change, which would also make it yours. Run ${command} as a user who may write it (run with sudo, the owner is kept), or make the change yourself (--dry-run shows it).`,
+  );
+}
+
+/** Whether this process may write `file`; only a refusal (EACCES) says no, other failures are the write's to report. */
+async function writable(file: string): Promise<boolean> {
+  return access(file, constants.W_OK).then(
+    () => true,
+    (error: NodeJS.ErrnoException) => error.code !== 'EACCES',
   );
 }
 
@@ -94,10 +110,11 @@ export async function backUp(file: string): Promise<string> {
   const backup = `${file}.bak`;
   // copyFile carries the mode over, so a private config does not leave a world-readable copy.
   await copyFile(file, backup);
-  // And, under sudo, the owner: the backup is the user's, as the file was.
+  // And, run as root, the owner and group (root's own group may not be 0): the backup is the
+  // user's, as the file was.
   if (process.getuid?.() === 0) {
     const { uid, gid } = await stat(file);
-    if (uid !== 0 || gid !== 0) await chown(backup, uid, gid);
+    await chown(backup, uid, gid);
   }
   return backup;
 }
@@ -156,10 +173,11 @@ export async function writeAtomically(file: string, text: string, newMode = 0o66
     // holds a byte: a private config's text is never readable by others, not even for a moment.
     const handle = await open(temp, 'wx', (mode ?? newMode) & 0o777);
     try {
+      // Run with sudo, a user's config must stay theirs (the client rewrites it as it runs), and any
+      // file its owner and group: root's group may be another, a setgid folder gives its own. Before
+      // the mode, which a change of owner may take the setuid and setgid bits from.
+      if (existing && process.getuid?.() === 0) await handle.chown(existing.uid, existing.gid);
       if (mode !== undefined) await handle.chmod(mode);
-      // Run with sudo, a user's config must stay theirs: the client rewrites it as it runs.
-      if (existing && process.getuid?.() === 0 && (existing.uid !== 0 || existing.gid !== 0))
-        await handle.chown(existing.uid, existing.gid);
       await handle.writeFile(text);
       // On disk before the rename is: otherwise a crash right after it can leave the config's name
       // on an empty or cut-short file (ext4 and XFS write the rename first, the data later).
