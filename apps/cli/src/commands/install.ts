@@ -3,6 +3,7 @@ import { CLIENTS, type InstallContext, installContext, type JsonValue } from '..
 import { opsdeskCommand } from '../install/default-command.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { planEdit } from '../install/plan-edit.js';
+import { serverCommand } from '../install/server-command.js';
 import { backUp, changeOnce, readIfExists, refuseReadOnly, TO_WRITE, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
@@ -34,7 +35,9 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
     }
     entry = spec.httpEntry(request.remote.url, request.remote.headers);
   } else {
-    const [command, ...args] = request.command ?? env.defaultCommand;
+    const given = request.command && serverCommand(request.command, env);
+    for (const note of given?.notes ?? []) io.err(note);
+    const [command, ...args] = given?.command ?? env.defaultCommand;
     if (command === undefined) throw new Error('install: the default server command is empty');
     entry = spec.entry(command, args);
   }
