@@ -42,6 +42,14 @@ import { HolderGone, RelayedResponse, RelayInterrupted } from './relayed-respons
 /** What a holder sends back for a relayed request: its response's frames. */
 type ResponseFrame = Extract<Frame, { t: 'head' | 'data' | 'end' | 'fail' }>;
 
+/** The requests through Redis to one holder not answered yet (`RelayCore.unanswered`). */
+export interface Unanswered {
+  /** Relay → its session, and until when its frame can still be taken there (in about that order). */
+  relays: Map<string, { session: string; until: number }>;
+  /** Session → how many of `relays` are its. */
+  sessions: Map<string, number>;
+}
+
 /** A relay this replica runs for another (it holds the session). */
 export interface Holding {
   /** The replica that asked: only it may abort. */
@@ -88,13 +96,14 @@ export interface RelayCore {
   owed: Map<string, { aead: boolean; relays: Map<string, boolean> }>;
   /**
    * Requests this replica sent through Redis that their holder has not answered yet (no head, no
-   * `fail`), by holder: relay → until when its frame can still be taken there. One may not have
-   * reached its holder yet, and a request sent after it on a direct connection could overtake it
-   * (a cancel arriving before its call, which then runs) — even once this replica gave up on it,
-   * since its `abort` follows it through Redis. While there are any, the next request to that
-   * holder goes through Redis too, behind them.
+   * `fail`), by holder (`Unanswered`). One may not have reached its holder yet, and a request sent
+   * after it on a direct connection could overtake it (a cancel arriving before its call, which
+   * then runs) — even once this replica gave up on it, since its `abort` follows it through Redis.
+   * While there are any of a session, its next request to that holder goes through Redis too,
+   * behind them; another session's takes the connection (each one sent behind others would be
+   * waited on in turn, and with requests overlapping the connection would never be taken again).
    */
-  unanswered: Map<string, Map<string, number>>;
+  unanswered: Map<string, Unanswered>;
   /**
    * Watches, every few moments, that `peer` still listens on its channel, calling `lost` when it
    * does not (or Redis cannot be asked); returns what stops watching. Both ends of a relay through
@@ -521,6 +530,8 @@ export async function relayTo(
     beats: boolean;
     /** The holder's directory entry says it numbers a response's frames (`SessionEntry.sequenced`). */
     sequenced: boolean;
+    /** The session the request is on: its requests keep their order (`RelayCore.unanswered`). */
+    session: string;
   },
 ): Promise<Response | typeof HOLDER_GONE> {
   const { holder, owner, request, body, auth } = to;
@@ -529,10 +540,10 @@ export async function relayTo(
   // A holder owed an abort gets it first, in order with this request: through Redis, both. So does
   // one with a request through Redis it has not answered (it may not have reached it yet): this one
   // goes behind it, never past it on a faster route.
-  let via = core.owed.has(holder) || awaitsAnswer(core, holder) ? undefined : to.takes.via;
+  let via = core.owed.has(holder) || awaitsAnswer(core, holder, to.session) ? undefined : to.takes.via;
   const r = crypto.randomUUID();
   // Recorded once bound for Redis, before any await: a request made meanwhile sees it.
-  if (!via) unanswered(core, holder, r);
+  if (!via) unanswered(core, holder, to.session, r);
   let unwatch = () => {};
   // A relay through Redis is watched: its holder no longer listening ends it. One on a direct
   // connection ends with the connection, which its holder's heartbeat lapsing closes.
@@ -601,7 +612,7 @@ export async function relayTo(
       if (relayed.settled) return await relayed.response();
       via = undefined;
       delete waiting.via;
-      unanswered(core, holder, r);
+      unanswered(core, holder, to.session, r);
       unwatch();
       unwatch = watch();
       await heard(core);
@@ -627,19 +638,27 @@ export async function relayTo(
   }
 }
 
-/** Records request `r`, sent to `holder` through Redis, as not answered yet (`RelayCore.unanswered`). */
-export function unanswered(core: RelayCore, holder: string, r: string): void {
+/**
+ * Records request `r` on `session`, sent to `holder` through Redis, as not answered yet
+ * (`RelayCore.unanswered`).
+ */
+export function unanswered(core: RelayCore, holder: string, session: string, r: string): void {
   // Holders gone for good never answer, and are asked about no more: each time the holders waited
   // on double (from a few dozen), those whose requests all expired are forgotten.
   const sweepAt = sweeps.get(core) ?? SWEEP_HOLDERS;
   if (core.unanswered.size >= sweepAt) {
-    for (const other of [...core.unanswered.keys()]) awaitsAnswer(core, other);
+    for (const other of [...core.unanswered.keys()]) expire(core, other);
     sweeps.set(core, Math.max(SWEEP_HOLDERS, 2 * core.unanswered.size));
   }
-  const relays = core.unanswered.get(holder) ?? new Map<string, number>();
-  core.unanswered.set(holder, relays);
+  let waited = core.unanswered.get(holder);
+  if (!waited) {
+    waited = { relays: new Map(), sessions: new Map() };
+    core.unanswered.set(holder, waited);
+  }
+  if (waited.relays.has(r)) return;
   // Past twice its frame's lifetime, it can no longer be taken there (whatever the clocks say).
-  relays.set(r, Date.now() + 2 * FRAME_TTL_MS);
+  waited.relays.set(r, { session, until: Date.now() + 2 * FRAME_TTL_MS });
+  waited.sessions.set(session, (waited.sessions.get(session) ?? 0) + 1);
 }
 
 /** How many holders may be waited on before the expired are first swept (`unanswered`). */
@@ -649,24 +668,37 @@ const sweeps = new WeakMap<RelayCore, number>();
 
 /** Request `r` to `holder` was answered, or never reached anyone: nothing to stay behind. */
 export function answered(core: RelayCore, holder: string, r: string): void {
-  const relays = core.unanswered.get(holder);
-  if (relays?.delete(r) && relays.size === 0) core.unanswered.delete(holder);
+  const waited = core.unanswered.get(holder);
+  const relay = waited?.relays.get(r);
+  if (waited && relay) forget(core, holder, waited, r, relay.session);
+}
+
+/** Whether a request on `session` to `holder` through Redis is not answered yet (the expired forgotten first). */
+export function awaitsAnswer(core: RelayCore, holder: string, session: string): boolean {
+  return expire(core, holder)?.sessions.has(session) === true;
 }
 
 /**
- * Whether a request to `holder` through Redis is not answered yet. Those past their frame's
- * lifetime are forgotten first, from the oldest (recorded in about the order they expire).
+ * `holder`'s requests not answered yet, once those past their frame's lifetime are forgotten,
+ * from the oldest (recorded in about the order they expire); undefined when none are left.
  */
-export function awaitsAnswer(core: RelayCore, holder: string): boolean {
-  const relays = core.unanswered.get(holder);
-  if (!relays) return false;
+function expire(core: RelayCore, holder: string): Unanswered | undefined {
+  const waited = core.unanswered.get(holder);
+  if (!waited) return undefined;
   const now = Date.now();
-  for (const [r, until] of relays) {
-    if (until >= now) return true;
-    relays.delete(r);
+  for (const [r, { session, until }] of waited.relays) {
+    if (until >= now) return waited;
+    forget(core, holder, waited, r, session);
   }
-  core.unanswered.delete(holder);
-  return false;
+  return core.unanswered.get(holder);
+}
+
+function forget(core: RelayCore, holder: string, waited: Unanswered, r: string, session: string): void {
+  waited.relays.delete(r);
+  const left = (waited.sessions.get(session) ?? 1) - 1;
+  if (left > 0) waited.sessions.set(session, left);
+  else waited.sessions.delete(session);
+  if (waited.relays.size === 0) core.unanswered.delete(holder);
 }
 
 /**

@@ -253,6 +253,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         wideIdentity,
         beats,
         sequenced,
+        session: id,
       });
       if (sent !== HOLDER_GONE) return sent;
       sessions.forget(id);
