@@ -2,7 +2,7 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { CLIENTS, type InstallContext, installContext, type JsonValue } from '../install/clients.js';
 import { opsdeskCommand } from '../install/default-command.js';
 import { parseInstallArgs } from '../install/parse-args.js';
-import { planEdit } from '../install/plan-edit.js';
+import { type EditPlan, planEdit } from '../install/plan-edit.js';
 import { serverCommand } from '../install/server-command.js';
 import { backUp, changeOnce, readIfExists, refuseReadOnly, TO_WRITE, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
@@ -42,10 +42,17 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
     entry = spec.entry(command, args);
   }
 
+  // The locked pass plans again only a file that changed since the first read: planning a huge
+  // ~/.claude.json (Claude Code's project history) takes a while.
+  let planned: { before: string | undefined; plan: EditPlan } | undefined;
   try {
     return await changeOnce(file, true, async (locked) => {
       const before = await readIfExists(file);
-      const plan = planEdit(before, { rootKey: spec.rootKey, name, entry, jsonc: spec.jsonc });
+      const plan =
+        planned && planned.before === before
+          ? planned.plan
+          : planEdit(before, { rootKey: spec.rootKey, name, entry, jsonc: spec.jsonc });
+      planned = { before, plan };
       if (plan.kind === 'refused') {
         io.err(`elicitkit: ${file}:${plan.line}:${plan.column}: ${plan.reason}`);
         io.err('The file was left untouched; fix it (or move it aside) and run install again.');

@@ -1,6 +1,6 @@
 import { CLIENTS, type InstallContext, installContext } from '../install/clients.js';
 import { parseUninstallArgs } from '../install/parse-args.js';
-import { planRemove } from '../install/plan-edit.js';
+import { planRemove, type RemovePlan } from '../install/plan-edit.js';
 import { backUp, changeOnce, readIfExists, refuseReadOnly, TO_WRITE, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
@@ -18,10 +18,13 @@ export async function uninstall(argv: string[], io: Io, environment: Partial<Ins
   const spec = CLIENTS[request.client];
   const file = spec.path(request.scope, env);
   const where = `(${request.client}, ${request.scope} scope)`;
+  // The locked pass plans again only a file that changed since the first read (a huge ~/.claude.json).
+  let planned: { before: string | undefined; plan: RemovePlan } | undefined;
   try {
     return await changeOnce(file, false, async (locked) => {
       const before = await readIfExists(file);
-      const plan = planRemove(before, spec.rootKey, request.name);
+      const plan = planned && planned.before === before ? planned.plan : planRemove(before, spec.rootKey, request.name);
+      planned = { before, plan };
       if (plan.kind === 'refused') {
         io.err(`elicitkit: ${file}:${plan.line}:${plan.column}: ${plan.reason}`);
         io.err('The file was left untouched; fix it and run uninstall again.');

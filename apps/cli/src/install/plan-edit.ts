@@ -1,5 +1,6 @@
-import { applyEdits, type Node, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { applyEdits, type Edit, type Node, type ParseError, printParseErrorCode, visit } from 'jsonc-parser';
 import type { JsonValue } from './clients.js';
+import { expand, readTop, TOO_DEEP, tooDeep } from './config-tree.js';
 import { DEFAULT_STYLE, detectStyle, type JsonStyle, pretty } from './json-style.js';
 import { insertProperty, removeProperty, replaceValue } from './text-edits.js';
 
@@ -36,24 +37,23 @@ export function planEdit(before: string | undefined, target: EditTarget): EditPl
   const text = before.slice(bom.length);
   const deep = tooDeep(text);
   if (deep !== undefined) return refuse(text, deep, TOO_DEEP);
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true });
-  const error = errors[0];
+  const { root, error, lenient } = readTop(text);
   if (error) return refuse(text, error.offset, words(printParseErrorCode(error.error)));
   if (root?.type !== 'object')
     return refuse(text, root?.offset ?? 0, `the top-level value is ${kindOf(root)}, not an object`);
 
-  const notes = target.jsonc ? [] : strictJsonNotes(text);
+  const notes = target.jsonc || !lenient ? [] : strictJsonNotes(text);
   const style = detectStyle(text, root.children?.[0]?.offset);
-  const servers = lastProperty(root, rootKey)?.children?.[1];
-  if (!servers)
+  const outline = lastProperty(root, rootKey)?.children?.[1];
+  if (!outline)
     return {
       kind: 'add',
       text: bom + applyEdits(text, insertProperty(text, root, rootKey, { [name]: entry }, style)),
       notes,
     };
-  if (servers.type !== 'object')
-    return refuse(text, servers.offset, `"${rootKey}" is ${kindOf(servers)}, not an object of servers`);
+  if (outline.type !== 'object')
+    return refuse(text, outline.offset, `"${rootKey}" is ${kindOf(outline)}, not an object of servers`);
+  const servers = expand(text, outline).node as Node;
 
   const property = lastProperty(servers, name);
   const current = property?.children?.[1];
@@ -67,7 +67,7 @@ export function planEdit(before: string | undefined, target: EditTarget): EditPl
     if (own.same) return { kind: 'unchanged', notes };
     return {
       kind: 'replace',
-      text: bom + setInPlace(text, [rootKey, name], entry as Record<string, JsonValue>, style),
+      text: bom + setInPlace(text, servers, name, entry as Record<string, JsonValue>, style),
       notes: [...notes, `kept the entry's own ${own.kept.join(', ')}`],
     };
   }
@@ -118,20 +118,27 @@ function ownSettings(
 }
 
 /**
- * `text` with the object at `path` holding `entry`'s properties — each replaced or added where it
- * is, and install's other properties taken out — every other property of it left as it was.
+ * `text` with the object `servers.name` holding `entry`'s properties — each replaced or added where
+ * it is, and install's other properties taken out — every other property of it left as it was.
  */
-function setInPlace(text: string, path: string[], entry: Record<string, JsonValue>, style: JsonStyle): string {
-  const at = () => {
-    let node = parseTree(text, [], { allowTrailingComma: true });
-    for (const key of path) node = node && lastProperty(node, key)?.children?.[1];
-    return node as Node;
+function setInPlace(
+  text: string,
+  servers: Node,
+  name: string,
+  entry: Record<string, JsonValue>,
+  style: JsonStyle,
+): string {
+  // Every edit falls inside `servers`, so only it is parsed again after each, grown or shrunk by it.
+  let span = { offset: servers.offset, length: servers.length, parent: servers.parent };
+  const at = () => lastProperty(expand(text, span).node as Node, name)?.children?.[1] as Node;
+  const apply = (edits: Edit[]) => {
+    text = applyEdits(text, edits);
+    span = { ...span, length: span.length + grown(edits) };
   };
   for (const [key, value] of Object.entries(entry)) {
     const object = at();
     const property = lastProperty(object, key);
-    text = applyEdits(
-      text,
+    apply(
       property ? replaceValue(text, object, property, value, style) : insertProperty(text, object, key, value, style),
     );
   }
@@ -142,34 +149,13 @@ function setInPlace(text: string, path: string[], entry: Record<string, JsonValu
       return MANAGED.has(key) && !Object.hasOwn(entry, key);
     });
     if (!stale) return text;
-    text = applyEdits(text, removeProperty(text, object, stale));
+    apply(removeProperty(text, object, stale));
   }
 }
 
-/** Deeper than any client config: the parser and the edits recurse per level, and would overflow the stack. */
-const MAX_DEPTH = 512;
-const TOO_DEEP = `its values nest deeper than ${MAX_DEPTH} levels, which no client config does`;
-
-/**
- * Where `text` first opens an object or array deeper than `MAX_DEPTH`, outside strings and
- * comments; undefined when it never does. One pass, before anything that recurses reads it.
- */
-function tooDeep(text: string): number | undefined {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
-    } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
-    } else if (c === '/' && text[i + 1] === '*') {
-      const end = text.indexOf('*/', i + 2);
-      i = end < 0 ? text.length : end + 1;
-    } else if (c === '{' || c === '[') {
-      if (++depth > MAX_DEPTH) return i;
-    } else if (c === '}' || c === ']') depth--;
-  }
-  return undefined;
+/** How many characters `edits` add (negative: take away). */
+function grown(edits: Edit[]): number {
+  return edits.reduce((sum, edit) => sum + edit.content.length - edit.length, 0);
 }
 
 function refuse(text: string, offset: number, reason: string): EditPlan {
@@ -184,9 +170,16 @@ function position(text: string, offset: number): { line: number; column: number 
 
 /** The client parses plain JSON, so a comment or trailing comma that VS Code would accept may break it. */
 function strictJsonNotes(text: string): string[] {
-  const errors: ParseError[] = [];
-  parseTree(text, errors, { disallowComments: true });
-  const error = errors[0];
+  let error: ParseError | undefined;
+  visit(
+    text,
+    {
+      onError: (code, offset, length) => {
+        error ??= { error: code, offset, length };
+      },
+    },
+    { disallowComments: true },
+  );
   if (!error) return [];
   const { line, column } = position(text, error.offset);
   return [
@@ -251,27 +244,29 @@ export function planRemove(before: string | undefined, rootKey: string, name: st
   let text = before.slice(bom.length);
   const deep = tooDeep(text);
   if (deep !== undefined) return refuse(text, deep, TOO_DEEP) as RemovePlan;
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true });
-  const error = errors[0];
+  const { root, error } = readTop(text);
   if (error) return refuse(text, error.offset, words(printParseErrorCode(error.error))) as RemovePlan;
   if (root?.type !== 'object')
     return refuse(text, root?.offset ?? 0, `the top-level value is ${kindOf(root)}, not an object`) as RemovePlan;
+  const outline = lastProperty(root, rootKey)?.children?.[1];
+  if (outline?.type !== 'object') return { kind: 'absent' };
+  // Every edit falls inside the servers object, so only it is parsed again after each.
+  let span = { offset: outline.offset, length: outline.length, parent: outline.parent };
   let removed = false;
   for (;;) {
-    const tree = parseTree(text, [], { allowTrailingComma: true });
-    const servers = tree && lastProperty(tree, rootKey)?.children?.[1];
-    const property = servers?.type === 'object' ? lastProperty(servers, name) : undefined;
-    if (!servers || !property) break;
-    text = applyEdits(text, removeProperty(text, servers, property));
+    const servers = expand(text, span).node as Node;
+    const property = lastProperty(servers, name);
+    if (!property) break;
+    const edits = removeProperty(text, servers, property);
+    text = applyEdits(text, edits);
+    span = { ...span, length: span.length + grown(edits) };
     removed = true;
   }
   if (!removed) return { kind: 'absent' };
   // Never write a file its client could no longer read: a layout these edits do not foresee is
-  // refused, and the file left as it was.
-  const broken: ParseError[] = [];
-  parseTree(text, broken, { allowTrailingComma: true });
-  const first = broken[0];
+  // refused, and the file left as it was. The rest of the file read well and is unchanged, so the
+  // servers object reading as one whole value is enough.
+  const first = expand(text, span).errors[0];
   if (first) {
     const at = before.slice(bom.length);
     return refuse(
