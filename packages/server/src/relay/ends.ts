@@ -538,8 +538,8 @@ export async function relayTo(
   const batch = to.takes.batch === true;
   const aead = to.takes.aead === true;
   // A holder owed an abort gets it first, in order with this request: through Redis, both. So does
-  // one with a request through Redis it has not answered (it may not have reached it yet): this one
-  // goes behind it, never past it on a faster route.
+  // one with a request on this session through Redis it has not answered (it may not have reached
+  // it yet): this one goes behind it, never past it on a faster route.
   let via = core.owed.has(holder) || awaitsAnswer(core, holder, to.session) ? undefined : to.takes.via;
   const r = crypto.randomUUID();
   // Recorded once bound for Redis, before any await: a request made meanwhile sees it.

@@ -49,8 +49,9 @@ describe.skipIf(!REDIS)('a requester that stops answering without closing its co
       });
       b.gate.freeze();
       link?.freeze();
-      // Subscribed as far as Redis can tell, its heartbeat gone.
-      await expect.poll(() => a.redis.exists(`${prefix}alive:${b.relay.replica}`)).toBe(0);
+      // Subscribed as far as Redis can tell, its heartbeat gone (its key lives up to its ttl on,
+      // past the poll's default second).
+      await expect.poll(() => a.redis.exists(`${prefix}alive:${b.relay.replica}`), { timeout: 5_000 }).toBe(0);
       expect(await listeners(a, prefix, b.relay.replica)).toBe(1);
       // The holder dropped the call: its question withdrawn, nothing done.
       await expect
