@@ -226,7 +226,7 @@ export async function runRelayed(
     ? beats
       ? core.watchBeat(back, () => via.close())
       : () => {}
-    : core.watch(back, (why) => why !== 'unreachable' && drop(entry), beats);
+    : core.watch(back, (why) => why !== 'unreachable' && drop(entry, UNHEARD), beats);
   let headSent = false;
   try {
     const handler = core.handler;
@@ -291,6 +291,9 @@ export async function runRelayed(
     }
     if (controller.signal.reason === SHUTDOWN) throw new Error('the server instance holding this session stopped');
     if (controller.signal.reason === LOST) throw new Error(LOST_MESSAGE);
+    // Told, in case it only paused (its heartbeat lapsed while its process was stopped, or while
+    // it could not write to Redis): it still listens, and would wait for the rest for ever.
+    if (controller.signal.reason === UNHEARD) throw new Error(UNHEARD_MESSAGE);
     if (failed !== undefined) throw failed;
     if (controller.signal.aborted) await reader.cancel().catch(() => {});
     else sent({ t: 'end', r: frame.r });
@@ -305,8 +308,12 @@ export async function runRelayed(
         ? ({ t: 'fail', r: frame.r, message } as const)
         : !core.handler
           ? failedHead(frame.r, 503, NOT_SERVING)
-          : controller.signal.reason === LOST
-            ? failedHead(frame.r, 503, `Service unavailable: ${LOST_MESSAGE}; send the request again`)
+          : controller.signal.reason === LOST || controller.signal.reason === UNHEARD
+            ? failedHead(
+                frame.r,
+                503,
+                `Service unavailable: ${controller.signal.reason === LOST ? LOST_MESSAGE : UNHEARD_MESSAGE}; send the request again`,
+              )
             : failedHead(frame.r, 500, FAILED);
     await publish(back, frameOf).catch(() => 0);
   } finally {
@@ -475,6 +482,8 @@ const NOT_SERVING =
   'Service unavailable: the server instance holding this session is not serving yet; send the request again';
 const FAILED = 'Internal error: the request failed on the server instance holding its session';
 const LOST_MESSAGE = 'the server instance holding this session lost its Redis subscription and dropped the request';
+const UNHEARD_MESSAGE =
+  'the server instance holding this session no longer heard from the one relaying the request and dropped it';
 
 /**
  * The whole response of a relayed request that failed on the holder before its head: 500, or 503
@@ -756,6 +765,11 @@ function relayedAuth(auth: AuthInfo) {
 export const SHUTDOWN = Symbol('shutdown');
 /** Why one was dropped when this replica's Redis subscription dropped (`subscriptionLost`; its requester is told). */
 const LOST = Symbol('subscription lost');
+/**
+ * Why one through Redis was dropped when its requester was no longer heard from (its requester is
+ * told: one whose heartbeat lapsed may only have paused, and still listen).
+ */
+const UNHEARD = Symbol('requester not heard from');
 
 export const TOO_LARGE = Symbol('too large');
 /** Headers that carry a credential: never relayed. */

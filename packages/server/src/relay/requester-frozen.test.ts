@@ -61,4 +61,31 @@ describe.skipIf(!REDIS)('a requester that stops answering without closing its co
       // Everything it ran for that requester, the client's GET stream too.
       await expect.poll(() => a.relay.inFlight()).toBe(0);
     });
+
+  it('through Redis, a requester that comes back (its process paused, not dead) is told the call failed, not left waiting on it', async () => {
+    const prefix = 'rthawed:';
+    const a = await replica(prefix);
+    const b = await gated(prefix, { sessionTtlMs: 1_500 });
+    h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    const { client, asked } = patientClient('thawed');
+    h.clients.push(client);
+    await client.connect(httpTransport(h.proxy.url, 'alice'));
+    let settled: unknown;
+    const call = startDeploy(client).then((outcome) => {
+      settled = outcome;
+    });
+    await asked;
+    frozen.push(() => b.gate.cut());
+    b.gate.freeze();
+    await expect.poll(() => a.redis.exists(`${prefix}alive:${b.relay.replica}`), { timeout: 5_000 }).toBe(0);
+    await expect
+      .poll(() => a.serving.log.events.find((e) => e.type === 'response' && e.key === 'env'))
+      .toMatchObject({ action: 'cancel' });
+    // b runs again, its connections as they were: what Redis kept for it arrives now.
+    b.gate.thaw();
+    await expect.poll(() => settled, { timeout: 5_000 }).toBeInstanceOf(Error);
+    expect(String((settled as Error).message)).toMatch(/did not complete/);
+    await call;
+    expect(a.serving.store.deployments).toEqual([]);
+  });
 });
