@@ -35,7 +35,8 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
     }
     entry = spec.httpEntry(request.remote.url, request.remote.headers);
   } else {
-    const given = request.command && serverCommand(request.command, env);
+    const given =
+      request.command && serverCommand(request.command, env, { scope: request.scope, client: request.client });
     for (const note of given?.notes ?? []) io.err(note);
     const [command, ...args] = given?.command ?? env.defaultCommand;
     if (command === undefined) throw new Error('install: the default server command is empty');

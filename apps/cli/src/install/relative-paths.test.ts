@@ -1,8 +1,11 @@
 // `elicitkit install cursor -- node ./server.js` wrote "./server.js" into the config without a
 // word, but clients start a server from a folder of their own (Claude Desktop from `/`), where it
-// is not found. A relative path that names an existing file is now made absolute against the
-// current folder, in one line on stderr; one written as a path that names no file (or a folder)
-// is kept with a warning; flags, plain words and package names are left alone, silently.
+// is not found. In a user's own config, a relative path that names an existing file is now made
+// absolute against the current folder, in one line on stderr; in a project's config (shared with
+// the project), a file inside the project stays relative to it (`${workspaceFolder}/…` for VS
+// Code), said so, and one outside it is made absolute with a warning. One written as a path that
+// names no file (or a folder) is kept with a warning; flags, plain words and package names are
+// left alone, silently.
 // The built CLI in a child process, in a sandbox folder and HOME.
 import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
@@ -11,6 +14,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+/** What VS Code fills in with the project's folder. */
+const WORKSPACE = '$' + '{workspaceFolder}';
 const BIN = fileURLToPath(new URL('../../bin/elicitkit.js', import.meta.url));
 
 let root = '';
@@ -29,8 +34,8 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
-function install(args: string[]) {
-  const run = spawnSync(process.execPath, [BIN, 'install', 'cursor', ...args], {
+function install(args: string[], client = 'cursor', scope = 'user') {
+  const run = spawnSync(process.execPath, [BIN, 'install', client, '--scope', scope, ...args], {
     cwd,
     env: { ...process.env, HOME: join(root, 'home') },
     encoding: 'utf8',
@@ -38,8 +43,9 @@ function install(args: string[]) {
   return { code: run.status, out: run.stdout, err: run.stderr.split('\n').filter(Boolean) };
 }
 
-async function entry(name = 'opsdesk') {
-  return JSON.parse(await readFile(join(cwd, '.cursor', 'mcp.json'), 'utf8')).mcpServers[name];
+/** The entry in Cursor's user config, or in `file` under `key`. */
+async function entry(file = join(root, 'home', '.cursor', 'mcp.json'), key = 'mcpServers') {
+  return JSON.parse(await readFile(file, 'utf8'))[key].opsdesk;
 }
 
 describe('install with a relative path in the server command', () => {
@@ -95,6 +101,40 @@ describe('install with a relative path in the server command', () => {
       `note: resolved server.js → ${cwd}/server.js (against ${cwd}): the client starts the server from a folder of its own`,
     ]);
     expect(out).toContain(`+        "${cwd}/server.js"`);
-    await expect(readFile(join(cwd, '.cursor', 'mcp.json'))).rejects.toThrow(/ENOENT/);
+    await expect(readFile(join(root, 'home', '.cursor', 'mcp.json'))).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe("install with a relative path into a project's config (shared with the project)", () => {
+  it('keeps a file inside the project relative, and says so; a file outside it is made absolute, with a warning', async () => {
+    await writeFile(join(root, 'outside.js'), '');
+    const { code, err } = install(['--', 'node', './server.js', '--config', '../outside.js'], 'cursor', 'project');
+    expect({ code, err }).toEqual({
+      code: 0,
+      err: [
+        `note: resolved ../outside.js → ${root}/outside.js (against ${cwd}): the client starts the server from a folder of its own`,
+        "note: kept ./server.js relative to the project, whose config is shared: the client looks for it from the folder it starts the server in (the project's, for Claude Code); with --scope user, it is written as an absolute path",
+        `warning: ../outside.js is outside the project (${cwd}): it is written as ${root}/outside.js, a path on this machine, into a config the project shares`,
+      ],
+    });
+    expect(await entry(join(cwd, '.cursor', 'mcp.json'))).toEqual({
+      command: 'node',
+      args: ['./server.js', '--config', `${root}/outside.js`],
+    });
+  });
+
+  it('VS Code: a file inside the project is written relative to the workspace folder, which VS Code fills in', async () => {
+    const { code, err } = install(['--', 'bin/server', '--config', 'conf.json'], 'vscode', 'project');
+    expect({ code, err }).toEqual({
+      code: 0,
+      err: [
+        `note: resolved bin/server → ${WORKSPACE}/bin/server, conf.json → ${WORKSPACE}/conf.json (against ${cwd}): the client starts the server from a folder of its own`,
+      ],
+    });
+    expect(await entry(join(cwd, '.vscode', 'mcp.json'), 'servers')).toEqual({
+      type: 'stdio',
+      command: `${WORKSPACE}/bin/server`,
+      args: ['--config', `${WORKSPACE}/conf.json`],
+    });
   });
 });

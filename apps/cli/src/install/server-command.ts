@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { posix, win32 } from 'node:path';
-import type { InstallContext } from './clients.js';
+import type { ClientId, InstallContext, Scope } from './clients.js';
 
 /** A server command as it goes into a config, with what to tell the user about it. */
 export interface ServerCommand {
@@ -10,18 +10,29 @@ export interface ServerCommand {
 }
 
 /**
- * The command given after `--`, with every relative path that names an existing file made absolute
- * against `ctx.cwd`: clients start a server from a folder of their own (Claude Desktop uses `/`),
- * where `node ./server.js` finds nothing. A command word with a slash (`./bin/server`) is a path;
- * a bare one (`node`, `npx`) is looked up in PATH and kept, as are flags and words that name no
- * file (`-y`, `@modelcontextprotocol/server-memory`). A word written as a relative path
- * (`./`, `../`) that is a folder or names nothing is kept, with a warning: it may be meant so.
- * @example serverCommand(['node', './server.js', '--stdio'], ctx)
+ * The command given after `--`, its relative paths made fit for the config they go into. Clients
+ * start a server from a folder of their own (Claude Desktop uses `/`), where `node ./server.js`
+ * finds nothing: in a user's own config (`user` scope), every relative path that names an existing
+ * file is made absolute against `ctx.cwd`. A project's config is shared with the project (checked
+ * in, used on other machines), where an absolute path names this machine's folders: a file inside
+ * the project stays relative to it — as `${workspaceFolder}/…` for VS Code, which fills that in,
+ * and as written for the others, which resolve it from the folder they start the server in (the
+ * project's, for Claude Code) — and one outside it is made absolute, with a warning. A command
+ * word with a slash (`./bin/server`) is a path; a bare one (`node`, `npx`) is looked up in PATH
+ * and kept, as are flags and words that name no file (`-y`, `@modelcontextprotocol/server-memory`).
+ * A word written as a relative path (`./`, `../`) that is a folder or names nothing is kept, with a
+ * warning: it may be meant so.
+ * @example serverCommand(['node', './server.js', '--stdio'], ctx, { scope: 'user', client: 'cursor' })
  * // { command: ['node', '/work/shop/server.js', '--stdio'], notes: ['note: resolved ./server.js → /work/shop/server.js …'] }
  */
-export function serverCommand(given: readonly string[], ctx: Pick<InstallContext, 'cwd' | 'platform'>): ServerCommand {
+export function serverCommand(
+  given: readonly string[],
+  ctx: Pick<InstallContext, 'cwd' | 'platform'>,
+  target: { scope: Scope; client: ClientId },
+): ServerCommand {
   const p = ctx.platform === 'win32' ? win32 : posix;
   const resolved: string[] = [];
+  const kept: string[] = [];
   const warnings: string[] = [];
   const command = given.map((word, index) => {
     if (word === '' || word.startsWith('-') || p.isAbsolute(word)) return word;
@@ -31,6 +42,20 @@ export function serverCommand(given: readonly string[], ctx: Pick<InstallContext
     const absolute = p.resolve(ctx.cwd, word);
     const kind = kindOf(absolute);
     if (kind === 'file') {
+      const inside = p.relative(ctx.cwd, absolute);
+      if (target.scope === 'project' && !inside.startsWith('..') && !p.isAbsolute(inside)) {
+        if (target.client !== 'vscode') {
+          kept.push(word);
+          return word;
+        }
+        const shared = `\${workspaceFolder}/${inside.split(p.sep).join('/')}`;
+        resolved.push(`${word} → ${shared}`);
+        return shared;
+      }
+      if (target.scope === 'project')
+        warnings.push(
+          `warning: ${word} is outside the project (${ctx.cwd}): it is written as ${absolute}, a path on this machine, into a config the project shares`,
+        );
       resolved.push(`${word} → ${absolute}`);
       return absolute;
     }
@@ -41,13 +66,16 @@ export function serverCommand(given: readonly string[], ctx: Pick<InstallContext
       );
     return word;
   });
-  const note =
-    resolved.length === 0
-      ? []
-      : [
-          `note: resolved ${resolved.join(', ')} (against ${ctx.cwd}): the client starts the server from a folder of its own`,
-        ];
-  return { command, notes: [...note, ...warnings] };
+  const notes: string[] = [];
+  if (resolved.length > 0)
+    notes.push(
+      `note: resolved ${resolved.join(', ')} (against ${ctx.cwd}): the client starts the server from a folder of its own`,
+    );
+  if (kept.length > 0)
+    notes.push(
+      `note: kept ${kept.join(', ')} relative to the project, whose config is shared: the client looks for ${kept.length > 1 ? 'them' : 'it'} from the folder it starts the server in (the project's, for Claude Code); with --scope user, ${kept.length > 1 ? 'they are written as absolute paths' : 'it is written as an absolute path'}`,
+    );
+  return { command, notes: [...notes, ...warnings] };
 }
 
 function kindOf(path: string): 'file' | 'folder' | undefined {
