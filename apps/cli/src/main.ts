@@ -2,10 +2,31 @@ import { COMMAND_USAGE, COMMANDS, type Command, isCommand, wantsHelp } from './h
 import type { Io } from './io.js';
 import { EXIT, parseArgsMistake, USAGE, UsageError } from './usage.js';
 
-const defaultIo: Io = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+/**
+ * The process's stdout and stderr, one line per call. A reader that went away (`| head -1`) is an
+ * EPIPE on the stream: what is left to say there is dropped, and the command goes on to its end
+ * (an install still writes its file, its exit code is still its own), never a crash with a stack
+ * trace. Set up on first use: importing `main` (the tests do) changes nothing on the process.
+ */
+function processIo(): Io {
+  const line = (stream: NodeJS.WriteStream) => {
+    let gone = false;
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      gone = true;
+    });
+    return (text: string) => {
+      if (!gone) stream.write(`${text}\n`);
+    };
+  };
+  return { out: line(process.stdout), err: line(process.stderr) };
+}
+let defaultIo: Io | undefined;
+/** The process's own `Io`, made once. */
+function ownIo(): Io {
+  defaultIo ??= processIo();
+  return defaultIo;
+}
 
 /** One command: the words after its name, where to write; resolves with the exit code. */
 type CommandRun = (argv: string[], io: Io) => Promise<number>;
@@ -49,7 +70,7 @@ function help(argv: string[], io: Io): number {
  * @example
  * process.exitCode = await main(['call', 'opsdesk', 'list_deployments', '--json']);
  */
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], io: Io = ownIo()): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (isCommand(command) && wantsHelp(rest)) {
