@@ -229,6 +229,27 @@ describe('the session table: a cancel racing the response', () => {
     expect(entry.inFlight).toBe(1);
   });
 
+  it('a cancel for an id not in flight is kept for its request (at most 64 a session, a minute each), and taken once', () => {
+    let now = 1000;
+    const t = new TransportSessionTable(
+      { maxSessions: 10, maxSessionsPerIdentity: 10, maxInFlightPerIdentity: 10, idleMs: 60_000, abandonMs: 60_000 },
+      () => now,
+      async () => {},
+    );
+    const entry = session(t);
+    t.withdraw(entry, [1, 'one']);
+    expect(t.cancelledBefore(entry, [2, 1, '1'])).toEqual([1]);
+    // Taken once: the same id again (which MCP forbids) is not cancelled twice.
+    expect(t.cancelledBefore(entry, [1])).toEqual([]);
+    // A minute later, what was not taken is forgotten.
+    now += 60_001;
+    expect(t.cancelledBefore(entry, ['one'])).toEqual([]);
+    // At most 64 a session: the oldest go first.
+    for (let id = 100; id < 200; id++) t.withdraw(entry, [id]);
+    expect(entry.cancelledEarly?.size).toBe(64);
+    expect(t.cancelledBefore(entry, [135, 136, 199])).toEqual([136, 199]);
+  });
+
   it('a cancelled call frees its id after a turn of the event loop, and its session is idle then', async () => {
     const t = table();
     const entry = session(t);
@@ -244,6 +265,22 @@ describe('the session table: a cancel racing the response', () => {
 });
 
 describe('a cancel that reaches the server before its call', () => {
+  it('answered before its call came (relayed another way, or simply first), it cancels the call as it arrives: its question withdrawn, its place freed', async () => {
+    const server = await start({ maxInFlightPerIdentity: 1 });
+    const alice = await aliceSession(server.url);
+    expect(await alice.notify(cancel(1))).toBe(202);
+    // Its stream sends nothing (its one request is cancelled): not waited on, closed at the end.
+    const gone = new AbortController();
+    void alice.post(deployCall(1), {}, gone.signal).catch(() => {});
+    closing.push(async () => gone.abort());
+    await expect
+      .poll(() => server.log.events.find((e) => e.type === 'response' && e.key === 'env'), { timeout: 5_000 })
+      .toMatchObject({ action: 'cancel', reason: 'client-cancelled' });
+    expect(await alice.call(2)).toBe(200);
+    // Another id is not touched by it.
+    expect(server.log.events.filter((e) => e.type === 'response')).toHaveLength(1);
+  });
+
   it('posted together with its call (the transport hands the server a notification a step before a request), it still cancels the call: its question withdrawn, its place freed', async () => {
     const server = await start({ maxInFlightPerIdentity: 1 });
     const alice = await aliceSession(server.url);

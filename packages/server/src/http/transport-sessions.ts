@@ -39,6 +39,12 @@ export interface TransportSession {
   inFlight: number;
   /** The requests whose ids are in use: those counted, and a cancelled one until it can no longer answer (made on the first). */
   calls?: Map<RequestId, Call>;
+  /**
+   * Ids the client cancelled while no request of theirs was here (→ until when kept): a cancel that
+   * overtook its request (posted together, or relayed on another way than its call). MCP forbids
+   * reusing an id in a session, so one that comes later is that request, cancelled as it arrives.
+   */
+  cancelledEarly?: Map<RequestId, number>;
   /** POST response streams open. */
   posts?: number;
   /** Open GET streams. */
@@ -223,7 +229,10 @@ export class TransportSessionTable {
     if (this.entries.get(entry.id) !== entry) return;
     for (const id of ids) {
       const call = entry.calls?.get(id);
-      if (!call) continue;
+      if (!call) {
+        this.cancelEarly(entry, id);
+        continue;
+      }
       call.withdrawn = true;
       this.uncount(entry, call);
       const later = setTimeout(() => {
@@ -231,6 +240,38 @@ export class TransportSessionTable {
       }, 0);
       (later as { unref?: () => void }).unref?.();
     }
+  }
+
+  /**
+   * Remembers a cancel for `id`, not in flight on `entry` (`cancelledEarly`): finished, never sent,
+   * or not here yet. At most `MAX_EARLY_CANCELS` per session, each for `EARLY_CANCEL_MS`, the
+   * oldest going first.
+   */
+  private cancelEarly(entry: TransportSession, id: RequestId): void {
+    const early = entry.cancelledEarly ?? new Map<RequestId, number>();
+    entry.cancelledEarly = early;
+    const now = this.now();
+    for (const [old, until] of early) {
+      if (until > now && early.size < MAX_EARLY_CANCELS) break;
+      early.delete(old);
+    }
+    early.delete(id);
+    early.set(id, now + EARLY_CANCEL_MS);
+  }
+
+  /** Those of `ids` the client cancelled before they came (`cancelledEarly`), forgotten as they are taken. */
+  cancelledBefore(entry: TransportSession, ids: readonly RequestId[]): RequestId[] {
+    const early = entry.cancelledEarly;
+    if (!early || early.size === 0) return [];
+    const now = this.now();
+    const taken: RequestId[] = [];
+    for (const id of ids) {
+      const until = early.get(id);
+      if (until === undefined) continue;
+      early.delete(id);
+      if (until > now) taken.push(id);
+    }
+    return taken;
   }
 
   /**
@@ -364,8 +405,10 @@ export async function serveSession(
   if (!leg.table.mayStart(entry.identity, ids.length))
     return limitReached('maxInFlightPerIdentity', leg.limits.maxInFlightPerIdentity, first);
   const ended = leg.table.beginCall(entry, ids, leg.events !== undefined);
-  // Its calls as counted now: a cancel that comes while the transport takes them marks them.
+  // Its calls as counted now: a cancel that comes while the transport takes them marks them, and
+  // those the client cancelled before they came are cancelled once the server has them.
   const calls = ids.map((id) => [id, entry.calls?.get(id)] as const);
+  const early = leg.table.cancelledBefore(entry, ids);
   if (leg.events) markResumable(request);
   let response: Response;
   try {
@@ -374,6 +417,7 @@ export async function serveSession(
     ended(false);
     throw error;
   }
+  if (early.length > 0) leg.table.withdraw(entry, early);
   cancelAgain(entry, calls, { ...extra, request });
   if (response.status !== 200 || !response.body) {
     ended(false);
@@ -456,8 +500,10 @@ export async function openSession(
 }
 
 /**
- * The client cancelled some of `calls` while the transport was taking them (its cancel, in another
- * POST, came after they were counted): the transport hands a notification to the server at once
+ * The client cancelled some of `calls` before they came (`cancelledBefore`, withdrawn since) or
+ * while the transport was taking them (its cancel, in another POST, came after they were
+ * counted). The server dropped such a cancel as one for a request it did not know: the transport
+ * hands a notification to the server at once
  * but a request only after a step it awaits (its stream's priming event), so that cancel reached
  * the server before the request did, and was dropped there as one for a request it did not know. It is given again, now
  * that the server has the request: the person who cancelled is not left with a call that runs.
@@ -477,6 +523,13 @@ function cancelAgain(
 }
 
 const CANCELLED_EARLY = 'The client cancelled the request as it arrived.';
+/** At most this many early cancels kept per session (`cancelledEarly`). */
+const MAX_EARLY_CANCELS = 64;
+/**
+ * How long an early cancel waits for its request: longer than a request relayed between replicas
+ * can take to arrive (its frame is refused past twice its lifetime, `relay/frames.ts`).
+ */
+const EARLY_CANCEL_MS = 60_000;
 
 function parsed(body: unknown): { parsedBody?: unknown } {
   return body === INVALID ? {} : { parsedBody: body };
