@@ -149,6 +149,9 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       },
       hello: (to) => sealFrames(key, replica, to, [{ t: 'hello' }], Date.now(), true),
       lost: (link) => {
+        // Nothing runs on a connection before it greeted: closing one (a stranger's, or one
+        // evicted at `maxConnections`) costs no walk through the relays in flight.
+        if (link.peer === undefined) return;
         for (const relay of core.waiting.values())
           if (relay.via === link)
             relay.relayed.fail('the relay lost its connection to the replica holding the session', 'interrupted');
