@@ -88,6 +88,21 @@ describe('install with a relative path in the server command', () => {
     expect(await entry()).toEqual({ command: './missing-server', args: ['./missing.js', '--root', './data'] });
   });
 
+  it("resolves a flag's value given in the same word (--config=conf.json), and nothing else of it", async () => {
+    const { code, err } = install(['--', 'node', '--config=conf.json', '--mode=fast', '--out=./data', '-x=']);
+    expect({ code, err }).toEqual({
+      code: 0,
+      err: [
+        `note: resolved conf.json → ${cwd}/conf.json (against ${cwd}): the client starts the server from a folder of its own`,
+        `warning: ./data is a folder in ${cwd}; it is written as given, and the client will look for it from a folder of its own: give an absolute path if it is one`,
+      ],
+    });
+    expect(await entry()).toEqual({
+      command: 'node',
+      args: [`--config=${cwd}/conf.json`, '--mode=fast', '--out=./data', '-x='],
+    });
+  });
+
   it('says nothing about a command of plain words and package names', async () => {
     const { code, err } = install(['--', 'npx', '-y', '@modelcontextprotocol/server-memory']);
     expect({ code, err }).toEqual({ code: 0, err: [] });

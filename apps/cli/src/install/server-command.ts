@@ -19,7 +19,8 @@ export interface ServerCommand {
  * and as written for the others, which resolve it from the folder they start the server in (the
  * project's, for Claude Code) — and one outside it is made absolute, with a warning. A command
  * word with a slash (`./bin/server`) is a path; a bare one (`node`, `npx`) is looked up in PATH
- * and kept, as are flags and words that name no file (`-y`, `@modelcontextprotocol/server-memory`).
+ * and kept, as are flags and words that name no file (`-y`, `@modelcontextprotocol/server-memory`);
+ * a flag's value given in the same word (`--config=./conf.json`) is a word like the others.
  * A word written as a relative path (`./`, `../`) that is a folder or names nothing is kept, with a
  * warning: it may be meant so.
  * @example serverCommand(['node', './server.js', '--stdio'], ctx, { scope: 'user', client: 'cursor' })
@@ -34,11 +35,12 @@ export function serverCommand(
   const resolved: string[] = [];
   const kept: string[] = [];
   const warnings: string[] = [];
-  const command = given.map((word, index) => {
-    if (word === '' || word.startsWith('-') || p.isAbsolute(word)) return word;
+  /** `word` fit for the config: the command word when `first`. */
+  const fit = (word: string, first: boolean): string => {
+    if (word === '' || p.isAbsolute(word)) return word;
     const hasSeparator = word.includes('/') || (ctx.platform === 'win32' && word.includes('\\'));
     // A bare command word is found through PATH, never in the current folder.
-    if (index === 0 && !hasSeparator) return word;
+    if (first && !hasSeparator) return word;
     const absolute = p.resolve(ctx.cwd, word);
     const kind = kindOf(absolute);
     if (kind === 'file') {
@@ -59,12 +61,18 @@ export function serverCommand(
       resolved.push(`${word} → ${absolute}`);
       return absolute;
     }
-    const explicit = /^\.\.?([/\\]|$)/.test(word) || (index === 0 && hasSeparator);
+    const explicit = /^\.\.?([/\\]|$)/.test(word) || (first && hasSeparator);
     if (explicit)
       warnings.push(
         `warning: ${word} ${kind === 'folder' ? 'is a folder' : 'names no file'} in ${ctx.cwd}; it is written as given, and the client will look for it from a folder of its own: give an absolute path if it is one`,
       );
     return word;
+  };
+  const command = given.map((word, index) => {
+    if (!word.startsWith('-')) return fit(word, index === 0);
+    // A flag with its value in the same word (`--config=./conf.json`): the value is a word too.
+    const flag = /^(--?[^=\s]+=)(.+)$/s.exec(word);
+    return flag ? `${flag[1]}${fit(flag[2] as string, false)}` : word;
   });
   const notes: string[] = [];
   if (resolved.length > 0)
