@@ -11,13 +11,15 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../bin/elicitkit.js', import.meta.url));
+const AS_USER = fileURLToPath(new URL('../../test/as-user.mjs', import.meta.url));
 const EXISTING = '{\n  "mcpServers": {\n    "existing": {"command": "x", "args": []}\n  }\n}\n';
 
 // strace traces the CLI's system calls; without it (or where ptrace is not allowed) the order cannot be seen.
 const strace = spawnSync('strace', ['-o', '/dev/null', 'true']).status === 0;
 if (!strace) console.log('durable-write.test.ts: order test skipped, strace is missing or may not trace here');
 const isRoot = process.getuid?.() === 0;
-if (!isRoot) console.log('durable-write.test.ts: unreadable-folder test skipped, not running as root (setpriv)');
+if (!isRoot)
+  console.log('durable-write.test.ts: unreadable-folder test skipped, not running as root (to run as nobody)');
 
 let root = '';
 let cwd = '';
@@ -29,9 +31,9 @@ beforeEach(async () => {
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
 
-/** Runs the built CLI in `cwd`, with a sandbox HOME, after `prefix` (strace, setpriv). */
-function elicitkit(prefix: string[], args: string[]) {
-  const [command = 'node', ...rest] = [...prefix, process.execPath, BIN, ...args];
+/** Runs `script` (the built CLI) in `cwd`, with a sandbox HOME, after `prefix` (strace). */
+function elicitkit(prefix: string[], args: string[], script = BIN) {
+  const [command = 'node', ...rest] = [...prefix, process.execPath, script, ...args];
   const run = spawnSync(command, rest, { cwd, env: { ...process.env, HOME: join(root, 'home') }, encoding: 'utf8' });
   return { code: run.status, out: run.stdout, err: run.stderr };
 }
@@ -77,10 +79,8 @@ describe('install flushes the new config to disk', () => {
     await chmod(root, 0o755);
     await chmod(cwd, 0o755);
     await chmod(folder, 0o733);
-    const run = elicitkit(
-      ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'],
-      ['install', 'cursor', '--', 'node', '/srv/x.js'],
-    );
+    // As nobody (its modules loaded as root first: the checkout may be out of nobody's reach).
+    const run = elicitkit([], ['65534', '65534', 'install', 'cursor', '--', 'node', '/srv/x.js'], AS_USER);
     expect({ code: run.code, err: run.err }).toEqual({ code: 0, err: '' });
     await chmod(folder, 0o755);
     expect(JSON.parse(await readFile(join(folder, 'mcp.json'), 'utf8')).mcpServers.opsdesk).toEqual({
