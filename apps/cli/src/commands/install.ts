@@ -1,10 +1,11 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { CLIENTS, type InstallContext, installContext, type JsonValue } from '../install/clients.js';
 import { opsdeskCommand } from '../install/default-command.js';
+import { changeOnce, TO_WRITE } from '../install/file-lock.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { type EditPlan, planEdit } from '../install/plan-edit.js';
 import { serverCommand } from '../install/server-command.js';
-import { backUp, changeOnce, readIfExists, refuseReadOnly, TO_WRITE, writeAtomically } from '../install/write-file.js';
+import { backUp, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 

@@ -1,7 +1,8 @@
 import { CLIENTS, type InstallContext, installContext } from '../install/clients.js';
+import { changeOnce, TO_WRITE } from '../install/file-lock.js';
 import { parseUninstallArgs } from '../install/parse-args.js';
 import { planRemove, type RemovePlan } from '../install/plan-edit.js';
-import { backUp, changeOnce, readIfExists, refuseReadOnly, TO_WRITE, writeAtomically } from '../install/write-file.js';
+import { backUp, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 import { printDiff } from './install.js';

@@ -6,7 +6,7 @@ import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { withFileLock } from './write-file.js';
+import { withFileLock } from './file-lock.js';
 
 let root = '';
 beforeEach(async () => {
