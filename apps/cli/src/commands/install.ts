@@ -5,7 +5,7 @@ import { changeOnce, TO_WRITE } from '../install/file-lock.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { type EditPlan, planEdit } from '../install/plan-edit.js';
 import { serverCommand } from '../install/server-command.js';
-import { backUp, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
+import { readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 
@@ -86,10 +86,9 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
       // Written under a lock, after reading and planning again under it: two runs at once would
       // each write their own version over the other's. Nothing to write takes no lock.
       if (!locked) return TO_WRITE;
-      const backup = before === undefined ? undefined : await backUp(file);
       // A new file that will hold a credential (--header) is the user's alone.
       const secret = request.remote !== undefined && Object.keys(request.remote.headers).length > 0;
-      await writeAtomically(file, plan.text, secret ? 0o600 : 0o666);
+      const { backup } = await writeAtomically(file, plan.text, { newMode: secret ? 0o600 : 0o666, backup: true });
       if (backup === undefined) io.out(`Created ${file} with MCP server "${name}" ${where}.`);
       else {
         const done =

@@ -2,7 +2,7 @@ import { CLIENTS, type InstallContext, installContext } from '../install/clients
 import { changeOnce, TO_WRITE } from '../install/file-lock.js';
 import { parseUninstallArgs } from '../install/parse-args.js';
 import { planRemove, type RemovePlan } from '../install/plan-edit.js';
-import { backUp, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
+import { readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 import { printDiff } from './install.js';
@@ -46,10 +46,9 @@ export async function uninstall(argv: string[], io: Io, environment: Partial<Ins
       // Written under a lock, after reading and planning again under it: two runs at once would
       // each write their own version over the other's. Nothing to write takes no lock.
       if (!locked) return TO_WRITE;
-      const backup = await backUp(file);
-      await writeAtomically(file, plan.text);
+      const { backup } = await writeAtomically(file, plan.text, { backup: true });
       io.out(`Removed MCP server "${request.name}" from ${file} ${where}.`);
-      io.out(`The previous version is saved as ${backup}.`);
+      if (backup !== undefined) io.out(`The previous version is saved as ${backup}.`);
       return EXIT.ok;
     });
   } catch (error) {

@@ -1,12 +1,14 @@
 // writeAtomically wrote a temporary file and renamed it over the config, and never flushed either
 // to disk: ext4 and XFS may write the rename before the data, so a crash or power loss right after
 // an install could leave ~/.claude.json empty or cut short. Now the temporary file is synced before
-// the rename and its folder after it. A crash is not simulated here: the test reads the order of
-// the system calls the built CLI makes (strace), and that the file it leaves is whole.
+// the rename and its folder after it. The .bak was not flushed at all, so the same crash could
+// leave the new config and an empty backup, or none: now the backup and its name in its folder are
+// on disk before the rename. A crash is not simulated here: the test reads the order of the system
+// calls the built CLI makes (strace), and that the files it leaves are whole.
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -39,38 +41,57 @@ function elicitkit(prefix: string[], args: string[], script = BIN) {
 }
 
 describe('install flushes the new config to disk', () => {
-  it.skipIf(!strace)('syncs the new text before the rename, and the folder after it', async () => {
-    const file = join(cwd, '.cursor', 'mcp.json');
-    await writeFile(file, EXISTING);
-    const trace = join(root, 'trace');
-    const calls = 'fsync,fdatasync,rename,renameat,renameat2';
-    // -y: a descriptor is shown with its path, so a sync names the file it flushes.
-    const run = elicitkit(
-      ['strace', '-f', '-y', '-qq', '-e', `trace=${calls}`, '-o', trace],
-      ['install', 'cursor', '--', 'node', '/srv/x.js'],
-    );
-    expect(run.code, run.err).toBe(0);
+  // The config as a file, and as a symlink into another folder (a dotfiles repo): the backup is
+  // made beside the link, so that folder is the one whose entry must be on disk.
+  it.skipIf(!strace).each([
+    ['a file', false],
+    ['a symlink into another folder', true],
+  ])(
+    'syncs the backup and its folder, then the new text, before the rename, and the folder after it (%s)',
+    async (_kind, linked) => {
+      const file = join(cwd, '.cursor', 'mcp.json');
+      const real = linked ? join(root, 'dotfiles', 'mcp.json') : file;
+      await mkdir(dirname(real), { recursive: true });
+      await writeFile(real, EXISTING);
+      if (linked) await symlink(real, file);
+      const trace = join(root, 'trace');
+      const calls = 'fsync,fdatasync,rename,renameat,renameat2';
+      // -y: a descriptor is shown with its path, so a sync names the file it flushes.
+      const run = elicitkit(
+        ['strace', '-f', '-y', '-qq', '-e', `trace=${calls}`, '-o', trace],
+        ['install', 'cursor', '--', 'node', '/srv/x.js'],
+      );
+      expect(run.code, run.err).toBe(0);
 
-    const lines = (await readFile(trace, 'utf8')).split('\n');
-    const temp = /\/\.mcp\.json\.\d+\.[0-9a-f]+\.tmp/;
-    const at = (test: (line: string) => boolean) => lines.findIndex(test);
-    const syncTemp = at((l) => /\bf(data)?sync\(\d+</.test(l) && temp.test(l));
-    const renamed = at((l) => /\brename(at2?)?\(/.test(l) && temp.test(l) && l.includes(`${file}"`));
-    const syncFolder = at((l) => /\bfsync\(\d+</.test(l) && l.includes(`<${join(cwd, '.cursor')}>`));
-    expect({ syncTemp: syncTemp >= 0, renamed: renamed >= 0, syncFolder: syncFolder >= 0 }, lines.join('\n')).toEqual({
-      syncTemp: true,
-      renamed: true,
-      syncFolder: true,
-    });
-    expect(syncTemp).toBeLessThan(renamed);
-    expect(renamed).toBeLessThan(syncFolder);
+      const lines = (await readFile(trace, 'utf8')).split('\n');
+      const temp = /\/\.mcp\.json\.\d+\.[0-9a-f]+\.tmp/;
+      const syncs = (path: string) => (l: string) => /\bf(data)?sync\(\d+</.test(l) && l.includes(`<${path}>`);
+      const all = (test: (line: string) => boolean) => lines.flatMap((l, i) => (test(l) ? [i] : []));
+      const [syncBackup = -1] = all(syncs(`${file}.bak`));
+      const [syncTemp = -1] = all((l) => /\bf(data)?sync\(\d+</.test(l) && temp.test(l));
+      const [renamed = -1] = all((l) => /\brename(at2?)?\(/.test(l) && temp.test(l) && l.includes(`${real}"`));
+      const syncBackupFolder = all(syncs(dirname(file))).find((i) => i > syncBackup) ?? -1;
+      const syncFolder = all(syncs(dirname(real))).find((i) => i > renamed) ?? -1;
+      const seen = { syncBackup, syncBackupFolder, syncTemp, renamed, syncFolder };
+      expect(
+        Object.values(seen).map((i) => i >= 0),
+        lines.join('\n'),
+      ).toEqual([true, true, true, true, true]);
+      // The backup (its data, then its name) before the rename: after a crash, a new config always
+      // has the previous one beside it. The new text before the rename, the folder after.
+      expect(syncBackup, lines.join('\n')).toBeLessThan(syncBackupFolder);
+      expect(syncBackupFolder).toBeLessThan(renamed);
+      expect(syncTemp).toBeLessThan(renamed);
+      expect(renamed).toBeLessThan(syncFolder);
 
-    const written = await readFile(file, 'utf8');
-    expect(JSON.parse(written).mcpServers).toEqual({
-      existing: { command: 'x', args: [] },
-      opsdesk: { command: 'node', args: ['/srv/x.js'] },
-    });
-  });
+      const written = await readFile(real, 'utf8');
+      expect(JSON.parse(written).mcpServers).toEqual({
+        existing: { command: 'x', args: [] },
+        opsdesk: { command: 'node', args: ['/srv/x.js'] },
+      });
+      expect(await readFile(`${file}.bak`, 'utf8')).toBe(EXISTING);
+    },
+  );
 
   // The folder is opened to be synced; one its user may write but not read cannot be, and the
   // install must still succeed (the rename is done; only the flush of the folder is skipped).

@@ -99,10 +99,11 @@ async function writable(file: string): Promise<boolean> {
 }
 
 /**
- * Copies `file` to `<file>.bak`, replacing an older backup; resolves with the backup's path.
- * @example await backUp('/work/.mcp.json') // '/work/.mcp.json.bak'
+ * Copies `file` to `<file>.bak`, replacing an older backup, and flushes the copy and then its name
+ * in its folder to disk: a crash right after the config is replaced must not leave the new config
+ * and an empty backup, or none. Resolves with the backup's path.
  */
-export async function backUp(file: string): Promise<string> {
+async function backUp(file: string): Promise<string> {
   const backup = `${file}.bak`;
   // copyFile carries the mode over, so a private config does not leave a world-readable copy.
   await copyFile(file, backup);
@@ -112,22 +113,40 @@ export async function backUp(file: string): Promise<string> {
     const { uid, gid } = await stat(file);
     await chown(backup, uid, gid);
   }
+  // Opened for writing: Windows flushes no file opened only to read.
+  const handle = await open(backup, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  // Beside `file`, which may be a symlink in another folder than the config it points to.
+  await syncFolder(dirname(backup));
   return backup;
 }
 
+/** How `writeAtomically` writes: `newMode`, the mode of a file created (default 0666 narrowed by the umask); `backup`, keep the previous version of an existing file as `<file>.bak`. */
+export type WriteOptions = { newMode?: number; backup?: boolean };
+
+/** What `writeAtomically` did: `backup`, the previous version's path (when asked for and the file existed). */
+export type Written = { backup: string | undefined };
+
 /**
  * Replaces `file` with `text` in one step: a crash leaves the old file or the new one, never half of
- * each (the new text is flushed to disk before the rename, and the rename after it). Missing
- * folders are created; an existing file keeps its mode, and a symlink (a dotfiles repo) stays a
- * symlink because the write goes to the file it points to, created there when it does not exist yet. `newMode` is the mode of a file created (default 0666 narrowed by the umask).
- * @example await writeAtomically('/home/ana/.claude.json', '{}\n')
+ * each (the new text is flushed to disk before the rename, and the rename after it). With `backup`,
+ * an existing file is first copied to `<file>.bak`, on disk before the rename. Missing folders are
+ * created; an existing file keeps its mode, and a symlink (a dotfiles repo) stays a symlink because
+ * the write goes to the file it points to, created there when it does not exist yet.
+ * @example await writeAtomically('/home/ana/.claude.json', '{}\n', { backup: true }) // { backup: '/home/ana/.claude.json.bak' }
  */
-export async function writeAtomically(file: string, text: string, newMode = 0o666): Promise<void> {
+export async function writeAtomically(file: string, text: string, options: WriteOptions = {}): Promise<Written> {
+  const { newMode = 0o666 } = options;
   const target = await linkTarget(file);
   const existing = await stat(target).catch(() => undefined);
   const mode = existing ? existing.mode & 0o7777 : undefined;
   await mkdir(dirname(target), { recursive: true });
   const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  let backup: string | undefined;
   try {
     // Created with the final mode and given it exactly (creation narrows it by the umask) before it
     // holds a byte: a private config's text is never readable by others, not even for a moment.
@@ -138,6 +157,7 @@ export async function writeAtomically(file: string, text: string, newMode = 0o66
       // the mode, which a change of owner may take the setuid and setgid bits from.
       if (existing && process.getuid?.() === 0) await handle.chown(existing.uid, existing.gid);
       if (mode !== undefined) await handle.chmod(mode);
+      if (existing && options.backup) backup = await backUp(file);
       await handle.writeFile(text);
       // On disk before the rename is: otherwise a crash right after it can leave the config's name
       // on an empty or cut-short file (ext4 and XFS write the rename first, the data later).
@@ -151,6 +171,7 @@ export async function writeAtomically(file: string, text: string, newMode = 0o66
     throw error;
   }
   await syncFolder(dirname(target));
+  return { backup };
 }
 
 /**
