@@ -5,7 +5,7 @@ import { changeOnce, TO_WRITE } from '../install/file-lock.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { type EditPlan, planEdit } from '../install/plan-edit.js';
 import { serverCommand } from '../install/server-command.js';
-import { readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
+import { type Fsync, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 
@@ -13,6 +13,8 @@ import { EXIT } from '../usage.js';
 export type InstallEnvironment = InstallContext & {
   /** Installed when no command follows `--`; the bundled opsdesk by default. */
   defaultCommand: readonly string[];
+  /** The flush to disk; a test's fails as a disk would (`Fsync`). */
+  fsync?: Fsync | undefined;
 };
 
 /**
@@ -22,8 +24,8 @@ export type InstallEnvironment = InstallContext & {
  */
 export async function install(argv: string[], io: Io, environment: Partial<InstallEnvironment> = {}): Promise<number> {
   const request = parseInstallArgs(argv);
-  const { defaultCommand = opsdeskCommand(), ...machine } = environment;
-  const env: InstallEnvironment = { ...installContext(machine), defaultCommand };
+  const { defaultCommand = opsdeskCommand(), fsync, ...machine } = environment;
+  const env: InstallEnvironment = { ...installContext(machine), defaultCommand, fsync };
   const spec = CLIENTS[request.client];
   const file = spec.path(request.scope, env);
   const { name } = request;
@@ -88,7 +90,11 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
       if (!locked) return TO_WRITE;
       // A new file that will hold a credential (--header) is the user's alone.
       const secret = request.remote !== undefined && Object.keys(request.remote.headers).length > 0;
-      const { backup } = await writeAtomically(file, plan.text, { newMode: secret ? 0o600 : 0o666, backup: true });
+      const { backup, warning } = await writeAtomically(file, plan.text, {
+        newMode: secret ? 0o600 : 0o666,
+        backup: true,
+        fsync,
+      });
       if (backup === undefined) io.out(`Created ${file} with MCP server "${name}" ${where}.`);
       else {
         const done =
@@ -98,6 +104,8 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
         io.out(`${done} ${file} ${where}.`);
         io.out(`The previous version is saved as ${backup}.`);
       }
+      // The config is replaced: done (exit 0), though a crash could still undo it.
+      if (warning !== undefined) io.err(`warning: ${warning}`);
       return EXIT.ok;
     });
   } catch (error) {

@@ -2,7 +2,7 @@ import { CLIENTS, type InstallContext, installContext } from '../install/clients
 import { changeOnce, TO_WRITE } from '../install/file-lock.js';
 import { parseUninstallArgs } from '../install/parse-args.js';
 import { planRemove, type RemovePlan } from '../install/plan-edit.js';
-import { readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
+import { type Fsync, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
 import { printDiff } from './install.js';
@@ -13,9 +13,14 @@ import { printDiff } from './install.js';
  * included), a `.bak` keeps the previous version, and a missing entry changes nothing (exit 0).
  * @example await uninstall(['cursor', '--name', 'opsdesk'], io) // 0; ./.cursor/mcp.json without "opsdesk"
  */
-export async function uninstall(argv: string[], io: Io, environment: Partial<InstallContext> = {}): Promise<number> {
+export async function uninstall(
+  argv: string[],
+  io: Io,
+  environment: Partial<InstallContext> & { fsync?: Fsync | undefined } = {},
+): Promise<number> {
   const request = parseUninstallArgs(argv);
-  const env = installContext(environment);
+  const { fsync, ...machine } = environment;
+  const env = installContext(machine);
   const spec = CLIENTS[request.client];
   const file = spec.path(request.scope, env);
   const where = `(${request.client}, ${request.scope} scope)`;
@@ -46,9 +51,11 @@ export async function uninstall(argv: string[], io: Io, environment: Partial<Ins
       // Written under a lock, after reading and planning again under it: two runs at once would
       // each write their own version over the other's. Nothing to write takes no lock.
       if (!locked) return TO_WRITE;
-      const { backup } = await writeAtomically(file, plan.text, { backup: true });
+      const { backup, warning } = await writeAtomically(file, plan.text, { backup: true, fsync });
       io.out(`Removed MCP server "${request.name}" from ${file} ${where}.`);
       if (backup !== undefined) io.out(`The previous version is saved as ${backup}.`);
+      // The config is replaced: done (exit 0), though a crash could still undo it.
+      if (warning !== undefined) io.err(`warning: ${warning}`);
       return EXIT.ok;
     });
   } catch (error) {

@@ -12,4 +12,4 @@ export {
 export { opsdeskCommand } from './default-command.js';
 export { type InstallRequest, parseInstallArgs, parseUninstallArgs, type UninstallRequest } from './parse-args.js';
 export { type EditPlan, type EditTarget, planEdit, planRemove, type RemovePlan } from './plan-edit.js';
-export { readIfExists, type WriteOptions, type Written, writeAtomically } from './write-file.js';
+export { type Fsync, readIfExists, type WriteOptions, type Written, writeAtomically } from './write-file.js';

@@ -99,11 +99,20 @@ async function writable(file: string): Promise<boolean> {
 }
 
 /**
+ * One flush to disk (fsync) of an open file or folder, `path` naming it. `writeAtomically` takes it
+ * as an option only so that a test can make one fail as a failing disk does (EIO), which no real
+ * filesystem here can be made to do; nothing else goes through it.
+ */
+export type Fsync = (handle: FileHandle, path: string) => Promise<void>;
+
+const fsyncHandle: Fsync = (handle) => handle.sync();
+
+/**
  * Copies `file` to `<file>.bak`, replacing an older backup, and flushes the copy and then its name
  * in its folder to disk: a crash right after the config is replaced must not leave the new config
  * and an empty backup, or none. Resolves with the backup's path.
  */
-async function backUp(file: string): Promise<string> {
+async function backUp(file: string, fsync: Fsync): Promise<string> {
   const backup = `${file}.bak`;
   // copyFile carries the mode over, so a private config does not leave a world-readable copy.
   await copyFile(file, backup);
@@ -116,31 +125,52 @@ async function backUp(file: string): Promise<string> {
   // Opened for writing: Windows flushes no file opened only to read.
   const handle = await open(backup, 'r+');
   try {
-    await handle.sync();
+    await flush(fsync, handle, backup, `the backup ${backup}`);
   } finally {
     await handle.close();
   }
   // Beside `file`, which may be a symlink in another folder than the config it points to.
-  await syncFolder(dirname(backup));
+  await syncFolder(dirname(backup), fsync).catch((error: Error) => {
+    throw new Error(`the backup's folder ${dirname(backup)} could not be flushed to disk (${error.message})`);
+  });
   return backup;
 }
 
-/** How `writeAtomically` writes: `newMode`, the mode of a file created (default 0666 narrowed by the umask); `backup`, keep the previous version of an existing file as `<file>.bak`. */
-export type WriteOptions = { newMode?: number; backup?: boolean };
+/** `fsync`, its failure said as what could not be flushed (`what`). */
+async function flush(fsync: Fsync, handle: FileHandle, path: string, what: string): Promise<void> {
+  try {
+    await fsync(handle, path);
+  } catch (error) {
+    throw new Error(`${what} could not be flushed to disk (${(error as Error).message})`);
+  }
+}
 
-/** What `writeAtomically` did: `backup`, the previous version's path (when asked for and the file existed). */
-export type Written = { backup: string | undefined };
+/**
+ * How `writeAtomically` writes: `newMode`, the mode of a file created (default 0666 narrowed by the
+ * umask); `backup`, keep the previous version of an existing file as `<file>.bak`; `fsync`, a
+ * test's failing flush (`Fsync`).
+ */
+export type WriteOptions = { newMode?: number; backup?: boolean; fsync?: Fsync | undefined };
+
+/**
+ * What `writeAtomically` did: `backup`, the previous version's path (when asked for and the file
+ * existed); `warning`, set when the file was replaced but its folder's flush failed (EIO), which
+ * a crash could then undo — the write itself succeeded.
+ */
+export type Written = { backup: string | undefined; warning: string | undefined };
 
 /**
  * Replaces `file` with `text` in one step: a crash leaves the old file or the new one, never half of
  * each (the new text is flushed to disk before the rename, and the rename after it). With `backup`,
  * an existing file is first copied to `<file>.bak`, on disk before the rename. Missing folders are
  * created; an existing file keeps its mode, and a symlink (a dotfiles repo) stays a symlink because
- * the write goes to the file it points to, created there when it does not exist yet.
- * @example await writeAtomically('/home/ana/.claude.json', '{}\n', { backup: true }) // { backup: '/home/ana/.claude.json.bak' }
+ * the write goes to the file it points to, created there when it does not exist yet. Any failure
+ * before the rename is thrown with the file as it was; after it, the file is replaced, and a
+ * failure to flush its folder comes back as `warning`.
+ * @example await writeAtomically('/home/ana/.claude.json', '{}\n', { backup: true }) // { backup: '/home/ana/.claude.json.bak', warning: undefined }
  */
 export async function writeAtomically(file: string, text: string, options: WriteOptions = {}): Promise<Written> {
-  const { newMode = 0o666 } = options;
+  const { newMode = 0o666, fsync = fsyncHandle } = options;
   const target = await linkTarget(file);
   const existing = await stat(target).catch(() => undefined);
   const mode = existing ? existing.mode & 0o7777 : undefined;
@@ -157,11 +187,11 @@ export async function writeAtomically(file: string, text: string, options: Write
       // the mode, which a change of owner may take the setuid and setgid bits from.
       if (existing && process.getuid?.() === 0) await handle.chown(existing.uid, existing.gid);
       if (mode !== undefined) await handle.chmod(mode);
-      if (existing && options.backup) backup = await backUp(file);
+      if (existing && options.backup) backup = await backUp(file, fsync);
       await handle.writeFile(text);
       // On disk before the rename is: otherwise a crash right after it can leave the config's name
       // on an empty or cut-short file (ext4 and XFS write the rename first, the data later).
-      await handle.sync();
+      await flush(fsync, handle, temp, 'the new text');
     } finally {
       await handle.close();
     }
@@ -170,20 +200,27 @@ export async function writeAtomically(file: string, text: string, options: Write
     await rm(temp, { force: true });
     throw error;
   }
-  await syncFolder(dirname(target));
-  return { backup };
+  // Replaced: whatever happens now, saying nothing was written would be false. A folder that
+  // cannot be flushed (a disk's EIO) leaves the rename in memory only until the system writes it.
+  const warning = await syncFolder(dirname(target), fsync).then(
+    () => undefined,
+    (error: Error) =>
+      `${file} was written, but its folder ${dirname(target)} could not be flushed to disk (${error.message}): a crash or power loss before the system writes it may ${existing ? `bring back the previous version${backup ? ` (the one saved as ${backup})` : ''}` : 'leave no file'}.`,
+  );
+  return { backup, warning };
 }
 
 /**
  * Flushes `folder`'s entries (a rename in it) to disk. Skipped where that cannot be done: Windows
  * opens no folder as a file (EISDIR) nor syncs one (EPERM), some filesystems (network, FUSE) answer
  * EINVAL or ENOTSUP, and a folder one may write but not read (mode -wx) does not open (EACCES).
+ * Any other failure (EIO: the disk) is thrown.
  */
-async function syncFolder(folder: string): Promise<void> {
+async function syncFolder(folder: string, fsync: Fsync): Promise<void> {
   let handle: FileHandle | undefined;
   try {
     handle = await open(folder, 'r');
-    await handle.sync();
+    await fsync(handle, folder);
   } catch (error) {
     if (!FOLDER_SYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
   } finally {
