@@ -391,10 +391,47 @@ export function receiveFrame(core: RelayCore, message: string): void {
   const opened = open(core.key, core.replica, message, core.seen);
   if ('dropped' in opened) {
     core.drops[opened.dropped]++;
+    if (opened.late) for (const frame of opened.late.frames) takeLate(core, opened.late.from, frame);
     return;
   }
   for (const frame of opened.frames) take(core, opened.from, frame);
 }
+
+/**
+ * A frame that came through Redis after its expiry: this replica, or the one it came from, was
+ * paused or cut off (its connection to Redis kept) for longer than a frame lives. It is not acted
+ * on as if it came in time, but the relay it belongs to lost it, and would wait for ever on what it
+ * should have said — a holder's `fail` told to a requester paused past it, a requester's `abort`
+ * to a holder: so an `abort` still drops its relay (all it asks is that the holder stop), a
+ * response's frame not taken yet ends its relay with an error (`RelayedResponse.late`: a copy of
+ * one taken, replayed once expired, changes nothing), and a request is answered 503, to send
+ * again, without running. (On a direct connection, such a frame closes the connection, and every relay on
+ * it ends: `receiveOnLink`.)
+ */
+function takeLate(core: RelayCore, from: string, frame: Frame): void {
+  switch (frame.t) {
+    case 'hello':
+      return;
+    case 'abort':
+      take(core, from, frame);
+      return;
+    case 'request': {
+      if (core.holding.has(frame.r)) return;
+      const head = failedHead(frame.r, 503, `Service unavailable: ${TOO_LATE}; send the request again`);
+      const takes: Takes = { batch: frame.batch === true, aead: frame.aead === true };
+      void core.publish(from, frame.seq === true ? { ...head, i: 0 } : head, takes).catch(() => 0);
+      return;
+    }
+    default: {
+      if (frame.t === 'head' || frame.t === 'fail') answered(core, from, frame.r);
+      const relay = core.waiting.get(frame.r);
+      if (relay?.holder === from) relay.relayed.late(frame);
+    }
+  }
+}
+
+const TOO_LATE =
+  'the request arrived after it expired (the server instance holding its session was paused, or cut off, for too long)';
 
 /**
  * A message on a direct connection (`direct.ts`): opened as one from Redis, and the connection

@@ -49,9 +49,22 @@ describe('relay frames', () => {
     expect(open(keys, 'c', sealFrames(keys, 'a', 'b', [end], now), new Map(), now)).toEqual({
       dropped: 'misdirected',
     });
-    expect(open(keys, 'b', sealFrames(keys, 'a', 'b', [end], now), new Map(), now + FRAME_TTL_MS + 1)).toEqual({
+    // Expired, it is dropped, its frames told beside as late (`takeLate`), never as taken.
+    const late = sealFrames(keys, 'a', 'b', [data, end], now);
+    const kept = new Map<string, number>();
+    expect(open(keys, 'b', late, kept, now + FRAME_TTL_MS + 1)).toEqual({
       dropped: 'expired',
+      late: { from: 'a', frames: [data, end] },
     });
+    // Not remembered: it is dropped as expired however often it comes.
+    expect(kept.size).toBe(0);
+    expect(open(keys, 'b', late, kept, now + FRAME_TTL_MS + 1)).toMatchObject({ dropped: 'expired' });
+    // Altered, its signature fails first, as on time: nothing is told.
+    const at = late.length - 3;
+    const alteredLate = late.slice(0, at) + (late[at] === 'A' ? 'B' : 'A') + late.slice(at + 1);
+    expect(open(keys, 'b', alteredLate, new Map(), now + FRAME_TTL_MS + 1)).toEqual({ dropped: 'signature' });
+    // An expiry further out than any replica seals is refused before anything is opened.
+    expect(open(keys, 'b', late, new Map(), now - 2 * FRAME_TTL_MS)).toEqual({ dropped: 'expired' });
     const other = sealFrames(keys, 'a', 'b', [head, data], now);
     for (const at of [5, 44 + 10, other.length - 3]) {
       const altered = other.slice(0, at) + (other[at] === 'A' ? 'B' : 'A') + other.slice(at + 1);
@@ -326,9 +339,16 @@ describe('relay frames', () => {
     ];
     for (const changed of altered)
       expect(open(keys, 'b', JSON.stringify(changed), new Map(), now)).toEqual({ dropped: 'signature' });
-    // Sent to another replica, it is refused before any decryption; past its expiry likewise.
+    // Sent to another replica, it is refused before any decryption. Past its expiry it is dropped,
+    // its frames told as late only when its tag holds: with another sender, nothing is told.
     expect(open(keys, 'c', message, new Map(), now)).toEqual({ dropped: 'misdirected' });
-    expect(open(keys, 'b', message, new Map(), now + FRAME_TTL_MS + 1)).toEqual({ dropped: 'expired' });
+    expect(open(keys, 'b', message, new Map(), now + FRAME_TTL_MS + 1)).toEqual({
+      dropped: 'expired',
+      late: { from: 'a', frames: [head, data, end] },
+    });
+    expect(open(keys, 'b', JSON.stringify({ ...envelope, from: 'c' }), new Map(), now + FRAME_TTL_MS + 1)).toEqual({
+      dropped: 'expired',
+    });
     // Sealed with another secret; an extra field; not an envelope at all.
     const other = frameKey('another-secret-0123456789abcdef');
     expect(open(keys, 'b', sealFrames(other, 'a', 'b', [end], now, true), new Map(), now)).toEqual({

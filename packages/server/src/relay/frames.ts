@@ -327,10 +327,19 @@ export function sealUnchecked(
   return aead ? json : `${keys.mac(json)}.${json}`;
 }
 
+/** The frames of a message and who sent them. */
+export interface Opened {
+  from: string;
+  frames: Frame[];
+}
+
 /**
  * Opens a sealed message meant for `own`: its frames (one, or the several a holder batched) and
  * who sent them, or why it is dropped. `seen` holds the nonces taken (and when they expire), so a
- * replayed message is refused.
+ * replayed message is refused. One that opens but came after its expiry is dropped all the same,
+ * its frames told beside (`late`): they are never acted on as if on time, but the relay they
+ * belong to has lost them (its holder or requester paused, or cut off with its connection kept,
+ * for longer than a frame lives), and must end instead of waiting on them.
  */
 export function open(
   keys: FrameKeys,
@@ -338,7 +347,7 @@ export function open(
   message: string,
   seen: Map<string, number>,
   now = Date.now(),
-): { from: string; frames: Frame[] } | { dropped: DropReason } {
+): Opened | { dropped: DropReason; late?: Opened } {
   // An envelope alone is authenticated by its encryption (below); any other message is signed.
   const aead = message.startsWith('{');
   let json = message;
@@ -358,29 +367,33 @@ export function open(
   if (!envelope.success) return { dropped: 'envelope' };
   const { from, to, n, x, e } = envelope.data;
   if (to !== own) return { dropped: 'misdirected' };
-  if (x < now || x > now + 2 * FRAME_TTL_MS) return { dropped: 'expired' };
-  if (seen.has(n)) return { dropped: 'replayed' };
+  if (x > now + 2 * FRAME_TTL_MS) return { dropped: 'expired' };
+  const late = x < now;
+  if (!late && seen.has(n)) return { dropped: 'replayed' };
   const plain = decrypt(keys.cipher, e, aad(from, to, n, x));
   // Unsigned, the tag is the check that it was sealed with this key: failing it is the signature's failure.
-  if (plain === undefined) return { dropped: aead ? 'signature' : 'envelope' };
+  if (plain === undefined) return { dropped: late ? 'expired' : aead ? 'signature' : 'envelope' };
+  const frames = parseFrames(plain);
+  if (late) return frames ? { dropped: 'expired', late: { from, frames } } : { dropped: 'expired' };
+  if (!frames) return { dropped: 'schema' };
+  remember(seen, n, x, now);
+  return { from, frames };
+}
+
+/** The frame, or the batch of frames, `plain` holds; undefined when it holds anything else. */
+function parseFrames(plain: string): Frame[] | undefined {
   let f: unknown;
   try {
     f = JSON.parse(plain);
   } catch {
-    return { dropped: 'schema' };
+    return undefined;
   }
-  let frames: Frame[];
   if (Array.isArray(f)) {
     const batch = FRAMES.safeParse(f);
-    if (!batch.success) return { dropped: 'schema' };
-    frames = batch.data;
-  } else {
-    const frame = FRAME.safeParse(f);
-    if (!frame.success) return { dropped: 'schema' };
-    frames = [frame.data];
+    return batch.success ? batch.data : undefined;
   }
-  remember(seen, n, x, now);
-  return { from, frames };
+  const frame = FRAME.safeParse(f);
+  return frame.success ? [frame.data] : undefined;
 }
 
 /**

@@ -39,6 +39,8 @@ export interface RelayedResponseSettings {
 }
 
 const encoder = new TextEncoder();
+const TOO_LATE =
+  'a message between the server instances arrived after it expired (one of them was paused, or cut off, for too long)';
 
 /**
  * The requesting side of one relay: turns the holder's frames back into a `Response` (the head
@@ -120,6 +122,18 @@ export class RelayedResponse {
       default:
         return;
     }
+  }
+
+  /**
+   * A frame of this response that came after its expiry (`takeLate`): never taken, but one the
+   * holder numbered at or past the place due next was lost on the way, and the relay ends as for
+   * a gap. A number already taken is a copy sent again (a replay), and changes nothing; so is a
+   * frame without one from a holder that numbers them, and any late frame from one that does not.
+   */
+  late(frame: Frame): void {
+    if (this.over || !this.settings.sequenced) return;
+    if (frame.t !== 'head' && frame.t !== 'data' && frame.t !== 'end' && frame.t !== 'fail') return;
+    if (frame.i !== undefined && frame.i >= this.next) this.fail(TOO_LATE, 'interrupted');
   }
 
   /** Our client went away: the holder drops the request. */
