@@ -25,7 +25,6 @@ import type { Link } from './direct.js';
 import {
   checkEarlierIdentity,
   type DropReason,
-  FRAME_TTL_MS,
   type Frame,
   type FrameKeys,
   FrameRefused,
@@ -38,17 +37,10 @@ import {
 } from './frames.js';
 import type { Takes } from './publisher.js';
 import { HolderGone, RelayedResponse, RelayInterrupted } from './relayed-response.js';
+import type { Unanswered } from './unanswered.js';
 
 /** What a holder sends back for a relayed request: its response's frames. */
 type ResponseFrame = Extract<Frame, { t: 'head' | 'data' | 'end' | 'fail' }>;
-
-/** The requests through Redis to one holder not answered yet (`RelayCore.unanswered`). */
-export interface Unanswered {
-  /** Relay → its session, and until when its frame can still be taken there (in about that order). */
-  relays: Map<string, { session: string; until: number }>;
-  /** Session → how many of `relays` are its. */
-  sessions: Map<string, number>;
-}
 
 /** A relay this replica runs for another (it holds the session). */
 export interface Holding {
@@ -94,16 +86,8 @@ export interface RelayCore {
    * is back (`payOwed`).
    */
   owed: Map<string, { aead: boolean; relays: Map<string, boolean> }>;
-  /**
-   * Requests this replica sent through Redis that their holder has not answered yet (no head, no
-   * `fail`), by holder (`Unanswered`). One may not have reached its holder yet, and a request sent
-   * after it on a direct connection could overtake it (a cancel arriving before its call, which
-   * then runs) — even once this replica gave up on it, since its `abort` follows it through Redis.
-   * While there are any of a session, its next request to that holder goes through Redis too,
-   * behind them; another session's takes the connection (each one sent behind others would be
-   * waited on in turn, and with requests overlapping the connection would never be taken again).
-   */
-  unanswered: Map<string, Unanswered>;
+  /** Requests this replica sent through Redis that their holder has not answered yet (`Unanswered`). */
+  unanswered: Unanswered;
   /**
    * Watches, every few moments, that `peer` still listens on its channel, calling `lost` when it
    * does not (or Redis cannot be asked); returns what stops watching. Both ends of a relay through
@@ -423,7 +407,7 @@ function takeLate(core: RelayCore, from: string, frame: Frame): void {
       return;
     }
     default: {
-      if (frame.t === 'head' || frame.t === 'fail') answered(core, from, frame.r);
+      if (frame.t === 'head' || frame.t === 'fail') core.unanswered.answered(from, frame.r);
       const relay = core.waiting.get(frame.r);
       if (relay?.holder === from) relay.relayed.late(frame);
     }
@@ -494,7 +478,7 @@ function take(core: RelayCore, from: string, frame: Frame, via?: Link): void {
     }
     default: {
       // Its first answer: the request reached its holder (even one this replica gave up on since).
-      if (frame.t === 'head' || frame.t === 'fail') answered(core, from, frame.r);
+      if (frame.t === 'head' || frame.t === 'fail') core.unanswered.answered(from, frame.r);
       const relay = waiting.get(frame.r);
       if (!relay) return;
       if (relay.holder !== from) {
@@ -586,10 +570,10 @@ export async function relayTo(
   // A holder owed an abort gets it first, in order with this request: through Redis, both. So does
   // one with a request on this session through Redis it has not answered (it may not have reached
   // it yet): this one goes behind it, never past it on a faster route.
-  let via = core.owed.has(holder) || awaitsAnswer(core, holder, to.session) ? undefined : to.takes.via;
+  let via = core.owed.has(holder) || core.unanswered.awaits(holder, to.session) ? undefined : to.takes.via;
   const r = crypto.randomUUID();
   // Recorded once bound for Redis, before any await: a request made meanwhile sees it.
-  if (!via) unanswered(core, holder, to.session, r);
+  if (!via) core.unanswered.record(holder, to.session, r);
   let unwatch = () => {};
   // A relay through Redis is watched: its holder no longer listening ends it. One on a direct
   // connection ends with the connection, which its holder's heartbeat lapsing closes.
@@ -658,14 +642,14 @@ export async function relayTo(
       if (relayed.settled) return await relayed.response();
       via = undefined;
       delete waiting.via;
-      unanswered(core, holder, to.session, r);
+      core.unanswered.record(holder, to.session, r);
       unwatch();
       unwatch = watch();
       await heard(core);
       payOwed(core, holder);
       reached = await core.publish(holder, frame, { aead });
     }
-    if (reached === 0) answered(core, holder, r);
+    if (reached === 0) core.unanswered.answered(holder, r);
     // Nobody listening is a holder gone only once its heartbeat lapsed: one cut from Redis for a
     // moment holds its sessions still, and its client is told to send again, the entry kept.
     if (reached === 0)
@@ -675,76 +659,13 @@ export async function relayTo(
     return await relayed.response();
   } catch (error) {
     relayed.fail('the relay could not be sent', 'interrupted');
-    answered(core, holder, r);
+    core.unanswered.answered(holder, r);
     core.waiting.delete(r);
     if (error instanceof RelayInterrupted) return relayInterrupted(error.message);
     if (error instanceof FrameRefused) return unrelayable(error.message);
     if (!(error instanceof HolderGone)) return directoryDown();
     return HOLDER_GONE;
   }
-}
-
-/**
- * Records request `r` on `session`, sent to `holder` through Redis, as not answered yet
- * (`RelayCore.unanswered`).
- */
-export function unanswered(core: RelayCore, holder: string, session: string, r: string): void {
-  // Holders gone for good never answer, and are asked about no more: each time the holders waited
-  // on double (from a few dozen), those whose requests all expired are forgotten.
-  const sweepAt = sweeps.get(core) ?? SWEEP_HOLDERS;
-  if (core.unanswered.size >= sweepAt) {
-    for (const other of [...core.unanswered.keys()]) expire(core, other);
-    sweeps.set(core, Math.max(SWEEP_HOLDERS, 2 * core.unanswered.size));
-  }
-  let waited = core.unanswered.get(holder);
-  if (!waited) {
-    waited = { relays: new Map(), sessions: new Map() };
-    core.unanswered.set(holder, waited);
-  }
-  if (waited.relays.has(r)) return;
-  // Past twice its frame's lifetime, it can no longer be taken there (whatever the clocks say).
-  waited.relays.set(r, { session, until: Date.now() + 2 * FRAME_TTL_MS });
-  waited.sessions.set(session, (waited.sessions.get(session) ?? 0) + 1);
-}
-
-/** How many holders may be waited on before the expired are first swept (`unanswered`). */
-const SWEEP_HOLDERS = 64;
-/** Per replica, how many holders waited on make the next sweep. */
-const sweeps = new WeakMap<RelayCore, number>();
-
-/** Request `r` to `holder` was answered, or never reached anyone: nothing to stay behind. */
-export function answered(core: RelayCore, holder: string, r: string): void {
-  const waited = core.unanswered.get(holder);
-  const relay = waited?.relays.get(r);
-  if (waited && relay) forget(core, holder, waited, r, relay.session);
-}
-
-/** Whether a request on `session` to `holder` through Redis is not answered yet (the expired forgotten first). */
-export function awaitsAnswer(core: RelayCore, holder: string, session: string): boolean {
-  return expire(core, holder)?.sessions.has(session) === true;
-}
-
-/**
- * `holder`'s requests not answered yet, once those past their frame's lifetime are forgotten,
- * from the oldest (recorded in about the order they expire); undefined when none are left.
- */
-function expire(core: RelayCore, holder: string): Unanswered | undefined {
-  const waited = core.unanswered.get(holder);
-  if (!waited) return undefined;
-  const now = Date.now();
-  for (const [r, { session, until }] of waited.relays) {
-    if (until >= now) return waited;
-    forget(core, holder, waited, r, session);
-  }
-  return core.unanswered.get(holder);
-}
-
-function forget(core: RelayCore, holder: string, waited: Unanswered, r: string, session: string): void {
-  waited.relays.delete(r);
-  const left = (waited.sessions.get(session) ?? 1) - 1;
-  if (left > 0) waited.sessions.set(session, left);
-  else waited.sessions.delete(session);
-  if (waited.relays.size === 0) core.unanswered.delete(holder);
 }
 
 /**

@@ -23,6 +23,7 @@ import {
 import { type DropReason, frameKey, sealFrames } from './frames.js';
 import { Publisher } from './publisher.js';
 import { SessionEntries, type SessionEntry } from './session-entries.js';
+import { Unanswered } from './unanswered.js';
 
 /** How `createRedisRelay` names things and how often it checks that replicas are alive. */
 export interface RedisRelayOptions {
@@ -125,7 +126,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     delivered: new WeakMap(),
     handler: undefined,
     owed: new Map(),
-    unanswered: new Map(),
+    unanswered: new Unanswered(),
     // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
     publish: (to, frame, takes) => publisher.publish(to, frame, takes),
     watch: (peer, lost, beats) => watch(peer, lost, beats),
