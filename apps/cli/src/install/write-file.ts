@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import {
   access,
-  chown,
   constants,
   copyFile,
   type FileHandle,
@@ -112,19 +112,16 @@ const fsyncHandle: Fsync = (handle) => handle.sync();
  * in its folder to disk: a crash right after the config is replaced must not leave the new config
  * and an empty backup, or none. Resolves with the backup's path.
  */
-async function backUp(file: string, fsync: Fsync): Promise<string> {
+async function backUp(file: string, existing: Stats, fsync: Fsync): Promise<string> {
   const backup = `${file}.bak`;
   // copyFile carries the mode over, so a private config does not leave a world-readable copy.
   await copyFile(file, backup);
-  // And, run as root, the owner and group (root's own group may not be 0): the backup is the
-  // user's, as the file was.
-  if (process.getuid?.() === 0) {
-    const { uid, gid } = await stat(file);
-    await chown(backup, uid, gid);
-  }
   // Opened for writing: Windows flushes no file opened only to read.
   const handle = await open(backup, 'r+');
   try {
+    // And the owner and group (the new config's were given first, so these may be too): run as
+    // root, the backup is the user's, as the file was, and a group's private file stays its group's.
+    await keepOwner(handle, existing);
     await flush(fsync, handle, backup, `the backup ${backup}`);
   } finally {
     await handle.close();
@@ -134,6 +131,40 @@ async function backUp(file: string, fsync: Fsync): Promise<string> {
     throw new Error(`the backup's folder ${dirname(backup)} could not be flushed to disk (${error.message})`);
   });
   return backup;
+}
+
+/** Gives the file open as `handle` the owner and group of `existing` where they are not already its own. */
+async function keepOwner(handle: FileHandle, existing: Stats): Promise<void> {
+  const made = await handle.stat();
+  if (made.uid !== existing.uid || made.gid !== existing.gid) await handle.chown(existing.uid, existing.gid);
+}
+
+/**
+ * `keepOwner` for the new config, refused (nothing written) where the system does not let this
+ * user do it: only root gives a file to another user, and another user only to a group of its own.
+ * Writing into the file in place would keep them, but a crash mid-write would leave it cut short.
+ */
+async function keepOwnerOrRefuse(handle: FileHandle, existing: Stats, file: string): Promise<void> {
+  try {
+    await keepOwner(handle, existing);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+    const { uid, gid } = await handle.stat();
+    const mode = (existing.mode & 0o777).toString(8);
+    const [what, given] =
+      uid !== existing.uid
+        ? [
+            `is uid ${existing.uid}'s (group ${existing.gid}, mode ${mode})`,
+            `give to uid ${existing.uid}: it would become yours`,
+          ]
+        : [
+            `is in group ${existing.gid} (mode ${mode})`,
+            `put in group ${existing.gid}, not being a member: it would move to group ${gid}`,
+          ];
+    throw new Error(
+      `${file} ${what}, and elicitkit replaces a config by renaming a new file over it, which this user (uid ${uid}) cannot ${given}. Nothing was changed. Run the command as the file's owner and in its group, or with sudo (the owner and group are kept), or make the change yourself (--dry-run shows it).`,
+    );
+  }
 }
 
 /** `fsync`, its failure said as what could not be flushed (`what`). */
@@ -182,12 +213,14 @@ export async function writeAtomically(file: string, text: string, options: Write
     // holds a byte: a private config's text is never readable by others, not even for a moment.
     const handle = await open(temp, 'wx', (mode ?? newMode) & 0o777);
     try {
-      // Run with sudo, a user's config must stay theirs (the client rewrites it as it runs), and any
-      // file its owner and group: root's group may be another, a setgid folder gives its own. Before
-      // the mode, which a change of owner may take the setuid and setgid bits from.
-      if (existing && process.getuid?.() === 0) await handle.chown(existing.uid, existing.gid);
+      // A config keeps its owner and group: run with sudo, a user's must stay theirs (the client
+      // rewrites it as it runs); root's group may be another, a setgid folder gives its own; and a
+      // group member's write must not make another user's group-writable file theirs. Before the
+      // mode, which a change of owner may take the setuid and setgid bits from; before the backup,
+      // so that a refusal changes nothing.
+      if (existing) await keepOwnerOrRefuse(handle, existing, file);
       if (mode !== undefined) await handle.chmod(mode);
-      if (existing && options.backup) backup = await backUp(file, fsync);
+      if (existing && options.backup) backup = await backUp(file, existing, fsync);
       await handle.writeFile(text);
       // On disk before the rename is: otherwise a crash right after it can leave the config's name
       // on an empty or cut-short file (ext4 and XFS write the rename first, the data later).
