@@ -72,6 +72,22 @@ interface Call {
   withdrawn?: boolean;
   /** Its response is being sent: it ends when that is done, whatever came meanwhile. */
   responding?: boolean;
+  /** Its response went out (or could not): nothing more is sent for it. */
+  answered?: boolean;
+  /** The POST it came in. */
+  post?: Post;
+}
+
+/**
+ * One POST's requests. The transport ends a POST's stream once each of them has a response, and
+ * a cancelled one never gets one (MCP: no response to a cancelled request), so a POST with a
+ * cancelled request would stream keep-alives until the client went away — a request cancelled
+ * before it came, headers and all. Its stream is ended here once each is answered or cancelled.
+ */
+interface Post {
+  calls: Call[];
+  /** Ends its stream; set once the stream exists (`closeWhenSettled`), cleared once it ended. */
+  close?: (() => void) | undefined;
 }
 
 interface Bucket {
@@ -181,16 +197,19 @@ export class TransportSessionTable {
     const calls = entry.calls;
     // Distinct and new (`reusedId` refused the rest before): each counts once.
     const mine: [RequestId, Call][] = [];
+    const post: Post = { calls: [] };
     for (const id of ids) {
       if (calls.has(id)) continue;
-      const call: Call = { counted: true };
+      const call: Call = { counted: true, post };
       calls.set(id, call);
+      post.calls.push(call);
       mine.push([id, call]);
     }
     entry.inFlight += mine.length;
     this.bucket(entry.identity).inFlight += mine.length;
     entry.posts = (entry.posts ?? 0) + 1;
     return (dropped) => {
+      post.close = undefined;
       if (this.entries.get(entry.id) !== entry) return;
       entry.posts = (entry.posts ?? 1) - 1;
       if (dropped) entry.dropped = true;
@@ -210,8 +229,10 @@ export class TransportSessionTable {
     call.responding = true;
     return () => {
       if (this.entries.get(entry.id) !== entry) return;
+      call.answered = true;
       this.uncount(entry, call);
       this.forget(entry, id, call);
+      this.settle(call.post);
       this.checkAbandoned(entry);
     };
   }
@@ -235,11 +256,33 @@ export class TransportSessionTable {
       }
       call.withdrawn = true;
       this.uncount(entry, call);
+      this.settle(call.post);
       const later = setTimeout(() => {
         if (!call.responding) this.forget(entry, id, call);
       }, 0);
       (later as { unref?: () => void }).unref?.();
     }
+  }
+
+  /**
+   * Ends the stream of the POST that carried `calls` (as `beginCall` counted them) with `close`
+   * once each of its requests is answered or cancelled, at once if they all are — only when one
+   * was cancelled: otherwise the transport ends it after the last response. Called once its
+   * stream exists (the transport returned it), so `close` finds it.
+   */
+  closeWhenSettled(calls: readonly (readonly [RequestId, Call | undefined])[], close: () => void): void {
+    const post = calls.find(([, call]) => call?.post)?.[1]?.post;
+    if (!post) return;
+    post.close = close;
+    this.settle(post);
+  }
+
+  /** Ends `post`'s stream if it is open, one of its requests was cancelled and none is left to answer. */
+  private settle(post: Post | undefined): void {
+    if (!post?.close || !post.calls.some((c) => c.withdrawn) || !post.calls.every(settled)) return;
+    const close = post.close;
+    post.close = undefined;
+    close();
   }
 
   /**
@@ -348,6 +391,9 @@ export class TransportSessionTable {
 
 const NOTHING = (): void => {};
 
+/** Nothing more comes of `call` on its stream: answered, or cancelled with no response under way. */
+const settled = (call: Call): boolean => call.answered === true || (call.withdrawn === true && !call.responding);
+
 /** The bucket of an identity with no session here (never written: `admit` only reads it). */
 const NO_SESSIONS: Bucket = Object.freeze({ sessions: new Set<TransportSession>(), inFlight: 0 }) as Bucket;
 
@@ -425,6 +471,8 @@ export async function serveSession(
   }
   // A batch may cancel too: its requests were counted above, before its cancels free anything.
   leg.table.withdraw(entry, cancelledIds(body));
+  // Every request of the POST maps to its one stream, so any of its ids closes it.
+  leg.table.closeWhenSettled(calls, () => entry.transport.closeSSEStream(first));
   return exchange.follow(response, request, ended);
 }
 

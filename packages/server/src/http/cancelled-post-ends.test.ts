@@ -1,0 +1,272 @@
+/**
+ * A 2025 POST whose requests are each answered or cancelled ends its SSE stream. MCP gives a
+ * cancelled request no response, and the SDK transport ends a POST's stream only after a
+ * response for each of its requests: a POST with a cancelled request streamed keep-alives until
+ * the client went away (its headers, through Node, only with the first one, 15 s on). Each case
+ * through both adapters, with and without an event store, over real HTTP: raw POSTs where the
+ * order of a cancel and its call is the test's, the SDK client where it is the client's.
+ *
+ * Nothing here waits for a time to pass: a stream that does not end never ends (the keep-alive
+ * does not end it either), and `GUARD_MS` only turns that into a failure.
+ */
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { RequestId } from '@modelcontextprotocol/server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { legacySession, sseMessages } from '../../../../test/support/sse.js';
+import { ADAPTERS, httpTransport, type Loopback, loopback, patientClient, startDeploy } from '../../test/loopback.js';
+import { createMemoryEventStore } from './event-store.js';
+
+/** Far below the SDK's 15 s keep-alive, which is when Node sends the headers of a stream that sends nothing. */
+const GUARD_MS = 8_000;
+
+const closing: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closing.splice(0).reverse()) await close().catch(() => {});
+});
+
+const deploy = (id: RequestId) => ({
+  id,
+  method: 'tools/call',
+  params: { name: 'deploy', arguments: { service: 'order-service' } },
+});
+/** A call answered at once (it asks nothing). */
+const list = (id: RequestId) => ({ id, method: 'tools/call', params: { name: 'deployments', arguments: {} } });
+const cancel = (requestId: RequestId) => ({
+  method: 'notifications/cancelled',
+  params: { requestId, reason: 'the user closed the dialog' },
+});
+
+/** Resolves with `work`, or rejects once `GUARD_MS` passed: `what` did not end. */
+async function guarded<T>(what: string, work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: still open after ${GUARD_MS} ms`)), GUARD_MS);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads a POST's SSE response to its end: its JSON-RPC messages. */
+async function toTheEnd(response: Response): Promise<Record<string, unknown>[]> {
+  const messages = sseMessages(response);
+  const all: Record<string, unknown>[] = [];
+  for (let m = await messages.next(); m !== undefined; m = await messages.next()) all.push(m);
+  return all;
+}
+
+/** The ids of the responses among `messages`. */
+const answered = (messages: Record<string, unknown>[]) =>
+  messages.filter((m) => 'result' in m || 'error' in m).map((m) => m.id);
+
+const variants = ADAPTERS.flatMap((adapter) => [
+  { adapter, resumable: false },
+  { adapter, resumable: true },
+]);
+
+describe.each(variants)('a POST whose requests are all answered or cancelled ends (%o)', ({ adapter, resumable }) => {
+  /** An endpoint where alice may have `cap` requests in flight, and a raw session of hers on it. */
+  async function aliceOn(cap: number) {
+    const server: Loopback = await loopback({
+      adapter,
+      authenticated: true,
+      maxInFlightPerIdentity: cap,
+      ...(resumable ? { eventStore: createMemoryEventStore() } : {}),
+    });
+    closing.push(() => server.close());
+    const session = await legacySession(server.url, { authorization: 'Bearer alice' });
+    /** Posts `message` and reads its response to the end (guarded). */
+    const exchange = (message: Record<string, unknown> | Record<string, unknown>[]) =>
+      guarded(
+        `the POST of ${JSON.stringify(message)}`,
+        session.post(message).then(async (response) => {
+          expect(response.status).toBe(200);
+          expect(response.headers.get('content-type')).toBe('text/event-stream');
+          return toTheEnd(response);
+        }),
+      );
+    /** Nothing is counted in flight: `cap` new calls start at once, each asked its question. */
+    const nothingHeld = async (firstId: number) => {
+      const ids = Array.from({ length: cap }, (_, i) => firstId + i);
+      const response = await session.post(ids.map(deploy));
+      expect(response.status).toBe(200);
+      const messages = sseMessages(response);
+      let asked = 0;
+      while (asked < cap) {
+        const m = await messages.next();
+        if (m === undefined) throw new Error('the calls ended before each was asked');
+        if (m.method === 'elicitation/create') asked++;
+      }
+      await response.body?.cancel().catch(() => {});
+    };
+    return { server, session, exchange, nothingHeld };
+  }
+
+  it('(a) a request cancelled in an earlier POST: its own POST ends, with no response', async () => {
+    const alice = await aliceOn(1);
+    expect((await alice.session.post(cancel(1))).status).toBe(202);
+    expect(answered(await alice.exchange(deploy(1)))).toEqual([]);
+    await alice.nothingHeld(2);
+  });
+
+  it('(b) a request and its cancel posted in the same turn: the request’s POST ends, whichever came first', async () => {
+    const alice = await aliceOn(1);
+    const [messages, cancelled] = await Promise.all([
+      alice.exchange(deploy(1)),
+      alice.session.post(cancel(1)).then((r) => r.status),
+    ]);
+    expect(cancelled).toBe(202);
+    expect(answered(messages)).toEqual([]);
+    await alice.nothingHeld(2);
+  });
+
+  it('(c) a batch whose requests were all cancelled before it came ends, with no response', async () => {
+    const alice = await aliceOn(2);
+    expect((await alice.session.post([cancel(1), cancel(2)])).status).toBe(202);
+    expect(answered(await alice.exchange([deploy(1), deploy(2)]))).toEqual([]);
+    await alice.nothingHeld(3);
+  });
+
+  it('(c) a batch that cancels its own request ends, with no response', async () => {
+    const alice = await aliceOn(1);
+    expect(answered(await alice.exchange([deploy(1), cancel(1)]))).toEqual([]);
+    await alice.nothingHeld(2);
+  });
+
+  it('(d) a batch with one request cancelled carries the others’ responses, then ends', async () => {
+    const alice = await aliceOn(3);
+    expect((await alice.session.post(cancel(1))).status).toBe(202);
+    expect(answered(await alice.exchange([deploy(1), list(2), list(3)]))).toEqual([2, 3]);
+    await alice.nothingHeld(4);
+  });
+
+  it('(d) a batch whose last open request is cancelled mid-flight ends once the cancel comes', async () => {
+    const alice = await aliceOn(2);
+    const response = await alice.session.post([deploy(1), list(2)]);
+    expect(response.status).toBe(200);
+    const messages = sseMessages(response);
+    const seen: Record<string, unknown>[] = [];
+    // The call answered, and the other asking its question: only the cancel is left to end it.
+    while (!(seen.some((m) => m.id === 2) && seen.some((m) => m.method === 'elicitation/create'))) {
+      const m = await messages.next();
+      if (m === undefined) throw new Error('the batch ended before its call asked');
+      seen.push(m);
+    }
+    expect((await alice.session.post(cancel(1))).status).toBe(202);
+    const rest: Record<string, unknown>[] = [];
+    await guarded(
+      'the batch after its cancel',
+      (async () => {
+        for (let m = await messages.next(); m !== undefined; m = await messages.next()) rest.push(m);
+      })(),
+    );
+    expect(answered(rest)).toEqual([]);
+    await alice.nothingHeld(3);
+  });
+
+  it('(e) a request cancelled while its question is open: its POST ends once the cancel is taken', async () => {
+    const alice = await aliceOn(1);
+    const response = await alice.session.post(deploy(1));
+    const messages = sseMessages(response);
+    for (let m = await messages.next(); m?.method !== 'elicitation/create'; m = await messages.next())
+      if (m === undefined) throw new Error('the call ended before it asked');
+    expect((await alice.session.post(cancel(1))).status).toBe(202);
+    await guarded(
+      'the call’s POST after its cancel',
+      (async () => {
+        for (let m = await messages.next(); m !== undefined; m = await messages.next())
+          if ('result' in m || 'error' in m) throw new Error('a cancelled call was answered');
+      })(),
+    );
+    await alice.nothingHeld(2);
+  });
+
+  /**
+   * A fetch for the SDK client that tells when each POST response it got has ended (read to its
+   * end: the client reads each so, or cancels it only when it closes). `beforePost` sees each
+   * POST's body as it goes out.
+   */
+  function watchedFetch(beforePost?: (body: string) => void) {
+    const open = new Set<Promise<void>>();
+    const fetchFn: typeof fetch = async (input, init) => {
+      if (init?.method !== 'POST') return fetch(input, init);
+      beforePost?.(String(init.body));
+      // Open from the moment it is sent: through Node, a stream's headers come with its first bytes.
+      let ended!: () => void;
+      const end = new Promise<void>((resolve) => {
+        ended = resolve;
+      });
+      open.add(end);
+      void end.then(() => open.delete(end));
+      const response = await fetch(input, init).catch((error: unknown) => {
+        ended();
+        throw error;
+      });
+      if (!response.body) {
+        ended();
+        return response;
+      }
+      const body = response.body.pipeThrough(new TransformStream({ flush: () => ended() }));
+      return new Response(body, { status: response.status, headers: response.headers });
+    };
+    /** Resolves once every POST response so far has ended. */
+    const allEnded = () => Promise.all([...open]).then(() => undefined);
+    return { fetchFn, allEnded };
+  }
+
+  /** A 2025-11-25 SDK client of alice's whose person never answers, on an endpoint where she may have `cap` requests in flight. */
+  async function sdkClient(cap: number, beforePost?: (body: string) => void) {
+    const server = await loopback({
+      adapter,
+      authenticated: true,
+      maxInFlightPerIdentity: cap,
+      ...(resumable ? { eventStore: createMemoryEventStore() } : {}),
+    });
+    closing.push(() => server.close());
+    const watched = watchedFetch(beforePost);
+    const patient = patientClient('canceller');
+    await patient.client.connect(
+      new StreamableHTTPClientTransport(new URL(server.url), {
+        requestInit: { headers: { authorization: 'Bearer alice' } },
+        fetch: watched.fetchFn,
+      }),
+    );
+    closing.push(() => patient.client.close());
+    /** Nothing is counted in flight: another client of alice's is asked its question. */
+    const nothingHeld = async () => {
+      const next = patientClient('next');
+      await next.client.connect(httpTransport(server.url, 'alice'));
+      closing.push(() => next.client.close());
+      void startDeploy(next.client);
+      await guarded('the next call’s question', next.asked);
+    };
+    return { ...patient, ...watched, nothingHeld };
+  }
+
+  it('(e) SDK client: a call cancelled while its question is open leaves no POST open, and no place held', async () => {
+    const { client, asked, withdrawn, allEnded, nothingHeld } = await sdkClient(1);
+    const abort = new AbortController();
+    const call = startDeploy(client, abort.signal);
+    await asked;
+    abort.abort('the user closed the dialog');
+    await withdrawn;
+    await call;
+    await guarded('the cancelled call’s POST', allEnded());
+    await nothingHeld();
+  });
+
+  it('(b) SDK client: a call cancelled as its request goes out (two POSTs in one turn) leaves no POST open, and no place held', async () => {
+    let abort: AbortController | undefined;
+    const { client, allEnded, nothingHeld } = await sdkClient(1, (body) => {
+      if (body.includes('"tools/call"')) queueMicrotask(() => abort?.abort('changed my mind'));
+    });
+    for (let i = 0; i < 3; i++) {
+      abort = new AbortController();
+      await startDeploy(client, abort.signal);
+    }
+    await guarded('the cancelled calls’ POSTs', allEnded());
+    await nothingHeld();
+  });
+});
