@@ -1,10 +1,10 @@
-import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { CLIENTS, type InstallContext, installContext, type JsonValue } from '../install/clients.js';
 import { opsdeskCommand } from '../install/default-command.js';
 import { changeOnce, TO_WRITE } from '../install/file-lock.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { type EditPlan, planEdit } from '../install/plan-edit.js';
 import { serverCommand } from '../install/server-command.js';
+import { unifiedDiff } from '../install/unified-diff.js';
 import { type Fsync, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
 import { EXIT } from '../usage.js';
@@ -117,11 +117,4 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
 /** Prints what a plan would change, as a unified diff. */
 export function printDiff(io: Io, file: string, before: string | undefined, after: string): void {
   for (const line of unifiedDiff(file, before, after)) io.out(line);
-}
-
-/** `before` is `undefined` for a file that does not exist yet, shown as `/dev/null` the way git does. */
-function unifiedDiff(file: string, before: string | undefined, after: string): string[] {
-  const from = before === undefined ? '/dev/null' : file;
-  const patch = createTwoFilesPatch(from, file, before ?? '', after, '', '', { headerOptions: FILE_HEADERS_ONLY });
-  return patch.replace(/\n$/, '').split('\n');
 }

@@ -15,7 +15,24 @@ import { install } from '../commands/install.js';
 import { uninstall } from '../commands/uninstall.js';
 
 /** Characters handed to jsonc-parser's whole-text readers (parseTree, visit) since the last reset. */
-const read = vi.hoisted(() => ({ chars: 0 }));
+const read = vi.hoisted(() => ({ chars: 0, diffed: 0 }));
+// And the characters handed to the diff a dry run prints (jsdiff's line diff, both texts).
+vi.mock('diff', async (original) => {
+  const diff = await original<typeof import('diff')>();
+  type Patcher = (a: string, b: string, c: string, d: string, ...rest: unknown[]) => unknown;
+  const counted =
+    (f: Patcher): Patcher =>
+    (a, b, c, d, ...rest) => {
+      read.diffed += c.length + d.length;
+      return f(a, b, c, d, ...rest);
+    };
+  return {
+    ...diff,
+    structuredPatch: counted(diff.structuredPatch as never),
+    createTwoFilesPatch: counted(diff.createTwoFilesPatch as never),
+    createPatch: counted(diff.createPatch as never),
+  };
+});
 vi.mock('jsonc-parser', async (original) => {
   const parser = await original<typeof import('jsonc-parser')>();
   return {
@@ -96,6 +113,36 @@ describe('a large ~/.claude.json', () => {
       expect(read.chars).toBeGreaterThan(before.length);
       expect(read.chars).toBeLessThan(before.length + 10_000);
     }
+  });
+
+  it('a dry run diffs the lines around the edit, not the whole file: install and uninstall print the same diff as before', async () => {
+    const file = join(home, '.claude.json');
+    const before = claudeJson(2_000_000);
+    await writeFile(file, before);
+    const lines: string[] = [];
+    const printed = { out: (line: string) => lines.push(line), err: () => {} };
+    const dryRuns = [
+      () =>
+        install(['claude-code', '--scope', 'user', '--dry-run', '--', 'node', '/srv/x.js'], printed, {
+          ...env(),
+          defaultCommand: [],
+        }),
+      () => uninstall(['claude-code', '--scope', 'user', '--name', 'memory', '--dry-run'], printed, env()),
+    ];
+    for (const dryRun of dryRuns) {
+      read.diffed = 0;
+      lines.length = 0;
+      expect(await dryRun()).toBe(0);
+      expect(read.diffed).toBeGreaterThan(0);
+      expect(read.diffed).toBeLessThan(10_000);
+      // One hunk, where the servers are: among the file's last lines (numbered in the whole file).
+      const hunks = lines.filter((l) => l.startsWith('@@'));
+      expect(hunks).toHaveLength(1);
+      const from = Number(/^@@ -(\d+),/.exec(hunks[0] as string)?.[1]);
+      expect(from).toBeGreaterThan(before.split('\n').length - 20);
+      expect(lines).toContain('   "mcpServers": {');
+    }
+    expect(await readFile(file, 'utf8')).toBe(before);
   });
 
   it('gets exactly the edit, every other byte kept, from the built CLI', async () => {
