@@ -183,16 +183,78 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
     await alice.nothingHeld(2);
   });
 
+  it.runIf(resumable)(
+    '(f) a stream ended so, resumed with Last-Event-ID, is refused at once; one whose call waits is resumed',
+    async () => {
+      const alice = await aliceOn(2);
+      const resume = (lastEventId: string) =>
+        guarded(
+          `the resumption after ${lastEventId}`,
+          fetch(alice.server.url, {
+            headers: {
+              authorization: 'Bearer alice',
+              accept: 'text/event-stream',
+              'mcp-session-id': alice.session.sessionId,
+              'mcp-protocol-version': '2025-11-25',
+              'last-event-id': lastEventId,
+            },
+          }),
+        );
+      // Cancelled before it came (only its priming event), and a batch with one answered.
+      expect((await alice.session.post([cancel(1), cancel(2)])).status).toBe(202);
+      for (const body of [deploy(1), [deploy(2), list(3)]]) {
+        const text = await guarded(
+          'the POST',
+          alice.session.post(body).then((r) => r.text()),
+        );
+        const last = [...text.matchAll(/^id: (.+)$/gm)].at(-1)?.[1];
+        expect(last).toBeDefined();
+        const refused = await resume(last as string);
+        expect(refused.status).toBe(405);
+        expect(await refused.json()).toMatchObject({ error: { message: expect.stringContaining('is over') } });
+      }
+      // A call still waiting on its question, its stream dropped: resumed as before.
+      const waiting = await alice.session.post(deploy(4));
+      const reader = (waiting.body as ReadableStream<Uint8Array>).getReader();
+      let seen = '';
+      while (!seen.includes('elicitation/create')) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the call ended before it asked');
+        seen += new TextDecoder().decode(value);
+      }
+      await reader.cancel();
+      // From its priming event, so the question is replayed (a replay with nothing in it sends its
+      // headers, through Node, only with the first keep-alive).
+      const first = [...seen.matchAll(/^id: (.+)$/gm)].at(0)?.[1] as string;
+      // 409 until the server has seen the stream drop (the transport allows one connection a stream).
+      let resumedStream = await resume(first);
+      while (resumedStream.status === 409) {
+        await resumedStream.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        resumedStream = await resume(first);
+      }
+      expect(resumedStream.status).toBe(200);
+      const replayed = sseMessages(resumedStream);
+      expect(await guarded('the replayed question', replayed.next())).toMatchObject({ method: 'elicitation/create' });
+    },
+  );
+
   /**
-   * A fetch for the SDK client that tells when each POST response it got has ended (read to its
-   * end: the client reads each so, or cancels it only when it closes). `beforePost` sees each
-   * POST's body as it goes out.
+   * A fetch for the SDK client that tells when each POST response (and each resumption of one) it
+   * got has ended (read to its end: the client reads each so, or cancels it only when it closes).
+   * `beforePost` sees each POST's body as it goes out.
    */
   function watchedFetch(beforePost?: (body: string) => void) {
     const open = new Set<Promise<void>>();
+    let resumedOnce!: (status: number) => void;
+    /** The status of the first resumption (GET with Last-Event-ID), once its response ended. */
+    const resumed = new Promise<number>((resolve) => {
+      resumedOnce = resolve;
+    });
     const fetchFn: typeof fetch = async (input, init) => {
-      if (init?.method !== 'POST') return fetch(input, init);
-      beforePost?.(String(init.body));
+      const resuming = new Headers(init?.headers).has('last-event-id');
+      if (init?.method !== 'POST' && !resuming) return fetch(input, init);
+      if (init?.method === 'POST') beforePost?.(String(init.body));
       // Open from the moment it is sent: through Node, a stream's headers come with its first bytes.
       let ended!: () => void;
       const end = new Promise<void>((resolve) => {
@@ -204,6 +266,7 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
         ended();
         throw error;
       });
+      if (resuming) void end.then(() => resumedOnce(response.status));
       if (!response.body) {
         ended();
         return response;
@@ -211,9 +274,9 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
       const body = response.body.pipeThrough(new TransformStream({ flush: () => ended() }));
       return new Response(body, { status: response.status, headers: response.headers });
     };
-    /** Resolves once every POST response so far has ended. */
+    /** Resolves once every POST response (and resumption) so far has ended. */
     const allEnded = () => Promise.all([...open]).then(() => undefined);
-    return { fetchFn, allEnded };
+    return { fetchFn, allEnded, resumed };
   }
 
   /** A 2025-11-25 SDK client of alice's whose person never answers, on an endpoint where she may have `cap` requests in flight. */
@@ -222,7 +285,8 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
       adapter,
       authenticated: true,
       maxInFlightPerIdentity: cap,
-      ...(resumable ? { eventStore: createMemoryEventStore() } : {}),
+      // A client resumes a stream that closed without a response after `retry`.
+      ...(resumable ? { eventStore: createMemoryEventStore(), retryMs: 20 } : {}),
     });
     closing.push(() => server.close());
     const watched = watchedFetch(beforePost);
@@ -246,7 +310,7 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
   }
 
   it('(e) SDK client: a call cancelled while its question is open leaves no POST open, and no place held', async () => {
-    const { client, asked, withdrawn, allEnded, nothingHeld } = await sdkClient(1);
+    const { client, asked, withdrawn, allEnded, resumed, nothingHeld } = await sdkClient(1);
     const abort = new AbortController();
     const call = startDeploy(client, abort.signal);
     await asked;
@@ -254,12 +318,14 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
     await withdrawn;
     await call;
     await guarded('the cancelled call’s POST', allEnded());
+    // Its stream had event ids: the client resumes it, and is told at once that it is over.
+    if (resumable) expect(await guarded('the resumption of the cancelled call’s stream', resumed)).toBe(405);
     await nothingHeld();
   });
 
   it('(b) SDK client: a call cancelled as its request goes out (two POSTs in one turn) leaves no POST open, and no place held', async () => {
     let abort: AbortController | undefined;
-    const { client, allEnded, nothingHeld } = await sdkClient(1, (body) => {
+    const { client, allEnded, resumed, nothingHeld } = await sdkClient(1, (body) => {
       if (body.includes('"tools/call"')) queueMicrotask(() => abort?.abort('changed my mind'));
     });
     for (let i = 0; i < 3; i++) {
@@ -267,6 +333,8 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
       await startDeploy(client, abort.signal);
     }
     await guarded('the cancelled calls’ POSTs', allEnded());
+    if (resumable) expect(await guarded('the resumption of a cancelled call’s stream', resumed)).toBe(405);
+    await guarded('the resumptions', allEnded());
     await nothingHeld();
   });
 });

@@ -6,6 +6,8 @@ export const SESSION_NOT_FOUND = -32_001;
 /** The codes the SDK's transports answer 413 and 415 with (HTTP status says which). */
 export const PAYLOAD_TOO_LARGE = -32_000;
 export const UNSUPPORTED_MEDIA_TYPE = -32_000;
+/** The code of a 405 to a GET resuming a stream that is over (`streamOver`), as the SDK's transports answer 405. */
+export const STREAM_OVER = -32_000;
 /**
  * The JSON-RPC error code of a request a per-identity or server-wide limit refused (HTTP 429);
  * `error.data.limit` names the limit.
@@ -47,5 +49,25 @@ export function limitReached(limit: LimitName, max: number, id: RequestId | null
       status: 429,
       headers: { 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER_SECONDS) },
     },
+  );
+}
+
+/**
+ * HTTP 405 to a GET resuming (Last-Event-ID) a POST stream that will carry nothing more: each of
+ * its requests was answered or cancelled. MCP lets a server answer a GET 405 (it offers no stream
+ * there); a client stops resuming on it, where an SSE stream that just ends is resumed again.
+ */
+export function streamOver(): Response {
+  return new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: {
+        code: STREAM_OVER,
+        message:
+          'Method Not Allowed: the stream Last-Event-ID names is over — each request it carried was answered or cancelled, and nothing more will come on it.',
+      },
+      id: null,
+    }),
+    { status: 405, headers: { 'content-type': 'application/json', allow: 'GET, POST, DELETE' } },
   );
 }

@@ -17,8 +17,9 @@ import {
 import { randomUUID } from '../digest.js';
 import { sessionEvents } from './event-store.js';
 import { type Exchange, INVALID, markResumable } from './exchange.js';
-import { jsonRpcError, type LimitName, limitReached, SESSION_REQUIRED } from './replies.js';
+import { jsonRpcError, type LimitName, limitReached, SESSION_REQUIRED, streamOver } from './replies.js';
 import type { SessionDirectory } from './session-directory.js';
+import { type StreamsOver, streamsOver } from './streams-over.js';
 
 /** One 2025 HTTP session, bound to who opened it. */
 export interface TransportSession {
@@ -47,6 +48,8 @@ export interface TransportSession {
   cancelledEarly?: Map<RequestId, number>;
   /** POST response streams open. */
   posts?: number;
+  /** With an event store: its POST streams that will carry nothing more, whose resumption is refused. */
+  over?: StreamsOver;
   /** Open GET streams. */
   streams: number;
   /** The client dropped a stream with requests in flight and has not been heard from since. */
@@ -421,6 +424,8 @@ export async function serveSession(
   leg.table.touch(entry);
   const extra = auth ? { authInfo: auth } : {};
   if (request.method === 'GET') {
+    const last = request.headers.get('last-event-id');
+    if (last && (await entry.over?.isOver(last))) return streamOver();
     const response = await entry.transport.handleRequest(request, extra);
     if (response.status !== 200 || !response.body) return response;
     return exchange.follow(response, request, leg.table.beginStream(entry));
@@ -472,7 +477,10 @@ export async function serveSession(
   // A batch may cancel too: its requests were counted above, before its cancels free anything.
   leg.table.withdraw(entry, cancelledIds(body));
   // Every request of the POST maps to its one stream, so any of its ids closes it.
-  leg.table.closeWhenSettled(calls, () => entry.transport.closeSSEStream(first));
+  leg.table.closeWhenSettled(calls, () => {
+    entry.transport.closeSSEStream(first);
+    entry.over?.mark(entry.transport, first);
+  });
   return exchange.follow(response, request, ended);
 }
 
@@ -501,11 +509,12 @@ export async function openSession(
   // initializes cannot all slip under a cap.
   const id = randomUUID();
   const server = leg.factory(auth);
+  const over = leg.events ? streamsOver(sessionEvents(leg.events.store, id)) : undefined;
   // A DELETE is handled by the transport, then the session is taken out and its server closed
   // below (`existing`), so nothing is left half-closed.
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => id,
-    ...(leg.events ? { eventStore: sessionEvents(leg.events.store, id), retryInterval: leg.events.retryMs } : {}),
+    ...(leg.events && over ? { eventStore: over.store, retryInterval: leg.events.retryMs } : {}),
   });
   const entry: TransportSession = {
     id,
@@ -517,6 +526,7 @@ export async function openSession(
     inFlight: 0,
     streams: 0,
     dropped: false,
+    ...(over ? { over } : {}),
   };
   leg.table.add(entry);
   answeredThrough(transport, leg.table, entry);
