@@ -239,6 +239,56 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
     },
   );
 
+  it.runIf(resumable)(
+    '(f) a call whose stream dropped and was resumed, then cancelled: the resumed stream ends, and is over',
+    async () => {
+      const alice = await aliceOn(1);
+      const resume = (lastEventId: string) =>
+        fetch(alice.server.url, {
+          headers: {
+            authorization: 'Bearer alice',
+            accept: 'text/event-stream',
+            'mcp-session-id': alice.session.sessionId,
+            'mcp-protocol-version': '2025-11-25',
+            'last-event-id': lastEventId,
+          },
+        });
+      const call = await alice.session.post(deploy(1));
+      const reader = (call.body as ReadableStream<Uint8Array>).getReader();
+      let seen = '';
+      while (!seen.includes('elicitation/create')) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the call ended before it asked');
+        seen += new TextDecoder().decode(value);
+      }
+      await reader.cancel();
+      const first = [...seen.matchAll(/^id: (.+)$/gm)].at(0)?.[1] as string;
+      // 409 until the server has seen the stream drop (the transport allows one connection a stream).
+      let resumed = await guarded('the resumption', resume(first));
+      while (resumed.status === 409) {
+        await resumed.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        resumed = await guarded('the resumption', resume(first));
+      }
+      expect(resumed.status).toBe(200);
+      const replayed = sseMessages(resumed);
+      expect(await guarded('the replayed question', replayed.next())).toMatchObject({ method: 'elicitation/create' });
+      expect((await alice.session.post(cancel(1))).status).toBe(202);
+      // The server withdraws its question on it (its own cancel), and then it ends, with no response.
+      const after: Record<string, unknown>[] = [];
+      await guarded(
+        'the resumed stream after the cancel',
+        (async () => {
+          for (let m = await replayed.next(); m !== undefined; m = await replayed.next()) after.push(m);
+        })(),
+      );
+      expect(answered(after)).toEqual([]);
+      const last = [...seen.matchAll(/^id: (.+)$/gm)].at(-1)?.[1] as string;
+      expect((await guarded('a second resumption', resume(last))).status).toBe(405);
+      await alice.nothingHeld(2);
+    },
+  );
+
   /**
    * A fetch for the SDK client that tells when each POST response (and each resumption of one) it
    * got has ended (read to its end: the client reads each so, or cancels it only when it closes).

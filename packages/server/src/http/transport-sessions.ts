@@ -89,7 +89,10 @@ interface Call {
  */
 interface Post {
   calls: Call[];
-  /** Ends its stream; set once the stream exists (`closeWhenSettled`), cleared once it ended. */
+  /**
+   * Ends its stream, whichever connection carries it (the POST's, or a GET resuming it); set once
+   * the stream exists (`closeWhenSettled`), cleared once it ended for good.
+   */
   close?: (() => void) | undefined;
 }
 
@@ -212,7 +215,8 @@ export class TransportSessionTable {
     this.bucket(entry.identity).inFlight += mine.length;
     entry.posts = (entry.posts ?? 0) + 1;
     return (dropped) => {
-      post.close = undefined;
+      // Dropped where it can be resumed, its stream goes on (a GET resuming it carries it on).
+      if (!dropped || !resumable) post.close = undefined;
       if (this.entries.get(entry.id) !== entry) return;
       entry.posts = (entry.posts ?? 1) - 1;
       if (dropped) entry.dropped = true;
