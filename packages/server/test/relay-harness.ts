@@ -76,7 +76,7 @@ export function relayHarness(secret: string) {
   const gated = async (
     prefix: string,
     options: ReplicaOptions = {},
-    redisOptions: { enableOfflineQueue?: boolean; maxRetriesPerRequest?: number } = {},
+    redisOptions: { enableOfflineQueue?: boolean; maxRetriesPerRequest?: number | null } = {},
   ) => {
     const g = await gate(h.server.port);
     h.cleanups.push(() => g.close());

@@ -50,7 +50,10 @@ describe.skipIf(!REDIS)('frames that arrive after they expired', () => {
       settled = outcome;
     });
     await asked;
-    frozen.push(() => b.gate.cut());
+    frozen.push(() => {
+      b.gate.cut();
+      b.redis.disconnect();
+    });
     b.gate.freeze();
     // The holder drops the call once b's heartbeat lapsed, and tells b so: a message b, stopped,
     // reads only once it has expired.

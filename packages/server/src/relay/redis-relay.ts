@@ -71,7 +71,10 @@ export interface RedisRelay extends SessionDirectory {
    * or one from a replica other than the one the relay is with (`sender`).
    */
   dropped(): Readonly<Record<DropReason | 'sender', number>>;
-  /** Unsubscribes, ends the relays in flight, and forgets this replica's sessions. */
+  /**
+   * Unsubscribes, ends the relays in flight, and forgets this replica's sessions — waiting on Redis
+   * for that at most 2 s: unreachable, the entries lapse on their own (`sessionTtlMs`).
+   */
   close(): Promise<void>;
 }
 

@@ -75,7 +75,10 @@ describe.skipIf(!REDIS)('a requester that stops answering without closing its co
       settled = outcome;
     });
     await asked;
-    frozen.push(() => b.gate.cut());
+    frozen.push(() => {
+      b.gate.cut();
+      b.redis.disconnect();
+    });
     b.gate.freeze();
     await expect.poll(() => a.redis.exists(`${prefix}alive:${b.relay.replica}`), { timeout: 5_000 }).toBe(0);
     await expect

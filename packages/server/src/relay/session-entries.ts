@@ -3,6 +3,8 @@ import { sha256 } from '../digest.js';
 
 /** Directory entries remembered as found (a session never moves); the oldest go first past it. */
 const LOCATED_MAX = 10_000;
+/** How long closing waits for Redis to remove this replica's entries (`closeAll`). */
+const CLOSE_WAIT_MS = 2_000;
 
 /** Where a session lives: the replica holding it, and a digest of its owner. */
 export interface SessionEntry {
@@ -137,12 +139,23 @@ export class SessionEntries {
     (this.heartbeat as { unref?: () => void }).unref?.();
   }
 
-  /** Stops the heartbeat and removes every entry this replica held, and its liveness: it is gone. */
+  /**
+   * Stops the heartbeat and removes every entry this replica held, and its liveness: it is gone.
+   * Waits for Redis at most `CLOSE_WAIT_MS`: a client that queues commands while Redis cannot be
+   * reached (ioredis's offline queue, with `maxRetriesPerRequest: null`) would otherwise hold a
+   * shutdown for ever; the entries not removed lapse on their own, `ttlMs` after the last beat.
+   */
   async closeAll(): Promise<void> {
     clearInterval(this.heartbeat);
     const keys = [this.alive(this.replica), ...[...this.held.keys()].map((id) => this.key(id))];
-    await this.redis.del(...keys).catch(() => 0);
     this.held.clear();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      (timer as { unref?: () => void }).unref?.();
+    });
+    await Promise.race([this.redis.del(...keys).catch(() => 0), waited]);
+    clearTimeout(timer);
   }
 
   private key(id: string): string {
