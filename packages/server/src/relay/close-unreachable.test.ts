@@ -38,4 +38,20 @@ describe.skipIf(!REDIS)('closing a replica whose Redis cannot be reached', () =>
     // Nothing reached Redis: the entries go once their ttl is past.
     await expect.poll(() => observer.exists(entry, alive), { timeout: 5_000 }).toBe(0);
   });
+
+  it('leaves no removal queued for when Redis is back (it could take a later replica of the same id for gone)', async () => {
+    const prefix = 'closeback:';
+    const a = await gated(prefix, { sessionTtlMs: 60_000, replica: 'fixed-id' }, { maxRetriesPerRequest: null });
+    const observer = new Redis(h.server.url);
+    h.cleanups.push(async () => observer.disconnect());
+    const alive = `${prefix}alive:fixed-id`;
+    expect(await observer.exists(alive)).toBe(1);
+    a.gate.cut();
+    await expect.poll(() => a.redis.status).not.toBe('ready');
+    await a.relay.close();
+    // Back: whatever the client had queued runs before this PING is answered.
+    a.gate.open();
+    expect(await a.redis.ping()).toBe('PONG');
+    expect(await observer.exists(alive)).toBe(1);
+  });
 });

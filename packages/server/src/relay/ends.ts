@@ -66,6 +66,8 @@ export interface RelayCore {
   key: FrameKeys;
   /** Nonces of frames taken, until they expire. */
   seen: Map<string, number>;
+  /** Nonces of messages that came after their expiry and were told (`takeLate`), until `LATE_MS` past it. */
+  late: Map<string, number>;
   drops: Record<DropReason | 'sender', number>;
   /**
    * Relays this replica waits on → the response being rebuilt, the holder it must come from, and
@@ -372,7 +374,7 @@ export function payOwed(core: RelayCore, holder?: string): void {
 const MAX_OWED = 10_000;
 
 export function receiveFrame(core: RelayCore, message: string): void {
-  const opened = open(core.key, core.replica, message, core.seen);
+  const opened = open(core.key, core.replica, message, core.seen, Date.now(), core.late);
   if ('dropped' in opened) {
     core.drops[opened.dropped]++;
     if (opened.late) for (const frame of opened.late.frames) takeLate(core, opened.late.from, frame);

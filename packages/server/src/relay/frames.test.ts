@@ -5,6 +5,7 @@ import {
   FRAME_TTL_MS,
   type Frame,
   FrameRefused,
+  LATE_MS,
   frameKey,
   MAX_BATCH,
   MAX_IDENTITY,
@@ -73,6 +74,34 @@ describe('relay frames', () => {
     expect(
       open(keys, 'b', sealFrames(frameKey('another-secret-0123456789abcdef'), 'a', 'b', [head, data]), new Map()),
     ).toEqual({ dropped: 'signature' });
+  });
+
+  it('a late message is told once, and only up to LATE_MS past its expiry; older, or a copy, is dropped unopened', () => {
+    const now = Date.now();
+    const told = new Map<string, number>();
+    const message = sealFrames(keys, 'a', 'b', [data, end], now);
+    const after = now + FRAME_TTL_MS + 1;
+    expect(open(keys, 'b', message, new Map(), after, told)).toEqual({
+      dropped: 'expired',
+      late: { from: 'a', frames: [data, end] },
+    });
+    expect(told.size).toBe(1);
+    // The same message again (a replay of a captured one): nothing told, nothing opened.
+    expect(open(keys, 'b', message, new Map(), after + 1, told)).toEqual({ dropped: 'expired' });
+    // Another message, past LATE_MS after its expiry: dropped as if it were junk.
+    const old = sealFrames(keys, 'a', 'b', [end], now);
+    expect(open(keys, 'b', old, new Map(), now + FRAME_TTL_MS + LATE_MS + 1, told)).toEqual({ dropped: 'expired' });
+    expect(told.size).toBe(1);
+    // Just within it, told; and the told nonces past their window are swept as others come.
+    expect(open(keys, 'b', old, new Map(), now + FRAME_TTL_MS + LATE_MS - 1, told)).toMatchObject({
+      late: { frames: [end] },
+    });
+    const later = sealFrames(keys, 'a', 'b', [end], now + 2 * LATE_MS);
+    expect(open(keys, 'b', later, new Map(), now + 2 * LATE_MS + FRAME_TTL_MS + 1, told)).toHaveProperty('late');
+    expect(told.size).toBe(1);
+    // Bounded whatever the traffic.
+    for (let i = 0; i < 10_050; i++) open(keys, 'b', sealFrames(keys, 'a', 'b', [end], now), new Map(), after, told);
+    expect(told.size).toBe(10_000);
   });
 
   it('a list with one bad frame, an empty list or a list longer than MAX_BATCH is dropped whole', () => {

@@ -27,6 +27,13 @@ import { decrypt, encrypt, hmacSha256, type Mac, sameMac } from '../digest.js';
 
 /** How long a sealed frame may take to arrive (clocks of replicas may differ by less). */
 export const FRAME_TTL_MS = 30_000;
+/**
+ * How long past its expiry a message is still told as late (`open`): longer than any pause a
+ * relay is worth waiting out (a client gives up on its call well before), older is dropped unopened.
+ */
+export const LATE_MS = 20 * FRAME_TTL_MS;
+/** At most this many late messages remembered as told (`open`). */
+const MAX_TOLD = 10_000;
 
 const MAX_ID = 128;
 const id = z.string().min(1).max(MAX_ID);
@@ -339,7 +346,10 @@ export interface Opened {
  * replayed message is refused. One that opens but came after its expiry is dropped all the same,
  * its frames told beside (`late`): they are never acted on as if on time, but the relay they
  * belong to has lost them (its holder or requester paused, or cut off with its connection kept,
- * for longer than a frame lives), and must end instead of waiting on them.
+ * for longer than a frame lives), and must end instead of waiting on them. With `told` (the
+ * nonces of late messages told already), each is told once, and only up to `LATE_MS` past its
+ * expiry: a copy sent again, or one older than that, is dropped unopened, so replaying captured
+ * messages costs a replica no more than sending it junk.
  */
 export function open(
   keys: FrameKeys,
@@ -347,6 +357,7 @@ export function open(
   message: string,
   seen: Map<string, number>,
   now = Date.now(),
+  told?: Map<string, number>,
 ): Opened | { dropped: DropReason; late?: Opened } {
   // An envelope alone is authenticated by its encryption (below); any other message is signed.
   const aead = message.startsWith('{');
@@ -369,12 +380,20 @@ export function open(
   if (to !== own) return { dropped: 'misdirected' };
   if (x > now + 2 * FRAME_TTL_MS) return { dropped: 'expired' };
   const late = x < now;
-  if (!late && seen.has(n)) return { dropped: 'replayed' };
+  if (late ? x < now - LATE_MS || told?.has(n) : seen.has(n)) return { dropped: late ? 'expired' : 'replayed' };
   const plain = decrypt(keys.cipher, e, aad(from, to, n, x));
   // Unsigned, the tag is the check that it was sealed with this key: failing it is the signature's failure.
   if (plain === undefined) return { dropped: late ? 'expired' : aead ? 'signature' : 'envelope' };
   const frames = parseFrames(plain);
-  if (late) return frames ? { dropped: 'expired', late: { from, frames } } : { dropped: 'expired' };
+  if (late) {
+    if (!frames) return { dropped: 'expired' };
+    if (told) {
+      remember(told, n, x + LATE_MS, now);
+      // Bounded whatever the traffic: the oldest go first.
+      if (told.size > MAX_TOLD) told.delete(told.keys().next().value as string);
+    }
+    return { dropped: 'expired', late: { from, frames } };
+  }
   if (!frames) return { dropped: 'schema' };
   remember(seen, n, x, now);
   return { from, frames };

@@ -123,6 +123,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     replica,
     key,
     seen: new Map(),
+    late: new Map(),
     drops: { signature: 0, envelope: 0, schema: 0, misdirected: 0, expired: 0, replayed: 0, sender: 0 },
     waiting: new Map(),
     holding: new Map(),

@@ -144,11 +144,14 @@ export class SessionEntries {
    * Waits for Redis at most `CLOSE_WAIT_MS`: a client that queues commands while Redis cannot be
    * reached (ioredis's offline queue, with `maxRetriesPerRequest: null`) would otherwise hold a
    * shutdown for ever; the entries not removed lapse on their own, `ttlMs` after the last beat.
+   * Not connected, it sends nothing: queued, the removal would run whenever Redis came back, and
+   * could take the liveness of a replica started since under the same id.
    */
   async closeAll(): Promise<void> {
     clearInterval(this.heartbeat);
     const keys = [this.alive(this.replica), ...[...this.held.keys()].map((id) => this.key(id))];
     this.held.clear();
+    if (this.redis.status !== 'ready') return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const waited = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, CLOSE_WAIT_MS);
