@@ -61,6 +61,38 @@ async function toTheEnd(response: Response): Promise<Record<string, unknown>[]> 
 const answered = (messages: Record<string, unknown>[]) =>
   messages.filter((m) => 'result' in m || 'error' in m).map((m) => m.id);
 
+/** Reads an SSE response event by event: each event's id and JSON-RPC message, where it has them. */
+function sseEvents(response: Response) {
+  const reader = (response.body ?? new ReadableStream<Uint8Array>()).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  return {
+    async next(): Promise<{ id?: string; message?: Record<string, unknown> } | undefined> {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const lines = buffer.slice(0, end).split('\n');
+          buffer = buffer.slice(end + 2);
+          const id = lines
+            .find((l) => l.startsWith('id:'))
+            ?.slice(3)
+            .trim();
+          const data = lines
+            .filter((l) => l.startsWith('data:'))
+            .map((l) => l.slice(5).trim())
+            .join('');
+          if (!id && !data) continue;
+          return { ...(id ? { id } : {}), ...(data ? { message: JSON.parse(data) } : {}) };
+        }
+        const { done, value } = await reader.read();
+        if (done) return undefined;
+        buffer += decoder.decode(value, { stream: true });
+      }
+    },
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
 const variants = ADAPTERS.flatMap((adapter) => [
   { adapter, resumable: false },
   { adapter, resumable: true },
@@ -69,11 +101,12 @@ const variants = ADAPTERS.flatMap((adapter) => [
 describe.each(variants)('a POST whose requests are all answered or cancelled ends (%o)', ({ adapter, resumable }) => {
   /** An endpoint where alice may have `cap` requests in flight, and a raw session of hers on it. */
   async function aliceOn(cap: number) {
+    const store = resumable ? createMemoryEventStore() : undefined;
     const server: Loopback = await loopback({
       adapter,
       authenticated: true,
       maxInFlightPerIdentity: cap,
-      ...(resumable ? { eventStore: createMemoryEventStore() } : {}),
+      ...(store ? { eventStore: store } : {}),
     });
     closing.push(() => server.close());
     const session = await legacySession(server.url, { authorization: 'Bearer alice' });
@@ -103,6 +136,32 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
     };
     return { server, session, exchange, nothingHeld };
   }
+
+  /** Reads `events` until `count` questions came: the events read. */
+  async function untilAsked(events: ReturnType<typeof sseEvents>, count: number) {
+    const seen: { id?: string; message?: Record<string, unknown> }[] = [];
+    while (seen.filter((e) => e.message?.method === 'elicitation/create').length < count) {
+      const event = await guarded('the questions', events.next());
+      if (event === undefined) throw new Error('the stream ended before its calls asked');
+      seen.push(event);
+    }
+    return seen;
+  }
+
+  /** Reads `events` to their end (guarded): the events read. */
+  async function theRest(what: string, events: ReturnType<typeof sseEvents>) {
+    const rest: { id?: string; message?: Record<string, unknown> }[] = [];
+    await guarded(
+      what,
+      (async () => {
+        for (let e = await events.next(); e !== undefined; e = await events.next()) rest.push(e);
+      })(),
+    );
+    return rest;
+  }
+
+  const messagesOf = (events: { message?: Record<string, unknown> }[]) =>
+    events.flatMap((e) => (e.message ? [e.message] : []));
 
   it('(a) a request cancelled in an earlier POST: its own POST ends, with no response', async () => {
     const alice = await aliceOn(1);
@@ -288,6 +347,43 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
       await alice.nothingHeld(2);
     },
   );
+
+  it('(h) a cancel ends its own POST’s stream, not that of a later POST reusing an id of it', async () => {
+    const alice = await aliceOn(3);
+    const a = sseEvents(await alice.session.post([list(1), deploy(2)]));
+    const seenA: Record<string, unknown>[] = [];
+    while (!(seenA.some((m) => m.id === 1) && seenA.some((m) => m.method === 'elicitation/create'))) {
+      const event = await guarded('A’s response and question', a.next());
+      if (event === undefined) throw new Error('A ended before its call asked');
+      if (event.message) seenA.push(event.message);
+    }
+    // Call 1 answered, its id free again (MCP forbids reusing it; a client may).
+    const bResponse = await alice.session.post(deploy(1));
+    expect(bResponse.status).toBe(200);
+    const b = sseEvents(bResponse);
+    const question = messagesOf(await untilAsked(b, 1)).find((m) => m.method === 'elicitation/create');
+    expect((await alice.session.post(cancel(2))).status).toBe(202);
+    expect(answered(messagesOf(await theRest('A after its cancel', a)))).toEqual([]);
+    // B goes on: its question answered, it replies and ends.
+    expect((await alice.session.post({ id: question?.id, result: { action: 'decline' } })).status).toBe(202);
+    expect(answered(messagesOf(await theRest('B after its answer', b)))).toEqual([1]);
+  });
+
+  it('(h) the id of a cancelled request is in use while its POST’s stream goes on', async () => {
+    const alice = await aliceOn(3);
+    const a = sseEvents(await alice.session.post([deploy(1), deploy(2)]));
+    const questions = messagesOf(await untilAsked(a, 2)).filter((m) => m.method === 'elicitation/create');
+    expect((await alice.session.post(cancel(2))).status).toBe(202);
+    const reused = await alice.session.post(deploy(2));
+    expect(reused.status).toBe(400);
+    expect(await reused.json()).toMatchObject({
+      error: { message: expect.stringContaining('request id 2 is already in use') },
+    });
+    // Each question answered (the cancelled call's answer is nothing to it): call 1 replies, and A ends.
+    for (const q of questions)
+      expect((await alice.session.post({ id: q.id, result: { action: 'decline' } })).status).toBe(202);
+    expect(answered(messagesOf(await theRest('A after its answers', a)))).toEqual([1]);
+  });
 
   /**
    * A fetch for the SDK client that tells when each POST response (and each resumption of one) it

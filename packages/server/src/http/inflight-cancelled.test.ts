@@ -250,14 +250,30 @@ describe('the session table: a cancel racing the response', () => {
     expect(t.cancelledBefore(entry, [135, 136, 199])).toEqual([136, 199]);
   });
 
-  it('a cancelled call frees its id after a turn of the event loop, and its session is idle then', async () => {
+  it('a cancelled call frees its id after a turn of the event loop once its stream ended, and its session is idle then', async () => {
+    const t = table();
+    const entry = session(t);
+    const ended = t.beginCall(entry, [1], false);
+    t.withdraw(entry, [1]);
+    await nextTurn();
+    // Its POST's stream is still open, and closed by that id once settled: not free yet.
+    expect(t.reusedId(entry, [1])).toBe(1);
+    ended(false);
+    await nextTurn();
+    expect(t.reusedId(entry, [1])).toBeUndefined();
+    expect(entry.inFlight).toBe(0);
+    t.sweepIdle();
+    expect(t.size).toBe(0);
+  });
+
+  it('with an event store, a cancelled call keeps its id while its session lasts (its stream can be resumed, and closed by it), yet its session is idle', async () => {
     const t = table();
     const entry = session(t);
     const ended = t.beginCall(entry, [1], true);
     t.withdraw(entry, [1]);
     ended(true);
     await nextTurn();
-    expect(t.reusedId(entry, [1])).toBeUndefined();
+    expect(t.reusedId(entry, [1])).toBe(1);
     expect(entry.inFlight).toBe(0);
     t.sweepIdle();
     expect(t.size).toBe(0);

@@ -79,6 +79,8 @@ interface Call {
   answered?: boolean;
   /** The POST it came in. */
   post?: Post;
+  /** Its request id. */
+  id: RequestId;
 }
 
 /**
@@ -90,10 +92,19 @@ interface Call {
 interface Post {
   calls: Call[];
   /**
-   * Ends its stream, whichever connection carries it (the POST's, or a GET resuming it); set once
-   * the stream exists (`closeWhenSettled`), cleared once it ended for good.
+   * Ends its stream, whichever connection carries it (the POST's, or a GET resuming it), by `id`,
+   * one of its requests the transport maps to it; set once the stream exists (`closeWhenSettled`),
+   * cleared once it ended for good.
    */
-  close?: (() => void) | undefined;
+  close?: ((id: RequestId) => void) | undefined;
+  /** Its session's requests whose ids are in use (`TransportSession.calls`). */
+  held: Map<RequestId, Call>;
+  /**
+   * With an event store its stream can be resumed, and closed again, as long as the session lasts
+   * (`StreamsOver`); without one, once its connection ended nothing carries it (`done`).
+   */
+  resumable: boolean;
+  done?: boolean;
 }
 
 interface Bucket {
@@ -203,10 +214,10 @@ export class TransportSessionTable {
     const calls = entry.calls;
     // Distinct and new (`reusedId` refused the rest before): each counts once.
     const mine: [RequestId, Call][] = [];
-    const post: Post = { calls: [] };
+    const post: Post = { calls: [], held: calls, resumable };
     for (const id of ids) {
       if (calls.has(id)) continue;
-      const call: Call = { counted: true, post };
+      const call: Call = { counted: true, post, id };
       calls.set(id, call);
       post.calls.push(call);
       mine.push([id, call]);
@@ -217,6 +228,7 @@ export class TransportSessionTable {
     return (dropped) => {
       // Dropped where it can be resumed, its stream goes on (a GET resuming it carries it on).
       if (!dropped || !resumable) post.close = undefined;
+      if (!resumable) post.done = true;
       if (this.entries.get(entry.id) !== entry) return;
       entry.posts = (entry.posts ?? 1) - 1;
       if (dropped) entry.dropped = true;
@@ -249,7 +261,9 @@ export class TransportSessionTable {
    * to its server): the SDK drops a cancelled request's response, so nothing else would ever free
    * its place. Each frees it at once; an id not in flight here (finished, never sent, another
    * session's) is nothing. The id stays in use until the server has surely seen the cancel — its
-   * handler's signal aborts a few microtasks later, so after one turn of the event loop — unless a
+   * handler's signal aborts a few microtasks later, so after one turn of the event loop — and
+   * while its POST's stream may still be closed by it (`settle`: the transport maps a cancelled
+   * request to its stream for good, and a POST reusing the id would take it over) — unless a
    * response was already on its way, which then ends it: a late response never ends a request
    * that reused the id.
    */
@@ -264,11 +278,20 @@ export class TransportSessionTable {
       call.withdrawn = true;
       this.uncount(entry, call);
       this.settle(call.post);
-      const later = setTimeout(() => {
-        if (!call.responding) this.forget(entry, id, call);
-      }, 0);
-      (later as { unref?: () => void }).unref?.();
+      this.forgetWithdrawn(entry, id, call);
     }
+  }
+
+  /**
+   * Frees the id of `call`, withdrawn, after one turn of the event loop if its POST's stream can no
+   * longer be closed by it (`Post.done`): else when it can (`release`), or with its session.
+   */
+  private forgetWithdrawn(entry: TransportSession, id: RequestId, call: Call): void {
+    if (call.post && !call.post.done) return;
+    const later = setTimeout(() => {
+      if (!call.responding) this.forget(entry, id, call);
+    }, 0);
+    (later as { unref?: () => void }).unref?.();
   }
 
   /**
@@ -277,19 +300,25 @@ export class TransportSessionTable {
    * was cancelled: otherwise the transport ends it after the last response. Called once its
    * stream exists (the transport returned it), so `close` finds it.
    */
-  closeWhenSettled(calls: readonly (readonly [RequestId, Call | undefined])[], close: () => void): void {
+  closeWhenSettled(calls: readonly (readonly [RequestId, Call | undefined])[], close: (id: RequestId) => void): void {
     const post = calls.find(([, call]) => call?.post)?.[1]?.post;
     if (!post) return;
     post.close = close;
     this.settle(post);
   }
 
-  /** Ends `post`'s stream if it is open, one of its requests was cancelled and none is left to answer. */
+  /**
+   * Ends `post`'s stream if it is open, one of its requests was cancelled and none is left to
+   * answer — by the id of a cancelled one, still its own: an answered one's is free again, and a
+   * POST reusing it (MCP forbids it; a client may) has the transport map it to that POST's stream.
+   * When each cancelled one was answered all the same, the transport ends the stream itself.
+   */
   private settle(post: Post | undefined): void {
     if (!post?.close || !post.calls.some((c) => c.withdrawn) || !post.calls.every(settled)) return;
     const close = post.close;
     post.close = undefined;
-    close();
+    const own = post.calls.find((c) => c.withdrawn && !c.responding && post.held.get(c.id) === c);
+    if (own) close(own.id);
   }
 
   /**
@@ -345,6 +374,7 @@ export class TransportSessionTable {
   private release(entry: TransportSession, id: RequestId, call: Call): void {
     this.uncount(entry, call);
     if (!call.withdrawn && !call.responding) this.forget(entry, id, call);
+    else if (call.withdrawn) this.forgetWithdrawn(entry, id, call);
   }
 
   /** Frees `call`'s place in the counts, the first time only. */
@@ -480,10 +510,11 @@ export async function serveSession(
   }
   // A batch may cancel too: its requests were counted above, before its cancels free anything.
   leg.table.withdraw(entry, cancelledIds(body));
-  // Every request of the POST maps to its one stream, so any of its ids closes it.
-  leg.table.closeWhenSettled(calls, () => {
-    entry.transport.closeSSEStream(first);
-    entry.over?.mark(entry.transport, first);
+  // The transport maps each request of the POST to its one stream, for good once one is cancelled;
+  // `id` is a cancelled one, kept in use as long as it can be resumed (so never taken over).
+  leg.table.closeWhenSettled(calls, (id) => {
+    entry.transport.closeSSEStream(id);
+    entry.over?.mark(entry.transport, id);
   });
   return exchange.follow(response, request, ended);
 }
