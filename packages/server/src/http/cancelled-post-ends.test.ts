@@ -134,7 +134,51 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
       }
       await response.body?.cancel().catch(() => {});
     };
-    return { server, session, exchange, nothingHeld };
+    /** A resumption of the stream `lastEventId` is of (GET with Last-Event-ID), raw. */
+    const resume = (lastEventId: string) =>
+      fetch(server.url, {
+        headers: {
+          authorization: 'Bearer alice',
+          accept: 'text/event-stream',
+          'mcp-session-id': session.sessionId,
+          'mcp-protocol-version': '2025-11-25',
+          'last-event-id': lastEventId,
+        },
+      });
+    /** `resume`, sent again while answered 409 (until the server has seen the stream's connection drop). */
+    const resumeOnceDropped = async (lastEventId: string) => {
+      let response = await resume(lastEventId);
+      while (response.status === 409) {
+        await response.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        response = await resume(lastEventId);
+      }
+      return response;
+    };
+    /**
+     * Holds the store's next replay until `release`: what a slow store (Redis) does, made a step the
+     * test takes. `started` once the transport is in it.
+     */
+    const holdReplays = () => {
+      if (!store) throw new Error('no event store');
+      const replay = store.replayEventsAfter.bind(store);
+      let started!: () => void;
+      let release!: () => void;
+      const entered = new Promise<void>((resolve) => {
+        started = resolve;
+      });
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      store.replayEventsAfter = async (lastEventId, sink) => {
+        store.replayEventsAfter = replay;
+        started();
+        await gate;
+        return replay(lastEventId, sink);
+      };
+      return { started: entered, release };
+    };
+    return { server, session, exchange, nothingHeld, resume, resumeOnceDropped, holdReplays };
   }
 
   /** Reads `events` until `count` questions came: the events read. */
@@ -162,6 +206,7 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
 
   const messagesOf = (events: { message?: Record<string, unknown> }[]) =>
     events.flatMap((e) => (e.message ? [e.message] : []));
+  const lastIdOf = (events: { id?: string }[]) => events.filter((e) => e.id).at(-1)?.id as string;
 
   it('(a) a request cancelled in an earlier POST: its own POST ends, with no response', async () => {
     const alice = await aliceOn(1);
@@ -344,6 +389,27 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
       expect(answered(after)).toEqual([]);
       const last = [...seen.matchAll(/^id: (.+)$/gm)].at(-1)?.[1] as string;
       expect((await guarded('a second resumption', resume(last))).status).toBe(405);
+      await alice.nothingHeld(2);
+    },
+  );
+
+  it.runIf(resumable)(
+    '(g) a resumption under way when the cancel ends its stream (the store still replaying) ends too',
+    async () => {
+      const alice = await aliceOn(1);
+      const call = sseEvents(await alice.session.post(deploy(1)));
+      const seen = await untilAsked(call, 1);
+      await call.cancel();
+      const replaying = alice.holdReplays();
+      const resumed = guarded('the resumption', alice.resumeOnceDropped(lastIdOf(seen)));
+      await guarded('the replay', replaying.started);
+      // The stream has no connection now: closing it finds none to close.
+      expect((await alice.session.post(cancel(1))).status).toBe(202);
+      replaying.release();
+      const response = await resumed;
+      expect(response.status).toBe(200);
+      const after = await theRest('the resumption after the cancel', sseEvents(response));
+      expect(answered(messagesOf(after))).toEqual([]);
       await alice.nothingHeld(2);
     },
   );

@@ -11,15 +11,27 @@ import type {
  * answered or cancelled, one at least cancelled (`Post` in transport-sessions.ts). A client whose
  * stream closed without a response resumes it (GET with Last-Event-ID, as MCP asks), and the
  * transport keeps a cancelled request's stream for ever (only a response ends it), so that GET was
- * held open, keep-alives and all, until the client went away. Such a resumption is refused here.
+ * held open, keep-alives and all, until the client went away. Such a resumption is refused here,
+ * and one under way when the stream ends is ended.
  */
 export interface StreamsOver {
   /** The session's event store as its transport uses it: it notes the streams `mark` names. */
   store: EventStore;
-  /** Notes the stream of request `id` (one the transport still maps to its stream) as over. */
-  mark(transport: WebStandardStreamableHTTPServerTransport, id: RequestId): void;
-  /** Whether `lastEventId` is an event of a stream noted as over. */
-  isOver(lastEventId: string): Promise<boolean>;
+  /**
+   * Notes the stream of request `id` (one the transport still maps to its stream, and will as long
+   * as the session lasts) as over; `close` ends whichever connection carries it then.
+   */
+  mark(transport: WebStandardStreamableHTTPServerTransport, id: RequestId, close: () => void): void;
+  /** The stream `lastEventId` is an event of, if the store knows it. */
+  streamOf(lastEventId: string): Promise<StreamId | undefined>;
+  /** Whether `stream` is over: a resumption of it is refused. */
+  nothingLeft(stream: StreamId, lastEventId: string): Promise<boolean>;
+  /**
+   * Ends the connection carrying `stream` if the stream is over: a resumption once what was left
+   * has been replayed (the transport wrote it before handing out the response), or one that was
+   * being replayed when the stream ended.
+   */
+  endIfOver(stream: StreamId): void;
 }
 
 /** At most this many streams noted per session, the oldest forgotten first (its resumption is then held as before). */
@@ -32,14 +44,16 @@ const MAX_STREAMS_OVER = 64;
  * id — noted here, and neither stored nor sent (no stream is open to write it to).
  */
 export function streamsOver(inner: EventStore): StreamsOver {
-  const over = new Set<StreamId>();
-  const probes = new WeakSet<JSONRPCMessage>();
+  /** Each stream over → what ends the connection carrying it. */
+  const over = new Map<StreamId, () => void>();
+  const probes = new WeakMap<JSONRPCMessage, () => void>();
   const store: EventStore = {
     storeEvent(streamId, message) {
-      if (!probes.has(message)) return inner.storeEvent(streamId, message);
+      const close = probes.get(message);
+      if (!close) return inner.storeEvent(streamId, message);
       over.delete(streamId);
-      over.add(streamId);
-      if (over.size > MAX_STREAMS_OVER) over.delete(over.values().next().value as StreamId);
+      over.set(streamId, close);
+      if (over.size > MAX_STREAMS_OVER) over.delete(over.keys().next().value as StreamId);
       return Promise.resolve('');
     },
     replayEventsAfter: (lastEventId, sink) => inner.replayEventsAfter(lastEventId, sink),
@@ -48,19 +62,25 @@ export function streamsOver(inner: EventStore): StreamsOver {
   if (streamOf) store.getStreamIdForEventId = streamOf;
   return {
     store,
-    mark(transport, id) {
+    mark(transport, id, close) {
       const probe: JSONRPCMessage = {
         jsonrpc: '2.0',
         method: 'notifications/message',
         params: { level: 'debug', data: 'stream over' },
       };
-      probes.add(probe);
+      probes.set(probe, close);
+      // The transport finds the stream at once, and hands the probe to the store before it awaits anything.
       transport.send(probe, { relatedRequestId: id }).catch(() => {});
     },
-    async isOver(lastEventId) {
-      if (over.size === 0 || !streamOf) return false;
-      const stream = await streamOf(lastEventId).catch(() => undefined);
-      return stream !== undefined && over.has(stream);
+    async streamOf(lastEventId) {
+      if (!streamOf) return undefined;
+      return streamOf(lastEventId).catch(() => undefined);
+    },
+    async nothingLeft(stream) {
+      return over.has(stream);
+    },
+    endIfOver(stream) {
+      over.get(stream)?.();
     },
   };
 }

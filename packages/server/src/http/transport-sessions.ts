@@ -459,10 +459,15 @@ export async function serveSession(
   const extra = auth ? { authInfo: auth } : {};
   if (request.method === 'GET') {
     const last = request.headers.get('last-event-id');
-    if (last && (await entry.over?.isOver(last))) return streamOver();
+    const stream = last && entry.over ? await entry.over.streamOf(last) : undefined;
+    if (last && stream !== undefined && (await entry.over?.nothingLeft(stream, last))) return streamOver();
     const response = await entry.transport.handleRequest(request, extra);
     if (response.status !== 200 || !response.body) return response;
-    return exchange.follow(response, request, leg.table.beginStream(entry));
+    const followed = exchange.follow(response, request, leg.table.beginStream(entry));
+    // Over now — before, or while the transport replayed it (closing it then found no connection):
+    // nothing more will come on it, so it ends once what was replayed is read.
+    if (stream !== undefined) entry.over?.endIfOver(stream);
+    return followed;
   }
   if (request.method !== 'POST') {
     const response = await entry.transport.handleRequest(request, extra);
@@ -513,8 +518,9 @@ export async function serveSession(
   // The transport maps each request of the POST to its one stream, for good once one is cancelled;
   // `id` is a cancelled one, kept in use as long as it can be resumed (so never taken over).
   leg.table.closeWhenSettled(calls, (id) => {
-    entry.transport.closeSSEStream(id);
-    entry.over?.mark(entry.transport, id);
+    const close = () => entry.transport.closeSSEStream(id);
+    close();
+    entry.over?.mark(entry.transport, id, close);
   });
   return exchange.follow(response, request, ended);
 }
