@@ -155,6 +155,22 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
       }
       return response;
     };
+    let spare = 1000;
+    /** Resolves once nothing is counted in flight (`cap` calls answered at once get in, not 429). */
+    const untilNothingHeld = () =>
+      guarded(
+        'the places held',
+        (async () => {
+          for (;;) {
+            const batch = Array.from({ length: cap }, () => list(spare++));
+            const response = await session.post(batch);
+            if (response.status === 200) return void (await toTheEnd(response));
+            expect(response.status).toBe(429);
+            await response.body?.cancel();
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          }
+        })(),
+      );
     /**
      * Holds the store's next replay until `release`: what a slow store (Redis) does, made a step the
      * test takes. `started` once the transport is in it.
@@ -178,7 +194,7 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
       };
       return { started: entered, release };
     };
-    return { server, session, exchange, nothingHeld, resume, resumeOnceDropped, holdReplays };
+    return { server, session, exchange, nothingHeld, resume, resumeOnceDropped, untilNothingHeld, holdReplays };
   }
 
   /** Reads `events` until `count` questions came: the events read. */
@@ -375,21 +391,39 @@ describe.each(variants)('a POST whose requests are all answered or cancelled end
         resumed = await guarded('the resumption', resume(first));
       }
       expect(resumed.status).toBe(200);
-      const replayed = sseMessages(resumed);
-      expect(await guarded('the replayed question', replayed.next())).toMatchObject({ method: 'elicitation/create' });
+      const replayed = sseEvents(resumed);
+      const question = await guarded('the replayed question', replayed.next());
+      expect(question?.message).toMatchObject({ method: 'elicitation/create' });
       expect((await alice.session.post(cancel(1))).status).toBe(202);
       // The server withdraws its question on it (its own cancel), and then it ends, with no response.
-      const after: Record<string, unknown>[] = [];
-      await guarded(
-        'the resumed stream after the cancel',
-        (async () => {
-          for (let m = await replayed.next(); m !== undefined; m = await replayed.next()) after.push(m);
-        })(),
-      );
-      expect(answered(after)).toEqual([]);
-      const last = [...seen.matchAll(/^id: (.+)$/gm)].at(-1)?.[1] as string;
+      const after = await theRest('the resumed stream after the cancel', replayed);
+      expect(answered(messagesOf(after))).toEqual([]);
+      // Resumed from the last event the client saw: nothing is left on it, refused.
+      const last = lastIdOf([question ?? {}, ...after]);
       expect((await guarded('a second resumption', resume(last))).status).toBe(405);
       await alice.nothingHeld(2);
+    },
+  );
+
+  it.runIf(resumable)(
+    '(g) a reply stored while the stream was dropped, the stream then ended by a cancel: resumed, the reply is replayed and the stream ends; resumed again, 405',
+    async () => {
+      const alice = await aliceOn(2);
+      const batch = sseEvents(await alice.session.post([deploy(1), deploy(2)]));
+      const seen = await untilAsked(batch, 2);
+      await batch.cancel();
+      expect((await alice.session.post(cancel(2))).status).toBe(202);
+      // Each question answered (the cancelled call's answer is nothing to it): call 1 replies,
+      // stored, with no connection to carry it, and its POST's stream is over.
+      for (const question of messagesOf(seen).filter((m) => m.method === 'elicitation/create'))
+        expect((await alice.session.post({ id: question.id, result: { action: 'decline' } })).status).toBe(202);
+      await alice.untilNothingHeld();
+      const resumed = await guarded('the resumption', alice.resumeOnceDropped(lastIdOf(seen)));
+      expect(resumed.status).toBe(200);
+      const replayed = await theRest('the resumed stream', sseEvents(resumed));
+      expect(answered(messagesOf(replayed))).toEqual([1]);
+      // Nothing is left on it after what was replayed: refused.
+      expect((await guarded('a second resumption', alice.resume(lastIdOf(replayed)))).status).toBe(405);
     },
   );
 

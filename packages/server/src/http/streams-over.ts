@@ -11,8 +11,8 @@ import type {
  * answered or cancelled, one at least cancelled (`Post` in transport-sessions.ts). A client whose
  * stream closed without a response resumes it (GET with Last-Event-ID, as MCP asks), and the
  * transport keeps a cancelled request's stream for ever (only a response ends it), so that GET was
- * held open, keep-alives and all, until the client went away. Such a resumption is refused here,
- * and one under way when the stream ends is ended.
+ * held open, keep-alives and all, until the client went away. Such a resumption is refused here
+ * when nothing is left to replay after the client's event, and otherwise ended once replayed.
  */
 export interface StreamsOver {
   /** The session's event store as its transport uses it: it notes the streams `mark` names. */
@@ -24,7 +24,7 @@ export interface StreamsOver {
   mark(transport: WebStandardStreamableHTTPServerTransport, id: RequestId, close: () => void): void;
   /** The stream `lastEventId` is an event of, if the store knows it. */
   streamOf(lastEventId: string): Promise<StreamId | undefined>;
-  /** Whether `stream` is over: a resumption of it is refused. */
+  /** Whether `stream` is over and nothing was stored on it after `lastEventId`: a resumption has nothing to get. */
   nothingLeft(stream: StreamId, lastEventId: string): Promise<boolean>;
   /**
    * Ends the connection carrying `stream` if the stream is over: a resumption once what was left
@@ -76,8 +76,21 @@ export function streamsOver(inner: EventStore): StreamsOver {
       if (!streamOf) return undefined;
       return streamOf(lastEventId).catch(() => undefined);
     },
-    async nothingLeft(stream) {
-      return over.has(stream);
+    async nothingLeft(stream, lastEventId) {
+      if (!over.has(stream)) return false;
+      // What a resumption would get, counted: a reply stored while no connection carried the
+      // stream is still the client's to get (its call waits on it).
+      let left = 0;
+      try {
+        await inner.replayEventsAfter(lastEventId, {
+          send: async () => {
+            left++;
+          },
+        });
+      } catch {
+        return false;
+      }
+      return left === 0;
     },
     endIfOver(stream) {
       over.get(stream)?.();

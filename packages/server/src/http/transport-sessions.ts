@@ -460,6 +460,8 @@ export async function serveSession(
   if (request.method === 'GET') {
     const last = request.headers.get('last-event-id');
     const stream = last && entry.over ? await entry.over.streamOf(last) : undefined;
+    // Refused only when nothing is left for the client on it: a reply stored while its connection
+    // was gone is replayed, and then the resumption ends (below).
     if (last && stream !== undefined && (await entry.over?.nothingLeft(stream, last))) return streamOver();
     const response = await entry.transport.handleRequest(request, extra);
     if (response.status !== 200 || !response.body) return response;
