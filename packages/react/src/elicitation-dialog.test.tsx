@@ -123,6 +123,22 @@ describe('<ElicitationDialog>', () => {
     expect(onCancel).toHaveBeenCalledOnce();
   });
 
+  it('leaves Esc to an input method that ended its composition just before (Safari: keyCode 229)', async () => {
+    const onCancel = vi.fn();
+    const user = userEvent.setup({ delay: null });
+    render(<Page onCancel={onCancel} />);
+    await user.click(screen.getByRole('button', { name: 'Ask' }));
+    const box = screen.getByRole('textbox', { name: 'First' });
+    // Safari and WKWebView fire compositionend first, then the Esc that dismissed the candidates,
+    // with isComposing already false: only the legacy keyCode 229 says the IME had the key.
+    fireEvent.compositionStart(box);
+    fireEvent.compositionEnd(box);
+    fireEvent.keyDown(box, { key: 'Escape', keyCode: 229 });
+    expect(onCancel).not.toHaveBeenCalled();
+    fireEvent.keyDown(box, { key: 'Escape', keyCode: 27 });
+    expect(onCancel).toHaveBeenCalledOnce();
+  });
+
   it('holds focus on the dialog itself when nothing inside can take it', async () => {
     const user = userEvent.setup({ delay: null });
     render(

@@ -23,6 +23,9 @@ export function tabbables(root: HTMLElement): HTMLElement[] {
   });
 }
 
+/** The legacy `keyCode` of a key an input method consumed. */
+const IME_KEY_CODE = 229;
+
 /** Open traps, innermost last: only the innermost one acts, so two open dialogs never fight over focus. */
 const open: HTMLElement[] = [];
 const innermost = (root: HTMLElement) => open[open.length - 1] === root;
@@ -53,7 +56,9 @@ export function useFocusTrap(
 
     const onKeyDown = (event: KeyboardEvent) => {
       // Esc while composing (a Chinese or Japanese IME) dismisses the composition, not the question.
-      if (!innermost(root) || event.isComposing) return;
+      // Safari ends the composition before that key's keydown (isComposing false), which then
+      // still carries keyCode 229, the code of a key the IME handled.
+      if (!innermost(root) || event.isComposing || event.keyCode === IME_KEY_CODE) return;
       if (event.key === 'Escape' && !event.defaultPrevented) {
         event.preventDefault();
         escapeTo.current();
