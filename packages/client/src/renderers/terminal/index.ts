@@ -5,6 +5,7 @@ import { say } from './draw.js';
 import { runForm } from './form.js';
 import type { Io } from './io.js';
 import { createSystemOpener } from './open.js';
+import { inTurn } from './turns.js';
 import { runConsent } from './url.js';
 
 /**
@@ -30,7 +31,8 @@ export interface TerminalRendererOptions {
  * point cancels; the cancelled prompt then reads "cancelled", never a value the person did not
  * choose. Help and warnings wrap between words to the terminal's width (80 columns when it is not
  * a terminal), every line behind the gutter. URL mode shows the full URL with its host highlighted
- * and asks before opening.
+ * and asks before opening. One question at a time per input stream, whichever renderer or client
+ * it comes from: a key press is never taken by two questions.
  * It can honour both modes only when stdin is a terminal or streams were given; otherwise its
  * `modes` are both false and `attach` declares no elicitation capability.
  *
@@ -48,11 +50,17 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): R
     prefillsDefaults: true,
     opener: options.opener ?? createSystemOpener(),
     renderForm: (prompt, signal) =>
-      finish({ input, output, signal }, 'Answered.', runForm({ input, output, signal }, prompt)),
+      inTurn(input, signal, CANCELLED, () =>
+        finish({ input, output, signal }, 'Answered.', runForm({ input, output, signal }, prompt)),
+      ),
     renderUrl: (prompt, signal) =>
-      finish({ input, output, signal }, 'Consent given.', runConsent({ input, output, signal }, prompt)),
+      inTurn(input, signal, CANCELLED, () =>
+        finish({ input, output, signal }, 'Consent given.', runConsent({ input, output, signal }, prompt)),
+      ),
   };
 }
+
+const CANCELLED = { action: 'cancel' } as const;
 
 /** Says on screen how the question ended, so the person knows what the server was told. */
 async function finish<A extends { action: ElicitAction }>(io: Io, accepted: string, answering: Promise<A>): Promise<A> {
