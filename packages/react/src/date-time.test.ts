@@ -15,6 +15,15 @@ describe('date-time between a datetime-local input and the protocol', () => {
     expect(offsetOf(new Date())).toBe('Z');
   });
 
+  it('reads years before 100 as themselves, not as 19xx', () => {
+    // New York kept local mean time (UTC-04:56:02) until 1883; 1950 had daylight saving time.
+    vi.stubEnv('TZ', 'America/New_York');
+    expect(localToIso('0050-07-01T12:00')).toBe('0050-07-01T12:00:00-04:56');
+    vi.stubEnv('TZ', 'UTC');
+    expect(isoToLocal('0050-07-01T12:00:00Z')).toBe('0050-07-01T12:00:00');
+    expect(localToIso('0050-07-01T12:00')).toBe('0050-07-01T12:00:00Z');
+  });
+
   it('gives nothing for incomplete or unreadable values', () => {
     expect(localToIso('')).toBe('');
     expect(localToIso('2026-02-28')).toBe('');

@@ -188,6 +188,37 @@ describe('<ElicitationForm>', () => {
     expect(sent).not.toHaveProperty('site');
   });
 
+  it('shows every date-time the protocol allows in its datetime-local input, as the value it sends', async () => {
+    // Values the form's validator accepts (RFC 3339 as ajv-formats reads it) that a browser's
+    // Date.parse does not: an hour-only zone, a leap second; and years before 1000.
+    vi.stubEnv('TZ', 'UTC');
+    try {
+      const values = {
+        zone: '2026-03-01T09:30:00+05',
+        leap: '2016-12-31T23:59:60Z',
+        early: '0950-06-01T12:00:00Z',
+        lower: '2026-03-01t09:30:00z',
+      };
+      const properties = Object.fromEntries(
+        Object.entries(values).map(([name, value]) => [
+          name,
+          { type: 'string', title: name, format: 'date-time', default: value } as const,
+        ]),
+      );
+      const { onSubmit, user } = draw({ prompt: formPrompt({ type: 'object', properties }) });
+      // The input normalizes its value: whole minutes lose their :00.
+      expect(input('zone').value).toBe('2026-03-01T04:30');
+      // 23:59:60 cannot be typed into the input: its day and minute are shown, the second it can hold.
+      expect(input('leap').value.startsWith('2016-12-31T23:59:59')).toBe(true);
+      expect(input('early').value).toBe('0950-06-01T12:00');
+      expect(input('lower').value).toBe('2026-03-01T09:30');
+      await user.click(screen.getByRole('button', { name: 'Submit' }));
+      expect(onSubmit).toHaveBeenCalledExactlyOnceWith(values);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
   it('answers decline and cancel without content, Esc included', async () => {
     const { onDecline, onCancel, onSubmit, user } = draw({ prompt: formPrompt(DEPLOY) });
     await user.click(screen.getByRole('button', { name: 'Decline' }));
