@@ -34,8 +34,9 @@ export class ScriptError extends ElicitkitError {
 }
 
 /**
- * A pending registry was asked for something it cannot do: a question with a timeout that is
- * not a positive number of milliseconds (`BAD_TIMEOUT`).
+ * A pending registry was asked for something it cannot do (`BAD_TIMEOUT`): a question with a
+ * timeout that is not a positive number of milliseconds up to `Number.MAX_SAFE_INTEGER`, or a
+ * `retainMs` outside 0 to that.
  *
  * @example
  * await registry.open({ owner, timeoutMs: 0 }); // rejects with RegistryError { code: 'BAD_TIMEOUT' }

@@ -18,6 +18,13 @@ describe('memory registry specifics', () => {
     expect(await registry.resolve(id, 'alice', { action: 'decline' })).toBe('unknown');
   });
 
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, -1, 1e20])(
+    'refuses retainMs %s (never forgotten, or never kept)',
+    (retainMs) => {
+      expect(() => createMemoryRegistry({ retainMs })).toThrow(expect.objectContaining({ code: 'BAD_TIMEOUT' }));
+    },
+  );
+
   it('uses the registry-wide default timeout', async () => {
     const clock = manualClock();
     const registry = createMemoryRegistry({ now: clock.now, setTimer: clock.setTimer, timeoutMs: 50 });

@@ -1,5 +1,5 @@
-import { RegistryError } from '../errors.js';
 import type { Answer } from '../types.js';
+import { checkRetain, checkTimeout } from './durations.js';
 import type { OpenOptions, PendingEntry, PendingRegistry, ResolveResult, SetTimer, Settlement } from './types.js';
 
 /**
@@ -62,6 +62,7 @@ export function createMemoryRegistry(options: MemoryRegistryOptions = {}): Pendi
   const setTimer = options.setTimer ?? defaultTimer;
   const defaultTimeout = options.timeoutMs ?? 10 * 60_000;
   const retainMs = options.retainMs ?? 10 * 60_000;
+  checkRetain(retainMs);
   const entries = new Map<string, Entry>();
 
   function settle(entry: Entry, settlement: Final): void {
@@ -113,9 +114,7 @@ export function createMemoryRegistry(options: MemoryRegistryOptions = {}): Pendi
 
   return {
     async open({ owner, timeoutMs = defaultTimeout, data = null }: OpenOptions) {
-      if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-        throw new RegistryError('BAD_TIMEOUT', `A question needs a positive timeout, not ${timeoutMs} ms.`);
-      }
+      checkTimeout(timeoutMs);
       sweep();
       const id = crypto.randomUUID();
       const at = now();

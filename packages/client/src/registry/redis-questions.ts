@@ -15,14 +15,17 @@ const MALFORMED = Symbol('malformed');
 export class RedisQuestions {
   /** Where the settling script publishes the id of each question it settles. */
   readonly channel: string;
+  /** Whole milliseconds: PEXPIRE takes no fraction, and one failed the settling script after it wrote. */
+  private readonly retainMs: number;
 
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    private readonly retainMs: number,
+    retainMs: number,
     private readonly now: () => number,
   ) {
     this.channel = `${prefix}settled`;
+    this.retainMs = Math.ceil(retainMs);
   }
 
   /** Opens a question of `owner`, due `timeoutMs` from now; returns its id. */

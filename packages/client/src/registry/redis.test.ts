@@ -214,6 +214,50 @@ describe.skipIf(!REDIS)('redis registry across processes', () => {
   });
 });
 
+describe.skipIf(!REDIS)('redis registry: durations Redis cannot take', () => {
+  // Redis keeps what a script wrote before a command of it failed: a PEXPIRE refused after the
+  // HSET left a question that never expired, and a settlement written but never published.
+  it.each([1e20, Number.MAX_VALUE])(
+    'refuses a timeout of %s ms before writing anything (the question was left never expiring)',
+    async (timeoutMs) => {
+      const prefix = `huge${++n}:`;
+      const registry = createRedisRegistry({ redis: server.url, prefix });
+      const raw = new Redis(server.url);
+      onTestFinished(async () => {
+        await registry.close();
+        await raw.quit();
+      });
+      await expect(registry.open({ owner: 'chat-1', timeoutMs })).rejects.toMatchObject({ code: 'BAD_TIMEOUT' });
+      expect(await raw.keys(`${prefix}*`)).toEqual([]);
+    },
+  );
+
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, -1, 1e20])(
+    'refuses retainMs %s when it is made, before any question is written',
+    (retainMs) => {
+      expect(() => createRedisRegistry({ redis: server.url, retainMs })).toThrow(
+        expect.objectContaining({ code: 'BAD_TIMEOUT' }),
+      );
+    },
+  );
+
+  it('a retainMs with a fraction settles, wakes the waiter and is forgotten in whole milliseconds', async () => {
+    const prefix = `fraction${++n}:`;
+    const registry = createRedisRegistry({ redis: server.url, prefix, retainMs: 1_500.5 });
+    const raw = new Redis(server.url);
+    onTestFinished(async () => {
+      await registry.close();
+      await raw.quit();
+    });
+    const id = await registry.open({ owner: 'chat-1' });
+    const waiting = registry.wait(id);
+    expect(await registry.resolve(id, 'chat-1', { action: 'decline' })).toBe('ok');
+    expect(await waiting).toEqual({ reason: 'answered', answer: { action: 'decline' } });
+    expect(await raw.pttl(`${prefix}q:${id}`)).toBeGreaterThan(0);
+    expect(await raw.pttl(`${prefix}q:${id}`)).toBeLessThanOrEqual(1_501);
+  });
+});
+
 describe.skipIf(!REDIS)('redis registry: what others write on its Redis', () => {
   it('a forged settlement published on its channel answers nothing, and malformed messages crash nothing', async () => {
     const registry = createRedisRegistry({ redis: server.url, prefix: 'forge:' });

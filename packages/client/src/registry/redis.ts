@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { RegistryError } from '../errors.js';
+import { checkRetain, checkTimeout } from './durations.js';
 import { RedisQuestions } from './redis-questions.js';
 import type { PendingEntry, PendingRegistry, SetTimer, Settlement } from './types.js';
 
@@ -46,13 +46,15 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * const settlement = await registry.wait(await registry.open({ owner: chat.id }));
  */
 export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistry {
+  // Before any connection: a duration Redis cannot take fails here, not halfway through a script.
+  const retainMs = options.retainMs ?? 10 * 60_000;
+  checkRetain(retainMs);
   const own = typeof options.redis === 'string';
   const redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
   // It resubscribes itself (`listen`): ioredis's own resubscription is a promise nobody can handle.
   const subscriber = redis.duplicate({ autoResubscribe: false });
   const now = options.now ?? Date.now;
   const defaultTimeout = options.timeoutMs ?? 10 * 60_000;
-  const retainMs = options.retainMs ?? 10 * 60_000;
   const questions = new RedisQuestions(redis, options.prefix ?? 'elicitkit:registry:', retainMs, now);
   const waiters = new Waiters();
   const waiting: Waiting = { questions, waiters, now, setTimer: options.setTimer ?? defaultTimer };
@@ -61,9 +63,7 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
 
   return {
     async open({ owner, timeoutMs = defaultTimeout, data = null }) {
-      if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-        throw new RegistryError('BAD_TIMEOUT', `A question needs a positive timeout, not ${timeoutMs} ms.`);
-      }
+      checkTimeout(timeoutMs);
       return questions.open(owner, timeoutMs, data);
     },
     async wait(id, signal) {

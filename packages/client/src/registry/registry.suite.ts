@@ -146,6 +146,14 @@ export function registrySuite(name: string, factory: RegistryFactory): void {
       }
     });
 
+    it('refuses a timeout no store can keep, and keeps nothing of the question', async () => {
+      const { registry } = await setup();
+      for (const timeoutMs of [1e20, Number.MAX_VALUE]) {
+        await expect(registry.open({ owner: 'bob', timeoutMs })).rejects.toMatchObject({ code: 'BAD_TIMEOUT' });
+      }
+      expect(await registry.list('bob')).toEqual([]);
+    });
+
     it('withdraws: waiters learn it was withdrawn, later answers are refused as expired', async () => {
       const { registry, id } = await setup();
       const waiting = registry.wait(id);
