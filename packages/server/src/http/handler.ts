@@ -25,7 +25,7 @@ import {
 } from './replies.js';
 import type { Delivered, SessionDirectory } from './session-directory.js';
 import { openSession, ownerOf, type SessionLeg, serveSession, TransportSessionTable } from './transport-sessions.js';
-import { watchResponse } from './watch.js';
+import { OPENED, opensAtOnce, watchResponse } from './watch.js';
 
 /** Who may call the endpoint, from where, and how much each identity may hold open. */
 export interface HttpHandlerOptions {
@@ -231,8 +231,15 @@ async function readJson(request: Request): Promise<ReadBody> {
   return { request: new Request(request, { body: text }), body: INVALID };
 }
 
-/** The Web face: the body read from the request, a streamed response followed by `watchResponse`. */
-const FETCH: Exchange = { read: readJson, follow: watchResponse };
+/**
+ * The Web face: the body read from the request, a streamed response followed by `watchResponse`,
+ * a GET's stream opened at once (`opensAtOnce`).
+ */
+const FETCH: Exchange = {
+  read: readJson,
+  follow: (response, request, onEnd) =>
+    watchResponse(response, request, onEnd, opensAtOnce(request, response) ? OPENED : undefined),
+};
 
 /**
  * A body the handler has read and parsed, as bytes to relay (its JSON again); undefined for none

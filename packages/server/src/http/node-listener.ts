@@ -12,6 +12,7 @@ import {
   WHEN_GONE,
 } from './exchange.js';
 import type { HttpHandler } from './handler.js';
+import { opensAtOnce } from './watch.js';
 
 /** A `node:http` request listener (Express's `(req, res, next)` too: a function third argument is not a body). */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
@@ -332,6 +333,8 @@ async function exchangeOn(
     return;
   }
   res.writeHead(response.status, headersOf(response, exchange.tooLarge));
+  // A GET's stream may carry nothing for a while: its headers go now, not with its first byte.
+  if (opensAtOnce(req, response)) res.flushHeaders();
   const body = response.body;
   if (!body) {
     exchange.finish(res);

@@ -8,11 +8,18 @@
  * aborted, or the body was cancelled); the inner stream is then cancelled, which frees the
  * transport's side of it. `onEnd(false)` runs once when it ended normally.
  *
+ * `first`, when given, is sent before anything the stream carries (`OPENED`).
+ *
  * The request itself is held until then, not just its signal: a `Request` built with a signal
  * follows it through a weak reference to its own controller, so once the request is collected its
  * signal no longer aborts (seen under load: a dropped stream went unnoticed).
  */
-export function watchResponse(response: Response, request: Request, onEnd: (dropped: boolean) => void): Response {
+export function watchResponse(
+  response: Response,
+  request: Request,
+  onEnd: (dropped: boolean) => void,
+  first?: Uint8Array,
+): Response {
   const inner = response.body;
   // Captured by the closures below, so the request lives exactly as long as the stream does.
   let held: Request | undefined = request;
@@ -43,6 +50,7 @@ export function watchResponse(response: Response, request: Request, onEnd: (drop
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       outer = controller;
+      if (first) controller.enqueue(first);
     },
     async pull(controller) {
       try {
@@ -65,3 +73,22 @@ export function watchResponse(response: Response, request: Request, onEnd: (drop
   else request.signal.addEventListener('abort', dropNow, { once: true });
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
+
+/**
+ * Whether `response` answers a GET with an SSE stream: the standalone stream, or a resumption of
+ * one. Node writes a response's headers only with its first byte, and such a stream may carry
+ * nothing for minutes (its first keep-alive comes after 15 s): its client would not know the
+ * stream was open, nor would a proxy that times out a response's headers. Such a response is
+ * opened at once: its headers flushed (Node's face), or an SSE comment sent first (the Web face,
+ * which Node's adapters serve the same way).
+ */
+export function opensAtOnce(request: { method?: string | undefined }, response: Response): boolean {
+  return (
+    request.method === 'GET' &&
+    response.body !== null &&
+    (response.headers.get('content-type')?.startsWith('text/event-stream') ?? false)
+  );
+}
+
+/** An SSE comment (a line opening with `:`), which every client skips: it only gets the headers out. */
+export const OPENED = new TextEncoder().encode(': open\n\n');
