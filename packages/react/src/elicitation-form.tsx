@@ -66,13 +66,13 @@ export function ElicitationForm(props: ElicitationFormProps) {
   const { prompt, busy = false, serverIssues } = props;
   const labels = props.labels ?? LABELS_EN;
   const id = useId();
-  const state = useFormState(prompt, serverIssues);
+  const state = useFormState(prompt, serverIssues, props.source);
   const time = useTimeLeft(props.expiresAt);
   const afterPress = useAfterPress();
   const formRef = useRef<HTMLFormElement>(null);
   const [refusals, setRefusals] = useState(0);
   // Unticked confirmations stop the first Submit with a warning; the next Submit sends as it is.
-  const [warned, setWarned] = useState(0);
+  const { warned } = state;
   const secret = new Set(prompt.secretFields);
 
   // After a refused Submit, focus goes to the first field that needs fixing.
@@ -89,7 +89,7 @@ export function ElicitationForm(props: ElicitationFormProps) {
     if (!content) return setRefusals((n) => n + 1);
     const unticked = prompt.fields.filter((f) => f.kind === 'boolean' && f.confirmation && content[f.name] !== true);
     if (unticked.length > 0 && warned === 0) {
-      setWarned(unticked.length);
+      state.warn(unticked.length);
       const first = formRef.current?.elements.namedItem(unticked[0]?.name ?? '');
       if (first instanceof HTMLElement) first.focus();
       return;

@@ -82,6 +82,39 @@ describe('<ElicitationForm> feedback', () => {
     expect(ticket().value).toBe('REL-2002');
   });
 
+  it('starts over for the same question from another server: what was typed for one is never sent to the other', async () => {
+    const { user, redraw, onSubmit } = draw({ source: 'opsdesk' });
+    await user.type(ticket(), 'REL-1001');
+    // Another configured server asks the very same question (it may even claim the same identity).
+    redraw({ source: 'weather' });
+    expect(ticket().value).toBe('');
+    await user.type(ticket(), 'REL-2');
+    redraw({ source: 'weather', prompt: { ...formPrompt(DEPLOY), server: { name: 'weather', version: '2.0.0' } } });
+    expect(ticket().value).toBe('');
+    await user.keyboard('{Enter}');
+    expect(onSubmit).not.toHaveBeenCalled();
+  });
+
+  it('judges a new question afresh: a confirmation warning given for the one before is not carried over', async () => {
+    const confirm = (message: string) =>
+      formPrompt(
+        {
+          type: 'object',
+          properties: { agree: { type: 'boolean', title: 'I confirm the deployment', default: false } },
+        },
+        { message },
+      );
+    const { user, redraw, onSubmit } = draw({ prompt: confirm('Deploy order-service to staging?') });
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(screen.getByRole('alert').textContent).toContain('a confirmation is unticked');
+    redraw({ prompt: confirm('Deploy payment-service to prod?') });
+    expect(screen.queryByRole('alert')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    // The first Submit of the new question warns; it does not send the unticked box.
+    expect(onSubmit).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toContain('a confirmation is unticked');
+  });
+
   it('while busy, Submit waits and says so; Decline and Cancel stay available', async () => {
     const { user, onSubmit, onDecline } = draw({
       busy: true,

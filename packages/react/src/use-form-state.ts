@@ -15,6 +15,8 @@ interface State {
   submitted: boolean;
   /** Fields changed since the server's (or the previous attempt's) issues came: those are stale. */
   edited: ReadonlySet<string>;
+  /** Unticked confirmations a Submit of this question warned about (the next Submit sends). */
+  warned: number;
 }
 
 /** The state of one form: drafts, touched fields, problems. Components only draw it. */
@@ -32,14 +34,21 @@ export interface FormState {
   submitted: boolean;
   /** Marks the form submitted and returns the content to send, or `undefined` while anything is wrong. */
   submit: () => FormContent | undefined;
+  /** How many unticked confirmations a Submit of this question warned about; 0 before any warning. */
+  warned: number;
+  warn: (count: number) => void;
 }
 
 /**
  * A question's identity by content, not by object: a chat host may rebuild the prompt object on
  * every render (a message part re-created while streaming), and that must not wipe what was typed.
+ * Who asks is part of it: the same question from another server is another question, and what
+ * was typed for one server is never sent to another.
  */
-const questionOf = (prompt: FormPrompt): string =>
+const questionOf = (prompt: FormPrompt, source: string | undefined): string =>
   JSON.stringify([
+    source ?? null,
+    prompt.server ?? null,
     prompt.message,
     prompt.schema,
     prompt.attempt,
@@ -54,6 +63,7 @@ const start = (prompt: FormPrompt, serverIssues: readonly Issue[] | undefined, q
   touched: new Set(),
   submitted: false,
   edited: new Set(),
+  warned: 0,
 });
 
 const adding = (set: ReadonlySet<string>, name: string): ReadonlySet<string> =>
@@ -61,10 +71,15 @@ const adding = (set: ReadonlySet<string>, name: string): ReadonlySet<string> =>
 
 /**
  * Holds a form's drafts and judges them with the form's own validator on every change. A different
- * question starts over; a new `serverIssues` array is shown again on every field it names.
+ * question (or the same one from another `source`) starts over, warnings included; a new
+ * `serverIssues` array is shown again on every field it names.
  */
-export function useFormState(prompt: FormPrompt, serverIssues: readonly Issue[] | undefined): FormState {
-  const question = useMemo(() => questionOf(prompt), [prompt]);
+export function useFormState(
+  prompt: FormPrompt,
+  serverIssues: readonly Issue[] | undefined,
+  source?: string,
+): FormState {
+  const question = useMemo(() => questionOf(prompt, source), [prompt, source]);
   const [stored, setState] = useState(() => start(prompt, serverIssues, question));
   let state = stored;
   if (state.question !== question) state = start(prompt, serverIssues, question);
@@ -87,6 +102,7 @@ export function useFormState(prompt: FormPrompt, serverIssues: readonly Issue[] 
     }));
   }, []);
   const touch = useCallback((name: string) => setState((s) => ({ ...s, touched: adding(s.touched, name) })), []);
+  const warn = useCallback((count: number) => setState((s) => ({ ...s, warned: count })), []);
 
   const issuesOf = (name: string): Issue[] => {
     const own = state.submitted || state.touched.has(name) ? (checked.byField.get(name) ?? []) : [];
@@ -106,5 +122,7 @@ export function useFormState(prompt: FormPrompt, serverIssues: readonly Issue[] 
       setState((s) => ({ ...s, submitted: true }));
       return checked.content;
     },
+    warned: state.warned,
+    warn,
   };
 }
