@@ -36,7 +36,7 @@ export class ScriptError extends ElicitkitError {
 /**
  * A pending registry was asked for something it cannot do (`BAD_TIMEOUT`): a question with a
  * timeout that is not a positive number of milliseconds up to `Number.MAX_SAFE_INTEGER`, or a
- * `retainMs` outside 0 to that.
+ * `retainMs` outside 0 (1,000 for Redis) to that.
  *
  * @example
  * await registry.open({ owner, timeoutMs: 0 }); // rejects with RegistryError { code: 'BAD_TIMEOUT' }

@@ -17,12 +17,15 @@ export function checkTimeout(timeoutMs: number): void {
   }
 }
 
-/** Refuses a `retainMs` that is not a number of milliseconds (0 or more) a store can keep. */
-export function checkRetain(retainMs: number): void {
-  if (!(Number.isFinite(retainMs) && retainMs >= 0 && retainMs <= MAX_DURATION_MS)) {
+/**
+ * Refuses a `retainMs` that is not a number of milliseconds from `least` up a store can keep;
+ * `why` says what a shorter one would break.
+ */
+export function checkRetain(retainMs: number, least = 0, why = ''): void {
+  if (!(Number.isFinite(retainMs) && retainMs >= least && retainMs <= MAX_DURATION_MS)) {
     throw new RegistryError(
       'BAD_TIMEOUT',
-      `retainMs must be a number of milliseconds from 0 to ${MAX_DURATION_MS}, not ${retainMs}.`,
+      `retainMs must be a number of milliseconds from ${least} to ${MAX_DURATION_MS}, not ${retainMs}${why ? ` (${why})` : ''}.`,
     );
   }
 }

@@ -198,7 +198,7 @@ describe.skipIf(!REDIS)('redis registry across processes', () => {
 
   it('keeps questions in their own prefix, and forgets them after their time', async () => {
     const clock = manualClock();
-    const one = createRedisRegistry({ redis: server.url, prefix: 'p1:', now: clock.now, retainMs: 50 });
+    const one = createRedisRegistry({ redis: server.url, prefix: 'p1:', now: clock.now, retainMs: 1_000 });
     const two = createRedisRegistry({ redis: server.url, prefix: 'p2:' });
     onTestFinished(async () => {
       await one.close();
@@ -210,7 +210,7 @@ describe.skipIf(!REDIS)('redis registry across processes', () => {
     const raw = new Redis(server.url);
     onTestFinished(() => void raw.disconnect());
     expect(await raw.pttl(`p1:q:${id}`)).toBeGreaterThan(0);
-    expect(await raw.pttl(`p1:q:${id}`)).toBeLessThanOrEqual(100);
+    expect(await raw.pttl(`p1:q:${id}`)).toBeLessThanOrEqual(1_050);
   });
 });
 
@@ -232,7 +232,9 @@ describe.skipIf(!REDIS)('redis registry: durations Redis cannot take', () => {
     },
   );
 
-  it.each([Number.NaN, Number.POSITIVE_INFINITY, -1, 1e20])(
+  // 0: a waiter on another replica, woken by the publish, found the question gone and read it as
+  // unknown, so the answer the person was told was taken ('ok') reached the asking side as cancel.
+  it.each([Number.NaN, Number.POSITIVE_INFINITY, -1, 1e20, 0, 999])(
     'refuses retainMs %s when it is made, before any question is written',
     (retainMs) => {
       expect(() => createRedisRegistry({ redis: server.url, retainMs })).toThrow(

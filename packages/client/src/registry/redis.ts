@@ -20,7 +20,10 @@ export interface RedisRegistryOptions {
   setTimer?: SetTimer;
   /** Default time a question waits. Default 10 minutes. */
   timeoutMs?: number;
-  /** How long a settled question is remembered. Default 10 minutes. */
+  /**
+   * How long a settled question is remembered: at least `MIN_RETAIN_MS` (1 s), for the waiter on
+   * another replica to read the settlement it is woken for. Default 10 minutes.
+   */
   retainMs?: number;
 }
 
@@ -29,6 +32,13 @@ export interface RedisRegistry extends PendingRegistry {
   /** Stops listening and closes the connections it opened (not a client it was given). */
   close(): Promise<void>;
 }
+
+/**
+ * The shortest `retainMs`: a waiter is woken by a publish and then reads the settlement from the
+ * question's hash; one forgotten at once (retainMs 0) read as unknown, and the person's answer,
+ * taken as 'ok', reached the asking side as cancel.
+ */
+const MIN_RETAIN_MS = 1_000;
 
 /** setTimeout fires at once for delays past 2^31-1 ms; longer waits re-arm. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -48,7 +58,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistry {
   // Before any connection: a duration Redis cannot take fails here, not halfway through a script.
   const retainMs = options.retainMs ?? 10 * 60_000;
-  checkRetain(retainMs);
+  checkRetain(retainMs, MIN_RETAIN_MS, 'a waiter on another replica reads the settlement after it is published');
   const own = typeof options.redis === 'string';
   const redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
   // It resubscribes itself (`listen`): ioredis's own resubscription is a promise nobody can handle.
