@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { recording } from '../../test/recording.js';
 import { type Connection, connect, REVISIONS, SERVER_INFO } from '../../test/servers.js';
 import { MAX_MESSAGE_LENGTH } from '../checks/message.js';
+import { MAX_URL_LENGTH } from '../checks/url.js';
 import { createScriptedRenderer } from '../renderers/scripted/index.js';
 import type { FormPrompt, UrlPrompt } from '../types.js';
 import type { ElicitationEvent } from './events.js';
@@ -164,6 +165,23 @@ describe.each(REVISIONS)('attach on %s', (revision) => {
       elicitationId: 'x',
     });
     expect(received).toMatchObject({ error: { code: ProtocolErrorCode.InvalidParams } });
+    expect(prompts).toEqual([]);
+    expect(opened).toEqual([]);
+  });
+
+  it('answers -32602 for a URL longer than a link may be, without asking or opening it', async () => {
+    const opened: string[] = [];
+    const { connection, prompts, events } = await setup([{ action: 'accept' }], opened);
+    const url = `https://opsdesk.example.com/setup?state=${'a'.repeat(MAX_URL_LENGTH)}`;
+    const received = await connection.ask({
+      mode: 'url',
+      message: 'Finish signing in on the page.',
+      url,
+      elicitationId: 'u',
+    });
+    expect(received).toMatchObject({ error: { code: ProtocolErrorCode.InvalidParams } });
+    expect('error' in received && received.error.message).toMatch(/characters long, over the 8192 a link may have/);
+    expect(events.map((e) => e.type)).toEqual(['request', 'rejected']);
     expect(prompts).toEqual([]);
     expect(opened).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inspectUrl } from './url.js';
+import { inspectUrl, MAX_URL_LENGTH } from './url.js';
 
 function codes(url: string) {
   const seen = inspectUrl(url);
@@ -69,5 +69,14 @@ describe('inspectUrl: what a careful person would notice', () => {
     const seen = inspectUrl(url);
     expect(seen.ok).toBe(false);
     expect(!seen.ok && seen.message.length).toBeGreaterThan(20);
+  });
+
+  it('refuses a URL longer than a link may be, as given or once normalized, and takes one at the limit', () => {
+    const base = 'https://opsdesk.example.com/setup?q=';
+    const at = `${base}${'a'.repeat(MAX_URL_LENGTH - base.length)}`;
+    expect(inspectUrl(at)).toMatchObject({ ok: true, url: at });
+    expect(inspectUrl(`${at}a`)).toMatchObject({ ok: false, message: expect.stringMatching(/over the 8192/) });
+    // Each "é" is one character as sent and six once percent-encoded.
+    expect(inspectUrl(`${base}${'é'.repeat(MAX_URL_LENGTH / 4)}`)).toMatchObject({ ok: false });
   });
 });

@@ -2,6 +2,14 @@ import { isLoopbackHost, lint } from '@elicitkit/form';
 import type { UrlWarning } from '../types.js';
 
 /**
+ * The longest URL a question may offer, in characters (as normalized). The person reads all of it
+ * before consenting, and web servers need not take more (RFC 9110 asks for 8,000 octets at least;
+ * nginx's default stops there): a longer one is no link but a load, which took seconds to inspect
+ * and to draw.
+ */
+export const MAX_URL_LENGTH = 8_192;
+
+/**
  * A URL that may be offered to the person, with everything they should know about it.
  *
  * @example
@@ -18,7 +26,8 @@ export interface InspectedUrl {
 }
 
 /**
- * A URL that must not be offered at all (not absolute, or not http(s)): answer -32602.
+ * A URL that must not be offered at all (not absolute, not http(s), or over `MAX_URL_LENGTH`):
+ * answer -32602.
  *
  * @example
  * if (!seen.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, seen.message);
@@ -39,12 +48,15 @@ export interface RejectedUrl {
  * // seen.ok && seen.warnings.map((w) => w.code) → ['punycode', 'insecure', 'token']
  */
 export function inspectUrl(raw: string): InspectedUrl | RejectedUrl {
+  if (raw.length > MAX_URL_LENGTH) return tooLong(raw.length);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return { ok: false, message: `The URL-mode request has ${JSON.stringify(raw.slice(0, 80))}, not an absolute URL.` };
   }
+  // Normalizing percent-encodes a Unicode path and query: it is the normalized URL that is shown and opened.
+  if (url.href.length > MAX_URL_LENGTH) return tooLong(url.href.length);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     return {
       ok: false,
@@ -75,6 +87,13 @@ export function inspectUrl(raw: string): InspectedUrl | RejectedUrl {
   const userinfo = url.username !== '' || url.password !== '' ? url.href.indexOf('@', url.protocol.length) + 1 : 0;
   const hostIndex = userinfo > 0 ? userinfo : url.protocol.length + 2;
   return { ok: true, url: url.href, host: url.host, hostIndex, warnings };
+}
+
+function tooLong(length: number): RejectedUrl {
+  return {
+    ok: false,
+    message: `The URL-mode request's URL is ${length} characters long, over the ${MAX_URL_LENGTH} a link may have. Keep what the page needs on the server, behind a short link.`,
+  };
 }
 
 /**
