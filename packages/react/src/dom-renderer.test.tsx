@@ -79,6 +79,15 @@ describe('createDomRenderer', () => {
     ]);
   });
 
+  it('has an opener that refuses, with a clear error, a link that is not a web page', async () => {
+    const open = vi.fn(() => null);
+    const renderer = createDomRenderer({ container: document.createElement('div'), window: { open } });
+    await expect(async () => renderer.opener?.('javascript:alert(document.cookie)')).rejects.toThrow(
+      /only https and http links are opened/,
+    );
+    expect(open).not.toHaveBeenCalled();
+  });
+
   it('defaults to the window of its container', async () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     const renderer = createDomRenderer({ container: document.body });

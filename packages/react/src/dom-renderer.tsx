@@ -4,7 +4,9 @@ import type { ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ElicitationForm } from './elicitation-form.js';
 import type { Labels } from './labels.js';
+import { plain } from './text.js';
 import { UrlConsent } from './url-consent.js';
+import { isWebUrl } from './web-url.js';
 
 /**
  * Where and how `createDomRenderer` draws.
@@ -78,6 +80,10 @@ export function createDomRenderer(options: DomRendererOptions): Renderer {
     // The form's controls start from the defaults: what the person clears is sent cleared.
     prefillsDefaults: true,
     opener: (url) => {
+      if (!isWebUrl(url))
+        throw new TypeError(
+          `Not opening ${JSON.stringify(plain(url).slice(0, 80))}: only https and http links are opened.`,
+        );
       const already = opened.indexOf(url);
       if (already >= 0) opened.splice(already, 1);
       else view.open(url, '_blank', OPEN_FEATURES);

@@ -56,6 +56,8 @@ export interface Labels {
   confirmationUnticked: (count: number) => string;
   host: string;
   urlNote: string;
+  /** Instead of Open, for a link that is not a web page (a prompt built without the client's checks). */
+  notOpenable: string;
   warningsTitle: string;
   /** A URL warning in this language; the English message comes from `@elicitkit/client` (drawn through `plainText`). */
   urlWarning: (code: UrlWarningCode, message: string) => string;
@@ -123,6 +125,7 @@ export const LABELS_EN: Labels = {
     `Not sent yet: ${count === 1 ? 'a confirmation is' : `${count} confirmations are`} unticked, and the server refuses the request without ${count === 1 ? 'it' : 'them'}. Tick ${count === 1 ? 'it' : 'them'}, press Submit again to send as it is, or Decline.`,
   host: 'Host',
   urlNote: 'Nothing is loaded until you choose Open.',
+  notOpenable: 'This link cannot be opened: only https and http links are opened.',
   warningsTitle: 'Careful',
   urlWarning: (_code, message) => message,
   issue: () => undefined,

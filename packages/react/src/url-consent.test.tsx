@@ -88,6 +88,30 @@ describe('<UrlConsent>', () => {
     expect(screen.getByText('opsdesk.example.com', { selector: 'strong' })).toBeTruthy();
   });
 
+  it.each([
+    'javascript:alert(document.cookie)',
+    'data:text/html,<script>alert(1)</script>',
+    'file:///etc/passwd',
+    'not a url',
+  ])('never opens %s, from a prompt built without the client’s checks, and says why', async (url) => {
+    const { user, open, onOpen, onDecline } = draw({ ...urlPrompt(SAFE), url, host: '', hostIndex: 0 });
+    expect(shown()).toBe(url);
+    expect(screen.getByRole('alert').textContent).toContain('only https and http links are opened');
+    const openButton = screen.getByRole('button', { name: 'Open link' }) as HTMLButtonElement;
+    expect(openButton.disabled).toBe(true);
+    await user.click(openButton);
+    expect(open).not.toHaveBeenCalled();
+    expect(onOpen).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Decline' }));
+    expect(onDecline).toHaveBeenCalledOnce();
+  });
+
+  it('shows a URL from a prompt built without the client’s checks without its bidi controls', () => {
+    // The client's URL reading percent-encodes these; a hand-built prompt may carry them raw.
+    draw({ ...urlPrompt(SAFE), url: `${SAFE}/\u202egpj.exe` });
+    expect(shown()).toBe(`${SAFE}/gpj.exe`);
+  });
+
   it('speaks Chinese, warnings included', () => {
     draw(urlPrompt('http://example.com/reset'), { labels: LABELS_ZH });
     expect(screen.getByRole('dialog', { name: 'Ops Desk 请求你打开一个链接' }).getAttribute('lang')).toBe('zh-CN');

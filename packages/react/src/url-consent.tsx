@@ -6,6 +6,7 @@ import { LABELS_EN, type Labels } from './labels.js';
 import { PromptHeader } from './prompt-header.js';
 import { plain } from './text.js';
 import { useTimeLeft } from './use-time-left.js';
+import { isWebUrl } from './web-url.js';
 
 /**
  * Props of `<UrlConsent>`.
@@ -37,6 +38,7 @@ export interface UrlConsentProps {
  * warning (look-alike punycode host, plain http, credentials, tokens), then Decline (focused, so
  * Enter never opens), Open and Cancel (Esc). The link is opened only inside the Open click, with
  * `noopener,noreferrer`; nothing here fetches or prefetches it, and it is not a clickable anchor.
+ * A link that is not https or http (a prompt built without the client's checks) is never opened.
  *
  * @example
  * <UrlConsent
@@ -56,8 +58,10 @@ export function UrlConsent(props: UrlConsentProps) {
   const { url, host } = prompt;
   // A host that is not where the prompt says is not highlighted at all: never highlight the wrong part.
   const at = url.startsWith(host, prompt.hostIndex) && host !== '' ? prompt.hostIndex : -1;
+  const openable = isWebUrl(url);
 
   const open = () => {
+    if (!openable) return;
     try {
       (props.view ?? window).open(url, '_blank', 'noopener,noreferrer');
     } catch {
@@ -85,23 +89,29 @@ export function UrlConsent(props: UrlConsentProps) {
       />
       <div className="ek-link">
         <code className="ek-url" dir="ltr">
+          {/* plain(): a URL the client read has no bidi controls left; one built by hand may. */}
           {at < 0 ? (
-            url
+            plain(url)
           ) : (
             <>
-              <span className="ek-url-rest">{url.slice(0, at)}</span>
-              <mark className="ek-host">{host}</mark>
-              <span className="ek-url-rest">{url.slice(at + host.length)}</span>
+              <span className="ek-url-rest">{plain(url.slice(0, at))}</span>
+              <mark className="ek-host">{plain(host)}</mark>
+              <span className="ek-url-rest">{plain(url.slice(at + host.length))}</span>
             </>
           )}
         </code>
         <p className="ek-host-line">
           {labels.host}:{' '}
           <strong className="ek-host-name" dir="ltr">
-            {host}
+            {plain(host)}
           </strong>
         </p>
       </div>
+      {!openable && (
+        <p role="alert" className="ek-notice ek-danger">
+          {labels.notOpenable}
+        </p>
+      )}
       {prompt.warnings.length > 0 && (
         <div role="alert" className="ek-notice ek-danger">
           <strong className="ek-notice-title">{labels.warningsTitle}</strong>
@@ -119,7 +129,7 @@ export function UrlConsent(props: UrlConsentProps) {
         <button ref={declineRef} type="button" className="ek-button" onClick={props.onDecline}>
           {labels.decline}
         </button>
-        <button type="button" className="ek-button ek-primary" disabled={time.expired} onClick={open}>
+        <button type="button" className="ek-button ek-primary" disabled={time.expired || !openable} onClick={open}>
           {labels.open}
         </button>
         <button type="button" className="ek-button ek-quiet" onClick={props.onCancel}>
