@@ -188,6 +188,27 @@ describe('<ElicitationForm>', () => {
     expect(sent).not.toHaveProperty('site');
   });
 
+  it('refuses a number it cannot send as typed, rather than rounding it behind the person’s back', async () => {
+    const { onSubmit, user } = draw();
+    for (const [typed, arrives] of [
+      ['0.10000000000000000001', '0.1'],
+      ['1e-400', '0'],
+    ] as const) {
+      await user.clear(input('Ratio'));
+      await user.type(input('Ratio'), typed);
+      await user.click(screen.getByRole('button', { name: 'Submit' }));
+      expect(onSubmit).not.toHaveBeenCalled();
+      expect(describedText(input('Ratio'))).toContain(
+        `${typed} cannot be sent exactly: it would arrive as ${arrives}.`,
+      );
+    }
+    // The same number spelled another way is the same number.
+    await user.clear(input('Ratio'));
+    await user.type(input('Ratio'), '2.50e-1');
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ ratio: 0.25 }));
+  });
+
   it('shows every date-time the protocol allows in its datetime-local input, as the value it sends', async () => {
     // Values the form's validator accepts (RFC 3339 as ajv-formats reads it) that a browser's
     // Date.parse does not: an hour-only zone, a leap second; and years before 1000.
