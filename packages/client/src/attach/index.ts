@@ -3,6 +3,7 @@ import { AttachError } from '../errors.js';
 import { type Policy, resolvePolicy } from '../policy/index.js';
 import { createRateLimiter, type RateLimiter } from '../policy/rate-limit.js';
 import type { Opener, Renderer, RendererModes, ServerIdentity } from '../types.js';
+import { connectionSignal } from './closed.js';
 import { createSerial } from './deadline.js';
 import type { ElicitationEvent } from './events.js';
 import { answerForm } from './form.js';
@@ -88,13 +89,15 @@ export function attach(client: Client, options: AttachOptions): Attachment {
     },
     serial: createSerial(),
   };
+  const connection = connectionSignal(client);
   let count = 0;
   client.setRequestHandler('elicitation/create', async (incoming, ctx) => {
     const params = incoming.params;
     const request: IncomingRequest = {
       id: ++count,
       server: identity(client.getServerVersion()),
-      signal: ctx.mcpReq.signal,
+      // The server's withdrawal, or the client closing (which the SDK misses on 2026-07-28).
+      signal: AbortSignal.any([ctx.mcpReq.signal, connection()]),
     };
     const elicitationId = 'elicitationId' in params ? params.elicitationId : undefined;
     responder.emit({

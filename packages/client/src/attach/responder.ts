@@ -27,7 +27,7 @@ export interface Responder {
 export interface IncomingRequest {
   id: number;
   server: ServerIdentity | undefined;
-  /** The SDK's signal: aborts when the server cancels the request. */
+  /** Aborts when the server cancels the request, or the client closes its connection. */
   signal: AbortSignal;
 }
 
