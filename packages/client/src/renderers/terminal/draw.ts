@@ -95,24 +95,40 @@ function rowsOf(output: Writable): number {
 /**
  * The options that fit in `room` rows around the cursor, with a dim "..." where more are hidden,
  * so a long list scrolls instead of running off the screen. At least five rows are always shown.
+ * Only the options it may show are wrapped, each cut to what could fit on the screen: this runs on
+ * every key press, and wrapping a server's whole list (1,000 options, or one of megabytes) there
+ * held each arrow key for as long.
  */
 function windowed({ rows, cursor }: { rows: Row[]; cursor: number }, width: number, room: number): string[] {
-  const blocks = rows.map(({ mark, text }) => wrapText(`${mark} ${text}`, width, widthOf(mark) + 1));
-  const all = blocks.flat();
-  if (all.length <= room) return all;
   const limit = Math.max(room, 5) - 2;
-  let from = Math.min(Math.max(cursor, 0), blocks.length - 1);
+  const wrapped = new Map<number, string[]>();
+  const block = (index: number): string[] | undefined => {
+    const row = rows[index];
+    if (!row) return undefined;
+    let lines = wrapped.get(index);
+    if (!lines) {
+      // More than the screen holds is never shown: a longer text is cut there.
+      const text = cut(`${row.mark} ${row.text}`, (limit + 2) * width);
+      lines = wrapText(text, width, widthOf(row.mark) + 1);
+      wrapped.set(index, lines);
+    }
+    return lines;
+  };
+  const all: string[] = [];
+  for (let index = 0; index < rows.length && all.length <= room; index++) all.push(...(block(index) ?? []));
+  if (all.length <= room) return all;
+  let from = Math.min(Math.max(cursor, 0), rows.length - 1);
   let to = from + 1;
-  let used = blocks[from]?.length ?? 0;
+  let used = block(from)?.length ?? 0;
   for (let grew = true; grew; ) {
     grew = false;
-    const after = blocks[to]?.length;
+    const after = block(to)?.length;
     if (after !== undefined && used + after <= limit) {
       used += after;
       to++;
       grew = true;
     }
-    const before = blocks[from - 1]?.length;
+    const before = block(from - 1)?.length;
     if (before !== undefined && used + before <= limit) {
       used += before;
       from--;
@@ -120,7 +136,15 @@ function windowed({ rows, cursor }: { rows: Row[]; cursor: number }, width: numb
     }
   }
   const more = styleText('dim', '...');
-  return [...(from > 0 ? [more] : []), ...blocks.slice(from, to).flat(), ...(to < blocks.length ? [more] : [])];
+  const shown = Array.from({ length: to - from }, (_, i) => block(from + i) ?? []).flat();
+  return [...(from > 0 ? [more] : []), ...shown, ...(to < rows.length ? [more] : [])];
+}
+
+/** `text` cut after `length` characters, with "…", never inside a style sequence. */
+function cut(text: string, length: number): string {
+  if (text.length <= length) return text;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a style sequence cut in half is what it drops.
+  return `${text.slice(0, length).replace(/\u001b\[[0-9;]*$/, '')}…`;
 }
 
 export type Tone = 'info' | 'success' | 'step' | 'warn' | 'error';
