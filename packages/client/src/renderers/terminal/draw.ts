@@ -64,7 +64,10 @@ export function frame(
   parts: Parts,
 ): string {
   const width = columnsOf(output) - GUTTER_WIDTH;
-  const title = titleLines(prompt.state, message, width);
+  // Redrawn on every key press: the server's text (a field's title and help) is cut to what the
+  // screen holds before it is wrapped, never wrapped whole however long.
+  const screenful = rowsOf(output) * width;
+  const title = titleLines(prompt.state, cut(message, screenful), width);
   switch (prompt.state) {
     case 'cancel':
       return [...title, ...guttered([styleText('dim', 'cancelled')], 'gray')].join('\n');

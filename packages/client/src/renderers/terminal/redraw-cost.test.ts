@@ -48,21 +48,55 @@ async function arrows(schema: FormSchema): Promise<number> {
   return used.user + used.system;
 }
 
-async function costOf(schema: FormSchema): Promise<number> {
-  return Math.min(await arrows(schema), await arrows(schema));
+/** CPU microseconds for typing PRESSES characters into the form's first field, each waited for. */
+async function typing(schema: FormSchema): Promise<number> {
+  const screen = createScreen();
+  const controller = new AbortController();
+  const renderer = createTerminalRenderer({ input: screen.input, output: screen.output, opener: () => {} });
+  const answer = renderer.renderForm(formPrompt(schema, 'Which ticket covers the release?'), controller.signal);
+  await screen.nextPrompt();
+  screen.press('a');
+  await screen.nextPrompt();
+  const before = process.cpuUsage();
+  for (let i = 1; i <= PRESSES; i++) {
+    screen.press('x');
+    await screen.waitFor(`${'x'.repeat(i)}\u2588`);
+  }
+  const used = process.cpuUsage(before);
+  controller.abort();
+  await answer;
+  return used.user + used.system;
 }
 
-describe('moving through a list costs a screenful, however long the list or its labels', () => {
+/** A required text field whose title and help each run to `length` characters of words. */
+function described(length: number): FormSchema {
+  const words = 'word '.repeat(Math.ceil(length / 5)).slice(0, length);
+  return {
+    type: 'object',
+    properties: { ticket: { type: 'string', title: `Ticket ${words}`, description: words, minLength: 9 } },
+    required: ['ticket'],
+  };
+}
+
+async function costOf(measure: (schema: FormSchema) => Promise<number>, schema: FormSchema): Promise<number> {
+  return Math.min(await measure(schema), await measure(schema));
+}
+
+describe('a key press costs a screenful, however long the server made the form', () => {
   it.each([
-    ['1,000 options against 40', choice(40, 60), choice(1_000, 60)],
-    ['labels of 80,000 characters against 4,000', choice(20, 4_000), choice(20, 80_000)],
+    ['moving through 1,000 options against 40', arrows, choice(40, 60), choice(1_000, 60)],
+    ['moving through labels of 80,000 characters against 4,000', arrows, choice(20, 4_000), choice(20, 80_000)],
+    // Each key redraws the field's title and help.
+    ['typing under a title and help of 80,000 characters against 4,000', typing, described(4_000), described(80_000)],
   ])(
     '%s',
-    async (_shape, smaller, larger) => {
-      await costOf(smaller);
+    async (_shape, measure, smaller, larger) => {
+      await costOf(measure, smaller);
       // At least a millisecond's worth, so the ratio is not read off noise.
-      const baseline = Math.max(await costOf(smaller), 1_000);
-      expect(await costOf(larger), 'CPU time for the larger list vs the smaller one').toBeLessThan(baseline * 5);
+      const baseline = Math.max(await costOf(measure, smaller), 1_000);
+      expect(await costOf(measure, larger), 'CPU time for the larger form vs the smaller one').toBeLessThan(
+        baseline * 5,
+      );
     },
     120_000,
   );
