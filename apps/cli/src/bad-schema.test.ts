@@ -67,6 +67,21 @@ describe('a server listing a tool the SDK cannot take beside good ones', () => {
       );
     }, 60_000);
 
+  it('tools --json names the refused tool too: in the JSON (skipped) and on stderr', async () => {
+    // Was: the JSON listed the others and said nothing of it, stderr empty.
+    const r = await run(['tools', '--json', '--revision', '2025-11-25', ...HOSTILE]);
+    expect(r.code, r.err).toBe(0);
+    const listed = JSON.parse(r.out) as { tools: { name: string }[]; skipped: string[] };
+    expect(listed.skipped).toEqual(['numbered']);
+    expect(listed.tools.map((t) => t.name)).not.toContain('numbered');
+    expect(listed.tools.map((t) => t.name)).toContain('fine');
+    expect(r.err).toBe(
+      'elicitkit: warning: tool "numbered" of server "deep-schemas" is not a tool as MCP defines one; it is left out',
+    );
+    const whole = await run(['tools', '--json', '--revision', '2025-11-25', ...SERVER]);
+    expect(JSON.parse(whole.out).skipped).toEqual([]);
+  }, 60_000);
+
   it('the deep tool itself is called with its arguments as JSON', async () => {
     const r = await run(['call', 'deep', '--args', '{"a":{"a":"x"}}', '--revision', '2025-11-25', ...HOSTILE]);
     expect(r.code, r.err).toBe(0);

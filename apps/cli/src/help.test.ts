@@ -79,19 +79,8 @@ describe('help for every command', () => {
   });
 
   it('every option a command parses is in its usage', () => {
-    // Where each command's parseArgs options are written down.
-    const files: Record<string, string[]> = {
-      serve: ['commands/serve.ts'],
-      reset: ['commands/reset.ts'],
-      tools: ['options.ts'],
-      call: ['options.ts', 'commands/call.ts'],
-      doctor: ['commands/doctor.ts'],
-      install: ['install/parse-args.ts'],
-      audit: ['commands/audit.ts'],
-    };
-    for (const [command, paths] of Object.entries(files)) {
-      const source = paths.map((p) => readFileSync(fileURLToPath(new URL(p, import.meta.url)), 'utf8')).join('\n');
-      const options = [...source.matchAll(/'?([a-z][a-z-]*)'?: \{ type: '(?:string|boolean)'/g)].map((m) => m[1]);
+    for (const [command, paths] of Object.entries(PARSED_IN)) {
+      const options = parsedOptions(paths);
       expect(options.length, command).toBeGreaterThan(1);
       for (const option of options) {
         expect(COMMAND_USAGE[command as keyof typeof COMMAND_USAGE], `${command} --${option}`).toContain(`--${option}`);
@@ -102,13 +91,42 @@ describe('help for every command', () => {
       }
     }
   });
+
+  it('every option a usage names is one its command parses', () => {
+    // Was: the summary offered `doctor … [--data DIR]`, which doctor refused as an unknown option.
+    for (const [command, paths] of Object.entries(PARSED_IN)) {
+      const parsed = new Set([...parsedOptions(paths), 'help']);
+      const usage = `${summaryOf(command)}\n${COMMAND_USAGE[command as keyof typeof COMMAND_USAGE]}`;
+      const named = new Set([...usage.matchAll(/(?<![\w-])--([a-z][a-z-]*)/g)].map((m) => m[1] as string));
+      expect(named.size, command).toBeGreaterThan(1);
+      for (const option of named) expect(parsed.has(option), `${command} names --${option}`).toBe(true);
+    }
+  });
 });
+
+/** Where each command's parseArgs options are written down. */
+const PARSED_IN: Record<string, string[]> = {
+  serve: ['commands/serve.ts'],
+  reset: ['commands/reset.ts'],
+  tools: ['options.ts'],
+  call: ['options.ts', 'commands/call.ts'],
+  doctor: ['commands/doctor.ts'],
+  install: ['install/parse-args.ts'],
+  audit: ['commands/audit.ts'],
+};
+
+/** The options the parseArgs calls in `paths` take. */
+function parsedOptions(paths: string[]): string[] {
+  const source = paths.map((p) => readFileSync(fileURLToPath(new URL(p, import.meta.url)), 'utf8')).join('\n');
+  return [...source.matchAll(/'?([a-z][a-z-]*)'?: \{ type: '(?:string|boolean)'/g)].map((m) => m[1] as string);
+}
 
 /** The lines of `USAGE` (`elicitkit --help`) that belong to `command`: its line and those indented under it. */
 function summaryOf(command: string): string {
   const lines = USAGE.split('\n');
   const start = lines.findIndex((l) => l.startsWith(`  ${command} `));
   if (start < 0) return '';
-  const end = lines.findIndex((l, i) => i > start && /^ {2}[a-z]/.test(l));
+  // Up to the next command's line, or the end of the list (the notes under it are no command's).
+  const end = lines.findIndex((l, i) => i > start && (/^ {2}[a-z]/.test(l) || !l.startsWith(' ')));
   return lines.slice(start, end < 0 ? undefined : end).join('\n');
 }

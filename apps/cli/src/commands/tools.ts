@@ -24,23 +24,32 @@ export async function tools(argv: string[], io: Io): Promise<number> {
   await connectTo(client, target, { revision, io, timeoutMs: connectTimeoutFrom(process.env) });
   try {
     const { tools: list, skipped } = await listToolsSafely(client);
+    const server = client.getServerVersion();
+    // Every name, title and description is the server's: nothing in it may drive the terminal.
+    const human = shownIo(io);
+    // A tool the SDK refuses is named on stderr whatever the output, and in the JSON too.
+    const warnSkipped = () => {
+      for (const name of skipped)
+        human.err(
+          `elicitkit: warning: tool "${name}" of server "${server?.name ?? target.label}" is not a tool as MCP defines one; it is left out`,
+        );
+    };
     if (values.json) {
       io.out(
         JSON.stringify(
           {
-            server: client.getServerVersion() ?? null,
+            server: server ?? null,
             revision: client.getNegotiatedProtocolVersion?.() ?? null,
             tools: list,
+            skipped,
           },
           null,
           2,
         ),
       );
+      warnSkipped();
       return EXIT.ok;
     }
-    const server = client.getServerVersion();
-    // Every name, title and description is the server's: nothing in it may drive the terminal.
-    const human = shownIo(io);
     human.out(
       `${server ? `${server.name} ${server.version}` : target.label} — ${list.length} tool${list.length === 1 ? '' : 's'} (${client.getNegotiatedProtocolVersion?.() ?? '?'})`,
     );
@@ -60,10 +69,7 @@ export async function tools(argv: string[], io: Io): Promise<number> {
       }
       for (const line of lines) human.out(`    ${line}`);
     }
-    for (const name of skipped)
-      human.err(
-        `elicitkit: warning: tool "${name}" of server "${server?.name ?? target.label}" is not a tool as MCP defines one; it is left out`,
-      );
+    warnSkipped();
     return EXIT.ok;
   } finally {
     await client.close().catch(() => {});
