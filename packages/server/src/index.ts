@@ -4,8 +4,9 @@
  * its side effect goes through `commit`, which acts once however often the call is replayed.
  *
  * This file is the public API, written deliberately (`src/public-api.test.ts` pins it, at most 35
- * names). The rest lives behind subpaths: `/sqlite` and `/redis` (claim stores, the relay), `/node`
- * (the Node listener), `/stores` (what a claim store or session directory of your own implements).
+ * names). The rest lives behind subpaths: `/sqlite`, `/postgres` and `/redis` (claim stores; Redis's
+ * relay too), `/node` (the Node listener), `/stores` (what a claim store or session directory of your
+ * own implements).
  * Types not named here are reached from the ones that are (`docs/server.md`, "The public API").
  */
 
