@@ -1,5 +1,6 @@
 import { describeFields, type FieldModel, type Finding, type FormSchema, lint, parseFormSchema } from '@elicitkit/form';
 import { messageProblem } from './message.js';
+import { invisibleNames, spelled, visibleSchema } from './visible.js';
 
 /**
  * A form request that may be shown: the parsed schema, its field model, lint findings and the
@@ -34,6 +35,8 @@ export interface RejectedForm {
  * Checks a form-mode request before anything is drawn: the schema must be inside the restricted
  * subset (the SDK's own check lets some violations through, e.g. `required` naming a missing
  * field or a default outside its options), then lint runs for the findings a renderer shows.
+ * Titles, help and option titles come back without characters that take no room on screen, so
+ * what lint judged is what the person reads; a field name with one is refused.
  *
  * @example
  * const checked = checkFormRequest({ message, requestedSchema });
@@ -43,7 +46,12 @@ export function checkFormRequest(request: { message: string; requestedSchema: un
   // Before anything reads it: lint and drawing take time growing with its length.
   const tooLong = messageProblem(request.message);
   if (tooLong) return { ok: false, message: rejection([tooLong]) };
-  const { schema, problems } = parseFormSchema(request.requestedSchema);
+  const parsed = parseFormSchema(request.requestedSchema);
+  // Judged as shown: an invisible character splits a word for lint ("Pass\u200bword" asked for a
+  // password unseen by the secret check, a pre-ticked "I con\u200bfirm" stayed ticked) while the
+  // person reads it whole. Titles and help are shown without them; a field name cannot change.
+  const schema = visibleSchema(parsed.schema);
+  const problems = [...parsed.problems, ...invisibleNames(schema).map(invisibleName)];
   // Lint sees the fields that parsed, so every problem is reported in one answer.
   const findings = lint({ mode: 'form', message: request.message, requestedSchema: schema });
   // A default that breaks its own field would be pre-filled and then refused (or sent): as malformed
@@ -69,6 +77,13 @@ function untickFlaggedConfirmations(schema: FormSchema, findings: readonly Findi
     ),
   );
   return { ...schema, properties } as FormSchema;
+}
+
+function invisibleName(name: string): { message: string; fix: string } {
+  return {
+    message: `field "${spelled(name)}" has an invisible character in its name, so it reads as another name`,
+    fix: 'Name fields with visible characters only.',
+  };
 }
 
 function rejection(problems: readonly { message: string; fix: string }[]): string {
