@@ -23,6 +23,9 @@ export const REVISIONS: ServedRevision[] = ['2025-11-25', '2026-07-28'];
 
 export const SERVER_INFO = { name: 'test-server', version: '2.0.0', title: 'Test Server' };
 
+/** How a test server names itself: its own to choose. */
+export type ServerInfo = { name: string; version: string; title?: string };
+
 /** What a tool asks: the params of `elicitation/create` (form or URL mode). */
 export type Ask =
   | { mode?: 'form'; message: string; requestedSchema: unknown }
@@ -33,8 +36,8 @@ export type Received =
   | { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }
   | { error: { code: number; message: string } };
 
-function server(): McpServer {
-  const mcp = new McpServer(SERVER_INFO);
+function server(info: ServerInfo = SERVER_INFO): McpServer {
+  const mcp = new McpServer(info);
   const args = z.object({ ask: z.string(), timeoutMs: z.number().optional() });
   // 2025-11-25: a real server→client request.
   mcp.registerTool(
@@ -83,14 +86,21 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-/** Creates a client, lets `setup` attach to it (before connect), and connects it on `revision`. */
-export async function connect(revision: ServedRevision, setup: (client: Client) => void): Promise<Connection> {
+/**
+ * Creates a client, lets `setup` attach to it (before connect), and connects it on `revision` to
+ * a server that names itself `info`.
+ */
+export async function connect(
+  revision: ServedRevision,
+  setup: (client: Client) => void,
+  info: ServerInfo = SERVER_INFO,
+): Promise<Connection> {
   const modern = revision === '2026-07-28';
   const client = new Client({ name: 'elicitkit-test-client', version: '1.0.0' }, revisionOptions(revision));
   setup(client);
   let closeServer: () => Promise<void>;
   if (modern) {
-    const handler = createMcpHandler(server);
+    const handler = createMcpHandler(() => server(info));
     await client.connect(
       new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
         fetch: (url, init) => handler.fetch(new Request(url, init)),
@@ -99,7 +109,7 @@ export async function connect(revision: ServedRevision, setup: (client: Client) 
     closeServer = () => handler.close();
   } else {
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-    const mcp = server();
+    const mcp = server(info);
     await mcp.connect(serverSide);
     await client.connect(clientSide);
     closeServer = () => mcp.close();

@@ -29,10 +29,18 @@ export interface AttachOptions {
   /**
    * What counts the questions `policy.rateLimit` lets through, for a budget that must outlive
    * this client: a host that reconnects to a server (it restarted, the user changed) passes the
-   * same limiter to each new client, or a reconnect starts a fresh budget. Unused when
+   * same limiter to each new client (naming the server in `budget`), or a reconnect starts a
+   * fresh budget. Unused when
    * `policy.rateLimit` is false. Default: a new one per `attach`, on `now`.
    */
   limiter?: RateLimiter;
+  /**
+   * The key this client's questions count under in `limiter`: the server as the host knows it
+   * (its configured name). Default the server's own `name@version`, which is the server's to
+   * choose: one that reports a new version on each reconnect starts a fresh budget, and one that
+   * takes another server's name spends that one's.
+   */
+  budget?: string;
 }
 
 /**
@@ -79,6 +87,7 @@ export function attach(client: Client, options: AttachOptions): Attachment {
       policy.rateLimit === false
         ? undefined
         : (options.limiter ?? createRateLimiter({ ...policy.rateLimit, ...nowOption(options) })),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
     opener: options.opener ?? renderer.opener,
     emit(event) {
       try {

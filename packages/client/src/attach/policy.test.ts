@@ -1,7 +1,7 @@
 import type { FormSchema } from '@elicitkit/form';
 import { afterEach, describe, expect, it } from 'vitest';
 import { person, recording } from '../../test/recording.js';
-import { type Connection, connect, REVISIONS } from '../../test/servers.js';
+import { type Connection, connect, REVISIONS, type ServerInfo } from '../../test/servers.js';
 import type { Policy } from '../policy/index.js';
 import { createRateLimiter, type RateLimiter } from '../policy/rate-limit.js';
 import { createScriptedRenderer } from '../renderers/scripted/index.js';
@@ -164,6 +164,53 @@ describe('policy: rate limit per server', () => {
     expect(second.prompts).toHaveLength(1);
     expect(received).toEqual([{ action: 'decline' }, { action: 'decline' }]);
     expect(second.events.filter((e) => e.type === 'auto-declined')).toHaveLength(1);
+  });
+
+  // A server's name and version are its own to report: keyed by them, a server that reported a
+  // new version on each reconnect started a fresh budget, and one that took another's name spent
+  // that one's. The host names the server it configured instead (`budget`).
+  const reconnecting = async (info: ServerInfo, budget: string, limiter: RateLimiter) => {
+    const recorded = recording(createScriptedRenderer([{ action: 'decline' }]));
+    const connection = await connect(
+      '2025-11-25',
+      (client) =>
+        attach(client, {
+          renderer: recorded.renderer,
+          policy: { rateLimit: { max: 1, perMs: 60_000 } },
+          limiter,
+          budget,
+        }),
+      info,
+    );
+    return { connection, prompts: recorded.prompts };
+  };
+
+  it('keeps a server’s budget, named by the host, when it reconnects reporting another version', async () => {
+    const limiter = createRateLimiter({ max: 1, perMs: 60_000 });
+    const first = await reconnecting({ name: 'opsdesk', version: '1.0.0' }, 'opsdesk', limiter);
+    expect(await first.connection.ask(ASK)).toEqual({ action: 'decline' });
+    expect(first.prompts).toHaveLength(1);
+    await first.connection.close();
+    const second = await reconnecting({ name: 'opsdesk', version: '1.0.1' }, 'opsdesk', limiter);
+    open = second.connection;
+    expect(await second.connection.ask(ASK)).toEqual({ action: 'decline' });
+    expect(second.prompts).toHaveLength(0);
+  });
+
+  it('does not let a server that takes another’s name spend that one’s budget', async () => {
+    const limiter = createRateLimiter({ max: 1, perMs: 60_000 });
+    const same = { name: 'opsdesk', version: '1.0.0' };
+    const real = await reconnecting(same, 'opsdesk', limiter);
+    const impostor = await reconnecting(same, 'other-server', limiter);
+    try {
+      expect(await impostor.connection.ask(ASK)).toEqual({ action: 'decline' });
+      expect(await real.connection.ask(ASK)).toEqual({ action: 'decline' });
+      expect(impostor.prompts).toHaveLength(1);
+      expect(real.prompts).toHaveLength(1);
+    } finally {
+      await impostor.connection.close();
+      await real.connection.close();
+    }
   });
 
   it('a limiter that answers later (a budget kept elsewhere) is waited for: over it, declined unseen', async () => {

@@ -17,6 +17,8 @@ export interface Responder {
   renderer: Renderer;
   policy: ResolvedPolicy;
   limiter: RateLimiter | undefined;
+  /** The key questions count under in `limiter`; default the server's self-reported `name@version`. */
+  budget?: string;
   opener: Opener | undefined;
   emit(event: ElicitationEvent): void;
   /** Runs a renderer call in turn (see `createSerial`). */
@@ -35,7 +37,8 @@ export interface IncomingRequest {
 export async function overRateLimit(responder: Responder, request: IncomingRequest): Promise<WireResult | undefined> {
   const limit = responder.policy.rateLimit;
   if (!responder.limiter || limit === false) return undefined;
-  const key = request.server ? `${request.server.name}@${request.server.version}` : '(unidentified server)';
+  const key =
+    responder.budget ?? (request.server ? `${request.server.name}@${request.server.version}` : '(unidentified server)');
   const taken = responder.limiter.take(key);
   if (taken === true || (taken !== false && (await taken))) return undefined;
   const message = `${key} asked more than ${limit.max} questions within ${limit.perMs} ms; declined without asking.`;
