@@ -2,11 +2,17 @@ import type { Client, Transport } from '@modelcontextprotocol/client';
 import { ConnectTimeoutError } from './errors.js';
 import { type RevisionChoice, revisionOptions } from './revision.js';
 
+/**
+ * The longest connect deadline: the SDK's request timeout (a second after it) must fit in one
+ * timer, 2^31-1 ms.
+ */
+const MAX_CONNECT_MS = 2 ** 31 - 1 - 1_000;
+
 /** How `connectWithin` connects. */
 export interface ConnectWithinOptions {
   /** The revision the client was made for (`revisionOptions(revision)`): `'auto'` splits the deadline. */
   revision: RevisionChoice;
-  /** The whole connect, `'auto'`'s version probe included; at least 1 ms. */
+  /** The whole connect, `'auto'`'s version probe included; from 1 ms to about 24.8 days. */
   timeoutMs: number;
 }
 
@@ -30,8 +36,11 @@ export async function connectWithin(
   options: ConnectWithinOptions,
 ): Promise<void> {
   const { timeoutMs } = options;
-  if (!(Number.isFinite(timeoutMs) && timeoutMs >= 1))
-    throw new RangeError(`connectWithin: timeoutMs must be a number of milliseconds ≥ 1, not ${String(timeoutMs)}.`);
+  // Past what one timer holds, setTimeout fires at once: the connect failed before it began.
+  if (!(Number.isFinite(timeoutMs) && timeoutMs >= 1 && timeoutMs <= MAX_CONNECT_MS))
+    throw new RangeError(
+      `connectWithin: timeoutMs must be a number of milliseconds from 1 to ${MAX_CONNECT_MS}, not ${String(timeoutMs)}.`,
+    );
   const negotiation = revisionOptions(options.revision).versionNegotiation;
   const pid = processOf(transport);
   if (negotiation?.mode === 'auto' && pid !== undefined)

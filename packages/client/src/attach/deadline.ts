@@ -1,3 +1,5 @@
+import { after } from './after.js';
+
 /** Why a question stopped before the person answered. */
 export type StopReason = 'timeout' | 'aborted';
 
@@ -23,12 +25,13 @@ export function deadline(parent: AbortSignal, timeoutMs: number): Deadline {
   const onAbort = () => stop('aborted');
   if (parent.aborted) onAbort();
   else parent.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => stop('timeout'), timeoutMs);
+  // A policy may give a person longer than one timer holds (30 days): that is waited for too.
+  const cancel = after(timeoutMs, () => stop('timeout'));
   return {
     signal: controller.signal,
     reason: () => reason,
     dispose() {
-      clearTimeout(timer);
+      cancel();
       parent.removeEventListener('abort', onAbort);
     },
   };

@@ -329,6 +329,32 @@ describe.each(REVISIONS)('timeouts and withdrawal on %s', (revision) => {
     expect(events.map((e) => e.type)).toEqual(['request', 'timed-out', 'answered']);
   });
 
+  it('waits for the person however long the policy says (30 days: past what one timer holds)', async () => {
+    let answer: (value: { action: 'decline' }) => void = () => {};
+    const seen: AbortSignal[] = [];
+    const renderer: Renderer = {
+      ...person([]),
+      renderForm: (_prompt, signal) => {
+        seen.push(signal);
+        return new Promise((resolve) => {
+          answer = resolve;
+        });
+      },
+    };
+    const events: ElicitationEvent[] = [];
+    open = await connect(revision, (client) =>
+      attach(client, { renderer, policy: { timeoutMs: 30 * 24 * 60 * 60_000 }, onEvent: (e) => events.push(e) }),
+    );
+    const asked = open.ask(ASK);
+    await expect.poll(() => seen.length).toBe(1);
+    // Long enough for a timer that overflowed (it fired after 1 ms) to have fired.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(seen[0]?.aborted).toBe(false);
+    answer({ action: 'decline' });
+    expect(await asked).toEqual({ action: 'decline' });
+    expect(events.map((e) => e.type)).toEqual(['request', 'answered']);
+  });
+
   it('stops asking when the request is withdrawn', async () => {
     const seen: AbortSignal[] = [];
     let started: () => void = () => {};
