@@ -20,4 +20,15 @@ describe('createRateLimiter', () => {
     now = 100;
     expect(limiter.take('a')).toBe(true);
   });
+
+  // NaN counted nothing: every question got through.
+  it.each([
+    ['max NaN', { max: Number.NaN, perMs: 60_000 }],
+    ['max 0', { max: 0, perMs: 60_000 }],
+    ['max 1.5', { max: 1.5, perMs: 60_000 }],
+    ['perMs NaN', { max: 5, perMs: Number.NaN }],
+    ['perMs 0', { max: 5, perMs: 0 }],
+  ])('refuses a budget that cannot work: %s', (_what, budget) => {
+    expect(() => createRateLimiter(budget)).toThrow(expect.objectContaining({ code: 'BAD_POLICY' }));
+  });
 });

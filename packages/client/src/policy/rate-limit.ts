@@ -1,3 +1,5 @@
+import { AttachError } from '../errors.js';
+
 /**
  * Counts questions per key over a sliding window. `attach` keys them by the asking server's
  * `name@version`; a host may pass its own (`AttachOptions.limiter`) to count them in one budget
@@ -21,6 +23,12 @@ export interface RateLimiter {
  * if (!limiter.take('opsdesk@1.0.0')) return { action: 'decline' };
  */
 export function createRateLimiter(options: { max: number; perMs: number; now?: () => number }): RateLimiter {
+  // As attach's policy and the Redis budget do: a NaN read from configuration counted nothing
+  // (`length >= NaN` is never true), and every question got through.
+  if (!(Number.isSafeInteger(options.max) && options.max >= 1))
+    throw new AttachError('BAD_POLICY', `The budget's max must be a positive whole number, not ${options.max}.`);
+  if (!(Number.isFinite(options.perMs) && options.perMs > 0))
+    throw new AttachError('BAD_POLICY', `The budget's perMs must be a positive number, not ${options.perMs}.`);
   const now = options.now ?? Date.now;
   const log = new Map<string, number[]>();
   return {
