@@ -95,7 +95,8 @@ export interface PendingRegistry {
   open(options: OpenOptions): Promise<string>;
   /**
    * How the question settled, once it does. An aborted `signal` withdraws the question (unless
-   * it already settled); an unknown id reads `unknown`. Never rejects.
+   * it already settled); an unknown id reads `unknown`. Rejects only when its store cannot be
+   * reached (the Redis registry while its subscription is down).
    */
   wait(id: string, signal?: AbortSignal): Promise<Settlement>;
   /**

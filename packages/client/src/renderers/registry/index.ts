@@ -13,7 +13,10 @@ export interface RegistryRendererOptions {
   owner: string;
   /** Delivers the question to wherever the person is (a data part in a chat stream, a push). */
   publish: (id: string, prompt: Prompt) => Promise<void> | void;
-  /** Told how each published question settled (to show its outcome where it was shown). */
+  /**
+   * Told how each published question settled (to show its outcome where it was shown). If it
+   * fails, the settlement stands: an answer the person was told was taken reaches the server.
+   */
   settled?: (id: string, settlement: Settlement) => Promise<void> | void;
   /** What the registry keeps with each question (`OpenOptions.data`); default nothing. */
   data?: (prompt: Prompt) => unknown;
@@ -59,8 +62,21 @@ export function createRegistryRenderer(options: RegistryRendererOptions): Render
       await registry.withdraw(id);
       throw error;
     }
-    const settlement = await registry.wait(id, signal);
-    await options.settled?.(id, settlement);
+    let settlement: Settlement;
+    try {
+      settlement = await registry.wait(id, signal);
+    } catch (error) {
+      // A shared store's wait can fail (Redis's, while its subscription is down): the asking side
+      // answers cancel, so the question is withdrawn, or the person's answer would be taken ('ok')
+      // for a question nobody waits for any more.
+      await registry.withdraw(id).catch(() => undefined);
+      throw error;
+    }
+    try {
+      await options.settled?.(id, settlement);
+    } catch {
+      // Showing the outcome failed (the page is gone): the person's answer, taken already, stands.
+    }
     return answerOf(settlement);
   }
 

@@ -120,6 +120,51 @@ describe('registry renderer', () => {
   });
 });
 
+describe('registry renderer on a store that fails', () => {
+  it('withdraws the entry when waiting fails (a Redis subscription down), so no answer is taken for it', async () => {
+    const { registry } = setup();
+    const published: string[] = [];
+    const renderer = createRegistryRenderer({
+      // The Redis registry's wait rejects while its subscription is down (redis.test.ts).
+      registry: { ...registry, wait: () => Promise.reject(new Error('Connection is closed.')) },
+      owner: 'session-1',
+      publish: (id) => void published.push(id),
+    });
+    await expect(renderer.renderForm(formPrompt(SCHEMA), new AbortController().signal)).rejects.toThrow(
+      'Connection is closed.',
+    );
+    // The asking side answered cancel: the person's answer is refused, not taken for nobody.
+    const late = await registry.resolve(published[0] as string, 'session-1', {
+      action: 'accept',
+      content: { ticket: 'REL-1001' },
+    });
+    expect(late).toBe('expired');
+  });
+});
+
+describe('registry renderer: showing the outcome fails', () => {
+  it('still returns the answer the person was told was taken', async () => {
+    const { registry } = setup();
+    const published: string[] = [];
+    const renderer = createRegistryRenderer({
+      registry,
+      owner: 'session-1',
+      publish: (id) => void published.push(id),
+      settled: () => {
+        throw new Error('the chat stream is closed');
+      },
+    });
+    const answer = renderer.renderForm(formPrompt(SCHEMA), new AbortController().signal);
+    await expect.poll(() => published.length).toBe(1);
+    const taken = await registry.resolve(published[0] as string, 'session-1', {
+      action: 'accept',
+      content: { ticket: 'REL-1001' },
+    });
+    expect(taken).toBe('ok');
+    expect(await answer).toEqual({ action: 'accept', content: { ticket: 'REL-1001' } });
+  });
+});
+
 describe('registry renderer behind attach (the web app shape), 2026-07-28', () => {
   let open: Connection | undefined;
   afterEach(async () => {
