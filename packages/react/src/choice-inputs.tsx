@@ -7,11 +7,25 @@ import { plain } from './text.js';
 /** Up to this many options show as radio buttons (all visible at once); more use a `<select>`. */
 export const RADIO_LIMIT = 5;
 
+/**
+ * The control value that stands for no answer: `''`, unless an option has that value (an enum may
+ * offer `""`), then one no option has. The draft of no answer is `undefined`, never this value.
+ */
+function noAnswerValue(field: SelectFieldModel): string {
+  const values = new Set(field.options.map((o) => o.value));
+  let none = '';
+  // Printable: a control character in an attribute would not survive server rendering.
+  for (let i = 0; values.has(none); i++) none = `ek-no-answer-${i}`;
+  return none;
+}
+
 /** A single select: titles shown, values sent; an optional one can be left unanswered. */
 export function SelectInput(props: ControlProps<SelectFieldModel>) {
   const { field, id, draft, labels, onDraft, onBlur } = props;
   const { describedBy, invalid, errorId, extra } = describe(props);
-  const chosen = typeof draft === 'string' ? draft : '';
+  const none = noAnswerValue(field);
+  const chosen = typeof draft === 'string' ? draft : none;
+  const choose = (value: string) => onDraft(value === none ? undefined : value, true);
   if (field.options.length > RADIO_LIMIT) {
     return (
       <div className="ek-field" data-invalid={invalid || undefined}>
@@ -25,11 +39,11 @@ export function SelectInput(props: ControlProps<SelectFieldModel>) {
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
           aria-errormessage={invalid ? errorId : undefined}
-          onChange={(event) => onDraft(event.currentTarget.value || undefined, true)}
+          onChange={(event) => choose(event.currentTarget.value)}
           onBlur={onBlur}
         >
-          {(!field.required || chosen === '') && (
-            <option value="" disabled={field.required}>
+          {(!field.required || chosen === none) && (
+            <option value={none} disabled={field.required}>
               {field.required ? labels.choose : labels.noChoice}
             </option>
           )}
@@ -45,12 +59,12 @@ export function SelectInput(props: ControlProps<SelectFieldModel>) {
   }
   const choices = [
     ...field.options.map((o) => ({ value: o.value, label: plain(o.label) })),
-    ...(field.required ? [] : [{ value: '', label: labels.noChoice }]),
+    ...(field.required ? [] : [{ value: none, label: labels.noChoice }]),
   ];
   // WAI-ARIA radio group: one Tab stop (the chosen radio, else the first); arrows move and choose.
   const stop = Math.max(
     0,
-    choices.findIndex((c) => c.value === chosen && (chosen !== '' || draft !== undefined || !field.required)),
+    choices.findIndex((c) => c.value === chosen),
   );
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>, i: number) => {
     const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
@@ -59,7 +73,7 @@ export function SelectInput(props: ControlProps<SelectFieldModel>) {
     const next = (i + step + choices.length) % choices.length;
     const choice = choices[next];
     if (!choice) return;
-    onDraft(choice.value || undefined, true);
+    choose(choice.value);
     event.currentTarget.ownerDocument.getElementById(`${id}-${next}`)?.focus();
   };
   return (
@@ -81,7 +95,7 @@ export function SelectInput(props: ControlProps<SelectFieldModel>) {
             required={field.required}
             aria-invalid={invalid || undefined}
             aria-errormessage={invalid ? errorId : undefined}
-            onChange={() => onDraft(choice.value || undefined, true)}
+            onChange={() => choose(choice.value)}
             onBlur={onBlur}
           />
           <label htmlFor={`${id}-${i}`}>{choice.label}</label>

@@ -68,7 +68,8 @@ export const CHECKBOX: DraftRule<BooleanFieldModel> = {
 
 export const CHOICE: DraftRule<SelectFieldModel> = {
   toDraft: (_field, value) => (typeof value === 'string' ? value : undefined),
-  read: (_field, draft) => ({ ok: true, value: typeof draft === 'string' && draft !== '' ? draft : undefined }),
+  // `undefined` is no answer; `''` is an answer when an option has that value (the validator judges it).
+  read: (_field, draft) => ({ ok: true, value: typeof draft === 'string' ? draft : undefined }),
 };
 
 export const CHOICES: DraftRule<MultiSelectFieldModel> = {

@@ -69,6 +69,33 @@ describe('<ElicitationForm> choices', () => {
     expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ size: 'c', channels: ['mail'], agree: false });
   });
 
+  it('lets the person choose an option whose value is the empty string, apart from "No answer"', async () => {
+    const none = { const: '', title: 'Default branch' };
+    const schema: FormSchema = {
+      type: 'object',
+      properties: {
+        branch: { type: 'string', title: 'Branch', oneOf: [none, { const: 'main', title: 'Main' }] },
+        base: { type: 'string', title: 'Base', oneOf: [none, ...SIX] },
+        tag: { type: 'string', title: 'Tag', oneOf: [none, { const: 'v1', title: 'v1' }] },
+      },
+      required: ['branch', 'base'],
+    };
+    const { user, onSubmit } = draw({ prompt: formPrompt(schema) });
+    const branch = within(screen.getByRole('group', { name: 'Branch' }));
+    await user.click(branch.getByRole('radio', { name: 'Default branch' }));
+    expect(branch.getByRole('radio', { name: 'Default branch' })).toMatchObject({ checked: true });
+    const base = screen.getByRole('combobox', { name: 'Base' }) as HTMLSelectElement;
+    await user.selectOptions(base, 'Default branch');
+    expect(base.selectedOptions[0]?.textContent).toBe('Default branch');
+    const tag = within(screen.getByRole('group', { name: 'Tag' }));
+    expect(tag.getByRole('radio', { name: 'No answer' })).toMatchObject({ checked: true });
+    expect(tag.getByRole('radio', { name: 'Default branch' })).toMatchObject({ checked: false });
+    await user.click(tag.getByRole('radio', { name: 'Default branch' }));
+    expect(tag.getByRole('radio', { name: 'No answer' })).toMatchObject({ checked: false });
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(onSubmit).toHaveBeenCalledExactlyOnceWith({ branch: '', base: '', tag: '' });
+  });
+
   it('keeps a multi-select within minItems and maxItems', async () => {
     const { user, onSubmit } = draw();
     const channels = within(screen.getByRole('group', { name: 'Channels' }));

@@ -47,7 +47,9 @@ describe('form state', () => {
   it('reads drafts as values: unchecked required box is "no", empty optional choices are left out', () => {
     expect(readDraft(field('confirmed'), undefined)).toEqual({ ok: true, value: false });
     expect(readDraft(field('newsletter'), undefined)).toEqual({ ok: true, value: undefined });
-    expect(readDraft(field('env'), '')).toEqual({ ok: true, value: undefined });
+    expect(readDraft(field('env'), undefined)).toEqual({ ok: true, value: undefined });
+    // No answer is undefined; '' is a value (an option may have it), judged by the validator.
+    expect(readDraft(field('env'), '')).toEqual({ ok: true, value: '' });
     expect(readDraft(field('tags'), [])).toEqual({ ok: true, value: undefined });
     expect(readDraft(field('tags'), ['c', 'a'])).toEqual({ ok: true, value: ['a', 'c'] });
     expect(readDraft(field('must'), [])).toEqual({ ok: true, value: [] });
