@@ -4,7 +4,7 @@
  * own labels), and a URL warning through `labels.urlWarning()`. Everything else drawn from server
  * text goes through `plain()`; so do these, whatever the locale.
  */
-import type { IssueCode } from '@elicitkit/form';
+import { describeFields, type FormSchema, type IssueCode } from '@elicitkit/form';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
@@ -17,14 +17,17 @@ import { UrlConsent } from './url-consent.js';
 const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f]/;
 const TITLE = 'Amount \u202e(DSU)\u202c';
 
-const prompt = formPrompt({
+const SCHEMA: FormSchema = {
   type: 'object',
   properties: {
     // Reads "Amount (USD)" left to right when drawn raw; the bytes say otherwise.
     amount: { type: 'string', title: TITLE, minLength: 3 },
   },
   required: ['amount'],
-});
+};
+// @elicitkit/client's checks remove these characters from titles (d1aca5f); a prompt a host builds
+// itself may still carry them, and the components clean what they draw either way.
+const prompt = { ...formPrompt(SCHEMA), schema: SCHEMA, fields: describeFields(SCHEMA) };
 
 /** A host's own locale whose messages quote the field's title as it is. */
 const QUOTING: Labels = {
