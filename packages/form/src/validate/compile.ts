@@ -28,12 +28,14 @@ export interface CompiledForm {
 }
 
 // Keyed by the schema object: a form is compiled the first time it is used, never at import, and
-// the entry goes when the schema does. A schema object is read once, so do not mutate it after use.
+// the entry goes when the schema does. Frozen schemas only (a built form's is frozen all the way
+// down), like the package's other caches: a schema that can change would be checked as it was,
+// e.g. against options a server has since taken away.
 const cache = new WeakMap<object, CompiledForm>();
 
-/** Parses a form schema and builds its checks, once per schema object. */
+/** Parses a form schema and builds its checks, once per frozen schema object (each time for any other). */
 export function compileForm(schema: unknown): CompiledForm {
-  const cacheable = typeof schema === 'object' && schema !== null;
+  const cacheable = typeof schema === 'object' && schema !== null && Object.isFrozen(schema);
   const hit = cacheable ? cache.get(schema) : undefined;
   if (hit) return hit;
   const parsed = parseFormSchema(schema);

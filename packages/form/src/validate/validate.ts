@@ -31,7 +31,8 @@ export function validate(schema: FormSchema, content: unknown, options: Validate
 
 /**
  * A validator for one form, for checking many answers to it (servers, renderers). The form is
- * compiled once per schema object, on first use.
+ * compiled once, here; `validate` reuses that work across calls only for a frozen schema (a built
+ * form's), and reads any other schema as it is at the call.
  *
  * @example
  * const check = validator(schema);
