@@ -243,6 +243,30 @@ describe('policy: rate limit per server', () => {
     expect(prompts).toHaveLength(0);
   });
 
+  it('a limiter that never answers (a Redis client retrying for ever) holds the question no longer than the policy’s timeout', async () => {
+    const silent: RateLimiter = { take: () => new Promise<boolean>(() => {}) };
+    const { connection, prompts, events } = await setup(
+      createScriptedRenderer([{ action: 'accept', content: { ticket: 'REL-1001' } }]),
+      { timeoutMs: 50 },
+      { limiter: silent },
+    );
+    expect(await connection.ask(ASK)).toEqual({ action: 'cancel' });
+    expect(prompts).toHaveLength(0);
+    expect(events.map((e) => e.type)).toEqual(['request', 'timed-out', 'answered']);
+  });
+
+  it('a question withdrawn while its limiter has not answered stops there, unseen', async () => {
+    const silent: RateLimiter = { take: () => new Promise<boolean>(() => {}) };
+    const { connection, prompts, events } = await setup(
+      createScriptedRenderer([{ action: 'accept', content: { ticket: 'REL-1001' } }]),
+      {},
+      { limiter: silent },
+    );
+    await connection.ask(ASK, { serverTimeoutMs: 50 });
+    await expect.poll(() => events.map((e) => e.type)).toEqual(['request', 'aborted', 'answered']);
+    expect(prompts).toHaveLength(0);
+  });
+
   it('is off with rateLimit: false', async () => {
     const answers = Array.from({ length: 8 }, () => ({ action: 'decline' as const }));
     const { connection, prompts } = await setup(createScriptedRenderer(answers), { rateLimit: false });

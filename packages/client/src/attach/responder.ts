@@ -2,7 +2,7 @@ import type { FormContent } from '@elicitkit/form';
 import type { ResolvedPolicy } from '../policy/index.js';
 import type { RateLimiter } from '../policy/rate-limit.js';
 import type { Opener, Renderer, ServerIdentity } from '../types.js';
-import { deadline, STOPPED, type Stopped } from './deadline.js';
+import { deadline, race, STOPPED, type Stopped, type StopReason } from './deadline.js';
 import type { ElicitationEvent } from './events.js';
 
 /** What goes back to the SDK as the `elicitation/create` result. */
@@ -40,7 +40,19 @@ export async function overRateLimit(responder: Responder, request: IncomingReque
   const key =
     responder.budget ?? (request.server ? `${request.server.name}@${request.server.version}` : '(unidentified server)');
   const taken = responder.limiter.take(key);
-  if (taken === true || (taken !== false && (await taken))) return undefined;
+  if (taken === true) return undefined;
+  if (taken !== false) {
+    // A budget kept elsewhere (Redis) may never answer (a client that retries for ever): the
+    // question waits for it no longer than for the person, and stops when it is withdrawn.
+    const waiting = deadline(request.signal, responder.policy.timeoutMs);
+    try {
+      const within = await race(taken, waiting.signal);
+      if (within === STOPPED) return stopped(responder, request, waiting.reason());
+      if (within) return undefined;
+    } finally {
+      waiting.dispose();
+    }
+  }
   const message = `${key} asked more than ${limit.max} questions within ${limit.perMs} ms; declined without asking.`;
   return autoDecline(responder, request, 'rate-limit', message);
 }
@@ -76,7 +88,12 @@ export async function underDeadline(
   } finally {
     limit.dispose();
   }
-  if (limit.reason() === 'timeout') {
+  return stopped(responder, request, limit.reason());
+}
+
+/** A question stopped before the person answered: says why, and answers `cancel`. */
+function stopped(responder: Responder, request: IncomingRequest, reason: StopReason | undefined): WireResult {
+  if (reason === 'timeout') {
     responder.emit({ type: 'timed-out', id: request.id, timeoutMs: responder.policy.timeoutMs });
   } else {
     responder.emit({ type: 'aborted', id: request.id });
