@@ -69,6 +69,8 @@ function ToolForm({
   const formRef = useRef<HTMLFormElement | null>(null);
   const detailsRef = useRef<HTMLDetailsElement | null>(null);
   const properties = Object.entries(tool.inputSchema.properties ?? {});
+  // Argument names are the server's: `toString` or `__proto__` must not read (or set) Object's own.
+  const typed = (name: string) => (Object.hasOwn(values, name) ? values[name] : undefined);
   const required = new Set(tool.inputSchema.required ?? []);
   // The server's names and options are drawn without bidi overrides (a name reading as another);
   // what is sent back to it stays as it sent them.
@@ -78,7 +80,7 @@ function ToolForm({
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per fix asked for (its nonce).
   useEffect(() => {
     if (!fixing) return;
-    const filled: Record<string, string> = {};
+    const filled: Record<string, string> = Object.create(null);
     for (const [name, v] of Object.entries(fixing.args))
       if (v !== undefined && v !== null) filled[name] = typeof v === 'string' ? v : JSON.stringify(v);
     setValues(filled);
@@ -98,9 +100,9 @@ function ToolForm({
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     setMarked({});
-    const args: Record<string, unknown> = {};
+    const args: Record<string, unknown> = Object.create(null);
     for (const [name, prop] of properties) {
-      const v = values[name];
+      const v = typed(name);
       if (v === undefined || v === '') continue;
       args[name] =
         prop.type === 'number' || prop.type === 'integer' ? Number(v) : prop.type === 'boolean' ? v === 'true' : v;
@@ -139,7 +141,7 @@ function ToolForm({
                 <select
                   id={id}
                   {...invalid}
-                  value={values[name] ?? ''}
+                  value={typed(name) ?? ''}
                   onChange={(e) => setValues({ ...values, [name]: e.target.value })}
                 >
                   <option value="">{required.has(name) ? texts.choose : texts.leaveEmpty}</option>
@@ -155,7 +157,7 @@ function ToolForm({
                   {...invalid}
                   required={required.has(name)}
                   type={prop.type === 'number' || prop.type === 'integer' ? 'number' : 'text'}
-                  value={values[name] ?? ''}
+                  value={typed(name) ?? ''}
                   onChange={(e) => setValues({ ...values, [name]: e.target.value })}
                 />
               )}

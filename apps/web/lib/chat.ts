@@ -92,7 +92,9 @@ async function aiTools(
   signal: AbortSignal,
   locale: Locale,
 ): Promise<ToolSet> {
-  const tools: ToolSet = {};
+  // Keyed by names a server chose and looked up by names the model chose (the SDK reads
+  // `tools[name]`): no inherited key may stand for a tool, nor `__proto__` hide one.
+  const tools: ToolSet = Object.create(null);
   const listing = await listTools(chat);
   for (const u of listing.unavailable) writeText(writer, u.message);
   for (const t of listing.tools) {
