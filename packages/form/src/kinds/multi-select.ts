@@ -14,7 +14,7 @@ import {
 import { isNonNegativeInteger, isObject, own, show } from '../json.js';
 import { untitledOptionsFinding } from '../lint/field-rules.js';
 import { FIX, problem, type SchemaProblem } from '../schema/problems.js';
-import { type Issue, issue } from '../validate/issues.js';
+import { type Issue, issue, MAX_LISTED } from '../validate/issues.js';
 import type { MultiSelectSchema } from '../wire.js';
 import {
   type ChoiceList,
@@ -117,18 +117,24 @@ export const MULTI_SELECT: FieldSpec<MultiSelectSchema, MultiSelectFieldModel> =
         issues.push(issue([name], 'too_few', `${label} needs at least ${minItems} selection${plural(minItems)}.`));
       const seen = new Set<string>();
       let duplicate = false;
+      let wrong = 0;
       // An index loop, not forEach: a hole in a sparse array is a missing choice, not a skipped one.
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
-        if (typeof item !== 'string') issues.push(issue([name, i], 'type', `${label} must be text.`));
-        if (typeof item !== 'string' || !values.has(item))
+        if ((typeof item !== 'string' || !values.has(item)) && wrong++ < MAX_LISTED) {
+          if (typeof item !== 'string') issues.push(issue([name, i], 'type', `${label} must be text.`));
           issues.push(issue([name, i], 'not_in_options', `${label} must be one of the offered options.`));
+        }
         if (typeof item === 'string') {
           duplicate ||= seen.has(item);
           seen.add(item);
         }
       }
       if (duplicate) issues.push(issue([name], 'duplicate', `${label} lists the same choice twice.`));
+      if (wrong > MAX_LISTED)
+        issues.push(
+          issue([name], 'not_in_options', `And ${wrong - MAX_LISTED} more choices of ${label} that are not offered.`),
+        );
       return issues;
     };
   },

@@ -31,6 +31,13 @@ export interface Issue {
 /** The outcome of validating an answer: the clean value, or every issue found. */
 export type Validation<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
+/**
+ * Problems of one kind listed one by one (unknown keys, wrong choices of one field); past this,
+ * one more issue says how many others there are. A person reads the first few, a server sends
+ * them back, and a huge answer must not turn into a larger list of issues.
+ */
+export const MAX_LISTED = 20;
+
 export function issue(path: (string | number)[], code: IssueCode, message: string): Issue {
   return { path, code, message };
 }

@@ -1,7 +1,7 @@
 import { isObject, ownKeys, show } from '../json.js';
 import type { FormContent, FormSchema } from '../wire.js';
 import { type CompiledField, type CompiledForm, compileForm } from './compile.js';
-import { type Issue, issue, type Validation } from './issues.js';
+import { type Issue, issue, MAX_LISTED, type Validation } from './issues.js';
 
 export interface ValidateOptions {
   /** Longest string accepted in any field, whatever the schema says. Default 100,000. */
@@ -18,8 +18,9 @@ export type Validator = (content: unknown, options?: ValidateOptions) => Validat
 /**
  * Checks an answer's `content` against its form: types, bounds, formats, options, required fields
  * and unknown keys, plus the limits a person-facing form implies. Every issue is reported at once,
- * each with a code and a sentence naming the field. Never throws, whatever JSON it is given; on
- * success `value` is a clean copy holding only the form's own fields.
+ * each with a code and a sentence naming the field; unknown keys and a field's wrong choices are
+ * listed up to 20 each, then counted in one more issue. Never throws, whatever JSON it is given;
+ * on success `value` is a clean copy holding only the form's own fields.
  *
  * @example
  * const result = validate(schema, { env: 'prod' });
@@ -60,16 +61,22 @@ function check(form: CompiledForm, content: unknown, maxString: number): Validat
   const issues: Issue[] = [];
   const flagged = new Set<string>();
   const rest: Record<string, unknown> = {};
+  let unknown = 0;
   for (const key of ownKeys(content)) {
     const field = form.byName.get(key);
-    const early = field
-      ? precheck(field, content[key], maxString)
-      : issue([key], 'unknown_field', `${show(key)} is not a field of this form.`);
+    if (!field) {
+      if (unknown++ < MAX_LISTED)
+        issues.push(issue([key], 'unknown_field', `${show(key)} is not a field of this form.`));
+      continue;
+    }
+    const early = precheck(field, content[key], maxString);
     if (early) {
       issues.push(early);
       flagged.add(key);
     } else rest[key] = content[key];
   }
+  if (unknown > MAX_LISTED)
+    issues.push(issue([], 'unknown_field', `And ${unknown - MAX_LISTED} more keys that are not fields of this form.`));
   const present = (name: string) => (Object.hasOwn(rest, name) ? rest[name] : undefined);
   for (const name of form.required) {
     if (!flagged.has(name) && present(name) === undefined)
