@@ -6,6 +6,7 @@ import {
   streamText,
   type ToolSet,
   type UIMessage,
+  type UIMessageChunk,
   type UIMessageStreamWriter,
 } from 'ai';
 import { commandArguments, splitCommand } from './command';
@@ -13,7 +14,7 @@ import { config } from './config';
 import type { Locale } from './locale';
 import { callTool, listTools } from './mcp';
 import { languageModel } from './model';
-import { classifyModelError, explainModelProblem } from './model-errors';
+import { classifyModelError, explainModelProblem, explainToolCallMistake } from './model-errors';
 import type { Chat } from './state';
 import { uiMessageResponse } from './ui-stream';
 import type { UnavailableServer } from './wire';
@@ -110,6 +111,28 @@ async function aiTools(
   return tools;
 }
 
+/**
+ * A call the model got wrong (a tool nobody offered, arguments that are not JSON) ends with the
+ * SDK's own words: its `tool-output-error` comes with the error's message as a string, where the
+ * `tool-input-error` before it had the error itself (`explainToolCallMistake`). The output error
+ * says what the input error said.
+ */
+function invalidCallsExplained(): TransformStream<UIMessageChunk, UIMessageChunk> {
+  const explained = new Map<string, string>();
+  return new TransformStream({
+    transform(chunk, controller) {
+      if (chunk.type === 'tool-input-error') explained.set(chunk.toolCallId, chunk.errorText);
+      else if (chunk.type === 'tool-output-error' && explained.has(chunk.toolCallId)) {
+        const errorText = explained.get(chunk.toolCallId) as string;
+        explained.delete(chunk.toolCallId);
+        controller.enqueue({ ...chunk, errorText });
+        return;
+      }
+      controller.enqueue(chunk);
+    },
+  });
+}
+
 function lastUserText(messages: UIMessage[]): string {
   const last = [...messages].reverse().find((m) => m.role === 'user');
   return (last?.parts ?? [])
@@ -152,12 +175,15 @@ export function chatResponse(chat: Chat, messages: UIMessage[], signal: AbortSig
       // The SDK's default error text is "An error occurred."; say what is wrong and which variable
       // fixes it — for the model's own errors: a tool call's failure says its own.
       writer.merge(
-        result.toUIMessageStream({
-          onError: (error) =>
-            error instanceof ToolCallError
-              ? error.message
-              : explainModelProblem(classifyModelError(error), model, locale),
-        }),
+        result
+          .toUIMessageStream({
+            onError: (error) =>
+              error instanceof ToolCallError
+                ? error.message
+                : (explainToolCallMistake(error, locale) ??
+                  explainModelProblem(classifyModelError(error), model, locale)),
+          })
+          .pipeThrough(invalidCallsExplained()),
       );
       await result.consumeStream();
     },

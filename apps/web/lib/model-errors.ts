@@ -1,4 +1,4 @@
-import { APICallError, RetryError } from 'ai';
+import { APICallError, InvalidToolInputError, NoSuchToolError, RetryError } from 'ai';
 import type { Locale } from './locale';
 
 /** What went wrong talking to the model endpoint, decided from error classes, status codes and error codes. */
@@ -149,4 +149,39 @@ export function explainModelProblem(
   locale: Locale,
 ): string {
   return EXPLAIN[locale][p.kind](p, endpoint);
+}
+
+/** One table per locale: a tool call the model got wrong, in its own words rather than the endpoint's. */
+const TOOL_MISTAKE: Record<
+  Locale,
+  { noSuchTool: (tool: string, tools: string[]) => string; badInput: (tool: string, why: string) => string }
+> = {
+  en: {
+    noSuchTool: (tool, tools) =>
+      `The model called a tool that does not exist: "${tool}". Its tools: ${tools.join(', ') || 'none'}.`,
+    badInput: (tool, why) => `The model called ${tool} with arguments that are not valid: ${why}`,
+  },
+  zh: {
+    noSuchTool: (tool, tools) => `模型调用了不存在的工具："${tool}"。可用的工具：${tools.join('、') || '无'}。`,
+    badInput: (tool, why) => `模型调用 ${tool} 时给出的参数无效：${why}`,
+  },
+};
+
+/**
+ * The sentence for a tool call the model itself got wrong (a tool nobody offered, arguments that
+ * are not JSON), decided by the AI SDK's error classes; undefined for any other error. The
+ * endpoint worked: its variables are not what to fix.
+ *
+ * @example
+ * explainToolCallMistake(error, 'en') ?? explainModelProblem(classifyModelError(error), model, 'en');
+ */
+export function explainToolCallMistake(error: unknown, locale: Locale): string | undefined {
+  if (NoSuchToolError.isInstance(error))
+    return TOOL_MISTAKE[locale].noSuchTool(error.toolName, error.availableTools ?? []);
+  if (InvalidToolInputError.isInstance(error))
+    return TOOL_MISTAKE[locale].badInput(
+      error.toolName,
+      error.cause instanceof Error ? error.cause.message : String(error.cause),
+    );
+  return undefined;
 }

@@ -3,7 +3,8 @@
  * chat may look up among an object's inherited properties. A server's tool named `__proto__` (a
  * valid MCP tool name) was not offered to the model, and a model calling `constructor` or
  * `toString` — tools nobody offered — found `Object`'s own and its turn stopped with the call left
- * without a result or an error. A real stdio server (written on the wire), a real OpenAI-compatible
+ * without a result or an error. A call the model gets wrong is the model's mistake, and said so:
+ * it read as the endpoint's ("check OPENAI_BASE_URL…"). A real stdio server (written on the wire), a real OpenAI-compatible
  * endpoint (a stub streaming chat completions) that records the tools it is offered.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -85,4 +86,25 @@ describe("the model's tools, by name", () => {
       expect(results(chunks)).toMatchObject([{ type: 'tool-output-error', toolCallId: called[0]?.toolCallId }]);
     },
   );
+
+  // The model's own mistake, not the endpoint's: "check OPENAI_BASE_URL, OPENAI_API_KEY and
+  // ELICITKIT_MODEL" sent the person to fix a configuration that works.
+  it.each([
+    [
+      'a tool nobody offers',
+      { name: 'deploy', arguments: '{}' },
+      /The model called a tool that does not exist: "deploy"\. Its tools: __proto__, status\./,
+    ],
+    [
+      'arguments that are not JSON',
+      { name: 'status', arguments: '{"all": tru' },
+      /The model called status with arguments that are not valid: /,
+    ],
+  ])('says a call of %s is the model’s mistake, not the endpoint’s', async (_label, call, said) => {
+    script.calls = [call];
+    const chunks = await turn(await newBrowser(), 'go');
+    const [error] = results(chunks) as { errorText?: string }[];
+    expect(error?.errorText).toMatch(said);
+    expect(error?.errorText).not.toMatch(/OPENAI_|ELICITKIT_MODEL/);
+  });
 });
