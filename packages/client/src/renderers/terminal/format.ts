@@ -21,11 +21,23 @@ export function clean(text: string): string {
   );
 }
 
+/**
+ * The most of a server's name, title or version shown. Self-reported, they say who asks and no
+ * more: a megabyte of name took seconds to wrap before every question.
+ */
+const IDENTITY_SHOWN = 200;
+
+/** One of the server's names on one line, cut after IDENTITY_SHOWN characters. */
+function identityText(text: string): string {
+  const shown = clean(text.slice(0, IDENTITY_SHOWN)).replace(/\n/g, ' ');
+  return text.length > IDENTITY_SHOWN ? `${shown}…` : shown;
+}
+
 export function serverLine(server: ServerIdentity | undefined): string {
   if (!server) return `${styleText('bold', 'An unidentified server')} asks:`;
-  const name = clean(server.title ?? server.name);
-  const also = server.title && server.title !== server.name ? ` (${clean(server.name)})` : '';
-  return `${styleText('bold', name)}${also} ${styleText('dim', `v${clean(server.version)}`)} asks:`;
+  const name = identityText(server.title ?? server.name);
+  const also = server.title && server.title !== server.name ? ` (${identityText(server.name)})` : '';
+  return `${styleText('bold', name)}${also} ${styleText('dim', `v${identityText(server.version)}`)} asks:`;
 }
 
 /** The URL with its host standing out, so `https://paypal.com@evil.example/` reads for what it is. */
