@@ -16,6 +16,7 @@ import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
 import { Committer } from './commit.js';
 import { execute, type Runtime } from './execute.js';
+import { answersInvalidParams } from './invalid-params.js';
 import type { Locale } from './messages.js';
 import { answersFit, MAX_REQUEST_STATE_LENGTH, OVERSIZE_ANSWERS } from './size-limits.js';
 import type { CallState } from './state.js';
@@ -252,6 +253,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   };
 
   function register(server: McpServer, tool: AnyTool): void {
+    answersInvalidParams(server);
     server.registerTool(
       tool.name,
       configFor(tool),
@@ -276,6 +278,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
         ...(opts.instructions ? { instructions: opts.instructions } : {}),
         requestState,
       });
+      answersInvalidParams(server);
       for (const tool of tools) register(server, tool);
       return server;
     },
