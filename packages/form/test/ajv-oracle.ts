@@ -4,9 +4,11 @@
  * formats, behind the same size prechecks and the same mapping of ajv errors to issues. Test-only:
  * ajv is a root devDependency and never reaches the package.
  *
- * One deliberate change from the shipped wrapper: the answer reaches ajv as an object without a
- * prototype. The old wrapper passed a plain `{}`, so ajv read `toString`, `valueOf`… from
- * `Object.prototype` and judged a form with a field of that name as answered with a function.
+ * Deliberate changes from the shipped wrapper: a whole-number field's bounds are at most the exact
+ * range, ±(2^53 − 1) (JSON has already rounded a larger number). And the answer reaches ajv as an
+ * object without a prototype: the old wrapper passed a plain `{}`, so ajv read `toString`,
+ * `valueOf`… from `Object.prototype` and judged a form with a field of that name as answered with
+ * a function.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import formatsPlugin from 'ajv-formats';
@@ -39,8 +41,14 @@ function fieldRule(field: FieldSchema): Record<string, unknown> {
       if ('enum' in field || 'oneOf' in field) return { type: 'string', enum: optionValues(field) };
       return pick({ type: 'string' }, field, ['minLength', 'maxLength', 'format']);
     case 'number':
-    case 'integer':
       return pick({ type: field.type }, field, ['minimum', 'maximum']);
+    case 'integer':
+      // Ours: a whole number is exact within ±(2^53 − 1) only, so those are its outer bounds.
+      return {
+        type: 'integer',
+        minimum: Math.max(field.minimum ?? -MAX_EXACT, -MAX_EXACT),
+        maximum: Math.min(field.maximum ?? MAX_EXACT, MAX_EXACT),
+      };
     case 'boolean':
       return { type: 'boolean' };
     case 'array':
@@ -59,6 +67,7 @@ function pick(base: Record<string, unknown>, from: object, keys: string[]): Reco
   return base;
 }
 
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 const FORMAT_CAP: Record<string, number> = { email: 254, uri: 8192, date: 10, 'date-time': 64 };
 const TYPE_NAMES: Record<string, string> = {
   string: 'text',
@@ -164,9 +173,13 @@ function toIssue(form: FormSchema, error: ErrorObject): Issue {
     case 'format':
       return issue(path, 'format', `${label} must be ${FORMAT_NAMES[String(p.format)] ?? `a valid ${p.format}`}.`);
     case 'minimum':
-      return issue(path, 'too_small', `${label} must be at least ${p.limit}.`);
+      return issue(
+        path,
+        'too_small',
+        `${label} must be at least ${p.limit}${exactNote(form, name, 'minimum', p.limit)}.`,
+      );
     case 'maximum':
-      return issue(path, 'too_big', `${label} must be at most ${p.limit}.`);
+      return issue(path, 'too_big', `${label} must be at most ${p.limit}${exactNote(form, name, 'maximum', p.limit)}.`);
     case 'enum':
       return issue(path, 'not_in_options', `${label} must be one of the offered options.`);
     case 'minItems':
@@ -178,6 +191,14 @@ function toIssue(form: FormSchema, error: ErrorObject): Issue {
     default:
       return issue(path, 'type', `${label} ${error.message ?? 'is not valid'}.`);
   }
+}
+
+/** Why a bound the schema did not set applies: the exact range of whole numbers. */
+function exactNote(form: FormSchema, name: string, key: 'minimum' | 'maximum', limit: unknown): string {
+  const field = form.properties[name];
+  const own = field && (field.type === 'integer' || field.type === 'number') ? field[key] : undefined;
+  if (limit === own || field?.type !== 'integer') return '';
+  return ` (${key === 'maximum' ? 'larger' : 'smaller'} whole numbers cannot be exact)`;
 }
 
 function dedupe(issues: Issue[]): Issue[] {

@@ -30,6 +30,7 @@ export interface NumberFieldModel extends FieldBase {
 const ALLOWED = [...COMMON_KEYWORDS, 'minimum', 'maximum'];
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const WHOLE = /^[+-]?\d+$/;
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 
 export const NUMBER: FieldSpec<NumberFieldSchema, NumberFieldModel> = {
   claims: (raw) => own(raw, 'type') === 'number' || own(raw, 'type') === 'integer',
@@ -57,7 +58,13 @@ export const NUMBER: FieldSpec<NumberFieldSchema, NumberFieldModel> = {
   },
 
   check(model) {
-    const { kind, minimum, maximum } = model;
+    const { kind } = model;
+    // A whole number past ±(2^53 − 1) was already rounded by JSON (…993 arrives as …992): the
+    // number checked is not the one sent. Such numbers are out of range, as typed ones are (coerce).
+    const maximum = kind === 'integer' ? Math.min(model.maximum ?? MAX_EXACT, MAX_EXACT) : model.maximum;
+    const minimum = kind === 'integer' ? Math.max(model.minimum ?? -MAX_EXACT, -MAX_EXACT) : model.minimum;
+    const exact = (bound: number, own: number | undefined, larger: string) =>
+      bound === own ? '' : ` (${larger} whole numbers cannot be exact)`;
     return (value, name, label) => {
       const issues: Issue[] = [];
       // A whole-number field reports any other value, a string included, as "not a whole number".
@@ -68,9 +75,17 @@ export const NUMBER: FieldSpec<NumberFieldSchema, NumberFieldModel> = {
         return issues;
       }
       if (maximum !== undefined && value > maximum)
-        issues.push(issue([name], 'too_big', `${label} must be at most ${maximum}.`));
+        issues.push(
+          issue([name], 'too_big', `${label} must be at most ${maximum}${exact(maximum, model.maximum, 'larger')}.`),
+        );
       if (minimum !== undefined && value < minimum)
-        issues.push(issue([name], 'too_small', `${label} must be at least ${minimum}.`));
+        issues.push(
+          issue(
+            [name],
+            'too_small',
+            `${label} must be at least ${minimum}${exact(minimum, model.minimum, 'smaller')}.`,
+          ),
+        );
       return issues;
     };
   },

@@ -111,6 +111,33 @@ describe('validate', () => {
     expect(codes({ name: 'Ann', score: JSON.parse('1e400') })).toEqual(['score:type']);
   });
 
+  it('refuses whole numbers past the exact range: JSON has already rounded them', () => {
+    // 9007199254740993 arrives as 9007199254740992: the person's digits are gone before any check.
+    const rounded = JSON.parse('{"name": "Ann", "count": 9007199254740993}');
+    expect(validate(schema, rounded)).toEqual({
+      ok: false,
+      issues: [
+        {
+          path: ['count'],
+          code: 'too_big',
+          message: '"Count" must be at most 9007199254740991 (larger whole numbers cannot be exact).',
+        },
+      ],
+    });
+    expect(validate(schema, { name: 'Ann', count: -(2 ** 60) })).toMatchObject({
+      ok: false,
+      issues: [
+        {
+          code: 'too_small',
+          message: '"Count" must be at least -9007199254740991 (smaller whole numbers cannot be exact).',
+        },
+      ],
+    });
+    expect(codes({ name: 'Ann', count: 1e21 })).toEqual(['count:too_big']);
+    expect(codes({ name: 'Ann', count: Number.MAX_SAFE_INTEGER })).toEqual([]);
+    expect(codes({ name: 'Ann', count: Number.MIN_SAFE_INTEGER })).toEqual([]);
+  });
+
   it('refuses huge strings quickly, before any format expression runs', () => {
     const huge = 'a'.repeat(5_000_000);
     expect(codes({ name: 'Ann', email: `${huge}@example.com`, site: `https://${huge}` })).toEqual([
