@@ -10,7 +10,15 @@ import type { Locale } from './locale';
 /** What can be wrong with a command line before the tool's schema is looked at. */
 export type CommandProblem =
   | { kind: 'unterminated-quote'; quote: '"' | "'"; at: number }
-  | { kind: 'bad-json'; detail: string };
+  | { kind: 'bad-json'; detail: string }
+  | { kind: 'too-deep'; max: number };
+
+/**
+ * How deep a command's arguments may nest. Deeper, they could not even be written into the chat's
+ * stream (JSON.stringify recurses: a few thousand levels ended the turn with "Maximum call stack
+ * size exceeded"); no tool's arguments come near it.
+ */
+export const MAX_ARGUMENT_DEPTH = 100;
 
 export class CommandError extends Error {
   readonly problem: CommandProblem;
@@ -34,6 +42,8 @@ const EXPLAIN: Record<
           return `the ${p.quote} at character ${p.at + 1} of the arguments is never closed. Close it, or write \\${p.quote} for a ${p.quote} inside the value.`;
         case 'bad-json':
           return `the arguments are not valid JSON (${p.detail}). Write /${tool} {"name": "value"}, or /${tool} name=value.`;
+        case 'too-deep':
+          return `the arguments are nested more than ${p.max} levels deep; no tool takes that. Nothing was sent.`;
       }
     },
   },
@@ -45,6 +55,8 @@ const EXPLAIN: Record<
           return `参数第 ${p.at + 1} 个字符处的 ${p.quote} 没有闭合。请补上闭合的 ${p.quote}；值里要用 ${p.quote} 时写成 \\${p.quote}。`;
         case 'bad-json':
           return `参数不是有效的 JSON（${p.detail}）。请写成 /${tool} {"name": "value"}，或 /${tool} name=value。`;
+        case 'too-deep':
+          return `参数嵌套超过 ${p.max} 层，没有工具接受这样的参数。未发送任何请求。`;
       }
     },
   },
@@ -143,12 +155,25 @@ export function commandArguments(
       } catch (error) {
         throw new CommandError({ kind: 'bad-json', detail: error instanceof Error ? error.message : String(error) });
       }
-      return { args: toolArguments(inputSchema, [], raw) };
+      return { args: shallowEnough(toolArguments(inputSchema, [], raw)) };
     }
-    return { args: toolArguments(inputSchema, commandWords(raw), undefined) };
+    // A value may be JSON here too (an object or list argument).
+    return { args: shallowEnough(toolArguments(inputSchema, commandWords(raw), undefined)) };
   } catch (error) {
     if (error instanceof CommandError) return fail(explain.problem(tool, error.problem));
     if (error instanceof ArgumentError) return fail(error.message);
     return { message: String(error) };
   }
+}
+
+/** `args`, unless they nest deeper than `MAX_ARGUMENT_DEPTH` (measured without recursing). */
+function shallowEnough(args: Record<string, unknown>): Record<string, unknown> {
+  const pending: [value: unknown, depth: number][] = [[args, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, depth] = next;
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_ARGUMENT_DEPTH) throw new CommandError({ kind: 'too-deep', max: MAX_ARGUMENT_DEPTH });
+    for (const inner of Object.values(value)) pending.push([inner, depth + 1]);
+  }
+  return args;
 }

@@ -42,4 +42,23 @@ describe('/tool commands in the chat', () => {
     expect(text).toMatch(/^Cannot call execute_sql: the arguments are not valid JSON/);
     expect(text).not.toContain('--args');
   });
+
+  // Deeper than the chat's stream can write (JSON.stringify recurses): the turn ended with
+  // "Maximum call stack size exceeded". (A value given as key=value: command.test.ts.)
+  it('says arguments nested too deep are, and sends nothing', async () => {
+    const line = (deep: string) => `/execute_sql {"sql": ${deep}}`;
+    const b = await newBrowser();
+    for (const depth of [101, 20_000]) {
+      const chunks = await turn(b, line(`${'['.repeat(depth)}${']'.repeat(depth)}`));
+      const text = chunks
+        .filter((c) => c.type === 'text-delta')
+        .map((c) => c.delta)
+        .join('');
+      expect(text, `${depth}`).toMatch(/^Cannot call \w+: the arguments are nested more than 100 levels deep/);
+      expect(chunks.filter((c) => c.type === 'error' || String(c.type).startsWith('tool-'))).toEqual([]);
+    }
+    // As deep as the limit is still sent (and refused by the tool, not the chat).
+    const at = await turn(b, line(`${'['.repeat(99)}${']'.repeat(99)}`));
+    expect(at.find((c) => c.type === 'tool-input-available')).toBeDefined();
+  });
 });

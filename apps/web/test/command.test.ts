@@ -4,7 +4,7 @@
  * chat's terms — never the CLI's `--args` — in their language.
  */
 import { describe, expect, it } from 'vitest';
-import { CommandError, commandArguments, commandWords, splitCommand } from '../lib/command';
+import { CommandError, commandArguments, commandWords, MAX_ARGUMENT_DEPTH, splitCommand } from '../lib/command';
 
 const SQL = {
   type: 'object',
@@ -104,5 +104,19 @@ describe('commandArguments', () => {
     expect(commandArguments('execute_sql', SQL, 'limit=many', 'en')).toEqual({
       message: 'Cannot call execute_sql: limit=many: expected a number',
     });
+  });
+
+  it('refuses arguments nested deeper than the chat can write, given whole or as one value, in each language', () => {
+    const schema = { type: 'object', properties: { ids: { type: 'array' }, filter: { type: 'object' } } };
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    for (const rest of [`{"ids": ${deep(101)}}`, `ids=${deep(101)}`, `filter={"a":${deep(20_000)}}`]) {
+      expect(commandArguments('find', schema, rest, 'en'), rest.slice(0, 20)).toEqual({
+        message: `Cannot call find: the arguments are nested more than ${MAX_ARGUMENT_DEPTH} levels deep; no tool takes that. Nothing was sent.`,
+      });
+      expect(commandArguments('find', schema, rest, 'zh')).toEqual({
+        message: `无法调用 find：参数嵌套超过 ${MAX_ARGUMENT_DEPTH} 层，没有工具接受这样的参数。未发送任何请求。`,
+      });
+    }
+    expect(commandArguments('find', schema, `ids=${deep(99)}`, 'en')).toHaveProperty('args');
   });
 });
