@@ -102,6 +102,20 @@ describe('coerceContent', () => {
     if (!missing.ok) expect(missing.issues.map((i) => i.code)).toEqual(['required']);
   });
 
+  it('lists unknown keys up to 20, then says how many more, as validate does', () => {
+    const raw: Record<string, string> = { replicas: '1' };
+    for (let i = 0; i < 1000; i++) raw[`k${i}`] = 'x';
+    const result = coerceContent(schema, raw);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues).toHaveLength(21);
+    expect(result.issues[20]).toEqual({
+      path: [],
+      code: 'unknown_field',
+      message: 'And 980 more keys that are not fields of this form.',
+    });
+  });
+
   it('does not pollute prototypes through keys', () => {
     const raw = JSON.parse('{"__proto__":"x","replicas":"1"}');
     const result = coerceContent(schema, raw);

@@ -2,7 +2,7 @@ import { describeFields } from './fields.js';
 import { show } from './json.js';
 import { type FieldModel, specOf } from './kinds/registry.js';
 import type { Coerced } from './kinds/spec.js';
-import { type Issue, issue, type Validation } from './validate/issues.js';
+import { type Issue, issue, MAX_LISTED, moreUnknownKeys, type Validation } from './validate/issues.js';
 import { validate } from './validate/validate.js';
 import type { FormContent, FormSchema } from './wire.js';
 
@@ -35,16 +35,19 @@ export function coerceContent(schema: FormSchema, raw: Readonly<Record<string, s
   const fields = new Map(describeFields(schema).map((f) => [f.name, f]));
   const content: FormContent = {};
   const issues: Issue[] = [];
+  let unknown = 0;
   for (const key of Object.keys(raw)) {
     const field = fields.get(key);
     if (!field) {
-      issues.push(issue([key], 'unknown_field', `${show(key)} is not a field of this form.`));
+      if (unknown++ < MAX_LISTED)
+        issues.push(issue([key], 'unknown_field', `${show(key)} is not a field of this form.`));
       continue;
     }
     const result = coerceValue(field, raw[key] ?? '');
     if (!result.ok) issues.push(issue([key], 'type', `"${field.label}": ${result.message}`));
     else if (result.value !== undefined) content[key] = result.value;
   }
+  if (unknown > MAX_LISTED) issues.push(moreUnknownKeys(unknown - MAX_LISTED));
   if (issues.length > 0) return { ok: false, issues };
   return validate(schema, content);
 }

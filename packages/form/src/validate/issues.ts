@@ -38,6 +38,11 @@ export type Validation<T> = { ok: true; value: T } | { ok: false; issues: Issue[
  */
 export const MAX_LISTED = 20;
 
+/** The one issue that counts the unknown keys past the first `MAX_LISTED`. */
+export function moreUnknownKeys(count: number): Issue {
+  return issue([], 'unknown_field', `And ${count} more keys that are not fields of this form.`);
+}
+
 export function issue(path: (string | number)[], code: IssueCode, message: string): Issue {
   return { path, code, message };
 }

@@ -1,7 +1,7 @@
 import { isObject, ownKeys, show } from '../json.js';
 import type { FormContent, FormSchema } from '../wire.js';
 import { type CompiledField, type CompiledForm, compileForm } from './compile.js';
-import { type Issue, issue, MAX_LISTED, type Validation } from './issues.js';
+import { type Issue, issue, MAX_LISTED, moreUnknownKeys, type Validation } from './issues.js';
 
 export interface ValidateOptions {
   /** Longest string accepted in any field, whatever the schema says. Default 100,000. */
@@ -75,8 +75,7 @@ function check(form: CompiledForm, content: unknown, maxString: number): Validat
       flagged.add(key);
     } else rest[key] = content[key];
   }
-  if (unknown > MAX_LISTED)
-    issues.push(issue([], 'unknown_field', `And ${unknown - MAX_LISTED} more keys that are not fields of this form.`));
+  if (unknown > MAX_LISTED) issues.push(moreUnknownKeys(unknown - MAX_LISTED));
   const present = (name: string) => (Object.hasOwn(rest, name) ? rest[name] : undefined);
   for (const name of form.required) {
     if (!flagged.has(name) && present(name) === undefined)
