@@ -30,12 +30,16 @@ export function foreignRequest(request: Request, allowed = allowedHosts()): stri
   }
   // What the browser says of where a request came from: another site's page may link to ours (a
   // navigation to a page), but never reach the API, not even by a GET (an <img> opening chats that
-  // count against the person's own address until none is left for them).
-  if (
-    request.headers.get('sec-fetch-site') === 'cross-site' &&
-    (request.headers.get('sec-fetch-mode') !== 'navigate' || new URL(request.url).pathname.startsWith('/api/'))
-  ) {
-    return 'Requests from another site are not accepted.';
+  // count against the person's own address until none is left for them). Nor may another origin
+  // of the same site — another port of localhost, a sibling subdomain: ports do not make a site,
+  // and SameSite=Strict cookies go along. Only the page's own requests (`same-origin`) reach the
+  // API, and what no page sent (`none`: typed in the address bar; no header: not a browser).
+  const site = request.headers.get('sec-fetch-site');
+  if (site === 'cross-site' || site === 'same-site') {
+    if (request.headers.get('sec-fetch-mode') !== 'navigate' || new URL(request.url).pathname.startsWith('/api/'))
+      return site === 'cross-site'
+        ? 'Requests from another site are not accepted.'
+        : 'Requests from another origin are not accepted.';
   }
   const origin = request.headers.get('origin');
   if (origin !== null && request.method !== 'GET' && request.method !== 'HEAD') {

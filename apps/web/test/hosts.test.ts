@@ -35,8 +35,10 @@ describe('host and origin checks', () => {
     expect(fetched('/api/chat/info', 'cross-site', 'navigate')).toBeDefined();
     expect(fetched('/', 'cross-site', 'navigate')).toBeUndefined();
     expect(fetched('/api/chat/info', 'same-origin', 'cors')).toBeUndefined();
-    // The password page on another port of the same host is the same site.
-    expect(fetched('/api/chat/info', 'same-site', 'cors')).toBeUndefined();
+    // Another port of the same host is the same site, not our origin: it may link, not reach the API.
+    expect(fetched('/api/chat/info', 'same-site', 'cors')).toBe('Requests from another origin are not accepted.');
+    expect(fetched('/api/tools', 'same-site', 'no-cors')).toBeDefined();
+    expect(fetched('/', 'same-site', 'navigate')).toBeUndefined();
     expect(fetched('/api/chat/info', 'none', 'navigate')).toBeUndefined();
   });
 
