@@ -26,8 +26,15 @@ export async function readJson(request: Request, limit: number, types = ['applic
     }
     chunks.push(next.value);
   }
+  let text: string;
   try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+    // Fatal: bytes that are not UTF-8 would otherwise become U+FFFD, an answer nobody sent.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks));
+  } catch {
+    return { ok: false, status: 400, error: 'The body is not valid UTF-8 (JSON must be).' };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) };
   } catch {
     return { ok: false, status: 400, error: 'The body is not valid JSON.' };
   }
