@@ -246,18 +246,28 @@ function localChat(record: ChatRecord, s: State): Chat {
 export function chatCookies(chat: { id: string }, request: Request): string[] {
   const out: string[] = [];
   if (cookieValue(request, CHAT_COOKIE) !== chat.id)
-    out.push(`${CHAT_COOKIE}=${chat.id}; Path=/; HttpOnly; SameSite=Strict`);
-  if (cookieValue(request, LEGACY_CHAT_COOKIE) !== undefined) out.push(clearedCookie(LEGACY_CHAT_COOKIE));
+    out.push(`${CHAT_COOKIE}=${chat.id}; Path=/; HttpOnly; SameSite=Strict${secure(request)}`);
+  if (cookieValue(request, LEGACY_CHAT_COOKIE) !== undefined) out.push(clearedCookie(LEGACY_CHAT_COOKIE, request));
   return out;
 }
 
 /** The `set-cookie` values that forget a closed chat: its cookie, and the deprecated one if the request had it. */
 export function closedChatCookies(request: Request): string[] {
-  const out = [clearedCookie(CHAT_COOKIE)];
-  if (cookieValue(request, LEGACY_CHAT_COOKIE) !== undefined) out.push(clearedCookie(LEGACY_CHAT_COOKIE));
+  const out = [clearedCookie(CHAT_COOKIE, request)];
+  if (cookieValue(request, LEGACY_CHAT_COOKIE) !== undefined) out.push(clearedCookie(LEGACY_CHAT_COOKIE, request));
   return out;
 }
 
-function clearedCookie(name: string): string {
-  return `${name}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`;
+function clearedCookie(name: string, request: Request): string {
+  return `${name}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure(request)}`;
+}
+
+/**
+ * `; Secure` for a page served over https — here, or by the proxy in front (`x-forwarded-proto`):
+ * the cookie is the chat, and without it the browser sends it along on any plain http request to
+ * the host (the first request before a redirect to https), readable on the way.
+ */
+function secure(request: Request): string {
+  const forwarded = (request.headers.get('x-forwarded-proto') ?? '').split(',').map((p) => p.trim().toLowerCase());
+  return new URL(request.url).protocol === 'https:' || forwarded.includes('https') ? '; Secure' : '';
 }
