@@ -86,6 +86,27 @@ function notListed(unavailable: UnavailableServer[]): string {
  */
 class ToolCallError extends Error {}
 
+/**
+ * The model's arguments, if they can be a call's: MCP's `arguments` is an object (none given is
+ * none: `{}`). The SDK's `jsonSchema` checks nothing by itself, so a list, a text or a number went
+ * to the server as they were; refused, the SDK tells the model (and the page) the call was invalid.
+ */
+function argumentsObject(
+  locale: Locale,
+): (value: unknown) => { success: true; value: Record<string, unknown> } | { success: false; error: Error } {
+  return (value) => {
+    if (value === undefined || value === null) return { success: true, value: {} };
+    if (typeof value === 'object' && !Array.isArray(value))
+      return { success: true, value: value as Record<string, unknown> };
+    return { success: false, error: new Error(NOT_AN_OBJECT[locale]) };
+  };
+}
+
+const NOT_AN_OBJECT: Record<Locale, string> = {
+  en: 'the arguments must be a JSON object (name: value pairs).',
+  zh: '参数必须是 JSON 对象（名称与值的键值对）。',
+};
+
 /** The AI SDK tools of every server that answered; a server that did not is told to the person. */
 async function aiTools(
   chat: Chat,
@@ -101,9 +122,12 @@ async function aiTools(
   for (const t of listing.tools) {
     tools[t.name] = dynamicTool({
       description: t.description ?? t.title ?? t.name,
-      inputSchema: jsonSchema(t.inputSchema as Parameters<typeof jsonSchema>[0]),
+      inputSchema: jsonSchema<Record<string, unknown>>(t.inputSchema as Parameters<typeof jsonSchema>[0], {
+        validate: argumentsObject(locale),
+      }),
       execute: (input) =>
-        callTool(chat, t.name, (input ?? {}) as Record<string, unknown>, signal, locale).catch((error: unknown) => {
+        // Checked by argumentsObject: an object.
+        callTool(chat, t.name, input as Record<string, unknown>, signal, locale).catch((error: unknown) => {
           throw new ToolCallError(error instanceof Error ? error.message : String(error));
         }),
     });

@@ -1,4 +1,4 @@
-import { APICallError, InvalidToolInputError, NoSuchToolError, RetryError } from 'ai';
+import { APICallError, InvalidToolInputError, NoSuchToolError, RetryError, TypeValidationError } from 'ai';
 import type { Locale } from './locale';
 
 /** What went wrong talking to the model endpoint, decided from error classes, status codes and error codes. */
@@ -178,10 +178,10 @@ const TOOL_MISTAKE: Record<
 export function explainToolCallMistake(error: unknown, locale: Locale): string | undefined {
   if (NoSuchToolError.isInstance(error))
     return TOOL_MISTAKE[locale].noSuchTool(error.toolName, error.availableTools ?? []);
-  if (InvalidToolInputError.isInstance(error))
-    return TOOL_MISTAKE[locale].badInput(
-      error.toolName,
-      error.cause instanceof Error ? error.cause.message : String(error.cause),
-    );
+  if (InvalidToolInputError.isInstance(error)) {
+    // A check that refused the input is wrapped by the SDK: its own words are in the cause.
+    const why = TypeValidationError.isInstance(error.cause) ? error.cause.cause : error.cause;
+    return TOOL_MISTAKE[locale].badInput(error.toolName, why instanceof Error ? why.message : String(why));
+  }
   return undefined;
 }

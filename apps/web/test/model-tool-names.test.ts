@@ -107,4 +107,19 @@ describe("the model's tools, by name", () => {
     expect(error?.errorText).toMatch(said);
     expect(error?.errorText).not.toMatch(/OPENAI_|ELICITKIT_MODEL/);
   });
+
+  // MCP's `arguments` is an object: the model's JSON text, a list or a number went to the server as
+  // the call's arguments (the SDK's schema wrapper checks nothing), where /tool refuses them.
+  it.each(['"everything"', '[1, 2]', '5', 'true'])(
+    'does not send the server arguments that are not an object (%s): the model is told, and the page',
+    async (input) => {
+      script.calls = [{ name: 'status', arguments: input }];
+      const chunks = await turn(await newBrowser(), 'go');
+      expect(chunks.filter((c) => c.type === 'tool-output-available')).toEqual([]);
+      const [error] = results(chunks) as { errorText?: string }[];
+      expect(error?.errorText).toBe(
+        'The model called status with arguments that are not valid: the arguments must be a JSON object (name: value pairs).',
+      );
+    },
+  );
 });
