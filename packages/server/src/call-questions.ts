@@ -353,7 +353,7 @@ export class CallQuestions {
         return { action: 'invalid', issues, result: () => invalidResult(ctx, issues) };
       }
       case 'timeout':
-        return { action: 'timeout', result: () => timeoutResult(ctx, minutes(timeoutMs)) };
+        return { action: 'timeout', result: () => timeoutResult(ctx, timeoutMs) };
       case 'failed':
         return this.unsupportedOutcome(ctx, fallback, `${MESSAGES[ctx.locale].reasons['client-error']} ${raw.detail}`);
       case 'closed':
@@ -472,10 +472,6 @@ class FormResultContext implements ResultContext {
 
 function declaredQuestion(message: string, form: AnyForm): Question {
   return { kind: 'form', message, schema: form.schema };
-}
-
-function minutes(ms: number): number {
-  return Math.max(1, Math.round(ms / 60_000));
 }
 
 /** How a URL-mode decline names the page: its host (the person saw the full URL before declining). */

@@ -31,3 +31,20 @@ describe('one message table per locale', () => {
     for (const locale of LOCALES) expect(keys(MESSAGES[locale])).toEqual(keys(MESSAGES.en));
   });
 });
+
+describe('how long nobody answered, as a person says it', () => {
+  it.each([
+    [600_000, '10 minutes', '10 分钟'],
+    [60_000, '1 minute', '1 分钟'],
+    [90_000, '90 seconds', '90 秒'],
+    [30_000, '30 seconds', '30 秒'],
+    [1_000, '1 second', '1 秒'],
+    [4_550, 'about 4.6 seconds', '约 4.6 秒'],
+    [150, '150 milliseconds', '150 毫秒'],
+    [150_000, 'about 3 minutes', '约 3 分钟'],
+    [3_600_000, '60 minutes', '60 分钟'],
+  ])('%i ms: %s', (ms, en, zh) => {
+    expect(MESSAGES.en.timeout('deploy', ms)).toBe(`No answer arrived within ${en}, so deploy did nothing.`);
+    expect(MESSAGES.zh.timeout('deploy', ms)).toBe(`${zh}内没有收到回答，deploy 没有执行任何操作。`);
+  });
+});

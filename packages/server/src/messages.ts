@@ -50,7 +50,8 @@ interface Messages {
   oneOf: string;
   answerInvalid(tool: string): string;
   argumentsInvalid: string;
-  timeout(tool: string, minutes: number): string;
+  /** Nobody answered within `waitedMs` (said as the person would say it: 10 minutes, 30 seconds). */
+  timeout(tool: string, waitedMs: number): string;
   pending(tool: string): string;
   /** An earlier attempt of this call started its effect and never recorded how it ended. */
   unknownOutcome(tool: string): string;
@@ -86,8 +87,11 @@ const en: Messages = {
   oneOf: ': one of ',
   answerInvalid: (tool) => `The answer to ${tool}'s question was not accepted, so nothing was done:`,
   argumentsInvalid: 'The arguments of this call were not accepted, so nothing was asked and nothing was done:',
-  timeout: (tool, minutes) =>
-    `No answer arrived within ${minutes} minute${minutes === 1 ? '' : 's'}, so ${tool} did nothing.`,
+  timeout: (tool, waitedMs) => {
+    const { value, unit, about } = span(waitedMs);
+    const units = { ms: ['millisecond', 'milliseconds'], s: ['second', 'seconds'], min: ['minute', 'minutes'] }[unit];
+    return `No answer arrived within ${about ? 'about ' : ''}${value} ${units[value === 1 ? 0 : 1]}, so ${tool} did nothing.`;
+  },
   pending: (tool) =>
     `The user opened the page but has not finished there yet. ${tool} takes effect once they do; call it again later to check.`,
   unknownOutcome: (tool) =>
@@ -133,7 +137,10 @@ const zh: Messages = {
   oneOf: '：可选值 ',
   answerInvalid: (tool) => `${tool} 收到的回答未通过校验，没有执行任何操作：`,
   argumentsInvalid: '本次调用的参数未通过校验，没有提问，也没有执行任何操作：',
-  timeout: (tool, minutes) => `${minutes} 分钟内没有收到回答，${tool} 没有执行任何操作。`,
+  timeout: (tool, waitedMs) => {
+    const { value, unit, about } = span(waitedMs);
+    return `${about ? '约 ' : ''}${value} ${{ ms: '毫秒', s: '秒', min: '分钟' }[unit]}内没有收到回答，${tool} 没有执行任何操作。`;
+  },
   pending: (tool) => `用户已打开页面但尚未完成。完成后 ${tool} 的结果才会生效；稍后可再次调用以确认。`,
   unknownOutcome: (tool) =>
     `同一次 ${tool} 调用的先前尝试已开始执行，但结果没有记录下来（执行期间服务器停止了）。本次没有再次执行。它可能已经生效，也可能没有：请先检查当前状态，再决定是否重新调用 ${tool}。`,
@@ -164,3 +171,14 @@ const zh: Messages = {
 };
 
 export const MESSAGES = { en, zh } satisfies LocaleTables<Messages>;
+
+/**
+ * A wait as a person says it: whole minutes as minutes; under two minutes, seconds (to a tenth);
+ * under one, milliseconds; longer waits that are not whole minutes, about so many minutes.
+ */
+function span(ms: number): { value: number; unit: 'ms' | 's' | 'min'; about: boolean } {
+  if (ms >= 60_000 && ms % 60_000 === 0) return { value: ms / 60_000, unit: 'min', about: false };
+  if (ms >= 120_000) return { value: Math.round(ms / 60_000), unit: 'min', about: true };
+  if (ms >= 1_000) return { value: Math.round(ms / 100) / 10, unit: 's', about: ms % 100 !== 0 };
+  return { value: Math.round(ms), unit: 'ms', about: false };
+}

@@ -122,9 +122,9 @@ export function invalid(
   return invalidWith(MESSAGES[options.locale ?? 'en'].argumentsInvalid, toIssues(issues), {});
 }
 
-/** Nobody answered in time. */
-export function timeoutResult(c: ResultContext, minutes: number): CallToolResult {
-  return result('timeout', MESSAGES[c.locale].timeout(c.tool, minutes), true, { question: c.question });
+/** Nobody answered within `waitedMs`. */
+export function timeoutResult(c: ResultContext, waitedMs: number): CallToolResult {
+  return result('timeout', MESSAGES[c.locale].timeout(c.tool, waitedMs), true, { question: c.question });
 }
 
 /** URL mode: the person is on the page but has not finished. */
