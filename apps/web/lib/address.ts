@@ -1,3 +1,5 @@
+import { isIPv6 } from 'node:net';
+
 /**
  * The client address a request came from, for the per-address chat cap. Route handlers do not
  * see the socket: Next.js puts its peer address in `x-forwarded-for` when the header is absent,
@@ -15,7 +17,24 @@ export function clientAddress(request: Request): string {
   return normalize(hops.at(-1) ?? 'unknown').slice(0, 64);
 }
 
-/** `::ffff:127.0.0.1` and `127.0.0.1` are one client. */
+/**
+ * `::ffff:127.0.0.1` and `127.0.0.1` are one client; so is every IPv6 address of one /64, the
+ * smallest network handed to a client (it may use a new address for each connection), written as
+ * its prefix: `2001:db8:1:2::/64`.
+ */
 function normalize(address: string): string {
-  return address.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  const a = address.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+  return isIPv6(a) ? `${groups(a).slice(0, 4).join(':')}::/64` : a;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address, `::` filled in, leading zeros dropped. */
+function groups(address: string): string[] {
+  const [head = '', tail] = address.split('::');
+  // A dotted IPv4 tail is the last two groups: it only counts here, past the /64.
+  const split = (part: string) =>
+    part === '' ? [] : part.split(':').flatMap((g) => (g.includes('.') ? ['0', '0'] : [g]));
+  const before = split(head);
+  const after = tail === undefined ? [] : split(tail);
+  const zeros = Array<string>(8 - before.length - after.length).fill('0');
+  return [...before, ...zeros, ...after].map((g) => Number.parseInt(g, 16).toString(16));
 }

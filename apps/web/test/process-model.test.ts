@@ -115,6 +115,20 @@ describe('caps per client address', () => {
     for (const b of [...mine.slice(1), elsewhere, again]) await beacon(routes, b);
   });
 
+  // An IPv6 client holds a whole /64 (privacy addresses, one per connection if it likes): counted
+  // by the address, each of its 2^64 addresses opened its own chats until the total cap was reached
+  // and nobody else got one.
+  it('counts an IPv6 client by its /64, however its addresses are written', async () => {
+    const one = ['2001:db8:1:2::1', '2001:0DB8:0001:0002:0:0:0:2', '2001:db8:1:2:ffff:ffff:ffff:3'];
+    const mine = [];
+    for (const address of one) mine.push(await newBrowser(routes, address));
+    const refused = await openChat(routes, '2001:db8:1:2:a:b:c:d');
+    expect(refused, 'a fourth address of the same /64 opened a chat').toBeInstanceOf(Response);
+    expect((refused as Response).status).toBe(429);
+    const other = await newBrowser(routes, '2001:db8:1:3::1');
+    for (const b of [...mine, other]) await beacon(routes, b);
+  });
+
   it('caps the total too', async () => {
     const opened = [];
     for (let i = 0; i < 12; i++) opened.push(await openChat(routes, `203.0.113.${i}`));
