@@ -67,6 +67,18 @@ const numeric: fc.Arbitrary<FieldSchema> = fc
     const field: FieldSchema = { type: type as 'number' | 'integer' };
     if (a !== undefined) field.minimum = b === undefined ? a : Math.min(a, b);
     if (b !== undefined) field.maximum = a === undefined ? b : Math.max(a, b);
+    if (field.type === 'integer') {
+      // A whole-number range must hold a whole number JSON carries exactly, or the form is refused
+      // (kinds/number.ts): one with none gets the nearest such number as the bounds it has.
+      const max = Number.MAX_SAFE_INTEGER;
+      const low = Math.max(Math.ceil(field.minimum ?? -max), -max);
+      const high = Math.min(Math.floor(field.maximum ?? max), max);
+      if (low > high) {
+        const only = Math.min(low, max);
+        if (field.minimum !== undefined) field.minimum = only;
+        if (field.maximum !== undefined) field.maximum = only;
+      }
+    }
     return withTitle(field, t);
   });
 

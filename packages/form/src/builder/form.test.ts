@@ -247,6 +247,16 @@ describe('form builder: shapes outside the subset fail at build time with a fix'
       () => form({ n: field.integer({ title: 'N', minimum: 5, maximum: 1 }) }),
       /minimum 5 above maximum 1/,
     ],
+    [
+      'a whole-number range with no whole number in it',
+      () => form({ n: field.integer({ title: 'N', minimum: 1.2, maximum: 1.8 }) }),
+      /whole number with minimum 1\.2 and maximum 1\.8, and no whole number that can be sent exactly lies there/,
+    ],
+    [
+      'a whole-number range past what JSON carries exactly',
+      () => fromJsonSchema({ type: 'object', properties: { n: { type: 'integer', title: 'N', minimum: 1e20 } } }),
+      /minimum 100000000000000000000, and no whole number/,
+    ],
     ['duplicate options', () => form({ e: field.select(['a', 'a'], { title: 'E' }) }), /lists "a" twice/],
     ['empty options', () => form({ e: field.select([], { title: 'E' }) }), /non-empty list/],
     [

@@ -13,7 +13,7 @@ import {
 } from '../builder/field.js';
 import { isFiniteNumber, own } from '../json.js';
 import { secretFinding } from '../lint/field-rules.js';
-import type { SchemaProblem } from '../schema/problems.js';
+import { problem, type SchemaProblem } from '../schema/problems.js';
 import { type Issue, issue } from '../validate/issues.js';
 import type { NumberFieldSchema } from '../wire.js';
 import { dropDefault } from './legacy.js';
@@ -32,6 +32,29 @@ const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 const WHOLE = /^[+-]?\d+$/;
 const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 
+/**
+ * A whole-number field whose range holds no whole number that can be sent exactly (between 1.2
+ * and 1.8, or from 1e20 up, past ±(2^53 − 1) where JSON rounds): required, nobody can fill it;
+ * optional, it can only be left out. Refused like bounds the wrong way round.
+ */
+function noWholeNumber(name: string, field: NumberFieldSchema): SchemaProblem[] {
+  const lowest = Math.max(Math.ceil(field.minimum ?? -MAX_EXACT), -MAX_EXACT);
+  const highest = Math.min(Math.floor(field.maximum ?? MAX_EXACT), MAX_EXACT);
+  if (lowest <= highest) return [];
+  const range = [
+    field.minimum === undefined ? undefined : `minimum ${field.minimum}`,
+    field.maximum === undefined ? undefined : `maximum ${field.maximum}`,
+  ].filter((part) => part !== undefined);
+  return [
+    problem(
+      name,
+      'bad_constraint',
+      `field "${name}" is a whole number with ${range.join(' and ')}, and no whole number that can be sent exactly lies there`,
+      `Give a range that holds a whole number between ${-MAX_EXACT} and ${MAX_EXACT}.`,
+    ),
+  ];
+}
+
 export const NUMBER: FieldSpec<NumberFieldSchema, NumberFieldModel> = {
   claims: (raw) => own(raw, 'type') === 'number' || own(raw, 'type') === 'integer',
 
@@ -45,7 +68,9 @@ export const NUMBER: FieldSpec<NumberFieldSchema, NumberFieldModel> = {
       if (isFiniteNumber(value)) out[key] = value;
       else problems.push(badConstraint(name, key, value, 'a finite number'));
     }
-    problems.push(...boundsProblem(name, ['minimum', out.minimum], ['maximum', out.maximum]));
+    const ordered = boundsProblem(name, ['minimum', out.minimum], ['maximum', out.maximum]);
+    problems.push(...ordered);
+    if (type === 'integer' && ordered.length === 0) problems.push(...noWholeNumber(name, out));
     return finish(name, raw, ALLOWED, out, defaultOf(name, raw, 'number'), problems);
   },
 
