@@ -2,12 +2,30 @@ import type { Locale } from './locale';
 import { type Chat, state } from './state';
 import type { ToolOutput } from './wire';
 
-const TEXT: Record<Locale, (tool: string, minutes: number, server: string) => string> = {
-  en: (tool, minutes, server) =>
-    `No answer arrived within ${minutes} minute${minutes === 1 ? '' : 's'}: the question timed out in the browser, so ${tool} did nothing. This was a timeout, not the user cancelling; you may offer to run it again. (The server reported: ${server})`,
-  zh: (tool, minutes, server) =>
-    `${minutes} 分钟内没有收到回答：问题在浏览器中超时，因此 ${tool} 什么也没做。这是超时，不是用户取消；可以提议重新执行。（服务器的结果：${server}）`,
+const TEXT: Record<Locale, (tool: string, waited: string, server: string) => string> = {
+  en: (tool, waited, server) =>
+    `No answer arrived within ${waited}: the question timed out in the browser, so ${tool} did nothing. This was a timeout, not the user cancelling; you may offer to run it again. (The server reported: ${server})`,
+  zh: (tool, waited, server) =>
+    `${waited}内没有收到回答：问题在浏览器中超时，因此 ${tool} 什么也没做。这是超时，不是用户取消；可以提议重新执行。（服务器的结果：${server}）`,
 };
+
+/**
+ * How long the question waited, as a person says it (as the server's own timeout result says it):
+ * whole minutes as minutes; under two minutes, seconds to a tenth; under a second, milliseconds;
+ * longer waits that are not whole minutes, about so many minutes.
+ */
+function waited(ms: number, locale: Locale): string {
+  const whole = ms >= 60_000 && ms % 60_000 === 0;
+  const [value, unit, about] =
+    whole || ms >= 120_000
+      ? ([Math.round(ms / 60_000), 'min', !whole] as const)
+      : ms >= 1_000
+        ? ([Math.round(ms / 100) / 10, 's', ms % 100 !== 0] as const)
+        : ([Math.round(ms), 'ms', false] as const);
+  if (locale === 'zh') return `${about ? '约 ' : ''}${value} ${{ ms: '毫秒', s: '秒', min: '分钟' }[unit]}`;
+  const names = { ms: ['millisecond', 'milliseconds'], s: ['second', 'seconds'], min: ['minute', 'minutes'] }[unit];
+  return `${about ? 'about ' : ''}${value} ${names[value === 1 ? 0 : 1]}`;
+}
 
 /**
  * The protocol has no "timed out" answer: when the page's own deadline ends a question, the
@@ -32,11 +50,10 @@ export async function markTimeout(
   const entries = await state().registry.list(chat.key);
   const expired = entries.find((q) => q.openedAt >= since && q.settlement?.reason === 'expired');
   if (!expired) return output;
-  const minutes = Math.max(1, Math.round((expired.expiresAt - expired.openedAt) / 60_000));
   return {
     ...output,
     status: 'timeout',
-    text: TEXT[locale](tool, minutes, output.text),
+    text: TEXT[locale](tool, waited(expired.expiresAt - expired.openedAt, locale), output.text),
     structured: { ...output.structured, status: 'timeout', serverStatus: 'cancelled' },
   };
 }

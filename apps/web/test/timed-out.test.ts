@@ -39,6 +39,8 @@ describe('a question that times out in the browser', () => {
     const output = chunks.find((c) => c.type === 'tool-output-available')?.output;
     expect(output?.status).toBe('timeout');
     expect(output?.text).toContain('timed out in the browser');
+    // The page's deadline as it was (1 s here), not rounded to a minute.
+    expect(output?.text).toMatch(/^No answer arrived within 1 second: /);
     expect(output?.text).toContain('not the user cancelling');
     expect(output?.structured).toMatchObject({ status: 'timeout', serverStatus: 'cancelled' });
     // The answer arriving late is told the question expired.
@@ -54,6 +56,7 @@ describe('a question that times out in the browser', () => {
     const q = await ask(b, '/deploy_service service=order-service', { 'x-elicitkit-locale': 'zh' });
     const output = ((await q.rest) as Chunk[]).find((c) => c.type === 'tool-output-available')?.output;
     expect(output?.text).toContain('问题在浏览器中超时');
+    expect(output?.text).toMatch(/^1 秒内没有收到回答：/);
   });
 
   it('a person’s cancel stays a cancel', async () => {
