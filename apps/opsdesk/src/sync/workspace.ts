@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -157,7 +157,14 @@ export function applySide(file: string, side: Side): void {
 
 function writeAtomic(file: string, content: Buffer): void {
   mkdirSync(dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(temp, content);
-  renameSync(temp, file);
+  // Whoever writes the workspace could plant a symlink at a name they can guess: the name is
+  // random and created exclusively (`wx` never writes through a name already there, a link included).
+  const temp = `${file}.${randomBytes(12).toString('hex')}.tmp`;
+  writeFileSync(temp, content, { flag: 'wx' });
+  try {
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }
