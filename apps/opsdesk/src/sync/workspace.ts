@@ -99,6 +99,9 @@ function escapesRoot(root: string, target: string): string | undefined {
   const rel = relative(realRoot, real);
   if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..'))
     return 'a symlink on the path points outside the workspace';
+  // A part of the path that is a file (or a pipe …) where a folder must be: nothing can be written below it.
+  if (probe !== target && existsSync(probe) && !statSync(probe).isDirectory())
+    return 'a part of the path is a file, not a folder';
   if (probe === target && existsSync(target)) {
     const kind = statSync(target);
     if (kind.isDirectory()) return 'the path is a folder, not a file';
