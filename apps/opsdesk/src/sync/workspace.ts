@@ -53,7 +53,7 @@ export type Resolved = { ok: true; path: string; local: string; remote: string }
 
 /**
  * Maps a workspace-relative path to both sides, refusing anything that could leave the workspace:
- * absolute paths, `..` that climbs out, NUL bytes, and symlinks (anywhere on the path) that point
+ * absolute paths, `..` that climbs out, NUL bytes, names over 255 bytes, and symlinks (anywhere on the path) that point
  * outside. A path must name a file, not a folder.
  */
 export function resolvePath(workspace: Workspace, input: string): Resolved {
@@ -67,6 +67,9 @@ export function resolvePath(workspace: Workspace, input: string): Resolved {
     return { ok: false, why: 'the path leaves the workspace' };
   }
   const path = normal.replace(/\/+$/, '');
+  // Past the file system's limit a name fails on open with the server's own paths in the error.
+  if (path.split('/').some((name) => Buffer.byteLength(name) > NAME_MAX))
+    return { ok: false, why: `a name in the path is longer than ${NAME_MAX} bytes` };
   for (const root of [workspace.local, workspace.remote]) {
     const target = join(root, ...path.split('/'));
     const outside = escapesRoot(root, target);
@@ -79,6 +82,9 @@ export function resolvePath(workspace: Workspace, input: string): Resolved {
     remote: join(workspace.remote, ...path.split('/')),
   };
 }
+
+/** The longest name (one part of a path), in bytes, that Linux and macOS file systems take. */
+const NAME_MAX = 255;
 
 /** Why `target` is not safely inside `root`, or undefined when it is. */
 function escapesRoot(root: string, target: string): string | undefined {
@@ -162,7 +168,8 @@ function writeAtomic(file: string, content: Buffer): void {
   mkdirSync(dirname(file), { recursive: true });
   // Whoever writes the workspace could plant a symlink at a name they can guess: the name is
   // random and created exclusively (`wx` never writes through a name already there, a link included).
-  const temp = `${file}.${randomBytes(12).toString('hex')}.tmp`;
+  // Named apart from the file, so a file whose name is near the limit can still be written.
+  const temp = join(dirname(file), `.${randomBytes(12).toString('hex')}.tmp`);
   writeFileSync(temp, content, { flag: 'wx' });
   try {
     renameSync(temp, file);
