@@ -15,7 +15,7 @@ import type { Locale } from './locale';
 import { callTool, listTools } from './mcp';
 import { languageModel } from './model';
 import { classifyModelError, explainModelProblem, explainToolCallMistake } from './model-errors';
-import type { Chat } from './state';
+import { type Chat, endTurn } from './state';
 import { uiMessageResponse } from './ui-stream';
 import type { UnavailableServer } from './wire';
 
@@ -211,10 +211,8 @@ export function chatResponse(chat: Chat, messages: UIMessage[], signal: AbortSig
       );
       await result.consumeStream();
     },
-    onFinish: () => {
-      chat.writer = undefined;
-      chat.turn = false;
-    },
+    // Its end is sent once the turn's mark is gone: the page's next request finds the chat free.
+    onFinish: () => endTurn(chat),
     onError: (error) => (error instanceof Error ? error.message : String(error)),
   });
 }

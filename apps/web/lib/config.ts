@@ -35,6 +35,11 @@ export interface WebConfig {
   maxChats: number;
   /** With a Redis URL, chats, CSRF tokens and questions are kept there, shared by every replica. */
   redisUrl: string | undefined;
+  /**
+   * With Redis, how long a chat's turn mark lasts unless renewed (every third of it while the
+   * turn runs): how long a chat stays busy after the instance streaming its turn died.
+   */
+  turnLeaseMs: number;
   /** `ELICITKIT_SECRETS`: a form asking for a password, token or key (EK09) is shown with a warning, or declined unseen. */
   secrets: 'warn' | 'decline';
 }
@@ -78,6 +83,7 @@ export function readConfig(env: Env = process.env): WebConfig {
     maxChatsPerAddress: whole('ELICITKIT_MAX_CHATS_PER_ADDRESS', env.ELICITKIT_MAX_CHATS_PER_ADDRESS, 20, 1, 1e6),
     maxChats: whole('ELICITKIT_MAX_CHATS', env.ELICITKIT_MAX_CHATS, 2000, 1, 1e7),
     redisUrl: readRedisUrl(env.REDIS_URL),
+    turnLeaseMs: whole('ELICITKIT_TURN_LEASE_MS', env.ELICITKIT_TURN_LEASE_MS, 30_000, 1000, 600_000),
     secrets: readSecrets(env.ELICITKIT_SECRETS),
   };
 }

@@ -8,6 +8,7 @@ import { DEFAULT_USER, type DemoUser } from './opsdesk';
 import { redisState } from './redis-state';
 import type { ToolList } from './shared-tools';
 import { QUESTION_BUDGET, type Stores } from './stores';
+import { createMemoryTurns, type TurnHold } from './turns';
 
 /** A chat's connection to one MCP server. */
 export interface Connection {
@@ -38,9 +39,11 @@ export interface Chat {
   /**
    * A turn was taken and has not ended: set, before anything is awaited, by the request that
    * starts it (`writer` comes later, once its stream runs), so two turns posted at once cannot
-   * both start; cleared when its stream finishes or it is refused.
+   * both start; cleared when its stream finishes or it is refused (`takeTurn`, `endTurn`).
    */
   turn: boolean;
+  /** The chat's mark in `Stores.turns` while this process holds its turn: what every instance checks. */
+  hold?: TurnHold | undefined;
   connections: Map<string, Promise<Connection>>;
   /**
    * How many questions each configured server has asked this chat lately (`QUESTION_BUDGET`, by
@@ -80,6 +83,7 @@ function memoryState(): Stores {
     chats: createMemoryChats(),
     registry: createMemoryRegistry({ timeoutMs: config().questionTimeoutMs }),
     budget: () => createRateLimiter(QUESTION_BUDGET),
+    turns: createMemoryTurns(),
     close: async () => {},
   };
 }
@@ -182,6 +186,38 @@ export async function setChatUser(id: string, user: DemoUser): Promise<boolean> 
     await closeConnections(chat);
   }
   return true;
+}
+
+/**
+ * Takes the chat's turn, here and in `Stores.turns` (with Redis, on every instance): false when
+ * a turn runs — on this instance or another — or a change of user is under way. The flag is set
+ * before anything is awaited, so of two requests at once on one instance the second is refused
+ * without asking the store. Every taken turn is ended by `endTurn`.
+ *
+ * @example
+ * if (!(await takeTurn(chat))) return Response.json({ error: 'A turn is running in this chat.' }, { status: 409 });
+ */
+export async function takeTurn(chat: Chat): Promise<boolean> {
+  if (chat.turn || chat.writer) return false;
+  chat.turn = true;
+  try {
+    chat.hold = await state().turns.take(chat.key);
+  } catch (error) {
+    chat.turn = false;
+    throw error;
+  }
+  if (!chat.hold) chat.turn = false;
+  return chat.hold !== undefined;
+}
+
+/** Ends the chat's turn taken by `takeTurn`, however it ended: its mark is removed (only its own). */
+export async function endTurn(chat: Chat): Promise<void> {
+  const hold = chat.hold;
+  chat.hold = undefined;
+  chat.writer = undefined;
+  chat.turn = false;
+  // A mark Redis did not remove lapses with its lease: nothing else to do about it.
+  await hold?.release().catch(() => undefined);
 }
 
 /** The cookie that names a browser's chat: its id (HttpOnly, SameSite=Strict, for the browser session). */

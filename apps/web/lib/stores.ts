@@ -1,5 +1,6 @@
 import type { PendingRegistry, RateLimiter } from '@elicitkit/client';
 import type { ChatStore } from './chats';
+import type { TurnMarks } from './turns';
 
 /**
  * Where chats and questions are kept, shared by every replica when it is Redis: what `state()`
@@ -14,6 +15,8 @@ export interface Stores {
    * process, or in Redis so that every instance streaming the chat's turns counts into one.
    */
   budget(key: string): RateLimiter;
+  /** Which chats have a turn running: in this process, or in Redis so that every instance sees it. */
+  turns: TurnMarks;
   close(): Promise<void>;
 }
 

@@ -7,8 +7,11 @@ export interface UIMessageResponseOptions {
   execute(writer: UIMessageStreamWriter): Promise<void> | void;
   /** The text of the `error` chunk an error of `execute` or of a merged stream becomes. */
   onError(error: unknown): string;
-  /** Called once: when the stream has ended, or when its reader cancelled it. */
-  onFinish(): void;
+  /**
+   * Called once: when the stream has ended (its end is sent once a returned promise settles), or
+   * when its reader cancelled it.
+   */
+  onFinish(): Promise<void> | void;
   /** The id given to a `start` chunk that carries none (tests). */
   generateId?: () => string;
 }
@@ -34,10 +37,10 @@ export function uiMessageResponse(options: UIMessageResponseOptions): Response {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let open = true;
   let finished = false;
-  const finish = () => {
+  const finish = async () => {
     if (finished) return;
     finished = true;
-    options.onFinish();
+    await options.onFinish();
   };
   const enqueue = (bytes: Uint8Array) => {
     if (!open) return;
@@ -66,7 +69,7 @@ export function uiMessageResponse(options: UIMessageResponseOptions): Response {
         open = false;
         controller.error(thrown);
       }
-      finish();
+      void finish().catch(() => undefined);
       return;
     }
     send({ type: 'error', errorText });
@@ -78,7 +81,7 @@ export function uiMessageResponse(options: UIMessageResponseOptions): Response {
     },
     cancel() {
       open = false;
-      finish();
+      void finish().catch(() => undefined);
     },
   });
   const writer: UIMessageStreamWriter = {
@@ -106,7 +109,7 @@ export function uiMessageResponse(options: UIMessageResponseOptions): Response {
   void (async () => {
     // A merge may start while another runs: wait until none is left.
     while (pending.length > 0) await pending.shift();
-    finish();
+    await finish().catch(() => undefined);
     enqueue(DONE);
     if (open) {
       open = false;

@@ -76,13 +76,28 @@ export function answer(replica: Replica, browser: Browser, id: string, body: unk
   });
 }
 
-/** Starts a turn on `replica`; resolves with each open question as it comes, and the whole stream. */
-export async function turn(replica: Replica, browser: Browser, text: string) {
-  const response = await fetch(`${replica.url}/api/chat`, {
+/** The demo identity picker (`POST /api/chat/identity`): `user` is "alice", "bob" or null. */
+export function identity(replica: Replica, browser: Browser, user: string | null): Promise<Response> {
+  return fetch(`${replica.url}/api/chat/identity`, {
+    method: 'POST',
+    headers: { cookie: browser.cookie, 'x-elicitkit-csrf': browser.csrf, 'content-type': 'application/json' },
+    body: JSON.stringify({ user }),
+  });
+}
+
+/** Posts a turn (`POST /api/chat`) and returns the response as it is; `signal` drops its connection. */
+export function postTurn(replica: Replica, browser: Browser, text: string, signal?: AbortSignal): Promise<Response> {
+  return fetch(`${replica.url}/api/chat`, {
     method: 'POST',
     headers: { cookie: browser.cookie, 'x-elicitkit-csrf': browser.csrf, 'content-type': 'application/json' },
     body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] }),
+    ...(signal ? { signal } : {}),
   });
+}
+
+/** Starts a turn on `replica`; resolves with each open question as it comes, and the whole stream. */
+export async function turn(replica: Replica, browser: Browser, text: string, signal?: AbortSignal) {
+  const response = await postTurn(replica, browser, text, signal);
   expect(response.status).toBe(200);
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();

@@ -13,6 +13,7 @@ type Handler = (request: Request, context: { params: Promise<Record<string, stri
 const { GET: getChatInfo } = await import('../app/api/chat/info/route');
 const { POST: postClose } = await import('../app/api/chat/close/route');
 const { POST: postChat } = await import('../app/api/chat/route');
+const { POST: postIdentity } = await import('../app/api/chat/identity/route');
 const { GET: getTools } = await import('../app/api/tools/route');
 const { POST: postAnswer } = await import('../app/api/elicitations/[id]/route');
 const { resetState } = await import('../lib/state');
@@ -25,6 +26,7 @@ function route(method: string, path: string): { handler: Handler; params: Record
     'GET /api/chat/info': getChatInfo,
     'POST /api/chat/close': postClose,
     'POST /api/chat': postChat,
+    'POST /api/chat/identity': postIdentity,
     'GET /api/tools': getTools,
   };
   const handler = fixed[`${method} ${path}`];

@@ -139,4 +139,18 @@ describe('the chat turn response', () => {
     expect(() => writer.write({ type: 'text-end', id: 'a' })).not.toThrow();
     expect(finished).toBe(1);
   });
+
+  it('sends its end once the finish hook’s promise settles (the turn’s mark is gone by then)', async () => {
+    const seen: string[] = [];
+    const response = uiMessageResponse({
+      execute: (w) => w.write({ type: 'text-start', id: 'a' }),
+      // Settles a macrotask later: an end sent without waiting for it would be read first.
+      onFinish: () => later().then(() => void seen.push('finished')),
+      onError,
+    });
+    const body = await response.text();
+    seen.push('ended');
+    expect(body.endsWith('data: [DONE]\n\n')).toBe(true);
+    expect(seen).toEqual(['finished', 'ended']);
+  });
 });

@@ -3,6 +3,7 @@ import { chatResponse } from '../../../lib/chat';
 import { guardedChat } from '../../../lib/guard';
 import { readJson } from '../../../lib/http';
 import { requestLocale } from '../../../lib/locale';
+import { endTurn, takeTurn } from '../../../lib/state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -12,10 +13,9 @@ export const maxDuration = 900;
 export async function POST(request: Request): Promise<Response> {
   const { chat, refused } = await guardedChat(request);
   if (refused) return refused;
-  // Taken before anything is awaited: of two turns posted at once, the second is refused here.
-  if (chat.turn || chat.writer)
+  // Of two turns posted at once, here or on another instance (Redis), the second is refused.
+  if (!(await takeTurn(chat)))
     return Response.json({ error: 'A turn is already running in this chat.' }, { status: 409 });
-  chat.turn = true;
   let started = false;
   try {
     const locale = requestLocale(request);
@@ -35,7 +35,7 @@ export async function POST(request: Request): Promise<Response> {
     return response;
   } finally {
     // A turn refused before its stream began ends here; one that began ends with its stream.
-    if (!started) chat.turn = false;
+    if (!started) await endTurn(chat);
   }
 }
 

@@ -2,7 +2,7 @@ import { config } from '../../../../lib/config';
 import { guardedChat } from '../../../../lib/guard';
 import { readJson } from '../../../../lib/http';
 import { isDemoUser } from '../../../../lib/identity';
-import { setChatUser } from '../../../../lib/state';
+import { endTurn, setChatUser, takeTurn } from '../../../../lib/state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -10,7 +10,8 @@ export const dynamic = 'force-dynamic';
 /**
  * The demo identity picker: `{"user": "alice" | "bob" | null}` (null: the local owner). The
  * chat's connections close, so the next call reaches the app's opsdesk with the chosen user's token. A demo, not
- * authentication; refused while a turn is running (its questions belong to the old identity).
+ * authentication; refused while a turn is running, on this instance or another (its questions
+ * belong to the old identity). The change holds the chat's turn, so no turn starts during it.
  */
 export async function POST(request: Request): Promise<Response> {
   const { chat, refused } = await guardedChat(request);
@@ -22,8 +23,12 @@ export async function POST(request: Request): Promise<Response> {
   const user = (body.value as { user?: unknown } | null)?.user;
   if (user !== null && !isDemoUser(user))
     return Response.json({ error: '"user" must be "alice", "bob" or null (the local owner).' }, { status: 400 });
-  if (chat.turn || chat.writer) return Response.json({ error: 'A turn is running in this chat.' }, { status: 409 });
-  if (!(await setChatUser(chat.id, user ?? 'owner')))
-    return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
+  if (!(await takeTurn(chat))) return Response.json({ error: 'A turn is running in this chat.' }, { status: 409 });
+  try {
+    if (!(await setChatUser(chat.id, user ?? 'owner')))
+      return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
+  } finally {
+    await endTurn(chat);
+  }
   return Response.json({ user });
 }
