@@ -154,6 +154,14 @@ describe('the web app configuration (environment)', () => {
     );
   });
 
+  it('reads the lease of a chat’s turn mark in Redis (ELICITKIT_TURN_LEASE_MS)', () => {
+    expect(readConfig(base).turnLeaseMs).toBe(30_000);
+    expect(readConfig({ ...base, ELICITKIT_TURN_LEASE_MS: '1000' }).turnLeaseMs).toBe(1000);
+    expect(() => readConfig({ ...base, ELICITKIT_TURN_LEASE_MS: '999' })).toThrow(
+      'ELICITKIT_TURN_LEASE_MS must be a whole number from 1000 to 600000, not "999"',
+    );
+  });
+
   it('refuses a timeout that is not whole milliseconds in range, and an unknown language', () => {
     for (const bad of ['soon', '10.5', '999', '86400001']) {
       expect(() => readConfig({ ...base, ELICITKIT_QUESTION_TIMEOUT_MS: bad })).toThrow(
