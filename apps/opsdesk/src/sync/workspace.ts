@@ -52,13 +52,17 @@ export function hashOf(content: Buffer): string {
 export type Resolved = { ok: true; path: string; local: string; remote: string } | { ok: false; why: string };
 
 /**
- * Maps a workspace-relative path to both sides, refusing anything that could leave the workspace:
- * absolute paths, `..` that climbs out, NUL bytes, names over 255 bytes, and symlinks (anywhere on the path) that point
- * outside. A path must name a file, not a folder.
+ * Maps a workspace-relative path to both sides, refusing anything that could leave the workspace
+ * or fail there: absolute paths, `..` that climbs out, NUL bytes, lone surrogates, names over 255
+ * bytes, and symlinks (anywhere on the path) that point outside. A path must name a file, not a
+ * folder.
  */
 export function resolvePath(workspace: Workspace, input: string): Resolved {
   if (input.length === 0 || input.length > 1024) return { ok: false, why: 'the path must be 1 to 1024 characters' };
   if (input.includes('\0')) return { ok: false, why: 'the path contains a NUL byte' };
+  // The file system would take a lone surrogate as U+FFFD: one file under two names, each with its
+  // own last-sync state, and a change judged against the wrong one is copied over, or lost.
+  if (/\p{Surrogate}/u.test(input)) return { ok: false, why: 'the path is not well-formed Unicode (a lone surrogate)' };
   const slashed = input.replaceAll('\\', '/');
   if (isAbsolute(input) || slashed.startsWith('/') || /^[A-Za-z]:/.test(slashed))
     return { ok: false, why: 'absolute paths are not allowed' };
