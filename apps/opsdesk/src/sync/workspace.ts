@@ -122,9 +122,20 @@ function escapesRoot(root: string, target: string): string | undefined {
 
 const NOT_A_FILE = 'the path is not a regular file (a pipe, a socket or a device)';
 
-/** A side that is there but is no regular file: reading it could block the server, or never end. */
-export class NotAFile extends Error {
-  readonly why = NOT_A_FILE;
+/**
+ * The largest side sync_file reads: a sync holds both sides whole in memory, in the server every
+ * user shares (and Node reads no file past 2 GiB at all).
+ */
+export const MAX_SYNC_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A side that is there but cannot be synced: no regular file (reading it could block the server,
+ * or never end), or larger than `MAX_SYNC_BYTES`. `why` says which.
+ */
+export class NotSyncable extends Error {
+  constructor(readonly why: string) {
+    super(why);
+  }
 }
 
 function isLink(path: string): boolean {
@@ -138,7 +149,8 @@ function isLink(path: string): boolean {
 /**
  * One side as it is now. Opened without waiting (a named pipe with no writer would hold the read,
  * and the server's one thread with it) and judged by what was opened, not by a look before: a
- * file swapped for a pipe after the path was checked is still refused (`NotAFile`).
+ * file swapped for a pipe after the path was checked is still refused (`NotSyncable`), as is one
+ * past `MAX_SYNC_BYTES`.
  */
 export function readSide(file: string): Side {
   let fd: number;
@@ -151,7 +163,9 @@ export function readSide(file: string): Side {
   }
   try {
     const opened = fstatSync(fd);
-    if (!opened.isFile()) throw new NotAFile(NOT_A_FILE);
+    if (!opened.isFile()) throw new NotSyncable(NOT_A_FILE);
+    if (opened.size > MAX_SYNC_BYTES)
+      throw new NotSyncable(`the file is larger than ${MAX_SYNC_BYTES / 1024 / 1024} MiB (${opened.size} bytes)`);
     const content = readFileSync(fd);
     return { exists: true, hash: hashOf(content), mtime: opened.mtime, content };
   } finally {

@@ -10,7 +10,7 @@ import { oneLine } from '../shorten.js';
 import { shortDiff, sideView } from '../sync/describe.js';
 import {
   applySide,
-  NotAFile,
+  NotSyncable,
   type Resolved,
   readSide,
   resolvePath,
@@ -179,7 +179,7 @@ function sidesOf(
       remote: { ...readSide(target.remote), file: target.remote },
     };
   } catch (error) {
-    if (error instanceof NotAFile) return { ok: false, why: error.why };
+    if (error instanceof NotSyncable) return { ok: false, why: error.why };
     throw error;
   }
 }
