@@ -155,12 +155,12 @@ export function syncFileTool({ store, workspace, now }: Deps) {
 /** How many names keep_both tries for the local copy before giving up. */
 const COPY_NAMES = 100;
 
-/** `<path>.local`, else `<path>.local-2`, `-3` …: the first name inside the workspace and absent on both sides. */
+/** `<path>.local`, else `<path>.local-2`, `-3` …: the first name the workspace takes and absent on both sides. */
 function freeCopy(workspace: Workspace, path: string): Extract<Resolved, { ok: true }> | undefined {
   for (let n = 1; n <= COPY_NAMES; n++) {
     const copy = resolvePath(workspace, n === 1 ? `${path}.local` : `${path}.local-${n}`);
-    if (!copy.ok) return undefined;
-    if (!existsSync(copy.local) && !existsSync(copy.remote)) return copy;
+    // A name that is refused (a symlink out, a broken one, too long) is passed over like a taken one.
+    if (copy.ok && !existsSync(copy.local) && !existsSync(copy.remote)) return copy;
   }
   return undefined;
 }
