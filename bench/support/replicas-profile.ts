@@ -3,6 +3,7 @@
  * (MONITOR on the bench's Redis), its wall time and CPU, and a CPU profile of the warm loop.
  *
  *   PROFILE_SIDE=one|two  PROFILE_REVISION=2025-11-25|2026-07-28  PROFILE_CALLS=2000  PROFILE_WARMUP=2000
+ *   PROFILE_DIRECT=1 (two: the replicas relaying on direct connections; 2025 only)
  *   PROFILE_MONITOR=1 (count Redis commands)  PROFILE_OUT=/tmp/two.cpuprofile (profile the measured calls)
  *   node --import tsx bench/support/replicas-profile.ts
  */
@@ -16,9 +17,10 @@ const side = (process.env.PROFILE_SIDE ?? 'two') as 'one' | 'two';
 const revision = (process.env.PROFILE_REVISION ?? '2025-11-25') as Revision;
 const calls = Number(process.env.PROFILE_CALLS ?? 2000);
 const warmup = Number(process.env.PROFILE_WARMUP ?? 2000);
+const direct = process.env.PROFILE_DIRECT === '1';
 
 const deployments = await startDeployments();
-const client = await connectClient(deployments.url(side, revision), revision, deployments.redisPid);
+const client = await connectClient(deployments.url(side, revision, direct), revision, deployments.redisPid);
 for (let i = 0; i < warmup; i++) {
   await client.call();
   await yieldToLoop();
@@ -53,7 +55,7 @@ if (session && process.env.PROFILE_OUT) {
   session.disconnect();
 }
 console.log(
-  `${side} ${revision}: ${wall.toFixed(3)} ms per call; answer → result p50 ${p50(answers.map((a) => a.wallMs)).toFixed(3)} ms, CPU p50 ${p50(answers.map((a) => a.cpuMs)).toFixed(3)} ms + Redis ${p50(answers.map((a) => a.redisCpuMs)).toFixed(3)} ms`,
+  `${side}${direct ? ' direct' : ''} ${revision}: ${wall.toFixed(3)} ms per call; answer → result p50 ${p50(answers.map((a) => a.wallMs)).toFixed(3)} ms, CPU p50 ${p50(answers.map((a) => a.cpuMs)).toFixed(3)} ms + Redis ${p50(answers.map((a) => a.redisCpuMs)).toFixed(3)} ms`,
 );
 if (monitor) {
   await new Promise((r) => setTimeout(r, 100));
