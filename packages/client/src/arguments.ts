@@ -111,17 +111,18 @@ function number(
   fail: (what: string) => never,
 ): unknown {
   const read = readNumber(raw, kind);
-  if (read.ok && (stringAllowed ? String(read.value) === raw : sameDecimal(raw, String(read.value)))) return read.value;
+  if (read.ok && (stringAllowed ? String(read.value) === raw : read.exact)) return read.value;
   if (stringAllowed) return raw;
   if (!read.ok) return fail(read.message);
   return fail(`${raw} cannot be sent exactly: it would arrive as ${read.value}`);
 }
 
-type NumberRead = { ok: true; value: number } | { ok: false; message: string };
+type NumberRead = { ok: true; value: number; exact: boolean } | { ok: false; message: string };
 
 /**
  * `raw` read as a form's number field reads it (`coerceValue`: decimal digits only, no `0x10`),
- * then, for a whole number, as an integer field does (within the exact range).
+ * then, for a whole number, as an integer field does (within the exact range). `exact`: it
+ * arrives as typed (`2.50` does, as 2.5; `0.10000000000000000001` arrives as 0.1).
  */
 function readNumber(raw: string, kind: NumberFieldModel['kind']): NumberRead {
   const field = (of: NumberFieldModel['kind']): NumberFieldModel => ({
@@ -131,29 +132,13 @@ function readNumber(raw: string, kind: NumberFieldModel['kind']): NumberRead {
     required: true,
   });
   const asNumber = coerceValue(field('number'), raw);
-  if (!asNumber.ok || typeof asNumber.value !== 'number') return { ok: false, message: 'expected a number' };
-  if (kind === 'number') return { ok: true, value: asNumber.value };
-  if (!Number.isInteger(asNumber.value)) return { ok: false, message: 'expected a whole number' };
+  const value = asNumber.ok ? asNumber.value : asNumber.arrivesAs;
+  if (typeof value !== 'number') return { ok: false, message: 'expected a number' };
+  if (kind === 'number') return { ok: true, value, exact: asNumber.ok };
+  if (!Number.isInteger(value)) return { ok: false, message: 'expected a whole number' };
   const asWhole = coerceValue(field('integer'), raw);
-  if (asWhole.ok && typeof asWhole.value === 'number') return { ok: true, value: asWhole.value };
+  if (asWhole.ok && typeof asWhole.value === 'number') return { ok: true, value: asWhole.value, exact: true };
   return { ok: false, message: asWhole.ok ? 'expected a whole number' : asWhole.message };
-}
-
-/** Whether two decimal numerals name the same number (`2.50` and `25e-1` do). */
-function sameDecimal(a: string, b: string): boolean {
-  return decimalKey(a) === decimalKey(b);
-}
-
-/** A decimal numeral as its significant digits and power of ten, without the zeros that change nothing. */
-function decimalKey(text: string): string {
-  const parts = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
-  if (!parts) return text;
-  const [, sign = '', whole = '', fraction = '', exponent = '0'] = parts;
-  const digits = `${whole}${fraction}`.replace(/^0+/, '');
-  const significant = digits.replace(/0+$/, '');
-  if (significant === '') return '0';
-  const power = Number(exponent) - fraction.length + (digits.length - significant.length);
-  return `${sign === '-' ? '-' : ''}${significant}e${power}`;
 }
 
 function parseJson(raw: string, fail: (what: string) => never): unknown {

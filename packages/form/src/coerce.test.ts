@@ -75,6 +75,32 @@ describe('coerceValue', () => {
     if (!result.ok) expect(result.message).toMatch(message);
   });
 
+  it.each([
+    ['0.10000000000000000001', 0.1],
+    ['1e-400', 0],
+    ['-1e-400', -0],
+    ['9007199254740993', 9007199254740992],
+    ['123456789012345678901234567890', 1.2345678901234568e29],
+  ])('refuses %s for a number, which would arrive as %s, saying so', (input, arrivesAs) => {
+    expect(coerceValue(f('ratio'), input)).toEqual({
+      ok: false,
+      message: `${input} cannot be sent exactly: it would arrive as ${arrivesAs}.`,
+      arrivesAs,
+    });
+  });
+
+  it.each([
+    ['2.50e-1', 0.25],
+    ['0.1', 0.1],
+    ['-0', -0],
+    ['0.0000001', 1e-7],
+    ['1e21', 1e21],
+    ['+.5', 0.5],
+    ['9007199254740992', 9007199254740992],
+  ])('takes %s for a number: it arrives as typed', (input, value) => {
+    expect(coerceValue(f('ratio'), input)).toEqual({ ok: true, value });
+  });
+
   it('reads empty input as "left empty"', () => {
     expect(coerceValue(f('note'), '   ')).toEqual({ ok: true, value: undefined });
     expect(coerceValue(f('replicas'), '')).toEqual({ ok: true, value: undefined });

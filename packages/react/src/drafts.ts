@@ -5,7 +5,6 @@ import {
   coerceValue,
   type FieldModel,
   type MultiSelectFieldModel,
-  type NumberFieldModel,
   type SelectFieldModel,
 } from '@elicitkit/form';
 
@@ -28,34 +27,6 @@ export const TYPED: DraftRule<FieldModel> = {
   toDraft: (_field, value) => (value === undefined || Array.isArray(value) ? '' : String(value)),
   read: (field, draft) => coerceValue(field, typeof draft === 'string' ? draft : ''),
 };
-
-/**
- * Typed digits, read as `TYPED` reads them, and refused when the number they name is not the one
- * that would be sent: past about 17 significant digits, or below the smallest double, a number is
- * rounded (0.10000000000000000001 arrives as 0.1, 1e-400 as 0), and the person should know.
- */
-export const NUMERIC: DraftRule<NumberFieldModel> = {
-  toDraft: TYPED.toDraft,
-  read: (field, draft) => {
-    const read = TYPED.read(field, draft);
-    if (!read.ok || typeof read.value !== 'number') return read;
-    const text = typeof draft === 'string' ? draft.trim() : '';
-    if (decimalKey(text) === decimalKey(String(read.value))) return read;
-    return { ok: false, message: `${text} cannot be sent exactly: it would arrive as ${read.value}.` };
-  },
-};
-
-/** A decimal numeral as its significant digits and power of ten, so that `2.50` and `25e-1` compare equal. */
-function decimalKey(text: string): string | undefined {
-  const parts = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
-  if (!parts) return undefined;
-  const [, sign, whole = '', fraction = '', exponent = '0'] = parts;
-  const digits = `${whole}${fraction}`.replace(/^0+/, '');
-  const significant = digits.replace(/0+$/, '');
-  if (significant === '') return '0';
-  const power = Number(exponent) - fraction.length + (digits.length - significant.length);
-  return `${sign === '-' ? '-' : ''}${significant}e${power}`;
-}
 
 export const CHECKBOX: DraftRule<BooleanFieldModel> = {
   toDraft: (_field, value) => (typeof value === 'boolean' ? value : undefined),

@@ -3,7 +3,7 @@ import type { ReactElement } from 'react';
 import { MultiSelectInput, SelectInput } from './choice-inputs.js';
 import { DateInput } from './date-input.js';
 import { offsetOf } from './date-time.js';
-import { CHECKBOX, CHOICE, CHOICES, type DraftRule, NUMERIC, TYPED } from './drafts.js';
+import { CHECKBOX, CHOICE, CHOICES, type DraftRule, TYPED } from './drafts.js';
 import { CheckboxInput, TextInput } from './field-inputs.js';
 import type { ControlProps, FieldProps, TextLike } from './field-props.js';
 import type { Labels } from './labels.js';
@@ -47,8 +47,8 @@ const KIND_VIEWS = {
   'date-time': typed({ type: 'datetime-local', localTime: true }, (_f, labels) =>
     labels.hint.localTime(offsetOf(new Date())),
   ),
-  number: { ...typed({ type: 'text', inputMode: 'decimal' }, rangeHint), draft: NUMERIC },
-  integer: { ...typed({ type: 'text', inputMode: 'numeric' }, rangeHint), draft: NUMERIC },
+  number: typed({ type: 'text', inputMode: 'decimal' }, rangeHint),
+  integer: typed({ type: 'text', inputMode: 'numeric' }, rangeHint),
   boolean: { Control: CheckboxInput, hint: noHint, draft: CHECKBOX },
   select: { Control: SelectInput, hint: noHint, draft: CHOICE },
   multiselect: {

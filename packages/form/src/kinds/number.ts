@@ -129,7 +129,11 @@ export const NUMBER: FieldSpec<NumberFieldSchema, NumberFieldModel> = {
       };
     }
     if (model.kind === 'integer' && !Number.isSafeInteger(value))
-      return { ok: false, message: `${text} is too large to be exact.` };
+      return { ok: false, message: `${text} is too large to be exact.`, arrivesAs: value };
+    // A double holds about 17 significant digits and nothing below 5e-324: past them a number is
+    // rounded on its way, and what arrives is not what the person typed. Said, never done quietly.
+    if (decimalKey(text) !== decimalKey(String(value)))
+      return { ok: false, message: `${text} cannot be sent exactly: it would arrive as ${value}.`, arrivesAs: value };
     return { ok: true, value };
   },
 
@@ -168,4 +172,19 @@ export function integer<const O extends NumberOptions = Record<never, never>>(
   options?: Strict<O, NumberOptions>,
 ): FieldDef<number, false, HasDefault<O>> {
   return makeField(withOptions({ type: 'integer' }, options));
+}
+
+/**
+ * A decimal numeral as its significant digits and power of ten, without the zeros that change
+ * nothing, so that `2.50`, `25e-1` and `2.5` compare equal (and `-0` with `0`: JSON sends both as 0).
+ */
+function decimalKey(text: string): string | undefined {
+  const parts = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
+  if (!parts) return undefined;
+  const [, sign, whole = '', fraction = '', exponent = '0'] = parts;
+  const digits = `${whole}${fraction}`.replace(/^0+/, '');
+  const significant = digits.replace(/0+$/, '');
+  if (significant === '') return '0';
+  const power = Number(exponent) - fraction.length + (digits.length - significant.length);
+  return `${sign === '-' ? '-' : ''}${significant}e${power}`;
 }

@@ -16,7 +16,17 @@ export interface FieldBase {
 }
 
 /** The result of reading one typed-in value: the value (or `undefined` for "left empty"), or why not. */
-export type Coerced = { ok: true; value: ContentValue | undefined } | { ok: false; message: string };
+export type Coerced =
+  | { ok: true; value: ContentValue | undefined }
+  | {
+      ok: false;
+      message: string;
+      /**
+       * Set when the text is a number that cannot be sent as typed: the number it would arrive as
+       * (`0.10000000000000000001` as 0.1, `1e-400` as 0), for a caller that words the refusal itself.
+       */
+      arrivesAs?: number;
+    };
 
 /** A property read against the restricted subset: a clean copy, or the problems that keep it out. */
 export interface Parsed<S extends FieldSchema = FieldSchema> {

@@ -306,3 +306,26 @@ describe('terminal renderer: keys', () => {
     await screen.waitFor('Stopped: the question was withdrawn or no answer came in time.');
   });
 });
+
+describe('terminal renderer: numbers are sent as typed', () => {
+  const RATIO: FormSchema = { type: 'object', properties: { ratio: { type: 'number', title: 'Ratio' } } };
+
+  it.each([
+    ['0.10000000000000000001', '0.1'],
+    ['1e-400', '0'],
+    ['9007199254740993', '9007199254740992'],
+  ])('refuses %s, which would arrive as %s, and keeps asking', async (typed, arrives) => {
+    const { screen, answer } = start(formPrompt(RATIO));
+    await screen.nextPrompt();
+    screen.press('a');
+    await screen.nextPrompt();
+    screen.press(...typed, KEY.enter);
+    await screen.waitFor(`${typed} cannot be sent exactly: it would arrive as ${arrives}.`);
+    // Still on the field: the same number spelled another way goes through.
+    screen.press(KEY.clearLine, ...'2.50e-1', KEY.enter);
+    const review = await screen.nextPrompt();
+    expect(review).toContain('Ratio: 0.25');
+    screen.press(KEY.enter);
+    expect(await answer).toEqual({ action: 'accept', content: { ratio: 0.25 } });
+  });
+});
