@@ -164,9 +164,10 @@ export class Committer {
       // From here on the effect has happened. If recording it fails, the claim is left running (its
       // lease lapses), and replays are told the outcome is unknown rather than acting again. This
       // caller is not told a plain "done" either: its result says it was not recorded.
-      const whole = serialized(result);
-      // A result JSON cannot hold whole (a BigInt, a cycle): what it can is recorded, saying the rest
-      // was not, so this caller and every replay get the same bytes, none of them a plain "done".
+      // A result JSON cannot hold whole (a BigInt, a cycle), or no tool result at all (a missing
+      // return): what it can is recorded, saying the rest was not, so this caller and every replay
+      // get the same bytes, none of them a plain "done".
+      const whole = isResult(result) ? serialized(result) : undefined;
       const recorded = whole ?? serialize(unrecordedResult(recordable(result), tool, locale));
       const kept = await store.complete(id, owner, recorded).catch(() => false);
       return kept || whole === undefined ? parse(recorded) : unrecordedResult(parse(recorded), tool, locale);
@@ -273,7 +274,7 @@ function runSync(effect: Effect, tool: string): CallToolResult {
   if (effect.constructor.name === 'AsyncFunction') throw asyncUsage();
   const result = effect(undefined as never);
   // Thrown inside the transaction, so whatever the effect wrote before returning is rolled back.
-  if (typeof (result as { then?: unknown }).then === 'function') throw asyncUsage();
+  if (typeof (result as { then?: unknown } | null | undefined)?.then === 'function') throw asyncUsage();
   return result as CallToolResult;
 }
 
@@ -291,10 +292,16 @@ function serialized(result: unknown): string | undefined {
 }
 
 /**
- * An atomic effect's result as it is recorded, inside its transaction: one JSON cannot hold is
- * thrown there, so the transaction rolls back and the effect did not happen.
+ * An atomic effect's result as it is recorded, inside its transaction: one that is no tool result,
+ * or that JSON cannot hold, is thrown there, so the transaction rolls back and the effect did not
+ * happen.
  */
-function recordedInTransaction(result: CallToolResult, tool: string): string {
+function recordedInTransaction(result: unknown, tool: string): string {
+  if (!isResult(result))
+    throw new ElicitkitUsageError(
+      'NOT_A_RESULT',
+      `${tool}: the effect returned ${shapeOf(result)}, not a tool result, so it could not be recorded; its transaction was rolled back and nothing was done. Return done(…), rejected(…) or pending(…) from the effect.`,
+    );
   const recorded = serialized(result);
   if (recorded !== undefined) return recorded;
   throw new ElicitkitUsageError(
@@ -309,7 +316,9 @@ function recordedInTransaction(result: CallToolResult, tool: string): string {
  * was not kept — never a result no transport can send, which would leave its caller waiting.
  */
 export function sendable(result: CallToolResult, tool: string, locale: Locale): CallToolResult {
-  return serialized(result) === undefined ? unrecordedResult(recordable(result), tool, locale) : result;
+  return isResult(result) && serialized(result) !== undefined
+    ? result
+    : unrecordedResult(recordable(result), tool, locale);
 }
 
 /**
@@ -318,19 +327,27 @@ export function sendable(result: CallToolResult, tool: string, locale: Locale): 
  * dump.
  */
 export function checkShape(result: unknown, tool: string): asserts result is CallToolResult {
-  if (typeof result === 'object' && result !== null && !Array.isArray(result)) return;
-  const what =
-    result === undefined
-      ? 'nothing (a missing return?)'
-      : result === null
-        ? 'null'
-        : Array.isArray(result)
-          ? 'an array'
-          : `a ${typeof result}`;
+  if (isResult(result)) return;
   throw new ElicitkitUsageError(
     'NOT_A_RESULT',
-    `${tool} returned ${what}, not a tool result. Return done(…), rejected(…) or pending(…), or the outcome's result().`,
+    `${tool} returned ${shapeOf(result)}, not a tool result. Return done(…), rejected(…) or pending(…), or the outcome's result().`,
   );
+}
+
+/** Whether `result` has a tool result's shape: an object, not a list. */
+function isResult(result: unknown): result is CallToolResult {
+  return typeof result === 'object' && result !== null && !Array.isArray(result);
+}
+
+/** What a value that is no tool result is, in a sentence. */
+function shapeOf(result: unknown): string {
+  return result === undefined
+    ? 'nothing (a missing return?)'
+    : result === null
+      ? 'null'
+      : Array.isArray(result)
+        ? 'an array'
+        : `a ${typeof result}`;
 }
 
 /** Results `commit` handed a tool, every one already seen to serialise: not measured again as they leave. */
@@ -362,9 +379,11 @@ export function leaving(result: CallToolResult, tool: string, locale: Locale, ac
 
 /**
  * What JSON can hold of `result`: each of its fields, content blocks and structured fields kept
- * whole or left out (one holding a BigInt or a cycle).
+ * whole or left out (one holding a BigInt or a cycle). Of an effect's return that is no tool
+ * result (nothing, `null`, a string, a list), nothing is kept but that it was done.
  */
-function recordable(result: CallToolResult): CallToolResult {
+function recordable(result: unknown): CallToolResult {
+  if (!isResult(result)) return { content: [], structuredContent: { status: 'done' } };
   const fits = ([, value]: [string, unknown]) => serialized(value) !== undefined;
   const fields = Object.fromEntries(Object.entries(result).filter(fits)) as CallToolResult;
   const content = (result.content ?? []).filter((block) => serialized(block) !== undefined);
