@@ -50,6 +50,8 @@ export const en: OpsdeskMessages = {
   wrongTable: (typed, table) => `"${typed}" is not the table this statement changes (${table}).`,
   severalStatements: (n) => `execute_sql runs one statement per call; this SQL holds ${n}. Send them one at a time.`,
   emptySql: 'the SQL is empty',
+  nulInSql:
+    'The SQL holds a NUL character (U+0000). SQLite stops reading at it and would run only the text before it, ignoring the rest, so nothing was run: remove it.',
   beyondConfirmed: (why) =>
     `Nothing was done: run again after your confirmation, the statement ${
       why.kind === 'rows'

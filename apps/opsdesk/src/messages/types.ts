@@ -97,6 +97,8 @@ export interface OpsdeskMessages {
   wrongTable(typed: string, table: string): string;
   severalStatements(count: number): string;
   emptySql: string;
+  /** The SQL holds a NUL character: SQLite stops reading there and would run only the text before it. */
+  nulInSql: string;
   /** The run after the confirmation went beyond it: nothing was kept. Its names already made safe for one line. */
   beyondConfirmed(why: Beyond): string;
   /** `detail` already made safe for one line. */

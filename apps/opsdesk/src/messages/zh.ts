@@ -53,6 +53,8 @@ export const zh: OpsdeskMessages = {
   wrongTable: (typed, table) => `「${typed}」不是该语句修改的表（${table}）。`,
   severalStatements: (n) => `execute_sql 每次只执行一条语句，这段 SQL 包含 ${n} 条，请逐条发送。`,
   emptySql: 'SQL 为空',
+  nulInSql:
+    'SQL 中含有 NUL 字符（U+0000）。SQLite 读到它就停止，只会执行它之前的部分而忽略其余内容，因此未执行任何操作：请删除它。',
   beyondConfirmed: (why) =>
     `未做任何修改：你确认后再次执行时，该语句${
       why.kind === 'rows'

@@ -85,6 +85,9 @@ async function runStatement(
   ctx: SqlContext,
 ): Promise<CallToolResult> {
   if (!(await store.run(findCaller(ctx)))) return rejected(t.unknownCaller(ctx.user));
+  // SQLite stops reading at a NUL and runs the text before it: `… WHERE id < 50\0 AND 0` would
+  // run without its tail. Postgres refuses such text too. What runs must be what was sent.
+  if (sql.includes('\u0000')) return rejected(t.nulInSql);
   // On Postgres the extended protocol takes one statement or refuses the text (and a function's
   // body may hold semicolons): the count is Postgres's to make.
   const notOne = shop.dialect === 'sqlite' ? notOneStatement(t, sql) : undefined;
