@@ -3,11 +3,14 @@
  * never reads as `token`); Chinese has no word breaks and matches substrings.
  */
 
-/** Splits `releaseTicket`, `api_key`, `Card-Number` and prose into lowercase words. */
+/**
+ * Splits `releaseTicket`, `api_key`, `Card-Number` and prose into lowercase words, each letter
+ * read as the Latin letter it looks like (`asShown`): a word is judged as a person reads it.
+ */
 export function words(text: string): string[] {
   // `HTTPServer` → `HTTP Server`: a capital before a capitalised word, found by looking ahead two
   // characters (linear; `[A-Z]+` before it backtracked over a long run of capitals, n²).
-  return text
+  return asShown(text)
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ')
     .toLowerCase()
@@ -142,6 +145,39 @@ export const DESTRUCTIVE: Vocabulary = {
   zh: ['删除', '删掉', '清空', '销毁', '覆盖', '不可恢复', '不可逆', '无法撤销', '生产', '强制'],
 };
 
+/**
+ * Letters that look like Latin ones, in the scripts a person may take for Latin (Cyrillic, Greek,
+ * Armenian, and Latin's own variants), each beside the letter it is read as. Compatibility forms
+ * (fullwidth `ｐａｓｓ`, mathematical `𝐩𝐚𝐬𝐬`) and accents are folded before this table is consulted.
+ */
+const LOOK_ALIKES: readonly (readonly [string, string])[] = [
+  // Cyrillic, lower and upper case
+  ['авеёкмнорстухѕіїјԁԛԝһүьӏԍ', 'abeekmhopctyxsiijdqwhyblg'],
+  ['АВЕЁКМНОРСТУХЅІЇЈԀԚԜҺҮӀԌ', 'ABEEKMHOPCTYXSIIJDQWHYlG'],
+  // Greek
+  ['αβεηικνορτυχϲϳζμ', 'abenikvoptuxcjzu'],
+  ['ΑΒΕΖΗΙΚΜΝΟΡΤΥΧϹͿ', 'ABEZHIKMNOPTYXCJ'],
+  // Armenian
+  ['օսոհցզՕՍ', 'ounhgqOU'],
+  // Latin variants NFKC keeps (dotless i, script a, small capitals)
+  ['ıȷɑɡɩʏᴀʙᴄᴅᴇɢʜɪᴊᴋʟᴍɴᴏᴘʀꜱᴛᴜᴠᴡᴢ', 'ijagiyabcdeghijklmnoprstuvwz'],
+];
+const READ_AS = new Map(LOOK_ALIKES.flatMap(([from, to]) => [...from].map((c, i) => [c, to[i] as string] as const)));
+const LOOK_ALIKE = new RegExp(`[${[...READ_AS.keys()].join('')}]`, 'gu');
+
+/**
+ * `text` as a person reads it: compatibility forms folded (NFKC), accents dropped, and letters that
+ * look like Latin ones read as those — a hostile form that spells "Pаssword" with a Cyrillic а is
+ * judged as asking for a password. Letters with no Latin look-alike are left as they are.
+ */
+function asShown(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .normalize('NFKC')
+    .replace(LOOK_ALIKE, (c) => READ_AS.get(c) ?? c);
+}
+
 /** The first term of the vocabulary found in `text`, or undefined. */
 export function findTerm(text: string, vocabulary: Vocabulary): string | undefined {
   const list = words(text);
@@ -153,7 +189,8 @@ export function findTerm(text: string, vocabulary: Vocabulary): string | undefin
   const compact = list.join('');
   const suffix = vocabulary.suffixes.find((s) => compact.endsWith(s) && compact !== s);
   if (suffix) return suffix;
-  return vocabulary.zh.find((z) => text.includes(z));
+  const shown = text.normalize('NFKC');
+  return vocabulary.zh.find((z) => shown.includes(z));
 }
 
 /** Query or fragment parameter names that carry credentials (rule EK14). */
