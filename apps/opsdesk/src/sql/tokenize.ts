@@ -102,20 +102,110 @@ function quoted(sql: string, start: number, quote: string): [string, number] {
   throw new SqlSyntaxError(`unterminated ${quote === "'" ? 'string' : 'quoted identifier'} at offset ${start}`);
 }
 
-/** Splits on top-level semicolons, dropping empty statements (`;;`, trailing `;`). */
+/**
+ * Where SQLite itself ends a statement (`sqlite3_complete`, complete.c): at a semicolon, except
+ * inside `CREATE [TEMP] TRIGGER … BEGIN … END`, which only a `; END ;` ends — a `CASE … END` in a
+ * trigger's body does not, and neither do the words TRIGGER and BEGIN anywhere else.
+ */
+type Complete = 'start' | 'normal' | 'explain' | 'create' | 'trigger' | 'semi' | 'end';
+type Sort = 'semi' | 'other' | 'explain' | 'create' | 'temp' | 'trigger' | 'end';
+
+/** complete.c's transitions: the state after a token of each sort. */
+const NEXT: Record<Complete, Record<Sort, Complete>> = {
+  start: {
+    semi: 'start',
+    other: 'normal',
+    explain: 'explain',
+    create: 'create',
+    temp: 'normal',
+    trigger: 'normal',
+    end: 'normal',
+  },
+  normal: {
+    semi: 'start',
+    other: 'normal',
+    explain: 'normal',
+    create: 'normal',
+    temp: 'normal',
+    trigger: 'normal',
+    end: 'normal',
+  },
+  explain: {
+    semi: 'start',
+    other: 'explain',
+    explain: 'normal',
+    create: 'create',
+    temp: 'normal',
+    trigger: 'normal',
+    end: 'normal',
+  },
+  create: {
+    semi: 'start',
+    other: 'normal',
+    explain: 'normal',
+    create: 'normal',
+    temp: 'create',
+    trigger: 'trigger',
+    end: 'normal',
+  },
+  trigger: {
+    semi: 'semi',
+    other: 'trigger',
+    explain: 'trigger',
+    create: 'trigger',
+    temp: 'trigger',
+    trigger: 'trigger',
+    end: 'trigger',
+  },
+  semi: {
+    semi: 'semi',
+    other: 'trigger',
+    explain: 'trigger',
+    create: 'trigger',
+    temp: 'trigger',
+    trigger: 'trigger',
+    end: 'end',
+  },
+  end: {
+    semi: 'start',
+    other: 'trigger',
+    explain: 'trigger',
+    create: 'trigger',
+    temp: 'trigger',
+    trigger: 'trigger',
+    end: 'trigger',
+  },
+};
+
+/** A token as complete.c sorts it: only bare words are keywords (a quoted "TRIGGER" is a name). */
+function sortOf(t: Token): Sort {
+  if (t.kind === 'semicolon') return 'semi';
+  if (t.kind !== 'word') return 'other';
+  switch (t.value) {
+    case 'EXPLAIN':
+      return 'explain';
+    case 'CREATE':
+      return 'create';
+    case 'TEMP':
+    case 'TEMPORARY':
+      return 'temp';
+    case 'TRIGGER':
+      return 'trigger';
+    case 'END':
+      return 'end';
+    default:
+      return 'other';
+  }
+}
+
+/** Splits where SQLite ends statements, dropping empty ones (`;;`, a trailing `;`). */
 export function statements(tokens: readonly Token[]): Token[][] {
   const out: Token[][] = [];
   let current: Token[] = [];
-  let depth = 0;
-  // Semicolons inside a trigger body (CREATE TRIGGER ... BEGIN ... END) do not end the statement.
-  let inTriggerBody = false;
+  let state: Complete = 'start';
   for (const t of tokens) {
-    if (t.kind === 'punct' && t.value === '(') depth++;
-    if (t.kind === 'punct' && t.value === ')') depth = Math.max(0, depth - 1);
-    if (t.kind === 'word' && t.value === 'BEGIN' && current.some((x) => x.kind === 'word' && x.value === 'TRIGGER'))
-      inTriggerBody = true;
-    if (t.kind === 'word' && t.value === 'END' && inTriggerBody) inTriggerBody = false;
-    if (t.kind === 'semicolon' && depth === 0 && !inTriggerBody) {
+    state = NEXT[state][sortOf(t)];
+    if (t.kind === 'semicolon' && state === 'start') {
       if (current.length > 0) out.push(current);
       current = [];
       continue;
