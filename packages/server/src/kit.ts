@@ -27,6 +27,24 @@ const EMPTY_FORMS: Readonly<Record<string, never>> = Object.freeze({});
 const authenticatedClient = (ctx: ServerContext): string | undefined => ctx.http?.authInfo?.clientId;
 /** How much longer than a state's lifetime a claim is kept: for clocks that differ between hosts. */
 const CLAIM_CLOCK_MARGIN_MS = 60_000;
+/** Ten years: a longer lifetime is a mistake (every store still counts such a claim's expiry exactly). */
+const MAX_STATE_TTL_SECONDS = 10 * 365 * 24 * 3600;
+/** The longest a timer waits (Node fires a longer one at once) and Postgres's `lock_timeout` takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A duration option, refused when the kit is made if it is out of `[min, max]` or not whole where
+ * it must be: an infinite, `NaN`, negative or fractional one was taken as it was, and surfaced
+ * later as states that never expire in one process and are refused by the next, claims kept for
+ * ever, a Redis or Postgres store refusing every claim, or a timer that fires at once.
+ */
+function duration(name: string, value: number | undefined, fallback: number, min: number, max: number, whole: boolean) {
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && value >= min && value <= max && (!whole || Number.isInteger(value))) return value;
+  throw new RangeError(
+    `${name} must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}, not ${String(value)}`,
+  );
+}
 
 /** What `registerTool` is given for a tool. */
 interface ToolConfig {
@@ -44,7 +62,10 @@ export interface ElicitkitOptions {
    * call needs the same key; the default is random per process, right for one process.
    */
   secret?: Uint8Array | string;
-  /** Lifetime of a sealed `requestState`, seconds. Default 3600 (a question may wait 10 minutes). */
+  /**
+   * Lifetime of a sealed `requestState`, whole seconds (1 to ten years). Default 3600 (a question
+   * may wait 10 minutes).
+   */
   stateTtlSeconds?: number;
   /** Language of ready-made results. Default `en`. */
   locale?: Locale;
@@ -80,9 +101,15 @@ export interface ElicitkitOptions {
    * call needs the same store (SQLite on a shared file, or a shared server).
    */
   claims?: ClaimStore;
-  /** How long a running effect's holder counts as alive without renewing its claim. Default 15 s. */
+  /**
+   * How long a running effect's holder counts as alive without renewing its claim, whole ms (100
+   * to 2^31 − 1). Default 15 s.
+   */
   claimLeaseMs?: number;
-  /** How long a duplicate of a running effect waits for its result before answering "still running". Default 60 s. */
+  /**
+   * How long a duplicate of a running effect waits for its result before answering "still
+   * running", ms (0 to 2^31 − 1). Default 60 s.
+   */
   commitWaitMs?: number;
   /** The clock, for tests. */
   now?: () => number;
@@ -123,7 +150,11 @@ export interface Elicitkit {
 export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   const now = options.now ?? Date.now;
   const identify = options.identify ?? authenticatedClient;
-  const ttlSeconds = options.stateTtlSeconds ?? 3600;
+  // Whole seconds: a claim is kept a whole number of milliseconds (Redis's PEXPIRE takes no other).
+  const ttlSeconds = duration('stateTtlSeconds', options.stateTtlSeconds, 3600, 1, MAX_STATE_TTL_SECONDS, true);
+  // Whole milliseconds, as a Postgres store keeps a lease; renewed every third of it, on a timer.
+  const leaseMs = duration('claimLeaseMs', options.claimLeaseMs, 15_000, 100, MAX_TIMER_MS, true);
+  const waitMs = duration('commitWaitMs', options.commitWaitMs, 60_000, 0, MAX_TIMER_MS, false);
   // Made on first use: its key (and the platform's crypto behind it) costs a server's start time,
   // and a server whose calls never reach a 2026-07-28 round never needs it.
   let made: CallStateCodec | undefined;
@@ -226,8 +257,8 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     // round that sealed it began, before that round read the claim (execute.ts); the margin covers
     // clocks that differ between the replicas that seal states and the store that keeps claims.
     ttlMs: ttlSeconds * 1000 + CLAIM_CLOCK_MARGIN_MS,
-    leaseMs: options.claimLeaseMs ?? 15_000,
-    waitMs: options.commitWaitMs ?? 60_000,
+    leaseMs,
+    waitMs,
     now,
   });
   const runtime: Runtime = {
