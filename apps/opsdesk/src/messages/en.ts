@@ -81,6 +81,8 @@ export const en: OpsdeskMessages = {
     'virtual-table':
       'execute_sql reads json_each and json_tree only; other virtual tables (pragma_*, dbstat, fts) are off limits.',
     explain: 'execute_sql does not run EXPLAIN.',
+    'internal-table':
+      "execute_sql does not change the rows of SQLite's own tables (sqlite_sequence, sqlite_stat1, sqlite_stat4): SQLite keeps them itself, and no change to them could be counted or shown. Reading them is fine.",
     session:
       'execute_sql does not run SET, RESET, DISCARD, LISTEN, NOTIFY, COPY or LOAD: opsdesk owns the connection, and each call is one statement on the demo shop.',
   },

@@ -83,6 +83,8 @@ export const zh: OpsdeskMessages = {
     'other-database': 'execute_sql 只操作演示商店：不允许临时表、临时视图和临时触发器。',
     'virtual-table': 'execute_sql 只允许读取 json_each 和 json_tree；其他虚拟表（pragma_*、dbstat、fts）不可用。',
     explain: 'execute_sql 不执行 EXPLAIN。',
+    'internal-table':
+      'execute_sql 不修改 SQLite 自身的表（sqlite_sequence、sqlite_stat1、sqlite_stat4）中的行：这些表由 SQLite 自己维护，对它们的修改无法统计或展示。读取它们没有问题。',
     session:
       'execute_sql 不执行 SET、RESET、DISCARD、LISTEN、NOTIFY、COPY 或 LOAD：连接由 opsdesk 管理，每次调用只在演示商店上执行一条语句。',
   },

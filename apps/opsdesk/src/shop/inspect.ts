@@ -10,6 +10,8 @@ export type Refusal =
   | 'other-database'
   | 'virtual-table'
   | 'explain'
+  /** Rows of SQLite's own tables (sqlite_sequence, sqlite_stat1…), which no counting trigger can watch. */
+  | 'internal-table'
   /** Postgres: a statement that changes the connection (SET, RESET, DISCARD, LISTEN, COPY…), which opsdesk owns. */
   | 'session';
 
@@ -106,6 +108,7 @@ export function inspect(shopFile: string, sql: string): Inspection | { refusal: 
     const refusals = program.map((op) => refuse(op, allowedVtabs)).filter((r) => r !== undefined);
     const refusal = REFUSAL_ORDER.find((r) => refusals.includes(r));
     if (refusal) return { refusal };
+    if (writesInternalRows(program, names)) return { refusal: 'internal-table' };
     let main = true;
     for (const [i, op] of program.entries()) {
       // EXPLAIN lists trigger programs after the statement's own, each starting again at 0.
@@ -187,6 +190,42 @@ function refuse(op: Op, allowedVtabs: Set<string>): Refusal | undefined {
     default:
       return undefined;
   }
+}
+
+/** OPFLAG_NCHANGE: the row is one the statement changes (counted by `changes()`), not SQLite's bookkeeping. */
+const OPFLAG_NCHANGE = 0x01;
+
+/**
+ * Whether any program (the statement's or a trigger's) inserts, updates or deletes rows of one of
+ * SQLite's own tables as a statement's own change: `DELETE FROM sqlite_sequence`, `UPDATE
+ * sqlite_stat1 …`. Those tables take no trigger, so no execution could count such a change (it was
+ * kept unasked and reported as "no rows changed"). SQLite's own upkeep of them — an AUTOINCREMENT
+ * insert moving its counter, ANALYZE, a DROP clearing their rows — is not flagged as a change and
+ * runs as before.
+ */
+function writesInternalRows(program: readonly Op[], names: Map<number, string>): boolean {
+  const internal = (root: number) => root !== SCHEMA_ROOT && /^sqlite_/i.test(names.get(root) ?? '');
+  // Cursor → root page, per program: a trigger program numbers its cursors afresh.
+  let cursors = new Map<number, number>();
+  for (const [i, op] of program.entries()) {
+    if (i > 0 && op.addr === 0) cursors = new Map();
+    switch (op.opcode) {
+      case 'OpenWrite':
+        if (!(op.p5 & OPFLAG_P2ISREG)) cursors.set(op.p1, op.p2);
+        break;
+      case 'Insert':
+        if (op.p5 & OPFLAG_NCHANGE && internal(cursors.get(op.p1) ?? 0)) return true;
+        break;
+      case 'Delete':
+        if (op.p2 & OPFLAG_NCHANGE && internal(cursors.get(op.p1) ?? 0)) return true;
+        break;
+      case 'Clear':
+        // A DELETE without WHERE counts what it clears (P3); ANALYZE's own clearing does not.
+        if (op.p3 !== 0 && internal(op.p1)) return true;
+        break;
+    }
+  }
+  return false;
 }
 
 /** The table an opcode writes, if it writes one: by root page through the shop's own schema. */
