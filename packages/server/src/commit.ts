@@ -2,7 +2,13 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { Claim, ClaimStore } from './claims/types.js';
 import { ElicitkitUsageError } from './errors.js';
 import type { Locale } from './messages.js';
-import { commitOutcomeUnknownResult, stillRunningResult, unknownOutcomeResult, unrecordedResult } from './results.js';
+import {
+  claimsUnreachableResult,
+  commitOutcomeUnknownResult,
+  stillRunningResult,
+  unknownOutcomeResult,
+  unrecordedResult,
+} from './results.js';
 import { sleep } from './wait.js';
 
 /** How `ctx.commit` runs an effect. */
@@ -58,6 +64,8 @@ export interface CommitterSettings {
 /** A released claim: the attempt being waited on failed, so nothing happened and the id is free. */
 const RELEASED = Symbol('released');
 const LATE = Symbol('late');
+/** The claim store could not be read. */
+const UNREACHABLE = Symbol('unreachable');
 const SWEEP_EVERY_MS = 60_000;
 
 /**
@@ -139,7 +147,8 @@ export class Committer {
    * undefined when nothing was claimed: a replay of any round of a committed call answers from here.
    */
   async recorded(id: string, tool: string, locale: Locale, signal: AbortSignal): Promise<CallToolResult | undefined> {
-    const found = await this.settings.store.read(id);
+    const found = await this.read(id);
+    if (found === UNREACHABLE) return claimsUnreachableResult(tool, locale);
     if (!found) return undefined;
     if (found.state === 'done') return parse(found.result);
     const settled = await this.waitFor(id, tool, locale, found, signal);
@@ -188,7 +197,7 @@ export class Committer {
     claim: Extract<Claim, { state: 'running' }>,
     signal: AbortSignal,
   ): Promise<CallToolResult | typeof RELEASED> {
-    const { store, now, waitMs, leaseMs } = this.settings;
+    const { now, waitMs, leaseMs } = this.settings;
     const deadline = now() + waitMs;
     let current: Claim | undefined = claim;
     let pause = 10;
@@ -221,7 +230,21 @@ export class Committer {
       if (now() >= deadline || signal.aborted) return stillRunningResult(tool, locale);
       await sleep(pause, signal);
       pause = Math.min(pause * 2, 250);
-      current = await store.read(id);
+      const read = await this.read(id);
+      if (read === UNREACHABLE) return claimsUnreachableResult(tool, locale);
+      current = read;
+    }
+  }
+
+  /**
+   * The call's claim, or `UNREACHABLE` when the store could not be asked (Redis or Postgres down):
+   * then whether the call acted cannot be told, and the caller must not hear "nothing was done".
+   */
+  private async read(id: string): Promise<Claim | undefined | typeof UNREACHABLE> {
+    try {
+      return await this.settings.store.read(id);
+    } catch {
+      return UNREACHABLE;
     }
   }
 

@@ -59,6 +59,8 @@ interface Messages {
   commitOutcomeUnknown(tool: string): string;
   /** An earlier attempt of this call is still running its effect. */
   stillRunning(tool: string): string;
+  /** The claim store could not be reached to learn whether this call already took effect. */
+  claimsUnreachable(tool: string): string;
   /** The call's arguments nest deeper than they can be bound to the call's answers. */
   argumentsTooDeep: string;
   /** Appended to a result whose effect ran but could not be recorded. */
@@ -100,6 +102,8 @@ const en: Messages = {
     `${tool} sent its changes to the database to be saved, and the connection was lost before the database answered; asked again, it did not say whether they were saved. They may or may not have taken effect: check the current state before calling ${tool} again.`,
   stillRunning: (tool) =>
     `An earlier attempt of this same ${tool} call is still running. It was not run again; send the same request later to get its result.`,
+  claimsUnreachable: (tool) =>
+    `Whether this ${tool} call already took effect cannot be told now: the record of its effect cannot be reached. Nothing more was done; send the same request again later to get its result, rather than calling ${tool} anew.`,
   argumentsTooDeep: 'The arguments nest too deeply to be bound to the answers this call asks for: send them flatter.',
   unrecorded: (tool) =>
     `This took effect, but its result could not be recorded, so a retry of this same ${tool} call cannot be answered with it: check the current state rather than sending the call again.`,
@@ -148,6 +152,8 @@ const zh: Messages = {
     `${tool} 已把改动提交给数据库保存，但在数据库答复之前连接断开了；再次询问时，数据库也没有说明是否已保存。改动可能已经生效，也可能没有：请先检查当前状态，再决定是否重新调用 ${tool}。`,
   stillRunning: (tool) =>
     `同一次 ${tool} 调用的先前尝试仍在执行中。本次没有再次执行；稍后发送相同的请求即可获得其结果。`,
+  claimsUnreachable: (tool) =>
+    `现在无法得知这次 ${tool} 调用是否已经生效：无法访问它的执行记录。本次没有再执行任何操作；请稍后再次发送相同的请求以获得其结果，而不要重新调用 ${tool}。`,
   argumentsTooDeep: '参数嵌套过深，无法与本次调用要询问的回答绑定：请用更浅的结构发送。',
   unrecorded: (tool) =>
     `操作已生效，但其结果未能记录，因此重试同一次 ${tool} 调用无法得到这个结果：请检查当前状态，而不要再次发送该调用。`,

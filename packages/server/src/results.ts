@@ -142,6 +142,15 @@ export function unknownOutcomeResult(tool: string, locale: Locale): CallToolResu
 }
 
 /**
+ * A replay (or a duplicate waiting on an earlier attempt) could not read the call's claim: the
+ * store is unreachable. The call may have acted, so this is never "nothing was done": the caller is
+ * told to send the same request again, which is answered from the record once the store is back.
+ */
+export function claimsUnreachableResult(tool: string, locale: Locale): CallToolResult {
+  return result('rejected', MESSAGES[locale].claimsUnreachable(tool), true, { outcome: 'unknown' });
+}
+
+/**
  * This call's effect was sent to its database to commit, the answer was lost, and the database
  * would not say what became of it: the same `outcome: 'unknown'`, told as this call's own.
  */
