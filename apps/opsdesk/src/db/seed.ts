@@ -68,7 +68,17 @@ export function* addUser(
   projects: readonly string[],
   now: string,
 ): Query<void> {
+  yield* dropLeftoverTokens(username);
   yield* run('INSERT INTO users (username, email, role, created_at) VALUES (?, ?, ?, ?)', username, email, role, now);
   for (const p of projects)
     yield* run('INSERT INTO permissions (username, project) VALUES (?, ?) ON CONFLICT DO NOTHING', username, p);
+}
+
+/**
+ * Before an account is made under `username`: bearer tokens still stored under that name were a
+ * removed account's (removing a user leaves its tokens, refused while nobody holds the name). The
+ * new account is another person, so they go now rather than start answering for them.
+ */
+export function* dropLeftoverTokens(username: string): Query<void> {
+  yield* run('DELETE FROM api_tokens WHERE username = ?', username);
 }
