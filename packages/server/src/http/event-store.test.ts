@@ -145,6 +145,33 @@ describe('memory event store bounds', () => {
 });
 
 const REDIS = withRedis('server/src/http/event-store.test.ts');
+// Was: a negative maxStreamsPerSession looped for ever on the first event (the whole process with
+// it), NaN bounded nothing, and Redis refused a negative MAXLEN on every event (each response lost)
+// or a fractional PEXPIRE (the stream kept for ever).
+describe('an event store bound or lifetime that is no whole number from 1 is refused when the store is made', () => {
+  const bad = [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '10'];
+  const names = ['maxEventsPerStream', 'maxStreamsPerSession', 'ttlMs'];
+  it.each(names.flatMap((name) => bad.map((value) => [name, value] as const)))('memory: %s %s', (name, value) => {
+    expect(() => createMemoryEventStore({ [name]: value })).toThrow(
+      expect.objectContaining({ name: 'RangeError', message: expect.stringContaining(`${name} must be`) }),
+    );
+  });
+  it.each(['maxEventsPerStream', 'ttlMs'].flatMap((name) => bad.map((value) => [name, value] as const)))(
+    'redis: %s %s',
+    (name, value) => {
+      const unused = new Redis({ lazyConnect: true });
+      expect(() => createRedisEventStore(unused, { secret: SECRET, [name]: value })).toThrow(
+        expect.objectContaining({ name: 'RangeError', message: expect.stringContaining(`${name} must be`) }),
+      );
+    },
+  );
+  it('takes 1 for each', async () => {
+    const store = createMemoryEventStore({ maxEventsPerStream: 1, maxStreamsPerSession: 1, ttlMs: 1 });
+    const id = await store.storeEvent('s/a', note(1));
+    expect(await store.getStreamIdForEventId?.(id)).toBe('s/a');
+  });
+});
+
 describe.skipIf(!REDIS)('redis', () => {
   let server: TestRedis;
   let redis: Redis;

@@ -7,7 +7,7 @@ import {
   type StreamId,
 } from '@modelcontextprotocol/server';
 
-/** How much a memory event store keeps. */
+/** How much a memory event store keeps: each a whole number, at least 1 (else a `RangeError`). */
 export interface MemoryEventStoreOptions {
   /** Events kept per stream; older ones are dropped (a client that far behind misses them). Default 1000. */
   maxEventsPerStream?: number;
@@ -66,9 +66,9 @@ type ForgetsSessions = { [FORGET_SESSION]?: (sessionId: string) => void };
  * const http = createHttpHandler(factory, { eventStore: createMemoryEventStore() });
  */
 export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): EventStore {
-  const perStream = options.maxEventsPerStream ?? 1000;
-  const perSession = options.maxStreamsPerSession ?? 200;
-  const ttlMs = options.ttlMs ?? 10 * 60_000;
+  const perStream = storeBound('maxEventsPerStream', options.maxEventsPerStream, 1000);
+  const perSession = storeBound('maxStreamsPerSession', options.maxStreamsPerSession, 200);
+  const ttlMs = storeBound('ttlMs', options.ttlMs, 10 * 60_000);
   const now = options.now ?? Date.now;
   const sessions = new Map<string, Session>();
   const sessionOf = (stream: StreamId): Session | undefined => sessions.get(sessionKey(stream));
@@ -119,6 +119,18 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
     [FORGET_SESSION]: (sessionId) => sessions.delete(sessionId),
   };
   return store;
+}
+
+/**
+ * A bound or lifetime of an event store, refused when the store is made unless a whole number of
+ * at least 1: a negative `maxStreamsPerSession` made the memory store loop for ever on its first
+ * event (the whole process with it), `NaN` bounded nothing, and Redis refuses a negative MAXLEN
+ * (every event, every response with it, lost) or a fractional PEXPIRE (the stream kept for ever).
+ */
+export function storeBound(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (Number.isSafeInteger(value) && value >= 1) return value;
+  throw new RangeError(`${name} must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, not ${String(value)}`);
 }
 
 /** Drops `session`'s own streams past `max`: those that carried a response first, the least recently written first. */

@@ -2,6 +2,7 @@ import { hkdfSync } from 'node:crypto';
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
 import { decrypt, encrypt } from '../digest.js';
+import { storeBound } from './event-store.js';
 
 /** Where and for how long a Redis event store keeps events, and the key they are sealed with. */
 export interface RedisEventStoreOptions {
@@ -11,7 +12,7 @@ export interface RedisEventStoreOptions {
    * else reads or writes the Redis neither reads a question or a result nor puts one in a stream.
    */
   secret: string;
-  /** Key prefix. Default `elicitkit:events:`. */
+  /** Key prefix. Default `elicitkit:events:`. Bounds and lifetimes below: whole numbers, at least 1 (else a `RangeError`). */
   prefix?: string;
   /** Events kept per stream. Default 1000. */
   maxEventsPerStream?: number;
@@ -41,8 +42,8 @@ export function createRedisEventStore(redis: Redis, options: RedisEventStoreOpti
   if (options.secret.length < 32) throw new TypeError('the event store secret needs at least 32 characters');
   const key = new Uint8Array(hkdfSync('sha256', options.secret, new Uint8Array(0), 'elicitkit stream events v1', 32));
   const prefix = options.prefix ?? 'elicitkit:events:';
-  const max = options.maxEventsPerStream ?? 1000;
-  const ttlMs = options.ttlMs ?? 10 * 60_000;
+  const max = storeBound('maxEventsPerStream', options.maxEventsPerStream, 1000);
+  const ttlMs = storeBound('ttlMs', options.ttlMs, 10 * 60_000);
   const bound = (stream: string) => Buffer.from(`stream ${stream}`);
   const parse = (eventId: string) => {
     const match = EVENT_ID.exec(eventId);
