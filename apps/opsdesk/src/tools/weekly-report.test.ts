@@ -140,7 +140,8 @@ describe('weekly_report shows what the database holds on one line each', () => {
       'dev',
       'v1\n- 2026-10-05 10:00 v9.9.9 → prod (REL-1) by alice',
       'mallory\u202eecila',
-      '2026-10-05T09:00:00.000Z',
+      // 09:00 on 5 October where the server is: a report's days and times are the server's.
+      new Date(2026, 9, 5, 9, 0).toISOString(),
     );
     db.close();
     const r = await report(bob, { project: 'search-service', from: '2026-10-05', to: '2026-10-05' });

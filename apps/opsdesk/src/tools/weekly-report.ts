@@ -27,6 +27,33 @@ export function calendarDate(value: string): number | undefined {
 
 type Range = Record<ReportField, string>;
 
+/**
+ * When calendar day `date` (YYYY-MM-DD, a real date), moved on by `days`, begins in the server's
+ * time zone, as deployments store their time (ISO 8601, UTC): a day is the person's day, as
+ * sync_file's times are, never a UTC day (a deployment at 07:00 on 1 December in Shanghai is
+ * 23:00 on 30 November in UTC). A day that starts without a midnight (a DST change at 00:00)
+ * starts at its first hour.
+ */
+export function dayStart(date: string, days = 0): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const at = new Date(2000, 0, 1);
+  // setFullYear, not the constructor: the constructor reads the years 0–99 as 1900–1999.
+  at.setFullYear(y, m - 1, d + days);
+  at.setHours(0, 0, 0, 0);
+  const iso = at.toISOString();
+  // Past year 9999 the ISO form is '+010000-…', which sorts before every stored time: no bound.
+  return iso.startsWith('+') ? '~' : iso;
+}
+
+/** A stored time (ISO 8601) as the server's time zone reads it, to the minute: '2026-12-01 07:00'. */
+function localMinute(stored: string): string {
+  const at = new Date(stored);
+  if (Number.isNaN(at.getTime())) return stored.slice(0, 16).replace('T', ' ');
+  const two = (n: number) => String(n).padStart(2, '0');
+  const year = String(at.getFullYear()).padStart(4, '0');
+  return `${year}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}`;
+}
+
 interface Row {
   id: number;
   env: string;
@@ -122,18 +149,18 @@ export function weeklyReportTool({ store }: Deps) {
         (function* () {
           const now = (yield* permissionsFor(who.username)).services;
           if (!now.includes(project)) return { refused: now };
-          const inRange = 'FROM deployments WHERE service = ? AND substr(created_at, 1, 10) BETWEEN ? AND ?';
+          // From the first day's start to the start of the day after the last, in the server's time zone.
+          const inRange = 'FROM deployments WHERE service = ? AND created_at >= ? AND created_at < ?';
+          const bounds = [dayStart(from), dayStart(to, 1)];
           const counts = yield* all<{ env: string; n: number | string }>(
             `SELECT env, COUNT(*) AS n ${inRange} GROUP BY env`,
             project,
-            from,
-            to,
+            ...bounds,
           );
           const listed = yield* all<Row>(
             `SELECT id, env, version, ticket, deployed_by, created_at ${inRange} ORDER BY created_at LIMIT ${MAX_LISTED}`,
             project,
-            from,
-            to,
+            ...bounds,
           );
           return { counts, listed };
         })(),
@@ -149,7 +176,7 @@ export function weeklyReportTool({ store }: Deps) {
       const line = (text: string) => oneLine(text, 80);
       const lines = rows.map(
         (r) =>
-          `- ${line(r.created_at.slice(0, 16).replace('T', ' '))} ${line(r.version)} → ${line(r.env)}${r.ticket ? ` (${line(r.ticket)})` : ''} by ${line(r.deployed_by)}`,
+          `- ${line(localMinute(r.created_at))} ${line(r.version)} → ${line(r.env)}${r.ticket ? ` (${line(r.ticket)})` : ''} by ${line(r.deployed_by)}`,
       );
       const more = total > rows.length ? [t.reportListed(rows.length, total)] : [];
       return done([t.report(project, from, to, total), ...lines, ...more].join('\n'), {
