@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { revisionOptions } from '@elicitkit/client';
@@ -31,32 +32,51 @@ const RUNTIMES = {
 
 const REVISIONS: Revision[] = ['2025-06-18', '2025-11-25', '2026-07-28'];
 
-for (const [runtime, [binary, ...args]] of Object.entries(RUNTIMES)) {
-  const present = existsSync(binary);
-  if (!present) console.log(`runtimes.test: ${runtime} is not installed (${binary}); its check is skipped`);
+/** The runtime's server (runtimes/serve.mjs) in a child process, with `env` added. */
+async function serveOn(runtime: string, command: readonly string[], env: Record<string, string> = {}) {
+  const [binary, ...args] = command as [string, ...string[]];
+  const child: ChildProcess = spawn(binary, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = /listening (\S+)/.exec(output);
+      if (found) resolve(found[1] as string);
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on('exit', (code) => reject(new Error(`${runtime} exited (${code}) before listening:\n${output}`)));
+  });
+  return { url, stop: () => child.kill() };
+}
+
+/** What the served handler holds: its open sessions, and how each question ended. */
+async function stateOf(url: string): Promise<{ sessions: number; responses: Record<string, unknown>[] }> {
+  return (await fetch(new URL('/state', url))).json() as Promise<{
+    sessions: number;
+    responses: Record<string, unknown>[];
+  }>;
+}
+
+for (const [runtime, command] of Object.entries(RUNTIMES)) {
+  const present = existsSync(command[0]);
+  if (!present) console.log(`runtimes.test: ${runtime} is not installed (${command[0]}); its check is skipped`);
 
   describe.skipIf(!present)(`the server library on ${runtime}`, () => {
-    let child: ChildProcess | undefined;
+    let stop = () => {};
     let url = '';
 
     beforeAll(async () => {
-      child = spawn(binary, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-      let output = '';
-      url = await new Promise<string>((resolve, reject) => {
-        child?.stdout?.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const found = /listening (\S+)/.exec(output);
-          if (found) resolve(found[1] as string);
-        });
-        child?.stderr?.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-        });
-        child?.on('exit', (code) => reject(new Error(`${runtime} exited (${code}) before listening:\n${output}`)));
-      });
+      ({ url, stop } = await serveOn(runtime, command));
     }, 60_000);
 
     afterAll(() => {
-      child?.kill();
+      stop();
     });
 
     for (const revision of REVISIONS) {
@@ -106,6 +126,149 @@ for (const [runtime, [binary, ...args]] of Object.entries(RUNTIMES)) {
         await expect(call({ ...answer, requestState: forged })).rejects.toThrow();
         const kept = (await call({ ...answer, requestState: state })) as { structuredContent?: unknown };
         expect(kept.structuredContent).toMatchObject({ status: 'done', env: 'prod' });
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('serves a GET stream open at once, with the headers an SSE stream needs', async () => {
+      const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const init = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      });
+      const session = init.headers.get('mcp-session-id') ?? '';
+      await init.body?.cancel();
+      const stream = new AbortController();
+      try {
+        const get = await fetch(url, {
+          headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+          signal: stream.signal,
+        });
+        expect(get.status).toBe(200);
+        expect(get.headers.get('content-type')).toMatch(/^text\/event-stream/);
+        expect(get.headers.get('cache-control')).toContain('no-cache');
+        const first = await (get.body as ReadableStream<Uint8Array>).getReader().read();
+        expect(new TextDecoder().decode(first.value)).toMatch(/^:/);
+      } finally {
+        stream.abort();
+        await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': session } });
+      }
+    });
+
+    it('refuses a body past 4 MiB with 413, with or without its length declared', async () => {
+      const target = new URL(url);
+      const post = (declared: boolean) =>
+        new Promise<number>((resolve, reject) => {
+          const size = 5 * 1024 * 1024;
+          const request = httpRequest(
+            {
+              host: target.hostname,
+              port: target.port,
+              path: target.pathname,
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                ...(declared ? { 'content-length': size } : { 'transfer-encoding': 'chunked' }),
+              },
+            },
+            (response) => {
+              response.resume();
+              resolve(response.statusCode ?? 0);
+            },
+          );
+          // The server may answer and close before the body is through: the answer is what counts.
+          request.on('error', reject);
+          const chunk = Buffer.alloc(64 * 1024, 0x20);
+          let sent = 0;
+          const write = () => {
+            while (sent < size) {
+              sent += chunk.length;
+              if (!request.write(chunk)) return void request.once('drain', write);
+            }
+            request.end();
+          };
+          write();
+        });
+      expect(await post(false)).toBe(413);
+      expect(await post(true)).toBe(413);
+    });
+  });
+
+  describe.skipIf(!present)(`a client that goes away on ${runtime}`, () => {
+    let stop = () => {};
+    let url = '';
+
+    beforeAll(async () => {
+      ({ url, stop } = await serveOn(runtime, command, { ELICITKIT_RUNTIME_ABANDON_MS: '50' }));
+    }, 60_000);
+
+    afterAll(() => {
+      stop();
+    });
+
+    it('in the middle of a question: the question ends as cancel (disconnected), and its session is closed', async () => {
+      const client = new Client({ name: 'leaving', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+      let asked!: () => void;
+      const wasAsked = new Promise<void>((resolve) => {
+        asked = resolve;
+      });
+      client.setRequestHandler('elicitation/create', () => {
+        asked();
+        return new Promise(() => {});
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      void client.callTool({ name: 'deploy', arguments: { service: 'api' } }, { timeout: 30_000 }).catch(() => {});
+      await wasAsked;
+      expect((await stateOf(url)).sessions).toBe(1);
+      await client.close(); // every request of the client aborted: no DELETE, no cancel
+      let state = await stateOf(url);
+      while (state.sessions > 0 || state.responses.length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        state = await stateOf(url);
+      }
+      expect(state.responses).toMatchObject([{ key: 'env', action: 'cancel', reason: 'disconnected' }]);
+    });
+  });
+
+  // Bun.serve ends a connection that sends nothing for `idleTimeout` seconds (10 by default; here
+  // 5, which its timer's 4 s ticks make 4 to 8 — below 4 it ends at the next tick whatever is
+  // sent): a question must wait as long as the person takes.
+  describe.skipIf(!present || runtime !== 'bun')(`streams kept open past ${runtime}'s idle timeout`, () => {
+    let stop = () => {};
+    let url = '';
+
+    beforeAll(async () => {
+      ({ url, stop } = await serveOn(runtime, command, {
+        ELICITKIT_RUNTIME_IDLE_S: '5',
+        ELICITKIT_RUNTIME_KEEP_ALIVE_MS: '250',
+      }));
+    }, 60_000);
+
+    afterAll(() => {
+      stop();
+    });
+
+    it('a question answered after the host ended a quiet request still acts, once', async () => {
+      const client = new Client({ name: 'slow-person', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+      client.setRequestHandler('elicitation/create', async () => {
+        // Answered once the host has ended a request that sent nothing since the question came.
+        await fetch(new URL('/hold', url)).catch(() => undefined);
+        return { action: 'accept', content: { env: 'prod' } };
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      try {
+        // A call whose stream the host ended gets no result: it fails at this timeout.
+        const result = await client.callTool({ name: 'deploy', arguments: { service: 'api' } }, { timeout: 15_000 });
+        expect(result.structuredContent).toMatchObject({ status: 'done', env: 'prod' });
+        expect((await stateOf(url)).responses).toMatchObject([{ key: 'env', action: 'accept' }]);
       } finally {
         await client.close();
       }

@@ -1,6 +1,8 @@
 // The server library's HTTP handler on Bun or Deno (`createHttpHandler().fetch` handed to the
 // runtime's own server), with one tool that asks and then acts. Prints the endpoint's URL.
 // Run by runtimes.test.ts from the built packages, as a user of the published package would.
+// ELICITKIT_RUNTIME_IDLE_S sets Bun.serve's idleTimeout, ELICITKIT_RUNTIME_KEEP_ALIVE_MS and
+// ELICITKIT_RUNTIME_ABANDON_MS the handler's keepAliveMs and abandonedSessionMs.
 import { field, form } from '@elicitkit/form';
 import { createElicitkit, createHttpHandler, defineTool, done, outcomeSchema } from '@elicitkit/server';
 import * as z from 'zod/v4';
@@ -33,13 +35,33 @@ const deploy = defineTool({
   },
 });
 
-const kit = createElicitkit({ secret: 'a runtime check secret, at least 32 bytes long' });
-const http = createHttpHandler(() => kit.createServer({ name: 'runtime-check', version: '1.0.0' }, [deploy]));
+const env = (name) => (globalThis.Deno ? Deno.env.get(name) : process.env[name]);
+const audit = [];
+const kit = createElicitkit({
+  secret: 'a runtime check secret, at least 32 bytes long',
+  audit: (event) => audit.push(event),
+});
+const options = {};
+if (env('ELICITKIT_RUNTIME_KEEP_ALIVE_MS')) options.keepAliveMs = Number(env('ELICITKIT_RUNTIME_KEEP_ALIVE_MS'));
+if (env('ELICITKIT_RUNTIME_ABANDON_MS')) options.abandonedSessionMs = Number(env('ELICITKIT_RUNTIME_ABANDON_MS'));
+const http = createHttpHandler(() => kit.createServer({ name: 'runtime-check', version: '1.0.0' }, [deploy]), options);
+
+/** /hold: a request nobody answers, ended only by the host (its idle timeout) or its client. */
+const held = (request) =>
+  new Promise((resolve) => request.signal.addEventListener('abort', () => resolve(new Response(null))));
+/** /state: the open sessions and how each question ended (the audit trail's responses). */
+const state = () =>
+  Response.json({ sessions: http.sessionCount(), responses: audit.filter((event) => event.type === 'response') });
+const routes = { '/hold': held, '/state': state };
+const fetch = (request) => (routes[new URL(request.url).pathname] ?? http.fetch)(request);
+
 const runtime = globalThis.Bun ? 'bun' : globalThis.Deno ? 'deno' : 'node';
 let port;
-if (runtime === 'bun') port = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: http.fetch }).port;
-else if (runtime === 'deno') {
-  const server = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen() {} }, http.fetch);
+if (runtime === 'bun') {
+  const idle = env('ELICITKIT_RUNTIME_IDLE_S');
+  port = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch, ...(idle ? { idleTimeout: Number(idle) } : {}) }).port;
+} else if (runtime === 'deno') {
+  const server = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen() {} }, fetch);
   port = server.addr.port;
 } else throw new Error('run me with bun or deno');
 console.log(`${runtime} listening http://127.0.0.1:${port}/mcp`);

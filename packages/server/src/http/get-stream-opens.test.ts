@@ -2,8 +2,8 @@
  * A GET's SSE stream (the standalone stream a 2025 client opens after `initialize`, or a
  * resumption) is open from the start: its headers reach the client at once, before anything is
  * sent on it. Node writes a response's headers only with its first byte, and the first thing such
- * a stream carries may be the transport's keep-alive, 15 s on: until then the SDK client's GET had
- * no response, and a proxy timing out response headers would have cut it. Both adapters, and the
+ * a stream carries may be the transport's keep-alive (`keepAliveMs`, here 15 s on): until then
+ * the SDK client's GET had no response, and a proxy timing out response headers would have cut it. Both adapters, and the
  * stream then carries what the server sends as before.
  */
 import { createServer } from 'node:http';
@@ -36,11 +36,14 @@ const echo = defineTool({
 async function serve(adapter: Adapter) {
   const kit = createElicitkit();
   const servers: McpServer[] = [];
-  const handler = createHttpHandler(() => {
-    const server = kit.createServer({ name: 'opens', version: '1' }, [echo]);
-    servers.push(server);
-    return server;
-  });
+  const handler = createHttpHandler(
+    () => {
+      const server = kit.createServer({ name: 'opens', version: '1' }, [echo]);
+      servers.push(server);
+      return server;
+    },
+    { keepAliveMs: 15_000 },
+  );
   const node = createServer(listenerOf(handler, adapter));
   await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', resolve));
   cleanup.push(async () => {

@@ -61,6 +61,14 @@ export interface HttpHandlerOptions {
   eventStore?: EventStore;
   /** With an `eventStore`: the reconnection delay suggested to clients (SSE `retry`). Default 1000 ms. */
   retryMs?: number;
+  /**
+   * How often an SSE stream that carries nothing sends a keep-alive comment (`0`: never). A host
+   * ends a connection that sends nothing for its idle timeout — Bun.serve's is 10 s by default —
+   * and with it the stream a question waits on: the question would end as `cancel`
+   * (`disconnected`) while the person still reads it. Keep this below the host's idle timeout.
+   * Default 5000 ms.
+   */
+  keepAliveMs?: number;
   /** Several replicas: where sessions held by other replicas are found (see `SessionDirectory`). */
   sessions?: SessionDirectory;
   onerror?: (error: Error) => void;
@@ -102,6 +110,7 @@ export function createHttpHandler(
   const hosts = options.allowedHosts ?? localhostAllowedHostnames();
   const origins = options.allowedOrigins ?? localhostAllowedOrigins();
   const now = options.now ?? Date.now;
+  const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const limits = {
     maxSessions: options.maxSessions ?? 1000,
@@ -125,12 +134,14 @@ export function createHttpHandler(
     factory: (auth) => factory('push', auth),
     ...(options.sessions ? { directory: options.sessions } : {}),
     ...(options.eventStore ? { events: { store: options.eventStore, retryMs: options.retryMs ?? 1_000 } } : {}),
+    keepAliveMs,
     now,
   };
   const sweeper = setInterval(() => table.sweepIdle(), Math.min(idleMs, 60_000));
   (sweeper as { unref?: () => void }).unref?.();
   const stateless = createMcpHandler((ctx) => factory('input_required', ctx.authInfo), {
     legacy: 'reject',
+    keepAliveMs,
     ...(options.onerror ? { onerror: options.onerror } : {}),
   });
 
@@ -206,6 +217,12 @@ export function createHttpHandler(
   };
   return handler;
 }
+
+/**
+ * Under the idle timeout of Bun.serve (10 s, checked every 4 s, so as early as 8 s), the host
+ * that ends quiet connections soonest by default; the SDK's own keep-alive, 15 s, is past it.
+ */
+const KEEP_ALIVE_MS = 5_000;
 
 /** Host/Origin pairs kept as passed; past it the set starts again (a cache, not a limit). */
 const ADMITTED_PAIRS = 256;

@@ -443,6 +443,8 @@ export interface SessionLeg {
   directory?: SessionDirectory;
   /** Resumable streams: where their events are kept, and the `retry` suggested. */
   events?: { store: EventStore; retryMs: number };
+  /** How often a quiet SSE stream sends a keep-alive comment (`HttpHandlerOptions.keepAliveMs`). */
+  keepAliveMs: number;
   now: () => number;
 }
 
@@ -557,6 +559,7 @@ export async function openSession(
   // below (`existing`), so nothing is left half-closed.
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => id,
+    keepAliveMs: leg.keepAliveMs,
     ...(leg.events && over ? { eventStore: over.store, retryInterval: leg.events.retryMs } : {}),
   });
   const entry: TransportSession = {

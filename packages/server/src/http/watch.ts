@@ -1,8 +1,8 @@
 /**
  * Follows a streamed response to its end, and tells finished from dropped. The transport does not
  * watch the request's signal, and Node's adapter only notices a closed socket when the stream next
- * writes (keep-alives come every 15 s): without this a client that went away keeps its stream, its
- * timers and its questions until they time out.
+ * writes (a keep-alive every `keepAliveMs`, 5 s): without this a client that went away keeps its
+ * stream, its timers and its questions until they time out.
  *
  * `onEnd(true)` runs once when the client dropped the stream before it ended (the request's signal
  * aborted, or the body was cancelled); the inner stream is then cancelled, which frees the
@@ -77,7 +77,7 @@ export function watchResponse(
 /**
  * Whether `response` answers a GET with an SSE stream: the standalone stream, or a resumption of
  * one. Node writes a response's headers only with its first byte, and such a stream may carry
- * nothing for minutes (its first keep-alive comes after 15 s): its client would not know the
+ * nothing for minutes (its first keep-alive comes after `keepAliveMs`): its client would not know the
  * stream was open, nor would a proxy that times out a response's headers. Such a response is
  * opened at once: its headers flushed (Node's face), or an SSE comment sent first (the Web face,
  * which Node's adapters serve the same way).
