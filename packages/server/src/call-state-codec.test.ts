@@ -2,13 +2,14 @@
  * The sealed call state (`v4`): what it carries, that one MAC binds it to the key and the caller,
  * that nothing else opens (a byte changed, cut short, another identity, another key, expired,
  * relabelled as another version), that the states this codec keeps for their next round never
- * bypass any of that, and that `v3`, `v2` and `v1` states sealed before this format still open
- * under the same key, marked as bound by the arguments as the schema made them.
+ * bypass any of that, that `v3` and `v2` states sealed before this format still open under the
+ * same key, marked as bound by the arguments as the schema made them, and that a `v1` state (the
+ * SDK codec's format) never opens.
  */
 import { createHash, createHmac } from 'node:crypto';
+import { createRequestStateCodec } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createCallStateCodec } from './call-state-codec.js';
-import { createStateCodec } from './codec.js';
 import type { Caller, CallState } from './state.js';
 
 const KEY = 'k'.repeat(32);
@@ -70,7 +71,7 @@ describe('the v4 call state', () => {
   it('is less than half the size of the v1 state it replaces', async () => {
     const { sealer } = pair();
     const state = sample();
-    const v1 = await createStateCodec({ key: KEY, ttlSeconds: 60, now: Date.now }).mint({
+    const v1 = await createRequestStateCodec({ key: KEY, ttlSeconds: 60 }).mint({
       v: 1,
       call: createHash('sha256').update('deploy').digest('hex'),
       cid: state.cid,
@@ -294,10 +295,6 @@ describe('the v4 call state', () => {
     const today = codecAt(clock).seal(state, ALICE);
     expect(today.slice(0, today.lastIndexOf('.'))).toBe(`v4.${v3.slice('v3.'.length, v3.lastIndexOf('.'))}`);
     expect(await codecAt(clock).open(today, ALICE)).toEqual(state);
-    const v1 = 'v1.eyJwIjp7ImhlbGxvIjoid8O2cmxkIn0sImV4cCI6MTcwMDAwMDA2MH0.HHWEzxt02CLMDA-KKVcIZEQpQjPHfjL0JRjDn_zR1zg';
-    const envelope = createStateCodec<unknown>({ key: KEY, ttlSeconds: 60, now: () => clock.now });
-    expect(await envelope.verify(v1)).toEqual({ hello: 'wörld' });
-    expect(await envelope.mint({ hello: 'wörld' })).toBe(v1);
   });
 });
 
@@ -347,54 +344,24 @@ describe('a v2 state, sealed before v3 with the same key', () => {
   });
 });
 
-describe('a v1 state, sealed before v2 with the same key', () => {
+describe('a v1 state (the SDK codec’s format, the kit’s before v2), even sealed with the same key', () => {
   const who = (caller: Caller) =>
     createHash('sha256')
       .update(`elicitkit.who\0${caller.method}\0${caller.identity ?? ''}`)
       .digest('hex');
-  const v1 = (caller: Caller, clock: { now: number }) =>
-    createStateCodec({ key: KEY, ttlSeconds: 60, now: () => clock.now }).mint({
+
+  // Nothing in that format says who sealed it: a hand-written tool with the SDK's codec under the
+  // same key seals the same text, from what a client sent (state-from-another-tool.test.ts).
+  it('is another tool’s, never opened as the kit’s', async () => {
+    const clock = { now: Date.now() };
+    const text = await createRequestStateCodec({ key: KEY, ttlSeconds: 60 }).mint({
       v: 1,
       call: createHash('sha256').update('deploy').digest('hex'),
       cid: sample().cid,
-      who: who(caller),
-      asks: {
-        env: {
-          mode: 'form',
-          asked: 1_000,
-          timeoutMs: 600_000,
-          answer: { action: 'accept', at: 2_000, content: { env: 'prod' } },
-        },
-      },
+      who: who(ALICE),
+      asks: { env: { asked: 1_000, timeoutMs: 600_000, answer: { action: 'accept', at: 2_000, content: {} } } },
     });
-
-  it('opens for the identity it was sealed for, its call digest in today’s form', async () => {
-    const clock = { now: 1_700_000_000_000 };
-    const opened = await codecAt(clock).open(await v1(ALICE, clock), ALICE);
-    expect(opened).toEqual({
-      boundAsParsed: true,
-      call: sample().call,
-      cid: sample().cid,
-      asks: {
-        env: { asked: 1_000, timeoutMs: 600_000, answer: { action: 'accept', at: 2_000, content: { env: 'prod' } } },
-      },
-    });
-  });
-
-  it('is refused under another identity, with another key, changed, or expired', async () => {
-    const clock = { now: 1_700_000_000_000 };
-    const text = await v1(ALICE, clock);
-    expect(await refusal(() => codecAt(clock).open(text, BOB))).toBe('bind');
-    expect(await refusal(() => codecAt(clock, { key: 'j'.repeat(32) }).open(text, ALICE))).toBe('mac');
-    const changed = `${text.slice(0, 8)}${text[8] === 'A' ? 'B' : 'A'}${text.slice(9)}`;
-    expect(await refusal(() => codecAt(clock).open(changed, ALICE))).toMatch(/mac|malformed/);
-    clock.now += 61_000;
-    expect(await refusal(() => codecAt(clock).open(text, ALICE))).toBe('expired');
-  });
-
-  it('is refused when what it carries is not a call state', async () => {
-    const clock = { now: 1_700_000_000_000 };
-    const text = await createStateCodec({ key: KEY, ttlSeconds: 60, now: () => clock.now }).mint({ n: 1 });
+    expect(codecAt(clock).formatOf(text)).toBe('foreign');
     expect(await refusal(() => codecAt(clock).open(text, ALICE))).toBe('malformed');
   });
 });

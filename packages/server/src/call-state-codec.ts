@@ -12,17 +12,19 @@
  * costs no bytes, a state opened under another identity fails like a forged one, and one MAC is
  * computed per seal and at most one per open.
  *
- * `v3` states (the same body, the call bound by its arguments as the tool's schema made them), `v2`
- * states (that, always by its digest; the tag over `v2.<body>`) and `v1` states (the SDK codec's
- * format with the identity digest inside) sealed by earlier versions are still opened, marked
- * `boundAsParsed`, so that a restart or a rolling upgrade with the same key keeps open questions.
+ * `v3` states (the same body, the call bound by its arguments as the tool's schema made them) and
+ * `v2` states (that, always by its digest; the tag over `v2.<body>`) sealed by earlier versions are
+ * still opened, marked `boundAsParsed`, so that a restart or a rolling upgrade with the same key
+ * keeps open questions. `v1` states (before 2026-12-01) are not: they were in the SDK codec's
+ * format, which says nothing of who sealed it, so a hand-written tool keeping its state with the
+ * SDK's codec under the same key could mint one, from what a client sent, that opened as the
+ * kit's — answers nobody gave. A `v1.` text is another tool's (`formatOf`: `foreign`).
  */
 import { ELICIT_ACTIONS } from '@elicitkit/form';
-import { createStateCodec, type StateCodec } from './codec.js';
-import { bytesToBase64Url, hmacSha256, sameMac } from './digest.js';
-import { type AskRecord, type Caller, type CallState, identityDigest } from './state.js';
+import { hmacSha256, sameMac } from './digest.js';
+import type { AskRecord, Caller, CallState } from './state.js';
 
-/** Seals and opens call states (`v1` states from earlier versions open through a promise). */
+/** Seals and opens call states. */
 export interface CallStateCodec {
   /**
    * `asOf` (ms, default now): when the round that seals it began. The state expires `ttlSeconds`
@@ -31,12 +33,12 @@ export interface CallStateCodec {
    */
   seal(state: CallState, caller: Caller, asOf?: number): string;
   /** Throws (`malformed`, `mac`, `expired`, `bind`) on anything but an intact, unexpired state sealed for `caller`. */
-  open(text: string, caller: Caller): CallState | Promise<CallState>;
+  open(text: string, caller: Caller): CallState;
   /**
-   * Whose format `text` is in: `mine` (`v2.`, `v3.`: only this codec seals them), `shared` (`v1.`,
-   * the SDK codec's format, which a hand-written tool's states may be in too) or `foreign`.
+   * Whose format `text` is in: `mine` (`v2.`, `v3.`, `v4.`: only this codec seals them) or
+   * `foreign` (anything else, the SDK codec's `v1.` included: a hand-written tool's).
    */
-  formatOf(text: string): 'mine' | 'shared' | 'foreign';
+  formatOf(text: string): 'mine' | 'foreign';
 }
 
 export interface CallStateCodecOptions {
@@ -89,7 +91,6 @@ type WireAsk =
  */
 export function createCallStateCodec(options: CallStateCodecOptions): CallStateCodec {
   const key = typeof options.key === 'string' ? new TextEncoder().encode(options.key) : Uint8Array.from(options.key);
-  const v1 = createStateCodec<unknown>({ key, ttlSeconds: options.ttlSeconds, now: options.now });
   const mac = hmacSha256(key);
   // The version is part of the MAC's input: a state cannot be relabelled as another version.
   const tagOf = (prefix: string, body: string, caller: Caller) =>
@@ -126,12 +127,7 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   };
 
   return {
-    formatOf: (text) =>
-      text.startsWith(PREFIX) || text.startsWith(V3) || text.startsWith(V2)
-        ? 'mine'
-        : text.startsWith('v1.')
-          ? 'shared'
-          : 'foreign',
+    formatOf: (text) => (text.startsWith(PREFIX) || text.startsWith(V3) || text.startsWith(V2) ? 'mine' : 'foreign'),
     seal(state, caller, asOf = options.now()) {
       const wire = toWire(state, Math.floor(asOf / 1000) + options.ttlSeconds);
       const body = JSON.stringify(wire);
@@ -149,7 +145,6 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
         if (known.callText !== undefined) state.callText = known.callText;
         return state;
       }
-      if (text.startsWith('v1.')) return openV1(v1, text, caller).then(asParsed);
       const prefix = text.startsWith(PREFIX) ? PREFIX : text.startsWith(V3) ? V3 : text.startsWith(V2) ? V2 : undefined;
       if (prefix === undefined || dot !== text.length - TAG_LENGTH - 1 || dot <= PREFIX.length)
         throw new Error('malformed');
@@ -255,41 +250,4 @@ function fromWireValue(wire: unknown, now: number): CallState {
   const call = wire[0];
   // A NUL is in every call text and in no digest: the state carries the call's text itself.
   return call.includes('\0') ? { call, callText: call, cid: wire[1], asks } : { call, cid: wire[1], asks };
-}
-
-interface V1State {
-  v: 1;
-  call: string;
-  cid: string;
-  who: string;
-  asks: Record<string, AskRecord & { mode?: unknown }>;
-}
-
-/** A state sealed before `v2`: the SDK codec's format, the identity's digest inside. */
-async function openV1(codec: StateCodec<unknown>, text: string, caller: Caller): Promise<CallState> {
-  const payload = (await codec.verify(text)) as Partial<V1State> | null;
-  if (
-    typeof payload !== 'object' ||
-    payload === null ||
-    payload.v !== 1 ||
-    typeof payload.call !== 'string' ||
-    typeof payload.cid !== 'string' ||
-    typeof payload.asks !== 'object' ||
-    payload.asks === null
-  )
-    throw new Error('malformed');
-  if (payload.who !== identityDigest(caller.method, caller.identity)) throw new Error('bind');
-  const asks: Record<string, AskRecord> = {};
-  for (const [key, { mode: _mode, ...record }] of Object.entries(payload.asks)) {
-    Object.defineProperty(asks, key, { value: record, enumerable: true, writable: true, configurable: true });
-  }
-  // v1 carried the call digest in hex; it is compared with today's base64url one.
-  const call = /^[0-9a-f]{64}$/.test(payload.call) ? hexToBase64Url(payload.call) : payload.call;
-  return { call, cid: payload.cid, asks };
-}
-
-function hexToBase64Url(hex: string): string {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytesToBase64Url(bytes);
 }

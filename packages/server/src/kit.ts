@@ -173,7 +173,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   // The SDK runs one `verify` for every tool on the server. A state in another format belongs to a
   // hand-written tool beside the kit's: it is left as it is (`undefined`) for that tool to check,
   // and the kit's own tools refuse any state they get unopened (`readState`, -32602).
-  const verify = (state: string, ctx: ServerContext): CallState | Promise<CallState | undefined> | undefined => {
+  const verify = (state: string, ctx: ServerContext): CallState | undefined => {
     // Past the limit no state is the kit's: no MAC is computed, and the kit's tool says why (readState).
     if (state.length > MAX_REQUEST_STATE_LENGTH) return undefined;
     const caller = { method: ctx.mcpReq.method, identity: identify(ctx) };
@@ -183,9 +183,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     // Answers past their limit: no MAC either; the kit's tool refuses them naming it (readState).
     // (The SDK answers any throw here with its own fixed words.)
     if (!answersFit(ctx.mcpReq.inputResponses)) return OVERSIZE_ANSWERS;
-    if (format === 'mine') return codec.open(state, caller);
-    // The SDK codec's format: one of ours from before v2, or a hand-written tool's.
-    return Promise.resolve(codec.open(state, caller)).catch(() => undefined);
+    return codec.open(state, caller);
   };
   const sink = options.audit;
   const audit = sink

@@ -1,17 +1,14 @@
 /**
  * What `ask()` no longer redoes on every call (issue 12), and why none of it can hand one call
- * another's answer: the state codec's minted states, identity digests kept per identity, each tool's settings
- * per tool, each 2025 connection's peer per connection, and a form's shape for a known client per
- * form. Each cache is checked against the work it saves, and against the thing it is keyed by
+ * another's answer: each tool's settings per tool, each 2025 connection's peer per connection, and
+ * a form's shape for a known client per form. Each cache is checked against the work it saves, and against the thing it is keyed by
  * changing.
  */
-import { createHash } from 'node:crypto';
 import { type AnyForm, type FormSchema, field, form } from '@elicitkit/form';
 import { knownClient, knownClientOf } from '@elicitkit/form/clients';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
-  createRequestStateCodec,
   McpServer,
   PROTOCOL_VERSION_META_KEY,
   type ServerContext,
@@ -22,98 +19,16 @@ import * as z from 'zod/v4';
 import { type Connected, call, connect } from '../test/harness.js';
 import { parseArguments } from './arguments.js';
 import { shapeForClient } from './client-quirks.js';
-import { createStateCodec } from './codec.js';
 import { ElicitkitUsageError } from './errors.js';
 import { createElicitkit } from './kit.js';
 import { peerOf } from './peer.js';
 import { done } from './results.js';
-import { identityDigest } from './state.js';
 import { type AnyTool, defineTool } from './tool.js';
 
 let open: Connected | undefined;
 afterEach(async () => {
   await open?.close();
   open = undefined;
-});
-
-describe('the state HMAC', () => {
-  it('speaks the SDK codec’s format with a long string key, and refuses another key’s state', async () => {
-    const key = 'a string secret well over one SHA-256 block long, '.repeat(3);
-    const ours = createStateCodec<{ n: number }>({ key, ttlSeconds: 60, now: Date.now });
-    const sdk = createRequestStateCodec<{ n: number }>({ key, ttlSeconds: 60 });
-    expect(await sdk.verify(await ours.mint({ n: 1 }), {} as never)).toEqual({ n: 1 });
-    expect(await ours.verify(await sdk.mint({ n: 2 }))).toEqual({ n: 2 });
-    const other = createStateCodec<{ n: number }>({ key: `${key}!`, ttlSeconds: 60, now: Date.now });
-    await expect(other.verify(await ours.mint({ n: 3 }))).rejects.toThrow('mac');
-  });
-});
-
-describe('states this codec minted, verified again without the MAC', () => {
-  const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
-
-  it('gives each verify its own copy of the payload, and refuses any other text', async () => {
-    const codec = createStateCodec<{ asks: Record<string, number> }>({
-      key: 'k'.repeat(32),
-      ttlSeconds: 60,
-      now: Date.now,
-    });
-    const state = await codec.mint({ asks: { env: 1 } });
-    const first = await codec.verify(state);
-    expect(first).toEqual({ asks: { env: 1 } });
-    first.asks.env = 2;
-    expect(await codec.verify(state)).toEqual({ asks: { env: 1 } });
-    // One character off, in the MAC or the body, is not the text that was minted: verified in full.
-    await expect(codec.verify(flip(state, state.length - 1))).rejects.toThrow('mac');
-    await expect(codec.verify(flip(state, 5))).rejects.toThrow('mac');
-    await expect(codec.verify(`${state}x`)).rejects.toThrow('mac');
-  });
-
-  it('still expires', async () => {
-    let now = 1_000_000;
-    const codec = createStateCodec<{ n: number }>({ key: 'k'.repeat(32), ttlSeconds: 60, now: () => now });
-    const state = await codec.mint({ n: 1 });
-    now += 59_000;
-    expect(await codec.verify(state)).toEqual({ n: 1 });
-    now += 2_000;
-    await expect(codec.verify(state)).rejects.toThrow('expired');
-  });
-
-  it('verifies in full the states it no longer keeps, and another codec’s, as before', async () => {
-    const codec = createStateCodec<{ n: number }>({ key: 'k'.repeat(32), ttlSeconds: 60, now: Date.now });
-    const states: string[] = [];
-    for (let n = 0; n < 1_100; n++) states.push(await codec.mint({ n }));
-    const oldest = states[0] as string;
-    expect(await codec.verify(oldest)).toEqual({ n: 0 });
-    await expect(codec.verify(flip(oldest, oldest.length - 1))).rejects.toThrow('mac');
-    const twin = createStateCodec<{ n: number }>({ key: 'k'.repeat(32), ttlSeconds: 60, now: Date.now });
-    expect(await twin.verify(states[1_099] as string)).toEqual({ n: 1_099 });
-    const stranger = createStateCodec<{ n: number }>({ key: 'j'.repeat(32), ttlSeconds: 60, now: Date.now });
-    await expect(stranger.verify(states[1_099] as string)).rejects.toThrow('mac');
-  });
-});
-
-describe('identity digests, kept per identity', () => {
-  const fresh = (method: string, identity: string | undefined) =>
-    createHash('sha256')
-      .update(`elicitkit.who\0${method}\0${identity ?? ''}`)
-      .digest('hex');
-
-  it('are the SHA-256 of method and identity, each its own, asked once or many times', async () => {
-    for (let round = 0; round < 2; round++) {
-      for (const identity of ['alice', 'bob', undefined]) {
-        for (const method of ['tools/call', 'prompts/get']) {
-          expect(await identityDigest(method, identity)).toBe(fresh(method, identity));
-        }
-      }
-    }
-    expect(await identityDigest('tools/call', 'alice')).not.toBe(await identityDigest('tools/call', 'bob'));
-  });
-
-  it('stay right past the number kept', async () => {
-    for (let i = 0; i < 2_100; i++)
-      expect(await identityDigest('tools/call', `user-${i}`)).toBe(fresh('tools/call', `user-${i}`));
-    expect(await identityDigest('tools/call', 'alice')).toBe(fresh('tools/call', 'alice'));
-  });
 });
 
 /** A tool that asks whichever form it declares under `q`, and reports the answer. */

@@ -1,12 +1,11 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, createRequestStateCodec } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { createStore, fixtureTools } from '../test/fixture-tools.js';
 import { httpTransport, loopback } from '../test/loopback.js';
 import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
-import { createStateCodec } from './codec.js';
 import { createElicitkit } from './kit.js';
 
 /**
@@ -192,13 +191,13 @@ describe('requestState', () => {
     await alice.client.close();
   });
 
-  it('continues a call from a v1 state sealed before this version with the same secret, for its identity only', async () => {
-    // A restart or a rolling upgrade with a kept secret (opsdesk keeps it in its database): the
-    // question a client is answering was sealed by the previous version, in the v1 format.
+  it('never opens a v1 state (the SDK codec’s format, the kit’s before 2026-12-01), for its identity either', async () => {
+    // Nothing in that format says who sealed it: a hand-written tool keeping its state with the
+    // SDK's codec under the same secret seals the same text (state-from-another-tool.test.ts).
     const secret = 'a kept state secret of at least 32 characters';
     const { store, handler } = setup(secret);
     const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-    const v1 = await createStateCodec({ key: secret, ttlSeconds: 3600, now: Date.now }).mint({
+    const v1 = await createRequestStateCodec({ key: secret, ttlSeconds: 3600 }).mint({
       v: 1,
       call: sha256('deploy\0{"service":"order-service"}'),
       cid: randomUUID(),
@@ -206,15 +205,10 @@ describe('requestState', () => {
       asks: { env: { mode: 'form', asked: Date.now(), timeoutMs: 600_000 } },
     });
     const answer = { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: v1 };
-    // The SDK codec's format (a hand-written tool's states may be in it too): not opened for
-    // mallory, it reaches the kit's tool as text, which refuses it; nothing deploys.
-    const mallory = await manualClient('mallory', handler);
-    expect(await mallory.round({ service: 'order-service' }, answer)).toMatchObject({ isError: true });
-    expect(store.deployments).toEqual([]);
     const alice = await manualClient('alice', handler);
-    await continuesToProd(alice, answer, store);
+    expect(await alice.round({ service: 'order-service' }, answer)).toMatchObject({ isError: true });
+    expect(store.deployments).toEqual([]);
     await alice.client.close();
-    await mallory.client.close();
   });
 
   it('refuses state minted for one call on a call with other arguments at another replica too', async () => {
@@ -449,28 +443,5 @@ describe('exactly once, to the end of every state of a committed call', () => {
       expect(store.deployments).toHaveLength(1);
     }
     await alice.client.close();
-  });
-});
-
-describe('state codec', () => {
-  it('speaks the SDK codec’s wire format both ways, and refuses tampering and expiry', async () => {
-    const { createRequestStateCodec } = await import('@modelcontextprotocol/server');
-    const { createStateCodec } = await import('./codec.js');
-    const key = new Uint8Array(32).fill(7);
-    let now = Date.now();
-    const ours = createStateCodec<{ n: number }>({ key, ttlSeconds: 60, now: () => now });
-    const sdk = createRequestStateCodec<{ n: number }>({ key, ttlSeconds: 60 });
-    const ctx = {} as never;
-    expect(await sdk.verify(await ours.mint({ n: 1 }), ctx)).toEqual({ n: 1 });
-    expect(await ours.verify(await sdk.mint({ n: 2 }, ctx))).toEqual({ n: 2 });
-    const good = await ours.mint({ n: 3 });
-    const flipped = `${good.slice(0, -2)}${good.at(-2) === 'A' ? 'B' : 'A'}${good.at(-1)}`;
-    await expect(ours.verify(flipped)).rejects.toThrow('mac');
-    await expect(ours.verify('v1.x')).rejects.toThrow('malformed');
-    await expect(ours.verify('nonsense')).rejects.toThrow('malformed');
-    const other = createStateCodec<{ n: number }>({ key: new Uint8Array(32).fill(8), ttlSeconds: 60, now: () => now });
-    await expect(other.verify(good)).rejects.toThrow('mac');
-    now += 61_000;
-    await expect(ours.verify(good)).rejects.toThrow('expired');
   });
 });

@@ -151,22 +151,3 @@ export function questionDigest(question: Question): string {
 function shortDigest(text: string): string {
   return callDigest(text).slice(0, 16);
 }
-
-/** Identity digests by method and identity: a handful of callers make every call, each digested once. */
-const identities = new Map<string, string>();
-const IDENTITIES_KEPT = 1024;
-
-/**
- * SHA-256 of who is calling, as states sealed before `v2` carried it (the identity never appeared
- * in clear): only a `v1` state from an earlier version is checked against it now.
- */
-export function identityDigest(method: string, identity: string | undefined): string {
-  const text = `elicitkit.who\0${method}\0${identity ?? ''}`;
-  const known = identities.get(text);
-  if (known !== undefined) return known;
-  const digest = sha256(text, 'hex');
-  // Bounded by forgetting all at once: many identities only cost a digest each again.
-  if (identities.size >= IDENTITIES_KEPT) identities.clear();
-  identities.set(text, digest);
-  return digest;
-}
