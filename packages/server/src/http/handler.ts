@@ -27,7 +27,11 @@ import type { Delivered, SessionDirectory } from './session-directory.js';
 import { openSession, ownerOf, type SessionLeg, serveSession, TransportSessionTable } from './transport-sessions.js';
 import { OPENED, opensAtOnce, watchResponse } from './watch.js';
 
-/** Who may call the endpoint, from where, and how much each identity may hold open. */
+/**
+ * Who may call the endpoint, from where, and how much each identity may hold open. The limits and
+ * durations are whole numbers (milliseconds for the `…Ms` ones): one out of its range is refused
+ * with a `RangeError` naming it when the handler is made.
+ */
 export interface HttpHandlerOptions {
   /**
    * Who is calling. Return the validated `AuthInfo`, or a `Response` (usually 401) to refuse.
@@ -110,30 +114,28 @@ export function createHttpHandler(
   const hosts = options.allowedHosts ?? localhostAllowedHostnames();
   const origins = options.allowedOrigins ?? localhostAllowedOrigins();
   const now = options.now ?? Date.now;
-  const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
-  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const keepAliveMs = whole(options, 'keepAliveMs', KEEP_ALIVE_MS, 0, MAX_TIMER_MS);
+  const idleMs = whole(options, 'sessionIdleMs', 30 * 60_000, 1, Number.MAX_SAFE_INTEGER);
   const limits = {
-    maxSessions: options.maxSessions ?? 1000,
-    maxSessionsPerIdentity: options.maxSessionsPerIdentity ?? 100,
-    maxInFlightPerIdentity: options.maxInFlightPerIdentity ?? 100,
+    maxSessions: whole(options, 'maxSessions', 1000, 1, Number.MAX_SAFE_INTEGER),
+    maxSessionsPerIdentity: whole(options, 'maxSessionsPerIdentity', 100, 1, Number.MAX_SAFE_INTEGER),
+    maxInFlightPerIdentity: whole(options, 'maxInFlightPerIdentity', 100, 1, Number.MAX_SAFE_INTEGER),
   } satisfies Record<LimitName, number>;
-  const table = new TransportSessionTable(
-    { ...limits, idleMs, abandonMs: options.abandonedSessionMs ?? (options.eventStore ? 30_000 : 3_000) },
-    now,
-    async (entry) => {
-      options.sessions?.closed(entry.id);
-      await entry.transport.close().catch(() => {});
-      await entry.server.close().catch(() => {});
-      // Nothing resumes a closed session's streams: they go with it (so its store is bounded by open sessions).
-      if (options.eventStore) forgetSessionEvents(options.eventStore, entry.id);
-    },
-  );
+  const abandonMs = whole(options, 'abandonedSessionMs', options.eventStore ? 30_000 : 3_000, 0, MAX_TIMER_MS);
+  const retryMs = whole(options, 'retryMs', 1_000, 0, MAX_TIMER_MS);
+  const table = new TransportSessionTable({ ...limits, idleMs, abandonMs }, now, async (entry) => {
+    options.sessions?.closed(entry.id);
+    await entry.transport.close().catch(() => {});
+    await entry.server.close().catch(() => {});
+    // Nothing resumes a closed session's streams: they go with it (so its store is bounded by open sessions).
+    if (options.eventStore) forgetSessionEvents(options.eventStore, entry.id);
+  });
   const leg: SessionLeg = {
     table,
     limits,
     factory: (auth) => factory('push', auth),
     ...(options.sessions ? { directory: options.sessions } : {}),
-    ...(options.eventStore ? { events: { store: options.eventStore, retryMs: options.retryMs ?? 1_000 } } : {}),
+    ...(options.eventStore ? { events: { store: options.eventStore, retryMs } } : {}),
     keepAliveMs,
     now,
   };
@@ -223,6 +225,28 @@ export function createHttpHandler(
  * that ends quiet connections soonest by default; the SDK's own keep-alive, 15 s, is past it.
  */
 const KEEP_ALIVE_MS = 5_000;
+
+/** The longest a timer waits: Node fires a longer one at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A limit or duration of `options`, refused when the handler is made if it is not a whole number
+ * in `[min, max]`: a `NaN` cap let every session in (`size >= NaN` is false) or refused every
+ * request 429, a `NaN` idle time swept every millisecond and closed nothing, a timer past
+ * `MAX_TIMER_MS` fired at once, and a keep-alive the transport cannot use sent none.
+ */
+function whole<K extends keyof HttpHandlerOptions>(
+  options: HttpHandlerOptions,
+  name: K,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const value: unknown = options[name];
+  if (value === undefined) return fallback;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
+  throw new RangeError(`${name} must be a whole number from ${min} to ${max}, not ${String(value)}`);
+}
 
 /** Host/Origin pairs kept as passed; past it the set starts again (a cache, not a limit). */
 const ADMITTED_PAIRS = 256;
