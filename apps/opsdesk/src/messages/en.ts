@@ -155,6 +155,8 @@ export const en: OpsdeskMessages = {
   takenOnPage: (u) =>
     `The username "${u}" was taken while the page was open, by a registration that finished first. No account was created; register again with another name.`,
   registered: (u) => `Account ${u} created and its password set.`,
+  registerUnsupported: (step) =>
+    `This client cannot ask the user ${step === 'form' ? 'in a form (the account details)' : 'on a page (URL-mode elicitation), which setting the password needs'}, so register_user made no account. The password is set on a secure opsdesk page, never in a form or in chat, and register_user takes no arguments: calling it again will not help. The user can register from a client that supports both form and URL-mode elicitation.`,
 };
 
 /** One line per table an execution touched, then one per schema change. */

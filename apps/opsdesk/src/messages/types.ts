@@ -158,5 +158,11 @@ export interface OpsdeskMessages {
   passwordMessage(username: string): string;
   /** The password page found the name taken (another registration finished first): no account. */
   takenOnPage(username: string): string;
+  /**
+   * The client cannot show a step of registering (`form`: the account form, `page`: the password
+   * page): no account, and no argument could stand in — register_user takes none, and the password
+   * never passes through chat.
+   */
+  registerUnsupported(step: 'form' | 'page'): string;
   registered(username: string): string;
 }

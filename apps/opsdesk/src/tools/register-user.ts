@@ -1,5 +1,6 @@
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import type { Deps } from '../context.js';
 import { value } from '../db/query.js';
@@ -49,6 +50,7 @@ export function registerUserTool({ store, locale, links }: Deps) {
             : { field: 'username', message: t.usernameTaken(username) };
         },
       });
+      if (answer.action === 'unsupported') return cannotShow(answer.result(), t.registerUnsupported('form'));
       if (answer.action !== 'accept') return answer.result();
       const { username, email, newsletter } = answer.value;
       // The page's listener opens here, the first time a password question needs it (not at every start).
@@ -79,8 +81,23 @@ export function registerUserTool({ store, locale, links }: Deps) {
           // Declined, cancelled, timed out or not askable: the link stops working (the kit's last
           // isComplete withdrew it already where the link was shown), no account, the name stays free.
           await links.withdraw(ctx.contextId);
-          return password.result();
+          return password.action === 'unsupported'
+            ? cannotShow(password.result(), t.registerUnsupported('page'))
+            : password.result();
       }
     },
   });
+}
+
+/**
+ * The kit's `unsupported` result in register_user's own words. The kit's asks the model to collect
+ * the missing values and call again with them — but register_user takes no arguments (the password
+ * never passes through chat), so that call would end the same way, the person asked again for nothing.
+ */
+function cannotShow(result: CallToolResult, text: string): CallToolResult {
+  return {
+    ...result,
+    content: [{ type: 'text', text }],
+    structuredContent: { ...(result.structuredContent as object), message: text, missing: [] },
+  };
 }
