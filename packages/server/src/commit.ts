@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Claim, ClaimStore } from './claims/types.js';
+import type { AsyncAtomicResult, Claim, ClaimStore } from './claims/types.js';
 import { ElicitkitUsageError } from './errors.js';
 import type { Locale } from './messages.js';
 import {
@@ -109,7 +109,16 @@ export class Committer {
       });
     this.sweepNow();
     if (options.atomic && store.atomicallyAsync) {
-      const found = await store.atomicallyAsync(
+      // A duplicate of a transaction this process runs waits for it here, holding nothing: on the
+      // claim row's lock it would hold one of the pool's connections for as long (a client replaying
+      // its final round as often as the pool has connections held them all).
+      const here = this.running.get(id);
+      if (here) {
+        const settled = await this.waitHere(here, tool, locale, signal, this.settings.now() + waitMs);
+        if (settled !== RELEASED) return settled;
+        return this.run(id, tool, locale, effect, options, signal, replayable);
+      }
+      const transaction = store.atomicallyAsync(
         id,
         ttlMs,
         async (tx) => recordedInTransaction(await effect(tx as never), tool),
@@ -117,9 +126,17 @@ export class Committer {
           waitMs,
         },
       );
-      if (found.state === 'busy') return stillRunningResult(tool, locale);
-      if (found.state === 'unknown') return commitOutcomeUnknownResult(tool, locale);
-      if (found.state !== 'running') return parse(found.result);
+      // What a duplicate here gets: this attempt's answer; a rejection (it threw, or found someone
+      // else's claim) sends it to try for itself.
+      this.track(
+        id,
+        transaction.then((found) => {
+          if (found.state === 'running') throw RELEASED;
+          return answerOf(found, tool, locale);
+        }),
+      );
+      const found = await transaction;
+      if (found.state !== 'running') return answerOf(found, tool, locale);
       // A claim taken without a transaction (a commit that was not atomic): wait for it as usual.
       const settled = await this.waitFor(id, tool, locale, found, signal);
       if (settled !== RELEASED) return settled;
@@ -181,12 +198,36 @@ export class Committer {
       const kept = await store.complete(id, owner, recorded).catch(() => false);
       return kept || whole === undefined ? parse(recorded) : unrecordedResult(parse(recorded), tool, locale);
     })();
-    this.running.set(id, acting);
-    void acting.then(
-      () => this.running.delete(id),
-      () => this.running.delete(id),
-    );
+    this.track(id, acting);
     return acting;
+  }
+
+  /** `acting` is this process's attempt at call `id`: a duplicate here waits on it. */
+  private track(id: string, acting: Promise<CallToolResult>): void {
+    this.running.set(id, acting);
+    const done = () => {
+      if (this.running.get(id) === acting) this.running.delete(id);
+    };
+    acting.then(done, done);
+  }
+
+  /** Waits on this process's attempt: its result, `RELEASED` when it failed, or "still running" at `deadline`. */
+  private async waitHere(
+    here: Promise<CallToolResult>,
+    tool: string,
+    locale: Locale,
+    signal: AbortSignal,
+    deadline: number,
+  ): Promise<CallToolResult | typeof RELEASED> {
+    // The timer is dropped as soon as either side settles: nothing lingers to hold the process.
+    const done = new AbortController();
+    const late = sleep(Math.max(0, deadline - this.settings.now()), AbortSignal.any([signal, done.signal])).then(
+      (): typeof LATE => LATE,
+    );
+    const failed = (): typeof RELEASED => RELEASED;
+    const settled = await Promise.race([here.catch(failed), late]);
+    done.abort();
+    return settled === LATE ? stillRunningResult(tool, locale) : settled;
   }
 
   /** Waits on someone else's running claim: its result, `RELEASED`, or why no result is coming. */
@@ -209,17 +250,7 @@ export class Committer {
     let movedAt = now();
     for (;;) {
       const here = this.running.get(id);
-      if (here) {
-        // The timer is dropped as soon as either side settles: nothing lingers to hold the process.
-        const done = new AbortController();
-        const late = sleep(Math.max(0, deadline - now()), AbortSignal.any([signal, done.signal])).then(
-          (): typeof LATE => LATE,
-        );
-        const failed = (): typeof RELEASED => RELEASED;
-        const settled = await Promise.race([here.catch(failed), late]);
-        done.abort();
-        return settled === LATE ? stillRunningResult(tool, locale) : settled;
-      }
+      if (here) return this.waitHere(here, tool, locale, signal, deadline);
       if (!current) return RELEASED;
       if (current.state === 'done') return parse(current.result);
       if (current.leaseUntil !== lease) {
@@ -413,6 +444,17 @@ function recordable(result: unknown): CallToolResult {
   const structured =
     result.structuredContent && Object.fromEntries(Object.entries(result.structuredContent).filter(fits));
   return { ...fields, content, ...(structured ? { structuredContent: structured } : {}) };
+}
+
+/** What an atomic commit's caller is told of what the store did (`running` excepted: that is waited for). */
+function answerOf(
+  found: Exclude<AsyncAtomicResult, { state: 'running' }>,
+  tool: string,
+  locale: Locale,
+): CallToolResult {
+  if (found.state === 'busy') return stillRunningResult(tool, locale);
+  if (found.state === 'unknown') return commitOutcomeUnknownResult(tool, locale);
+  return parse(found.result);
 }
 
 function parse(recorded: string): CallToolResult {
