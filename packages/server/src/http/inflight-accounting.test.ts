@@ -63,16 +63,26 @@ describe('the in-flight cap per identity on 2025 sessions', () => {
   it('counts a batch whole: past the cap it is refused, at the cap it runs', async () => {
     server = await loopback({ authenticated: true, maxInFlightPerIdentity: 2 });
     const post = await rawSession(server.url, 'mallory');
-    // Three new calls in one POST, with nothing in flight and a cap of 2.
+    // Three new calls in one POST, with nothing in flight and a cap of 2: it could never start, so
+    // it is no 429 to retry (it would be refused again, for ever) but a request to send fewer.
     const over = await post([deployCall(11), deployCall(12), deployCall(13)]);
-    expect(over.status).toBe(429);
-    await over.body?.cancel().catch(() => {});
+    expect(over.status).toBe(400);
+    expect(over.headers.get('retry-after')).toBeNull();
+    expect(await over.json()).toMatchObject({
+      id: 11,
+      error: { code: -32600, message: expect.stringContaining('a batch of 3 requests is more than the 2') },
+    });
     const twice = await post([deployCall(14), deployCall(14)]);
     expect(twice.status).toBe(400);
     await twice.body?.cancel().catch(() => {});
     const atCap = await post([deployCall(15), deployCall(16)]);
     expect(atCap.status).toBe(200);
     expect(await untilAsked(atCap)).toBeGreaterThan(0);
+    // With those in flight, a batch that fits the cap alone waits its turn: 429, to retry.
+    const waits = await post([deployCall(17)]);
+    expect(waits.status).toBe(429);
+    expect(waits.headers.get('retry-after')).not.toBeNull();
+    await waits.body?.cancel().catch(() => {});
     await atCap.body?.cancel().catch(() => {});
   });
 });

@@ -1,4 +1,4 @@
-import type { RequestId } from '@modelcontextprotocol/server';
+import { INVALID_REQUEST, type RequestId } from '@modelcontextprotocol/server';
 
 /** Server-defined JSON-RPC codes the SDK's own sessionful examples answer with. */
 export const SESSION_REQUIRED = -32_000;
@@ -36,7 +36,7 @@ export function limitReached(limit: LimitName, max: number, id: RequestId | null
     {
       maxSessions: `The server holds its limit of ${max} open sessions, none of them yours to close.`,
       maxSessionsPerIdentity: `You have ${max} open sessions, the limit, each with a request in flight. Close one (DELETE) or wait for one to finish.`,
-      maxInFlightPerIdentity: `You have ${max} requests in flight, the limit (each open question is one). Wait for one to finish.`,
+      maxInFlightPerIdentity: `Your requests in flight would pass the limit of ${max} (each open question is one). Wait for one to finish.`,
     } satisfies Record<LimitName, string>
   )[limit];
   return new Response(
@@ -49,6 +49,20 @@ export function limitReached(limit: LimitName, max: number, id: RequestId | null
       status: 429,
       headers: { 'content-type': 'application/json', 'retry-after': String(RETRY_AFTER_SECONDS) },
     },
+  );
+}
+
+/**
+ * HTTP 400 to a POST whose batch starts more requests than `maxInFlightPerIdentity`: it could
+ * never start, however long the client waited, so it is no 429 (which says to retry) but a request
+ * to send fewer at once.
+ */
+export function batchPastLimit(count: number, max: number, id: RequestId | null): Response {
+  return jsonRpcError(
+    400,
+    INVALID_REQUEST,
+    `Bad Request: a batch of ${count} requests is more than the ${max} an identity may have in flight at once (maxInFlightPerIdentity), so it could never start; send at most ${max} in one POST.`,
+    id,
   );
 }
 

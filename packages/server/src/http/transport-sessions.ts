@@ -17,7 +17,7 @@ import {
 import { randomUUID } from '../digest.js';
 import { sessionEvents } from './event-store.js';
 import { type Exchange, INVALID, markResumable } from './exchange.js';
-import { jsonRpcError, type LimitName, limitReached, SESSION_REQUIRED, streamOver } from './replies.js';
+import { batchPastLimit, jsonRpcError, type LimitName, limitReached, SESSION_REQUIRED, streamOver } from './replies.js';
 import type { SessionDirectory } from './session-directory.js';
 import { type StreamsOver, streamsOver } from './streams-over.js';
 
@@ -496,6 +496,8 @@ export async function serveSession(
       `Bad Request: request id ${JSON.stringify(reused)} is already in use by a request in flight on this session; give each request an id of its own.`,
       reused,
     );
+  if (ids.length > leg.limits.maxInFlightPerIdentity)
+    return batchPastLimit(ids.length, leg.limits.maxInFlightPerIdentity, first);
   if (!leg.table.mayStart(entry.identity, ids.length))
     return limitReached('maxInFlightPerIdentity', leg.limits.maxInFlightPerIdentity, first);
   const ended = leg.table.beginCall(entry, ids, leg.events !== undefined);
