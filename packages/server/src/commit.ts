@@ -1,3 +1,4 @@
+import { ElicitkitError } from '@elicitkit/form';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AsyncAtomicResult, Claim, ClaimStore } from './claims/types.js';
 import { ElicitkitUsageError } from './errors.js';
@@ -270,11 +271,14 @@ export class Committer {
   /**
    * The call's claim, or `UNREACHABLE` when the store could not be asked (Redis or Postgres down):
    * then whether the call acted cannot be told, and the caller must not hear "nothing was done".
+   * A store's own refusal (an Elicitkit error other than `CLAIMS_UNAVAILABLE`: a Redis that would
+   * forget claims, say) is no answer about the call; it is thrown as it is, for the operator.
    */
   private async read(id: string): Promise<Claim | undefined | typeof UNREACHABLE> {
     try {
       return await this.settings.store.read(id);
-    } catch {
+    } catch (error) {
+      if (ElicitkitError.is(error) && error.code !== 'CLAIMS_UNAVAILABLE') throw error;
       return UNREACHABLE;
     }
   }

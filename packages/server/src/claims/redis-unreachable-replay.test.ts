@@ -29,6 +29,27 @@ describe.skipIf(!REDIS)('a replay while the claim store cannot be reached (a rea
     await durable?.stop();
   });
 
+  // Not a Redis that cannot be reached: one the store refuses (it would forget claims). That is
+  // said as it is, for the operator to fix, on the answering round too.
+  it('a Redis that does not keep its data is named as such on the answering round, nothing run', async () => {
+    const forgetful = await startRedis();
+    const plain = new Redis(forgetful.url);
+    const serving = await loopback({ kit: { claims: createRedisClaimStore(plain, { prefix: 'forgetful:' }) } });
+    try {
+      const call = { name: 'deploy', arguments: { service: 'order-service' } };
+      const first = pendingOf(await wireRound(serving.url, call));
+      const final = { ...call, inputResponses: { env: accept({ env: 'dev' }) }, requestState: first.requestState };
+      const answered = await wireRound(serving.url, final);
+      expect(answered.result?.isError).toBe(true);
+      expect(JSON.stringify(answered.result?.content)).toContain('does not keep its data (appendonly no)');
+      expect(serving.store.deployments).toEqual([]);
+    } finally {
+      await serving.close();
+      plain.disconnect();
+      await forgetful.stop();
+    }
+  });
+
   it('is not told nothing was done; sent again once Redis is back, it gets the recorded result, nothing run twice', async () => {
     const serving = await loopback({ kit: { claims: createRedisClaimStore(client, { prefix: 'replay-down:' }) } });
     try {
