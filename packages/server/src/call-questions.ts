@@ -246,9 +246,10 @@ export class CallQuestions {
     });
     if (raw.kind === 'unshowable') return this.unsupported(key, question, ctx, fallback, `${noUrl}: ${raw.detail}`);
     this.audit.response(key, raw, undefined);
-    // (Not a question that never held still: no one page was put to the person to finish.)
-    const refused = raw.kind === 'answer' ? raw.action !== 'accept' : raw.kind !== 'unstable';
-    if (refused && (await this.finishedAnyway(key, options.isComplete))) return { action: 'accept', value: true };
+    // Every way the question ends but consent: a link that never held still was put to the person
+    // too, each time, and they may have finished the flow on one of them (2026-07-28).
+    const ends = raw.kind !== 'answer' || raw.action !== 'accept';
+    if (ends && (await this.finishedAnyway(key, options.isComplete))) return { action: 'accept', value: true };
     if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
     if (raw.action !== 'accept') return this.refuse(key, raw.action, ctx);
     // Accept in URL mode is consent, not completion: wait for the flow to finish.

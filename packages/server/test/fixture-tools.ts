@@ -326,7 +326,8 @@ export function volatileTools(store: Store): AnyTool[] {
       const outcome = await askUrl('page', {
         message: 'Finish on the secure page, please.',
         url: `http://127.0.0.1:7777/page/${looks}`,
-        isComplete: () => true,
+        // Nobody finishes it: the last check (the question ends unstable) must find it unfinished.
+        isComplete: () => false,
       });
       if (outcome.action !== 'accept') return outcome.result();
       return done('Finished on the page.');
