@@ -12,9 +12,10 @@ export interface RedisClaimStoreOptions {
   /**
    * Accept a Redis that does not keep its data. By default the store checks, before its first
    * claim, that Redis writes every command to its append-only file and fsyncs it (`appendonly
-   * yes`, `appendfsync always`), and refuses to claim anything otherwise: a Redis that restarts
+   * yes`, `appendfsync always`) and never evicts keys (no `maxmemory`, or `maxmemory-policy
+   * noeviction`), and refuses to claim anything otherwise: a Redis that restarts, or fills up,
    * and forgets a claim lets a replayed call act again. `volatile: true` accepts that — claims
-   * hold only while this Redis keeps running.
+   * hold only while this Redis keeps them.
    */
   volatile?: boolean;
 }
@@ -131,16 +132,26 @@ export class ClaimStoreNotDurableError extends ElicitkitError {
   constructor(found: string) {
     super(
       'CLAIMS_NOT_DURABLE',
-      `The claim store's Redis does not keep its data (${found}): a restart would forget claims and let a replayed call act again, so nothing was done. Run Redis with appendonly yes and appendfsync always, or create the store with { volatile: true } to accept claims that last only while Redis runs.`,
+      `The claim store's Redis does not keep its data (${found}): a restart or a full memory would forget claims and let a replayed call act again, so nothing was done. Run Redis with appendonly yes, appendfsync always and maxmemory-policy noeviction (or no maxmemory), or create the store with { volatile: true } to accept claims that last only while Redis keeps them.`,
     );
     this.name = 'ClaimStoreNotDurableError';
   }
 }
 
-/** What Redis says about keeping its data: undefined when it fsyncs every write to its AOF, else what it does instead. */
+/**
+ * What Redis says about keeping its data: undefined when it fsyncs every write to its AOF and never
+ * evicts a key to make room, else what it does instead. A Redis with a `maxmemory` and any policy
+ * but `noeviction` drops keys when full (a `volatile-*` one too: every claim has an expiry), and a
+ * claim it drops lets a replayed call act again, as a restart that lost it would.
+ */
 async function notDurable(redis: Redis): Promise<string | undefined> {
   const info = String(await redis.info('persistence'));
   if (!/^aof_enabled:1\s*$/m.test(info)) return 'appendonly no';
+  const memory = String(await redis.info('memory'));
+  const maxmemory = Number(/^maxmemory:(\d+)\s*$/m.exec(memory)?.[1] ?? 0);
+  const policy = /^maxmemory_policy:(\S+)\s*$/m.exec(memory)?.[1] ?? 'noeviction';
+  if (maxmemory > 0 && policy !== 'noeviction')
+    return `maxmemory-policy ${policy}: keys are evicted when memory is full`;
   // CONFIG may be renamed or refused on a managed Redis: then durability cannot be shown.
   const reply = (await redis.config('GET', 'appendfsync').catch(() => [])) as string[];
   const fsync = reply[1];

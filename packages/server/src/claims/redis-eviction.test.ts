@@ -1,0 +1,76 @@
+/**
+ * A Redis that evicts keys when its memory is full (a `maxmemory` with any policy but
+ * `noeviction`: `allkeys-lru`, common on a Redis set up as a cache, or a `volatile-*` one, since
+ * every claim carries an expiry) forgets claims under memory pressure just as one that restarts
+ * without its data does: a replayed final round then acts again. The store's check before its
+ * first claim looked at the append-only file only, and claimed on such a Redis; now it refuses it
+ * (`ClaimStoreNotDurableError`), unless told the store is volatile.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
+import { ClaimStoreNotDurableError, createRedisClaimStore } from './redis.js';
+
+const REDIS = withRedis('claims/redis-eviction.test.ts');
+const LEASE = { leaseMs: 1_000, ttlMs: 60_000 };
+
+describe.skipIf(!REDIS)('a durable Redis that evicts keys when full', () => {
+  let server: TestRedis;
+  let client: Redis;
+  beforeAll(async () => {
+    server = await startRedis({ durable: true });
+    client = new Redis(server.url);
+  });
+  afterAll(async () => {
+    client?.disconnect();
+    await server?.stop();
+  });
+
+  it('forgets a recorded claim under memory pressure (why it is refused)', async () => {
+    await client.config('SET', 'maxmemory-policy', 'allkeys-lru');
+    const store = createRedisClaimStore(client, { prefix: 'shown:', volatile: true });
+    expect(await store.claim('call-1', 'a', LEASE)).toEqual({ state: 'claimed' });
+    expect(await store.complete('call-1', 'a', '"deployed"')).toBe(true);
+    const used = Number(/used_memory:(\d+)/.exec(String(await client.info('memory')))?.[1]);
+    await client.config('SET', 'maxmemory', String(used + 2_000_000));
+    const junk = 'x'.repeat(10_000);
+    for (let i = 0; i < 400; i++) await client.set(`junk:${i}`, junk);
+    // The record is gone: a replay would claim the call again and act a second time.
+    expect(await store.claim('call-1', 'b', LEASE)).toEqual({ state: 'claimed' });
+    await client.config('SET', 'maxmemory', '0');
+    await client.flushall();
+  });
+
+  it.each(['allkeys-lru', 'allkeys-lfu', 'allkeys-random', 'volatile-lru', 'volatile-ttl'])(
+    'refuses to claim on one with maxmemory and %s, unless told the store is volatile',
+    async (policy) => {
+      await client.config('SET', 'maxmemory', '100mb');
+      await client.config('SET', 'maxmemory-policy', policy);
+      try {
+        const refused = await createRedisClaimStore(client, { prefix: `ev-${policy}:` })
+          .claim('call-1', 'a', LEASE)
+          .catch((e: unknown) => e);
+        expect(refused).toBeInstanceOf(ClaimStoreNotDurableError);
+        expect((refused as Error).message).toContain(`maxmemory-policy ${policy}`);
+        expect(await client.keys(`ev-${policy}:*`)).toEqual([]);
+        const volatile = createRedisClaimStore(client, { prefix: `ev-${policy}:`, volatile: true });
+        expect(await volatile.claim('call-1', 'a', LEASE)).toEqual({ state: 'claimed' });
+      } finally {
+        await client.config('SET', 'maxmemory', '0');
+      }
+    },
+  );
+
+  it('claims on one that never evicts: noeviction, or no maxmemory at all', async () => {
+    await client.config('SET', 'maxmemory', '100mb');
+    await client.config('SET', 'maxmemory-policy', 'noeviction');
+    expect(await createRedisClaimStore(client, { prefix: 'noev:' }).claim('call-1', 'a', LEASE)).toEqual({
+      state: 'claimed',
+    });
+    await client.config('SET', 'maxmemory', '0');
+    await client.config('SET', 'maxmemory-policy', 'allkeys-lru');
+    expect(await createRedisClaimStore(client, { prefix: 'nomax:' }).claim('call-1', 'a', LEASE)).toEqual({
+      state: 'claimed',
+    });
+  });
+});
