@@ -4,9 +4,11 @@
  * called by the SDK's Node client on every revision — a question asked, answered, and the effect
  * run once. A runtime whose binary is missing is skipped with a printed line.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:http2';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { revisionOptions } from '@elicitkit/client';
@@ -29,6 +31,17 @@ const RUNTIMES = {
     SERVE,
   ],
 } as const;
+
+/** openssl makes the certificate the HTTP/2 check serves with; without it that check is skipped. */
+const openssl = (() => {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    console.log('runtimes.test: openssl is not installed; the HTTP/2 check is skipped');
+    return false;
+  }
+})();
 
 const REVISIONS: Revision[] = ['2025-06-18', '2025-11-25', '2026-07-28'];
 
@@ -271,6 +284,79 @@ for (const [runtime, command] of Object.entries(RUNTIMES)) {
         expect((await stateOf(url)).responses).toMatchObject([{ key: 'env', action: 'accept' }]);
       } finally {
         await client.close();
+      }
+    });
+  });
+
+  // Over TLS a client that speaks HTTP/2 does (curl, browsers): the name it asks for travels as
+  // `:authority`, and Deno hands the handler no Host header, only the request's URL.
+  describe.skipIf(!present || runtime !== 'deno' || !openssl)(`HTTP/2 on ${runtime}`, () => {
+    let stop = () => {};
+    let url = '';
+    let ca = '';
+
+    beforeAll(async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'runtimes-tls-'));
+      const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+      execFileSync(
+        'openssl',
+        [
+          ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=localhost'],
+          ...['-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert],
+        ],
+        { stdio: 'ignore' },
+      );
+      ca = readFileSync(cert, 'utf8');
+      ({ url, stop } = await serveOn(runtime, command, {
+        ELICITKIT_RUNTIME_TLS_CERT: cert,
+        ELICITKIT_RUNTIME_TLS_KEY: key,
+      }));
+    }, 60_000);
+
+    afterAll(() => {
+      stop();
+    });
+
+    it('serves a request that came with :authority and no Host header', async () => {
+      const session = connect(new URL(url).origin, { ca });
+      try {
+        const post = (headers: Record<string, string>, body: unknown) =>
+          new Promise<{ status: number; text: string }>((resolve, reject) => {
+            const stream = session.request({
+              ':method': 'POST',
+              ':path': '/mcp',
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              ...headers,
+            });
+            let status = 0;
+            let text = '';
+            stream.on('response', (h) => {
+              status = Number(h[':status']);
+            });
+            stream.on('data', (chunk: Buffer) => {
+              text += chunk.toString();
+            });
+            stream.on('end', () => resolve({ status, text }));
+            stream.on('error', reject);
+            stream.end(JSON.stringify(body));
+          });
+        const opened = await post(
+          {},
+          {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'h2', version: '1' } },
+          },
+        );
+        expect(opened.status).toBe(200);
+        expect(opened.text).toContain('"protocolVersion":"2025-11-25"');
+        // A page of another name, over HTTP/2 as well, is still refused.
+        const other = await post({ ':authority': 'evil.example' }, { jsonrpc: '2.0', id: 2, method: 'ping' });
+        expect(other.status).toBe(403);
+      } finally {
+        session.close();
       }
     });
   });

@@ -2,7 +2,8 @@
 // runtime's own server), with one tool that asks and then acts. Prints the endpoint's URL.
 // Run by runtimes.test.ts from the built packages, as a user of the published package would.
 // ELICITKIT_RUNTIME_IDLE_S sets Bun.serve's idleTimeout, ELICITKIT_RUNTIME_KEEP_ALIVE_MS and
-// ELICITKIT_RUNTIME_ABANDON_MS the handler's keepAliveMs and abandonedSessionMs.
+// ELICITKIT_RUNTIME_ABANDON_MS the handler's keepAliveMs and abandonedSessionMs, and
+// ELICITKIT_RUNTIME_TLS_CERT and _KEY (PEM files) serve Deno over TLS.
 import { field, form } from '@elicitkit/form';
 import { createElicitkit, createHttpHandler, defineTool, done, outcomeSchema } from '@elicitkit/server';
 import * as z from 'zod/v4';
@@ -61,7 +62,13 @@ if (runtime === 'bun') {
   const idle = env('ELICITKIT_RUNTIME_IDLE_S');
   port = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch, ...(idle ? { idleTimeout: Number(idle) } : {}) }).port;
 } else if (runtime === 'deno') {
-  const server = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen() {} }, fetch);
+  // With a certificate, over TLS, where clients that can speak HTTP/2 do (no Host header then).
+  const cert = env('ELICITKIT_RUNTIME_TLS_CERT');
+  const tls = cert
+    ? { cert: Deno.readTextFileSync(cert), key: Deno.readTextFileSync(env('ELICITKIT_RUNTIME_TLS_KEY')) }
+    : {};
+  const server = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen() {}, ...tls }, fetch);
   port = server.addr.port;
 } else throw new Error('run me with bun or deno');
-console.log(`${runtime} listening http://127.0.0.1:${port}/mcp`);
+const scheme = env('ELICITKIT_RUNTIME_TLS_CERT') ? 'https' : 'http';
+console.log(`${runtime} listening ${scheme}://127.0.0.1:${port}/mcp`);

@@ -12,10 +12,12 @@ import {
   type McpServer,
   originValidationResponse,
   readRequestBody,
+  validateHostHeader,
 } from '@modelcontextprotocol/server';
 import { forgetSessionEvents } from './event-store.js';
 import { type Exchange, INVALID, type ReadBody, SERVE_EXCHANGE, type ServeExchange, TOO_LARGE } from './exchange.js';
 import {
+  HOST_REFUSED,
   jsonRpcError,
   type LimitName,
   PAYLOAD_TOO_LARGE,
@@ -248,6 +250,21 @@ function whole<K extends keyof HttpHandlerOptions>(
   throw new RangeError(`${name} must be a whole number from ${min} to ${max}, not ${String(value)}`);
 }
 
+/** The `host[:port]` of an absolute URL; undefined for a relative one (Bun's, for an HTTP/1.0 request with no Host). */
+function authorityOf(url: string): string | undefined {
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The SDK's Host check on `host` (its `hostHeaderValidationResponse`, for a name not in a header). */
+function hostRefused(host: string | undefined, hosts: string[]): Response | undefined {
+  const checked = validateHostHeader(host, hosts);
+  return checked.ok ? undefined : jsonRpcError(403, HOST_REFUSED, checked.message);
+}
+
 /** Host/Origin pairs kept as passed; past it the set starts again (a cache, not a limit). */
 const ADMITTED_PAIRS = 256;
 
@@ -295,14 +312,23 @@ const utf8 = new TextEncoder();
  * The DNS-rebinding check (the SDK's Host and Origin validation). It parses a URL per header; a
  * client sends the same Host and Origin on every request, so the pairs that passed are kept (a
  * few: they are per client, not per request).
+ *
+ * A request with no Host header is judged by the authority in its URL: an HTTP/2 request carries
+ * it as `:authority`, not as a header (Deno.serve over TLS hands such a request no Host, and
+ * every one was refused 403), as does a `Request` made in the same process. A browser always
+ * sends one or the other, so a rebinding page is still judged by the name it used.
  */
 function hostGuard(hosts: string[], origins: string[]): (request: Request) => Response | undefined {
   const admitted = new Set<string>();
   return (request) => {
+    const header = request.headers.get('host');
+    const host = header ?? authorityOf(request.url);
     // A missing or empty Host never passes, so it never becomes a key; no Origin and "" pass alike.
-    const key = `${request.headers.get('host') ?? ''}\n${request.headers.get('origin') ?? ''}`;
+    const key = `${host ?? ''}\n${request.headers.get('origin') ?? ''}`;
     if (admitted.has(key)) return undefined;
-    const refused = hostHeaderValidationResponse(request, hosts) ?? originValidationResponse(request, origins);
+    const refused =
+      (header !== null ? hostHeaderValidationResponse(request, hosts) : hostRefused(host, hosts)) ??
+      originValidationResponse(request, origins);
     if (refused) return refused;
     if (admitted.size >= ADMITTED_PAIRS) admitted.clear();
     admitted.add(key);

@@ -3,6 +3,8 @@ import { INVALID_REQUEST, type RequestId } from '@modelcontextprotocol/server';
 /** Server-defined JSON-RPC codes the SDK's own sessionful examples answer with. */
 export const SESSION_REQUIRED = -32_000;
 export const SESSION_NOT_FOUND = -32_001;
+/** The code the SDK's Host and Origin checks answer 403 with. */
+export const HOST_REFUSED = -32_000;
 /** The codes the SDK's transports answer 413 and 415 with (HTTP status says which). */
 export const PAYLOAD_TOO_LARGE = -32_000;
 export const UNSUPPORTED_MEDIA_TYPE = -32_000;
