@@ -37,11 +37,12 @@ export interface AskUrlOptions {
   /**
    * Whether the out-of-band flow has finished: polled after the person consents (`final: false`),
    * and asked once more with `final: true` when the question ends any other way than `accept` or
-   * `pending` (declined, cancelled, timed out, the call cancelled while the page was open). After
-   * that last question nothing waits for the flow: a page that could still be finished must be
-   * closed by the same step that answers it (one transaction: close what is open, then read
-   * whether it finished), or a submit landing between the answer and the closing makes something
-   * the call reports was not made.
+   * `pending` (declined, cancelled, timed out, the call cancelled while the page was open, a link
+   * that never held still). After that last question nothing waits for the flow: a page that
+   * could still be finished must be closed by the same step that answers it (one transaction:
+   * close what is open, then read whether it finished), or a submit landing between the answer and
+   * the closing makes something the call reports was not made. A check that throws, or answers
+   * anything but `true`, counts as not finished (a poll's error does not end the call).
    *
    * @example
    * isComplete: ({ final }) => (final ? links.closeAndCheck(id) : links.finished(id))

@@ -255,7 +255,7 @@ export class CallQuestions {
     // Accept in URL mode is consent, not completion: wait for the flow to finish.
     const { pollMs, now, urlWaitMs } = this.settings;
     if (
-      await pollUntil(() => options.isComplete({ final: false }), {
+      await pollUntil(() => checked(options.isComplete, POLL), {
         waitMs: options.waitMs ?? urlWaitMs,
         pollMs,
         now,
@@ -369,13 +369,10 @@ export class CallQuestions {
    * the person the link, so they may finish there and then decline, cancel or leave the dialog.
    * What they did on the page happened; the call must not report that nothing was done. It is the
    * last question (`final`): the tool closes the flow in the same step, so no submit lands after
-   * it. A check that throws counts as not finished.
+   * it. A check that throws counts as not finished (`checked`).
    */
   private async finishedAnyway(key: string, isComplete: AskUrlOptions['isComplete']): Promise<boolean> {
-    const finished = await Promise.resolve({ final: true })
-      .then(isComplete)
-      .catch(() => false);
-    if (finished !== true) return false;
+    if (!(await checked(isComplete, FINAL))) return false;
     await this.channel.complete(key);
     return true;
   }
@@ -468,6 +465,22 @@ class FormResultContext implements ResultContext {
   /** Labels are only needed when a result is built. */
   get subject(): ResultContext['subject'] {
     return { kind: 'fields', labels: this.form ? this.form.fields.map((f) => f.label) : [this.question] };
+  }
+}
+
+const POLL = Object.freeze({ final: false });
+const FINAL = Object.freeze({ final: true });
+
+/**
+ * Whether the tool says its page's flow finished. A check that throws (the page's store
+ * unreachable a moment) or answers anything but `true` tells nothing: not finished, on every
+ * check — a poll's error never ends the call while the person is on the page.
+ */
+async function checked(isComplete: AskUrlOptions['isComplete'], check: { final: boolean }): Promise<boolean> {
+  try {
+    return (await isComplete(check)) === true;
+  } catch {
+    return false;
   }
 }
 
