@@ -144,6 +144,31 @@ for (const [runtime, command] of Object.entries(RUNTIMES)) {
       }
     });
 
+    it('asks and acts once for each of many calls in flight at once on one session', async () => {
+      const client = new Client({ name: 'busy', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+      let asked = 0;
+      client.setRequestHandler('elicitation/create', async () => {
+        asked++;
+        return { action: 'accept', content: { env: 'dev' } };
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      try {
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            client.callTool({ name: 'deploy', arguments: { service: `s${i}` } }, { timeout: 30_000 }),
+          ),
+        );
+        expect(asked).toBe(20);
+        expect(results.map((r) => (r.structuredContent as { status?: string }).status)).toEqual(
+          Array.from({ length: 20 }, () => 'done'),
+        );
+        const counts = results.map((r) => (r.structuredContent as { deployed: number }).deployed);
+        expect(new Set(counts).size).toBe(20);
+      } finally {
+        await client.close();
+      }
+    });
+
     it('serves a GET stream open at once, with the headers an SSE stream needs', async () => {
       const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
       const init = await fetch(url, {
@@ -361,3 +386,46 @@ for (const [runtime, command] of Object.entries(RUNTIMES)) {
     });
   });
 }
+
+// A 2026-07-28 call keeps nothing on the server between rounds: a round sealed by one runtime's
+// instance continues on another's that has the same secret (runtimes/serve.mjs).
+const [first, second] = Object.entries(RUNTIMES).filter(([, command]) => existsSync(command[0]));
+describe.skipIf(!first || !second)('a 2026-07-28 call across runtimes', () => {
+  it(`is asked on ${first?.[0]} and answered on ${second?.[0]}, done once`, async () => {
+    const [asking, answering] = await Promise.all(
+      [first, second].map((entry) => serveOn(entry?.[0] as string, entry?.[1] as readonly string[])),
+    );
+    const clientOf = async (url: string) => {
+      const client = new Client(
+        { name: 'across', version: '1' },
+        {
+          capabilities: { elicitation: { form: {} } },
+          ...revisionOptions('2026-07-28'),
+          inputRequired: { autoFulfill: false },
+        },
+      );
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      return client;
+    };
+    const [a, b] = await Promise.all([clientOf(asking?.url as string), clientOf(answering?.url as string)]);
+    try {
+      const call = (client: Client, extra: Record<string, unknown>) =>
+        client.request(
+          { method: 'tools/call', params: { name: 'deploy', arguments: { service: 'api' }, ...extra } },
+          { allowInputRequired: true, timeout: 30_000 },
+        );
+      const round = (await call(a, {})) as { requestState?: string };
+      expect(typeof round.requestState).toBe('string');
+      const answer = {
+        inputResponses: { env: { action: 'accept', content: { env: 'prod' } } },
+        requestState: round.requestState,
+      };
+      const result = (await call(b, answer)) as { structuredContent?: unknown };
+      expect(result.structuredContent).toMatchObject({ status: 'done', env: 'prod', deployed: 1 });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      asking?.stop();
+      answering?.stop();
+    }
+  }, 60_000);
+});
