@@ -1,4 +1,4 @@
-import type { AnyForm, Finding, FormContent, Issue } from '@elicitkit/form';
+import { type AnyForm, type Finding, type FormContent, type Issue, traitsOf } from '@elicitkit/form';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { formLintErrors, urlLintErrors } from './ask-lint.js';
 import type { AskOptions, AskUrlOptions } from './ask-options.js';
@@ -236,9 +236,14 @@ export class CallQuestions {
       url: options.url,
       ...(options.about === undefined ? {} : { about: options.about }),
     };
-    const noUrl = MESSAGES[this.settings.locale].reasons['no-url'];
-    if (!this.peer.can.url && !this.channel.answered?.(key))
+    const { reasons } = MESSAGES[this.settings.locale];
+    const noUrl = reasons['no-url'];
+    if (!this.peer.can.url && !this.channel.answered?.(key)) {
+      // A revision without modes (2025-06-18) has no URL mode, whatever its client declared.
+      if (!traitsOf(this.peer.revision).modes)
+        return this.unsupported(key, question, ctx, fallback, reasons['no-url-revision'], 'no-url-revision');
       return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
+    }
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
     const raw = await this.channel.send(key, question, timeoutMs, (superseded) => {
       if (superseded) this.audit.superseded(key, superseded, undefined);

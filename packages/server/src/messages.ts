@@ -34,7 +34,13 @@ export type Locale = (typeof LOCALES)[number];
 export type LocaleTables<M> = { readonly [L in Locale]: M };
 
 /** Why a client could not be asked, in the words an `unsupported` result gives. */
-export type UnsupportedReason = 'no-form' | 'no-url' | 'old-revision' | 'client-error' | 'text-only';
+export type UnsupportedReason =
+  | 'no-form'
+  | 'no-url'
+  | 'no-url-revision'
+  | 'old-revision'
+  | 'client-error'
+  | 'text-only';
 
 interface Messages {
   /** "A", "A and B", "A, B and C". */
@@ -112,6 +118,7 @@ const en: Messages = {
   reasons: {
     'no-form': 'it did not declare form elicitation',
     'no-url': 'it did not declare URL-mode elicitation, which this step needs',
+    'no-url-revision': 'its protocol revision (2025-06-18) has no URL mode, which this step needs',
     'old-revision': 'its protocol revision (2025-06-18) cannot show this form.',
     'client-error': 'the client refused the question:',
     'text-only': 'it shows a question as one line of text, and',
@@ -162,6 +169,7 @@ const zh: Messages = {
   reasons: {
     'no-form': '客户端未声明表单提问能力',
     'no-url': '客户端未声明 URL 模式提问能力，而这一步需要它',
+    'no-url-revision': '客户端的协议版本（2025-06-18）没有 URL 模式，而这一步需要它',
     'old-revision': '客户端的协议版本（2025-06-18）无法显示此表单。',
     'client-error': '客户端拒绝了提问：',
     'text-only': '客户端只能以一行文字提问，而',

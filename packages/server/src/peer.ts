@@ -1,4 +1,4 @@
-import { type Revision, type RevisionTraits, revisionOf } from '@elicitkit/form';
+import { type Revision, type RevisionTraits, revisionOf, traitsOf } from '@elicitkit/form';
 import { type ClientInfo, type KnownClient, knownClientOf } from '@elicitkit/form/clients';
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -69,11 +69,12 @@ export function peerOf(ctx: ServerContext, server: Server): Peer {
       last = { version, name, peer: known };
       return known;
     }
+    const revision = revisionOf(version);
     const peer: Peer = Object.freeze({
       protocolVersion: version,
-      revision: revisionOf(version),
+      revision,
       asks: 'input_required',
-      can: Object.freeze(can),
+      can: Object.freeze(askable(can, revision)),
       client: knownClientOf(name === undefined ? undefined : { name }),
     });
     // Bounded by forgetting all at once: many clients only cost a lookup each again.
@@ -103,11 +104,12 @@ function pushedPeer(negotiated: string, can: ToolContext['can'], name: string | 
   const known = pushed.get(key);
   if (known) return known;
   // Frozen: every call of every connection it stands for is handed it (its `can` as `ctx.can`).
+  const revision = revisionOf(negotiated);
   const peer: Peer = Object.freeze({
     protocolVersion: negotiated,
-    revision: revisionOf(negotiated),
+    revision,
     asks: 'push',
-    can: Object.freeze(can),
+    can: Object.freeze(askable(can, revision)),
     client: knownClientOf(name === undefined ? undefined : { name }),
   });
   // Bounded by forgetting all at once, as the 2026-07-28 peers are.
@@ -120,6 +122,14 @@ function pushedPeer(negotiated: string, can: ToolContext['can'], name: string | 
 function infoOf(value: unknown): ClientInfo | undefined {
   const name = (value as { name?: unknown } | null | undefined)?.name;
   return typeof name === 'string' ? { name } : undefined;
+}
+
+/**
+ * What the client can be asked on `revision`: the modes it declared that the revision has. A
+ * revision without modes (2025-06-18) has no URL mode, whatever a client declares on it.
+ */
+function askable(can: ToolContext['can'], revision: Revision): ToolContext['can'] {
+  return can.url && !traitsOf(revision).modes ? { form: can.form, url: false } : can;
 }
 
 function modes(caps: ClientCapabilities | undefined): ToolContext['can'] {
