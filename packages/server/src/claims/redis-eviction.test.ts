@@ -64,6 +64,33 @@ describe.skipIf(!REDIS)('a durable Redis that evicts keys when full', () => {
     },
   );
 
+  // A Redis restarted (or failed over) with another configuration is reached again through a new
+  // connection: what it keeps is checked again then, not taken from the first check for ever.
+  it('checks again after a reconnection: a Redis that came back without its append-only file is refused', async () => {
+    const own = new Redis(server.url);
+    const store = createRedisClaimStore(own, { prefix: 'again:' });
+    try {
+      expect(await store.claim('call-1', 'a', LEASE)).toEqual({ state: 'claimed' });
+      await client.config('SET', 'appendonly', 'no');
+      const back = new Promise((resolve) => own.once('ready', resolve));
+      own.disconnect(true);
+      await back;
+      const refused = await store.claim('call-2', 'a', LEASE).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ClaimStoreNotDurableError);
+      expect(await client.exists('again:c:call-2')).toBe(0);
+      // Fixed, and reached again: it claims.
+      await client.config('SET', 'appendonly', 'yes');
+      const fixed = new Promise((resolve) => own.once('ready', resolve));
+      own.disconnect(true);
+      await fixed;
+      await expect.poll(async () => /aof_enabled:1/.test(String(await client.info('persistence')))).toBe(true);
+      expect(await store.claim('call-3', 'a', LEASE)).toEqual({ state: 'claimed' });
+    } finally {
+      await client.config('SET', 'appendonly', 'yes');
+      own.disconnect();
+    }
+  });
+
   it('claims on one that never evicts: noeviction, or no maxmemory at all', async () => {
     await client.config('SET', 'maxmemory', '100mb');
     await client.config('SET', 'maxmemory-policy', 'noeviction');

@@ -205,8 +205,13 @@ export function createRedisClaimStore(redis: Redis, options: RedisClaimStoreOpti
   const now = options.now ?? Date.now;
   const key = (id: string) => `${prefix}c:${id}`;
   const index = `${prefix}expiry`;
-  // Checked once, before anything is claimed (a check that could not reach Redis is tried again).
+  // Checked before anything is claimed (a check that could not reach Redis is tried again), and
+  // again on each new connection: a Redis restarted or failed over may not keep what the first did.
   let durable: Promise<void> | undefined;
+  if (!options.volatile)
+    redis.on('ready', () => {
+      durable = undefined;
+    });
   const checked = () => {
     durable ??= notDurable(redis).then(
       (found) => {
