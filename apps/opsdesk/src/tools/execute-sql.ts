@@ -173,7 +173,7 @@ async function runWrite(
     check: ({ understood, typedTableName }) => {
       const issues: { field: string; message: string }[] = [];
       if (!understood) issues.push({ field: 'understood', message: t.notUnderstood });
-      if (unquote(typedTableName).toLowerCase() !== target.toLowerCase())
+      if (!sameName(unquote(typedTableName), target))
         issues.push({ field: 'typedTableName', message: t.wrongTable(oneLine(typedTableName, 80), target) });
       return issues;
     },
@@ -294,4 +294,13 @@ function unquote(name: string): string {
   const pairs: Record<string, string> = { '"': '"', '`': '`', '[': ']', "'": "'" };
   const close = pairs[s[0] ?? ''];
   return close && s.endsWith(close) && s.length >= 2 ? s.slice(1, -1) : s;
+}
+
+/**
+ * Whether two names are one name to SQLite: letters compare without case in ASCII only
+ * (`sqlite3StrICmp`), so `Äpfel` and `äpfel` are two tables — typing one never confirms the other.
+ */
+function sameName(a: string, b: string): boolean {
+  const fold = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  return fold(a) === fold(b);
 }
