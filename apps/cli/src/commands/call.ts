@@ -20,6 +20,7 @@ import type { Io } from '../io.js';
 import { listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { shownIo } from '../shown.js';
+import { stopSignals } from '../signals.js';
 import { connectTo, lastWords, splitCommand, type Target } from '../target.js';
 import { EXIT, UsageError, wholeNumber } from '../usage.js';
 
@@ -126,29 +127,26 @@ export async function call(argv: string[], io: Io): Promise<number> {
   });
   // Ctrl+C outside a question (inside one it cancels the question) or SIGTERM (a CI job's timeout):
   // the call is cancelled and the connection closed, so a stdio server this started stops too.
-  const stopped = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => stopped.abort(signal);
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const stop = stopSignals();
   let transport: Transport | undefined;
   try {
     transport = await connectTo(client, target, {
       revision,
       io,
       timeoutMs: connectTimeoutFrom(process.env),
-      signal: stopped.signal,
+      signal: stop.signal,
     });
     deadline = serverDeadline(timeoutMs);
-    const signal = AbortSignal.any([stopped.signal, deadline.signal]);
+    const signal = AbortSignal.any([stop.signal, deadline.signal]);
     return await callOnce(client, { target, toolName, words: words as string[], values, refusals, io }, signal);
   } catch (error) {
-    if (deadline?.signal.aborted && !stopped.signal.aborted) {
+    if (deadline?.signal.aborted && !stop.signal.aborted) {
       io.err(
         `elicitkit: the server worked on the call for more than ${timeoutMs} ms (not counting time a question waited for you); the call was cancelled. Give it longer with --timeout-ms.`,
       );
       return EXIT.toolError;
     }
-    if (!stopped.signal.aborted) {
+    if (!stop.signal.aborted) {
       // A stdio server that stopped mid-call said why on its stderr; "Connection closed" alone does not.
       if (transport && SdkError.isInstance(error) && error.code === SdkErrorCode.ConnectionClosed)
         throw new Error(
@@ -156,12 +154,11 @@ export async function call(argv: string[], io: Io): Promise<number> {
         );
       throw error;
     }
-    io.err(`elicitkit: stopped by ${String(stopped.signal.reason)}; the call was cancelled and the server closed.`);
-    return stopped.signal.reason === 'SIGINT' ? EXIT.interrupted : EXIT.terminated;
+    io.err(`elicitkit: stopped by ${String(stop.signal.reason)}; the call was cancelled and the server closed.`);
+    return stop.exitCode();
   } finally {
     deadline?.stop();
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    stop.dispose();
     // For a stdio server: its stdin ended, then SIGTERM, then SIGKILL (the SDK's close).
     await client.close().catch(() => {});
     done();

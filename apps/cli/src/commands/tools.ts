@@ -5,6 +5,7 @@ import type { Io } from '../io.js';
 import { listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { shownIo } from '../shown.js';
+import { stopSignals } from '../signals.js';
 import { connectTo, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
 
@@ -20,10 +21,13 @@ export async function tools(argv: string[], io: Io): Promise<number> {
   if (positionals.length > 1) throw new UsageError(`tools takes one target, got ${positionals.join(' ')}`);
   const target = targetFrom(positionals[0], command, values);
   const revision = revisionFrom(values, io);
+  const timeoutMs = connectTimeoutFrom(process.env);
   const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revision));
-  await connectTo(client, target, { revision, io, timeoutMs: connectTimeoutFrom(process.env) });
+  // Ctrl+C or SIGTERM: the server this started is stopped (the connection closed) before exiting.
+  const stop = stopSignals();
   try {
-    const { tools: list, skipped } = await listToolsSafely(client);
+    await connectTo(client, target, { revision, io, timeoutMs, signal: stop.signal });
+    const { tools: list, skipped } = await listToolsSafely(client, { signal: stop.signal });
     const server = client.getServerVersion();
     // Every name, title and description is the server's: nothing in it may drive the terminal.
     const human = shownIo(io);
@@ -71,7 +75,13 @@ export async function tools(argv: string[], io: Io): Promise<number> {
     }
     warnSkipped();
     return EXIT.ok;
+  } catch (error) {
+    if (!stop.signal.aborted) throw error;
+    io.err(`elicitkit: stopped by ${String(stop.signal.reason)}; the server was closed.`);
+    return stop.exitCode();
   } finally {
+    stop.dispose();
+    // For a stdio server: its stdin ended, then SIGTERM, then SIGKILL (the SDK's close).
     await client.close().catch(() => {});
   }
 }

@@ -27,10 +27,26 @@ export interface Endpoint {
  * const endpoint = endpointFor(parseTarget(undefined, ['node', 'server.js']));
  */
 export function endpointFor(target: Target): Endpoint {
+  // Every transport handed out, so closing the endpoint (Ctrl+C, SIGTERM) stops each server a
+  // profile started: one that does not end with its stdin would otherwise outlive doctor.
+  const handedOut = new Set<Transport>();
+  let closed = false;
+  const closeAll = () => Promise.all([...handedOut].map((t) => t.close().catch(() => {})));
   return {
     label: target.label,
     throwAway: false,
-    transport: () => transportFor(target),
-    close: async () => {},
+    transport: () => {
+      if (closed) throw new Error(`doctor is stopping: no new connection to ${target.label}`);
+      const transport = transportFor(target);
+      handedOut.add(transport);
+      return transport;
+    },
+    close: async () => {
+      closed = true;
+      // Closing one twice is nothing; the second pass stops a server whose start was under way
+      // when the first pass reached its transport (closing one not yet started stops nothing).
+      await closeAll();
+      await closeAll();
+    },
   };
 }
