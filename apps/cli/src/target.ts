@@ -65,11 +65,36 @@ export function parseTarget(
   try {
     url = new URL(word);
   } catch {
-    throw new UsageError(`"${word}" is not a target: use an http(s)://…/mcp URL, opsdesk, or -- <command…>`);
+    throw new UsageError(
+      `"${withoutUserinfo(word)}" is not a target: use an http(s)://…/mcp URL, opsdesk, or -- <command…>`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(`"${word}": only http and https URLs are MCP endpoints`);
-  return { kind: 'http', url, headers: parseHeaders(options.headers ?? []), label: url.href };
+    throw new UsageError(`"${withoutUserinfo(word)}": only http and https URLs are MCP endpoints`);
+  const headers = parseHeaders(options.headers ?? []);
+  if (url.username !== '' || url.password !== '') {
+    // fetch refuses a URL holding credentials: they are sent as curl sends them, and the URL
+    // printed anywhere (errors, doctor's report) is the one without them.
+    if (headers.authorization !== undefined)
+      throw new UsageError('give the credentials once: in the URL (user:password@) or in --header Authorization');
+    let pair: string;
+    try {
+      pair = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    } catch {
+      throw new UsageError(
+        'the user name or password in the URL is not percent-encoded text (a % not followed by two hex digits)',
+      );
+    }
+    headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+    url.username = '';
+    url.password = '';
+  }
+  return { kind: 'http', url, headers, label: url.href };
+}
+
+/** A target as typed, its `user:password@` (which may be a password) shown as `…@`. */
+function withoutUserinfo(word: string): string {
+  return word.replace(/^([a-z][a-z0-9+.-]*:\/*)[^/?#]*@/i, '$1…@');
 }
 
 function parseHeaders(raw: string[]): Record<string, string> {
