@@ -7,7 +7,7 @@ export interface AskOptions<T> {
   message: string;
   /** Business validation after the shape check; failures give `invalid` and the handler never sees the value. */
   check?: Check<T>;
-  /** How long to wait for the person. Default: the kit's (10 minutes). */
+  /** How long to wait for the person, 1 ms to 2^31-1 ms (a `RangeError` otherwise). Default: the kit's (10 minutes). */
   timeoutMs?: number;
   /** What to tell the caller when the client cannot ask; default: the form's fields. */
   fallback?: MissingArgument[];
@@ -48,9 +48,9 @@ export interface AskUrlOptions {
    * isComplete: ({ final }) => (final ? links.closeAndCheck(id) : links.finished(id))
    */
   isComplete: (check: { final: boolean }) => boolean | Promise<boolean>;
-  /** How long to wait for the person to respond to the request. Default: the kit's timeout. */
+  /** How long to wait for the person to respond to the request (1 to 2^31-1 ms). Default: the kit's timeout. */
   timeoutMs?: number;
-  /** How long to wait, after consent, for the flow to finish before answering `pending`. */
+  /** How long to wait, after consent, for the flow to finish before answering `pending` (0 to 2^31-1 ms). */
   waitMs?: number;
   fallback?: MissingArgument[];
   /**

@@ -6,6 +6,7 @@ import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
 import type { Channel, CloseReason, Question, RawAnswer, Refusal } from './channel/channel.js';
 import { readBack, shapeForClient } from './client-quirks.js';
 import { checkShape, leaving } from './commit.js';
+import { duration, MAX_TIMER_MS } from './durations.js';
 import { ElicitkitUsageError, FormLintError, isProduction } from './errors.js';
 import { type Check, toIssues } from './issues.js';
 import { type Locale, MESSAGES } from './messages.js';
@@ -171,6 +172,7 @@ export class CallQuestions {
         `${this.settings.tool}: ask("${key}") has no form. Declare it under forms, or pass { form }.`,
       );
     }
+    const timeoutMs = askTimeout(`ask("${key}")`, options.timeoutMs, this.settings.timeoutMs);
     this.enter(key);
     this.raise(key, formLintErrors(form));
     const ctx = this.resultContext(key, form);
@@ -197,7 +199,6 @@ export class CallQuestions {
       asked.adaptation = shaped.adaptation;
       asked.declared = form.schema;
     }
-    const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
     const sent = await this.channel.send(key, asked, timeoutMs, (superseded) => {
       if (superseded) this.audit.superseded(key, superseded, form);
       this.audit.request(key, asked);
@@ -213,6 +214,8 @@ export class CallQuestions {
   }
 
   async askUrl(key: string, options: AskUrlOptions): Promise<UrlOutcome> {
+    const timeoutMs = askTimeout(`askUrl("${key}")`, options.timeoutMs, this.settings.timeoutMs);
+    const waitMs = duration(`askUrl("${key}") waitMs`, options.waitMs, this.settings.urlWaitMs, 0, MAX_TIMER_MS, false);
     this.enter(key);
     this.raise(key, urlLintErrors(options.message, options.url));
     const ctx: ResultContext = {
@@ -244,7 +247,6 @@ export class CallQuestions {
         return this.unsupported(key, question, ctx, fallback, reasons['no-url-revision'], 'no-url-revision');
       return this.unsupported(key, question, ctx, fallback, noUrl, 'no-url-capability');
     }
-    const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
     const raw = await this.channel.send(key, question, timeoutMs, (superseded) => {
       if (superseded) this.audit.superseded(key, superseded, undefined);
       this.audit.request(key, question);
@@ -258,10 +260,10 @@ export class CallQuestions {
     if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
     if (raw.action !== 'accept') return this.refuse(key, raw.action, ctx);
     // Accept in URL mode is consent, not completion: wait for the flow to finish.
-    const { pollMs, now, urlWaitMs } = this.settings;
+    const { pollMs, now } = this.settings;
     if (
       await pollUntil(() => checked(options.isComplete, POLL), {
-        waitMs: options.waitMs ?? urlWaitMs,
+        waitMs,
         pollMs,
         now,
         signal: this.signal,
@@ -471,6 +473,11 @@ class FormResultContext implements ResultContext {
   get subject(): ResultContext['subject'] {
     return { kind: 'fields', labels: this.form ? this.form.fields.map((f) => f.label) : [this.question] };
   }
+}
+
+/** An ask's own `timeoutMs`, as the kit's is checked (its timer, the SDK's on 2025, holds no more). */
+function askTimeout(asking: string, given: number | undefined, kits: number): number {
+  return duration(`${asking} timeoutMs`, given, kits, 1, MAX_TIMER_MS, false);
 }
 
 const POLL = Object.freeze({ final: false });

@@ -15,6 +15,7 @@ import { DEFAULT_MAX_CHANGES } from './channel/replay.js';
 import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
 import { Committer } from './commit.js';
+import { duration, MAX_TIMER_MS } from './durations.js';
 import { execute, type Runtime } from './execute.js';
 import { answersInvalidParams } from './invalid-params.js';
 import type { Locale } from './messages.js';
@@ -29,23 +30,6 @@ const authenticatedClient = (ctx: ServerContext): string | undefined => ctx.http
 const CLAIM_CLOCK_MARGIN_MS = 60_000;
 /** Ten years: a longer lifetime is a mistake (every store still counts such a claim's expiry exactly). */
 const MAX_STATE_TTL_SECONDS = 10 * 365 * 24 * 3600;
-/** The longest a timer waits (Node fires a longer one at once) and Postgres's `lock_timeout` takes. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * A duration option, refused when the kit is made if it is out of `[min, max]` or not whole where
- * it must be: an infinite, `NaN`, negative or fractional one was taken as it was, and surfaced
- * later as states that never expire in one process and are refused by the next, claims kept for
- * ever, a Redis or Postgres store refusing every claim, or a timer that fires at once.
- */
-function duration(name: string, value: number | undefined, fallback: number, min: number, max: number, whole: boolean) {
-  if (value === undefined) return fallback;
-  if (typeof value === 'number' && value >= min && value <= max && (!whole || Number.isInteger(value))) return value;
-  throw new RangeError(
-    `${name} must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}, not ${String(value)}`,
-  );
-}
-
 /** What `registerTool` is given for a tool. */
 interface ToolConfig {
   description: string;
@@ -69,7 +53,7 @@ export interface ElicitkitOptions {
   stateTtlSeconds?: number;
   /** Language of ready-made results. Default `en`. */
   locale?: Locale;
-  /** How long a question waits for the person. Default 10 minutes. */
+  /** How long a question waits for the person, 1 ms to 2^31-1 ms (about 24.8 days). Default 10 minutes. */
   timeoutMs?: number;
   /** Questions per tool call. Default 2. */
   maxAsks?: number;
@@ -79,9 +63,9 @@ export interface ElicitkitOptions {
    * asking again. Default 3.
    */
   maxQuestionChanges?: number;
-  /** URL mode: how long to wait after consent for the flow to finish before `pending`. Default 2 minutes. */
+  /** URL mode: how long to wait after consent for the flow to finish before `pending` (0 to 2^31-1 ms). Default 2 minutes. */
   urlWaitMs?: number;
-  /** URL mode: how often `isComplete` is polled. Default 250 ms. */
+  /** URL mode: how often `isComplete` is polled (1 to 2^31-1 ms). Default 250 ms. */
   pollMs?: number;
   /** Receives request / response / validation records. */
   audit?: AuditSink;
@@ -155,6 +139,10 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   // Whole milliseconds, as a Postgres store keeps a lease; renewed every third of it, on a timer.
   const leaseMs = duration('claimLeaseMs', options.claimLeaseMs, 15_000, 100, MAX_TIMER_MS, true);
   const waitMs = duration('commitWaitMs', options.commitWaitMs, 60_000, 0, MAX_TIMER_MS, false);
+  // A question's own timer (the SDK's, on 2025 connections) holds no more than MAX_TIMER_MS.
+  const questionMs = duration('timeoutMs', options.timeoutMs, 600_000, 1, MAX_TIMER_MS, false);
+  const urlWaitMs = duration('urlWaitMs', options.urlWaitMs, 120_000, 0, MAX_TIMER_MS, false);
+  const pollMs = duration('pollMs', options.pollMs, 250, 1, MAX_TIMER_MS, false);
   // Made on first use: its key (and the platform's crypto behind it) costs a server's start time,
   // and a server whose calls never reach a 2026-07-28 round never needs it.
   let made: CallStateCodec | undefined;
@@ -208,9 +196,9 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
       forms,
       maxAsks,
       maxQuestionChanges: options.maxQuestionChanges ?? DEFAULT_MAX_CHANGES,
-      timeoutMs: options.timeoutMs ?? 600_000,
-      urlWaitMs: options.urlWaitMs ?? 120_000,
-      pollMs: options.pollMs ?? 250,
+      timeoutMs: questionMs,
+      urlWaitMs,
+      pollMs,
       locale: options.locale ?? 'en',
       redaction: options.redaction ?? 'redacted',
       now,
