@@ -196,9 +196,18 @@ export class TransportSessionTable {
     return undefined;
   }
 
-  /** The client spoke: it is here, whatever it dropped before. */
+  /** The client spoke: the session is not idle. Whether it came back for what it dropped is `back`'s. */
   touch(entry: TransportSession): void {
     entry.seen = this.now();
+  }
+
+  /**
+   * The client opened a stream on the session again (a POST's, a GET's): it is here, whatever it
+   * dropped before. A request that opens none — a resumption refused, an answer posted — is no
+   * coming back: a client that sent one and left kept its session, and the questions it dropped,
+   * until they timed out.
+   */
+  private back(entry: TransportSession): void {
     entry.dropped = false;
     clearTimeout(entry.abandon);
     entry.abandon = undefined;
@@ -225,6 +234,7 @@ export class TransportSessionTable {
     entry.inFlight += mine.length;
     this.bucket(entry.identity).inFlight += mine.length;
     entry.posts = (entry.posts ?? 0) + 1;
+    this.back(entry);
     return (dropped) => {
       // Dropped where it can be resumed, its stream goes on (a GET resuming it carries it on).
       if (!dropped || !resumable) post.close = undefined;
@@ -359,6 +369,7 @@ export class TransportSessionTable {
    */
   beginStream(entry: TransportSession): (dropped: boolean) => void {
     entry.streams++;
+    this.back(entry);
     return (dropped) => {
       if (this.entries.get(entry.id) !== entry) return;
       entry.streams--;
