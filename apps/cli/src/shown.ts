@@ -9,3 +9,33 @@ import type { Io } from './io.js';
 export function shownIo(io: Io): Io {
   return { out: (line) => io.out(clean(line)), err: (line) => io.err(clean(line)) };
 }
+
+/** The most of one of the server's names shown inside a line of the CLI's. */
+const NAME_SHOWN = 200;
+
+/**
+ * The server's text (its name, a tool's name or title, a status) inside one line of the CLI's:
+ * cleaned, a line break read as a space — one would start a line that reads as the CLI's own
+ * (`elicitkit: …`) or as another tool of a listing — and cut after `max` characters.
+ *
+ * @example
+ * inLine('hostile\nelicitkit: done') // 'hostile elicitkit: done'
+ */
+export function inLine(text: string, max = NAME_SHOWN): string {
+  const shown = clean(text.slice(0, max)).replace(/\s*\n\s*/g, ' ');
+  return text.length > max ? `${shown}…` : shown;
+}
+
+/**
+ * The server's text of several lines (a description) under a heading of the CLI's: every line of
+ * it starts with `indent`, so none stands where a heading does.
+ *
+ * @example
+ * indented('Deploys.\nwipe — …', '  ') // '  Deploys.\n  wipe — …'
+ */
+export function indented(text: string, indent: string): string {
+  return clean(text)
+    .split('\n')
+    .map((line) => `${indent}${line}`)
+    .join('\n');
+}

@@ -19,7 +19,7 @@ import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextpro
 import type { Io } from '../io.js';
 import { listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
-import { shownIo } from '../shown.js';
+import { inLine, shownIo } from '../shown.js';
 import { stopSignals } from '../signals.js';
 import { connectTo, lastWords, splitCommand, type Target } from '../target.js';
 import { EXIT, UsageError, wholeNumber } from '../usage.js';
@@ -182,11 +182,11 @@ async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Pr
   const tool = tools.find((t) => t.name === toolName);
   if (!tool && skipped.includes(toolName))
     throw new Error(
-      `tool "${toolName}" of server "${client.getServerVersion()?.name ?? target.label}" is not a tool as MCP defines one; it cannot be called`,
+      `tool "${toolName}" of server "${inLine(client.getServerVersion()?.name ?? target.label)}" is not a tool as MCP defines one; it cannot be called`,
     );
   if (!tool)
     throw new UsageError(
-      `${target.label} has no tool "${toolName}" (${tools.length > 0 ? `tools: ${tools.map((t) => t.name).join(', ')}` : 'it lists no tools'})`,
+      `${target.label} has no tool "${toolName}" (${tools.length > 0 ? `tools: ${someNames(tools)}` : 'it lists no tools'})`,
     );
   const server = client.getServerVersion();
   let args: Record<string, unknown>;
@@ -200,7 +200,7 @@ async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Pr
     throw error instanceof ArgumentError ? new UsageError(error.message) : error;
   }
   shownIo(io).err(
-    `Calling ${toolName} on ${server?.name ?? target.label} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,
+    `Calling ${toolName} on ${inLine(server?.name ?? target.label)} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,
   );
   // A list read tool by tool (one of them too deep for the SDK) left the SDK no definition of its own.
   const result = await client.callTool(
@@ -221,11 +221,20 @@ async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Pr
     const human = shownIo(io);
     for (const block of (result.content ?? []) as { type: string; text?: string }[])
       human.out(block.type === 'text' ? (block.text ?? '') : `[${block.type}]`);
-    if (typeof status === 'string') human.err(`status: ${status}`);
+    if (typeof status === 'string') human.err(`status: ${inLine(status)}`);
   }
   if (status === 'declined' || status === 'cancelled') return EXIT.refused;
   if (result.isError) return plan.refusals.length > 0 && status === undefined ? EXIT.refused : EXIT.toolError;
   return EXIT.ok;
+}
+
+/** The most tool names a message quotes: a server may list thousands. */
+const NAMES_QUOTED = 20;
+
+/** The first tools' names, each on the message's one line, and how many more there are. */
+function someNames(tools: readonly { name: string }[]): string {
+  const names = tools.slice(0, NAMES_QUOTED).map((t) => inLine(t.name, 100));
+  return tools.length > NAMES_QUOTED ? `${names.join(', ')} and ${tools.length - NAMES_QUOTED} more` : names.join(', ');
 }
 
 /** What answers the server's questions, and what to release when the call is over. */

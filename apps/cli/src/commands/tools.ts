@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
 import { listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
-import { shownIo } from '../shown.js';
+import { indented, inLine, shownIo } from '../shown.js';
 import { stopSignals } from '../signals.js';
 import { connectTo, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
@@ -35,7 +35,7 @@ export async function tools(argv: string[], io: Io): Promise<number> {
     const warnSkipped = () => {
       for (const name of skipped)
         human.err(
-          `elicitkit: warning: tool "${name}" of server "${server?.name ?? target.label}" is not a tool as MCP defines one; it is left out`,
+          `elicitkit: warning: tool "${inLine(name)}" of server "${inLine(server?.name ?? target.label)}" is not a tool as MCP defines one; it is left out`,
         );
     };
     if (values.json) {
@@ -55,12 +55,13 @@ export async function tools(argv: string[], io: Io): Promise<number> {
       return EXIT.ok;
     }
     human.out(
-      `${server ? `${server.name} ${server.version}` : target.label} — ${list.length} tool${list.length === 1 ? '' : 's'} (${client.getNegotiatedProtocolVersion?.() ?? '?'})`,
+      `${server ? `${inLine(server.name)} ${inLine(server.version)}` : target.label} — ${list.length} tool${list.length === 1 ? '' : 's'} (${client.getNegotiatedProtocolVersion?.() ?? '?'})`,
     );
     for (const tool of list) {
       human.out('');
-      human.out(`${tool.name}${tool.title && tool.title !== tool.name ? ` — ${tool.title}` : ''}`);
-      if (tool.description) human.out(`  ${tool.description}`);
+      // A tool's heading is one line at the margin; what the server wrote under it stays indented.
+      human.out(`${inLine(tool.name)}${tool.title && tool.title !== tool.name ? ` — ${inLine(tool.title)}` : ''}`);
+      if (tool.description) human.out(indented(tool.description, '  '));
       // One tool's broken schema is that tool's problem: warn and go on listing the others.
       let lines: string[];
       try {
@@ -68,10 +69,10 @@ export async function tools(argv: string[], io: Io): Promise<number> {
       } catch (error) {
         if (!(error instanceof ToolSchemaError)) throw error;
         human.out('    (arguments unknown: see the warning)');
-        human.err(`elicitkit: warning: ${error.message}`);
+        human.err(`elicitkit: warning: ${inLine(error.message, Number.POSITIVE_INFINITY)}`);
         continue;
       }
-      for (const line of lines) human.out(`    ${line}`);
+      for (const line of lines) human.out(indented(line, '    '));
     }
     warnSkipped();
     return EXIT.ok;
