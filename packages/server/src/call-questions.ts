@@ -1,6 +1,6 @@
 import { type AnyForm, type Finding, type FormContent, type Issue, traitsOf } from '@elicitkit/form';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { formLintErrors, urlLintErrors } from './ask-lint.js';
+import { formLintErrors, notAPage, urlLintErrors } from './ask-lint.js';
 import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
 import type { Channel, CloseReason, Question, RawAnswer, Refusal } from './channel/channel.js';
@@ -216,6 +216,14 @@ export class CallQuestions {
   async askUrl(key: string, options: AskUrlOptions): Promise<UrlOutcome> {
     const timeoutMs = askTimeout(`askUrl("${key}")`, options.timeoutMs, this.settings.timeoutMs);
     const waitMs = duration(`askUrl("${key}") waitMs`, options.waitMs, this.settings.urlWaitMs, 0, MAX_TIMER_MS, false);
+    // No web page at all (javascript:, file:, not absolute): never sent, in production too.
+    const why = notAPage(options.url);
+    if (why !== undefined) {
+      throw new ElicitkitUsageError(
+        'URL_NOT_A_PAGE',
+        `${this.settings.tool}: askUrl("${key}") ${why}. URL mode sends the person to a web page (https, or http on loopback); nothing was asked.`,
+      );
+    }
     this.enter(key);
     this.raise(key, urlLintErrors(options.message, options.url));
     const ctx: ResultContext = {
