@@ -1,4 +1,4 @@
-import { hkdfSync } from 'node:crypto';
+import { hkdfSync, randomUUID } from 'node:crypto';
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
 import { decrypt, encrypt } from '../digest.js';
@@ -25,6 +25,8 @@ export interface RedisEventStoreOptions {
 }
 
 const EVENT_ID = /^(.+)#(\d{1,16}-\d{1,10})$/;
+/** What the id of an event Redis could not keep carries after the stream (never an id `EVENT_ID` reads). */
+const UNSTORED = 'unstored-';
 
 /**
  * The events of 2025 response streams in Redis (one Redis stream per response stream, trimmed
@@ -52,14 +54,21 @@ export function createRedisEventStore(redis: Redis, options: RedisEventStoreOpti
   return {
     async storeEvent(streamId, message) {
       const sealed = encrypt(key, JSON.stringify(message), bound(streamId));
-      const results = await redis
-        .multi()
-        .xadd(prefix + streamId, 'MAXLEN', String(max), '*', 'e', sealed)
-        .pexpire(prefix + streamId, ttlMs)
-        .exec();
-      const [error, xid] = results?.[0] ?? [new Error('the event was not stored'), null];
-      if (error) throw error;
-      return `${streamId}#${String(xid)}`;
+      try {
+        const results = await redis
+          .multi()
+          .xadd(prefix + streamId, 'MAXLEN', String(max), '*', 'e', sealed)
+          .pexpire(prefix + streamId, ttlMs)
+          .exec();
+        const [error, xid] = results?.[0] ?? [new Error('the event was not stored'), null];
+        if (error) throw error;
+        return `${streamId}#${String(xid)}`;
+      } catch {
+        // Redis cannot be reached: the message still goes out on the live stream (the transport
+        // sends nothing when this throws, so a call's question and result were lost with Redis),
+        // only not kept. Its id names no stored event, so a resumption from it is refused.
+        return `${streamId}#${UNSTORED}${randomUUID()}`;
+      }
     },
     async getStreamIdForEventId(eventId) {
       const parsed = parse(eventId);
