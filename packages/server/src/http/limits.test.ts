@@ -197,12 +197,23 @@ describe('fair limits on 2025 sessions', () => {
   });
 
   it('idle sessions are swept; a session with a question open is not, however long it waits', async () => {
-    const s = await start({ sessionIdleMs: 50 });
+    // The handler's clock stands still while the clients connect (a handshake slower than 50 ms,
+    // on a loaded machine, was swept as idle), then moves past the idle time at each look.
+    let clock = Date.now();
+    const s = await start({ sessionIdleMs: 50, now: () => clock });
     const waiting = await connect(patientClient('waiting'), 'gina', s.url);
     void startDeploy(waiting.client);
     await waiting.asked;
     const idle = await connect(patientClient('idle'), 'gina', s.url);
-    await expect.poll(() => s.handler.sessionCount(), { timeout: 5_000 }).toBe(1);
+    await expect
+      .poll(
+        () => {
+          clock += 60_000;
+          return s.handler.sessionCount();
+        },
+        { timeout: 5_000 },
+      )
+      .toBe(1);
     await expect(idle.client.listTools()).rejects.toThrow();
     expect(s.log.events.filter((e) => e.type === 'response')).toEqual([]);
   });
