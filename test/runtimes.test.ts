@@ -2,7 +2,10 @@
  * The server library on Bun and Deno (both installed from npm as dev dependencies): the built
  * package's `createHttpHandler().fetch` served by each runtime's own server (runtimes/serve.mjs),
  * called by the SDK's Node client on every revision — a question asked, answered, and the effect
- * run once. A runtime whose binary is missing is skipped with a printed line.
+ * run once — and what each runtime's server does differently: its streams' headers and first
+ * bytes, bodies past the limit, a client gone mid-question, Bun's idle timeout, Deno's HTTP/2 over
+ * TLS, and a 2026-07-28 round carried from one runtime to the other. A runtime whose binary is
+ * missing is skipped with a printed line.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
