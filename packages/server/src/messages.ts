@@ -101,7 +101,7 @@ const en: Messages = {
     return `No answer arrived within ${about ? 'about ' : ''}${value} ${units[value === 1 ? 0 : 1]}, so ${tool} did nothing.`;
   },
   pending: (tool) =>
-    `The user opened the page but has not finished there yet. ${tool} takes effect once they do; call it again later to check.`,
+    `The user agreed to open the page but has not finished there yet. What the page does happens there when they finish; ${tool} does not go on by itself: call ${tool} again once they have.`,
   unknownOutcome: (tool) =>
     `An earlier attempt of this same ${tool} call started to act but its outcome was never recorded (the server stopped while it ran). It was not run again. It may or may not have taken effect: check the current state before calling ${tool} again.`,
   commitOutcomeUnknown: (tool) =>
@@ -152,7 +152,8 @@ const zh: Messages = {
     const { value, unit, about } = span(waitedMs);
     return `${about ? '约 ' : ''}${value} ${{ ms: '毫秒', s: '秒', min: '分钟' }[unit]}内没有收到回答，${tool} 没有执行任何操作。`;
   },
-  pending: (tool) => `用户已打开页面但尚未完成。完成后 ${tool} 的结果才会生效；稍后可再次调用以确认。`,
+  pending: (tool) =>
+    `用户已同意打开页面，但尚未在页面上完成。页面上的操作在用户完成时生效；${tool} 不会自行继续：用户完成后请再次调用 ${tool}。`,
   unknownOutcome: (tool) =>
     `同一次 ${tool} 调用的先前尝试已开始执行，但结果没有记录下来（执行期间服务器停止了）。本次没有再次执行。它可能已经生效，也可能没有：请先检查当前状态，再决定是否重新调用 ${tool}。`,
   commitOutcomeUnknown: (tool) =>
