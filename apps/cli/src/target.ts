@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConnectTimeoutError, connectWithin, guardStreamEnds, type RevisionChoice } from '@elicitkit/client';
 import { localeFrom } from '@elicitkit/opsdesk';
-import { type Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import {
+  type Client,
+  SdkError,
+  SdkErrorCode,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { headerOptions } from './header-option.js';
 import type { Io } from './io.js';
@@ -126,8 +132,27 @@ export function transportFor(target: Target): Transport {
   });
   let kept: string | undefined;
   lastStderr.set(transport, () => kept ?? tailOf(fd));
+  // The SDK closes the connection itself (stopping the server) when it cannot read what the server
+  // sent (a line past its 10 MiB limit): the error it reported just before is why.
+  let lastError: unknown;
+  let closeCalled = false;
+  let onerror: Transport['onerror'];
+  Object.defineProperty(transport, 'onerror', {
+    configurable: true,
+    get: () => onerror,
+    set(handler: Transport['onerror']) {
+      onerror =
+        handler &&
+        ((error: Error) => {
+          lastError = error;
+          handler(error);
+        });
+    },
+  });
+  closedBy.set(transport, () => (closeCalled && lastError instanceof Error ? lastError.message : undefined));
   const close = transport.close.bind(transport);
   transport.close = async () => {
+    closeCalled = true;
     await close();
     if (kept !== undefined) return;
     kept = tailOf(fd);
@@ -135,6 +160,29 @@ export function transportFor(target: Target): Transport {
     rmSync(path, { force: true });
   };
   return transport;
+}
+
+/**
+ * Why this side closed a stdio connection before anyone asked it to (the SDK's error then), or
+ * undefined when the server ended it. Asked only before the command closes the connection itself.
+ */
+const closedBy = new WeakMap<Transport, () => string | undefined>();
+
+/**
+ * The failure to report for `error`, a request that failed while `during` (`during the call`): for
+ * a connection that closed, who closed it and why — the server, with its last lines on stderr, or
+ * elicitkit, which stops a server whose message it cannot read — else `error` itself.
+ *
+ * @example
+ * throw connectionLost(transport, error, 'during the call, which may or may not have been done');
+ */
+export function connectionLost(transport: Transport, error: unknown, during: string): unknown {
+  if (!(SdkError.isInstance(error) && error.code === SdkErrorCode.ConnectionClosed)) return error;
+  const why = closedBy.get(transport)?.();
+  if (why !== undefined)
+    return new Error(`elicitkit closed the connection ${during}, and so stopped the server: ${why}`);
+  // A stdio server that stopped said why on its stderr; "Connection closed" alone does not.
+  return new Error(`the server stopped ${during} (${error.message})${lastWords(transport)}`);
 }
 
 /** How much of a stdio server's stderr is read back, and how many of its last lines are quoted. */

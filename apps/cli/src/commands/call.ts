@@ -15,13 +15,13 @@ import {
   toolArguments,
 } from '@elicitkit/client';
 import { createTerminalRenderer } from '@elicitkit/client/terminal';
-import { Client, SdkError, SdkErrorCode, type Transport } from '@modelcontextprotocol/client';
+import { Client, type Transport } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
 import { listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { inLine, shownIo } from '../shown.js';
 import { stopSignals } from '../signals.js';
-import { connectTo, lastWords, splitCommand, type Target } from '../target.js';
+import { connectionLost, connectTo, splitCommand, type Target } from '../target.js';
 import { EXIT, UsageError, wholeNumber } from '../usage.js';
 
 /**
@@ -146,14 +146,10 @@ export async function call(argv: string[], io: Io): Promise<number> {
       );
       return EXIT.toolError;
     }
-    if (!stop.signal.aborted) {
-      // A stdio server that stopped mid-call said why on its stderr; "Connection closed" alone does not.
-      if (transport && SdkError.isInstance(error) && error.code === SdkErrorCode.ConnectionClosed)
-        throw new Error(
-          `the server stopped during the call, which may or may not have been done (${error.message})${lastWords(transport)}`,
-        );
-      throw error;
-    }
+    if (!stop.signal.aborted)
+      throw transport
+        ? connectionLost(transport, error, 'during the call, which may or may not have been done')
+        : error;
     io.err(`elicitkit: stopped by ${String(stop.signal.reason)}; the call was cancelled and the server closed.`);
     return stop.exitCode();
   } finally {

@@ -6,7 +6,7 @@ import { listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { indented, inLine, shownIo } from '../shown.js';
 import { stopSignals } from '../signals.js';
-import { connectTo, splitCommand } from '../target.js';
+import { connectionLost, connectTo, splitCommand } from '../target.js';
 import { EXIT, UsageError } from '../usage.js';
 
 /** `elicitkit tools <target> [--revision …|--era …] [--json]`: each tool with its arguments (`?` = optional). */
@@ -26,8 +26,10 @@ export async function tools(argv: string[], io: Io): Promise<number> {
   // Ctrl+C or SIGTERM: the server this started is stopped (the connection closed) before exiting.
   const stop = stopSignals();
   try {
-    await connectTo(client, target, { revision, io, timeoutMs, signal: stop.signal });
-    const { tools: list, skipped } = await listToolsSafely(client, { signal: stop.signal });
+    const transport = await connectTo(client, target, { revision, io, timeoutMs, signal: stop.signal });
+    const { tools: list, skipped } = await listToolsSafely(client, { signal: stop.signal }).catch((error) => {
+      throw connectionLost(transport, error, 'before it listed its tools');
+    });
     const server = client.getServerVersion();
     // Every name, title and description is the server's: nothing in it may drive the terminal.
     const human = shownIo(io);
