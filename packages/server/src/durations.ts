@@ -25,3 +25,14 @@ export function duration(
     `${name} must be ${whole ? 'a whole number' : 'a number'} from ${min} to ${max}, not ${String(value)}`,
   );
 }
+
+/**
+ * A bound on questions (`maxAsks`, `maxQuestionChanges`): a whole number from 1. `NaN` lifted
+ * the bound (nothing is greater than `NaN`), 0 refused every question.
+ *
+ * @example
+ * const maxAsks = count('maxAsks', options.maxAsks, 2);
+ */
+export function count(name: string, value: number | undefined, fallback: number): number {
+  return duration(name, value, fallback, 1, Number.MAX_SAFE_INTEGER, true);
+}

@@ -15,7 +15,7 @@ import { DEFAULT_MAX_CHANGES } from './channel/replay.js';
 import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
 import { Committer } from './commit.js';
-import { duration, MAX_TIMER_MS } from './durations.js';
+import { count, duration, MAX_TIMER_MS } from './durations.js';
 import { execute, type Runtime } from './execute.js';
 import { answersInvalidParams } from './invalid-params.js';
 import type { Locale } from './messages.js';
@@ -55,12 +55,12 @@ export interface ElicitkitOptions {
   locale?: Locale;
   /** How long a question waits for the person, 1 ms to 2^31-1 ms (about 24.8 days). Default 10 minutes. */
   timeoutMs?: number;
-  /** Questions per tool call. Default 2. */
+  /** Questions per tool call, a whole number from 1. Default 2. */
   maxAsks?: number;
   /**
    * 2026-07-28: how many answers to one question may be set aside because the question changed
    * before they arrived; at this many the ask ends `invalid` (`QUESTION_UNSTABLE`) instead of
-   * asking again. Default 3.
+   * asking again. A whole number from 1; default 3.
    */
   maxQuestionChanges?: number;
   /** URL mode: how long to wait after consent for the flow to finish before `pending` (0 to 2^31-1 ms). Default 2 minutes. */
@@ -143,6 +143,8 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   const questionMs = duration('timeoutMs', options.timeoutMs, 600_000, 1, MAX_TIMER_MS, false);
   const urlWaitMs = duration('urlWaitMs', options.urlWaitMs, 120_000, 0, MAX_TIMER_MS, false);
   const pollMs = duration('pollMs', options.pollMs, 250, 1, MAX_TIMER_MS, false);
+  const kitMaxAsks = count('maxAsks', options.maxAsks, 2);
+  const maxQuestionChanges = count('maxQuestionChanges', options.maxQuestionChanges, DEFAULT_MAX_CHANGES);
   // Made on first use: its key (and the platform's crypto behind it) costs a server's start time,
   // and a server whose calls never reach a 2026-07-28 round never needs it.
   let made: CallStateCodec | undefined;
@@ -188,14 +190,14 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   const settingsByTool = new WeakMap<AnyTool, CallSettings>();
   const settingsFor = (tool: AnyTool): CallSettings => {
     const forms = tool.forms ?? EMPTY_FORMS;
-    const maxAsks = tool.maxAsks ?? options.maxAsks ?? 2;
+    const maxAsks = tool.maxAsks ?? kitMaxAsks;
     const known = settingsByTool.get(tool);
     if (known && known.tool === tool.name && known.forms === forms && known.maxAsks === maxAsks) return known;
     const settings: CallSettings = {
       tool: tool.name,
       forms,
       maxAsks,
-      maxQuestionChanges: options.maxQuestionChanges ?? DEFAULT_MAX_CHANGES,
+      maxQuestionChanges,
       timeoutMs: questionMs,
       urlWaitMs,
       pollMs,

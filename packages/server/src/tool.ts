@@ -15,6 +15,7 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import type { Attempt, AttemptEffect, CommitOptions, Effect } from './commit.js';
+import { count } from './durations.js';
 import { FormLintError, isProduction } from './errors.js';
 import type { Locale } from './messages.js';
 import type { Outcome, UrlOutcome } from './outcome.js';
@@ -138,7 +139,7 @@ export interface ToolSpec<I extends StandardSchemaWithJSON | undefined, F extend
   annotations?: ToolAnnotations;
   /** Every fixed form the tool may ask, by ask key: linted when the tool is defined. */
   forms?: F;
-  /** Questions allowed per call (default: the kit's, 2). */
+  /** Questions allowed per call, a whole number from 1 (default: the kit's, 2). */
   maxAsks?: number;
   run(args: ArgsOf<I>, ctx: ToolContext<F>): CallToolResult | Promise<CallToolResult>;
 }
@@ -181,6 +182,7 @@ export function defineTool<
   I extends StandardSchemaWithJSON | undefined = undefined,
   F extends Forms = Record<never, never>,
 >(spec: ToolSpec<I, F>): ElicitingTool<I, F> {
+  count(`${spec.name}: maxAsks`, spec.maxAsks, 2);
   const findings: Finding[] = [];
   for (const [key, form] of Object.entries(spec.forms ?? {})) {
     // EK11 judges a message against the call's own words; neither exists before an ask.
