@@ -42,8 +42,15 @@ export interface HttpHandlerOptions {
   authenticate?: (request: Request) => AuthInfo | Response | Promise<AuthInfo | Response>;
   /** Host header allowlist (DNS-rebinding protection). Default: localhost names. */
   allowedHosts?: string[];
-  /** Origin allowlist for browser callers. Default: localhost origins. */
+  /** Origin allowlist for browser callers (host names, any scheme and port). Default: localhost origins. */
   allowedOrigins?: string[];
+  /**
+   * Pages on the allowed origins may call from another origin (CORS): their preflight is answered
+   * (before `authenticate`: a preflight carries no credential) and each response lets the page
+   * read it, the session id too. Default false: a browser lets only same-origin pages call, so no
+   * page on some other port of an allowed host drives the endpoint unless you say so.
+   */
+  cors?: boolean;
   /** 2025 sessions idle (nothing in flight) longer than this are closed. Default 30 minutes. */
   sessionIdleMs?: number;
   /** Open 2025 sessions in all. Past it a new session only replaces its own identity's idle one. Default 1000. */
@@ -150,6 +157,8 @@ export function createHttpHandler(
   });
 
   const guard = hostGuard(hosts, origins);
+  // Pages on other origins only when asked for: their origin passed the guard already.
+  const crossOrigin = options.cors === true;
 
   async function sessionful(
     request: Request,
@@ -179,6 +188,15 @@ export function createHttpHandler(
   const serve: ServeExchange = async (request, exchange) => {
     const refused = guard(request);
     if (refused) return refused;
+    const origin = crossOrigin ? request.headers.get('origin') : null;
+    if (!origin) return answer(request, exchange);
+    // Asked before the request itself, without its credential: answered here, authenticating nothing.
+    if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method'))
+      return preflight(request, origin);
+    return readableBy(origin, await answer(request, exchange));
+  };
+
+  const answer: ServeExchange = async (request, exchange) => {
     // A request relayed from another replica carries no credential: it was authenticated there,
     // and the identity it was given comes with it, sealed (relay/frames.ts).
     const relayed = options.sessions?.delivered?.(request);
@@ -263,6 +281,51 @@ function authorityOf(url: string): string | undefined {
 function hostRefused(host: string | undefined, hosts: string[]): Response | undefined {
   const checked = validateHostHeader(host, hosts);
   return checked.ok ? undefined : jsonRpcError(403, HOST_REFUSED, checked.message);
+}
+
+/** What a page on an allowed origin may send, and how long its browser may keep that answer. */
+const CORS_METHODS = 'GET, POST, DELETE';
+const CORS_MAX_AGE = '600';
+/** The response headers a page reads: its session, the revision, a challenge, when to retry. */
+const CORS_EXPOSED = 'mcp-session-id, mcp-protocol-version, www-authenticate, retry-after';
+/** A preflight's `access-control-request-headers`: header names, comma-separated. */
+const HEADER_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:\s*,\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
+
+/**
+ * A browser's CORS preflight from an allowed origin: the methods the endpoint serves, and the
+ * headers the page asked to send (the protocol's own, `authorization`, and a 2026-07-28 call's
+ * `mcp-param-*`: whatever the client sends is the endpoint's to judge, as from any other client).
+ */
+function preflight(request: Request, origin: string): Response {
+  const asked = request.headers.get('access-control-request-headers')?.trim() ?? '';
+  const headers = new Headers({
+    'access-control-allow-origin': origin,
+    'access-control-allow-methods': CORS_METHODS,
+    'access-control-max-age': CORS_MAX_AGE,
+    vary: 'origin',
+  });
+  if (asked.length > 0 && asked.length <= 8_192 && HEADER_LIST.test(asked))
+    headers.set('access-control-allow-headers', asked);
+  return new Response(null, { status: 204, headers });
+}
+
+/** `response` as a page on `origin` (allowed) may read it. */
+function readableBy(origin: string, response: Response): Response {
+  const cors = {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': CORS_EXPOSED,
+  };
+  try {
+    for (const [name, value] of Object.entries(cors)) response.headers.set(name, value);
+    response.headers.append('vary', 'origin');
+    return response;
+  } catch {
+    // Headers that cannot change (a response made by `fetch`, from `authenticate`): a copy.
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(cors)) headers.set(name, value);
+    headers.append('vary', 'origin');
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
 
 /** Host/Origin pairs kept as passed; past it the set starts again (a cache, not a limit). */
