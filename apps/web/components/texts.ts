@@ -169,7 +169,8 @@ const EN: PageTexts = {
     cancelled: 'Cancelled: nothing was done.',
     timeout: 'No answer came in time, so nothing was done.',
     unsupported: 'The question could not be shown here, so nothing was done.',
-    pending: 'Waiting for you to finish on the page; it takes effect once you do.',
+    pending:
+      'This call has ended while the page waits for you: what you do there happens there, and the rest of this step runs only if it is asked for again once you have finished.',
   },
   toldTheModel: 'What the assistant was told',
   answerRefused: (status) => `The answer was refused (${status}).`,
@@ -251,7 +252,7 @@ const ZH: PageTexts = {
     cancelled: '已取消：没有执行任何操作。',
     timeout: '未在时限内收到回答，因此没有执行任何操作。',
     unsupported: '这个问题无法在此显示，因此没有执行任何操作。',
-    pending: '正在等你在页面上完成；完成后才会生效。',
+    pending: '此次调用已结束，页面仍在等你完成：你在页面上做的在页面上生效，这一步余下的部分要在你完成后再次发起才会执行。',
   },
   toldTheModel: '告知助手的内容',
   answerRefused: (status) => `回答被拒绝（${status}）。`,

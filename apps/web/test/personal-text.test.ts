@@ -51,6 +51,13 @@ describe("a tool call's result in the chat", () => {
         expect(PAGE_TEXTS[locale].personal[status], `${locale} ${status}`).toBeTruthy();
   });
 
+  it('pending promises nothing the server will not do: the call has ended, and it goes on only when asked again', () => {
+    // Nothing runs a tool's own work once the person finishes the page (the server's pending text
+    // says so too): "it takes effect once you do" told the person the rest would follow by itself.
+    expect(PAGE_TEXTS.en.personal.pending).toMatch(/call has ended[\s\S]*asked for again/);
+    expect(PAGE_TEXTS.zh.personal.pending).toMatch(/调用已结束[\s\S]*再次发起/);
+  });
+
   it('done and rejected are shown as the server wrote them, and a status of another server’s too', () => {
     for (const [status, text] of [
       ['done', 'Deployed order-service v2.3.1 to dev (#7).'],
