@@ -61,7 +61,19 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     throw new UsageError(`--redis needs a redis:// or rediss:// URL, not "${redis}"`);
   const relayDirect = relayDirectFrom(values['relay-listen'], values['relay-advertise'], redis, values.http);
   const locale = localeFrom(values.lang ?? process.env.LANG);
-  const timeoutMs = values['timeout-ms'] === undefined ? undefined : integer('--timeout-ms', values['timeout-ms'], 1);
+  // A question's timer: setTimeout's largest delay (a larger one fires at once; the kit refuses it).
+  const timeoutMs =
+    values['timeout-ms'] === undefined ? undefined : integer('--timeout-ms', values['timeout-ms'], 1, 2 ** 31 - 1);
+  // "--user $NAME" with NAME unset: not the OS user, the local owner of every project.
+  if (values.user === '') throw new UsageError('--user needs a user name, not an empty one');
+  // Every flag is read before anything is written: a mistake found after --reset would cost the data.
+  const http = values.http === undefined ? undefined : httpOptions(values);
+  // --page-port wins over ELICITKIT_PAGE_PORT; either pins the password page (opened when first needed).
+  const pagePortRaw = values['page-port'] ?? (process.env.ELICITKIT_PAGE_PORT || undefined);
+  const pagePort =
+    pagePortRaw === undefined
+      ? undefined
+      : integer(values['page-port'] === undefined ? 'ELICITKIT_PAGE_PORT' : '--page-port', pagePortRaw, 0, 65_535);
   const common = { dataDir, locale, ...(timeoutMs ? { timeoutMs } : {}), ...(database ? { database } : {}) };
   const where = `data: ${dataDir}${database ? `; state in ${redactedUrl(database)}` : ''}`;
   if (values.reset) {
@@ -75,19 +87,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     await runReset(dataDir, database, io);
   }
 
-  if (values.http !== undefined) {
-    if (values.user !== undefined)
-      throw new UsageError('--user applies to --stdio; over HTTP the bearer token says who is calling');
-    const port = integer('--http', values.http, 0, 65_535);
-    const limits = {
-      ...(values['max-sessions'] ? { maxSessions: integer('--max-sessions', values['max-sessions'], 1) } : {}),
-      ...(values['max-sessions-per-user']
-        ? { maxSessionsPerIdentity: integer('--max-sessions-per-user', values['max-sessions-per-user'], 1) }
-        : {}),
-      ...(values['max-calls-per-user']
-        ? { maxInFlightPerIdentity: integer('--max-calls-per-user', values['max-calls-per-user'], 1) }
-        : {}),
-    };
+  if (http !== undefined) {
+    const { port, limits } = http;
     // As the web app reads it: the hosts clients use besides loopback (needed with --host 0.0.0.0).
     const allowedHosts = (process.env.ELICITKIT_ALLOWED_HOSTS ?? '')
       .split(',')
@@ -117,12 +118,6 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
 
-  // --page-port wins over ELICITKIT_PAGE_PORT; either pins the password page (opened when first needed).
-  const pagePortRaw = values['page-port'] ?? (process.env.ELICITKIT_PAGE_PORT || undefined);
-  const pagePort =
-    pagePortRaw === undefined
-      ? undefined
-      : integer(values['page-port'] === undefined ? 'ELICITKIT_PAGE_PORT' : '--page-port', pagePortRaw, 0, 65_535);
   const serving = await serveStdioOpsdesk({
     ...common,
     ...(values.user ? { user: values.user } : {}),
@@ -134,6 +129,33 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   await Promise.race([untilSignal(), new Promise((resolve) => process.stdin.once('close', resolve))]);
   await serving.close();
   return EXIT.ok;
+}
+
+/** `--http PORT` and the flags that apply to it, read (and refused) before anything is written. */
+function httpOptions(values: {
+  http?: string;
+  user?: string;
+  'max-sessions'?: string;
+  'max-sessions-per-user'?: string;
+  'max-calls-per-user'?: string;
+}): {
+  port: number;
+  limits: { maxSessions?: number; maxSessionsPerIdentity?: number; maxInFlightPerIdentity?: number };
+} {
+  if (values.user !== undefined)
+    throw new UsageError('--user applies to --stdio; over HTTP the bearer token says who is calling');
+  return {
+    port: integer('--http', values.http ?? '', 0, 65_535),
+    limits: {
+      ...(values['max-sessions'] ? { maxSessions: integer('--max-sessions', values['max-sessions'], 1) } : {}),
+      ...(values['max-sessions-per-user']
+        ? { maxSessionsPerIdentity: integer('--max-sessions-per-user', values['max-sessions-per-user'], 1) }
+        : {}),
+      ...(values['max-calls-per-user']
+        ? { maxInFlightPerIdentity: integer('--max-calls-per-user', values['max-calls-per-user'], 1) }
+        : {}),
+    },
+  };
 }
 
 /**
