@@ -150,7 +150,7 @@ const REDIS = withRedis('server/src/http/event-store.test.ts');
 // or a fractional PEXPIRE (the stream kept for ever).
 describe('an event store bound or lifetime that is no whole number from 1 is refused when the store is made', () => {
   const bad = [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '10'];
-  const names = ['maxEventsPerStream', 'maxStreamsPerSession', 'ttlMs'];
+  const names = ['maxEventsPerStream', 'maxStreamsPerSession', 'ttlMs', 'maxBytes'];
   it.each(names.flatMap((name) => bad.map((value) => [name, value] as const)))('memory: %s %s', (name, value) => {
     expect(() => createMemoryEventStore({ [name]: value })).toThrow(
       expect.objectContaining({ name: 'RangeError', message: expect.stringContaining(`${name} must be`) }),

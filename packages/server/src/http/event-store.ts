@@ -24,12 +24,23 @@ export interface MemoryEventStoreOptions {
    * minutes.
    */
   ttlMs?: number;
+  /**
+   * What the whole store holds at most, in characters of the events' JSON. Each session's streams
+   * are bounded by their count, but one identity may hold many sessions (`maxSessionsPerIdentity`)
+   * and each response may be large: past this, the session holding the most gives up its least
+   * recently written stream that carried its response, then the next heaviest, until the store is
+   * within it. Under pressure nobody keeps more than the others; a stream still waiting for its
+   * response (an open question) is never dropped for it. Default 64 MiB.
+   */
+  maxBytes?: number;
   now?: () => number;
 }
 
 interface Stream {
-  events: { seq: number; message: JSONRPCMessage }[];
+  events: { seq: number; message: JSONRPCMessage; size: number }[];
   touched: number;
+  /** Characters of its events' JSON. */
+  size: number;
 }
 
 /**
@@ -41,6 +52,8 @@ interface Session {
   next: number;
   waiting: Map<StreamId, Stream>;
   answered: Map<StreamId, Stream>;
+  /** Characters of its streams' events' JSON. */
+  size: number;
 }
 
 /** `<stream>#<seq>`: the stream is what comes before the last `#`. */
@@ -69,28 +82,50 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
   const perStream = storeBound('maxEventsPerStream', options.maxEventsPerStream, 1000);
   const perSession = storeBound('maxStreamsPerSession', options.maxStreamsPerSession, 200);
   const ttlMs = storeBound('ttlMs', options.ttlMs, 10 * 60_000);
+  const maxBytes = storeBound('maxBytes', options.maxBytes, 64 * 1024 * 1024);
   const now = options.now ?? Date.now;
   const sessions = new Map<string, Session>();
+  /** Characters held by every session together. */
+  let held = 0;
   const sessionOf = (stream: StreamId): Session | undefined => sessions.get(sessionKey(stream));
+  /** Takes `stream` out of `session`'s `from` map, and its size out of the counts. */
+  const drop = (session: Session, from: Map<StreamId, Stream>, id: StreamId) => {
+    const stream = from.get(id);
+    if (!stream) return;
+    from.delete(id);
+    session.size -= stream.size;
+    held -= stream.size;
+  };
   const live = (session: Session | undefined, id: StreamId): Stream | undefined => {
     const waiting = session?.waiting.get(id);
     if (waiting) return waiting;
     const answered = session?.answered.get(id);
-    if (answered && now() - answered.touched > ttlMs) {
-      session?.answered.delete(id);
+    if (session && answered && now() - answered.touched > ttlMs) {
+      drop(session, session.answered, id);
       return undefined;
     }
     return answered;
+  };
+  /** Past `maxBytes`: the heaviest session's least recently written answered stream goes, until within it. */
+  const withinBytes = () => {
+    while (held > maxBytes) {
+      let heaviest: Session | undefined;
+      for (const session of sessions.values())
+        if (session.answered.size > 0 && session.size > (heaviest?.size ?? -1)) heaviest = session;
+      // Only streams waiting for their response are left: each is an open question, bounded by its identity's in-flight cap.
+      if (!heaviest) return;
+      drop(heaviest, heaviest.answered, heaviest.answered.keys().next().value as StreamId);
+    }
   };
   const store: EventStore & ForgetsSessions = {
     async storeEvent(streamId, message) {
       const key = sessionKey(streamId);
       let session = sessions.get(key);
       if (!session) {
-        session = { next: 1, waiting: new Map(), answered: new Map() };
+        session = { next: 1, waiting: new Map(), answered: new Map(), size: 0 };
         sessions.set(key, session);
       }
-      const stream = live(session, streamId) ?? { events: [], touched: 0 };
+      const stream = live(session, streamId) ?? { events: [], touched: 0, size: 0 };
       const answered =
         session.answered.has(streamId) || isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message);
       session.waiting.delete(streamId);
@@ -98,9 +133,19 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       (answered ? session.answered : session.waiting).set(streamId, stream);
       stream.touched = now();
       const seq = session.next++;
-      stream.events.push({ seq, message });
-      if (stream.events.length > perStream) stream.events.shift();
-      makeRoom(session, perSession);
+      const size = JSON.stringify(message)?.length ?? 0;
+      stream.events.push({ seq, message, size });
+      stream.size += size;
+      session.size += size;
+      held += size;
+      if (stream.events.length > perStream) {
+        const gone = stream.events.shift()?.size ?? 0;
+        stream.size -= gone;
+        session.size -= gone;
+        held -= gone;
+      }
+      makeRoom(session, perSession, drop);
+      withinBytes();
       return `${streamId}${SEPARATOR}${seq}`;
     },
     async getStreamIdForEventId(eventId) {
@@ -116,7 +161,10 @@ export function createMemoryEventStore(options: MemoryEventStoreOptions = {}): E
       }
       return parsed.stream;
     },
-    [FORGET_SESSION]: (sessionId) => sessions.delete(sessionId),
+    [FORGET_SESSION]: (sessionId) => {
+      held -= sessions.get(sessionId)?.size ?? 0;
+      sessions.delete(sessionId);
+    },
   };
   return store;
 }
@@ -134,10 +182,14 @@ export function storeBound(name: string, value: number | undefined, fallback: nu
 }
 
 /** Drops `session`'s own streams past `max`: those that carried a response first, the least recently written first. */
-function makeRoom(session: Session, max: number): void {
+function makeRoom(
+  session: Session,
+  max: number,
+  drop: (session: Session, from: Map<StreamId, Stream>, id: StreamId) => void,
+): void {
   while (session.waiting.size + session.answered.size > max) {
     const from = session.answered.size > 0 ? session.answered : session.waiting;
-    from.delete(from.keys().next().value as StreamId);
+    drop(session, from, from.keys().next().value as StreamId);
   }
 }
 

@@ -129,6 +129,28 @@ describe('resumable streams and the limits per identity (memory event store)', (
     expect((await alice.resume(pings[0] as string)).status).toBe(400);
   });
 
+  it('one identity across many sessions holds no more than the store allows: its heaviest sessions give way, alice keeps hers', async () => {
+    // Each session's streams are bounded by count, but an identity may open 100 sessions, and a
+    // response may be large: without a bound on the whole store one identity held as much as it
+    // liked. Here the store holds 6,000 characters; mallory pings on three sessions.
+    const server = await serve(createMemoryEventStore({ maxBytes: 6_000 }));
+    const alice = await session(server.url, 'alice');
+    const priming = await questionThenDrop(alice);
+    const [alicePong] = await alice.ping(1, 50);
+    const mallory = await Promise.all([1, 2, 3].map(() => session(server.url, 'mallory')));
+    const pings: string[][] = [];
+    for (const m of mallory) pings.push(await m.ping(60));
+
+    // alice holds less than any of mallory's sessions: her open question and her answered stream stay.
+    expect(await alice.resume(priming)).toEqual({ status: 200, method: 'elicitation/create' });
+    expect((await alice.resume(alicePong as string)).status).toBe(200);
+    // mallory's oldest streams went, each session's, the newest stayed.
+    for (const [i, m] of mallory.entries()) {
+      expect((await m.resume(pings[i]?.[0] as string)).status).toBe(400);
+      expect((await m.resume(pings[i]?.[59] as string)).status).toBe(200);
+    }
+  });
+
   it("a closed session's streams go with it", async () => {
     const store = createMemoryEventStore();
     const server = await serve(store);
