@@ -126,7 +126,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   io.err(
     `opsdesk on stdio (${where}; password page: opened when first needed, on ${pagePort ? `127.0.0.1:${pagePort}` : 'a free loopback port'})`,
   );
-  await Promise.race([untilSignal(), new Promise((resolve) => process.stdin.once('close', resolve))]);
+  await Promise.race([untilSignal(), stdinClosed()]);
   await serving.close();
   return EXIT.ok;
 }
@@ -194,6 +194,21 @@ function hostPort(flag: string, value: string, minPort: number): { host: string;
 
 function integer(flag: string, value: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
   return wholeNumber(flag, value, min, min, max);
+}
+
+/**
+ * Resolves when stdin, the MCP connection, has ended or closed — at once if it already has: a client that sent
+ * its requests and closed its end while opsdesk started (`serve --stdio < requests.jsonl`) must not
+ * leave serve waiting for a close that came before anyone listened (Node then exits 13).
+ */
+function stdinClosed(): Promise<void> {
+  return new Promise((resolve) => {
+    const { stdin } = process;
+    // Its end, as opsdesk reads it (serve-stdio.ts): a file's stream may never emit 'close' once it ended.
+    if (stdin.readableEnded || stdin.closed || stdin.destroyed) return resolve();
+    stdin.once('end', () => resolve());
+    stdin.once('close', () => resolve());
+  });
 }
 
 function untilSignal(): Promise<void> {
