@@ -4,6 +4,7 @@ import { formLintErrors, notAPage, urlLintErrors } from './ask-lint.js';
 import type { AskOptions, AskUrlOptions } from './ask-options.js';
 import { type AuditEvent, CallAudit, type Redaction } from './audit.js';
 import type { Channel, CloseReason, Question, RawAnswer, Refusal } from './channel/channel.js';
+import { isConnectionClosed } from './channel/push.js';
 import { readBack, shapeForClient } from './client-quirks.js';
 import { checkShape, leaving } from './commit.js';
 import { duration, MAX_TIMER_MS } from './durations.js';
@@ -282,8 +283,9 @@ export class CallQuestions {
     }
     // The client cancelled the call while the page was open: nobody waits for the flow any more,
     // so it ends as cancelled (the tool withdraws what the page would do), never as pending. A
-    // request that only went away stays pending: a flaky network's retry finds the page done.
-    if (this.signal.aborted && this.request?.signal.aborted !== true) {
+    // request that only went away (or whose connection closed) stays pending: a flaky network's
+    // retry finds the page done.
+    if (this.signal.aborted && this.request?.signal.aborted !== true && !isConnectionClosed(this.signal.reason)) {
       // Finished on the page as the cancel came: that happened, and the call says so.
       if (await this.finishedAnyway(key, options.isComplete)) return { action: 'accept', value: true };
       this.stopped = { action: 'cancel', key };

@@ -11,8 +11,7 @@ import {
 import { parseArguments } from './arguments.js';
 import { CallQuestions, type CallSettings } from './call-questions.js';
 import type { CallStateCodec } from './call-state-codec.js';
-import type { CloseReason } from './channel/channel.js';
-import { callSignal, PushChannel } from './channel/push.js';
+import { callSignal, endedBy, PushChannel } from './channel/push.js';
 import { ReplayChannel } from './channel/replay.js';
 import {
   type Attempt,
@@ -181,7 +180,7 @@ function toolContext(
     askUrl: (key, opts) => questions.askUrl(key, opts),
     commit: async (effect: Effect, opts: CommitOptions = {}) => {
       checkTransaction(effect.length > 0, rt.committer.store, tool.name, opts);
-      const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
+      const instead = questions.committing(signal.aborted ? endedBy(ctx) : undefined);
       if (instead) return instead;
       // No round of it can come again: nothing to claim — unless it is atomic, its effect then run
       // in one transaction (a half-written effect that throws leaves nothing), recorded only where
@@ -201,7 +200,7 @@ function toolContext(
     },
     attempt: async <W>(effect: AttemptEffect<W>, opts: CommitOptions = {}): Promise<Attempt<W>> => {
       checkTransaction(effect.length > 1, rt.committer.store, tool.name, opts);
-      const instead = questions.committing(signal.aborted ? abandonment(ctx) : undefined);
+      const instead = questions.committing(signal.aborted ? endedBy(ctx) : undefined);
       if (instead) return { done: true, result: instead };
       // A withheld effect is thrown through the committer as a failed one: its claim is released
       // (or its one transaction rolled back), so nothing is recorded and a later attempt may act.
@@ -269,11 +268,6 @@ function roundEnd(channel: ReplayChannel): RoundEnd {
     channel.onSuspend = () => res(SUSPENDED);
   });
   return { promise, resolve, reject };
-}
-
-/** Why a call's signal ended before its effect: the HTTP request went away, or the client cancelled. */
-function abandonment(ctx: ServerContext): CloseReason {
-  return ctx.http?.req?.signal.aborted ? 'disconnected' : 'client-cancelled';
 }
 
 function readState(rt: Runtime, ctx: ServerContext): CallState | undefined {

@@ -178,6 +178,14 @@ export class PushChannel implements Channel {
   }
 }
 
+/**
+ * Why a call's signal ended before its effect: its HTTP request went away or its connection
+ * closed (a stdio client that exited: nobody cancelled anything), or the client cancelled it.
+ */
+export function endedBy(ctx: ServerContext): CloseReason {
+  return closeReason(ctx, undefined) ?? 'client-cancelled';
+}
+
 /** How the call's connection ended the question, if it did. */
 function closeReason(ctx: ServerContext, error: unknown): CloseReason | undefined {
   if (ctx.http?.req?.signal.aborted) return 'disconnected';
@@ -189,6 +197,7 @@ function closeReason(ctx: ServerContext, error: unknown): CloseReason | undefine
   return own.aborted ? 'client-cancelled' : undefined;
 }
 
-function isConnectionClosed(value: unknown): boolean {
+/** Whether `value` (an error, or an abort's reason) says the call's connection closed. */
+export function isConnectionClosed(value: unknown): boolean {
   return value instanceof SdkError && value.code === SdkErrorCode.ConnectionClosed;
 }
