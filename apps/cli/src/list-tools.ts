@@ -51,9 +51,10 @@ export async function listToolsSafely(
       else skipped.push(tool.name);
     }
     cursor = result.nextCursor;
-    if (cursor === undefined) break;
+    if (cursor === undefined) return { tools, skipped, fallback: true, refusal };
   }
-  return { tools, skipped, fallback: true, refusal };
+  // What was read is not the list: a tool past it would be reported as not there.
+  throw new Error(`tools/list did not end after ${MAX_PAGES} pages: the server keeps sending a next cursor`);
 }
 
 /** Whether the SDK takes `tool` as a tool; one too deep for its check to finish counts as taken. */
