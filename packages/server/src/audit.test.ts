@@ -58,7 +58,7 @@ describe('audit records as the sink receives them', () => {
       { service: 'order-service', env: 'prod' },
     );
     expect(lines[2]).toBe(
-      '{"type":"validation","key":"prod","ok":false,"issues":[{"field":"confirmed","code":"custom","message":"Production deploys need the confirmation ticked."},{"field":"ticket","code":"custom","message":"Ticket REL-0000 is not an approved release ticket for order-service."}],"contextId":"ID","tool":"deploy","at":"AT"}',
+      '{"type":"validation","key":"prod","ok":false,"issues":[{"field":"confirmed","code":"custom","message":"Production deploys need the confirmation ticked."},{"field":"ticket","code":"custom","message":"Ticket [redacted: 8 chars] is not an approved release ticket for order-service."}],"contextId":"ID","tool":"deploy","at":"AT"}',
     );
   });
 });

@@ -115,8 +115,50 @@ function offered(field: FieldModel | undefined, value: unknown): boolean {
   }
 }
 
-function issuesForAudit(issues: readonly Issue[]): AuditValidation['issues'] {
-  return issues.map((i) => ({ field: i.path.length > 0 ? String(i.path[0]) : '', code: i.code, message: i.message }));
+function issuesForAudit(issues: readonly Issue[], typed: readonly string[] = []): AuditValidation['issues'] {
+  return issues.map((i) => ({
+    field: i.path.length > 0 ? String(i.path[0]) : '',
+    code: i.code,
+    message: typed.length > 0 ? maskQuoted(i.message, typed) : i.message,
+  }));
+}
+
+/** The text answers the default redaction masks (typed, not offered), longest first. */
+function typedText(content: unknown, form: AnyForm | undefined): string[] {
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) return [];
+  const fields = new Map((form?.fields ?? []).map((f) => [f.name, f]));
+  const record = content as Record<string, unknown>;
+  const typed: string[] = [];
+  for (const key of Object.keys(record)) {
+    const value = record[key];
+    if (typeof value === 'string' && value !== '' && !offered(fields.get(key), value)) typed.push(value);
+  }
+  return typed.sort((a, b) => b.length - a.length);
+}
+
+/** Quotes a message may put around a value. */
+const QUOTES: readonly [string, string][] = [
+  ['"', '"'],
+  ["'", "'"],
+  ['“', '”'],
+  ['‘', '’'],
+  ['«', '»'],
+  ['「', '」'],
+];
+
+/**
+ * `message` with each typed value masked as the response record masks it: wherever it appears
+ * when it is three characters or more, and only where quoted when shorter (one or two letters
+ * would mask parts of other words: "Ti" in "Ticket").
+ */
+function maskQuoted(message: string, typed: readonly string[]): string {
+  let out = message;
+  for (const value of typed) {
+    const mask = `[redacted: ${[...value].length} chars]`;
+    if ([...value].length >= 3) out = out.split(value).join(mask);
+    else for (const [open, close] of QUOTES) out = out.split(`${open}${value}${close}`).join(`${open}${mask}${close}`);
+  }
+  return out;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -231,9 +273,14 @@ export class CallAudit {
     this.emit({ type: 'response', key, action: 'cancel', elapsedMs: 0, reason, detail });
   }
 
-  /** What the checks made of an accepted answer. */
-  validation(key: string, issues: readonly Issue[]): void {
-    if (this.sink) this.emit({ type: 'validation', key, ok: issues.length === 0, issues: issuesForAudit(issues) });
+  /**
+   * What the checks made of an accepted answer. A check's message may quote what the person typed
+   * ("Ticket <ticket> is not approved"): what the response record masks is masked there too.
+   */
+  validation(key: string, issues: readonly Issue[], content?: unknown, form?: AnyForm): void {
+    if (!this.sink) return;
+    const typed = issues.length > 0 && this.call.redaction !== 'full' ? typedText(content, form) : [];
+    this.emit({ type: 'validation', key, ok: issues.length === 0, issues: issuesForAudit(issues, typed) });
   }
 
   violation(key: string, rule: string, message: string): void {

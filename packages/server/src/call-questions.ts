@@ -420,24 +420,25 @@ export class CallQuestions {
     if (content === undefined || Object.keys(content).length === 0) {
       // Accept without values is a broken client, never a success (EK04).
       const empty: Issue = { path: [], code: 'empty', message: 'The form was accepted without any values.' };
-      return this.judged<T>(key, raw, ctx, [empty], undefined);
+      return this.judged<T>(key, raw, form, ctx, [empty], undefined);
     }
-    if (shapeIssues.length > 0) return this.judged<T>(key, raw, ctx, shapeIssues, undefined);
+    if (shapeIssues.length > 0) return this.judged<T>(key, raw, form, ctx, shapeIssues, undefined);
     const parsed = form.parse(content);
-    if (!parsed.ok) return this.judged<T>(key, raw, ctx, parsed.issues, undefined);
+    if (!parsed.ok) return this.judged<T>(key, raw, form, ctx, parsed.issues, undefined);
     const value = parsed.value as T;
-    if (!check) return this.judged(key, raw, ctx, [], value);
-    return Promise.resolve(check(value)).then((found) => this.judged(key, raw, ctx, toIssues(found), value));
+    if (!check) return this.judged(key, raw, form, ctx, [], value);
+    return Promise.resolve(check(value)).then((found) => this.judged(key, raw, form, ctx, toIssues(found), value));
   }
 
   private judged<T extends FormContent>(
     key: string,
     raw: Extract<RawAnswer, { kind: 'answer' }>,
+    form: AnyForm,
     ctx: ResultContext,
     issues: Issue[],
     value: T | undefined,
   ): Outcome<T> {
-    if (raw.fresh) this.audit.validation(key, issues);
+    if (raw.fresh) this.audit.validation(key, issues, raw.content, form);
     if (issues.length > 0 || value === undefined)
       return { action: 'invalid', issues, result: () => invalidResult(ctx, issues) };
     return { action: 'accept', value };
