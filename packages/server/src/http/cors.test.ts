@@ -3,13 +3,14 @@
  * CORS preflight is answered (before `authenticate`: a preflight carries no credential) and every
  * response lets the page read it, the session id too. Without `cors` a page on some other port of
  * an allowed host drives nothing. Checked over real HTTP, and in Debian's Chromium (skipped with a
- * printed line without it), whose CORS rules are the ones that count.
+ * printed line without it; under CI its absence fails the run), whose CORS rules are the ones that count.
  */
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { serviceFor } from '../../../../test/support/service.js';
 import { ADAPTERS, loopback } from '../../test/loopback.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -121,8 +122,12 @@ describe.each(ADAPTERS)('a page on another origin (%s adapter)', (adapter) => {
   });
 });
 
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.log(`cors.test: no Chromium at ${CHROMIUM}; the browser check is skipped`);
+const hasChromium = serviceFor(
+  'cors.test',
+  existsSync(CHROMIUM),
+  `no Chromium at ${CHROMIUM}`,
+  'apt-get install chromium',
+);
 
 describe.skipIf(!hasChromium)('in Chromium', () => {
   it('a page on another origin opens a session and lists the tools', async () => {
