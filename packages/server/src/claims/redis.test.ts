@@ -56,6 +56,33 @@ describe.skipIf(!REDIS)('redis claim store', () => {
     expect(await stats()).toEqual({ evalsha: 6, eval: 4 });
   });
 
+  // ioredis puts a client's `keyPrefix` before every key it sends (KEYS), never before an argument.
+  claimStoreSuite('redis, client with a keyPrefix', (clock) => {
+    const prefixed = new Redis(server.url, { keyPrefix: `app${++n}:` });
+    clients.push(prefixed);
+    return createRedisClaimStore(prefixed, { now: clock.now, prefix: 'kp:' });
+  });
+
+  it('sweeps the claims of a client with a keyPrefix: no expired hash is left behind in Redis', async () => {
+    const clock = manualClock();
+    const admin = connect();
+    const prefixed = new Redis(server.url, { keyPrefix: 'tenant-a:' });
+    clients.push(prefixed);
+    const store = createRedisClaimStore(prefixed, { now: clock.now, prefix: 'sweep-kp:' });
+    await store.claim('old', 'a', LEASE);
+    await store.complete('old', 'a', '"done"');
+    await store.claim('stale', 'a', LEASE);
+    expect((await admin.keys('tenant-a:sweep-kp:*')).sort()).toEqual([
+      'tenant-a:sweep-kp:c:old',
+      'tenant-a:sweep-kp:c:stale',
+      'tenant-a:sweep-kp:expiry',
+    ]);
+    clock.jump(LEASE.ttlMs);
+    expect(await store.sweep()).toBe(2);
+    // Gone from Redis, not only from the index: nothing waits for the backstop expiry.
+    expect(await admin.keys('tenant-a:sweep-kp:*')).toEqual([]);
+  });
+
   it('two connections (two replicas) racing for one id: exactly one wins', async () => {
     const clock = manualClock();
     const stores = Array.from({ length: 4 }, () =>

@@ -92,8 +92,12 @@ return redis.call('HMGET', KEYS[1], 'state', 'owner', 'lease', 'result')
 `;
 
 // Deletes each expired id's hash unless it was claimed again meanwhile (then its score moved on).
+// The hashes' names are made from the index's own (`<prefix>expiry`), never sent as an argument:
+// a client's `keyPrefix` (ioredis) is put before KEYS, not before ARGV, and a name sent in ARGV
+// would miss every hash under it.
 const SWEEP = `
-local index, prefix, now = KEYS[1], ARGV[1], tonumber(ARGV[2])
+local index, now = KEYS[1], tonumber(ARGV[1])
+local prefix = string.sub(index, 1, #index - ${'expiry'.length}) .. 'c:'
 local ids = redis.call('ZRANGEBYSCORE', index, '-inf', now)
 for _, id in ipairs(ids) do
   local key = prefix .. id
@@ -259,7 +263,7 @@ export function createRedisClaimStore(redis: Redis, options: RedisClaimStoreOpti
       return reply ? toClaim(reply) : undefined;
     },
     async sweep() {
-      return (await run(scripts.sweep, [index], [`${prefix}c:`, now()])) as number;
+      return (await run(scripts.sweep, [index], [now()])) as number;
     },
   };
 }
