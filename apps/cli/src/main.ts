@@ -96,7 +96,9 @@ export async function main(argv: string[], io: Io = ownIo()): Promise<number> {
       io.err(`elicitkit${isCommand(command) ? ` ${command}` : ''}: ${clean(usage)}\n${more}`);
       return EXIT.usage;
     }
-    io.err(`elicitkit: ${clean(error instanceof Error ? error.message : String(error))}`);
+    // A URL in the message (the target's, a redirect's the SDK quotes) keeps no query value, no password.
+    const { urlsShown } = await import('./shown-url.js');
+    io.err(`elicitkit: ${clean(urlsShown(error instanceof Error ? error.message : String(error)))}`);
     return EXIT.toolError;
   }
 }

@@ -15,6 +15,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { headerOptions } from './header-option.js';
 import type { Io } from './io.js';
+import { shownUrl, withoutQuery, withoutUserinfo } from './shown-url.js';
 import { UsageError } from './usage.js';
 
 /** A server to talk to: an HTTP endpoint, or a command speaking stdio. */
@@ -72,11 +73,11 @@ export function parseTarget(
     url = new URL(word);
   } catch {
     throw new UsageError(
-      `"${withoutUserinfo(word)}" is not a target: use an http(s)://…/mcp URL, opsdesk, or -- <command…>`,
+      `"${withoutQuery(withoutUserinfo(word))}" is not a target: use an http(s)://…/mcp URL, opsdesk, or -- <command…>`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(`"${withoutUserinfo(word)}": only http and https URLs are MCP endpoints`);
+    throw new UsageError(`"${shownUrl(url)}": only http and https URLs are MCP endpoints`);
   const headers = parseHeaders(options.headers ?? []);
   if (url.username !== '' || url.password !== '') {
     // fetch refuses a URL holding credentials: they are sent as curl sends them, and the URL
@@ -95,12 +96,7 @@ export function parseTarget(
     url.username = '';
     url.password = '';
   }
-  return { kind: 'http', url, headers, label: url.href };
-}
-
-/** A target as typed, its `user:password@` (which may be a password) shown as `…@`. */
-function withoutUserinfo(word: string): string {
-  return word.replace(/^([a-z][a-z0-9+.-]*:\/*)[^/?#]*@/i, '$1…@');
+  return { kind: 'http', url, headers, label: shownUrl(url) };
 }
 
 function parseHeaders(raw: string[]): Record<string, string> {

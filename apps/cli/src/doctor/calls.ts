@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client';
+import { urlsShown } from '../shown-url.js';
 import { type CallOutcome, fromError, fromResult } from './classify.js';
 import type { Connection } from './connection.js';
 import type { Step } from './explore.js';
@@ -78,8 +79,9 @@ export function pairAsk(asks: Ask[], params: Record<string, unknown>): Ask | und
   return open.find((a) => a.params.message === params.message) ?? open[0];
 }
 
+/** An error's message for the report, any URL in it printed as the CLI prints one (`urlsShown`). */
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return urlsShown(error instanceof Error ? error.message : String(error));
 }
 
 /** A call record before it is made (skipped until then). */

@@ -1,4 +1,5 @@
 import { type CallToolResult, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { urlsShown } from '../shown-url.js';
 
 /** Why doctor did not make a call. */
 export type SkipReason =
@@ -37,13 +38,14 @@ export function fromError(error: unknown, afterMs: number): CallOutcome {
   if (error instanceof SdkError) {
     return error.code === SdkErrorCode.RequestTimeout
       ? { kind: 'timeout', afterMs }
-      : { kind: 'failed', sdkCode: error.code, message: error.message };
+      : { kind: 'failed', sdkCode: error.code, message: urlsShown(error.message) };
   }
   if (error instanceof ProtocolError) return { kind: 'error', code: error.code, message: error.message };
   return {
     kind: 'failed',
     sdkCode: error instanceof Error ? error.name : 'UNKNOWN',
-    message: error instanceof Error ? error.message : String(error),
+    // The connection's failure, which may quote the target's URL (a redirect's): printed as the CLI prints one.
+    message: urlsShown(error instanceof Error ? error.message : String(error)),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Client } from '@modelcontextprotocol/client';
 import { listToolsSafely } from '../list-tools.js';
+import { urlsShown } from '../shown-url.js';
 import { openConnection } from './connection.js';
 import type { Endpoint } from './endpoint.js';
 import type { Profile } from './profiles.js';
@@ -38,7 +39,7 @@ export async function checkRestart(endpoint: Endpoint, profile: Profile, timeout
     const second = await declaredBy(endpoint, profile, timeoutMs);
     return { compared: true, changes: differences(first, second) };
   } catch (error) {
-    return { compared: false, changes: [], error: error instanceof Error ? error.message : String(error) };
+    return { compared: false, changes: [], error: urlsShown(error instanceof Error ? error.message : String(error)) };
   }
 }
 
