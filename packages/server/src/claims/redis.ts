@@ -1,7 +1,11 @@
 import { ElicitkitError } from '@elicitkit/form';
 import type { Redis } from 'ioredis';
 import { sha1Hex } from '../digest.js';
+import { bounded, storeTimeout } from './bounded.js';
 import type { Claim, ClaimResult, ClaimStore } from './types.js';
+import { ClaimStoreUnavailableError } from './unavailable.js';
+
+export { ClaimStoreUnavailableError };
 
 /** Where and how `createRedisClaimStore` keeps its claims. */
 export interface RedisClaimStoreOptions {
@@ -18,6 +22,15 @@ export interface RedisClaimStoreOptions {
    * hold only while this Redis keeps them.
    */
   volatile?: boolean;
+  /**
+   * The longest one operation waits for Redis, ms (its durability check included). Default 5 s.
+   * Past it the operation fails as with Redis unreachable (`ClaimStoreUnavailableError`), even
+   * on a client that would wait for ever (`maxRetriesPerRequest: null`, as BullMQ wants): a claim
+   * not taken acts on nothing, a result not recorded is reported so. A claim that Redis takes after
+   * all (its command was queued) is released as soon as its answer comes. A whole number, at least
+   * 1 (else a `RangeError`).
+   */
+  timeoutMs?: number;
 }
 
 // A claim is one hash `<prefix>c:<id>` {state, owner, lease, result, exp} plus its id in the
@@ -109,23 +122,6 @@ return #ids
 `;
 
 /**
- * The claim store could not reach Redis. Fail closed: the claim was not taken, so the effect does
- * not run; the call ends with this message as an error result.
- *
- * @example
- * if (error instanceof ClaimStoreUnavailableError) retryLater(); // error.code === 'CLAIMS_UNAVAILABLE'
- */
-export class ClaimStoreUnavailableError extends ElicitkitError {
-  constructor(cause: unknown) {
-    super(
-      'CLAIMS_UNAVAILABLE',
-      `The claim store (Redis) cannot be reached, so nothing was done: ${(cause as Error)?.message ?? String(cause)}`,
-    );
-    this.name = 'ClaimStoreUnavailableError';
-  }
-}
-
-/**
  * The Redis does not keep its data (no append-only file fsynced on every write), and the store was
  * not told it may be volatile: nothing is claimed, so nothing acts.
  *
@@ -207,6 +203,7 @@ function toClaim(fields: Fields): Claim {
 export function createRedisClaimStore(redis: Redis, options: RedisClaimStoreOptions = {}): ClaimStore {
   const prefix = options.prefix ?? 'elicitkit:claims:';
   const now = options.now ?? Date.now;
+  const timeoutMs = storeTimeout(options.timeoutMs);
   const key = (id: string) => `${prefix}c:${id}`;
   const index = `${prefix}expiry`;
   // Checked before anything is claimed (a check that could not reach Redis is tried again), and
@@ -231,7 +228,7 @@ export function createRedisClaimStore(redis: Redis, options: RedisClaimStoreOpti
   // Each script is sent by its SHA-1 (EVALSHA): Redis runs it from its script cache, so neither
   // side writes, reads or hashes its text per claim. A Redis that does not have it (restarted,
   // SCRIPT FLUSH, another node) says NOSCRIPT, and the text goes once (EVAL caches it again).
-  const run = async (script: Script, keys: string[], args: (string | number)[]) => {
+  const send = async (script: Script, keys: string[], args: (string | number)[]) => {
     if (!options.volatile) await checked();
     try {
       try {
@@ -244,9 +241,19 @@ export function createRedisClaimStore(redis: Redis, options: RedisClaimStoreOpti
       throw new ClaimStoreUnavailableError(error);
     }
   };
+  // Each operation waits at most `timeoutMs`; `late` gets an answer that came after it gave up.
+  const run = (script: Script, keys: string[], args: (string | number)[], late?: (reply: unknown) => void) =>
+    bounded(send(script, keys, args), timeoutMs, late).catch((error: unknown) => {
+      throw ElicitkitError.is(error) ? error : new ClaimStoreUnavailableError(error);
+    });
   return {
     async claim(id, owner, { leaseMs, ttlMs }): Promise<ClaimResult> {
-      const reply = (await run(scripts.claim, [key(id), index], [id, owner, now(), leaseMs, ttlMs])) as Fields;
+      // Taken after this caller gave up (told nothing was done): given back, so a replay may act.
+      const late = (reply: unknown) => {
+        if ((reply as Fields)[0] === 'claimed')
+          void send(scripts.release, [key(id), index], [id, owner, now()]).catch(() => {});
+      };
+      const reply = (await run(scripts.claim, [key(id), index], [id, owner, now(), leaseMs, ttlMs], late)) as Fields;
       return reply[0] === 'claimed' ? { state: 'claimed' } : toClaim(reply);
     },
     async renew(id, owner, leaseMs) {
