@@ -209,6 +209,59 @@ describe.skipIf(!REDIS)('redis', () => {
     expect((await replayed(stranger, first)).messages).toEqual([]);
   });
 
+  it("never replays one of a stream's own events at another place: copied after itself, or two swapped", async () => {
+    const store = createRedisEventStore(redis, { secret: SECRET, prefix: 'placed:' });
+    const first = await store.storeEvent('victim', note(0));
+    const question = await store.storeEvent('victim', {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'elicitation/create',
+      params: {},
+    });
+    await store.storeEvent('victim', note(2));
+    const entries = await redis.xrange('placed:victim', '-', '+');
+    const sealedOf = (i: number) => entries[i]?.[1][1] as string;
+    // The question, copied after the last event: it would be asked a second time.
+    await redis.xadd('placed:victim', '*', 'e', sealedOf(1));
+    expect((await replayed(store, first)).messages).toEqual([
+      { jsonrpc: '2.0', id: 7, method: 'elicitation/create', params: {} },
+      note(2),
+    ]);
+    // The last two swapped, each under the other's id: neither is replayed out of its place.
+    const id = (i: number) => entries[i]?.[0] as string;
+    await redis.del('placed:victim');
+    await redis.xadd('placed:victim', id(0), 'e', sealedOf(0));
+    await redis.xadd('placed:victim', id(1), 'e', sealedOf(2));
+    await redis.xadd('placed:victim', id(2), 'e', sealedOf(1));
+    expect(question).toBe(`victim#${id(1)}`);
+    expect((await replayed(store, first)).messages).toEqual([]);
+  });
+
+  it('keeps working with a client whose keyPrefix ioredis puts before every key', async () => {
+    const prefixed = new Redis(server.url, { keyPrefix: 'tenant:' });
+    try {
+      const store = createRedisEventStore(prefixed, { secret: SECRET, prefix: 'kp:' });
+      const first = await store.storeEvent('s/a', note(1));
+      await store.storeEvent('s/a', note(2));
+      expect(await redis.xlen('tenant:kp:s/a')).toBe(2);
+      expect(await store.getStreamIdForEventId?.(first)).toBe('s/a');
+      expect((await replayed(store, first)).messages).toEqual([note(2)]);
+    } finally {
+      prefixed.disconnect();
+    }
+  });
+
+  it('follows a stream whose last id is past its own clock (another writer), never adding an event twice', async () => {
+    const store = createRedisEventStore(redis, { secret: SECRET, prefix: 'ahead:' });
+    const first = await store.storeEvent('s/a', note(1));
+    // Another writer's event, far ahead of this process's clock.
+    const ahead = `${Date.now() + 3_600_000}-5`;
+    await redis.xadd('ahead:s/a', ahead, 'e', 'not ours');
+    const next = await store.storeEvent('s/a', note(2));
+    expect(next).toBe(`s/a#${ahead.replace(/-5$/, '-6')}`);
+    expect((await replayed(store, first)).messages).toEqual([note(2)]);
+  });
+
   it('refuses a secret shorter than 32 characters', () => {
     expect(() => createRedisEventStore(redis, { secret: 'short' })).toThrow(/32 characters/);
   });

@@ -69,4 +69,29 @@ describe.skipIf(!REDIS)('a resumable session whose Redis event store is down', (
     expect(await store.getStreamIdForEventId?.(lost)).toBeUndefined();
     await expect(store.replayEventsAfter(lost, { send: async () => {} })).rejects.toThrow('unknown event id');
   });
+
+  // A client that waits for ever (`maxRetriesPerRequest: null`) held each message until Redis came
+  // back: the stream sent nothing meanwhile. Each operation now gives up after `timeoutMs`.
+  it('with a client that waits for ever, gives up after timeoutMs: the event goes out unkept, a resumption fails', async () => {
+    const redis = await startRedis();
+    closing.push(() => redis.stop());
+    const client = new Redis(redis.url, { maxRetriesPerRequest: null, retryStrategy: () => 50 });
+    client.on('error', () => {});
+    closing.push(async () => client.disconnect());
+    await expect.poll(() => client.ping().catch(() => 'down'), { timeout: 10_000 }).toBe('PONG');
+    const store = createRedisEventStore(client, { secret: SECRET, timeoutMs: 200 });
+    const note = { jsonrpc: '2.0' as const, method: 'notifications/message', params: { n: 1 } };
+    const kept = await store.storeEvent('s/a', note);
+    await redis.down();
+    await expect.poll(() => client.status).not.toBe('ready');
+    expect(await store.storeEvent('s/a', note)).toMatch(/^s\/a#unstored-/);
+    await expect(store.getStreamIdForEventId?.(kept)).rejects.toThrow('no answer within 200 ms');
+    await expect(store.replayEventsAfter(kept, { send: async () => {} })).rejects.toThrow('no answer within 200 ms');
+  });
+
+  it('refuses a timeoutMs that is not a whole number of ms', () => {
+    const unused = new Redis({ lazyConnect: true });
+    for (const timeoutMs of [0, -5, 2.5, Number.NaN])
+      expect(() => createRedisEventStore(unused, { secret: SECRET, timeoutMs })).toThrow(RangeError);
+  });
 });
