@@ -58,6 +58,24 @@ CREATE TABLE IF NOT EXISTS opsdesk.registrations (
   expires_at BIGINT NOT NULL,
   used_at BIGINT
 );
+-- An account's grants and tokens go with it, or follow it on a rename (schema.ts says why).
+CREATE OR REPLACE FUNCTION opsdesk.account_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    DELETE FROM opsdesk.permissions WHERE username = OLD.username;
+    DELETE FROM opsdesk.api_tokens WHERE username = OLD.username;
+    RETURN OLD;
+  END IF;
+  IF NEW.username <> OLD.username THEN
+    DELETE FROM opsdesk.permissions WHERE username = NEW.username;
+    DELETE FROM opsdesk.api_tokens WHERE username = NEW.username;
+    UPDATE opsdesk.permissions SET username = NEW.username WHERE username = OLD.username;
+    UPDATE opsdesk.api_tokens SET username = NEW.username WHERE username = OLD.username;
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE OR REPLACE TRIGGER account_changed AFTER DELETE OR UPDATE OF username ON opsdesk.users
+  FOR EACH ROW EXECUTE FUNCTION opsdesk.account_changed();
 CREATE TABLE IF NOT EXISTS opsdesk.sync_state (
   path TEXT PRIMARY KEY,
   base_hash TEXT,

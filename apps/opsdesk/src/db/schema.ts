@@ -68,6 +68,21 @@ CREATE TABLE IF NOT EXISTS registrations (
   expires_at INTEGER NOT NULL,
   used_at INTEGER
 );
+-- What an account holds goes with it: its grants and its bearer tokens are keyed by its name,
+-- which the next account made under that name would otherwise inherit. Removed (or moved, on a
+-- rename) by the statement that removes the account, however it is removed (opsdesk has no tool
+-- for it: an operator's DELETE). History (deployments, the audit trail) keeps the name it was written with.
+CREATE TRIGGER IF NOT EXISTS opsdesk_account_removed AFTER DELETE ON users BEGIN
+  DELETE FROM permissions WHERE username = old.username;
+  DELETE FROM api_tokens WHERE username = old.username;
+END;
+CREATE TRIGGER IF NOT EXISTS opsdesk_account_renamed AFTER UPDATE OF username ON users
+WHEN old.username <> new.username COLLATE NOCASE BEGIN
+  DELETE FROM permissions WHERE username = new.username;
+  DELETE FROM api_tokens WHERE username = new.username;
+  UPDATE permissions SET username = new.username WHERE username = old.username;
+  UPDATE api_tokens SET username = new.username WHERE username = old.username;
+END;
 CREATE TABLE IF NOT EXISTS sync_state (
   path TEXT PRIMARY KEY,
   base_hash TEXT,
@@ -125,6 +140,8 @@ export const OPSDESK_OBJECTS = [
   'api_tokens',
   'registrations',
   'sync_state',
+  'opsdesk_account_removed',
+  'opsdesk_account_renamed',
   // The claims that make each call's side effect happen at most once (@elicitkit/server/sqlite),
   // created beside the schema when opsdesk starts.
   'elicitkit_claims',

@@ -68,17 +68,19 @@ export function* addUser(
   projects: readonly string[],
   now: string,
 ): Query<void> {
-  yield* dropLeftoverTokens(username);
+  yield* dropLeftovers(username);
   yield* run('INSERT INTO users (username, email, role, created_at) VALUES (?, ?, ?, ?)', username, email, role, now);
   for (const p of projects)
     yield* run('INSERT INTO permissions (username, project) VALUES (?, ?) ON CONFLICT DO NOTHING', username, p);
 }
 
 /**
- * Before an account is made under `username`: bearer tokens still stored under that name were a
- * removed account's (removing a user leaves its tokens, refused while nobody holds the name). The
- * new account is another person, so they go now rather than start answering for them.
+ * Before an account is made under `username`: grants and bearer tokens still stored under that name
+ * were a removed account's. Removing a user takes them with it (the `opsdesk_account_removed`
+ * trigger), but a data directory may hold some from before that trigger. The new account is
+ * another person: they go now rather than grant it the removed person's projects or answer for them.
  */
-export function* dropLeftoverTokens(username: string): Query<void> {
+export function* dropLeftovers(username: string): Query<void> {
   yield* run('DELETE FROM api_tokens WHERE username = ?', username);
+  yield* run('DELETE FROM permissions WHERE username = ?', username);
 }
