@@ -8,6 +8,17 @@ import {
   type Tool,
 } from '@modelcontextprotocol/client';
 
+/**
+ * A name `tools/list` gives more than one tool (on one page or across pages): `count` of them, and
+ * whether they are all the same definition (a page repeated) or differ — then a call of that name
+ * reaches whichever the server picks, and a client cannot tell which.
+ */
+export interface DuplicateName {
+  name: string;
+  count: number;
+  same: boolean;
+}
+
 /** Pages of `tools/list` followed before giving up on a server that never stops sending a cursor. */
 const MAX_PAGES = 100;
 
@@ -20,14 +31,16 @@ const MAX_PAGES = 100;
  * it, as for any broken tool — one it refuses is left out, and `skipped` says so. `fallback` is true
  * when the list was read that way, `refusal` saying why the whole list was not taken: a call must
  * then hand its tool's definition to `callTool` (`toolDefinition`), since the SDK cached none.
+ * `duplicates` names each tool name the whole list (every page) gives more than once.
  */
 export async function listToolsSafely(
   client: Client,
   options: RequestOptions = {},
-): Promise<{ tools: Tool[]; skipped: string[]; fallback: boolean; refusal?: string }> {
+): Promise<{ tools: Tool[]; skipped: string[]; fallback: boolean; refusal?: string; duplicates: DuplicateName[] }> {
   let refusal: string;
   try {
-    return { tools: (await client.listTools(undefined, options)).tools, skipped: [], fallback: false };
+    const { tools } = await client.listTools(undefined, options);
+    return { tools, skipped: [], fallback: false, duplicates: duplicatesIn(tools) };
   } catch (error) {
     if (!(error instanceof RangeError || (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult)))
       throw error;
@@ -35,6 +48,8 @@ export async function listToolsSafely(
   }
   const tools: Tool[] = [];
   const skipped: string[] = [];
+  /** Every tool read with a name, taken or not: a refused tool and a taken one of one name are two tools. */
+  const named: RawTool[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
     const result = await client.request(
@@ -43,6 +58,7 @@ export async function listToolsSafely(
       options,
     );
     for (const tool of result.tools) {
+      if (typeof tool.name === 'string') named.push(tool);
       if (typeof tool.name !== 'string' || typeof tool.inputSchema !== 'object' || tool.inputSchema === null) {
         skipped.push(typeof tool.name === 'string' ? tool.name : '(a tool without a name)');
         continue;
@@ -51,10 +67,40 @@ export async function listToolsSafely(
       else skipped.push(tool.name);
     }
     cursor = result.nextCursor;
-    if (cursor === undefined) return { tools, skipped, fallback: true, refusal };
+    if (cursor === undefined) return { tools, skipped, fallback: true, refusal, duplicates: duplicatesIn(named) };
   }
   // What was read is not the list: a tool past it would be reported as not there.
   throw new Error(`tools/list did not end after ${MAX_PAGES} pages: the server keeps sending a next cursor`);
+}
+
+/** The names `tools` gives more than one tool, in the order of their first appearance. */
+function duplicatesIn(tools: readonly RawTool[]): DuplicateName[] {
+  const byName = new Map<string, string[]>();
+  for (const tool of tools) {
+    const name = tool.name as string;
+    const seen = byName.get(name) ?? [];
+    seen.push(JSON.stringify(tool));
+    byName.set(name, seen);
+  }
+  return [...byName]
+    .filter(([, definitions]) => definitions.length > 1)
+    .map(([name, definitions]) => ({
+      name,
+      count: definitions.length,
+      same: definitions.every((d) => d === definitions[0]),
+    }));
+}
+
+/**
+ * One line saying what is wrong with `duplicate` (for a warning, an error, doctor's report).
+ *
+ * @example
+ * duplicateText({ name: 'deploy', count: 2, same: false }) // 'tools/list gives 2 different tools named "deploy": …'
+ */
+export function duplicateText(duplicate: DuplicateName, name: (text: string) => string = JSON.stringify): string {
+  return duplicate.same
+    ? `tools/list gives the tool ${name(duplicate.name)} ${duplicate.count} times (a tool name must be unique in the list)`
+    : `tools/list gives ${duplicate.count} different tools named ${name(duplicate.name)}: a call of that name reaches whichever the server picks (a tool name must be unique in the list)`;
 }
 
 /** Whether the SDK takes `tool` as a tool; one too deep for its check to finish counts as taken. */

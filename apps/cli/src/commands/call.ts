@@ -17,7 +17,7 @@ import {
 import { createTerminalRenderer } from '@elicitkit/client/terminal';
 import { Client, type Transport } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
-import { listToolsSafely } from '../list-tools.js';
+import { duplicateText, listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { inLine, shownIo } from '../shown.js';
 import { stopSignals } from '../signals.js';
@@ -174,7 +174,17 @@ interface CallPlan {
 /** Finds the tool, builds its arguments, calls it and prints the result; resolves with the exit code. */
 async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Promise<number> {
   const { target, toolName, values, io } = plan;
-  const { tools, skipped, fallback } = await listToolsSafely(client, { signal });
+  const { tools, skipped, fallback, duplicates } = await listToolsSafely(client, { signal });
+  const duplicate = duplicates.find((d) => d.name === toolName);
+  // Two different tools of this name: which one the call reaches is the server's pick, not ours.
+  if (duplicate && !duplicate.same)
+    throw new Error(
+      `server "${inLine(client.getServerVersion()?.name ?? target.label)}": ${duplicateText(duplicate, (n) => `"${inLine(n)}"`)}; nothing was called`,
+    );
+  if (duplicate)
+    shownIo(io).err(
+      `elicitkit: warning: server "${inLine(client.getServerVersion()?.name ?? target.label)}": ${duplicateText(duplicate, (n) => `"${inLine(n)}"`)}`,
+    );
   const tool = tools.find((t) => t.name === toolName);
   if (!tool && skipped.includes(toolName))
     throw new Error(

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { describeArguments, revisionOptions, ToolSchemaError } from '@elicitkit/client';
 import { Client } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
-import { listToolsSafely } from '../list-tools.js';
+import { duplicateText, listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { indented, inLine, shownIo } from '../shown.js';
 import { stopSignals } from '../signals.js';
@@ -27,7 +27,11 @@ export async function tools(argv: string[], io: Io): Promise<number> {
   const stop = stopSignals();
   try {
     const transport = await connectTo(client, target, { revision, io, timeoutMs, signal: stop.signal });
-    const { tools: list, skipped } = await listToolsSafely(client, { signal: stop.signal }).catch((error) => {
+    const {
+      tools: list,
+      skipped,
+      duplicates,
+    } = await listToolsSafely(client, { signal: stop.signal }).catch((error) => {
       throw connectionLost(transport, error, 'before it listed its tools');
     });
     const server = client.getServerVersion();
@@ -39,6 +43,11 @@ export async function tools(argv: string[], io: Io): Promise<number> {
         human.err(
           `elicitkit: warning: tool "${inLine(name)}" of server "${inLine(server?.name ?? target.label)}" is not a tool as MCP defines one; it is left out`,
         );
+      // Every tool of the name is listed; which one a call reaches, only the server knows.
+      for (const duplicate of duplicates)
+        human.err(
+          `elicitkit: warning: server "${inLine(server?.name ?? target.label)}": ${duplicateText(duplicate, (n) => `"${inLine(n)}"`)}`,
+        );
     };
     if (values.json) {
       io.out(
@@ -48,6 +57,7 @@ export async function tools(argv: string[], io: Io): Promise<number> {
             revision: client.getNegotiatedProtocolVersion?.() ?? null,
             tools: list,
             skipped,
+            duplicates,
           },
           null,
           2,

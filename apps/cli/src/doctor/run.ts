@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import { listToolsSafely } from '../list-tools.js';
+import { duplicateText, listToolsSafely } from '../list-tools.js';
 import { answerFor, MAX_ASKS, RUNAWAY_ASKS } from './answer.js';
 import { modeOf, questionKey } from './branches.js';
 import { callOnce, casesFor, messageOf, newCall, noteTool, pairAsk } from './calls.js';
@@ -205,7 +205,9 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
   try {
     const info = conn.client.getServerVersion();
     if (info && !shared.server) shared.server = { name: info.name, version: info.version };
-    const { tools, skipped, fallback, refusal } = await listToolsSafely(conn.client, { timeout: timeoutMs });
+    const { tools, skipped, fallback, refusal, duplicates } = await listToolsSafely(conn.client, {
+      timeout: timeoutMs,
+    });
     if (fallback) {
       // Every client on the SDK fails to list this server's tools; the check goes on with the tools
       // read one by one, and the profile counts as stopped: it was not judged as a client sees it.
@@ -216,8 +218,17 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
         skipped.length > 0 ? `${left} left out (${kind}), ` : ''
       }the others were read one by one and checked`;
     }
-    listed.push(...tools.map((t) => t.name));
+    if (duplicates.length > 0) {
+      // A protocol fault no rule names: reported as the SDK's refusal is, the profile not passed.
+      const faults = duplicates.map((d) => duplicateText(d)).join('; ');
+      record.error = record.error === undefined ? faults : `${record.error}; ${faults}`;
+    }
+    listed.push(...new Set(tools.map((t) => t.name)));
+    const called = new Set<string>();
     for (const tool of tools) {
+      // A name listed twice is checked once, as its first definition: a call cannot pick the other.
+      if (called.has(tool.name)) continue;
+      called.add(tool.name);
       const info = noteTool(shared.tools, tool, profile, options);
       if (info.filtered) continue;
       const bases: { fixture: FixtureCase; call: CallRecord }[] = [];
