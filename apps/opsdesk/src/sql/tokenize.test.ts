@@ -13,6 +13,19 @@ describe('SQL tokenizer', () => {
     ).toHaveLength(1);
   });
 
+  // One case per row of complete.c's table, so a change to the table shows here.
+  it.each([
+    ['EXPLAIN CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1; END; SELECT 2', 2],
+    ['EXPLAIN SELECT 1; SELECT 2', 2],
+    ['CREATE TEMP TRIGGER t AFTER INSERT ON a BEGIN SELECT CASE WHEN 1 THEN 2 END; END; SELECT 3', 2],
+    ['CREATE TEMPORARY TABLE x (a); SELECT 1', 2],
+    ['CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1;; END ; SELECT 2', 2],
+    ['CREATE TRIGGER t AFTER INSERT ON a BEGIN SELECT 1; END x; SELECT 2', 1],
+    ['SELECT 1 AS "trigger"; SELECT 2 AS trigger, 3 AS end; SELECT 4', 3],
+  ])('ends statements where SQLite does: %s', (sql, count) => {
+    expect(statements(tokenize(sql))).toHaveLength(count);
+  });
+
   it('reads doubled quotes inside strings and identifiers', () => {
     const tokens = tokenize(`SELECT 'it''s', "a""b" FROM t`);
     expect(tokens.filter((t) => t.kind === 'string').map((t) => t.value)).toEqual(["it's"]);

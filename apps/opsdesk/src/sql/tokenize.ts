@@ -110,71 +110,21 @@ function quoted(sql: string, start: number, quote: string): [string, number] {
 type Complete = 'start' | 'normal' | 'explain' | 'create' | 'trigger' | 'semi' | 'end';
 type Sort = 'semi' | 'other' | 'explain' | 'create' | 'temp' | 'trigger' | 'end';
 
+/** Every sort of token to `state`: each row of complete.c's table below differs from one only where it says. */
+function every(state: Complete): Record<Sort, Complete> {
+  return { semi: state, other: state, explain: state, create: state, temp: state, trigger: state, end: state };
+}
+
 /** complete.c's transitions: the state after a token of each sort. */
 const NEXT: Record<Complete, Record<Sort, Complete>> = {
-  start: {
-    semi: 'start',
-    other: 'normal',
-    explain: 'explain',
-    create: 'create',
-    temp: 'normal',
-    trigger: 'normal',
-    end: 'normal',
-  },
-  normal: {
-    semi: 'start',
-    other: 'normal',
-    explain: 'normal',
-    create: 'normal',
-    temp: 'normal',
-    trigger: 'normal',
-    end: 'normal',
-  },
-  explain: {
-    semi: 'start',
-    other: 'explain',
-    explain: 'normal',
-    create: 'create',
-    temp: 'normal',
-    trigger: 'normal',
-    end: 'normal',
-  },
-  create: {
-    semi: 'start',
-    other: 'normal',
-    explain: 'normal',
-    create: 'normal',
-    temp: 'create',
-    trigger: 'trigger',
-    end: 'normal',
-  },
-  trigger: {
-    semi: 'semi',
-    other: 'trigger',
-    explain: 'trigger',
-    create: 'trigger',
-    temp: 'trigger',
-    trigger: 'trigger',
-    end: 'trigger',
-  },
-  semi: {
-    semi: 'semi',
-    other: 'trigger',
-    explain: 'trigger',
-    create: 'trigger',
-    temp: 'trigger',
-    trigger: 'trigger',
-    end: 'end',
-  },
-  end: {
-    semi: 'start',
-    other: 'trigger',
-    explain: 'trigger',
-    create: 'trigger',
-    temp: 'trigger',
-    trigger: 'trigger',
-    end: 'trigger',
-  },
+  start: { ...every('normal'), semi: 'start', explain: 'explain', create: 'create' },
+  normal: { ...every('normal'), semi: 'start' },
+  explain: { ...every('normal'), semi: 'start', other: 'explain', create: 'create' },
+  create: { ...every('normal'), semi: 'start', temp: 'create', trigger: 'trigger' },
+  // Inside a trigger's body: only `; END ;` ends the statement.
+  trigger: { ...every('trigger'), semi: 'semi' },
+  semi: { ...every('trigger'), semi: 'semi', end: 'end' },
+  end: { ...every('trigger'), semi: 'start' },
 };
 
 /** A token as complete.c sorts it: only bare words are keywords (a quoted "TRIGGER" is a name). */
