@@ -1,4 +1,5 @@
 import { ArgumentError, toolArguments } from '@elicitkit/client';
+import { inexactNumberIn, quoted } from './exact-json';
 import type { Locale } from './locale';
 
 /**
@@ -11,7 +12,8 @@ import type { Locale } from './locale';
 export type CommandProblem =
   | { kind: 'unterminated-quote'; quote: '"' | "'"; at: number }
   | { kind: 'bad-json'; detail: string }
-  | { kind: 'too-deep'; max: number };
+  | { kind: 'too-deep'; max: number }
+  | { kind: 'inexact-number'; written: string; read: string };
 
 /**
  * How deep a command's arguments may nest. Deeper, they could not even be written into the chat's
@@ -44,6 +46,8 @@ const EXPLAIN: Record<
           return `the arguments are not valid JSON (${p.detail}). Write /${tool} {"name": "value"}, or /${tool} name=value.`;
         case 'too-deep':
           return `the arguments are nested more than ${p.max} levels deep; no tool takes that. Nothing was sent.`;
+        case 'inexact-number':
+          return `the number ${quoted(p.written)} cannot be sent exactly: it would arrive as ${quoted(p.read)}. Nothing was sent.`;
       }
     },
   },
@@ -57,6 +61,8 @@ const EXPLAIN: Record<
           return `参数不是有效的 JSON（${p.detail}）。请写成 /${tool} {"name": "value"}，或 /${tool} name=value。`;
         case 'too-deep':
           return `参数嵌套超过 ${p.max} 层，没有工具接受这样的参数。未发送任何请求。`;
+        case 'inexact-number':
+          return `数字 ${quoted(p.written)} 无法精确发送：它会变成 ${quoted(p.read)}。未发送任何请求。`;
       }
     },
   },
@@ -155,6 +161,9 @@ export function commandArguments(
       } catch (error) {
         throw new CommandError({ kind: 'bad-json', detail: error instanceof Error ? error.message : String(error) });
       }
+      // JSON.parse would round it silently: 2.00000000000000001 would be sent as 2.
+      const inexact = inexactNumberIn(raw);
+      if (inexact) throw new CommandError({ kind: 'inexact-number', ...inexact });
       return { args: shallowEnough(toolArguments(inputSchema, [], raw)) };
     }
     // A value may be JSON here too (an object or list argument).

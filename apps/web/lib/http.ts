@@ -1,3 +1,5 @@
+import { inexactNumberIn, quoted } from './exact-json';
+
 export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; error: string };
 
 /**
@@ -33,9 +35,19 @@ export async function readJson(request: Request, limit: number, types = ['applic
   } catch {
     return { ok: false, status: 400, error: 'The body is not valid UTF-8 (JSON must be).' };
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return { ok: false, status: 400, error: 'The body is not valid JSON.' };
   }
+  // A number JSON would read as another value (2.00000000000000001 as 2) is refused, not rounded.
+  const inexact = inexactNumberIn(text);
+  if (inexact)
+    return {
+      ok: false,
+      status: 400,
+      error: `The number ${quoted(inexact.written)} cannot be sent exactly: it would arrive as ${quoted(inexact.read)}. Send the value meant.`,
+    };
+  return { ok: true, value };
 }
