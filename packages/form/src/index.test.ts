@@ -53,6 +53,7 @@ const TYPES = [
   'Infer',
   'MultiSelectOptions',
   'NumberOptions',
+  'ParseOptions',
   'SelectOptions',
   'StandardFormOptions',
   'StringOptions',

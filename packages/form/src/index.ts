@@ -12,7 +12,15 @@
 
 // Building forms
 export type { AnyFieldDef, Described, FieldDef } from './builder/field.js';
-export { type AnswerOf, type AnyForm, type Form, form, fromJsonSchema, type Infer } from './builder/form.js';
+export {
+  type AnswerOf,
+  type AnyForm,
+  type Form,
+  form,
+  fromJsonSchema,
+  type Infer,
+  type ParseOptions,
+} from './builder/form.js';
 export { field } from './builder/kinds.js';
 export type { StandardFormOptions } from './builder/standard.js';
 // Reading and checking answers

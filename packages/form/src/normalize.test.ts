@@ -65,7 +65,8 @@ describe('downgrade to 2025-06-18', () => {
         replicas: { type: 'integer', title: 'Replicas' },
         confirmed: { type: 'boolean', title: 'Confirmed', default: false },
       },
-      required: ['env'],
+      // A field whose default could not be shown is asked as required: no default the person never saw fills it.
+      required: ['env', 'ticket', 'replicas'],
     });
     expect(
       ElicitRequestFormParamsSchema.safeParse({ message: 'Deploy order-service', requestedSchema: down.schema })

@@ -27,9 +27,9 @@ export interface Downgrade {
 
 /**
  * Shapes a form for a client on an older revision. For 2025-06-18: titled selects become
- * `enum` + `enumNames`; defaults other than boolean are dropped (the person just sees an empty
- * field); multi-selects cannot be expressed at all and are fatal. Later revisions take the
- * form unchanged.
+ * `enum` + `enumNames`; defaults other than boolean are dropped and their fields asked as
+ * required (the person chooses what they would have seen pre-filled); multi-selects cannot be
+ * expressed at all and are fatal. Later revisions take the form unchanged.
  *
  * @example
  * const down = downgrade(schema, revisionOf(negotiatedVersion));
@@ -65,8 +65,12 @@ function downgradeNow(schema: FormSchema): Downgrade {
     losses.push(...down.losses);
     if (down.field) properties[name] = down.field;
   }
-  const required = schema.required?.filter((name) => Object.hasOwn(properties, name));
-  const out: FormSchema = { type: 'object', properties, ...(required && required.length > 0 ? { required } : {}) };
+  // A field whose default was dropped is asked as required: the person chooses what they would
+  // have been shown pre-filled, and an answer can never leave it to a default nobody saw.
+  const listed = schema.required?.filter((name) => Object.hasOwn(properties, name)) ?? [];
+  const dropped = losses.filter((l) => l.code === 'default_dropped' && !listed.includes(l.field));
+  const required = [...listed, ...dropped.map((l) => l.field)];
+  const out: FormSchema = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
   return { ok: !losses.some((l) => l.fatal), schema: out, losses };
 }
 

@@ -423,7 +423,8 @@ export class CallQuestions {
       return this.judged<T>(key, raw, form, ctx, [empty], undefined);
     }
     if (shapeIssues.length > 0) return this.judged<T>(key, raw, form, ctx, shapeIssues, undefined);
-    const parsed = form.parse(content);
+    // The revision asked on: a default the client was never shown (2025-06-18) is not filled in.
+    const parsed = form.parse(content, { revision: this.peer.revision });
     if (!parsed.ok) return this.judged<T>(key, raw, form, ctx, parsed.issues, undefined);
     const value = parsed.value as T;
     if (!check) return this.judged(key, raw, form, ctx, [], value);

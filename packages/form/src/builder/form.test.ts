@@ -175,6 +175,47 @@ describe('form builder: inferred answer type', () => {
     if (result.ok) expectTypeOf(result.value.env).toEqualTypeOf<'dev' | 'prod'>();
   });
 
+  it('parse() on 2025-06-18 never fills a default that revision could not show (booleans only)', () => {
+    // The client was sent no default for env, replicas or note, and asked them as required.
+    const asked = form({
+      env: field.select(['dev', 'prod'], { title: 'Environment', default: 'prod' }).optional(),
+      replicas: field.integer({ title: 'Replicas', default: 9 }).optional(),
+      note: field.string({ title: 'Note', default: 'drop the table' }).optional(),
+      notify: field.boolean({ title: 'Notify the team', default: true }),
+      ticket: field.string({ title: 'Ticket' }),
+    });
+    for (const revision of ['2025-06-18', '2025-03-26']) {
+      const left = asked.parse({ ticket: 'REL-1' }, { revision });
+      expect(left.ok).toBe(false);
+      if (!left.ok)
+        expect(left.issues).toEqual([
+          { path: ['env'], code: 'required', message: '"Environment" is required.' },
+          { path: ['replicas'], code: 'required', message: '"Replicas" is required.' },
+          { path: ['note'], code: 'required', message: '"Note" is required.' },
+        ]);
+      // The boolean default was shown, and fills; what the person gave is kept.
+      expect(asked.parse({ ticket: 'REL-1', env: 'dev', replicas: 1, note: '' }, { revision })).toEqual({
+        ok: true,
+        value: { ticket: 'REL-1', env: 'dev', replicas: 1, note: '', notify: true },
+      });
+      // Other issues are still reported beside them.
+      const both = asked.parse({ env: 'qa' }, { revision });
+      expect(both.ok || both.issues.map((i) => [i.path[0], i.code])).toEqual([
+        ['replicas', 'required'],
+        ['note', 'required'],
+        ['ticket', 'required'],
+        ['env', 'not_in_options'],
+      ]);
+    }
+    for (const revision of ['2025-11-25', '2026-07-28', undefined]) {
+      const options = revision === undefined ? {} : { revision };
+      expect(asked.parse({ ticket: 'REL-1' }, options)).toEqual({
+        ok: true,
+        value: { ticket: 'REL-1', env: 'prod', replicas: 9, note: 'drop the table', notify: true },
+      });
+    }
+  });
+
   it('parse() reports every issue as data', () => {
     const result = deploy.parse({ env: 'qa', ticket: 'R1', replicas: 1.5, extra: true });
     expect(result.ok).toBe(false);

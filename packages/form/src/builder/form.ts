@@ -2,11 +2,14 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { applyDefaults } from '../defaults.js';
 import { FormSchemaError } from '../errors.js';
 import { describeFields, type FieldModel } from '../fields.js';
-import { frozenCopy, show } from '../json.js';
+import { frozenCopy, isObject, own, show } from '../json.js';
+import { downgrade } from '../normalize.js';
+import { needsDowngrade, type Revision } from '../revision.js';
 import { defaultProblems } from '../schema/defaults-check.js';
 import { parseFormSchema } from '../schema/parse.js';
 import { problem, type SchemaProblem } from '../schema/problems.js';
-import type { Issue, Validation } from '../validate/issues.js';
+import { type Issue, issue, type Validation } from '../validate/issues.js';
+import { labelOf } from '../validate/label.js';
 import { type ValidateOptions, type Validator, validator } from '../validate/validate.js';
 import type { ContentValue, FieldSchema, FormContent, FormSchema } from '../wire.js';
 import { type AnyFieldDef, isFieldDef } from './field.js';
@@ -36,6 +39,17 @@ export type OutputOf<S extends StandardSchemaV1<unknown, StandardAnswer>> = Simp
   [K in keyof StandardSchemaV1.InferOutput<S>]: Exclude<StandardSchemaV1.InferOutput<S>[K], undefined>;
 }>;
 
+/** How `Form.parse` reads an answer: the validator's limits, and the revision the form was asked on. */
+export interface ParseOptions extends ValidateOptions {
+  /**
+   * The protocol revision the question was asked on (a negotiated version reads as `revisionOf`
+   * reads it). On 2025-06-18 the client was sent the form without its non-boolean defaults
+   * (`downgrade`), so a field the person left empty there stays empty: it is not filled with a
+   * default they were never shown. Without it every default is filled.
+   */
+  revision?: Revision | string;
+}
+
 /** A built form: its wire JSON and a typed way to read answers. Also a Standard Schema (v1). */
 export interface Form<T extends FormContent = FormContent> {
   /** Exactly what travels as `requestedSchema`. Deeply frozen: changing it throws (build another form). */
@@ -44,9 +58,13 @@ export interface Form<T extends FormContent = FormContent> {
   readonly fields: readonly FieldModel[];
   /**
    * Fills defaults for fields the person left out, then validates. The handler-facing read of an
-   * accepted answer: on success `value` is typed and complete.
+   * accepted answer: on success `value` is typed and complete. Give the `revision` the question
+   * was asked on: only the defaults that revision showed the person are filled.
+   *
+   * @example
+   * const read = deploy.parse(content, { revision: negotiatedVersion });
    */
-  parse(content: unknown, options?: ValidateOptions): Validation<T>;
+  parse(content: unknown, options?: ParseOptions): Validation<T>;
   readonly '~standard': {
     readonly version: 1;
     readonly vendor: 'elicitkit';
@@ -165,9 +183,18 @@ function makeForm(parsed: FormSchema, refine?: Refine): AnyForm {
   // form only later (or never, for a form its calls never reach).
   let check: Validator | undefined;
   let fields: readonly FieldModel[] | undefined;
-  const parse = (content: unknown, options?: ValidateOptions): Validation<FormContent> => {
+  const parse = (content: unknown, options?: ParseOptions): Validation<FormContent> => {
     check ??= validator(schema);
-    const checked = check(applyDefaults(schema, content), options);
+    // The form as it was sent: a 2025-06-18 client showed boolean defaults only, and asked the
+    // fields whose default it lost as required.
+    const sent =
+      options?.revision !== undefined && needsDowngrade(options.revision)
+        ? downgrade(schema, '2025-06-18').schema
+        : schema;
+    const filled = applyDefaults(sent, content);
+    const checked = check(filled, options);
+    const unseen = sent === schema ? [] : missingDefaults(schema, sent, filled);
+    if (unseen.length > 0) return { ok: false, issues: [...unseen, ...(checked.ok ? [] : checked.issues)] };
     return refine && checked.ok ? refine(checked.value, schema) : checked;
   };
   const built: AnyForm = {
@@ -188,6 +215,17 @@ function makeForm(parsed: FormSchema, refine?: Refine): AnyForm {
   };
   MADE.add(built);
   return built;
+}
+
+/**
+ * A field the form leaves optional with a default that `sent` (its 2025-06-18 shape) asked as
+ * required, left out of the answer: the default was never shown, so it cannot stand in.
+ */
+function missingDefaults(schema: FormSchema, sent: FormSchema, filled: unknown): Issue[] {
+  if (!isObject(filled)) return [];
+  return (sent.required ?? [])
+    .filter((name) => !schema.required?.includes(name) && own(filled, name) === undefined)
+    .map((name) => issue([name], 'required', `${labelOf(name, schema.properties[name])} is required.`));
 }
 
 function toStandard(issue: Issue): { message: string; path: (string | number)[] } {
