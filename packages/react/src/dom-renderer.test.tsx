@@ -1,8 +1,10 @@
 // @vitest-environment jsdom
+import { attach } from '@elicitkit/client';
 import type { FormSchema } from '@elicitkit/form';
 import { act, screen, within } from '@testing-library/react';
 import { userEvent } from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { connect, REVISIONS } from '../../client/test/servers.js';
 import { formPrompt, urlPrompt } from '../test/prompts.js';
 import { ask } from '../test/react-driver.js';
 import { createDomRenderer } from './dom-renderer.js';
@@ -51,29 +53,37 @@ describe('createDomRenderer', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
   });
 
-  it('opens a consented link once: the click opens it, the opener does not open it again', async () => {
-    const question = ask((renderer, signal) => renderer.renderUrl(urlPrompt(URL), signal));
-    await question.user.click(within(question.dialog).getByRole('button', { name: LABELS_EN.open }));
-    expect(await question.answer()).toEqual({ action: 'accept' });
-    expect(question.open).toHaveBeenCalledExactlyOnceWith(URL, '_blank', 'noopener,noreferrer');
-  });
+  it.each(REVISIONS)(
+    'through attach on %s, a double click sends one accept and the link opens once, after the click',
+    async (revision) => {
+      const container = document.body.appendChild(document.createElement('div'));
+      const open = vi.fn(() => null);
+      const renderer = createDomRenderer({ container, window: { open } });
+      const connection = await connect(revision, (client) => attach(client, { renderer }));
+      try {
+        const received = connection.ask({
+          mode: 'url',
+          message: 'Set your password on the page.',
+          url: URL,
+          ...(revision === '2025-11-25' ? { elicitationId: 'e-1' } : {}),
+        });
+        const dialog = await screen.findByRole('dialog');
+        const button = within(dialog).getByRole('button', { name: LABELS_EN.open });
+        await userEvent.setup({ delay: null }).dblClick(button);
+        expect(await received).toEqual({ action: 'accept' });
+        expect(open).toHaveBeenCalledExactlyOnceWith(URL, '_blank', 'noopener,noreferrer');
+      } finally {
+        await connection.close();
+      }
+    },
+  );
 
-  it('has an opener that opens with noopener what the page has not opened yet', async () => {
+  it('has an opener that opens with noopener each link it is given', async () => {
     const open = vi.fn(() => null);
-    const container = document.body.appendChild(document.createElement('div'));
-    const renderer = createDomRenderer({ container, window: { open } });
-    let answer!: Promise<unknown>;
-    act(() => {
-      answer = renderer.renderUrl(urlPrompt(URL), new AbortController().signal);
-    });
-    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: LABELS_EN.open }));
-    await answer;
-    await renderer.opener?.(URL); // attach calls it after accept: already open
-    expect(open).toHaveBeenCalledTimes(1);
-    await renderer.opener?.(URL); // not from this click: opened
+    const renderer = createDomRenderer({ container: document.createElement('div'), window: { open } });
+    await renderer.opener?.(URL);
     await renderer.opener?.('https://example.com/other');
     expect(open.mock.calls).toEqual([
-      [URL, '_blank', 'noopener,noreferrer'],
       [URL, '_blank', 'noopener,noreferrer'],
       ['https://example.com/other', '_blank', 'noopener,noreferrer'],
     ]);

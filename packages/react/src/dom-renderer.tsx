@@ -30,9 +30,10 @@ const OPEN_FEATURES = 'noopener,noreferrer';
  * the person's answer and unmounts; when the signal aborts (withdrawn, timed out) it unmounts and
  * answers cancel. A render error rejects, which `attach` answers as cancel and reports.
  *
- * The Open click itself opens the link (browsers only allow new tabs inside a person's gesture),
- * so the renderer's `opener` skips a URL that click already opened; an `opener` given to `attach`
- * replaces it and would open the link a second time.
+ * The Open click gives consent and no more: the link is opened by the renderer's `opener`, which
+ * `attach` calls once it has taken the accept (after the click, in the same turn, so the browser
+ * still counts it as the person's gesture), and never for a question withdrawn meanwhile. An
+ * `opener` given to `attach` replaces it.
  *
  * @example
  * import { attach } from '@elicitkit/client';
@@ -43,8 +44,6 @@ export function createDomRenderer(options: DomRendererOptions): Renderer {
   const { container, labels } = options;
   const view = options.window ?? container.ownerDocument.defaultView;
   if (!view) throw new TypeError('createDomRenderer needs a window: the container belongs to no browsing context.');
-  /** URLs the Open click has opened and the opener has not been asked for yet. */
-  const opened: string[] = [];
 
   function mount<A extends FormAnswer | UrlAnswer>(
     signal: AbortSignal,
@@ -84,9 +83,7 @@ export function createDomRenderer(options: DomRendererOptions): Renderer {
         throw new TypeError(
           `Not opening ${JSON.stringify(plain(url).slice(0, 80))}: only https and http links are opened.`,
         );
-      const already = opened.indexOf(url);
-      if (already >= 0) opened.splice(already, 1);
-      else view.open(url, '_blank', OPEN_FEATURES);
+      view.open(url, '_blank', OPEN_FEATURES);
     },
     renderForm: (prompt, signal) =>
       mount<FormAnswer>(signal, { action: 'cancel' }, (answer) => (
@@ -102,12 +99,9 @@ export function createDomRenderer(options: DomRendererOptions): Renderer {
       mount<UrlAnswer>(signal, { action: 'cancel' }, (answer) => (
         <UrlConsent
           prompt={prompt}
-          view={view}
+          opensLink={false}
           {...(labels ? { labels } : {})}
-          onOpen={() => {
-            opened.push(prompt.url);
-            answer({ action: 'accept' });
-          }}
+          onOpen={() => answer({ action: 'accept' })}
           onDecline={() => answer({ action: 'decline' })}
           onCancel={() => answer({ action: 'cancel' })}
         />

@@ -1,6 +1,6 @@
 'use client';
 import type { UrlPrompt } from '@elicitkit/client';
-import { useId, useRef } from 'react';
+import { useId, useRef, useState } from 'react';
 import { ElicitationDialog } from './elicitation-dialog.js';
 import { LABELS_EN, type Labels } from './labels.js';
 import { PromptHeader } from './prompt-header.js';
@@ -18,11 +18,25 @@ export interface UrlConsentProps {
   prompt: UrlPrompt;
   /** Epoch milliseconds; shows the time left, and disables Open once it has passed. */
   expiresAt?: number;
-  /** Called after the link was opened in a new tab: the person consented. */
-  onOpen: () => void;
-  onDecline: () => void;
+  /**
+   * The person chose Open: record (send) the accept here. The link is opened only once the accept
+   * is taken — when this returns, or when the promise it returns resolves — and never when it
+   * answers `false` or rejects: the dialog can then be answered again (say why in `error`).
+   *
+   * Each handler may return `false` (the answer was not taken) or a promise (the answer being
+   * sent) that resolves `false` or rejects when it was not taken; anything else counts as taken.
+   */
+  onOpen: () => unknown;
+  onDecline: () => unknown;
   /** Also Esc. */
-  onCancel: () => void;
+  onCancel: () => unknown;
+  /** A failure to show, e.g. the answer did not go through. */
+  error?: string;
+  /**
+   * Whether the dialog opens the link itself once the accept is taken (default true). Pass false
+   * when something else opens it afterwards (`createDomRenderer` leaves it to its opener).
+   */
+  opensLink?: boolean;
   labels?: Labels;
   /**
    * The name the host knows the asking server by (the name it was configured under), shown as who
@@ -36,43 +50,88 @@ export interface UrlConsentProps {
 /**
  * Consent to open a URL (the protocol's URL-mode consent): who asks, the full URL with its host highlighted, every
  * warning (look-alike punycode host, plain http, credentials, tokens), then Decline (focused, so
- * Enter never opens), Open and Cancel (Esc). The link is opened only inside the Open click, with
+ * Enter never opens), Open and Cancel (Esc). One answer per link: the first of Open, Decline,
+ * Cancel or Esc is the answer, and every later press is ignored while it is being sent and once it
+ * was taken (a double click sends one accept and opens one tab; a Decline never lets an Open
+ * through). The link opens only after the accept was taken (see `onOpen`), with
  * `noopener,noreferrer`; nothing here fetches or prefetches it, and it is not a clickable anchor.
- * A link that is not https or http (a prompt built without the client's checks) is never opened.
+ * A new link given to a mounted dialog is a new question: nothing chosen for the old one carries
+ * over, and Decline has the focus again. A link that is not https or http (a prompt built without
+ * the client's checks) is never opened.
  *
  * @example
  * <UrlConsent
  *   prompt={part.prompt}
  *   expiresAt={part.expiresAt}
- *   onOpen={() => answer({ action: 'accept' })}
+ *   onOpen={() => answer({ action: 'accept' })} // a promise: the link opens once it resolves
  *   onDecline={() => answer({ action: 'decline' })}
  *   onCancel={() => answer({ action: 'cancel' })}
  * />
  */
 export function UrlConsent(props: UrlConsentProps) {
+  // Keyed by the link: a new link remounts the dialog, so no answer or focus carries over to it.
+  return <Consent key={`${props.prompt.elicitationId ?? ''} ${props.prompt.url}`} {...props} />;
+}
+
+/** Where the dialog's one answer is: not chosen yet, being sent, or taken. */
+type Answering = 'asking' | 'sending' | 'answered';
+
+function Consent(props: UrlConsentProps) {
   const { prompt } = props;
   const labels = props.labels ?? LABELS_EN;
   const id = useId();
   const time = useTimeLeft(props.expiresAt);
   const declineRef = useRef<HTMLButtonElement>(null);
+  // The ref answers a second press in the same event loop turn, before React has drawn the first.
+  const answering = useRef<Answering>('asking');
+  const [shown, setShown] = useState<Answering>('asking');
   const { url, host } = prompt;
   // A host that is not where the prompt says is not highlighted at all: never highlight the wrong part.
   const at = url.startsWith(host, prompt.hostIndex) && host !== '' ? prompt.hostIndex : -1;
   const openable = isWebUrl(url);
 
-  const open = () => {
-    if (!openable) return;
+  const answer = (handler: () => unknown, taken?: () => void) => {
+    if (answering.current !== 'asking') return;
+    const settle = (ok: boolean) => {
+      answering.current = ok ? 'answered' : 'asking';
+      setShown(answering.current);
+      if (ok) taken?.();
+    };
+    answering.current = 'sending';
+    setShown('sending');
+    let result: unknown;
     try {
-      (props.view ?? window).open(url, '_blank', 'noopener,noreferrer');
-    } catch {
-      // A sandbox may forbid new tabs; consent stands and the full URL is on screen to copy.
+      result = handler();
+    } catch (error) {
+      settle(false);
+      throw error;
     }
-    props.onOpen();
+    if (isPending(result))
+      result.then(
+        (ok) => settle(ok !== false),
+        () => settle(false),
+      );
+    else settle(result !== false);
   };
+
+  const open = () => {
+    if (!openable || time.expired) return;
+    answer(props.onOpen, () => {
+      if (props.opensLink === false) return;
+      try {
+        (props.view ?? window).open(url, '_blank', 'noopener,noreferrer');
+      } catch {
+        // A sandbox may forbid new tabs; consent stands and the full URL is on screen to copy.
+      }
+    });
+  };
+  const decline = () => answer(props.onDecline);
+  const cancel = () => answer(props.onCancel);
+  const settled = shown !== 'asking';
 
   return (
     <ElicitationDialog
-      onCancel={props.onCancel}
+      onCancel={cancel}
       labelledBy={`${id}-title`}
       describedBy={`${id}-message`}
       initialFocus={declineRef}
@@ -124,18 +183,33 @@ export function UrlConsent(props: UrlConsentProps) {
           </ul>
         </div>
       )}
+      {props.error && (
+        <p role="alert" className="ek-notice ek-danger">
+          {props.error}
+        </p>
+      )}
       <p className="ek-note">{labels.urlNote}</p>
-      <div className="ek-actions">
-        <button ref={declineRef} type="button" className="ek-button" onClick={props.onDecline}>
+      <div className="ek-actions" aria-busy={shown === 'sending'}>
+        <button ref={declineRef} type="button" className="ek-button" disabled={settled} onClick={decline}>
           {labels.decline}
         </button>
-        <button type="button" className="ek-button ek-primary" disabled={time.expired || !openable} onClick={open}>
-          {labels.open}
+        <button
+          type="button"
+          className="ek-button ek-primary"
+          disabled={settled || time.expired || !openable}
+          onClick={open}
+        >
+          {shown === 'sending' ? labels.sending : labels.open}
         </button>
-        <button type="button" className="ek-button ek-quiet" onClick={props.onCancel}>
+        <button type="button" className="ek-button ek-quiet" disabled={settled} onClick={cancel}>
           {labels.cancel}
         </button>
       </div>
     </ElicitationDialog>
   );
+}
+
+/** A promise, from this window or another (an iframe's is no `instanceof Promise` here). */
+function isPending(result: unknown): result is PromiseLike<unknown> {
+  return typeof (result as { then?: unknown } | null | undefined)?.then === 'function';
 }
