@@ -31,6 +31,22 @@ describe('terminal renderer: URL consent', () => {
     expect(await answer).toEqual({ action: 'decline' });
   });
 
+  it('takes no key typed before the link was on screen as the answer', async () => {
+    const screen = createScreen();
+    const renderer = createTerminalRenderer({ input: screen.input, output: screen.output, opener: () => {} });
+    // Typed ahead: before any question, then between two questions on the same input.
+    screen.press('o');
+    const first = renderer.renderUrl(urlPrompt('https://example.com/one'), new AbortController().signal);
+    await screen.nextPrompt();
+    screen.press('d');
+    expect(await first).toEqual({ action: 'decline' });
+    screen.press('o', 'o');
+    const second = renderer.renderUrl(urlPrompt('https://example.com/two'), new AbortController().signal);
+    expect(await screen.nextPrompt()).toContain('https://example.com/two');
+    screen.press('c');
+    expect(await second).toEqual({ action: 'cancel' });
+  });
+
   it.each([
     ['c', 'c'],
     ['Ctrl+C', KEY.ctrlC],

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { styleText } from 'node:util';
 import { note } from '@clack/prompts';
 import type { UrlAnswer, UrlPrompt } from '../../types.js';
@@ -8,7 +9,10 @@ import { chooseKey, type Io } from './io.js';
 
 /**
  * Consent to open a link: the full URL with the host standing out, every warning in plain words,
- * then Decline (Enter) / Open / Cancel. Enter declines, so opening always takes a deliberate key.
+ * then Decline (Enter) / Open / Cancel. Enter declines, so opening always takes a deliberate key,
+ * and only a key pressed once the link is on screen: keys typed ahead (an `o` meant for something
+ * else, a paste, a key pressed while the server worked) were waiting in the input and would have
+ * opened a link nobody had seen.
  */
 export async function runConsent(io: Io, prompt: UrlPrompt): Promise<UrlAnswer> {
   drawHeader(io, prompt);
@@ -17,6 +21,7 @@ export async function runConsent(io: Io, prompt: UrlPrompt): Promise<UrlAnswer> 
   for (const warning of prompt.warnings) {
     say(io.output, 'warn', `${styleText(['bold', 'yellow'], 'Careful:')} ${clean(warning.message)}`);
   }
+  discardTypedAhead(io.input);
   const choice = await chooseKey(io, 'Open this link in your browser?', [
     { key: 'd', value: 'decline', label: 'Decline', hint: 'do not open it' },
     { key: 'o', value: 'open', label: 'Open in the browser' },
@@ -29,5 +34,16 @@ export async function runConsent(io: Io, prompt: UrlPrompt): Promise<UrlAnswer> 
       return { action: 'decline' };
     default:
       return { action: 'cancel' };
+  }
+}
+
+/**
+ * Drops what the input holds unread: keys that came before the question was drawn. (Reading a
+ * paused stream hands them to its keypress decoder, and no prompt is listening yet.)
+ */
+function discardTypedAhead(input: Readable): void {
+  if (input.readableFlowing === true) return;
+  while (input.read() !== null) {
+    // discarded
   }
 }
