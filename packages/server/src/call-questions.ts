@@ -25,8 +25,10 @@ import {
 } from './outcome.js';
 import type { Peer } from './peer.js';
 import {
+  type Completed,
   cancelledResult,
   declinedResult,
+  doneSentence,
   invalidResult,
   pendingResult,
   type ResultContext,
@@ -79,6 +81,8 @@ export class CallQuestions {
   /** The keys asked so far, in order (a call asks one or two: a list, not a set). */
   private asked: readonly string[] = NONE_ASKED;
   private stopped: Stop | undefined;
+  /** What the call did so far that the person saw take effect (made by the first such step). */
+  private done: Completed[] | undefined;
   private readonly audit: CallAudit;
 
   constructor(
@@ -158,6 +162,19 @@ export class CallQuestions {
     this.audit.violation(this.asked.at(-1) ?? '', 'UNRECORDED', message);
   }
 
+  /**
+   * What this call did so far: pages the person finished, the tool's effect. Read when an
+   * outcome's result is built, so a result never says nothing was done beside a step that was.
+   */
+  get completed(): readonly Completed[] {
+    return this.done ?? NOTHING_DONE;
+  }
+
+  /** The tool's side effect ran (`commit`, or an `attempt` that kept it). */
+  tookEffect(): void {
+    if (!this.done?.some((s) => s.kind === 'effect')) this.step({ kind: 'effect' });
+  }
+
   /** An attempted side effect undid itself (`ctx.attempt` withheld it): nothing ran, so questions may follow. */
   reopen(): void {
     if (this.stopped?.action === 'commit') this.stopped = undefined;
@@ -227,16 +244,12 @@ export class CallQuestions {
     }
     this.enter(key);
     this.raise(key, urlLintErrors(options.message, options.url));
-    const ctx: ResultContext = {
-      tool: this.settings.tool,
-      locale: this.settings.locale,
-      question: key,
-      subject: { kind: 'page', host: hostOf(options.url) },
-    };
+    const host = hostOf(options.url);
+    const ctx = new CallResultContext(this, key, undefined, host);
     const fallback: Fallback = { given: options.fallback, form: undefined };
     const held = this.channel.refusal?.(key);
     if (held) {
-      if (await this.finishedAnyway(key, options.isComplete)) {
+      if (await this.finishedAnyway(key, host, options.isComplete)) {
         this.audit.response(held.key, held.answer, undefined);
         return { action: 'accept', value: true };
       }
@@ -265,7 +278,7 @@ export class CallQuestions {
     // Every way the question ends but consent: a link that never held still was put to the person
     // too, each time, and they may have finished the flow on one of them (2026-07-28).
     const ends = raw.kind !== 'answer' || raw.action !== 'accept';
-    if (ends && (await this.finishedAnyway(key, options.isComplete))) return { action: 'accept', value: true };
+    if (ends && (await this.finishedAnyway(key, host, options.isComplete))) return { action: 'accept', value: true };
     if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
     if (raw.action !== 'accept') return this.refuse(key, raw.action, ctx);
     // Accept in URL mode is consent, not completion: wait for the flow to finish.
@@ -278,6 +291,7 @@ export class CallQuestions {
         signal: this.signal,
       })
     ) {
+      this.pageDone(key, host);
       await this.channel.complete(key);
       return { action: 'accept', value: true };
     }
@@ -287,7 +301,7 @@ export class CallQuestions {
     // retry finds the page done.
     if (this.signal.aborted && this.request?.signal.aborted !== true && !isConnectionClosed(this.signal.reason)) {
       // Finished on the page as the cancel came: that happened, and the call says so.
-      if (await this.finishedAnyway(key, options.isComplete)) return { action: 'accept', value: true };
+      if (await this.finishedAnyway(key, host, options.isComplete)) return { action: 'accept', value: true };
       this.stopped = { action: 'cancel', key };
       this.audit.abandoned(key, 'client-cancelled', 'page');
       return { action: 'cancel', result: () => cancelledResult(ctx) };
@@ -364,7 +378,7 @@ export class CallQuestions {
   ): TimedOut | Unsupported | Cancelled | Invalid {
     switch (raw.kind) {
       case 'unstable': {
-        const message = MESSAGES[ctx.locale].questionUnstable(key, raw.changes);
+        const message = MESSAGES[ctx.locale].questionUnstable(key, raw.changes, doneSentence(ctx));
         const issues: Issue[] = [{ path: [], code: QUESTION_UNSTABLE, message }];
         this.audit.validation(key, issues);
         this.audit.violation(key, 'EK18', message);
@@ -388,10 +402,22 @@ export class CallQuestions {
    * last question (`final`): the tool closes the flow in the same step, so no submit lands after
    * it. A check that throws counts as not finished (`checked`).
    */
-  private async finishedAnyway(key: string, isComplete: AskUrlOptions['isComplete']): Promise<boolean> {
+  private async finishedAnyway(key: string, host: string, isComplete: AskUrlOptions['isComplete']): Promise<boolean> {
     if (!(await checked(isComplete, FINAL))) return false;
+    this.pageDone(key, host);
     await this.channel.complete(key);
     return true;
+  }
+
+  /** The person finished the flow of page question `key`: what its page does has happened. */
+  private pageDone(key: string, host: string): void {
+    if (!this.done?.some((s) => s.kind === 'page' && s.question === key))
+      this.step({ kind: 'page', question: key, host });
+  }
+
+  private step(done: Completed): void {
+    if (this.done) this.done.push(done);
+    else this.done = [done];
   }
 
   private refuseHeld(held: Refusal, ctx: ResultContext, form: AnyForm | undefined): Declined | Cancelled {
@@ -464,26 +490,52 @@ export class CallQuestions {
   }
 
   private resultContext(key: string, form: AnyForm | undefined): ResultContext {
-    return new FormResultContext(this.settings.tool, this.settings.locale, key, form);
+    return new CallResultContext(this, key, form, undefined);
+  }
+
+  /** For the result contexts of this call's questions. */
+  get tool(): string {
+    return this.settings.tool;
+  }
+
+  get locale(): Locale {
+    return this.settings.locale;
   }
 }
 
+const NOTHING_DONE: readonly Completed[] = Object.freeze([]);
+
 /**
- * A form question's result context. A class, not a literal with a getter: one is made per ask and
- * most are never read (an accepted answer builds no ready result), and a literal's accessor is
- * defined anew each time.
+ * A question's result context: a form's fields, or a page by its `host`. A class, not a literal
+ * with getters: one is made per ask and most are never read (an accepted answer builds no ready
+ * result), and a literal's accessors are defined anew each time. What the call did is read from
+ * the call when a result is built: a step that took effect after the outcome (a decline of an
+ * optional question, then the commit) is told too.
  */
-class FormResultContext implements ResultContext {
+class CallResultContext implements ResultContext {
   constructor(
-    readonly tool: string,
-    readonly locale: Locale,
+    private readonly call: CallQuestions,
     readonly question: string,
     private readonly form: AnyForm | undefined,
+    private readonly host: string | undefined,
   ) {}
+
+  get tool(): string {
+    return this.call.tool;
+  }
+
+  get locale(): Locale {
+    return this.call.locale;
+  }
 
   /** Labels are only needed when a result is built. */
   get subject(): ResultContext['subject'] {
+    if (this.host !== undefined) return { kind: 'page', host: this.host };
     return { kind: 'fields', labels: this.form ? this.form.fields.map((f) => f.label) : [this.question] };
+  }
+
+  get completed(): readonly Completed[] {
+    return this.call.completed;
   }
 }
 

@@ -238,10 +238,18 @@ function toolContext(
   };
 }
 
-/** A result whose recording failed goes on the audit trail too. */
+/**
+ * What a commit's effect answered. A `done` one (or one without a status) took effect, as did one
+ * whose recording failed: a ready-made result the call ends with later says so. One whose
+ * outcome is not known (`unknown`, `running`), or that refused or left its work (`rejected`,
+ * `pending`), tells of no effect. A result whose recording failed goes on the audit trail too.
+ */
 function recorded(questions: CallQuestions, result: CallToolResult): CallToolResult {
-  const structured = result.structuredContent as { outcome?: unknown; message?: unknown } | undefined;
-  if (structured?.outcome === 'unrecorded') questions.unrecorded(String(structured.message ?? ''));
+  const structured = result.structuredContent as { status?: unknown; outcome?: unknown; message?: unknown } | undefined;
+  const unrecorded = structured?.outcome === 'unrecorded';
+  if (unrecorded) questions.unrecorded(String(structured?.message ?? ''));
+  if (unrecorded || (structured?.outcome === undefined && (structured?.status ?? 'done') === 'done'))
+    questions.tookEffect();
   return serialises(result);
 }
 

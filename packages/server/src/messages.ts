@@ -42,22 +42,33 @@ export type UnsupportedReason =
   | 'client-error'
   | 'text-only';
 
+/**
+ * The texts of an outcome that ended a call take `done`: what the call did before it ended that
+ * way, as `alreadyDone` words it (a page the person finished, the tool's effect). Given, they never
+ * say that nothing was done.
+ */
 interface Messages {
   /** "A", "A and B", "A, B and C". */
   list(items: readonly string[]): string;
-  declined(tool: string, what: string): string;
-  declinedPage(tool: string, host: string): string;
-  cancelled(tool: string): string;
-  unsupported(tool: string, reason: string): string;
+  declined(tool: string, what: string, done?: string): string;
+  declinedPage(tool: string, host: string, done?: string): string;
+  cancelled(tool: string, done?: string): string;
+  unsupported(tool: string, reason: string, done?: string): string;
+  /** What a call did before an outcome ended it, as one sentence: `steps` from `pageDone` and `effectDone`. */
+  alreadyDone(steps: readonly string[]): string;
+  /** A page whose flow the person finished. */
+  pageDone(host: string): string;
+  /** The tool's own side effect ran (`commit`, or `attempt` kept it). */
+  effectDone(tool: string): string;
   required: string;
   /** An argument the call did not give at all. */
   missingArgument(name: string): string;
   optional: string;
   oneOf: string;
-  answerInvalid(tool: string): string;
+  answerInvalid(tool: string, done?: string): string;
   argumentsInvalid: string;
   /** Nobody answered within `waitedMs` (said as the person would say it: 10 minutes, 30 seconds). */
-  timeout(tool: string, waitedMs: number): string;
+  timeout(tool: string, waitedMs: number, done?: string): string;
   pending(tool: string): string;
   /** An earlier attempt of this call started its effect and never recorded how it ended. */
   unknownOutcome(tool: string): string;
@@ -72,7 +83,7 @@ interface Messages {
   /** Appended to a result whose effect ran but could not be recorded. */
   unrecorded(tool: string): string;
   /** A 2026-07-28 question changed before each of its answers arrived, `changes` times: the call ended. */
-  questionUnstable(key: string, changes: number): string;
+  questionUnstable(key: string, changes: number, done?: string): string;
   reasons: Record<UnsupportedReason, string>;
   /** What a form adapted to a client's quirks shows (a Yes/No choice, a typed line's hint). */
   adapt: AdaptWords;
@@ -81,24 +92,33 @@ interface Messages {
 const en: Messages = {
   list: (items) =>
     items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`,
-  declined: (tool, what) =>
-    `The user declined to provide ${what}, so ${tool} did nothing. Do not ask again unless the user brings it up.`,
-  declinedPage: (tool, host) =>
-    `The user declined to open the page on ${host}, so ${tool} did nothing. Do not ask again unless the user brings it up.`,
-  cancelled: (tool) =>
-    `The user cancelled ${tool}. Nothing was done; do not retry or fill in the missing values yourself.`,
-  unsupported: (tool, reason) =>
-    `This client cannot ask the user (${reason}), so ${tool} did nothing. Ask the user for these values and call ${tool} again with them:`,
+  declined: (tool, what, done) =>
+    `The user declined to provide ${what}, so ${tool} ${done === undefined ? 'did nothing.' : `went no further. ${done}`} Do not ask again unless the user brings it up.`,
+  declinedPage: (tool, host, done) =>
+    `The user declined to open the page on ${host}, so ${tool} ${done === undefined ? 'did nothing.' : `went no further. ${done}`} Do not ask again unless the user brings it up.`,
+  cancelled: (tool, done) =>
+    done === undefined
+      ? `The user cancelled ${tool}. Nothing was done; do not retry or fill in the missing values yourself.`
+      : `The user cancelled ${tool}, so it went no further. ${done} Do not retry or fill in the missing values yourself.`,
+  unsupported: (tool, reason, done) =>
+    `This client cannot ask the user (${reason}), so ${tool} ${done === undefined ? 'did nothing.' : `went no further. ${done}`} Ask the user for these values and call ${tool} again with them:`,
+  alreadyDone: (steps) => `Already done in this call, and not undone: ${en.list(steps)}.`,
+  pageDone: (host) => `the user finished the step on the page on ${host}`,
+  effectDone: (tool) => `${tool} took effect`,
   required: 'required',
   missingArgument: (name) => `${name}: required, and not given`,
   optional: 'optional',
   oneOf: ': one of ',
-  answerInvalid: (tool) => `The answer to ${tool}'s question was not accepted, so nothing was done:`,
+  answerInvalid: (tool, done) =>
+    done === undefined
+      ? `The answer to ${tool}'s question was not accepted, so nothing was done:`
+      : `The answer to ${tool}'s question was not accepted, so ${tool} went no further. ${done} What was wrong:`,
   argumentsInvalid: 'The arguments of this call were not accepted, so nothing was asked and nothing was done:',
-  timeout: (tool, waitedMs) => {
+  timeout: (tool, waitedMs, done) => {
     const { value, unit, about } = span(waitedMs);
     const units = { ms: ['millisecond', 'milliseconds'], s: ['second', 'seconds'], min: ['minute', 'minutes'] }[unit];
-    return `No answer arrived within ${about ? 'about ' : ''}${value} ${units[value === 1 ? 0 : 1]}, so ${tool} did nothing.`;
+    const within = `${about ? 'about ' : ''}${value} ${units[value === 1 ? 0 : 1]}`;
+    return `No answer arrived within ${within}, so ${tool} ${done === undefined ? 'did nothing.' : `went no further. ${done}`}`;
   },
   pending: (tool) =>
     `The user agreed to open the page but has not finished there yet. What the page does happens there when they finish; ${tool} does not go on by itself: call ${tool} again once they have.`,
@@ -113,8 +133,8 @@ const en: Messages = {
   argumentsTooDeep: 'The arguments nest too deeply to be bound to the answers this call asks for: send them flatter.',
   unrecorded: (tool) =>
     `This took effect, but its result could not be recorded, so a retry of this same ${tool} call cannot be answered with it: check the current state rather than sending the call again.`,
-  questionUnstable: (key, changes) =>
-    `The question "${key}" changed ${changes} times before its answer arrived (what it shows, such as a time or a count, changes on every look), so no answer to it could count. Nothing was done; calling the tool again starts over.`,
+  questionUnstable: (key, changes, done) =>
+    `The question "${key}" changed ${changes} times before its answer arrived (what it shows, such as a time or a count, changes on every look), so no answer to it could count. ${done === undefined ? 'Nothing was done; calling' : `The call went no further. ${done} Calling`} the tool again starts over.`,
   reasons: {
     'no-form': 'it did not declare form elicitation',
     'no-url': 'it did not declare URL-mode elicitation, which this step needs',
@@ -136,21 +156,30 @@ const en: Messages = {
 const zh: Messages = {
   list: (items) =>
     items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join('、')}和${items[items.length - 1]}`,
-  declined: (tool, what) => `用户拒绝提供${what}，${tool} 没有执行任何操作。除非用户主动提起，请不要再次询问。`,
-  declinedPage: (tool, host) =>
-    `用户拒绝打开 ${host} 上的页面，${tool} 没有执行任何操作。除非用户主动提起，请不要再次询问。`,
-  cancelled: (tool) => `用户取消了 ${tool}，没有执行任何操作。不要重试，也不要猜测缺失的参数。`,
-  unsupported: (tool, reason) =>
-    `当前客户端无法向用户提问（${reason}），${tool} 没有执行任何操作。请让用户提供以下参数后，再次调用 ${tool}：`,
+  declined: (tool, what, done) =>
+    `用户拒绝提供${what}，${tool} ${done === undefined ? '没有执行任何操作。' : `没有继续执行。${done}`}除非用户主动提起，请不要再次询问。`,
+  declinedPage: (tool, host, done) =>
+    `用户拒绝打开 ${host} 上的页面，${tool} ${done === undefined ? '没有执行任何操作。' : `没有继续执行。${done}`}除非用户主动提起，请不要再次询问。`,
+  cancelled: (tool, done) =>
+    `用户取消了 ${tool}，${done === undefined ? '没有执行任何操作。' : `没有继续执行。${done}`}不要重试，也不要猜测缺失的参数。`,
+  unsupported: (tool, reason, done) =>
+    `当前客户端无法向用户提问（${reason}），${tool} ${done === undefined ? '没有执行任何操作。' : `没有继续执行。${done}`}请让用户提供以下参数后，再次调用 ${tool}：`,
+  alreadyDone: (steps) => `本次调用中已经完成且没有撤销的：${zh.list(steps)}。`,
+  pageDone: (host) => `用户已在 ${host} 上的页面完成了操作`,
+  effectDone: (tool) => `${tool} 已经生效`,
   required: '必填',
   missingArgument: (name) => `${name}：必填，但没有提供`,
   optional: '可选',
   oneOf: '：可选值 ',
-  answerInvalid: (tool) => `${tool} 收到的回答未通过校验，没有执行任何操作：`,
+  answerInvalid: (tool, done) =>
+    done === undefined
+      ? `${tool} 收到的回答未通过校验，没有执行任何操作：`
+      : `${tool} 收到的回答未通过校验，没有继续执行。${done}原因：`,
   argumentsInvalid: '本次调用的参数未通过校验，没有提问，也没有执行任何操作：',
-  timeout: (tool, waitedMs) => {
+  timeout: (tool, waitedMs, done) => {
     const { value, unit, about } = span(waitedMs);
-    return `${about ? '约 ' : ''}${value} ${{ ms: '毫秒', s: '秒', min: '分钟' }[unit]}内没有收到回答，${tool} 没有执行任何操作。`;
+    const within = `${about ? '约 ' : ''}${value} ${{ ms: '毫秒', s: '秒', min: '分钟' }[unit]}`;
+    return `${within}内没有收到回答，${tool} ${done === undefined ? '没有执行任何操作。' : `没有继续执行。${done}`}`;
   },
   pending: (tool) =>
     `用户已同意打开页面，但尚未在页面上完成。页面上的操作在用户完成时生效；${tool} 不会自行继续：用户完成后请再次调用 ${tool}。`,
@@ -165,8 +194,8 @@ const zh: Messages = {
   argumentsTooDeep: '参数嵌套过深，无法与本次调用要询问的回答绑定：请用更浅的结构发送。',
   unrecorded: (tool) =>
     `操作已生效，但其结果未能记录，因此重试同一次 ${tool} 调用无法得到这个结果：请检查当前状态，而不要再次发送该调用。`,
-  questionUnstable: (key, changes) =>
-    `问题“${key}”在回答送达之前已变化 ${changes} 次（它显示的内容，例如时间或计数，每次查看都会变化），因此任何回答都无法生效。没有执行任何操作；再次调用该工具会重新开始。`,
+  questionUnstable: (key, changes, done) =>
+    `问题“${key}”在回答送达之前已变化 ${changes} 次（它显示的内容，例如时间或计数，每次查看都会变化），因此任何回答都无法生效。${done === undefined ? '没有执行任何操作；' : `调用没有继续执行。${done}`}再次调用该工具会重新开始。`,
   reasons: {
     'no-form': '客户端未声明表单提问能力',
     'no-url': '客户端未声明 URL 模式提问能力，而这一步需要它',

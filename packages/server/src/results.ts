@@ -27,6 +27,13 @@ export type Status = (typeof STATUSES)[number];
 /** What a question asked for: form fields by their labels, or a page (URL mode) by its host. */
 export type Subject = { kind: 'fields'; labels: readonly string[] } | { kind: 'page'; host: string };
 
+/**
+ * A step of a call that took effect before the call ended another way: a page whose flow the
+ * person finished (`askUrl` ended `accept`), or the tool's own side effect (`commit`, or an
+ * `attempt` that kept it). A result that ends such a call says so, never "nothing was done".
+ */
+export type Completed = { kind: 'page'; question: string; host: string } | { kind: 'effect' };
+
 /** What the ready-made results need to know about the question they answer for. */
 export interface ResultContext {
   tool: string;
@@ -34,23 +41,44 @@ export interface ResultContext {
   /** The ask key. */
   question: string;
   subject: Subject;
+  /** What the call did before this result was built (none when absent). */
+  readonly completed?: readonly Completed[];
 }
 
 function result(status: Status, text: string, isError: boolean, extra: Record<string, unknown> = {}): CallToolResult {
   return { content: [{ type: 'text', text }], structuredContent: { status, message: text, ...extra }, isError };
 }
 
-/** The person refused: nothing happened, and the model must not nag. */
-export function declinedResult(c: ResultContext): CallToolResult {
+/** What `c`'s call already did, as the sentence the texts take (`alreadyDone`); undefined when nothing. */
+export function doneSentence(c: ResultContext): string | undefined {
+  const steps = c.completed;
+  if (steps === undefined || steps.length === 0) return undefined;
   const t = MESSAGES[c.locale];
-  const text =
-    c.subject.kind === 'page' ? t.declinedPage(c.tool, c.subject.host) : t.declined(c.tool, t.list(c.subject.labels));
-  return result('declined', text, false, { question: c.question });
+  return t.alreadyDone(steps.map((s) => (s.kind === 'page' ? t.pageDone(s.host) : t.effectDone(c.tool))));
 }
 
-/** The person abandoned the operation: nothing happened, and nothing may be guessed. */
+/** `doneSentence`, and the same as `structuredContent.completed`; nothing when the call did nothing. */
+function already(c: ResultContext): { done?: string; extra: Record<string, unknown> } {
+  const done = doneSentence(c);
+  if (done === undefined) return { extra: {} };
+  return { done, extra: { completed: (c.completed ?? []).map((s) => ({ ...s })) } };
+}
+
+/** The person refused: nothing (more) happened, and the model must not nag. */
+export function declinedResult(c: ResultContext): CallToolResult {
+  const t = MESSAGES[c.locale];
+  const { done, extra } = already(c);
+  const text =
+    c.subject.kind === 'page'
+      ? t.declinedPage(c.tool, c.subject.host, done)
+      : t.declined(c.tool, t.list(c.subject.labels), done);
+  return result('declined', text, false, { question: c.question, ...extra });
+}
+
+/** The person abandoned the operation: nothing (more) happened, and nothing may be guessed. */
 export function cancelledResult(c: ResultContext): CallToolResult {
-  return result('cancelled', MESSAGES[c.locale].cancelled(c.tool), false, { question: c.question });
+  const { done, extra } = already(c);
+  return result('cancelled', MESSAGES[c.locale].cancelled(c.tool, done), false, { question: c.question, ...extra });
 }
 
 /** The client cannot ask: name every missing argument and its allowed values so the caller can pass them. */
@@ -64,8 +92,10 @@ export function unsupportedResult(c: ResultContext, missing: MissingArgument[], 
         : '';
     return `- ${m.name} (${m.label}, ${m.required ? t.required : t.optional})${values}`;
   });
-  return result('unsupported', `${t.unsupported(c.tool, reason)}\n${lines.join('\n')}`, true, {
+  const { done, extra } = already(c);
+  return result('unsupported', `${t.unsupported(c.tool, reason, done)}\n${lines.join('\n')}`, true, {
     question: c.question,
+    ...extra,
     missing: missing.map((m) => ({
       name: m.name,
       label: m.label,
@@ -104,7 +134,8 @@ function invalidWith(head: string, issues: readonly Issue[], extra: Record<strin
 
 /** The answer failed a check: list why, do nothing, do not re-ask on its own. */
 export function invalidResult(c: ResultContext, issues: Issue[]): CallToolResult {
-  return invalidWith(MESSAGES[c.locale].answerInvalid(c.tool), issues, { question: c.question });
+  const { done, extra } = already(c);
+  return invalidWith(MESSAGES[c.locale].answerInvalid(c.tool, done), issues, { question: c.question, ...extra });
 }
 
 /**
@@ -124,12 +155,16 @@ export function invalid(
 
 /** Nobody answered within `waitedMs`. */
 export function timeoutResult(c: ResultContext, waitedMs: number): CallToolResult {
-  return result('timeout', MESSAGES[c.locale].timeout(c.tool, waitedMs), true, { question: c.question });
+  const { done, extra } = already(c);
+  return result('timeout', MESSAGES[c.locale].timeout(c.tool, waitedMs, done), true, {
+    question: c.question,
+    ...extra,
+  });
 }
 
 /** URL mode: the person is on the page but has not finished. */
 export function pendingResult(c: ResultContext): CallToolResult {
-  return result('pending', MESSAGES[c.locale].pending(c.tool), false, { question: c.question });
+  return result('pending', MESSAGES[c.locale].pending(c.tool), false, { question: c.question, ...already(c).extra });
 }
 
 /**
@@ -243,6 +278,15 @@ export function outcomeSchema<S extends z.ZodRawShape>(shape: S = {} as S) {
      * (`running`), and on a result whose effect ran but could not be recorded (`unrecorded`).
      */
     outcome: z.enum(['unknown', 'running', 'unrecorded']).optional(),
+    /** What the call did before it ended another way: pages the person finished, the tool's effect. */
+    completed: z
+      .array(
+        z.union([
+          z.object({ kind: z.literal('page'), question: z.string(), host: z.string() }),
+          z.object({ kind: z.literal('effect') }),
+        ]),
+      )
+      .optional(),
     ...optional,
   });
 }
