@@ -25,7 +25,8 @@ export function targetFrom(
 ): Target {
   return parseTarget(word, command, {
     headers: values.header ?? [],
-    opsdeskData: values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir(),
+    // An empty ELICITKIT_DATA is not set: never the current directory.
+    opsdeskData: values.data ?? (process.env.ELICITKIT_DATA || undefined) ?? defaultDataDir(),
   });
 }
 

@@ -16,6 +16,21 @@ export class UsageError extends Error {
 }
 
 /**
+ * Refuses a flag given an empty or blank value (`--max-sessions ''`, `--data "$DIR"` with DIR
+ * unset): no flag of any command takes one, and read as not given it would run with the default
+ * the person meant to replace. Called on every command's parsed values, before anything else.
+ *
+ * @example
+ * refuseEmptyValues({ data: '' }) // throws UsageError('--data needs a value, not an empty one')
+ */
+export function refuseEmptyValues(values: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(values))
+    for (const one of Array.isArray(value) ? value : [value])
+      if (typeof one === 'string' && one.trim() === '')
+        throw new UsageError(`--${name} needs a value, not an empty one`);
+}
+
+/**
  * An option's whole number within `min`…`max` (`fallback` when it is not given), or a usage error
  * naming the flag.
  *

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { createOpsdesk, defaultDataDir, localeFrom, readAudit } from '@elicitkit/opsdesk';
 import type { Io } from '../io.js';
 import { shownIo } from '../shown.js';
-import { EXIT, UsageError } from '../usage.js';
+import { EXIT, refuseEmptyValues, UsageError, wholeNumber } from '../usage.js';
 import { databaseFrom } from './database.js';
 
 /** `elicitkit audit`: the three record kinds, grouped per tool call. Answers stay as redacted as stored. */
@@ -19,11 +19,11 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     },
     strict: true,
   });
+  refuseEmptyValues(values);
+  // Digits only: Number() would take '1e3', '0x10' and ' 7 '. Read before the data is looked for.
+  const limit = wholeNumber('--limit', values.limit, 1000, 1);
   const database = databaseFrom(values.database, process.env);
   const dataDir = database === undefined ? findData(values.data) : (values.data ?? defaultDataDir());
-  const limit = values.limit === undefined ? 1000 : Number(values.limit);
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new UsageError(`--limit needs a positive whole number, not "${values.limit}"`);
   const opsdesk = await createOpsdesk({
     dataDir,
     ...(database ? { database } : {}),
@@ -88,7 +88,7 @@ function clientOf(r: Record<string, unknown>): string {
  * Nowhere with data: a usage error naming every place looked at.
  */
 function findData(given: string | undefined): string {
-  const explicit = given ?? process.env.ELICITKIT_DATA;
+  const explicit = given ?? (process.env.ELICITKIT_DATA || undefined);
   const places = explicit !== undefined ? [explicit] : [defaultDataDir(), join(process.cwd(), '.elicitkit')];
   const found = places.find((dir) => existsSync(join(dir, 'opsdesk.db')));
   if (found !== undefined) return found;

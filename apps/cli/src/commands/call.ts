@@ -22,7 +22,7 @@ import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '..
 import { inLine, shownIo } from '../shown.js';
 import { stopSignals } from '../signals.js';
 import { connectionLost, connectTo, splitCommand, type Target } from '../target.js';
-import { EXIT, UsageError, wholeNumber } from '../usage.js';
+import { EXIT, refuseEmptyValues, UsageError, wholeNumber } from '../usage.js';
 
 /**
  * How long the server may work on a call (`--timeout-ms`), not counting the time its questions wait
@@ -95,6 +95,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
     },
     strict: true,
   });
+  refuseEmptyValues(values);
   const [targetWord, toolName, ...words]: (string | undefined)[] =
     command === undefined ? positionals : [undefined, ...positionals];
   if (!toolName) throw new UsageError('missing <tool>: elicitkit call <target> <tool> [k=v …]');

@@ -28,7 +28,7 @@ import { progressLine } from '../doctor/progress.js';
 import type { Io } from '../io.js';
 import { revisionFrom } from '../options.js';
 import { parseTarget, splitCommand } from '../target.js';
-import { EXIT, UsageError, wholeNumber } from '../usage.js';
+import { EXIT, refuseEmptyValues, UsageError, wholeNumber } from '../usage.js';
 
 /** What `doctor` reads from its surroundings; tests pass their own. */
 export interface DoctorEnvironment {
@@ -69,6 +69,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
     },
     strict: true,
   });
+  refuseEmptyValues(values);
   if (positionals.length > 1) throw new UsageError(`doctor takes one target, got ${positionals.join(' ')}`);
   const own = positionals[0] === 'opsdesk' && command === undefined;
   const target = own ? undefined : parseTarget(positionals[0], command, { headers: values.header ?? [] });

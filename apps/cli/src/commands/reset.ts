@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
 import { defaultDataDir, KEPT_BY_RESET, redactedUrl, resetDemo } from '@elicitkit/opsdesk';
 import type { Io } from '../io.js';
-import { EXIT, UsageError } from '../usage.js';
+import { EXIT, refuseEmptyValues, UsageError } from '../usage.js';
 import { databaseFrom } from './database.js';
 
 /** `elicitkit reset [--data DIR] [--yes]`: the demo back to its seed, after asking. */
@@ -12,7 +12,9 @@ export async function reset(argv: string[], io: Io): Promise<number> {
     options: { data: { type: 'string' }, database: { type: 'string' }, yes: { type: 'boolean' } },
     strict: true,
   });
-  const dataDir = values.data ?? process.env.ELICITKIT_DATA ?? defaultDataDir();
+  refuseEmptyValues(values);
+  // An empty ELICITKIT_DATA is not set (as every ELICITKIT_* variable): never the current directory.
+  const dataDir = values.data ?? (process.env.ELICITKIT_DATA || undefined) ?? defaultDataDir();
   const database = databaseFrom(values.database, process.env);
   if (!(await confirmReset(dataDir, values.yes === true))) {
     io.err('Nothing was reset.');

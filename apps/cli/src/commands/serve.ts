@@ -1,8 +1,9 @@
+import { createServer, isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { defaultDataDir, localeFrom, redactedUrl, serveHttp, serveStdioOpsdesk } from '@elicitkit/opsdesk';
 import { LOCALES } from '@elicitkit/server';
 import type { Io } from '../io.js';
-import { EXIT, UsageError, wholeNumber } from '../usage.js';
+import { EXIT, refuseEmptyValues, UsageError, wholeNumber } from '../usage.js';
 import { databaseFrom } from './database.js';
 import { confirmReset, runReset } from './reset.js';
 import { stateSecretFrom } from './state-secret.js';
@@ -33,13 +34,15 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     },
     strict: true,
   });
+  refuseEmptyValues(values);
   if (values.stdio && values.http !== undefined) throw new UsageError('choose one of --stdio and --http PORT');
   for (const flag of ['max-sessions', 'max-sessions-per-user', 'max-calls-per-user'] as const) {
     if (values[flag] !== undefined && values.http === undefined) throw new UsageError(`--${flag} applies to --http`);
   }
   if (values.lang !== undefined && !LOCALES.some((locale) => locale === values.lang))
     throw new UsageError(`--lang must be ${LOCALES.join(' or ')}, not "${values.lang}"`);
-  const explicitData = values.data ?? process.env.ELICITKIT_DATA;
+  // An empty ELICITKIT_DATA is not set (as every ELICITKIT_* variable): never the current directory.
+  const explicitData = values.data ?? (process.env.ELICITKIT_DATA || undefined);
   const dataDir = explicitData ?? defaultDataDir();
   const redis = values.redis ?? (process.env.ELICITKIT_REDIS_URL || undefined);
   const database = databaseFrom(values.database, process.env);
@@ -68,12 +71,23 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   if (values.user === '') throw new UsageError('--user needs a user name, not an empty one');
   // Every flag is read before anything is written: a mistake found after --reset would cost the data.
   const http = values.http === undefined ? undefined : httpOptions(values);
+  if (values.host !== undefined) {
+    if (values.http === undefined) throw new UsageError('--host applies to --http');
+    if (!isIP(values.host) && !isHostName(values.host))
+      throw new UsageError(`--host needs an IP address or a host name of this machine, not "${values.host}"`);
+  }
   // --page-port wins over ELICITKIT_PAGE_PORT; either pins the password page (opened when first needed).
   const pagePortRaw = values['page-port'] ?? (process.env.ELICITKIT_PAGE_PORT || undefined);
   const pagePort =
     pagePortRaw === undefined
       ? undefined
       : integer(values['page-port'] === undefined ? 'ELICITKIT_PAGE_PORT' : '--page-port', pagePortRaw, 0, 65_535);
+  if (http !== undefined) {
+    // Only a bind can tell an address of another machine, or a port another process has: tried
+    // here, and let go, before the data directory is made, seeded or reset.
+    await canListen('--http', values.host ?? '127.0.0.1', http.port);
+    if (relayDirect) await canListen('--relay-listen', relayDirect.host, relayDirect.port);
+  }
   const common = { dataDir, locale, ...(timeoutMs ? { timeoutMs } : {}), ...(database ? { database } : {}) };
   const where = `data: ${dataDir}${database ? `; state in ${redactedUrl(database)}` : ''}`;
   if (values.reset) {
@@ -98,7 +112,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       ...common,
       port,
       limits,
-      ...(values.host ? { host: values.host } : {}),
+      ...(values.host !== undefined ? { host: values.host } : {}),
       ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
       ...(redis ? { redis } : {}),
       ...(relayDirect ? { relayDirect } : {}),
@@ -147,11 +161,13 @@ function httpOptions(values: {
   return {
     port: integer('--http', values.http ?? '', 0, 65_535),
     limits: {
-      ...(values['max-sessions'] ? { maxSessions: integer('--max-sessions', values['max-sessions'], 1) } : {}),
-      ...(values['max-sessions-per-user']
+      ...(values['max-sessions'] !== undefined
+        ? { maxSessions: integer('--max-sessions', values['max-sessions'], 1) }
+        : {}),
+      ...(values['max-sessions-per-user'] !== undefined
         ? { maxSessionsPerIdentity: integer('--max-sessions-per-user', values['max-sessions-per-user'], 1) }
         : {}),
-      ...(values['max-calls-per-user']
+      ...(values['max-calls-per-user'] !== undefined
         ? { maxInFlightPerIdentity: integer('--max-calls-per-user', values['max-calls-per-user'], 1) }
         : {}),
     },
@@ -180,6 +196,55 @@ function relayDirectFrom(
       `--relay-listen ${listen} listens on every interface: add --relay-advertise HOST:PORT, the address the other replicas reach this one at`,
     );
   return { ...at, ...(advertise === undefined ? {} : { advertise }) };
+}
+
+/**
+ * A host name as DNS spells one (RFC 1123: letters, digits and inner hyphens, dot-separated), its
+ * last label not all digits — so `1.2.3.4.5` and `300.1.1.1` are neither an address nor a name.
+ */
+function isHostName(host: string): boolean {
+  const labels = host.replace(/\.$/, '').split('.');
+  return (
+    host.length <= 253 &&
+    labels.every((label) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(label)) &&
+    !/^\d+$/.test(labels.at(-1) ?? '')
+  );
+}
+
+/**
+ * Listens on `host:port` and lets go at once, or fails as opsdesk's own bind would (exit 1, why in
+ * the message): the address is not this machine's, the name resolves to none, the port is taken.
+ */
+async function canListen(flag: string, host: string, port: number): Promise<void> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          `opsdesk cannot listen on ${host}:${port}${flag === '--http' ? '' : ` (${flag})`}: ${listenTrouble(error)}; nothing was written or reset`,
+        ),
+      ),
+    );
+    probe.listen({ host, port, exclusive: true }, () => resolve());
+  });
+  await new Promise((resolve) => probe.close(resolve));
+}
+
+/** Why a bind failed, and what to do about it. */
+function listenTrouble(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return 'EADDRINUSE (another process has it: pick another port, or 0 for a free one)';
+    case 'EACCES':
+      return 'EACCES (not allowed to use it: ports below 1024 need privileges)';
+    case 'EADDRNOTAVAIL':
+      return 'EADDRNOTAVAIL (no interface of this machine has that address)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `${error.code} (the name resolves to no address)`;
+    default:
+      return error.code ?? error.message;
+  }
 }
 
 function hostPort(flag: string, value: string, minPort: number): { host: string; port: number } {

@@ -7,7 +7,7 @@ import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '..
 import { indented, inLine, shownIo } from '../shown.js';
 import { stopSignals } from '../signals.js';
 import { connectionLost, connectTo, splitCommand } from '../target.js';
-import { EXIT, UsageError } from '../usage.js';
+import { EXIT, refuseEmptyValues, UsageError } from '../usage.js';
 
 /** `elicitkit tools <target> [--revision …|--era …] [--json]`: each tool with its arguments (`?` = optional). */
 export async function tools(argv: string[], io: Io): Promise<number> {
@@ -18,6 +18,7 @@ export async function tools(argv: string[], io: Io): Promise<number> {
     options: TARGET_OPTIONS,
     strict: true,
   });
+  refuseEmptyValues(values);
   if (positionals.length > 1) throw new UsageError(`tools takes one target, got ${positionals.join(' ')}`);
   const target = targetFrom(positionals[0], command, values);
   const revision = revisionFrom(values, io);

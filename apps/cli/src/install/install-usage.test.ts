@@ -15,7 +15,7 @@ describe('install usage errors', () => {
     [['cursor', 'node', 'server.js'], /unexpected argument "node"; put the server command after --/],
     [['cursor', '--scope', 'global'], /--scope must be project or user, not "global"/],
     [['claude-desktop', '--scope', 'project'], /claude-desktop has no project scope; it only reads its user config/],
-    [['cursor', '--name', ''], /--name must not be empty/],
+    [['cursor', '--name', ''], /--name needs a value, not an empty one/],
     [['cursor', '--name', 'my server'], /--name "my server" may only use letters, digits, "\.", "_" and "-"/],
     [['cursor', '--name', 'a/b'], /may only use letters, digits/],
     [['cursor', '--name', 'opsdésk'], /may only use letters, digits/],

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { headerOptions } from '../header-option.js';
-import { parseArgsMistake, UsageError } from '../usage.js';
+import { parseArgsMistake, refuseEmptyValues, UsageError } from '../usage.js';
 import { CLIENT_IDS, CLIENTS, type ClientId, isClientId, type Scope } from './clients.js';
 
 /** A checked `elicitkit install` command line. */
@@ -96,7 +96,6 @@ function clientScopeName(
     throw new UsageError(`${client} has no ${scope} scope; it only reads its ${scopes.join(' and ')} config`);
 
   const name = values.name ?? 'opsdesk';
-  if (name === '') throw new UsageError('--name must not be empty');
   if (!NAME.test(name)) throw new UsageError(`--name "${name}" may only use letters, digits, ".", "_" and "-"`);
   // A key that JavaScript turns into the prototype would vanish or misbehave in every client.
   if (name === '__proto__') throw new UsageError('--name "__proto__" is reserved; choose another name');
@@ -106,7 +105,7 @@ function clientScopeName(
 
 function parse(args: string[], remote: boolean) {
   try {
-    return parseArgs({
+    const parsed = parseArgs({
       // The options' types differ by command; the values are read per command above.
       args,
       options: {
@@ -119,6 +118,8 @@ function parse(args: string[], remote: boolean) {
       allowPositionals: true,
       strict: true,
     });
+    refuseEmptyValues(parsed.values);
+    return parsed;
   } catch (error) {
     // parseArgs reports unknown options and missing values with a TypeError; to the user it is usage.
     throw new UsageError(parseArgsMistake(error) ?? (error instanceof Error ? error.message : String(error)));
