@@ -8,6 +8,7 @@ import {
 import { applyDefaults, validate } from '@elicitkit/form';
 import { claimQuestion } from './call-questions';
 import { config } from './config';
+import { quoted } from './exact-json';
 import { type Chat, state } from './state';
 import type { ElicitationData, RefusalData } from './wire';
 
@@ -102,6 +103,9 @@ const GONE: Record<'expired' | 'withdrawn', string> = {
     'This question was withdrawn: no answer is awaited any more (its server took it back, or the tool call or chat it belonged to has ended).',
 };
 
+/** The keys an answer's body may have. */
+const ANSWER_KEYS = new Set(['action', 'content', 'applyDefaults']);
+
 /** Checks and delivers one answer; the HTTP status says why when it cannot. */
 export async function answer(chat: Chat, id: string, body: unknown): Promise<AnswerResult> {
   const { registry } = state();
@@ -111,8 +115,23 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
   // A settled question says so whatever the answer holds: a second answer is a 409, not a 400.
   if (entry.settlement) return refusal(entry.settlement.reason);
   const { prompt } = entry.data as QuestionData;
-  if (typeof body !== 'object' || body === null)
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
     return { status: 400, body: { error: 'The answer must be a JSON object.' } };
+  // A misspelt key is refused, not ignored: "contents" would leave the answer empty and the form's
+  // defaults would stand in for what was sent, "applydefaults": false would put a cleared default back.
+  const unknown = Object.keys(body).filter((key) => !ANSWER_KEYS.has(key));
+  if (unknown.length > 0)
+    return {
+      status: 400,
+      body: {
+        error: `The answer has ${unknown.length === 1 ? 'a field' : 'fields'} it does not take: ${unknown
+          .slice(0, 5)
+          .map((key) => JSON.stringify(quoted(key)))
+          .join(
+            ', ',
+          )}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}. An answer is {"action", "content"?, "applyDefaults"?}.`,
+      },
+    };
   const {
     action,
     content,

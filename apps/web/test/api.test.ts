@@ -118,7 +118,10 @@ describe('POST /api/elicitations/{id}', () => {
         error: '"content" must be an object: the fields of the form and their values.',
       });
     }
-    expect((await answer(alice, q.id, { action: 'accept', content: { env: 'dev' }, extra: 1 })).status).toBe(200);
+    // A key the answer does not take is refused, not ignored ("contents" would leave the defaults).
+    const extra = await answer(alice, q.id, { action: 'accept', content: { env: 'dev' }, extra: 1 });
+    expect(extra.status).toBe(400);
+    expect((await answer(alice, q.id, { action: 'accept', content: { env: 'dev' } })).status).toBe(200);
     await q.rest;
   });
 
