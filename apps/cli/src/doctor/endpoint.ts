@@ -31,22 +31,43 @@ export function endpointFor(target: Target): Endpoint {
   // profile started: one that does not end with its stdin would otherwise outlive doctor.
   const handedOut = new Set<Transport>();
   let closed = false;
-  const closeAll = () => Promise.all([...handedOut].map((t) => t.close().catch(() => {})));
+  const stopping = () => new Error(`doctor is stopping: no new connection to ${target.label}`);
   return {
     label: target.label,
     throwAway: false,
     transport: () => {
-      if (closed) throw new Error(`doctor is stopping: no new connection to ${target.label}`);
-      const transport = transportFor(target);
+      if (closed) throw stopping();
+      const transport = closedForGood(transportFor(target), stopping);
       handedOut.add(transport);
       return transport;
     },
     close: async () => {
       closed = true;
-      // Closing one twice is nothing; the second pass stops a server whose start was under way
-      // when the first pass reached its transport (closing one not yet started stops nothing).
-      await closeAll();
-      await closeAll();
+      // Each transport, once closed, never starts: one handed out before this and started after
+      // it (a profile's connect under way) is refused, so no server outlives doctor.
+      await Promise.all([...handedOut].map((t) => t.close().catch(() => {})));
     },
   };
+}
+
+/**
+ * `transport`, closed for good by its first `close()`: a `start()` after it is refused (nothing
+ * started), and a `close()` during a `start()` waits for it to finish, then stops what it started.
+ */
+function closedForGood(transport: Transport, refusal: () => Error): Transport {
+  const start = transport.start.bind(transport);
+  const close = transport.close.bind(transport);
+  let closeCalled = false;
+  let starting: Promise<void> | undefined;
+  transport.start = () => {
+    if (closeCalled) return Promise.reject(refusal());
+    starting = start();
+    return starting;
+  };
+  transport.close = async () => {
+    closeCalled = true;
+    await starting?.catch(() => {});
+    await close();
+  };
+  return transport;
 }
