@@ -17,6 +17,7 @@ import { FIX, problem, type SchemaProblem } from '../schema/problems.js';
 import { type Issue, issue, MAX_LISTED } from '../validate/issues.js';
 import type { MultiSelectSchema } from '../wire.js';
 import {
+  ambiguous,
   type ChoiceList,
   type ChoiceValue,
   listOptions,
@@ -142,17 +143,16 @@ export const MULTI_SELECT: FieldSpec<MultiSelectSchema, MultiSelectFieldModel> =
   maxString: () => undefined,
 
   coerce(model, _input, text) {
-    const chosen: string[] = [];
-    for (const part of text
-      .split(LIST_SEPARATOR)
-      .map((p) => p.trim())
-      .filter((p) => p !== '')) {
-      const option = matchOption(model.options, part);
-      if (!option)
-        return { ok: false, message: `"${part}" is not an option. Choose from: ${listOptions(model.options)}.` };
-      if (!chosen.includes(option.value)) chosen.push(option.value);
-    }
-    return { ok: true, value: chosen };
+    // An option may hold a comma itself ("Paris, France"): text that reads both as that one
+    // option and as a list of others means neither for sure.
+    const whole = matchOption(model.options, text);
+    const parts = readList(model.options, text);
+    if (whole && 'several' in whole) return { ok: false, message: ambiguous(text, whole.several) };
+    if (whole && (!parts.ok || !sameChoices(parts.value, [whole.option.value])))
+      return parts.ok
+        ? { ok: false, message: ambiguous(text, [whole.option, ...chosenOptions(model.options, parts.value)]) }
+        : { ok: true, value: [whole.option.value] };
+    return parts.ok ? { ok: true, value: parts.value } : { ok: false, message: parts.message };
   },
 
   // A required multi-select left blank is an empty choice, which its own rules then judge.
@@ -173,6 +173,30 @@ export const MULTI_SELECT: FieldSpec<MultiSelectSchema, MultiSelectFieldModel> =
 };
 
 const plural = (n: number) => (n === 1 ? '' : 's');
+
+/** Typed text as a list of options, split at commas: the values chosen, in order and once each. */
+function readList(
+  options: readonly OptionModel[],
+  text: string,
+): { ok: true; value: string[] } | { ok: false; message: string } {
+  const chosen: string[] = [];
+  for (const part of text
+    .split(LIST_SEPARATOR)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')) {
+    const match = matchOption(options, part);
+    if (match && 'several' in match) return { ok: false, message: ambiguous(part, match.several) };
+    if (!match) return { ok: false, message: `"${part}" is not an option. Choose from: ${listOptions(options)}.` };
+    if (!chosen.includes(match.option.value)) chosen.push(match.option.value);
+  }
+  return { ok: true, value: chosen };
+}
+
+const sameChoices = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((v, i) => v === b[i]);
+
+const chosenOptions = (options: readonly OptionModel[], values: readonly string[]) =>
+  options.filter((o) => values.includes(o.value));
 
 function fail(name: string, message: string): { problems: SchemaProblem[] } {
   return { problems: [problem(name, 'array_of_non_enum', message, FIX.arrayOfNonEnum)] };

@@ -47,7 +47,8 @@ export function parseEnum(name: string, raw: unknown, where: string): Result<str
       'List the allowed values as strings.',
     );
   }
-  return checkOptions(name, raw, where, raw);
+  const checked = checkOptions(name, raw, where, raw);
+  return checked.ok ? withLookAlikes(checked, lookAlikes(name, raw, where)) : checked;
 }
 
 /** A `oneOf` / `items.anyOf` list: exactly `{const, title}` strings, unique values, within the cap. */
@@ -77,12 +78,26 @@ export function parseOptions(name: string, raw: unknown, where: string): Result<
     }
     options.push({ const: value, title });
   }
-  return checkOptions(
+  const checked = checkOptions(
     name,
     options.map((o) => o.const),
     where,
     options,
   );
+  return checked.ok
+    ? withLookAlikes(
+        checked,
+        lookAlikes(
+          name,
+          options.map((o) => o.title),
+          `the titles of ${where}`,
+        ),
+      )
+    : checked;
+}
+
+function withLookAlikes<T>(checked: Result<T>, problems: SchemaProblem[]): Result<T> {
+  return problems.length === 0 ? checked : { ok: false, problems };
 }
 
 function checkOptions<T>(name: string, values: string[], where: string, value: T): Result<T> {
@@ -102,6 +117,40 @@ function checkOptions<T>(name: string, values: string[], where: string, value: T
   return { ok: true, value, problems: [] };
 }
 
+/** Characters that draw nothing: default-ignorable code points, and controls other than whitespace. */
+const UNSEEN = /\p{Default_Ignorable_Code_Point}|(?![\t\n\v\f\r])\p{Cc}/gu;
+
+/**
+ * How a person reads an option on screen: the same text whatever its Unicode form (NFC), its
+ * invisible characters (zero-width, bidi controls, soft hyphen…) and its runs of spaces. Case
+ * is kept: `Prod` and `prod` look different.
+ */
+export function onScreen(text: string): string {
+  return text.normalize('NFC').replace(UNSEEN, '').replace(/\s+/gu, ' ').trim();
+}
+
+/**
+ * Two options a person cannot tell apart (`labels` as they are drawn: titles, or the values of an
+ * untitled list): the problem, or nothing. Picking one of them would send a value the person could
+ * not know, so such a list is refused as a duplicate value is.
+ */
+export function lookAlikes(name: string, labels: readonly string[], where: string): SchemaProblem[] {
+  const seen = new Map<string, string>();
+  for (const label of labels) {
+    const key = onScreen(label);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      return fail(
+        name,
+        `field "${name}" shows two options alike in ${where}: ${show(first)} and ${show(label)}`,
+        'Give every option a title a person can tell apart from the others.',
+      ).problems;
+    }
+    seen.set(key, label);
+  }
+  return [];
+}
+
 function fail(name: string, message: string, fix: string): { ok: false; problems: SchemaProblem[] } {
   return { ok: false, problems: [problem(name, 'bad_options', message, fix)] };
 }
@@ -114,12 +163,29 @@ export function optionValues(field: FieldSchema): string[] {
   return [];
 }
 
-/** Exact value first, then value or label ignoring case. */
-export function matchOption(options: readonly OptionModel[], text: string): OptionModel | undefined {
-  const exact = options.find((o) => o.value === text);
-  if (exact) return exact;
-  const lower = text.toLowerCase();
-  return options.find((o) => o.value.toLowerCase() === lower) ?? options.find((o) => o.label.toLowerCase() === lower);
+/** What typed text names among the options: one option, several (ambiguous), or none. */
+export type Match = { option: OptionModel } | { several: OptionModel[] } | undefined;
+
+/**
+ * The option typed text names, by its value or its title: as typed first, then ignoring case,
+ * Unicode form, invisible characters and spacing. Text that names more than one option at the
+ * first step that finds any (`prod`, where one option's value is `prod` and another's title is
+ * `prod`) names none of them for sure, and is reported, never settled by the options' order.
+ */
+export function matchOption(options: readonly OptionModel[], text: string): Match {
+  const exact = options.filter((o) => o.value === text || o.label === text);
+  if (exact.length > 0) return exact.length === 1 && exact[0] ? { option: exact[0] } : { several: exact };
+  const key = loose(text);
+  const near = options.filter((o) => loose(o.value) === key || loose(o.label) === key);
+  if (near.length === 0) return undefined;
+  return near.length === 1 && near[0] ? { option: near[0] } : { several: near };
+}
+
+const loose = (text: string) => onScreen(text).toLowerCase();
+
+/** The refusal for text that names several options. */
+export function ambiguous(text: string, several: readonly OptionModel[]): string {
+  return `"${text}" could mean any of ${listOptions(several)}: type one option's value exactly as listed.`;
 }
 
 /** The options as a person reads them in a message: `prod (Production), dev`. */

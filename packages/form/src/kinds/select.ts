@@ -18,9 +18,11 @@ import { type Issue, issue } from '../validate/issues.js';
 import type { FieldSchema, SelectSchema } from '../wire.js';
 import { dropDefault } from './legacy.js';
 import {
+  ambiguous,
   type ChoiceList,
   type ChoiceValue,
   listOptions,
+  lookAlikes,
   matchOption,
   type OptionModel,
   parseEnum,
@@ -81,6 +83,7 @@ export const SELECT: FieldSpec<SelectSchema, SelectFieldModel> = {
         ),
       );
     }
+    if (isStringArray(names) && problems.length === 0) problems.push(...lookAlikes(name, names, 'enumNames'));
     const field =
       values.ok && problems.length === 0
         ? { type: 'string' as const, ...common(raw), enum: values.value, enumNames: names as string[] }
@@ -116,9 +119,10 @@ export const SELECT: FieldSpec<SelectSchema, SelectFieldModel> = {
   maxString: () => undefined,
 
   coerce(model, _input, text) {
-    const option = matchOption(model.options, text);
-    return option
-      ? { ok: true, value: option.value }
+    const match = matchOption(model.options, text);
+    if (match && 'several' in match) return { ok: false, message: ambiguous(text, match.several) };
+    return match
+      ? { ok: true, value: match.option.value }
       : { ok: false, message: `Choose one of: ${listOptions(model.options)} (got "${text}").` };
   },
 

@@ -1,0 +1,194 @@
+/**
+ * Options must mean what the person saw. Two options drawn alike (the same title, or an untitled
+ * value, up to Unicode form, invisible characters and spacing) are refused in the schema, since
+ * picking one would send a value the person could not know; typed text that names more than one
+ * option is refused, never settled by the options' order. Property-tested over invisible
+ * characters and Unicode forms.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fromJsonSchema } from '../builder/form.js';
+import { coerceValue } from '../coerce.js';
+import { FormSchemaError } from '../errors.js';
+import { describeFields, type FieldModel } from '../fields.js';
+import { parseFormSchema } from '../schema/parse.js';
+import { validate } from '../validate/validate.js';
+import type { FieldSchema } from '../wire.js';
+
+const one = (field: unknown) => ({ type: 'object', properties: { env: field } });
+const problemsOf = (field: unknown) => parseFormSchema(one(field)).problems;
+const model = (field: FieldSchema) => describeFields(one(field))[0] as FieldModel;
+
+/** Characters that draw nothing, or draw as the spacing beside them does. */
+const UNSEEN = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u202e', '\u2066', '\u061c', '\u0007'];
+
+/** A title and another drawn the same way: invisible characters, other spacing, another Unicode form. */
+const lookAlike = fc
+  .tuple(
+    fc.constantFrom('Staging', 'Production', 'Café', '生产环境', 'Dry run'),
+    fc.constantFrom(...UNSEEN),
+    fc.nat({ max: 6 }),
+    fc.constantFrom('hide', 'space', 'nfd'),
+  )
+  .map(([title, hidden, at, how]) => {
+    const i = Math.min(at, title.length);
+    const twin =
+      how === 'hide'
+        ? `${title.slice(0, i)}${hidden}${title.slice(i)}`
+        : how === 'space'
+          ? ` ${title.replace(' ', '  ')}\u00a0`
+          : title.normalize('NFD') === title
+            ? `${title}${hidden}`
+            : title.normalize('NFD');
+    return [title, twin] as const;
+  });
+
+describe('options drawn alike', () => {
+  it('are refused in every option shape, however the twin differs', () => {
+    fc.assert(
+      fc.property(lookAlike, ([title, twin]) => {
+        expect(twin).not.toBe(title);
+        const shapes: unknown[] = [
+          {
+            type: 'string',
+            oneOf: [
+              { const: 'staging', title },
+              { const: 'prod', title: twin },
+            ],
+          },
+          { type: 'string', enum: ['staging', 'prod'], enumNames: [title, twin] },
+          { type: 'string', enum: [title, twin] },
+          {
+            type: 'array',
+            items: {
+              anyOf: [
+                { const: 'staging', title },
+                { const: 'prod', title: twin },
+              ],
+            },
+          },
+          { type: 'array', items: { type: 'string', enum: [title, twin] } },
+        ];
+        for (const field of shapes) {
+          const problems = problemsOf(field);
+          expect(problems.map((p) => p.code)).toEqual(['bad_options']);
+          expect(problems[0]?.message).toContain('shows two options alike');
+          // The validator refuses every answer, the builder the form.
+          expect(validate(one(field) as never, { env: 'prod' }).ok).toBe(false);
+          expect(() => fromJsonSchema(one(field))).toThrow(FormSchemaError);
+        }
+      }),
+    );
+  });
+
+  it('names both, with the invisible characters shown', () => {
+    const [problem] = problemsOf({
+      type: 'string',
+      oneOf: [
+        { const: 'staging', title: 'Staging' },
+        { const: 'prod', title: 'Sta\u200bging' },
+      ],
+    });
+    expect(problem?.message).toBe(
+      'field "env" shows two options alike in the titles of oneOf: "Staging" and "Sta\\u200bging"',
+    );
+  });
+
+  it('keeps options that differ in what a person sees: case, letters, punctuation', () => {
+    for (const [a, b] of [
+      ['Prod', 'prod'],
+      ['m2', 'm²'],
+      ['Staging', 'Staging 2'],
+      ['a-b', 'a b'],
+    ])
+      expect(
+        problemsOf({
+          type: 'string',
+          oneOf: [
+            { const: '1', title: a },
+            { const: '2', title: b },
+          ],
+        }),
+      ).toEqual([]);
+  });
+});
+
+describe('typed text that names an option', () => {
+  const select = model({
+    type: 'string',
+    oneOf: [
+      { const: 'prod', title: 'Production' },
+      { const: 'staging', title: 'prod' },
+    ],
+  });
+
+  it('is refused when it names several: one option by its value, another by its title', () => {
+    const read = coerceValue(select, 'prod');
+    expect(read).toEqual({
+      ok: false,
+      message:
+        '"prod" could mean any of prod (Production), staging (prod): type one option\'s value exactly as listed.',
+    });
+    // Each is still reached by the name only it has.
+    expect(coerceValue(select, 'Production')).toEqual({ ok: true, value: 'prod' });
+    expect(coerceValue(select, 'staging')).toEqual({ ok: true, value: 'staging' });
+  });
+
+  it('is refused when it names several once case is ignored, and read as typed when exact', () => {
+    const cased = model({ type: 'string', enum: ['Prod', 'prod'] });
+    expect(coerceValue(cased, 'prod')).toEqual({ ok: true, value: 'prod' });
+    expect(coerceValue(cased, 'Prod')).toEqual({ ok: true, value: 'Prod' });
+    expect(coerceValue(cased, 'PROD')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('could mean any of'),
+    });
+  });
+
+  it('reads a title typed in another Unicode form or with invisible characters as that title', () => {
+    const cafe = model({
+      type: 'string',
+      oneOf: [
+        { const: 'c', title: 'Café' },
+        { const: 't', title: 'Tea' },
+      ],
+    });
+    expect(coerceValue(cafe, 'Café'.normalize('NFD'))).toEqual({ ok: true, value: 'c' });
+    expect(coerceValue(cafe, 'T\u200bea')).toEqual({ ok: true, value: 't' });
+  });
+
+  it('multi-select: text that is one option and also a list of others means neither', () => {
+    const cities = model({
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'paris', title: 'Paris' },
+          { const: 'france', title: 'France' },
+          { const: 'paris-fr', title: 'Paris, France' },
+          { const: 'rome', title: 'Rome, Italy' },
+        ],
+      },
+    });
+    expect(coerceValue(cities, 'Paris, France')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('could mean any of paris-fr (Paris, France), paris (Paris), france (France)'),
+    });
+    // One option with a comma, and nothing else it could be: that option.
+    expect(coerceValue(cities, 'Rome, Italy')).toEqual({ ok: true, value: ['rome'] });
+    expect(coerceValue(cities, 'paris-fr')).toEqual({ ok: true, value: ['paris-fr'] });
+    expect(coerceValue(cities, 'paris, france')).toMatchObject({ ok: false });
+    expect(coerceValue(cities, 'Paris, rome')).toEqual({ ok: true, value: ['paris', 'rome'] });
+  });
+
+  it('multi-select: a part that names several options is refused', () => {
+    const tags = model({
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'a', title: 'b' },
+          { const: 'b', title: 'c' },
+        ],
+      },
+    });
+    expect(coerceValue(tags, 'a, b')).toMatchObject({ ok: false, message: expect.stringContaining('"b" could mean') });
+  });
+});
