@@ -5,7 +5,7 @@
  * passes it against the real thing.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -70,16 +70,18 @@ async function exec(program: string, args: string[]): Promise<string> {
 
 /**
  * Starts a throw-away PostgreSQL: trust authentication on loopback only, no Unix socket outside
- * its own folder, and — unless `durable` — fsync off (a test kills replicas, never the database).
+ * its own folder, set up to keep what it acknowledges (the claim store refuses a server that does
+ * not), its files in memory unless `durable` (a test kills replicas, never the machine);
+ * `forgetful` turns fsync, synchronous_commit and full_page_writes off.
  * Throws with the server's own output when it does not come up.
  *
  * @example
  * const pg = await startPostgres();
  * try { const pool = new Pool({ connectionString: pg.url }); … } finally { await pg.stop(); }
  */
-export async function startPostgres(options: { durable?: boolean } = {}): Promise<TestPostgres> {
+export async function startPostgres(options: { durable?: boolean; forgetful?: boolean } = {}): Promise<TestPostgres> {
   if (!postgresAvailable()) throw new Error(`PostgreSQL not found in ${BIN} (apt-get install -y postgresql)`);
-  const dir = mkdtempSync(join(tmpdir(), 'elicitkit-pg-'));
+  const dir = mkdtempSync(join(options.durable ? tmpdir() : fastFolder(), 'elicitkit-pg-'));
   const data = join(dir, 'data');
   const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
@@ -93,7 +95,7 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   const settings = [
     '-c listen_addresses=127.0.0.1',
     `-c unix_socket_directories=${dir}`,
-    ...(options.durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
+    ...(options.forgetful ? ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off'] : []),
   ];
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
@@ -120,6 +122,21 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   }
   remove();
   throw new Error('postgres: no free port after 5 tries');
+}
+
+/**
+ * Where a server that need not survive the machine keeps its files: memory (`/dev/shm`), where
+ * fsync costs nothing, when it has a gigabyte free; else the temporary folder. Its settings stay
+ * those of a durable server, which the claim store checks for (`forgetful` turns them off).
+ */
+function fastFolder(): string {
+  try {
+    const shm = statfsSync('/dev/shm');
+    if (shm.bavail * shm.bsize >= 2 ** 30) return '/dev/shm';
+  } catch {
+    // No /dev/shm here.
+  }
+  return tmpdir();
 }
 
 /** The server in the foreground (a child of this process, so it cannot outlive a crashed test run by much): ready once it accepts connections. */

@@ -4,6 +4,8 @@
  * one-transaction commits (`{ atomic: true }`) whose async effect writes through the transaction.
  */
 export {
+  ClaimStoreNotDurableError,
+  ClaimStoreUnavailableError,
   createPostgresClaimStore,
   type PostgresClaimStoreOptions,
   type PostgresClient,

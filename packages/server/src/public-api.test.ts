@@ -70,10 +70,15 @@ describe('the public API of @elicitkit/server/sqlite', () => {
 });
 
 describe('the public API of @elicitkit/server/postgres', () => {
-  it('ships exactly the Postgres claim store, how a lost COMMIT ended, and the types they take, each documented', async () => {
-    expect(Object.keys(await import('./postgres.js')).sort()).toEqual(['createPostgresClaimStore', 'transactionFate']);
+  it('ships exactly the Postgres claim store, its errors, how a lost COMMIT ended, and the types they take, each documented', async () => {
+    expect(Object.keys(await import('./postgres.js')).sort()).toEqual([
+      'ClaimStoreNotDurableError',
+      'ClaimStoreUnavailableError',
+      'createPostgresClaimStore',
+      'transactionFate',
+    ]);
     expect(publicApi(entry('./postgres.ts'))).toEqual({
-      values: ['createPostgresClaimStore', 'transactionFate'],
+      values: ['ClaimStoreNotDurableError', 'ClaimStoreUnavailableError', 'createPostgresClaimStore', 'transactionFate'],
       types: [
         'PostgresClaimStoreOptions',
         'PostgresClient',

@@ -1,4 +1,8 @@
+import { bounded, StoreTimeoutError, storeTimeout } from './bounded.js';
+import { ClaimStoreNotDurableError, ClaimStoreUnavailableError } from './errors.js';
 import type { AsyncAtomicResult, Claim, ClaimStore } from './types.js';
+
+export { ClaimStoreNotDurableError, ClaimStoreUnavailableError };
 
 /** What a query returns, as node-postgres (`pg`) returns it. */
 export interface PostgresQueryResult {
@@ -23,6 +27,8 @@ export interface PostgresPoolClient extends PostgresClient {
 /** The part of a `pg` `Pool` the store uses (so this package does not depend on `pg`). */
 export interface PostgresPool extends PostgresClient {
   connect(): Promise<PostgresPoolClient>;
+  /** `pg`'s: the store hears each new connection (`connect`), to check the server again. */
+  on?(event: 'connect', listener: () => void): unknown;
 }
 
 /** Where `createPostgresClaimStore` keeps its claims. */
@@ -31,6 +37,25 @@ export interface PostgresClaimStoreOptions {
   table?: string;
   /** The clock, for tests. */
   now?: () => number;
+  /**
+   * Accept a PostgreSQL that may forget what it acknowledged. By default the store checks, before
+   * its first claim and again after each new connection (a server restarted or failed over may be
+   * set up otherwise), that `fsync`, `synchronous_commit` and `full_page_writes` are on — as this
+   * store's connections see them, a role's or a database's own setting included — and refuses to
+   * claim anything otherwise (`ClaimStoreNotDurableError`): a crash that loses a claim lets a
+   * replayed call act again. `volatile: true` accepts that.
+   */
+  volatile?: boolean;
+  /**
+   * The longest the store waits for PostgreSQL in one step, ms: a connection from the pool, one
+   * statement (an atomic claim waits on a duplicate's row lock up to the commit's wait, and this
+   * on top), a statement whose answer was lost sent again for as long. Default 5 s. Past it the
+   * step fails as with the database unreachable (`ClaimStoreUnavailableError`, or after an atomic
+   * COMMIT went out, the database asked what became of it), even on a pool that would wait for
+   * ever (no `connectionTimeoutMillis`, no `query_timeout`). A whole number, at least 1 (else a
+   * `RangeError`). An effect's own statements are not bounded by it.
+   */
+  timeoutMs?: number;
 }
 
 /** SQLSTATE 55P03: a lock was not granted within `lock_timeout`. */
@@ -69,23 +94,54 @@ export function createPostgresClaimStore(pool: PostgresPool, options: PostgresCl
   if (!/^([A-Za-z_][A-Za-z0-9_]*\.)?[A-Za-z_][A-Za-z0-9_]*$/.test(table))
     throw new TypeError(`"${table}" is not a plain SQL table name`);
   const now = options.now ?? Date.now;
+  const timeoutMs = storeTimeout(options.timeoutMs);
   const sql = statements(table);
+  // A step the database does not answer within `timeoutMs` fails as the database unreachable does.
+  const ask = <T>(promise: Promise<T>, ms = timeoutMs, late?: (value: T) => void) => timed(promise, ms, late);
   let created: Promise<void> | undefined;
   // Created on first use, once; a failed attempt (the database was down) is tried again.
-  const ready = () => {
-    created ??= createTable(pool, table, sql.create).catch((error: unknown) => {
+  const create = () => {
+    created ??= ask(createTable(pool, table, sql.create)).catch((error: unknown) => {
       created = undefined;
       throw error;
     });
     return created;
   };
-  const query = async (text: string, values: unknown[]) => {
+  // Checked before the first claim, and again at the first operation after each new connection:
+  // a server restarted or failed over may not keep what the first did. A check that could not
+  // ask, or that refused, is made again by the next operation.
+  let durable: Promise<void> | undefined;
+  if (!options.volatile && typeof pool.on === 'function')
+    pool.on('connect', () => {
+      durable = undefined;
+    });
+  const checked = () => {
+    durable ??= ask(pool.query(sql.durability)).then(
+      ({ rows }) => {
+        const found = notDurable(rows[0]);
+        if (found === undefined) return;
+        // Asked again next time: a server set right (ALTER SYSTEM, a reload) is taken at once.
+        durable = undefined;
+        throw new ClaimStoreNotDurableError(found, 'PostgreSQL');
+      },
+      (error: unknown) => {
+        durable = undefined;
+        throw error;
+      },
+    );
+    return durable;
+  };
+  const ready = async () => {
+    await create();
+    if (!options.volatile) await checked();
+  };
+  const query = async (text: string, values: unknown[], late?: (result: PostgresQueryResult) => void) => {
     await ready();
-    return pool.query(text, values);
+    return ask(pool.query(text, values), timeoutMs, late);
   };
 
   async function read(id: string, on: PostgresClient = pool): Promise<Claim | undefined> {
-    const { rows } = await on.query(sql.select, [id, now()]);
+    const { rows } = await ask(on.query(sql.select, [id, now()]));
     return rows[0] ? claimOf(rows[0]) : undefined;
   }
 
@@ -95,10 +151,17 @@ export function createPostgresClaimStore(pool: PostgresPool, options: PostgresCl
     async claim(id, owner, { leaseMs, ttlMs }) {
       for (;;) {
         // Sent again, it waits for a first run still in flight (the id's row is being inserted).
-        const taken = await resent(() => query(sql.take, [id, owner, now() + leaseMs, now() + ttlMs, now()]));
+        // Taken after this caller gave up (told nothing was done): given back, so a replay may act.
+        const late = (result: PostgresQueryResult) => {
+          if (result.rowCount === 1) void pool.query(sql.release, [id, owner]).catch(() => {});
+        };
+        const taken = await resent(
+          () => query(sql.take, [id, owner, now() + leaseMs, now() + ttlMs, now()], late),
+          timeoutMs,
+        );
         if (taken.rowCount === 1) return { state: 'claimed' };
         // Someone's live claim: read it (a new statement, so it sees a claim committed meanwhile).
-        const existing = await resent(() => read(id));
+        const existing = await resent(() => read(id), timeoutMs);
         // This very claim, taken by a run whose answer was lost: still the caller's.
         if (existing?.state === 'running' && existing.owner === owner) return { state: 'claimed' };
         if (existing) return existing;
@@ -112,14 +175,14 @@ export function createPostgresClaimStore(pool: PostgresPool, options: PostgresCl
         // This very completion, run by a send whose answer was lost: recorded if the claim holds it.
         const found = again ? await read(id) : undefined;
         return found?.state === 'done' && found.result === result;
-      }),
+      }, timeoutMs),
     release: (id, owner) =>
       resent(async (again) => {
         if ((await query(sql.release, [id, owner])).rowCount === 1) return true;
         // This very release, run by a send whose answer was lost: done if the claim is not the caller's.
         const found = again ? await read(id) : undefined;
         return again && !(found?.state === 'running' && found.owner === owner);
-      }),
+      }, timeoutMs),
     async read(id) {
       await ready();
       return read(id);
@@ -129,7 +192,7 @@ export function createPostgresClaimStore(pool: PostgresPool, options: PostgresCl
     async atomicallyAsync(id, ttlMs, effect, { waitMs }): Promise<AsyncAtomicResult> {
       await ready();
       for (;;) {
-        const found = await inOneTransaction(pool, sql, { id, ttlMs, waitMs, now: now() }, effect, read);
+        const found = await inOneTransaction(pool, sql, { id, ttlMs, waitMs, now: now(), timeoutMs }, effect, read);
         // Undefined: live when taking it, gone when reading it (expired and swept between the statements): again.
         if (found) return found;
       }
@@ -143,6 +206,8 @@ interface AtomicRun {
   /** How long a duplicate waits on the first attempt's uncommitted claim row. */
   waitMs: number;
   now: number;
+  /** The store's `timeoutMs`: how long a connection, or a statement of the store's own, may take. */
+  timeoutMs: number;
 }
 
 /**
@@ -159,7 +224,8 @@ async function inOneTransaction(
   effect: (tx: unknown) => Promise<string>,
   read: (id: string, on: PostgresClient) => Promise<Claim | undefined>,
 ): Promise<AsyncAtomicResult | undefined> {
-  const client = await pool.connect();
+  // A connection handed over after this gave up on it goes back to the pool at once.
+  const client = await timed(pool.connect(), run.timeoutMs, (late) => late.release());
   let broken: Error | undefined;
   // A connection lost mid-transaction (the server restarted, the backend was terminated) is
   // reported as an 'error' event as well as by the query in flight: unheard, it would crash the process.
@@ -167,6 +233,13 @@ async function inOneTransaction(
     broken = error;
   };
   client.on('error', lost);
+  // A statement of the store's own, bounded: one the database does not answer in time leaves the
+  // connection broken (destroyed on release, so its transaction rolls back on the server).
+  const send = (text: string, ms = run.timeoutMs) =>
+    timed(client.query(text), ms).catch((error: unknown) => {
+      if (error instanceof ClaimStoreUnavailableError) broken ??= error;
+      throw error;
+    });
   let released = false;
   const release = () => {
     if (released) return;
@@ -189,7 +262,8 @@ async function inOneTransaction(
   let xid: string | undefined;
   let sent: string | undefined;
   try {
-    const begun = await client.query(
+    // It may wait on a duplicate's row lock for `waitMs`, and is bounded past that.
+    const begun = await send(
       `BEGIN; SET LOCAL lock_timeout = ${int(Math.max(1, Math.ceil(run.waitMs)))};
       INSERT INTO ${table} AS c (id, state, owner, result, lease_until, expires_at)
       VALUES (${text(run.id)}, 'running', ${text(owner)}, NULL, ${int(run.now + run.ttlMs)}, ${int(run.now + run.ttlMs)})
@@ -198,27 +272,30 @@ async function inOneTransaction(
       WHERE c.expires_at <= ${int(run.now)}
       RETURNING txid_current()::text AS xid;
       SET LOCAL lock_timeout = DEFAULT`,
+      run.waitMs + run.timeoutMs,
     );
     claiming = false;
     const taken = claimTaken(begun);
     if (taken.rowCount !== 1) {
       const existing = await read(run.id, client);
-      await client.query('ROLLBACK');
+      await send('ROLLBACK');
       return existing;
     }
     xid = String(taken.rows[0]?.xid);
     const result = await effect(client);
     sent = result;
     // Fails in a transaction the effect broke (an error it caught): the COMMIT after it is then not run.
-    await client.query(
+    await send(
       `UPDATE ${table} SET state = 'done', result = ${text(result)}, lease_until = NULL WHERE id = ${text(run.id)};
       COMMIT`,
     );
     return { state: 'ran', result };
   } catch (error) {
-    await client.query('ROLLBACK').catch((rollback: unknown) => {
-      broken ??= rollback instanceof Error ? rollback : new Error(String(rollback));
-    });
+    // A broken connection is not asked: it is destroyed, and the server rolls back with it.
+    if (!broken)
+      await send('ROLLBACK').catch((rollback: unknown) => {
+        broken ??= rollback instanceof Error ? rollback : new Error(String(rollback));
+      });
     if (claiming && (error as { code?: unknown }).code === LOCK_NOT_AVAILABLE) return { state: 'busy' };
     // The COMMIT went out and no answer came (the connection dropped, the server shut down): it
     // may have committed, or be committing still. An answer at ERROR severity is the server's
@@ -240,12 +317,12 @@ async function inOneTransaction(
 /**
  * Runs `send` (told whether it is a resend) until it answers: a statement whose answer was lost
  * (the connection dropped, the database restarting or down) may or may not have run, so it is
- * sent again, at growing intervals, for up to `SETTLE_MS`; then its last error is thrown. Only
+ * sent again, at growing intervals, for up to `windowMs` (the store's `timeoutMs`); then its last error is thrown. Only
  * for statements that answer a second run as their first. An error the database answered with
  * is its verdict on the statement, thrown at once.
  */
-async function resent<T>(send: (again: boolean) => Promise<T>): Promise<T> {
-  const deadline = Date.now() + SETTLE_MS;
+async function resent<T>(send: (again: boolean) => Promise<T>, windowMs: number): Promise<T> {
+  const deadline = Date.now() + windowMs;
   let pause = 10;
   for (let again = false; ; again = true) {
     try {
@@ -309,6 +386,29 @@ export async function transactionFate(
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, Math.min(pause, deadline - Date.now()))));
     pause = Math.min(pause * 2, SETTLE_PAUSE_MS);
   }
+}
+
+/** `bounded`, its timeout told as the database unreachable (`ClaimStoreUnavailableError`). */
+function timed<T>(promise: Promise<T>, ms: number, late?: (value: T) => void): Promise<T> {
+  return bounded(promise, ms, late).catch((error: unknown) => {
+    throw error instanceof StoreTimeoutError ? new ClaimStoreUnavailableError(error, 'PostgreSQL') : error;
+  });
+}
+
+/**
+ * What PostgreSQL says about keeping what it acknowledged: undefined when `fsync`,
+ * `synchronous_commit` and `full_page_writes` are on (`synchronous_commit` `local`, `remote_write`
+ * or `remote_apply` too: each flushes the commit to this server's disk before answering), else
+ * what it does instead. `fsync` off loses committed work on an operating system crash,
+ * `synchronous_commit` off the last commits on any crash, `full_page_writes` off may tear pages.
+ */
+function notDurable(row: Record<string, unknown> | undefined): string | undefined {
+  const found: string[] = [];
+  if (row?.fsync !== 'on') found.push(`fsync = ${String(row?.fsync)}`);
+  if (row?.synchronous_commit === 'off' || row?.synchronous_commit === undefined)
+    found.push(`synchronous_commit = ${String(row?.synchronous_commit)}`);
+  if (row?.full_page_writes !== 'on') found.push(`full_page_writes = ${String(row?.full_page_writes)}`);
+  return found.length ? found.join(', ') : undefined;
 }
 
 /** `promise`'s value, or undefined once `ms` have passed without one. */
@@ -379,6 +479,8 @@ function statements(table: string) {
       expires_at BIGINT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS ${table.replace('.', '_')}_expiry ON ${table} (expires_at);`,
+    durability: `SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS synchronous_commit,
+      current_setting('full_page_writes') AS full_page_writes`,
     select: `SELECT owner, state, result, lease_until FROM ${table} WHERE id = $1 AND expires_at > $2`,
     // Inserts a running claim, or takes over an expired one; returns no row when a live one is there.
     take: `INSERT INTO ${table} AS c (id, state, owner, result, lease_until, expires_at)

@@ -34,7 +34,7 @@ describe.skipIf(!REDIS)('a Redis client that waits for ever, Redis down (a real,
   it('every operation ends with CLAIMS_UNAVAILABLE; a claim Redis takes later is given back', async () => {
     server = await startRedis({ durable: true });
     const client = patient(server.url);
-    const store = createRedisClaimStore(client, { prefix: 'to:', timeoutMs: 200 });
+    const store = createRedisClaimStore(client, { prefix: 'to:', timeoutMs: 1_000 });
     expect(await store.claim('held', 'a', LEASE)).toEqual({ state: 'claimed' });
     await server.down();
     await expect.poll(() => client.status).not.toBe('ready');
@@ -50,7 +50,7 @@ describe.skipIf(!REDIS)('a Redis client that waits for ever, Redis down (a real,
       expect(outcome.status).toBe('rejected');
       const reason = (outcome as PromiseRejectedResult).reason as Error;
       expect(reason).toBeInstanceOf(ClaimStoreUnavailableError);
-      expect(reason.message).toContain('no answer within 200 ms (timeoutMs)');
+      expect(reason.message).toContain('no answer within 1000 ms (timeoutMs)');
     }
     await server.up();
     // The queued commands reach Redis now: the claim 'call-1' its caller gave up on is released
@@ -75,7 +75,7 @@ describe.skipIf(!REDIS)('a Redis client that waits for ever, Redis down (a real,
     const client = patient(server.url);
     await client.ping();
     const serving = await loopback({
-      kit: { claims: createRedisClaimStore(client, { prefix: 'round:', timeoutMs: 200 }) },
+      kit: { claims: createRedisClaimStore(client, { prefix: 'round:', timeoutMs: 1_000 }) },
     });
     try {
       const call = { name: 'deploy', arguments: { service: 'order-service' } };
@@ -101,7 +101,7 @@ describe.skipIf(!REDIS)('a Redis client that waits for ever, Redis down (a real,
     server = await startRedis({ durable: true });
     const client = patient(server.url);
     const serving = await loopback({
-      kit: { claims: createRedisClaimStore(client, { prefix: 'gap:', timeoutMs: 200 }) },
+      kit: { claims: createRedisClaimStore(client, { prefix: 'gap:', timeoutMs: 1_000 }) },
     });
     try {
       const call = { name: 'stuck_deploy', arguments: {} };

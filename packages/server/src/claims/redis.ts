@@ -2,10 +2,10 @@ import { ElicitkitError } from '@elicitkit/form';
 import type { Redis } from 'ioredis';
 import { sha1Hex } from '../digest.js';
 import { bounded, storeTimeout } from './bounded.js';
+import { ClaimStoreNotDurableError, ClaimStoreUnavailableError } from './errors.js';
 import type { Claim, ClaimResult, ClaimStore } from './types.js';
-import { ClaimStoreUnavailableError } from './unavailable.js';
 
-export { ClaimStoreUnavailableError };
+export { ClaimStoreNotDurableError, ClaimStoreUnavailableError };
 
 /** Where and how `createRedisClaimStore` keeps its claims. */
 export interface RedisClaimStoreOptions {
@@ -120,23 +120,6 @@ end
 redis.call('ZREMRANGEBYSCORE', index, '-inf', now)
 return #ids
 `;
-
-/**
- * The Redis does not keep its data (no append-only file fsynced on every write), and the store was
- * not told it may be volatile: nothing is claimed, so nothing acts.
- *
- * @example
- * if (error instanceof ClaimStoreNotDurableError) console.error(error.message); // error.code === 'CLAIMS_NOT_DURABLE'
- */
-export class ClaimStoreNotDurableError extends ElicitkitError {
-  constructor(found: string) {
-    super(
-      'CLAIMS_NOT_DURABLE',
-      `The claim store's Redis does not keep its data (${found}): a restart or a full memory would forget claims and let a replayed call act again, so nothing was done. Run Redis with appendonly yes, appendfsync always and maxmemory-policy noeviction (or no maxmemory), or create the store with { volatile: true } to accept claims that last only while Redis keeps them.`,
-    );
-    this.name = 'ClaimStoreNotDurableError';
-  }
-}
 
 /**
  * What Redis says about keeping its data: undefined when it fsyncs every write to its AOF and never
