@@ -4,9 +4,13 @@ import type { FormContent } from '@elicitkit/form';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage, ElicitationData } from '../lib/wire';
 
-/** "The same question": the same server asking with the same form. */
+/**
+ * "The same question": the same server asking the same thing with the same form. The text counts:
+ * one form may ask about different things (a production confirmation of another service), and an
+ * answer given to one must not pre-fill — pre-confirm — another.
+ */
 const questionKey = (q: ElicitationData) =>
-  q.prompt.mode === 'form' ? `${q.server}\u0000${JSON.stringify(q.prompt.schema)}` : '';
+  q.prompt.mode === 'form' ? JSON.stringify([q.server, q.prompt.message, q.prompt.schema]) : '';
 
 /**
  * The question to show in the modal: the newest open one the person has not dealt with yet, while
@@ -15,7 +19,7 @@ const questionKey = (q: ElicitationData) =>
  */
 export function useOpenQuestion(messages: ChatMessage[], busy: boolean) {
   const [dismissed, setDismissed] = useState<Set<string>>(new Set());
-  // "Fix and retry": the person's last answer per question (by server and schema), kept in memory
+  // "Fix and retry": the person's last answer per question (by server, text and form), kept in memory
   // only (answers may be private), and used to pre-fill the form when a retried call asks it again.
   const lastAnswers = useRef(new Map<string, FormContent>());
   const retrying = useRef(false);
