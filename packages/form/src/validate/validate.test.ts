@@ -215,6 +215,51 @@ describe('validate', () => {
   });
 });
 
+describe('an answer that changes as it is read (getters, proxies: JavaScript callers)', () => {
+  const schema: FormSchema = {
+    type: 'object',
+    properties: {
+      env: { type: 'string', enum: ['dev', 'prod'] },
+      ticket: { type: 'string', format: 'date' },
+      tags: { type: 'array', items: { type: 'string', enum: ['a', 'b'] } },
+    },
+  };
+
+  it('is judged on one reading of each value, and the clean value is that reading', () => {
+    let reads = 0;
+    // The first reading is short and valid; every later one is huge and not a date.
+    const content = {
+      get ticket() {
+        reads++;
+        return reads === 1 ? '2026-03-01' : 'x'.repeat(1_000_000);
+      },
+    };
+    const result = validate(schema, content);
+    expect(reads).toBe(1);
+    expect(result).toEqual({ ok: true, value: { ticket: '2026-03-01' } });
+  });
+
+  it('copies a list before checking it, so what passed is what the caller gets', () => {
+    const backing = ['a', 'b'];
+    let reads = 0;
+    const tags = new Proxy(backing, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads++;
+        // After the first two item reads, every item turns into something never offered.
+        if (typeof key === 'string' && /^\d+$/.test(key) && reads > 2) return 'rm -rf';
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const result = validate(schema, { tags });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.value.tags).toEqual(['a', 'b']);
+    expect(result.value.tags).not.toBe(tags);
+    // The caller's own list is not what was judged, and was not handed back.
+    expect(tags[0]).toBe('rm -rf');
+  });
+});
+
 describe('what an answer says about itself in issues', () => {
   // Issues reach the person (an invalid result, a form's inline errors) and the model: an answer's
   // own text in them must read as quoted data, not reorder or continue the sentence around it.

@@ -69,11 +69,14 @@ function check(form: CompiledForm, content: unknown, maxString: number): Validat
         issues.push(issue([key], 'unknown_field', `${show(key)} is not a field of this form.`));
       continue;
     }
-    const early = precheck(field, content[key], maxString);
+    // Read once, and a list copied before it is checked: a getter or a proxy could otherwise hand
+    // the checks one value and the caller, reading the result, another.
+    const value = content[key];
+    const early = precheck(field, value, maxString);
     if (early) {
       issues.push(early);
       flagged.add(key);
-    } else rest[key] = content[key];
+    } else rest[key] = Array.isArray(value) ? Array.from(value) : value;
   }
   if (unknown > MAX_LISTED) issues.push(moreUnknownKeys(unknown - MAX_LISTED));
   const present = (name: string) => (Object.hasOwn(rest, name) ? rest[name] : undefined);
