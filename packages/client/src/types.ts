@@ -162,4 +162,11 @@ export interface Renderer {
   readonly opener?: Opener;
   renderForm(prompt: FormPrompt, signal: AbortSignal): Promise<FormAnswer>;
   renderUrl(prompt: UrlPrompt, signal: AbortSignal): Promise<UrlAnswer>;
+  /**
+   * The server says the person finished on the page of `prompt`, a URL question this renderer's
+   * answer accepted (2025-11-25 `notifications/elicitation/complete`; told at most once, and
+   * only for a question accepted on the connection it came on): end a "finish on the page" state.
+   * Optional: it may never come, so such a state also needs a way out of its own.
+   */
+  urlCompleted?(prompt: UrlPrompt): void;
 }

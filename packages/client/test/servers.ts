@@ -67,6 +67,15 @@ function server(info: ServerInfo = SERVER_INFO): McpServer {
         : inputRequired.elicit({ ...(ask as Record<string, unknown>), mode: 'form' } as never);
     return inputRequired({ inputRequests: { q: request } });
   });
+  // 2025-11-25: tells the client the page of a URL question is done (any id it is given).
+  mcp.registerTool(
+    'complete',
+    { description: 'Sends notifications/elicitation/complete.', inputSchema: z.object({ elicitationId: z.string() }) },
+    async (a) => {
+      await mcp.server.createElicitationCompletionNotifier(a.elicitationId)();
+      return text({ sent: a.elicitationId });
+    },
+  );
   mcp.registerTool('capabilities', { description: 'Reports the client capabilities.' }, async () =>
     text(mcp.server.getClientCapabilities() ?? {}),
   );
@@ -81,6 +90,8 @@ export interface Connection {
   client: Client;
   /** Has the server ask; resolves with what the server received. */
   ask(params: Ask, options?: { serverTimeoutMs?: number; signal?: AbortSignal }): Promise<Received>;
+  /** Has the server send `notifications/elicitation/complete` for `elicitationId` (2025-11-25). */
+  complete(elicitationId: string): Promise<void>;
   /** The client capabilities the server sees. */
   capabilities(): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -88,16 +99,18 @@ export interface Connection {
 
 /**
  * Creates a client, lets `setup` attach to it (before connect), and connects it on `revision` to
- * a server that names itself `info`.
+ * a server that names itself `info` (or connects `again`, a client whose connection was closed).
  */
 export async function connect(
   revision: ServedRevision,
   setup: (client: Client) => void,
   info: ServerInfo = SERVER_INFO,
+  /** A client whose connection was closed, to connect again (setup is not run for it). */
+  again?: Client,
 ): Promise<Connection> {
   const modern = revision === '2026-07-28';
-  const client = new Client({ name: 'elicitkit-test-client', version: '1.0.0' }, revisionOptions(revision));
-  setup(client);
+  const client = again ?? new Client({ name: 'elicitkit-test-client', version: '1.0.0' }, revisionOptions(revision));
+  if (!again) setup(client);
   let closeServer: () => Promise<void>;
   if (modern) {
     const handler = createMcpHandler(() => server(info));
@@ -134,6 +147,9 @@ export async function connect(
         if (error instanceof ProtocolError) return { error: { code: error.code, message: error.message } };
         throw error;
       }
+    },
+    async complete(elicitationId) {
+      await client.callTool({ name: 'complete', arguments: { elicitationId } });
     },
     async capabilities() {
       return read(await client.callTool({ name: 'capabilities', arguments: {} }));

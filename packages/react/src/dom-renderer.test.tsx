@@ -78,6 +78,41 @@ describe('createDomRenderer', () => {
     },
   );
 
+  it('after an accepted link, says to finish on the page until the server says it is done, and Close ends it', async () => {
+    const container = document.body.appendChild(document.createElement('div'));
+    const renderer = createDomRenderer({ container, window: { open: vi.fn(() => null) } });
+    const connection = await connect('2025-11-25', (client) => attach(client, { renderer }));
+    const user = userEvent.setup({ delay: null });
+    const status = () => within(container).queryByRole('status')?.textContent;
+    try {
+      for (const id of ['e-1', 'e-2']) {
+        const received = connection.ask({ mode: 'url', message: 'Set your password.', url: URL, elicitationId: id });
+        await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: LABELS_EN.open }));
+        expect(await received).toEqual({ action: 'accept' });
+      }
+      await act(async () => {}); // the notices are drawn by their own roots, outside any event
+      expect(
+        within(container)
+          .getAllByRole('status')
+          .map((s) => s.textContent),
+      ).toEqual([LABELS_EN.waitingOnPage('opsdesk.example.com'), LABELS_EN.waitingOnPage('opsdesk.example.com')]);
+      await connection.complete('unknown');
+      await act(() => connection.complete('e-1'));
+      expect(
+        within(container)
+          .getAllByRole('status')
+          .map((s) => s.textContent),
+      ).toEqual([LABELS_EN.finishedOnPage('opsdesk.example.com'), LABELS_EN.waitingOnPage('opsdesk.example.com')]);
+      // The server may never say: the person closes the notice themselves.
+      for (const close of within(container).getAllByRole('button', { name: LABELS_EN.close })) await user.click(close);
+      expect(status()).toBeUndefined();
+      await act(() => connection.complete('e-2'));
+      expect(container.childElementCount).toBe(0);
+    } finally {
+      await connection.close();
+    }
+  });
+
   it('has an opener that opens with noopener each link it is given', async () => {
     const open = vi.fn(() => null);
     const renderer = createDomRenderer({ container: document.createElement('div'), window: { open } });

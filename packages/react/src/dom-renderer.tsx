@@ -1,9 +1,9 @@
 'use client';
-import type { FormAnswer, Renderer, UrlAnswer } from '@elicitkit/client';
+import type { FormAnswer, Renderer, UrlAnswer, UrlPrompt } from '@elicitkit/client';
 import type { ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ElicitationForm } from './elicitation-form.js';
-import type { Labels } from './labels.js';
+import { LABELS_EN, type Labels } from './labels.js';
 import { plain } from './text.js';
 import { UrlConsent } from './url-consent.js';
 import { isWebUrl } from './web-url.js';
@@ -35,6 +35,10 @@ const OPEN_FEATURES = 'noopener,noreferrer';
  * still counts it as the person's gesture), and never for a question withdrawn meanwhile. An
  * `opener` given to `attach` replaces it.
  *
+ * Once a 2025-11-25 link was accepted, a notice in `container` says to finish on that page, and
+ * turns to "finished" when the server says so (`notifications/elicitation/complete`); its Close
+ * removes it either way, for a server that never says.
+ *
  * @example
  * import { attach } from '@elicitkit/client';
  * const renderer = createDomRenderer({ container: document.body });
@@ -44,6 +48,8 @@ export function createDomRenderer(options: DomRendererOptions): Renderer {
   const { container, labels } = options;
   const view = options.window ?? container.ownerDocument.defaultView;
   if (!view) throw new TypeError('createDomRenderer needs a window: the container belongs to no browsing context.');
+  /** Accepted links whose page is being finished, each with the notice that says so. */
+  const onPage = new Map<UrlPrompt, () => void>();
 
   function mount<A extends FormAnswer | UrlAnswer>(
     signal: AbortSignal,
@@ -95,8 +101,8 @@ export function createDomRenderer(options: DomRendererOptions): Renderer {
           onCancel={() => answer({ action: 'cancel' })}
         />
       )),
-    renderUrl: (prompt, signal) =>
-      mount<UrlAnswer>(signal, { action: 'cancel' }, (answer) => (
+    renderUrl: async (prompt, signal) => {
+      const answer = await mount<UrlAnswer>(signal, { action: 'cancel' }, (answer) => (
         <UrlConsent
           prompt={prompt}
           opensLink={false}
@@ -105,6 +111,47 @@ export function createDomRenderer(options: DomRendererOptions): Renderer {
           onDecline={() => answer({ action: 'decline' })}
           onCancel={() => answer({ action: 'cancel' })}
         />
-      )),
+      ));
+      // Only a 2025-11-25 question (it has an id) can be told done; the notice has its own Close.
+      if (answer.action === 'accept' && prompt.elicitationId !== undefined) onPage.set(prompt, notice(prompt));
+      return answer;
+    },
+    urlCompleted: (prompt) => {
+      onPage.get(prompt)?.();
+      onPage.delete(prompt);
+    },
   };
+
+  /** Shows "finish on the page" for an accepted link; the returned function turns it to "finished". */
+  function notice(prompt: UrlPrompt): () => void {
+    const host = container.ownerDocument.createElement('div');
+    host.className = 'ek-root';
+    container.append(host);
+    const root = createRoot(host);
+    const close = () => {
+      onPage.delete(prompt);
+      root.unmount();
+      host.remove();
+    };
+    const draw = (finished: boolean) =>
+      root.render(<PageNotice prompt={prompt} finished={finished} labels={labels ?? LABELS_EN} onClose={close} />);
+    draw(false);
+    return () => {
+      if (host.isConnected) draw(true);
+    };
+  }
+}
+
+/** Where the person finishes what the link asks, and then that they did; Close ends it either way. */
+function PageNotice(props: { prompt: UrlPrompt; finished: boolean; labels: Labels; onClose: () => void }) {
+  const { labels } = props;
+  const host = plain(props.prompt.host);
+  return (
+    <div className="ek-page-notice" lang={labels.lang}>
+      <p role="status">{props.finished ? labels.finishedOnPage(host) : labels.waitingOnPage(host)}</p>
+      <button type="button" className="ek-button ek-quiet" onClick={props.onClose}>
+        {labels.close}
+      </button>
+    </div>
+  );
 }

@@ -105,6 +105,9 @@ export const LABELS_ZH: Labels = {
   urlNote: '在你选择“打开链接”之前，不会加载任何内容。',
   notOpenable: '此链接不能打开：只打开 https 和 http 链接。',
   warningsTitle: '请注意',
+  waitingOnPage: (host) => `请在新标签页中打开的 ${host} 页面上完成操作。`,
+  finishedOnPage: (host) => `已在 ${host} 页面上完成。`,
+  close: '关闭',
   urlWarning: (code) => WARNINGS[code],
   issue,
 };

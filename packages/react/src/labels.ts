@@ -59,6 +59,12 @@ export interface Labels {
   /** Instead of Open, for a link that is not a web page (a prompt built without the client's checks). */
   notOpenable: string;
   warningsTitle: string;
+  /** After consent, until the server says the page is done (2025-11-25): where to finish. */
+  waitingOnPage: (host: string) => string;
+  /** Once the server said the person finished on the page. */
+  finishedOnPage: (host: string) => string;
+  /** Closes the notice of a page being finished. */
+  close: string;
   /** A URL warning in this language; the English message comes from `@elicitkit/client` (drawn through `plainText`). */
   urlWarning: (code: UrlWarningCode, message: string) => string;
   /**
@@ -127,6 +133,9 @@ export const LABELS_EN: Labels = {
   urlNote: 'Nothing is loaded until you choose Open.',
   notOpenable: 'This link cannot be opened: only https and http links are opened.',
   warningsTitle: 'Careful',
+  waitingOnPage: (host) => `Finish on the page at ${host}, opened in a new tab.`,
+  finishedOnPage: (host) => `Finished on the page at ${host}.`,
+  close: 'Close',
   urlWarning: (_code, message) => message,
   issue: () => undefined,
 };

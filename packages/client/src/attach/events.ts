@@ -34,5 +34,10 @@ export type ElicitationEvent =
   | { type: 'aborted'; id: number }
   /** The person consented to a URL; `opened` says what the opener did with it. */
   | { type: 'url-consented'; id: number; url: string; opened: 'yes' | 'failed' | 'no-opener'; error?: unknown }
+  /**
+   * The server said (`notifications/elicitation/complete`, 2025-11-25) that the person finished on
+   * the page of a URL question this client accepted on this connection; told once per question.
+   */
+  | { type: 'url-completed'; id: number; elicitationId: string }
   /** The answer sent back to the server. */
   | { type: 'answered'; id: number; action: ElicitAction };

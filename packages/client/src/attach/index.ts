@@ -4,6 +4,7 @@ import { type Policy, resolvePolicy } from '../policy/index.js';
 import { createRateLimiter, type RateLimiter } from '../policy/rate-limit.js';
 import type { Opener, Renderer, RendererModes, ServerIdentity } from '../types.js';
 import { connectionSignal } from './closed.js';
+import { trackCompletions } from './completions.js';
 import { createSerial } from './deadline.js';
 import type { ElicitationEvent } from './events.js';
 import { answerForm } from './form.js';
@@ -99,14 +100,17 @@ export function attach(client: Client, options: AttachOptions): Attachment {
     serial: createSerial(),
   };
   const connection = connectionSignal(client);
+  const completions = trackCompletions(client, responder);
   let count = 0;
   client.setRequestHandler('elicitation/create', async (incoming, ctx) => {
     const params = incoming.params;
+    const connected = connection();
     const request: IncomingRequest = {
       id: ++count,
       server: identity(client.getServerVersion()),
       // The server's withdrawal, or the client closing (which the SDK misses on 2026-07-28).
-      signal: AbortSignal.any([ctx.mcpReq.signal, connection()]),
+      signal: AbortSignal.any([ctx.mcpReq.signal, connected]),
+      accepted: (prompt) => completions.accepted(request.id, prompt, connected),
     };
     const elicitationId = 'elicitationId' in params ? params.elicitationId : undefined;
     responder.emit({

@@ -1,7 +1,7 @@
 import type { FormContent } from '@elicitkit/form';
 import type { ResolvedPolicy } from '../policy/index.js';
 import type { RateLimiter } from '../policy/rate-limit.js';
-import type { Opener, Renderer, ServerIdentity } from '../types.js';
+import type { Opener, Renderer, ServerIdentity, UrlPrompt } from '../types.js';
 import { deadline, race, STOPPED, type Stopped, type StopReason } from './deadline.js';
 import type { ElicitationEvent } from './events.js';
 
@@ -31,6 +31,8 @@ export interface IncomingRequest {
   server: ServerIdentity | undefined;
   /** Aborts when the server cancels the request, or the client closes its connection. */
   signal: AbortSignal;
+  /** Called when a URL question is answered accept, so that its completion can be told. */
+  accepted(prompt: UrlPrompt): void;
 }
 
 /** Per-server budget: a question beyond it is declined unseen (the decline is returned), else `undefined`. */

@@ -72,6 +72,7 @@ async function consent(
           responder.emit({ ...event, opened: 'failed', error });
         }
       }
+      request.accepted(prompt);
       return { action: 'accept' };
     }
     default:

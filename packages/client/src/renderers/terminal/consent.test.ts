@@ -58,6 +58,22 @@ describe('terminal renderer: URL consent', () => {
   });
 });
 
+describe('terminal renderer: the page finished', () => {
+  it('says so once the server tells the page is done, after the consent told to finish there', async () => {
+    const screen = createScreen();
+    const renderer = createTerminalRenderer({ input: screen.input, output: screen.output, opener: () => {} });
+    const prompt = urlPrompt('https://example.com/setup');
+    const answer = renderer.renderUrl(prompt, new AbortController().signal);
+    await screen.nextPrompt();
+    screen.press('o');
+    expect(await answer).toEqual({ action: 'accept' });
+    expect(screen.text()).toContain('Consent given: finish on the page in your browser.');
+    expect(screen.text()).not.toContain('Finished on the page');
+    renderer.urlCompleted?.(prompt);
+    expect(screen.text()).toContain('Finished on the page at example.com.');
+  });
+});
+
 describe('terminal renderer: availability', () => {
   it('honours both modes with injected streams, and opens with the system browser by default', () => {
     const screen = createScreen();

@@ -3,6 +3,7 @@ import type { ElicitAction } from '@elicitkit/form';
 import type { Opener, Renderer } from '../../types.js';
 import { say } from './draw.js';
 import { runForm } from './form.js';
+import { clean } from './format.js';
 import type { Io } from './io.js';
 import { createSystemOpener } from './open.js';
 import { inTurn } from './turns.js';
@@ -31,7 +32,8 @@ export interface TerminalRendererOptions {
  * point cancels; the cancelled prompt then reads "cancelled", never a value the person did not
  * choose. Help and warnings wrap between words to the terminal's width (80 columns when it is not
  * a terminal), every line behind the gutter. URL mode shows the full URL with its host highlighted
- * and asks before opening. One question at a time per input stream, whichever renderer or client
+ * and asks before opening; once the server says the person finished on the page (2025-11-25), it
+ * says so. One question at a time per input stream, whichever renderer or client
  * it comes from: a key press is never taken by two questions.
  * It can honour both modes only when stdin is a terminal or streams were given; otherwise its
  * `modes` are both false and `attach` declares no elicitation capability.
@@ -55,8 +57,14 @@ export function createTerminalRenderer(options: TerminalRendererOptions = {}): R
       ),
     renderUrl: (prompt, signal) =>
       inTurn(input, signal, CANCELLED, () =>
-        finish({ input, output, signal }, 'Consent given.', runConsent({ input, output, signal }, prompt)),
+        finish(
+          { input, output, signal },
+          'Consent given: finish on the page in your browser.',
+          runConsent({ input, output, signal }, prompt),
+        ),
       ),
+    // The server told the page is done: the person need not look for it any more.
+    urlCompleted: (prompt) => say(output, 'success', `Finished on the page at ${clean(prompt.host)}.`),
   };
 }
 
