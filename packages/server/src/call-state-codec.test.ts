@@ -228,6 +228,37 @@ describe('the v4 call state', () => {
     expect(await refusal(() => other.open(unnamed, ALICE))).toBe('mac');
   });
 
+  // An empty identity was taken as none ('' and undefined gave one MAC), and UTF-8 writes every
+  // lone surrogate as U+FFFD: a state sealed for one of them opened for the others.
+  it('keeps apart identities that one encoding would merge: none and empty, lone surrogates and U+FFFD', async () => {
+    const callers: Caller[] = [undefined, '', '\uD800', '\uDC00', '\uFFFD', 'a\uD800', 'a\uFFFD', '\0', 'x'].map(
+      (identity) => ({ method: 'tools/call', identity }),
+    );
+    const { sealer, other } = pair();
+    for (const sealedFor of callers) {
+      const text = (await sealer.seal(sample(), sealedFor)) as string;
+      for (const codec of [sealer, other])
+        for (const opener of callers) {
+          if (opener === sealedFor) expect(await codec.open(text, opener)).toEqual(sample());
+          else expect(await refusal(() => codec.open(text, opener)), JSON.stringify(opener.identity)).toBe('mac');
+        }
+    }
+  });
+
+  it('seals for none and for a plain identity as before: states sealed by the previous version still open', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    for (const identity of [undefined, 'alice', 'ünïcode 名前']) {
+      const caller: Caller = { method: 'tools/call', identity };
+      const text = (await codecAt(clock).seal(sample(), caller)) as string;
+      const dot = text.lastIndexOf('.');
+      const before = createHmac('sha256', KEY)
+        .update(`${text.slice(0, dot)}\0tools/call\0${identity ?? ''}`)
+        .digest('base64url')
+        .slice(0, 22);
+      expect(text.slice(dot + 1)).toBe(before);
+    }
+  });
+
   it('refuses a state sealed with another key', async () => {
     const clock = { now: 1_700_000_000_000 };
     const text = (await codecAt(clock).seal(sample(), ALICE)) as string;

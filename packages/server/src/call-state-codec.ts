@@ -94,7 +94,7 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   const mac = hmacSha256(key);
   // The version is part of the MAC's input: a state cannot be relabelled as another version.
   const tagOf = (prefix: string, body: string, caller: Caller) =>
-    mac(`${prefix}${body}\0${caller.method}\0${caller.identity ?? ''}`);
+    mac(`${prefix}${body}\0${caller.method}${whom(caller.identity)}`);
 
   // Sealed states by their exact text, with whom they were sealed for and the call's canonical
   // text: the same text coming back from the same caller is what was signed, so its next round
@@ -115,7 +115,7 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
     next = (next + 1) % SEALED_KEPT;
     sealed.set(text, {
       method: caller.method,
-      identity: caller.identity ?? '',
+      identity: caller.identity,
       callText: state.callText,
       wire: primitivesOnly(state) ? wire : undefined,
     });
@@ -140,7 +140,7 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
       const known = sealed.get(text);
       if (known !== undefined) {
         // The same text from someone else is what a forged tag would be.
-        if (known.method !== caller.method || known.identity !== (caller.identity ?? '')) throw new Error('mac');
+        if (known.method !== caller.method || known.identity !== caller.identity) throw new Error('mac');
         const state = known.wire ? fromWireValue(known.wire, options.now()) : fromWire(body, options.now());
         if (known.callText !== undefined) state.callText = known.callText;
         return state;
@@ -155,6 +155,21 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
     },
   };
 }
+
+/**
+ * Who a state is sealed for, as the MAC takes it: one text for each identity, and another for
+ * none. No identity and an identity of plain text (the usual kind) are taken as they always were
+ * (`\0` and `\0<identity>`), so states sealed before keep opening; the empty identity (`\x01`),
+ * which was taken as none, and one that UTF-8 cannot carry as it is (a lone surrogate, which it
+ * would turn into U+FFFD, as it would another), written as JSON (`\x01"…"`), are taken apart.
+ */
+function whom(identity: string | undefined): string {
+  if (identity === undefined) return '\0';
+  if (identity === '') return '\x01';
+  return LONE_SURROGATE.test(identity) ? `\x01${JSON.stringify(identity)}` : `\0${identity}`;
+}
+
+const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Marks a state sealed before `v4`: its call was bound by the arguments as the schema made them. */
 function asParsed(state: CallState): CallState {
@@ -187,8 +202,8 @@ function toWire(state: CallState, exp: number): unknown[] {
 /** A state this codec sealed, kept for its next round (`createCallStateCodec`). */
 interface Kept {
   method: string;
-  /** `''` for none, as in the MAC's input. */
-  identity: string;
+  /** Undefined for none: never the same as `''`. */
+  identity: string | undefined;
   callText: string | undefined;
   /** The wire array it was sealed from, where that holds only primitives and arrays made for it. */
   wire: unknown[] | undefined;
