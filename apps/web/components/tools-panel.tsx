@@ -50,6 +50,9 @@ export function ToolsPanel({
   );
 }
 
+/** A number as JSON writes it: a typed one that is, is sent as typed. */
+const JSON_NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 function ToolForm({
   tool,
   disabled,
@@ -100,14 +103,21 @@ function ToolForm({
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     setMarked({});
-    const args: Record<string, unknown> = Object.create(null);
+    // Each argument as JSON; a number as the person typed it, not as Number() read it: the chat
+    // refuses one that would arrive as another value (2.00000000000000001 as 2) instead of sending it.
+    const args: string[] = [];
     for (const [name, prop] of properties) {
       const v = typed(name);
       if (v === undefined || v === '') continue;
-      args[name] =
-        prop.type === 'number' || prop.type === 'integer' ? Number(v) : prop.type === 'boolean' ? v === 'true' : v;
+      const json =
+        prop.type === 'number' || prop.type === 'integer'
+          ? JSON_NUMBER.test(v)
+            ? v
+            : JSON.stringify(Number(v))
+          : JSON.stringify(prop.type === 'boolean' ? v === 'true' : v);
+      args.push(`${JSON.stringify(name)}:${json}`);
     }
-    onCall(`/${tool.name} ${JSON.stringify(args)}`);
+    onCall(`/${tool.name} {${args.join(',')}}`);
   };
   return (
     <details
