@@ -66,7 +66,7 @@ BEGIN
     DELETE FROM opsdesk.api_tokens WHERE username = OLD.username;
     RETURN OLD;
   END IF;
-  IF NEW.username <> OLD.username THEN
+  IF NEW.username <> OLD.username COLLATE opsdesk.nocase THEN
     DELETE FROM opsdesk.permissions WHERE username = NEW.username;
     DELETE FROM opsdesk.api_tokens WHERE username = NEW.username;
     UPDATE opsdesk.permissions SET username = NEW.username WHERE username = OLD.username;

@@ -151,6 +151,12 @@ function suite(name: string, start: () => Promise<Setup>) {
       expect(await seen(newcomer)).toEqual([]);
     });
 
+    it('a rename that only changes case keeps the grants and token', async () => {
+      const token = await member('gwen');
+      await setup.operator.sql("UPDATE users SET username = 'Gwen' WHERE username = 'gwen'");
+      expect(await seen(await as(token))).toEqual(['payment-service', 'payment-service']);
+    });
+
     it('a renamed account keeps its grants and token; a new account under the old name gets neither', async () => {
       const token = await member('dave');
       await setup.operator.sql("UPDATE users SET username = 'david' WHERE username = 'dave'");
