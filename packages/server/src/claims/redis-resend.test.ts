@@ -6,12 +6,11 @@
  * as it did its first.
  */
 
-import type { AddressInfo } from 'node:net';
-import { createServer, type Server, Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wire.js';
 import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
+import { replyDroppingProxy } from '../../../../test/support/reply-dropping-proxy.js';
 import { type Loopback, loopback } from '../../test/loopback.js';
 import { manualClock } from './claims.suite.js';
 import { createRedisClaimStore } from './redis.js';
@@ -19,55 +18,6 @@ import { createRedisClaimStore } from './redis.js';
 const REDIS = withRedis('claims/redis-resend.test.ts');
 
 const LEASE = { leaseMs: 1_000, ttlMs: 60_000 };
-
-/**
- * A TCP proxy to Redis that, once armed with a pattern, lets the next client chunk containing it
- * through, then swallows Redis's reply to it and drops the connection (both sides).
- */
-async function replyDroppingProxy(port: number) {
-  let armed: string | undefined;
-  let dropped = () => {};
-  let droppedOnce = new Promise<void>((resolve) => {
-    dropped = resolve;
-  });
-  const server: Server = createServer((client) => {
-    const upstream = new Socket();
-    let swallow = false;
-    upstream.connect(port, '127.0.0.1');
-    client.on('data', (chunk: Buffer) => {
-      if (armed && chunk.toString('latin1').includes(armed)) {
-        armed = undefined;
-        swallow = true;
-      }
-      upstream.write(chunk);
-    });
-    upstream.on('data', (chunk: Buffer) => {
-      if (swallow) {
-        client.destroy();
-        upstream.destroy();
-        dropped();
-        return;
-      }
-      client.write(chunk);
-    });
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `redis://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    arm(pattern: string) {
-      armed = pattern;
-      droppedOnce = new Promise<void>((resolve) => {
-        dropped = resolve;
-      });
-      return droppedOnce;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 describe.skipIf(!REDIS)('redis claim store: a reply lost, the command resent by ioredis', () => {
   let redis: TestRedis;

@@ -6,6 +6,7 @@ import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis, withRedis } from '../../../../test/support/redis-server.js';
+import { replyDroppingProxy } from '../../../../test/support/reply-dropping-proxy.js';
 import { createMemoryEventStore, forgetSessionEvents, sessionEvents } from './event-store.js';
 import { createRedisEventStore } from './redis-event-store.js';
 
@@ -260,6 +261,31 @@ describe.skipIf(!REDIS)('redis', () => {
     const next = await store.storeEvent('s/a', note(2));
     expect(next).toBe(`s/a#${ahead.replace(/-5$/, '-6')}`);
     expect((await replayed(store, first)).messages).toEqual([note(2)]);
+  });
+
+  // ioredis sends a command again when the connection dropped before its reply came: the event,
+  // added by the first run, must not be added a second time (a resumption would get it twice).
+  it('adds an event once when its reply is lost and ioredis sends it again', async () => {
+    const proxy = await replyDroppingProxy(server.port);
+    const client = new Redis(proxy.url);
+    client.on('error', () => {});
+    try {
+      const store = createRedisEventStore(client, { secret: SECRET, prefix: 'resent:' });
+      const first = await store.storeEvent('warm', note(0)); // the script cached, the connection up
+      expect(first).toMatch(/^warm#\d+-\d+$/);
+      const dropped = proxy.arm('resent:lost-reply');
+      const id = await store.storeEvent('lost-reply', note(1));
+      await dropped;
+      expect(id).toMatch(/^lost-reply#\d+-\d+$/);
+      const entries = await redis.xrange('resent:lost-reply', '-', '+');
+      expect(entries.map(([xid]) => `lost-reply#${xid}`)).toEqual([id]);
+      const after = await store.storeEvent('lost-reply', note(2));
+      const ids = (await replayed(store, id)).ids;
+      expect(ids).toEqual([after]);
+    } finally {
+      client.disconnect();
+      await proxy.close();
+    }
   });
 
   it('refuses a secret shorter than 32 characters', () => {
