@@ -27,7 +27,10 @@ export async function POST(request: Request): Promise<Response> {
     // Read before anything runs: a null message or part was a TypeError's words in the turn's stream.
     if (!messages.every(isMessage))
       return Response.json(
-        { error: 'Each of "messages" must be an object with a "role" and "parts", a list of objects with a "type".' },
+        {
+          error:
+            'Each of "messages" must be an object with a "role" and "parts", a list of objects with a "type" (and a text part\'s "text" a string).',
+        },
         { status: 400 },
       );
     const response = chatResponse(chat, messages as UIMessage[], request.signal, locale);
@@ -43,8 +46,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Enough of a UI message for the turn to read: its role, and parts that each say their type. */
+/** Enough of a UI message for the turn to read: its role, and parts that each say their type; text parts their text. */
 function isMessage(value: unknown): boolean {
   if (!isObject(value) || typeof value.role !== 'string' || !Array.isArray(value.parts)) return false;
-  return value.parts.every((part) => isObject(part) && typeof part.type === 'string');
+  // A text part's text is read as a string (the command line, the model's input): nothing else stands in.
+  return value.parts.every(
+    (part) =>
+      isObject(part) && typeof part.type === 'string' && (part.type !== 'text' || typeof part.text === 'string'),
+  );
 }
