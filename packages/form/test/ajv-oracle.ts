@@ -136,8 +136,8 @@ function precheck(form: FormSchema, content: Record<string, unknown>, maxString:
     } else if (typeof value === 'string') {
       const cap = field.type === 'string' && 'format' in field && field.format ? FORMAT_CAP[field.format] : undefined;
       const limit = Math.min(maxString, cap ?? maxString);
-      if (value.length > limit)
-        issues.push(issue([key], 'too_long', `${label} is too long (${value.length} characters; at most ${limit}).`));
+      if ([...value].length > limit)
+        issues.push(issue([key], 'too_long', `${label} is too long (more than ${limit} characters).`));
     } else if (Array.isArray(value) && value.length > 1000) {
       issues.push(issue([key], 'too_many', `${label} has ${value.length} selections, far more than it offers.`));
     }

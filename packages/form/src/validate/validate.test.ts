@@ -191,6 +191,25 @@ describe('validate', () => {
     expect(validate(s, { n: '部署到生产' }).ok).toBe(false);
   });
 
+  it('counts the string cap in characters too, as maxLength does', () => {
+    const s: FormSchema = { type: 'object', properties: { n: { type: 'string', title: 'N', maxLength: 5 } } };
+    // 4 characters, 8 UTF-16 units: within the field's 5 and a cap of 6.
+    expect(validate(s, { n: '😀😀😀😀' }, { maxStringLength: 6 })).toEqual({ ok: true, value: { n: '😀😀😀😀' } });
+    expect(validate(s, { n: '😀'.repeat(60_000) }, {})).toMatchObject({ ok: false, issues: [{ code: 'too_long' }] });
+    const open: FormSchema = { type: 'object', properties: { n: { type: 'string', title: 'N' } } };
+    expect(validate(open, { n: '😀'.repeat(60_000) }).ok).toBe(true);
+    for (const [n, cap] of [
+      ['😀'.repeat(7), 6],
+      ['x'.repeat(13), 6],
+      ['😀'.repeat(100_001), 100_000],
+    ] as const) {
+      expect(validate(open, { n }, { maxStringLength: cap })).toEqual({
+        ok: false,
+        issues: [{ path: ['n'], code: 'too_long', message: `"N" is too long (more than ${cap} characters).` }],
+      });
+    }
+  });
+
   it('accepts an empty answer when nothing is required (deciding it is empty is the caller’s rule)', () => {
     expect(validate({ type: 'object', properties: { a: { type: 'string', title: 'A' } } }, {})).toEqual({
       ok: true,

@@ -1,10 +1,11 @@
 import { isObject, ownKeys, show } from '../json.js';
+import { codePoints } from '../kinds/text/index.js';
 import type { FormContent, FormSchema } from '../wire.js';
 import { type CompiledField, type CompiledForm, compileForm } from './compile.js';
 import { type Issue, issue, MAX_LISTED, moreUnknownKeys, type Validation } from './issues.js';
 
 export interface ValidateOptions {
-  /** Longest string accepted in any field, whatever the schema says. Default 100,000. */
+  /** Longest string accepted in any field, in characters (code points), whatever the schema says. Default 100,000. */
   maxStringLength?: number;
 }
 
@@ -100,8 +101,11 @@ function precheck(field: CompiledField, value: unknown, maxString: number): Issu
   }
   if (typeof value === 'string') {
     const limit = Math.min(maxString, field.maxString ?? maxString);
-    if (value.length > limit)
-      return issue([name], 'too_long', `${label} is too long (${value.length} characters; at most ${limit}).`);
+    // Characters (code points), as maxLength counts them: UTF-16 units would refuse 60,000 emoji
+    // under a cap of 100,000. A string of more than twice the cap in units has more than the cap
+    // in characters whatever it holds, so only one up to twice the cap is ever counted.
+    if (value.length > limit && (value.length > 2 * limit || codePoints(value) > limit))
+      return issue([name], 'too_long', `${label} is too long (more than ${limit} characters).`);
   } else if (Array.isArray(value) && value.length > MAX_SELECTIONS) {
     return issue([name], 'too_many', `${label} has ${value.length} selections, far more than it offers.`);
   }

@@ -99,7 +99,8 @@ export const TEXT: FieldSpec<StringFieldSchema, TextFieldModel> = {
   lint: (model, field) => secretFinding(model, field.title),
 };
 
-function codePoints(text: string): number {
+/** Characters (code points) in `text`, as JSON Schema counts a string's length: an emoji or a CJK character is one. */
+export function codePoints(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
