@@ -52,15 +52,17 @@ describe('a state is bound to the arguments as sent', () => {
     const first = await alice.round({ webhook: 'https://hooks.example.com/team-reports' });
     if (!isInputRequiredResult(first)) throw new Error('expected the confirmation');
     // The retry keeps the state and the confirmation, but names another URL on the same host.
-    const retried = await alice.round(
-      { webhook: 'https://hooks.example.com/somebody-else?exfil=1' },
-      { inputResponses: { confirm: { action: 'accept', content: { send: true } } }, requestState: first.requestState },
-    );
-    // Refused as a state issued for a different call (the kit's seam: an error result, nothing run).
-    expect(retried).toMatchObject({
-      isError: true,
-      content: [{ text: 'requestState was issued for a different tool call' }],
-    });
+    const retried = await alice
+      .round(
+        { webhook: 'https://hooks.example.com/somebody-else?exfil=1' },
+        {
+          inputResponses: { confirm: { action: 'accept', content: { send: true } } },
+          requestState: first.requestState,
+        },
+      )
+      .catch((error: unknown) => error);
+    // Refused as a state issued for a different call, before the tool runs (-32602: state-seam.ts).
+    expect(retried).toMatchObject({ code: -32602, data: { reason: 'invalid_request_state' } });
     // Nothing was sent anywhere: the person confirmed the first call, not this one.
     expect(sent).toEqual([]);
     // The call it was sealed for still goes on, once.

@@ -58,6 +58,19 @@ const SUSPENDED = Symbol('suspended');
  */
 export const INLINE_CALL_TEXT = 128;
 
+/**
+ * Whether `state` was issued for a call of `tool` with `given` (the arguments as sent): the kit's
+ * `verify` asks it before the tool runs. Undefined for a state sealed before `v4`, which only the
+ * arguments as the schema made them tell (`execute` compares those).
+ */
+export function issuedFor(state: CallState, tool: string, given: unknown): boolean | undefined {
+  if (state.boundAsParsed) return undefined;
+  const text = callText(tool, given);
+  if (text === undefined) return false;
+  if (state.callText !== undefined) return state.callText === text;
+  return state.call === callDigest(text);
+}
+
 function differentCall(): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, 'requestState was issued for a different tool call');
 }

@@ -16,11 +16,12 @@ import { createMemoryClaimStore } from './claims/memory.js';
 import type { ClaimStore } from './claims/types.js';
 import { Committer } from './commit.js';
 import { count, duration, MAX_TIMER_MS } from './durations.js';
-import { execute, type Runtime } from './execute.js';
+import { execute, issuedFor, type Runtime } from './execute.js';
 import { answersInvalidParams } from './invalid-params.js';
 import type { Locale } from './messages.js';
 import { answersFit, MAX_REQUEST_STATE_LENGTH, OVERSIZE_ANSWERS } from './size-limits.js';
 import type { CallState } from './state.js';
+import { AMBIGUOUS, callOf, watchCalls } from './state-seam.js';
 import type { AnyTool } from './tool.js';
 
 const EMPTY_FORMS: Readonly<Record<string, never>> = Object.freeze({});
@@ -161,19 +162,33 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   // other bad state: -32602.
   //
   // The SDK runs one `verify` for every tool on the server. A state in another format belongs to a
-  // hand-written tool beside the kit's: it is left as it is (`undefined`) for that tool to check,
-  // and the kit's own tools refuse any state they get unopened (`readState`, -32602).
+  // hand-written tool beside the kit's: it is left as it is (`undefined`) for that tool to check.
+  // Sent to a kit tool (the call noted as it arrived: state-seam.ts), any state the kit did not
+  // seal for this very call is refused here, so every bad state gets the same -32602 (the SDK's
+  // `invalid_request_state`): not the kit's, past the size limit, or issued for another tool or
+  // other arguments, as well as tampered, expired or another identity's.
   const verify = (state: string, ctx: ServerContext): CallState | undefined => {
-    // Past the limit no state is the kit's: no MAC is computed, and the kit's tool says why (readState).
-    if (state.length > MAX_REQUEST_STATE_LENGTH) return undefined;
+    const call = callOf(ctx.mcpReq.id, state);
+    if (call === AMBIGUOUS) throw new Error('two requests in flight with this id and state call different things');
+    // Past the limit no state is the kit's: no MAC is computed.
+    if (state.length > MAX_REQUEST_STATE_LENGTH) {
+      if (call) throw new Error(`requestState is ${state.length} characters long, past the limit`);
+      return undefined;
+    }
     const caller = { method: ctx.mcpReq.method, identity: identify(ctx) };
     const codec = codecNow();
     const format = codec.formatOf(state);
-    if (format === 'foreign') return undefined;
+    if (format === 'foreign') {
+      if (call) throw new Error(`requestState is not one ${call.tool} sealed`);
+      return undefined;
+    }
     // Answers past their limit: no MAC either; the kit's tool refuses them naming it (readState).
     // (The SDK answers any throw here with its own fixed words.)
     if (!answersFit(ctx.mcpReq.inputResponses)) return OVERSIZE_ANSWERS;
-    return codec.open(state, caller);
+    const opened = codec.open(state, caller);
+    if (call && issuedFor(opened, call.tool, call.args) === false)
+      throw new Error(`requestState was issued for a different call than this ${call.tool} call`);
+    return opened;
   };
   const sink = options.audit;
   const audit = sink
@@ -273,6 +288,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
 
   function register(server: McpServer, tool: AnyTool): void {
     answersInvalidParams(server);
+    watchCalls(server, tool.name, tool.inputSchema !== undefined);
     server.registerTool(
       tool.name,
       configFor(tool),

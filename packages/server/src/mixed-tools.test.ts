@@ -81,12 +81,14 @@ describe('a hand-written tool beside the kit’s, on one server', () => {
     });
     expect(done.result?.structuredContent).toMatchObject({ status: 'done' });
     const theirs = pendingOf(await round({ name: 'greet', arguments: {} }));
-    // Another tool's state reaches the kit's tool unopened, and it refuses it as a tool error; a
-    // state in the kit's own format that does not open is refused at the SDK's seam (-32602).
+    // Another tool's state sent to the kit's tool is refused at the SDK's seam (-32602), as a state
+    // in the kit's own format that does not open is (state-seam.ts).
     for (const requestState of [theirs.requestState, 'count:1']) {
       const refused = await round({ name: 'deploy', arguments: { service: 'orders' }, requestState });
-      expect(refused.result?.isError, `${requestState}: ${refused.body}`).toBe(true);
-      expect(JSON.stringify(refused.result?.content)).toContain('requestState is not an Elicitkit call state');
+      expect(refused.error, `${requestState}: ${refused.body}`).toMatchObject({
+        code: -32602,
+        data: { reason: 'invalid_request_state' },
+      });
     }
     const forged = await round({
       name: 'deploy',

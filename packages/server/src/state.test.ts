@@ -41,6 +41,16 @@ async function manualOn(identity: string, transport: StreamableHTTPClientTranspo
   return { client, round };
 }
 
+/** The SDK's answer to a state its check refused: JSON-RPC -32602, `invalid_request_state`. */
+const INVALID_STATE = { code: -32602, data: { reason: 'invalid_request_state' } };
+
+/** What a round answered with an error gives: the error (a result is returned as it is, to fail the match). */
+const refusal = (sent: Promise<unknown>) =>
+  sent.then(
+    (result) => result,
+    (error: unknown) => error,
+  );
+
 function setup(secret?: string) {
   const store = createStore();
   const kit = createElicitkit({ identify: (ctx) => ctx.http?.authInfo?.clientId, ...(secret ? { secret } : {}) });
@@ -116,13 +126,10 @@ describe('requestState', () => {
       code: -32602,
       message: expect.stringContaining('Invalid or expired requestState'),
     });
-    // Text in no format of the kit's may be a hand-written tool's state: the SDK's seam leaves it
-    // to the tool, and the kit's tool refuses it (an error result).
-    const foreign = await alice.round({ service: 'order-service' }, { requestState: 'not-even-close' });
-    expect(foreign).toMatchObject({
-      isError: true,
-      content: [{ text: 'requestState is not an Elicitkit call state' }],
-    });
+    // Text in no format of the kit's may be a hand-written tool's state, but sent to a kit tool it
+    // is refused the same way (state-seam.ts).
+    const foreign = await refusal(alice.round({ service: 'order-service' }, { requestState: 'not-even-close' }));
+    expect(foreign).toMatchObject(INVALID_STATE);
     expect(store.deployments).toEqual([]);
     await alice.client.close();
   });
@@ -175,18 +182,16 @@ describe('requestState', () => {
     const alice = await manualClient('alice', handler);
     const first = await alice.round({ service: 'order-service', env: 'prod' });
     if (!isInputRequiredResult(first)) throw new Error('expected input_required');
-    const other = await alice.round(
-      { service: 'payment-service', env: 'prod' },
-      {
-        inputResponses: { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } },
-        requestState: first.requestState,
-      },
+    const other = await refusal(
+      alice.round(
+        { service: 'payment-service', env: 'prod' },
+        {
+          inputResponses: { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } },
+          requestState: first.requestState,
+        },
+      ),
     );
-    expect(isInputRequiredResult(other)).toBe(false);
-    expect(other).toMatchObject({
-      isError: true,
-      content: [{ text: 'requestState was issued for a different tool call' }],
-    });
+    expect(other).toMatchObject(INVALID_STATE);
     expect(store.deployments).toEqual([]);
     await alice.client.close();
   });
@@ -206,7 +211,7 @@ describe('requestState', () => {
     });
     const answer = { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: v1 };
     const alice = await manualClient('alice', handler);
-    expect(await alice.round({ service: 'order-service' }, answer)).toMatchObject({ isError: true });
+    expect(await refusal(alice.round({ service: 'order-service' }, answer))).toMatchObject(INVALID_STATE);
     expect(store.deployments).toEqual([]);
     await alice.client.close();
   });
@@ -221,14 +226,13 @@ describe('requestState', () => {
     const round = await alice.round({ service: 'order-service', env: 'prod' });
     if (!isInputRequiredResult(round)) throw new Error('expected input_required');
     const answer = { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } };
-    const other = await aliceThere.round(
-      { service: 'payment-service', env: 'prod' },
-      { inputResponses: answer, requestState: round.requestState },
+    const other = await refusal(
+      aliceThere.round(
+        { service: 'payment-service', env: 'prod' },
+        { inputResponses: answer, requestState: round.requestState },
+      ),
     );
-    expect(other).toMatchObject({
-      isError: true,
-      content: [{ text: 'requestState was issued for a different tool call' }],
-    });
+    expect(other).toMatchObject(INVALID_STATE);
     const same = await aliceThere.round(
       { env: 'prod', service: 'order-service' },
       { inputResponses: answer, requestState: round.requestState },
@@ -253,14 +257,13 @@ describe('requestState', () => {
     // Too long to travel as text: none of the argument is in the state, only its digest.
     expect(round.requestState).not.toContain('xxxxxxxx');
     const answer = { prod: { action: 'accept', content: { confirmed: true, ticket: 'REL-1001' } } };
-    const other = await aliceThere.round(
-      { service: `${service}y`, env: 'prod' },
-      { inputResponses: answer, requestState: round.requestState },
+    const other = await refusal(
+      aliceThere.round(
+        { service: `${service}y`, env: 'prod' },
+        { inputResponses: answer, requestState: round.requestState },
+      ),
     );
-    expect(other).toMatchObject({
-      isError: true,
-      content: [{ text: 'requestState was issued for a different tool call' }],
-    });
+    expect(other).toMatchObject(INVALID_STATE);
     const same = await aliceThere.round(
       { env: 'prod', service },
       { inputResponses: answer, requestState: round.requestState },
@@ -303,22 +306,21 @@ describe('requestState', () => {
     const alice = await manualClient('alice', handler);
     const first = await alice.round({ service: 'order-service' });
     if (!isInputRequiredResult(first)) throw new Error('expected input_required');
-    const other = await alice.client.request(
-      {
-        method: 'tools/call',
-        params: {
-          name: 'flaky_deploy',
-          arguments: { service: 'order-service' },
-          inputResponses: { env: { action: 'accept', content: { env: 'prod' } } },
-          requestState: first.requestState,
+    const other = await refusal(
+      alice.client.request(
+        {
+          method: 'tools/call',
+          params: {
+            name: 'flaky_deploy',
+            arguments: { service: 'order-service' },
+            inputResponses: { env: { action: 'accept', content: { env: 'prod' } } },
+            requestState: first.requestState,
+          },
         },
-      },
-      { allowInputRequired: true },
+        { allowInputRequired: true },
+      ),
     );
-    expect(other).toMatchObject({
-      isError: true,
-      content: [{ text: 'requestState was issued for a different tool call' }],
-    });
+    expect(other).toMatchObject(INVALID_STATE);
     expect(store.deployments).toEqual([]);
     await alice.client.close();
   });
