@@ -50,6 +50,13 @@ describe('browser-safe modules', () => {
     }
   });
 
+  it('loads the Public Suffix List only when a URL question comes (bench/cold-start.ts counts imports)', () => {
+    for (const entry of ['index.ts', 'terminal.ts']) {
+      for (const [file, imports] of reachable(entry)) expect(imports, `${file} imports tldts`).not.toContain('tldts');
+    }
+    expect(readFileSync(join(SRC, 'checks/site.ts'), 'utf8')).toContain("import('tldts')");
+  });
+
   it('sees through re-exports (the check would catch the terminal renderer)', () => {
     const modules = reachable('terminal.ts');
     expect([...modules.keys()]).toContain('renderers/terminal/open.ts');

@@ -86,6 +86,13 @@ export interface UrlPrompt extends PromptBase {
   host: string;
   /** Where `host` starts inside `url`. */
   hostIndex: number;
+  /**
+   * Who owns the page: the registrable domain of the host (eTLD+1 by the Public Suffix List,
+   * private suffixes included), in the URL's `xn--` form; the host name itself for an IP address
+   * or `localhost`; no trailing dot. `accounts.example.com.evil.test` → `evil.test`. Show it
+   * prominently. Set by `attach`; a prompt built by hand may lack it (show `host` then).
+   */
+  site?: string;
   warnings: UrlWarning[];
 }
 

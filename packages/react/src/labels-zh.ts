@@ -102,6 +102,7 @@ export const LABELS_ZH: Labels = {
   confirmationUnticked: (count) =>
     `尚未发送：有 ${count} 项确认未勾选，服务器会因此拒绝请求。请勾选；或再次点击提交按原样发送；或选择拒绝。`,
   host: '主机',
+  site: '网站（页面归属）',
   urlNote: '在你选择“打开链接”之前，不会加载任何内容。',
   notOpenable: '此链接不能打开：只打开 https 和 http 链接。',
   warningsTitle: '请注意',

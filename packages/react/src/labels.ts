@@ -55,6 +55,8 @@ export interface Labels {
   /** Shown, instead of sending, when Submit finds confirmations unticked (a second Submit sends). */
   confirmationUnticked: (count: number) => string;
   host: string;
+  /** Beside the registrable domain: who owns the page. */
+  site: string;
   urlNote: string;
   /** Instead of Open, for a link that is not a web page (a prompt built without the client's checks). */
   notOpenable: string;
@@ -130,6 +132,7 @@ export const LABELS_EN: Labels = {
   confirmationUnticked: (count) =>
     `Not sent yet: ${count === 1 ? 'a confirmation is' : `${count} confirmations are`} unticked, and the server refuses the request without ${count === 1 ? 'it' : 'them'}. Tick ${count === 1 ? 'it' : 'them'}, press Submit again to send as it is, or Decline.`,
   host: 'Host',
+  site: 'Site (who owns the page)',
   urlNote: 'Nothing is loaded until you choose Open.',
   notOpenable: 'This link cannot be opened: only https and http links are opened.',
   warningsTitle: 'Careful',

@@ -104,6 +104,25 @@ describe('<UrlConsent>', () => {
     expect(onOpen).toHaveBeenCalledOnce();
   });
 
+  it.each([
+    ['https://accounts.example.com.evil.test/login', 'accounts.example.com.evil.test', 'evil.test'],
+    ['https://example.com./reset', 'example.com.', 'example.com'],
+    ['http://localhost:3000/pw', 'localhost:3000', 'localhost'],
+    ['http://[::1]:8080/pw', '[::1]:8080', '[::1]'],
+  ])('shows who owns the page at %s: its site on its own line and marked inside the host', (url, hostText, site) => {
+    draw({ ...urlPrompt(url), site });
+    expect(host()).toBe(hostText);
+    expect(document.querySelector('mark.ek-host .ek-site-part')?.textContent).toBe(site);
+    expect(screen.getByText(site, { selector: 'strong.ek-site' })).toBeTruthy();
+    expect(document.querySelector('.ek-site-line')?.textContent).toBe(`Site (who owns the page): ${site}`);
+  });
+
+  it('marks no part of the host as its site when the site does not end it at a label', () => {
+    draw({ ...urlPrompt('https://notevil.test/'), site: 'evil.test' });
+    expect(document.querySelector('.ek-site-part')).toBeNull();
+    expect(host()).toBe('notevil.test');
+  });
+
   it('highlights nothing when the host is not where the prompt says', () => {
     draw({ ...urlPrompt(SAFE), hostIndex: 0 });
     expect(host()).toBeUndefined();

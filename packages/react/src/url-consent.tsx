@@ -154,11 +154,19 @@ function Consent(props: UrlConsentProps) {
           ) : (
             <>
               <span className="ek-url-rest">{plain(url.slice(0, at))}</span>
-              <mark className="ek-host">{plain(host)}</mark>
+              <mark className="ek-host">{siteInHost(host, prompt.site)}</mark>
               <span className="ek-url-rest">{plain(url.slice(at + host.length))}</span>
             </>
           )}
         </code>
+        {prompt.site !== undefined && (
+          <p className="ek-site-line">
+            {labels.site}:{' '}
+            <strong className="ek-site" dir="ltr">
+              {plain(prompt.site)}
+            </strong>
+          </p>
+        )}
         <p className="ek-host-line">
           {labels.host}:{' '}
           <strong className="ek-host-name" dir="ltr">
@@ -212,4 +220,24 @@ function Consent(props: UrlConsentProps) {
 /** A promise, from this window or another (an iframe's is no `instanceof Promise` here). */
 function isPending(result: unknown): result is PromiseLike<unknown> {
   return typeof (result as { then?: unknown } | null | undefined)?.then === 'function';
+}
+
+/**
+ * The host with its registrable domain (who owns the page) standing out, when the host ends with
+ * it at a label boundary (before a trailing dot or the port); else the host as it is.
+ */
+function siteInHost(host: string, site: string | undefined) {
+  if (site === undefined || site === '') return plain(host);
+  const port = /:\d*$/.exec(host)?.[0] ?? '';
+  const name = host.slice(0, host.length - port.length);
+  const end = name.endsWith('.') ? name.length - 1 : name.length;
+  const start = end - site.length;
+  if (start < 0 || name.slice(start, end) !== site || (start > 0 && name[start - 1] !== '.')) return plain(host);
+  return (
+    <>
+      {plain(name.slice(0, start))}
+      <strong className="ek-site-part">{plain(site)}</strong>
+      {plain(name.slice(end) + port)}
+    </>
+  );
 }

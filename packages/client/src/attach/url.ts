@@ -1,6 +1,7 @@
 import { lint } from '@elicitkit/form';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { messageProblem } from '../checks/message.js';
+import { siteOf } from '../checks/site.js';
 import { inspectUrl } from '../checks/url.js';
 import type { UrlAnswer, UrlPrompt } from '../types.js';
 import { STOPPED } from './deadline.js';
@@ -31,6 +32,7 @@ export async function answerUrl(
   }
   const limited = await overRateLimit(responder, request);
   if (limited) return limited;
+  const site = await siteOf(seen.url);
   const prompt: UrlPrompt = {
     mode: 'url',
     message: params.message,
@@ -40,6 +42,7 @@ export async function answerUrl(
     url: seen.url,
     host: seen.host,
     hostIndex: seen.hostIndex,
+    site,
     warnings: seen.warnings,
   };
   return underDeadline(responder, request, async (signal) => {

@@ -24,6 +24,18 @@ describe('terminal renderer: URL consent', () => {
     expect(await answer).toEqual({ action: 'accept' });
   });
 
+  it('shows who owns the page: the site, beside the host', async () => {
+    const screen = createScreen();
+    const renderer = createTerminalRenderer({ input: screen.input, output: screen.output, opener: () => {} });
+    const prompt = { ...urlPrompt('https://accounts.example.com.evil.test/login'), site: 'evil.test' };
+    const answer = renderer.renderUrl(prompt, new AbortController().signal);
+    const shown = await screen.nextPrompt();
+    expect(shown).toContain('Site:  evil.test  (who owns the page)');
+    expect(shown).toContain('Host:  accounts.example.com.evil.test');
+    screen.press('d');
+    expect(await answer).toEqual({ action: 'decline' });
+  });
+
   it('declines on Enter, so opening always takes a deliberate key', async () => {
     const { screen, answer } = consent('https://example.com/setup');
     await screen.nextPrompt();

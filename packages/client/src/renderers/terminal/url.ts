@@ -17,7 +17,12 @@ import { chooseKey, type Io } from './io.js';
 export async function runConsent(io: Io, prompt: UrlPrompt): Promise<UrlAnswer> {
   drawHeader(io, prompt);
   const host = styleText(['bold', 'inverse'], ` ${clean(prompt.host)} `);
-  note(`${highlightedUrl(prompt)}\n\nHost: ${host}`, 'Link', { output: io.output });
+  // The registrable domain says who owns the page: accounts.example.com.evil.test is evil.test's.
+  const site =
+    prompt.site === undefined
+      ? ''
+      : `Site: ${styleText(['bold', 'inverse'], ` ${clean(prompt.site)} `)} (who owns the page)\n`;
+  note(`${highlightedUrl(prompt)}\n\n${site}Host: ${host}`, 'Link', { output: io.output });
   for (const warning of prompt.warnings) {
     say(io.output, 'warn', `${styleText(['bold', 'yellow'], 'Careful:')} ${clean(warning.message)}`);
   }
