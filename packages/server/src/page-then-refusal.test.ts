@@ -35,14 +35,22 @@ interface Person {
 }
 
 /** Takes the payment on a page, then asks whether to ship it now (and, `second`, a receipt page). */
+/** How often the volatile shipping question was built (every round builds the tool again). */
+let looks = 0;
+
 function checkout(person: Person, shipped: string[]) {
   return defineTool({
     name: 'checkout',
     description: 'Takes the payment on our page, then asks how to ship.',
-    inputSchema: z.object({ second: z.boolean().default(false), commitAnyway: z.boolean().default(false) }),
+    inputSchema: z.object({
+      second: z.boolean().default(false),
+      commitAnyway: z.boolean().default(false),
+      /** The shipping question shows a count that differs on every look. */
+      volatile: z.boolean().default(false),
+    }),
     outputSchema: outcomeSchema({}),
     forms: { ship: form({ speed: field.select(['standard', 'express'], { title: 'Shipping speed' }) }) },
-    async run({ second, commitAnyway }, { askUrl, ask, commit }) {
+    async run({ second, commitAnyway, volatile }, { askUrl, ask, commit }) {
       const paid = await askUrl('payment', {
         message: 'Pay for order 1 on the page.',
         url: 'https://pay.example.com/order/1',
@@ -58,7 +66,7 @@ function checkout(person: Person, shipped: string[]) {
         if (receipt.action !== 'accept') return receipt.result();
       }
       const ship = await ask('ship', {
-        message: 'How should order 1 ship?',
+        message: volatile ? `How should order 1 ship? (${++looks} looks)` : 'How should order 1 ship?',
         check: ({ speed }) => (speed === 'express' ? { field: 'speed', message: 'Express is sold out.' } : []),
       });
       if (ship.action === 'accept') return done(`Shipping ${ship.value.speed}.`);
@@ -180,6 +188,17 @@ describe('a page the person finished, then a later question ended otherwise', ()
       expect(structured, revision).toMatchObject({ status: 'pending' });
       expect(structured.completed, revision).toBeUndefined();
     }
+  });
+
+  it('2026-07-28: a later question that changed on every round (question_unstable) tells the page as done', async () => {
+    const { structured, text } = await call(
+      '2026-07-28',
+      paying(() => ({ action: 'accept', content: { speed: 'standard' } })),
+      { volatile: true },
+    );
+    expect(structured).toMatchObject({ status: 'invalid', completed: PAGE, issues: [{ code: 'question_unstable' }] });
+    expect(text).not.toMatch(/Nothing was done|nothing was done/);
+    expect(text).toContain('the user finished the step on the page on pay.example.com');
   });
 
   it("a ready-made result returned after the tool's effect ran says it took effect", async () => {
