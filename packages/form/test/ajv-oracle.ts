@@ -138,11 +138,23 @@ function precheck(form: FormSchema, content: Record<string, unknown>, maxString:
       const limit = Math.min(maxString, cap ?? maxString);
       if ([...value].length > limit)
         issues.push(issue([key], 'too_long', `${label} is too long (more than ${limit} characters).`));
+      else if (!value.split('').every((_, i) => isPaired(value, i)))
+        issues.push(issue([key], 'type', `${label} must be text, not half of a character.`));
     } else if (Array.isArray(value) && value.length > 1000) {
       issues.push(issue([key], 'too_many', `${label} has ${value.length} selections, far more than it offers.`));
     }
   }
   return issues;
+}
+
+/** Whether the UTF-16 unit at `i` is not a surrogate, or one half of a pair (written out, not as the validator's expression). */
+function isPaired(text: string, i: number): boolean {
+  const unit = text.charCodeAt(i);
+  const high = (u: number) => u >= 0xd800 && u <= 0xdbff;
+  const low = (u: number) => u >= 0xdc00 && u <= 0xdfff;
+  if (high(unit)) return low(text.charCodeAt(i + 1));
+  if (low(unit)) return high(text.charCodeAt(i - 1));
+  return true;
 }
 
 function toIssue(form: FormSchema, error: ErrorObject): Issue {

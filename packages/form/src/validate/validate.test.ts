@@ -191,6 +191,25 @@ describe('validate', () => {
     expect(validate(s, { n: '部署到生产' }).ok).toBe(false);
   });
 
+  it('refuses half of a character (a lone UTF-16 surrogate) in any string, which storage would change', () => {
+    const s: FormSchema = {
+      type: 'object',
+      properties: {
+        user: { type: 'string', title: 'User', maxLength: 8 },
+        env: { type: 'string', title: 'Env', enum: ['dev', 'prod\ud800'] },
+      },
+    };
+    for (const bad of ['alice\ud800', '\udc00alice', 'a\udbff', '\ud83d\ud83d\ude00x'.slice(1, 2)]) {
+      expect(validate(s, { user: bad })).toEqual({
+        ok: false,
+        issues: [{ path: ['user'], code: 'type', message: '"User" must be text, not half of a character.' }],
+      });
+    }
+    expect(validate(s, { env: 'prod\ud800' }).ok).toBe(false);
+    // A pair is one character, and fine.
+    expect(validate(s, { user: 'al😀ce' })).toEqual({ ok: true, value: { user: 'al😀ce' } });
+  });
+
   it('counts the string cap in characters too, as maxLength does', () => {
     const s: FormSchema = { type: 'object', properties: { n: { type: 'string', title: 'N', maxLength: 5 } } };
     // 4 characters, 8 UTF-16 units: within the field's 5 and a cap of 6.

@@ -13,6 +13,9 @@ const DEFAULT_MAX_STRING = 100_000;
 /** No field offers more options than this (`MAX_OPTIONS`): a longer list is refused unread. */
 const MAX_SELECTIONS = 1000;
 
+/** A UTF-16 surrogate not paired with its other half (with `u`, a paired one is a single code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /** A validator bound to one form: the schema is parsed and its checks built once. */
 export type Validator = (content: unknown, options?: ValidateOptions) => Validation<FormContent>;
 
@@ -106,6 +109,9 @@ function precheck(field: CompiledField, value: unknown, maxString: number): Issu
     // in characters whatever it holds, so only one up to twice the cap is ever counted.
     if (value.length > limit && (value.length > 2 * limit || codePoints(value) > limit))
       return issue([name], 'too_long', `${label} is too long (more than ${limit} characters).`);
+    // Half of a character: nobody types one, and UTF-8 (a database, a log) stores it as U+FFFD, so
+    // the value kept would not be the value checked.
+    if (LONE_SURROGATE.test(value)) return issue([name], 'type', `${label} must be text, not half of a character.`);
   } else if (Array.isArray(value) && value.length > MAX_SELECTIONS) {
     return issue([name], 'too_many', `${label} has ${value.length} selections, far more than it offers.`);
   }
