@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli as run } from '../test/run-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ek-serve-bind-'));
@@ -18,16 +18,37 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const fresh = () => join(root, `data-${n++}`);
 
+// Making and reading a deployment is set-up: no connect deadline of ours (a fresh opsdesk's start
+// outlasts 30 s on a loaded machine), one revision (one start of opsdesk per call, no probe).
+const connectTimeout = process.env.ELICITKIT_CONNECT_TIMEOUT_MS;
+beforeAll(() => {
+  process.env.ELICITKIT_CONNECT_TIMEOUT_MS = '600000';
+});
+afterAll(() => {
+  if (connectTimeout === undefined) delete process.env.ELICITKIT_CONNECT_TIMEOUT_MS;
+  else process.env.ELICITKIT_CONNECT_TIMEOUT_MS = connectTimeout;
+});
+const ONE_REVISION = ['--revision', '2025-11-25'];
+
 /** A data directory holding one deployment made since the seed (which has six). */
 async function dataWithDeployment(): Promise<string> {
   const data = fresh();
-  const made = await run(['call', 'opsdesk', 'deploy_service', 'service=order-service', 'env=dev', '--data', data]);
+  const made = await run([
+    'call',
+    'opsdesk',
+    'deploy_service',
+    'service=order-service',
+    'env=dev',
+    '--data',
+    data,
+    ...ONE_REVISION,
+  ]);
   expect(made.code, made.err).toBe(0);
   return data;
 }
 
 async function deployments(data: string): Promise<string> {
-  const listed = await run(['call', 'opsdesk', 'list_deployments', '--data', data]);
+  const listed = await run(['call', 'opsdesk', 'list_deployments', '--data', data, ...ONE_REVISION]);
   return listed.out.split('\n')[0] ?? '';
 }
 
@@ -81,12 +102,12 @@ describe('serve --http: an address it cannot listen on', () => {
       await new Promise((resolve) => holder.close(resolve));
     }
     expect(await deployments(data), 'the deployment was reset away').toMatch(/^7 deployments/);
-  }, 120_000);
+  }, 300_000);
 
   it('an address of another machine with --reset --yes: the data not reset', async () => {
     const data = await dataWithDeployment();
     const r = await run(['serve', '--http', '0', '--host', '192.0.2.1', '--reset', '--yes', '--data', data]);
     expect(r.code, r.err).toBe(1);
     expect(await deployments(data), 'the deployment was reset away').toMatch(/^7 deployments/);
-  }, 120_000);
+  }, 300_000);
 });
