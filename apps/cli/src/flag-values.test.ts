@@ -100,6 +100,11 @@ describe('a flag given a value it cannot take', () => {
     async (before, flag, value) => {
       const { args, data } = withData(before, flag);
       const r = await run([...args, `${flag}=${value}`]);
+      // A blank --data taken as a path would be made in this process's folder (the checkout):
+      // removed here, so a regression fails without leaving a folder behind.
+      const madeHere = value.trim() === '' && value !== '' && existsSync(value);
+      if (madeHere) rmSync(value, { recursive: true, force: true });
+      expect(madeHere, `a folder named ${JSON.stringify(value)} was made in the current directory`).toBe(false);
       expect(r.code, r.err).toBe(2);
       expect(r.err).toContain(`${flag} needs a value`);
       expect(r.out).toBe('');

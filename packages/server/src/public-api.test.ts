@@ -78,7 +78,12 @@ describe('the public API of @elicitkit/server/postgres', () => {
       'transactionFate',
     ]);
     expect(publicApi(entry('./postgres.ts'))).toEqual({
-      values: ['ClaimStoreNotDurableError', 'ClaimStoreUnavailableError', 'createPostgresClaimStore', 'transactionFate'],
+      values: [
+        'ClaimStoreNotDurableError',
+        'ClaimStoreUnavailableError',
+        'createPostgresClaimStore',
+        'transactionFate',
+      ],
       types: [
         'PostgresClaimStoreOptions',
         'PostgresClient',
