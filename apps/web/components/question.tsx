@@ -33,7 +33,8 @@ export function Question({
   const labels = LABELS[locale];
 
   // The form shows every default and sends what the person left: a cleared default is not put back.
-  const send = async (answer: Answer, applyDefaults?: false) => {
+  // Whether the server took the answer: a page's link opens only then (<UrlConsent>'s onOpen).
+  const send = async (answer: Answer, applyDefaults?: false): Promise<boolean> => {
     setBusy(true);
     setError(undefined);
     try {
@@ -45,17 +46,20 @@ export function Question({
       const body = (await response.json().catch(() => ({}))) as { error?: string; issues?: Issue[] };
       if (response.ok) {
         if (answer.action === 'accept' && answer.content) onAnswered?.(answer.content);
-        return onSettled(null);
+        onSettled(null);
+        return true;
       }
       if (response.status === 400 && body.issues) {
         setIssues(body.issues);
         setError(body.error);
-        return;
+        return false;
       }
       // 404 / 409 / 410: the question is gone; close and say why in the chat.
       onSettled(body.error ?? texts.answerRefused(response.status));
+      return false;
     } catch (e) {
       setError(texts.answerNotSent(e instanceof Error ? e.message : String(e)));
+      return false;
     } finally {
       setBusy(false);
     }
@@ -81,9 +85,10 @@ export function Question({
       source={question.server}
       expiresAt={question.expiresAt}
       labels={labels}
-      onOpen={() => void send({ action: 'accept' })}
-      onDecline={() => void send({ action: 'decline' })}
-      onCancel={() => void send({ action: 'cancel' })}
+      {...(error ? { error } : {})}
+      onOpen={() => send({ action: 'accept' })}
+      onDecline={() => send({ action: 'decline' })}
+      onCancel={() => send({ action: 'cancel' })}
     />
   );
 }

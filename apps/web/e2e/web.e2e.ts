@@ -276,6 +276,33 @@ describe('the chat without a model', () => {
     await context.close();
   });
 
+  it('registration: an Open whose accept did not go through opens nothing, says why, and can be pressed again', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await openChat(context);
+    const opened: string[] = [];
+    context.on('page', (p) => opened.push(p.url()));
+    await sendLine(page, '/register_user');
+    const form = await question(page, 'Create your opsdesk account');
+    await form.getByLabel(/Username/).fill('e2e_retry');
+    await form.getByLabel(/Email/).fill('retry@example.com');
+    await submit(page, form);
+    const consent = await question(page, 'Set the password for e2e_retry');
+    // The accept is lost on the network: the link must not open, and the dialog must stay answerable.
+    await page.route('**/api/elicitations/**', (route) => route.abort('connectionreset'));
+    await consent.getByRole('button', { name: /Open/ }).click();
+    await consent.getByText(/The answer could not be sent/).waitFor();
+    expect(opened).toEqual([]);
+    await page.unroute('**/api/elicitations/**');
+    const [tab] = await Promise.all([
+      context.waitForEvent('page'),
+      consent.getByRole('button', { name: /Open/ }).click(),
+    ]);
+    await tab.waitForLoadState();
+    expect(opened).toHaveLength(1);
+    await tab.getByLabel('New password').waitFor();
+    await context.close();
+  });
+
   it('registration given up on the page: the card and the call are settled, no account made', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await openChat(context);
