@@ -325,9 +325,11 @@ describe.skipIf(!REDIS)('serve --http --redis: two replicas, no sticky sessions'
         { encoding: 'utf8', timeout: 30_000 },
       );
       expect(failed.status).toBe(1);
+      // The command line tries the address before it writes anything (8f63a76).
       expect(failed.stderr).toContain(
-        `the relay cannot listen on 127.0.0.1:${port} for the other replicas: EADDRINUSE`,
+        `opsdesk cannot listen on 127.0.0.1:${port} (--relay-listen): EADDRINUSE (another process has it`,
       );
+      expect(failed.stderr).toContain('nothing was written or reset');
       expect(failed.stdout).not.toMatch(/ek_/);
       const again = await serveHttpProcess(fresh.dir, ['--redis', redis.url, '--relay-listen', '127.0.0.1:0'], {
         tokens: true,

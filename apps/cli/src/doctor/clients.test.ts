@@ -147,13 +147,16 @@ describe('doctor --clients', () => {
     expect(text).toMatch(/! question 3 would be folded/);
   }, 240_000);
 
-  it.each([['netscape'], ['trae,'], ['']])('--clients %j is a usage error naming the known ids', async (flag) => {
+  it.each([
+    ['netscape', /--clients takes known client ids .*claude-code, claude-desktop, cursor, vscode, trae, cline/],
+    ['trae,', /--clients takes known client ids .*claude-code, claude-desktop, cursor, vscode, trae, cline/],
+    // An empty value is refused as every flag's is (flag-values.test.ts).
+    ['', /--clients needs a value, not an empty one/],
+  ])('--clients %j is a usage error naming what it takes', async (flag, says) => {
     const err: string[] = [];
     const code = await main(['doctor', 'opsdesk', '--clients', flag], { out: () => {}, err: (s) => err.push(s) });
     expect(code).toBe(2);
-    expect(err.join('\n')).toMatch(
-      /--clients takes known client ids .*claude-code, claude-desktop, cursor, vscode, trae, cline/,
-    );
+    expect(err.join('\n')).toMatch(says);
   });
 });
 
