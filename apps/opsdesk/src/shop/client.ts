@@ -1,4 +1,4 @@
-import { type ChildProcess, fork } from 'node:child_process';
+import { type ChildProcess, fork, type SpawnOptions, spawn as spawnProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +13,7 @@ const SQL_TIMEOUT_MS = 10_000;
 /** Shop processes: statements of different users run side by side, each user's one at a time. */
 const SHOP_WORKERS = 2;
 /**
- * The memory a shop process may take beyond what it holds once started (its data segment,
- * `RLIMIT_DATA`, set to that much more than its own): SQLite allocates what a
+ * The memory a shop process may hold (its data segment, `RLIMIT_DATA`): SQLite allocates what a
  * statement's values need (`randomblob(4e8)`, a string doubled in a recursive CTE) with no bound of
  * its own — this build keeps no memory statistics, so `hard_heap_limit` does nothing, and
  * better-sqlite3 sets the longest value to what a Buffer holds. Past it SQLite fails with 'out of
@@ -68,10 +67,7 @@ export interface ShopOptions {
   timeoutMs?: number;
   workers?: number;
   queuedPerUser?: number;
-  /**
-   * SQLite: the memory each shop process may take beyond what it holds once started, in bytes
-   * (256 MiB); Linux only (`RLIMIT_DATA`, set with util-linux's `prlimit`).
-   */
+  /** SQLite: the memory each shop process may hold, in bytes (256 MiB); Linux only (`RLIMIT_DATA`). */
   memoryBytes?: number;
   /** Postgres: how long a write whose COMMIT's answer was lost may spend learning whether it was kept (5 s). */
   settleMs?: number;
@@ -338,17 +334,21 @@ function shopError(error: { name: string; message: string }): ShopError {
 }
 
 /**
- * Starts a shop process on `dataDir`, which bounds its own memory to `memoryBytes` more than it
- * holds once started (Linux; worker-main.ts).
+ * Starts a shop process on `dataDir`. On Linux through `sh`, which sets its memory limit and
+ * then becomes it (`exec`: the same process, its IPC channel and parent kept); elsewhere without
+ * a limit, which only Linux applies to what malloc maps (`RLIMIT_DATA`).
  */
 function launch(dataDir: string, memoryBytes: number): ChildProcess {
   const { file, execArgv } = workerEntry();
   // stdout ignored: under `serve --stdio` the parent's stdout is the MCP wire.
-  return fork(file, [dataDir, String(memoryBytes)], {
-    execArgv,
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    serialization: 'advanced',
-  });
+  const options: SpawnOptions = { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' };
+  if (process.platform !== 'linux') return fork(file, [dataDir], { execArgv, ...options });
+  const kib = Math.ceil(memoryBytes / 1024);
+  return spawnProcess(
+    '/bin/sh',
+    ['-c', `ulimit -d ${kib} && exec "$0" "$@"`, process.execPath, ...execArgv, file, dataDir],
+    options,
+  );
 }
 
 /** The worker's file: compiled JavaScript beside this module, or its TypeScript source under tsx (tests, dev). */

@@ -8,8 +8,6 @@
  * and this process's own thread cannot notice while it is inside SQLite: a watchdog thread, which
  * runs whatever the main thread does, ends the process once it has been re-parented.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { execute } from './execute.js';
 import { inspect } from './inspect.js';
@@ -29,30 +27,7 @@ setInterval(() => { if (process.ppid !== workerData.parent) process.kill(process
   { eval: true, workerData: { parent: process.ppid }, execArgv: [] },
 ).unref();
 const shop = openShop(dataDir);
-boundMemory(Number(process.argv[3]));
 process.send('ready');
-
-/**
- * Lets this process take at most `bytes` more memory than it holds now (Linux: `RLIMIT_DATA`,
- * which counts what malloc maps), before any statement runs. Counted from what it holds once
- * started, not from nothing: V8 reserves its own ranges at start (Node 24 about 560 MiB, Node 20
- * about 50), so a fixed limit would stop one Node from starting and leave another room to spare.
- * Node has no setrlimit; util-linux's `prlimit` sets it on this process. Elsewhere, or without
- * `prlimit`, there is no bound, and one line on stderr says so.
- */
-function boundMemory(bytes: number): void {
-  if (process.platform !== 'linux' || !(bytes > 0)) return;
-  try {
-    const held = /^VmData:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
-    if (!held) throw new Error('no VmData in /proc/self/status');
-    const limit = Number(held[1]) * 1024 + bytes;
-    execFileSync('prlimit', ['--pid', String(process.pid), `--data=${limit}:${limit}`], { stdio: 'ignore' });
-  } catch (error) {
-    process.stderr.write(
-      `shop worker: statements run without a memory bound (${error instanceof Error ? error.message : String(error)})\n`,
-    );
-  }
-}
 
 function handle(request: ShopRequest): unknown {
   switch (request.op) {
