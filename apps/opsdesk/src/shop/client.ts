@@ -1,4 +1,4 @@
-import { type ChildProcess, fork, type SpawnOptions, spawn as spawnProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,14 +12,6 @@ import type { Rows } from './run.js';
 const SQL_TIMEOUT_MS = 10_000;
 /** Shop processes: statements of different users run side by side, each user's one at a time. */
 const SHOP_WORKERS = 2;
-/**
- * The memory a shop process may hold (its data segment, `RLIMIT_DATA`): SQLite allocates what a
- * statement's values need (`randomblob(4e8)`, a string doubled in a recursive CTE) with no bound of
- * its own — this build keeps no memory statistics, so `hard_heap_limit` does nothing, and
- * better-sqlite3 sets the longest value to what a Buffer holds. Past it SQLite fails with 'out of
- * memory' (or the process dies copying a value out, and is replaced): only that statement fails.
- */
-const SHOP_MEMORY_BYTES = 256 * 1024 * 1024;
 /** Statements one user may have waiting or running; more are refused at once. */
 const QUEUED_PER_USER = 8;
 /**
@@ -67,8 +59,6 @@ export interface ShopOptions {
   timeoutMs?: number;
   workers?: number;
   queuedPerUser?: number;
-  /** SQLite: the memory each shop process may hold, in bytes (256 MiB); Linux only (`RLIMIT_DATA`). */
-  memoryBytes?: number;
   /** Postgres: how long a write whose COMMIT's answer was lost may spend learning whether it was kept (5 s). */
   settleMs?: number;
 }
@@ -116,7 +106,6 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
   const timeoutMs = options.timeoutMs ?? SQL_TIMEOUT_MS;
   const size = options.workers ?? SHOP_WORKERS;
   const perUser = options.queuedPerUser ?? QUEUED_PER_USER;
-  const memoryBytes = options.memoryBytes ?? SHOP_MEMORY_BYTES;
   const slots: (Worker | undefined)[] = Array.from({ length: size }, () => undefined);
   /** Waiting tasks per user, oldest first. */
   const queues = new Map<string, Task[]>();
@@ -156,7 +145,13 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
   };
 
   const spawn = (): Worker => {
-    const c = launch(dataDir, memoryBytes);
+    const { file, execArgv } = workerEntry();
+    // stdout ignored: under `serve --stdio` the parent's stdout is the MCP wire.
+    const c = fork(file, [dataDir], {
+      execArgv,
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      serialization: 'advanced',
+    });
     const ready = new Promise<void>((resolve, reject) => {
       c.once('message', () => resolve());
       c.once('exit', () => reject(new ShopError('SHOP_UNAVAILABLE', 'the shop process could not start')));
@@ -182,7 +177,7 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
       const stopped = () => {
         if (retired) return;
         retired = true;
-        retire(worker, new ShopError('SHOP_UNAVAILABLE', stoppedMessage(worker, memoryBytes)));
+        retire(worker, new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'));
       };
       if (!c.connected) return stopped();
       c.once('disconnect', stopped);
@@ -306,16 +301,6 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
   };
 }
 
-/**
- * Why `worker`'s process ended on its own: one that dies inside a statement (this module only kills
- * one after settling its task) most likely ran out of the memory it may hold, copying out a value
- * SQLite could still make.
- */
-function stoppedMessage(worker: Worker, memoryBytes: number): string {
-  if (worker.task === undefined || process.platform !== 'linux') return 'the shop process stopped';
-  return `the shop process stopped while running the statement, most likely needing more than the ${Math.round(memoryBytes / 1024 / 1024)} MiB of memory a statement may use`;
-}
-
 function outcomeUnknown(): ShopError {
   return new ShopError(
     'OUTCOME_UNKNOWN',
@@ -331,24 +316,6 @@ function shopError(error: { name: string; message: string }): ShopError {
         ? 'SQL_TIMEOUT'
         : 'SQL_RUNTIME';
   return new ShopError(code, error.message);
-}
-
-/**
- * Starts a shop process on `dataDir`. On Linux through `sh`, which sets its memory limit and
- * then becomes it (`exec`: the same process, its IPC channel and parent kept); elsewhere without
- * a limit, which only Linux applies to what malloc maps (`RLIMIT_DATA`).
- */
-function launch(dataDir: string, memoryBytes: number): ChildProcess {
-  const { file, execArgv } = workerEntry();
-  // stdout ignored: under `serve --stdio` the parent's stdout is the MCP wire.
-  const options: SpawnOptions = { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' };
-  if (process.platform !== 'linux') return fork(file, [dataDir], { execArgv, ...options });
-  const kib = Math.ceil(memoryBytes / 1024);
-  return spawnProcess(
-    '/bin/sh',
-    ['-c', `ulimit -d ${kib} && exec "$0" "$@"`, process.execPath, ...execArgv, file, dataDir],
-    options,
-  );
 }
 
 /** The worker's file: compiled JavaScript beside this module, or its TypeScript source under tsx (tests, dev). */
