@@ -1,10 +1,4 @@
-import {
-  INTERNAL_ERROR,
-  INVALID_PARAMS,
-  type JSONRPCMessage,
-  type McpServer,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import { INTERNAL_ERROR, INVALID_PARAMS, type JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /**
  * SDK gap (@modelcontextprotocol/server 2.x): a request to a spec method the SDK dispatches
@@ -12,25 +6,14 @@ import {
  * fail that method's schema (`{ cursor: 5 }`) is answered -32603 Internal error, the schema's
  * issues as its message: the dispatcher throws a plain Error for it, where JSON-RPC has -32602
  * for invalid params, and the client is told the server failed. A server built by the kit answers
- * such a request -32602, naming each field and what was wrong with it. Every transport it is
- * connected to (a session's, a 2026-07-28 request's, stdio) sends through here; only an error
- * response of that one shape is changed. `src/http/hostile-wire.property.test.ts` ("SDK gap")
+ * such a request -32602, naming each field and what was wrong with it: every message a kit
+ * server's transport sends passes here (the seam, state-seam.ts); only an error response of that
+ * one shape is changed. `src/http/hostile-wire.property.test.ts` ("SDK gap")
  * fails once the SDK answers -32602 itself, and this can go.
+ *
+ * Returns `message` with the SDK's -32603 for params its schema refused said as -32602; any other
+ * unchanged.
  */
-export function answersInvalidParams(server: McpServer): void {
-  if (fixed.has(server)) return;
-  fixed.add(server);
-  const connect = server.connect.bind(server);
-  server.connect = (transport: Transport) => {
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => send(invalidParamsNamed(message), options);
-    return connect(transport);
-  };
-}
-
-const fixed = new WeakSet<McpServer>();
-
-/** `message` with the SDK's -32603 for params its schema refused said as -32602; any other unchanged. */
 export function invalidParamsNamed(message: JSONRPCMessage): JSONRPCMessage {
   if (!('error' in message) || message.error.code !== INTERNAL_ERROR) return message;
   const issues = paramsIssues(message.error.message);

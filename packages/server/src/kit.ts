@@ -17,11 +17,10 @@ import type { ClaimStore } from './claims/types.js';
 import { Committer } from './commit.js';
 import { count, duration, MAX_TIMER_MS } from './durations.js';
 import { execute, issuedFor, type Runtime } from './execute.js';
-import { answersInvalidParams } from './invalid-params.js';
 import type { Locale } from './messages.js';
 import { answersFit, MAX_REQUEST_STATE_LENGTH, OVERSIZE_ANSWERS } from './size-limits.js';
 import type { CallState } from './state.js';
-import { AMBIGUOUS, callOf, watchCalls } from './state-seam.js';
+import { AMBIGUOUS, callOf, seam } from './state-seam.js';
 import type { AnyTool } from './tool.js';
 
 const EMPTY_FORMS: Readonly<Record<string, never>> = Object.freeze({});
@@ -287,8 +286,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   };
 
   function register(server: McpServer, tool: AnyTool): void {
-    answersInvalidParams(server);
-    watchCalls(server, tool.name, tool.inputSchema !== undefined);
+    seam(server).set(tool.name, tool.inputSchema !== undefined);
     server.registerTool(
       tool.name,
       configFor(tool),
@@ -313,7 +311,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
         ...(opts.instructions ? { instructions: opts.instructions } : {}),
         requestState,
       });
-      answersInvalidParams(server);
+      seam(server);
       for (const tool of tools) register(server, tool);
       return server;
     },

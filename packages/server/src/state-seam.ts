@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, McpServer, RequestId, Transport } from '@modelcontextprotocol/server';
+import { invalidParamsNamed } from './invalid-params.js';
 import { callText } from './state.js';
 
 /**
@@ -44,18 +45,17 @@ export function callOf(id: RequestId, state: string): NotedCall | typeof AMBIGUO
 export { AMBIGUOUS };
 
 /**
- * Watches the `tools/call` requests `server`'s transports receive for kit tool `tool` (once per
- * server; later tools join its set). `takesArguments`: the tool has an input schema; one without
- * is handed no arguments (`{}`), whatever was sent, and its states are bound to those. The note
- * lives until the request's response is sent.
+ * The seam between a kit server and each transport it is connected to (a session's, a 2026-07-28
+ * request's, stdio), put in once per server: every message the transport receives passes `note`,
+ * every one it sends `forget`, then `invalidParamsNamed` (invalid-params.ts). Returns the server's
+ * set of watched kit tools, by name, with whether each takes arguments (has an input schema): a
+ * tool without one is handed no arguments (`{}`), whatever was sent, and its states are bound to
+ * those. A note lives until its request's response is sent.
  */
-export function watchCalls(server: McpServer, tool: string, takesArguments: boolean): void {
+export function seam(server: McpServer): Map<string, boolean> {
   const known = watched.get(server);
-  if (known) {
-    known.set(tool, takesArguments);
-    return;
-  }
-  const tools = new Map([[tool, takesArguments]]);
+  if (known) return known;
+  const tools = new Map<string, boolean>();
   watched.set(server, tools);
   const connect = server.connect.bind(server);
   server.connect = (transport: Transport) => {
@@ -70,7 +70,7 @@ export function watchCalls(server: McpServer, tool: string, takesArguments: bool
     const send = transport.send.bind(transport);
     transport.send = (message, options) => {
       forget(message, mine);
-      return send(message, options);
+      return send(invalidParamsNamed(message), options);
     };
     const close = transport.onclose;
     transport.onclose = () => {
@@ -80,6 +80,7 @@ export function watchCalls(server: McpServer, tool: string, takesArguments: bool
     };
     return connect(transport);
   };
+  return tools;
 }
 
 function note(message: JSONRPCMessage, tools: Map<string, boolean>, mine: Map<RequestId, string>): void {
