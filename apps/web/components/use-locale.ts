@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { isLocale, type Locale, pickLocale } from '../lib/locale';
+import { isLocale, type Locale, localeCookie, pickLocale } from '../lib/locale';
 
 const KEY = 'elicitkit.locale';
 
@@ -20,9 +20,9 @@ export function useLocale(initial: Locale): [Locale, (next: Locale) => void] {
   }, [locale]);
   const choose = (next: Locale) => {
     localStorage.setItem(KEY, next);
-    // The audit page is drawn on the server: it reads the choice from this cookie.
+    // The audit page is drawn on the server: it reads the choice from this cookie (`__Host-` over https).
     // biome-ignore lint/suspicious/noDocumentCookie: one fixed name, a value from a two-item list; the Cookie Store API is not in every browser
-    document.cookie = `elicitkit_locale=${next}; Path=/; SameSite=Strict; Max-Age=31536000`;
+    document.cookie = localeCookie(next, location.protocol);
     setLocale(next);
   };
   return [locale, choose];

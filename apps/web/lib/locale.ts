@@ -50,3 +50,22 @@ export function requestLocale(request: Request): Locale {
   const chosen = request.headers.get('x-elicitkit-locale');
   return isLocale(chosen) ? chosen : localeFromHeader(request.headers.get('accept-language'));
 }
+
+/** The cookie that carries the chosen language to the audit page (drawn on the server), on plain http. */
+export const LOCALE_COOKIE = 'elicitkit_locale';
+/**
+ * The same over https: `__Host-`, so a sibling subdomain or a plain-http response cannot set it
+ * (as the chat cookie, `SECURE_CHAT_COOKIE`).
+ */
+export const SECURE_LOCALE_COOKIE = '__Host-elicitkit_locale';
+
+/**
+ * The `document.cookie` assignment that saves `locale` for a page loaded over `protocol`.
+ *
+ * @example
+ * document.cookie = localeCookie('zh', location.protocol); // '__Host-elicitkit_locale=zh; …; Secure' on https
+ */
+export function localeCookie(locale: Locale, protocol: string): string {
+  const https = protocol === 'https:';
+  return `${https ? SECURE_LOCALE_COOKIE : LOCALE_COOKIE}=${locale}; Path=/; SameSite=Strict; Max-Age=31536000${https ? '; Secure' : ''}`;
+}

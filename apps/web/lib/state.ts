@@ -220,12 +220,22 @@ export async function endTurn(chat: Chat): Promise<void> {
   await hold?.release().catch(() => undefined);
 }
 
-/** The cookie that names a browser's chat: its id (HttpOnly, SameSite=Strict, for the browser session). */
+/**
+ * The cookie that names a browser's chat on plain http (loopback, the default): its id
+ * (HttpOnly, SameSite=Strict, for the browser session). Over https it is `SECURE_CHAT_COOKIE`.
+ */
 export const CHAT_COOKIE = 'ek_chat';
 /**
- * @deprecated The chat cookie's name before it was `ek_chat`: still read (a browser may hold it
- * from before the rename), never written; `GET /api/chat/info` replaces it with `CHAT_COOKIE`.
- * Remove after the next release.
+ * The chat cookie of a page served over https (`overHttps`): `__Host-` makes the browser take it
+ * only when it is `Secure`, for `Path=/`, without `Domain`, and set by this host over https — so a
+ * sibling subdomain (`Domain=` the parent) or a plain-http response on the way cannot set or
+ * overwrite it (cookie tossing), and a chat of the attacker's cannot be fixed on the person.
+ */
+export const SECURE_CHAT_COOKIE = '__Host-ek_chat';
+/**
+ * @deprecated The chat cookie's name before it was `ek_chat`: still read on plain http (a browser
+ * may hold it from before the rename), never written; `GET /api/chat/info` replaces it with
+ * `CHAT_COOKIE`. Remove after the next release.
  */
 export const LEGACY_CHAT_COOKIE = 'ek_session';
 
@@ -234,8 +244,13 @@ function cookieValue(request: Request, name: string): string | undefined {
   return new RegExp(`(?:^|;\\s*)${name}=([A-Za-z0-9_-]+)`).exec(cookie)?.[1];
 }
 
-/** The chat id the request's cookie carries: `ek_chat`, else the deprecated `ek_session`. */
+/**
+ * The chat id the request's cookie carries. Over https only `__Host-ek_chat`: a cookie under
+ * another name may have been set by someone else (a sibling subdomain, an http response), so it
+ * names no chat there. On plain http `ek_chat`, else the deprecated `ek_session`.
+ */
 export function cookieId(request: Request): string | undefined {
+  if (overHttps(request)) return cookieValue(request, SECURE_CHAT_COOKIE);
   return cookieValue(request, CHAT_COOKIE) ?? cookieValue(request, LEGACY_CHAT_COOKIE);
 }
 
@@ -273,37 +288,60 @@ function localChat(record: ChatRecord, s: State): Chat {
 }
 
 /**
- * The `set-cookie` values that leave the browser holding `chat` under `CHAT_COOKIE` and nothing
- * under the deprecated name: none when its request already names the chat that way.
+ * The `set-cookie` values that leave the browser holding `chat` under the chat cookie of the
+ * request's scheme (`SECURE_CHAT_COOKIE` over https, `CHAT_COOKIE` on http) and nothing under
+ * the other names: none when its request already names the chat that way.
  *
  * @example
  * for (const cookie of chatCookies(chat, request)) headers.append('set-cookie', cookie);
  */
 export function chatCookies(chat: { id: string }, request: Request): string[] {
+  const name = chatCookieName(request);
   const out: string[] = [];
-  if (cookieValue(request, CHAT_COOKIE) !== chat.id)
-    out.push(`${CHAT_COOKIE}=${chat.id}; Path=/; HttpOnly; SameSite=Strict${secure(request)}`);
-  if (cookieValue(request, LEGACY_CHAT_COOKIE) !== undefined) out.push(clearedCookie(LEGACY_CHAT_COOKIE, request));
-  return out;
+  if (cookieValue(request, name) !== chat.id) out.push(`${name}=${chat.id}; ${ATTRIBUTES}${secure(request)}`);
+  return [...out, ...otherChatCookies(request, name)];
 }
 
-/** The `set-cookie` values that forget a closed chat: its cookie, and the deprecated one if the request had it. */
+/** The `set-cookie` values that forget a closed chat: its cookie, and any other chat cookie the request had. */
 export function closedChatCookies(request: Request): string[] {
-  const out = [clearedCookie(CHAT_COOKIE, request)];
-  if (cookieValue(request, LEGACY_CHAT_COOKIE) !== undefined) out.push(clearedCookie(LEGACY_CHAT_COOKIE, request));
-  return out;
+  const name = chatCookieName(request);
+  return [clearedCookie(name, request), ...otherChatCookies(request, name)];
+}
+
+const ATTRIBUTES = 'Path=/; HttpOnly; SameSite=Strict';
+
+/** The chat cookie of the request's scheme. */
+function chatCookieName(request: Request): string {
+  return overHttps(request) ? SECURE_CHAT_COOKIE : CHAT_COOKIE;
+}
+
+/** Clearings of the chat cookies other than `name` that the request carries. */
+function otherChatCookies(request: Request, name: string): string[] {
+  return [SECURE_CHAT_COOKIE, CHAT_COOKIE, LEGACY_CHAT_COOKIE]
+    .filter((other) => other !== name && cookieValue(request, other) !== undefined)
+    .map((other) => clearedCookie(other, request));
 }
 
 function clearedCookie(name: string, request: Request): string {
-  return `${name}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure(request)}`;
+  return `${name}=; ${ATTRIBUTES}; Max-Age=0${secure(request)}`;
 }
 
 /**
- * `; Secure` for a page served over https — here, or by the proxy in front (`x-forwarded-proto`):
- * the cookie is the chat, and without it the browser sends it along on any plain http request to
- * the host (the first request before a redirect to https), readable on the way.
+ * `; Secure` for a page served over https (`overHttps`): the cookie is the chat, and without it
+ * the browser sends it along on any plain http request to the host (the first request before a
+ * redirect to https), readable on the way.
  */
 function secure(request: Request): string {
+  return overHttps(request) ? '; Secure' : '';
+}
+
+/**
+ * Whether the page was served over https — here, or by the proxy in front (`x-forwarded-proto`).
+ * Plain http (`npm start` on loopback) keeps unprefixed, non-Secure cookies: browsers differ on
+ * taking `Secure` (and so `__Host-`) cookies from http://localhost or http://127.0.0.1, and on
+ * loopback every port of the host shares its cookies anyway (docs/web.md says so).
+ */
+export function overHttps(request: Request): boolean {
   const forwarded = (request.headers.get('x-forwarded-proto') ?? '').split(',').map((p) => p.trim().toLowerCase());
-  return new URL(request.url).protocol === 'https:' || forwarded.includes('https') ? '; Secure' : '';
+  return new URL(request.url).protocol === 'https:' || forwarded.includes('https');
 }
