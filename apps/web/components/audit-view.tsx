@@ -15,6 +15,10 @@ interface AuditTexts {
   notSent: (reason: string) => string;
   /** A call refused without a question: what the "Asked" cell says. */
   refused: (message: string) => string;
+  /** Shown instead of the trail when the browser has no open chat. */
+  noChat: string;
+  /** Whose records are shown. */
+  scope: (viewer: string, everyone: boolean) => string;
 }
 const TEXTS = {
   en: {
@@ -25,6 +29,11 @@ const TEXTS = {
     columns: ['When', 'Tool / question', 'User', 'Asked', 'Outcome', 'Validation'],
     notSent: (reason) => ` (not sent: ${reason})`,
     refused: (message) => `Nothing asked — refused: ${message}`,
+    noChat: 'Open the chat first: this page shows the records the chat’s user may see.',
+    scope: (viewer, everyone) =>
+      everyone
+        ? `Everyone’s records: the chat acts as ${viewer}, an owner.`
+        : `The records of ${viewer}’s own calls: the chat acts as ${viewer}.`,
   },
   zh: {
     title: '审计记录',
@@ -34,6 +43,11 @@ const TEXTS = {
     columns: ['时间', '工具 / 问题', '用户', '询问内容', '结果', '校验'],
     notSent: (reason) => `（未发送：${reason}）`,
     refused: (message) => `未询问——已拒绝：${message}`,
+    noChat: '请先打开对话：本页只显示对话所用身份可以查看的记录。',
+    scope: (viewer, everyone) =>
+      everyone
+        ? `所有人的记录：对话以 ${viewer}（所有者）的身份进行。`
+        : `${viewer} 本人调用的记录：对话以 ${viewer} 的身份进行。`,
   },
 } as const satisfies Record<Locale, AuditTexts>;
 
@@ -49,15 +63,18 @@ type Row = Record<string, unknown>;
 export function AuditView({
   trail,
   failure,
+  scope,
   locale,
 }: {
   trail: AuditTrail | undefined;
   /** Why the trail could not be read, if it could not. */
   failure?: string;
+  /** Whose records `trail` holds (`auditFor`), or that the browser has no chat to show them to. */
+  scope?: { viewer: string; everyone: boolean } | 'no-chat';
   locale: Locale;
 }) {
   const t: AuditTexts = TEXTS[locale];
-  const problem = failure === undefined ? undefined : t.unreadable(failure);
+  const problem = failure !== undefined ? t.unreadable(failure) : scope === 'no-chat' ? t.noChat : undefined;
   type Entry = { request?: Row; responses: Row[]; validations: Row[]; refusal?: Row };
   const calls = new Map<string, Entry[]>();
   const byQuestion = new Map<string, Entry>();
@@ -86,6 +103,9 @@ export function AuditView({
         <h1>{t.title}</h1>
         <Link href="/">{t.back}</Link>
       </header>
+      {scope && scope !== 'no-chat' ? (
+        <p className="muted">{plainText(t.scope(scope.viewer, scope.everyone))}</p>
+      ) : null}
       {problem ? (
         <p className="error" role="alert">
           {plainText(problem)}
