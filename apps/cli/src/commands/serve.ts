@@ -1,4 +1,4 @@
-import { createServer, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { defaultDataDir, localeFrom, redactedUrl, serveHttp, serveStdioOpsdesk } from '@elicitkit/opsdesk';
 import { LOCALES } from '@elicitkit/server';
@@ -6,6 +6,7 @@ import type { Io } from '../io.js';
 import { EXIT, refuseEmptyValues, UsageError, wholeNumber } from '../usage.js';
 import { databaseFrom } from './database.js';
 import { confirmReset, runReset } from './reset.js';
+import { allowedHostsFrom, canListen, canReachRedis, isHostName } from './serve-preflight.js';
 import { stateSecretFrom } from './state-secret.js';
 
 /** `elicitkit serve`: opsdesk over stdio (default) or HTTP. Logs go to stderr; stdout is the wire. */
@@ -82,11 +83,16 @@ export async function serve(argv: string[], io: Io): Promise<number> {
     pagePortRaw === undefined
       ? undefined
       : integer(values['page-port'] === undefined ? 'ELICITKIT_PAGE_PORT' : '--page-port', pagePortRaw, 0, 65_535);
+  // As the web app reads it: the hosts clients use besides loopback (needed with --host 0.0.0.0).
+  const allowedHosts =
+    http === undefined ? [] : allowedHostsFrom(process.env.ELICITKIT_ALLOWED_HOSTS, values.host ?? '127.0.0.1');
   if (http !== undefined) {
     // Only a bind can tell an address of another machine, or a port another process has: tried
     // here, and let go, before the data directory is made, seeded or reset.
     await canListen('--http', values.host ?? '127.0.0.1', http.port);
     if (relayDirect) await canListen('--relay-listen', relayDirect.host, relayDirect.port);
+    // Only a connection can tell a Redis that is not there, or will not have us.
+    if (redis !== undefined) await canReachRedis(redis);
   }
   const common = { dataDir, locale, ...(timeoutMs ? { timeoutMs } : {}), ...(database ? { database } : {}) };
   const where = `data: ${dataDir}${database ? `; state in ${redactedUrl(database)}` : ''}`;
@@ -103,11 +109,6 @@ export async function serve(argv: string[], io: Io): Promise<number> {
 
   if (http !== undefined) {
     const { port, limits } = http;
-    // As the web app reads it: the hosts clients use besides loopback (needed with --host 0.0.0.0).
-    const allowedHosts = (process.env.ELICITKIT_ALLOWED_HOSTS ?? '')
-      .split(',')
-      .map((h) => h.trim())
-      .filter(Boolean);
     const serving = await serveHttp({
       ...common,
       port,
@@ -196,55 +197,6 @@ function relayDirectFrom(
       `--relay-listen ${listen} listens on every interface: add --relay-advertise HOST:PORT, the address the other replicas reach this one at`,
     );
   return { ...at, ...(advertise === undefined ? {} : { advertise }) };
-}
-
-/**
- * A host name as DNS spells one (RFC 1123: letters, digits and inner hyphens, dot-separated), its
- * last label not all digits — so `1.2.3.4.5` and `300.1.1.1` are neither an address nor a name.
- */
-function isHostName(host: string): boolean {
-  const labels = host.replace(/\.$/, '').split('.');
-  return (
-    host.length <= 253 &&
-    labels.every((label) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i.test(label)) &&
-    !/^\d+$/.test(labels.at(-1) ?? '')
-  );
-}
-
-/**
- * Listens on `host:port` and lets go at once, or fails as opsdesk's own bind would (exit 1, why in
- * the message): the address is not this machine's, the name resolves to none, the port is taken.
- */
-async function canListen(flag: string, host: string, port: number): Promise<void> {
-  const probe = createServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        new Error(
-          `opsdesk cannot listen on ${host}:${port}${flag === '--http' ? '' : ` (${flag})`}: ${listenTrouble(error)}; nothing was written or reset`,
-        ),
-      ),
-    );
-    probe.listen({ host, port, exclusive: true }, () => resolve());
-  });
-  await new Promise((resolve) => probe.close(resolve));
-}
-
-/** Why a bind failed, and what to do about it. */
-function listenTrouble(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'EADDRINUSE':
-      return 'EADDRINUSE (another process has it: pick another port, or 0 for a free one)';
-    case 'EACCES':
-      return 'EACCES (not allowed to use it: ports below 1024 need privileges)';
-    case 'EADDRNOTAVAIL':
-      return 'EADDRNOTAVAIL (no interface of this machine has that address)';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `${error.code} (the name resolves to no address)`;
-    default:
-      return error.code ?? error.message;
-  }
 }
 
 function hostPort(flag: string, value: string, minPort: number): { host: string; port: number } {
