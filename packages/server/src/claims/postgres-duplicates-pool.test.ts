@@ -69,15 +69,25 @@ describe.skipIf(!POSTGRES)('duplicates of a running atomic commit on one replica
     // The application's pool, two connections: the commit holds one.
     const pool = new pg.Pool({ connectionString: server.url, max: 2 });
     let reads = 0;
+    // Waited for as each read arrives, not polled against a deadline: on a loaded machine three
+    // requests can take longer than expect.poll's default second to reach the store.
+    const readsReached: { n: number; resolve: () => void }[] = [];
     const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
     const counted = Object.assign(Object.create(pool) as pg.Pool, {
       query: (text: string, values?: unknown[]) => {
-        if (text.startsWith('SELECT owner, state, result')) reads++;
+        if (text.startsWith('SELECT owner, state, result')) {
+          reads++;
+          for (const waiter of readsReached.filter((w) => reads >= w.n)) waiter.resolve();
+        }
         return query(text, values);
       },
       connect: () => pool.connect(),
     });
-    const kit = createElicitkit({ claims: createPostgresClaimStore(counted), commitWaitMs: 2_000 });
+    const until = (n: number) =>
+      reads >= n ? Promise.resolve() : new Promise<void>((resolve) => readsReached.push({ n, resolve }));
+    // Long enough that a loaded machine reaches release() while the replays still wait (2 s was
+    // not), short of the test's 30 s so a duplicate holding a connection fails on the results.
+    const kit = createElicitkit({ claims: createPostgresClaimStore(counted), commitWaitMs: 20_000 });
     const served = await onLoopback(createHttpHandler(() => kit.createServer({ name: 'pg', version: '1' }, [deploy])));
     try {
       const call = { name: 'deploy', arguments: {} };
@@ -91,7 +101,8 @@ describe.skipIf(!POSTGRES)('duplicates of a running atomic commit on one replica
       // Three replays of the final round: each reads the call's claim (nothing committed yet), then commits.
       const before = reads;
       const replays = [1, 2, 3].map(() => wireRound(served.url, final));
-      await expect.poll(() => reads - before).toBe(3);
+      await until(before + 3);
+      expect(reads - before).toBe(3);
       // The application's other work still gets a connection while the effect runs.
       expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
       release();
