@@ -93,6 +93,46 @@ describe('the shop processes', () => {
     expect((await waiting).rows).toEqual([{ two: 2 }]);
   });
 
+  it('end a statement that grows its process past memoryBytes, saying so; within it the value is made', async () => {
+    // Made by memset, not randomness: quick on a loaded machine. SQLite's copy and the one handed
+    // to JavaScript: about 200 MB in all.
+    const string = "SELECT length(printf('%.*c', 100000000, 'x')) AS n";
+    const small = shopOn({ workers: 1, memoryBytes: 64 * 1024 * 1024, timeoutMs: 30_000 });
+    const before = ((await small.settings()) as { pid: number }).pid;
+    const error = await small.read('alice', string).catch((e: unknown) => e as ShopError);
+    expect(error).toBeInstanceOf(ShopError);
+    expect(error).toMatchObject({
+      code: 'SQL_MEMORY',
+      message:
+        'stopped while running the statement: it needed more than the 64 MiB of memory the shop allows a statement; nothing it did was kept',
+    });
+    // Replaced: the next statement runs, in a fresh process.
+    expect((await small.read('alice', 'SELECT COUNT(*) AS n FROM orders')).rows).toEqual([{ n: 1200 }]);
+    expect(((await small.settings()) as { pid: number }).pid).not.toBe(before);
+    close();
+    data.remove();
+    const large = shopOn({ workers: 1, memoryBytes: 640 * 1024 * 1024, timeoutMs: 30_000 });
+    expect((await large.read('alice', string)).rows).toEqual([{ n: 100_000_000 }]);
+  }, 60_000);
+
+  it('a process killed from outside is not told as out of memory', async () => {
+    const shop = shopOn({ workers: 1 });
+    const { pid } = (await shop.settings()) as { pid: number };
+    const held = shop.read('alice', FOREVER).catch((e: unknown) => e as ShopError);
+    await new Promise((r) => setTimeout(r, 100));
+    process.kill(pid, 'SIGKILL');
+    expect(await held).toMatchObject({ code: 'SHOP_UNAVAILABLE', message: 'the shop process stopped' });
+  });
+
+  it('cuts a refusal that quotes a huge value before it crosses to opsdesk', async () => {
+    const shop = shopOn({ workers: 1, timeoutMs: 30_000 });
+    const error = await shop
+      .read('alice', "SELECT json_extract('{}', printf('%.*c', 1000000, 'x'))")
+      .catch((e: unknown) => e as ShopError);
+    expect(error).toMatchObject({ code: 'SQL_RUNTIME', message: expect.stringMatching(/^bad JSON path/) });
+    expect((error as ShopError).message.length).toBeLessThanOrEqual(2001);
+  });
+
   it('a request sent into a process that died before its exit was seen fails, and opsdesk stays up', async () => {
     const shop = shopOn({ workers: 1 });
     const { pid } = (await shop.settings()) as { pid: number };

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Limit } from './effect.js';
 import type { Executed } from './execute.js';
 import type { Inspection, Refusal } from './inspect.js';
-import type { ShopCommand, ShopRequest, ShopResponse } from './protocol.js';
+import { MEMORY_SIGNAL, type ShopCommand, type ShopRequest, type ShopResponse } from './protocol.js';
 import type { Rows } from './run.js';
 
 /** How long one statement may run, from when a shop process starts it, before that process is killed. */
@@ -19,15 +19,21 @@ const QUEUED_PER_USER = 8;
  * itself never commits past the deadline; this only covers the message still on its way.
  */
 const COMMIT_GRACE_MS = 1_000;
+/**
+ * How much resident memory one statement may add to its shop process; past it (plus what it grows
+ * in the watchdog's few milliseconds between samples) the process is ended and replaced.
+ */
+const SHOP_MEMORY_BYTES = 256 * 1024 * 1024;
 
 /**
- * Why the shop did not give an answer: a statement stopped for time, SQLite's run-time refusal, a
+ * Why the shop did not give an answer: a statement stopped for time or for memory, SQLite's run-time refusal, a
  * temp object, no process, too many waiting — or its process lost once it had announced its COMMIT
  * (`OUTCOME_UNKNOWN`: the write may have been kept, so it is never reported as not done).
  */
 export class ShopError extends Error {
   readonly code:
     | 'SQL_TIMEOUT'
+    | 'SQL_MEMORY'
     | 'SQL_RUNTIME'
     | 'TEMP_OBJECT'
     | 'SHOP_UNAVAILABLE'
@@ -61,6 +67,11 @@ export interface ShopOptions {
   queuedPerUser?: number;
   /** Postgres: how long a write whose COMMIT's answer was lost may spend learning whether it was kept (5 s). */
   settleMs?: number;
+  /**
+   * SQLite: how much resident memory one statement may add to its shop process (256 MiB); past it
+   * the process is ended (`SQL_MEMORY`: nothing of the statement kept) and replaced.
+   */
+  memoryBytes?: number;
 }
 
 // Shop processes still alive: killed when this process exits, since one stuck inside a statement
@@ -106,6 +117,7 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
   const timeoutMs = options.timeoutMs ?? SQL_TIMEOUT_MS;
   const size = options.workers ?? SHOP_WORKERS;
   const perUser = options.queuedPerUser ?? QUEUED_PER_USER;
+  const memoryBytes = options.memoryBytes ?? SHOP_MEMORY_BYTES;
   const slots: (Worker | undefined)[] = Array.from({ length: size }, () => undefined);
   /** Waiting tasks per user, oldest first. */
   const queues = new Map<string, Task[]>();
@@ -147,7 +159,7 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
   const spawn = (): Worker => {
     const { file, execArgv } = workerEntry();
     // stdout ignored: under `serve --stdio` the parent's stdout is the MCP wire.
-    const c = fork(file, [dataDir], {
+    const c = fork(file, [dataDir, String(memoryBytes)], {
       execArgv,
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
       serialization: 'advanced',
@@ -172,12 +184,21 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
     });
     // Retired once its channel is drained: a COMMIT announced just before it died is read first
     // ('exit' can come before the channel's last messages).
-    c.on('exit', () => {
+    c.on('exit', (_code, signal) => {
       let retired = false;
       const stopped = () => {
         if (retired) return;
         retired = true;
-        retire(worker, new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'));
+        // Its watchdog ended it: the statement it ran grew it past its bound.
+        retire(
+          worker,
+          signal === MEMORY_SIGNAL
+            ? new ShopError(
+                'SQL_MEMORY',
+                `stopped while running the statement: it needed more than the ${mebibytes(memoryBytes)} of memory the shop allows a statement; nothing it did was kept`,
+              )
+            : new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'),
+        );
       };
       if (!c.connected) return stopped();
       c.once('disconnect', stopped);
@@ -299,6 +320,10 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
       }
     },
   };
+}
+
+function mebibytes(bytes: number): string {
+  return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB`;
 }
 
 function outcomeUnknown(): ShopError {

@@ -15,3 +15,11 @@ export type ShopResponse =
   /** The execution is within its limit and about to commit: it is no longer to be killed. */
   | { id: number; committing: true }
   | { id: number; ok: false; error: { name: string; message: string } };
+
+/**
+ * The signal the shop process's watchdog ends it with when a statement grows it past its memory
+ * bound (see worker-main.ts): one that ends a Node process at once, even while its main thread is
+ * inside SQLite, writes no core file, and that nothing else here sends — so the parent, seeing its
+ * process end by it, knows why.
+ */
+export const MEMORY_SIGNAL = 'SIGUSR2';

@@ -4,27 +4,66 @@
  * process: better-sqlite3 has no interrupt and this SQLite has no progress handler, so a process
  * boundary is the only bound that holds for any statement.
  *
- * If the parent itself dies (killed, crashed) while a statement runs, nobody is left to end it,
- * and this process's own thread cannot notice while it is inside SQLite: a watchdog thread, which
- * runs whatever the main thread does, ends the process once it has been re-parented.
+ * Two things this process's own thread cannot do while it is inside SQLite, a watchdog thread
+ * (which runs whatever the main thread does) does for it:
+ * - memory: while a request runs, it samples the process's resident memory every few
+ *   milliseconds and, once that has grown more than the bound (argv[3], bytes) past what it was
+ *   when the request started, ends the process with MEMORY_SIGNAL. This SQLite has no working heap
+ *   limit (built without memory statistics), and no deny-list of functions stops a statement
+ *   whose values grow without bound (a recursive CTE builds anything); RLIMIT_DATA is no answer
+ *   either — V8 on Node 24 dies at random mapping heap under it. Nothing is kept of such a
+ *   statement: its transaction never committed.
+ * - its parent: if the parent dies (killed, crashed) while a statement runs, nobody is left to
+ *   end it; the watchdog ends the process once it has been re-parented.
  */
 import { Worker } from 'node:worker_threads';
 import { execute } from './execute.js';
 import { inspect } from './inspect.js';
 import { openShop } from './open.js';
-import type { ShopRequest, ShopResponse } from './protocol.js';
+import { MEMORY_SIGNAL, type ShopRequest, type ShopResponse } from './protocol.js';
 import { read } from './run.js';
 
 const dataDir = process.argv[2];
-if (!dataDir || !process.send) {
-  process.stderr.write('shop worker: started without a data directory or an IPC channel\n');
+const memoryBytes = Number(process.argv[3]);
+if (!dataDir || !process.send || !(memoryBytes > 0)) {
+  process.stderr.write('shop worker: started without a data directory, a memory bound or an IPC channel\n');
   process.exit(2);
 }
+/** How often a running request's memory is sampled: what it may overshoot is what it grows in this. */
+const SAMPLE_MS = 5;
+/**
+ * Shared with the watchdog: [0] 1 while a request runs, [1] resident KiB when it started,
+ * [2] which request (so a sample never compares one request's memory with another's start).
+ */
+const running = new Int32Array(new SharedArrayBuffer(12));
 new Worker(
-  `const { workerData } = require('node:worker_threads');
-setInterval(() => { if (process.ppid !== workerData.parent) process.kill(process.pid, 'SIGKILL'); }, 250);`,
+  `const { workerData: w } = require('node:worker_threads');
+const s = new Int32Array(w.running);
+const end = (signal) => {
+  try { process.kill(process.pid, signal); } catch {}
+  process.kill(process.pid, 'SIGKILL');
+};
+for (;;) {
+  if (Atomics.load(s, 0) === 1) {
+    const request = Atomics.load(s, 2);
+    const grown = process.memoryUsage.rss() - Atomics.load(s, 1) * 1024;
+    if (grown > w.bytes && Atomics.load(s, 0) === 1 && Atomics.load(s, 2) === request) end(w.signal);
+    Atomics.wait(s, 0, 1, w.everyMs);
+  } else Atomics.wait(s, 0, 0, 250);
+  if (process.ppid !== w.parent) end('SIGKILL');
+}`,
   // Plain JavaScript: not through tsx, whatever this process was started with.
-  { eval: true, workerData: { parent: process.ppid }, execArgv: [] },
+  {
+    eval: true,
+    workerData: {
+      parent: process.ppid,
+      running: running.buffer,
+      bytes: memoryBytes,
+      signal: MEMORY_SIGNAL,
+      everyMs: SAMPLE_MS,
+    },
+    execArgv: [],
+  },
 ).unref();
 const shop = openShop(dataDir);
 process.send('ready');
@@ -62,22 +101,33 @@ function announce(id: number): Promise<void> {
   });
 }
 
+/** A refusal's words, cut: SQLite quotes what it refuses (a 10 MB JSON path, say), and all of it would cross to the parent. */
+const MAX_ERROR_CHARS = 2000;
+
 // One request at a time: the parent sends the next only once this one is answered.
 process.on('message', async (request: ShopRequest) => {
+  // The watchdog measures this request from here (a store and a wake: no message, no wait).
+  Atomics.store(running, 1, Math.floor(process.memoryUsage.rss() / 1024));
+  Atomics.add(running, 2, 1);
+  Atomics.store(running, 0, 1);
+  Atomics.notify(running, 0);
   let response: ShopResponse;
   try {
     response = { id: request.id, ok: true, value: await handle(request) };
   } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
     response = {
       id: request.id,
       ok: false,
       error: {
         name: error instanceof Error ? error.name : 'Error',
-        message: error instanceof Error ? error.message : String(error),
+        message: message.length > MAX_ERROR_CHARS ? `${message.slice(0, MAX_ERROR_CHARS)}…` : message,
       },
     };
   }
+  // Still watched while the answer is copied into the channel.
   process.send?.(response);
+  Atomics.store(running, 0, 0);
 });
 
 const stop = () => {
