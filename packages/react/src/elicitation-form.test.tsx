@@ -240,13 +240,22 @@ describe('<ElicitationForm>', () => {
     }
   });
 
-  it('answers decline and cancel without content, Esc included', async () => {
-    const { onDecline, onCancel, onSubmit, user } = draw({ prompt: formPrompt(DEPLOY) });
-    await user.click(screen.getByRole('button', { name: 'Decline' }));
-    expect(onDecline).toHaveBeenCalledOnce();
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
-    await user.keyboard('{Escape}');
-    expect(onCancel).toHaveBeenCalledTimes(2);
-    expect(onSubmit).not.toHaveBeenCalled();
+  it.each([
+    [
+      'Decline',
+      'onDecline',
+      (user: ReturnType<typeof userEvent.setup>) => user.click(screen.getByRole('button', { name: 'Decline' })),
+    ],
+    [
+      'Cancel',
+      'onCancel',
+      (user: ReturnType<typeof userEvent.setup>) => user.click(screen.getByRole('button', { name: 'Cancel' })),
+    ],
+    ['Esc', 'onCancel', (user: ReturnType<typeof userEvent.setup>) => user.keyboard('{Escape}')],
+  ] as const)('answers %s without content', async (_name, handler, press) => {
+    const drawn = draw({ prompt: formPrompt(DEPLOY) });
+    await press(drawn.user);
+    expect(drawn[handler]).toHaveBeenCalledExactlyOnceWith();
+    expect(drawn.onSubmit).not.toHaveBeenCalled();
   });
 });

@@ -1,7 +1,7 @@
 'use client';
 import type { FormPrompt } from '@elicitkit/client';
 import type { FormContent, Issue } from '@elicitkit/form';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { ElicitationDialog } from './elicitation-dialog.js';
 import { showsRequired } from './field-parts.js';
 import { FieldView } from './field-view.js';
@@ -26,16 +26,25 @@ export interface ElicitationFormProps {
   /**
    * Called only with content that passed the form's validator: what the controls hold (they start
    * from the defaults; a default the person cleared is left out).
+   *
+   * Each handler gives the question's one answer. It may return `false` (the answer was not
+   * taken) or a promise (the answer being sent) that resolves `false` or rejects when it was not
+   * taken: the form can then be answered again. Anything else counts as taken, until the host
+   * shows a new `error` or new `serverIssues` (the answer was refused) or a new prompt; and when
+   * the handler returns nothing, until a `busy` the host set ends with the question still drawn.
    */
-  onSubmit: (content: FormContent) => void;
-  onDecline: () => void;
+  onSubmit: (content: FormContent) => unknown;
+  onDecline: () => unknown;
   /** Also Esc. */
-  onCancel: () => void;
-  /** The answer is on its way: Submit waits (Decline and Cancel stay available). */
+  onCancel: () => unknown;
+  /** The answer is on its way: every action (Submit, Decline, Cancel, Esc, Enter) waits. */
   busy?: boolean;
-  /** A failure to show, e.g. the POST did not go through. */
+  /** A failure to show, e.g. the POST did not go through. A new one makes the form answerable again. */
   error?: string;
-  /** Problems from the server's validation (a 400), shown under the fields they name until edited. */
+  /**
+   * Problems from the server's validation (a 400), shown under the fields they name until edited.
+   * New ones make the form answerable again.
+   */
   serverIssues?: readonly Issue[];
   labels?: Labels;
   /**
@@ -50,6 +59,11 @@ export interface ElicitationFormProps {
  * findings), every field drawn from the `@elicitkit/form` field model with defaults (or the
  * previous answer) pre-filled, inline validation by the form's own validator, and Submit /
  * Decline / Cancel (Esc). Only valid content ever reaches `onSubmit`.
+ *
+ * One answer per question: the first of Submit (or Enter in a field), Decline, Cancel or Esc is
+ * the answer; while it is on its way (the handler's promise, or `busy`) every button is disabled,
+ * and once it was taken every later press is ignored (a double click on Submit sends once, a
+ * Decline after Submit sends nothing). See `onSubmit` for how a host says it was not taken.
  *
  * @example
  * <ElicitationForm
@@ -74,6 +88,53 @@ export function ElicitationForm(props: ElicitationFormProps) {
   // Unticked confirmations stop the first Submit with a warning; the next Submit sends as it is.
   const { warned } = state;
   const secret = new Set(prompt.secretFields);
+  // The question's one answer: not given yet, on its way, or taken. The ref answers a second press
+  // in the same turn, before React has drawn the first; the state draws the buttons.
+  const answering = useRef<Answering>('asking');
+  const [shown, setShown] = useState<Answering>('asking');
+  const reopen = useCallback(() => {
+    answering.current = 'asking';
+    setShown('asking');
+  }, []);
+  // A new question, or the host showing a refusal (a new error or new issues), is answerable again.
+  // Issues compare by what they say: a host drawing the same list anew each render reopens nothing.
+  const refusal = JSON.stringify([props.error ?? null, serverIssues ?? null]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: these are what reopen it
+  useLayoutEffect(reopen, [prompt, refusal]);
+  // A handler that said nothing (returned neither false nor a promise) leaves the answer's fate to
+  // a host that drives `busy`: its sending over and the question still drawn, it was not taken.
+  const wasBusy = useRef(busy);
+  useLayoutEffect(() => {
+    if (wasBusy.current && !busy && answering.current === 'assumed') reopen();
+    wasBusy.current = busy;
+  }, [busy, reopen]);
+  const waiting = busy || shown !== 'asking';
+
+  /** Gives the answer through `handler`, unless one was already given. */
+  const answer = (handler: () => unknown) => {
+    if (busy || answering.current !== 'asking') return;
+    const settle = (taken: boolean, said = true) => {
+      answering.current = taken ? (said ? 'answered' : 'assumed') : 'asking';
+      setShown(answering.current);
+    };
+    answering.current = 'sending';
+    setShown('sending');
+    let result: unknown;
+    try {
+      result = handler();
+    } catch (error) {
+      settle(false);
+      throw error;
+    }
+    if (isPending(result))
+      result.then(
+        (taken) => settle(taken !== false),
+        () => settle(false),
+      );
+    else settle(result !== false, typeof result === 'boolean');
+  };
+  const decline = () => answer(props.onDecline);
+  const cancel = () => answer(props.onCancel);
 
   // After a refused Submit, focus goes to the first field that needs fixing.
   useEffect(() => {
@@ -84,7 +145,7 @@ export function ElicitationForm(props: ElicitationFormProps) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (busy || time.expired) return;
+    if (busy || answering.current !== 'asking' || time.expired) return;
     const content = state.submit();
     if (!content) return setRefusals((n) => n + 1);
     const unticked = prompt.fields.filter((f) => f.kind === 'boolean' && f.confirmation && content[f.name] !== true);
@@ -94,13 +155,13 @@ export function ElicitationForm(props: ElicitationFormProps) {
       if (first instanceof HTMLElement) first.focus();
       return;
     }
-    props.onSubmit(content);
+    answer(() => props.onSubmit(content));
   };
 
   const refused = (serverIssues?.length ?? 0) > 0 || (prompt.issues?.length ?? 0) > 0;
   return (
     <ElicitationDialog
-      onCancel={props.onCancel}
+      onCancel={cancel}
       labelledBy={`${id}-title`}
       describedBy={`${id}-message`}
       lang={labels.lang}
@@ -122,7 +183,13 @@ export function ElicitationForm(props: ElicitationFormProps) {
           issues={state.general}
         />
       )}
-      <form ref={formRef} className="ek-form" noValidate aria-busy={busy || undefined} onSubmit={submit}>
+      <form
+        ref={formRef}
+        className="ek-form"
+        noValidate
+        aria-busy={busy || shown === 'sending' || undefined}
+        onSubmit={submit}
+      >
         {state.submitted && state.blocking > 0 && (
           <p role="alert" className="ek-summary">
             {labels.fixErrors(state.blocking)}
@@ -155,17 +222,28 @@ export function ElicitationForm(props: ElicitationFormProps) {
           />
         ))}
         <div className="ek-actions">
-          <button type="submit" className="ek-button ek-primary" disabled={busy || time.expired}>
-            {busy ? labels.sending : labels.submit}
+          <button type="submit" className="ek-button ek-primary" disabled={waiting || time.expired}>
+            {busy || shown === 'sending' ? labels.sending : labels.submit}
           </button>
-          <button type="button" className="ek-button" onClick={props.onDecline}>
+          <button type="button" className="ek-button" disabled={waiting} onClick={decline}>
             {labels.decline}
           </button>
-          <button type="button" className="ek-button ek-quiet" onClick={props.onCancel}>
+          <button type="button" className="ek-button ek-quiet" disabled={waiting} onClick={cancel}>
             {labels.cancel}
           </button>
         </div>
       </form>
     </ElicitationDialog>
   );
+}
+
+/**
+ * Where the form's one answer is: not given yet, on its way, taken, or taken as far as the form
+ * knows (the handler said nothing; a host's `busy` ending says otherwise).
+ */
+type Answering = 'asking' | 'sending' | 'answered' | 'assumed';
+
+/** A promise, from this window or another (an iframe's is no `instanceof Promise` here). */
+function isPending(result: unknown): result is PromiseLike<unknown> {
+  return typeof (result as { then?: unknown } | null | undefined)?.then === 'function';
 }

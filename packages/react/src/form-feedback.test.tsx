@@ -115,8 +115,8 @@ describe('<ElicitationForm> feedback', () => {
     expect(screen.getByRole('alert').textContent).toContain('a confirmation is unticked');
   });
 
-  it('while busy, Submit waits and says so; Decline and Cancel stay available', async () => {
-    const { user, onSubmit, onDecline } = draw({
+  it('while busy, Submit says so and every action waits (one answer per question)', async () => {
+    const { user, onSubmit, onDecline, onCancel } = draw({
       busy: true,
       prompt: formPrompt(DEPLOY, { previous: { ticket: 'REL-1001' } }),
     });
@@ -125,8 +125,11 @@ describe('<ElicitationForm> feedback', () => {
     await user.click(sending);
     await user.type(ticket(), '{Enter}');
     expect(onSubmit).not.toHaveBeenCalled();
+    expect((screen.getByRole('button', { name: 'Decline' }) as HTMLButtonElement).disabled).toBe(true);
     await user.click(screen.getByRole('button', { name: 'Decline' }));
-    expect(onDecline).toHaveBeenCalledOnce();
+    await user.keyboard('{Escape}');
+    expect(onDecline).not.toHaveBeenCalled();
+    expect(onCancel).not.toHaveBeenCalled();
   });
 
   it('shows an error given by the host', () => {
