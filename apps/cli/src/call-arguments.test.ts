@@ -24,8 +24,8 @@ await server.connect(new StdioServerTransport());
 `;
 const COMMAND = ['--', process.execPath, '--input-type=module', '-e', SERVER];
 
-async function sent(word: string): Promise<{ code: number; received: unknown; err: string }> {
-  const r = await run(['call', 'scale', word, '--json', '--revision', '2025-11-25', ...COMMAND]);
+async function sent(...words: string[]): Promise<{ code: number; received: unknown; err: string }> {
+  const r = await run(['call', 'scale', ...words, '--json', '--revision', '2025-11-25', ...COMMAND]);
   const received = r.code === 0 ? JSON.parse(r.out).result.structuredContent.received : undefined;
   return { code: r.code, received, err: r.err };
 }
@@ -66,5 +66,32 @@ describe('elicitkit call k=v: the value typed is the value sent, or a usage erro
     expect(r.code, r.err).toBe(0);
     expect(r.received, '"02134" was sent as the number 2134').toEqual({ zip: '02134' });
     expect((await sent('zip=2134')).received).toEqual({ zip: 2134 });
+  }, 60_000);
+
+  it.each([
+    ['--args', '{"budget": 1e-400}', '$.budget 1e-400 cannot be sent exactly: it would arrive as 0'],
+    ['--args', '{"budget": 0.1e-330}', 'it would arrive as 0'],
+    ['--args', '{"budget": 1e400}', 'it would arrive as null'],
+    ['--args', '{"replicas": 123456789012345678901234567890}', 'it would arrive as 1.2345678901234568e+29'],
+    ['--args', '{"budget": 2.00000000000000001}', 'it would arrive as 2'],
+    ['--args', '{"budget": -0}', 'JSON has no negative zero'],
+    ['--args', '{"replicas": 1, "replicas": 2}', '$.replicas is given twice: JSON keeps only the last value'],
+    ['--args', '{"zip": "\\ud800"}', '$.zip holds half of a character'],
+    ['budget=-0', undefined, 'budget=-0: -0 cannot be sent exactly: JSON has no negative zero'],
+  ])(
+    '%s %s: refused (exit 2), nothing sent',
+    async (first, second, said) => {
+      const r = await sent(...(second === undefined ? [first] : [first, second]));
+      expect(r.received, 'the server received another value than the one typed').toBeUndefined();
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toContain(said);
+    },
+    60_000,
+  );
+
+  it('--args spelled otherwise but exact is sent as its value', async () => {
+    const r = await sent('--args', '{"budget": 1E-1, "replicas": 2.0e0, "zip": "\\ud83d\\ude00"}');
+    expect(r.code, r.err).toBe(0);
+    expect(r.received).toEqual({ budget: 0.1, replicas: 2, zip: '😀' });
   }, 60_000);
 });

@@ -124,19 +124,90 @@ describe('toolArguments', () => {
     it('--args and JSON values: a number JSON cannot read as written is refused, naming where', () => {
       const objects: InputSchema = { properties: { meta: { type: 'object' }, replicas: { type: 'integer' } } };
       expect(() => toolArguments(objects, [], '{"replicas": 9007199254740993}')).toThrow(
-        '--args: $.replicas cannot be sent exactly: JSON read it as 9007199254740992',
+        '--args: $.replicas 9007199254740993 cannot be sent exactly: it would arrive as 9007199254740992',
       );
       expect(() => toolArguments(objects, [], '{"meta": {"ids": [1, 1e400]}}')).toThrow(
-        '--args: $.meta.ids[1] cannot be sent exactly: JSON read it as Infinity',
+        '--args: $.meta.ids[1] 1e400 cannot be sent exactly: it would arrive as null',
       );
       expect(() => toolArguments(objects, ['meta={"n":18446744073709551616}'], undefined)).toThrow(
-        /\$\.n cannot be sent exactly/,
+        /\$\.n 18446744073709551616 cannot be sent exactly/,
       );
       // Exact ones go through, fractions included.
       expect(toolArguments(objects, ['meta={"n":9007199254740991,"r":0.1}'], '{"replicas": 3}')).toEqual({
         replicas: 3,
         meta: { n: 9007199254740991, r: 0.1 },
       });
+    });
+  });
+
+  describe('JSON (--args, a k={…} value) is sent as typed, or refused naming where', () => {
+    const objects: InputSchema = { properties: { meta: { type: 'object' }, tags: { type: 'array' } } };
+    const viaArgs = (json: string) => () => toolArguments(objects, [], json);
+    const viaWord = (word: string) => () => toolArguments(objects, [word], undefined);
+
+    it.each([
+      ['{"ratio": 1e-400}', '$.ratio 1e-400 cannot be sent exactly: it would arrive as 0'],
+      ['{"ratio": 0.1e-330}', '$.ratio 0.1e-330 cannot be sent exactly: it would arrive as 0'],
+      [
+        '{"ratio": 0.10000000000000000001}',
+        '$.ratio 0.10000000000000000001 cannot be sent exactly: it would arrive as 0.1',
+      ],
+      [
+        '{"n": 123456789012345678901234567890}',
+        '$.n 123456789012345678901234567890 cannot be sent exactly: it would arrive as 1.2345678901234568e+29',
+      ],
+      [
+        '{"n": 9007199254740992}',
+        '$.n 9007199254740992 cannot be sent exactly: whole numbers within ±9007199254740991 only',
+      ],
+      ['{"n": 1e21}', '$.n 1e21 cannot be sent exactly: whole numbers within'],
+      ['{"a": [1, -0]}', '$.a[1] -0 cannot be sent exactly: JSON has no negative zero, it would arrive as 0'],
+      ['{"a": -0.0e5}', '$.a -0.0e5 cannot be sent exactly: JSON has no negative zero'],
+      ['{"a": 1, "a": 2}', '$.a is given twice: JSON keeps only the last value'],
+      ['{"ab": 1, "a\\u0062": 2}', '$.ab is given twice'],
+      ['{"x": {"b": [1, {"c": 1, "c": 2}]}}', '$.x.b[1].c is given twice'],
+      ['{"s": "ok\\ud800"}', '$.s holds half of a character'],
+      ['{"s": ["\\udc00"]}', '$.s[0] holds half of a character'],
+      ['{"\\ud800": 1}', '$.\uFFFD holds half of a character'],
+      [`{"n": 1${'0'.repeat(500)}}`, `$.n 1${'0'.repeat(39)}… cannot be sent exactly`],
+    ])('--args %s: refused, %s', (json, said) => {
+      expect(viaArgs(json)).toThrow(`--args: ${said}`);
+      expect(viaWord(`meta=${json}`)).toThrow(`meta=${json}: ${said}`);
+    });
+
+    it('what is sent exactly goes through, spelled any way JSON spells it', () => {
+      const json =
+        '{"q":"a\\"1e-400, -0","r":[0.1,-3e+2,1E2,2.50,0,0.0,5e-324],"x":{"b":1},"y":{"b":1},"e":"\\ud83d\\ude00"}';
+      expect(toolArguments(objects, [], json)).toEqual({
+        q: 'a"1e-400, -0',
+        r: [0.1, -300, 100, 2.5, 0, 0, 5e-324],
+        x: { b: 1 },
+        y: { b: 1 },
+        e: '😀',
+      });
+      expect(toolArguments(objects, ['tags=[9007199254740991,-9007199254740991]'], undefined)).toEqual({
+        tags: [9007199254740991, -9007199254740991],
+      });
+    });
+
+    it('a JSON deeper than the stack is walked', () => {
+      const deep = `{"meta":${'['.repeat(20_000)}1e-400${']'.repeat(20_000)}}`;
+      expect(viaArgs(deep)).toThrow(/cannot be sent exactly: it would arrive as 0/);
+    });
+  });
+
+  it.each([
+    ['ratio=-0', 'ratio=-0: -0 cannot be sent exactly: JSON has no negative zero, it would arrive as 0'],
+    ['replicas=-0', 'replicas=-0: -0 cannot be sent exactly: JSON has no negative zero'],
+    ['ratio=-0.0', 'ratio=-0.0: -0.0 cannot be sent exactly'],
+    ['service=a\ud800', 'service: holds half of a character'],
+  ])('k=v %s is refused: %s', (word, said) => {
+    expect(() => toolArguments(schema, [JSON.parse(`"${word}"`) as string], undefined)).toThrow(said);
+  });
+
+  it('-0 for a property that also takes a string is the text typed', () => {
+    expect(toolArguments({ properties: { zip: { type: ['string', 'number'] } } }, ['zip=-0'], undefined)).toEqual({
+      zip: '-0',
     });
   });
 

@@ -1,4 +1,5 @@
 import { coerceValue, type NumberFieldModel } from '@elicitkit/form';
+import { notAsTyped } from './arguments-json.js';
 import { ArgumentError } from './errors.js';
 import { type PropertySchema, readInputSchema, type ToolSource } from './input-schema.js';
 
@@ -35,11 +36,8 @@ export function toolArguments(
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       throw new ArgumentError('--args must be a JSON object');
-    const inexact = inexactNumber(parsed);
-    if (inexact)
-      throw new ArgumentError(
-        `--args: ${inexact.path} cannot be sent exactly: JSON read it as ${inexact.value} (whole numbers within ±${Number.MAX_SAFE_INTEGER} only); send it as a string`,
-      );
+    const wrong = notAsTyped(json);
+    if (wrong) throw new ArgumentError(`--args: ${wrong.path} ${wrong.why}`);
     for (const [k, v] of Object.entries(parsed)) define(args, k, v);
   }
   const properties = schema?.properties ?? {};
@@ -52,6 +50,11 @@ export function toolArguments(
       );
     const key = word.slice(0, at);
     const raw = word.slice(at + 1);
+    // A chat's command can carry one (JSON's \ud800); a terminal's cannot: either way not text to send.
+    if (/\p{Cs}/u.test(word))
+      throw new ArgumentError(
+        `${key.replace(/\p{Cs}/gu, '\uFFFD')}: holds half of a character (a lone UTF-16 surrogate): no UTF-8 text can carry it`,
+      );
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (!property) {
       if (schema?.properties !== undefined)
@@ -111,6 +114,9 @@ function number(
   fail: (what: string) => never,
 ): unknown {
   const read = readNumber(raw, kind);
+  // JSON has no negative zero: -0 would arrive as 0.
+  if (read.ok && Object.is(read.value, -0) && !stringAllowed)
+    return fail(`${raw} cannot be sent exactly: JSON has no negative zero, it would arrive as 0`);
   if (read.ok && (stringAllowed ? String(read.value) === raw : read.exact)) return read.value;
   if (stringAllowed) return raw;
   if (!read.ok) return fail(read.message);
@@ -148,29 +154,9 @@ function parseJson(raw: string, fail: (what: string) => never): unknown {
   } catch {
     return fail('expected JSON');
   }
-  const inexact = inexactNumber(value);
-  if (inexact) return fail(`${inexact.path} cannot be sent exactly: JSON read it as ${inexact.value}`);
+  const wrong = notAsTyped(raw);
+  if (wrong) return fail(`${wrong.path} ${wrong.why}`);
   return value;
-}
-
-/**
- * The first number in parsed JSON that did not read as written: a whole number past the exact
- * range (`9007199254740993` reads as …992) or one too large for a double (`1e400` reads as
- * Infinity). Walked without recursion: the JSON may nest deeper than the stack.
- */
-function inexactNumber(root: unknown): { path: string; value: number } | undefined {
-  const stack: [unknown, string][] = [[root, '$']];
-  for (let next = stack.pop(); next; next = stack.pop()) {
-    const [value, path] = next;
-    if (typeof value === 'number') {
-      if (!Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value))) return { path, value };
-    } else if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push([value[i], `${path}[${i}]`]);
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [k, v] of Object.entries(value).reverse()) stack.push([v, `${path}.${k}`]);
-    }
-  }
-  return undefined;
 }
 
 /**
