@@ -117,6 +117,13 @@ export interface RelayCore {
    * nobody, and wait on it for ever.
    */
   hearing: Hearing;
+  /** How long each Redis command of the relay waits for an answer, ms (`RedisRelayOptions.timeoutMs`). */
+  timeoutMs: number;
+  /**
+   * The moment on Redis's clock before which a command must run there to have run before `by` here
+   * (`performance.now()`): a relayed request is published only before it (`Takes.before`).
+   */
+  redisBefore(by: number): Promise<number>;
   /**
    * Publishes a frame to a replica, sealed; resolves with how many listened. `takes`: how that
    * replica said it takes its messages (on its request, or in its directory entry) — several
@@ -634,9 +641,18 @@ export async function relayTo(
       if (via && error instanceof RangeError) return 0;
       throw error;
     };
-    if (!via) await heard(core);
-    if (!via) payOwed(core, holder);
-    let reached = await core.publish(holder, frame, { aead, ...(via ? { via } : {}) }).catch(tooLong);
+    // Through Redis, given up on after `timeoutMs` (a client that queues while Redis is away would
+    // hold it for as long as Redis is), and published only if Redis runs the PUBLISH before then
+    // on its own clock: a request its client was told had failed never reaches its holder later,
+    // whatever the clocks of the replicas say.
+    const throughRedis = async () => {
+      await heard(core);
+      const local = performance.now() + core.timeoutMs;
+      const before = { local, redis: await core.redisBefore(local) };
+      payOwed(core, holder);
+      return core.publish(holder, frame, { aead, before });
+    };
+    let reached = via ? await core.publish(holder, frame, { aead, via }).catch(tooLong) : await throughRedis();
     if (reached === 0 && via) {
       // The connection closed under it (or would not carry it) and nothing was sent on it. Its
       // closing ended the relays on it (this one too, if it was already waiting: its client is
@@ -647,9 +663,7 @@ export async function relayTo(
       core.unanswered.record(holder, to.session, r);
       unwatch();
       unwatch = watch();
-      await heard(core);
-      payOwed(core, holder);
-      reached = await core.publish(holder, frame, { aead });
+      reached = await throughRedis();
     }
     if (reached === 0) core.unanswered.answered(holder, r);
     // Nobody listening is a holder gone only once its heartbeat lapsed: one cut from Redis for a

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
+import { bounded, STORE_TIMEOUT_MS, StoreTimeoutError } from '../claims/bounded.js';
 import type { Link } from './direct.js';
 import { checkFrame, type Frame, type FrameKeys, MAX_BATCH, sealFrames } from './frames.js';
+import { PUBLISH_BEFORE } from './redis-clock.js';
 
 /** About how many bytes of frames one batched message holds. */
 const BATCH_BYTES = 256 * 1024;
@@ -19,6 +21,20 @@ export interface Takes {
   aead?: boolean;
   /** Sent on this direct connection to it (`direct.ts`) instead of its Redis channel. */
   via?: Link;
+  /**
+   * Given up on at `local` (this replica's `performance.now()`), and published only if Redis runs
+   * the PUBLISH before `redis` on its own clock (`RedisClock.before`): a PUBLISH this replica gave
+   * up on, held in a client's queue or on a stalled connection, is never delivered later.
+   */
+  before?: { local: number; redis: number };
+}
+
+/** One message to PUBLISH: its channel, its sealed text, its frames, and its deadline on Redis's clock. */
+interface Message {
+  channel: string;
+  message: string;
+  frames: Pending[];
+  before?: number;
 }
 
 interface Pending {
@@ -27,6 +43,7 @@ interface Pending {
   batch: boolean;
   aead: boolean;
   via: Link | undefined;
+  before: number | undefined;
   resolve: (listeners: number) => void;
   reject: (error: unknown) => void;
 }
@@ -45,7 +62,10 @@ interface Pending {
  * and sealed the same way.
  *
  * Each frame is checked when it is given (a frame the receiver would refuse is a rejection at
- * once) and gets its own outcome: how many listened to its message, or its error.
+ * once) and gets its own outcome: how many listened to its message, or its error — a
+ * `StoreTimeoutError` when Redis has not answered within `timeoutMs` (or by `before.local`). A
+ * message holding a frame with a deadline (`before`) goes as a script that publishes it only
+ * before that deadline on Redis's clock.
  */
 export class Publisher {
   private queue: Pending[] = [];
@@ -55,9 +75,15 @@ export class Publisher {
     private readonly keys: FrameKeys,
     private readonly replica: string,
     private readonly channelOf: (replica: string) => string,
+    private readonly timeoutMs: number = STORE_TIMEOUT_MS,
   ) {}
 
   publish(to: string, frame: Frame, takes: Takes = {}): Promise<number> {
+    const ms = takes.before ? Math.max(1, Math.ceil(takes.before.local - performance.now())) : this.timeoutMs;
+    return bounded(this.queued(to, frame, takes), ms);
+  }
+
+  private queued(to: string, frame: Frame, takes: Takes): Promise<number> {
     return new Promise((resolve, reject) => {
       checkFrame(frame);
       const pending = {
@@ -66,6 +92,7 @@ export class Publisher {
         batch: takes.batch === true,
         aead: takes.aead === true,
         via: takes.via,
+        before: takes.before?.redis,
         resolve,
         reject,
       };
@@ -77,7 +104,7 @@ export class Publisher {
   private readonly flush = (): void => {
     const queued = this.queue;
     this.queue = [];
-    const messages: { channel: string; message: string; frames: Pending[] }[] = [];
+    const messages: Message[] = [];
     // Frames for one replica that takes batches, in order, in messages of at most MAX_BATCH frames
     // and about BATCH_BYTES (a large chunk goes alone: Redis drops a subscriber whose output
     // buffer grows past its limit, 32 MB by default).
@@ -106,22 +133,29 @@ export class Publisher {
     }
     for (const route of [...open.keys()]) close(route);
     if (messages.length === 0) return;
-    const settle = (m: (typeof messages)[number], error: unknown, listeners: unknown) => {
+    const settle = (m: Message, error: unknown, listeners: unknown) => {
+      // Redis ran it past its deadline, and published nothing.
+      const late = !error && Number(listeners) < 0 ? new StoreTimeoutError(this.timeoutMs) : undefined;
       for (const p of m.frames) {
-        if (error) p.reject(error);
+        if (error || late) p.reject(error ?? late);
         else p.resolve(Number(listeners));
       }
     };
     if (messages.length === 1) {
-      const [m] = messages as [(typeof messages)[number]];
-      this.redis.publish(m.channel, m.message).then(
+      const [m] = messages as [Message];
+      (m.before === undefined
+        ? this.redis.publish(m.channel, m.message)
+        : this.redis.eval(PUBLISH_BEFORE, 0, m.channel, m.message, m.before)
+      ).then(
         (listeners) => settle(m, undefined, listeners),
         (error: unknown) => settle(m, error, 0),
       );
       return;
     }
     const pipeline = this.redis.pipeline();
-    for (const m of messages) pipeline.publish(m.channel, m.message);
+    for (const m of messages)
+      if (m.before === undefined) pipeline.publish(m.channel, m.message);
+      else pipeline.eval(PUBLISH_BEFORE, 0, m.channel, m.message, m.before);
     pipeline.exec().then(
       (replies) =>
         messages.forEach((m, i) => {
@@ -134,7 +168,7 @@ export class Publisher {
     );
   };
 
-  private seal(messages: { channel: string; message: string; frames: Pending[] }[], to: string, frames: Pending[]) {
+  private seal(messages: Message[], to: string, frames: Pending[]) {
     try {
       const message = sealFrames(
         this.keys,
@@ -153,7 +187,12 @@ export class Publisher {
         if (!written && via.reaches(to))
           throw new RangeError('a relay message longer than a direct connection carries');
         for (const p of frames) p.resolve(written ? 1 : 0);
-      } else messages.push({ channel: this.channelOf(to), message, frames });
+      } else {
+        // The earliest deadline of its frames, if any has one.
+        let before: number | undefined;
+        for (const p of frames) if (p.before !== undefined) before = Math.min(before ?? p.before, p.before);
+        messages.push({ channel: this.channelOf(to), message, frames, ...(before === undefined ? {} : { before }) });
+      }
     } catch (error) {
       for (const p of frames) p.reject(error);
     }

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
+import { bounded, storeTimeout } from '../claims/bounded.js';
 import { sha256 } from '../digest.js';
 import { SERVE_EXCHANGE, type ServeExchange } from '../http/exchange.js';
 import type { SessionDirectory } from '../http/session-directory.js';
@@ -22,6 +23,7 @@ import {
 } from './ends.js';
 import { type DropReason, frameKey, sealFrames } from './frames.js';
 import { Publisher } from './publisher.js';
+import { RedisClock } from './redis-clock.js';
 import { SessionEntries, type SessionEntry } from './session-entries.js';
 import { Unanswered } from './unanswered.js';
 
@@ -47,6 +49,16 @@ export interface RedisRelayOptions {
    * subscribed, ms. Default 1 s.
    */
   livenessMs?: number;
+  /**
+   * How long each of the relay's own Redis commands waits for an answer, ms — the directory lookup,
+   * a session's entry written, the PUBLISH of a relayed request and of each frame of its response,
+   * each liveness check, the subscription at `serve` — on a client that would wait for as long as
+   * Redis is away (ioredis's offline queue, `maxRetriesPerRequest: null`). Past it the request is
+   * answered 503 to send again (a relay in progress ends with an error), and a relayed request
+   * given up on is never delivered later: Redis publishes it only before that moment on its own
+   * clock. Default 5 s, as the claim and event stores.
+   */
+  timeoutMs?: number;
   /**
    * Relay on direct TCP connections between replicas, Redis staying the directory and the way
    * when a connection is not up: this replica listens (`host`, default `127.0.0.1`; `port`,
@@ -106,9 +118,18 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   const replica = options.replica ?? crypto.randomUUID();
   const prefix = options.prefix ?? 'elicitkit:relay:';
   const livenessMs = options.livenessMs ?? 1_000;
+  const timeoutMs = storeTimeout(options.timeoutMs);
   const channelOf = (id: string) => `${prefix}replica:${id}`;
   let links: Links | undefined;
-  const sessions = new SessionEntries(redis, prefix, replica, options.sessionTtlMs ?? 30_000, () => links?.advertised);
+  const sessions = new SessionEntries(
+    redis,
+    prefix,
+    replica,
+    options.sessionTtlMs ?? 30_000,
+    () => links?.advertised,
+    timeoutMs,
+  );
+  const clock = new RedisClock(redis, timeoutMs);
   // Its own connection (a subscribed one can do nothing else), queueing while it connects. Named,
   // so an operator (and a test) can tell it in CLIENT LIST.
   const subscriber = redis.duplicate({
@@ -118,7 +139,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   });
   subscriber.on('error', () => {});
   const key = frameKey(options.secret);
-  const publisher = new Publisher(redis, key, replica, channelOf);
+  const publisher = new Publisher(redis, key, replica, channelOf, timeoutMs);
   const core: RelayCore = {
     replica,
     key,
@@ -137,6 +158,8 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     watchBeat: (peer, lapsed) => watchBeat(peer, lapsed),
     beating: (peer) => sessions.beating(peer),
     hearing: new Hearing(),
+    timeoutMs,
+    redisBefore: (by) => clock.before(by),
   };
   // Redis back after refusing commands: the aborts it refused go now.
   const repay = () => payOwed(core);
@@ -173,7 +196,9 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   // lingers in Redis for minutes; or it is back and its next beat not written yet).
   const check = async (peer: string, beats: boolean): Promise<PeerLost | undefined> => {
     const [subscribed, beating] = await Promise.all([
-      redis.pubsub('NUMSUB', channelOf(peer)).then((reply) => Number((reply as [string, number])[1]) > 0),
+      bounded(redis.pubsub('NUMSUB', channelOf(peer)), timeoutMs).then(
+        (reply) => Number((reply as [string, number])[1]) > 0,
+      ),
       beats ? sessions.beating(peer) : undefined,
     ]);
     if (subscribed) return beating === false ? 'away' : undefined;
@@ -184,20 +209,29 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   // there are with it. Those through Redis, whether it still listens (`check`); those on a direct
   // connection to a holder known to beat, whether its heartbeat is current.
   type Lost = (why: PeerLost) => void;
+  // A question not answered yet is not asked again: on a client that queues while Redis is away,
+  // they would pile up, one every `livenessMs`; each gives up after `timeoutMs` ('unreachable').
   const watched = new Map<string, { ends: Set<Lost>; timer: ReturnType<typeof setInterval> }>();
   const poll = (key: string, ask: () => Promise<PeerLost | undefined>, lost: Lost) => {
     let watching = watched.get(key);
     if (!watching) {
       const ends = new Set<Lost>();
+      let asking = false;
       const timer = setInterval(() => {
-        void ask().then(
-          (why) => {
-            if (why) for (const end of [...ends]) end(why);
-          },
-          () => {
-            for (const end of [...ends]) end('unreachable');
-          },
-        );
+        if (asking) return;
+        asking = true;
+        void ask()
+          .then(
+            (why) => {
+              if (why) for (const end of [...ends]) end(why);
+            },
+            () => {
+              for (const end of [...ends]) end('unreachable');
+            },
+          )
+          .finally(() => {
+            asking = false;
+          });
       }, livenessMs);
       (timer as { unref?: () => void }).unref?.();
       watching = { ends, timer };
@@ -272,7 +306,9 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       core.handler = { fetch: (request) => handler.fetch(request), ...(serve ? { serve } : {}) };
       // Beating before it listens: nobody hears it only while it is not alive or cut from Redis.
       await sessions.beat();
-      await listen(core, subscriber, channelOf(replica));
+      // Redis's clock read before any request is relayed (`RelayCore.redisBefore`).
+      await clock.read();
+      await listen(core, subscriber, channelOf(replica), timeoutMs);
       await links?.listen();
     },
     inFlight: () => core.waiting.size + core.holding.size,
@@ -296,7 +332,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
 }
 
 /** Subscribes to this replica's channel: every frame on it goes to `receiveFrame`. */
-async function listen(core: RelayCore, subscriber: Redis, own: string): Promise<void> {
+async function listen(core: RelayCore, subscriber: Redis, own: string, timeoutMs: number): Promise<void> {
   subscriber.on('message', (channel: string, message: string) => {
     if (channel !== own) return;
     // Whatever a message holds, it is never thrown into ioredis's handler: a throw there
@@ -314,8 +350,8 @@ async function listen(core: RelayCore, subscriber: Redis, own: string): Promise<
     core.hearing.set(false);
     subscriptionLost(core);
   });
-  await subscriber.connect();
-  await subscriber.subscribe(own);
+  await bounded(subscriber.connect(), timeoutMs);
+  await bounded(subscriber.subscribe(own), timeoutMs);
   core.hearing.set(true);
   // Connected again: heard once subscribed again (ioredis subscribes again on its own; this one,
   // after it on the same connection, answers once the channel is ours again).

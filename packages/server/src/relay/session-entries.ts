@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { bounded, STORE_TIMEOUT_MS } from '../claims/bounded.js';
 import { sha256 } from '../digest.js';
 
 /** Directory entries remembered as found (a session never moves); the oldest go first past it. */
@@ -70,6 +71,8 @@ export class SessionEntries {
   private readonly held = new Map<string, string>();
   private readonly located = new Map<string, string>();
   private heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** A beat not answered yet: the next one waits for it, so a client that queues does not pile them up. */
+  private beating_ = false;
 
   constructor(
     private readonly redis: Redis,
@@ -78,13 +81,19 @@ export class SessionEntries {
     private readonly ttlMs: number,
     /** Where this replica takes direct connections, once it listens. */
     private readonly address: () => string | undefined = () => undefined,
+    /**
+     * How long each lookup and write waits for Redis, ms: past it, it rejects (`StoreTimeoutError`)
+     * as if Redis were unreachable — a client that queues commands while Redis is away would
+     * otherwise hold it for as long as Redis is.
+     */
+    private readonly timeoutMs: number = STORE_TIMEOUT_MS,
   ) {}
 
   /** Records a session this replica now holds. */
   async open(id: string, owner: string): Promise<void> {
     const address = this.address();
     const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}\n${address ?? ''}\n${IDENTITY}\n${SEQ}`;
-    await this.redis.set(this.key(id), entry, 'PX', this.ttlMs);
+    await bounded(this.redis.set(this.key(id), entry, 'PX', this.ttlMs), this.timeoutMs);
     this.held.set(id, entry);
   }
 
@@ -98,7 +107,7 @@ export class SessionEntries {
   async find(id: string): Promise<SessionEntry | undefined> {
     let entry = this.located.get(id) ?? null;
     if (entry === null) {
-      entry = await this.redis.get(this.key(id));
+      entry = await bounded(this.redis.get(this.key(id)), this.timeoutMs);
       if (entry !== null) this.remember(id, entry);
     }
     const [holder, digest, can, reads, address, identity, numbers] = entry?.split('\n') ?? [];
@@ -118,7 +127,7 @@ export class SessionEntries {
 
   /** Whether `replica`'s heartbeat is current (it did not stop, and was not killed long enough ago). */
   async beating(replica: string): Promise<boolean> {
-    return (await this.redis.exists(this.alive(replica))) === 1;
+    return (await bounded(this.redis.exists(this.alive(replica)), this.timeoutMs)) === 1;
   }
 
   /** The holder of `id` is gone, and its sessions with it: the next request is answered without a round trip. */
@@ -129,12 +138,19 @@ export class SessionEntries {
 
   /** Starts the heartbeat: this replica's liveness now, then it and its entries renewed every third of their ttl. */
   async beat(): Promise<void> {
-    await this.redis.set(this.alive(this.replica), '1', 'PX', this.ttlMs);
+    await bounded(this.redis.set(this.alive(this.replica), '1', 'PX', this.ttlMs), this.timeoutMs);
     this.heartbeat = setInterval(() => {
+      if (this.beating_) return;
+      this.beating_ = true;
       const pipeline = this.redis.pipeline();
       pipeline.set(this.alive(this.replica), '1', 'PX', this.ttlMs);
       for (const [id, entry] of this.held) pipeline.set(this.key(id), entry, 'PX', this.ttlMs);
-      void pipeline.exec().catch(() => {});
+      void pipeline
+        .exec()
+        .catch(() => {})
+        .finally(() => {
+          this.beating_ = false;
+        });
     }, this.ttlMs / 3);
     (this.heartbeat as { unref?: () => void }).unref?.();
   }
