@@ -6,9 +6,11 @@ import { type FieldKind, type FieldModel, type FieldModelOf, specForWire } from 
 import type { SelectFieldModel } from './kinds/select.js';
 import type { FieldBase } from './kinds/spec.js';
 import type { TextFieldModel, TextKind } from './kinds/text/index.js';
+import { fieldLabel } from './schema/labels.js';
 import { parseFormSchema } from './schema/parse.js';
 import type { FieldSchema, FormSchema } from './wire.js';
 
+export { humanize } from './schema/labels.js';
 export type {
   BooleanFieldModel,
   FieldKind,
@@ -38,19 +40,9 @@ export function describeFields(schema: FormSchema | unknown): FieldModel[] {
 
 /** The model of one clean field (as `parseFormSchema` returns it). */
 export function describeField(name: string, field: FieldSchema, required: boolean): FieldModel {
-  const base: FieldBase = { name, label: field.title?.trim() || humanize(name), required };
+  const base: FieldBase = { name, label: fieldLabel(name, field), required };
   if (field.description !== undefined && field.description.trim() !== '') base.help = field.description;
   const spec = specForWire(field);
   if (!spec) throw new TypeError(`Field "${name}" is outside the restricted schema; parse the form first.`);
   return spec.describe(field, base);
-}
-
-/** `releaseTicket` / `release_ticket` → `Release ticket`. */
-export function humanize(name: string): string {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_\-.]+/g, ' ')
-    .trim()
-    .toLowerCase();
-  return words.length === 0 ? name : words[0]?.toUpperCase() + words.slice(1);
 }

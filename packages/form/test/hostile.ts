@@ -3,6 +3,8 @@
  * that are anything from valid to hostile.
  */
 import fc from 'fast-check';
+import { onScreen } from '../src/kinds/options.js';
+import { fieldLabel } from '../src/schema/labels.js';
 import type { FieldSchema, FormSchema, MultiSelectSchema } from '../src/wire.js';
 import { valueFor } from './arbitraries.js';
 import { formatEdge } from './format-edges.js';
@@ -118,6 +120,11 @@ export const oneFieldCase: fc.Arbitrary<[FormSchema, Record<string, unknown>]> =
 /** A valid form of every kind, with awkward names, titles and bounds. */
 export const hostileForm: fc.Arbitrary<FormSchema> = fc
   .uniqueArray(fc.tuple(fieldName, anyField, fc.boolean()), { minLength: 1, maxLength: 5, selector: ([n]) => n })
+  // Fields a person can tell apart: two drawn alike are refused (schema/labels.ts).
+  .filter((entries) => {
+    const seen = entries.map(([n, f]) => onScreen(fieldLabel(n, f)));
+    return new Set(seen).size === seen.length;
+  })
   .map((entries) => {
     const properties: Record<string, FieldSchema> = {};
     const required: string[] = [];

@@ -1,5 +1,6 @@
 import { isObject, own, ownKeys, RESERVED_NAMES, show } from '../json.js';
 import type { FieldSchema, FormSchema } from '../wire.js';
+import { fieldLookAlikes } from './labels.js';
 import { parseField } from './parse-field.js';
 import { FIX, problem, type SchemaProblem } from './problems.js';
 
@@ -121,6 +122,11 @@ export function parseFormSchema(raw: unknown): ParsedForm {
         const parsed = parseField(name, own(rawProps, name));
         problems.push(...parsed.problems);
         if (parsed.field) properties[name] = parsed.field;
+      }
+      // Two boxes drawn alike, or one with no label: the person cannot tell what each sends.
+      for (const alike of fieldLookAlikes(properties)) {
+        problems.push(alike);
+        if (alike.field !== undefined) delete properties[alike.field];
       }
     }
   }

@@ -18,6 +18,8 @@ export type SchemaProblemCode =
   | 'bad_format'
   | 'bad_constraint'
   | 'bad_options'
+  /** A field whose label draws nothing, or reads as another field's. */
+  | 'bad_title'
   | 'bad_required'
   | 'bad_default'
   /** A Standard Schema whose library gives no JSON Schema, for the form or for one field. */

@@ -1,0 +1,111 @@
+/**
+ * A field's label must tell the person which box is which: two fields drawn alike (the same title,
+ * or a title and another field's key shown in its place, up to Unicode form, invisible characters
+ * and spacing, as options are compared) are refused, and so is a field whose label draws nothing.
+ * Property-tested over invisible characters, spacing and Unicode forms.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fromJsonSchema } from '../builder/form.js';
+import { FormSchemaError } from '../errors.js';
+import { describeFields } from '../fields.js';
+import { validate } from '../validate/validate.js';
+import { parseFormSchema } from './parse.js';
+
+const form = (properties: Record<string, unknown>) => ({ type: 'object', properties });
+const problemsOf = (properties: Record<string, unknown>) => parseFormSchema(form(properties)).problems;
+
+const UNSEEN = ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u202e', '\u2066', '\u061c', '\u0007'];
+
+const lookAlike = fc
+  .tuple(
+    fc.constantFrom('Confirm', 'Environment', 'Café', '生产环境', 'Release ticket'),
+    fc.constantFrom(...UNSEEN),
+    fc.nat({ max: 8 }),
+    fc.constantFrom('hide', 'space', 'nfd'),
+  )
+  .map(([title, hidden, at, how]) => {
+    const i = Math.min(at, title.length);
+    const twin =
+      how === 'hide'
+        ? `${title.slice(0, i)}${hidden}${title.slice(i)}`
+        : how === 'space'
+          ? ` ${title.replace(' ', '  ')}\u00a0`
+          : title.normalize('NFD') === title
+            ? `${title}${hidden}`
+            : title.normalize('NFD');
+    return [title, twin] as const;
+  });
+
+describe('fields drawn alike', () => {
+  it('are refused whatever kind each field is, however the twin differs', () => {
+    fc.assert(
+      fc.property(lookAlike, ([title, twin]) => {
+        const properties = {
+          safe: { type: 'boolean', title, default: false },
+          risky: { type: 'string', title: twin },
+        };
+        const problems = problemsOf(properties);
+        expect(problems.map((p) => p.code)).toEqual(['bad_title']);
+        expect(problems[0]?.field).toBe('risky');
+        // The validator refuses every answer, the builder the form, and no renderer gets the fields.
+        expect(validate(form(properties) as never, { safe: true, risky: 'x' }).ok).toBe(false);
+        expect(() => fromJsonSchema(form(properties))).toThrow(FormSchemaError);
+      }),
+    );
+  });
+
+  it('names both fields, with the invisible characters shown', () => {
+    expect(
+      problemsOf({ confirm: { type: 'boolean', title: 'Confirm' }, wipe: { type: 'boolean', title: 'Con\u200bfirm' } }),
+    ).toEqual([
+      {
+        field: 'wipe',
+        code: 'bad_title',
+        message: 'field "wipe" is shown as "Con\\u200bfirm", which reads as field "confirm" ("Confirm")',
+        fix: 'Give every field a title a person can tell apart from the others.',
+      },
+    ]);
+  });
+
+  it('takes a field shown by its key (no title) as drawn: the key humanized', () => {
+    // `confirm` has no title, so it is shown as "Confirm": another field titled so is refused.
+    expect(
+      problemsOf({ confirm: { type: 'boolean' }, wipe: { type: 'boolean', title: 'Confirm' } }).map((p) => p.code),
+    ).toEqual(['bad_title']);
+    // Two keys drawn alike once humanized: release_ticket and releaseTicket both show "Release ticket".
+    expect(
+      problemsOf({ release_ticket: { type: 'string' }, releaseTicket: { type: 'string' } }).map((p) => p.code),
+    ).toEqual(['bad_title']);
+    // A key holding an invisible character, untitled, beside the same key.
+    expect(problemsOf({ env: { type: 'string' }, 'en\u200bv': { type: 'string' } }).map((p) => p.code)).toEqual([
+      'bad_title',
+    ]);
+    // A blank or invisible title falls back to the key, which is compared as drawn.
+    expect(problemsOf({ env: { type: 'string', title: 'Env' }, other: { type: 'string', title: ' \u200b ' } })).toEqual(
+      [],
+    );
+    expect(describeFields(form({ other: { type: 'string', title: '\u200b\u202e' } }))[0]?.label).toBe('Other');
+    expect(
+      problemsOf({ env: { type: 'string', title: 'Other' }, other: { type: 'string', title: '\u200b' } }).map(
+        (p) => p.code,
+      ),
+    ).toEqual(['bad_title']);
+  });
+
+  it('refuses a field whose label draws nothing (an invisible key without a title)', () => {
+    const problems = problemsOf({ '\u200b': { type: 'string' } });
+    expect(problems.map((p) => p.code)).toEqual(['bad_title']);
+    expect(problems[0]?.message).toBe('field "\\u200b" is shown with no label a person can see');
+  });
+
+  it('keeps fields that differ in what a person sees: case, letters, punctuation', () => {
+    for (const [a, b] of [
+      ['Prod', 'prod'],
+      ['m2', 'm²'],
+      ['Ticket', 'Ticket 2'],
+      ['a-b', 'a b'],
+    ])
+      expect(problemsOf({ one: { type: 'string', title: a }, two: { type: 'string', title: b } })).toEqual([]);
+  });
+});
