@@ -9,6 +9,7 @@ import {
   INTERNAL_ERROR,
   INVALID_REQUEST,
 } from '@modelcontextprotocol/server';
+import { StoreTimeoutError } from '../claims/bounded.js';
 import { sha256 } from '../digest.js';
 import {
   TOO_LARGE as BODY_TOO_LARGE,
@@ -125,6 +126,12 @@ export interface RelayCore {
    */
   redisBefore(by: number): Promise<number>;
   /**
+   * Resolves once this replica's heartbeat has lapsed in Redis for sure (its last beat answered
+   * `sessionTtlMs` ago), and `livenessMs` more: a holder that still reaches Redis has seen by then
+   * that this replica is not heard from, and dropped what it relayed.
+   */
+  unheard(): Promise<void>;
+  /**
    * Publishes a frame to a replica, sealed; resolves with how many listened. `takes`: how that
    * replica said it takes its messages (on its request, or in its directory entry) — several
    * frames in one (`batch`: the frames written for it at once go together), unsigned (`aead`).
@@ -206,6 +213,9 @@ export async function runRelayed(
   const controller = new AbortController();
   const entry: Holding = { requester: back, controller, ...(via ? { via } : {}) };
   holding.set(frame.r, entry);
+  // Redis not answering whether the requester listens (`timeoutMs`) drops it too: that requester's
+  // own questions go unanswered as well, and it gives up on the relay — and this replica would not
+  // hear its `abort`.
   // A requester that no longer listens has given up on this relay (its subscription's drop failed
   // its relays, and told its client so), even if its `abort` never came: dropped here too, so a
   // call its client was told had failed never goes on. On a direct connection, its closing says it.
@@ -219,7 +229,7 @@ export async function runRelayed(
     ? beats
       ? core.watchBeat(back, () => via.close())
       : () => {}
-    : core.watch(back, (why) => why !== 'unreachable' && drop(entry, UNHEARD), beats);
+    : core.watch(back, (why) => drop(entry, why === 'unreachable' ? UNREACHABLE : UNHEARD), beats);
   let headSent = false;
   try {
     const handler = core.handler;
@@ -287,6 +297,7 @@ export async function runRelayed(
     // Told, in case it only paused (its heartbeat lapsed while its process was stopped, or while
     // it could not write to Redis): it still listens, and would wait for the rest for ever.
     if (controller.signal.reason === UNHEARD) throw new Error(UNHEARD_MESSAGE);
+    if (controller.signal.reason === UNREACHABLE) throw new Error(UNREACHABLE_MESSAGE);
     if (failed !== undefined) throw failed;
     if (controller.signal.aborted) await reader.cancel().catch(() => {});
     else sent({ t: 'end', r: frame.r });
@@ -301,11 +312,13 @@ export async function runRelayed(
         ? ({ t: 'fail', r: frame.r, message } as const)
         : !core.handler
           ? failedHead(frame.r, 503, NOT_SERVING)
-          : controller.signal.reason === LOST || controller.signal.reason === UNHEARD
+          : controller.signal.reason === LOST ||
+              controller.signal.reason === UNHEARD ||
+              controller.signal.reason === UNREACHABLE
             ? failedHead(
                 frame.r,
                 503,
-                `Service unavailable: ${controller.signal.reason === LOST ? LOST_MESSAGE : UNHEARD_MESSAGE}; send the request again`,
+                `Service unavailable: ${controller.signal.reason === LOST ? LOST_MESSAGE : controller.signal.reason === UNHEARD ? UNHEARD_MESSAGE : UNREACHABLE_MESSAGE}; send the request again`,
               )
             : failedHead(frame.r, 500, FAILED);
     await publish(back, frameOf).catch(() => 0);
@@ -345,23 +358,25 @@ export function subscriptionLost(core: RelayCore): void {
  * (`payOwed`), so a call this replica told its client had failed never takes an answer that comes
  * later. One that went out is no longer owed, whoever heard it: a holder not listening then either
  * is gone or lost its subscription, which drops every relay it ran through Redis, ending its calls
- * (`subscriptionLost`).
+ * (`subscriptionLost`). Resolves with whether it went out (through Redis: Redis ran its PUBLISH).
  */
-function sendAbort(core: RelayCore, holder: string, r: string, takes: Takes, resume = false): void {
-  core.publish(holder, resume ? { t: 'abort', r, resume } : { t: 'abort', r }, takes).then(
+function sendAbort(core: RelayCore, holder: string, r: string, takes: Takes, resume = false): Promise<boolean> {
+  return core.publish(holder, resume ? { t: 'abort', r, resume } : { t: 'abort', r }, takes).then(
     () => {
       const owed = core.owed.get(holder);
       if (owed?.relays.delete(r) && owed.relays.size === 0) core.owed.delete(holder);
+      return true;
     },
     () => {
       // Only through Redis: a direct connection that could not carry it closed, which drops, at
       // the holder, every relay it carried.
-      if (takes.via) return;
+      if (takes.via) return false;
       const owed = core.owed.get(holder) ?? { aead: takes.aead === true, relays: new Map<string, boolean>() };
       // Bounded: the oldest go first (a holder that stays unreachable watches this replica too).
       if (owed.relays.size >= MAX_OWED) owed.relays.delete(owed.relays.keys().next().value as string);
       owed.relays.set(r, resume);
       core.owed.set(holder, owed);
+      return false;
     },
   );
 }
@@ -373,7 +388,7 @@ function sendAbort(core: RelayCore, holder: string, r: string, takes: Takes, res
 export function payOwed(core: RelayCore, holder?: string): void {
   for (const [to, owed] of core.owed) {
     if (holder !== undefined && to !== holder) continue;
-    for (const [r, resume] of owed.relays) sendAbort(core, to, r, { aead: owed.aead }, resume);
+    for (const [r, resume] of owed.relays) void sendAbort(core, to, r, { aead: owed.aead }, resume);
   }
 }
 
@@ -514,6 +529,8 @@ const FAILED = 'Internal error: the request failed on the server instance holdin
 const LOST_MESSAGE = 'the server instance holding this session lost its Redis subscription and dropped the request';
 const UNHEARD_MESSAGE =
   'the server instance holding this session no longer heard from the one relaying the request and dropped it';
+const UNREACHABLE_MESSAGE =
+  'the server instance holding this session could not reach Redis to hear from the one relaying the request, and dropped it';
 
 /**
  * The whole response of a relayed request that failed on the holder before its head: 500, or 503
@@ -586,24 +603,33 @@ export async function relayTo(
   let unwatch = () => {};
   // A relay through Redis is watched: its holder no longer listening ends it. One on a direct
   // connection ends with the connection, which its holder's heartbeat lapsing closes.
+  // Redis not answering (`timeoutMs`), a request the holder may have is given up on only once the
+  // holder is sure to drop it: the `abort` went out, or this replica's heartbeat has lapsed (a
+  // holder that reaches Redis sees it unheard; one that does not drops it on its own) — never
+  // before, so its client is never told it failed while the holder could still act on it.
+  let givingUp: Promise<void> | undefined;
+  const dropped = () => {
+    givingUp ??= Promise.race([
+      sendAbort(core, holder, r, { aead }).then((sent) => (sent ? undefined : new Promise<void>(() => {}))),
+      core.unheard(),
+    ]);
+    return givingUp;
+  };
   const watch = () =>
     core.watch(
       holder,
-      (why) =>
-        why === 'gone'
-          ? relayed.fail('the server instance holding this session stopped')
-          : relayed.fail(
-              why === 'away'
-                ? 'the server instance holding this session is cut from Redis for a moment'
-                : 'the session directory (Redis) cannot be reached',
-              'interrupted',
-            ),
+      (why) => {
+        if (why === 'gone') relayed.fail('the server instance holding this session stopped');
+        else if (why === 'away')
+          relayed.fail('the server instance holding this session is cut from Redis for a moment', 'interrupted');
+        else void dropped().then(() => relayed.fail('the session directory (Redis) cannot be reached', 'interrupted'));
+      },
       to.beats,
     );
   const relayed = new RelayedResponse({
     requestBody: body,
     sequenced: to.sequenced,
-    abort: (resume) => sendAbort(core, holder, r, { aead, ...(via ? { via } : {}) }, resume),
+    abort: (resume) => void sendAbort(core, holder, r, { aead, ...(via ? { via } : {}) }, resume),
     done: () => {
       unwatch();
       core.waiting.delete(r);
@@ -621,6 +647,8 @@ export async function relayTo(
   };
   core.waiting.set(r, waiting);
   request.signal.addEventListener('abort', () => relayed.cancel(), { once: true });
+  // Set while a PUBLISH of the request is unanswered.
+  let published = false;
   try {
     if (auth && !to.wideIdentity) checkEarlierIdentity(auth);
     const frame: Frame = {
@@ -650,7 +678,10 @@ export async function relayTo(
       const local = performance.now() + core.timeoutMs;
       const before = { local, redis: await core.redisBefore(local) };
       payOwed(core, holder);
-      return core.publish(holder, frame, { aead, before });
+      published = true;
+      const reached = await core.publish(holder, frame, { aead, before });
+      published = false;
+      return reached;
     };
     let reached = via ? await core.publish(holder, frame, { aead, via }).catch(tooLong) : await throughRedis();
     if (reached === 0 && via) {
@@ -674,6 +705,8 @@ export async function relayTo(
         : new HolderGone();
     return await relayed.response();
   } catch (error) {
+    // A PUBLISH Redis did not answer may have reached the holder before the moment it was given up.
+    if (published && error instanceof StoreTimeoutError && !relayed.settled) await dropped();
     relayed.fail('the relay could not be sent', 'interrupted');
     core.unanswered.answered(holder, r);
     core.waiting.delete(r);
@@ -744,6 +777,8 @@ const LOST = Symbol('subscription lost');
  * told: one whose heartbeat lapsed may only have paused, and still listen).
  */
 const UNHEARD = Symbol('requester not heard from');
+/** Why one through Redis was dropped when Redis did not answer whether its requester still listens. */
+const UNREACHABLE = Symbol('Redis unreachable');
 
 export const TOO_LARGE = Symbol('too large');
 /** Headers that carry a credential: never relayed. */

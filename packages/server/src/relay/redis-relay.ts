@@ -54,9 +54,11 @@ export interface RedisRelayOptions {
    * a session's entry written, the PUBLISH of a relayed request and of each frame of its response,
    * each liveness check, the subscription at `serve` — on a client that would wait for as long as
    * Redis is away (ioredis's offline queue, `maxRetriesPerRequest: null`). Past it the request is
-   * answered 503 to send again (a relay in progress ends with an error), and a relayed request
-   * given up on is never delivered later: Redis publishes it only before that moment on its own
-   * clock. Default 5 s, as the claim and event stores.
+   * answered 503 to send again (a relay in progress ends with an error) — once the holder is sure
+   * to have dropped what it may have of it: its `abort` went out, or this replica's heartbeat has
+   * lapsed (`sessionTtlMs`) and `livenessMs` more. A relayed request given up on is never delivered
+   * later: Redis publishes it only before that moment on its own clock. Default 5 s, as the claim
+   * and event stores.
    */
   timeoutMs?: number;
   /**
@@ -160,6 +162,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     hearing: new Hearing(),
     timeoutMs,
     redisBefore: (by) => clock.before(by),
+    unheard: () => new Promise<void>((resolve) => setTimeout(resolve, sessions.lapsesIn() + livenessMs)),
   };
   // Redis back after refusing commands: the aborts it refused go now.
   const repay = () => payOwed(core);

@@ -52,13 +52,14 @@ describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that
   };
 
   it('a request on a session it has not looked up yet: 503, the directory cannot be reached', async () => {
-    const { url, stall } = await setup('stalledfind:');
+    const { a, b, stall } = await setup('stalledfind:');
+    // Connected to the holder itself: b has never looked the session up.
     const client = new Client({ name: 'stalled', version: '1' });
     h.clients.push(client);
-    const transport = httpTransport(url, 'alice');
+    const transport = httpTransport(a.serving.url, 'alice');
     await client.connect(transport);
     stall();
-    const response = await postOnSession(url, transport.sessionId as string, {
+    const response = await postOnSession(b.serving.url, transport.sessionId as string, {
       jsonrpc: '2.0',
       id: 7,
       method: 'tools/list',
@@ -68,7 +69,9 @@ describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that
   });
 
   it('a call relayed while Redis stalls: 503, and once Redis is back its held PUBLISH never runs the call on the holder', async () => {
-    const { a, b, url, stall } = await setup('stalledpub:');
+    // Its PUBLISH unanswered, b answers 503 once its heartbeat has lapsed (1 s): the holder drops
+    // by then whatever reached it before b gave up.
+    const { a, b, url, stall } = await setup('stalledpub:', { sessionTtlMs: 1_000 });
     const client = new Client({ name: 'stalled', version: '1' });
     h.clients.push(client);
     const transport = httpTransport(url, 'alice');
@@ -113,6 +116,25 @@ describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that
     expect(a.serving.store.deployments, 'deployed after the call was reported as not completed').toEqual([]);
   });
 
+  it('mid-question, its heartbeat still current: its client is told only once the holder dropped the call, and an answer straight to the holder then does nothing', async () => {
+    // The holder hears b (subscribed, beating) for up to 3 s after b's Redis stalls, and would
+    // take an answer straight to it until then.
+    const { a, url, stall } = await setup('stalledbeat:', { sessionTtlMs: 3_000 });
+    const { client, asked } = patientClient('stalled');
+    h.clients.push(client);
+    const transport = httpTransport(url, 'alice');
+    await client.connect(transport);
+    const call = startDeploy(client);
+    await asked;
+    stall();
+    const error = await call;
+    expect(String((error as Error).message)).toMatch(/did not complete: the session directory \(Redis\) cannot be/);
+    // Told it failed: the person answers anyway, at once, straight to the holder.
+    await (await postOnSession(a.serving.url, transport.sessionId as string, ANSWER_DEV)).arrayBuffer();
+    expect(a.serving.store.deployments, 'deployed after the call was reported as not completed').toEqual([]);
+    expect((await a.serving.log.response('env')).action).toBe('cancel');
+  });
+
   it('a request held on the way past the moment its requester gave up, then delivered with nothing after it, never runs', async () => {
     // What a stalled network can do: b's PUBLISH is held on the way while b gives up on it (503),
     // then it alone reaches Redis, and b's connection is lost — the abort b sent behind it never
@@ -123,7 +145,13 @@ describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that
     h.cleanups.push(() => way.close());
     const redis = new Redis(way.url, { retryStrategy: () => 20, ...WAITS });
     redis.on('error', () => {});
-    const relay = createRedisRelay(redis, { secret: SECRET, prefix, livenessMs: 100, timeoutMs: 300 });
+    const relay = createRedisRelay(redis, {
+      secret: SECRET,
+      prefix,
+      livenessMs: 100,
+      timeoutMs: 300,
+      sessionTtlMs: 1_000,
+    });
     const serving = await loopback({ authenticated: true, sessions: relay });
     await relay.serve(serving.handler);
     h.replicas.push({ relay, redis, serving });
@@ -159,6 +187,36 @@ describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that
     await expect.poll(() => a.relay.inFlight()).toBe(0);
     expect(a.serving.store.deployments, 'deployed by a request its client was told had failed').toEqual([]);
     way.open();
+  });
+});
+
+describe.skipIf(!REDIS)("the holder's Redis stalls, on a client that waits for ever", () => {
+  const { h, replica, gated } = relayHarness(SECRET);
+  const thaw: (() => void)[] = [];
+  afterEach(() => {
+    for (const open of thaw.splice(0)) open();
+  });
+
+  it('mid-question: the holder drops the call once Redis does not answer it, so an answer straight to it after its client was told does nothing', async () => {
+    const prefix = 'stalledholder:';
+    // The requester tells its client once a's heartbeat has lapsed (1.5 s after the stall).
+    const a = await gated(prefix, { timeoutMs: 300, sessionTtlMs: 1_500 }, WAITS);
+    const b = await replica(prefix);
+    h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    const { client, asked } = patientClient('stalled');
+    h.clients.push(client);
+    const transport = httpTransport(h.proxy.url, 'alice');
+    await client.connect(transport);
+    const call = startDeploy(client);
+    await asked;
+    thaw.push(() => a.gate.thaw());
+    a.gate.freeze();
+    const error = await call;
+    expect(String((error as Error).message)).toMatch(/did not complete/);
+    // Told it failed: the person answers anyway, straight to the holder (its HTTP still up).
+    await (await postOnSession(a.serving.url, transport.sessionId as string, ANSWER_DEV)).arrayBuffer();
+    expect(a.serving.store.deployments, 'deployed after the call was reported as not completed').toEqual([]);
+    expect((await a.serving.log.response('env')).action).toBe('cancel');
   });
 });
 

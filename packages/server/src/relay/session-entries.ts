@@ -73,6 +73,8 @@ export class SessionEntries {
   private heartbeat: ReturnType<typeof setInterval> | undefined;
   /** A beat not answered yet: the next one waits for it, so a client that queues does not pile them up. */
   private beating_ = false;
+  /** When (`performance.now()`) Redis last answered a beat: this replica's liveness lapses `ttlMs` after, at the latest. */
+  private lastBeat = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly redis: Redis,
@@ -125,6 +127,11 @@ export class SessionEntries {
       : undefined;
   }
 
+  /** How long, ms, until this replica's liveness has lapsed in Redis for sure (0 when it has). */
+  lapsesIn(): number {
+    return Math.max(0, this.lastBeat + this.ttlMs - performance.now());
+  }
+
   /** Whether `replica`'s heartbeat is current (it did not stop, and was not killed long enough ago). */
   async beating(replica: string): Promise<boolean> {
     return (await bounded(this.redis.exists(this.alive(replica)), this.timeoutMs)) === 1;
@@ -139,6 +146,7 @@ export class SessionEntries {
   /** Starts the heartbeat: this replica's liveness now, then it and its entries renewed every third of their ttl. */
   async beat(): Promise<void> {
     await bounded(this.redis.set(this.alive(this.replica), '1', 'PX', this.ttlMs), this.timeoutMs);
+    this.lastBeat = performance.now();
     this.heartbeat = setInterval(() => {
       if (this.beating_) return;
       this.beating_ = true;
@@ -147,6 +155,9 @@ export class SessionEntries {
       for (const [id, entry] of this.held) pipeline.set(this.key(id), entry, 'PX', this.ttlMs);
       void pipeline
         .exec()
+        .then((replies) => {
+          if (replies?.[0] && !replies[0][0]) this.lastBeat = performance.now();
+        })
         .catch(() => {})
         .finally(() => {
           this.beating_ = false;
