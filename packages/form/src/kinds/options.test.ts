@@ -192,3 +192,58 @@ describe('typed text that names an option', () => {
     expect(coerceValue(tags, 'a, b')).toMatchObject({ ok: false, message: expect.stringContaining('"b" could mean') });
   });
 });
+
+describe('options drawn alike through letters of another script', () => {
+  /** Latin letters and a Cyrillic or Greek letter drawn like each. */
+  const TWINS: [string, string][] = [
+    ['a', '\u0430'], // Cyrillic а
+    ['e', '\u0435'], // Cyrillic е
+    ['o', '\u043e'], // Cyrillic о
+    ['p', '\u0440'], // Cyrillic р
+    ['c', '\u0441'], // Cyrillic с
+    ['A', '\u0391'], // Greek Α
+    ['o', '\u03bf'], // Greek ο
+    ['P', '\u03a1'], // Greek Ρ
+  ];
+  const swapped = fc
+    .tuple(fc.constantFrom('Staging', 'Production', 'prod', 'Apac', 'Europe'), fc.constantFrom(...TWINS))
+    .filter(([word, [latin]]) => word.includes(latin))
+    .map(([word, [latin, twin]]) => [word, word.replace(latin, twin)] as const);
+
+  it('are refused as titles, untitled values (what the person reads) and enumNames', () => {
+    fc.assert(
+      fc.property(swapped, ([word, twin]) => {
+        for (const field of [
+          {
+            type: 'string',
+            oneOf: [
+              { const: 'a', title: word },
+              { const: 'b', title: twin },
+            ],
+          },
+          { type: 'string', enum: [word, twin] },
+          { type: 'string', enum: ['a', 'b'], enumNames: [twin, word] },
+          { type: 'array', items: { type: 'string', enum: [twin, word] } },
+        ])
+          expect(problemsOf(field).map((p) => p.code)).toEqual(['bad_options']);
+      }),
+    );
+  });
+
+  it('keeps words of one script, and a word beside its translation', () => {
+    for (const list of [
+      ['Staging', 'Stagings'],
+      ['Прод', 'Prod'], // different letters, not a swap: П is drawn unlike P
+      ['Production', 'Продакшн'],
+      ['α', 'β'],
+      ['Europe', 'Европа'],
+    ])
+      expect(problemsOf({ type: 'string', enum: list })).toEqual([]);
+  });
+
+  it('names the twin as sent, its letters shown as they are', () => {
+    expect(problemsOf({ type: 'string', enum: ['prod', 'pr\u043ed'] })[0]?.message).toBe(
+      'field "env" shows two options alike in enum: "prod" and "prоd"',
+    );
+  });
+});

@@ -135,20 +135,67 @@ export function onScreen(text: string): string {
  * not know, so such a list is refused as a duplicate value is.
  */
 export function lookAlikes(name: string, labels: readonly string[], where: string): SchemaProblem[] {
-  const seen = new Map<string, string>();
-  for (const label of labels) {
+  const pair = drawnAlike(labels);
+  if (!pair) return [];
+  return fail(
+    name,
+    `field "${name}" shows two options alike in ${where}: ${show(labels[pair[0]])} and ${show(labels[pair[1]])}`,
+    'Give every option a title a person can tell apart from the others.',
+  ).problems;
+}
+
+/** Letters of the scripts whose letters are drawn like one another's (Latin a, Cyrillic а, Greek α). */
+const TWIN_SCRIPTS = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/u;
+const TWIN_LETTERS = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/gu;
+
+const scriptOf = (ch: string) =>
+  /\p{Script=Latin}/u.test(ch) ? 'Latin' : /\p{Script=Cyrillic}/u.test(ch) ? 'Cyrillic' : 'Greek';
+
+/**
+ * The first two of `labels` a person cannot tell apart, as indexes, or nothing: equal on screen
+ * (`onScreen`), or a word with some of its letters swapped for letters of another script: the two
+ * share at least one Latin, Cyrillic or Greek letter in the same place and differ only where one
+ * has a letter of one of these scripts and the other a letter of another (`Staging` and `Stаging`
+ * with a Cyrillic а). No table of look-alike letters is used: any such swap counts, so `Stжging`
+ * beside `Staging` is refused too, a list no person needs. Words wholly in another script (`Прод`
+ * beside `Prod`, or an all-Cyrillic spelling of a Latin word) are not compared: telling those apart
+ * takes Unicode's confusables table, which is not used here.
+ */
+export function drawnAlike(labels: readonly string[]): [number, number] | undefined {
+  const exact = new Map<string, number>();
+  // Labels with the same shape once every letter of those scripts is masked: only these can be twins.
+  const shapes = new Map<string, { at: number; text: string[] }[]>();
+  for (const [i, label] of labels.entries()) {
     const key = onScreen(label);
-    const first = seen.get(key);
-    if (first !== undefined) {
-      return fail(
-        name,
-        `field "${name}" shows two options alike in ${where}: ${show(first)} and ${show(label)}`,
-        'Give every option a title a person can tell apart from the others.',
-      ).problems;
-    }
-    seen.set(key, label);
+    const first = exact.get(key);
+    if (first !== undefined) return [first, i];
+    exact.set(key, i);
+    if (!TWIN_SCRIPTS.test(key)) continue;
+    const shape = key.replace(TWIN_LETTERS, '\u0000');
+    const text = [...key];
+    const group = shapes.get(shape) ?? [];
+    for (const other of group) if (scriptTwins(other.text, text)) return [other.at, i];
+    group.push({ at: i, text });
+    shapes.set(shape, group);
   }
-  return [];
+  return undefined;
+}
+
+/** Whether a person can tell `a` and `b` apart: see `drawnAlike`. */
+export function alike(a: string, b: string): boolean {
+  return drawnAlike([a, b]) !== undefined;
+}
+
+/** Same length and shape (checked by the caller); every difference a letter swapped for another script's. */
+function scriptTwins(a: readonly string[], b: readonly string[]): boolean {
+  let shared = false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as string;
+    const y = b[i] as string;
+    if (x === y) shared ||= TWIN_SCRIPTS.test(x);
+    else if (scriptOf(x) === scriptOf(y)) return false;
+  }
+  return shared;
 }
 
 function fail(name: string, message: string, fix: string): { ok: false; problems: SchemaProblem[] } {

@@ -109,3 +109,24 @@ describe('fields drawn alike', () => {
       expect(problemsOf({ one: { type: 'string', title: a }, two: { type: 'string', title: b } })).toEqual([]);
   });
 });
+
+describe('fields drawn alike through letters of another script', () => {
+  it('are refused: a Latin letter swapped for a Cyrillic or Greek one', () => {
+    for (const twin of ['C\u043enfirm', '\u0421onfirm', 'C\u03bfnfirm'])
+      expect(
+        problemsOf({ ok: { type: 'boolean', title: 'Confirm' }, wipe: { type: 'boolean', title: twin } }).map(
+          (p) => p.code,
+        ),
+      ).toEqual(['bad_title']);
+    // An untitled key is compared as drawn too.
+    expect(
+      problemsOf({ confirm: { type: 'boolean' }, wipe: { type: 'boolean', title: '\u0421onfirm' } }).map((p) => p.code),
+    ).toEqual(['bad_title']);
+  });
+
+  it('keeps a title beside its translation', () => {
+    expect(
+      problemsOf({ a: { type: 'string', title: 'Environment' }, b: { type: 'string', title: 'Окружение' } }),
+    ).toEqual([]);
+  });
+});

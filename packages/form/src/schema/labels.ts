@@ -1,6 +1,6 @@
 /** The label a person reads for each field, and the check that no two are drawn alike. */
 import { show } from '../json.js';
-import { onScreen } from '../kinds/options.js';
+import { alike, onScreen } from '../kinds/options.js';
 import type { FieldSchema } from '../wire.js';
 import { problem, type SchemaProblem } from './problems.js';
 
@@ -25,16 +25,15 @@ export function fieldLabel(name: string, field: Pick<FieldSchema, 'title'>): str
 
 /**
  * Fields a person cannot tell apart: a label that draws nothing, or one drawn like an earlier
- * field's (equal up to Unicode form, invisible characters and spacing, as options are compared;
- * case is kept). Each problem names the later field, which is left out of the form.
+ * field's (equal up to Unicode form, invisible characters and spacing, or a Latin letter swapped
+ * for a Cyrillic or Greek one drawn alike: `drawnAlike`, as options are compared; case is kept). Each problem names the later field, which is left out of the form.
  */
 export function fieldLookAlikes(fields: Readonly<Record<string, FieldSchema>>): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  const seen = new Map<string, { name: string; label: string }>();
+  const seen: { name: string; label: string }[] = [];
   for (const [name, field] of Object.entries(fields)) {
     const label = fieldLabel(name, field);
-    const key = onScreen(label);
-    if (key === '') {
+    if (onScreen(label) === '') {
       problems.push(
         problem(
           name,
@@ -45,7 +44,7 @@ export function fieldLookAlikes(fields: Readonly<Record<string, FieldSchema>>): 
       );
       continue;
     }
-    const first = seen.get(key);
+    const first = seen.find((s) => alike(s.label, label));
     if (first) {
       problems.push(
         problem(
@@ -57,7 +56,7 @@ export function fieldLookAlikes(fields: Readonly<Record<string, FieldSchema>>): 
       );
       continue;
     }
-    seen.set(key, { name, label });
+    seen.push({ name, label });
   }
   return problems;
 }
