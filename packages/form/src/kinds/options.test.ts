@@ -247,3 +247,36 @@ describe('options drawn alike through letters of another script', () => {
     );
   });
 });
+
+describe('an option whose title draws nothing', () => {
+  it('is refused when the value it sends is not blank: the person would pick an empty line and send prod', () => {
+    for (const blank of ['', ' ', '\u200b', '\u202e\u202c', '\u00a0\u2060'])
+      for (const field of [
+        {
+          type: 'string',
+          oneOf: [
+            { const: 'dev', title: 'Development' },
+            { const: 'prod', title: blank },
+          ],
+        },
+        { type: 'string', enum: ['dev', 'prod'], enumNames: ['Development', blank] },
+        {
+          type: 'array',
+          items: {
+            anyOf: [
+              { const: 'dev', title: 'Development' },
+              { const: 'prod', title: blank },
+            ],
+          },
+        },
+      ]) {
+        const problems = problemsOf(field);
+        expect(problems.map((p) => p.code)).toEqual(['bad_options']);
+        expect(problems[0]?.message).toContain('which sends "prod"');
+      }
+  });
+
+  it('is kept for an untitled empty value, which shows what it sends', () => {
+    expect(problemsOf({ type: 'string', enum: ['', 'dev'] })).toEqual([]);
+  });
+});

@@ -91,6 +91,7 @@ export function parseOptions(name: string, raw: unknown, where: string): Result<
           name,
           options.map((o) => o.title),
           `the titles of ${where}`,
+          options.map((o) => o.const),
         ),
       )
     : checked;
@@ -131,10 +132,24 @@ export function onScreen(text: string): string {
 
 /**
  * Two options a person cannot tell apart (`labels` as they are drawn: titles, or the values of an
- * untitled list): the problem, or nothing. Picking one of them would send a value the person could
+ * untitled list), or a title that draws nothing over a value that does (`values`, for titled
+ * lists): the problem, or nothing. Picking one of them would send a value the person could
  * not know, so such a list is refused as a duplicate value is.
  */
-export function lookAlikes(name: string, labels: readonly string[], where: string): SchemaProblem[] {
+export function lookAlikes(
+  name: string,
+  labels: readonly string[],
+  where: string,
+  values?: readonly string[],
+): SchemaProblem[] {
+  // A title that draws nothing over a value that would: the person picks a blank and sends that value.
+  const blank = values?.findIndex((value, i) => onScreen(labels[i] ?? '') === '' && onScreen(value) !== '') ?? -1;
+  if (blank >= 0)
+    return fail(
+      name,
+      `field "${name}" shows an option with no title a person can see in ${where}: ${show(labels[blank])}, which sends ${show(values?.[blank])}`,
+      'Give every option a title a person can read.',
+    ).problems;
   const pair = drawnAlike(labels);
   if (!pair) return [];
   return fail(

@@ -83,7 +83,8 @@ export const SELECT: FieldSpec<SelectSchema, SelectFieldModel> = {
         ),
       );
     }
-    if (isStringArray(names) && problems.length === 0) problems.push(...lookAlikes(name, names, 'enumNames'));
+    if (isStringArray(names) && problems.length === 0)
+      problems.push(...lookAlikes(name, names, 'enumNames', values.ok ? values.value : undefined));
     const field =
       values.ok && problems.length === 0
         ? { type: 'string' as const, ...common(raw), enum: values.value, enumNames: names as string[] }
