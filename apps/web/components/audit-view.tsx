@@ -69,7 +69,7 @@ export function AuditView({
   trail: AuditTrail | undefined;
   /** Why the trail could not be read, if it could not. */
   failure?: string;
-  /** Whose records `trail` holds (`auditFor`), or that the browser has no chat to show them to. */
+  /** Whose records `trail` holds (`auditFor`; said above it), or that the browser has no chat to show them to. */
   scope?: { viewer: string; everyone: boolean } | 'no-chat';
   locale: Locale;
 }) {
@@ -103,7 +103,7 @@ export function AuditView({
         <h1>{t.title}</h1>
         <Link href="/">{t.back}</Link>
       </header>
-      {scope && scope !== 'no-chat' ? (
+      {trail && scope && scope !== 'no-chat' ? (
         <p className="muted">{plainText(t.scope(scope.viewer, scope.everyone))}</p>
       ) : null}
       {problem ? (

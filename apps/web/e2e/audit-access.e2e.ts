@@ -53,7 +53,8 @@ describe('the audit page', () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto(app.url);
-    await page.getByRole('textbox').first().waitFor();
+    // Its tools listed: opsdesk has started, so its database (and the trail) exists.
+    await page.locator('details[data-tool="deploy_service"]').waitFor({ timeout: 30_000 });
     await page.getByRole('link', { name: 'Audit trail' }).click();
     await page.getByText('Everyone’s records: the chat acts as owner').waitFor();
 

@@ -328,8 +328,14 @@ describe('the chat without a model', () => {
   it('the audit page lists the questions and their outcomes', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
-    await page.goto(`${app.url}/audit`);
+    // The page shows what the chat's user may see: this browser's chat acts as the local owner,
+    // who sees everyone's records (a browser without a chat sees none: audit-access.e2e.ts).
+    await page.goto(app.url);
+    // Its tools listed: opsdesk has started, so its database (and the trail) exists.
+    await page.locator('details[data-tool="deploy_service"]').waitFor({ timeout: 30_000 });
+    await page.getByRole('link', { name: 'Audit trail' }).click();
     await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
+    await page.getByText('Everyone’s records: the chat acts as owner').waitFor();
     const rows = page.locator('tr[data-tool="deploy_service"]');
     expect(await rows.count()).toBeGreaterThanOrEqual(4);
     await expect(page.locator('table').textContent()).resolves.toMatch(/decline/);

@@ -12,7 +12,8 @@ export type Audit =
   | { viewer: undefined }
   /**
    * The trail the chat's user may see: everyone's for an opsdesk owner, else only the records of
-   * their own calls. `trail` is undefined when opsdesk has no database yet.
+   * their own calls. `trail` is undefined when opsdesk has no database yet (it has not started:
+   * nothing was recorded), and then `everyone` is false, whoever the user is.
    */
   | { viewer: DemoUser; everyone: boolean; trail: AuditTrail | undefined };
 
