@@ -4,6 +4,7 @@ import { changeOnce, TO_WRITE } from '../install/file-lock.js';
 import { parseInstallArgs } from '../install/parse-args.js';
 import { type EditPlan, planEdit } from '../install/plan-edit.js';
 import { serverCommand } from '../install/server-command.js';
+import { shownConfig } from '../install/shown-config.js';
 import { unifiedDiff } from '../install/unified-diff.js';
 import { type Fsync, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
@@ -80,7 +81,7 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
           : `add MCP server "${name}" to ${file}`;
       if (request.dryRun) {
         io.out(`Dry run: would ${change} ${where}; nothing was written.`);
-        for (const line of unifiedDiff(file, before, plan.text)) io.out(line);
+        printDiff(io, file, before, plan.text);
         return EXIT.ok;
       }
 
@@ -114,7 +115,16 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
   }
 }
 
-/** Prints what a plan would change, as a unified diff. */
+/**
+ * Prints what a plan would change, as a unified diff, without the credentials in either version
+ * (`shownConfig`): a dry run's output goes to a terminal's scrollback or a CI log.
+ */
 export function printDiff(io: Io, file: string, before: string | undefined, after: string): void {
-  for (const line of unifiedDiff(file, before, after)) io.out(line);
+  const old = before === undefined ? undefined : shownConfig(before);
+  const now = shownConfig(after, old);
+  const shown = unifiedDiff(file, old?.text, now.text);
+  for (const line of shown) io.out(line);
+  // Said when the diff shows a value left out, not for one elsewhere in the file.
+  if ((old?.masked || now.masked) && unifiedDiff(file, before, after).some((line, i) => line !== shown[i]))
+    io.out('(header and env values, and URL passwords, query values and fragments, are shown as …)');
 }
