@@ -41,15 +41,30 @@ export function foreignRequest(request: Request, allowed = allowedHosts()): stri
         ? 'Requests from another site are not accepted.'
         : 'Requests from another origin are not accepted.';
   }
+  // A write's Origin must be this host — and, for a page served over https, over https: a
+  // plain-http page of the same host name (what anyone on the network can answer with) is another
+  // origin, which a browser that sends no Sec-Fetch-Site would otherwise let through.
   const origin = request.headers.get('origin');
   if (origin !== null && request.method !== 'GET' && request.method !== 'HEAD') {
-    let from: string | undefined;
+    let from: URL | undefined;
     try {
-      from = new URL(origin).host;
+      from = new URL(origin);
     } catch {
       from = undefined;
     }
-    if (from !== request.headers.get('host')) return `Requests from ${origin} are not accepted.`;
+    if (from?.host !== request.headers.get('host') || (overHttps(request) && from.protocol !== 'https:'))
+      return `Requests from ${origin} are not accepted.`;
   }
   return undefined;
+}
+
+/**
+ * Whether the page was served over https — here, or by the proxy in front (`x-forwarded-proto`).
+ * Plain http (`npm start` on loopback) keeps unprefixed, non-Secure cookies: browsers differ on
+ * taking `Secure` (and so `__Host-`) cookies from http://localhost or http://127.0.0.1, and on
+ * loopback every port of the host shares its cookies anyway (docs/web.md says so).
+ */
+export function overHttps(request: Request): boolean {
+  const forwarded = (request.headers.get('x-forwarded-proto') ?? '').split(',').map((p) => p.trim().toLowerCase());
+  return new URL(request.url).protocol === 'https:' || forwarded.includes('https');
 }

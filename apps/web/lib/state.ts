@@ -4,6 +4,7 @@ import type { UIMessageStreamWriter } from 'ai';
 import type { RunningCall } from './call-questions';
 import { type ChatRecord, chatKey, createMemoryChats, type OpenedChat } from './chats';
 import { config } from './config';
+import { overHttps } from './hosts';
 import { DEFAULT_USER, type DemoUser } from './opsdesk';
 import { redisState } from './redis-state';
 import type { ToolList } from './shared-tools';
@@ -64,7 +65,7 @@ export interface Chat {
   ended?: boolean;
 }
 
-export { QUESTION_BUDGET };
+export { overHttps, QUESTION_BUDGET };
 
 /** How long closing a chat waits for its calls to end after their questions were withdrawn. */
 const CALLS_SETTLE_MS = 2_000;
@@ -333,15 +334,4 @@ function clearedCookie(name: string, request: Request): string {
  */
 function secure(request: Request): string {
   return overHttps(request) ? '; Secure' : '';
-}
-
-/**
- * Whether the page was served over https — here, or by the proxy in front (`x-forwarded-proto`).
- * Plain http (`npm start` on loopback) keeps unprefixed, non-Secure cookies: browsers differ on
- * taking `Secure` (and so `__Host-`) cookies from http://localhost or http://127.0.0.1, and on
- * loopback every port of the host shares its cookies anyway (docs/web.md says so).
- */
-export function overHttps(request: Request): boolean {
-  const forwarded = (request.headers.get('x-forwarded-proto') ?? '').split(',').map((p) => p.trim().toLowerCase());
-  return new URL(request.url).protocol === 'https:' || forwarded.includes('https');
 }

@@ -61,6 +61,23 @@ describe('host and origin checks', () => {
     expect(foreignRequest(request('localhost:3000', { origin: 'https://elsewhere.example' }))).toBeUndefined();
   });
 
+  it('over https, refuses a write whose Origin is the same host over plain http', () => {
+    const allowed = allowedHosts({ ELICITKIT_ALLOWED_HOSTS: 'chat.example.com' });
+    const write = (url: string, origin: string, headers: Record<string, string> = {}) =>
+      foreignRequest(
+        new Request(url, { method: 'POST', headers: { host: 'chat.example.com', origin, ...headers } }),
+        allowed,
+      );
+    const proxied = { 'x-forwarded-proto': 'https' };
+    expect(write('https://chat.example.com/api/chat', 'http://chat.example.com')).toMatch(/not accepted/);
+    expect(write('http://chat.example.com/api/chat', 'http://chat.example.com', proxied)).toMatch(/not accepted/);
+    expect(write('https://chat.example.com/api/chat', 'https://chat.example.com')).toBeUndefined();
+    expect(write('http://chat.example.com/api/chat', 'https://chat.example.com', proxied)).toBeUndefined();
+    // Plain http says nothing of the page's scheme (a proxy may not say it terminated TLS): both pass.
+    expect(write('http://chat.example.com/api/chat', 'http://chat.example.com')).toBeUndefined();
+    expect(write('http://chat.example.com/api/chat', 'https://chat.example.com')).toBeUndefined();
+  });
+
   it('the proxy answers 403 with the reason, and lets ours through', async () => {
     const refused = proxy(request('attacker.example'));
     expect(refused?.status).toBe(403);

@@ -1,8 +1,8 @@
 import { cookies, headers } from 'next/headers';
 import { AuditView } from '../../components/audit-view';
 import { auditFor } from '../../lib/audit';
+import { overHttps } from '../../lib/hosts';
 import { isLocale, LOCALE_COOKIE, localeFromHeader, SECURE_LOCALE_COOKIE } from '../../lib/locale';
-import { overHttps } from '../../lib/state';
 
 export const dynamic = 'force-dynamic';
 
