@@ -40,7 +40,8 @@ describe.skipIf(!REDIS)('frames that arrive after they expired', () => {
   it("a requester paused past its holder's fail is told its call failed once it runs again, not left waiting", async () => {
     const prefix = 'latefail:';
     const a = await replica(prefix);
-    const b = await gated(prefix, { sessionTtlMs: 1_500 });
+    // Paused, b gives up on nothing on its own: its Redis commands are not timed out meanwhile.
+    const b = await gated(prefix, { sessionTtlMs: 1_500, timeoutMs: 60_000 });
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const { client, asked } = patientClient('late');
     h.clients.push(client);
@@ -74,7 +75,8 @@ describe.skipIf(!REDIS)('frames that arrive after they expired', () => {
 
   it("a holder paused past its requester's abort drops the call once it runs again: its question withdrawn, nothing done", async () => {
     const prefix = 'lateabort:';
-    const a = await gated(prefix, { sessionTtlMs: 600 });
+    // Paused, a gives up on nothing on its own: its Redis commands are not timed out meanwhile.
+    const a = await gated(prefix, { sessionTtlMs: 600, timeoutMs: 60_000 });
     const b = await replica(prefix);
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const { client, asked } = patientClient('late');

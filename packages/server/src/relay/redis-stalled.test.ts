@@ -26,6 +26,12 @@ const SECRET = 'relay-stalled-test-secret-0123456789abcdef0';
 
 /** A client that waits for ever: it queues every command while Redis does not answer. */
 const WAITS = { maxRetriesPerRequest: null };
+/**
+ * How long the stalled replica's relay waits on each Redis command: short, for a test that waits
+ * it out, and long enough that no command of a Redis that answers (a replica starting on a loaded
+ * machine) runs past it.
+ */
+const TIMEOUT_MS = 1_500;
 
 describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that waits for ever", () => {
   const { h, replica, gated } = relayHarness(SECRET);
@@ -38,11 +44,11 @@ describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that
 
   /**
    * Holder `a`, requester `b` (its Redis behind a gate, on a client that waits for ever, each Redis
-   * command bounded at 300 ms), a balancer: initialize to a, the rest to b; alice connected.
+   * command bounded at `TIMEOUT_MS`), a balancer: initialize to a, the rest to b; alice connected.
    */
   const setup = async (prefix: string, requester: ReplicaOptions = {}) => {
     const a = await replica(prefix);
-    const b = await gated(prefix, { timeoutMs: 300, ...requester }, WAITS);
+    const b = await gated(prefix, { timeoutMs: TIMEOUT_MS, ...requester }, WAITS);
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const stall = () => {
       thaw.push(() => b.gate.thaw());
@@ -149,7 +155,7 @@ describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that
       secret: SECRET,
       prefix,
       livenessMs: 100,
-      timeoutMs: 300,
+      timeoutMs: TIMEOUT_MS,
       sessionTtlMs: 1_000,
     });
     const serving = await loopback({ authenticated: true, sessions: relay });
@@ -197,10 +203,22 @@ describe.skipIf(!REDIS)("the holder's Redis stalls, on a client that waits for e
     for (const open of thaw.splice(0)) open();
   });
 
+  it('a session opened while Redis stalls: 503, the directory cannot be reached, not a wait', async () => {
+    const a = await gated('stalledopen:', { timeoutMs: TIMEOUT_MS }, WAITS);
+    thaw.push(() => a.gate.thaw());
+    a.gate.freeze();
+    const client = new Client({ name: 'stalled', version: '1' });
+    h.clients.push(client);
+    const refused = await client.connect(httpTransport(a.serving.url, 'alice')).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Error);
+    expect(String((refused as Error).message)).toMatch(/the session directory cannot be reached/);
+  });
+
   it('mid-question: the holder drops the call once Redis does not answer it, so an answer straight to it after its client was told does nothing', async () => {
     const prefix = 'stalledholder:';
-    // The requester tells its client once a's heartbeat has lapsed (1.5 s after the stall).
-    const a = await gated(prefix, { timeoutMs: 300, sessionTtlMs: 1_500 }, WAITS);
+    // The requester tells its client once a's heartbeat has lapsed (4 to 6 s after the stall); a
+    // gives up on its checks of b before (`TIMEOUT_MS`, and `livenessMs` at most to ask).
+    const a = await gated(prefix, { timeoutMs: TIMEOUT_MS, sessionTtlMs: 6_000 }, WAITS);
     const b = await replica(prefix);
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const { client, asked } = patientClient('stalled');
