@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createOpsdesk, defaultDataDir, localeFrom, readAudit } from '@elicitkit/opsdesk';
 import type { Io } from '../io.js';
-import { shownIo } from '../shown.js';
+import { inLine, shownIo } from '../shown.js';
 import { EXIT, refuseEmptyValues, UsageError, wholeNumber } from '../usage.js';
 import { databaseFrom } from './database.js';
 
@@ -41,7 +41,8 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     const line = (r: Record<string, unknown>, text: string) => {
       const id = String(r.context_id);
       const list = calls.get(id) ?? [];
-      list.push(`  ${String(r.at).slice(0, 19).replace('T', ' ')}  ${text}`);
+      // One record, one line: a line break in its text (a caller's, a server's) would read as another record.
+      list.push(`  ${String(r.at).slice(0, 19).replace('T', ' ')}  ${inLine(text, Number.POSITIVE_INFINITY)}`);
       calls.set(id, list);
     };
     for (const r of trail.requests)
@@ -66,7 +67,7 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     if (calls.size === 0) human.out('The audit trail is empty.');
     for (const [id, lines] of calls) {
       const who = [...trail.requests, ...trail.refusals].find((r) => r.context_id === id)?.username;
-      human.out(`call ${id}${who ? ` by ${who}` : ''}`);
+      human.out(`call ${inLine(id)}${who ? ` by ${inLine(String(who))}` : ''}`);
       for (const l of lines.sort()) human.out(l);
     }
     return EXIT.ok;
