@@ -163,6 +163,12 @@ export function lookAlikes(
 const TWIN_SCRIPTS = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/u;
 const TWIN_LETTERS = /[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]/gu;
 
+const mixesScripts = (text: string) =>
+  Number(/\p{Script=Latin}/u.test(text)) +
+    Number(/\p{Script=Cyrillic}/u.test(text)) +
+    Number(/\p{Script=Greek}/u.test(text)) >
+  1;
+
 const scriptOf = (ch: string) =>
   /\p{Script=Latin}/u.test(ch) ? 'Latin' : /\p{Script=Cyrillic}/u.test(ch) ? 'Cyrillic' : 'Greek';
 
@@ -177,28 +183,41 @@ const scriptOf = (ch: string) =>
  * takes Unicode's confusables table, which is not used here.
  */
 export function drawnAlike(labels: readonly string[]): [number, number] | undefined {
-  const exact = new Map<string, number>();
-  // Labels with the same shape once every letter of those scripts is masked: only these can be twins.
-  const shapes = new Map<string, { at: number; text: string[] }[]>();
+  const seen = screen();
   for (const [i, label] of labels.entries()) {
-    const key = onScreen(label);
-    const first = exact.get(key);
+    const first = seen(label);
     if (first !== undefined) return [first, i];
-    exact.set(key, i);
-    if (!TWIN_SCRIPTS.test(key)) continue;
-    const shape = key.replace(TWIN_LETTERS, '\u0000');
-    const text = [...key];
-    const group = shapes.get(shape) ?? [];
-    for (const other of group) if (scriptTwins(other.text, text)) return [other.at, i];
-    group.push({ at: i, text });
-    shapes.set(shape, group);
   }
   return undefined;
 }
 
-/** Whether a person can tell `a` and `b` apart: see `drawnAlike`. */
-export function alike(a: string, b: string): boolean {
-  return drawnAlike([a, b]) !== undefined;
+/**
+ * A running `drawnAlike`: each call takes the next label and answers the index of an earlier one
+ * drawn alike, or undefined (and then remembers it). Each label is normalized once.
+ */
+export function screen(): (label: string) => number | undefined {
+  const exact = new Map<string, number>();
+  // Labels with the same shape once every letter of those scripts is masked: only these can be twins.
+  // Only a label mixing these scripts can be one of two twins (the letter they share is of one
+  // script, the swapped one of another), so pairs where neither mixes are never compared.
+  const shapes = new Map<string, { at: number; text: string[]; mixed: boolean }[]>();
+  let at = 0;
+  return (label) => {
+    const i = at++;
+    const key = onScreen(label);
+    const first = exact.get(key);
+    if (first !== undefined) return first;
+    exact.set(key, i);
+    if (!TWIN_SCRIPTS.test(key)) return undefined;
+    const shape = key.replace(TWIN_LETTERS, '\u0000');
+    const text = [...key];
+    const mixed = mixesScripts(key);
+    const group = shapes.get(shape) ?? [];
+    for (const other of group) if ((mixed || other.mixed) && scriptTwins(other.text, text)) return other.at;
+    group.push({ at: i, text, mixed });
+    shapes.set(shape, group);
+    return undefined;
+  };
 }
 
 /** Same length and shape (checked by the caller); every difference a letter swapped for another script's. */

@@ -1,6 +1,6 @@
 /** The label a person reads for each field, and the check that no two are drawn alike. */
 import { show } from '../json.js';
-import { alike, onScreen } from '../kinds/options.js';
+import { onScreen, screen } from '../kinds/options.js';
 import type { FieldSchema } from '../wire.js';
 import { problem, type SchemaProblem } from './problems.js';
 
@@ -30,7 +30,8 @@ export function fieldLabel(name: string, field: Pick<FieldSchema, 'title'>): str
  */
 export function fieldLookAlikes(fields: Readonly<Record<string, FieldSchema>>): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
-  const seen: { name: string; label: string }[] = [];
+  const shown: { name: string; label: string }[] = [];
+  const seen = screen();
   for (const [name, field] of Object.entries(fields)) {
     const label = fieldLabel(name, field);
     if (onScreen(label) === '') {
@@ -44,7 +45,8 @@ export function fieldLookAlikes(fields: Readonly<Record<string, FieldSchema>>): 
       );
       continue;
     }
-    const first = seen.find((s) => alike(s.label, label));
+    const at = seen(label);
+    const first = at === undefined ? undefined : shown[at];
     if (first) {
       problems.push(
         problem(
@@ -54,9 +56,10 @@ export function fieldLookAlikes(fields: Readonly<Record<string, FieldSchema>>): 
           'Give every field a title a person can tell apart from the others.',
         ),
       );
+      shown.push(first); // keeps indexes in step with seen's; this field is left out
       continue;
     }
-    seen.push({ name, label });
+    shown.push({ name, label });
   }
   return problems;
 }
