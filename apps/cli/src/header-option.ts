@@ -17,7 +17,10 @@ export function headerOptions(raw: readonly string[]): Record<string, string> {
     const at = header.search(/[:=]/);
     const name = at === -1 ? '' : header.slice(0, at).trim();
     if (!TOKEN.test(name))
-      throw new UsageError(`--header "${header}" must be "Name: value", e.g. --header "Authorization: Bearer ek_…"`);
+      // Not quoted back: a header written wrong is most often a credential (`Authorization Bearer ek_…`).
+      throw new UsageError(
+        `--header must be "Name: value" (a header name, then ":" or "=", then the value), e.g. --header "Authorization: Bearer ek_…"; the one given is not shown, as it may hold a credential`,
+      );
     if (Object.keys(out).some((k) => k.toLowerCase() === name.toLowerCase()))
       throw new UsageError(`--header ${name} is given twice`);
     // A line break would start another header (and fetch refuses such a value): never written or sent.
