@@ -22,6 +22,7 @@ import type { AuditEvent } from '@elicitkit/server';
 import { flushAudit, sqliteAudit } from '../apps/opsdesk/src/audit.js';
 import { openDatabase } from '../apps/opsdesk/src/db/open.js';
 import { sqliteStore } from '../apps/opsdesk/src/db/sqlite-store.js';
+import { findUser as findAccountNamed } from '../apps/opsdesk/src/identity.js';
 import { accessTo } from '../apps/opsdesk/src/permissions.js';
 import { p50 } from './support/stats.js';
 
@@ -29,6 +30,8 @@ const DEPLOYS = Number(process.env.BENCH_DEPLOYS ?? 5000);
 const dir = mkdtempSync(join(tmpdir(), 'ek-bench-writes-'));
 const db = openDatabase(dir);
 const store = sqliteStore(db);
+// accessTo takes the account (its id), as opsdesk's tools do.
+const aliceAccount = (store.runNow(findAccountNamed('alice')) as { id: number }).id;
 const sink = sqliteAudit(db);
 // Schema v4 on its own copy: the three indexes by call id that v5 dropped.
 const v4Dir = mkdtempSync(join(tmpdir(), 'ek-bench-writes-v4-'));
@@ -118,7 +121,7 @@ const ways = {
     for (const e of answered()) sink(e);
     effectWithRows.immediate();
   },
-  'caller lookup remembered': () => store.runNow(accessTo('alice', 'deploy', 'order-service')),
+  'caller lookup remembered': () => store.runNow(accessTo(aliceAccount, 'deploy', 'order-service')),
 } satisfies Record<string, () => unknown>;
 
 const names = Object.keys(ways) as (keyof typeof ways)[];

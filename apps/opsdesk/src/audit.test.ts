@@ -316,9 +316,11 @@ describe('opsdesk audit rows, committed per step', () => {
     const tool = recordCallEnds(sqliteStore(db))(
       defineTool({ name: 'refuse', description: 'Refuses.', run: () => rejected('No such service.') }),
     );
-    await tool.run({}, { contextId: 'call-7', user: 'bob', revision: '2026-07-28' } as ToolContext);
-    expect(other.prepare('SELECT context_id, username, message FROM audit_refusals').all()).toEqual([
-      { context_id: 'call-7', username: 'bob', message: 'No such service.' },
+    // The kit's identity is the account (its id): the row names it, and the name it has.
+    const bob = db.prepare("SELECT id FROM users WHERE username = 'bob'").pluck().get() as number;
+    await tool.run({}, { contextId: 'call-7', user: String(bob), revision: '2026-07-28' } as ToolContext);
+    expect(other.prepare('SELECT context_id, user_id, username, message FROM audit_refusals').all()).toEqual([
+      { context_id: 'call-7', user_id: bob, username: 'bob', message: 'No such service.' },
     ]);
   });
 

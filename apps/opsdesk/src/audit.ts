@@ -11,6 +11,7 @@ import type { Database } from './db/open.js';
 import { all, type Query, run, values } from './db/query.js';
 import { answerOn } from './db/sqlite-store.js';
 import { runSteps, type Store } from './db/store.js';
+import { accountOf } from './identity.js';
 
 /** A database's audit rows made but not committed yet, and the ways they leave the queue. */
 export interface AuditQueue {
@@ -185,14 +186,16 @@ function afterFlush<T>(key: object, then: () => T | Promise<T>): T | Promise<T> 
 
 /** One audit event's row, in its kind's table. */
 export function* insertEvent(e: AuditEvent): Query<void> {
-  const who = e.user ?? null;
+  // The kit's identity is the account (`accountIdentity`): the row keeps it and the name it has now.
+  const who = accountOf(e.user) ?? null;
   switch (e.type) {
     case 'request':
       yield* run(
-        'INSERT INTO audit_requests (context_id, tool, question, username, mode, revision, message, fields, origin, delivered, reason, at, client, adaptation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO audit_requests (context_id, tool, question, user_id, username, mode, revision, message, fields, origin, delivered, reason, at, client, adaptation) VALUES (?, ?, ?, ?, (SELECT username FROM users WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         e.contextId,
         e.tool,
         e.key,
+        who,
         who,
         e.mode,
         e.revision,
@@ -208,10 +211,11 @@ export function* insertEvent(e: AuditEvent): Query<void> {
       break;
     case 'response':
       yield* run(
-        'INSERT INTO audit_responses (context_id, tool, question, username, action, content, elapsed_ms, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO audit_responses (context_id, tool, question, user_id, username, action, content, elapsed_ms, detail, at) VALUES (?, ?, ?, ?, (SELECT username FROM users WHERE id = ?), ?, ?, ?, ?, ?)',
         e.contextId,
         e.tool,
         e.key,
+        who,
         who,
         e.action,
         e.content ? JSON.stringify(e.content) : null,
@@ -223,10 +227,11 @@ export function* insertEvent(e: AuditEvent): Query<void> {
       break;
     case 'validation':
       yield* run(
-        'INSERT INTO audit_validations (context_id, tool, question, username, ok, issues, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO audit_validations (context_id, tool, question, user_id, username, ok, issues, at) VALUES (?, ?, ?, ?, (SELECT username FROM users WHERE id = ?), ?, ?, ?)',
         e.contextId,
         e.tool,
         e.key,
+        who,
         who,
         e.ok ? 1 : 0,
         JSON.stringify(e.issues),
@@ -235,10 +240,11 @@ export function* insertEvent(e: AuditEvent): Query<void> {
       break;
     case 'violation':
       yield* run(
-        'INSERT INTO audit_violations (context_id, tool, question, username, rule, message, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO audit_violations (context_id, tool, question, user_id, username, rule, message, at) VALUES (?, ?, ?, ?, (SELECT username FROM users WHERE id = ?), ?, ?, ?)',
         e.contextId,
         e.tool,
         e.key,
+        who,
         who,
         e.rule,
         e.message,
@@ -281,10 +287,11 @@ export function recordCallEnds(store: Store): (tool: AnyTool) => AnyTool {
         await store
           .run(
             run(
-              'INSERT INTO audit_refusals (context_id, tool, username, revision, message, at) VALUES (?, ?, ?, ?, ?, ?)',
+              'INSERT INTO audit_refusals (context_id, tool, user_id, username, revision, message, at) VALUES (?, ?, ?, (SELECT username FROM users WHERE id = ?), ?, ?, ?)',
               ctx.contextId,
               tool.name,
-              ctx.user ?? null,
+              accountOf(ctx.user) ?? null,
+              accountOf(ctx.user) ?? null,
               ctx.revision,
               text,
               Date.now(),

@@ -1,7 +1,7 @@
 import type { Locale, ToolContext } from '@elicitkit/server';
 import type { Query } from './db/query.js';
 import type { Store } from './db/store.js';
-import { findUser, type Identity } from './identity.js';
+import { accountOf, findAccount, type Identity } from './identity.js';
 import type { ShopClient } from './shop/client.js';
 import type { Workspace } from './sync/workspace.js';
 import type { PasswordLinks } from './web/password-links.js';
@@ -18,7 +18,12 @@ export interface Deps {
   now: () => Date;
 }
 
-/** The caller, or undefined when opsdesk does not know them (a deleted user, a stale token): tools then refuse with a status. */
+/**
+ * The caller: the account the kit's identity names (`accountIdentity`), under its name now; or
+ * undefined when opsdesk does not know them (a removed account, however its name is used since;
+ * no identity): tools then refuse with a status.
+ */
 export function* findCaller(ctx: Pick<ToolContext, 'user'>): Query<Identity | undefined> {
-  return ctx.user === undefined ? undefined : yield* findUser(ctx.user);
+  const account = accountOf(ctx.user);
+  return account === undefined ? undefined : yield* findAccount(account);
 }

@@ -26,8 +26,16 @@ describe('userForToken: the caller behind a bearer token, looked up on every req
   it('finds each token’s own user, and nobody for an unknown token', () => {
     const alice = sqliteStore(db).runNow(createToken('alice'));
     const bob = sqliteStore(db).runNow(createToken('bob'));
-    expect(sqliteStore(db).runNow(userForToken(alice))).toEqual({ username: 'alice', role: 'member' });
-    expect(sqliteStore(db).runNow(userForToken(bob))).toEqual({ username: 'bob', role: 'member' });
+    expect(sqliteStore(db).runNow(userForToken(alice))).toEqual({
+      id: expect.any(Number),
+      username: 'alice',
+      role: 'member',
+    });
+    expect(sqliteStore(db).runNow(userForToken(bob))).toEqual({
+      id: expect.any(Number),
+      username: 'bob',
+      role: 'member',
+    });
     expect(sqliteStore(db).runNow(userForToken(`${alice}x`))).toBeUndefined();
     expect(sqliteStore(db).runNow(userForToken(''))).toBeUndefined();
   });
@@ -50,7 +58,11 @@ describe('userForToken: the caller behind a bearer token, looked up on every req
   it('finds the user whatever the case the token was made with, as stored, role included', () => {
     sqliteStore(db).runNow(ensureLocalOwner('carol'));
     const token = sqliteStore(db).runNow(createToken('Carol'));
-    expect(sqliteStore(db).runNow(userForToken(token))).toEqual({ username: 'carol', role: 'owner' });
+    expect(sqliteStore(db).runNow(userForToken(token))).toEqual({
+      id: expect.any(Number),
+      username: 'carol',
+      role: 'owner',
+    });
   });
 });
 

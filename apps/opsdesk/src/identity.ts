@@ -3,14 +3,59 @@ import { all, get, type Query, remember, run, value } from './db/query.js';
 import { addUser } from './db/seed.js';
 import type { Store } from './db/store.js';
 
-/** Who is calling, as tools see it. */
+/** Who is calling, as tools see it: the account (`id`, never reused) and its name now. */
 export interface Identity {
+  id: number;
   username: string;
   role: 'owner' | 'member';
 }
 
+type IdentityRow = { id: number | string; username: string; role: Identity['role'] };
+
+/** A row's account, its id a number (Postgres hands a BIGINT over as text). Frozen: answers holding it are shared. */
+export function identityOf(row: IdentityRow): Identity {
+  return Object.freeze({ id: Number(row.id), username: row.username, role: row.role });
+}
+
+/** The account named `username` now. A name is freed when its account goes and can be taken by another: look it up once, then hold the id. */
 export function* findUser(username: string): Query<Identity | undefined> {
-  return yield* get<Identity>('SELECT username, role FROM users WHERE username = ?', username);
+  const row = yield* get<IdentityRow>('SELECT id, username, role FROM users WHERE username = ?', username);
+  return row && identityOf(row);
+}
+
+/** The account `id`, under whatever name it has now; undefined once it is removed. */
+export function* findAccount(id: number): Query<Identity | undefined> {
+  const row = yield* get<IdentityRow>('SELECT id, username, role FROM users WHERE id = ?', id);
+  return row && identityOf(row);
+}
+
+/**
+ * The identity opsdesk gives the kit for an account (what `identify` returns, the 2026-07-28
+ * requestState is bound to, the 2025 session caps count by, the audit names): its id, which no
+ * other account ever gets, never its name, which the next account registered under it would share.
+ */
+export function accountIdentity(id: number): string {
+  return String(id);
+}
+
+/**
+ * The identity (`accountIdentity`) of the account named `username` now, for `createOpsdesk`'s
+ * `identify`; undefined when no account has that name. Look it up once per person and hold it: a
+ * name looked up again later may be another account's.
+ *
+ * @example
+ * let caller: string | undefined;
+ * const opsdesk = await createOpsdesk({ dataDir, locale: 'en', identify: () => caller });
+ * caller = await accountIdentityOf(opsdesk.store, 'alice');
+ */
+export async function accountIdentityOf(store: Store, username: string): Promise<string | undefined> {
+  const found = await store.run(findUser(username));
+  return found && accountIdentity(found.id);
+}
+
+/** The account an identity (`accountIdentity`) names; undefined for anything else (a name, nothing). */
+export function accountOf(identity: string | undefined): number | undefined {
+  return identity !== undefined && /^[1-9][0-9]{0,14}$/.test(identity) ? Number(identity) : undefined;
 }
 
 /**
@@ -60,16 +105,16 @@ export function* userForToken(token: string, now: number = Date.now()): Query<Id
 }
 
 function* tokenHolder(token: string): Query<{ identity: Identity; expiresAt: number | null } | undefined> {
-  const row = yield* get<Identity & { expires_at: number | null }>(
-    'SELECT u.username, u.role, t.expires_at FROM api_tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?',
+  const row = yield* get<IdentityRow & { expires_at: number | string | null }>(
+    'SELECT u.id, u.username, u.role, t.expires_at FROM api_tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?',
     sha256(token),
   );
   // Frozen like the answer holding it: every later caller shares it.
-  return row && { identity: Object.freeze({ username: row.username, role: row.role }), expiresAt: row.expires_at };
+  return row && { identity: identityOf(row), expiresAt: row.expires_at === null ? null : Number(row.expires_at) };
 }
 
 export function* listUsers(): Query<Identity[]> {
-  return yield* all<Identity>('SELECT username, role FROM users ORDER BY id');
+  return (yield* all<IdentityRow>('SELECT id, username, role FROM users ORDER BY id')).map(identityOf);
 }
 
 /**

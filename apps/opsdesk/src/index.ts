@@ -9,8 +9,9 @@ export { type AuditTrail, readAudit } from './audit.js';
 export type { Database } from './db/open.js';
 export type { Store } from './db/store.js';
 
-// Acting as one of its people over HTTP, from a host that serves it in process
-export { issueToken } from './identity.js';
+// Acting as one of its people: over HTTP from a host that serves it in process, or as the account
+// a `createOpsdesk` embedder's `identify` names
+export { accountIdentityOf, issueToken } from './identity.js';
 
 // Running it in this process, in the language a LANG value names
 export { localeFrom } from './messages/index.js';

@@ -33,7 +33,11 @@ export interface OpsdeskOptions {
    */
   database?: string;
   locale: Locale;
-  /** Who is calling, per request: the stdio user, or the bearer token's user over HTTP. */
+  /**
+   * Who is calling, per request: the account's identity (`accountIdentityOf`: its never-reused id,
+   * never its name), the stdio user's account or the bearer token's over HTTP. Anything else
+   * (a name) is no account: tools refuse the call.
+   */
   identify: (ctx: ServerContext) => string | undefined;
   /** Per-question timeout (default 10 minutes). */
   timeoutMs?: number;
@@ -78,7 +82,9 @@ const INSTRUCTIONS =
  * transport of your own through `createServer()`, one server per connection or request.
  *
  * @example
- * const opsdesk = await createOpsdesk({ dataDir, locale: 'en', identify: () => 'alice' });
+ * let caller: string | undefined;
+ * const opsdesk = await createOpsdesk({ dataDir, locale: 'en', identify: () => caller });
+ * caller = await accountIdentityOf(opsdesk.store, 'alice');
  * await opsdesk.createServer().connect(transport);
  */
 export async function createOpsdesk(options: OpsdeskOptions): Promise<Opsdesk> {

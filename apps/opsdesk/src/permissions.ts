@@ -1,12 +1,13 @@
 import { get, type Query, remember, values } from './db/query.js';
-import type { Identity } from './identity.js';
+import { type Identity, identityOf } from './identity.js';
 
 /** What a person can do with a service. One grant covers all three (bob sees, deploys and reports on search-service). */
 export type Access = 'see' | 'deploy' | 'report';
 
 /** The services one person may act on, and the one question every tool asks of it. */
 export interface Permissions {
-  username: string;
+  /** The account (`Identity.id`). */
+  account: number;
   /** Services this person may see, deploy and report on, sorted. */
   services: readonly string[];
   /** Whether `service` exists *and* this person may `access` it; an invisible service answers like a missing one. */
@@ -24,17 +25,17 @@ const GRANTED = `(u.role = 'owner' OR EXISTS (SELECT 1 FROM permissions p WHERE 
  * the tables it reads change).
  *
  * @example
- * const p = await store.run(permissionsFor('bob'));
+ * const p = await store.run(permissionsFor(bob.id));
  * p.services;                          // ['search-service']
  * p.may('deploy', 'order-service');    // false — and the same for a service that does not exist
  */
-export function* permissionsFor(username: string): Query<Permissions> {
+export function* permissionsFor(account: number): Query<Permissions> {
   const services = yield* values<string>(
-    `SELECT s.name FROM users u JOIN services s ON ${GRANTED} WHERE u.username = ? ORDER BY s.name`,
-    username,
+    `SELECT s.name FROM users u JOIN services s ON ${GRANTED} WHERE u.id = ? ORDER BY s.name`,
+    account,
   );
   return {
-    username,
+    account,
     services,
     may: (_access, service) => services.includes(service),
   };
@@ -49,24 +50,30 @@ export interface ServiceAccess {
 
 /**
  * The caller and their access to one service in one statement — the hot path of a tool that acts
- * on a service (each call of deploy_service asks it). Undefined when `username` is not a user.
+ * on a service (each call of deploy_service asks it). Undefined when `account` is not an account
+ * (removed: its id is never anyone else's).
  * Remembered (`remembered`) only until users, permissions or services change, by this process or
  * any other: a revoked grant applies from the next call.
  *
  * @example
- * const access = await store.run(accessTo('bob', 'deploy', 'order-service'));
+ * const access = await store.run(accessTo(bob.id, 'deploy', 'order-service'));
  * access?.latestVersion; // undefined: bob may deploy search-service only
  */
-export function* accessTo(username: string, _access: Access, service: string): Query<ServiceAccess | undefined> {
-  return yield* remember(`access\0${username}\0${service}`, function* () {
-    const row = yield* get<{ username: string; role: Identity['role']; latest_version: string | null }>(
-      `SELECT u.username, u.role, s.latest_version FROM users u LEFT JOIN services s ON s.name = ? AND ${GRANTED} WHERE u.username = ?`,
+export function* accessTo(account: number, _access: Access, service: string): Query<ServiceAccess | undefined> {
+  return yield* remember(`access\0${account}\0${service}`, function* () {
+    const row = yield* get<{
+      id: number | string;
+      username: string;
+      role: Identity['role'];
+      latest_version: string | null;
+    }>(
+      `SELECT u.id, u.username, u.role, s.latest_version FROM users u LEFT JOIN services s ON s.name = ? AND ${GRANTED} WHERE u.id = ?`,
       service,
-      username,
+      account,
     );
     if (!row) return undefined;
     return {
-      caller: Object.freeze({ username: row.username, role: row.role }),
+      caller: identityOf(row),
       latestVersion: row.latest_version ?? undefined,
     };
   });

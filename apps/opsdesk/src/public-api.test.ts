@@ -6,6 +6,7 @@ import { publicApi } from '../../../packages/client/test/public-api.js';
 describe('the public API of @elicitkit/opsdesk', () => {
   const VALUES = [
     'KEPT_BY_RESET',
+    'accountIdentityOf',
     'createOpsdesk',
     'defaultDataDir',
     'issueToken',

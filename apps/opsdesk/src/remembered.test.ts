@@ -16,7 +16,7 @@ import { recordStatements } from '../test/sqlite-counters.js';
 import { openDatabase } from './db/open.js';
 import { remembered } from './db/remembered.js';
 import { sqliteStore } from './db/sqlite-store.js';
-import { createToken, userForToken } from './identity.js';
+import { createToken, findUser, type Identity, userForToken } from './identity.js';
 import { accessTo } from './permissions.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -139,14 +139,17 @@ describe('remembered', () => {
     data.remove();
   });
 
+  const account = (name: string) => (sqliteStore(db).runNow(findUser(name)) as Identity).id;
+
   it('asks SQLite only whether another connection committed once an answer is known', () => {
+    const alice = account('alice');
     const token = sqliteStore(db).runNow(createToken('alice'));
     expect(sqliteStore(db).runNow(userForToken(token))?.username).toBe('alice');
-    expect(sqliteStore(db).runNow(accessTo('alice', 'deploy', 'order-service'))?.latestVersion).toBe('v2.3.1');
+    expect(sqliteStore(db).runNow(accessTo(alice, 'deploy', 'order-service'))?.latestVersion).toBe('v2.3.1');
     const statements = recordStatements(db);
     try {
       expect(sqliteStore(db).runNow(userForToken(token))?.username).toBe('alice');
-      expect(sqliteStore(db).runNow(accessTo('alice', 'deploy', 'order-service'))?.latestVersion).toBe('v2.3.1');
+      expect(sqliteStore(db).runNow(accessTo(alice, 'deploy', 'order-service'))?.latestVersion).toBe('v2.3.1');
     } finally {
       statements.stop();
     }
@@ -176,7 +179,7 @@ describe('remembered', () => {
   });
 
   it('hands out frozen answers: one caller cannot change what the next one is told', () => {
-    const access = sqliteStore(db).runNow(accessTo('bob', 'deploy', 'search-service'));
+    const access = sqliteStore(db).runNow(accessTo(account('bob'), 'deploy', 'search-service'));
     expect(Object.isFrozen(access)).toBe(true);
     expect(Object.isFrozen(access?.caller)).toBe(true);
     expect(Object.isFrozen(remembered(db, 'x', () => ({ n: 1 })))).toBe(true);

@@ -8,7 +8,7 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, INTERNAL_ERROR } from '@modelcontextprotocol/server';
 import type { Query } from './db/query.js';
 import type { Store } from './db/store.js';
-import { createToken, hasTokens, issueToken, listUsers, userForToken } from './identity.js';
+import { accountIdentity, createToken, hasTokens, issueToken, listUsers, userForToken } from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
 import { createInFlight, type InFlight, inProcessFetch } from './web/in-process.js';
 import { badRequest, internalError, logError, pathOf, routeName } from './web/last-resort.js';
@@ -198,7 +198,7 @@ function* firstStartTokens(): Query<{ username: string; token: string }[]> {
   return tokens;
 }
 
-/** Who a request is from: its bearer token's user, or a 401 saying the token is missing or unknown. */
+/** Who a request is from: its bearer token's account, or a 401 saying the token is missing or unknown. */
 function bearerAuthentication(store: Store): (request: Request) => Promise<AuthInfo | Response> {
   return async (request) => {
     const token = /^Bearer\s+(\S+)$/i.exec(request.headers.get('authorization') ?? '')?.[1];
@@ -215,7 +215,9 @@ function bearerAuthentication(store: Store): (request: Request) => Promise<AuthI
         },
       );
     }
-    return { token, clientId: user.username, scopes: [] };
+    // The account, never its name: a 2026-07-28 state, a 2025 session and its caps are bound to
+    // this, and a name is taken by the next account registered under it once its account is removed.
+    return { token, clientId: accountIdentity(user.id), scopes: [] };
   };
 }
 

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Locale } from '@elicitkit/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { ensureLocalOwner, findUser, listUsers } from './identity.js';
+import { accountIdentity, ensureLocalOwner, findUser, listUsers } from './identity.js';
 import { createOpsdesk, type Opsdesk, osUser } from './opsdesk.js';
 import { internalError, logError, routeName } from './web/last-resort.js';
 import { servePasswordPage } from './web/page-route.js';
@@ -42,19 +42,25 @@ export interface StdioServing {
 export async function serveStdioOpsdesk(options: ServeStdioOptions): Promise<StdioServing> {
   const os = osUser();
   const user = options.user ?? os;
+  // The account holding `user` when this process starts, looked up once: every call is that
+  // account's, under whatever name it has later; once it is removed, calls are refused, even if
+  // another account is made under the name.
+  let identity: string | undefined;
   const opsdesk = await createOpsdesk({
     dataDir: options.dataDir,
     ...(options.database ? { database: options.database } : {}),
     locale: options.locale,
-    identify: () => user,
+    identify: () => identity,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
   if (user === os) await opsdesk.store.transaction(ensureLocalOwner(user));
-  if (!(await opsdesk.store.run(findUser(user)))) {
+  const account = await opsdesk.store.run(findUser(user));
+  if (!account) {
     const known = (await opsdesk.store.run(listUsers())).map((u) => u.username);
     await opsdesk.close();
     throw new Error(`Unknown user "${user}". Known users: ${known.join(', ')}.`);
   }
+  identity = accountIdentity(account.id);
   const page = createServer((req, res) => {
     servePasswordPage(req, res, opsdesk.links, options.locale).catch((error: unknown) => {
       // The detail goes to stderr (the MCP client's log of this server), never to the page.

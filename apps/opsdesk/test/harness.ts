@@ -18,6 +18,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
 import { attachScript, type Step } from '../../../test/support/mcp.js';
 import type { Database } from '../src/db/open.js';
+import { accountIdentityOf } from '../src/identity.js';
 import { createOpsdesk, type Opsdesk } from '../src/opsdesk.js';
 import { type HttpServing, serveHttp } from '../src/serve-http.js';
 import type { MatrixSetup } from './matrix.js';
@@ -185,12 +186,15 @@ export async function memoryClient(
   options: Omit<ClientOptions, 'revision'> & { user?: string; locale?: Locale; sqlTimeoutMs?: number } = {},
 ): Promise<Conn & { opsdesk: Opsdesk }> {
   const user = options.user ?? 'alice';
+  // The account under `user` when this client starts (a name not an account's: calls are refused).
+  let caller: string | undefined;
   const opsdesk = await createOpsdesk({
     dataDir,
     locale: options.locale ?? 'en',
-    identify: () => user,
+    identify: () => caller,
     ...(options.sqlTimeoutMs ? { sqlTimeoutMs: options.sqlTimeoutMs } : {}),
   });
+  caller = await accountIdentityOf(opsdesk.store, user);
   opsdesk.links.setBaseUrl('http://127.0.0.1:9');
   const c = makeClient({ ...options, revision: '2025-11-25' });
   const [a, b] = InMemoryTransport.createLinkedPair();

@@ -42,10 +42,11 @@ describe('migrating a version-1 data directory', () => {
       'users_by_email',
     ])
       expect(names).not.toContain(gone);
-    // Only opsdesk's own triggers (an account's grants and tokens go with it) remain.
+    // Only opsdesk's own triggers (an account's grants and tokens go with it; a deployment by name names its account) remain.
     expect(left.filter((o) => o.type === 'trigger' || o.type === 'view')).toEqual([
       { type: 'trigger', name: 'opsdesk_account_removed' },
       { type: 'trigger', name: 'opsdesk_account_renamed' },
+      { type: 'trigger', name: 'opsdesk_deployment_account' },
     ]);
     // opsdesk's own state is kept as it was.
     expect(peek(data.dir, 'SELECT username, role FROM users ORDER BY id')).toEqual([
@@ -253,7 +254,9 @@ describe('migrating a version-5 data directory (v6: api_tokens.expires_at)', () 
 
     const db = openDatabase(data.dir);
     try {
-      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('6');
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe(
+        String(SCHEMA_VERSION),
+      );
       expect(db.prepare('SELECT expires_at FROM api_tokens').all()).toEqual([{ expires_at: null }]);
       expect(sqliteStore(db).runNow(userForToken(token))?.username).toBe('alice');
     } finally {

@@ -1,7 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { ADDED_COLUMNS, DROPPED_INDEXES, OPSDESK_OBJECTS, SCHEMA, SCHEMA_VERSION } from './schema.js';
+import {
+  ACCOUNT_COLUMNS,
+  ADDED_COLUMNS,
+  DROPPED_INDEXES,
+  OPSDESK_OBJECTS,
+  SCHEMA,
+  SCHEMA_VERSION,
+  usersTable,
+} from './schema.js';
 import { seed } from './seed.js';
 import { answerOn } from './sqlite-store.js';
 import { runSteps } from './store.js';
@@ -54,8 +62,9 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
           `${file} has schema version ${version}; this opsdesk understands up to ${SCHEMA_VERSION}. Use a newer opsdesk or another --data directory.`,
         );
       if (Number(version) < 2) dropLeftovers(db);
-      if (Number(version) < 6) addColumns(db);
+      if (Number(version) < 7) addColumns(db);
       if (Number(version) < 5) for (const index of DROPPED_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index}`);
+      if (Number(version) < 7) migrateToAccounts(db);
       db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
     }).immediate();
   } catch (error) {
@@ -84,7 +93,33 @@ function dropLeftovers(db: Database): void {
   }
 }
 
-/** v3, v6: the columns older tables lack are added (existing rows keep NULL there); ones already present are left. */
+/**
+ * v7: account ids are never reused, and history names the account. `users` is rebuilt with
+ * AUTOINCREMENT (same ids; the triggers on it are made again), and every record written before
+ * by name alone gets the id of the account holding that name now, the only account the name can
+ * be told apart from at this point: a row whose name no account holds keeps a NULL id (shown as
+ * an unknown account). An account removed before the migration and its name taken since cannot
+ * be told apart from the newcomer here; every record written from v7 on can.
+ */
+function migrateToAccounts(db: Database): void {
+  const users = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'users'").pluck().get();
+  if (!/AUTOINCREMENT/i.test(String(users))) {
+    // A trigger reading `users` would stop the rename of the new table (SQLite checks them): made again below.
+    db.exec(`DROP TRIGGER IF EXISTS opsdesk_deployment_account; DROP TABLE IF EXISTS opsdesk_users_v7; ${usersTable('opsdesk_users_v7')};
+      INSERT INTO opsdesk_users_v7 (id, username, email, newsletter, role, password_hash, registration_cid, created_at)
+        SELECT id, username, email, newsletter, role, password_hash, registration_cid, created_at FROM users;
+      DROP TABLE users;
+      ALTER TABLE opsdesk_users_v7 RENAME TO users;`);
+    // The account triggers went with the old table.
+    db.exec(SCHEMA);
+  }
+  for (const { table, account, name } of ACCOUNT_COLUMNS)
+    db.exec(
+      `UPDATE ${table} SET ${account} = (SELECT u.id FROM users u WHERE u.username = ${table}.${name}) WHERE ${account} IS NULL AND ${name} IS NOT NULL`,
+    );
+}
+
+/** v3, v6, v7: the columns older tables lack are added (existing rows keep NULL there); ones already present are left. */
 function addColumns(db: Database): void {
   for (const [table, columns] of Object.entries(ADDED_COLUMNS)) {
     const have = new Set((db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name));

@@ -5,7 +5,7 @@ import { CommitOutcomeUnknownError } from './commit-outcome.js';
 import { DataDirError } from './open.js';
 import { POSTGRES_SCHEMA } from './postgres-schema.js';
 import type { Query, Step } from './query.js';
-import { SCHEMA_VERSION } from './schema.js';
+import { ACCOUNT_COLUMNS, SCHEMA_VERSION } from './schema.js';
 import { seed } from './seed.js';
 import { runStepsAsync, type Store } from './store.js';
 
@@ -128,6 +128,13 @@ async function migrate(pool: Pool, now: () => Date): Promise<void> {
         'SCHEMA_TOO_NEW',
         `the opsdesk schema in this database has version ${version}; this opsdesk understands up to ${SCHEMA_VERSION}. Use a newer opsdesk or another database.`,
       );
+    } else if (Number(version) < SCHEMA_VERSION) {
+      // v7: records written by name alone get the account holding that name now (`migrateToAccounts` in open.ts).
+      for (const { table, account, name } of ACCOUNT_COLUMNS)
+        await client.query(
+          `UPDATE opsdesk.${table} t SET ${account} = (SELECT u.id FROM opsdesk.users u WHERE u.username = t.${name} COLLATE opsdesk.nocase) WHERE t.${account} IS NULL AND t.${name} IS NOT NULL`,
+        );
+      await client.query("UPDATE opsdesk.meta SET value = $1 WHERE key = 'schema_version'", [String(SCHEMA_VERSION)]);
     }
     await client.query('COMMIT');
   });

@@ -32,8 +32,9 @@ const HISTORY = [
 
 /** The whole first-start seed: operations and the two demo users. */
 export function* seed(now: string): Query<void> {
-  yield* seedOperations();
+  // The users first: the seeded history names their accounts.
   for (const u of SEED_USERS) yield* addUser(u.username, u.email, 'member', u.projects, now);
+  yield* seedOperations();
 }
 
 /** Services, release tickets and the deployment history: what the demo reset puts back. */
@@ -53,10 +54,12 @@ export function* seedOperations(): Query<void> {
       t.status,
       t.title,
     );
+  // Each by the account holding the name now (after a reset: whoever holds it then), none if nobody does.
   for (const row of HISTORY)
     yield* run(
-      'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at, deployed_by_id) VALUES (?, ?, ?, ?, ?, ?, (SELECT id FROM users WHERE username = ?))',
       ...row,
+      row[4],
     );
 }
 

@@ -24,7 +24,10 @@ export const en: OpsdeskMessages = {
     `There is no service called "${s}" that you may ${{ see: 'see', deploy: 'deploy', report: 'report on' }[access]}. ${yours.length > 0 ? `Yours: ${yours.join(', ')}.` : 'You may not act on any service.'}`,
   deployed: (s, v, env, id, ticket) =>
     `Deployed ${s} ${v} to ${env} (deployment #${id}${ticket ? `, ticket ${ticket}` : ''}).`,
-  unknownCaller: (who) => `opsdesk does not know who is calling (${who ?? 'no identity'}), so it did nothing.`,
+  unknownCaller: (who) =>
+    `opsdesk does not know who is calling (${who === undefined ? 'no identity' : `account ${who}`}), so it did nothing.`,
+  removedAccount: (name, id) => `${name} (removed account #${id})`,
+  noAccount: (name) => `${name} (no account)`,
   noDeployments: 'No deployments yet.',
   deploymentsHeader: (n) => `${n} deployment${n === 1 ? '' : 's'}:`,
   deploymentsListed: (listed, total) => `(The newest ${listed} of ${total} are listed.)`,

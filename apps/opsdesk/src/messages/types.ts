@@ -64,7 +64,12 @@ export interface OpsdeskMessages {
   sizeUnits: readonly [string, string, string, string];
   /** Items run together in a sentence: "a, b, c". */
   series(items: readonly string[]): string;
+  /** `who`: the kit's identity for the caller (an account id, `accountIdentity`), if any. */
   unknownCaller(who: string | undefined): string;
+  /** Who a record names when its account is gone: the name it had then, and the account's id (never reused). */
+  removedAccount(name: string, id: number): string;
+  /** Who a record names when no account held its name (written by name alone, before v7, by someone since removed). */
+  noAccount(name: string): string;
 
   // deploy_service, list_deployments
   env: Record<Environment, string>;

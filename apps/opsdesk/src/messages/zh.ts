@@ -27,7 +27,10 @@ export const zh: OpsdeskMessages = {
     `没有你可以${{ see: '查看', deploy: '部署', report: '生成报告' }[access]}的服务「${s}」。${yours.length > 0 ? `你可以操作的服务：${yours.join('、')}。` : '你没有任何服务的权限。'}`,
   deployed: (s, v, env, id, ticket) =>
     `已将 ${s} ${v} 部署到 ${env}（部署 #${id}${ticket ? `，发布单 ${ticket}` : ''}）。`,
-  unknownCaller: (who) => `opsdesk 无法确认调用者身份（${who ?? '无身份'}），因此没有执行任何操作。`,
+  unknownCaller: (who) =>
+    `opsdesk 无法确认调用者身份（${who === undefined ? '无身份' : `账户 ${who}`}），因此没有执行任何操作。`,
+  removedAccount: (name, id) => `${name}（已删除的账户 #${id}）`,
+  noAccount: (name) => `${name}（无账户）`,
   noDeployments: '还没有任何部署记录。',
   deploymentsHeader: (n) => `共 ${n} 条部署记录：`,
   deploymentsListed: (listed, total) => `（共 ${total} 条，仅列出最新的 ${listed} 条。）`,

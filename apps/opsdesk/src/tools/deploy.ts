@@ -4,9 +4,11 @@ import * as z from 'zod/v4';
 import { ENVIRONMENTS } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
 import { all, dialect, get, type Query, value } from '../db/query.js';
+import { accountOf } from '../identity.js';
 import { inEachLocale, MESSAGES } from '../messages/index.js';
 import { accessTo, permissionsFor } from '../permissions.js';
 import { oneLine } from '../shorten.js';
+import { DEPLOYER_COLUMNS, DEPLOYER_JOIN, type DeployerRow, deployer, deployerFields } from './deployer.js';
 
 /**
  * What a version may look like. It is shown to the person in the production confirmation, so
@@ -77,12 +79,15 @@ export function deployTool({ store, locale, now }: Deps) {
       // Caller, permission and latest version in one statement, checked on every call (and every
       // round; remembered only while nothing they read changed): the services this person may
       // see are listed only when they are refused.
-      const access = ctx.user === undefined ? undefined : await store.run(accessTo(ctx.user, 'deploy', service));
+      // The account the kit's identity names, never a name: a removed account's call is refused
+      // here and in the row's transaction, whoever holds its name since.
+      const account = accountOf(ctx.user);
+      const access = account === undefined ? undefined : await store.run(accessTo(account, 'deploy', service));
       if (!access) return rejected(t.unknownCaller(ctx.user));
       const who = access.caller;
       if (access.latestVersion === undefined)
         return rejected(
-          t.noSuchService(oneLine(service, 80), 'deploy', (await store.run(permissionsFor(who.username))).services),
+          t.noSuchService(oneLine(service, 80), 'deploy', (await store.run(permissionsFor(who.id))).services),
         );
       const release = version ?? access.latestVersion;
 
@@ -122,11 +127,10 @@ export function deployTool({ store, locale, now }: Deps) {
           // Read again in the transaction that writes the row: on 2025 the call is not run again
           // after its questions, and a grant taken away or a ticket withdrawn while the person
           // answered applies to this deployment too.
-          const still = yield* accessTo(who.username, 'deploy', service);
-          if (still?.latestVersion === undefined)
-            return rejected(
-              t.noSuchService(oneLine(service, 80), 'deploy', (yield* permissionsFor(who.username)).services),
-            );
+          const still = yield* accessTo(who.id, 'deploy', service);
+          if (!still) return rejected(t.unknownCaller(ctx.user));
+          if (still.latestVersion === undefined)
+            return rejected(t.noSuchService(oneLine(service, 80), 'deploy', (yield* permissionsFor(who.id)).services));
           if (ticket !== null) {
             const found = yield* get<Ticket>('SELECT id, service, status FROM release_tickets WHERE id = ?', ticket);
             if (!found) return rejected(t.ticketUnknown(oneLine(ticket, 40)));
@@ -135,12 +139,14 @@ export function deployTool({ store, locale, now }: Deps) {
           }
           const id = Number(
             yield* value<number>(
-              'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
+              // The account, and the name it has as it deploys (read in this transaction).
+              'INSERT INTO deployments (service, env, version, ticket, deployed_by, deployed_by_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id',
               service,
               to,
               release,
               ticket,
-              who.username,
+              still.caller.username,
+              still.caller.id,
               now().toISOString(),
             ),
           );
@@ -154,16 +160,17 @@ export function deployTool({ store, locale, now }: Deps) {
   });
 }
 
-type Deployment = z.infer<typeof deploymentRow>;
 const deploymentRow = z.object({
   id: z.number(),
   service: z.string(),
   env: z.string(),
   version: z.string(),
   ticket: z.string().nullable(),
-  deployed_by: z.string(),
+  ...deployerFields,
   created_at: z.string(),
 });
+
+type StoredDeployment = Omit<z.infer<typeof deploymentRow>, keyof typeof deployerFields> & DeployerRow;
 
 /** list_deployments: read-only. */
 export function listDeploymentsTool({ store }: Deps) {
@@ -178,22 +185,27 @@ export function listDeploymentsTool({ store }: Deps) {
       const t = MESSAGES[ctx.locale];
       const who = await store.run(findCaller(ctx));
       if (!who) return rejected(t.unknownCaller(ctx.user));
-      const permissions = await store.run(permissionsFor(who.username));
+      const permissions = await store.run(permissionsFor(who.id));
       if (service !== undefined && !permissions.may('see', service))
         return rejected(t.noSuchService(oneLine(service, 80), 'see', permissions.services));
       const visible = service === undefined ? permissions.services : [service];
-      const { rows, total } = await store.run(deploymentsOf(visible));
+      const found = await store.run(deploymentsOf(visible));
+      const total = found.total;
       // One line per deployment, whoever wrote its row (a script, an older opsdesk): a line break
       // in it would read as another deployment, a bidi control would reorder the line.
       const line = (text: string) => oneLine(text, 80);
+      const rows = found.rows.map(({ deployed_as, deployed_by_id, deployer_now, ...r }) => ({
+        ...r,
+        ...deployer(t, { deployed_as, deployed_by_id, deployer_now }),
+      }));
       const text =
         rows.length === 0
           ? t.noDeployments
           : [
               t.deploymentsHeader(total),
-              ...rows.map(
+              ...found.rows.map(
                 (r) =>
-                  `#${r.id} ${line(r.created_at)} ${line(r.service)} ${line(r.version)} → ${line(r.env)}${r.ticket ? ` (${line(r.ticket)})` : ''} by ${line(r.deployed_by)}`,
+                  `#${r.id} ${line(r.created_at)} ${line(r.service)} ${line(r.version)} → ${line(r.env)}${r.ticket ? ` (${line(r.ticket)})` : ''} by ${deployer(t, r, line).deployed_by}`,
               ),
               ...(total > rows.length ? [t.deploymentsListed(rows.length, total)] : []),
             ].join('\n');
@@ -206,12 +218,12 @@ export function listDeploymentsTool({ store }: Deps) {
 const MAX_LISTED = 200;
 
 /** The newest `MAX_LISTED` deployments of `services`, newest first, and how many there are. */
-function* deploymentsOf(services: readonly string[]): Query<{ rows: Deployment[]; total: number }> {
+function* deploymentsOf(services: readonly string[]): Query<{ rows: StoredDeployment[]; total: number }> {
   const list =
     (yield* dialect()) === 'sqlite' ? 'SELECT value FROM json_each(?)' : 'SELECT json_array_elements_text(?::json)';
   const chosen = JSON.stringify(services);
-  const rows = yield* all<Deployment>(
-    `SELECT * FROM deployments WHERE service IN (${list}) ORDER BY id DESC LIMIT ${MAX_LISTED}`,
+  const rows = yield* all<StoredDeployment>(
+    `SELECT d.id, d.service, d.env, d.version, d.ticket, d.created_at, ${DEPLOYER_COLUMNS} FROM deployments d ${DEPLOYER_JOIN} WHERE d.service IN (${list}) ORDER BY d.id DESC LIMIT ${MAX_LISTED}`,
     chosen,
   );
   // Postgres counts in bigint, which its driver hands over as text.

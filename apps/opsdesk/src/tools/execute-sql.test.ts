@@ -12,6 +12,7 @@ import {
   peekShop,
   tempDataDir,
 } from '../../test/harness.js';
+import { accountIdentityOf } from '../identity.js';
 
 let data: ReturnType<typeof tempDataDir>;
 let c: Conn;
@@ -210,7 +211,9 @@ describe('execute_sql: a fair share of the shop', () => {
     const me = await memoryClient(own.dir, { user: 'alice', sqlTimeoutMs: 1_000 });
     try {
       const forever = 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT COUNT(*) FROM c';
-      const held = Array.from({ length: 8 }, () => me.opsdesk.shop.read('alice', forever).catch((e: unknown) => e));
+      // The shop's share is per account: the kit's identity for alice (her id), as execute_sql passes it.
+      const alice = (await accountIdentityOf(me.opsdesk.store, 'alice')) ?? '';
+      const held = Array.from({ length: 8 }, () => me.opsdesk.shop.read(alice, forever).catch((e: unknown) => e));
       const r = await callTool(me.client, 'execute_sql', { sql: "UPDATE customers SET city = 'Busy' WHERE id = 1" });
       expect(r.status).toBe('rejected');
       expect(r.text).toBe(

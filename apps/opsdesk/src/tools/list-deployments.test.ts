@@ -39,11 +39,34 @@ describe('list_deployments', () => {
     const lines = (r.text ?? '').split('\n');
     const forged = lines.filter((l) => l.includes('v9.9.9'));
     expect(forged).toHaveLength(1);
-    expect(forged[0]).toMatch(/^#\d+ 2026-10-05T09:00:00\.000Z search-service v1 #999 .* → dev by mallory\uFFFDecila$/);
+    // Written by a name no account holds: marked so, after the name.
+    expect(forged[0]).toMatch(
+      /^#\d+ 2026-10-05T09:00:00\.000Z search-service v1 #999 .* → dev by mallory\uFFFDecila \(no account\)$/,
+    );
     expect(lines.every((l) => !l.includes('\u202e'))).toBe(true);
     // What the table holds is given as it is in the structured result, which is data, not a line.
     const listed = (r.structured?.deployments ?? []) as { version: string }[];
     expect(listed[0]?.version).toContain('\n');
+  });
+
+  it('a removed account’s long name is shortened, never the mark saying it was removed', async () => {
+    const long = `a${'l'.repeat(99)}`;
+    const { default: Database } = await import('better-sqlite3');
+    const operator = () => new Database(`${data.dir}/opsdesk.db`);
+    let db = operator();
+    db.prepare("INSERT INTO users (username, role, created_at) VALUES (?, 'member', 'x')").run(long);
+    const id = db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(long);
+    db.close();
+    // A script writes by name: the row names the account holding it, which is then removed.
+    await insert([['search-service', 'dev', 'v-long', long]]);
+    db = operator();
+    db.prepare('DELETE FROM users WHERE id = ?').run(id);
+    db.close();
+    const r = await callTool(bob.client, 'list_deployments', { service: 'search-service' });
+    const line = (r.text ?? '').split('\n').find((l) => l.includes('v-long'));
+    expect(line).toMatch(new RegExp(`by al+ … l+ \\(removed account #${id}\\)$`));
+    const listed = (r.structured?.deployments ?? []) as { version: string; deployed_by_account: number | null }[];
+    expect(listed.find((d) => d.version === 'v-long')?.deployed_by_account).toBe(id);
   });
 
   it('counts every deployment but lists the newest 200, and says so', async () => {

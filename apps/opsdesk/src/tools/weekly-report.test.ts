@@ -149,7 +149,7 @@ describe('weekly_report shows what the database holds on one line each', () => {
     const lines = (r.text ?? '').split('\n');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toBe(
-      '- 2026-10-05 09:00 v1 - 2026-10-05 10:00 v9.9.9 → prod (REL-1) by alice → dev by mallory\uFFFDecila',
+      '- 2026-10-05 09:00 v1 - 2026-10-05 10:00 v9.9.9 → prod (REL-1) by alice → dev by mallory\uFFFDecila (no account)',
     );
   });
 });

@@ -7,6 +7,7 @@ import { all } from '../db/query.js';
 import { MESSAGES, type OpsdeskMessages } from '../messages/index.js';
 import { permissionsFor } from '../permissions.js';
 import { oneLine } from '../shorten.js';
+import { DEPLOYER_COLUMNS, DEPLOYER_JOIN, type DeployerRow, deployer, deployerFields } from './deployer.js';
 
 const MAX_SPAN_DAYS = 31;
 /** The most deployments a report lists (all are counted): a busy month must not be megabytes of text. */
@@ -54,12 +55,11 @@ function localMinute(stored: string): string {
   return `${year}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}`;
 }
 
-interface Row {
+interface Row extends DeployerRow {
   id: number;
   env: string;
   version: string;
   ticket: string | null;
-  deployed_by: string;
   created_at: string;
 }
 
@@ -104,7 +104,7 @@ export function weeklyReportTool({ store }: Deps) {
           env: z.string(),
           version: z.string(),
           ticket: z.string().nullable(),
-          deployed_by: z.string(),
+          ...deployerFields,
           created_at: z.string(),
         }),
       ),
@@ -114,7 +114,7 @@ export function weeklyReportTool({ store }: Deps) {
       const t = MESSAGES[ctx.locale];
       const who = await store.run(findCaller(ctx));
       if (!who) return rejected(t.unknownCaller(ctx.user));
-      const visible = (await store.run(permissionsFor(who.username))).services;
+      const visible = (await store.run(permissionsFor(who.id))).services;
       const given: Partial<Range> = Object.fromEntries(
         Object.entries(args).filter(([, v]) => v !== undefined && v !== ''),
       );
@@ -147,18 +147,18 @@ export function weeklyReportTool({ store }: Deps) {
       // question): one taken away while the person answered applies to this report too.
       const found = await store.run(
         (function* () {
-          const now = (yield* permissionsFor(who.username)).services;
+          const now = (yield* permissionsFor(who.id)).services;
           if (!now.includes(project)) return { refused: now };
           // From the first day's start to the start of the day after the last, in the server's time zone.
-          const inRange = 'FROM deployments WHERE service = ? AND created_at >= ? AND created_at < ?';
+          const inRange = 'FROM deployments d WHERE d.service = ? AND d.created_at >= ? AND d.created_at < ?';
           const bounds = [dayStart(from), dayStart(to, 1)];
           const counts = yield* all<{ env: string; n: number | string }>(
-            `SELECT env, COUNT(*) AS n ${inRange} GROUP BY env`,
+            `SELECT d.env, COUNT(*) AS n ${inRange} GROUP BY d.env`,
             project,
             ...bounds,
           );
           const listed = yield* all<Row>(
-            `SELECT id, env, version, ticket, deployed_by, created_at ${inRange} ORDER BY created_at LIMIT ${MAX_LISTED}`,
+            `SELECT d.id, d.env, d.version, d.ticket, d.created_at, ${DEPLOYER_COLUMNS} FROM deployments d ${DEPLOYER_JOIN} WHERE d.service = ? AND d.created_at >= ? AND d.created_at < ? ORDER BY d.created_at LIMIT ${MAX_LISTED}`,
             project,
             ...bounds,
           );
@@ -166,7 +166,10 @@ export function weeklyReportTool({ store }: Deps) {
         })(),
       );
       if ('refused' in found) return rejected(t.noSuchService(oneLine(project, 80), 'report', found.refused));
-      const rows = found.listed;
+      const rows = found.listed.map(({ deployed_as, deployed_by_id, deployer_now, ...r }) => ({
+        ...r,
+        ...deployer(t, { deployed_as, deployed_by_id, deployer_now }),
+      }));
       const byEnv: Record<string, number> = { dev: 0, staging: 0, prod: 0 };
       // Postgres counts in bigint, which its driver hands over as text.
       for (const c of found.counts) byEnv[c.env] = Number(c.n);
@@ -174,9 +177,9 @@ export function weeklyReportTool({ store }: Deps) {
       // One line per deployment, whoever wrote its row (a script, an older opsdesk): a line break
       // in it would read as another deployment, a bidi control would reorder the line.
       const line = (text: string) => oneLine(text, 80);
-      const lines = rows.map(
+      const lines = found.listed.map(
         (r) =>
-          `- ${line(localMinute(r.created_at))} ${line(r.version)} → ${line(r.env)}${r.ticket ? ` (${line(r.ticket)})` : ''} by ${line(r.deployed_by)}`,
+          `- ${line(localMinute(r.created_at))} ${line(r.version)} → ${line(r.env)}${r.ticket ? ` (${line(r.ticket)})` : ''} by ${deployer(t, r, line).deployed_by}`,
       );
       const more = total > rows.length ? [t.reportListed(rows.length, total)] : [];
       return done([t.report(project, from, to, total), ...lines, ...more].join('\n'), {
