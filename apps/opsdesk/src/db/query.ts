@@ -6,10 +6,10 @@
  * part both dialects share, with `?` placeholders; where they differ, a query asks `dialect()`.
  *
  * @example
- * function* findUser(username: string): Query<Identity | undefined> {
- *   return yield* get<Identity>('SELECT username, role FROM users WHERE username = ?', username);
+ * function* nameOf(account: number): Query<{ username: string } | undefined> {
+ *   return yield* get<{ username: string }>('SELECT username FROM users WHERE id = ?', account);
  * }
- * const who = await store.run(findUser('alice'));
+ * const who = await store.run(nameOf(7));
  */
 
 /** Which database a query runs on. */
