@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { callTool, type Reply } from '../../../test/support/mcp.js';
 import { type Conn, httpClient, peek, sqliteDb, tempDataDir } from '../test/harness.js';
 import { recordStatements } from '../test/sqlite-counters.js';
-import { auditBeforeClaims, readAudit, recordCallEnds, sqliteAudit } from './audit.js';
+import { auditBeforeClaims, flushAudit, readAudit, recordCallEnds, sqliteAudit } from './audit.js';
 import { type Database, openDatabase } from './db/open.js';
 import { sqliteStore } from './db/sqlite-store.js';
 import { issueToken } from './identity.js';
@@ -321,6 +321,23 @@ describe('opsdesk audit rows, committed per step', () => {
     await tool.run({}, { contextId: 'call-7', user: String(bob), revision: '2026-07-28' } as ToolContext);
     expect(other.prepare('SELECT context_id, user_id, username, message FROM audit_refusals').all()).toEqual([
       { context_id: 'call-7', user_id: bob, username: 'bob', message: 'No such service.' },
+    ]);
+  });
+
+  it('keeps an identity that names no account as written, naming no account', async () => {
+    // An embedder's own identity (not opsdesk's `accountIdentity`): never taken for an account,
+    // even one whose name it is.
+    const tool = recordCallEnds(sqliteStore(db))(
+      defineTool({ name: 'refuse', description: 'Refuses.', run: () => rejected('No.') }),
+    );
+    await tool.run({}, { contextId: 'call-8', user: 'bob', revision: '2026-07-28' } as ToolContext);
+    sqliteAudit(db)({ ...response('call-8'), user: 'bob' });
+    await flushAudit(db);
+    expect(other.prepare("SELECT user_id, username FROM audit_refusals WHERE context_id = 'call-8'").all()).toEqual([
+      { user_id: null, username: 'bob' },
+    ]);
+    expect(other.prepare("SELECT user_id, username FROM audit_responses WHERE context_id = 'call-8'").all()).toEqual([
+      { user_id: null, username: 'bob' },
     ]);
   });
 

@@ -187,16 +187,19 @@ function afterFlush<T>(key: object, then: () => T | Promise<T>): T | Promise<T> 
 /** One audit event's row, in its kind's table. */
 export function* insertEvent(e: AuditEvent): Query<void> {
   // The kit's identity is the account (`accountIdentity`): the row keeps it and the name it has now.
+  // An identity that names no account (an embedder's own, kept by its sink) is kept as written, with no account.
   const who = accountOf(e.user) ?? null;
+  const written = who === null ? (e.user ?? null) : null;
   switch (e.type) {
     case 'request':
       yield* run(
-        'INSERT INTO audit_requests (context_id, tool, question, user_id, username, mode, revision, message, fields, origin, delivered, reason, at, client, adaptation) VALUES (?, ?, ?, ?, (SELECT username FROM users WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO audit_requests (context_id, tool, question, user_id, username, mode, revision, message, fields, origin, delivered, reason, at, client, adaptation) VALUES (?, ?, ?, ?, COALESCE((SELECT username FROM users WHERE id = ?), ?), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
         e.contextId,
         e.tool,
         e.key,
         who,
         who,
+        written,
         e.mode,
         e.revision,
         e.message,
@@ -211,12 +214,13 @@ export function* insertEvent(e: AuditEvent): Query<void> {
       break;
     case 'response':
       yield* run(
-        'INSERT INTO audit_responses (context_id, tool, question, user_id, username, action, content, elapsed_ms, detail, at) VALUES (?, ?, ?, ?, (SELECT username FROM users WHERE id = ?), ?, ?, ?, ?, ?)',
+        'INSERT INTO audit_responses (context_id, tool, question, user_id, username, action, content, elapsed_ms, detail, at) VALUES (?, ?, ?, ?, COALESCE((SELECT username FROM users WHERE id = ?), ?), ?, ?, ?, ?, ?)',
         e.contextId,
         e.tool,
         e.key,
         who,
         who,
+        written,
         e.action,
         e.content ? JSON.stringify(e.content) : null,
         e.elapsedMs,
@@ -227,12 +231,13 @@ export function* insertEvent(e: AuditEvent): Query<void> {
       break;
     case 'validation':
       yield* run(
-        'INSERT INTO audit_validations (context_id, tool, question, user_id, username, ok, issues, at) VALUES (?, ?, ?, ?, (SELECT username FROM users WHERE id = ?), ?, ?, ?)',
+        'INSERT INTO audit_validations (context_id, tool, question, user_id, username, ok, issues, at) VALUES (?, ?, ?, ?, COALESCE((SELECT username FROM users WHERE id = ?), ?), ?, ?, ?)',
         e.contextId,
         e.tool,
         e.key,
         who,
         who,
+        written,
         e.ok ? 1 : 0,
         JSON.stringify(e.issues),
         e.at,
@@ -240,12 +245,13 @@ export function* insertEvent(e: AuditEvent): Query<void> {
       break;
     case 'violation':
       yield* run(
-        'INSERT INTO audit_violations (context_id, tool, question, user_id, username, rule, message, at) VALUES (?, ?, ?, ?, (SELECT username FROM users WHERE id = ?), ?, ?, ?)',
+        'INSERT INTO audit_violations (context_id, tool, question, user_id, username, rule, message, at) VALUES (?, ?, ?, ?, COALESCE((SELECT username FROM users WHERE id = ?), ?), ?, ?, ?)',
         e.contextId,
         e.tool,
         e.key,
         who,
         who,
+        written,
         e.rule,
         e.message,
         e.at,
@@ -287,11 +293,12 @@ export function recordCallEnds(store: Store): (tool: AnyTool) => AnyTool {
         await store
           .run(
             run(
-              'INSERT INTO audit_refusals (context_id, tool, user_id, username, revision, message, at) VALUES (?, ?, ?, (SELECT username FROM users WHERE id = ?), ?, ?, ?)',
+              'INSERT INTO audit_refusals (context_id, tool, user_id, username, revision, message, at) VALUES (?, ?, ?, COALESCE((SELECT username FROM users WHERE id = ?), ?), ?, ?, ?)',
               ctx.contextId,
               tool.name,
               accountOf(ctx.user) ?? null,
               accountOf(ctx.user) ?? null,
+              accountOf(ctx.user) === undefined ? (ctx.user ?? null) : null,
               ctx.revision,
               text,
               Date.now(),
