@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
@@ -216,13 +216,13 @@ describe('elicitkit serve --http --host 0.0.0.0', () => {
     expect(round.result?.structuredContent).toMatchObject({ status: 'done' });
   }, 60_000);
 
-  it('without ELICITKIT_ALLOWED_HOSTS: exits 1 saying to name the hosts', async () => {
+  it('without ELICITKIT_ALLOWED_HOSTS: a usage error (exit 2) saying to name the hosts, before anything is written', async () => {
     data = tempDataDir();
     const run = await serveOnEveryInterface(data.dir, {});
     child = run.child;
-    expect(run.code).toBe(1);
-    expect(run.err).toContain('name the host(s) clients will use to reach it');
-    expect(run.err).toContain('ELICITKIT_ALLOWED_HOSTS=');
+    expect(run.code).toBe(2);
+    expect(run.err).toContain('name the hosts clients use to reach it in ELICITKIT_ALLOWED_HOSTS');
+    expect(readdirSync(data.dir)).toEqual([]);
     expect(run.out).toBe('');
   }, 60_000);
 });
