@@ -36,9 +36,12 @@ export async function auditFor(request: Request, limit = 500): Promise<Audit> {
   const db = openAudit();
   if (!db) return { viewer: chat.user, everyone: false, trail: undefined };
   try {
-    const role = db.prepare('SELECT role FROM users WHERE username = ?').pluck().get(chat.user);
-    if (role === 'owner') return { viewer: chat.user, everyone: true, trail: await readAudit(db, limit) };
-    return { viewer: chat.user, everyone: false, trail: ownTrail(db, chat.user, limit) };
+    // The account that holds the name now: the one the chat's calls run as.
+    const account = db.prepare('SELECT id, role FROM users WHERE username = ?').get(chat.user) as
+      | { id: number; role: string }
+      | undefined;
+    if (account?.role === 'owner') return { viewer: chat.user, everyone: true, trail: await readAudit(db, limit) };
+    return { viewer: chat.user, everyone: false, trail: account ? ownTrail(db, account.id, limit) : EMPTY };
   } finally {
     db.close();
   }
@@ -74,16 +77,21 @@ const TABLES = {
   refusals: 'audit_refusals',
 } as const satisfies Record<keyof AuditTrail, string>;
 
+const EMPTY: AuditTrail = { requests: [], responses: [], validations: [], violations: [], refusals: [] };
+
 /**
- * The last `limit` records of each kind made by `username`'s own calls, oldest first, decoded as
- * `readAudit` decodes them. Names compare without case, as opsdesk's do (`users.username`).
+ * The last `limit` records of each kind made by account `accountId`'s own calls, oldest first,
+ * decoded as `readAudit` decodes them. By the account (each record's `user_id`), not the name: a
+ * name is freed when its account is removed and may be taken by someone else, who must not see
+ * the earlier person's records.
  */
-function ownTrail(db: BetterSqlite3.Database, username: string, limit: number): AuditTrail {
+function ownTrail(db: BetterSqlite3.Database, accountId: number, limit: number): AuditTrail {
   const rows = (table: string) =>
     (
-      db
-        .prepare(`SELECT * FROM ${table} WHERE username = ? COLLATE NOCASE ORDER BY id DESC LIMIT ?`)
-        .all(username, limit) as Record<string, unknown>[]
+      db.prepare(`SELECT * FROM ${table} WHERE user_id = ? ORDER BY id DESC LIMIT ?`).all(accountId, limit) as Record<
+        string,
+        unknown
+      >[]
     )
       .reverse()
       .map(decode);

@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-audit-access-'));
@@ -87,6 +88,29 @@ describe('the audit page shows what the chat’s user may see', () => {
     const text = JSON.stringify(all.viewer ? all.trail : undefined);
     expect(text).toContain('alice-private-7f3');
     expect(text).toContain('bob-private-9c1');
+  });
+
+  it('a newcomer under a removed account’s name sees none of its records', async () => {
+    const carol = await as('alice');
+    await answered(carol, 'alice-before-removal-5e2');
+    await expect.poll(async () => JSON.stringify(await auditTrail())).toContain('alice-before-removal-5e2');
+    // alice's account removed and the name registered again, by someone else.
+    const db = new BetterSqlite3(join(data, 'opsdesk.db'));
+    try {
+      db.prepare("DELETE FROM users WHERE username = 'alice'").run();
+      db.prepare(
+        "INSERT INTO users (username, role, created_at) VALUES ('alice', 'member', '2026-12-05T00:00:00Z')",
+      ).run();
+    } finally {
+      db.close();
+    }
+    const seen = await page(carol.cookie);
+    expect(seen).toMatchObject({ viewer: 'alice', everyone: false });
+    const text = JSON.stringify(seen.viewer ? seen.trail : undefined);
+    expect(text).not.toContain('alice-before-removal-5e2');
+    expect(text).not.toContain('alice-private-7f3');
+    // The owner still sees them, with the name they were made under.
+    expect(JSON.stringify(await auditTrail())).toContain('alice-before-removal-5e2');
   });
 
   it('what the request says of itself changes nothing: bob stays bob', async () => {
