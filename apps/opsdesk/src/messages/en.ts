@@ -68,6 +68,8 @@ export const en: OpsdeskMessages = {
               : 'needed a confirmation'
     }. Run it again to see what it does now.`,
   sqlTimeout: (m) => `Stopped: ${m}. Nothing it did was kept. Narrow it with a WHERE or a LIMIT.`,
+  sqlMemory: (mib) =>
+    `Stopped while running: the statement needed more than the ${mib} MiB of memory the shop allows a statement. Nothing it did was kept. Make its values smaller, or narrow it with a WHERE or a LIMIT.`,
   shopBusy: 'You already have statements waiting or running on the shop; send this one when they have finished.',
   shopOutcomeUnknown:
     'The shop stopped, or lost its database, while it was committing this statement, so it may or may not have been kept. It was not run again: look at the data (a SELECT) before sending it again.',

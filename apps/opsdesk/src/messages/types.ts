@@ -108,6 +108,8 @@ export interface OpsdeskMessages {
   beyondConfirmed(why: Beyond): string;
   /** `detail` already made safe for one line. */
   sqlTimeout(detail: string): string;
+  /** The statement needed more memory than the shop allows one (`mebibytes` MiB): its process was ended, nothing kept. */
+  sqlMemory(mebibytes: number): string;
   /** The shop's database (`sqlite` or `postgres`) refused the statement, in its own words (already made safe for one line). */
   sqlError(detail: string, database: 'sqlite' | 'postgres'): string;
   /** The caller has too many statements waiting on the shop. */

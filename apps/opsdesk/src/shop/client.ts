@@ -40,10 +40,13 @@ export class ShopError extends Error {
     | 'SHOP_BUSY'
     | 'OUTCOME_UNKNOWN'
     | 'ROLLED_BACK';
-  constructor(code: ShopError['code'], message: string) {
+  /** `SQL_MEMORY`: the most resident memory a statement may add to its process, bytes. */
+  readonly limitBytes: number | undefined;
+  constructor(code: ShopError['code'], message: string, limitBytes?: number) {
     super(message);
     this.name = 'ShopError';
     this.code = code;
+    this.limitBytes = limitBytes;
   }
 }
 
@@ -196,6 +199,7 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
             ? new ShopError(
                 'SQL_MEMORY',
                 `stopped while running the statement: it needed more than the ${mebibytes(memoryBytes)} of memory the shop allows a statement; nothing it did was kept`,
+                memoryBytes,
               )
             : new ShopError('SHOP_UNAVAILABLE', 'the shop process stopped'),
         );

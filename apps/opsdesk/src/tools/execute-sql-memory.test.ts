@@ -26,7 +26,7 @@ afterAll(async () => {
 
 const sql = (statement: string) => callTool(alice.client, 'execute_sql', { sql: statement });
 const STOPPED =
-  /stopped while running the statement: it needed more than the 256 MiB of memory the shop allows a statement; nothing it did was kept/;
+  /^Stopped while running: the statement needed more than the 256 MiB of memory the shop allows a statement\. Nothing it did was kept\./;
 
 /** Everything in the shop, as a fingerprint: what a stopped write must leave as it was. */
 const shopState = () => ({
@@ -101,4 +101,21 @@ describe('execute_sql: a statement that needs unbounded memory', () => {
     },
     120_000,
   );
+});
+
+describe('execute_sql: the memory refusal in Chinese', () => {
+  it('says why in the caller’s language, with the bound', async () => {
+    const zhData = tempDataDir();
+    const zh = await memoryClient(zhData.dir, { user: 'alice', locale: 'zh', sqlTimeoutMs: 40_000 });
+    try {
+      const r = await callTool(zh.client, 'execute_sql', { sql: 'SELECT length(randomblob(400000000)) AS n' });
+      expect(r.status, r.text).toBe('rejected');
+      expect(r.text).toBe(
+        '已停止：该语句所需内存超过了商店允许单条语句使用的 256 MiB，已被终止，其所做的修改均未保留。请让它产生更小的值，或用 WHERE 或 LIMIT 缩小范围。',
+      );
+    } finally {
+      await zh.close();
+      zhData.remove();
+    }
+  }, 120_000);
 });

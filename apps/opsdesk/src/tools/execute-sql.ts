@@ -196,13 +196,15 @@ function sqlError(t: OpsdeskMessages, detail: string, database: ShopClient['dial
 function failureMessage(t: OpsdeskMessages, e: unknown, database: ShopClient['dialect']): string {
   return e instanceof ShopError && e.code === 'SQL_TIMEOUT'
     ? t.sqlTimeout(oneLine(e.message))
-    : e instanceof ShopError && e.code === 'TEMP_OBJECT'
-      ? t.refused['other-database']
-      : e instanceof ShopError && e.code === 'SHOP_BUSY'
-        ? t.shopBusy
-        : e instanceof ShopError && e.code === 'ROLLED_BACK'
-          ? t.shopRolledBack
-          : sqlError(t, e instanceof Error ? e.message : String(e), database);
+    : e instanceof ShopError && e.code === 'SQL_MEMORY' && e.limitBytes !== undefined
+      ? t.sqlMemory(Math.round((e.limitBytes / 1024 / 1024) * 10) / 10)
+      : e instanceof ShopError && e.code === 'TEMP_OBJECT'
+        ? t.refused['other-database']
+        : e instanceof ShopError && e.code === 'SHOP_BUSY'
+          ? t.shopBusy
+          : e instanceof ShopError && e.code === 'ROLLED_BACK'
+            ? t.shopRolledBack
+            : sqlError(t, e instanceof Error ? e.message : String(e), database);
 }
 
 /** The result of a kept execution: what it did, and the rows it returned. */
