@@ -33,7 +33,8 @@ export function Question({
   const labels = LABELS[locale];
 
   // The form shows every default and sends what the person left: a cleared default is not put back.
-  // Whether the server took the answer: a page's link opens only then (<UrlConsent>'s onOpen).
+  // Whether the server took the answer: a page's link opens only then (<UrlConsent>'s onOpen), and
+  // a form whose answer was not taken (400, not sent) can be answered again (<ElicitationForm>).
   const send = async (answer: Answer, applyDefaults?: false): Promise<boolean> => {
     setBusy(true);
     setError(undefined);
@@ -75,9 +76,9 @@ export function Question({
       busy={busy}
       {...(error ? { error } : {})}
       {...(issues ? { serverIssues: issues } : {})}
-      onSubmit={(content) => void send({ action: 'accept', content }, false)}
-      onDecline={() => void send({ action: 'decline' })}
-      onCancel={() => void send({ action: 'cancel' })}
+      onSubmit={(content) => send({ action: 'accept', content }, false)}
+      onDecline={() => send({ action: 'decline' })}
+      onCancel={() => send({ action: 'cancel' })}
     />
   ) : (
     <UrlConsent
