@@ -18,7 +18,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
 import { attachScript, type Step } from '../../../test/support/mcp.js';
 import type { Database } from '../src/db/open.js';
-import { accountIdentityOf } from '../src/identity.js';
+import { accountIdentityOf, ensureLocalOwner } from '../src/identity.js';
 import { createOpsdesk, type Opsdesk } from '../src/opsdesk.js';
 import { type HttpServing, serveHttp } from '../src/serve-http.js';
 import type { MatrixSetup } from './matrix.js';
@@ -183,7 +183,13 @@ export const count = (dataDir: string, table: string): number =>
 /** opsdesk in this process over a linked in-memory pair (2025-11-25, the only revision it links): fast, for tool-level tests. */
 export async function memoryClient(
   dataDir: string,
-  options: Omit<ClientOptions, 'revision'> & { user?: string; locale?: Locale; sqlTimeoutMs?: number } = {},
+  options: Omit<ClientOptions, 'revision'> & {
+    user?: string;
+    locale?: Locale;
+    sqlTimeoutMs?: number;
+    /** Make `user` the local owner (`ensureLocalOwner`) before the client starts as it. */
+    localOwner?: boolean;
+  } = {},
 ): Promise<Conn & { opsdesk: Opsdesk }> {
   const user = options.user ?? 'alice';
   // The account under `user` when this client starts (a name not an account's: calls are refused).
@@ -194,6 +200,7 @@ export async function memoryClient(
     identify: () => caller,
     ...(options.sqlTimeoutMs ? { sqlTimeoutMs: options.sqlTimeoutMs } : {}),
   });
+  if (options.localOwner) await opsdesk.store.transaction(ensureLocalOwner(user));
   caller = await accountIdentityOf(opsdesk.store, user);
   opsdesk.links.setBaseUrl('http://127.0.0.1:9');
   const c = makeClient({ ...options, revision: '2025-11-25' });

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, type Step } from '../../../test/support/mcp.js';
-import { ensureLocalOwner } from '../src/identity.js';
 import type { Opsdesk } from '../src/opsdesk.js';
 import { type Conn, memoryClient, tempDataDir } from './harness.js';
 
@@ -61,8 +60,8 @@ beforeAll(async () => {
   for (const [column, user] of Object.entries(USERS)) {
     const dir = tempDataDir();
     dirs.push(dir);
-    const c = await memoryClient(dir.dir, { user });
-    if (column === 'local owner') await c.opsdesk.store.transaction(ensureLocalOwner(user));
+    // The local owner's account is made before the client starts as it (its id is looked up then).
+    const c = await memoryClient(dir.dir, { user, localOwner: column === 'local owner' });
     conns.set(column, c);
   }
 });
