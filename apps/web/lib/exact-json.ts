@@ -1,11 +1,13 @@
 /**
  * Numbers written in JSON that would not reach a tool as written. `JSON.parse` reads every number
  * as the nearest double, without a word: `2.00000000000000001` is 2 (an integer field's answer, where
- * a fraction was sent), `1e-400` is 0, `123456789012345678` is …680, `1e400` is Infinity. What the
+ * a fraction was sent), `1e-400` is 0, `123456789012345678` is …680, `1e400` is Infinity (sent as null). What the
  * tool gets is the double, written back as the shortest decimal that reads as it (`JSON.stringify`):
  * a number is taken when that decimal is the value written (`0.1`, `1e2`, `2.0`, `-0` are), and
- * refused otherwise. What the page itself sends is always taken: it writes with `JSON.stringify`.
+ * refused otherwise (`numberReadAs`, the same comparison the CLI's arguments use). What the page
+ * itself sends is always taken: it writes with `JSON.stringify`.
  */
+import { numberReadAs } from '@elicitkit/client';
 
 /** The first number token of valid JSON `text` whose value changes when read, and what it reads as. */
 export function inexactNumberIn(text: string): { written: string; read: string } | undefined {
@@ -18,29 +20,12 @@ export function inexactNumberIn(text: string): { written: string; read: string }
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       number.lastIndex = i;
       const written = number.exec(text)?.[0] ?? text[i] ?? '';
-      const read = String(Number(written));
-      if (decimal(written) !== decimal(read)) return { written, read };
+      const read = numberReadAs(written);
+      if (read !== undefined) return { written, read };
       i += written.length - 1;
     }
   }
   return undefined;
-}
-
-/**
- * A decimal's value in one spelling (sign, significant digits, exponent), or undefined for what is
- * not a finite decimal (`Infinity`). Exponents are BigInts: `1e99999999999999999999` is a decimal too.
- */
-function decimal(text: string): string | undefined {
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
-  if (!m) return undefined;
-  const [, sign = '', whole = '', fraction = '', exponent = '0'] = m;
-  let digits = (whole + fraction).replace(/^0+/, '');
-  if (digits === '') return '0';
-  let scale = BigInt(exponent) - BigInt(fraction.length);
-  const trailing = digits.length - digits.replace(/0+$/, '').length;
-  digits = digits.slice(0, digits.length - trailing);
-  scale += BigInt(trailing);
-  return `${sign}${digits}e${scale}`;
 }
 
 /** `text` cut to `max` characters, for quoting a number someone wrote in an error. */

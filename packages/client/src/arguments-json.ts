@@ -6,6 +6,7 @@
  * `\ud800` escape makes half a character no UTF-8 text can carry. Each of these is refused, naming
  * where it is (`$.meta.ids[1]`), rather than sent as something else.
  */
+import { numberReadAs } from './exact-number.js';
 
 /** What in `text` would not be sent as typed, and where: the first found. */
 export interface NotAsTyped {
@@ -69,33 +70,16 @@ export function notAsTyped(text: string): NotAsTyped | undefined {
 const HALF =
   'holds half of a character (a lone UTF-16 surrogate such as \\ud800): no UTF-8 text can carry it; send the whole character';
 
-/** Why the number `written` would not be sent as typed, or undefined when it would. */
+/** Why the number `typed` would not be sent as typed, or undefined when it would. */
 function inexact(typed: string): string | undefined {
   const read = Number(typed);
   // Quoted in a message: a number of a million digits is named by its start.
   const written = typed.length <= 40 ? typed : `${typed.slice(0, 40)}…`;
-  const sent = JSON.stringify(read);
   if (Object.is(read, -0)) return `${written} cannot be sent exactly: JSON has no negative zero, it would arrive as 0`;
-  if (decimal(typed) !== decimal(sent)) return `${written} cannot be sent exactly: it would arrive as ${sent}`;
+  const sent = numberReadAs(typed);
+  if (sent !== undefined) return `${written} cannot be sent exactly: it would arrive as ${sent}`;
   // Exact, yet past ±2^53-1 each double stands for several whole numbers: a reader cannot tell which.
   if (Number.isInteger(read) && !Number.isSafeInteger(read))
     return `${written} cannot be sent exactly: whole numbers within ±${Number.MAX_SAFE_INTEGER} only; send it as a string`;
   return undefined;
-}
-
-/**
- * A decimal's value in one spelling (sign, significant digits, exponent), or undefined for what is
- * not a finite decimal (`null`, what Infinity is sent as). Exponents are BigInts: `1e99999999999999999999` is a decimal too.
- */
-function decimal(text: string): string | undefined {
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
-  if (!m) return undefined;
-  const [, sign = '', whole = '', fraction = '', exponent = '0'] = m;
-  let digits = (whole + fraction).replace(/^0+/, '');
-  if (digits === '') return '0';
-  let scale = BigInt(exponent) - BigInt(fraction.length);
-  const trailing = digits.length - digits.replace(/0+$/, '').length;
-  digits = digits.slice(0, digits.length - trailing);
-  scale += BigInt(trailing);
-  return `${sign}${digits}e${scale}`;
 }

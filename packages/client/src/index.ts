@@ -88,6 +88,7 @@ export { type InspectedUrl, inspectUrl, type RejectedUrl } from './checks/url.js
 // A tool's arguments from `k=v` words, checked against its input schema (a CLI, a `/tool` chat command)
 
 export { describeArguments, toolArguments } from './arguments.js';
+export { numberReadAs } from './exact-number.js';
 export type { ToolSource } from './input-schema.js';
 
 // Errors (each with a string `code`)

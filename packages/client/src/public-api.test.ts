@@ -28,6 +28,7 @@ describe('the public API of @elicitkit/client', () => {
     'formatAnswerProblems',
     'guardStreamEnds',
     'inspectUrl',
+    'numberReadAs',
     'parseAnswers',
     'parseRevisionChoice',
     'revisionOptions',
