@@ -45,11 +45,22 @@ export async function connectReplicas(url: string, direct?: RedisRelayOptions['d
   });
   // Reconnection errors are reported through the commands that fail; nothing to crash on here.
   redis.on('error', () => {});
+  // connectTimeout covers the TCP connection only: a server that takes it and never answers (the
+  // ready check, then PING) would hold the start for ever. The whole greeting is bounded instead.
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no answer within ${CONNECT_TIMEOUT_MS / 1000} s (is it Redis?)`)),
+      CONNECT_TIMEOUT_MS,
+    );
+  });
   try {
-    await redis.connect();
+    await Promise.race([redis.connect().then(() => redis.ping()), silent]);
   } catch (error) {
     redis.disconnect();
     throw new RedisUnavailableError(url, error);
+  } finally {
+    clearTimeout(timer);
   }
   let relay: RedisRelay | undefined;
   return {
