@@ -51,7 +51,27 @@ describe.skipIf(!POSTGRES)('a PostgreSQL that does not answer, a pool that would
     const pool = new pg.Pool({ connectionString: server.url });
     closing.push(() => pool.end());
     // Bounded well past what a loaded machine takes for a claim: only the lock holds it that long.
-    const store = createPostgresClaimStore(pool, { table: 'locked', timeoutMs: 1_000 });
+    // The late claim's release (a DELETE once the INSERT that waited on the lock answers), waited
+    // for itself: the table holds no row before that INSERT runs either, so a poll for 0 rows can
+    // pass before the late claim lands.
+    let released!: () => void;
+    const release = new Promise<void>((resolve) => {
+      released = resolve;
+    });
+    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    const watched = Object.assign(Object.create(pool) as pg.Pool, {
+      query: (text: string, values?: unknown[]) => {
+        const done = query(text, values);
+        if (text.trimStart().startsWith('DELETE'))
+          void done.then(
+            () => released(),
+            () => {},
+          );
+        return done;
+      },
+      connect: () => pool.connect(),
+    });
+    const store = createPostgresClaimStore(watched, { table: 'locked', timeoutMs: 1_000 });
     expect(await store.read('call-1')).toBeUndefined(); // the table made, the server checked
     const admin = await pool.connect();
     try {
@@ -62,9 +82,8 @@ describe.skipIf(!POSTGRES)('a PostgreSQL that does not answer, a pool that would
       admin.release();
     }
     // The INSERT waiting on the lock ran once it was free; its caller had given up: released.
-    await expect
-      .poll(async () => (await pool.query('SELECT count(*)::int AS n FROM locked')).rows[0]?.n, { timeout: 10_000 })
-      .toBe(0);
+    await release;
+    expect((await pool.query('SELECT count(*)::int AS n FROM locked')).rows[0]?.n).toBe(0);
     expect(await store.claim('call-1', 'b', LEASE)).toEqual({ state: 'claimed' });
   });
 
