@@ -7,6 +7,7 @@ import { showsRequired } from './field-parts.js';
 import { FieldView } from './field-view.js';
 import { LABELS_EN, type Labels } from './labels.js';
 import { Findings, Refusal, SecretWarning } from './notices.js';
+import { answerWith } from './one-answer.js';
 import { PromptHeader } from './prompt-header.js';
 import { useAfterPress } from './use-after-press.js';
 import { tabbables } from './use-focus-trap.js';
@@ -119,19 +120,7 @@ export function ElicitationForm(props: ElicitationFormProps) {
     };
     answering.current = 'sending';
     setShown('sending');
-    let result: unknown;
-    try {
-      result = handler();
-    } catch (error) {
-      settle(false);
-      throw error;
-    }
-    if (isPending(result))
-      result.then(
-        (taken) => settle(taken !== false),
-        () => settle(false),
-      );
-    else settle(result !== false, typeof result === 'boolean');
+    answerWith(handler, settle);
   };
   const decline = () => answer(props.onDecline);
   const cancel = () => answer(props.onCancel);
@@ -242,8 +231,3 @@ export function ElicitationForm(props: ElicitationFormProps) {
  * knows (the handler said nothing; a host's `busy` ending says otherwise).
  */
 type Answering = 'asking' | 'sending' | 'answered' | 'assumed';
-
-/** A promise, from this window or another (an iframe's is no `instanceof Promise` here). */
-function isPending(result: unknown): result is PromiseLike<unknown> {
-  return typeof (result as { then?: unknown } | null | undefined)?.then === 'function';
-}

@@ -3,6 +3,7 @@ import type { UrlPrompt } from '@elicitkit/client';
 import { useId, useRef, useState } from 'react';
 import { ElicitationDialog } from './elicitation-dialog.js';
 import { LABELS_EN, type Labels } from './labels.js';
+import { answerWith } from './one-answer.js';
 import { PromptHeader } from './prompt-header.js';
 import { plain } from './text.js';
 import { useTimeLeft } from './use-time-left.js';
@@ -99,19 +100,7 @@ function Consent(props: UrlConsentProps) {
     };
     answering.current = 'sending';
     setShown('sending');
-    let result: unknown;
-    try {
-      result = handler();
-    } catch (error) {
-      settle(false);
-      throw error;
-    }
-    if (isPending(result))
-      result.then(
-        (ok) => settle(ok !== false),
-        () => settle(false),
-      );
-    else settle(result !== false);
+    answerWith(handler, settle);
   };
 
   const open = () => {
@@ -215,11 +204,6 @@ function Consent(props: UrlConsentProps) {
       </div>
     </ElicitationDialog>
   );
-}
-
-/** A promise, from this window or another (an iframe's is no `instanceof Promise` here). */
-function isPending(result: unknown): result is PromiseLike<unknown> {
-  return typeof (result as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 /**
