@@ -4,7 +4,7 @@
  * alone answers -32603 (its gap, pinned in `http/hostile-wire.property.test.ts`). Any other
  * error is sent as it was.
  */
-import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import { InMemoryTransport, type JSONRPCMessage, McpServer } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createStore, fixtureTools } from '../test/fixture-tools.js';
 import { createHttpHandler } from './http/handler.js';
@@ -40,6 +40,36 @@ describe('params a spec method refuses', () => {
     expect(answers[1]).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: CURSOR } });
     // The server goes on: the same request with good params is answered.
     expect((answers[2] as { result?: { tools?: unknown[] } }).result?.tools?.length).toBeGreaterThan(0);
+  });
+
+  it('on a server built by hand whose kit tools are registered after it connected', async () => {
+    const kit = createElicitkit();
+    const server = new McpServer({ name: 'late', version: '1' }, kit.serverOptions());
+    // A hand-written tool first: the SDK takes tools registered after connecting only once it has one.
+    server.registerTool('ping', { description: 'Answers pong.' }, () => ({
+      content: [{ type: 'text', text: 'pong' }],
+    }));
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    cleanup.push(() => server.close());
+    // Registered once connected (tools that come and go): the connection already made gets the seam too.
+    for (const tool of fixtureTools(createStore())) kit.register(server, tool);
+    const answers: JSONRPCMessage[] = [];
+    clientSide.onmessage = (m) => answers.push(m);
+    await clientSide.start();
+    await clientSide.send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'p', version: '1' } },
+    });
+    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await clientSide.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 5 } });
+    await clientSide.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} });
+    await expect.poll(() => answers.filter((m) => 'id' in m).length).toBe(3);
+    const byId = (id: number) => answers.find((m) => 'id' in m && m.id === id);
+    expect(byId(2)).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: CURSOR } });
+    expect((byId(3) as { result?: { tools?: unknown[] } }).result?.tools?.length).toBeGreaterThan(0);
   });
 
   it('behind createHttpHandler: initialize again on a session, and tools/list on 2026-07-28', async () => {

@@ -46,7 +46,8 @@ export { AMBIGUOUS };
 
 /**
  * The seam between a kit server and each transport it is connected to (a session's, a 2026-07-28
- * request's, stdio), put in once per server: every message the transport receives passes `note`,
+ * request's, stdio), put in once per server — around the connection it already has, too, when its
+first kit tool is registered after it connected: every message the transport receives passes `note`,
  * every one it sends `forget`, then `invalidParamsNamed` (invalid-params.ts). Returns the server's
  * set of watched kit tools, by name, with whether each takes arguments (has an input schema): a
  * tool without one is handed no arguments (`{}`), whatever was sent, and its states are bound to
@@ -59,28 +60,36 @@ export function seam(server: McpServer): Map<string, boolean> {
   watched.set(server, tools);
   const connect = server.connect.bind(server);
   server.connect = (transport: Transport) => {
-    const mine = new Map<RequestId, string>();
     // The SDK keeps a handler already set on the transport and calls it before its own, for each
     // message as it arrives and when the transport closes.
-    const onmessage = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      note(message, tools, mine);
-      onmessage?.(message, extra);
-    };
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
-      forget(message, mine);
-      return send(invalidParamsNamed(message), options);
-    };
-    const close = transport.onclose;
-    transport.onclose = () => {
-      for (const key of mine.values()) release(key);
-      mine.clear();
-      close?.();
-    };
+    watch(transport, tools);
     return connect(transport);
   };
+  // A server connected before its first kit tool was registered (tools that come and go): the
+  // connection it already has gets the seam too, around the SDK's own handlers.
+  const connected = server.server.transport;
+  if (connected) watch(connected, tools);
   return tools;
+}
+
+function watch(transport: Transport, tools: Map<string, boolean>): void {
+  const mine = new Map<RequestId, string>();
+  const onmessage = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    note(message, tools, mine);
+    onmessage?.(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    forget(message, mine);
+    return send(invalidParamsNamed(message), options);
+  };
+  const close = transport.onclose;
+  transport.onclose = () => {
+    for (const key of mine.values()) release(key);
+    mine.clear();
+    close?.();
+  };
 }
 
 function note(message: JSONRPCMessage, tools: Map<string, boolean>, mine: Map<RequestId, string>): void {
