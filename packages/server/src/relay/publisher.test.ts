@@ -83,6 +83,36 @@ describe.skipIf(!REDIS)('relay publisher', () => {
     expect(got.map((frames) => frames.map((f) => f.t))).toEqual([['data'], ['data', 'end']]);
   });
 
+  it('a frame with a deadline goes by its digest (EVALSHA), not its script each time; a SCRIPT FLUSH between frames costs one EVAL, nothing lost', async () => {
+    const got = await listener();
+    const redis = connect();
+    const publisher = new Publisher(redis, keys, 'a', channelOf);
+    const calls = async () => {
+      const stats = String(await redis.info('commandstats'));
+      const of = (name: string) => Number(new RegExp(`^cmdstat_${name}:calls=(\\d+)`, 'm').exec(stats)?.[1] ?? 0);
+      return { eval: of('eval'), evalsha: of('evalsha') };
+    };
+    await redis.config('RESETSTAT');
+    const [seconds] = await redis.time();
+    // Far ahead on Redis's own clock: every one is published.
+    const before = { local: performance.now() + 60_000, redis: Number(seconds) * 1_000 + 60_000 };
+    const one = (text: string) => publisher.publish('b', data(text), { before });
+    for (const text of ['1', '2', '3']) expect(await one(text)).toBe(1);
+    await redis.script('FLUSH');
+    for (const text of ['4', '5', '6']) expect(await one(text)).toBe(1);
+    // Several in one turn, to two replicas: one pipeline.
+    await redis.script('FLUSH');
+    expect(await Promise.all([one('7'), publisher.publish('c', data('8'), { before }), one('9'), one('10')])).toEqual([
+      1, 0, 1, 1,
+    ]);
+    await expect.poll(() => got.length).toBe(9);
+    expect(got.flat()).toEqual(['1', '2', '3', '4', '5', '6', '7', '9', '10'].map(data));
+    const { eval: evals, evalsha } = await calls();
+    // The text once, and once again after each flush; every other frame by its digest.
+    expect(evals).toBeLessThanOrEqual(3);
+    expect(evalsha).toBeGreaterThanOrEqual(6);
+  });
+
   it('each frame is told how many listened, and a Redis that cannot be reached fails every frame of the turn', async () => {
     const publisher = new Publisher(connect(), keys, 'a', channelOf);
     expect(

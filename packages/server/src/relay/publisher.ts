@@ -4,6 +4,14 @@ import type { Link } from './direct.js';
 import { checkFrame, type Frame, type FrameKeys, MAX_BATCH, sealFrames } from './frames.js';
 import { PUBLISH_BEFORE } from './redis-clock.js';
 
+/** The name `PUBLISH_BEFORE` is defined under on the relay's Redis client (`defineCommand`). */
+const PUBLISH_BEFORE_COMMAND = 'elicitkitPublishBefore';
+/** A client (or pipeline) with `PUBLISH_BEFORE` defined on it. */
+type PublishesBefore = Record<
+  typeof PUBLISH_BEFORE_COMMAND,
+  (channel: string, message: string, before: number) => Promise<unknown>
+>;
+
 /** About how many bytes of frames one batched message holds. */
 const BATCH_BYTES = 256 * 1024;
 
@@ -76,7 +84,11 @@ export class Publisher {
     private readonly replica: string,
     private readonly channelOf: (replica: string) => string,
     private readonly timeoutMs: number = STORE_TIMEOUT_MS,
-  ) {}
+  ) {
+    // The script goes by its SHA-1 (EVALSHA), its text only the first time on a connection and
+    // again on NOSCRIPT (Redis restarted, failed over, SCRIPT FLUSH): ioredis's own scripts.
+    redis.defineCommand(PUBLISH_BEFORE_COMMAND, { numberOfKeys: 0, lua: PUBLISH_BEFORE });
+  }
 
   publish(to: string, frame: Frame, takes: Takes = {}): Promise<number> {
     const ms = takes.before ? Math.max(1, Math.ceil(takes.before.local - performance.now())) : this.timeoutMs;
@@ -145,7 +157,7 @@ export class Publisher {
       const [m] = messages as [Message];
       (m.before === undefined
         ? this.redis.publish(m.channel, m.message)
-        : this.redis.eval(PUBLISH_BEFORE, 0, m.channel, m.message, m.before)
+        : (this.redis as unknown as PublishesBefore)[PUBLISH_BEFORE_COMMAND](m.channel, m.message, m.before)
       ).then(
         (listeners) => settle(m, undefined, listeners),
         (error: unknown) => settle(m, error, 0),
@@ -155,7 +167,7 @@ export class Publisher {
     const pipeline = this.redis.pipeline();
     for (const m of messages)
       if (m.before === undefined) pipeline.publish(m.channel, m.message);
-      else pipeline.eval(PUBLISH_BEFORE, 0, m.channel, m.message, m.before);
+      else (pipeline as unknown as PublishesBefore)[PUBLISH_BEFORE_COMMAND](m.channel, m.message, m.before);
     pipeline.exec().then(
       (replies) =>
         messages.forEach((m, i) => {

@@ -176,9 +176,12 @@ describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that
     });
     expect(response.status).toBe(503);
     // Given up on. Now the request alone goes on to Redis, which runs it before the way closes.
-    // (The first PUBLISH to a's channel, or EVAL of one: b's watch asks about a's channel too.)
+    // (The first PUBLISH to a's channel, or script publishing to it — EVALSHA, or EVAL the first
+    // time on a connection: b's watch asks about a's channel too.)
     const channel = `${prefix}replica:${a.relay.replica}`;
-    await way.deliverFirst((bytes) => /\$(7\r\npublish|4\r\neval)\r\n/i.test(bytes) && bytes.includes(channel));
+    await way.deliverFirst(
+      (bytes) => /\$(7\r\npublish|4\r\neval|7\r\nevalsha)\r\n/i.test(bytes) && bytes.includes(channel),
+    );
     // A request relayed to a after it, through a third replica: a has read what came before it.
     const c = await replica(prefix);
     const after = await postOnSession(c.serving.url, transport.sessionId as string, {
