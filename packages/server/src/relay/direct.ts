@@ -112,6 +112,11 @@ export class Link {
     return true;
   }
 
+  /** Whether it is still open (closed once, by either side, it stays closed). */
+  get open(): boolean {
+    return !this.closed;
+  }
+
   /** Runs `then` once, when the connection closes (at once if it has). */
   closing(then: () => void): void {
     if (this.closed) then();
@@ -234,6 +239,13 @@ export class Links {
         return true;
       }
     return false;
+  }
+
+  /** Connections open, both ways, greeted or not. */
+  get open(): number {
+    let n = this.inbound.size;
+    for (const link of this.outbound.values()) if (link instanceof Link && link.open) n++;
+    return n;
   }
 
   /** The address others reach this replica at, once listening. */

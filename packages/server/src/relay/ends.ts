@@ -101,12 +101,14 @@ export interface RelayCore {
    */
   watch(peer: string, lost: (why: PeerLost) => void, beats?: boolean): () => void;
   /**
-   * Watches, every few moments, that `peer` (known to beat) keeps its heartbeat, calling `lapsed`
-   * once it does not; returns what stops watching. A relay on a direct connection waits on the
+   * Watches, every few moments, that `peer` (known to beat) keeps its heartbeat, calling `lost`
+   * once it does not (`gone`), or once Redis cannot be asked (`unreachable`: again at each check
+   * it cannot); returns what stops watching. A relay on a direct connection waits on the
    * connection, and one to a host powered off or cut off stays open for minutes (until TCP gives
-   * up on it): its holder's heartbeat lapsing closes it.
+   * up on it): its holder's heartbeat lapsing closes it, and so, once this replica is sure its
+   * peer has dropped what it relayed, does Redis not answering.
    */
-  watchBeat(peer: string, lapsed: () => void): () => void;
+  watchBeat(peer: string, lost: (why: 'gone' | 'unreachable') => void): () => void;
   /**
    * Whether `peer`'s heartbeat is current: a replica not listening on its channel but beating is
    * cut from Redis for a moment, not gone. Rejects when Redis cannot be asked.
@@ -225,9 +227,13 @@ export async function runRelayed(
   // direct connection the connection is closed. A requester that asks for numbered frames (`seq`)
   // is of a version that beats.
   const beats = frame.seq === true;
+  // On a direct connection, Redis not answering whether the requester beats drops the relay as
+  // through Redis: the requester gives up on it too (and closes the connection) once it is sure
+  // this replica has dropped it, and a frozen requester would otherwise hold it for as long as TCP
+  // keeps the connection.
   const unwatch = via
     ? beats
-      ? core.watchBeat(back, () => via.close())
+      ? core.watchBeat(back, (why) => (why === 'gone' ? via.close() : drop(entry, UNREACHABLE)))
       : () => {}
     : core.watch(back, (why) => drop(entry, why === 'unreachable' ? UNREACHABLE : UNHEARD), beats);
   let headSent = false;
@@ -637,8 +643,24 @@ export async function relayTo(
   });
   if (!via) unwatch = watch();
   else if (to.beats) {
+    // Its heartbeat lapsed: the connection is closed, and every relay on it ends. Redis not
+    // answering whether it beats (a holder frozen or cut off keeps its connection open for
+    // minutes, and this replica cannot tell): given up on as through Redis, once the holder is
+    // sure to have dropped it — the relay ends with the directory's error, and the connection,
+    // which may lead nowhere, is closed once no relay waits on it (each of them is told so).
     const link = via;
-    unwatch = core.watchBeat(holder, () => link.close());
+    let givenUp = false;
+    unwatch = core.watchBeat(holder, (why) => {
+      if (why === 'gone') link.close();
+      else if (!givenUp) {
+        givenUp = true;
+        void dropped().then(() => {
+          relayed.fail('the session directory (Redis) cannot be reached', 'interrupted');
+          for (const other of core.waiting.values()) if (other.via === link) return;
+          link.close();
+        });
+      }
+    });
   }
   const waiting: { relayed: RelayedResponse; holder: string; via?: Link } = {
     relayed,

@@ -118,6 +118,43 @@ describe.skipIf(!REDIS)('a holder that stops answering without closing its conne
     await expect.poll(() => b.relay.inFlight()).toBe(0);
   });
 
+  it('on a direct connection, Redis not answering the requester either: the call ends once the requester is sure the holder dropped it, and its connection is closed', async () => {
+    // The holder frozen — its Redis and its direct port carry nothing more, nothing closed — and
+    // the requester's Redis stalled too: it cannot ask whether the holder's heartbeat is current.
+    const prefix = 'frozendr:';
+    const port = await freePort();
+    const link = await gate(port);
+    h.cleanups.push(() => link.close());
+    const a = await gated(prefix, { direct: { port, advertise: new URL(link.url).host } });
+    const b = await gated(prefix, { direct: {}, sessionTtlMs: 1_500, timeoutMs: 800 });
+    h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    const { client, asked } = patientClient('frozen');
+    h.clients.push(client);
+    await client.connect(httpTransport(h.proxy.url, 'alice'));
+    await untilDirect(client, a);
+    expect(b.relay.connections()).toBe(1);
+    const call = startDeploy(client);
+    await asked;
+    frozen.push(() => {
+      link.cut();
+      a.gate.cut();
+      b.gate.cut();
+      a.redis.disconnect();
+      b.redis.disconnect();
+    });
+    a.gate.freeze();
+    link.freeze();
+    b.gate.freeze();
+    const error = await call;
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toMatch(
+      /did not complete: the session directory \(Redis\) cannot be reached/,
+    );
+    // Nothing left waiting on the holder: no relay, no connection to it.
+    await expect.poll(() => b.relay.inFlight()).toBe(0);
+    await expect.poll(() => b.relay.connections()).toBe(0);
+  });
+
   it('a holder of an earlier version, which keeps no heartbeat, is waited on while it listens, as before', async () => {
     const prefix = 'earlierbeat:';
     // Its entry written once (its next beat far off), then made as an earlier version writes it.

@@ -79,6 +79,8 @@ export interface RedisRelay extends SessionDirectory {
   serve(handler: { fetch(request: Request): Promise<Response> }): Promise<void>;
   /** Relays in flight, both ways (for tests and shutdown). */
   inFlight(): number;
+  /** With `direct`: connections to and from other replicas open now, greeted or not (for tests). */
+  connections(): number;
   /**
    * Messages dropped on this replica's channel, by why: a bad or missing signature, an envelope
    * or frame that is not what it must be, one meant for another replica, expired or seen before,
@@ -157,7 +159,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
     publish: (to, frame, takes) => publisher.publish(to, frame, takes),
     watch: (peer, lost, beats) => watch(peer, lost, beats),
-    watchBeat: (peer, lapsed) => watchBeat(peer, lapsed),
+    watchBeat: (peer, lost) => watchBeat(peer, lost),
     beating: (peer) => sessions.beating(peer),
     hearing: new Hearing(),
     timeoutMs,
@@ -252,11 +254,11 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   };
   const watch = (peer: string, lost: Lost, beats = false) =>
     poll(`${beats ? 'beats' : 'listens'}:${peer}`, () => check(peer, beats), lost);
-  const watchBeat = (peer: string, lapsed: () => void) =>
+  const watchBeat = (peer: string, lost: (why: 'gone' | 'unreachable') => void) =>
     poll(
       `direct:${peer}`,
       async () => ((await sessions.beating(peer)) ? undefined : 'gone'),
-      (why) => why === 'gone' && lapsed(),
+      (why) => why !== 'away' && lost(why),
     );
 
   return {
@@ -315,6 +317,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       await links?.listen();
     },
     inFlight: () => core.waiting.size + core.holding.size,
+    connections: () => links?.open ?? 0,
     dropped: () => ({ ...core.drops }),
     async close() {
       for (const entry of core.holding.values()) {

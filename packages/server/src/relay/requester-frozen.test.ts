@@ -62,6 +62,44 @@ describe.skipIf(!REDIS)('a requester that stops answering without closing its co
       await expect.poll(() => a.relay.inFlight()).toBe(0);
     });
 
+  it('on a direct connection, Redis not answering the holder either: the holder drops the call all the same, its question withdrawn', async () => {
+    // The requester frozen — its Redis and its direct connection carry nothing more, nothing
+    // closed — and the holder's Redis stalled too: it cannot ask whether the requester's
+    // heartbeat is current.
+    const prefix = 'rfrozendr:';
+    const port = await freePort();
+    const link = await gate(port);
+    h.cleanups.push(() => link.close());
+    const a = await gated(prefix, {
+      direct: { port, advertise: new URL(link.url).host },
+      sessionTtlMs: 1_500,
+      timeoutMs: 800,
+    });
+    const b = await gated(prefix, { direct: {} });
+    h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    const { client, asked } = patientClient('frozen');
+    h.clients.push(client);
+    await client.connect(httpTransport(h.proxy.url, 'alice'));
+    await untilDirect(client, a);
+    void startDeploy(client);
+    await asked;
+    frozen.push(() => {
+      link.cut();
+      a.gate.cut();
+      b.gate.cut();
+      a.redis.disconnect();
+      b.redis.disconnect();
+    });
+    b.gate.freeze();
+    link.freeze();
+    a.gate.freeze();
+    await expect
+      .poll(() => a.serving.log.events.find((e) => e.type === 'response' && e.key === 'env'), { timeout: 10_000 })
+      .toMatchObject({ action: 'cancel' });
+    expect(a.serving.store.deployments).toEqual([]);
+    await expect.poll(() => a.relay.inFlight()).toBe(0);
+  });
+
   it('through Redis, a requester that comes back (its process paused, not dead) is told the call failed, not left waiting on it', async () => {
     const prefix = 'rthawed:';
     const a = await replica(prefix);
