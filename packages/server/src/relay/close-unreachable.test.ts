@@ -20,7 +20,7 @@ describe.skipIf(!REDIS)('closing a replica whose Redis cannot be reached', () =>
 
   it('does not wait on Redis for ever: it closes, and its entries lapse on their own', async () => {
     const prefix = 'closecut:';
-    const a = await gated(prefix, { sessionTtlMs: 1_500 }, { maxRetriesPerRequest: null });
+    const a = await gated(prefix, { sessionTtlMs: 1_500, timeoutMs: 800 }, { maxRetriesPerRequest: null });
     const client = new Client({ name: 'closing', version: '1' });
     h.clients.push(client);
     const transport = httpTransport(a.serving.url, 'alice');

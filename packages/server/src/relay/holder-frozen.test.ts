@@ -39,7 +39,8 @@ describe.skipIf(!REDIS)('a holder that stops answering without closing its conne
     const link = direct ? await gate(port) : undefined;
     if (link) h.cleanups.push(() => link.close());
     const a = await gated(prefix, {
-      sessionTtlMs: 600,
+      sessionTtlMs: 1_500,
+      timeoutMs: 800,
       ...(link ? { direct: { port, advertise: new URL(link.url).host } } : {}),
     });
     const b = await replica(prefix, direct ? { direct: {} } : {});
@@ -53,7 +54,8 @@ describe.skipIf(!REDIS)('a holder that stops answering without closing its conne
       });
       a.gate.freeze();
       link?.freeze();
-      await expect.poll(() => b.redis.exists(`${prefix}alive:${a.relay.replica}`)).toBe(0);
+      // Its key lives up to its ttl on, past the poll's default second.
+      await expect.poll(() => b.redis.exists(`${prefix}alive:${a.relay.replica}`), { timeout: 5_000 }).toBe(0);
       expect(await listeners(b, prefix, a.relay.replica)).toBe(1);
     };
     return { a, b, url: h.proxy.url, freeze };

@@ -40,8 +40,9 @@ describe.skipIf(!REDIS)('frames that arrive after they expired', () => {
   it("a requester paused past its holder's fail is told its call failed once it runs again, not left waiting", async () => {
     const prefix = 'latefail:';
     const a = await replica(prefix);
-    // Paused, b gives up on nothing on its own: its Redis commands are not timed out meanwhile.
-    const b = await gated(prefix, { sessionTtlMs: 1_500, timeoutMs: 60_000 });
+    // Paused, b gives up on nothing on its own: its Redis commands are not timed out meanwhile
+    // (with a ttl that holds together with that: its heartbeat lapsing is its key removed, below).
+    const b = await gated(prefix, { sessionTtlMs: 100_000, timeoutMs: 60_000 });
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const { client, asked } = patientClient('late');
     h.clients.push(client);
@@ -56,6 +57,8 @@ describe.skipIf(!REDIS)('frames that arrive after they expired', () => {
       b.redis.disconnect();
     });
     b.gate.freeze();
+    // Its heartbeat lapses (as it would, a ttl after its last beat).
+    await a.redis.del(`${prefix}alive:${b.relay.replica}`);
     // The holder drops the call once b's heartbeat lapsed, and tells b so: a message b, stopped,
     // reads only once it has expired.
     await expect.poll(() => envAnswer(a), { timeout: 5_000 }).toMatchObject({ action: 'cancel' });
@@ -75,8 +78,9 @@ describe.skipIf(!REDIS)('frames that arrive after they expired', () => {
 
   it("a holder paused past its requester's abort drops the call once it runs again: its question withdrawn, nothing done", async () => {
     const prefix = 'lateabort:';
-    // Paused, a gives up on nothing on its own: its Redis commands are not timed out meanwhile.
-    const a = await gated(prefix, { sessionTtlMs: 600, timeoutMs: 60_000 });
+    // Paused, a gives up on nothing on its own: its Redis commands are not timed out meanwhile
+    // (with a ttl that holds together with that: its heartbeat lapsing is its key removed, below).
+    const a = await gated(prefix, { sessionTtlMs: 100_000, timeoutMs: 60_000 });
     const b = await replica(prefix);
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const { client, asked } = patientClient('late');
@@ -89,6 +93,7 @@ describe.skipIf(!REDIS)('frames that arrive after they expired', () => {
       a.redis.disconnect();
     });
     a.gate.freeze();
+    await b.redis.del(`${prefix}alive:${a.relay.replica}`);
     // The requester gives up on the stopped holder (its heartbeat lapsed): its client is told the
     // call failed, and the holder to drop it — a message the holder reads only once it expired.
     expect(await call).toBeInstanceOf(Error);

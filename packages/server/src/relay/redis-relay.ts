@@ -41,7 +41,9 @@ export interface RedisRelayOptions {
   /**
    * How long a session's entry, and a replica's liveness, live without its heartbeat, ms: a replica
    * killed without closing is reported gone (its sessions "not found") this long after, answered
-   * 503 to send again until then. Default 30 s.
+   * 503 to send again until then. Default 30 s. `timeoutMs + livenessMs` must stay below two
+   * thirds of it (else a `RangeError`): a requester gives up on a holder whose Redis stalled from
+   * then on, and the holder must have dropped the call by that moment.
    */
   sessionTtlMs?: number;
   /**
@@ -121,18 +123,26 @@ export interface RedisRelay extends SessionDirectory {
 export function createRedisRelay(redis: Redis, options: RedisRelayOptions): RedisRelay {
   const replica = options.replica ?? crypto.randomUUID();
   const prefix = options.prefix ?? 'elicitkit:relay:';
-  const livenessMs = options.livenessMs ?? 1_000;
+  const livenessMs = wholeMs('livenessMs', options.livenessMs, 1_000);
+  const sessionTtlMs = wholeMs('sessionTtlMs', options.sessionTtlMs, 30_000);
   const timeoutMs = storeTimeout(options.timeoutMs);
+  // A requester gives up on a holder whose heartbeat lapsed, from two thirds of `sessionTtlMs`
+  // after that holder's Redis stalled (its last beat answered, a third before): the holder must
+  // have dropped the call by then — given up on its Redis (`timeoutMs`), and asked (`livenessMs`).
+  if (3 * (timeoutMs + livenessMs) >= 2 * sessionTtlMs)
+    throw new RangeError(
+      `timeoutMs (${timeoutMs}) + livenessMs (${livenessMs}) must stay below two thirds of sessionTtlMs (${sessionTtlMs}: ${Math.floor((2 * sessionTtlMs) / 3)} ms): a holder whose Redis stalls must have dropped a call before its requester gives up on it`,
+    );
+  if (options.direct) {
+    const { helloTimeoutMs, maxConnections, port } = options.direct;
+    wholeMs('direct.helloTimeoutMs', helloTimeoutMs, 5_000);
+    wholeMs('direct.maxConnections', maxConnections, 1_024);
+    if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535))
+      throw new RangeError(`direct.port must be a whole number from 0 to 65535, not ${String(port)}`);
+  }
   const channelOf = (id: string) => `${prefix}replica:${id}`;
   let links: Links | undefined;
-  const sessions = new SessionEntries(
-    redis,
-    prefix,
-    replica,
-    options.sessionTtlMs ?? 30_000,
-    () => links?.advertised,
-    timeoutMs,
-  );
+  const sessions = new SessionEntries(redis, prefix, replica, sessionTtlMs, () => links?.advertised, timeoutMs);
   const clock = new RedisClock(redis, timeoutMs);
   // Its own connection (a subscribed one can do nothing else), queueing while it connects. Named,
   // so an operator (and a test) can tell it in CLIENT LIST.
@@ -335,6 +345,13 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       subscriber.disconnect();
     },
   };
+}
+
+/** An option that is a whole number, at least 1 (its default when not given), else a `RangeError` naming it. */
+function wholeMs(name: string, value: number | undefined, otherwise: number): number {
+  if (value === undefined) return otherwise;
+  if (Number.isSafeInteger(value) && value >= 1) return value;
+  throw new RangeError(`${name} must be a whole number from 1 to ${Number.MAX_SAFE_INTEGER}, not ${String(value)}`);
 }
 
 /** Subscribes to this replica's channel: every frame on it goes to `receiveFrame`. */

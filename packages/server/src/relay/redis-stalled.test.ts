@@ -75,9 +75,10 @@ describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that
   });
 
   it('a call relayed while Redis stalls: 503, and once Redis is back its held PUBLISH never runs the call on the holder', async () => {
-    // Its PUBLISH unanswered, b answers 503 once its heartbeat has lapsed (1 s): the holder drops
-    // by then whatever reached it before b gave up.
-    const { a, b, url, stall } = await setup('stalledpub:', { sessionTtlMs: 1_000 });
+    // Its PUBLISH unanswered, b answers 503 once its heartbeat has lapsed (2.5 s: the least that
+    // holds together with `TIMEOUT_MS`): the holder drops by then whatever reached it before b
+    // gave up.
+    const { a, b, url, stall } = await setup('stalledpub:', { sessionTtlMs: 2_500 });
     const client = new Client({ name: 'stalled', version: '1' });
     h.clients.push(client);
     const transport = httpTransport(url, 'alice');
@@ -104,7 +105,7 @@ describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that
 
   it('mid-question: the call ends with an error instead of waiting, and the holder drops it', async () => {
     // b's heartbeat lapses soon after it stalls: the holder then drops the call b gave up on.
-    const { a, url, stall } = await setup('stalledq:', { sessionTtlMs: 600 });
+    const { a, url, stall } = await setup('stalledq:', { sessionTtlMs: 2_500 });
     const { client, asked } = patientClient('stalled');
     h.clients.push(client);
     const transport = httpTransport(url, 'alice');
@@ -156,7 +157,7 @@ describe.skipIf(!REDIS)("the requesting replica's Redis stalls, on a client that
       prefix,
       livenessMs: 100,
       timeoutMs: TIMEOUT_MS,
-      sessionTtlMs: 1_000,
+      sessionTtlMs: 2_500,
     });
     const serving = await loopback({ authenticated: true, sessions: relay });
     await relay.serve(serving.handler);

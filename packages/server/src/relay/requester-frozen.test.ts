@@ -34,7 +34,7 @@ describe.skipIf(!REDIS)('a requester that stops answering without closing its co
       const link = direct ? await gate(port) : undefined;
       if (link) h.cleanups.push(() => link.close());
       const a = await replica(prefix, link ? { direct: { port, advertise: new URL(link.url).host } } : {});
-      const b = await gated(prefix, { sessionTtlMs: 1_500, ...(direct ? { direct: {} } : {}) });
+      const b = await gated(prefix, { sessionTtlMs: 1_500, timeoutMs: 800, ...(direct ? { direct: {} } : {}) });
       h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
       const { client, asked } = patientClient('frozen');
       h.clients.push(client);
@@ -103,7 +103,7 @@ describe.skipIf(!REDIS)('a requester that stops answering without closing its co
   it('through Redis, a requester that comes back (its process paused, not dead) is told the call failed, not left waiting on it', async () => {
     const prefix = 'rthawed:';
     const a = await replica(prefix);
-    const b = await gated(prefix, { sessionTtlMs: 1_500 });
+    const b = await gated(prefix, { sessionTtlMs: 1_500, timeoutMs: 800 });
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const { client, asked } = patientClient('thawed');
     h.clients.push(client);

@@ -46,7 +46,7 @@ describe.skipIf(!REDIS)('the requesting replica loses Redis mid-question', () =>
 
   it('Redis back at once: the owed abort reaches the holder before the answer, which does nothing', async () => {
     // The holder's own watch of b is kept out of it (it would notice b's absence only after a minute).
-    const { a, b, url, sessionId } = await cutMidQuestion('reqdown:', { livenessMs: 60_000 });
+    const { a, b, url, sessionId } = await cutMidQuestion('reqdown:', { livenessMs: 60_000, sessionTtlMs: 100_000 });
     b.gate.open();
     await expect.poll(() => listeners(a, 'reqdown:', b.relay.replica), { timeout: 10_000 }).toBe(1);
     await expect.poll(() => b.redis.ping().catch(() => 'down'), { timeout: 10_000 }).toBe('PONG');
@@ -58,7 +58,7 @@ describe.skipIf(!REDIS)('the requesting replica loses Redis mid-question', () =>
   });
 
   it('Redis back: the owed abort goes as soon as it is, with nothing else to send', async () => {
-    const { a, b } = await cutMidQuestion('repay:', { livenessMs: 60_000 });
+    const { a, b } = await cutMidQuestion('repay:', { livenessMs: 60_000, sessionTtlMs: 100_000 });
     b.gate.open();
     // Nothing else is sent to a: the abort went on its own once b's Redis was ready again.
     expect((await a.serving.log.response('env')).action).toBe('cancel');
