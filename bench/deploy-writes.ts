@@ -82,12 +82,14 @@ const effectWithRows = db.transaction(() => {
 // What deploy_service ran before: findCaller, then permissionsFor's three, then the latest version.
 const findUser = db.prepare('SELECT username, role FROM users WHERE username = ?');
 const role = db.prepare('SELECT role FROM users WHERE username = ?');
-const grants = db.prepare('SELECT project FROM permissions WHERE username = ?').pluck();
+const grants = db
+  .prepare('SELECT p.project FROM permissions p JOIN users u ON u.id = p.user_id WHERE u.username = ?')
+  .pluck();
 const services = db.prepare('SELECT name FROM services ORDER BY name').pluck();
 const latest = db.prepare('SELECT latest_version FROM services WHERE name = ?').pluck();
 // accessTo's statement, as it ran on every round before 12L remembered its answer.
 const access = db.prepare(
-  `SELECT u.username, u.role, s.latest_version FROM users u LEFT JOIN services s ON s.name = ? AND (u.role = 'owner' OR EXISTS (SELECT 1 FROM permissions p WHERE p.username = u.username AND p.project IN ('*', s.name))) WHERE u.username = ?`,
+  `SELECT u.username, u.role, s.latest_version FROM users u LEFT JOIN services s ON s.name = ? AND (u.role = 'owner' OR EXISTS (SELECT 1 FROM permissions p WHERE p.user_id = u.id AND p.project IN ('*', s.name))) WHERE u.username = ?`,
 );
 
 const ways = {

@@ -14,7 +14,9 @@ import * as z from 'zod/v4';
 const db = new BetterSqlite3(join(process.argv[2], 'opsdesk.db'));
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
-const tokenUser = db.prepare('SELECT username FROM api_tokens WHERE token_hash = ?').pluck();
+const tokenUser = db
+  .prepare('SELECT u.username FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?')
+  .pluck();
 const service = db.prepare('SELECT name FROM services WHERE name = ?').pluck();
 const insert = db.prepare(
   'INSERT INTO deployments (service, env, version, ticket, deployed_by, created_at) VALUES (?, ?, ?, NULL, ?, ?)',

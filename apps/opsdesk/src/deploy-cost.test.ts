@@ -97,15 +97,19 @@ describe.each(['2025-11-25', '2026-07-28'] as Revision[])('one deploy over HTTP 
     const db = sqliteDb(served.server.opsdesk);
     const refusals = () => peek(served.dataDir, "SELECT message FROM audit_refusals WHERE username = 'alice'").length;
     const before = refusals();
-    db.prepare("DELETE FROM permissions WHERE username = 'alice'").run();
-    db.prepare("INSERT INTO permissions (username, project) VALUES ('alice', 'search-service')").run();
+    db.prepare("DELETE FROM permissions WHERE user_id = (SELECT id FROM users WHERE username = 'alice')").run();
+    db.prepare(
+      "INSERT INTO permissions (user_id, project) VALUES ((SELECT id FROM users WHERE username = 'alice'), 'search-service')",
+    ).run();
     try {
       const refused = await callTool(conn.client, 'deploy_service', { service: 'order-service' });
       expect(refused.status).toBe('rejected');
       expect(refused.text).toContain('search-service');
     } finally {
-      db.prepare("DELETE FROM permissions WHERE username = 'alice'").run();
-      db.prepare("INSERT INTO permissions (username, project) VALUES ('alice', '*')").run();
+      db.prepare("DELETE FROM permissions WHERE user_id = (SELECT id FROM users WHERE username = 'alice')").run();
+      db.prepare(
+        "INSERT INTO permissions (user_id, project) VALUES ((SELECT id FROM users WHERE username = 'alice'), '*')",
+      ).run();
     }
     expect(refusals()).toBe(before + 1);
     // Granted again: the very next call deploys.

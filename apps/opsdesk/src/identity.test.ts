@@ -5,6 +5,7 @@ import { sqliteStore } from './db/sqlite-store.js';
 import {
   createToken,
   ensureLocalOwner,
+  findUser,
   HOST_TOKEN_RENEW_MS,
   HOST_TOKEN_TTL_MS,
   issueToken,
@@ -22,10 +23,12 @@ describe('userForToken: the caller behind a bearer token, looked up on every req
     db.close();
     data.remove();
   });
+  /** The account named `name` now: tokens are made for an account, by its id. */
+  const account = (name: string) => sqliteStore(db).runNow(findUser(name))?.id ?? 0;
 
   it('finds each token’s own user, and nobody for an unknown token', () => {
-    const alice = sqliteStore(db).runNow(createToken('alice'));
-    const bob = sqliteStore(db).runNow(createToken('bob'));
+    const alice = sqliteStore(db).runNow(createToken(account('alice')));
+    const bob = sqliteStore(db).runNow(createToken(account('bob')));
     expect(sqliteStore(db).runNow(userForToken(alice))).toEqual({
       id: expect.any(Number),
       username: 'alice',
@@ -41,23 +44,22 @@ describe('userForToken: the caller behind a bearer token, looked up on every req
   });
 
   it('a revoked token and a removed user stop working at the next request', () => {
-    const token = sqliteStore(db).runNow(createToken('bob'));
-    const other = sqliteStore(db).runNow(createToken('bob'));
+    const token = sqliteStore(db).runNow(createToken(account('bob')));
+    const other = sqliteStore(db).runNow(createToken(account('bob')));
     expect(sqliteStore(db).runNow(userForToken(token))?.username).toBe('bob');
-    db.prepare('DELETE FROM api_tokens WHERE username = ? AND token_hash != ?').run(
-      'bob',
+    db.prepare('DELETE FROM api_tokens WHERE user_id = ? AND token_hash != ?').run(
+      account('bob'),
       db.prepare('SELECT token_hash FROM api_tokens ORDER BY rowid DESC LIMIT 1').pluck().get(),
     );
     expect(sqliteStore(db).runNow(userForToken(token))).toBeUndefined();
     expect(sqliteStore(db).runNow(userForToken(other))?.username).toBe('bob');
-    db.prepare("DELETE FROM permissions WHERE username = 'bob'").run();
     db.prepare("DELETE FROM users WHERE username = 'bob'").run();
     expect(sqliteStore(db).runNow(userForToken(other))).toBeUndefined();
   });
 
-  it('finds the user whatever the case the token was made with, as stored, role included', () => {
+  it('finds the account under its name as stored, role included', () => {
     sqliteStore(db).runNow(ensureLocalOwner('carol'));
-    const token = sqliteStore(db).runNow(createToken('Carol'));
+    const token = sqliteStore(db).runNow(createToken(account('Carol')));
     expect(sqliteStore(db).runNow(userForToken(token))).toEqual({
       id: expect.any(Number),
       username: 'carol',
@@ -82,7 +84,7 @@ describe('tokens issued to in-process hosts (issueToken): renewed while the host
     let clock = Date.UTC(2026, 11, 1);
     const now = () => clock;
     const printed = openDatabase(data.dir);
-    const kept = sqliteStore(printed).runNow(createToken('alice')); // printed at first start: never expires
+    const kept = sqliteStore(printed).runNow(createToken(sqliteStore(printed).runNow(findUser('alice'))?.id ?? 0)); // printed at first start: never expires
     printed.close();
     let live: { db: Database; tokens: string[] } | undefined;
     for (let day = 0; day < 30; day++) {

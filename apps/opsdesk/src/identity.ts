@@ -64,8 +64,8 @@ export function accountOf(identity: string | undefined): number | undefined {
  * several opsdesk processes may start on a fresh database at once (doctor does), and the loser of
  * an unlocked check-then-insert race crashed on the unique name.
  */
-export function* ensureLocalOwner(username: string): Query<void> {
-  if (!(yield* findUser(username))) yield* addUser(username, null, 'owner', ['*'], new Date().toISOString());
+export function* ensureLocalOwner(username: string): Query<number> {
+  return (yield* findUser(username))?.id ?? (yield* addUser(username, null, 'owner', ['*'], new Date().toISOString()));
 }
 
 function sha256(text: string): string {
@@ -77,13 +77,16 @@ export function* hasTokens(): Query<boolean> {
   return (yield* value<number>('SELECT COUNT(*) FROM api_tokens')) !== 0;
 }
 
-/** A new token for `username`; `expiresAt` (epoch ms) for one an in-process host holds and renews. */
-export function* createToken(username: string, expiresAt: number | null = null): Query<string> {
+/**
+ * A new token for the account `account` (its id: the token is that account's, whatever it is
+ * called later, and no other's); `expiresAt` (epoch ms) for one an in-process host holds and renews.
+ */
+export function* createToken(account: number, expiresAt: number | null = null): Query<string> {
   const token = `ek_${randomBytes(24).toString('base64url')}`;
   yield* run(
-    'INSERT INTO api_tokens (token_hash, username, created_at, expires_at) VALUES (?, ?, ?, ?)',
+    'INSERT INTO api_tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
     sha256(token),
-    username,
+    account,
     new Date().toISOString(),
     expiresAt,
   );
@@ -91,7 +94,7 @@ export function* createToken(username: string, expiresAt: number | null = null):
 }
 
 /**
- * The user a bearer token belongs to; undefined for an unknown token, one expired by `now` (a
+ * The account a bearer token belongs to; undefined for an unknown token, one expired by `now` (a
  * host's token it stopped renewing) or a user no longer there. Every HTTP request (each answer
  * too) asks, so a store that can tell when the tables change remembers the answer (`remember`):
  * never past a change to the tokens or users, by this process or any other, so a revoked token is
@@ -106,7 +109,7 @@ export function* userForToken(token: string, now: number = Date.now()): Query<Id
 
 function* tokenHolder(token: string): Query<{ identity: Identity; expiresAt: number | null } | undefined> {
   const row = yield* get<IdentityRow & { expires_at: number | string | null }>(
-    'SELECT u.id, u.username, u.role, t.expires_at FROM api_tokens t JOIN users u ON u.username = t.username WHERE t.token_hash = ?',
+    'SELECT u.id, u.username, u.role, t.expires_at FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?',
     sha256(token),
   );
   // Frozen like the answer holding it: every later caller shares it.
@@ -132,10 +135,10 @@ export async function issueToken(store: Store, username: string, options: HostTo
   const now = options.now ?? Date.now;
   const token = await store.transaction(
     (function* () {
-      yield* ensureLocalOwner(username);
+      const account = yield* ensureLocalOwner(username);
       // Each start of a host mints new tokens: those of hosts that stopped renewing go now.
       yield* pruneHostTokens(now());
-      return yield* createToken(username, now() + HOST_TOKEN_TTL_MS);
+      return yield* createToken(account, now() + HOST_TOKEN_TTL_MS);
     })(),
   );
   hold(store, sha256(token), now);

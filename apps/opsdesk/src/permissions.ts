@@ -15,7 +15,7 @@ export interface Permissions {
 }
 
 /** Whether a person may act on a service: owners on every one, anyone else where `permissions` grants it (`*` grants all). */
-const GRANTED = `(u.role = 'owner' OR EXISTS (SELECT 1 FROM permissions p WHERE p.username = u.username AND p.project IN ('*', s.name)))`;
+const GRANTED = `(u.role = 'owner' OR EXISTS (SELECT 1 FROM permissions p WHERE p.user_id = u.id AND p.project IN ('*', s.name)))`;
 
 /**
  * The one permission model: owners (the local stdio user) act on every service; anyone else on the

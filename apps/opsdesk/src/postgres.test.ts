@@ -73,7 +73,9 @@ describe.skipIf(!POSTGRES)('opsdesk on Postgres', () => {
       const round = await wireRound(serving.url, { name: 'list_deployments', arguments: {} }, { headers });
       expect(round.result?.structuredContent).toMatchObject({ status: 'done' });
     }
-    await pool.query("DELETE FROM opsdesk.api_tokens WHERE username = 'carol'");
+    await pool.query(
+      "DELETE FROM opsdesk.api_tokens WHERE user_id = (SELECT id FROM opsdesk.users WHERE username = 'carol')",
+    );
     for (const serving of [a, b]) expect((await wireRound(serving.url, LIST, { headers })).status).toBe(401);
   });
 
@@ -82,7 +84,9 @@ describe.skipIf(!POSTGRES)('opsdesk on Postgres', () => {
     // The live one first: a host's start prunes what expired by its clock, which would take the lapsed one.
     const live = await issueToken(a.opsdesk.store, 'olivia');
     const lapsed = await issueToken(a.opsdesk.store, 'olivia', { now: () => Date.now() - HOST_TOKEN_TTL_MS - 60_000 });
-    const stored = await pool.query("SELECT 1 FROM opsdesk.api_tokens WHERE username = 'olivia'");
+    const stored = await pool.query(
+      "SELECT 1 FROM opsdesk.api_tokens t JOIN opsdesk.users u ON u.id = t.user_id WHERE u.username = 'olivia'",
+    );
     expect(stored.rowCount).toBe(2);
     for (const serving of [a, b]) {
       expect((await wireRound(serving.url, LIST, { headers: { authorization: `Bearer ${lapsed}` } })).status).toBe(401);
@@ -256,7 +260,7 @@ describe.skipIf(!POSTGRES)('opsdesk on Postgres', () => {
         DELETE FROM shop.order_items;
         CREATE TABLE shop.junk (x int);
         INSERT INTO opsdesk.deployments (service, env, version, deployed_by, created_at) VALUES ('search-service', 'dev', 'v1', 'bob', 'x');
-        INSERT INTO opsdesk.api_tokens (token_hash, username, created_at) VALUES ('kept', 'alice', 'now');`);
+        INSERT INTO opsdesk.api_tokens (token_hash, user_id, created_at) SELECT 'kept', id, 'now' FROM opsdesk.users WHERE username = 'alice';`);
       const report = await resetDemo(dataDir(), { database: other });
       expect(report.shop).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/resetting \(schema shop\)$/);
       expect(await n('shop.order_items')).toBe(items);
@@ -324,7 +328,7 @@ const ATTACKS = [
   'SELECT token_hash FROM opsdesk.api_tokens',
   "UPDATE opsdesk.users SET role = 'owner'",
   'DELETE FROM opsdesk.deployments',
-  "INSERT INTO opsdesk.api_tokens (token_hash, username, created_at) VALUES ('x', 'mallory', 'now')",
+  "INSERT INTO opsdesk.api_tokens (token_hash, user_id, created_at) VALUES ('x', 1, 'now')",
   'DROP TABLE opsdesk.users CASCADE',
   'ALTER TABLE opsdesk.users ADD COLUMN x int',
   'TRUNCATE opsdesk.api_tokens',

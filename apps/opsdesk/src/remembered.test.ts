@@ -62,6 +62,14 @@ async function statusWith(token: string): Promise<number> {
   return response.status;
 }
 
+/** A token for the account named `name` now (tokens are made for an account, by its id). */
+function* tokenFor(name: string) {
+  return yield* createToken((yield* findUser(name))?.id ?? 0);
+}
+/** dana's account, in SQL. */
+const DANA_ROW = "users WHERE username = 'dana'";
+const DANA = `(SELECT id FROM ${DANA_ROW})`;
+
 /** How opsdesk stores a token (identity.ts). */
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -71,7 +79,7 @@ describe.each([
   ['this process’s own connection', (sql: string) => sqliteDb(served.server.opsdesk).exec(sql)],
 ] as const)('a change made by %s applies at the next request', (_by, change) => {
   it('a revoked token is refused at its next request', async () => {
-    const token = await served.server.opsdesk.store.run(createToken('alice'));
+    const token = await served.server.opsdesk.store.run(tokenFor('alice'));
     // Used twice, so it is remembered.
     expect(await statusWith(token)).toBe(200);
     expect(await statusWith(token)).toBe(200);
@@ -81,10 +89,10 @@ describe.each([
 
   it('the token of a user removed is refused at its next request', async () => {
     await served.server.ownerToken('carol');
-    const token = await served.server.opsdesk.store.run(createToken('carol'));
+    const token = await served.server.opsdesk.store.run(tokenFor('carol'));
     expect(await statusWith(token)).toBe(200);
     expect(await statusWith(token)).toBe(200);
-    change("DELETE FROM permissions WHERE username = 'carol'; DELETE FROM users WHERE username = 'carol'");
+    change("DELETE FROM users WHERE username = 'carol'");
     expect(await statusWith(token)).toBe(401);
   });
 
@@ -97,9 +105,9 @@ describe.each([
     beforeAll(async () => {
       await served.server.ownerToken('dana');
       inAnotherConnection("UPDATE users SET role = 'member' WHERE username = 'dana'");
-      inAnotherConnection("DELETE FROM permissions WHERE username = 'dana'");
-      inAnotherConnection("INSERT INTO permissions (username, project) VALUES ('dana', 'search-service')");
-      conn = await httpClient(served.server.url, await served.server.opsdesk.store.run(createToken('dana')), {
+      inAnotherConnection(`DELETE FROM permissions WHERE user_id = ${DANA}`);
+      inAnotherConnection(`INSERT INTO permissions (user_id, project) SELECT id, 'search-service' FROM ${DANA_ROW}`);
+      conn = await httpClient(served.server.url, await served.server.opsdesk.store.run(tokenFor('dana')), {
         revision: '2025-11-25',
       });
     });
@@ -108,10 +116,10 @@ describe.each([
     it('a grant given applies at the next call, and one revoked too', async () => {
       expect((await deploy('order-service')).status).toBe('rejected');
       expect((await deploy('order-service')).status).toBe('rejected');
-      change("INSERT INTO permissions (username, project) VALUES ('dana', 'order-service')");
+      change(`INSERT INTO permissions (user_id, project) SELECT id, 'order-service' FROM ${DANA_ROW}`);
       expect((await deploy('order-service')).status).toBe('done');
       expect((await deploy('order-service')).status).toBe('done');
-      change("DELETE FROM permissions WHERE username = 'dana' AND project = 'order-service'");
+      change(`DELETE FROM permissions WHERE user_id = ${DANA} AND project = 'order-service'`);
       const refused = await deploy('order-service');
       expect(refused.status).toBe('rejected');
       expect(refused.text).toContain('search-service');
@@ -143,7 +151,7 @@ describe('remembered', () => {
 
   it('asks SQLite only whether another connection committed once an answer is known', () => {
     const alice = account('alice');
-    const token = sqliteStore(db).runNow(createToken('alice'));
+    const token = sqliteStore(db).runNow(tokenFor('alice'));
     expect(sqliteStore(db).runNow(userForToken(token))?.username).toBe('alice');
     expect(sqliteStore(db).runNow(accessTo(alice, 'deploy', 'order-service'))?.latestVersion).toBe('v2.3.1');
     const statements = recordStatements(db);
@@ -170,7 +178,7 @@ describe('remembered', () => {
   it('does not keep an answer read inside a transaction that is then rolled back', () => {
     let token = '';
     const rolledBack = db.transaction(() => {
-      token = sqliteStore(db).runNow(createToken('bob'));
+      token = sqliteStore(db).runNow(tokenFor('bob'));
       expect(sqliteStore(db).runNow(userForToken(token))?.username).toBe('bob');
       throw new Error('roll back');
     });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
 import { count, memoryClient, peek, peekShop, tempDataDir } from '../test/harness.js';
-import { createToken, userForToken } from './identity.js';
+import { createToken, findUser, userForToken } from './identity.js';
 import { resetDemo } from './reset.js';
 
 let data: ReturnType<typeof tempDataDir>;
@@ -13,7 +13,7 @@ describe('resetting the demo', () => {
   it('puts the shop, deployments, workspace and sync state back to the seed, keeping users, tokens and the audit trail', async () => {
     data = tempDataDir();
     const c = await memoryClient(data.dir);
-    const token = await c.opsdesk.store.run(createToken('alice'));
+    const token = await c.opsdesk.store.run(createToken((await c.opsdesk.store.run(findUser('alice')))?.id ?? 0));
     c.script.push({ action: 'accept', content: { understood: true, typedTableName: 'order_items' } });
     expect((await callTool(c.client, 'execute_sql', { sql: 'DELETE FROM order_items' })).status).toBe('done');
     expect((await callTool(c.client, 'execute_sql', { sql: 'CREATE TABLE junk (x)' })).status).toBe('done');

@@ -18,7 +18,7 @@ import { type HttpServing, serveHttp } from './serve-http.js';
 function revokeBob(dataDir: string): void {
   const db = new BetterSqlite3(join(dataDir, 'opsdesk.db'));
   try {
-    db.prepare("DELETE FROM permissions WHERE username = 'bob'").run();
+    db.prepare("DELETE FROM permissions WHERE user_id = (SELECT id FROM users WHERE username = 'bob')").run();
   } finally {
     db.close();
   }
@@ -100,7 +100,9 @@ describe.skipIf(!POSTGRES)('grant revoked while a question is open, on Postgres'
         revision,
         script: [
           async () => {
-            await pool.query("DELETE FROM opsdesk.permissions WHERE username = 'bob'");
+            await pool.query(
+              "DELETE FROM opsdesk.permissions WHERE user_id = (SELECT id FROM opsdesk.users WHERE username = 'bob')",
+            );
             return { action: 'accept', content: { env: 'dev' } };
           },
         ],

@@ -194,7 +194,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
 function* firstStartTokens(): Query<{ username: string; token: string }[]> {
   if (yield* hasTokens()) return [];
   const tokens = [];
-  for (const { username } of yield* listUsers()) tokens.push({ username, token: yield* createToken(username) });
+  for (const { id, username } of yield* listUsers()) tokens.push({ username, token: yield* createToken(id) });
   return tokens;
 }
 

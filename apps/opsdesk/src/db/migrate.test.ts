@@ -44,9 +44,8 @@ describe('migrating a version-1 data directory', () => {
       expect(names).not.toContain(gone);
     // Only opsdesk's own triggers (an account's grants and tokens go with it; a deployment by name names its account) remain.
     expect(left.filter((o) => o.type === 'trigger' || o.type === 'view')).toEqual([
-      { type: 'trigger', name: 'opsdesk_account_removed' },
-      { type: 'trigger', name: 'opsdesk_account_renamed' },
       { type: 'trigger', name: 'opsdesk_deployment_account' },
+      { type: 'trigger', name: 'opsdesk_holdings_removed' },
     ]);
     // opsdesk's own state is kept as it was.
     expect(peek(data.dir, 'SELECT username, role FROM users ORDER BY id')).toEqual([
@@ -244,7 +243,9 @@ describe('migrating a version-5 data directory (v6: api_tokens.expires_at)', () 
     const raw = new BetterSqlite3(join(data.dir, 'opsdesk.db'));
     const token = 'ek_a-token-a-version-5-opsdesk-printed';
     raw.exec(`
-      ALTER TABLE api_tokens DROP COLUMN expires_at;
+      DROP TRIGGER opsdesk_holdings_removed;
+      DROP TABLE api_tokens;
+      CREATE TABLE api_tokens (token_hash TEXT PRIMARY KEY, username TEXT NOT NULL COLLATE NOCASE, created_at TEXT NOT NULL);
       UPDATE meta SET value = '5' WHERE key = 'schema_version';
     `);
     raw

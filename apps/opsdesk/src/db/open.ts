@@ -5,9 +5,12 @@ import {
   ACCOUNT_COLUMNS,
   ADDED_COLUMNS,
   DROPPED_INDEXES,
+  HOLDINGS,
   OPSDESK_OBJECTS,
+  permissionsTable,
   SCHEMA,
   SCHEMA_VERSION,
+  tokensTable,
   usersTable,
 } from './schema.js';
 import { seed } from './seed.js';
@@ -52,6 +55,7 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
         | string
         | undefined;
       if (version === undefined) {
+        db.exec(HOLDINGS);
         runSteps(seed(now().toISOString()), answerOn(db));
         db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
         return;
@@ -65,6 +69,8 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
       if (Number(version) < 7) addColumns(db);
       if (Number(version) < 5) for (const index of DROPPED_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index}`);
       if (Number(version) < 7) migrateToAccounts(db);
+      if (Number(version) < 8) migrateHoldings(db);
+      db.exec(HOLDINGS);
       db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
     }).immediate();
   } catch (error) {
@@ -117,6 +123,30 @@ function migrateToAccounts(db: Database): void {
     db.exec(
       `UPDATE ${table} SET ${account} = (SELECT u.id FROM users u WHERE u.username = ${table}.${name}) WHERE ${account} IS NULL AND ${name} IS NOT NULL`,
     );
+}
+
+/**
+ * v8: grants and bearer tokens are keyed by account id, no longer by name. Each row goes to the
+ * account holding its name now; a row whose name no account holds is dropped (a removed account's
+ * leftover, which would have passed to the next account made under the name). The triggers that
+ * kept the name-keyed rows in step with removals and renames go with them.
+ */
+function migrateHoldings(db: Database): void {
+  db.exec('DROP TRIGGER IF EXISTS opsdesk_account_removed; DROP TRIGGER IF EXISTS opsdesk_account_renamed');
+  const keyed = (table: string) =>
+    (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === 'user_id');
+  if (!keyed('permissions'))
+    db.exec(`DROP TABLE IF EXISTS opsdesk_permissions_v8; ${permissionsTable('opsdesk_permissions_v8')};
+      INSERT OR IGNORE INTO opsdesk_permissions_v8 (user_id, project)
+        SELECT u.id, p.project FROM permissions p JOIN users u ON u.username = p.username;
+      DROP TABLE permissions;
+      ALTER TABLE opsdesk_permissions_v8 RENAME TO permissions;`);
+  if (!keyed('api_tokens'))
+    db.exec(`DROP TABLE IF EXISTS opsdesk_api_tokens_v8; ${tokensTable('opsdesk_api_tokens_v8')};
+      INSERT INTO opsdesk_api_tokens_v8 (token_hash, user_id, created_at, expires_at)
+        SELECT t.token_hash, u.id, t.created_at, t.expires_at FROM api_tokens t JOIN users u ON u.username = t.username;
+      DROP TABLE api_tokens;
+      ALTER TABLE opsdesk_api_tokens_v8 RENAME TO api_tokens;`);
 }
 
 /** v3, v6, v7: the columns older tables lack are added (existing rows keep NULL there); ones already present are left. */

@@ -4,6 +4,8 @@
  * them (`alice` and `Alice` are one user) through a nondeterministic ICU collation. Account ids
  * (identity) are never reused. Version 7 added the account columns beside the names history keeps
  * (`schema.ts`): a version-6 database gets them here, empty, and `migrate` fills them by name.
+ * Version 8 keys grants and tokens by account id: a version-7 database's are moved by
+ * `POSTGRES_HOLDINGS_V8`.
  */
 export const POSTGRES_SCHEMA = `
 CREATE SCHEMA IF NOT EXISTS opsdesk;
@@ -40,14 +42,15 @@ CREATE TABLE IF NOT EXISTS opsdesk.users (
   registration_cid TEXT UNIQUE,
   created_at TEXT NOT NULL
 );
+-- Grants and tokens by account id, never by name (schema.ts says why); they go with the account.
 CREATE TABLE IF NOT EXISTS opsdesk.permissions (
-  username TEXT COLLATE opsdesk.nocase NOT NULL,
+  user_id BIGINT NOT NULL REFERENCES opsdesk.users(id) ON DELETE CASCADE,
   project TEXT NOT NULL,
-  PRIMARY KEY (username, project)
+  PRIMARY KEY (user_id, project)
 );
 CREATE TABLE IF NOT EXISTS opsdesk.api_tokens (
   token_hash TEXT PRIMARY KEY,
-  username TEXT COLLATE opsdesk.nocase NOT NULL,
+  user_id BIGINT NOT NULL REFERENCES opsdesk.users(id) ON DELETE CASCADE,
   created_at TEXT NOT NULL,
   expires_at BIGINT
 );
@@ -60,24 +63,6 @@ CREATE TABLE IF NOT EXISTS opsdesk.registrations (
   expires_at BIGINT NOT NULL,
   used_at BIGINT
 );
--- An account's grants and tokens go with it, or follow it on a rename (schema.ts says why).
-CREATE OR REPLACE FUNCTION opsdesk.account_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'DELETE' THEN
-    DELETE FROM opsdesk.permissions WHERE username = OLD.username;
-    DELETE FROM opsdesk.api_tokens WHERE username = OLD.username;
-    RETURN OLD;
-  END IF;
-  IF NEW.username <> OLD.username COLLATE opsdesk.nocase THEN
-    DELETE FROM opsdesk.permissions WHERE username = NEW.username;
-    DELETE FROM opsdesk.api_tokens WHERE username = NEW.username;
-    UPDATE opsdesk.permissions SET username = NEW.username WHERE username = OLD.username;
-    UPDATE opsdesk.api_tokens SET username = NEW.username WHERE username = OLD.username;
-  END IF;
-  RETURN NEW;
-END $$;
-CREATE OR REPLACE TRIGGER account_changed AFTER DELETE OR UPDATE OF username ON opsdesk.users
-  FOR EACH ROW EXECUTE FUNCTION opsdesk.account_changed();
 -- A deployment written by name alone names the account holding that name (schema.ts says why).
 CREATE OR REPLACE FUNCTION opsdesk.deployment_account() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -126,3 +111,27 @@ ALTER TABLE opsdesk.audit_refusals ADD COLUMN IF NOT EXISTS user_id BIGINT;
 CREATE OR REPLACE TRIGGER deployment_account BEFORE INSERT ON opsdesk.deployments
   FOR EACH ROW EXECUTE FUNCTION opsdesk.deployment_account();
 `;
+
+/**
+ * v8 on a version-7 database: grants and tokens move from the name to the account holding it now;
+ * rows whose name no account holds are dropped (a removed account's leftovers), and the trigger
+ * that kept name-keyed rows in step with removals and renames goes.
+ */
+export const POSTGRES_HOLDINGS_V8 = `
+DROP TRIGGER IF EXISTS account_changed ON opsdesk.users;
+DROP FUNCTION IF EXISTS opsdesk.account_changed();
+ALTER TABLE opsdesk.permissions ADD COLUMN user_id BIGINT;
+UPDATE opsdesk.permissions p SET user_id = u.id FROM opsdesk.users u WHERE u.username = p.username COLLATE opsdesk.nocase;
+DELETE FROM opsdesk.permissions WHERE user_id IS NULL;
+ALTER TABLE opsdesk.permissions DROP CONSTRAINT permissions_pkey, DROP COLUMN username,
+  ALTER COLUMN user_id SET NOT NULL, ADD PRIMARY KEY (user_id, project),
+  ADD FOREIGN KEY (user_id) REFERENCES opsdesk.users(id) ON DELETE CASCADE;
+ALTER TABLE opsdesk.api_tokens ADD COLUMN user_id BIGINT;
+UPDATE opsdesk.api_tokens t SET user_id = u.id FROM opsdesk.users u WHERE u.username = t.username COLLATE opsdesk.nocase;
+DELETE FROM opsdesk.api_tokens WHERE user_id IS NULL;
+ALTER TABLE opsdesk.api_tokens DROP COLUMN username, ALTER COLUMN user_id SET NOT NULL,
+  ADD FOREIGN KEY (user_id) REFERENCES opsdesk.users(id) ON DELETE CASCADE;
+`;
+
+/** Made once the tables have their version-8 shape: the index a removal's cascade finds an account's tokens by. */
+export const POSTGRES_HOLDINGS = 'CREATE INDEX IF NOT EXISTS api_tokens_account ON opsdesk.api_tokens (user_id)';

@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import { redactedUrl } from '../redacted-url.js';
 import { CommitOutcomeUnknownError } from './commit-outcome.js';
 import { DataDirError } from './open.js';
-import { POSTGRES_SCHEMA } from './postgres-schema.js';
+import { POSTGRES_HOLDINGS, POSTGRES_HOLDINGS_V8, POSTGRES_SCHEMA } from './postgres-schema.js';
 import type { Query, Step } from './query.js';
 import { ACCOUNT_COLUMNS, SCHEMA_VERSION } from './schema.js';
 import { seed } from './seed.js';
@@ -119,6 +119,7 @@ async function migrate(pool: Pool, now: () => Date): Promise<void> {
     const found = await client.query("SELECT value FROM opsdesk.meta WHERE key = 'schema_version'");
     const version = found.rows[0]?.value as string | undefined;
     if (version === undefined) {
+      await client.query(POSTGRES_HOLDINGS);
       await runStepsAsync(seed(now().toISOString()), answerOn(client));
       await client.query("INSERT INTO opsdesk.meta (key, value) VALUES ('schema_version', $1)", [
         String(SCHEMA_VERSION),
@@ -130,10 +131,14 @@ async function migrate(pool: Pool, now: () => Date): Promise<void> {
       );
     } else if (Number(version) < SCHEMA_VERSION) {
       // v7: records written by name alone get the account holding that name now (`migrateToAccounts` in open.ts).
-      for (const { table, account, name } of ACCOUNT_COLUMNS)
-        await client.query(
-          `UPDATE opsdesk.${table} t SET ${account} = (SELECT u.id FROM opsdesk.users u WHERE u.username = t.${name} COLLATE opsdesk.nocase) WHERE t.${account} IS NULL AND t.${name} IS NOT NULL`,
-        );
+      if (Number(version) < 7)
+        for (const { table, account, name } of ACCOUNT_COLUMNS)
+          await client.query(
+            `UPDATE opsdesk.${table} t SET ${account} = (SELECT u.id FROM opsdesk.users u WHERE u.username = t.${name} COLLATE opsdesk.nocase) WHERE t.${account} IS NULL AND t.${name} IS NOT NULL`,
+          );
+      // v8: grants and tokens by account (`migrateHoldings` in open.ts).
+      if (Number(version) < 8) await client.query(POSTGRES_HOLDINGS_V8);
+      await client.query(POSTGRES_HOLDINGS);
       await client.query("UPDATE opsdesk.meta SET value = $1 WHERE key = 'schema_version'", [String(SCHEMA_VERSION)]);
     }
     await client.query('COMMIT');

@@ -11,9 +11,14 @@
  * never reused (`users.id` AUTOINCREMENT): a name is freed when its account is removed and taken by
  * the next one registered under it, and changes on a rename, so a record by name alone would read
  * as the newcomer's, or as nobody's after a rename. Rows from before are given the id of the
- * account holding their name when the data directory is migrated (`migrateToAccounts`).
+ * account holding their name when the data directory is migrated (`migrateToAccounts`). Version 8
+ * keys what an account holds — its grants (`permissions`) and bearer tokens (`api_tokens`) — by
+ * its id too: by name, they passed to the next account under that name whenever a removal did
+ * not take them (a REPLACE, a restore or shell with triggers off, a token written as its account
+ * went), and were only kept right by triggers. Rows whose name no account holds are dropped when
+ * a data directory is migrated (`migrateHoldings`).
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /**
  * The accounts table under `name` (`users`, or the table version 7 rebuilds it in). AUTOINCREMENT:
@@ -30,6 +35,21 @@ export const usersTable = (name: string): string => `CREATE TABLE IF NOT EXISTS 
   password_hash TEXT,
   registration_cid TEXT UNIQUE,
   created_at TEXT NOT NULL
+)`;
+
+/** Grants under `name` (`permissions`, or the table version 8 rebuilds it in): the account's id, never its name. */
+export const permissionsTable = (name: string): string => `CREATE TABLE IF NOT EXISTS ${name} (
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  project TEXT NOT NULL,
+  PRIMARY KEY (user_id, project)
+)`;
+
+/** Bearer tokens (hashed) under `name` (`api_tokens`, or the table version 8 rebuilds it in), by account id. */
+export const tokensTable = (name: string): string => `CREATE TABLE IF NOT EXISTS ${name} (
+  token_hash TEXT PRIMARY KEY,
+  user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  expires_at INTEGER
 )`;
 
 export const SCHEMA = `
@@ -60,20 +80,14 @@ CREATE TABLE IF NOT EXISTS deployments (
 );
 
 ${usersTable('users')};
--- project '*' grants every project.
-CREATE TABLE IF NOT EXISTS permissions (
-  username TEXT NOT NULL COLLATE NOCASE,
-  project TEXT NOT NULL,
-  PRIMARY KEY (username, project)
-);
+-- What an account holds is keyed by its id, never reused, never by its name, which the next
+-- account made under it takes: a grant or token left by a removal that did not take it (a
+-- REPLACE, a restore or a database shell with triggers and foreign keys off) names an id no
+-- account will have again. project '*' grants every project.
+${permissionsTable('permissions')};
 -- expires_at (epoch ms): set on tokens held by an in-process host, which renews them while it
 -- lives; NULL on the tokens printed at first start, which live until revoked.
-CREATE TABLE IF NOT EXISTS api_tokens (
-  token_hash TEXT PRIMARY KEY,
-  username TEXT NOT NULL COLLATE NOCASE,
-  created_at TEXT NOT NULL,
-  expires_at INTEGER
-);
+${tokensTable('api_tokens')};
 -- A registration waiting for its password: not an account. The password page turns it into a
 -- users row (with the password) in one transaction; otherwise it expires.
 CREATE TABLE IF NOT EXISTS registrations (
@@ -85,22 +99,6 @@ CREATE TABLE IF NOT EXISTS registrations (
   expires_at INTEGER NOT NULL,
   used_at INTEGER
 );
--- What an account holds goes with it: its grants and its bearer tokens are keyed by its name,
--- which the next account made under that name would otherwise inherit. Removed (or moved, on a
--- rename) by the statement that removes the account, however it is removed (opsdesk has no tool
--- for it: an operator's DELETE). History (deployments, the audit trail) names the account by its
--- id, never reused, beside the name it had then.
-CREATE TRIGGER IF NOT EXISTS opsdesk_account_removed AFTER DELETE ON users BEGIN
-  DELETE FROM permissions WHERE username = old.username;
-  DELETE FROM api_tokens WHERE username = old.username;
-END;
-CREATE TRIGGER IF NOT EXISTS opsdesk_account_renamed AFTER UPDATE OF username ON users
-WHEN old.username <> new.username COLLATE NOCASE BEGIN
-  DELETE FROM permissions WHERE username = new.username;
-  DELETE FROM api_tokens WHERE username = new.username;
-  UPDATE permissions SET username = new.username WHERE username = old.username;
-  UPDATE api_tokens SET username = new.username WHERE username = old.username;
-END;
 -- A deployment written by name alone (a script, an older opsdesk sharing the file) names the
 -- account holding that name as it is written, as the v7 migration did for older rows.
 CREATE TRIGGER IF NOT EXISTS opsdesk_deployment_account AFTER INSERT ON deployments
@@ -139,6 +137,20 @@ CREATE TABLE IF NOT EXISTS audit_refusals (
   id INTEGER PRIMARY KEY, context_id TEXT NOT NULL, tool TEXT NOT NULL, username TEXT,
   revision TEXT NOT NULL, message TEXT NOT NULL, at INTEGER NOT NULL, user_id INTEGER
 );
+`;
+
+/**
+ * Made once the tables have their version-8 shape (after `migrateHoldings` on an older file). An
+ * account's grants and tokens go with it: the foreign keys' cascade, and this trigger for a
+ * connection without foreign keys (SQLite's default: a database shell). Tidiness only — rows left
+ * behind name an id nobody gets again. A rename needs nothing: the rows name the account.
+ */
+export const HOLDINGS = `
+CREATE INDEX IF NOT EXISTS api_tokens_account ON api_tokens (user_id);
+CREATE TRIGGER IF NOT EXISTS opsdesk_holdings_removed AFTER DELETE ON users BEGIN
+  DELETE FROM permissions WHERE user_id = old.id;
+  DELETE FROM api_tokens WHERE user_id = old.id;
+END;
 `;
 
 /** Indexes older versions made and version 5 drops (no query uses them; each row paid a page for them). */
@@ -182,8 +194,8 @@ export const OPSDESK_OBJECTS = [
   'api_tokens',
   'registrations',
   'sync_state',
-  'opsdesk_account_removed',
-  'opsdesk_account_renamed',
+  'api_tokens_account',
+  'opsdesk_holdings_removed',
   'opsdesk_deployment_account',
   // The claims that make each call's side effect happen at most once (@elicitkit/server/sqlite),
   // created beside the schema when opsdesk starts.

@@ -1,4 +1,4 @@
-import { type Query, run } from './query.js';
+import { type Query, run, value } from './query.js';
 
 /** The deterministic seed documented in `docs/opsdesk.md` ("Seed data") and relied on by tests and demos. */
 const SERVICES = [
@@ -63,27 +63,25 @@ export function* seedOperations(): Query<void> {
     );
 }
 
-/** A user with the projects they may act on (`*`: every one). */
+/** A user with the projects they may act on (`*`: every one); its account id. */
 export function* addUser(
   username: string,
   email: string | null,
   role: 'owner' | 'member',
   projects: readonly string[],
   now: string,
-): Query<void> {
-  yield* dropLeftovers(username);
-  yield* run('INSERT INTO users (username, email, role, created_at) VALUES (?, ?, ?, ?)', username, email, role, now);
+): Query<number> {
+  const id = Number(
+    yield* value<number | string>(
+      'INSERT INTO users (username, email, role, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+      username,
+      email,
+      role,
+      now,
+    ),
+  );
+  // By the account, never the name: a grant is the new account's alone (schema.ts, v8).
   for (const p of projects)
-    yield* run('INSERT INTO permissions (username, project) VALUES (?, ?) ON CONFLICT DO NOTHING', username, p);
-}
-
-/**
- * Before an account is made under `username`: grants and bearer tokens still stored under that name
- * were a removed account's. Removing a user takes them with it (the `opsdesk_account_removed`
- * trigger), but a data directory may hold some from before that trigger. The new account is
- * another person: they go now rather than grant it the removed person's projects or answer for them.
- */
-export function* dropLeftovers(username: string): Query<void> {
-  yield* run('DELETE FROM api_tokens WHERE username = ?', username);
-  yield* run('DELETE FROM permissions WHERE username = ?', username);
+    yield* run('INSERT INTO permissions (user_id, project) VALUES (?, ?) ON CONFLICT DO NOTHING', id, p);
+  return id;
 }

@@ -81,7 +81,7 @@ function suite(name: string, start: () => Promise<Setup>) {
     const member = async (username: string) => {
       await setup.operator.sql(
         `INSERT INTO users (username, role, created_at) VALUES ('${username}', 'member', '2026-12-01T00:00:00Z');
-         INSERT INTO permissions (username, project) VALUES ('${username}', 'payment-service')`,
+         INSERT INTO permissions (user_id, project) SELECT id, 'payment-service' FROM users WHERE username = '${username}'`,
       );
       return setup.server.ownerToken(username);
     };
@@ -253,7 +253,7 @@ describe('stdio: the process serves the account --user named when it started', (
   const member = (username: string) =>
     operator.sql(
       `INSERT INTO users (username, role, created_at) VALUES ('${username}', 'member', '2026-12-01T00:00:00Z');
-       INSERT INTO permissions (username, project) VALUES ('${username}', 'payment-service')`,
+       INSERT INTO permissions (user_id, project) SELECT id, 'payment-service' FROM users WHERE username = '${username}'`,
     );
   const start = async (user: string) => {
     const c = await stdioClient(data.dir, { user, revision: '2025-11-25' });

@@ -1,5 +1,5 @@
 /**
- * What an account holds is keyed by its name — its grants (`permissions`) and bearer tokens
+ * What an account holds was keyed by its name — its grants (`permissions`) and bearer tokens
  * (`api_tokens`) — and opsdesk has no tool that removes an account: an operator deletes the users
  * row. Whatever was left under the name passed to the next account made under it (register_user's
  * page, a host's issueToken): a newcomer saw and deployed the removed person's projects. Removing an
@@ -15,32 +15,60 @@ import { callTool } from '../../../../test/support/mcp.js';
 import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
 import { setPasswordOnPage } from '../../test/cases.js';
 import { type Conn, httpClient, tempDataDir, tokenOf } from '../../test/harness.js';
-import { SCHEMA } from '../db/schema.js';
 import { type HttpServing, serveHttp } from '../serve-http.js';
 
 /** An operator's own connection to opsdesk's tables, as a script or a database shell would be. */
 interface Operator {
   sql(statement: string): Promise<void>;
-  count(table: string, username: string): Promise<number>;
-  /** Runs `work` with the account triggers off: a removal made by an opsdesk from before them. */
-  withoutTriggers(work: () => Promise<void>): Promise<void>;
+  /** Grants `project` to the account named `username` now (by its id where grants are kept by account). */
+  grant(username: string, project: string): Promise<void>;
+  /** Rows of `table` (permissions, api_tokens) held by the account `account` (its id, or its name where rows are kept by name). */
+  count(table: string, account: { id: number; name: string }): Promise<number>;
+  /** The id of the account named `username` now. */
+  id(username: string): Promise<number>;
+  /**
+   * Runs `work` with nothing that acts on a removal: no triggers on users, no foreign keys (an
+   * opsdesk from before them, a database shell, a restore or replica applying rows as they come).
+   */
+  bypassing(work: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
+/** Whether `table` keeps its rows by account (`user_id`, v8) or by name (before). */
+const byAccount = (columns: string[]) => columns.includes('user_id');
+
 function sqliteOperator(dataDir: string): Operator {
   const db = new BetterSqlite3(join(dataDir, 'opsdesk.db'));
+  const keyed = (table: string) =>
+    byAccount(db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[]);
   return {
     sql: async (statement) => {
       db.exec(statement);
     },
-    count: async (table, username) =>
-      db.prepare(`SELECT COUNT(*) FROM ${table} WHERE username = ?`).pluck().get(username) as number,
-    async withoutTriggers(work) {
-      db.exec('DROP TRIGGER IF EXISTS opsdesk_account_removed; DROP TRIGGER IF EXISTS opsdesk_account_renamed');
+    grant: async (username, project) => {
+      if (keyed('permissions'))
+        db.prepare('INSERT INTO permissions (user_id, project) SELECT id, ? FROM users WHERE username = ?').run(
+          project,
+          username,
+        );
+      else db.prepare('INSERT INTO permissions (username, project) VALUES (?, ?)').run(username, project);
+    },
+    count: async (table, account) =>
+      keyed(table)
+        ? (db.prepare(`SELECT COUNT(*) FROM ${table} WHERE user_id = ?`).pluck().get(account.id) as number)
+        : (db.prepare(`SELECT COUNT(*) FROM ${table} WHERE username = ?`).pluck().get(account.name) as number),
+    id: async (username) => db.prepare('SELECT id FROM users WHERE username = ?').pluck().get(username) as number,
+    async bypassing(work) {
+      const triggers = db
+        .prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'users'")
+        .all() as { name: string; sql: string }[];
+      db.pragma('foreign_keys = OFF');
+      for (const t of triggers) db.exec(`DROP TRIGGER ${t.name}`);
       try {
         await work();
       } finally {
-        db.exec(SCHEMA);
+        for (const t of triggers) db.exec(t.sql);
+        db.pragma('foreign_keys = ON');
       }
     },
     close: async () => {
@@ -50,19 +78,44 @@ function sqliteOperator(dataDir: string): Operator {
 }
 
 function postgresOperator(url: string): Operator {
-  const pool = new pg.Pool({ connectionString: url, options: '-c search_path=opsdesk' });
+  const pool = new pg.Pool({ connectionString: url, options: '-c search_path=opsdesk', max: 1 });
+  const keyed = async (table: string) =>
+    byAccount(
+      (
+        await pool.query(
+          "SELECT column_name FROM information_schema.columns WHERE table_schema = 'opsdesk' AND table_name = $1",
+          [table],
+        )
+      ).rows.map((r) => r.column_name),
+    );
   return {
     sql: async (statement) => {
       await pool.query(statement);
     },
-    count: async (table, username) =>
-      Number((await pool.query(`SELECT COUNT(*) AS n FROM ${table} WHERE username = $1`, [username])).rows[0].n),
-    async withoutTriggers(work) {
-      await pool.query('ALTER TABLE users DISABLE TRIGGER account_changed');
+    grant: async (username, project) => {
+      if (await keyed('permissions'))
+        await pool.query('INSERT INTO permissions (user_id, project) SELECT id, $1 FROM users WHERE username = $2', [
+          project,
+          username,
+        ]);
+      else await pool.query('INSERT INTO permissions (username, project) VALUES ($1, $2)', [username, project]);
+    },
+    count: async (table, account) =>
+      Number(
+        ((await keyed(table))
+          ? await pool.query(`SELECT COUNT(*) AS n FROM ${table} WHERE user_id = $1`, [account.id])
+          : await pool.query(`SELECT COUNT(*) AS n FROM ${table} WHERE username = $1`, [account.name])
+        ).rows[0].n,
+      ),
+    id: async (username) =>
+      Number((await pool.query('SELECT id FROM users WHERE username = $1', [username])).rows[0].id),
+    // One connection (max: 1): what a restore does, triggers and foreign keys off for its session.
+    async bypassing(work) {
+      await pool.query('SET session_replication_role = replica');
       try {
         await work();
       } finally {
-        await pool.query('ALTER TABLE users ENABLE TRIGGER account_changed');
+        await pool.query('SET session_replication_role = DEFAULT');
       }
     },
     close: () => pool.end(),
@@ -98,9 +151,9 @@ function suite(name: string, start: () => Promise<Setup>) {
     /** A member the operator adds with a grant on payment-service (two seeded deployments), and their token. */
     const member = async (username: string) => {
       await setup.operator.sql(
-        `INSERT INTO users (username, role, created_at) VALUES ('${username}', 'member', '2026-12-01T00:00:00Z');
-         INSERT INTO permissions (username, project) VALUES ('${username}', 'payment-service')`,
+        `INSERT INTO users (username, role, created_at) VALUES ('${username}', 'member', '2026-12-01T00:00:00Z')`,
       );
+      await setup.operator.grant(username, 'payment-service');
       return setup.server.ownerToken(username);
     };
     /** register_user through alice's client, the password set on the page: a new member named `username`. */
@@ -114,6 +167,25 @@ function suite(name: string, start: () => Promise<Setup>) {
       );
       const r = await callTool(alice.client, 'register_user');
       expect(r.structured).toMatchObject({ status: 'done', username });
+    };
+    /** How opsdesk answers an initialize carrying `token`: 401 when it names no account. */
+    const statusWith = async (token: string) => {
+      const response = await fetch(setup.server.url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }),
+      });
+      await response.body?.cancel();
+      return response.status;
     };
     const seen = async (c: Conn) => {
       const r = await callTool(c.client, 'list_deployments');
@@ -135,21 +207,77 @@ function suite(name: string, start: () => Promise<Setup>) {
 
     it('removing an account takes its grants and tokens in the same statement', async () => {
       await member('frank');
+      const frank = { id: await setup.operator.id('frank'), name: 'frank' };
+      expect(await setup.operator.count('api_tokens', frank)).toBe(1);
       await setup.operator.sql("DELETE FROM users WHERE username = 'frank'");
-      expect(await setup.operator.count('permissions', 'frank')).toBe(0);
-      expect(await setup.operator.count('api_tokens', 'frank')).toBe(0);
+      expect(await setup.operator.count('permissions', frank)).toBe(0);
+      expect(await setup.operator.count('api_tokens', frank)).toBe(0);
     });
 
-    it('grants left by a removal from before the trigger do not pass either (cleaned as the account is made)', async () => {
-      await member('erin');
-      await setup.operator.withoutTriggers(() => setup.operator.sql("DELETE FROM users WHERE username = 'erin'"));
-      expect(await setup.operator.count('permissions', 'erin')).toBe(1);
+    it('what a removal left behind (triggers and foreign keys off) passes to no account made under the name', async () => {
+      const token = await member('erin');
+      await setup.operator.bypassing(() => setup.operator.sql("DELETE FROM users WHERE username = 'erin'"));
+      expect(await statusWith(token)).toBe(401);
 
+      // Made by register_user's page, and by an operator's INSERT: neither may answer to the old token or hold the old grants.
       await register('Erin');
-      expect(await setup.operator.count('permissions', 'erin')).toBe(0);
-      const newcomer = await as(await setup.server.ownerToken('erin'));
-      expect(await seen(newcomer)).toEqual([]);
+      expect(await statusWith(token)).toBe(401);
+      expect(await seen(await as(await setup.server.ownerToken('erin')))).toEqual([]);
+
+      const second = await member('ernie');
+      await setup.operator.bypassing(() => setup.operator.sql("DELETE FROM users WHERE username = 'ernie'"));
+      await setup.operator.sql(
+        "INSERT INTO users (username, role, created_at) VALUES ('ernie', 'member', '2026-12-02T00:00:00Z')",
+      );
+      expect(await statusWith(second)).toBe(401);
+      expect(await seen(await as(await setup.server.ownerToken('ernie')))).toEqual([]);
     });
+
+    it('an account renamed to a removed account’s name holds its own grants and token only', async () => {
+      const helens = await member('helen');
+      await setup.operator.sql("INSERT INTO users (username, role, created_at) VALUES ('ian', 'member', 'x')");
+      const ians = await setup.server.ownerToken('ian');
+      await setup.operator.bypassing(() => setup.operator.sql("DELETE FROM users WHERE username = 'helen'"));
+      await setup.operator.sql("UPDATE users SET username = 'helen' WHERE username = 'ian'");
+      expect(await statusWith(helens)).toBe(401);
+      expect(await seen(await as(ians))).toEqual([]);
+    });
+
+    it.each(['2025-11-25', '2026-07-28'] as const)(
+      'a call in flight while its account takes a removed account’s name finishes as its own account (%s)',
+      async (revision) => {
+        const suffix = revision.slice(0, 4);
+        const [kate, leo] = [`kate${suffix}`, `leo${suffix}`];
+        const katesToken = await member(kate);
+        const leosToken = await member(leo);
+        await setup.operator.grant(leo, 'order-service');
+        // Deployed to a service of its own, so the payment-service history the other cases count stays as seeded.
+        await setup.operator.grant(kate, 'user-service');
+        const kateId = await setup.operator.id(kate);
+        // kate's deploy asks its question; while it is open, leo is removed and kate renamed to leo.
+        const c = await httpClient(setup.server.url, katesToken, {
+          revision,
+          script: [
+            async () => {
+              await setup.operator.sql(`DELETE FROM users WHERE username = '${leo}'`);
+              await setup.operator.sql(`UPDATE users SET username = '${leo}' WHERE username = '${kate}'`);
+              return { action: 'accept', content: { env: 'dev' } };
+            },
+          ],
+        });
+        clients.push(c);
+        const r = await callTool(c.client, 'deploy_service', { service: 'user-service' });
+        expect(r.status).toBe('done');
+        const listed = await callTool(c.client, 'list_deployments', { service: 'user-service' });
+        const newest = (
+          (listed.structured?.deployments ?? []) as { deployed_by: string; deployed_by_account: number }[]
+        )[0];
+        expect(newest).toMatchObject({ deployed_by: leo, deployed_by_account: kateId });
+        // kate under leo's name holds kate's grants, not the removed leo's; leo's token answers for nobody.
+        expect(await seen(c)).not.toContain('order-service');
+        expect(await statusWith(leosToken)).toBe(401);
+      },
+    );
 
     it('a rename that only changes case keeps the grants and token', async () => {
       const token = await member('gwen');
@@ -185,6 +313,32 @@ suite('SQLite', async () => {
       data.remove();
     },
   };
+});
+
+describe('SQLite: an account replaced in place (INSERT OR REPLACE)', () => {
+  it('the new account answers to none of the old one’s tokens and holds none of its grants', async () => {
+    const data = tempDataDir();
+    const server = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0 });
+    const operator = sqliteOperator(data.dir);
+    try {
+      await operator.sql("INSERT INTO users (username, role, created_at) VALUES ('carol', 'member', 'x')");
+      await operator.grant('carol', 'payment-service');
+      const token = await server.ownerToken('carol');
+      // REPLACE deletes the old row without firing delete triggers (SQLite runs them only with recursive_triggers on).
+      await operator.sql("INSERT OR REPLACE INTO users (username, role, created_at) VALUES ('carol', 'member', 'y')");
+      const c = await httpClient(server.url, token, { revision: '2025-11-25' }).catch((error: Error) => error);
+      if (!(c instanceof Error)) {
+        const r = await callTool(c.client, 'list_deployments');
+        await c.close();
+        expect.unreachable(`the old token was taken for the new account: ${JSON.stringify(r.structured)}`);
+      }
+      expect(String(c)).toMatch(/Unknown bearer token/);
+    } finally {
+      await operator.close();
+      await server.close();
+      data.remove();
+    }
+  });
 });
 
 const POSTGRES = withPostgres('apps/opsdesk/src/tools/account-removed.test.ts');

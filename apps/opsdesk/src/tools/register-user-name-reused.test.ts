@@ -41,7 +41,7 @@ async function statusWith(token: string): Promise<number> {
 }
 
 /**
- * A removed user's bearer token stays in api_tokens, refused because no user holds the name. An
+ * A removed user's bearer token names their account, which nobody holds again. An
  * account made later under that name — by anyone who may call register_user — is a new person:
  * the removed person's token must not become theirs.
  */
@@ -50,7 +50,7 @@ describe('register_user: a name of a removed user', () => {
     const bobs = tokenOf(server, 'bob');
     expect(await statusWith(bobs)).toBe(200);
     const db = new BetterSqlite3(join(data.dir, 'opsdesk.db'));
-    db.exec("DELETE FROM permissions WHERE username = 'bob'; DELETE FROM users WHERE username = 'bob'");
+    db.exec("DELETE FROM users WHERE username = 'bob'");
     db.close();
     expect(await statusWith(bobs)).toBe(401);
 
@@ -72,7 +72,7 @@ describe('register_user: a name of a removed user', () => {
     const first = await server.ownerToken('erin');
     expect(await statusWith(first)).toBe(200);
     const db = new BetterSqlite3(join(data.dir, 'opsdesk.db'));
-    db.exec("DELETE FROM permissions WHERE username = 'erin'; DELETE FROM users WHERE username = 'erin'");
+    db.exec("DELETE FROM users WHERE username = 'erin'");
     db.close();
     const second = await server.ownerToken('erin');
     expect(await statusWith(second)).toBe(200);

@@ -3,7 +3,6 @@ import { promisify } from 'node:util';
 import type { Locale } from '@elicitkit/server';
 import { CommitOutcomeUnknownError } from '../db/commit-outcome.js';
 import { get, type Query, run, value } from '../db/query.js';
-import { dropLeftovers } from '../db/seed.js';
 import type { Store } from '../db/store.js';
 import { logError } from './last-resort.js';
 import { page } from './password-page.js';
@@ -157,7 +156,6 @@ export function createPasswordLinks(
           );
           if (made !== undefined) return { made };
           if (yield* get('SELECT 1 FROM users WHERE username = ?', pending.username)) return 'taken';
-          yield* dropLeftovers(pending.username);
           yield* run(
             'INSERT INTO users (username, email, newsletter, role, password_hash, registration_cid, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
             pending.username,
