@@ -17,41 +17,75 @@ const REFRESH_MS = 10_000;
  * has run before `by` here (only the rates of the two clocks are assumed alike, over a minute).
  */
 export class RedisClock {
-  private reading: { redis: number; local: number } | undefined;
-  private asking: Promise<void> | undefined;
+  private reading: Reading | undefined;
+  private asking: Promise<Reading> | undefined;
+  /** Counts the connections made: a reading taken on an earlier one is of another server's clock. */
+  private connection = 0;
 
   constructor(
     private readonly redis: Redis,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    redis.on('ready', this.reconnected);
+  }
 
   /**
    * The time on Redis's clock before which a command must run there to have run before `by`
    * (this replica's `performance.now()`). Reads Redis's clock first when the last reading is
-   * older than a minute (or there is none): rejects when Redis does not answer within `timeoutMs`.
+   * older than a minute, or there is none — none since the connection was last made: after a
+   * failover or a restart the server is another, its clock its own. Rejects when Redis does not
+   * answer within `timeoutMs`.
    */
   async before(by: number): Promise<number> {
-    const age = this.reading ? performance.now() - this.reading.local : Number.POSITIVE_INFINITY;
-    if (age > STALE_MS) await this.read();
+    let reading = this.reading;
+    const age = reading ? performance.now() - reading.local : Number.POSITIVE_INFINITY;
+    if (!reading || age > STALE_MS) reading = await this.read();
     else if (age > REFRESH_MS) this.read().catch(() => {});
-    const { redis, local } = this.reading as { redis: number; local: number };
-    return Math.floor(redis + (by - local));
+    return Math.floor(reading.redis + (by - reading.local));
   }
 
-  /** Reads Redis's clock (one `TIME` at a time), bounded by `timeoutMs`. */
-  read(): Promise<void> {
-    this.asking ??= bounded(this.redis.time(), this.timeoutMs)
+  /**
+   * Reads Redis's clock (one `TIME` at a time), bounded by `timeoutMs`. A reading answered for a
+   * connection made before the current one is not kept, and is taken again.
+   */
+  read(): Promise<Reading> {
+    if (this.asking) return this.asking;
+    const connection = this.connection;
+    const asking: Promise<Reading> = bounded(this.redis.time(), this.timeoutMs)
       .then(([seconds, micros]) => {
+        if (this.asking === asking) this.asking = undefined;
+        if (connection !== this.connection) return this.read();
         this.reading = {
           redis: Number(seconds) * 1_000 + Math.floor(Number(micros) / 1_000),
           local: performance.now(),
         };
+        return this.reading;
       })
       .finally(() => {
-        this.asking = undefined;
+        if (this.asking === asking) this.asking = undefined;
       });
-    return this.asking;
+    this.asking = asking;
+    return asking;
   }
+
+  /** Stops following the connection (the relay closed). */
+  close(): void {
+    this.redis.off('ready', this.reconnected);
+  }
+
+  /** Connected (again): the server may be another; what was read of the last one is dropped, and its clock read. */
+  private readonly reconnected = (): void => {
+    this.connection++;
+    this.reading = undefined;
+    this.asking = undefined;
+    this.read().catch(() => {});
+  };
+}
+
+/** Redis's time (epoch ms) when it ran `TIME`, and this replica's `performance.now()` when its reply came. */
+interface Reading {
+  redis: number;
+  local: number;
 }
 
 /**

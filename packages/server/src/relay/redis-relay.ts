@@ -340,6 +340,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       for (const { timer } of watched.values()) clearInterval(timer);
       watched.clear();
       redis.off('ready', repay);
+      clock.close();
       await sessions.closeAll();
       await links?.close();
       subscriber.disconnect();
