@@ -32,7 +32,7 @@ async function sent(...words: string[]): Promise<{ code: number; received: unkno
 
 describe('elicitkit call k=v: the value typed is the value sent, or a usage error', () => {
   it.each([
-    ['replicas=9007199254740993', /too large to be exact/],
+    ['replicas=9007199254740993', /cannot be sent exactly: it would arrive as 9007199254740992/],
     ['budget=9007199254740993', /cannot be sent exactly: it would arrive as 9007199254740992/],
   ])(
     '%s: a number too long to be exact is refused, not rounded to another number',

@@ -56,7 +56,9 @@ describe('a number typed into the tools panel', () => {
     await page.locator('details[data-tool="scale"]').waitFor({ timeout: 30_000 });
     await call(page, '3', '2.00000000000000001');
     await page
-      .getByText('Cannot call scale: the number 2.00000000000000001 cannot be sent exactly: it would arrive as 2.')
+      .getByText(
+        'Cannot call scale: in the arguments, $.ratio: 2.00000000000000001 cannot be sent exactly: it would arrive as 2.',
+      )
       .waitFor({ timeout: 30_000 });
     await expect(page.locator('.tool-call').count()).resolves.toBe(0);
     await page.locator('form:has(#composer-input) button[type="submit"]').waitFor({ timeout: 30_000 });

@@ -1,5 +1,12 @@
-import { ArgumentError, toolArguments } from '@elicitkit/client';
-import { inexactNumberIn, quoted } from './exact-json';
+import {
+  ArgumentError,
+  type ArgumentProblem,
+  type NotAsTypedReason,
+  notAsTypedWhy,
+  toolArguments,
+  type ValueProblem,
+} from '@elicitkit/client';
+import { quoted } from './exact-json';
 import type { Locale } from './locale';
 
 /**
@@ -13,7 +20,8 @@ export type CommandProblem =
   | { kind: 'unterminated-quote'; quote: '"' | "'"; at: number }
   | { kind: 'bad-json'; detail: string }
   | { kind: 'too-deep'; max: number }
-  | { kind: 'inexact-number'; written: string; read: string };
+  /** What `toolArguments` refuses (a value the schema cannot take, JSON not sent as typed), as data. */
+  | { kind: 'argument'; problem: ArgumentProblem; message: string };
 
 /**
  * How deep a command's arguments may nest. Deeper, they could not even be written into the chat's
@@ -46,8 +54,8 @@ const EXPLAIN: Record<
           return `the arguments are not valid JSON (${p.detail}). Write /${tool} {"name": "value"}, or /${tool} name=value.`;
         case 'too-deep':
           return `the arguments are nested more than ${p.max} levels deep; no tool takes that. Nothing was sent.`;
-        case 'inexact-number':
-          return `the number ${quoted(p.written)} cannot be sent exactly: it would arrive as ${quoted(p.read)}. Nothing was sent.`;
+        case 'argument':
+          return argumentEn(p.problem, p.message);
       }
     },
   },
@@ -61,12 +69,84 @@ const EXPLAIN: Record<
           return `参数不是有效的 JSON（${p.detail}）。请写成 /${tool} {"name": "value"}，或 /${tool} name=value。`;
         case 'too-deep':
           return `参数嵌套超过 ${p.max} 层，没有工具接受这样的参数。未发送任何请求。`;
-        case 'inexact-number':
-          return `数字 ${quoted(p.written)} 无法精确发送：它会变成 ${quoted(p.read)}。未发送任何请求。`;
+        case 'argument':
+          return argumentZh(p.problem);
       }
     },
   },
 };
+
+/**
+ * Where in the arguments JSON that would not be sent as typed is: `$.meta.ids[1]` for the `$.ids[1]`
+ * of the value typed for `meta`, so `{json}` and `k={json}` name one place the same way.
+ */
+function pathOf(problem: Extract<ArgumentProblem, { kind: 'not-as-typed' }>): string {
+  return 'args' in problem.in ? problem.path : `$.${problem.in.key}${problem.path.slice(1)}`;
+}
+
+/** `problem` for an English chat: the CLI's words (`message`), except where they name its `--args`. */
+function argumentEn(problem: ArgumentProblem, message: string): string {
+  switch (problem.kind) {
+    case 'args-not-json':
+      return `the arguments are not valid JSON (${problem.detail}).`;
+    case 'args-not-object':
+      return 'the arguments must be a JSON object.';
+    case 'not-as-typed':
+      return `in the arguments, ${quoted(pathOf(problem), 200)}: ${notAsTypedWhy(problem.reason)}. Nothing was sent.`;
+    default:
+      return message;
+  }
+}
+
+const ZH_REASON: { [K in NotAsTypedReason['kind']]: (r: Extract<NotAsTypedReason, { kind: K }>) => string } = {
+  'negative-zero': (r) => `${r.written} 无法精确发送：JSON 没有负零，它会变成 0`,
+  inexact: (r) => `${r.written} 无法精确发送：它会变成 ${r.arrivesAs}`,
+  'unsafe-integer': (r) => `${r.written} 无法精确发送：整数只能在 ±${r.max} 以内；请改用字符串发送`,
+  'duplicate-key': () => '出现了两次：JSON 只会保留最后一个值',
+  'half-character': () => '含有半个字符（单独的 UTF-16 代理项，如 \\ud800）：UTF-8 文本无法承载；请发送完整的字符',
+};
+
+function reasonZh(reason: NotAsTypedReason): string {
+  return (ZH_REASON[reason.kind] as (r: NotAsTypedReason) => string)(reason);
+}
+
+function valueZh(problem: ValueProblem): string {
+  switch (problem.is) {
+    case 'number':
+      return '应为数字';
+    case 'whole-number':
+      return '应为整数';
+    case 'boolean':
+      return '应为 true 或 false';
+    case 'json':
+      return '应为 JSON';
+    case 'one-of':
+      return `应为以下之一：${problem.choices.join('、')}`;
+    case 'not-as-typed':
+      return reasonZh(problem.reason);
+  }
+}
+
+/** `problem` for a Chinese chat. */
+function argumentZh(problem: ArgumentProblem): string {
+  const names = (known: string[]) => (known.length > 0 ? known.join('、') : '无');
+  switch (problem.kind) {
+    case 'args-not-json':
+      return `参数不是有效的 JSON（${problem.detail}）。`;
+    case 'args-not-object':
+      return '参数必须是 JSON 对象。';
+    case 'not-as-typed':
+      return `参数中 ${quoted(pathOf(problem), 200)}：${reasonZh(problem.reason)}。未发送任何请求。`;
+    case 'not-an-argument':
+      return `“${problem.word}”不是参数：请写成 名称=值（参数：${names(problem.known)}）`;
+    case 'half-character':
+      return `${problem.key}：含有半个字符（单独的 UTF-16 代理项）：UTF-8 文本无法承载`;
+    case 'unknown-argument':
+      return `没有名为“${problem.key}”的参数（参数：${names(problem.known)}）`;
+    case 'bad-value':
+      return `${problem.key}=${problem.raw}：${valueZh(problem.expected)}`;
+  }
+}
 
 /**
  * The tool name and the rest of a `/tool …` line.
@@ -161,16 +241,20 @@ export function commandArguments(
       } catch (error) {
         throw new CommandError({ kind: 'bad-json', detail: error instanceof Error ? error.message : String(error) });
       }
-      // JSON.parse would round it silently: 2.00000000000000001 would be sent as 2.
-      const inexact = inexactNumberIn(raw);
-      if (inexact) throw new CommandError({ kind: 'inexact-number', ...inexact });
+      // What JSON.parse would change silently (2.00000000000000001 sent as 2, -0 as 0, a key given
+      // twice as its last value) is refused by `toolArguments`, as the CLI's --args: told below.
       return { args: shallowEnough(toolArguments(inputSchema, [], raw)) };
     }
     // A value may be JSON here too (an object or list argument).
     return { args: shallowEnough(toolArguments(inputSchema, commandWords(raw), undefined)) };
   } catch (error) {
     if (error instanceof CommandError) return fail(explain.problem(tool, error.problem));
-    if (error instanceof ArgumentError) return fail(error.message);
+    if (error instanceof ArgumentError)
+      return fail(
+        error.problem
+          ? explain.problem(tool, { kind: 'argument', problem: error.problem, message: error.message })
+          : error.message,
+      );
     return { message: String(error) };
   }
 }

@@ -1,12 +1,21 @@
+import { notAsTyped } from '@elicitkit/client';
 import { inexactNumberIn, quoted } from './exact-json';
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; error: string };
 
 /**
  * Reads a JSON body, refusing (413) anything over `limit` bytes before parsing it. `types` are
- * the content types taken as JSON (a beacon can only send `text/plain`).
+ * the content types taken as JSON (a beacon can only send `text/plain`). A body `typed` by a person
+ * (an answer) is held to what the CLI holds its `--args` to (`notAsTyped`): a number that would
+ * arrive as another (`-0`, `1e400`, past ±2^53-1), a key given twice, half a character are refused
+ * naming where (`$.content.ratio`); any other body only for a number read as another value.
  */
-export async function readJson(request: Request, limit: number, types = ['application/json']): Promise<JsonBody> {
+export async function readJson(
+  request: Request,
+  limit: number,
+  types = ['application/json'],
+  typed = false,
+): Promise<JsonBody> {
   // The media type before any parameter, compared whole and without case (RFC 9110): `Application/JSON`
   // is JSON, and `text/plain; x=application/json` is not.
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -40,6 +49,12 @@ export async function readJson(request: Request, limit: number, types = ['applic
     value = JSON.parse(text);
   } catch {
     return { ok: false, status: 400, error: 'The body is not valid JSON.' };
+  }
+  if (typed) {
+    const wrong = notAsTyped(text);
+    if (wrong)
+      return { ok: false, status: 400, error: `${quoted(wrong.path, 200)}: ${wrong.why}. Send the value meant.` };
+    return { ok: true, value };
   }
   // A number JSON would read as another value (2.00000000000000001 as 2) is refused, not rounded.
   const inexact = inexactNumberIn(text);

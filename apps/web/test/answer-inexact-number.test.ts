@@ -73,13 +73,13 @@ describe('a number the answer route would read as another value', () => {
       '123456789012345680',
     ],
     ['a number too large for a double', '2', '1e400', '1e400', 'null'],
-  ])('is refused (400), and the question stays open: %s', async (_label, replicas, ratio, written, read) => {
+  ])('is refused (400), and the question stays open: %s', async (label, replicas, ratio, written, read) => {
     const b = await newBrowser();
     const q = await ask(b, '/scale');
     const sent = await post(b, q.id, `{"action":"accept","content":{"replicas":${replicas},"ratio":${ratio}}}`);
     expect(sent.status).toBe(400);
     expect((await sent.json()).error).toBe(
-      `The number ${written} cannot be sent exactly: it would arrive as ${read}. Send the value meant.`,
+      `$.content.${label.startsWith('a fraction') ? 'replicas' : 'ratio'}: ${written} cannot be sent exactly: it would arrive as ${read}. Send the value meant.`,
     );
     expect((await state().registry.get(q.id))?.settlement).toBeUndefined();
     // The same values spelled otherwise are taken, and reach the tool as they were meant.
@@ -101,7 +101,7 @@ describe('a number the answer route would read as another value', () => {
     ).toBe(false);
     const text = chunks.find((c) => c.type === 'text-delta') as { delta?: string } | undefined;
     expect(text?.delta).toBe(
-      'Cannot call scale: the number 2.00000000000000001 cannot be sent exactly: it would arrive as 2. Nothing was sent.',
+      'Cannot call scale: in the arguments, $.replicas: 2.00000000000000001 cannot be sent exactly: it would arrive as 2. Nothing was sent.',
     );
   });
 });

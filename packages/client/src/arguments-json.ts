@@ -8,10 +8,29 @@
  */
 import { numberReadAs } from './exact-number.js';
 
+/**
+ * Why a value typed as JSON would not be sent as typed, as data, so that each reader can say it in
+ * its own words and language (`why` is the English the CLI prints).
+ */
+export type NotAsTypedReason =
+  /** `-0` (any spelling of it): JSON.stringify writes 0. */
+  | { kind: 'negative-zero'; written: string }
+  /** A number read as another (`1e400` is sent as null, `0.1000000000000000001` as 0.1). */
+  | { kind: 'inexact'; written: string; arrivesAs: string }
+  /** A whole number past ±2^53-1: exact, yet the double stands for several whole numbers. */
+  | { kind: 'unsafe-integer'; written: string; max: number }
+  /** A key given twice in one object: JSON keeps only the last value. */
+  | { kind: 'duplicate-key' }
+  /** A lone UTF-16 surrogate (`\ud800`) in a key or a string: no UTF-8 text can carry it. */
+  | { kind: 'half-character' };
+
 /** What in `text` would not be sent as typed, and where: the first found. */
 export interface NotAsTyped {
+  /** Where it is: `$` the whole value, `$.meta.ids[1]` inside it (a key's half character as U+FFFD). */
   path: string;
+  /** The reason in English, for the CLI: `-0 cannot be sent exactly: …`. */
   why: string;
+  reason: NotAsTypedReason;
 }
 
 /**
@@ -42,10 +61,10 @@ export function notAsTyped(text: string): NotAsTyped | undefined {
       if (expectKey && top && 'keys' in top) {
         top.key = value;
         expectKey = false;
-        if (/\p{Cs}/u.test(value)) return { path: here(), why: HALF };
-        if (top.keys.has(value)) return { path: here(), why: 'is given twice: JSON keeps only the last value' };
+        if (/\p{Cs}/u.test(value)) return found(here(), { kind: 'half-character' });
+        if (top.keys.has(value)) return found(here(), { kind: 'duplicate-key' });
         top.keys.add(value);
-      } else if (/\p{Cs}/u.test(value)) return { path: here(), why: HALF };
+      } else if (/\p{Cs}/u.test(value)) return found(here(), { kind: 'half-character' });
     } else if (c === '{' || c === '[') {
       const path = here();
       frames.push(c === '{' ? { keys: new Set(), key: undefined, path } : { index: 0, path });
@@ -59,27 +78,70 @@ export function notAsTyped(text: string): NotAsTyped | undefined {
     } else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
       number.lastIndex = i;
       const written = number.exec(text)?.[0] ?? c;
-      const why = inexact(written);
-      if (why) return { path: here(), why };
+      const reason = numberNotAsTyped(written);
+      if (reason) return found(here(), reason);
       i += written.length - 1;
     }
   }
   return undefined;
 }
 
-const HALF =
-  'holds half of a character (a lone UTF-16 surrogate such as \\ud800): no UTF-8 text can carry it; send the whole character';
+/** `reason` at `path`, with its English `why`. */
+function found(path: string, reason: NotAsTypedReason): NotAsTyped {
+  return { path, why: notAsTypedWhy(reason), reason };
+}
 
-/** Why the number `typed` would not be sent as typed, or undefined when it would. */
-function inexact(typed: string): string | undefined {
-  const read = Number(typed);
-  // Quoted in a message: a number of a million digits is named by its start.
-  const written = typed.length <= 40 ? typed : `${typed.slice(0, 40)}…`;
-  if (Object.is(read, -0)) return `${written} cannot be sent exactly: JSON has no negative zero, it would arrive as 0`;
-  const sent = numberReadAs(typed);
-  if (sent !== undefined) return `${written} cannot be sent exactly: it would arrive as ${sent}`;
+/**
+ * `reason` in English, as the CLI says it after the path.
+ *
+ * @example
+ * notAsTypedWhy({ kind: 'duplicate-key' }) // 'is given twice: JSON keeps only the last value'
+ */
+export function notAsTypedWhy(reason: NotAsTypedReason): string {
+  switch (reason.kind) {
+    case 'negative-zero':
+      return `${reason.written} cannot be sent exactly: JSON has no negative zero, it would arrive as 0`;
+    case 'inexact':
+      return `${reason.written} cannot be sent exactly: it would arrive as ${reason.arrivesAs}`;
+    case 'unsafe-integer':
+      return `${reason.written} cannot be sent exactly: whole numbers within ±${reason.max} only; send it as a string`;
+    case 'duplicate-key':
+      return 'is given twice: JSON keeps only the last value';
+    case 'half-character':
+      return 'holds half of a character (a lone UTF-16 surrogate such as \\ud800): no UTF-8 text can carry it; send the whole character';
+  }
+}
+
+/**
+ * Why the JSON number `typed` would not be sent as typed, or undefined when it would: the one rule
+ * for a number a person types, as JSON or as a `k=v` value (`written` in the reason is cut to 40
+ * characters: a number of a million digits is named by its start).
+ *
+ * @example
+ * numberNotAsTyped('-0') // { kind: 'negative-zero', written: '-0' }
+ * numberNotAsTyped('9007199254740992') // { kind: 'unsafe-integer', … }
+ * numberNotAsTyped('1.0') // undefined
+ */
+export function numberNotAsTyped(typed: string): NotAsTypedReason | undefined {
+  const value = Number(typed);
+  const sent = Object.is(value, -0) ? undefined : numberReadAs(typed);
+  if (sent !== undefined) return { kind: 'inexact', written: cut(typed), arrivesAs: sent };
+  return valueNotAsTyped(typed, value);
+}
+
+/**
+ * Why `value`, read exactly from `written` (as JSON or by a form's rules: `+5`), is still not sent
+ * as written: `-0` (sent as 0), a whole number past ±2^53-1; undefined when it is.
+ */
+export function valueNotAsTyped(written: string, value: number): NotAsTypedReason | undefined {
+  if (Object.is(value, -0)) return { kind: 'negative-zero', written: cut(written) };
   // Exact, yet past ±2^53-1 each double stands for several whole numbers: a reader cannot tell which.
-  if (Number.isInteger(read) && !Number.isSafeInteger(read))
-    return `${written} cannot be sent exactly: whole numbers within ±${Number.MAX_SAFE_INTEGER} only; send it as a string`;
+  if (Number.isInteger(value) && !Number.isSafeInteger(value))
+    return { kind: 'unsafe-integer', written: cut(written), max: Number.MAX_SAFE_INTEGER };
   return undefined;
+}
+
+/** `text` cut to 40 characters, for quoting: a number of a million digits is named by its start. */
+export function cut(text: string): string {
+  return text.length <= 40 ? text : `${text.slice(0, 40)}…`;
 }

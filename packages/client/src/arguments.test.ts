@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeArguments, toolArguments } from './arguments.js';
+import { ArgumentError } from './errors.js';
 import type { InputSchema } from './input-schema.js';
 
 const schema: InputSchema = {
@@ -84,12 +85,18 @@ describe('toolArguments', () => {
     });
 
     it.each([
-      ['replicas=9007199254740993', /replicas=9007199254740993: 9007199254740993 is too large to be exact/],
+      [
+        'replicas=9007199254740993',
+        'replicas=9007199254740993: 9007199254740993 cannot be sent exactly: it would arrive as 9007199254740992',
+      ],
+      ['replicas=9007199254740992', /whole numbers within ±9007199254740991 only/],
+      ['ratio=9007199254740992', /whole numbers within ±9007199254740991 only/],
+      ['ratio=-1e21', /whole numbers within ±9007199254740991 only/],
       ['replicas=0x10', /replicas=0x10: expected a number/],
       ['replicas=0b101', /expected a number/],
       ['replicas=0o17', /expected a number/],
       ['replicas=Infinity', /expected a number/],
-      ['replicas=1e3', /Type a whole number/],
+      ['replicas=1e3', 'replicas=1e3: expected a whole number'],
       ['ratio=0x10', /expected a number/],
       ['ratio=9007199254740993', /cannot be sent exactly: it would arrive as 9007199254740992/],
       ['ratio=1e400', /expected a number/],
@@ -193,6 +200,55 @@ describe('toolArguments', () => {
     it('a JSON deeper than the stack is walked', () => {
       const deep = `{"meta":${'['.repeat(20_000)}1e-400${']'.repeat(20_000)}}`;
       expect(viaArgs(deep)).toThrow(/cannot be sent exactly: it would arrive as 0/);
+    });
+  });
+
+  describe('a number typed as a k=v value is read as the same number typed in --args', () => {
+    const numbers: InputSchema = { properties: { replicas: { type: 'integer' }, ratio: { type: 'number' } } };
+    /** The problem `toolArguments` refuses with, as data, or the arguments. */
+    const read = (words: string[], json?: string): unknown => {
+      try {
+        return { args: toolArguments(numbers, words, json) };
+      } catch (error) {
+        if (!(error instanceof ArgumentError)) throw error;
+        return error.problem;
+      }
+    };
+    const reasonOf = (problem: unknown) =>
+      (problem as { reason?: unknown; expected?: { reason?: unknown } }).reason ??
+      (problem as { expected?: { reason?: unknown } }).expected?.reason;
+
+    it.each([
+      ['ratio', '-0', 'negative-zero'],
+      ['ratio', '-0.0', 'negative-zero'],
+      ['replicas', '-0', 'negative-zero'],
+      ['ratio', '9007199254740992', 'unsafe-integer'],
+      ['ratio', '-9007199254740992', 'unsafe-integer'],
+      ['ratio', '1e21', 'unsafe-integer'],
+      ['replicas', '9007199254740992', 'unsafe-integer'],
+      ['ratio', '9007199254740993', 'inexact'],
+      ['replicas', '9007199254740993', 'inexact'],
+      ['ratio', '1e-400', 'inexact'],
+      ['ratio', '0.30000000000000000001', 'inexact'],
+    ])('%s=%s is refused both ways, for the same reason (%s)', (key, typed, kind) => {
+      const asWord = read([`${key}=${typed}`]);
+      const asJson = read([], `{"${key}":${typed}}`);
+      expect(asWord).toMatchObject({ kind: 'bad-value', key, raw: typed });
+      expect(asJson).toMatchObject({ kind: 'not-as-typed', in: { args: true }, path: `$.${key}` });
+      expect(reasonOf(asWord)).toMatchObject({ kind });
+      expect(reasonOf(asWord)).toEqual(reasonOf(asJson));
+    });
+
+    it.each([
+      ['ratio', '1.0', 1],
+      ['replicas', '1', 1],
+      ['ratio', '1e2', 100],
+      ['ratio', '2.50', 2.5],
+      ['ratio', '-9007199254740991', -9007199254740991],
+      ['replicas', '9007199254740991', 9007199254740991],
+    ])('%s=%s is taken both ways, as %s', (key, typed, value) => {
+      expect(read([`${key}=${typed}`])).toEqual({ args: { [key]: value } });
+      expect(read([], `{"${key}":${typed}}`)).toEqual({ args: { [key]: value } });
     });
   });
 

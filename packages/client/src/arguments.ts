@@ -1,7 +1,81 @@
 import { coerceValue, type NumberFieldModel } from '@elicitkit/form';
-import { notAsTyped } from './arguments-json.js';
+import { cut, type NotAsTypedReason, notAsTyped, notAsTypedWhy, valueNotAsTyped } from './arguments-json.js';
 import { ArgumentError } from './errors.js';
 import { type PropertySchema, readInputSchema, type ToolSource } from './input-schema.js';
+
+/**
+ * What is wrong with a tool's arguments, as data (`ArgumentError.problem`), so that a chat can say
+ * it in its own words and language; the error's message is the CLI's English.
+ */
+export type ArgumentProblem =
+  /** `--args` is not JSON (`detail`: the parser's words). */
+  | { kind: 'args-not-json'; detail: string }
+  | { kind: 'args-not-object' }
+  /** JSON typed (the `--args` object, or the value of `key`, typed `raw`) that would not be sent as typed. */
+  | {
+      kind: 'not-as-typed';
+      in: { args: true } | { key: string; raw: string };
+      path: string;
+      reason: NotAsTypedReason;
+    }
+  /** A word without `key=`; `known`: the tool's arguments. */
+  | { kind: 'not-an-argument'; word: string; known: string[] }
+  /** A `k=v` word holding a lone surrogate (`key` with it shown as U+FFFD). */
+  | { kind: 'half-character'; key: string }
+  | { kind: 'unknown-argument'; key: string; known: string[] }
+  /** A value `raw` of `key` (`ids[1]` for a list's item) the property cannot take. */
+  | { kind: 'bad-value'; key: string; raw: string; expected: ValueProblem };
+
+/** Why a `k=v` value cannot be taken. */
+export type ValueProblem =
+  | { is: 'number' }
+  | { is: 'whole-number' }
+  | { is: 'boolean' }
+  | { is: 'json' }
+  | { is: 'one-of'; choices: string[] }
+  /** A number that would not be sent as typed: the same reasons as in JSON (`numberNotAsTyped`). */
+  | { is: 'not-as-typed'; reason: NotAsTypedReason };
+
+/** `problem` as the CLI says it. */
+function argumentMessage(problem: ArgumentProblem): string {
+  switch (problem.kind) {
+    case 'args-not-json':
+      return `--args is not valid JSON: ${problem.detail}`;
+    case 'args-not-object':
+      return '--args must be a JSON object';
+    case 'not-as-typed':
+      return `${'args' in problem.in ? '--args:' : `${problem.in.key}=${problem.in.raw}:`} ${problem.path} ${notAsTypedWhy(problem.reason)}`;
+    case 'not-an-argument':
+      return `"${problem.word}" is not an argument: write key=value (arguments: ${problem.known.join(', ') || 'none'})`;
+    case 'half-character':
+      return `${problem.key}: holds half of a character (a lone UTF-16 surrogate): no UTF-8 text can carry it`;
+    case 'unknown-argument':
+      return `unknown argument "${problem.key}" (arguments: ${problem.known.join(', ') || 'none'})`;
+    case 'bad-value':
+      return `${problem.key}=${problem.raw}: ${valueMessage(problem.expected)}`;
+  }
+}
+
+function valueMessage(problem: ValueProblem): string {
+  switch (problem.is) {
+    case 'number':
+      return 'expected a number';
+    case 'whole-number':
+      return 'expected a whole number';
+    case 'boolean':
+      return 'expected true or false';
+    case 'json':
+      return 'expected JSON';
+    case 'one-of':
+      return `expected one of ${problem.choices.join(', ')}`;
+    case 'not-as-typed':
+      return notAsTypedWhy(problem.reason);
+  }
+}
+
+function refuse(problem: ArgumentProblem): never {
+  throw new ArgumentError(argumentMessage(problem), problem);
+}
 
 const TRUE = new Set(['true', 'yes', 'y', '1', 'on']);
 const FALSE = new Set(['false', 'no', 'n', '0', 'off']);
@@ -32,33 +106,25 @@ export function toolArguments(
     try {
       parsed = JSON.parse(json);
     } catch (error) {
-      throw new ArgumentError(`--args is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+      refuse({ kind: 'args-not-json', detail: error instanceof Error ? error.message : String(error) });
     }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-      throw new ArgumentError('--args must be a JSON object');
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) refuse({ kind: 'args-not-object' });
     const wrong = notAsTyped(json);
-    if (wrong) throw new ArgumentError(`--args: ${wrong.path} ${wrong.why}`);
+    if (wrong) refuse({ kind: 'not-as-typed', in: { args: true }, path: wrong.path, reason: wrong.reason });
     for (const [k, v] of Object.entries(parsed)) define(args, k, v);
   }
   const properties = schema?.properties ?? {};
   const known = Object.keys(properties);
   for (const word of words) {
     const at = word.indexOf('=');
-    if (at <= 0)
-      throw new ArgumentError(
-        `"${word}" is not an argument: write key=value (arguments: ${known.join(', ') || 'none'})`,
-      );
+    if (at <= 0) refuse({ kind: 'not-an-argument', word, known });
     const key = word.slice(0, at);
     const raw = word.slice(at + 1);
     // A chat's command can carry one (JSON's \ud800); a terminal's cannot: either way not text to send.
-    if (/\p{Cs}/u.test(word))
-      throw new ArgumentError(
-        `${key.replace(/\p{Cs}/gu, '\uFFFD')}: holds half of a character (a lone UTF-16 surrogate): no UTF-8 text can carry it`,
-      );
+    if (/\p{Cs}/u.test(word)) refuse({ kind: 'half-character', key: key.replace(/\p{Cs}/gu, '\uFFFD') });
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (!property) {
-      if (schema?.properties !== undefined)
-        throw new ArgumentError(`unknown argument "${key}" (arguments: ${known.join(', ') || 'none'})`);
+      if (schema?.properties !== undefined) refuse({ kind: 'unknown-argument', key, known });
       define(args, key, raw);
       continue;
     }
@@ -74,56 +140,54 @@ function define(target: Record<string, unknown>, key: string, value: unknown): v
 
 function coerce(key: string, raw: string, property: PropertySchema): unknown {
   const types = Array.isArray(property.type) ? property.type : [property.type ?? 'string'];
-  const fail = (what: string): never => {
-    throw new ArgumentError(`${key}=${raw}: ${what}`);
-  };
+  const fail = (expected: ValueProblem): never => refuse({ kind: 'bad-value', key, raw, expected });
   let value: unknown = raw;
   if (types.includes('integer') || types.includes('number')) {
     value = number(raw, types.includes('number') ? 'number' : 'integer', types.includes('string'), fail);
   } else if (types.includes('boolean')) {
     const word = raw.toLowerCase();
-    value = TRUE.has(word) ? true : FALSE.has(word) ? false : fail('expected true or false');
+    value = TRUE.has(word) ? true : FALSE.has(word) ? false : fail({ is: 'boolean' });
   } else if (types.includes('array')) {
     // A comma-separated list is text; each item is read as the list's items are typed (`ids=1,2`
     // for integers sends [1, 2], held to the same rules as one number). JSON is sent as written.
     const items = property.items;
     value = raw.trim().startsWith('[')
-      ? parseJson(raw, fail)
+      ? parseJson(key, raw)
       : raw
           .split(',')
           .map((s) => s.trim())
           .filter((s) => s !== '')
           .map((item, i) => (items ? coerce(`${key}[${i}]`, item, items) : item));
   } else if (types.includes('object')) {
-    value = parseJson(raw, fail);
+    value = parseJson(key, raw);
   }
   if (property.enum && !(property.enum as unknown[]).includes(value))
-    fail(`expected one of ${property.enum.map(String).join(', ')}`);
+    fail({ is: 'one-of', choices: property.enum.map(String) });
   return value;
 }
 
 /**
- * `raw` as a number, if it arrives as that very value; else the string itself where the property
- * takes one, else a usage error. With a string allowed, only the number's own spelling counts:
- * `02134` stays the text it is.
+ * `raw` as a number, if it arrives as that very value (`numberNotAsTyped`, the rule for a number
+ * typed as JSON too); else the string itself where the property takes one, else a usage error.
+ * With a string allowed, only the number's own spelling counts: `02134` stays the text it is.
  */
 function number(
   raw: string,
   kind: NumberFieldModel['kind'],
   stringAllowed: boolean,
-  fail: (what: string) => never,
+  fail: (expected: ValueProblem) => never,
 ): unknown {
   const read = readNumber(raw, kind);
-  // JSON has no negative zero: -0 would arrive as 0.
-  if (read.ok && Object.is(read.value, -0) && !stringAllowed)
-    return fail(`${raw} cannot be sent exactly: JSON has no negative zero, it would arrive as 0`);
-  if (read.ok && (stringAllowed ? String(read.value) === raw : read.exact)) return read.value;
-  if (stringAllowed) return raw;
-  if (!read.ok) return fail(read.message);
-  return fail(`${raw} cannot be sent exactly: it would arrive as ${read.value}`);
+  if (read.ok && stringAllowed) return String(read.value) === raw ? read.value : raw;
+  if (!read.ok) return stringAllowed ? raw : fail(read.problem);
+  // What a number typed as JSON is refused for (`numberNotAsTyped`), said the same way; the form's
+  // spellings (`+5`, `.5`) are read by the form's rules, so the value is compared, not the text.
+  const reason = read.exact ? valueNotAsTyped(raw, read.value) : inexact(raw, read.value);
+  if (reason) return fail({ is: 'not-as-typed', reason });
+  return read.value;
 }
 
-type NumberRead = { ok: true; value: number; exact: boolean } | { ok: false; message: string };
+type NumberRead = { ok: true; value: number; exact: boolean } | { ok: false; problem: ValueProblem };
 
 /**
  * `raw` read as a form's number field reads it (`coerceValue`: decimal digits only, no `0x10`),
@@ -139,23 +203,33 @@ function readNumber(raw: string, kind: NumberFieldModel['kind']): NumberRead {
   });
   const asNumber = coerceValue(field('number'), raw);
   const value = asNumber.ok ? asNumber.value : asNumber.arrivesAs;
-  if (typeof value !== 'number') return { ok: false, message: 'expected a number' };
+  if (typeof value !== 'number') return { ok: false, problem: { is: 'number' } };
   if (kind === 'number') return { ok: true, value, exact: asNumber.ok };
-  if (!Number.isInteger(value)) return { ok: false, message: 'expected a whole number' };
+  if (!Number.isInteger(value)) return { ok: false, problem: { is: 'whole-number' } };
   const asWhole = coerceValue(field('integer'), raw);
   if (asWhole.ok && typeof asWhole.value === 'number') return { ok: true, value: asWhole.value, exact: true };
-  return { ok: false, message: asWhole.ok ? 'expected a whole number' : asWhole.message };
+  // A whole number past ±2^53-1 (the form's "too large to be exact"): said as a typed JSON number is.
+  if (!Number.isSafeInteger(value)) {
+    const reason = asNumber.ok ? valueNotAsTyped(raw, value) : inexact(raw, value);
+    if (reason) return { ok: false, problem: { is: 'not-as-typed', reason } };
+  }
+  return { ok: false, problem: { is: 'whole-number' } };
 }
 
-function parseJson(raw: string, fail: (what: string) => never): unknown {
+/** `raw` read as `value`, another number (the nearest double). */
+function inexact(raw: string, value: number): NotAsTypedReason {
+  return { kind: 'inexact', written: cut(raw), arrivesAs: JSON.stringify(value) };
+}
+
+function parseJson(key: string, raw: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    return fail('expected JSON');
+    return refuse({ kind: 'bad-value', key, raw, expected: { is: 'json' } });
   }
   const wrong = notAsTyped(raw);
-  if (wrong) return fail(`${wrong.path} ${wrong.why}`);
+  if (wrong) return refuse({ kind: 'not-as-typed', in: { key, raw }, path: wrong.path, reason: wrong.reason });
   return value;
 }
 

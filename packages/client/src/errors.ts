@@ -1,4 +1,5 @@
 import { ElicitkitError } from '@elicitkit/form';
+import type { ArgumentProblem } from './arguments.js';
 
 /**
  * `attach` was misused: called after `connect()` (`ALREADY_CONNECTED`), or given a policy that
@@ -57,9 +58,13 @@ export class RegistryError extends ElicitkitError {
  * catch (e) { if (e instanceof ArgumentError) usage(e.message); } // "replicas=many: expected a number"
  */
 export class ArgumentError extends ElicitkitError {
-  constructor(message: string) {
+  /** What is wrong, as data (`toolArguments` sets it): for a reader that says it in its own words. */
+  readonly problem: ArgumentProblem | undefined;
+
+  constructor(message: string, problem?: ArgumentProblem) {
     super('BAD_ARGUMENT', message);
     this.name = 'ArgumentError';
+    this.problem = problem;
   }
 }
 

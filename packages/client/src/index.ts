@@ -87,7 +87,15 @@ export { type InspectedUrl, inspectUrl, type RejectedUrl } from './checks/url.js
 
 // A tool's arguments from `k=v` words, checked against its input schema (a CLI, a `/tool` chat command)
 
-export { describeArguments, toolArguments } from './arguments.js';
+export { type ArgumentProblem, describeArguments, toolArguments, type ValueProblem } from './arguments.js';
+// JSON a person typed, read so that what is sent is what was typed (the CLI's --args, a chat's {json}, answers)
+export {
+  type NotAsTyped,
+  type NotAsTypedReason,
+  notAsTyped,
+  notAsTypedWhy,
+  numberNotAsTyped,
+} from './arguments-json.js';
 export { numberReadAs } from './exact-number.js';
 export type { ToolSource } from './input-schema.js';
 

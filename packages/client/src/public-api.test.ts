@@ -28,6 +28,9 @@ describe('the public API of @elicitkit/client', () => {
     'formatAnswerProblems',
     'guardStreamEnds',
     'inspectUrl',
+    'notAsTyped',
+    'notAsTypedWhy',
+    'numberNotAsTyped',
     'numberReadAs',
     'parseAnswers',
     'parseRevisionChoice',
@@ -37,6 +40,7 @@ describe('the public API of @elicitkit/client', () => {
   const TYPES = [
     'Answer',
     'AnswerProblem',
+    'ArgumentProblem',
     'AttachOptions',
     'Attachment',
     'CheckedForm',
@@ -46,6 +50,8 @@ describe('the public API of @elicitkit/client', () => {
     'FormPrompt',
     'InspectedUrl',
     'MemoryRegistryOptions',
+    'NotAsTyped',
+    'NotAsTypedReason',
     'OpenOptions',
     'Opener',
     'ParsedAnswers',
@@ -73,6 +79,7 @@ describe('the public API of @elicitkit/client', () => {
     'UrlPrompt',
     'UrlWarning',
     'UrlWarningCode',
+    'ValueProblem',
   ];
 
   it('ships exactly these values', async () => {

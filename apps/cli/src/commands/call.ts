@@ -8,6 +8,7 @@ import {
   createScriptedRenderer,
   type ElicitationEvent,
   formatAnswerProblems,
+  notAsTyped,
   parseAnswers,
   type Renderer,
   revisionOptions,
@@ -254,11 +255,16 @@ interface Answerer {
 function pickRenderer(answersFile: string | undefined): Answerer {
   if (answersFile !== undefined) {
     let raw: unknown;
+    let text: string;
     try {
-      raw = JSON.parse(readFileSync(answersFile, 'utf8'));
+      text = readFileSync(answersFile, 'utf8');
+      raw = JSON.parse(text);
     } catch (error) {
       throw new UsageError(`--answers ${answersFile}: ${error instanceof Error ? error.message : String(error)}`);
     }
+    // Typed by a person, as --args is: what JSON.parse would change (-0, 1e400, a key given twice) is refused.
+    const wrong = notAsTyped(text);
+    if (wrong) throw new UsageError(`--answers ${answersFile}: ${wrong.path} ${wrong.why}; nothing was sent`);
     const parsed = parseAnswers(raw);
     if (!parsed.ok) throw new UsageError(`--answers ${answersFile}:\n${formatAnswerProblems(parsed.problems)}`);
     // No opener: a URL consented to from the file is reported (describeEvent), not opened.

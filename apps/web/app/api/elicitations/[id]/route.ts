@@ -22,7 +22,8 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
     const ended = key === undefined ? undefined : await answerAfterEnd(key, id);
     return ended ? Response.json(ended.body, { status: ended.status }) : refused;
   }
-  const body = await readJson(request, MAX_ANSWER_BYTES);
+  // Typed by a person (or a script): sent exactly as written, or refused naming where.
+  const body = await readJson(request, MAX_ANSWER_BYTES, ['application/json'], true);
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
   const result = await answer(chat, id, body.value);
   return Response.json(result.body, { status: result.status });
