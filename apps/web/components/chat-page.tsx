@@ -43,6 +43,9 @@ export function ChatPage({ initialLocale }: { initialLocale: Locale }) {
   const switchUser = async (user: string | null) => {
     if (!info || busy) return;
     const chosen = await chooseUser(user);
+    // A new chat for the new identity: its conversation starts empty (the old one stays in the
+    // browser's history), so nothing of one identity's turns goes to the model as the next's.
+    if (chosen.ok && chosen.renewed) newChat();
     if (chosen.ok) addNote(texts.nowActingAs(user ?? texts.localOwner), true);
     else addNote(chosen.error ?? texts.serverGone);
   };

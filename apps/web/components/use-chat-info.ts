@@ -4,8 +4,11 @@ import { type RefObject, useEffect, useRef, useState } from 'react';
 import type { Locale } from '../lib/locale';
 import type { ChatInfo, ToolInfo, ToolListing } from '../lib/wire';
 
-/** What `chooseUser` reports: done, or the server's reason (`undefined`: the server did not answer). */
-export type UserChoice = { ok: true } | { ok: false; error: string | undefined };
+/**
+ * What `chooseUser` reports: done (`renewed`: as a new chat, whose conversation starts empty), or
+ * the server's reason (`undefined`: the server did not answer).
+ */
+export type UserChoice = { ok: true; renewed: boolean } | { ok: false; error: string | undefined };
 
 /**
  * The browser's chat on the server: opened (or found by its cookie) on mount with
@@ -61,17 +64,32 @@ export function useChatInfo(localeRef: RefObject<Locale>) {
     };
   }, []);
 
-  /** The demo identity picker: who the chat acts as from its next tool call (`null`: the local owner). */
+  /**
+   * The demo identity picker: who the chat acts as from its next tool call (`null`: the local
+   * owner). A change is a new chat on the server (its cookie set by the response, its token in it):
+   * the old chat's token is refused from then on.
+   */
   const chooseUser = async (user: string | null): Promise<UserChoice> => {
     const reply = await fetch('/api/chat/identity', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-elicitkit-csrf': csrf.current },
       body: JSON.stringify({ user }),
     }).catch(() => undefined);
-    const body = (await reply?.json().catch(() => undefined)) as { user?: string | null; error?: string } | undefined;
+    const body = (await reply?.json().catch(() => undefined)) as
+      | { user?: string | null; csrf?: string; error?: string }
+      | undefined;
     if (!reply?.ok) return { ok: false, error: body?.error };
-    setInfo((i) => i && { ...i, identity: i.identity ? { ...i.identity, user } : null });
-    return { ok: true };
+    const renewed = typeof body?.csrf === 'string' && body.csrf !== csrf.current;
+    if (renewed && body?.csrf) csrf.current = body.csrf;
+    setInfo(
+      (i) =>
+        i && {
+          ...i,
+          ...(body?.csrf ? { csrf: body.csrf } : {}),
+          identity: i.identity ? { ...i.identity, user } : null,
+        },
+    );
+    return { ok: true, renewed };
   };
 
   return { info, tools, toolsError, fatal, csrf, chooseUser };

@@ -244,8 +244,10 @@ describe('the demo identity picker', () => {
     await shot(page, 'identity-bob');
     await page.getByRole('combobox', { name: /Acting as/ }).selectOption('');
     await page.getByText('From now on opsdesk acts as local owner').waitFor();
+    // A new identity is a new chat: bob's calls are no longer on the page (nor sent to a model).
+    expect(await page.locator('.tool-call').count()).toBe(0);
     await sendLine(page, '/list_deployments {"service":"order-service"}');
-    expect(await resultOf(page, 2)).toBe('done');
+    expect(await resultOf(page, 0)).toBe('done');
     await ctx.close();
   });
 });

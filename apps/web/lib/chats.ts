@@ -9,6 +9,12 @@ export interface ChatRecord {
   /** The client address that opened it (for the per-address cap). */
   address: string;
   lastSeen: number;
+  /**
+   * What its question budget is counted under (`Stores.budget`): `chatKey` of the chat as first
+   * opened, carried to the chat a change of identity makes (`rotate`), so a switch is no way to a
+   * fresh budget.
+   */
+  budget: string;
 }
 
 /** Caps on open chats; a new chat past either is refused. */
@@ -30,8 +36,13 @@ export interface ChatStore {
   touch(id: string): Promise<ChatRecord | undefined>;
   /** Whether the chat is open, without marking it used. */
   has(id: string): Promise<boolean>;
-  /** Changes who the chat acts as; false when it is unknown. */
-  setUser(id: string, user: DemoUser): Promise<boolean>;
+  /**
+   * Replaces the chat by a new one acting as `user` (a change of identity): a new id and token, the
+   * same address and budget, one page (the one that asked: another tab still holds the old token,
+   * refused now, and counts again once it loads the new chat); the old one is gone in the same step
+   * (its id names no chat, its key owns no new question). Undefined when it is not open.
+   */
+  rotate(id: string, user: DemoUser): Promise<ChatRecord | undefined>;
   /**
    * Counts one more page of the chat: every tab of the browser sends its cookie, so every tab
    * shows the same chat. False when it is not open.
@@ -52,7 +63,7 @@ export interface ChatStore {
 /** A new chat: its id unguessable, cookie- and header-safe; its CSRF token derived from it. */
 export function newChat(address: string, user: DemoUser, now: number): ChatRecord {
   const id = randomBytes(24).toString('base64url');
-  return { id, csrf: csrfOf(id), user, address, lastSeen: now };
+  return { id, csrf: csrfOf(id), user, address, lastSeen: now, budget: chatKey(id) };
 }
 
 /**
@@ -105,10 +116,16 @@ export function createMemoryChats(now: () => number = Date.now): ChatStore {
     async has(id) {
       return chats.has(chatKey(id));
     },
-    async setUser(id, user) {
-      const chat = chats.get(chatKey(id));
-      if (chat) chat.user = user;
-      return chat !== undefined;
+    async rotate(id, user) {
+      const key = chatKey(id);
+      const old = chats.get(key);
+      if (!old) return undefined;
+      const chat = { ...newChat(old.address, user, now()), budget: old.budget };
+      chats.delete(key);
+      chats.set(chatKey(chat.id), chat);
+      pages.set(chatKey(chat.id), 1);
+      pages.delete(key);
+      return { ...chat };
     },
     async visit(id) {
       const key = chatKey(id);

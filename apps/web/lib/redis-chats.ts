@@ -13,7 +13,7 @@ const isDemoUser = (u: unknown): u is DemoUser => (DEMO_USERS as readonly unknow
 const OPEN = `
 if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'address' end
 if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 'total' end
-redis.call('HSET', KEYS[1], 'key', ARGV[1], 'user', ARGV[2], 'address', ARGV[3], 'lastSeen', ARGV[4], 'pages', 1)
+redis.call('HSET', KEYS[1], 'key', ARGV[1], 'user', ARGV[2], 'address', ARGV[3], 'lastSeen', ARGV[4], 'pages', 1, 'budget', ARGV[1])
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 return 'ok'
@@ -31,6 +31,25 @@ return redis.call('HGETALL', KEYS[1])
 const PAGES = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 return redis.call('HINCRBY', KEYS[1], 'pages', ARGV[1])
+`;
+
+/**
+ * KEYS: old chat hash, new chat hash, all-chats zset. ARGV: old key, new key, user, now,
+ * address-set prefix. The new chat takes the old one's address and budget (and one page, the one
+ * that asked), and the old one is gone, in one step: no replica sees both, or neither. The address of the new chat, or false
+ * when the old one is not open.
+ */
+const ROTATE = `
+local address = redis.call('HGET', KEYS[1], 'address')
+if not address then return false end
+local budget = redis.call('HGET', KEYS[1], 'budget') or ARGV[1]
+redis.call('HSET', KEYS[2], 'key', ARGV[2], 'user', ARGV[3], 'address', address, 'lastSeen', ARGV[4], 'pages', 1, 'budget', budget)
+redis.call('DEL', KEYS[1])
+redis.call('SREM', ARGV[5] .. address, ARGV[1])
+redis.call('SADD', ARGV[5] .. address, ARGV[2])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[2])
+return {address, budget}
 `;
 
 /** KEYS: chat hash, all-chats zset. ARGV: chat key, address-set prefix. */
@@ -63,9 +82,17 @@ export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: (
     const user = h.get('user');
     const address = h.get('address');
     const lastSeen = Number(h.get('lastSeen'));
-    if (h.get('key') !== chatKey(id) || !isDemoUser(user) || typeof address !== 'string' || !Number.isFinite(lastSeen))
+    // A chat opened before budgets were carried counts under its own key.
+    const budget = h.get('budget') ?? chatKey(id);
+    if (
+      h.get('key') !== chatKey(id) ||
+      !isDemoUser(user) ||
+      typeof address !== 'string' ||
+      typeof budget !== 'string' ||
+      !Number.isFinite(lastSeen)
+    )
       return undefined;
-    return { id, csrf: csrfOf(id), user, address, lastSeen };
+    return { id, csrf: csrfOf(id), user, address, lastSeen, budget };
   };
   return {
     async open(address, user, limits) {
@@ -100,15 +127,24 @@ export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: (
     async has(id) {
       return (await redis.exists(chat(chatKey(id)))) === 1;
     },
-    async setUser(id, user) {
-      // Only an open chat: HSET on a missing key would bring a closed chat back.
-      const set = await redis.eval(
-        "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'user', ARGV[1]) return 1 end return 0",
-        1,
-        chat(chatKey(id)),
+    async rotate(id, user) {
+      const fresh = newChat('', user, now());
+      const key = chatKey(id);
+      const next = chatKey(fresh.id);
+      const moved = (await redis.eval(
+        ROTATE,
+        3,
+        chat(key),
+        chat(next),
+        all,
+        key,
+        next,
         user,
-      );
-      return set === 1;
+        String(fresh.lastSeen),
+        addresses,
+      )) as [string, string] | null;
+      if (!moved) return undefined;
+      return { ...fresh, address: moved[0], budget: moved[1] };
     },
     async visit(id) {
       return ((await redis.eval(PAGES, 1, chat(chatKey(id)), '1')) as number) >= 0;

@@ -49,7 +49,8 @@ export interface Chat {
   /**
    * How many questions each configured server has asked this chat lately (`QUESTION_BUDGET`, by
    * server name): the chat's, not a connection's, so a server that restarts, or a switch of
-   * user, does not get a fresh budget — and with Redis not an instance's either (`Stores.budget`).
+   * user (a new chat that takes this budget, `switchChatUser`), does not get a fresh budget — and
+   * with Redis not an instance's either (`Stores.budget`, under `ChatRecord.budget`).
    */
   budget: RateLimiter;
   /**
@@ -170,23 +171,25 @@ export async function createChat(address: string, user: DemoUser = DEFAULT_USER)
 }
 
 /**
- * Makes the chat act as `user` on the bundled opsdesk from its next tool call: its connections
- * are closed (their open questions withdrawn) and reopen with that user's token. For a picker of
- * demo identities; false when the chat is not open.
+ * Makes the chat act as `user` on the bundled opsdesk, as a new chat: a new id (the cookie) and
+ * CSRF token, the same question budget. The old chat is closed — its open questions withdrawn, its
+ * MCP connections closed, its id naming no chat — so nothing of one identity's chat (a page still
+ * showing it, a question asked in it, the audit page by its cookie) acts or reads as the next.
+ * The caller holds the old chat's turn. For a picker of demo identities; undefined when the chat
+ * is not open.
  *
  * @example
- * await setChatUser(chat.id, 'bob'); // bob sees and deploys search-service only
+ * const next = await switchChatUser(chat, 'bob'); // set next.id as the cookie; bob sees search-service only
  */
-export async function setChatUser(id: string, user: DemoUser): Promise<boolean> {
+export async function switchChatUser(chat: Chat, user: DemoUser): Promise<ChatRecord | undefined> {
   const s = state();
-  if (!(await s.chats.setUser(id, user))) return false;
-  const chat = s.local.get(id);
-  if (chat && chat.user !== user) {
-    chat.user = user;
-    for (const entry of await s.registry.list(chat.key)) if (!entry.settlement) await s.registry.withdraw(entry.id);
-    await closeConnections(chat);
-  }
-  return true;
+  const next = await s.chats.rotate(chat.id, user);
+  if (!next) return undefined;
+  // The budget goes with it: in memory it is this object, with Redis it is counted under `next.budget`.
+  s.local.set(next.id, { ...freshChat(next, s), budget: chat.budget });
+  // The old chat is gone from the store already; close what this process holds of it.
+  await closeChatByKey(chat.key, chat.id, s);
+  return next;
 }
 
 /**
@@ -268,24 +271,25 @@ export async function chatOf(request: Request): Promise<Chat | undefined> {
 function localChat(record: ChatRecord, s: State): Chat {
   let chat = s.local.get(record.id);
   if (!chat) {
-    chat = {
-      id: record.id,
-      key: chatKey(record.id),
-      csrf: record.csrf,
-      user: record.user,
-      writer: undefined,
-      turn: false,
-      connections: new Map(),
-      budget: s.budget(chatKey(record.id)),
-      calls: new Set(),
-    };
+    chat = freshChat(record, s);
     s.local.set(record.id, chat);
-  } else if (chat.user !== record.user) {
-    // Switched on another replica: connections made as the old user must not be reused.
-    chat.user = record.user;
-    void closeConnections(chat);
   }
   return chat;
+}
+
+/** This process's copy of a chat it holds nothing of yet. */
+function freshChat(record: ChatRecord, s: State): Chat {
+  return {
+    id: record.id,
+    key: chatKey(record.id),
+    csrf: record.csrf,
+    user: record.user,
+    writer: undefined,
+    turn: false,
+    connections: new Map(),
+    budget: s.budget(record.budget),
+    calls: new Set(),
+  };
 }
 
 /**

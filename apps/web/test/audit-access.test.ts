@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { adoptChat } from './browser';
 
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-audit-access-'));
 process.env.ELICITKIT_DATA = data;
@@ -34,12 +35,15 @@ type Browser = Awaited<ReturnType<typeof newBrowser>>;
 
 async function as(user: 'alice' | 'bob' | null): Promise<Browser> {
   const b = await newBrowser();
-  const chosen = await postIdentity(
-    new Request('http://localhost/api/chat/identity', {
-      method: 'POST',
-      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
-      body: JSON.stringify({ user }),
-    }),
+  const chosen = await adoptChat(
+    b,
+    await postIdentity(
+      new Request('http://localhost/api/chat/identity', {
+        method: 'POST',
+        headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ user }),
+      }),
+    ),
   );
   expect(chosen.status).toBe(200);
   return b;

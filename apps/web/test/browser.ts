@@ -138,3 +138,16 @@ export function beacon(routes: Routes, b: Browser, csrf = b.csrf, cookie = b.coo
 export function toolOutput(chunks: Record<string, unknown>[]): Record<string, unknown> | undefined {
   return chunks.find((c) => c.type === 'tool-output-available' || c.type === 'tool-output-error');
 }
+
+/**
+ * After a change of identity (`POST /api/chat/identity`, 200): the browser now holds the new chat
+ * the response names (its `set-cookie`, its body's `csrf`), as the page does. Returns `response`.
+ */
+export async function adoptChat(b: { cookie: string; csrf: string }, response: Response): Promise<Response> {
+  if (response.status !== 200) return response;
+  const set = response.headers.getSetCookie()[0]?.split(';')[0];
+  const { csrf } = (await response.clone().json()) as { csrf?: string };
+  if (set) b.cookie = set;
+  if (csrf) b.csrf = csrf;
+  return response;
+}

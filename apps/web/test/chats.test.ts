@@ -74,11 +74,21 @@ describe.each(stores)('chat store: %s', (_name, make) => {
     at = 30_000;
     await store.touch(old.chat.id);
     expect(await store.idle(25_000)).toEqual([chatKey(fresh.chat.id)]);
-    expect(await store.setUser(old.chat.id, 'bob')).toBe(true);
-    expect((await store.touch(old.chat.id))?.user).toBe('bob');
-    await store.remove(chatKey(old.chat.id));
-    expect(await store.setUser(old.chat.id, 'alice')).toBe(false);
+    const bob = await store.rotate(old.chat.id, 'bob');
+    if (!bob) throw new Error('not rotated');
+    // A new chat, in the old one's place: same address (no cap counts it twice) and budget.
+    expect(bob).toMatchObject({ user: 'bob', address: '10.0.0.5', budget: chatKey(old.chat.id) });
+    expect(bob.id).not.toBe(old.chat.id);
+    expect(bob.csrf).not.toBe(old.chat.csrf);
     expect(await store.touch(old.chat.id)).toBeUndefined();
+    expect((await store.touch(bob.id))?.user).toBe('bob');
+    expect(await store.idle(Number.MAX_SAFE_INTEGER)).toEqual(expect.not.arrayContaining([chatKey(old.chat.id)]));
+    // Its budget goes on with the next change too.
+    const alice = await store.rotate(bob.id, 'alice');
+    expect(alice?.budget).toBe(chatKey(old.chat.id));
+    await store.remove(chatKey(alice?.id ?? ''));
+    expect(await store.rotate(alice?.id ?? '', 'bob')).toBeUndefined();
+    expect(await store.rotate(old.chat.id, 'bob')).toBeUndefined();
   });
 
   it('counts the pages showing a chat: each tab that loads it, each that leaves', async () => {

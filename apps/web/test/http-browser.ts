@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { adoptChat } from './browser';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -76,13 +77,17 @@ export function answer(replica: Replica, browser: Browser, id: string, body: unk
   });
 }
 
-/** The demo identity picker (`POST /api/chat/identity`): `user` is "alice", "bob" or null. */
-export function identity(replica: Replica, browser: Browser, user: string | null): Promise<Response> {
-  return fetch(`${replica.url}/api/chat/identity`, {
+/**
+ * The demo identity picker (`POST /api/chat/identity`): `user` is "alice", "bob" or null. A change is
+ * a new chat: on 200 the browser holds it (its cookie and token), as the page does.
+ */
+export async function identity(replica: Replica, browser: Browser, user: string | null): Promise<Response> {
+  const response = await fetch(`${replica.url}/api/chat/identity`, {
     method: 'POST',
     headers: { cookie: browser.cookie, 'x-elicitkit-csrf': browser.csrf, 'content-type': 'application/json' },
     body: JSON.stringify({ user }),
   });
+  return adoptChat(browser, response);
 }
 
 /** Posts a turn (`POST /api/chat`) and returns the response as it is; `signal` drops its connection. */

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { adoptChat } from './browser';
 
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-identity-'));
 process.env.ELICITKIT_DATA = data;
@@ -23,13 +24,17 @@ afterAll(async () => {
 
 type Browser = Awaited<ReturnType<typeof newBrowser>>;
 
-const choose = (b: Browser, body: unknown, csrf = b.csrf) =>
-  postIdentity(
-    new Request('http://localhost/api/chat/identity', {
-      method: 'POST',
-      headers: { cookie: b.cookie, 'x-elicitkit-csrf': csrf, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
+/** Chooses as the page does: a change is a new chat, which the browser then holds (`adoptChat`). */
+const choose = async (b: Browser, body: unknown, csrf = b.csrf) =>
+  adoptChat(
+    b,
+    await postIdentity(
+      new Request('http://localhost/api/chat/identity', {
+        method: 'POST',
+        headers: { cookie: b.cookie, 'x-elicitkit-csrf': csrf, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
+    ),
   );
 
 /** The whole stream of a `/list_deployments` turn, as text. */

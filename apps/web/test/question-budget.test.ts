@@ -37,7 +37,7 @@ process.env.ELICITKIT_SERVERS = JSON.stringify([
 for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) delete process.env[name];
 
 const { newBrowser, answer, postChat } = await import('./chat-client');
-const { resetState, setChatUser, state } = await import('../lib/state');
+const { resetState, switchChatUser, state } = await import('../lib/state');
 type Browser = Awaited<ReturnType<typeof newBrowser>>;
 
 afterAll(async () => {
@@ -100,9 +100,15 @@ describe("the chat's question budget per server", () => {
     const b = await newBrowser();
     expect(shown(await turnAnsweringAll(b, '/steady')), "another chat's spent budget is not this one's").toBe(10);
     expect(chatOf(b)?.connections.size).toBe(1);
-    expect(await setChatUser(b.cookie.replace(/^ek_chat=/, ''), 'bob')).toBe(true);
-    expect(chatOf(b)?.connections.size).toBe(0);
-    const second = await turnAnsweringAll(b, '/steady');
+    const old = chatOf(b);
+    if (!old) throw new Error('no chat');
+    // A new chat for the new identity: the old one's connections are closed, its budget carried.
+    const next = await switchChatUser(old, 'bob');
+    if (!next) throw new Error('not switched');
+    expect(old.connections.size).toBe(0);
+    const bob = { ...b, cookie: `ek_chat=${next.id}`, csrf: next.csrf };
+    expect(chatOf(bob)?.connections.size).toBe(0);
+    const second = await turnAnsweringAll(bob, '/steady');
     expect(shown(second), 'questions shown in the same minute after the identity switch').toBe(0);
     expect(refused(second)).toHaveLength(10);
   });

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { adoptChat } from './browser';
 
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-shared-opsdesk-'));
 process.env.ELICITKIT_DATA = data;
@@ -32,12 +33,15 @@ type Browser = Awaited<ReturnType<typeof newBrowser>>;
 
 async function as(user: 'alice' | 'bob'): Promise<Browser> {
   const b = await newBrowser();
-  const chosen = await postIdentity(
-    new Request('http://localhost/api/chat/identity', {
-      method: 'POST',
-      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
-      body: JSON.stringify({ user }),
-    }),
+  const chosen = await adoptChat(
+    b,
+    await postIdentity(
+      new Request('http://localhost/api/chat/identity', {
+        method: 'POST',
+        headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
+        body: JSON.stringify({ user }),
+      }),
+    ),
   );
   expect(chosen.status).toBe(200);
   const tools = await getTools(new Request('http://localhost/api/tools', { headers: { cookie: b.cookie } }));

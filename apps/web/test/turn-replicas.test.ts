@@ -191,9 +191,12 @@ describe.skipIf(!REDIS)('a chat’s turn, across replicas', () => {
     await exited;
     await mark.until((events) => events.includes('expired'));
     expect(mark.events).not.toContain('del');
-    // The chat goes on on B: the question the dead replica showed is withdrawn by the change.
+    // The chat goes on on B as a new chat: the question the dead replica showed is withdrawn by
+    // the change (its own page is told 410), and it is another chat's for the new one (403).
+    const before = { ...browser };
     expect((await identity(b, browser, 'bob')).status).toBe(200);
-    expect((await answer(b, browser, q.id, { action: 'decline' })).status).toBe(410);
+    expect((await answer(b, before, q.id, { action: 'decline' })).status).toBe(410);
+    expect((await answer(b, browser, q.id, { action: 'decline' })).status).toBe(403);
     expect(JSON.stringify(await (await turn(b, browser, '/list_deployments')).end())).toContain('search-service');
     await mark.close();
     await close(b, browser);
