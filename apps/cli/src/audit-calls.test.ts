@@ -85,7 +85,7 @@ describe('elicitkit audit --limit', () => {
         kind,
       ).toEqual(['call-2', 'call-3']);
     const text = (await audit(['--data', dir, '--limit', '1'])).out;
-    expect(text).toContain('call call-3 by user-call-3');
+    expect(text).toContain('call call-3 by user-call-3 (no account)');
     expect(text).not.toContain('call-2');
     expect(text.split('\n').filter((l) => l.trim().length > 0)).toHaveLength(4);
   });

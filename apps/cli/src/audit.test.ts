@@ -30,7 +30,9 @@ it('a refusal is the call’s line in the audit, by its user', async () => {
     }
     const text: string[] = [];
     expect(await main(['audit', '--data', dir], { out: (s) => text.push(s), err: () => {} })).toBe(0);
-    expect(text.join('\n')).toMatch(/call \S+ by bob\n.*refused {5}deploy_service \[2025-11-25\] .*order-service/);
+    expect(text.join('\n')).toMatch(
+      /call \S+ by bob \(#\d+\)\n.*refused {5}deploy_service \[2025-11-25\] .*order-service/,
+    );
     const json: string[] = [];
     expect(await main(['audit', '--data', dir, '--json'], { out: (s) => json.push(s), err: () => {} })).toBe(0);
     expect(JSON.parse(json.join('\n')).refusals).toEqual([

@@ -66,14 +66,33 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     const human = shownIo(io);
     if (calls.size === 0) human.out('The audit trail is empty.');
     for (const [id, lines] of calls) {
-      const who = [...trail.requests, ...trail.refusals].find((r) => r.context_id === id)?.username;
-      human.out(`call ${inLine(id)}${who ? ` by ${inLine(String(who))}` : ''}`);
+      const first = [...trail.requests, ...trail.refusals].find((r) => r.context_id === id);
+      const who = first && byWhom(first);
+      human.out(`call ${inLine(id)}${who ? ` by ${who}` : ''}`);
       for (const l of lines.sort()) human.out(l);
     }
     return EXIT.ok;
   } finally {
     await opsdesk.close();
   }
+}
+
+/** A name shown bare: one that could not be read as holding the account mark, or a quote. */
+const PLAIN_NAME = /^[A-Za-z0-9._@+-]+$/;
+
+/**
+ * Who made a call, by account: a name is freed when its account is removed and taken by the next
+ * one made under it, so the name alone would read two people as one. `carol (#3)`: the name the
+ * account had then and its id, never anyone else's; a name that is not plain is quoted
+ * (`"dave (#1)" (#5)`); `user-call-3 (no account)`: an identity that named no account (an
+ * embedder's own); `removed account #7`: the account was gone before the record was written.
+ */
+function byWhom(r: Record<string, unknown>): string | undefined {
+  const name = typeof r.username === 'string' ? r.username : undefined;
+  const shown = name === undefined ? undefined : PLAIN_NAME.test(name) ? name : JSON.stringify(inLine(name));
+  const account = r.user_id === null || r.user_id === undefined ? undefined : String(r.user_id);
+  if (account === undefined) return shown === undefined ? undefined : `${shown} (no account)`;
+  return shown === undefined ? `removed account #${account}` : `${shown} (#${account})`;
 }
 
 /** The known client asked and how its form was shaped, e.g. `, client trae (booleanAsChoice: confirmed)`. */
