@@ -79,4 +79,30 @@ describe.skipIf(!REDIS)("Redis's clock after a failover", () => {
       expect(await published(performance.now() + 3_000)).toBe(true);
       clock.close();
     });
+
+  it("a deadline asked for while the server is away is counted from the next one's clock, not from the last reading", async () => {
+    const redis = new Redis(server.url, { retryStrategy: () => 20 });
+    redis.on('error', () => {});
+    connections.push(redis);
+    const clock = new RedisClock(redis, 5_000);
+    const publisher = new Publisher(redis, keys, 'a', (r) => `clock:replica:${r}`);
+    const end = { t: 'end', r: 'r1' } as const;
+    await clock.read();
+    await server.down();
+    await new Promise<void>((resolve) => (redis.status === 'ready' ? redis.once('close', () => resolve()) : resolve()));
+    // The next server's clock behind the last one's: judged by the last reading, a requester that
+    // gave up a moment ago would still be published to when its queued request reaches the new one.
+    const now = performance.now.bind(performance);
+    vi.spyOn(performance, 'now').mockImplementation(() => now() + APART);
+    const outcome = clock
+      .before(performance.now() - 1_000)
+      .then((redisBy) => publisher.publish('b', end, { before: { local: performance.now() + 60_000, redis: redisBy } }))
+      .then(
+        () => 'published',
+        (error: unknown) => (error instanceof StoreTimeoutError ? 'refused' : error),
+      );
+    await server.up();
+    expect(await outcome).toBe('refused');
+    clock.close();
+  });
 });

@@ -26,6 +26,7 @@ export class RedisClock {
     private readonly redis: Redis,
     private readonly timeoutMs: number,
   ) {
+    redis.on('close', this.lost);
     redis.on('ready', this.reconnected);
   }
 
@@ -70,14 +71,24 @@ export class RedisClock {
 
   /** Stops following the connection (the relay closed). */
   close(): void {
+    this.redis.off('close', this.lost);
     this.redis.off('ready', this.reconnected);
   }
 
-  /** Connected (again): the server may be another; what was read of the last one is dropped, and its clock read. */
-  private readonly reconnected = (): void => {
+  /**
+   * The connection is lost: the next server may be another, and what was read of the last one is
+   * dropped — a deadline asked for meanwhile waits on a reading of the next one (its `TIME` queued
+   * with the command it is for), never counted from the last one's clock.
+   */
+  private readonly lost = (): void => {
     this.connection++;
     this.reading = undefined;
     this.asking = undefined;
+  };
+
+  /** Connected (again): the clock of the server it reached is read at once. */
+  private readonly reconnected = (): void => {
+    this.lost();
     this.read().catch(() => {});
   };
 }
