@@ -133,16 +133,30 @@ export function* listUsers(): Query<Identity[]> {
  */
 export async function issueToken(store: Store, username: string, options: HostTokenOptions = {}): Promise<string> {
   const now = options.now ?? Date.now;
-  const token = await store.transaction(
-    (function* () {
-      const account = yield* ensureLocalOwner(username);
-      // Each start of a host mints new tokens: those of hosts that stopped renewing go now.
-      yield* pruneHostTokens(now());
-      return yield* createToken(account, now() + HOST_TOKEN_TTL_MS);
-    })(),
-  );
+  const mint = () =>
+    store.transaction(
+      (function* () {
+        const account = yield* ensureLocalOwner(username);
+        // Each start of a host mints new tokens: those of hosts that stopped renewing go now.
+        yield* pruneHostTokens(now());
+        return yield* createToken(account, now() + HOST_TOKEN_TTL_MS);
+      })(),
+    );
+  // The account was removed between its lookup and the token's write (on Postgres the write waits
+  // for the removal, then its account is gone): nothing was written, and asked again the name is a
+  // name not yet known. Once: a second removal in that window is an operator's to explain.
+  const token = await mint().catch((error: unknown) => {
+    if (accountGoneMeanwhile(error)) return mint();
+    throw error;
+  });
   hold(store, sha256(token), now);
   return token;
+}
+
+/** A token's write refused because its account no longer exists (Postgres: foreign key violation on `api_tokens`). */
+function accountGoneMeanwhile(error: unknown): boolean {
+  const e = error as { code?: unknown; table?: unknown } | null;
+  return e?.code === '23503' && e.table === 'api_tokens';
 }
 
 /** For tests: the clock a host's tokens are dated and renewed by. */

@@ -15,6 +15,7 @@ import { callTool } from '../../../../test/support/mcp.js';
 import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
 import { setPasswordOnPage } from '../../test/cases.js';
 import { type Conn, httpClient, tempDataDir, tokenOf } from '../../test/harness.js';
+import { issueToken, userForToken } from '../identity.js';
 import { type HttpServing, serveHttp } from '../serve-http.js';
 
 /** An operator's own connection to opsdesk's tables, as a script or a database shell would be. */
@@ -341,14 +342,64 @@ describe('SQLite: an account replaced in place (INSERT OR REPLACE)', () => {
   });
 });
 
+/**
+ * A host asks a token for a name whose account an operator is removing in a transaction not yet
+ * committed: the host's lookup still sees the account. Kept by name, the token was written beside
+ * the removal, outlived it and answered for nobody — then for the next account made under the
+ * name. By account, writing it waits for the removal (the foreign key), finds the account gone,
+ * and the host's request is made again: a token for an account that exists.
+ */
+async function tokenRacingARemoval(server: HttpServing, url: string): Promise<void> {
+  const operator = new pg.Client({ connectionString: url, options: '-c search_path=opsdesk' });
+  await operator.connect();
+  try {
+    await operator.query("INSERT INTO users (username, role, created_at) VALUES ('kim', 'member', 'x')");
+    const removed = Number((await operator.query("SELECT id FROM users WHERE username = 'kim'")).rows[0].id);
+    await operator.query("BEGIN; DELETE FROM users WHERE username = 'kim'");
+    let settled = false;
+    const issued = issueToken(server.opsdesk.store, 'kim').finally(() => {
+      settled = true;
+    });
+    issued.catch(() => {});
+    // Until the host's write waits on the removal's lock, or it is done without waiting.
+    for (;;) {
+      const waiting = await operator.query(
+        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()",
+      );
+      if (settled || waiting.rowCount) break;
+    }
+    await operator.query('COMMIT');
+    const token = await issued;
+    const holder = await server.opsdesk.store.run(userForToken(token));
+    expect(holder, 'the host was handed a token that answers for nobody').toBeDefined();
+    expect(holder?.id).not.toBe(removed);
+    expect(holder?.username).toBe('kim');
+  } finally {
+    await operator.query('ROLLBACK').catch(() => {});
+    await operator.end();
+  }
+}
+
 const POSTGRES = withPostgres('apps/opsdesk/src/tools/account-removed.test.ts');
 describe.skipIf(!POSTGRES)('on Postgres', () => {
   let pgServer: TestPostgres | undefined;
   afterAll(async () => {
     await pgServer?.stop();
   });
+  it('a token asked for while its account is being removed is made for an account that exists', async () => {
+    pgServer ??= await startPostgres();
+    const url = await pgServer.database('token_racing_removal');
+    const data = tempDataDir();
+    const server = await serveHttp({ dataDir: data.dir, database: url, locale: 'en', port: 0 });
+    try {
+      await tokenRacingARemoval(server, url);
+    } finally {
+      await server.close();
+      data.remove();
+    }
+  });
   suite('Postgres', async () => {
-    pgServer = await startPostgres();
+    pgServer ??= await startPostgres();
     const url = await pgServer.database('account_removed');
     const data = tempDataDir();
     const server = await serveHttp({ dataDir: data.dir, database: url, locale: 'en', port: 0 });
