@@ -41,7 +41,8 @@ export function Question({
     try {
       const response = await fetch(`/api/elicitations/${encodeURIComponent(question.id)}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-elicitkit-csrf': csrf },
+        // The page's language: a refusal (already answered, withdrawn, invalid) is told in it.
+        headers: { 'content-type': 'application/json', 'x-elicitkit-csrf': csrf, 'x-elicitkit-locale': locale },
         body: JSON.stringify(applyDefaults === false ? { ...answer, applyDefaults } : answer),
       });
       const body = (await response.json().catch(() => ({}))) as { error?: string; issues?: Issue[] };

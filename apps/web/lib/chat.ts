@@ -22,8 +22,16 @@ import type { UnavailableServer } from './wire';
 const SYSTEM =
   'You operate opsdesk through its tools. When a tool needs something only the user can decide (an environment, a ticket, a confirmation), call the tool anyway: it asks the user directly. Never invent missing values and never ask for passwords.';
 
-const NO_MODEL =
-  'No language model is configured (set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server such as Ollama, and ELICITKIT_MODEL). Everything else works: use the tools panel, or type a command such as /deploy_service service=order-service.';
+const NO_MODEL: Record<Locale, string> = {
+  en: 'No language model is configured (set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server such as Ollama, and ELICITKIT_MODEL). Everything else works: use the tools panel, or type a command such as /deploy_service service=order-service.',
+  zh: '未配置语言模型（请设置 OPENAI_API_KEY，或为本地兼容 OpenAI 的服务器（如 Ollama）设置 OPENAI_BASE_URL，并设置 ELICITKIT_MODEL）。其他功能都可用：使用工具面板，或输入命令，例如 /deploy_service service=order-service。',
+};
+
+/** A command naming no tool, and the tools there are, in the chat's language. */
+const NO_TOOL: Record<Locale, (name: string, tools: string[]) => string> = {
+  en: (name, tools) => `There is no tool "${name}". Tools: ${tools.join(', ')}.`,
+  zh: (name, tools) => `没有名为“${name}”的工具。可用工具：${tools.join('、')}。`,
+};
 
 function writeText(writer: UIMessageStreamWriter, text: string): void {
   const id = `text-${crypto.randomUUID()}`;
@@ -50,7 +58,10 @@ async function runCommand(
     else
       writeText(
         writer,
-        `There is no tool "${head}". Tools: ${tools.map((t) => t.name).join(', ')}.${notListed(unavailable)}`,
+        `${NO_TOOL[locale](
+          head,
+          tools.map((t) => t.name),
+        )}${notListed(unavailable)}`,
       );
     return;
   }
@@ -184,7 +195,7 @@ export function chatResponse(chat: Chat, messages: UIMessage[], signal: AbortSig
       const model = config().model;
       if (!model) {
         history = undefined;
-        return writeText(writer, NO_MODEL);
+        return writeText(writer, NO_MODEL[locale]);
       }
       const converted = convertToModelMessages(history ?? []);
       history = undefined;

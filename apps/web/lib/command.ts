@@ -1,12 +1,5 @@
-import {
-  ArgumentError,
-  type ArgumentProblem,
-  type NotAsTypedReason,
-  notAsTypedWhy,
-  toolArguments,
-  type ValueProblem,
-} from '@elicitkit/client';
-import { quoted } from './exact-json';
+import { ArgumentError, type ArgumentProblem, toolArguments, type ValueProblem } from '@elicitkit/client';
+import { notAsTypedIn, quoted } from './exact-json';
 import type { Locale } from './locale';
 
 /**
@@ -92,22 +85,10 @@ function argumentEn(problem: ArgumentProblem, message: string): string {
     case 'args-not-object':
       return 'the arguments must be a JSON object.';
     case 'not-as-typed':
-      return `in the arguments, ${quoted(pathOf(problem), 200)}: ${notAsTypedWhy(problem.reason)}. Nothing was sent.`;
+      return `in the arguments, ${quoted(pathOf(problem), 200)}: ${notAsTypedIn('en', problem.reason)}. Nothing was sent.`;
     default:
       return message;
   }
-}
-
-const ZH_REASON: { [K in NotAsTypedReason['kind']]: (r: Extract<NotAsTypedReason, { kind: K }>) => string } = {
-  'negative-zero': (r) => `${r.written} 无法精确发送：JSON 没有负零，它会变成 0`,
-  inexact: (r) => `${r.written} 无法精确发送：它会变成 ${r.arrivesAs}`,
-  'unsafe-integer': (r) => `${r.written} 无法精确发送：整数只能在 ±${r.max} 以内；请改用字符串发送`,
-  'duplicate-key': () => '出现了两次：JSON 只会保留最后一个值',
-  'half-character': () => '含有半个字符（单独的 UTF-16 代理项，如 \\ud800）：UTF-8 文本无法承载；请发送完整的字符',
-};
-
-function reasonZh(reason: NotAsTypedReason): string {
-  return (ZH_REASON[reason.kind] as (r: NotAsTypedReason) => string)(reason);
 }
 
 function valueZh(problem: ValueProblem): string {
@@ -123,7 +104,7 @@ function valueZh(problem: ValueProblem): string {
     case 'one-of':
       return `应为以下之一：${problem.choices.join('、')}`;
     case 'not-as-typed':
-      return reasonZh(problem.reason);
+      return notAsTypedIn('zh', problem.reason);
   }
 }
 
@@ -136,7 +117,7 @@ function argumentZh(problem: ArgumentProblem): string {
     case 'args-not-object':
       return '参数必须是 JSON 对象。';
     case 'not-as-typed':
-      return `参数中 ${quoted(pathOf(problem), 200)}：${reasonZh(problem.reason)}。未发送任何请求。`;
+      return `参数中 ${quoted(pathOf(problem), 200)}：${notAsTypedIn('zh', problem.reason)}。未发送任何请求。`;
     case 'not-an-argument':
       return `“${problem.word}”不是参数：请写成 名称=值（参数：${names(problem.known)}）`;
     case 'half-character':

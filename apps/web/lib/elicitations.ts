@@ -9,6 +9,7 @@ import { applyDefaults, validate } from '@elicitkit/form';
 import { claimQuestion } from './call-questions';
 import { config } from './config';
 import { quoted } from './exact-json';
+import type { Locale } from './locale';
 import { type Chat, state } from './state';
 import type { ElicitationData, RefusalData } from './wire';
 
@@ -96,27 +97,80 @@ export type AnswerResult =
   | { status: 400; body: { error: string; issues?: unknown[] } }
   | { status: 403 | 404 | 409 | 410; body: { error: string } };
 
-const GONE: Record<'expired' | 'withdrawn', string> = {
-  expired: 'This question expired and was treated as cancelled.',
-  // One settlement for every way: the server took it back (its call may go on), or the call or chat ended.
-  withdrawn:
-    'This question was withdrawn: no answer is awaited any more (its server took it back, or the tool call or chat it belonged to has ended).',
+/** Every sentence the answer route refuses with, in each language of the page. */
+const TEXTS: Record<
+  Locale,
+  {
+    noQuestion: string;
+    noOpenQuestion: string;
+    anotherChat: string;
+    answered: string;
+    gone: Record<'expired' | 'withdrawn', string>;
+    notObject: string;
+    unknownKeys: (keys: string[], more: number) => string;
+    action: string;
+    applyDefaults: string;
+    contentNotObject: string;
+    doesNotFit: string;
+    noContent: (action: 'accept' | 'decline' | 'cancel') => string;
+  }
+> = {
+  en: {
+    noQuestion: 'There is no question with this id.',
+    noOpenQuestion: 'There is no open question with this id.',
+    anotherChat: 'This question belongs to another chat.',
+    answered: 'This question was already answered.',
+    gone: {
+      expired: 'This question expired and was treated as cancelled.',
+      // One settlement for every way: the server took it back (its call may go on), or the call or chat ended.
+      withdrawn:
+        'This question was withdrawn: no answer is awaited any more (its server took it back, or the tool call or chat it belonged to has ended).',
+    },
+    notObject: 'The answer must be a JSON object.',
+    unknownKeys: (keys, more) =>
+      `The answer has ${keys.length + more === 1 ? 'a field' : 'fields'} it does not take: ${keys.join(', ')}${more > 0 ? ` and ${more} more` : ''}. An answer is {"action", "content"?, "applyDefaults"?}.`,
+    action: '"action" must be accept, decline or cancel.',
+    applyDefaults: '"applyDefaults" must be true or false.',
+    contentNotObject: '"content" must be an object: the fields of the form and their values.',
+    doesNotFit: 'The answer does not fit the form.',
+    noContent: (action) =>
+      action === 'accept' ? 'A URL consent carries no content.' : `A ${action} carries no content.`,
+  },
+  zh: {
+    noQuestion: '没有这个 id 的问题。',
+    noOpenQuestion: '没有这个 id 的待回答问题。',
+    anotherChat: '这个问题属于另一个对话。',
+    answered: '这个问题已经回答过了。',
+    gone: {
+      expired: '这个问题已过期，按取消处理。',
+      withdrawn: '这个问题已撤回：不再等待回答（服务器收回了它，或它所属的工具调用或对话已结束）。',
+    },
+    notObject: '回答必须是 JSON 对象。',
+    unknownKeys: (keys, more) =>
+      `回答含有不接受的字段：${keys.join('、')}${more > 0 ? ` 等另外 ${more} 个` : ''}。回答的格式是 {"action", "content"?, "applyDefaults"?}。`,
+    action: '"action" 必须是 accept、decline 或 cancel。',
+    applyDefaults: '"applyDefaults" 必须是 true 或 false。',
+    contentNotObject: '"content" 必须是对象：表单的字段及其值。',
+    doesNotFit: '回答不符合表单。',
+    noContent: (action) => (action === 'accept' ? '打开网址的同意不带内容。' : `${action} 不带内容。`),
+  },
 };
 
 /** The keys an answer's body may have. */
 const ANSWER_KEYS = new Set(['action', 'content', 'applyDefaults']);
 
-/** Checks and delivers one answer; the HTTP status says why when it cannot. */
-export async function answer(chat: Chat, id: string, body: unknown): Promise<AnswerResult> {
+/** Checks and delivers one answer; the HTTP status says why when it cannot, in the page's `locale`. */
+export async function answer(chat: Chat, id: string, body: unknown, locale: Locale = 'en'): Promise<AnswerResult> {
+  const say = TEXTS[locale];
   const { registry } = state();
   const entry = await registry.get(id);
-  if (!entry) return { status: 404, body: { error: 'There is no question with this id.' } };
-  if (entry.owner !== chat.key) return { status: 403, body: { error: 'This question belongs to another chat.' } };
+  if (!entry) return { status: 404, body: { error: say.noQuestion } };
+  if (entry.owner !== chat.key) return { status: 403, body: { error: say.anotherChat } };
   // A settled question says so whatever the answer holds: a second answer is a 409, not a 400.
-  if (entry.settlement) return refusal(entry.settlement.reason);
+  if (entry.settlement) return refusal(entry.settlement.reason, locale);
   const { prompt } = entry.data as QuestionData;
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    return { status: 400, body: { error: 'The answer must be a JSON object.' } };
+    return { status: 400, body: { error: say.notObject } };
   // A misspelt key is refused, not ignored: "contents" would leave the answer empty and the form's
   // defaults would stand in for what was sent, "applydefaults": false would put a cleared default back.
   const unknown = Object.keys(body).filter((key) => !ANSWER_KEYS.has(key));
@@ -124,12 +178,10 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
     return {
       status: 400,
       body: {
-        error: `The answer has ${unknown.length === 1 ? 'a field' : 'fields'} it does not take: ${unknown
-          .slice(0, 5)
-          .map((key) => JSON.stringify(quoted(key)))
-          .join(
-            ', ',
-          )}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}. An answer is {"action", "content"?, "applyDefaults"?}.`,
+        error: say.unknownKeys(
+          unknown.slice(0, 5).map((key) => JSON.stringify(quoted(key))),
+          Math.max(0, unknown.length - 5),
+        ),
       },
     };
   const {
@@ -142,25 +194,22 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
     applyDefaults?: unknown;
   };
   if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
-    return { status: 400, body: { error: '"action" must be accept, decline or cancel.' } };
+    return { status: 400, body: { error: say.action } };
   }
-  if (typeof fill !== 'boolean') return { status: 400, body: { error: '"applyDefaults" must be true or false.' } };
+  if (typeof fill !== 'boolean') return { status: 400, body: { error: say.applyDefaults } };
   let clean: Record<string, unknown> | undefined;
   if (action === 'accept' && prompt.mode === 'form') {
     // The page shows every default and posts what the person left (applyDefaults: false), so a
     // default they cleared stays cleared; a script may post a partial answer and take the rest.
     // Left out, it is nothing given; given, it is the form's fields — `null` is not "nothing".
     if (content !== undefined && (typeof content !== 'object' || content === null || Array.isArray(content)))
-      return { status: 400, body: { error: '"content" must be an object: the fields of the form and their values.' } };
+      return { status: 400, body: { error: say.contentNotObject } };
     const given = content ?? {};
     const result = validate(prompt.schema, fill ? applyDefaults(prompt.schema, given) : given);
-    if (!result.ok) return { status: 400, body: { error: 'The answer does not fit the form.', issues: result.issues } };
+    if (!result.ok) return { status: 400, body: { error: say.doesNotFit, issues: result.issues } };
     clean = result.value;
   } else if (content !== undefined) {
-    return {
-      status: 400,
-      body: { error: action === 'accept' ? 'A URL consent carries no content.' : `A ${action} carries no content.` },
-    };
+    return { status: 400, body: { error: say.noContent(action) } };
   }
   const resolved = await registry.resolve(
     id,
@@ -171,15 +220,15 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
     case 'ok':
       return { status: 200, body: { ok: true } };
     case 'already-answered':
-      return refusal('answered');
+      return refusal('answered', locale);
     case 'expired': {
       const reason = (await registry.get(id))?.settlement?.reason;
-      return refusal(reason === 'withdrawn' ? 'withdrawn' : 'expired');
+      return refusal(reason === 'withdrawn' ? 'withdrawn' : 'expired', locale);
     }
     case 'forbidden':
-      return { status: 403, body: { error: 'This question belongs to another chat.' } };
+      return { status: 403, body: { error: say.anotherChat } };
     case 'unknown':
-      return { status: 404, body: { error: 'There is no open question with this id.' } };
+      return { status: 404, body: { error: say.noOpenQuestion } };
   }
 }
 
@@ -188,20 +237,24 @@ export async function answer(chat: Chat, id: string, body: unknown): Promise<Ans
  * from `ownChatKey`): closing withdrew it, so 410 (409 if it was answered first) rather than "No
  * session", which it gets for a question that is not its chat's or has not settled.
  */
-export async function answerAfterEnd(key: string, id: string): Promise<AnswerResult | undefined> {
+export async function answerAfterEnd(
+  key: string,
+  id: string,
+  locale: Locale = 'en',
+): Promise<AnswerResult | undefined> {
   const entry = await state().registry.get(id);
   if (entry?.owner !== key || !entry.settlement) return undefined;
-  return refusal(entry.settlement.reason);
+  return refusal(entry.settlement.reason, locale);
 }
 
 /** The refusal of an answer to a question that has settled already, by how it settled. */
-function refusal(reason: Exclude<SettleReason, 'unknown'>): AnswerResult {
+function refusal(reason: Exclude<SettleReason, 'unknown'>, locale: Locale): AnswerResult {
   switch (reason) {
     case 'answered':
     case 'cancelled':
-      return { status: 409, body: { error: 'This question was already answered.' } };
+      return { status: 409, body: { error: TEXTS[locale].answered } };
     case 'expired':
     case 'withdrawn':
-      return { status: 410, body: { error: GONE[reason] } };
+      return { status: 410, body: { error: TEXTS[locale].gone[reason] } };
   }
 }

@@ -7,7 +7,8 @@
  * refused otherwise (`numberReadAs`, the same comparison the CLI's arguments use). What the page
  * itself sends is always taken: it writes with `JSON.stringify`.
  */
-import { numberReadAs } from '@elicitkit/client';
+import { type NotAsTypedReason, notAsTypedWhy, numberReadAs } from '@elicitkit/client';
+import type { Locale } from './locale';
 
 /** The first number token of valid JSON `text` whose value changes when read, and what it reads as. */
 export function inexactNumberIn(text: string): { written: string; read: string } | undefined {
@@ -31,4 +32,24 @@ export function inexactNumberIn(text: string): { written: string; read: string }
 /** `text` cut to `max` characters, for quoting a number someone wrote in an error. */
 export function quoted(text: string, max = 40): string {
   return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+const ZH_REASON: { [K in NotAsTypedReason['kind']]: (r: Extract<NotAsTypedReason, { kind: K }>) => string } = {
+  'negative-zero': (r) => `${r.written} 无法精确发送：JSON 没有负零，它会变成 0`,
+  inexact: (r) => `${r.written} 无法精确发送：它会变成 ${r.arrivesAs}`,
+  'unsafe-integer': (r) => `${r.written} 无法精确发送：整数只能在 ±${r.max} 以内；请改用字符串发送`,
+  'duplicate-key': () => '出现了两次：JSON 只会保留最后一个值',
+  'half-character': () => '含有半个字符（单独的 UTF-16 代理项，如 \\ud800）：UTF-8 文本无法承载；请发送完整的字符',
+};
+
+/**
+ * Why typed JSON would not be sent as typed (`notAsTyped`'s reason), in `locale`: the CLI's words
+ * in English.
+ *
+ * @example
+ * notAsTypedIn('zh', { kind: 'duplicate-key' }); // '出现了两次：JSON 只会保留最后一个值'
+ */
+export function notAsTypedIn(locale: Locale, reason: NotAsTypedReason): string {
+  if (locale === 'en') return notAsTypedWhy(reason);
+  return (ZH_REASON[reason.kind] as (r: NotAsTypedReason) => string)(reason);
 }

@@ -1,29 +1,59 @@
 import { notAsTyped } from '@elicitkit/client';
-import { inexactNumberIn, quoted } from './exact-json';
+import { inexactNumberIn, notAsTypedIn, quoted } from './exact-json';
+import type { Locale } from './locale';
+
+/** What `readJson` refuses a body for, in each language. */
+const TEXTS: Record<
+  Locale,
+  {
+    notJsonType: string;
+    tooLarge: (limit: number) => string;
+    notUtf8: string;
+    notJson: string;
+    notAsTyped: (path: string, why: string) => string;
+  }
+> = {
+  en: {
+    notJsonType: 'Send JSON (content-type: application/json).',
+    tooLarge: (limit) => `The body is larger than ${limit} bytes.`,
+    notUtf8: 'The body is not valid UTF-8 (JSON must be).',
+    notJson: 'The body is not valid JSON.',
+    notAsTyped: (path, why) => `${path}: ${why}. Send the value meant.`,
+  },
+  zh: {
+    notJsonType: '请发送 JSON（content-type: application/json）。',
+    tooLarge: (limit) => `请求体超过 ${limit} 字节。`,
+    notUtf8: '请求体不是有效的 UTF-8（JSON 必须是）。',
+    notJson: '请求体不是有效的 JSON。',
+    notAsTyped: (path, why) => `${path}：${why}。请发送本来要发送的值。`,
+  },
+};
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; error: string };
 
 /**
  * Reads a JSON body, refusing (413) anything over `limit` bytes before parsing it. `types` are
  * the content types taken as JSON (a beacon can only send `text/plain`). A body `typed` by a person
- * (an answer) is held to what the CLI holds its `--args` to (`notAsTyped`): a number that would
- * arrive as another (`-0`, `1e400`, past ±2^53-1), a key given twice, half a character are refused
- * naming where (`$.content.ratio`); any other body only for a number read as another value.
+ * (an answer; `typed` is the language to refuse it in) is held to what the CLI holds its `--args`
+ * to (`notAsTyped`): a number that would arrive as another (`-0`, `1e400`, past ±2^53-1), a key
+ * given twice, half a character are refused naming where (`$.content.ratio`); any other body only
+ * for a number read as another value, in English.
  */
 export async function readJson(
   request: Request,
   limit: number,
   types = ['application/json'],
-  typed = false,
+  typed?: Locale,
 ): Promise<JsonBody> {
+  const say = TEXTS[typed ?? 'en'];
   // The media type before any parameter, compared whole and without case (RFC 9110): `Application/JSON`
   // is JSON, and `text/plain; x=application/json` is not.
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
   if (!types.includes(type)) {
-    return { ok: false, status: 415, error: 'Send JSON (content-type: application/json).' };
+    return { ok: false, status: 415, error: say.notJsonType };
   }
   const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > limit) return { ok: false, status: 413, error: `The body is larger than ${limit} bytes.` };
+  if (declared > limit) return { ok: false, status: 413, error: say.tooLarge(limit) };
   const reader = request.body?.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -33,7 +63,7 @@ export async function readJson(
     size += next.value.byteLength;
     if (size > limit) {
       await reader?.cancel();
-      return { ok: false, status: 413, error: `The body is larger than ${limit} bytes.` };
+      return { ok: false, status: 413, error: say.tooLarge(limit) };
     }
     chunks.push(next.value);
   }
@@ -42,18 +72,22 @@ export async function readJson(
     // Fatal: bytes that are not UTF-8 would otherwise become U+FFFD, an answer nobody sent.
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks));
   } catch {
-    return { ok: false, status: 400, error: 'The body is not valid UTF-8 (JSON must be).' };
+    return { ok: false, status: 400, error: say.notUtf8 };
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, status: 400, error: 'The body is not valid JSON.' };
+    return { ok: false, status: 400, error: say.notJson };
   }
   if (typed) {
     const wrong = notAsTyped(text);
     if (wrong)
-      return { ok: false, status: 400, error: `${quoted(wrong.path, 200)}: ${wrong.why}. Send the value meant.` };
+      return {
+        ok: false,
+        status: 400,
+        error: say.notAsTyped(quoted(wrong.path, 200), notAsTypedIn(typed, wrong.reason)),
+      };
     return { ok: true, value };
   }
   // A number JSON would read as another value (2.00000000000000001 as 2) is refused, not rounded.

@@ -1,6 +1,7 @@
 import { answer, answerAfterEnd } from '../../../../lib/elicitations';
 import { guardedChat, ownChatKey } from '../../../../lib/guard';
 import { readJson } from '../../../../lib/http';
+import { requestLocale } from '../../../../lib/locale';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -16,15 +17,17 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  */
 export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }): Promise<Response> {
   const { id } = await params;
+  // The page's language (its header, else the browser's): what it shows of a refusal is in it.
+  const locale = requestLocale(request);
   const { chat, refused } = await guardedChat(request, 403);
   if (refused) {
     const key = ownChatKey(request);
-    const ended = key === undefined ? undefined : await answerAfterEnd(key, id);
+    const ended = key === undefined ? undefined : await answerAfterEnd(key, id, locale);
     return ended ? Response.json(ended.body, { status: ended.status }) : refused;
   }
   // Typed by a person (or a script): sent exactly as written, or refused naming where.
-  const body = await readJson(request, MAX_ANSWER_BYTES, ['application/json'], true);
+  const body = await readJson(request, MAX_ANSWER_BYTES, ['application/json'], locale);
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
-  const result = await answer(chat, id, body.value);
+  const result = await answer(chat, id, body.value, locale);
   return Response.json(result.body, { status: result.status });
 }

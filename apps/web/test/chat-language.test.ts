@@ -1,0 +1,105 @@
+/**
+ * What the chat says about what a person typed is in the chat's language: a command naming no
+ * tool, a line with no model to read it, and an answer the answer route refuses (shown in the
+ * page's dialog or chat: 404, 409, 410, 400) were English in a Chinese chat. Real routes, a real
+ * stdio MCP server (raw JSON-RPC lines).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rawServer } from './raw-server';
+
+const SERVER = rawServer({
+  tools: [{ name: 'scale', inputSchema: { type: 'object', properties: {} } }],
+  call: `(m, ask, reply) => {
+    ask({ mode: 'form', message: 'How far?', requestedSchema: { type: 'object', properties: {
+      ratio: { type: 'number', title: 'Ratio' } }, required: ['ratio'] } })
+      .then((r) => reply({ content: [{ type: 'text', text: 'answer ' + JSON.stringify(r.result) }] }));
+  }`,
+});
+
+const data = mkdtempSync(join(tmpdir(), 'elicitkit-chat-language-'));
+process.env.ELICITKIT_DATA = data;
+process.env.ELICITKIT_QUESTION_TIMEOUT_MS = '60000';
+process.env.ELICITKIT_SERVERS = JSON.stringify([
+  { name: 'ops', command: [process.execPath, '-e', SERVER], revision: '2025-11-25' },
+]);
+for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) delete process.env[name];
+
+const { newBrowser, ask, answer, postChat } = await import('./chat-client');
+const { resetState } = await import('../lib/state');
+afterAll(async () => {
+  await resetState();
+  rmSync(data, { recursive: true, force: true });
+});
+
+const b = await newBrowser();
+const ZH = { 'x-elicitkit-locale': 'zh' };
+/** Han characters, and no run of three Latin letters outside quoted names: the sentence is Chinese. */
+const chinese = (text: string) =>
+  /\p{Script=Han}/u.test(text) && !/[A-Za-z]{3,}/.test(text.replace(/"[^"]*"|“[^”]*”|\/?\w+__\w+|scale|nosuch/g, ''));
+
+async function said(text: string): Promise<string> {
+  const response = await postChat(
+    new Request('http://localhost/api/chat', {
+      method: 'POST',
+      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json', ...ZH },
+      body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] }),
+    }),
+  );
+  expect(response.status).toBe(200);
+  return (await response.text())
+    .split('\n\n')
+    .map((e) => e.replace(/^data: /, ''))
+    .filter((e) => e && e !== '[DONE]')
+    .map((e) => JSON.parse(e) as { type: string; delta?: string })
+    .filter((c) => c.type === 'text-delta')
+    .map((c) => c.delta)
+    .join('');
+}
+
+describe('a Chinese chat', () => {
+  it('says a command names no tool in Chinese, naming the tools', async () => {
+    const text = await said('/nosuch');
+    expect(text).toContain('nosuch');
+    expect(text).toContain('scale');
+    expect(chinese(text), text).toBe(true);
+  });
+
+  it('says there is no model in Chinese', async () => {
+    const text = await said('deploy order-service');
+    // The variables, the example server and the example command are names, not English.
+    const names =
+      /OPENAI_API_KEY|OPENAI_BASE_URL|ELICITKIT_MODEL|Ollama|OpenAI|\/deploy_service service=order-service/g;
+    expect(chinese(text.replace(names, '')), text).toBe(true);
+  });
+
+  it("tells an answer's refusals in Chinese: invalid, already answered, unknown", async () => {
+    const q = await ask(b, '/scale', ZH);
+    const bad = await answer(b, q.id, { action: 'maybe' }, ZH);
+    expect(bad.status).toBe(400);
+    const badText = ((await bad.json()) as { error: string }).error;
+    expect(chinese(badText.replace(/accept|decline|cancel|action/g, '')), badText).toBe(true);
+    const typed = await answer(b, q.id, '{"action":"accept","content":{"ratio":-0}}', ZH);
+    expect(typed.status).toBe(400);
+    const typedText = ((await typed.json()) as { error: string }).error;
+    expect(typedText).toContain('$.content.ratio');
+    expect(chinese(typedText.replace('$.content.ratio', '').replace('JSON', '')), typedText).toBe(true);
+    expect((await answer(b, q.id, { action: 'cancel' }, ZH)).status).toBe(200);
+    await q.rest;
+    const again = await answer(b, q.id, { action: 'cancel' }, ZH);
+    expect(again.status).toBe(409);
+    const againText = ((await again.json()) as { error: string }).error;
+    expect(chinese(againText), againText).toBe(true);
+    const unknown = await answer(b, 'no-such-question', { action: 'cancel' }, ZH);
+    expect(unknown.status).toBe(404);
+    const unknownText = ((await unknown.json()) as { error: string }).error;
+    expect(chinese(unknownText), unknownText).toBe(true);
+  });
+
+  it('keeps English for an English chat', async () => {
+    const response = await answer(b, 'no-such-question', { action: 'cancel' });
+    expect(await response.json()).toEqual({ error: 'There is no question with this id.' });
+  });
+});
