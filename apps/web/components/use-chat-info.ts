@@ -72,7 +72,12 @@ export function useChatInfo(localeRef: RefObject<Locale>) {
   const chooseUser = async (user: string | null): Promise<UserChoice> => {
     const reply = await fetch('/api/chat/identity', {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-elicitkit-csrf': csrf.current },
+      headers: {
+        'content-type': 'application/json',
+        'x-elicitkit-csrf': csrf.current,
+        // A refusal (a turn running) is shown as a note: in the page's language.
+        'x-elicitkit-locale': localeRef.current,
+      },
       body: JSON.stringify({ user }),
     }).catch(() => undefined);
     const body = (await reply?.json().catch(() => undefined)) as

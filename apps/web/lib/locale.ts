@@ -69,3 +69,24 @@ export function localeCookie(locale: Locale, protocol: string): string {
   const https = protocol === 'https:';
   return `${https ? SECURE_LOCALE_COOKIE : LOCALE_COOKIE}=${locale}; Path=/; SameSite=Strict; Max-Age=31536000${https ? '; Secure' : ''}`;
 }
+
+/**
+ * Why a chat's request is refused, in each language: the page shows these (a note, the turn's error).
+ *
+ * @example
+ * Response.json({ error: REFUSED[requestLocale(request)].turnRunning }, { status: 409 });
+ */
+export const REFUSED: Record<Locale, { turnRunning: string; noOpsdesk: string; badUser: string; noSession: string }> = {
+  en: {
+    turnRunning: 'A turn is already running in this chat.',
+    noOpsdesk: 'The identity picker applies to the bundled opsdesk only.',
+    badUser: '"user" must be "alice", "bob" or null (the local owner).',
+    noSession: 'No session: load the page first.',
+  },
+  zh: {
+    turnRunning: '这个对话里已有一轮正在进行。',
+    noOpsdesk: '身份切换只适用于内置的 opsdesk。',
+    badUser: '"user" 必须是 "alice"、"bob" 或 null（本机所有者）。',
+    noSession: '没有会话：请先加载页面。',
+  },
+};

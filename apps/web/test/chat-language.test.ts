@@ -28,6 +28,7 @@ process.env.ELICITKIT_SERVERS = JSON.stringify([
 for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) delete process.env[name];
 
 const { newBrowser, ask, answer, postChat } = await import('./chat-client');
+const { POST: postIdentity } = await import('../app/api/chat/identity/route');
 const { resetState } = await import('../lib/state');
 afterAll(async () => {
   await resetState();
@@ -96,6 +97,33 @@ describe('a Chinese chat', () => {
     expect(unknown.status).toBe(404);
     const unknownText = ((await unknown.json()) as { error: string }).error;
     expect(chinese(unknownText), unknownText).toBe(true);
+  });
+
+  it('says why a second turn or an identity change is refused in Chinese', async () => {
+    const q = await ask(b, '/scale', ZH);
+    const second = await postChat(
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json', ...ZH },
+        body: JSON.stringify({ messages: [{ id: 'm2', role: 'user', parts: [{ type: 'text', text: '/scale' }] }] }),
+      }),
+    );
+    expect(second.status).toBe(409);
+    const secondText = ((await second.json()) as { error: string }).error;
+    expect(chinese(secondText), secondText).toBe(true);
+    // No opsdesk here: the picker does not apply, said in Chinese.
+    const chosen = await postIdentity(
+      new Request('http://localhost/api/chat/identity', {
+        method: 'POST',
+        headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json', ...ZH },
+        body: JSON.stringify({ user: 'bob' }),
+      }),
+    );
+    expect(chosen.status).toBe(404);
+    const chosenText = ((await chosen.json()) as { error: string }).error;
+    expect(chinese(chosenText.replace('opsdesk', '')), chosenText).toBe(true);
+    expect((await answer(b, q.id, { action: 'cancel' }, ZH)).status).toBe(200);
+    await q.rest;
   });
 
   it('keeps English for an English chat', async () => {

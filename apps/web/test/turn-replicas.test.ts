@@ -133,7 +133,7 @@ describe.skipIf(!REDIS)('a chat’s turn, across replicas', () => {
     const q = await stream.question();
     const changed = await identity(b, browser, 'bob');
     expect(changed.status).toBe(409);
-    expect(((await changed.json()) as { error: string }).error).toContain('A turn is running');
+    expect(((await changed.json()) as { error: string }).error).toContain('A turn is already running');
     const second = await postTurn(b, browser, '/list_deployments');
     expect(second.status).toBe(409);
     expect(((await second.json()) as { error: string }).error).toContain('already running');

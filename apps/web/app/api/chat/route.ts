@@ -2,7 +2,7 @@ import type { UIMessage } from 'ai';
 import { chatResponse } from '../../../lib/chat';
 import { guardedChat } from '../../../lib/guard';
 import { readJson } from '../../../lib/http';
-import { requestLocale } from '../../../lib/locale';
+import { REFUSED, requestLocale } from '../../../lib/locale';
 import { endTurn, takeTurn } from '../../../lib/state';
 
 export const runtime = 'nodejs';
@@ -15,7 +15,7 @@ export async function POST(request: Request): Promise<Response> {
   if (refused) return refused;
   // Of two turns posted at once, here or on another instance (Redis), the second is refused.
   if (!(await takeTurn(chat)))
-    return Response.json({ error: 'A turn is already running in this chat.' }, { status: 409 });
+    return Response.json({ error: REFUSED[requestLocale(request)].turnRunning }, { status: 409 });
   let started = false;
   try {
     const locale = requestLocale(request);

@@ -3,6 +3,7 @@ import { config } from '../../../../lib/config';
 import { guardedChat } from '../../../../lib/guard';
 import { readJson } from '../../../../lib/http';
 import { isDemoUser } from '../../../../lib/identity';
+import { REFUSED, requestLocale } from '../../../../lib/locale';
 import { chatCookies, endTurn, switchChatUser, takeTurn } from '../../../../lib/state';
 
 export const runtime = 'nodejs';
@@ -21,24 +22,25 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request): Promise<Response> {
   const { chat, refused } = await guardedChat(request);
   if (refused) return refused;
+  // The page's language: it shows a refusal as a note.
+  const say = REFUSED[requestLocale(request)];
   if (!config().servers.some((s) => s.kind === 'opsdesk'))
-    return Response.json({ error: 'The identity picker applies to the bundled opsdesk only.' }, { status: 404 });
+    return Response.json({ error: say.noOpsdesk }, { status: 404 });
   const body = await readJson(request, 1024);
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
   const user = (body.value as { user?: unknown } | null)?.user;
-  if (user !== null && !isDemoUser(user))
-    return Response.json({ error: '"user" must be "alice", "bob" or null (the local owner).' }, { status: 400 });
+  if (user !== null && !isDemoUser(user)) return Response.json({ error: say.badUser }, { status: 400 });
   // The identity it has already: nothing changes, and the page keeps its conversation.
   if ((user ?? 'owner') === chat.user)
     return Response.json({ user, csrf: chat.csrf }, { headers: { 'cache-control': 'no-store' } });
-  if (!(await takeTurn(chat))) return Response.json({ error: 'A turn is running in this chat.' }, { status: 409 });
+  if (!(await takeTurn(chat))) return Response.json({ error: say.turnRunning }, { status: 409 });
   let next: ChatRecord | undefined;
   try {
     next = await switchChatUser(chat, user ?? 'owner');
   } finally {
     await endTurn(chat);
   }
-  if (!next) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
+  if (!next) return Response.json({ error: say.noSession }, { status: 401 });
   const headers = new Headers({ 'cache-control': 'no-store' });
   for (const cookie of chatCookies(next, request)) headers.append('set-cookie', cookie);
   return Response.json({ user, csrf: next.csrf }, { headers });
