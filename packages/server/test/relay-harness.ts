@@ -117,6 +117,12 @@ export interface Gate {
   freeze(): void;
   /** Carries on again what `freeze` stopped, on the same connections: what waited arrives now. */
   thaw(): void;
+  /**
+   * Closes the connections on the side of those who connected, and keeps the other side open and
+   * silent: a network gone between two hosts, noticed by one end (its keepalive gave up) and not
+   * the other.
+   */
+  sever(): void;
   open(): void;
   close(): Promise<void>;
 }
@@ -125,6 +131,8 @@ export async function gate(port: number): Promise<Gate> {
   let open = true;
   const sockets = new Set<Socket>();
   const pairs = new Set<[Socket, Socket]>();
+  /** Pairs whose connecting side was closed alone (`sever`): their other side stays open. */
+  const severed = new Set<[Socket, Socket]>();
   const server = createServer((client) => {
     if (!open) {
       client.destroy();
@@ -137,10 +145,11 @@ export async function gate(port: number): Promise<Gate> {
     pairs.add(pair);
     const kill = () => {
       client.destroy();
-      upstream.destroy();
       sockets.delete(client);
-      sockets.delete(upstream);
       pairs.delete(pair);
+      if (severed.has(pair)) return;
+      upstream.destroy();
+      sockets.delete(upstream);
     };
     client.on('error', kill).on('close', kill);
     upstream.on('error', kill).on('close', kill);
@@ -168,6 +177,17 @@ export async function gate(port: number): Promise<Gate> {
         upstream.unpipe(client);
         client.pause();
         upstream.pause();
+      }
+    },
+    sever: () => {
+      open = false;
+      for (const pair of pairs) {
+        const [client, upstream] = pair;
+        severed.add(pair);
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        upstream.pause();
+        client.destroy();
       }
     },
     thaw: () => {

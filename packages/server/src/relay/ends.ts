@@ -61,6 +61,19 @@ export interface Holding {
  */
 export type PeerLost = 'gone' | 'away' | 'unreachable';
 
+/** A relay this replica waits on. */
+export interface Waiting {
+  relayed: RelayedResponse;
+  holder: string;
+  /** The direct connection it was sent on, if it was. */
+  via?: Link;
+  /**
+   * Its connection closed: ends it, once the holder is sure to drop it — a connection lost at this
+   * end only (the network between them gone) may still be open at the holder's.
+   */
+  lost?: () => void;
+}
+
 /** What one replica's relay keeps: its id and key, the relays in flight both ways, what it dropped. */
 export interface RelayCore {
   replica: string;
@@ -74,7 +87,7 @@ export interface RelayCore {
    * Relays this replica waits on → the response being rebuilt, the holder it must come from, and
    * the direct connection it was sent on, if it was.
    */
-  waiting: Map<string, { relayed: RelayedResponse; holder: string; via?: Link }>;
+  waiting: Map<string, Waiting>;
   holding: Map<string, Holding>;
   /**
    * Requests this replica runs for another → the identity the requester authenticated (none for
@@ -662,10 +675,25 @@ export async function relayTo(
       }
     });
   }
-  const waiting: { relayed: RelayedResponse; holder: string; via?: Link } = {
+  // A connection lost here may be open still at the holder's end (the network between them gone,
+  // its keepalive not given up yet), the call going on there: the holder is told through Redis,
+  // as when Redis does not answer, before the client is.
+  let linkLost = false;
+  const waiting: Waiting = {
     relayed,
     holder,
-    ...(via ? { via } : {}),
+    ...(via
+      ? {
+          via,
+          lost: () => {
+            if (linkLost) return;
+            linkLost = true;
+            void dropped().then(() =>
+              relayed.fail('the relay lost its connection to the replica holding the session', 'interrupted'),
+            );
+          },
+        }
+      : {}),
   };
   core.waiting.set(r, waiting);
   request.signal.addEventListener('abort', () => relayed.cancel(), { once: true });
@@ -709,8 +737,9 @@ export async function relayTo(
     if (reached === 0 && via) {
       // The connection closed under it (or would not carry it) and nothing was sent on it. Its
       // closing ended the relays on it (this one too, if it was already waiting: its client is
-      // told to send again); otherwise the request goes through Redis.
-      if (relayed.settled) return await relayed.response();
+      // told to send again, once the holder is told to drop it); otherwise the request goes
+      // through Redis.
+      if (relayed.settled || linkLost) return await relayed.response();
       via = undefined;
       delete waiting.via;
       core.unanswered.record(holder, to.session, r);

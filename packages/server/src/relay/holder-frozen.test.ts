@@ -14,7 +14,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
 import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
-import { freePort, gate, listeners, postOnSession, relayHarness, untilDirect } from '../../test/relay-harness.js';
+import {
+  ANSWER_DEV,
+  freePort,
+  gate,
+  listeners,
+  postOnSession,
+  relayHarness,
+  untilDirect,
+} from '../../test/relay-harness.js';
 
 const REDIS = withRedis('relay/holder-frozen.test.ts');
 const SECRET = 'relay-frozen-test-secret-0123456789abcdef01';
@@ -155,6 +163,33 @@ describe.skipIf(!REDIS)('a holder that stops answering without closing its conne
     // Nothing left waiting on the holder: no relay, no connection to it.
     await expect.poll(() => b.relay.inFlight()).toBe(0);
     await expect.poll(() => b.relay.connections()).toBe(0);
+  });
+
+  it("a direct connection lost at the requester's end only: the holder is told through Redis before the client is, so an answer straight to it does nothing", async () => {
+    // The network between them gone, noticed by the requester (its keepalive gave up) and not by
+    // the holder, both still on Redis: the holder would keep the call for minutes more.
+    const prefix = 'severed:';
+    const port = await freePort();
+    const link = await gate(port);
+    h.cleanups.push(() => link.close());
+    const a = await replica(prefix, { direct: { port, advertise: new URL(link.url).host } });
+    const b = await replica(prefix, { direct: {} });
+    h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    const { client, asked } = patientClient('severed');
+    h.clients.push(client);
+    const transport = httpTransport(h.proxy.url, 'alice');
+    await client.connect(transport);
+    await untilDirect(client, a);
+    const call = startDeploy(client);
+    await asked;
+    link.sever();
+    const error = await call;
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toMatch(/did not complete/);
+    // Told it failed: the person answers anyway, at once, straight to the holder.
+    await (await postOnSession(a.serving.url, transport.sessionId as string, ANSWER_DEV)).arrayBuffer();
+    expect(a.serving.store.deployments, 'deployed after the call was reported as not completed').toEqual([]);
+    expect((await a.serving.log.response('env')).action).toBe('cancel');
   });
 
   it('a holder of an earlier version, which keeps no heartbeat, is waited on while it listens, as before', async () => {

@@ -195,9 +195,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         // Nothing runs on a connection before it greeted: closing one (a stranger's, or one
         // evicted at `maxConnections`) costs no walk through the relays in flight.
         if (link.peer === undefined) return;
-        for (const relay of core.waiting.values())
-          if (relay.via === link)
-            relay.relayed.fail('the relay lost its connection to the replica holding the session', 'interrupted');
+        for (const relay of core.waiting.values()) if (relay.via === link) relay.lost?.();
         for (const held of core.holding.values()) {
           if (held.via !== link) continue;
           held.controller.abort();
