@@ -124,6 +124,8 @@ function argumentZh(problem: ArgumentProblem): string {
       return `${problem.key}：含有半个字符（单独的 UTF-16 代理项）：UTF-8 文本无法承载`;
     case 'unknown-argument':
       return `没有名为“${problem.key}”的参数（参数：${names(problem.known)}）`;
+    case 'given-twice':
+      return `${problem.key}：给了两次；请只给一次`;
     case 'bad-value':
       return `${problem.key}=${problem.raw}：${valueZh(problem.expected)}`;
   }

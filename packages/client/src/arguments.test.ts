@@ -261,6 +261,22 @@ describe('toolArguments', () => {
     expect(() => toolArguments(schema, [JSON.parse(`"${word}"`) as string], undefined)).toThrow(said);
   });
 
+  it.each([
+    [['replicas=1', 'replicas=2'], undefined],
+    [['replicas=1'], '{"replicas":2}'],
+    [['replicas=2'], '{"replicas":2}'],
+    [['__proto__=a', '__proto__=b'], undefined],
+  ])('an argument given twice (%j, --args %s) is refused, not one of them dropped', (words, json) => {
+    const key = (words[0] ?? '').split('=')[0] ?? '';
+    const refused = () => toolArguments(key === '__proto__' ? undefined : schema, words, json);
+    expect(refused).toThrow(`${key}: given twice; give it once`);
+    try {
+      refused();
+    } catch (error) {
+      expect((error as ArgumentError).problem).toEqual({ kind: 'given-twice', key });
+    }
+  });
+
   it('-0 for a property that also takes a string is the text typed', () => {
     expect(toolArguments({ properties: { zip: { type: ['string', 'number'] } } }, ['zip=-0'], undefined)).toEqual({
       zip: '-0',

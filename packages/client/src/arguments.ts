@@ -23,6 +23,8 @@ export type ArgumentProblem =
   /** A `k=v` word holding a lone surrogate (`key` with it shown as U+FFFD). */
   | { kind: 'half-character'; key: string }
   | { kind: 'unknown-argument'; key: string; known: string[] }
+  /** An argument given twice (`k=1 k=2`, or in `--args` and as `k=v`): one would be dropped. */
+  | { kind: 'given-twice'; key: string }
   /** A value `raw` of `key` (`ids[1]` for a list's item) the property cannot take. */
   | { kind: 'bad-value'; key: string; raw: string; expected: ValueProblem };
 
@@ -51,6 +53,8 @@ function argumentMessage(problem: ArgumentProblem): string {
       return `${problem.key}: holds half of a character (a lone UTF-16 surrogate): no UTF-8 text can carry it`;
     case 'unknown-argument':
       return `unknown argument "${problem.key}" (arguments: ${problem.known.join(', ') || 'none'})`;
+    case 'given-twice':
+      return `${problem.key}: given twice; give it once`;
     case 'bad-value':
       return `${problem.key}=${problem.raw}: ${valueMessage(problem.expected)}`;
   }
@@ -122,6 +126,8 @@ export function toolArguments(
     const raw = word.slice(at + 1);
     // A chat's command can carry one (JSON's \ud800); a terminal's cannot: either way not text to send.
     if (/\p{Cs}/u.test(word)) refuse({ kind: 'half-character', key: key.replace(/\p{Cs}/gu, '\uFFFD') });
+    // As a key given twice in JSON: one of the two values would be dropped without a word.
+    if (Object.hasOwn(args, key)) refuse({ kind: 'given-twice', key });
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
     if (!property) {
       if (schema?.properties !== undefined) refuse({ kind: 'unknown-argument', key, known });
