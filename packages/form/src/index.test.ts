@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 const VALUES = [
   'ELICIT_ACTIONS',
   'ElicitkitError',
+  'FORM_LIMITS',
   'FormSchemaError',
   'LATEST_REVISION',
   'LOCALE_META_KEY',

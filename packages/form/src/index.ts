@@ -66,7 +66,7 @@ export {
   traitsOf,
 } from './revision.js';
 // Schemas from elsewhere, and lint
-export { type ParsedForm, parseFormSchema } from './schema/parse.js';
+export { FORM_LIMITS, type ParsedForm, parseFormSchema } from './schema/parse.js';
 export type { SchemaProblem, SchemaProblemCode } from './schema/problems.js';
 export { formatIssues, type Issue, type IssueCode, type Validation } from './validate/issues.js';
 export { type ValidateOptions, type Validator, validate, validator } from './validate/validate.js';

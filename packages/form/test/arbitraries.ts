@@ -3,7 +3,7 @@
  * mutations that push an answer outside them.
  */
 import fc from 'fast-check';
-import { onScreen } from '../src/kinds/options.js';
+import { drawnKey } from '../src/kinds/options.js';
 import { fieldLabel } from '../src/schema/labels.js';
 import type { ContentValue, FieldSchema, FormContent, FormSchema } from '../src/wire.js';
 
@@ -71,7 +71,7 @@ export const formSchema: fc.Arbitrary<FormSchema> = fc
   // Fields a person can tell apart: two drawn alike ('a' and 'a_', two titled ',') are refused
   // (schema/labels.ts, 87dce18), so a form with them is not a valid form to answer.
   .filter((entries) => {
-    const seen = entries.map(([n, f]) => onScreen(fieldLabel(n, f)));
+    const seen = entries.map(([n, f]) => drawnKey(fieldLabel(n, f)));
     return new Set(seen).size === seen.length;
   })
   .map((entries) => {

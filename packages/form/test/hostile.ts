@@ -3,7 +3,7 @@
  * that are anything from valid to hostile.
  */
 import fc from 'fast-check';
-import { onScreen } from '../src/kinds/options.js';
+import { drawnKey } from '../src/kinds/options.js';
 import { fieldLabel } from '../src/schema/labels.js';
 import type { FieldSchema, FormSchema, MultiSelectSchema } from '../src/wire.js';
 import { valueFor } from './arbitraries.js';
@@ -31,8 +31,8 @@ const optionValue = fc.oneof(
   fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,6}$/),
   fc.constantFrom('__proto__', 'constructor', 'toString', '', ' ', 'A', 'a'),
 );
-// Unique as a person sees them too (`''` and `' '` look alike): such options are refused (kinds/options.ts).
-const options = fc.uniqueArray(optionValue, { minLength: 1, maxLength: 6, selector: (v) => v.trim() });
+// Unique as a person sees them too (`''` and `' '`, `A` and `a` look alike): such options are refused (kinds/options.ts).
+const options = fc.uniqueArray(optionValue, { minLength: 1, maxLength: 6, selector: drawnKey });
 const bound = fc.oneof(
   fc.integer({ min: -50, max: 50 }),
   fc.double({ min: -50, max: 50, noNaN: true }),
@@ -122,7 +122,7 @@ export const hostileForm: fc.Arbitrary<FormSchema> = fc
   .uniqueArray(fc.tuple(fieldName, anyField, fc.boolean()), { minLength: 1, maxLength: 5, selector: ([n]) => n })
   // Fields a person can tell apart: two drawn alike are refused (schema/labels.ts).
   .filter((entries) => {
-    const seen = entries.map(([n, f]) => onScreen(fieldLabel(n, f)));
+    const seen = entries.map(([n, f]) => drawnKey(fieldLabel(n, f)));
     return new Set(seen).size === seen.length;
   })
   .map((entries) => {

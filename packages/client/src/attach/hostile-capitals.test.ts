@@ -1,3 +1,4 @@
+import { FORM_LIMITS } from '@elicitkit/form';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Ask, type Connection, connect } from '../../test/servers.js';
 import { MAX_URL_LENGTH } from '../checks/url.js';
@@ -9,8 +10,9 @@ import { attach } from './index.js';
 // packages/form/src/lint/words.ts) once ran /([A-Z]+)([A-Z][a-z])/g, which backtracked over a run
 // of capitals from every position in it: time growing with the run's length squared, on the
 // client's event loop (0.7 s for 40,000 capitals). Measured like checks/form.test.ts does: CPU
-// time against a plain text of the same length, through the same real SDK round trip.
-const N = 40_000;
+// time against a plain text of the same length, through the same real SDK round trip. A title or
+// description over its cap (FORM_LIMITS) is refused before lint reads it, so those cases use the
+// longest text that fits, as the URL case does.
 const MESSAGE = 'Deploy order-service to which environment, under which release ticket?';
 
 let open: Connection | undefined;
@@ -39,8 +41,10 @@ async function costOf(c: Connection, ask: Ask): Promise<number> {
   return Math.min(await cpu(c, ask), await cpu(c, ask), await cpu(c, ask));
 }
 
-const plainText = `Release ticket for this deployment ${'ab c'.repeat(N / 4)}`.slice(0, N);
-const capitals = 'A'.repeat(N);
+const plainText = (n: number) => `Release ticket for this deployment ${'ab c'.repeat(n / 4)}`.slice(0, n);
+const capitals = (n: number) => 'A'.repeat(n);
+const TITLE_N = FORM_LIMITS.titleLength;
+const HELP_N = FORM_LIMITS.descriptionLength;
 /** A URL longer than MAX_URL_LENGTH is refused before lint reads it: the longest parameter name that fits. */
 const URL_N = MAX_URL_LENGTH - 64;
 
@@ -71,8 +75,17 @@ const url = (param: string): Ask => ({
 
 describe('a hostile server cannot hold the client event loop with lint-quadratic text', () => {
   it.each([
-    ['a field title that is one run of capitals', form(capitals), form(plainText)],
-    ['a checkbox description that is one run of capitals', confirmForm(capitals), confirmForm(plainText)],
+    ['a field title that is one run of capitals', form(capitals(TITLE_N)), form(plainText(TITLE_N))],
+    [
+      'a field description that is one run of capitals',
+      form('Release ticket', capitals(HELP_N)),
+      form('Release ticket', plainText(HELP_N)),
+    ],
+    [
+      'a checkbox description that is one run of capitals',
+      confirmForm(capitals(HELP_N)),
+      confirmForm(plainText(HELP_N)),
+    ],
     ['a URL-mode query parameter name that is one run of capitals', url('A'.repeat(URL_N)), url('q'.repeat(URL_N))],
   ])(
     '%s',

@@ -1,6 +1,7 @@
 /**
  * Options must mean what the person saw. Two options drawn alike (the same title, or an untitled
- * value, up to Unicode form, invisible characters and spacing) are refused in the schema, since
+ * value, up to Unicode form, compatibility characters, invisible characters, spacing and case), or
+ * a title that breaks the line, are refused in the schema, since
  * picking one would send a value the person could not know; typed text that names more than one
  * option is refused, never settled by the options' order. Property-tested over invisible
  * characters and Unicode forms.
@@ -94,11 +95,10 @@ describe('options drawn alike', () => {
     );
   });
 
-  it('keeps options that differ in what a person sees: case, letters, punctuation', () => {
+  it('keeps options that differ in what a person sees: letters, punctuation', () => {
     for (const [a, b] of [
-      ['Prod', 'prod'],
-      ['m2', 'm²'],
       ['Staging', 'Staging 2'],
+      ['Stage', 'Staged'],
       ['a-b', 'a b'],
     ])
       expect(
@@ -135,7 +135,14 @@ describe('typed text that names an option', () => {
   });
 
   it('is refused when it names several once case is ignored, and read as typed when exact', () => {
-    const cased = model({ type: 'string', enum: ['Prod', 'prod'] });
+    // Titles differing only by case are refused (drawn alike); values may, and are typed.
+    const cased = model({
+      type: 'string',
+      oneOf: [
+        { const: 'Prod', title: 'Production' },
+        { const: 'prod', title: 'Staging' },
+      ],
+    });
     expect(coerceValue(cased, 'prod')).toEqual({ ok: true, value: 'prod' });
     expect(coerceValue(cased, 'Prod')).toEqual({ ok: true, value: 'Prod' });
     expect(coerceValue(cased, 'PROD')).toMatchObject({
@@ -279,4 +286,73 @@ describe('an option whose title draws nothing', () => {
   it('is kept for an untitled empty value, which shows what it sends', () => {
     expect(problemsOf({ type: 'string', enum: ['', 'dev'] })).toEqual([]);
   });
+});
+
+describe('options drawn alike once compatibility characters and case are folded', () => {
+  it.each([
+    ['fullwidth letters', 'Prod', '\uff30\uff52\uff4f\uff44'],
+    ['a ligature', 'office', 'o\ufb03ce'],
+    ['mathematical bold letters', 'Prod', '\u{1d40f}\u{1d42b}\u{1d428}\u{1d41d}'],
+    ['one mathematical letter', 'Prod', '\u{1d40f}rod'],
+    ['a superscript digit', 'm2', 'm\u00b2'],
+    ['case only', 'Confirm', 'confirm'],
+    ['case, all capitals', 'Production', 'PRODUCTION'],
+    ['a dotless i', 'Fix', 'F\u0131x'],
+    ['a long s', 'Test', 'Te\u017ft'],
+    ['a Kelvin sign', 'Kill', '\u212aill'],
+    ['a Cyrillic first letter beside a mathematical one', '\u{1d40f}roduction', '\u0420roduction'],
+    ['an ideographic space', 'Dry run', 'Dry\u3000run'],
+  ])('are refused: %s', (_what, a, b) => {
+    for (const field of [
+      {
+        type: 'string',
+        oneOf: [
+          { const: 'a', title: a },
+          { const: 'b', title: b },
+        ],
+      },
+      { type: 'string', enum: [a, b] },
+      { type: 'string', enum: ['a', 'b'], enumNames: [a, b] },
+      { type: 'array', items: { type: 'string', enum: [a, b] } },
+      {
+        type: 'array',
+        items: {
+          anyOf: [
+            { const: 'a', title: a },
+            { const: 'b', title: b },
+          ],
+        },
+      },
+    ])
+      expect(problemsOf(field).map((p) => p.code)).toEqual(['bad_options']);
+  });
+
+  it('types the folded spelling as the option: "prod" names the option titled in fullwidth', () => {
+    const wide = model({
+      type: 'string',
+      oneOf: [
+        { const: 'p', title: '\uff30\uff52\uff4f\uff44' },
+        { const: 's', title: 'Staging' },
+      ],
+    });
+    expect(coerceValue(wide, 'prod')).toEqual({ ok: true, value: 'p' });
+  });
+});
+
+describe('an option title that breaks the line', () => {
+  it.each(['\n', '\r', '\r\n', '\u000b', '\u000c', '\u0085', '\u2028', '\u2029'])(
+    'is refused (%j): it draws as a second option or field below',
+    (brk) => {
+      for (const field of [
+        { type: 'string', oneOf: [{ const: 'a', title: `Staging${brk}Production` }] },
+        { type: 'string', enum: [`Staging${brk}Production`] },
+        { type: 'string', enum: ['a'], enumNames: [`Staging${brk}Production`] },
+        { type: 'array', items: { anyOf: [{ const: 'a', title: `Staging${brk}` }] } },
+      ]) {
+        const problems = problemsOf(field);
+        expect(problems.map((p) => p.code)).toEqual(['bad_options']);
+        expect(problems[0]?.message).toContain('breaks the line');
+      }
+    },
+  );
 });

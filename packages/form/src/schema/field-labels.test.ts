@@ -1,7 +1,8 @@
 /**
  * A field's label must tell the person which box is which: two fields drawn alike (the same title,
- * or a title and another field's key shown in its place, up to Unicode form, invisible characters
- * and spacing, as options are compared) are refused, and so is a field whose label draws nothing.
+ * or a title and another field's key shown in its place, up to Unicode form, compatibility
+ * characters, invisible characters, spacing and case, as options are compared) are refused, and so
+ * is a field whose label draws nothing or whose title breaks the line.
  * Property-tested over invisible characters, spacing and Unicode forms.
  */
 import fc from 'fast-check';
@@ -99,11 +100,10 @@ describe('fields drawn alike', () => {
     expect(problems[0]?.message).toBe('field "\\u200b" is shown with no label a person can see');
   });
 
-  it('keeps fields that differ in what a person sees: case, letters, punctuation', () => {
+  it('keeps fields that differ in what a person sees: letters, punctuation', () => {
     for (const [a, b] of [
-      ['Prod', 'prod'],
-      ['m2', 'm²'],
       ['Ticket', 'Ticket 2'],
+      ['Stage', 'Staged'],
       ['a-b', 'a b'],
     ])
       expect(problemsOf({ one: { type: 'string', title: a }, two: { type: 'string', title: b } })).toEqual([]);
@@ -128,5 +128,57 @@ describe('fields drawn alike through letters of another script', () => {
     expect(
       problemsOf({ a: { type: 'string', title: 'Environment' }, b: { type: 'string', title: 'Окружение' } }),
     ).toEqual([]);
+  });
+});
+
+describe('fields drawn alike once compatibility characters and case are folded', () => {
+  it.each([
+    ['fullwidth letters', 'Confirm', '\uff23\uff4f\uff4e\uff46\uff49\uff52\uff4d'],
+    ['a ligature', 'Office', 'O\ufb03ce'],
+    ['mathematical letters', 'Confirm', '\u{1d402}onfirm'],
+    ['case only', 'Confirm', 'confirm'],
+    ['a dotless i', 'Confirm', 'Conf\u0131rm'],
+    ['a Cyrillic first letter, case folded', 'Production', '\u0440roduction'],
+  ])('are refused: %s', (_what, a, b) => {
+    const problems = problemsOf({ ok: { type: 'boolean', title: a }, wipe: { type: 'boolean', title: b } });
+    expect(problems.map((p) => [p.field, p.code])).toEqual([['wipe', 'bad_title']]);
+  });
+
+  it('compares an untitled key as drawn, case folded: `confirm` beside a field titled CONFIRM', () => {
+    expect(
+      problemsOf({ confirm: { type: 'boolean' }, wipe: { type: 'boolean', title: 'CONFIRM' } }).map((p) => p.code),
+    ).toEqual(['bad_title']);
+  });
+});
+
+describe('a field title that breaks the line', () => {
+  it.each(['\n', '\r', '\u2028', '\u2029', '\u0085'])(
+    'is refused (%j): its second line draws as another field',
+    (brk) => {
+      const problems = problemsOf({
+        env: { type: 'string', title: 'Environment' },
+        wipe: { type: 'boolean', title: `Ticket${brk}Confirm wipe` },
+      });
+      expect(problems.map((p) => [p.field, p.code])).toEqual([['wipe', 'bad_title']]);
+      expect(problems[0]?.message).toContain('breaks the line');
+    },
+  );
+
+  it('is kept in a description, which is help text over several lines', () => {
+    expect(problemsOf({ env: { type: 'string', title: 'Environment', description: 'One.\nTwo.' } })).toEqual([]);
+  });
+});
+
+describe('a field title drawn as another field’s plus spaces', () => {
+  it('is refused, and a title is drawn with its runs of spaces as one', () => {
+    expect(
+      problemsOf({
+        ok: { type: 'boolean', title: 'Confirm' },
+        wipe: { type: 'boolean', title: 'Confirm   \u00a0 ' },
+      }).map((p) => p.code),
+    ).toEqual(['bad_title']);
+    expect(
+      describeFields(form({ wipe: { type: 'boolean', title: `Confirm${' '.repeat(150)}(wipe all)` } }))[0]?.label,
+    ).toBe('Confirm (wipe all)');
   });
 });

@@ -1,11 +1,27 @@
 import { isObject, own, ownKeys, RESERVED_NAMES, show } from '../json.js';
+import { MAX_OPTIONS } from '../kinds/options.js';
 import type { FieldSchema, FormSchema } from '../wire.js';
 import { fieldLookAlikes } from './labels.js';
+import { formSize, MAX_DESCRIPTION_LENGTH, MAX_FORM_OPTIONS, MAX_FORM_TEXT, MAX_TITLE_LENGTH } from './limits.js';
 import { parseField } from './parse-field.js';
 import { FIX, problem, type SchemaProblem } from './problems.js';
 
 /** A form has a person at the other end: past this many fields it is a different tool. */
 export const MAX_FIELDS = 100;
+
+/**
+ * The caps a form is held to (past one, `parseFormSchema` refuses it with a problem naming the
+ * field): fields, options per field and in all, a title's (or name's, or option's) length, a
+ * description's, and the text of the whole form; lengths in UTF-16 units, as `String.length`.
+ */
+export const FORM_LIMITS = Object.freeze({
+  fields: MAX_FIELDS,
+  optionsPerField: MAX_OPTIONS,
+  options: MAX_FORM_OPTIONS,
+  titleLength: MAX_TITLE_LENGTH,
+  descriptionLength: MAX_DESCRIPTION_LENGTH,
+  text: MAX_FORM_TEXT,
+});
 
 /** Root keywords that may appear (zod's `toJSONSchema` emits them) and are dropped harmlessly. */
 const IGNORED_ROOT = new Set(['$schema', 'additionalProperties', 'title', 'description']);
@@ -107,7 +123,11 @@ export function parseFormSchema(raw: unknown): ParsedForm {
         ),
       );
     } else {
-      for (const name of names) {
+      // The cheap bounds first: lengths only, so a hostile form costs one pass before it is refused.
+      const size = formSize(rawProps, names);
+      problems.push(...size.problems);
+      for (const name of size.whole ? [] : names) {
+        if (size.refused.has(name)) continue;
         if (name.length === 0 || RESERVED_NAMES.has(name)) {
           problems.push(
             problem(

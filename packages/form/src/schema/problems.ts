@@ -7,6 +7,10 @@ export type SchemaProblemCode =
   | 'not_object'
   | 'no_properties'
   | 'too_many_fields'
+  /** Options across the whole form past `MAX_FORM_OPTIONS` (schema/limits.ts). */
+  | 'too_many_options'
+  /** A name, title, description or option past its length cap, or the form's text past `MAX_FORM_TEXT`. */
+  | 'too_long'
   | 'reserved_name'
   | 'nested_object'
   | 'array_of_non_enum'
