@@ -20,7 +20,7 @@ describe.skipIf(!REDIS)('closing a replica whose Redis cannot be reached', () =>
 
   it('does not wait on Redis for ever: it closes, and its entries lapse on their own', async () => {
     const prefix = 'closecut:';
-    const a = await gated(prefix, { sessionTtlMs: 1_500, timeoutMs: 800 }, { maxRetriesPerRequest: null });
+    const a = await gated(prefix, { sessionTtlMs: 3_300, timeoutMs: 2_000 }, { maxRetriesPerRequest: null });
     const client = new Client({ name: 'closing', version: '1' });
     h.clients.push(client);
     const transport = httpTransport(a.serving.url, 'alice');
@@ -36,7 +36,7 @@ describe.skipIf(!REDIS)('closing a replica whose Redis cannot be reached', () =>
     await a.relay.close();
     expect(a.relay.inFlight()).toBe(0);
     // Nothing reached Redis: the entries go once their ttl is past.
-    await expect.poll(() => observer.exists(entry, alive), { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => observer.exists(entry, alive), { timeout: 10_000 }).toBe(0);
   });
 
   it('leaves no removal queued for when Redis is back (it could take a later replica of the same id for gone)', async () => {

@@ -24,7 +24,7 @@ describe.skipIf(!REDIS)("a holder's Redis subscription drops for a moment", () =
 
   /** Holder `a` (its Redis behind a gate), requester `b`, a balancer: initialize to a, the rest to b. */
   const setup = async (prefix: string) => {
-    const a = await gated(prefix, { sessionTtlMs: 1_500, timeoutMs: 800 });
+    const a = await gated(prefix, { sessionTtlMs: 3_300, timeoutMs: 2_000 });
     const b = await replica(prefix);
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const heard = () => listeners(b, prefix, a.relay.replica);

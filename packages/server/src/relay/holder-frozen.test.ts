@@ -47,8 +47,8 @@ describe.skipIf(!REDIS)('a holder that stops answering without closing its conne
     const link = direct ? await gate(port) : undefined;
     if (link) h.cleanups.push(() => link.close());
     const a = await gated(prefix, {
-      sessionTtlMs: 1_500,
-      timeoutMs: 800,
+      sessionTtlMs: 3_300,
+      timeoutMs: 2_000,
       ...(link ? { direct: { port, advertise: new URL(link.url).host } } : {}),
     });
     const b = await replica(prefix, direct ? { direct: {} } : {});
@@ -63,7 +63,7 @@ describe.skipIf(!REDIS)('a holder that stops answering without closing its conne
       a.gate.freeze();
       link?.freeze();
       // Its key lives up to its ttl on, past the poll's default second.
-      await expect.poll(() => b.redis.exists(`${prefix}alive:${a.relay.replica}`), { timeout: 5_000 }).toBe(0);
+      await expect.poll(() => b.redis.exists(`${prefix}alive:${a.relay.replica}`), { timeout: 10_000 }).toBe(0);
       expect(await listeners(b, prefix, a.relay.replica)).toBe(1);
     };
     return { a, b, url: h.proxy.url, freeze };
@@ -136,7 +136,7 @@ describe.skipIf(!REDIS)('a holder that stops answering without closing its conne
     const link = await gate(port);
     h.cleanups.push(() => link.close());
     const a = await gated(prefix, { direct: { port, advertise: new URL(link.url).host } });
-    const b = await gated(prefix, { direct: {}, sessionTtlMs: 1_500, timeoutMs: 800 });
+    const b = await gated(prefix, { direct: {}, sessionTtlMs: 3_300, timeoutMs: 2_000 });
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const { client, asked } = patientClient('frozen');
     h.clients.push(client);

@@ -66,7 +66,7 @@ describe.skipIf(!REDIS)('a relayed call on a session that keeps its events', () 
   for (const wrapped of [false, true])
     it(`the holder's subscription drops: the call ends there too (${wrapped ? 'a plain fetch handler' : 'the handler itself'})`, async () => {
       const prefix = `rsh${wrapped ? 'w' : ''}:`;
-      const a = await gated(prefix, { sessionTtlMs: 1_500, timeoutMs: 800, ...resumable(wrapped) });
+      const a = await gated(prefix, { sessionTtlMs: 3_300, timeoutMs: 2_000, ...resumable(wrapped) });
       const b = await replica(prefix, resumable());
       h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
       const { call, sessionId } = await asking(h.proxy.url);

@@ -34,7 +34,7 @@ describe.skipIf(!REDIS)('a requester that stops answering without closing its co
       const link = direct ? await gate(port) : undefined;
       if (link) h.cleanups.push(() => link.close());
       const a = await replica(prefix, link ? { direct: { port, advertise: new URL(link.url).host } } : {});
-      const b = await gated(prefix, { sessionTtlMs: 1_500, timeoutMs: 800, ...(direct ? { direct: {} } : {}) });
+      const b = await gated(prefix, { sessionTtlMs: 3_300, timeoutMs: 2_000, ...(direct ? { direct: {} } : {}) });
       h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
       const { client, asked } = patientClient('frozen');
       h.clients.push(client);
@@ -51,7 +51,7 @@ describe.skipIf(!REDIS)('a requester that stops answering without closing its co
       link?.freeze();
       // Subscribed as far as Redis can tell, its heartbeat gone (its key lives up to its ttl on,
       // past the poll's default second).
-      await expect.poll(() => a.redis.exists(`${prefix}alive:${b.relay.replica}`), { timeout: 5_000 }).toBe(0);
+      await expect.poll(() => a.redis.exists(`${prefix}alive:${b.relay.replica}`), { timeout: 10_000 }).toBe(0);
       expect(await listeners(a, prefix, b.relay.replica)).toBe(1);
       // The holder dropped the call: its question withdrawn, nothing done.
       await expect
@@ -72,8 +72,8 @@ describe.skipIf(!REDIS)('a requester that stops answering without closing its co
     h.cleanups.push(() => link.close());
     const a = await gated(prefix, {
       direct: { port, advertise: new URL(link.url).host },
-      sessionTtlMs: 1_500,
-      timeoutMs: 800,
+      sessionTtlMs: 3_300,
+      timeoutMs: 2_000,
     });
     const b = await gated(prefix, { direct: {} });
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
@@ -103,7 +103,7 @@ describe.skipIf(!REDIS)('a requester that stops answering without closing its co
   it('through Redis, a requester that comes back (its process paused, not dead) is told the call failed, not left waiting on it', async () => {
     const prefix = 'rthawed:';
     const a = await replica(prefix);
-    const b = await gated(prefix, { sessionTtlMs: 1_500, timeoutMs: 800 });
+    const b = await gated(prefix, { sessionTtlMs: 3_300, timeoutMs: 2_000 });
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const { client, asked } = patientClient('thawed');
     h.clients.push(client);
@@ -118,13 +118,13 @@ describe.skipIf(!REDIS)('a requester that stops answering without closing its co
       b.redis.disconnect();
     });
     b.gate.freeze();
-    await expect.poll(() => a.redis.exists(`${prefix}alive:${b.relay.replica}`), { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => a.redis.exists(`${prefix}alive:${b.relay.replica}`), { timeout: 10_000 }).toBe(0);
     await expect
       .poll(() => a.serving.log.events.find((e) => e.type === 'response' && e.key === 'env'))
       .toMatchObject({ action: 'cancel' });
     // b runs again, its connections as they were: what Redis kept for it arrives now.
     b.gate.thaw();
-    await expect.poll(() => settled, { timeout: 5_000 }).toBeInstanceOf(Error);
+    await expect.poll(() => settled, { timeout: 10_000 }).toBeInstanceOf(Error);
     expect(String((settled as Error).message)).toMatch(/did not complete/);
     await call;
     expect(a.serving.store.deployments).toEqual([]);
