@@ -118,6 +118,15 @@ describe('a form with more than a person reads', () => {
     );
   });
 
+  it('counts a text field’s default, drawn pre-filled, in the form’s text', () => {
+    const notes = (n: number) => ({ notes: { type: 'string', title: 'Notes', default: 'd'.repeat(n) } });
+    const fits = MAX_FORM_TEXT - 'notes'.length - 'Notes'.length;
+    expect(problemsOf(notes(fits))).toEqual([]);
+    const problems = problemsOf(notes(fits + 1));
+    expect(problems.map((p) => p.code)).toEqual(['too_long']);
+    expect(problems[0]?.message).toContain(`the form holds ${MAX_FORM_TEXT + 1} characters of text`);
+  });
+
   it('is refused before any field is read: no other problem of its fields is reported', () => {
     const properties = {
       ...spread(MAX_FORM_OPTIONS + 1),

@@ -16,7 +16,7 @@ export const MAX_DESCRIPTION_LENGTH = 2_000;
 export const MAX_FORM_OPTIONS = 2_000;
 /**
  * The most text a whole form may hold, in UTF-16 units: field names, titles, descriptions, option
- * values and titles together (as much as the longest message a question may carry).
+ * values and titles and text defaults together (as much as the longest message a question may carry).
  */
 export const MAX_FORM_TEXT = 65_536;
 
@@ -73,6 +73,9 @@ function sizeOf(name: string, raw: unknown, options: boolean): FieldSize {
         'Keep help to a few sentences; link to anything longer from the message.',
       );
   }
+  // A text field's default is drawn pre-filled; a multi-select's names options, counted below.
+  const dflt = own(raw, 'default');
+  if (typeof dflt === 'string') size.text += dflt.length;
   for (const [where, list, titled] of optionLists(raw)) {
     // A list past the field's own cap is refused unread by its kind (kinds/options.ts).
     if (!Array.isArray(list) || list.length > MAX_OPTIONS) continue;
@@ -152,7 +155,7 @@ export function formSize(properties: JsonObject, names: readonly string[]): Form
         problem(
           undefined,
           'too_long',
-          `the form holds ${text} characters of text (names, titles, descriptions and options), over the ${MAX_FORM_TEXT} a form may hold (the most in field ${show(mostText[0])}, ${mostText[1]})`,
+          `the form holds ${text} characters of text (names, titles, descriptions, options and defaults), over the ${MAX_FORM_TEXT} a form may hold (the most in field ${show(mostText[0])}, ${mostText[1]})`,
           'Keep titles and help short; link to anything long from the message, and take bulk data as tool arguments.',
         ),
       ],
