@@ -1,4 +1,5 @@
 import { chatKey, csrfOf } from './chats';
+import { REFUSED, requestLocale } from './locale';
 import { type Chat, chatOf, cookieId } from './state';
 
 /** A chat a state-changing request may act for, or the response that refuses it. */
@@ -13,12 +14,14 @@ export type Guarded = { chat: Chat; refused?: undefined } | { chat?: undefined; 
  */
 export async function guardedChat(request: Request, noSession: 401 | 403 = 401): Promise<Guarded> {
   const chat = await chatOf(request);
+  // In the page's language: the page shows it (a turn's error, a note).
+  const say = REFUSED[requestLocale(request)];
   if (!chat) {
-    const error = noSession === 401 ? 'No session: load the page first.' : 'No session.';
+    const error = noSession === 401 ? say.noSession : 'No session.';
     return { refused: Response.json({ error }, { status: noSession }) };
   }
   if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
-    return { refused: Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 }) };
+    return { refused: Response.json({ error: say.wrongToken }, { status: 403 }) };
   return { chat };
 }
 

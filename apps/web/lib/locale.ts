@@ -76,17 +76,23 @@ export function localeCookie(locale: Locale, protocol: string): string {
  * @example
  * Response.json({ error: REFUSED[requestLocale(request)].turnRunning }, { status: 409 });
  */
-export const REFUSED: Record<Locale, { turnRunning: string; noOpsdesk: string; badUser: string; noSession: string }> = {
+export const REFUSED: Record<
+  Locale,
+  { turnRunning: string; noOpsdesk: string; badUser: string; noSession: string; wrongToken: string }
+> = {
   en: {
     turnRunning: 'A turn is already running in this chat.',
     noOpsdesk: 'The identity picker applies to the bundled opsdesk only.',
     badUser: '"user" must be "alice", "bob" or null (the local owner).',
     noSession: 'No session: load the page first.',
+    // A page whose chat another tab replaced (a change of identity) holds the old token.
+    wrongToken: 'Missing or wrong CSRF token: reload the page (another tab may have changed the chat).',
   },
   zh: {
     turnRunning: '这个对话里已有一轮正在进行。',
     noOpsdesk: '身份切换只适用于内置的 opsdesk。',
     badUser: '"user" 必须是 "alice"、"bob" 或 null（本机所有者）。',
     noSession: '没有会话：请先加载页面。',
+    wrongToken: 'CSRF 令牌缺失或不对：请重新加载页面（另一个标签页可能已更换了对话）。',
   },
 };

@@ -218,7 +218,9 @@ describe('POST /api/model/check', () => {
     expect(await none.json()).toEqual({ error: 'No session: load the page first.' });
     const forged = await check({ cookie: alice.cookie, 'x-elicitkit-csrf': mallory.csrf });
     expect(forged.status).toBe(403);
-    expect(await forged.json()).toEqual({ error: 'Missing or wrong CSRF token.' });
+    expect(await forged.json()).toEqual({
+      error: 'Missing or wrong CSRF token: reload the page (another tab may have changed the chat).',
+    });
   });
 
   it("reports the chat's model set-up with the right token (no model configured here)", async () => {

@@ -126,6 +126,25 @@ describe('a Chinese chat', () => {
     await q.rest;
   });
 
+  it('says a stale or missing token in Chinese, and to reload', async () => {
+    const stale = await postChat(
+      new Request('http://localhost/api/chat', {
+        method: 'POST',
+        headers: {
+          cookie: b.cookie,
+          'x-elicitkit-csrf': 'from-another-chat',
+          'content-type': 'application/json',
+          ...ZH,
+        },
+        body: JSON.stringify({ messages: [{ id: 'm3', role: 'user', parts: [{ type: 'text', text: '/scale' }] }] }),
+      }),
+    );
+    expect(stale.status).toBe(403);
+    const text = ((await stale.json()) as { error: string }).error;
+    expect(chinese(text.replace('CSRF', '')), text).toBe(true);
+    expect(text).toContain('重新加载');
+  });
+
   it('keeps English for an English chat', async () => {
     const response = await answer(b, 'no-such-question', { action: 'cancel' });
     expect(await response.json()).toEqual({ error: 'There is no question with this id.' });
