@@ -13,6 +13,7 @@ interface Held {
   type: SchemaObject['type'];
   /** The table it belongs to (an index's, a trigger's, a rule's), or its own name. */
   table: string;
+  /** The SHA-256 of its definition, hex. */
   definition: string;
 }
 
@@ -20,10 +21,13 @@ export type Snapshot = Map<string, Held>;
 
 /**
  * The shop's schema objects by name: tables (with their columns and constraints), views, indexes,
- * sequences, triggers, rules and functions (with their source).
+ * sequences, triggers, rules and functions (with their source). A definition is read as its
+ * SHA-256, made by the server: it is only ever compared, and one made enormous (a function of
+ * hundreds of megabytes, planted by a statement) is never fetched by every later write.
  */
 export async function snapshot(client: PoolClient): Promise<Snapshot> {
   const { rows } = await client.query<{ name: string; type: SchemaObject['type']; tbl: string; def: string }>(`
+    SELECT name, type, tbl, encode(sha256(convert_to(coalesce(def, ''), 'UTF8')), 'hex') AS def FROM (
     SELECT c.relname AS name,
       CASE c.relkind WHEN 'r' THEN 'table' WHEN 'p' THEN 'table' WHEN 'v' THEN 'view' WHEN 'm' THEN 'view'
         WHEN 'i' THEN 'index' WHEN 'I' THEN 'index' WHEN 'S' THEN 'sequence' ELSE 'table' END AS type,
@@ -50,7 +54,7 @@ export async function snapshot(client: PoolClient): Promise<Snapshot> {
     UNION ALL
     SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')', 'function', p.proname,
       p.prosrc || ' ' || p.provolatile::text || ' ' || p.prosecdef::text
-    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'shop'`);
+    FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'shop') AS objects`);
   return new Map(rows.map((r) => [r.name, { type: r.type, table: r.tbl, definition: r.def }]));
 }
 
@@ -139,6 +143,14 @@ const KEYWORD_FUNCTIONS =
   /\b(CURRENT_DATE|CURRENT_TIME|CURRENT_TIMESTAMP|LOCALTIME|LOCALTIMESTAMP|CURRENT_USER|SESSION_USER|CURRENT_ROLE|USER)\b/g;
 
 /**
+ * Each name, whole, and the `(` after it if there is one: a name is read once. Matched as
+ * "a name followed by `(`", a run of letters with no `(` after it — a constant of a megabyte the
+ * planner folded into the plan — was scanned again from each of its letters, and one statement
+ * held the process for hours.
+ */
+const NAME = /([A-Za-z_][A-Za-z0-9_$]*)(\()?/g;
+
+/**
  * Why another run of the statement may do something else, read off its plan (`EXPLAIN VERBOSE`,
  * which names every function it calls) and the triggers of the tables it changed: each function
  * that is not immutable (`random`, `now`, `nextval`, `current_setting`…), each clock or session
@@ -152,7 +164,7 @@ export async function variesOf(
   const found = new Set<string>();
   if (plan !== undefined) {
     for (const m of plan.matchAll(KEYWORD_FUNCTIONS)) found.add((m[1] as string).toLowerCase());
-    const called = [...new Set([...plan.matchAll(/([A-Za-z_][A-Za-z0-9_$]*)\(/g)].map((m) => m[1] as string))];
+    const called = [...new Set([...plan.matchAll(NAME)].filter((m) => m[2] !== undefined).map((m) => m[1] as string))];
     if (called.length > 0) {
       const { rows } = await client.query<{ name: string }>(
         "SELECT DISTINCT proname AS name FROM pg_proc WHERE proname = ANY($1) AND provolatile <> 'i'",

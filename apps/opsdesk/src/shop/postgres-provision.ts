@@ -9,6 +9,11 @@ export interface ShopAccess {
   role: string;
 }
 
+/** Temporary files one shop connection may have at a time (`temp_file_limit`). */
+const SHOP_TEMP_FILES = '256MB';
+/** Memory a sort or hash of the shop role takes before it spills to temporary files (`work_mem`). */
+const SHOP_WORK_MEM = '4MB';
+
 /** The advisory lock provisioning holds, so replicas starting together set the shop up once: "shop". */
 const SHOP_LOCK = 0x73686f70;
 
@@ -49,6 +54,7 @@ export async function provisionShop(pool: Pool, url: string): Promise<ShopAccess
       REVOKE ALL ON SCHEMA shop FROM PUBLIC;
       ALTER ROLE ${quoted} SET search_path = shop;
     `);
+    await boundServerSide(client, quoted);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
@@ -57,6 +63,29 @@ export async function provisionShop(pool: Pool, url: string): Promise<ShopAccess
     client.release();
   }
   return { url: withUser(url, role, password), role };
+}
+
+/**
+ * What one statement of the shop role may use on the server. Temporary files (a sort, a hash, a
+ * RETURNING kept for fetching) at most SHOP_TEMP_FILES per connection: past it PostgreSQL stops the
+ * statement — no statement fills the disk. Memory for a sort or hash before it spills, a default
+ * the role starts with whatever the server's own: work_mem is anyone's to raise within a statement
+ * (a function's SET), so this bounds the ordinary statement, and the time limit the rest.
+ * temp_file_limit is a superuser's setting: a server where opsdesk's user may not set it
+ * (`GRANT SET ON PARAMETER temp_file_limit TO <opsdesk's user>` allows it) keeps its own, shown by
+ * the shop's settings.
+ */
+async function boundServerSide(client: PoolClient, role: string): Promise<void> {
+  await client.query(`ALTER ROLE ${role} SET work_mem = '${SHOP_WORK_MEM}'`);
+  await client.query('SAVEPOINT ek_temp_limit');
+  try {
+    await client.query(`ALTER ROLE ${role} SET temp_file_limit = '${SHOP_TEMP_FILES}'`);
+    await client.query('RELEASE SAVEPOINT ek_temp_limit');
+  } catch (error) {
+    // 42501: not allowed to set it.
+    if ((error as { code?: string }).code !== '42501') throw error;
+    await client.query('ROLLBACK TO SAVEPOINT ek_temp_limit');
+  }
 }
 
 /** `opsdesk_shop_<database>`, within Postgres's 63-character names. */

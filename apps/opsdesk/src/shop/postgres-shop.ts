@@ -1,5 +1,6 @@
 import { transactionFate } from '@elicitkit/server/postgres';
-import type { Pool, PoolClient, QueryConfig } from 'pg';
+import type { Client, Pool, PoolClient, QueryConfig } from 'pg';
+import Cursor from 'pg-cursor';
 import type { PostgresStore } from '../db/postgres-store.js';
 import type { ShopClient, ShopOptions } from './client.js';
 import { ShopError } from './client.js';
@@ -24,8 +25,17 @@ const SQL_TIMEOUT_MS = 10_000;
 const SETTLE_MS = 5_000;
 const QUEUED_PER_USER = 8;
 const CONNECTIONS = 4;
-/** Rows fetched from a read's cursor at a time. */
+/** Rows fetched from a cursor at a time, at most. */
 const FETCH = 500;
+/** Rows of a cursor's first batch: few, until it is known how large its rows are. */
+const FIRST_FETCH = 16;
+/**
+ * The most bytes opsdesk takes from the shop's database for one statement: its rows, its errors
+ * and notices, and what measuring it reads. Past it the connection is dropped — a write is rolled
+ * back by the server, nothing of it kept — so no statement (a million rows RETURNING, one value
+ * of hundreds of megabytes, a schema object made enormous) can fill opsdesk's memory.
+ */
+const RESULT_BYTES = 64 * 1024 * 1024;
 
 /** The first words that make a statement one execute_sql does not run, and why. */
 const REFUSED: Record<string, Refusal> = {
@@ -103,7 +113,7 @@ export async function startPostgresShop(
 
   /** Each user's statements, chained: one at a time, in the order sent. */
   const queues = new Map<string, { tail: Promise<unknown>; size: number }>();
-  const inTurn = <T>(user: string, work: (client: PoolClient) => Promise<T>): Promise<T> => {
+  const inTurn = <T>(user: string, work: (client: PoolClient, answers: Answers) => Promise<T>): Promise<T> => {
     const queue = queues.get(user) ?? { tail: Promise.resolve(), size: 0 };
     if (queue.size >= perUser) return Promise.reject(new ShopError('SHOP_BUSY', 'too many statements waiting'));
     queue.size++;
@@ -119,15 +129,15 @@ export async function startPostgresShop(
   return {
     dialect: 'postgres',
     inspect: (user, sql) => inTurn(user, (client) => inspect(client, sql)),
-    read: (user, sql) => inTurn(user, (client) => read(client, sql)),
+    read: (user, sql) => inTurn(user, (client, answers) => read(client, answers, sql)),
     // A COMMIT whose answer was lost is asked about on opsdesk's own connections: the shop's may
     // all be taken, one by the very statement in question.
     execute: (user, sql, limit) =>
-      inTurn(user, (client) => execute(client, sql, limit, Date.now() + timeoutMs, settling)),
+      inTurn(user, (client, answers) => execute(client, answers, sql, limit, Date.now() + timeoutMs, settling)),
     settings: () =>
       onConnection(pool, timeoutMs, async (client) => {
         const { rows } = await client.query(
-          "SELECT current_user AS role, current_setting('search_path') AS search_path, current_setting('statement_timeout') AS statement_timeout",
+          "SELECT current_user AS role, current_setting('search_path') AS search_path, current_setting('statement_timeout') AS statement_timeout, current_setting('temp_file_limit') AS temp_file_limit, current_setting('work_mem') AS work_mem",
         );
         return rows[0] as Record<string, unknown>;
       }),
@@ -140,7 +150,11 @@ export async function startPostgresShop(
  * the session afterwards. A statement stopped for time is a SQL_TIMEOUT; a connection that broke
  * is not used again.
  */
-async function onConnection<T>(pool: Pool, timeoutMs: number, work: (client: PoolClient) => Promise<T>): Promise<T> {
+async function onConnection<T>(
+  pool: Pool,
+  timeoutMs: number,
+  work: (client: PoolClient, answers: Answers) => Promise<T>,
+): Promise<T> {
   let client: PoolClient;
   try {
     client = await pool.connect();
@@ -152,20 +166,96 @@ async function onConnection<T>(pool: Pool, timeoutMs: number, work: (client: Poo
     broken = error;
   };
   client.on('error', lost);
+  const answers = meter(client);
   try {
     await client.query(`SET statement_timeout = ${Math.max(1, Math.trunc(timeoutMs))}`);
-    return await work(client);
+    return await work(client, answers);
   } catch (error) {
+    if (answers.over)
+      throw new ShopError(
+        'SQL_MEMORY',
+        `the statement's answer was more than the ${RESULT_BYTES} bytes opsdesk takes for one statement`,
+        RESULT_BYTES,
+      );
     // 57014: canceled by statement_timeout; or past the deadline before it could commit.
     if ((error as { code?: string }).code === '57014' || error instanceof ExecutionTimeout)
       throw new ShopError('SQL_TIMEOUT', (error as Error).message);
     throw error;
   } finally {
+    answers.stop();
     await client.query('ROLLBACK; DISCARD ALL').catch((error: unknown) => {
       broken ??= error as Error;
     });
     if (!broken) client.off('error', lost);
     client.release(broken ?? false);
+  }
+}
+
+/** What the shop's database sent on one connection for one statement, counted as it arrives. */
+interface Answers {
+  /** Bytes received so far. */
+  readonly received: number;
+  /** The answers went past RESULT_BYTES, and the connection was dropped there. */
+  readonly over: boolean;
+  /** Counting ends (the statement is measured; its COMMIT is never cut). */
+  stop(): void;
+}
+
+/**
+ * Counts the bytes `client`'s socket receives and drops the connection once they pass
+ * RESULT_BYTES: node-postgres takes a whole message before anyone sees it, so the bound is set
+ * where the bytes come in, whatever the message. What is already on its way is at most one read
+ * of the socket more.
+ */
+function meter(client: PoolClient): Answers {
+  const socket = (client as unknown as Client).connection.stream;
+  let received = 0;
+  let over = false;
+  const count = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > RESULT_BYTES && !over) {
+      over = true;
+      socket.destroy();
+    }
+  };
+  socket.prependListener('data', count);
+  return {
+    get received() {
+      return received;
+    },
+    get over() {
+      return over;
+    },
+    stop: () => socket.off('data', count),
+  };
+}
+
+/**
+ * Rows fetched batch by batch into a row collector until it has enough, the rows end, or the
+ * answers pass the bound (the connection is then gone): what was collected so far, stopped for
+ * size. A batch is sized from the rows seen so far to at most a quarter of what is left of the
+ * bound, so rows of a megabyte come a few at a time and are shown, not refused.
+ */
+async function collectBatches(
+  answers: Answers,
+  fetch: (rows: number) => Promise<{ rows: Record<string, unknown>[]; fields: { name: string }[] }>,
+): Promise<{ rows: Rows; ended: boolean }> {
+  let collector: ReturnType<typeof rowCollector> | undefined;
+  let size = FIRST_FETCH;
+  for (;;) {
+    const start = answers.received;
+    let batch: Awaited<ReturnType<typeof fetch>>;
+    try {
+      batch = await fetch(size);
+    } catch (error) {
+      if (!answers.over) throw error;
+      return { rows: (collector ?? rowCollector([])).cut(), ended: false };
+    }
+    collector ??= rowCollector(batch.fields.map((f) => f.name));
+    for (const row of batch.rows) if (!collector.add(row)) return { rows: collector.rows(), ended: false };
+    if (batch.rows.length < size) return { rows: collector.rows(), ended: true };
+    const perRow = Math.max(1, (answers.received - start) / Math.max(1, batch.rows.length));
+    size = Math.max(1, Math.min(FETCH, Math.floor((RESULT_BYTES - answers.received) / 4 / perRow)));
   }
 }
 
@@ -232,27 +322,20 @@ async function inspect(
   };
 }
 
-/** A read, in a read-only transaction, through a cursor: rows fetched in batches up to the caps. */
-async function read(client: PoolClient, sql: string): Promise<Rows> {
+/**
+ * A read, in a read-only transaction, through a cursor: rows fetched in batches up to the caps; an
+ * answer past the bound (one enormous value) ends it, stopped for size, with the rows before it.
+ */
+async function read(client: PoolClient, answers: Answers, sql: string): Promise<Rows> {
   await client.query('BEGIN READ ONLY');
   try {
     await client.query(extended(`DECLARE ek_rows NO SCROLL CURSOR FOR ${sql}`));
   } catch (error) {
+    if (answers.over) throw error;
     throw new ShopError('SQL_RUNTIME', (error as Error).message);
   }
-  let collector: ReturnType<typeof rowCollector> | undefined;
-  for (;;) {
-    const batch = await client.query(`FETCH FORWARD ${FETCH} FROM ek_rows`);
-    collector ??= rowCollector(batch.fields.map((f) => f.name));
-    let more = batch.rows.length === FETCH;
-    for (const row of batch.rows) {
-      if (!collector.add(row)) {
-        more = false;
-        break;
-      }
-    }
-    if (!more) return collector.rows();
-  }
+  const { rows } = await collectBatches(answers, (n) => client.query(`FETCH FORWARD ${n} FROM ek_rows`));
+  return rows;
 }
 
 /**
@@ -263,6 +346,7 @@ async function read(client: PoolClient, sql: string): Promise<Rows> {
  */
 async function execute(
   client: PoolClient,
+  answers: Answers,
   sql: string,
   limit: Limit,
   deadline: number,
@@ -276,11 +360,11 @@ async function execute(
   const tablesBefore = [...schemaBefore].filter(([, o]) => o.type === 'table').map(([name]) => name);
   const before = await rowCounts(client, tablesBefore);
   const plan = await planOf(client, sql);
-  let result: { rows: Record<string, unknown>[]; fields: { name: string }[]; rowCount: number | null };
+  let ran: { returned: Rows; rowCount: number | null };
   try {
-    result = await client.query(extended(sql));
+    ran = await returning(client, answers, sql);
   } catch (error) {
-    if ((error as { code?: string }).code === '57014') throw error;
+    if ((error as { code?: string }).code === '57014' || answers.over) throw error;
     return { error: (error as Error).message };
   }
   const schemaAfter = await snapshot(client);
@@ -294,17 +378,21 @@ async function execute(
     .filter(([, t]) => t.inserted + t.updated + t.deleted > 0)
     .map(([name]) => name);
   const direct = plan ? targetsOf(plan.json) : [];
-  const returned = rowCollector(result.fields.map((f) => f.name));
-  for (const row of result.rows) if (!returned.add(row)) break;
+  // Rows past the collector's caps were never fetched: the whole statement ran at the first batch
+  // (Postgres runs a data-modifying statement to its end before its first row), but its own count
+  // never came. Then its count is what it did to its own tables, measured.
+  const ownRows = direct.reduce((n, name) => n + touched(tables[name]), 0);
   const execution: Execution = {
     tables,
     schema: schemaChanges(schemaBefore, schemaAfter),
-    changes: result.rowCount ?? 0,
+    changes: ran.rowCount ?? (ran.returned.complete ? 0 : ownRows),
     varies: await variesOf(client, plan?.text, changed),
     writes: [...new Set([...direct, ...changed])],
     direct,
-    returned: returned.rows(),
+    returned: ran.returned,
   };
+  // Measured: what follows is opsdesk's own small questions and the COMMIT, never cut.
+  answers.stop();
   const why = beyond(execution, limit);
   if (why !== undefined) return { kept: false, execution, beyond: why };
   if (Date.now() > deadline) throw new ExecutionTimeout();
@@ -333,6 +421,39 @@ async function execute(
     );
   }
   return { kept: true, execution };
+}
+
+function touched(t: { inserted: number; updated: number; deleted: number } | undefined): number {
+  return t ? t.inserted + t.updated + t.deleted : 0;
+}
+
+/**
+ * Runs `sql` (one statement: the extended protocol takes no more) through a portal of its own,
+ * its rows — a write's RETURNING, a data-modifying WITH's — fetched in batches into a row
+ * collector and the rest left unfetched: opsdesk never holds more than a batch of them. The
+ * statement's own count when it came (all rows fetched), else null.
+ */
+async function returning(
+  client: PoolClient,
+  answers: Answers,
+  sql: string,
+): Promise<{ returned: Rows; rowCount: number | null }> {
+  const cursor = client.query(new Cursor(sql));
+  let rowCount: number | null = null;
+  const fetch = (n: number) =>
+    new Promise<{ rows: Record<string, unknown>[]; fields: { name: string }[] }>((resolve, reject) => {
+      cursor.read(n, (error, rows, result) => {
+        if (error) return reject(error);
+        rowCount = result.rowCount ?? rowCount;
+        resolve({ rows, fields: result.fields });
+      });
+    });
+  // An error ends the cursor itself (pg-cursor syncs): the transaction is then aborted.
+  const collected = await collectBatches(answers, fetch);
+  if (answers.over) throw new Error('the statement’s answer passed the bound');
+  // Rows left unfetched: the portal is closed (its statement has run; the transaction goes on).
+  if (!collected.ended) await cursor.close();
+  return { returned: collected.rows, rowCount: collected.ended ? rowCount : null };
 }
 
 /**

@@ -63,9 +63,14 @@ export function collect(statement: Statement): Rows {
 
 /**
  * Rows as they come, kept within the caps: `add` says whether to go on (false once enough rows
- * or bytes went by), `rows` is the result so far.
+ * or bytes went by), `rows` is the result so far, `cut` the result so far stopped for size (the
+ * next rows were too large to take).
  */
-export function rowCollector(columns: string[]): { add(row: Record<string, unknown>): boolean; rows(): Rows } {
+export function rowCollector(columns: string[]): {
+  add(row: Record<string, unknown>): boolean;
+  rows(): Rows;
+  cut(): Rows;
+} {
   const shown: Record<string, unknown>[] = [];
   let count = 0;
   let bytes = 0;
@@ -83,6 +88,7 @@ export function rowCollector(columns: string[]): { add(row: Record<string, unkno
       stopped === undefined
         ? { columns, rows: shown, count, complete: true }
         : { columns, rows: shown, count, complete: false, stopped },
+    cut: () => ({ columns, rows: shown, count, complete: false, stopped: 'bytes' }),
   };
 }
 
