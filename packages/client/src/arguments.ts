@@ -188,7 +188,7 @@ function number(
   if (!read.ok) return stringAllowed ? raw : fail(read.problem);
   // What a number typed as JSON is refused for (`numberNotAsTyped`), said the same way; the form's
   // spellings (`+5`, `.5`) are read by the form's rules, so the value is compared, not the text.
-  const reason = read.exact ? valueNotAsTyped(raw, read.value) : inexact(raw, read.value);
+  const reason = read.exact || Object.is(read.value, -0) ? valueNotAsTyped(raw, read.value) : inexact(raw, read.value);
   if (reason) return fail({ is: 'not-as-typed', reason });
   return read.value;
 }
@@ -214,9 +214,10 @@ function readNumber(raw: string, kind: NumberFieldModel['kind']): NumberRead {
   if (!Number.isInteger(value)) return { ok: false, problem: { is: 'whole-number' } };
   const asWhole = coerceValue(field('integer'), raw);
   if (asWhole.ok && typeof asWhole.value === 'number') return { ok: true, value: asWhole.value, exact: true };
-  // A whole number past ±2^53-1 (the form's "too large to be exact"): said as a typed JSON number is.
-  if (!Number.isSafeInteger(value)) {
-    const reason = asNumber.ok ? valueNotAsTyped(raw, value) : inexact(raw, value);
+  // A whole number past ±2^53-1 (the form's "too large to be exact"), or -0: said as a typed JSON
+  // number is.
+  if (!Number.isSafeInteger(value) || Object.is(value, -0)) {
+    const reason = asNumber.ok || Object.is(value, -0) ? valueNotAsTyped(raw, value) : inexact(raw, value);
     if (reason) return { ok: false, problem: { is: 'not-as-typed', reason } };
   }
   return { ok: false, problem: { is: 'whole-number' } };

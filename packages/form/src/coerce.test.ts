@@ -78,7 +78,11 @@ describe('coerceValue', () => {
   it.each([
     ['0.10000000000000000001', 0.1],
     ['1e-400', 0],
+    // JSON has no negative zero: any spelling of it is sent as 0, as the CLI and the chat say.
     ['-1e-400', -0],
+    ['-0', -0],
+    ['-0.0', -0],
+    ['-0e5', -0],
     ['9007199254740993', 9007199254740992],
     ['123456789012345678901234567890', 1.2345678901234568e29],
   ])('refuses %s for a number, which would arrive as %s, saying so', (input, arrivesAs) => {
@@ -92,13 +96,22 @@ describe('coerceValue', () => {
   it.each([
     ['2.50e-1', 0.25],
     ['0.1', 0.1],
-    ['-0', -0],
+    ['0', 0],
+    ['+0', 0],
     ['0.0000001', 1e-7],
     ['1e21', 1e21],
     ['+.5', 0.5],
     ['9007199254740992', 9007199254740992],
   ])('takes %s for a number: it arrives as typed', (input, value) => {
     expect(coerceValue(f('ratio'), input)).toEqual({ ok: true, value });
+  });
+
+  it('refuses -0 for a whole number too: it would arrive as 0', () => {
+    expect(coerceValue(f('replicas'), '-0')).toEqual({
+      ok: false,
+      message: '-0 cannot be sent exactly: it would arrive as 0.',
+      arrivesAs: -0,
+    });
   });
 
   it('reads empty input as "left empty"', () => {

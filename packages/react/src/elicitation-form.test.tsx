@@ -193,6 +193,7 @@ describe('<ElicitationForm>', () => {
     for (const [typed, arrives] of [
       ['0.10000000000000000001', '0.1'],
       ['1e-400', '0'],
+      ['-0', '0'],
     ] as const) {
       await user.clear(input('Ratio'));
       await user.type(input('Ratio'), typed);

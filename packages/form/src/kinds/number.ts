@@ -131,8 +131,10 @@ export const NUMBER: FieldSpec<NumberFieldSchema, NumberFieldModel> = {
     if (model.kind === 'integer' && !Number.isSafeInteger(value))
       return { ok: false, message: `${text} is too large to be exact.`, arrivesAs: value };
     // A double holds about 17 significant digits and nothing below 5e-324: past them a number is
-    // rounded on its way, and what arrives is not what the person typed. Said, never done quietly.
-    if (decimalKey(text) !== decimalKey(String(value)))
+    // rounded on its way, and what arrives is not what the person typed. JSON has no negative
+    // zero either: any spelling of it is sent as 0 (as the CLI's and the chat's typed JSON say).
+    // Said, never done quietly.
+    if (Object.is(value, -0) || decimalKey(text) !== decimalKey(String(value)))
       return { ok: false, message: `${text} cannot be sent exactly: it would arrive as ${value}.`, arrivesAs: value };
     return { ok: true, value };
   },

@@ -313,6 +313,7 @@ describe('terminal renderer: numbers are sent as typed', () => {
   it.each([
     ['0.10000000000000000001', '0.1'],
     ['1e-400', '0'],
+    ['-0', '0'],
     ['9007199254740993', '9007199254740992'],
   ])('refuses %s, which would arrive as %s, and keeps asking', async (typed, arrives) => {
     const { screen, answer } = start(formPrompt(RATIO));
