@@ -5,28 +5,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempDataDir } from '../test/harness.js';
+import { initializeStatus } from '../test/raw-http.js';
 import { HOST_TOKEN_TTL_MS, issueToken } from './identity.js';
 import { type HttpServing, serveHttp } from './serve-http.js';
-
-/** The status of a 2025 `initialize` with `token` as the bearer. */
-async function initializeWith(url: string, token: string): Promise<number> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'expiry', version: '1' } },
-    }),
-  });
-  await response.body?.cancel();
-  return response.status;
-}
 
 describe('host tokens expire a day after their host last renewed them', () => {
   let data: ReturnType<typeof tempDataDir>;
@@ -47,17 +28,17 @@ describe('host tokens expire a day after their host last renewed them', () => {
     const lapsed = await issueToken(served.opsdesk.store, 'alice', {
       now: () => Date.now() - HOST_TOKEN_TTL_MS - 60_000,
     });
-    expect(await initializeWith(served.url, lapsed)).toBe(401);
-    expect(await initializeWith(served.url, await issueToken(served.opsdesk.store, 'alice'))).toBe(200);
+    expect(await initializeStatus(served.url, lapsed)).toBe(401);
+    expect(await initializeStatus(served.url, await issueToken(served.opsdesk.store, 'alice'))).toBe(200);
   });
 
   it('a token remembered from earlier requests is refused once its day has passed', async () => {
     const token = await issueToken(served.opsdesk.store, 'bob');
     // Twice: the second is answered from what the process remembers.
-    expect(await initializeWith(served.url, token)).toBe(200);
-    expect(await initializeWith(served.url, token)).toBe(200);
+    expect(await initializeStatus(served.url, token)).toBe(200);
+    expect(await initializeStatus(served.url, token)).toBe(200);
     // A day passes with nothing written: no table changes, so nothing remembered is forgotten.
     vi.setSystemTime(Date.now() + HOST_TOKEN_TTL_MS + 60_000);
-    expect(await initializeWith(served.url, token)).toBe(401);
+    expect(await initializeStatus(served.url, token)).toBe(401);
   });
 });

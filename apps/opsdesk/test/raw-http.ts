@@ -21,3 +21,26 @@ export function rawRequest(port: number, head: string): Promise<{ status: string
     });
   });
 }
+
+/**
+ * The status opsdesk answers a 2025 `initialize` carrying `token` as its bearer with: 200 for a
+ * token that names an account, 401 for one that names nobody (lapsed, removed, never issued).
+ */
+export async function initializeStatus(url: string, token: string): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'token-check', version: '1' } },
+    }),
+  });
+  await response.body?.cancel();
+  return response.status;
+}

@@ -14,6 +14,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../../../test/support/mcp.js';
 import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
 import { httpClient, tempDataDir } from '../../test/harness.js';
+import { initializeStatus } from '../../test/raw-http.js';
 import { serveHttp } from '../serve-http.js';
 import { openDatabase } from './open.js';
 import { ACCOUNT_COLUMNS, SCHEMA_VERSION } from './schema.js';
@@ -251,26 +252,6 @@ const V7_LEFTOVERS = `
   INSERT INTO api_tokens (token_hash, username, created_at) VALUES ('${createHash('sha256').update('ek_zoe_left_behind').digest('hex')}', 'zoe', 'x');
 `;
 
-/** How opsdesk answers an initialize carrying `token`: 401 when it names no account. */
-async function statusWith(url: string, token: string): Promise<number> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    }),
-  });
-  await response.body?.cancel();
-  return response.status;
-}
-
 /** Opened at v8: bob's grant and token work by his account, zoe's leftovers are gone and a new zoe gets nothing. */
 async function checkMigratedHoldings(
   server: Awaited<ReturnType<typeof serveHttp>>,
@@ -286,12 +267,12 @@ async function checkMigratedHoldings(
   expect((await listedAsBob(server, bobsToken)).length).toBeGreaterThan(0);
   // zoe's leftovers were nobody's: dropped, not handed to the account made next under her name.
   await sql("INSERT INTO users (username, role, created_at) VALUES ('zoe', 'member', 'x')");
-  expect(await statusWith(server.url, 'ek_zoe_left_behind')).toBe(401);
+  expect(await initializeStatus(server.url, 'ek_zoe_left_behind')).toBe(401);
   expect(
     await sql("SELECT COUNT(*) AS n FROM permissions p JOIN users u ON u.id = p.user_id WHERE u.username = 'zoe'"),
   ).toEqual([{ n: 0 }]);
   await sql("DELETE FROM users WHERE username = 'robert'");
-  expect(await statusWith(server.url, bobsToken)).toBe(401);
+  expect(await initializeStatus(server.url, bobsToken)).toBe(401);
 }
 
 describe('migrating a version-7 SQLite data directory (v8: grants and tokens by account)', () => {

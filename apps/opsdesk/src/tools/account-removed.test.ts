@@ -15,6 +15,7 @@ import { callTool } from '../../../../test/support/mcp.js';
 import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
 import { setPasswordOnPage } from '../../test/cases.js';
 import { type Conn, httpClient, tempDataDir, tokenOf } from '../../test/harness.js';
+import { initializeStatus } from '../../test/raw-http.js';
 import { issueToken, userForToken } from '../identity.js';
 import { type HttpServing, serveHttp } from '../serve-http.js';
 
@@ -169,25 +170,7 @@ function suite(name: string, start: () => Promise<Setup>) {
       const r = await callTool(alice.client, 'register_user');
       expect(r.structured).toMatchObject({ status: 'done', username });
     };
-    /** How opsdesk answers an initialize carrying `token`: 401 when it names no account. */
-    const statusWith = async (token: string) => {
-      const response = await fetch(setup.server.url, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-        }),
-      });
-      await response.body?.cancel();
-      return response.status;
-    };
+    const statusWith = (token: string) => initializeStatus(setup.server.url, token);
     const seen = async (c: Conn) => {
       const r = await callTool(c.client, 'list_deployments');
       expect(r.status).toBe('done');

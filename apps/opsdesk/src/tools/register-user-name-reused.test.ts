@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../../test/support/mcp.js';
 import { setPasswordOnPage } from '../../test/cases.js';
 import { type Conn, httpClient, tempDataDir, tokenOf } from '../../test/harness.js';
+import { initializeStatus } from '../../test/raw-http.js';
 import { type HttpServing, serveHttp } from '../serve-http.js';
 
 let data: ReturnType<typeof tempDataDir>;
@@ -20,26 +21,6 @@ afterAll(async () => {
   data.remove();
 });
 
-/** How opsdesk answers a request carrying `token`: 401 for a token that names nobody. */
-async function statusWith(token: string): Promise<number> {
-  const response = await fetch(server.url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    }),
-  });
-  await response.body?.cancel();
-  return response.status;
-}
-
 /**
  * A removed user's bearer token names their account, which nobody holds again. An
  * account made later under that name — by anyone who may call register_user — is a new person:
@@ -48,11 +29,11 @@ async function statusWith(token: string): Promise<number> {
 describe('register_user: a name of a removed user', () => {
   it('the new account does not answer to the removed user’s token', async () => {
     const bobs = tokenOf(server, 'bob');
-    expect(await statusWith(bobs)).toBe(200);
+    expect(await initializeStatus(server.url, bobs)).toBe(200);
     const db = new BetterSqlite3(join(data.dir, 'opsdesk.db'));
     db.exec("DELETE FROM users WHERE username = 'bob'");
     db.close();
-    expect(await statusWith(bobs)).toBe(401);
+    expect(await initializeStatus(server.url, bobs)).toBe(401);
 
     alice.script.push(
       { action: 'accept', content: { username: 'bob', email: 'new-bob@example.com', newsletter: false } },
@@ -65,17 +46,17 @@ describe('register_user: a name of a removed user', () => {
     const r = await callTool(alice.client, 'register_user');
     expect(r.structured).toMatchObject({ status: 'done', username: 'bob' });
 
-    expect(await statusWith(bobs)).toBe(401);
+    expect(await initializeStatus(server.url, bobs)).toBe(401);
   });
 
   it('nor does an account a host adds again under the name (issueToken)', async () => {
     const first = await server.ownerToken('erin');
-    expect(await statusWith(first)).toBe(200);
+    expect(await initializeStatus(server.url, first)).toBe(200);
     const db = new BetterSqlite3(join(data.dir, 'opsdesk.db'));
     db.exec("DELETE FROM users WHERE username = 'erin'");
     db.close();
     const second = await server.ownerToken('erin');
-    expect(await statusWith(second)).toBe(200);
-    expect(await statusWith(first)).toBe(401);
+    expect(await initializeStatus(server.url, second)).toBe(200);
+    expect(await initializeStatus(server.url, first)).toBe(401);
   });
 });
