@@ -9,6 +9,15 @@ function codes(raw: unknown): SchemaProblemCode[] {
 const form = (properties: unknown, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, ...extra });
 
 describe('parseFormSchema', () => {
+  it('takes a form of exactly MAX_FIELDS fields, and says the bound as one it may reach', () => {
+    const fields = (n: number) =>
+      form(Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { type: 'boolean' }])));
+    expect(codes(fields(MAX_FIELDS))).toEqual([]);
+    const [over] = parseFormSchema(fields(MAX_FIELDS + 1)).problems;
+    expect(over).toMatchObject({ code: 'too_many_fields', message: `the form has ${MAX_FIELDS + 1} fields` });
+    expect(over?.fix).toBe(`Keep a form to at most ${MAX_FIELDS} fields; take bulk data as tool arguments.`);
+  });
+
   it.each<[string, unknown, SchemaProblemCode[]]>([
     ['not an object', 'schema', ['not_object']],
     ['root of another type', { type: 'array', properties: {} }, ['not_object']],

@@ -119,7 +119,7 @@ export function parseFormSchema(raw: unknown): ParsedForm {
           undefined,
           'too_many_fields',
           `the form has ${names.length} fields`,
-          `Keep a form under ${MAX_FIELDS} fields; take bulk data as tool arguments.`,
+          `Keep a form to at most ${MAX_FIELDS} fields; take bulk data as tool arguments.`,
         ),
       );
     } else {
