@@ -16,10 +16,8 @@ export async function guardedChat(request: Request, noSession: 401 | 403 = 401):
   const chat = await chatOf(request);
   // In the page's language: the page shows it (a turn's error, a note).
   const say = REFUSED[requestLocale(request)];
-  if (!chat) {
-    const error = noSession === 401 ? say.noSession : 'No session.';
-    return { refused: Response.json({ error }, { status: noSession }) };
-  }
+  // The same words whatever the request was for (they tell nothing of the question), in its language.
+  if (!chat) return { refused: Response.json({ error: say.noSession }, { status: noSession }) };
   if (request.headers.get('x-elicitkit-csrf') !== chat.csrf)
     return { refused: Response.json({ error: say.wrongToken }, { status: 403 }) };
   return { chat };

@@ -11,6 +11,7 @@ const TEXTS: Record<
     notUtf8: string;
     notJson: string;
     notAsTyped: (path: string, why: string) => string;
+    inexact: (written: string, read: string) => string;
   }
 > = {
   en: {
@@ -19,6 +20,8 @@ const TEXTS: Record<
     notUtf8: 'The body is not valid UTF-8 (JSON must be).',
     notJson: 'The body is not valid JSON.',
     notAsTyped: (path, why) => `${path}: ${why}. Send the value meant.`,
+    inexact: (written, read) =>
+      `The number ${written} cannot be sent exactly: it would arrive as ${read}. Send the value meant.`,
   },
   zh: {
     notJsonType: '请发送 JSON（content-type: application/json）。',
@@ -26,26 +29,34 @@ const TEXTS: Record<
     notUtf8: '请求体不是有效的 UTF-8（JSON 必须是）。',
     notJson: '请求体不是有效的 JSON。',
     notAsTyped: (path, why) => `${path}：${why}。请发送本来要发送的值。`,
+    inexact: (written, read) => `数字 ${written} 无法精确发送：它会变成 ${read}。请发送本来要发送的值。`,
   },
 };
 
 export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; error: string };
 
+/** How a body is read: what counts as JSON, the language it is refused in, whether a person typed it. */
+export interface ReadJsonOptions {
+  /** The content types taken as JSON (a beacon can only send `text/plain`). */
+  types?: readonly string[];
+  /** The language every refusal is said in (the page's: `requestLocale`); English by default. */
+  locale?: Locale;
+  /** Typed by a person (an answer): held to what the CLI holds its `--args` to. */
+  typed?: boolean;
+}
+
 /**
- * Reads a JSON body, refusing (413) anything over `limit` bytes before parsing it. `types` are
- * the content types taken as JSON (a beacon can only send `text/plain`). A body `typed` by a person
- * (an answer; `typed` is the language to refuse it in) is held to what the CLI holds its `--args`
- * to (`notAsTyped`): a number that would arrive as another (`-0`, `1e400`, past ±2^53-1), a key
- * given twice, half a character are refused naming where (`$.content.ratio`); any other body only
- * for a number read as another value, in English.
+ * Reads a JSON body, refusing (413) anything over `limit` bytes before parsing it. A body `typed`
+ * by a person is held to what the CLI holds its `--args` to (`notAsTyped`): a number that would
+ * arrive as another (`-0`, `1e400`, past ±2^53-1), a key given twice, half a character are refused
+ * naming where (`$.content.ratio`); any other body only for a number read as another value.
  */
 export async function readJson(
   request: Request,
   limit: number,
-  types = ['application/json'],
-  typed?: Locale,
+  { types = ['application/json'], locale = 'en', typed = false }: ReadJsonOptions = {},
 ): Promise<JsonBody> {
-  const say = TEXTS[typed ?? 'en'];
+  const say = TEXTS[locale];
   // The media type before any parameter, compared whole and without case (RFC 9110): `Application/JSON`
   // is JSON, and `text/plain; x=application/json` is not.
   const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -86,7 +97,7 @@ export async function readJson(
       return {
         ok: false,
         status: 400,
-        error: say.notAsTyped(quoted(wrong.path, 200), notAsTypedIn(typed, wrong.reason)),
+        error: say.notAsTyped(quoted(wrong.path, 200), notAsTypedIn(locale, wrong.reason)),
       };
     return { ok: true, value };
   }
@@ -96,7 +107,7 @@ export async function readJson(
     return {
       ok: false,
       status: 400,
-      error: `The number ${quoted(inexact.written)} cannot be sent exactly: it would arrive as ${quoted(inexact.read)}. Send the value meant.`,
+      error: say.inexact(quoted(inexact.written), quoted(inexact.read)),
     };
   return { ok: true, value };
 }

@@ -41,6 +41,8 @@ async function closedWithQuestion(): Promise<{ b: Browser; id: string }> {
 }
 
 const ACCEPT = { action: 'accept', content: { env: 'dev' } };
+/** What a request without a chat is told, whatever the question: nothing about it. */
+const NO_SESSION = 'No session: load the page first.';
 
 describe('an answer to a question whose chat has ended', () => {
   it("from the chat's own page is refused with 410, as the docs say", async () => {
@@ -50,12 +52,15 @@ describe('an answer to a question whose chat has ended', () => {
     expect(await late.json()).toEqual({ error: expect.stringContaining('withdrawn') });
   });
 
-  it('without the chat\'s CSRF token reveals nothing (403 "No session.")', async () => {
+  it("without the chat's CSRF token reveals nothing (403, the same words as for no chat, in the page's language)", async () => {
     const { b, id } = await closedWithQuestion();
     for (const csrf of ['', 'forged', (await newBrowser()).csrf]) {
       const late = await answer({ ...b, csrf }, id, ACCEPT);
       expect(late.status).toBe(403);
-      expect(await late.json()).toEqual({ error: 'No session.' });
+      expect(await late.json()).toEqual({ error: NO_SESSION });
+      const zh = await answer({ ...b, csrf }, id, ACCEPT, { 'x-elicitkit-locale': 'zh' });
+      expect(zh.status).toBe(403);
+      expect(await zh.json()).toEqual({ error: '没有会话：请先加载页面。' });
     }
   });
 
@@ -65,7 +70,7 @@ describe('an answer to a question whose chat has ended', () => {
     for (const id of [other.id, 'no-such-question']) {
       const late = await answer(b, id, ACCEPT);
       expect(late.status, id).toBe(403);
-      expect(await late.json()).toEqual({ error: 'No session.' });
+      expect(await late.json()).toEqual({ error: NO_SESSION });
     }
     // The other chat's own page is still told about its own.
     expect((await answer(other.b, other.id, ACCEPT)).status).toBe(410);

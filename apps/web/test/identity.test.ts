@@ -77,4 +77,30 @@ describe('the demo identity picker', () => {
     expect((await choose(b, { user: 'bob' }, 'forged')).status).toBe(403);
     expect(await listDeployments(b)).toContain('order-service');
   });
+
+  it("refuses a body it cannot read in the page's language, and changes nothing", async () => {
+    const b = await newBrowser();
+    const post = (contentType: string, body: string) =>
+      postIdentity(
+        new Request('http://localhost/api/chat/identity', {
+          method: 'POST',
+          headers: {
+            cookie: b.cookie,
+            'x-elicitkit-csrf': b.csrf,
+            'content-type': contentType,
+            'x-elicitkit-locale': 'zh',
+          },
+          body,
+        }),
+      );
+    for (const [contentType, body, status, error] of [
+      ['text/plain', '{"user":"bob"}', 415, '请发送 JSON（content-type: application/json）。'],
+      ['application/json', '{"user":', 400, '请求体不是有效的 JSON。'],
+      ['application/json', JSON.stringify({ user: 'bob', pad: 'x'.repeat(2000) }), 413, '请求体超过 1024 字节。'],
+    ] as const) {
+      const refused = await post(contentType, body);
+      expect([refused.status, await refused.json()], body.slice(0, 20)).toEqual([status, { error }]);
+    }
+    expect(await listDeployments(b)).toContain('order-service');
+  });
 });

@@ -2,7 +2,7 @@
  * Closing a chat withdraws its open questions, then gives their tool calls a moment to end before
  * its connections close. A server may ask again in that moment (its question came back `cancel`,
  * so it asks once more): the chat has ended, so that question must not be shown — every answer to
- * it is "No session." — but answered `cancel` at once. Real route handlers, a real stdio MCP
+ * it is "No session: load the page first." — but answered `cancel` at once. Real route handlers, a real stdio MCP
  * server (raw JSON-RPC lines) that asks again whatever the first answer was.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

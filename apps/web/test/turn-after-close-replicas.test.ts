@@ -3,7 +3,7 @@
  * page's beacon lands on the other, which closes the chat in Redis and withdraws its
  * question. The streaming replica learns of the close only at its next sweep (up to a minute);
  * meanwhile the model's next tool call must not show a question nobody may answer (every answer
- * is "No session." now) nor open a connection for the ended chat. Two replicas as child processes
+ * is "No session: load the page first." now) nor open a connection for the ended chat. Two replicas as child processes
  * (`replica.ts`), a real `redis-server`, the bundled opsdesk, and a real OpenAI-compatible endpoint
  * (`scripted-model.ts`) that calls deploy_service twice.
  */

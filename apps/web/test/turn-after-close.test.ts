@@ -3,7 +3,7 @@
  * the turn's request go (or a proxy keeping that request open), or another replica's close —
  * withdraws its open question. The turn's stream may still run, and the model goes on to its next
  * step: a tool it calls then must not open a fresh MCP connection for the ended chat (nothing
- * would ever close it) nor show a question nobody may answer (every answer is "No session."). Real
+ * would ever close it) nor show a question nobody may answer (every answer is "No session: load the page first."). Real
  * route handlers, the bundled opsdesk, a real OpenAI-compatible endpoint
  * (`scripted-model.ts`) that calls deploy_service at every step until it has called it twice.
  */

@@ -19,7 +19,7 @@ export async function POST(request: Request): Promise<Response> {
   let started = false;
   try {
     const locale = requestLocale(request);
-    const body = await readJson(request, 2 * 1024 * 1024);
+    const body = await readJson(request, 2 * 1024 * 1024, { locale });
     if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
     const messages = isObject(body.value) ? body.value.messages : undefined;
     if (!Array.isArray(messages))

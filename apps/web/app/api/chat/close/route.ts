@@ -15,7 +15,7 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: Request): Promise<Response> {
   const chat = await chatOf(request);
   if (!chat) return Response.json({ error: 'No session.' }, { status: 403 });
-  const body = await readJson(request, 1024, ['application/json', 'text/plain']);
+  const body = await readJson(request, 1024, { types: ['application/json', 'text/plain'] });
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
   const csrf = (body.value as { csrf?: unknown } | null)?.csrf;
   if (typeof csrf !== 'string' || csrf !== chat.csrf)

@@ -26,7 +26,7 @@ export async function POST(request: Request): Promise<Response> {
   const say = REFUSED[requestLocale(request)];
   if (!config().servers.some((s) => s.kind === 'opsdesk'))
     return Response.json({ error: say.noOpsdesk }, { status: 404 });
-  const body = await readJson(request, 1024);
+  const body = await readJson(request, 1024, { locale: requestLocale(request) });
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
   const user = (body.value as { user?: unknown } | null)?.user;
   if (user !== null && !isDemoUser(user)) return Response.json({ error: say.badUser }, { status: 400 });

@@ -26,7 +26,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
     return ended ? Response.json(ended.body, { status: ended.status }) : refused;
   }
   // Typed by a person (or a script): sent exactly as written, or refused naming where.
-  const body = await readJson(request, MAX_ANSWER_BYTES, ['application/json'], locale);
+  const body = await readJson(request, MAX_ANSWER_BYTES, { locale, typed: true });
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
   const result = await answer(chat, id, body.value, locale);
   return Response.json(result.body, { status: result.status });
