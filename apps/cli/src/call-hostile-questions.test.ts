@@ -3,7 +3,8 @@
  * may drive the terminal (shown.ts, terminal-text.test.ts) — the lines about its questions included
  * — nor fake a line of the CLI's own. A raw-SDK stdio server whose tools each ask one form: its
  * field titles and keys carry escape sequences that clear the screen and write the clipboard
- * (OSC 52), or a line break and a line of the CLI's.
+ * (OSC 52), or a line break and a line of the CLI's (a title with one is refused outright, and the
+ * refusal quotes it on the CLI's own line).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,7 +69,8 @@ describe('elicitkit call: what it says about a hostile server’s question', () 
   }, 60_000);
 
   it.each([
-    ['count-fake', 'did not fit the form'],
+    // A title that breaks the line is itself refused (the form's bad_title): nothing is asked.
+    ['count-fake', 'refused a malformed question'],
     ['malformed-fake', 'refused a malformed question'],
   ])(
     '%s: a line break in the server’s text does not start a line of the CLI’s',
