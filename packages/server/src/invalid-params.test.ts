@@ -18,28 +18,37 @@ afterEach(async () => {
 
 const CURSOR = 'Invalid params: params.cursor: Invalid input: expected string, received number';
 
+/**
+ * Over `clientSide`: a 2025-11-25 handshake, then tools/list with a numeric cursor (id 2) and with
+ * none (id 3); returns the answers by id once all three requests are answered.
+ */
+async function listWithCursors(clientSide: InMemoryTransport): Promise<(id: number) => JSONRPCMessage | undefined> {
+  const answers: JSONRPCMessage[] = [];
+  clientSide.onmessage = (m) => answers.push(m);
+  await clientSide.start();
+  await clientSide.send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'p', version: '1' } },
+  });
+  await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  await clientSide.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 5 } });
+  await clientSide.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} });
+  await expect.poll(() => answers.filter((m) => 'id' in m).length).toBe(3);
+  return (id) => answers.find((m) => 'id' in m && m.id === id);
+}
+
 describe('params a spec method refuses', () => {
   it('in memory (any transport a kit server is connected to): tools/list with a numeric cursor is -32602', async () => {
     const server = createElicitkit().createServer({ name: 'p', version: '1' }, fixtureTools(createStore()));
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     cleanup.push(() => server.close());
-    const answers: JSONRPCMessage[] = [];
-    clientSide.onmessage = (m) => answers.push(m);
-    await clientSide.start();
-    await clientSide.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'p', version: '1' } },
-    });
-    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    await clientSide.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 5 } });
-    await clientSide.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} });
-    await expect.poll(() => answers.length).toBe(3);
-    expect(answers[1]).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: CURSOR } });
+    const byId = await listWithCursors(clientSide);
+    expect(byId(2)).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: CURSOR } });
     // The server goes on: the same request with good params is answered.
-    expect((answers[2] as { result?: { tools?: unknown[] } }).result?.tools?.length).toBeGreaterThan(0);
+    expect((byId(3) as { result?: { tools?: unknown[] } }).result?.tools?.length).toBeGreaterThan(0);
   });
 
   it('on a server built by hand whose kit tools are registered after it connected', async () => {
@@ -54,21 +63,9 @@ describe('params a spec method refuses', () => {
     cleanup.push(() => server.close());
     // Registered once connected (tools that come and go): the connection already made gets the seam too.
     for (const tool of fixtureTools(createStore())) kit.register(server, tool);
-    const answers: JSONRPCMessage[] = [];
-    clientSide.onmessage = (m) => answers.push(m);
-    await clientSide.start();
-    await clientSide.send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'p', version: '1' } },
-    });
-    await clientSide.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    await clientSide.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { cursor: 5 } });
-    await clientSide.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} });
-    await expect.poll(() => answers.filter((m) => 'id' in m).length).toBe(3);
-    const byId = (id: number) => answers.find((m) => 'id' in m && m.id === id);
+    const byId = await listWithCursors(clientSide);
     expect(byId(2)).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: CURSOR } });
+    // The server goes on: the same request with good params is answered.
     expect((byId(3) as { result?: { tools?: unknown[] } }).result?.tools?.length).toBeGreaterThan(0);
   });
 
