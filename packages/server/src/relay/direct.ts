@@ -11,6 +11,14 @@
  * replica since restarted there): until the holder's `hello` has opened, the relay goes through
  * Redis. A connection that sends anything that does not open, a message from another replica than
  * the one it greeted with, or no `hello` within `helloTimeoutMs` is closed.
+ *
+ * A connection is trusted as alive only on its peer's word on it: while a relay waits on it, or is
+ * held for it, a sealed `ping` goes on it every so often, and a `pong` from the peer must come
+ * back on it in time, or the connection is closed and its relays end as when it is lost (`Link`'s
+ * `use`). TCP's keepalive is no such word: it gives up only after about 20 s, and never on a peer
+ * whose kernel, or a middlebox holding the connection, answers its probes while the packets of the
+ * connection itself are lost. Only a peer that said it answers pings is pinged (one of an earlier
+ * version refuses the frame); an idle connection is not pinged at all.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
@@ -64,6 +72,17 @@ export function parseAddress(address: string): { host: string; port: number } | 
 }
 
 /**
+ * How a connection in use is watched (`Link.use`): a `ping` every `everyMs`, and the connection
+ * closed when its `pong` has not come back within `withinMs` of it.
+ */
+export interface LinkLiveness {
+  everyMs: number;
+  withinMs: number;
+  /** The `ping` numbered `p`, sealed to `peer`. */
+  ping(peer: string, p: number): string;
+}
+
+/**
  * One connection between two replicas, framed: each message a 4-byte big-endian length and that
  * many bytes of UTF-8. `peer` is set once the other side's `hello` opened.
  */
@@ -73,6 +92,15 @@ export class Link {
   private buffered = 0;
   private closed = false;
   private readonly onClose: (() => void)[] = [];
+  /** The peer said it answers pings (`answering`). */
+  private answers = false;
+  /** Relays waiting on it or held for it now (`use`). */
+  private users = 0;
+  private pinger: ReturnType<typeof setInterval> | undefined;
+  /** The `ping` sent and not answered yet, and when it is due. */
+  private awaited: { p: number; due: ReturnType<typeof setTimeout> } | undefined;
+  /** The number of the next `ping`. */
+  private pings = 0;
 
   constructor(
     readonly socket: Socket,
@@ -81,12 +109,70 @@ export class Link {
     private readonly deliver: (message: string, link: Link) => void,
     /** The replica this side connected to reach: only its `hello` greets the connection. */
     readonly expects?: string,
+    /** How it is watched while in use; without it, it is not. */
+    private readonly liveness?: LinkLiveness,
   ) {
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 10_000);
     socket.on('data', (chunk: Buffer) => this.read(chunk));
     socket.on('error', () => {});
     socket.on('close', () => this.close());
+  }
+
+  /**
+   * A relay waits on it, or is held for it: until the function returned is called (once; more
+   * calls do nothing), the peer — once it said it answers (`answering`) — is pinged every
+   * `everyMs`, and the connection closed when a `pong` is not back within `withinMs`. Pinged only
+   * while some relay uses it.
+   */
+  use(): () => void {
+    this.users++;
+    this.watch();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.users === 0) this.unwatch();
+    };
+  }
+
+  /**
+   * The peer answers pings: its directory entry says so (this side connected to it), it asked
+   * for them on a request it sent on this connection, or it pinged.
+   */
+  answering(): void {
+    this.answers = true;
+    this.watch();
+  }
+
+  /** The peer's `pong` numbered `p`: the `ping` it answers is no longer awaited (one not awaited, of a time the link was idle, is nothing). */
+  answered(p: number): void {
+    if (this.awaited?.p !== p) return;
+    clearTimeout(this.awaited.due);
+    this.awaited = undefined;
+  }
+
+  private watch(): void {
+    const liveness = this.liveness;
+    if (!liveness || this.pinger || !this.answers || this.users === 0 || this.closed) return;
+    this.pinger = setInterval(() => {
+      // One at a time: one not answered yet is due already, and closes the connection when it is.
+      const peer = this.peer;
+      if (this.awaited || peer === undefined) return;
+      const p = this.pings++;
+      const due = setTimeout(() => this.close(), liveness.withinMs);
+      (due as { unref?: () => void }).unref?.();
+      this.awaited = { p, due };
+      this.send(liveness.ping(peer, p));
+    }, liveness.everyMs);
+    (this.pinger as { unref?: () => void }).unref?.();
+  }
+
+  private unwatch(): void {
+    clearInterval(this.pinger);
+    this.pinger = undefined;
+    if (this.awaited) clearTimeout(this.awaited.due);
+    this.awaited = undefined;
   }
 
   /** Whether it carries messages to `replica`: greeted, and still open. */
@@ -126,6 +212,7 @@ export class Link {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.unwatch();
     this.chunks = [];
     this.socket.destroy();
     for (const then of this.onClose.splice(0)) then();
@@ -174,6 +261,8 @@ export class Links {
       /** A connection closed: what was relayed on it ends. */
       lost: (link: Link) => void;
     },
+    /** How each connection is watched while relays use it (`Link.use`). */
+    private readonly liveness?: LinkLiveness,
   ) {
     const host = options.host ?? '127.0.0.1';
     if (options.advertise === undefined && WILDCARDS.has(host))
@@ -194,7 +283,7 @@ export class Links {
         socket.destroy();
         return;
       }
-      const link = new Link(socket, true, this.on.message);
+      const link = new Link(socket, true, this.on.message, undefined, this.liveness);
       this.inbound.add(link);
       const timer = setTimeout(() => link.peer === undefined && link.close(), helloMs);
       (timer as { unref?: () => void }).unref?.();
@@ -264,7 +353,7 @@ export class Links {
     const where = parseAddress(address);
     if (!where || this.server === undefined) return undefined;
     const socket = createConnection(where);
-    const link = new Link(socket, false, this.on.message, holder);
+    const link = new Link(socket, false, this.on.message, holder, this.liveness);
     this.outbound.set(holder, link);
     socket.once('connect', () => link.send(this.on.hello(holder)));
     const timer = setTimeout(() => link.peer === undefined && link.close(), this.options.helloTimeoutMs ?? 5_000);

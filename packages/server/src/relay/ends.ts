@@ -228,6 +228,11 @@ export async function runRelayed(
   const controller = new AbortController();
   const entry: Holding = { requester: back, controller, ...(via ? { via } : {}) };
   holding.set(frame.r, entry);
+  // Held for its connection: the requester, if it answers pings (it said so on the request), is
+  // pinged on it while it runs, and the connection closed — the relay dropped with it — when it
+  // does not answer in time: one that can no longer hear this replica there has given up on it.
+  if (via && frame.ping === true) via.answering();
+  const release = via?.use();
   // Redis not answering whether the requester listens (`timeoutMs`) drops it too: that requester's
   // own questions go unanswered as well, and it gives up on the relay — and this replica would not
   // hear its `abort`.
@@ -343,6 +348,7 @@ export async function runRelayed(
     await publish(back, frameOf).catch(() => 0);
   } finally {
     unwatch();
+    release?.();
     holding.delete(frame.r);
   }
 }
@@ -438,6 +444,8 @@ export function receiveFrame(core: RelayCore, message: string): void {
 function takeLate(core: RelayCore, from: string, frame: Frame): void {
   switch (frame.t) {
     case 'hello':
+    case 'ping':
+    case 'pong':
       return;
     case 'abort':
       take(core, from, frame);
@@ -463,8 +471,9 @@ const TOO_LATE =
 /**
  * A message on a direct connection (`direct.ts`): opened as one from Redis, and the connection
  * closed on anything a replica holding the key would not send — a message that does not open, a
- * first message that is not a `hello`, one from another replica than the one that greeted. A
- * `hello` opened on a connection this replica accepted is answered with its own.
+ * first message that is not a `hello` (a `ping` too: only a greeted peer is answered), one from
+ * another replica than the one that greeted. A `hello` opened on a connection this replica
+ * accepted is answered with its own, a `ping` with a `pong` (`take`).
  */
 export function receiveOnLink(core: RelayCore, message: string, link: Link): void {
   const opened = open(core.key, core.replica, message, core.seen);
@@ -502,6 +511,16 @@ function take(core: RelayCore, from: string, frame: Frame, via?: Link): void {
   switch (frame.t) {
     case 'hello':
       // Only a direct connection's first message means anything (`receiveOnLink`).
+      return;
+    case 'ping':
+      // Answered on the connection it came on (through Redis it means nothing): a peer that pings
+      // answers pings too.
+      if (!via) return;
+      via.answering();
+      via.send(sealFrames(core.key, core.replica, from, [{ t: 'pong', p: frame.p }], Date.now(), true));
+      return;
+    case 'pong':
+      via?.answered(frame.p);
       return;
     case 'request':
       // One relay id per request: a second request reusing a live one's id is not run.
@@ -605,6 +624,11 @@ export async function relayTo(
     beats: boolean;
     /** The holder's directory entry says it numbers a response's frames (`SessionEntry.sequenced`). */
     sequenced: boolean;
+    /**
+     * The holder's directory entry says it answers pings on a direct connection
+     * (`SessionEntry.pings`): a relay on one pings it while it waits (`Link.use`).
+     */
+    pings: boolean;
     /** The session the request is on: its requests keep their order (`RelayCore.unanswered`). */
     session: string;
   },
@@ -645,12 +669,17 @@ export async function relayTo(
       },
       to.beats,
     );
+  // While it waits on a direct connection, the connection is in use: a holder that answers pings
+  // is pinged on it, and the connection closed — this relay ending as below (`lost`) — when no
+  // answer comes back in time.
+  let release = () => {};
   const relayed = new RelayedResponse({
     requestBody: body,
     sequenced: to.sequenced,
     abort: (resume) => void sendAbort(core, holder, r, { aead, ...(via ? { via } : {}) }, resume),
     done: () => {
       unwatch();
+      release();
       core.waiting.delete(r);
     },
   });
@@ -696,6 +725,10 @@ export async function relayTo(
       : {}),
   };
   core.waiting.set(r, waiting);
+  if (via) {
+    if (to.pings) via.answering();
+    release = via.use();
+  }
   request.signal.addEventListener('abort', () => relayed.cancel(), { once: true });
   // Set while a PUBLISH of the request is unanswered.
   let published = false;
@@ -713,6 +746,8 @@ export async function relayTo(
       ...(aead ? { aead: true as const } : {}),
       ...(to.sequenced ? { seq: true as const } : {}),
       ...(auth ? { auth: relayedAuth(auth) } : {}),
+      // This replica answers the holder's pings on the connection the request goes on.
+      ...(via && to.pings ? { ping: true as const } : {}),
     };
     // Longer than a direct connection carries (headers near their bounds), it goes through Redis.
     const tooLong = (error: unknown) => {
@@ -742,6 +777,7 @@ export async function relayTo(
       if (relayed.settled || linkLost) return await relayed.response();
       via = undefined;
       delete waiting.via;
+      release();
       core.unanswered.record(holder, to.session, r);
       unwatch();
       unwatch = watch();

@@ -271,12 +271,16 @@ describe('relay frames', () => {
     expect(() => checkFrame({ t: 'end', r: '' })).toThrow(FrameRefused);
     expect(() => checkFrame({ t: 'abort', r: 'x'.repeat(129) })).toThrow(FrameRefused);
     expect(() => checkFrame({ t: 'fail', r, message: 'm'.repeat(2_001) })).toThrow(FrameRefused);
+    expect(() => checkFrame({ t: 'ping', p: -1 })).toThrow(FrameRefused);
+    expect(() => checkFrame({ t: 'pong', p: 0.5 })).toThrow(FrameRefused);
     for (const frame of [
       { t: 'end', r: 'x'.repeat(128) },
       { t: 'abort', r },
       { t: 'abort', r, resume: true },
       { t: 'fail', r, message: 'm'.repeat(2_000) },
       { t: 'hello' },
+      { t: 'ping', p: 0 },
+      { t: 'pong', p: Number.MAX_SAFE_INTEGER },
       data,
     ] as Frame[]) {
       expect(() => checkFrame(frame)).not.toThrow();
@@ -292,6 +296,11 @@ describe('relay frames', () => {
       { t: 'abort', r, resume: false },
       { t: 'abort', r, resume: 'yes' },
       { t: 'fail', r, message: 'm'.repeat(2_001) },
+      { t: 'ping', p: -1 },
+      { t: 'ping', p: 1.5 },
+      { t: 'ping', p: '1' },
+      { t: 'pong' },
+      { t: 'pong', p: 1, r },
     ] as unknown as Frame[])
       expect(open(keys, 'b', sealUnchecked(keys, envelope(), frame), new Map())).toEqual({ dropped: 'schema' });
   });

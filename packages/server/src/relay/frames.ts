@@ -155,6 +155,12 @@ const FRAME = z.discriminatedUnion('t', [
     seq: z.literal(true).optional(),
     /** Who the requesting replica authenticated the request as; its credential stays there. */
     auth: identity.optional(),
+    /**
+     * The requester answers `ping`s on the direct connection this request came on, and pings the
+     * holder on it (`direct.ts`): set only for a holder whose directory entry says it answers them
+     * (`SessionEntry.pings`).
+     */
+    ping: z.literal(true).optional(),
   }),
   /**
    * The requester gave up on the relay: drop the request at the holder, and end the calls it
@@ -179,6 +185,15 @@ const FRAME = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('fail'), r: id, message: z.string().max(MAX_FAIL), i: index }),
   /** The first message each way on a direct connection (`direct.ts`): who is at its other end. */
   z.strictObject({ t: z.literal('hello') }),
+  /**
+   * On a direct connection a relay uses (`direct.ts`), to a peer that said it answers: are you
+   * there? `p` numbers it on its connection. Sent only to a replica whose directory entry says it
+   * answers (`SessionEntry.pings`), or that asked on its request (`ping`): an earlier version
+   * refuses the frame, and closes the connection.
+   */
+  z.strictObject({ t: z.literal('ping'), p: z.number().int().nonnegative() }),
+  /** The answer to the `ping` numbered `p`, on the connection it came on. */
+  z.strictObject({ t: z.literal('pong'), p: z.number().int().nonnegative() }),
 ]);
 
 export type Frame = z.infer<typeof FRAME>;
@@ -270,6 +285,9 @@ function madeWhole(frame: Frame): boolean {
       return FRAME.safeParse(frame).success;
     case 'hello':
       return true;
+    case 'ping':
+    case 'pong':
+      return Number.isSafeInteger(frame.p) && frame.p >= 0;
     default: {
       if (frame.r.length < 1 || frame.r.length > MAX_ID) return false;
       if (frame.t === 'data') return frame.d.length <= MAX_BASE64;

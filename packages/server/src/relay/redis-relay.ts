@@ -48,7 +48,10 @@ export interface RedisRelayOptions {
   sessionTtlMs?: number;
   /**
    * How often each end of a relay in progress through Redis checks that the other is still
-   * subscribed, ms. Default 1 s.
+   * subscribed, ms. Default 1 s. With `direct`, also how often each end pings its peer on a direct
+   * connection while a relay waits on it or is held for it (a peer of an earlier version, which
+   * does not answer, is not pinged): a `pong` not back within `timeoutMs` and `livenessMs` more
+   * closes the connection, and its relays end as when it is lost.
    */
   livenessMs?: number;
   /**
@@ -67,7 +70,8 @@ export interface RedisRelayOptions {
    * Relay on direct TCP connections between replicas, Redis staying the directory and the way
    * when a connection is not up: this replica listens (`host`, default `127.0.0.1`; `port`,
    * default any free one) and writes the address others reach it at (`advertise`, required when
-   * listening on every interface) in its sessions' entries. Messages are sealed as on Redis.
+   * listening on every interface) in its sessions' entries. Messages are sealed as on Redis. A
+   * connection a relay uses is trusted only while its peer answers sealed pings on it (`livenessMs`).
    */
   direct?: DirectOptions;
 }
@@ -180,29 +184,40 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   const repay = () => payOwed(core);
   redis.on('ready', repay);
   if (options.direct)
-    links = new Links(options.direct, {
-      // Whatever a message holds, it is never thrown into the socket's handler.
-      message: (message, link) => {
-        try {
-          receiveOnLink(core, message, link);
-        } catch {
-          core.drops.envelope++;
-          link.close();
-        }
+    links = new Links(
+      options.direct,
+      {
+        // Whatever a message holds, it is never thrown into the socket's handler.
+        message: (message, link) => {
+          try {
+            receiveOnLink(core, message, link);
+          } catch {
+            core.drops.envelope++;
+            link.close();
+          }
+        },
+        hello: (to) => sealFrames(key, replica, to, [{ t: 'hello' }], Date.now(), true),
+        lost: (link) => {
+          // Nothing runs on a connection before it greeted: closing one (a stranger's, or one
+          // evicted at `maxConnections`) costs no walk through the relays in flight.
+          if (link.peer === undefined) return;
+          for (const relay of core.waiting.values()) if (relay.via === link) relay.lost?.();
+          for (const held of core.holding.values()) {
+            if (held.via !== link) continue;
+            held.controller.abort();
+            void held.reader?.cancel().catch(() => {});
+          }
+        },
       },
-      hello: (to) => sealFrames(key, replica, to, [{ t: 'hello' }], Date.now(), true),
-      lost: (link) => {
-        // Nothing runs on a connection before it greeted: closing one (a stranger's, or one
-        // evicted at `maxConnections`) costs no walk through the relays in flight.
-        if (link.peer === undefined) return;
-        for (const relay of core.waiting.values()) if (relay.via === link) relay.lost?.();
-        for (const held of core.holding.values()) {
-          if (held.via !== link) continue;
-          held.controller.abort();
-          void held.reader?.cancel().catch(() => {});
-        }
+      // A connection a relay uses is pinged as often as a relay through Redis is checked on, and
+      // its peer given as long to answer as such a check takes at most, and a period more (a
+      // heartbeat check due meanwhile says first what it found).
+      {
+        everyMs: livenessMs,
+        withinMs: timeoutMs + livenessMs,
+        ping: (to, p) => sealFrames(key, replica, to, [{ t: 'ping', p }], Date.now(), true),
       },
-    });
+    );
   // Whether `peer` still listens on its channel; if not, whether it is gone or only cut from Redis.
   // One known to beat (`beats`) is asked both at once: subscribed as far as Redis can tell but not
   // beating, it is not heard from (a connection its host never closed, powered off or cut off,
@@ -289,7 +304,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       if (!entry || entry.holder === replica) return undefined;
       const digest = sha256(owner, 'hex');
       if (entry.digest !== digest) return undefined;
-      const { holder, batches, aead, address, wideIdentity, beats, sequenced } = entry;
+      const { holder, batches, aead, address, wideIdentity, beats, sequenced, pings } = entry;
       const body =
         request.method === 'GET' || request.method === 'HEAD'
           ? undefined
@@ -308,6 +323,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         wideIdentity,
         beats,
         sequenced,
+        pings,
         session: id,
       });
       if (sent !== HOLDER_GONE) return sent;

@@ -29,6 +29,11 @@ export interface SessionEntry {
   beats: boolean;
   /** The holder numbers a response's frames for a requester that asks (`seq`: `frames.ts`). */
   sequenced: boolean;
+  /**
+   * The holder answers `ping`s on a direct connection, and reads `ping` on a relayed request
+   * (`frames.ts`, `direct.ts`).
+   */
+  pings: boolean;
 }
 
 /**
@@ -53,13 +58,20 @@ const IDENTITY = 'identity';
  * it is sent no `seq`, which it would refuse.
  */
 const SEQ = 'seq';
+/**
+ * The eighth line: the holder answers a `ping` on a direct connection with a `pong`, and reads
+ * `ping` on a relayed request (its requester answers them too). A replica of an earlier version
+ * reads seven lines at most and writes none: it is never pinged, which would close the connection
+ * (it refuses the frame), nor sent `ping` on a request, and does not ping.
+ */
+const PING = 'ping';
 
 /**
  * The sessions directory in Redis, as one replica sees it: `<prefix>session:<id>` → the holder,
  * a digest of the owner, what the holder understands (`BATCHES`, `AEAD`) and, on a fifth line for
  * a holder that takes direct connections, the `host:port` it takes them on (replicas of earlier
  * versions read four lines and relay through Redis), and on a sixth (`IDENTITY`) that it takes a
- * larger identity, and on a seventh (`SEQ`) that it numbers a response's frames. Beside them, `<prefix>alive:<replica>` says a replica's heartbeat is current:
+ * larger identity, on a seventh (`SEQ`) that it numbers a response's frames, and on an eighth (`PING`) that it answers pings on a direct connection. Beside them, `<prefix>alive:<replica>` says a replica's heartbeat is current:
  * one nobody hears on its channel while it beats is cut from Redis for a moment, not gone. The
  * entries this replica holds are renewed by that heartbeat (written again, not merely extended: an entry dropped while
  * this replica was briefly unreachable comes back with the next beat). Where others' sessions
@@ -94,7 +106,7 @@ export class SessionEntries {
   /** Records a session this replica now holds. */
   async open(id: string, owner: string): Promise<void> {
     const address = this.address();
-    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}\n${address ?? ''}\n${IDENTITY}\n${SEQ}`;
+    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}\n${address ?? ''}\n${IDENTITY}\n${SEQ}\n${PING}`;
     await bounded(this.redis.set(this.key(id), entry, 'PX', this.ttlMs), this.timeoutMs);
     this.held.set(id, entry);
   }
@@ -112,7 +124,7 @@ export class SessionEntries {
       entry = await bounded(this.redis.get(this.key(id)), this.timeoutMs);
       if (entry !== null) this.remember(id, entry);
     }
-    const [holder, digest, can, reads, address, identity, numbers] = entry?.split('\n') ?? [];
+    const [holder, digest, can, reads, address, identity, numbers, answers] = entry?.split('\n') ?? [];
     return holder && digest
       ? {
           holder,
@@ -123,6 +135,7 @@ export class SessionEntries {
           wideIdentity: identity === IDENTITY,
           beats: identity === IDENTITY,
           sequenced: numbers === SEQ,
+          pings: answers === PING,
         }
       : undefined;
   }
