@@ -81,7 +81,11 @@ describe('connectWithin', () => {
     const client = newClient('auto');
     const transport = new StdioClientTransport({ command: process.execPath, args: PROBE_DEAF });
     // Were the probe to take the whole deadline (the SDK's rule), the fallback would never start.
-    await connectWithin(client, transport, { revision: 'auto', timeoutMs: 3000 });
+    // Two processes start inside the deadline (the SDK's probe sibling, then the session's own),
+    // each a Node start that takes seconds on a loaded host: 3 s failed 1 run in 3 with twelve
+    // busy loops beside it (the probe's half spent before its sibling could read). 10 s leaves
+    // each half room for a start; the test waits out the probe's 5 s either way.
+    await connectWithin(client, transport, { revision: 'auto', timeoutMs: 10_000 });
     expect(client.getServerVersion()).toMatchObject({ name: 'probe-deaf' });
   });
 
