@@ -7,6 +7,7 @@ const SRC = dirname(fileURLToPath(import.meta.url));
 /** What a browser host (the web app, React) uses: none of it may reach Node-only code. */
 const BROWSER_ENTRIES = [
   'index.ts',
+  'typed-json.ts',
   'attach/index.ts',
   'checks/form.ts',
   'checks/url.ts',

@@ -121,6 +121,25 @@ describe('the public API of @elicitkit/client/redis', () => {
   });
 });
 
+describe('the public API of @elicitkit/client/typed-json', () => {
+  it('declares exactly the reading of typed JSON, each documented (values with an @example)', () => {
+    expect(publicApi(entry('./typed-json.ts'))).toEqual({
+      values: ['notAsTyped', 'notAsTypedWhy', 'numberNotAsTyped', 'numberReadAs'],
+      types: ['NotAsTyped', 'NotAsTypedReason'],
+      undocumented: [],
+    });
+  });
+
+  it('imports nothing outside the package: a browser bundle of it carries no SDK', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    const { dirname, join } = await import('node:path');
+    const src = dirname(fileURLToPath(import.meta.url));
+    for (const file of ['typed-json.ts', 'arguments-json.ts', 'exact-number.ts'])
+      expect(readFileSync(join(src, file), 'utf8'), file).not.toMatch(/^\s*(?:import|export)\s[^'"]*?from\s+'[^.]/m);
+  });
+});
+
 describe('the public API of @elicitkit/client/testing', () => {
   it('declares exactly these values and types, each documented (values with an @example)', () => {
     expect(publicApi(entry('./testing.ts'))).toEqual({
