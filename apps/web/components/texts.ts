@@ -1,5 +1,7 @@
+import { notAsTypedIn } from '../lib/exact-json';
 import type { Locale } from '../lib/locale';
 import type { ElicitationData, RefusalData, Status } from '../lib/wire';
+import type { FieldProblem, JsonType } from './tool-fields';
 
 /** A span of milliseconds in words: `a minute`, `5 minutes`, `30 seconds`. */
 function minutes(ms: number | undefined): string {
@@ -13,6 +15,27 @@ function minutesZh(ms: number | undefined): string {
   if (ms === undefined) return '一段时间';
   return ms % 60_000 === 0 ? `${ms / 60_000} 分钟` : `${Math.round(ms / 1000)} 秒`;
 }
+
+/** A JSON type as a tools panel field names what it takes. */
+const TYPE_EN = {
+  string: 'text in quotes ("…")',
+  number: 'a number',
+  integer: 'a whole number',
+  boolean: 'true or false',
+  object: 'an object ({…})',
+  array: 'a list ([…])',
+  null: 'null',
+} as const satisfies Record<JsonType, string>;
+
+const TYPE_ZH = {
+  string: '带引号的文本（"…"）',
+  number: '数字',
+  integer: '整数',
+  boolean: 'true 或 false',
+  object: '对象（{…}）',
+  array: '列表（[…]）',
+  null: 'null',
+} as const satisfies Record<JsonType, string>;
 
 /**
  * How a question's line in the chat says it stands: its `ElicitationData.status`, except that an
@@ -59,6 +82,10 @@ export interface PageTexts {
   choose: string;
   leaveEmpty: string;
   call: (tool: string) => string;
+  /** Under a tools panel field typed as JSON: what it takes (`undefined`: any JSON). */
+  jsonField: (types: JsonType[] | undefined) => string;
+  /** On a tools panel field whose text cannot be sent (nothing is). */
+  fieldProblem: (problem: FieldProblem) => string;
   toolBadge: string;
   running: string;
   /** A URL question the person consented to: the call waits for them to finish on the page. */
@@ -132,6 +159,23 @@ const EN: PageTexts = {
   choose: 'choose…',
   leaveEmpty: '(leave empty: the tool may ask)',
   call: (tool) => `Call ${tool}`,
+  jsonField: (types) => `JSON: ${types ? types.map((t) => TYPE_EN[t]).join(' or ') : 'any value'}`,
+  fieldProblem: (p) => {
+    switch (p.is) {
+      case 'not-a-number':
+        return 'not a number: write it as JSON does (12, -0.5, 1e3). Nothing was sent.';
+      case 'not-whole':
+        return 'a whole number is asked for. Nothing was sent.';
+      case 'not-json':
+        return `not valid JSON (${p.detail}). Nothing was sent.`;
+      case 'not-as-typed':
+        return `${p.path === '$' ? '' : `${p.path}: `}${notAsTypedIn('en', p.reason)}. Nothing was sent.`;
+      case 'wrong-type':
+        return `expected ${p.types.map((t) => TYPE_EN[t]).join(' or ')}. Nothing was sent.`;
+      case 'not-a-choice':
+        return `not one of the choices (${p.choices.join(', ')}). Nothing was sent.`;
+    }
+  },
   toolBadge: 'tool',
   running: 'running…',
   waitingOn: (host) => `Waiting for you on ${host}`,
@@ -215,6 +259,23 @@ const ZH: PageTexts = {
   choose: '请选择…',
   leaveEmpty: '（留空：工具可能会询问）',
   call: (tool) => `调用 ${tool}`,
+  jsonField: (types) => `JSON：${types ? types.map((t) => TYPE_ZH[t]).join('或') : '任意值'}`,
+  fieldProblem: (p) => {
+    switch (p.is) {
+      case 'not-a-number':
+        return '不是数字：请按 JSON 的写法填写（12、-0.5、1e3）。未发送任何请求。';
+      case 'not-whole':
+        return '应为整数。未发送任何请求。';
+      case 'not-json':
+        return `不是有效的 JSON（${p.detail}）。未发送任何请求。`;
+      case 'not-as-typed':
+        return `${p.path === '$' ? '' : `${p.path}：`}${notAsTypedIn('zh', p.reason)}。未发送任何请求。`;
+      case 'wrong-type':
+        return `应为${p.types.map((t) => TYPE_ZH[t]).join('或')}。未发送任何请求。`;
+      case 'not-a-choice':
+        return `不是可选的值之一（${p.choices.join('、')}）。未发送任何请求。`;
+    }
+  },
   toolBadge: '工具',
   running: '运行中…',
   waitingOn: (host) => `正在等你在 ${host} 上完成`,

@@ -2,13 +2,15 @@
 
 import { plainText } from '@elicitkit/react';
 import { useEffect, useRef, useState } from 'react';
-import type { ToolInfo } from '../lib/wire';
+import type { ToolInfo, ToolProperty } from '../lib/wire';
 import type { ArgumentFix } from './fix-retry';
 import type { PageTexts } from './texts';
+import { type FieldKind, fieldKind, fillField, readField } from './tool-fields';
 
 /**
  * Each tool with a small form for its arguments; calling sends a `/tool {json}` command to the
- * chat. `fatal` is why the page has no chat at all (`useChatInfo`'s: the configuration problem the
+ * chat, each argument read exactly for its declared type (`tool-fields.ts`): a field whose text
+ * cannot be sent as that type is marked, in the page's language, and nothing is sent. `fatal` is why the page has no chat at all (`useChatInfo`'s: the configuration problem the
  * server sent, or `'gone'` when it did not answer): no tools will come, so the panel says why
  * instead of "Loading tools…".
  */
@@ -50,9 +52,6 @@ export function ToolsPanel({
   );
 }
 
-/** A number as JSON writes it: a typed one that is, is sent as typed. */
-const JSON_NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
 function ToolForm({
   tool,
   disabled,
@@ -68,54 +67,84 @@ function ToolForm({
 }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [marked, setMarked] = useState<Record<string, string>>({});
+  // Text fields a refused call filled with what their text cannot hold (`""`, a number, null):
+  // read as JSON until emptied, so that sending again sends that same value.
+  const [asJson, setAsJson] = useState<Record<string, true>>({});
   const [open, setOpen] = useState(false);
   const formRef = useRef<HTMLFormElement | null>(null);
   const detailsRef = useRef<HTMLDetailsElement | null>(null);
-  const properties = Object.entries(tool.inputSchema.properties ?? {});
-  // Argument names are the server's: `toString` or `__proto__` must not read (or set) Object's own.
+  // `true` is a schema too (any JSON). Argument names are the server's: `toString` or `__proto__`
+  // must not read (or set) Object's own.
+  const properties = Object.entries(tool.inputSchema.properties ?? {}).map(
+    ([name, raw]): [string, ToolProperty, FieldKind] => {
+      const prop = raw === true ? {} : raw;
+      const kind = fieldKind(prop);
+      return [
+        name,
+        prop,
+        Object.hasOwn(asJson, name) && kind.kind === 'text' ? { kind: 'json', types: ['string'] } : kind,
+      ];
+    },
+  );
   const typed = (name: string) => (Object.hasOwn(values, name) ? values[name] : undefined);
+  const type = (name: string, text: string) => {
+    setValues({ ...values, [name]: text });
+    if (text === '' && Object.hasOwn(asJson, name)) {
+      const { [name]: _emptied, ...rest } = asJson;
+      setAsJson(rest);
+    }
+  };
   const required = new Set(tool.inputSchema.required ?? []);
   // The server's names and options are drawn without bidi overrides (a name reading as another);
   // what is sent back to it stays as it sent them.
   const label = plainText(tool.name);
+  /** Scrolls to the first marked field (or the form) and focuses it. */
+  const showFirst = (names: string[]) =>
+    requestAnimationFrame(() => {
+      const first = names[0];
+      const field = first ? document.getElementById(`tool-${tool.name}-${first}`) : null;
+      (field ?? formRef.current)?.scrollIntoView({ block: 'center' });
+      field?.focus();
+    });
   // A refused call to fix: its arguments filled in, the refused ones marked, the first focused.
   const nonce = fixing?.nonce;
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per fix asked for (its nonce).
   useEffect(() => {
     if (!fixing) return;
     const filled: Record<string, string> = Object.create(null);
-    for (const [name, v] of Object.entries(fixing.args))
-      if (v !== undefined && v !== null) filled[name] = typeof v === 'string' ? v : JSON.stringify(v);
+    const json: Record<string, true> = Object.create(null);
+    for (const [name, raw] of Object.entries(tool.inputSchema.properties ?? {})) {
+      if (!Object.hasOwn(fixing.args, name)) continue;
+      const fill = fillField(fieldKind(raw === true ? {} : raw), fixing.args[name]);
+      if (!fill) continue;
+      filled[name] = fill.text;
+      if (fill.asJson) json[name] = true;
+    }
     setValues(filled);
+    setAsJson(json);
     setMarked(fixing.marked);
     setOpen(true);
     // Opened now, not at the next render: a field inside a closed <details> cannot take focus.
     if (detailsRef.current) detailsRef.current.open = true;
-    const first = Object.keys(fixing.marked)[0];
-    requestAnimationFrame(() => {
-      const field = first
-        ? formRef.current?.querySelector<HTMLElement>(`#${CSS.escape(`tool-${tool.name}-${first}`)}`)
-        : null;
-      (field ?? formRef.current)?.scrollIntoView({ block: 'center' });
-      field?.focus();
-    });
+    showFirst(Object.keys(fixing.marked));
   }, [nonce]);
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    setMarked({});
-    // Each argument as JSON; a number as the person typed it, not as Number() read it: the chat
-    // refuses one that would arrive as another value (2.00000000000000001 as 2) instead of sending it.
+    // Each argument as JSON, read for its declared type; one that does not read is marked on its
+    // field and nothing is sent. A number goes as typed: the chat refuses one that would arrive as
+    // another value (2.00000000000000001 as 2), and so does the panel, before sending.
     const args: string[] = [];
-    for (const [name, prop] of properties) {
-      const v = typed(name);
-      if (v === undefined || v === '') continue;
-      const json =
-        prop.type === 'number' || prop.type === 'integer'
-          ? JSON_NUMBER.test(v)
-            ? v
-            : JSON.stringify(Number(v))
-          : JSON.stringify(prop.type === 'boolean' ? v === 'true' : v);
-      args.push(`${JSON.stringify(name)}:${json}`);
+    const problems: Record<string, string> = Object.create(null);
+    for (const [name, prop, kind] of properties) {
+      const read = readField(prop, kind, typed(name) ?? '');
+      if (read === undefined) continue;
+      if ('problem' in read) problems[name] = texts.fieldProblem(read.problem);
+      else args.push(`${JSON.stringify(name)}:${read.json}`);
+    }
+    setMarked(problems);
+    if (Object.keys(problems).length > 0) {
+      showFirst(Object.keys(problems));
+      return;
     }
     onCall(`/${tool.name} {${args.join(',')}}`);
   };
@@ -133,10 +162,18 @@ function ToolForm({
       </summary>
       {tool.description ? <p className="muted small">{plainText(tool.description)}</p> : null}
       <form ref={formRef} onSubmit={submit} aria-label={texts.call(label)}>
-        {properties.map(([name, prop]) => {
+        {properties.map(([name, prop, kind]) => {
           const id = `tool-${tool.name}-${name}`;
           const why = Object.hasOwn(marked, name) ? marked[name] : undefined;
-          const invalid = why === undefined ? {} : { 'aria-invalid': true, 'aria-describedby': `${id}-why` };
+          const hint = kind.kind === 'json' ? texts.jsonField(kind.types) : undefined;
+          const describedBy = [why === undefined ? '' : `${id}-why`, hint === undefined ? '' : `${id}-hint`]
+            .filter(Boolean)
+            .join(' ');
+          const aria = {
+            ...(why === undefined ? {} : { 'aria-invalid': true }),
+            ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+          };
+          const text = typed(name) ?? '';
           return (
             <div className={`field${why === undefined ? '' : ' marked'}`} key={name}>
               <label htmlFor={id}>
@@ -147,30 +184,48 @@ function ToolForm({
                   <span className="muted"> {texts.optional}</span>
                 )}
               </label>
-              {prop.enum ? (
-                <select
-                  id={id}
-                  {...invalid}
-                  value={typed(name) ?? ''}
-                  onChange={(e) => setValues({ ...values, [name]: e.target.value })}
-                >
+              {kind.kind === 'choice' ? (
+                <select id={id} {...aria} value={text} onChange={(e) => type(name, e.target.value)}>
                   <option value="">{required.has(name) ? texts.choose : texts.leaveEmpty}</option>
-                  {prop.enum.map((v) => (
-                    <option key={v} value={v}>
-                      {plainText(v)}
+                  {/* A refused call's value that is none of the choices: shown as it is, marked when sent. */}
+                  {text !== '' && !kind.options.some((o) => o.json === text) ? (
+                    <option value={text}>{plainText(text)}</option>
+                  ) : null}
+                  {kind.options.map((o, i) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: a server may list one value twice.
+                    <option key={i} value={o.json}>
+                      {plainText(o.label)}
                     </option>
                   ))}
                 </select>
+              ) : kind.kind === 'json' ? (
+                <textarea
+                  id={id}
+                  {...aria}
+                  required={required.has(name)}
+                  rows={1}
+                  spellCheck={false}
+                  value={text}
+                  onChange={(e) => type(name, e.target.value)}
+                />
               ) : (
+                // A number field is text too: `type=number` empties what it cannot read (`1e400`,
+                // a filled-back value) and the panel would send nothing, without a word.
                 <input
                   id={id}
-                  {...invalid}
+                  {...aria}
                   required={required.has(name)}
-                  type={prop.type === 'number' || prop.type === 'integer' ? 'number' : 'text'}
-                  value={typed(name) ?? ''}
-                  onChange={(e) => setValues({ ...values, [name]: e.target.value })}
+                  type="text"
+                  spellCheck={kind.kind === 'number' ? false : undefined}
+                  value={text}
+                  onChange={(e) => type(name, e.target.value)}
                 />
               )}
+              {hint !== undefined ? (
+                <small id={`${id}-hint`} className="muted">
+                  {hint}
+                </small>
+              ) : null}
               {why !== undefined ? (
                 <small id={`${id}-why`} className="why">
                   {plainText(why)}

@@ -7,7 +7,7 @@
  * refused otherwise (`numberReadAs`, the same comparison the CLI's arguments use). What the page
  * itself sends is always taken: it writes with `JSON.stringify`.
  */
-import { type NotAsTypedReason, notAsTypedWhy, numberReadAs } from '@elicitkit/client';
+import { type NotAsTypedReason, notAsTypedWhy, numberReadAs } from '@elicitkit/client/typed-json';
 import type { Locale } from './locale';
 
 /** The first number token of valid JSON `text` whose value changes when read, and what it reads as. */

@@ -60,9 +60,20 @@ export interface ToolInfo {
   title?: string;
   description?: string;
   inputSchema: {
-    properties?: Record<string, { type?: string; enum?: string[]; description?: string }>;
+    /** `true` is a valid schema too: any JSON. */
+    properties?: Record<string, ToolProperty | true>;
     required?: string[];
   };
+}
+
+/**
+ * One argument of a listed tool, as far as the page reads it: only listings whose schema
+ * `describeArguments` reads are sent (`listTools`), so `type` is a name or names and `enum` scalars.
+ */
+export interface ToolProperty {
+  type?: string | string[];
+  enum?: (string | number | boolean | null)[];
+  description?: string;
 }
 
 /** A configured server whose tools could not be listed just now, and why (`GET /api/tools`). */

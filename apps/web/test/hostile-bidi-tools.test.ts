@@ -107,7 +107,8 @@ describe('hostile tool names and options with bidi overrides', () => {
       }),
     );
     expect(bidiIn(html), 'the tools panel draws server text with bidi overrides').toEqual([]);
-    expect(html, 'the option sends the value the server listed').toContain(`value="${STAGING}"`);
+    // An option's value is the JSON of the value listed (`"…"` a string, `3` a number).
+    expect(html, 'the option sends the value the server listed').toContain(`value="&quot;${STAGING}&quot;"`);
   });
 
   it("the chat's text line naming the server's tools draws them without the overrides", async () => {
