@@ -4,12 +4,13 @@
  * one — `createElicitkit`, `defineTool`, forms from `@elicitkit/form`, `createHttpHandler` served
  * with `toNodeListener`, resumable streams from `createMemoryEventStore` — with exactly the tools
  * (and the one prompt) the elicitation, input-required and server-SSE scenarios call, and the
- * three diagnostic tools of server-stateless (one of them elicits).
+ * diagnostic tools of server-stateless (one of them elicits; two change the lists).
  *
  * Every question about a form is asked with `ctx.ask`, so the same tool answers a 2025 client with
  * a pushed `elicitation/create` and a 2026-07-28 client with an `input_required` result. What the
  * suite asks for that Elicitkit does not do (sampling, roots, a prompt that asks) is written with
- * the SDK's own `inputRequired` builder beside the kit's tools, marked so below.
+ * the SDK's own `inputRequired` builder beside the kit's tools, marked so below. Two triggers change
+ * the tools and prompts it serves, and say so (`http.notify`).
  *
  *   node --import tsx --conditions=@elicitkit/source test/conformance/server.ts [port]
  *
@@ -247,7 +248,44 @@ const testStreamingElicitation = defineTool({
   },
 });
 
+/**
+ * server-stateless (SEP-2575), its list-change checks: each trigger changes what the factory serves
+ * (a tool or a prompt comes, or goes again) and says so with `http.notify`, which reaches the open
+ * `subscriptions/listen` streams that asked for that kind of change.
+ */
+const changing = { tool: false, prompt: false };
+const dynamicTool = defineTool({
+  name: 'test_dynamic_tool',
+  description: 'Served only while test_trigger_tool_change has turned it on.',
+  forms: {},
+  async run() {
+    return done('The dynamic tool ran.');
+  },
+});
+const triggerToolChange = defineTool({
+  name: 'test_trigger_tool_change',
+  description: 'Adds test_dynamic_tool to the tools (or takes it away again) and tells listeners.',
+  forms: {},
+  async run() {
+    changing.tool = !changing.tool;
+    http.notify.toolsChanged();
+    return done(`test_dynamic_tool is ${changing.tool ? 'served' : 'gone'}.`);
+  },
+});
+const triggerPromptChange = defineTool({
+  name: 'test_trigger_prompt_change',
+  description: 'Adds test_dynamic_prompt to the prompts (or takes it away again) and tells listeners.',
+  forms: {},
+  async run() {
+    changing.prompt = !changing.prompt;
+    http.notify.promptsChanged();
+    return done(`test_dynamic_prompt is ${changing.prompt ? 'served' : 'gone'}.`);
+  },
+});
+
 const TOOLS = [
+  triggerToolChange,
+  triggerPromptChange,
   testElicitation,
   testDefaults,
   testEnums,
@@ -363,8 +401,15 @@ function registerSdkOnly(server: McpServer): void {
 const kit = createElicitkit();
 const http = createHttpHandler(
   () => {
-    const server = kit.createServer({ name: 'elicitkit-conformance', version: '0.0.0' }, TOOLS);
+    const server = kit.createServer(
+      { name: 'elicitkit-conformance', version: '0.0.0' },
+      changing.tool ? [...TOOLS, dynamicTool] : TOOLS,
+    );
     registerSdkOnly(server);
+    if (changing.prompt)
+      server.registerPrompt('test_dynamic_prompt', { description: 'Served while turned on.' }, () => ({
+        messages: [{ role: 'user', content: { type: 'text', text: 'dynamic' } }],
+      }));
     return server;
   },
   { eventStore: createMemoryEventStore(), retryMs: RETRY_MS },

@@ -12,6 +12,8 @@ import {
   type McpServer,
   originValidationResponse,
   readRequestBody,
+  type ServerEventBus,
+  type ServerNotifier,
   validateHostHeader,
 } from '@modelcontextprotocol/server';
 import { forgetSessionEvents } from './event-store.js';
@@ -84,6 +86,13 @@ export interface HttpHandlerOptions {
   keepAliveMs?: number;
   /** Several replicas: where sessions held by other replicas are found (see `SessionDirectory`). */
   sessions?: SessionDirectory;
+  /**
+   * Where `notify` publishes list changes and where this handler's 2026-07-28
+   * `subscriptions/listen` streams hear them. Default: one of this process (the SDK's
+   * `InMemoryServerEventBus`). Replicas whose clients should hear each other's changes share one
+   * over their own pub/sub (the SDK's `ServerEventBus`).
+   */
+  bus?: ServerEventBus;
   onerror?: (error: Error) => void;
   now?: () => number;
 }
@@ -91,6 +100,15 @@ export interface HttpHandlerOptions {
 /** A Web-standard endpoint serving every revision on one URL. */
 export interface HttpHandler {
   fetch(request: Request): Promise<Response>;
+  /**
+   * Tells 2026-07-28 clients that the tools, prompts or resources the factory serves changed (or
+   * one resource was updated): published on the `bus`, it reaches every `subscriptions/listen`
+   * stream that asked for that kind of change, and the next request's fresh server serves the new
+   * list. A 2025 session keeps the one server the factory made for it: change the tools on that
+   * server (`kit.register`, or a hand-written tool's `RegisteredTool`) and the SDK tells its client
+   * itself.
+   */
+  notify: ServerNotifier;
   /** Open 2025 sessions. */
   sessionCount(): number;
   /** Closes every 2025 session and the stateless 2026-07-28 leg. */
@@ -153,6 +171,7 @@ export function createHttpHandler(
   const stateless = createMcpHandler((ctx) => factory('input_required', ctx.authInfo), {
     legacy: 'reject',
     keepAliveMs,
+    ...(options.bus ? { bus: options.bus } : {}),
     ...(options.onerror ? { onerror: options.onerror } : {}),
   });
 
@@ -230,6 +249,7 @@ export function createHttpHandler(
   const handler: HttpHandler & { [SERVE_EXCHANGE]: ServeExchange } = {
     fetch: (request) => serve(request, FETCH),
     [SERVE_EXCHANGE]: serve,
+    notify: stateless.notify,
     sessionCount: () => table.size,
     async close() {
       clearInterval(sweeper);

@@ -346,7 +346,8 @@ describe('toNodeListener', () => {
   });
 
   it('refuses a handler createHttpHandler did not make', () => {
-    const other = { fetch: async () => new Response(null), sessionCount: () => 0, close: async () => {} };
+    const notify = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
+    const other = { fetch: async () => new Response(null), notify, sessionCount: () => 0, close: async () => {} };
     expect(() => toNodeListener(other)).toThrow(expect.objectContaining({ code: 'NOT_AN_HTTP_HANDLER' }));
   });
 });
