@@ -137,6 +137,7 @@ describe('the public API of @elicitkit/server/redis', () => {
       'ClaimStoreNotDurableError',
       'ClaimStoreUnavailableError',
       'createRedisClaimStore',
+      'createRedisEventBus',
       'createRedisEventStore',
       'createRedisRelay',
     ]);
@@ -145,10 +146,19 @@ describe('the public API of @elicitkit/server/redis', () => {
         'ClaimStoreNotDurableError',
         'ClaimStoreUnavailableError',
         'createRedisClaimStore',
+        'createRedisEventBus',
         'createRedisEventStore',
         'createRedisRelay',
       ],
-      types: ['RedisClaimStoreOptions', 'RedisEventStoreOptions', 'RedisRelay', 'RedisRelayOptions'],
+      types: [
+        'RedisClaimStoreOptions',
+        'RedisEventBus',
+        'RedisEventBusDrops',
+        'RedisEventBusOptions',
+        'RedisEventStoreOptions',
+        'RedisRelay',
+        'RedisRelayOptions',
+      ],
       undocumented: [],
     });
   });
