@@ -294,6 +294,41 @@ describe.skipIf(!REDIS)('createRedisEventBus', () => {
     expect(b.bus.dropped()).toEqual(NO_DROPS);
   });
 
+  it('Redis holding its publishes: at most 1,000 wait, the rest are delivered here and not queued; a listener that throws stops no other', async () => {
+    const server = await startRedis();
+    cleanup.push(() => server.stop());
+    const admin = connect(server);
+    const a = await replica(server);
+    const b = await replica(server);
+    const errors: Error[] = [];
+    const bus = createRedisEventBus(a.redis, { secret: SECRET, onerror: (e) => errors.push(e) });
+    cleanup.push(() => bus.close());
+    await bus.ready;
+    let here = 0;
+    bus.subscribe(() => {
+      throw new Error('a listener that throws');
+    });
+    bus.subscribe(() => here++);
+    // Connected, but answering no PUBLISH: a Redis stalled.
+    await admin.call('CLIENT', 'PAUSE', '60000', 'WRITE');
+    for (let i = 0; i < 1_003; i++) expect(() => bus.publish({ kind: 'tools_list_changed' })).not.toThrow();
+    expect(here).toBe(1_003);
+    expect(bus.unsent()).toBe(3);
+    expect(errors.filter((e) => /already waiting for Redis/.test(e.message))).toHaveLength(3);
+    expect(errors.filter((e) => e.message === 'a listener that throws')).toHaveLength(1_003);
+    await admin.call('CLIENT', 'UNPAUSE');
+    await expect.poll(() => b.heard.length, { timeout: 10_000 }).toBe(1_000);
+    // Drained: sent again, and heard on b by its listener past the one that throws there too.
+    b.bus.subscribe(() => {
+      throw new Error('b listener that throws');
+    });
+    const after: string[] = [];
+    b.bus.subscribe((e) => after.push(e.kind));
+    bus.publish({ kind: 'prompts_list_changed' });
+    await expect.poll(() => after).toEqual(['prompts_list_changed']);
+    expect(bus.unsent()).toBe(3);
+  });
+
   it('restarted while both are up, the bus carries a change after', async () => {
     const server = await startRedis();
     cleanup.push(() => server.stop());
