@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseRevisionChoice, type RevisionChoice, RevisionChoiceError } from '@elicitkit/client';
+import { type Locale, REFUSED } from './locale';
 
 /** One MCP server the chat draws tools from, and the protocol revision the chat speaks with it. */
 export type ServerConfig =
@@ -223,11 +224,11 @@ export function config(): WebConfig {
  * @example
  * const problem = configProblem(); if (problem) return Response.json({ error: problem }, { status: 500 });
  */
-export function configProblem(read: () => unknown = config): string | undefined {
+export function configProblem(read: () => unknown = config, locale: Locale = 'en'): string | undefined {
   try {
     read();
     return undefined;
   } catch (error) {
-    return `The configuration is invalid: ${error instanceof Error ? error.message : String(error)}`;
+    return REFUSED[locale].configInvalid(error instanceof Error ? error.message : String(error));
   }
 }

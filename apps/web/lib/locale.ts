@@ -78,7 +78,19 @@ export function localeCookie(locale: Locale, protocol: string): string {
  */
 export const REFUSED: Record<
   Locale,
-  { turnRunning: string; noOpsdesk: string; badUser: string; noSession: string; wrongToken: string }
+  {
+    turnRunning: string;
+    noOpsdesk: string;
+    badUser: string;
+    noSession: string;
+    wrongToken: string;
+    notMessages: string;
+    badMessage: string;
+    halfCharacter: string;
+    tooManyFromAddress: (max: number, minutes: number) => string;
+    serverFull: (max: number) => string;
+    configInvalid: (why: string) => string;
+  }
 > = {
   en: {
     turnRunning: 'A turn is already running in this chat.',
@@ -87,6 +99,16 @@ export const REFUSED: Record<
     noSession: 'No session: load the page first.',
     // A page whose chat another tab replaced (a change of identity) holds the old token.
     wrongToken: 'Missing or wrong CSRF token: reload the page (another tab may have changed the chat).',
+    // A turn's body is the page's own: these show only when something rewrote it (an old tab, an extension).
+    notMessages: 'The body must be an object whose "messages" is an array.',
+    badMessage:
+      'Each of "messages" must be an object with a "role" and "parts", a list of objects with a "type" (and a text part\'s "text" a string).',
+    halfCharacter:
+      'Your message holds half of a character (a lone UTF-16 surrogate): no UTF-8 text can carry it. Type or paste it again.',
+    tooManyFromAddress: (max, minutes) =>
+      `Too many chats are open from your address (at most ${max}). Close another tab of this chat, or wait: an unused chat closes after ${minutes} minutes.`,
+    serverFull: (max) => `The chat server is full (${max} chats are open). Try again in a few minutes.`,
+    configInvalid: (why) => `The configuration is invalid: ${why}`,
   },
   zh: {
     turnRunning: '这个对话里已有一轮正在进行。',
@@ -94,5 +116,14 @@ export const REFUSED: Record<
     badUser: '"user" 必须是 "alice"、"bob" 或 null（本机所有者）。',
     noSession: '没有会话：请先加载页面。',
     wrongToken: 'CSRF 令牌缺失或不对：请重新加载页面（另一个标签页可能已更换了对话）。',
+    notMessages: '请求体必须是对象，且其 "messages" 是数组。',
+    badMessage:
+      '"messages" 的每一项都必须是带有 "role" 和 "parts" 的对象，"parts" 是带有 "type" 的对象列表（文本部分的 "text" 必须是字符串）。',
+    halfCharacter: '你的消息含有半个字符（孤立的 UTF-16 代理项）：任何 UTF-8 文本都无法承载它。请重新输入或粘贴。',
+    tooManyFromAddress: (max, minutes) =>
+      `从你的地址打开的对话太多（最多 ${max} 个）。请关闭这个对话的其他标签页，或稍候：未使用的对话 ${minutes} 分钟后关闭。`,
+    serverFull: (max) => `对话服务器已满（已打开 ${max} 个对话）。请几分钟后再试。`,
+    // The cause names environment variables (the operator's words): kept as they are.
+    configInvalid: (why) => `配置无效：${why}`,
   },
 };

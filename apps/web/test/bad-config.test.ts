@@ -34,6 +34,18 @@ it('the tools endpoint says the same, with or without a chat cookie', async () =
   }
 });
 
+it("a Chinese page is told in Chinese, the cause (the operator's variables) as it is", async () => {
+  const zh = { 'x-elicitkit-locale': 'zh' };
+  const cause = problem.replace('The configuration is invalid: ', '');
+  for (const response of [
+    await GET(new Request('http://localhost/api/chat/info', { headers: zh })),
+    await getTools(new Request('http://localhost/api/tools', { headers: zh })),
+  ]) {
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({ error: `配置无效：${cause}` });
+  }
+});
+
 it('the tools panel shows why there is no chat instead of "Loading tools…"', async () => {
   const { error } = (await (await GET(new Request('http://localhost/api/chat/info'))).json()) as { error: string };
   const panel = (fatal: string | null, texts = PAGE_TEXTS.en) =>

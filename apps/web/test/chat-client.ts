@@ -13,8 +13,8 @@ const routes: browser.Routes = { getChatInfo, postChat, postAnswer };
 
 export type Browser = browser.Browser;
 
-export function newBrowser(): Promise<Browser> {
-  return browser.newBrowser(routes);
+export function newBrowser(address?: string): Promise<Browser> {
+  return browser.newBrowser(routes, address);
 }
 
 /** Starts a chat turn and resolves with the stream reader once the first question is open. */

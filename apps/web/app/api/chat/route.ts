@@ -4,6 +4,7 @@ import { guardedChat } from '../../../lib/guard';
 import { readJson } from '../../../lib/http';
 import { REFUSED, requestLocale } from '../../../lib/locale';
 import { endTurn, takeTurn } from '../../../lib/state';
+import { holdsHalf, wholeValue } from '../../../lib/whole-text';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -21,19 +22,23 @@ export async function POST(request: Request): Promise<Response> {
     const locale = requestLocale(request);
     const body = await readJson(request, 2 * 1024 * 1024, { locale });
     if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
+    // In the page's language: the page sends the body itself, so these show only when something
+    // rewrote it (a tab older than the app, an extension, a proxy), and then the person reads them.
+    const say = REFUSED[locale];
     const messages = isObject(body.value) ? body.value.messages : undefined;
-    if (!Array.isArray(messages))
-      return Response.json({ error: 'The body must be an object whose "messages" is an array.' }, { status: 400 });
+    if (!Array.isArray(messages)) return Response.json({ error: say.notMessages }, { status: 400 });
     // Read before anything runs: a null message or part was a TypeError's words in the turn's stream.
-    if (!messages.every(isMessage))
-      return Response.json(
-        {
-          error:
-            'Each of "messages" must be an object with a "role" and "parts", a list of objects with a "type" (and a text part\'s "text" a string).',
-        },
-        { status: 400 },
-      );
-    const response = chatResponse(chat, messages as UIMessage[], request.signal, locale);
+    if (!messages.every(isMessage)) return Response.json({ error: say.badMessage }, { status: 400 });
+    // What the person has just typed is sent as typed or refused, as everywhere a person types.
+    const typed = messages.findLast((m) => m.role === 'user') as
+      | { parts: { type: string; text?: string }[] }
+      | undefined;
+    if (typed?.parts.some((p) => p.type === 'text' && holdsHalf(p.text as string)))
+      return Response.json({ error: say.halfCharacter }, { status: 400 });
+    // The history before it is the page's copy of what was drawn (a page older than this app
+    // drew half characters as they came): the model reads them as drawn, U+FFFD.
+    const whole = wholeValue(messages).value as UIMessage[];
+    const response = chatResponse(chat, whole, request.signal, locale);
     started = true;
     return response;
   } finally {

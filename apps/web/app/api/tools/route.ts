@@ -1,4 +1,5 @@
 import { configProblem } from '../../../lib/config';
+import { REFUSED, requestLocale } from '../../../lib/locale';
 import { listTools } from '../../../lib/mcp';
 import { chatOf } from '../../../lib/state';
 
@@ -11,10 +12,12 @@ export const dynamic = 'force-dynamic';
  * none answers). A broken configuration answers 500 with what is wrong, as `GET /api/chat/info` does.
  */
 export async function GET(request: Request): Promise<Response> {
-  const problem = configProblem();
+  // In the page's language: the panel shows it.
+  const locale = requestLocale(request);
+  const problem = configProblem(undefined, locale);
   if (problem) return Response.json({ error: problem }, { status: 500 });
   const chat = await chatOf(request);
-  if (!chat) return Response.json({ error: 'No session: load the page first.' }, { status: 401 });
+  if (!chat) return Response.json({ error: REFUSED[locale].noSession }, { status: 401 });
   try {
     return Response.json(await listTools(chat), { headers: { 'cache-control': 'no-store' } });
   } catch (error) {

@@ -1,4 +1,5 @@
 import { readJson } from '../../../../lib/http';
+import { REFUSED, requestLocale } from '../../../../lib/locale';
 import { chatOf, closeChat, closedChatCookies, state } from '../../../../lib/state';
 
 export const runtime = 'nodejs';
@@ -14,12 +15,14 @@ export const dynamic = 'force-dynamic';
  */
 export async function POST(request: Request): Promise<Response> {
   const chat = await chatOf(request);
-  if (!chat) return Response.json({ error: 'No session.' }, { status: 403 });
-  const body = await readJson(request, 1024, { types: ['application/json', 'text/plain'] });
+  // A beacon's answer is read by nobody; a script's is, in the browser's language (a beacon sends no custom header).
+  const locale = requestLocale(request);
+  if (!chat) return Response.json({ error: REFUSED[locale].noSession }, { status: 403 });
+  const body = await readJson(request, 1024, { types: ['application/json', 'text/plain'], locale });
   if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
   const csrf = (body.value as { csrf?: unknown } | null)?.csrf;
   if (typeof csrf !== 'string' || csrf !== chat.csrf)
-    return Response.json({ error: 'Missing or wrong CSRF token.' }, { status: 403 });
+    return Response.json({ error: REFUSED[locale].wrongToken }, { status: 403 });
   // Every tab of the browser shows this chat (they share its cookie): while another page still
   // shows it, it stays open, and so does the cookie that page needs.
   if ((await state().chats.leave(chat.key)) > 0) return new Response(null, { status: 204 });

@@ -1,6 +1,7 @@
 import { clientAddress } from '../../../../lib/address';
 import { config, configProblem } from '../../../../lib/config';
 import { DEMO_USERS } from '../../../../lib/identity';
+import { REFUSED, requestLocale } from '../../../../lib/locale';
 import { chatCookies, chatOf, createChat, state } from '../../../../lib/state';
 import type { ChatInfo } from '../../../../lib/wire';
 
@@ -14,7 +15,8 @@ export const dynamic = 'force-dynamic';
  */
 export async function GET(request: Request): Promise<Response> {
   // A bad environment is the operator's to fix: say exactly what, on the page.
-  const problem = configProblem();
+  const say = REFUSED[requestLocale(request)];
+  const problem = configProblem(undefined, requestLocale(request));
   if (problem) return Response.json({ error: problem }, { status: 500 });
   const { model, servers, lang, chatIdleMs } = config();
   let chat: { id: string; csrf: string; user: string } | undefined = await chatOf(request);
@@ -26,8 +28,8 @@ export async function GET(request: Request): Promise<Response> {
     if (!opened.ok) {
       const error =
         opened.limit === 'address'
-          ? `Too many chats are open from your address (at most ${opened.max}). Close another tab of this chat, or wait: an unused chat closes after ${Math.round(chatIdleMs / 60_000)} minutes.`
-          : `The chat server is full (${opened.max} chats are open). Try again in a few minutes.`;
+          ? say.tooManyFromAddress(opened.max, Math.round(chatIdleMs / 60_000))
+          : say.serverFull(opened.max);
       const retry = String(Math.max(1, Math.ceil(Math.min(chatIdleMs, 300_000) / 1000)));
       return Response.json({ error }, { status: 429, headers: { 'retry-after': retry, 'cache-control': 'no-store' } });
     }
