@@ -4,6 +4,7 @@ import type { AuditTrail } from '@elicitkit/opsdesk';
 import { plainText } from '@elicitkit/react';
 import Link from 'next/link';
 import type { Locale } from '../lib/locale';
+import { wholeText } from '../lib/whole-text';
 
 /** The audit page's words, one table per locale. */
 interface AuditTexts {
@@ -108,7 +109,7 @@ export function AuditView({
       ) : null}
       {problem ? (
         <p className="error" role="alert">
-          {plainText(problem)}
+          {text(problem)}
         </p>
       ) : rows.length === 0 ? (
         <p className="muted">{t.empty}</p>
@@ -161,9 +162,13 @@ export function AuditView({
   );
 }
 
-/** A recorded value as text to draw: server or person's words, bidi overrides and controls removed. */
+/**
+ * A recorded value as text to draw: server or person's words, bidi overrides and controls removed,
+ * half a character (a lone surrogate: a JSON column keeps one as `\ud800`) as U+FFFD — drawn the
+ * same on the server and in the browser, so the page hydrates as it was sent.
+ */
 function text(value: unknown): string {
-  return plainText(value === undefined || value === null ? '' : String(value));
+  return wholeText(plainText(value === undefined || value === null ? '' : String(value))).text;
 }
 
 /** A failed validation's words, whatever shape its record holds. */

@@ -17,6 +17,7 @@ import { languageModel } from './model';
 import { classifyModelError, explainModelProblem, explainToolCallMistake } from './model-errors';
 import { type Chat, endTurn } from './state';
 import { uiMessageResponse } from './ui-stream';
+import { wholeValue } from './whole-text';
 import type { UnavailableServer } from './wire';
 
 const SYSTEM =
@@ -107,11 +108,18 @@ function argumentsObject(
 ): (value: unknown) => { success: true; value: Record<string, unknown> } | { success: false; error: Error } {
   return (value) => {
     if (value === undefined || value === null) return { success: true, value: {} };
-    if (typeof value === 'object' && !Array.isArray(value))
-      return { success: true, value: value as Record<string, unknown> };
-    return { success: false, error: new Error(NOT_AN_OBJECT[locale]) };
+    if (typeof value !== 'object' || Array.isArray(value))
+      return { success: false, error: new Error(NOT_AN_OBJECT[locale]) };
+    // Half a character would reach the server as U+FFFD or be refused there: the model is told, and may send it whole.
+    if (wholeValue(value).halves > 0) return { success: false, error: new Error(HALF_IN_ARGUMENTS[locale]) };
+    return { success: true, value: value as Record<string, unknown> };
   };
 }
+
+const HALF_IN_ARGUMENTS: Record<Locale, string> = {
+  en: 'the arguments hold half of a character (a lone UTF-16 surrogate such as \\ud800): no UTF-8 text can carry it; send whole characters.',
+  zh: '参数含有半个字符（孤立的 UTF-16 代理项，如 \\ud800）：任何 UTF-8 文本都无法承载它；请发送完整的字符。',
+};
 
 const NOT_AN_OBJECT: Record<Locale, string> = {
   en: 'the arguments must be a JSON object (name: value pairs).',

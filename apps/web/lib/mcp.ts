@@ -26,6 +26,7 @@ import { ServerExitedError } from './server-failure';
 import { internTools, schemaValidator } from './shared-tools';
 import { type Chat, type Connection, QUESTION_BUDGET, state } from './state';
 import { markTimeout } from './timed-out';
+import { HALVES_REPLACED, wholeText, wholeValue } from './whole-text';
 import type { ToolInfo, ToolListing, ToolOutput } from './wire';
 
 /**
@@ -386,10 +387,16 @@ export async function callTool(
   const running = startCall(chat, server.name, call);
   // However the call ends (result, error, abort), a question it left open can no longer be answered.
   const result = await call.finally(() => withdrawQuestions(chat, endCall(chat, running)));
-  const text = ((result.content ?? []) as { type: string; text?: string }[])
+  const raw = ((result.content ?? []) as { type: string; text?: string }[])
     .map((b) => (b.type === 'text' ? (b.text ?? '') : `[${b.type}]`))
     .join('\n');
-  const structured = result.structuredContent as Record<string, unknown> | undefined;
+  // Half a character (a lone surrogate) reaches the page, the model and the saved history as U+FFFD,
+  // and the text says so: U+FFFD alone reads as a character the server sent.
+  const whole = wholeText(raw);
+  const wholeStructured = wholeValue(result.structuredContent as Record<string, unknown> | undefined);
+  const halves = whole.halves + wholeStructured.halves;
+  const text = halves > 0 ? `${whole.text}\n${HALVES_REPLACED[locale](halves)}` : whole.text;
+  const structured = wholeStructured.value;
   const status = typeof structured?.status === 'string' ? structured.status : undefined;
   const output: ToolOutput = {
     text,

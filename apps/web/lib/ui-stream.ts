@@ -1,5 +1,7 @@
 import { generateId as defaultGenerateId, UI_MESSAGE_STREAM_HEADERS, type UIMessageStreamWriter } from 'ai';
 
+import { wholeValue } from './whole-text';
+
 type Chunk = Parameters<UIMessageStreamWriter['write']>[0];
 
 export interface UIMessageResponseOptions {
@@ -57,7 +59,10 @@ export function uiMessageResponse(options: UIMessageResponseOptions): Response {
       messageId ??= generateId();
       part = { ...part, messageId };
     }
-    enqueue(encoder.encode(`data: ${JSON.stringify(part)}\n\n`));
+    // Half a character (a lone surrogate) anywhere in a chunk — a server's text, the model's — is
+    // sent as U+FFFD: JSON would carry it as `\ud800`, and the page would draw it and send it back
+    // to the model in the next turn's history. Whoever must be told of it was told before (`callTool`).
+    enqueue(encoder.encode(`data: ${JSON.stringify(wholeValue(part).value)}\n\n`));
   };
   const fail = (error: unknown) => {
     let errorText: string;

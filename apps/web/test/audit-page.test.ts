@@ -73,6 +73,31 @@ describe('the audit page', () => {
     }
   });
 
+  // A JSON column (an answer's content, a form's fields) keeps half a character as `\ud800`, and a
+  // trail written by another version may hold one anywhere: drawn as U+FFFD, never as half.
+  it('a trail holding half characters: drawn as U+FFFD', () => {
+    const at = '2026-12-04T12:00:00Z';
+    const r = { context_id: 'c1', question: 'q\ud800', tool: 'exec\udc00', username: 'ow\udbffner', at };
+    const trail = {
+      requests: [{ ...r, message: 'Delete \ud800orders?', delivered: true }],
+      responses: [{ ...r, action: 'accept', content: { note: 'ok' } }],
+      validations: [{ ...r, ok: false, issues: [{ message: '"ord\udc00" is wrong' }] }],
+      violations: [],
+      refusals: [{ ...r, context_id: 'd', message: 'refused \ud800' }],
+    };
+    for (const locale of ['en', 'zh'] as const) {
+      const html = renderToStaticMarkup(createElement(AuditView, { trail, locale }));
+      expect(html).toContain('Delete \ufffdorders?');
+      expect(html).toContain('ow\ufffdner');
+      expect(html).toContain('ord\ufffd&quot; is wrong');
+      expect(html, locale).not.toMatch(/\p{Cs}/u);
+    }
+    const failed = renderToStaticMarkup(
+      createElement(AuditView, { trail: undefined, failure: 'no such table: \ud800', locale: 'en' }),
+    );
+    expect(failed).toContain('no such table: \ufffd');
+  });
+
   it('a trail it cannot read: says why, drawn the same way', () => {
     const html = renderToStaticMarkup(
       createElement(AuditView, { trail: undefined, failure: 'no such table: \u202eelbat', locale: 'en' }),
