@@ -329,6 +329,25 @@ describe.skipIf(!REDIS)('createRedisEventBus', () => {
     expect(bus.unsent()).toBe(3);
   });
 
+  it('created while Redis is down, it subscribes once Redis is up and hears the other replicas', async () => {
+    const server = await startRedis();
+    cleanup.push(() => server.stop());
+    const a = await replica(server);
+    await server.down();
+    const late = connect(server);
+    const bus = createRedisEventBus(late, { secret: SECRET });
+    cleanup.push(() => bus.close());
+    const heard: ServerEvent[] = [];
+    bus.subscribe((e) => heard.push(e));
+    expect(bus.hearing()).toBe(false);
+    await server.up();
+    await bus.ready;
+    expect(bus.hearing()).toBe(true);
+    await expect.poll(() => a.redis.status, { timeout: 10_000 }).toBe('ready');
+    a.handler.notify.toolsChanged();
+    await expect.poll(() => heard).toEqual([{ kind: 'tools_list_changed' }]);
+  });
+
   it('restarted while both are up, the bus carries a change after', async () => {
     const server = await startRedis();
     cleanup.push(() => server.stop());

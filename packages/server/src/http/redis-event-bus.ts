@@ -40,7 +40,10 @@ export interface RedisEventBusDrops {
 
 /** A `ServerEventBus` over Redis pub/sub, for `createHttpHandler({ bus })`. */
 export interface RedisEventBus extends ServerEventBus {
-  /** Resolves once subscribed for the first time (publishing before it reaches this replica's listeners only). */
+  /**
+   * Resolves once subscribed for the first time, however long Redis takes to be up (until then,
+   * what the other replicas say is not heard here). Never settles for a bus closed before.
+   */
   readonly ready: Promise<void>;
   /** Whether its subscription is up now: while it is not, what the other replicas say is not heard. */
   hearing(): boolean;
@@ -138,7 +141,6 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
   let inFlight = 0;
   let closed = false;
   let hearing = false;
-  let subscribedOnce = false;
   let lost = false;
   // Nonces heard (until their expiry), oldest first; `floor`: the latest expiry forgotten early.
   const seen = new Map<string, number>();
@@ -186,14 +188,21 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
     if (hearing) lost = true;
     hearing = false;
   });
-  // Connected again: ioredis subscribes again on its own; this one, after it on the same
-  // connection, answers once the channel is ours again. Then what was missed is made up for.
+  // Subscribed on each connection's start: the first (however long Redis takes to be up), and
+  // each one after a connection lost (ioredis subscribes again on its own too; this one, after it
+  // on the same connection, answers once the channel is ours again). Then what was missed while
+  // it could not hear is made up for.
+  let subscribed: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    subscribed = resolve;
+  });
   subscriber.on('ready', () => {
-    if (!subscribedOnce || closed) return;
+    if (closed) return;
     subscriber.subscribe(channel).then(
       () => {
         if (closed || subscriber.status !== 'ready') return;
         hearing = true;
+        subscribed();
         if (!lost) return;
         lost = false;
         deliver({ kind: 'tools_list_changed' });
@@ -203,13 +212,8 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
       () => {},
     );
   });
-  const ready = (async () => {
-    await subscriber.connect();
-    await subscriber.subscribe(channel);
-    subscribedOnce = true;
-    hearing = !closed && subscriber.status === 'ready';
-  })();
-  ready.catch(() => {});
+  // Redis down at first: this attempt fails, and ioredis goes on trying (its `retryStrategy`).
+  subscriber.connect().catch(() => {});
 
   /** The event a message carries, or undefined when it is dropped (counted) or is this bus's own. */
   function open(message: string): ServerEvent | undefined {
