@@ -25,7 +25,10 @@ export function useChatInfo(localeRef: RefObject<Locale>) {
 
   useEffect(() => {
     void (async () => {
-      const reply = await fetch('/api/chat/info').catch(() => undefined);
+      // In the page's language: a refusal (too many chats, a broken configuration) is shown as it comes.
+      const reply = await fetch('/api/chat/info', { headers: { 'x-elicitkit-locale': localeRef.current } }).catch(
+        () => undefined,
+      );
       const answer = (await reply?.json().catch(() => undefined)) as (ChatInfo & { error?: string }) | undefined;
       if (!reply?.ok || !answer) {
         setFatal(answer?.error ?? 'gone');

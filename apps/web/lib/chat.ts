@@ -50,7 +50,7 @@ async function runCommand(
   locale: Locale,
 ): Promise<void> {
   const { tool: head, rest } = splitCommand(line);
-  const { tools, unavailable } = await listTools(chat);
+  const { tools, unavailable } = await listTools(chat, locale);
   const tool = tools.find((t) => t.name === head);
   if (!tool) {
     // `server__tool` on a server that did not answer: say so, not "no such tool".
@@ -136,7 +136,7 @@ async function aiTools(
   // Keyed by names a server chose and looked up by names the model chose (the SDK reads
   // `tools[name]`): no inherited key may stand for a tool, nor `__proto__` hide one.
   const tools: ToolSet = Object.create(null);
-  const listing = await listTools(chat);
+  const listing = await listTools(chat, locale);
   for (const u of listing.unavailable) writeText(writer, u.message);
   for (const t of listing.tools) {
     tools[t.name] = dynamicTool({

@@ -1,5 +1,6 @@
 import { ElicitkitError } from '@elicitkit/form';
 import type { ServerConfig } from './config';
+import type { Locale } from './locale';
 import { describeFailure, serverLabel } from './server-failure';
 
 /**
@@ -19,8 +20,8 @@ export class ServerConnectionError extends ElicitkitError {
   /** The configured server's name. */
   readonly server: string;
 
-  constructor(code: ServerConnectionCode, server: ServerConfig, cause: unknown) {
-    super(code, MESSAGES[code](server, cause), { cause });
+  constructor(code: ServerConnectionCode, server: ServerConfig, cause: unknown, locale: Locale = 'en') {
+    super(code, MESSAGES[locale][code](server, cause), { cause });
     this.name = 'ServerConnectionError';
     this.server = server.name;
   }
@@ -28,22 +29,38 @@ export class ServerConnectionError extends ElicitkitError {
 
 export type ServerConnectionCode = 'SERVER_UNREACHABLE' | 'SERVER_RESTARTED';
 
-const MESSAGES: Record<ServerConnectionCode, (server: ServerConfig, cause: unknown) => string> = {
-  SERVER_UNREACHABLE: (server, cause) => {
-    const why = describeFailure(cause, server);
-    const what = why.started ? 'cannot be reached' : 'could not be started';
-    return `The MCP server ${serverLabel(server)} ${what}: ${why.text}. The request was not sent.${why.hint ? ` ${why.hint}` : ''}`;
+/** What the chat says of each, in its language (streamed into the turn: the page shows it). */
+const MESSAGES: Record<Locale, Record<ServerConnectionCode, (server: ServerConfig, cause: unknown) => string>> = {
+  en: {
+    SERVER_UNREACHABLE: (server, cause) => {
+      const why = describeFailure(cause, server, 'en');
+      const what = why.started ? 'cannot be reached' : 'could not be started';
+      return `The MCP server ${serverLabel(server)} ${what}: ${why.text}. The request was not sent.${why.hint ? ` ${why.hint}` : ''}`;
+    },
+    SERVER_RESTARTED: (server) =>
+      `The MCP server ${serverLabel(server)} restarted (or its connection broke) during the call: it may or may not have run. Check before retrying; the next request connects afresh.`,
   },
-  SERVER_RESTARTED: (server) =>
-    `The MCP server ${serverLabel(server)} restarted (or its connection broke) during the call: it may or may not have run. Check before retrying; the next request connects afresh.`,
+  zh: {
+    SERVER_UNREACHABLE: (server, cause) => {
+      const why = describeFailure(cause, server, 'zh');
+      const what = why.started ? '无法连接' : '无法启动';
+      return `MCP 服务器 ${serverLabel(server, 'zh')} ${what}：${why.text}。请求没有发出。${why.hint}`;
+    },
+    SERVER_RESTARTED: (server) =>
+      `MCP 服务器 ${serverLabel(server, 'zh')} 在调用期间重启了（或它的连接断了）：调用可能运行了，也可能没有。重试前请先检查；下一个请求会重新连接。`,
+  },
 };
 
 /**
  * A server that is connected but could not list its tools (a protocol error it answered): the
  * message names the server and where it is, then the server's own reason.
  */
-export function listingFailed(server: ServerConfig, error: unknown): Error {
+export function listingFailed(server: ServerConfig, error: unknown, locale: Locale = 'en'): Error {
   if (error instanceof ServerConnectionError) return error;
-  const why = describeFailure(error, server).text;
-  return new Error(`The MCP server ${serverLabel(server)} could not list its tools: ${why}`, { cause: error });
+  const why = describeFailure(error, server, locale).text;
+  const said =
+    locale === 'zh'
+      ? `MCP 服务器 ${serverLabel(server, 'zh')} 无法列出它的工具：${why}`
+      : `The MCP server ${serverLabel(server)} could not list its tools: ${why}`;
+  return new Error(said, { cause: error });
 }

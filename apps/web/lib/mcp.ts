@@ -187,9 +187,17 @@ async function transportFor(chat: Chat, server: ServerConfig, watch: FetchWatch)
   }
 }
 
-/** What a call or listing of a chat that has ended (`Chat.ended`) fails with. */
-const CHAT_ENDED =
-  'This chat has ended (its page was closed, perhaps in another tab, or it was unused too long), so nothing was sent to the server. Reload the page to start a new chat.';
+/** What a call or listing of a chat that has ended (`Chat.ended`) fails with, in the chat's language. */
+const CHAT_ENDED: Record<Locale, string> = {
+  en: 'This chat has ended (its page was closed, perhaps in another tab, or it was unused too long), so nothing was sent to the server. Reload the page to start a new chat.',
+  zh: '这个对话已结束（它的页面已关闭，可能是在另一个标签页中，或它太久没有使用），所以没有向服务器发送任何内容。请重新加载页面以开始新的对话。',
+};
+
+/** A listed name that names no configured server (several servers: `server__tool`). */
+const NO_SERVER: Record<Locale, (listed: string, names: string) => string> = {
+  en: (listed, names) => `The tool "${listed}" names no configured MCP server: it should begin with one of ${names}.`,
+  zh: (listed, names) => `工具“${listed}”没有指明任何已配置的 MCP 服务器：它应以 ${names} 之一开头。`,
+};
 
 /**
  * Runs `request` on the chat's connection to `server`. On a connection-level failure the
@@ -203,6 +211,7 @@ async function withConnection<T>(
   request: (c: Connection) => Promise<T>,
   resend: (kind: ConnectionFailure) => boolean,
   mayHaveRun: boolean,
+  locale: Locale,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     // A turn outliving its chat (closed from another tab, here or on another instance, which this
@@ -210,7 +219,7 @@ async function withConnection<T>(
     // may answer.
     if (chat.ended || !(await state().chats.has(chat.id))) {
       chat.ended = true;
-      throw new Error(CHAT_ENDED);
+      throw new Error(CHAT_ENDED[locale]);
     }
     const opening = connection(chat, server);
     let live: Connection;
@@ -219,7 +228,7 @@ async function withConnection<T>(
     } catch (error) {
       // Connecting failed, however it did (refused, not found, HTTP 401, a command that would not
       // start, no answer in time): this request was not sent. The message says which and why.
-      throw new ServerConnectionError('SERVER_UNREACHABLE', server, error);
+      throw new ServerConnectionError('SERVER_UNREACHABLE', server, error, locale);
     }
     const answeredBefore = live.answered();
     try {
@@ -233,7 +242,7 @@ async function withConnection<T>(
       drop(chat, server.name, opening);
       if (attempt === 0 && resend(kind)) continue;
       const ran = mayHaveRun && kind === 'lost';
-      throw new ServerConnectionError(ran ? 'SERVER_RESTARTED' : 'SERVER_UNREACHABLE', server, error);
+      throw new ServerConnectionError(ran ? 'SERVER_RESTARTED' : 'SERVER_UNREACHABLE', server, error, locale);
     }
   }
 }
@@ -292,12 +301,12 @@ export async function callListed(
  * One server down does not take the others' tools away: its failure is listed in `unavailable`.
  * When no server answers at all, the first failure is thrown.
  */
-export async function listTools(chat: Chat): Promise<ToolListing> {
+export async function listTools(chat: Chat, locale: Locale = 'en'): Promise<ToolListing> {
   const { servers } = config();
   const settled = await Promise.allSettled(
     servers.map(async (server) => {
       // Listing changes nothing on the server: after a restart it is simply asked again.
-      const tools = await withConnection(chat, server, listOn, always, false);
+      const tools = await withConnection(chat, server, listOn, always, false, locale);
       const usable: ToolInfo[] = [];
       const refused: string[] = [];
       for (const t of tools) {
@@ -330,7 +339,7 @@ export async function listTools(chat: Chat): Promise<ToolListing> {
       for (const message of result.value.refused) listing.unavailable.push({ server: server.name, message });
     } else {
       // Each failure names its server, where it is and why (never its headers).
-      const failure = listingFailed(server, result.reason);
+      const failure = listingFailed(server, result.reason, locale);
       first ??= failure;
       listing.unavailable.push({ server: server.name, message: failure.message });
     }
@@ -345,7 +354,7 @@ export async function listTools(chat: Chat): Promise<ToolListing> {
  * the server is the one whose name and `__` begin it (server names never hold `__`, `config.ts`).
  * Only a name ending in `_` can make two fit (`a` and `a_` both begin `a___x`): the longer wins.
  */
-function toolOf(listed: string): { server: ServerConfig; name: string } {
+function toolOf(listed: string, locale: Locale): { server: ServerConfig; name: string } {
   const { servers } = config();
   const only = servers.length === 1 ? servers[0] : undefined;
   if (only) return { server: only, name: listed };
@@ -354,7 +363,7 @@ function toolOf(listed: string): { server: ServerConfig; name: string } {
     .reduce<ServerConfig | undefined>((best, s) => (best && best.name.length >= s.name.length ? best : s), undefined);
   if (!server) {
     const names = servers.map((s) => `"${s.name}__"`).join(', ');
-    throw new Error(`The tool "${listed}" names no configured MCP server: it should begin with one of ${names}.`);
+    throw new Error(NO_SERVER[locale](listed, names));
   }
   return { server, name: listed.slice(server.name.length + 2) };
 }
@@ -368,7 +377,7 @@ export async function callTool(
   locale: Locale = 'en',
 ): Promise<ToolOutput> {
   const started = Date.now();
-  const { server, name } = toolOf(listed);
+  const { server, name } = toolOf(listed, locale);
   // A call is sent again only when it certainly never ran: refused before it was sent, or a 404
   // for the old session (the spec's answer of a server that did not process it). Never a replay.
   const call = withConnection(
@@ -383,6 +392,7 @@ export async function callTool(
       ),
     (kind) => kind !== 'lost',
     true,
+    locale,
   );
   const running = startCall(chat, server.name, call);
   // However the call ends (result, error, abort), a question it left open can no longer be answered.

@@ -1,6 +1,7 @@
 import { ConnectTimeoutError } from '@elicitkit/client';
 import { SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import type { ServerConfig } from './config';
+import type { Locale } from './locale';
 
 /**
  * A stdio server's process ended while the chat was connecting to it: the command started but
@@ -12,6 +13,123 @@ export class ServerExitedError extends Error {
     this.name = 'ServerExitedError';
   }
 }
+
+/** Every word `describeFailure` and `serverPlace` say, in each language of the chat. */
+const SAY: Record<
+  Locale,
+  {
+    opsdesk: string;
+    command: (line: string) => string;
+    invalidUrl: string;
+    retry: string;
+    fixUrl: string;
+    fixToken: string;
+    answered: (status: number, statusText: string) => string;
+    wantsCredentials: (said: string) => string;
+    notAllowed: (said: string) => string;
+    nothingServed: (said: string) => string;
+    fixPath: string;
+    serverFailed: (said: string) => string;
+    ownLog: string;
+    refused: string;
+    hostNotFound: (host: string) => string;
+    dnsSilent: (host: string) => string;
+    hostUnreachable: (host: string) => string;
+    noRoute: string;
+    connectTimedOut: string;
+    responseTimedOut: string;
+    reset: string;
+    closed: string;
+    tlsHandshake: string;
+    certificate: (code: string) => string;
+    fixCommand: string;
+    noProgram: string;
+    notExecutable: string;
+    exited: string;
+    exitedHint: string;
+    noAnswerWithin: (time: string) => string;
+    waitLonger: string;
+    noAnswerInTime: string;
+    badPort: (port: string) => string;
+    otherPort: string;
+    closedBeforeAnswer: string;
+  }
+> = {
+  en: {
+    opsdesk: 'the bundled opsdesk',
+    command: (line) => `command: ${line}`,
+    invalidUrl: '(an invalid URL)',
+    retry: 'Try again once it is running.',
+    fixUrl: 'Check its "url" in ELICITKIT_SERVERS.',
+    fixToken: 'Check the token in its "headers" in ELICITKIT_SERVERS.',
+    answered: (status, statusText) => `it answered HTTP ${status}${statusText ? ` ${statusText}` : ''}`,
+    wantsCredentials: (said) => `${said}: it wants credentials`,
+    notAllowed: (said) => `${said}: its credentials are not allowed there`,
+    nothingServed: (said) => `${said}: nothing is served at that path`,
+    fixPath: 'Check the path of its "url" in ELICITKIT_SERVERS (MCP servers usually serve /mcp).',
+    serverFailed: (said) => `${said} (the server failed)`,
+    ownLog: 'Its own log says why.',
+    refused: 'connection refused (nothing listens there)',
+    hostNotFound: (host) => `host "${host}" not found`,
+    dnsSilent: (host) => `host "${host}" could not be looked up (DNS did not answer)`,
+    hostUnreachable: (host) => `host "${host}" is unreachable`,
+    noRoute: 'no network route to it',
+    connectTimedOut: 'no answer to the connection attempt (it timed out)',
+    responseTimedOut: 'no answer (the response timed out)',
+    reset: 'the connection was reset',
+    closed: 'the connection was closed',
+    tlsHandshake: 'the TLS handshake failed (is it https on a plain http port?)',
+    certificate: (code) => `its TLS certificate was not accepted (${code})`,
+    fixCommand: 'Check its "command" in ELICITKIT_SERVERS (the program must be on PATH, or a path to it).',
+    noProgram: 'no such program (ENOENT)',
+    notExecutable: 'permission denied: it is not executable (EACCES)',
+    exited: 'the command exited before answering',
+    exitedHint: 'Its error output is in the terminal running the app.',
+    noAnswerWithin: (time) => `no answer within ${time}`,
+    waitLonger: 'Try again once it is running, or set ELICITKIT_CONNECT_TIMEOUT_MS to wait longer.',
+    noAnswerInTime: 'no answer in time',
+    badPort: (port) => `fetch does not connect to port ${port} (it is reserved for another protocol)`,
+    otherPort: 'Serve it on another port.',
+    closedBeforeAnswer: 'the connection closed before it answered',
+  },
+  zh: {
+    opsdesk: '内置的 opsdesk',
+    command: (line) => `命令：${line}`,
+    invalidUrl: '（无效的 URL）',
+    retry: '等它运行起来后再试。',
+    fixUrl: '请检查 ELICITKIT_SERVERS 中它的 "url"。',
+    fixToken: '请检查 ELICITKIT_SERVERS 中它 "headers" 里的令牌。',
+    answered: (status, statusText) => `它回答了 HTTP ${status}${statusText ? ` ${statusText}` : ''}`,
+    wantsCredentials: (said) => `${said}：它要求凭据`,
+    notAllowed: (said) => `${said}：它的凭据在那里不被允许`,
+    nothingServed: (said) => `${said}：那个路径上没有提供任何服务`,
+    fixPath: '请检查 ELICITKIT_SERVERS 中它 "url" 的路径（MCP 服务器通常在 /mcp 提供服务）。',
+    serverFailed: (said) => `${said}（服务器出错）`,
+    ownLog: '原因见它自己的日志。',
+    refused: '连接被拒绝（那里没有程序在监听）',
+    hostNotFound: (host) => `找不到主机“${host}”`,
+    dnsSilent: (host) => `无法查询主机“${host}”（DNS 没有回答）`,
+    hostUnreachable: (host) => `主机“${host}”不可达`,
+    noRoute: '没有通往它的网络路由',
+    connectTimedOut: '连接尝试没有回答（超时）',
+    responseTimedOut: '没有回答（响应超时）',
+    reset: '连接被重置',
+    closed: '连接被关闭',
+    tlsHandshake: 'TLS 握手失败（是否在普通 http 端口上使用了 https？）',
+    certificate: (code) => `它的 TLS 证书未被接受（${code}）`,
+    fixCommand: '请检查 ELICITKIT_SERVERS 中它的 "command"（程序必须在 PATH 中，或写出它的路径）。',
+    noProgram: '没有这个程序（ENOENT）',
+    notExecutable: '权限被拒绝：它不可执行（EACCES）',
+    exited: '命令在回答之前就退出了',
+    exitedHint: '它的错误输出在运行本应用的终端里。',
+    noAnswerWithin: (time) => `${time} 内没有回答`,
+    waitLonger: '等它运行起来后再试，或设置 ELICITKIT_CONNECT_TIMEOUT_MS 以等待更久。',
+    noAnswerInTime: '没有及时回答',
+    badPort: (port) => `fetch 不连接端口 ${port}（它留给了另一种协议）`,
+    otherPort: '请在另一个端口上提供它。',
+    closedBeforeAnswer: '连接在它回答之前就关闭了',
+  },
+};
 
 /**
  * Why a configured server failed, in plain words (`text`), with what to do (`hint`). `started`
@@ -32,20 +150,20 @@ export interface FailureCause {
  * @example
  * serverPlace({ name: 'ops', kind: 'http', url: 'http://u:p@h/mcp?key=1', headers: {}, revision: 'auto' }); // 'http://h/mcp?…'
  */
-export function serverPlace(server: ServerConfig): string {
+export function serverPlace(server: ServerConfig, locale: Locale = 'en'): string {
   switch (server.kind) {
     case 'opsdesk':
-      return 'the bundled opsdesk';
+      return SAY[locale].opsdesk;
     case 'http':
-      return safeUrl(server.url);
+      return safeUrl(server.url, locale);
     case 'stdio':
-      return `command: ${commandLine(server.command, server.args)}`;
+      return SAY[locale].command(commandLine(server.command, server.args));
   }
 }
 
 /** `"ops" (http://127.0.0.1:7777/mcp)`: the server's name and where it is. */
-export function serverLabel(server: ServerConfig): string {
-  return `"${server.name}" (${serverPlace(server)})`;
+export function serverLabel(server: ServerConfig, locale: Locale = 'en'): string {
+  return `"${server.name}" (${serverPlace(server, locale)})`;
 }
 
 function parsedUrl(raw: string): URL | undefined {
@@ -56,9 +174,9 @@ function parsedUrl(raw: string): URL | undefined {
   }
 }
 
-function safeUrl(raw: string): string {
+function safeUrl(raw: string, locale: Locale): string {
   const url = parsedUrl(raw);
-  return url ? `${url.origin}${url.pathname}${url.search ? '?…' : ''}` : '(an invalid URL)';
+  return url ? `${url.origin}${url.pathname}${url.search ? '?…' : ''}` : SAY[locale].invalidUrl;
 }
 
 const SECRET_NAME = /(token|secret|passw(or)?d|api[-_]?key|auth|bearer|credential|cookie)/i;
@@ -103,78 +221,59 @@ function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
-const RETRY = 'Try again once it is running.';
-
-function httpStatus(status: number, statusText: string | undefined): FailureCause {
-  const said = `it answered HTTP ${status}${statusText ? ` ${statusText}` : ''}`;
-  if (status === 401)
-    return {
-      text: `${said}: it wants credentials`,
-      hint: 'Check the token in its "headers" in ELICITKIT_SERVERS.',
-      started: true,
-    };
-  if (status === 403)
-    return {
-      text: `${said}: its credentials are not allowed there`,
-      hint: 'Check the token in its "headers" in ELICITKIT_SERVERS.',
-      started: true,
-    };
-  if (status === 404)
-    return {
-      text: `${said}: nothing is served at that path`,
-      hint: 'Check the path of its "url" in ELICITKIT_SERVERS (MCP servers usually serve /mcp).',
-      started: true,
-    };
-  if (status >= 500) return { text: `${said} (the server failed)`, hint: 'Its own log says why.', started: true };
-  return { text: said, hint: 'Check its "url" in ELICITKIT_SERVERS.', started: true };
+function httpStatus(status: number, statusText: string | undefined, say: (typeof SAY)[Locale]): FailureCause {
+  const said = say.answered(status, statusText ?? '');
+  if (status === 401) return { text: say.wantsCredentials(said), hint: say.fixToken, started: true };
+  if (status === 403) return { text: say.notAllowed(said), hint: say.fixToken, started: true };
+  if (status === 404) return { text: say.nothingServed(said), hint: say.fixPath, started: true };
+  if (status >= 500) return { text: say.serverFailed(said), hint: say.ownLog, started: true };
+  return { text: said, hint: say.fixUrl, started: true };
 }
 
 /** Node and undici error codes of a connection that could not be made or broke, in plain words. */
-function networkCode(code: string, error: unknown, server: ServerConfig): FailureCause | undefined {
-  const host =
-    text(error, 'hostname') ?? (server.kind === 'http' ? (parsedUrl(server.url)?.hostname ?? '') : 'the host');
-  const fixUrl = 'Check its "url" in ELICITKIT_SERVERS.';
+function networkCode(
+  code: string,
+  error: unknown,
+  server: ServerConfig,
+  say: (typeof SAY)[Locale],
+): FailureCause | undefined {
+  const host = text(error, 'hostname') ?? (server.kind === 'http' ? (parsedUrl(server.url)?.hostname ?? '') : '?');
+  const { fixUrl, retry } = say;
   switch (code) {
     case 'ECONNREFUSED':
-      return { text: 'connection refused (nothing listens there)', hint: RETRY, started: true };
+      return { text: say.refused, hint: retry, started: true };
     case 'ENOTFOUND':
-      return { text: `host "${host}" not found`, hint: fixUrl, started: true };
+      return { text: say.hostNotFound(host), hint: fixUrl, started: true };
     case 'EAI_AGAIN':
-      return { text: `host "${host}" could not be looked up (DNS did not answer)`, hint: fixUrl, started: true };
+      return { text: say.dnsSilent(host), hint: fixUrl, started: true };
     case 'EHOSTUNREACH':
-      return { text: `host "${host}" is unreachable`, hint: fixUrl, started: true };
+      return { text: say.hostUnreachable(host), hint: fixUrl, started: true };
     case 'ENETUNREACH':
-      return { text: 'no network route to it', hint: fixUrl, started: true };
+      return { text: say.noRoute, hint: fixUrl, started: true };
     case 'ETIMEDOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return { text: 'no answer to the connection attempt (it timed out)', hint: fixUrl, started: true };
+      return { text: say.connectTimedOut, hint: fixUrl, started: true };
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
-      return { text: 'no answer (the response timed out)', hint: RETRY, started: true };
+      return { text: say.responseTimedOut, hint: retry, started: true };
     case 'ECONNRESET':
-      return { text: 'the connection was reset', hint: RETRY, started: true };
+      return { text: say.reset, hint: retry, started: true };
     case 'EPIPE':
     case 'ECONNABORTED':
     case 'UND_ERR_SOCKET':
     case 'UND_ERR_CLOSED':
-      return { text: 'the connection was closed', hint: RETRY, started: true };
+      return { text: say.closed, hint: retry, started: true };
     case 'EPROTO':
-      return {
-        text: 'the TLS handshake failed (is it https on a plain http port?)',
-        hint: fixUrl,
-        started: true,
-      };
+      return { text: say.tlsHandshake, hint: fixUrl, started: true };
   }
-  if (/CERT|TLS|SSL|SELF_SIGNED/.test(code)) {
-    return { text: `its TLS certificate was not accepted (${code})`, hint: fixUrl, started: true };
-  }
+  if (/CERT|TLS|SSL|SELF_SIGNED/.test(code)) return { text: say.certificate(code), hint: fixUrl, started: true };
   return undefined;
 }
 
-function spawnFailure(code: string, message: string): FailureCause {
-  const hint = 'Check its "command" in ELICITKIT_SERVERS (the program must be on PATH, or a path to it).';
-  if (code === 'ENOENT') return { text: 'no such program (ENOENT)', hint, started: false };
-  if (code === 'EACCES') return { text: 'permission denied: it is not executable (EACCES)', hint, started: false };
+function spawnFailure(code: string, message: string, say: (typeof SAY)[Locale]): FailureCause {
+  const hint = say.fixCommand;
+  if (code === 'ENOENT') return { text: say.noProgram, hint, started: false };
+  if (code === 'EACCES') return { text: say.notExecutable, hint, started: false };
   return { text: message, hint, started: false };
 }
 
@@ -189,42 +288,31 @@ function spawnFailure(code: string, message: string): FailureCause {
  * describeFailure(new TypeError('fetch failed', { cause: Object.assign(new Error(), { code: 'ECONNREFUSED' }) }), server).text;
  * // 'connection refused (nothing listens there)'
  */
-export function describeFailure(error: unknown, server: ServerConfig): FailureCause {
-  return redacted(plain(error, server), server);
+export function describeFailure(error: unknown, server: ServerConfig, locale: Locale = 'en'): FailureCause {
+  return redacted(plain(error, server, SAY[locale]), server);
 }
 
-function plain(error: unknown, server: ServerConfig): FailureCause {
+function plain(error: unknown, server: ServerConfig, say: (typeof SAY)[Locale]): FailureCause {
   const all = chain(error);
-  if (all.some((e) => e instanceof ServerExitedError)) {
-    return {
-      text: 'the command exited before answering',
-      hint: 'Its error output is in the terminal running the app.',
-      started: false,
-    };
-  }
+  if (all.some((e) => e instanceof ServerExitedError))
+    return { text: say.exited, hint: say.exitedHint, started: false };
   for (const e of all) {
     const code = text(e, 'code');
-    if (code && text(e, 'syscall')?.startsWith('spawn')) return spawnFailure(code, text(e, 'message') ?? code);
+    if (code && text(e, 'syscall')?.startsWith('spawn')) return spawnFailure(code, text(e, 'message') ?? code, say);
   }
   const deadline = all.find((e) => e instanceof ConnectTimeoutError);
-  if (deadline) {
-    return {
-      text: `no answer within ${seconds(deadline.timeoutMs)}`,
-      hint: `Try again once it is running, or set ELICITKIT_CONNECT_TIMEOUT_MS to wait longer.`,
-      started: true,
-    };
-  }
+  if (deadline) return { text: say.noAnswerWithin(seconds(deadline.timeoutMs)), hint: say.waitLonger, started: true };
   for (const e of all) {
     if (SdkHttpError.isInstance(e)) {
       const data = field(e, 'data');
       const status = field(data, 'status');
-      if (typeof status === 'number') return httpStatus(status, text(data, 'statusText'));
+      if (typeof status === 'number') return httpStatus(status, text(data, 'statusText'), say);
     }
     if (SdkError.isInstance(e) && e.code === SdkErrorCode.RequestTimeout) {
       const ms = field(field(e, 'data'), 'timeout');
       return {
-        text: typeof ms === 'number' ? `no answer within ${seconds(ms)}` : 'no answer in time',
-        hint: RETRY,
+        text: typeof ms === 'number' ? say.noAnswerWithin(seconds(ms)) : say.noAnswerInTime,
+        hint: say.retry,
         started: true,
       };
     }
@@ -232,20 +320,16 @@ function plain(error: unknown, server: ServerConfig): FailureCause {
   for (const e of all) {
     // Node's and undici's codes, not the SDK's own (`SdkError.code` names its error kinds).
     const code = SdkError.isInstance(e) ? undefined : text(e, 'code');
-    const known = code === undefined ? undefined : networkCode(code, e, server);
+    const known = code === undefined ? undefined : networkCode(code, e, server, say);
     if (known) return known;
   }
   // fetch refuses the ports of other protocols (WHATWG "bad ports": 1, 9, 25, 6000…) without trying.
   if (all.some((e) => e instanceof Error && e.message === 'bad port')) {
     const port = server.kind === 'http' ? parsedUrl(server.url)?.port : undefined;
-    return {
-      text: `fetch does not connect to port ${port || '?'} (it is reserved for another protocol)`,
-      hint: 'Serve it on another port.',
-      started: true,
-    };
+    return { text: say.badPort(port || '?'), hint: say.otherPort, started: true };
   }
   if (all.some((e) => SdkError.isInstance(e) && e.code === SdkErrorCode.ConnectionClosed)) {
-    return { text: 'the connection closed before it answered', hint: RETRY, started: true };
+    return { text: say.closedBeforeAnswer, hint: say.retry, started: true };
   }
   // Anything else: the most specific message there is (the innermost), an SDK protocol mismatch included.
   const messages = all.map((e) => text(e, 'message')).filter((m): m is string => Boolean(m));

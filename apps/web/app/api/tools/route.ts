@@ -19,7 +19,7 @@ export async function GET(request: Request): Promise<Response> {
   const chat = await chatOf(request);
   if (!chat) return Response.json({ error: REFUSED[locale].noSession }, { status: 401 });
   try {
-    return Response.json(await listTools(chat), { headers: { 'cache-control': 'no-store' } });
+    return Response.json(await listTools(chat, locale), { headers: { 'cache-control': 'no-store' } });
   } catch (error) {
     // listTools names the server, where it is and why.
     return Response.json({ error: error instanceof Error ? error.message : String(error) }, { status: 502 });
