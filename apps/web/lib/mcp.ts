@@ -26,7 +26,7 @@ import { ServerExitedError } from './server-failure';
 import { internTools, schemaValidator } from './shared-tools';
 import { type Chat, type Connection, QUESTION_BUDGET, state } from './state';
 import { markTimeout } from './timed-out';
-import { HALVES_REPLACED, wholeText, wholeValue } from './whole-text';
+import { HALVES_REPLACED, holdsHalf, wholeText, wholeValue } from './whole-text';
 import type { ToolInfo, ToolListing, ToolOutput } from './wire';
 
 /**
@@ -193,6 +193,14 @@ const CHAT_ENDED: Record<Locale, string> = {
   zh: '这个对话已结束（它的页面已关闭，可能是在另一个标签页中，或它太久没有使用），所以没有向服务器发送任何内容。请重新加载页面以开始新的对话。',
 };
 
+/** A tool left out for half a character in its name or input schema. */
+const HALF_IN_TOOL: Record<Locale, (tool: string, server: string) => string> = {
+  en: (tool, server) =>
+    `The tool "${tool}" of "${server}" holds half of a character (a lone UTF-16 surrogate, shown as \uFFFD) in its name or input schema: no call could send it exactly; it is left out.`,
+  zh: (tool, server) =>
+    `“${server}”的工具“${tool}”在名称或输入模式中含有半个字符（孤立的 UTF-16 代理项，显示为 \uFFFD）：任何调用都无法精确发送它；已将其略去。`,
+};
+
 /** A listed name that names no configured server (several servers: `server__tool`). */
 const NO_SERVER: Record<Locale, (listed: string, names: string) => string> = {
   en: (listed, names) => `The tool "${listed}" names no configured MCP server: it should begin with one of ${names}.`,
@@ -310,6 +318,13 @@ export async function listTools(chat: Chat, locale: Locale = 'en'): Promise<Tool
       const usable: ToolInfo[] = [];
       const refused: string[] = [];
       for (const t of tools) {
+        // A name or an input schema holding half a character (a lone surrogate): no call could
+        // name it or send its arguments exactly (what is typed with one is refused), and the model's
+        // endpoint may refuse every request listing it. Left out and said, as a schema nobody can use.
+        if (holdsHalf(t.name) || wholeValue(t.inputSchema).halves > 0) {
+          refused.push(HALF_IN_TOOL[locale](wholeText(t.name).text, server.name));
+          continue;
+        }
         // The SDK takes any JSON as a property's schema: one the panel and the argument reader
         // cannot use is left out and said, not drawn (a null property took the whole page down).
         try {
@@ -322,8 +337,9 @@ export async function listTools(chat: Chat, locale: Locale = 'en'): Promise<Tool
         usable.push({
           server: server.name,
           name: servers.length > 1 ? `${server.name}__${t.name}` : t.name,
-          ...(t.title ? { title: t.title } : {}),
-          ...(t.description ? { description: t.description } : {}),
+          // Only read (by the person, by the model): half a character as U+FFFD.
+          ...(t.title ? { title: wholeText(t.title).text } : {}),
+          ...(t.description ? { description: wholeText(t.description).text } : {}),
           inputSchema: t.inputSchema as ToolInfo['inputSchema'],
         });
       }

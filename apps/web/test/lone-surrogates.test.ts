@@ -43,8 +43,15 @@ const FFFD = '\uFFFD';
 
 const SERVER = rawServer({
   tools: [
-    { name: 'lookup', inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
+    {
+      name: 'lookup',
+      description: 'Looks \ud800 up',
+      inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+    },
     { name: 'ask', inputSchema: { type: 'object', properties: {} } },
+    // No call could name these, or send their arguments, exactly.
+    { name: 'half\ud800name', inputSchema: { type: 'object', properties: {} } },
+    { name: 'argy', inputSchema: { type: 'object', properties: { 'q\udc00': { type: 'string' } } } },
   ],
   call: `(m, ask, reply) => {
     if (m.params.name === 'ask')
@@ -111,6 +118,7 @@ process.env.ELICITKIT_MODEL = 'm-1';
 
 const { newBrowser, postChat, ask, answer } = await import('./chat-client');
 const { resetState } = await import('../lib/state');
+const { GET: getTools } = await import('../app/api/tools/route');
 const { Message } = await import('../components/message');
 const { PAGE_TEXTS } = await import('../components/texts');
 type Browser = Awaited<ReturnType<typeof newBrowser>>;
@@ -238,6 +246,31 @@ describe('half a character in a model turn', () => {
     // The model was told why, and may send it whole.
     expect(sent.at(-1)).toContain('half of a character');
     expect(halvesIn(sent.at(-1) as string)).toBe(false);
+  });
+});
+
+describe('half a character in the tools a server lists', () => {
+  it('a name or input schema holding one: left out and said; a description: whole', async () => {
+    const b = await newBrowser();
+    const response = await getTools(
+      new Request('http://localhost/api/tools', { headers: { cookie: b.cookie, 'x-elicitkit-locale': 'zh' } }),
+    );
+    const raw = await response.text();
+    expect(halvesIn(raw)).toBe(false);
+    const { tools, unavailable } = JSON.parse(raw) as {
+      tools: { name: string; description?: string }[];
+      unavailable: { message: string }[];
+    };
+    expect(tools.map((t) => t.name)).toEqual(['lookup', 'ask']);
+    expect(tools[0]?.description).toBe(`Looks ${FFFD} up`);
+    expect(unavailable.map((u) => u.message)).toEqual([
+      expect.stringContaining(`“half${FFFD}name”`),
+      expect.stringContaining('“argy”'),
+    ]);
+    expect(unavailable[0]?.message).toContain('半个字符');
+    // Every model request of this file listed the tools: none carried half a character.
+    expect(sent.length).toBeGreaterThan(0);
+    for (const body of sent) expect(halvesIn(body)).toBe(false);
   });
 });
 
