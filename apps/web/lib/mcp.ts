@@ -201,6 +201,18 @@ const HALF_IN_TOOL: Record<Locale, (tool: string, server: string) => string> = {
     `“${server}”的工具“${tool}”在名称或输入模式中含有半个字符（孤立的 UTF-16 代理项，显示为 \uFFFD）：任何调用都无法精确发送它；已将其略去。`,
 };
 
+/**
+ * A tool left out for a schema nobody can use. `ToolSchemaError`'s own words end with what is wrong
+ * where (`properties.a is not a schema`), the schema's own terms: kept as they are inside Chinese.
+ */
+const SCHEMA_LEFT_OUT: Record<Locale, (tool: string, server: string, message: string) => string> = {
+  en: (_tool, _server, message) => `The ${message}; it is left out.`,
+  zh: (tool, server, message) => {
+    const at = message.indexOf(': ');
+    return `“${server}”的工具“${tool}”的输入模式无法使用：${at === -1 ? message : message.slice(at + 2)}；已将其略去。`;
+  },
+};
+
 /** A listed name that names no configured server (several servers: `server__tool`). */
 const NO_SERVER: Record<Locale, (listed: string, names: string) => string> = {
   en: (listed, names) => `The tool "${listed}" names no configured MCP server: it should begin with one of ${names}.`,
@@ -331,7 +343,7 @@ export async function listTools(chat: Chat, locale: Locale = 'en'): Promise<Tool
           describeArguments(t.inputSchema, { server: server.name, tool: t.name });
         } catch (error) {
           if (!(error instanceof ToolSchemaError)) throw error;
-          refused.push(`The ${error.message}; it is left out.`);
+          refused.push(SCHEMA_LEFT_OUT[locale](t.name, server.name, error.message));
           continue;
         }
         usable.push({
@@ -360,7 +372,9 @@ export async function listTools(chat: Chat, locale: Locale = 'en'): Promise<Tool
       listing.unavailable.push({ server: server.name, message: failure.message });
     }
   });
-  if (first && listing.unavailable.length === servers.length) throw first;
+  // Only when no server answered: a server that answered with one tool left out still answered
+  // (counting `unavailable` counted its note as a server down, and 502'd the others' tools away).
+  if (first && settled.every((result) => result.status === 'rejected')) throw first;
   return listing;
 }
 

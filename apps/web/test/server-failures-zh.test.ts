@@ -28,7 +28,17 @@ process.env.ELICITKIT_SERVERS = JSON.stringify([
   { name: 'down', url: `http://127.0.0.1:${port}/mcp`, revision: '2025-11-25' },
   {
     name: 'ok',
-    command: [process.execPath, '-e', rawServer({ tools: [{ name: 'hello', inputSchema: { type: 'object' } }] })],
+    command: [
+      process.execPath,
+      '-e',
+      rawServer({
+        tools: [
+          { name: 'hello', inputSchema: { type: 'object' } },
+          // A property that is not a schema: left out, and said.
+          { name: 'broken', inputSchema: { type: 'object', properties: { a: null } } },
+        ],
+      }),
+    ],
     revision: '2025-11-25',
   },
 ]);
@@ -110,7 +120,10 @@ describe('servers the chat cannot reach, on a Chinese page', () => {
       unavailable: { server: string; message: string }[];
     };
     expect(tools.map((t) => t.name)).toEqual(['ok__hello']);
-    expect(unavailable.map((u) => u.server).sort()).toEqual(['down', 'gone']);
+    expect(unavailable.map((u) => u.server).sort()).toEqual(['down', 'gone', 'ok']);
+    expect(unavailable.find((u) => u.server === 'ok')?.message).toMatch(
+      /^“ok”的工具“broken”的输入模式无法使用：.+；已将其略去。$/,
+    );
     for (const u of unavailable) {
       expect(u.message).toMatch(HAN);
       expect(u.message).not.toMatch(ENGLISH);
