@@ -84,4 +84,25 @@ describe('host and origin checks', () => {
     expect(await refused?.text()).toContain('attacker.example');
     expect(proxy(request('localhost:3000'))).toBeUndefined();
   });
+
+  it("a refusal a person reads is in their browser's language, sent as UTF-8", async () => {
+    const zh = (host: string, headers: Record<string, string>, method = 'GET') =>
+      new Request('http://127.0.0.1:3000/api/chat', {
+        method,
+        headers: { host, 'accept-language': 'zh-CN,zh;q=0.9', ...headers },
+      });
+    // A host typed in the address bar (a LAN address): the page it gets.
+    const refused = proxy(zh('192.168.1.5:3000', {}));
+    expect(refused?.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await refused?.text()).toBe('这里不提供主机“192.168.1.5:3000”；要加入它，请设置 ELICITKIT_ALLOWED_HOSTS。');
+    expect(foreignRequest(zh('localhost:3000', { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' }))).toBe(
+      '不接受来自其他站点的请求。',
+    );
+    expect(foreignRequest(zh('localhost:3000', { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors' }))).toBe(
+      '不接受来自其他源的请求。',
+    );
+    expect(foreignRequest(zh('localhost:3000', { origin: 'http://evil.example' }, 'POST'))).toBe(
+      '不接受来自 http://evil.example 的请求。',
+    );
+  });
 });
