@@ -17,7 +17,7 @@ import { languageModel } from './model';
 import { classifyModelError, explainModelProblem, explainToolCallMistake } from './model-errors';
 import { type Chat, endTurn } from './state';
 import { uiMessageResponse } from './ui-stream';
-import { wholeValue } from './whole-text';
+import { wholeText, wholeValue } from './whole-text';
 import type { UnavailableServer } from './wire';
 
 const SYSTEM =
@@ -147,7 +147,8 @@ async function aiTools(
       execute: (input) =>
         // Checked by argumentsObject: an object.
         callTool(chat, t.name, input as Record<string, unknown>, signal, locale).catch((error: unknown) => {
-          throw new ToolCallError(error instanceof Error ? error.message : String(error));
+          // The model is handed these words in its next step: a server's half character as U+FFFD.
+          throw new ToolCallError(wholeText(error instanceof Error ? error.message : String(error)).text);
         }),
     });
   }

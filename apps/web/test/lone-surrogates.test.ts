@@ -49,11 +49,14 @@ const SERVER = rawServer({
       inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
     },
     { name: 'ask', inputSchema: { type: 'object', properties: {} } },
+    { name: 'fail', inputSchema: { type: 'object', properties: {} } },
     // No call could name these, or send their arguments, exactly.
     { name: 'half\ud800name', inputSchema: { type: 'object', properties: {} } },
     { name: 'argy', inputSchema: { type: 'object', properties: { 'q\udc00': { type: 'string' } } } },
   ],
   call: `(m, ask, reply) => {
+    if (m.params.name === 'fail')
+      return process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, error: { code: -32603, message: 'disk \\ud800 full' } }) + '\\n');
     if (m.params.name === 'ask')
       return ask({ mode: 'form', message: 'Deploy to pr\\ud800od?', requestedSchema: { type: 'object', properties: {} } })
         .then((r) => reply({ content: [{ type: 'text', text: 'answered ' + r.result.action }] }));
@@ -79,11 +82,11 @@ const model = createServer((req, res) => {
     const lastUser = JSON.stringify(messages.findLast((m) => m.role === 'user')?.content ?? '');
     const chunk = (delta: object, finish: string | null) =>
       `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm-1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-    const call = (args: string) => ({
+    const call = (args: string, name = 'lookup') => ({
       index: 0,
       id: `call_${sent.length}`,
       type: 'function',
-      function: { name: 'lookup', arguments: args },
+      function: { name, arguments: args },
     });
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     if (last?.role === 'tool') {
@@ -94,6 +97,10 @@ const model = createServer((req, res) => {
       res.end(
         `${text.map((content, i) => chunk(i === 0 ? { role: 'assistant', content } : { content }, null)).join('')}` +
           `${chunk({ tool_calls: [call('{}')] }, null)}${chunk({}, 'tool_calls')}data: [DONE]\n\n`,
+      );
+    } else if (lastUser.includes('make it fail')) {
+      res.end(
+        `${chunk({ role: 'assistant', tool_calls: [call('{}', 'fail')] }, null)}${chunk({}, 'tool_calls')}data: [DONE]\n\n`,
       );
     } else if (lastUser.includes('bad arguments')) {
       // JSON text whose string holds half a character.
@@ -249,6 +256,18 @@ describe('half a character in a model turn', () => {
   });
 });
 
+describe('half a character in an error a server answers a call with', () => {
+  it("the model's call: the page and the model's next step are handed U+FFFD", async () => {
+    const b = await newBrowser();
+    const { raw, chunks } = await post(b, [user('u1', 'make it fail')]);
+    expect(streamHalves(raw)).toBe(false);
+    const error = chunks.find((c) => c.type === 'tool-output-error') as { errorText: string } | undefined;
+    expect(error?.errorText).toContain(`disk ${FFFD} full`);
+    expect(halvesIn(sent.at(-1) as string)).toBe(false);
+    expect(sent.at(-1)).toContain(`disk ${FFFD} full`);
+  });
+});
+
 describe('half a character in the tools a server lists', () => {
   it('a name or input schema holding one: left out and said; a description: whole', async () => {
     const b = await newBrowser();
@@ -261,7 +280,7 @@ describe('half a character in the tools a server lists', () => {
       tools: { name: string; description?: string }[];
       unavailable: { message: string }[];
     };
-    expect(tools.map((t) => t.name)).toEqual(['lookup', 'ask']);
+    expect(tools.map((t) => t.name)).toEqual(['lookup', 'ask', 'fail']);
     expect(tools[0]?.description).toBe(`Looks ${FFFD} up`);
     expect(unavailable.map((u) => u.message)).toEqual([
       expect.stringContaining(`“half${FFFD}name”`),
