@@ -92,12 +92,17 @@ export async function ask(
   }
 }
 
-/** Runs a turn to its end (a tool that asks nothing, or a refused call). */
-export async function turn(routes: Routes, b: Browser, text: string): Promise<Record<string, unknown>[]> {
+/** Runs a turn to its end (a tool that asks nothing, or a refused call); `headers` beside the page's own. */
+export async function turn(
+  routes: Routes,
+  b: Browser,
+  text: string,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>[]> {
   const response = await routes.postChat(
     new Request('http://localhost/api/chat', {
       method: 'POST',
-      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
+      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json', ...headers },
       body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] }),
     }),
   );
@@ -108,6 +113,14 @@ export async function turn(routes: Routes, b: Browser, text: string): Promise<Re
     .map((e) => e.replace(/^data: /, ''))
     .filter((e) => e && e !== '[DONE]')
     .map((e) => JSON.parse(e) as Record<string, unknown>);
+}
+
+/** What a turn's chunks said: their text deltas, joined by `between`. */
+export function textOf(chunks: Record<string, unknown>[], between = ''): string {
+  return chunks
+    .filter((c) => c.type === 'text-delta')
+    .map((c) => c.delta)
+    .join(between);
 }
 
 export function answer(routes: Routes, b: Browser, id: string, body: unknown, headers: Record<string, string> = {}) {

@@ -26,9 +26,15 @@ export function answer(b: Browser, id: string, body: unknown, headers: Record<st
   return browser.answer(routes, b, id, body, headers);
 }
 
+export const { textOf } = browser;
+
 /** Runs a chat turn that asks nothing and returns its stream's chunks once it has ended. */
-export async function turn(b: Browser, text: string): Promise<Record<string, unknown>[]> {
-  const chunks = await browser.turn(routes, b, text);
+export async function turn(
+  b: Browser,
+  text: string,
+  headers: Record<string, string> = {},
+): Promise<Record<string, unknown>[]> {
+  const chunks = await browser.turn(routes, b, text, headers);
   expect(chunks[0]?.type, 'the chat route refused the turn').not.toBe('http');
   return chunks;
 }

@@ -27,7 +27,7 @@ process.env.ELICITKIT_SERVERS = JSON.stringify([
 ]);
 for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) delete process.env[name];
 
-const { newBrowser, ask, answer, postChat } = await import('./chat-client');
+const { newBrowser, ask, answer, postChat, textOf, turn } = await import('./chat-client');
 const { POST: postIdentity } = await import('../app/api/chat/identity/route');
 const { resetState } = await import('../lib/state');
 afterAll(async () => {
@@ -42,22 +42,7 @@ const chinese = (text: string) =>
   /\p{Script=Han}/u.test(text) && !/[A-Za-z]{3,}/.test(text.replace(/"[^"]*"|“[^”]*”|\/?\w+__\w+|scale|nosuch/g, ''));
 
 async function said(text: string): Promise<string> {
-  const response = await postChat(
-    new Request('http://localhost/api/chat', {
-      method: 'POST',
-      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json', ...ZH },
-      body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] }),
-    }),
-  );
-  expect(response.status).toBe(200);
-  return (await response.text())
-    .split('\n\n')
-    .map((e) => e.replace(/^data: /, ''))
-    .filter((e) => e && e !== '[DONE]')
-    .map((e) => JSON.parse(e) as { type: string; delta?: string })
-    .filter((c) => c.type === 'text-delta')
-    .map((c) => c.delta)
-    .join('');
+  return textOf(await turn(b, text, ZH));
 }
 
 describe('a Chinese chat', () => {

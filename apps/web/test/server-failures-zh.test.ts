@@ -44,7 +44,7 @@ process.env.ELICITKIT_SERVERS = JSON.stringify([
 ]);
 for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) delete process.env[name];
 
-const { newBrowser, postChat } = await import('./chat-client');
+const { newBrowser, textOf, turn } = await import('./chat-client');
 const { GET: getTools } = await import('../app/api/tools/route');
 const { chatOf, closeChat, resetState } = await import('../lib/state');
 const { listTools } = await import('../lib/mcp');
@@ -61,28 +61,9 @@ const ENGLISH =
 
 type Browser = Awaited<ReturnType<typeof newBrowser>>;
 
+/** A turn on a Chinese page, to its end: what it said, a line per text part. */
 async function zhTurn(b: Browser, text: string): Promise<string> {
-  const response = await postChat(
-    new Request('http://localhost/api/chat', {
-      method: 'POST',
-      headers: {
-        cookie: b.cookie,
-        'x-elicitkit-csrf': b.csrf,
-        'x-elicitkit-locale': 'zh',
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text }] }] }),
-    }),
-  );
-  expect(response.status).toBe(200);
-  return (await response.text())
-    .split('\n\n')
-    .map((e) => e.replace(/^data: /, ''))
-    .filter((e) => e && e !== '[DONE]')
-    .map((e) => JSON.parse(e) as { type: string; delta?: string })
-    .filter((c) => c.type === 'text-delta')
-    .map((c) => c.delta)
-    .join('\n');
+  return textOf(await turn(b, text, { 'x-elicitkit-locale': 'zh' }), '\n');
 }
 
 describe('servers the chat cannot reach, on a Chinese page', () => {

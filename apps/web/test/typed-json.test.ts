@@ -39,7 +39,7 @@ process.env.ELICITKIT_SERVERS = JSON.stringify([
 ]);
 for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) delete process.env[name];
 
-const { newBrowser, ask, answer, postChat } = await import('./chat-client');
+const { newBrowser, ask, answer, textOf, turn } = await import('./chat-client');
 const { resetState, state } = await import('../lib/state');
 afterAll(async () => {
   await resetState();
@@ -51,32 +51,11 @@ type Browser = Awaited<ReturnType<typeof newBrowser>>;
 const b = await newBrowser();
 
 /** A turn of `text` in `locale`, to its end: its chunks. */
-async function turnIn(b: Browser, text: string, locale: 'en' | 'zh'): Promise<Record<string, unknown>[]> {
-  const response = await postChat(
-    new Request('http://localhost/api/chat', {
-      method: 'POST',
-      headers: {
-        cookie: b.cookie,
-        'x-elicitkit-csrf': b.csrf,
-        'x-elicitkit-locale': locale,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text }] }] }),
-    }),
-  );
-  expect(response.status).toBe(200);
-  return (await response.text())
-    .split('\n\n')
-    .map((e) => e.replace(/^data: /, ''))
-    .filter((e) => e && e !== '[DONE]')
-    .map((e) => JSON.parse(e) as Record<string, unknown>);
+function turnIn(b: Browser, text: string, locale: 'en' | 'zh'): Promise<Record<string, unknown>[]> {
+  return turn(b, text, { 'x-elicitkit-locale': locale });
 }
 
-const said = (chunks: Record<string, unknown>[]) =>
-  chunks
-    .filter((c) => c.type === 'text-delta')
-    .map((c) => c.delta)
-    .join('');
+const said = (chunks: Record<string, unknown>[]) => textOf(chunks);
 const called = (chunks: Record<string, unknown>[]) => chunks.some((c) => c.type === 'tool-input-available');
 const output = (chunks: Record<string, unknown>[]) =>
   (chunks.find((c) => c.type === 'tool-output-available') as { output?: { text?: string } } | undefined)?.output?.text;
