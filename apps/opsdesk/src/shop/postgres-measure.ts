@@ -151,10 +151,49 @@ const KEYWORD_FUNCTIONS =
 const NAME = /([A-Za-z_][A-Za-z0-9_$]*)(\()?/g;
 
 /**
+ * Functions of Postgres's own that Postgres calls stable, yet whose answer differs from one
+ * transaction or connection to the next with the same data: the clock (`age` of one argument
+ * reads today's date), the transaction and its ids, the backend and its peer, the server's state.
+ * Any `pg_stat_` function too. Every other stable function of `pg_catalog` answers alike for the
+ * same data and session settings, and the settings of each shop connection are opsdesk's (SET and
+ * `set_config`, volatile, are refused or counted).
+ */
+const STABLE_BUT_VARYING = [
+  'now',
+  'transaction_timestamp',
+  'statement_timestamp',
+  'age',
+  'mxid_age',
+  'txid_current',
+  'txid_current_if_assigned',
+  'txid_current_snapshot',
+  'pg_current_xact_id',
+  'pg_current_xact_id_if_assigned',
+  'pg_current_snapshot',
+  'pg_backend_pid',
+  'pg_my_temp_schema',
+  'pg_is_other_temp_schema',
+  'pg_trigger_depth',
+  'pg_listening_channels',
+  'pg_cursor',
+  'pg_prepared_statement',
+  'pg_conf_load_time',
+  'pg_postmaster_start_time',
+  'inet_client_addr',
+  'inet_client_port',
+  'inet_server_addr',
+  'inet_server_port',
+];
+
+/**
  * Why another run of the statement may do something else, read off its plan (`EXPLAIN VERBOSE`,
  * which names every function it calls) and the triggers of the tables it changed: each function
- * that is not immutable (`random`, `now`, `nextval`, `current_setting`…), each clock or session
- * keyword, each trigger (its function may read anything). Statements with no plan (DDL) call none.
+ * that is volatile (`random`, `nextval`, `clock_timestamp`, `set_config`…), each stable one that
+ * is not Postgres's own (a stable function may read the clock) or is among
+ * `STABLE_BUT_VARYING`, each clock or session keyword, each trigger (its function may read
+ * anything). A call is known by its name, so a name counts when any function of that name does:
+ * `generate_series(1, 10)` does not, though `generate_series` over timestamptz is stable (the
+ * session's time zone, opsdesk's), nor does `length(email)`. Statements with no plan (DDL) call none.
  */
 export async function variesOf(
   client: PoolClient,
@@ -167,8 +206,10 @@ export async function variesOf(
     const called = [...new Set([...plan.matchAll(NAME)].filter((m) => m[2] !== undefined).map((m) => m[1] as string))];
     if (called.length > 0) {
       const { rows } = await client.query<{ name: string }>(
-        "SELECT DISTINCT proname AS name FROM pg_proc WHERE proname = ANY($1) AND provolatile <> 'i'",
-        [called.map((c) => c.toLowerCase())],
+        `SELECT DISTINCT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+         WHERE p.proname = ANY($1) AND (p.provolatile = 'v' OR (p.provolatile = 's' AND (n.nspname <> 'pg_catalog'
+           OR p.proname = ANY($2) OR starts_with(p.proname, 'pg_stat_'))))`,
+        [called.map((c) => c.toLowerCase()), STABLE_BUT_VARYING],
       );
       for (const r of rows) found.add(r.name);
     }
