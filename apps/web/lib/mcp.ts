@@ -4,6 +4,8 @@ import {
   describeArguments,
   guardStreamEnds,
   revisionOptions,
+  type SchemaFound,
+  type SchemaProblem,
   ToolSchemaError,
 } from '@elicitkit/client';
 import { LOCALE_META_KEY } from '@elicitkit/form';
@@ -201,17 +203,113 @@ const HALF_IN_TOOL: Record<Locale, (tool: string, server: string) => string> = {
     `“${server}”的工具“${tool}”在名称或输入模式中含有半个字符（孤立的 UTF-16 代理项，显示为 \uFFFD）：任何调用都无法精确发送它；已将其略去。`,
 };
 
-/**
- * A tool left out for a schema nobody can use. `ToolSchemaError`'s own words end with what is wrong
- * where (`properties.a is not a schema`), the schema's own terms: kept as they are inside Chinese.
- */
-const SCHEMA_LEFT_OUT: Record<Locale, (tool: string, server: string, message: string) => string> = {
-  en: (_tool, _server, message) => `The ${message}; it is left out.`,
-  zh: (tool, server, message) => {
-    const at = message.indexOf(': ');
-    return `“${server}”的工具“${tool}”的输入模式无法使用：${at === -1 ? message : message.slice(at + 2)}；已将其略去。`;
+/** What was found where a schema wanted something else, in each language of the page. */
+const FOUND: Record<Locale, (found: SchemaFound) => string> = {
+  en: (f) => {
+    switch (f.is) {
+      case 'null':
+        return 'null';
+      case 'list':
+        return 'a list';
+      case 'object':
+        return 'an object';
+      case 'text':
+        return `the text ${JSON.stringify(f.text)}`;
+      case 'other':
+        return f.value;
+      default:
+        return `${f.is} ${f.value}`;
+    }
+  },
+  zh: (f) => {
+    switch (f.is) {
+      case 'null':
+        return ' null';
+      case 'list':
+        return '列表';
+      case 'object':
+        return '对象';
+      case 'text':
+        return `文本 ${JSON.stringify(f.text)}`;
+      case 'number':
+        return `数字 ${f.value}`;
+      case 'boolean':
+        return `布尔值 ${f.value}`;
+      case 'other':
+        return ` ${f.value}`;
+    }
   },
 };
+
+/**
+ * What is wrong in a tool's input schema (`ToolSchemaError.problem`), in the page's language; the
+ * schema's own path (`inputSchema.properties["a"].enum`) and the text found stay as they are.
+ *
+ * @example
+ * schemaProblemIn('zh', { path: 'inputSchema.properties["a"]', is: 'not-a-schema', found: { is: 'null' } });
+ * // 'inputSchema.properties["a"] 是 null，不是模式对象'
+ */
+export function schemaProblemIn(locale: Locale, p: SchemaProblem): string {
+  const found = 'found' in p ? FOUND[locale](p.found) : '';
+  const enumValues = p.path.endsWith('.enum');
+  if (locale === 'en') {
+    switch (p.is) {
+      case 'not-an-object':
+        return `${p.path} is ${found}, not an object`;
+      case 'not-a-schema':
+        return `${p.path} is ${found}, not a schema object`;
+      case 'not-a-type':
+        return `${p.path} is ${found}, not a type name or a list of them`;
+      case 'not-a-list':
+        return `${p.path} is ${found}, not a list`;
+      case 'not-text':
+        return `${p.path} is ${found}, not text`;
+      case 'not-a-scalar':
+        return `${p.path} is ${found}; only strings, numbers, booleans and null`;
+      case 'not-names':
+        return `${p.path} is not a list of names`;
+      case 'too-many':
+        return `${p.path} has ${p.count} ${enumValues ? 'values' : 'entries'}; at most ${p.max} are read`;
+      case 'too-deep':
+        return `${p.path} nests deeper than ${p.max} levels`;
+    }
+  }
+  switch (p.is) {
+    case 'not-an-object':
+      return `${p.path} 是${found}，不是对象`;
+    case 'not-a-schema':
+      return `${p.path} 是${found}，不是模式对象`;
+    case 'not-a-type':
+      return `${p.path} 是${found}，不是类型名或类型名的列表`;
+    case 'not-a-list':
+      return `${p.path} 是${found}，不是列表`;
+    case 'not-text':
+      return `${p.path} 是${found}，不是文本`;
+    case 'not-a-scalar':
+      return `${p.path} 是${found}；只能是字符串、数字、布尔值或 null`;
+    case 'not-names':
+      return `${p.path} 不是名称列表`;
+    case 'too-many':
+      return `${p.path} 有 ${p.count} ${enumValues ? '个值' : '项'}；最多读取 ${p.max} ${enumValues ? '个' : '项'}`;
+    case 'too-deep':
+      return `${p.path} 嵌套超过 ${p.max} 层`;
+  }
+}
+
+/**
+ * A tool left out for a schema nobody can use, in the page's language, what is wrong included
+ * (`ToolSchemaError.problem`; its message, English, only for an error without one).
+ */
+function schemaLeftOut(locale: Locale, tool: string, server: string, error: ToolSchemaError): string {
+  if (locale === 'en') return `The ${error.message}; it is left out.`;
+  const at = error.message.indexOf(': ');
+  const what = error.problem
+    ? schemaProblemIn(locale, error.problem)
+    : at === -1
+      ? error.message
+      : error.message.slice(at + 2);
+  return `“${server}”的工具“${tool}”的输入模式无法使用：${what}；已将其略去。`;
+}
 
 /** A listed name that names no configured server (several servers: `server__tool`). */
 const NO_SERVER: Record<Locale, (listed: string, names: string) => string> = {
@@ -343,7 +441,7 @@ export async function listTools(chat: Chat, locale: Locale = 'en'): Promise<Tool
           describeArguments(t.inputSchema, { server: server.name, tool: t.name });
         } catch (error) {
           if (!(error instanceof ToolSchemaError)) throw error;
-          refused.push(SCHEMA_LEFT_OUT[locale](t.name, server.name, error.message));
+          refused.push(schemaLeftOut(locale, t.name, server.name, error));
           continue;
         }
         usable.push({

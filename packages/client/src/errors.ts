@@ -1,5 +1,6 @@
 import { ElicitkitError } from '@elicitkit/form';
 import type { ArgumentProblem } from './arguments.js';
+import type { SchemaProblem } from './input-schema.js';
 
 /**
  * `attach` was misused: called after `connect()` (`ALREADY_CONNECTED`), or given a policy that
@@ -79,13 +80,23 @@ export class ArgumentError extends ElicitkitError {
 export class ToolSchemaError extends ElicitkitError {
   readonly server: string | undefined;
   readonly tool: string | undefined;
+  /**
+   * What is wrong where, as data (`readInputSchema` sets it): for a reader that says it in its own
+   * language rather than the message's English.
+   */
+  readonly problem: SchemaProblem | undefined;
 
-  constructor(source: { server?: string | undefined; tool?: string | undefined }, problem: string) {
+  constructor(
+    source: { server?: string | undefined; tool?: string | undefined },
+    problem: string,
+    data?: SchemaProblem,
+  ) {
     const who = `${source.tool ? `tool "${source.tool}"` : 'a tool'}${source.server ? ` of server "${source.server}"` : ''}`;
     super('BAD_TOOL_SCHEMA', `${who} has an input schema elicitkit cannot use: ${problem}`);
     this.name = 'ToolSchemaError';
     this.server = source.server;
     this.tool = source.tool;
+    this.problem = data;
   }
 }
 

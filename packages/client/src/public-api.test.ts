@@ -67,6 +67,8 @@ describe('the public API of @elicitkit/client', () => {
     'RendererModes',
     'ResolveResult',
     'RevisionChoice',
+    'SchemaFound',
+    'SchemaProblem',
     'ScriptedAnswer',
     'ScriptedRenderer',
     'ScriptedRendererOptions',
