@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { forgetSessionEvents } from './event-store.js';
 import { type Exchange, INVALID, type ReadBody, SERVE_EXCHANGE, type ServeExchange, TOO_LARGE } from './exchange.js';
+import { servingListen } from './listen-context.js';
 import {
   HOST_REFUSED,
   jsonRpcError,
@@ -243,7 +244,10 @@ export function createHttpHandler(
     if (read.body === INVALID) return sessionful(read.request, INVALID, auth, exchange, relayed);
     if (await isLegacyRequest(read.request, read.body))
       return sessionful(read.request, read.body, auth, exchange, relayed);
-    return stateless.fetch(read.request, { parsedBody: read.body, ...(auth ? { authInfo: auth } : {}) });
+    // A listen stream's bus knows the resources it follows (a bus that missed events tells it each).
+    return servingListen(read.body, () =>
+      stateless.fetch(read.request, { parsedBody: read.body, ...(auth ? { authInfo: auth } : {}) }),
+    );
   };
 
   const handler: HttpHandler & { [SERVE_EXCHANGE]: ServeExchange } = {

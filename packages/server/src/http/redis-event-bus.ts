@@ -2,21 +2,26 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
 import { bounded, storeTimeout } from '../claims/bounded.js';
-import { hmacSha256, type Mac, sameMac } from '../digest.js';
+import { decrypt, encrypt, hmacSha256, type Mac, sameMac } from '../digest.js';
+import { listenedResources } from './listen-context.js';
 
-/** The channel the replicas share and the secret their messages are signed with. */
+/** The channel the replicas share and the secret their messages are sealed with. */
 export interface RedisEventBusOptions {
   /**
-   * The replicas' shared secret (≥ 32 characters; the state secret does): every message is signed
-   * (HMAC-SHA256, a key derived from it, bound to the channel), so whoever else can write to the
-   * Redis makes no client re-list nor hears of a resource it names.
+   * The replicas' shared secret (≥ 32 characters; the state secret does): every message is sealed
+   * (AES-256-GCM under a key derived from it, bound to the channel, the sender, the nonce and the
+   * expiry), so whoever can read the Redis learns no event, URI or params, and whoever else can
+   * write to it makes no client re-list nor hears of a resource it names.
    */
   secret: string;
   /** The pub/sub channel. Default `elicitkit:bus`. Replicas of one deployment share it; another deployment uses its own. */
   channel?: string;
   /** The longest `close()` waits for Redis to confirm, ms. Default 5 s. A whole number, at least 1. */
   timeoutMs?: number;
-  /** Told what a listener threw, and each event that could not be sent to the other replicas (it was still delivered here). */
+  /**
+   * Told what a listener threw, each event that could not be sent to the other replicas (it was
+   * still delivered here), and once that a replica of the previous version is on the channel.
+   */
   onerror?: (error: Error) => void;
 }
 
@@ -24,15 +29,20 @@ export interface RedisEventBusOptions {
 export interface RedisEventBusDrops {
   /** Longer than `MAX_EVENT_MESSAGE_BYTES`: dropped unread. */
   oversized: number;
-  /** No signature, or not this deployment's (another key, or altered on the way). */
+  /** Not sealed with this deployment's key (another key, another channel, not a sealed message at all, or altered on the way). */
   signature: number;
-  /** Signed, but not the envelope this bus sends (not JSON, missing or mistyped fields). */
+  /**
+   * Signed by a replica of the previous version (signed, not encrypted) with this deployment's
+   * secret: not read, since this version reads sealed messages only (the first is told to `onerror`).
+   */
+  version: number;
+  /** Sealed with the key, but not the envelope this bus sends (not JSON, missing or mistyped fields). */
   malformed: number;
-  /** Signed, of a kind this replica does not know (a later version's). */
+  /** Sealed, of a kind this replica does not know (a later version's). */
   kind: number;
-  /** Signed, of a known kind, but its URI or params are not what the SDK expects. */
+  /** Sealed, of a known kind, but its URI or params are not what the SDK expects. */
   schema: number;
-  /** Past its expiry, or expiring further out than any sender sets. */
+  /** Past its expiry, expiring further out than any sender sets, or no later than a nonce forgotten to keep the bound (`MAX_SEEN`). */
   expired: number;
   /** Its nonce was taken already: a copy sent again. */
   replayed: number;
@@ -49,7 +59,11 @@ export interface RedisEventBus extends ServerEventBus {
   hearing(): boolean;
   /** Messages from the channel dropped, by reason. */
   dropped(): RedisEventBusDrops;
-  /** Events published here but not sent to the other replicas (Redis not connected, too many still in flight, too big, not JSON). */
+  /**
+   * Events published here but not sent to the other replicas (Redis not connected, too many still
+   * in flight, too big, not JSON). For each, once a message can go again, the others are told to
+   * take every list and every resource their listen streams follow as changed.
+   */
   unsent(): number;
   /** Unsubscribes and quits its own connection. Local listeners still hear what is published here after. */
   close(): Promise<void>;
@@ -61,7 +75,7 @@ export const MAX_EVENT_MESSAGE_BYTES = 64 * 1024;
 export const EVENT_TTL_MS = 30_000;
 /** At most this many publishes waiting for Redis; more are not sent (`unsent`) rather than queued. */
 const MAX_IN_FLIGHT = 1000;
-/** At most this many nonces remembered; past it the oldest goes, and nothing expiring no later than it is accepted. */
+/** At most this many nonces remembered; past it the one expiring soonest goes, and nothing expiring no later than it is accepted. */
 export const MAX_SEEN = 100_000;
 const MAX_ID = 64;
 const MAX_URI = 8 * 1024;
@@ -71,48 +85,149 @@ const KINDS = new Set<string>([
   'resources_list_changed',
   'resource_updated',
 ]);
-const MAC_LENGTH = 43;
+/** What a replica that could not send an event says once it can: take everything as changed. */
+const RESYNC = JSON.stringify({ k: 'resync' });
+/** What this version's messages start with: `v2.<sender>.<nonce>.<expiry>.<sealed event>`. */
+const VERSION = 'v2';
+const ID = /^[A-Za-z0-9_-]+$/;
+const EXPIRY = /^[0-9]{1,16}$/;
+/** The previous version's messages: a 43-character HMAC, a dot, the JSON. */
+const PREVIOUS = /^[A-Za-z0-9_-]{43}\./;
 
-/** The key a deployment's bus messages are signed with, on `channel`. Exported for the tests' hostile messages. */
-export function eventBusKey(secret: string): Mac {
+/** The key a deployment's bus messages are sealed with (AES-256-GCM). Exported for the tests' hostile messages. */
+export function eventBusKey(secret: string): Uint8Array {
+  return new Uint8Array(hkdfSync('sha256', secret, new Uint8Array(0), 'elicitkit server events v2 encryption', 32));
+}
+
+/** The key the previous version signed with: only to tell its messages from junk (`version`), never to read them. */
+function previousKey(secret: string): Mac {
   return hmacSha256(new Uint8Array(hkdfSync('sha256', secret, new Uint8Array(0), 'elicitkit server events v1', 32)));
 }
 
-/** The envelope a bus sends: who (`f`), a nonce (`n`), its expiry (`x`), and the event (`k`, `u`, `p`). */
-export interface EventEnvelope {
-  f: string;
-  n: string;
-  x: number;
-  k: string;
-  u?: string;
-  p?: unknown;
+/** What the encryption binds the event to besides itself: the channel, who sent it, which one, until when. */
+function associated(channel: string, f: string, n: string, x: string): Uint8Array {
+  return Buffer.from(`elicitkit server events ${VERSION}\n${channel}\n${f}\n${n}\n${x}`, 'utf8');
 }
 
-/** A message: the signature over the channel and the JSON, a dot, the JSON. Any value: the tests seal hostile ones. */
-export function sealEvent(mac: Mac, channel: string, envelope: unknown): string {
-  const json = JSON.stringify(envelope);
-  return `${mac(`${channel}\n${json}`)}.${json}`;
+/**
+ * A message: `v2`, the sender, the nonce and the expiry in the clear (what a replica needs to
+ * skip its own and refuse a replay), then the event (`{ k, u?, p? }` as JSON) encrypted and
+ * authenticated, bound to the channel and to those three. Any head and text: the tests seal hostile ones.
+ */
+export function sealEvent(
+  key: Uint8Array,
+  channel: string,
+  head: { f: string; n: string; x: number | string },
+  plain: string,
+): string {
+  const x = String(head.x);
+  return `${VERSION}.${head.f}.${head.n}.${x}.${encrypt(key, plain, associated(channel, head.f, head.n, x))}`;
+}
+
+/**
+ * The nonces of the messages taken, each until its message expires, at most `max`. Ordered by
+ * expiry (a heap), not by arrival: what expired is swept whatever came before it, and past the
+ * bound the one expiring soonest is forgotten, `floor` rising to its expiry; nothing expiring no
+ * later than `floor` is taken again, so a forgotten nonce is never taken twice, and the floor
+ * rises no higher than it must (a message expiring far out, heard first, never pushes it out to
+ * refuse every message sent after).
+ */
+export class NonceMemory {
+  private readonly expiries = new Map<string, number>();
+  /** A binary min-heap by expiry, as two parallel lists. */
+  private readonly heapX: number[] = [];
+  private readonly heapN: string[] = [];
+  private floor = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly max: number) {}
+
+  get size(): number {
+    return this.expiries.size;
+  }
+
+  /** Whether a message with nonce `n` expiring at `x` was taken (`replayed`), or may have been and was forgotten (`forgotten`). */
+  seen(n: string, x: number): 'replayed' | 'forgotten' | undefined {
+    if (this.expiries.has(n)) return 'replayed';
+    return x <= this.floor ? 'forgotten' : undefined;
+  }
+
+  /** Takes `n` until `x`; sweeps what expired before `now`, and past the bound forgets what expires soonest. */
+  remember(n: string, x: number, now: number): void {
+    while (this.heapX.length > 0 && (this.heapX[0] as number) < now) this.pop();
+    while (this.heapX.length >= this.max) this.floor = Math.max(this.floor, this.pop());
+    this.expiries.set(n, x);
+    this.push(x, n);
+  }
+
+  private push(x: number, n: string): void {
+    const xs = this.heapX;
+    const ns = this.heapN;
+    let i = xs.length;
+    xs.push(x);
+    ns.push(n);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if ((xs[parent] as number) <= x) break;
+      xs[i] = xs[parent] as number;
+      ns[i] = ns[parent] as string;
+      i = parent;
+    }
+    xs[i] = x;
+    ns[i] = n;
+  }
+
+  /** Forgets the nonce expiring soonest; its expiry. */
+  private pop(): number {
+    const xs = this.heapX;
+    const ns = this.heapN;
+    const top = xs[0] as number;
+    this.expiries.delete(ns[0] as string);
+    const x = xs.pop() as number;
+    const n = ns.pop() as string;
+    const size = xs.length;
+    if (size > 0) {
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= size) break;
+        const right = left + 1;
+        const child = right < size && (xs[right] as number) < (xs[left] as number) ? right : left;
+        if ((xs[child] as number) >= x) break;
+        xs[i] = xs[child] as number;
+        ns[i] = ns[child] as string;
+        i = child;
+      }
+      xs[i] = x;
+      ns[i] = n;
+    }
+    return top;
+  }
 }
 
 /**
  * A `ServerEventBus` the replicas of one deployment share through Redis pub/sub, for
  * `createHttpHandler(factory, { bus })`: a change told on any replica (`handler.notify`) reaches the
  * 2026-07-28 `subscriptions/listen` streams of every one. `publish` delivers to this process's
- * listeners at once (as the SDK's `InMemoryServerEventBus`) and sends the event, signed, on the
+ * listeners at once (as the SDK's `InMemoryServerEventBus`) and sends the event, sealed, on the
  * channel; each replica delivers what it hears there to its own listeners, its own messages
  * skipped (each bus has a random id), so no event is delivered twice.
  *
- * Each message is signed with a key derived from `secret` and bound to the channel, carries a
- * nonce and expires after `EVENT_TTL_MS`: one that is larger than `MAX_EVENT_MESSAGE_BYTES`, not
- * signed with this key, not an envelope, of an unknown kind, with a URI or params not as the SDK
- * expects (params a JSON object), expired, or a copy of one heard already is dropped and counted
- * (`dropped()`), never delivered and never thrown.
+ * Each event is encrypted and authenticated (AES-256-GCM) with a key derived from `secret`, bound
+ * to the channel, its sender, a nonce and an expiry `EVENT_TTL_MS` out: whoever reads the Redis
+ * sees who sent a message and when it expires, never its kind, URI or params. One that is larger
+ * than `MAX_EVENT_MESSAGE_BYTES`, not sealed with this key, not an envelope, of an unknown kind,
+ * with a URI or params not as the SDK expects (params a JSON object), expired, or a copy of one
+ * heard already is dropped and counted (`dropped()`), never delivered and never thrown; so is one
+ * signed by a replica of the previous (signed-only) version, counted as `version` and told once.
  *
  * Pub/sub delivers at most once: what is published while Redis is down, or while this replica's
  * subscription is, is lost. So publishing never waits or queues for Redis (an event not sent is
  * counted, `unsent()`), and once its subscription is back after being lost this bus tells its
- * listeners that the tools, prompts and resources lists changed: its clients list them again
- * rather than miss a change (a `resource_updated` missed meanwhile is not told again).
+ * listeners that the tools, prompts and resources lists changed, and each listen stream that
+ * follows resources (`resourceSubscriptions`, known from the request `createHttpHandler` served)
+ * that each of its URIs was updated: its clients list and read again rather than miss a change.
+ * The same is owed to the others for an event this bus could not send: once a message can go
+ * again it sends one (`resync`), and each replica hearing it tells its listeners so.
  *
  * @example
  * const bus = createRedisEventBus(redis, { secret: process.env.ELICITKIT_STATE_SECRET });
@@ -125,12 +240,15 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
   if (typeof channel !== 'string' || channel.length === 0 || channel.length > 256)
     throw new TypeError('the event bus channel must be 1 to 256 characters');
   const timeoutMs = storeTimeout(options.timeoutMs);
-  const mac = eventBusKey(options.secret);
+  const key = eventBusKey(options.secret);
+  let previous: Mac | undefined;
   const id = randomBytes(16).toString('base64url');
-  const listeners = new Set<(event: ServerEvent) => void>();
+  /** Each listener, and the resource URIs its listen stream follows (none for one subscribed otherwise). */
+  const listeners = new Map<(event: ServerEvent) => void, readonly string[] | undefined>();
   const drops: RedisEventBusDrops = {
     oversized: 0,
     signature: 0,
+    version: 0,
     malformed: 0,
     kind: 0,
     schema: 0,
@@ -142,9 +260,7 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
   let closed = false;
   let hearing = false;
   let lost = false;
-  // Nonces heard (until their expiry), oldest first; `floor`: the latest expiry forgotten early.
-  const seen = new Map<string, number>();
-  let floor = 0;
+  const seen = new NonceMemory(MAX_SEEN);
 
   const report = (error: unknown) => {
     try {
@@ -153,19 +269,71 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
       // An onerror that throws takes nothing down with it.
     }
   };
-  const deliver = (event: ServerEvent) => {
-    for (const listener of [...listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        report(error);
-      }
+  const tell = (listener: (event: ServerEvent) => void, event: ServerEvent) => {
+    try {
+      listener(event);
+    } catch (error) {
+      report(error);
     }
   };
+  const deliver = (event: ServerEvent) => {
+    for (const listener of [...listeners.keys()]) tell(listener, event);
+  };
+  /**
+   * After a time it could not hear: every list may have changed, and so may every resource a
+   * listener follows. Each listen stream is told its own URIs (its filter would pass no other).
+   */
+  const missed = () => {
+    deliver({ kind: 'tools_list_changed' });
+    deliver({ kind: 'prompts_list_changed' });
+    deliver({ kind: 'resources_list_changed' });
+    for (const [listener, uris] of [...listeners])
+      for (const uri of uris ?? []) if (listeners.has(listener)) tell(listener, { kind: 'resource_updated', uri });
+  };
+  // An event the other replicas may have missed, for they were not sent it: they are told to
+  // take everything as changed (`resync`) once a message can go again.
+  let owed = false;
   const notSent = (why: string) => {
     unsent++;
+    owed = true;
     report(new Error(`event not sent to the other replicas: ${why}`));
+    flush();
   };
+  /** Seals `plain` and publishes it, never waiting or queueing for Redis; an event (not a resync) not sent is counted. */
+  const send = (plain: string, event: boolean) => {
+    const failed = (why: string) => {
+      if (event) notSent(why);
+      else owed = true;
+    };
+    if (redis.status !== 'ready') return failed(`Redis is ${redis.status}`);
+    if (inFlight >= MAX_IN_FLIGHT) return failed(`${MAX_IN_FLIGHT} already waiting for Redis`);
+    const message = sealEvent(
+      key,
+      channel,
+      { f: id, n: randomBytes(16).toString('base64url'), x: Date.now() + EVENT_TTL_MS },
+      plain,
+    );
+    if (Buffer.byteLength(message, 'utf8') > MAX_EVENT_MESSAGE_BYTES)
+      return failed(`larger than ${MAX_EVENT_MESSAGE_BYTES} bytes`);
+    inFlight++;
+    redis.publish(channel, message).then(
+      () => {
+        inFlight--;
+        flush();
+      },
+      (error: unknown) => {
+        inFlight--;
+        failed(String((error as Error)?.message ?? error));
+      },
+    );
+  };
+  /** Sends the resync owed, if any, once Redis takes messages again. Each is sealed after the failures it makes up for. */
+  const flush = () => {
+    if (!owed || closed || redis.status !== 'ready' || inFlight >= MAX_IN_FLIGHT) return;
+    owed = false;
+    send(RESYNC, false);
+  };
+  redis.on('ready', flush);
 
   const subscriber = redis.duplicate({
     lazyConnect: true,
@@ -205,9 +373,7 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
         subscribed();
         if (!lost) return;
         lost = false;
-        deliver({ kind: 'tools_list_changed' });
-        deliver({ kind: 'prompts_list_changed' });
-        deliver({ kind: 'resources_list_changed' });
+        missed();
       },
       () => {},
     );
@@ -221,35 +387,52 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
       drops.oversized++;
       return undefined;
     }
-    if (message.length < MAC_LENGTH + 2 || message[MAC_LENGTH] !== '.') {
+    const parts = message.split('.', 6);
+    if (parts.length !== 5 || parts[0] !== VERSION) {
+      if (PREVIOUS.test(message) && fromPrevious(message)) {
+        if (drops.version++ === 0)
+          report(
+            new Error(
+              'a replica of the previous version (signed, not encrypted) is on the channel: its messages are not read',
+            ),
+          );
+      } else drops.signature++;
+      return undefined;
+    }
+    const [, f, n, x, e] = parts as [string, string, string, string, string];
+    const plain = decrypt(key, e, associated(channel, f, n, x));
+    // The tag is the check that it was sealed with this key, for this channel, sender, nonce and expiry.
+    if (plain === undefined) {
       drops.signature++;
       return undefined;
     }
-    const json = message.slice(MAC_LENGTH + 1);
-    if (!sameMac(Buffer.from(message.slice(0, MAC_LENGTH), 'base64url'), mac.bytes(`${channel}\n${json}`))) {
-      drops.signature++;
-      return undefined;
-    }
-    let envelope: unknown;
+    if (f === id) return undefined;
+    let event: unknown;
     try {
-      envelope = JSON.parse(json);
+      event = JSON.parse(plain);
     } catch {
       drops.malformed++;
       return undefined;
     }
-    if (!isEnvelope(envelope)) {
+    if (!isHead(f, n, x) || !isEvent(event)) {
       drops.malformed++;
       return undefined;
     }
-    const { f, n, x, k, u, p } = envelope;
-    if (f === id) return undefined;
+    const expiry = Number(x);
     const now = Date.now();
-    if (x < now || x <= floor || x > now + 2 * EVENT_TTL_MS) {
+    if (expiry < now || expiry > now + 2 * EVENT_TTL_MS) {
       drops.expired++;
       return undefined;
     }
-    if (seen.has(n)) {
-      drops.replayed++;
+    const taken = seen.seen(n, expiry);
+    if (taken) {
+      drops[taken === 'replayed' ? 'replayed' : 'expired']++;
+      return undefined;
+    }
+    const { k, u, p } = event;
+    if (k === 'resync' && u === undefined && p === undefined) {
+      seen.remember(n, expiry, now);
+      missed();
       return undefined;
     }
     if (!KINDS.has(k)) {
@@ -265,27 +448,16 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
       drops.schema++;
       return undefined;
     }
-    remember(n, x, now);
+    seen.remember(n, expiry, now);
     const params = p === undefined ? {} : { params: p as ServerEvent['params'] };
     return (uriWanted ? { kind: k, uri: u, ...params } : { kind: k, ...params }) as ServerEvent;
   }
 
-  /**
-   * Keeps `n` until it expires. Expired nonces are swept from the oldest as new ones come; past
-   * `MAX_SEEN` the oldest is forgotten early and `floor` rises to its expiry: nothing expiring
-   * no later is accepted, so a forgotten nonce is never accepted again.
-   */
-  function remember(n: string, x: number, now: number): void {
-    for (const [k, until] of seen) {
-      if (until >= now) break;
-      seen.delete(k);
-    }
-    while (seen.size >= MAX_SEEN) {
-      const [oldest, until] = seen.entries().next().value as [string, number];
-      seen.delete(oldest);
-      floor = Math.max(floor, until);
-    }
-    seen.set(n, x);
+  /** Whether `message` was signed with this secret by a replica of the previous version. */
+  function fromPrevious(message: string): boolean {
+    previous ??= previousKey(options.secret);
+    const json = message.slice(44);
+    return sameMac(Buffer.from(message.slice(0, 43), 'base64url'), previous.bytes(`${channel}\n${json}`));
   }
 
   return {
@@ -293,16 +465,11 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
     publish(event) {
       deliver(event);
       if (closed) return;
-      if (redis.status !== 'ready') return notSent(`Redis is ${redis.status}`);
-      if (inFlight >= MAX_IN_FLIGHT) return notSent(`${MAX_IN_FLIGHT} already waiting for Redis`);
-      let message: string;
+      let plain: string;
       try {
         const { kind, params } = event;
         const uri = kind === 'resource_updated' ? event.uri : undefined;
-        message = sealEvent(mac, channel, {
-          f: id,
-          n: randomBytes(16).toString('base64url'),
-          x: Date.now() + EVENT_TTL_MS,
+        plain = JSON.stringify({
           k: kind,
           ...(uri === undefined ? {} : { u: uri }),
           ...(params === undefined ? {} : { p: params }),
@@ -310,21 +477,11 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
       } catch (error) {
         return notSent(`not JSON (${(error as Error)?.message})`);
       }
-      if (Buffer.byteLength(message, 'utf8') > MAX_EVENT_MESSAGE_BYTES)
-        return notSent(`larger than ${MAX_EVENT_MESSAGE_BYTES} bytes`);
-      inFlight++;
-      redis.publish(channel, message).then(
-        () => {
-          inFlight--;
-        },
-        (error: unknown) => {
-          inFlight--;
-          notSent(String((error as Error)?.message ?? error));
-        },
-      );
+      send(plain, true);
     },
     subscribe(listener) {
-      listeners.add(listener);
+      // A listen stream's: the SDK subscribes it while createHttpHandler serves its request.
+      listeners.set(listener, listenedResources());
       let live = true;
       return () => {
         if (!live) return;
@@ -339,6 +496,7 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
       if (closed) return;
       closed = true;
       hearing = false;
+      redis.off('ready', flush);
       try {
         if (subscriber.status === 'ready') {
           await bounded(subscriber.unsubscribe(channel), timeoutMs);
@@ -353,21 +511,25 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
   };
 }
 
-function isEnvelope(value: unknown): value is EventEnvelope {
+/** The sender, nonce and expiry in the clear, as this bus sends them (authenticated already: a replica holding the key may send any). */
+function isHead(f: string, n: string, x: string): boolean {
+  return (
+    f.length > 0 &&
+    f.length <= MAX_ID &&
+    ID.test(f) &&
+    n.length >= 16 &&
+    n.length <= MAX_ID &&
+    ID.test(n) &&
+    EXPIRY.test(x) &&
+    Number.isSafeInteger(Number(x))
+  );
+}
+
+/** The sealed event: its kind, and a URI and params if any. */
+function isEvent(value: unknown): value is { k: string; u?: string; p?: unknown } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const e = value as Record<string, unknown>;
-  return (
-    typeof e.f === 'string' &&
-    e.f.length > 0 &&
-    e.f.length <= MAX_ID &&
-    typeof e.n === 'string' &&
-    e.n.length >= 16 &&
-    e.n.length <= MAX_ID &&
-    Number.isSafeInteger(e.x) &&
-    typeof e.k === 'string' &&
-    e.k.length <= MAX_ID &&
-    (e.u === undefined || typeof e.u === 'string')
-  );
+  return typeof e.k === 'string' && e.k.length <= MAX_ID && (e.u === undefined || typeof e.u === 'string');
 }
 
 /** A JSON object (what `JSON.parse` made of one): not null, not a list. */
