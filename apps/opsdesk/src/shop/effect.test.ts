@@ -5,7 +5,7 @@
  * within. A bound stated in words (a statement whose effect varies) stays a total per table.
  */
 import { describe, expect, it } from 'vitest';
-import { allowanceFor, beyond, type Execution, type TableEffect } from './effect.js';
+import { allowanceFor, beyond, type Execution, roundedUp, type TableEffect } from './effect.js';
 
 function run(tables: Record<string, Partial<TableEffect>>, varies: string[] = []): Execution {
   const full = Object.fromEntries(
@@ -63,4 +63,30 @@ describe('a counted confirmation, kind by kind', () => {
     expect(stated.stated).toBe(true);
     expect(beyond(run({ products: { inserted: 50, deleted: 50 } }), { allowed: stated })).toBeUndefined();
   });
+
+  it('a stated bound covers what its run touched, in round figures, where that is more than the table holds', () => {
+    const stated = allowanceFor(
+      run({ products: { before: 10, inserted: 300 }, orders: { before: 1200, updated: 7 } }, ['random']),
+    );
+    expect(stated.tables).toEqual({ products: 500, orders: 1200 });
+    expect(beyond(run({ products: { inserted: 500 } }), { allowed: stated })).toBeUndefined();
+    expect(beyond(run({ products: { inserted: 501 } }), { allowed: stated })).toMatchObject({
+      kind: 'rows',
+      allowed: 500,
+    });
+  });
+
+  it.each([
+    [0, 1],
+    [1, 1],
+    [2, 2],
+    [3, 5],
+    [6, 10],
+    [101, 200],
+    [300, 500],
+    [501, 1000],
+    [1000, 1000],
+    [1001, 2000],
+    [123_456, 200_000],
+  ])('roundedUp(%i) is %i', (n, up) => expect(roundedUp(n)).toBe(up));
 });

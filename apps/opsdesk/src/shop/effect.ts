@@ -160,11 +160,25 @@ export function beyond(e: Execution, limit: Limit): Beyond | undefined {
 }
 
 /**
+ * The least of 1, 2 or 5 times a power of ten that is at least `n`: a bound in round figures,
+ * which runs whose counts differ a little all round to alike.
+ */
+export function roundedUp(n: number): number {
+  if (n <= 1) return 1;
+  let power = 1;
+  for (;;) {
+    for (const step of [1, 2, 5]) if (step * power >= n) return step * power;
+    power *= 10;
+  }
+}
+
+/**
  * What a confirmation of execution `e` covers. A statement whose effect may differ from run to
- * run is allowed a bound stated in words — per table it may write, its rows now or ROW_THRESHOLD,
- * whichever is more — never one execution's count, which the next run (and on 2026-07-28 the next
- * round's question) would not repeat. Otherwise at most what `e` did, table by table and kind by
- * kind (inserted, updated, deleted), as the question showed it.
+ * run is allowed a bound stated in words — per table it may write, the most of its rows now,
+ * ROW_THRESHOLD, and what this run touched there in round figures (`roundedUp`: an insert may
+ * add more rows than a table holds) — never one execution's count, which the next run (and on
+ * 2026-07-28 the next round's question) would not repeat. Otherwise at most what `e` did, table
+ * by table and kind by kind (inserted, updated, deleted), as the question showed it.
  */
 export function allowanceFor(e: Execution): Allowance {
   const schema = {
@@ -175,7 +189,7 @@ export function allowanceFor(e: Execution): Allowance {
   if (e.varies.length > 0) {
     const tables: Record<string, number> = {};
     for (const t of new Set([...e.writes, ...Object.keys(e.tables)]))
-      tables[t] = Math.max(e.tables[t]?.before ?? 0, ROW_THRESHOLD);
+      tables[t] = Math.max(e.tables[t]?.before ?? 0, ROW_THRESHOLD, roundedUp(touchedIn(e, t)));
     return { tables, ...schema, stated: true };
   }
   const tables: Record<string, number> = {};

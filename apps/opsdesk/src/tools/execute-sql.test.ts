@@ -240,7 +240,7 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
   const served = httpOpsdeskForSuite();
 
   /** An SDK client on 2026-07-28 whose person confirms every question with `orders`. */
-  async function confirming(token: string, action: 'accept' | 'decline' = 'accept') {
+  async function confirming(token: string, action: 'accept' | 'decline' = 'accept', table = 'orders') {
     const messages: string[] = [];
     const client = new Client(
       { name: 'sql-person', version: '1' },
@@ -248,7 +248,7 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
     );
     client.setRequestHandler('elicitation/create', async (request) => {
       messages.push(request.params.message);
-      return action === 'accept' ? { action, content: { understood: true, typedTableName: 'orders' } } : { action };
+      return action === 'accept' ? { action, content: { understood: true, typedTableName: table } } : { action };
     });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(served.server.url), {
@@ -307,6 +307,43 @@ describe('2026-07-28: execute_sql asks a question that stays the same when its s
     expect(messages).toHaveLength(1);
     expect(result).toMatchObject({ structuredContent: { status: 'declined' } });
     expect(status()).toEqual([{ n: 0 }]);
+    await client.close();
+  });
+
+  it('an insert calling random() of more rows than its table holds states a bound above its run, and is kept', async () => {
+    const products = () => peekShop(served.dataDir, 'SELECT COUNT(*) AS n FROM products')[0] as { n: number };
+    const before = products().n;
+    expect(before).toBeLessThan(100);
+    const { client, messages } = await confirming(await served.server.ownerToken('kim'), 'accept', 'products');
+    const result = await client.callTool({
+      name: 'execute_sql',
+      arguments: {
+        sql: "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300) INSERT INTO products (name, price_cents, stock) SELECT 'bulk ' || i, abs(random()) % 1000, 1 FROM n",
+      },
+    });
+    // 300 rows: up to 500 (1, 2 or 5 times a power of ten), never the ten rows the table held, nor 100.
+    expect(messages).toEqual([expect.stringContaining('up to 500 rows of `products`')]);
+    expect(result).toMatchObject({ structuredContent: { status: 'done', totalChanges: 300 } });
+    expect(products().n).toBe(before + 300);
+    await client.close();
+  });
+
+  it('an insert whose row count itself varies asks one question, its bound the same words every round', async () => {
+    const products = () => peekShop(served.dataDir, 'SELECT COUNT(*) AS n FROM products')[0] as { n: number };
+    const before = products().n;
+    const { client, messages } = await confirming(await served.server.ownerToken('lena'), 'accept', 'products');
+    // About half of 1,200 orders, a different half each run: 600 ± 17, so always "up to 1000".
+    const result = await client.callTool({
+      name: 'execute_sql',
+      arguments: {
+        sql: "INSERT INTO products (name, price_cents, stock) SELECT 'half ' || id, 1, 1 FROM orders WHERE abs(random()) % 2 = 0",
+      },
+    });
+    expect(messages).toEqual([expect.stringContaining('up to 1000 rows of `products`')]);
+    expect(result).toMatchObject({ structuredContent: { status: 'done' } });
+    const kept = (result.structuredContent as { totalChanges: number }).totalChanges;
+    expect(kept).toBeGreaterThan(300);
+    expect(products().n).toBe(before + kept);
     await client.close();
   });
 
