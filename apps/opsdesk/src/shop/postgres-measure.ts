@@ -143,6 +143,14 @@ const KEYWORD_FUNCTIONS =
   /\b(CURRENT_DATE|CURRENT_TIME|CURRENT_TIMESTAMP|LOCALTIME|LOCALTIMESTAMP|CURRENT_USER|SESSION_USER|CURRENT_ROLE|USER)\b/g;
 
 /**
+ * The clock as a literal: Postgres reads `'now'`, `'today'`, `'tomorrow'` and `'yesterday'` (any
+ * case, spaces around) as a time when it takes the statement in, so each run reads another. Found
+ * in the statement's text, every string literal that is one of them (one meant as text counts
+ * too: the bound is then stated where a count would have done).
+ */
+const CLOCK_LITERAL = /'\s*(now|today|tomorrow|yesterday)\s*'/gi;
+
+/**
  * Each name, whole, and the `(` after it if there is one: a name is read once. Matched as
  * "a name followed by `(`", a run of letters with no `(` after it — a constant of a megabyte the
  * planner folded into the plan — was scanned again from each of its letters, and one statement
@@ -197,11 +205,14 @@ const STABLE_BUT_VARYING = [
  */
 export async function variesOf(
   client: PoolClient,
+  sql: string,
   plan: string | undefined,
   changed: readonly string[],
 ): Promise<string[]> {
   const found = new Set<string>();
   if (plan !== undefined) {
+    for (const m of sql.matchAll(CLOCK_LITERAL))
+      found.add((m[1] as string).toLowerCase() === 'now' ? 'now' : 'current_date');
     for (const m of plan.matchAll(KEYWORD_FUNCTIONS)) found.add((m[1] as string).toLowerCase());
     const called = [...new Set([...plan.matchAll(NAME)].filter((m) => m[2] !== undefined).map((m) => m[1] as string))];
     if (called.length > 0) {

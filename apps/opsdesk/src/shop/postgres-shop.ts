@@ -318,7 +318,7 @@ async function inspect(
     creates: false,
     drops: false,
     schema: plan === undefined,
-    varies: plan ? await variesOf(client, plan.text, []) : [],
+    varies: plan ? await variesOf(client, sql, plan.text, []) : [],
   };
 }
 
@@ -386,7 +386,7 @@ async function execute(
     tables,
     schema: schemaChanges(schemaBefore, schemaAfter),
     changes: ran.rowCount ?? (ran.returned.complete ? 0 : ownRows),
-    varies: await variesOf(client, plan?.text, changed),
+    varies: await variesOf(client, sql, plan?.text, changed),
     writes: [...new Set([...direct, ...changed])],
     direct,
     returned: ran.returned,

@@ -79,6 +79,7 @@ describe.skipIf(!POSTGRES)('execute_sql on Postgres: what varies from run to run
     ['length(email) > 0', 'customers'],
     ["date_trunc('day', created_at::timestamp) IS NOT NULL", 'customers'],
     ["extract(year FROM created_at::date) > 1900 AND to_char(42, '999') <> ''", 'customers'],
+    ["name <> 'now and then' AND email <> 'nowhere' || 'today@x'", 'customers'],
   ])('every row WHERE %s: counted from its run, not stated as varying', async (where, table) => {
     const rows = await count(table);
     const { message, result } = await confirmed(`UPDATE ${table} SET name = name WHERE ${where}`, table);
@@ -93,6 +94,11 @@ describe.skipIf(!POSTGRES)('execute_sql on Postgres: what varies from run to run
     ['pg_backend_pid() > 0', 'pg_backend_pid'],
     ['txid_current() > 0', 'txid_current'],
     ['random() < 2', 'random'],
+    // The clock read from a literal: Postgres takes 'now' when it reads the statement, each run anew.
+    ["created_at::timestamptz < 'now'", 'now'],
+    ["created_at::timestamptz < ' Now '::text::timestamptz", 'now'],
+    ["created_at::date <= 'today'", 'current_date'],
+    ["created_at::date < date 'tomorrow' AND name <> 'nowhere'", 'current_date'],
   ])('every row WHERE %s: the bound is stated, naming %s()', async (where, fn) => {
     const first = await round(`UPDATE customers SET name = name WHERE ${where}`);
     const message = first.inputRequests?.confirm?.params.message ?? '';
