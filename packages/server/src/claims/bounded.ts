@@ -24,22 +24,31 @@ export class StoreTimeoutError extends Error {
 /**
  * `promise`, or a `StoreTimeoutError` once `ms` have passed without it settling. The work goes on
  * unheard (a client's queued command is still sent); `late`, when given, gets its value if it
- * comes after all, to undo what it did.
+ * comes after all, to undo what it did. An answer already here when the time is up counts: timers
+ * run before the event loop reads its sockets, so one that fired late — this process busy for
+ * longer than `ms` (a long GC, sync work) while the server answered — is judged only after what
+ * came meanwhile is read.
  */
 export function bounded<T>(promise: Promise<T>, ms: number, late?: (value: T) => void): Promise<T> {
   return new Promise<T>((resolve, reject) => {
+    let settled = false;
     let timedOut = false;
     const timer = setTimeout(() => {
-      timedOut = true;
-      reject(new StoreTimeoutError(ms));
+      setImmediate(() => {
+        if (settled) return;
+        timedOut = true;
+        reject(new StoreTimeoutError(ms));
+      });
     }, ms);
     promise.then(
       (value) => {
+        settled = true;
         clearTimeout(timer);
         if (!timedOut) resolve(value);
         else late?.(value);
       },
       (error: unknown) => {
+        settled = true;
         clearTimeout(timer);
         reject(error);
       },

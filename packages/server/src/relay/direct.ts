@@ -13,8 +13,9 @@
  * the one it greeted with, or no `hello` within `helloTimeoutMs` is closed.
  *
  * A connection is trusted as alive only on its peer's word on it: while a relay waits on it, or is
- * held for it, a sealed `ping` goes on it every so often, and a `pong` from the peer must come
- * back on it in time, or the connection is closed and its relays end as when it is lost (`Link`'s
+ * held for it, a sealed `ping` goes on it every so often, and the peer must be heard from on it in
+ * time — its `pong`, or anything else: the bytes of a long message, which a `pong` waits behind on
+ * a slow network — or the connection is closed and its relays end as when it is lost (`Link`'s
  * `use`). TCP's keepalive is no such word: it gives up only after about 20 s, and never on a peer
  * whose kernel, or a middlebox holding the connection, answers its probes while the packets of the
  * connection itself are lost. Only a peer that said it answers pings is pinged (one of an earlier
@@ -73,7 +74,7 @@ export function parseAddress(address: string): { host: string; port: number } | 
 
 /**
  * How a connection in use is watched (`Link.use`): a `ping` every `everyMs`, and the connection
- * closed when its `pong` has not come back within `withinMs` of it.
+ * closed when nothing has come from the peer on it within `withinMs` of one.
  */
 export interface LinkLiveness {
   everyMs: number;
@@ -94,11 +95,21 @@ export class Link {
   private readonly onClose: (() => void)[] = [];
   /** The peer said it answers pings (`answering`). */
   private answers = false;
-  /** Relays waiting on it or held for it now (`use`). */
+  /** Relays waiting on it or held for it now (`use`), and a message from the peer arriving (`read`). */
   private users = 0;
+  /** A message from the peer is part way in (`read`): counted in `users` while it is. */
+  private receiving = false;
   private pinger: ReturnType<typeof setInterval> | undefined;
-  /** The `ping` sent and not answered yet, and when it is due. */
-  private awaited: { p: number; due: ReturnType<typeof setTimeout> } | undefined;
+  /**
+   * When the first `ping` since the peer was last heard from went (`performance.now()`): the
+   * peer's silence is counted from it. Undefined while none went since.
+   */
+  private asked: number | undefined;
+  /** When the peer must have been heard from by (`asked` and `withinMs`), and its timer. */
+  private dueAt = 0;
+  private due: ReturnType<typeof setTimeout> | undefined;
+  /** When bytes last came from the greeted peer (`performance.now()`). */
+  private heardAt = Number.NEGATIVE_INFINITY;
   /** The number of the next `ping`. */
   private pings = 0;
 
@@ -122,8 +133,9 @@ export class Link {
   /**
    * A relay waits on it, or is held for it: until the function returned is called (once; more
    * calls do nothing), the peer — once it said it answers (`answering`) — is pinged every
-   * `everyMs`, and the connection closed when a `pong` is not back within `withinMs`. Pinged only
-   * while some relay uses it.
+   * `everyMs`, and the connection closed once nothing came from the peer on it (a `pong`, a ping
+   * of its own, any byte of a message) for `withinMs` of a `ping`, this replica listening all
+   * along. Pinged only while some relay uses it.
    */
   use(): () => void {
     this.users++;
@@ -145,34 +157,84 @@ export class Link {
     this.watch();
   }
 
-  /** The peer's `pong` numbered `p`: the `ping` it answers is no longer awaited (one not awaited, of a time the link was idle, is nothing). */
-  answered(p: number): void {
-    if (this.awaited?.p !== p) return;
-    clearTimeout(this.awaited.due);
-    this.awaited = undefined;
-  }
-
   private watch(): void {
     const liveness = this.liveness;
     if (!liveness || this.pinger || !this.answers || this.users === 0 || this.closed) return;
-    this.pinger = setInterval(() => {
-      // One at a time: one not answered yet is due already, and closes the connection when it is.
-      const peer = this.peer;
-      if (this.awaited || peer === undefined) return;
-      const p = this.pings++;
-      const due = setTimeout(() => this.close(), liveness.withinMs);
-      (due as { unref?: () => void }).unref?.();
-      this.awaited = { p, due };
-      this.send(liveness.ping(peer, p));
-    }, liveness.everyMs);
+    this.pinger = setInterval(() => this.ping(liveness), liveness.everyMs);
     (this.pinger as { unref?: () => void }).unref?.();
+    // The first ping on a connection goes at once, ahead of what this side sends next: the peer
+    // learns that this side answers before a long message of this side's could hold it back.
+    if (this.pings === 0) this.ping(liveness);
+  }
+
+  /**
+   * Sends the next `ping` — one every `everyMs`, answered or not: the peer hears this side even
+   * while its `pong`s wait behind a long message (of either side's) on a slow network. The first
+   * since the peer was last heard from starts counting its silence.
+   */
+  private ping(liveness: LinkLiveness): void {
+    const peer = this.peer;
+    if (peer === undefined || this.closed) return;
+    const now = performance.now();
+    if (this.asked === undefined || this.heardAt >= this.asked) {
+      this.asked = now;
+      this.arm(liveness, now + liveness.withinMs);
+    }
+    this.send(liveness.ping(peer, this.pings++));
+  }
+
+  private arm(liveness: LinkLiveness, at: number): void {
+    clearTimeout(this.due);
+    this.dueAt = at;
+    this.due = setTimeout(
+      () => {
+        this.due = undefined;
+        const late = performance.now() - this.dueAt;
+        // Judged after what came meanwhile is read: timers run before the loop reads its sockets,
+        // and one that fired late (this replica busy) would judge the peer without its bytes.
+        const judging = setImmediate(() => this.judge(liveness, late));
+        (judging as { unref?: () => void }).unref?.();
+      },
+      Math.max(0, at - performance.now()),
+    );
+    (this.due as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * The peer's time is up (`late`: how late its timer fired): taken for gone only when nothing
+   * came from it on the connection for `withinMs` of a ping — a `pong` behind a long message is no
+   * silence — and never on a timer that fired more than a ping period late: this replica was not
+   * listening then (its loop blocked: a long GC, sync work), nor, maybe, was the peer given its
+   * chance (blocked with it, or its answer held by TCP after a pause): pinged again, it is given
+   * its whole time again.
+   */
+  private judge(liveness: LinkLiveness, late: number): void {
+    const asked = this.asked;
+    if (this.closed || asked === undefined || this.due !== undefined) return;
+    if (late > liveness.everyMs) {
+      // Not listening for part of that time: asked again, and given its whole time again.
+      this.asked = undefined;
+      this.ping(liveness);
+      return;
+    }
+    // Heard from since: its silence is counted again from the next ping.
+    if (this.heardAt >= asked) {
+      this.asked = undefined;
+      return;
+    }
+    if (performance.now() - asked < liveness.withinMs) {
+      this.arm(liveness, asked + liveness.withinMs);
+      return;
+    }
+    this.close();
   }
 
   private unwatch(): void {
     clearInterval(this.pinger);
     this.pinger = undefined;
-    if (this.awaited) clearTimeout(this.awaited.due);
-    this.awaited = undefined;
+    clearTimeout(this.due);
+    this.due = undefined;
+    this.asked = undefined;
   }
 
   /** Whether it carries messages to `replica`: greeted, and still open. */
@@ -219,6 +281,9 @@ export class Link {
   }
 
   private read(chunk: Buffer): void {
+    // Bytes from the greeted peer are word from it: a message part way in (a long one, on a slow
+    // network) holds back its next `pong`, not its life. What does not open closes the connection.
+    if (this.peer !== undefined) this.heardAt = performance.now();
     this.chunks.push(chunk);
     this.buffered += chunk.length;
     while (!this.closed && this.buffered >= 4) {
@@ -229,7 +294,7 @@ export class Link {
         this.close();
         return;
       }
-      if (this.buffered < 4 + length) return;
+      if (this.buffered < 4 + length) break;
       const all = this.chunks.length === 1 ? first : Buffer.concat(this.chunks, this.buffered);
       const message = all.toString('utf8', 4, 4 + length);
       const rest = all.subarray(4 + length);
@@ -237,6 +302,22 @@ export class Link {
       this.buffered = rest.length;
       this.deliver(message, this);
     }
+    this.arriving();
+  }
+
+  /**
+   * While a message from the peer is part way in, the connection is in use: the peer, sending a
+   * long one, may wait on a `pong` of this side's held behind it, or hear nothing else — pinged,
+   * it hears this side.
+   */
+  private arriving(): void {
+    const partial = !this.closed && this.peer !== undefined && this.buffered > 0;
+    if (partial === this.receiving) return;
+    this.receiving = partial;
+    if (partial) {
+      this.users++;
+      this.watch();
+    } else if (--this.users === 0) this.unwatch();
   }
 }
 

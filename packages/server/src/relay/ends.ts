@@ -520,7 +520,7 @@ function take(core: RelayCore, from: string, frame: Frame, via?: Link): void {
       via.send(sealFrames(core.key, core.replica, from, [{ t: 'pong', p: frame.p }], Date.now(), true));
       return;
     case 'pong':
-      via?.answered(frame.p);
+      // Its bytes were the peer's word already (`Link`: anything from it counts, not only this).
       return;
     case 'request':
       // One relay id per request: a second request reusing a live one's id is not run.

@@ -115,7 +115,21 @@ describe('a Link in use pings its peer, and only then', () => {
     vi.useRealTimers();
   });
 
-  /** A greeted Link on a real connection, its pings counted (`sent`) rather than sealed. */
+  /** Timers and the clock the Link judges by, faked; sockets real. */
+  const fake = () =>
+    vi.useFakeTimers({
+      toFake: [
+        'setInterval',
+        'clearInterval',
+        'setTimeout',
+        'clearTimeout',
+        'setImmediate',
+        'clearImmediate',
+        'performance',
+      ],
+    });
+
+  /** A greeted Link on a real connection (`raw`, its peer's end), its pings counted (`sent`) rather than sealed. */
   const linked = async () => {
     let link!: Link;
     const sent: number[] = [];
@@ -138,6 +152,12 @@ describe('a Link in use pings its peer, and only then', () => {
     return {
       link,
       sent,
+      /** Sends `bytes` from the peer's end; resolves once the Link has read them. */
+      fromPeer: async (bytes: Buffer) => {
+        const read = new Promise((resolve) => link.socket.once('data', resolve));
+        raw.write(bytes);
+        await read;
+      },
       close: async () => {
         raw.destroy();
         link.close();
@@ -146,57 +166,76 @@ describe('a Link in use pings its peer, and only then', () => {
     };
   };
 
-  it('idle, or used but its peer never said it answers: no ping; in use: one at a time, answered in time it stays open, not answered it closes', async () => {
-    const { link, sent, close } = await linked();
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+  it('idle, or used but its peer never said it answers: no ping; in use: one at once and one every period, answered or not; anything from the peer keeps it open, silence for the bound after a ping closes it', async () => {
+    const { link, sent, fromPeer, close } = await linked();
+    fake();
     // Idle, though its peer answers.
     link.answering();
     vi.advanceTimersByTime(1_000);
     expect(sent).toEqual([]);
-    // In use: a ping every 100 ms, none while one is awaited.
+    // In use: the first ping at once (ahead of whatever this side sends next), then every 100 ms.
     const release = link.use();
-    vi.advanceTimersByTime(100);
     expect(sent).toEqual([0]);
-    vi.advanceTimersByTime(100);
-    expect(sent).toEqual([0]);
-    // A pong for another ping changes nothing; the one awaited lets the next go.
-    link.answered(5);
-    link.answered(0);
+    vi.advanceTimersByTime(200);
+    expect(sent).toEqual([0, 1, 2]);
+    // Anything from the peer within the bound — here two bytes of a message, no pong — is its word.
+    vi.advanceTimersByTime(40);
+    await fromPeer(Buffer.from([0, 0, 0, 10, 1, 2]));
+    vi.advanceTimersByTime(20);
+    expect(link.open).toBe(true);
+    // Released (twice: once counts), though the message is part way in: still pinged while it is.
+    release();
+    release();
+    vi.advanceTimersByTime(40);
+    expect(sent).toEqual([0, 1, 2, 3]);
+    // Silent since: counted from the next ping (300 ms), closed once the bound is past (550 ms).
+    vi.advanceTimersByTime(240);
+    expect(link.open).toBe(true);
+    vi.advanceTimersByTime(20);
+    expect(link.open).toBe(false);
+    vi.useRealTimers();
+    await close();
+  });
+
+  it('released and nothing part way in, it is idle again: no ping, and nothing closes it', async () => {
+    const { link, sent, fromPeer, close } = await linked();
+    fake();
+    link.answering();
+    const release = link.use();
+    const second = link.use();
     vi.advanceTimersByTime(100);
     expect(sent).toEqual([0, 1]);
-    link.answered(1);
-    // Released (twice: once counts), the link is idle again: no ping, and none awaited closes it.
-    const second = link.use();
-    release();
     release();
     vi.advanceTimersByTime(100);
     expect(sent).toEqual([0, 1, 2]);
     second();
-    vi.advanceTimersByTime(1_000);
+    vi.advanceTimersByTime(5_000);
     expect(sent).toEqual([0, 1, 2]);
     expect(link.open).toBe(true);
-    // In use again, its ping never answered: closed once it is due.
-    link.use();
+    // A message part way in from the peer makes it in use; whole, idle again.
+    await fromPeer(Buffer.from([0, 0, 0, 3, 1]));
     vi.advanceTimersByTime(100);
     expect(sent).toEqual([0, 1, 2, 3]);
+    await fromPeer(Buffer.from([2, 3]));
+    vi.advanceTimersByTime(5_000);
+    expect(sent).toEqual([0, 1, 2, 3]);
     expect(link.open).toBe(true);
-    vi.advanceTimersByTime(250);
-    expect(link.open).toBe(false);
     vi.useRealTimers();
     await close();
   });
 
   it('a peer that never said it answers is not pinged, however long it is used', async () => {
     const { link, sent, close } = await linked();
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    fake();
     link.use();
     vi.advanceTimersByTime(5_000);
     expect(sent).toEqual([]);
     expect(link.open).toBe(true);
-    // Told so while in use: pinged from then on.
+    // Told so while in use: pinged from then on, the first at once.
     link.answering();
-    vi.advanceTimersByTime(100);
     expect(sent).toEqual([0]);
+    vi.advanceTimersByTime(100);
+    expect(sent).toEqual([0, 1]);
     vi.useRealTimers();
     await close();
   });

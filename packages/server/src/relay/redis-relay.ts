@@ -50,8 +50,9 @@ export interface RedisRelayOptions {
    * How often each end of a relay in progress through Redis checks that the other is still
    * subscribed, ms. Default 1 s. With `direct`, also how often each end pings its peer on a direct
    * connection while a relay waits on it or is held for it (a peer of an earlier version, which
-   * does not answer, is not pinged): a `pong` not back within `timeoutMs` and `livenessMs` more
-   * closes the connection, and its relays end as when it is lost.
+   * does not answer, is not pinged): a peer not heard from on it (a `pong`, or anything else)
+   * within `timeoutMs` and `livenessMs` more of a ping closes the connection, and its relays end
+   * as when it is lost.
    */
   livenessMs?: number;
   /**
