@@ -1,6 +1,7 @@
 import { notAsTypedIn } from '../lib/exact-json';
 import type { Locale } from '../lib/locale';
 import type { ElicitationData, RefusalData, Status } from '../lib/wire';
+import type { SchemaRule } from './schema-check';
 import type { FieldProblem, JsonType } from './tool-fields';
 
 /** A span of milliseconds in words: `a minute`, `5 minutes`, `30 seconds`. */
@@ -36,6 +37,183 @@ const TYPE_ZH = {
   array: '列表（[…]）',
   null: 'null',
 } as const satisfies Record<JsonType, string>;
+
+/** A JSON value as a mark quotes it: `"gpu"`, `8`, `null`. */
+const json = (v: unknown): string => JSON.stringify(v) ?? String(v);
+
+/** The types a `type` rule names (Ajv gives them as one string, comma-separated). */
+function typesOf(params: Record<string, unknown>): JsonType[] {
+  const raw = Array.isArray(params.type) ? params.type.map(String) : String(params.type).split(',');
+  return raw.filter((t): t is JsonType => Object.hasOwn(TYPE_EN, t));
+}
+
+/**
+ * What a schema rule refuses, in English: `at most 8`, `missing "cpu", which is required`.
+ * `subject` is `call` for a rule of the whole call, said on the form.
+ */
+function ruleEn(r: SchemaRule, subject: 'field' | 'call'): string {
+  const p = r.params;
+  const shapes = subject === 'call' ? 'the shapes the tool takes' : 'the shapes it may take';
+  const said = ((): string => {
+    switch (r.keyword) {
+      case 'type':
+        return `expected ${typesOf(p)
+          .map((t) => TYPE_EN[t])
+          .join(' or ')}`;
+      case 'required':
+        return `missing ${json(p.missingProperty)}, which is required`;
+      case 'dependentRequired':
+      case 'dependencies':
+        return `${json(p.missingProperty)} is required when ${json(p.property)} is given`;
+      case 'enum':
+        return `not one of the choices (${(Array.isArray(p.allowedValues) ? p.allowedValues : []).map((v) => (typeof v === 'string' ? v : json(v))).join(', ')})`;
+      case 'const':
+        return `must be ${json(p.allowedValue)}`;
+      case 'minimum':
+        return `at least ${json(p.limit)}`;
+      case 'maximum':
+        return `at most ${json(p.limit)}`;
+      case 'exclusiveMinimum':
+        return `more than ${json(p.limit)}`;
+      case 'exclusiveMaximum':
+        return `less than ${json(p.limit)}`;
+      case 'multipleOf':
+        return `a multiple of ${json(p.multipleOf)}`;
+      case 'minLength':
+        return `at least ${json(p.limit)} characters`;
+      case 'maxLength':
+        return `at most ${json(p.limit)} characters`;
+      case 'pattern':
+        return `does not match the pattern ${String(p.pattern)}`;
+      case 'format':
+        return `not a valid ${String(p.format)}`;
+      case 'minItems':
+        return `at least ${json(p.limit)} items`;
+      case 'maxItems':
+      case 'additionalItems':
+      case 'items':
+      case 'unevaluatedItems':
+        return `at most ${json(p.limit)} items`;
+      case 'uniqueItems': {
+        const [a, b] = [Number(p.i), Number(p.j)].sort((x, y) => x - y);
+        return `items ${a} and ${b} are the same: each must be different`;
+      }
+      case 'contains':
+        return p.maxContains !== undefined
+          ? `holds more than ${json(p.maxContains)} of the items it asks for`
+          : `holds fewer than ${json(p.minContains ?? 1)} of the items it asks for`;
+      case 'minProperties':
+        return `at least ${json(p.limit)} properties`;
+      case 'maxProperties':
+        return `at most ${json(p.limit)} properties`;
+      case 'additionalProperties':
+        return `has ${json(p.additionalProperty)}, which it does not take`;
+      case 'unevaluatedProperties':
+        return `has ${json(p.unevaluatedProperty)}, which it does not take`;
+      case 'propertyNames':
+        return `the name ${json(p.propertyName)} is not taken`;
+      case 'anyOf':
+        return `does not fit any of ${shapes} (anyOf)`;
+      case 'oneOf':
+        return Array.isArray(p.passingSchemas)
+          ? `fits more than one of ${shapes}, and must fit exactly one (oneOf)`
+          : `does not fit any of ${shapes} (oneOf)`;
+      case 'not':
+        return 'is what it must not be (not)';
+      case 'false schema':
+        return 'takes no value here';
+      default:
+        return `does not fit the schema (${r.keyword})`;
+    }
+  })();
+  if (r.path !== '$') return `${r.path}: ${said}`;
+  if (subject === 'field') return said;
+  return VERBS.has(r.keyword) ? `the call ${said}` : `the call: ${said}`;
+}
+
+/** Rules whose words read after "the call" as a sentence: the others follow it with a colon. */
+const VERBS = new Set(['anyOf', 'oneOf', 'not']);
+
+/** The same in Chinese: `应至多为 8`、`缺少必填的 "cpu"`. */
+function ruleZh(r: SchemaRule, subject: 'field' | 'call'): string {
+  const p = r.params;
+  const shapes = subject === 'call' ? '该工具接受的任何一种形式' : '它接受的任何一种形式';
+  const said = ((): string => {
+    switch (r.keyword) {
+      case 'type':
+        return `应为${typesOf(p)
+          .map((t) => TYPE_ZH[t])
+          .join('或')}`;
+      case 'required':
+        return `缺少必填的 ${json(p.missingProperty)}`;
+      case 'dependentRequired':
+      case 'dependencies':
+        return `给出 ${json(p.property)} 时也必须给出 ${json(p.missingProperty)}`;
+      case 'enum':
+        return `不是可选的值之一（${(Array.isArray(p.allowedValues) ? p.allowedValues : []).map((v) => (typeof v === 'string' ? v : json(v))).join('、')}）`;
+      case 'const':
+        return `应为 ${json(p.allowedValue)}`;
+      case 'minimum':
+        return `应至少为 ${json(p.limit)}`;
+      case 'maximum':
+        return `应至多为 ${json(p.limit)}`;
+      case 'exclusiveMinimum':
+        return `应大于 ${json(p.limit)}`;
+      case 'exclusiveMaximum':
+        return `应小于 ${json(p.limit)}`;
+      case 'multipleOf':
+        return `应为 ${json(p.multipleOf)} 的倍数`;
+      case 'minLength':
+        return `至少 ${json(p.limit)} 个字符`;
+      case 'maxLength':
+        return `最多 ${json(p.limit)} 个字符`;
+      case 'pattern':
+        return `与模式 ${String(p.pattern)} 不匹配`;
+      case 'format':
+        return `不是有效的 ${String(p.format)}`;
+      case 'minItems':
+        return `至少 ${json(p.limit)} 项`;
+      case 'maxItems':
+      case 'additionalItems':
+      case 'items':
+      case 'unevaluatedItems':
+        return `最多 ${json(p.limit)} 项`;
+      case 'uniqueItems': {
+        const [a, b] = [Number(p.i), Number(p.j)].sort((x, y) => x - y);
+        return `第 ${a} 项和第 ${b} 项相同：每项都必须不同`;
+      }
+      case 'contains':
+        return p.maxContains !== undefined
+          ? `所要求的项多于 ${json(p.maxContains)} 个`
+          : `所要求的项少于 ${json(p.minContains ?? 1)} 个`;
+      case 'minProperties':
+        return `至少 ${json(p.limit)} 个属性`;
+      case 'maxProperties':
+        return `最多 ${json(p.limit)} 个属性`;
+      case 'additionalProperties':
+        return `含有不接受的属性 ${json(p.additionalProperty)}`;
+      case 'unevaluatedProperties':
+        return `含有不接受的属性 ${json(p.unevaluatedProperty)}`;
+      case 'propertyNames':
+        return `不接受名称 ${json(p.propertyName)}`;
+      case 'anyOf':
+        return `不符合${shapes}（anyOf）`;
+      case 'oneOf':
+        return Array.isArray(p.passingSchemas)
+          ? '符合不止一种形式，而只能恰好符合一种（oneOf）'
+          : `不符合${shapes}（oneOf）`;
+      case 'not':
+        return '是不接受的值（not）';
+      case 'false schema':
+        return '这里不接受任何值';
+      default:
+        return `不符合模式（${r.keyword}）`;
+    }
+  })();
+  if (r.path !== '$') return `${r.path}：${said}`;
+  if (subject === 'field') return said;
+  return VERBS.has(r.keyword) ? `这次调用${said}` : `这次调用：${said}`;
+}
 
 /**
  * How a question's line in the chat says it stands: its `ElicitationData.status`, except that an
@@ -86,6 +264,10 @@ export interface PageTexts {
   jsonField: (types: JsonType[] | undefined) => string;
   /** On a tools panel field whose text cannot be sent (nothing is). */
   fieldProblem: (problem: FieldProblem) => string;
+  /** On a tools panel form whose call breaks a rule of the whole schema no field breaks alone (nothing is sent). */
+  callProblem: (rules: SchemaRule[]) => string;
+  /** On a tools panel form whose schema check could not be loaded (nothing is sent). */
+  checkUnavailable: (reason: string) => string;
   toolBadge: string;
   running: string;
   /** A URL question the person consented to: the call waits for them to finish on the page. */
@@ -174,8 +356,15 @@ const EN: PageTexts = {
         return `expected ${p.types.map((t) => TYPE_EN[t]).join(' or ')}. Nothing was sent.`;
       case 'not-a-choice':
         return `not one of the choices (${p.choices.join(', ')}). Nothing was sent.`;
+      case 'required':
+        return `required: ${p.choose ? 'choose one' : 'fill it in'}. Nothing was sent.`;
+      case 'schema':
+        return `${p.rules.map((r) => ruleEn(r, 'field')).join('; ')}. Nothing was sent.`;
     }
   },
+  callProblem: (rules) => `${rules.map((r) => ruleEn(r, 'call')).join('; ')}. Nothing was sent.`,
+  checkUnavailable: (reason) =>
+    `The call could not be checked against the tool's schema (${reason}), so nothing was sent. Is the app still running? Try again.`,
   toolBadge: 'tool',
   running: 'running…',
   waitingOn: (host) => `Waiting for you on ${host}`,
@@ -274,8 +463,15 @@ const ZH: PageTexts = {
         return `应为${p.types.map((t) => TYPE_ZH[t]).join('或')}。未发送任何请求。`;
       case 'not-a-choice':
         return `不是可选的值之一（${p.choices.join('、')}）。未发送任何请求。`;
+      case 'required':
+        return `必填：${p.choose ? '请选择一项' : '请填写'}。未发送任何请求。`;
+      case 'schema':
+        return `${p.rules.map((r) => ruleZh(r, 'field')).join('；')}。未发送任何请求。`;
     }
   },
+  callProblem: (rules) => `${rules.map((r) => ruleZh(r, 'call')).join('；')}。未发送任何请求。`,
+  checkUnavailable: (reason) =>
+    `无法按工具的模式检查这次调用（${reason}），因此未发送任何请求。应用还在运行吗？请再试一次。`,
   toolBadge: '工具',
   running: '运行中…',
   waitingOn: (host) => `正在等你在 ${host} 上完成`,

@@ -1,5 +1,6 @@
 import { type NotAsTypedReason, notAsTyped, numberNotAsTyped } from '@elicitkit/client/typed-json';
 import type { ToolProperty } from '../lib/wire';
+import type { SchemaRule } from './schema-check';
 
 /**
  * The tools panel's fields, read exactly for the type each argument declares: what is sent is what
@@ -35,7 +36,11 @@ export type FieldProblem =
   /** A value of another type than declared (`types`: the declared ones). */
   | { is: 'wrong-type'; types: JsonType[] }
   /** A value the select holds that is none of its choices (a refused call's, filled back). */
-  | { is: 'not-a-choice'; choices: string[] };
+  | { is: 'not-a-choice'; choices: string[] }
+  /** Left empty, and the schema requires it (`choose`: a select). */
+  | { is: 'required'; choose: boolean }
+  /** What the tool's whole input schema refuses in it (`schema-check.ts`): each rule, where. */
+  | { is: 'schema'; rules: SchemaRule[] };
 
 /** The declared JSON types of `prop`, or undefined for any JSON (no `type`, or none this page knows). */
 export function declaredTypes(prop: ToolProperty): JsonType[] | undefined {

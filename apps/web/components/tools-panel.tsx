@@ -8,6 +8,20 @@ import type { PageTexts } from './texts';
 import { type FieldKind, fieldKind, fillField, readField } from './tool-fields';
 
 /**
+ * The whole-schema check (`schema-check.ts`, Ajv: ~42 KB gzipped), loaded when a tool's form is
+ * first opened rather than with the page: a page that never opens one never loads it. A load that
+ * failed is tried again at the next call.
+ */
+let checking: Promise<typeof import('./schema-check')> | undefined;
+function loadCheck(): Promise<typeof import('./schema-check')> {
+  checking ??= import('./schema-check').catch((error: unknown) => {
+    checking = undefined;
+    throw error;
+  });
+  return checking;
+}
+
+/**
  * Each tool with a small form for its arguments; calling sends a `/tool {json}` command to the
  * chat, each argument read exactly for its declared type (`tool-fields.ts`): a field whose text
  * cannot be sent as that type is marked, in the page's language, and nothing is sent. `fatal` is why the page has no chat at all (`useChatInfo`'s: the configuration problem the
@@ -67,10 +81,19 @@ function ToolForm({
 }) {
   const [values, setValues] = useState<Record<string, string>>({});
   const [marked, setMarked] = useState<Record<string, string>>({});
+  // A rule of the whole call that no field breaks alone (`anyOf` over the arguments…): on the form.
+  const [callWhy, setCallWhy] = useState<string | undefined>(undefined);
+  // A call being checked: a second press meanwhile sends nothing more (`busy` draws it: aria-busy).
+  const checkingCall = useRef(false);
+  const [busy, setBusy] = useState(false);
   // Text fields a refused call filled with what their text cannot hold (`""`, a number, null):
   // read as JSON until emptied, so that sending again sends that same value.
   const [asJson, setAsJson] = useState<Record<string, true>>({});
   const [open, setOpen] = useState(false);
+  useEffect(() => {
+    // Fetched in the background while the person fills the form in (a failure is tried again on calling).
+    if (open) loadCheck().catch(() => undefined);
+  }, [open]);
   const formRef = useRef<HTMLFormElement | null>(null);
   const detailsRef = useRef<HTMLDetailsElement | null>(null);
   // `true` is a schema too (any JSON). Argument names are the server's: `toString` or `__proto__`
@@ -123,13 +146,15 @@ function ToolForm({
     setValues(filled);
     setAsJson(json);
     setMarked(fixing.marked);
+    setCallWhy(undefined);
     setOpen(true);
     // Opened now, not at the next render: a field inside a closed <details> cannot take focus.
     if (detailsRef.current) detailsRef.current.open = true;
     showFirst(Object.keys(fixing.marked));
   }, [nonce]);
-  const submit = (event: React.FormEvent) => {
+  const submit = async (event: React.FormEvent) => {
     event.preventDefault();
+    if (checkingCall.current) return;
     // Each argument as JSON, read for its declared type; one that does not read is marked on its
     // field and nothing is sent. A number goes as typed: the chat refuses one that would arrive as
     // another value (2.00000000000000001 as 2), and so does the panel, before sending.
@@ -141,12 +166,42 @@ function ToolForm({
       if ('problem' in read) problems[name] = texts.fieldProblem(read.problem);
       else args.push(`${JSON.stringify(name)}:${read.json}`);
     }
+    const command = `{${args.join(',')}}`;
+    // Then the call as it would be sent, against the tool's whole schema: items, properties,
+    // required (an empty required select too), enums, bounds, patterns, formats, $refs.
+    let whole: string | undefined;
+    checkingCall.current = true;
+    setBusy(true);
+    try {
+      const { checkCall } = await loadCheck();
+      const verdict = checkCall(
+        tool.inputSchema,
+        JSON.parse(command) as Record<string, unknown>,
+        properties.map(([name]) => name),
+        new Set(Object.keys(problems)),
+      );
+      for (const name of verdict?.missing ?? []) {
+        const kind = properties.find(([n]) => n === name)?.[2];
+        problems[name] = texts.fieldProblem({ is: 'required', choose: kind?.kind === 'choice' });
+      }
+      for (const [name, rules] of verdict?.fields ?? []) problems[name] = texts.fieldProblem({ is: 'schema', rules });
+      if (verdict && verdict.call.length > 0) whole = texts.callProblem(verdict.call);
+    } catch (error) {
+      // The check could not be loaded (the app unreachable, a new build's chunks): nothing unchecked is sent.
+      whole = texts.checkUnavailable(error instanceof Error ? error.message : String(error));
+    } finally {
+      checkingCall.current = false;
+      setBusy(false);
+    }
     setMarked(problems);
-    if (Object.keys(problems).length > 0) {
-      showFirst(Object.keys(problems));
+    setCallWhy(whole);
+    // In the form's order: the first marked field is the one focused.
+    const names = properties.map(([name]) => name).filter((name) => Object.hasOwn(problems, name));
+    if (names.length > 0 || whole !== undefined) {
+      showFirst(names);
       return;
     }
-    onCall(`/${tool.name} {${args.join(',')}}`);
+    onCall(`/${tool.name} ${command}`);
   };
   return (
     <details
@@ -161,7 +216,14 @@ function ToolForm({
         {tool.title ? <span className="muted"> — {plainText(tool.title)}</span> : null}
       </summary>
       {tool.description ? <p className="muted small">{plainText(tool.description)}</p> : null}
-      <form ref={formRef} onSubmit={submit} aria-label={texts.call(label)}>
+      {/* noValidate: what is missing is marked by the panel, in the page's language, not by the browser in its own. */}
+      <form
+        ref={formRef}
+        onSubmit={(event) => void submit(event)}
+        aria-busy={busy}
+        aria-label={texts.call(label)}
+        noValidate
+      >
         {properties.map(([name, prop, kind]) => {
           const id = `tool-${tool.name}-${name}`;
           const why = Object.hasOwn(marked, name) ? marked[name] : undefined;
@@ -185,7 +247,13 @@ function ToolForm({
                 )}
               </label>
               {kind.kind === 'choice' ? (
-                <select id={id} {...aria} value={text} onChange={(e) => type(name, e.target.value)}>
+                <select
+                  id={id}
+                  {...aria}
+                  required={required.has(name)}
+                  value={text}
+                  onChange={(e) => type(name, e.target.value)}
+                >
                   <option value="">{required.has(name) ? texts.choose : texts.leaveEmpty}</option>
                   {/* A refused call's value that is none of the choices: shown as it is, marked when sent. */}
                   {text !== '' && !kind.options.some((o) => o.json === text) ? (
@@ -235,7 +303,16 @@ function ToolForm({
             </div>
           );
         })}
-        <button type="submit" disabled={disabled}>
+        {callWhy !== undefined ? (
+          <p id={`tools-why-${tool.name}`} className="why">
+            {plainText(callWhy)}
+          </p>
+        ) : null}
+        <button
+          type="submit"
+          disabled={disabled}
+          {...(callWhy === undefined ? {} : { 'aria-describedby': `tools-why-${tool.name}` })}
+        >
           {texts.call(label)}
         </button>
       </form>

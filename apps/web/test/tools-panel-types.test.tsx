@@ -85,7 +85,13 @@ function sent(onCall: ReturnType<typeof vi.fn<(command: string) => void>>): Reco
 }
 
 const call = (user: ReturnType<typeof userEvent.setup>, locale: Locale = 'en') =>
-  user.click(screen.getByRole('button', { name: PAGE_TEXTS[locale].call(drawn) }));
+  press(user, PAGE_TEXTS[locale].call(drawn));
+/** Presses the form's call button and waits until the panel has checked the call (sent it, or marked why not). */
+async function press(user: ReturnType<typeof userEvent.setup>, name: string): Promise<void> {
+  const button = screen.getByRole('button', { name });
+  await user.click(button);
+  await waitFor(() => expect(button.closest('form')?.getAttribute('aria-busy')).toBe('false'));
+}
 
 const why = (name: string) => document.getElementById(`tool-${drawn}-${name}-why`)?.textContent;
 
