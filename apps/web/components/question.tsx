@@ -2,8 +2,8 @@
 
 import type { Answer } from '@elicitkit/client';
 import type { FormContent, Issue } from '@elicitkit/form';
-import { ElicitationForm, LABELS_EN, LABELS_ZH, UrlConsent } from '@elicitkit/react';
-import { useState } from 'react';
+import { ElicitationForm, LABELS_EN, LABELS_ZH, plainText, UrlConsent } from '@elicitkit/react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { Locale } from '../lib/locale';
 import type { ElicitationData } from '../lib/wire';
 import type { PageTexts } from './texts';
@@ -67,6 +67,20 @@ export function Question({
     }
   };
 
+  // A question no answer can carry (half a character in a field's name or a choice): said up
+  // front, and only decline and cancel offered — a form would be filled in and never sent.
+  if (question.prompt.mode === 'form' && (question.prompt.unanswerable?.length ?? 0) > 0)
+    return (
+      <Unanswerable
+        question={question}
+        labels={labels}
+        texts={texts}
+        busy={busy}
+        {...(error ? { error } : {})}
+        onDecline={() => send({ action: 'decline' })}
+        onCancel={() => send({ action: 'cancel' })}
+      />
+    );
   // Both components bring their own modal dialog (focus trap, Esc = cancel).
   return question.prompt.mode === 'form' ? (
     <ElicitationForm
@@ -92,5 +106,87 @@ export function Question({
       onDecline={() => send({ action: 'decline' })}
       onCancel={() => send({ action: 'cancel' })}
     />
+  );
+}
+
+/**
+ * A question that cannot be answered as sent, in a modal dialog (the browser's own: focus kept
+ * inside, Esc = cancel): who asks, what, why no answer can carry it, and Decline / Cancel. One
+ * answer: a press while one is on its way, or after it was taken, does nothing.
+ */
+function Unanswerable({
+  question,
+  labels,
+  texts,
+  busy,
+  error,
+  onDecline,
+  onCancel,
+}: {
+  question: ElicitationData;
+  labels: typeof LABELS_EN;
+  texts: PageTexts;
+  busy: boolean;
+  error?: string;
+  onDecline: () => Promise<boolean>;
+  onCancel: () => Promise<boolean>;
+}) {
+  const ref = useRef<HTMLDialogElement | null>(null);
+  const id = useId();
+  const answering = useRef(false);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  const answer = async (how: () => Promise<boolean>) => {
+    if (busy || answering.current) return;
+    answering.current = true;
+    // Not taken (the POST failed): it may be answered again.
+    if (!(await how())) answering.current = false;
+  };
+  const prompt = question.prompt;
+  const found = prompt.mode === 'form' ? (prompt.unanswerable ?? []) : [];
+  return (
+    // The backdrop carries the dialogs' colours (`@elicitkit/react`'s styles); the dialog is modal itself.
+    <div className="ek-backdrop">
+      <dialog
+        ref={ref}
+        className="ek-dialog unanswerable"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-message ${id}-why`}
+        data-unanswerable=""
+        onCancel={(event) => {
+          // Esc: the question is cancelled, as in every question's dialog (the page closes it when settled).
+          event.preventDefault();
+          void answer(onCancel);
+        }}
+      >
+        <header className="ek-header">
+          <h2 id={`${id}-title`} className="ek-title">
+            {labels.asks(plainText(question.server))}
+          </h2>
+          <div id={`${id}-message`} className="ek-message">
+            <p>{plainText(prompt.message)}</p>
+          </div>
+        </header>
+        <p id={`${id}-why`} className="ek-notice ek-danger" role="alert">
+          {plainText(texts.unanswerable(found))}
+        </p>
+        {error ? (
+          <p className="ek-error" role="alert">
+            {plainText(error)}
+          </p>
+        ) : null}
+        <div className="ek-actions">
+          <button type="button" className="ek-button" disabled={busy} onClick={() => void answer(onDecline)}>
+            {labels.decline}
+          </button>
+          <button type="button" className="ek-button ek-quiet" disabled={busy} onClick={() => void answer(onCancel)}>
+            {labels.cancel}
+          </button>
+        </div>
+      </dialog>
+    </div>
   );
 }

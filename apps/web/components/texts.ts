@@ -1,3 +1,4 @@
+import type { Unanswerable } from '@elicitkit/client';
 import { notAsTypedIn } from '../lib/exact-json';
 import type { Locale } from '../lib/locale';
 import type { ElicitationData, RefusalData, Status } from '../lib/wire';
@@ -37,6 +38,17 @@ const TYPE_ZH = {
   array: '列表（[…]）',
   null: 'null',
 } as const satisfies Record<JsonType, string>;
+
+/** Where in a field half a character keeps a question from being answered, as the notice names it. */
+const UNANSWERABLE_EN = {
+  name: 'the name of the field',
+  choice: 'a choice of the field',
+} as const satisfies Record<Unanswerable['where'], string>;
+
+const UNANSWERABLE_ZH = {
+  name: '名称',
+  choice: '选项',
+} as const satisfies Record<Unanswerable['where'], string>;
 
 /** A JSON value as a mark quotes it: `"gpu"`, `8`, `null`. */
 const json = (v: unknown): string => JSON.stringify(v) ?? String(v);
@@ -295,6 +307,8 @@ export interface PageTexts {
   toldTheModel: string;
   answerRefused: (status: number) => string;
   answerNotSent: (reason: string) => string;
+  /** A question no answer can carry (`FormPrompt.unanswerable`): why, and that it may be declined or cancelled. */
+  unanswerable: (found: Unanswerable[]) => string;
   noLongerOpen: string;
   retry: string;
   retryNote: string;
@@ -408,6 +422,12 @@ const EN: PageTexts = {
   toldTheModel: 'What the assistant was told',
   answerRefused: (status) => `The answer was refused (${status}).`,
   answerNotSent: (reason) => `The answer could not be sent: ${reason}`,
+  unanswerable: (found) =>
+    `This question cannot be answered as sent: ${found
+      .map((u) => `${UNANSWERABLE_EN[u.where]} “${u.field}” holds half of a character`)
+      .join(
+        '; ',
+      )}, which no answer can carry (a lone UTF-16 surrogate, shown as \uFFFD). Decline it or cancel it: the server is told which.`,
   noLongerOpen: 'This question is no longer open (the page was reloaded or the server forgot it).',
   retry: 'Fix and retry',
   retryNote: 'Runs the same call again; the form opens with your previous answers.',
@@ -515,6 +535,12 @@ const ZH: PageTexts = {
   toldTheModel: '告知助手的内容',
   answerRefused: (status) => `回答被拒绝（${status}）。`,
   answerNotSent: (reason) => `回答未能发送：${reason}`,
+  unanswerable: (found) =>
+    `这个问题无法按原样回答：${found
+      .map((u) => `字段“${u.field}”的${UNANSWERABLE_ZH[u.where]}含有半个字符`)
+      .join(
+        '；',
+      )}，任何回答都无法携带它（孤立的 UTF-16 代理项，显示为 \uFFFD）。请拒绝或取消它：服务器会得知你的选择。`,
   noLongerOpen: '这个问题已不再开放（页面已重新加载，或服务器已不再等待）。',
   retry: '修改后重试',
   retryNote: '再次执行同一调用；表单会预填你上次的回答。',

@@ -113,6 +113,8 @@ const TEXTS: Record<
     contentNotObject: string;
     doesNotFit: string;
     noContent: (action: 'accept' | 'decline' | 'cancel') => string;
+    /** An accept of a question no answer can carry (`FormPrompt.unanswerable`). */
+    unanswerable: string;
   }
 > = {
   en: {
@@ -133,6 +135,8 @@ const TEXTS: Record<
     applyDefaults: '"applyDefaults" must be true or false.',
     contentNotObject: '"content" must be an object: the fields of the form and their values.',
     doesNotFit: 'The answer does not fit the form.',
+    unanswerable:
+      'This question cannot be answered as sent: it holds half of a character (a lone UTF-16 surrogate) where an answer would have to carry it. Decline it or cancel it.',
     noContent: (action) =>
       action === 'accept' ? 'A URL consent carries no content.' : `A ${action} carries no content.`,
   },
@@ -152,6 +156,8 @@ const TEXTS: Record<
     applyDefaults: '"applyDefaults" 必须是 true 或 false。',
     contentNotObject: '"content" 必须是对象：表单的字段及其值。',
     doesNotFit: '回答不符合表单。',
+    unanswerable:
+      '这个问题无法按原样回答：它在回答必须携带的地方含有半个字符（孤立的 UTF-16 代理项）。请拒绝或取消它。',
     noContent: (action) => (action === 'accept' ? '打开网址的同意不带内容。' : `${action} 不带内容。`),
   },
 };
@@ -197,6 +203,10 @@ export async function answer(chat: Chat, id: string, body: unknown, locale: Loca
     return { status: 400, body: { error: say.action } };
   }
   if (typeof fill !== 'boolean') return { status: 400, body: { error: say.applyDefaults } };
+  // No answer can carry what it asks for (half a character in a field's name or a choice): only
+  // decline and cancel settle it, as the page offers.
+  if (action === 'accept' && prompt.mode === 'form' && (prompt.unanswerable?.length ?? 0) > 0)
+    return { status: 400, body: { error: say.unanswerable } };
   let clean: Record<string, unknown> | undefined;
   if (action === 'accept' && prompt.mode === 'form') {
     // The page shows every default and posts what the person left (applyDefaults: false), so a

@@ -77,6 +77,8 @@ describe('the public API of @elicitkit/client', () => {
     'SettleReason',
     'Settlement',
     'ToolSource',
+    'Unanswerable',
+    'UnanswerableReason',
     'UrlAnswer',
     'UrlPrompt',
     'UrlWarning',

@@ -1,4 +1,5 @@
 import type { FieldModel, Finding, FormContent, FormSchema, Issue } from '@elicitkit/form';
+import type { Unanswerable } from './checks/unanswerable.js';
 
 /**
  * Who is asking: the connected server's self-reported identity (the protocol asks clients to show which
@@ -49,6 +50,12 @@ export interface FormPrompt extends PromptBase {
   fields: FieldModel[];
   /** Fields that ask for a secret (rule EK09): renderers must warn prominently. */
   secretFields: string[];
+  /**
+   * Present when the question cannot be answered as sent (`checkFormRequest`): a field's name or a
+   * choice holds half a character, which no answer can carry. A renderer shows the question with
+   * why and offers only decline and cancel: an accept could never be sent.
+   */
+  unanswerable?: Unanswerable[];
   /** 1 on the first ask; higher when an earlier answer was invalid and the person is asked again. */
   attempt: number;
   /** Why the previous answer was refused (only when `attempt > 1`). */

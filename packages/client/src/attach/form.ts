@@ -49,6 +49,7 @@ export async function answerForm(
     schema: checked.schema,
     fields: checked.fields,
     secretFields: checked.secretFields,
+    ...(checked.unanswerable.length > 0 ? { unanswerable: checked.unanswerable } : {}),
     attempt: 1,
   };
   return underDeadline(responder, request, async (signal) => {

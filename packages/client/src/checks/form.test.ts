@@ -100,3 +100,38 @@ describe('checkFormRequest reads a hostile message in time proportional to its l
     expect(costOf(hostile)).toBeLessThan(baseline * 10);
   });
 });
+
+describe('checkFormRequest: a question no answer can carry', () => {
+  const unanswerableOf = (properties: Record<string, unknown>) => {
+    const checked = checkFormRequest({ message, requestedSchema: { type: 'object', properties } });
+    if (!checked.ok) throw new Error(checked.message);
+    return checked.unanswerable;
+  };
+
+  it('names each field whose name or a choice holds half a character, and where', () => {
+    expect(
+      unanswerableOf({
+        'a\ud800': { type: 'string' },
+        env: { type: 'string', enum: ['dev', 'pr\udc00od'] },
+        pick: { type: 'string', oneOf: [{ const: 'x\ud800', title: 'X' }] },
+        tags: { type: 'array', items: { type: 'string', anyOf: [{ const: 'b\ud800', title: 'B' }] } },
+        fine: { type: 'string', enum: ['a', 'b'] },
+      }),
+    ).toEqual([
+      { reason: 'half-character', field: 'a\ud800', where: 'name' },
+      { reason: 'half-character', field: 'env', where: 'choice' },
+      { reason: 'half-character', field: 'pick', where: 'choice' },
+      { reason: 'half-character', field: 'tags', where: 'choice' },
+    ]);
+  });
+
+  it('none for half a character only where it is read (titles, help, option titles) or a whole pair', () => {
+    expect(
+      unanswerableOf({
+        note: { type: 'string', title: 'N\ud800te', description: 'd\udc00' },
+        pick: { type: 'string', oneOf: [{ const: 'x', title: 'X\ud800' }] },
+        emoji: { type: 'string', enum: ['\ud83d\ude00'] },
+      }),
+    ).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 import { describeFields, type FieldModel, type Finding, type FormSchema, lint, parseFormSchema } from '@elicitkit/form';
 import { messageProblem } from './message.js';
+import { type Unanswerable, unanswerable } from './unanswerable.js';
 import { invisibleNames, spelled, visibleSchema } from './visible.js';
 
 /**
@@ -17,6 +18,8 @@ export interface CheckedForm {
   findings: Finding[];
   /** Fields that ask for a secret (rule EK09). */
   secretFields: string[];
+  /** What keeps the question from being answered as sent (half a character in a field's name, a choice…): empty when nothing does. */
+  unanswerable: Unanswerable[];
 }
 
 /**
@@ -60,7 +63,14 @@ export function checkFormRequest(request: { message: string; requestedSchema: un
   if (refused.length > 0) return { ok: false, message: rejection(refused) };
   const secretFields = [...new Set(findings.flatMap((f) => (f.rule === 'EK09' && f.field ? [f.field] : [])))];
   const shown = untickFlaggedConfirmations(schema, findings);
-  return { ok: true, schema: shown, fields: describeFields(shown), findings, secretFields };
+  return {
+    ok: true,
+    schema: shown,
+    fields: describeFields(shown),
+    findings,
+    secretFields,
+    unanswerable: unanswerable(shown),
+  };
 }
 
 /**
