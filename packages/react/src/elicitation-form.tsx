@@ -6,7 +6,7 @@ import { ElicitationDialog } from './elicitation-dialog.js';
 import { showsRequired } from './field-parts.js';
 import { FieldView } from './field-view.js';
 import { LABELS_EN, type Labels } from './labels.js';
-import { Findings, Refusal, SecretWarning } from './notices.js';
+import { Findings, Refusal, SecretWarning, Unanswerable } from './notices.js';
 import { answerWith } from './one-answer.js';
 import { PromptHeader } from './prompt-header.js';
 import { useAfterPress } from './use-after-press.js';
@@ -148,6 +148,41 @@ export function ElicitationForm(props: ElicitationFormProps) {
   };
 
   const refused = (serverIssues?.length ?? 0) > 0 || (prompt.issues?.length ?? 0) > 0;
+  // A question no answer can carry (half of a character in a field's name or a choice): said up
+  // front, no fields to fill in and no Submit — only Decline and Cancel (and Esc).
+  if ((prompt.unanswerable?.length ?? 0) > 0)
+    return (
+      <ElicitationDialog
+        onCancel={cancel}
+        labelledBy={`${id}-title`}
+        describedBy={`${id}-message`}
+        lang={labels.lang}
+        className="ek-form-dialog"
+      >
+        <PromptHeader
+          prompt={prompt}
+          labels={labels}
+          headingId={`${id}-title`}
+          messageId={`${id}-message`}
+          time={time}
+          source={props.source}
+        />
+        <Unanswerable prompt={prompt} labels={labels} />
+        {props.error && (
+          <p role="alert" className="ek-notice ek-danger">
+            {props.error}
+          </p>
+        )}
+        <div className="ek-actions">
+          <button type="button" className="ek-button" disabled={waiting} onClick={decline}>
+            {labels.decline}
+          </button>
+          <button type="button" className="ek-button ek-quiet" disabled={waiting} onClick={cancel}>
+            {labels.cancel}
+          </button>
+        </div>
+      </ElicitationDialog>
+    );
   return (
     <ElicitationDialog
       onCancel={cancel}

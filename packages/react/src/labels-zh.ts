@@ -111,4 +111,8 @@ export const LABELS_ZH: Labels = {
   close: '关闭',
   urlWarning: (code) => WARNINGS[code],
   issue,
+  unanswerable: (found) =>
+    `这个问题无法按原样回答：${found
+      .map((u) => `“${u.field}”的${u.where === 'name' ? '名称' : '某个选项'}含有半个字符`)
+      .join('；')}，任何回答都无法携带它。请拒绝或取消。`,
 };

@@ -75,6 +75,13 @@ export interface Labels {
    * quote `field.label` as the server sent it: what it returns is drawn through `plainText`.
    */
   issue: (code: IssueCode, field: FieldModel) => string | undefined;
+  /**
+   * Why a question cannot be answered as the server sent it (`FormPrompt.unanswerable`): each
+   * field (its label, already made plain) and whether its name or a choice holds half of a
+   * character. Optional, so labels made for an earlier version still type-check: English is used
+   * without it.
+   */
+  unanswerable?: (found: readonly { field: string; where: 'name' | 'choice' }[]) => string;
 }
 
 const between = (min: number | undefined, max: number | undefined, unit: string): string => {
@@ -141,4 +148,8 @@ export const LABELS_EN: Labels = {
   close: 'Close',
   urlWarning: (_code, message) => message,
   issue: () => undefined,
+  unanswerable: (found) =>
+    `This question cannot be answered as sent: ${found
+      .map((u) => `${u.where === 'name' ? 'the name' : 'a choice'} of “${u.field}” holds half of a character`)
+      .join('; ')}, which no answer can carry. Decline it or cancel it.`,
 };

@@ -1,6 +1,6 @@
 import type { FormPrompt } from '@elicitkit/client';
 import type { Issue } from '@elicitkit/form';
-import type { Labels } from './labels.js';
+import { LABELS_EN, type Labels } from './labels.js';
 import { plain } from './text.js';
 
 /** Rule EK09 (the protocol's security MUSTs): a form must never ask for a secret, so the person is warned first. */
@@ -49,5 +49,23 @@ export function Refusal({ title, issues }: { title: string; issues: readonly Iss
         </ul>
       )}
     </div>
+  );
+}
+
+/**
+ * Why the question cannot be answered as sent (`FormPrompt.unanswerable`: half of a character in a
+ * field's name or a choice), in `labels`' language — English for labels without the words.
+ */
+export function Unanswerable({ prompt, labels }: { prompt: FormPrompt; labels: Labels }) {
+  const found = (prompt.unanswerable ?? []).map((u) => ({
+    field: plain(prompt.fields.find((f) => f.name === u.field)?.label ?? u.field),
+    where: u.where,
+  }));
+  if (found.length === 0) return null;
+  const say = labels.unanswerable ?? LABELS_EN.unanswerable;
+  return (
+    <p role="alert" className="ek-notice ek-danger" data-unanswerable="">
+      {say?.(found)}
+    </p>
   );
 }

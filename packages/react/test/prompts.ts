@@ -11,8 +11,19 @@ export function formPrompt(
   const message = extra.message ?? 'Which release should be deployed, and where?';
   const checked = checkFormRequest({ message, requestedSchema });
   if (!checked.ok) throw new Error(checked.message);
-  const { schema, fields, findings, secretFields } = checked;
-  return { mode: 'form', message, server: SERVER, findings, schema, fields, secretFields, attempt: 1, ...extra };
+  const { schema, fields, findings, secretFields, unanswerable } = checked;
+  return {
+    mode: 'form',
+    message,
+    server: SERVER,
+    findings,
+    schema,
+    fields,
+    secretFields,
+    ...(unanswerable.length > 0 ? { unanswerable } : {}),
+    attempt: 1,
+    ...extra,
+  };
 }
 
 export function urlPrompt(url: string, message = 'Set your password on the secure page to finish.'): UrlPrompt {

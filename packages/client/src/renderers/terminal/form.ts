@@ -16,6 +16,7 @@ const CANCELLED: FormAnswer = { action: 'cancel' };
  */
 export async function runForm(io: Io, prompt: FormPrompt): Promise<FormAnswer> {
   drawHeader(io, prompt);
+  if (prompt.unanswerable && prompt.unanswerable.length > 0) return unanswerable(io, prompt);
   const first = await chooseKey(io, 'Answer this question?', [
     { key: 'a', value: 'answer', label: 'Answer', hint: 'fill in the form' },
     { key: 'd', value: 'decline', label: 'Decline', hint: 'do not share this information' },
@@ -36,6 +37,30 @@ export async function runForm(io: Io, prompt: FormPrompt): Promise<FormAnswer> {
     values.set(field.name, value);
   }
   return review(io, prompt, values, secret);
+}
+
+/**
+ * A question no answer can carry (`FormPrompt.unanswerable`: half of a character in a field's name
+ * or a choice): said before anything is filled in, with only Decline and Cancel to choose from.
+ */
+async function unanswerable(io: Io, prompt: FormPrompt): Promise<FormAnswer> {
+  const labels = new Map(prompt.fields.map((f) => [f.name, f.label]));
+  const lines = (prompt.unanswerable ?? []).map(
+    (u) =>
+      `${clean(labels.get(u.field) ?? u.field)}: ${u.where === 'name' ? 'its name holds' : 'a choice holds'} half of a character, which no answer can carry`,
+  );
+  note(
+    [...lines, 'This question cannot be answered as the server sent it: decline it, or cancel the operation.'].join(
+      '\n',
+    ),
+    'Cannot be answered',
+    { output: io.output },
+  );
+  const choice = await chooseKey(io, 'Decline or cancel?', [
+    { key: 'd', value: 'decline', label: 'Decline', hint: 'tell the server it cannot be answered' },
+    { key: 'c', value: 'cancel', label: 'Cancel', hint: 'stop the whole operation' },
+  ]);
+  return choice === 'decline' ? { action: 'decline' } : CANCELLED;
 }
 
 async function review(
