@@ -148,41 +148,17 @@ export function ElicitationForm(props: ElicitationFormProps) {
   };
 
   const refused = (serverIssues?.length ?? 0) > 0 || (prompt.issues?.length ?? 0) > 0;
-  // A question no answer can carry (half of a character in a field's name or a choice): said up
-  // front, no fields to fill in and no Submit — only Decline and Cancel (and Esc).
-  if ((prompt.unanswerable?.length ?? 0) > 0)
-    return (
-      <ElicitationDialog
-        onCancel={cancel}
-        labelledBy={`${id}-title`}
-        describedBy={`${id}-message`}
-        lang={labels.lang}
-        className="ek-form-dialog"
-      >
-        <PromptHeader
-          prompt={prompt}
-          labels={labels}
-          headingId={`${id}-title`}
-          messageId={`${id}-message`}
-          time={time}
-          source={props.source}
-        />
-        <Unanswerable prompt={prompt} labels={labels} />
-        {props.error && (
-          <p role="alert" className="ek-notice ek-danger">
-            {props.error}
-          </p>
-        )}
-        <div className="ek-actions">
-          <button type="button" className="ek-button" disabled={waiting} onClick={decline}>
-            {labels.decline}
-          </button>
-          <button type="button" className="ek-button ek-quiet" disabled={waiting} onClick={cancel}>
-            {labels.cancel}
-          </button>
-        </div>
-      </ElicitationDialog>
-    );
+  const unanswerable = (prompt.unanswerable?.length ?? 0) > 0;
+  const declineOrCancel = (
+    <>
+      <button type="button" className="ek-button" disabled={waiting} onClick={decline}>
+        {labels.decline}
+      </button>
+      <button type="button" className="ek-button ek-quiet" disabled={waiting} onClick={cancel}>
+        {labels.cancel}
+      </button>
+    </>
+  );
   return (
     <ElicitationDialog
       onCancel={cancel}
@@ -199,64 +175,75 @@ export function ElicitationForm(props: ElicitationFormProps) {
         time={time}
         source={props.source}
       />
-      <SecretWarning prompt={prompt} labels={labels} />
-      <Findings prompt={prompt} labels={labels} />
-      {refused && (
-        <Refusal
-          title={(serverIssues?.length ?? 0) > 0 ? labels.serverRejected : labels.previousRejected}
-          issues={state.general}
-        />
+      {unanswerable ? (
+        // A question no answer can carry (half of a character in a field's name or a choice): said
+        // up front, no fields to fill in and no Submit — only Decline and Cancel (and Esc).
+        <>
+          <Unanswerable prompt={prompt} labels={labels} />
+          {props.error && (
+            <p role="alert" className="ek-notice ek-danger">
+              {props.error}
+            </p>
+          )}
+          <div className="ek-actions">{declineOrCancel}</div>
+        </>
+      ) : (
+        <>
+          <SecretWarning prompt={prompt} labels={labels} />
+          <Findings prompt={prompt} labels={labels} />
+          {refused && (
+            <Refusal
+              title={(serverIssues?.length ?? 0) > 0 ? labels.serverRejected : labels.previousRejected}
+              issues={state.general}
+            />
+          )}
+          <form
+            ref={formRef}
+            className="ek-form"
+            noValidate
+            aria-busy={busy || shown === 'sending' || undefined}
+            onSubmit={submit}
+          >
+            {state.submitted && state.blocking > 0 && (
+              <p role="alert" className="ek-summary">
+                {labels.fixErrors(state.blocking)}
+              </p>
+            )}
+            {warned > 0 && (
+              <p role="alert" className="ek-summary" data-confirmation-warning="">
+                {labels.confirmationUnticked(warned)}
+              </p>
+            )}
+            {props.error && (
+              <p role="alert" className="ek-notice ek-danger">
+                {props.error}
+              </p>
+            )}
+            {prompt.fields.some((f) => showsRequired(f) || (f.kind === 'boolean' && f.confirmation)) && (
+              <p className="ek-required-note">{labels.requiredNote}</p>
+            )}
+            {prompt.fields.map((field, i) => (
+              <FieldView
+                key={field.name}
+                field={field}
+                id={`${id}-f${i}`}
+                draft={state.drafts[field.name]}
+                issues={state.issuesOf(field.name)}
+                secret={secret.has(field.name)}
+                labels={labels}
+                onDraft={(draft, touch) => state.setDraft(field.name, draft, touch)}
+                onBlur={() => afterPress(() => state.touch(field.name))}
+              />
+            ))}
+            <div className="ek-actions">
+              <button type="submit" className="ek-button ek-primary" disabled={waiting || time.expired}>
+                {busy || shown === 'sending' ? labels.sending : labels.submit}
+              </button>
+              {declineOrCancel}
+            </div>
+          </form>
+        </>
       )}
-      <form
-        ref={formRef}
-        className="ek-form"
-        noValidate
-        aria-busy={busy || shown === 'sending' || undefined}
-        onSubmit={submit}
-      >
-        {state.submitted && state.blocking > 0 && (
-          <p role="alert" className="ek-summary">
-            {labels.fixErrors(state.blocking)}
-          </p>
-        )}
-        {warned > 0 && (
-          <p role="alert" className="ek-summary" data-confirmation-warning="">
-            {labels.confirmationUnticked(warned)}
-          </p>
-        )}
-        {props.error && (
-          <p role="alert" className="ek-notice ek-danger">
-            {props.error}
-          </p>
-        )}
-        {prompt.fields.some((f) => showsRequired(f) || (f.kind === 'boolean' && f.confirmation)) && (
-          <p className="ek-required-note">{labels.requiredNote}</p>
-        )}
-        {prompt.fields.map((field, i) => (
-          <FieldView
-            key={field.name}
-            field={field}
-            id={`${id}-f${i}`}
-            draft={state.drafts[field.name]}
-            issues={state.issuesOf(field.name)}
-            secret={secret.has(field.name)}
-            labels={labels}
-            onDraft={(draft, touch) => state.setDraft(field.name, draft, touch)}
-            onBlur={() => afterPress(() => state.touch(field.name))}
-          />
-        ))}
-        <div className="ek-actions">
-          <button type="submit" className="ek-button ek-primary" disabled={waiting || time.expired}>
-            {busy || shown === 'sending' ? labels.sending : labels.submit}
-          </button>
-          <button type="button" className="ek-button" disabled={waiting} onClick={decline}>
-            {labels.decline}
-          </button>
-          <button type="button" className="ek-button ek-quiet" disabled={waiting} onClick={cancel}>
-            {labels.cancel}
-          </button>
-        </div>
-      </form>
     </ElicitationDialog>
   );
 }
