@@ -28,10 +28,43 @@ export function formFindings(message: string, schema: FormSchema): Finding[] {
       ),
     );
   }
-  for (const f of fields) out.push(...fieldFindings(f, schema));
+  for (const f of fields) out.push(...halfCharacters(f), ...fieldFindings(f, schema));
   out.push(...defaultProblems(schema).map((p) => finding('EK15', p.message, p.fix, p.field)));
   out.push(...checkboxOnly(message, fields));
   return out;
+}
+
+/** Half of a character: a UTF-16 surrogate not paired with its other half (with `u`, a pair is one code point). */
+const HALF = /\p{Cs}/u;
+
+/**
+ * EK03: half of a character (a lone UTF-16 surrogate) in a field's name or a choice's value. No
+ * answer can carry it — UTF-8 cannot write it, and `validate` refuses it in an answer — so the
+ * person could fill the form in and never send it. (In a title or help it is only shown.)
+ */
+function halfCharacters(f: FieldModel): Finding[] {
+  const fix = 'Send names and values as whole characters (a surrogate pair together, or none).';
+  if (HALF.test(f.name))
+    return [
+      finding(
+        'EK03',
+        `the field name holds half of a character (${JSON.stringify(f.name)}): no answer can carry it`,
+        fix,
+        f.name,
+      ),
+    ];
+  const options = 'options' in f ? f.options : [];
+  const half = options.find((o) => HALF.test(o.value));
+  return half
+    ? [
+        finding(
+          'EK03',
+          `a choice holds half of a character (${JSON.stringify(half.value)}): no answer can carry it`,
+          fix,
+          f.name,
+        ),
+      ]
+    : [];
 }
 
 /**

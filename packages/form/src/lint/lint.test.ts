@@ -66,6 +66,46 @@ describe('EK03 outside the subset', () => {
     });
     expect(lint(all)).toEqual([]);
   });
+  it.each([
+    ['a field name', { 'env\ud800': titled }, 'env\ud800', 'the field name'],
+    [
+      'a select choice',
+      { env: { type: 'string', title: 'E', oneOf: [{ const: 'prod\udc00', title: 'Prod' }] } },
+      'env',
+      'a choice',
+    ],
+    [
+      'an enum value',
+      { env: { type: 'string', title: 'E', enum: ['dev', '\udc00'], enumNames: ['D', 'X'] } },
+      'env',
+      'a choice',
+    ],
+    [
+      'a multi-select choice',
+      { m: { type: 'array', title: 'M', items: { anyOf: [{ const: 'a\ud83d', title: 'A' }] } } },
+      'm',
+      'a choice',
+    ],
+  ])('fires on half of a character in %s: no answer can carry it', (_label, properties, field, what) => {
+    const found = lint(formRequest(properties)).filter((f) => f.rule === 'EK03');
+    expect(found).toHaveLength(1);
+    expect(found[0]?.field).toBe(field);
+    expect(found[0]?.message).toContain(`${what} holds half of a character`);
+    expect(lintForm(formRequest(properties).requestedSchema).map((f) => f.rule)).toContain('EK03');
+  });
+  it('does not fire on half of a character in a title or help (only read), nor on a whole pair', () => {
+    const found = lint(
+      formRequest({
+        env: {
+          type: 'string',
+          title: 'E\ud800',
+          description: 'd\udc00',
+          oneOf: [{ const: 'ok\ud83d\ude00', title: 'P\ud800' }],
+        },
+      }),
+    );
+    expect(found.map((f) => f.rule)).not.toContain('EK03');
+  });
   it('still lints the valid fields next to an invalid one', () => {
     expect(rules(formRequest({ addr: { type: 'object' }, password: { type: 'string', title: 'Password' } }))).toEqual([
       'EK03',
