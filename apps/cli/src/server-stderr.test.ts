@@ -54,6 +54,17 @@ describe('a stdio server that stops', () => {
   );
 });
 
+describe('a stdio server that stops at start, under doctor', () => {
+  it('the failure to connect quotes its last words on stderr, cleaned, under every profile', async () => {
+    const { code, err } = await cli(['doctor', '--yes', '--json', '--', process.execPath, diesAtStart]);
+    expect(code).toBe(1);
+    expect(err).toContain('elicitkit doctor: could not connect to');
+    expect(err).toContain('fatal: DATABASE_URL is not set');
+    expect(err).not.toContain('\x1b');
+    expect(err).not.toContain('step 0 ');
+  });
+});
+
 const DIES_MID_CALL = fileURLToPath(new URL('../test/dies-mid-call-server.mjs', import.meta.url));
 const NO_TOOLS = fileURLToPath(new URL('../test/no-tools-server.mjs', import.meta.url));
 

@@ -139,7 +139,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       );
     if (!report.revisions.some((r) => r.served)) {
       io.err(
-        `elicitkit doctor: could not connect to ${endpoint.label}: ${oneLine(report.revisions[0]?.error ?? 'no connection')}`,
+        `elicitkit doctor: could not connect to ${endpoint.label}: ${oneLine(report.revisions[0]?.error ?? 'no connection')}${clean(run.profiles.find((p) => p.lastWords)?.lastWords ?? '')}`,
       );
       return EXIT.toolError;
     }

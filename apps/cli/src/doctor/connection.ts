@@ -1,6 +1,7 @@
 import { revisionOptions } from '@elicitkit/client';
 import { Client, type ElicitResult, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { listToolsSafely } from '../list-tools.js';
+import { lastWords } from '../target.js';
 import type { Endpoint } from './endpoint.js';
 import { canElicit, type Profile } from './profiles.js';
 import { type RawAsk, tap } from './tap.js';
@@ -46,19 +47,34 @@ export async function openConnection(
       hooks.answer(request.params as unknown as Record<string, unknown>),
     );
   }
+  const transport = await endpoint.transport(profile);
   try {
-    await client.connect(tap(await endpoint.transport(profile), hooks.onAsks), {
+    await client.connect(tap(transport, hooks.onAsks), {
       timeout: Math.max(CONNECT_TIMEOUT_MS, requestTimeoutMs),
     });
   } catch (error) {
     await client.close().catch(() => {});
-    throw error;
+    throw new ConnectFailure(error, lastWords(transport));
   }
   return {
     client,
     negotiated: client.getNegotiatedProtocolVersion?.(),
     close: () => client.close().catch(() => {}),
   };
+}
+
+/**
+ * A connection that could not be opened: the failure (`cause`, its message as its own) and what a
+ * stdio server last wrote on stderr (`lastWords`, '' when nothing or over HTTP).
+ */
+export class ConnectFailure extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly lastWords: string,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'ConnectFailure';
+  }
 }
 
 /**

@@ -36,6 +36,11 @@ export interface ProfileRecord {
   served: boolean;
   negotiated?: string;
   error?: string;
+  /**
+   * What a stdio server last wrote on stderr when the connection could not be opened, as lines to
+   * add to the failure (`lastWords`): why a server that stopped stopped.
+   */
+  lastWords?: string;
   /** Connections opened again after one died mid-run. */
   reconnects: number;
   /** Questions that arrived while no call was running (answered cancel). */

@@ -4,7 +4,7 @@ import { answerFor, MAX_ASKS, RUNAWAY_ASKS } from './answer.js';
 import { modeOf, questionKey } from './branches.js';
 import { callOnce, casesFor, messageOf, newCall, noteTool, pairAsk } from './calls.js';
 import { answered, type SkipReason } from './classify.js';
-import { type Connection, isAlive, openConnection } from './connection.js';
+import { ConnectFailure, type Connection, isAlive, openConnection } from './connection.js';
 import type { Endpoint } from './endpoint.js';
 import { EXPLORE_DEFAULTS, type ExploreLimits, explore, type LeftBranch, type Step } from './explore.js';
 import type { FixtureCase, Fixtures } from './fixtures.js';
@@ -169,6 +169,7 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
     conn = await openConnection(shared.endpoint, profile, hooks, timeoutMs);
   } catch (error) {
     record.error = messageOf(error);
+    if (error instanceof ConnectFailure && error.lastWords !== '') record.lastWords = error.lastWords;
     return { profile: record, calls, listed, left };
   }
   record.served = true;
