@@ -27,18 +27,22 @@ function reachable(entry: string): Map<string, string[]> {
 }
 
 describe('subpath entries', () => {
-  it('the main entry reaches no SQLite code, and of the node: modules only buffer (and crypto’s types), from digest.ts alone', () => {
+  it('the main entry reaches no SQLite code, and of the node: modules only buffer (and crypto’s types) from digest.ts, and async_hooks’ types from http/listen-context.ts', () => {
     // Node, Bun and Deno all provide node:crypto and node:buffer (the Bun and Deno checks in
     // test/runtimes run the handler on each); nothing else Node-specific is reached. node:crypto
     // itself is taken on first use (process.getBuiltinModule), never at import: loading it was a
-    // fifth of what importing the library cost a server's start.
+    // fifth of what importing the library cost a server's start. node:async_hooks likewise (Bun and
+    // Deno have AsyncLocalStorage): its types at import, the module taken when a 2026-07-28 listen
+    // request follows resources (http/listen-context.ts).
     const modules = reachable('index.ts');
     expect([...modules.keys()]).toContain('claims/memory.ts');
     expect([...modules.keys()]).not.toContain('claims/sqlite.ts');
     expect([...modules.keys()]).not.toContain('claims/redis.ts');
     for (const [file, imports] of modules) {
       for (const specifier of imports) {
-        const allowed = file === 'digest.ts' && (specifier === 'node:crypto' || specifier === 'node:buffer');
+        const allowed =
+          (file === 'digest.ts' && (specifier === 'node:crypto' || specifier === 'node:buffer')) ||
+          (file === 'http/listen-context.ts' && specifier === 'node:async_hooks');
         if (!allowed) expect(specifier, `${file} imports ${specifier}`).not.toMatch(/^node:|sqlite|redis/);
       }
     }
@@ -46,6 +50,9 @@ describe('subpath entries', () => {
     const digest = readFileSync(join(SRC, 'digest.ts'), 'utf8');
     expect(digest).toMatch(/^import type \{[^}]*\} from 'node:crypto';$/m);
     expect(digest).not.toMatch(/^import \{[^}]*\} from 'node:crypto';$/m);
+    const listen = readFileSync(join(SRC, 'http/listen-context.ts'), 'utf8');
+    expect(listen).toMatch(/^import type \{[^}]*\} from 'node:async_hooks';$/m);
+    expect(listen).not.toMatch(/^import \{[^}]*\} from 'node:async_hooks';$/m);
   });
 
   it('@elicitkit/server/node is where the Node listener lives, and the main entry does not reach it', () => {
