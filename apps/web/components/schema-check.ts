@@ -1,15 +1,13 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019.js';
-import Ajv2020 from 'ajv/dist/2020.js';
-import type AjvCore from 'ajv/dist/core.js';
-import addFormats from 'ajv-formats';
+import { schemaEngine } from '@elicitkit/client/schema-validator';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 
 /**
  * The tools panel's check of a whole call against the tool's declared input schema, before it is
  * sent: the items of a list, an object's own properties, `required`, enums, bounds, lengths,
  * patterns, formats, `$ref`s — what the server's own validator checks. Ajv, as the MCP SDK's
  * `AjvJsonSchemaValidator` is built (the engine for the schema's declared dialect, `ajv-formats`,
- * not strict), but reading only the call's own properties: the same verdict the server's SDK
+ * not strict; `schemaEngine`, whose patterns run in linear time, so a server's `pattern` cannot
+ * freeze the tab), but reading only the call's own properties: the same verdict the server's SDK
  * gives, found here rather than after a round trip, and said where it is, in the page's language
  * (`PageTexts.fieldProblem`), from Ajv's error objects (its keyword and params, its public output).
  * Ajv never reads a `__proto__` property's schema: such an argument is checked for its declared
@@ -36,29 +34,6 @@ export interface SchemaVerdict {
 
 const compiled = new WeakMap<object, ValidateFunction | null>();
 
-/** The engine for the schema's declared dialect, as the SDK's validator picks it; null for another. */
-function engineFor(schema: Record<string, unknown>): AjvCore | null {
-  // `ownProperties`: an argument named `toString` or `constructor` is the call's only when given
-  // (without it Ajv read `{}.toString`, Object's own, as an argument given, of the wrong type).
-  const options = {
-    strict: false,
-    validateFormats: true,
-    validateSchema: false,
-    allErrors: true,
-    ownProperties: true,
-  } as const;
-  const declared = typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '') : undefined;
-  const is = (...uris: string[]) =>
-    declared !== undefined && uris.some((u) => declared === `https://${u}` || declared === `http://${u}`);
-  let engine: AjvCore;
-  if (declared === undefined || is('json-schema.org/draft/2020-12/schema')) engine = new Ajv2020(options);
-  else if (is('json-schema.org/draft/2019-09/schema')) engine = new Ajv2019(options);
-  else if (is('json-schema.org/draft-07/schema', 'json-schema.org/draft-06/schema')) engine = new Ajv(options);
-  else return null;
-  addFormats(engine);
-  return engine;
-}
-
 /**
  * The compiled check of `schema`, once per schema object (an engine of its own each, so two
  * servers' schemas with one `$id` never meet); null when it cannot be compiled here (a dialect
@@ -69,7 +44,9 @@ function validatorOf(schema: object): ValidateFunction | null {
   if (compiled.has(schema)) return compiled.get(schema) ?? null;
   let validate: ValidateFunction | null = null;
   try {
-    validate = engineFor(schema as Record<string, unknown>)?.compile(schema) ?? null;
+    // `ownProperties`: an argument named `toString` or `constructor` is the call's only when given
+    // (without it Ajv read `{}.toString`, Object's own, as an argument given, of the wrong type).
+    validate = schemaEngine(schema, { ownProperties: true })?.compile(schema) ?? null;
   } catch {
     validate = null;
   }

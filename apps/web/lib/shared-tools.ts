@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { SchemaValidator } from '@elicitkit/client/schema-validator';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator, Tool } from '@modelcontextprotocol/client';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 
 // What every chat's MCP client would otherwise hold a copy of: the tools list a server sent (each
 // SDK `Client` keeps it as a JSON string, and decodes it again into its own index on the first
@@ -80,7 +80,8 @@ export function schemaValidator(): jsonSchemaValidator {
 const ENGINE_SCHEMAS = 256;
 
 /**
- * The SDK's Ajv validator, shared: one engine for every client instead of one per client, and each
+ * The client's validator (`SchemaValidator`: Ajv as the SDK builds it, a server's patterns run in
+ * linear time, so one hostile result cannot stall every chat of this process), shared: each
  * schema compiled once — found by the schema object (an interned list's schemas) or else by its
  * JSON — instead of once per client. A compiled validator depends on its schema alone, so sharing
  * it shares nothing between chats but the code that checks a result. A schema declaring `$id` gets
@@ -89,7 +90,7 @@ const ENGINE_SCHEMAS = 256;
  * handed out keep working), so a server sending ever-new schemas cannot grow it without bound.
  */
 export class SharedSchemaValidator implements jsonSchemaValidator {
-  private engine = new AjvJsonSchemaValidator();
+  private engine = new SchemaValidator();
   private bySource = new Map<string, JsonSchemaValidator<unknown>>();
   private byObject = new WeakMap<object, JsonSchemaValidator<unknown>>();
   /** Schemas compiled so far (tests). */
@@ -102,11 +103,11 @@ export class SharedSchemaValidator implements jsonSchemaValidator {
     let validator = this.bySource.get(source);
     if (!validator) {
       if (this.bySource.size >= ENGINE_SCHEMAS) {
-        this.engine = new AjvJsonSchemaValidator();
+        this.engine = new SchemaValidator();
         this.bySource.clear();
       }
       // A failed compile throws here, as the SDK's own validator does, and nothing is kept.
-      const engine = source.includes('"$id"') ? new AjvJsonSchemaValidator() : this.engine;
+      const engine = source.includes('"$id"') ? new SchemaValidator() : this.engine;
       validator = engine.getValidator<unknown>(schema);
       this.compiled++;
       this.bySource.set(source, validator);

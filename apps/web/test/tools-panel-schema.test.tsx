@@ -210,6 +210,22 @@ describe('the whole declared schema is checked before anything is sent', () => {
     expect(onCall).toHaveBeenCalledWith('/deploy {"o":{"constructor":"x"}}');
   });
 
+  it('a pattern a backtracking RegExp would take hours on is judged at once (the tab never freezes)', async () => {
+    const { onCall, user } = draw('en', {
+      type: 'object',
+      properties: { code: { type: 'string', pattern: '^(a+)+$' }, near: { type: 'string', pattern: '^(?=a)a+$' } },
+    });
+    await typeInto(user, 'code', `${'a'.repeat(40)}!`);
+    await call(user);
+    expect(onCall).not.toHaveBeenCalled();
+    expect(why('code')).toBe('does not match the pattern ^(a+)+$. Nothing was sent.');
+    // A look-around is beyond a linear engine: not checked here, the server judges it.
+    await typeInto(user, 'code', 'aaa');
+    await typeInto(user, 'near', 'b');
+    await call(user);
+    expect(onCall).toHaveBeenCalledWith('/deploy {"code":"aaa","near":"b"}');
+  });
+
   it('reads a schema that declares draft-07 as draft-07', async () => {
     const { onCall, user } = draw('en', {
       $schema: 'http://json-schema.org/draft-07/schema#',

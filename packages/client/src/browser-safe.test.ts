@@ -8,6 +8,7 @@ const SRC = dirname(fileURLToPath(import.meta.url));
 const BROWSER_ENTRIES = [
   'index.ts',
   'typed-json.ts',
+  'schema-validator.ts',
   'attach/index.ts',
   'checks/form.ts',
   'checks/url.ts',

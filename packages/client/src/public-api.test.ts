@@ -111,6 +111,22 @@ describe('the public API of @elicitkit/client/terminal', () => {
   });
 });
 
+describe('the public API of @elicitkit/client/schema-validator', () => {
+  const VALUES = ['SchemaValidator', 'linearPattern', 'schemaEngine'];
+
+  it('ships exactly these values', async () => {
+    expect(Object.keys(await import('./schema-validator.js')).sort()).toEqual(VALUES);
+  });
+
+  it('declares exactly these values and types, each documented (values with an @example)', () => {
+    expect(publicApi(entry('./schema-validator.ts'))).toEqual({
+      values: VALUES,
+      types: ['LinearPattern'],
+      undocumented: [],
+    });
+  });
+});
+
 describe('the public API of @elicitkit/client/redis', () => {
   it('ships exactly createRedisRateLimiter and createRedisRegistry', async () => {
     expect(Object.keys(await import('./redis.js')).sort()).toEqual(['createRedisRateLimiter', 'createRedisRegistry']);

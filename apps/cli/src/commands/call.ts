@@ -15,6 +15,7 @@ import {
   ScriptError,
   toolArguments,
 } from '@elicitkit/client';
+import { SchemaValidator } from '@elicitkit/client/schema-validator';
 import { createTerminalRenderer } from '@elicitkit/client/terminal';
 import { Client, type Transport } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
@@ -110,7 +111,12 @@ export async function call(argv: string[], io: Io): Promise<number> {
   // Counted from the first request after the connection is made (the connect has its own deadline).
   let deadline: ReturnType<typeof serverDeadline> | undefined;
 
-  const client = new Client({ name: 'elicitkit', version: '0.1.0' }, revisionOptions(revision));
+  // A tool's result is checked against its output schema by a validator whose patterns run in
+  // linear time: a hostile server's `pattern` cannot stall the terminal (or its Ctrl+C).
+  const client = new Client(
+    { name: 'elicitkit', version: '0.1.0' },
+    { ...revisionOptions(revision), jsonSchemaValidator: new SchemaValidator() },
+  );
   const refusals: string[] = [];
   attach(client, {
     renderer,

@@ -1,4 +1,5 @@
 import { revisionOptions } from '@elicitkit/client';
+import { SchemaValidator } from '@elicitkit/client/schema-validator';
 import { Client, type ElicitResult, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { listToolsSafely } from '../list-tools.js';
 import { lastWords } from '../target.js';
@@ -40,7 +41,13 @@ export async function openConnection(
 ): Promise<Connection> {
   const client = new Client(
     { name: profile.client?.announces ?? 'elicitkit-doctor', version: '0.1.0' },
-    { capabilities: profile.capabilities, ...revisionOptions(profile.revision) },
+    {
+      capabilities: profile.capabilities,
+      ...revisionOptions(profile.revision),
+      // Results checked against their output schemas with patterns in linear time: doctor reads
+      // any server, and a hostile `pattern` must not stall it.
+      jsonSchemaValidator: new SchemaValidator(),
+    },
   );
   if (canElicit(profile)) {
     client.setRequestHandler('elicitation/create', async (request) =>
