@@ -106,6 +106,32 @@ describe('a number the answer route would read as another value', () => {
   });
 });
 
+describe('a number written with very many digits', () => {
+  // Each was judged by a search for its trailing zeros from every zero: time squared in its
+  // digits, on the app's one thread (a 64 KB answer held every chat for seconds, a 1 MB command
+  // for minutes). Judged in one pass now; vitest's timeout is what fails a stall.
+  it('in an answer (60,000 digits) is refused at once, and the question stays open', async () => {
+    const b = await newBrowser();
+    const q = await ask(b, '/scale');
+    const long = `1.${'0'.repeat(60_000)}1`;
+    const sent = await post(b, q.id, `{"action":"accept","content":{"replicas":2,"ratio":${long}}}`);
+    expect(sent.status).toBe(400);
+    expect((await sent.json()).error).toMatch(/^\$\.content\.ratio: 1\.0+… cannot be sent exactly: it would arrive as 1\. Send the value meant\.$/);
+    expect((await state().registry.get(q.id))?.settlement).toBeUndefined();
+    const taken = await post(b, q.id, '{"action":"accept","content":{"replicas":2,"ratio":1.5}}');
+    expect(taken.status).toBe(200);
+    await q.rest;
+  }, 30_000);
+
+  it("in a command's {json} (a million digits) is refused at once, and nothing is called", async () => {
+    const b = await newBrowser();
+    const chunks = await turn(b, `/scale {"ratio": 1.${'0'.repeat(1_000_000)}1}`);
+    expect(chunks.some((c) => c.type === 'tool-input-available')).toBe(false);
+    const text = chunks.find((c) => c.type === 'text-delta') as { delta?: string } | undefined;
+    expect(text?.delta).toMatch(/^Cannot call scale: in the arguments, \$\.ratio: .* cannot be sent exactly: it would arrive as 1\. Nothing was sent\.$/);
+  }, 30_000);
+});
+
 describe('inexactNumberIn', () => {
   it('reads numbers only outside strings, escaped quotes included', () => {
     expect(inexactNumberIn('{"a":"2.00000000000000001","b":"\\"1e-400","c":[0.1,-0,1E2,2.50,-3e+2,1e21]}')).toBe(

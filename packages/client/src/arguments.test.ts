@@ -128,6 +128,14 @@ describe('toolArguments', () => {
       );
     });
 
+    it('a number of a million digits, zeros inside, is judged in one pass (no trailing-zero search from each zero)', () => {
+      const objects: InputSchema = { properties: { ratio: { type: 'number' } } };
+      const long = `1.${'0'.repeat(1_000_000)}1`;
+      expect(() => toolArguments(objects, [], `{"ratio": ${long}}`)).toThrow(/cannot be sent exactly: it would arrive as 1$/);
+      expect(() => toolArguments(objects, [`ratio=${long}`], undefined)).toThrow(/cannot be sent exactly: it would arrive as 1$/);
+      expect(toolArguments(objects, [], `{"ratio": 1.${'0'.repeat(1_000_000)}}`)).toEqual({ ratio: 1 });
+    });
+
     it('--args and JSON values: a number JSON cannot read as written is refused, naming where', () => {
       const objects: InputSchema = { properties: { meta: { type: 'object' }, replicas: { type: 'integer' } } };
       expect(() => toolArguments(objects, [], '{"replicas": 9007199254740993}')).toThrow(

@@ -22,6 +22,8 @@ export function numberReadAs(written: string): string | undefined {
   return decimal(written) === decimal(sent) ? undefined : sent;
 }
 
+const ZERO = 0x30;
+
 /**
  * A decimal's value in one spelling (sign, significant digits, exponent), or undefined for what is
  * not a finite decimal (`null`, what Infinity is sent as). Exponents are BigInts:
@@ -34,8 +36,12 @@ function decimal(text: string): string | undefined {
   let digits = (whole + fraction).replace(/^0+/, '');
   if (digits === '') return '0';
   let scale = BigInt(exponent) - BigInt(fraction.length);
-  const trailing = digits.length - digits.replace(/0+$/, '').length;
-  digits = digits.slice(0, digits.length - trailing);
+  // Counted from the end: /0+$/ tries every run of zeros to its end, time squared in the digits
+  // (a 64 KB typed answer held the web app's one thread for seconds).
+  let end = digits.length;
+  while (end > 0 && digits.charCodeAt(end - 1) === ZERO) end--;
+  const trailing = digits.length - end;
+  digits = digits.slice(0, end);
   scale += BigInt(trailing);
   return `${sign}${digits}e${scale}`;
 }

@@ -106,6 +106,16 @@ describe('coerceValue', () => {
     expect(coerceValue(f('ratio'), input)).toEqual({ ok: true, value });
   });
 
+  it('judges a number of a million digits, zeros inside, in one pass', () => {
+    const long = `1.${'0'.repeat(1_000_000)}1`;
+    expect(coerceValue(f('ratio'), long)).toEqual({
+      ok: false,
+      message: `${long} cannot be sent exactly: it would arrive as 1.`,
+      arrivesAs: 1,
+    });
+    expect(coerceValue(f('ratio'), `1.${'0'.repeat(1_000_000)}`)).toEqual({ ok: true, value: 1 });
+  });
+
   it('refuses -0 for a whole number too: it would arrive as 0', () => {
     expect(coerceValue(f('replicas'), '-0')).toEqual({
       ok: false,

@@ -185,7 +185,10 @@ function decimalKey(text: string): string | undefined {
   if (!parts) return undefined;
   const [, sign, whole = '', fraction = '', exponent = '0'] = parts;
   const digits = `${whole}${fraction}`.replace(/^0+/, '');
-  const significant = digits.replace(/0+$/, '');
+  // Counted from the end: /0+$/ tries every run of zeros to its end, time squared in the digits.
+  let end = digits.length;
+  while (end > 0 && digits.charCodeAt(end - 1) === 0x30) end--;
+  const significant = digits.slice(0, end);
   if (significant === '') return '0';
   const power = Number(exponent) - fraction.length + (digits.length - significant.length);
   return `${sign === '-' ? '-' : ''}${significant}e${power}`;
