@@ -116,7 +116,9 @@ describe('a number written with very many digits', () => {
     const long = `1.${'0'.repeat(60_000)}1`;
     const sent = await post(b, q.id, `{"action":"accept","content":{"replicas":2,"ratio":${long}}}`);
     expect(sent.status).toBe(400);
-    expect((await sent.json()).error).toMatch(/^\$\.content\.ratio: 1\.0+… cannot be sent exactly: it would arrive as 1\. Send the value meant\.$/);
+    expect((await sent.json()).error).toMatch(
+      /^\$\.content\.ratio: 1\.0+… cannot be sent exactly: it would arrive as 1\. Send the value meant\.$/,
+    );
     expect((await state().registry.get(q.id))?.settlement).toBeUndefined();
     const taken = await post(b, q.id, '{"action":"accept","content":{"replicas":2,"ratio":1.5}}');
     expect(taken.status).toBe(200);
@@ -128,7 +130,9 @@ describe('a number written with very many digits', () => {
     const chunks = await turn(b, `/scale {"ratio": 1.${'0'.repeat(1_000_000)}1}`);
     expect(chunks.some((c) => c.type === 'tool-input-available')).toBe(false);
     const text = chunks.find((c) => c.type === 'text-delta') as { delta?: string } | undefined;
-    expect(text?.delta).toMatch(/^Cannot call scale: in the arguments, \$\.ratio: .* cannot be sent exactly: it would arrive as 1\. Nothing was sent\.$/);
+    expect(text?.delta).toMatch(
+      /^Cannot call scale: in the arguments, \$\.ratio: .* cannot be sent exactly: it would arrive as 1\. Nothing was sent\.$/,
+    );
   }, 30_000);
 });
 

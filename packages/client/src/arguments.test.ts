@@ -131,8 +131,12 @@ describe('toolArguments', () => {
     it('a number of a million digits, zeros inside, is judged in one pass (no trailing-zero search from each zero)', () => {
       const objects: InputSchema = { properties: { ratio: { type: 'number' } } };
       const long = `1.${'0'.repeat(1_000_000)}1`;
-      expect(() => toolArguments(objects, [], `{"ratio": ${long}}`)).toThrow(/cannot be sent exactly: it would arrive as 1$/);
-      expect(() => toolArguments(objects, [`ratio=${long}`], undefined)).toThrow(/cannot be sent exactly: it would arrive as 1$/);
+      expect(() => toolArguments(objects, [], `{"ratio": ${long}}`)).toThrow(
+        /cannot be sent exactly: it would arrive as 1$/,
+      );
+      expect(() => toolArguments(objects, [`ratio=${long}`], undefined)).toThrow(
+        /cannot be sent exactly: it would arrive as 1$/,
+      );
       expect(toolArguments(objects, [], `{"ratio": 1.${'0'.repeat(1_000_000)}}`)).toEqual({ ratio: 1 });
     });
 
