@@ -6,6 +6,7 @@ import {
   revisionOptions,
   type SchemaFound,
   type SchemaProblem,
+  schemaProblemText,
   ToolSchemaError,
 } from '@elicitkit/client';
 import { LOCALE_META_KEY } from '@elicitkit/form';
@@ -203,43 +204,25 @@ const HALF_IN_TOOL: Record<Locale, (tool: string, server: string) => string> = {
     `“${server}”的工具“${tool}”在名称或输入模式中含有半个字符（孤立的 UTF-16 代理项，显示为 \uFFFD）：任何调用都无法精确发送它；已将其略去。`,
 };
 
-/** What was found where a schema wanted something else, in each language of the page. */
-const FOUND: Record<Locale, (found: SchemaFound) => string> = {
-  en: (f) => {
-    switch (f.is) {
-      case 'null':
-        return 'null';
-      case 'list':
-        return 'a list';
-      case 'object':
-        return 'an object';
-      case 'text':
-        return `the text ${JSON.stringify(f.text)}`;
-      case 'other':
-        return f.value;
-      default:
-        return `${f.is} ${f.value}`;
-    }
-  },
-  zh: (f) => {
-    switch (f.is) {
-      case 'null':
-        return ' null';
-      case 'list':
-        return '列表';
-      case 'object':
-        return '对象';
-      case 'text':
-        return `文本 ${JSON.stringify(f.text)}`;
-      case 'number':
-        return `数字 ${f.value}`;
-      case 'boolean':
-        return `布尔值 ${f.value}`;
-      case 'other':
-        return ` ${f.value}`;
-    }
-  },
-};
+/** What was found where a schema wanted something else, in Chinese (English: `schemaProblemText`'s words). */
+function foundZh(f: SchemaFound): string {
+  switch (f.is) {
+    case 'null':
+      return ' null';
+    case 'list':
+      return '列表';
+    case 'object':
+      return '对象';
+    case 'text':
+      return `文本 ${JSON.stringify(f.text)}`;
+    case 'number':
+      return `数字 ${f.value}`;
+    case 'boolean':
+      return `布尔值 ${f.value}`;
+    case 'other':
+      return ` ${f.value}`;
+  }
+}
 
 /**
  * What is wrong in a tool's input schema (`ToolSchemaError.problem`), in the page's language; the
@@ -250,30 +233,9 @@ const FOUND: Record<Locale, (found: SchemaFound) => string> = {
  * // 'inputSchema.properties["a"] 是 null，不是模式对象'
  */
 export function schemaProblemIn(locale: Locale, p: SchemaProblem): string {
-  const found = 'found' in p ? FOUND[locale](p.found) : '';
+  if (locale === 'en') return schemaProblemText(p);
+  const found = 'found' in p ? foundZh(p.found) : '';
   const enumValues = p.path.endsWith('.enum');
-  if (locale === 'en') {
-    switch (p.is) {
-      case 'not-an-object':
-        return `${p.path} is ${found}, not an object`;
-      case 'not-a-schema':
-        return `${p.path} is ${found}, not a schema object`;
-      case 'not-a-type':
-        return `${p.path} is ${found}, not a type name or a list of them`;
-      case 'not-a-list':
-        return `${p.path} is ${found}, not a list`;
-      case 'not-text':
-        return `${p.path} is ${found}, not text`;
-      case 'not-a-scalar':
-        return `${p.path} is ${found}; only strings, numbers, booleans and null`;
-      case 'not-names':
-        return `${p.path} is not a list of names`;
-      case 'too-many':
-        return `${p.path} has ${p.count} ${enumValues ? 'values' : 'entries'}; at most ${p.max} are read`;
-      case 'too-deep':
-        return `${p.path} nests deeper than ${p.max} levels`;
-    }
-  }
   switch (p.is) {
     case 'not-an-object':
       return `${p.path} 是${found}，不是对象`;

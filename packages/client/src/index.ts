@@ -98,7 +98,7 @@ export {
   numberNotAsTyped,
 } from './arguments-json.js';
 export { numberReadAs } from './exact-number.js';
-export type { SchemaFound, SchemaProblem, ToolSource } from './input-schema.js';
+export { type SchemaFound, type SchemaProblem, schemaProblemText, type ToolSource } from './input-schema.js';
 
 // Errors (each with a string `code`)
 

@@ -35,6 +35,7 @@ describe('the public API of @elicitkit/client', () => {
     'parseAnswers',
     'parseRevisionChoice',
     'revisionOptions',
+    'schemaProblemText',
     'toolArguments',
   ];
   const TYPES = [
