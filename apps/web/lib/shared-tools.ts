@@ -106,9 +106,9 @@ export class SharedSchemaValidator implements jsonSchemaValidator {
         this.engine = new SchemaValidator();
         this.bySource.clear();
       }
-      // A failed compile throws here, as the SDK's own validator does, and nothing is kept.
-      const engine = source.includes('"$id"') ? new SchemaValidator() : this.engine;
-      validator = engine.getValidator<unknown>(schema);
+      // A failed compile throws here, as the SDK's own validator does, and nothing is kept. A schema
+      // with an `$id` is compiled on an engine of its own by SchemaValidator itself.
+      validator = this.engine.getValidator<unknown>(schema);
       this.compiled++;
       this.bySource.set(source, validator);
     }

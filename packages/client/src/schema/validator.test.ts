@@ -100,6 +100,21 @@ describe('SchemaValidator', () => {
     expect(b(1).valid).toBe(true);
   });
 
+  it('two schemas with one $id inside their $defs are each compiled and checked by their own rules', () => {
+    const validator = new SchemaValidator();
+    const withDefs = (type: string) =>
+      ({
+        type: 'object',
+        properties: { v: { $ref: 'https://example.com/value' } },
+        $defs: { value: { $id: 'https://example.com/value', type } },
+      }) as Schema;
+    const a = validator.getValidator(withDefs('string'));
+    const b = validator.getValidator(withDefs('number'));
+    expect(a({ v: 'x' }).valid).toBe(true);
+    expect(b({ v: 'x' }).valid).toBe(false);
+    expect(b({ v: 1 }).valid).toBe(true);
+  });
+
   it('a dialect it does not read throws, naming it', () => {
     expect(() =>
       new SchemaValidator().getValidator({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'string' }),

@@ -79,6 +79,7 @@ export class SchemaValidator implements jsonSchemaValidator {
       const stated = String((schema as { $schema?: unknown }).$schema);
       throw new Error(`the schema's dialect (${stated}) is not one this client reads`);
     }
+    // A root `$id` is registered with the engine (a `$defs` entry's stays with its root schema).
     const ownEngine = typeof (schema as { $id?: unknown }).$id === 'string';
     let engine = ownEngine ? undefined : this.engines.get(dialect);
     if (!engine) {
