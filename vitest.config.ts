@@ -7,8 +7,10 @@ export default defineConfig({
     conditions: ['@elicitkit/source'],
   },
   test: {
-    // The processes tests start import the packages through their bundles: never stale ones.
-    globalSetup: ['test/support/fresh-bundles.ts'],
+    // The processes tests start import the packages through their bundles: never stale ones. And
+    // the TypeScript entries tests start as processes, each bundled once for the run.
+    globalSetup: ['test/support/fresh-bundles.ts', 'test/support/child-bundles.ts'],
+    setupFiles: ['test/support/child-env.ts'],
     include: [
       'packages/*/src/**/*.test.{ts,tsx}',
       'apps/*/src/**/*.test.{ts,tsx}',

@@ -51,9 +51,12 @@ export interface BundleStamp {
 export async function bundleServe(options: {
   from: keyof typeof ENTRIES;
   outdir: string;
+  /** More entries built alongside, from the sources (name → file under the repository): the test setup's child processes. */
+  more?: Record<string, string>;
 }): Promise<{ entry: string; inputs: number }> {
   rmSync(options.outdir, { recursive: true, force: true });
-  const entryPoints = Object.fromEntries(Object.entries(ENTRIES[options.from]).map(([k, v]) => [k, join(ROOT, v)]));
+  const entries = { ...ENTRIES[options.from], ...options.more };
+  const entryPoints = Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, join(ROOT, v)]));
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints,

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeArgs, SOURCE_NODE_ARGS } from '../../../test/support/children.js';
 import { runCli } from '../test/run-cli.js';
 import { RUNAWAY_ASKS } from './doctor/answer.js';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
-const SOURCE_NODE_ARGS = ['--import', 'tsx', '--conditions=@elicitkit/source'];
 /** What would drive a terminal: C0 controls but the line break, DEL and C1, bidi controls. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const DRIVES_TERMINAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -117,7 +117,7 @@ function cliProcess(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [...SOURCE_NODE_ARGS, CLI, ...args],
+      nodeArgs(CLI, ...args),
       { maxBuffer: 64 * 1024 * 1024, timeout: killAfterMs, killSignal: 'SIGKILL' },
       (error, out, err) => {
         const e = error as { code?: number; killed?: boolean } | null;

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLI, SOURCE_NODE_ARGS } from '../../opsdesk/test/harness.js';
+import { CLI, nodeArgs } from '../../opsdesk/test/harness.js';
 
 const run = promisify(execFile);
 const SERVER = fileURLToPath(new URL('../test/hostile-pattern-server.mjs', import.meta.url));
@@ -18,7 +18,7 @@ const SERVER = fileURLToPath(new URL('../test/hostile-pattern-server.mjs', impor
 /** The CLI as a process: its exit code and output; code -1 when it had to be killed. */
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [...SOURCE_NODE_ARGS, CLI, ...args], {
+    const { stdout, stderr } = await run(process.execPath, nodeArgs(CLI, ...args), {
       timeout: 60_000,
       killSignal: 'SIGKILL',
     });

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, SOURCE_NODE_ARGS, tempDataDir } from '../../opsdesk/test/harness.js';
+import { CLI, nodeArgs, tempDataDir } from '../../opsdesk/test/harness.js';
 
 const run = promisify(execFile);
 const NO_TOOLS = fileURLToPath(new URL('../test/no-tools-server.mjs', import.meta.url));
@@ -18,7 +18,7 @@ afterAll(() => data.remove());
 /** The CLI as a process: its exit code, stdout and stderr. */
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [...SOURCE_NODE_ARGS, CLI, ...args], { timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, nodeArgs(CLI, ...args), { timeout: 60_000 });
     return { code: 0, out: stdout, err: stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };

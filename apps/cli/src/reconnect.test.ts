@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
+import { nodeArgs } from '../../../test/support/children.js';
 import { runCli as run } from '../test/run-cli.js';
 
 const QUIRKY = fileURLToPath(new URL('../test/quirky-stdio.ts', import.meta.url));
@@ -14,15 +15,7 @@ const QUIRKY = fileURLToPath(new URL('../test/quirky-stdio.ts', import.meta.url)
 // A fixed revision: `auto` over stdio starts the server once more to probe it, which counts as a start.
 it('each run reads the tools the server declares at that start', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ek-reconnect-'));
-  const server = [
-    process.execPath,
-    '--import',
-    'tsx',
-    '--conditions=@elicitkit/source',
-    QUIRKY,
-    'changing',
-    join(dir, 'starts'),
-  ];
+  const server = [process.execPath, ...nodeArgs(QUIRKY, 'changing', join(dir, 'starts'))];
   try {
     const first = await run(['tools', '--revision', '2025-11-25', '--json', '--', ...server]); // start 1: status and deploy
     const second = await run(['tools', '--revision', '2025-11-25', '--json', '--', ...server]); // start 2: status only

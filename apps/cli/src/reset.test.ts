@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run as statement } from '../../opsdesk/src/db/query.js';
 import { createOpsdesk } from '../../opsdesk/src/opsdesk.js';
-import { CLI, count, SOURCE_NODE_ARGS, tempDataDir } from '../../opsdesk/test/harness.js';
+import { CLI, count, nodeArgs, tempDataDir } from '../../opsdesk/test/harness.js';
 import { runCli as run } from '../test/run-cli.js';
 
 /** A data directory whose demo has been damaged: the shop emptied, a deployment added. */
@@ -31,7 +31,7 @@ afterEach(() => {
 
 /** Runs the CLI inside a real pseudo-terminal (util-linux `script`), typing `answer` at the prompt. */
 async function inTerminal(args: string[], answer: string) {
-  const command = [process.execPath, ...SOURCE_NODE_ARGS, CLI, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`);
+  const command = [process.execPath, ...nodeArgs(CLI, ...args)].map((a) => `'${a.replaceAll("'", "'\\''")}'`);
   const child = spawn('script', ['-qec', command.join(' '), '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let screen = '';
@@ -97,7 +97,7 @@ describe('elicitkit reset', () => {
     expect(r.err).toContain('serve --stdio --reset needs --yes');
     const child = spawn(
       process.execPath,
-      [...SOURCE_NODE_ARGS, CLI, 'serve', '--http', '0', '--reset', '--yes', '--data', data.dir],
+      nodeArgs(CLI, 'serve', '--http', '0', '--reset', '--yes', '--data', data.dir),
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     children.push(child);

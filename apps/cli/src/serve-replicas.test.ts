@@ -20,7 +20,7 @@ import {
   count,
   type HttpProcess,
   httpClient,
-  SOURCE_NODE_ARGS,
+  nodeArgs,
   serveHttpProcess,
   tempDataDir,
 } from '../../opsdesk/test/harness.js';
@@ -309,8 +309,7 @@ describe.skipIf(!REDIS)('serve --http --redis: two replicas, no sticky sessions'
       // And from the command line: the message, exit 1, no token shown.
       const failed = spawnSync(
         process.execPath,
-        [
-          ...SOURCE_NODE_ARGS,
+        nodeArgs(
           CLI,
           'serve',
           '--http',
@@ -321,7 +320,7 @@ describe.skipIf(!REDIS)('serve --http --redis: two replicas, no sticky sessions'
           redis.url,
           '--relay-listen',
           `127.0.0.1:${port}`,
-        ],
+        ),
         { encoding: 'utf8', timeout: 30_000 },
       );
       expect(failed.status).toBe(1);

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
-import { CLI, count, httpClient, SOURCE_NODE_ARGS, stdioClient, tempDataDir } from '../../opsdesk/test/harness.js';
+import { CLI, count, httpClient, nodeArgs, stdioClient, tempDataDir } from '../../opsdesk/test/harness.js';
 import { main } from './main.js';
 
 function capture() {
@@ -19,11 +19,9 @@ afterEach(() => {
 
 /** Starts `elicitkit serve --http 0` and waits for the line naming the endpoint. */
 async function serveHttpChild(dataDir: string, extra: string[] = []) {
-  const child = spawn(
-    process.execPath,
-    [...SOURCE_NODE_ARGS, CLI, 'serve', '--http', '0', '--data', dataDir, ...extra],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, nodeArgs(CLI, 'serve', '--http', '0', '--data', dataDir, ...extra), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   child.stdout.setEncoding('utf8');
@@ -59,7 +57,7 @@ describe('elicitkit serve', () => {
     expect(count(data.dir, 'deployments')).toBe(8);
 
     // A second start on the same data: no new tokens, and the old ones still work.
-    const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, CLI, 'serve', '--http', '0', '--data', data.dir], {
+    const child = spawn(process.execPath, nodeArgs(CLI, 'serve', '--http', '0', '--data', data.dir), {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
@@ -197,11 +195,9 @@ describe('elicitkit serve', () => {
 
   it('an unknown --user is refused at start', async () => {
     const data = tempDataDir();
-    const child = spawn(
-      process.execPath,
-      [...SOURCE_NODE_ARGS, CLI, 'serve', '--stdio', '--data', data.dir, '--user', 'mallory'],
-      { stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, nodeArgs(CLI, 'serve', '--stdio', '--data', data.dir, '--user', 'mallory'), {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     children.push(child);
     let err = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));

@@ -11,14 +11,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, SOURCE_NODE_ARGS } from '../../opsdesk/test/harness.js';
+import { CLI, nodeArgs } from '../../opsdesk/test/harness.js';
 
 const run = promisify(execFile);
 
 /** The CLI as a process: its exit code and stderr. */
 async function cli(args: string[]): Promise<{ code: number; err: string }> {
   try {
-    const { stderr } = await run(process.execPath, [...SOURCE_NODE_ARGS, CLI, ...args], { timeout: 60_000 });
+    const { stderr } = await run(process.execPath, nodeArgs(CLI, ...args), { timeout: 60_000 });
     return { code: 0, err: stderr };
   } catch (error) {
     const e = error as { code?: number; stderr?: string };

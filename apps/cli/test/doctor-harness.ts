@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { nodeArgs } from '../../../test/support/children.js';
 import type { DoctorReport } from '../src/doctor/index.js';
 import { main } from '../src/main.js';
 
@@ -14,16 +15,9 @@ export async function doctorJson(argv: string[]): Promise<{ code: number; report
   return { code, report: JSON.parse(out.join('\n')) as DoctorReport, err: err.join('\n') };
 }
 
-/** The command that serves the named broken tools over stdio, from the TypeScript sources. */
+/** The command that serves the named broken tools over stdio (this run's build of them, test/support/children.ts). */
 export function brokenStdio(...tools: string[]): string[] {
-  return [
-    process.execPath,
-    '--import',
-    'tsx',
-    '--conditions=@elicitkit/source',
-    fileURLToPath(new URL('./broken-stdio.ts', import.meta.url)),
-    ...tools,
-  ];
+  return [process.execPath, ...nodeArgs(fileURLToPath(new URL('./broken-stdio.ts', import.meta.url)), ...tools)];
 }
 
 /** The rules of a report's findings, sorted, one per rule and field: what a test compares exactly. */

@@ -17,9 +17,9 @@ import {
   CLI,
   count,
   type HttpProcess,
+  nodeArgs,
   peek,
   peekShop,
-  SOURCE_NODE_ARGS,
   serveHttpProcess,
   tempDataDir,
 } from '../test/harness.js';
@@ -209,7 +209,7 @@ describe('elicitkit serve --stdio: a final round replayed (2026-07-28, SDK low-l
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [...SOURCE_NODE_ARGS, CLI, 'serve', '--stdio', '--data', local.dir, '--user', 'alice'],
+        args: nodeArgs(CLI, 'serve', '--stdio', '--data', local.dir, '--user', 'alice'),
         stderr: 'pipe',
       }),
       { timeout: 60_000 },

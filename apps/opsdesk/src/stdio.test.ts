@@ -1,7 +1,7 @@
 import type { Revision } from '@elicitkit/form';
 import { describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
-import { peek, serveBundleForSuite, stdioClient, tempDataDir } from '../test/harness.js';
+import { peek, stdioClient, tempDataDir } from '../test/harness.js';
 import { outcomeMatrix } from '../test/matrix.js';
 
 /** `elicitkit serve --stdio` in a child process, three connections (three children) per revision. */
@@ -63,17 +63,13 @@ describe('a stdio client that goes away mid-question (2025-11-25)', () => {
 });
 
 describe('several opsdesk processes starting at once on a fresh data directory', () => {
-  // Six starts at once from the sources under tsx took about 12 CPU-seconds (2 each, mostly
-  // compiling TypeScript), and with four busy loops beside them on two cores ran past the test's
-  // 30 s in 3 runs of 10; the one-file build runs the same code for about 0.7 each (4-9 s in all,
-  // 10 of 10). It still fails (a process exits: Connection closed) when shop.db's emptiness is
+  // Six starts at once, each on the run's one-file build of `serve` (about 0.7 CPU-seconds each;
+  // from the sources under tsx, 2 each, this ran past the test's 30 s with four busy loops beside
+  // it on two cores). It fails (a process exits: Connection closed) when shop.db's emptiness is
   // checked outside the write transaction that seeds it: 3 of 3 at that load.
-  const bundle = serveBundleForSuite();
   it('all serve: the first-start seed and the local owner are made once, under a lock', async () => {
     const data = tempDataDir();
-    const conns = await Promise.all(
-      Array.from({ length: 6 }, () => stdioClient(data.dir, { revision: '2025-11-25', entry: bundle.entry })),
-    );
+    const conns = await Promise.all(Array.from({ length: 6 }, () => stdioClient(data.dir, { revision: '2025-11-25' })));
     const listed = await Promise.all(conns.map((c) => c.client.listTools()));
     expect(listed.every((l) => l.tools.length === 6)).toBe(true);
     await Promise.all(conns.map((c) => c.close()));

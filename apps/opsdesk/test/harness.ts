@@ -4,7 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +16,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
+import { nodeArgs } from '../../../test/support/children.js';
 import { attachScript, type Step } from '../../../test/support/mcp.js';
 import type { Database } from '../src/db/open.js';
 import { accountIdentityOf, ensureLocalOwner } from '../src/identity.js';
@@ -24,7 +25,7 @@ import { type HttpServing, serveHttp } from '../src/serve-http.js';
 import type { MatrixSetup } from './matrix.js';
 
 export const CLI = fileURLToPath(new URL('../../cli/src/cli.ts', import.meta.url));
-export const SOURCE_NODE_ARGS = ['--import', 'tsx', '--conditions=@elicitkit/source'];
+export { nodeArgs, SOURCE_NODE_ARGS } from '../../../test/support/children.js';
 /**
  * What a stdio client sends to reach its first `tools/list` answer, as stdin text. Closing stdin
  * after it ends the server (the stdio binding's rule), so a test can count what a start loads.
@@ -88,16 +89,10 @@ export async function stdioClient(
     /** More `serve` flags, and more environment for the server process. */
     args?: string[];
     env?: Record<string, string>;
-    /**
-     * Run this one-file build of the CLI (`serveBundleForSuite`) instead of the sources under tsx:
-     * the same code, started for about a third of the CPU (no TypeScript compiled at each start).
-     */
-    entry?: string;
   },
 ): Promise<Conn> {
   const c = makeClient(options);
-  const cli = options.entry ? [options.entry] : [...SOURCE_NODE_ARGS, CLI];
-  const args = [...cli, 'serve', '--stdio', '--data', dataDir, '--lang', options.locale ?? 'en'];
+  const args = nodeArgs(CLI, 'serve', '--stdio', '--data', dataDir, '--lang', options.locale ?? 'en');
   if (options.user) args.push('--user', options.user);
   if (options.timeoutMs) args.push('--timeout-ms', String(options.timeoutMs));
   args.push(...(options.args ?? []));
@@ -244,13 +239,9 @@ export async function serveHttpProcess(
 ): Promise<HttpProcess> {
   // Tokens are printed only on the first start on a data directory (or database: say so in `tokens`).
   const fresh = options.tokens ?? !existsSync(join(dataDir, 'opsdesk.db'));
-  const child = spawn(
-    process.execPath,
-    [...SOURCE_NODE_ARGS, CLI, 'serve', '--http', '0', '--data', dataDir, ...extra],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, nodeArgs(CLI, 'serve', '--http', '0', '--data', dataDir, ...extra), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {
@@ -293,31 +284,6 @@ export function httpOpsdeskForSuite(): { server: HttpServing; dataDir: string } 
     data?.remove();
   });
   return served;
-}
-
-/**
- * The one-file build of `elicitkit serve` (scripts/bundle-serve.ts) made from the current sources
- * for the tests of the enclosing `describe`, in the repository's node_modules/.cache so it resolves
- * better-sqlite3 as the shipped bundle does; removed after them. Read `entry` inside the tests.
- * For tests that start several opsdesk processes at once: a start from the sources under tsx
- * costs about 2 CPU-seconds (TypeScript compiled each time), the bundle's about 0.7.
- * @example const bundle = serveBundleForSuite(); it('…', () => stdioClient(dir, { revision, entry: bundle.entry }));
- */
-export function serveBundleForSuite(): { entry: string } {
-  const built = { entry: '' };
-  let out: string | undefined;
-  beforeAll(async () => {
-    const cache = fileURLToPath(new URL('../../../node_modules/.cache', import.meta.url));
-    mkdirSync(cache, { recursive: true });
-    out = mkdtempSync(join(cache, 'ek-serve-bundle-'));
-    // Loaded here: esbuild only for the suites that bundle.
-    const { bundleServe } = await import('../../../scripts/bundle-serve.js');
-    built.entry = (await bundleServe({ from: 'source', outdir: out })).entry;
-  });
-  afterAll(() => {
-    if (out) rmSync(out, { recursive: true, force: true });
-  });
-  return built;
 }
 
 /** The SQLite connection of an opsdesk opened on SQLite (the default): for tests that look inside it. */

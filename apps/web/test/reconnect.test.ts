@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
+import { nodeArgs } from '../../../test/support/children.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'elicitkit-web-reconnect-'));
 const QUIRKY = fileURLToPath(new URL('../../cli/test/quirky-stdio.ts', import.meta.url));
@@ -15,15 +16,7 @@ process.env.ELICITKIT_DATA = dir;
 process.env.ELICITKIT_SERVERS = JSON.stringify([
   {
     name: 'changing',
-    command: [
-      process.execPath,
-      '--import',
-      'tsx',
-      '--conditions=@elicitkit/source',
-      QUIRKY,
-      'changing',
-      join(dir, 'starts'),
-    ],
+    command: [process.execPath, ...nodeArgs(QUIRKY, 'changing', join(dir, 'starts'))],
     revision: '2025-11-25',
   },
 ]);

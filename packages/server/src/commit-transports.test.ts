@@ -13,11 +13,12 @@ import { Client, isInputRequiredResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { nodeArgs } from '../../../test/support/children.js';
 import { legacySession, sseMessages } from '../../../test/support/sse.js';
 import { type Loopback, loopback } from '../test/loopback.js';
 
 const SERVER = fileURLToPath(new URL('../test/stdio-server.ts', import.meta.url));
-const NODE_ARGS = ['--import', 'tsx', '--conditions=@elicitkit/source', SERVER];
+const NODE_ARGS = nodeArgs(SERVER);
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeArgs } from '../../../test/support/children.js';
 import { accept, pendingOf, wireRound } from '../../../test/support/modern-wire.js';
 import { httpTransport, onLoopback } from '../test/loopback.js';
 import { unsendableTools } from '../test/unsendable-tools.js';
@@ -114,7 +115,7 @@ describe('a result JSON cannot hold, with nothing done: the tool error, at once'
       await client.connect(
         new StdioClientTransport({
           command: process.execPath,
-          args: ['--import', 'tsx', '--conditions=@elicitkit/source', SERVER],
+          args: nodeArgs(SERVER),
           env: { ...(process.env as Record<string, string>), ELICITKIT_UNSENDABLE: '1' },
           stderr: 'pipe',
         }),

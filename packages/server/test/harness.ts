@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createMcpHandler, InMemoryTransport, type McpServer } from '@modelcontextprotocol/server';
+import { nodeArgs } from '../../../test/support/children.js';
 import { attachScript, callTool, type Step } from '../../../test/support/mcp.js';
 
 export type { Reply, Step } from '../../../test/support/mcp.js';
@@ -81,7 +82,7 @@ export async function connect(
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: ['--import', 'tsx', '--conditions=@elicitkit/source', entry],
+        args: nodeArgs(entry),
         env: { ...(process.env as Record<string, string>), ...options.env },
         stderr: 'pipe',
       }),

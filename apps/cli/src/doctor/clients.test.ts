@@ -8,19 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { nodeArgs } from '../../../../test/support/children.js';
 import { brokenStdio, doctorJson } from '../../test/doctor-harness.js';
 import { main } from '../main.js';
 import type { ClientView } from './clients.js';
 
 const QUIRKY = fileURLToPath(new URL('../../test/quirky-stdio.ts', import.meta.url));
-const quirky = (...args: string[]) => [
-  process.execPath,
-  '--import',
-  'tsx',
-  '--conditions=@elicitkit/source',
-  QUIRKY,
-  ...args,
-];
+const quirky = (...args: string[]) => [process.execPath, ...nodeArgs(QUIRKY, ...args)];
 
 const view = (clients: ClientView[], id: string) => {
   const found = clients.find((c) => c.client === id);

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, SOURCE_NODE_ARGS, tempDataDir } from '../../../opsdesk/test/harness.js';
+import { CLI, nodeArgs, tempDataDir } from '../../../opsdesk/test/harness.js';
 import { doctorJson } from '../../test/doctor-harness.js';
 import { OPSDESK_FIXTURES } from './fixtures/opsdesk.js';
 
@@ -15,7 +15,7 @@ describe('doctor on the real opsdesk: every message in words the person knows or
     const fixtures = join(data.dir, 'fixtures.json');
     writeFileSync(fixtures, JSON.stringify(OPSDESK_FIXTURES));
     // A server doctor did not start is never throw-away: the data here is, so destructive tools may be accepted.
-    const serve = [process.execPath, ...SOURCE_NODE_ARGS, CLI, 'serve', '--stdio', '--data', data.dir, '--lang', 'en'];
+    const serve = [process.execPath, ...nodeArgs(CLI, 'serve', '--stdio', '--data', data.dir, '--lang', 'en')];
     const { report } = await doctorJson(['--fixtures', fixtures, '--allow-destructive', '--yes', '--', ...serve]);
     expect(report.server?.name).toBe('opsdesk');
     expect(report.revisions.every((r) => r.served)).toBe(true);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CLI, SOURCE_NODE_ARGS } from '../../../opsdesk/test/harness.js';
+import { CLI, nodeArgs } from '../../../opsdesk/test/harness.js';
 import { brokenServer, host, toolName } from '../../test/broken-servers.js';
 import { doctorJson } from '../../test/doctor-harness.js';
 import { doctor } from '../commands/doctor.js';
@@ -195,7 +195,7 @@ describe('the throw-away data directory', () => {
   it('is removed when doctor is interrupted with Ctrl+C (SIGINT)', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'doctor-tmp-'));
     try {
-      const child = spawn(process.execPath, [...SOURCE_NODE_ARGS, CLI, 'doctor', 'opsdesk', '--json'], {
+      const child = spawn(process.execPath, nodeArgs(CLI, 'doctor', 'opsdesk', '--json'), {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, TMPDIR: tmp },
       });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLI, SOURCE_NODE_ARGS } from '../../../opsdesk/test/harness.js';
+import { CLI, nodeArgs } from '../../../opsdesk/test/harness.js';
 
 const run = promisify(execFile);
 let root = '';
@@ -20,7 +20,7 @@ afterEach(() => rm(root, { recursive: true, force: true }));
 
 /** `elicitkit <args>` as a process whose user configs are in the sandbox (VS Code's under XDG_CONFIG_HOME). */
 function cli(args: string[]) {
-  return run(process.execPath, [...SOURCE_NODE_ARGS, CLI, ...args], {
+  return run(process.execPath, nodeArgs(CLI, ...args), {
     env: { ...process.env, HOME: root, XDG_CONFIG_HOME: root },
     timeout: 60_000,
   });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLI, SOURCE_NODE_ARGS } from '../../../opsdesk/test/harness.js';
+import { CLI, nodeArgs } from '../../../opsdesk/test/harness.js';
 
 const run = promisify(execFile);
 let root = '';
@@ -25,7 +25,7 @@ afterEach(async () => {
 /** `elicitkit <args>` as a process whose home is the sandbox: its exit code and stderr. */
 async function cli(args: string[]): Promise<{ code: number; err: string }> {
   try {
-    const { stderr } = await run(process.execPath, [...SOURCE_NODE_ARGS, CLI, ...args], {
+    const { stderr } = await run(process.execPath, nodeArgs(CLI, ...args), {
       env: { ...process.env, HOME: root },
       timeout: 60_000,
     });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLI, SOURCE_NODE_ARGS } from '../../../opsdesk/test/harness.js';
+import { CLI, nodeArgs } from '../../../opsdesk/test/harness.js';
 
 const run = promisify(execFile);
 let root = '';
@@ -19,7 +19,7 @@ afterEach(() => rm(root, { recursive: true, force: true }));
 
 /** `elicitkit <args>` as a process whose user configs are in the sandbox: its stdout and stderr lines. */
 async function cli(args: string[]) {
-  const { stdout, stderr } = await run(process.execPath, [...SOURCE_NODE_ARGS, CLI, ...args], {
+  const { stdout, stderr } = await run(process.execPath, nodeArgs(CLI, ...args), {
     env: { ...process.env, HOME: root },
     timeout: 60_000,
   });

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SOURCE_NODE_ARGS, tempDataDir } from '../../test/harness.js';
@@ -208,21 +211,27 @@ describe('the shop processes', () => {
 
   // Was: "the shop process stopped", a refusal, beside a write that was kept — and a person told
   // nothing happened sends it again.
-  it('a shop process lost after its COMMIT, before it could answer: the outcome is unknown, never "not done"', async () => {
-    const shop = shopOn({ workers: 1 });
+  /**
+   * Runs `f` with shop-dies-after-commit.mjs loaded into the shop's processes (through
+   * NODE_OPTIONS: they start on first use and take this process's environment).
+   */
+  async function diesAfterCommit<T>(f: () => Promise<T>): Promise<T> {
     const hook = fileURLToPath(new URL('../../test/shop-dies-after-commit.mjs', import.meta.url));
     const before = process.env.NODE_OPTIONS;
-    // The shop's processes start on first use and take this process's environment.
     process.env.NODE_OPTIONS = `${before ?? ''} --import ${hook}`.trim();
-    let outcome: string;
     try {
-      outcome = await reason(
-        shop.execute('alice', "UPDATE customers SET city = 'Oslo' WHERE id = 1", { unasked: true }),
-      );
+      return await f();
     } finally {
       if (before === undefined) delete process.env.NODE_OPTIONS;
       else process.env.NODE_OPTIONS = before;
     }
+  }
+
+  it('a shop process lost after its COMMIT, before it could answer: the outcome is unknown, never "not done"', async () => {
+    const shop = shopOn({ workers: 1 });
+    const outcome = await diesAfterCommit(() =>
+      reason(shop.execute('alice', "UPDATE customers SET city = 'Oslo' WHERE id = 1", { unasked: true })),
+    );
     expect(outcome).toBe('OUTCOME_UNKNOWN');
     // It was kept; the next statement gets a fresh process, which sees it.
     const city = await shop.read('alice', 'SELECT city FROM customers WHERE id = 1');
@@ -231,16 +240,35 @@ describe('the shop processes', () => {
 
   it('a write refused or rolled back in such a process is told as it was: no COMMIT, no doubt', async () => {
     const shop = shopOn({ workers: 1 });
-    const hook = fileURLToPath(new URL('../../test/shop-dies-after-commit.mjs', import.meta.url));
-    const before = process.env.NODE_OPTIONS;
-    process.env.NODE_OPTIONS = `${before ?? ''} --import ${hook}`.trim();
-    try {
-      // Beyond what may run unasked: measured, rolled back, answered.
-      expect(await shop.execute('alice', 'DELETE FROM order_items', { unasked: true })).toMatchObject({ kept: false });
-    } finally {
-      if (before === undefined) delete process.env.NODE_OPTIONS;
-      else process.env.NODE_OPTIONS = before;
-    }
+    // Beyond what may run unasked: measured, rolled back, answered.
+    const done = await diesAfterCommit(() => shop.execute('alice', 'DELETE FROM order_items', { unasked: true }));
+    expect(done).toMatchObject({ kept: false });
     expect((await shop.read('alice', 'SELECT COUNT(*) AS n FROM order_items')).rows).toEqual([{ n: 2403 }]);
+  });
+});
+
+describe('the script the shop processes run', () => {
+  it.runIf(process.platform === 'linux')(
+    "is the one ELICITKIT_SHOP_WORKER names (in tests, this run's build of the worker)",
+    async () => {
+      const named = process.env.ELICITKIT_SHOP_WORKER;
+      expect(named).toMatch(/worker-main\.js$/);
+      const shop = shopOn({ workers: 1 });
+      const { pid } = await shop.settings();
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain(named);
+    },
+  );
+
+  it('one that is not there: the statement is refused (the shop process stopped), and so is the next', async () => {
+    const named = process.env.ELICITKIT_SHOP_WORKER;
+    process.env.ELICITKIT_SHOP_WORKER = join(tmpdir(), 'ek-no-such-worker', 'worker-main.js');
+    try {
+      const shop = shopOn({ workers: 1 });
+      expect(await reason(shop.read('alice', 'SELECT 1'))).toBe('SHOP_UNAVAILABLE');
+      expect(await reason(shop.read('alice', 'SELECT 1'))).toBe('SHOP_UNAVAILABLE');
+    } finally {
+      if (named === undefined) delete process.env.ELICITKIT_SHOP_WORKER;
+      else process.env.ELICITKIT_SHOP_WORKER = named;
+    }
   });
 });

@@ -347,8 +347,14 @@ function shopError(error: { name: string; message: string }): ShopError {
   return new ShopError(code, error.message);
 }
 
-/** The worker's file: compiled JavaScript beside this module, or its TypeScript source under tsx (tests, dev). */
+/**
+ * The worker's file: `ELICITKIT_SHOP_WORKER` when set (a build that keeps the worker elsewhere:
+ * the tests' one-file build of it), compiled JavaScript beside this module, or its TypeScript
+ * source under tsx (dev).
+ */
 function workerEntry(): { file: string; execArgv: string[] } {
+  const given = process.env.ELICITKIT_SHOP_WORKER;
+  if (given) return { file: given, execArgv: [] };
   // Paths built at run time (not `new URL(literal, import.meta.url)`), so bundlers that pull this
   // module in (the web app's audit page) do not try to bundle the worker.
   const here = dirname(fileURLToPath(import.meta.url));

@@ -15,7 +15,7 @@ import { callTool } from '../../../../test/support/mcp.js';
 import { accept, pendingOf, wireRound } from '../../../../test/support/modern-wire.js';
 import { freePort } from '../../../../test/support/service.js';
 import { setPasswordOnPage } from '../../test/cases.js';
-import { CLI, httpClient, peek, SOURCE_NODE_ARGS, tempDataDir, tokenOf } from '../../test/harness.js';
+import { CLI, httpClient, nodeArgs, peek, tempDataDir, tokenOf } from '../../test/harness.js';
 import { rawRequest } from '../../test/raw-http.js';
 import { type HttpServing, serveHttp } from '../serve-http.js';
 
@@ -170,11 +170,10 @@ async function serveOnEveryInterface(
 ): Promise<{ child: ChildProcess; out: string; err: string; code: number | null }> {
   const base = { ...process.env };
   delete base.ELICITKIT_ALLOWED_HOSTS;
-  const child = spawn(
-    process.execPath,
-    [...SOURCE_NODE_ARGS, CLI, 'serve', '--http', '0', '--host', '0.0.0.0', '--data', dataDir],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...base, ...env } },
-  );
+  const child = spawn(process.execPath, nodeArgs(CLI, 'serve', '--http', '0', '--host', '0.0.0.0', '--data', dataDir), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...base, ...env },
+  });
   let out = '';
   let err = '';
   child.stdout?.setEncoding('utf8').on('data', (d: string) => {
