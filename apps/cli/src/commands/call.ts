@@ -20,6 +20,7 @@ import { createTerminalRenderer } from '@elicitkit/client/terminal';
 import { Client, type Transport } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
 import { duplicateText, listToolsSafely } from '../list-tools.js';
+import { joinLines } from '../one-line.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { inLine, shownIo } from '../shown.js';
 import { stopSignals } from '../signals.js';
@@ -312,7 +313,7 @@ const NO_ONE_TO_ASK: Renderer = {
 function describeEvent(event: ElicitationEvent, io: Io): void {
   switch (event.type) {
     case 'rejected':
-      io.err(`elicitkit: refused a malformed question from the server: ${oneLine(event.message)}`);
+      io.err(`elicitkit: refused a malformed question from the server: ${joinLines(event.message)}`);
       break;
     case 'auto-declined':
       io.err(
@@ -321,7 +322,7 @@ function describeEvent(event: ElicitationEvent, io: Io): void {
       break;
     case 'invalid-answer':
       io.err(
-        `elicitkit: the scripted answer did not fit the form, so the question was cancelled:\n${event.issues.map((i) => `  - ${oneLine(i.message)}`).join('\n')}`,
+        `elicitkit: the scripted answer did not fit the form, so the question was cancelled:\n${event.issues.map((i) => `  - ${joinLines(i.message)}`).join('\n')}`,
       );
       break;
     case 'renderer-failed':
@@ -340,11 +341,6 @@ function describeEvent(event: ElicitationEvent, io: Io): void {
     default:
       break;
   }
-}
-
-/** Server text inside one line of ours: a line break in a field's title could fake a line of the CLI's. */
-function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ');
 }
 
 /** The consented page and what became of it: one no opener opened (an answers file) must still be visitable. */

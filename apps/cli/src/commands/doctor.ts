@@ -26,6 +26,7 @@ import {
 } from '../doctor/index.js';
 import { progressLine } from '../doctor/progress.js';
 import type { Io } from '../io.js';
+import { joinLines } from '../one-line.js';
 import { revisionFrom } from '../options.js';
 import { parseTarget, splitCommand } from '../target.js';
 import { EXIT, refuseEmptyValues, UsageError, wholeNumber } from '../usage.js';
@@ -201,5 +202,5 @@ function profilesFrom(values: { revision?: string; era?: string }, io: Io): Prof
 
 /** Server text (tool names, an error's message) on one line of stderr: no control sequence, no line break. */
 function oneLine(text: string): string {
-  return clean(text).replace(/\s*\n\s*/g, ' ');
+  return joinLines(clean(text));
 }

@@ -96,7 +96,14 @@ function invisibleName(name: string): { message: string; fix: string } {
   };
 }
 
+/** `text` without the full stops it ends with: counted from the end (`/\.+$/` retries from every dot, time squared in a long run of them). */
+function withoutFinalDots(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '.') end--;
+  return text.slice(0, end);
+}
+
 function rejection(problems: readonly { message: string; fix: string }[]): string {
-  const lines = problems.map((p) => `- ${p.message.replace(/\.+$/, '')}. ${p.fix}`);
+  const lines = problems.map((p) => `- ${withoutFinalDots(p.message)}. ${p.fix}`);
   return `The requested form is outside the MCP elicitation schema:\n${lines.join('\n')}`;
 }
