@@ -30,6 +30,16 @@ describe('linearPattern judges as ECMAScript does', () => {
     ['(?<year>\\d{4})-(?:\\d\\d)', ['2024-01', '24-01']],
     ['\\p{L}+\\P{L}', ['é1', 'éé']],
     ['^\\p{Script=Greek}\\p{sc=Latin}\\p{gc=Lu}$', ['αaA', 'aαA']],
+    // General categories by their long names and aliases, as RE2 knows only the short ones.
+    ['^\\p{Letter}+\\P{Letter}$', ['éa1', 'éé', '1']],
+    ['^\\p{General_Category=Uppercase_Letter}\\p{gc=Lowercase_Letter}$', ['Aa', 'aA', 'ÉÉ']],
+    ['^[\\p{Decimal_Number}\\p{punct}]+$', ['٣,1!', '1a']],
+    ['^\\p{Currency_Symbol}\\p{Space_Separator}\\p{digit}$', ['€\u00a01', '€ x', 'E 1']],
+    ['^\\p{Mark}\\p{Combining_Mark}\\p{Cased_Letter}$', ['\u0301\u0300a', 'a\u0301a']],
+    ['^\\p{Control}\\p{cntrl}\\p{Other}$', ['\u0001\u0002\u0003', 'abc']],
+    ['^\\p{Any}$', ['x', '😀', '']],
+    // Binary properties RE2 knows by ECMAScript's names.
+    ['^\\p{Alphabetic}\\p{White_Space}\\P{Emoji}$', ['a\u3000x', 'a 😀', '1 x']],
     ['\\bfoo\\B', ['a fooo', 'a foo']],
     ['^\\d\\D\\w\\W$', ['1a_ ', '٣a_ ']],
     ['^a{2,3}?b*?c+?$', ['aac', 'ac', 'aaabbc']],
@@ -79,6 +89,9 @@ describe('linearPattern judges as ECMAScript does', () => {
       '$',
       '\\p{L}',
       '\\P{N}',
+      '\\p{Letter}',
+      '\\P{gc=Decimal_Number}',
+      '[\\p{Lowercase_Letter}1]',
       '\\-'.slice(1),
     );
     const quantifier = fc.constantFrom('', '', '*', '+', '?', '{1,2}', '*?', '+?', '{2}');
@@ -152,7 +165,7 @@ describe('what RE2 cannot take', () => {
     ['[^\\S]', '\\S inside a class'],
     ['\\p{Script_Extensions=Greek}', 'the Unicode property Script_Extensions'],
     ['\\uD800', 'half of a character (a lone surrogate)'],
-    ['\\p{Letter}', 'RE2 cannot take it'],
+    ['\\p{ID_Start}', 'RE2 cannot take it'],
     ['a{1001}', 'RE2 cannot take it'],
   ])('%s is not checked: every text passes, and why is said', (pattern, why) => {
     const checked = linearPattern(pattern, 'u');

@@ -28,6 +28,53 @@ const HEX = /^[0-9a-fA-F]+$/;
 
 class Unsupported extends Error {}
 
+/**
+ * The general categories' long names and other aliases ECMAScript takes (Unicode's
+ * PropertyValueAliases), by the short name, the only one RE2 knows: `\p{Letter}` is `\p{L}`.
+ */
+const CATEGORY_ALIASES: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    L: 'Letter',
+    LC: 'Cased_Letter',
+    Lu: 'Uppercase_Letter',
+    Ll: 'Lowercase_Letter',
+    Lt: 'Titlecase_Letter',
+    Lm: 'Modifier_Letter',
+    Lo: 'Other_Letter',
+    M: 'Mark Combining_Mark',
+    Mn: 'Nonspacing_Mark',
+    Mc: 'Spacing_Mark',
+    Me: 'Enclosing_Mark',
+    N: 'Number',
+    Nd: 'Decimal_Number digit',
+    Nl: 'Letter_Number',
+    No: 'Other_Number',
+    P: 'Punctuation punct',
+    Pc: 'Connector_Punctuation',
+    Pd: 'Dash_Punctuation',
+    Ps: 'Open_Punctuation',
+    Pe: 'Close_Punctuation',
+    Pi: 'Initial_Punctuation',
+    Pf: 'Final_Punctuation',
+    Po: 'Other_Punctuation',
+    S: 'Symbol',
+    Sm: 'Math_Symbol',
+    Sc: 'Currency_Symbol',
+    Sk: 'Modifier_Symbol',
+    So: 'Other_Symbol',
+    Z: 'Separator',
+    Zs: 'Space_Separator',
+    Zl: 'Line_Separator',
+    Zp: 'Paragraph_Separator',
+    C: 'Other',
+    Cc: 'Control cntrl',
+    Cf: 'Format',
+    Cs: 'Surrogate',
+    Co: 'Private_Use',
+    Cn: 'Unassigned',
+  }).flatMap(([short, names]) => names.split(' ').map((name): [string, string] => [name, short])),
+);
+
 /** `pattern` in RE2's syntax with ECMAScript's (`u` flag) meaning; throws Unsupported for what RE2 lacks. */
 export function toRe2(pattern: string): string {
   let i = 0;
@@ -108,9 +155,13 @@ export function toRe2(pattern: string): string {
     const body = pattern.slice(i + 1, end);
     i = end + 1;
     const eq = body.indexOf('=');
-    if (eq < 0) return body;
+    // A lone name is a general category, or a binary property: RE2 knows some by the same names
+    // and meaning (`Alphabetic`, `White_Space`, `Emoji`: checked on every code point), not others.
+    if (eq < 0) return CATEGORY_ALIASES.get(body) ?? body;
     const key = body.slice(0, eq);
-    if (['General_Category', 'gc', 'Script', 'sc'].includes(key)) return body.slice(eq + 1);
+    const value = body.slice(eq + 1);
+    if (key === 'General_Category' || key === 'gc') return CATEGORY_ALIASES.get(value) ?? value;
+    if (key === 'Script' || key === 'sc') return value;
     throw new Unsupported(`the Unicode property ${key}`);
   };
   const characterClass = (): string => {
