@@ -21,6 +21,9 @@ function processIo(): Io {
   };
   return { out: line(process.stdout), err: line(process.stderr) };
 }
+/** The most of a server's error message shown. */
+const SERVER_ERROR_SHOWN = 2_000;
+
 let defaultIo: Io | undefined;
 /** The process's own `Io`, made once. */
 function ownIo(): Io {
@@ -98,7 +101,14 @@ export async function main(argv: string[], io: Io = ownIo()): Promise<number> {
     }
     // A URL in the message (the target's, a redirect's the SDK quotes) keeps no query value, no password.
     const { urlsShown } = await import('./shown-url.js');
-    io.err(`elicitkit: ${clean(urlsShown(error instanceof Error ? error.message : String(error)))}`);
+    const message = urlsShown(error instanceof Error ? error.message : String(error));
+    const { ProtocolError } = await import('@modelcontextprotocol/client');
+    if (error instanceof ProtocolError) {
+      // The server's own words (a JSON-RPC error it sent), said to be its, on one line and cut: a
+      // line break in them would start a line that reads as ours (`elicitkit: report done`).
+      const { inLine } = await import('./shown.js');
+      io.err(`elicitkit: the server answered with an error (${error.code}): ${inLine(message, SERVER_ERROR_SHOWN)}`);
+    } else io.err(`elicitkit: ${clean(message)}`);
     return EXIT.toolError;
   }
 }

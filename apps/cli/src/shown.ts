@@ -1,5 +1,6 @@
 import { clean } from '@elicitkit/client/terminal';
 import type { Io } from './io.js';
+import { joinLines } from './one-line.js';
 
 /**
  * `io` for a command's human-readable lines: everything it prints goes through the terminal
@@ -22,7 +23,7 @@ const NAME_SHOWN = 200;
  * inLine('hostile\nelicitkit: done') // 'hostile elicitkit: done'
  */
 export function inLine(text: string, max = NAME_SHOWN): string {
-  const shown = clean(text.slice(0, max)).replace(/\s*\n\s*/g, ' ');
+  const shown = joinLines(clean(text.slice(0, max)));
   return text.length > max ? `${shown}…` : shown;
 }
 
