@@ -104,10 +104,11 @@ export async function main(argv: string[], io: Io = ownIo()): Promise<number> {
     const message = urlsShown(error instanceof Error ? error.message : String(error));
     const { ProtocolError } = await import('@modelcontextprotocol/client');
     if (error instanceof ProtocolError) {
-      // The server's own words (a JSON-RPC error it sent), said to be its, on one line and cut: a
+      // A JSON-RPC error: most often the server's own words (an error it answered with; the SDK's
+      // refusal of a result it sent is one too), shown as an error's text, on one line and cut: a
       // line break in them would start a line that reads as ours (`elicitkit: report done`).
       const { inLine } = await import('./shown.js');
-      io.err(`elicitkit: the server answered with an error (${error.code}): ${inLine(message, SERVER_ERROR_SHOWN)}`);
+      io.err(`elicitkit: MCP error ${error.code}: ${inLine(message, SERVER_ERROR_SHOWN)}`);
     } else io.err(`elicitkit: ${clean(message)}`);
     return EXIT.toolError;
   }
