@@ -1,6 +1,5 @@
 import { clean } from '@elicitkit/client/terminal';
 import type { Io } from './io.js';
-import { joinLines } from './one-line.js';
 
 /**
  * `io` for a command's human-readable lines: everything it prints goes through the terminal
@@ -39,4 +38,16 @@ export function indented(text: string, indent: string): string {
     .split('\n')
     .map((line) => `${indent}${line}`)
     .join('\n');
+}
+
+/**
+ * `text` with every run of white space that holds a line break made one space: a server's text
+ * kept inside one line of ours, so it cannot fake a line of the CLI's. Linear in the text: each
+ * run is matched once (a `\s*\n\s*` pattern retries a run of spaces from each of its spaces,
+ * time squared in a long one).
+ *
+ * @example joinLines('deploy\r\n   to prod') // → 'deploy to prod'
+ */
+export function joinLines(text: string): string {
+  return text.replace(/\s+/g, (run) => (/[\r\n]/.test(run) ? ' ' : run));
 }

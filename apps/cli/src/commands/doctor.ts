@@ -26,8 +26,8 @@ import {
 } from '../doctor/index.js';
 import { progressLine } from '../doctor/progress.js';
 import type { Io } from '../io.js';
-import { joinLines } from '../one-line.js';
 import { revisionFrom } from '../options.js';
+import { joinLines } from '../shown.js';
 import { parseTarget, splitCommand } from '../target.js';
 import { EXIT, refuseEmptyValues, UsageError, wholeNumber } from '../usage.js';
 

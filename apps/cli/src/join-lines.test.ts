@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinLines } from './one-line.js';
+import { joinLines } from './shown.js';
 
 describe('joinLines: server text inside one line of ours', () => {
   it.each([
