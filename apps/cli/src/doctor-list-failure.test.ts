@@ -47,10 +47,10 @@ serve({
   'tools/call': (m) => send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'ok' }] } })),
 });
 `,
-  // A healthy tool beside one whose input schema nests 1,000 objects deep (about 40 KB).
+  // A healthy tool beside one whose input schema nests 10,000 objects deep (about 400 KB): deeper than the SDK's check can go, warm or cold (it gives out near 600 levels in a fresh process, past 1,000 once its code is optimized).
   'deep-schema.mjs': `
 import { serve, send } from './base.mjs';
-const deep = '{"type":"object","properties":{"a":'.repeat(1000) + '{"type":"string"}' + '}}'.repeat(1000);
+const deep = '{"type":"object","properties":{"a":'.repeat(10_000) + '{"type":"string"}' + '}}'.repeat(10_000);
 serve({
   'tools/list': (m) => send('{"jsonrpc":"2.0","id":' + JSON.stringify(m.id) + ',"result":{"tools":[${TOOL},{"name":"deep","description":"Deep","inputSchema":' + deep + ',"annotations":{"readOnlyHint":true,"destructiveHint":false}}]}}'),
   'tools/call': (m) => send(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: 'ok' }] } })),
@@ -70,7 +70,7 @@ describe('doctor against a server whose tool list it never gets', () => {
   it.each([
     ['tools/list answers with an error', 'list-error.mjs'],
     ['the server exits on tools/list', 'exit-on-list.mjs'],
-    ['one tool has a 1,000-level input schema', 'deep-schema.mjs'],
+    ['one tool has a 10,000-level input schema', 'deep-schema.mjs'],
     ['one tool is no tool to the SDK', 'numbered.mjs'],
   ])(
     '%s: no clean verdict, exit 1',
@@ -89,7 +89,12 @@ describe('doctor against a server whose tool list it never gets', () => {
 
   // Was: the SDK's refusal of the whole list lost the healthy tool too, and doctor judged nothing.
   it.each([
-    ['a 1,000-level input schema', 'deep-schema.mjs', 'its check of a schema overflowed the stack', ['status', 'deep']],
+    [
+      'a 10,000-level input schema',
+      'deep-schema.mjs',
+      'its check of a schema overflowed the stack',
+      ['status', 'deep'],
+    ],
     [
       'a tool the SDK takes for no tool',
       'numbered.mjs',

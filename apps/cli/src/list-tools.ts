@@ -1,3 +1,4 @@
+import { jsonText } from '@elicitkit/client/typed-json';
 import {
   type Client,
   isSpecType,
@@ -73,22 +74,25 @@ export async function listToolsSafely(
   throw new Error(`tools/list did not end after ${MAX_PAGES} pages: the server keeps sending a next cursor`);
 }
 
-/** The names `tools` gives more than one tool, in the order of their first appearance. */
+/**
+ * The names `tools` gives more than one tool, in the order of their first appearance. Only those
+ * tools' definitions are written out to compare, at any depth (`jsonText`): a definition nested too
+ * deep for `JSON.stringify` is a server's to send, not a reason to lose the list.
+ */
 function duplicatesIn(tools: readonly RawTool[]): DuplicateName[] {
-  const byName = new Map<string, string[]>();
+  const byName = new Map<string, RawTool[]>();
   for (const tool of tools) {
     const name = tool.name as string;
-    const seen = byName.get(name) ?? [];
-    seen.push(JSON.stringify(tool));
-    byName.set(name, seen);
+    const seen = byName.get(name);
+    if (seen) seen.push(tool);
+    else byName.set(name, [tool]);
   }
   return [...byName]
-    .filter(([, definitions]) => definitions.length > 1)
-    .map(([name, definitions]) => ({
-      name,
-      count: definitions.length,
-      same: definitions.every((d) => d === definitions[0]),
-    }));
+    .filter(([, named]) => named.length > 1)
+    .map(([name, named]) => {
+      const definitions = named.map((tool) => jsonText(tool));
+      return { name, count: named.length, same: definitions.every((d) => d === definitions[0]) };
+    });
 }
 
 /**

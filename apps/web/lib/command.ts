@@ -1,4 +1,5 @@
 import { ArgumentError, type ArgumentProblem, toolArguments, type ValueProblem } from '@elicitkit/client';
+import { MAX_JSON_DEPTH, nestsDeeper } from './depth';
 import { notAsTypedIn, quoted } from './exact-json';
 import type { Locale } from './locale';
 
@@ -16,12 +17,8 @@ export type CommandProblem =
   /** What `toolArguments` refuses (a value the schema cannot take, JSON not sent as typed), as data. */
   | { kind: 'argument'; problem: ArgumentProblem; message: string };
 
-/**
- * How deep a command's arguments may nest. Deeper, they could not even be written into the chat's
- * stream (JSON.stringify recurses: a few thousand levels ended the turn with "Maximum call stack
- * size exceeded"); no tool's arguments come near it.
- */
-export const MAX_ARGUMENT_DEPTH = 100;
+/** How deep a command's arguments may nest: as deep as anything the chat carries (`MAX_JSON_DEPTH`). */
+export const MAX_ARGUMENT_DEPTH = MAX_JSON_DEPTH;
 
 export class CommandError extends Error {
   readonly problem: CommandProblem;
@@ -232,6 +229,13 @@ export function commandArguments(
     return { args: shallowEnough(toolArguments(inputSchema, commandWords(raw), undefined)) };
   } catch (error) {
     if (error instanceof CommandError) return fail(explain.problem(tool, error.problem));
+    // Past the reader's own bound (deeper than JSON's writer goes) is past the chat's: said as the chat's.
+    if (
+      error instanceof ArgumentError &&
+      error.problem?.kind === 'not-as-typed' &&
+      error.problem.reason.kind === 'too-deep'
+    )
+      return fail(explain.problem(tool, { kind: 'too-deep', max: MAX_ARGUMENT_DEPTH }));
     if (error instanceof ArgumentError)
       return fail(
         error.problem
@@ -242,14 +246,8 @@ export function commandArguments(
   }
 }
 
-/** `args`, unless they nest deeper than `MAX_ARGUMENT_DEPTH` (measured without recursing). */
+/** `args`, unless they nest deeper than `MAX_ARGUMENT_DEPTH`. */
 function shallowEnough(args: Record<string, unknown>): Record<string, unknown> {
-  const pending: [value: unknown, depth: number][] = [[args, 0]];
-  for (let next = pending.pop(); next; next = pending.pop()) {
-    const [value, depth] = next;
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth > MAX_ARGUMENT_DEPTH) throw new CommandError({ kind: 'too-deep', max: MAX_ARGUMENT_DEPTH });
-    for (const inner of Object.values(value)) pending.push([inner, depth + 1]);
-  }
+  if (nestsDeeper(args, MAX_ARGUMENT_DEPTH)) throw new CommandError({ kind: 'too-deep', max: MAX_ARGUMENT_DEPTH });
   return args;
 }

@@ -40,6 +40,7 @@ const ZH_REASON: { [K in NotAsTypedReason['kind']]: (r: Extract<NotAsTypedReason
   'unsafe-integer': (r) => `${r.written} 无法精确发送：整数只能在 ±${r.max} 以内；请改用字符串发送`,
   'duplicate-key': () => '出现了两次：JSON 只会保留最后一个值',
   'half-character': () => '含有半个字符（单独的 UTF-16 代理项，如 \\ud800）：UTF-8 文本无法承载；请发送完整的字符',
+  'too-deep': (r) => `对象和数组嵌套超过 ${r.max} 层：这么深的消息无法写出（请改用更扁平的结构）`,
 };
 
 /**

@@ -22,7 +22,17 @@ export type NotAsTypedReason =
   /** A key given twice in one object: JSON keeps only the last value. */
   | { kind: 'duplicate-key' }
   /** A lone UTF-16 surrogate (`\ud800`) in a key or a string: no UTF-8 text can carry it. */
-  | { kind: 'half-character' };
+  | { kind: 'half-character' }
+  /** Objects and arrays nested past `max` levels: the SDK could not write the message (see MAX_TYPED_DEPTH). */
+  | { kind: 'too-deep'; max: number };
+
+/**
+ * How deep typed JSON may nest. The SDK writes each message with `JSON.stringify`, which recurses
+ * and overflows the stack past a few thousand levels (`Maximum call stack size exceeded`, nothing
+ * sent); this bound stays well inside that, whatever the stack holds when the message is written,
+ * and no tool's arguments come near it.
+ */
+export const MAX_TYPED_DEPTH = 1_000;
 
 /** What in `text` would not be sent as typed, and where: the first found. */
 export interface NotAsTyped {
@@ -67,6 +77,12 @@ export function notAsTyped(text: string): NotAsTyped | undefined {
       } else if (/\p{Cs}/u.test(value)) return found(here(), { kind: 'half-character' });
     } else if (c === '{' || c === '[') {
       const path = here();
+      // Where the nesting passed the bound, its first 60 characters (a whole character last).
+      if (frames.length === MAX_TYPED_DEPTH) {
+        const points = Array.from(path);
+        const shown = points.length > 60 ? `${points.slice(0, 60).join('')}…` : path;
+        return found(shown, { kind: 'too-deep', max: MAX_TYPED_DEPTH });
+      }
       frames.push(c === '{' ? { keys: new Set(), key: undefined, path } : { index: 0, path });
       expectKey = c === '{';
     } else if (c === '}' || c === ']') {
@@ -109,6 +125,8 @@ export function notAsTypedWhy(reason: NotAsTypedReason): string {
       return 'is given twice: JSON keeps only the last value';
     case 'half-character':
       return 'holds half of a character (a lone UTF-16 surrogate such as \\ud800): no UTF-8 text can carry it; send the whole character';
+    case 'too-deep':
+      return `nests deeper than ${reason.max} levels of objects and arrays: a message so deep cannot be written (send it flatter)`;
   }
 }
 

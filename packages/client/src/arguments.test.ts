@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeArguments, toolArguments } from './arguments.js';
+import { MAX_TYPED_DEPTH } from './arguments-json.js';
 import { ArgumentError } from './errors.js';
 import type { InputSchema } from './input-schema.js';
 
@@ -209,9 +210,26 @@ describe('toolArguments', () => {
       });
     });
 
-    it('a JSON deeper than the stack is walked', () => {
-      const deep = `{"meta":${'['.repeat(20_000)}1e-400${']'.repeat(20_000)}}`;
-      expect(viaArgs(deep)).toThrow(/cannot be sent exactly: it would arrive as 0/);
+    it('JSON is read without recursion up to 1,000 levels (MAX_TYPED_DEPTH); deeper is refused, not left to overflow the SDK', () => {
+      const nested = (levels: number, inner = '1') =>
+        `{"meta":${'['.repeat(levels - 1)}${inner}${']'.repeat(levels - 1)}}`;
+      expect(MAX_TYPED_DEPTH).toBe(1_000);
+      expect(viaArgs(nested(1_000, '1e-400'))).toThrow(/cannot be sent exactly: it would arrive as 0/);
+      expect(toolArguments(objects, [], nested(1_000))).toHaveProperty('meta');
+      const refused = `--args: $.meta${'[0]'.repeat(18)}… nests deeper than 1000 levels of objects and arrays: a message so deep cannot be written (send it flatter)`;
+      expect(viaArgs(nested(1_001))).toThrow(refused);
+      // Far past JSON.stringify's stack: refused as early, the rest of the text not read.
+      expect(viaArgs(nested(200_000, '1e-400'))).toThrow(refused);
+      // As a k=v value, the value is the first level.
+      expect(toolArguments(objects, [`tags=${'['.repeat(1_000)}${']'.repeat(1_000)}`], undefined)).toHaveProperty(
+        'tags',
+      );
+      expect(viaWord(`tags=${'['.repeat(1_001)}${']'.repeat(1_001)}`)).toThrow(
+        /^tags=\[+\]+: \$(\[0\]){19}\[0… nests deeper than 1000 levels/,
+      );
+      // A key's characters are cut whole: the 60th is an emoji, not half of one.
+      const keyed = `{"${'k'.repeat(59)}😀x":${'['.repeat(1_000)}${']'.repeat(1_000)}}`;
+      expect(viaArgs(keyed)).toThrow(`--args: $.${'k'.repeat(58)}… nests deeper`);
     });
   });
 

@@ -99,6 +99,8 @@ export {
 } from './arguments-json.js';
 export { numberReadAs } from './exact-number.js';
 export { type SchemaFound, type SchemaProblem, schemaProblemText, type ToolSource } from './input-schema.js';
+// JSON text of what a server sent, at any depth (JSON.parse reads deeper than JSON.stringify writes)
+export { type JsonTextOptions, jsonText } from './json-text.js';
 
 // Errors (each with a string `code`)
 

@@ -28,6 +28,7 @@ describe('the public API of @elicitkit/client', () => {
     'formatAnswerProblems',
     'guardStreamEnds',
     'inspectUrl',
+    'jsonText',
     'notAsTyped',
     'notAsTypedWhy',
     'numberNotAsTyped',
@@ -50,6 +51,7 @@ describe('the public API of @elicitkit/client', () => {
     'FormAnswer',
     'FormPrompt',
     'InspectedUrl',
+    'JsonTextOptions',
     'MemoryRegistryOptions',
     'NotAsTyped',
     'NotAsTypedReason',
@@ -143,10 +145,10 @@ describe('the public API of @elicitkit/client/redis', () => {
 });
 
 describe('the public API of @elicitkit/client/typed-json', () => {
-  it('declares exactly the reading of typed JSON, each documented (values with an @example)', () => {
+  it('declares exactly the reading of typed JSON and the writing of JSON at any depth, each documented (values with an @example)', () => {
     expect(publicApi(entry('./typed-json.ts'))).toEqual({
-      values: ['notAsTyped', 'notAsTypedWhy', 'numberNotAsTyped', 'numberReadAs'],
-      types: ['NotAsTyped', 'NotAsTypedReason'],
+      values: ['jsonText', 'notAsTyped', 'notAsTypedWhy', 'numberNotAsTyped', 'numberReadAs'],
+      types: ['JsonTextOptions', 'NotAsTyped', 'NotAsTypedReason'],
       undocumented: [],
     });
   });
@@ -156,7 +158,7 @@ describe('the public API of @elicitkit/client/typed-json', () => {
     const { fileURLToPath } = await import('node:url');
     const { dirname, join } = await import('node:path');
     const src = dirname(fileURLToPath(import.meta.url));
-    for (const file of ['typed-json.ts', 'arguments-json.ts', 'exact-number.ts'])
+    for (const file of ['typed-json.ts', 'arguments-json.ts', 'exact-number.ts', 'json-text.ts'])
       expect(readFileSync(join(src, file), 'utf8'), file).not.toMatch(/^\s*(?:import|export)\s[^'"]*?from\s+'[^.]/m);
   });
 });

@@ -15,3 +15,4 @@ export {
   numberNotAsTyped,
 } from './arguments-json.js';
 export { numberReadAs } from './exact-number.js';
+export { type JsonTextOptions, jsonText } from './json-text.js';

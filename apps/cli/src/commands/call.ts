@@ -8,6 +8,7 @@ import {
   createScriptedRenderer,
   type ElicitationEvent,
   formatAnswerProblems,
+  jsonText,
   notAsTyped,
   parseAnswers,
   type Renderer,
@@ -223,12 +224,12 @@ async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Pr
   );
   const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
   if (values.json) {
+    // At any depth: a result JSON.parse read, JSON.stringify may not write (it recurses).
     io.out(
-      JSON.stringify(
+      jsonText(
         { server: server ?? null, revision: client.getNegotiatedProtocolVersion?.() ?? null, result },
-        null,
-        2,
-      ),
+        { space: 2 },
+      ) ?? 'null',
     );
   } else {
     // What the server says, printed for a person: nothing in it may drive the terminal.

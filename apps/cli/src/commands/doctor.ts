@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { clean } from '@elicitkit/client/terminal';
+import { jsonText } from '@elicitkit/client/typed-json';
 import { isKnownClientId, KNOWN_CLIENTS, knownClient } from '@elicitkit/form/clients';
 import { localeFrom } from '@elicitkit/opsdesk';
 import {
@@ -131,7 +132,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
     const restart =
       values['restart-check'] && firstProfile ? await checkRestart(endpoint, firstProfile, timeout) : null;
     const report = buildReport(run, findings, notes, restart);
-    if (values.json) io.out(JSON.stringify(report, null, 2));
+    if (values.json) io.out(jsonText(report, { space: 2 }) ?? 'null');
     else
       io.out(
         renderText(report, env.colour ?? (process.stdout.isTTY === true && !process.env.NO_COLOR), {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { describeArguments, revisionOptions, ToolSchemaError } from '@elicitkit/client';
+import { describeArguments, jsonText, revisionOptions, ToolSchemaError } from '@elicitkit/client';
 import { Client } from '@modelcontextprotocol/client';
 import type { Io } from '../io.js';
 import { duplicateText, listToolsSafely } from '../list-tools.js';
@@ -52,7 +52,7 @@ export async function tools(argv: string[], io: Io): Promise<number> {
     };
     if (values.json) {
       io.out(
-        JSON.stringify(
+        jsonText(
           {
             server: server ?? null,
             revision: client.getNegotiatedProtocolVersion?.() ?? null,
@@ -60,9 +60,8 @@ export async function tools(argv: string[], io: Io): Promise<number> {
             skipped,
             duplicates,
           },
-          null,
-          2,
-        ),
+          { space: 2 },
+        ) ?? 'null',
       );
       warnSkipped();
       return EXIT.ok;

@@ -1,3 +1,4 @@
+import { jsonText } from '@elicitkit/client/typed-json';
 import { lint } from '@elicitkit/form';
 import { judgeAcross } from './across.js';
 import { succeeded } from './classify.js';
@@ -154,7 +155,8 @@ function judgeChanges(found: FindingSet, call: CallRecord): void {
 }
 
 function sameQuestion(a: Ask, b: Ask): boolean {
-  const shown = (x: Ask) => JSON.stringify([x.params.message, x.params.requestedSchema, x.params.url]);
+  // At any depth: the schema is the server's, as deep as it chose to nest it.
+  const shown = (x: Ask) => jsonText([x.params.message, x.params.requestedSchema, x.params.url]);
   return shown(a) === shown(b);
 }
 

@@ -1,3 +1,5 @@
+import { jsonText } from '@elicitkit/client/typed-json';
+
 /** A part of a request that the 2025-06-18 revision does not have. */
 export interface ShapeProblem {
   field?: string;
@@ -53,7 +55,7 @@ export function shapesNotIn20250618(params: Record<string, unknown>): ShapeProbl
 }
 
 function short(value: unknown): string {
-  const json = JSON.stringify(value) ?? String(value);
+  const json = jsonText(value) ?? String(value);
   return json.length > 40 ? `${json.slice(0, 37)}…` : json;
 }
 

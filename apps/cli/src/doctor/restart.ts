@@ -3,6 +3,7 @@
  * the old capabilities"): doctor connects, records what the server declared and listed, connects
  * again to a fresh start (a new process over stdio; a new session over HTTP), and compares.
  */
+import { jsonText } from '@elicitkit/client/typed-json';
 import type { Client } from '@modelcontextprotocol/client';
 import { listToolsSafely } from '../list-tools.js';
 import { urlsShown } from '../shown-url.js';
@@ -84,14 +85,7 @@ function differences(a: Declared, b: Declared): string[] {
   return out;
 }
 
-/** JSON with sorted keys, so that equal declarations compare equal. */
+/** JSON with sorted keys, so that equal declarations compare equal; at any depth a server nests them. */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
+  return jsonText(value, { sortKeys: true }) ?? 'null';
 }
