@@ -3,6 +3,7 @@ import {
   connectWithin,
   describeArguments,
   guardStreamEnds,
+  listToolsSafely,
   revisionOptions,
   type SchemaFound,
   type SchemaProblem,
@@ -16,17 +17,19 @@ import {
   ProtocolError,
   type RequestOptions,
   StreamableHTTPClientTransport,
+  type Tool,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { endCall, startCall } from './call-questions';
 import { config, type ServerConfig } from './config';
 import { type ConnectionFailure, connectionFailure, type FetchWatch, watchedFetch } from './connection-failure';
+import { MAX_JSON_DEPTH, nestsDeeper } from './depth';
 import { chatRenderer, showRefusal, withdrawQuestions } from './elicitations';
 import type { Locale } from './locale';
 import { listingFailed, ServerConnectionError } from './mcp-errors';
 import { opsdeskHost } from './opsdesk';
 import { ServerExitedError } from './server-failure';
-import { internTools, schemaValidator } from './shared-tools';
+import { internTools, schemaValidator, type ToolList } from './shared-tools';
 import { type Chat, type Connection, QUESTION_BUDGET, state } from './state';
 import { markTimeout } from './timed-out';
 import { HALVES_REPLACED, holdsHalf, wholeText, wholeValue } from './whole-text';
@@ -196,6 +199,26 @@ const CHAT_ENDED: Record<Locale, string> = {
   zh: '这个对话已结束（它的页面已关闭，可能是在另一个标签页中，或它太久没有使用），所以没有向服务器发送任何内容。请重新加载页面以开始新的对话。',
 };
 
+/** What a result's text says after it when its structured content nested too deep to carry. */
+const STRUCTURED_TOO_DEEP: Record<Locale, string> = {
+  en: `[The server's structured result nests deeper than ${MAX_JSON_DEPTH} levels of objects and arrays: the chat leaves it out; its text is above.]`,
+  zh: `[服务器的结构化结果中对象和数组嵌套超过 ${MAX_JSON_DEPTH} 层：对话略去了它；上面是它的文本。]`,
+};
+
+/** A tool left out because the SDK refuses it (a description that is a number, say). */
+const NOT_A_TOOL: Record<Locale, (tool: string, server: string) => string> = {
+  en: (tool, server) => `The tool "${tool}" of "${server}" is not a tool as MCP defines one; it is left out.`,
+  zh: (tool, server) => `“${server}”的工具“${tool}”不是 MCP 所定义的工具；已将其略去。`,
+};
+
+/** A tool left out for a definition nested deeper than the chat carries. */
+const TOOL_TOO_DEEP: Record<Locale, (tool: string, server: string) => string> = {
+  en: (tool, server) =>
+    `The tool "${tool}" of "${server}" has a definition nested deeper than ${MAX_JSON_DEPTH} levels of objects and arrays: the chat cannot carry it; it is left out.`,
+  zh: (tool, server) =>
+    `“${server}”的工具“${tool}”的定义中对象和数组嵌套超过 ${MAX_JSON_DEPTH} 层：对话无法承载它；已将其略去。`,
+};
+
 /** A tool left out for half a character in its name or input schema. */
 const HALF_IN_TOOL: Record<Locale, (tool: string, server: string) => string> = {
   en: (tool, server) =>
@@ -329,17 +352,36 @@ async function withConnection<T>(
 
 const always = () => true;
 
+/** The tools a listing left out, by name: ones the SDK refuses, and ones nested too deep to carry. */
+interface LeftOut {
+  refused: string[];
+  tooDeep: string[];
+}
+
 /**
  * Lists a connection's tools and keeps them on it, as the shared copy (`internTools`): chats that
  * were sent the same list hold it once. The SDK's own cache is bypassed, so its client keeps no
  * copy of its own (a JSON string, then an index decoded from it on the first call); calls pass
- * the definition instead (`callListed`). Every listing still asks the server.
+ * the definition instead (`callListed`). Every listing still asks the server. One tool the SDK
+ * refuses, or too deep for its check, does not take the others with it (`listToolsSafely`); a tool
+ * whose definition nests past `MAX_JSON_DEPTH` is left out before anything writes it out.
  */
-async function listOn(c: Connection) {
-  const { tools } = await c.client.listTools(undefined, { cacheMode: 'bypass' });
-  c.tools = internTools(tools);
-  return c.tools;
+async function readTools(
+  c: Pick<Connection, 'client' | 'tools'>,
+  options: RequestOptions = {},
+): Promise<{ tools: ToolList; leftOut: LeftOut }> {
+  const { tools, skipped } = await listToolsSafely(c.client, { ...options, cacheMode: 'bypass' });
+  const kept: Tool[] = [];
+  const tooDeep: string[] = [];
+  for (const tool of tools) {
+    if (nestsDeeper(tool)) tooDeep.push(tool.name);
+    else kept.push(tool);
+  }
+  c.tools = internTools(kept);
+  return { tools: c.tools, leftOut: { refused: skipped, tooDeep } };
 }
+
+const listOn = (c: Connection) => readTools(c);
 
 /** The JSON-RPC error of a 2026-07-28 server whose `Mcp-Param-*` headers did not match the call (SEP-2243). */
 const HEADER_MISMATCH = -32020;
@@ -362,13 +404,11 @@ export async function callListed(
   } catch (error) {
     const mismatch = error instanceof ProtocolError && error.code === HEADER_MISMATCH;
     if (!mismatch || c.client.getProtocolEra() !== 'modern') throw error;
-    const { tools } = await c.client.listTools(undefined, {
-      cacheMode: 'bypass',
+    const { tools } = await readTools(c, {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.timeout ? { timeout: options.timeout } : {}),
     });
-    c.tools = internTools(tools);
-    const fresh = c.tools.find((t) => t.name === params.name);
+    const fresh = tools.find((t) => t.name === params.name);
     return (await c.client.callTool(params, {
       ...options,
       ...(fresh ? { toolDefinition: fresh } : {}),
@@ -386,9 +426,12 @@ export async function listTools(chat: Chat, locale: Locale = 'en'): Promise<Tool
   const settled = await Promise.allSettled(
     servers.map(async (server) => {
       // Listing changes nothing on the server: after a restart it is simply asked again.
-      const tools = await withConnection(chat, server, listOn, always, false, locale);
+      const { tools, leftOut } = await withConnection(chat, server, listOn, always, false, locale);
       const usable: ToolInfo[] = [];
-      const refused: string[] = [];
+      const refused: string[] = [
+        ...leftOut.refused.map((name) => NOT_A_TOOL[locale](wholeText(name).text, server.name)),
+        ...leftOut.tooDeep.map((name) => TOOL_TOO_DEEP[locale](wholeText(name).text, server.name)),
+      ];
       for (const t of tools) {
         // A name or an input schema holding half a character (a lone surrogate): no call could
         // name it or send its arguments exactly (what is typed with one is refused), and the model's
@@ -493,9 +536,17 @@ export async function callTool(
   // Half a character (a lone surrogate) reaches the page, the model and the saved history as U+FFFD,
   // and the text says so: U+FFFD alone reads as a character the server sent.
   const whole = wholeText(raw);
-  const wholeStructured = wholeValue(result.structuredContent as Record<string, unknown> | undefined);
+  // Structured content nested past what the chat carries is left out, and the text says so.
+  const tooDeep = nestsDeeper(result.structuredContent);
+  const wholeStructured = wholeValue(
+    tooDeep ? undefined : (result.structuredContent as Record<string, unknown> | undefined),
+  );
   const halves = whole.halves + wholeStructured.halves;
-  const text = halves > 0 ? `${whole.text}\n${HALVES_REPLACED[locale](halves)}` : whole.text;
+  const notes = [
+    ...(halves > 0 ? [HALVES_REPLACED[locale](halves)] : []),
+    ...(tooDeep ? [STRUCTURED_TOO_DEEP[locale]] : []),
+  ];
+  const text = [whole.text, ...notes].join('\n');
   const structured = wholeStructured.value;
   const status = typeof structured?.status === 'string' ? structured.status : undefined;
   const output: ToolOutput = {

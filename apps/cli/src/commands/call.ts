@@ -9,6 +9,7 @@ import {
   type ElicitationEvent,
   formatAnswerProblems,
   jsonText,
+  listToolsSafely,
   notAsTyped,
   parseAnswers,
   type Renderer,
@@ -19,8 +20,8 @@ import {
 import { SchemaValidator } from '@elicitkit/client/schema-validator';
 import { createTerminalRenderer } from '@elicitkit/client/terminal';
 import { Client, type Transport } from '@modelcontextprotocol/client';
+import { duplicateText } from '../duplicate-names.js';
 import type { Io } from '../io.js';
-import { duplicateText, listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { inLine, joinLines, shownIo } from '../shown.js';
 import { stopSignals } from '../signals.js';

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { describeArguments, jsonText, revisionOptions, ToolSchemaError } from '@elicitkit/client';
+import { describeArguments, jsonText, listToolsSafely, revisionOptions, ToolSchemaError } from '@elicitkit/client';
 import { Client } from '@modelcontextprotocol/client';
+import { duplicateText } from '../duplicate-names.js';
 import type { Io } from '../io.js';
-import { duplicateText, listToolsSafely } from '../list-tools.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
 import { indented, inLine, shownIo } from '../shown.js';
 import { stopSignals } from '../signals.js';

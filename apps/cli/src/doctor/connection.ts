@@ -1,7 +1,6 @@
-import { revisionOptions } from '@elicitkit/client';
+import { listToolsSafely, revisionOptions } from '@elicitkit/client';
 import { SchemaValidator } from '@elicitkit/client/schema-validator';
 import { Client, type ElicitResult, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { listToolsSafely } from '../list-tools.js';
 import { lastWords } from '../target.js';
 import type { Endpoint } from './endpoint.js';
 import { canElicit, type Profile } from './profiles.js';

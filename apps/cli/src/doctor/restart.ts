@@ -3,9 +3,10 @@
  * the old capabilities"): doctor connects, records what the server declared and listed, connects
  * again to a fresh start (a new process over stdio; a new session over HTTP), and compares.
  */
+
+import { listToolsSafely } from '@elicitkit/client';
 import { jsonText } from '@elicitkit/client/typed-json';
 import type { Client } from '@modelcontextprotocol/client';
-import { listToolsSafely } from '../list-tools.js';
 import { urlsShown } from '../shown-url.js';
 import { openConnection } from './connection.js';
 import type { Endpoint } from './endpoint.js';

@@ -1,5 +1,6 @@
+import { listToolsSafely } from '@elicitkit/client';
 import type { Tool } from '@modelcontextprotocol/client';
-import { duplicateText, listToolsSafely } from '../list-tools.js';
+import { duplicateText } from '../duplicate-names.js';
 import { answerFor, MAX_ASKS, RUNAWAY_ASKS } from './answer.js';
 import { modeOf, questionKey } from './branches.js';
 import { callOnce, casesFor, messageOf, newCall, noteTool, pairAsk } from './calls.js';

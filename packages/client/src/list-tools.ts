@@ -1,13 +1,13 @@
-import { jsonText } from '@elicitkit/client/typed-json';
 import {
+  type CacheableRequestOptions,
   type Client,
   isSpecType,
-  type RequestOptions,
   SdkError,
   SdkErrorCode,
   type StandardSchemaV1Sync,
   type Tool,
 } from '@modelcontextprotocol/client';
+import { jsonText } from './json-text.js';
 
 /**
  * A name `tools/list` gives more than one tool (on one page or across pages): `count` of them, and
@@ -20,6 +20,20 @@ export interface DuplicateName {
   same: boolean;
 }
 
+/** What `listToolsSafely` read. */
+export interface SafeToolList {
+  /** The tools taken, in the server's order. */
+  tools: Tool[];
+  /** The names of the tools left out (not a tool as MCP defines one); `(a tool without a name)` for one with none. */
+  skipped: string[];
+  /** Whether the list was read tool by tool: the SDK cached none, so a call must pass `toolDefinition`. */
+  fallback: boolean;
+  /** Why the SDK did not take the whole list, when it did not. */
+  refusal?: string;
+  /** Each name the whole list (every page) gives more than one tool. */
+  duplicates: DuplicateName[];
+}
+
 /** Pages of `tools/list` followed before giving up on a server that never stops sending a cursor. */
 const MAX_PAGES = 100;
 
@@ -27,17 +41,18 @@ const MAX_PAGES = 100;
  * `client.listTools()`, surviving one hostile tool. The SDK checks the whole list against its
  * schema: one tool it refuses (a description that is a number), or whose schema nests a thousand
  * levels deep (its check overflows the stack), takes every other tool with it. Then the list is
- * read again, each tool on its own: one the SDK's
- * check takes or cannot finish (too deep) is kept — our own schema check names what is wrong with
- * it, as for any broken tool — one it refuses is left out, and `skipped` says so. `fallback` is true
- * when the list was read that way, `refusal` saying why the whole list was not taken: a call must
- * then hand its tool's definition to `callTool` (`toolDefinition`), since the SDK cached none.
- * `duplicates` names each tool name the whole list (every page) gives more than once.
+ * read again, each tool on its own: one the SDK's check takes or cannot finish (too deep) is kept —
+ * a host's own schema check names what is wrong with it, as for any broken tool — one it refuses is
+ * left out, and `skipped` says so. `fallback` is true when the list was read that way, `refusal`
+ * saying why the whole list was not taken: a call must then hand its tool's definition to
+ * `callTool` (`toolDefinition`), since the SDK cached none. `duplicates` names each tool name the
+ * whole list (every page) gives more than once.
+ *
+ * @example
+ * const { tools, skipped } = await listToolsSafely(client, { cacheMode: 'bypass' });
+ * for (const name of skipped) console.warn(`${name}: not a tool as MCP defines one; left out`);
  */
-export async function listToolsSafely(
-  client: Client,
-  options: RequestOptions = {},
-): Promise<{ tools: Tool[]; skipped: string[]; fallback: boolean; refusal?: string; duplicates: DuplicateName[] }> {
+export async function listToolsSafely(client: Client, options: CacheableRequestOptions = {}): Promise<SafeToolList> {
   let refusal: string;
   try {
     const { tools } = await client.listTools(undefined, options);
@@ -93,18 +108,6 @@ function duplicatesIn(tools: readonly RawTool[]): DuplicateName[] {
       const definitions = named.map((tool) => jsonText(tool));
       return { name, count: named.length, same: definitions.every((d) => d === definitions[0]) };
     });
-}
-
-/**
- * One line saying what is wrong with `duplicate` (for a warning, an error, doctor's report).
- *
- * @example
- * duplicateText({ name: 'deploy', count: 2, same: false }) // 'tools/list gives 2 different tools named "deploy": …'
- */
-export function duplicateText(duplicate: DuplicateName, name: (text: string) => string = JSON.stringify): string {
-  return duplicate.same
-    ? `tools/list gives the tool ${name(duplicate.name)} ${duplicate.count} times (a tool name must be unique in the list)`
-    : `tools/list gives ${duplicate.count} different tools named ${name(duplicate.name)}: a call of that name reaches whichever the server picks (a tool name must be unique in the list)`;
 }
 
 /** Whether the SDK takes `tool` as a tool; one too deep for its check to finish counts as taken. */
