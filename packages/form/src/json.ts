@@ -44,7 +44,8 @@ export function show(value: unknown): string {
   try {
     text = typeof value === 'string' ? JSON.stringify(value) : String(JSON.stringify(value) ?? String(value));
   } catch {
-    text = Object.prototype.toString.call(value);
+    // Nested past JSON.stringify's stack (a server's default can be): its kind, not "[object Object]".
+    text = Array.isArray(value) ? '[…]' : typeof value === 'object' && value !== null ? '{…}' : String(value);
   }
   // JSON escapes control characters, not the ones that reorder or break the text around them.
   text = text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

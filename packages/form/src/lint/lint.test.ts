@@ -385,6 +385,19 @@ describe('EK15 defaults that break their own field', () => {
   ])('fires on %s', (_label, field) => {
     expect(lint(formRequest({ f: field })).map((x) => [x.rule, x.field])).toContainEqual(['EK15', 'f']);
   });
+  it('names a default nested past JSON.stringify by its kind', () => {
+    const object = JSON.parse(`${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`);
+    const list = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+    for (const [value, shown] of [
+      [object, '{…}'],
+      [list, '[…]'],
+    ] as const) {
+      const found = lint(formRequest({ f: { type: 'string', title: 'F', default: value } })).find(
+        (x) => x.rule === 'EK15',
+      );
+      expect(found?.message).toBe(`field "f" has default ${shown}, which is not a string`);
+    }
+  });
   it('does not fire on valid defaults', () => {
     expect(
       rules(
