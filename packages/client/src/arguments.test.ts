@@ -18,6 +18,19 @@ const schema: InputSchema = {
 };
 
 describe('toolArguments', () => {
+  it('quotes a refused k=v value by its first 200 characters, whole ones', () => {
+    const long = `${'7'.repeat(199)}😀${'x'.repeat(100_000)}`;
+    expect(() => toolArguments(schema, [`replicas=${long}`], undefined)).toThrow(
+      `replicas=${'7'.repeat(199)}😀…: expected a number`,
+    );
+    expect(() => toolArguments(schema, [`env=${'p'.repeat(300)}`], undefined)).toThrow(
+      `env=${'p'.repeat(200)}…: expected one of dev, prod`,
+    );
+    expect(() => toolArguments(schema, [`meta={"a":1,"a":2,"pad":"${'x'.repeat(300)}"}`], undefined)).toThrow(
+      /^meta=\{"a":1,"a":2,"pad":"x{180}…: \$\.a is given twice/,
+    );
+  });
+
   it('coerces k=v words by the input schema and merges --args', () => {
     expect(
       toolArguments(
@@ -192,7 +205,8 @@ describe('toolArguments', () => {
       [`{"n": 1${'0'.repeat(500)}}`, `$.n 1${'0'.repeat(39)}… cannot be sent exactly`],
     ])('--args %s: refused, %s', (json, said) => {
       expect(viaArgs(json)).toThrow(`--args: ${said}`);
-      expect(viaWord(`meta=${json}`)).toThrow(`meta=${json}: ${said}`);
+      // The value quoted by its first 200 characters.
+      expect(viaWord(`meta=${json}`)).toThrow(`meta=${json.length > 200 ? `${json.slice(0, 200)}…` : json}: ${said}`);
     });
 
     it('what is sent exactly goes through, spelled any way JSON spells it', () => {
@@ -225,7 +239,7 @@ describe('toolArguments', () => {
         'tags',
       );
       expect(viaWord(`tags=${'['.repeat(1_001)}${']'.repeat(1_001)}`)).toThrow(
-        /^tags=\[+\]+: \$(\[0\]){19}\[0… nests deeper than 1000 levels/,
+        /^tags=\[{200}…: \$(\[0\]){19}\[0… nests deeper than 1000 levels/,
       );
       // A key's characters are cut whole: the 60th is an emoji, not half of one.
       const keyed = `{"${'k'.repeat(59)}😀x":${'['.repeat(1_000)}${']'.repeat(1_000)}}`;

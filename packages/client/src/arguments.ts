@@ -46,7 +46,7 @@ function argumentMessage(problem: ArgumentProblem): string {
     case 'args-not-object':
       return '--args must be a JSON object';
     case 'not-as-typed':
-      return `${'args' in problem.in ? '--args:' : `${problem.in.key}=${problem.in.raw}:`} ${problem.path} ${notAsTypedWhy(problem.reason)}`;
+      return `${'args' in problem.in ? '--args:' : `${problem.in.key}=${shownRaw(problem.in.raw)}:`} ${problem.path} ${notAsTypedWhy(problem.reason)}`;
     case 'not-an-argument':
       return `"${problem.word}" is not an argument: write key=value (arguments: ${problem.known.join(', ') || 'none'})`;
     case 'half-character':
@@ -56,8 +56,15 @@ function argumentMessage(problem: ArgumentProblem): string {
     case 'given-twice':
       return `${problem.key}: given twice; give it once`;
     case 'bad-value':
-      return `${problem.key}=${problem.raw}: ${valueMessage(problem.expected)}`;
+      return `${problem.key}=${shownRaw(problem.raw)}: ${valueMessage(problem.expected)}`;
   }
+}
+
+/** A typed value quoted in a message: its first 200 characters (whole ones), then `…`. */
+function shownRaw(raw: string): string {
+  if (raw.length <= 200) return raw;
+  const points = Array.from(raw);
+  return points.length > 200 ? `${points.slice(0, 200).join('')}…` : raw;
 }
 
 function valueMessage(problem: ValueProblem): string {
