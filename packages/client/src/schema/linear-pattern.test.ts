@@ -1,8 +1,8 @@
 /**
  * `linearPattern` against ECMAScript's own RegExp: the same verdict on every text for every
  * pattern it checks, since its rewriting into RE2's syntax keeps ECMAScript's meaning of each
- * construct (`.`, `\s`, `\uXXXX`, `[^]`, `\p{Letter}`). Hostile patterns are answered at once;
- * what RE2 cannot take is left unchecked, saying why.
+ * construct (`.`, `\s`, `\uXXXX`, `[^]`, `\p{Letter}`).
+ * Hostile patterns are answered without delay, and what RE2 cannot take is left unchecked, saying why.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -4,9 +4,9 @@ import { RE2JS } from 're2js';
  * A JSON Schema `pattern` (an ECMAScript regular expression) checked in time linear in the text:
  * a server's schema is not trusted code, and `^(a+)+$` against forty `a`s and a `!` keeps a
  * backtracking engine (every browser's and Node's RegExp) busy for hours, with no way to stop it
- * on the thread it blocks — Ctrl+C included. The pattern is rewritten into RE2's syntax with
- * each construct's ECMAScript meaning kept (`.`, `\s`, `\uXXXX`, `[^]`, `\p{Letter}`), then run
- * on RE2JS, whose running time is linear in the text. What RE2 cannot express in linear time
+ * on the thread it blocks — Ctrl+C included. The pattern is rewritten into RE2's syntax, keeping
+ * what each construct means in ECMAScript (`.`, `\s`, `\uXXXX`, `[^]`, `\p{Letter}`).
+ * RE2JS runs it, in time linear in the text. What RE2 cannot express in linear time
  * (look-around, back-references, Unicode properties it does not know, a count past 1,000) is not
  * checked: the pattern then accepts every text, and `unchecked` says why.
  */
