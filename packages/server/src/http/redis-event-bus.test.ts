@@ -504,6 +504,28 @@ describe.skipIf(!REDIS)('createRedisEventBus', () => {
     await expect.poll(() => heard).toEqual([{ kind: 'tools_list_changed' }]);
   });
 
+  it('ready means it can send too: given a connection made lazyConnect, it connects it, and what is published once ready reaches the others', async () => {
+    const server = await startRedis();
+    cleanup.push(() => server.stop());
+    const listening = createRedisEventBus(connect(server), { secret: SECRET });
+    cleanup.push(() => listening.close());
+    await listening.ready;
+    const heard: ServerEvent[] = [];
+    listening.subscribe((e) => heard.push(e));
+    const lazy = new Redis(server.url, { lazyConnect: true });
+    lazy.on('error', () => {});
+    cleanup.push(async () => lazy.disconnect());
+    const errors: Error[] = [];
+    const bus = createRedisEventBus(lazy, { secret: SECRET, onerror: (e) => errors.push(e) });
+    cleanup.push(() => bus.close());
+    await bus.ready;
+    expect(lazy.status).toBe('ready');
+    bus.publish({ kind: 'tools_list_changed' });
+    await expect.poll(() => heard).toEqual([{ kind: 'tools_list_changed' }]);
+    expect(bus.unsent()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
   it('restarted while both are up, the bus carries a change after', async () => {
     const server = await startRedis();
     cleanup.push(() => server.stop());
@@ -594,7 +616,8 @@ describe.skipIf(!REDIS)('createRedisEventBus', () => {
     const b = await replica(server);
     const modern = await follower(b.url);
     const watching = await watcher(b.url, [WATCHED]);
-    // a's connection to Redis is not up (yet); b's subscription is, throughout.
+    // a's connection to Redis is not up yet (the bus starts connecting it, and nothing connects in
+    // the same tick); b's subscription is up throughout.
     const down = new Redis(server.url, { lazyConnect: true, retryStrategy: () => 50 });
     down.on('error', () => {});
     cleanup.push(async () => down.disconnect());
@@ -603,7 +626,8 @@ describe.skipIf(!REDIS)('createRedisEventBus', () => {
     a.publish({ kind: 'resource_updated', uri: WATCHED });
     a.publish({ kind: 'tools_list_changed' });
     expect(a.unsent()).toBe(2);
-    await down.connect();
+    expect(down.status).not.toBe('ready');
+    await a.ready;
     // Once it can send, a says so: b takes everything as changed, its own listen streams each told
     // the resources they follow.
     await expect.poll(() => watching.updated).toEqual([WATCHED]);

@@ -51,8 +51,10 @@ export interface RedisEventBusDrops {
 /** A `ServerEventBus` over Redis pub/sub, for `createHttpHandler({ bus })`. */
 export interface RedisEventBus extends ServerEventBus {
   /**
-   * Resolves once subscribed for the first time, however long Redis takes to be up (until then,
-   * what the other replicas say is not heard here). Never settles for a bus closed before.
+   * Resolves once this bus both hears the channel (subscribed) and can send on it (the connection
+   * it was given is ready) for the first time, however long Redis takes to be up: until then, what
+   * the other replicas say is not heard here, and an event published here is not sent to them (it
+   * is counted in `unsent()`, and a resync follows). Never settles for a bus closed before.
    */
   readonly ready: Promise<void>;
   /** Whether its subscription is up now: while it is not, what the other replicas say is not heard. */
@@ -333,7 +335,20 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
     owed = false;
     send(RESYNC, false);
   };
+  // `ready` waits for both connections: the subscriber's is its own (below), this one the caller's.
+  let subscribed: () => void = () => {};
+  const ready = new Promise<void>((resolve) => {
+    subscribed = resolve;
+  });
+  let subscribedOnce = false;
+  const readyIfBoth = () => {
+    if (subscribedOnce && !closed && redis.status === 'ready') subscribed();
+  };
   redis.on('ready', flush);
+  redis.on('ready', readyIfBoth);
+  // Given one made with `lazyConnect`: nothing here sends a command before it is ready, so nothing
+  // would ever connect it.
+  if (redis.status === 'wait') redis.connect().catch(() => {});
 
   const subscriber = redis.duplicate({
     lazyConnect: true,
@@ -360,17 +375,14 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
   // each one after a connection lost (ioredis subscribes again on its own too; this one, after it
   // on the same connection, answers once the channel is ours again). Then what was missed while
   // it could not hear is made up for.
-  let subscribed: () => void = () => {};
-  const ready = new Promise<void>((resolve) => {
-    subscribed = resolve;
-  });
   subscriber.on('ready', () => {
     if (closed) return;
     subscriber.subscribe(channel).then(
       () => {
         if (closed || subscriber.status !== 'ready') return;
         hearing = true;
-        subscribed();
+        subscribedOnce = true;
+        readyIfBoth();
         if (!lost) return;
         lost = false;
         missed();
@@ -497,6 +509,7 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
       closed = true;
       hearing = false;
       redis.off('ready', flush);
+      redis.off('ready', readyIfBoth);
       try {
         if (subscriber.status === 'ready') {
           await bounded(subscriber.unsubscribe(channel), timeoutMs);
