@@ -126,6 +126,20 @@ function blockLoop(ms: number): void {
   }
 }
 
+/** Whether `call` has ended yet, as a function to poll. */
+function endedFlag(call: Promise<unknown>): () => boolean {
+  let ended = false;
+  void call.then(
+    () => {
+      ended = true;
+    },
+    () => {
+      ended = true;
+    },
+  );
+  return () => ended;
+}
+
 /** How many commands `r`'s Redis connection has sent and not had answered yet. */
 function redisInFlight(r: Replica): number {
   return (r.redis as unknown as { commandQueue: { length: number } }).commandQueue.length;
@@ -267,34 +281,81 @@ describe.skipIf(!REDIS)('a direct connection never takes a live peer for dead', 
     expect(link.accepted()).toBe(1);
   });
 
-  for (const redisAsked of [false, true])
-    it(`a replica whose loop was blocked longer than the bound, its ping awaited${redisAsked ? ', a question to Redis in flight too' : ''}, takes neither its peer${redisAsked ? ' nor Redis' : ''} for dead on waking`, async () => {
-      const { a, b, link, client, asked, release } = await linked(redisAsked ? 'blockedredis:' : 'blocked:');
-      const call = startDeploy(client);
-      await asked;
-      // At one of b's pings going up (so it is awaited) — and with a question to Redis of b's in
-      // flight, or with none of either replica's — the whole process stops for longer than the
-      // bound, and longer than Redis is given to answer (`timeoutMs`): every timer due meanwhile
-      // fires late, before the loop reads what came while it was blocked.
-      let blocked = false;
-      let after = 0;
-      link.state.tap = (message) => {
-        if (!framesOf(message, a.relay.replica).some((f) => f.t === 'ping')) return;
-        if (blocked) after++;
-        else if (redisAsked ? redisInFlight(b) > 0 : redisInFlight(a) === 0 && redisInFlight(b) === 0) {
-          blocked = true;
-          blockLoop(BOUND_MS + 500);
-        }
-      };
-      let ended = false;
-      void call.then(() => {
-        ended = true;
-      });
-      // Woken, b goes on pinging on that connection, and the call is still there to answer.
-      await expect.poll(() => after >= 3 || ended, { timeout: 20_000 }).toBe(true);
-      link.state.tap = undefined;
-      expect(ended, 'the call ended while its question was open').toBe(false);
-      release();
-      await deployed(a, call, link);
+  it('a replica whose loop was blocked longer than the bound, its ping awaited, takes not its peer for dead on waking', async () => {
+    const { a, b, link, client, asked, release } = await linked('blocked:');
+    const call = startDeploy(client);
+    await asked;
+    // At one of b's pings going up (so it is awaited), with no question to Redis of either
+    // replica's in flight, the whole process stops for longer than the bound: every timer due
+    // meanwhile fires late, before the loop reads what came while it was blocked.
+    let blocked = false;
+    let after = 0;
+    link.state.tap = (message) => {
+      if (!framesOf(message, a.relay.replica).some((f) => f.t === 'ping')) return;
+      if (blocked) after++;
+      else if (redisInFlight(a) === 0 && redisInFlight(b) === 0) {
+        blocked = true;
+        blockLoop(BOUND_MS + 500);
+      }
+    };
+    const ended = endedFlag(call);
+    // Woken, b goes on pinging on that connection, and the call is still there to answer.
+    await expect.poll(() => after >= 3 || ended(), { timeout: 20_000 }).toBe(true);
+    link.state.tap = undefined;
+    expect(ended(), 'the call ended while its question was open').toBe(false);
+    release();
+    await deployed(a, call, link);
+  });
+
+  it('a replica whose loop was blocked longer than the bound, its ping awaited and its own question to Redis in flight, takes neither its peer nor Redis for dead on waking', async () => {
+    const { a, b, link, client, asked, release } = await linked('blockedredis:');
+    const call = startDeploy(client);
+    await asked;
+    // b, requesting on a direct connection, asks Redis every `livenessMs` whether a still beats
+    // (EXISTS). Made to coincide, not waited for: b's ping going up is held in the link (awaited,
+    // unanswered), and the moment b's next beat question is written the whole process stops for
+    // longer than the bound and than Redis is given to answer (`timeoutMs`). Redis answers
+    // meanwhile; every timer due fires late, before the loop reads that answer.
+    let holding = false;
+    let armed = false;
+    let blocked = false;
+    let after = 0;
+    const exists = b.redis.exists.bind(b.redis) as (...args: unknown[]) => Promise<number>;
+    (b.redis as { exists: unknown }).exists = (...args: unknown[]) => {
+      const asking = exists(...args);
+      if (holding && !blocked && !armed) {
+        armed = true;
+        // After this turn's sockets were read (the loop's check phase): the caller has set its
+        // bound on the answer by then, and the timers go first once the loop wakes. Were the answer
+        // read already, the ping goes on and the next one is held for the next question.
+        setImmediate(() => {
+          armed = false;
+          if (redisInFlight(b) > 0) {
+            blocked = true;
+            blockLoop(BOUND_MS + 500);
+          }
+          holding = false;
+          link.rate.up = Number.POSITIVE_INFINITY;
+        });
+      }
+      return asking;
+    };
+    h.cleanups.push(async () => {
+      (b.redis as { exists: unknown }).exists = exists;
     });
+    link.state.tap = (message) => {
+      if (!framesOf(message, a.relay.replica).some((f) => f.t === 'ping')) return;
+      if (blocked) after++;
+      else if (!holding) {
+        holding = true;
+        link.rate.up = 0;
+      }
+    };
+    const ended = endedFlag(call);
+    await expect.poll(() => after >= 3 || ended(), { timeout: 20_000 }).toBe(true);
+    link.state.tap = undefined;
+    expect(ended(), 'the call ended while its question was open').toBe(false);
+    release();
+    await deployed(a, call, link);
+  });
 });
