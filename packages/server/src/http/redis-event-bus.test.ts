@@ -31,6 +31,7 @@ import {
   MAX_EVENT_MESSAGE_BYTES,
   MAX_SEEN,
   NonceMemory,
+  PAD_BYTES,
   sealEvent,
 } from './redis-event-bus.js';
 
@@ -243,6 +244,50 @@ describe.skipIf(!REDIS)('createRedisEventBus', () => {
     await expect.poll(() => wire.length).toBe(3);
     expect(wire[2]?.split('.').at(-1)).not.toBe(wire[1]?.split('.').at(-1));
     expect(b.bus.dropped()).toEqual(NO_DROPS);
+  });
+
+  it('the length on the wire tells no kind apart: each kind, a short URI and a resync seal to one length', async () => {
+    const server = await startRedis();
+    cleanup.push(() => server.stop());
+    const wire = await spy(server);
+    const a = createRedisEventBus(connect(server), { secret: SECRET });
+    cleanup.push(() => a.close());
+    await a.ready;
+    const b = createRedisEventBus(connect(server), { secret: SECRET });
+    cleanup.push(() => b.close());
+    await b.ready;
+    const heard: ServerEvent[] = [];
+    b.subscribe((e) => heard.push(e));
+    const events: ServerEvent[] = [
+      { kind: 'tools_list_changed' },
+      { kind: 'prompts_list_changed' },
+      { kind: 'resources_list_changed' },
+      { kind: 'resource_updated', uri: 'file:///a' },
+      { kind: 'resource_updated', uri: `file:///${'long/'.repeat(60)}`, params: { n: 1 } },
+      { kind: 'tools_list_changed', params: { _meta: { note: 'ü'.repeat(150) } } },
+    ];
+    for (const event of events) a.publish(event);
+    await expect.poll(() => heard).toEqual(events);
+    // A resync, as a replica sends once it could not send an event: heard as every list changed.
+    const lazy = new Redis(server.url, { lazyConnect: true });
+    lazy.on('error', () => {});
+    cleanup.push(async () => lazy.disconnect());
+    const c = createRedisEventBus(lazy, { secret: SECRET });
+    cleanup.push(() => c.close());
+    c.publish({ kind: 'prompts_list_changed' });
+    expect(c.unsent()).toBe(1);
+    await expect.poll(() => heard.length).toBe(events.length + 3);
+    expect(wire).toHaveLength(events.length + 1);
+    const sealedLength = (message: string) => message.split('.').at(-1)?.length;
+    const resync = wire[events.length] as string;
+    expect(new Set([...wire.slice(0, 4), resync].map(sealedLength)).size).toBe(1);
+    // Padded to 256 bytes: 256 bytes of JSON and the IV and tag, in base64url.
+    expect(sealedLength(resync)).toBeGreaterThan(256 * (4 / 3));
+    expect(sealedLength(resync)).toBeLessThan(320 * (4 / 3));
+    // Longer ones take the next step, still one length for each step.
+    expect(sealedLength(wire[4] as string)).toBe(sealedLength(wire[5] as string));
+    expect(sealedLength(wire[4] as string)).toBeGreaterThan(sealedLength(resync) as number);
+    expect(b.dropped()).toEqual(NO_DROPS);
   });
 
   it('a message not sealed with the secret, altered, replayed, oversized, malformed or expired reaches no client and is counted', async () => {
@@ -608,6 +653,38 @@ describe.skipIf(!REDIS)('createRedisEventBus', () => {
     const resync = ['tools_list_changed', 'prompts_list_changed', 'resources_list_changed'];
     await expect.poll(() => b.heard.map((e) => e.kind)).toEqual([...resync, ...resync, 'resources_list_changed']);
     expect(b.bus.dropped()).toEqual(NO_DROPS);
+  });
+
+  it('an event that fits unpadded but not padded goes unpadded; one byte more is not sent', async () => {
+    const server = await startRedis();
+    cleanup.push(() => server.stop());
+    const a = createRedisEventBus(connect(server), { secret: SECRET });
+    cleanup.push(() => a.close());
+    await a.ready;
+    const b = createRedisEventBus(connect(server), { secret: SECRET });
+    cleanup.push(() => b.close());
+    await b.ready;
+    const heard: ServerEvent[] = [];
+    b.subscribe((e) => heard.push(e));
+    // The largest event sealed within the bound, as a bus seals it (a head of the same lengths).
+    const event = (n: number) => ({ kind: 'tools_list_changed', params: { s: 'x'.repeat(n) } }) as const;
+    const plain = (n: number) => JSON.stringify({ k: 'tools_list_changed', p: { s: 'x'.repeat(n) } });
+    const head = { f: 'f'.repeat(22), n: 'n'.repeat(22), x: Date.now() + EVENT_TTL_MS };
+    const fits = (n: number) =>
+      Buffer.byteLength(sealEvent(eventBusKey(SECRET), CHANNEL, head, plain(n))) <= MAX_EVENT_MESSAGE_BYTES;
+    let [largest, over] = [0, MAX_EVENT_MESSAGE_BYTES];
+    while (over - largest > 1) {
+      const middle = Math.floor((largest + over) / 2);
+      if (fits(middle)) largest = middle;
+      else over = middle;
+    }
+    // Not a whole number of steps: padded, it would not fit.
+    expect(Buffer.byteLength(plain(largest)) % PAD_BYTES).not.toBe(0);
+    a.publish(event(largest));
+    await expect.poll(() => heard).toEqual([event(largest)]);
+    expect(a.unsent()).toBe(0);
+    a.publish(event(largest + 1));
+    expect(a.unsent()).toBe(1);
   });
 
   it('an event a replica could not send while its own Redis connection was down reaches a replica that heard all along: it is told to re-list and re-read what it follows', async () => {

@@ -87,6 +87,8 @@ const KINDS = new Set<string>([
   'resources_list_changed',
   'resource_updated',
 ]);
+/** The step an event's JSON is padded to before it is sealed, in bytes. */
+export const PAD_BYTES = 256;
 /** What a replica that could not send an event says once it can: take everything as changed. */
 const RESYNC = JSON.stringify({ k: 'resync' });
 /** What this version's messages start with: `v2.<sender>.<nonce>.<expiry>.<sealed event>`. */
@@ -216,7 +218,9 @@ export class NonceMemory {
  *
  * Each event is encrypted and authenticated (AES-256-GCM) with a key derived from `secret`, bound
  * to the channel, its sender, a nonce and an expiry `EVENT_TTL_MS` out: whoever reads the Redis
- * sees who sent a message and when it expires, never its kind, URI or params. One that is larger
+ * sees who sent a message and when it expires, never its kind, URI or params (the event is padded
+to a multiple of `PAD_BYTES` before it is sealed: the length tells apart no kind, only URIs and
+params more than a step apart in length). One that is larger
  * than `MAX_EVENT_MESSAGE_BYTES`, not sealed with this key, not an envelope, of an unknown kind,
  * with a URI or params not as the SDK expects (params a JSON object), expired, or a copy of one
  * heard already is dropped and counted (`dropped()`), never delivered and never thrown; so is one
@@ -309,12 +313,11 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
     };
     if (redis.status !== 'ready') return failed(`Redis is ${redis.status}`);
     if (inFlight >= MAX_IN_FLIGHT) return failed(`${MAX_IN_FLIGHT} already waiting for Redis`);
-    const message = sealEvent(
-      key,
-      channel,
-      { f: id, n: randomBytes(16).toString('base64url'), x: Date.now() + EVENT_TTL_MS },
-      plain,
-    );
+    const head = { f: id, n: randomBytes(16).toString('base64url'), x: Date.now() + EVENT_TTL_MS };
+    // Padded (JSON allows trailing spaces), so the length on the wire tells no kind apart; one too
+    // big padded goes unpadded, its length telling only that it is large.
+    let message = sealEvent(key, channel, head, padded(plain));
+    if (Buffer.byteLength(message, 'utf8') > MAX_EVENT_MESSAGE_BYTES) message = sealEvent(key, channel, head, plain);
     if (Buffer.byteLength(message, 'utf8') > MAX_EVENT_MESSAGE_BYTES)
       return failed(`larger than ${MAX_EVENT_MESSAGE_BYTES} bytes`);
     inFlight++;
@@ -522,6 +525,16 @@ export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions)
       }
     },
   };
+}
+
+/**
+ * `plain` with spaces after it up to the next multiple of `PAD_BYTES` (UTF-8): every event of a
+ * kind without a URI or params, and a resync, seals to one length, as do URIs and params of
+ * lengths within one step.
+ */
+function padded(plain: string): string {
+  const bytes = Buffer.byteLength(plain, 'utf8');
+  return plain + ' '.repeat(Math.ceil(bytes / PAD_BYTES) * PAD_BYTES - bytes);
 }
 
 /** The sender, nonce and expiry in the clear, as this bus sends them (authenticated already: a replica holding the key may send any). */
