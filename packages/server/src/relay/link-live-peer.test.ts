@@ -216,6 +216,28 @@ describe.skipIf(!REDIS)('a direct connection never takes a live peer for dead', 
     expect(link.accepted()).toBe(1);
   };
 
+  it('a connection lost under a waiting call: once the replicas close, nothing of theirs holds the process open (a replica told to stop exits)', async () => {
+    // Timers keeping this process alive. Was: the requester, waiting up to a heartbeat's lapse
+    // (30 s) for the holder to be sure to drop the call, kept that timer; `elicitkit serve` took
+    // 30 s to exit on SIGTERM after a holder was killed.
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const { link, client, asked } = await linked('lostthenclosed:');
+    const call = startDeploy(client).catch((error: unknown) => error);
+    await asked;
+    await link.close();
+    expect(await call).toBeInstanceOf(Error);
+    for (const c of h.clients.splice(0)) await c.close().catch(() => {});
+    await h.proxy?.close();
+    h.proxy = undefined;
+    for (const r of h.replicas.splice(0)) {
+      await r.serving.close();
+      await r.relay.close();
+      r.redis.disconnect();
+    }
+    await expect.poll(timers, { timeout: 5_000 }).toBeLessThanOrEqual(before);
+  });
+
   it('a large response on a slow network, every pong behind it for several bounds, arrives whole', async () => {
     const { link, client } = await linked('slowdown:', 20_000);
     link.rate.down = RATE;

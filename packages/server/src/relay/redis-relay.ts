@@ -179,7 +179,13 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     hearing: new Hearing(),
     timeoutMs,
     redisBefore: (by) => clock.before(by),
-    unheard: () => new Promise<void>((resolve) => setTimeout(resolve, sessions.lapsesIn() + livenessMs)),
+    // Up to a heartbeat's whole lapse (30 s): it holds no process open once all else closed (a
+    // replica told to stop exited only then).
+    unheard: () =>
+      new Promise<void>((resolve) => {
+        const lapse = setTimeout(resolve, sessions.lapsesIn() + livenessMs);
+        (lapse as { unref?: () => void }).unref?.();
+      }),
   };
   // Redis back after refusing commands: the aborts it refused go now.
   const repay = () => payOwed(core);
