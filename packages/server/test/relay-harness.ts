@@ -46,7 +46,8 @@ export function relayHarness(secret: string) {
   afterAll(async () => {
     await h.server?.stop();
   });
-  afterEach(async () => {
+  /** Closes what the test opened: its clients, balancer and replicas, then the rest. Also run after each test. */
+  const closeAll = async () => {
     for (const client of h.clients.splice(0)) await client.close().catch(() => {});
     await h.proxy?.close();
     h.proxy = undefined;
@@ -56,7 +57,8 @@ export function relayHarness(secret: string) {
       r.redis.disconnect();
     }
     for (const cleanup of h.cleanups.splice(0)) await cleanup();
-  });
+  };
+  afterEach(closeAll);
 
   const replica = async (prefix: string, options: ReplicaOptions = {}): Promise<Replica> => {
     const { wrapped, handler, ...relayOptions } = options;
@@ -102,7 +104,7 @@ export function relayHarness(secret: string) {
     return { a, b, url: h.proxy.url };
   };
 
-  return { h, replica, gated, pair };
+  return { h, replica, gated, pair, closeAll };
 }
 
 /**

@@ -159,6 +159,19 @@ function previousFormat(secret: string, envelope: unknown): string {
   return `${mac(`${CHANNEL}\n${json}`)}.${json}`;
 }
 
+/** Two buses on `server` alone (no handler), both ready: `a` to publish, `b` hearing into `heard`. */
+async function twoBuses(server: TestRedis) {
+  const a = createRedisEventBus(connect(server), { secret: SECRET });
+  cleanup.push(() => a.close());
+  await a.ready;
+  const b = createRedisEventBus(connect(server), { secret: SECRET });
+  cleanup.push(() => b.close());
+  await b.ready;
+  const heard: ServerEvent[] = [];
+  b.subscribe((e) => heard.push(e));
+  return { a, b, heard };
+}
+
 /** Every message published on the channel, as it was sent (a spy's own connection). */
 async function spy(server: TestRedis): Promise<string[]> {
   const redis = connect(server);
@@ -250,14 +263,7 @@ describe.skipIf(!REDIS)('createRedisEventBus', () => {
     const server = await startRedis();
     cleanup.push(() => server.stop());
     const wire = await spy(server);
-    const a = createRedisEventBus(connect(server), { secret: SECRET });
-    cleanup.push(() => a.close());
-    await a.ready;
-    const b = createRedisEventBus(connect(server), { secret: SECRET });
-    cleanup.push(() => b.close());
-    await b.ready;
-    const heard: ServerEvent[] = [];
-    b.subscribe((e) => heard.push(e));
+    const { a, b, heard } = await twoBuses(server);
     const events: ServerEvent[] = [
       { kind: 'tools_list_changed' },
       { kind: 'prompts_list_changed' },
@@ -658,14 +664,7 @@ describe.skipIf(!REDIS)('createRedisEventBus', () => {
   it('an event that fits unpadded but not padded goes unpadded; one byte more is not sent', async () => {
     const server = await startRedis();
     cleanup.push(() => server.stop());
-    const a = createRedisEventBus(connect(server), { secret: SECRET });
-    cleanup.push(() => a.close());
-    await a.ready;
-    const b = createRedisEventBus(connect(server), { secret: SECRET });
-    cleanup.push(() => b.close());
-    await b.ready;
-    const heard: ServerEvent[] = [];
-    b.subscribe((e) => heard.push(e));
+    const { a, heard } = await twoBuses(server);
     // The largest event sealed within the bound, as a bus seals it (a head of the same lengths).
     const event = (n: number) => ({ kind: 'tools_list_changed', params: { s: 'x'.repeat(n) } }) as const;
     const plain = (n: number) => JSON.stringify({ k: 'tools_list_changed', p: { s: 'x'.repeat(n) } });

@@ -181,7 +181,7 @@ describe('a Link judges its peer only once it has read what came', () => {
 });
 
 describe.skipIf(!REDIS)('a direct connection never takes a live peer for dead', () => {
-  const { h, replica } = relayHarness(SECRET);
+  const { h, replica, closeAll } = relayHarness(SECRET);
 
   /**
    * Holder `a` (its direct port behind a slow link), requester `b`, a balancer — initialize to a,
@@ -227,14 +227,7 @@ describe.skipIf(!REDIS)('a direct connection never takes a live peer for dead', 
     await asked;
     await link.close();
     expect(await call).toBeInstanceOf(Error);
-    for (const c of h.clients.splice(0)) await c.close().catch(() => {});
-    await h.proxy?.close();
-    h.proxy = undefined;
-    for (const r of h.replicas.splice(0)) {
-      await r.serving.close();
-      await r.relay.close();
-      r.redis.disconnect();
-    }
+    await closeAll();
     await expect.poll(timers, { timeout: 5_000 }).toBeLessThanOrEqual(before);
   });
 
