@@ -219,8 +219,8 @@ export class NonceMemory {
  * Each event is encrypted and authenticated (AES-256-GCM) with a key derived from `secret`, bound
  * to the channel, its sender, a nonce and an expiry `EVENT_TTL_MS` out: whoever reads the Redis
  * sees who sent a message and when it expires, never its kind, URI or params (the event is padded
-to a multiple of `PAD_BYTES` before it is sealed: the length tells apart no kind, only URIs and
-params more than a step apart in length). One that is larger
+ * to a multiple of `PAD_BYTES` before it is sealed: the length tells apart no kind, only URIs and
+ * params more than a step apart in length). One that is larger
  * than `MAX_EVENT_MESSAGE_BYTES`, not sealed with this key, not an envelope, of an unknown kind,
  * with a URI or params not as the SDK expects (params a JSON object), expired, or a copy of one
  * heard already is dropped and counted (`dropped()`), never delivered and never thrown; so is one
