@@ -21,6 +21,7 @@ import { done } from '../results.js';
 import { type AnyTool, defineTool } from '../tool.js';
 import { createHttpHandler, type HttpHandlerOptions } from './handler.js';
 import { toNodeListener } from './node-listener.js';
+import type { SessionDirectory } from './session-directory.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -349,6 +350,62 @@ describe('toNodeListener', () => {
     const notify = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
     const other = { fetch: async () => new Response(null), notify, sessionCount: () => 0, close: async () => {} };
     expect(() => toNodeListener(other)).toThrow(expect.objectContaining({ code: 'NOT_AN_HTTP_HANDLER' }));
+  });
+});
+
+describe('toNodeListener: a response whose body breaks part way', () => {
+  // A body that errors after some of it was written (a relayed reply whose holder failed, or whose
+  // way to it was lost) was ended as if whole: the client read a 200 and half a JSON reply as the
+  // answer. The connection is cut instead, so every client can tell the reply is not all there.
+  // (The SDK's toNodeHandler ends it as if whole too: it is not asked here.)
+  const brokenAfter = (sent: string) =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(sent));
+        setTimeout(() => controller.error(new Error('the way to the holder was lost')), 20);
+      },
+    });
+  const elsewhere: SessionDirectory = {
+    opened: async () => {},
+    closed: () => {},
+    forward: async () =>
+      new Response(brokenAfter('{"jsonrpc":"2.0","id":1,"result":{"tools":['), {
+        headers: { 'content-type': 'application/json' },
+      }),
+  };
+
+  it.each([
+    ['fetch', 'read whole'],
+    ['a raw HTTP client', 'not ended'],
+  ])('reaches %s broken: %s', async (client) => {
+    const s = await serve([], { sessions: elsewhere });
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': 'held-by-another-replica',
+      'mcp-protocol-version': '2025-11-25',
+    };
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    if (client === 'fetch') {
+      const response = await fetch(s.url, { method: 'POST', headers, body });
+      expect(response.status).toBe(200);
+      await expect(response.text()).rejects.toThrow();
+    } else {
+      const ended = await new Promise<{ status: number | undefined; read: string; ended: boolean }>((resolve) => {
+        const req = httpRequest(s.url, { method: 'POST', headers }, (res) => {
+          let read = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            read += chunk;
+          });
+          res.on('end', () => resolve({ status: res.statusCode, read, ended: true }));
+          res.on('error', () => resolve({ status: res.statusCode, read, ended: false }));
+        });
+        req.end(body);
+      });
+      expect(ended).toEqual({ status: 200, read: '{"jsonrpc":"2.0","id":1,"result":{"tools":[', ended: false });
+    }
+    await Promise.all(s.exchanges.map((e) => e.done));
   });
 });
 

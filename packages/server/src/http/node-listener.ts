@@ -271,11 +271,13 @@ class NodeExchange implements Exchange {
         }
       }
     } catch {
-      // The stream broke (told as a drop, as `watchResponse` tells it): the response ends there.
+      // The stream broke (told as a drop, as `watchResponse` tells it): the connection is cut, not
+      // the response ended, which would hand the client what came so far as all of it (half a
+      // JSON reply read as a whole one, with its 200).
       if (this.dropped) return;
       this.finished = true;
       this.end(true);
-      res.end();
+      res.destroy();
       return;
     }
     this.finish(res);

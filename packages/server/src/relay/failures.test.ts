@@ -114,6 +114,30 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
       });
     });
 
+    it('a JSON reply the holder cannot finish: a 500, none of it sent as if it were all', async () => {
+      const sent = `{"jsonrpc":"2.0","id":1,"result":{"x":"${'x'.repeat(LONG)}`;
+      const { holder, requester, sessionId } = await holderRunning(
+        prefix('broken'),
+        async () =>
+          new Response(
+            new ReadableStream<Uint8Array>({
+              start(controller) {
+                controller.enqueue(new TextEncoder().encode(sent));
+                setTimeout(() => controller.error(new Error('the disk under the reply failed')), 50);
+              },
+            }),
+            { headers: { 'content-type': 'application/json' } },
+          ),
+        direct,
+      );
+      const response = await post(requester.serving.url, sessionId);
+      const text = await response.text();
+      expect({ status: response.status, partial: text.includes('xxxx') }).toEqual({ status: 500, partial: false });
+      expect(text).toContain('the request failed on the server instance holding its session');
+      expect(text).not.toContain('disk');
+      await expect.poll(() => [holder.relay.inFlight(), requester.relay.inFlight()]).toEqual([0, 0]);
+    });
+
     it('a handler that throws on the holder: a 500, and the session is not forgotten', async () => {
       const { requester, sessionId } = await holderRunning(
         prefix('boom'),

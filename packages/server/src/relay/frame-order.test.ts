@@ -13,18 +13,21 @@
  * overtake it — the call then runs, its cancel dropped as one for a request the holder did not know.
  */
 import { Client } from '@modelcontextprotocol/client';
+import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { startProxy } from '../../../../test/support/round-robin-proxy.js';
-import { httpTransport, patientClient, startDeploy } from '../../test/loopback.js';
+import { httpTransport, loopback, patientClient, startDeploy } from '../../test/loopback.js';
 import {
   freePort,
+  postOnSession,
   publishes,
   relayHarness,
   type Tamper,
   tamperingLink,
   untilDirect,
 } from '../../test/relay-harness.js';
+import { createRedisRelay } from './redis-relay.js';
 
 const REDIS = withRedis('relay/frame-order.test.ts');
 const SECRET = 'relay-order-test-secret-0123456789abcdef0123';
@@ -104,6 +107,70 @@ describe.skipIf(!REDIS)('a relayed response whose messages are dropped or reorde
       expect(await client.listTools()).toMatchObject({ tools: expect.any(Array) });
     });
   }
+
+  it('a JSON reply that loses a piece on the way reaches its client broken, never cut short and whole', async () => {
+    // A reply in JSON (a holder's handler may answer so) cannot carry an error after its head: the
+    // requester ends its body with one, and its client must see the reply broken off, not a 200
+    // whose body stops where the lost piece began.
+    const prefix = 'order-json:';
+    const port = await freePort();
+    const link = await tamperingLink(port);
+    links.push(link);
+    const redis = new Redis(h.server.url);
+    const relay = createRedisRelay(redis, {
+      secret: SECRET,
+      prefix,
+      livenessMs: 100,
+      direct: { port, advertise: link.address },
+    });
+    const serving = await loopback({ authenticated: true, sessions: relay });
+    const a = { relay, redis, serving };
+    h.replicas.push(a);
+    const long = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { x: 'x'.repeat(8 * BIG) } });
+    await relay.serve({
+      fetch: async (request) =>
+        ((await request.clone().json()) as { method?: string }).method === 'tools/list'
+          ? new Response(long, { headers: { 'content-type': 'application/json' } })
+          : serving.handler.fetch(request),
+    });
+    const b = await replica(prefix, { direct: {} });
+    const client = new Client({ name: 'order', version: '1' });
+    h.clients.push(client);
+    const transport = httpTransport(serving.url, 'alice');
+    await client.connect(transport);
+    const sessionId = transport.sessionId as string;
+    // Pings through b until one reaches a without a PUBLISH: the direct connection is up.
+    await expect
+      .poll(async () => {
+        const before = await publishes(a.redis);
+        await (await postOnSession(b.serving.url, sessionId, { jsonrpc: '2.0', id: 9, method: 'ping' })).text();
+        return (await publishes(a.redis)) - before;
+      })
+      .toBe(0);
+    const idle = b.relay.inFlight();
+    const sizes: number[] = [];
+    let pieces = 0;
+    link.state.tamper = ({ size }) => {
+      sizes.push(size);
+      return size > BIG && pieces++ === 1 ? 'drop' : 'pass';
+    };
+    const response = await postOnSession(b.serving.url, sessionId, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const read = await response.text().then(
+      () => 'read as whole',
+      () => 'broken off',
+    );
+    // It went as several large messages, the second of them dropped.
+    expect({ status: response.status, dropped: pieces > 1, read }).toEqual({
+      status: 200,
+      dropped: true,
+      read: 'broken off',
+    });
+    await expect.poll(() => b.relay.inFlight()).toBe(idle);
+    // Untouched, the same reply arrives whole.
+    link.state.tamper = () => 'pass';
+    const whole = await postOnSession(b.serving.url, sessionId, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect((await whole.text()) === long).toBe(true);
+  });
 
   it('a cancel never overtakes its call: while a request through Redis is unanswered, the next to that holder goes behind it, not on a connection that came up meanwhile', async () => {
     const prefix = 'order-cancel:';
