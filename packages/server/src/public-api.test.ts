@@ -136,6 +136,7 @@ describe('the public API of @elicitkit/server/redis', () => {
     expect(Object.keys(await import('./redis.js')).sort()).toEqual([
       'ClaimStoreNotDurableError',
       'ClaimStoreUnavailableError',
+      'RelayFailedError',
       'createRedisClaimStore',
       'createRedisEventBus',
       'createRedisEventStore',
@@ -145,6 +146,7 @@ describe('the public API of @elicitkit/server/redis', () => {
       values: [
         'ClaimStoreNotDurableError',
         'ClaimStoreUnavailableError',
+        'RelayFailedError',
         'createRedisClaimStore',
         'createRedisEventBus',
         'createRedisEventStore',

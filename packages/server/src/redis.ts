@@ -18,3 +18,4 @@ export {
 } from './http/redis-event-bus.js';
 export { createRedisEventStore, type RedisEventStoreOptions } from './http/redis-event-store.js';
 export { createRedisRelay, type RedisRelay, type RedisRelayOptions } from './relay/redis-relay.js';
+export { RelayFailedError } from './relay/relayed-response.js';

@@ -37,7 +37,7 @@ import {
   toBase64,
 } from './frames.js';
 import type { Takes } from './publisher.js';
-import { HolderGone, RelayedResponse, RelayInterrupted } from './relayed-response.js';
+import { HolderGone, RelayedResponse, RelayFailedError, RelayInterrupted } from './relayed-response.js';
 import type { Unanswered } from './unanswered.js';
 
 /** What a holder sends back for a relayed request: its response's frames. */
@@ -135,6 +135,8 @@ export interface RelayCore {
   hearing: Hearing;
   /** How long each Redis command of the relay waits for an answer, ms (`RedisRelayOptions.timeoutMs`). */
   timeoutMs: number;
+  /** `RedisRelayOptions.onerror`, made safe: one that throws takes nothing down. */
+  onerror(error: Error): void;
   /**
    * The moment on Redis's clock before which a command must run there to have run before `by` here
    * (`performance.now()`): a relayed request is published only before it (`Takes.before`).
@@ -257,7 +259,7 @@ export async function runRelayed(
   let headSent = false;
   try {
     const handler = core.handler;
-    if (!handler) throw new Error('this replica is not serving yet');
+    if (!handler) throw new Ended('this replica is not serving yet');
     const body = frame.body === undefined ? undefined : fromBase64(frame.body);
     const request = handler.serve
       ? new RelayedRequest(frame.url, { method: frame.method, headers: frame.headers }, controller.signal)
@@ -316,17 +318,24 @@ export async function runRelayed(
       if (done || controller.signal.aborted) break;
       for (const d of pieces(value)) sent({ t: 'data', r: frame.r, d });
     }
-    if (controller.signal.reason === SHUTDOWN) throw new Error('the server instance holding this session stopped');
-    if (controller.signal.reason === LOST) throw new Error(LOST_MESSAGE);
+    if (controller.signal.reason === SHUTDOWN) throw new Ended('the server instance holding this session stopped');
+    if (controller.signal.reason === LOST) throw new Ended(LOST_MESSAGE);
     // Told, in case it only paused (its heartbeat lapsed while its process was stopped, or while
     // it could not write to Redis): it still listens, and would wait for the rest for ever.
-    if (controller.signal.reason === UNHEARD) throw new Error(UNHEARD_MESSAGE);
-    if (controller.signal.reason === UNREACHABLE) throw new Error(UNREACHABLE_MESSAGE);
-    if (failed !== undefined) throw failed;
+    if (controller.signal.reason === UNHEARD) throw new Ended(UNHEARD_MESSAGE);
+    if (controller.signal.reason === UNREACHABLE) throw new Ended(UNREACHABLE_MESSAGE);
+    if (failed !== undefined) throw new Ended(UNSENT_MESSAGE);
     if (controller.signal.aborted) await reader.cancel().catch(() => {});
     else sent({ t: 'end', r: frame.r });
   } catch (error) {
-    const message = String((error as Error).message).slice(0, 2_000);
+    // What the relay's own ending says goes to the requester; what the handler or its response
+    // threw stays here (`onerror`): it may name files, SQL or what the request carried, and its
+    // client is told only that the request failed, as a 500 tells it before the head.
+    // (A handler that rejects once the relay dropped its request — the signal aborted — did what
+    // it was told.)
+    if (!(error instanceof Ended) && !controller.signal.aborted)
+      core.onerror(error instanceof Error ? error : new Error(String(error)));
+    const message = error instanceof Ended ? error.message : RESPONSE_FAILED;
     // Before the head, a holder that goes on (only its stopping ends its sessions) answers as a
     // server does when a request fails: an error response, so the requester does not take the
     // session for gone — 503 to send again when it is only not serving yet, or was cut from Redis
@@ -564,6 +573,8 @@ function* pieces(bytes: Uint8Array): Generator<string> {
 const NOT_SERVING =
   'Service unavailable: the server instance holding this session is not serving yet; send the request again';
 const FAILED = 'Internal error: the request failed on the server instance holding its session';
+const RESPONSE_FAILED = 'the response failed on the server instance holding its session';
+const UNSENT_MESSAGE = 'the server instance holding this session could not send the rest of the response';
 const LOST_MESSAGE = 'the server instance holding this session lost its Redis subscription and dropped the request';
 const UNHEARD_MESSAGE =
   'the server instance holding this session no longer heard from the one relaying the request and dropped it';
@@ -676,6 +687,7 @@ export async function relayTo(
   const relayed = new RelayedResponse({
     requestBody: body,
     sequenced: to.sequenced,
+    failed: (reason, started) => core.onerror(new RelayFailedError(holder, request.method, reason, started)),
     abort: (resume) => void sendAbort(core, holder, r, { aead, ...(via ? { via } : {}) }, resume),
     done: () => {
       unwatch();
@@ -794,7 +806,14 @@ export async function relayTo(
   } catch (error) {
     // A PUBLISH Redis did not answer may have reached the holder before the moment it was given up.
     if (published && error instanceof StoreTimeoutError && !relayed.settled) await dropped();
-    relayed.fail('the relay could not be sent', 'interrupted');
+    relayed.fail(
+      error instanceof RelayInterrupted || error instanceof FrameRefused
+        ? error.message
+        : error instanceof HolderGone
+          ? 'the server instance holding this session stopped'
+          : 'the relay could not be sent: the session directory (Redis) cannot be reached',
+      error instanceof HolderGone ? 'gone' : 'interrupted',
+    );
     core.unanswered.answered(holder, r);
     core.waiting.delete(r);
     if (error instanceof RelayInterrupted) return relayInterrupted(error.message);
@@ -857,6 +876,9 @@ function relayedAuth(auth: AuthInfo) {
 
 /** Why a relayed request was dropped at the holder when this replica shuts down (its requester is told). */
 export const SHUTDOWN = Symbol('shutdown');
+
+/** How a relay this replica runs for another ends on the relay's own account: its message is the requester's to see. */
+class Ended extends Error {}
 /** Why one was dropped when this replica's Redis subscription dropped (`subscriptionLost`; its requester is told). */
 const LOST = Symbol('subscription lost');
 /**

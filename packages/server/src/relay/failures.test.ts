@@ -11,6 +11,7 @@ import { withRedis } from '../../../../test/support/redis-server.js';
 import { httpTransport, loopback, patientClient, startDeploy } from '../../test/loopback.js';
 import { dropSubscription, relayHarness, untilDirect } from '../../test/relay-harness.js';
 import { createRedisRelay } from './redis-relay.js';
+import { RelayFailedError } from './relayed-response.js';
 
 const REDIS = withRedis('relay/failures.test.ts');
 const SECRET = 'relay-failures-test-secret-0123456789abcdef';
@@ -41,18 +42,32 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
    * A holder whose sessions open on its real handler but whose relayed requests run on `fetch`;
    * alice's session on it; a requesting replica. `direct`: both relay on direct connections.
    */
-  const holderRunning = async (prefix: string, fetch: (request: Request) => Promise<Response>, direct = false) => {
+  const holderRunning = async (
+    prefix: string,
+    fetch: (request: Request) => Promise<Response>,
+    direct = false,
+    told: { holder: Error[]; requester: Error[]; throws?: boolean } = { holder: [], requester: [] },
+  ) => {
+    /** Each side's `onerror`: records what it is told, then throws if the test says so (a logger failing). */
+    const tell = (into: Error[]) => (error: Error) => {
+      into.push(error);
+      if (told.throws) throw new Error('the log disk is full');
+    };
     const redis = new Redis(h.server.url);
     const relay = createRedisRelay(redis, {
       secret: SECRET,
       prefix,
       livenessMs: 100,
       ...(direct ? { direct: {} } : {}),
+      onerror: tell(told.holder),
     });
     const serving = await loopback({ authenticated: true, sessions: relay });
     h.replicas.push({ relay, redis, serving });
     await relay.serve({ fetch });
-    const requester = await replica(prefix, direct ? { direct: {} } : {});
+    const requester = await replica(prefix, {
+      ...(direct ? { direct: {} } : {}),
+      onerror: tell(told.requester),
+    });
     const client = new Client({ name: 'seed', version: '1' });
     h.clients.push(client);
     const transport = httpTransport(serving.url, 'alice');
@@ -75,6 +90,7 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
 
     it('an SSE chunk longer than one frame arrives whole', async () => {
       const text = `event: message\ndata: "${'x'.repeat(LONG)}"\n\n`;
+      const told = { holder: [] as Error[], requester: [] as Error[] };
       const { holder, requester, sessionId } = await holderRunning(
         prefix('sse'),
         async () =>
@@ -88,34 +104,42 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
             { headers: { 'content-type': 'text/event-stream' } },
           ),
         direct,
+        told,
       );
       const outcome = await within(
         10_000,
         post(requester.serving.url, sessionId).then(async (r) => ({ status: r.status, body: await r.text() })),
       );
-      expect(outcome === 'hung' ? 'hung' : { status: outcome.status, same: sameOrWhere(outcome.body, text) }).toEqual({
-        status: 200,
-        same: true,
-      });
+      // Why a relay failed, if one did (each side's operator is told), beside what arrived.
+      const failed = [...told.holder, ...told.requester].map((e) => e.message);
+      expect(
+        outcome === 'hung' ? 'hung' : { status: outcome.status, same: sameOrWhere(outcome.body, text), failed },
+      ).toEqual({ status: 200, same: true, failed: [] });
       expect([holder.relay.inFlight(), requester.relay.inFlight()]).toEqual([0, 0]);
     });
 
     it('a JSON reply longer than one frame arrives whole', async () => {
       const json = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { x: 'x'.repeat(LONG) } });
+      const told = { holder: [] as Error[], requester: [] as Error[] };
       const { requester, sessionId } = await holderRunning(
         prefix('json'),
         async () => new Response(json, { headers: { 'content-type': 'application/json' } }),
         direct,
+        told,
       );
       const response = await post(requester.serving.url, sessionId);
-      expect({ status: response.status, same: sameOrWhere(await response.text(), json) }).toEqual({
+      const body = await response.text().catch((error: unknown) => `(broken off: ${String(error)})`);
+      const failed = [...told.holder, ...told.requester].map((e) => e.message);
+      expect({ status: response.status, same: sameOrWhere(body, json), failed }).toEqual({
         status: 200,
         same: true,
+        failed: [],
       });
     });
 
     it('a JSON reply the holder cannot finish: a 500, none of it sent as if it were all', async () => {
       const sent = `{"jsonrpc":"2.0","id":1,"result":{"x":"${'x'.repeat(LONG)}`;
+      const told = { holder: [] as Error[], requester: [] as Error[] };
       const { holder, requester, sessionId } = await holderRunning(
         prefix('broken'),
         async () =>
@@ -129,28 +153,86 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
             { headers: { 'content-type': 'application/json' } },
           ),
         direct,
+        told,
       );
       const response = await post(requester.serving.url, sessionId);
       const text = await response.text();
       expect({ status: response.status, partial: text.includes('xxxx') }).toEqual({ status: 500, partial: false });
       expect(text).toContain('the request failed on the server instance holding its session');
       expect(text).not.toContain('disk');
+      // A 500 is the holder's answer, not a relay that failed: only the holder's operator is told why.
+      expect({ holder: told.holder.map((e) => e.message), requester: told.requester }).toEqual({
+        holder: ['the disk under the reply failed'],
+        requester: [],
+      });
       await expect.poll(() => [holder.relay.inFlight(), requester.relay.inFlight()]).toEqual([0, 0]);
     });
 
+    it.each([
+      ['', false],
+      [' (an onerror that throws changes nothing)', true],
+    ])(
+      "an SSE reply that breaks part way on the holder: its client gets an error event, never the holder's error, which the holder's onerror is told%s",
+      async (_, throws) => {
+        const told = { holder: [] as Error[], requester: [] as Error[], throws };
+        const { holder, requester, sessionId } = await holderRunning(
+          prefix('breaks'),
+          async () =>
+            new Response(
+              new ReadableStream<Uint8Array>({
+                start(controller) {
+                  controller.enqueue(
+                    new TextEncoder().encode(
+                      'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"begun"}}\n\n',
+                    ),
+                  );
+                  setTimeout(() => controller.error(new Error('SQLITE_CORRUPT: /var/lib/opsdesk/opsdesk.db')), 50);
+                },
+              }),
+              { headers: { 'content-type': 'text/event-stream' } },
+            ),
+          direct,
+          told,
+        );
+        const response = await post(requester.serving.url, sessionId);
+        const text = await response.text();
+        expect(response.status).toBe(200);
+        expect(text).toContain('"data":"begun"');
+        expect(text).toContain(
+          'The request did not complete: the response failed on the server instance holding its session.',
+        );
+        expect(text).not.toContain('SQLITE');
+        expect(told.holder.map((e) => e.message)).toEqual(['SQLITE_CORRUPT: /var/lib/opsdesk/opsdesk.db']);
+        expect(told.requester).toEqual([
+          expect.objectContaining({
+            code: 'RELAY_FAILED',
+            holder: holder.relay.replica,
+            method: 'POST',
+            started: true,
+            reason: 'the response failed on the server instance holding its session',
+          }),
+        ]);
+        expect(told.requester[0]).toBeInstanceOf(RelayFailedError);
+        await expect.poll(() => [holder.relay.inFlight(), requester.relay.inFlight()]).toEqual([0, 0]);
+      },
+    );
+
     it('a handler that throws on the holder: a 500, and the session is not forgotten', async () => {
+      const told = { holder: [] as Error[], requester: [] as Error[] };
       const { requester, sessionId } = await holderRunning(
         prefix('boom'),
         async () => {
           throw new Error('boom: a detail the client is not shown');
         },
         direct,
+        told,
       );
       const response = await post(requester.serving.url, sessionId);
       const text = await response.text();
       expect(response.status).toBe(500);
       expect(text).toContain('the request failed on the server instance holding its session');
       expect(text).not.toContain('boom');
+      expect(told.holder.map((e) => e.message)).toEqual(['boom: a detail the client is not shown']);
       expect(await requester.redis.exists(`${prefix('boom')}session:${sessionId}`)).toBe(1);
     });
 
@@ -160,6 +242,7 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
       const inside = new Promise<void>((resolve) => {
         entered = resolve;
       });
+      const told = { holder: [] as Error[], requester: [] as Error[] };
       const { holder, requester, sessionId } = await holderRunning(
         prefix('bye'),
         (request) => {
@@ -172,6 +255,7 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
           );
         },
         direct,
+        told,
       );
       const pending = post(requester.serving.url, sessionId);
       await inside;
@@ -180,6 +264,16 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
       expect(response.status).toBe(503);
       expect(await requester.redis.exists(`${prefix('bye')}session:${sessionId}`)).toBe(1);
       await expect.poll(() => ({ aborted, inFlight: holder.relay.inFlight() })).toEqual({ aborted: true, inFlight: 0 });
+      // The requester's operator is told; the holder's handler rejecting once its request was dropped is no error.
+      expect(told.requester).toEqual([
+        expect.objectContaining({
+          holder: holder.relay.replica,
+          started: false,
+          reason: 'this replica is shutting down',
+          message: `a POST relayed to replica ${holder.relay.replica} failed: this replica is shutting down`,
+        }),
+      ]);
+      expect(told.holder).toEqual([]);
     });
   });
 

@@ -75,6 +75,15 @@ export interface RedisRelayOptions {
    * connection a relay uses is trusted only while its peer answers sealed pings on it (`livenessMs`).
    */
   direct?: DirectOptions;
+  /**
+   * Told of what went wrong with a relay, for the operator's log. On the replica that relayed the
+   * request: each relay that ended without its whole response (a `RelayFailedError`: the holder,
+   * the request's method, whether the response had begun, and why, as its client was told). On
+   * the holder: each error a relayed request's handler or its response threw — its client is told
+   * only that the request failed there, never the error, which may name files, SQL or what the
+   * request carried. One that throws takes nothing down.
+   */
+  onerror?: (error: Error) => void;
 }
 
 /** The Redis-backed `SessionDirectory`: pass it to `createHttpHandler`, then `serve` that handler. */
@@ -178,6 +187,13 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     beating: (peer) => sessions.beating(peer),
     hearing: new Hearing(),
     timeoutMs,
+    onerror: (error) => {
+      try {
+        options.onerror?.(error);
+      } catch {
+        // The operator's logger failing takes no relay down with it.
+      }
+    },
     redisBefore: (by) => clock.before(by),
     // Up to a heartbeat's whole lapse (30 s): it holds no process open once all else closed (a
     // replica told to stop exited only then).

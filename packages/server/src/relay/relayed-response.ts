@@ -21,6 +21,35 @@ export class RelayInterrupted extends Error {
   }
 }
 
+/**
+ * A relay this replica asked for that ended without its whole response (told to
+ * `RedisRelayOptions.onerror`): its client got an error to act on — before the response began, a
+ * 503 to send again, or "Session not found" when the holder stopped; after it (`started`), an
+ * error event for each request the stream carried, or a JSON reply cut off.
+ *
+ * @example
+ * const relay = createRedisRelay(redis, {
+ *   secret,
+ *   onerror: (error) => console.error(error instanceof RelayFailedError ? error.message : error),
+ * });
+ */
+export class RelayFailedError extends Error {
+  readonly code = 'RELAY_FAILED';
+  constructor(
+    /** The replica holding the session. */
+    readonly holder: string,
+    /** The relayed request's HTTP method (a GET stream, a POST of messages, a DELETE). */
+    readonly method: string,
+    /** Why, as its client is told. */
+    readonly reason: string,
+    /** Whether the response had begun (its status and headers sent on to the client). */
+    readonly started: boolean,
+  ) {
+    super(`a ${method} relayed to replica ${holder} failed${started ? ' part way' : ''}: ${reason}`);
+    this.name = 'RelayFailedError';
+  }
+}
+
 export interface RelayedResponseSettings {
   /** The body the request carried (to answer its JSON-RPC requests if the holder dies mid-stream). */
   requestBody: Uint8Array | undefined;
@@ -36,6 +65,8 @@ export interface RelayedResponseSettings {
   abort: (resume: boolean) => void;
   /** Called once, when this relay is over whichever way. */
   done: () => void;
+  /** Called when it fails (`fail`), before `done`: why, and whether the response had begun. */
+  failed?: (reason: string, started: boolean) => void;
 }
 
 const encoder = new TextEncoder();
@@ -156,6 +187,7 @@ export class RelayedResponse {
    */
   fail(reason: string, why: 'gone' | 'interrupted' = 'gone'): void {
     if (this.over) return;
+    this.settings.failed?.(reason, this.started);
     this.finish();
     // Whatever the reason, the holder is told to drop it: the client is told the call failed, so
     // it must not go on there (its questions withdrawn, a late answer acting on nothing). Every
