@@ -8,8 +8,11 @@ import { redactedUrl } from './redacted-url.js';
  * the effects they guard: a Redis that forgets cannot make an effect run twice.
  */
 export interface Replicas {
-  /** The relay, its frames sealed with `secret` (the state secret every replica shares); made once. */
-  relay(secret: string): RedisRelay;
+  /**
+   * The relay, its frames sealed with `secret` (the state secret every replica shares), what goes
+   * wrong with a relay told to `onerror` (`RedisRelayOptions.onerror`); made once.
+   */
+  relay(secret: string, onerror?: (error: Error) => void): RedisRelay;
   close(): Promise<void>;
 }
 
@@ -64,8 +67,8 @@ export async function connectReplicas(url: string, direct?: RedisRelayOptions['d
   }
   let relay: RedisRelay | undefined;
   return {
-    relay(secret) {
-      relay ??= createRedisRelay(redis, { secret, ...(direct ? { direct } : {}) });
+    relay(secret, onerror) {
+      relay ??= createRedisRelay(redis, { secret, ...(direct ? { direct } : {}), ...(onerror ? { onerror } : {}) });
       return relay;
     },
     async close() {

@@ -52,7 +52,9 @@ export interface ServeHttpOptions {
   limits?: Pick<HttpHandlerOptions, 'maxSessions' | 'maxSessionsPerIdentity' | 'maxInFlightPerIdentity'>;
   /**
    * Told of an error no handler answered (the client only gets a generic JSON-RPC internal error:
-   * the detail may name files, SQL or what the request carried). Default: one line to stderr.
+   * the detail may name files, SQL or what the request carried), and, with `redis`, of what went
+   * wrong with a relay (`where` is `relay`: a relay this replica asked for that failed, or an error
+   * a request relayed from another replica raised here). Default: one line to stderr.
    */
   onError?: (error: unknown, where: string) => void;
 }
@@ -123,7 +125,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   let relay: RedisRelay | undefined;
   let mcp: HttpHandler;
   try {
-    relay = replicas?.relay(opsdesk.secret);
+    relay = replicas?.relay(opsdesk.secret, (error) => (options.onError ?? logRelayError)(error, 'relay'));
     mcp = createHttpHandler(() => opsdesk.createServer(), {
       authenticate: bearerAuthentication(opsdesk.store),
       allowedHosts: hosts.allowed,
@@ -306,4 +308,14 @@ async function startsWork(request: Request): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * A relay that failed is said in one line (its client was told as much): the replica it went to,
+ * and why. Anything else a relayed request raised is an internal error, logged with its detail.
+ */
+function logRelayError(error: unknown, where: string): void {
+  if ((error as { code?: unknown }).code === 'RELAY_FAILED')
+    process.stderr.write(`opsdesk: ${(error as Error).message}\n`);
+  else logError(error, where);
 }

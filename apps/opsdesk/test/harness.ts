@@ -227,6 +227,8 @@ export interface HttpProcess {
   child: ChildProcess;
   /** What it printed on stdout so far. */
   output(): string;
+  /** What it printed on stderr so far (read as it comes: a pipe nobody reads would block its writes once full). */
+  errors(): string;
   /** SIGTERM, and wait for a clean exit. */
   stop(): Promise<number | null>;
 }
@@ -243,7 +245,12 @@ export async function serveHttpProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let err = '';
   child.stdout?.setEncoding('utf8');
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    err += chunk;
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: string) => {
       out += chunk;
@@ -256,6 +263,7 @@ export async function serveHttpProcess(
     tokens: Object.fromEntries([...out.matchAll(/^\s+(\w+)\s+(ek_\S+)$/gm)].map((m) => [m[1], m[2]])),
     child,
     output: () => out,
+    errors: () => err,
     async stop() {
       if (child.exitCode !== null) return child.exitCode;
       child.kill('SIGTERM');
