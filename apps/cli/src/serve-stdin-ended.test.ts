@@ -33,6 +33,7 @@ describe('serve --stdio, stdin ended before it was listened to', () => {
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
       out += chunk;
     });
+    child.stderr?.resume();
     const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
       child.once('exit', (c, s) => resolve([c, s])),
     );

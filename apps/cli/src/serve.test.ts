@@ -24,13 +24,18 @@ async function serveHttpChild(dataDir: string, extra: string[] = []) {
   });
   children.push(child);
   let out = '';
+  let err = '';
   child.stdout.setEncoding('utf8');
+  // Read as it comes: a pipe nobody reads blocks the child's writes once full.
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (chunk: string) => {
       out += chunk;
       if (/bob\s+ek_/.test(out) || (/serving/.test(out) && extra.includes('--no-wait'))) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}${err}`)));
   });
   const url = /serving (\S+)/.exec(out)?.[1] ?? '';
   const tokens = Object.fromEntries([...out.matchAll(/^\s+(\w+)\s+(ek_\S+)$/gm)].map((m) => [m[1], m[2]]));
@@ -61,6 +66,7 @@ describe('elicitkit serve', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
+    child.stderr.resume();
     let out = '';
     child.stdout.setEncoding('utf8');
     await new Promise<void>((resolve) =>

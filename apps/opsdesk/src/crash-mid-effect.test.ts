@@ -19,13 +19,18 @@ async function serveCrashing(dataDir: string) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let err = '';
   child.stdout.setEncoding('utf8');
+  // Read as it comes: a pipe nobody reads blocks the child's writes once full.
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (chunk: string) => {
       out += chunk;
       if (/serving \S+\n/.test(out)) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`serve-crashing exited with ${code}: ${out}`)));
+    child.once('exit', (code) => reject(new Error(`serve-crashing exited with ${code}: ${out}${err}`)));
   });
   const token = /^\s+alice\s+(ek_\S+)$/m.exec(out)?.[1] ?? '';
   return { child, url: /serving (\S+)/.exec(out)?.[1] ?? '', token };

@@ -97,9 +97,10 @@ export async function stdioClient(
   if (options.timeoutMs) args.push('--timeout-ms', String(options.timeoutMs));
   args.push(...(options.args ?? []));
   const env = options.env ? { env: { ...getDefaultEnvironment(), ...options.env } } : {};
-  await c.client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe', ...env }), {
-    timeout: 60_000,
-  });
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe', ...env });
+  // Kept off the test's output, and drained: a pipe nobody reads blocks the server's writes once full.
+  transport.stderr?.on('data', () => {});
+  await c.client.connect(transport, { timeout: 60_000 });
   return { ...c, close: () => c.client.close() };
 }
 

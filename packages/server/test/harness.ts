@@ -79,15 +79,15 @@ export async function connect(
     closeServer = () => handler.close();
   } else {
     const entry = fileURLToPath(new URL('./stdio-server.ts', import.meta.url));
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: nodeArgs(entry),
-        env: { ...(process.env as Record<string, string>), ...options.env },
-        stderr: 'pipe',
-      }),
-      LONG,
-    );
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: nodeArgs(entry),
+      env: { ...(process.env as Record<string, string>), ...options.env },
+      stderr: 'pipe',
+    });
+    // Kept off the test's output, and drained: a pipe nobody reads blocks the server's writes once full.
+    transport.stderr?.on('data', () => {});
+    await client.connect(transport, LONG);
   }
   return {
     client,
