@@ -27,6 +27,18 @@ function sameOrWhere(got: string, want: string): true | string {
   return `${got.length} characters, not ${want.length}; from ${at}: ${JSON.stringify(got.slice(at, at + 400))}`;
 }
 
+/** A reply that sends `sent`, then breaks with `error` (a disk, a database failing under it). */
+const breaksAfter = (sent: string, contentType: string, error: string) => async () =>
+  new Response(
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(sent));
+        setTimeout(() => controller.error(new Error(error)), 50);
+      },
+    }),
+    { headers: { 'content-type': contentType } },
+  );
+
 const onSession = (sessionId: string): Record<string, string> => ({
   authorization: 'Bearer alice',
   'content-type': 'application/json',
@@ -138,26 +150,21 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
     });
 
     it('a JSON reply the holder cannot finish: a 500, none of it sent as if it were all', async () => {
-      const sent = `{"jsonrpc":"2.0","id":1,"result":{"x":"${'x'.repeat(LONG)}`;
+      const opening = '{"jsonrpc":"2.0","id":1,"result":{"x":"';
       const told = { holder: [] as Error[], requester: [] as Error[] };
       const { holder, requester, sessionId } = await holderRunning(
         prefix('broken'),
-        async () =>
-          new Response(
-            new ReadableStream<Uint8Array>({
-              start(controller) {
-                controller.enqueue(new TextEncoder().encode(sent));
-                setTimeout(() => controller.error(new Error('the disk under the reply failed')), 50);
-              },
-            }),
-            { headers: { 'content-type': 'application/json' } },
-          ),
+        breaksAfter(`${opening}${'x'.repeat(LONG)}`, 'application/json', 'the disk under the reply failed'),
         direct,
         told,
       );
       const response = await post(requester.serving.url, sessionId);
       const text = await response.text();
-      expect({ status: response.status, partial: text.includes('xxxx') }).toEqual({ status: 500, partial: false });
+      // The 500's own error, with nothing of the reply the holder had begun.
+      expect({ status: response.status, carriesPart: text.includes(opening) }).toEqual({
+        status: 500,
+        carriesPart: false,
+      });
       expect(text).toContain('the request failed on the server instance holding its session');
       expect(text).not.toContain('disk');
       // A 500 is the holder's answer, not a relay that failed: only the holder's operator is told why.
@@ -177,20 +184,11 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
         const told = { holder: [] as Error[], requester: [] as Error[], throws };
         const { holder, requester, sessionId } = await holderRunning(
           prefix('breaks'),
-          async () =>
-            new Response(
-              new ReadableStream<Uint8Array>({
-                start(controller) {
-                  controller.enqueue(
-                    new TextEncoder().encode(
-                      'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"begun"}}\n\n',
-                    ),
-                  );
-                  setTimeout(() => controller.error(new Error('SQLITE_CORRUPT: /var/lib/opsdesk/opsdesk.db')), 50);
-                },
-              }),
-              { headers: { 'content-type': 'text/event-stream' } },
-            ),
+          breaksAfter(
+            'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"begun"}}\n\n',
+            'text/event-stream',
+            'SQLITE_CORRUPT: /var/lib/opsdesk/opsdesk.db',
+          ),
           direct,
           told,
         );
