@@ -313,6 +313,8 @@ async function startsWork(request: Request): Promise<boolean> {
 /**
  * A relay that failed is said in one line (its client was told as much): the replica it went to,
  * and why. Anything else a relayed request raised is an internal error, logged with its detail.
+ * Told apart by `code`, not `instanceof RelayFailedError`: importing that class would load the
+ * Redis entry on every start, replicas or not.
  */
 function logRelayError(error: unknown, where: string): void {
   if ((error as { code?: unknown }).code === 'RELAY_FAILED')

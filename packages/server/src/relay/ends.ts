@@ -879,6 +879,7 @@ export const SHUTDOWN = Symbol('shutdown');
 
 /** How a relay this replica runs for another ends on the relay's own account: its message is the requester's to see. */
 class Ended extends Error {}
+
 /** Why one was dropped when this replica's Redis subscription dropped (`subscriptionLost`; its requester is told). */
 const LOST = Symbol('subscription lost');
 /**
