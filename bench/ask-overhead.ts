@@ -37,7 +37,7 @@ import {
   InMemoryTransport,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { envForm, inputSchema, message, rawServer } from './support/deploy-tool.js';
+import { envForm, inputSchema, message, rawServer as rawServerOf } from './support/deploy-tool.js';
 import { rawEndpoint } from './support/raw-endpoint.js';
 import { iqr, p50, report, yieldToLoop } from './support/stats.js';
 
@@ -121,9 +121,13 @@ async function closeBoth(a: { close(): Promise<void> }, b: { close(): Promise<vo
   await b.close();
 }
 
-/** The raw SDK side: in-memory (2025), its one endpoint for every revision, or its bare serving of one, in-process. */
-export async function connectRaw(revision: Revision, way: Way): Promise<Connected> {
+/**
+ * The raw SDK side: in-memory (2025), its one endpoint for every revision, or its bare serving of
+ * one, in-process. `sealState: false` gives its 2026-07-28 tool no `requestState` (see `rawServer`).
+ */
+export async function connectRaw(revision: Revision, way: Way, { sealState = true } = {}): Promise<Connected> {
   const client = newClient(revision);
+  const rawServer = () => rawServerOf({ sealState });
   if (way === 'http-socket') {
     const endpoint = rawEndpoint(rawServer);
     const node = toNodeHandler(endpoint);
@@ -234,16 +238,11 @@ const picked = process.env.BENCH_ASK_LINES?.split(',').map((s) => s.trim());
 const KEYS: Record<Way, string> = { sdk: 'sdk', 'http-handler': 'http', 'http-bare': 'bare', 'http-socket': 'socket' };
 const LINES = ALL_LINES.filter((l) => !picked || picked.includes(`${l.revision}-${KEYS[l.way]}`));
 
-/**
- * ask() behind `createHttpHandler` against the raw SDK's bare serving of one revision, which does
- * less than either endpoint (no Host check, no routing, no session lookup): one run, for
- * information — the part of the gap that is serving several revisions on one URL.
- */
-async function againstBare(revision: Revision, ours: Connected): Promise<string> {
-  const bare = await connectRaw(revision, 'http-bare');
-  await pairs(bare, ours, Math.min(WARMUP, 500));
-  const run = await pairs(bare, ours, PAIRS);
-  await bare.close();
+/** `ours` against another raw side, one run after a short warm-up, for information. */
+async function against(other: Connected, ours: Connected): Promise<string> {
+  await pairs(other, ours, Math.min(WARMUP, 500));
+  const run = await pairs(other, ours, PAIRS);
+  await other.close();
   return `${p50(run.map((p) => p.ratio)).toFixed(3)}× (paired p50, one run; IQR ${iqr(run.map((p) => p.ratio))})`;
 }
 
@@ -261,7 +260,15 @@ export async function askOverhead(): Promise<void> {
     const runs: Paired[][] = [];
     for (let r = 0; r < REPEATS; r++) runs.push(await pairs(raw, ours, PAIRS));
     await raw.close();
-    const bare = line.way === 'http-handler' ? await againstBare(line.revision, ours) : undefined;
+    // For information: the raw SDK's bare serving of one revision, which does less than either
+    // endpoint (no Host check, no routing, no session lookup) — the part of the gap that is serving
+    // several revisions on one URL; and on 2026-07-28 a raw tool that keeps no requestState.
+    const bare =
+      line.way === 'http-handler' ? await against(await connectRaw(line.revision, 'http-bare'), ours) : undefined;
+    const stateless =
+      line.revision === '2026-07-28'
+        ? await against(await connectRaw(line.revision, line.way, { sealState: false }), ours)
+        : undefined;
     await ours.close();
     const all = runs.flat();
     const perRun = runs.map((run) => p50(run.map((p) => p.ratio)));
@@ -275,6 +282,12 @@ export async function askOverhead(): Promise<void> {
     report({ goal: `${line.label} ≤ ${GOAL.toFixed(2)}× raw SDK`, figure, pass: ratio <= GOAL });
     if (bare)
       report({ goal: `${line.label} against the SDK's bare serving of one revision`, figure: bare, pass: 'info' });
+    if (stateless)
+      report({
+        goal: `${line.label} against a raw tool that keeps no requestState (takes answers it never asked for)`,
+        figure: stateless,
+        pass: 'info',
+      });
     if (line.way === 'sdk')
       report({
         goal: `${line.label} against the retired ${RETIRED.toFixed(2)}×`,

@@ -8,9 +8,11 @@ import { field, form } from '@elicitkit/form';
 import {
   acceptedContent,
   type CallToolResult,
+  createRequestStateCodec,
   type InputRequiredResult,
   inputRequired,
   McpServer,
+  type ServerContext,
 } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 
@@ -30,20 +32,41 @@ export const deployed = (service: string, env: string): CallToolResult => ({
   structuredContent: { status: 'done' },
 });
 
-/** The raw SDK version, written the way the SDK's docs write it. */
-export function rawServer(): McpServer {
-  const server = new McpServer({ name: 'raw', version: '1' }, { capabilities: { tools: {} } });
+/**
+ * The 2026-07-28 raw side's `requestState`, kept as the SDK's docs and its `examples/mrtr` keep it:
+ * `createRequestStateCodec` (HMAC-SHA256, a TTL), bound to the method and the caller, checked by
+ * the server's `requestState.verify` before the handler runs. One key per process, as there.
+ */
+const stateCodec = createRequestStateCodec<{ service: string }>({
+  key: crypto.getRandomValues(new Uint8Array(32)),
+  ttlSeconds: 3600,
+  bind: (ctx: ServerContext) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}`,
+});
+
+/**
+ * The raw SDK version, written the way the SDK's docs write it. On 2026-07-28 it counts an answer
+ * only when the client echoes the state it was given with the question, for the same service —
+ * what `ask()` checks too: without it (`{ sealState: false }`) a client can send `inputResponses`
+ * with the first call and the tool takes an answer to a question nobody was shown.
+ */
+export function rawServer({ sealState = true }: { sealState?: boolean } = {}): McpServer {
+  const server = new McpServer(
+    { name: 'raw', version: '1' },
+    { capabilities: { tools: {} }, ...(sealState ? { requestState: { verify: stateCodec.verify } } : {}) },
+  );
   server.registerTool(
     'deploy',
     { description: 'deploy', inputSchema },
     async ({ service }, ctx): Promise<CallToolResult | InputRequiredResult> => {
       if (ctx.mcpReq.envelope) {
-        const answer = acceptedContent(ctx.mcpReq.inputResponses, 'env', envZod);
+        const asked = !sealState || ctx.mcpReq.requestState<{ service: string }>()?.service === service;
+        const answer = asked ? acceptedContent(ctx.mcpReq.inputResponses, 'env', envZod) : undefined;
         if (!answer) {
           return inputRequired({
             inputRequests: {
               env: inputRequired.elicit({ message: message(service), requestedSchema: envForm.schema }),
             },
+            ...(sealState ? { requestState: await stateCodec.mint({ service }, ctx) } : {}),
           });
         }
         return deployed(service, answer.env);

@@ -46,7 +46,7 @@ async function listen(listener: RequestListener, closeEndpoint: () => Promise<vo
 }
 
 export async function serveRaw(): Promise<Served> {
-  const endpoint = rawEndpoint(rawServer);
+  const endpoint = rawEndpoint(() => rawServer());
   const node = toNodeHandler(endpoint);
   return listen(
     (req, res) => void node(req as Parameters<typeof node>[0], res),

@@ -5,51 +5,14 @@
  * prints `@@start` and `@@end` around the measured calls; the test sums what the young-generation
  * collections in between promoted.
  */
-import { field, form } from '@elicitkit/form';
 import { createElicitkit, defineTool, done } from '@elicitkit/server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import {
-  acceptedContent,
-  type CallToolResult,
-  createMcpHandler,
-  type InputRequiredResult,
-  inputRequired,
-  McpServer,
-} from '@modelcontextprotocol/server';
-import * as z from 'zod/v4';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { envForm, inputSchema, message, rawServer } from './deploy-tool.js';
 
 const side = process.argv[2];
 const WARMUP = Number(process.env.SURVIVAL_WARMUP ?? 800);
 const CALLS = Number(process.env.SURVIVAL_CALLS ?? 1500);
-
-const ENVS = ['dev', 'staging', 'prod'] as const;
-const envForm = form({
-  env: field.select(
-    ENVS.map((e) => ({ value: e, title: e })),
-    { title: 'Environment' },
-  ),
-});
-const envZod = z.object({ env: z.enum(ENVS) });
-const inputSchema = z.object({ service: z.string() });
-const message = (service: string) => `Which environment should ${service} be deployed to?`;
-
-function rawServer(): McpServer {
-  const server = new McpServer({ name: 'raw', version: '1' }, { capabilities: { tools: {} } });
-  server.registerTool(
-    'deploy',
-    { description: 'deploy', inputSchema },
-    async ({ service }, ctx): Promise<CallToolResult | InputRequiredResult> => {
-      const answer = acceptedContent(ctx.mcpReq.inputResponses, 'env', envZod);
-      if (!answer) {
-        return inputRequired({
-          inputRequests: { env: inputRequired.elicit({ message: message(service), requestedSchema: envForm.schema }) },
-        });
-      }
-      return { content: [{ type: 'text', text: `Deployed ${service} to ${answer.env}` }] };
-    },
-  );
-  return server;
-}
 
 const kit = createElicitkit();
 const deploy = defineTool({
@@ -65,7 +28,7 @@ const deploy = defineTool({
 });
 
 const handler = createMcpHandler(
-  side === 'kit' ? () => kit.createServer({ name: 'kit', version: '1' }, [deploy]) : rawServer,
+  side === 'kit' ? () => kit.createServer({ name: 'kit', version: '1' }, [deploy]) : () => rawServer(),
 );
 
 // One call through a real client, to record the two requests it sends.
