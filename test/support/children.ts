@@ -5,6 +5,7 @@
  */
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
 import { inject } from 'vitest';
 
 declare module 'vitest' {
@@ -53,3 +54,17 @@ export function nodeArgs(file: string, ...args: string[]): string[] {
 
 /** The shop worker this run built (opsdesk's stores start it as their shop's process), if any. */
 export const builtShopWorker = (): string | undefined => builds()?.[CHILDREN['worker-main']];
+
+/**
+ * An SDK stdio client transport to a child server whose stderr is piped and drained: kept off the
+ * test's output, and read, since a pipe nobody reads blocks the child's writes once full (64 KB).
+ * What the child said there is kept (its last 64 KB) for a test's failure message: `said()`.
+ */
+export function quietStdio(params: StdioServerParameters): StdioClientTransport & { said(): string } {
+  const transport = new StdioClientTransport({ ...params, stderr: 'pipe' });
+  let said = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    said = (said + chunk.toString('utf8')).slice(-65_536);
+  });
+  return Object.assign(transport, { said: () => said });
+}

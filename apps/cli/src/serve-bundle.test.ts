@@ -5,13 +5,12 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServe } from '../../../scripts/bundle-serve.js';
 import { callTool } from '../../../test/support/mcp.js';
 import { startRedis, withRedis } from '../../../test/support/redis-server.js';
-import { count, HANDSHAKE_THEN_LIST, httpClient, tempDataDir } from '../../opsdesk/test/harness.js';
+import { count, HANDSHAKE_THEN_LIST, httpClient, quietStdio, tempDataDir } from '../../opsdesk/test/harness.js';
 
 const REDIS = withRedis('cli/src/serve-bundle.test.ts');
 
@@ -38,10 +37,9 @@ describe('the one-file build of serve', () => {
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { env: 'dev' } }));
     try {
       await client.connect(
-        new StdioClientTransport({
+        quietStdio({
           command: process.execPath,
           args: [entry, 'serve', '--stdio', '--data', data.dir],
-          stderr: 'pipe',
         }),
       );
       const { tools } = await client.listTools();

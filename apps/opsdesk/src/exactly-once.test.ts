@@ -7,7 +7,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, isInputRequiredResult } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accept, pendingOf, type RoundParams, wireRound } from '../../../test/support/modern-wire.js';
@@ -20,6 +19,7 @@ import {
   nodeArgs,
   peek,
   peekShop,
+  quietStdio,
   serveHttpProcess,
   tempDataDir,
 } from '../test/harness.js';
@@ -207,10 +207,9 @@ describe('elicitkit serve --stdio: a final round replayed (2026-07-28, SDK low-l
       },
     );
     await client.connect(
-      new StdioClientTransport({
+      quietStdio({
         command: process.execPath,
         args: nodeArgs(CLI, 'serve', '--stdio', '--data', local.dir, '--user', 'alice'),
-        stderr: 'pipe',
       }),
       { timeout: 60_000 },
     );

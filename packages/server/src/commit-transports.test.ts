@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Client, isInputRequiredResult } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeArgs } from '../../../test/support/children.js';
+import { nodeArgs, quietStdio } from '../../../test/support/children.js';
 import { legacySession, sseMessages } from '../../../test/support/sse.js';
 import { type Loopback, loopback } from '../test/loopback.js';
 
@@ -26,11 +25,10 @@ afterEach(async () => {
 
 /** A 2026-07-28 SDK client over stdio that sends each round by hand. */
 async function modernOverStdio(env: Record<string, string> = {}) {
-  const transport = new StdioClientTransport({
+  const transport = quietStdio({
     command: process.execPath,
     args: NODE_ARGS,
     env: { ...(process.env as Record<string, string>), ...env },
-    stderr: 'pipe',
   });
   const client = new Client(
     { name: 'replayer', version: '1' },

@@ -9,9 +9,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Client, isInputRequiredResult, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeArgs } from '../../../test/support/children.js';
+import { nodeArgs, quietStdio } from '../../../test/support/children.js';
 import { type Loopback, loopback } from '../test/loopback.js';
 import type { AuditEvent } from './audit.js';
 import type { ElicitkitOptions } from './kit.js';
@@ -117,11 +117,10 @@ describe('2026-07-28: a question that changes on every look ends the call, typed
   });
 
   it('over stdio: the same, in a child process', async () => {
-    const transport = new StdioClientTransport({
+    const transport = quietStdio({
       command: process.execPath,
       args: nodeArgs(SERVER),
       env: { ...(process.env as Record<string, string>), ELICITKIT_VOLATILE: '1' },
-      stderr: 'pipe',
     });
     const { client, asked } = await answeringClient(transport);
     const result = await client.callTool({ name: 'volatile_deploy', arguments: {} }, { timeout: 60_000 });

@@ -7,9 +7,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeArgs } from '../../../test/support/children.js';
+import { nodeArgs, quietStdio } from '../../../test/support/children.js';
 import { accept, pendingOf, wireRound } from '../../../test/support/modern-wire.js';
 import { httpTransport, onLoopback } from '../test/loopback.js';
 import { unsendableTools } from '../test/unsendable-tools.js';
@@ -113,11 +112,10 @@ describe('a result JSON cannot hold, with nothing done: the tool error, at once'
       );
       client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { env: 'dev' } }));
       await client.connect(
-        new StdioClientTransport({
+        quietStdio({
           command: process.execPath,
           args: nodeArgs(SERVER),
           env: { ...(process.env as Record<string, string>), ELICITKIT_UNSENDABLE: '1' },
-          stderr: 'pipe',
         }),
         { timeout: 60_000 },
       );

@@ -5,9 +5,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createMcpHandler, InMemoryTransport, type McpServer } from '@modelcontextprotocol/server';
-import { nodeArgs } from '../../../test/support/children.js';
+import { nodeArgs, quietStdio } from '../../../test/support/children.js';
 import { attachScript, callTool, type Step } from '../../../test/support/mcp.js';
 
 export type { Reply, Step } from '../../../test/support/mcp.js';
@@ -79,14 +78,11 @@ export async function connect(
     closeServer = () => handler.close();
   } else {
     const entry = fileURLToPath(new URL('./stdio-server.ts', import.meta.url));
-    const transport = new StdioClientTransport({
+    const transport = quietStdio({
       command: process.execPath,
       args: nodeArgs(entry),
       env: { ...(process.env as Record<string, string>), ...options.env },
-      stderr: 'pipe',
     });
-    // Kept off the test's output, and drained: a pipe nobody reads blocks the server's writes once full.
-    transport.stderr?.on('data', () => {});
     await client.connect(transport, LONG);
   }
   return {
