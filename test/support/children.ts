@@ -5,6 +5,7 @@
  */
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport, type StdioServerParameters } from '@modelcontextprotocol/client/stdio';
 import { inject } from 'vitest';
 
@@ -67,4 +68,25 @@ export function quietStdio(params: StdioServerParameters): StdioClientTransport 
     said = (said + chunk.toString('utf8')).slice(-65_536);
   });
   return Object.assign(transport, { said: () => said });
+}
+
+/**
+ * `client` connected to a child server over `quietStdio`; a start that fails says what the child
+ * wrote on stderr (a stack trace, a refused option) beside the client's own error.
+ */
+export async function connectStdio(
+  client: Client,
+  params: StdioServerParameters,
+  options?: Parameters<Client['connect']>[1],
+): Promise<ReturnType<typeof quietStdio>> {
+  const transport = quietStdio(params);
+  try {
+    await client.connect(transport, options);
+  } catch (error) {
+    const said = transport.said().trim();
+    throw said
+      ? new Error(`${(error as Error).message}; the server said on stderr:\n${said}`, { cause: error })
+      : error;
+  }
+  return transport;
 }

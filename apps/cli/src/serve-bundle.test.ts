@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleServe } from '../../../scripts/bundle-serve.js';
 import { callTool } from '../../../test/support/mcp.js';
 import { startRedis, withRedis } from '../../../test/support/redis-server.js';
-import { count, HANDSHAKE_THEN_LIST, httpClient, quietStdio, tempDataDir } from '../../opsdesk/test/harness.js';
+import { connectStdio, count, HANDSHAKE_THEN_LIST, httpClient, tempDataDir } from '../../opsdesk/test/harness.js';
 
 const REDIS = withRedis('cli/src/serve-bundle.test.ts');
 
@@ -36,12 +36,10 @@ describe('the one-file build of serve', () => {
     const client = new Client({ name: 'bundle-test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { env: 'dev' } }));
     try {
-      await client.connect(
-        quietStdio({
-          command: process.execPath,
-          args: [entry, 'serve', '--stdio', '--data', data.dir],
-        }),
-      );
+      await connectStdio(client, {
+        command: process.execPath,
+        args: [entry, 'serve', '--stdio', '--data', data.dir],
+      });
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([
         'deploy_service',

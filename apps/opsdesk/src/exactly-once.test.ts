@@ -14,12 +14,12 @@ import { legacySession, sseMessages } from '../../../test/support/sse.js';
 import { setPasswordOnPage } from '../test/cases.js';
 import {
   CLI,
+  connectStdio,
   count,
   type HttpProcess,
   nodeArgs,
   peek,
   peekShop,
-  quietStdio,
   serveHttpProcess,
   tempDataDir,
 } from '../test/harness.js';
@@ -206,11 +206,12 @@ describe('elicitkit serve --stdio: a final round replayed (2026-07-28, SDK low-l
         inputRequired: { autoFulfill: false },
       },
     );
-    await client.connect(
-      quietStdio({
+    await connectStdio(
+      client,
+      {
         command: process.execPath,
         args: nodeArgs(CLI, 'serve', '--stdio', '--data', local.dir, '--user', 'alice'),
-      }),
+      },
       { timeout: 60_000 },
     );
     try {

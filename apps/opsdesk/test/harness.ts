@@ -16,7 +16,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
-import { nodeArgs, quietStdio } from '../../../test/support/children.js';
+import { connectStdio, nodeArgs } from '../../../test/support/children.js';
 import { attachScript, type Step } from '../../../test/support/mcp.js';
 import type { Database } from '../src/db/open.js';
 import { accountIdentityOf, ensureLocalOwner } from '../src/identity.js';
@@ -25,7 +25,7 @@ import { type HttpServing, serveHttp } from '../src/serve-http.js';
 import type { MatrixSetup } from './matrix.js';
 
 export const CLI = fileURLToPath(new URL('../../cli/src/cli.ts', import.meta.url));
-export { nodeArgs, quietStdio, SOURCE_NODE_ARGS } from '../../../test/support/children.js';
+export { connectStdio, nodeArgs, SOURCE_NODE_ARGS } from '../../../test/support/children.js';
 /**
  * What a stdio client sends to reach its first `tools/list` answer, as stdin text. Closing stdin
  * after it ends the server (the stdio binding's rule), so a test can count what a start loads.
@@ -97,8 +97,7 @@ export async function stdioClient(
   if (options.timeoutMs) args.push('--timeout-ms', String(options.timeoutMs));
   args.push(...(options.args ?? []));
   const env = options.env ? { env: { ...getDefaultEnvironment(), ...options.env } } : {};
-  const transport = quietStdio({ command: process.execPath, args, ...env });
-  await c.client.connect(transport, { timeout: 60_000 });
+  await connectStdio(c.client, { command: process.execPath, args, ...env }, { timeout: 60_000 });
   return { ...c, close: () => c.client.close() };
 }
 

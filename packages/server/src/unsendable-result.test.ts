@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeArgs, quietStdio } from '../../../test/support/children.js';
+import { connectStdio, nodeArgs } from '../../../test/support/children.js';
 import { accept, pendingOf, wireRound } from '../../../test/support/modern-wire.js';
 import { httpTransport, onLoopback } from '../test/loopback.js';
 import { unsendableTools } from '../test/unsendable-tools.js';
@@ -111,12 +111,13 @@ describe('a result JSON cannot hold, with nothing done: the tool error, at once'
         { capabilities: { elicitation: { form: {} } }, ...(pin ? { versionNegotiation: { mode: { pin } } } : {}) },
       );
       client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { env: 'dev' } }));
-      await client.connect(
-        quietStdio({
+      await connectStdio(
+        client,
+        {
           command: process.execPath,
           args: nodeArgs(SERVER),
           env: { ...(process.env as Record<string, string>), ELICITKIT_UNSENDABLE: '1' },
-        }),
+        },
         { timeout: 60_000 },
       );
       try {

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler, InMemoryTransport, type McpServer } from '@modelcontextprotocol/server';
-import { nodeArgs, quietStdio } from '../../../test/support/children.js';
+import { connectStdio, nodeArgs } from '../../../test/support/children.js';
 import { attachScript, callTool, type Step } from '../../../test/support/mcp.js';
 
 export type { Reply, Step } from '../../../test/support/mcp.js';
@@ -78,12 +78,15 @@ export async function connect(
     closeServer = () => handler.close();
   } else {
     const entry = fileURLToPath(new URL('./stdio-server.ts', import.meta.url));
-    const transport = quietStdio({
-      command: process.execPath,
-      args: nodeArgs(entry),
-      env: { ...(process.env as Record<string, string>), ...options.env },
-    });
-    await client.connect(transport, LONG);
+    await connectStdio(
+      client,
+      {
+        command: process.execPath,
+        args: nodeArgs(entry),
+        env: { ...(process.env as Record<string, string>), ...options.env },
+      },
+      LONG,
+    );
   }
   return {
     client,
