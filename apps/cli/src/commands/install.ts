@@ -91,7 +91,7 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
       if (!locked) return TO_WRITE;
       // A new file that will hold a credential (--header) is the user's alone.
       const secret = request.remote !== undefined && Object.keys(request.remote.headers).length > 0;
-      const { backup, warning } = await writeAtomically(file, plan.text, {
+      const { backup, warning, note } = await writeAtomically(file, plan.text, {
         newMode: secret ? 0o600 : 0o666,
         backup: true,
         fsync,
@@ -105,6 +105,7 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
         io.out(`${done} ${file} ${where}.`);
         io.out(`The previous version is saved as ${backup}.`);
       }
+      if (note !== undefined) io.err(`note: ${note}`);
       // The config is replaced: done (exit 0), though a crash could still undo it.
       if (warning !== undefined) io.err(`warning: ${warning}`);
       return EXIT.ok;

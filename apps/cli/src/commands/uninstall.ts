@@ -51,9 +51,10 @@ export async function uninstall(
       // Written under a lock, after reading and planning again under it: two runs at once would
       // each write their own version over the other's. Nothing to write takes no lock.
       if (!locked) return TO_WRITE;
-      const { backup, warning } = await writeAtomically(file, plan.text, { backup: true, fsync });
+      const { backup, warning, note } = await writeAtomically(file, plan.text, { backup: true, fsync });
       io.out(`Removed MCP server "${request.name}" from ${file} ${where}.`);
       if (backup !== undefined) io.out(`The previous version is saved as ${backup}.`);
+      if (note !== undefined) io.err(`note: ${note}`);
       // The config is replaced: done (exit 0), though a crash could still undo it.
       if (warning !== undefined) io.err(`warning: ${warning}`);
       return EXIT.ok;

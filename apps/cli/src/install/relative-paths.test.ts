@@ -138,6 +138,19 @@ describe("install with a relative path into a project's config (shared with the 
     });
   });
 
+  it('a file of the project whose name starts with two dots is inside it: kept relative, no warning', async () => {
+    await writeFile(join(cwd, '..srv.js'), '');
+    await mkdir(join(cwd, '..tools'));
+    await writeFile(join(cwd, '..tools', 'run.js'), '');
+    const { code, err } = install(['--', 'node', '..srv.js', '..tools/run.js'], 'cursor', 'project');
+    expect(code).toBe(0);
+    expect(err.filter((line) => line.startsWith('warning:'))).toEqual([]);
+    expect(await entry(join(cwd, '.cursor', 'mcp.json'))).toEqual({
+      command: 'node',
+      args: ['..srv.js', '..tools/run.js'],
+    });
+  });
+
   it('VS Code: a file inside the project is written relative to the workspace folder, which VS Code fills in', async () => {
     const { code, err } = install(['--', 'bin/server', '--config', 'conf.json'], 'vscode', 'project');
     expect({ code, err }).toEqual({

@@ -45,7 +45,9 @@ export function serverCommand(
     const kind = kindOf(absolute);
     if (kind === 'file') {
       const inside = p.relative(ctx.cwd, absolute);
-      if (target.scope === 'project' && !inside.startsWith('..') && !p.isAbsolute(inside)) {
+      // Outside: `..` itself or under it; a file named `..srv.js` is the project's own.
+      const outside = inside === '..' || inside.startsWith(`..${p.sep}`) || p.isAbsolute(inside);
+      if (target.scope === 'project' && !outside) {
         if (target.client !== 'vscode') {
           kept.push(word);
           return word;

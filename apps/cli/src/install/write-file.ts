@@ -111,20 +111,39 @@ const fsyncHandle: Fsync = (handle) => handle.sync();
  * Copies `file` to `<file>.bak`, replacing an older backup, and flushes the copy and then its name
  * in its folder to disk: a crash right after the config is replaced must not leave the new config
  * and an empty backup, or none. Resolves with the backup's path.
+ *
+ * Never written through what `<file>.bak` is now: the copy goes to a new file of its own (created
+ * exclusively, so not through a link put there either) and is renamed over the name, which replaces
+ * a symlink or a hard link, not the file it leads to. A project's folder is anyone's to fill (a
+ * cloned repository can hold `.cursor/mcp.json.bak` as a link to `~/.ssh/authorized_keys`), and
+ * run with sudo the copy is given the config's owner.
  */
 async function backUp(file: string, existing: Stats, fsync: Fsync): Promise<string> {
   const backup = `${file}.bak`;
-  // copyFile carries the mode over, so a private config does not leave a world-readable copy.
-  await copyFile(file, backup);
-  // Opened for writing: Windows flushes no file opened only to read.
-  const handle = await open(backup, 'r+');
+  const temp = join(dirname(backup), `.${basename(backup)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    // And the owner and group (the new config's were given first, so these may be too): run as
-    // root, the backup is the user's, as the file was, and a group's private file stays its group's.
-    await keepOwner(handle, existing);
-    await flush(fsync, handle, backup, `the backup ${backup}`);
-  } finally {
-    await handle.close();
+    // copyFile carries the mode over, so a private config does not leave a world-readable copy.
+    await copyFile(file, temp, constants.COPYFILE_EXCL);
+    // Opened for writing: Windows flushes no file opened only to read.
+    const handle = await open(temp, 'r+');
+    try {
+      // And the owner and group (the new config's were given first, so these may be too): run as
+      // root, the backup is the user's, as the file was, and a group's private file stays its group's.
+      await keepOwner(handle, existing);
+      await flush(fsync, handle, backup, `the backup ${backup}`);
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, backup).catch((error: NodeJS.ErrnoException) => {
+      throw error.code === 'EISDIR' || error.code === 'ENOTEMPTY' || error.code === 'EEXIST'
+        ? new Error(
+            `${backup} is a folder, so the previous version cannot be kept there: move it away and run the command again. Nothing was changed.`,
+          )
+        : error;
+    });
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
   }
   // Beside `file`, which may be a symlink in another folder than the config it points to.
   await syncFolder(dirname(backup), fsync).catch((error: Error) => {
@@ -186,9 +205,10 @@ export type WriteOptions = { newMode?: number; backup?: boolean; fsync?: Fsync |
 /**
  * What `writeAtomically` did: `backup`, the previous version's path (when asked for and the file
  * existed); `warning`, set when the file was replaced but its folder's flush failed (EIO), which
- * a crash could then undo — the write itself succeeded.
+ * a crash could then undo — the write itself succeeded; `note`, set when the file had other hard
+ * links, which keep the previous version (a rename replaces one name).
  */
-export type Written = { backup: string | undefined; warning: string | undefined };
+export type Written = { backup: string | undefined; warning: string | undefined; note?: string };
 
 /**
  * Replaces `file` with `text` in one step: a crash leaves the old file or the new one, never half of
@@ -240,7 +260,15 @@ export async function writeAtomically(file: string, text: string, options: Write
     (error: Error) =>
       `${file} was written, but its folder ${dirname(target)} could not be flushed to disk (${error.message}): a crash or power loss before the system writes it may ${existing ? `bring back the previous version${backup ? ` (the one saved as ${backup})` : ''}` : 'leave no file'}.`,
   );
-  return { backup, warning };
+  // A rename gives this name a file of its own: the file's other names (a hard link from a
+  // dotfiles folder) keep what it held. Said, not refused: writing in place would keep them, but a
+  // crash mid-write would leave it cut short.
+  const others = existing && existing.nlink > 1 ? existing.nlink - 1 : 0;
+  const note =
+    others > 0
+      ? `${file} had ${others} other hard link${others === 1 ? '' : 's'}: ${others === 1 ? 'it keeps' : 'they keep'} the previous version, and ${file} is now a file of its own (a symlink would have stayed one)`
+      : undefined;
+  return { backup, warning, ...(note ? { note } : {}) };
 }
 
 /**
