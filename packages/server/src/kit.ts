@@ -18,6 +18,7 @@ import { Committer } from './commit.js';
 import { count, duration, MAX_TIMER_MS } from './durations.js';
 import { execute, issuedFor, type Runtime } from './execute.js';
 import type { Locale } from './messages.js';
+import { checkSecret } from './secret.js';
 import { answersFit, MAX_REQUEST_STATE_LENGTH, OVERSIZE_ANSWERS } from './size-limits.js';
 import type { CallState } from './state.js';
 import { AMBIGUOUS, callOf, seam } from './state-seam.js';
@@ -42,8 +43,9 @@ interface ToolConfig {
 /** How the kit behaves for every tool it serves; every option has a default. */
 export interface ElicitkitOptions {
   /**
-   * HMAC key for `requestState` (≥ 32 bytes). Every process that may receive a round of the same
-   * call needs the same key; the default is random per process, right for one process.
+   * HMAC key for `requestState`: at least 32 bytes (a string's UTF-8), random — a shorter one
+   * throws a `RangeError` here. Every process that may receive a round of the same call needs the
+   * same key; the default is random per process, right for one process.
    */
   secret?: Uint8Array | string;
   /**
@@ -145,12 +147,14 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   const pollMs = duration('pollMs', options.pollMs, 250, 1, MAX_TIMER_MS, false);
   const kitMaxAsks = count('maxAsks', options.maxAsks, 2);
   const maxQuestionChanges = count('maxQuestionChanges', options.maxQuestionChanges, DEFAULT_MAX_CHANGES);
+  // Checked here, at start: a short or empty secret is a key anyone can seal states with.
+  const secret = options.secret === undefined ? undefined : checkSecret('secret', options.secret);
   // Made on first use: its key (and the platform's crypto behind it) costs a server's start time,
   // and a server whose calls never reach a 2026-07-28 round never needs it.
   let made: CallStateCodec | undefined;
   const codecNow = (): CallStateCodec => {
     made ??= createCallStateCodec({
-      key: options.secret ?? crypto.getRandomValues(new Uint8Array(32)),
+      key: secret ?? crypto.getRandomValues(new Uint8Array(32)),
       ttlSeconds,
       now,
     });

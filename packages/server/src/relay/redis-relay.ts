@@ -4,6 +4,7 @@ import { bounded, storeTimeout } from '../claims/bounded.js';
 import { sha256 } from '../digest.js';
 import { SERVE_EXCHANGE, type ServeExchange } from '../http/exchange.js';
 import type { SessionDirectory } from '../http/session-directory.js';
+import { checkSecret } from '../secret.js';
 import { type DirectOptions, Links } from './direct.js';
 import {
   directoryDown,
@@ -31,7 +32,8 @@ import { Unanswered } from './unanswered.js';
 export interface RedisRelayOptions {
   /**
    * The secret every replica shares (the kit's state secret will do): frames are sealed with a key
-   * derived from it, and a frame that does not open with it is dropped. Required.
+   * derived from it, and a frame that does not open with it is dropped. Required: at least 32 bytes
+   * (a string's UTF-8), random — a shorter one throws a `RangeError`.
    */
   secret: string | Uint8Array;
   /** This replica's id (unique among the replicas). Default: a random UUID. */
@@ -137,6 +139,8 @@ export interface RedisRelay extends SessionDirectory {
 export function createRedisRelay(redis: Redis, options: RedisRelayOptions): RedisRelay {
   const replica = options.replica ?? crypto.randomUUID();
   const prefix = options.prefix ?? 'elicitkit:relay:';
+  // A frame sealed under a short or empty secret is one anyone on the Redis can make.
+  const secret = checkSecret('secret', options.secret);
   const livenessMs = wholeMs('livenessMs', options.livenessMs, 1_000);
   const sessionTtlMs = wholeMs('sessionTtlMs', options.sessionTtlMs, 30_000);
   const timeoutMs = storeTimeout(options.timeoutMs);
@@ -166,7 +170,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     connectionName: `${prefix.replace(/[^\w:.-]/g, '_')}relay:${replica}`,
   });
   subscriber.on('error', () => {});
-  const key = frameKey(options.secret);
+  const key = frameKey(secret);
   const publisher = new Publisher(redis, key, replica, channelOf, timeoutMs);
   const core: RelayCore = {
     replica,
