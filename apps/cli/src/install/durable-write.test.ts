@@ -67,19 +67,25 @@ describe('install flushes the new config to disk', () => {
       const temp = /\/\.mcp\.json\.\d+\.[0-9a-f]+\.tmp/;
       const syncs = (path: string) => (l: string) => /\bf(data)?sync\(\d+</.test(l) && l.includes(`<${path}>`);
       const all = (test: (line: string) => boolean) => lines.flatMap((l, i) => (test(l) ? [i] : []));
-      const [syncBackup = -1] = all(syncs(`${file}.bak`));
+      // The backup is written as a file of its own beside the config's path, then renamed over `.bak`.
+      const backupTemp = /\/\.mcp\.json\.bak\.\d+\.[0-9a-f]+\.tmp/;
+      const [syncBackup = -1] = all((l) => /\bf(data)?sync\(\d+</.test(l) && backupTemp.test(l));
+      const [renamedBackup = -1] = all(
+        (l) => /\brename(at2?)?\(/.test(l) && backupTemp.test(l) && l.includes(`${file}.bak"`),
+      );
       const [syncTemp = -1] = all((l) => /\bf(data)?sync\(\d+</.test(l) && temp.test(l));
       const [renamed = -1] = all((l) => /\brename(at2?)?\(/.test(l) && temp.test(l) && l.includes(`${real}"`));
-      const syncBackupFolder = all(syncs(dirname(file))).find((i) => i > syncBackup) ?? -1;
+      const syncBackupFolder = all(syncs(dirname(file))).find((i) => i > renamedBackup) ?? -1;
       const syncFolder = all(syncs(dirname(real))).find((i) => i > renamed) ?? -1;
-      const seen = { syncBackup, syncBackupFolder, syncTemp, renamed, syncFolder };
+      const seen = { syncBackup, renamedBackup, syncBackupFolder, syncTemp, renamed, syncFolder };
       expect(
         Object.values(seen).map((i) => i >= 0),
         lines.join('\n'),
-      ).toEqual([true, true, true, true, true]);
-      // The backup (its data, then its name) before the rename: after a crash, a new config always
-      // has the previous one beside it. The new text before the rename, the folder after.
-      expect(syncBackup, lines.join('\n')).toBeLessThan(syncBackupFolder);
+      ).toEqual([true, true, true, true, true, true]);
+      // The backup (its data, then its name, then its folder) before the rename: after a crash, a
+      // new config always has the previous one beside it. The new text before the rename, the folder after.
+      expect(syncBackup, lines.join('\n')).toBeLessThan(renamedBackup);
+      expect(renamedBackup).toBeLessThan(syncBackupFolder);
       expect(syncBackupFolder).toBeLessThan(renamed);
       expect(syncTemp).toBeLessThan(renamed);
       expect(renamed).toBeLessThan(syncFolder);

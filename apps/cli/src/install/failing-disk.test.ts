@@ -143,8 +143,13 @@ describe('a flush fails before the rename (EIO): nothing is replaced', () => {
           out: [],
           err: [`elicitkit: could not ${into} ${file}: ${message}`],
         });
-        // The config untouched (its text, the same file), no temporary file left; only the .bak, a copy of it.
+        // The config untouched (its text, the same file), no temporary file left; only the .bak, a
+        // copy of it — unless its own flush failed: it is put in place only once on disk.
         expect(await config()).toEqual(before);
+        if (what === 'the backup') {
+          expect(await readdir(folder)).toEqual(['mcp.json']);
+          continue;
+        }
         expect((await readdir(folder)).sort()).toEqual(['mcp.json', 'mcp.json.bak']);
         expect(await readFile(`${file}.bak`, 'utf8')).toBe(TEXT);
       }
