@@ -120,7 +120,7 @@ const fsyncHandle: Fsync = (handle) => handle.sync();
  */
 async function backUp(file: string, existing: Stats, fsync: Fsync): Promise<string> {
   const backup = `${file}.bak`;
-  const temp = join(dirname(backup), `.${basename(backup)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempBeside(backup);
   try {
     // copyFile carries the mode over, so a private config does not leave a world-readable copy.
     await copyFile(file, temp, constants.COPYFILE_EXCL);
@@ -150,6 +150,11 @@ async function backUp(file: string, existing: Stats, fsync: Fsync): Promise<stri
     throw new Error(`the backup's folder ${dirname(backup)} could not be flushed to disk (${error.message})`);
   });
   return backup;
+}
+
+/** A name of its own beside `file` for a file written before it is renamed over `file`: hidden, this process's, random. */
+function tempBeside(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
 }
 
 /** Gives the file open as `handle` the owner and group of `existing` where they are not already its own. */
@@ -226,7 +231,7 @@ export async function writeAtomically(file: string, text: string, options: Write
   const existing = await stat(target).catch(() => undefined);
   const mode = existing ? existing.mode & 0o7777 : undefined;
   await mkdir(dirname(target), { recursive: true });
-  const temp = join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempBeside(target);
   let backup: string | undefined;
   try {
     // Created with the final mode and given it exactly (creation narrows it by the umask) before it
