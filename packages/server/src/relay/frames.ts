@@ -17,12 +17,11 @@
  * it — or the envelope alone (`aead`: the GCM tag is its one check, which already covers every
  * field), sent only to a replica that said it reads that (its directory entry, or `aead` on its
  * request). A message is opened — the signature if it has one, then the envelope, then the frame
- * decrypted and checked against its schema — before anything is done with it; one that fails any
+ * decrypted and checked field by field against its shape (`SHAPES`) — before anything is done with it; one that fails any
  * check is dropped, never thrown on.
  */
 import { hkdfSync, randomFillSync } from 'node:crypto';
 import { DEFAULT_MAX_REQUEST_BODY_SIZE } from '@modelcontextprotocol/server';
-import * as z from 'zod/v4';
 import { decrypt, encrypt, hmacSha256, type Mac, sameMac } from '../digest.js';
 
 /** How long a sealed frame may take to arrive (clocks of replicas may differ by less). */
@@ -36,7 +35,6 @@ export const LATE_MS = 20 * FRAME_TTL_MS;
 const MAX_TOLD = 10_000;
 
 const MAX_ID = 128;
-const id = z.string().min(1).max(MAX_ID);
 /**
  * The most bytes one frame carries: a request body (the SDK's bound), or one piece of a response,
  * which the holder cuts to this size (a tool's result may be longer).
@@ -44,32 +42,14 @@ const id = z.string().min(1).max(MAX_ID);
 export const MAX_DATA_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE;
 /** The longest base64 a frame carries: of at most MAX_DATA_BYTES. */
 const MAX_BASE64 = Math.ceil(MAX_DATA_BYTES / 3) * 4 + 4;
-const base64 = z
-  .string()
-  .max(MAX_BASE64)
-  .regex(/^[A-Za-z0-9+/]*={0,2}$/);
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const MAX_FAIL = 2_000;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/;
 const HEADER_VALUE = /^[^\r\n\0]{0,16384}$/;
-/**
- * At most 256 headers `new Headers()` accepts: a token name, a value without line breaks or NUL.
- * One predicate for the list (a relayed request has a dozen): a schema per header and per field
- * cost the relay more than the rest of opening a message.
- */
-const headers = z.custom<[string, string][]>(
-  (list) =>
-    Array.isArray(list) &&
-    list.length <= 256 &&
-    list.every(
-      (h) =>
-        Array.isArray(h) &&
-        h.length === 2 &&
-        typeof h[0] === 'string' &&
-        typeof h[1] === 'string' &&
-        HEADER_NAME.test(h[0]) &&
-        HEADER_VALUE.test(h[1]),
-    ),
-);
+const URL_START = /^https?:\/\//;
+const OWNER = /^[0-9a-f]{64}$/;
+const NONCE = /^[A-Za-z0-9_-]{22}$/;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
  * The most characters the identity a relayed request carries may hold: its client id and its
@@ -86,6 +66,120 @@ export interface RelayedIdentity {
   expiresAt?: number;
 }
 
+/** A header list as a frame carries it: `[name, value]` pairs. */
+type HeaderList = [string, string][];
+
+/**
+ * What replicas send each other (`Frame`). Every field is checked on arrival against `SHAPES`
+ * below, which says the same field by field: no frame is acted on with a field of another type, out
+ * of its bounds, or one more than its kind has.
+ */
+export type Frame =
+  | {
+      t: 'request';
+      /** The relay's id, drawn by the requester. */
+      r: string;
+      method: 'GET' | 'POST' | 'DELETE' | 'HEAD';
+      url: string;
+      headers: HeaderList;
+      /** The body, base64. */
+      body?: string;
+      /** SHA-256 (hex) of the owner the requester checked against the session's directory entry. */
+      owner: string;
+      /**
+       * The requester takes several frames in one message (a list: `sealFrames`): set only for a
+       * holder whose directory entry says it reads this field (one that does not refuses the frame).
+       */
+      batch?: true;
+      /**
+       * The requester reads messages authenticated by their encryption alone (`aead`): set only for
+       * a holder whose directory entry says it reads this field and such messages.
+       */
+      aead?: true;
+      /**
+       * The requester takes the response numbered (`i` on each of its frames, from 0) and fails the
+       * relay on a frame missing or out of order: set only for a holder whose directory entry says
+       * it numbers them (`SessionEntry.sequenced`).
+       */
+      seq?: true;
+      /** Who the requesting replica authenticated the request as; its credential stays there. */
+      auth?: RelayedIdentity;
+      /**
+       * The requester answers `ping`s on the direct connection this request came on, and pings the
+       * holder on it (`direct.ts`): set only for a holder whose directory entry says it answers them
+       * (`SessionEntry.pings`).
+       */
+      ping?: true;
+    }
+  /**
+   * The requester gave up on the relay: drop the request at the holder, and end the calls it
+   * carried — the requester told its client they failed. With `resume`, its client only went away,
+   * told nothing: only the stream ends, and a session that keeps its events lets the client pick
+   * its calls up again with Last-Event-ID.
+   */
+  | { t: 'abort'; r: string; resume?: true }
+  /**
+   * The response's status and headers; with `end`, the whole response (`body` if it has one).
+   * `i`, on this and the other response frames, is the frame's place in its response (0 for the
+   * head), to a requester that asked for them numbered (`seq`): sealed with the frame, so a
+   * message dropped, held back or sent twice on the way is a gap the requester sees, not a stream
+   * that goes on without it.
+   */
+  | { t: 'head'; r: string; status: number; headers: HeaderList; end?: boolean; body?: string; i?: number }
+  | { t: 'data'; r: string; d: string; i?: number }
+  | { t: 'end'; r: string; i?: number }
+  /** The holder could not run the request or finish its response. */
+  | { t: 'fail'; r: string; message: string; i?: number }
+  /** The first message each way on a direct connection (`direct.ts`): who is at its other end. */
+  | { t: 'hello' }
+  /**
+   * On a direct connection a relay uses (`direct.ts`), to a peer that said it answers: are you
+   * there? `p` numbers it on its connection. Sent only to a replica whose directory entry says it
+   * answers (`SessionEntry.pings`), or that asked on its request (`ping`): an earlier version
+   * refuses the frame, and closes the connection.
+   */
+  | { t: 'ping'; p: number }
+  /** The answer to the `ping` numbered `p`, on the connection it came on. */
+  | { t: 'pong'; p: number };
+
+/** Whether a field's value is what the field may hold. */
+type Check = (value: unknown) => boolean;
+/** A kind of frame (or the envelope): its fields in order, each with its check and whether it must be there. */
+type Shape = readonly (readonly [field: string, check: Check, required: boolean])[];
+
+const text =
+  (min: number, max: number, form?: RegExp): Check =>
+  (v) =>
+    typeof v === 'string' && v.length >= min && v.length <= max && (form === undefined || form.test(v));
+const whole =
+  (min: number, max = Number.MAX_SAFE_INTEGER): Check =>
+  (v) =>
+    Number.isSafeInteger(v) && (v as number) >= min && (v as number) <= max;
+const only =
+  (...values: unknown[]): Check =>
+  (v) =>
+    values.includes(v);
+const id = text(1, MAX_ID);
+const base64 = text(0, MAX_BASE64, BASE64);
+const index = whole(0);
+
+/**
+ * At most 256 headers `new Headers()` accepts: a token name, a value without line breaks or NUL.
+ * One loop for the list (a relayed request has a dozen).
+ */
+const headers: Check = (list) =>
+  Array.isArray(list) &&
+  list.length <= 256 &&
+  list.every(
+    (h) =>
+      Array.isArray(h) &&
+      h.length === 2 &&
+      typeof h[0] === 'string' &&
+      typeof h[1] === 'string' &&
+      HEADER_NAME.test(h[0]) &&
+      HEADER_VALUE.test(h[1]),
+  );
+
 /** Whether `auth` is an identity of at most MAX_IDENTITY characters, with nothing else in it. */
 function identityWithin(auth: unknown): boolean {
   if (typeof auth !== 'object' || auth === null || Array.isArray(auth)) return false;
@@ -101,8 +195,79 @@ function identityWithin(auth: unknown): boolean {
   return size <= MAX_IDENTITY;
 }
 
-/** One predicate for the identity, as for headers: its scopes may be many. */
-const identity = z.custom<RelayedIdentity>(identityWithin);
+/** Each kind of frame, field by field, as `Frame` says it. */
+const SHAPES: Record<Frame['t'], Shape> = {
+  request: [
+    ['r', id, true],
+    ['method', only('GET', 'POST', 'DELETE', 'HEAD'), true],
+    ['url', text(0, 8_192, URL_START), true],
+    ['headers', headers, true],
+    ['body', base64, false],
+    ['owner', text(64, 64, OWNER), true],
+    ['batch', only(true), false],
+    ['aead', only(true), false],
+    ['seq', only(true), false],
+    ['auth', identityWithin, false],
+    ['ping', only(true), false],
+  ],
+  abort: [
+    ['r', id, true],
+    ['resume', only(true), false],
+  ],
+  head: [
+    ['r', id, true],
+    ['status', whole(200, 599), true],
+    ['headers', headers, true],
+    ['end', (v) => typeof v === 'boolean', false],
+    ['body', base64, false],
+    ['i', index, false],
+  ],
+  data: [
+    ['r', id, true],
+    ['d', base64, true],
+    ['i', index, false],
+  ],
+  end: [
+    ['r', id, true],
+    ['i', index, false],
+  ],
+  fail: [
+    ['r', id, true],
+    ['message', text(0, MAX_FAIL), true],
+    ['i', index, false],
+  ],
+  hello: [],
+  ping: [['p', index, true]],
+  pong: [['p', index, true]],
+};
+
+/** Why `value` is no object of `shape`: the first field refused, `''` for no field in particular; undefined when it is one. */
+function misfit(value: unknown, shape: Shape, alsoKnown = 0): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '';
+  const fields = value as Record<string, unknown>;
+  let present = alsoKnown;
+  for (const [field, check, required] of shape) {
+    if (!Object.hasOwn(fields, field)) {
+      if (required) return field;
+      continue;
+    }
+    present++;
+    const v = fields[field];
+    if (v === undefined ? required : !check(v)) return field;
+  }
+  // A field no kind of it has.
+  return Object.keys(fields).length === present ? undefined : '';
+}
+
+/** Why `value` is no frame (as `misfit`: the first field refused, `t` when it is no kind of frame); undefined when it is one. */
+function frameMisfit(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return '';
+  const t = (value as { t?: unknown }).t;
+  if (typeof t !== 'string' || !Object.hasOwn(SHAPES, t)) return 't';
+  return misfit(value, SHAPES[t as Frame['t']], 1);
+}
+
+const isFrame = (value: unknown): value is Frame => frameMisfit(value) === undefined;
 
 /**
  * What a replica of an earlier version takes as an identity: at most 64 scopes of 256 characters,
@@ -117,103 +282,29 @@ export function checkEarlierIdentity(auth: RelayedIdentity): void {
     );
 }
 
-/**
- * A response frame's place in its response (0 for the head), to a requester that asked for them
- * numbered (`seq`): sealed with the frame, so a message dropped, held back or sent twice on the
- * way is a gap the requester sees, not a stream that goes on without it.
- */
-const index = z.number().int().nonnegative().optional();
-
-const FRAME = z.discriminatedUnion('t', [
-  z.strictObject({
-    t: z.literal('request'),
-    r: id,
-    method: z.enum(['GET', 'POST', 'DELETE', 'HEAD']),
-    url: z
-      .string()
-      .max(8_192)
-      .regex(/^https?:\/\//),
-    headers,
-    body: base64.optional(),
-    /** SHA-256 (hex) of the owner the requester checked against the session's directory entry. */
-    owner: z.string().regex(/^[0-9a-f]{64}$/),
-    /**
-     * The requester takes several frames in one message (a list: `sealFrames`): set only for a
-     * holder whose directory entry says it reads this field (one that does not refuses the frame).
-     */
-    batch: z.literal(true).optional(),
-    /**
-     * The requester reads messages authenticated by their encryption alone (`aead`): set only for
-     * a holder whose directory entry says it reads this field and such messages.
-     */
-    aead: z.literal(true).optional(),
-    /**
-     * The requester takes the response numbered (`i` on each of its frames, from 0) and fails the
-     * relay on a frame missing or out of order: set only for a holder whose directory entry says
-     * it numbers them (`SessionEntry.sequenced`).
-     */
-    seq: z.literal(true).optional(),
-    /** Who the requesting replica authenticated the request as; its credential stays there. */
-    auth: identity.optional(),
-    /**
-     * The requester answers `ping`s on the direct connection this request came on, and pings the
-     * holder on it (`direct.ts`): set only for a holder whose directory entry says it answers them
-     * (`SessionEntry.pings`).
-     */
-    ping: z.literal(true).optional(),
-  }),
-  /**
-   * The requester gave up on the relay: drop the request at the holder, and end the calls it
-   * carried — the requester told its client they failed. With `resume`, its client only went away,
-   * told nothing: only the stream ends, and a session that keeps its events lets the client pick
-   * its calls up again with Last-Event-ID.
-   */
-  z.strictObject({ t: z.literal('abort'), r: id, resume: z.literal(true).optional() }),
-  /** The response's status and headers; with `end`, the whole response (`body` if it has one). */
-  z.strictObject({
-    t: z.literal('head'),
-    r: id,
-    status: z.number().int().min(200).max(599),
-    headers,
-    end: z.boolean().optional(),
-    body: base64.optional(),
-    i: index,
-  }),
-  z.strictObject({ t: z.literal('data'), r: id, d: base64, i: index }),
-  z.strictObject({ t: z.literal('end'), r: id, i: index }),
-  /** The holder could not run the request or finish its response. */
-  z.strictObject({ t: z.literal('fail'), r: id, message: z.string().max(MAX_FAIL), i: index }),
-  /** The first message each way on a direct connection (`direct.ts`): who is at its other end. */
-  z.strictObject({ t: z.literal('hello') }),
-  /**
-   * On a direct connection a relay uses (`direct.ts`), to a peer that said it answers: are you
-   * there? `p` numbers it on its connection. Sent only to a replica whose directory entry says it
-   * answers (`SessionEntry.pings`), or that asked on its request (`ping`): an earlier version
-   * refuses the frame, and closes the connection.
-   */
-  z.strictObject({ t: z.literal('ping'), p: z.number().int().nonnegative() }),
-  /** The answer to the `ping` numbered `p`, on the connection it came on. */
-  z.strictObject({ t: z.literal('pong'), p: z.number().int().nonnegative() }),
-]);
-
-export type Frame = z.infer<typeof FRAME>;
-
 /** At most this many frames in one message. */
 export const MAX_BATCH = 64;
-const FRAMES = z.array(FRAME).min(1).max(MAX_BATCH);
 
-const ENVELOPE = z.strictObject({
+/** What a message holds around its frames. */
+const ENVELOPE: Shape = [
   /** The replica that sealed it. */
-  from: id,
+  ['from', id, true],
   /** The replica it is for: a frame for one replica replayed on another's channel is refused. */
-  to: id,
+  ['to', id, true],
   /** Unique per frame: a frame seen once is not taken twice. */
-  n: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+  ['n', text(22, 22, NONCE), true],
   /** Epoch ms past which it is refused. */
-  x: z.number().int().nonnegative(),
+  ['x', whole(0), true],
   /** The frame, encrypted: base64url of IV (12 bytes), ciphertext and GCM tag (16 bytes). */
-  e: z.string().regex(/^[A-Za-z0-9_-]+$/),
-});
+  ['e', text(1, Number.POSITIVE_INFINITY, BASE64URL), true],
+];
+interface Envelope {
+  from: string;
+  to: string;
+  n: string;
+  x: number;
+  e: string;
+}
 
 /** Why a message was dropped. */
 export type DropReason = 'signature' | 'envelope' | 'schema' | 'misdirected' | 'expired' | 'replayed';
@@ -261,8 +352,8 @@ const BOUNDS: Record<string, string> = {
 
 /** The field of a request or head the schema refuses first, as its refusal names it. */
 function refusedField(frame: Frame): string | undefined {
-  const field = FRAME.safeParse(frame).error?.issues[0]?.path[0];
-  return field === undefined ? undefined : (BOUNDS[String(field)] ?? `its ${String(field)}`);
+  const field = frameMisfit(frame);
+  return field ? (BOUNDS[field] ?? `its ${field}`) : undefined;
 }
 
 /**
@@ -282,7 +373,7 @@ function madeWhole(frame: Frame): boolean {
   switch (frame.t) {
     case 'request':
     case 'head':
-      return FRAME.safeParse(frame).success;
+      return isFrame(frame);
     case 'hello':
       return true;
     case 'ping':
@@ -392,9 +483,8 @@ export function open(
   } catch {
     return { dropped: 'envelope' };
   }
-  const envelope = ENVELOPE.safeParse(parsed);
-  if (!envelope.success) return { dropped: 'envelope' };
-  const { from, to, n, x, e } = envelope.data;
+  if (misfit(parsed, ENVELOPE) !== undefined) return { dropped: 'envelope' };
+  const { from, to, n, x, e } = parsed as Envelope;
   if (to !== own) return { dropped: 'misdirected' };
   if (x > now + 2 * FRAME_TTL_MS) return { dropped: 'expired' };
   const late = x < now;
@@ -426,11 +516,9 @@ function parseFrames(plain: string): Frame[] | undefined {
     return undefined;
   }
   if (Array.isArray(f)) {
-    const batch = FRAMES.safeParse(f);
-    return batch.success ? batch.data : undefined;
+    return f.length >= 1 && f.length <= MAX_BATCH && f.every(isFrame) ? f : undefined;
   }
-  const frame = FRAME.safeParse(f);
-  return frame.success ? [frame.data] : undefined;
+  return isFrame(f) ? [f] : undefined;
 }
 
 /**
