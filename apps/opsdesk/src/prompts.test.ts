@@ -24,15 +24,25 @@ describe.each(['en', 'zh'] as const)('prompts that carry the decision (%s)', (lo
     return String((c.seen[before] as { message: string }).message);
   };
 
-  it('SQL: the statement (one line, control characters shown, long ones elided) and the rows and tables', async () => {
-    const long = `UPDATE products SET name = '${'n'.repeat(400)}'\n\t-- \u001b[31m\n`;
-    const message = await ask('execute_sql', { sql: long });
-    const statementLine = message.split('\n').find((l) => /^(Statement|语句)/.test(l)) ?? '';
-    expect(statementLine).toMatch(/^(Statement: |语句：)`UPDATE products SET name = 'n+ … n+' -- \uFFFD\[31m`$/);
+  it('SQL: the statement whole, as it runs, in a block of its own — its lines numbered, what no one sees spelled out — and the rows', async () => {
+    const message = await ask('execute_sql', {
+      sql: `UPDATE products\n  SET name = '${'n'.repeat(400)}'\n\t-- \u001b[31m`,
+    });
+    expect(message).toContain(
+      `${locale === 'en' ? 'Statement:' : '语句：'}\n\`\`\`\n1 | UPDATE products\n2 |   SET name = '${'n'.repeat(400)}'\n3 | \t-- ⟨U+001B⟩[31m\n\`\`\``,
+    );
     expect(message).not.toContain('\u001b');
     expect(message).toContain(
       locale === 'en' ? '- `products`: 50 rows updated (it had 50)' : '- `products`：更新 50 行（原有 50 行）',
     );
+  });
+
+  it("SQL: a statement too long to be shown whole is refused in the reader's words, never asked", async () => {
+    const before = c.seen.length;
+    const r = await callTool(c.client, 'execute_sql', { sql: `UPDATE products SET name = '${'n'.repeat(2_000)}'` });
+    expect(c.seen.length).toBe(before);
+    expect(r.status).toBe('rejected');
+    expect(r.text).toContain(locale === 'en' ? 'This one has 2,029 on 1.' : '该语句有 2029 个字符、1 行');
   });
 
   it('sync: both sides’ sizes, local times without milliseconds, and a short diff', async () => {

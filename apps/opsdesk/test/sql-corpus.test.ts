@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
 import type { Opsdesk } from '../src/opsdesk.js';
+import { shownWhole } from '../src/shorten.js';
+import { STATEMENT_SHOWN } from '../src/tools/execute-sql.js';
 import { fingerprint } from './fingerprint.js';
 import { type Conn, memoryClient, peekShop, tempDataDir } from './harness.js';
 import { SQL_CORPUS } from './sql-corpus.js';
@@ -50,7 +52,8 @@ describe(`execute_sql: the adversarial corpus (${SQL_CORPUS.length} statements, 
       if (k.answer) {
         expect(question, 'a question was expected').toBeDefined();
         if (k.asks) expect(question?.message).toMatch(k.asks);
-        expect(question?.message).toContain(`Statement: \`${sql.replace(/\s+/g, ' ').trim().slice(0, 100)}`);
+        const shown = shownWhole(sql, STATEMENT_SHOWN);
+        expect(question?.message).toContain(`Statement:\n\`\`\`\n${'text' in shown ? shown.text : ''}\n\`\`\``);
       } else {
         expect(question, `no question was expected, got: ${question?.message}`).toBeUndefined();
       }

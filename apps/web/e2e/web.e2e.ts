@@ -436,12 +436,12 @@ describe.each([
 ] as const)('the prompts that carry the decision (%s)', (lang, env) => {
   const expected = {
     en: {
-      sql: 'Statement: `UPDATE products SET stock = stock + 1`',
+      sql: 'Statement:',
       sync: 'Differences (- remote, + local):',
       prod: 'v2.3.0 → v2.3.1',
     },
     zh: {
-      sql: '语句：`UPDATE products SET stock = stock + 1`',
+      sql: '语句：',
       sync: '差异（- 远端，+ 本地）：',
       prod: 'v2.3.0 → v2.3.1',
     },
@@ -463,6 +463,10 @@ describe.each([
       const stock = count(served.dataDir, 'SELECT SUM(stock) FROM products');
       await sendLine(page, '/execute_sql {"sql":"UPDATE products SET stock = stock + 1"}');
       const sql = await question(page, expected.sql);
+      // The statement whole, as it runs, in a block of its own.
+      await expect(sql.locator('pre.ek-code').first().textContent()).resolves.toBe(
+        'UPDATE products SET stock = stock + 1',
+      );
       await expect(sql.textContent()).resolves.toContain(
         lang === 'en' ? '- `products`: 50 rows updated (it had 50)' : '- `products`：更新 50 行（原有 50 行）',
       );

@@ -1,5 +1,5 @@
 /** opsdesk's English texts. */
-import { codeSpan } from '../shorten.js';
+import { codeBlock, codeSpan } from '../shorten.js';
 import type { OpsdeskMessages, SchemaChange, TableChange } from './types.js';
 
 export const en: OpsdeskMessages = {
@@ -40,7 +40,7 @@ export const en: OpsdeskMessages = {
       c.bound
         ? `This statement's effect differs from run to run (it calls ${c.bound.sources.map((f) => `${f}()`).join(', ')}), so no single count can be shown. Confirm that it may change up to ${c.bound.tables.map((b) => `${b.rows} rows of ${codeSpan(b.name)}`).join(', ')}${schemaWords(c.schema)}. If the run after your confirmation would change more, nothing is done.`
         : `This statement ${c.what}. It ran once and was rolled back; it did this:\n${didLines(c.did ?? [], c.schema)}\nIf the shop changes before you confirm and the statement would then do more, nothing is done.`,
-      `Statement: ${codeSpan(c.statement)}`,
+      `Statement:\n${codeBlock(c.statement)}`,
       `To run it, tick the box and type ${codeSpan(c.target)}.${c.exact ? '' : ` Type it exactly as shown here: the real name cannot be shown as it is (it holds line breaks, runs of spaces, control or bidi characters — shown as \uFFFD — or is too long and is shortened at "…").`} It cannot be undone.`,
     ].join('\n'),
   danger: {
@@ -55,6 +55,8 @@ export const en: OpsdeskMessages = {
   emptySql: 'the SQL is empty',
   nulInSql:
     'The SQL holds a NUL character (U+0000). SQLite stops reading at it and would run only the text before it, ignoring the rest, so nothing was run: remove it.',
+  statementTooLong: (size, bounds) =>
+    `This statement needs the user's confirmation before it runs, and a confirmation shows the statement whole, as it runs: at most ${bounds.chars.toLocaleString('en-US')} characters on ${bounds.lines} lines. This one has ${size.chars.toLocaleString('en-US')} on ${size.lines}. Nothing was done: send it as shorter statements.`,
   beyondConfirmed: (why) =>
     `Nothing was done: run again after your confirmation, the statement ${
       why.kind === 'rows'

@@ -3,6 +3,7 @@ import type { Environment, ReportField, Resolution } from '../choices.js';
 import type { Access } from '../permissions.js';
 import type { Beyond, Danger } from '../shop/effect.js';
 import type { Refusal } from '../shop/inspect.js';
+import type { WholeBounds } from '../shorten.js';
 
 /** What a side of a sync conflict shows: its size and when it changed, in the reader's words. */
 export interface SideView {
@@ -42,7 +43,7 @@ export interface SqlConfirm {
    * bidi characters, or too long to show whole), the person types it exactly as shown, and is told so.
    */
   exact: boolean;
-  /** Already made safe for one line (`oneLine`). */
+  /** The statement whole, as it runs, its lines numbered when several (`shownWhole`): shown in a code block of its own. */
   statement: string;
   /** Per table, what the run did (absent when it varies: no single run's count is shown). */
   did?: TableChange[];
@@ -104,6 +105,8 @@ export interface OpsdeskMessages {
   emptySql: string;
   /** The SQL holds a NUL character: SQLite stops reading there and would run only the text before it. */
   nulInSql: string;
+  /** A statement to be confirmed is too long to be shown whole (`shownWhole`), so it is not asked about: nothing was done. */
+  statementTooLong(size: { chars: number; lines: number }, bounds: WholeBounds): string;
   /** The run after the confirmation went beyond it: nothing was kept. Its names already made safe for one line. */
   beyondConfirmed(why: Beyond): string;
   /** `detail` already made safe for one line. */

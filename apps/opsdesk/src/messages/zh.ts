@@ -1,5 +1,5 @@
 /** opsdesk's Chinese texts: every key of `OpsdeskMessages`, as the English table has them. */
-import { codeSpan } from '../shorten.js';
+import { codeBlock, codeSpan } from '../shorten.js';
 import type { OpsdeskMessages, SchemaChange, TableChange } from './types.js';
 
 /** A kind of change as a verb, for the refusal of a run that changed rows in another way than confirmed. */
@@ -43,7 +43,7 @@ export const zh: OpsdeskMessages = {
       c.bound
         ? `该语句每次执行的影响都不同（它调用了 ${c.bound.sources.map((f) => `${f}()`).join('、')}），无法给出确定的行数。请确认它最多可修改${c.bound.tables.map((b) => ` ${codeSpan(b.name)} 中的 ${b.rows} 行`).join('、')}${schemaWords(c.schema)}。如果确认后的执行会修改更多，将不做任何修改。`
         : `该语句将${c.what}。它已执行一次并已回滚，结果如下：\n${didLines(c.did ?? [], c.schema)}\n如果你确认前商店数据发生变化、该语句会做得更多，将不做任何修改。`,
-      `语句：${codeSpan(c.statement)}`,
+      `语句：\n${codeBlock(c.statement)}`,
       `如需执行，请勾选确认并输入 ${codeSpan(c.target)}。${c.exact ? '' : '请严格按此处显示的内容输入：该名称无法原样显示（其中含有换行、连续空格、控制字符或双向文字控制字符——此处显示为 \uFFFD——或过长，已在「…」处截短）。'}执行后无法撤销。`,
     ].join('\n'),
   danger: {
@@ -58,6 +58,8 @@ export const zh: OpsdeskMessages = {
   emptySql: 'SQL 为空',
   nulInSql:
     'SQL 中含有 NUL 字符（U+0000）。SQLite 读到它就停止，只会执行它之前的部分而忽略其余内容，因此未执行任何操作：请删除它。',
+  statementTooLong: (size, bounds) =>
+    `该语句执行前需要用户确认，而确认时会原样完整显示将要执行的语句：最多 ${bounds.chars} 个字符、${bounds.lines} 行。该语句有 ${size.chars} 个字符、${size.lines} 行。未执行任何操作：请拆成更短的语句发送。`,
   beyondConfirmed: (why) =>
     `未做任何修改：你确认后再次执行时，该语句${
       why.kind === 'rows'

@@ -50,7 +50,7 @@ describe('execute_sql: the SQL corpus', () => {
     expect(r.asked).toBe(true);
     expect(r.question?.message).toContain('changes every row of "products"');
     expect(r.question?.message).toContain('- `products`: 50 rows updated (it had 50)');
-    expect(r.question?.message).toContain("Statement: `UPDATE products SET name = name || ' WHERE id = 1'`");
+    expect(r.question?.message).toContain("Statement:\n```\nUPDATE products SET name = name || ' WHERE id = 1'\n```");
     expect(r.status).toBe('invalid'); // the box was not ticked
     expect(count(data.dir, 'products')).toBe(before);
     expect(peekShop(data.dir, "SELECT COUNT(*) AS n FROM products WHERE name LIKE '% WHERE id = 1'")).toEqual([

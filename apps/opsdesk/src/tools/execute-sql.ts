@@ -17,7 +17,7 @@ import {
 } from '../shop/effect.js';
 import type { Rows } from '../shop/run.js';
 import { SHOP_TABLES } from '../shop/seed.js';
-import { oneLine } from '../shorten.js';
+import { oneLine, shownWhole, type WholeBounds } from '../shorten.js';
 import { SqlSyntaxError, statements, tokenize } from '../sql/tokenize.js';
 
 /**
@@ -35,6 +35,13 @@ const NAME_MAX = 120;
 function shownName(name: string): string {
   return oneLine(name, NAME_MAX);
 }
+
+/**
+ * The most of a statement a confirmation shows, and so the longest statement that can be
+ * confirmed: it is shown whole, as it runs (`shownWhole`) — a statement cut or folded to fit could
+ * hide a clause the person never sees (one behind a `--` comment once its line break is gone).
+ */
+export const STATEMENT_SHOWN: WholeBounds = { chars: 2_000, lines: 50 };
 
 /** execute_sql: runs one statement on the demo shop (its own database); asks before anything that cannot be undone. */
 export function executeSqlTool(deps: Deps) {
@@ -162,13 +169,16 @@ async function runWrite(
   });
   if (first.done) return first.result;
   const run = first.withheld;
+  // The person confirms the statement as it runs, or is not asked: nothing was kept.
+  const shown = shownWhole(sql, STATEMENT_SHOWN);
+  if ('long' in shown) return rejected(t.statementTooLong(shown.long, STATEMENT_SHOWN));
   const allowance = allowanceFor(run);
   // The person types the name as the question shows it: the real name when it can be shown as it
   // is, else exactly its shown form (told so) — never a name the question did not show.
   const real = targetOf(run);
   const target = shownName(real);
   const answer = await ask('confirm', {
-    message: t.confirmSql(confirmation(t, sql, run, allowance, real)),
+    message: t.confirmSql(confirmation(t, shown.text, run, allowance, real)),
     form: confirm,
     check: ({ understood, typedTableName }) => {
       const issues: { field: string; message: string }[] = [];
@@ -225,11 +235,16 @@ function keptResult(t: OpsdeskMessages, e: Execution): CallToolResult {
 
 /**
  * What the question shows: one run's effect, or — when the effect differs from run to run — the
- * bound. Every name in it as a person is shown it (`shownName`), like the statement.
+ * bound. Every name in it as a person is shown it (`shownName`); the statement whole, as it runs.
  */
-function confirmation(t: OpsdeskMessages, sql: string, e: Execution, allowance: Allowance, real: string): SqlConfirm {
+function confirmation(
+  t: OpsdeskMessages,
+  statement: string,
+  e: Execution,
+  allowance: Allowance,
+  real: string,
+): SqlConfirm {
   const schema = schemaOf(e);
-  const statement = oneLine(sql);
   const target = shownName(real);
   const exact = target === real;
   if (allowance.stated) {
