@@ -54,8 +54,8 @@ export type Resolved = { ok: true; path: string; local: string; remote: string }
 /**
  * Maps a workspace-relative path to both sides, refusing anything that could leave the workspace
  * or fail there: absolute paths, `..` that climbs out, NUL bytes, lone surrogates, names over 255
- * bytes, and symlinks (anywhere on the path) that point outside. A path must name a file, not a
- * folder.
+ * bytes, and symlinks anywhere on the path (out of the workspace, or in it: a second path to the
+ * same file). A path must name a file, not a folder.
  */
 export function resolvePath(workspace: Workspace, input: string): Resolved {
   if (input.length === 0 || input.length > 1024) return { ok: false, why: 'the path must be 1 to 1024 characters' };
@@ -109,6 +109,10 @@ function escapesRoot(root: string, target: string): string | undefined {
   const rel = relative(realRoot, real);
   if (rel.startsWith('..') || isAbsolute(rel) || rel.split(sep).includes('..'))
     return 'a symlink on the path points outside the workspace';
+  // One file, one path: through a symlink inside the workspace (to a folder or to the file) a file
+  // has a second path, each with its own last sync, and a conflict resolved under one leaves the
+  // other's record behind — its next sync copies the resolution over as if it were a change.
+  for (let part = probe; part.startsWith(root + sep); part = dirname(part)) if (isLink(part)) return THROUGH_LINK;
   // A part of the path that is a file (or a pipe …) where a folder must be: nothing can be written below it.
   if (probe !== target && existsSync(probe) && !statSync(probe).isDirectory())
     return 'a part of the path is a file, not a folder';
@@ -121,6 +125,10 @@ function escapesRoot(root: string, target: string): string | undefined {
 }
 
 const NOT_A_FILE = 'the path is not a regular file (a pipe, a socket or a device)';
+const THROUGH_LINK =
+  'the path goes through a symlink: sync_file takes each file by one path only (through a symlink it has two, each with its own last sync)';
+const HARD_LINKED =
+  'the file has other names (hard links): sync_file takes each file by one path only (under each name it has its own last sync)';
 
 /**
  * The largest side sync_file reads: a sync holds both sides whole in memory, in the server every
@@ -164,6 +172,7 @@ export function readSide(file: string): Side {
   try {
     const opened = fstatSync(fd);
     if (!opened.isFile()) throw new NotSyncable(NOT_A_FILE);
+    if (opened.nlink > 1) throw new NotSyncable(HARD_LINKED);
     if (opened.size > MAX_SYNC_BYTES)
       throw new NotSyncable(`the file is larger than ${MAX_SYNC_BYTES / 1024 / 1024} MiB (${opened.size} bytes)`);
     const content = readFileSync(fd);
