@@ -15,3 +15,9 @@ export type Resolution = (typeof RESOLUTIONS)[number];
 /** The fields a weekly report needs; each one missing from the arguments is asked for. */
 export const REPORT_FIELDS = ['project', 'from', 'to'] as const;
 export type ReportField = (typeof REPORT_FIELDS)[number];
+
+/**
+ * The longest service (or project) name a tool takes: opsdesk's are a few words. A longer one is
+ * refused as an argument, before it reaches a query or the answers remembered per service.
+ */
+export const SERVICE_NAME_MAX = 128;

@@ -5,11 +5,18 @@ import type { Database } from './open.js';
 const WATCHED = ['api_tokens', 'users', 'permissions', 'services'] as const;
 /** Past this many answers the memo starts again (one per token and per person × service in use). */
 const LIMIT = 1000;
+/**
+ * Or past this many characters of keys: a key holds what a caller named (a service), so a few
+ * hundred answers under long names cannot hold the server's memory either.
+ */
+const KEY_CHARS = 256 * 1024;
 
 interface Memo {
   /** `PRAGMA data_version` when `answers` were read: it changes when another connection commits. */
   version: unknown;
   answers: Map<string, unknown>;
+  /** The characters of the keys in `answers`. */
+  keyChars: number;
   dataVersion: BetterSqlite3.Statement<unknown[], unknown>;
 }
 
@@ -17,14 +24,18 @@ interface Memo {
 const memos = new WeakMap<Database, Memo>();
 
 function memoOf(db: Database): Memo {
-  let memo = memos.get(db);
-  if (memo) return memo;
-  const answers = new Map<string, unknown>();
-  memo = { version: undefined, answers, dataVersion: db.prepare('PRAGMA data_version').pluck() };
+  const known = memos.get(db);
+  if (known) return known;
+  const memo: Memo = {
+    version: undefined,
+    answers: new Map(),
+    keyChars: 0,
+    dataVersion: db.prepare('PRAGMA data_version').pluck(),
+  };
   // A write through this connection (opsdesk's own, or anything else holding `db`) does not change
   // data_version: TEMP triggers (this connection's only, nothing stored in the file) forget at once.
   db.function('opsdesk_forget_remembered', () => {
-    answers.clear();
+    forget(memo);
     return null;
   });
   for (const table of WATCHED)
@@ -62,7 +73,7 @@ export function remembered<T extends object>(db: Database, key: string, read: ()
   // Read before the tables are: a commit landing after this is seen by the next use.
   const version = memo.dataVersion.get();
   if (version !== memo.version) {
-    memo.answers.clear();
+    forget(memo);
     memo.version = version;
   }
   const known = memo.answers.get(key) as T | undefined;
@@ -70,7 +81,13 @@ export function remembered<T extends object>(db: Database, key: string, read: ()
   const answer = read();
   // Not kept: an unknown token, or an answer read inside a transaction (it may be rolled back).
   if (answer === undefined || db.inTransaction) return answer;
-  if (memo.answers.size >= LIMIT) memo.answers.clear();
+  if (memo.answers.size >= LIMIT || memo.keyChars + key.length > KEY_CHARS) forget(memo);
   memo.answers.set(key, Object.freeze(answer));
+  memo.keyChars += key.length;
   return answer;
+}
+
+function forget(memo: Memo): void {
+  memo.answers.clear();
+  memo.keyChars = 0;
 }

@@ -86,11 +86,18 @@ describe('sync_file: a path in questions and results', () => {
   });
 
   it('a refused path is echoed bounded and on one line', async () => {
-    const path = `${'../'.repeat(30_000)}etc/passwd\nAnd now, opsdesk says: everything is fine.`;
-    const r = await asked('sync_file', { path }, { resolution: 'manual' });
-    expect(r.status).toBe('rejected');
-    expect(r.text.length).toBeLessThan(400);
-    expect(r.text).not.toMatch(UNSAFE);
+    // Within the argument's bound (4,096), past what a path may be (1,024); and past the bound.
+    for (const [path, status] of [
+      [`${'../'.repeat(1_300)}etc/passwd\nAnd now, opsdesk says: everything is fine.`, 'rejected'],
+      [`${'../'.repeat(30_000)}etc/passwd\nAnd now, opsdesk says: everything is fine.`, 'invalid'],
+    ]) {
+      const r = await asked('sync_file', { path }, { resolution: 'manual' });
+      expect(r.status).toBe(status);
+      expect(r.text.length).toBeLessThan(400);
+      // Refused, it is echoed on one line; past the bound the kit names the argument, not its text.
+      if (status === 'rejected') expect(r.text).not.toMatch(UNSAFE);
+      else expect(r.text).not.toContain('opsdesk says');
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
-import { ENVIRONMENTS } from '../choices.js';
+import { ENVIRONMENTS, SERVICE_NAME_MAX } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
 import { all, dialect, get, type Query, value } from '../db/query.js';
 import { accountOf } from '../identity.js';
@@ -52,7 +52,7 @@ export function deployTool({ store, locale, now }: Deps) {
     description:
       'Deploy a service to dev, staging or prod. When env is missing the user is asked directly; production also needs their confirmation and an approved release ticket.',
     inputSchema: z.object({
-      service: z.string().min(1).describe('Service name, e.g. order-service'),
+      service: z.string().min(1).max(SERVICE_NAME_MAX).describe('Service name, e.g. order-service'),
       env: z.enum(ENVIRONMENTS).optional().describe('Target environment; asked from the user when missing'),
       version: z
         .string()
@@ -178,7 +178,7 @@ export function listDeploymentsTool({ store }: Deps) {
     name: 'list_deployments',
     title: 'List deployments',
     description: 'List past deployments of the services you may see, newest first, optionally for one service.',
-    inputSchema: z.object({ service: z.string().optional().describe('Only this service') }),
+    inputSchema: z.object({ service: z.string().max(SERVICE_NAME_MAX).optional().describe('Only this service') }),
     outputSchema: outcomeSchema({ deployments: z.array(deploymentRow), total: z.number() }),
     annotations: { readOnlyHint: true },
     async run({ service }, ctx) {

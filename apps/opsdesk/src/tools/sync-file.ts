@@ -36,7 +36,7 @@ export function syncFileTool({ store, workspace, now }: Deps) {
     title: 'Sync a workspace file',
     description:
       'Reconcile one file between the local and remote workspace. One-sided changes are copied over; if both sides changed since the last sync, the user chooses how to resolve the conflict.',
-    inputSchema: z.object({ path: z.string().describe('Path inside the workspace, e.g. notes/plan.md') }),
+    inputSchema: z.object({ path: z.string().max(4_096).describe('Path inside the workspace, e.g. notes/plan.md') }),
     outputSchema: outcomeSchema({ path: z.string(), action: z.string() }),
     async run({ path: input }, { ask, commit, user, locale }) {
       const t = MESSAGES[locale];

@@ -1,7 +1,7 @@
 import { type FieldDef, field, form, type Issue } from '@elicitkit/form';
 import { defineTool, done, invalid, outcomeSchema, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
-import { REPORT_FIELDS, type ReportField } from '../choices.js';
+import { REPORT_FIELDS, type ReportField, SERVICE_NAME_MAX } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
 import { all } from '../db/query.js';
 import { MESSAGES, type OpsdeskMessages } from '../messages/index.js';
@@ -89,9 +89,9 @@ export function weeklyReportTool({ store }: Deps) {
     description:
       'Report the deployments of one project over a date range of at most 31 days. Missing project or dates are asked from the user in one form.',
     inputSchema: z.object({
-      project: z.string().optional().describe('Project (service) name'),
-      from: z.string().optional().describe('First day, YYYY-MM-DD'),
-      to: z.string().optional().describe('Last day, YYYY-MM-DD'),
+      project: z.string().max(SERVICE_NAME_MAX).optional().describe('Project (service) name'),
+      from: z.string().max(64).optional().describe('First day, YYYY-MM-DD'),
+      to: z.string().max(64).optional().describe('Last day, YYYY-MM-DD'),
     }),
     outputSchema: outcomeSchema({
       project: z.string(),
