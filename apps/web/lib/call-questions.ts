@@ -1,3 +1,4 @@
+import type { SettleReason } from '@elicitkit/client';
 import type { Chat } from './state';
 
 /**
@@ -8,6 +9,8 @@ export interface RunningCall {
   server: string;
   questions: Set<string>;
   done: Promise<unknown>;
+  /** The last of its questions to settle, and how (`questionSettled`): what its end answered. */
+  lastSettled?: { id: string; reason: SettleReason };
 }
 
 /**
@@ -33,6 +36,11 @@ export function claimQuestion(chat: Chat, server: string, id: string): boolean {
     held = true;
   }
   return held;
+}
+
+/** Notes how question `id` settled on every running call holding it (`RunningCall.lastSettled`). */
+export function questionSettled(chat: Chat, id: string, reason: SettleReason): void {
+  for (const call of chat.calls) if (call.questions.has(id)) call.lastSettled = { id, reason };
 }
 
 /** Forgets an ended call; returns its questions that no call still running holds. */

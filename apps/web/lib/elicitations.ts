@@ -6,7 +6,7 @@ import {
   type SettleReason,
 } from '@elicitkit/client';
 import { applyDefaults, validate } from '@elicitkit/form';
-import { claimQuestion } from './call-questions';
+import { claimQuestion, questionSettled } from './call-questions';
 import { config } from './config';
 import { quoted } from './exact-json';
 import type { Locale } from './locale';
@@ -88,7 +88,10 @@ export function chatRenderer(chat: Chat, server: string): Renderer {
       if (!claimQuestion(chat, server, id)) throw new Error('the tool call that asked this question has ended');
       return show(chat, id);
     },
-    settled: (id) => show(chat, id),
+    settled: (id, settlement) => {
+      questionSettled(chat, id, settlement.reason);
+      return show(chat, id);
+    },
   });
 }
 

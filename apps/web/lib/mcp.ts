@@ -509,7 +509,6 @@ export async function callTool(
   signal?: AbortSignal,
   locale: Locale = 'en',
 ): Promise<ToolOutput> {
-  const started = Date.now();
   const { server, name } = toolOf(listed, locale);
   // A call is sent again only when it certainly never ran: refused before it was sent, or a 404
   // for the old session (the spec's answer of a server that did not process it). Never a replay.
@@ -555,5 +554,5 @@ export async function callTool(
     ...(status ? { status } : {}),
     ...(structured ? { structured } : {}),
   };
-  return markTimeout(chat, started, output, listed, locale);
+  return markTimeout(running, output, listed, locale);
 }

@@ -1,5 +1,7 @@
+import type { RunningCall } from './call-questions';
+import { config } from './config';
 import type { Locale } from './locale';
-import { type Chat, state } from './state';
+import { state } from './state';
 import type { ToolOutput } from './wire';
 
 const TEXT: Record<Locale, (tool: string, waited: string, server: string) => string> = {
@@ -30,30 +32,30 @@ function waited(ms: number, locale: Locale): string {
 /**
  * The protocol has no "timed out" answer: when the page's own deadline ends a question, the
  * client answers `cancel` and the server reports `cancelled`. So the chat tells the model (and the
- * page) the truth itself: a call that ended `cancelled` while one of its questions expired in this
- * chat is handed on as `timeout`, with the server's own text kept.
- *
- * `since` is when the call started: the questions published after it are this call's (a chat runs
- * one turn at a time; two parallel calls of one turn could share the mark).
+ * page) the truth itself: a call that ended `cancelled` when the last of its questions to settle
+ * (`RunningCall.lastSettled`) had expired in this chat is handed on as `timeout`, with the
+ * server's own text kept. The last to settle, not any: two calls of one turn on one server both
+ * hold each question either asked (a 2025-11-25 request says nothing of which call it serves), and
+ * a call whose own question the person cancelled is never told "timed out, you may run it again"
+ * for the other's question they let expire before it.
  *
  * @example
- * return await markTimeout(chat, started, output, 'deploy_service', 'en');
+ * return await markTimeout(running, output, 'deploy_service', 'en');
  */
 export async function markTimeout(
-  chat: Chat,
-  since: number,
+  call: RunningCall,
   output: ToolOutput,
   tool: string,
   locale: Locale,
 ): Promise<ToolOutput> {
-  if (output.status !== 'cancelled') return output;
-  const entries = await state().registry.list(chat.key);
-  const expired = entries.find((q) => q.openedAt >= since && q.settlement?.reason === 'expired');
-  if (!expired) return output;
+  const last = call.lastSettled;
+  if (output.status !== 'cancelled' || last?.reason !== 'expired') return output;
+  const expired = await state().registry.get(last.id);
+  const wait = expired ? expired.expiresAt - expired.openedAt : config().questionTimeoutMs;
   return {
     ...output,
     status: 'timeout',
-    text: TEXT[locale](tool, waited(expired.expiresAt - expired.openedAt, locale), output.text),
+    text: TEXT[locale](tool, waited(wait, locale), output.text),
     structured: { ...output.structured, status: 'timeout', serverStatus: 'cancelled' },
   };
 }

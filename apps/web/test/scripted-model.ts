@@ -19,25 +19,53 @@ export interface ScriptedModel {
 }
 
 export async function scriptedModel(tool: { name: string; arguments: object }): Promise<ScriptedModel> {
-  let calls = 0;
+  // Each step one call, the first two steps; then "Stopped.".
+  return stubModel((step) => (step <= 2 ? [{ ...tool, id: `call_${step}` }] : undefined));
+}
+
+/**
+ * A model whose first step of each turn calls every tool of `tools` at once (parallel tool calls,
+ * ids `call_0`, `call_1`, …), and whose step after their results says "Stopped.".
+ *
+ * @example
+ * const model = await parallelModel([{ name: 'deploy_service', arguments: { service: 'a' } }, …]);
+ */
+export async function parallelModel(tools: { name: string; arguments: object }[]): Promise<ScriptedModel> {
+  return stubModel((_step, body) =>
+    body.includes('"role":"tool"') ? undefined : tools.map((tool, i) => ({ ...tool, id: `call_${i}` })),
+  );
+}
+
+/**
+ * The endpoint: step `n` (from 1, its request's body `body`) makes the tool calls `calls` returns,
+ * or says "Stopped." when none.
+ */
+async function stubModel(
+  calls: (step: number, body: string) => { id: string; name: string; arguments: object }[] | undefined,
+): Promise<ScriptedModel> {
+  let step = 0;
   const server = createServer((req, res) => {
-    req.resume();
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (part: string) => {
+      body += part;
+    });
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const chunk = (delta: object, finish: string | null) =>
         `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 0, model: 'm-1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      calls++;
-      if (calls > 2) {
+      const made = calls(++step, body);
+      if (!made) {
         res.end(`${chunk({ role: 'assistant', content: 'Stopped.' }, null)}${chunk({}, 'stop')}data: [DONE]\n\n`);
         return;
       }
-      const call = {
-        index: 0,
-        id: `call_${calls}`,
+      const toolCalls = made.map((call, index) => ({
+        index,
+        id: call.id,
         type: 'function',
-        function: { name: tool.name, arguments: JSON.stringify(tool.arguments) },
-      };
-      res.end(`${chunk({ role: 'assistant', tool_calls: [call] }, null)}${chunk({}, 'tool_calls')}data: [DONE]\n\n`);
+        function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+      }));
+      res.end(`${chunk({ role: 'assistant', tool_calls: toolCalls }, null)}${chunk({}, 'tool_calls')}data: [DONE]\n\n`);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
