@@ -9,6 +9,12 @@
 export const MAX_JSON_DEPTH = 100;
 
 /**
+ * How deep a JSON body the app is sent that no person typed may nest (`readJson`): a chat's
+ * history carries values up to `MAX_JSON_DEPTH` inside its messages and their parts.
+ */
+export const MAX_BODY_DEPTH = 2 * MAX_JSON_DEPTH;
+
+/**
  * Whether `value` nests objects and arrays more than `max` levels deep (the value itself is level
  * 0), measured without recursion and stopping at the first value past `max`.
  *

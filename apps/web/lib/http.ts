@@ -1,4 +1,5 @@
 import { notAsTyped } from '@elicitkit/client';
+import { MAX_BODY_DEPTH, nestsDeeper } from './depth';
 import { inexactNumberIn, notAsTypedIn, quoted } from './exact-json';
 import type { Locale } from './locale';
 
@@ -12,6 +13,7 @@ const TEXTS: Record<
     notJson: string;
     notAsTyped: (path: string, why: string) => string;
     inexact: (written: string, read: string) => string;
+    tooDeep: (max: number) => string;
   }
 > = {
   en: {
@@ -22,6 +24,7 @@ const TEXTS: Record<
     notAsTyped: (path, why) => `${path}: ${why}. Send the value meant.`,
     inexact: (written, read) =>
       `The number ${written} cannot be sent exactly: it would arrive as ${read}. Send the value meant.`,
+    tooDeep: (max) => `The body nests objects and arrays deeper than ${max} levels.`,
   },
   zh: {
     notJsonType: '请发送 JSON（content-type: application/json）。',
@@ -30,6 +33,7 @@ const TEXTS: Record<
     notJson: '请求体不是有效的 JSON。',
     notAsTyped: (path, why) => `${path}：${why}。请发送本来要发送的值。`,
     inexact: (written, read) => `数字 ${written} 无法精确发送：它会变成 ${read}。请发送本来要发送的值。`,
+    tooDeep: (max) => `请求体中对象和数组的嵌套超过 ${max} 层。`,
   },
 };
 
@@ -49,7 +53,8 @@ export interface ReadJsonOptions {
  * Reads a JSON body, refusing (413) anything over `limit` bytes before parsing it. A body `typed`
  * by a person is held to what the CLI holds its `--args` to (`notAsTyped`): a number that would
  * arrive as another (`-0`, `1e400`, past ±2^53-1), a key given twice, half a character are refused
- * naming where (`$.content.ratio`); any other body only for a number read as another value.
+ * naming where (`$.content.ratio`); any other body for nesting past `MAX_BODY_DEPTH`, and for a
+ * number read as another value.
  */
 export async function readJson(
   request: Request,
@@ -101,6 +106,9 @@ export async function readJson(
       };
     return { ok: true, value };
   }
+  // Every route walks what it is sent (JSON.stringify, the turn's own checks) recursively: past
+  // the depth anything it carries may have, a clear refusal instead of a stack overflow's 500.
+  if (nestsDeeper(value, MAX_BODY_DEPTH)) return { ok: false, status: 400, error: say.tooDeep(MAX_BODY_DEPTH) };
   // A number JSON would read as another value (2.00000000000000001 as 2) is refused, not rounded.
   const inexact = inexactNumberIn(text);
   if (inexact)

@@ -81,6 +81,21 @@ function sse(response: Response): { next(): Promise<Record<string, unknown> | un
 }
 
 describe('POST /api/chat', () => {
+  it('a body nested past what a chat carries is a 400 that says so, and the chat takes the next turn', async () => {
+    // Written by hand: JSON.stringify itself overflows on such a value.
+    const nested = (depth: number) =>
+      `{"messages":[{"role":"assistant","parts":[{"type":"data-x","data":${'['.repeat(depth)}1${']'.repeat(depth)}}]},{"role":"user","parts":[{"type":"text","text":"/x"}]}]}`;
+    for (const depth of [2_000, 50_000]) {
+      const response = await post(nested(depth));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'The body nests objects and arrays deeper than 200 levels.' });
+    }
+    // Within it, the turn runs (here: a command the chat does not know, said in its stream).
+    const within = await post(nested(150));
+    expect(within.status).toBe(200);
+    await within.text();
+  });
+
   it.each([
     'null',
     '[]',
