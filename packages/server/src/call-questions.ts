@@ -68,8 +68,11 @@ interface Fallback {
   form: AnyForm | undefined;
 }
 
-/** Where a call stopped asking: a decline or cancel of `key`, or its side effect having run. */
-type Stop = { action: 'decline' | 'cancel'; key: string } | { action: 'commit' };
+/**
+ * Where a call stopped asking: a decline or cancel of `key` (`person`: theirs, not a client that
+ * went away), or its side effect having run.
+ */
+type Stop = { action: 'decline' | 'cancel'; key: string; person?: true } | { action: 'commit' };
 
 /**
  * One tool call's questions: the budget, the stop rules (nothing after a decline, a cancel or the
@@ -134,7 +137,7 @@ export class CallQuestions {
       // A 2026-07-28 round run again took another way to the side effect than the question the
       // person refused (what it found had changed): their no still holds, nothing runs.
       const { key, action, answer } = refused;
-      this.stopped = { action, key };
+      this.stopped = { action, key, person: true };
       this.audit.response(key, answer, undefined, REFUSED_UNASKED);
       const ctx = this.resultContext(key, undefined);
       return action === 'cancel' ? cancelledResult(ctx) : declinedResult(ctx);
@@ -310,6 +313,22 @@ export class CallQuestions {
   }
 
   /** The cancel guard (EK05): after a cancel, only a `cancelled` result may leave the tool. */
+  /**
+   * Whether the call ends with the person's refusal: they declined or cancelled (not a client gone
+   * away), and `result` — what `finish` made of the tool's — says so (a tool may go on after a
+   * decline to what it can do without the answer).
+   */
+  endsRefused(result: CallToolResult): boolean {
+    const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
+    const stop = this.stopped;
+    return (
+      stop !== undefined &&
+      stop.action !== 'commit' &&
+      stop.person === true &&
+      (status === 'declined' || status === 'cancelled')
+    );
+  }
+
   finish(result: CallToolResult): CallToolResult {
     const stop = this.stopped;
     const { tool, locale } = this.settings;
@@ -426,7 +445,7 @@ export class CallQuestions {
   }
 
   private refuse(key: string, action: 'decline' | 'cancel', ctx: ResultContext): Declined | Cancelled {
-    this.stopped = { action, key };
+    this.stopped = { action, key, person: true };
     return action === 'decline'
       ? { action: 'decline', result: () => declinedResult(ctx) }
       : { action: 'cancel', result: () => cancelledResult(ctx) };

@@ -80,7 +80,8 @@ function differentCall(): ProtocolError {
  * Where questions are pushed (2025 connections) the handler runs once; where they are returned
  * (2026-07-28) it runs again from the top each round, answers replayed from the sealed state, and
  * a round that needs a new answer ends with `input_required`. A round of a call whose side effect
- * already committed returns the recorded result without running anything.
+ * already committed, or that the person ended with a decline or cancel, returns the recorded result
+ * without running anything.
  */
 export async function execute(
   rt: Runtime,
@@ -160,7 +161,15 @@ export async function execute(
     end.reject(error);
   }
   const first = await end.promise;
-  if (first !== SUSPENDED) return questions.finish(first);
+  if (first !== SUSPENDED) {
+    const result = questions.finish(first);
+    // (A first round ending so gave out no state: nothing of it can come again.)
+    if (!previous || !questions.endsRefused(result)) return result;
+    // The person's no ends the call for good: recorded as its result, as a side effect's is, so a
+    // replay of an earlier round (a state sealed before they answered) gets that no — never the
+    // question again, nor what the tool gave out while asking it (a page's link, say).
+    return rt.committer.run(questions.contextId, tool.name, settings.locale, () => result, {}, signal);
+  }
   // Sealed for this caller: the state that came in was opened under the same one (kit.ts).
   const requestState = rt.codec.seal(
     channel.state(call, text, questions.contextId),
