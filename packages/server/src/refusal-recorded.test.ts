@@ -26,6 +26,7 @@ function counted() {
   const seen = { runs: 0, confirmsShown: 0, deployed: 0 };
   const deploy = defineTool({
     name: 'deploy',
+    description: 'Deploy order-service; asks where, then whether.',
     inputSchema: z.object({}),
     forms: { env, confirm },
     async run(_args, ctx) {
@@ -44,6 +45,7 @@ function counted() {
   /** Asks for a ticket; declined, it deploys without one (what it can do without the answer). */
   const optional = defineTool({
     name: 'optional',
+    description: 'Deploy order-service, with a release ticket if the person gives one.',
     inputSchema: z.object({}),
     forms: { ticket: form({ ticket: field.string({ title: 'Ticket' }) }) },
     async run(_args, ctx) {
