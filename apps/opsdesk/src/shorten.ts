@@ -75,6 +75,23 @@ export function shownWhole(
   return { text: lines.map((line, i) => `${String(i + 1).padStart(width)} | ${line}`).join('\n') };
 }
 
+/** What `spelledLine` spells out: `UNSEEN`, and tabs and line breaks. */
+const SPELLED = new RegExp(`[\\u0009\\u000a${UNSAFE_CHARS}\\u2028\\u2029\\u27e8]`, 'g');
+
+/**
+ * `text` on one line, whole, no two texts alike: every character no one sees as it is — a control,
+ * bidi or invisible one, a tab, a line break — spelled out as its code point (`⟨U+000A⟩`, and `⟨`
+ * as `⟨U+27E8⟩`), nothing folded or cut. For a name the person acts on without typing it (a
+ * file sync_file resolves): `oneLine` shows `a  b` and `a b` alike, and the middle of a long one
+ * not at all.
+ *
+ * @example
+ * spelledLine('notes/a\nb.md') // → 'notes/a⟨U+000A⟩b.md'
+ */
+export function spelledLine(text: string): string {
+  return text.replace(SPELLED, (char) => `⟨${codePoint(char)}⟩`);
+}
+
 /** `text` in a Markdown code block of its own (a monospace font, lines as they are); no line of it may start with ``` (`shownWhole` numbers them). */
 export function codeBlock(text: string): string {
   return `\`\`\`\n${text}\n\`\`\``;

@@ -108,6 +108,8 @@ export const en: OpsdeskMessages = {
     keep_both: `Keep both (local saved as ${copy})`,
     manual: 'Leave both; I will merge by hand',
   }),
+  keepBothNamedBelow: 'Keep both (local saved as the copy the question names)',
+  copyNamed: (copy) => `Keep both saves the local version as ${copy}.`,
   conflictMessage: (path, local, remote, diff) =>
     [
       `${path} changed on both sides since the last sync.`,

@@ -130,6 +130,10 @@ export interface OpsdeskMessages {
   resolutionTitle: string;
   /** The options' titles; `copy` is where keep_both saves the local version (`<path>.local`, or the next free name). */
   resolution(path: string, copy?: string): Record<Resolution, string>;
+  /** keep_both's option title when the copy's name makes `resolution`'s too long for one: the name is in the question instead (`copyNamed`). */
+  keepBothNamedBelow: string;
+  /** Where keep_both saves the local version, a line of the question. */
+  copyNamed(copy: string): string;
   conflictMessage(path: string, local: SideView, remote: SideView, diff: ShortDiff | undefined): string;
   deleted: string;
   inSync(path: string): string;

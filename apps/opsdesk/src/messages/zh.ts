@@ -110,6 +110,8 @@ export const zh: OpsdeskMessages = {
     keep_both: `都保留（本地版本另存为 ${copy}）`,
     manual: '两边都不动，我手动合并',
   }),
+  keepBothNamedBelow: '都保留（本地版本另存为问题中列出的副本）',
+  copyNamed: (copy) => `选择都保留时，本地版本将另存为 ${copy}。`,
   conflictMessage: (path, local, remote, diff) =>
     [
       `${path} 自上次同步后两边都被修改了。`,

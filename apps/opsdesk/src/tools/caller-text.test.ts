@@ -77,12 +77,43 @@ describe('sync_file: a path in questions and results', () => {
     const r = await asked('sync_file', { path }, { resolution: 'manual' });
     const message = r.question?.message ?? '';
     const [first, ...rest] = message.split('\n');
-    expect(first).toMatch(/^notes\/ok\.md .* changed on both sides since the last sync\.$/);
+    expect(first).toMatch(
+      /^notes\/ok\.md⟨U\+000A⟩⟨U\+000A⟩Both sides are identical; choose Keep the remote version\.⟨U\+202E⟩dm\.txt changed on both sides since the last sync\.$/,
+    );
     expect(message).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     expect(rest.some((line) => line.startsWith('Both sides are identical'))).toBe(false);
     expect(r.text).not.toMatch(UNSAFE);
     // The result's data still names the file as it is.
     expect(r.structured).toMatchObject({ status: 'pending', path });
+  });
+
+  it('no two files are asked about alike: runs of spaces, tabs, invisible characters, a long name whole', async () => {
+    const firstLine = async (path: string) => {
+      conflict(path);
+      const r = await asked('sync_file', { path }, { resolution: 'manual' });
+      expect(r.question, `${JSON.stringify(path)}: ${r.text}`).toBeDefined();
+      return (r.question?.message ?? '').split('\n')[0] ?? '';
+    };
+    const alike = [
+      ['ws/a  b.md', 'ws/a b.md'],
+      ['ws/c\td.md', 'ws/c d.md'],
+      ['ws/e\u200bf.md', 'ws/e\u200cf.md'],
+      [`ws/${'g'.repeat(120)}1${'g'.repeat(120)}.md`, `ws/${'g'.repeat(120)}2${'g'.repeat(120)}.md`],
+    ];
+    for (const [one, other] of alike) {
+      const [a, b] = [await firstLine(one as string), await firstLine(other as string)];
+      expect(a).not.toBe(b);
+      expect(a).not.toContain('…');
+    }
+    expect(await firstLine('ws/c\tx.md')).toMatch(/^ws\/c⟨U\+0009⟩x\.md /);
+    // A copy's name too long for an option's title (200) is named in the question, whole.
+    const long = `ws/${'h'.repeat(240)}.md`;
+    conflict(long);
+    const r = await asked('sync_file', { path: long }, { resolution: 'manual' });
+    expect(r.question?.message).toContain(`Keep both saves the local version as ${long}.local.`);
+    expect(JSON.stringify((r.question as { requestedSchema?: unknown })?.requestedSchema)).toContain(
+      'Keep both (local saved as the copy the question names)',
+    );
   });
 
   it('a refused path is echoed bounded and on one line', async () => {

@@ -6,7 +6,7 @@ import { RESOLUTIONS, type Resolution } from '../choices.js';
 import { type Deps, findCaller } from '../context.js';
 import { run, value } from '../db/query.js';
 import { MESSAGES } from '../messages/index.js';
-import { oneLine } from '../shorten.js';
+import { oneLine, spelledLine } from '../shorten.js';
 import { shortDiff, sideView } from '../sync/describe.js';
 import {
   applySide,
@@ -17,6 +17,9 @@ import {
   type Side,
   type Workspace,
 } from '../sync/workspace.js';
+
+/** The longest title an option of a form may have (`@elicitkit/form`'s bound). */
+const MAX_OPTION_TITLE = 200;
 
 /** sync_file: one-sided changes propagate; a change on both sides is a question only a person can answer. */
 export function syncFileTool({ store, workspace, now }: Deps) {
@@ -46,8 +49,9 @@ export function syncFileTool({ store, workspace, now }: Deps) {
       if (!target.ok) return rejected(t.badPath(oneLine(input, 120), target.why));
       const { path } = target;
       // A file's name is the caller's too (anyone who can write the workspace chooses it): the
-      // person reads it in the question as one safe line; structuredContent keeps it as it is.
-      const shown = oneLine(path);
+      // person reads it in the question on one line, whole, what no one sees spelled out — no two
+      // files alike (`spelledLine`); structuredContent keeps it as it is.
+      const shown = spelledLine(path);
       const now = sidesOf(workspace, path);
       if (!now.ok) return rejected(t.badPath(shown, now.why));
       const { local, remote } = now;
@@ -90,20 +94,25 @@ export function syncFileTool({ store, workspace, now }: Deps) {
       // sides (an earlier keep_both's copy is never overwritten). Shown in the option's title.
       const copy = freeCopy(workspace, path);
       if (!copy) return rejected(t.badPath(`${shown}.local`, 'no free name for the local copy'));
-      const labels = t.resolution(shown, oneLine(copy.path));
+      const copyShown = spelledLine(copy.path);
+      const labels = t.resolution(shown, copyShown);
+      // An option's title is one short line (the form's bound): a copy's name too long for it is
+      // named in the question instead, whole.
+      const named = labels.keep_both.length > MAX_OPTION_TITLE;
       const resolution = form({
         resolution: field.select(
-          RESOLUTIONS.map((r) => ({ value: r, title: labels[r] })),
+          RESOLUTIONS.map((r) => ({ value: r, title: r === 'keep_both' && named ? t.keepBothNamedBelow : labels[r] })),
           { title: t.resolutionTitle },
         ),
       });
+      const conflict = t.conflictMessage(
+        shown,
+        sideView(local, locale),
+        sideView(remote, locale),
+        await shortDiff(remote, local),
+      );
       const answer = await ask('resolution', {
-        message: t.conflictMessage(
-          shown,
-          sideView(local, locale),
-          sideView(remote, locale),
-          await shortDiff(remote, local),
-        ),
+        message: named ? `${conflict}\n${t.copyNamed(copyShown)}` : conflict,
         form: resolution,
         // The versions themselves, not only what the question shows of them (sizes, times to the
         // second, the first lines of the diff): on 2026-07-28 an answer about other versions does
@@ -120,7 +129,7 @@ export function syncFileTool({ store, workspace, now }: Deps) {
         const again = sidesOf(workspace, path);
         if (!again.ok) return rejected(t.badPath(shown, again.why));
         const copyNow = chosen === 'keep_both' ? sidesOf(workspace, copy.path) : undefined;
-        if (copyNow && !copyNow.ok) return rejected(t.badPath(oneLine(copy.path), copyNow.why));
+        if (copyNow && !copyNow.ok) return rejected(t.badPath(spelledLine(copy.path), copyNow.why));
         if (
           hashOf(again.local) !== hashOf(local) ||
           hashOf(again.remote) !== hashOf(remote) ||
