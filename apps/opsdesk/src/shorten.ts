@@ -22,8 +22,13 @@ export function oneLine(text: string, max = 240): string {
     .replace(/\s+/g, ' ')
     .replace(UNSAFE, '\uFFFD')
     .trim();
-  const chars = [...flat];
-  if (chars.length <= max) return flat;
+  return cut(flat, max);
+}
+
+/** `text` at most `max` characters (code points): past it, its start and end with ` … ` between (the middle is what a person can spare). */
+function cut(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
   const head = Math.ceil((max - 3) * 0.65);
   const tail = max - 3 - head;
   return `${chars.slice(0, head).join('')} … ${chars.slice(chars.length - tail).join('')}`;
@@ -81,15 +86,15 @@ const SPELLED = new RegExp(`[\\u0009\\u000a${UNSAFE_CHARS}\\u2028\\u2029\\u27e8]
 /**
  * `text` on one line, whole, no two texts alike: every character no one sees as it is — a control,
  * bidi or invisible one, a tab, a line break — spelled out as its code point (`⟨U+000A⟩`, and `⟨`
- * as `⟨U+27E8⟩`), nothing folded or cut. For a name the person acts on without typing it (a
- * file sync_file resolves): `oneLine` shows `a  b` and `a b` alike, and the middle of a long one
- * not at all.
+ * as `⟨U+27E8⟩`), nothing folded. For a name the person acts on without typing it (a file
+ * sync_file resolves): `oneLine` shows `a  b` and `a b` alike, and the middle of a long one not at
+ * all. With `max` (a line of a preview, such as a diff's), cut past it as `oneLine` cuts.
  *
  * @example
  * spelledLine('notes/a\nb.md') // → 'notes/a⟨U+000A⟩b.md'
  */
-export function spelledLine(text: string): string {
-  return text.replace(SPELLED, (char) => `⟨${codePoint(char)}⟩`);
+export function spelledLine(text: string, max = Number.POSITIVE_INFINITY): string {
+  return cut(text, max).replace(SPELLED, (char) => `⟨${codePoint(char)}⟩`);
 }
 
 /** `text` in a Markdown code block of its own (a monospace font, lines as they are); no line of it may start with ``` (`shownWhole` numbers them). */

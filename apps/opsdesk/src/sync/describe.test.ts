@@ -35,6 +35,11 @@ describe('how a sync conflict is described', () => {
     expect((diff?.lines.length ?? 0) + (diff?.more ?? 0)).toBe(30);
   });
 
+  it('a change of whitespace alone shows: spaces as they are, tabs and what no one sees spelled out', async () => {
+    const diff = await shortDiff(side('a b\nc d\ne\u200bf\n'), side('a  b\nc\td\nef\n'));
+    expect(diff?.lines).toEqual(['- a b', '- c d', '- e⟨U+200B⟩f', '+ a  b', '+ c⟨U+0009⟩d', '+ ef']);
+  });
+
   it('gives no text diff for binary or huge content, and handles a deleted side', async () => {
     expect(await shortDiff(side(Buffer.from([0, 1, 2])), side('text'))).toBeUndefined();
     expect(await shortDiff(side('x'.repeat(300 * 1024)), side('y'))).toBeUndefined();

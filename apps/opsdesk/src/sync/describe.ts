@@ -1,7 +1,7 @@
 import type { Locale } from '@elicitkit/server';
 import { MESSAGES } from '../messages/index.js';
 import type { SideView } from '../messages/types.js';
-import { oneLine } from '../shorten.js';
+import { spelledLine } from '../shorten.js';
 import type { Side } from './workspace.js';
 
 /** Changed lines shown in a conflict prompt; the rest are counted. */
@@ -56,8 +56,9 @@ export function sideView(side: Side, locale: Locale, timeZone?: string): SideVie
 }
 
 /**
- * A short line diff from remote to local: at most `MAX_DIFF_LINES` changed lines, each made
- * safe for one line, then how many more there are. Undefined when no text diff makes sense
+ * A short line diff from remote to local: at most `MAX_DIFF_LINES` changed lines, each on one
+ * line with its spaces as they are and what no one sees spelled out (`spelledLine`), at most 100
+ * characters, then how many more there are. Undefined when no text diff makes sense
  * (binary content, very large files, or a diff too costly to compute). `diff` is loaded on the
  * first conflict, not at start: most servers never see one.
  */
@@ -71,8 +72,9 @@ export async function shortDiff(remote: Side, local: Side): Promise<{ lines: str
   const all: string[] = [];
   for (const change of changes) {
     if (!change.added && !change.removed) continue;
+    // Spaces as they are, what no one sees spelled out: a change of whitespace alone shows.
     for (const line of change.value.replace(/\n$/, '').split('\n'))
-      all.push(`${change.added ? '+' : '-'} ${oneLine(line, 100)}`);
+      all.push(`${change.added ? '+' : '-'} ${spelledLine(line, 100)}`);
   }
   return { lines: all.slice(0, MAX_DIFF_LINES), more: Math.max(0, all.length - MAX_DIFF_LINES) };
 }
