@@ -22,6 +22,8 @@ export function useChatInfo(localeRef: RefObject<Locale>) {
   const [toolsError, setToolsError] = useState<string | null>(null);
   const [fatal, setFatal] = useState<string | null | 'gone'>(null);
   const csrf = useRef('');
+  /** This page's name in the chat (`ChatInfo.page`), said once in its closing beacon. */
+  const page = useRef('');
 
   useEffect(() => {
     void (async () => {
@@ -35,6 +37,7 @@ export function useChatInfo(localeRef: RefObject<Locale>) {
         return;
       }
       csrf.current = answer.csrf;
+      page.current = answer.page;
       setInfo(answer);
       const response = await fetch('/api/tools', { headers: { 'x-elicitkit-locale': localeRef.current } }).catch(
         () => undefined,
@@ -50,11 +53,14 @@ export function useChatInfo(localeRef: RefObject<Locale>) {
     })();
   }, [localeRef]);
 
-  // The tab is going: close the chat on the server now rather than at its idle time.
-  // A page restored from the back/forward cache has lost its chat, so it starts a new one.
+  // The tab is going: close the chat on the server now rather than at its idle time (the server
+  // does once every page showing it has gone). Said once: a page restored from the back/forward
+  // cache has left its chat, so it reloads — and that reload's pagehide has nothing more to say.
   useEffect(() => {
     const leave = () => {
-      if (csrf.current) navigator.sendBeacon('/api/chat/close', JSON.stringify({ csrf: csrf.current }));
+      if (!csrf.current || !page.current) return;
+      navigator.sendBeacon('/api/chat/close', JSON.stringify({ csrf: csrf.current, page: page.current }));
+      page.current = '';
     };
     const back = (event: PageTransitionEvent) => {
       if (event.persisted) window.location.reload();
@@ -84,11 +90,15 @@ export function useChatInfo(localeRef: RefObject<Locale>) {
       body: JSON.stringify({ user }),
     }).catch(() => undefined);
     const body = (await reply?.json().catch(() => undefined)) as
-      | { user?: string | null; csrf?: string; error?: string }
+      | { user?: string | null; csrf?: string; page?: string; error?: string }
       | undefined;
     if (!reply?.ok) return { ok: false, error: body?.error };
     const renewed = typeof body?.csrf === 'string' && body.csrf !== csrf.current;
-    if (renewed && body?.csrf) csrf.current = body.csrf;
+    if (renewed && body?.csrf) {
+      csrf.current = body.csrf;
+      // The old chat is gone with this page's name in it; the new one names this page afresh.
+      page.current = typeof body.page === 'string' ? body.page : '';
+    }
     setInfo(
       (i) =>
         i && {

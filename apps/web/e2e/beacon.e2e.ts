@@ -4,7 +4,7 @@
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, launchBrowser, startApp } from './harness.js';
+import { type App, launchBrowser, sendLine, startApp } from './harness.js';
 
 let app: App;
 let browser: Browser;
@@ -28,6 +28,46 @@ describe('closing a tab', () => {
     const cookie = `ek_chat=${(await context.cookies()).find((c) => c.name === 'ek_chat')?.value}`;
     expect(await toolsWith(cookie)).toBe(200);
     await page.close({ runBeforeUnload: true });
+    await expect.poll(() => toolsWith(cookie), { timeout: 10_000 }).toBe(401);
+    await context.close();
+  });
+
+  it('a tab that comes back from the back/forward cache says goodbye once: the other tab keeps the chat', async () => {
+    const context = await browser.newContext();
+    const [one, two] = [await context.newPage(), await context.newPage()];
+    for (const page of [one, two]) {
+      await page.goto(app.url);
+      await page.getByRole('textbox').first().waitFor();
+    }
+    const cookie = `ek_chat=${(await context.cookies()).find((c) => c.name === 'ek_chat')?.value}`;
+    let closes = 0;
+    context.on('request', (r) => {
+      if (r.url().endsWith('/api/chat/close')) closes++;
+    });
+    // What a browser does to a page it keeps in its back/forward cache, then restores: pagehide
+    // (persisted), later pageshow (persisted). The page was left, so it reloads — and the reload
+    // brings a pagehide of its own. (This app's pages are not kept in headless Chromium's cache —
+    // no-store — so the events are sent as the browser would send them.)
+    await one.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true })));
+    await expect.poll(() => closes).toBe(1);
+    await Promise.all([
+      one.waitForEvent('load'),
+      one.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }))),
+    ]);
+    await one.getByRole('textbox').first().waitFor();
+    const how = await one.evaluate(
+      () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).type,
+    );
+    expect(how, 'the restored page reloaded').toBe('reload');
+    expect(closes, 'the reload said goodbye again').toBe(1);
+    // Both tabs show the chat still: the reloaded tab found it by its cookie, the other never left.
+    expect(await toolsWith(cookie)).toBe(200);
+    await two.locator('details[data-tool="deploy_service"]').waitFor({ timeout: 30_000 });
+    await sendLine(two, '/deploy_service {"service":"order-service"}');
+    await two.getByRole('dialog').waitFor();
+    // The reloaded page is counted again: the chat ends once both tabs have gone.
+    await two.close({ runBeforeUnload: true });
+    await one.close({ runBeforeUnload: true });
     await expect.poll(() => toolsWith(cookie), { timeout: 10_000 }).toBe(401);
     await context.close();
   });

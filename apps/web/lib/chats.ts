@@ -38,27 +38,40 @@ export interface ChatStore {
   has(id: string): Promise<boolean>;
   /**
    * Replaces the chat by a new one acting as `user` (a change of identity): a new id and token, the
-   * same address and budget, one page (the one that asked: another tab still holds the old token,
-   * refused now, and counts again once it loads the new chat); the old one is gone in the same step
-   * (its id names no chat, its key owns no new question). Undefined when it is not open.
+   * same address and budget, no page yet (the one that asked `visit`s it: another tab still holds
+   * the old token, refused now, and counts again once it loads the new chat); the old one is gone in
+   * the same step (its id names no chat, its key owns no new question). Undefined when it is not open.
    */
   rotate(id: string, user: DemoUser): Promise<ChatRecord | undefined>;
   /**
-   * Counts one more page of the chat: every tab of the browser sends its cookie, so every tab
-   * shows the same chat. False when it is not open.
+   * Counts one more page of the chat — every tab of the browser sends its cookie, so every tab
+   * shows the same chat — and names it: the page's leaving is counted by that name, once. Past
+   * `MAX_PAGES` a page is counted but not named (`''`): its leaving is never counted, so the chat
+   * waits for its idle time rather than end under a page still showing it. Undefined when the chat
+   * is not open.
    */
-  visit(id: string): Promise<boolean>;
+  visit(id: string): Promise<string | undefined>;
   /**
-   * Counts one page of the chat (by its key) gone, and says how many are left: the chat ends when
-   * none is. Negative when it is not open.
+   * Counts the page `page` of the chat (by its key) gone, and says how many are left: the chat
+   * ends when none is. Negative when the chat is not open or the page is not one of its own (never
+   * named, or gone already: a second beacon from one page counts nothing).
    */
-  leave(key: string): Promise<number>;
+  leave(key: string, page: string): Promise<number>;
   /** Closes the chat by its key (`chatKey`); false when it was not open. */
   remove(key: string): Promise<boolean>;
   /** The keys (`chatKey`) of chats last seen before `cutoff` (epoch ms). */
   idle(cutoff: number): Promise<string[]>;
   close(): Promise<void>;
 }
+
+/**
+ * Pages one chat names at most (`ChatStore.visit`): a page that reloads in a loop, or tabs that
+ * crash and never say goodbye, cannot grow what the store keeps for one chat past this.
+ */
+export const MAX_PAGES = 64;
+
+/** A page's name: unguessable, and no secret (it is worth nothing without the chat's cookie and token). */
+export const newPage = (): string => randomBytes(12).toString('base64url');
 
 /** A new chat: its id unguessable, cookie- and header-safe; its CSRF token derived from it. */
 export function newChat(address: string, user: DemoUser, now: number): ChatRecord {
@@ -94,8 +107,8 @@ export function chatKey(id: string): string {
 export function createMemoryChats(now: () => number = Date.now): ChatStore {
   const chats = new Map<string, ChatRecord>();
   const perAddress = new Map<string, number>();
-  /** Pages showing each chat, by key. */
-  const pages = new Map<string, number>();
+  /** Pages showing each chat, by key: how many, and the names of those whose leaving counts. */
+  const pages = new Map<string, { count: number; named: Set<string> }>();
   return {
     async open(address, user, limits) {
       const mine = perAddress.get(address) ?? 0;
@@ -103,7 +116,7 @@ export function createMemoryChats(now: () => number = Date.now): ChatStore {
       if (chats.size >= limits.total) return { ok: false, limit: 'total', max: limits.total };
       const chat = newChat(address, user, now());
       chats.set(chatKey(chat.id), chat);
-      pages.set(chatKey(chat.id), 1);
+      pages.set(chatKey(chat.id), { count: 0, named: new Set() });
       perAddress.set(address, mine + 1);
       return { ok: true, chat: { ...chat } };
     },
@@ -123,21 +136,24 @@ export function createMemoryChats(now: () => number = Date.now): ChatStore {
       const chat = { ...newChat(old.address, user, now()), budget: old.budget };
       chats.delete(key);
       chats.set(chatKey(chat.id), chat);
-      pages.set(chatKey(chat.id), 1);
+      pages.set(chatKey(chat.id), { count: 0, named: new Set() });
       pages.delete(key);
       return { ...chat };
     },
     async visit(id) {
-      const key = chatKey(id);
-      if (!chats.has(key)) return false;
-      pages.set(key, (pages.get(key) ?? 0) + 1);
-      return true;
+      const shown = pages.get(chatKey(id));
+      if (!shown) return undefined;
+      shown.count += 1;
+      if (shown.count > MAX_PAGES) return '';
+      const page = newPage();
+      shown.named.add(page);
+      return page;
     },
-    async leave(key) {
-      if (!chats.has(key)) return -1;
-      const left = (pages.get(key) ?? 0) - 1;
-      pages.set(key, left);
-      return left;
+    async leave(key, page) {
+      const shown = pages.get(key);
+      if (!shown?.named.delete(page)) return -1;
+      shown.count -= 1;
+      return shown.count;
     },
     async remove(key) {
       const chat = chats.get(key);

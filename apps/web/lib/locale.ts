@@ -84,6 +84,7 @@ export const REFUSED: Record<
     badUser: string;
     noSession: string;
     wrongToken: string;
+    noPage: string;
     notMessages: string;
     badMessage: string;
     halfCharacter: string;
@@ -99,6 +100,8 @@ export const REFUSED: Record<
     noSession: 'No session: load the page first.',
     // A page whose chat another tab replaced (a change of identity) holds the old token.
     wrongToken: 'Missing or wrong CSRF token: reload the page (another tab may have changed the chat).',
+    // A closing beacon from a page loaded before pages were named: its chat closes at its idle time.
+    noPage: 'The body must name the page that is going ("page", a string the chat gave it).',
     // A turn's body is the page's own: these show only when something rewrote it (an old tab, an extension).
     notMessages: 'The body must be an object whose "messages" is an array.',
     badMessage:
@@ -116,6 +119,7 @@ export const REFUSED: Record<
     badUser: '"user" 必须是 "alice"、"bob" 或 null（本机所有者）。',
     noSession: '没有会话：请先加载页面。',
     wrongToken: 'CSRF 令牌缺失或不对：请重新加载页面（另一个标签页可能已更换了对话）。',
+    noPage: '请求体必须指明要离开的页面（"page"，对话给它的字符串）。',
     notMessages: '请求体必须是对象，且其 "messages" 是数组。',
     badMessage:
       '"messages" 的每一项都必须是带有 "role" 和 "parts" 的对象，"parts" 是带有 "type" 的对象列表（文本部分的 "text" 必须是字符串）。',

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type ChatRecord, type ChatStore, chatKey, csrfOf, newChat } from './chats';
+import { type ChatRecord, type ChatStore, chatKey, csrfOf, MAX_PAGES, newChat, newPage } from './chats';
 import { DEMO_USERS, type DemoUser } from './opsdesk';
 
 const isDemoUser = (u: unknown): u is DemoUser => (DEMO_USERS as readonly unknown[]).includes(u);
@@ -13,7 +13,7 @@ const isDemoUser = (u: unknown): u is DemoUser => (DEMO_USERS as readonly unknow
 const OPEN = `
 if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 'address' end
 if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6]) then return 'total' end
-redis.call('HSET', KEYS[1], 'key', ARGV[1], 'user', ARGV[2], 'address', ARGV[3], 'lastSeen', ARGV[4], 'pages', 1, 'budget', ARGV[1])
+redis.call('HSET', KEYS[1], 'key', ARGV[1], 'user', ARGV[2], 'address', ARGV[3], 'lastSeen', ARGV[4], 'pages', 0, 'budget', ARGV[1])
 redis.call('SADD', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 return 'ok'
@@ -27,10 +27,25 @@ redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 return redis.call('HGETALL', KEYS[1])
 `;
 
-/** KEYS: chat hash. ARGV: +1 or -1. The chat's pages after the change; -1 when it is not open. */
-const PAGES = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-return redis.call('HINCRBY', KEYS[1], 'pages', ARGV[1])
+/**
+ * KEYS: chat hash. ARGV: the page's name, `MAX_PAGES`. Counts the page and names it (a `page:`
+ * field) while the count is within the cap; the name, `''` past the cap, false when the chat is not
+ * open.
+ */
+const VISIT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if redis.call('HINCRBY', KEYS[1], 'pages', 1) > tonumber(ARGV[2]) then return '' end
+redis.call('HSET', KEYS[1], 'page:' .. ARGV[1], 1)
+return ARGV[1]
+`;
+
+/**
+ * KEYS: chat hash. ARGV: the page's name. The pages left once it has gone; -1 when the chat is not
+ * open or the page is not named there (never, or gone already).
+ */
+const LEAVE = `
+if redis.call('HDEL', KEYS[1], 'page:' .. ARGV[1]) == 0 then return -1 end
+return redis.call('HINCRBY', KEYS[1], 'pages', -1)
 `;
 
 /**
@@ -43,7 +58,7 @@ const ROTATE = `
 local address = redis.call('HGET', KEYS[1], 'address')
 if not address then return false end
 local budget = redis.call('HGET', KEYS[1], 'budget') or ARGV[1]
-redis.call('HSET', KEYS[2], 'key', ARGV[2], 'user', ARGV[3], 'address', address, 'lastSeen', ARGV[4], 'pages', 1, 'budget', budget)
+redis.call('HSET', KEYS[2], 'key', ARGV[2], 'user', ARGV[3], 'address', address, 'lastSeen', ARGV[4], 'pages', 0, 'budget', budget)
 redis.call('DEL', KEYS[1])
 redis.call('SREM', ARGV[5] .. address, ARGV[1])
 redis.call('SADD', ARGV[5] .. address, ARGV[2])
@@ -147,11 +162,12 @@ export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: (
       return { ...fresh, address: moved[0], budget: moved[1] };
     },
     async visit(id) {
-      return ((await redis.eval(PAGES, 1, chat(chatKey(id)), '1')) as number) >= 0;
+      const page = (await redis.eval(VISIT, 1, chat(chatKey(id)), newPage(), String(MAX_PAGES))) as string | null;
+      return page ?? undefined;
     },
-    async leave(key) {
-      // A chat opened before pages were counted has none: its one page's leaving ends it.
-      return (await redis.eval(PAGES, 1, chat(key), '-1')) as number;
+    async leave(key, page) {
+      // A chat's pages loaded before they were named send no name: it ends at its idle time.
+      return (await redis.eval(LEAVE, 1, chat(key), page)) as number;
     },
     async remove(key) {
       return (await redis.eval(REMOVE, 2, chat(key), all, key, addresses)) === 1;

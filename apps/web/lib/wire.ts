@@ -41,6 +41,12 @@ export type ChatMessage = UIMessage<never, { elicitation: ElicitationData; refus
 /** `GET /api/session`: the chat's CSRF token and what the page needs to know about the setup. */
 export interface ChatInfo {
   csrf: string;
+  /**
+   * This page's name in the chat, sent with its closing beacon: the chat ends when every page
+   * showing it has said goodbye, each once. `''`: this page's goodbye is not counted (the chat has
+   * too many pages; it ends at its idle time).
+   */
+  page: string;
   lang: 'en' | 'zh';
   /** The configured MCP servers, by name. */
   servers: string[];

@@ -138,7 +138,7 @@ describe('the audit page shows what the chat’s user may see', () => {
       new Request('http://localhost/api/chat/close', {
         method: 'POST',
         headers: { cookie: ended.cookie, 'content-type': 'text/plain' },
-        body: JSON.stringify({ csrf: ended.csrf }),
+        body: JSON.stringify({ csrf: ended.csrf, page: ended.page }),
       }),
     );
     expect(closed.status).toBe(204);

@@ -14,6 +14,8 @@ export interface Routes {
 export interface Browser {
   cookie: string;
   csrf: string;
+  /** The page's name in its chat (`ChatInfo.page`), sent with its beacon. */
+  page: string;
   address: string;
 }
 
@@ -24,8 +26,8 @@ export async function openChat(routes: Routes, address = '127.0.0.1'): Promise<B
   );
   if (response.status !== 200) return response;
   const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const { csrf } = (await response.json()) as { csrf: string };
-  return { cookie, csrf, address };
+  const { csrf, page } = (await response.json()) as { csrf: string; page: string };
+  return { cookie, csrf, page, address };
 }
 
 export async function newBrowser(routes: Routes, address?: string): Promise<Browser> {
@@ -135,14 +137,21 @@ export function answer(routes: Routes, b: Browser, id: string, body: unknown, he
   );
 }
 
-/** What `navigator.sendBeacon(url, JSON.stringify({ csrf }))` sends on pagehide. */
-export function beacon(routes: Routes, b: Browser, csrf = b.csrf, cookie = b.cookie): Promise<Response> {
+/** What `navigator.sendBeacon(url, JSON.stringify({ csrf, page }))` sends on pagehide. */
+export function beacon(
+  routes: Routes,
+  b: Browser,
+  csrf = b.csrf,
+  cookie = b.cookie,
+  /** `null`: none named (a page loaded before pages had names). */
+  page: string | null = b.page,
+): Promise<Response> {
   if (!routes.postClose) throw new Error('no close route');
   return routes.postClose(
     new Request('http://localhost/api/chat/close', {
       method: 'POST',
       headers: { cookie, 'content-type': 'text/plain;charset=UTF-8' },
-      body: JSON.stringify({ csrf }),
+      body: JSON.stringify(page === null ? { csrf } : { csrf, page }),
     }),
   );
 }
@@ -156,11 +165,15 @@ export function toolOutput(chunks: Record<string, unknown>[]): Record<string, un
  * After a change of identity (`POST /api/chat/identity`, 200): the browser now holds the new chat
  * the response names (its `set-cookie`, its body's `csrf`), as the page does. Returns `response`.
  */
-export async function adoptChat(b: { cookie: string; csrf: string }, response: Response): Promise<Response> {
+export async function adoptChat(
+  b: { cookie: string; csrf: string; page?: string },
+  response: Response,
+): Promise<Response> {
   if (response.status !== 200) return response;
   const set = response.headers.getSetCookie()[0]?.split(';')[0];
-  const { csrf } = (await response.clone().json()) as { csrf?: string };
+  const { csrf, page } = (await response.clone().json()) as { csrf?: string; page?: string };
   if (set) b.cookie = set;
   if (csrf) b.csrf = csrf;
+  if (csrf && page !== undefined) b.page = page;
   return response;
 }

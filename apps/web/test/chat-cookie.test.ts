@@ -40,12 +40,12 @@ describe('the chat cookie', () => {
     const opened = await info(url, headers);
     const [cookie = ''] = opened.headers.getSetCookie();
     expect(cookie).toMatch(/^__Host-ek_chat=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict; Secure$/);
-    const { csrf } = (await opened.json()) as { csrf: string };
+    const { csrf, page } = (await opened.json()) as { csrf: string; page: string };
     const closed = await postClose(
       new Request(url.replace('/info', '/close'), {
         method: 'POST',
         headers: { cookie: cookie.split(';')[0] ?? '', 'content-type': 'text/plain', ...headers },
-        body: JSON.stringify({ csrf }),
+        body: JSON.stringify({ csrf, page }),
       }),
     );
     expect(closed.status).toBe(204);

@@ -4,7 +4,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis, withRedis } from '../../../test/support/redis-server.js';
-import { type ChatStore, chatKey, createMemoryChats, csrfOf } from '../lib/chats';
+import { type ChatStore, chatKey, createMemoryChats, csrfOf, MAX_PAGES } from '../lib/chats';
 import { createRedisChats } from '../lib/redis-chats';
 
 const REDIS = withRedis('web/test/chats.test.ts');
@@ -91,17 +91,62 @@ describe.each(stores)('chat store: %s', (_name, make) => {
     expect(await store.rotate(old.chat.id, 'bob')).toBeUndefined();
   });
 
-  it('counts the pages showing a chat: each tab that loads it, each that leaves', async () => {
+  it('counts the pages showing a chat by name: each tab that loads it, each that leaves, once', async () => {
     const store = make(now);
     const opened = await store.open('10.0.0.7', 'owner', limits);
     if (!opened.ok) throw new Error('refused');
     const key = chatKey(opened.chat.id);
-    expect(await store.visit(opened.chat.id)).toBe(true);
-    expect(await store.leave(key)).toBe(1);
-    expect(await store.leave(key)).toBe(0);
+    const one = (await store.visit(opened.chat.id)) ?? '';
+    const two = (await store.visit(opened.chat.id)) ?? '';
+    expect(one).toMatch(/^[A-Za-z0-9_-]{16}$/);
+    expect(two).not.toBe(one);
+    expect(await store.leave(key, one)).toBe(1);
+    // The same page again (a page restored from the back/forward cache reloads and says goodbye
+    // twice), a page never named, another chat's page: nothing counted.
+    expect(await store.leave(key, one)).toBeLessThan(0);
+    expect(await store.leave(key, '')).toBeLessThan(0);
+    expect(await store.leave(key, 'made-up-by-a-page')).toBeLessThan(0);
+    const other = await store.open('10.0.0.8', 'owner', limits);
+    if (!other.ok) throw new Error('refused');
+    const theirs = (await store.visit(other.chat.id)) ?? '';
+    expect(await store.leave(key, theirs)).toBeLessThan(0);
+    expect(await store.leave(chatKey(other.chat.id), two)).toBeLessThan(0);
+    expect(await store.leave(key, two)).toBe(0);
     await store.remove(key);
-    expect(await store.visit(opened.chat.id)).toBe(false);
-    expect(await store.leave(key)).toBeLessThan(0);
+    await store.remove(chatKey(other.chat.id));
+    expect(await store.visit(opened.chat.id)).toBeUndefined();
+    expect(await store.leave(key, two)).toBeLessThan(0);
+  });
+
+  it(`names at most ${MAX_PAGES} pages of a chat: one past them is counted, never gone, so the chat waits for its idle time`, async () => {
+    const store = make(now);
+    const opened = await store.open('10.0.0.9', 'owner', limits);
+    if (!opened.ok) throw new Error('refused');
+    const key = chatKey(opened.chat.id);
+    const named: string[] = [];
+    for (let i = 0; i < MAX_PAGES; i++) named.push((await store.visit(opened.chat.id)) ?? '');
+    expect(new Set(named).size).toBe(MAX_PAGES);
+    expect(named.every((p) => p !== '')).toBe(true);
+    expect(await store.visit(opened.chat.id)).toBe('');
+    for (const [i, page] of named.entries()) expect(await store.leave(key, page)).toBe(MAX_PAGES - i);
+    expect(await store.leave(key, '')).toBeLessThan(0);
+    expect(await store.has(opened.chat.id)).toBe(true);
+    await store.remove(key);
+  });
+
+  it('a chat a change of identity makes has no page until the page that asked visits it', async () => {
+    const store = make(now);
+    const opened = await store.open('10.0.0.10', 'owner', limits);
+    if (!opened.ok) throw new Error('refused');
+    const before = (await store.visit(opened.chat.id)) ?? '';
+    const next = await store.rotate(opened.chat.id, 'bob');
+    if (!next) throw new Error('not rotated');
+    const key = chatKey(next.id);
+    // The old chat's page names nothing in the new one.
+    expect(await store.leave(key, before)).toBeLessThan(0);
+    const page = (await store.visit(next.id)) ?? '';
+    expect(await store.leave(key, page)).toBe(0);
+    await store.remove(key);
   });
 });
 

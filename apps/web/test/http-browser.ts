@@ -50,6 +50,8 @@ export async function stopReplica(replica: ReplicaProcess | undefined): Promise<
 export interface Browser {
   cookie: string;
   csrf: string;
+  /** The page's name in its chat (`ChatInfo.page`), sent with its beacon. */
+  page: string;
 }
 
 /** Opens the chat on `replica` (`GET /api/chat/info`), or finds the one `cookie` names. */
@@ -57,15 +59,15 @@ export async function openChat(replica: Replica, cookie?: string): Promise<Brows
   const response = await fetch(`${replica.url}/api/chat/info`, { headers: cookie ? { cookie } : {} });
   if (response.status !== 200) throw Object.assign(new Error(`chat: ${response.status}`), { response });
   const set = (response.headers.get('set-cookie') ?? '').split(';')[0];
-  const { csrf } = (await response.json()) as { csrf: string };
-  return { cookie: set || (cookie ?? ''), csrf };
+  const { csrf, page } = (await response.json()) as { csrf: string; page: string };
+  return { cookie: set || (cookie ?? ''), csrf, page };
 }
 
 export function close(replica: Replica, browser: Browser, csrf = browser.csrf): Promise<Response> {
   return fetch(`${replica.url}/api/chat/close`, {
     method: 'POST',
     headers: { cookie: browser.cookie, 'content-type': 'text/plain;charset=UTF-8' },
-    body: JSON.stringify({ csrf }),
+    body: JSON.stringify({ csrf, page: browser.page }),
   });
 }
 

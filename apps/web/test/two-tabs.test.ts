@@ -36,9 +36,10 @@ async function secondTab(first: Browser): Promise<Browser> {
   );
   expect(response.status).toBe(200);
   expect(response.headers.get('set-cookie')).toBeNull();
-  const { csrf } = (await response.json()) as { csrf: string };
+  const { csrf, page } = (await response.json()) as { csrf: string; page: string };
   expect(csrf).toBe(first.csrf);
-  return { ...first };
+  expect(page).not.toBe(first.page);
+  return { ...first, page };
 }
 
 describe('two tabs of one chat', () => {
@@ -57,6 +58,27 @@ describe('two tabs of one chat', () => {
     expect((await beacon(routes, one)).status).toBe(204);
     await last.rest;
     expect((await state().registry.get(last.id))?.settlement).toEqual({ reason: 'withdrawn' });
+    expect(await state().chats.has(one.cookie.split('=')[1] ?? '')).toBe(false);
+  });
+
+  it('a page that says goodbye twice is counted gone once: the other tab keeps its chat', async () => {
+    const one = await newBrowser();
+    const two = await secondTab(one);
+    const q = await ask(one, '/deploy_service service=order-service');
+    // A page restored from the back/forward cache reloads: its pagehide beacon comes again, with
+    // the same token and name (or a script sends it again).
+    for (let i = 0; i < 3; i++) expect((await beacon(routes, two)).status).toBe(204);
+    // A beacon naming no page, or one the chat never gave, ends nothing either.
+    expect((await beacon(routes, two, two.csrf, two.cookie, null)).status).toBe(400);
+    expect((await beacon(routes, two, two.csrf, two.cookie, 'x'.repeat(65))).status).toBe(400);
+    expect((await beacon(routes, two, two.csrf, two.cookie, 'made-up')).status).toBe(204);
+    expect((await state().registry.get(q.id))?.settlement, 'the other tab’s question was withdrawn').toBeUndefined();
+    expect((await answer(one, q.id, { action: 'accept', content: { env: 'dev' } })).status).toBe(200);
+    expect(toolOutput(await q.rest)).toMatchObject({ output: { status: 'done' } });
+    // The tab still showing it closes it, once.
+    const closed = await beacon(routes, one);
+    expect(closed.status).toBe(204);
+    expect(closed.headers.getSetCookie()).not.toEqual([]);
     expect(await state().chats.has(one.cookie.split('=')[1] ?? '')).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { guardedChat } from '../../../../lib/guard';
 import { readJson } from '../../../../lib/http';
 import { isDemoUser } from '../../../../lib/identity';
 import { REFUSED, requestLocale } from '../../../../lib/locale';
-import { chatCookies, endTurn, switchChatUser, takeTurn } from '../../../../lib/state';
+import { chatCookies, endTurn, state, switchChatUser, takeTurn } from '../../../../lib/state';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -41,7 +41,9 @@ export async function POST(request: Request): Promise<Response> {
     await endTurn(chat);
   }
   if (!next) return Response.json({ error: say.noSession }, { status: 401 });
+  // The page that asked shows the new chat: counted and named there, as a page that loads it is.
+  const page = (await state().chats.visit(next.id)) ?? '';
   const headers = new Headers({ 'cache-control': 'no-store' });
   for (const cookie of chatCookies(next, request)) headers.append('set-cookie', cookie);
-  return Response.json({ user, csrf: next.csrf }, { headers });
+  return Response.json({ user, csrf: next.csrf, page }, { headers });
 }

@@ -20,9 +20,10 @@ export async function GET(request: Request): Promise<Response> {
   if (problem) return Response.json({ error: problem }, { status: 500 });
   const { model, servers, lang, chatIdleMs } = config();
   let chat: { id: string; csrf: string; user: string } | undefined = await chatOf(request);
-  // Another page of the chat (a second tab, a reload before the old page's beacon): counted, so
-  // one page's leaving does not end the chat under the others.
-  if (chat && !(await state().chats.visit(chat.id))) chat = undefined;
+  // Every page of the chat (a second tab, a reload before the old page's beacon) is counted and
+  // named, so one page's leaving — said once, by its name — does not end the chat under the others.
+  let page = chat && (await state().chats.visit(chat.id));
+  if (page === undefined) chat = undefined;
   if (!chat) {
     const opened = await createChat(clientAddress(request));
     if (!opened.ok) {
@@ -34,9 +35,11 @@ export async function GET(request: Request): Promise<Response> {
       return Response.json({ error }, { status: 429, headers: { 'retry-after': retry, 'cache-control': 'no-store' } });
     }
     chat = opened.chat;
+    page = await state().chats.visit(chat.id);
   }
   const body: ChatInfo = {
     csrf: chat.csrf,
+    page: page ?? '',
     lang,
     servers: servers.map((s) => s.name),
     model: model ? `${model.model} via ${model.baseURL}` : null,
