@@ -67,6 +67,23 @@ function server(info: ServerInfo = SERVER_INFO): McpServer {
         : inputRequired.elicit({ ...(ask as Record<string, unknown>), mode: 'form' } as never);
     return inputRequired({ inputRequests: { q: request } });
   });
+  // 2026-07-28: several questions in one round (q0, q1, …); answers what came back for each.
+  mcp.registerTool(
+    'ask_round',
+    { description: 'Asks several questions in one inputRequired round.', inputSchema: z.object({ asks: z.string() }) },
+    async (a, ctx) => {
+      const asks = JSON.parse(a.asks) as Ask[];
+      const responses = ctx.mcpReq.inputResponses;
+      if (responses) return text(Object.fromEntries(asks.map((_, i) => [`q${i}`, responses[`q${i}`] ?? null])));
+      const requests = asks.map((ask, i) => [
+        `q${i}`,
+        ask.mode === 'url'
+          ? inputRequired.elicitUrl({ message: ask.message, url: ask.url })
+          : inputRequired.elicit({ ...(ask as Record<string, unknown>), mode: 'form' } as never),
+      ]);
+      return inputRequired({ inputRequests: Object.fromEntries(requests) });
+    },
+  );
   // 2025-11-25: tells the client the page of a URL question is done (any id it is given).
   mcp.registerTool(
     'complete',
@@ -90,6 +107,8 @@ export interface Connection {
   client: Client;
   /** Has the server ask; resolves with what the server received. */
   ask(params: Ask, options?: { serverTimeoutMs?: number; signal?: AbortSignal }): Promise<Received>;
+  /** Has the server ask `asks` in one `input_required` round (2026-07-28); what it got for each (`q0`, …). */
+  askRound(asks: Ask[]): Promise<Record<string, unknown>>;
   /** Has the server send `notifications/elicitation/complete` for `elicitationId` (2025-11-25). */
   complete(elicitationId: string): Promise<void>;
   /** The client capabilities the server sees. */
@@ -147,6 +166,11 @@ export async function connect(
         if (error instanceof ProtocolError) return { error: { code: error.code, message: error.message } };
         throw error;
       }
+    },
+    async askRound(asks) {
+      return read(
+        await client.callTool({ name: 'ask_round', arguments: { asks: JSON.stringify(asks) } }, { timeout: 60_000 }),
+      );
     },
     async complete(elicitationId) {
       await client.callTool({ name: 'complete', arguments: { elicitationId } });

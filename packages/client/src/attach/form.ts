@@ -5,6 +5,7 @@ import type { FormAnswer, FormPrompt } from '../types.js';
 import { STOPPED } from './deadline.js';
 import {
   autoDecline,
+  heard,
   type IncomingRequest,
   overRateLimit,
   type Responder,
@@ -56,7 +57,9 @@ export async function answerForm(
     let retry: { issues: Issue[]; previous?: FormContent } | undefined;
     for (let attempt = 1; ; attempt++) {
       const prompt: FormPrompt = { ...base, attempt, ...retry };
-      const answer = await responder.serial(signal, () => responder.renderer.renderForm(prompt, signal));
+      const answer = await responder.serial(signal, () =>
+        heard(request, responder.renderer.renderForm(prompt, signal)),
+      );
       if (answer === STOPPED) return STOPPED;
       const checkedAnswer = checkAnswer(prompt, answer, responder.renderer.prefillsDefaults !== true);
       if (checkedAnswer.ok) return checkedAnswer.result;

@@ -101,16 +101,24 @@ export function attach(client: Client, options: AttachOptions): Attachment {
   };
   const connection = connectionSignal(client);
   const completions = trackCompletions(client, responder);
+  const rounds = roundsOf();
   let count = 0;
   client.setRequestHandler('elicitation/create', async (incoming, ctx) => {
     const params = incoming.params;
     const connected = connection();
+    // Cancel stops the operation: once the person cancels, the round's other questions are not
+    // asked (those waiting their turn, or shown, are withdrawn and answer cancel). A decline is
+    // one question's no.
+    const id = ++count;
+    const round = rounds(ctx.mcpReq.signal);
     const request: IncomingRequest = {
-      id: ++count,
+      id,
       server: identity(client.getServerVersion()),
-      // The server's withdrawal, or the client closing (which the SDK misses on 2026-07-28).
-      signal: AbortSignal.any([ctx.mcpReq.signal, connected]),
+      // The server's withdrawal, the client closing (which the SDK misses on 2026-07-28), or a
+      // cancel of another question of its round.
+      signal: AbortSignal.any([ctx.mcpReq.signal, connected, round.others(id)]),
       accepted: (prompt) => completions.accepted(request.id, prompt, connected),
+      cancelled: () => round.cancel(id),
     };
     const elicitationId = 'elicitationId' in params ? params.elicitationId : undefined;
     responder.emit({
@@ -132,6 +140,45 @@ export function attach(client: Client, options: AttachOptions): Attachment {
     return result;
   });
   return { modes };
+}
+
+/** The questions of one round: a cancel of one withdraws the others. */
+interface Round {
+  /** Aborts when another question of the round is cancelled (never for `id`'s own cancel). */
+  others(id: number): AbortSignal;
+  /** The person cancelled question `id`. */
+  cancel(id: number): void;
+}
+
+/**
+ * The questions of one 2026-07-28 `input_required` round, by the signal the SDK gives them all
+ * (one per round; on 2025 each request has its own, so a round is one question).
+ */
+function roundsOf(): (signal: AbortSignal) => Round {
+  const rounds = new WeakMap<AbortSignal, Round>();
+  return (signal) => {
+    let round = rounds.get(signal);
+    if (!round) {
+      const cancelled = new AbortController();
+      const others = new Map<number, AbortController>();
+      round = {
+        others(id) {
+          const controller = new AbortController();
+          if (cancelled.signal.aborted) controller.abort();
+          else others.set(id, controller);
+          return controller.signal;
+        },
+        cancel(id) {
+          if (cancelled.signal.aborted) return;
+          cancelled.abort();
+          for (const [other, controller] of others) if (other !== id) controller.abort();
+          others.clear();
+        },
+      };
+      rounds.set(signal, round);
+    }
+    return round;
+  };
 }
 
 function identity(server: Implementation | undefined): ServerIdentity | undefined {

@@ -33,6 +33,18 @@ export interface IncomingRequest {
   signal: AbortSignal;
   /** Called when a URL question is answered accept, so that its completion can be told. */
   accepted(prompt: UrlPrompt): void;
+  /**
+   * Called as soon as the person cancels, before the next question's turn: the operation stops,
+   * so the other questions of its round are withdrawn unasked.
+   */
+  cancelled(): void;
+}
+
+/** The renderer's answer, once the person's cancel has been told (`IncomingRequest.cancelled`). */
+export async function heard<A extends { action: string }>(request: IncomingRequest, answer: Promise<A>): Promise<A> {
+  const said = await answer;
+  if (said.action === 'cancel') request.cancelled();
+  return said;
 }
 
 /** Per-server budget: a question beyond it is declined unseen (the decline is returned), else `undefined`. */

@@ -5,7 +5,14 @@ import { siteOf } from '../checks/site.js';
 import { inspectUrl } from '../checks/url.js';
 import type { UrlAnswer, UrlPrompt } from '../types.js';
 import { STOPPED } from './deadline.js';
-import { type IncomingRequest, overRateLimit, type Responder, underDeadline, type WireResult } from './responder.js';
+import {
+  heard,
+  type IncomingRequest,
+  overRateLimit,
+  type Responder,
+  underDeadline,
+  type WireResult,
+} from './responder.js';
 
 export interface UrlParams {
   message: string;
@@ -46,7 +53,7 @@ export async function answerUrl(
     warnings: seen.warnings,
   };
   return underDeadline(responder, request, async (signal) => {
-    const answer = await responder.serial(signal, () => responder.renderer.renderUrl(prompt, signal));
+    const answer = await responder.serial(signal, () => heard(request, responder.renderer.renderUrl(prompt, signal)));
     if (answer === STOPPED) return STOPPED;
     return consent(responder, request, prompt, answer);
   });
