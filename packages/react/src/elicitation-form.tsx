@@ -64,7 +64,10 @@ export interface ElicitationFormProps {
  * One answer per question: the first of Submit (or Enter in a field), Decline, Cancel or Esc is
  * the answer; while it is on its way (the handler's promise, or `busy`) every button is disabled,
  * and once it was taken every later press is ignored (a double click on Submit sends once, a
- * Decline after Submit sends nothing). See `onSubmit` for how a host says it was not taken.
+ * Decline after Submit sends nothing). See `onSubmit` for how a host says it was not taken. A
+ * question is known by what it asks and who asks (`source`, the server, message, schema, attempt):
+ * the same prompt rebuilt as a new object is the same question, answered still; a host that gets
+ * the very same question again as another request draws it with another React `key`.
  *
  * @example
  * <ElicitationForm
@@ -98,10 +101,12 @@ export function ElicitationForm(props: ElicitationFormProps) {
     setShown('asking');
   }, []);
   // A new question, or the host showing a refusal (a new error or new issues), is answerable again.
-  // Issues compare by what they say: a host drawing the same list anew each render reopens nothing.
+  // Both compare by what they say: a host drawing the same prompt or the same list anew each
+  // render (a chat re-creating its message parts while it streams) reopens nothing — a question
+  // answered stays answered.
   const refusal = JSON.stringify([props.error ?? null, serverIssues ?? null]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: these are what reopen it
-  useLayoutEffect(reopen, [prompt, refusal]);
+  useLayoutEffect(reopen, [state.question, refusal]);
   // A handler that said nothing (returned neither false nor a promise) leaves the answer's fate to
   // a host that drives `busy`: its sending over and the question still drawn, it was not taken.
   const wasBusy = useRef(busy);

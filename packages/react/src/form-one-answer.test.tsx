@@ -44,6 +44,8 @@ function sending() {
 }
 
 const button = (name: string) => screen.getByRole('button', { name }) as HTMLButtonElement;
+/** Submit, or what it says while the answer is on its way. */
+const submitButton = () => screen.getByRole('button', { name: /^(Submit|Sending…)$/ }) as HTMLButtonElement;
 const note = () => screen.getByLabelText('Note') as HTMLInputElement;
 const answers = (h: {
   onSubmit: { mock: { calls: unknown[] } };
@@ -197,5 +199,37 @@ describe('<ElicitationForm>: one answer per question', () => {
     h.redraw({ prompt: formPrompt(DEPLOY, { message: 'And again?' }) });
     await h.user.click(button('Decline'));
     expect(h.onDecline).toHaveBeenCalledOnce();
+  });
+
+  it.each([
+    ['another try of it', { attempt: 2 }],
+    ['the same question from another server', { server: { name: 'other', version: '1' } }],
+  ])('%s is a new question, answerable again', async (_label, change) => {
+    const h = draw();
+    await h.user.click(button('Submit'));
+    h.redraw({ prompt: formPrompt(DEPLOY, change) });
+    await h.user.click(button('Decline'));
+    expect(h.onDecline).toHaveBeenCalledOnce();
+  });
+
+  // A chat host re-creates its message parts while it streams: the same question, a new object.
+  it.each([
+    ['taken', () => true],
+    ['on its way', () => sending().promise],
+  ])('the same question drawn anew (a rebuilt prompt) stays answered once %s', async (_label, taken) => {
+    const submit = vi.fn(taken);
+    const h = draw({ onSubmit: submit });
+    await h.user.click(button('Submit'));
+    expect(submit).toHaveBeenCalledOnce();
+    for (let i = 0; i < 3; i++) {
+      h.redraw({ prompt: formPrompt(DEPLOY) });
+      expect(submitButton().disabled).toBe(true);
+    }
+    await act(() => h.user.click(submitButton()).catch(() => undefined));
+    await act(() => h.user.click(button('Decline')).catch(() => undefined));
+    await act(() => h.user.keyboard('{Escape}'));
+    expect(submit).toHaveBeenCalledOnce();
+    expect(h.onDecline).not.toHaveBeenCalled();
+    expect(h.onCancel).not.toHaveBeenCalled();
   });
 });

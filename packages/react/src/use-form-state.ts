@@ -21,6 +21,11 @@ interface State {
 
 /** The state of one form: drafts, touched fields, problems. Components only draw it. */
 export interface FormState {
+  /**
+   * Which question this is, by what it asks and who asks (`questionOf`): a host that rebuilds the
+   * prompt object with the same content shows the same question.
+   */
+  question: string;
   drafts: Readonly<Record<string, Draft>>;
   /** Sets a field's draft; `touch` shows its problems at once (choices), text waits for blur. */
   setDraft: (name: string, draft: Draft, touch?: boolean) => void;
@@ -111,6 +116,7 @@ export function useFormState(
   };
 
   return {
+    question,
     drafts: state.drafts,
     setDraft,
     touch,
