@@ -7,6 +7,8 @@ import {
   type MultiSelectFieldModel,
   type SelectFieldModel,
 } from '@elicitkit/form';
+import { isoToLocal } from './date-time.js';
+import { plain } from './text.js';
 
 /**
  * What a field's control holds: the typed text (text-like and number kinds; an ISO string for
@@ -22,9 +24,20 @@ export interface DraftRule<M extends FieldModel> {
   read(field: M, draft: Draft): Coerced;
 }
 
-/** Typed text, read with `coerceValue` like every other renderer. */
+/**
+ * Typed text, read with `coerceValue` like every other renderer. It starts from what its one-line
+ * input can show, so what the person sees and keeps is what is sent: a default's control and
+ * bidi characters removed (`\u202Eniam-erutaef` would read "feature-main"), its line breaks made
+ * spaces (an input shows none), and a date-time no `datetime-local` input can show (a year
+ * before 1) left empty for the person to fill.
+ */
 export const TYPED: DraftRule<FieldModel> = {
-  toDraft: (_field, value) => (value === undefined || Array.isArray(value) ? '' : String(value)),
+  toDraft: (field, value) => {
+    if (value === undefined || Array.isArray(value)) return '';
+    const text = String(value);
+    if (field.kind === 'date-time') return isoToLocal(text) === '' ? '' : text;
+    return plain(text.replace(/\r\n?|\n/g, ' '));
+  },
   read: (field, draft) => coerceValue(field, typeof draft === 'string' ? draft : ''),
 };
 

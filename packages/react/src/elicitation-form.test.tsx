@@ -85,8 +85,13 @@ describe('<ElicitationForm>', () => {
 
     expect(input('Name')).toMatchObject({ type: 'text', value: 'Ann', required: true });
     expect(describedText(input('Name'))).toContain('As on your badge');
-    expect(input('Email')).toMatchObject({ type: 'email', value: 'ann@example.com', required: false });
-    expect(input('Site')).toMatchObject({ type: 'url', value: '' });
+    expect(input('Email')).toMatchObject({
+      type: 'text',
+      inputMode: 'email',
+      value: 'ann@example.com',
+      required: false,
+    });
+    expect(input('Site')).toMatchObject({ type: 'text', inputMode: 'url', value: '' });
     // Typed as YYYY-MM-DD (the wire's format, stated in the hint), with a calendar button beside it.
     expect(input('Day')).toMatchObject({ type: 'text', value: '2026-03-01', placeholder: 'YYYY-MM-DD' });
     expect(describedText(input('Day'))).toContain('YYYY-MM-DD');

@@ -24,8 +24,8 @@ export interface FieldProps<F extends FieldModel = FieldModel> {
 /** How a typed kind's `<input>` is set up. */
 export interface TextLike {
   type: HTMLInputTypeAttribute;
-  /** The on-screen keyboard for numbers. */
-  inputMode?: 'numeric' | 'decimal';
+  /** The on-screen keyboard for numbers, addresses and links. */
+  inputMode?: 'numeric' | 'decimal' | 'email' | 'url';
   /** Free text is spell-checked; addresses, dates and numbers are not. */
   spellCheck?: boolean;
   /** The control shows local time while the draft holds an ISO date-time with the person's offset. */

@@ -38,8 +38,10 @@ const rangeHint = (f: FieldModelOf<'number' | 'integer'>, labels: Labels) =>
  */
 const KIND_VIEWS = {
   text: typed({ type: 'text', spellCheck: true }, (f, labels) => labels.hint.chars(f.minLength, f.maxLength)),
-  email: typed({ type: 'email' }, (_f, labels) => labels.hint.email),
-  uri: typed({ type: 'url' }, (_f, labels) => labels.hint.uri),
+  // Plain text inputs with the keyboard for their kind: an email or url input trims, drops line
+  // breaks and may rewrite a domain in what it shows, so what the person saw would not be what is sent.
+  email: typed({ type: 'text', inputMode: 'email' }, (_f, labels) => labels.hint.email),
+  uri: typed({ type: 'text', inputMode: 'url' }, (_f, labels) => labels.hint.uri),
   // Typed as YYYY-MM-DD (what the label and the wire say), with a calendar button: the native
   // date input would show the browser's locale format (mm/dd/yyyy) beside a "(YYYY-MM-DD)" title.
   date: { Control: DateInput, hint: (_f, labels) => labels.hint.date, draft: TYPED },
