@@ -68,10 +68,9 @@ export function shownWhole(
   bounds: WholeBounds,
 ): { text: string } | { long: { chars: number; lines: number } } {
   const whole = text.replace(/\r\n/g, '\n').trim();
-  const spelled = whole.replace(UNSEEN, (char) => {
-    const code = `⟨${codePoint(char)}⟩`;
-    return char === '\r' || char === '\u2028' || char === '\u2029' ? `${code}\n` : code;
-  });
+  const spelled = whole.replace(UNSEEN, (char) =>
+    char === '\r' || char === '\u2028' || char === '\u2029' ? `${spell(char)}\n` : spell(char),
+  );
   const lines = spelled.split('\n');
   const chars = [...whole].length;
   if (chars > bounds.chars || lines.length > bounds.lines) return { long: { chars, lines: lines.length } };
@@ -94,7 +93,7 @@ const SPELLED = new RegExp(`[\\u0009\\u000a${UNSAFE_CHARS}\\u2028\\u2029\\u27e8]
  * spelledLine('notes/a\nb.md') // → 'notes/a⟨U+000A⟩b.md'
  */
 export function spelledLine(text: string, max = Number.POSITIVE_INFINITY): string {
-  return cut(text, max).replace(SPELLED, (char) => `⟨${codePoint(char)}⟩`);
+  return cut(text, max).replace(SPELLED, spell);
 }
 
 /** `text` in a Markdown code block of its own (a monospace font, lines as they are); no line of it may start with ``` (`shownWhole` numbers them). */
@@ -116,6 +115,11 @@ export function codeSpan(text: string): string {
   const fence = '`'.repeat(longest + 1);
   const pad = text.startsWith('`') || text.endsWith('`') || longest > 0 ? ' ' : '';
   return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** A character no one sees as it is, spelled out: `⟨U+200B⟩`. */
+function spell(char: string): string {
+  return `⟨${codePoint(char)}⟩`;
 }
 
 /** A character's code point as Unicode writes it: `U+200B`. */
