@@ -55,6 +55,23 @@ describe('size limits', () => {
     expect(done.result?.structuredContent).toMatchObject({ status: 'done' });
   });
 
+  // Was: the SDK copies the answers key by key, so one sent under "__proto__" became the copy's
+  // prototype: found when the tool read its answer, not measured (JSON.stringify reads own keys).
+  it.each([
+    ['past the limit', accept({ env: 'dev', note: 'x'.repeat(MAX_ANSWERS_LENGTH) })],
+    ['within it', accept({ env: 'dev' })],
+  ])('an answer sent under "__proto__" (%s) is refused, saying so; nothing deploys', async (_label, answer) => {
+    const deployed = serving.store.deployments.length;
+    const first = pendingOf(await wireRound(serving.url, call));
+    // As JSON.parse reads it from the wire: an own key named "__proto__".
+    const inputResponses = JSON.parse(`{"__proto__":{"env":${JSON.stringify(answer)}}}`) as Record<string, unknown>;
+    expect(Object.keys(inputResponses)).toEqual(['__proto__']);
+    const refused = await wireRound(serving.url, { ...call, requestState: first.requestState, inputResponses });
+    expect(refused.result?.isError).toBe(true);
+    expect(JSON.stringify(refused.result?.content)).toContain('under \\"__proto__\\", a key no question has');
+    expect(serving.store.deployments).toHaveLength(deployed);
+  });
+
   // Was: the state's MAC ran first, and a state that did not verify (sealed under a secret since
   // rotated) hid the limit behind "Invalid or expired requestState".
   it("a round's answers past the limit are refused for their size before its state is checked at all", async () => {

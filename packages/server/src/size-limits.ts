@@ -30,6 +30,15 @@ export function tooLargeState(length: number): ProtocolError {
  */
 export function checkAnswersSize(inputResponses: Record<string, unknown> | undefined): void {
   if (inputResponses === undefined) return;
+  // The SDK copies the answers as sent key by key into a new object: one sent under "__proto__"
+  // becomes the copy's prototype — found by every lookup of an answer, yet not in its JSON, so
+  // answers of any size would pass the measure below unmeasured. No question has that key.
+  const prototype = Object.getPrototypeOf(inputResponses);
+  if (prototype !== Object.prototype && prototype !== null)
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      'inputResponses hold an answer under "__proto__", a key no question has: answer each question under its own key',
+    );
   let length: number;
   try {
     length = JSON.stringify(inputResponses).length;
