@@ -195,6 +195,19 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
       r = await ask(ctx, { message: `${message} Please, we really need it.`, requestedSchema: good });
     return finish(r);
   },
+  'EK12-url': (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'url')) return unsupported('Sign in at https://console.example.com/sign-in first.');
+    const page = {
+      mode: 'url',
+      message: 'Sign in to the console to deploy order-service.',
+      url: 'https://console.example.com/sign-in',
+      elicitationId: 'sign-in-1',
+    };
+    let r = await ask(ctx, page);
+    // Bug: the page is asked about again after a decline.
+    if (r.action === 'decline') r = await ask(ctx, { ...page, elicitationId: 'sign-in-2' });
+    return r.action === 'accept' ? done('signed in') : notDone(r);
+  },
   'EK13-crash': (server) => async (_a, ctx) => {
     // Bug: without the capability it asks anyway; the SDK's own check throws, and McpServer makes
     // that an error result with no structuredContent.
@@ -202,6 +215,11 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
       ? await ask(ctx, { message, requestedSchema: good })
       : await ctx.mcpReq.elicitInput({ message, requestedSchema: good as never });
     return finish(r);
+  },
+  'EK13-status': (server) => async (_a, ctx) => {
+    // Bug: without the capability the call fails — and its status says so, clearly a failure.
+    if (!canAsk(server, 'form')) return result('failed', 'TypeError: cannot read properties of undefined', true);
+    return finish(await ask(ctx, { message, requestedSchema: good }));
   },
   'EK13-hang': (server) => async (_a, ctx) => {
     if (!canAsk(server, 'form')) await new Promise(() => {}); // Bug: waits for an answer that cannot come.

@@ -7,6 +7,13 @@ import type { CallRecord, DoctorRun } from './records.js';
 const FALLBACK_FIX = 'Without the capability, return a result naming the missing arguments and their allowed values.';
 
 /**
+ * The statuses of an error result that say the call stopped cleanly for want of what it could not
+ * ask: `unsupported` (the kit's, for a client that cannot elicit), `rejected` (the request refused
+ * as given, saying why) and `pending` (left for someone to finish elsewhere).
+ */
+const FALLBACK_STATUSES = new Set(['unsupported', 'rejected', 'pending']);
+
+/**
  * The rules that compare calls: EK13 (fails without the capability where it works with it) and
  * EK16 (asks on one revision, acts without asking on another). Returns the notes: tools that
  * timed out under every profile, which is slowness, not an elicitation fault.
@@ -93,9 +100,19 @@ function withoutCapability(
       return;
     }
     case 'result': {
-      if (!o.isError || o.status !== undefined) return;
+      // A status that says the call stopped for want of what it could not ask is the fallback;
+      // any other status on an error result (`failed`, or a decline no one made) says it failed.
+      if (!o.isError || (o.status !== undefined && FALLBACK_STATUSES.has(o.status))) return;
       const worked = peers.find((c) => succeeded(c.outcome).done);
       if (!worked) return;
+      if (o.status !== undefined) {
+        found.add(call, {
+          rule: 'EK13',
+          message: `returned an error result with status "${o.status}" when the client cannot elicit (${call.profile}), while under ${worked.profile} the same call succeeded`,
+          fix: `${FALLBACK_FIX} Mark it with structuredContent.status "unsupported".`,
+        });
+        return;
+      }
       found.add(call, {
         rule: 'EK13',
         message: `returned an error result when the client cannot elicit (${call.profile}), while under ${worked.profile} the same call succeeded (judged by isError alone: no structuredContent.status tells a clear fallback from a failure)`,

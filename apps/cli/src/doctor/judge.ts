@@ -83,7 +83,8 @@ function judgeCall(found: FindingSet, call: CallRecord): void {
 
   judgeChanges(found, call);
   const result = succeeded(call.outcome);
-  const declined = call.asks.find((a) => a.answer?.action === 'decline' && a.mode === 'form');
+  // A page declined is declined too: asking about it (or anything) again is a re-ask.
+  const declined = call.asks.find((a) => a.answer?.action === 'decline');
   if (declined && call.asks.some((a) => a.round > declined.round))
     found.add(call, {
       rule: 'EK12',
