@@ -21,7 +21,8 @@ export type Snapshot = Map<string, Held>;
 
 /**
  * The shop's schema objects by name: tables (with their columns and constraints), views, indexes,
- * sequences, triggers, rules and functions (with their source). A definition is read as its
+ * sequences (with what they give out), triggers, rules and functions (with their source), each
+ * with the rights granted on it. A definition is read as its
  * SHA-256, made by the server: it is only ever compared, and one made enormous (a function of
  * hundreds of megabytes, planted by a statement) is never fetched by every later write.
  */
@@ -34,6 +35,9 @@ export async function snapshot(client: PoolClient): Promise<Snapshot> {
       coalesce(ic.relname, c.relname) AS tbl,
       CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid)
         WHEN c.relkind IN ('i', 'I') THEN pg_get_indexdef(c.oid)
+        -- A sequence is what it gives out: its type, start, step, bounds and whether it wraps.
+        WHEN c.relkind = 'S' THEN (SELECT concat_ws(' ', s.seqtypid::regtype, s.seqstart, s.seqincrement, s.seqmin,
+               s.seqmax, s.seqcache, s.seqcycle) FROM pg_sequence s WHERE s.seqrelid = c.oid)
         ELSE coalesce((SELECT string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
                || coalesce(' default ' || pg_get_expr(d.adbin, d.adrelid), ''), ', ' ORDER BY a.attnum)
              FROM pg_attribute a LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
@@ -41,7 +45,8 @@ export async function snapshot(client: PoolClient): Promise<Snapshot> {
           || coalesce((SELECT ' | ' || string_agg(pg_get_constraintdef(k.oid), ', ' ORDER BY k.conname)
              FROM pg_constraint k WHERE k.conrelid = c.oid), '')
           || CASE WHEN c.relrowsecurity THEN ' | row security' ELSE '' END
-      END AS def
+      -- Who may do what with it is part of it: a GRANT the shop's role makes itself is a change.
+      END || coalesce(' | granted ' || c.relacl::text, '') AS def
     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     LEFT JOIN pg_index x ON x.indexrelid = c.oid LEFT JOIN pg_class ic ON ic.oid = x.indrelid
     WHERE n.nspname = 'shop' AND c.relkind IN ('r', 'p', 'v', 'm', 'i', 'I', 'S', 'f')
@@ -53,9 +58,90 @@ export async function snapshot(client: PoolClient): Promise<Snapshot> {
     SELECT r.rulename, 'rule', r.tablename, r.definition FROM pg_rules r WHERE r.schemaname = 'shop'
     UNION ALL
     SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')', 'function', p.proname,
-      p.prosrc || ' ' || p.provolatile::text || ' ' || p.prosecdef::text
+      p.prosrc || ' ' || p.provolatile::text || ' ' || p.prosecdef::text || coalesce(' | granted ' || p.proacl::text, '')
     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'shop') AS objects`);
   return new Map(rows.map((r) => [r.name, { type: r.type, table: r.tbl, definition: r.def }]));
+}
+
+/** Where one of the shop's sequences stands: the last value it gave out (null: none, or set to start over). */
+export interface SequencePosition {
+  at: bigint | null;
+  start: bigint;
+  step: bigint;
+}
+
+/** The shop's sequences by name, and where each stands. */
+export async function sequencePositions(client: PoolClient): Promise<Map<string, SequencePosition>> {
+  const { rows } = await client.query<{ name: string; at: string | null; start: string; step: string }>(
+    `SELECT sequencename AS name, last_value::text AS at, start_value::text AS start, increment_by::text AS step
+     FROM pg_sequences WHERE schemaname = 'shop'`,
+  );
+  return new Map(
+    rows.map((r) => [
+      r.name,
+      { at: r.at === null ? null : BigInt(r.at), start: BigInt(r.start), step: BigInt(r.step) },
+    ]),
+  );
+}
+
+/**
+ * The sequences a run moved other than by handing out values for the rows it inserted: a sequence
+ * set back (the next insert collides with rows already there), set far ahead (to its bound: every
+ * insert fails), made to start over, or advanced past the rows the run inserted in all. A value
+ * once given out is never taken back by a rollback, so this is an effect that outlives the
+ * transaction's rows: a change to the sequence, confirmed as one. (Another connection's inserts
+ * meanwhile can make an insert look like one: it is then asked about, never passed unasked.)
+ */
+export function sequencesMoved(
+  before: ReadonlyMap<string, SequencePosition>,
+  after: ReadonlyMap<string, SequencePosition>,
+  inserted: number,
+): string[] {
+  const moved: string[] = [];
+  for (const [name, now] of after) {
+    const was = before.get(name);
+    if (!was || was.step !== now.step || was.start !== now.start) continue; // added or altered: the schema says so
+    if (was.at === now.at) continue;
+    if (now.at === null) {
+      moved.push(name);
+      continue;
+    }
+    // Values handed out since: from the last one before, or from the start when none was.
+    const from = was.at === null ? now.start - now.step : was.at;
+    const given = (now.at - from) / now.step;
+    if ((now.at - from) % now.step !== 0n || given < 0n || given > BigInt(inserted)) moved.push(name);
+  }
+  return moved.sort();
+}
+
+/**
+ * Sets back each sequence `moved` by a run that is not kept, where it can: a rollback does not
+ * (a value set or handed out stays so). Only one no other connection has moved since — it would
+ * be handed the same values again — and only where the role may set it (not the shop's own: there
+ * the run could only hand values out, and those stay handed out, a gap).
+ */
+export async function putBack(
+  client: PoolClient,
+  moved: readonly string[],
+  before: ReadonlyMap<string, SequencePosition>,
+  after: ReadonlyMap<string, SequencePosition>,
+): Promise<void> {
+  for (const name of moved) {
+    const was = before.get(name);
+    const left = after.get(name);
+    if (!was || !left) continue;
+    await client.query('SAVEPOINT ek_put_back');
+    try {
+      await client.query(
+        `SELECT setval(format('shop.%I', sequencename)::regclass, $2::bigint, $3) FROM pg_sequences
+         WHERE schemaname = 'shop' AND sequencename = $1 AND last_value IS NOT DISTINCT FROM $4::bigint`,
+        [name, String(was.at ?? was.start), was.at !== null, left.at === null ? null : String(left.at)],
+      );
+      await client.query('RELEASE SAVEPOINT ek_put_back');
+    } catch {
+      await client.query('ROLLBACK TO SAVEPOINT ek_put_back');
+    }
+  }
 }
 
 /** What changed between two snapshots: objects added, removed, and altered (same name, other definition). */

@@ -134,6 +134,11 @@ export async function seedShopIfEmpty(client: PoolClient): Promise<void> {
           `SELECT setval(pg_get_serial_sequence('shop.${table}', 'id'), (SELECT max(id) FROM shop.${table}))`,
         );
     }
+    // A sequence gives out values only through inserts (nextval: USAGE). Setting one (setval) is
+    // not undone by a rollback, so a statement measured and rolled back before it is asked about
+    // would already have done it: the role may not, on any of its sequences. Granting itself the
+    // right again is a change to the sequence (its grants are part of it), asked about as one.
+    await client.query('REVOKE UPDATE ON ALL SEQUENCES IN SCHEMA shop FROM CURRENT_USER');
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});

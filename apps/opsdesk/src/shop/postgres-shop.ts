@@ -9,8 +9,11 @@ import { type Executed, ExecutionTimeout } from './execute.js';
 import type { Inspection, Refusal } from './inspect.js';
 import {
   countedSince,
+  putBack,
   rowCounts,
   schemaChanges,
+  sequencePositions,
+  sequencesMoved,
   snapshot,
   tableEffects,
   targetsOf,
@@ -357,6 +360,7 @@ async function execute(
   await client.query('BEGIN');
   const countedBefore = await transactionCounts(client);
   const schemaBefore = await snapshot(client);
+  const sequencesBefore = await sequencePositions(client);
   const tablesBefore = [...schemaBefore].filter(([, o]) => o.type === 'table').map(([name]) => name);
   const before = await rowCounts(client, tablesBefore);
   const plan = await planOf(client, sql);
@@ -374,6 +378,12 @@ async function execute(
     await rowCounts(client, tablesAfter),
     countedSince(await transactionCounts(client), countedBefore),
   );
+  const schema = schemaChanges(schemaBefore, schemaAfter);
+  // A sequence moved other than by the values its inserts took is changed: asked about as such.
+  const inserted = Object.values(tables).reduce((n, t) => n + t.inserted, 0);
+  const sequencesAfter = await sequencePositions(client);
+  const moved = sequencesMoved(sequencesBefore, sequencesAfter, inserted);
+  for (const name of moved) if (!schema.altered.includes(name)) schema.altered.push(name);
   const changed = Object.entries(tables)
     .filter(([, t]) => t.inserted + t.updated + t.deleted > 0)
     .map(([name]) => name);
@@ -384,7 +394,7 @@ async function execute(
   const ownRows = direct.reduce((n, name) => n + touched(tables[name]), 0);
   const execution: Execution = {
     tables,
-    schema: schemaChanges(schemaBefore, schemaAfter),
+    schema,
     changes: ran.rowCount ?? (ran.returned.complete ? 0 : ownRows),
     varies: await variesOf(client, sql, plan?.text, changed),
     writes: [...new Set([...direct, ...changed])],
@@ -394,7 +404,10 @@ async function execute(
   // Measured: what follows is opsdesk's own small questions and the COMMIT, never cut.
   answers.stop();
   const why = beyond(execution, limit);
-  if (why !== undefined) return { kept: false, execution, beyond: why };
+  if (why !== undefined) {
+    await putBack(client, moved, sequencesBefore, sequencesAfter);
+    return { kept: false, execution, beyond: why };
+  }
   if (Date.now() > deadline) throw new ExecutionTimeout();
   // The transaction's id, if it wrote anything: what the database is asked about if the COMMIT's
   // answer is lost.
