@@ -92,6 +92,9 @@ export const en: OpsdeskMessages = {
       "execute_sql does not change the rows of SQLite's own tables (sqlite_sequence, sqlite_stat1, sqlite_stat4): SQLite keeps them itself, and no change to them could be counted or shown. Reading them is fine.",
     session:
       'execute_sql does not run SET, RESET, DISCARD, LISTEN, NOTIFY, COPY or LOAD: opsdesk owns the connection, and each call is one statement on the demo shop.',
+    role: "execute_sql does not change roles (ALTER ROLE, CREATE ROLE…): the shop's role and its settings are opsdesk's, the bounds every statement runs within. Nothing the statement did was kept.",
+    'large-object':
+      "execute_sql does not create, change or remove large objects: they are stored outside the shop's tables, where nothing of them could be counted or shown. Nothing the statement did was kept.",
   },
   rowsReturned: (n, shown, stopped) =>
     stopped === 'rows'

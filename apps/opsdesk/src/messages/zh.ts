@@ -94,6 +94,9 @@ export const zh: OpsdeskMessages = {
       'execute_sql 不修改 SQLite 自身的表（sqlite_sequence、sqlite_stat1、sqlite_stat4）中的行：这些表由 SQLite 自己维护，对它们的修改无法统计或展示。读取它们没有问题。',
     session:
       'execute_sql 不执行 SET、RESET、DISCARD、LISTEN、NOTIFY、COPY 或 LOAD：连接由 opsdesk 管理，每次调用只在演示商店上执行一条语句。',
+    role: 'execute_sql 不修改角色（ALTER ROLE、CREATE ROLE 等）：商店的角色及其设置归 opsdesk 所有，是每条语句运行的边界。该语句所做的一切均未保留。',
+    'large-object':
+      'execute_sql 不创建、修改或删除大对象：它们存放在商店的表之外，无法统计或展示。该语句所做的一切均未保留。',
   },
   rowsReturned: (n, shown, stopped) =>
     stopped === 'rows'

@@ -13,7 +13,11 @@ export type Refusal =
   /** Rows of SQLite's own tables (sqlite_sequence, sqlite_stat1…), which no counting trigger can watch. */
   | 'internal-table'
   /** Postgres: a statement that changes the connection (SET, RESET, DISCARD, LISTEN, COPY…), which opsdesk owns. */
-  | 'session';
+  | 'session'
+  /** Postgres: a change to the shop's role itself (its settings, its password): opsdesk's, the bounds of every statement. */
+  | 'role'
+  /** Postgres: large objects, stored outside every table: nothing of them could be counted or shown. */
+  | 'large-object';
 
 /** What SQLite says a statement does, read off its compiled program (`EXPLAIN`) on the shop. */
 export interface Inspection {

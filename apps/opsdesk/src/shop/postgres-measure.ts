@@ -63,6 +63,22 @@ export async function snapshot(client: PoolClient): Promise<Snapshot> {
   return new Map(rows.map((r) => [r.name, { type: r.type, table: r.tbl, definition: r.def }]));
 }
 
+/**
+ * What a statement on the shop could change outside its schema and rows, each as text to compare
+ * before and after: the shop role's own settings (ALTER ROLE … SET, which every later connection
+ * of the role would run under; a connection limit; an expiry) and the large objects it owns
+ * (stored outside every table: their number and ids).
+ */
+export async function outsideTheShop(client: PoolClient): Promise<{ role: string; largeObjects: string }> {
+  const { rows } = await client.query<{ role: string | null; large: string }>(
+    `SELECT (SELECT concat_ws(' | ', rolconfig::text, rolconnlimit, rolvaliduntil) FROM pg_roles
+             WHERE rolname = current_user) AS role,
+            (SELECT count(*) || ':' || coalesce(sum(oid::text::numeric), 0) FROM pg_largeobject_metadata
+             WHERE lomowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)) AS large`,
+  );
+  return { role: rows[0]?.role ?? '', largeObjects: rows[0]?.large ?? '' };
+}
+
 /** Where one of the shop's sequences stands: the last value it gave out (null: none, or set to start over). */
 export interface SequencePosition {
   at: bigint | null;

@@ -9,6 +9,7 @@ import { type Executed, ExecutionTimeout } from './execute.js';
 import type { Inspection, Refusal } from './inspect.js';
 import {
   countedSince,
+  outsideTheShop,
   putBack,
   rowCounts,
   schemaChanges,
@@ -73,6 +74,15 @@ const REFUSED: Record<string, Refusal> = {
   'CREATE EXTENSION': 'extension',
   'ALTER EXTENSION': 'extension',
   'ALTER SYSTEM': 'session',
+  'ALTER ROLE': 'role',
+  'ALTER USER': 'role',
+  'ALTER GROUP': 'role',
+  'CREATE ROLE': 'role',
+  'CREATE USER': 'role',
+  'CREATE GROUP': 'role',
+  'DROP ROLE': 'role',
+  'DROP USER': 'role',
+  'DROP GROUP': 'role',
 };
 
 /**
@@ -114,6 +124,10 @@ export async function startPostgresShop(
     throw error;
   }
 
+  // The role's password is opsdesk's, set at each start: a statement can change it (ALTER ROLE in
+  // dynamic SQL, which no measure sees), and every new connection would then be refused. One
+  // refused for its password sets it back and tries again.
+  const shop: ShopPool = { pool, repair: () => provisionShop(store.pool, url).then(() => {}) };
   /** Each user's statements, chained: one at a time, in the order sent. */
   const queues = new Map<string, { tail: Promise<unknown>; size: number }>();
   const inTurn = <T>(user: string, work: (client: PoolClient, answers: Answers) => Promise<T>): Promise<T> => {
@@ -121,7 +135,7 @@ export async function startPostgresShop(
     if (queue.size >= perUser) return Promise.reject(new ShopError('SHOP_BUSY', 'too many statements waiting'));
     queue.size++;
     queues.set(user, queue);
-    const run = queue.tail.then(() => onConnection(pool, timeoutMs, work));
+    const run = queue.tail.then(() => onConnection(shop, timeoutMs, work));
     queue.tail = run.catch(() => {});
     return run.finally(() => {
       queue.size--;
@@ -138,7 +152,7 @@ export async function startPostgresShop(
     execute: (user, sql, limit) =>
       inTurn(user, (client, answers) => execute(client, answers, sql, limit, Date.now() + timeoutMs, settling)),
     settings: () =>
-      onConnection(pool, timeoutMs, async (client) => {
+      onConnection(shop, timeoutMs, async (client) => {
         const { rows } = await client.query(
           "SELECT current_user AS role, current_setting('search_path') AS search_path, current_setting('statement_timeout') AS statement_timeout, current_setting('temp_file_limit') AS temp_file_limit, current_setting('work_mem') AS work_mem",
         );
@@ -148,19 +162,30 @@ export async function startPostgresShop(
   };
 }
 
+/** The shop role's connections, and how to set its password back when a connection is refused for it. */
+interface ShopPool {
+  pool: Pool;
+  repair(): Promise<void>;
+}
+
 /**
  * Runs `work` on one of the shop's connections, its statements under `timeoutMs` each, and clears
  * the session afterwards. A statement stopped for time is a SQL_TIMEOUT; a connection that broke
  * is not used again.
  */
 async function onConnection<T>(
-  pool: Pool,
+  shop: ShopPool,
   timeoutMs: number,
   work: (client: PoolClient, answers: Answers) => Promise<T>,
 ): Promise<T> {
   let client: PoolClient;
   try {
-    client = await pool.connect();
+    client = await shop.pool.connect().catch(async (error: unknown) => {
+      // 28P01: the password was refused — changed behind opsdesk's back: set it again, once.
+      if ((error as { code?: string }).code !== '28P01') throw error;
+      await shop.repair();
+      return shop.pool.connect();
+    });
   } catch (error) {
     throw new ShopError('SHOP_UNAVAILABLE', `the shop database cannot be reached: ${(error as Error).message}`);
   }
@@ -270,13 +295,37 @@ function extended(text: string): QueryConfig {
   return { text, queryMode: 'extended' } as QueryConfig;
 }
 
-/** The statement's first word (two for CREATE/ALTER), comments skipped. */
+/**
+ * The statement's first word (two for CREATE/ALTER/DROP), comments skipped as Postgres reads them:
+ * a `--` comment ends at a line feed or a carriage return, and `/* … *\/` comments nest (`/* /* *\/
+ * *\/` is one comment, so what follows it is the statement).
+ */
 function leading(sql: string): string {
-  const text = sql.replace(/^(\s+|--[^\n]*\n?|\/\*[\s\S]*?\*\/)+/, '');
-  const words = /^([A-Za-z]+)(?:\s+([A-Za-z]+))?/.exec(text);
+  let at = 0;
+  for (;;) {
+    while (at < sql.length && /\s/.test(sql[at] as string)) at++;
+    if (sql.startsWith('--', at)) {
+      const end = sql.slice(at).search(/[\n\r]/);
+      at = end < 0 ? sql.length : at + end + 1;
+    } else if (sql.startsWith('/*', at)) {
+      let depth = 0;
+      while (at < sql.length) {
+        if (sql.startsWith('/*', at)) {
+          depth++;
+          at += 2;
+        } else if (sql.startsWith('*/', at)) {
+          at += 2;
+          if (--depth === 0) break;
+        } else at++;
+      }
+    } else break;
+  }
+  const words = /^([A-Za-z]+)(?:\s+([A-Za-z]+))?/.exec(sql.slice(at));
   if (!words) return '';
   const first = (words[1] as string).toUpperCase();
-  return first === 'CREATE' || first === 'ALTER' ? `${first} ${(words[2] ?? '').toUpperCase()}` : first;
+  return first === 'CREATE' || first === 'ALTER' || first === 'DROP'
+    ? `${first} ${(words[2] ?? '').toUpperCase()}`
+    : first;
 }
 
 function refusalOf(sql: string): Refusal | undefined {
@@ -361,6 +410,7 @@ async function execute(
   const countedBefore = await transactionCounts(client);
   const schemaBefore = await snapshot(client);
   const sequencesBefore = await sequencePositions(client);
+  const outsideBefore = await outsideTheShop(client);
   const tablesBefore = [...schemaBefore].filter(([, o]) => o.type === 'table').map(([name]) => name);
   const before = await rowCounts(client, tablesBefore);
   const plan = await planOf(client, sql);
@@ -371,6 +421,12 @@ async function execute(
     if ((error as { code?: string }).code === '57014' || answers.over) throw error;
     return { error: (error as Error).message };
   }
+  // What no confirmation could cover: the role every statement runs as, storage outside the
+  // tables. Rolled back (the connection's ROLLBACK) and refused, whatever the statement's form
+  // (a DO block, a function, a comment before ALTER ROLE).
+  const outsideAfter = await outsideTheShop(client);
+  if (outsideAfter.role !== outsideBefore.role) return { refusal: 'role' };
+  if (outsideAfter.largeObjects !== outsideBefore.largeObjects) return { refusal: 'large-object' };
   const schemaAfter = await snapshot(client);
   const tablesAfter = [...schemaAfter].filter(([, o]) => o.type === 'table').map(([name]) => name);
   const tables = tableEffects(
