@@ -65,16 +65,16 @@ export async function snapshot(client: PoolClient): Promise<Snapshot> {
 
 /**
  * What a statement on the shop could change outside its schema and rows, each as text to compare
- * before and after: the shop role's own settings (ALTER ROLE … SET, which every later connection
- * of the role would run under; a connection limit; an expiry) and the large objects it owns
- * (stored outside every table: their number and ids).
+ * before and after: the settings of the shop's role and of the connection's login (ALTER ROLE …
+ * SET, which every later connection would run under; a connection limit; an expiry) and the large
+ * objects either owns (stored outside every table: their number and ids).
  */
 export async function outsideTheShop(client: PoolClient): Promise<{ role: string; largeObjects: string }> {
   const { rows } = await client.query<{ role: string | null; large: string }>(
-    `SELECT (SELECT concat_ws(' | ', rolconfig::text, rolconnlimit, rolvaliduntil) FROM pg_roles
-             WHERE rolname = current_user) AS role,
+    `SELECT (SELECT string_agg(concat_ws(' | ', rolname, rolconfig::text, rolconnlimit, rolvaliduntil), ' || '
+               ORDER BY rolname) FROM pg_roles WHERE rolname IN (current_user, session_user)) AS role,
             (SELECT count(*) || ':' || coalesce(sum(oid::text::numeric), 0) FROM pg_largeobject_metadata
-             WHERE lomowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)) AS large`,
+             WHERE lomowner IN (SELECT oid FROM pg_roles WHERE rolname IN (current_user, session_user))) AS large`,
   );
   return { role: rows[0]?.role ?? '', largeObjects: rows[0]?.large ?? '' };
 }

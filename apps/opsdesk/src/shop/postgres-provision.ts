@@ -7,6 +7,15 @@ export interface ShopAccess {
   /** The opsdesk URL with the shop role's name and password. */
   url: string;
   role: string;
+  /**
+   * The roles the shop's connections log in as, one per connection, each starting as `role`
+   * (`SET role`): Postgres lets a role stop (`pg_terminate_backend`, `pg_cancel_backend`) and read
+   * the statements of its own connections only, so no statement can stop or read another
+   * statement running beside it. Just `[role]` where opsdesk's user may not create roles.
+   */
+  logins: string[];
+  /** The opsdesk URL with `login`'s name and the shop's password. */
+  urlFor(login: string): string;
 }
 
 /** Temporary files one shop connection may have at a time (`temp_file_limit`). */
@@ -28,10 +37,11 @@ const SHOP_LOCK = 0x73686f70;
  * @example
  * const access = await provisionShop(store.pool, url); // new pg.Pool({ connectionString: access.url })
  */
-export async function provisionShop(pool: Pool, url: string): Promise<ShopAccess> {
+export async function provisionShop(pool: Pool, url: string, connections = 1): Promise<ShopAccess> {
   const client = await pool.connect();
   let role: string;
   let password: string;
+  let logins: string[];
   try {
     await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${SHOP_LOCK})`);
     const database = (await client.query('SELECT current_database() AS name')).rows[0].name as string;
@@ -55,6 +65,7 @@ export async function provisionShop(pool: Pool, url: string): Promise<ShopAccess
       ALTER ROLE ${quoted} SET search_path = shop;
     `);
     await boundServerSide(client, quoted);
+    logins = await loginsFor(client, role, password, connections);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
@@ -62,7 +73,45 @@ export async function provisionShop(pool: Pool, url: string): Promise<ShopAccess
   } finally {
     client.release();
   }
-  return { url: withUser(url, role, password), role };
+  return {
+    url: withUser(url, role, password),
+    role,
+    logins,
+    urlFor: (login) => withUser(url, login, password),
+  };
+}
+
+/**
+ * `connections` login roles for the shop's connections (`<role>_1`…): each a member of the shop's
+ * role and nothing else, NOINHERIT (it has no rights of its own: every session starts as the shop's
+ * role), with the shop role's bounds and password. Where opsdesk's user may not create roles, the
+ * shop role alone (as before there were any).
+ */
+async function loginsFor(client: PoolClient, role: string, password: string, connections: number): Promise<string[]> {
+  const logins: string[] = [];
+  await client.query('SAVEPOINT ek_logins');
+  try {
+    for (let i = 1; i <= connections; i++) {
+      const login = `${role.slice(0, 63 - String(i).length - 1)}_${i}`;
+      const quoted = client.escapeIdentifier(login);
+      const exists = (await client.query('SELECT 1 FROM pg_roles WHERE rolname = $1', [login])).rowCount === 1;
+      await client.query(
+        `${exists ? 'ALTER' : 'CREATE'} ROLE ${quoted} LOGIN NOINHERIT NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS PASSWORD ${client.escapeLiteral(password)}`,
+      );
+      await client.query(`GRANT ${client.escapeIdentifier(role)} TO ${quoted}`);
+      await client.query(`ALTER ROLE ${quoted} SET role = ${client.escapeLiteral(role)}`);
+      await client.query(`ALTER ROLE ${quoted} SET search_path = shop`);
+      await boundServerSide(client, quoted);
+      logins.push(login);
+    }
+    await client.query('RELEASE SAVEPOINT ek_logins');
+    return logins;
+  } catch (error) {
+    // 42501: opsdesk's user may not create roles (it could once, to make the shop's own).
+    if ((error as { code?: string }).code !== '42501') throw error;
+    await client.query('ROLLBACK TO SAVEPOINT ek_logins');
+    return [role];
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { transactionFate } from '@elicitkit/server/postgres';
-import type { Client, Pool, PoolClient, QueryConfig } from 'pg';
+import type { Client, ClientConfig, Pool, PoolClient, QueryConfig } from 'pg';
 import Cursor from 'pg-cursor';
 import type { PostgresStore } from '../db/postgres-store.js';
 import type { ShopClient, ShopOptions } from './client.js';
@@ -21,7 +21,7 @@ import {
   transactionCounts,
   variesOf,
 } from './postgres-measure.js';
-import { provisionShop, seedShopIfEmpty } from './postgres-provision.js';
+import { provisionShop, type ShopAccess, seedShopIfEmpty } from './postgres-provision.js';
 import { type Rows, rowCollector } from './run.js';
 
 const SQL_TIMEOUT_MS = 10_000;
@@ -104,13 +104,12 @@ export async function startPostgresShop(
   const timeoutMs = options.timeoutMs ?? SQL_TIMEOUT_MS;
   const perUser = options.queuedPerUser ?? QUEUED_PER_USER;
   const settling = { pool: store.pool, withinMs: options.settleMs ?? SETTLE_MS };
-  const access = await provisionShop(store.pool, url);
+  const connections = options.workers ?? CONNECTIONS;
+  // Twice the pool's size: a connection's login is free again once it has ended, which may be
+  // after the pool has made its replacement.
+  const access = await provisionShop(store.pool, url, 2 * connections);
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({
-    connectionString: access.url,
-    max: options.workers ?? CONNECTIONS,
-    options: '-c search_path=shop',
-  });
+  const pool = ownLogins(pg, access, connections);
   pool.on('error', () => {});
   try {
     const client = await pool.connect();
@@ -127,7 +126,7 @@ export async function startPostgresShop(
   // The role's password is opsdesk's, set at each start: a statement can change it (ALTER ROLE in
   // dynamic SQL, which no measure sees), and every new connection would then be refused. One
   // refused for its password sets it back and tries again.
-  const shop: ShopPool = { pool, repair: () => provisionShop(store.pool, url).then(() => {}) };
+  const shop: ShopPool = { pool, repair: () => provisionShop(store.pool, url, 2 * connections).then(() => {}) };
   /** Each user's statements, chained: one at a time, in the order sent. */
   const queues = new Map<string, { tail: Promise<unknown>; size: number }>();
   const inTurn = <T>(user: string, work: (client: PoolClient, answers: Answers) => Promise<T>): Promise<T> => {
@@ -160,6 +159,36 @@ export async function startPostgresShop(
       }),
     close: () => pool.end(),
   };
+}
+
+/**
+ * The shop's pool, each of its connections logged in as a login of its own (`ShopAccess.logins`)
+ * and acting as the shop's role: one user's statement cannot stop or read another's running on
+ * another connection (Postgres allows both only within one login).
+ */
+function ownLogins(pg: typeof import('pg').default, access: ShopAccess, max: number): Pool {
+  const free = [...access.logins];
+  const shared = access.logins.length === 1 ? access.logins[0] : undefined;
+  class OwnLogin extends pg.Client {
+    constructor(config: ClientConfig) {
+      const login = shared ?? free.shift();
+      if (login === undefined) throw new Error('every login of the shop is in use');
+      super({ ...config, connectionString: access.urlFor(login) });
+      if (shared !== undefined) return;
+      let done = false;
+      const back = () => {
+        if (done) return;
+        done = true;
+        free.push(login);
+      };
+      this.once('end', back);
+    }
+  }
+  return new pg.Pool({
+    max,
+    options: '-c search_path=shop',
+    Client: OwnLogin as unknown as new () => PoolClient,
+  });
 }
 
 /** The shop role's connections, and how to set its password back when a connection is refused for it. */
