@@ -1,3 +1,4 @@
+import { clean } from '@elicitkit/client/terminal';
 import { CLIENTS, type InstallContext, installContext, type JsonValue } from '../install/clients.js';
 import { opsdeskCommand } from '../install/default-command.js';
 import { changeOnce, TO_WRITE } from '../install/file-lock.js';
@@ -8,6 +9,7 @@ import { shownConfig } from '../install/shown-config.js';
 import { unifiedDiff } from '../install/unified-diff.js';
 import { type Fsync, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
+import { joinLines, shownIo } from '../shown.js';
 import { EXIT } from '../usage.js';
 
 /** What `install` reads from the machine; tests pass their own so nothing touches the real home. */
@@ -23,7 +25,11 @@ export type InstallEnvironment = InstallContext & {
  * adds one stdio (or, with `--url`, remote HTTP) server to a client's MCP config, changing nothing else in the file.
  * @example await install(['cursor', '--', 'node', '/srv/server.js'], io) // 0; writes ./.cursor/mcp.json
  */
-export async function install(argv: string[], io: Io, environment: Partial<InstallEnvironment> = {}): Promise<number> {
+export async function install(argv: string[], raw: Io, environment: Partial<InstallEnvironment> = {}): Promise<number> {
+  // Every line through the terminal renderer's filter, as `call` prints a server's text: the
+  // config's own text reaches them (a key in a note, a symlink's target in an error), and an
+  // escape sequence in it would move the cursor, hide lines or set the clipboard.
+  const io = shownIo(raw);
   const request = parseInstallArgs(argv);
   const { defaultCommand = opsdeskCommand(), fsync, ...machine } = environment;
   const env: InstallEnvironment = { ...installContext(machine), defaultCommand, fsync };
@@ -59,13 +65,14 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
           : planEdit(before, { rootKey: spec.rootKey, name, entry, jsonc: spec.jsonc });
       planned = { before, plan };
       if (plan.kind === 'refused') {
-        io.err(`elicitkit: ${file}:${plan.line}:${plan.column}: ${plan.reason}`);
+        // On its line: a key quoted in it may hold a line break, which would start a line of its own.
+        io.err(`elicitkit: ${file}:${plan.line}:${plan.column}: ${joinLines(plan.reason)}`);
         io.err('The file was left untouched; fix it (or move it aside) and run install again.');
         return EXIT.toolError;
       }
       // Said once: on the pass that ends the command (a write is planned again under the lock).
       if (locked || plan.kind === 'unchanged' || request.dryRun)
-        for (const note of plan.notes) io.err(`note: ${file}: ${note}`);
+        for (const note of plan.notes) io.err(`note: ${file}: ${joinLines(note)}`);
       if (plan.kind === 'unchanged') {
         io.out(
           request.dryRun
@@ -89,8 +96,9 @@ export async function install(argv: string[], io: Io, environment: Partial<Insta
       // Written under a lock, after reading and planning again under it: two runs at once would
       // each write their own version over the other's. Nothing to write takes no lock.
       if (!locked) return TO_WRITE;
-      // A new file that will hold a credential (--header) is the user's alone.
-      const secret = request.remote !== undefined && Object.keys(request.remote.headers).length > 0;
+      // A new file that will hold a credential is the user's alone: what a dry run hides is one (a
+      // --header's value, a URL's password, query values and fragment), judged here by that same code.
+      const secret = shownConfig(JSON.stringify(entry)).masked;
       const { backup, warning, note } = await writeAtomically(file, plan.text, {
         newMode: secret ? 0o600 : 0o666,
         backup: true,
@@ -124,7 +132,10 @@ export function printDiff(io: Io, file: string, before: string | undefined, afte
   const old = before === undefined ? undefined : shownConfig(before);
   const now = shownConfig(after, old);
   const shown = unifiedDiff(file, old?.text, now.text);
-  for (const line of shown) io.out(line);
+  // The file's text, cleaned as the terminal renderer cleans a server's (a JSONC comment can hold
+  // an escape sequence) and each line kept one line: a lone CR, a line break to the parser, would
+  // start one without its diff mark. A CRLF file's lines end in CR, their end and no text.
+  for (const line of shown) io.out(joinLines(clean(line.replace(/\r$/, ''))));
   // Said when the diff shows a value left out, not for one elsewhere in the file.
   if ((old?.masked || now.masked) && unifiedDiff(file, before, after).some((line, i) => line !== shown[i]))
     io.out('(header and env values, and URL passwords, query values and fragments, are shown as …)');

@@ -4,6 +4,7 @@ import { parseUninstallArgs } from '../install/parse-args.js';
 import { planRemove, type RemovePlan } from '../install/plan-edit.js';
 import { type Fsync, readIfExists, refuseReadOnly, writeAtomically } from '../install/write-file.js';
 import type { Io } from '../io.js';
+import { joinLines, shownIo } from '../shown.js';
 import { EXIT } from '../usage.js';
 import { printDiff } from './install.js';
 
@@ -15,9 +16,11 @@ import { printDiff } from './install.js';
  */
 export async function uninstall(
   argv: string[],
-  io: Io,
+  raw: Io,
   environment: Partial<InstallContext> & { fsync?: Fsync | undefined } = {},
 ): Promise<number> {
+  // Cleaned as install's lines are: the config's own text (a key, a symlink's target) reaches them.
+  const io = shownIo(raw);
   const request = parseUninstallArgs(argv);
   const { fsync, ...machine } = environment;
   const env = installContext(machine);
@@ -32,7 +35,7 @@ export async function uninstall(
       const plan = planned && planned.before === before ? planned.plan : planRemove(before, spec.rootKey, request.name);
       planned = { before, plan };
       if (plan.kind === 'refused') {
-        io.err(`elicitkit: ${file}:${plan.line}:${plan.column}: ${plan.reason}`);
+        io.err(`elicitkit: ${file}:${plan.line}:${plan.column}: ${joinLines(plan.reason)}`);
         io.err('The file was left untouched; fix it and run uninstall again.');
         return EXIT.toolError;
       }

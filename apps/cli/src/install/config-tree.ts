@@ -13,15 +13,19 @@ export const TOO_DEEP = `its values nest deeper than ${MAX_DEPTH} levels, which 
 /**
  * Where `text` first opens an object or array deeper than `MAX_DEPTH`, outside strings and
  * comments; undefined when it never does. One pass, before anything that recurses reads it.
+ * Strings and comments end where jsonc-parser's scanner ends them, or what the parser then reads
+ * as brackets would go uncounted: a `//` comment at a CR (a lone CR is a line break to it), and
+ * a string at its closing quote or, unclosed, at a CR or LF (a backslash takes the next
+ * character, whatever it is).
  */
 export function tooDeep(text: string): number | undefined {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '"') {
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+      for (i++; i < text.length && text[i] !== '"' && !lineBreak(text[i]); i++) if (text[i] === '\\') i++;
     } else if (c === '/' && text[i + 1] === '/') {
-      while (i < text.length && text[i] !== '\n') i++;
+      while (i < text.length && !lineBreak(text[i])) i++;
     } else if (c === '/' && text[i + 1] === '*') {
       const end = text.indexOf('*/', i + 2);
       i = end < 0 ? text.length : end + 1;
@@ -30,6 +34,11 @@ export function tooDeep(text: string): number | undefined {
     } else if (c === '}' || c === ']') depth--;
   }
   return undefined;
+}
+
+/** A line break as jsonc-parser's scanner reads one. */
+function lineBreak(c: string | undefined): boolean {
+  return c === '\n' || c === '\r';
 }
 
 /** A node while it is read: {@link Node} with its fields still open. */

@@ -49,6 +49,25 @@ describe('--header values', () => {
     expect((await stat(join(cwd, '.trae', 'mcp.json'))).mode & 0o077).toBe(0o666 & ~process.umask() & 0o077);
   });
 
+  // Was: only a --header counted, so a token in the URL was written world-readable (0644).
+  it('creates a file whose URL holds a credential (a password, a query, a fragment) readable by its owner alone', async () => {
+    const io = { out: () => {}, err: () => {} };
+    const env = { home, cwd, platform: 'linux' as const, appData: undefined, defaultCommand: [] };
+    const cases: [string, string][] = [
+      ['cursor', 'https://alice:s3cretpw@mcp.example.com/mcp'],
+      ['trae', 'https://mcp.example.com/mcp?token=abc123'],
+      ['vscode', 'https://mcp.example.com/mcp#key=abc123'],
+    ];
+    for (const [client, url] of cases) {
+      expect(await install([client, '--url', url], io, env)).toBe(0);
+      const folder = client === 'vscode' ? '.vscode' : `.${client}`;
+      expect((await stat(join(cwd, folder, 'mcp.json'))).mode & 0o777, url).toBe(0o600);
+    }
+    // A URL a dry run shows whole holds none: created as any other file.
+    expect(await install(['claude-code', '--url', 'https://mcp.example.com/mcp'], io, env)).toBe(0);
+    expect((await stat(join(cwd, '.mcp.json'))).mode & 0o077).toBe(0o666 & ~process.umask() & 0o077);
+  });
+
   it("sanity: fetch's Headers rejects such a value, so no client could send it", () => {
     expect(() => new Headers({ Authorization: 'Bearer abc\r\nX-Injected: 1' })).toThrow();
   });

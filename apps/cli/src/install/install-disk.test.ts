@@ -176,7 +176,10 @@ describe('files install refuses to touch', () => {
     await mkdir(join(box.env.cwd, '.mcp.json'));
     const { code, err } = await run(['claude-code', ...SERVER]);
     expect(code).toBe(1);
-    expect(err).toEqual([expect.stringMatching(/^elicitkit: could not install into .*\.mcp\.json: EISDIR/)]);
+    const file = join(box.env.cwd, '.mcp.json');
+    expect(err).toEqual([
+      `elicitkit: could not install into ${file}: ${file} is a folder, not a regular file: elicitkit reads and replaces a config only as a regular file. Nothing was read or written. Point it at the client's config file, or move it aside, and run the command again.`,
+    ]);
   });
 });
 

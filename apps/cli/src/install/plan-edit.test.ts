@@ -90,12 +90,11 @@ describe('planEdit decisions', () => {
     );
   });
 
-  it('sees wrong types and duplicate keys as different; the entry’s own settings are not a difference', () => {
+  it('sees wrong types as different; the entry’s own settings are not a difference', () => {
     const differs = (value: string) => planEdit(`{"mcpServers": {"opsdesk": ${value}}}`, target).kind;
     expect(differs('{"command": "node", "args": ["s.js"], "env": {}}')).toBe('unchanged');
     expect(differs('{"command": "node", "args": ["s.js"], "type": "stdio"}')).toBe('replace');
     expect(differs('{"command": "node", "args": "s.js"}')).toBe('replace');
-    expect(differs('{"command": "node", "command": "node"}')).toBe('replace');
     expect(differs('"node s.js"')).toBe('replace');
   });
 
@@ -132,9 +131,28 @@ describe('planEdit decisions', () => {
     expect(JSON.parse(text(plan)).mcpServers.opsdesk).toEqual({ url: 'https://ops.example.com/mcp' });
   });
 
-  it('replaces an entry whose keys repeat whole: which of them a client reads is not ours to guess', () => {
-    const before = '{"mcpServers": {"opsdesk": {"command": "npx", "env": {}, "env": {"A": "1"}}}}';
-    expect(JSON.parse(text(planEdit(before, target))).mcpServers.opsdesk).toEqual(entry);
+  // Was: replaced whole, both env objects gone without a note.
+  it('refuses an entry with a key twice, naming it where it repeats: which one to keep is the user’s to say', () => {
+    const twice = (value: string) => planEdit(`{"mcpServers": {"opsdesk": ${value}}}`, target);
+    expect(twice('{"command": "npx",\n "env": {"A": "1"},\n "env": {"B": "2"}}')).toEqual({
+      kind: 'refused',
+      reason:
+        'the entry "opsdesk" has "env" twice (a client reads only the last, and elicitkit does not choose for you): remove one of them',
+      line: 3,
+      column: 2,
+    });
+    // Whatever the key, one install writes or one of the entry's own, and even where the entry is otherwise the same.
+    expect(twice('{"command": "node", "args": ["s.js"], "command": "node"}')).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringContaining('has "command" twice'),
+    });
+    expect(twice('{"url": "https://x", "cwd": "/a", "cwd": "/b"}')).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringContaining('has "cwd" twice'),
+    });
+    // Keys repeated deeper (inside env) are the entry's own settings' business: kept, byte for byte.
+    const deeper = '{"mcpServers": {"opsdesk": {"command": "npx", "env": {"A": "1", "A": "2"}}}}';
+    expect(text(planEdit(deeper, target))).toContain('"env": {"A": "1", "A": "2"}');
   });
 
   it('edits the last of duplicate server names, the one clients read', () => {
@@ -209,5 +227,28 @@ describe('planEdit refusals', () => {
     expect(planEdit(at512, target).kind).toBe('add');
     const quoted = `{"a": "${'[\\"{'.repeat(2_000)}", /* ${'{'.repeat(2_000)} */\n// ${'['.repeat(2_000)}\n"b": 1}`;
     expect(planEdit(quoted, jsonc).kind).toBe('add');
+  });
+
+  // Was: a `//` comment ended only at an LF and a string only at its closing quote, where the
+  // parser ends a comment at a CR too and an unclosed string at either: the brackets after were
+  // read by it, not counted, and 200,000 of them overflowed the stack.
+  it('reads comments and strings as the parser does: a // comment ends at a CR, an unclosed string at a line break', () => {
+    const deep = '['.repeat(200_000);
+    const refusedAt = (line: number, column: number) => ({
+      kind: 'refused',
+      reason: expect.stringMatching(/nest deeper than 512 levels/),
+      line,
+      column,
+    });
+    for (const lineEnd of ['\r', '\r\n', '\n']) {
+      const comment = `{"a": 1, // note${lineEnd}"b": ${deep}}`;
+      expect(planEdit(comment, jsonc), JSON.stringify(lineEnd)).toEqual(refusedAt(2, 517));
+      expect(planRemove(comment, 'servers', 'x')).toEqual(refusedAt(2, 517));
+      const unclosed = `{"a": "x${lineEnd}"b": ${deep}}`;
+      expect(planEdit(unclosed, jsonc), JSON.stringify(lineEnd)).toEqual(refusedAt(2, 517));
+    }
+    // A backslash takes the next character, a line break too: the string goes on, its brackets no levels.
+    const escaped = `{"a": "x\\\n${'['.repeat(2_000)}"}`;
+    expect(planEdit(escaped, jsonc)).toMatchObject({ kind: 'refused', reason: 'invalid escape character' });
   });
 });

@@ -59,6 +59,15 @@ export function planEdit(before: string | undefined, target: EditTarget): EditPl
   const current = property?.children?.[1];
   if (!property || !current)
     return { kind: 'add', text: bom + applyEdits(text, insertProperty(text, servers, name, entry, style)), notes };
+  // A key twice in the entry (`"env": {…}, "env": {…}`): a client reads the last, but which one the
+  // user meant is theirs to say. Replacing the entry lost both, and keeping one loses the other.
+  const twice = secondOfAKey(current);
+  if (twice)
+    return refuse(
+      text,
+      twice.offset,
+      `the entry "${name}" has "${twice.key}" twice (a client reads only the last, and elicitkit does not choose for you): remove one of them`,
+    );
   if (nodeEquals(current, entry)) return { kind: 'unchanged', notes };
   // The entry's own settings (env with its keys, cwd, disabled, …) are the user's: kept, where the
   // server still runs the same way (a command, or a URL).
@@ -89,10 +98,23 @@ export function planEdit(before: string | undefined, target: EditTarget): EditPl
 /** What install writes in an entry: how the client reaches the server. Anything else in one is the user's. */
 const MANAGED = new Set(['type', 'command', 'args', 'url', 'headers']);
 
+/** The second property of `object` whose key an earlier one has, with that key; undefined when every key is once. */
+function secondOfAKey(object: Node): { key: string; offset: number } | undefined {
+  if (object.type !== 'object') return undefined;
+  const seen = new Set<string>();
+  for (const property of object.children ?? []) {
+    const key = String(property.children?.[0]?.value);
+    if (seen.has(key)) return { key, offset: property.offset };
+    seen.add(key);
+  }
+  return undefined;
+}
+
 /**
  * The settings an existing entry holds beyond what install writes: `kept` when the entry still
  * reaches its server the same way (by a command, or by a URL), else `dropped` — with `same` when
- * what install writes is already there. Undefined when the entry is not a plain object of unique keys.
+ * what install writes is already there. Undefined when the entry is not a plain object (one with
+ * a key twice is refused before: `secondOfAKey`).
  */
 function ownSettings(
   current: Node,
@@ -101,7 +123,6 @@ function ownSettings(
   if (current.type !== 'object' || entry === null || typeof entry !== 'object' || Array.isArray(entry))
     return undefined;
   const keys = (current.children ?? []).map((p) => String(p.children?.[0]?.value));
-  if (new Set(keys).size !== keys.length) return undefined;
   const own = keys.filter((key) => !MANAGED.has(key));
   const was = keys.includes('command') ? 'command' : 'url';
   const sameWay = keys.includes('command') === Object.hasOwn(entry, 'command');
@@ -162,9 +183,9 @@ function refuse(text: string, offset: number, reason: string): EditPlan {
   return { kind: 'refused', reason, ...position(text, offset) };
 }
 
-/** 1-based, as editors and compilers count. */
+/** 1-based, as editors and compilers count; a line ends as the parser ends one (LF, CR, CRLF). */
 function position(text: string, offset: number): { line: number; column: number } {
-  const lines = text.slice(0, offset).split('\n');
+  const lines = text.slice(0, offset).split(/\r\n?|\n/);
   return { line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
 }
 

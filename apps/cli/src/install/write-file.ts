@@ -1,36 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import {
-  access,
-  constants,
-  copyFile,
-  type FileHandle,
-  mkdir,
-  open,
-  readFile,
-  rename,
-  rm,
-  stat,
-} from 'node:fs/promises';
+import { access, constants, copyFile, type FileHandle, mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { linkTarget } from './link-target.js';
+import { readRegularFile, refuseUnlessRegular } from './regular-file.js';
 
 /**
  * The file's text, or `undefined` when it does not exist. Any other failure (a folder in the way, no
- * permission) is thrown: installing must not mistake an unreadable config for a missing one.
+ * permission) is thrown: installing must not mistake an unreadable config for a missing one. So is
+ * a config that is not a regular file (a device, a FIFO) or is larger than `MAX_CONFIG_BYTES`,
+ * before it is read (`readRegularFile`).
  * @example await readIfExists('/home/ana/.cursor/mcp.json') // undefined on a fresh machine
  */
 export async function readIfExists(file: string): Promise<string | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    // A loop of symlinks (or a chain too long to follow) is named as such, not as the kernel's ELOOP.
-    if (code === 'ELOOP') await linkTarget(file);
-    throw error;
-  }
+  const bytes = await readRegularFile(file);
+  if (bytes === undefined) return undefined;
   // Decoded strictly: a byte that is not UTF-8 (a Latin-1 "é" in a path) would come back as U+FFFD
   // in every rewrite, changing what the other servers' entries say. A byte-order mark is kept in
   // the text (the decoder drops it by default), so the edits can write it back.
@@ -229,6 +213,9 @@ export async function writeAtomically(file: string, text: string, options: Write
   const { newMode = 0o666, fsync = fsyncHandle } = options;
   const target = await linkTarget(file);
   const existing = await stat(target).catch(() => undefined);
+  // Read as a regular file, so replaced only as one: a rename over a device (a config linked to
+  // /dev/null) would put a file in its place, and its backup would read it (a FIFO: forever).
+  if (existing) await refuseUnlessRegular(file, existing);
   const mode = existing ? existing.mode & 0o7777 : undefined;
   await mkdir(dirname(target), { recursive: true });
   const temp = tempBeside(target);
