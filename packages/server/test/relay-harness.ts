@@ -126,11 +126,18 @@ export interface Gate {
    */
   sever(): void;
   open(): void;
+  /**
+   * The next chunk Redis sends on any connection that holds `pattern` is never delivered, and that
+   * connection is cut: a connection dropping with a message in flight (pub/sub delivers at most
+   * once). New connections are let in as before.
+   */
+  swallow(pattern: string): void;
   close(): Promise<void>;
 }
 
 export async function gate(port: number): Promise<Gate> {
   let open = true;
+  let swallowing: Buffer | undefined;
   const sockets = new Set<Socket>();
   const pairs = new Set<[Socket, Socket]>();
   /** Pairs whose connecting side was closed alone (`sever`): their other side stays open. */
@@ -155,6 +162,13 @@ export async function gate(port: number): Promise<Gate> {
     };
     client.on('error', kill).on('close', kill);
     upstream.on('error', kill).on('close', kill);
+    // Ahead of the pipe's own listener: a chunk swallowed is never written on.
+    upstream.prependListener('data', (chunk: Buffer) => {
+      if (!swallowing || !chunk.includes(swallowing)) return;
+      swallowing = undefined;
+      client.destroy();
+      kill();
+    });
     client.pipe(upstream);
     upstream.pipe(client);
   });
@@ -201,6 +215,9 @@ export async function gate(port: number): Promise<Gate> {
     },
     open: () => {
       open = true;
+    },
+    swallow: (pattern) => {
+      swallowing = Buffer.from(pattern);
     },
     close: async () => {
       drop();

@@ -57,9 +57,12 @@ export interface Holding {
  * What a replica watching another through Redis (`RelayCore.watch`) learns when that one no longer
  * listens on its channel: it stopped, or was killed, and its heartbeat lapsed (`gone`); it is cut
  * from Redis for a moment, its heartbeat current — or, known to beat, its heartbeat lapsed while
- * Redis still counts its subscription (`away`); or Redis could not be asked (`unreachable`).
+ * Redis still counts its subscription (`away`); or Redis could not be asked (`unreachable`). A
+ * requester that knows which of the holder's subscriptions its request was published to (`watch`'s
+ * `hearing`) also learns that the holder has subscribed again since (`again`): a request published
+ * to the subscription that went may be lost, and Redis still counts one.
  */
-export type PeerLost = 'gone' | 'away' | 'unreachable';
+export type PeerLost = 'gone' | 'away' | 'unreachable' | 'again';
 
 /** A relay this replica waits on. */
 export interface Waiting {
@@ -112,7 +115,9 @@ export interface RelayCore {
    * is not heard from even while Redis still counts its subscription (a host powered off or cut
    * off: Redis keeps a connection nobody closed until its keepalive gives up, minutes later).
    */
-  watch(peer: string, lost: (why: PeerLost) => void, beats?: boolean): () => void;
+  watch(peer: string, lost: (why: PeerLost) => void, beats?: boolean, hearing?: string | null): () => void;
+  /** Which of `peer`'s subscriptions to its channel is current (`SessionEntries.hearingOf`). Rejects when Redis cannot be asked. */
+  hearingOf(peer: string): Promise<string | null>;
   /**
    * Watches, every few moments, that `peer` (known to beat) keeps its heartbeat, calling `lost`
    * once it does not (`gone`), or once Redis cannot be asked (`unreachable`: again at each check
@@ -669,16 +674,27 @@ export async function relayTo(
     ]);
     return givingUp;
   };
-  const watch = () =>
+  const watch = (hearing?: string | null) =>
     core.watch(
       holder,
       (why) => {
         if (why === 'gone') relayed.fail('the server instance holding this session stopped');
         else if (why === 'away')
           relayed.fail('the server instance holding this session is cut from Redis for a moment', 'interrupted');
+        // Subscribed again since the request was published: it may have been lost in the gap, or
+        // reached the new subscription — dropped there first, so it never runs after its client
+        // was told to send it again.
+        else if (why === 'again')
+          void dropped().then(() =>
+            relayed.fail(
+              'the server instance holding this session lost its Redis subscription for a moment',
+              'interrupted',
+            ),
+          );
         else void dropped().then(() => relayed.fail('the session directory (Redis) cannot be reached', 'interrupted'));
       },
       to.beats,
+      hearing,
     );
   // While it waits on a direct connection, the connection is in use: a holder that answers pings
   // is pinged on it, and the connection closed — this relay ending as below (`lost`) — when no
@@ -773,11 +789,22 @@ export async function relayTo(
     const throughRedis = async () => {
       await heard(core);
       const local = performance.now() + core.timeoutMs;
+      // Which subscription of the holder's it is published to, read on the same connection just
+      // ahead of the PUBLISH (so in its order on Redis, and no round trip of its own): the watch
+      // ends it if the holder subscribes again while it waits. Redis counting a subscriber is no
+      // proof the request arrived — pub/sub drops what is in flight when a connection drops, and
+      // anyone may subscribe to a channel. Not read (Redis slow to answer it), it is watched as before.
+      const hearing = core.hearingOf(holder).catch(() => undefined);
       const before = { local, redis: await core.redisBefore(local) };
       payOwed(core, holder);
       published = true;
       const reached = await core.publish(holder, frame, { aead, before });
       published = false;
+      const heardOn = await hearing;
+      if (reached > 0 && heardOn !== undefined) {
+        unwatch();
+        unwatch = watch(heardOn);
+      }
       return reached;
     };
     let reached = via ? await core.publish(holder, frame, { aead, via }).catch(tooLong) : await throughRedis();

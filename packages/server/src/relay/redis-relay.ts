@@ -186,7 +186,8 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     unanswered: new Unanswered(),
     // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
     publish: (to, frame, takes) => publisher.publish(to, frame, takes),
-    watch: (peer, lost, beats) => watch(peer, lost, beats),
+    watch: (peer, lost, beats, hearing) => watch(peer, lost, beats, hearing),
+    hearingOf: (peer) => sessions.hearingOf(peer),
     watchBeat: (peer, lost) => watchBeat(peer, lost),
     beating: (peer) => sessions.beating(peer),
     hearing: new Hearing(),
@@ -249,14 +250,21 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   // One known to beat (`beats`) is asked both at once: subscribed as far as Redis can tell but not
   // beating, it is not heard from (a connection its host never closed, powered off or cut off,
   // lingers in Redis for minutes; or it is back and its next beat not written yet).
-  const check = async (peer: string, beats: boolean): Promise<PeerLost | undefined> => {
+  // With `hearing` (which of the peer's subscriptions a request was published to), its liveness is
+  // read for it too: another subscription since is `again`, whatever Redis counts.
+  const check = async (peer: string, beats: boolean, hearing?: string | null): Promise<PeerLost | undefined> => {
     const [subscribed, beating] = await Promise.all([
       bounded(redis.pubsub('NUMSUB', channelOf(peer)), timeoutMs).then(
         (reply) => Number((reply as [string, number])[1]) > 0,
       ),
-      beats ? sessions.beating(peer) : undefined,
+      hearing !== undefined
+        ? sessions.hearingOf(peer).then((now) => (now === null ? false : now === hearing ? true : 'again'))
+        : beats
+          ? sessions.beating(peer)
+          : undefined,
     ]);
-    if (subscribed) return beating === false ? 'away' : undefined;
+    if (beating === 'again') return 'again';
+    if (subscribed) return beating === false && beats ? 'away' : undefined;
     return (beating ?? (await sessions.beating(peer))) ? 'away' : 'gone';
   };
   // The relays in flight with each other replica, either way, and the one timer per replica that
@@ -302,13 +310,17 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       watched.delete(key);
     };
   };
-  const watch = (peer: string, lost: Lost, beats = false) =>
-    poll(`${beats ? 'beats' : 'listens'}:${peer}`, () => check(peer, beats), lost);
+  const watch = (peer: string, lost: Lost, beats = false, hearing?: string | null) =>
+    poll(
+      `${beats ? 'beats' : 'listens'}:${peer}${hearing === undefined ? '' : `:${hearing}`}`,
+      () => check(peer, beats, hearing),
+      lost,
+    );
   const watchBeat = (peer: string, lost: (why: 'gone' | 'unreachable') => void) =>
     poll(
       `direct:${peer}`,
       async () => ((await sessions.beating(peer)) ? undefined : 'gone'),
-      (why) => why !== 'away' && lost(why),
+      (why) => (why === 'gone' || why === 'unreachable') && lost(why),
     );
 
   return {
@@ -364,7 +376,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       await sessions.beat();
       // Redis's clock read before any request is relayed (`RelayCore.redisBefore`).
       await clock.read();
-      await listen(core, subscriber, channelOf(replica), timeoutMs);
+      await listen(core, subscriber, channelOf(replica), timeoutMs, () => sessions.subscribedAgain());
       await links?.listen();
     },
     inFlight: () => core.waiting.size + core.holding.size,
@@ -397,7 +409,14 @@ function wholeMs(name: string, value: number | undefined, otherwise: number): nu
 }
 
 /** Subscribes to this replica's channel: every frame on it goes to `receiveFrame`. */
-async function listen(core: RelayCore, subscriber: Redis, own: string, timeoutMs: number): Promise<void> {
+async function listen(
+  core: RelayCore,
+  subscriber: Redis,
+  own: string,
+  timeoutMs: number,
+  /** Says, in this replica's liveness, that it listens on a new subscription (`SessionEntries.subscribedAgain`). */
+  again: () => Promise<void>,
+): Promise<void> {
   subscriber.on('message', (channel: string, message: string) => {
     if (channel !== own) return;
     // Whatever a message holds, it is never thrown into ioredis's handler: a throw there
@@ -420,9 +439,14 @@ async function listen(core: RelayCore, subscriber: Redis, own: string, timeoutMs
   core.hearing.set(true);
   // Connected again: heard once subscribed again (ioredis subscribes again on its own; this one,
   // after it on the same connection, answers once the channel is ours again).
+  // Its requesters, whose requests published to the subscription that went may be lost (Redis
+  // counts this one as it counted that), learn of it from its liveness.
   subscriber.on('ready', () => {
     subscriber.subscribe(own).then(
-      () => core.hearing.set(subscriber.status === 'ready'),
+      () => {
+        core.hearing.set(subscriber.status === 'ready');
+        void again().catch(() => {});
+      },
       () => {},
     );
   });

@@ -1,6 +1,9 @@
 import type { Redis } from 'ioredis';
 import { bounded, STORE_TIMEOUT_MS } from '../claims/bounded.js';
-import { sha256 } from '../digest.js';
+import { randomUUID, sha256 } from '../digest.js';
+
+/** A subscription's name in a replica's liveness (never `1`, what a replica before them writes). */
+const newHearing = (): string => `h${randomUUID()}`;
 
 /** Directory entries remembered as found (a session never moves); the oldest go first past it. */
 const LOCATED_MAX = 10_000;
@@ -87,6 +90,12 @@ export class SessionEntries {
   private beating_ = false;
   /** When (`performance.now()`) Redis last answered a beat: this replica's liveness lapses `ttlMs` after, at the latest. */
   private lastBeat = Number.NEGATIVE_INFINITY;
+  /**
+   * What this replica's liveness holds: which of its subscriptions to its channel is the current
+   * one, new each time it subscribes again (`subscribedAgain`). A requester that reads another than
+   * the one it read before it published knows its request may have been lost in the gap.
+   */
+  private hearing = newHearing();
 
   constructor(
     private readonly redis: Redis,
@@ -150,6 +159,25 @@ export class SessionEntries {
     return (await bounded(this.redis.exists(this.alive(replica)), this.timeoutMs)) === 1;
   }
 
+  /**
+   * Which subscription of `replica` to its channel is current (`null`: its heartbeat lapsed). A
+   * replica before these were kept says `1` whatever happens to its subscription.
+   */
+  async hearingOf(replica: string): Promise<string | null> {
+    return bounded(this.redis.get(this.alive(replica)), this.timeoutMs);
+  }
+
+  /**
+   * This replica subscribed to its channel again (its connection to Redis came back): what was
+   * published to it meanwhile is gone, and its requesters learn so from its liveness, which now
+   * names the new subscription — at once, not at the next beat.
+   */
+  async subscribedAgain(): Promise<void> {
+    this.hearing = newHearing();
+    await bounded(this.redis.set(this.alive(this.replica), this.hearing, 'PX', this.ttlMs), this.timeoutMs);
+    this.lastBeat = performance.now();
+  }
+
   /** The holder of `id` is gone, and its sessions with it: the next request is answered without a round trip. */
   forget(id: string): void {
     this.located.delete(id);
@@ -158,13 +186,13 @@ export class SessionEntries {
 
   /** Starts the heartbeat: this replica's liveness now, then it and its entries renewed every third of their ttl. */
   async beat(): Promise<void> {
-    await bounded(this.redis.set(this.alive(this.replica), '1', 'PX', this.ttlMs), this.timeoutMs);
+    await bounded(this.redis.set(this.alive(this.replica), this.hearing, 'PX', this.ttlMs), this.timeoutMs);
     this.lastBeat = performance.now();
     this.heartbeat = setInterval(() => {
       if (this.beating_) return;
       this.beating_ = true;
       const pipeline = this.redis.pipeline();
-      pipeline.set(this.alive(this.replica), '1', 'PX', this.ttlMs);
+      pipeline.set(this.alive(this.replica), this.hearing, 'PX', this.ttlMs);
       for (const [id, entry] of this.held) pipeline.set(this.key(id), entry, 'PX', this.ttlMs);
       void pipeline
         .exec()
