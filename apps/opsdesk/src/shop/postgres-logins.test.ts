@@ -6,14 +6,10 @@
  * their statement (a COMMIT mid-flight left them "outcome unknown"). Now each connection logs in
  * as a login of its own, acting as the shop's role. Real PostgreSQL, opsdesk over real HTTP.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { wireRound } from '../../../../test/support/modern-wire.js';
-import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
-import { type HttpServing, serveHttp } from '../serve-http.js';
+import { withPostgres } from '../../../../test/support/postgres-server.js';
+import { usePostgresOpsdesk } from '../../test/postgres-opsdesk.js';
 
 const POSTGRES = withPostgres('apps/opsdesk/src/shop/postgres-logins.test.ts');
 
@@ -22,41 +18,26 @@ interface Round {
 }
 
 describe.skipIf(!POSTGRES)('execute_sql on Postgres: another user’s statement', () => {
-  let server: TestPostgres;
-  let pool: pg.Pool;
-  let serving: HttpServing;
+  const opsdesk = usePostgresOpsdesk('ek-pg-logins-');
   let vera: Record<string, string>;
   let mallory: Record<string, string>;
-  let dir: string;
-
   beforeAll(async () => {
-    server = await startPostgres();
-    const url = await server.database('opsdesk');
-    pool = new pg.Pool({ connectionString: url });
-    dir = mkdtempSync(join(tmpdir(), 'ek-pg-logins-'));
-    serving = await serveHttp({ dataDir: dir, database: url, locale: 'en', port: 0 });
-    vera = { authorization: `Bearer ${await serving.ownerToken('vera')}` };
-    mallory = { authorization: `Bearer ${await serving.ownerToken('mallory')}` };
-  });
-  afterAll(async () => {
-    await serving?.close();
-    await pool?.end();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    vera = await opsdesk.as('vera');
+    mallory = await opsdesk.as('mallory');
   });
 
   const run = async (headers: Record<string, string>, sql: string): Promise<Round> =>
-    (await wireRound(serving.url, { name: 'execute_sql', arguments: { sql } }, { headers })).result as Round;
+    (await wireRound(opsdesk.serving.url, { name: 'execute_sql', arguments: { sql } }, { headers })).result as Round;
   /**
    * Vera's statement, held running: it reads a table the test has locked, and waits on the lock
    * until `release` (seen waiting in pg_locks, which shows every connection's locks).
    */
   const held = async (marker: string) => {
-    const lock = await pool.connect();
+    const lock = await opsdesk.pool.connect();
     await lock.query('BEGIN; LOCK TABLE shop.customers IN ACCESS EXCLUSIVE MODE');
     const slow = run(vera, `SELECT count(*) AS n, '${marker}' AS marker FROM customers`);
     for (;;) {
-      const { rowCount } = await pool.query(
+      const { rowCount } = await opsdesk.pool.query(
         "SELECT 1 FROM pg_locks WHERE relation = 'shop.customers'::regclass AND NOT granted",
       );
       if (rowCount) break;

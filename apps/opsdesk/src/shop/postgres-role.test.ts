@@ -8,14 +8,10 @@
  * of it is kept; a password changed behind opsdesk's back (dynamic SQL no measure reads) is set
  * back when a connection is refused for it. Real PostgreSQL, opsdesk over real HTTP.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { wireRound } from '../../../../test/support/modern-wire.js';
-import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
-import { type HttpServing, serveHttp } from '../serve-http.js';
+import { withPostgres } from '../../../../test/support/postgres-server.js';
+import { usePostgresOpsdesk } from '../../test/postgres-opsdesk.js';
 
 const POSTGRES = withPostgres('apps/opsdesk/src/shop/postgres-role.test.ts');
 
@@ -25,34 +21,19 @@ interface Round {
 }
 
 describe.skipIf(!POSTGRES)('execute_sql on Postgres: the role and what lies outside the tables', () => {
-  let server: TestPostgres;
-  let pool: pg.Pool;
-  let serving: HttpServing;
+  const opsdesk = usePostgresOpsdesk('ek-pg-role-');
   let headers: Record<string, string>;
-  let dir: string;
-
   beforeAll(async () => {
-    server = await startPostgres();
-    const url = await server.database('opsdesk');
-    pool = new pg.Pool({ connectionString: url });
-    dir = mkdtempSync(join(tmpdir(), 'ek-pg-role-'));
-    serving = await serveHttp({ dataDir: dir, database: url, locale: 'en', port: 0 });
-    headers = { authorization: `Bearer ${await serving.ownerToken('vera')}` };
-  });
-  afterAll(async () => {
-    await serving?.close();
-    await pool?.end();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    headers = await opsdesk.as('vera');
   });
 
   const run = async (sql: string): Promise<Round> =>
-    (await wireRound(serving.url, { name: 'execute_sql', arguments: { sql } }, { headers })).result as Round;
+    (await wireRound(opsdesk.serving.url, { name: 'execute_sql', arguments: { sql } }, { headers })).result as Round;
   const role = async () =>
-    (await pool.query("SELECT rolconfig::text AS config FROM pg_roles WHERE rolname LIKE 'opsdesk_shop_%'")).rows[0]
-      ?.config as string;
+    (await opsdesk.pool.query("SELECT rolconfig::text AS config FROM pg_roles WHERE rolname LIKE 'opsdesk_shop_%'"))
+      .rows[0]?.config as string;
   const largeObjects = async () =>
-    Number((await pool.query('SELECT count(*) AS n FROM pg_largeobject_metadata')).rows[0].n);
+    Number((await opsdesk.pool.query('SELECT count(*) AS n FROM pg_largeobject_metadata')).rows[0].n);
 
   it.each([
     ['said plainly', "ALTER ROLE CURRENT_USER SET work_mem = '1GB'"],
@@ -101,7 +82,7 @@ describe.skipIf(!POSTGRES)('execute_sql on Postgres: the role and what lies outs
     );
     expect(changed.structuredContent?.status).toBe('done');
     // Every connection of the shop goes: the next must be made anew, with opsdesk's password.
-    await pool.query(
+    await opsdesk.pool.query(
       "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename LIKE 'opsdesk_shop_%' AND pid <> pg_backend_pid()",
     );
     const after = await run('SELECT count(*) AS n FROM customers');

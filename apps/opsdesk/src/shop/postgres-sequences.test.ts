@@ -7,14 +7,10 @@
  * sequence: asked about, naming it, and nothing kept until the person confirms. Real PostgreSQL,
  * opsdesk over real HTTP, 2026-07-28 rounds.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { accept, wireRound } from '../../../../test/support/modern-wire.js';
-import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
-import { type HttpServing, serveHttp } from '../serve-http.js';
+import { withPostgres } from '../../../../test/support/postgres-server.js';
+import { usePostgresOpsdesk } from '../../test/postgres-opsdesk.js';
 
 const POSTGRES = withPostgres('apps/opsdesk/src/shop/postgres-sequences.test.ts');
 
@@ -32,32 +28,18 @@ const SEQUENCES = ['customers_id_seq', 'products_id_seq', 'orders_id_seq', 'orde
 const WRITING = 'WITH w AS (UPDATE shop.orders SET id = id WHERE false RETURNING 1)';
 
 describe.skipIf(!POSTGRES)('execute_sql on Postgres: sequences', () => {
-  let server: TestPostgres;
-  let pool: pg.Pool;
-  let serving: HttpServing;
+  const opsdesk = usePostgresOpsdesk('ek-pg-sequences-');
   let headers: Record<string, string>;
-  let dir: string;
-
   beforeAll(async () => {
-    server = await startPostgres();
-    const url = await server.database('opsdesk');
-    pool = new pg.Pool({ connectionString: url });
-    dir = mkdtempSync(join(tmpdir(), 'ek-pg-sequences-'));
-    serving = await serveHttp({ dataDir: dir, database: url, locale: 'en', port: 0 });
-    headers = { authorization: `Bearer ${await serving.ownerToken('vera')}` };
-  });
-  afterAll(async () => {
-    await serving?.close();
-    await pool?.end();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    headers = await opsdesk.as('vera');
   });
 
   const round = async (sql: string, extra: object = {}): Promise<Round> =>
-    (await wireRound(serving.url, { name: 'execute_sql', arguments: { sql }, ...extra }, { headers })).result as Round;
+    (await wireRound(opsdesk.serving.url, { name: 'execute_sql', arguments: { sql }, ...extra }, { headers }))
+      .result as Round;
   const sequence = async (name: string) =>
     (
-      await pool.query(
+      await opsdesk.pool.query(
         `SELECT last_value::text AS at, max_value::text AS max FROM pg_sequences WHERE schemaname = 'shop' AND sequencename = $1`,
         [name],
       )
@@ -114,7 +96,7 @@ describe.skipIf(!POSTGRES)('execute_sql on Postgres: sequences', () => {
       inputResponses: { confirm: accept({ understood: true, typedTableName: 'tickets' }) },
       requestState: create.requestState,
     });
-    await pool.query("INSERT INTO shop.tickets (title) SELECT 'ticket ' || g FROM generate_series(1, 30) g");
+    await opsdesk.pool.query("INSERT INTO shop.tickets (title) SELECT 'ticket ' || g FROM generate_series(1, 30) g");
     const before = await sequence('tickets_id_seq');
     expect(before.at).toBe('30');
     const sql = `${WRITING} SELECT setval('shop.tickets_id_seq', 1)`;

@@ -7,14 +7,10 @@
  * 300 rows into a ten-row table is kept. The clock, the transaction and the connection still make
  * a statement vary. Real PostgreSQL, opsdesk over real HTTP, 2026-07-28 rounds.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { accept, wireRound } from '../../../../test/support/modern-wire.js';
-import { startPostgres, type TestPostgres, withPostgres } from '../../../../test/support/postgres-server.js';
-import { type HttpServing, serveHttp } from '../serve-http.js';
+import { withPostgres } from '../../../../test/support/postgres-server.js';
+import { usePostgresOpsdesk } from '../../test/postgres-opsdesk.js';
 
 const POSTGRES = withPostgres('apps/opsdesk/src/shop/postgres-varies.test.ts');
 
@@ -25,32 +21,17 @@ interface Round {
 }
 
 describe.skipIf(!POSTGRES)('execute_sql on Postgres: what varies from run to run', () => {
-  let server: TestPostgres;
-  let pool: pg.Pool;
-  let serving: HttpServing;
+  const opsdesk = usePostgresOpsdesk('ek-pg-varies-');
   let headers: Record<string, string>;
-  let dir: string;
-
   beforeAll(async () => {
-    server = await startPostgres();
-    const url = await server.database('opsdesk');
-    pool = new pg.Pool({ connectionString: url });
-    dir = mkdtempSync(join(tmpdir(), 'ek-pg-varies-'));
-    serving = await serveHttp({ dataDir: dir, database: url, locale: 'en', port: 0 });
-    headers = { authorization: `Bearer ${await serving.ownerToken('vera')}` };
-  });
-  afterAll(async () => {
-    await serving?.close();
-    await pool?.end();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    headers = await opsdesk.as('vera');
   });
 
   const call = (sql: string) => ({ name: 'execute_sql', arguments: { sql } });
   const round = async (sql: string, extra: object = {}): Promise<Round> =>
-    (await wireRound(serving.url, { ...call(sql), ...extra }, { headers })).result as Round;
+    (await wireRound(opsdesk.serving.url, { ...call(sql), ...extra }, { headers })).result as Round;
   const count = async (table: string) =>
-    Number((await pool.query(`SELECT count(*) AS n FROM shop.${table}`)).rows[0].n);
+    Number((await opsdesk.pool.query(`SELECT count(*) AS n FROM shop.${table}`)).rows[0].n);
   /** Asks, then answers the question as the person would, typing the table it names. */
   const confirmed = async (sql: string, table: string) => {
     const first = await round(sql);
@@ -107,10 +88,10 @@ describe.skipIf(!POSTGRES)('execute_sql on Postgres: what varies from run to run
   });
 
   it('a function of the shop’s own, stable as Postgres allows, still makes the statement vary', async () => {
-    await pool.query(
+    await opsdesk.pool.query(
       'CREATE FUNCTION shop.ek_today_rows() RETURNS bigint LANGUAGE sql STABLE AS $$ SELECT extract(epoch FROM now())::bigint $$',
     );
-    await pool.query('GRANT EXECUTE ON FUNCTION shop.ek_today_rows() TO PUBLIC');
+    await opsdesk.pool.query('GRANT EXECUTE ON FUNCTION shop.ek_today_rows() TO PUBLIC');
     const first = await round('UPDATE customers SET name = name WHERE ek_today_rows() > 0');
     expect(first.inputRequests?.confirm?.params.message ?? '').toContain('ek_today_rows()');
   });
