@@ -58,17 +58,21 @@ describe('size limits', () => {
   // Was: the SDK copies the answers key by key, so one sent under "__proto__" became the copy's
   // prototype: found when the tool read its answer, not measured (JSON.stringify reads own keys).
   it.each([
-    ['past the limit', accept({ env: 'dev', note: 'x'.repeat(MAX_ANSWERS_LENGTH) })],
-    ['within it', accept({ env: 'dev' })],
-  ])('an answer sent under "__proto__" (%s) is refused, saying so; nothing deploys', async (_label, answer) => {
+    ['under "__proto__", holding the answer to another question', (big: string) => `{"__proto__":{"env":${big}}}`],
+    [
+      'to a question keyed "__proto__", beside a small one',
+      (big: string) => `{"env":${JSON.stringify(accept({ env: 'dev' }))},"__proto__":${big}}`,
+    ],
+  ])('answers past the limit sent %s are refused for their size; nothing deploys', async (_label, shape) => {
     const deployed = serving.store.deployments.length;
     const first = pendingOf(await wireRound(serving.url, call));
+    const big = JSON.stringify(accept({ env: 'dev', note: 'x'.repeat(MAX_ANSWERS_LENGTH) }));
     // As JSON.parse reads it from the wire: an own key named "__proto__".
-    const inputResponses = JSON.parse(`{"__proto__":{"env":${JSON.stringify(answer)}}}`) as Record<string, unknown>;
-    expect(Object.keys(inputResponses)).toEqual(['__proto__']);
+    const inputResponses = JSON.parse(shape(big)) as Record<string, unknown>;
+    expect(Object.keys(inputResponses)).toContain('__proto__');
     const refused = await wireRound(serving.url, { ...call, requestState: first.requestState, inputResponses });
     expect(refused.result?.isError).toBe(true);
-    expect(JSON.stringify(refused.result?.content)).toContain('under \\"__proto__\\", a key no question has');
+    expect(JSON.stringify(refused.result?.content)).toContain(`over the limit of ${MAX_ANSWERS_LENGTH}`);
     expect(serving.store.deployments).toHaveLength(deployed);
   });
 

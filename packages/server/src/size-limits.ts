@@ -30,18 +30,17 @@ export function tooLargeState(length: number): ProtocolError {
  */
 export function checkAnswersSize(inputResponses: Record<string, unknown> | undefined): void {
   if (inputResponses === undefined) return;
-  // The SDK copies the answers as sent key by key into a new object: one sent under "__proto__"
-  // becomes the copy's prototype — found by every lookup of an answer, yet not in its JSON, so
-  // answers of any size would pass the measure below unmeasured. No question has that key.
-  const prototype = Object.getPrototypeOf(inputResponses);
-  if (prototype !== Object.prototype && prototype !== null)
-    throw new ProtocolError(
-      ProtocolErrorCode.InvalidParams,
-      'inputResponses hold an answer under "__proto__", a key no question has: answer each question under its own key',
-    );
+  // The SDK copies the answers as sent key by key into a new object: one sent under "__proto__" (a
+  // question may have that key) becomes the copy's prototype — found by every lookup of an answer,
+  // yet not in the copy's JSON. Measured with it, as it was sent: or answers of any size pass.
+  const prototype: unknown = Object.getPrototypeOf(inputResponses);
+  const sent =
+    prototype === Object.prototype || prototype === null
+      ? inputResponses
+      : Object.defineProperty({ ...inputResponses }, '__proto__', { value: prototype, enumerable: true });
   let length: number;
   try {
-    length = JSON.stringify(inputResponses).length;
+    length = JSON.stringify(sent).length;
   } catch (error) {
     // Nested deeper than the stack measures: no form's answers go so deep, whatever their length.
     if (!(error instanceof RangeError)) throw error;
