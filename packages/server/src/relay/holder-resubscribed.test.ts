@@ -22,10 +22,14 @@ const SECRET = 'relay-resubscribed-test-secret-0123456789abcd';
 describe.skipIf(!REDIS)('a relayed request lost on its way to the holder', () => {
   const { h, replica, gated } = relayHarness(SECRET);
 
-  /** Holder `a` (its Redis behind a gate), requester `b`, a balancer: initialize to a, the rest to b. */
-  const setup = async (prefix: string) => {
+  /**
+   * Holder `a` (its Redis behind a gate), requester `b`, a balancer: initialize to a, the rest to b.
+   * `b` checks on its holder every `checkMs`: a check that falls in the holder's reconnect gap sees
+   * nobody listening and ends the relay on that ground ("cut from Redis"), the case before this one.
+   */
+  const setup = async (prefix: string, checkMs = 100) => {
     const a = await gated(prefix, { livenessMs: 100 });
-    const b = await replica(prefix, { livenessMs: 100 });
+    const b = await replica(prefix, { livenessMs: checkMs });
     h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
     const client = new Client({ name: 'resubscribed', version: '1' });
     h.clients.push(client);
@@ -37,7 +41,9 @@ describe.skipIf(!REDIS)('a relayed request lost on its way to the holder', () =>
     postOnSession(url, sessionId, { jsonrpc: '2.0', id, method: 'tools/list' });
 
   it('dropped with the connection that carried it, the holder back at once: 503 to send again, then served', async () => {
-    const { a, b, url, sessionId } = await setup('lostq:');
+    // Its first check a second after the PUBLISH: long after the holder is back (it reconnects every
+    // 20 ms), so only the new subscription can tell the request was lost.
+    const { a, b, url, sessionId } = await setup('lostq:', 1_000);
     expect((await listTools(url, sessionId, 1)).status).toBe(200);
     // The next message Redis pushes to the holder's channel is lost with its connection.
     a.gate.swallow(`lostq:replica:${a.relay.replica}`);
