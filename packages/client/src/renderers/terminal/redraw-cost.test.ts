@@ -99,8 +99,16 @@ function described(length: number): FormPrompt {
   return stretched(formPrompt(schema, 'Which ticket covers the release?'), length);
 }
 
+/**
+ * The least CPU time of five runs. The process's CPU time counts all it does meanwhile — a
+ * collection of garbage earlier test files left in this worker (they share it), their timers — and
+ * one such pause in a window read 77 ms against a 5.5 ms baseline on a loaded CI machine (Node 24):
+ * the least of five is the renderer's own cost, unless every run of one side is hit.
+ */
 async function costOf(measure: (prompt: FormPrompt) => Promise<number>, prompt: FormPrompt): Promise<number> {
-  return Math.min(await measure(prompt), await measure(prompt));
+  let least = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 5; i++) least = Math.min(least, await measure(prompt));
+  return least;
 }
 
 describe('a key press costs a screenful, however long the server made the form', () => {
