@@ -74,12 +74,18 @@ describe("a config's text on the terminal", () => {
     );
   });
 
-  it("install: an error quoting a symlink's target is cleaned", async () => {
+  /** `.cursor/mcp.json` a loop of symlinks through a name holding escape sequences; the folder. */
+  const linkLoop = async () => {
     const folder = join(box.env.cwd, '.cursor');
     await mkdir(folder);
     const odd = `${CLIPBOARD}${HIDE}.json`;
     await symlink('mcp.json', join(folder, odd));
     await symlink(odd, join(folder, 'mcp.json'));
+    return folder;
+  };
+
+  it("install: an error quoting a symlink's target is cleaned", async () => {
+    const folder = await linkLoop();
     const r = await box.run(['cursor']);
     expect(r.code).toBe(1);
     inert([...r.out, ...r.err]);
@@ -101,11 +107,7 @@ describe("a config's text on the terminal", () => {
   });
 
   it("uninstall: an error quoting a symlink's target is cleaned", async () => {
-    const folder = join(box.env.cwd, '.cursor');
-    await mkdir(folder);
-    const odd = `${CLIPBOARD}${HIDE}.json`;
-    await symlink('mcp.json', join(folder, odd));
-    await symlink(odd, join(folder, 'mcp.json'));
+    const folder = await linkLoop();
     const out: string[] = [];
     const err: string[] = [];
     const code = await uninstall(['cursor'], { out: (l) => out.push(l), err: (l) => err.push(l) }, box.env);
