@@ -26,6 +26,7 @@ import type { Link } from './direct.js';
 import {
   checkEarlierIdentity,
   type DropReason,
+  FRAME_TTL_MS,
   type Frame,
   type FrameKeys,
   FrameRefused,
@@ -107,6 +108,19 @@ export interface RelayCore {
   owed: Map<string, { aead: boolean; relays: Map<string, boolean> }>;
   /** Requests this replica sent through Redis that their holder has not answered yet (`Unanswered`). */
   unanswered: Unanswered;
+  /**
+   * Relays this replica gave up on and waits to hear are dropped at their holder (`confirmDrop`):
+   * relay → its holder, and what its `dropped` answer calls.
+   */
+  confirming: Map<string, { holder: string; confirmed: () => void }>;
+  /**
+   * Relays this replica was told to drop before it ran them (`abort` came first: the request on its
+   * way on another route, or lost) → the requester, and until when (epoch ms) a request by that id
+   * is not run: past it, one is refused as late anyway (`open`).
+   */
+  given: Map<string, { requester: string; until: number }>;
+  /** How often each end of a relay checks on the other, ms (`RedisRelayOptions.livenessMs`). */
+  livenessMs: number;
   /**
    * Watches, every few moments, that `peer` still listens on its channel, calling `lost` when it
    * does not (or Redis cannot be asked); returns what stops watching. Both ends of a relay through
@@ -399,8 +413,16 @@ export function subscriptionLost(core: RelayCore): void {
  * is gone or lost its subscription, which drops every relay it ran through Redis, ending its calls
  * (`subscriptionLost`). Resolves with whether it went out (through Redis: Redis ran its PUBLISH).
  */
-function sendAbort(core: RelayCore, holder: string, r: string, takes: Takes, resume = false): Promise<boolean> {
-  return core.publish(holder, resume ? { t: 'abort', r, resume } : { t: 'abort', r }, takes).then(
+function sendAbort(
+  core: RelayCore,
+  holder: string,
+  r: string,
+  takes: Takes,
+  resume = false,
+  ack = false,
+): Promise<boolean> {
+  const frame: Frame = resume ? { t: 'abort', r, resume } : ack ? { t: 'abort', r, ack } : { t: 'abort', r };
+  return core.publish(holder, frame, takes).then(
     () => {
       const owed = core.owed.get(holder);
       if (owed?.relays.delete(r) && owed.relays.size === 0) core.owed.delete(holder);
@@ -419,6 +441,80 @@ function sendAbort(core: RelayCore, holder: string, r: string, takes: Takes, res
     },
   );
 }
+
+/**
+ * Tells `holder` to drop relay `r` (through Redis), and resolves once it is sure to have: it said
+ * so (`dropped`: a holder whose directory entry says it does, `acks`), its heartbeat lapsed (it is
+ * gone, and its sessions with it), or this replica's own has (`RelayCore.unheard`: a holder that
+ * reaches Redis has seen by then that this replica is not heard from, and dropped it). Asked again
+ * every `livenessMs` until then: Redis counting a listener is no proof it got the abort (its
+ * subscription may drop with it in flight), and one it reached nobody with reaches the holder once
+ * it listens again. The abort having gone out is not enough: the holder reads it in its own time,
+ * and an answer its client sends straight to it, told the call failed, could come first. Asked on
+ * the relay's direct connection too while it is up (`link`), which may carry it with Redis away;
+ * the holder answers each the way it came. A holder of an earlier version, which does not answer,
+ * is taken to have dropped it once the abort went out through Redis.
+ */
+function confirmDrop(
+  core: RelayCore,
+  holder: string,
+  r: string,
+  takes: Takes,
+  acks: boolean,
+  link: () => Link | undefined,
+): Promise<void> {
+  if (!acks)
+    return Promise.race([
+      sendAbort(core, holder, r, takes).then((sent) => (sent ? undefined : new Promise<void>(() => {}))),
+      core.unheard(),
+    ]);
+  return new Promise<void>((resolve) => {
+    let over = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const confirmed = () => {
+      if (over) return;
+      over = true;
+      clearTimeout(timer);
+      if (core.confirming.get(r)?.confirmed === confirmed) core.confirming.delete(r);
+      resolve();
+    };
+    core.confirming.set(r, { holder, confirmed });
+    void core.unheard().then(confirmed);
+    const ask = () => {
+      if (over) return;
+      void sendAbort(core, holder, r, takes, false, true);
+      const via = link();
+      if (via?.open) void sendAbort(core, holder, r, { ...takes, via }, false, true);
+      timer = setTimeout(
+        () =>
+          void core.beating(holder).then(
+            (beats) => (beats ? ask() : confirmed()),
+            () => ask(),
+          ),
+        core.livenessMs,
+      );
+      (timer as { unref?: () => void }).unref?.();
+    };
+    ask();
+  });
+}
+
+/**
+ * Remembers that relay `r` was given up by `requester` before it ran here: its request, still on
+ * its way (on a direct connection, the abort through Redis; or lost, and sent on by nobody), is not
+ * run when it comes. Kept until a request sealed before the abort is past its expiry here for sure.
+ */
+function giveUp(core: RelayCore, r: string, requester: string): void {
+  const now = Date.now();
+  for (const [id, { until }] of core.given) {
+    if (until > now && core.given.size < MAX_GIVEN) break;
+    core.given.delete(id);
+  }
+  core.given.set(r, { requester, until: now + 3 * FRAME_TTL_MS });
+}
+
+/** At most this many relays given up before they came are remembered (`giveUp`); the oldest go first. */
+const MAX_GIVEN = 10_000;
 
 /**
  * Sends again the aborts owed to `holder` (to every holder, without one), through Redis. Queued in
@@ -462,6 +558,7 @@ function takeLate(core: RelayCore, from: string, frame: Frame): void {
     case 'pong':
       return;
     case 'abort':
+    case 'dropped':
       take(core, from, frame);
       return;
     case 'request': {
@@ -537,19 +634,35 @@ function take(core: RelayCore, from: string, frame: Frame, via?: Link): void {
       // Its bytes were the peer's word already (`Link`: anything from it counts, not only this).
       return;
     case 'request':
-      // One relay id per request: a second request reusing a live one's id is not run.
+      // One relay id per request: a second request reusing a live one's id is not run; nor is
+      // one its requester gave up on before it came (its `abort` overtook it, on another route).
       if (holding.has(frame.r)) drops.sender++;
+      else if (core.given.get(frame.r)?.requester === from) core.given.delete(frame.r);
       else void runRelayed(core, frame, from, via);
       return;
     case 'abort': {
       const entry = holding.get(frame.r);
-      if (!entry) return;
-      if (entry.requester !== from) {
+      if (entry && entry.requester !== from) {
         drops.sender++;
         return;
       }
       // Given up (the client told the calls failed): they end. Its client gone: only the stream.
-      drop(entry, frame.resume ? STREAM_ONLY : undefined);
+      // (Aborting the request's signal ends its calls at once: a later answer meets none.)
+      if (entry) drop(entry, frame.resume ? STREAM_ONLY : undefined);
+      else giveUp(core, frame.r, from);
+      // Said the way it came, once it is so: the requester tells its client only now.
+      if (frame.ack)
+        void core.publish(from, { t: 'dropped', r: frame.r }, { aead: true, ...(via ? { via } : {}) }).catch(() => 0);
+      return;
+    }
+    case 'dropped': {
+      const confirming = core.confirming.get(frame.r);
+      if (!confirming) return;
+      if (confirming.holder !== from) {
+        drops.sender++;
+        return;
+      }
+      confirming.confirmed();
       return;
     }
     default: {
@@ -645,6 +758,8 @@ export async function relayTo(
      * (`SessionEntry.pings`): a relay on one pings it while it waits (`Link.use`).
      */
     pings: boolean;
+    /** The holder's directory entry says it answers an abort that asks (`SessionEntry.acks`). */
+    acks: boolean;
     /** The session the request is on: its requests keep their order (`RelayCore.unanswered`). */
     session: string;
   },
@@ -662,16 +777,12 @@ export async function relayTo(
   let unwatch = () => {};
   // A relay through Redis is watched: its holder no longer listening ends it. One on a direct
   // connection ends with the connection, which its holder's heartbeat lapsing closes.
-  // Redis not answering (`timeoutMs`), a request the holder may have is given up on only once the
-  // holder is sure to drop it: the `abort` went out, or this replica's heartbeat has lapsed (a
-  // holder that reaches Redis sees it unheard; one that does not drops it on its own) — never
-  // before, so its client is never told it failed while the holder could still act on it.
+  // A request the holder may have is given up on only once the holder is sure to have dropped it
+  // (`confirmDrop`: it said so, or a heartbeat lapsed) — never before, so its client is never told
+  // it failed while the holder could still act on it.
   let givingUp: Promise<void> | undefined;
   const dropped = () => {
-    givingUp ??= Promise.race([
-      sendAbort(core, holder, r, { aead }).then((sent) => (sent ? undefined : new Promise<void>(() => {}))),
-      core.unheard(),
-    ]);
+    givingUp ??= confirmDrop(core, holder, r, { aead }, to.acks, () => (linkLost ? undefined : via));
     return givingUp;
   };
   const watch = (hearing?: string | null) =>
@@ -685,13 +796,8 @@ export async function relayTo(
         // reached the new subscription — dropped there first, so it never runs after its client
         // was told to send it again.
         else if (why === 'again')
-          void dropped().then(() =>
-            relayed.fail(
-              'the server instance holding this session lost its Redis subscription for a moment',
-              'interrupted',
-            ),
-          );
-        else void dropped().then(() => relayed.fail('the session directory (Redis) cannot be reached', 'interrupted'));
+          void relayed.giveUp('the server instance holding this session lost its Redis subscription for a moment');
+        else void relayed.giveUp('the session directory (Redis) cannot be reached');
       },
       to.beats,
       hearing,
@@ -704,6 +810,7 @@ export async function relayTo(
     requestBody: body,
     sequenced: to.sequenced,
     failed: (reason, started) => core.onerror(new RelayFailedError(holder, request.method, reason, started)),
+    dropped,
     abort: (resume) => void sendAbort(core, holder, r, { aead, ...(via ? { via } : {}) }, resume),
     done: () => {
       unwatch();
@@ -724,8 +831,7 @@ export async function relayTo(
       if (why === 'gone') link.close();
       else if (!givenUp) {
         givenUp = true;
-        void dropped().then(() => {
-          relayed.fail('the session directory (Redis) cannot be reached', 'interrupted');
+        void relayed.giveUp('the session directory (Redis) cannot be reached').then(() => {
           for (const other of core.waiting.values()) if (other.via === link) return;
           link.close();
         });
@@ -745,9 +851,7 @@ export async function relayTo(
           lost: () => {
             if (linkLost) return;
             linkLost = true;
-            void dropped().then(() =>
-              relayed.fail('the relay lost its connection to the replica holding the session', 'interrupted'),
-            );
+            void relayed.giveUp('the relay lost its connection to the replica holding the session');
           },
         }
       : {}),

@@ -115,9 +115,16 @@ export type Frame =
    * The requester gave up on the relay: drop the request at the holder, and end the calls it
    * carried — the requester told its client they failed. With `resume`, its client only went away,
    * told nothing: only the stream ends, and a session that keeps its events lets the client pick
-   * its calls up again with Last-Event-ID.
+   * its calls up again with Last-Event-ID. With `ack` (sent only to a holder whose directory entry
+   * says it answers them: `SessionEntry.acks`), the holder answers `dropped` once it has.
    */
-  | { t: 'abort'; r: string; resume?: true }
+  | { t: 'abort'; r: string; resume?: true; ack?: true }
+  /**
+   * The holder's answer to an `abort` with `ack`, the way the abort came: relay `r` is dropped
+   * here, its calls ended (or it never ran here, and will not: a request still on its way is not
+   * run when it comes). Its requester tells its client the relay failed only then.
+   */
+  | { t: 'dropped'; r: string }
   /**
    * The response's status and headers; with `end`, the whole response (`body` if it has one).
    * `i`, on this and the other response frames, is the frame's place in its response (0 for the
@@ -213,7 +220,9 @@ const SHAPES: Record<Frame['t'], Shape> = {
   abort: [
     ['r', id, true],
     ['resume', only(true), false],
+    ['ack', only(true), false],
   ],
+  dropped: [['r', id, true]],
   head: [
     ['r', id, true],
     ['status', whole(200, 599), true],

@@ -20,6 +20,7 @@ import {
   gate,
   listeners,
   postOnSession,
+  publishes,
   relayHarness,
   untilDirect,
 } from '../../test/relay-harness.js';
@@ -187,6 +188,48 @@ describe.skipIf(!REDIS)('a holder that stops answering without closing its conne
     expect(error).toBeInstanceOf(Error);
     expect(String((error as Error).message)).toMatch(/did not complete/);
     // Told it failed: the person answers anyway, at once, straight to the holder.
+    await (await postOnSession(a.serving.url, transport.sessionId as string, ANSWER_DEV)).arrayBuffer();
+    expect(a.serving.store.deployments, 'deployed after the call was reported as not completed').toEqual([]);
+    expect((await a.serving.log.response('env')).action).toBe('cancel');
+  });
+
+  it("a direct connection lost at the requester's end only, the holder slow to read Redis: the client is told only once the holder has dropped the call", async () => {
+    // The abort having gone out through Redis is not the holder having read it: its Redis
+    // connection holds it back here (a busy event loop, a slow network), and an answer sent
+    // straight to it by a person told the call failed must find the call ended all the same.
+    const prefix = 'severedslow:';
+    const port = await freePort();
+    const link = await gate(port);
+    h.cleanups.push(() => link.close());
+    const a = await gated(prefix, { direct: { port, advertise: new URL(link.url).host } });
+    const b = await replica(prefix, { direct: {} });
+    h.proxy = await startProxy([a.serving.url, b.serving.url], (_req, n) => (n === 0 ? 0 : 1));
+    const { client, asked } = patientClient('severed');
+    h.clients.push(client);
+    const transport = httpTransport(h.proxy.url, 'alice');
+    await client.connect(transport);
+    await untilDirect(client, a);
+    let told = false;
+    const call = startDeploy(client).then((outcome) => {
+      told = true;
+      return outcome;
+    });
+    await asked;
+    a.gate.freeze();
+    frozen.push(() => {
+      a.gate.cut();
+      a.redis.disconnect();
+    });
+    const before = await publishes(b.redis);
+    link.sever();
+    // Asked again and again meanwhile, the holder has heard nothing: nobody is told anything yet.
+    await expect.poll(() => publishes(b.redis), { timeout: 5_000 }).toBeGreaterThanOrEqual(before + 3);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(told, 'told the call failed while its holder could not have heard').toBe(false);
+    a.gate.thaw();
+    const error = await call;
+    expect(error).toBeInstanceOf(Error);
+    expect(String((error as Error).message)).toMatch(/did not complete/);
     await (await postOnSession(a.serving.url, transport.sessionId as string, ANSWER_DEV)).arrayBuffer();
     expect(a.serving.store.deployments, 'deployed after the call was reported as not completed').toEqual([]);
     expect((await a.serving.log.response('env')).action).toBe('cancel');

@@ -125,7 +125,8 @@ export interface RedisRelay extends SessionDirectory {
  * beats (cut from Redis for a moment: its sessions live); a relay in progress checks every second
  * that the holder is still subscribed, ending an SSE stream with a JSON-RPC error for the requests
  * it carried. Whenever a requester gives up on a relay, its holder drops it: told by an `abort`
- * (sent again once Redis is back if Redis refused it), by its own subscription's drop (which may
+ * (sent again once Redis is back if Redis refused it; where the relay may still run there, its
+ * client is told only once the holder says it dropped it, or a heartbeat lapsed), by its own subscription's drop (which may
  * have lost that `abort`), or by its own watch that the requester still listens — and the calls it
  * carried end with it, on a session with an event store too (only a client that went away, told
  * nothing, may resume them) — so a call a client was told had failed never acts on a later answer.
@@ -184,6 +185,9 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     handler: undefined,
     owed: new Map(),
     unanswered: new Unanswered(),
+    confirming: new Map(),
+    given: new Map(),
+    livenessMs,
     // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
     publish: (to, frame, takes) => publisher.publish(to, frame, takes),
     watch: (peer, lost, beats, hearing) => watch(peer, lost, beats, hearing),
@@ -343,7 +347,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       if (!entry || entry.holder === replica) return undefined;
       const digest = sha256(owner, 'hex');
       if (entry.digest !== digest) return undefined;
-      const { holder, batches, aead, address, wideIdentity, beats, sequenced, pings } = entry;
+      const { holder, batches, aead, address, wideIdentity, beats, sequenced, pings, acks } = entry;
       const body =
         request.method === 'GET' || request.method === 'HEAD'
           ? undefined
@@ -363,6 +367,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         beats,
         sequenced,
         pings,
+        acks,
         session: id,
       });
       if (sent !== HOLDER_GONE) return sent;
@@ -388,8 +393,15 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         await entry.reader?.cancel().catch(() => {});
       }
       // The sessions are the holders' and go on: these requests are cut, and the holders told to
-      // drop them (503, send again), never answered as if their sessions were gone.
-      for (const { relayed } of core.waiting.values()) relayed.fail('this replica is shutting down', 'interrupted');
+      // drop them (503, send again), never answered as if their sessions were gone. Each client is
+      // told once its holder said it dropped the call — waiting on that at most 2 s: past it, told
+      // all the same (the holder, no longer hearing this replica, drops it on its own).
+      const shutting = 'this replica is shutting down';
+      const told = [...core.waiting.values()].map(({ relayed }) => relayed.giveUp(shutting));
+      await Promise.race([Promise.all(told), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref?.())]);
+      for (const { relayed } of core.waiting.values()) relayed.fail(shutting, 'interrupted');
+      // Nothing more is asked of the holders: the requests' clients were told.
+      for (const { confirmed } of [...core.confirming.values()]) confirmed();
       for (const { timer } of watched.values()) clearInterval(timer);
       watched.clear();
       redis.off('ready', repay);
@@ -400,6 +412,9 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     },
   };
 }
+
+/** How long `close` waits for the holders of the relays it waits on to say they dropped them. */
+const CLOSE_WAIT_MS = 2_000;
 
 /** An option that is a whole number, at least 1 (its default when not given), else a `RangeError` naming it. */
 function wholeMs(name: string, value: number | undefined, otherwise: number): number {

@@ -63,6 +63,11 @@ export interface RelayedResponseSettings {
    * it may pick its calls up again with Last-Event-ID), else its calls end there too.
    */
   abort: (resume: boolean) => void;
+  /**
+   * Tells the holder to drop the request, and resolves once it is sure to have (`confirmDrop`):
+   * a relay that lost part of its response is failed to its client only then.
+   */
+  dropped: () => Promise<void>;
   /** Called once, when this relay is over whichever way. */
   done: () => void;
   /** Called when it fails (`fail`), before `done`: why, and whether the response had begun. */
@@ -86,6 +91,8 @@ export class RelayedResponse {
   private stream: ReadableStreamDefaultController<Uint8Array> | undefined;
   private started = false;
   private over = false;
+  /** Given up on (`giveUp`): nothing more is taken, and its client is told once the holder dropped it. */
+  private givingUp: Promise<void> | undefined;
   private sse = false;
   /** The place of the frame due next, when the holder numbers them. */
   private next = 0;
@@ -110,13 +117,13 @@ export class RelayedResponse {
   }
 
   accept(frame: Frame): void {
-    if (this.over) return;
+    if (this.over || this.givingUp) return;
     if (
       this.settings.sequenced &&
       (frame.t === 'head' || frame.t === 'data' || frame.t === 'end' || frame.t === 'fail') &&
       frame.i !== this.next++
     ) {
-      this.fail('part of the response was lost on the way between the server instances', 'interrupted');
+      void this.giveUp('part of the response was lost on the way between the server instances');
       return;
     }
     switch (frame.t) {
@@ -162,9 +169,23 @@ export class RelayedResponse {
    * frame without one from a holder that numbers them, and any late frame from one that does not.
    */
   late(frame: Frame): void {
-    if (this.over || !this.settings.sequenced) return;
+    if (this.over || this.givingUp || !this.settings.sequenced) return;
     if (frame.t !== 'head' && frame.t !== 'data' && frame.t !== 'end' && frame.t !== 'fail') return;
-    if (frame.i !== undefined && frame.i >= this.next) this.fail(TOO_LATE, 'interrupted');
+    if (frame.i !== undefined && frame.i >= this.next) void this.giveUp(TOO_LATE);
+  }
+
+  /**
+   * This side gives up on a relay the holder may still run (part of the response lost on the way,
+   * the way to the holder lost or in doubt, this replica shutting down): nothing more is taken —
+   * not even what the holder says on dropping it — and the relay fails (`interrupted`: 503, or an
+   * error event mid-stream) once the holder is sure to have dropped the request (`dropped`): the
+   * call may be waiting there still, on a question its client may answer straight to it once told
+   * it failed. Resolves once it has failed (at once when it is over already).
+   */
+  giveUp(reason: string): Promise<void> {
+    if (this.over) return Promise.resolve();
+    this.givingUp ??= this.settings.dropped().then(() => this.fail(reason, 'interrupted'));
+    return this.givingUp;
   }
 
   /** Our client went away: the holder drops the request. */

@@ -37,6 +37,8 @@ export interface SessionEntry {
    * (`frames.ts`, `direct.ts`).
    */
   pings: boolean;
+  /** The holder answers an `abort` that asks (`ack`) with `dropped` once it has dropped the relay (`frames.ts`). */
+  acks: boolean;
 }
 
 /**
@@ -68,13 +70,20 @@ const SEQ = 'seq';
  * (it refuses the frame), nor sent `ping` on a request, and does not ping.
  */
 const PING = 'ping';
+/**
+ * The ninth line: the holder reads `ack` on an `abort` and answers it with `dropped` once the relay
+ * is dropped there. A replica of an earlier version reads eight lines at most and writes none: it
+ * is never sent `ack` (it would refuse the frame), and an abort that went out to it is taken as
+ * heard, as before.
+ */
+const ACK = 'ack';
 
 /**
  * The sessions directory in Redis, as one replica sees it: `<prefix>session:<id>` → the holder,
  * a digest of the owner, what the holder understands (`BATCHES`, `AEAD`) and, on a fifth line for
  * a holder that takes direct connections, the `host:port` it takes them on (replicas of earlier
  * versions read four lines and relay through Redis), and on a sixth (`IDENTITY`) that it takes a
- * larger identity, on a seventh (`SEQ`) that it numbers a response's frames, and on an eighth (`PING`) that it answers pings on a direct connection. Beside them, `<prefix>alive:<replica>` says a replica's heartbeat is current:
+ * larger identity, on a seventh (`SEQ`) that it numbers a response's frames, on an eighth (`PING`) that it answers pings on a direct connection, and on a ninth (`ACK`) that it says when it has dropped a relay it was told to. Beside them, `<prefix>alive:<replica>` says a replica's heartbeat is current:
  * one nobody hears on its channel while it beats is cut from Redis for a moment, not gone. The
  * entries this replica holds are renewed by that heartbeat (written again, not merely extended: an entry dropped while
  * this replica was briefly unreachable comes back with the next beat). Where others' sessions
@@ -115,7 +124,7 @@ export class SessionEntries {
   /** Records a session this replica now holds. */
   async open(id: string, owner: string): Promise<void> {
     const address = this.address();
-    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}\n${address ?? ''}\n${IDENTITY}\n${SEQ}\n${PING}`;
+    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}\n${address ?? ''}\n${IDENTITY}\n${SEQ}\n${PING}\n${ACK}`;
     await bounded(this.redis.set(this.key(id), entry, 'PX', this.ttlMs), this.timeoutMs);
     this.held.set(id, entry);
   }
@@ -133,7 +142,7 @@ export class SessionEntries {
       entry = await bounded(this.redis.get(this.key(id)), this.timeoutMs);
       if (entry !== null) this.remember(id, entry);
     }
-    const [holder, digest, can, reads, address, identity, numbers, answers] = entry?.split('\n') ?? [];
+    const [holder, digest, can, reads, address, identity, numbers, answers, acks] = entry?.split('\n') ?? [];
     return holder && digest
       ? {
           holder,
@@ -145,6 +154,7 @@ export class SessionEntries {
           beats: identity === IDENTITY,
           sequenced: numbers === SEQ,
           pings: answers === PING,
+          acks: acks === ACK,
         }
       : undefined;
   }
