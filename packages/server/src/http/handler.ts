@@ -198,6 +198,7 @@ export function createHttpHandler(
       // Another identity's session is reported as unknown: its existence is not revealed.
       const owns = entry && (delivered ? await delivered.owns(entry.owner) : entry.owner === ownerOf(auth));
       if (!entry || !owns) return jsonRpcError(404, SESSION_NOT_FOUND, 'Session not found');
+      if (!delivered) options.sessions?.serving?.(id);
       return serveSession(leg, entry, request, body, auth, exchange);
     }
     if (request.method !== 'POST')

@@ -37,6 +37,13 @@ export interface SessionDirectory {
    * instead of authenticating it again; undefined for any other request.
    */
   delivered?(request: Request): Delivered | undefined;
+  /**
+   * Called as the handler takes a request from its own client on a session it holds, before
+   * serving it: a directory whose replicas may have given up on this one meanwhile (it was paused,
+   * or cut off) drops first what it runs for them — an answer sent straight here by a person told
+   * a relayed call failed must find that call ended.
+   */
+  serving?(id: string): void;
 }
 
 /** A relayed request's identity, as the replica that received (and authenticated) it vouches. */

@@ -52,6 +52,8 @@ export interface Holding {
   reader?: ReadableStreamDefaultReader<Uint8Array>;
   /** The direct connection it came on (its replies go back on it), if it did. */
   via?: Link;
+  /** When it came (`performance.now()`). */
+  since: number;
 }
 
 /**
@@ -121,6 +123,8 @@ export interface RelayCore {
   given: Map<string, { requester: string; until: number }>;
   /** How often each end of a relay checks on the other, ms (`RedisRelayOptions.livenessMs`). */
   livenessMs: number;
+  /** Whether this replica's own liveness may have lapsed in Redis (`SessionEntries.mayHaveLapsed`). */
+  mayHaveLapsed(): boolean;
   /**
    * Watches, every few moments, that `peer` still listens on its channel, calling `lost` when it
    * does not (or Redis cannot be asked); returns what stops watching. Both ends of a relay through
@@ -247,7 +251,7 @@ export async function runRelayed(
       ? (to: string, f: ResponseFrame) => core.publish(to, { ...f, i: next++ }, takes)
       : (to: string, f: ResponseFrame) => core.publish(to, f, takes);
   const controller = new AbortController();
-  const entry: Holding = { requester: back, controller, ...(via ? { via } : {}) };
+  const entry: Holding = { requester: back, controller, since: performance.now(), ...(via ? { via } : {}) };
   holding.set(frame.r, entry);
   // Held for its connection: the requester, if it answers pings (it said so on the request), is
   // pinged on it while it runs, and the connection closed — the relay dropped with it — when it
@@ -338,11 +342,10 @@ export async function runRelayed(
       for (const d of pieces(value)) sent({ t: 'data', r: frame.r, d });
     }
     if (controller.signal.reason === SHUTDOWN) throw new Ended('the server instance holding this session stopped');
-    if (controller.signal.reason === LOST) throw new Ended(LOST_MESSAGE);
     // Told, in case it only paused (its heartbeat lapsed while its process was stopped, or while
     // it could not write to Redis): it still listens, and would wait for the rest for ever.
-    if (controller.signal.reason === UNHEARD) throw new Ended(UNHEARD_MESSAGE);
-    if (controller.signal.reason === UNREACHABLE) throw new Ended(UNREACHABLE_MESSAGE);
+    const ended = ENDED.get(controller.signal.reason);
+    if (ended !== undefined) throw new Ended(ended);
     if (failed !== undefined) throw new Ended(UNSENT_MESSAGE);
     if (controller.signal.aborted) await reader.cancel().catch(() => {});
     else sent({ t: 'end', r: frame.r });
@@ -359,19 +362,14 @@ export async function runRelayed(
     // server does when a request fails: an error response, so the requester does not take the
     // session for gone — 503 to send again when it is only not serving yet, or was cut from Redis
     // for a moment. After it, or stopping, a `fail`.
+    const ended = ENDED.get(controller.signal.reason);
     const frameOf =
       headSent || controller.signal.reason === SHUTDOWN
         ? ({ t: 'fail', r: frame.r, message } as const)
         : !core.handler
           ? failedHead(frame.r, 503, NOT_SERVING)
-          : controller.signal.reason === LOST ||
-              controller.signal.reason === UNHEARD ||
-              controller.signal.reason === UNREACHABLE
-            ? failedHead(
-                frame.r,
-                503,
-                `Service unavailable: ${controller.signal.reason === LOST ? LOST_MESSAGE : controller.signal.reason === UNHEARD ? UNHEARD_MESSAGE : UNREACHABLE_MESSAGE}; send the request again`,
-              )
+          : ended !== undefined
+            ? failedHead(frame.r, 503, `Service unavailable: ${ended}; send the request again`)
             : failedHead(frame.r, 500, FAILED);
     await publish(back, frameOf).catch(() => 0);
   } finally {
@@ -379,6 +377,27 @@ export async function runRelayed(
     release?.();
     holding.delete(frame.r);
   }
+}
+
+/**
+ * Drops every relay this replica runs for another when its own liveness may have lapsed
+ * (`RelayCore.mayHaveLapsed`): its process was paused, or it could not reach Redis, for as long as
+ * its heartbeat lives, and its requesters may have taken it for gone or cut off meanwhile — and
+ * told their clients the calls failed, their `abort`s still unread here. Run before this replica
+ * takes anything else a client sent (its own, or relayed), so an answer that was sent once the
+ * client was told never meets the call it was told of.
+ */
+export function dropIfLapsed(core: RelayCore): void {
+  if (core.holding.size > 0 && core.mayHaveLapsed()) dropHeld(core, Number.POSITIVE_INFINITY);
+}
+
+/**
+ * Drops every relay this replica runs for another that came before `before` (`performance.now()`):
+ * its liveness may have lapsed in Redis meanwhile (`SessionEntries.lapsed`: a beat answered only
+ * after a gap as long as its heartbeat lives), whatever it says now.
+ */
+export function dropHeld(core: RelayCore, before: number): void {
+  for (const held of core.holding.values()) if (held.since < before) drop(held, LAPSED);
 }
 
 /** Drops a relay this replica runs for another: its request's signal aborts (`reason`), its response is cancelled. */
@@ -638,7 +657,10 @@ function take(core: RelayCore, from: string, frame: Frame, via?: Link): void {
       // one its requester gave up on before it came (its `abort` overtook it, on another route).
       if (holding.has(frame.r)) drops.sender++;
       else if (core.given.get(frame.r)?.requester === from) core.given.delete(frame.r);
-      else void runRelayed(core, frame, from, via);
+      else {
+        dropIfLapsed(core);
+        void runRelayed(core, frame, from, via);
+      }
       return;
     case 'abort': {
       const entry = holding.get(frame.r);
@@ -696,6 +718,8 @@ const UNSENT_MESSAGE = 'the server instance holding this session could not send 
 const LOST_MESSAGE = 'the server instance holding this session lost its Redis subscription and dropped the request';
 const UNHEARD_MESSAGE =
   'the server instance holding this session no longer heard from the one relaying the request and dropped it';
+const LAPSED_MESSAGE =
+  'the server instance holding this session was not heard from for a while (paused, or cut from Redis) and dropped the request';
 const UNREACHABLE_MESSAGE =
   'the server instance holding this session could not reach Redis to hear from the one relaying the request, and dropped it';
 
@@ -1020,6 +1044,18 @@ const LOST = Symbol('subscription lost');
 const UNHEARD = Symbol('requester not heard from');
 /** Why one through Redis was dropped when Redis did not answer whether its requester still listens. */
 const UNREACHABLE = Symbol('Redis unreachable');
+/**
+ * Why one was dropped when this replica's own liveness may have lapsed (`dropIfLapsed`): its
+ * requester may have taken it for gone, and told its client the call failed.
+ */
+const LAPSED = Symbol('liveness lapsed');
+/** What the requester is told of a relay dropped for each of these reasons (503 before the head). */
+const ENDED = new Map<unknown, string>([
+  [LOST, LOST_MESSAGE],
+  [UNHEARD, UNHEARD_MESSAGE],
+  [UNREACHABLE, UNREACHABLE_MESSAGE],
+  [LAPSED, LAPSED_MESSAGE],
+]);
 
 export const TOO_LARGE = Symbol('too large');
 /** Headers that carry a credential: never relayed. */

@@ -8,6 +8,8 @@ import { checkSecret } from '../secret.js';
 import { type DirectOptions, Links } from './direct.js';
 import {
   directoryDown,
+  dropHeld,
+  dropIfLapsed,
   Hearing,
   HOLDER_GONE,
   type PeerLost,
@@ -163,6 +165,9 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   let links: Links | undefined;
   const sessions = new SessionEntries(redis, prefix, replica, sessionTtlMs, () => links?.advertised, timeoutMs);
   const clock = new RedisClock(redis, timeoutMs);
+  // A beat answered after a gap its liveness may have lapsed in: what this replica ran for others
+  // from before it is dropped, as a request coming meanwhile would (`dropIfLapsed`).
+  sessions.lapsed = (before) => dropHeld(core, before);
   // Its own connection (a subscribed one can do nothing else), queueing while it connects. Named,
   // so an operator (and a test) can tell it in CLIENT LIST.
   const subscriber = redis.duplicate({
@@ -188,6 +193,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     confirming: new Map(),
     given: new Map(),
     livenessMs,
+    mayHaveLapsed: () => sessions.mayHaveLapsed(),
     // A frame the receiver would refuse is a rejection like a Redis failure, never a throw.
     publish: (to, frame, takes) => publisher.publish(to, frame, takes),
     watch: (peer, lost, beats, hearing) => watch(peer, lost, beats, hearing),
@@ -335,6 +341,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     opened: (id, owner) => sessions.open(id, owner),
     closed: (id) => sessions.close(id),
     delivered: (request) => core.delivered.get(request),
+    serving: () => dropIfLapsed(core),
     async forward(id, owner, request, auth, read) {
       if (core.delivered.has(request)) return undefined;
       let entry: SessionEntry | undefined;

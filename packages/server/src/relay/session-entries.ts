@@ -99,6 +99,8 @@ export class SessionEntries {
   private beating_ = false;
   /** When (`performance.now()`) Redis last answered a beat: this replica's liveness lapses `ttlMs` after, at the latest. */
   private lastBeat = Number.NEGATIVE_INFINITY;
+  /** When that beat was sent: Redis ran it no earlier, so this replica's liveness lapses `ttlMs` after, at the earliest. */
+  private lastBeatSent = Number.NEGATIVE_INFINITY;
   /**
    * What this replica's liveness holds: which of its subscriptions to its channel is the current
    * one, new each time it subscribes again (`subscribedAgain`). A requester that reads another than
@@ -159,6 +161,15 @@ export class SessionEntries {
       : undefined;
   }
 
+  /**
+   * Whether this replica's liveness may have lapsed in Redis: no beat sent in the last `ttlMs` was
+   * answered (its process was paused, or Redis did not answer), so other replicas may have taken it
+   * for gone or cut off, and given up on what they relayed to it.
+   */
+  mayHaveLapsed(): boolean {
+    return performance.now() >= this.lastBeatSent + this.ttlMs;
+  }
+
   /** How long, ms, until this replica's liveness has lapsed in Redis for sure (0 when it has). */
   lapsesIn(): number {
     return Math.max(0, this.lastBeat + this.ttlMs - performance.now());
@@ -184,8 +195,25 @@ export class SessionEntries {
    */
   async subscribedAgain(): Promise<void> {
     this.hearing = newHearing();
+    const sent = performance.now();
     await bounded(this.redis.set(this.alive(this.replica), this.hearing, 'PX', this.ttlMs), this.timeoutMs);
+    this.beaten(sent);
+  }
+
+  /**
+   * Told when a beat is answered after a gap as long as the heartbeat lives (`ttlMs`, from the
+   * last answered one's sending to its sending): this replica's liveness may have lapsed in
+   * between, whatever it says now — its process was paused, or Redis did not answer. `before`:
+   * when the beat that ended the gap was sent.
+   */
+  lapsed: ((before: number) => void) | undefined;
+
+  /** A beat sent at `sent` was answered now. */
+  private beaten(sent: number): void {
     this.lastBeat = performance.now();
+    const gap = sent >= this.lastBeatSent + this.ttlMs && this.lastBeatSent > Number.NEGATIVE_INFINITY;
+    this.lastBeatSent = Math.max(this.lastBeatSent, sent);
+    if (gap) this.lapsed?.(sent);
   }
 
   /** The holder of `id` is gone, and its sessions with it: the next request is answered without a round trip. */
@@ -196,18 +224,20 @@ export class SessionEntries {
 
   /** Starts the heartbeat: this replica's liveness now, then it and its entries renewed every third of their ttl. */
   async beat(): Promise<void> {
+    const first = performance.now();
     await bounded(this.redis.set(this.alive(this.replica), this.hearing, 'PX', this.ttlMs), this.timeoutMs);
-    this.lastBeat = performance.now();
+    this.beaten(first);
     this.heartbeat = setInterval(() => {
       if (this.beating_) return;
       this.beating_ = true;
+      const sent = performance.now();
       const pipeline = this.redis.pipeline();
       pipeline.set(this.alive(this.replica), this.hearing, 'PX', this.ttlMs);
       for (const [id, entry] of this.held) pipeline.set(this.key(id), entry, 'PX', this.ttlMs);
       void pipeline
         .exec()
         .then((replies) => {
-          if (replies?.[0] && !replies[0][0]) this.lastBeat = performance.now();
+          if (replies?.[0] && !replies[0][0]) this.beaten(sent);
         })
         .catch(() => {})
         .finally(() => {
