@@ -247,7 +247,7 @@ export const SQL_CORPUS: SqlCase[] = [
     sql: "CREATE TRIGGER mark AFTER UPDATE OF stock ON products BEGIN UPDATE customers SET city = city || '!'; END",
     status: 'done',
     answer: confirm('mark'),
-    asks: /changes the schema of "mark"/,
+    asks: /changes the schema of the trigger "mark"[\s\S]*- trigger `mark` created/,
     shop: { sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger'", is: [{ name: 'mark' }] },
   },
   {
@@ -261,7 +261,7 @@ export const SQL_CORPUS: SqlCase[] = [
     sql: 'DROP TRIGGER mark',
     status: 'done',
     answer: confirm('mark'),
-    asks: /drops "mark"/,
+    asks: /drops the trigger "mark"/,
     shop: { sql: "SELECT COUNT(*) AS n FROM sqlite_schema WHERE type = 'trigger'", is: [{ n: 0 }] },
   },
   // A trigger or view that reaches for opsdesk's tables finds nothing.
@@ -327,15 +327,83 @@ export const SQL_CORPUS: SqlCase[] = [
     sql: 'ALTER TABLE scratch RENAME TO scratch_old',
     status: 'done',
     answer: confirm('scratch'),
-    asks: /changes the schema of "scratch"/,
+    asks: /changes the schema of the table "scratch"/,
     shop: { sql: "SELECT name FROM sqlite_schema WHERE name LIKE 'scratch%'", is: [{ name: 'scratch_old' }] },
   },
   {
     sql: 'DROP TABLE "scratch_old"',
     status: 'invalid',
     answer: confirm('customers'),
-    asks: /drops "scratch_old"[\s\S]*- `scratch_old`: 200 rows deleted[\s\S]*- `scratch_old` dropped/,
+    asks: /drops the table "scratch_old"[\s\S]*- `scratch_old`: 200 rows deleted[\s\S]*- table `scratch_old` dropped/,
     says: /"customers" is not the table this statement changes \(scratch_old\)/,
     shop: 'same',
+  },
+  // An object is its kind and its name: a trigger named like a table (SQLite keeps trigger names
+  // apart) is said to be a trigger, and never stands for the table — what is done to the table
+  // after it is asked about as before.
+  {
+    sql: 'CREATE TRIGGER customers AFTER INSERT ON products BEGIN SELECT 1; END',
+    status: 'done',
+    answer: confirm('customers'),
+    asks: /changes the schema of the trigger "customers"[\s\S]*- trigger `customers` created/,
+    shop: {
+      sql: "SELECT type FROM sqlite_schema WHERE name = 'customers' ORDER BY type",
+      is: [{ type: 'table' }, { type: 'trigger' }],
+    },
+  },
+  {
+    sql: 'ALTER TABLE customers DROP COLUMN city',
+    status: 'declined',
+    answer: { action: 'decline' },
+    asks: /changes the schema of the table "customers"[\s\S]*- table `customers` changed/,
+    shop: 'same',
+  },
+  {
+    sql: 'CREATE TABLE archive (id INTEGER)',
+    status: 'done',
+    shop: { sql: 'SELECT COUNT(*) AS n FROM archive', is: [{ n: 0 }] },
+  },
+  {
+    sql: 'CREATE TRIGGER archive AFTER DELETE ON products BEGIN SELECT 1; END',
+    status: 'done',
+    answer: confirm('archive'),
+    asks: /- trigger `archive` created/,
+    shop: { sql: "SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = 'archive'", is: [{ n: 2 }] },
+  },
+  {
+    sql: 'DROP TABLE archive',
+    status: 'cancelled',
+    answer: { action: 'cancel' },
+    asks: /drops the table "archive"[\s\S]*- table `archive` dropped/,
+    shop: {
+      sql: "SELECT type FROM sqlite_schema WHERE name = 'archive' ORDER BY type",
+      is: [{ type: 'table' }, { type: 'trigger' }],
+    },
+  },
+  {
+    sql: 'CREATE INDEX archive ON products (name)',
+    status: 'rejected',
+    says: /there is already a table named archive/,
+    shop: 'same',
+  },
+  {
+    sql: 'CREATE TRIGGER by_city AFTER DELETE ON orders BEGIN SELECT 1; END',
+    status: 'done',
+    answer: confirm('by_city'),
+    shop: { sql: "SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = 'by_city'", is: [{ n: 1 }] },
+  },
+  {
+    sql: 'CREATE VIEW by_city AS SELECT city, COUNT(*) AS n FROM customers GROUP BY city',
+    status: 'cancelled',
+    answer: { action: 'cancel' },
+    asks: /changes the schema of the view "by_city"[\s\S]*- view `by_city` created/,
+    shop: { sql: "SELECT type FROM sqlite_schema WHERE name = 'by_city'", is: [{ type: 'trigger' }] },
+  },
+  {
+    sql: 'DROP TRIGGER by_city',
+    status: 'done',
+    answer: confirm('by_city'),
+    asks: /drops the trigger "by_city"[\s\S]*- trigger `by_city` dropped/,
+    shop: { sql: "SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = 'by_city'", is: [{ n: 0 }] },
   },
 ];

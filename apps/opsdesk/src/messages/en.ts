@@ -1,6 +1,20 @@
 /** opsdesk's English texts. */
 import { codeBlock, codeSpan } from '../shorten.js';
-import type { OpsdeskMessages, SchemaChange, TableChange } from './types.js';
+import type { OpsdeskMessages, SchemaChange, ShownObject, TableChange } from './types.js';
+
+/** A schema object's kind, in words. */
+const KIND = {
+  table: 'table',
+  index: 'index',
+  view: 'view',
+  trigger: 'trigger',
+  function: 'function',
+  rule: 'rule',
+  sequence: 'sequence',
+} as const;
+
+/** A schema object as a person reads it: its kind, then its name. */
+const object = (o: ShownObject) => `${KIND[o.kind]} ${codeSpan(o.name)}`;
 
 export const en: OpsdeskMessages = {
   dateLocale: 'en-GB',
@@ -44,8 +58,8 @@ export const en: OpsdeskMessages = {
       `To run it, tick the box and type ${codeSpan(c.target)}.${c.exact ? '' : ` Type it exactly as shown here: the real name cannot be shown as it is (it holds line breaks, runs of spaces, control or bidi characters — shown as \uFFFD — or is too long and is shortened at "…").`} It cannot be undone.`,
     ].join('\n'),
   danger: {
-    drop: (target) => `drops "${target}"`,
-    schema: (target) => `changes the schema of "${target}"`,
+    drop: (target, kind) => `drops the ${KIND[kind]} "${target}"`,
+    schema: (target, kind) => `changes the schema of the ${KIND[kind]} "${target}"`,
     'every-row': (target) => `changes every row of "${target}"`,
     'many-rows': (target) => `changes "${target}"`,
   },
@@ -182,14 +196,14 @@ function didLines(did: readonly TableChange[], schema: SchemaChange): string {
     ].filter(Boolean);
     return `- ${codeSpan(t.name)}: ${parts.join(', ')} (it had ${t.before})`;
   });
-  for (const n of schema.removed) lines.push(`- ${codeSpan(n)} dropped`);
-  for (const n of schema.added) lines.push(`- ${codeSpan(n)} created`);
-  for (const n of schema.altered) lines.push(`- ${codeSpan(n)} changed`);
+  for (const o of schema.removed) lines.push(`- ${object(o)} dropped`);
+  for (const o of schema.added) lines.push(`- ${object(o)} created`);
+  for (const o of schema.altered) lines.push(`- ${object(o)} changed`);
   return lines.length > 0 ? lines.join('\n') : '- no rows changed';
 }
 
 /** The schema changes a stated bound covers, as a clause. */
 function schemaWords(schema: SchemaChange): string {
   const all = [...schema.removed, ...schema.added, ...schema.altered];
-  return all.length > 0 ? `, and change ${all.map(codeSpan).join(', ')}` : '';
+  return all.length > 0 ? `, and change ${all.map(object).join(', ')}` : '';
 }

@@ -8,7 +8,15 @@ import { en } from './en.js';
 import type { OpsdeskMessages } from './types.js';
 import { zh } from './zh.js';
 
-export type { OpsdeskMessages, SchemaChange, ShortDiff, SideView, SqlConfirm, TableChange } from './types.js';
+export type {
+  OpsdeskMessages,
+  SchemaChange,
+  ShortDiff,
+  ShownObject,
+  SideView,
+  SqlConfirm,
+  TableChange,
+} from './types.js';
 
 export const MESSAGES = { en, zh } satisfies LocaleTables<OpsdeskMessages>;
 

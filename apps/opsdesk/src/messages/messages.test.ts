@@ -30,8 +30,10 @@ describe("opsdesk's message tables", () => {
   });
 
   it('builders say the same decision in each language', () => {
-    expect(MESSAGES.en.danger.drop('orders')).toBe('drops "orders"');
-    expect(MESSAGES.zh.danger.drop('orders')).toBe('删除「orders」');
+    expect(MESSAGES.en.danger.drop('orders', 'table')).toBe('drops the table "orders"');
+    expect(MESSAGES.zh.danger.drop('orders', 'table')).toBe('删除表「orders」');
+    expect(MESSAGES.en.danger.schema('audit', 'trigger')).toBe('changes the schema of the trigger "audit"');
+    expect(MESSAGES.zh.danger.schema('audit', 'trigger')).toBe('修改触发器「audit」的结构');
     expect(MESSAGES.en.series(['the project', 'the start date'])).toBe('the project, the start date');
     expect(MESSAGES.zh.series(['项目', '开始日期'])).toBe('项目、开始日期');
   });

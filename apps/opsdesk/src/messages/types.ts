@@ -1,7 +1,7 @@
 /** The shape of opsdesk's message tables, apart from the tables themselves (so `en` and `zh` import no table). */
 import type { Environment, ReportField, Resolution } from '../choices.js';
 import type { Access } from '../permissions.js';
-import type { Beyond, Danger } from '../shop/effect.js';
+import type { Beyond, Danger, SchemaObject } from '../shop/effect.js';
 import type { Refusal } from '../shop/inspect.js';
 import type { WholeBounds } from '../shorten.js';
 
@@ -20,11 +20,17 @@ export interface TableChange {
   before: number;
 }
 
-/** Schema objects an execution added, removed or altered, by name. */
+/** A schema object as shown: its kind (a trigger may share a table's name) and its name. */
+export interface ShownObject {
+  kind: SchemaObject['type'];
+  name: string;
+}
+
+/** Schema objects an execution added, removed or altered. */
 export interface SchemaChange {
-  added: string[];
-  removed: string[];
-  altered: string[];
+  added: ShownObject[];
+  removed: ShownObject[];
+  altered: ShownObject[];
 }
 
 /**
@@ -98,7 +104,8 @@ export interface OpsdeskMessages {
   typedTableTitle: string;
   typedTableHelp: string;
   confirmSql(confirm: SqlConfirm): string;
-  danger: Record<Danger, (target: string) => string>;
+  /** What the statement does to its target (`kind`: what the target is, a table or another object). */
+  danger: Record<Danger, (target: string, kind: SchemaObject['type']) => string>;
   notUnderstood: string;
   wrongTable(typed: string, table: string): string;
   severalStatements(count: number): string;

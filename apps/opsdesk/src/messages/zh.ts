@@ -1,6 +1,20 @@
 /** opsdesk's Chinese texts: every key of `OpsdeskMessages`, as the English table has them. */
 import { codeBlock, codeSpan } from '../shorten.js';
-import type { OpsdeskMessages, SchemaChange, TableChange } from './types.js';
+import type { OpsdeskMessages, SchemaChange, ShownObject, TableChange } from './types.js';
+
+/** 结构对象的种类。 */
+const KIND = {
+  table: '表',
+  index: '索引',
+  view: '视图',
+  trigger: '触发器',
+  function: '函数',
+  rule: '规则',
+  sequence: '序列',
+} as const;
+
+/** 结构对象的显示方式：种类，然后名称。 */
+const object = (o: ShownObject) => `${KIND[o.kind]} ${codeSpan(o.name)}`;
 
 /** A kind of change as a verb, for the refusal of a run that changed rows in another way than confirmed. */
 const ZH_CHANGE = { inserted: '插入', updated: '更新', deleted: '删除' } as const;
@@ -47,8 +61,8 @@ export const zh: OpsdeskMessages = {
       `如需执行，请勾选确认并输入 ${codeSpan(c.target)}。${c.exact ? '' : '请严格按此处显示的内容输入：该名称无法原样显示（其中含有换行、连续空格、控制字符或双向文字控制字符——此处显示为 \uFFFD——或过长，已在「…」处截短）。'}执行后无法撤销。`,
     ].join('\n'),
   danger: {
-    drop: (target) => `删除「${target}」`,
-    schema: (target) => `修改「${target}」的结构`,
+    drop: (target, kind) => `删除${KIND[kind]}「${target}」`,
+    schema: (target, kind) => `修改${KIND[kind]}「${target}」的结构`,
     'every-row': (target) => `修改「${target}」的全部行`,
     'many-rows': (target) => `修改「${target}」`,
   },
@@ -178,14 +192,14 @@ function didLines(did: readonly TableChange[], schema: SchemaChange): string {
     ].filter(Boolean);
     return `- ${codeSpan(t.name)}：${parts.join('，')}（原有 ${t.before} 行）`;
   });
-  for (const n of schema.removed) lines.push(`- ${codeSpan(n)} 被删除`);
-  for (const n of schema.added) lines.push(`- ${codeSpan(n)} 被创建`);
-  for (const n of schema.altered) lines.push(`- ${codeSpan(n)} 被修改`);
+  for (const o of schema.removed) lines.push(`- ${object(o)} 被删除`);
+  for (const o of schema.added) lines.push(`- ${object(o)} 被创建`);
+  for (const o of schema.altered) lines.push(`- ${object(o)} 被修改`);
   return lines.length > 0 ? lines.join('\n') : '- 没有行被修改';
 }
 
 /** 上限所涵盖的结构变化。 */
 function schemaWords(schema: SchemaChange): string {
   const all = [...schema.removed, ...schema.added, ...schema.altered];
-  return all.length > 0 ? `，并修改 ${all.map(codeSpan).join('、')}` : '';
+  return all.length > 0 ? `，并修改 ${all.map(object).join('、')}` : '';
 }

@@ -28,6 +28,15 @@ export interface SchemaObject {
   name: string;
 }
 
+/**
+ * An object's identity: its kind and its name. Names are not unique across kinds — SQLite keeps
+ * triggers' names apart from tables', indexes' and views', Postgres triggers' and rules' per table
+ * — so a trigger named `customers` is another object than the table `customers`, never taken for it.
+ */
+export function objectKey(o: SchemaObject): string {
+  return `${o.type} ${o.name}`;
+}
+
 /** Object kinds whose addition changes what other statements do. */
 const BEHAVIOUR: readonly SchemaObject['type'][] = ['view', 'trigger', 'function', 'rule'];
 
@@ -35,7 +44,7 @@ const BEHAVIOUR: readonly SchemaObject['type'][] = ['view', 'trigger', 'function
 export interface Execution {
   /** Every shop table the execution touched or its program may write, by name (untouched ones with zeros). */
   tables: Record<string, TableEffect>;
-  schema: { added: SchemaObject[]; removed: SchemaObject[]; altered: string[] };
+  schema: { added: SchemaObject[]; removed: SchemaObject[]; altered: SchemaObject[] };
   /** Rows the statement itself changed (`changes()`). */
   changes: number;
   /**
@@ -61,7 +70,7 @@ const CHANGES = ['inserted', 'updated', 'deleted'] as const;
 
 /**
  * What a confirmation allows: rows per table (no other table may change) and exactly these schema
- * changes. `stated`: the bound was stated in words (a statement whose effect varies from run to
+ * changes (objects by `objectKey`: kind and name). `stated`: the bound was stated in words (a statement whose effect varies from run to
  * run), not counted from one execution. A counted allowance also holds each table's rows by kind
  * (`changes`): confirming 150 rows inserted is no consent to 150 rows updated instead.
  */
@@ -102,27 +111,25 @@ export function touched(e: Execution): number {
  * rewriting or emptying a whole table, or touching more than ROW_THRESHOLD rows needs one; adding
  * a table or an index, and small writes, do not.
  */
-export function judge(e: Execution): { danger: Danger; target: string } | undefined {
+export function judge(e: Execution): { danger: Danger; target: string; kind: SchemaObject['type'] } | undefined {
   const { added, removed, altered } = e.schema;
-  if (removed.length > 0) {
-    // A rename removes the old name and adds the new: that is a change to the old one.
-    const gone = removed[0]?.name ?? '';
-    return { danger: added.length > 0 ? 'schema' : 'drop', target: gone };
-  }
-  const behaves = added.find((o) => BEHAVIOUR.includes(o.type));
-  if (altered.length > 0 || behaves) return { danger: 'schema', target: altered[0] ?? behaves?.name ?? '' };
+  const gone = removed[0];
+  // A rename removes the old name and adds the new: that is a change to the old one.
+  if (gone) return { danger: added.length > 0 ? 'schema' : 'drop', target: gone.name, kind: gone.type };
+  const changed = altered[0] ?? added.find((o) => BEHAVIOUR.includes(o.type));
+  if (changed) return { danger: 'schema', target: changed.name, kind: changed.type };
   const fresh = created(e);
   const prefer = (names: string[]) => names.find((n) => e.direct.includes(n)) ?? names[0];
   const whole = Object.entries(e.tables)
     .filter(([n, t]) => !fresh.has(n) && t.before > 0 && (t.deleted >= t.before || t.updated >= t.before))
     .map(([n]) => n);
   const everyRow = prefer(whole);
-  if (everyRow !== undefined) return { danger: 'every-row', target: everyRow };
+  if (everyRow !== undefined) return { danger: 'every-row', target: everyRow, kind: 'table' };
   if (touched(e) > ROW_THRESHOLD) {
     const most = Object.keys(e.tables)
       .filter((n) => !fresh.has(n))
       .sort((a, b) => touchedIn(e, b) - touchedIn(e, a));
-    return { danger: 'many-rows', target: prefer(most.filter((n) => touchedIn(e, n) > 0)) ?? '' };
+    return { danger: 'many-rows', target: prefer(most.filter((n) => touchedIn(e, n) > 0)) ?? '', kind: 'table' };
   }
   return undefined;
 }
@@ -150,13 +157,12 @@ export function beyond(e: Execution, limit: Limit): Beyond | undefined {
     const over = kinds && CHANGES.find((change) => did[change] > kinds[change]);
     if (kinds && over) return { kind: 'change', table, change: over, rows: did[over], allowed: kinds[over] };
   }
-  const names = (os: SchemaObject[]) => os.map((o) => o.name);
   const extra = [
-    ...names(e.schema.added).filter((n) => !a.added.includes(n)),
-    ...names(e.schema.removed).filter((n) => !a.removed.includes(n)),
-    ...e.schema.altered.filter((n) => !a.altered.includes(n)),
+    ...e.schema.added.filter((o) => !a.added.includes(objectKey(o))),
+    ...e.schema.removed.filter((o) => !a.removed.includes(objectKey(o))),
+    ...e.schema.altered.filter((o) => !a.altered.includes(objectKey(o))),
   ];
-  return extra[0] === undefined ? undefined : { kind: 'schema', name: extra[0] };
+  return extra[0] === undefined ? undefined : { kind: 'schema', name: extra[0].name };
 }
 
 /**
@@ -182,9 +188,9 @@ export function roundedUp(n: number): number {
  */
 export function allowanceFor(e: Execution): Allowance {
   const schema = {
-    added: e.schema.added.map((o) => o.name),
-    removed: e.schema.removed.map((o) => o.name),
-    altered: [...e.schema.altered],
+    added: e.schema.added.map(objectKey),
+    removed: e.schema.removed.map(objectKey),
+    altered: e.schema.altered.map(objectKey),
   };
   if (e.varies.length > 0) {
     const tables: Record<string, number> = {};

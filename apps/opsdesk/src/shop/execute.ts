@@ -5,7 +5,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
-import { type Beyond, beyond, type Execution, type Limit, type SchemaObject, type TableEffect } from './effect.js';
+import {
+  type Beyond,
+  beyond,
+  type Execution,
+  type Limit,
+  objectKey,
+  type SchemaObject,
+  type TableEffect,
+} from './effect.js';
 import { type Inspection, inspect, type Refusal } from './inspect.js';
 import type { Shop } from './open.js';
 import { collect, type Rows, ShopRunError, TempObjectError } from './run.js';
@@ -183,31 +191,27 @@ function rowCounts(db: Database, tables: string[]): Map<string, number> {
   );
 }
 
-type Schema = Map<string, { type: SchemaObject['type']; sql: string }>;
+type Schema = Map<string, SchemaObject & { sql: string }>;
 
-/** The shop's schema objects by name, tables first (so a DROP TABLE's table comes before its indexes). */
+/**
+ * The shop's schema objects by kind and name (`objectKey`: a trigger may share a table's name),
+ * tables first (so a DROP TABLE's table comes before its indexes).
+ */
 function schemaObjects(db: Database): Schema {
   const rows = db
     .prepare(
       "SELECT name, type, coalesce(sql, '') AS sql FROM main.sqlite_schema ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'view' THEN 1 ELSE 2 END, rowid",
     )
     .all() as { name: string; type: SchemaObject['type']; sql: string }[];
-  return new Map(rows.map((r) => [r.name, { type: r.type, sql: r.sql }]));
+  return new Map(rows.map((r) => [objectKey(r), r]));
 }
 
 function schemaChange(before: Schema, after: Schema): Execution['schema'] {
-  const objects = (from: Schema, names: string[]) =>
-    names.map((name) => ({ name, type: (from.get(name) as { type: SchemaObject['type'] }).type }));
+  const object = ({ type, name }: SchemaObject): SchemaObject => ({ type, name });
   return {
-    added: objects(
-      after,
-      [...after.keys()].filter((n) => !before.has(n)),
-    ),
-    removed: objects(
-      before,
-      [...before.keys()].filter((n) => !after.has(n)),
-    ),
-    altered: [...after.keys()].filter((n) => before.has(n) && before.get(n)?.sql !== after.get(n)?.sql),
+    added: [...after].filter(([k]) => !before.has(k)).map(([, o]) => object(o)),
+    removed: [...before].filter(([k]) => !after.has(k)).map(([, o]) => object(o)),
+    altered: [...after].filter(([k, o]) => before.has(k) && before.get(k)?.sql !== o.sql).map(([, o]) => object(o)),
   };
 }
 

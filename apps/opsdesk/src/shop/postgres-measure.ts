@@ -6,17 +6,20 @@
  * and after (a definition that changed is an object altered).
  */
 import type { PoolClient } from 'pg';
-import type { SchemaObject, TableEffect } from './effect.js';
+import { objectKey, type SchemaObject, type TableEffect } from './effect.js';
 
 /** One object of the shop's schema, with what it is made of: a change to that is a change to it. */
 interface Held {
   type: SchemaObject['type'];
+  /** Its name (a trigger's and a rule's after its table's: `orders.audit`, unique only per table). */
+  name: string;
   /** The table it belongs to (an index's, a trigger's, a rule's), or its own name. */
   table: string;
   /** The SHA-256 of its definition, hex. */
   definition: string;
 }
 
+/** By `objectKey` (kind and name: a trigger may share a table's name). */
 export type Snapshot = Map<string, Held>;
 
 /**
@@ -51,16 +54,16 @@ export async function snapshot(client: PoolClient): Promise<Snapshot> {
     LEFT JOIN pg_index x ON x.indexrelid = c.oid LEFT JOIN pg_class ic ON ic.oid = x.indrelid
     WHERE n.nspname = 'shop' AND c.relkind IN ('r', 'p', 'v', 'm', 'i', 'I', 'S', 'f')
     UNION ALL
-    SELECT t.tgname, 'trigger', c.relname, pg_get_triggerdef(t.oid) || CASE t.tgenabled WHEN 'D' THEN ' disabled' ELSE '' END
+    SELECT c.relname || '.' || t.tgname, 'trigger', c.relname, pg_get_triggerdef(t.oid) || CASE t.tgenabled WHEN 'D' THEN ' disabled' ELSE '' END
     FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'shop' AND NOT t.tgisinternal
     UNION ALL
-    SELECT r.rulename, 'rule', r.tablename, r.definition FROM pg_rules r WHERE r.schemaname = 'shop'
+    SELECT r.tablename || '.' || r.rulename, 'rule', r.tablename, r.definition FROM pg_rules r WHERE r.schemaname = 'shop'
     UNION ALL
     SELECT p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ')', 'function', p.proname,
       p.prosrc || ' ' || p.provolatile::text || ' ' || p.prosecdef::text || coalesce(' | granted ' || p.proacl::text, '')
     FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'shop') AS objects`);
-  return new Map(rows.map((r) => [r.name, { type: r.type, table: r.tbl, definition: r.def }]));
+  return new Map(rows.map((r) => [objectKey(r), { type: r.type, name: r.name, table: r.tbl, definition: r.def }]));
 }
 
 /**
@@ -164,19 +167,16 @@ export async function putBack(
 export function schemaChanges(
   before: Snapshot,
   after: Snapshot,
-): { added: SchemaObject[]; removed: SchemaObject[]; altered: string[] } {
+): { added: SchemaObject[]; removed: SchemaObject[]; altered: SchemaObject[] } {
   const added: SchemaObject[] = [];
   const removed: SchemaObject[] = [];
-  const altered: string[] = [];
-  for (const [name, held] of after) {
-    const was = before.get(name);
-    if (!was || was.type !== held.type) added.push({ type: held.type, name });
-    else if (was.definition !== held.definition) altered.push(name);
+  const altered: SchemaObject[] = [];
+  for (const [key, { type, name, definition }] of after) {
+    const was = before.get(key);
+    if (!was) added.push({ type, name });
+    else if (was.definition !== definition) altered.push({ type, name });
   }
-  for (const [name, held] of before) {
-    const now = after.get(name);
-    if (!now || now.type !== held.type) removed.push({ type: held.type, name });
-  }
+  for (const [key, { type, name }] of before) if (!after.has(key)) removed.push({ type, name });
   return { added, removed, altered };
 }
 

@@ -440,7 +440,7 @@ async function execute(
   const schemaBefore = await snapshot(client);
   const sequencesBefore = await sequencePositions(client);
   const outsideBefore = await outsideTheShop(client);
-  const tablesBefore = [...schemaBefore].filter(([, o]) => o.type === 'table').map(([name]) => name);
+  const tablesBefore = [...schemaBefore.values()].filter((o) => o.type === 'table').map((o) => o.name);
   const before = await rowCounts(client, tablesBefore);
   const plan = await planOf(client, sql);
   let ran: { returned: Rows; rowCount: number | null };
@@ -457,7 +457,7 @@ async function execute(
   if (outsideAfter.role !== outsideBefore.role) return { refusal: 'role' };
   if (outsideAfter.largeObjects !== outsideBefore.largeObjects) return { refusal: 'large-object' };
   const schemaAfter = await snapshot(client);
-  const tablesAfter = [...schemaAfter].filter(([, o]) => o.type === 'table').map(([name]) => name);
+  const tablesAfter = [...schemaAfter.values()].filter((o) => o.type === 'table').map((o) => o.name);
   const tables = tableEffects(
     before,
     await rowCounts(client, tablesAfter),
@@ -468,7 +468,9 @@ async function execute(
   const inserted = Object.values(tables).reduce((n, t) => n + t.inserted, 0);
   const sequencesAfter = await sequencePositions(client);
   const moved = sequencesMoved(sequencesBefore, sequencesAfter, inserted);
-  for (const name of moved) if (!schema.altered.includes(name)) schema.altered.push(name);
+  for (const name of moved)
+    if (!schema.altered.some((o) => o.type === 'sequence' && o.name === name))
+      schema.altered.push({ type: 'sequence', name });
   const changed = Object.entries(tables)
     .filter(([, t]) => t.inserted + t.updated + t.deleted > 0)
     .map(([name]) => name);

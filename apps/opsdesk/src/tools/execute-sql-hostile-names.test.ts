@@ -144,7 +144,7 @@ describe('execute_sql: what the person types is what the question showed', () =>
     expect([...atBound]).toHaveLength(120);
     expect((await sql(`CREATE TABLE ${atBound} (id INTEGER)`)).status).toBe('done');
     const whole = await sql(`DROP TABLE ${atBound}`, { understood: true, typedTableName: atBound });
-    expect(whole.question).toContain(`This statement drops "${atBound}".`);
+    expect(whole.question).toContain(`This statement drops the table "${atBound}".`);
     expect(whole.question).toContain(`type \`${atBound}\`. It cannot be undone.`);
     expect(whole.status).toBe('done');
 
@@ -153,7 +153,7 @@ describe('execute_sql: what the person types is what the question showed', () =>
     const shortened = `bound_${'x'.repeat(71)} … ${'x'.repeat(38)}yz`;
     expect([...shortened]).toHaveLength(120);
     const real = await sql(`DROP TABLE ${over}`, { understood: true, typedTableName: over });
-    expect(real.question).toContain(`This statement drops "${shortened}".`);
+    expect(real.question).toContain(`This statement drops the table "${shortened}".`);
     expect(real.question).toContain(`type \`${shortened}\`. Type it exactly as shown here`);
     expect(real.question).not.toContain(`type \`${over}\``);
     // The whole name was never shown: typing it is not confirming what was shown.
@@ -161,7 +161,7 @@ describe('execute_sql: what the person types is what the question showed', () =>
     expect(peekShop(data.dir, 'SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = ?', over)).toEqual([{ n: 1 }]);
     const shown = await sql(`DROP TABLE ${over}`, { understood: true, typedTableName: shortened });
     expect(shown.status).toBe('done');
-    expect(shown.text).toBe(`Done.\n- \`${shortened}\` dropped`);
+    expect(shown.text).toBe(`Done.\n- table \`${shortened}\` dropped`);
     expect(peekShop(data.dir, 'SELECT COUNT(*) AS n FROM sqlite_schema WHERE name = ?', over)).toEqual([{ n: 0 }]);
   });
 
@@ -169,8 +169,9 @@ describe('execute_sql: what the person types is what the question showed', () =>
     const r = await sql(`CREATE TRIGGER ${quoted(HOSTILE)} AFTER INSERT ON orders BEGIN SELECT 1; END`, 'decline');
     expect(r.status).toBe('declined');
     const question = r.question ?? '';
-    expect(question).toContain(`This statement changes the schema of "${SHOWN}".`);
-    expect(question).toContain(`\n- \`${SHOWN}\` changed\n`);
+    // A trigger of the same name as the table is another object: created, not the table changed.
+    expect(question).toContain(`This statement changes the schema of the trigger "${SHOWN}".`);
+    expect(question).toContain(`\n- trigger \`${SHOWN}\` created\n`);
     expect(question).not.toMatch(UNSAFE);
     expect(forged(question)).toBe(false);
     expect(peekShop(data.dir, "SELECT COUNT(*) AS n FROM sqlite_schema WHERE type = 'trigger'")).toEqual([{ n: 0 }]);

@@ -126,10 +126,10 @@ describe('execute_sql: the SQL corpus', () => {
     const drop = await sql('CREATE TABLE scratch (x)');
     expect(drop.status).toBe('done');
     const alter = await sql('ALTER TABLE scratch ADD COLUMN y', { understood: true, typedTableName: 'scratch' });
-    expect(alter.question?.message).toContain('changes the schema of "scratch"');
+    expect(alter.question?.message).toContain('changes the schema of the table "scratch"');
     expect(alter.status).toBe('done');
     const gone = await sql('DROP TABLE scratch', { understood: true, typedTableName: 'scratch' });
-    expect(gone.question?.message).toContain('drops "scratch"');
+    expect(gone.question?.message).toContain('drops the table "scratch"');
     expect(gone.status).toBe('done');
     expect(peekShop(data.dir, "SELECT name FROM sqlite_schema WHERE name = 'scratch'")).toEqual([]);
     expect(peek(data.dir, "SELECT name FROM sqlite_schema WHERE name = 'scratch'")).toEqual([]);

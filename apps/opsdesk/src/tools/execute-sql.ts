@@ -3,7 +3,15 @@ import { defineTool, done, outcomeSchema, rejected, type ToolContext } from '@el
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import { type Deps, findCaller } from '../context.js';
-import { inEachLocale, MESSAGES, type OpsdeskMessages, type SqlConfirm, type TableChange } from '../messages/index.js';
+import {
+  inEachLocale,
+  MESSAGES,
+  type OpsdeskMessages,
+  type SchemaChange,
+  type ShownObject,
+  type SqlConfirm,
+  type TableChange,
+} from '../messages/index.js';
 import { type ShopClient, ShopError } from '../shop/client.js';
 import {
   type Allowance,
@@ -13,6 +21,7 @@ import {
   judge,
   type Limit,
   ROW_THRESHOLD,
+  type SchemaObject,
   touchedIn,
 } from '../shop/effect.js';
 import type { Rows } from '../shop/run.js';
@@ -225,7 +234,7 @@ function keptResult(t: OpsdeskMessages, e: Execution): CallToolResult {
   return done(returned.columns.length > 0 ? `${text}\n${header(returned.columns)}\n${rowsText(returned)}` : text, {
     changes: e.changes,
     totalChanges: did.reduce((n, c) => n + c.inserted + c.updated + c.deleted, 0),
-    table: e.direct[0] ?? e.schema.removed[0]?.name ?? e.schema.added[0]?.name ?? e.schema.altered[0] ?? '',
+    table: e.direct[0] ?? e.schema.removed[0]?.name ?? e.schema.added[0]?.name ?? e.schema.altered[0]?.name ?? '',
     tables: [...new Set([...e.direct, ...e.writes, ...did.map((c) => c.name)])],
     ...(returned.columns.length > 0
       ? { columns: returned.columns, rows: returned.rows, rowCount: returned.count, complete: returned.complete }
@@ -251,8 +260,9 @@ function confirmation(
     const tables = Object.entries(allowance.tables).map(([name, rows]) => ({ name: shownName(name), rows }));
     return { target, exact, statement, schema, bound: { tables, sources: e.varies.map(shownName) } };
   }
-  const danger = judge(e)?.danger ?? 'many-rows';
-  return { what: t.danger[danger](target), target, exact, statement, did: tableChanges(e).map(shownChange), schema };
+  const judged = judge(e);
+  const what = t.danger[judged?.danger ?? 'many-rows'](target, judged?.kind ?? 'table');
+  return { what, target, exact, statement, did: tableChanges(e).map(shownChange), schema };
 }
 
 /** One table's change, its name as shown. */
@@ -289,11 +299,12 @@ function cell(v: unknown): string {
 }
 
 /** The schema objects an execution added, removed or altered, their names as shown. */
-function schemaOf(e: Execution): { added: string[]; removed: string[]; altered: string[] } {
+function schemaOf(e: Execution): SchemaChange {
+  const shown = (o: SchemaObject): ShownObject => ({ kind: o.type, name: shownName(o.name) });
   return {
-    added: e.schema.added.map((o) => shownName(o.name)),
-    removed: e.schema.removed.map((o) => shownName(o.name)),
-    altered: e.schema.altered.map(shownName),
+    added: e.schema.added.map(shown),
+    removed: e.schema.removed.map(shown),
+    altered: e.schema.altered.map(shown),
   };
 }
 
