@@ -30,7 +30,11 @@ const ELICIT_RESULT: StandardSchemaV1Sync<unknown, ElicitResultShape> = {
       if (typeof v !== 'object' || v === null) return { issues: [{ message: 'the result is not an object' }] };
       if (!ELICIT_ACTIONS.some((action) => action === v.action))
         return { issues: [{ message: 'action must be accept, decline or cancel', path: ['action'] }] };
-      if (v.content !== undefined && (typeof v.content !== 'object' || v.content === null || Array.isArray(v.content)))
+      // A decline or a cancel is the person's answer whatever content comes with it (clients send
+      // `null`, which the SDK's own result schema reads as none): never taken for a client that
+      // could not ask. Only an accept's content is read.
+      if (v.action !== 'accept' || v.content === null) return { value: { action: v.action as ElicitAction } };
+      if (v.content !== undefined && (typeof v.content !== 'object' || Array.isArray(v.content)))
         return { issues: [{ message: 'content must be an object', path: ['content'] }] };
       return { value: v as ElicitResultShape };
     },
