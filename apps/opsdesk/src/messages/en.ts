@@ -181,6 +181,8 @@ export const en: OpsdeskMessages = {
   takenOnPage: (u) =>
     `The username "${u}" was taken while the page was open, by a registration that finished first. No account was created; register again with another name.`,
   registered: (u) => `Account ${u} created and its password set.`,
+  registerPending: (u) =>
+    `The user agreed to set the password for ${u} on the secure opsdesk page and has not finished there yet. The account is created the moment they do (the link expires in 15 minutes); nothing else is needed. Do not call register_user again for it: that starts another registration, and the name ${u} is held by this one.`,
   registerUnsupported: (step) =>
     `This client cannot ask the user ${step === 'form' ? 'in a form (the account details)' : 'on a page (URL-mode elicitation), which setting the password needs'}, so register_user made no account. The password is set on a secure opsdesk page, never in a form or in chat, and register_user takes no arguments: calling it again will not help. The user can register from a client that supports both form and URL-mode elicitation.`,
 };

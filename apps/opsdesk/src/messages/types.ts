@@ -180,6 +180,12 @@ export interface OpsdeskMessages {
   /** The password page found the name taken (another registration finished first): no account. */
   takenOnPage(username: string): string;
   /**
+   * The person opened the password page and has not finished there, on a revision whose calls are
+   * not picked up again (2025): the account appears when they do, and another call would start
+   * another registration, whose name this one holds.
+   */
+  registerPending(username: string): string;
+  /**
    * The client cannot show a step of registering (`form`: the account form, `page`: the password
    * page): no account, and no argument could stand in — register_user takes none, and the password
    * never passes through chat.

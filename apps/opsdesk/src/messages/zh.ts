@@ -178,6 +178,8 @@ export const zh: OpsdeskMessages = {
   passwordMessage: (u) => `请在 opsdesk 安全页面为 ${u} 设置密码（链接只能使用一次，15 分钟后失效）。`,
   takenOnPage: (u) => `在页面打开期间，用户名「${u}」已被先完成的注册占用。没有创建任何账号；请换一个用户名重新注册。`,
   registered: (u) => `账号 ${u} 已创建，密码已设置。`,
+  registerPending: (u) =>
+    `用户已同意在 opsdesk 安全页面上为 ${u} 设置密码，但尚未完成。完成的那一刻账号即被创建（链接 15 分钟后失效），无需其他操作。请不要为此再次调用 register_user：那会开始另一次注册，而用户名 ${u} 已被这次注册占用。`,
   registerUnsupported: (step) =>
     `该客户端无法${step === 'form' ? '用表单向用户询问账号信息' : '为用户打开页面（URL 模式征询），而设置密码需要它'}，因此 register_user 没有创建账号。密码在 opsdesk 安全页面上设置，绝不经由表单或聊天，且 register_user 不接受参数：再次调用也无济于事。用户可以在同时支持表单和 URL 模式征询的客户端中注册。`,
 };

@@ -276,6 +276,12 @@ describe('stdio: the process serves the account --user named when it started', (
     const removed = await callTool(lena.client, 'list_deployments', { service: 'payment-service' });
     expect(removed.status).toBe('rejected');
     expect(removed.text).toMatch(/does not know who is calling/);
+    // Every tool, register_user too: a removed caller makes no account, and is asked nothing.
+    const before = lena.seen.length;
+    const registering = await callTool(lena.client, 'register_user');
+    expect(registering.status).toBe('rejected');
+    expect(registering.text).toMatch(/does not know who is calling/);
+    expect(lena.seen.length).toBe(before);
 
     await operator.sql("UPDATE users SET username = 'mira' WHERE username = 'mia'");
     const renamed = await callTool(mia.client, 'list_deployments', { service: 'payment-service' });

@@ -75,6 +75,14 @@ describe.each(['2025-11-25', '2026-07-28'] as Revision[])('register_user end to 
     const started = count(data.dir, 'users');
     const r = await callTool(c.client, 'register_user');
     expect(r.structured).toMatchObject({ status: 'pending', username, passwordSet: false });
+    // A 2026-07-28 call is picked up again with its state; a 2025 one is not, and another call would
+    // be another registration, finding the name held by this one: it is not asked for.
+    const said = JSON.stringify(r.structured);
+    if (revision === '2026-07-28') expect(said).toContain('call register_user again once they have');
+    else
+      expect(said).toContain(
+        `Do not call register_user again for it: that starts another registration, and the name ${username} is held by this one.`,
+      );
     // Nothing is an account before its password is set.
     expect(count(data.dir, 'users')).toBe(started);
     expect((await setPasswordOnPage(link)).status).toBe(200);

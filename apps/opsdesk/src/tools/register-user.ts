@@ -2,7 +2,7 @@ import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, rejected } from '@elicitkit/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
-import type { Deps } from '../context.js';
+import { type Deps, findCaller } from '../context.js';
 import { value } from '../db/query.js';
 import { inEachLocale, MESSAGES } from '../messages/index.js';
 
@@ -38,6 +38,9 @@ export function registerUserTool({ store, locale, links }: Deps) {
     forms: formsIn(locale),
     async run(_args, ctx) {
       const t = MESSAGES[ctx.locale];
+      // Only a caller opsdesk knows registers anyone (an account removed, or an identity it never
+      // had, is refused as by every other tool).
+      if (!(await store.run(findCaller(ctx)))) return rejected(t.unknownCaller(ctx.user));
       const answer = await ctx.ask('account', {
         message: t.registerMessage,
         form: formsIn(ctx.locale).account,
@@ -70,11 +73,20 @@ export function registerUserTool({ store, locale, links }: Deps) {
           // link is spent, so the page does not still work, and no account will come of this call.
           if (await links.foundTaken(ctx.contextId, username))
             return rejected(t.takenOnPage(username), { username, passwordSet: false });
-          // The page still works until its link expires; the account appears when it is used.
+          // The page still works until its link expires; the account appears when it is used. A
+          // 2026-07-28 call is picked up again (its state carries this registration); a 2025 one is
+          // not — another call would be another registration, and find the name held by this one.
           const waiting = password.result();
+          const text = ctx.revision === '2026-07-28' ? undefined : t.registerPending(username);
           return {
             ...waiting,
-            structuredContent: { ...(waiting.structuredContent as object), username, passwordSet: false },
+            ...(text ? { content: [{ type: 'text' as const, text }] } : {}),
+            structuredContent: {
+              ...(waiting.structuredContent as object),
+              ...(text ? { message: text } : {}),
+              username,
+              passwordSet: false,
+            },
           };
         }
         default:
