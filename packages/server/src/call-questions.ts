@@ -227,7 +227,7 @@ export class CallQuestions {
     if (sent.kind === 'unshowable')
       return this.unsupported(key, asked, ctx, fallback, `${reasons['old-revision']} ${sent.detail}`);
     // Read back into the form's own types (a Yes/No choice to a boolean) before anything looks at it.
-    const { raw, issues } = readBack(sent, form);
+    const { raw, issues } = readBack(sent, form, this.peer.revision);
     this.audit.response(key, raw, form);
     if (raw.kind !== 'answer') return this.ended(key, raw, ctx, fallback, timeoutMs);
     if (raw.action === 'decline' || raw.action === 'cancel') return this.refuse(key, raw.action, ctx);

@@ -4,7 +4,7 @@
  * for a text-only Cline), and the answer is read back into the form's own types before the form
  * checks it, so a tool's code and types never change with the client.
  */
-import type { AnyForm, FormSchema, Issue } from '@elicitkit/form';
+import type { AnyForm, FormSchema, Issue, Revision } from '@elicitkit/form';
 import { type Adaptation, adaptForClient, type KnownClient, restoreAnswer } from '@elicitkit/form/clients';
 import type { RawAnswer } from './channel/channel.js';
 import { type Locale, MESSAGES } from './messages.js';
@@ -70,8 +70,12 @@ function freezeShaped(shaped: ClientShaped): ClientShaped {
  * sent with (which the 2026-07-28 sealed state carries between rounds), and the issues of an answer
  * outside the shape that was sent (never guessed at: they make the outcome `invalid`).
  */
-export function readBack<R extends RawAnswer>(raw: R, form: AnyForm): { raw: R; issues: Issue[] } {
+export function readBack<R extends RawAnswer>(
+  raw: R,
+  form: AnyForm,
+  revision: Revision,
+): { raw: R; issues: Issue[] } {
   if (raw.kind !== 'answer' || !raw.content || !raw.adaptation) return { raw, issues: [] };
-  const read = restoreAnswer(raw.content, raw.adaptation, form.schema);
+  const read = restoreAnswer(raw.content, raw.adaptation, form.schema, revision);
   return read.ok ? { raw: { ...raw, content: read.value }, issues: [] } : { raw, issues: read.issues };
 }

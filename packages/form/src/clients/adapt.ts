@@ -4,6 +4,7 @@
  * shape its revision has (a Yes/No choice is `enum` + `enumNames` on 2025-06-18).
  */
 import { coerceValue } from '../coerce.js';
+import { needsDowngrade, type Revision } from '../revision.js';
 import { describeFields } from '../fields.js';
 import { listOptions } from '../kinds/options.js';
 import type { FieldModel } from '../kinds/registry.js';
@@ -65,14 +66,25 @@ export function restoreAnswer(
   content: Record<string, unknown>,
   adaptation: Adaptation | undefined,
   schema: FormSchema,
+  revision?: Revision,
 ): Validation<Record<string, unknown>> {
   if (!adaptation) return { ok: true, value: content };
   const out: Record<string, unknown> = { ...content };
   const issues: Issue[] = [];
   const models = modelsOf(schema);
+  // A 2025-06-18 client is shown boolean defaults only: a field adapted into a choice or text lost
+  // its default there and was asked as required (the form's own check judges the form as declared,
+  // where the boolean kept it). Left out, it is missing — never filled with a default not shown.
+  const defaultsLost = revision !== undefined && needsDowngrade(revision);
   for (const name of adaptation.fields) {
     const model = models.get(name);
-    if (!model || !Object.hasOwn(out, name)) continue;
+    if (!model) continue;
+    if (!Object.hasOwn(out, name)) {
+      const declared = schema.properties[name];
+      if (defaultsLost && declared?.default !== undefined && !schema.required?.includes(name))
+        issues.push(issue([name], 'required', `${model.label} is required.`));
+      continue;
+    }
     const value = out[name];
     if (adaptation.quirk === 'booleanAsChoice') {
       if (value === YES_NO.yes) out[name] = true;
