@@ -70,11 +70,7 @@ function freezeShaped(shaped: ClientShaped): ClientShaped {
  * sent with (which the 2026-07-28 sealed state carries between rounds), and the issues of an answer
  * outside the shape that was sent (never guessed at: they make the outcome `invalid`).
  */
-export function readBack<R extends RawAnswer>(
-  raw: R,
-  form: AnyForm,
-  revision: Revision,
-): { raw: R; issues: Issue[] } {
+export function readBack<R extends RawAnswer>(raw: R, form: AnyForm, revision: Revision): { raw: R; issues: Issue[] } {
   if (raw.kind !== 'answer' || !raw.content || !raw.adaptation) return { raw, issues: [] };
   const read = restoreAnswer(raw.content, raw.adaptation, form.schema, revision);
   return read.ok ? { raw: { ...raw, content: read.value }, issues: [] } : { raw, issues: read.issues };

@@ -4,10 +4,10 @@
  * shape its revision has (a Yes/No choice is `enum` + `enumNames` on 2025-06-18).
  */
 import { coerceValue } from '../coerce.js';
-import { needsDowngrade, type Revision } from '../revision.js';
 import { describeFields } from '../fields.js';
 import { listOptions } from '../kinds/options.js';
 import type { FieldModel } from '../kinds/registry.js';
+import { needsDowngrade, type Revision } from '../revision.js';
 import { type Issue, issue, type Validation } from '../validate/issues.js';
 import type { FieldSchema, FormSchema, StringFieldSchema, TitledSelectSchema } from '../wire.js';
 import type { ClientQuirks } from './quirks.js';
