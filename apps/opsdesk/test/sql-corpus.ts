@@ -338,6 +338,21 @@ export const SQL_CORPUS: SqlCase[] = [
     says: /"customers" is not the table this statement changes \(scratch_old\)/,
     shop: 'same',
   },
+  // While a write runs, the temp database holds its own counting objects, named afresh every run:
+  // a write that reads it would do something else every run. Refused (a read finds it empty, and
+  // a rename reads it as SQLite's own upkeep: both run as before).
+  {
+    sql: "UPDATE orders SET status = status WHERE id <= 101 + (SELECT unicode(substr(name, 4, 1)) % 16 FROM temp.sqlite_schema WHERE type = 'table')",
+    status: 'rejected',
+    says: /nor reading the temporary database/,
+    shop: 'same',
+  },
+  {
+    sql: "INSERT INTO customers (name, email, city, created_at) SELECT name, 'x@example.com', 'Oslo', '2026-01-01' FROM sqlite_temp_master",
+    status: 'rejected',
+    says: /nor reading the temporary database/,
+    shop: 'same',
+  },
   // An object is its kind and its name: a trigger named like a table (SQLite keeps trigger names
   // apart) is said to be a trigger, and never stands for the table — what is done to the table
   // after it is asked about as before.

@@ -98,7 +98,8 @@ export const en: OpsdeskMessages = {
     vacuum: 'execute_sql does not run VACUUM (VACUUM INTO writes a file elsewhere).',
     transaction: 'execute_sql does not run BEGIN, COMMIT, ROLLBACK or SAVEPOINT: each call is its own transaction.',
     extension: 'execute_sql does not load extensions.',
-    'other-database': 'execute_sql works on the demo shop only: temporary tables, views and triggers are not allowed.',
+    'other-database':
+      "execute_sql works on the demo shop only: temporary tables, views and triggers are not allowed, nor reading the temporary database (where opsdesk keeps each run's own counting objects).",
     'virtual-table':
       'execute_sql reads json_each and json_tree only; other virtual tables (pragma_*, dbstat, fts) are off limits.',
     explain: 'execute_sql does not run EXPLAIN.',

@@ -101,7 +101,8 @@ export const zh: OpsdeskMessages = {
     vacuum: 'execute_sql 不执行 VACUUM（VACUUM INTO 会在别处写文件）。',
     transaction: 'execute_sql 不执行 BEGIN、COMMIT、ROLLBACK 或 SAVEPOINT：每次调用自成一个事务。',
     extension: 'execute_sql 不加载扩展。',
-    'other-database': 'execute_sql 只操作演示商店：不允许临时表、临时视图和临时触发器。',
+    'other-database':
+      'execute_sql 只操作演示商店：不允许临时表、临时视图和临时触发器，也不允许读取临时数据库（opsdesk 在其中存放每次执行自己的计数对象）。',
     'virtual-table': 'execute_sql 只允许读取 json_each 和 json_tree；其他虚拟表（pragma_*、dbstat、fts）不可用。',
     explain: 'execute_sql 不执行 EXPLAIN。',
     'internal-table':

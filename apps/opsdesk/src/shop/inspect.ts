@@ -128,6 +128,13 @@ export function inspect(shopFile: string, sql: string): Inspection | { refusal: 
       if (nondeterministic.has(fn) && !inspection.varies.includes(fn)) inspection.varies.push(fn);
       if (['Destroy', 'DropTable', 'DropIndex', 'DropTrigger'].includes(op.opcode)) inspection.drops = true;
     }
+    // While a write runs, the temp database holds its own counting objects, named afresh every run:
+    // a write reading it (`… WHERE id < (SELECT … FROM temp.sqlite_schema)`) does something else
+    // every run, which no question could show. A read finds it empty (nothing is planted for one),
+    // and a change to the schema reads it as SQLite's own upkeep (ALTER TABLE … RENAME renames
+    // inside temp triggers too).
+    if (!inspection.readonly && !inspection.schema && program.some((op) => op.opcode === 'OpenRead' && op.p3 === 1))
+      return { refusal: 'other-database' };
     return inspection;
   } finally {
     scratch.close();
