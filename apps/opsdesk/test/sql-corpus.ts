@@ -338,6 +338,25 @@ export const SQL_CORPUS: SqlCase[] = [
     says: /"customers" is not the table this statement changes \(scratch_old\)/,
     shop: 'same',
   },
+  // Every row of a small table, some updated and the rest deleted (the rows the updates replace):
+  // every row changed, asked about as such.
+  {
+    sql: 'CREATE TABLE tiny (id INTEGER PRIMARY KEY, v TEXT)',
+    status: 'done',
+    shop: { sql: 'SELECT COUNT(*) AS n FROM tiny', is: [{ n: 0 }] },
+  },
+  {
+    sql: "INSERT INTO tiny (id, v) SELECT value, 'v' FROM json_each('[1,2,3,4,5,6,7,8,9,10]')",
+    status: 'done',
+    shop: { sql: 'SELECT COUNT(*) AS n FROM tiny', is: [{ n: 10 }] },
+  },
+  {
+    sql: 'UPDATE OR REPLACE tiny SET id = id + 5 WHERE id <= 5',
+    status: 'declined',
+    answer: { action: 'decline' },
+    asks: /changes every row of "tiny"[\s\S]*- `tiny`: 5 rows deleted, 5 rows updated \(it had 10\)/,
+    shop: { sql: 'SELECT COUNT(*) AS n FROM tiny', is: [{ n: 10 }] },
+  },
   // While a write runs, the temp database holds its own counting objects, named afresh every run:
   // a write that reads it would do something else every run. Refused (a read finds it empty, and
   // a rename reads it as SQLite's own upkeep: both run as before).

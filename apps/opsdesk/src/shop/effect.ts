@@ -120,8 +120,10 @@ export function judge(e: Execution): { danger: Danger; target: string; kind: Sch
   if (changed) return { danger: 'schema', target: changed.name, kind: changed.type };
   const fresh = created(e);
   const prefer = (names: string[]) => names.find((n) => e.direct.includes(n)) ?? names[0];
+  // Every row touched, one way or the other: `UPDATE OR REPLACE t SET id = id + 5` on ten rows
+  // updates five and deletes the five it replaces, neither a whole table alone.
   const whole = Object.entries(e.tables)
-    .filter(([n, t]) => !fresh.has(n) && t.before > 0 && (t.deleted >= t.before || t.updated >= t.before))
+    .filter(([n, t]) => !fresh.has(n) && t.before > 0 && t.deleted + t.updated >= t.before)
     .map(([n]) => n);
   const everyRow = prefer(whole);
   if (everyRow !== undefined) return { danger: 'every-row', target: everyRow, kind: 'table' };
