@@ -166,6 +166,21 @@ describe('an event store bound or lifetime that is no whole number from 1 is ref
       );
     },
   );
+  it('redis: a secret shorter than 32 bytes is a RangeError, none a TypeError, naming the option', () => {
+    const unused = new Redis({ lazyConnect: true });
+    expect(() => createRedisEventStore(unused, { secret: 'x'.repeat(31) })).toThrow(
+      expect.objectContaining({
+        name: 'RangeError',
+        message: expect.stringContaining('the event store secret must be at least 32 bytes'),
+      }),
+    );
+    expect(() => createRedisEventStore(unused, { secret: undefined as unknown as string })).toThrow(
+      expect.objectContaining({
+        name: 'TypeError',
+        message: expect.stringContaining('the event store secret must be a string'),
+      }),
+    );
+  });
   it('takes 1 for each', async () => {
     const store = createMemoryEventStore({ maxEventsPerStream: 1, maxStreamsPerSession: 1, ttlMs: 1 });
     const id = await store.storeEvent('s/a', note(1));
@@ -288,7 +303,7 @@ describe.skipIf(!REDIS)('redis', () => {
     }
   });
 
-  it('refuses a secret shorter than 32 characters', () => {
-    expect(() => createRedisEventStore(redis, { secret: 'short' })).toThrow(/32 characters/);
+  it('refuses a secret shorter than 32 bytes', () => {
+    expect(() => createRedisEventStore(redis, { secret: 'short' })).toThrow(/at least 32 bytes/);
   });
 });

@@ -624,11 +624,17 @@ describe.skipIf(!REDIS)('createRedisEventBus', () => {
     expect(b.bus.hearing()).toBe(false);
   });
 
-  it('refuses a secret shorter than 32 characters, and an empty channel', () => {
+  it('refuses a secret shorter than 32 bytes, or none, and an empty channel', () => {
     const redis = new Redis({ lazyConnect: true });
     cleanup.push(async () => redis.disconnect());
-    expect(() => createRedisEventBus(redis, { secret: 'short' })).toThrow(TypeError);
-    expect(() => createRedisEventBus(redis, { secret: 'x'.repeat(31) })).toThrow(/at least 32 characters/);
+    expect(() => createRedisEventBus(redis, { secret: 'short' })).toThrow(RangeError);
+    expect(() => createRedisEventBus(redis, { secret: 'x'.repeat(31) })).toThrow(/at least 32 bytes/);
+    expect(() => createRedisEventBus(redis, { secret: undefined as unknown as string })).toThrow(
+      /the event bus secret must be a string or a Uint8Array, not undefined/,
+    );
+    expect(() => createRedisEventBus(redis, { secret: new Uint8Array(32) as unknown as string })).toThrow(
+      /the event bus secret must be a string/,
+    );
     expect(() => createRedisEventBus(redis, { secret: SECRET, channel: '' })).toThrow(TypeError);
   });
 

@@ -3,6 +3,7 @@ import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
 import { bounded, storeTimeout } from '../claims/bounded.js';
 import { decrypt, encrypt, hmacSha256, type Mac, sameMac } from '../digest.js';
+import { checkSecret } from '../secret.js';
 import { listenedResources } from './listen-context.js';
 
 /** The channel the replicas share and the secret their messages are sealed with. */
@@ -240,8 +241,9 @@ export class NonceMemory {
  * const http = createHttpHandler(factory, { bus, sessions: relay });
  */
 export function createRedisEventBus(redis: Redis, options: RedisEventBusOptions): RedisEventBus {
-  if (typeof options.secret !== 'string' || options.secret.length < 32)
-    throw new TypeError('the event bus secret needs at least 32 characters');
+  // Counted in bytes, as every secret the kit takes (`checkSecret`).
+  checkSecret('the event bus secret', options.secret);
+  if (typeof options.secret !== 'string') throw new TypeError('the event bus secret must be a string');
   const channel = options.channel ?? 'elicitkit:bus';
   if (typeof channel !== 'string' || channel.length === 0 || channel.length > 256)
     throw new TypeError('the event bus channel must be 1 to 256 characters');

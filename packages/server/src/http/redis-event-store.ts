@@ -3,6 +3,7 @@ import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
 import { bounded, storeTimeout } from '../claims/bounded.js';
 import { decrypt, encrypt, sha1Hex } from '../digest.js';
+import { checkSecret } from '../secret.js';
 import { storeBound } from './event-store.js';
 
 /** Where and for how long a Redis event store keeps events, and the key they are sealed with. */
@@ -77,8 +78,9 @@ const STORE_SHA = sha1Hex(STORE);
  * const http = createHttpHandler(factory, { eventStore, sessions: relay });
  */
 export function createRedisEventStore(redis: Redis, options: RedisEventStoreOptions): EventStore {
-  if (options.secret.length < 32) throw new TypeError('the event store secret needs at least 32 characters');
-  const key = new Uint8Array(hkdfSync('sha256', options.secret, new Uint8Array(0), 'elicitkit stream events v1', 32));
+  // Counted in bytes, as every secret the kit takes (`checkSecret`): a missing one is said so, not a crash.
+  const secret = checkSecret('the event store secret', options.secret);
+  const key = new Uint8Array(hkdfSync('sha256', secret, new Uint8Array(0), 'elicitkit stream events v1', 32));
   const prefix = options.prefix ?? 'elicitkit:events:';
   const max = storeBound('maxEventsPerStream', options.maxEventsPerStream, 1000);
   const ttlMs = storeBound('ttlMs', options.ttlMs, 10 * 60_000);
