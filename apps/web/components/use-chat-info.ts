@@ -11,6 +11,36 @@ import type { ChatInfo, ToolInfo, ToolListing } from '../lib/wire';
 export type UserChoice = { ok: true; renewed: boolean } | { ok: false; error: string | undefined };
 
 /**
+ * This document's name in its chat (`ChatInfo.page`), kept across the chat page's mounts: React
+ * mounts it twice in strict mode, and a client-side navigation away (the audit trail) and back
+ * mounts it again — the same page, which must not be counted as another one (its one beacon would
+ * then leave the chat open). Said once, in the closing beacon.
+ */
+let documentPage = '';
+/** The document's last `GET /api/chat/info` in flight: a mount meanwhile waits for the name it brings. */
+let opening: Promise<unknown> = Promise.resolve();
+
+/**
+ * Opens (or finds) the chat for this document, saying the page's name once it has one; one request
+ * at a time, so a second mount (strict mode's, at once) waits for the first's name rather than
+ * be counted as another page. The reply (undefined: the server did not answer) and its body.
+ */
+function openChat(
+  locale: Locale,
+): Promise<{ reply: Response | undefined; answer: (ChatInfo & { error?: string }) | undefined }> {
+  const next = opening.then(async () => {
+    const reply = await fetch('/api/chat/info', {
+      headers: { 'x-elicitkit-locale': locale, ...(documentPage ? { 'x-elicitkit-page': documentPage } : {}) },
+    }).catch(() => undefined);
+    const answer = (await reply?.json().catch(() => undefined)) as (ChatInfo & { error?: string }) | undefined;
+    if (reply?.ok && answer) documentPage = answer.page;
+    return { reply, answer };
+  });
+  opening = next.catch(() => {});
+  return next;
+}
+
+/**
  * The browser's chat on the server: opened (or found by its cookie) on mount with
  * `GET /api/chat/info`, then the tools of its servers; closed with a beacon when the tab goes.
  * `fatal` is why no chat could be had (`'gone'`: the server did not answer); `csrf` holds the
@@ -22,22 +52,16 @@ export function useChatInfo(localeRef: RefObject<Locale>) {
   const [toolsError, setToolsError] = useState<string | null>(null);
   const [fatal, setFatal] = useState<string | null | 'gone'>(null);
   const csrf = useRef('');
-  /** This page's name in the chat (`ChatInfo.page`), said once in its closing beacon. */
-  const page = useRef('');
 
   useEffect(() => {
     void (async () => {
       // In the page's language: a refusal (too many chats, a broken configuration) is shown as it comes.
-      const reply = await fetch('/api/chat/info', { headers: { 'x-elicitkit-locale': localeRef.current } }).catch(
-        () => undefined,
-      );
-      const answer = (await reply?.json().catch(() => undefined)) as (ChatInfo & { error?: string }) | undefined;
+      const { reply, answer } = await openChat(localeRef.current);
       if (!reply?.ok || !answer) {
         setFatal(answer?.error ?? 'gone');
         return;
       }
       csrf.current = answer.csrf;
-      page.current = answer.page;
       setInfo(answer);
       const response = await fetch('/api/tools', { headers: { 'x-elicitkit-locale': localeRef.current } }).catch(
         () => undefined,
@@ -58,9 +82,9 @@ export function useChatInfo(localeRef: RefObject<Locale>) {
   // cache has left its chat, so it reloads — and that reload's pagehide has nothing more to say.
   useEffect(() => {
     const leave = () => {
-      if (!csrf.current || !page.current) return;
-      navigator.sendBeacon('/api/chat/close', JSON.stringify({ csrf: csrf.current, page: page.current }));
-      page.current = '';
+      if (!csrf.current || !documentPage) return;
+      navigator.sendBeacon('/api/chat/close', JSON.stringify({ csrf: csrf.current, page: documentPage }));
+      documentPage = '';
     };
     const back = (event: PageTransitionEvent) => {
       if (event.persisted) window.location.reload();
@@ -97,7 +121,7 @@ export function useChatInfo(localeRef: RefObject<Locale>) {
     if (renewed && body?.csrf) {
       csrf.current = body.csrf;
       // The old chat is gone with this page's name in it; the new one names this page afresh.
-      page.current = typeof body.page === 'string' ? body.page : '';
+      documentPage = typeof body.page === 'string' ? body.page : '';
     }
     setInfo(
       (i) =>

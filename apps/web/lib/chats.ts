@@ -48,9 +48,11 @@ export interface ChatStore {
    * shows the same chat — and names it: the page's leaving is counted by that name, once. Past
    * `MAX_PAGES` a page is counted but not named (`''`): its leaving is never counted, so the chat
    * waits for its idle time rather than end under a page still showing it. Undefined when the chat
-   * is not open.
+   * is not open. `known`: the name the page was given already, if it was (the same document
+   * mounting again — a client-side navigation back, React's strict mode): still one of the chat's
+   * pages, it is that page, not another one counted.
    */
-  visit(id: string): Promise<string | undefined>;
+  visit(id: string, known?: string): Promise<string | undefined>;
   /**
    * Counts the page `page` of the chat (by its key) gone, and says how many are left: the chat
    * ends when none is. Negative when the chat is not open or the page is not one of its own (never
@@ -140,9 +142,10 @@ export function createMemoryChats(now: () => number = Date.now): ChatStore {
       pages.delete(key);
       return { ...chat };
     },
-    async visit(id) {
+    async visit(id, known) {
       const shown = pages.get(chatKey(id));
       if (!shown) return undefined;
+      if (known && shown.named.has(known)) return known;
       shown.count += 1;
       if (shown.count > MAX_PAGES) return '';
       const page = newPage();

@@ -28,12 +28,14 @@ return redis.call('HGETALL', KEYS[1])
 `;
 
 /**
- * KEYS: chat hash. ARGV: the page's name, `MAX_PAGES`. Counts the page and names it (a `page:`
- * field) while the count is within the cap; the name, `''` past the cap, false when the chat is not
- * open.
+ * KEYS: chat hash. ARGV: the page's name, `MAX_PAGES`, the name the page had already (`''`: none).
+ * A page still named there is that page (not counted again); otherwise counts the page and names
+ * it (a `page:` field) while the count is within the cap; the name, `''` past the cap, false when
+ * the chat is not open.
  */
 const VISIT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+if ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[1], 'page:' .. ARGV[3]) == 1 then return ARGV[3] end
 if redis.call('HINCRBY', KEYS[1], 'pages', 1) > tonumber(ARGV[2]) then return '' end
 redis.call('HSET', KEYS[1], 'page:' .. ARGV[1], 1)
 return ARGV[1]
@@ -161,8 +163,10 @@ export function createRedisChats(redis: Redis, prefix = 'elicitkit:web:', now: (
       if (!moved) return undefined;
       return { ...fresh, address: moved[0], budget: moved[1] };
     },
-    async visit(id) {
-      const page = (await redis.eval(VISIT, 1, chat(chatKey(id)), newPage(), String(MAX_PAGES))) as string | null;
+    async visit(id, known) {
+      const page = (await redis.eval(VISIT, 1, chat(chatKey(id)), newPage(), String(MAX_PAGES), known ?? '')) as
+        | string
+        | null;
       return page ?? undefined;
     },
     async leave(key, page) {

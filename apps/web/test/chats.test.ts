@@ -100,6 +100,12 @@ describe.each(stores)('chat store: %s', (_name, make) => {
     const two = (await store.visit(opened.chat.id)) ?? '';
     expect(one).toMatch(/^[A-Za-z0-9_-]{16}$/);
     expect(two).not.toBe(one);
+    // A page that has its name (the same document mounting again) is that page, not a third; a
+    // name the chat never gave is no name.
+    expect(await store.visit(opened.chat.id, one)).toBe(one);
+    const third = (await store.visit(opened.chat.id, 'made-up-by-a-page')) ?? '';
+    expect([one, two]).not.toContain(third);
+    expect(await store.leave(key, third)).toBe(2);
     expect(await store.leave(key, one)).toBe(1);
     // The same page again (a page restored from the back/forward cache reloads and says goodbye
     // twice), a page never named, another chat's page: nothing counted.

@@ -61,6 +61,23 @@ describe('two tabs of one chat', () => {
     expect(await state().chats.has(one.cookie.split('=')[1] ?? '')).toBe(false);
   });
 
+  it('a page that opens its chat again with its name (mounted again) is one page: its one beacon ends the chat', async () => {
+    const one = await newBrowser();
+    for (let i = 0; i < 2; i++) {
+      const again = await getChatInfo(
+        new Request('http://localhost/api/chat/info', {
+          headers: { cookie: one.cookie, 'x-elicitkit-page': one.page },
+        }),
+      );
+      expect(((await again.json()) as { page: string }).page).toBe(one.page);
+    }
+    const q = await ask(one, '/deploy_service service=order-service');
+    expect((await beacon(routes, one)).status).toBe(204);
+    await q.rest;
+    expect((await state().registry.get(q.id))?.settlement).toEqual({ reason: 'withdrawn' });
+    expect(await state().chats.has(one.cookie.split('=')[1] ?? '')).toBe(false);
+  });
+
   it('a page that says goodbye twice is counted gone once: the other tab keeps its chat', async () => {
     const one = await newBrowser();
     const two = await secondTab(one);

@@ -6,6 +6,9 @@ import { chatCookies, chatOf, createChat, state } from '../../../../lib/state';
 import type { ChatInfo } from '../../../../lib/wire';
 
 export const runtime = 'nodejs';
+
+/** What a page's name looks like (`newPage`); anything else in the header is no name. */
+const PAGE_NAME = /^[\w-]{1,64}$/;
 export const dynamic = 'force-dynamic';
 
 /**
@@ -22,7 +25,10 @@ export async function GET(request: Request): Promise<Response> {
   let chat: { id: string; csrf: string; user: string } | undefined = await chatOf(request);
   // Every page of the chat (a second tab, a reload before the old page's beacon) is counted and
   // named, so one page's leaving — said once, by its name — does not end the chat under the others.
-  let page = chat && (await state().chats.visit(chat.id));
+  // A page that has its name already (the same document mounting again: a client-side navigation
+  // back to the chat, React's strict mode) says it, and is that page, not one more.
+  const known = request.headers.get('x-elicitkit-page') ?? '';
+  let page = chat && (await state().chats.visit(chat.id, PAGE_NAME.test(known) ? known : undefined));
   if (page === undefined) chat = undefined;
   if (!chat) {
     const opened = await createChat(clientAddress(request));
