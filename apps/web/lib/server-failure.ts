@@ -179,16 +179,34 @@ function safeUrl(raw: string, locale: Locale): string {
   return url ? `${url.origin}${url.pathname}${url.search ? '?…' : ''}` : SAY[locale].invalidUrl;
 }
 
-const SECRET_NAME = /(token|secret|passw(or)?d|api[-_]?key|auth|bearer|credential|cookie)/i;
+const SECRET_NAME =
+  /(token|secret|passw(or)?d|pass(phrase)?|api[-_]?key|access[-_]?key|private[-_]?key|auth|bearer|credential|cookie)/i;
 
+/**
+ * A command line as shown in an error anyone using the chat reads: secrets hidden wherever a
+ * command line carries them — the value after a secret-looking flag (`--token x`, `--api-key=x`),
+ * a secret-looking `NAME=value` (`env API_KEY=…`), an environment variable's value after `-e` or
+ * `--env` (`docker run -e GITHUB_TOKEN=…`: any name), a header's value after `-H` or `--header`,
+ * a credential after `Bearer` or `Basic`, a URL's password (`postgresql://app:pw@db/…`) and its
+ * secret-looking query values.
+ */
 function commandLine(command: string, args: readonly string[]): string {
   const shown = args.map((arg, i) => {
     const previous = args[i - 1];
-    if (previous !== undefined && /^--?[\w-]+$/.test(previous) && SECRET_NAME.test(previous)) return '***';
+    if (previous !== undefined && /^--?[\w-]+$/.test(previous)) {
+      if (SECRET_NAME.test(previous)) return '***';
+      if (/^(-e|--env)$/.test(previous) && /^[A-Za-z_][\w.-]*=/.test(arg))
+        return `${arg.slice(0, arg.indexOf('='))}=***`;
+      if (/^(-H|--header)$/i.test(previous) && arg.includes(':')) return `${arg.slice(0, arg.indexOf(':'))}: ***`;
+    }
     const flag = /^(--?[\w-]+)=/.exec(arg);
     if (flag?.[1] && SECRET_NAME.test(flag[1])) return `${flag[1]}=***`;
-    if (/^bearer\s/i.test(arg)) return 'Bearer ***';
-    return arg;
+    const assigned = /^([A-Za-z_][\w.-]*)=/.exec(arg);
+    if (assigned?.[1] && SECRET_NAME.test(assigned[1])) return `${assigned[1]}=***`;
+    return arg
+      .replace(/\b(bearer|basic)\s+\S+/gi, '$1 ***')
+      .replace(/(\b[a-z][\w+.-]*:\/\/[^\s/@:]*:)[^\s/@]*@/gi, '$1***@')
+      .replace(/([?&][^=&#\s]*(token|key|secret|sig|signature|passw|auth|credential)[^=&#\s]*=)[^&#\s]*/gi, '$1***');
   });
   return [command, ...shown].map((part) => (/^[\w@%+=:,./*-]+$/.test(part) ? part : JSON.stringify(part))).join(' ');
 }
