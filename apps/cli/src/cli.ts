@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import { Console } from 'node:console';
+import { cleanConsole } from './clean-console.js';
 import { main } from './main.js';
 
 // stdout carries only what a command produces (`--json`, pipes, `serve --stdio`'s MCP messages);
-// whatever a library logs through `console` (the SDK's `console.debug` notices, say) is a
-// diagnostic, and goes to stderr.
-globalThis.console = new Console({ stdout: process.stderr, stderr: process.stderr });
+// whatever a library logs through `console` (the SDK's `console.debug` notices and warnings, which
+// may quote a server's text) is a diagnostic, and goes to stderr, cleaned for the terminal.
+globalThis.console = cleanConsole(process.stderr).console;
 
 process.exitCode = await main(process.argv.slice(2));

@@ -99,6 +99,39 @@ const askEnv =
     return then(await ask(ctx, { message, requestedSchema: good }));
   };
 
+/** The ending of a tool that asked two questions at once: a cancel or a decline of either ends it. */
+function bothAnswered(answers: Ask[]): CallToolResult {
+  const cancelled = answers.find((r) => r.action === 'cancel');
+  const refused =
+    cancelled ?? answers.find((r) => r.action !== 'accept' || !r.content || Object.keys(r.content).length === 0);
+  return refused ? notDone(refused) : done(`done: ${JSON.stringify(answers.map((r) => r.content))}`);
+}
+
+/**
+ * Well behaved, two questions in one round: `inputRequired` with two keys, which the SDK's legacy
+ * shim pushes to a 2025 client at once, one message each. A decline or a cancel of either ends it.
+ */
+const askPair =
+  (server: McpServer): Handler =>
+  async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass env and ticket.');
+    const answers = [
+      inputResponse(ctx.mcpReq.inputResponses, 'env'),
+      inputResponse(ctx.mcpReq.inputResponses, 'ticket'),
+    ];
+    if (answers.every((r) => r.kind === 'missing'))
+      return inputRequired({
+        inputRequests: {
+          env: inputRequired.elicit({ message, requestedSchema: good as never }),
+          ticket: inputRequired.elicit({
+            message: 'Which release ticket covers the deploy of order-service?',
+            requestedSchema: ticket as never,
+          }),
+        },
+      });
+    return bothAnswered(answers.map((r) => (r.kind === 'elicit' ? r : { action: 'missing' })));
+  };
+
 /** How many times the EK18 server built its question. */
 let ek18Looks = 0;
 
@@ -382,6 +415,61 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
       }),
     );
   },
+  /** Well behaved, two questions in one round (`askPair`). */
+  pair: (server) => askPair(server),
+  /** Well behaved, two questions at once: on 2025 connections it pushes both before either is answered. */
+  'pair-push': (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass env and ticket.');
+    if (ctx.mcpReq.envelope !== undefined) return askPair(server)(_a, ctx);
+    const answers = await Promise.all([
+      ask(ctx, { message, requestedSchema: good }),
+      ask(ctx, { message: 'Which release ticket covers the deploy of order-service?', requestedSchema: ticket }),
+    ]);
+    return bothAnswered(answers);
+  },
+  /**
+   * Well behaved, two questions at once as 'pair-push' asks them, but the second goes out 300 ms
+   * after the first, in the same turn of its event loop (work in between, or a busy machine that
+   * stopped the process there): it cannot have read an answer to the first before asking it.
+   */
+  'pair-apart': (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass env and ticket.');
+    if (ctx.mcpReq.envelope !== undefined) return askPair(server)(_a, ctx);
+    const first = ask(ctx, { message, requestedSchema: good });
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+    const second = ask(ctx, {
+      message: 'Which release ticket covers the deploy of order-service?',
+      requestedSchema: ticket,
+    });
+    return bothAnswered(await Promise.all([first, second]));
+  },
+  /**
+   * Well behaved: a ticket it does not know gets the question again, saying why and how many tries
+   * are left (so the question reads differently after each answer), three tries at most; the
+   * round is its `requestState`, so the same round sent again asks the same question.
+   */
+  retry: (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass ticket: an approved release ticket.');
+    const tried = Number(ctx.mcpReq.requestState() ?? 0);
+    const r = inputResponse(ctx.mcpReq.inputResponses, 'ticket');
+    let why = '';
+    if (r.kind === 'elicit') {
+      const given = r.content?.ticket;
+      if (r.action !== 'accept' || typeof given !== 'string' || given === '') return notDone(r);
+      if (given === 'REL-1001') return done('Released under REL-1001.');
+      if (tried >= 3) return result('invalid', 'No approved ticket after 3 tries.', true);
+      why = `Ticket ${given} is not an approved release ticket (${3 - tried} tries left). `;
+    }
+    return inputRequired({
+      inputRequests: {
+        ticket: inputRequired.elicit({
+          message: `${why}Which approved release ticket covers the deploy of order-service?`,
+          requestedSchema: ticket as never,
+        }),
+      },
+      requestState: String(tried + 1),
+    });
+  },
   /** Ends its own process: over stdio the connection dies with it. */
   exit: () => async () => process.exit(3),
 };
@@ -433,6 +521,33 @@ export function rpcErrorServer(): McpServer {
       throw new ProtocolError(ProtocolErrorCode.InternalError, 'elicitation is not available');
     return handler({}, ctx);
   });
+  return server;
+}
+
+/**
+ * A server with two tools, one of them `bad-header`: it declares an `x-mcp-header` that is no HTTP
+ * token, and its name carries escape sequences (`name`). On 2026-07-28 over HTTP the SDK's client
+ * leaves that tool out of its list (SEP-2243) and warns on the console, quoting the name.
+ */
+export function badHeaderServer(name: string): McpServer {
+  const server = brokenServer('good', { readOnly: true });
+  const good = TOOLS.good?.(server) as Handler;
+  server.server.removeRequestHandler('tools/list');
+  server.server.setRequestHandler('tools/list', async () => ({
+    tools: [
+      { name: toolName('good'), inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+      {
+        name,
+        inputSchema: {
+          type: 'object',
+          properties: { region: { type: 'string', 'x-mcp-header': 'Region Name' } },
+        },
+        annotations: { readOnlyHint: true },
+      },
+    ],
+  }));
+  server.server.removeRequestHandler('tools/call');
+  server.server.setRequestHandler('tools/call', async (_request, ctx) => good({}, ctx));
   return server;
 }
 

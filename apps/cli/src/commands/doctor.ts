@@ -26,6 +26,7 @@ import {
   startOwnOpsdesk,
 } from '../doctor/index.js';
 import { progressLine } from '../doctor/progress.js';
+import { stoppedUnder } from '../doctor/records.js';
 import type { Io } from '../io.js';
 import { revisionFrom } from '../options.js';
 import { joinLines } from '../shown.js';
@@ -141,14 +142,17 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       );
     if (!report.revisions.some((r) => r.served)) {
       io.err(
-        `elicitkit doctor: could not connect to ${endpoint.label}: ${oneLine(report.revisions[0]?.error ?? 'no connection')}${clean(run.profiles.find((p) => p.lastWords)?.lastWords ?? '')}`,
+        `elicitkit doctor: could not connect to ${endpoint.label}: ${oneLine(run.profiles[0]?.error ?? 'no connection')}${clean(run.profiles.find((p) => p.lastWords)?.lastWords ?? '')}`,
       );
       return EXIT.toolError;
     }
-    // A check that stopped under a profile it reached judged only part of the server: not a pass.
-    for (const r of report.revisions)
-      if (r.served && r.error !== null)
-        io.err(`elicitkit doctor: the check stopped under ${r.profile}: ${oneLine(r.error)}`);
+    // A check that stopped under a profile — one the server closed or crashed on while connecting,
+    // too — judged only part of the server: not a pass.
+    for (const p of run.profiles)
+      if (stoppedUnder(p))
+        io.err(
+          `elicitkit doctor: the check stopped under ${p.profile.id}: ${oneLine(p.error ?? '')}${p.served ? '' : clean(p.lastWords ?? '')}`,
+        );
     return report.summary.errors > 0 ||
       report.summary.stopped.length > 0 ||
       (values.strict && report.summary.warnings > 0)

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/client';
+import type { RequestId, Tool } from '@modelcontextprotocol/client';
 import { urlsShown } from '../shown-url.js';
 import { type CallOutcome, fromError, fromResult } from './classify.js';
 import type { Connection } from './connection.js';
@@ -73,10 +73,17 @@ export function casesFor(fixtures: Fixtures | undefined, tool: Tool): readonly F
   return [{ label: JSON.stringify(args), arguments: args }];
 }
 
-/** The recorded ask a request handed to doctor belongs to: the first unanswered one with its message. */
-export function pairAsk(asks: Ask[], params: Record<string, unknown>): Ask | undefined {
+/**
+ * The recorded ask a request handed to doctor belongs to: the unanswered one of its `id` (a pushed
+ * question's JSON-RPC id, an embedded one's `inputRequests` key), else the first with its message.
+ */
+export function pairAsk(asks: Ask[], params: Record<string, unknown>, id: RequestId): Ask | undefined {
   const open = asks.filter((a) => !a.answer);
-  return open.find((a) => a.params.message === params.message) ?? open[0];
+  return (
+    open.find((a) => (a.via === 'push' ? a.id : a.key) === id) ??
+    open.find((a) => a.params.message === params.message) ??
+    open[0]
+  );
 }
 
 /** An error's message for the report, any URL in it printed as the CLI prints one (`urlsShown`). */

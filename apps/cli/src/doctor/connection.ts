@@ -1,15 +1,25 @@
 import { listToolsSafely, revisionOptions } from '@elicitkit/client';
 import { SchemaValidator } from '@elicitkit/client/schema-validator';
-import { Client, type ElicitResult, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import {
+  Client,
+  type ElicitResult,
+  ProtocolError,
+  type RequestId,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+} from '@modelcontextprotocol/client';
 import { lastWords } from '../target.js';
 import type { Endpoint } from './endpoint.js';
 import { canElicit, type Profile } from './profiles.js';
-import { type RawAsk, tap } from './tap.js';
+import { type RawAsk, type SentAnswer, tap } from './tap.js';
 
-/** What a connection reports to the run: the raw questions, and the answer to each request. */
+/** What a connection reports to the run: the raw questions, the answer to each request, and when answers leave. */
 export interface ConnectionHooks {
   onAsks(asks: RawAsk[]): void;
-  answer(params: Record<string, unknown>): ElicitResult;
+  /** `id`: the request's JSON-RPC id (a pushed question), or its `inputRequests` key (an embedded one). */
+  answer(params: Record<string, unknown>, id: RequestId): ElicitResult;
+  onSent?(sent: SentAnswer): void;
 }
 
 /** One profile's live connection to the server. */
@@ -24,6 +34,9 @@ export interface Connection {
  * `--timeout-ms`, when that is longer) is not coming.
  */
 const CONNECT_TIMEOUT_MS = 30_000;
+
+/** The longest doctor waits for the server's answer to the ping sent before each answer to a pushed question. */
+const BARRIER_MS = 1_000;
 
 /**
  * Connects as `profile`: its revision, its declared capabilities, and an elicitation handler
@@ -49,18 +62,34 @@ export async function openConnection(
     },
   );
   if (canElicit(profile)) {
-    client.setRequestHandler('elicitation/create', async (request) =>
-      hooks.answer(request.params as unknown as Record<string, unknown>),
-    );
+    // A 2025 server (or the SDK's legacy shim, for a 2026-07-28 round) may push several questions
+    // at once, one message each, which can come apart by tens of milliseconds on a busy machine.
+    // Before an answer to a pushed question goes out, doctor pings: the server answers the ping
+    // only after it has sent all it sent along with this question, so every one of them has come
+    // before the answer left and none reads as asked after it (EK12, EK05). 2026-07-28 questions
+    // come in rounds the protocol marks, and that revision has no ping.
+    const pushed = profile.revision !== '2026-07-28';
+    client.setRequestHandler('elicitation/create', async (request, ctx) => {
+      const answer = hooks.answer(request.params as unknown as Record<string, unknown>, ctx.mcpReq.id);
+      // Any reply will do, an error too; a server that never answers pings is only slower to check.
+      if (pushed) await client.ping({ timeout: BARRIER_MS }).catch(() => {});
+      return answer;
+    });
   }
   const transport = await endpoint.transport(profile);
+  let answered = false;
+  const tapped = tap(transport, {
+    onAsks: hooks.onAsks,
+    ...(hooks.onSent ? { onSent: hooks.onSent } : {}),
+    onResponse: () => {
+      answered = true;
+    },
+  });
   try {
-    await client.connect(tap(transport, hooks.onAsks), {
-      timeout: Math.max(CONNECT_TIMEOUT_MS, requestTimeoutMs),
-    });
+    await client.connect(tapped, { timeout: Math.max(CONNECT_TIMEOUT_MS, requestTimeoutMs) });
   } catch (error) {
     await client.close().catch(() => {});
-    throw new ConnectFailure(error, lastWords(transport));
+    throw new ConnectFailure(error, lastWords(transport), refusedRevision(error, answered));
   }
   return {
     client,
@@ -70,13 +99,31 @@ export async function openConnection(
 }
 
 /**
- * A connection that could not be opened: the failure (`cause`, its message as its own) and what a
- * stdio server last wrote on stderr (`lastWords`, '' when nothing or over HTTP).
+ * Whether a connect failed because the server would not speak the profile's revision: it answered
+ * the handshake with a JSON-RPC error, or with a version this client does not take (the SDK's
+ * plain error after the server `answered`), or did not offer the pinned 2026-07-28 on the version
+ * probe (a 2025 server that ends on a request it does not know refuses it so too), or refused the
+ * HTTP request as the Streamable HTTP transport says to refuse a version (400). A connection that
+ * closed or timed out before any answer — a server that crashed on this revision's `initialize` —
+ * is no refusal.
+ */
+function refusedRevision(error: unknown, answered: boolean): boolean {
+  if (error instanceof ProtocolError) return true;
+  if (error instanceof SdkHttpError) return error.status === 400 || error.code === SdkErrorCode.EraNegotiationFailed;
+  if (SdkError.isInstance(error)) return error.code === SdkErrorCode.EraNegotiationFailed;
+  return answered;
+}
+
+/**
+ * A connection that could not be opened: the failure (`cause`, its message as its own), what a
+ * stdio server last wrote on stderr (`lastWords`, '' when nothing or over HTTP), and whether the
+ * server refused the revision (`refused`) rather than closing, crashing or hanging while connecting.
  */
 export class ConnectFailure extends Error {
   constructor(
     override readonly cause: unknown,
     readonly lastWords: string,
+    readonly refused: boolean,
   ) {
     super(cause instanceof Error ? cause.message : String(cause));
     this.name = 'ConnectFailure';

@@ -10,7 +10,7 @@ export type { QuestionBranch, Untried, UntriedBranch } from './branch-coverage.j
 export type NotReached =
   /** The profile declares no mode for it: not a gap, the server must not ask there. */
   | 'mode-not-declared'
-  /** The server would not speak the profile's revision. */
+  /** The server would not speak the profile's revision (it refused it). */
   | 'not-served'
   /** The server did not list the tool to this profile. */
   | 'not-listed'
@@ -176,7 +176,10 @@ function whyNot(
   tool: ToolInfo,
   calls: readonly CallRecord[],
 ): { reason: NotReached; detail: string } {
-  if (!record.served) return { reason: 'not-served', detail: 'the server does not speak this revision' };
+  if (!record.served)
+    return record.refused
+      ? { reason: 'not-served', detail: 'the server does not speak this revision' }
+      : { reason: 'connection-lost', detail: 'the connection could not be opened: the check stopped' };
   if (!record.profile.modes[q.mode]) return { reason: 'mode-not-declared', detail: `no ${q.mode} mode declared` };
   if (!tool.listedBy.includes(record.profile.id))
     return { reason: 'not-listed', detail: 'the server does not list the tool to this client' };

@@ -8,15 +8,19 @@ const regions = {
 };
 const ticket = { type: 'object', properties: { ticket: { type: 'string', title: 'Release ticket' } } };
 
-/** A 2026-07-28 question as doctor records it: `round` is the incoming message that carried it. */
-function ask(round: number, key: string, message: string, schema: object, answer?: Ask['answer']): Ask {
+/**
+ * A 2026-07-28 question as doctor records it: `after` is how many of doctor's answers had gone out
+ * when it came; an answered one's answer went out as the `sent`-th.
+ */
+function ask(after: number, key: string, message: string, schema: object, answer?: Ask['answer'], sent?: number): Ask {
   return {
     mode: 'form',
     via: 'embedded',
     key,
-    round,
+    after,
     params: { message, requestedSchema: schema },
     ...(answer ? { answer } : {}),
+    ...(sent !== undefined ? { sent } : {}),
   };
 }
 
@@ -51,31 +55,31 @@ const restoring = 'Which release ticket covers restoring the orders in us_east_1
 describe('doctor judges EK11 in the words the person gave before each question', () => {
   it('takes every string of the arguments, at any depth', () => {
     const message = 'Which region should the rows of order_items be restored in?';
-    expect(ek11({ target: { tables: ['audit_log', 'order_items'] } }, [ask(1, 'region', message, regions)])).toEqual(
+    expect(ek11({ target: { tables: ['audit_log', 'order_items'] } }, [ask(0, 'region', message, regions)])).toEqual(
       [],
     );
-    expect(ek11({ target: { tables: ['audit_log'] }, rows: 3 }, [ask(1, 'region', message, regions)])).toEqual([
+    expect(ek11({ target: { tables: ['audit_log'] }, rows: 3 }, [ask(0, 'region', message, regions)])).toEqual([
       'the message shows the internal identifier "order_items"',
     ]);
   });
 
   it('takes the answers of earlier rounds', () => {
-    const asks = [ask(1, 'region', 'Which region should the orders be restored in?', regions, chose('us_east_1'))];
-    expect(ek11({}, [...asks, ask(2, 'ticket', restoring, ticket)])).toEqual([]);
+    const asks = [ask(0, 'region', 'Which region should the orders be restored in?', regions, chose('us_east_1'), 1)];
+    expect(ek11({}, [...asks, ask(1, 'ticket', restoring, ticket)])).toEqual([]);
   });
 
   it('not an answer of the same round: it was asked before any of them was given', () => {
     const asks = [
-      ask(1, 'region', 'Which region should the orders be restored in?', regions, chose('us_east_1')),
-      ask(1, 'ticket', restoring, ticket),
+      ask(0, 'region', 'Which region should the orders be restored in?', regions, chose('us_east_1'), 1),
+      ask(0, 'ticket', restoring, ticket),
     ];
     expect(ek11({}, asks)).toEqual(['the message shows the internal identifier "us_east_1"']);
   });
 
   it('not a declined question, which gave nothing', () => {
     const declined = { action: 'decline', why: 'strategy' } as const;
-    const asks = [ask(1, 'region', 'Which region should the orders be restored in?', regions, declined)];
-    expect(ek11({}, [...asks, ask(2, 'ticket', restoring, ticket)])).toEqual([
+    const asks = [ask(0, 'region', 'Which region should the orders be restored in?', regions, declined, 1)];
+    expect(ek11({}, [...asks, ask(1, 'ticket', restoring, ticket)])).toEqual([
       'the message shows the internal identifier "us_east_1"',
     ]);
   });

@@ -1,4 +1,3 @@
-import { jsonText } from '@elicitkit/client/typed-json';
 import { lint } from '@elicitkit/form';
 import { judgeAcross } from './across.js';
 import { succeeded } from './classify.js';
@@ -6,6 +5,7 @@ import { ambiguity, type DoctorFinding, type DoctorNote, FindingSet } from './fi
 import { shapesNotIn20250618 } from './legacy-shapes.js';
 import { PROFILES, type Profile } from './profiles.js';
 import type { Ask, CallRecord, DoctorRun } from './records.js';
+import { cameAfter, changedAfterAnswer } from './rounds.js';
 
 const AMBIGUOUS = ' (judged by isError alone: the result has no structuredContent.status)';
 
@@ -50,11 +50,11 @@ function judgeAsk(found: FindingSet, call: CallRecord, ask: Ask, profile: Profil
 
 /**
  * What the person had supplied by the time `ask` came (EK11): doctor's arguments for the call and
- * its answers of earlier rounds. A name among them — the table in the SQL doctor sent — is the
+ * its answers that had gone out. A name among them — the table in the SQL doctor sent — is the
  * person's own word, which the message may show (and a confirmation may ask them to type).
  */
 function givenBefore(call: CallRecord, ask: Ask): string[] {
-  const answers = call.asks.filter((a) => a.round < ask.round).map((a) => a.answer?.content);
+  const answers = call.asks.filter((a) => cameAfter(ask, a)).map((a) => a.answer?.content);
   return stringsIn([call.arguments, answers]);
 }
 
@@ -83,9 +83,10 @@ function judgeCall(found: FindingSet, call: CallRecord): void {
 
   judgeChanges(found, call);
   const result = succeeded(call.outcome);
-  // A page declined is declined too: asking about it (or anything) again is a re-ask.
-  const declined = call.asks.find((a) => a.answer?.action === 'decline');
-  if (declined && call.asks.some((a) => a.round > declined.round))
+  // A page declined is declined too: asking about it (or anything) again is a re-ask. Only a
+  // question that came after the decline went out can be one: two asked at once are one round.
+  const declined = firstSent(call, 'decline');
+  if (declined && call.asks.some((a) => cameAfter(a, declined)))
     found.add(call, {
       rule: 'EK12',
       message: 'asked again after the user declined',
@@ -93,7 +94,8 @@ function judgeCall(found: FindingSet, call: CallRecord): void {
     });
   const cancelled = call.asks.find((a) => a.answer?.action === 'cancel');
   if (cancelled) {
-    if (call.asks.some((a) => a.round > cancelled.round))
+    const sent = firstSent(call, 'cancel');
+    if (sent && call.asks.some((a) => cameAfter(a, sent)))
       found.add(call, {
         rule: 'EK05',
         message: 'asked another question after the user cancelled',
@@ -121,20 +123,26 @@ function judgeCall(found: FindingSet, call: CallRecord): void {
     });
 }
 
+/** The question whose `action` answer went out first in the call, if one went out. */
+function firstSent(call: CallRecord, action: 'decline' | 'cancel'): Ask | undefined {
+  let first: Ask | undefined;
+  for (const a of call.asks)
+    if (a.answer?.action === action && a.sent !== undefined && (first?.sent ?? Infinity) > a.sent) first = a;
+  return first;
+}
+
 /**
- * EK18: on 2026-07-28 a key answered in one round and asked again, changed, in the next — its
- * answer did not count because the question moved. Once can be the world moving on (a new version
- * to deploy); twice in one call is a question that changes on every look (a clock, a live count),
- * which no answer can ever settle.
+ * EK18: on 2026-07-28 a key answered in one round came back changed in a later one, and changed
+ * again when doctor sent that round once more, word for word (`resendChanged`): the question
+ * changes by itself, so its answer did not count. A question that comes back the same from the same
+ * round changed because of the answer — a retry prompt saying why it did not fit — and is no fault.
+ * Once can be the world moving on (a new version to deploy); twice in one call is a question that
+ * changes on every look (a clock, a live count), which no answer can ever settle.
  */
 function judgeChanges(found: FindingSet, call: CallRecord): void {
-  const last = new Map<string, Ask>();
   const changes = new Map<string, number>();
-  for (const ask of call.asks) {
-    if (ask.via !== 'embedded' || ask.key === undefined) continue;
-    const before = last.get(ask.key);
-    last.set(ask.key, ask);
-    if (!before?.answer || before.round >= ask.round || sameQuestion(before, ask)) continue;
+  for (const ask of changedAfterAnswer(call.asks)) {
+    if (ask.resent !== 'changed' || ask.key === undefined) continue;
     changes.set(ask.key, (changes.get(ask.key) ?? 0) + 1);
   }
   for (const [key, n] of changes) {
@@ -145,20 +153,14 @@ function judgeChanges(found: FindingSet, call: CallRecord): void {
         field: key,
         message:
           n === 1
-            ? `the question "${key}" came back changed in the round after it was answered, so that answer did not count`
-            : `the question "${key}" came back changed after each answer, round after round, so no answer to it could count`,
+            ? `the question "${key}" came back changed in the round after it was answered, and changed again when that round was sent once more word for word (the same answers and requestState), so that answer did not count`
+            : `the question "${key}" came back changed after each answer, and changed again each time that round was sent once more word for word (the same answers and requestState), so no answer to it could count`,
         fix: 'Keep what changes by itself (the time, a live count, a fresh token) out of the message, form and URL: a question that changes on every look can never be answered on 2026-07-28.',
         severity: n === 1 ? 'warning' : 'error',
       },
       n,
     );
   }
-}
-
-function sameQuestion(a: Ask, b: Ask): boolean {
-  // At any depth: the schema is the server's, as deep as it chose to nest it.
-  const shown = (x: Ask) => jsonText([x.params.message, x.params.requestedSchema, x.params.url]);
-  return shown(a) === shown(b);
 }
 
 function isEmpty(content: Record<string, unknown> | undefined): boolean {

@@ -5,14 +5,25 @@ import type { LeftBranch, Step } from './explore.js';
 import type { Profile, Strategy } from './profiles.js';
 import type { RawAsk } from './tap.js';
 
-/** One question as it crossed the wire, with the message it came in and doctor's answer. */
+/** One question as it crossed the wire, when it came, and doctor's answer. */
 export interface Ask extends RawAsk {
-  /** Which incoming message of the call carried it (1 = first): later rounds come after answers. */
-  round: number;
+  /**
+   * How many of doctor's answers in the call had gone out when it came (0: none). Questions that
+   * came before an answer went out were asked without it, however many messages carried them:
+   * they are one round (`cameAfter`).
+   */
+  after: number;
   /** Absent when the SDK client refused the request before doctor could answer it. */
   answer?: Answer;
+  /** The how-many-th of doctor's answers in the call this one's was to go out (1 = first); absent until it went. */
+  sent?: number;
   /** The how-many-th question doctor answered in the call (1 = first): a branch's place on a path. */
   position?: number;
+  /**
+   * A 2026-07-28 question that came back changed after its answer, once its round was sent again
+   * word for word (`resendChanged`): `same` when the same question came back, `changed` when not.
+   */
+  resent?: 'same' | 'changed';
 }
 
 /** One tool call under one client profile and one answering strategy. */
@@ -32,8 +43,14 @@ export interface CallRecord {
 
 export interface ProfileRecord {
   profile: Profile;
-  /** False when the server would not speak this revision (e.g. no 2026-07-28 support). */
+  /** False when no connection was opened: the server refused this revision (`refused`), or it could not be reached. */
   served: boolean;
+  /**
+   * True when the server would not speak this revision (e.g. no 2026-07-28 support): it answered
+   * the handshake with a refusal. A connection that closed, crashed or hung while connecting is no
+   * refusal, and the check stopped under the profile (`stoppedUnder`).
+   */
+  refused?: boolean;
   negotiated?: string;
   error?: string;
   /**
@@ -65,6 +82,15 @@ export interface DoctorRun {
   calls: CallRecord[];
   /** The tree walk's limits, and the branches it saw but did not try (and why). */
   exploration?: { depth: number; budget: number; left: LeftBranch[] };
+}
+
+/**
+ * Whether the check stopped under this profile before it was done: its connection could not be
+ * opened though the server did not refuse the revision, its tools were never listed, or its
+ * connection was lost for good.
+ */
+export function stoppedUnder(p: ProfileRecord): boolean {
+  return p.served ? p.error !== undefined : p.refused !== true;
 }
 
 const BY_TOOL = new WeakMap<DoctorRun, Map<string, CallRecord[]>>();

@@ -80,10 +80,10 @@ export function coverageLine(report: DoctorReport, green: Paint): string {
     c.questions === 0
       ? 'no question was reached (if a tool should ask, give it arguments that leave something to ask: --fixtures)'
       : `${c.fullyReached} of ${c.questions} question${c.questions === 1 ? '' : 's'} reached under every profile that can show ${c.questions === 1 ? 'it' : 'them'}, with every branch tried (${c.pairs.reached} of ${c.pairs.applicable} question × profile pairs; ${c.branches.tried} of ${c.branches.seen} branches tried under every profile that reached them)`;
-  // With no revision served nothing was judged, and with one whose check stopped (its tools never
-  // listed, its connection lost for good) not all that was there: "no findings" would read as a
-  // clean bill.
-  const stopped = report.revisions.filter((r) => r.served && r.error !== null).map((r) => r.profile);
+  // With no revision served nothing was judged, and with one whose check stopped (its connection
+  // never opened, its tools never listed, its connection lost for good) not all that was there:
+  // "no findings" would read as a clean bill.
+  const stopped = report.revisions.filter((r) => r.stopped).map((r) => r.profile);
   const head = !report.revisions.some((r) => r.served)
     ? 'Nothing was judged: doctor could not connect under any profile.'
     : stopped.length > 0

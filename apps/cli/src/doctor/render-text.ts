@@ -32,7 +32,9 @@ export function renderText(
   for (const r of report.revisions) {
     const state = r.served
       ? `negotiated ${r.negotiated ?? '?'}${r.reconnects ? `, reconnected ${r.reconnects}×` : ''}${r.error ? dim(` (${r.error})`) : ''}`
-      : dim(`not served: ${r.error ?? ''}`);
+      : r.stopped
+        ? red(`could not connect: ${r.error ?? ''}`)
+        : dim(`not served: ${r.error ?? ''}`);
     lines.push(`  ${r.served ? green('✓') : red('✗')} ${r.profile.padEnd(26)} ${state}`);
   }
   // Exploring calls are many per cell: they get a line of their own under the table.

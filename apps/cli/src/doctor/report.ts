@@ -5,7 +5,7 @@ import { type ClientView, clientViews } from './clients.js';
 import { type CoverageSummary, type QuestionCoverage, summarize, toolCoverage } from './coverage.js';
 import type { DoctorFinding, DoctorNote } from './findings.js';
 import type { Strategy } from './profiles.js';
-import { callsOf, type DoctorRun } from './records.js';
+import { callsOf, type DoctorRun, stoppedUnder } from './records.js';
 import type { RestartCheck } from './restart.js';
 
 /**
@@ -24,10 +24,18 @@ export interface DoctorReport {
   exploration: { depth: number; budget: number; calls: number };
   revisions: {
     profile: string;
+    /** False when no connection was opened: the server refused the revision, or (`stopped`) could not be reached on it. */
     served: boolean;
     negotiated: string | null;
+    /** Why not served, or why the check stopped; a stdio server's last lines on stderr after it when it could not be connected to. */
     error: string | null;
     reconnects: number;
+    /**
+     * The check stopped under this profile before it was done: the connection could not be opened
+     * though the server did not refuse the revision (it closed, crashed or hung while connecting),
+     * the tools were never listed, or the connection was lost for good.
+     */
+    stopped: boolean;
   }[];
   tools: {
     name: string;
@@ -65,7 +73,10 @@ export interface DoctorReport {
     skipped: number;
     errors: number;
     warnings: number;
-    /** Profiles served whose check stopped before it was done (tools never listed, connection lost for good). */
+    /**
+     * Profiles whose check stopped before it was done (no connection though the revision was not
+     * refused, tools never listed, connection lost for good).
+     */
     stopped: string[];
     /** No error findings, and some profile served, and none of them stopped. */
     ok: boolean;
@@ -103,8 +114,9 @@ export function buildReport(
       profile: p.profile.id,
       served: p.served,
       negotiated: p.negotiated ?? null,
-      error: p.error ?? null,
+      error: p.error === undefined ? null : `${p.error}${p.lastWords ?? ''}`,
       reconnects: p.reconnects,
+      stopped: stoppedUnder(p),
     })),
     tools: run.tools.map((t) => ({
       name: t.name,
@@ -136,8 +148,8 @@ export function buildReport(
       skipped: run.calls.length - made,
       errors,
       warnings: findings.length - errors,
-      stopped: run.profiles.filter((p) => p.served && p.error !== undefined).map((p) => p.profile.id),
-      ok: errors === 0 && run.profiles.some((p) => p.served) && run.profiles.every((p) => !p.served || !p.error),
+      stopped: run.profiles.filter(stoppedUnder).map((p) => p.profile.id),
+      ok: errors === 0 && run.profiles.some((p) => p.served) && !run.profiles.some(stoppedUnder),
     },
   };
 }

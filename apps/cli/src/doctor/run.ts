@@ -1,17 +1,19 @@
 import { listToolsSafely } from '@elicitkit/client';
-import type { Tool } from '@modelcontextprotocol/client';
+import type { RequestId, Tool } from '@modelcontextprotocol/client';
 import { duplicateText } from '../duplicate-names.js';
 import { answerFor, MAX_ASKS, RUNAWAY_ASKS } from './answer.js';
 import { modeOf, questionKey } from './branches.js';
 import { callOnce, casesFor, messageOf, newCall, noteTool, pairAsk } from './calls.js';
 import { answered, type SkipReason } from './classify.js';
-import { ConnectFailure, type Connection, isAlive, openConnection } from './connection.js';
+import { ConnectFailure, type Connection, type ConnectionHooks, isAlive, openConnection } from './connection.js';
+import { droppedBySdk } from './dropped.js';
 import type { Endpoint } from './endpoint.js';
 import { EXPLORE_DEFAULTS, type ExploreLimits, explore, type LeftBranch, type Step } from './explore.js';
 import type { FixtureCase, Fixtures } from './fixtures.js';
 import { accepts, PROFILES, type Profile, type Strategy, strategiesFor } from './profiles.js';
 import type { CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
-import type { RawAsk } from './tap.js';
+import { resendChanged } from './resend.js';
+import type { RawAsk, SentAnswer } from './tap.js';
 import { freshTag } from './values.js';
 
 export type { Ask, CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
@@ -123,17 +125,33 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
   let current: Running | undefined;
   /** Tools as listed, when the SDK cached no list: each call hands the SDK its tool's definition. */
   const unlisted = new Map<string, Tool>();
-  const hooks = {
+  const hooks: ConnectionHooks = {
     onAsks(asks: RawAsk[]) {
       if (!current) return;
-      const round = ++current.rounds;
+      // A round sent again for EK18 is not the call: its questions go to that resend alone.
+      if (current.resending) {
+        current.resending.push(...asks);
+        return;
+      }
       // Past the runaway cap the call is stopped (a client without the capability answers the
       // server's questions without doctor: they are counted here), and what else it asks is not kept.
       const room = RUNAWAY_ASKS - current.call.asks.length;
-      if (room > 0) current.call.asks.push(...asks.slice(0, room).map((a) => ({ ...a, round })));
+      const after = current.sent;
+      if (room > 0) current.call.asks.push(...asks.slice(0, room).map((a) => ({ ...a, after })));
       if (asks.length > room) current.stop.abort(runaway());
     },
-    answer(params: Record<string, unknown>) {
+    onSent(sent: SentAnswer) {
+      if (!current || current.resending) return;
+      for (const ask of current.call.asks) {
+        if (!ask.answer || ask.sent !== undefined) continue;
+        const carries =
+          'id' in sent
+            ? ask.via === 'push' && ask.id === sent.id
+            : ask.via === 'embedded' && ask.key !== undefined && sent.keys.includes(ask.key);
+        if (carries) ask.sent = ++current.sent;
+      }
+    },
+    answer(params: Record<string, unknown>, id: RequestId) {
       if (!current) {
         record.stray++;
         return { action: 'cancel' as const };
@@ -144,7 +162,7 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
         current.stop.abort(runaway());
         return { action: 'cancel' as const };
       }
-      const ask = pairAsk(call.asks, params);
+      const ask = pairAsk(call.asks, params, id);
       // A replay that meets another question than its path expects has gone another way: from
       // there on doctor answers as accept-defaults would, and the walk says the branch was not reached.
       const step = current.path?.[position - 1];
@@ -170,11 +188,32 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
     conn = await openConnection(shared.endpoint, profile, hooks, timeoutMs);
   } catch (error) {
     record.error = messageOf(error);
-    if (error instanceof ConnectFailure && error.lastWords !== '') record.lastWords = error.lastWords;
+    if (error instanceof ConnectFailure) {
+      if (error.lastWords !== '') record.lastWords = error.lastWords;
+      record.refused = error.refused;
+    }
     return { profile: record, calls, listed, left };
   }
   record.served = true;
   if (conn.negotiated) record.negotiated = conn.negotiated;
+
+  /**
+   * One 2026-07-28 round of the call under way sent again as it was (EK18), its result handed back
+   * rather than answered: the questions it brought, as they came.
+   */
+  const sendAgain = async (live: Connection, request: Record<string, unknown>, ms: number): Promise<RawAsk[]> => {
+    const running = current;
+    if (!running) return [];
+    running.resending = [];
+    try {
+      await live.client.request({ method: 'tools/call', params: request }, { allowInputRequired: true, timeout: ms });
+    } catch {
+      // A result the SDK refuses, an error or a timeout: whatever questions came are still read.
+    }
+    const brought = running.resending;
+    running.resending = undefined;
+    return brought;
+  };
 
   /** Makes one call on the live connection and records how it went. */
   const perform = async (call: CallRecord, fixture: FixtureCase) => {
@@ -183,19 +222,29 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
     current = {
       call,
       tag: freshTag(),
-      rounds: 0,
+      sent: 0,
       answers: 0,
       diverged: false,
       stop,
+      resending: undefined,
       ...(call.path ? { path: call.path } : {}),
     };
-    const started = performance.now();
     const attempt = async () => {
       if (fixture.prepare) shared.endpoint.prepare?.(fixture.prepare, `call ${++shared.stamps}`);
-      return callOnce(live, call.tool, fixture.arguments, timeoutMs, stop.signal, unlisted.get(call.tool));
+      const started = performance.now();
+      call.outcome = await callOnce(
+        live,
+        call.tool,
+        fixture.arguments,
+        timeoutMs,
+        stop.signal,
+        unlisted.get(call.tool),
+      );
+      call.ms = Math.round(performance.now() - started);
+      // On the same prepared data, before another call: a round sent again must meet what the call met.
+      if (answered(call.outcome)) await resendChanged(call, (request) => sendAgain(live, request, timeoutMs));
     };
-    call.outcome = await (fixture.prepare ? shared.exclusive(attempt) : attempt());
-    call.ms = Math.round(performance.now() - started);
+    await (fixture.prepare ? shared.exclusive(attempt) : attempt());
     current = undefined;
     options.onCall?.(call);
     if (call.outcome.kind === 'timeout' || call.outcome.kind === 'failed') {
@@ -219,6 +268,14 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
       record.error = `the SDK's client refuses this server's tool list whole (${refusal}), so clients built on it list none of its tools; ${
         skipped.length > 0 ? `${left} left out (${kind}), ` : ''
       }the others were read one by one and checked`;
+    }
+    // Tools the SDK's client drops from the list, read as the server sent it: not checked, and so
+    // not a clean pass (as with the SDK's refusal above). A list read tool by tool has none.
+    const dropped = fallback ? [] : await droppedBySdk(conn.client, tools, timeoutMs);
+    if (dropped.length > 0) {
+      const names = dropped.map((name) => JSON.stringify(name)).join(', ');
+      const fault = `the server lists ${names}, which the SDK's client leaves out of its tool list (as it must leave out a tool whose x-mcp-header declarations are invalid, on 2026-07-28 over HTTP), so clients built on it cannot call ${dropped.length === 1 ? 'it' : 'them'}; not checked`;
+      record.error = record.error === undefined ? fault : `${record.error}; ${fault}`;
     }
     if (duplicates.length > 0) {
       // A protocol fault no rule names: reported as the SDK's refusal is, the profile not passed.
@@ -281,13 +338,16 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
 interface Running {
   call: CallRecord;
   tag: string;
-  rounds: number;
+  /** Doctor's answers in the call that have gone out so far. */
+  sent: number;
   /** Answers given so far: the next one's place on the path. */
   answers: number;
   path?: Step[];
   diverged: boolean;
   /** Aborts the call when it asks past `RUNAWAY_ASKS`. */
   stop: AbortController;
+  /** Set while a round of the call is sent again (EK18): the questions that resend brought. */
+  resending: RawAsk[] | undefined;
 }
 
 /** The reason not to make this call, or undefined to make it. */
@@ -311,7 +371,7 @@ function skipReason(
 async function keepAlive(
   shared: Shared,
   profile: Profile,
-  hooks: Parameters<typeof openConnection>[2],
+  hooks: ConnectionHooks,
   conn: Connection,
   record: ProfileRecord,
   probeMs: number,

@@ -1,0 +1,29 @@
+import type { CallRecord } from './records.js';
+import { changedAfterAnswer, sameQuestion } from './rounds.js';
+import type { RawAsk } from './tap.js';
+
+/** Rounds sent again per call: enough to tell a question that changed once from one that changes every time. */
+const MAX_RESENDS = 3;
+
+/**
+ * EK18 asks whether a 2026-07-28 question changed by itself. A round is its request — the
+ * arguments, the answers (`inputResponses`) and the server's `requestState` — so for each question
+ * that came back changed after its answer, doctor sends the round that brought it again, word for
+ * word, and marks the question `resent`: `same` when the same question came back (the answer
+ * changed it, as a retry prompt that says why the ticket did not fit and how many tries are left),
+ * `changed` when another did (it changes on every look: a clock, a live count). A resend that
+ * brings no question under that key (a result, an error, a timeout) leaves it unmarked.
+ *
+ * @example
+ * await resendChanged(call, (request) => sendAgain(request));
+ */
+export async function resendChanged(
+  call: CallRecord,
+  send: (request: Record<string, unknown>) => Promise<RawAsk[]>,
+): Promise<void> {
+  for (const ask of changedAfterAnswer(call.asks).slice(0, MAX_RESENDS)) {
+    if (!ask.request) continue;
+    const again = (await send(ask.request)).find((a) => a.via === 'embedded' && a.key === ask.key);
+    if (again) ask.resent = sameQuestion(again, ask) ? 'same' : 'changed';
+  }
+}
