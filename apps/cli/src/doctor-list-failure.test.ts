@@ -126,7 +126,7 @@ describe('doctor against a server whose tool list it never gets', () => {
           tool.calls.filter((c) => c.skipped === null && c.outcome === 'result').length,
           tool.name,
         ).toBeGreaterThan(0);
-      expect(report.summary.stopped).toHaveLength(3);
+      expect(report.summary.stopped).toHaveLength(4);
       for (const revision of report.revisions) {
         expect(revision.error).toContain("the SDK's client refuses this server's tool list whole");
         expect(revision.error).toContain(why);
@@ -151,7 +151,7 @@ describe('doctor against a server whose tool list it never gets', () => {
     expect(r.code).toBe(1);
     const report = JSON.parse(r.out) as { summary: { stopped: string[]; ok: boolean; errors: number } };
     expect(report.summary).toMatchObject({
-      stopped: ['2025-11-25 form+url', '2025-11-25 form', '2025-11-25 no elicitation'],
+      stopped: ['2025-11-25 form+url', '2025-11-25 form', '2025-11-25 url', '2025-11-25 no elicitation'],
       ok: false,
       errors: 0,
     });

@@ -148,6 +148,12 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
     });
     return notDone(r);
   },
+  'EK01-form': (server) => async (_a, ctx) => {
+    // Bug: any elicitation capability is taken for forms, so a client that declared only URL mode
+    // is sent one (its SDK refuses it, and the tool falls back).
+    if (server.server.getClientCapabilities()?.elicitation === undefined) return unsupported('Pass env: dev or prod.');
+    return finish(await ask(ctx, { message, requestedSchema: good }));
+  },
   EK02: (server) => async (_a, ctx) => {
     if (!canAsk(server, 'form')) return unsupported('Nothing to ask.');
     const r = await ask(ctx, {
@@ -383,6 +389,16 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
     await new Promise((resolve) => setTimeout(resolve, 60_000).unref());
     return done('Other report built.');
   },
+  /**
+   * EK05 under a status word of its own: a cancel deploys the default, and every deploy says
+   * `deployed` (not the kit's `done`); a decline says the kit's `declined` and deploys nothing.
+   */
+  'own-word': (server) =>
+    askEnv(server, (r) => {
+      if (r.action === 'decline') return notDone(r);
+      const env = r.action === 'accept' && r.content?.env ? String(r.content.env) : 'dev';
+      return result('deployed', `Deployed order-service to ${env}.`, false);
+    }),
   /** Well behaved: asks where it can, falls back honestly where not. */
   good: (server) => askEnv(server),
   /** Well behaved, two questions: the second comes only after the first is accepted. */

@@ -2,12 +2,13 @@ import { type AnyForm, type Finding, lint, lintForm } from '@elicitkit/form';
 
 // Only errors stop an ask, and EK11 (the message, read beside the form and the call's words) is a
 // warning: it is judged where it is reported — by doctor and by the client showing the question —
-// so the call's arguments need not reach this module.
+// so the call's arguments need not reach this module. EK09's reading of the message into a field
+// labelled with nothing of its own ("Value") is judged there too: a form is linted here once, alone.
 
 /** Lint errors of each form seen, by identity. */
 const FORM_LINT = new WeakMap<AnyForm, readonly Finding[]>();
 
-/** A form's error-level findings. Form rules do not depend on the message, so each form is linted once per process. */
+/** A form's error-level findings, from the form alone, so each form is linted once per process. */
 export function formLintErrors(form: AnyForm): readonly Finding[] {
   let errors = FORM_LINT.get(form);
   if (!errors) {

@@ -142,7 +142,7 @@ function acrossRevisions(found: FindingSet, calls: CallRecord[], profiles: Reado
       if (!result.done) continue;
       found.add(silent, {
         rule: 'EK16',
-        message: `asked on ${pa.revision} but acted without asking on ${pb.revision}, the client declaring the same modes${result.ambiguous ? ' (success judged by isError alone: the result has no structuredContent.status)' : ''}`,
+        message: `asked on ${pa.revision} but acted without asking on ${pb.revision}, the client declaring the same modes${result.ambiguous ? ` (success judged by isError alone: ${result.reason})` : ''}`,
         fix: 'Ask on every revision: on 2026-07-28 return an input_required result (inputRequired) where 2025 clients get elicitation/create; never act because asking failed.',
         ...(result.ambiguous ? { ambiguous: true } : {}),
         transcripts: [asking, silent],

@@ -16,12 +16,16 @@ describe('a slow tool or a dead connection hides nothing (stdio child processes)
     expect(code).toBe(0);
     expect(report.notes.map((n) => n.tool)).toEqual([toolName('slow'), toolName('slow-too')]);
     expect(report.notes[0]?.message).toMatch(
-      /timed out under every profile that called it \(3\).*not an elicitation fault/,
+      /timed out under every profile that called it \(4\).*not an elicitation fault/,
     );
     const slow = report.tools.find((t) => t.name === toolName('slow'));
     // One timed-out call per profile: a call that asked nothing goes the same way whatever the answer.
-    // 2025-11-25's three profiles: form+url and form (four strategies each), no elicitation (one).
+    // 2025-11-25's four profiles: form+url, form and url (four strategies each), no elicitation (one).
     expect(slow?.calls.map((c) => c.outcome)).toEqual([
+      'timeout',
+      'skipped',
+      'skipped',
+      'skipped',
       'timeout',
       'skipped',
       'skipped',
@@ -35,7 +39,7 @@ describe('a slow tool or a dead connection hides nothing (stdio child processes)
     const good = report.tools.find((t) => t.name === toolName('good'));
     expect(good?.questions.map((q) => [q.key, q.reached.length])).toEqual([['form: env', 2]]);
     expect(good?.calls.filter((c) => c.strategy === 'none').map((c) => c.outcome)).toEqual(['unsupported']);
-    expect(report.revisions.map((r) => r.reconnects)).toEqual([0, 0, 0]);
+    expect(report.revisions.map((r) => r.reconnects)).toEqual([0, 0, 0, 0]);
   });
 
   it('a server that dies mid-run is started again, and the next tool is still reached', async () => {
@@ -58,8 +62,12 @@ describe('a slow tool or a dead connection hides nothing (stdio child processes)
       'no-question',
       'no-question',
       'failed',
+      'no-question',
+      'no-question',
+      'no-question',
+      'failed',
     ]);
-    expect(report.revisions.map((r) => r.reconnects)).toEqual([1, 1, 1]);
+    expect(report.revisions.map((r) => r.reconnects)).toEqual([1, 1, 1, 1]);
     const good = report.tools.find((t) => t.name === toolName('good'));
     expect(good?.questions[0]?.reached.map((r) => r.profile)).toEqual(['2025-11-25 form+url', '2025-11-25 form']);
     // The exit fails alike with and without the capability: not an elicitation fault.

@@ -10,6 +10,7 @@ afterAll(async () => {
 /** What doctor must find on each one-fault server, over every profile, and nothing else. */
 const EXPECTED: Record<string, string[]> = {
   EK01: ['EK01 error'],
+  'EK01-form': ['EK01 error'],
   EK02: ['EK02 error'],
   EK03: ['EK03 error address'],
   EK04: ['EK04 error'],
@@ -99,6 +100,42 @@ describe('doctor finds each deliberately broken server, and nothing else', () =>
     const { report, code } = await doctorJson([server.url, '--revision', '2025-11-25']);
     expect(rulesOf(report)).toEqual(['EK13 error']);
     expect(report.findings[0]?.message).toMatch(/failed with JSON-RPC error -32603 when the client cannot elicit/);
+    expect(code).toBe(1);
+  });
+
+  it('a status word of its own ("deployed") is judged by isError: a deploy after a cancel is EK05, said to be judged so', async () => {
+    const server = await host(() => brokenServer('own-word', { readOnly: true }));
+    hosted.push(server);
+    const { report, code } = await doctorJson([server.url, '--revision', '2025-11-25', '--budget', '0']);
+    expect(report.findings.map((f) => [f.rule, f.severity, f.ambiguous, f.strategy])).toEqual([
+      ['EK04', 'warning', true, 'accept-empty'],
+      ['EK05', 'warning', true, 'cancel'],
+    ]);
+    expect(report.findings[1]?.message).toBe(
+      'reported success after the user cancelled (judged by isError alone: its structuredContent.status "deployed" is none doctor knows)',
+    );
+    // The kit's own words keep their meaning: the decline said "declined", and no finding names it.
+    expect(
+      report.tools[0]?.calls.filter((c) => c.strategy === 'decline' && c.skipped === null).map((c) => c.outcome),
+    ).toEqual(['declined', 'declined']);
+    expect(code).toBe(0);
+  });
+
+  it('a form sent to a client that declared only URL mode is EK01: its SDK refuses it unanswered', async () => {
+    const server = await host(() => brokenServer('EK01-form', { readOnly: true }));
+    hosted.push(server);
+    const { report, code } = await doctorJson([server.url, '--revision', '2025-11-25', '--budget', '0']);
+    expect(report.findings.map((f) => [f.rule, f.profile, f.message])).toEqual([
+      ['EK01', '2025-11-25 url', 'sent a form-mode elicitation to a client that declared only url (2025-11-25 url)'],
+    ]);
+    // The SDK's client refused the form before any answer: the tool fell back, for every way of answering.
+    const refused = report.tools[0]?.calls.filter((c) => c.profile === '2025-11-25 url');
+    expect(refused?.map((c) => [c.strategy, c.outcome, c.answers])).toEqual([
+      ['accept-defaults', 'unsupported', []],
+      ['accept-empty', 'unsupported', []],
+      ['decline', 'unsupported', []],
+      ['cancel', 'unsupported', []],
+    ]);
     expect(code).toBe(1);
   });
 

@@ -35,14 +35,39 @@ describe('call outcomes from types and codes, never from prose', () => {
       done: false,
       ambiguous: false,
     });
-    expect(succeeded(fromResult({ content: text }))).toEqual({ done: true, ambiguous: true });
+    const reason = 'the result has no structuredContent.status';
+    expect(succeeded(fromResult({ content: text }))).toEqual({ done: true, ambiguous: true, reason });
     expect(succeeded(fromResult({ content: [{ type: 'text', text: 'cancelled, nothing done' }] }))).toEqual({
       done: true,
       ambiguous: true,
+      reason,
     });
-    expect(succeeded(fromResult({ content: text, isError: true }))).toEqual({ done: false, ambiguous: true });
+    expect(succeeded(fromResult({ content: text, isError: true }))).toEqual({ done: false, ambiguous: true, reason });
     expect(succeeded({ kind: 'timeout', afterMs: 1 })).toEqual({ done: false, ambiguous: false });
     expect(fromResult({ content: text, structuredContent: { status: 7 } })).toMatchObject({ kind: 'result' });
     expect('status' in fromResult({ content: text, structuredContent: { status: 7 } })).toBe(false);
+  });
+
+  it('a status doctor does not know is judged by isError, marked ambiguous with the reason; a known one is not', () => {
+    const text = [{ type: 'text' as const, text: 'Deployed order-service to dev.' }];
+    const reason = (status: string) => `its structuredContent.status "${status}" is none doctor knows`;
+    expect(succeeded(fromResult({ content: text, structuredContent: { status: 'deployed' } }))).toEqual({
+      done: true,
+      ambiguous: true,
+      reason: reason('deployed'),
+    });
+    expect(succeeded(fromResult({ content: text, structuredContent: { status: 'ok' }, isError: true }))).toEqual({
+      done: false,
+      ambiguous: true,
+      reason: reason('ok'),
+    });
+    expect(succeeded(fromResult({ content: text }))).toMatchObject({
+      reason: 'the result has no structuredContent.status',
+    });
+    for (const status of ['declined', 'pending', 'timeout', 'failed', 'error', 'canceled'])
+      expect(succeeded(fromResult({ content: text, structuredContent: { status } })), status).toEqual({
+        done: false,
+        ambiguous: false,
+      });
   });
 });

@@ -1,3 +1,4 @@
+import type { Status } from '@elicitkit/server';
 import { type CallToolResult, ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { urlsShown } from '../shown-url.js';
 
@@ -49,14 +50,41 @@ export function fromError(error: unknown, afterMs: number): CallOutcome {
   };
 }
 
+/** What each of the kit's statuses says of the work; typed from its `Status`, so a status it adds must be placed here. */
+const KIT_STATUS_DID_THE_WORK = {
+  done: true,
+  declined: false,
+  cancelled: false,
+  unsupported: false,
+  invalid: false,
+  rejected: false,
+  timeout: false,
+  pending: false,
+} as const satisfies Record<Status, boolean>;
+
+/** The statuses doctor knows: the kit's, and the words other servers use for not doing the work. */
+const DID_THE_WORK: ReadonlyMap<string, boolean> = new Map([
+  ...Object.entries(KIT_STATUS_DID_THE_WORK),
+  ['failed', false],
+  ['error', false],
+  ['canceled', false],
+]);
+
 /**
- * Whether a call did the work. With a `structuredContent.status` it is `done` and nothing else;
- * without one only `isError` can tell, and the verdict is marked ambiguous so findings say so.
+ * Whether a call did the work. A status doctor knows says so. Any other status is a server's own
+ * word (`ok`, `deployed`), for success as often as not — a server that deploys after a cancel and
+ * says "deployed" did the work — so such a result is judged by `isError`, as one without a status
+ * is; both verdicts are marked ambiguous, with the reason, so findings say so.
  */
-export function succeeded(o: CallOutcome): { done: boolean; ambiguous: boolean } {
+export function succeeded(o: CallOutcome): { done: boolean; ambiguous: boolean; reason?: string } {
   if (o.kind !== 'result') return { done: false, ambiguous: false };
-  if (o.status !== undefined) return { done: o.status === 'done', ambiguous: false };
-  return { done: !o.isError, ambiguous: true };
+  const known = o.status === undefined ? undefined : DID_THE_WORK.get(o.status);
+  if (known !== undefined) return { done: known, ambiguous: false };
+  const reason =
+    o.status === undefined
+      ? 'the result has no structuredContent.status'
+      : `its structuredContent.status "${o.status}" is none doctor knows`;
+  return { done: !o.isError, ambiguous: true, reason };
 }
 
 /** True when the call got an answer from the server in time (a result or a JSON-RPC error). */

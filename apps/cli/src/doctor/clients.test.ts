@@ -42,6 +42,7 @@ describe('doctor --clients', () => {
     expect(report.revisions.map((r) => r.profile)).toEqual([
       '2025-11-25 form+url',
       '2025-11-25 form',
+      '2025-11-25 url',
       '2025-11-25 no elicitation',
       'client trae',
       'client cline',

@@ -25,14 +25,19 @@ describe('doctor on @modelcontextprotocol/server-everything (a published server,
     expect(report.revisions.map((r) => [r.profile, r.served])).toEqual([
       ['2025-11-25 form+url', true],
       ['2025-11-25 form', true],
+      ['2025-11-25 url', true],
       ['2025-06-18 elicitation:{}', true],
       ['2025-11-25 no elicitation', true],
       ['2026-07-28 form+url', false],
       ['2026-07-28 form', false],
+      ['2026-07-28 url', false],
       ['2026-07-28 no elicitation', false],
     ]);
     const found = report.findings.map((f) => `${f.tool} ${f.rule} ${f.severity}${f.field ? ` ${f.field}` : ''}`).sort();
     expect(found).toEqual([
+      // It registers the tool for any elicitation capability and sends a form to a client that
+      // declared only URL mode; the SDK's client refuses it.
+      'trigger-elicitation-request EK01 error',
       'trigger-elicitation-request EK04 warning',
       'trigger-elicitation-request EK05 warning',
       'trigger-elicitation-request EK07 warning untitledMultipleSelectEnum',
@@ -56,8 +61,13 @@ describe('doctor on @modelcontextprotocol/server-everything (a published server,
       t.questions.map((q) => [t.name, q.key === 'url' ? 'url' : 'form', q.reached.map((r) => r.profile)]),
     );
     expect(questions).toEqual([
-      ['trigger-elicitation-request', 'form', ['2025-11-25 form+url', '2025-11-25 form', '2025-06-18 elicitation:{}']],
-      ['trigger-url-elicitation', 'url', ['2025-11-25 form+url']],
+      // Reached under the URL-only client too: sent there, and refused (EK01).
+      [
+        'trigger-elicitation-request',
+        'form',
+        ['2025-11-25 form+url', '2025-11-25 form', '2025-11-25 url', '2025-06-18 elicitation:{}'],
+      ],
+      ['trigger-url-elicitation', 'url', ['2025-11-25 form+url', '2025-11-25 url']],
     ]);
     expect(report.coverage.fullyReached).toBe(2);
   });

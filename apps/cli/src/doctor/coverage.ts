@@ -8,7 +8,10 @@ export type { QuestionBranch, Untried, UntriedBranch } from './branch-coverage.j
 
 /** Why a question was not reached under a profile. */
 export type NotReached =
-  /** The profile declares no mode for it: not a gap, the server must not ask there. */
+  /**
+   * The profile declares no mode for it, or none for a question every call asked before it (a
+   * page behind a form, under a URL-only client): not a gap, the server must not ask there.
+   */
   | 'mode-not-declared'
   /** The server would not speak the profile's revision (it refused it). */
   | 'not-served'
@@ -171,7 +174,7 @@ const SKIP_REASON: Record<SkipReason, NotReached> = {
 };
 
 function whyNot(
-  q: Pick<QuestionCoverage, 'mode' | 'cases'>,
+  q: Pick<QuestionCoverage, 'key' | 'mode' | 'cases'>,
   record: ProfileRecord,
   tool: ToolInfo,
   calls: readonly CallRecord[],
@@ -181,6 +184,9 @@ function whyNot(
       ? { reason: 'not-served', detail: 'the server does not speak this revision' }
       : { reason: 'connection-lost', detail: 'the connection could not be opened: the check stopped' };
   if (!record.profile.modes[q.mode]) return { reason: 'mode-not-declared', detail: `no ${q.mode} mode declared` };
+  const gate = gatedBy(q.key, record.profile.modes, calls);
+  if (gate)
+    return { reason: 'mode-not-declared', detail: `asked only after a ${gate} question, and no ${gate} mode declared` };
   if (!tool.listedBy.includes(record.profile.id))
     return { reason: 'not-listed', detail: 'the server does not list the tool to this client' };
   const relevant = calls.filter((c) => c.profile === record.profile.id && q.cases.includes(c.case));
@@ -205,4 +211,25 @@ function whyNot(
     reason: 'not-asked',
     detail: `the call ended without asking it (${[...new Set(made.map((c) => outcomeLabel(c.outcome)))].join(', ')})`,
   };
+}
+
+/**
+ * The mode a profile lacks that every call reaching the question asked in first, if any:
+ * register_user's page comes only after its form, so a URL-only client cannot reach it, and that
+ * is no gap in the check.
+ */
+function gatedBy(
+  key: string,
+  modes: ProfileRecord['profile']['modes'],
+  calls: readonly CallRecord[],
+): 'form' | 'url' | undefined {
+  let gate: 'form' | 'url' | undefined;
+  for (const call of calls) {
+    const at = call.asks.findIndex((a) => questionKey(a) === key);
+    if (at < 0) continue;
+    const lacking = call.asks.slice(0, at).find((a) => !modes[a.mode]);
+    if (!lacking) return undefined;
+    gate = lacking.mode;
+  }
+  return gate;
 }

@@ -21,6 +21,7 @@ describe('doctor --revision and --era', () => {
     expect(legacy.report.revisions.map((r) => r.profile)).toEqual([
       '2025-11-25 form+url',
       '2025-11-25 form',
+      '2025-11-25 url',
       '2025-11-25 no elicitation',
     ]);
     // The deprecated --era is read as call reads it (legacy: 2025-11-25), with a note.
@@ -40,10 +41,12 @@ describe('doctor on opsdesk', () => {
     expect(report.revisions.map((r) => [r.profile, r.negotiated])).toEqual([
       ['2025-11-25 form+url', '2025-11-25'],
       ['2025-11-25 form', '2025-11-25'],
+      ['2025-11-25 url', '2025-11-25'],
       ['2025-06-18 elicitation:{}', '2025-06-18'],
       ['2025-11-25 no elicitation', '2025-11-25'],
       ['2026-07-28 form+url', '2026-07-28'],
       ['2026-07-28 form', '2026-07-28'],
+      ['2026-07-28 url', '2026-07-28'],
       ['2026-07-28 no elicitation', '2026-07-28'],
     ]);
     const questions = report.tools.flatMap((t) => t.questions.map((q) => `${t.name} ${q.key}`));
@@ -56,7 +59,8 @@ describe('doctor on opsdesk', () => {
       'register_user form: email, newsletter, username',
       'register_user url',
     ]);
-    // Five profiles can show a form, two of them a URL: every one reached, the sync conflict included.
+    // Five profiles can show a form, two of them a URL: every one reached, the sync conflict
+    // included. The URL-only profiles meet the password page only behind a form they cannot show.
     expect(report.coverage).toMatchObject({
       questions: 7,
       fullyReached: 7,
@@ -86,7 +90,7 @@ describe('doctor on opsdesk', () => {
     const dir = /throw-away data: (\S+)\)/.exec(err)?.[1] ?? '';
     expect(dir).toMatch(/elicitkit-doctor-/);
     expect(existsSync(dir)).toBe(false);
-    // A hang guard, not a time limit: the whole catalogue against opsdesk under seven profiles is
+    // A hang guard, not a time limit: the whole catalogue against opsdesk under nine profiles is
     // about 3 s alone and went past the suite's 30 s on a host loaded to 13 (2 cores).
   }, 240_000);
 
@@ -94,13 +98,16 @@ describe('doctor on opsdesk', () => {
     const { report } = await doctorJson(['opsdesk', '--tools', 'register_user']);
     const accepted =
       report.tools.find((t) => t.name === 'register_user')?.calls.filter((c) => c.strategy === 'accept-defaults') ?? [];
-    // form+url profiles go on to the password page (declined by doctor); form-only ones cannot show it.
+    // form+url profiles go on to the password page (declined by doctor); form-only ones cannot
+    // show it, and URL-only ones cannot show the account form before it.
     expect(accepted.map((c) => [c.profile, c.outcome])).toEqual([
       ['2025-11-25 form+url', 'declined'],
       ['2025-11-25 form', 'unsupported'],
+      ['2025-11-25 url', 'unsupported'],
       ['2025-06-18 elicitation:{}', 'unsupported'],
       ['2026-07-28 form+url', 'declined'],
       ['2026-07-28 form', 'unsupported'],
+      ['2026-07-28 url', 'unsupported'],
     ]);
     expect(report.tools.map((t) => [t.name, t.filtered])).toEqual([
       ['deploy_service', true],

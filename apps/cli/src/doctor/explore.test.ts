@@ -40,7 +40,11 @@ const form = (properties: Record<string, unknown>, required: string[] = Object.k
 /** A server with three well-behaved tools whose later questions hide behind particular answers. */
 function branchingServer(): McpServer {
   const server = new McpServer({ name: 'branching', version: '1.0.0' }, { capabilities: { tools: {} } });
-  const canAsk = () => server.server.getClientCapabilities()?.elicitation !== undefined;
+  // Forms need the form mode: a bare `elicitation: {}` (2025-06-18) means it, `{url: {}}` alone does not.
+  const canAsk = () => {
+    const e = server.server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
+    return e !== undefined && (e.form !== undefined || e.url === undefined);
+  };
   const ask = async (ctx: ServerContext, message: string, requestedSchema: object): Promise<Answer> =>
     (await ctx.mcpReq.send({ method: 'elicitation/create', params: { message, requestedSchema } })) as Answer;
   const accepted = (a: Answer, field: string) => a.action === 'accept' && a.content?.[field] !== undefined;

@@ -31,8 +31,8 @@ export interface DoctorFinding {
   /** How many calls showed the same thing. */
   seen: number;
   /**
-   * True when the verdict rests on `isError` alone (the result had no `structuredContent.status`):
-   * doctor cannot tell a clear refusal from a success, so it says so.
+   * True when the verdict rests on `isError` alone (the result had no `structuredContent.status`,
+   * or one doctor does not know): doctor cannot tell a clear refusal from a success, so it says so.
    */
   ambiguous?: true;
   /** The calls the finding compares (EK16 quotes both revisions'). */

@@ -7,12 +7,13 @@ import { PROFILES, type Profile } from './profiles.js';
 import type { Ask, CallRecord, DoctorRun } from './records.js';
 import { cameAfter, changedAfterAnswer } from './rounds.js';
 
-const AMBIGUOUS = ' (judged by isError alone: the result has no structuredContent.status)';
+/** What an ambiguous verdict adds to a finding's message: why it rests on `isError` alone. */
+const judgedBy = (reason: string | undefined) => ` (judged by isError alone: ${reason})`;
 
 /**
  * Turns what doctor saw into rule findings (the rule catalogue) and notes: each call on its own (lint of
  * every question as it crossed the wire, in the words doctor had given the call by then; EK01, EK04, EK05, EK08, EK12, EK17, EK18), then calls against
- * each other (EK13, EK16). Success is read from `structuredContent.status`, else `isError`.
+ * each other (EK13, EK16). Success is read from `structuredContent.status`, else `isError` (`succeeded`).
  *
  * @example
  * const { findings, notes } = judge(await runDoctor(endpoint));
@@ -104,7 +105,7 @@ function judgeCall(found: FindingSet, call: CallRecord): void {
     if (result.done)
       found.add(call, {
         rule: 'EK05',
-        message: `reported success after the user cancelled${result.ambiguous ? AMBIGUOUS : ''}`,
+        message: `reported success after the user cancelled${result.ambiguous ? judgedBy(result.reason) : ''}`,
         fix: result.ambiguous
           ? 'After a cancel, do nothing and say so: set isError, or return structuredContent.status "cancelled".'
           : 'After a cancel, do nothing and return a result saying so.',
@@ -117,7 +118,7 @@ function judgeCall(found: FindingSet, call: CallRecord): void {
   if (emptyAccept && result.done)
     found.add(call, {
       rule: 'EK04',
-      message: `treated an accept with empty content as success${result.ambiguous ? AMBIGUOUS : ''}`,
+      message: `treated an accept with empty content as success${result.ambiguous ? judgedBy(result.reason) : ''}`,
       fix: 'Validate accepted content; an accept without the required values is invalid.',
       ...ambiguity(result.ambiguous),
     });

@@ -15,8 +15,10 @@ export interface Profile {
 
 const both = { elicitation: { form: {}, url: {} } };
 const formOnly = { elicitation: { form: {} } };
+/** A client that opens pages but draws no forms (legal since 2025-11-25): a form sent to it is EK01. */
+const urlOnly = { elicitation: { url: {} } };
 
-/** Every client shape doctor plays: each revision, with and without the capability, form-only vs form+url. */
+/** Every client shape doctor plays: each revision, with and without the capability, form-only, url-only and form+url. */
 export const PROFILES: readonly Profile[] = [
   {
     id: '2025-11-25 form+url',
@@ -29,6 +31,12 @@ export const PROFILES: readonly Profile[] = [
     revision: '2025-11-25',
     modes: { form: true, url: false },
     capabilities: formOnly,
+  },
+  {
+    id: '2025-11-25 url',
+    revision: '2025-11-25',
+    modes: { form: false, url: true },
+    capabilities: urlOnly,
   },
   {
     id: '2025-06-18 elicitation:{}',
@@ -53,6 +61,12 @@ export const PROFILES: readonly Profile[] = [
     revision: '2026-07-28',
     modes: { form: true, url: false },
     capabilities: formOnly,
+  },
+  {
+    id: '2026-07-28 url',
+    revision: '2026-07-28',
+    modes: { form: false, url: true },
+    capabilities: urlOnly,
   },
   {
     id: '2026-07-28 no elicitation',

@@ -157,9 +157,10 @@ describe('the warning before calling a server doctor did not start', () => {
     expect([no.code, no.report, no.err]).toEqual([3, undefined, expect.stringMatching(/nothing was called/)]);
     expect(no.asked).toBe('Continue? [y/N] ');
     const yes = await run('y');
-    // Four answers under each of two profiles that can be asked, one under the third; and the
-    // other option of the select (env=prod) explored under the two.
-    expect([yes.code, yes.report?.summary.made]).toEqual([0, 11]);
+    // Four answers under each of two profiles that can be asked, one under each of the two that
+    // cannot show a form (URL only, none); and the other option of the select (env=prod) explored
+    // under the two.
+    expect([yes.code, yes.report?.summary.made]).toEqual([0, 12]);
     const flag = await run(undefined, ['--yes']);
     expect([flag.code, flag.asked]).toEqual([0, '']);
   });

@@ -29,7 +29,8 @@ describe('a revision the server does not serve, and one it dies on', () => {
       '2025-11-25 form',
       '2025-11-25 no elicitation',
     ]);
-    expect(report.summary.stopped).toEqual([OLD]);
+    // A URL-only client declares no `form` either: the server dies on its initialize too.
+    expect(report.summary.stopped).toEqual(['2025-11-25 url', OLD]);
     expect(report.summary.ok).toBe(false);
     expect(code).toBe(1);
     expect(err).toContain(`the check stopped under ${OLD}: Connection closed`);

@@ -4,7 +4,7 @@ import { defaultProblems } from '../schema/defaults-check.js';
 import type { SchemaProblem } from '../schema/problems.js';
 import type { FormSchema } from '../wire.js';
 import { confirmingCheckbox } from './confirmation.js';
-import { untitledFinding } from './field-rules.js';
+import { messageSecretFindings, untitledFinding } from './field-rules.js';
 import { type Finding, finding, type RuleCode } from './rules.js';
 import { DESTRUCTIVE, findTerm } from './words.js';
 
@@ -29,6 +29,7 @@ export function formFindings(message: string, schema: FormSchema): Finding[] {
     );
   }
   for (const f of fields) out.push(...halfCharacters(f), ...fieldFindings(f, schema));
+  out.push(...messageSecretFindings(message, fields, out));
   out.push(...defaultProblems(schema).map((p) => finding('EK15', p.message, p.fix, p.field)));
   out.push(...checkboxOnly(message, fields));
   return out;

@@ -168,6 +168,28 @@ describe('EK09 secrets in a form', () => {
     ['k3', { type: 'string', title: '令牌' }],
     ['phrase', { type: 'string', title: 'Passphrase' }],
     ['secret', { type: 'string', title: 'Client secret' }],
+    ['value', { type: 'string', title: 'Value', description: 'Your OpenAI API key (starts with sk-)' }],
+    ['header', { type: 'string', title: 'Authorization header' }],
+    ['auth', { type: 'string', title: 'Auth', description: 'The Bearer value the billing API expects' }],
+    ['ssn', { type: 'string', title: 'SSN' }],
+    ['social', { type: 'string', title: 'Social security number' }],
+    ['cookie', { type: 'string', title: 'Session cookie' }],
+    ['adminSessionCookie', { type: 'string', title: 'Admin' }],
+    ['pat', { type: 'string', title: 'GitHub PAT' }],
+    ['signingKey', { type: 'string', title: 'Private key' }],
+    ['de', { type: 'string', title: 'Passwort' }],
+    ['de2', { type: 'string', title: 'Datenbank-Kennwort' }],
+    ['datenbankpasswort', { type: 'string', title: 'Datenbank' }],
+    ['fr', { type: 'string', title: 'Mot de passe' }],
+    ['es', { type: 'string', title: 'Contraseña' }],
+    ['pt', { type: 'string', title: 'Senha' }],
+    ['nl', { type: 'string', title: 'Wachtwoord' }],
+    ['ja', { type: 'string', title: 'パスワード' }],
+    ['ja2', { type: 'integer', title: '暗証番号' }],
+    ['ko', { type: 'string', title: '비밀번호' }],
+    ['ru', { type: 'string', title: 'Пароль' }],
+    ['ru2', { type: 'string', title: 'Код', description: 'Введите пароля от консоли' }],
+    ['reply', { type: 'string', title: 'Reply', description: 'Paste the bearer value, not your user name' }],
   ])('fires on %s', (name, field) => {
     const found = lint(formRequest({ [name]: field }));
     expect(found.filter((f) => f.rule === 'EK09').map((f) => [f.field, f.severity])).toEqual([[name, 'error']]);
@@ -181,8 +203,61 @@ describe('EK09 secrets in a form', () => {
     ['secretary', { type: 'string', title: 'Secretary' }],
     ['rememberPassword', { type: 'boolean', title: 'Remember password' }],
     ['typedTableName', { type: 'string', title: 'Type the table name' }],
+    ['assignee', { type: 'string', title: 'Assignee', description: 'Who takes it over, e.g. Pat or Sam' }],
+    ['maxOutput', { type: 'integer', title: 'Output length', description: 'How many tokens the model may write' }],
+    ['expat', { type: 'string', title: 'Expat status' }],
+    ['acceptCookies', { type: 'boolean', title: 'Accept cookies' }],
+    [
+      // @modelcontextprotocol/server-everything's trigger-elicitation-request: a warning, not a question.
+      'integer',
+      {
+        type: 'integer',
+        title: 'Integer',
+        description: 'Your favorite integer (do not give us your phone number, pin, or other sensitive info)',
+      },
+    ],
+    [
+      'note',
+      {
+        type: 'string',
+        title: 'Note',
+        description: "Anything the reviewer should know. Don't paste a token or a password here.",
+      },
+    ],
   ])('does not fire on %s', (name, field) => {
     expect(rules(formRequest({ [name]: field }))).not.toContain('EK09');
+  });
+
+  it('reads the message into a field that names nothing, never into one labelled for something of its own', () => {
+    const ek09 = (properties: Record<string, unknown>, message: string) =>
+      lint(formRequest(properties, message))
+        .filter((f) => f.rule === 'EK09')
+        .map((f) => f.field);
+    const message = 'Paste your OpenAI API key to continue with the import of order-service data.';
+    expect(ek09({ value: { type: 'string', title: 'Value' } }, message)).toEqual(['value']);
+    expect(ek09({ v: { type: 'string', title: 'Your value' } }, 'コンソールのパスワードを入力してください。')).toEqual([
+      'v',
+    ]);
+    expect(ek09({ input: { type: 'integer', title: '值' } }, '请输入银行卡的密码。')).toEqual(['input']);
+    // Once per field, though the field's own title names a secret too.
+    expect(ek09({ value: { type: 'string', title: 'Token' } }, message)).toEqual(['value']);
+    // opsdesk's register_user: the password is mentioned, and asked for elsewhere.
+    const account = {
+      username: { type: 'string', title: 'Username' },
+      email: { type: 'string', title: 'Email', format: 'email' },
+      newsletter: { type: 'boolean', title: 'Newsletter', default: false },
+      plan: { type: 'string', title: 'Plan', oneOf: [{ const: 'a', title: 'A' }] },
+    };
+    const opsdesk = 'Create your opsdesk account. You will set the password on a secure page next, never in this form.';
+    expect(ek09(account, opsdesk)).toEqual([]);
+    // A choice is picked, never typed: no secret goes into it.
+    expect(ek09({ value: { type: 'string', title: 'Value', oneOf: [{ const: 'a', title: 'A' }] } }, message)).toEqual(
+      [],
+    );
+    expect(ek09({ ...account, value: { type: 'string', title: 'Value' } }, opsdesk)).toEqual(['value']);
+    expect(
+      ek09({ value: { type: 'string', title: 'Value' } }, 'Name the export. Never paste an API key here.'),
+    ).toEqual([]);
   });
 });
 
@@ -350,6 +425,22 @@ describe('EK14 URL mode', () => {
     ['api key in the query', 'https://example.com/cb?api_key=abc'],
     ['access token in the fragment', 'https://example.com/cb#access_token=abc'],
     ['a JWT in any parameter', 'https://example.com/cb?x=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.abc'],
+    ['GitLab private_token', 'https://gitlab.example.com/-/connect?private_token=abc'],
+    ['api_token', 'https://billing.example.com/connect?api_token=abc'],
+    ['oauth_token', 'https://x.example.com/authorize?oauth_token=Z6eEdO8MOmk394WozF5o'],
+    ['githubToken in camel case', 'https://ci.example.com/link?githubToken=abc'],
+    ['a dotted name', 'https://example.com/cb?app.secret=abc'],
+    ['x-api-key', 'https://example.com/cb?x-api-key=abc'],
+    ['a signature by its short name', 'https://example.com/cb?url_sig=abc'],
+    ['a GitLab token under any name', 'https://gitlab.example.com/-/connect?ref=glpat-Abc123Def456Ghi789'],
+    ['a GitHub token under any name', 'https://ci.example.com/link?t=ghp_16C7e42F292c6912E7710c838347Ae178B4a'],
+    ['a fine-grained GitHub token', 'https://ci.example.com/link?v=github_pat_11ABCDEFG0abc'],
+    ['a Stripe live key under any name', 'https://billing.example.com/connect?k=sk_live_51HxYz'],
+    ['a Stripe test key in the fragment', 'https://billing.example.com/connect#k=sk_test_51HxYz'],
+    ['a Slack bot token', 'https://example.com/cb?v=xoxb-1234-5678-abcdef'],
+    ['a Slack user token', 'https://example.com/cb?v=xoxp-1234-5678-abcdef'],
+    ['an AWS access key id', 'https://example.com/cb?id=AKIAIOSFODNN7EXAMPLE'],
+    ['an OpenAI project key', 'https://example.com/cb?v=sk-proj-abcdefghijklmnopqrstuvwx'],
     ['javascript scheme', 'javascript:alert(1)'],
     ['not a URL', 'set-password'],
     ['missing', undefined],
@@ -364,6 +455,14 @@ describe('EK14 URL mode', () => {
     [
       'an OAuth state nonce',
       'https://github.com/login/oauth/authorize?client_id=abc&state=9f8e7d6c5b4a39281706f5e4d3c2b1a0',
+    ],
+    ['an OAuth code', 'https://example.com/cb?code=4f2a9c&state=9f8e7d6c'],
+    ['ordinary parameters', 'https://opsdesk.example.com/report?from=2026-03-01&page=2&sort_key=date&lang=en'],
+    ['a pagination cursor', 'https://example.com/list?pageToken=CAUQAA&NextToken=abc&continuation_token=x'],
+    ['a count of tokens', 'https://example.com/usage?max_tokens=512&tokenizer=cl100k'],
+    [
+      'a value that only resembles a prefix',
+      'https://example.com/cb?q=ghost_town&name=sk-8&sku=sk-winter-collection-2026-blue&id=AKIA',
     ],
   ])('does not fire on %s', (_label, u) => {
     expect(rules(url(u))).toEqual([]);

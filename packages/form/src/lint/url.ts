@@ -1,5 +1,13 @@
 import { type Finding, finding } from './rules.js';
-import { JWT, URL_SECRET_PARAMS, words } from './words.js';
+import {
+  JWT,
+  PREFIXED_CREDENTIAL,
+  URL_CURSOR_PARAMS,
+  URL_SECRET_ENDINGS,
+  URL_SECRET_LAST_WORDS,
+  URL_SECRET_PARAMS,
+  words,
+} from './words.js';
 
 /**
  * Loopback hosts, where plain http is acceptable (the page never leaves the machine).
@@ -54,8 +62,7 @@ export function urlFindings(raw: unknown): Finding[] {
   }
   const params = [...url.searchParams.entries(), ...new URLSearchParams(url.hash.replace(/^#/, '')).entries()];
   for (const [name, value] of params) {
-    const key = words(name).join('');
-    if (URL_SECRET_PARAMS.has(key) || JWT.test(value)) {
+    if (secretName(name) || JWT.test(value) || PREFIXED_CREDENTIAL.test(value)) {
       out.push(
         finding(
           'EK14',
@@ -66,4 +73,19 @@ export function urlFindings(raw: unknown): Finding[] {
     }
   }
   return out;
+}
+
+/**
+ * Whether a parameter's name says it carries a credential: the name split into words (`_`, `-`,
+ * `.`, camelCase) and run together, judged whole (a pagination cursor is no credential), by its
+ * last word, or by its ending.
+ */
+function secretName(name: string): boolean {
+  const parts = words(name);
+  const compact = parts.join('');
+  if (URL_SECRET_PARAMS.has(compact)) return true;
+  if (URL_CURSOR_PARAMS.has(compact)) return false;
+  const last = parts.at(-1);
+  if (last !== undefined && URL_SECRET_LAST_WORDS.has(last)) return true;
+  return URL_SECRET_ENDINGS.some((ending) => compact.endsWith(ending));
 }

@@ -1,6 +1,7 @@
 /**
- * Word lists and matchers behind the heuristic rules. English matches whole words (so `ticket`
- * never reads as `token`); Chinese has no word breaks and matches substrings.
+ * Word lists and matchers behind the heuristic rules. Latin-script words match whole (so `ticket`
+ * never reads as `token`); scripts the Latin split cannot read (Chinese and Japanese have no word
+ * breaks, Korean and Russian inflect by suffix) match substrings.
  */
 
 /**
@@ -25,8 +26,13 @@ interface Vocabulary {
   phrases: readonly string[];
   /** Compounds written without separators, matched as suffixes of a run-together name (`accesstoken`). */
   suffixes: readonly string[];
-  /** Chinese terms, matched as substrings. */
-  zh: readonly string[];
+  /**
+   * Terms in scripts the Latin split cannot read (Chinese, Japanese, Korean, Cyrillic), matched as
+   * substrings of the text as written, in lower case: `登录密码`, `パスワードを`, `Пароль`.
+   */
+  substrings: readonly string[];
+  /** Upper-case abbreviations, matched whole and in this case only: `PAT`, where `pat` is a name. */
+  acronyms?: readonly string[];
 }
 
 /** Rule EK09: what a form must never ask for (the protocol's security MUSTs). */
@@ -49,6 +55,18 @@ export const SECRETS: Vocabulary = {
     'credentials',
     'mnemonic',
     'iban',
+    // What logs in as the person (a session cookie, an Authorization header's bearer token) and
+    // what identifies them for life (a US social security number).
+    'cookie',
+    'bearer',
+    'ssn',
+    // "Password" in the languages a form is commonly written in (accents are dropped first:
+    // contraseña → contrasena, senha, wachtwoord, Passwort/Kennwort).
+    'passwort',
+    'kennwort',
+    'contrasena',
+    'senha',
+    'wachtwoord',
   ],
   phrases: [
     'api key',
@@ -69,7 +87,10 @@ export const SECRETS: Vocabulary = {
     'auth code',
     'bank account',
     'routing number',
-    'social security number',
+    'social security',
+    'authorization header',
+    'auth header',
+    'mot de passe',
   ],
   suffixes: [
     'password',
@@ -82,8 +103,37 @@ export const SECRETS: Vocabulary = {
     'privatekey',
     'accesskey',
     'cardnumber',
+    'cookie',
+    'passwort',
+    'kennwort',
+    'contrasena',
+    'wachtwoord',
   ],
-  zh: ['密码', '口令', '令牌', '密钥', '私钥', '秘钥', '卡号', '信用卡', '安全码', '验证码', '助记词', '银行账号'],
+  substrings: [
+    '密码',
+    '口令',
+    '令牌',
+    '密钥',
+    '私钥',
+    '秘钥',
+    '卡号',
+    '信用卡',
+    '安全码',
+    '验证码',
+    '助记词',
+    '银行账号',
+    // Japanese: password, PIN, private key.
+    'パスワード',
+    '暗証番号',
+    '秘密鍵',
+    // Korean: password.
+    '비밀번호',
+    // Russian: password, in the cases a form puts it in ("Пароль", "введите пароль", "для пароля").
+    'пароль',
+    'пароля',
+  ],
+  // A GitHub or Azure DevOps personal access token; lower-case "pat" is a name.
+  acronyms: ['PAT'],
 };
 
 /** Rules EK06 and EK10: a boolean that stands for "I agree". */
@@ -108,7 +158,7 @@ export const CONFIRMATION: Vocabulary = {
   ],
   phrases: ['i have checked', 'i have reviewed', 'i take responsibility'],
   suffixes: ['confirmed', 'confirm', 'understood', 'acknowledged', 'approved', 'agreed'],
-  zh: ['确认', '同意', '知晓', '了解', '批准', '接受', '明白', '已阅读'],
+  substrings: ['确认', '同意', '知晓', '了解', '批准', '接受', '明白', '已阅读'],
 };
 
 /** A text field the person fills in to confirm ("Type the table name to confirm"). */
@@ -116,7 +166,7 @@ export const TYPED_CONFIRMATION: Vocabulary = {
   words: ['typed', 'retype', 'retyped'],
   phrases: ['type the', 'type in', 're enter'],
   suffixes: ['typed'],
-  zh: ['输入'],
+  substrings: ['输入'],
 };
 
 /** Rule EK10: actions that destroy or reach production. */
@@ -142,7 +192,7 @@ export const DESTRUCTIVE: Vocabulary = {
   ],
   phrases: ['cannot be undone', 'can not be undone', 'permanently'],
   suffixes: [],
-  zh: ['删除', '删掉', '清空', '销毁', '覆盖', '不可恢复', '不可逆', '无法撤销', '生产', '强制'],
+  substrings: ['删除', '删掉', '清空', '销毁', '覆盖', '不可恢复', '不可逆', '无法撤销', '生产', '强制'],
 };
 
 /**
@@ -189,40 +239,113 @@ export function findTerm(text: string, vocabulary: Vocabulary): string | undefin
   const compact = list.join('');
   const suffix = vocabulary.suffixes.find((s) => compact.endsWith(s) && compact !== s);
   if (suffix) return suffix;
-  const shown = text.normalize('NFKC');
-  return vocabulary.zh.find((z) => shown.includes(z));
+  if (vocabulary.acronyms) {
+    const whole = asShown(text).split(/[^A-Za-z0-9]+/);
+    const acronym = vocabulary.acronyms.find((a) => whole.includes(a));
+    if (acronym) return acronym;
+  }
+  const shown = text.normalize('NFKC').toLowerCase();
+  return vocabulary.substrings.find((z) => shown.includes(z));
 }
 
-/** Query or fragment parameter names that carry credentials (rule EK14). */
+/** Clause breaks in prose: a negation reaches no further than its clause. Commas do not break one ("not your phone number, pin…"). */
+const CLAUSE_BREAK = /[.;:!?()[\]\n。；：！？（）]/u;
+/** Where a clause turns to what must not be given: "do not", "never", "no", "without", "don't", 请勿, 不要… */
+const NEGATION = /\b(?:not|never|no|nor|without)\b|n['’]t\b|不要|请勿|切勿|无需|不必/iu;
+
+/**
+ * The first term of the vocabulary that prose asks for, or undefined. A term named after a
+ * negation in its clause is a warning not to give it — a field described "Your favourite integer
+ * (do not give us your phone number, pin, or other sensitive info)" asks for no PIN — so only what
+ * comes before the negation counts: "Paste the token, not your user name" still asks for a token.
+ */
+export function findAskedTerm(text: string, vocabulary: Vocabulary): string | undefined {
+  for (const clause of text.split(CLAUSE_BREAK)) {
+    const negation = NEGATION.exec(clause);
+    const term = findTerm(negation ? clause.slice(0, negation.index) : clause, vocabulary);
+    if (term) return term;
+  }
+  return undefined;
+}
+
+/**
+ * Query or fragment parameter names that carry a credential only as the whole name (rule EK14):
+ * short or general words that end many harmless names (`sort_key`, `by_pass`), so they are judged
+ * whole. The endings below catch the rest.
+ */
 export const URL_SECRET_PARAMS: ReadonlySet<string> = new Set([
-  'token',
-  'accesstoken',
-  'idtoken',
-  'refreshtoken',
-  'authtoken',
   'auth',
   'authorization',
   'bearer',
   'jwt',
-  'apikey',
   'key',
-  'secret',
-  'clientsecret',
-  'password',
-  'passwd',
-  'pwd',
   'pass',
   'session',
-  'sessionid',
   'sid',
+]);
+
+/**
+ * Endings of a parameter name, run together, that carry a credential whatever comes before them
+ * (rule EK14): GitLab's `private_token`, `oauth_token`, `github_token`, `client_secret`,
+ * `X-Amz-Signature`, `x-api-key`, `JSESSIONID`. A `key` alone ends too many harmless names, so
+ * only the kinds of key that open something are listed.
+ */
+export const URL_SECRET_ENDINGS: readonly string[] = [
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'passphrase',
   'credential',
   'credentials',
-  'sig',
   'signature',
-  'xamzsignature',
-  'xamzcredential',
-  'xamzsecuritytoken',
+  'sessionid',
+  'cookie',
+  'apikey',
+  'accesskey',
+  'secretkey',
+  'privatekey',
+  'signingkey',
+  'authkey',
+  'appkey',
+  'clientkey',
+  'consumerkey',
+  'licensekey',
+  'subscriptionkey',
+  'masterkey',
+];
+
+/** Short credential words judged as a name's last word (`url_sig`, `db_pwd`): as bare endings they would match inside other words. */
+export const URL_SECRET_LAST_WORDS: ReadonlySet<string> = new Set(['sig', 'pwd']);
+
+/**
+ * Pagination cursors, which their APIs call tokens (Google's `pageToken`, AWS's `NextToken`): the
+ * value is a place in a list, not a credential. Run together, as `URL_SECRET_PARAMS`.
+ */
+export const URL_CURSOR_PARAMS: ReadonlySet<string> = new Set([
+  'pagetoken',
+  'nexttoken',
+  'nextpagetoken',
+  'prevtoken',
+  'previoustoken',
+  'continuationtoken',
+  'cursortoken',
+  'synctoken',
+  'resumetoken',
+  'resumptiontoken',
+  'paginationtoken',
 ]);
 
 /** A JSON Web Token, whatever parameter carries it. */
 export const JWT = /^eyJ[\w-]{5,}\.[\w-]{5,}\.[\w-]*$/;
+
+/**
+ * A credential its issuer marks with a fixed prefix, whatever parameter carries it: GitHub
+ * (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`), GitLab (`glpat-`), Stripe (`sk_live_`,
+ * `rk_test_`…), Slack (`xoxb-`, `xoxp-`…), AWS access key ids (`AKIA…`, `ASIA…`), OpenAI and
+ * Anthropic (`sk-proj-`, `sk-ant-`, or `sk-` and 32 letters and digits: a slug such as
+ * `sk-winter-sale` has dashes) and Google API keys (`AIza…`). Issuers add the prefix so that a
+ * leaked key is recognised.
+ */
+export const PREFIXED_CREDENTIAL =
+  /^(?:(?:gh[opusr]_|github_pat_|glpat-|[rs]k_(?:live|test)_|xox[abeposr]-)[\w-]{4,}|A[KS]IA[0-9A-Z]{16}|sk-(?:proj|svcacct|admin|ant)-[\w-]{20,}|sk-[A-Za-z0-9]{32,}|AIza[\w-]{35})/;
