@@ -190,6 +190,7 @@ describe('EK09 secrets in a form', () => {
     ['ru', { type: 'string', title: 'Пароль' }],
     ['ru2', { type: 'string', title: 'Код', description: 'Введите пароля от консоли' }],
     ['reply', { type: 'string', title: 'Reply', description: 'Paste the bearer value, not your user name' }],
+    ['keyed', { type: 'string', title: 'Value', description: 'Your API key, from https://example.com/settings/keys' }],
   ])('fires on %s', (name, field) => {
     const found = lint(formRequest({ [name]: field }));
     expect(found.filter((f) => f.rule === 'EK09').map((f) => [f.field, f.severity])).toEqual([[name, 'error']]);
@@ -224,6 +225,12 @@ describe('EK09 secrets in a form', () => {
         description: "Anything the reviewer should know. Don't paste a token or a password here.",
       },
     ],
+    // A place named in the description is not what to type: a path or a URL holding the word.
+    [
+      'path',
+      { type: 'string', title: 'File', description: 'A file to check, e.g. <file:///etc/passwd> or ~/.config/tokens' },
+    ],
+    ['docs', { type: 'string', title: 'Site', description: 'See https://example.com/reset-password for the format' }],
   ])('does not fire on %s', (name, field) => {
     expect(rules(formRequest({ [name]: field }))).not.toContain('EK09');
   });

@@ -260,13 +260,18 @@ const NEGATION = /\b(?:not|never|no|nor|without)\b|n['’]t\b|不要|请勿|切�
  * comes before the negation counts: "Paste the token, not your user name" still asks for a token.
  */
 export function findAskedTerm(text: string, vocabulary: Vocabulary): string | undefined {
-  for (const clause of text.split(CLAUSE_BREAK)) {
+  // A URL or a file path in prose names a place, not what to type: "<file:///etc/passwd>" asks for no password.
+  const prose = text.replace(PLACES, ' ');
+  for (const clause of prose.split(CLAUSE_BREAK)) {
     const negation = NEGATION.exec(clause);
     const term = findTerm(negation ? clause.slice(0, negation.index) : clause, vocabulary);
     if (term) return term;
   }
   return undefined;
 }
+
+/** URLs (a scheme, then anything up to a space or a closing bracket) and absolute or relative file paths in prose. */
+const PLACES = /\b[a-z][\w+.-]*:\/*[^\s<>()[\]]+|(?<![\w.])(?:~|\.{1,2})?\/[^\s<>()[\]]+/gi;
 
 /**
  * Query or fragment parameter names that carry a credential only as the whole name (rule EK14):
