@@ -408,24 +408,15 @@ function shapeOf(result: unknown): string {
         : `a ${typeof result}`;
 }
 
-/** Results `commit` handed a tool, every one already seen to serialise: not measured again as they leave. */
-const SERIALISED = new WeakSet<CallToolResult>();
-
-/** `result` came out of `commit` (recorded, parsed from a record, or checked by `sendable`). */
-export function serialises(result: CallToolResult): CallToolResult {
-  SERIALISED.add(result);
-  return result;
-}
-
 /**
  * A tool's result as it leaves the call: a transport sends it as JSON, and one JSON cannot hold (a
  * BigInt, a cycle, a `toJSON` that throws) is never sent — the SDK reports the failure to no one and
  * the caller waits for ever. After the call's effect ran (`acted`), what JSON can hold of it is
  * sent, saying the rest was not kept; with nothing done, the tool's mistake is thrown, and the
- * caller gets it as the tool's error. A result `commit` handed over, unchanged, is not measured again.
+ * caller gets it as the tool's error. A result `commit` handed over is measured again too: the
+ * handler may have changed it since (given it a BigInt, a cycle).
  */
 export function leaving(result: CallToolResult, tool: string, locale: Locale, acted: boolean): CallToolResult {
-  if (SERIALISED.has(result)) return result;
   checkShape(result, tool);
   if (serialized(result) !== undefined) return result;
   if (acted) return unrecordedResult(recordable(result), tool, locale);

@@ -22,7 +22,6 @@ import {
   type Effect,
   runsAtomically,
   sendable,
-  serialises,
   Withheld,
 } from './commit.js';
 import { randomUUID } from './digest.js';
@@ -272,7 +271,7 @@ function recorded(questions: CallQuestions, result: CallToolResult): CallToolRes
   if (unrecorded) questions.unrecorded(String(structured?.message ?? ''));
   if (unrecorded || (structured?.outcome === undefined && (structured?.status ?? 'done') === 'done'))
     questions.tookEffect();
-  return serialises(result);
+  return result;
 }
 
 /** How a round ends: the handler's result, or `SUSPENDED` once it waits on a question this round cannot answer. */
