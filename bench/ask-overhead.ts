@@ -87,18 +87,30 @@ export function newClient(revision: Revision): Client {
   return client;
 }
 
+/**
+ * A request's init without the client transport's long-lived abort signal: each Request made with
+ * it leaves a listener on it (undici removes them only once the Request is garbage collected),
+ * thousands over a run on both sides alike, and Node warns past 1,500 at once.
+ */
+function unsignalled(init: RequestInit | undefined): RequestInit {
+  const { signal: _unused, ...rest } = init ?? {};
+  return rest;
+}
+
 /** A client transport whose requests go straight to `fetcher`, with the Host header a socket would add. */
 export function inProcess(fetcher: (request: Request) => Promise<Response>): StreamableHTTPClientTransport {
   return new StreamableHTTPClientTransport(new URL('http://127.0.0.1/mcp'), {
     fetch: (u, i) => {
-      // Without the client's long-lived abort signal: each Request made from it would leave a
-      // listener on it (undici), thousands over a run, on both sides alike.
-      const { signal: _unused, ...init } = i ?? {};
-      const request = new Request(u, init);
+      const request = new Request(u, unsignalled(i));
       request.headers.set('host', '127.0.0.1');
       return fetcher(request);
     },
   });
+}
+
+/** A client transport over a real socket to `url`, its requests made without the long-lived signal. */
+function overSocket(url: URL): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(url, { fetch: (u, i) => fetch(u, unsignalled(i)) });
 }
 
 /** A Node HTTP server on a free loopback port, for the lines over real sockets. */
@@ -132,7 +144,7 @@ export async function connectRaw(revision: Revision, way: Way, { sealState = tru
     const endpoint = rawEndpoint(rawServer);
     const node = toNodeHandler(endpoint);
     const served = await listen((req, res) => void node(req as Parameters<typeof node>[0], res));
-    await client.connect(new StreamableHTTPClientTransport(served.url));
+    await client.connect(overSocket(served.url));
     return { client, close: () => closeBoth(client, endpoint).then(served.close) };
   }
   if (way === 'http-handler') {
@@ -164,7 +176,7 @@ export async function connectOurs(revision: Revision, way: Way): Promise<Connect
   if (way === 'http-socket') {
     const handler = createHttpHandler(() => kitServer());
     const served = await listen(toNodeListener(handler));
-    await client.connect(new StreamableHTTPClientTransport(served.url));
+    await client.connect(overSocket(served.url));
     return { client, close: () => closeBoth(client, handler).then(served.close) };
   }
   if (way !== 'sdk') {
