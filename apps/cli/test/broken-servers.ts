@@ -59,9 +59,15 @@ async function ask(ctx: ServerContext, params: Record<string, unknown>): Promise
   }
 }
 
-/** The well-behaved ending: success only for an accept that carried values. */
-const finish = (r: Ask): CallToolResult =>
-  r.action === 'accept' && r.content && Object.keys(r.content).length > 0
+/**
+ * The well-behaved ending: success only for an accept that carried values — every one the form
+ * asked for required (`required`, where it names more than the question's one field).
+ */
+const finish = (r: Ask, required: string[] = []): CallToolResult =>
+  r.action === 'accept' &&
+  r.content &&
+  Object.keys(r.content).length > 0 &&
+  required.every((k) => r.content?.[k] !== undefined)
     ? done(`done: ${JSON.stringify(r.content)}`)
     : notDone(r);
 
@@ -178,6 +184,21 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
     askEnv(server, (r) =>
       r.action === 'accept' ? done(`Deployed to ${String(r.content?.env ?? 'dev')}.`) : notDone(r),
     ),
+  'EK04-partial': (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass env and the release ticket.');
+    const r = await ask(ctx, {
+      message: 'Which environment should order-service be deployed to, under which release ticket?',
+      requestedSchema: {
+        ...good,
+        properties: { ...good.properties, ...ticket.properties },
+        required: ['env', 'ticket'],
+      },
+    });
+    // Bug: something came, so it deploys — with a ticket nobody gave.
+    return r.action === 'accept' && r.content && Object.keys(r.content).length > 0
+      ? done(`Deployed to ${String(r.content.env)} under ${String(r.content.ticket)}.`)
+      : notDone(r);
+  },
   EK05: (server) =>
     // Bug: a cancel falls back to a default and deploys anyway.
     askEnv(server, (r) => (r.action === 'cancel' ? done('Deployed to dev, the default.') : finish(r))),
@@ -209,7 +230,7 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
         required: ['username', 'password'],
       },
     });
-    return finish(r);
+    return finish(r, ['username', 'password']);
   },
   EK10: (server) => async (_a, ctx) => {
     if (!canAsk(server, 'form')) return unsupported('Pass confirmed.');
@@ -358,6 +379,31 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
       if (r.action !== 'accept' || !r.content?.env) return notDone(r);
     }
     return done('Deployed.');
+  },
+  'EK08-one-key': (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass env, the release ticket and the regions.');
+    // 2025 connections: one question, answered once — the fault does not show.
+    if (ctx.mcpReq.envelope === undefined) return finish(await ask(ctx, { message, requestedSchema: good }));
+    // Bug: three questions, one after another, every one under the key `q`.
+    const steps = [
+      { message, requestedSchema: good },
+      { message: 'Which release ticket does this deployment of order-service ship?', requestedSchema: ticket },
+      { message: 'Which regions should order-service be deployed to?', requestedSchema: regions },
+    ];
+    const step = Number(ctx.mcpReq.requestState() ?? 0);
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'q');
+    if (step > 0) {
+      if (answer.kind !== 'elicit') return notDone({ action: 'error' });
+      const content = answer.content as Record<string, unknown> | undefined;
+      const wanted = Object.keys(steps[step - 1]?.requestedSchema.properties ?? {});
+      if (answer.action !== 'accept' || !wanted.every((k) => content?.[k] !== undefined))
+        return notDone({ action: answer.action });
+    }
+    if (step === steps.length) return done('Deployed.');
+    return inputRequired({
+      inputRequests: { q: inputRequired.elicit(steps[step] as never) },
+      requestState: String(step + 1),
+    });
   },
   EK18: (server) => {
     // Per process, not per server: a 2026-07-28 request builds a server of its own.

@@ -1,4 +1,4 @@
-import { confirmationsOf, type ElicitAction, type FormContent } from '@elicitkit/form';
+import { confirmationsOf, describeFields, type ElicitAction, type FieldModel, type FormContent } from '@elicitkit/form';
 import { type Branch, branchLabel } from './branches.js';
 import { accepts, type Strategy } from './profiles.js';
 import { sampleContent } from './values.js';
@@ -58,7 +58,8 @@ export function answerFor(
   if (params.mode === 'url') return { action: 'decline', why: 'url' };
   if (!context.allowDestructive && confirmationsOf(params.requestedSchema).length > 0)
     return { action: 'decline', why: 'confirmation' };
-  if (strategy === 'accept-empty') return { action: 'accept', content: {}, why: 'strategy' };
+  if (strategy === 'accept-empty')
+    return { action: 'accept', content: lacking(params.requestedSchema, context.tag), why: 'strategy' };
   const content = sampleContent(params.requestedSchema, context.tag);
   if (branch?.action !== 'accept') return { action: 'accept', content, why: 'strategy' };
   Object.defineProperty(content, branch.field, {
@@ -68,6 +69,24 @@ export function answerFor(
     configurable: true,
   });
   return { action: 'accept', content, why: 'explore', branch };
+}
+
+/**
+ * The accept-empty strategy's content: nothing, for a form that requires one field or none; for
+ * one that requires two or more, every field but its last required one. A server that checks only
+ * that something came, or only its first field, takes an empty answer for the incomplete one it is
+ * all the same — and acts on a value that was never given.
+ *
+ * @example
+ * lacking({ type: 'object', properties: { env: …, ticket: … }, required: ['env', 'ticket'] }) // → { env: 'dev' }
+ */
+function lacking(schema: unknown, tag: string): FormContent {
+  const fields = describeFields(schema);
+  const required = fields.filter((f) => f.required);
+  if (required.length < 2) return {};
+  const content = sampleContent(schema, tag);
+  delete content[(required.at(-1) as FieldModel).name];
+  return content;
 }
 
 /** How reports show an answer: `accept`, `accept (env=prod)`, `decline (confirmation)`, `cancel (explore)`. */

@@ -14,6 +14,7 @@ const EXPECTED: Record<string, string[]> = {
   EK02: ['EK02 error'],
   EK03: ['EK03 error address'],
   EK04: ['EK04 error'],
+  'EK04-partial': ['EK04 error'],
   EK05: ['EK05 error'],
   EK06: ['EK06 error confirmed'],
   EK09: ['EK09 error password'],
@@ -31,6 +32,7 @@ const EXPECTED: Record<string, string[]> = {
   EK18: ['EK18 error env'],
   'EK08-three': ['EK08 warning'],
   'EK08-four': ['EK08 error'],
+  'EK08-one-key': ['EK08 warning'],
 };
 
 describe('doctor finds each deliberately broken server, and nothing else', () => {

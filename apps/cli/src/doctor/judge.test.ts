@@ -84,3 +84,94 @@ describe('doctor judges EK11 in the words the person gave before each question',
     ]);
   });
 });
+
+/** The findings of one rule for one call that ended in `outcome`, its questions as given. */
+function findingsOf(rule: string, asks: Ask[], status = 'done'): string[] {
+  const call: CallRecord = {
+    tool: 'deploy',
+    case: 'c',
+    profile: '2026-07-28 form',
+    strategy: 'accept-empty',
+    arguments: {},
+    asks,
+    outcome: { kind: 'result', isError: status !== 'done', status, text: status },
+    ms: 1,
+  };
+  const run: DoctorRun = {
+    target: 't',
+    throwAway: false,
+    allowDestructive: false,
+    tools: [],
+    profiles: [],
+    calls: [call],
+  };
+  return judge(run)
+    .findings.filter((f) => f.rule === rule)
+    .map((f) => f.message);
+}
+
+describe('doctor judges EK04 by the required fields an accept left out', () => {
+  const two = {
+    type: 'object',
+    properties: { region: regions.properties.region, ticket: ticket.properties.ticket },
+    required: ['region', 'ticket'],
+  };
+  const answered = (content: Record<string, string>): Ask['answer'] => ({
+    action: 'accept',
+    content,
+    why: 'strategy',
+  });
+
+  it('an accept without one of two required fields, ended in success, names the field', () => {
+    expect(
+      findingsOf('EK04', [ask(0, 'q', 'Which region and ticket?', two, answered({ region: 'us_east_1' }), 1)]),
+    ).toEqual(['treated an accept without the required field "ticket" as success']);
+    expect(findingsOf('EK04', [ask(0, 'q', 'Which region and ticket?', two, answered({}), 1)])).toEqual([
+      'treated an accept with empty content as success',
+    ]);
+  });
+
+  it('no finding when every required field came, when the call did not succeed, or for what nobody could give', () => {
+    const whole = answered({ region: 'us_east_1', ticket: 'REL-1' });
+    expect(findingsOf('EK04', [ask(0, 'q', 'Which region and ticket?', two, whole, 1)])).toEqual([]);
+    expect(findingsOf('EK04', [ask(0, 'q', 'Which region and ticket?', two, answered({}), 1)], 'invalid')).toEqual([]);
+    // A required name that is no property, and a nested object outside the subset (EK03's): no client draws them.
+    const odd = {
+      type: 'object',
+      properties: { ticket: ticket.properties.ticket, address: { type: 'object', properties: {} } },
+      required: ['ghost', 'address', 'ticket'],
+    };
+    expect(findingsOf('EK04', [ask(0, 'q', 'Which ticket?', odd, answered({ ticket: 'REL-1' }), 1)])).toEqual([]);
+  });
+});
+
+describe('doctor counts EK08 on 2026-07-28 by question, not by key', () => {
+  const accepted = (content: Record<string, string>): Ask['answer'] => ({
+    action: 'accept',
+    content,
+    why: 'strategy',
+  });
+
+  it('one key reused for three different questions is three questions', () => {
+    const asks = [
+      ask(0, 'q', 'Which region?', regions, accepted({ region: 'us_east_1' }), 1),
+      ask(1, 'q', 'Which release ticket?', ticket, accepted({ ticket: 'REL-1' }), 2),
+      ask(2, 'q', 'Which environment?', { type: 'object', properties: { env: { type: 'string', title: 'Env' } } }),
+    ];
+    expect(findingsOf('EK08', asks)).toEqual(['asked 3 questions in one call']);
+  });
+
+  it('one key sent again for the same fields, its message changed, is one question', () => {
+    const asks = [0, 1, 2].map((n) =>
+      ask(
+        n,
+        'q',
+        `Which region? (try ${n + 1})`,
+        regions,
+        n < 2 ? accepted({ region: 'us_east_1' }) : undefined,
+        n < 2 ? n + 1 : undefined,
+      ),
+    );
+    expect(findingsOf('EK08', asks)).toEqual([]);
+  });
+});

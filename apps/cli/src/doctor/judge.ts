@@ -1,5 +1,6 @@
-import { lint } from '@elicitkit/form';
+import { describeFields, lint } from '@elicitkit/form';
 import { judgeAcross } from './across.js';
+import { questionKey } from './branches.js';
 import { succeeded } from './classify.js';
 import { ambiguity, type DoctorFinding, type DoctorNote, FindingSet } from './findings.js';
 import { shapesNotIn20250618 } from './legacy-shapes.js';
@@ -67,9 +68,11 @@ function stringsIn(value: unknown): string[] {
 }
 
 function judgeCall(found: FindingSet, call: CallRecord): void {
-  // A 2026-07-28 key asked again is the same question sent again (changed), not another one.
-  const asked = new Set(call.asks.map((a, i) => (a.via === 'embedded' && a.key !== undefined ? `key:${a.key}` : i)))
-    .size;
+  // A 2026-07-28 key asked again for the same fields is the same question sent again (its message
+  // perhaps changed), not another one; one key reused for other fields is another question.
+  const asked = new Set(
+    call.asks.map((a, i) => (a.via === 'embedded' && a.key !== undefined ? `key:${a.key}\0${questionKey(a)}` : i)),
+  ).size;
   if (asked > 2)
     found.addMost(
       call,
@@ -112,16 +115,19 @@ function judgeCall(found: FindingSet, call: CallRecord): void {
         ...ambiguity(result.ambiguous),
       });
   }
-  const emptyAccept = call.asks.some(
-    (a) => a.mode === 'form' && a.answer?.action === 'accept' && isEmpty(a.answer.content) && requiresSomething(a),
-  );
-  if (emptyAccept && result.done)
+  const incomplete = result.done ? call.asks.find((a) => missingRequired(a).length > 0) : undefined;
+  if (incomplete) {
+    const missing = missingRequired(incomplete);
+    const what = isEmpty(incomplete.answer?.content)
+      ? 'an accept with empty content'
+      : `an accept without the required ${missing.length === 1 ? 'field' : 'fields'} ${missing.map((m) => JSON.stringify(m)).join(', ')}`;
     found.add(call, {
       rule: 'EK04',
-      message: `treated an accept with empty content as success${result.ambiguous ? judgedBy(result.reason) : ''}`,
+      message: `treated ${what} as success${result.ambiguous ? judgedBy(result.reason) : ''}`,
       fix: 'Validate accepted content; an accept without the required values is invalid.',
       ...ambiguity(result.ambiguous),
     });
+  }
 }
 
 /** The question whose `action` answer went out first in the call, if one went out. */
@@ -168,8 +174,18 @@ function isEmpty(content: Record<string, unknown> | undefined): boolean {
   return content === undefined || Object.keys(content).length === 0;
 }
 
-/** A form with a required field: accepting it empty cannot be a complete answer. */
-function requiresSomething(ask: Ask): boolean {
+/**
+ * The required fields of a form an accept left out: such an accept is no complete answer. Only
+ * fields a client can draw count: a `required` naming no property, or one outside the restricted
+ * subset (EK03's), asks for nothing anyone can give.
+ */
+function missingRequired(ask: Ask): string[] {
+  if (ask.mode !== 'form' || ask.answer?.action !== 'accept') return [];
   const schema = ask.params.requestedSchema as { required?: unknown } | undefined;
-  return Array.isArray(schema?.required) && schema.required.length > 0;
+  if (!Array.isArray(schema?.required)) return [];
+  const declared = new Set(describeFields(schema).map((f) => f.name));
+  const content = ask.answer.content ?? {};
+  return schema.required.filter(
+    (r): r is string => typeof r === 'string' && declared.has(r) && !Object.hasOwn(content, r),
+  );
 }
