@@ -35,6 +35,13 @@ const SNAKE = /\b[a-z][a-z0-9]*_[a-z0-9_]+\b/g;
 const CAMEL = /\b[a-z]+[A-Z][A-Za-z0-9]*\b/g;
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const IDENTIFIERS = [SNAKE, CAMEL, UUID];
+/**
+ * Product names written in camel case, which people read every day: a single lowercase letter
+ * before one capitalised word (iPhone, iCloud, eBay) and Apple's and webOS's operating systems
+ * (macOS, iOS, watchOS, iPadOS). Code's names have a word before the capital (`userId`,
+ * `releaseTicketId`, `buildOS`) or more than one capital after it (`xPosValue`).
+ */
+const BRAND = /^(?:[a-z][A-Z][a-z]+|(?:mac|i|iPad|watch|tv|vision|web)OS)$/;
 
 /**
  * Where a message quotes something: a code span of any number of backticks, closed by a run of the
@@ -57,7 +64,7 @@ export function shownIdentifier(text: string, context: MessageContext = {}): Sho
   for (const pattern of IDENTIFIERS) {
     for (const stretch of stretches(text)) {
       for (const [name] of stretch.text.matchAll(pattern)) {
-        if (given(name)) continue;
+        if (given(name) || (pattern === CAMEL && BRAND.test(name) && !own.has(name.toLowerCase()))) continue;
         if (own.has(name.toLowerCase())) return { name, why: 'form' };
         if (!stretch.quoted) return { name, why: 'unquoted' };
       }

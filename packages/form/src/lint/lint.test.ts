@@ -300,6 +300,8 @@ describe('EK11 message not self-explanatory', () => {
     ['generic zh', '请输入参数'],
     ['internal identifier', 'Set deploy_env_id for this run'],
     ['camelCase identifier', 'Provide releaseTicketId to continue the deployment'],
+    ['camelCase identifier that starts like a product name', 'Provide xPosValue to place the widget on the dashboard'],
+    ['two-word camelCase identifier', 'Set buildOS before the release of order-service goes out'],
     ['template leftover', 'Deploy undefined to production?'],
     ['object leftover', 'Deploy [object Object] to production?'],
   ])('fires on %s', (_label, message) => {
@@ -316,6 +318,10 @@ describe('EK11 message not self-explanatory', () => {
     ['chinese', '要把「order-service」部署到哪个环境？'],
     ['quoted identifier', 'Type the table name `order_items` to confirm the deletion.'],
     ['apostrophes', "We couldn't find a release ticket for order-service; which one should be used?"],
+    [
+      'product names in camel case',
+      'Which build should go to the iPhone, iPad and macOS apps (iOS 18, iPadOS, eBay listing)?',
+    ],
   ])('does not fire on %s', (_label, message) => {
     expect(rules(formRequest({ env: titled }, message))).toEqual([]);
   });
