@@ -265,3 +265,32 @@ describe('migrating a version-5 data directory (v6: api_tokens.expires_at)', () 
     }
   });
 });
+
+describe('migrating a version-8 data directory', () => {
+  it('gives registrations the account that asked for them, a pending one from before none', () => {
+    data = tempDataDir();
+    openDatabase(data.dir).close();
+    // Version 8's registrations, without the column, one of them waiting for its password.
+    const raw = new BetterSqlite3(join(data.dir, 'opsdesk.db'));
+    raw.exec(`
+      DROP TABLE registrations;
+      CREATE TABLE registrations (
+        token_hash TEXT PRIMARY KEY, context_id TEXT NOT NULL, username TEXT NOT NULL COLLATE NOCASE,
+        email TEXT NOT NULL, newsletter INTEGER NOT NULL, expires_at INTEGER NOT NULL, used_at INTEGER
+      );
+      INSERT INTO registrations (token_hash, context_id, username, email, newsletter, expires_at)
+        VALUES ('h', 'c', 'vera', 'v@example.com', 0, 9999999999999);
+      UPDATE meta SET value = '8' WHERE key = 'schema_version';
+    `);
+    raw.close();
+    const db = openDatabase(data.dir);
+    try {
+      expect(db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('9');
+      expect(db.prepare('SELECT username, requested_by_id FROM registrations').all()).toEqual([
+        { username: 'vera', requested_by_id: null },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -66,7 +66,7 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
           `${file} has schema version ${version}; this opsdesk understands up to ${SCHEMA_VERSION}. Use a newer opsdesk or another --data directory.`,
         );
       if (Number(version) < 2) dropLeftovers(db);
-      if (Number(version) < 7) addColumns(db);
+      if (Number(version) < 9) addColumns(db);
       if (Number(version) < 5) for (const index of DROPPED_INDEXES) db.exec(`DROP INDEX IF EXISTS ${index}`);
       if (Number(version) < 7) migrateToAccounts(db);
       if (Number(version) < 8) migrateHoldings(db);

@@ -61,7 +61,8 @@ CREATE TABLE IF NOT EXISTS opsdesk.registrations (
   email TEXT NOT NULL,
   newsletter INTEGER NOT NULL,
   expires_at BIGINT NOT NULL,
-  used_at BIGINT
+  used_at BIGINT,
+  requested_by_id BIGINT
 );
 -- A deployment written by name alone names the account holding that name (schema.ts says why).
 CREATE OR REPLACE FUNCTION opsdesk.deployment_account() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -108,6 +109,8 @@ ALTER TABLE opsdesk.audit_responses ADD COLUMN IF NOT EXISTS user_id BIGINT;
 ALTER TABLE opsdesk.audit_validations ADD COLUMN IF NOT EXISTS user_id BIGINT;
 ALTER TABLE opsdesk.audit_violations ADD COLUMN IF NOT EXISTS user_id BIGINT;
 ALTER TABLE opsdesk.audit_refusals ADD COLUMN IF NOT EXISTS user_id BIGINT;
+-- v9, likewise: who asked for a registration (schema.ts says why).
+ALTER TABLE opsdesk.registrations ADD COLUMN IF NOT EXISTS requested_by_id BIGINT;
 CREATE OR REPLACE TRIGGER deployment_account BEFORE INSERT ON opsdesk.deployments
   FOR EACH ROW EXECUTE FUNCTION opsdesk.deployment_account();
 `;

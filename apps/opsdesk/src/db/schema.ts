@@ -16,9 +16,11 @@
  * its id too: by name, they passed to the next account under that name whenever a removal did
  * not take them (a REPLACE, a restore or shell with triggers off, a token written as its account
  * went), and were only kept right by triggers. Rows whose name no account holds are dropped when
- * a data directory is migrated (`migrateHoldings`).
+ * a data directory is migrated (`migrateHoldings`). Version 9 records which account asked for a
+ * registration (`registrations.requested_by_id`): its password page makes nothing once that account
+ * is gone, and a registration pending from before (no one recorded) is refused the same way.
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /**
  * The accounts table under `name` (`users`, or the table version 7 rebuilds it in). AUTOINCREMENT:
@@ -97,7 +99,9 @@ CREATE TABLE IF NOT EXISTS registrations (
   email TEXT NOT NULL,
   newsletter INTEGER NOT NULL,
   expires_at INTEGER NOT NULL,
-  used_at INTEGER
+  used_at INTEGER,
+  -- The account that asked for it (v9): the page makes nothing once that account is gone.
+  requested_by_id INTEGER
 );
 -- A deployment written by name alone (a script, an older opsdesk sharing the file) names the
 -- account holding that name as it is written, as the v7 migration did for older rows.
@@ -171,6 +175,8 @@ export const ADDED_COLUMNS: Record<string, Record<string, string>> = {
   audit_validations: { user_id: 'INTEGER' },
   audit_violations: { user_id: 'INTEGER' },
   audit_refusals: { user_id: 'INTEGER' },
+  // v9
+  registrations: { requested_by_id: 'INTEGER' },
 };
 
 /** The records that say who did something: each table's account column beside its name-at-the-time column. */

@@ -263,6 +263,46 @@ function suite(name: string, start: () => Promise<Setup>) {
       },
     );
 
+    it.each([
+      ['before the page was opened', false],
+      ['while the page was open', true],
+    ])(
+      'a registration link makes nothing once the account that asked for it is removed (%s)',
+      async (_when, opened) => {
+        const username = opened ? 'nina' : 'noah';
+        const asker = await as(await member(`${username}-asker`));
+        let told: { status: number; text: string } | undefined;
+        asker.script.push(
+          { action: 'accept', content: { username, email: `${username}@example.com`, newsletter: false } },
+          async (params) => {
+            const url = String(params.url);
+            // The page as the person first saw it: its CSRF value and cookie, taken before the removal.
+            const form = opened ? await fetch(url) : undefined;
+            const html = (await form?.text()) ?? '';
+            await setup.operator.sql(`DELETE FROM users WHERE username = '${username}-asker'`);
+            const shown = await fetch(url);
+            expect([shown.status, await shown.text()]).toEqual([410, expect.stringContaining('no longer exists')]);
+            const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+            const cookie = (form?.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+            const password = 'correct horse battery';
+            const sent = await fetch(url, {
+              method: 'POST',
+              headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: new URL(url).origin },
+              body: new URLSearchParams({ csrf, password, confirm: password }),
+            });
+            told = { status: sent.status, text: await sent.text() };
+            return { action: 'decline' };
+          },
+        );
+        // The removal took the asker's token too: the call's end may never reach its client, so it is not awaited.
+        void callTool(asker.client, 'register_user').catch(() => {});
+        await expect
+          .poll(() => told, { timeout: 10_000 })
+          .toEqual({ status: 410, text: expect.stringContaining('no longer exists') });
+        expect(await setup.operator.count('users', { id: 0, name: username })).toBe(0);
+      },
+    );
+
     it('a rename that only changes case keeps the grants and token', async () => {
       const token = await member('gwen');
       await setup.operator.sql("UPDATE users SET username = 'Gwen' WHERE username = 'gwen'");

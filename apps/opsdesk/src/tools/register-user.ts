@@ -40,7 +40,8 @@ export function registerUserTool({ store, locale, links }: Deps) {
       const t = MESSAGES[ctx.locale];
       // Only a caller opsdesk knows registers anyone (an account removed, or an identity it never
       // had, is refused as by every other tool).
-      if (!(await store.run(findCaller(ctx)))) return rejected(t.unknownCaller(ctx.user));
+      const caller = await store.run(findCaller(ctx));
+      if (!caller) return rejected(t.unknownCaller(ctx.user));
       const answer = await ctx.ask('account', {
         message: t.registerMessage,
         form: formsIn(ctx.locale).account,
@@ -60,7 +61,7 @@ export function registerUserTool({ store, locale, links }: Deps) {
       await links.ready();
       const password = await ctx.askUrl('password', {
         message: t.passwordMessage(username),
-        url: await links.linkFor({ username, email, newsletter }, ctx.contextId),
+        url: await links.linkFor({ username, email, newsletter, requestedBy: caller.id }, ctx.contextId),
         // The last question withdraws the link in the same step: a submit cannot land after it unseen.
         isComplete: async ({ final }) =>
           final ? (await links.withdraw(ctx.contextId)) === username : links.isRegistered(ctx.contextId, username),

@@ -25,6 +25,8 @@ export interface Registration {
   username: string;
   email: string;
   newsletter: boolean;
+  /** The id of the account that asked for it: the page makes nothing once that account is gone. */
+  requestedBy: number;
 }
 
 /**
@@ -73,7 +75,12 @@ interface PendingRow {
   newsletter: number;
   expires_at: number;
   used_at: number | null;
+  /** 1 while the account that asked for the registration exists (0 once removed, or never recorded). */
+  asker: number;
 }
+
+/** Whether the account that asked for registration `r` still exists: as a 0 or 1 on both databases. */
+const ASKER_EXISTS = 'CASE WHEN EXISTS (SELECT 1 FROM users u WHERE u.id = r.requested_by_id) THEN 1 ELSE 0 END';
 
 /**
  * The password links of `store`'s registrations; `secret` (`linkSecret`) signs their tokens and
@@ -94,7 +101,7 @@ export function createPasswordLinks(
   const find = (token: string) =>
     store.run(
       get<PendingRow>(
-        'SELECT context_id, username, email, newsletter, expires_at, used_at FROM registrations WHERE token_hash = ?',
+        `SELECT context_id, username, email, newsletter, expires_at, used_at, ${ASKER_EXISTS} AS asker FROM registrations r WHERE token_hash = ?`,
         hash(token),
       ),
     );
@@ -132,7 +139,14 @@ export function createPasswordLinks(
     // link used, and a name taken meanwhile (another registration finished first) creates nothing.
     const outcome = await store
       .transaction(
-        (function* (): Query<'done' | 'used' | 'taken' | 'invalid' | 'expired' | { made: string }> {
+        (function* (): Query<'done' | 'used' | 'taken' | 'invalid' | 'expired' | 'revoked' | { made: string }> {
+          // Whoever asked for the registration must still have an account as it is made: one removed
+          // while the page was open (or before it was opened) makes nothing, nor spends the link.
+          const asked = yield* get<{ asker: number }>(
+            `SELECT ${ASKER_EXISTS} AS asker FROM registrations r WHERE token_hash = ?`,
+            hash(token),
+          );
+          if (asked !== undefined && Number(asked.asker) !== 1) return 'revoked';
           const spent = yield* run(
             'UPDATE registrations SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
             now(),
@@ -184,6 +198,7 @@ export function createPasswordLinks(
     if (outcome === 'unsure') return page(locale, 'unsure', 503);
     if (outcome === 'invalid') return page(locale, 'invalid', 404);
     if (outcome === 'expired') return page(locale, 'expired', 410);
+    if (outcome === 'revoked') return page(locale, 'revoked', 410);
     return outcome === 'done' ? page(locale, 'done', 200, { username: pending.username }) : page(locale, 'used', 410);
   }
 
@@ -210,7 +225,7 @@ export function createPasswordLinks(
       );
       return opening;
     },
-    async linkFor({ username, email, newsletter }, contextId) {
+    async linkFor({ username, email, newsletter, requestedBy }, contextId) {
       if (base === undefined) throw new Error('the password page is not being served');
       // The link stands for the whole answer, not the name alone: the account it makes holds what
       // the person answered when they were shown this link — the name as spelled (names compare
@@ -227,13 +242,14 @@ export function createPasswordLinks(
             hash(token),
           );
           yield* run(
-            'INSERT INTO registrations (token_hash, context_id, username, email, newsletter, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
+            'INSERT INTO registrations (token_hash, context_id, username, email, newsletter, expires_at, requested_by_id) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING',
             hash(token),
             contextId,
             username,
             email,
             newsletter ? 1 : 0,
             now() + LINK_TTL_MS,
+            requestedBy,
           );
         })(),
       );
@@ -274,6 +290,7 @@ export function createPasswordLinks(
       if (!pending) return page(locale, 'invalid', 404);
       if (pending.used_at !== null) return page(locale, 'used', 410);
       if (pending.expires_at <= now()) return page(locale, 'expired', 410);
+      if (Number(pending.asker) !== 1) return page(locale, 'revoked', 410);
       if (request.method === 'POST') return post(request, token, pending);
       if (request.method !== 'GET' && request.method !== 'HEAD') return page(locale, 'forbidden', 405);
       const csrf = mac('csrf', token);

@@ -6,6 +6,7 @@ export type PageKind =
   | 'used'
   | 'expired'
   | 'invalid'
+  | 'revoked'
   | 'forbidden'
   | 'taken'
   | 'made'
@@ -32,6 +33,8 @@ interface PageMessages {
   /** The registration already made its account, under another answer of the same call. */
   made(username: string): string;
   invalid: string;
+  /** The account that asked for the registration is gone (removed since): the link makes nothing. */
+  revoked: string;
   forbidden: string;
   /** The account could not be written (the database refused): nothing was made, the link still works. */
   failed: string;
@@ -59,6 +62,8 @@ const TEXT = {
     made: (u) =>
       `This registration already created the account <b>${u}</b>, from an earlier answer. No other account was created.`,
     invalid: 'This link is not valid.',
+    revoked:
+      'The opsdesk account that asked for this registration no longer exists, so this link no longer works. No account was created.',
     forbidden: 'This request was refused.',
     failed: 'The password could not be saved. No account was created; this link still works, so try again in a moment.',
     unsure:
@@ -80,6 +85,7 @@ const TEXT = {
     taken: (u) => `在此页面打开期间，用户名 <b>${u}</b> 已被占用。没有创建任何账号；请换一个用户名重新注册。`,
     made: (u) => `此次注册已根据之前的回答创建了账号 <b>${u}</b>，没有再创建其他账号。`,
     invalid: '此链接无效。',
+    revoked: '发起此注册的 opsdesk 账号已不存在，因此此链接已失效。未创建任何账号。',
     forbidden: '请求被拒绝。',
     failed: '密码未能保存，没有创建任何账号。此链接仍然有效，请稍后重试。',
     unsure:
