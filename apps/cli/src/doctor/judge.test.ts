@@ -24,8 +24,12 @@ function ask(after: number, key: string, message: string, schema: object, answer
   };
 }
 
-/** The EK11 finding texts of one call with these arguments and questions. */
-function ek11(args: Record<string, unknown>, asks: Ask[]): string[] {
+/** The finding texts of `rule` for one call: its questions as given, ended with `status` (done unless said). */
+function findingsOf(
+  rule: string,
+  asks: Ask[],
+  { status = 'done', args = {} }: { status?: string; args?: Record<string, unknown> } = {},
+): string[] {
   const call: CallRecord = {
     tool: 'restore',
     case: 'c',
@@ -33,7 +37,7 @@ function ek11(args: Record<string, unknown>, asks: Ask[]): string[] {
     strategy: 'accept-defaults',
     arguments: args,
     asks,
-    outcome: { kind: 'result', isError: false, status: 'done', text: 'done' },
+    outcome: { kind: 'result', isError: status !== 'done', status, text: status },
     ms: 1,
   };
   const run: DoctorRun = {
@@ -45,9 +49,12 @@ function ek11(args: Record<string, unknown>, asks: Ask[]): string[] {
     calls: [call],
   };
   return judge(run)
-    .findings.filter((f) => f.rule === 'EK11')
+    .findings.filter((f) => f.rule === rule)
     .map((f) => f.message);
 }
+
+/** The EK11 finding texts of one call with these arguments and questions. */
+const ek11 = (args: Record<string, unknown>, asks: Ask[]) => findingsOf('EK11', asks, { args });
 
 const chose = (region: string): Ask['answer'] => ({ action: 'accept', content: { region }, why: 'strategy' });
 const restoring = 'Which release ticket covers restoring the orders in us_east_1?';
@@ -85,31 +92,6 @@ describe('doctor judges EK11 in the words the person gave before each question',
   });
 });
 
-/** The findings of one rule for one call that ended in `outcome`, its questions as given. */
-function findingsOf(rule: string, asks: Ask[], status = 'done'): string[] {
-  const call: CallRecord = {
-    tool: 'deploy',
-    case: 'c',
-    profile: '2026-07-28 form',
-    strategy: 'accept-empty',
-    arguments: {},
-    asks,
-    outcome: { kind: 'result', isError: status !== 'done', status, text: status },
-    ms: 1,
-  };
-  const run: DoctorRun = {
-    target: 't',
-    throwAway: false,
-    allowDestructive: false,
-    tools: [],
-    profiles: [],
-    calls: [call],
-  };
-  return judge(run)
-    .findings.filter((f) => f.rule === rule)
-    .map((f) => f.message);
-}
-
 describe('doctor judges EK04 by the required fields an accept left out', () => {
   const two = {
     type: 'object',
@@ -134,7 +116,9 @@ describe('doctor judges EK04 by the required fields an accept left out', () => {
   it('no finding when every required field came, when the call did not succeed, or for what nobody could give', () => {
     const whole = answered({ region: 'us_east_1', ticket: 'REL-1' });
     expect(findingsOf('EK04', [ask(0, 'q', 'Which region and ticket?', two, whole, 1)])).toEqual([]);
-    expect(findingsOf('EK04', [ask(0, 'q', 'Which region and ticket?', two, answered({}), 1)], 'invalid')).toEqual([]);
+    expect(
+      findingsOf('EK04', [ask(0, 'q', 'Which region and ticket?', two, answered({}), 1)], { status: 'invalid' }),
+    ).toEqual([]);
     // A required name that is no property, and a nested object outside the subset (EK03's): no client draws them.
     const odd = {
       type: 'object',
