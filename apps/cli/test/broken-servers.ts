@@ -10,6 +10,7 @@ import { createHttpHandler } from '@elicitkit/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   type InputRequiredResult,
   inputRequired,
   inputResponse,
@@ -140,6 +141,43 @@ const askPair =
 
 /** How many times the EK18 server built its question. */
 let ek18Looks = 0;
+
+/**
+ * The `huge` server's question `n`: a password (EK09) asked with a message of 2 MB, where no
+ * client shows one over 65,536 characters (EK03).
+ */
+const hugeQuestion = (n: number) => ({
+  message: `Sign in to the deployment console to deploy order-service (question ${n} of 5). ${'The console keeps a record of every release. '.repeat(46_603)}`,
+  requestedSchema: {
+    type: 'object',
+    properties: { password: { type: 'string', title: 'Password' } },
+    required: ['password'],
+  },
+});
+
+/**
+ * Pushed by a server with `askOutside` once the client is initialized, before any call (the
+ * protocol lets a server ask outside any request): a password (EK09) beside a titled select,
+ * which 2025-06-18 does not have (EK17); to a client that draws no forms or declared none, a form (EK01).
+ */
+const OUTSIDE_QUESTION = {
+  message: 'Your session with the deployment console expired. Sign in again to keep deploying.',
+  requestedSchema: {
+    type: 'object',
+    properties: {
+      password: { type: 'string', title: 'Password' },
+      region: {
+        type: 'string',
+        title: 'Region',
+        oneOf: [
+          { const: 'eu', title: 'Europe' },
+          { const: 'us', title: 'United States' },
+        ],
+      },
+    },
+    required: ['password'],
+  },
+};
 
 /** One tool per broken server, named after its fault; everything else about it is well behaved. */
 const TOOLS: Record<string, (server: McpServer) => Handler> = {
@@ -534,6 +572,54 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
   },
   /** Ends its own process: over stdio the connection dies with it. */
   exit: () => async () => process.exit(3),
+  /** Well behaved, asks nothing: reports at once. */
+  quiet: () => async () => done('All quiet.'),
+  /**
+   * Well behaved but for one thing: right after its result it asks the good question, without
+   * waiting for the answer (a handler that fires `elicitInput` and returns). The question goes
+   * out 300 ms after the result, in the same turn of its event loop as the work after it (a busy
+   * machine that stopped the process there): before the server reads anything more.
+   */
+  'after-result': (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'form') || ctx.mcpReq.envelope !== undefined) return done('Deployed nothing.');
+    setImmediate(() => {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 300);
+      void ask(ctx, { message, requestedSchema: good });
+    });
+    return done('Deployed nothing yet.');
+  },
+  /**
+   * Hostile: asks for a password up to five times, each question's message 2 MB long
+   * (`hugeQuestion`); on 2025 pushed, on 2026-07-28 one round each under one key, with a
+   * requestState of 1 MB. Refuses an answer without the password, and stops at the first answer
+   * that is no accept.
+   */
+  huge: (server) => async (_a, ctx) => {
+    const refused = (r: Ask) => r.action !== 'accept' || typeof r.content?.password !== 'string';
+    if (ctx.mcpReq.envelope === undefined) {
+      if (!canAsk(server, 'form')) return unsupported('Pass the password yourself.');
+      for (let n = 1; n <= 5; n++) {
+        const r = await ask(ctx, hugeQuestion(n));
+        if (refused(r)) return notDone(r);
+      }
+      return done('Signed in.');
+    }
+    // On 2026-07-28 the client's capabilities come with each request.
+    const envelope = ctx.mcpReq.envelope as Record<string, { elicitation?: { form?: object } } | undefined>;
+    const declared = envelope[CLIENT_CAPABILITIES_META_KEY];
+    if (declared?.elicitation?.form === undefined) return unsupported('Pass the password yourself.');
+    const asked = Number.parseInt(String(ctx.mcpReq.requestState() ?? '0'), 10);
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'sign_in');
+    if (answer.kind === 'elicit') {
+      const r = { action: answer.action, content: answer.content as Record<string, unknown> | undefined };
+      if (refused(r)) return notDone(r);
+      if (asked >= 5) return done('Signed in.');
+    }
+    return inputRequired({
+      inputRequests: { sign_in: inputRequired.elicit(hugeQuestion(asked + 1) as never) },
+      requestState: `${asked + 1} ${'x'.repeat(1024 * 1024)}`,
+    });
+  },
 };
 
 /** The arguments a tool takes, where it takes any: each with an example, which doctor sends. */
@@ -550,8 +636,12 @@ export const toolName = (bug: string) => `deploy_${bug.toLowerCase().replace(/-/
 /**
  * A server with one tool per fault named, in order. Tools without annotations count as
  * destructive; `readOnly` marks them read-only so doctor may accept their questions.
+ * `askOutside`: it pushes `OUTSIDE_QUESTION` once the client is initialized, outside any call.
  */
-export function brokenServer(bugs: string | string[], options: { readOnly?: boolean } = {}): McpServer {
+export function brokenServer(
+  bugs: string | string[],
+  options: { readOnly?: boolean; askOutside?: boolean } = {},
+): McpServer {
   const list = Array.isArray(bugs) ? bugs : [bugs];
   const server = new McpServer({ name: `broken-${list.join('+')}`, version: '1.0.0' }, { capabilities: { tools: {} } });
   for (const bug of list) {
@@ -567,6 +657,13 @@ export function brokenServer(bugs: string | string[], options: { readOnly?: bool
       make(server) as never,
     );
   }
+  if (options.askOutside)
+    server.server.oninitialized = () => {
+      // Sent whatever the client declared (the raw SDK does not check); on 2026-07-28 the SDK refuses to push.
+      server.server
+        .request({ method: 'elicitation/create', params: OUTSIDE_QUESTION }, { timeout: 5_000 })
+        .catch(() => {});
+    };
   return server;
 }
 

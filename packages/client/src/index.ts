@@ -84,6 +84,7 @@ export { createRegistryRenderer, type RegistryRendererOptions } from './renderer
 // The request checks `attach` runs, usable on their own (a host that receives requests another way)
 
 export { type CheckedForm, checkFormRequest, type RejectedForm } from './checks/form.js';
+export { MAX_MESSAGE_LENGTH, messageProblem } from './checks/message.js';
 export type { Unanswerable, UnanswerableReason } from './checks/unanswerable.js';
 export { type InspectedUrl, inspectUrl, type RejectedUrl } from './checks/url.js';
 

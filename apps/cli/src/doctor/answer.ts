@@ -14,7 +14,9 @@ export type AnswerReason =
   /** Doctor cannot finish an out-of-band flow, so an accepting strategy declines a URL request. */
   | 'url'
   /** More questions in one call than doctor answers: the rest are cancelled. */
-  | 'over-cap';
+  | 'over-cap'
+  /** No call was running: a question outside any call is cancelled. */
+  | 'outside';
 
 /** Questions doctor answers in one call before it cancels the rest (`over-cap`); also the deepest `--depth`. */
 export const MAX_ASKS = 5;
@@ -25,6 +27,12 @@ export const MAX_ASKS = 5;
  * Far past `MAX_ASKS`, so every finding about too many questions is still made from what came.
  */
 export const RUNAWAY_ASKS = 50;
+
+/**
+ * Questions outside any call kept per profile: a server may push them at any time, on and on;
+ * past this many doctor still cancels and counts them, and keeps no more.
+ */
+export const MAX_OUTSIDE = RUNAWAY_ASKS;
 
 /** Doctor's answer to one question. */
 export interface Answer {

@@ -26,6 +26,11 @@ export interface ConnectionHooks {
 export interface Connection {
   client: Client;
   negotiated: string | undefined;
+  /**
+   * Resolves once everything the server sent before now has come (`barrier`): a question it pushed
+   * along with a call's result, or along with another question, then reads as sent before doctor's next step.
+   */
+  barrier(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,8 +40,22 @@ export interface Connection {
  */
 const CONNECT_TIMEOUT_MS = 30_000;
 
-/** The longest doctor waits for the server's answer to the ping sent before each answer to a pushed question. */
+/** The longest doctor waits for the server's answer to a barrier's ping. */
 const BARRIER_MS = 1_000;
+
+/**
+ * A ping round trip on a revision whose servers push questions (2025): the server answers the
+ * ping only after all it wrote before reading it, and on stdio messages come in the order they
+ * were written, so everything it sent until then has come. Any reply will do, an error too; a
+ * server that never answers pings is only slower to check (`BARRIER_MS` each time). 2026-07-28
+ * has no ping, and a server asks there only in its answers to doctor's requests.
+ */
+function barrierOf(client: Client, profile: Profile): () => Promise<void> {
+  if (profile.revision === '2026-07-28') return async () => {};
+  return async () => {
+    await client.ping({ timeout: BARRIER_MS }).catch(() => {});
+  };
+}
 
 /**
  * Connects as `profile`: its revision, its declared capabilities, and an elicitation handler
@@ -61,18 +80,16 @@ export async function openConnection(
       jsonSchemaValidator: new SchemaValidator(),
     },
   );
+  const barrier = barrierOf(client, profile);
   if (canElicit(profile)) {
     // A 2025 server (or the SDK's legacy shim, for a 2026-07-28 round) may push several questions
     // at once, one message each, which can come apart by tens of milliseconds on a busy machine.
-    // Before an answer to a pushed question goes out, doctor pings: the server answers the ping
-    // only after it has sent all it sent along with this question, so every one of them has come
-    // before the answer left and none reads as asked after it (EK12, EK05). 2026-07-28 questions
-    // come in rounds the protocol marks, and that revision has no ping.
-    const pushed = profile.revision !== '2026-07-28';
+    // Before an answer to a pushed question goes out, doctor waits for the barrier: every question
+    // sent along with this one has then come before the answer left, and none reads as asked
+    // after it (EK12, EK05). 2026-07-28 questions come in rounds the protocol marks.
     client.setRequestHandler('elicitation/create', async (request, ctx) => {
       const answer = hooks.answer(request.params as unknown as Record<string, unknown>, ctx.mcpReq.id);
-      // Any reply will do, an error too; a server that never answers pings is only slower to check.
-      if (pushed) await client.ping({ timeout: BARRIER_MS }).catch(() => {});
+      await barrier();
       return answer;
     });
   }
@@ -94,6 +111,7 @@ export async function openConnection(
   return {
     client,
     negotiated: client.getNegotiatedProtocolVersion?.(),
+    barrier,
     close: () => client.close().catch(() => {}),
   };
 }

@@ -2,9 +2,26 @@ import { RULES, type RuleCode, type Severity } from '@elicitkit/form';
 import { answerLabel } from './answer.js';
 import { fieldsOf } from './branches.js';
 import { outcomeLabel } from './classify.js';
-import type { CallRecord } from './records.js';
+import type { Ask, CallRecord } from './records.js';
 
 export { fieldsOf } from './branches.js';
+
+/** Where a finding about a question that came while no call was running is reported, in place of a tool. */
+export const OUTSIDE_CALLS = '(outside any call)';
+
+/** A question that came while no call was running, under one profile: where its findings were seen. */
+export interface OutsideCall {
+  outside: true;
+  profile: string;
+}
+
+/** A question as reports quote it: its mode, message, fields, and doctor's answer (null: not answered). */
+export interface ShownAsk {
+  mode: 'form' | 'url';
+  message: string;
+  fields: string[];
+  answer: string | null;
+}
 
 /** One call as a finding quotes it: what was asked, what doctor answered, how it ended. */
 export interface Transcript {
@@ -12,7 +29,7 @@ export interface Transcript {
   strategy: string;
   case: string;
   arguments: Record<string, unknown>;
-  asks: { mode: 'form' | 'url'; message: string; fields: string[]; answer: string | null }[];
+  asks: ShownAsk[];
   outcome: string;
 }
 
@@ -20,8 +37,11 @@ export interface Transcript {
 export interface DoctorFinding {
   rule: RuleCode;
   severity: Severity;
+  /** The tool, or `OUTSIDE_CALLS` for a question that came while no call was running (`outsideCall`). */
   tool: string;
-  /** The client profile, strategy and case of the first call that showed it. */
+  /** True for a question the server sent while no call was running: no tool asked it. */
+  outsideCall?: true;
+  /** The client profile, strategy and case of the first call that showed it (a question outside any call: its profile). */
   profile?: string;
   strategy?: string;
   case?: string;
@@ -81,12 +101,15 @@ export class FindingSet {
     this.add(call, f);
   }
 
-  #keyOf(call: CallRecord, f: FindingInput): string {
-    return `${call.tool}|${f.rule}|${f.field ?? ''}|${f.message}`;
+  #keyOf(seen: CallRecord | OutsideCall, f: FindingInput): string {
+    // Apart from every tool's, whatever a tool is named.
+    const where = 'outside' in seen ? 'outside' : `tool ${seen.tool}`;
+    return `${where}|${f.rule}|${f.field ?? ''}|${f.message}`;
   }
 
-  add(call: CallRecord, f: FindingInput): void {
-    const key = this.#keyOf(call, f);
+  /** A finding seen in a call, or in a question that came outside any call. */
+  add(seen: CallRecord | OutsideCall, f: FindingInput): void {
+    const key = this.#keyOf(seen, f);
     const existing = this.#found.get(key);
     if (existing) {
       existing.seen++;
@@ -95,10 +118,9 @@ export class FindingSet {
     this.#found.set(key, {
       rule: f.rule,
       severity: f.severity ?? RULES[f.rule].severity,
-      tool: call.tool,
-      profile: call.profile,
-      strategy: call.strategy,
-      case: call.case,
+      ...('outside' in seen
+        ? { tool: OUTSIDE_CALLS, outsideCall: true as const, profile: seen.profile }
+        : { tool: seen.tool, profile: seen.profile, strategy: seen.strategy, case: seen.case }),
       ...(f.field ? { field: f.field } : {}),
       message: f.message,
       fix: f.fix,
@@ -127,12 +149,17 @@ export function transcriptOf(call: CallRecord): Transcript {
     strategy: call.strategy,
     case: call.case,
     arguments: call.arguments,
-    asks: call.asks.map((a) => ({
-      mode: a.mode,
-      message: typeof a.params.message === 'string' ? a.params.message : '',
-      fields: fieldsOf(a.params),
-      answer: a.answer ? answerLabel(a.answer) : null,
-    })),
+    asks: call.asks.map(shownAsk),
     outcome: outcomeLabel(call.outcome),
+  };
+}
+
+/** A question as reports quote it. */
+export function shownAsk(a: Ask): ShownAsk {
+  return {
+    mode: a.mode,
+    message: typeof a.params.message === 'string' ? a.params.message : '',
+    fields: fieldsOf(a.params),
+    answer: a.answer ? answerLabel(a.answer) : null,
   };
 }

@@ -1,8 +1,16 @@
+import { MAX_MESSAGE_LENGTH, messageProblem } from '@elicitkit/client';
 import { describeFields, lint } from '@elicitkit/form';
 import { judgeAcross } from './across.js';
 import { questionKey } from './branches.js';
 import { succeeded } from './classify.js';
-import { ambiguity, type DoctorFinding, type DoctorNote, FindingSet } from './findings.js';
+import {
+  ambiguity,
+  type DoctorFinding,
+  type DoctorNote,
+  type FindingInput,
+  FindingSet,
+  type OutsideCall,
+} from './findings.js';
 import { shapesNotIn20250618 } from './legacy-shapes.js';
 import { PROFILES, type Profile } from './profiles.js';
 import type { Ask, CallRecord, DoctorRun } from './records.js';
@@ -14,7 +22,8 @@ const judgedBy = (reason: string | undefined) => ` (judged by isError alone: ${r
 /**
  * Turns what doctor saw into rule findings (the rule catalogue) and notes: each call on its own (lint of
  * every question as it crossed the wire, in the words doctor had given the call by then; EK01, EK04, EK05, EK08, EK12, EK17, EK18), then calls against
- * each other (EK13, EK16). Success is read from `structuredContent.status`, else `isError` (`succeeded`).
+ * each other (EK13, EK16), and each question that came outside any call as a question alone.
+ * Success is read from `structuredContent.status`, else `isError` (`succeeded`).
  *
  * @example
  * const { findings, notes } = judge(await runDoctor(endpoint));
@@ -29,16 +38,47 @@ export function judge(run: DoctorRun): { findings: DoctorFinding[]; notes: Docto
     for (const ask of call.asks) judgeAsk(found, call, ask, profile);
     judgeCall(found, call);
   }
+  for (const r of run.profiles) {
+    const outside: OutsideCall = { outside: true, profile: r.profile.id };
+    for (const ask of r.outside.asks) judgeAsk(found, outside, ask, r.profile);
+  }
   const notes = judgeAcross(found, run, profiles);
   return { findings: found.list(), notes };
 }
 
-function judgeAsk(found: FindingSet, call: CallRecord, ask: Ask, profile: Profile | undefined): void {
-  for (const f of lint(ask.params, { given: givenBefore(call, ask) })) found.add(call, f);
-  if (!profile) return;
+/**
+ * One question's findings as a question alone: judged now, or as it came when it was too big to
+ * keep (`keptOf`). Outside any call no word was given: the person supplied nothing it could show.
+ */
+function judgeAsk(found: FindingSet, seen: CallRecord | OutsideCall, ask: Ask, profile: Profile | undefined): void {
+  const findings = ask.cut?.found ?? askFindings(ask, 'outside' in seen ? [] : givenBefore(seen, ask), profile);
+  for (const f of findings) found.add(seen, f);
+}
+
+/**
+ * The findings of one question by itself, whatever call it came in: lint of it as it crossed the
+ * wire (EK11 in the words `given` before it), EK01 for a mode the client did not declare, EK17 for
+ * a shape 2025-06-18 lacks. A message longer than a client shows is refused by the client before
+ * anything reads it (`messageProblem`): that is EK03, a request outside what may be asked, as lint
+ * reports a form over its caps; of that message, lint reads as much as a client could show.
+ *
+ * @example
+ * for (const f of askFindings(ask, givenBefore(call, ask), profile)) found.add(call, f);
+ */
+export function askFindings(
+  ask: Pick<Ask, 'mode' | 'via' | 'params'>,
+  given: readonly string[],
+  profile: Profile | undefined,
+): FindingInput[] {
+  const { message } = ask.params;
+  const tooLong = typeof message === 'string' ? messageProblem(message) : undefined;
+  const shown = tooLong ? { ...ask.params, message: (message as string).slice(0, MAX_MESSAGE_LENGTH) } : ask.params;
+  const out: FindingInput[] = tooLong ? [{ rule: 'EK03', message: tooLong.message, fix: tooLong.fix }] : [];
+  out.push(...lint(shown, { given }));
+  if (!profile) return out;
   if (!profile.modes[ask.mode]) {
     const declared = [profile.modes.form && 'form', profile.modes.url && 'url'].filter(Boolean).join('+');
-    found.add(call, {
+    out.push({
       rule: 'EK01',
       message: `sent a ${ask.mode}-mode elicitation to a client that declared ${declared ? `only ${declared}` : 'no elicitation'} (${profile.id})`,
       fix: 'Check the client capability per mode before asking, and fall back to telling the caller what is missing.',
@@ -46,16 +86,20 @@ function judgeAsk(found: FindingSet, call: CallRecord, ask: Ask, profile: Profil
   }
   if (profile.revision === '2025-06-18' && ask.via === 'push') {
     for (const p of shapesNotIn20250618(ask.params))
-      found.add(call, { rule: 'EK17', message: p.message, fix: p.fix, ...(p.field ? { field: p.field } : {}) });
+      out.push({ rule: 'EK17', message: p.message, fix: p.fix, ...(p.field ? { field: p.field } : {}) });
   }
+  return out;
 }
 
 /**
  * What the person had supplied by the time `ask` came (EK11): doctor's arguments for the call and
  * its answers that had gone out. A name among them — the table in the SQL doctor sent — is the
  * person's own word, which the message may show (and a confirmation may ask them to type).
+ *
+ * @example
+ * lint(ask.params, { given: givenBefore(call, ask) });
  */
-function givenBefore(call: CallRecord, ask: Ask): string[] {
+export function givenBefore(call: Pick<CallRecord, 'arguments' | 'asks'>, ask: Ask): string[] {
   const answers = call.asks.filter((a) => cameAfter(ask, a)).map((a) => a.answer?.content);
   return stringsIn([call.arguments, answers]);
 }

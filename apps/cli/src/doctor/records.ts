@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { Answer } from './answer.js';
 import type { CallOutcome } from './classify.js';
 import type { LeftBranch, Step } from './explore.js';
+import type { FindingInput } from './findings.js';
 import type { Profile, Strategy } from './profiles.js';
 import type { RawAsk } from './tap.js';
 
@@ -24,6 +25,27 @@ export interface Ask extends RawAsk {
    * word for word (`resendChanged`): `same` when the same question came back, `changed` when not.
    */
   resent?: 'same' | 'changed';
+  /** Set when the question was too big to keep whole: `params` is then a stand-in (`keptOf`). */
+  cut?: Cut;
+}
+
+/**
+ * What doctor knows of a question it kept only as a stand-in: a digest of what it showed
+ * (`shownOf`), and its findings as a question alone, judged whole as it came (`askFindings`).
+ */
+export interface Cut {
+  shown: string;
+  found: FindingInput[];
+}
+
+/** Questions a server pushed while no call was running, under one profile (`outsideCalls`). */
+export interface OutsideCalls {
+  /** How many came. */
+  came: number;
+  /** How many doctor answered cancel; the client refused the others before doctor was handed them. */
+  cancelled: number;
+  /** The first `MAX_OUTSIDE` of them, as they came. */
+  asks: Ask[];
 }
 
 /** One tool call under one client profile and one answering strategy. */
@@ -60,8 +82,8 @@ export interface ProfileRecord {
   lastWords?: string;
   /** Connections opened again after one died mid-run. */
   reconnects: number;
-  /** Questions that arrived while no call was running (answered cancel). */
-  stray: number;
+  /** Questions that arrived while no call was running: cancelled, and judged as questions alone. */
+  outside: OutsideCalls;
 }
 
 /** A tool as doctor saw it, and which profiles saw it listed. */

@@ -1,4 +1,5 @@
 import { clean } from '@elicitkit/client/terminal';
+import { OUTSIDE_CALLS } from './findings.js';
 import { STRATEGIES } from './profiles.js';
 import { coverageLine, exploredEntries, questionLines } from './render-coverage.js';
 import type { DoctorReport } from './report.js';
@@ -87,6 +88,7 @@ export function renderText(
   }
   lines.push(...clientLines(report, yellow, dim));
   lines.push(...restartLines(report, green, yellow, dim));
+  lines.push(...outsideLines(report, dim));
   if (report.notes.length > 0) {
     lines.push('', 'Notes:');
     for (const n of report.notes) lines.push(`  ${n.tool}${n.case ? ` ${dim(n.case)}` : ''}: ${n.message}`);
@@ -123,6 +125,30 @@ function clientLines(report: DoctorReport, yellow: Paint, dim: Paint): string[] 
       out.push(`    ${t.tool}${t.case.startsWith('{') ? '' : ` ${dim(t.case)}`}: ${t.sees.join('; ')}`);
       for (const w of t.warnings) out.push(`      ${yellow('!')} ${w}`);
     }
+  }
+  return out;
+}
+
+/** Questions the server pushed while no tool call was running, per profile: how many, and that doctor cancelled them. */
+function outsideLines(report: DoctorReport, dim: Paint): string[] {
+  if (report.outsideCalls.length === 0) return [];
+  const out = [
+    '',
+    `Questions outside any call (asked while no tool call was running; their findings say ${OUTSIDE_CALLS}):`,
+  ];
+  for (const o of report.outsideCalls) {
+    const n = o.questions;
+    const answered =
+      o.cancelled === n
+        ? 'cancelled by doctor'
+        : `${o.cancelled} cancelled by doctor, ${n - o.cancelled} refused by the client`;
+    out.push(`  ${o.profile}: ${n} question${n === 1 ? '' : 's'}, ${answered}`);
+    for (const a of o.asks) {
+      const message = a.message.length > 70 ? `${a.message.slice(0, 67)}…` : a.message;
+      const fields = a.mode === 'form' ? ` {${a.fields.join(', ')}}` : '';
+      out.push(`    ${dim(`${a.mode}${fields} "${message}" → ${a.answer ?? 'not answered (refused by the client)'}`)}`);
+    }
+    if (o.asks.length < n) out.push(`    ${dim(`… and ${n - o.asks.length} more, not kept`)}`);
   }
   return out;
 }

@@ -3,7 +3,7 @@ import { branchLabel } from './branches.js';
 import { outcomeLabel, type SkipReason } from './classify.js';
 import { type ClientView, clientViews } from './clients.js';
 import { type CoverageSummary, type QuestionCoverage, summarize, toolCoverage } from './coverage.js';
-import type { DoctorFinding, DoctorNote } from './findings.js';
+import { type DoctorFinding, type DoctorNote, type ShownAsk, shownAsk } from './findings.js';
 import type { Strategy } from './profiles.js';
 import { callsOf, type DoctorRun, stoppedUnder } from './records.js';
 import type { RestartCheck } from './restart.js';
@@ -58,6 +58,13 @@ export interface DoctorReport {
     }[];
     questions: QuestionCoverage[];
   }[];
+  /**
+   * Per profile under which the server pushed questions while no tool call was running (the
+   * protocol allows it): how many came, how many doctor cancelled (the client refused the others
+   * before doctor was handed them), and the first `MAX_OUTSIDE` (50) as they came. Their findings
+   * are in `findings`, with `outsideCall` (tool `(outside any call)`).
+   */
+  outsideCalls: { profile: string; questions: number; cancelled: number; asks: ShownAsk[] }[];
   findings: DoctorFinding[];
   notes: DoctorNote[];
   /** Per known client played (`--clients`): what the person would see, tool by tool. */
@@ -136,6 +143,14 @@ export function buildReport(
       })),
       questions: perTool.get(t.name) ?? [],
     })),
+    outsideCalls: run.profiles
+      .filter((p) => p.outside.came > 0)
+      .map((p) => ({
+        profile: p.profile.id,
+        questions: p.outside.came,
+        cancelled: p.outside.cancelled,
+        asks: p.outside.asks.map(shownAsk),
+      })),
     findings,
     notes,
     clients: clientViews(run),

@@ -1,9 +1,25 @@
-import type { CallRecord } from './records.js';
+import type { Ask, CallRecord } from './records.js';
 import { changedAfterAnswer, sameQuestion } from './rounds.js';
 import type { RawAsk } from './tap.js';
 
 /** Rounds sent again per call: enough to tell a question that changed once from one that changes every time. */
 const MAX_RESENDS = 3;
+
+/**
+ * Whether doctor keeps the round that brought `ask` (its `request`, the server's `requestState`
+ * in it), coming after `asks` in its call, to send again (`resendChanged`): only a question that
+ * came back changed after its answer is sent again, and only the first `MAX_RESENDS` of them.
+ * Every other round is let go as it comes, so a server's requestState of megabytes is held a few
+ * times per call, not once per question.
+ *
+ * @example
+ * if (!keepsRound(call.asks, ask)) delete ask.request;
+ */
+export function keepsRound(asks: readonly Ask[], ask: Ask): boolean {
+  if (ask.request === undefined) return false;
+  const changed = changedAfterAnswer([...asks, ask]);
+  return changed.length <= MAX_RESENDS && changed.at(-1) === ask;
+}
 
 /**
  * EK18 asks whether a 2026-07-28 question changed by itself. A round is its request — the

@@ -1,4 +1,4 @@
-import { jsonText } from '@elicitkit/client/typed-json';
+import { shownOf } from './kept.js';
 import type { Ask } from './records.js';
 
 /**
@@ -29,9 +29,7 @@ export function changedAfterAnswer(asks: readonly Ask[]): Ask[] {
   return changed;
 }
 
-/** Whether two questions read the same to the person: message, form and URL, at any depth. */
-export function sameQuestion(a: Pick<Ask, 'params'>, b: Pick<Ask, 'params'>): boolean {
-  // At any depth: the schema is the server's, as deep as it chose to nest it.
-  const shown = (x: Pick<Ask, 'params'>) => jsonText([x.params.message, x.params.requestedSchema, x.params.url]);
-  return shown(a) === shown(b);
+/** Whether two questions read the same to the person: message, form and URL, at any depth (stand-ins by what they stood for). */
+export function sameQuestion(a: Pick<Ask, 'params' | 'cut'>, b: Pick<Ask, 'params' | 'cut'>): boolean {
+  return shownOf(a) === shownOf(b);
 }

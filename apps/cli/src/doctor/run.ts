@@ -1,7 +1,7 @@
 import { listToolsSafely } from '@elicitkit/client';
-import type { RequestId, Tool } from '@modelcontextprotocol/client';
+import type { ElicitResult, RequestId, Tool } from '@modelcontextprotocol/client';
 import { duplicateText } from '../duplicate-names.js';
-import { answerFor, MAX_ASKS, RUNAWAY_ASKS } from './answer.js';
+import { answerFor, MAX_ASKS, MAX_OUTSIDE, RUNAWAY_ASKS } from './answer.js';
 import { modeOf, questionKey } from './branches.js';
 import { callOnce, casesFor, messageOf, newCall, noteTool, pairAsk } from './calls.js';
 import { answered, type SkipReason } from './classify.js';
@@ -10,9 +10,11 @@ import { droppedBySdk } from './dropped.js';
 import type { Endpoint } from './endpoint.js';
 import { EXPLORE_DEFAULTS, type ExploreLimits, explore, type LeftBranch, type Step } from './explore.js';
 import type { FixtureCase, Fixtures } from './fixtures.js';
+import { askFindings, givenBefore } from './judge.js';
+import { keptOf } from './kept.js';
 import { accepts, PROFILES, type Profile, type Strategy, strategiesFor } from './profiles.js';
-import type { CallRecord, DoctorRun, ProfileRecord, ToolInfo } from './records.js';
-import { resendChanged } from './resend.js';
+import type { Ask, CallRecord, DoctorRun, OutsideCalls, ProfileRecord, ToolInfo } from './records.js';
+import { keepsRound, resendChanged } from './resend.js';
 import type { RawAsk, SentAnswer } from './tap.js';
 import { freshTag } from './values.js';
 
@@ -118,60 +120,86 @@ interface ProfileResult {
 async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResult> {
   const { options } = shared;
   const timeoutMs = options.callTimeoutMs ?? 10_000;
-  const record: ProfileRecord = { profile, served: false, reconnects: 0, stray: 0 };
+  const record: ProfileRecord = {
+    profile,
+    served: false,
+    reconnects: 0,
+    outside: { came: 0, cancelled: 0, asks: [] },
+  };
   const calls: CallRecord[] = [];
   const listed: string[] = [];
   const left: LeftBranch[] = [];
   let current: Running | undefined;
+  /**
+   * Whom each pushed question was asked of, by its JSON-RPC id, as it came: the call under way
+   * then, or none (outside any call). Its answer goes there, whatever runs by the time the SDK
+   * hands it to doctor; the entry goes when the response to it leaves.
+   */
+  const owners = new Map<RequestId, Running | undefined>();
   /** Tools as listed, when the SDK cached no list: each call hands the SDK its tool's definition. */
   const unlisted = new Map<string, Tool>();
+  /** `ask` as the call keeps it: a stand-in when it is too big, judged now in the words given before it. */
+  const keep = (call: CallRecord, ask: Ask): Ask => {
+    const kept = keptOf(ask, (whole) => askFindings(whole, givenBefore(call, whole), profile));
+    if (kept.request === undefined || keepsRound(call.asks, kept)) return kept;
+    const { request: _, ...rest } = kept;
+    return rest;
+  };
   const hooks: ConnectionHooks = {
     onAsks(asks: RawAsk[]) {
-      if (!current) return;
+      const running = current;
+      for (const a of asks) if (a.via === 'push' && a.id !== undefined) owners.set(a.id, running);
+      if (!running) {
+        keepOutside(record.outside, asks, profile);
+        return;
+      }
       // A round sent again for EK18 is not the call: its questions go to that resend alone.
-      if (current.resending) {
-        current.resending.push(...asks);
+      if (running.resending) {
+        running.resending.push(...asks);
         return;
       }
       // Past the runaway cap the call is stopped (a client without the capability answers the
       // server's questions without doctor: they are counted here), and what else it asks is not kept.
-      const room = RUNAWAY_ASKS - current.call.asks.length;
-      const after = current.sent;
-      if (room > 0) current.call.asks.push(...asks.slice(0, room).map((a) => ({ ...a, after })));
-      if (asks.length > room) current.stop.abort(runaway());
+      const { call } = running;
+      const after = running.sent;
+      const room = RUNAWAY_ASKS - call.asks.length;
+      for (const a of asks.slice(0, Math.max(0, room))) call.asks.push(keep(call, { ...a, after }));
+      if (asks.length > room) running.stop.abort(runaway());
     },
     onSent(sent: SentAnswer) {
-      if (!current || current.resending) return;
-      for (const ask of current.call.asks) {
+      const owned = 'id' in sent && owners.has(sent.id);
+      const running = owned ? owners.get(sent.id) : current;
+      if (owned) owners.delete(sent.id);
+      if (!running || running.resending) return;
+      for (const ask of running.call.asks) {
         if (!ask.answer || ask.sent !== undefined) continue;
         const carries =
           'id' in sent
             ? ask.via === 'push' && ask.id === sent.id
             : ask.via === 'embedded' && ask.key !== undefined && sent.keys.includes(ask.key);
-        if (carries) ask.sent = ++current.sent;
+        if (carries) ask.sent = ++running.sent;
       }
     },
     answer(params: Record<string, unknown>, id: RequestId) {
-      if (!current) {
-        record.stray++;
-        return { action: 'cancel' as const };
-      }
-      const { call, tag } = current;
-      const position = ++current.answers;
+      const running = owners.has(id) ? owners.get(id) : current;
+      if (!running) return cancelOutside(record.outside, id);
+      const { call, tag } = running;
+      const position = ++running.answers;
       if (position > RUNAWAY_ASKS) {
-        current.stop.abort(runaway());
+        running.stop.abort(runaway());
         return { action: 'cancel' as const };
       }
       const ask = pairAsk(call.asks, params, id);
       // A replay that meets another question than its path expects has gone another way: from
       // there on doctor answers as accept-defaults would, and the walk says the branch was not reached.
-      const step = current.path?.[position - 1];
-      if (step && step.key !== questionKey({ mode: modeOf(params), params })) current.diverged = true;
+      // The question as kept is what the path was made of (a stand-in's key is its own).
+      const step = running.path?.[position - 1];
+      if (step && step.key !== questionKey(ask ?? { mode: modeOf(params), params })) running.diverged = true;
       const answer = answerFor(call.strategy, params, {
         tag,
         overCap: position > (options.maxAsks ?? MAX_ASKS),
         allowDestructive: shared.allowDestructive,
-        branch: current.diverged ? undefined : step?.branch,
+        branch: running.diverged ? undefined : step?.branch,
       });
       if (ask) {
         ask.answer = answer;
@@ -243,13 +271,18 @@ async function runProfile(shared: Shared, profile: Profile): Promise<ProfileResu
       call.ms = Math.round(performance.now() - started);
       // On the same prepared data, before another call: a round sent again must meet what the call met.
       if (answered(call.outcome)) await resendChanged(call, (request) => sendAgain(live, request, timeoutMs));
+      // Its rounds are sent again only now: the server's requestState in them is let go.
+      for (const ask of call.asks) delete ask.request;
     };
     await (fixture.prepare ? shared.exclusive(attempt) : attempt());
     current = undefined;
-    options.onCall?.(call);
+    // What the server sent along with the result (a handler that asks without awaiting the answer,
+    // and returns) comes before the barrier's answer: while no call runs, not in the next one.
+    // After a timeout or a failure, whether it still answers is that barrier.
     if (call.outcome.kind === 'timeout' || call.outcome.kind === 'failed') {
       conn = await keepAlive(shared, profile, hooks, live, record, Math.min(timeoutMs, 5_000));
-    }
+    } else await live.barrier();
+    options.onCall?.(call);
   };
   const limits = { ...EXPLORE_DEFAULTS, ...options.explore };
 
@@ -386,6 +419,28 @@ async function keepAlive(
     record.error = `the connection died and could not be opened again: ${messageOf(error)}`;
     return undefined;
   }
+}
+
+/**
+ * Questions pushed while no call was running (the protocol allows a server to ask outside any
+ * request: over HTTP on its own stream): counted, and the first `MAX_OUTSIDE` kept, judged as
+ * questions alone. A late round of a call doctor stopped waiting for asks no one, and is let go.
+ */
+function keepOutside(outside: OutsideCalls, asks: readonly RawAsk[], profile: Profile): void {
+  for (const a of asks) {
+    if (a.via !== 'push') continue;
+    outside.came++;
+    if (outside.asks.length < MAX_OUTSIDE)
+      outside.asks.push(keptOf({ ...a, after: 0 }, (whole) => askFindings(whole, [], profile)));
+  }
+}
+
+/** Doctor's answer to a question outside any call: cancel, as nothing was asked for; noted on the question kept. */
+function cancelOutside(outside: OutsideCalls, id: RequestId): ElicitResult {
+  outside.cancelled++;
+  const ask = outside.asks.findLast((a) => a.id === id && !a.answer);
+  if (ask) ask.answer = { action: 'cancel', why: 'outside' };
+  return { action: 'cancel' };
 }
 
 function runaway(): string {
