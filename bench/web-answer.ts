@@ -66,6 +66,8 @@ export async function webAnswer(): Promise<void> {
   // session, its own MCP session on the app's one opsdesk) takes over every 8 turns and the old
   // one is closed; both are outside the timing.
   let headers: Record<string, string> = {};
+  /** The page the chat in use was opened for: the beacon that closes it names it. */
+  let page = '';
   let turns = 0;
   /** Closes the chat in use, as its tab's beacon would: the app caps open chats per address. */
   async function closeCurrent(): Promise<void> {
@@ -74,7 +76,7 @@ export async function webAnswer(): Promise<void> {
       new Request('http://localhost/api/chat/close', {
         method: 'POST',
         headers: { cookie: headers.cookie, 'content-type': 'text/plain' },
-        body: JSON.stringify({ csrf: headers['x-elicitkit-csrf'] }),
+        body: JSON.stringify({ csrf: headers['x-elicitkit-csrf'], page }),
       }),
     );
     if (closed.status !== 204) throw new Error(`the chat did not close: ${closed.status} ${await closed.text()}`);
@@ -84,8 +86,9 @@ export async function webAnswer(): Promise<void> {
     const session = await getChatInfo(new Request('http://localhost/api/chat/info'));
     const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
     if (session.status !== 200) throw new Error(`no chat opened: ${session.status} ${await session.text()}`);
-    const { csrf } = (await session.json()) as { csrf: string };
-    headers = { cookie, 'x-elicitkit-csrf': csrf, 'content-type': 'application/json' };
+    const opened = (await session.json()) as { csrf: string; page: string };
+    page = opened.page;
+    headers = { cookie, 'x-elicitkit-csrf': opened.csrf, 'content-type': 'application/json' };
   }
 
   /** One chat turn: open the question, then time the answer until the tool result arrives. */
