@@ -463,6 +463,15 @@ const TOOLS: Record<string, (server: McpServer) => Handler> = {
       });
     };
   },
+  /**
+   * Well behaved on 2025 revisions; on 2026-07-28, where it could return its question, it waits
+   * instead for an answer nothing will send (as a tool written for pushed questions would).
+   */
+  'hang-2026': (server) => async (_a, ctx) => {
+    if (!canAsk(server, 'form')) return unsupported('Pass env: dev or prod.');
+    if (ctx.mcpReq.envelope !== undefined) await new Promise(() => {});
+    return finish(await ask(ctx, { message, requestedSchema: good }));
+  },
   /** Well behaved, but slower than any budget a test gives doctor, under every profile. */
   slow: () => async () => {
     await new Promise((resolve) => setTimeout(resolve, 60_000).unref());

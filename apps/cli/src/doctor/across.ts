@@ -42,8 +42,42 @@ export function judgeAcross(found: FindingSet, run: DoctorRun, profiles: Readonl
       if (profile && !canElicit(profile)) withoutCapability(found, call, profile, calls, profiles);
     }
     acrossRevisions(found, calls, profiles);
+    const hung = hungOnOneRevision(calls, profiles);
+    if (hung) notes.push({ tool: first.tool, case: first.case, message: hung });
   }
   return notes;
+}
+
+/**
+ * A call that timed out under a client that can be asked, while the same call (same answers, a
+ * client declaring the same modes) answered in time on another revision: no rule names it — it
+ * asked nothing doctor could answer — but clients of that revision wait on it until they give up
+ * (a tool that waits for a pushed answer a 2026-07-28 client can never send, say). Said once per
+ * tool and case, naming the revisions; undefined when there is none.
+ */
+function hungOnOneRevision(calls: CallRecord[], profiles: ReadonlyMap<string, Profile>): string | undefined {
+  const hung = new Map<string, { ms: number; answered: CallRecord }>();
+  for (const call of calls) {
+    const p = profiles.get(call.profile);
+    if (call.outcome.kind !== 'timeout' || !p || !canElicit(p)) continue;
+    const peer = calls.find((c) => {
+      const q = profiles.get(c.profile);
+      return (
+        q !== undefined &&
+        q.revision !== p.revision &&
+        q.modes.form === p.modes.form &&
+        q.modes.url === p.modes.url &&
+        c.strategy === call.strategy &&
+        pathOf(c) === pathOf(call) &&
+        answered(c.outcome)
+      );
+    });
+    if (peer && !hung.has(call.profile)) hung.set(call.profile, { ms: call.outcome.afterMs, answered: peer });
+  }
+  if (hung.size === 0) return undefined;
+  const [[profile, first]] = [...hung] as [[string, { ms: number; answered: CallRecord }]];
+  const others = hung.size > 1 ? ` (and under ${[...hung.keys()].slice(1).join(', ')})` : '';
+  return `hung under ${profile}${others}: no answer in ${first.ms} ms, while ${first.answered.profile} answered the same call in ${first.answered.ms} ms. Clients of that revision wait until they give up: on 2026-07-28 a question is returned (input_required), never waited for.`;
 }
 
 /** EK13: judged only against the same call under eliciting profiles, of the same revision when there are any. */

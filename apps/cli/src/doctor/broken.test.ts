@@ -54,6 +54,18 @@ describe('doctor finds each deliberately broken server, and nothing else', () =>
     }
   });
 
+  it('a tool that hangs only on 2026-07-28, where it can be asked, is noted: no rule names it, but its clients wait', async () => {
+    const server = await host(() => brokenServer('hang-2026'));
+    hosted.push(server);
+    const { report } = await doctorJson([server.url, '--allow-destructive', '--timeout-ms', '1000']);
+    expect(report.findings).toEqual([]);
+    expect(report.notes.map((n) => n.message)).toEqual([
+      expect.stringMatching(
+        /^hung under 2026-07-28 [^:]*: no answer in \d+ ms, while 2025-11-25 [^ ]+ answered the same call in \d+ ms/,
+      ),
+    ]);
+  });
+
   it('EK16 quotes both revisions: asked on 2025-11-25, acted without asking on 2026-07-28', async () => {
     const server = await host(() => brokenServer('EK16'));
     hosted.push(server);
