@@ -85,8 +85,12 @@ function redact(
   mode: Redaction,
 ): Record<string, unknown> | undefined {
   if (typeof content !== 'object' || content === null || Array.isArray(content)) return undefined;
-  const record = content as Record<string, unknown>;
-  if (mode === 'full') return { ...record };
+  // The record's own copy, and the redaction function's: a sink or a function that changes what it
+  // is handed never changes the answer (still to be checked, and then the tool's value), nor does
+  // the tool changing its value rewrite the record.
+  const record = copied(content as Record<string, unknown>);
+  if (record === undefined) return undefined;
+  if (mode === 'full') return record;
   if (typeof mode === 'function' && form) return mode(record as FormContent, form.schema);
   const fields = new Map((form?.fields ?? []).map((f) => [f.name, f]));
   const out: Record<string, unknown> = {};
@@ -99,6 +103,18 @@ function redact(
     else out[key] = `[redacted: ${value === null ? 'null' : typeof value}]`;
   }
   return out;
+}
+
+/**
+ * A copy of an answer's content sharing nothing with it. Content comes as JSON (a client in the
+ * same process may hand over anything: what the platform cannot copy is not recorded).
+ */
+function copied(content: Record<string, unknown>): Record<string, unknown> | undefined {
+  try {
+    return structuredClone(content);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether `value` is one of the server's own options for `field`, or a boolean for a boolean field. */
