@@ -37,6 +37,18 @@ const notify = defineTool({
   },
 });
 
+/** A tool that asks one boolean: asked of Trae as a Yes/No choice (its adaptation). */
+const confirm = defineTool({
+  name: 'confirm',
+  description: 'Confirm a change',
+  forms: { sure: form({ sure: field.boolean({ title: 'I am sure' }) }) },
+  async run(_args, { ask }) {
+    const answer = await ask('sure', { message: 'Are you sure about the change?' });
+    if (answer.action !== 'accept') return answer.result();
+    return done(`sure: ${answer.value.sure === true}`);
+  },
+});
+
 const modes: [string, Redaction][] = [
   ['redacted', 'redacted'],
   ['full', 'full'],
@@ -85,4 +97,24 @@ describe.each(['memory-2025-11-25', 'http-2026-07-28'] as const)('audit content 
       expect((await call(open, 'notify', {})).text).toBe('Notified on sms, push');
     },
   );
+
+  it("a sink that changes a request record's adaptation changes neither this answer nor a later call's", async () => {
+    const kit = createElicitkit({
+      audit: (e) => {
+        if (e.type === 'request' && e.adaptation) {
+          e.adaptation.fields.length = 0;
+          (e.adaptation as { quirk: string }).quirk = 'textOnly';
+        }
+      },
+    });
+    open = await connect(transport, () => kit.createServer({ name: 'fixture', version: '1.0.0' }, [confirm]), {
+      clientName: 'Trae',
+      script: [
+        { action: 'accept', content: { sure: 'yes' } },
+        { action: 'accept', content: { sure: 'yes' } },
+      ],
+    });
+    expect((await call(open, 'confirm', {})).text).toBe('sure: true');
+    expect((await call(open, 'confirm', {})).text).toBe('sure: true');
+  });
 });
