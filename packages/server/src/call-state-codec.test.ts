@@ -1,10 +1,11 @@
 /**
- * The sealed call state (`v4`): what it carries, that one MAC binds it to the key and the caller,
- * that nothing else opens (a byte changed, cut short, another identity, another key, expired,
- * relabelled as another version), that the states this codec keeps for their next round never
- * bypass any of that, that `v3` and `v2` states sealed before this format still open under the
- * same key, marked as bound by the arguments as the schema made them, and that a `v1` state (the
- * SDK codec's format) never opens.
+ * The sealed call state (`v5`): what it carries, that one MAC binds it to the key, the caller and
+ * the server's name, that nothing else opens (a byte changed, cut short, another identity, another
+ * server, another key, expired, relabelled as another version), that the states this codec keeps
+ * for their next round never bypass any of that, that `v4` states (bound to no server) open as they
+ * were, that `v3` and `v2` states sealed before them still open under the same key, marked as bound
+ * by the arguments as the schema made them, and that a `v1` state (the SDK codec's format) never
+ * opens.
  */
 import { createHash, createHmac } from 'node:crypto';
 import { createRequestStateCodec } from '@modelcontextprotocol/server';
@@ -49,14 +50,14 @@ async function refusal(open: () => unknown): Promise<string> {
   return 'opened';
 }
 
-describe('the v4 call state', () => {
+describe('the v5 call state', () => {
   it('carries the call, its context id and every question, and nothing about who sealed it', async () => {
     const { sealer, other } = pair();
     const text = (await sealer.seal(sample(), ALICE)) as string;
-    expect(text).toMatch(/^v4\.\[.*\]\.[\w-]{22}$/);
+    expect(text).toMatch(/^v5\.\[.*\]\.[\w-]{22}$/);
     expect(await sealer.open(text, ALICE)).toEqual(sample());
     expect(await other.open(text, ALICE)).toEqual(sample());
-    const body = text.slice('v4.'.length, text.lastIndexOf('.'));
+    const body = text.slice('v5.'.length, text.lastIndexOf('.'));
     expect(body).not.toContain('alice');
     expect(JSON.parse(body)).toEqual([
       sample().call,
@@ -154,7 +155,7 @@ describe('the v4 call state', () => {
     const { sealer, other } = pair();
     const call = 'deploy\0{"service":"order-service"}';
     const text = (await sealer.seal({ ...sample(), call, callText: call }, ALICE)) as string;
-    expect(JSON.parse(text.slice('v4.'.length, text.lastIndexOf('.')))[0]).toBe(call);
+    expect(JSON.parse(text.slice('v5.'.length, text.lastIndexOf('.')))[0]).toBe(call);
     // Another replica has the text too: it compares the call without hashing it.
     for (const codec of [sealer, other])
       expect(await codec.open(text, ALICE)).toEqual({ ...sample(), call, callText: call });
@@ -166,13 +167,13 @@ describe('the v4 call state', () => {
   it('cannot be relabelled as an earlier version, nor an earlier one as a later', async () => {
     const { clock, sealer, other } = pair();
     const text = (await sealer.seal(sample(), ALICE)) as string;
-    for (const earlier of ['v3.', 'v2.']) {
-      const relabelled = `${earlier}${text.slice('v4.'.length)}`;
+    for (const earlier of ['v4.', 'v3.', 'v2.']) {
+      const relabelled = `${earlier}${text.slice('v5.'.length)}`;
       for (const codec of [sealer, other]) expect(await refusal(() => codec.open(relabelled, ALICE))).toBe('mac');
     }
     const v2 = v2State(sample(), ALICE, clock);
     expect(await other.open(v2, ALICE)).toEqual({ ...sample(), boundAsParsed: true });
-    for (const later of ['v3.', 'v4.'])
+    for (const later of ['v3.', 'v4.', 'v5.'])
       expect(await refusal(() => other.open(`${later}${v2.slice('v2.'.length)}`, ALICE))).toBe('mac');
   });
 
@@ -324,8 +325,83 @@ describe('the v4 call state', () => {
     expect(await refusal(() => codecAt(clock).open(v3, BOB))).toBe('mac');
     // Sealed again today: the same body under today's prefix and its own tag.
     const today = codecAt(clock).seal(state, ALICE);
-    expect(today.slice(0, today.lastIndexOf('.'))).toBe(`v4.${v3.slice('v3.'.length, v3.lastIndexOf('.'))}`);
+    expect(today.slice(0, today.lastIndexOf('.'))).toBe(`v5.${v3.slice('v3.'.length, v3.lastIndexOf('.'))}`);
     expect(await codecAt(clock).open(today, ALICE)).toEqual(state);
+  });
+});
+
+const OPS: Caller = { ...ALICE, server: 'opsdesk' };
+
+describe('the server a state was sealed on', () => {
+  it('opens only on a server of the same name, where it was kept and on another replica', async () => {
+    const { sealer, other } = pair();
+    const text = sealer.seal(sample(), OPS);
+    for (const codec of [sealer, other]) {
+      expect(codec.open(text, OPS)).toEqual(sample());
+      for (const server of ['payments', 'opsdesk ', 'OPSDESK', '', undefined])
+        expect(await refusal(() => codec.open(text, { ...ALICE, server }))).toBe('mac');
+    }
+    // Sealed on a server built by hand (no name): it opens on none other either.
+    const unnamed = sealer.seal(sample(), ALICE);
+    for (const codec of [sealer, other]) {
+      expect(codec.open(unnamed, ALICE)).toEqual(sample());
+      expect(await refusal(() => codec.open(unnamed, OPS))).toBe('mac');
+      expect(await refusal(() => codec.open(unnamed, { ...ALICE, server: '' }))).toBe('mac');
+    }
+  });
+
+  it('is bound apart from the identity: no name and identity run together into another pair', async () => {
+    const { sealer, other } = pair();
+    const pairs: Caller[] = [
+      { method: 'tools/call', identity: 'alice', server: 'ops' },
+      { method: 'tools/call', identity: '"ops"\0alice', server: undefined },
+      { method: 'tools/call', identity: 'alice', server: 'ops"\0' },
+      { method: 'tools/call', identity: '', server: 'ops' },
+      { method: 'tools/call', identity: undefined, server: 'ops' },
+      { method: 'tools/call', identity: 'ops', server: undefined },
+      { method: 'tools/call', identity: undefined, server: '' },
+    ];
+    for (const sealedFor of pairs) {
+      const text = sealer.seal(sample(), sealedFor);
+      for (const openedAs of pairs) {
+        if (openedAs === sealedFor) continue;
+        for (const codec of [sealer, other]) expect(await refusal(() => codec.open(text, openedAs))).toBe('mac');
+      }
+    }
+  });
+});
+
+/**
+ * A `v4` state as the version before sealed it: today's body under `v4.`, the tag HMAC-SHA256 over
+ * `v4.<body>`, the method and the identity — no server.
+ */
+function v4State(state: CallState, caller: Caller, clock: { now: number }): string {
+  const today = codecAt(clock).seal(state, caller);
+  const body = today.slice('v5.'.length, today.lastIndexOf('.'));
+  const tag = createHmac('sha256', KEY)
+    .update(`v4.${body}\0${caller.method}\0${caller.identity ?? ''}`)
+    .digest('base64url')
+    .slice(0, 22);
+  return `v4.${body}.${tag}`;
+}
+
+describe('a v4 state, sealed before states were bound to their server', () => {
+  it('opens as it was, on any server, for the caller it was sealed for only', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    const { sealer, other } = pair(clock);
+    const text = v4State(sample(), ALICE, clock);
+    for (const codec of [sealer, other]) {
+      expect(codec.open(text, ALICE)).toEqual(sample());
+      expect(codec.open(text, OPS)).toEqual(sample());
+      expect(await refusal(() => codec.open(text, BOB))).toBe('mac');
+      expect(await refusal(() => codec.open(text, { ...BOB, server: 'opsdesk' }))).toBe('mac');
+    }
+    expect(await refusal(() => codecAt(clock, { key: 'j'.repeat(32) }).open(text, ALICE))).toBe('mac');
+    // A state sealed today cannot be passed off as one of these, to shed its server.
+    const today = sealer.seal(sample(), OPS);
+    const relabelled = `v4.${today.slice('v5.'.length)}`;
+    for (const codec of [sealer, other])
+      for (const caller of [ALICE, OPS]) expect(await refusal(() => codec.open(relabelled, caller))).toBe('mac');
   });
 });
 

@@ -1,18 +1,20 @@
 /**
  * Seals a call's state into the `requestState` a 2026-07-28 client echoes back, and opens it again.
  *
- * `v4.<body>.<tag>`: `body` is a JSON array holding only what the next round needs — what binds the
+ * `v5.<body>.<tag>`: `body` is a JSON array holding only what the next round needs — what binds the
  * call (the canonical text of its tool and its arguments as sent, when that is short, else its
  * digest: `execute.ts`), the audit context id, the expiry and each question (key, when asked, its
  * timeout, the answer and the form's adaptation once there are some, the digest of what it showed
  * last, and how many answers did not count because it had changed). It is the JSON text itself,
  * not base64 of it: smaller even with its quotes escaped on the wire, and no encoding pass either
- * way. `tag` is HMAC-SHA256 over `v4.<body>`, the request's method and the caller's identity,
- * truncated to 128 bits (RFC 2104 §5 allows truncating to half the hash). So the identity binding
- * costs no bytes, a state opened under another identity fails like a forged one, and one MAC is
- * computed per seal and at most one per open.
+ * way. `tag` is HMAC-SHA256 over `v5.<body>`, the request's method, the name of the server that
+ * sealed it (as JSON; nothing for a server built by hand, which knows none) and the caller's
+ * identity, truncated to 128 bits (RFC 2104 §5 allows truncating to half the hash). So the
+ * bindings cost no bytes, a state opened under another identity or on a server of another name
+ * fails like a forged one, and one MAC is computed per seal and at most one per open.
  *
- * `v3` states (the same body, the call bound by its arguments as the tool's schema made them) and
+ * `v4` states (the same, with no server in the MAC) sealed by the version before are still opened
+ * wherever their identity and call match, so that a rolling upgrade keeps open questions. `v3` states (the same body, the call bound by its arguments as the tool's schema made them) and
  * `v2` states (that, always by its digest; the tag over `v2.<body>`) sealed by earlier versions are
  * still opened, marked `boundAsParsed`, so that a restart or a rolling upgrade with the same key
  * keeps open questions. `v1` states (before 2026-12-01) are not: they were in the SDK codec's
@@ -35,7 +37,7 @@ export interface CallStateCodec {
   /** Throws (`malformed`, `mac`, `expired`, `bind`) on anything but an intact, unexpired state sealed for `caller`. */
   open(text: string, caller: Caller): CallState;
   /**
-   * Whose format `text` is in: `mine` (`v2.`, `v3.`, `v4.`: only this codec seals them) or
+   * Whose format `text` is in: `mine` (`v2.` to `v5.`: only this codec seals them) or
    * `foreign` (anything else, the SDK codec's `v1.` included: a hand-written tool's).
    */
   formatOf(text: string): 'mine' | 'foreign';
@@ -48,10 +50,12 @@ export interface CallStateCodecOptions {
 }
 
 /**
- * What this version seals. `v3.` states (the same body, the call taken of the arguments as the
- * schema made them) and `v2.` states (that, always by its digest) still open, marked `boundAsParsed`.
+ * What this version seals. `v4.` states (the same, bound to no server) still open as they were;
+ * `v3.` states (the same body, the call taken of the arguments as the schema made them) and `v2.`
+ * states (that, always by its digest) still open, marked `boundAsParsed`.
  */
-const PREFIX = 'v4.';
+const PREFIX = 'v5.';
+const V4 = 'v4.';
 const V3 = 'v3.';
 const V2 = 'v2.';
 /** 128 bits of the MAC, as base64url (22 characters carry 132 bits; the last 4 are the 17th byte's). */
@@ -92,9 +96,16 @@ type WireAsk =
 export function createCallStateCodec(options: CallStateCodecOptions): CallStateCodec {
   const key = typeof options.key === 'string' ? new TextEncoder().encode(options.key) : Uint8Array.from(options.key);
   const mac = hmacSha256(key);
-  // The version is part of the MAC's input: a state cannot be relabelled as another version.
+  // The version is part of the MAC's input: a state cannot be relabelled as another version. The
+  // server's name goes in as JSON (a quoted string, so it ends where it ends) or as nothing for
+  // none, before the identity (which starts with \0 or \x01): no name and identity run together
+  // into another's. States before `v5` had no server in the MAC.
   const tagOf = (prefix: string, body: string, caller: Caller) =>
-    mac(`${prefix}${body}\0${caller.method}${whom(caller.identity)}`);
+    mac(
+      prefix === PREFIX
+        ? `${prefix}${body}\0${caller.method}${caller.server === undefined ? '' : JSON.stringify(caller.server)}${whom(caller.identity)}`
+        : `${prefix}${body}\0${caller.method}${whom(caller.identity)}`,
+    );
 
   // Sealed states by their exact text, with whom they were sealed for and the call's canonical
   // text: the same text coming back from the same caller is what was signed, so its next round
@@ -116,6 +127,7 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
     sealed.set(text, {
       method: caller.method,
       identity: caller.identity,
+      server: caller.server,
       callText: state.callText,
       wire: primitivesOnly(state) ? wire : undefined,
     });
@@ -127,7 +139,8 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
   };
 
   return {
-    formatOf: (text) => (text.startsWith(PREFIX) || text.startsWith(V3) || text.startsWith(V2) ? 'mine' : 'foreign'),
+    formatOf: (text) =>
+      text.startsWith(PREFIX) || text.startsWith(V4) || text.startsWith(V3) || text.startsWith(V2) ? 'mine' : 'foreign',
     seal(state, caller, asOf = options.now()) {
       const wire = toWire(state, Math.floor(asOf / 1000) + options.ttlSeconds);
       const body = JSON.stringify(wire);
@@ -135,23 +148,32 @@ export function createCallStateCodec(options: CallStateCodecOptions): CallStateC
     },
     open(text, caller) {
       const dot = text.lastIndexOf('.');
-      // `v2.`, `v3.` and `v4.` are as long.
+      // `v2.` to `v5.` are as long.
       const body = text.slice(PREFIX.length, dot);
       const known = sealed.get(text);
       if (known !== undefined) {
         // The same text from someone else is what a forged tag would be.
-        if (known.method !== caller.method || known.identity !== caller.identity) throw new Error('mac');
+        if (known.method !== caller.method || known.identity !== caller.identity || known.server !== caller.server)
+          throw new Error('mac');
         const state = known.wire ? fromWireValue(known.wire, options.now()) : fromWire(body, options.now());
         if (known.callText !== undefined) state.callText = known.callText;
         return state;
       }
-      const prefix = text.startsWith(PREFIX) ? PREFIX : text.startsWith(V3) ? V3 : text.startsWith(V2) ? V2 : undefined;
+      const prefix = text.startsWith(PREFIX)
+        ? PREFIX
+        : text.startsWith(V4)
+          ? V4
+          : text.startsWith(V3)
+            ? V3
+            : text.startsWith(V2)
+              ? V2
+              : undefined;
       if (prefix === undefined || dot !== text.length - TAG_LENGTH - 1 || dot <= PREFIX.length)
         throw new Error('malformed');
       const given = text.slice(dot + 1);
       check(tagOf(prefix, body, caller), given);
       const state = fromWire(body, options.now());
-      return prefix === PREFIX ? state : asParsed(state);
+      return prefix === PREFIX || prefix === V4 ? state : asParsed(state);
     },
   };
 }
@@ -204,6 +226,8 @@ interface Kept {
   method: string;
   /** Undefined for none: never the same as `''`. */
   identity: string | undefined;
+  /** The server's name; undefined for none (a server built by hand). */
+  server: string | undefined;
   callText: string | undefined;
   /** The wire array it was sealed from, where that holds only primitives and arrays made for it. */
   wire: unknown[] | undefined;

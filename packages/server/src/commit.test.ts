@@ -43,7 +43,7 @@ async function finalRound(url: string, tool = 'deploy'): Promise<RoundParams> {
 
 /** The audit context id inside a state: `v4.[call, cid, exp, ...asks].<mac>` (call-state-codec.ts). */
 const cidOf = (requestState: string): string =>
-  JSON.parse(requestState.slice('v4.'.length, requestState.lastIndexOf('.')))[1];
+  JSON.parse(requestState.slice('v5.'.length, requestState.lastIndexOf('.')))[1];
 
 describe('a final round replayed (2026-07-28, raw HTTP JSON-RPC on loopback)', () => {
   it('20 times in sequence, then 20 at once: one deployment, byte-identical responses', async () => {

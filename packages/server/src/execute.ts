@@ -88,6 +88,8 @@ export async function execute(
   server: McpServer,
   given: unknown,
   ctx: ServerContext,
+  /** The name the server was created with (`kit.createServer`), which its states are sealed for. */
+  serverName: string | undefined,
 ): Promise<CallToolResult | InputRequiredResult> {
   const settings = inLocale(rt.settingsFor(tool), ctx);
   const parsing = parseArguments(tool.inputSchema, given, settings.locale);
@@ -169,10 +171,10 @@ export async function execute(
     // question again, nor what the tool gave out while asking it (a page's link, say).
     return rt.committer.run(questions.contextId, tool.name, settings.locale, () => result, {}, signal);
   }
-  // Sealed for this caller: the state that came in was opened under the same one (kit.ts).
+  // Sealed for this caller on this server: the state that came in was opened under the same (kit.ts).
   const requestState = rt.codec.seal(
     channel.state(call, text, questions.contextId),
-    { method: ctx.mcpReq.method, identity: user },
+    { method: ctx.mcpReq.method, identity: user, server: serverName },
     began,
   );
   checkSealedSize(requestState);

@@ -110,12 +110,16 @@ export interface CreateServerOptions {
 /** The configured toolkit: one per process, shared by every server instance it creates. */
 export interface Elicitkit {
   /**
-   * A fresh `McpServer` with the given tools registered and `requestState` verification wired.
+   * A fresh `McpServer` with the given tools registered and `requestState` verification wired: its
+   * states are sealed for `info.name`, and it takes no other server's (replicas share the name).
    * Call it from the factory `createMcpHandler` and `serveStdio` take. Hand-written tools may be
    * registered on it too: a `requestState` not in the kit's format reaches them as sent.
    */
   createServer(info: Implementation, tools: readonly AnyTool[], options?: CreateServerOptions): McpServer;
-  /** The server options a hand-built `McpServer` needs before `register` works on it. */
+  /**
+   * The server options a hand-built `McpServer` needs before `register` works on it. Such a server
+   * knows no name: its states are sealed for none, and it takes only those of other hand-built servers.
+   */
   serverOptions(): Pick<ServerOptions, 'requestState'>;
   /** Registers one tool on a server built with `serverOptions()`. */
   register(server: McpServer, tool: AnyTool): void;
@@ -170,7 +174,12 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
   // seal for this very call is refused here, so every bad state gets the same -32602 (the SDK's
   // `invalid_request_state`): not the kit's, past the size limit, or issued for another tool or
   // other arguments, as well as tampered, expired or another identity's.
-  const verify = (state: string, ctx: ServerContext): CallState | undefined => {
+  //
+  // A server `createServer` built takes only states sealed on a server of its name (`server`): two
+  // servers of one kit, or two services sharing a secret, each with a tool of the same name, do not
+  // take each other's — a confirmation given for one is never the other's. Replicas of one server
+  // share its name, and so its states.
+  const verify = (state: string, ctx: ServerContext, server?: string): CallState | undefined => {
     const call = callOf(ctx.mcpReq.id, state);
     if (call === AMBIGUOUS) throw new Error('two requests in flight with this id and state call different things');
     // Past the limit no state is the kit's: no MAC is computed.
@@ -178,7 +187,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
       if (call) throw new Error(`requestState is ${state.length} characters long, past the limit`);
       return undefined;
     }
-    const caller = { method: ctx.mcpReq.method, identity: identify(ctx) };
+    const caller = { method: ctx.mcpReq.method, identity: identify(ctx), server };
     const codec = codecNow();
     const format = codec.formatOf(state);
     if (format === 'foreign') {
@@ -227,10 +236,10 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     settingsByTool.set(tool, settings);
     return settings;
   };
-  const serverOptions = (): Pick<ServerOptions, 'requestState'> => ({ requestState: { verify } });
-  // What createServer passes every server it builds (a 2026-07-28 request builds one): the SDK only
-  // reads `verify` from it.
-  const requestState = { verify };
+  // A hand-built server's states are sealed for no server name: it knows none (the SDK keeps the
+  // name it was built with to itself).
+  const unnamed = { verify: (state: string, ctx: ServerContext) => verify(state, ctx) };
+  const serverOptions = (): Pick<ServerOptions, 'requestState'> => ({ requestState: unnamed });
   // Per tool, not per server: a 2026-07-28 request builds a server, so registering a tool must
   // not build its listing (and the schema wrappers in it) again each time. Rebuilt when a field
   // it was built from is no longer the same.
@@ -289,7 +298,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     return done;
   };
 
-  function register(server: McpServer, tool: AnyTool): void {
+  function register(server: McpServer, tool: AnyTool, serverName?: string): void {
     seam(server).set(tool.name, tool.inputSchema !== undefined);
     server.registerTool(
       tool.name,
@@ -300,23 +309,25 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
         const args = params.length > 1 ? params[0] : {};
         // Counted before the call starts (no closure per call for it).
         running++;
-        return track(execute(runtime, tool, server, args, ctx));
+        return track(execute(runtime, tool, server, args, ctx, serverName));
       }) as never,
     );
   }
 
   return {
     serverOptions,
-    register,
+    register: (server, tool) => register(server, tool),
     settled: () => (running === 0 ? Promise.resolve() : new Promise((resolve) => idle.push(resolve))),
     createServer(info, tools, opts = {}) {
+      // The SDK only reads `verify` of it; one per server (a 2026-07-28 request builds one).
+      const name = info.name;
       const server = new McpServer(info, {
         capabilities: { tools: {}, ...opts.capabilities },
         ...(opts.instructions ? { instructions: opts.instructions } : {}),
-        requestState,
+        requestState: { verify: (state: string, ctx: ServerContext) => verify(state, ctx, name) },
       });
       seam(server);
-      for (const tool of tools) register(server, tool);
+      for (const tool of tools) register(server, tool, name);
       return server;
     },
   };

@@ -93,7 +93,7 @@ describe('a hand-written tool beside the kit’s, on one server', () => {
     const forged = await round({
       name: 'deploy',
       arguments: { service: 'orders' },
-      requestState: 'v4.["forged"].AAAAAAAAAAAAAAAAAAAAAA',
+      requestState: 'v5.["forged"].AAAAAAAAAAAAAAAAAAAAAA',
       inputResponses: { env: accept({ env: 'prod' }) },
     });
     expect(forged.error?.code).toBe(-32602);

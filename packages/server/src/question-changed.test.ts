@@ -371,7 +371,7 @@ describe('2026-07-28: an answer counts only for the question it answered', () =>
     const first = pending(await alice.round('release'));
     // The same state as an earlier version sealed it: no digest after the timeout.
     const codec = createCallStateCodec({ key: secret, ttlSeconds: 3600, now: Date.now });
-    const caller = { method: 'tools/call', identity: 'alice' };
+    const caller = { method: 'tools/call', identity: 'alice', server: 'changing' };
     const opened = await codec.open(first.requestState, caller);
     for (const record of Object.values(opened.asks)) delete record.question;
     const old = await codec.seal(opened, caller);

@@ -70,7 +70,7 @@ async function continuesToProd(
   const next = await alice.round({ service: 'order-service' }, answer);
   if (!isInputRequiredResult(next)) throw new Error('expected the production confirmation');
   expect(Object.keys(next.inputRequests ?? {})).toEqual(['prod']);
-  expect(next.requestState).toMatch(/^v4\./);
+  expect(next.requestState).toMatch(/^v5\./);
   const last = await alice.round(
     { service: 'order-service' },
     {
@@ -91,7 +91,7 @@ describe('requestState', () => {
     if (!isInputRequiredResult(first)) return;
     expect(Object.keys(first.inputRequests ?? {})).toEqual(['env']);
     // The state is signed, not encrypted: it reads as v4.<JSON>.<mac>.
-    expect(first.requestState).toMatch(/^v4\.\[.*\]\.[\w-]{22}$/);
+    expect(first.requestState).toMatch(/^v5\.\[.*\]\.[\w-]{22}$/);
     const second = await alice.round(
       { service: 'order-service' },
       { inputResponses: { env: { action: 'accept', content: { env: 'prod' } } }, requestState: first.requestState },
@@ -117,7 +117,7 @@ describe('requestState', () => {
     if (!isInputRequiredResult(first) || !first.requestState) throw new Error('expected input_required');
     const dot = first.requestState.lastIndexOf('.');
     // v4.[call, cid, exp, [key, asked, timeoutMs, answer?]].<mac>: give env an accepted answer.
-    const forged = JSON.parse(first.requestState.slice('v4.'.length, dot));
+    const forged = JSON.parse(first.requestState.slice('v5.'.length, dot));
     forged[3][3] = [0, forged[3][1], { env: 'prod' }];
     const tampered = `v4.${JSON.stringify(forged)}${first.requestState.slice(dot)}`;
     await expect(

@@ -64,10 +64,14 @@ export function isCallState(value: unknown): value is CallState {
   return typeof v.call === 'string' && typeof v.cid === 'string' && typeof v.asks === 'object' && v.asks !== null;
 }
 
-/** Who a state is sealed for: the request's method and the caller's identity. */
+/**
+ * Who a state is sealed for: the request's method, the caller's identity and the server it was
+ * sealed on (its name, for a server `kit.createServer` built; none for one built by hand).
+ */
 export interface Caller {
   method: string;
   identity: string | undefined;
+  server?: string | undefined;
 }
 
 /**
