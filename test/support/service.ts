@@ -1,16 +1,37 @@
 /** What the test helpers that start a real service (Redis, PostgreSQL) share. */
 import { createServer } from 'node:net';
 
-/** A loopback port nothing listens on right now. */
+/**
+ * A loopback port nothing listens on right now, for a server a test starts on it (Redis, a
+ * replica's direct port, a proxy's upstream). Taken below the kernel's ephemeral range (32768 and
+ * up on Linux), where neither an outgoing connection's source port nor a `listen(0)` lands: a
+ * port `listen(0)` picked and freed could be taken, before the server meant for it listened, by a
+ * connection opened meanwhile — the test's own Redis client, say — and the server failed with
+ * EADDRINUSE. Each test worker hands out ports from a stripe of its own (by `VITEST_POOL_ID`, else
+ * the pid), so two workers never hand out the same one; each is checked free before it is.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  for (let tries = 0; tries < STRIPE; tries++) {
+    const port = STRIPE_START + (handedOut++ % STRIPE);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`freePort: no free loopback port in ${STRIPE_START}–${STRIPE_START + STRIPE - 1}`);
+}
+
+const LOWEST = 20_000;
+const STRIPE = 160;
+/** Stripes of ports between LOWEST and the ephemeral range's start (32768). */
+const STRIPES = Math.floor((32_768 - LOWEST) / STRIPE);
+const worker = Number(process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? Number.NaN);
+const STRIPE_START = LOWEST + ((Number.isSafeInteger(worker) ? worker : process.pid) % STRIPES) * STRIPE;
+let handedOut = 0;
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 

@@ -6,18 +6,9 @@
  * character at index 13 has a value of 8364' — read as a server that cannot be reached. The CLI's
  * `main`, as the shell runs it, against a loopback port nothing listens on.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/service.js';
 import { runCli as run } from '../test/run-cli.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('--header with a character no header can carry', () => {
   it('tools, call and doctor: a usage error naming the header, the value not echoed', async () => {

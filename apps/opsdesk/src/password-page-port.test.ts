@@ -7,21 +7,13 @@
 import { connect, createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
+import { freePort } from '../../../test/support/service.js';
 import { type Conn, stdioClient, tempDataDir } from '../test/harness.js';
 
 const ACCOUNT = {
   action: 'accept',
   content: { username: 'carol', email: 'carol@example.com', newsletter: false },
 } as const;
-
-/** A port that was free a moment ago. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** Whether something accepts connections on the port right now. */
 function listening(port: number): Promise<boolean> {

@@ -4,10 +4,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { freePort } from '../../../test/support/service.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 const SCREENSHOTS = join(ROOT, 'apps/web/test-results/screenshots');
@@ -23,17 +23,8 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
+/** A loopback port free a moment ago, below the range the kernel hands out by itself (`service.ts`). */
+export { freePort };
 
 export interface App {
   url: string;

@@ -226,14 +226,8 @@ export async function gate(port: number): Promise<Gate> {
   };
 }
 
-/** A port free on loopback a moment ago. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+/** A loopback port free a moment ago, below the range the kernel hands out by itself (`service.ts`). */
+export { freePort } from '../../../test/support/service.js';
 
 /** How many subscribers `r` (any replica's connection) sees on `replica`'s channel. */
 export async function listeners(r: Replica, prefix: string, replica: string): Promise<number> {
