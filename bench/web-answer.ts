@@ -184,6 +184,8 @@ export async function webAnswer(): Promise<void> {
       stdio.push(s);
       ratios.push(w / s);
     }
+    // The last chat is closed as its tab would close it: the close path runs however few the pairs.
+    await closeCurrent();
     console.log(
       `  web p50 ${p50(web).toFixed(2)} ms (IQR ${iqr(web)}), direct stdio client p50 ${p50(stdio).toFixed(2)} ms; paired ratio p50 ${p50(ratios).toFixed(2)}×`,
     );
