@@ -74,53 +74,32 @@ async function asked(url: string) {
   return pendingOf(await wireRound(url, { name: 'restart', arguments: args }));
 }
 
+/** The round that answers yes, sent to `url` with `requestState`. */
+const answer = (url: string, requestState: string) =>
+  wireRound(url, { name: 'restart', arguments: args, inputResponses: yes, requestState });
+
 describe('a state sealed on one server, sent to another of another name', () => {
   it('is refused as any bad state, and nothing runs there', async () => {
     const { requestState, asks } = await asked(staging.url);
     expect(asks).toEqual(['sure']);
-    const replayed = await wireRound(production.url, {
-      name: 'restart',
-      arguments: args,
-      inputResponses: yes,
-      requestState,
-    });
+    const replayed = await answer(production.url, requestState);
     expect(replayed.error?.code, replayed.body).toBe(-32602);
     expect(replayed.body).toContain('invalid_request_state');
     expect(ran.production).toEqual([]);
     // The server that asked still takes it: the person's answer counts where they gave it.
-    const answered = await wireRound(staging.url, {
-      name: 'restart',
-      arguments: args,
-      inputResponses: yes,
-      requestState,
-    });
-    expect(answered.result?.content, answered.body).toEqual([{ type: 'text', text: 'Restarted orders' }]);
+    const taken = await answer(staging.url, requestState);
+    expect(taken.result?.content, taken.body).toEqual([{ type: 'text', text: 'Restarted orders' }]);
     expect(ran.staging).toEqual(['orders']);
   });
 
   it('is refused from a hand-built server on a named one, and from a named one on a hand-built one', async () => {
     const fromHand = await asked(handBuilt.url);
-    const onNamed = await wireRound(staging.url, {
-      name: 'restart',
-      arguments: args,
-      inputResponses: yes,
-      requestState: fromHand.requestState,
-    });
+    const onNamed = await answer(staging.url, fromHand.requestState);
     expect(onNamed.error?.code, onNamed.body).toBe(-32602);
     const fromNamed = await asked(staging.url);
-    const onHand = await wireRound(handBuilt.url, {
-      name: 'restart',
-      arguments: args,
-      inputResponses: yes,
-      requestState: fromNamed.requestState,
-    });
+    const onHand = await answer(handBuilt.url, fromNamed.requestState);
     expect(onHand.error?.code, onHand.body).toBe(-32602);
-    const own = await wireRound(handBuilt.url, {
-      name: 'restart',
-      arguments: args,
-      inputResponses: yes,
-      requestState: fromHand.requestState,
-    });
+    const own = await answer(handBuilt.url, fromHand.requestState);
     expect(own.result?.content, own.body).toEqual([{ type: 'text', text: 'Restarted orders' }]);
     expect(ran.hand).toEqual(['orders']);
   });
@@ -130,13 +109,8 @@ describe('a state sealed on one replica of a server', () => {
   it('is taken by another replica of it', async () => {
     const before = ran.staging.length;
     const { requestState } = await asked(staging.url);
-    const answered = await wireRound(stagingReplica.url, {
-      name: 'restart',
-      arguments: args,
-      inputResponses: yes,
-      requestState,
-    });
-    expect(answered.result?.content, answered.body).toEqual([{ type: 'text', text: 'Restarted orders' }]);
+    const taken = await answer(stagingReplica.url, requestState);
+    expect(taken.result?.content, taken.body).toEqual([{ type: 'text', text: 'Restarted orders' }]);
     expect(ran.replica).toEqual(['orders']);
     expect(ran.staging.length).toBe(before);
   });
