@@ -14,8 +14,9 @@
  * fails like a forged one, and one MAC is computed per seal and at most one per open.
  *
  * `v4` states (the same, with no server in the MAC) sealed by the version before are still opened
- * wherever their identity and call match, so that a rolling upgrade keeps open questions. `v3` states (the same body, the call bound by its arguments as the tool's schema made them) and
- * `v2` states (that, always by its digest; the tag over `v2.<body>`) sealed by earlier versions are
+ * wherever their identity and call match, so that a rolling upgrade keeps open questions. `v3`
+ * states (the same body, the call bound by its arguments as the tool's schema made them) and `v2`
+ * states (that, always by its digest; the tag over `v2.<body>`) sealed by earlier versions are
  * still opened, marked `boundAsParsed`, so that a restart or a rolling upgrade with the same key
  * keeps open questions. `v1` states (before 2026-12-01) are not: they were in the SDK codec's
  * format, which says nothing of who sealed it, so a hand-written tool keeping its state with the
