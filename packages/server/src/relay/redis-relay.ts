@@ -40,7 +40,11 @@ export interface RedisRelayOptions {
   secret: string | Uint8Array;
   /** This replica's id (unique among the replicas). Default: a random UUID. */
   replica?: string;
-  /** Prefix of every key and channel. Default `elicitkit:relay:`. */
+  /**
+   * Prefix of every key and channel: one directory of sessions per prefix. Default
+   * `elicitkit:relay:`. Replicas of one server share it; two servers on one Redis with one secret
+   * need one each, or each relays to the other's sessions.
+   */
   prefix?: string;
   /**
    * How long a session's entry, and a replica's liveness, live without its heartbeat, ms: a replica
