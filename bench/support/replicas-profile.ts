@@ -27,8 +27,12 @@ for (let i = 0; i < warmup; i++) {
 }
 const commands = new Map<string, number>();
 let monitor: Redis | undefined;
+// `monitor()` opens a connection of its own: the one it is called on is closed too, at the end, or
+// it reconnects to the stopped Redis for ever and the script never exits.
+let monitoring: Redis | undefined;
 if (process.env.PROFILE_MONITOR === '1') {
-  monitor = await new Redis(deployments.redis.url).monitor();
+  monitoring = new Redis(deployments.redis.url);
+  monitor = await monitoring.monitor();
   monitor.on('monitor', (_time: string, args: string[]) => {
     const name = String(args[0]).toLowerCase();
     const script = name === 'eval' || name === 'evalsha' ? String(args[1]).slice(0, 40).replaceAll('\n', ' ') : '';
@@ -60,6 +64,7 @@ console.log(
 if (monitor) {
   await new Promise((r) => setTimeout(r, 100));
   monitor.disconnect();
+  monitoring?.disconnect();
   for (const [name, n] of [...commands].sort((a, b) => b[1] - a[1]))
     console.log(`  ${name}: ${(n / calls).toFixed(2)} per call`);
 }
