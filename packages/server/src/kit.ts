@@ -121,7 +121,10 @@ export interface Elicitkit {
    * knows no name: its states are sealed for none, and it takes only those of other hand-built servers.
    */
   serverOptions(): Pick<ServerOptions, 'requestState'>;
-  /** Registers one tool on a server built with `serverOptions()`. */
+  /**
+   * Registers one tool on a server built with `serverOptions()`, or on one `createServer` built
+   * (its states then sealed for that server's name, as the server expects).
+   */
   register(server: McpServer, tool: AnyTool): void;
   /**
    * Resolves once no tool call is running (those cut short by a closed connection end promptly):
@@ -314,9 +317,13 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
     );
   }
 
+  // The name each server `createServer` built was given: a tool `register` adds to one later seals
+  // for that name too, as its server's `verify` expects.
+  const names = new WeakMap<McpServer, string>();
+
   return {
     serverOptions,
-    register: (server, tool) => register(server, tool),
+    register: (server, tool) => register(server, tool, names.get(server)),
     settled: () => (running === 0 ? Promise.resolve() : new Promise((resolve) => idle.push(resolve))),
     createServer(info, tools, opts = {}) {
       // The SDK only reads `verify` of it; one per server (a 2026-07-28 request builds one).
@@ -327,6 +334,7 @@ export function createElicitkit(options: ElicitkitOptions = {}): Elicitkit {
         requestState: { verify: (state: string, ctx: ServerContext) => verify(state, ctx, name) },
       });
       seam(server);
+      if (typeof name === 'string') names.set(server, name);
       for (const tool of tools) register(server, tool, name);
       return server;
     },

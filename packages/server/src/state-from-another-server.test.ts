@@ -62,8 +62,17 @@ const handBuilt = await onLoopback(
     return server;
   }),
 );
+// A createServer server with one more tool registered on it afterwards.
+const added: string[] = [];
+const extended = await onLoopback(
+  createHttpHandler(() => {
+    const server = kit.createServer({ name: 'extended-desk', version: '1' }, []);
+    kit.register(server, restartTool(added));
+    return server;
+  }),
+);
 afterAll(async () => {
-  for (const s of [staging, production, stagingReplica, handBuilt]) await s.close();
+  for (const s of [staging, production, stagingReplica, handBuilt, extended]) await s.close();
 });
 
 const args = { service: 'orders' };
@@ -113,5 +122,18 @@ describe('a state sealed on one replica of a server', () => {
     expect(taken.result?.content, taken.body).toEqual([{ type: 'text', text: 'Restarted orders' }]);
     expect(ran.replica).toEqual(['orders']);
     expect(ran.staging.length).toBe(before);
+  });
+});
+
+describe('a tool registered later on a server createServer built', () => {
+  it("seals for that server's name: its rounds go through, and another server's state is refused", async () => {
+    const { requestState } = await asked(extended.url);
+    const taken = await answer(extended.url, requestState);
+    expect(taken.result?.content, taken.body).toEqual([{ type: 'text', text: 'Restarted orders' }]);
+    expect(added).toEqual(['orders']);
+    const fromStaging = await asked(staging.url);
+    const refused = await answer(extended.url, fromStaging.requestState);
+    expect(refused.error?.code, refused.body).toBe(-32602);
+    expect(added).toEqual(['orders']);
   });
 });
