@@ -58,6 +58,8 @@ const NONE_ASKED: readonly string[] = Object.freeze([]);
 
 /** The audit note on a refusal that ended a call whose handler, run again, did not ask it again. */
 const REFUSED_UNASKED = 'ended the call: run again, the tool went to its side effect without asking this again';
+/** The audit note on a refusal that ended a call whose handler, run again, went to another question instead. */
+const REFUSED_ASKING_ON = 'ended the call: run again, the tool asked another question instead of this one';
 
 /**
  * What an unsupported question's outcome lists as missing: the ask's own `fallback`, else the
@@ -132,16 +134,10 @@ export class CallQuestions {
       this.audit.violation(stop.key, 'EK05', message);
       return cancelledResult(this.resultContext(stop.key, undefined));
     }
-    const refused = this.channel.refusedUnasked?.();
-    if (refused) {
-      // A 2026-07-28 round run again took another way to the side effect than the question the
-      // person refused (what it found had changed): their no still holds, nothing runs.
-      const { key, action, answer } = refused;
-      this.stopped = { action, key, person: true };
-      this.audit.response(key, answer, undefined, REFUSED_UNASKED);
-      const ctx = this.resultContext(key, undefined);
-      return action === 'cancel' ? cancelledResult(ctx) : declinedResult(ctx);
-    }
+    // A 2026-07-28 round run again took another way to the side effect than the question the
+    // person refused (what it found had changed): their no still holds, nothing runs.
+    const refused = this.refusedUnasked(REFUSED_UNASKED);
+    if (refused) return refused;
     if (abandoned) {
       // The client cancelled the call (or went away) after the last answer, before the effect
       // started: nobody is waiting for it any more, so it does not start. A 2026-07-28 retry of
@@ -153,6 +149,35 @@ export class CallQuestions {
     }
     this.stopped = { action: 'commit' };
     return undefined;
+  }
+
+  /**
+   * 2026-07-28: the person's no this round holds, where the round would end otherwise — asking a
+   * question (one asked beside the refused one, or another the tool went to once what it found
+   * had changed), or failing over the refusal (a `ElicitkitUsageError`: asked after it). The call
+   * then ends with that no, recorded as its result as a no the tool returns is (execute.ts): never
+   * a question after it, and no earlier round sent again with another answer acts. Undefined when
+   * the round holds none (a refusal the tool took and went on from without asking ends no call).
+   */
+  standingNo(): CallToolResult | undefined {
+    const stop = this.stopped;
+    if (stop) {
+      if (stop.action === 'commit' || stop.person !== true) return undefined;
+      const ctx = this.resultContext(stop.key, undefined);
+      return stop.action === 'cancel' ? cancelledResult(ctx) : declinedResult(ctx);
+    }
+    return this.refusedUnasked(REFUSED_ASKING_ON);
+  }
+
+  /** Ends the call with an in-time refusal of a question this round did not ask, if there is one. */
+  private refusedUnasked(note: string): CallToolResult | undefined {
+    const refused = this.channel.refusedUnasked?.();
+    if (!refused) return undefined;
+    const { key, action, answer } = refused;
+    this.stopped = { action, key, person: true };
+    this.audit.response(key, answer, undefined, note);
+    const ctx = this.resultContext(key, undefined);
+    return action === 'cancel' ? cancelledResult(ctx) : declinedResult(ctx);
   }
 
   /**
@@ -355,7 +380,9 @@ export class CallQuestions {
         `${tool} asked "${key}" after committing its side effect. Ask everything first; commit last.`,
       );
     }
-    if (stop) {
+    // A question asked in an earlier round, asked again on the way the handler retraces each
+    // round, was asked before the person's no (beside the refused one), not after it.
+    if (stop && !(stop.person === true && this.channel.askedEarlier?.(key) === true)) {
       throw new ElicitkitUsageError(
         stop.action === 'cancel' ? 'ASK_AFTER_CANCEL' : 'ASK_AFTER_DECLINE',
         stop.action === 'cancel'

@@ -161,16 +161,25 @@ export async function execute(
   } catch (error) {
     end.reject(error);
   }
-  const first = await end.promise;
-  if (first !== SUSPENDED) {
-    const result = questions.finish(first);
+  let result: CallToolResult | undefined;
+  try {
+    const first = await end.promise;
+    if (first !== SUSPENDED) result = questions.finish(first);
+  } catch (error) {
+    // The tool failed over the person's no (asked after it): the error goes out, and their no is
+    // what the call ended with, for every round of it sent again.
+    const no = previous && error instanceof ElicitkitUsageError ? questions.standingNo() : undefined;
+    if (no) await endsWith(rt, questions, tool.name, settings.locale, no, signal).catch(() => undefined);
+    throw error;
+  }
+  if (result) {
     // (A first round ending so gave out no state: nothing of it can come again.)
     if (!previous || !questions.endsRefused(result)) return result;
-    // The person's no ends the call for good: recorded as its result, as a side effect's is, so a
-    // replay of an earlier round (a state sealed before they answered) gets that no — never the
-    // question again, nor what the tool gave out while asking it (a page's link, say).
-    return rt.committer.run(questions.contextId, tool.name, settings.locale, () => result, {}, signal);
+    return endsWith(rt, questions, tool.name, settings.locale, result, signal);
   }
+  // A round that holds the person's no asks nothing more: it ends the call with that no.
+  const no = previous ? questions.standingNo() : undefined;
+  if (no) return endsWith(rt, questions, tool.name, settings.locale, no, signal);
   // Sealed for this caller on this server: the state that came in was opened under the same (kit.ts).
   const requestState = rt.codec.seal(
     channel.state(call, text, questions.contextId),
@@ -178,7 +187,24 @@ export async function execute(
     began,
   );
   checkSealedSize(requestState);
+  channel.sent();
   return inputRequired({ inputRequests: channel.requests(), requestState });
+}
+
+/**
+ * The person's no ends the call for good: recorded as its result, as a side effect's is, so a
+ * replay of an earlier round (a state sealed before they answered, answered otherwise) gets that
+ * no — never the question again, nor what the tool gave out while asking it (a page's link, say).
+ */
+function endsWith(
+  rt: Runtime,
+  questions: CallQuestions,
+  tool: string,
+  locale: Locale,
+  no: CallToolResult,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  return rt.committer.run(questions.contextId, tool, locale, () => no, {}, signal);
 }
 
 /**

@@ -69,7 +69,8 @@ export interface Channel {
   /**
    * `onSent` runs when the question is sent for the first time (for the audit trail), and again
    * when a later round sends it changed: then with the answer that had arrived for it as it was
-   * before, if one did (that answer does not count).
+   * before, if one did (that answer does not count). On 2026-07-28 it runs once the round goes out
+   * asking it (`ReplayChannel.sent`), not for a round that ends otherwise.
    */
   send(
     key: string,
@@ -81,10 +82,16 @@ export interface Channel {
   complete(key: string): Promise<void>;
   /**
    * 2026-07-28: a decline or cancel the person gave in time to a question this round has not
-   * asked: the handler, run again, is heading for its side effect another way than the one they
-   * answered. (2025: a call runs once, every answer reaches its ask.)
+   * asked: the handler, run again, is heading for its side effect (or another question) another
+   * way than the one they answered. (2025: a call runs once, every answer reaches its ask.)
    */
   refusedUnasked?(): Refusal | undefined;
+  /**
+   * 2026-07-28: whether `key` was asked in an earlier round (the state this round came with holds
+   * it): asked again now, the handler retraces its way, as it does every round — a question asked
+   * beside one the person then refused is no question asked after their no.
+   */
+  askedEarlier?(key: string): boolean;
   /**
    * 2026-07-28: the decline or cancel the person gave in time to `key`, in an earlier round or in
    * this one. It stands whatever this round would ask or could show: the question built again

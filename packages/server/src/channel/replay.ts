@@ -15,6 +15,10 @@ export class ReplayChannel implements Channel {
   private readonly queued = new Map<string, InputRequest>();
   /** The keys this round has asked (made on the first ask). */
   private reached: Set<string> | undefined;
+  /** The keys first asked this round, not in the state it came with (made on the first). */
+  private added: Set<string> | undefined;
+  /** What each question this round asks anew tells the audit trail once the round goes out (`sent`). */
+  private unsent: [onSent: (superseded?: RawAnswer) => void, superseded: RawAnswer | undefined][] | undefined;
   /** Called when the handler is waiting on a question this round cannot answer. */
   onSuspend: () => void = ignore;
 
@@ -113,7 +117,9 @@ export class ReplayChannel implements Channel {
       };
       // Defined, not assigned: assigning `__proto__` would set the object's prototype instead.
       Object.defineProperty(this.records, key, { value: asked, enumerable: true, writable: true, configurable: true });
-      onSent();
+      this.added ??= new Set();
+      this.added.add(key);
+      this.toSend(onSent, undefined);
     } else {
       if (adaptation) {
         // Asked again unanswered: its answer comes in the shape sent last.
@@ -125,7 +131,7 @@ export class ReplayChannel implements Channel {
         // A different question from here on: its own time to answer, and its own request record.
         record.asked = this.now();
         record.timeoutMs = timeoutMs;
-        onSent(superseded);
+        this.toSend(onSent, superseded);
       }
       record.question = digest;
     }
@@ -146,6 +152,10 @@ export class ReplayChannel implements Channel {
       this.reached.add(key);
     }
     return held;
+  }
+
+  askedEarlier(key: string): boolean {
+    return Object.hasOwn(this.records, key) && this.added?.has(key) !== true;
   }
 
   answered(key: string): boolean {
@@ -172,6 +182,20 @@ export class ReplayChannel implements Channel {
       action: answer.action,
       answer: { kind: 'answer', action: answer.action, elapsedMs, fresh: this.fresh.has(key) },
     };
+  }
+
+  /**
+   * This round goes out with its questions: each asked anew is on the audit trail from now. A round
+   * that ends otherwise (the person's no it holds, a tool's error) sent none of them.
+   */
+  sent(): void {
+    for (const [onSent, superseded] of this.unsent ?? []) onSent(superseded);
+    this.unsent = undefined;
+  }
+
+  private toSend(onSent: (superseded?: RawAnswer) => void, superseded: RawAnswer | undefined): void {
+    this.unsent ??= [];
+    this.unsent.push([onSent, superseded]);
   }
 
   /** The requests this round ends with. */
