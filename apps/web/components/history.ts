@@ -8,25 +8,42 @@ const PREFIX = 'elicitkit.chat.history.';
 
 type ToolPart = Extract<ChatMessage['parts'][number], { type: 'dynamic-tool' }>;
 
+/** A part a stream was still to settle: an open question, or a tool call without its result. */
+function unsettled(part: ChatMessage['parts'][number]): boolean {
+  return (
+    (part.type === 'data-elicitation' && part.data.status === 'open') ||
+    (part.type === 'dynamic-tool' && part.state !== 'output-available' && part.state !== 'output-error')
+  );
+}
+
 /**
  * A restored message as it can be shown now: the stream that would have settled an open question
  * or a running tool call is gone with the old page, so the question is shown as no longer open
- * (never as answerable again) and the call as interrupted.
+ * (never as answerable again) and the call as interrupted. The same message when nothing in it
+ * waited on a stream.
  *
  * @example
  * settleRestored(message, 'interrupted by a reload');
  */
 export function settleRestored(message: ChatMessage, interrupted: string): ChatMessage {
+  if (!message.parts.some(unsettled)) return message;
   return {
     ...message,
     parts: message.parts.map((part) => {
-      if (part.type === 'data-elicitation' && part.data.status === 'open')
-        return { ...part, data: { ...part.data, status: 'gone' } };
-      if (part.type === 'dynamic-tool' && part.state !== 'output-available' && part.state !== 'output-error')
-        return { ...part, state: 'output-error', errorText: interrupted } as ToolPart;
-      return part;
+      if (!unsettled(part)) return part;
+      if (part.type === 'data-elicitation') return { ...part, data: { ...part.data, status: 'gone' } };
+      return { ...part, state: 'output-error', errorText: interrupted } as ToolPart;
     }),
   };
+}
+
+/**
+ * The messages once a turn has ended: one stopped (the Stop button) or cut (the connection lost)
+ * leaves its open question and running call with no stream to settle them, as a reload does.
+ * The same array when nothing waited.
+ */
+export function settleEnded(messages: ChatMessage[], interrupted: string): ChatMessage[] {
+  return messages.some((m) => m.parts.some(unsettled)) ? messages.map((m) => settleRestored(m, interrupted)) : messages;
 }
 
 /**

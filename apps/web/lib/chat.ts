@@ -1,6 +1,7 @@
 import {
   convertToModelMessages,
   dynamicTool,
+  isToolUIPart,
   jsonSchema,
   stepCountIs,
   streamText,
@@ -33,6 +34,43 @@ const NO_TOOL: Record<Locale, (name: string, tools: string[]) => string> = {
   en: (name, tools) => `There is no tool "${name}". Tools: ${tools.join(', ')}.`,
   zh: (name, tools) => `没有名为“${name}”的工具。可用工具：${tools.join('、')}。`,
 };
+
+/** What the model is told of a tool call whose turn ended before its result came. */
+const INTERRUPTED =
+  'The call was interrupted before its result came (the turn was stopped, or its connection lost): whether it took effect is not known. Check before calling it again.';
+
+/** A tool call the page shows without its result: its turn ended first. */
+function unfinished(part: UIMessage['parts'][number]): boolean {
+  return (
+    isToolUIPart(part) &&
+    part.state !== 'output-available' &&
+    part.state !== 'output-error' &&
+    part.state !== 'output-denied'
+  );
+}
+
+/**
+ * The page's history as the model may be given it. A tool call shown without its result belongs
+ * to a turn that ended first (the person pressed Stop, or the connection dropped): sent as it is,
+ * a call without a result is refused by the AI SDK before any endpoint is asked (and by
+ * OpenAI-style endpoints), so every later turn of the chat failed. One whose input was still
+ * arriving never ran and is left out; one that had started is told as interrupted.
+ */
+function settled(messages: UIMessage[]): UIMessage[] {
+  if (!messages.some((m) => m.parts.some(unfinished))) return messages;
+  return messages.map((message) =>
+    message.parts.some(unfinished)
+      ? {
+          ...message,
+          parts: message.parts.flatMap((part) => {
+            if (!isToolUIPart(part) || !unfinished(part)) return [part];
+            if (part.state === 'input-streaming') return [];
+            return [{ ...part, state: 'output-error', errorText: INTERRUPTED } as typeof part];
+          }),
+        }
+      : message,
+  );
+}
 
 function writeText(writer: UIMessageStreamWriter, text: string): void {
   const id = `text-${crypto.randomUUID()}`;
@@ -206,7 +244,7 @@ export function chatResponse(chat: Chat, messages: UIMessage[], signal: AbortSig
         history = undefined;
         return writeText(writer, NO_MODEL[locale]);
       }
-      const converted = convertToModelMessages(history ?? []);
+      const converted = convertToModelMessages(settled(history ?? []));
       history = undefined;
       const result = streamText({
         model: languageModel(model),
