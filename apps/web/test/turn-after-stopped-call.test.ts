@@ -94,6 +94,16 @@ const { resetState } = await import('../lib/state');
 const { stopOpsdesk } = await import('../lib/opsdesk');
 const { useChatHistory } = await import('../components/use-chat-history');
 
+/** The page under test, and the chat its hook gives (read by the test). */
+let chat: ReturnType<typeof useChatHistory> | undefined;
+let pageCsrf = '';
+function Page() {
+  const csrf = useRef(pageCsrf);
+  const locale = useRef<'en'>('en');
+  chat = useChatHistory(csrf, locale, 'no longer open');
+  return createElement('p', null, String(chat.messages.length));
+}
+
 afterAll(async () => {
   cleanup();
   vi.unstubAllGlobals();
@@ -147,13 +157,7 @@ it('after a turn stopped while its tool call waited on a question, the next mess
     return new Response(body, { status: response.status, headers: response.headers });
   });
 
-  let chat: ReturnType<typeof useChatHistory> | undefined;
-  function Page() {
-    const csrf = useRef(b.csrf);
-    const locale = useRef<'en'>('en');
-    chat = useChatHistory(csrf, locale, 'no longer open');
-    return createElement('p', null, String(chat.messages.length));
-  }
+  pageCsrf = b.csrf;
   render(createElement(Page));
   await waitFor(() => expect(chat?.chatId).toBeTruthy());
 
