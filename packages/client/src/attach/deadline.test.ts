@@ -36,4 +36,28 @@ describe('deadline', () => {
     expect(short.reason()).toBeUndefined();
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it("from 'start': no time runs before start() — the request's signal still stops it — and the whole time after", () => {
+    vi.useFakeTimers();
+    const waiting = deadline(new AbortController().signal, 1_000, { from: 'start' });
+    vi.advanceTimersByTime(5_000);
+    expect(waiting.reason()).toBeUndefined();
+    waiting.start();
+    vi.advanceTimersByTime(999);
+    waiting.start(); // again: the time runs on, not anew
+    expect(waiting.reason()).toBeUndefined();
+    vi.advanceTimersByTime(1);
+    expect(waiting.reason()).toBe('timeout');
+    const withdrawn = new AbortController();
+    const queued = deadline(withdrawn.signal, 1_000, { from: 'start' });
+    withdrawn.abort();
+    expect(queued.reason()).toBe('aborted');
+    queued.start();
+    const disposed = deadline(new AbortController().signal, 1_000, { from: 'start' });
+    disposed.dispose();
+    disposed.start();
+    vi.advanceTimersByTime(5_000);
+    expect(disposed.reason()).toBeUndefined();
+    expect(vi.getTimerCount()).toBe(0);
+  });
 });

@@ -9,12 +9,21 @@ export type Stopped = typeof STOPPED;
 export interface Deadline {
   /** Aborts when the server withdraws the question or the human-length timeout passes. */
   signal: AbortSignal;
+  /**
+   * Starts the timeout, for a deadline made `{ from: 'start' }`: when the question is shown, not
+   * when it arrived to wait its turn. Again, it does nothing (the time runs on).
+   */
+  start(): void;
   reason(): StopReason | undefined;
   dispose(): void;
 }
 
-/** The request's own signal plus the client's timeout, as one signal a renderer can watch. */
-export function deadline(parent: AbortSignal, timeoutMs: number): Deadline {
+/**
+ * The request's own signal plus the client's timeout, as one signal a renderer can watch. The
+ * timeout runs from now, or with `{ from: 'start' }` from `start()` (a question waiting its turn
+ * behind another is given its whole time once shown); the request's signal stops it either way.
+ */
+export function deadline(parent: AbortSignal, timeoutMs: number, options: { from?: 'now' | 'start' } = {}): Deadline {
   const controller = new AbortController();
   let reason: StopReason | undefined;
   const stop = (why: StopReason) => {
@@ -26,12 +35,19 @@ export function deadline(parent: AbortSignal, timeoutMs: number): Deadline {
   if (parent.aborted) onAbort();
   else parent.addEventListener('abort', onAbort, { once: true });
   // A policy may give a person longer than one timer holds (30 days): that is waited for too.
-  const cancel = after(timeoutMs, () => stop('timeout'));
+  let cancel: (() => void) | undefined;
+  let disposed = false;
+  const start = () => {
+    if (cancel === undefined && reason === undefined && !disposed) cancel = after(timeoutMs, () => stop('timeout'));
+  };
+  if (options.from !== 'start') start();
   return {
     signal: controller.signal,
+    start,
     reason: () => reason,
     dispose() {
-      cancel();
+      cancel?.();
+      disposed = true;
       parent.removeEventListener('abort', onAbort);
     },
   };

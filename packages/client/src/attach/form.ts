@@ -53,13 +53,14 @@ export async function answerForm(
     ...(checked.unanswerable.length > 0 ? { unanswerable: checked.unanswerable } : {}),
     attempt: 1,
   };
-  return underDeadline(responder, request, async (signal) => {
+  return underDeadline(responder, request, async (signal, shown) => {
     let retry: { issues: Issue[]; previous?: FormContent } | undefined;
     for (let attempt = 1; ; attempt++) {
       const prompt: FormPrompt = { ...base, attempt, ...retry };
-      const answer = await responder.serial(signal, () =>
-        heard(request, responder.renderer.renderForm(prompt, signal)),
-      );
+      const answer = await responder.serial(signal, () => {
+        shown();
+        return heard(request, responder.renderer.renderForm(prompt, signal));
+      });
       if (answer === STOPPED) return STOPPED;
       const checkedAnswer = checkAnswer(prompt, answer, responder.renderer.prefillsDefaults !== true);
       if (checkedAnswer.ok) return checkedAnswer.result;

@@ -82,17 +82,20 @@ export function autoDecline(
 }
 
 /**
- * Runs `body` under the human-length timeout and the request's abort signal. Stopping early, or a
- * renderer that throws, answers `cancel`: the person did not answer, so nothing may be assumed.
+ * Runs `body` under the human-length timeout and the request's abort signal. The timeout runs
+ * from `shown()`, which `body` calls when its question's turn comes (`responder.serial`): one
+ * waiting behind another question loses none of its time, and is never answered `cancel` unseen
+ * for a wait that was not the person's. Stopping early, or a renderer that throws, answers
+ * `cancel`: the person did not answer, so nothing may be assumed.
  */
 export async function underDeadline(
   responder: Responder,
   request: IncomingRequest,
-  body: (signal: AbortSignal) => Promise<WireResult | Stopped>,
+  body: (signal: AbortSignal, shown: () => void) => Promise<WireResult | Stopped>,
 ): Promise<WireResult> {
-  const limit = deadline(request.signal, responder.policy.timeoutMs);
+  const limit = deadline(request.signal, responder.policy.timeoutMs, { from: 'start' });
   try {
-    const result = await body(limit.signal);
+    const result = await body(limit.signal, limit.start);
     if (result !== STOPPED) return result;
   } catch (error) {
     if (limit.reason() === undefined) {

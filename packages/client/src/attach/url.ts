@@ -52,8 +52,11 @@ export async function answerUrl(
     site,
     warnings: seen.warnings,
   };
-  return underDeadline(responder, request, async (signal) => {
-    const answer = await responder.serial(signal, () => heard(request, responder.renderer.renderUrl(prompt, signal)));
+  return underDeadline(responder, request, async (signal, shown) => {
+    const answer = await responder.serial(signal, () => {
+      shown();
+      return heard(request, responder.renderer.renderUrl(prompt, signal));
+    });
     if (answer === STOPPED) return STOPPED;
     return consent(responder, request, prompt, answer);
   });

@@ -17,7 +17,10 @@ export interface Policy {
    * are declined automatically. `false` turns the limit off. Default 5 per minute.
    */
   rateLimit?: { max: number; perMs: number } | false;
-  /** How long a person has to answer before the client answers `cancel`. Default 10 minutes. */
+  /**
+   * How long a person has to answer a question, from when it is shown (one waiting its turn behind
+   * another has its whole time once shown), before the client answers `cancel`. Default 10 minutes.
+   */
   timeoutMs?: number;
   /** How often an interactive renderer is asked again after an invalid answer. Default 3 attempts. */
   maxAttempts?: number;
