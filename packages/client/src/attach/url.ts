@@ -3,6 +3,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import { messageProblem } from '../checks/message.js';
 import { siteOf } from '../checks/site.js';
 import { inspectUrl } from '../checks/url.js';
+import { visible } from '../checks/visible.js';
 import type { UrlAnswer, UrlPrompt } from '../types.js';
 import { STOPPED } from './deadline.js';
 import {
@@ -45,7 +46,8 @@ export async function answerUrl(
     message: params.message,
     server: request.server,
     ...(params.elicitationId === undefined ? {} : { elicitationId: params.elicitationId }),
-    findings: lint({ mode: 'url', message: params.message, url: params.url }),
+    // Judged as read, as a form's message is (checks/form.ts).
+    findings: lint({ mode: 'url', message: visible(params.message), url: params.url }),
     url: seen.url,
     host: seen.host,
     hostIndex: seen.hostIndex,

@@ -1,7 +1,7 @@
 import { describeFields, type FieldModel, type Finding, type FormSchema, lint, parseFormSchema } from '@elicitkit/form';
 import { messageProblem } from './message.js';
 import { type Unanswerable, unanswerable } from './unanswerable.js';
-import { invisibleNames, spelled, visibleSchema } from './visible.js';
+import { invisibleNames, spelled, visible, visibleSchema } from './visible.js';
 
 /**
  * A form request that may be shown: the parsed schema, its field model, lint findings and the
@@ -53,10 +53,11 @@ export function checkFormRequest(request: { message: string; requestedSchema: un
   // Judged as shown: an invisible character splits a word for lint ("Pass\u200bword" asked for a
   // password unseen by the secret check, a pre-ticked "I con\u200bfirm" stayed ticked) while the
   // person reads it whole. Titles and help are shown without them; a field name cannot change.
+  // The message too is judged as read (a "pass\u200bword" in it asks for a password all the same).
   const schema = visibleSchema(parsed.schema);
   const problems = [...parsed.problems, ...invisibleNames(schema).map(invisibleName)];
   // Lint sees the fields that parsed, so every problem is reported in one answer.
-  const findings = lint({ mode: 'form', message: request.message, requestedSchema: schema });
+  const findings = lint({ mode: 'form', message: visible(request.message), requestedSchema: schema });
   // A default that breaks its own field would be pre-filled and then refused (or sent): as malformed
   // as a structural problem, so it is refused the same way.
   const refused = [...problems, ...findings.filter((f) => f.rule === 'EK15')];
