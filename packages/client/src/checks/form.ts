@@ -105,6 +105,11 @@ function withoutFinalDots(text: string): string {
 }
 
 function rejection(problems: readonly { message: string; fix: string }[]): string {
-  const lines = problems.map((p) => `- ${withoutFinalDots(p.message)}. ${p.fix}`);
+  // Said to the server and shown to the person: the first problems, the rest counted.
+  const lines = problems.slice(0, MAX_PROBLEMS_SAID).map((p) => `- ${withoutFinalDots(p.message)}. ${p.fix}`);
+  if (problems.length > MAX_PROBLEMS_SAID) lines.push(`- and ${problems.length - MAX_PROBLEMS_SAID} more problems.`);
   return `The requested form is outside the MCP elicitation schema:\n${lines.join('\n')}`;
 }
+
+/** How many of a refused form's problems its refusal names. */
+const MAX_PROBLEMS_SAID = 20;

@@ -86,6 +86,17 @@ describe('parseFormSchema', () => {
     expect(problems).toHaveLength(1);
   });
 
+  it('names the first few of many names `required` lists that are no field, each quoted short, and counts the rest', () => {
+    const names = ['x'.repeat(2_000_000), ...Array.from({ length: 99_999 }, (_, i) => `nope_${i}`)];
+    const { problems } = parseFormSchema(form({ a: { type: 'boolean' } }, { required: ['a', ...names] }));
+    expect(problems.map((p) => p.message).slice(-2)).toEqual([
+      'required names "nope_3", which is not a field',
+      'required names 99995 more that are not fields',
+    ]);
+    expect(problems).toHaveLength(6);
+    expect(problems[0]?.message.length).toBeLessThan(100);
+  });
+
   it('copies only known keywords, so the result is safe to send', () => {
     const raw = JSON.parse('{"type":"object","$schema":"x","properties":{"a":{"type":"string","title":"A"}}}');
     expect(parseFormSchema(raw).schema).toEqual({ type: 'object', properties: { a: { type: 'string', title: 'A' } } });

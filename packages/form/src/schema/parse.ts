@@ -6,6 +6,10 @@ import { formSize, MAX_DESCRIPTION_LENGTH, MAX_FORM_OPTIONS, MAX_FORM_TEXT, MAX_
 import { parseField } from './parse-field.js';
 import { FIX, problem, type SchemaProblem } from './problems.js';
 
+/** How many names `required` lists that are no field are named one by one; the rest are counted. */
+const MAX_NAMED_UNKNOWN = 5;
+const NOT_A_FIELD = 'Only list fields that are in properties.';
+
 /** A form has a person at the other end: past this many fields it is a different tool. */
 export const MAX_FIELDS = 100;
 
@@ -160,17 +164,19 @@ export function parseFormSchema(raw: unknown): ParsedForm {
     } else {
       const known = isObject(rawProps) ? rawProps : {};
       const unique = [...new Set(required)];
-      for (const name of unique) {
-        if (!Object.hasOwn(known, name))
-          problems.push(
-            problem(
-              name,
-              'bad_required',
-              `required names "${name}", which is not a field`,
-              'Only list fields that are in properties.',
-            ),
-          );
-      }
+      // Each quoted short, the first few named: a list of 100,000 made-up names is one problem.
+      const unknown = unique.filter((name) => !Object.hasOwn(known, name));
+      for (const name of unknown.slice(0, MAX_NAMED_UNKNOWN))
+        problems.push(problem(name, 'bad_required', `required names ${show(name)}, which is not a field`, NOT_A_FIELD));
+      if (unknown.length > MAX_NAMED_UNKNOWN)
+        problems.push(
+          problem(
+            undefined,
+            'bad_required',
+            `required names ${unknown.length - MAX_NAMED_UNKNOWN} more that are not fields`,
+            NOT_A_FIELD,
+          ),
+        );
       if (unique.length !== required.length)
         problems.push(
           problem(undefined, 'bad_required', 'required lists a field twice', 'List each required field once.'),
