@@ -96,7 +96,10 @@ export async function main(argv: string[], io: Io = ownIo()): Promise<number> {
       const more = isCommand(command)
         ? `Run \`elicitkit ${command} --help\` for its options.`
         : `Commands: ${COMMANDS.join(', ')}. Run \`elicitkit --help\` for more.`;
-      io.err(`elicitkit${isCommand(command) ? ` ${command}` : ''}: ${clean(usage)}\n${more}`);
+      // On its line: a usage error may quote a server's argument names and choices, and a line
+      // break in them would start a line that reads as ours.
+      const { joinLines } = await import('./shown.js');
+      io.err(`elicitkit${isCommand(command) ? ` ${command}` : ''}: ${joinLines(clean(usage))}\n${more}`);
       return EXIT.usage;
     }
     // A URL in the message (the target's, a redirect's the SDK quotes) keeps no query value, no password.

@@ -31,6 +31,16 @@ describe('toolArguments', () => {
     );
   });
 
+  it("lists a server's choices and argument names by the first 20, each by its first 200 characters", () => {
+    const many = Array.from({ length: 50 }, (_, i) => `c${i}`);
+    const wide: InputSchema = { properties: { env: { type: 'string', enum: [`${'w'.repeat(5_000)}`, ...many] } } };
+    const names = Object.fromEntries(many.map((n) => [n, { type: 'string' }]));
+    expect(() => toolArguments(wide, ['env=x'], undefined)).toThrow(
+      /^env=x: expected one of w{200}…, c0, .*, c18 and 31 more$/,
+    );
+    expect(() => toolArguments({ properties: names }, ['typo=1'], undefined)).toThrow(/c19 and 30 more\)$/);
+  });
+
   it('coerces k=v words by the input schema and merges --args', () => {
     expect(
       toolArguments(

@@ -48,16 +48,22 @@ function argumentMessage(problem: ArgumentProblem): string {
     case 'not-as-typed':
       return `${'args' in problem.in ? '--args:' : `${problem.in.key}=${shownRaw(problem.in.raw)}:`} ${problem.path} ${notAsTypedWhy(problem.reason)}`;
     case 'not-an-argument':
-      return `"${problem.word}" is not an argument: write key=value (arguments: ${problem.known.join(', ') || 'none'})`;
+      return `"${problem.word}" is not an argument: write key=value (arguments: ${some(problem.known) || 'none'})`;
     case 'half-character':
       return `${problem.key}: holds half of a character (a lone UTF-16 surrogate): no UTF-8 text can carry it`;
     case 'unknown-argument':
-      return `unknown argument "${problem.key}" (arguments: ${problem.known.join(', ') || 'none'})`;
+      return `unknown argument "${problem.key}" (arguments: ${some(problem.known) || 'none'})`;
     case 'given-twice':
       return `${problem.key}: given twice; give it once`;
     case 'bad-value':
       return `${problem.key}=${shownRaw(problem.raw)}: ${valueMessage(problem.expected)}`;
   }
+}
+
+/** A server's names listed in a message: the first 20, each its first 200 characters, then how many more. */
+function some(names: readonly string[]): string {
+  const shown = names.slice(0, 20).map(shownRaw).join(', ');
+  return names.length > 20 ? `${shown} and ${names.length - 20} more` : shown;
 }
 
 /** A typed value quoted in a message: its first 200 characters (whole ones), then `…`. */
@@ -78,7 +84,7 @@ function valueMessage(problem: ValueProblem): string {
     case 'json':
       return 'expected JSON';
     case 'one-of':
-      return `expected one of ${problem.choices.join(', ')}`;
+      return `expected one of ${some(problem.choices)}`;
     case 'not-as-typed':
       return notAsTypedWhy(problem.reason);
   }

@@ -208,7 +208,7 @@ async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Pr
   let args: Record<string, unknown>;
   try {
     args = toolArguments(tool.inputSchema, plan.words, values.args, {
-      server: server?.name ?? target.label,
+      server: inLine(server?.name ?? target.label),
       tool: toolName,
     });
   } catch (error) {
