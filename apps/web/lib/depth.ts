@@ -32,3 +32,41 @@ export function nestsDeeper(value: unknown, max: number = MAX_JSON_DEPTH): boole
   }
   return false;
 }
+
+/**
+ * How deep JSON text nests, read piece by piece as it streams (a model's tool-call arguments):
+ * `read` says whether the text so far stays within `max` levels of objects and arrays, counted as
+ * `nestsDeeper` counts them (the value itself is level 0), brackets inside strings not counted.
+ * Once past, it stays past. Reads the text, never parses it: no recursion, whatever the depth.
+ *
+ * @example
+ * const depth = new JsonTextDepth(1);
+ * depth.read('{"a":['); // true
+ * depth.read('['); // false
+ */
+export class JsonTextDepth {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private over = false;
+
+  constructor(private readonly max: number = MAX_JSON_DEPTH) {}
+
+  read(text: string): boolean {
+    if (this.over) return false;
+    for (const c of text) {
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === '\\') this.escaped = true;
+        else if (c === '"') this.inString = false;
+      } else if (c === '"') this.inString = true;
+      else if (c === '{' || c === '[') {
+        if (++this.depth > this.max + 1) {
+          this.over = true;
+          return false;
+        }
+      } else if (c === '}' || c === ']') this.depth--;
+    }
+    return true;
+  }
+}

@@ -1,4 +1,11 @@
-import { APICallError, InvalidToolInputError, NoSuchToolError, RetryError, TypeValidationError } from 'ai';
+import {
+  APICallError,
+  InvalidToolInputError,
+  JSONParseError,
+  NoSuchToolError,
+  RetryError,
+  TypeValidationError,
+} from 'ai';
 import type { Locale } from './locale';
 
 /** What went wrong talking to the model endpoint, decided from error classes, status codes and error codes. */
@@ -167,6 +174,12 @@ const TOOL_MISTAKE: Record<
   },
 };
 
+/** Arguments the AI SDK could not parse as JSON, said without quoting them. */
+const NOT_JSON: Record<Locale, string> = {
+  en: 'they are not JSON the chat can read (malformed, cut short, or nested too deep).',
+  zh: '它们不是可读取的 JSON（格式错误、被截断或嵌套过深）。',
+};
+
 /**
  * The sentence for a tool call the model itself got wrong (a tool nobody offered, arguments that
  * are not JSON), decided by the AI SDK's error classes; undefined for any other error. The
@@ -181,7 +194,11 @@ export function explainToolCallMistake(error: unknown, locale: Locale): string |
   if (InvalidToolInputError.isInstance(error)) {
     // A check that refused the input is wrapped by the SDK: its own words are in the cause.
     const why = TypeValidationError.isInstance(error.cause) ? error.cause.cause : error.cause;
-    return TOOL_MISTAKE[locale].badInput(error.toolName, why instanceof Error ? why.message : String(why));
+    // The SDK's parse error quotes the whole text it could not read (and, for JSON nested
+    // thousands of levels deep, its own stack overflow): said in a sentence instead.
+    if (JSONParseError.isInstance(why)) return TOOL_MISTAKE[locale].badInput(error.toolName, NOT_JSON[locale]);
+    const said = why instanceof Error ? why.message : String(why);
+    return TOOL_MISTAKE[locale].badInput(error.toolName, said.length > 300 ? `${said.slice(0, 300)}…` : said);
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { type LanguageModel, type LanguageModelMiddleware, wrapLanguageModel } from 'ai';
 import type { ModelConfig } from './config';
+import { JsonTextDepth, MAX_JSON_DEPTH } from './depth';
 import { wholeText } from './whole-text';
 
 /** The language model the chat uses: the configured OpenAI-compatible endpoint, its text made whole. */
@@ -16,6 +17,14 @@ export function languageModel(model: ModelConfig): LanguageModel {
 type Stream = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapStream']>>>['stream'];
 type Part = Stream extends ReadableStream<infer P> ? P : never;
 
+/**
+ * What a tool call's arguments become when they nest past `MAX_JSON_DEPTH`: not JSON, so the SDK
+ * refuses the call as it refuses any arguments it cannot read (and tells the model), and never
+ * parses them — past a few thousand levels its parse, and its own JSON.stringify of each step's
+ * calls, overflow the stack and end the turn.
+ */
+export const TOO_DEEP_ARGUMENTS = `(arguments nested deeper than ${MAX_JSON_DEPTH} levels: not read)`;
+
 /** A high surrogate ending a string: the first half of a pair whose second may open the next delta. */
 const OPEN_PAIR = /[\uD800-\uDBFF]$/;
 
@@ -25,15 +34,34 @@ const OPEN_PAIR = /[\uD800-\uDBFF]$/;
  * back in the next turn's history what the model is handed again in the turn's next step — and no
  * `\ud800` goes to an endpoint that may refuse it. A character streamed split across two deltas (a
  * pair's halves in two chunks) is kept whole, sent with the later one; a half still held when its
- * part ends is U+FFFD. Tool calls' arguments are the tools' to refuse (`chat.ts`).
+ * part ends is U+FFFD. Tool calls' arguments are the tools' to refuse (`chat.ts`), but for their
+ * depth: past `MAX_JSON_DEPTH` they are not read at all (`TOO_DEEP_ARGUMENTS`).
  */
 const wholeCharacters: LanguageModelMiddleware = {
   specificationVersion: 'v3',
   wrapStream: async ({ doStream }) => {
     const { stream, ...rest } = await doStream();
     const held = new Map<string, string>();
+    // How deep each tool call's arguments have come so far, as they stream.
+    const inputs = new Map<string, JsonTextDepth>();
     const whole = new TransformStream<Part, Part>({
       transform(part, controller) {
+        // Arguments nested past what the chat carries: their text stops where it goes past (the
+        // page would keep it, and write it into a stack overflow), and the call is refused.
+        if (part.type === 'tool-input-delta') {
+          let depth = inputs.get(part.id);
+          if (!depth) {
+            depth = new JsonTextDepth();
+            inputs.set(part.id, depth);
+          }
+          if (depth.read(part.delta)) controller.enqueue(part);
+          return;
+        }
+        if (part.type === 'tool-call') {
+          inputs.delete(part.toolCallId);
+          controller.enqueue(new JsonTextDepth().read(part.input) ? part : { ...part, input: TOO_DEEP_ARGUMENTS });
+          return;
+        }
         if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
           const key = `${part.type}:${part.id}`;
           let delta = (held.get(key) ?? '') + part.delta;
