@@ -5,7 +5,7 @@ import { DefaultChatTransport } from 'ai';
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import type { Locale } from '../lib/locale';
 import type { ChatMessage } from '../lib/wire';
-import { history, settleEnded } from './history';
+import { fitForTurn, history, settleEnded } from './history';
 
 /**
  * The conversation this browser shows: the AI SDK's chat over `POST /api/chat` (with the chat's
@@ -18,6 +18,10 @@ export function useChatHistory(csrf: RefObject<string>, localeRef: RefObject<Loc
       new DefaultChatTransport<ChatMessage>({
         api: '/api/chat',
         headers: () => ({ 'x-elicitkit-csrf': csrf.current, 'x-elicitkit-locale': localeRef.current }),
+        // The newest messages that fit in a turn's body: results that add up past it never wedge the chat.
+        prepareSendMessagesRequest: ({ id, messages, body, trigger, messageId }) => ({
+          body: { ...body, id, messages: fitForTurn(messages), trigger, messageId },
+        }),
       }),
     [csrf, localeRef],
   );

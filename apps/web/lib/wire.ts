@@ -120,3 +120,10 @@ export type ModelCheck =
       variable?: import('./model-errors').ModelVariable;
       message: string;
     };
+
+/**
+ * The largest turn the chat route reads (`POST /api/chat`): the page sends the newest messages of
+ * its conversation that fit in it (components/history.ts `fitForTurn`), so however much its results
+ * add up to, the next message is taken.
+ */
+export const TURN_BODY_LIMIT = 2 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capHistory, HISTORY_LIMITS, settleRestored } from '../components/history';
+import { capHistory, fitForTurn, HISTORY_LIMITS, settleRestored } from '../components/history';
 import type { ChatMessage } from '../lib/wire';
 
 const question = (status: 'open' | 'answered') =>
@@ -58,5 +58,34 @@ describe('chat history restored after a reload', () => {
     const fit = capHistory(big);
     expect(fit.map((m) => m.id)).toEqual(['b6', 'b7', 'b8', 'b9']);
     expect(JSON.stringify(fit).length).toBeLessThanOrEqual(HISTORY_LIMITS.bytes);
+  });
+});
+
+describe('the messages a turn sends (fitForTurn)', () => {
+  const text = (id: string, chars: number, c = 'x'): ChatMessage =>
+    ({ id, role: 'user', parts: [{ type: 'text', text: c.repeat(chars) }] }) as ChatMessage;
+  const ids = (messages: ChatMessage[]) => messages.map((m) => m.id);
+
+  it('sends every message while they fit, the same array', () => {
+    const all = [text('a', 10), text('b', 10)];
+    expect(fitForTurn(all, 10_000)).toBe(all);
+  });
+
+  it('drops the oldest first, whole messages only, and leaves out an older one too large by itself', () => {
+    const all = [text('a', 3_000), text('b', 1_000), text('huge', 20_000), text('c', 1_000), text('d', 1_000)];
+    // 4 KiB of envelope kept aside: 6,000 bytes leave room for three of the small ones.
+    expect(ids(fitForTurn(all, 4 * 1024 + 3_400))).toEqual(['b', 'c', 'd']);
+    expect(ids(fitForTurn(all, 4 * 1024 + 2_300))).toEqual(['c', 'd']);
+  });
+
+  it('weighs text in UTF-8 bytes, as the body is read: a CJK character is three', () => {
+    const all = [text('old', 1_000, '中'), text('new', 10)];
+    expect(ids(fitForTurn(all, 4 * 1024 + 2_500))).toEqual(['new']);
+    expect(ids(fitForTurn(all, 4 * 1024 + 3_300))).toEqual(['old', 'new']);
+  });
+
+  it('always sends the newest message, even too large by itself (the route then says so)', () => {
+    const all = [text('a', 10), text('pasted', 50_000)];
+    expect(ids(fitForTurn(all, 4 * 1024 + 1_000))).toEqual(['pasted']);
   });
 });

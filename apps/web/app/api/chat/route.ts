@@ -5,6 +5,7 @@ import { readJson } from '../../../lib/http';
 import { REFUSED, requestLocale } from '../../../lib/locale';
 import { endTurn, takeTurn } from '../../../lib/state';
 import { holdsHalf, wholeValue } from '../../../lib/whole-text';
+import { TURN_BODY_LIMIT } from '../../../lib/wire';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
@@ -20,7 +21,7 @@ export async function POST(request: Request): Promise<Response> {
   let started = false;
   try {
     const locale = requestLocale(request);
-    const body = await readJson(request, 2 * 1024 * 1024, { locale });
+    const body = await readJson(request, TURN_BODY_LIMIT, { locale });
     if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
     // In the page's language: the page sends the body itself, so these show only when something
     // rewrote it (a tab older than the app, an extension, a proxy), and then the person reads them.
