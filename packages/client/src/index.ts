@@ -21,6 +21,7 @@
 
 export type { ElicitationEvent } from './attach/events.js';
 export { type Attachment, type AttachOptions, attach } from './attach/index.js';
+export type { UrlRequiredOutcome } from './attach/url-required.js';
 export { type ConnectWithinOptions, connectWithin } from './connect.js';
 export { type DuplicateName, listToolsSafely, type SafeToolList } from './list-tools.js';
 export { DEFAULT_POLICY, type Policy } from './policy/index.js';

@@ -89,6 +89,7 @@ describe('the public API of @elicitkit/client', () => {
     'UnanswerableReason',
     'UrlAnswer',
     'UrlPrompt',
+    'UrlRequiredOutcome',
     'UrlWarning',
     'UrlWarningCode',
     'ValueProblem',

@@ -4,6 +4,7 @@ import { WriteStream } from 'node:tty';
 import { parseArgs } from 'node:util';
 import {
   ArgumentError,
+  type Attachment,
   attach,
   createScriptedRenderer,
   type ElicitationEvent,
@@ -120,7 +121,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
     { ...revisionOptions(revision), jsonSchemaValidator: new SchemaValidator() },
   );
   const refusals: string[] = [];
-  attach(client, {
+  const attachment = attach(client, {
     renderer,
     // --secrets decline: a form that asks for a password, token or key (EK09) is declined unseen.
     policy: { secrets },
@@ -148,7 +149,18 @@ export async function call(argv: string[], io: Io): Promise<number> {
     });
     deadline = serverDeadline(timeoutMs);
     const signal = AbortSignal.any([stop.signal, deadline.signal]);
-    return await callOnce(client, { target, toolName, words: words as string[], values, refusals, io }, signal);
+    const plan: CallPlan = {
+      target,
+      toolName,
+      words: words as string[],
+      values,
+      refusals,
+      io,
+      urlRequired: attachment.urlRequired,
+      // 0 is no question's number: attach numbers them from 1.
+      personBusy: (busy) => (busy ? deadline?.asking(0) : deadline?.answered(0)),
+    };
+    return await callOnce(client, plan, signal);
   } catch (error) {
     if (deadline?.signal.aborted && !stop.signal.aborted) {
       io.err(
@@ -179,6 +191,10 @@ interface CallPlan {
   values: { args?: string | undefined; json?: boolean | undefined };
   refusals: string[];
   io: Io;
+  /** Puts the URL questions of a -32042 error to the person (`Attachment.urlRequired`). */
+  urlRequired: Attachment['urlRequired'];
+  /** The person is (or no longer is) busy with pages the server sent them to: the server's clock stops meanwhile. */
+  personBusy(busy: boolean): void;
 }
 
 /** Finds the tool, builds its arguments, calls it and prints the result; resolves with the exit code. */
@@ -219,10 +235,42 @@ async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Pr
     `Calling ${toolName} on ${inLine(server?.name ?? target.label)} (${client.getNegotiatedProtocolVersion?.() ?? 'unknown revision'})… the server may ask you questions.`,
   );
   // A list read tool by tool (one of them too deep for the SDK) left the SDK no definition of its own.
-  const result = await client.callTool(
-    { name: toolName, arguments: args },
-    { timeout: NO_SDK_TIMEOUT, signal, ...(fallback ? { toolDefinition: tool } : {}) },
-  );
+  const send = () =>
+    client.callTool(
+      { name: toolName, arguments: args },
+      { timeout: NO_SDK_TIMEOUT, signal, ...(fallback ? { toolDefinition: tool } : {}) },
+    );
+  let result: Awaited<ReturnType<typeof send>>;
+  try {
+    result = await send();
+  } catch (error) {
+    // -32042: the server needs the person on a page of its own first (2025-11-25 URL mode).
+    plan.personBusy(true);
+    const pages = await plan.urlRequired(error, signal).finally(() => plan.personBusy(false));
+    if (!pages) throw error;
+    const human = shownIo(io);
+    if (pages.action === 'rejected') {
+      human.err(
+        `elicitkit: the server asked for a page that cannot be shown: ${inLine(pages.message, 300)}; nothing was called`,
+      );
+      return EXIT.toolError;
+    }
+    if (pages.action !== 'accept') {
+      human.err(
+        `elicitkit: ${pages.action === 'decline' ? 'declined' : 'cancelled'} the page the server asked for first; ${toolName} was not called`,
+      );
+      return EXIT.refused;
+    }
+    if (!pages.finished) {
+      human.err(
+        `elicitkit: the server has not said the page is done; finish it, then run the call again (${toolName} was not called)`,
+      );
+      return EXIT.toolError;
+    }
+    // Once, not in a loop: a server that asks again is answered as any error.
+    human.err(`The page is done; calling ${toolName} again…`);
+    result = await send();
+  }
   const status = (result.structuredContent as { status?: unknown } | undefined)?.status;
   if (values.json) {
     // At any depth: a result JSON.parse read, JSON.stringify may not write (it recurses).

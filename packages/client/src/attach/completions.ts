@@ -20,15 +20,29 @@ interface Accepted {
 export interface Completions {
   /** The person consented to `prompt` on the connection `connection` and accept is being sent. */
   accepted(id: number, prompt: UrlPrompt, connection: AbortSignal): void;
+  /**
+   * Resolves true once the server says the page of accepted question `elicitationId` is done
+   * (at once if it said so already), false when `signal` aborts first.
+   */
+  finished(elicitationId: string, signal: AbortSignal): Promise<boolean>;
 }
+
+/** How many completed ids are remembered for a `finished` asked after its notification came. */
+const REMEMBERED = 64;
 
 export function trackCompletions(client: Client, responder: Responder): Completions {
   const open = new Map<string, Accepted>();
+  const done = new Set<string>();
+  const waiting = new Map<string, Set<() => void>>();
   client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
     const elicitationId = notification.params.elicitationId;
     const entry = open.get(elicitationId);
     if (!entry) return;
     open.delete(elicitationId);
+    done.add(elicitationId);
+    if (done.size > REMEMBERED) done.delete(done.values().next().value as string);
+    for (const wake of waiting.get(elicitationId) ?? []) wake();
+    waiting.delete(elicitationId);
     responder.emit({ type: 'url-completed', id: entry.id, elicitationId });
     try {
       responder.renderer.urlCompleted?.(entry.prompt);
@@ -50,6 +64,24 @@ export function trackCompletions(client: Client, responder: Responder): Completi
         },
         { once: true },
       );
+    },
+    finished(elicitationId, signal) {
+      if (done.has(elicitationId)) return Promise.resolve(true);
+      if (signal.aborted) return Promise.resolve(false);
+      return new Promise<boolean>((resolve) => {
+        const wake = () => {
+          signal.removeEventListener('abort', stop);
+          resolve(true);
+        };
+        const stop = () => {
+          waiting.get(elicitationId)?.delete(wake);
+          resolve(false);
+        };
+        const set = waiting.get(elicitationId) ?? new Set();
+        set.add(wake);
+        waiting.set(elicitationId, set);
+        signal.addEventListener('abort', stop, { once: true });
+      });
     },
   };
 }

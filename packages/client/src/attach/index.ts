@@ -10,6 +10,7 @@ import type { ElicitationEvent } from './events.js';
 import { answerForm } from './form.js';
 import type { IncomingRequest, Responder, WireResult } from './responder.js';
 import { answerUrl } from './url.js';
+import { answerUrlRequired, type UrlRequiredOutcome } from './url-required.js';
 
 /**
  * How `attach` answers: the renderer that asks, the policy around it, an event listener, and
@@ -54,6 +55,19 @@ export interface AttachOptions {
 export interface Attachment {
   /** The elicitation modes declared to servers; both false means no elicitation capability at all. */
   readonly modes: RendererModes;
+  /**
+   * A call answered with error -32042 (URL elicitation required, 2025-11-25): puts the URL
+   * questions it carries to the person as pushed ones are put, and waits (at most the policy's
+   * `timeoutMs`, or until `signal`) for the server to say each page is done — then the call may
+   * be sent again. Undefined for any other error, and where the renderer takes no URL questions.
+   *
+   * @example
+   * try { await client.callTool(params); } catch (error) {
+   *   const outcome = await attachment.urlRequired(error);
+   *   if (outcome?.action === 'accept' && outcome.finished) await client.callTool(params);
+   * }
+   */
+  urlRequired(error: unknown, signal?: AbortSignal): Promise<UrlRequiredOutcome | undefined>;
 }
 
 /**
@@ -75,7 +89,7 @@ export function attach(client: Client, options: AttachOptions): Attachment {
   const policy = resolvePolicy(options.policy);
   const { renderer } = options;
   const modes: RendererModes = { form: renderer.modes.form === true, url: renderer.modes.url === true };
-  if (!modes.form && !modes.url) return { modes };
+  if (!modes.form && !modes.url) return { modes, urlRequired: async () => undefined };
 
   client.registerCapabilities({
     elicitation: { ...(modes.form ? { form: {} } : {}), ...(modes.url ? { url: {} } : {}) },
@@ -139,7 +153,12 @@ export function attach(client: Client, options: AttachOptions): Attachment {
     responder.emit({ type: 'answered', id: request.id, action: result.action });
     return result;
   });
-  return { modes };
+  const next = () => ({ id: ++count, server: identity(client.getServerVersion()), connection: connection() });
+  return {
+    modes,
+    urlRequired: (error, signal) =>
+      modes.url ? answerUrlRequired(responder, completions, next, error, signal) : Promise.resolve(undefined),
+  };
 }
 
 /** The questions of one round: a cancel of one withdraws the others. */
