@@ -38,15 +38,6 @@ export function settleRestored(message: ChatMessage, interrupted: string): ChatM
 }
 
 /**
- * The messages once a turn has ended: one stopped (the Stop button) or cut (the connection lost)
- * leaves its open question and running call with no stream to settle them, as a reload does.
- * The same array when nothing waited.
- */
-export function settleEnded(messages: ChatMessage[], interrupted: string): ChatMessage[] {
-  return messages.some((m) => m.parts.some(unsettled)) ? messages.map((m) => settleRestored(m, interrupted)) : messages;
-}
-
-/**
  * The newest messages that fit both caps (whole messages only, oldest dropped first). A message
  * larger than the whole cap by itself (a tool's huge result) is left out, not allowed to leave
  * nothing saved: the messages before it are kept as far as they fit.

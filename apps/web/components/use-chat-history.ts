@@ -5,7 +5,7 @@ import { DefaultChatTransport } from 'ai';
 import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import type { Locale } from '../lib/locale';
 import type { ChatMessage } from '../lib/wire';
-import { fitForTurn, history, settleEnded } from './history';
+import { fitForTurn, history } from './history';
 
 /**
  * The conversation this browser shows: the AI SDK's chat over `POST /api/chat` (with the chat's
@@ -39,12 +39,6 @@ export function useChatHistory(csrf: RefObject<string>, localeRef: RefObject<Loc
     setMessages(history.load(chatId, noLongerOpen));
     restored.current = chatId;
   }, [chatId, setMessages, noLongerOpen]);
-  useEffect(() => {
-    // A turn that ended without settling what it showed (stopped, or its connection lost): settled
-    // here, so it is not shown waiting for ever nor sent with the next message as a call without
-    // its result.
-    if (!busy) setMessages((current) => settleEnded(current, noLongerOpen));
-  }, [busy, setMessages, noLongerOpen]);
   useEffect(() => {
     // Saved only once this chat's history was restored, so an empty first render never overwrites it.
     if (chatId && restored.current === chatId) history.save(chatId, messages);
