@@ -14,10 +14,20 @@ const SECRET_FIX =
  * ("do not give us your PIN"): a secret named after a negation is not asked for.
  */
 export function secretFinding(f: FieldBase, title: string | undefined): Finding[] {
-  const term = findTerm(f.name, SECRETS) ?? findTerm(title ?? '', SECRETS) ?? findAskedTerm(f.help ?? '', SECRETS);
+  const term =
+    findTerm(f.name, SECRETS) ??
+    (SECRET_KEYS.has(f.name.toLowerCase()) ? f.name : undefined) ??
+    findTerm(title ?? '', SECRETS) ??
+    findAskedTerm(f.help ?? '', SECRETS);
   if (!term) return [];
   return [finding('EK09', `field "${f.name}" asks for a secret ("${term}") in a form`, SECRET_FIX, f.name)];
 }
+
+/**
+ * Keys that are a secret's usual short name when they are the whole key (a field `pass`), though
+ * the word alone means other things in prose ("the build will pass", a boarding pass).
+ */
+const SECRET_KEYS: ReadonlySet<string> = new Set(['pass']);
 
 /** Kinds a secret can be typed into: plain text, and numbers (a PIN, a card number). */
 const TYPED_KINDS: ReadonlySet<FieldModel['kind']> = new Set(['text', 'number', 'integer']);
@@ -38,12 +48,19 @@ const SAYS_NOTHING: ReadonlySet<string> = new Set([
   'your',
   'the',
   'a',
+  // Where and how to type, not what: "Type here", "Enter it here, please".
+  'here',
+  'type',
+  'enter',
+  'it',
+  'please',
 ]);
 const SAYS_NOTHING_UNSPACED: ReadonlySet<string> = new Set(['值', '内容', '输入', '回答', '答案']);
 
 function saysNothing(text: string): boolean {
   const shown = text.normalize('NFKC').trim();
-  if (SAYS_NOTHING_UNSPACED.has(shown)) return true;
+  // One character (an untitled key `v`, a label "x") names nothing a person could read.
+  if (SAYS_NOTHING_UNSPACED.has(shown) || [...shown].length === 1) return true;
   const list = words(shown);
   return list.length > 0 && list.every((w) => SAYS_NOTHING.has(w));
 }

@@ -191,6 +191,9 @@ describe('EK09 secrets in a form', () => {
     ['ru2', { type: 'string', title: 'Код', description: 'Введите пароля от консоли' }],
     ['reply', { type: 'string', title: 'Reply', description: 'Paste the bearer value, not your user name' }],
     ['keyed', { type: 'string', title: 'Value', description: 'Your API key, from https://example.com/settings/keys' }],
+    ['pw', { type: 'string' }],
+    ['pass', { type: 'string' }],
+    ['Pass', { type: 'string', title: 'Your value' }],
   ])('fires on %s', (name, field) => {
     const found = lint(formRequest({ [name]: field }));
     expect(found.filter((f) => f.rule === 'EK09').map((f) => [f.field, f.severity])).toEqual([[name, 'error']]);
@@ -208,6 +211,8 @@ describe('EK09 secrets in a form', () => {
     ['maxOutput', { type: 'integer', title: 'Output length', description: 'How many tokens the model may write' }],
     ['expat', { type: 'string', title: 'Expat status' }],
     ['acceptCookies', { type: 'boolean', title: 'Accept cookies' }],
+    ['boardingPass', { type: 'string', title: 'Boarding pass number' }],
+    ['passage', { type: 'string', title: 'Passage' }],
     [
       // @modelcontextprotocol/server-everything's trigger-elicitation-request: a warning, not a question.
       'integer',
@@ -265,6 +270,12 @@ describe('EK09 secrets in a form', () => {
     expect(
       ek09({ value: { type: 'string', title: 'Value' } }, 'Name the export. Never paste an API key here.'),
     ).toEqual([]);
+    // A box labelled by one character, or by where and how to type, names nothing either.
+    const password = 'Enter your GitHub password to continue.';
+    expect(ek09({ v: { type: 'string' } }, password)).toEqual(['v']);
+    expect(ek09({ v: { type: 'string', title: 'Type here' } }, password)).toEqual(['v']);
+    expect(ek09({ v: { type: 'string', title: 'Enter it here, please' } }, password)).toEqual(['v']);
+    expect(ek09({ v: { type: 'string', title: 'Type the repository name' } }, password)).toEqual([]);
   });
 });
 

@@ -41,6 +41,7 @@ export const SECRETS: Vocabulary = {
     'password',
     'passwd',
     'pwd',
+    'pw',
     'passphrase',
     'passcode',
     'secret',
