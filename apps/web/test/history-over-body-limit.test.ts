@@ -12,8 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { act, cleanup, render, waitFor } from '@testing-library/react';
-import { createElement, useRef } from 'react';
+import { act, cleanup, waitFor } from '@testing-library/react';
 import { afterAll, expect, it, vi } from 'vitest';
 
 const SERVER = `
@@ -41,17 +40,7 @@ for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) del
 
 const { newBrowser, postChat } = await import('./chat-client');
 const { resetState } = await import('../lib/state');
-const { useChatHistory } = await import('../components/use-chat-history');
-
-/** The page under test, and the chat its hook gives (read by the test). */
-let chat: ReturnType<typeof useChatHistory> | undefined;
-let pageCsrf = '';
-function Page() {
-  const csrf = useRef(pageCsrf);
-  const locale = useRef<'en'>('en');
-  chat = useChatHistory(csrf, locale, 'no longer open');
-  return createElement('p', null, String(chat.messages.length));
-}
+const { renderChatHook } = await import('./chat-hook');
 
 afterAll(async () => {
   cleanup();
@@ -73,21 +62,20 @@ it('a conversation whose results add up past the turn body limit still takes the
     statuses.push(response.status);
     return response;
   });
-  pageCsrf = b.csrf;
-  render(createElement(Page));
-  await waitFor(() => expect(chat?.chatId).toBeTruthy());
+  const chat = renderChatHook(b.csrf);
+  await waitFor(() => expect(chat()?.chatId).toBeTruthy());
   const say = async (text: string) => {
     await act(async () => {
-      await chat?.sendMessage({ text });
+      await chat()?.sendMessage({ text });
     });
-    await waitFor(() => expect(chat?.busy).toBe(false));
+    await waitFor(() => expect(chat()?.busy).toBe(false));
   };
   // Three ordinary results of ~800 KB each (each well under the body limit by itself).
   for (let i = 0; i < 3; i++) await say('/read_log');
   expect(statuses).toEqual([200, 200, 200]);
   await say('/status');
-  expect(chat?.error?.message, 'the next message of the conversation was refused').toBeUndefined();
+  expect(chat()?.error?.message, 'the next message of the conversation was refused').toBeUndefined();
   expect(statuses.at(-1)).toBe(200);
   // The page still shows the whole conversation: only what it sends was fitted.
-  expect(JSON.stringify(chat?.messages).length).toBeGreaterThan(2 * 1024 * 1024);
+  expect(JSON.stringify(chat()?.messages).length).toBeGreaterThan(2 * 1024 * 1024);
 }, 60_000);

@@ -17,8 +17,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { act, cleanup, render, waitFor } from '@testing-library/react';
-import { createElement, useRef } from 'react';
+import { act, cleanup, waitFor } from '@testing-library/react';
 import { afterAll, expect, it, vi } from 'vitest';
 
 interface WireMessage {
@@ -91,17 +90,7 @@ process.env.ELICITKIT_MODEL = 'm-1';
 const { newBrowser, postChat } = await import('./chat-client');
 const { resetState } = await import('../lib/state');
 const { stopOpsdesk } = await import('../lib/opsdesk');
-const { useChatHistory } = await import('../components/use-chat-history');
-
-/** The page under test, and the chat its hook gives (read by the test). */
-let chat: ReturnType<typeof useChatHistory> | undefined;
-let pageCsrf = '';
-function Page() {
-  const csrf = useRef(pageCsrf);
-  const locale = useRef<'en'>('en');
-  chat = useChatHistory(csrf, locale, 'no longer open');
-  return createElement('p', null, String(chat.messages.length));
-}
+const { renderChatHook } = await import('./chat-hook');
 
 afterAll(async () => {
   cleanup();
@@ -156,27 +145,26 @@ it('after a turn stopped while its tool call waited on a question, the next mess
     return new Response(body, { status: response.status, headers: response.headers });
   });
 
-  pageCsrf = b.csrf;
-  render(createElement(Page));
-  await waitFor(() => expect(chat?.chatId).toBeTruthy());
+  const chat = renderChatHook(b.csrf);
+  await waitFor(() => expect(chat()?.chatId).toBeTruthy());
 
   // The model calls deploy_service, which asks its question; the person stops the turn.
   void act(async () => {
-    await chat?.sendMessage({ text: 'deploy order-service' });
+    await chat()?.sendMessage({ text: 'deploy order-service' });
   });
   await waitFor(() => expect(questionShown).toBe(true), { timeout: 20_000 });
   await act(async () => {
-    await chat?.stop();
+    await chat()?.stop();
   });
-  await waitFor(() => expect(chat?.busy).toBe(false), { timeout: 20_000 });
+  await waitFor(() => expect(chat()?.busy).toBe(false), { timeout: 20_000 });
 
   for (const text of ['hello', 'hello again']) {
     await act(async () => {
-      await chat?.sendMessage({ text });
+      await chat()?.sendMessage({ text });
     });
-    await waitFor(() => expect(chat?.busy).toBe(false), { timeout: 20_000 });
-    expect(chat?.error?.message, `"${text}" after the stopped turn failed`).toBeUndefined();
-    const reply = chat?.messages.at(-1);
+    await waitFor(() => expect(chat()?.busy).toBe(false), { timeout: 20_000 });
+    expect(chat()?.error?.message, `"${text}" after the stopped turn failed`).toBeUndefined();
+    const reply = chat()?.messages.at(-1);
     expect(reply?.role).toBe('assistant');
     expect(JSON.stringify(reply?.parts)).toContain('Hi.');
   }
