@@ -201,7 +201,9 @@ function tailOf(fd: number): string {
  */
 export function lastWords(transport: Transport): string {
   const lines = (lastStderr.get(transport)?.() ?? '')
-    .split(/\r?\n/)
+    // Every break the terminal filter makes one: a lone CR too, or the text after it would start a
+    // line of its own, unmarked, that reads as ours.
+    .split(/\r\n?|\n/)
     .filter((line) => line.trim() !== '')
     .slice(-LAST_WORDS_LINES);
   if (lines.length === 0) return '';

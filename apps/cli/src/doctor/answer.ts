@@ -1,7 +1,7 @@
 import { confirmationsOf, describeFields, type ElicitAction, type FieldModel, type FormContent } from '@elicitkit/form';
 import { type Branch, branchLabel } from './branches.js';
 import { accepts, type Strategy } from './profiles.js';
-import { sampleContent } from './values.js';
+import { MAX_SAMPLE_TEXT, sampleContent } from './values.js';
 
 /** Why doctor gave the answer it gave. */
 export type AnswerReason =
@@ -16,7 +16,9 @@ export type AnswerReason =
   /** More questions in one call than doctor answers: the rest are cancelled. */
   | 'over-cap'
   /** No call was running: a question outside any call is cancelled. */
-  | 'outside';
+  | 'outside'
+  /** A form asking for more text than doctor writes (`MAX_SAMPLE_TEXT`): declined, never built. */
+  | 'oversize';
 
 /** Questions doctor answers in one call before it cancels the rest (`over-cap`); also the deepest `--depth`. */
 export const MAX_ASKS = 5;
@@ -64,6 +66,8 @@ export function answerFor(
   if (strategy === 'decline') return { action: 'decline', why: 'strategy' };
   if (!accepts(strategy)) return { action: 'cancel', why: 'strategy' };
   if (params.mode === 'url') return { action: 'decline', why: 'url' };
+  if (describeFields(params.requestedSchema).some((f) => f.kind === 'text' && (f.minLength ?? 0) > MAX_SAMPLE_TEXT))
+    return { action: 'decline', why: 'oversize' };
   if (!context.allowDestructive && confirmationsOf(params.requestedSchema).length > 0)
     return { action: 'decline', why: 'confirmation' };
   if (strategy === 'accept-empty')

@@ -2,6 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { describeFields, type FieldModel, type FormContent } from '@elicitkit/form';
 
 /**
+ * The longest text doctor writes into one field: a form whose `minLength` asks for more (a few
+ * bytes of question asking for gigabytes of answer) is declined, never built.
+ */
+export const MAX_SAMPLE_TEXT = 64 * 1024;
+
+/**
  * A plausible value for one field: its default, else the first option, else something that fits
  * the format and bounds. Doctor answers "accept" with these, so a valid answer is what it sends.
  * `tag` makes free text unique (a username, an email) so one call's accepted answer never
@@ -29,7 +35,9 @@ export function sampleValue(field: FieldModel, tag = ''): FormContent[string] {
     case 'date-time':
       return new Date().toISOString();
     case 'text': {
-      const min = field.minLength ?? 0;
+      // A form asking for more is declined before any answer is built (answer.ts); this bound
+      // holds for any other caller too.
+      const min = Math.min(field.minLength ?? 0, MAX_SAMPLE_TEXT);
       const text = `doctor${tag}`.padEnd(min, 'x');
       // Cut from the front: the tag at the end is what keeps the value unique.
       return field.maxLength !== undefined && text.length > field.maxLength
