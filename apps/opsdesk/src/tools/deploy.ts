@@ -110,7 +110,10 @@ export function deployTool({ store, locale, now }: Deps) {
             );
             if (!found) issues.push({ field: 'ticket', message: t.ticketUnknown(oneLine(id, 40)) });
             else if (found.service !== service)
-              issues.push({ field: 'ticket', message: t.ticketOtherService(found.id, found.service) });
+              issues.push({
+                field: 'ticket',
+                message: otherService(t, found, id, (await store.run(permissionsFor(who.id))).services),
+              });
             else if (found.status !== 'approved')
               issues.push({ field: 'ticket', message: t.ticketNotApproved(found.id, found.status) });
             return issues;
@@ -134,7 +137,8 @@ export function deployTool({ store, locale, now }: Deps) {
           if (ticket !== null) {
             const found = yield* get<Ticket>('SELECT id, service, status FROM release_tickets WHERE id = ?', ticket);
             if (!found) return rejected(t.ticketUnknown(oneLine(ticket, 40)));
-            if (found.service !== service) return rejected(t.ticketOtherService(found.id, found.service));
+            if (found.service !== service)
+              return rejected(otherService(t, found, ticket, (yield* permissionsFor(who.id)).services));
             if (found.status !== 'approved') return rejected(t.ticketNotApproved(found.id, found.status));
           }
           const id = Number(
@@ -229,4 +233,20 @@ function* deploymentsOf(services: readonly string[]): Query<{ rows: StoredDeploy
   // Postgres counts in bigint, which its driver hands over as text.
   const counted = yield* value<number | string>(`SELECT COUNT(*) FROM deployments WHERE service IN (${list})`, chosen);
   return { rows, total: Number(counted ?? 0) };
+}
+
+/**
+ * A ticket of another service: named only to a caller who may see that service; to anyone else
+ * it answers as a ticket that does not exist, as a service they may not see answers as one that
+ * does not exist — ticket numbers are sequential, and would list every hidden service's name.
+ */
+function otherService(
+  t: (typeof MESSAGES)[keyof typeof MESSAGES],
+  found: Ticket,
+  typed: string,
+  seen: readonly string[],
+): string {
+  return seen.includes(found.service)
+    ? t.ticketOtherService(found.id, found.service)
+    : t.ticketUnknown(oneLine(typed, 40));
 }
