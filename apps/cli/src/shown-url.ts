@@ -30,9 +30,32 @@ export function shownUrl(url: URL): string {
  * urlsShown('Redirect to https://h/mcp/?token=s3cret not followed') // 'Redirect to https://h/mcp/?token=… not followed'
  */
 export function urlsShown(text: string): string {
-  return text.replace(/\bhttps?:\/\/[^\s"'<>`]+/gi, (found) => {
+  return shownWhere(text, /\bhttps?:\/\/[^\s"'<>`]+/gi, () => true);
+}
+
+/**
+ * `text` (a config's value) with each URL that may hold a credential printed as `shownUrl` prints
+ * one: every http(s) URL, and a URL of any other scheme holding a `user:password@`, a query or a
+ * fragment — a database's `postgresql://admin:s3cret@db/prod` passed to a server as an argument is
+ * the commonest credential in an MCP config; one holding none of them is left as written.
+ *
+ * @example
+ * credentialUrlsShown('postgresql://admin:s3cret@db/prod') // 'postgresql://db/prod'
+ */
+export function credentialUrlsShown(text: string): string {
+  return shownWhere(
+    text,
+    /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>`]+/gi,
+    (url) => /^https?:/i.test(url) || /^[^:]+:\/\/[^/?#]*@/.test(url) || /[?#]/.test(url),
+  );
+}
+
+/** `text` with each URL `pattern` finds that `masked` picks printed as `shownUrl` prints one. */
+function shownWhere(text: string, pattern: RegExp, masked: (url: string) => boolean): string {
+  return text.replace(pattern, (found) => {
     // A URL ends before a closing mark that follows it in a sentence.
     const [, body = found, tail = ''] = /^(.*?)([).,;:!?\]]*)$/s.exec(found) ?? [];
+    if (!masked(body)) return found;
     try {
       return `${shownUrl(new URL(body))}${tail}`;
     } catch {

@@ -15,7 +15,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { runCli } from '../test/run-cli.js';
-import { shownUrl, urlsShown } from './shown-url.js';
+import { credentialUrlsShown, shownUrl, urlsShown } from './shown-url.js';
 
 const TOKEN = 'tok-9f3e1c77a0b2';
 const FRAGMENT = 'frag-5d0c33e1';
@@ -158,5 +158,13 @@ describe('a target URL with a token in its query', () => {
     expect(urlsShown('Redirect to https://h.example/a?k=s3cret. Then (http://a:b@h/x?y=z).')).toBe(
       'Redirect to https://h.example/a?k=…. Then (http://h/x?y=…).',
     );
+    // A config's value: any scheme with a password, a query or a fragment; one with none of them as written.
+    expect(credentialUrlsShown('dsn postgresql://admin:s3cret@db.internal:5432/prod, redis://:pw@r/0')).toBe(
+      'dsn postgresql://db.internal:5432/prod, redis://r/0',
+    );
+    expect(credentialUrlsShown('mongodb+srv://cluster.example/db?authSource=admin&password=s3cret')).toBe(
+      'mongodb+srv://cluster.example/db?authSource=…&password=…',
+    );
+    expect(credentialUrlsShown('ws://h:8080/feed and C://Users/me')).toBe('ws://h:8080/feed and C://Users/me');
   });
 });

@@ -1,5 +1,5 @@
 import { visit } from 'jsonc-parser';
-import { urlsShown } from '../shown-url.js';
+import { credentialUrlsShown } from '../shown-url.js';
 
 /** The objects of an MCP server entry whose values are credentials: HTTP headers, a process's environment. */
 const SECRET_HOLDERS = new Set(['headers', 'env']);
@@ -35,7 +35,7 @@ export function shownConfig(text: string, before?: ShownConfig): ShownConfig {
         const path = pathSupplier();
         const holder = path.at(-2);
         const secret = typeof holder === 'string' && SECRET_HOLDERS.has(holder);
-        let shown = secret ? '…' : urlsShown(value);
+        let shown = secret ? '…' : credentialUrlsShown(value);
         if (shown === value) return;
         const key = JSON.stringify(path);
         const then = before?.hidden.get(key);
