@@ -6,28 +6,11 @@
  * linear time): the mismatch is reported at once. The real CLI, as a process, killed outright
  * (SIGKILL) if it stalls.
  */
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLI, nodeArgs } from '../../opsdesk/test/harness.js';
+import { runCliProcess as cli } from '../test/cli-process.js';
 
-const run = promisify(execFile);
 const SERVER = fileURLToPath(new URL('../test/hostile-pattern-server.mjs', import.meta.url));
-
-/** The CLI as a process: its exit code and output; code -1 when it had to be killed. */
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, nodeArgs(CLI, ...args), {
-      timeout: 60_000,
-      killSignal: 'SIGKILL',
-    });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, out: e.stdout ?? '', err: e.stderr ?? '' };
-  }
-}
 
 describe('a result against a hostile output-schema pattern', () => {
   it.each([

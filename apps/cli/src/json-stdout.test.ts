@@ -3,28 +3,15 @@
  * stdout. What libraries log through `console` (the SDK client's "server does not advertise
  * tools capability" notice, against a server without tools) goes to stderr.
  */
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, nodeArgs, tempDataDir } from '../../opsdesk/test/harness.js';
+import { tempDataDir } from '../../opsdesk/test/harness.js';
+import { runCliProcess as cli } from '../test/cli-process.js';
 
-const run = promisify(execFile);
 const NO_TOOLS = fileURLToPath(new URL('../test/no-tools-server.mjs', import.meta.url));
 const NOTICE = 'does not advertise tools capability';
 const data = tempDataDir();
 afterAll(() => data.remove());
-
-/** The CLI as a process: its exit code, stdout and stderr. */
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, nodeArgs(CLI, ...args), { timeout: 60_000 });
-    return { code: 0, out: stdout, err: stderr };
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, out: e.stdout ?? '', err: e.stderr ?? '' };
-  }
-}
 
 describe('--json writes only JSON to stdout', () => {
   it('tools: the SDK notice about a server without tools goes to stderr', async () => {

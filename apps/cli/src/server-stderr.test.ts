@@ -4,27 +4,12 @@
  * lines are kept (read as they come, so a server that logs never stalls) and shown, without
  * control sequences, when the connection ends in failure. The real CLI, as a process.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, nodeArgs } from '../../opsdesk/test/harness.js';
-
-const run = promisify(execFile);
-
-/** The CLI as a process: its exit code and stderr. */
-async function cli(args: string[]): Promise<{ code: number; err: string }> {
-  try {
-    const { stderr } = await run(process.execPath, nodeArgs(CLI, ...args), { timeout: 60_000 });
-    return { code: 0, err: stderr };
-  } catch (error) {
-    const e = error as { code?: number; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, err: e.stderr ?? '' };
-  }
-}
+import { runCliProcess as cli } from '../test/cli-process.js';
 
 /** A server that logs a lot, then dies at start saying why (with an escape sequence in it). */
 const DIES_AT_START = [

@@ -5,25 +5,11 @@
  * line of its own, unmarked: it could print what reads as doctor's (or call's) own verdict. The
  * lines are now split at every break the filter makes.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, nodeArgs } from '../../opsdesk/test/harness.js';
-
-const run = promisify(execFile);
-
-async function cli(args: string[]): Promise<{ code: number; err: string }> {
-  try {
-    const { stderr } = await run(process.execPath, nodeArgs(CLI, ...args), { timeout: 60_000 });
-    return { code: 0, err: stderr };
-  } catch (error) {
-    const e = error as { code?: number; stderr?: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, err: e.stderr ?? '' };
-  }
-}
+import { runCliProcess as cli } from './cli-process.js';
 
 const FORGED = 'elicitkit doctor: FORGED VERDICT';
 const dir = mkdtempSync(join(tmpdir(), 'ek-audit-cr-'));
