@@ -114,3 +114,63 @@ describe('default audit redaction with answers outside the form', () => {
     });
   });
 });
+
+/** A check that quotes the typed name reshaped, as `shape` does, beside a table name of its own. */
+async function validationOf(typed: string, shape: (v: string) => string): Promise<string> {
+  const events: AuditEvent[] = [];
+  const kit = createElicitkit({ audit: (e) => void events.push(e) });
+  const nameForm = form({ name: field.string({ title: 'Table name', minLength: 1 }) });
+  const confirm = defineTool({
+    name: 'confirm',
+    description: 'Asks for a table name.',
+    forms: { name: nameForm },
+    async run(_args, { ask }) {
+      const answer = await ask('name', {
+        message: 'Type the table name to confirm.',
+        check: (v) => [{ field: 'name', message: `"${shape(v.name)}" is not order_items_2026.` }],
+      });
+      return answer.action === 'accept' ? done('Done.') : answer.result();
+    },
+  });
+  open = await connect('memory-2025-11-25', () => kit.createServer({ name: 'fixture', version: '1.0.0' }, [confirm]), {
+    script: [{ action: 'accept', content: { name: typed } }],
+  });
+  await call(open, 'confirm', {});
+  const validation = events.find((e) => e.type === 'validation' && !e.ok);
+  if (validation?.type !== 'validation') throw new Error('no validation record');
+  return validation.issues.map((i) => i.message).join('\n');
+}
+
+describe("typed text a check's message quotes reshaped", () => {
+  const cases: [string, string, (v: string) => string][] = [
+    [
+      'cut short, its start and end kept',
+      `SecretPlan${'q'.repeat(90)}Tail42`,
+      (v) => `${v.slice(0, 30)} … ${v.slice(-12)}`,
+    ],
+    ['its runs of spaces and line breaks folded', 'my  secret\r\n\tplan here', (v) => v.replace(/\s+/g, ' ')],
+    [
+      'control and invisible characters shown as U+FFFD',
+      'secret\u200bplan\u202eword',
+      (v) => v.replace(/[\u200b\u202e]/g, '\uFFFD'),
+    ],
+    ['in upper case', 'Secret Plan Word', (v) => v.toUpperCase()],
+    ['trimmed', '   secretplanword   ', (v) => v.trim()],
+    ['a short value in another case', 'Abcd', (v) => v.toLowerCase()],
+  ];
+  for (const [how, typed, shape] of cases) {
+    it(`is masked when ${how}`, async () => {
+      const message = await validationOf(typed, shape);
+      expect(message).toContain('[redacted: ');
+      for (const word of ['secret', 'plan', 'tail42', 'abcd']) expect(message.toLowerCase()).not.toContain(word);
+      // What the check said of its own is kept: the table it expected.
+      expect(message).toContain('is not order_items_2026.');
+    });
+  }
+
+  it('masks only what came from the value: a run of it inside the check’s own words, no more', async () => {
+    // "items_" is six characters of the typed value found in the table name the check names.
+    const message = await validationOf('items_archive', (v) => v);
+    expect(message).toBe('"[redacted: 13 chars]" is not order_[redacted: 6 chars]2026.');
+  });
+});

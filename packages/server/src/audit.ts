@@ -162,17 +162,88 @@ const QUOTES: readonly [string, string][] = [
   ['「', '」'],
 ];
 
+/** Runs of this many characters of a typed value, found in a message, are masked. */
+const RUN = 6;
+
 /**
- * `message` with each typed value masked as the response record masks it: wherever it appears
- * when it is three characters or more, and only where quoted when shorter (one or two letters
- * would mask parts of other words: "Ti" in "Ticket").
+ * Text compared the way a check may have reshaped it before quoting it: each run of white space
+ * one space, each control, format or bidi character U+FFFD (as shorteners show them), letters in
+ * lower case. `from[i]` and `to[i]` are the code points of the text that `units[i]` stands for.
+ */
+interface Folded {
+  units: string[];
+  from: number[];
+  to: number[];
+}
+
+function fold(chars: readonly string[]): Folded {
+  const folded: Folded = { units: [], from: [], to: [] };
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i] as string;
+    const unit =
+      /^\s$/u.test(c) && c !== '\uFEFF' ? ' ' : /^[\p{Cc}\p{Cf}\uFFFD]$/u.test(c) ? '\uFFFD' : c.toLowerCase();
+    const last = folded.units.length - 1;
+    if (unit === ' ' && folded.units[last] === ' ') folded.to[last] = i + 1;
+    else {
+      folded.units.push(unit);
+      folded.from.push(i);
+      folded.to.push(i + 1);
+    }
+  }
+  return folded;
+}
+
+/** Where `needle` occurs in `hay` (indexes of its first unit). */
+function occurrences(hay: readonly string[], needle: readonly string[]): number[] {
+  const at: number[] = [];
+  for (let i = 0; i + needle.length <= hay.length; i++) {
+    let j = 0;
+    while (j < needle.length && hay[i + j] === needle[j]) j++;
+    if (j === needle.length) at.push(i);
+  }
+  return at;
+}
+
+/**
+ * `message` with what it quotes of each typed value masked, as the response record masks the
+ * value. A check may quote a value reshaped — cut short, its spaces folded, control characters
+ * made visible, in another case — so the text is compared folded (`fold`), and every run of
+ * `RUN` characters of a value found in the message is masked, wherever it is; a value shorter
+ * than that is masked where it appears whole when it is three characters or more, and only
+ * where quoted when shorter (one or two letters would mask parts of other words: "Ti" in
+ * "Ticket"). A masked stretch is told by its length: `[redacted: 16 chars]`.
  */
 function maskQuoted(message: string, typed: readonly string[]): string {
-  let out = message;
+  const chars = [...message];
+  const text = fold(chars);
+  const masked = new Uint8Array(chars.length);
+  const mask = (unit: number, units: number): void => {
+    masked.fill(1, text.from[unit], text.to[unit + units - 1]);
+  };
   for (const value of typed) {
-    const mask = `[redacted: ${[...value].length} chars]`;
-    if ([...value].length >= 3) out = out.split(value).join(mask);
-    else for (const [open, close] of QUOTES) out = out.split(`${open}${value}${close}`).join(`${open}${mask}${close}`);
+    const units = fold([...value.trim()]).units;
+    if (units.length >= RUN) {
+      const runs = new Set<string>();
+      for (let i = 0; i + RUN <= units.length; i++) runs.add(units.slice(i, i + RUN).join('\0'));
+      for (let i = 0; i + RUN <= text.units.length; i++) {
+        if (runs.has(text.units.slice(i, i + RUN).join('\0'))) mask(i, RUN);
+      }
+    } else if (units.length >= 3) {
+      for (const at of occurrences(text.units, units)) mask(at, units.length);
+    } else if (units.length > 0) {
+      for (const [open, close] of QUOTES) {
+        for (const at of occurrences(text.units, [open, ...units, close])) mask(at + 1, units.length);
+      }
+    }
+  }
+  let out = '';
+  for (let i = 0; i < chars.length; ) {
+    if (masked[i] === 0) out += chars[i++];
+    else {
+      const start = i;
+      while (i < chars.length && masked[i] === 1) i++;
+      out += `[redacted: ${i - start} chars]`;
+    }
   }
   return out;
 }
