@@ -182,6 +182,8 @@ export const en: OpsdeskMessages = {
   takenOnPage: (u) =>
     `The username "${u}" was taken while the page was open, by a registration that finished first. No account was created; register again with another name.`,
   registered: (u) => `Account ${u} created and its password set.`,
+  madeBeforeRefusal: (u) =>
+    `Nothing more was done. Before this answer, this call had already created account ${u} (its password was set on the secure page); the account stays.`,
   registerPending: (u) =>
     `The user agreed to set the password for ${u} on the secure opsdesk page and has not finished there yet. The account is created the moment they do (the link expires in 15 minutes); nothing else is needed. Do not call register_user again for it: that starts another registration, and the name ${u} is held by this one.`,
   registerUnsupported: (step) =>

@@ -192,4 +192,9 @@ export interface OpsdeskMessages {
    */
   registerUnsupported(step: 'form' | 'page'): string;
   registered(username: string): string;
+  /**
+   * The person declined or cancelled a round of a call whose page had made its account already (a
+   * 2026-07-28 round sent again): nothing more was done, and the account stays.
+   */
+  madeBeforeRefusal(username: string): string;
 }

@@ -179,6 +179,8 @@ export const zh: OpsdeskMessages = {
   passwordMessage: (u) => `请在 opsdesk 安全页面为 ${u} 设置密码（链接只能使用一次，15 分钟后失效）。`,
   takenOnPage: (u) => `在页面打开期间，用户名「${u}」已被先完成的注册占用。没有创建任何账号；请换一个用户名重新注册。`,
   registered: (u) => `账号 ${u} 已创建，密码已设置。`,
+  madeBeforeRefusal: (u) =>
+    `未再做任何操作。在此回答之前，本次调用已创建账号 ${u}（密码已在安全页面上设置）；该账号保留。`,
   registerPending: (u) =>
     `用户已同意在 opsdesk 安全页面上为 ${u} 设置密码，但尚未完成。完成的那一刻账号即被创建（链接 15 分钟后失效），无需其他操作。请不要为此再次调用 register_user：那会开始另一次注册，而用户名 ${u} 已被这次注册占用。`,
   registerUnsupported: (step) =>

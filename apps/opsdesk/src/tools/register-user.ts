@@ -54,8 +54,16 @@ export function registerUserTool({ store, locale, links }: Deps) {
             : { field: 'username', message: t.usernameTaken(username) };
         },
       });
-      if (answer.action === 'unsupported') return cannotShow(answer.result(), t.registerUnsupported('form'));
-      if (answer.action !== 'accept') return answer.result();
+      // On 2026-07-28 a client may send an earlier round again, answered otherwise, after this
+      // call's page made its account: what the call did is reported, whatever this answer says.
+      if (answer.action !== 'accept') {
+        // Any link an earlier round gave out stops working, in the transaction that reads the account.
+        const made = await links.withdraw(ctx.contextId);
+        if (made !== undefined) return refusedAfterMade(answer.result(), t.madeBeforeRefusal(made), made);
+        return answer.action === 'unsupported'
+          ? cannotShow(answer.result(), t.registerUnsupported('form'))
+          : answer.result();
+      }
       const { username, email, newsletter } = answer.value;
       // The page's listener opens here, the first time a password question needs it (not at every start).
       await links.ready();
@@ -100,6 +108,18 @@ export function registerUserTool({ store, locale, links }: Deps) {
       }
     },
   });
+}
+
+/**
+ * The kit's result for a person's no, telling what the call did before it: its page made account
+ * `username`. The status stays the person's (nothing is done after a no); the account is reported.
+ */
+function refusedAfterMade(result: CallToolResult, text: string, username: string): CallToolResult {
+  return {
+    ...result,
+    content: [{ type: 'text', text }],
+    structuredContent: { ...(result.structuredContent as object), message: text, username, passwordSet: true },
+  };
 }
 
 /**
