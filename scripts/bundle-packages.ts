@@ -14,7 +14,7 @@
  *   node --import tsx scripts/bundle-packages.ts
  */
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, posix, relative, resolve, sep } from 'node:path';
+import { basename, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
@@ -46,6 +46,13 @@ export function bundleEntries(pkgDir: string): { name: string; from: string; tar
   }
   return entries;
 }
+
+/**
+ * Entries a package loads by file rather than by name (worker threads), bundled beside its
+ * exports' entries under the same name as tsc's: `new URL('./<name>.js', import.meta.url)` from
+ * the bundle finds it there.
+ */
+const WORKERS: Record<string, string[]> = { client: ['schema-worker'] };
 
 /** Every bare specifier stays an import: our own relative modules are all that is bundled. */
 const externalBare: Plugin = {
@@ -86,9 +93,13 @@ export async function bundlePackage(pkgDir: string, outdir = join(pkgDir, 'dist/
   if (built === undefined) throw new Error(`${pkgDir} has not been built by tsc: run tsc -b first`);
   rmSync(outdir, { recursive: true, force: true });
   const entries = bundleEntries(pkgDir);
+  const workers = WORKERS[basename(pkgDir)] ?? [];
   const result = await build({
     absWorkingDir: pkgDir,
-    entryPoints: Object.fromEntries(entries.map((e) => [e.name, join(pkgDir, e.from)])),
+    entryPoints: Object.fromEntries([
+      ...entries.map((e) => [e.name, join(pkgDir, e.from)]),
+      ...workers.map((name) => [name, join(pkgDir, `dist/${name}.js`)]),
+    ]),
     outdir,
     bundle: true,
     splitting: true, // what two entries share is one chunk: one instance of each module

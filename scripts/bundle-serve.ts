@@ -1,6 +1,6 @@
 /**
  * The one-file build of `elicitkit serve`: the CLI and everything it imports (the SDK and zod
- * included, better-sqlite3's JavaScript too) bundled by esbuild into `apps/cli/dist/bundle/`, with opsdesk's shop worker beside it.
+ * included, better-sqlite3's JavaScript too) bundled by esbuild into `apps/cli/dist/bundle/`, with opsdesk's shop worker and the client's schema-check thread beside it.
  * Cold start was mostly Node resolving, reading and compiling ~240 separate module files; one file
  * (plus a chunk per lazily loaded command) removes that. `npm run build` (and so `npm install`)
  * makes it from `dist/`; `apps/cli/bin/elicitkit.js` uses it (through `apps/cli/src/current-build.ts`) only while it is current.
@@ -17,9 +17,17 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const SERVE_BUNDLE_DIR = join(ROOT, 'apps/cli/dist/bundle');
 
 const ENTRIES = {
-  dist: { cli: 'apps/cli/dist/cli.js', 'worker-main': 'apps/opsdesk/dist/shop/worker-main.js' },
+  dist: {
+    cli: 'apps/cli/dist/cli.js',
+    'worker-main': 'apps/opsdesk/dist/shop/worker-main.js',
+    'schema-worker': 'packages/client/dist/schema-worker.js',
+  },
   // Tests bundle the sources directly, so they do not depend on a prior `tsc -b`.
-  source: { cli: 'apps/cli/src/cli.ts', 'worker-main': 'apps/opsdesk/src/shop/worker-main.ts' },
+  source: {
+    cli: 'apps/cli/src/cli.ts',
+    'worker-main': 'apps/opsdesk/src/shop/worker-main.ts',
+    'schema-worker': 'packages/client/src/schema-worker.ts',
+  },
 } as const;
 
 /** better-sqlite3's `require('bindings')` → the stand-in that tells it where the addon is. */

@@ -22,7 +22,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   mkdirSync(cache, { recursive: true });
   const dir = mkdtempSync(join(cache, 'ek-test-children-'));
   const more = Object.fromEntries(
-    Object.entries(CHILDREN).filter(([name]) => name !== 'cli' && name !== 'worker-main'),
+    Object.entries(CHILDREN).filter(([name]) => !['cli', 'worker-main', 'schema-worker'].includes(name)),
   );
   await bundleServe({ from: 'source', outdir: dir, more });
   project.provide(

@@ -29,6 +29,7 @@ export const SOURCE_NODE_ARGS = ['--import', 'tsx', '--conditions=@elicitkit/sou
 export const CHILDREN = {
   cli: 'apps/cli/src/cli.ts',
   'worker-main': 'apps/opsdesk/src/shop/worker-main.ts',
+  'schema-worker': 'packages/client/src/schema-worker.ts',
   'stdio-server': 'packages/server/test/stdio-server.ts',
   'quirky-stdio': 'apps/cli/test/quirky-stdio.ts',
   'broken-stdio': 'apps/cli/test/broken-stdio.ts',
@@ -55,6 +56,9 @@ export function nodeArgs(file: string, ...args: string[]): string[] {
 
 /** The shop worker this run built (opsdesk's stores start it as their shop's process), if any. */
 export const builtShopWorker = (): string | undefined => builds()?.[CHILDREN['worker-main']];
+
+/** The client's schema-check thread as this run built it (`SchemaValidator`), from the sources. */
+export const builtSchemaWorker = (): string | undefined => builds()?.[CHILDREN['schema-worker']];
 
 /**
  * An SDK stdio client transport to a child server whose stderr is piped and drained: kept off the

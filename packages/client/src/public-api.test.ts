@@ -130,7 +130,7 @@ describe('the public API of @elicitkit/client/schema-validator', () => {
   it('declares exactly these values and types, each documented (values with an @example)', () => {
     expect(publicApi(entry('./schema-validator.ts'))).toEqual({
       values: VALUES,
-      types: ['LinearPattern'],
+      types: ['LinearPattern', 'SchemaValidatorOptions'],
       undocumented: [],
     });
   });

@@ -9,4 +9,4 @@
  * const client = new Client(info, { jsonSchemaValidator: new SchemaValidator() });
  */
 export { type LinearPattern, linearPattern } from './schema/linear-pattern.js';
-export { SchemaValidator, schemaEngine } from './schema/validator.js';
+export { SchemaValidator, type SchemaValidatorOptions, schemaEngine } from './schema/validator.js';

@@ -39,6 +39,8 @@ export interface Connection {
  * `--timeout-ms`, when that is longer) is not coming.
  */
 const CONNECT_TIMEOUT_MS = 30_000;
+/** How long checking one result against its tool's output schema may take, ms (`SchemaValidator`). */
+const CHECK_TIMEOUT_MS = 1_000;
 
 /** The longest doctor waits for the server's answer to a barrier's ping. */
 const BARRIER_MS = 1_000;
@@ -75,9 +77,11 @@ export async function openConnection(
     {
       capabilities: profile.capabilities,
       ...revisionOptions(profile.revision),
-      // Results checked against their output schemas with patterns in linear time: doctor reads
-      // any server, and a hostile `pattern` must not stall it.
-      jsonSchemaValidator: new SchemaValidator(),
+      // Results checked against their output schemas with patterns in linear time, each check
+      // bounded: doctor reads any server, and a hostile schema must not stall it. A second at
+      // most: every profile runs at once, and while one check is waited for, the other profiles'
+      // calls wait too — on their own timeouts.
+      jsonSchemaValidator: new SchemaValidator({ timeoutMs: CHECK_TIMEOUT_MS }),
     },
   );
   const barrier = barrierOf(client, profile);

@@ -59,9 +59,12 @@ const CASES: [string, Record<string, unknown>, unknown[]][] = [
 
 describe('SchemaValidator', () => {
   it.each(CASES)('%s: the same verdicts and messages as the SDK validator', (_name, schema, inputs) => {
-    const ours = new SchemaValidator().getValidator(schema as Schema);
     const sdk = new AjvJsonSchemaValidator().getValidator(schema as Schema);
-    for (const input of inputs) expect(ours(input), JSON.stringify(input)).toEqual(sdk(input));
+    // On its own thread (Node's default), and on the caller's (a browser's).
+    for (const isolated of [true, false]) {
+      const ours = new SchemaValidator({ isolated }).getValidator(schema as Schema);
+      for (const input of inputs) expect(ours(input), `${JSON.stringify(input)}, ${isolated}`).toEqual(sdk(input));
+    }
   });
 
   it('a hostile pattern is refused at once, in a value and in a property name', () => {

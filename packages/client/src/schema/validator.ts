@@ -3,6 +3,7 @@ import { Ajv, type Options } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
+import { IsolatedChecks } from './isolated.js';
 import { linearPattern } from './linear-pattern.js';
 
 type AjvCore = Ajv | Ajv2019 | Ajv2020;
@@ -55,29 +56,27 @@ function engineFor(dialect: Dialect, options: Options): AjvCore {
   return engine;
 }
 
-/**
- * The JSON Schema validator for an MCP client that talks to servers it does not control
- * (`ClientOptions.jsonSchemaValidator`): the SDK checks each tool's result against its declared
- * `outputSchema` with it. It judges as the SDK's default (`AjvJsonSchemaValidator`) does, but a
- * hostile `pattern` cannot stall the process: patterns run in linear time (`linearPattern`; one
- * RE2 cannot take is not checked). One engine per dialect, as the SDK's; a schema declaring
- * `$id` gets an engine of its own, so two servers' schemas with one `$id` never meet (the SDK's
- * would check the second against the first). A dialect other than 2020-12, 2019-09, draft-07 or
- * -06 throws, as the SDK's does.
- *
- * @example
- * import { Client } from '@modelcontextprotocol/client';
- * import { SchemaValidator } from '@elicitkit/client/schema-validator';
- * const client = new Client(info, { ...revisionOptions('auto'), jsonSchemaValidator: new SchemaValidator() });
- */
-export class SchemaValidator implements jsonSchemaValidator {
-  private readonly engines = new Map<Dialect, AjvCore>();
+/** What a check's message says at most (the SDK's `errorsText`, cut): a value can fail a schema in millions of ways. */
+export const MAX_ERROR_TEXT = 4_000;
 
-  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-    const dialect = dialectOf(schema as object);
-    if (!dialect) {
-      const stated = String((schema as { $schema?: unknown }).$schema);
-      throw new Error(`the schema's dialect (${stated}) is not one this client reads`);
+/**
+ * Compiles schemas as `SchemaValidator` checks them — one engine per dialect, a schema declaring
+ * `$id` on an engine of its own — each into a check that returns undefined for a value that
+ * passes, else the SDK's message for it (at most `MAX_ERROR_TEXT` characters). Where the checks
+ * run: on the caller's thread, or on `SchemaValidator`'s own (`schema-worker.ts`).
+ */
+export class SchemaChecks {
+  private readonly engines = new Map<Dialect, AjvCore>();
+  /** Schemas compiled on the engines now in use: Ajv keeps each, so past `ENGINE_SCHEMAS` they are replaced. */
+  private compiled = 0;
+
+  /** Throws when the dialect is not one this client reads, or the schema does not compile. */
+  compile(schema: object): (input: unknown) => string | undefined {
+    const dialect = dialectOrThrow(schema);
+    // Checks compiled on the engines replaced keep working: each holds its own.
+    if (++this.compiled > ENGINE_SCHEMAS) {
+      this.engines.clear();
+      this.compiled = 1;
     }
     // A root `$id` is registered with the engine (a `$defs` entry's stays with its root schema).
     const ownEngine = typeof (schema as { $id?: unknown }).$id === 'string';
@@ -86,11 +85,95 @@ export class SchemaValidator implements jsonSchemaValidator {
       engine = engineFor(dialect, {});
       if (!ownEngine) this.engines.set(dialect, engine);
     }
-    const validate = engine.compile(schema as object);
-    const errorsText = engine.errorsText.bind(engine);
-    return (input) =>
-      validate(input)
+    const validate = engine.compile(schema);
+    const said = engine;
+    return (input) => {
+      if (validate(input)) return undefined;
+      const text = said.errorsText(validate.errors?.slice(0, MAX_ERRORS_READ));
+      return text.length > MAX_ERROR_TEXT || (validate.errors?.length ?? 0) > MAX_ERRORS_READ
+        ? `${text.slice(0, MAX_ERROR_TEXT)} … (${validate.errors?.length ?? 0} errors in all)`
+        : text;
+    };
+  }
+}
+
+/** Distinct schemas compiled on one engine before it is replaced by a fresh one (Ajv keeps every schema it compiled). */
+const ENGINE_SCHEMAS = 256;
+
+/** Errors read into a message: past these it is cut anyway. */
+const MAX_ERRORS_READ = 200;
+
+/** The dialect `schema` declares; throws for one this client does not read, as the SDK's validator does. */
+function dialectOrThrow(schema: object): Dialect {
+  const dialect = dialectOf(schema);
+  if (dialect) return dialect;
+  const stated = String((schema as { $schema?: unknown }).$schema);
+  throw new Error(`the schema's dialect (${stated}) is not one this client reads`);
+}
+
+/** How long, and in how much memory, `SchemaValidator` checks (on Node). */
+export interface SchemaValidatorOptions {
+  /**
+   * How long compiling one schema, or checking one value, may take, ms (default 2,000). Past it
+   * the check's thread is ended: the schema is refused, or the value reported as not checked.
+   * The caller's thread waits meanwhile (the SDK asks for a verdict, not a promise): a host
+   * serving many clients on one thread keeps it short.
+   */
+  timeoutMs?: number;
+  /** The most memory, MB, the checks' thread may hold (default 256): past it, as past the time. */
+  maxMemoryMb?: number;
+  /**
+   * Checks on a thread of their own, bounded (default, on Node), or on the caller's thread with
+   * no bound but the linear patterns (`false`; always so in a browser).
+   */
+  isolated?: boolean;
+}
+
+/**
+ * The JSON Schema validator for an MCP client that talks to servers it does not control
+ * (`ClientOptions.jsonSchemaValidator`): the SDK checks each tool's result against its declared
+ * `outputSchema` with it. It judges as the SDK's default (`AjvJsonSchemaValidator`) does, but a
+ * server cannot stall the process with what it declares. Patterns run in linear time
+ * (`linearPattern`; one RE2 cannot take is not checked). And on Node every schema is compiled,
+ * and every value checked, on a thread of the validator's own, the caller waiting for at most
+ * `timeoutMs`: a schema whose checks grow exponentially (`anyOf` over `$ref`s to further `anyOf`s),
+ * `uniqueItems` over tens of thousands of objects — whatever costs too much is ended there, its
+ * thread with it (a new one takes the next check), and reported: the schema refused (the SDK
+ * then refuses calls to that tool), the value as not checked (the SDK refuses the result). In
+ * a browser (no threads to wait on) the checks run on the caller's thread. A message lists what
+ * failed, cut at `MAX_ERROR_TEXT` characters. One engine per dialect, as the SDK's; a schema
+ * declaring `$id` gets an engine of its own, so two servers' schemas with one `$id` never meet
+ * (the SDK's would check the second against the first). A dialect other than 2020-12, 2019-09,
+ * draft-07 or -06 throws, as the SDK's does.
+ *
+ * @example
+ * import { Client } from '@modelcontextprotocol/client';
+ * import { SchemaValidator } from '@elicitkit/client/schema-validator';
+ * const client = new Client(info, { ...revisionOptions('auto'), jsonSchemaValidator: new SchemaValidator() });
+ */
+export class SchemaValidator implements jsonSchemaValidator {
+  private readonly here = new SchemaChecks();
+  private readonly isolated: IsolatedChecks | undefined;
+
+  constructor(options: SchemaValidatorOptions = {}) {
+    const timeoutMs = options.timeoutMs ?? 2_000;
+    const maxMemoryMb = options.maxMemoryMb ?? 256;
+    if (!(Number.isInteger(timeoutMs) && timeoutMs > 0))
+      throw new RangeError(`timeoutMs must be a whole number of milliseconds above 0, not ${String(timeoutMs)}`);
+    if (!(Number.isInteger(maxMemoryMb) && maxMemoryMb >= 16))
+      throw new RangeError(`maxMemoryMb must be a whole number of at least 16, not ${String(maxMemoryMb)}`);
+    this.isolated = options.isolated === false ? undefined : IsolatedChecks.create({ timeoutMs, maxMemoryMb });
+  }
+
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    dialectOrThrow(schema as object);
+    const isolated = this.isolated;
+    const check = isolated ? isolated.compile(schema as object) : this.here.compile(schema as object);
+    return (input) => {
+      const failed = check(input);
+      return failed === undefined
         ? { valid: true, data: input as T, errorMessage: undefined }
-        : { valid: false, data: undefined, errorMessage: errorsText(validate.errors) };
+        : { valid: false, data: undefined, errorMessage: failed };
+    };
   }
 }

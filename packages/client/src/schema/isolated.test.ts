@@ -1,0 +1,101 @@
+/**
+ * What a server declares cannot stall the client checking it: on Node, `SchemaValidator` compiles
+ * each schema and checks each value on a thread of its own, waits for at most its bound, and ends
+ * the thread past it. A schema whose checks grow exponentially (24 levels of `anyOf` over `$ref`s,
+ * a few hundred bytes: minutes, and an error list of gigabytes), `uniqueItems` over tens of
+ * thousands of objects (every pair compared), a schema that takes seconds to compile: each is
+ * reported — the value as not checked, the schema refused — and the next check runs on a new
+ * thread. Without the thread these tests run for minutes (vitest's own timeout fails them).
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_ERROR_TEXT, SchemaValidator } from './validator.js';
+
+type Schema = Parameters<SchemaValidator['getValidator']>[0];
+
+/** `levels` of `anyOf`, each trying the next level twice on the same value. */
+function nested(levels: number): Schema {
+  const $defs: Record<string, unknown> = {};
+  for (let i = 0; i < levels; i++)
+    $defs[`l${i}`] = {
+      anyOf: [{ $ref: `#/$defs/l${i + 1}` }, { allOf: [{ $ref: `#/$defs/l${i + 1}` }, { minimum: 5 }] }],
+    };
+  $defs[`l${levels}`] = { type: 'string' };
+  return { type: 'object', $defs, properties: { load: { $ref: '#/$defs/l0' } } } as Schema;
+}
+
+const fine = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as Schema;
+
+describe('SchemaValidator: checks a server cannot stall', () => {
+  it('a value whose check grows exponentially is reported as not checked, and checking goes on', () => {
+    const validator = new SchemaValidator({ timeoutMs: 300 });
+    const name = validator.getValidator(fine);
+    const load = validator.getValidator(nested(26));
+    const verdict = load({ load: 1 });
+    expect(verdict.valid).toBe(false);
+    expect(verdict.errorMessage).toMatch(/^not checked: checking it took longer than 0.3 s/);
+    // The thread was ended; the next checks (a schema compiled before, one compiled after) run on another.
+    expect(name({ name: 'demo' })).toEqual({ valid: true, data: { name: 'demo' }, errorMessage: undefined });
+    expect(name({}).valid).toBe(false);
+    const after = validator.getValidator({ type: 'number' } as Schema);
+    expect(after(1).valid).toBe(true);
+    // Every value of that schema costs as much (Ajv tries every branch, to list every error).
+    expect(load({ load: 'idle' }).errorMessage).toMatch(/^not checked: /);
+  });
+
+  it('uniqueItems over 30,000 objects is reported as not checked', () => {
+    const validator = new SchemaValidator({ timeoutMs: 300 });
+    const hosts = validator.getValidator({ type: 'array', uniqueItems: true } as Schema);
+    const verdict = hosts(Array.from({ length: 30_000 }, (_, i) => ({ host: i, tags: [i, i] })));
+    expect(verdict).toMatchObject({ valid: false, errorMessage: expect.stringMatching(/^not checked: /) });
+    expect(hosts([{ a: 1 }, { a: 1 }]).valid).toBe(false);
+    expect(hosts([{ a: 1 }, { a: 2 }]).valid).toBe(true);
+  });
+
+  it('a schema that takes longer than the bound to compile is refused, naming the bound', () => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 2_000; i++) properties[`p${i}`] = { type: 'string', pattern: `^a${i}$`, minLength: 1 };
+    const validator = new SchemaValidator({ timeoutMs: 200 });
+    expect(() => validator.getValidator({ type: 'object', properties } as Schema)).toThrow(
+      'the schema took longer than 0.2 s, or more than 256 MB to compile',
+    );
+    expect(validator.getValidator(fine)({ name: 'x' }).valid).toBe(true);
+  });
+
+  it('a check past its memory is reported as not checked, the caller untouched', () => {
+    const validator = new SchemaValidator({ timeoutMs: 5_000, maxMemoryMb: 32 });
+    const verdict = validator.getValidator(nested(26))({ load: 1 });
+    expect(verdict).toMatchObject({ valid: false, errorMessage: expect.stringMatching(/^not checked: /) });
+    expect(validator.getValidator(fine)({ name: 'x' }).valid).toBe(true);
+  });
+
+  it('a value failing in ten thousand ways is told in a message of bounded length', () => {
+    for (const isolated of [true, false]) {
+      const check = new SchemaValidator({ isolated }).getValidator({
+        type: 'array',
+        items: { type: 'string' },
+      } as Schema);
+      const { valid, errorMessage } = check(Array.from({ length: 10_000 }, (_, i) => i));
+      expect(valid).toBe(false);
+      expect(errorMessage?.startsWith('data/0 must be string, data/1 must be string')).toBe(true);
+      expect(errorMessage?.endsWith(' … (10000 errors in all)')).toBe(true);
+      expect(errorMessage?.length).toBeLessThanOrEqual(MAX_ERROR_TEXT + 30);
+    }
+  });
+
+  it('a value that cannot be sent to the thread (no JSON is such) is reported as not checked', () => {
+    const check = new SchemaValidator().getValidator({} as Schema);
+    expect(check(() => 1)).toMatchObject({
+      valid: false,
+      errorMessage: expect.stringMatching(/^not checked: .*could not be cloned/),
+    });
+  });
+
+  it.each([
+    [{ timeoutMs: 0 }, 'timeoutMs must be a whole number of milliseconds above 0, not 0'],
+    [{ timeoutMs: 1.5 }, 'timeoutMs must be a whole number of milliseconds above 0, not 1.5'],
+    [{ maxMemoryMb: 8 }, 'maxMemoryMb must be a whole number of at least 16, not 8'],
+    [{ maxMemoryMb: Number.NaN }, 'maxMemoryMb must be a whole number of at least 16, not NaN'],
+  ])('bounds %j are refused when made', (options, message) => {
+    expect(() => new SchemaValidator(options)).toThrow(new RangeError(message));
+  });
+});
