@@ -12,6 +12,7 @@ import { ElicitkitUsageError, FormLintError, isProduction } from './errors.js';
 import { type Check, toIssues } from './issues.js';
 import { type Locale, MESSAGES } from './messages.js';
 import {
+  ANSWER_UNUSED,
   type Cancelled,
   type Declined,
   type Invalid,
@@ -59,6 +60,8 @@ const NONE_ASKED: readonly string[] = Object.freeze([]);
 /** The audit note on a refusal that ended a call whose handler, run again, did not ask it again. */
 const REFUSED_UNASKED = 'ended the call: run again, the tool went to its side effect without asking this again';
 /** The audit note on a refusal that ended a call whose handler, run again, went to another question instead. */
+const ANSWER_NOT_USED =
+  'did not count: run again, the tool went to its side effect another way, without asking this again (answer_unused)';
 const REFUSED_ASKING_ON = 'ended the call: run again, the tool asked another question instead of this one';
 
 /**
@@ -138,6 +141,18 @@ export class CallQuestions {
     // person refused (what it found had changed): their no still holds, nothing runs.
     const refused = this.refusedUnasked(REFUSED_UNASKED);
     if (refused) return refused;
+    // Nor does it run on a yes to a question this run no longer asked on its way here.
+    const unused = this.channel.acceptedUnasked?.();
+    if (unused) {
+      const { key, answer } = unused;
+      const ctx = this.resultContext(key, undefined);
+      const issues: Issue[] = [
+        { path: [], code: ANSWER_UNUSED, message: MESSAGES[ctx.locale].answerUnused(key, doneSentence(ctx)) },
+      ];
+      this.audit.response(key, answer, undefined, ANSWER_NOT_USED);
+      this.audit.validation(key, issues);
+      return invalidResult(ctx, issues);
+    }
     if (abandoned) {
       // The client cancelled the call (or went away) after the last answer, before the effect
       // started: nobody is waiting for it any more, so it does not start. A 2026-07-28 retry of

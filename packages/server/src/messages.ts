@@ -84,6 +84,8 @@ interface Messages {
   unrecorded(tool: string): string;
   /** A 2026-07-28 question changed before each of its answers arrived, `changes` times: the call ended. */
   questionUnstable(key: string, changes: number, done?: string): string;
+  /** A 2026-07-28 round's yes to `key`, which the tool, run again, no longer asked before its effect. */
+  answerUnused(key: string, done?: string): string;
   reasons: Record<UnsupportedReason, string>;
   /** What a form adapted to a client's quirks shows (a Yes/No choice, a typed line's hint). */
   adapt: AdaptWords;
@@ -135,6 +137,8 @@ const en: Messages = {
     `This took effect, but its result could not be recorded, so a retry of this same ${tool} call cannot be answered with it: check the current state rather than sending the call again.`,
   questionUnstable: (key, changes, done) =>
     `The question "${key}" changed ${changes} times before its answer arrived (what it shows, such as a time or a count, changes on every look), so no answer to it could count. ${done === undefined ? 'Nothing was done; calling' : `The call went no further. ${done} Calling`} the tool again starts over.`,
+  answerUnused: (key, done) =>
+    `The answer to "${key}" was given about things that changed before the tool acted on it: it now goes another way, which nobody confirmed. ${done === undefined ? 'Nothing was done; calling' : `The call went no further. ${done} Calling`} the tool again asks about things as they are now.`,
   reasons: {
     'no-form': 'it did not declare form elicitation',
     'no-url': 'it did not declare URL-mode elicitation, which this step needs',
@@ -196,6 +200,8 @@ const zh: Messages = {
     `操作已生效，但其结果未能记录，因此重试同一次 ${tool} 调用无法得到这个结果：请检查当前状态，而不要再次发送该调用。`,
   questionUnstable: (key, changes, done) =>
     `问题“${key}”在回答送达之前已变化 ${changes} 次（它显示的内容，例如时间或计数，每次查看都会变化），因此任何回答都无法生效。${done === undefined ? '没有执行任何操作；' : `调用没有继续执行。${done}`}再次调用该工具会重新开始。`,
+  answerUnused: (key, done) =>
+    `对问题“${key}”的回答所针对的情况在工具执行之前已经改变：工具现在会走另一条路，而这条路没有人确认过。${done === undefined ? '没有执行任何操作；' : `调用没有继续执行。${done}`}再次调用该工具会按当前情况重新询问。`,
   reasons: {
     'no-form': '客户端未声明表单提问能力',
     'no-url': '客户端未声明 URL 模式提问能力，而这一步需要它',

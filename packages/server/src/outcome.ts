@@ -56,6 +56,8 @@ export interface Invalid extends WithResult {
  * if (outcome.action === 'invalid' && outcome.issues.some((i) => i.code === QUESTION_UNSTABLE)) log.warn('volatile question');
  */
 export const QUESTION_UNSTABLE = 'question_unstable' satisfies IssueCode;
+/** The issue code of a 2026-07-28 call stopped before its effect: an answer of the person's was to a question this run no longer asked. */
+export const ANSWER_UNUSED = 'answer_unused' satisfies IssueCode;
 /** No answer arrived in time. */
 export interface TimedOut extends WithResult {
   action: 'timeout';

@@ -18,7 +18,12 @@ export type IssueCode =
   | 'empty'
   | 'custom'
   /** 2026-07-28: the question changed before each of its answers arrived, too often for any to count. */
-  | 'question_unstable';
+  | 'question_unstable'
+  /**
+   * 2026-07-28: the person answered a question the tool, run again, no longer asked on its way to
+   * its side effect (what it found had changed): nothing ran on an answer about something else.
+   */
+  | 'answer_unused';
 
 export interface Issue {
   /** Field name first, then the item index for multi-select values; empty for the whole answer. */

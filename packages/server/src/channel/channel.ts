@@ -87,6 +87,12 @@ export interface Channel {
    */
   refusedUnasked?(): Refusal | undefined;
   /**
+   * 2026-07-28: an accept the person gave in time to a question this round has not asked, as the
+   * handler heads for its side effect: it goes another way than the one they confirmed (what it
+   * found changed since), so the effect must not run on their answer.
+   */
+  acceptedUnasked?(): { key: string; answer: RawAnswer } | undefined;
+  /**
    * 2026-07-28: whether `key` was asked in an earlier round (the state this round came with holds
    * it): asked again now, the handler retraces its way, as it does every round — a question asked
    * beside one the person then refused is no question asked after their no.

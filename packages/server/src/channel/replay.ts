@@ -171,6 +171,21 @@ export class ReplayChannel implements Channel {
     return undefined;
   }
 
+  acceptedUnasked(): { key: string; answer: RawAnswer } | undefined {
+    for (const [key, record] of Object.entries(this.records)) {
+      const answer = record.answer;
+      if (this.reached?.has(key) || answer?.action !== 'accept') continue;
+      const elapsedMs = answer.at - record.asked;
+      if (elapsedMs > record.timeoutMs) continue;
+      const { action, content } = answer;
+      return {
+        key,
+        answer: { kind: 'answer', action, ...(content ? { content } : {}), elapsedMs, fresh: this.fresh.has(key) },
+      };
+    }
+    return undefined;
+  }
+
   /** The decline or cancel `record` holds, when it came in time (a late answer counts as none). */
   private refusalIn(key: string, record: AskRecord): Refusal | undefined {
     const answer = record.answer;
