@@ -126,8 +126,10 @@ export class CallQuestions {
    * effect tried, again on a retry). After a cancel it must not run at all: outside production that
    * throws; in production the violation is recorded and the `cancelled` result is what to return.
    * `abandoned`: the call itself was cancelled or its connection lost before the effect started.
+   * `blind`: a `commit`, whose effect runs whatever it finds (an `attempt` measures what it did and
+   * keeps it only within what its tool allows unasked, or asks).
    */
-  committing(abandoned?: CloseReason): CallToolResult | undefined {
+  committing(abandoned?: CloseReason, blind?: 'blind'): CallToolResult | undefined {
     const stop = this.stopped;
     if (stop?.action === 'commit')
       throw new ElicitkitUsageError('COMMIT_TWICE', `${this.settings.tool} committed twice in one call.`);
@@ -141,8 +143,9 @@ export class CallQuestions {
     // person refused (what it found had changed): their no still holds, nothing runs.
     const refused = this.refusedUnasked(REFUSED_UNASKED);
     if (refused) return refused;
-    // Nor does it run on a yes to a question this run no longer asked on its way here.
-    const unused = this.channel.acceptedUnasked?.();
+    // Nor does a commit run on a yes to a question this run no longer asked on its way here. (An
+    // `attempt` may: what it keeps unasked is what its tool keeps unasked on a first run, measured.)
+    const unused = blind ? this.channel.acceptedUnasked?.() : undefined;
     if (unused) {
       const { key, answer } = unused;
       const ctx = this.resultContext(key, undefined);

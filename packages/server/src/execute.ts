@@ -229,7 +229,7 @@ function toolContext(
     askUrl: (key, opts) => questions.askUrl(key, opts),
     commit: async (effect: Effect, opts: CommitOptions = {}) => {
       checkTransaction(effect.length > 0, rt.committer.store, tool.name, opts);
-      const instead = questions.committing(signal.aborted ? endedBy(ctx) : undefined);
+      const instead = questions.committing(signal.aborted ? endedBy(ctx) : undefined, 'blind');
       if (instead) return instead;
       // No round of it can come again: nothing to claim — unless it is atomic, its effect then run
       // in one transaction (a half-written effect that throws leaves nothing), recorded only where
