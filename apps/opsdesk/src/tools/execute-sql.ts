@@ -100,7 +100,10 @@ async function runStatement(
   sql: string,
   ctx: SqlContext,
 ): Promise<CallToolResult> {
-  if (!(await store.run(findCaller(ctx)))) return rejected(t.unknownCaller(ctx.user));
+  // Asked again as the confirmed statement runs: an account removed while its question stood open
+  // (over stdio the identity is the account, with no token to revoke) runs nothing.
+  const removed = async () => !(await store.run(findCaller(ctx)));
+  if (await removed()) return rejected(t.unknownCaller(ctx.user));
   // SQLite stops reading at a NUL and runs the text before it: `… WHERE id < 50\0 AND 0` would
   // run without its tail. Postgres refuses such text too. What runs must be what was sent.
   if (sql.includes('\u0000')) return rejected(t.nulInSql);
@@ -117,7 +120,7 @@ async function runStatement(
 
   // A read returns rows and writes nothing; anything else (REINDEX too) takes the write path.
   if (seen.reader && seen.readonly && !seen.schema && seen.writes.length === 0) return readRows(shop, t, who, sql);
-  return runWrite(shop, t, confirm, who, sql, ctx);
+  return runWrite(shop, t, confirm, who, sql, ctx, removed);
 }
 
 /** Why `sql` is not exactly one statement, or undefined when it is. */
@@ -160,7 +163,8 @@ async function runWrite(
   confirm: ConfirmForm,
   who: string,
   sql: string,
-  { ask, attempt, commit }: SqlContext,
+  { ask, attempt, commit, user }: SqlContext,
+  removed: () => Promise<boolean>,
 ): Promise<CallToolResult> {
   /** One execution within `limit`: its result when kept, what went beyond when not, or why it could not run. */
   const execute = async (limit: Limit) => {
@@ -201,6 +205,7 @@ async function runWrite(
   // Run again, measured again, and kept only within what the person confirmed: the same tables
   // and no more rows than shown (or than the bound stated), the same schema changes.
   return commit(async () => {
+    if (await removed()) return rejected(t.unknownCaller(user));
     const ran = await execute({ allowed: allowance });
     return 'ended' in ran ? ran.ended : rejected(t.beyondConfirmed(shownBeyond(ran.beyond)));
   });

@@ -43,7 +43,10 @@ export function syncFileTool({ store, workspace, now }: Deps) {
     outputSchema: outcomeSchema({ path: z.string(), action: z.string() }),
     async run({ path: input }, { ask, commit, user, locale }) {
       const t = MESSAGES[locale];
-      if (!(await store.run(findCaller({ user })))) return rejected(t.unknownCaller(user));
+      // Asked again as each effect starts: an account removed while its question stood open (over
+      // stdio the identity is the account, with no token to revoke) acts on nothing.
+      const removed = async () => !(await store.run(findCaller({ user })));
+      if (await removed()) return rejected(t.unknownCaller(user));
       const target = resolvePath(workspace, input);
       // The caller's text is shown as one line, never as more lines or reordered by bidi controls.
       if (!target.ok) return rejected(t.badPath(oneLine(input, 120), target.why));
@@ -71,6 +74,7 @@ export function syncFileTool({ store, workspace, now }: Deps) {
       // of the workspace, or a file for a pipe, since the look above is refused, nothing written.
       if (localChanged && !remoteChanged) {
         return commit(async () => {
+          if (await removed()) return rejected(t.unknownCaller(user));
           const again = sidesOf(workspace, path);
           if (!again.ok) return rejected(t.badPath(shown, again.why));
           if (hashOf(again.local) !== hashOf(local)) return rejected(t.filesChanged(shown));
@@ -81,6 +85,7 @@ export function syncFileTool({ store, workspace, now }: Deps) {
       }
       if (remoteChanged && !localChanged) {
         return commit(async () => {
+          if (await removed()) return rejected(t.unknownCaller(user));
           const again = sidesOf(workspace, path);
           if (!again.ok) return rejected(t.badPath(shown, again.why));
           if (hashOf(again.remote) !== hashOf(remote)) return rejected(t.filesChanged(shown));
@@ -123,6 +128,7 @@ export function syncFileTool({ store, workspace, now }: Deps) {
       const chosen: Resolution = answer.value.resolution;
       if (chosen === 'manual') return pending(t.leftForManual(shown), { path, action: 'manual' });
       return commit(async () => {
+        if (await removed()) return rejected(t.unknownCaller(user));
         // The path and the copy's are looked at again (the question may have stood open for
         // minutes). The person chose between the versions they were shown. A side written since
         // (or the copy's name taken) makes it a choice about other versions: nothing is overwritten.
