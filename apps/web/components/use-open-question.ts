@@ -13,9 +13,12 @@ const questionKey = (q: ElicitationData) =>
   q.prompt.mode === 'form' ? JSON.stringify([q.server, q.prompt.message, q.prompt.schema]) : '';
 
 /**
- * The question to show in the modal: the newest open one the person has not dealt with yet, while
- * the turn runs, pre-filled with their last answer to the same question while a "fix and retry"
- * call runs.
+ * The question to show in the modal: the oldest open one of the running turn the person has not
+ * dealt with yet, pre-filled with their last answer to the same question while a "fix and retry"
+ * call runs. The oldest: a question on screen stays there until it settles — one asked later (two
+ * servers' tools run at once) waits its turn, never taking the dialog, and the keys typed for the
+ * first, from under the person. Of the running turn only: a question of an earlier turn that was
+ * stopped is gone with it, even where the page's copy still says open.
  */
 export function useOpenQuestion(messages: ChatMessage[], busy: boolean) {
   const [dismissed, setDismissed] = useState<Set<string>>(new Set());
@@ -27,11 +30,11 @@ export function useOpenQuestion(messages: ChatMessage[], busy: boolean) {
   const open: ElicitationData | undefined = useMemo(() => {
     // Only while the turn's stream runs: once it has ended (stopped, the connection dropped) the
     // server withdrew its questions with it, and the rewrite saying so could not reach the page.
-    if (!busy) return undefined;
-    for (const m of [...messages].reverse()) {
-      for (const p of [...m.parts].reverse()) {
-        if (p.type === 'data-elicitation' && p.data.status === 'open' && !dismissed.has(p.data.id)) return p.data;
-      }
+    // The running turn's message is the last one (as `<Message running>` draws it).
+    const running = messages.at(-1);
+    if (!busy || !running) return undefined;
+    for (const p of running.parts) {
+      if (p.type === 'data-elicitation' && p.data.status === 'open' && !dismissed.has(p.data.id)) return p.data;
     }
     return undefined;
   }, [messages, dismissed, busy]);
