@@ -2,10 +2,13 @@
 
 import { plainText } from '@elicitkit/react';
 import type { ChatMessage, ElicitationData, RefusalData, ToolOutput } from '../lib/wire';
+import { localExpiresAt } from './deadline';
 import { type PageTexts, personalText, questionStatusText, resultStatusText } from './texts';
 
 /** One line per question in the chat: what was asked, by whom, and how it ended. */
 function QuestionLine({ q, texts }: { q: ElicitationData; texts: PageTexts }) {
+  // Seen now: its dialog counts the time left from here, by this browser's clock.
+  localExpiresAt(q);
   const what = q.prompt.mode === 'url' ? texts.askedToOpen(q.prompt.host) : texts.asked;
   return (
     <div

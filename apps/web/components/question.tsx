@@ -6,6 +6,7 @@ import { ElicitationForm, LABELS_EN, LABELS_ZH, plainText, UrlConsent } from '@e
 import { useEffect, useId, useRef, useState } from 'react';
 import type { Locale } from '../lib/locale';
 import type { ElicitationData } from '../lib/wire';
+import { localExpiresAt } from './deadline';
 import type { PageTexts } from './texts';
 
 const LABELS = { en: LABELS_EN, zh: LABELS_ZH } as const satisfies Record<Locale, typeof LABELS_EN>;
@@ -86,7 +87,7 @@ export function Question({
     <ElicitationForm
       prompt={question.prompt}
       source={question.server}
-      expiresAt={question.expiresAt}
+      expiresAt={localExpiresAt(question)}
       labels={labels}
       busy={busy}
       {...(error ? { error } : {})}
@@ -99,7 +100,7 @@ export function Question({
     <UrlConsent
       prompt={question.prompt}
       source={question.server}
-      expiresAt={question.expiresAt}
+      expiresAt={localExpiresAt(question)}
       labels={labels}
       {...(error ? { error } : {})}
       onOpen={() => send({ action: 'accept' })}
