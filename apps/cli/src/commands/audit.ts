@@ -37,12 +37,17 @@ export async function audit(argv: string[], io: Io): Promise<number> {
       io.out(JSON.stringify(trail, null, 2));
       return EXIT.ok;
     }
-    const calls = new Map<string, string[]>();
+    // Each call's records in the order they were written: by time to the millisecond (the line
+    // shows it to the second), then in a question's own order, then as stored.
+    const calls = new Map<string, { at: string; kind: number; row: number; text: string }[]>();
+    let kind = 0;
     const line = (r: Record<string, unknown>, text: string) => {
       const id = String(r.context_id);
       const list = calls.get(id) ?? [];
+      const at = String(r.at);
       // One record, one line: a line break in its text (a caller's, a server's) would read as another record.
-      list.push(`  ${String(r.at).slice(0, 19).replace('T', ' ')}  ${inLine(text, Number.POSITIVE_INFINITY)}`);
+      const shown = `  ${at.slice(0, 19).replace('T', ' ')}  ${inLine(text, Number.POSITIVE_INFINITY)}`;
+      list.push({ at, kind, row: Number(r.id ?? 0), text: shown });
       calls.set(id, list);
     };
     for (const r of trail.requests)
@@ -50,26 +55,35 @@ export async function audit(argv: string[], io: Io): Promise<number> {
         r,
         `request     ${r.tool}/${r.question} [${r.mode}, ${r.revision}${clientOf(r)}${r.delivered ? '' : `, not sent: ${r.reason}`}] ${r.message}`,
       );
+    kind = 1;
     for (const r of trail.responses)
       line(
         r,
         `response    ${r.tool}/${r.question} ${r.action}${r.detail ? ` (${r.detail})` : ''}${r.content ? ` ${JSON.stringify(r.content)}` : ''} after ${r.elapsed_ms} ms`,
       );
+    kind = 2;
     for (const r of trail.validations) {
       const issues = (r.issues as { message: string }[]).map((i) => i.message).join(' ');
       line(r, `validation  ${r.tool}/${r.question} ${r.ok ? 'ok' : `failed: ${issues}`}`);
     }
+    kind = 3;
     for (const r of trail.violations) line(r, `violation   ${r.tool}/${r.question} ${r.rule}: ${r.message}`);
     // Refused before any question: the call's only record.
+    kind = 4;
     for (const r of trail.refusals) line(r, `refused     ${r.tool} [${r.revision}] ${r.message}`);
     // Messages and details carry callers' and servers' text: nothing in it may drive the terminal.
     const human = shownIo(io);
     if (calls.size === 0) human.out('The audit trail is empty.');
-    for (const [id, lines] of calls) {
+    const order = (a: { at: string; kind: number; row: number }, b: { at: string; kind: number; row: number }) =>
+      a.at < b.at ? -1 : a.at > b.at ? 1 : a.kind - b.kind || a.row - b.row;
+    for (const lines of calls.values()) lines.sort(order);
+    // Calls in the order they began.
+    const begun = [...calls].sort(([, a], [, b]) => order(a[0] as (typeof a)[0], b[0] as (typeof b)[0]));
+    for (const [id, lines] of begun) {
       const first = [...trail.requests, ...trail.refusals].find((r) => r.context_id === id);
       const who = first && byWhom(first);
       human.out(`call ${inLine(id)}${who ? ` by ${who}` : ''}`);
-      for (const l of lines.sort()) human.out(l);
+      for (const l of lines) human.out(l.text);
     }
     return EXIT.ok;
   } finally {
