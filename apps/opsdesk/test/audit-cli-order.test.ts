@@ -10,6 +10,8 @@
  * Real SDK client over loopback HTTP as alice; the CLI run as a process on the data directory.
  */
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
 import { CLI, httpClient, httpOpsdeskForSuite, nodeArgs, tokenOf } from './harness.js';
@@ -68,5 +70,36 @@ describe('elicitkit audit shows a call’s records in the order they happened', 
     const heads = cli.stdout.split('\n').filter((l) => l.startsWith('call '));
     expect(heads, `the trail as shown:\n${cli.stdout}`).toHaveLength(2);
     expect(heads[0], `the trail as shown:\n${cli.stdout}`).toContain('by bob');
+  }, 90_000);
+
+  it('records of one millisecond: the answer, then the question it led to', () => {
+    // Written by hand, every record of the call in the same millisecond: each table numbers its
+    // own rows, so only the questions' own order can tell.
+    const db = new BetterSqlite3(join(served.dataDir, 'opsdesk.db'));
+    const at = Date.UTC(2030, 0, 1);
+    try {
+      const ask = db.prepare(
+        "INSERT INTO audit_requests (context_id, tool, question, mode, revision, message, delivered, at) VALUES ('same-ms', 'deploy_service', ?, 'form', '2025-11-25', ?, 1, ?)",
+      );
+      const answer = db.prepare(
+        "INSERT INTO audit_responses (context_id, tool, question, action, elapsed_ms, at) VALUES ('same-ms', 'deploy_service', ?, ?, 1, ?)",
+      );
+      ask.run('whereto', 'Which environment?', at);
+      answer.run('whereto', 'accept', at);
+      ask.run('approve', 'Deploy to production?', at);
+      answer.run('approve', 'decline', at);
+    } finally {
+      db.close();
+    }
+    const cli = spawnSync(process.execPath, nodeArgs(CLI, 'audit', '--data', served.dataDir, '--limit', '1'), {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(cli.status).toBe(0);
+    const shown = cli.stdout
+      .split('\n')
+      .filter((l) => /deploy_service\//.test(l))
+      .map((l) => l.replace(/^.*?(request|response)\s+deploy_service\/(\w+).*$/, '$1 $2'));
+    expect(shown).toEqual(['request whereto', 'response whereto', 'request approve', 'response approve']);
   }, 90_000);
 });

@@ -38,8 +38,11 @@ export async function audit(argv: string[], io: Io): Promise<number> {
       return EXIT.ok;
     }
     // Each call's records in the order they were written: by time to the millisecond (the line
-    // shows it to the second), then in a question's own order, then as stored.
-    const calls = new Map<string, { at: string; kind: number; row: number; text: string }[]>();
+    // shows it to the second); within one millisecond (each table numbers its own rows) the
+    // question asked first goes first — an answer, then the question it led to — one question's
+    // records in its own order (request, response, validation), then as stored.
+    type Line = { at: string; question: string; kind: number; row: number; text: string };
+    const calls = new Map<string, Line[]>();
     let kind = 0;
     const line = (r: Record<string, unknown>, text: string) => {
       const id = String(r.context_id);
@@ -47,7 +50,7 @@ export async function audit(argv: string[], io: Io): Promise<number> {
       const at = String(r.at);
       // One record, one line: a line break in its text (a caller's, a server's) would read as another record.
       const shown = `  ${at.slice(0, 19).replace('T', ' ')}  ${inLine(text, Number.POSITIVE_INFINITY)}`;
-      list.push({ at, kind, row: Number(r.id ?? 0), text: shown });
+      list.push({ at, question: String(r.question ?? ''), kind, row: Number(r.id ?? 0), text: shown });
       calls.set(id, list);
     };
     for (const r of trail.requests)
@@ -74,9 +77,15 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     // Messages and details carry callers' and servers' text: nothing in it may drive the terminal.
     const human = shownIo(io);
     if (calls.size === 0) human.out('The audit trail is empty.');
-    const order = (a: { at: string; kind: number; row: number }, b: { at: string; kind: number; row: number }) =>
-      a.at < b.at ? -1 : a.at > b.at ? 1 : a.kind - b.kind || a.row - b.row;
-    for (const lines of calls.values()) lines.sort(order);
+    const byTime = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    for (const lines of calls.values()) {
+      // The order questions were asked in: their request rows' numbers (one table, one sequence).
+      const asked = new Map<string, number>();
+      for (const l of lines) if (l.kind === 0 && !asked.has(l.question)) asked.set(l.question, l.row);
+      const askedAt = (l: Line) => asked.get(l.question) ?? Number.POSITIVE_INFINITY;
+      lines.sort((a, b) => byTime(a.at, b.at) || askedAt(a) - askedAt(b) || a.kind - b.kind || a.row - b.row);
+    }
+    const order = (a: Line, b: Line) => byTime(a.at, b.at) || a.kind - b.kind || a.row - b.row;
     // Calls in the order they began.
     const begun = [...calls].sort(([, a], [, b]) => order(a[0] as (typeof a)[0], b[0] as (typeof b)[0]));
     for (const [id, lines] of begun) {
