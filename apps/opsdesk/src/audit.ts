@@ -287,8 +287,16 @@ export function recordCallEnds(store: Store): (tool: AnyTool) => AnyTool {
             ? ctx.attempt<W>(effect, options)
             : ctx.attempt<W>((withhold, ...tx) => afterFlush(key, () => effect(withhold, ...tx)), options),
       });
-      const structured = result.structuredContent as { status?: unknown; message?: unknown } | undefined;
-      if (structured?.status === 'rejected') {
+      const structured = result.structuredContent as
+        | { status?: unknown; message?: unknown; question?: unknown }
+        | undefined;
+      // Refused: by the tool (`rejected`), or its arguments refused before any question (`invalid`
+      // with no question it answers) — weekly_report's project the caller may not see, answered
+      // as one that does not exist, is a refusal of what they may do all the same.
+      if (
+        structured?.status === 'rejected' ||
+        (structured?.status === 'invalid' && structured.question === undefined)
+      ) {
         const text = typeof structured.message === 'string' ? structured.message : '';
         await store
           .run(
