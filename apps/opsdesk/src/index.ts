@@ -7,6 +7,8 @@
 // Its data: the audit trail, and the demo back to its seed
 export { type AuditTrail, readAudit } from './audit.js';
 export type { Database } from './db/open.js';
+// Its state alone, without its tools, shop or workspace: what a reader of the trail opens
+export { openStore } from './db/open-store.js';
 export type { Store } from './db/store.js';
 
 // Acting as one of its people: over HTTP from a host that serves it in process, or as the account

@@ -111,9 +111,13 @@ async function openOn(store: OpsdeskStore, options: OpsdeskOptions, now: () => D
   }
   const { workspace, seeded } = openWorkspace(options.dataDir);
   if (seeded) {
+    // Only where the database has no state for it yet: on Postgres the state is every host's, and
+    // a host starting on a fresh data directory (or `elicitkit audit` reading the trail from one)
+    // that set it to its own seed would make a side equal to the seed read as unchanged — and the
+    // other copied over it unasked at the next sync.
     await store.run(
       run(
-        'INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET base_hash = excluded.base_hash, synced_at = excluded.synced_at',
+        'INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?) ON CONFLICT(path) DO NOTHING',
         'notes/plan.md',
         seeded,
         now().toISOString(),

@@ -11,6 +11,7 @@ describe('the public API of @elicitkit/opsdesk', () => {
     'defaultDataDir',
     'issueToken',
     'localeFrom',
+    'openStore',
     'readAudit',
     'redactedUrl',
     'resetDemo',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createOpsdesk, defaultDataDir, localeFrom, readAudit } from '@elicitkit/opsdesk';
+import { defaultDataDir, openStore, readAudit } from '@elicitkit/opsdesk';
 import type { Io } from '../io.js';
 import { inLine, shownIo } from '../shown.js';
 import { EXIT, refuseEmptyValues, UsageError, wholeNumber } from '../usage.js';
@@ -24,15 +24,12 @@ export async function audit(argv: string[], io: Io): Promise<number> {
   const limit = wholeNumber('--limit', values.limit, 1000, 1);
   const database = databaseFrom(values.database, process.env);
   const dataDir = database === undefined ? findData(values.data) : (values.data ?? defaultDataDir());
-  const opsdesk = await createOpsdesk({
-    dataDir,
-    ...(database ? { database } : {}),
-    locale: localeFrom(process.env.LANG),
-    identify: () => undefined,
-  });
+  // The state alone: a reader opens no workspace, shop or seed (on Postgres the sync state and
+  // the shop are every host's, and this machine's data directory may be new).
+  const store = await openStore(dataDir, database);
   try {
     // The last N calls, each whole: records of one call are never cut apart.
-    const trail = await readAudit(opsdesk.store, limit, { calls: true });
+    const trail = await readAudit(store, limit, { calls: true });
     if (values.json) {
       io.out(JSON.stringify(trail, null, 2));
       return EXIT.ok;
@@ -96,7 +93,7 @@ export async function audit(argv: string[], io: Io): Promise<number> {
     }
     return EXIT.ok;
   } finally {
-    await opsdesk.close();
+    await store.close();
   }
 }
 
