@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { oneLine } from './shorten.js';
+import { oneLine, spelledLine } from './shorten.js';
 
 describe('oneLine', () => {
   it('flattens newlines and tabs, and trims', () => {
@@ -32,5 +32,25 @@ describe('oneLine', () => {
     const short = oneLine('😀'.repeat(300), 51);
     expect(short).not.toMatch(/[\uD800-\uDFFF](?![\uDC00-\uDFFF])/u);
     expect([...short]).toHaveLength(51);
+  });
+});
+
+describe('spelledLine', () => {
+  it.each([
+    ['a variation selector', 'plan\uFE0E.md', 'plan⟨U+FE0E⟩.md'],
+    ['an ideographic space', 'my\u3000plan.md', 'my⟨U+3000⟩plan.md'],
+    ['a private-use character', 'plan\uE000.md', 'plan⟨U+E000⟩.md'],
+    ['an unassigned code point', 'plan\u{E0FFF}.md', 'plan⟨U+E0FFF⟩.md'],
+    ['a lone surrogate', 'plan\uD800.md', 'plan⟨U+D800⟩.md'],
+    ['a Mongolian vowel separator', 'plan\u180E.md', 'plan⟨U+180E⟩.md'],
+  ])('spells %s', (_what, name, shown) => {
+    expect(spelledLine(name)).toBe(shown);
+  });
+
+  it('leaves what is seen as itself: letters of any script, marks of a name in NFC, the plain space', () => {
+    for (const name of ['订单 notes.md', 'नमस्ते.md', 'café.md', 'a b.md', 'Ελληνικά.txt'])
+      expect(spelledLine(name)).toBe(name);
+    // The same word in NFD: its mark spelled, so it is never asked about as the NFC file.
+    expect(spelledLine('cafe\u0301.md')).toBe('cafe⟨U+0301⟩.md');
   });
 });

@@ -79,13 +79,23 @@ export function shownWhole(
   return { text: lines.map((line, i) => `${String(i + 1).padStart(width)} | ${line}`).join('\n') };
 }
 
-/** What `spelledLine` spells out: `UNSEEN`, and tabs and line breaks. */
-const SPELLED = new RegExp(`[\\u0009\\u000a${UNSAFE_CHARS}\\u2028\\u2029\\u27e8]`, 'g');
+/**
+ * What `spelledLine` spells out: `UNSEEN`, tabs and line breaks, and every other character not
+ * seen as itself — any control, format (the tag characters U+E0000–E007F among them), private-use,
+ * unassigned or lone surrogate one, anything Unicode says to draw as nothing (a Hangul filler, a
+ * combining grapheme joiner, a variation selector), and any space but U+0020 (a no-break space
+ * reads as one).
+ */
+const SPELLED =
+  /[\t\n\u27e8\u2028\u2029\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}]|(?! )\p{Zs}/gu;
+/** A combining mark: spelled out in a text not in NFC, whose letters would draw as another's that is. */
+const MARK = /\p{M}/gu;
 
 /**
  * `text` on one line, whole, no two texts alike: every character no one sees as it is — a control,
- * bidi or invisible one, a tab, a line break — spelled out as its code point (`⟨U+000A⟩`, and `⟨`
- * as `⟨U+27E8⟩`), nothing folded. For a name the person acts on without typing it (a file
+ * bidi or invisible one, a tab, a line break, a space other than U+0020 (`SPELLED`) — spelled out as
+ * its code point (`⟨U+000A⟩`, and `⟨` as `⟨U+27E8⟩`), nothing folded; in a text not in NFC its
+ * combining marks too (`cafe⟨U+0301⟩.md` is another file than `café.md`). For a name the person acts on without typing it (a file
  * sync_file resolves): `oneLine` shows `a  b` and `a b` alike, and the middle of a long one not at
  * all. With `max` (a line of a preview, such as a diff's), cut past it as `oneLine` cuts.
  *
@@ -93,7 +103,9 @@ const SPELLED = new RegExp(`[\\u0009\\u000a${UNSAFE_CHARS}\\u2028\\u2029\\u27e8]
  * spelledLine('notes/a\nb.md') // → 'notes/a⟨U+000A⟩b.md'
  */
 export function spelledLine(text: string, max = Number.POSITIVE_INFINITY): string {
-  return cut(text, max).replace(SPELLED, spell);
+  const spelled = cut(text, max).replace(SPELLED, spell);
+  // `café` written as `e` and U+0301 draws as `café` in one code point: both name files of their own.
+  return text === text.normalize('NFC') ? spelled : spelled.replace(MARK, spell);
 }
 
 /** `text` in a Markdown code block of its own (a monospace font, lines as they are); no line of it may start with ``` (`shownWhole` numbers them). */
