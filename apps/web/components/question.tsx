@@ -52,12 +52,14 @@ export function Question({
         onSettled(null);
         return true;
       }
-      if (response.status === 400 && body.issues) {
+      // Refused, the question still open (an answer the server judged, a body it could not read or
+      // too large, too many at once, a failure of its own): said here, and the form answerable again.
+      if (response.status === 400 || response.status === 413 || response.status === 429 || response.status >= 500) {
         setIssues(body.issues);
-        setError(body.error);
+        setError(body.error ?? texts.answerRefused(response.status));
         return false;
       }
-      // 404 / 409 / 410: the question is gone; close and say why in the chat.
+      // 403 / 404 / 409 / 410: the question is gone (or not this page's); close and say why in the chat.
       onSettled(body.error ?? texts.answerRefused(response.status));
       return false;
     } catch (e) {
