@@ -1,4 +1,4 @@
-import type { SettleReason } from '@elicitkit/client';
+import type { ServerDeadline, SettleReason } from '@elicitkit/client';
 import type { Chat } from './state';
 
 /**
@@ -9,6 +9,8 @@ export interface RunningCall {
   server: string;
   questions: Set<string>;
   done: Promise<unknown>;
+  /** Its deadline on the server's time (`serverDeadline`): told of each question it holds. */
+  deadline?: Pick<ServerDeadline, 'asking' | 'answered'>;
   /** The last of its questions to settle, and how (`questionSettled`): what its end answered. */
   lastSettled?: { id: string; reason: SettleReason };
 }
@@ -17,8 +19,13 @@ export interface RunningCall {
  * Counts `done` as a call of the chat to `server` until `endCall`. Registered before the call
  * can ask anything: its request is sent only after the connection's promise is awaited.
  */
-export function startCall(chat: Chat, server: string, done: Promise<unknown>): RunningCall {
-  const call: RunningCall = { server, questions: new Set(), done };
+export function startCall(
+  chat: Chat,
+  server: string,
+  done: Promise<unknown>,
+  deadline?: RunningCall['deadline'],
+): RunningCall {
+  const call: RunningCall = { server, questions: new Set(), done, ...(deadline ? { deadline } : {}) };
   chat.calls.add(call);
   return call;
 }
@@ -33,6 +40,7 @@ export function claimQuestion(chat: Chat, server: string, id: string): boolean {
   for (const call of chat.calls) {
     if (call.server !== server) continue;
     call.questions.add(id);
+    call.deadline?.asking(id);
     held = true;
   }
   return held;
@@ -40,7 +48,11 @@ export function claimQuestion(chat: Chat, server: string, id: string): boolean {
 
 /** Notes how question `id` settled on every running call holding it (`RunningCall.lastSettled`). */
 export function questionSettled(chat: Chat, id: string, reason: SettleReason): void {
-  for (const call of chat.calls) if (call.questions.has(id)) call.lastSettled = { id, reason };
+  for (const call of chat.calls) {
+    if (!call.questions.has(id)) continue;
+    call.lastSettled = { id, reason };
+    call.deadline?.answered(id);
+  }
 }
 
 /** Forgets an ended call; returns its questions that no call still running holds. */

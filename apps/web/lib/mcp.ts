@@ -8,6 +8,7 @@ import {
   type SchemaFound,
   type SchemaProblem,
   schemaProblemText,
+  serverDeadline,
   ToolSchemaError,
 } from '@elicitkit/client';
 import { LOCALE_META_KEY } from '@elicitkit/form';
@@ -16,6 +17,8 @@ import {
   Client,
   ProtocolError,
   type RequestOptions,
+  SdkError,
+  SdkErrorCode,
   StreamableHTTPClientTransport,
   type Tool,
 } from '@modelcontextprotocol/client';
@@ -501,6 +504,9 @@ function toolOf(listed: string, locale: Locale): { server: ServerConfig; name: s
   return { server, name: listed.slice(server.name.length + 2) };
 }
 
+/** The SDK's own timeout, left to the call's deadline: setTimeout's largest delay (a larger one fires at once). */
+const NO_SDK_TIMEOUT = 2 ** 31 - 1;
+
 /** Calls a tool (by its listed name), waiting as long as a person may take to answer. */
 export async function callTool(
   chat: Chat,
@@ -510,9 +516,15 @@ export async function callTool(
   locale: Locale = 'en',
 ): Promise<ToolOutput> {
   const { server, name } = toolOf(listed, locale);
+  // The server's time on the call, not the person's: standing still while a question of it is
+  // open. Counted from the call's start (the SDK's `timeout`), a call asking twice, the person
+  // taking most of each question's time, was timed out after its first answer was taken.
+  const budget = config().questionTimeoutMs + 60_000;
+  const deadline = serverDeadline(budget);
+  const stopped = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
   // A call is sent again only when it certainly never ran: refused before it was sent, or a 404
   // for the old session (the spec's answer of a server that did not process it). Never a replay.
-  const call = withConnection(
+  const sent = withConnection(
     chat,
     server,
     (c) =>
@@ -520,15 +532,23 @@ export async function callTool(
         c,
         // The chat's language travels with each call: an Elicitkit server (opsdesk) asks and answers in it.
         { name, arguments: args, _meta: { [LOCALE_META_KEY]: locale } },
-        { timeout: config().questionTimeoutMs + 60_000, resetTimeoutOnProgress: true, ...(signal ? { signal } : {}) },
+        { timeout: NO_SDK_TIMEOUT, signal: stopped },
       ),
     (kind) => kind !== 'lost',
     true,
     locale,
   );
-  const running = startCall(chat, server.name, call);
+  // Told as the SDK tells its own timeout (`server-failure.ts` reads it so).
+  const call = sent.catch((error: unknown) => {
+    if (!deadline.signal.aborted || signal?.aborted) throw error;
+    throw new SdkError(SdkErrorCode.RequestTimeout, 'Request timed out', { timeout: budget }, { cause: error });
+  });
+  const running = startCall(chat, server.name, call, deadline);
   // However the call ends (result, error, abort), a question it left open can no longer be answered.
-  const result = await call.finally(() => withdrawQuestions(chat, endCall(chat, running)));
+  const result = await call.finally(() => {
+    deadline.stop();
+    return withdrawQuestions(chat, endCall(chat, running));
+  });
   const raw = ((result.content ?? []) as { type: string; text?: string }[])
     .map((b) => (b.type === 'text' ? (b.text ?? '') : `[${b.type}]`))
     .join('\n');

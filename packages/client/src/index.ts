@@ -33,6 +33,7 @@ export {
   RevisionChoiceError,
   revisionOptions,
 } from './revision.js';
+export { type ServerDeadline, serverDeadline } from './server-deadline.js';
 export { guardStreamEnds, STREAM_ENDED_MESSAGE } from './stream-end.js';
 
 // What a renderer is, and the shapes it draws and returns

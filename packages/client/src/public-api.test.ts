@@ -40,6 +40,7 @@ describe('the public API of @elicitkit/client', () => {
     'parseRevisionChoice',
     'revisionOptions',
     'schemaProblemText',
+    'serverDeadline',
     'toolArguments',
   ];
   const TYPES = [
@@ -80,6 +81,7 @@ describe('the public API of @elicitkit/client', () => {
     'ScriptedAnswer',
     'ScriptedRenderer',
     'ScriptedRendererOptions',
+    'ServerDeadline',
     'ServerIdentity',
     'SetTimer',
     'SettleReason',

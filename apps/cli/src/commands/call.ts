@@ -16,6 +16,7 @@ import {
   type Renderer,
   revisionOptions,
   ScriptError,
+  serverDeadline,
   toolArguments,
 } from '@elicitkit/client';
 import { SchemaValidator } from '@elicitkit/client/schema-validator';
@@ -37,50 +38,6 @@ import { EXIT, refuseEmptyValues, UsageError, wholeNumber } from '../usage.js';
 const CALL_TIMEOUT_MS = 15 * 60_000;
 /** The SDK's own timeout, left to ours: setTimeout's largest delay (a larger one fires at once). */
 const NO_SDK_TIMEOUT = 2 ** 31 - 1;
-
-/**
- * The server's time on a call, not the person's: a deadline that stands still while a question
- * is open. `signal` aborts (reason `'timeout'`) when the server has had `ms` of its own.
- */
-export function serverDeadline(ms: number): {
-  signal: AbortSignal;
-  asking(id: number): void;
-  answered(id: number): void;
-  stop(): void;
-} {
-  const expired = new AbortController();
-  const open = new Set<number>();
-  let left = ms;
-  let since = performance.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let over = false;
-  const run = () => {
-    since = performance.now();
-    timer = setTimeout(() => expired.abort('timeout'), Math.max(0, left));
-  };
-  run();
-  return {
-    signal: expired.signal,
-    asking(id) {
-      if (open.size === 0 && timer !== undefined) {
-        clearTimeout(timer);
-        timer = undefined;
-        left -= performance.now() - since;
-      }
-      open.add(id);
-    },
-    answered(id) {
-      // A question withdrawn after the call ended (the screen closing) starts nothing again.
-      if (!open.delete(id) || open.size > 0 || over || expired.signal.aborted) return;
-      run();
-    },
-    stop() {
-      over = true;
-      clearTimeout(timer);
-      timer = undefined;
-    },
-  };
-}
 
 /**
  * `elicitkit call <target> <tool> [k=v …] [--args JSON] [--answers FILE] [--secrets decline|warn] [--revision …|--era …] [--json]`.

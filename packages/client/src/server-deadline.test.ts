@@ -1,10 +1,10 @@
 /**
- * `call`'s deadline is the server's time on the call, not the person's: it stands still while a
+ * `serverDeadline` (`elicitkit call`'s, the web app's) is the server's time on the call, not the person's: it stands still while a
  * question is open (several at once included) and runs again, with what was left, once the last
  * one is answered. Fake timers and clock: nothing here waits.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { serverDeadline } from './commands/call.js';
+import { serverDeadline } from './server-deadline.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
