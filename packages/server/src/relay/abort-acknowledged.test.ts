@@ -180,7 +180,7 @@ describe.skipIf(!REDIS)('an abort the holder acknowledges', () => {
     // Its entry as the version before acknowledgements writes it: eight lines.
     const key = `${prefix}session:${transport.sessionId}`;
     const entry = String(await a.redis.get(key)).split('\n');
-    expect(entry.slice(8)).toEqual(['ack']);
+    expect(entry.slice(8)).toEqual(['ack', 'whole']);
     await a.redis.set(key, entry.slice(0, 8).join('\n'), 'PX', 60_000);
     toB = true;
     const call = startDeploy(client);

@@ -34,6 +34,7 @@ import {
   headerList,
   MAX_DATA_BYTES,
   open,
+  type RelayedIdentity,
   sealFrames,
   toBase64,
 } from './frames.js';
@@ -301,6 +302,8 @@ export async function runRelayed(
         clientId: frame.auth.clientId,
         scopes: frame.auth.scopes,
         ...(frame.auth.expiresAt === undefined ? {} : { expiresAt: frame.auth.expiresAt }),
+        ...(frame.auth.extra === undefined ? {} : { extra: frame.auth.extra }),
+        ...(frame.auth.resource === undefined ? {} : { resource: new URL(frame.auth.resource) }),
       },
       owns: async (sessionOwner) => sha256(sessionOwner, 'hex') === owner,
     });
@@ -773,6 +776,8 @@ export async function relayTo(
      * of an earlier version takes at most 64 scopes of 256, and a client id of 1,024.
      */
     wideIdentity: boolean;
+    /** The holder's directory entry says it takes an identity's `extra` and `resource` (`SessionEntry.wholeIdentity`). */
+    wholeIdentity: boolean;
     /** The holder's directory entry says it keeps its heartbeat (`SessionEntry.beats`). */
     beats: boolean;
     /** The holder's directory entry says it numbers a response's frames (`SessionEntry.sequenced`). */
@@ -889,7 +894,10 @@ export async function relayTo(
   // Set while a PUBLISH of the request is unanswered.
   let published = false;
   try {
-    if (auth && !to.wideIdentity) checkEarlierIdentity(auth);
+    const identity = auth && relayedAuth(auth);
+    if (identity && !to.wideIdentity) checkEarlierIdentity(identity);
+    else if (identity && !to.wholeIdentity && (identity.extra !== undefined || identity.resource !== undefined))
+      checkEarlierIdentity(identity);
     const frame: Frame = {
       t: 'request',
       r,
@@ -901,7 +909,7 @@ export async function relayTo(
       ...(batch ? { batch: true as const } : {}),
       ...(aead ? { aead: true as const } : {}),
       ...(to.sequenced ? { seq: true as const } : {}),
-      ...(auth ? { auth: relayedAuth(auth) } : {}),
+      ...(identity ? { auth: identity } : {}),
       // This replica answers the holder's pings on the connection the request goes on.
       ...(via && to.pings ? { ping: true as const } : {}),
     };
@@ -1020,12 +1028,21 @@ export class Hearing {
   }
 }
 
-/** The identity a relayed request carries: who, with what scopes, until when — never the token. */
-function relayedAuth(auth: AuthInfo) {
+/**
+ * The identity a relayed request carries: who, with what scopes, until when, its `extra` (as JSON)
+ * and `resource` — never the token. Without `extra`, an app whose `identify` names the person by
+ * it (one client id serving several people) had the call done for nobody on the holder.
+ */
+function relayedAuth(auth: AuthInfo): RelayedIdentity {
+  const extra = auth.extra === undefined ? undefined : (JSON.parse(JSON.stringify(auth.extra)) as unknown);
   return {
     clientId: auth.clientId,
     scopes: auth.scopes,
     ...(auth.expiresAt === undefined ? {} : { expiresAt: auth.expiresAt }),
+    ...(typeof extra === 'object' && extra !== null && !Array.isArray(extra)
+      ? { extra: extra as Record<string, unknown> }
+      : {}),
+    ...(auth.resource === undefined ? {} : { resource: String(auth.resource) }),
   };
 }
 

@@ -254,7 +254,7 @@ describe('relay frames', () => {
       null,
     ]) {
       expect(refusal(request(auth))).toMatch(
-        /^a relay request frame out of bounds: its identity \(client id and scopes, at most 65,536 characters together\)$/,
+        /^a relay request frame out of bounds: its identity \(client id, scopes, extra and resource, at most 65,536 characters together\)$/,
       );
       expect(open(keys, 'b', sealUnchecked(keys, envelope(), request(auth)), new Map())).toEqual({ dropped: 'schema' });
     }

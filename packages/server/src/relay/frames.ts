@@ -64,6 +64,10 @@ export interface RelayedIdentity {
   clientId: string;
   scopes: string[];
   expiresAt?: number;
+  /** `AuthInfo.extra`, as JSON (an app's `identify` may name the person by it). */
+  extra?: Record<string, unknown>;
+  /** `AuthInfo.resource`, as its URL's text. */
+  resource?: string;
 }
 
 /** A header list as a frame carries it: `[name, value]` pairs. */
@@ -190,10 +194,15 @@ const headers: Check = (list) =>
 /** Whether `auth` is an identity of at most MAX_IDENTITY characters, with nothing else in it. */
 function identityWithin(auth: unknown): boolean {
   if (typeof auth !== 'object' || auth === null || Array.isArray(auth)) return false;
-  const { clientId, scopes, expiresAt, ...rest } = auth as Record<string, unknown>;
+  const { clientId, scopes, expiresAt, extra, resource, ...rest } = auth as Record<string, unknown>;
   if (Object.keys(rest).length > 0 || typeof clientId !== 'string' || !Array.isArray(scopes)) return false;
   if (expiresAt !== undefined && (typeof expiresAt !== 'number' || !Number.isFinite(expiresAt))) return false;
-  let size = clientId.length;
+  if (resource !== undefined && (typeof resource !== 'string' || resource.length > 8_192 || !URL.canParse(resource)))
+    return false;
+  if (extra !== undefined && (typeof extra !== 'object' || extra === null || Array.isArray(extra))) return false;
+  // What it adds is counted too (it was measured as JSON when the frame was opened).
+  let size = clientId.length + (extra === undefined ? 0 : JSON.stringify(extra).length) + (resource?.length ?? 0);
+  if (size > MAX_IDENTITY) return false;
   for (const scope of scopes) {
     if (typeof scope !== 'string') return false;
     size += scope.length + 1;
@@ -284,6 +293,11 @@ const isFrame = (value: unknown): value is Frame => frameMisfit(value) === undef
  * a frame it would drop unseen would leave its request waiting.
  */
 export function checkEarlierIdentity(auth: RelayedIdentity): void {
+  if (auth.extra !== undefined || auth.resource !== undefined)
+    throw new FrameRefused(
+      { t: 'request' },
+      "its identity (the server instance holding this session is of an earlier version, which would lose the identity's extra and resource: whom an app's identify names)",
+    );
   if (auth.clientId.length > 1_024 || auth.scopes.length > 64 || auth.scopes.some((scope) => scope.length > 256))
     throw new FrameRefused(
       { t: 'request' },
@@ -354,7 +368,7 @@ const BOUNDS: Record<string, string> = {
   url: 'its URL (at most 8,192 characters)',
   headers:
     'its headers (at most 256, each a token name of 1–256 characters and a value of at most 16,384 without line breaks)',
-  auth: `its identity (client id and scopes, at most ${MAX_IDENTITY.toLocaleString('en-US')} characters together)`,
+  auth: `its identity (client id, scopes, extra and resource, at most ${MAX_IDENTITY.toLocaleString('en-US')} characters together)`,
   body: `its body (at most ${MAX_DATA_BYTES.toLocaleString('en-US')} bytes)`,
   status: 'its status (200–599)',
 };

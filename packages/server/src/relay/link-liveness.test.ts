@@ -338,7 +338,7 @@ describe.skipIf(!REDIS)('a direct connection that stops carrying, both replicas 
     await client.connect(transport);
     const key = `${prefix}session:${transport.sessionId}`;
     const entry = String(await a.redis.get(key)).split('\n');
-    expect(entry.slice(6)).toEqual(['seq', 'ping', 'ack']);
+    expect(entry.slice(6)).toEqual(['seq', 'ping', 'ack', 'whole']);
     await a.redis.set(key, entry.slice(0, 7).join('\n'), 'PX', 60_000);
     toB = true;
     await untilDirect(client, a);

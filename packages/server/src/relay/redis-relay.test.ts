@@ -419,8 +419,8 @@ describe.skipIf(!REDIS)('2025 sessions relayed across replicas through Redis', (
     expect(signing.at(-1)?.every((signed) => !signed)).toBe(true);
     const key = `batch:session:${sessionId}`;
     const entry = (await a.redis.get(key)) as string;
-    // Holder, owner, `batch`, `aead`, no address (it takes no direct connections), `identity`, `seq`, `ping`, `ack`.
-    expect(entry.split('\n').slice(2)).toEqual(['batch', 'aead', '', 'identity', 'seq', 'ping', 'ack']);
+    // Holder, owner, `batch`, `aead`, no address (it takes no direct connections), `identity`, `seq`, `ping`, `ack`, `whole`.
+    expect(entry.split('\n').slice(2)).toEqual(['batch', 'aead', '', 'identity', 'seq', 'ping', 'ack', 'whole']);
     // The entry as the version before numbered responses writes it (six lines): a requester reading
     // it sends no `seq` (that holder would refuse it), and takes the response unnumbered.
     await a.redis.set(key, entry.split('\n').slice(0, 6).join('\n'), 'PX', 30_000);

@@ -358,7 +358,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       if (!entry || entry.holder === replica) return undefined;
       const digest = sha256(owner, 'hex');
       if (entry.digest !== digest) return undefined;
-      const { holder, batches, aead, address, wideIdentity, beats, sequenced, pings, acks } = entry;
+      const { holder, batches, aead, address, wideIdentity, wholeIdentity, beats, sequenced, pings, acks } = entry;
       const body =
         request.method === 'GET' || request.method === 'HEAD'
           ? undefined
@@ -375,6 +375,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         body,
         auth,
         wideIdentity,
+        wholeIdentity,
         beats,
         sequenced,
         pings,

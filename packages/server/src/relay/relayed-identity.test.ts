@@ -81,7 +81,7 @@ describe.skipIf(!REDIS)('the identity a relayed request carries', () => {
     expect(JSON.parse(refused.text)).toMatchObject({
       error: {
         message:
-          'Cannot relay: a relay request frame out of bounds: its identity (client id and scopes, at most 65,536 characters together)',
+          'Cannot relay: a relay request frame out of bounds: its identity (client id, scopes, extra and resource, at most 65,536 characters together)',
       },
     });
   });

@@ -39,6 +39,8 @@ export interface SessionEntry {
   pings: boolean;
   /** The holder answers an `abort` that asks (`ack`) with `dropped` once it has dropped the relay (`frames.ts`). */
   acks: boolean;
+  /** The holder takes an identity's `extra` and `resource` (`frames.ts`). */
+  wholeIdentity: boolean;
 }
 
 /**
@@ -77,6 +79,13 @@ const PING = 'ping';
  * heard, as before.
  */
 const ACK = 'ack';
+/**
+ * The tenth line: the holder takes an identity whole — with its `extra` and `resource`, which an
+ * app's `identify` may name the person by. A replica of an earlier version reads nine lines at
+ * most and writes none: it is never sent them (it would refuse the frame), and a request whose
+ * identity holds them is not relayed to it (its person would be lost on the way).
+ */
+const WHOLE = 'whole';
 
 /**
  * The sessions directory in Redis, as one replica sees it: `<prefix>session:<id>` → the holder,
@@ -126,7 +135,7 @@ export class SessionEntries {
   /** Records a session this replica now holds. */
   async open(id: string, owner: string): Promise<void> {
     const address = this.address();
-    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}\n${address ?? ''}\n${IDENTITY}\n${SEQ}\n${PING}\n${ACK}`;
+    const entry = `${this.replica}\n${sha256(owner, 'hex')}\n${BATCHES}\n${AEAD}\n${address ?? ''}\n${IDENTITY}\n${SEQ}\n${PING}\n${ACK}\n${WHOLE}`;
     await bounded(this.redis.set(this.key(id), entry, 'PX', this.ttlMs), this.timeoutMs);
     this.held.set(id, entry);
   }
@@ -144,7 +153,7 @@ export class SessionEntries {
       entry = await bounded(this.redis.get(this.key(id)), this.timeoutMs);
       if (entry !== null) this.remember(id, entry);
     }
-    const [holder, digest, can, reads, address, identity, numbers, answers, acks] = entry?.split('\n') ?? [];
+    const [holder, digest, can, reads, address, identity, numbers, answers, acks, whole] = entry?.split('\n') ?? [];
     return holder && digest
       ? {
           holder,
@@ -157,6 +166,7 @@ export class SessionEntries {
           sequenced: numbers === SEQ,
           pings: answers === PING,
           acks: acks === ACK,
+          wholeIdentity: whole === WHOLE,
         }
       : undefined;
   }
