@@ -197,7 +197,7 @@ describe.skipIf(!REDIS)('a relay that cannot go as planned', () => {
         expect(response.status).toBe(200);
         expect(text).toContain('"data":"begun"');
         expect(text).toContain(
-          'The request did not complete: the response failed on the server instance holding its session.',
+          'The request did not complete: the response failed on the server instance holding its session. Whether it took effect is not known: a tool effect the server had already begun runs to its end. Check before calling it again.',
         );
         expect(text).not.toContain('SQLITE');
         expect(told.holder.map((e) => e.message)).toEqual(['SQLITE_CORRUPT: /var/lib/opsdesk/opsdesk.db']);

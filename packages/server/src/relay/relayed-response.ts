@@ -78,6 +78,10 @@ const encoder = new TextEncoder();
 const TOO_LATE =
   'a message between the server instances arrived after it expired (one of them was paused, or cut off, for too long)';
 
+/** What a client told a relayed call did not complete must also be told: the effect may have run. */
+export const UNKNOWN_OUTCOME =
+  'Whether it took effect is not known: a tool effect the server had already begun runs to its end. Check before calling it again.';
+
 /**
  * The requesting side of one relay: turns the holder's frames back into a `Response` (the head
  * resolves it, chunks stream through as they come), and ends it with an error when told the way to
@@ -229,7 +233,9 @@ export class RelayedResponse {
         const error = {
           jsonrpc: '2.0',
           id,
-          error: { code: INTERNAL_ERROR, message: `The request did not complete: ${reason}.` },
+          // The holder is told to drop it, which ends a call not yet at its effect; an effect it had
+          // begun runs to its end (it is never cut half-way). Which of the two is not known here.
+          error: { code: INTERNAL_ERROR, message: `The request did not complete: ${reason}. ${UNKNOWN_OUTCOME}` },
         };
         this.stream?.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(error)}\n\n`));
       }
