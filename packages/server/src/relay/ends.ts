@@ -1124,3 +1124,23 @@ export function directoryDown(): Response {
     { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '5' } },
   );
 }
+
+/**
+ * A session this replica cannot find while Redis may have forgotten it (it came back after a
+ * break, and the holder's heartbeat has not written its entries again yet): not "Session not
+ * found", which a 2025 client takes as its session's end, but a 503 to send again.
+ */
+export function directoryRebuilding(): Response {
+  return new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: {
+        code: INTERNAL_ERROR,
+        message:
+          'Service unavailable: the session directory (Redis) is being written again after a break; send the request again',
+      },
+      id: null,
+    }),
+    { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' } },
+  );
+}

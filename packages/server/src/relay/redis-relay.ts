@@ -8,6 +8,7 @@ import { checkSecret } from '../secret.js';
 import { type DirectOptions, Links } from './direct.js';
 import {
   directoryDown,
+  directoryRebuilding,
   dropHeld,
   dropIfLapsed,
   Hearing,
@@ -222,8 +223,18 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         (lapse as { unref?: () => void }).unref?.();
       }),
   };
-  // Redis back after refusing commands: the aborts it refused go now.
-  const repay = () => payOwed(core);
+  // Redis back after refusing commands: the aborts it refused go now. Back after a break, it may
+  // have restarted and forgotten every entry and heartbeat: until every holder has written its
+  // own again (each does at its next beat, or as it subscribes again), one missing is not read as
+  // gone — a session not found, a holder not beating — but as not known yet.
+  let wasReady = redis.status === 'ready';
+  let rebuildingUntil = Number.NEGATIVE_INFINITY;
+  const rebuilding = () => performance.now() < rebuildingUntil;
+  const repay = () => {
+    if (wasReady) rebuildingUntil = performance.now() + sessionTtlMs;
+    wasReady = true;
+    payOwed(core);
+  };
   redis.on('ready', repay);
   if (options.direct)
     links = new Links(
@@ -333,7 +344,7 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
   const watchBeat = (peer: string, lost: (why: 'gone' | 'unreachable') => void) =>
     poll(
       `direct:${peer}`,
-      async () => ((await sessions.beating(peer)) ? undefined : 'gone'),
+      async () => ((await sessions.beating(peer)) || rebuilding() ? undefined : 'gone'),
       (why) => (why === 'gone' || why === 'unreachable') && lost(why),
     );
 
@@ -354,8 +365,10 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       } catch {
         return directoryDown();
       }
-      // Unknown, here (but closed), or someone else's: the handler answers "Session not found".
-      if (!entry || entry.holder === replica) return undefined;
+      // Unknown, here (but closed), or someone else's: the handler answers "Session not found" —
+      // unless Redis may have forgotten it, and its holder not written it again yet.
+      if (!entry) return rebuilding() ? directoryRebuilding() : undefined;
+      if (entry.holder === replica) return undefined;
       const digest = sha256(owner, 'hex');
       if (entry.digest !== digest) return undefined;
       const { holder, batches, aead, address, wideIdentity, wholeIdentity, beats, sequenced, pings, acks } = entry;
@@ -383,6 +396,8 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
         session: id,
       });
       if (sent !== HOLDER_GONE) return sent;
+      // Not beating, it seems: after a Redis restart its heartbeat may just not be written again yet.
+      if (rebuilding()) return directoryRebuilding();
       sessions.forget(id);
       return undefined;
     },

@@ -206,7 +206,12 @@ export class SessionEntries {
   async subscribedAgain(): Promise<void> {
     this.hearing = newHearing();
     const sent = performance.now();
-    await bounded(this.redis.set(this.alive(this.replica), this.hearing, 'PX', this.ttlMs), this.timeoutMs);
+    // Its entries too, at once: a Redis that restarted forgot them, and a request for one of its
+    // sessions reaching another replica would find none (each is written again at the next beat).
+    const pipeline = this.redis.pipeline();
+    pipeline.set(this.alive(this.replica), this.hearing, 'PX', this.ttlMs);
+    for (const [id, entry] of this.held) pipeline.set(this.key(id), entry, 'PX', this.ttlMs);
+    await bounded(pipeline.exec(), this.timeoutMs);
     this.beaten(sent);
   }
 
