@@ -38,3 +38,54 @@ export async function turn(
   expect(chunks[0]?.type, 'the chat route refused the turn').not.toBe('http');
   return chunks;
 }
+
+/**
+ * The page's `fetch` for a test that renders it: a request to the app's API goes to the chat route
+ * with `b`'s cookie, anything else to `fallback`; aborting the request errors the body the page
+ * reads, as fetch does. `onChunk` sees each piece of a response's body as it is read.
+ *
+ * @example
+ * vi.stubGlobal('fetch', pageFetch(b));
+ */
+export function pageFetch(
+  b: Browser,
+  options: { fallback?: typeof fetch; onChunk?: (chunk: Uint8Array) => void } = {},
+): (url: string, init?: RequestInit) => Promise<Response> {
+  return async (url, init) => {
+    if (options.fallback && (typeof url !== 'string' || !url.startsWith('/api/'))) return options.fallback(url, init);
+    const headers = new Headers(init?.headers);
+    headers.set('cookie', b.cookie);
+    const signal = init?.signal ?? undefined;
+    const response = await postChat(
+      new Request(`http://localhost${url}`, {
+        method: 'POST',
+        headers,
+        body: init?.body as string,
+        ...(signal ? { signal } : {}),
+      }),
+    );
+    if (!response.body) return response;
+    const reader = response.body.getReader();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        signal?.addEventListener('abort', () => {
+          controller.error(new DOMException('The operation was aborted.', 'AbortError'));
+          void reader.cancel().catch(() => undefined);
+        });
+      },
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) controller.close();
+          else {
+            options.onChunk?.(value);
+            controller.enqueue(value);
+          }
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  };
+}

@@ -47,22 +47,28 @@ afterAll(async () => {
   rmSync(data, { recursive: true, force: true });
 });
 
+/** A question asked and shown in <Question>, the browser's clock `off` ms from the server's. */
+async function shownWithClockOff(off: number) {
+  const b = await newBrowser();
+  const q = await ask(b, '/go');
+  const real = Date.now.bind(Date);
+  const browserClock = vi.spyOn(Date, 'now').mockImplementation(() => real() + off);
+  render(
+    createElement(Question, {
+      question: q.data as unknown as ElicitationData,
+      csrf: b.csrf,
+      locale: 'en',
+      texts: PAGE_TEXTS.en,
+      onSettled: () => {},
+    }),
+  );
+  return { q, browserClock };
+}
+
 describe("a browser whose clock runs ahead of the server's", () => {
   it('still lets the person answer a question the server waits for', async () => {
-    const b = await newBrowser();
-    const q = await ask(b, '/go');
-    const real = Date.now.bind(Date);
     // The browser's clock: 11 minutes ahead of the server's.
-    const browserClock = vi.spyOn(Date, 'now').mockImplementation(() => real() + 11 * 60_000);
-    render(
-      createElement(Question, {
-        question: q.data as unknown as ElicitationData,
-        csrf: b.csrf,
-        locale: 'en',
-        texts: PAGE_TEXTS.en,
-        onSettled: () => {},
-      }),
-    );
+    const { q, browserClock } = await shownWithClockOff(11 * 60_000);
     const submit = screen.getByRole('button', { name: 'Submit' }) as HTMLButtonElement;
     const shownDisabled = submit.disabled;
     browserClock.mockRestore();
@@ -72,19 +78,7 @@ describe("a browser whose clock runs ahead of the server's", () => {
   });
 
   it("behind the server's: the time left shown is the server's, not eleven minutes more", async () => {
-    const b = await newBrowser();
-    const q = await ask(b, '/go');
-    const real = Date.now.bind(Date);
-    vi.spyOn(Date, 'now').mockImplementation(() => real() - 11 * 60_000);
-    render(
-      createElement(Question, {
-        question: q.data as unknown as ElicitationData,
-        csrf: b.csrf,
-        locale: 'en',
-        texts: PAGE_TEXTS.en,
-        onSettled: () => {},
-      }),
-    );
+    await shownWithClockOff(-11 * 60_000);
     const shown = document.body.textContent ?? '';
     vi.restoreAllMocks();
     expect(shown).toMatch(/Time left (10:00|9:5\d)/);

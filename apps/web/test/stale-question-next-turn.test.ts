@@ -37,7 +37,7 @@ process.env.ELICITKIT_SERVERS = JSON.stringify([
 ]);
 for (const name of ['OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ELICITKIT_MODEL']) delete process.env[name];
 
-const { newBrowser, postChat } = await import('./chat-client');
+const { newBrowser, pageFetch } = await import('./chat-client');
 const { resetState, state } = await import('../lib/state');
 const { useChatHistory } = await import('../components/use-chat-history');
 const { useOpenQuestion } = await import('../components/use-open-question');
@@ -62,39 +62,7 @@ function ChatPage({ csrf }: { csrf: string }) {
 it('a question withdrawn when its turn stopped is not offered again in the next turn', async () => {
   const b = await newBrowser();
   // The page's fetch: the real chat route with the browser's cookie; an abort errors the body, as fetch does.
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    const headers = new Headers(init?.headers);
-    headers.set('cookie', b.cookie);
-    const signal = init?.signal ?? undefined;
-    const response = await postChat(
-      new Request(`http://localhost${url}`, {
-        method: 'POST',
-        headers,
-        body: init?.body as string,
-        ...(signal ? { signal } : {}),
-      }),
-    );
-    if (!response.body) return response;
-    const reader = response.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        signal?.addEventListener('abort', () => {
-          controller.error(new DOMException('The operation was aborted.', 'AbortError'));
-          void reader.cancel().catch(() => undefined);
-        });
-      },
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) controller.close();
-          else controller.enqueue(value);
-        } catch (error) {
-          controller.error(error);
-        }
-      },
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
-  });
+  vi.stubGlobal('fetch', pageFetch(b));
   render(createElement(ChatPage, { csrf: b.csrf }));
   await waitFor(() => expect(page?.chat.chatId).toBeTruthy());
 

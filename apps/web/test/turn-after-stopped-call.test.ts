@@ -87,7 +87,7 @@ process.env.OPENAI_BASE_URL = `http://127.0.0.1:${(model.address() as AddressInf
 process.env.OPENAI_API_KEY = 'k';
 process.env.ELICITKIT_MODEL = 'm-1';
 
-const { newBrowser, postChat } = await import('./chat-client');
+const { newBrowser, pageFetch, postChat } = await import('./chat-client');
 const { resetState } = await import('../lib/state');
 const { stopOpsdesk } = await import('../lib/opsdesk');
 const { renderChatHook } = await import('./chat-hook');
@@ -107,43 +107,15 @@ it('after a turn stopped while its tool call waited on a question, the next mess
   const realFetch = globalThis.fetch;
   // The page's fetch: its API requests go to the real route handler with the browser's cookie; an
   // abort errors the body the page reads, as fetch does (the model endpoint is fetched for real).
-  vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
-    if (typeof url !== 'string' || !url.startsWith('/api/')) return realFetch(url, init);
-    const headers = new Headers(init?.headers);
-    headers.set('cookie', b.cookie);
-    const signal = init?.signal ?? undefined;
-    const response = await postChat(
-      new Request(`http://localhost${url}`, {
-        method: 'POST',
-        headers,
-        body: init?.body as string,
-        ...(signal ? { signal } : {}),
-      }),
-    );
-    if (!response.body) return response;
-    const reader = response.body.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        signal?.addEventListener('abort', () => {
-          controller.error(new DOMException('The operation was aborted.', 'AbortError'));
-          void reader.cancel().catch(() => undefined);
-        });
+  vi.stubGlobal(
+    'fetch',
+    pageFetch(b, {
+      fallback: realFetch,
+      onChunk: (value) => {
+        if (new TextDecoder().decode(value).includes('"data-elicitation"')) questionShown = true;
       },
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) controller.close();
-          else {
-            if (new TextDecoder().decode(value).includes('"data-elicitation"')) questionShown = true;
-            controller.enqueue(value);
-          }
-        } catch (error) {
-          controller.error(error);
-        }
-      },
-    });
-    return new Response(body, { status: response.status, headers: response.headers });
-  });
+    }),
+  );
 
   const chat = renderChatHook(b.csrf);
   await waitFor(() => expect(chat()?.chatId).toBeTruthy());

@@ -47,18 +47,24 @@ afterAll(async () => {
 
 const MINUTE = 60_000;
 
+/** A new browser's turn `text` (message `id`) sent to the chat route, on Vitest's clock (timers and Date). */
+async function turnOnFakeClock(id: string, text: string) {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  const b = await newBrowser();
+  const response = await postChat(
+    new Request('http://localhost/api/chat', {
+      method: 'POST',
+      headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ id, role: 'user', parts: [{ type: 'text', text }] }] }),
+    }),
+  );
+  expect(response.status).toBe(200);
+  return { b, response };
+}
+
 describe('a call that asks two questions in turn', () => {
   it('leaves the second its whole time: the call does not time out while the person answers', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    const b = await newBrowser();
-    const response = await postChat(
-      new Request('http://localhost/api/chat', {
-        method: 'POST',
-        headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
-        body: JSON.stringify({ messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: '/two_steps' }] }] }),
-      }),
-    );
-    expect(response.status).toBe(200);
+    const { b, response } = await turnOnFakeClock('m1', '/two_steps');
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
     const chunks: Record<string, unknown>[] = [];
@@ -121,16 +127,7 @@ describe('a call that asks two questions in turn', () => {
   }, 60_000);
 
   it('a server that keeps the call past its time, asking nothing, is still timed out, and said so', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    const b = await newBrowser();
-    const response = await postChat(
-      new Request('http://localhost/api/chat', {
-        method: 'POST',
-        headers: { cookie: b.cookie, 'x-elicitkit-csrf': b.csrf, 'content-type': 'application/json' },
-        body: JSON.stringify({ messages: [{ id: 'm2', role: 'user', parts: [{ type: 'text', text: '/silent' }] }] }),
-      }),
-    );
-    expect(response.status).toBe(200);
+    const { response } = await turnOnFakeClock('m2', '/silent');
     const text = (async () => new Response(response.body).text())();
     // Connected, and the call sent (the connection's own deadline is another matter).
     await vi.waitFor(
