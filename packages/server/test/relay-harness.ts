@@ -1,4 +1,4 @@
-import { createServer, type Socket, connect as tcpConnect } from 'node:net';
+import { createConnection, createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -370,5 +370,45 @@ export async function tamperingLink(port: number) {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * A TCP forwarder in front of `target`, whose connections a test cuts as a network blip would
+ * (`cut`): a direct connection between replicas made through it breaks while both stay up.
+ *
+ * @example
+ * const fwd = await tcpForwarder({ host: '127.0.0.1', port });
+ * fwd.cut();
+ */
+export async function tcpForwarder(target: {
+  host: string;
+  port: number;
+}): Promise<{ address: string; cut(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((inbound) => {
+    const outbound = createConnection(target);
+    for (const s of [inbound, outbound]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => sockets.delete(s));
+    }
+    inbound.pipe(outbound);
+    outbound.pipe(inbound);
+    inbound.on('close', () => outbound.destroy());
+    outbound.on('close', () => inbound.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const cut = () => {
+    for (const s of sockets) s.destroy();
+  };
+  return {
+    address: `127.0.0.1:${(server.address() as { port: number }).port}`,
+    cut,
+    close: () =>
+      new Promise<void>((resolve) => {
+        cut();
+        server.close(() => resolve());
+      }),
   };
 }

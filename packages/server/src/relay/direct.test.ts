@@ -1,4 +1,4 @@
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { createConnection, createServer, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
@@ -13,6 +13,7 @@ import {
   type Replica,
   type ReplicaOptions,
   relayHarness,
+  tcpForwarder,
   untilDirect,
 } from '../../test/relay-harness.js';
 import { Link, MAX_HELLO, MAX_LINK_MESSAGE, parseAddress } from './direct.js';
@@ -65,32 +66,6 @@ async function linkServer(greeted: boolean) {
       raw.socket.destroy();
       await new Promise((resolve) => server.close(resolve));
     },
-  };
-}
-
-/** A TCP forwarder in front of `target`: its connections can be cut, as a network blip would. */
-async function forwarder(target: string): Promise<{ address: string; cut(): void; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const where = parseAddress(target) as { host: string; port: number };
-  const server: Server = createServer((inbound) => {
-    const outbound = createConnection(where);
-    for (const s of [inbound, outbound]) {
-      sockets.add(s);
-      s.on('error', () => {});
-      s.on('close', () => sockets.delete(s));
-    }
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
-    inbound.on('close', () => outbound.destroy());
-    outbound.on('close', () => inbound.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    address: `127.0.0.1:${(server.address() as { port: number }).port}`,
-    cut: () => {
-      for (const s of sockets) s.destroy();
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
@@ -293,7 +268,7 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
   it('the connection is cut mid-question: the call ends with an error, the holder withdraws, the next call goes through', async () => {
     // The holder advertises a forwarder in front of its port, so the test can cut the connection.
     const port = await freePort();
-    const relayed = await forwarder(`127.0.0.1:${port}`);
+    const relayed = await tcpForwarder({ host: '127.0.0.1', port });
     cleanups.push(relayed.close);
     const { a, client, call } = await asking(
       await pair('cut:', { direct: { port, advertise: relayed.address } }, { direct: {} }),

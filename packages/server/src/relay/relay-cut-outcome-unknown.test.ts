@@ -7,12 +7,11 @@
  * happened is not known at the requester: the error now says so, and to check before calling
  * again; a call not yet at its effect is dropped at the holder as before.
  */
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { withRedis } from '../../../../test/support/redis-server.js';
 import { httpTransport } from '../../test/loopback.js';
-import { dropSubscription, freePort, relayHarness, untilDirect } from '../../test/relay-harness.js';
+import { dropSubscription, freePort, relayHarness, tcpForwarder, untilDirect } from '../../test/relay-harness.js';
 
 const REDIS = withRedis('relay/relay-cut-outcome-unknown.test.ts');
 const SECRET = 'relay-audit-told-failed-0123456789abcdef0123';
@@ -23,11 +22,11 @@ describe.skipIf(!REDIS)('a relay lost while the effect runs', () => {
   for (const route of ['redis', 'direct'] as const)
     it(`(${route}) a call cut while its effect ran: the client is told whether it took effect is not known`, async () => {
       const prefix = `tfa${route}:`;
-      let fwd: Awaited<ReturnType<typeof forwarder>> | undefined;
+      let fwd: Awaited<ReturnType<typeof tcpForwarder>> | undefined;
       let holderOptions = {};
       if (route === 'direct') {
         const port = await freePort();
-        fwd = await forwarder(port);
+        fwd = await tcpForwarder({ host: '127.0.0.1', port });
         h.cleanups.push(fwd.close);
         holderOptions = { direct: { port, advertise: fwd.address } };
       }
@@ -56,32 +55,3 @@ describe.skipIf(!REDIS)('a relay lost while the effect runs', () => {
       expect(told).toContain('Check before calling it again');
     });
 });
-
-/** A TCP forwarder in front of `target`, whose connections the test cuts. */
-async function forwarder(target: number): Promise<{ address: string; cut(): void; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((inbound) => {
-    const outbound = createConnection({ host: '127.0.0.1', port: target });
-    for (const s of [inbound, outbound]) {
-      sockets.add(s);
-      s.on('error', () => {});
-      s.on('close', () => sockets.delete(s));
-    }
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
-    inbound.on('close', () => outbound.destroy());
-    outbound.on('close', () => inbound.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    address: `127.0.0.1:${(server.address() as { port: number }).port}`,
-    cut: () => {
-      for (const s of sockets) s.destroy();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
