@@ -8,7 +8,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCliProcess as cli } from '../test/cli-process.js';
+import { runCliProcess as cli, doctorOutcomes } from '../test/cli-process.js';
 
 const SERVER = fileURLToPath(new URL('../test/hostile-pattern-server.mjs', import.meta.url));
 
@@ -34,16 +34,8 @@ describe('a result against a hostile output-schema pattern', () => {
   }, 70_000);
 
   it('doctor reads the server to the end: every tool called under every profile that can', async () => {
-    const { code, out } = await cli(['doctor', '--yes', '--json', '--', process.execPath, SERVER]);
+    const { code, outcomes } = await doctorOutcomes(SERVER);
     expect(code).toBe(0);
-    const report = JSON.parse(out) as { tools: { name: string; calls: { outcome: string }[] }[] };
-    const outcomes = (name: string) =>
-      new Set(
-        report.tools
-          .find((t) => t.name === name)
-          ?.calls.map((c) => c.outcome)
-          .filter((o) => o !== 'skipped'),
-      );
     // A result refused by the client's check is the SDK's InvalidParams error (-32602), as for any mismatch.
     expect(outcomes('report')).toEqual(new Set(['error -32602']));
     expect(outcomes('labels')).toEqual(new Set(['error -32602']));

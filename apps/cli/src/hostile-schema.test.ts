@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCliProcess as cli } from '../test/cli-process.js';
+import { runCliProcess as cli, doctorOutcomes } from '../test/cli-process.js';
 
 const SERVER = fileURLToPath(new URL('../test/hostile-schema-server.mjs', import.meta.url));
 
@@ -31,16 +31,8 @@ describe('a result against an output schema that costs too much to check', () =>
   }, 70_000);
 
   it('doctor reads the server to the end: the costly checks refused, the fine tool judged under every profile', async () => {
-    const { code, out } = await cli(['doctor', '--yes', '--json', '--', process.execPath, SERVER]);
+    const { code, outcomes } = await doctorOutcomes(SERVER);
     expect(code).toBe(0);
-    const report = JSON.parse(out) as { tools: { name: string; calls: { outcome: string }[] }[] };
-    const outcomes = (name: string) =>
-      new Set(
-        report.tools
-          .find((t) => t.name === name)
-          ?.calls.map((c) => c.outcome)
-          .filter((o) => o !== 'skipped'),
-      );
     expect(outcomes('nested')).toEqual(new Set(['error -32602']));
     expect(outcomes('unique')).toEqual(new Set(['error -32602']));
     expect(outcomes('fine')).toEqual(new Set(['result']));

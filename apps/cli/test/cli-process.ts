@@ -24,3 +24,28 @@ export async function runCliProcess(args: string[]): Promise<{ code: number; out
     return { code: typeof e.code === 'number' ? e.code : -1, out: e.stdout ?? '', err: e.stderr ?? '' };
   }
 }
+
+/**
+ * `elicitkit doctor --yes --json` on a stdio server file, as a process: its exit code, and the
+ * outcomes of each tool's calls across the profiles, those skipped left out.
+ *
+ * @example
+ * const { code, outcomes } = await doctorOutcomes(SERVER);
+ * expect(outcomes('report')).toEqual(new Set(['error -32602']));
+ */
+export async function doctorOutcomes(server: string): Promise<{ code: number; outcomes(tool: string): Set<string> }> {
+  const { code, out } = await runCliProcess(['doctor', '--yes', '--json', '--', process.execPath, server]);
+  const report = (code === 0 ? JSON.parse(out) : { tools: [] }) as {
+    tools: { name: string; calls: { outcome: string }[] }[];
+  };
+  return {
+    code,
+    outcomes: (tool) =>
+      new Set(
+        report.tools
+          .find((t) => t.name === tool)
+          ?.calls.map((c) => c.outcome)
+          .filter((o) => o !== 'skipped'),
+      ),
+  };
+}
