@@ -90,7 +90,10 @@ const ENGINE_SCHEMAS = 256;
  * handed out keep working), so a server sending ever-new schemas cannot grow it without bound.
  */
 export class SharedSchemaValidator implements jsonSchemaValidator {
-  private engine = new SchemaValidator();
+  // On this thread: in Next.js's server the checks' thread never said it was ready while the
+  // route waited for it (the check blocked the call until its start gave up). Patterns stay
+  // linear; the servers a web app talks to are its operator's own (ELICITKIT_SERVERS).
+  private engine = new SchemaValidator({ isolated: false });
   private bySource = new Map<string, JsonSchemaValidator<unknown>>();
   private byObject = new WeakMap<object, JsonSchemaValidator<unknown>>();
   /** Schemas compiled so far (tests). */
@@ -103,7 +106,7 @@ export class SharedSchemaValidator implements jsonSchemaValidator {
     let validator = this.bySource.get(source);
     if (!validator) {
       if (this.bySource.size >= ENGINE_SCHEMAS) {
-        this.engine = new SchemaValidator();
+        this.engine = new SchemaValidator({ isolated: false });
         this.bySource.clear();
       }
       // A failed compile throws here, as the SDK's own validator does, and nothing is kept. A schema

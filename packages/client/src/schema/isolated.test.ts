@@ -7,6 +7,9 @@
  * reported — the value as not checked, the schema refused — and the next check runs on a new
  * thread. Without the thread these tests run for minutes (vitest's own timeout fails them).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_ERROR_TEXT, SchemaValidator } from './validator.js';
 
@@ -97,5 +100,27 @@ describe('SchemaValidator: checks a server cannot stall', () => {
     [{ maxMemoryMb: Number.NaN }, 'maxMemoryMb must be a whole number of at least 16, not NaN'],
   ])('bounds %j are refused when made', (options, message) => {
     expect(() => new SchemaValidator(options)).toThrow(new RangeError(message));
+  });
+
+  it("a host whose checks thread never starts: checked on the caller's thread from then on, not refused", () => {
+    // A worker that loads and never says it is ready (as in Next.js's server, where it hung).
+    const dir = mkdtempSync(join(tmpdir(), 'ek-schema-worker-'));
+    const stuck = join(dir, 'stuck-worker.js');
+    writeFileSync(stuck, 'setInterval(() => {}, 1000);\n');
+    const before = process.env.ELICITKIT_SCHEMA_WORKER;
+    process.env.ELICITKIT_SCHEMA_WORKER = stuck;
+    try {
+      // Bounds of its own: a thread of its own, made with this worker file.
+      const validator = new SchemaValidator({ timeoutMs: 1_234 });
+      const check = validator.getValidator(fine);
+      expect(check({ name: 'demo' }).valid).toBe(true);
+      expect(check({}).valid).toBe(false);
+      // A second validator of the same bounds does not wait for that thread again.
+      expect(new SchemaValidator({ timeoutMs: 1_234 }).getValidator(fine)({ name: 'x' }).valid).toBe(true);
+    } finally {
+      if (before === undefined) delete process.env.ELICITKIT_SCHEMA_WORKER;
+      else process.env.ELICITKIT_SCHEMA_WORKER = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

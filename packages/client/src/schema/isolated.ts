@@ -32,7 +32,14 @@ interface Thread {
 }
 
 /** How long a new thread may take to load its modules and say it is ready, ms. */
-const READY_MS = 15_000;
+const READY_MS = 5_000;
+
+/**
+ * The checks' thread could not be started here (it did not say it was ready in time: a host whose
+ * threads cannot load modules while its main thread waits, as Next.js's server): the caller checks
+ * on its own thread from then on.
+ */
+export class ThreadUnavailable extends Error {}
 
 /**
  * The worker file beside this module, as built: bundled (the package's bundle, the CLI's), compiled
@@ -75,8 +82,12 @@ export class IsolatedChecks {
   static create(bounds: { timeoutMs: number; maxMemoryMb: number }): IsolatedChecks | undefined {
     const key = `${bounds.timeoutMs}/${bounds.maxMemoryMb}`;
     if (!SHARED.has(key)) SHARED.set(key, IsolatedChecks.made(bounds));
-    return SHARED.get(key);
+    const made = SHARED.get(key);
+    return made?.unavailable ? undefined : made;
   }
+
+  /** Its thread could not be started (`ThreadUnavailable`): checks run on the caller's thread. */
+  unavailable = false;
 
   private static made(bounds: { timeoutMs: number; maxMemoryMb: number }): IsolatedChecks | undefined {
     const threads = builtin<WorkerThreads>('node:worker_threads');
@@ -187,7 +198,8 @@ export class IsolatedChecks {
     const thread: Thread = { worker, port: port1, said: new Int32Array(signal), compiled: new Set() };
     if (!this.waitFor(thread, 1, READY_MS)) {
       void worker.terminate();
-      throw new Error(`the schema checks' thread did not start within ${READY_MS / 1000} s`);
+      this.unavailable = true;
+      throw new ThreadUnavailable(`the schema checks' thread did not start within ${READY_MS / 1000} s`);
     }
     this.thread = thread;
     return thread;

@@ -3,7 +3,7 @@ import { Ajv, type Options } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { IsolatedChecks } from './isolated.js';
+import { IsolatedChecks, ThreadUnavailable } from './isolated.js';
 import { linearPattern } from './linear-pattern.js';
 
 type AjvCore = Ajv | Ajv2019 | Ajv2020;
@@ -153,7 +153,7 @@ export interface SchemaValidatorOptions {
  */
 export class SchemaValidator implements jsonSchemaValidator {
   private readonly here = new SchemaChecks();
-  private readonly isolated: IsolatedChecks | undefined;
+  private isolated: IsolatedChecks | undefined;
 
   constructor(options: SchemaValidatorOptions = {}) {
     const timeoutMs = options.timeoutMs ?? 2_000;
@@ -165,10 +165,22 @@ export class SchemaValidator implements jsonSchemaValidator {
     this.isolated = options.isolated === false ? undefined : IsolatedChecks.create({ timeoutMs, maxMemoryMb });
   }
 
+  /** `schema` compiled on the checks' thread, or on this one where none could be started. */
+  private compiled(schema: object): (input: unknown) => string | undefined {
+    if (this.isolated) {
+      try {
+        return this.isolated.compile(schema);
+      } catch (error) {
+        if (!(error instanceof ThreadUnavailable)) throw error;
+        this.isolated = undefined;
+      }
+    }
+    return this.here.compile(schema);
+  }
+
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     dialectOrThrow(schema as object);
-    const isolated = this.isolated;
-    const check = isolated ? isolated.compile(schema as object) : this.here.compile(schema as object);
+    const check = this.compiled(schema as object);
     return (input) => {
       const failed = check(input);
       return failed === undefined
