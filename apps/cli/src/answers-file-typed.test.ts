@@ -6,7 +6,8 @@ import { runCli as run } from '../test/run-cli.js';
 
 /**
  * An answers file is JSON a person typed, as `--args` is, and is held to the same (docs/cli.md,
- * Answers files): `JSON.parse` read `-0` as 0, `1e400` as null (Infinity), `9007199254740993` as
+ * Answers files) but for a whole number past ±2^53-1 read exactly, which is the form's to judge as
+ * when typed at the terminal: `JSON.parse` read `-0` as 0, `1e400` as null (Infinity), `9007199254740993` as
  * …992, `0.30000000000000000001` as 0.3, kept only the last of a key given twice, and passed on half
  * a character — each a value nobody wrote, sent as the person's answer. Now the file is refused
  * (usage, exit 2) naming where (`$[0].content.ratio`), and nothing is called. End to end through the
@@ -15,7 +16,7 @@ import { runCli as run } from '../test/run-cli.js';
 const SERVER = `
 import { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-const form = { type: 'object', properties: { ratio: { type: 'number', title: 'Ratio' }, note: { type: 'string', title: 'Note' } }, required: ['ratio'] };
+const form = { type: 'object', properties: { ratio: { type: 'number', title: 'Ratio' }, note: { type: 'string', title: 'Note' }, count: { type: 'integer', title: 'Count' } }, required: ['ratio'] };
 const server = new Server({ name: 'asker', version: '1.0.0' }, { capabilities: { tools: {} } });
 server.setRequestHandler('tools/list', async () => ({ tools: [{ name: 'scale', inputSchema: { type: 'object', properties: {} } }] }));
 server.setRequestHandler('tools/call', async (req, ctx) => {
@@ -73,6 +74,29 @@ describe('elicitkit call --answers: the file is sent as written, or refused nami
     const r = await call(file('[{"action":"decline","action":"accept","content":{"ratio":1}}]'));
     expect(r.code, r.err).toBe(2);
     expect(r.err).toContain('$[0].action is given twice');
+  }, 60_000);
+
+  // As the terminal takes it typed into the form: a whole number past ±2^53-1 read exactly is the
+  // form's to judge — a number field takes it (the file was refused: "send it as a string").
+  it.each([
+    ['1e16', '10000000000000000'],
+    ['9007199254740992', '9007199254740992'],
+    ['-1e21', '-1e+21'],
+  ])(
+    'a number field answered %s: sent as written',
+    async (written, sent) => {
+      const r = await call(file(`[{"action":"accept","content":{"ratio":${written}}}]`));
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toBe(`{"action":"accept","content":{"ratio":${sent}}}`);
+    },
+    60_000,
+  );
+
+  it("a whole-number field answered 9007199254740992: refused in the form's words, the question cancelled", async () => {
+    const r = await call(file('[{"action":"accept","content":{"ratio":1,"count":9007199254740992}}]'));
+    expect(r.err).toContain('the scripted answer did not fit the form');
+    expect(r.err).toContain('"Count" must be at most 9007199254740991 (larger whole numbers cannot be exact)');
+    expect(r.out, 'the number reached the server').toBe('{"action":"cancel"}');
   }, 60_000);
 
   it('1.0 is the number 1, and is sent', async () => {

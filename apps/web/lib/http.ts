@@ -45,14 +45,18 @@ export interface ReadJsonOptions {
   types?: readonly string[];
   /** The language every refusal is said in (the page's: `requestLocale`); English by default. */
   locale?: Locale;
-  /** Typed by a person (an answer): held to what the CLI holds its `--args` to. */
+  /**
+   * Typed by a person into a form (an answer): held to what the CLI holds its answers files to
+   * (`notAsTyped` with `answer`).
+   */
   typed?: boolean;
 }
 
 /**
  * Reads a JSON body, refusing (413) anything over `limit` bytes before parsing it. A body `typed`
- * by a person is held to what the CLI holds its `--args` to (`notAsTyped`): a number that would
- * arrive as another (`-0`, `1e400`, past ±2^53-1), a key given twice, half a character are refused
+ * by a person is held to what the CLI holds its answers files to (`notAsTyped`, `answer`): a
+ * number that would arrive as another (`-0`, `1e400`, `9007199254740993`), a key given twice, half
+ * a character are refused
  * naming where (`$.content.ratio`); any other body for nesting past `MAX_BODY_DEPTH`, and for a
  * number read as another value.
  */
@@ -97,7 +101,7 @@ export async function readJson(
     return { ok: false, status: 400, error: say.notJson };
   }
   if (typed) {
-    const wrong = notAsTyped(text);
+    const wrong = notAsTyped(text, { answer: true });
     if (wrong)
       return {
         ok: false,

@@ -2,17 +2,19 @@
  * Every value a person types that is sent as JSON is read the same way in the chat as in the CLI:
  * sent exactly as typed, or refused naming where it is — a form's answer posted to
  * `POST /api/elicitations/{id}`, a `/tool {json}` command, a `/tool k={json}` value. `-0` (sent as
- * 0), `1e400` (null), `9007199254740993` (…992), a decimal past a double's precision, a whole number
- * past ±2^53-1 (a reader cannot tell which it was), a key given twice (JSON keeps the last) and half a
- * character (`\ud800`) are each refused, as the CLI's `--args` refuses them (`toolArguments`);
- * `1.0` is the number 1 and is taken. The chat says so in its own language and terms: no `--args`.
+ * 0), `1e400` (null), `9007199254740993` (…992), a decimal past a double's precision, a key given
+ * twice (JSON keeps the last) and half a character (`\ud800`) are each refused, as the CLI's
+ * `--args` refuses them (`toolArguments`); `1.0` is the number 1 and is taken. A whole number past
+ * ±2^53-1 read exactly is refused in a command (a reader cannot tell which it was), and in an
+ * answer is the form's to judge, as the page's form takes it typed: a number field takes it, a
+ * whole-number field refuses it. The chat says so in its own language and terms: no `--args`.
  * Real chat route, a real stdio MCP server (raw JSON-RPC lines) that reports what it got.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArgumentError, toolArguments } from '@elicitkit/client';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawServer } from './raw-server';
 
 const SCHEMA = {
@@ -26,7 +28,8 @@ const SERVER = rawServer({
     if (m.params.arguments && Object.keys(m.params.arguments).length > 0)
       return reply({ content: [{ type: 'text', text: 'args ' + args }] });
     ask({ mode: 'form', message: 'How far?', requestedSchema: { type: 'object', properties: {
-      ratio: { type: 'number', title: 'Ratio' }, note: { type: 'string', title: 'Note' } }, required: ['ratio'] } })
+      ratio: { type: 'number', title: 'Ratio' }, note: { type: 'string', title: 'Note' },
+      count: { type: 'integer', title: 'Count' } }, required: ['ratio'] } })
       .then((r) => reply({ content: [{ type: 'text', text: 'answer ' + JSON.stringify(r.result) }] }));
   }`,
 });
@@ -76,7 +79,6 @@ const REFUSED: [label: string, content: string, path: string][] = [
   ['negative zero with a fraction', '{"ratio":-0.0e5}', '$.content.ratio'],
   ['a number too large for a double', '{"ratio":1e400}', '$.content.ratio'],
   ['a whole number past 2^53, rounded', '{"ratio":9007199254740993}', '$.content.ratio'],
-  ['a whole number past 2^53-1, exact but ambiguous', '{"ratio":9007199254740992}', '$.content.ratio'],
   ['a decimal past a double', '{"ratio":0.30000000000000000001}', '$.content.ratio'],
   ['a key given twice', '{"ratio":1,"ratio":2}', '$.content.ratio'],
   ['half a character in a value', '{"ratio":1,"note":"a\\ud800"}', '$.content.note'],
@@ -112,8 +114,38 @@ describe("a form's answer posted to the answer route", () => {
   });
 });
 
+describe('a whole number past ±2^53-1 read exactly, in an answer', () => {
+  // A chat of its own: the first has asked its 10 questions of the minute.
+  let b2: Browser;
+  beforeAll(async () => {
+    b2 = await newBrowser();
+  });
+
+  it('takes a whole number past ±2^53-1 read exactly into a number field, as the form takes it typed', async () => {
+    const q = await ask(b2, '/scale');
+    const sent = await answer(b2, q.id, '{"action":"accept","content":{"ratio":9007199254740992}}');
+    expect(sent.status).toBe(200);
+    expect(output(await q.rest)).toBe('answer {"action":"accept","content":{"ratio":9007199254740992}}');
+    // As a tool's argument it is still refused: a command is not a form's answer.
+    expect(cli('{"ratio":9007199254740992}')).toHaveProperty('refused');
+  });
+
+  it("refuses one in a whole-number field in the form's words, and the question stays open", async () => {
+    const q = await ask(b2, '/scale');
+    const sent = await answer(b2, q.id, '{"action":"accept","content":{"ratio":1,"count":9007199254740992}}');
+    expect(sent.status).toBe(400);
+    expect(JSON.stringify(await sent.json())).toContain('larger whole numbers cannot be exact');
+    expect((await state().registry.get(q.id))?.settlement).toBeUndefined();
+    expect((await answer(b2, q.id, { action: 'accept', content: { ratio: 1, count: 2 } })).status).toBe(200);
+    expect(output(await q.rest)).toBe('answer {"action":"accept","content":{"ratio":1,"count":2}}');
+  });
+});
+
 describe("a command's {json} and k={json}", () => {
-  const COMMANDS = REFUSED.map(([label, content, path]) => [label, content, path.replace('$.content', '$')] as const);
+  const COMMANDS = [
+    ...REFUSED,
+    ['a whole number past 2^53-1, exact but ambiguous', '{"ratio":9007199254740992}', '$.content.ratio'] as const,
+  ].map(([label, content, path]) => [label, content, path.replace('$.content', '$')] as const);
 
   it.each(COMMANDS)(
     'is refused naming where, in Chinese for a Chinese chat, nothing called: %s',

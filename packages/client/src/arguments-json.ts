@@ -34,6 +34,18 @@ export type NotAsTypedReason =
  */
 export const MAX_TYPED_DEPTH = 1_000;
 
+/** How typed JSON is read: see `NotAsTypedOptions.answer`. */
+export interface NotAsTypedOptions {
+  /**
+   * The JSON is an answer to a form (an answers file, a page's form sent to its route): a whole
+   * number past ±2^53-1 read exactly (`1e16`, `9007199254740992`) is taken as it is, as a form
+   * takes it typed into a number field, and the form's field judges it — a whole-number field
+   * refuses it ("larger whole numbers cannot be exact"). Everything else is refused as in
+   * arguments, a number JSON would round (`9007199254740993`) included.
+   */
+  answer?: boolean;
+}
+
 /** What in `text` would not be sent as typed, and where: the first found. */
 export interface NotAsTyped {
   /** Where it is: `$` the whole value, `$.meta.ids[1]` inside it (a key's half character as U+FFFD). */
@@ -50,7 +62,7 @@ export interface NotAsTyped {
  * @example
  * notAsTyped('{"a":1,"a":2}') // { path: '$.a', why: 'is given twice: JSON keeps only the last value' }
  */
-export function notAsTyped(text: string): NotAsTyped | undefined {
+export function notAsTyped(text: string, options: NotAsTypedOptions = {}): NotAsTyped | undefined {
   type Frame = { keys: Set<string>; key: string | undefined; path: string } | { index: number; path: string };
   const frames: Frame[] = [];
   let expectKey = false;
@@ -94,7 +106,7 @@ export function notAsTyped(text: string): NotAsTyped | undefined {
     } else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) {
       number.lastIndex = i;
       const written = number.exec(text)?.[0] ?? c;
-      const reason = numberNotAsTyped(written);
+      const reason = numberNotAsTyped(written, options);
       if (reason) return found(here(), reason);
       i += written.length - 1;
     }
@@ -140,21 +152,26 @@ export function notAsTypedWhy(reason: NotAsTypedReason): string {
  * numberNotAsTyped('9007199254740992') // { kind: 'unsafe-integer', … }
  * numberNotAsTyped('1.0') // undefined
  */
-export function numberNotAsTyped(typed: string): NotAsTypedReason | undefined {
+export function numberNotAsTyped(typed: string, options: NotAsTypedOptions = {}): NotAsTypedReason | undefined {
   const value = Number(typed);
   const sent = Object.is(value, -0) ? undefined : numberReadAs(typed);
   if (sent !== undefined) return { kind: 'inexact', written: cut(typed), arrivesAs: sent };
-  return valueNotAsTyped(typed, value);
+  return valueNotAsTyped(typed, value, options);
 }
 
 /**
  * Why `value`, read exactly from `written` (as JSON or by a form's rules: `+5`), is still not sent
  * as written: `-0` (sent as 0), a whole number past ±2^53-1; undefined when it is.
  */
-export function valueNotAsTyped(written: string, value: number): NotAsTypedReason | undefined {
+export function valueNotAsTyped(
+  written: string,
+  value: number,
+  options: NotAsTypedOptions = {},
+): NotAsTypedReason | undefined {
   if (Object.is(value, -0)) return { kind: 'negative-zero', written: cut(written) };
-  // Exact, yet past ±2^53-1 each double stands for several whole numbers: a reader cannot tell which.
-  if (Number.isInteger(value) && !Number.isSafeInteger(value))
+  // Exact, yet past ±2^53-1 each double stands for several whole numbers: a reader cannot tell
+  // which. An answer's form says what its field takes instead (see `NotAsTypedOptions.answer`).
+  if (!options.answer && Number.isInteger(value) && !Number.isSafeInteger(value))
     return { kind: 'unsafe-integer', written: cut(written), max: Number.MAX_SAFE_INTEGER };
   return undefined;
 }

@@ -96,6 +96,7 @@ export { type ArgumentProblem, describeArguments, toolArguments, type ValueProbl
 // JSON a person typed, read so that what is sent is what was typed (the CLI's --args, a chat's {json}, answers)
 export {
   type NotAsTyped,
+  type NotAsTypedOptions,
   type NotAsTypedReason,
   notAsTyped,
   notAsTypedWhy,

@@ -59,6 +59,7 @@ describe('the public API of @elicitkit/client', () => {
     'JsonTextOptions',
     'MemoryRegistryOptions',
     'NotAsTyped',
+    'NotAsTypedOptions',
     'NotAsTypedReason',
     'OpenOptions',
     'Opener',
@@ -156,7 +157,7 @@ describe('the public API of @elicitkit/client/typed-json', () => {
   it('declares exactly the reading of typed JSON and the writing of JSON at any depth, each documented (values with an @example)', () => {
     expect(publicApi(entry('./typed-json.ts'))).toEqual({
       values: ['jsonText', 'notAsTyped', 'notAsTypedWhy', 'numberNotAsTyped', 'numberReadAs'],
-      types: ['JsonTextOptions', 'NotAsTyped', 'NotAsTypedReason'],
+      types: ['JsonTextOptions', 'NotAsTyped', 'NotAsTypedOptions', 'NotAsTypedReason'],
       undocumented: [],
     });
   });

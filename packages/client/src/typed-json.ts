@@ -9,6 +9,7 @@
  */
 export {
   type NotAsTyped,
+  type NotAsTypedOptions,
   type NotAsTypedReason,
   notAsTyped,
   notAsTypedWhy,

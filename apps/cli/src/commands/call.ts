@@ -275,8 +275,9 @@ function pickRenderer(answersFile: string | undefined): Answerer {
     } catch (error) {
       throw new UsageError(`--answers ${answersFile}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    // Typed by a person, as --args is: what JSON.parse would change (-0, 1e400, a key given twice) is refused.
-    const wrong = notAsTyped(text);
+    // Typed by a person, as --args is: what JSON.parse would change (-0, 1e400, a key given twice) is
+    // refused. An answer's whole number past ±2^53-1 read exactly is its form's to judge, as typed.
+    const wrong = notAsTyped(text, { answer: true });
     if (wrong) throw new UsageError(`--answers ${answersFile}: ${wrong.path} ${wrong.why}; nothing was sent`);
     const parsed = parseAnswers(raw);
     if (!parsed.ok) throw new UsageError(`--answers ${answersFile}:\n${formatAnswerProblems(parsed.problems)}`);
