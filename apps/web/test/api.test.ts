@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MAX_ANSWER_LENGTH } from '@elicitkit/form';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answer as answerOf, ask as askOf, type Browser, newBrowser as newBrowserOf, type Routes } from './browser';
 
@@ -160,8 +161,9 @@ describe('POST /api/elicitations/{id}', () => {
   });
 
   it('refuses an oversize body (413) without reading it all', async () => {
+    // Past any answer a form takes (MAX_ANSWER_LENGTH characters of JSON, 3 bytes each at most).
     const q = await ask(alice, '/deploy_service service=order-service');
-    const huge = JSON.stringify({ action: 'accept', content: { env: 'x'.repeat(200_000) } });
+    const huge = JSON.stringify({ action: 'accept', content: { env: 'x'.repeat(3 * MAX_ANSWER_LENGTH + 4096) } });
     expect((await answer(alice, q.id, huge)).status).toBe(413);
     expect((await answer(alice, q.id, { action: 'cancel' })).status).toBe(200);
     await q.rest;

@@ -13,6 +13,7 @@ const VALUES = [
   'FormSchemaError',
   'LATEST_REVISION',
   'LOCALE_META_KEY',
+  'MAX_ANSWER_LENGTH',
   'REVISIONS',
   'RULES',
   'applyDefaults',

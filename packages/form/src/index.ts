@@ -69,6 +69,12 @@ export {
 export { FORM_LIMITS, type ParsedForm, parseFormSchema } from './schema/parse.js';
 export type { SchemaProblem, SchemaProblemCode } from './schema/problems.js';
 export { formatIssues, type Issue, type IssueCode, type Validation } from './validate/issues.js';
-export { type ValidateOptions, type Validator, validate, validator } from './validate/validate.js';
+export {
+  MAX_ANSWER_LENGTH,
+  type ValidateOptions,
+  type Validator,
+  validate,
+  validator,
+} from './validate/validate.js';
 export type * from './wire.js';
 export { ELICIT_ACTIONS, LOCALE_META_KEY } from './wire.js';

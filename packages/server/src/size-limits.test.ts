@@ -3,10 +3,12 @@
  * past its limit, or a round's answers past theirs, are refused with a sentence naming the limit,
  * and nothing acts; a call whose answers would seal a state past the limit stops with a reason.
  */
+
+import { MAX_ANSWER_LENGTH } from '@elicitkit/form';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accept, ENVELOPE, pendingOf, wireRound } from '../../../test/support/modern-wire.js';
 import { loopback } from '../test/loopback.js';
-import { checkSealedSize, MAX_ANSWERS_LENGTH, MAX_REQUEST_STATE_LENGTH } from './size-limits.js';
+import { answersFit, checkSealedSize, MAX_ANSWERS_LENGTH, MAX_REQUEST_STATE_LENGTH } from './size-limits.js';
 
 const serving = await loopback();
 afterAll(() => serving.close());
@@ -53,6 +55,37 @@ describe('size limits', () => {
       inputResponses: { env: accept({ env: 'dev' }) },
     });
     expect(done.result?.structuredContent).toMatchObject({ status: 'done' });
+  });
+
+  // Was: a round was held to 65,536 characters in all, while a form took up to 100,000 a field: a
+  // pasted log the form took was refused as the whole round's size. Now one answer is held to the
+  // form's own cap (MAX_ANSWER_LENGTH), as every renderer checks it before sending: past it, the
+  // answer is invalid like any other, said at its field; a round is held to what a state can hold.
+  it("one answer past the form's cap is invalid, said at its field; one within it goes through", async () => {
+    const tags = { name: 'tags', arguments: {} };
+    const answered = async (note: string) => {
+      const first = pendingOf(await wireRound(serving.url, tags));
+      const inputResponses = { tags: accept({ tags: ['x'], note }) };
+      expect(JSON.stringify(inputResponses).length).toBeLessThan(MAX_ANSWERS_LENGTH);
+      return wireRound(serving.url, { ...tags, requestState: first.requestState, inputResponses });
+    };
+    const refused = await answered('x'.repeat(MAX_ANSWER_LENGTH));
+    expect(refused.result?.structuredContent).toMatchObject({
+      status: 'invalid',
+      issues: [{ field: 'note', code: 'too_long' }],
+    });
+    expect(JSON.stringify(refused.result?.content)).toContain('"Note\\" is too long for one answer');
+    const done = await answered('x'.repeat(60_000));
+    expect(JSON.stringify(done.result?.content)).toContain('Tagged x');
+  });
+
+  it("a round of two answers, each within the form's cap, is taken whole", () => {
+    const two = {
+      a: accept({ note: 'x'.repeat(MAX_ANSWER_LENGTH - 20) }),
+      b: accept({ note: 'y'.repeat(MAX_ANSWER_LENGTH - 20) }),
+    };
+    expect(JSON.stringify(two).length).toBeGreaterThan(2 * MAX_ANSWER_LENGTH - 100);
+    expect(answersFit(two)).toBe(true);
   });
 
   // Was: the SDK copies the answers key by key, so one sent under "__proto__" became the copy's

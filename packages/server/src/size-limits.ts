@@ -13,8 +13,13 @@ import type { CallState } from './state.js';
  */
 export const MAX_REQUEST_STATE_LENGTH = 1024 * 1024;
 
-/** A round's `inputResponses`, in characters of JSON: every answer sent with one retry together. */
-export const MAX_ANSWERS_LENGTH = 64 * 1024;
+/**
+ * A round's `inputResponses`, in characters of JSON: every answer sent with one retry together.
+ * The state the kit seals holds them all, so no more than it may hold; each answer's content is
+ * held to the form's own cap when it is checked (`MAX_ANSWER_LENGTH` of `@elicitkit/form`, 65,536),
+ * said at the field — a round of several questions, each answered in full, fits.
+ */
+export const MAX_ANSWERS_LENGTH = MAX_REQUEST_STATE_LENGTH;
 
 /** Refuses a `requestState` past the limit (-32602), saying so. */
 export function tooLargeState(length: number): ProtocolError {

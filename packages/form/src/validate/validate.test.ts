@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FormSchema } from '../wire.js';
 import { formatIssues } from './issues.js';
-import { validate } from './validate.js';
+import { MAX_ANSWER_LENGTH, validate } from './validate.js';
 
 const schema: FormSchema = {
   type: 'object',
@@ -179,9 +179,72 @@ describe('validate', () => {
 
   it('caps strings even without maxLength, configurably', () => {
     const open: FormSchema = { type: 'object', properties: { note: { type: 'string', title: 'Note' } } };
-    expect(validate(open, { note: 'x'.repeat(100_001) }).ok).toBe(false);
-    expect(validate(open, { note: 'x'.repeat(100_000) }).ok).toBe(true);
+    // The string cap alone: the answer's own (MAX_ANSWER_LENGTH) is lifted here.
+    const whole = { maxAnswerLength: Number.POSITIVE_INFINITY };
+    expect(validate(open, { note: 'x'.repeat(100_001) }, whole).ok).toBe(false);
+    expect(validate(open, { note: 'x'.repeat(100_000) }, whole).ok).toBe(true);
     expect(validate(open, { note: 'x'.repeat(20) }, { maxStringLength: 10 }).ok).toBe(false);
+  });
+
+  describe("an answer's whole size (MAX_ANSWER_LENGTH: what the server and the web route take)", () => {
+    const two: FormSchema = {
+      type: 'object',
+      properties: { note: { type: 'string', title: 'Note' }, log: { type: 'string', title: 'Log' } },
+    };
+    const length = (content: object) => JSON.stringify(content).length;
+
+    it('an answer of exactly the cap passes; one character more is refused at the field holding the most', () => {
+      const fill = (n: number) => ({ note: 'n'.repeat(100), log: 'x'.repeat(n) });
+      const exact = fill(MAX_ANSWER_LENGTH - length(fill(0)));
+      expect(length(exact)).toBe(MAX_ANSWER_LENGTH);
+      expect(validate(two, exact).ok).toBe(true);
+      const over = fill(MAX_ANSWER_LENGTH - length(fill(0)) + 1);
+      expect(validate(two, over)).toEqual({
+        ok: false,
+        issues: [
+          {
+            path: ['log'],
+            code: 'too_long',
+            message: `"Log" is too long for one answer: an answer holds at most ${MAX_ANSWER_LENGTH} characters in all, and this one ${MAX_ANSWER_LENGTH + 1}. Shorten it.`,
+          },
+        ],
+      });
+    });
+
+    it('counts what JSON writes: escaped quotes and line breaks, two UTF-16 units an emoji', () => {
+      // 33,000 characters each, under every per-field cap, yet twice that as JSON.
+      for (const note of ['"'.repeat(33_000), '\n'.repeat(33_000), '😀'.repeat(33_000)]) {
+        expect(length({ note })).toBeGreaterThan(MAX_ANSWER_LENGTH);
+        const checked = validate(two, { note });
+        expect(checked.ok).toBe(false);
+        expect(checked.ok ? [] : checked.issues.map((i) => i.path)).toEqual([['note']]);
+      }
+    });
+
+    it('two fields each within reach, too much together: said at the larger one', () => {
+      const checked = validate(two, { note: 'a'.repeat(40_000), log: 'b'.repeat(30_000) });
+      expect(checked.ok ? [] : checked.issues.map((i) => [i.path, i.code])).toEqual([[['note'], 'too_long']]);
+    });
+
+    it('a list of choices counts as well', () => {
+      // 600 options of 90 characters: within the form's own text cap (65,536).
+      const options = Array.from({ length: 600 }, (_, i) => `${i}`.padStart(90, 'o'));
+      const many: FormSchema = {
+        type: 'object',
+        properties: {
+          picks: { type: 'array', title: 'Picks', items: { type: 'string', enum: options } },
+          note: { type: 'string', title: 'Note' },
+        },
+      };
+      expect(validate(many, { picks: options, note: 'x'.repeat(5_000) }).ok).toBe(true);
+      const all = validate(many, { picks: options, note: 'x'.repeat(20_000) });
+      expect(all.ok ? [] : all.issues.map((i) => i.path)).toEqual([['picks']]);
+    });
+
+    it('maxAnswerLength sets another cap', () => {
+      expect(validate(two, { note: 'x'.repeat(50) }, { maxAnswerLength: 40 }).ok).toBe(false);
+      expect(validate(two, { note: 'x'.repeat(20) }, { maxAnswerLength: 40 }).ok).toBe(true);
+    });
   });
 
   it('counts characters, not UTF-16 units, for length bounds', () => {
@@ -216,7 +279,7 @@ describe('validate', () => {
     expect(validate(s, { n: '😀😀😀😀' }, { maxStringLength: 6 })).toEqual({ ok: true, value: { n: '😀😀😀😀' } });
     expect(validate(s, { n: '😀'.repeat(60_000) }, {})).toMatchObject({ ok: false, issues: [{ code: 'too_long' }] });
     const open: FormSchema = { type: 'object', properties: { n: { type: 'string', title: 'N' } } };
-    expect(validate(open, { n: '😀'.repeat(60_000) }).ok).toBe(true);
+    expect(validate(open, { n: '😀'.repeat(60_000) }, { maxAnswerLength: Number.POSITIVE_INFINITY }).ok).toBe(true);
     for (const [n, cap] of [
       ['😀'.repeat(7), 6],
       ['x'.repeat(13), 6],

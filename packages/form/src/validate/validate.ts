@@ -7,9 +7,20 @@ import { type Issue, issue, MAX_LISTED, moreUnknownKeys, type Validation } from 
 export interface ValidateOptions {
   /** Longest string accepted in any field, in characters (code points), whatever the schema says. Default 100,000. */
   maxStringLength?: number;
+  /** The most characters of JSON the whole answer may take. Default `MAX_ANSWER_LENGTH`. */
+  maxAnswerLength?: number;
 }
 
 const DEFAULT_MAX_STRING = 100_000;
+
+/**
+ * The most characters of JSON one answer's content may take (`JSON.stringify(content).length`):
+ * what a server built on the kit takes in a round (`MAX_ANSWERS_LENGTH` of `@elicitkit/server` is
+ * larger), what the web app's answer route reads (its byte cap is three times it, UTF-8's most per
+ * character), so that an answer a form takes is never refused on its way for its size. A person
+ * typing into a form comes nowhere near it; a paste of a log may.
+ */
+export const MAX_ANSWER_LENGTH = 65_536;
 /** No field offers more options than this (`MAX_OPTIONS`): a longer list is refused unread. */
 const MAX_SELECTIONS = 1000;
 
@@ -50,10 +61,11 @@ export function validator(schema: FormSchema): Validator {
     const issues = problems.map((p) => issue(p.field ? [p.field] : [], 'bad_schema', `${p.message}. ${p.fix}`));
     return () => ({ ok: false, issues });
   }
-  return (content, options = {}) => check(form, content, options.maxStringLength ?? DEFAULT_MAX_STRING);
+  return (content, options = {}) =>
+    check(form, content, options.maxStringLength ?? DEFAULT_MAX_STRING, options.maxAnswerLength ?? MAX_ANSWER_LENGTH);
 }
 
-function check(form: CompiledForm, content: unknown, maxString: number): Validation<FormContent> {
+function check(form: CompiledForm, content: unknown, maxString: number, maxAnswer: number): Validation<FormContent> {
   if (!isObject(content)) {
     return {
       ok: false,
@@ -93,7 +105,42 @@ function check(form: CompiledForm, content: unknown, maxString: number): Validat
     if (value !== undefined) issues.push(...field.check(value, field.name, field.label));
   }
   if (issues.length > 0) return { ok: false, issues: dedupe(issues) };
+  const tooLarge = answerTooLarge(form, rest, maxAnswer);
+  if (tooLarge) return { ok: false, issues: [tooLarge] };
   return { ok: true, value: rest as FormContent };
+}
+
+/**
+ * The answer past `maxAnswer` characters of JSON, said at the field that takes the most of it;
+ * undefined when it fits. Measured exactly only when a bound read from the strings' lengths (each
+ * character escaped, at most 6) could pass the limit: a usual answer costs one walk of its keys.
+ */
+function answerTooLarge(form: CompiledForm, content: Record<string, unknown>, maxAnswer: number): Issue | undefined {
+  const sizes: [string, number][] = [];
+  let bound = 2;
+  for (const [key, value] of Object.entries(content)) {
+    let size = 6 * key.length + 4;
+    if (typeof value === 'string') size += 6 * value.length + 2;
+    else if (Array.isArray(value)) for (const item of value) size += 6 * String(item).length + 3;
+    else size += 24; // a number or a boolean
+    sizes.push([key, size]);
+    bound += size;
+  }
+  if (bound <= maxAnswer) return undefined;
+  const length = JSON.stringify(content).length;
+  if (length <= maxAnswer) return undefined;
+  let largest = '';
+  let most = -1;
+  for (const [key] of sizes) {
+    const size = JSON.stringify(content[key]).length;
+    if (size > most) [largest, most] = [key, size];
+  }
+  const label = form.byName.get(largest)?.label ?? show(largest);
+  return issue(
+    [largest],
+    'too_long',
+    `${label} is too long for one answer: an answer holds at most ${maxAnswer} characters in all, and this one ${length}. Shorten it.`,
+  );
 }
 
 /** Cheap checks that protect the rest: non-finite numbers, giant strings, giant lists. */

@@ -1,3 +1,4 @@
+import { MAX_ANSWER_LENGTH } from '@elicitkit/form';
 import { answer, answerAfterEnd } from '../../../../lib/elicitations';
 import { guardedChat, ownChatKey } from '../../../../lib/guard';
 import { readJson } from '../../../../lib/http';
@@ -6,8 +7,12 @@ import { requestLocale } from '../../../../lib/locale';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-/** Answers (or at least this size) are small: anything bigger is refused unread. */
-const MAX_ANSWER_BYTES = 64 * 1024;
+/**
+ * Anything bigger is refused unread: an answer the form takes (at most `MAX_ANSWER_LENGTH`
+ * characters of JSON, each at most 3 bytes of UTF-8) with its envelope (`action`, `applyDefaults`)
+ * always fits, so the form, not this, says when one is too long, at its field.
+ */
+const MAX_ANSWER_BYTES = 3 * MAX_ANSWER_LENGTH + 4096;
 
 /**
  * Answers one question. Bound to the chat that owns it (session cookie + CSRF header), validated
