@@ -2,8 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
+  copyFileSync,
   existsSync,
   fstatSync,
+  linkSync,
   lstatSync,
   mkdirSync,
   openSync,
@@ -189,6 +191,36 @@ export function applySide(file: string, side: Side): void {
     return;
   }
   writeAtomic(file, side.content);
+}
+
+/**
+ * Makes `file` hold `content` only if no file (or link) is at its name: false, nothing written,
+ * when the name is taken — by another process since it was found free, say. Whole or not at all:
+ * written to a temporary file first, then linked to the name (no name already there is ever
+ * replaced, as a rename would); on a file system without hard links, copied there exclusively.
+ */
+export function createFile(file: string, content: Buffer): boolean {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = join(dirname(file), `.${randomBytes(12).toString('hex')}.tmp`);
+  writeFileSync(temp, content, { flag: 'wx' });
+  try {
+    try {
+      linkSync(temp, file);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
+      try {
+        copyFileSync(temp, file, constants.COPYFILE_EXCL);
+      } catch (copying) {
+        if ((copying as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw copying;
+      }
+    }
+    return true;
+  } finally {
+    rmSync(temp, { force: true });
+  }
 }
 
 function writeAtomic(file: string, content: Buffer): void {

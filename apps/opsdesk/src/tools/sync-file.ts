@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { field, form } from '@elicitkit/form';
 import { defineTool, done, outcomeSchema, pending, rejected } from '@elicitkit/server';
 import * as z from 'zod/v4';
@@ -10,6 +10,7 @@ import { oneLine, spelledLine } from '../shorten.js';
 import { shortDiff, sideView } from '../sync/describe.js';
 import {
   applySide,
+  createFile,
   NotSyncable,
   type Resolved,
   readSide,
@@ -153,8 +154,15 @@ export function syncFileTool({ store, workspace, now }: Deps) {
             break;
           case 'keep_both': {
             if (!copyNow?.ok) break;
-            applySide(copyNow.local.file, local);
-            applySide(copyNow.remote.file, local);
+            // The copy's name was free a moment ago: created only if it still is on each side
+            // (another process may have taken it since), never written over.
+            if (local.exists) {
+              if (!createFile(copyNow.local.file, local.content)) return rejected(t.filesChanged(shown));
+              if (!createFile(copyNow.remote.file, local.content)) {
+                rmSync(copyNow.local.file, { force: true });
+                return rejected(t.filesChanged(shown));
+              }
+            }
             await recordBase(copy.path, hashOf(local));
             applySide(again.local.file, remote);
             await recordBase(path, hashOf(remote));
