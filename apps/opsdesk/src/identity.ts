@@ -72,9 +72,14 @@ function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** Tokens exist only as hashes in the database; the plain values are shown once, when created. */
-export function* hasTokens(): Query<boolean> {
-  return (yield* value<number>('SELECT COUNT(*) FROM api_tokens')) !== 0;
+/**
+ * Whether an operator's token is stored: one minted by a first start, which never expires. The
+ * tokens a host holds for itself (`issueToken`: the web app's, doctor's) expire and are not
+ * counted — a host that ran first must not make the operator's first start print nothing. Tokens
+ * exist only as hashes in the database; the plain values are shown once, when created.
+ */
+export function* hasOperatorTokens(): Query<boolean> {
+  return (yield* value<number>('SELECT COUNT(*) FROM api_tokens WHERE expires_at IS NULL')) !== 0;
 }
 
 /**

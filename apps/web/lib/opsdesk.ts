@@ -42,7 +42,15 @@ export function opsdeskHost(): Promise<OpsdeskHost> {
 async function start(): Promise<OpsdeskHost> {
   const { dataDir, lang, questionTimeoutMs } = config();
   // opsdesk's own deadline stays behind the page's, so the page says "expired" first.
-  const serving = await serveHttp({ dataDir, locale: lang, port: 0, timeoutMs: questionTimeoutMs + 30_000 });
+  // Its chats act through tokens of their own: the operator's first-start tokens are left to the
+  // first `elicitkit serve --http` on this data, which prints them.
+  const serving = await serveHttp({
+    dataDir,
+    locale: lang,
+    port: 0,
+    timeoutMs: questionTimeoutMs + 30_000,
+    firstStartTokens: false,
+  });
   const tokens = new Map<string, string>();
   for (const user of DEMO_USERS) tokens.set(user, await issueToken(serving.opsdesk.store, user));
   return {
