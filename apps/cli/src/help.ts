@@ -37,6 +37,8 @@ Options:
   --stdio                       serve on stdin/stdout (the default)
   --http PORT                   serve on http://127.0.0.1:PORT/mcp (0 picks a free port); prints
                                 the bearer tokens on the first start
+  --new-tokens                  with --http: print a new token for every user, once; the earlier
+                                ones (printed by a first start or an earlier --new-tokens) stop working
   --host HOST                   with --http: the address to bind (default 127.0.0.1)
   --data DIR                    the data directory (default $ELICITKIT_DATA, else $XDG_DATA_HOME/elicitkit)
   --user NAME                   with --stdio: who is calling (default the OS user)

@@ -41,6 +41,8 @@ describe('serve: a bad flag is refused before anything is written', () => {
     [['--http', '0', '--timeout-ms', '2147483648'], '--timeout-ms'],
     [['--user', ''], '--user'],
     [['--stdio', '--page-port', 'x'], '--page-port'],
+    [['--stdio', '--new-tokens'], '--new-tokens applies to --http'],
+    [['--new-tokens'], '--new-tokens applies to --http'],
   ])('%j: a usage error naming %s, no data directory made', async (args, flag) => {
     const data = fresh();
     const r = await run(['serve', ...args, '--data', data]);

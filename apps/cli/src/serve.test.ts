@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
+import { issueToken, serveHttp } from '@elicitkit/opsdesk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callTool } from '../../../test/support/mcp.js';
 import { CLI, count, httpClient, nodeArgs, stdioClient, tempDataDir } from '../../opsdesk/test/harness.js';
@@ -198,6 +199,42 @@ describe('elicitkit serve', () => {
       data.remove();
     }
   });
+
+  it("--http --new-tokens: a new token per user, printed once; the earlier ones stop working, a host's do not", async () => {
+    const data = tempDataDir();
+    try {
+      const first = await serveHttpChild(data.dir);
+      first.child.kill('SIGTERM');
+      await once(first.child, 'exit');
+      // A host acting through a token of its own (as the web app's chats do) on the same data.
+      const host = await serveHttp({ dataDir: data.dir, locale: 'en', port: 0, tokens: 'none' });
+      const hostToken = await issueToken(host.opsdesk.store, 'alice');
+      await host.close();
+
+      const renewed = await serveHttpChild(data.dir, ['--new-tokens']);
+      expect(renewed.out).toContain('New bearer tokens, shown this once');
+      expect(Object.keys(renewed.tokens)).toEqual(['alice', 'bob']);
+      for (const user of ['alice', 'bob']) expect(renewed.tokens[user]).not.toBe(first.tokens[user]);
+      const status = (token: string | undefined) =>
+        fetch(renewed.url, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+        }).then((r) => r.status);
+      expect(await status(first.tokens.alice)).toBe(401);
+      expect(await status(first.tokens.bob)).toBe(401);
+      const alice = await httpClient(renewed.url, renewed.tokens.alice ?? '', { revision: '2026-07-28' });
+      expect((await callTool(alice.client, 'list_deployments', {})).status).toBe('done');
+      await alice.client.close();
+      expect(await status(hostToken)).not.toBe(401);
+    } finally {
+      data.remove();
+    }
+  }, 120_000);
 
   it('an unknown --user is refused at start', async () => {
     const data = tempDataDir();

@@ -57,7 +57,7 @@ Commands:
   serve [--stdio | --http PORT [--host H]] [--data DIR] [--user NAME] [--lang en|zh] [--page-port PORT]
         [--timeout-ms N] [--reset [--yes]] [--max-sessions N] [--max-sessions-per-user N] [--max-calls-per-user N]
         [--database URL] [--redis URL [--relay-listen HOST:PORT [--relay-advertise HOST:PORT]]]
-        [--state-secret-file FILE]
+        [--state-secret-file FILE] [--new-tokens]
                               run opsdesk, the reference server (stdio by default); the caps apply
                               to 2025 HTTP sessions (defaults 1000, 100 and 100). --database (or
                               ELICITKIT_DATABASE_URL) keeps its state in Postgres instead of SQLite.

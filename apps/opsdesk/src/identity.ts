@@ -82,6 +82,11 @@ export function* hasOperatorTokens(): Query<boolean> {
   return (yield* value<number>('SELECT COUNT(*) FROM api_tokens WHERE expires_at IS NULL')) !== 0;
 }
 
+/** Removes every operator's token (those that never expire): each is refused from the next request. */
+export function* revokeOperatorTokens(): Query<void> {
+  yield* run('DELETE FROM api_tokens WHERE expires_at IS NULL');
+}
+
 /**
  * A new token for the account `account` (its id: the token is that account's, whatever it is
  * called later, and no other's); `expiresAt` (epoch ms) for one an in-process host holds and renews.

@@ -8,7 +8,15 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, INTERNAL_ERROR } from '@modelcontextprotocol/server';
 import type { Query } from './db/query.js';
 import type { Store } from './db/store.js';
-import { accountIdentity, createToken, hasOperatorTokens, issueToken, listUsers, userForToken } from './identity.js';
+import {
+  accountIdentity,
+  createToken,
+  hasOperatorTokens,
+  issueToken,
+  listUsers,
+  revokeOperatorTokens,
+  userForToken,
+} from './identity.js';
 import { createOpsdesk, type Opsdesk } from './opsdesk.js';
 import { createInFlight, type InFlight, inProcessFetch } from './web/in-process.js';
 import { badRequest, internalError, logError, pathOf, routeName } from './web/last-resort.js';
@@ -49,12 +57,14 @@ export interface ServeHttpOptions {
   /** The requestState key (≥ 32 characters); default: the one in the data directory. */
   secret?: string;
   /**
-   * Whether this start mints the first-start tokens (one per user, when no operator's token is
-   * stored yet: `newTokens`, to be printed). Default true; false for a host that acts through
-   * tokens of its own (`issueToken`: the web app), which would mint them only to never show them —
-   * and the operator's first `serve --http` on that data would then print none.
+   * The bearer tokens this start mints, each printed once (`newTokens`) and stored hashed:
+   * `first-start` (default), one per user when no operator's token is stored yet; `new`, one per
+   * user whatever is stored, every operator's token minted before revoked in the same transaction
+   * (lost tokens; the tokens hosts hold for themselves are left alone); `none`, for a host that
+   * acts through tokens of its own (`issueToken`: the web app), which would mint first-start tokens
+   * only to never show them — and the operator's first `serve --http` on that data would print none.
    */
-  firstStartTokens?: boolean;
+  tokens?: 'first-start' | 'new' | 'none';
   /** Caps on 2025 sessions, per user and in all (defaults: the handler's, 100 per user, 1000 in all). */
   limits?: Pick<HttpHandlerOptions, 'maxSessions' | 'maxSessionsPerIdentity' | 'maxInFlightPerIdentity'>;
   /**
@@ -77,7 +87,7 @@ export interface HttpServing {
   fetch: typeof fetch;
   port: number;
   opsdesk: Opsdesk;
-  /** Tokens created by this start (first start only, and not for `firstStartTokens: false`): print them once, they are stored hashed. */
+  /** Tokens created by this start (see `tokens`: on the first start by default): print them once, they are stored hashed. */
   newTokens: { username: string; token: string }[];
   /** Open 2025 sessions. */
   sessions(): number;
@@ -164,7 +174,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   }
   // Minted only now that clients can reach it: a start that fails before this (a port in use)
   // must not leave tokens stored that were never shown — the next start would show none.
-  const newTokens = options.firstStartTokens === false ? [] : await opsdesk.store.transaction(firstStartTokens());
+  const mint = options.tokens ?? 'first-start';
+  const newTokens = mint === 'none' ? [] : await opsdesk.store.transaction(operatorTokens(mint === 'new'));
   const origin = `http://${hosts.inUrls}:${port}`;
   opsdesk.links.setBaseUrl(origin);
   const url = `${origin}/mcp`;
@@ -199,9 +210,13 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   };
 }
 
-/** On the first start (no operator's token stored yet), a new bearer token for every user: printed once, stored hashed. */
-function* firstStartTokens(): Query<{ username: string; token: string }[]> {
-  if (yield* hasOperatorTokens()) return [];
+/**
+ * A new bearer token for every user, printed once and stored hashed: on the first start (no
+ * operator's token stored yet), or `again`, in place of every operator's token minted before.
+ */
+function* operatorTokens(again: boolean): Query<{ username: string; token: string }[]> {
+  if (again) yield* revokeOperatorTokens();
+  else if (yield* hasOperatorTokens()) return [];
   const tokens = [];
   for (const { id, username } of yield* listUsers()) tokens.push({ username, token: yield* createToken(id) });
   return tokens;

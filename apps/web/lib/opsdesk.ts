@@ -49,7 +49,7 @@ async function start(): Promise<OpsdeskHost> {
     locale: lang,
     port: 0,
     timeoutMs: questionTimeoutMs + 30_000,
-    firstStartTokens: false,
+    tokens: 'none',
   });
   const tokens = new Map<string, string>();
   for (const user of DEMO_USERS) tokens.set(user, await issueToken(serving.opsdesk.store, user));

@@ -32,6 +32,7 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       'state-secret-file': { type: 'string' },
       reset: { type: 'boolean' },
       yes: { type: 'boolean' },
+      'new-tokens': { type: 'boolean' },
     },
     strict: true,
   });
@@ -48,6 +49,8 @@ export async function serve(argv: string[], io: Io): Promise<number> {
   const redis = values.redis ?? (process.env.ELICITKIT_REDIS_URL || undefined);
   const database = databaseFrom(values.database, process.env);
   if (values.redis !== undefined && values.http === undefined) throw new UsageError('--redis applies to --http');
+  if (values['new-tokens'] && values.http === undefined)
+    throw new UsageError('--new-tokens applies to --http; over stdio --user says who is calling');
   if (values['state-secret-file'] !== undefined && values.http === undefined)
     throw new UsageError('--state-secret-file applies to --http');
   const secret = values.http === undefined ? undefined : stateSecretFrom(values['state-secret-file'], process.env);
@@ -118,13 +121,18 @@ export async function serve(argv: string[], io: Io): Promise<number> {
       ...(redis ? { redis } : {}),
       ...(relayDirect ? { relayDirect } : {}),
       ...(secret ? { secret } : {}),
+      ...(values['new-tokens'] ? { tokens: 'new' as const } : {}),
     });
     const shared = redis
       ? `; replicas share Redis${serving.relayAddress ? `, relaying directly on ${serving.relayAddress}` : ''}`
       : '';
     io.out(`opsdesk serving ${serving.url} (${where}${shared})`);
     if (serving.newTokens.length > 0) {
-      io.out('Bearer tokens, shown this once (only their hashes are stored):');
+      io.out(
+        values['new-tokens']
+          ? 'New bearer tokens, shown this once (only their hashes are stored; the earlier ones no longer work):'
+          : 'Bearer tokens, shown this once (only their hashes are stored):',
+      );
       for (const t of serving.newTokens) io.out(`  ${t.username.padEnd(12)} ${t.token}`);
     }
     await untilSignal();
