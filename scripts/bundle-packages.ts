@@ -16,7 +16,7 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, posix, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const LIBRARY_PACKAGES = ['form', 'client', 'server', 'react'] as const;
@@ -50,9 +50,12 @@ export function bundleEntries(pkgDir: string): { name: string; from: string; tar
 /**
  * Entries a package loads by file rather than by name (worker threads), bundled beside its
  * exports' entries under the same name as tsc's: `new URL('./<name>.js', import.meta.url)` from
- * the bundle finds it there.
+ * the bundle finds it there (`<name>.mjs`). Each is one ES module file sharing no chunk: a bundler
+ * that meets that `new URL` (Next.js's) copies the file alone into its own output, where a chunk
+ * beside it would be missing and a `.js` file read as CommonJS — the thread could not load, and
+ * the web app's checks ran without it.
  */
-const WORKERS: Record<string, string[]> = { client: ['schema-worker'] };
+export const WORKER_ENTRIES: Record<string, string[]> = { client: ['schema-worker'] };
 
 /** Every bare specifier stays an import: our own relative modules are all that is bundled. */
 const externalBare: Plugin = {
@@ -93,16 +96,11 @@ export async function bundlePackage(pkgDir: string, outdir = join(pkgDir, 'dist/
   if (built === undefined) throw new Error(`${pkgDir} has not been built by tsc: run tsc -b first`);
   rmSync(outdir, { recursive: true, force: true });
   const entries = bundleEntries(pkgDir);
-  const workers = WORKERS[basename(pkgDir)] ?? [];
-  const result = await build({
+  const workers = WORKER_ENTRIES[basename(pkgDir)] ?? [];
+  const common = {
     absWorkingDir: pkgDir,
-    entryPoints: Object.fromEntries([
-      ...entries.map((e) => [e.name, join(pkgDir, e.from)]),
-      ...workers.map((name) => [name, join(pkgDir, `dist/${name}.js`)]),
-    ]),
     outdir,
     bundle: true,
-    splitting: true, // what two entries share is one chunk: one instance of each module
     format: 'esm',
     platform: 'neutral', // every import is external, so nothing platform-specific is resolved here
     target: 'esnext', // tsc has already compiled for its target: print the code as it is
@@ -112,16 +110,36 @@ export async function bundlePackage(pkgDir: string, outdir = join(pkgDir, 'dist/
     sourcesContent: false,
     metafile: true,
     logLevel: 'warning',
+  } satisfies BuildOptions;
+  const result = await build({
+    ...common,
+    entryPoints: Object.fromEntries(entries.map((e) => [e.name, join(pkgDir, e.from)])),
+    splitting: true, // what two entries share is one chunk: one instance of each module
   });
+  // A thread's file is its own, whole: it shares no instance with the entries anyway.
+  const threads = await Promise.all(
+    workers.map((name) =>
+      build({
+        ...common,
+        entryPoints: { [name]: join(pkgDir, `dist/${name}.js`) },
+        splitting: false,
+        // ESM wherever it is copied: under a folder whose package.json says nothing (Next.js's
+        // `.next/server/assets`), a `.js` file is read as CommonJS and its first import fails.
+        outExtension: { '.js': '.mjs' },
+      }),
+    ),
+  );
   writeFileSync(join(outdir, STAMP), `${JSON.stringify({ builtAt: built })}\n`);
   const imports: Record<string, string[]> = {};
   // The metafile's paths are relative to the package; chunks are named relative to `outdir`.
   const inOut = (path: string) => relative(outdir, resolve(pkgDir, path)).split(sep).join('/');
-  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+  const outputs = [result, ...threads].flatMap((r) => Object.entries(r.metafile.outputs));
+  for (const [file, output] of outputs) {
     if (file.endsWith('.map')) continue;
     imports[inOut(file)] = [...new Set(output.imports.map((i) => (i.external ? i.path : `./${inOut(i.path)}`)))];
   }
-  return { entries: entries.length, inputs: Object.keys(result.metafile.inputs), imports };
+  const inputs = new Set([result, ...threads].flatMap((r) => Object.keys(r.metafile.inputs)));
+  return { entries: entries.length, inputs: [...inputs], imports };
 }
 
 /** Bundles every library package whose bundle is stale (or all of them, with `force`). */

@@ -8,7 +8,14 @@ import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Bundled, bundleEntries, bundlePackage, isStale, LIBRARY_PACKAGES } from '../scripts/bundle-packages.js';
+import {
+  type Bundled,
+  bundleEntries,
+  bundlePackage,
+  isStale,
+  LIBRARY_PACKAGES,
+  WORKER_ENTRIES,
+} from '../scripts/bundle-packages.js';
 
 const root = join(import.meta.dirname, '..');
 const out = mkdtempSync(join(tmpdir(), 'elicitkit-bundles-'));
@@ -51,6 +58,19 @@ describe.each(LIBRARY_PACKAGES)('@elicitkit/%s', (name) => {
           !i.startsWith('./') && !(i.startsWith('node:') && builtins.has(i.slice(5))) && !allowed.has(packageOf(i)),
       );
       expect(undeclared, file).toEqual([]);
+    }
+  });
+
+  // A bundler meeting `new URL('./schema-worker.mjs', import.meta.url)` (Next.js's) copies that
+  // file alone: a chunk it imported would be left behind (and a `.js` read as CommonJS there).
+  it("makes each thread's file a whole ES module: it imports nothing of the package's", async () => {
+    const { imports } = await bundle();
+    for (const worker of WORKER_ENTRIES[name] ?? []) {
+      expect(imports[`${worker}.mjs`], worker).toBeDefined();
+      expect(
+        imports[`${worker}.mjs`]?.filter((i) => i.startsWith('./')),
+        worker,
+      ).toEqual([]);
     }
   });
 

@@ -81,7 +81,8 @@ const ENGINE_SCHEMAS = 256;
 
 /**
  * The client's validator (`SchemaValidator`: Ajv as the SDK builds it, a server's patterns run in
- * linear time, so one hostile result cannot stall every chat of this process), shared: each
+ * linear time and every check on its thread within a bound, so one hostile result cannot stall
+ * every chat of this process), shared: each
  * schema compiled once — found by the schema object (an interned list's schemas) or else by its
  * JSON — instead of once per client. A compiled validator depends on its schema alone, so sharing
  * it shares nothing between chats but the code that checks a result. A schema declaring `$id` gets
@@ -90,10 +91,10 @@ const ENGINE_SCHEMAS = 256;
  * handed out keep working), so a server sending ever-new schemas cannot grow it without bound.
  */
 export class SharedSchemaValidator implements jsonSchemaValidator {
-  // On this thread: in Next.js's server the checks' thread never said it was ready while the
-  // route waited for it (the check blocked the call until its start gave up). Patterns stay
-  // linear; the servers a web app talks to are its operator's own (ELICITKIT_SERVERS).
-  private engine = new SchemaValidator({ isolated: false });
+  // On a thread of its own, bounded (2 s): a schema whose checks grow exponentially, or a
+  // `uniqueItems` over tens of thousands of objects, is reported not checked rather than holding
+  // every chat of this process.
+  private engine = new SchemaValidator();
   private bySource = new Map<string, JsonSchemaValidator<unknown>>();
   private byObject = new WeakMap<object, JsonSchemaValidator<unknown>>();
   /** Schemas compiled so far (tests). */
@@ -106,7 +107,7 @@ export class SharedSchemaValidator implements jsonSchemaValidator {
     let validator = this.bySource.get(source);
     if (!validator) {
       if (this.bySource.size >= ENGINE_SCHEMAS) {
-        this.engine = new SchemaValidator({ isolated: false });
+        this.engine = new SchemaValidator();
         this.bySource.clear();
       }
       // A failed compile throws here, as the SDK's own validator does, and nothing is kept. A schema

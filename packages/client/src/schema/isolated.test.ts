@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { IsolatedChecks, ThreadUnavailable } from './isolated.js';
 import { MAX_ERROR_TEXT, SchemaValidator } from './validator.js';
 
 type Schema = Parameters<SchemaValidator['getValidator']>[0];
@@ -103,7 +104,7 @@ describe('SchemaValidator: checks a server cannot stall', () => {
   });
 
   it("a host whose checks thread never starts: checked on the caller's thread from then on, not refused", () => {
-    // A worker that loads and never says it is ready (as in Next.js's server, where it hung).
+    // A worker that loads and never says it is ready.
     const dir = mkdtempSync(join(tmpdir(), 'ek-schema-worker-'));
     const stuck = join(dir, 'stuck-worker.js');
     writeFileSync(stuck, 'setInterval(() => {}, 1000);\n');
@@ -117,6 +118,39 @@ describe('SchemaValidator: checks a server cannot stall', () => {
       expect(check({}).valid).toBe(false);
       // A second validator of the same bounds does not wait for that thread again.
       expect(new SchemaValidator({ timeoutMs: 1_234 }).getValidator(fine)({ name: 'x' }).valid).toBe(true);
+    } finally {
+      if (before === undefined) delete process.env.ELICITKIT_SCHEMA_WORKER;
+      else process.env.ELICITKIT_SCHEMA_WORKER = before;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // Was: Next.js's build copies the worker file, met as `new URL('./schema-worker.js',
+  // import.meta.url)`, alone into its output; it imported a chunk left behind, so the thread never
+  // loaded — and said so only as an 'error' event the waiting caller cannot hear: every web app
+  // process waited out the 5 s start, then checked in-thread. The worker is now one file, and a
+  // thread whose file does not load says why at once, on the signal the caller waits on.
+  it.each([
+    ['imports a module that is not there', "import './chunk-left-behind.js';\n", 'chunk-left-behind.js'],
+    ['throws as it loads', "throw new Error('no Ajv here');\n", 'no Ajv here'],
+  ])('a worker file that %s: the caller is told why, not left to wait out the start', (_label, text, cause) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ek-schema-worker-'));
+    const broken = join(dir, 'schema-worker.js');
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    writeFileSync(broken, text);
+    const before = process.env.ELICITKIT_SCHEMA_WORKER;
+    process.env.ELICITKIT_SCHEMA_WORKER = broken;
+    try {
+      const checks = IsolatedChecks.create({ timeoutMs: 4_321 + cause.length, maxMemoryMb: 64 });
+      expect(() => checks?.compile(fine)).toThrow(ThreadUnavailable);
+      expect(() => checks?.compile(fine)).toThrow(/could not load .*schema-worker\.js: /);
+      let said = '';
+      try {
+        checks?.compile(fine);
+      } catch (error) {
+        said = String(error);
+      }
+      expect(said).toContain(cause);
     } finally {
       if (before === undefined) delete process.env.ELICITKIT_SCHEMA_WORKER;
       else process.env.ELICITKIT_SCHEMA_WORKER = before;

@@ -34,19 +34,41 @@ interface Thread {
 /** How long a new thread may take to load its modules and say it is ready, ms. */
 const READY_MS = 5_000;
 
+/** The signal's value once the thread could not load its file: it said why on its port. */
+const FAILED = -1;
+
 /**
- * The checks' thread could not be started here (it did not say it was ready in time: a host whose
- * threads cannot load modules while its main thread waits, as Next.js's server): the caller checks
- * on its own thread from then on.
+ * What a thread runs first (as a script, with `require`): the worker file, loaded with `import()`,
+ * and if that fails — a file copied alone by a bundler, without what it imports — why, on the
+ * port, and `FAILED` on the signal. Without it a thread that cannot load says so only as an
+ * 'error' event, which the caller, waiting on the signal, never hears: it waited out READY_MS.
+ */
+const BOOT = `const { workerData } = require('node:worker_threads');
+import(workerData.file).catch((error) => {
+  workerData.port.postMessage({ seq: ${FAILED}, ok: false, error: String(error && error.message || error) });
+  const said = new Int32Array(workerData.signal);
+  Atomics.store(said, 0, ${FAILED});
+  Atomics.notify(said, 0);
+});`;
+
+/**
+ * The checks' thread could not be started here (its file did not load, or it did not say it was
+ * ready in time): the caller checks on its own thread from then on.
  */
 export class ThreadUnavailable extends Error {}
 
 /**
- * The worker file beside this module, as built: bundled (the package's bundle, the CLI's), compiled
- * by tsc, or — this module run from its TypeScript source — the package's compiled one (a thread is
- * not given tsx's loader). `ELICITKIT_SCHEMA_WORKER` names another (the tests' build of the source).
+ * The worker file beside this module, as built: the package's bundle (`.mjs`: one ES module file,
+ * which a bundler such as Next.js's copies alone into its output), the CLI's one-file build,
+ * compiled by tsc, or — this module run from its TypeScript source — the package's compiled one
+ * (a thread is not given tsx's loader). `ELICITKIT_SCHEMA_WORKER` names another (the tests' build).
  */
-const WORKER_FILES = ['./schema-worker.js', '../schema-worker.js', '../../dist/schema-worker.js'];
+const WORKER_FILES = [
+  './schema-worker.mjs',
+  './schema-worker.js',
+  '../schema-worker.js',
+  '../../dist/schema-worker.js',
+];
 
 /** The checks of this process, by their bounds (`IsolatedChecks.create`). */
 const SHARED = new Map<string, IsolatedChecks | undefined>();
@@ -174,6 +196,7 @@ export class IsolatedChecks {
     for (;;) {
       const now = Atomics.load(thread.said, 0);
       if (now === value) return true;
+      if (now === FAILED) return false;
       const left = deadline - performance.now();
       if (left <= 0) return false;
       Atomics.wait(thread.said, 0, now, left);
@@ -185,8 +208,9 @@ export class IsolatedChecks {
     if (this.thread) return this.thread;
     const { port1, port2 } = new this.threads.MessageChannel();
     const signal = new SharedArrayBuffer(4);
-    const worker = new this.threads.Worker(this.file, {
-      workerData: { port: port2, signal },
+    const worker = new this.threads.Worker(BOOT, {
+      eval: true,
+      workerData: { port: port2, signal, file: this.file.href },
       transferList: [port2],
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: this.bounds.maxMemoryMb },
@@ -199,7 +223,12 @@ export class IsolatedChecks {
     if (!this.waitFor(thread, 1, READY_MS)) {
       void worker.terminate();
       this.unavailable = true;
-      throw new ThreadUnavailable(`the schema checks' thread did not start within ${READY_MS / 1000} s`);
+      const failed = this.threads.receiveMessageOnPort(port1)?.message as { error?: string } | undefined;
+      throw new ThreadUnavailable(
+        failed?.error === undefined
+          ? `the schema checks' thread did not start within ${READY_MS / 1000} s`
+          : `the schema checks' thread could not load ${this.file.href}: ${failed.error}`,
+      );
     }
     this.thread = thread;
     return thread;
