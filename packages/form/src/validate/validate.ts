@@ -116,22 +116,20 @@ function check(form: CompiledForm, content: unknown, maxString: number, maxAnswe
  * character escaped, at most 6) could pass the limit: a usual answer costs one walk of its keys.
  */
 function answerTooLarge(form: CompiledForm, content: Record<string, unknown>, maxAnswer: number): Issue | undefined {
-  const sizes: [string, number][] = [];
   let bound = 2;
-  for (const [key, value] of Object.entries(content)) {
-    let size = 6 * key.length + 4;
-    if (typeof value === 'string') size += 6 * value.length + 2;
-    else if (Array.isArray(value)) for (const item of value) size += 6 * String(item).length + 3;
-    else size += 24; // a number or a boolean
-    sizes.push([key, size]);
-    bound += size;
+  for (const key of Object.keys(content)) {
+    const value = content[key];
+    bound += 6 * key.length + 4;
+    if (typeof value === 'string') bound += 6 * value.length + 2;
+    else if (Array.isArray(value)) for (const item of value) bound += 6 * String(item).length + 3;
+    else bound += 24; // a number or a boolean
   }
   if (bound <= maxAnswer) return undefined;
   const length = JSON.stringify(content).length;
   if (length <= maxAnswer) return undefined;
   let largest = '';
   let most = -1;
-  for (const [key] of sizes) {
+  for (const key of Object.keys(content)) {
     const size = JSON.stringify(content[key]).length;
     if (size > most) [largest, most] = [key, size];
   }
