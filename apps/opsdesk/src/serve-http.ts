@@ -175,7 +175,19 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   // Minted only now that clients can reach it: a start that fails before this (a port in use)
   // must not leave tokens stored that were never shown — the next start would show none.
   const mint = options.tokens ?? 'first-start';
-  const newTokens = mint === 'none' ? [] : await opsdesk.store.transaction(operatorTokens(mint === 'new'));
+  let newTokens: { username: string; token: string }[] = [];
+  try {
+    if (mint !== 'none') newTokens = await opsdesk.store.transaction(operatorTokens(mint === 'new'));
+  } catch (error) {
+    // The database refused (gone, full, locked): the start fails whole, its port let go and
+    // everything it opened closed — not a process left listening that a caller took for failed.
+    server.close();
+    server.closeAllConnections();
+    await mcp.close();
+    await opsdesk.close();
+    await replicas?.close();
+    throw error;
+  }
   const origin = `http://${hosts.inUrls}:${port}`;
   opsdesk.links.setBaseUrl(origin);
   const url = `${origin}/mcp`;

@@ -70,4 +70,30 @@ describe('createFile: the name is created, or left as it is', () => {
     for (const i of wonB) expect(readFileSync(join(where, `copy-${i}`), 'utf8')).toBe('b');
     noTemporaries(where);
   }, 60_000);
+
+  // A write that fails part-way (the disk full; here a file-size limit, EFBIG) left its partial
+  // temporary file in the person's folder, in keep_both's copy and every side written alike.
+  // Found by an audit helper.
+  it.each(['createFile', 'applySide'])(
+    '%s, the write failing part-way: the error, and nothing left in the folder',
+    async (name) => {
+      const where = mkdtempSync(join(dir, 'full-'));
+      const module = fileURLToPath(new URL('./workspace.ts', import.meta.url));
+      const write =
+        name === 'createFile'
+          ? `createFile(${JSON.stringify(join(where, 'notes.md.local'))}, content)`
+          : `applySide(${JSON.stringify(join(where, 'notes.md'))}, { exists: true, content })`;
+      const script = `const { createFile, applySide } = await import(${JSON.stringify(module)});
+        const content = Buffer.alloc(4 * 1024 * 1024, 120);
+        try { ${write}; console.log('written'); } catch (e) { console.log('threw ' + e.code); }`;
+      const { stdout } = await promisify(execFile)(
+        'bash',
+        ['-c', 'ulimit -f 1024; exec "$0" --import tsx --input-type=module -e "$1"', process.execPath, script],
+        { cwd: fileURLToPath(new URL('../../../../', import.meta.url)) },
+      );
+      expect(stdout.trim()).toBe('threw EFBIG');
+      expect(readdirSync(where)).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -202,8 +202,9 @@ export function applySide(file: string, side: Side): void {
 export function createFile(file: string, content: Buffer): boolean {
   mkdirSync(dirname(file), { recursive: true });
   const temp = join(dirname(file), `.${randomBytes(12).toString('hex')}.tmp`);
-  writeFileSync(temp, content, { flag: 'wx' });
   try {
+    // Inside the try: a write that fails part-way (the disk full) leaves no partial file behind.
+    writeFileSync(temp, content, { flag: 'wx' });
     try {
       linkSync(temp, file);
     } catch (error) {
@@ -229,10 +230,11 @@ function writeAtomic(file: string, content: Buffer): void {
   // random and created exclusively (`wx` never writes through a name already there, a link included).
   // Named apart from the file, so a file whose name is near the limit can still be written.
   const temp = join(dirname(file), `.${randomBytes(12).toString('hex')}.tmp`);
-  writeFileSync(temp, content, { flag: 'wx' });
   try {
+    writeFileSync(temp, content, { flag: 'wx' });
     renameSync(temp, file);
   } catch (error) {
+    // A write that failed part-way (the disk full) or a rename refused: no temporary file is left.
     rmSync(temp, { force: true });
     throw error;
   }

@@ -158,10 +158,15 @@ export function syncFileTool({ store, workspace, now }: Deps) {
             // (another process may have taken it since), never written over.
             if (local.exists) {
               if (!createFile(copyNow.local.file, local.content)) return rejected(t.filesChanged(shown));
-              if (!createFile(copyNow.remote.file, local.content)) {
-                rmSync(copyNow.local.file, { force: true });
-                return rejected(t.filesChanged(shown));
+              // The other side's copy taken meanwhile, or not written (the disk full): the copy
+              // just made on this side is undone, and nothing else is written.
+              let made = false;
+              try {
+                made = createFile(copyNow.remote.file, local.content);
+              } finally {
+                if (!made) rmSync(copyNow.local.file, { force: true });
               }
+              if (!made) return rejected(t.filesChanged(shown));
             }
             await recordBase(copy.path, hashOf(local));
             applySide(again.local.file, remote);

@@ -129,10 +129,17 @@ describe('SchemaValidator: checks a server cannot stall', () => {
   // import.meta.url)`, alone into its output; it imported a chunk left behind, so the thread never
   // loaded — and said so only as an 'error' event the waiting caller cannot hear: every web app
   // process waited out the 5 s start, then checked in-thread. The worker is now one file, and a
-  // thread whose file does not load says why at once, on the signal the caller waits on.
+  // thread whose file does not load, or that throws or exits before it is ready, says why at once
+  // on the signal the caller waits on (one whose heap runs out while loading still cannot).
   it.each([
     ['imports a module that is not there', "import './chunk-left-behind.js';\n", 'chunk-left-behind.js'],
     ['throws as it loads', "throw new Error('no Ajv here');\n", 'no Ajv here'],
+    ['exits as it loads', 'process.exit(3);\n', 'it exited (3) while loading'],
+    [
+      'throws later, never ready',
+      "setTimeout(() => { throw new Error('a timer went off'); }, 1);\n",
+      'a timer went off',
+    ],
   ])('a worker file that %s: the caller is told why, not left to wait out the start', (_label, text, cause) => {
     const dir = mkdtempSync(join(tmpdir(), 'ek-schema-worker-'));
     const broken = join(dir, 'schema-worker.js');

@@ -39,17 +39,28 @@ const FAILED = -1;
 
 /**
  * What a thread runs first (as a script, with `require`): the worker file, loaded with `import()`,
- * and if that fails — a file copied alone by a bundler, without what it imports — why, on the
- * port, and `FAILED` on the signal. Without it a thread that cannot load says so only as an
- * 'error' event, which the caller, waiting on the signal, never hears: it waited out READY_MS.
+ * and if that fails — a file copied alone by a bundler, without what it imports; an error thrown
+ * or an exit while it loads — why, on the port, and `FAILED` on the signal. Without it a thread
+ * that cannot load says so only as an 'error' event, which the caller, waiting on the signal,
+ * never hears: it waited out READY_MS (as it still does for a thread whose heap runs out while it
+ * loads, which runs no code to say so).
  */
 const BOOT = `const { workerData } = require('node:worker_threads');
-import(workerData.file).catch((error) => {
-  workerData.port.postMessage({ seq: ${FAILED}, ok: false, error: String(error && error.message || error) });
-  const said = new Int32Array(workerData.signal);
+const said = new Int32Array(workerData.signal);
+const failed = (error) => {
+  if (Atomics.load(said, 0) !== 0) return;
+  let why = 'it stopped';
+  try { why = String(error && error.message || error); } catch {}
+  try { workerData.port.postMessage({ seq: ${FAILED}, ok: false, error: why }); } catch {}
   Atomics.store(said, 0, ${FAILED});
   Atomics.notify(said, 0);
-});`;
+};
+process.on('uncaughtException', (error) => {
+  if (Atomics.load(said, 0) !== 0) throw error; // once ready, an error ends the thread as any would
+  failed(error);
+});
+process.on('exit', (code) => failed('it exited (' + code + ') while loading'));
+import(workerData.file).catch(failed);`;
 
 /**
  * The checks' thread could not be started here (its file did not load, or it did not say it was
