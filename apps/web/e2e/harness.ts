@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../../../test/support/service.js';
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
@@ -101,6 +102,38 @@ export async function withApp<T>(env: Record<string, string>, run: (app: App) =>
   } finally {
     await app.stop();
   }
+}
+
+/**
+ * The app started for a test file with `servers` as its ELICITKIT_SERVERS, and a browser, both
+ * from the file's `beforeAll` and stopped after its last test: read `app` and `browser` in tests.
+ *
+ * @example
+ * const world = appWithServers([{ name: 'ops', command: [process.execPath, '-e', SERVER], revision: '2025-11-25' }]);
+ * it('…', async () => { const page = await (await world.browser.newContext()).newPage(); await page.goto(world.app.url); });
+ */
+export function appWithServers(servers: unknown[]): { readonly app: App; readonly browser: Browser } {
+  let app: App | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp({ ELICITKIT_SERVERS: JSON.stringify(servers) }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the app is started in beforeAll: read it inside a test');
+    return value;
+  };
+  return {
+    get app() {
+      return started(app);
+    },
+    get browser() {
+      return started(browser);
+    },
+  };
 }
 
 /** SIGTERM to the child's process group, then waits until every process in it is gone (SIGKILL after 10 s). */

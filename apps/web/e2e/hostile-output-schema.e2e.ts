@@ -8,30 +8,17 @@
  * the CLI's hostile-schema test server over stdio, Debian's Chromium.
  */
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, launchBrowser, ROOT, sendLine, startApp } from './harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { appWithServers, ROOT, sendLine } from './harness.js';
 
-let app: App;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([
-    startApp({
-      ELICITKIT_SERVERS: JSON.stringify([
-        {
-          name: 'hostile',
-          command: [process.execPath, join(ROOT, 'apps/cli/test/hostile-schema-server.mjs')],
-          revision: '2025-11-25',
-        },
-      ]),
-    }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const world = appWithServers([
+  {
+    name: 'hostile',
+    command: [process.execPath, join(ROOT, 'apps/cli/test/hostile-schema-server.mjs')],
+    revision: '2025-11-25',
+  },
+]);
 
 /** The `n`th call's text (0-based), once it ended either way. */
 async function ended(page: Page, n: number): Promise<string> {
@@ -42,9 +29,9 @@ async function ended(page: Page, n: number): Promise<string> {
 
 describe("a server's output schema that would stall a checker", () => {
   it('each hostile result is said to be not checked, and the chat goes on: the fine tool answers', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const ctx = await world.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
-    await page.goto(app.url);
+    await page.goto(world.app.url);
     await page.locator('details[data-tool="nested"]').waitFor({ timeout: 30_000 });
     await sendLine(page, '/nested');
     expect(await ended(page, 0)).toContain('not checked');

@@ -7,10 +7,10 @@
  * (Esc), and the server is told which. Built app, a real stdio MCP server written on the wire (raw
  * JSON-RPC lines, so nothing between it and the chat makes its text whole), Debian's Chromium.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { rawServer } from '../test/raw-server.js';
-import { type App, launchBrowser, sendLine, shot, startApp } from './harness.js';
+import { appWithServers, sendLine, shot } from './harness.js';
 
 const QUESTIONS = {
   // A field named with half a character: no answer can name it.
@@ -37,27 +37,12 @@ const SERVER = rawServer({
     .then((r) => reply({ content: [{ type: 'text', text: 'answered ' + JSON.stringify(r.result ?? r.error) }] }))`,
 });
 
-let app: App;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([
-    startApp({
-      ELICITKIT_SERVERS: JSON.stringify([
-        { name: 'ops', command: [process.execPath, '-e', SERVER], revision: '2025-11-25' },
-      ]),
-    }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const world = appWithServers([{ name: 'ops', command: [process.execPath, '-e', SERVER], revision: '2025-11-25' }]);
 
 async function open(locale: string): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+  const ctx = await world.browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
   const page = await ctx.newPage();
-  await page.goto(app.url);
+  await page.goto(world.app.url);
   await page.locator('details[data-tool="ask_name"]').waitFor({ timeout: 30_000 });
   return page;
 }

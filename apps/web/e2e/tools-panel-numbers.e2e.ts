@@ -8,10 +8,10 @@
  * typed (`0.5`, `1e2`) is sent. Built app, a real stdio MCP server
  * (raw JSON-RPC lines) that reports the arguments it got, Debian's Chromium.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { rawServer } from '../test/raw-server.js';
-import { type App, launchBrowser, startApp } from './harness.js';
+import { appWithServers } from './harness.js';
 
 const SERVER = rawServer({
   tools: [
@@ -23,22 +23,7 @@ const SERVER = rawServer({
   call: "(m, ask, reply) => reply({ content: [{ type: 'text', text: 'got ' + JSON.stringify(m.params.arguments) }] })",
 });
 
-let app: App;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([
-    startApp({
-      ELICITKIT_SERVERS: JSON.stringify([
-        { name: 'ops', command: [process.execPath, '-e', SERVER], revision: '2025-11-25' },
-      ]),
-    }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const world = appWithServers([{ name: 'ops', command: [process.execPath, '-e', SERVER], revision: '2025-11-25' }]);
 
 /** Fills the panel's form of `scale` and calls it. */
 async function call(page: Page, replicas: string, ratio: string): Promise<void> {
@@ -51,9 +36,9 @@ async function call(page: Page, replicas: string, ratio: string): Promise<void> 
 
 describe('a number typed into the tools panel', () => {
   it('is sent as typed: one that would arrive as another is refused, nothing called', async () => {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const ctx = await world.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await ctx.newPage();
-    await page.goto(app.url);
+    await page.goto(world.app.url);
     await page.locator('details[data-tool="scale"]').waitFor({ timeout: 30_000 });
     await call(page, '3', '2.00000000000000001');
     await page

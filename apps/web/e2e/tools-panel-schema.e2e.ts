@@ -7,10 +7,10 @@
  * fit. Built app (the check's chunk loaded by the browser as a user's is), a real stdio MCP server
  * (raw JSON-RPC lines) that numbers the calls it gets, Debian's Chromium.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { rawServer } from '../test/raw-server.js';
-import { type App, launchBrowser, shot, startApp } from './harness.js';
+import { appWithServers, shot } from './harness.js';
 
 const SERVER = rawServer({
   tools: [
@@ -35,27 +35,12 @@ const SERVER = rawServer({
     reply({ content: [{ type: 'text', text: 'call #' + ++calls + ' got ' + JSON.stringify(m.params.arguments) }] }); })()`,
 });
 
-let app: App;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([
-    startApp({
-      ELICITKIT_SERVERS: JSON.stringify([
-        { name: 'ops', command: [process.execPath, '-e', SERVER], revision: '2025-11-25' },
-      ]),
-    }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const world = appWithServers([{ name: 'ops', command: [process.execPath, '-e', SERVER], revision: '2025-11-25' }]);
 
 async function open(locale: string): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+  const ctx = await world.browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
   const page = await ctx.newPage();
-  await page.goto(app.url);
+  await page.goto(world.app.url);
   await page.locator('details[data-tool="deploy"]').waitFor({ timeout: 30_000 });
   return page;
 }

@@ -7,10 +7,10 @@
  * Built app, a real stdio MCP server (raw JSON-RPC lines) that reports the arguments it got,
  * Debian's Chromium; "Fix and retry" sends the refused call's values again, as they were.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { rawServer } from '../test/raw-server.js';
-import { type App, launchBrowser, shot, startApp } from './harness.js';
+import { appWithServers, shot } from './harness.js';
 
 const properties = {
   settings: { type: 'object' },
@@ -38,27 +38,12 @@ const SERVER = rawServer({
   }`,
 });
 
-let app: App;
-let browser: Browser;
-beforeAll(async () => {
-  [app, browser] = await Promise.all([
-    startApp({
-      ELICITKIT_SERVERS: JSON.stringify([
-        { name: 'ops', command: [process.execPath, '-e', SERVER], revision: '2025-11-25' },
-      ]),
-    }),
-    launchBrowser(),
-  ]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const world = appWithServers([{ name: 'ops', command: [process.execPath, '-e', SERVER], revision: '2025-11-25' }]);
 
 async function open(locale = 'en-US'): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
+  const ctx = await world.browser.newContext({ viewport: { width: 1280, height: 900 }, locale });
   const page = await ctx.newPage();
-  await page.goto(app.url);
+  await page.goto(world.app.url);
   await page.locator('details[data-tool="configure"]').waitFor({ timeout: 30_000 });
   return page;
 }

@@ -29,6 +29,26 @@ function nested(levels: number): Schema {
 
 const fine = { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } as Schema;
 
+/**
+ * Runs `run` with `ELICITKIT_SCHEMA_WORKER` naming a worker file of `text` (an ES module) in a
+ * folder of its own, removed afterwards, and the variable as it was.
+ */
+function withWorkerFile(text: string, run: () => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'ek-schema-worker-'));
+  const file = join(dir, 'schema-worker.js');
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+  writeFileSync(file, text);
+  const before = process.env.ELICITKIT_SCHEMA_WORKER;
+  process.env.ELICITKIT_SCHEMA_WORKER = file;
+  try {
+    run();
+  } finally {
+    if (before === undefined) delete process.env.ELICITKIT_SCHEMA_WORKER;
+    else process.env.ELICITKIT_SCHEMA_WORKER = before;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('SchemaValidator: checks a server cannot stall', () => {
   it('a value whose check grows exponentially is reported as not checked, and checking goes on', () => {
     const validator = new SchemaValidator({ timeoutMs: 300 });
@@ -105,12 +125,7 @@ describe('SchemaValidator: checks a server cannot stall', () => {
 
   it("a host whose checks thread never starts: checked on the caller's thread from then on, not refused", () => {
     // A worker that loads and never says it is ready.
-    const dir = mkdtempSync(join(tmpdir(), 'ek-schema-worker-'));
-    const stuck = join(dir, 'stuck-worker.js');
-    writeFileSync(stuck, 'setInterval(() => {}, 1000);\n');
-    const before = process.env.ELICITKIT_SCHEMA_WORKER;
-    process.env.ELICITKIT_SCHEMA_WORKER = stuck;
-    try {
+    withWorkerFile('setInterval(() => {}, 1000);\n', () => {
       // Bounds of its own: a thread of its own, made with this worker file.
       const validator = new SchemaValidator({ timeoutMs: 1_234 });
       const check = validator.getValidator(fine);
@@ -118,11 +133,7 @@ describe('SchemaValidator: checks a server cannot stall', () => {
       expect(check({}).valid).toBe(false);
       // A second validator of the same bounds does not wait for that thread again.
       expect(new SchemaValidator({ timeoutMs: 1_234 }).getValidator(fine)({ name: 'x' }).valid).toBe(true);
-    } finally {
-      if (before === undefined) delete process.env.ELICITKIT_SCHEMA_WORKER;
-      else process.env.ELICITKIT_SCHEMA_WORKER = before;
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   // Was: Next.js's build copies the worker file, met as `new URL('./schema-worker.js',
@@ -141,13 +152,7 @@ describe('SchemaValidator: checks a server cannot stall', () => {
       'a timer went off',
     ],
   ])('a worker file that %s: the caller is told why, not left to wait out the start', (_label, text, cause) => {
-    const dir = mkdtempSync(join(tmpdir(), 'ek-schema-worker-'));
-    const broken = join(dir, 'schema-worker.js');
-    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-    writeFileSync(broken, text);
-    const before = process.env.ELICITKIT_SCHEMA_WORKER;
-    process.env.ELICITKIT_SCHEMA_WORKER = broken;
-    try {
+    withWorkerFile(text, () => {
       const checks = IsolatedChecks.create({ timeoutMs: 4_321 + cause.length, maxMemoryMb: 64 });
       expect(() => checks?.compile(fine)).toThrow(ThreadUnavailable);
       expect(() => checks?.compile(fine)).toThrow(/could not load .*schema-worker\.js: /);
@@ -158,10 +163,6 @@ describe('SchemaValidator: checks a server cannot stall', () => {
         said = String(error);
       }
       expect(said).toContain(cause);
-    } finally {
-      if (before === undefined) delete process.env.ELICITKIT_SCHEMA_WORKER;
-      else process.env.ELICITKIT_SCHEMA_WORKER = before;
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
