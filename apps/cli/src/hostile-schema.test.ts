@@ -2,7 +2,7 @@
  * A server's output schema is not trusted code, and neither is its cost. A schema of a few hundred
  * bytes can make checking a result take minutes (24 levels of `anyOf` over `$ref`s) or compare
  * every pair of 30,000 objects (`uniqueItems`), with `elicitkit call` and `doctor` deaf to Ctrl+C
- * all the while. Each check now runs on a thread of the validator's own, bounded: the result is
+ * all the while. Each check now runs in a process of the validator's own, bounded: the result is
  * refused as not checked, and doctor reads the server to the end — its other tools' results
  * judged as ever, none of them taken for a timeout while another's check was waited for. The
  * real CLI, as a process, killed outright (SIGKILL) if it stalls.

@@ -1,7 +1,7 @@
 /**
  * A configured server whose tool declares an output schema that costs a checker minutes (24
  * levels of `anyOf` over `$ref`s; `uniqueItems` over 30,000 objects) cannot stall the web app:
- * its chats check results on a thread of their own, bounded, and the call says it was not
+ * its chats check results in a process of their own, bounded, and the call says it was not
  * checked. Was: the app checked on its own thread (`isolated: false`), because in Next.js's build
  * the thread never started — the build copied the worker file alone, without the chunk it
  * imported — and one such result held every chat of the process. Built app under `next start`,

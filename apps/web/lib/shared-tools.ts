@@ -81,7 +81,7 @@ const ENGINE_SCHEMAS = 256;
 
 /**
  * The client's validator (`SchemaValidator`: Ajv as the SDK builds it, a server's patterns run in
- * linear time and every check on its thread within a bound, so one hostile result cannot stall
+ * linear time and every check in its own process within a bound, so one hostile result cannot stall
  * every chat of this process), shared: each
  * schema compiled once — found by the schema object (an interned list's schemas) or else by its
  * JSON — instead of once per client. A compiled validator depends on its schema alone, so sharing
@@ -91,7 +91,7 @@ const ENGINE_SCHEMAS = 256;
  * handed out keep working), so a server sending ever-new schemas cannot grow it without bound.
  */
 export class SharedSchemaValidator implements jsonSchemaValidator {
-  // On a thread of its own, bounded (2 s): a schema whose checks grow exponentially, or a
+  // In a process of its own, bounded (2 s, 256 MB): a schema whose checks grow exponentially, or a
   // `uniqueItems` over tens of thousands of objects, is reported not checked rather than holding
   // every chat of this process.
   private engine = new SchemaValidator();

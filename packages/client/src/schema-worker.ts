@@ -1,15 +1,16 @@
 /**
- * The thread `SchemaValidator` checks on (Node only; not an entry for anyone else): it compiles
- * each schema and checks each value it is sent, one at a time, answering on its port and then on
- * the shared signal the caller waits on (`schema/isolated.ts`). A check that runs past the
- * caller's bound never answers: the caller ends this thread.
+ * The process `SchemaValidator` checks in (Node only; not an entry for anyone else): started by
+ * the checks' relay thread (`schema/isolated.ts`) with its heap bounded, it compiles each schema
+ * and checks each value it is sent, one at a time, answering on its IPC channel. A check that runs
+ * past the caller's bound is ended with this process; one that needs more memory than its bound
+ * ends it too — a process, unlike a thread, takes nothing else with it.
  */
-import { type MessagePort, workerData } from 'node:worker_threads';
 import type { CheckReply, CheckRequest } from './schema/isolated.js';
 import { SchemaChecks } from './schema/validator.js';
 
-const { port, signal } = workerData as { port: MessagePort; signal: SharedArrayBuffer };
-const said = new Int32Array(signal);
+const send = process.send?.bind(process);
+if (!send) throw new Error('the schema checks process is started by SchemaValidator, with an IPC channel');
+
 const checks = new SchemaChecks();
 const compiled = new Map<number, (input: unknown) => string | undefined>();
 
@@ -20,7 +21,7 @@ function answer(request: CheckRequest): CheckReply {
       return { seq: request.seq, ok: true };
     }
     const check = compiled.get(request.key);
-    if (!check) return { seq: request.seq, ok: false, error: 'not compiled on this thread' };
+    if (!check) return { seq: request.seq, ok: false, error: 'not compiled in this process' };
     return { seq: request.seq, ok: true, failed: check(request.input) };
   } catch (error) {
     return error instanceof Error
@@ -29,15 +30,12 @@ function answer(request: CheckRequest): CheckReply {
   }
 }
 
-port.on('message', (request: CheckRequest | { op: 'drop'; key: number }) => {
-  if (request.op === 'drop') {
-    compiled.delete(request.key);
-    return;
-  }
-  port.postMessage(answer(request));
-  Atomics.store(said, 0, request.seq);
-  Atomics.notify(said, 0);
+process.on('message', (request: CheckRequest | { op: 'drop'; key: number }) => {
+  if (request.op === 'drop') compiled.delete(request.key);
+  // Its caller gone meanwhile, the answer has nowhere to go: the 'disconnect' below ends this.
+  else send(answer(request), undefined, undefined, () => {});
 });
+// Its caller gone (the relay ended, the host exited): so is this process.
+process.on('disconnect', () => process.exit(0));
 // Ready: the caller's first request waits for this.
-Atomics.store(said, 0, 1);
-Atomics.notify(said, 0);
+send({ seq: 1, ok: true });

@@ -3,7 +3,7 @@ import { Ajv, type Options } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
-import { IsolatedChecks, ThreadUnavailable } from './isolated.js';
+import { IsolatedChecks, IsolationUnavailable } from './isolated.js';
 import { linearPattern } from './linear-pattern.js';
 
 type AjvCore = Ajv | Ajv2019 | Ajv2020;
@@ -63,7 +63,7 @@ export const MAX_ERROR_TEXT = 4_000;
  * Compiles schemas as `SchemaValidator` checks them — one engine per dialect, a schema declaring
  * `$id` on an engine of its own — each into a check that returns undefined for a value that
  * passes, else the SDK's message for it (at most `MAX_ERROR_TEXT` characters). Where the checks
- * run: on the caller's thread, or on `SchemaValidator`'s own (`schema-worker.ts`).
+ * run: on the caller's thread, or in `SchemaValidator`'s own process (`schema-worker.ts`).
  */
 export class SchemaChecks {
   private readonly engines = new Map<Dialect, AjvCore>();
@@ -115,15 +115,19 @@ function dialectOrThrow(schema: object): Dialect {
 export interface SchemaValidatorOptions {
   /**
    * How long compiling one schema, or checking one value, may take, ms (default 2,000). Past it
-   * the check's thread is ended: the schema is refused, or the value reported as not checked.
+   * the checks' process is ended: the schema is refused, or the value reported as not checked.
    * The caller's thread waits meanwhile (the SDK asks for a verdict, not a promise): a host
    * serving many clients on one thread keeps it short.
    */
   timeoutMs?: number;
-  /** The most memory, MB, the checks' thread may hold (default 256): past it, as past the time. */
+  /**
+   * The most memory, MB, the checks' process may hold in its heap (default 256;
+   * `--max-old-space-size`): past it the process ends, and the check is reported as past the
+   * time is, naming this bound.
+   */
   maxMemoryMb?: number;
   /**
-   * Checks on a thread of their own, bounded (default, on Node), or on the caller's thread with
+   * Checks in a process of their own, bounded (default, on Node), or on the caller's thread with
    * no bound but the linear patterns (`false`; always so in a browser).
    */
   isolated?: boolean;
@@ -135,12 +139,13 @@ export interface SchemaValidatorOptions {
  * `outputSchema` with it. It judges as the SDK's default (`AjvJsonSchemaValidator`) does, but a
  * server cannot stall the process with what it declares. Patterns run in linear time
  * (`linearPattern`; one RE2 cannot take is not checked). And on Node every schema is compiled,
- * and every value checked, on a thread of the validator's own, the caller waiting for at most
- * `timeoutMs`: a schema whose checks grow exponentially (`anyOf` over `$ref`s to further `anyOf`s),
- * `uniqueItems` over tens of thousands of objects — whatever costs too much is ended there, its
- * thread with it (a new one takes the next check), and reported: the schema refused (the SDK
- * then refuses calls to that tool), the value as not checked (the SDK refuses the result). In
- * a browser (no threads to wait on) the checks run on the caller's thread. A message lists what
+ * and every value checked, in a process of the validator's own (`isolated.ts`), the caller
+ * waiting for at most `timeoutMs`: a schema whose checks grow exponentially (`anyOf` over
+ * `$ref`s to further `anyOf`s), `uniqueItems` over tens of thousands of objects — whatever costs
+ * too much time or memory is ended there, the process with it (a new one takes the next check),
+ * and reported: the schema refused (the SDK then refuses calls to that tool), the value as not
+ * checked (the SDK refuses the result). In a browser (no threads to wait on) the checks run on
+ * the caller's thread. A message lists what
  * failed, cut at `MAX_ERROR_TEXT` characters. One engine per dialect, as the SDK's; a schema
  * declaring `$id` gets an engine of its own, so two servers' schemas with one `$id` never meet
  * (the SDK's would check the second against the first). A dialect other than 2020-12, 2019-09,
@@ -165,13 +170,13 @@ export class SchemaValidator implements jsonSchemaValidator {
     this.isolated = options.isolated === false ? undefined : IsolatedChecks.create({ timeoutMs, maxMemoryMb });
   }
 
-  /** `schema` compiled on the checks' thread, or on this one where none could be started. */
+  /** `schema` compiled in the checks' process, or on this thread where none could be started. */
   private compiled(schema: object): (input: unknown) => string | undefined {
     if (this.isolated) {
       try {
         return this.isolated.compile(schema);
       } catch (error) {
-        if (!(error instanceof ThreadUnavailable)) throw error;
+        if (!(error instanceof IsolationUnavailable)) throw error;
         this.isolated = undefined;
       }
     }
