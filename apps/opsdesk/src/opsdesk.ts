@@ -109,67 +109,74 @@ async function openOn(store: OpsdeskStore, options: OpsdeskOptions, now: () => D
     openShop(options.dataDir).close(); // created and seeded now, so a broken data directory fails at start
     shop = startShop(options.dataDir, shopOptions);
   }
-  const { workspace, seeded } = openWorkspace(options.dataDir);
-  if (seeded) {
-    // Only where the database has no state for it yet: on Postgres the state is every host's, and
-    // a host starting on a fresh data directory (or `elicitkit audit` reading the trail from one)
-    // that set it to its own seed would make a side equal to the seed read as unchanged — and the
-    // other copied over it unasked at the next sync.
-    await store.run(
-      run(
-        'INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?) ON CONFLICT(path) DO NOTHING',
-        'notes/plan.md',
-        seeded,
-        now().toISOString(),
-      ),
-    );
+  // Opened now: a step below that fails (the workspace's folder a file, the database gone) closes
+  // it again — its connections would otherwise hold the process that reports the failure.
+  try {
+    const { workspace, seeded } = openWorkspace(options.dataDir);
+    if (seeded) {
+      // Only where the database has no state for it yet: on Postgres the state is every host's, and
+      // a host starting on a fresh data directory (or `elicitkit audit` reading the trail from one)
+      // that set it to its own seed would make a side equal to the seed read as unchanged — and the
+      // other copied over it unasked at the next sync.
+      await store.run(
+        run(
+          'INSERT INTO sync_state (path, base_hash, synced_at) VALUES (?, ?, ?) ON CONFLICT(path) DO NOTHING',
+          'notes/plan.md',
+          seeded,
+          now().toISOString(),
+        ),
+      );
+    }
+    const links = createPasswordLinks(store, await store.run(linkSecret()), options.locale, () => now().getTime());
+    const deps: Deps = { store, shop, locale: options.locale, workspace, links, now };
+    const tools = [
+      deployTool(deps),
+      listDeploymentsTool(deps),
+      executeSqlTool(deps),
+      syncFileTool(deps),
+      weeklyReportTool(deps),
+      registerUserTool(deps),
+    ].map(recordCallEnds(store));
+    // The requestState key lives with the data, so every opsdesk process on it verifies the others' state.
+    const secret =
+      options.secret ?? (await store.run(storedSecret('state_secret', () => randomBytes(32).toString('hex'))));
+    const audit =
+      store.dialect === 'sqlite' ? sqliteAudit(store.db) : (await import('./audit-postgres.js')).postgresAudit(store);
+    const kit = createElicitkit({
+      secret,
+      locale: options.locale,
+      identify: options.identify,
+      audit,
+      // Claims live beside the data the effects write: a replayed final round acts once, across
+      // restarts and across every opsdesk process on this data directory, and a SQLite effect
+      // commits in one transaction with its claim. A shared store given instead (Redis) cannot hold
+      // the effect in its transaction: the commit is then claim, effect, result — at most once.
+      claims: auditBeforeClaims(options.claims ?? store.claims, store),
+      ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
+    });
+    return {
+      store,
+      shop,
+      links,
+      tools,
+      kit,
+      secret,
+      createServer: () => kit.createServer(OPSDESK_INFO, tools, { instructions: INSTRUCTIONS }),
+      async close() {
+        // A call whose client went away still writes its last audit record: let it (for a while), then close.
+        await Promise.race([kit.settled(), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
+        await shop.close();
+        forgetHeldTokens(store);
+        // An answer's records wait for the end of the turn at the latest (sqliteAudit): not past the close.
+        await flushAudit(store);
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await shop.close();
+    throw error;
   }
-  const links = createPasswordLinks(store, await store.run(linkSecret()), options.locale, () => now().getTime());
-  const deps: Deps = { store, shop, locale: options.locale, workspace, links, now };
-  const tools = [
-    deployTool(deps),
-    listDeploymentsTool(deps),
-    executeSqlTool(deps),
-    syncFileTool(deps),
-    weeklyReportTool(deps),
-    registerUserTool(deps),
-  ].map(recordCallEnds(store));
-  // The requestState key lives with the data, so every opsdesk process on it verifies the others' state.
-  const secret =
-    options.secret ?? (await store.run(storedSecret('state_secret', () => randomBytes(32).toString('hex'))));
-  const audit =
-    store.dialect === 'sqlite' ? sqliteAudit(store.db) : (await import('./audit-postgres.js')).postgresAudit(store);
-  const kit = createElicitkit({
-    secret,
-    locale: options.locale,
-    identify: options.identify,
-    audit,
-    // Claims live beside the data the effects write: a replayed final round acts once, across
-    // restarts and across every opsdesk process on this data directory, and a SQLite effect
-    // commits in one transaction with its claim. A shared store given instead (Redis) cannot hold
-    // the effect in its transaction: the commit is then claim, effect, result — at most once.
-    claims: auditBeforeClaims(options.claims ?? store.claims, store),
-    ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
-    ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
-  });
-  return {
-    store,
-    shop,
-    links,
-    tools,
-    kit,
-    secret,
-    createServer: () => kit.createServer(OPSDESK_INFO, tools, { instructions: INSTRUCTIONS }),
-    async close() {
-      // A call whose client went away still writes its last audit record: let it (for a while), then close.
-      await Promise.race([kit.settled(), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
-      await shop.close();
-      forgetHeldTokens(store);
-      // An answer's records wait for the end of the turn at the latest (sqliteAudit): not past the close.
-      await flushAudit(store);
-      await store.close();
-    },
-  };
 }
 
 /**

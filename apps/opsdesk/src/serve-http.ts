@@ -124,10 +124,25 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   const host = options.host ?? '127.0.0.1';
   // Checked before anything opens: a wildcard bind with no host named starts nothing.
   const hosts = servedHosts(host, options.allowedHosts);
+  // A start fails whole: what it opened so far is closed, last first, before the error goes on —
+  // never a process left holding a Redis connection, a database or a port that its caller took
+  // for failed (the CLI would print the error and never exit).
+  const opened: (() => unknown)[] = [];
+  const failed = async (error: unknown): Promise<never> => {
+    for (const close of opened.reverse()) {
+      try {
+        await close();
+      } catch {
+        // Closing what is left goes on: the start's own error is the one to report.
+      }
+    }
+    throw error;
+  };
   // Loaded only for replicas: a single process (and every stdio start) never loads a Redis client.
   const replicas = options.redis
     ? await (await import('./replicas.js')).connectReplicas(options.redis, options.relayDirect)
     : undefined;
+  if (replicas) opened.push(() => replicas.close());
   const opsdesk = await createOpsdesk({
     dataDir: options.dataDir,
     ...(options.database ? { database: options.database } : {}),
@@ -136,7 +151,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     ...(options.secret ? { secret: options.secret } : {}),
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.urlWaitMs ? { urlWaitMs: options.urlWaitMs } : {}),
-  });
+  }).catch(failed);
+  opened.push(() => opsdesk.close());
   // Relay frames are sealed with the state secret: replicas that can open each other's states can
   // speak to each other, and nobody else on the Redis can.
   let relay: RedisRelay | undefined;
@@ -150,44 +166,29 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       ...options.limits,
       ...(relay ? { sessions: relay } : {}),
     });
+    // A relay that cannot start (its direct port taken, say) leaves nothing open behind it.
     await relay?.serve(mcp);
   } catch (error) {
-    // A relay that cannot start (its direct port taken, say) leaves nothing open behind it.
-    await opsdesk.close();
-    await replicas?.close();
-    throw error;
+    return failed(error);
   }
+  opened.push(() => mcp.close());
   let closing = false;
   let closed = false;
   const onError = options.onError ?? logError;
   const inFlight = createInFlight(DRAIN_MS);
   const route = router(mcp, opsdesk, options.locale, hosts.allowed, () => closing);
   const server = drainableServer(route, inFlight, onError);
-  let port: number;
-  try {
-    port = await listen(server, options.port, host);
-  } catch (error) {
-    await mcp.close();
-    await opsdesk.close();
-    await replicas?.close();
-    throw error;
-  }
-  // Minted only now that clients can reach it: a start that fails before this (a port in use)
-  // must not leave tokens stored that were never shown — the next start would show none.
-  const mint = options.tokens ?? 'first-start';
-  let newTokens: { username: string; token: string }[] = [];
-  try {
-    if (mint !== 'none') newTokens = await opsdesk.store.transaction(operatorTokens(mint === 'new'));
-  } catch (error) {
-    // The database refused (gone, full, locked): the start fails whole, its port let go and
-    // everything it opened closed — not a process left listening that a caller took for failed.
+  const port = await listen(server, options.port, host).catch(failed);
+  opened.push(() => {
     server.close();
     server.closeAllConnections();
-    await mcp.close();
-    await opsdesk.close();
-    await replicas?.close();
-    throw error;
-  }
+  });
+  // Minted only now that clients can reach it: a start that fails before this (a port in use)
+  // must not leave tokens stored that were never shown — the next start would show none. A
+  // database refusing the mint (gone, full, locked) fails the start, its port let go.
+  const mint = options.tokens ?? 'first-start';
+  const newTokens =
+    mint === 'none' ? [] : await opsdesk.store.transaction(operatorTokens(mint === 'new')).catch(failed);
   const origin = `http://${hosts.inUrls}:${port}`;
   opsdesk.links.setBaseUrl(origin);
   const url = `${origin}/mcp`;

@@ -53,14 +53,19 @@ export async function serveStdioOpsdesk(options: ServeStdioOptions): Promise<Std
     identify: () => identity,
     ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
   });
-  if (user === os) await opsdesk.store.transaction(ensureLocalOwner(user));
-  const account = await opsdesk.store.run(findUser(user));
-  if (!account) {
-    const known = (await opsdesk.store.run(listUsers())).map((u) => u.username);
+  // A start that fails from here closes what createOpsdesk opened (its database, its shop).
+  try {
+    if (user === os) await opsdesk.store.transaction(ensureLocalOwner(user));
+    const account = await opsdesk.store.run(findUser(user));
+    if (!account) {
+      const known = (await opsdesk.store.run(listUsers())).map((u) => u.username);
+      throw new Error(`Unknown user "${user}". Known users: ${known.join(', ')}.`);
+    }
+    identity = accountIdentity(account.id);
+  } catch (error) {
     await opsdesk.close();
-    throw new Error(`Unknown user "${user}". Known users: ${known.join(', ')}.`);
+    throw error;
   }
-  identity = accountIdentity(account.id);
   const page = createServer((req, res) => {
     servePasswordPage(req, res, opsdesk.links, options.locale).catch((error: unknown) => {
       // The detail goes to stderr (the MCP client's log of this server), never to the page.
