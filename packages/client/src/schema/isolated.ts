@@ -54,11 +54,12 @@ const ENDED = -2;
 /**
  * What the relay thread runs (a script, with `require`): it forks the worker file as a process
  * with its heap bounded (`--max-old-space-size`; `NODE_OPTIONS` left out: a host's `--inspect`
- * or loader is not the checks'), keeps the last of what it writes on stderr, and passes requests
- * and answers, storing each answer's number on the signal the caller waits on. A process that
- * cannot start, or fails or exits before it is ready, is told on the port (why: the error line it
- * printed) and as `FAILED`; one that ends later answers the request in flight as `ended` and
- * leaves `ENDED`. The caller closing the port ends the process and the relay.
+ * or loader is not the checks'), in a process group of its own, keeps the last of what it
+ * writes on stderr, and passes requests and answers, storing each answer's number on the signal
+ * the caller waits on. A process that cannot start, or fails or exits before it is ready, is
+ * told on the port (why: the error line it printed) and as `FAILED`; one that ends later answers
+ * the request in flight as `ended` and leaves `ENDED`. The caller closing the port ends the
+ * process and the relay.
  */
 const RELAY = `const { workerData } = require('node:worker_threads');
 const { fork } = require('node:child_process');
@@ -72,6 +73,9 @@ delete env.NODE_OPTIONS;
 const child = fork(fileURLToPath(file), [], {
   execArgv: ['--max-old-space-size=' + maxMemoryMb], env, serialization: 'advanced',
   stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  // A process group of its own (not on Windows, where that is a console of its own): a terminal's
+  // Ctrl+C is the host's to handle, not a signal that ends its checks under it.
+  detached: process.platform !== 'win32',
 });
 if (child.pid) Atomics.store(said, 1, child.pid);
 child.stderr.setEncoding('utf8');
