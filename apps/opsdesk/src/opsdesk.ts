@@ -5,6 +5,7 @@ import type { Locale } from '@elicitkit/server';
 import { type AnyTool, type ClaimStore, createElicitkit, type Elicitkit } from '@elicitkit/server';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { auditBeforeClaims, flushAudit, recordCallEnds, sqliteAudit } from './audit.js';
+import { closeEach } from './close-each.js';
 import type { Deps } from './context.js';
 import { openStore } from './db/open-store.js';
 import { run } from './db/query.js';
@@ -166,11 +167,14 @@ async function openOn(store: OpsdeskStore, options: OpsdeskOptions, now: () => D
       async close() {
         // A call whose client went away still writes its last audit record: let it (for a while), then close.
         await Promise.race([kit.settled(), new Promise((resolve) => setTimeout(resolve, SETTLE_MS).unref())]);
-        await shop.close();
-        forgetHeldTokens(store);
-        // An answer's records wait for the end of the turn at the latest (sqliteAudit): not past the close.
-        await flushAudit(store);
-        await store.close();
+        // Every step, whichever fails (closeEach); the audit's records before the store closes.
+        await closeEach([
+          () => shop.close(),
+          () => forgetHeldTokens(store),
+          // An answer's records wait for the end of the turn at the latest (sqliteAudit): not past the close.
+          () => flushAudit(store),
+          () => store.close(),
+        ]);
       },
     };
   } catch (error) {

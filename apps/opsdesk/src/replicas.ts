@@ -1,5 +1,6 @@
 import { createRedisRelay, type RedisRelay, type RedisRelayOptions } from '@elicitkit/server/redis';
 import { Redis } from 'ioredis';
+import { closeEach } from './close-each.js';
 import { redactedUrl } from './redacted-url.js';
 
 /**
@@ -72,8 +73,7 @@ export async function connectReplicas(url: string, direct?: RedisRelayOptions['d
       return relay;
     },
     async close() {
-      await relay?.close();
-      await redis.quit().catch(() => redis.disconnect());
+      await closeEach([() => relay?.close(), () => redis.quit().catch(() => redis.disconnect())]);
     },
   };
 }

@@ -6,6 +6,7 @@ import { toNodeListener } from '@elicitkit/server/node';
 import type { RedisRelay } from '@elicitkit/server/redis';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { type AuthInfo, INTERNAL_ERROR } from '@modelcontextprotocol/server';
+import { closeEach } from './close-each.js';
 import type { Query } from './db/query.js';
 import type { Store } from './db/store.js';
 import {
@@ -129,13 +130,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   // for failed (the CLI would print the error and never exit).
   const opened: (() => unknown)[] = [];
   const failed = async (error: unknown): Promise<never> => {
-    for (const close of opened.reverse()) {
-      try {
-        await close();
-      } catch {
-        // Closing what is left goes on: the start's own error is the one to report.
-      }
-    }
+    // The start's own error is the one to report, whatever closing the rest says.
+    await closeEach(opened.reverse()).catch(() => {});
     throw error;
   };
   // Loaded only for replicas: a single process (and every stdio start) never loads a Redis client.
@@ -214,11 +210,16 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       closing = true;
       await inFlight.drained();
       closed = true;
-      server.close();
-      await mcp.close();
-      server.closeAllConnections();
-      await opsdesk.close();
-      await replicas?.close();
+      // Each step whatever the one before it threw (a full disk failing the database's last write):
+      // the Redis connection and the relay's heartbeat are closed too — a replica that reported its
+      // failure and went on beating would be taken for alive by the others.
+      await closeEach([
+        () => server.close(),
+        () => mcp.close(),
+        () => server.closeAllConnections(),
+        () => opsdesk.close(),
+        () => replicas?.close(),
+      ]);
     },
   };
 }

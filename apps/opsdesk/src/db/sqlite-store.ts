@@ -50,8 +50,12 @@ function storeOn(db: Database): SqliteStore {
     claims: createSqliteClaimStore(db),
     isOpen: () => db.open,
     async close() {
-      db.pragma('wal_checkpoint(TRUNCATE)');
-      db.close();
+      // The checkpoint failing (a full disk) still closes the database: the WAL keeps what it holds.
+      try {
+        db.pragma('wal_checkpoint(TRUNCATE)');
+      } finally {
+        db.close();
+      }
     },
   };
 }

@@ -348,6 +348,29 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
       (why) => (why === 'gone' || why === 'unreachable') && lost(why),
     );
 
+  const close = async (): Promise<void> => {
+    for (const entry of core.holding.values()) {
+      entry.controller.abort(SHUTDOWN);
+      await entry.reader?.cancel().catch(() => {});
+    }
+    // The sessions are the holders' and go on: these requests are cut, and the holders told to
+    // drop them (503, send again), never answered as if their sessions were gone. Each client is
+    // told once its holder said it dropped the call — waiting on that at most 2 s: past it, told
+    // all the same (the holder, no longer hearing this replica, drops it on its own).
+    const shutting = 'this replica is shutting down';
+    const told = [...core.waiting.values()].map(({ relayed }) => relayed.giveUp(shutting));
+    await Promise.race([Promise.all(told), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref?.())]);
+    for (const { relayed } of core.waiting.values()) relayed.fail(shutting, 'interrupted');
+    // Nothing more is asked of the holders: the requests' clients were told.
+    for (const { confirmed } of [...core.confirming.values()]) confirmed();
+    for (const { timer } of watched.values()) clearInterval(timer);
+    watched.clear();
+    redis.off('ready', repay);
+    clock.close();
+    await sessions.closeAll();
+    await links?.close();
+    subscriber.disconnect();
+  };
   return {
     replica,
     get address() {
@@ -404,39 +427,25 @@ export function createRedisRelay(redis: Redis, options: RedisRelayOptions): Redi
     async serve(handler) {
       const serve = (handler as Partial<Record<typeof SERVE_EXCHANGE, ServeExchange>>)[SERVE_EXCHANGE];
       core.handler = { fetch: (request) => handler.fetch(request), ...(serve ? { serve } : {}) };
-      // Beating before it listens: nobody hears it only while it is not alive or cut from Redis.
-      await sessions.beat();
-      // Redis's clock read before any request is relayed (`RelayCore.redisBefore`).
-      await clock.read();
-      await listen(core, subscriber, channelOf(replica), timeoutMs, () => sessions.subscribedAgain());
-      await links?.listen();
+      try {
+        // Beating before it listens: nobody hears it only while it is not alive or cut from Redis.
+        await sessions.beat();
+        // Redis's clock read before any request is relayed (`RelayCore.redisBefore`).
+        await clock.read();
+        await listen(core, subscriber, channelOf(replica), timeoutMs, () => sessions.subscribedAgain());
+        await links?.listen();
+      } catch (error) {
+        // A serve that fails (the direct port taken, Redis gone) stops what it started — the
+        // heartbeat, the subscriber connection of the relay's own — not left for the caller to
+        // know to close: its process would never exit, and go on beating as alive.
+        await close().catch(() => {});
+        throw error;
+      }
     },
     inFlight: () => core.waiting.size + core.holding.size,
     connections: () => links?.open ?? 0,
     dropped: () => ({ ...core.drops }),
-    async close() {
-      for (const entry of core.holding.values()) {
-        entry.controller.abort(SHUTDOWN);
-        await entry.reader?.cancel().catch(() => {});
-      }
-      // The sessions are the holders' and go on: these requests are cut, and the holders told to
-      // drop them (503, send again), never answered as if their sessions were gone. Each client is
-      // told once its holder said it dropped the call — waiting on that at most 2 s: past it, told
-      // all the same (the holder, no longer hearing this replica, drops it on its own).
-      const shutting = 'this replica is shutting down';
-      const told = [...core.waiting.values()].map(({ relayed }) => relayed.giveUp(shutting));
-      await Promise.race([Promise.all(told), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref?.())]);
-      for (const { relayed } of core.waiting.values()) relayed.fail(shutting, 'interrupted');
-      // Nothing more is asked of the holders: the requests' clients were told.
-      for (const { confirmed } of [...core.confirming.values()]) confirmed();
-      for (const { timer } of watched.values()) clearInterval(timer);
-      watched.clear();
-      redis.off('ready', repay);
-      clock.close();
-      await sessions.closeAll();
-      await links?.close();
-      subscriber.disconnect();
-    },
+    close,
   };
 }
 

@@ -1,21 +1,26 @@
 /**
- * `elicitkit serve --http --redis` whose start fails after Redis answered exits, saying why. Was:
- * opsdesk's database refusing the start (a Postgres nobody answers at) was printed, and the process
- * never exited — the Redis connection made before it was never closed, holding Node's event loop.
- * Each step of a start now closes what the steps before it opened. The CLI as a process, a Redis
- * of its own, a Postgres port with nobody on it.
+ * `elicitkit serve` whose start or close fails partway exits, saying why. Was: opsdesk's database
+ * refusing the start after Redis answered (a Postgres nobody answers at) was printed, and the
+ * process never exited — the Redis connection made before it was never closed, holding Node's
+ * event loop; and a close whose database could not write its last (a full disk at SIGTERM) left
+ * the Redis connection and the relay's heartbeat running: a replica that said it failed, still
+ * beating as alive for the others. Each step of a start closes what the steps before it opened;
+ * each step of a close runs whatever the one before it threw. The CLI as a process, a Redis of
+ * its own.
  */
-import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres, withPostgres } from '../../../test/support/postgres-server.js';
 import { startRedis, type TestRedis, withRedis } from '../../../test/support/redis-server.js';
-import { CLI, nodeArgs, tempDataDir } from '../../opsdesk/test/harness.js';
+import { CLI, nodeArgs, serveHttpProcess, tempDataDir } from '../../opsdesk/test/harness.js';
 
-const REDIS = withRedis('cli/src/serve-start-fails-whole.test.ts');
-const POSTGRES = withPostgres('cli/src/serve-start-fails-whole.test.ts');
+const REDIS = withRedis('cli/src/serve-fails-whole.test.ts');
+const POSTGRES = withPostgres('cli/src/serve-fails-whole.test.ts');
 
 /** `elicitkit serve` with `args` as a process: killed (code -1) if it has not exited in a minute, far above any start. */
 function serve(args: string[]): Promise<{ code: number; err: string }> {
@@ -66,6 +71,49 @@ describe.skipIf(!REDIS)('serve --http --redis: a start that fails after Redis an
     expect(err).toContain('Cannot use the Postgres database at postgres://ops:***@127.0.0.1:');
     expect(err).not.toContain('secretpw');
   }, 90_000);
+});
+
+const PRLIMIT = ['/usr/bin/prlimit', '/bin/prlimit'].find((path) => existsSync(path));
+
+describe.skipIf(!REDIS || !PRLIMIT)('serve --http --redis: a close whose database cannot write its last', () => {
+  let redis: TestRedis;
+  const data = tempDataDir();
+  beforeAll(async () => {
+    redis = await startRedis();
+  }, 60_000);
+  afterAll(async () => {
+    await redis?.stop();
+    data.remove();
+  });
+
+  it('SIGTERM with the disk full: exit 1 saying why, its Redis connections and heartbeat gone', async () => {
+    const replica = await serveHttpProcess(data.dir, ['--redis', redis.url]);
+    const watcher = new Redis(redis.url);
+    try {
+      const relay = async () => ({
+        connections: String(await watcher.client('LIST'))
+          .split('\n')
+          .filter((line) => line.includes('name=elicitkit:relay:')).length,
+        alive: (await watcher.keys('elicitkit:relay:alive:*')).length,
+      });
+      expect(await relay()).toEqual({ connections: 1, alive: 1 });
+      // A full disk, for this process: no file may grow past the database's size now. Its last
+      // checkpoint (the WAL written into the database) fails.
+      const size = statSync(join(data.dir, 'opsdesk.db')).size;
+      execFileSync(PRLIMIT as string, ['--pid', String(replica.child.pid), `--fsize=${size}`]);
+      replica.child.kill('SIGTERM');
+      // A close that hangs is killed (code null): the bound is far above any close's time.
+      const timer = setTimeout(() => replica.child.kill('SIGKILL'), 60_000);
+      const [code] = await once(replica.child, 'exit');
+      clearTimeout(timer);
+      expect(code, replica.errors()).toBe(1);
+      expect(replica.errors()).toContain('disk I/O error');
+      expect(await relay()).toEqual({ connections: 0, alive: 0 });
+    } finally {
+      watcher.disconnect();
+      if (replica.child.exitCode === null) replica.child.kill('SIGKILL');
+    }
+  }, 120_000);
 });
 
 describe.skipIf(!POSTGRES)('serve on Postgres: a start that fails after the shop opened', () => {
