@@ -52,7 +52,15 @@ async function start(): Promise<OpsdeskHost> {
     tokens: 'none',
   });
   const tokens = new Map<string, string>();
-  for (const user of DEMO_USERS) tokens.set(user, await issueToken(serving.opsdesk.store, user));
+  try {
+    for (const user of DEMO_USERS) tokens.set(user, await issueToken(serving.opsdesk.store, user));
+  } catch (error) {
+    // The database refused (another process holding its lock past the wait, a full disk): this
+    // start fails whole, closed — the next chat tries again; a host left listening here would be
+    // one more port, database and shop held per chat, for the life of the process.
+    await serving.close().catch(() => {});
+    throw error;
+  }
   return {
     url: serving.url,
     fetch: serving.fetch,

@@ -39,7 +39,15 @@ export async function withFileLock<T>(
   for (;;) {
     try {
       const handle = await open(lock, 'wx', 0o600);
-      await handle.writeFile(`${process.pid}\n${hostname()}`);
+      try {
+        await handle.writeFile(`${process.pid}\n${hostname()}`);
+      } catch (error) {
+        // Taken, but not written (a full disk): let go again, not left to make the next install
+        // wait out a lock nobody holds.
+        await handle.close().catch(() => {});
+        await rm(lock, { force: true }).catch(() => {});
+        throw error;
+      }
       await handle.close();
       break;
     } catch (error) {
