@@ -40,15 +40,17 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, 'opsdesk.db');
   const db = new BetterSqlite3(file);
-  enableWal(db);
-  // NORMAL in WAL syncs at checkpoints, not at every commit (~16 µs instead of ~330 µs, on the
-  // event loop, two commits a deploy now). A power loss may lose the last commits, never corrupt;
-  // a claim and its effect commit together, so they are lost together (`docs/opsdesk.md`, "Durability").
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  // Off while migrating: v1 leftovers reference each other, and dropping them must not trip on that.
-  db.pragma('foreign_keys = OFF');
+  // Closed again when anything below fails (a file that is no database fails the first pragma):
+  // not left to the garbage collector, one descriptor per failed start.
   try {
+    enableWal(db);
+    // NORMAL in WAL syncs at checkpoints, not at every commit (~16 µs instead of ~330 µs, on the
+    // event loop, two commits a deploy now). A power loss may lose the last commits, never corrupt;
+    // a claim and its effect commit together, so they are lost together (`docs/opsdesk.md`, "Durability").
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    // Off while migrating: v1 leftovers reference each other, and dropping them must not trip on that.
+    db.pragma('foreign_keys = OFF');
     db.transaction(() => {
       db.exec(SCHEMA);
       const version = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get() as
@@ -73,11 +75,11 @@ export function openDatabase(dataDir: string, now: () => Date = () => new Date()
       db.exec(HOLDINGS);
       db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
     }).immediate();
+    db.pragma('foreign_keys = ON');
   } catch (error) {
     db.close();
     throw error;
   }
-  db.pragma('foreign_keys = ON');
   return db;
 }
 

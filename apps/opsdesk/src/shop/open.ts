@@ -52,17 +52,24 @@ export function openShop(dataDir: string): Shop {
 
 function connect(file: string): Database {
   const db = new BetterSqlite3(file);
-  // Two processes may start on a fresh directory at once: wait for the other, never fail.
-  db.pragma('busy_timeout = 5000');
-  enableWal(db);
-  db.pragma('foreign_keys = ON');
-  db.pragma('trusted_schema = OFF');
-  db.pragma('cell_size_check = ON');
-  db.pragma(`max_page_count = ${SHOP_MAX_PAGES}`);
-  // An empty file (new, or a seed that never finished) is seeded, in one write transaction that
-  // checks and seeds together, so a second process starting at the same moment waits and sees it.
-  db.transaction(() => {
-    if (db.prepare('SELECT COUNT(*) FROM sqlite_schema').pluck().get() === 0) seedShop(db);
-  }).immediate();
-  return db;
+  // Closed again when anything below fails (a file that is no database): not left to the garbage
+  // collector, one descriptor per failed start.
+  try {
+    // Two processes may start on a fresh directory at once: wait for the other, never fail.
+    db.pragma('busy_timeout = 5000');
+    enableWal(db);
+    db.pragma('foreign_keys = ON');
+    db.pragma('trusted_schema = OFF');
+    db.pragma('cell_size_check = ON');
+    db.pragma(`max_page_count = ${SHOP_MAX_PAGES}`);
+    // An empty file (new, or a seed that never finished) is seeded, in one write transaction that
+    // checks and seeds together, so a second process starting at the same moment waits and sees it.
+    db.transaction(() => {
+      if (db.prepare('SELECT COUNT(*) FROM sqlite_schema').pluck().get() === 0) seedShop(db);
+    }).immediate();
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
