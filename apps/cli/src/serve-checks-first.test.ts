@@ -10,6 +10,7 @@ import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/service.js';
 import { runCli as run } from '../test/run-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ek-serve-checks-first-'));
@@ -33,15 +34,6 @@ afterAll(() => {
   else process.env.ELICITKIT_CONNECT_TIMEOUT_MS = saved.ELICITKIT_CONNECT_TIMEOUT_MS;
 });
 
-/** A loopback port nobody listens on (taken and let go). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
-
 describe('serve --reset: nothing reset before every check passed', () => {
   it.each([
     ['0.0.0.0', undefined, 'ELICITKIT_ALLOWED_HOSTS'],
@@ -64,7 +56,7 @@ describe('serve --reset: nothing reset before every check passed', () => {
   );
 
   it('a Redis nobody answers at: exit 1 naming it, without its password, no data directory made', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     process.env.ELICITKIT_STATE_SECRET = 'k'.repeat(32);
     const data = fresh();
     const url = `redis://:hunter2secret@127.0.0.1:${port}`;

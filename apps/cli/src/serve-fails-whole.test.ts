@@ -11,12 +11,12 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type TestPostgres, withPostgres } from '../../../test/support/postgres-server.js';
 import { startRedis, type TestRedis, withRedis } from '../../../test/support/redis-server.js';
+import { freePort } from '../../../test/support/service.js';
 import { CLI, nodeArgs, serveHttpProcess, tempDataDir } from '../../opsdesk/test/harness.js';
 
 const REDIS = withRedis('cli/src/serve-fails-whole.test.ts');
@@ -35,28 +35,23 @@ function serve(args: string[]): Promise<{ code: number; err: string }> {
   });
 }
 
-/** A loopback port nobody listens on (taken and let go). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((resolve) => s.close(resolve));
-  return port;
-}
+const PRLIMIT = ['/usr/bin/prlimit', '/bin/prlimit'].find((path) => existsSync(path));
 
-describe.skipIf(!REDIS)('serve --http --redis: a start that fails after Redis answered', () => {
+describe.skipIf(!REDIS)('serve --http --redis: a start or a stop that fails partway', () => {
   let redis: TestRedis;
-  const data = tempDataDir();
+  const startData = tempDataDir();
+  const stopData = tempDataDir();
   beforeAll(async () => {
     redis = await startRedis();
   }, 60_000);
   afterAll(async () => {
     await redis?.stop();
-    data.remove();
+    startData.remove();
+    stopData.remove();
   });
 
   it('a Postgres nobody answers at: exit 1 saying so, the process not left running', async () => {
-    const database = `postgres://ops:secretpw@127.0.0.1:${await closedPort()}/opsdesk`;
+    const database = `postgres://ops:secretpw@127.0.0.1:${await freePort()}/opsdesk`;
     const { code, err } = await serve([
       '--http',
       '0',
@@ -65,55 +60,45 @@ describe.skipIf(!REDIS)('serve --http --redis: a start that fails after Redis an
       '--database',
       database,
       '--data',
-      data.dir,
+      startData.dir,
     ]);
     expect(code, err).toBe(1);
     expect(err).toContain('Cannot use the Postgres database at postgres://ops:***@127.0.0.1:');
     expect(err).not.toContain('secretpw');
   }, 90_000);
-});
 
-const PRLIMIT = ['/usr/bin/prlimit', '/bin/prlimit'].find((path) => existsSync(path));
-
-describe.skipIf(!REDIS || !PRLIMIT)('serve --http --redis: a close whose database cannot write its last', () => {
-  let redis: TestRedis;
-  const data = tempDataDir();
-  beforeAll(async () => {
-    redis = await startRedis();
-  }, 60_000);
-  afterAll(async () => {
-    await redis?.stop();
-    data.remove();
-  });
-
-  it('SIGTERM with the disk full: exit 1 saying why, its Redis connections and heartbeat gone', async () => {
-    const replica = await serveHttpProcess(data.dir, ['--redis', redis.url]);
-    const watcher = new Redis(redis.url);
-    try {
-      const relay = async () => ({
-        connections: String(await watcher.client('LIST'))
-          .split('\n')
-          .filter((line) => line.includes('name=elicitkit:relay:')).length,
-        alive: (await watcher.keys('elicitkit:relay:alive:*')).length,
-      });
-      expect(await relay()).toEqual({ connections: 1, alive: 1 });
-      // A full disk, for this process: no file may grow past the database's size now. Its last
-      // checkpoint (the WAL written into the database) fails.
-      const size = statSync(join(data.dir, 'opsdesk.db')).size;
-      execFileSync(PRLIMIT as string, ['--pid', String(replica.child.pid), `--fsize=${size}`]);
-      replica.child.kill('SIGTERM');
-      // A close that hangs is killed (code null): the bound is far above any close's time.
-      const timer = setTimeout(() => replica.child.kill('SIGKILL'), 60_000);
-      const [code] = await once(replica.child, 'exit');
-      clearTimeout(timer);
-      expect(code, replica.errors()).toBe(1);
-      expect(replica.errors()).toContain('disk I/O error');
-      expect(await relay()).toEqual({ connections: 0, alive: 0 });
-    } finally {
-      watcher.disconnect();
-      if (replica.child.exitCode === null) replica.child.kill('SIGKILL');
-    }
-  }, 120_000);
+  it.skipIf(!PRLIMIT)(
+    'SIGTERM with the disk full: exit 1 saying why, its Redis connections and heartbeat gone',
+    async () => {
+      const replica = await serveHttpProcess(stopData.dir, ['--redis', redis.url]);
+      const watcher = new Redis(redis.url);
+      try {
+        const relay = async () => ({
+          connections: String(await watcher.client('LIST'))
+            .split('\n')
+            .filter((line) => line.includes('name=elicitkit:relay:')).length,
+          alive: (await watcher.keys('elicitkit:relay:alive:*')).length,
+        });
+        expect(await relay()).toEqual({ connections: 1, alive: 1 });
+        // A full disk, for this process: no file may grow past the database's size now. Its last
+        // checkpoint (the WAL written into the database) fails.
+        const size = statSync(join(stopData.dir, 'opsdesk.db')).size;
+        execFileSync(PRLIMIT as string, ['--pid', String(replica.child.pid), `--fsize=${size}`]);
+        replica.child.kill('SIGTERM');
+        // A close that hangs is killed (code null): the bound is far above any close's time.
+        const timer = setTimeout(() => replica.child.kill('SIGKILL'), 60_000);
+        const [code] = await once(replica.child, 'exit');
+        clearTimeout(timer);
+        expect(code, replica.errors()).toBe(1);
+        expect(replica.errors()).toContain('disk I/O error');
+        expect(await relay()).toEqual({ connections: 0, alive: 0 });
+      } finally {
+        watcher.disconnect();
+        if (replica.child.exitCode === null) replica.child.kill('SIGKILL');
+      }
+    },
+    120_000,
+  );
 });
 
 describe.skipIf(!POSTGRES)('serve on Postgres: a start that fails after the shop opened', () => {

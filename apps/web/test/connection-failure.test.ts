@@ -7,20 +7,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '../../../test/support/service.js';
 import { connectionFailure, watchedFetch } from '../lib/connection-failure';
-
-/** A port nothing listens on: listened on once, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('connectionFailure', () => {
   it('a refused fetch is refused: its TypeError carries ECONNREFUSED as the cause', async () => {
-    const error = await fetch(`http://127.0.0.1:${await closedPort()}/mcp`).catch((e: unknown) => e);
+    const error = await fetch(`http://127.0.0.1:${await freePort()}/mcp`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(connectionFailure(error)).toBe('refused');
   });

@@ -13,15 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startRestartable } from '../../../test/support/restartable-mcp.js';
-
-/** A port nothing listens on: listened on once, then closed. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from '../../../test/support/service.js';
 
 /** `/401`, `/403`, `/404` answer that status (with a body that must not be shown); `/silent` never answers. */
 const statuses: Server = createServer((req, res) => {
@@ -35,7 +27,7 @@ const at = `http://127.0.0.1:${(statuses.address() as AddressInfo).port}`;
 const data = mkdtempSync(join(tmpdir(), 'elicitkit-web-server-failures-'));
 const pidFile = join(data, 'mute.pid');
 const up = await startRestartable();
-const refusedPort = await closedPort();
+const refusedPort = await freePort();
 const headers = { authorization: 'Bearer ek_secret_token', 'x-api-key': 'key-value-secret' };
 process.env.ELICITKIT_DATA = data;
 process.env.ELICITKIT_CONNECT_TIMEOUT_MS = '4000';
