@@ -5,6 +5,7 @@
  * past the caller's bound is ended with this process; one that needs more memory than its bound
  * ends it too — a process, unlike a thread, takes nothing else with it.
  */
+import { Worker } from 'node:worker_threads';
 import type { CheckReply, CheckRequest } from './schema/isolated.js';
 import { SchemaChecks } from './schema/validator.js';
 
@@ -37,5 +38,12 @@ process.on('message', (request: CheckRequest | { op: 'drop'; key: number }) => {
 });
 // Its caller gone (the relay ended, the host exited): so is this process.
 process.on('disconnect', () => process.exit(0));
+// A host killed or crashed while a check runs here is not heard above (a check holds this thread
+// to its end: for a hostile schema, hours) nor by a signal to its group (this process leads its
+// own): a thread of its own watches the parent and ends this process once the parent is gone.
+const parent = process.ppid;
+new Worker(`setInterval(() => { if (process.ppid !== ${parent}) process.kill(process.pid, 'SIGKILL'); }, 250);`, {
+  eval: true,
+}).unref();
 // Ready: the caller's first request waits for this.
 send({ seq: 1, ok: true });

