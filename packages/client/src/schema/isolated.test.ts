@@ -271,6 +271,49 @@ if (!existsSync(marker)) {
     });
   }, 60_000);
 
+  // Was: under Node's permission model without `--allow-worker`, every check threw
+  // ERR_ACCESS_DENIED (no tool result could be checked); with it but without
+  // `--allow-child-process`, the relay — a thread started without the host's flags — forked the
+  // checks process all the same, outside the model.
+  it.skipIf(process.platform !== 'linux').each([[[]], [['--allow-worker']]])(
+    "Node's permission model allowing no child process (%j): checked in-thread, nothing forked",
+    async (allowed) => {
+      const flag = process.allowedNodeEnvironmentFlags.has('--permission')
+        ? '--permission'
+        : '--experimental-permission';
+      // The package's build (a permission-bound Node cannot run tsx, which starts esbuild).
+      const script = `import { SchemaValidator } from '@elicitkit/client/schema-validator';
+console.log(JSON.stringify(new SchemaValidator().getValidator({ type: 'string' })(1)));
+setTimeout(() => {}, 60_000);`;
+      const host = spawn(
+        process.execPath,
+        [flag, '--allow-fs-read=*', ...allowed, '--no-warnings', '--input-type=module', '-e', script],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      try {
+        let out = '';
+        let err = '';
+        host.stderr.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+        });
+        await new Promise<void>((resolve, reject) => {
+          host.stdout.on('data', (chunk: Buffer) => {
+            out += chunk.toString();
+            if (out.includes('\n')) resolve();
+          });
+          host.once('exit', (code) => reject(new Error(`the host exited (${code}): ${err}`)));
+        });
+        expect(JSON.parse(out)).toEqual({ valid: false, errorMessage: 'data must be string' });
+        // ps lists the host's children (and exits 1 when it has none).
+        const children = spawnSync('ps', ['-o', 'pid=', '--ppid', String(host.pid)], { encoding: 'utf8' }).stdout;
+        expect(children.trim()).toBe('');
+      } finally {
+        host.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
+
   it('a checks process that ends answering: said how, and the next request goes to a new one', () => {
     // Ready, then gone at its first request.
     const worker = "process.on('message', () => process.exit(7)); process.send({ seq: 1, ok: true });\n";

@@ -188,6 +188,12 @@ export class IsolatedChecks {
     const fs = builtin<typeof import('node:fs')>('node:fs');
     const url = builtin<typeof import('node:url')>('node:url');
     if (!threads || !fs || !url || !import.meta.url.startsWith('file:')) return undefined;
+    // Node's permission model, without threads or child processes allowed: none to isolate with
+    // (a thread refused would throw at every check; one allowed, and not a child, must not fork
+    // one — the relay, a thread, would run outside the model).
+    const permission = (globalThis as { process?: { permission?: { has(scope: string): boolean } } }).process
+      ?.permission;
+    if (permission && !(permission.has('worker') && permission.has('child'))) return undefined;
     const given = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
       ?.ELICITKIT_SCHEMA_WORKER;
     const files = given ? [url.pathToFileURL(given)] : WORKER_FILES.map((name) => new URL(name, import.meta.url));
