@@ -314,6 +314,35 @@ setTimeout(() => {}, 60_000);`;
     60_000,
   );
 
+  // Was: a schema compiled within its bound was compiled again, cold, in the process started after
+  // a hostile check's ended one — two to three times slower — and refused past the same bound,
+  // its refusal ending that process too: one hostile check left another server's tool "not
+  // checked" from then on. A schema that compiled before now gets three times the bound again.
+  it('a schema that compiled before is compiled again after a restart, given its cold start', () => {
+    // Compiles in 100 ms in its first process, 400 ms (cold) in any later one; a check of 'hang'
+    // never ends, any other passes.
+    const worker = `import { existsSync, writeFileSync } from 'node:fs';
+const marker = new URL('./started', import.meta.url);
+const cold = existsSync(marker);
+writeFileSync(marker, '');
+const busy = (ms) => { const end = Date.now() + ms; while (Date.now() < end); };
+process.on('message', (r) => {
+  if (r.op === 'compile') { busy(cold ? 400 : 100); process.send({ seq: r.seq, ok: true }); }
+  else if (r.op === 'check') { if (r.input === 'hang') for (;;) {} process.send({ seq: r.seq, ok: true }); }
+});
+process.on('disconnect', () => process.exit(0));
+process.send({ seq: 1, ok: true });\n`;
+    withWorkerFile(worker, () => {
+      const checks = IsolatedChecks.create({ timeoutMs: 250, maxMemoryMb: 72 });
+      const check = checks?.compile(fine);
+      expect(check?.('hang')).toBe('not checked: checking it took longer than 0.25 s');
+      // The next process compiles it again in 400 ms: past the bound, within three times it.
+      expect(check?.({ name: 'x' })).toBeUndefined();
+      // A schema new to these checks still has the bound itself.
+      expect(() => checks?.compile({ type: 'number' })).toThrow('compiling the schema took longer than 0.25 s');
+    });
+  });
+
   it('a checks process that ends answering: said how, and the next request goes to a new one', () => {
     // Ready, then gone at its first request.
     const worker = "process.on('message', () => process.exit(7)); process.send({ seq: 1, ok: true });\n";

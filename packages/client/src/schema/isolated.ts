@@ -43,6 +43,9 @@ interface Thread {
   compiled: Set<number>;
 }
 
+/** How many times its bound a schema that compiled before may take to compile again, cold, ms. */
+const RECOMPILE_FACTOR = 3;
+
 /** How long a new process may take to start, load its modules and say it is ready, ms. */
 const READY_MS = 5_000;
 
@@ -150,8 +153,11 @@ export class IsolatedChecks {
   private keys = 0;
   /** Every live schema, by key: a process started after one was ended compiles them again when used. */
   private readonly schemas = new Map<number, object>();
+  /** Keys of schemas that compiled within the bound once (`compiledOn` gives their recompiling longer). */
+  private readonly compiledBefore = new Set<number>();
   private readonly forget = new FinalizationRegistry<number>((key) => {
     this.schemas.delete(key);
+    this.compiledBefore.delete(key);
     if (this.thread?.compiled.delete(key)) this.thread.port.postMessage({ op: 'drop', key });
   });
 
@@ -235,16 +241,23 @@ export class IsolatedChecks {
     if (thread.compiled.has(key)) return undefined;
     const schema = this.schemas.get(key);
     if (!schema) return { error: 'the schema is gone' };
-    const reply = this.ask(thread, { op: 'compile', seq: this.next(), key, schema });
-    if ('unanswered' in reply) return { error: this.over(reply.unanswered, 'compiling the schema') };
+    // Compiled within the bound before, in a process since ended (a hostile check's): compiled
+    // again here cold, two to three times slower — given that much longer, or one hostile check
+    // would leave a schema near its bound refused from then on, each refusal ending the process
+    // again before it warms up.
+    const again = this.compiledBefore.has(key);
+    const ms = again ? this.bounds.timeoutMs * RECOMPILE_FACTOR : this.bounds.timeoutMs;
+    const reply = this.ask(thread, { op: 'compile', seq: this.next(), key, schema }, ms);
+    if ('unanswered' in reply) return { error: this.over(reply.unanswered, 'compiling the schema', ms) };
     if (!reply.ok) return reply;
     thread.compiled.add(key);
+    this.compiledBefore.add(key);
     return undefined;
   }
 
   /** Why `doing` got no answer, said: past which bound, or how the process ended. */
-  private over(why: Unanswered, doing: string): string {
-    if ('time' in why) return `${doing} took longer than ${this.bounds.timeoutMs / 1000} s`;
+  private over(why: Unanswered, doing: string, ms = this.bounds.timeoutMs): string {
+    if ('time' in why) return `${doing} took longer than ${ms / 1000} s`;
     // Node's words for a heap past --max-old-space-size (`FATAL ERROR: … heap out of memory`).
     if (/heap out of memory|heap limit/i.test(why.ended))
       return `${doing} needed more than ${this.bounds.maxMemoryMb} MB`;
@@ -262,14 +275,18 @@ export class IsolatedChecks {
    * and its relay ended — past it (`'time'`), or when the process ended answering it (why: its
    * memory ran out, most likely).
    */
-  private ask(thread: Thread, request: CheckRequest): CheckReply | { unanswered: Unanswered } {
+  private ask(
+    thread: Thread,
+    request: CheckRequest,
+    ms = this.bounds.timeoutMs,
+  ): CheckReply | { unanswered: Unanswered } {
     try {
       thread.port.postMessage(request);
     } catch (error) {
       // Not cloneable (a function, a symbol): no JSON value is that, so nothing a server sent.
       return { seq: request.seq, ok: false, error: error instanceof Error ? error.message : String(error) };
     }
-    this.waitFor(thread, request.seq, this.bounds.timeoutMs);
+    this.waitFor(thread, request.seq, ms);
     const reply = this.replyTo(thread, request.seq);
     if (reply && !(!reply.ok && reply.ended)) return reply;
     // No answer and the process ended: it ended before it read this request.
