@@ -32,6 +32,18 @@ const reason = (p: Promise<unknown>) =>
   );
 
 describe('the shop processes', () => {
+  // Was: close() signalled its processes and returned; a process closing its file (the WAL
+  // checkpointed into shop.db, -wal and -shm removed) still wrote in the data directory, and
+  // doctor, deleting its throw-away directory once opsdesk closed, raced it: the folder was left.
+  it('closed, they have ended: nothing of theirs writes in the data directory after', async () => {
+    const shop = shopOn({ workers: 2 });
+    const { pid } = await shop.settings();
+    await Promise.all([shop.read('alice', 'SELECT 1'), shop.read('bob', 'SELECT 1')]);
+    await shop.close();
+    // Ended and reaped: no such process (a signal 0 to a zombie would still find it).
+    expect(() => process.kill(pid as number, 0)).toThrow(expect.objectContaining({ code: 'ESRCH' }));
+  });
+
   it('stop a statement that never ends by ending its process; the next one gets a fresh process', async () => {
     const shop = shopOn({ workers: 1 });
     const before = (await shop.settings()).pid;

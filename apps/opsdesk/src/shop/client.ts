@@ -306,14 +306,20 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
     read: (user, sql) => call(user, { op: 'read', sql }),
     execute: (user, sql, limit) => call(user, { op: 'execute', sql, limit, deadline: 0 }),
     settings: () => call('\u0000settings', { op: 'settings' }),
-    close() {
+    async close() {
       closed = true;
       const gone = new ShopError('SHOP_UNAVAILABLE', 'the shop is closed');
       for (const queue of queues.values()) for (const task of queue) task.reject(gone);
       queues.clear();
+      // Waited for: a process closing its file writes in the data directory (the WAL checkpointed
+      // into shop.db, -wal and -shm removed) — a caller deleting the directory once this returns
+      // (doctor's throw-away data) raced it, and the folder was left behind.
+      const exited: Promise<unknown>[] = [];
       for (const [i, worker] of slots.entries()) {
         if (!worker) continue;
         slots[i] = undefined;
+        if (worker.process.exitCode === null && worker.process.signalCode === null)
+          exited.push(new Promise((resolve) => worker.process.once('exit', resolve)));
         // A process busy inside a statement cannot act on SIGTERM (nor commit what it had not):
         // it is ended at once. An idle one, or one committing, finishes and closes its file
         // cleanly, and gets a moment to.
@@ -322,6 +328,7 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
         worker.process.kill(busy ? 'SIGKILL' : 'SIGTERM');
         if (!busy) setTimeout(() => worker.process.kill('SIGKILL'), 2000).unref();
       }
+      await Promise.all(exited);
     },
   };
 }
