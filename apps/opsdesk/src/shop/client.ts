@@ -318,8 +318,13 @@ export function startShop(dataDir: string, options: ShopOptions = {}): ShopClien
       for (const [i, worker] of slots.entries()) {
         if (!worker) continue;
         slots[i] = undefined;
-        if (worker.process.exitCode === null && worker.process.signalCode === null)
+        if (worker.process.exitCode === null && worker.process.signalCode === null) {
           exited.push(new Promise((resolve) => worker.process.once('exit', resolve)));
+          // Its handle is unref'd (an idle shop holds no process open): waited on, it must hold
+          // the event loop, or a process with nothing else left exits under the waiting caller
+          // (code 13: `serve`'s top-level await never settled).
+          worker.process.ref();
+        }
         // A process busy inside a statement cannot act on SIGTERM (nor commit what it had not):
         // it is ended at once. An idle one, or one committing, finishes and closes its file
         // cleanly, and gets a moment to.
