@@ -1,8 +1,10 @@
 // A stdio MCP server (raw SDK) whose tools declare output schemas that cost a checker far more
 // than their size: `nested`, 24 levels of `anyOf` over `$ref`s to the next level (each level
 // tried twice on the same value: 2^24 visits, and an error list of gigabytes for a value that
-// fails), and `unique`, `uniqueItems` over 30,000 objects (every pair compared). A client
-// checking results on its own thread, unbounded, stalls for minutes, Ctrl+C included.
+// fails — time or memory runs out first, by the machine); `deep`, 32 such levels whose value
+// passes at the last (2^32 visits, minutes, its error list never longer than its depth: time
+// alone runs out); and `unique`, `uniqueItems` over 30,000 objects (every pair compared). A
+// client checking results on its own thread, unbounded, stalls for minutes, Ctrl+C included.
 import { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
@@ -14,12 +16,28 @@ for (let i = 0; i < LEVELS; i++)
   };
 $defs[`l${LEVELS}`] = { type: 'string' };
 
+// Each level tries the next twice — first where the value then fails a cheap test, its errors
+// dropped once the second try passes: the work doubles with each level, the errors do not grow.
+const DEEP = 32;
+const deepDefs = {};
+for (let i = 0; i < DEEP; i++)
+  deepDefs[`d${i}`] = {
+    anyOf: [{ allOf: [{ $ref: `#/$defs/d${i + 1}` }, { type: 'string' }] }, { $ref: `#/$defs/d${i + 1}` }],
+  };
+deepDefs[`d${DEEP}`] = { type: 'number' };
+
 const tools = [
   {
     name: 'nested',
     description: 'Reports the load of the demo service.',
     outputSchema: { type: 'object', $defs, properties: { load: { $ref: '#/$defs/l0' } } },
     result: { load: 1 },
+  },
+  {
+    name: 'deep',
+    description: 'Reports the depth of the demo queue.',
+    outputSchema: { type: 'object', $defs: deepDefs, properties: { depth: { $ref: '#/$defs/d0' } } },
+    result: { depth: 1 },
   },
   {
     name: 'unique',
