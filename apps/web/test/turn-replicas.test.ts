@@ -104,8 +104,9 @@ beforeAll(async () => {
     REDIS_URL: redis.url,
     ELICITKIT_DATA: data,
     ELICITKIT_QUESTION_TIMEOUT_MS: '60000',
-    // Short, so that a dead replica's mark lapses within the test; renewed a few times a lease.
-    ELICITKIT_TURN_LEASE_MS: '1000',
+    // Short, so that a dead replica's mark lapses within the test (renewed every third of it); not
+    // the shortest allowed, 1 s, which a replica stalled 0.7 s on a loaded machine lets lapse.
+    ELICITKIT_TURN_LEASE_MS: '3000',
     OPENAI_BASE_URL: `http://127.0.0.1:${(model.server.address() as AddressInfo).port}/v1`,
     OPENAI_API_KEY: 'k',
     ELICITKIT_MODEL: 'm-1',

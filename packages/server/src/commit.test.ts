@@ -154,10 +154,13 @@ describe('a final round replayed (2026-07-28, raw HTTP JSON-RPC on loopback)', (
   // A lease is stamped with its holder's clock. Was: judged against this host's, so a replica whose
   // clock ran ahead by more than two thirds of a lease told a replay "unknown" while the holder acted.
   it("a live holder's lease judged on a replica whose clock is ahead by one and a half leases: still running, not unknown", async () => {
-    const claims = createMemoryClaimStore({ now: Date.now });
-    const s = await start({ kit: { claims, now: () => Date.now() + 1_500, claimLeaseMs: 1_000, commitWaitMs: 300 } });
+    // Both clocks stand still: the verdict is the leases' arithmetic alone, however long the rounds
+    // take (on real clocks a replay slower than half a lease read a live holder as dead).
+    const holderClock = Date.now();
+    const claims = createMemoryClaimStore({ now: () => holderClock });
+    const s = await start({ kit: { claims, now: () => holderClock + 1_500, claimLeaseMs: 1_000, commitWaitMs: 0 } });
     const final = await finalRound(s.url);
-    // Claimed a moment ago on the holder's clock, as a holder acting and renewing leaves it.
+    // Claimed just now on the holder's clock, as a holder acting and renewing leaves it.
     await claims.claim(cidOf(final.requestState ?? ''), 'holder', { leaseMs: 1_000, ttlMs: 3_600_000 });
     const replay = await wireRound(s.url, final);
     expect(replay.result).toMatchObject({ structuredContent: { status: 'pending', outcome: 'running' } });

@@ -353,6 +353,7 @@ function clocked() {
   const clock = { now: START };
   const claims = createMemoryClaimStore({ now: () => clock.now });
   let hold: Promise<void> | undefined;
+  let reached: () => void = () => undefined;
   const slow: ClaimStore = {
     claim: (...a) => claims.claim(...a),
     renew: (...a) => claims.renew(...a),
@@ -361,7 +362,9 @@ function clocked() {
     sweep: () => claims.sweep(),
     async read(id) {
       const found = await claims.read(id);
-      await hold;
+      const held = hold;
+      if (held) reached();
+      await held;
       return found;
     },
   };
@@ -375,8 +378,16 @@ function clocked() {
     store,
     clock,
     handler,
-    holdReads(until: Promise<void>) {
+    /** Holds every read that finds the claim from now until `until` settles; resolves once one is held. */
+    holdReads(until: Promise<void>): Promise<void> {
       hold = until;
+      return new Promise<void>((resolve) => {
+        reached = resolve;
+      });
+    },
+    /** Reads answer as soon as they find the claim again. */
+    releaseReads() {
+      hold = undefined;
     },
   };
 }
@@ -413,7 +424,7 @@ describe('exactly once, to the end of every state of a committed call', () => {
   });
 
   it('a state sealed by a round that raced the commit dies before the commit is forgotten', async () => {
-    const { store, clock, handler, holdReads } = clocked();
+    const { store, clock, handler, holdReads, releaseReads } = clocked();
     const alice = await manualClient('alice', handler);
     const first = await alice.round(SERVICE);
     if (!isInputRequiredResult(first)) throw new Error('expected input_required');
@@ -422,10 +433,10 @@ describe('exactly once, to the end of every state of a committed call', () => {
     // The second round again (a retry, or someone holding the first state): it reads the claim
     // (nothing yet), and its store answers late.
     let release!: () => void;
-    holdReads(new Promise<void>((resolve) => (release = resolve)));
+    const held = holdReads(new Promise<void>((resolve) => (release = resolve)));
     const racing = alice.round(SERVICE, { inputResponses: toProd, requestState: first.requestState });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    holdReads(Promise.resolve());
+    await held;
+    releaseReads();
     // Meanwhile, 30 s later, the final round commits; two minutes after that (longer than the
     // claim's margin for clocks) the racing round seals.
     clock.now += 30_000;

@@ -139,7 +139,9 @@ describe.each(['2025-11-25', '2026-07-28'] as Revision[])('register_user end to 
 describe('register_user when nobody finishes', () => {
   it('a password question that times out (2025-11-25): no account, the link is dead', async () => {
     const slow = tempDataDir();
-    const served = await serveHttp({ dataDir: slow.dir, locale: 'en', port: 0, timeoutMs: 300 });
+    // The bound is every question's: the form's answer, scripted, must come within it too — 2 s,
+    // not a few hundred ms a loaded machine's round trip can take (the link then never sent).
+    const served = await serveHttp({ dataDir: slow.dir, locale: 'en', port: 0, timeoutMs: 2_000 });
     try {
       const c = await httpClient(served.url, served.newTokens[0]?.token ?? '', { revision: '2025-11-25' });
       let link = '';

@@ -97,7 +97,9 @@ describe.skipIf(!POSTGRES)('a PostgreSQL that does not answer, a pool that would
     await pool.query(`CREATE TABLE slow (id int);
       CREATE FUNCTION sleepy() RETURNS trigger AS $$ BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$ LANGUAGE plpgsql;
       CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON slow DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION sleepy();`);
-    const store = createPostgresClaimStore(pool, { table: 'slow_claims', timeoutMs: 200 });
+    // Half the trigger's second: every step before the COMMIT (connect, the table, the claim, the
+    // INSERT) answers well within it on a loaded machine, the COMMIT never.
+    const store = createPostgresClaimStore(pool, { table: 'slow_claims', timeoutMs: 500 });
     const found = await store.atomicallyAsync?.(
       'call-1',
       60_000,

@@ -354,13 +354,17 @@ describe.skipIf(!REDIS)('2025 sessions relayed on direct connections between rep
       await asked;
     }
     expect(b.relay.inFlight()).toBe(6);
+    const from = performance.now();
     before = await numsubs(a);
     await new Promise((resolve) => setTimeout(resolve, 600));
-    // About one question each 100 ms each way for all six — b whether a listens, a whether b
-    // does — (a timer each, each way, asked 72 times).
+    // At most one question each 100 ms each way for all six — b whether a listens, a whether b
+    // does — a timer each way, never one per relay (six times as many). Bounded by the time that
+    // passed between the two counts, however late a loaded machine runs the timers; a timer runs
+    // at least once in the 600 ms, its question maybe still on its way (at least one arrives).
     const asked = (await numsubs(a)) - before;
-    expect(asked).toBeGreaterThanOrEqual(6);
-    expect(asked).toBeLessThanOrEqual(18);
+    const ticks = Math.floor((performance.now() - from) / 100) + 1;
+    expect(asked).toBeGreaterThanOrEqual(1);
+    expect(asked).toBeLessThanOrEqual(2 * ticks);
   });
 
   it('the holder stops mid-question: the call ends with an error at once, nothing is done', async () => {
