@@ -77,7 +77,12 @@ export function chatRenderer(chat: Chat, server: string): Renderer {
   return createRegistryRenderer({
     registry: state().registry,
     owner: chat.key,
+    // From when the question arrived: the servers time it from when they asked. Questions of one
+    // connection are shown one at a time; counted from when it was shown, one that waited behind
+    // another outlived opsdesk's wait (the page's time + 30 s): the person's answer was taken
+    // ('ok', "answered accept") and the call had already ended "no answer arrived".
     timeoutMs: config().questionTimeoutMs,
+    timeoutFrom: 'received',
     // answer() has applied the defaults the poster asked for: what reaches the registry is final.
     prefillsDefaults: true,
     data: (prompt): QuestionData => ({ server, prompt }),

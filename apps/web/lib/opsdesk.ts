@@ -41,7 +41,8 @@ export function opsdeskHost(): Promise<OpsdeskHost> {
 
 async function start(): Promise<OpsdeskHost> {
   const { dataDir, lang, questionTimeoutMs } = config();
-  // opsdesk's own deadline stays behind the page's, so the page says "expired" first.
+  // opsdesk's own deadline stays behind the page's, so the page says "expired" first: both run
+  // from when the question was asked (the page's from when it arrived, `timeoutFrom: 'received'`).
   // Its chats act through tokens of their own: the operator's first-start tokens are left to the
   // first `elicitkit serve --http` on this data, which prints them.
   const serving = await serveHttp({

@@ -1,7 +1,6 @@
 import type { RunningCall } from './call-questions';
 import { config } from './config';
 import type { Locale } from './locale';
-import { state } from './state';
 import type { ToolOutput } from './wire';
 
 const TEXT: Record<Locale, (tool: string, waited: string, server: string) => string> = {
@@ -50,8 +49,9 @@ export async function markTimeout(
 ): Promise<ToolOutput> {
   const last = call.lastSettled;
   if (output.status !== 'cancelled' || last?.reason !== 'expired') return output;
-  const expired = await state().registry.get(last.id);
-  const wait = expired ? expired.expiresAt - expired.openedAt : config().questionTimeoutMs;
+  // The question's whole time, which runs from when it arrived (`timeoutFrom: 'received'`): one
+  // shown after waiting its turn behind another was in the registry for what was left of it.
+  const wait = config().questionTimeoutMs;
   return {
     ...output,
     status: 'timeout',

@@ -32,6 +32,13 @@ interface PromptBase {
   server: ServerIdentity | undefined;
   /** Present on 2025-11-25 URL-mode requests; 2026-07-28 correlates through `requestState` instead. */
   elicitationId?: string;
+  /**
+   * When `attach` received the request (epoch ms, by its `now`). Questions are shown one at a
+   * time: one shown after waiting its turn behind another has spent that wait of the server's own
+   * deadline, which runs from when it asked (`createRegistryRenderer`'s `timeoutFrom`). Set by
+   * `attach`; a prompt built by hand may lack it.
+   */
+  receivedAt?: number;
   /** Lint findings for the request (the rule catalogue), for renderers that show them. */
   findings: Finding[];
 }

@@ -45,6 +45,7 @@ export async function answerForm(
     mode: 'form',
     message: params.message,
     server: request.server,
+    receivedAt: request.receivedAt,
     ...(params.elicitationId === undefined ? {} : { elicitationId: params.elicitationId }),
     findings: checked.findings,
     schema: checked.schema,

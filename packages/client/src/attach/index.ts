@@ -26,7 +26,7 @@ export interface AttachOptions {
   onEvent?: (event: ElicitationEvent) => void;
   /** Opens a URL the person consented to. Default: the renderer's own (the terminal's is the system browser). */
   opener?: Opener;
-  /** The clock for the rate limit. Default `Date.now`. */
+  /** The clock for the rate limit, and the one each prompt's `receivedAt` is read from. Default `Date.now`. */
   now?: () => number;
   /**
    * What counts the questions `policy.rateLimit` lets through, for a budget that must outlive
@@ -127,6 +127,7 @@ export function attach(client: Client, options: AttachOptions): Attachment {
     const round = rounds(ctx.mcpReq.signal);
     const request: IncomingRequest = {
       id,
+      receivedAt: (options.now ?? Date.now)(),
       server: identity(client.getServerVersion()),
       // The server's withdrawal, the client closing (which the SDK misses on 2026-07-28), or a
       // cancel of another question of its round.
@@ -153,7 +154,14 @@ export function attach(client: Client, options: AttachOptions): Attachment {
     responder.emit({ type: 'answered', id: request.id, action: result.action });
     return result;
   });
-  const next = () => ({ id: ++count, server: identity(client.getServerVersion()), connection: connection() });
+  // A -32042 error's pages: the server waits on none of them (the call has ended), so each is
+  // received as it is put to the person.
+  const next = () => ({
+    id: ++count,
+    receivedAt: (options.now ?? Date.now)(),
+    server: identity(client.getServerVersion()),
+    connection: connection(),
+  });
   return {
     modes,
     urlRequired: (error, signal) =>

@@ -28,6 +28,8 @@ export interface Responder {
 /** One incoming request. */
 export interface IncomingRequest {
   id: number;
+  /** When it arrived, by attach's clock: each prompt's `receivedAt`. */
+  receivedAt: number;
   server: ServerIdentity | undefined;
   /** Aborts when the server cancels the request, or the client closes its connection. */
   signal: AbortSignal;

@@ -56,7 +56,7 @@ function requiredOf(data: unknown): Required[] | string {
 export async function answerUrlRequired(
   responder: Responder,
   completions: Completions,
-  next: () => { id: number; server: IncomingRequest['server']; connection: AbortSignal },
+  next: () => { id: number; receivedAt: number; server: IncomingRequest['server']; connection: AbortSignal },
   error: unknown,
   signal: AbortSignal | undefined,
 ): Promise<UrlRequiredOutcome | undefined> {
@@ -65,10 +65,11 @@ export async function answerUrlRequired(
   if (typeof required === 'string') return { action: 'rejected', message: required };
   const accepted: { elicitationId: string; connection: AbortSignal }[] = [];
   for (const page of required) {
-    const { id, server, connection } = next();
+    const { id, receivedAt, server, connection } = next();
     const stopped = signal ? AbortSignal.any([connection, signal]) : connection;
     const request: IncomingRequest = {
       id,
+      receivedAt,
       server,
       signal: stopped,
       accepted: (prompt) => completions.accepted(id, prompt, connection),

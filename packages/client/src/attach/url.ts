@@ -45,6 +45,7 @@ export async function answerUrl(
     mode: 'url',
     message: params.message,
     server: request.server,
+    receivedAt: request.receivedAt,
     ...(params.elicitationId === undefined ? {} : { elicitationId: params.elicitationId }),
     // Judged as read, as a form's message is (checks/form.ts).
     findings: lint({ mode: 'url', message: visible(params.message), url: params.url }),

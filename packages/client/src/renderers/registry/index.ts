@@ -25,6 +25,17 @@ export interface RegistryRendererOptions {
   /** How long each question waits in the registry; default the registry's. */
   timeoutMs?: number;
   /**
+   * What `timeoutMs` runs from. `'shown'` (the default): from when the question's turn comes and
+   * it is published, its whole time whatever it waited. `'received'`: from when `attach` received
+   * it (`prompt.receivedAt`), for a host whose servers time each question from when they asked
+   * (opsdesk does): a question that waited behind another gets only the time left of that, so
+   * the page never takes an answer ('ok', "answered") after the server gave up on it. One whose
+   * time ran out while it waited is published already expired. Needs `timeoutMs`.
+   */
+  timeoutFrom?: 'shown' | 'received';
+  /** The clock `prompt.receivedAt` is read against: attach's `now`. Default `Date.now`. */
+  now?: () => number;
+  /**
    * Set when the answers that reach the registry are final: the page shows every default
    * pre-filled (as `@elicitkit/react`'s form does) and sends what the person left, or the host
    * applies the defaults itself before `resolve`. Then `attach` does not fill a default into a
@@ -48,12 +59,27 @@ export interface RegistryRendererOptions {
  */
 export function createRegistryRenderer(options: RegistryRendererOptions): Renderer {
   const { registry, owner, publish } = options;
+  if (options.timeoutFrom !== undefined && options.timeoutFrom !== 'shown' && options.timeoutFrom !== 'received')
+    throw new TypeError(`timeoutFrom is ${JSON.stringify(options.timeoutFrom)}: 'shown' or 'received'`);
+  if (options.timeoutFrom === 'received' && options.timeoutMs === undefined)
+    throw new TypeError("timeoutFrom 'received' needs timeoutMs: the time each question has from when it arrived");
+  const now = options.now ?? Date.now;
+
+  /** The question's time in the registry: all of `timeoutMs`, or what is left of it since it arrived (at least 1 ms). */
+  function timeoutOf(prompt: Prompt): number | undefined {
+    const { timeoutMs } = options;
+    if (timeoutMs === undefined || options.timeoutFrom !== 'received' || prompt.receivedAt === undefined)
+      return timeoutMs;
+    const waited = Math.max(0, now() - prompt.receivedAt);
+    return Math.max(1, timeoutMs - waited);
+  }
 
   async function ask(prompt: Prompt, signal: AbortSignal) {
     if (signal.aborted) return { action: 'cancel' } as const;
+    const timeoutMs = timeoutOf(prompt);
     const id = await registry.open({
       owner,
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
       ...(options.data ? { data: options.data(prompt) } : {}),
     });
     try {

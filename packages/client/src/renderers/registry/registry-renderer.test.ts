@@ -227,3 +227,127 @@ describe('registry renderer behind attach (the web app shape), 2026-07-28', () =
     expect(await received).toEqual({ action: 'accept', content: sent });
   });
 });
+
+// Was: each question's time in the registry ran from when it was published, its turn come. Questions
+// of one connection are shown one at a time, and a server times each from when it asked: the web
+// app's second question of two parallel calls, shown once the first was answered, outlived opsdesk's
+// wait — the person's answer was taken ('ok', "answered accept") after the call had ended "no answer
+// arrived". With `timeoutFrom: 'received'` it has what is left of its time since it arrived.
+describe("registry renderer: a question's time from when it arrived (timeoutFrom: 'received')", () => {
+  let open: Connection | undefined;
+  afterEach(async () => {
+    await open?.close();
+  });
+
+  function fromReceived() {
+    const clock = manualClock();
+    const registry = createMemoryRegistry({ now: clock.now, setTimer: clock.setTimer });
+    const published: string[] = [];
+    const settled: { id: string; settlement: Settlement }[] = [];
+    const renderer = createRegistryRenderer({
+      registry,
+      owner: 'chat-1',
+      timeoutMs: 1_000,
+      timeoutFrom: 'received',
+      now: clock.now,
+      publish: (id) => void published.push(id),
+      settled: (id, settlement) => void settled.push({ id, settlement }),
+    });
+    return { clock, registry, renderer, published, settled };
+  }
+
+  it('one that waited 600 ms of its 1,000 gets 400 ms in the registry', async () => {
+    const { clock, registry, renderer, published } = fromReceived();
+    const answer = renderer.renderForm(
+      { ...formPrompt(SCHEMA), receivedAt: clock.now() - 600 },
+      new AbortController().signal,
+    );
+    await expect.poll(() => published.length).toBe(1);
+    const entry = await registry.get(published[0] as string);
+    expect((entry?.expiresAt ?? 0) - (entry?.openedAt ?? 0)).toBe(400);
+    clock.advance(400);
+    expect(await answer).toEqual({ action: 'cancel' });
+  });
+
+  it('one whose time ran out while it waited is shown, expired at once: no answer is taken for it', async () => {
+    const { clock, registry, renderer, published, settled } = fromReceived();
+    const answer = renderer.renderForm(
+      { ...formPrompt(SCHEMA), receivedAt: clock.now() - 1_500 },
+      new AbortController().signal,
+    );
+    await expect.poll(() => published.length).toBe(1);
+    const id = published[0] as string;
+    clock.advance(1);
+    expect(await answer).toEqual({ action: 'cancel' });
+    expect(settled).toEqual([{ id, settlement: { reason: 'expired' } }]);
+    expect(await registry.resolve(id, 'chat-1', { action: 'accept', content: { ticket: 'REL-1001' } })).not.toBe('ok');
+  });
+
+  it("a prompt without receivedAt (built by hand), and the default 'shown': the whole time", async () => {
+    const { clock, registry, renderer, published } = fromReceived();
+    void renderer.renderForm(formPrompt(SCHEMA), new AbortController().signal);
+    await expect.poll(() => published.length).toBe(1);
+    const entry = await registry.get(published[0] as string);
+    expect((entry?.expiresAt ?? 0) - (entry?.openedAt ?? 0)).toBe(1_000);
+    const shown: string[] = [];
+    const byDefault = createRegistryRenderer({
+      registry,
+      owner: 'chat-1',
+      timeoutMs: 1_000,
+      now: clock.now,
+      publish: (id) => void shown.push(id),
+    });
+    void byDefault.renderForm({ ...formPrompt(SCHEMA), receivedAt: clock.now() - 600 }, new AbortController().signal);
+    await expect.poll(() => shown.length).toBe(1);
+    const whole = await registry.get(shown[0] as string);
+    expect((whole?.expiresAt ?? 0) - (whole?.openedAt ?? 0)).toBe(1_000);
+  });
+
+  it('refuses a timeoutFrom it does not know, and received without timeoutMs', () => {
+    const registry = createMemoryRegistry();
+    const base = { registry, owner: 'chat-1', publish: () => undefined };
+    expect(() => createRegistryRenderer({ ...base, timeoutMs: 1_000, timeoutFrom: 'asked' as 'shown' })).toThrow(
+      `timeoutFrom is "asked": 'shown' or 'received'`,
+    );
+    expect(() => createRegistryRenderer({ ...base, timeoutFrom: 'received' })).toThrow(
+      "timeoutFrom 'received' needs timeoutMs",
+    );
+  });
+
+  it('through attach (2025-11-25, two questions pushed at once): the second, shown once the first is answered 1.5 s on, has what is left of its 3 s', async () => {
+    const registry = createMemoryRegistry();
+    const published: string[] = [];
+    const arrived: number[] = [];
+    const renderer = createRegistryRenderer({
+      registry,
+      owner: 'chat-1',
+      timeoutMs: 3_000,
+      timeoutFrom: 'received',
+      publish: (id) => void published.push(id),
+    });
+    open = await connect('2025-11-25', (client) =>
+      attach(client, { renderer, onEvent: (e) => e.type === 'request' && arrived.push(e.id) }),
+    );
+    const ask = (title: string) => ({
+      mode: 'form' as const,
+      message: `The ${title} for the deploy of order-service?`,
+      requestedSchema: { type: 'object', properties: { v: { type: 'string', title } }, required: ['v'] },
+    });
+    const first = open.ask(ask('Ticket'));
+    const second = open.ask(ask('Reason'));
+    // Both arrived; the person takes 1.5 s over the first.
+    await expect.poll(() => arrived.length).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(published).toHaveLength(1);
+    const firstEntry = await registry.get(published[0] as string);
+    expect((firstEntry?.expiresAt ?? 0) - (firstEntry?.openedAt ?? 0)).toBeGreaterThan(2_500);
+    await registry.resolve(published[0] as string, 'chat-1', { action: 'accept', content: { v: 'REL-1001' } });
+    expect(await first).toMatchObject({ action: 'accept' });
+    await expect.poll(() => published.length).toBe(2);
+    const secondEntry = await registry.get(published[1] as string);
+    // At most 1.5 s left of its 3 (shown with its whole time before).
+    expect((secondEntry?.expiresAt ?? 0) - (secondEntry?.openedAt ?? 0)).toBeLessThanOrEqual(1_500);
+    await registry.resolve(published[1] as string, 'chat-1', { action: 'accept', content: { v: 'hotfix' } });
+    expect(await second).toMatchObject({ action: 'accept', content: { v: 'hotfix' } });
+  });
+});
