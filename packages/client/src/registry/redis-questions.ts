@@ -15,6 +15,10 @@ const MALFORMED = Symbol('malformed');
 export class RedisQuestions {
   /** Where the settling script publishes the id of each question it settles. */
   readonly channel: string;
+  /** This registry's id, named by each question it opens as its waiter. */
+  readonly waiter = crypto.randomUUID();
+  /** Its alive mark: while it stands, the questions it opened are waited for. */
+  readonly mark: string;
   /** Whole milliseconds: PEXPIRE takes no fraction, and one failed the settling script after it wrote. */
   private readonly retainMs: number;
 
@@ -23,29 +27,45 @@ export class RedisQuestions {
     private readonly prefix: string,
     retainMs: number,
     private readonly now: () => number,
+    /** How long the mark stands unless renewed: whole ms, as PX takes them. */
+    readonly leaseMs: number,
   ) {
     this.channel = `${prefix}settled`;
+    this.mark = `${prefix}w:${this.waiter}`;
     this.retainMs = Math.ceil(retainMs);
   }
 
-  /** Opens a question of `owner`, due `timeoutMs` from now; returns its id. */
+  /** Opens a question of `owner`, due `timeoutMs` from now, waited for here (its mark set); returns its id. */
   async open(owner: string, timeoutMs: number, data: unknown): Promise<string> {
     const id = crypto.randomUUID();
     const at = this.now();
     const ttl = Math.ceil(timeoutMs + this.retainMs);
     await this.redis.eval(
       OPEN,
-      2,
+      3,
       this.question(id),
       this.ownerKey(owner),
+      this.mark,
       id,
       owner,
       at,
       at + timeoutMs,
       JSON.stringify(data),
       ttl,
+      this.waiter,
+      this.leaseMs,
     );
     return id;
+  }
+
+  /** Renews this registry's alive mark. */
+  async renew(): Promise<void> {
+    await this.redis.set(this.mark, '1', 'PX', this.leaseMs);
+  }
+
+  /** Takes the mark down: the questions opened here are waited for no more. */
+  async retire(): Promise<void> {
+    await this.redis.del(this.mark);
   }
 
   /** Settles the question as `withdrawn`, or as `expired` if it is due; see SETTLE for what it returns. */

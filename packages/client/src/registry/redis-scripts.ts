@@ -5,12 +5,15 @@
  */
 
 /**
- * KEYS: question hash, owner zset. ARGV: id, owner, openedAt, expiresAt, data JSON, ttl ms.
- * The owner's index lives as long as its longest-lived question.
+ * KEYS: question hash, owner zset, the opener's alive mark. ARGV: id, owner, openedAt, expiresAt,
+ * data JSON, ttl ms, the opener's id, its lease ms. The owner's index lives as long as its
+ * longest-lived question; the question names its opener, whose mark (set here too, and renewed by
+ * it) says it still waits.
  */
 export const OPEN = `
-redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'openedAt', ARGV[3], 'expiresAt', ARGV[4], 'data', ARGV[5])
+redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'openedAt', ARGV[3], 'expiresAt', ARGV[4], 'data', ARGV[5], 'waiter', ARGV[7])
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
+redis.call('SET', KEYS[3], '1', 'PX', ARGV[8])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[6]) then redis.call('PEXPIRE', KEYS[2], ARGV[6]) end
 return 1
@@ -18,9 +21,12 @@ return 1
 
 /**
  * KEYS: question hash. ARGV: id, now, kind (answer | withdraw | expire), owner, settlement JSON,
- * its reason, retain ms, channel. A question past its deadline is settled `expired` first. Returns
- * unknown | forbidden | ok | already-answered | expired (for answers), and for withdraw/expire:
- * unknown | ok (settled now) | settled (was already) | pending (not due).
+ * its reason, retain ms, channel. A question past its deadline is settled `expired` first; one
+ * whose opener's alive mark has lapsed (the replica waiting for it stopped) is settled `withdrawn`
+ * first — its mark is the question key's own prefix, then `w:` and the opener's id (so a client's
+ * keyPrefix applies to it too). Returns unknown | forbidden | ok | already-answered | expired (for
+ * answers), and for withdraw/expire: unknown | ok (settled now) | settled (was already) | pending
+ * (not due).
  */
 export const SETTLE = `
 local q = KEYS[1]
@@ -38,6 +44,15 @@ if not reason and tonumber(ARGV[2]) >= tonumber(redis.call('HGET', q, 'expiresAt
   settle('expired', '{"reason":"expired"}')
   reason = 'expired'
   expired = true
+end
+local waiter = redis.call('HGET', q, 'waiter')
+if not reason and waiter then
+  local mark = string.sub(q, 1, #q - #ARGV[1] - 2) .. 'w:' .. waiter
+  if redis.call('EXISTS', mark) == 0 then
+    settle('withdrawn', '{"reason":"withdrawn"}')
+    reason = 'withdrawn'
+    expired = true
+  end
 end
 if kind == 'answer' then
   if not reason then settle(ARGV[6], ARGV[5]) return 'ok' end

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { RegistryError } from '../errors.js';
 import { checkRetain, checkTimeout } from './durations.js';
 import { RedisQuestions } from './redis-questions.js';
 import type { PendingEntry, PendingRegistry, SetTimer, Settlement } from './types.js';
@@ -25,6 +26,16 @@ export interface RedisRegistryOptions {
    * another replica to read the settlement it is woken for. Default 10 minutes.
    */
   retainMs?: number;
+  /**
+   * How long a registry that stopped (its process killed, its host gone) is still taken for
+   * waiting for the questions it opened. Each registry keeps an alive mark in Redis for this long,
+   * renewed every third of it while it is open, and each question names its opener: once the
+   * opener's mark has lapsed, the question is settled `withdrawn` — an answer to it is refused
+   * (`resolve` answers 'expired'), never taken ('ok') for a question nobody waits for. The
+   * replica that opens a question is the one that waits for it (`createRegistryRenderer` does
+   * both). Whole milliseconds from 1,000; default 15 s.
+   */
+  waiterLeaseMs?: number;
 }
 
 /** A pending registry in Redis, and the connections it holds. */
@@ -39,6 +50,9 @@ export interface RedisRegistry extends PendingRegistry {
  * taken as 'ok', reached the asking side as cancel.
  */
 const MIN_RETAIN_MS = 1_000;
+
+/** The shortest `waiterLeaseMs`: renewed every third of it, a mark shorter lapses under a busy event loop. */
+const MIN_WAITER_LEASE_MS = 1_000;
 
 /** setTimeout fires at once for delays past 2^31-1 ms; longer waits re-arm. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -59,13 +73,23 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
   // Before any connection: a duration Redis cannot take fails here, not halfway through a script.
   const retainMs = options.retainMs ?? 10 * 60_000;
   checkRetain(retainMs, MIN_RETAIN_MS, 'a waiter on another replica reads the settlement after it is published');
+  const leaseMs = options.waiterLeaseMs ?? 15_000;
+  if (!(Number.isSafeInteger(leaseMs) && leaseMs >= MIN_WAITER_LEASE_MS))
+    throw new RegistryError(
+      'BAD_TIMEOUT',
+      `waiterLeaseMs must be a whole number of milliseconds from ${MIN_WAITER_LEASE_MS}, not ${leaseMs}.`,
+    );
   const own = typeof options.redis === 'string';
   const redis = typeof options.redis === 'string' ? new Redis(options.redis) : options.redis;
   // It resubscribes itself (`listen`): ioredis's own resubscription is a promise nobody can handle.
   const subscriber = redis.duplicate({ autoResubscribe: false });
   const now = options.now ?? Date.now;
   const defaultTimeout = options.timeoutMs ?? 10 * 60_000;
-  const questions = new RedisQuestions(redis, options.prefix ?? 'elicitkit:registry:', retainMs, now);
+  const questions = new RedisQuestions(redis, options.prefix ?? 'elicitkit:registry:', retainMs, now, leaseMs);
+  // Renewed from the first question opened until close; unref'd (an idle host is not held open).
+  // A renewal Redis misses is made up by the next (a third of the lease on).
+  let beating: ReturnType<typeof setInterval> | undefined;
+  let closed = false;
   const waiters = new Waiters();
   const waiting: Waiting = { questions, waiters, now, setTimer: options.setTimer ?? defaultTimer };
   // Every wait listens before it looks, so waits hold until the subscription is in place.
@@ -74,6 +98,10 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
   return {
     async open({ owner, timeoutMs = defaultTimeout, data = null }) {
       checkTimeout(timeoutMs);
+      if (!beating && !closed) {
+        beating = setInterval(() => void questions.renew().catch(() => undefined), Math.floor(leaseMs / 3));
+        beating.unref?.();
+      }
       return questions.open(owner, timeoutMs, data);
     },
     async wait(id, signal) {
@@ -87,8 +115,12 @@ export function createRedisRegistry(options: RedisRegistryOptions): RedisRegistr
     get: (id) => questions.get(id),
     list: (owner) => questions.list(owner),
     async close() {
+      closed = true;
+      clearInterval(beating);
       for (const id of waiters.ids()) waiters.wake(id, { reason: 'unknown' });
       subscriber.disconnect();
+      // Nobody here waits any more: answers to the questions opened here are refused from now on.
+      await questions.retire().catch(() => undefined);
       if (own) await redis.quit();
     },
   };
