@@ -35,9 +35,11 @@ describe('closing a tab', () => {
   it('a tab that comes back from the back/forward cache says goodbye once: the other tab keeps the chat', async () => {
     const context = await browser.newContext();
     const [one, two] = [await context.newPage(), await context.newPage()];
+    // Each page counted on the server first: its tools shown come after its chat was found (a
+    // textbox shows before that, and a goodbye then could end the chat under the other tab).
     for (const page of [one, two]) {
       await page.goto(app.url);
-      await page.getByRole('textbox').first().waitFor();
+      await page.locator('details[data-tool="deploy_service"]').waitFor({ timeout: 30_000 });
     }
     const cookie = `ek_chat=${(await context.cookies()).find((c) => c.name === 'ek_chat')?.value}`;
     let closes = 0;
@@ -62,7 +64,6 @@ describe('closing a tab', () => {
     expect(closes, 'the reload said goodbye again').toBe(1);
     // Both tabs show the chat still: the reloaded tab found it by its cookie, the other never left.
     expect(await toolsWith(cookie)).toBe(200);
-    await two.locator('details[data-tool="deploy_service"]').waitFor({ timeout: 30_000 });
     await sendLine(two, '/deploy_service {"service":"order-service"}');
     await two.getByRole('dialog').waitFor();
     // The reloaded page is counted again: the chat ends once both tabs have gone.
