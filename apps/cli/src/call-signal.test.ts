@@ -121,6 +121,8 @@ describe('elicitkit call stopped by a signal while the tool runs', () => {
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
+    // The terminal closed (its window, an SSH connection): was the default, dying at once (129).
+    ['SIGHUP', 129],
   ] as const)(
     '%s: the stdio server it started is stopped, and it exits %i',
     async (signal, code) => {

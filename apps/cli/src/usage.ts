@@ -1,11 +1,20 @@
 /**
- * Exit codes (documented in `docs/cli.md`). `interrupted` and `terminated` are for a command that
- * cleans up after SIGINT or SIGTERM: 128 + the signal's number, as a shell reports a process it killed.
+ * Exit codes (documented in `docs/cli.md`). `hungUp`, `interrupted` and `terminated` are for a
+ * command that cleans up after SIGHUP, SIGINT or SIGTERM: 128 + the signal's number, as a shell
+ * reports a process it killed.
  *
  * @example
  * if ((await main(argv)) === EXIT.refused) console.error('The person declined or cancelled.');
  */
-export const EXIT = { ok: 0, toolError: 1, usage: 2, refused: 3, interrupted: 130, terminated: 143 } as const;
+export const EXIT = {
+  ok: 0,
+  toolError: 1,
+  usage: 2,
+  refused: 3,
+  hungUp: 129,
+  interrupted: 130,
+  terminated: 143,
+} as const;
 
 /** A mistake on the command line: printed with the usage, exit code 2. */
 export class UsageError extends Error {

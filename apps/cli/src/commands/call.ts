@@ -41,7 +41,7 @@ const NO_SDK_TIMEOUT = 2 ** 31 - 1;
 
 /**
  * `elicitkit call <target> <tool> [k=v …] [--args JSON] [--answers FILE] [--secrets decline|warn] [--revision …|--era …] [--json]`.
- * Exit 0 done, 1 tool error, 2 usage, 3 declined or cancelled, 130 / 143 stopped by SIGINT / SIGTERM.
+ * Exit 0 done, 1 tool error, 2 usage, 3 declined or cancelled, 129 / 130 / 143 stopped by SIGHUP / SIGINT / SIGTERM.
  */
 export async function call(argv: string[], io: Io): Promise<number> {
   const { before, command } = splitCommand(argv);
