@@ -22,6 +22,7 @@ import {
 import { SchemaValidator } from '@elicitkit/client/schema-validator';
 import { createTerminalRenderer } from '@elicitkit/client/terminal';
 import { Client, type Transport } from '@modelcontextprotocol/client';
+import { cancelEndsCall } from '../cancel-ends-call.js';
 import { duplicateText } from '../duplicate-names.js';
 import type { Io } from '../io.js';
 import { connectTimeoutFrom, revisionFrom, TARGET_OPTIONS, targetFrom } from '../options.js';
@@ -67,7 +68,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
   if (secrets !== 'warn' && secrets !== 'decline')
     throw new UsageError(`--secrets must be decline or warn, not "${secrets}"`);
   const timeoutMs = wholeNumber('--timeout-ms', values['timeout-ms'], CALL_TIMEOUT_MS, 100, 24 * 3_600_000);
-  const { renderer, done } = pickRenderer(values.answers);
+  const { renderer, done, cancelled } = pickRenderer(values.answers, io);
   // Counted from the first request after the connection is made (the connect has its own deadline).
   let deadline: ReturnType<typeof serverDeadline> | undefined;
 
@@ -112,6 +113,7 @@ export async function call(argv: string[], io: Io): Promise<number> {
       words: words as string[],
       values,
       refusals,
+      cancelled,
       io,
       urlRequired: attachment.urlRequired,
       // 0 is no question's number: attach numbers them from 1.
@@ -147,6 +149,8 @@ interface CallPlan {
   words: string[];
   values: { args?: string | undefined; json?: boolean | undefined };
   refusals: string[];
+  /** Whether the person cancelled a question of the call (at the terminal: `cancelEndsCall`). */
+  cancelled: () => boolean;
   io: Io;
   /** Puts the URL questions of a -32042 error to the person (`Attachment.urlRequired`). */
   urlRequired: Attachment['urlRequired'];
@@ -246,6 +250,13 @@ async function callOnce(client: Client, plan: CallPlan, signal: AbortSignal): Pr
   }
   if (status === 'declined' || status === 'cancelled') return EXIT.refused;
   if (result.isError) return plan.refusals.length > 0 && status === undefined ? EXIT.refused : EXIT.toolError;
+  if (plan.cancelled()) {
+    // Rule EK05: a success after the person's cancel is work that went on without them.
+    shownIo(io).err(
+      `elicitkit: warning: you cancelled, and ${toolName} went on to return a result (rule EK05: work continues after cancel); check what it did`,
+    );
+    return EXIT.refused;
+  }
   return EXIT.ok;
 }
 
@@ -258,14 +269,17 @@ function someNames(tools: readonly { name: string }[]): string {
   return tools.length > NAMES_QUOTED ? `${names.join(', ')} and ${tools.length - NAMES_QUOTED} more` : names.join(', ');
 }
 
-/** What answers the server's questions, and what to release when the call is over. */
+/** What answers the server's questions, what to release when the call is over, and whether the person cancelled. */
 interface Answerer {
   renderer: Renderer;
   done: () => void;
+  cancelled: () => boolean;
 }
 
+const NOBODY_CANCELLED = () => false;
+
 /** An answers file, else the terminal when there is one, else nothing (servers then fall back). */
-function pickRenderer(answersFile: string | undefined): Answerer {
+function pickRenderer(answersFile: string | undefined, io: Io): Answerer {
   if (answersFile !== undefined) {
     let raw: unknown;
     let text: string;
@@ -282,11 +296,17 @@ function pickRenderer(answersFile: string | undefined): Answerer {
     const parsed = parseAnswers(raw);
     if (!parsed.ok) throw new UsageError(`--answers ${answersFile}:\n${formatAnswerProblems(parsed.problems)}`);
     // No opener: a URL consented to from the file is reported (describeEvent), not opened.
-    return { renderer: createScriptedRenderer(parsed.answers), done: () => {} };
+    return { renderer: createScriptedRenderer(parsed.answers), done: () => {}, cancelled: NOBODY_CANCELLED };
   }
   const screen = process.stdin.isTTY ? questionScreen() : undefined;
-  if (!screen) return { renderer: NO_ONE_TO_ASK, done: () => {} };
-  return { renderer: createTerminalRenderer({ input: process.stdin, output: screen.output }), done: screen.close };
+  if (!screen) return { renderer: NO_ONE_TO_ASK, done: () => {}, cancelled: NOBODY_CANCELLED };
+  // The person's cancel ends the call: a question asked after it is answered cancel, unseen.
+  const renderer = cancelEndsCall(createTerminalRenderer({ input: process.stdin, output: screen.output }), (prompt) =>
+    shownIo(io).err(
+      `elicitkit: the server asked again after you cancelled (rule EK05: work continues after cancel); answered cancel without showing it: ${inLine(prompt.message, 200)}`,
+    ),
+  );
+  return { renderer, done: screen.close, cancelled: renderer.cancelled };
 }
 
 /**
