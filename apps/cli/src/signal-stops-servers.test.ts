@@ -130,6 +130,8 @@ describe('elicitkit tools stopped by a signal', () => {
     ['SIGTERM', 143, 'initialize'],
     ['SIGINT', 130, 'initialize'],
     ['SIGTERM', 143, 'tools/list'],
+    // The terminal closed: was the default, dying at once (129), its server left running.
+    ['SIGHUP', 129, 'tools/list'],
   ] as const)(
     '%s (exit %i), the server silent on %s: every server it started is stopped',
     async (signal, code, hang) => {
@@ -154,6 +156,7 @@ describe('elicitkit doctor stopped by a signal', () => {
   it.each([
     ['SIGTERM', 143, 'initialize'],
     ['SIGINT', 130, 'tools/call'],
+    ['SIGHUP', 129, 'tools/call'],
   ] as const)(
     '%s (exit %i), the server silent on %s: the server of every profile is stopped',
     async (signal, code, hang) => {

@@ -33,6 +33,9 @@ import { joinLines } from '../shown.js';
 import { parseTarget, splitCommand } from '../target.js';
 import { EXIT, refuseEmptyValues, UsageError, wholeNumber } from '../usage.js';
 
+/** What stops doctor, its throw-away server's data removed first: Ctrl+C, SIGTERM, its terminal closing. */
+const STOPPING = ['SIGHUP', 'SIGINT', 'SIGTERM'] as const;
+
 /** What `doctor` reads from its surroundings; tests pass their own. */
 export interface DoctorEnvironment {
   colour?: boolean;
@@ -100,12 +103,12 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
   const endpoint: Endpoint = target
     ? endpointFor(target)
     : await startOwnOpsdesk({ locale: localeFrom(process.env.LANG) });
-  // Ctrl+C must not leave the throw-away server's data behind.
+  // Ctrl+C, SIGTERM or a closed terminal (SIGHUP) must not leave the throw-away server's data behind.
   const onSignal = (signal: NodeJS.Signals) => {
-    void endpoint.close().finally(() => process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated));
+    const code = signal === 'SIGINT' ? EXIT.interrupted : signal === 'SIGHUP' ? EXIT.hungUp : EXIT.terminated;
+    void endpoint.close().finally(() => process.exit(code));
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  for (const name of STOPPING) process.once(name, onSignal);
   if (!target) io.err(`elicitkit doctor: ${endpoint.label}, removed when doctor exits.`);
   const progress = progressLine(process.stderr);
   try {
@@ -160,8 +163,7 @@ export async function doctor(argv: string[], io: Io, env: DoctorEnvironment = {}
       : EXIT.ok;
   } finally {
     progress.done();
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    for (const name of STOPPING) process.removeListener(name, onSignal);
     await endpoint.close();
   }
 }
